@@ -1,0 +1,111 @@
+package rules
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Phase is what the acting player does at a ply: ban or move.
+type Phase uint8
+
+// The two phases of a ply.
+const (
+	PhaseBan Phase = iota + 1
+	PhaseMove
+)
+
+// String returns "ban" or "move".
+func (p Phase) String() string {
+	switch p {
+	case PhaseBan:
+		return "ban"
+	case PhaseMove:
+		return "move"
+	}
+	return ""
+}
+
+// Action is one ply: a ban of a from→to pair, or a move (with the piece a
+// pawn promotes to, when it does).
+type Action struct {
+	Phase     Phase
+	From, To  Square
+	Promotion PieceKind
+}
+
+// BanAction returns the ban of the pair from→to.
+func BanAction(from, to Square) Action { return Action{Phase: PhaseBan, From: from, To: to} }
+
+// MoveAction returns the move from→to, promoting to promo (0 for none).
+func MoveAction(from, to Square, promo PieceKind) Action {
+	return Action{Phase: PhaseMove, From: from, To: to, Promotion: promo}
+}
+
+// Pair returns the action's from→to squares.
+func (a Action) Pair() Pair { return Pair{a.From, a.To} }
+
+// Coords returns the action in coordinates without its prefix: "e2e4", "e7e8q".
+func (a Action) Coords() string {
+	s := a.From.String() + a.To.String()
+	if a.Promotion != 0 {
+		s += string(a.Promotion.Letter() | 0x20)
+	}
+	return s
+}
+
+// String returns the action in Ban Chess Notation: "b:e2e4", "m:e7e8q".
+func (a Action) String() string {
+	if a.Phase == PhaseBan {
+		return "b:" + a.Coords()
+	}
+	return "m:" + a.Coords()
+}
+
+// ParseAction reads an action in Ban Chess Notation (RULES.md §3): "b:e2e4",
+// "m:e2e4", "m:e7e8q", with an optional trailing indicator (+, # or =) that
+// is ignored.
+func ParseAction(s string) (Action, error) {
+	text := strings.TrimSpace(s)
+	body := strings.TrimRight(text, "+#=")
+	if len(body) < 2 || body[1] != ':' {
+		return Action{}, syntaxErrorf(text, "%q is not an action: write a ban as b:e2e4 or a move as m:e2e4", text)
+	}
+	var a Action
+	switch body[0] {
+	case 'b', 'B':
+		a.Phase = PhaseBan
+	case 'm', 'M':
+		a.Phase = PhaseMove
+	default:
+		return Action{}, syntaxErrorf(text, "%q is not an action: it must start with b: (ban) or m: (move)", text)
+	}
+	a, err := parseCoords(a.Phase, body[2:])
+	if err != nil {
+		return Action{}, syntaxErrorf(text, "%q is not an action: %v", text, err)
+	}
+	return a, nil
+}
+
+// parseCoords reads "e2e4" or "e7e8q" as an action of the given phase.
+func parseCoords(phase Phase, s string) (Action, error) {
+	if len(s) != 4 && len(s) != 5 {
+		return Action{}, fmt.Errorf("write the squares like e2e4 (and a promotion piece like e7e8q)")
+	}
+	p, err := ParsePair(strings.ToLower(s[:4]))
+	if err != nil {
+		return Action{}, err
+	}
+	a := Action{Phase: phase, From: p.From, To: p.To}
+	if len(s) == 5 {
+		if phase == PhaseBan {
+			return Action{}, fmt.Errorf("a ban names squares only: it removes every promotion on them")
+		}
+		switch k := kindFromLetter(s[4]); k {
+		case Queen, Rook, Bishop, Knight:
+			a.Promotion = k
+		default:
+			return Action{}, fmt.Errorf("%q is not a promotion piece: use q, r, b or n", s[4:])
+		}
+	}
+	return a, nil
+}

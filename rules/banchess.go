@@ -1,0 +1,91 @@
+package rules
+
+import (
+	"strconv"
+	"strings"
+)
+
+// BanChess is Ban Chess: before every move the opponent bans one from→to pair
+// of the mover's legal moves, Black banning first. Plies alternate ban and
+// move (RULES.md §1): ply mod 4 = 1 Black bans, 2 White moves, 3 White bans,
+// 0 Black moves.
+type BanChess struct{}
+
+// ID implements Variant.
+func (BanChess) ID() string { return "ban" }
+
+// Name implements Variant.
+func (BanChess) Name() string { return "Ban Chess" }
+
+func (BanChess) turn(ply int) Turn {
+	switch ply % 4 {
+	case 1:
+		return Turn{Actor: Black, Phase: PhaseBan, ToMove: White}
+	case 2:
+		return Turn{Actor: White, Phase: PhaseMove, ToMove: White}
+	case 3:
+		return Turn{Actor: White, Phase: PhaseBan, ToMove: Black}
+	}
+	return Turn{Actor: Black, Phase: PhaseMove, ToMove: Black}
+}
+
+func (BanChess) firstPly(toMove Color, fullmove int) int {
+	if toMove == Black {
+		return 4*(fullmove-1) + 3
+	}
+	return 4*(fullmove-1) + 1
+}
+
+// parseExtension reads "<ply>[:<from><to>][indicator]" and the older forms
+// "w:ban", "b:ban" (that colour bans next) and "b:<from><to>" (a ban in force).
+func (v BanChess) parseExtension(field string, toMove Color, fullmove int) (int, Pair, bool, error) {
+	field = strings.TrimRight(field, "+#=")
+	if field == "" {
+		return v.firstPly(toMove, fullmove), Pair{}, false, nil
+	}
+	switch field {
+	case "w:ban", "b:ban":
+		banner := White
+		if field[0] == 'b' {
+			banner = Black
+		}
+		if banner != toMove.Other() {
+			return 0, Pair{}, false, fenErrorf("ply", "%q says %s bans next, but with %s to move it is %s who bans", field, banner.Name(), toMove.Name(), toMove.Other().Name())
+		}
+		return v.firstPly(toMove, fullmove), Pair{}, false, nil
+	}
+	if rest, ok := strings.CutPrefix(field, "b:"); ok {
+		ban, err := ParsePair(rest)
+		if err != nil {
+			return 0, Pair{}, false, fenErrorf("ban", "%v", err)
+		}
+		return v.firstPly(toMove, fullmove) + 1, ban, true, nil
+	}
+	plyText, banText, hasBan := strings.Cut(field, ":")
+	ply, err := strconv.Atoi(plyText)
+	if err != nil || ply < 1 || len(plyText) > 9 {
+		return 0, Pair{}, false, fenErrorf("ply", "%q is not a ply: it must be a whole number from 1, optionally followed by :<from><to>", field)
+	}
+	if t := v.turn(ply); t.ToMove != toMove {
+		return 0, Pair{}, false, fenErrorf("ply", "ply %d is %s's %s, but the side to move is %s", ply, t.Actor.Name(), t.Phase, toMove.Name())
+	}
+	if !hasBan {
+		return ply, Pair{}, false, nil
+	}
+	if ply%2 == 1 {
+		return 0, Pair{}, false, fenErrorf("ban", "ply %d is a ban ply, so no ban can be in force yet (a ban belongs on the move ply after it)", ply)
+	}
+	ban, err := ParsePair(banText)
+	if err != nil {
+		return 0, Pair{}, false, fenErrorf("ban", "%v", err)
+	}
+	return ply, ban, true, nil
+}
+
+func (BanChess) formatExtension(ply int, ban Pair, hasBan bool) string {
+	s := strconv.Itoa(ply)
+	if hasBan {
+		s += ":" + ban.String()
+	}
+	return s
+}

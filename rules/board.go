@@ -1,0 +1,223 @@
+package rules
+
+import (
+	"fmt"
+)
+
+// Color is a side: White or Black. The zero Color means "no side".
+type Color uint8
+
+// The two sides.
+const (
+	White Color = iota + 1
+	Black
+)
+
+// Other returns the opposing side.
+func (c Color) Other() Color {
+	switch c {
+	case White:
+		return Black
+	case Black:
+		return White
+	}
+	return 0
+}
+
+// String returns "white", "black", or "" for no side.
+func (c Color) String() string {
+	switch c {
+	case White:
+		return "white"
+	case Black:
+		return "black"
+	}
+	return ""
+}
+
+// Name returns "White" or "Black", for sentences.
+func (c Color) Name() string {
+	switch c {
+	case White:
+		return "White"
+	case Black:
+		return "Black"
+	}
+	return ""
+}
+
+// ParseColor reads "white"/"w" or "black"/"b".
+func ParseColor(s string) (Color, error) {
+	switch s {
+	case "white", "w", "White":
+		return White, nil
+	case "black", "b", "Black":
+		return Black, nil
+	}
+	return 0, fmt.Errorf("%q is not a colour: use white or black", s)
+}
+
+// Square is one of the 64 squares: a1 = 0, b1 = 1, …, h8 = 63.
+type Square int8
+
+// NoSquare stands for the absence of a square.
+const NoSquare Square = -1
+
+// SquareAt returns the square on file (0 = a) and rank (0 = 1).
+func SquareAt(file, rank int) Square { return Square(rank*8 + file) }
+
+// File returns 0 for the a-file up to 7 for the h-file.
+func (s Square) File() int { return int(s) & 7 }
+
+// Rank returns 0 for the first rank up to 7 for the eighth.
+func (s Square) Rank() int { return int(s) >> 3 }
+
+// Valid reports whether s is on the board.
+func (s Square) Valid() bool { return s >= 0 && s < 64 }
+
+// String returns the square's name, such as "e4", or "-" for NoSquare.
+func (s Square) String() string {
+	if !s.Valid() {
+		return "-"
+	}
+	return string([]byte{byte('a' + s.File()), byte('1' + s.Rank())})
+}
+
+// Light reports whether s is a light square.
+func (s Square) Light() bool { return (s.File()+s.Rank())%2 == 1 }
+
+// ParseSquare reads a square name such as "e4".
+func ParseSquare(s string) (Square, error) {
+	if len(s) != 2 || s[0] < 'a' || s[0] > 'h' || s[1] < '1' || s[1] > '8' {
+		return NoSquare, fmt.Errorf("%q is not a square: use a file a–h and a rank 1–8, like e4", s)
+	}
+	return SquareAt(int(s[0]-'a'), int(s[1]-'1')), nil
+}
+
+// PieceKind is a kind of piece regardless of colour. The zero value means none.
+type PieceKind uint8
+
+// The six kinds of piece.
+const (
+	Pawn PieceKind = iota + 1
+	Knight
+	Bishop
+	Rook
+	Queen
+	King
+)
+
+var kindLetters = [...]byte{0, 'P', 'N', 'B', 'R', 'Q', 'K'}
+var kindNames = [...]string{"", "pawn", "knight", "bishop", "rook", "queen", "king"}
+
+// Letter returns the upper-case letter of the kind (P, N, B, R, Q, K).
+func (k PieceKind) Letter() byte {
+	if int(k) < len(kindLetters) {
+		return kindLetters[k]
+	}
+	return '?'
+}
+
+// String returns the kind's English name, such as "knight".
+func (k PieceKind) String() string {
+	if int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return ""
+}
+
+// kindFromLetter reads a piece letter in either case; 0 when it is none.
+func kindFromLetter(c byte) PieceKind {
+	switch c | 0x20 {
+	case 'p':
+		return Pawn
+	case 'n':
+		return Knight
+	case 'b':
+		return Bishop
+	case 'r':
+		return Rook
+	case 'q':
+		return Queen
+	case 'k':
+		return King
+	}
+	return 0
+}
+
+// Piece is a coloured piece; the zero Piece is an empty square.
+type Piece uint8
+
+// NoPiece is an empty square.
+const NoPiece Piece = 0
+
+// NewPiece returns the piece of kind k and colour c.
+func NewPiece(c Color, k PieceKind) Piece { return Piece(uint8(c)<<3 | uint8(k)) }
+
+// Color returns the piece's side.
+func (p Piece) Color() Color { return Color(p >> 3) }
+
+// Kind returns the piece's kind.
+func (p Piece) Kind() PieceKind { return PieceKind(p & 7) }
+
+// FENLetter returns the letter FEN uses: upper case for White.
+func (p Piece) FENLetter() byte {
+	l := p.Kind().Letter()
+	if p.Color() == Black {
+		l |= 0x20
+	}
+	return l
+}
+
+// Code returns colour and letter, such as "wP" or "bK".
+func (p Piece) Code() string {
+	if p == NoPiece {
+		return ""
+	}
+	return string([]byte{p.Color().String()[0], p.Kind().Letter()})
+}
+
+// String returns a description such as "white pawn".
+func (p Piece) String() string {
+	if p == NoPiece {
+		return "empty"
+	}
+	return p.Color().String() + " " + p.Kind().String()
+}
+
+// Board is the placement of pieces, indexed by Square.
+type Board [64]Piece
+
+// Find returns the first square holding p, or NoSquare.
+func (b *Board) Find(p Piece) Square {
+	for sq, q := range b {
+		if q == p {
+			return Square(sq)
+		}
+	}
+	return NoSquare
+}
+
+// Pair is a from→to square pair: what a ban names.
+type Pair struct {
+	From, To Square
+}
+
+// String returns the pair in coordinate form, such as "e2e4".
+func (p Pair) String() string { return p.From.String() + p.To.String() }
+
+// ParsePair reads a pair such as "e2e4".
+func ParsePair(s string) (Pair, error) {
+	if len(s) != 4 {
+		return Pair{}, fmt.Errorf("%q is not a square pair: write it like e2e4", s)
+	}
+	from, err := ParseSquare(s[:2])
+	if err != nil {
+		return Pair{}, err
+	}
+	to, err := ParseSquare(s[2:])
+	if err != nil {
+		return Pair{}, err
+	}
+	return Pair{from, to}, nil
+}

@@ -1,0 +1,69 @@
+package rules
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Kinds of refused action; test with errors.Is.
+var (
+	// ErrSyntax: the text is not an action at all.
+	ErrSyntax = errors.New("not an action")
+	// ErrIllegal: a well-formed action that the rules do not allow now.
+	ErrIllegal = errors.New("illegal action")
+	// ErrGameOver: the game has ended, so no ban or move is accepted.
+	ErrGameOver = errors.New("game over")
+)
+
+// ActionError explains why an action was refused. The game is unchanged.
+type ActionError struct {
+	Kind   error  // ErrSyntax, ErrIllegal or ErrGameOver
+	Action string // the action as given
+	msg    string
+}
+
+func (e *ActionError) Error() string { return e.msg }
+
+// Unwrap returns the kind, so errors.Is(err, ErrIllegal) works.
+func (e *ActionError) Unwrap() error { return e.Kind }
+
+func syntaxErrorf(action, format string, args ...any) error {
+	return &ActionError{Kind: ErrSyntax, Action: action, msg: fmt.Sprintf(format, args...)}
+}
+
+func illegalf(action, format string, args ...any) error {
+	return &ActionError{Kind: ErrIllegal, Action: action, msg: fmt.Sprintf(format, args...)}
+}
+
+// FENError says which field of a FEN is wrong and how.
+type FENError struct {
+	Field string // "placement", "side to move", "castling", "en passant", "halfmove clock", "fullmove number", "ply", "ban", or "position"
+	msg   string
+}
+
+func (e *FENError) Error() string { return "FEN " + e.Field + ": " + e.msg }
+
+func fenErrorf(field, format string, args ...any) error {
+	return &FENError{Field: field, msg: fmt.Sprintf(format, args...)}
+}
+
+// PGNError locates a problem in PGN movetext: the move number, the side and
+// the token, with the reason.
+type PGNError struct {
+	MoveNumber int    // 0 when the problem is not at a move (a tag, say)
+	Side       Color  // the side whose move or ban it was
+	Token      string // the offending token
+	Err        error
+}
+
+func (e *PGNError) Error() string {
+	if e.MoveNumber == 0 {
+		if e.Token != "" {
+			return fmt.Sprintf("PGN: %s: %v", e.Token, e.Err)
+		}
+		return fmt.Sprintf("PGN: %v", e.Err)
+	}
+	return fmt.Sprintf("PGN move %d, %s: %s: %v", e.MoveNumber, e.Side.Name(), e.Token, e.Err)
+}
+
+func (e *PGNError) Unwrap() error { return e.Err }

@@ -1,0 +1,400 @@
+package rules
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// PGNOptions choose how FromPGN reads a file.
+type PGNOptions struct {
+	// Game picks a game in a file of several, from 0 (the first).
+	Game int
+	// Variant forces a variant. Nil decides from the text: a PGN with ban
+	// comments (or a Ban Chess Variant tag) is Ban Chess; one without is a
+	// plain chess game whose final position starts a Ban Chess game.
+	Variant Variant
+}
+
+// pgnGame is one game of a PGN file, tokenised.
+type pgnGame struct {
+	tags   []Tag
+	tokens []pgnToken
+}
+
+type pgnTokenKind uint8
+
+const (
+	tokMove pgnTokenKind = iota + 1
+	tokComment
+	tokResult
+)
+
+type pgnToken struct {
+	kind pgnTokenKind
+	text string
+}
+
+var banComment = regexp.MustCompile(`(?i)^\s*banning:\s*([a-h][1-8][a-h][1-8])\s*[+#=]?\s*$`)
+
+// FromPGN reads a game from PGN text (RULES.md §4). Errors in the movetext
+// are *PGNError values naming the move number, the side and the token.
+func FromPGN(text string, opts PGNOptions) (*Game, error) {
+	games, err := splitPGN(text)
+	if err != nil {
+		return nil, err
+	}
+	if len(games) == 0 {
+		return nil, &PGNError{Err: errors.New("no game found: the text has no tags and no moves")}
+	}
+	if opts.Game < 0 || opts.Game >= len(games) {
+		return nil, &PGNError{Err: fmt.Errorf("game %d asked for, but the text holds %d", opts.Game+1, len(games))}
+	}
+	pg := games[opts.Game]
+	v := opts.Variant
+	hasBans := pg.hasBans()
+	if v == nil {
+		v = BanChess{}
+		if !hasBans && !strings.EqualFold(pg.tag("Variant"), BanChess{}.Name()) {
+			return pg.chessGame()
+		}
+	}
+	g, err := pg.play(v)
+	if err != nil {
+		return nil, err
+	}
+	return g, nil
+}
+
+func (pg *pgnGame) tag(name string) string {
+	for _, t := range pg.tags {
+		if t.Name == name {
+			return t.Value
+		}
+	}
+	return ""
+}
+
+func (pg *pgnGame) hasBans() bool {
+	for _, t := range pg.tokens {
+		if t.kind == tokComment && banComment.MatchString(t.text) {
+			return true
+		}
+	}
+	return false
+}
+
+// start returns the FEN the game starts from.
+func (pg *pgnGame) start() string {
+	if fen := pg.tag("FEN"); fen != "" {
+		return fen
+	}
+	return StartFEN
+}
+
+// chessGame plays a PGN without bans as standard chess and starts Ban Chess
+// from the position it reaches.
+func (pg *pgnGame) chessGame() (*Game, error) {
+	classic, err := pg.play(Classic{})
+	if err != nil {
+		return nil, err
+	}
+	pos := classic.Position()
+	g, err := FromFEN(pos.FEN(), BanChess{})
+	if err != nil {
+		return nil, &PGNError{Err: fmt.Errorf("the final position: %w", err)}
+	}
+	g.tags = classic.tags
+	g.fromChessGame = true
+	return g, nil
+}
+
+// play replays the tokens as a game of v.
+func (pg *pgnGame) play(v Variant) (*Game, error) {
+	g, err := FromFEN(pg.start(), v)
+	if err != nil {
+		return nil, &PGNError{Token: "[FEN]", Err: err}
+	}
+	for _, t := range pg.tags {
+		if !derivedTags[t.Name] {
+			g.tags = append(g.tags, t)
+		}
+	}
+	result := ""
+	for _, t := range pg.tokens {
+		at := func(err error) error {
+			pos := g.Position()
+			return &PGNError{MoveNumber: pos.Fullmove, Side: pos.ToMove, Token: t.text, Err: err}
+		}
+		switch t.kind {
+		case tokComment:
+			m := banComment.FindStringSubmatch(t.text)
+			if m == nil {
+				continue // an ordinary comment
+			}
+			if _, isBan := v.(BanChess); !isBan {
+				return nil, at(fmt.Errorf("%s games have no bans", v.Name()))
+			}
+			if g.Turn().Phase != PhaseBan {
+				return nil, at(errors.New("a second ban before the move; each move has one ban"))
+			}
+			p, _ := ParsePair(strings.ToLower(m[1]))
+			if err := g.Play(BanAction(p.From, p.To)); err != nil {
+				return nil, at(err)
+			}
+		case tokMove:
+			if g.Turn().Phase == PhaseBan && !g.outcome.Over() {
+				return nil, at(fmt.Errorf("no ban comment before this move; in Ban Chess every move follows a ban like {banning: e2e4}"))
+			}
+			a, err := g.ParseMove(t.text)
+			if err != nil {
+				return nil, at(err)
+			}
+			if err := g.Play(a); err != nil {
+				return nil, at(err)
+			}
+		case tokResult:
+			result = t.text
+		}
+	}
+	if !g.outcome.Over() {
+		switch result {
+		case "1-0":
+			g.Resign(Black)
+		case "0-1":
+			g.Resign(White)
+		case "1/2-1/2":
+			g.AgreeDraw()
+		}
+	}
+	return g, nil
+}
+
+// ParseMove reads a move of the side to move in SAN ("Nf3", "exd5", "O-O",
+// "e8=Q") or coordinates ("g1f3", "e7e8q", "m:g1f3"), and checks it against
+// the legal moves and the ban in force.
+func (g *Game) ParseMove(text string) (Action, error) {
+	s := strings.TrimSpace(text)
+	if strings.HasPrefix(s, "m:") || strings.HasPrefix(s, "M:") {
+		return ParseAction(s)
+	}
+	if a, err := parseCoords(PhaseMove, strings.TrimRight(s, "+#=")); err == nil {
+		return a, nil
+	}
+	q, err := parseSAN(s)
+	if err != nil {
+		return Action{}, syntaxErrorf(s, "%v", err)
+	}
+	found, _ := q.match(&g.positions[len(g.positions)-1], g.moves)
+	switch {
+	case len(found) == 0 && q.castle != 0:
+		return Action{}, illegalf(s, "%s is not legal: %s cannot %s now", s, g.ToMove().Name(), q.describe())
+	case len(found) == 0:
+		return Action{}, illegalf(s, "%s is not legal: no %s", s, q.describe())
+	case len(found) > 1 && promoKind(found[0]) != 0 && moveFrom(found[0]) == moveFrom(found[len(found)-1]):
+		return Action{}, illegalf(s, "%s promotes a pawn: add the piece, as in %s=Q", s, strings.TrimRight(s, "+#"))
+	case len(found) > 1:
+		var from []string
+		for _, m := range found {
+			from = append(from, moveFrom(m).String())
+		}
+		return Action{}, illegalf(s, "%s is ambiguous: pieces on %s can all move there", s, strings.Join(from, " and "))
+	}
+	m := found[0]
+	return MoveAction(moveFrom(m), moveTo(m), promoKind(m)), nil
+}
+
+// splitPGN tokenises PGN text into games. Variations, NAGs, move numbers and
+// escape lines are dropped; comments are kept for their bans.
+func splitPGN(text string) ([]pgnGame, error) {
+	var games []pgnGame
+	cur := &pgnGame{}
+	inMoves := false
+	flush := func() {
+		if len(cur.tags) > 0 || len(cur.tokens) > 0 {
+			games = append(games, *cur)
+		}
+		cur = &pgnGame{}
+		inMoves = false
+	}
+	s := strings.TrimPrefix(text, "\uFEFF")
+	lineStart := true
+	for i := 0; i < len(s); {
+		c := s[i]
+		switch {
+		case c == '\n' || c == '\r':
+			lineStart = true
+			i++
+			continue
+		case c == ' ' || c == '\t' || c == '\f' || c == '\v':
+			i++
+			continue
+		case c == '%' && lineStart:
+			i = skipLine(s, i)
+			continue
+		}
+		lineStart = false
+		switch c {
+		case '[':
+			if inMoves {
+				flush()
+			}
+			tag, n, err := readTag(s[i:])
+			if err != nil {
+				return nil, err
+			}
+			cur.tags = append(cur.tags, tag)
+			i += n
+		case '{':
+			end := strings.IndexByte(s[i:], '}')
+			if end < 0 {
+				return nil, &PGNError{Token: clip(s[i:]), Err: errors.New("comment has no closing }")}
+			}
+			cur.tokens = append(cur.tokens, pgnToken{tokComment, s[i+1 : i+end]})
+			inMoves = true
+			i += end + 1
+		case ';':
+			i = skipLine(s, i)
+		case '(':
+			n, err := skipVariation(s[i:])
+			if err != nil {
+				return nil, err
+			}
+			i += n
+		case ')':
+			return nil, &PGNError{Token: ")", Err: errors.New("a variation closes that was never opened")}
+		default:
+			j := i
+			for j < len(s) && !strings.ContainsRune(" \t\r\n\f\v[]{}();", rune(s[j])) {
+				j++
+			}
+			if j == i { // a stray byte such as ']'
+				return nil, &PGNError{Token: string(c), Err: errors.New("unexpected character")}
+			}
+			word := s[i:j]
+			i = j
+			inMoves = true
+			switch word {
+			case "1-0", "0-1", "1/2-1/2", "*":
+				cur.tokens = append(cur.tokens, pgnToken{tokResult, word})
+				flush()
+				continue
+			}
+			if word[0] == '$' {
+				continue // NAG
+			}
+			if strings.Trim(word, "!?") == "" {
+				continue // annotation glyph on its own
+			}
+			if w := stripMoveNumber(word); w != "" {
+				cur.tokens = append(cur.tokens, pgnToken{tokMove, w})
+			}
+		}
+	}
+	flush()
+	return games, nil
+}
+
+// stripMoveNumber removes a move number such as "12." or "12..." from the
+// front of a word ("1.e4" → "e4"), leaving castling written with zeros alone.
+func stripMoveNumber(w string) string {
+	if strings.HasPrefix(w, "0-0") || strings.HasPrefix(w, "O-O") {
+		return w
+	}
+	i := 0
+	for i < len(w) && w[i] >= '0' && w[i] <= '9' {
+		i++
+	}
+	if i > 0 && i < len(w) && w[i] == '.' {
+		return strings.TrimLeft(w[i:], ".")
+	}
+	if i == len(w) {
+		return "" // a bare number
+	}
+	return strings.TrimLeft(w, ".")
+}
+
+func skipLine(s string, i int) int {
+	for i < len(s) && s[i] != '\n' {
+		i++
+	}
+	return i
+}
+
+func clip(s string) string {
+	if len(s) > 20 {
+		return s[:20] + "…"
+	}
+	return s
+}
+
+// readTag reads [Name "Value"] at the start of s.
+func readTag(s string) (Tag, int, error) {
+	i := 1
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
+		i++
+	}
+	start := i
+	for i < len(s) && (isAlnum(s[i]) || s[i] == '_') {
+		i++
+	}
+	name := s[start:i]
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
+		i++
+	}
+	if name == "" || i >= len(s) || s[i] != '"' {
+		return Tag{}, 0, &PGNError{Token: clip(s), Err: errors.New(`a tag must look like [Name "value"]`)}
+	}
+	var v strings.Builder
+	for i++; i < len(s) && s[i] != '"'; i++ {
+		if s[i] == '\\' && i+1 < len(s) {
+			i++
+		}
+		if s[i] == '\n' {
+			return Tag{}, 0, &PGNError{Token: clip(s), Err: errors.New("the tag's value has no closing quote")}
+		}
+		v.WriteByte(s[i])
+	}
+	if i >= len(s) {
+		return Tag{}, 0, &PGNError{Token: clip(s), Err: errors.New("the tag's value has no closing quote")}
+	}
+	i++
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
+		i++
+	}
+	if i >= len(s) || s[i] != ']' {
+		return Tag{}, 0, &PGNError{Token: clip(s), Err: errors.New("the tag has no closing ]")}
+	}
+	return Tag{Name: name, Value: v.String()}, i + 1, nil
+}
+
+func isAlnum(c byte) bool {
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+}
+
+// skipVariation returns the length of the parenthesised variation at the
+// start of s, nested variations and comments included.
+func skipVariation(s string) (int, error) {
+	depth := 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '(':
+			depth++
+		case ')':
+			depth--
+			if depth == 0 {
+				return i + 1, nil
+			}
+		case '{':
+			end := strings.IndexByte(s[i:], '}')
+			if end < 0 {
+				return 0, &PGNError{Token: clip(s), Err: errors.New("comment in a variation has no closing }")}
+			}
+			i += end
+		case ';':
+			i = skipLine(s, i)
+		}
+	}
+	return 0, &PGNError{Token: clip(s), Err: errors.New("variation has no closing )")}
+}

@@ -1,0 +1,137 @@
+package rules
+
+import "strings"
+
+// PlyInfo describes one ply of a game's history.
+type PlyInfo struct {
+	Ply    int
+	Actor  Color
+	Action Action
+	SAN    string // for moves: Standard Algebraic Notation with + or #
+	FEN    string // extended FEN after the ply, with its indicator
+	// Ban is the ban that restricted this move; nil for bans and for moves
+	// played without one (Classic).
+	Ban *Pair
+	// Position is the position after the ply.
+	Position Position
+}
+
+// FEN returns the current position in extended FEN with its indicator
+// (RULES.md §2). Classic games write the six standard fields.
+func (g *Game) FEN() string { return g.fenAt(len(g.plies)) }
+
+// StartFEN returns the extended FEN the game started from, without indicator.
+func (g *Game) StartFEN() string {
+	return strings.TrimRight(g.fenAt(0), "+#=")
+}
+
+// fenAt writes the FEN after the first n plies.
+func (g *Game) fenAt(n int) string { return g.fenWith(n, &g.positions[g.movesIn(n)]) }
+
+// fenWith writes the FEN after the first n plies, whose position is pos.
+func (g *Game) fenWith(n int, pos *Position) string {
+	b := pos.appendFEN6(make([]byte, 0, 96))
+	ban, banned := g.banAfter(n)
+	ext := g.variant.formatExtension(g.startPly+n, ban, banned)
+	if ext == "" {
+		return string(b)
+	}
+	b = append(b, ' ')
+	b = append(b, ext...)
+	return string(append(b, g.indicator(n, pos)...))
+}
+
+// movesIn counts the moves among the first n plies.
+func (g *Game) movesIn(n int) int {
+	if n == len(g.plies) {
+		return len(g.positions) - 1
+	}
+	k := 0
+	for _, p := range g.plies[:n] {
+		if p.action.Phase == PhaseMove {
+			k++
+		}
+	}
+	return k
+}
+
+// banAfter returns the ban in force after the first n plies.
+func (g *Game) banAfter(n int) (Pair, bool) {
+	if n == 0 {
+		return g.startBan, g.startHasBan
+	}
+	a := g.plies[n-1].action
+	return a.Pair(), a.Phase == PhaseBan
+}
+
+// indicator returns +, #, = or "" for the state after n plies, whose
+// position is pos.
+func (g *Game) indicator(n int, pos *Position) string {
+	if n == len(g.plies) {
+		if ind := g.outcome.Indicator(); ind != "" {
+			return ind
+		}
+	}
+	if pos.inCheck {
+		return "+"
+	}
+	return ""
+}
+
+// Actions returns the plies played, in order.
+func (g *Game) Actions() []Action {
+	out := make([]Action, len(g.plies))
+	for i, p := range g.plies {
+		out[i] = p.action
+	}
+	return out
+}
+
+// BCN returns the plies played in Ban Chess Notation, without indicators.
+func (g *Game) BCN() []string {
+	out := make([]string, len(g.plies))
+	for i, p := range g.plies {
+		out[i] = p.action.String()
+	}
+	return out
+}
+
+// Log returns the action log: bans in BCN with the indicator of the state
+// they leave ("b:e2e4", "b:e8f7#"), moves in SAN ("Nf3", "Qh4#").
+func (g *Game) Log() []string {
+	out := make([]string, len(g.plies))
+	moves := 0
+	for i, p := range g.plies {
+		if p.action.Phase == PhaseMove {
+			moves++
+			out[i] = p.san
+			continue
+		}
+		out[i] = p.action.String() + g.indicator(i+1, &g.positions[moves])
+	}
+	return out
+}
+
+// History describes every ply played, in order.
+func (g *Game) History() []PlyInfo {
+	out := make([]PlyInfo, len(g.plies))
+	moves := 0
+	for i, p := range g.plies {
+		info := PlyInfo{
+			Ply:    g.startPly + i,
+			Actor:  g.variant.turn(g.startPly + i).Actor,
+			Action: p.action,
+			SAN:    p.san,
+		}
+		if p.action.Phase == PhaseMove {
+			moves++
+			if ban, banned := g.banAfter(i); banned {
+				info.Ban = &ban
+			}
+		}
+		info.Position = g.positions[moves]
+		info.FEN = g.fenWith(i+1, &g.positions[moves])
+		out[i] = info
+	}
+	return out
+}
