@@ -179,8 +179,10 @@ func (g *Game) ParseMove(text string) (Action, error) {
 	if strings.HasPrefix(s, "m:") || strings.HasPrefix(s, "M:") {
 		return ParseAction(s)
 	}
-	if a, err := parseCoords(PhaseMove, strings.TrimRight(s, "+#=")); err == nil {
-		return a, nil
+	if coords := strings.TrimRight(s, "+#="); len(coords) >= 4 && coords[0] >= 'a' && coords[0] <= 'h' {
+		if a, err := parseCoords(PhaseMove, coords); err == nil {
+			return a, nil
+		}
 	}
 	q, err := parseSAN(s)
 	if err != nil {
@@ -202,7 +204,11 @@ func (g *Game) ParseMove(text string) (Action, error) {
 		return Action{}, illegalf(s, "%s is ambiguous: pieces on %s can all move there", s, strings.Join(from, " and "))
 	}
 	m := found[0]
-	return MoveAction(moveFrom(m), moveTo(m), promoKind(m)), nil
+	a := MoveAction(moveFrom(m), moveTo(m), promoKind(m))
+	if ban, banned := g.Ban(); banned && a.Pair() == ban {
+		return Action{}, illegalf(s, "%s (%s) is banned this turn", s, ban)
+	}
+	return a, nil
 }
 
 // splitPGN tokenises PGN text into games. Variations, NAGs, move numbers and

@@ -1,0 +1,192 @@
+package rules
+
+import (
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestPGNWrite(t *testing.T) {
+	g := New(BanChess{})
+	mustPlay(t, g, "b:e2e4", "m:d2d4", "b:e7e5", "m:d7d5", "b:g1f3", "m:c1f4", "b:h7h6")
+	want := `[Event "Ban Chess game"]
+[Site "banchess"]
+[Date "2026.11.22"]
+[Round "-"]
+[White "White"]
+[Black "Black"]
+[Result "*"]
+[Variant "Ban Chess"]
+
+1. {banning: e2e4} d4 {banning: e7e5} d5 2. {banning: g1f3} Bf4 {banning: h7h6}
+*
+`
+	if got := g.PGN(Tag{"Date", "2026.11.22"}, Tag{"Site", "banchess"}); got != want {
+		t.Errorf("PGN:\n%s\nwant:\n%s", got, want)
+	}
+
+	mate := mustFEN(t, "6k1/5pp1/8/8/8/8/8/K3R3 w - - 0 1", BanChess{})
+	mustPlay(t, mate, "b:a1a2", "m:e1e8", "b:g8h7")
+	pgn := mate.PGN()
+	for _, s := range []string{`[Result "1-0"]`, `[SetUp "1"]`, `[FEN "6k1/5pp1/8/8/8/8/8/K3R3 w - - 0 1 1"]`, "1. {banning: a1a2} Re8+ {banning: g8h7#} 1-0\n"} {
+		if !strings.Contains(pgn, s) {
+			t.Errorf("ban-mate PGN lacks %q:\n%s", s, pgn)
+		}
+	}
+
+	black := mustFEN(t, "6k1/5pp1/8/8/8/8/8/K3R3 b - - 0 1", BanChess{})
+	mustPlay(t, black, "b:g8h8", "m:g8f8", "b:a1b1")
+	if !strings.Contains(black.PGN(), "\n1... {banning: g8h8} Kf8 2. {banning: a1b1} *\n") {
+		t.Errorf("Black-first PGN:\n%s", black.PGN())
+	}
+
+	classic := New(Classic{})
+	mustPlay(t, classic, "m:e2e4", "m:e7e5")
+	if got := classic.PGN(); strings.Contains(got, "Variant") || strings.Contains(got, "banning") || !strings.Contains(got, "\n1. e4 e5 *\n") {
+		t.Errorf("classic PGN:\n%s", got)
+	}
+}
+
+func TestPGNReadRealWorld(t *testing.T) {
+	tests := []struct {
+		name      string
+		pgn       string
+		fen       string // FEN after reading
+		chessGame bool
+		outcome   Outcome
+	}{
+		{
+			name: "ban game with spacing variants, NAGs, glyphs, comments and a variation",
+			pgn: `[Event "Casual"]
+[Variant "Ban Chess"]
+
+1.{banning: e2e4} d4! {banning: e7e5} d5 $1 {a normal comment}
+2. {banning:g1f3} Bf4 (2. c4 dxc4) {banning: h7h6} Nf6!? ; to the end of the line
+3. {banning: e2e4} e3 *`,
+			fen: "rnbqkb1r/ppp1pppp/5n2/3p4/3P1B2/4P3/PPP2PPP/RN1QKBNR b KQkq - 0 3 11",
+		},
+		{
+			name: "trailing ban restored as the ban in force",
+			pgn:  "1. {banning: e2e4} d4 {banning: e7e5} *",
+			fen:  "rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq d3 0 1 4:e7e5",
+		},
+		{
+			name:    "ban-mate with indicator and result",
+			pgn:     "[SetUp \"1\"]\n[FEN \"6k1/5pp1/8/8/8/8/8/K3R3 w - - 0 1 1\"]\n\n1. {banning: a1a2} Re8+ {banning: g8h7#} 1-0",
+			fen:     "4R1k1/5pp1/8/8/8/8/8/K7 b - - 1 1 4:g8h7#",
+			outcome: Outcome{Status: Checkmate, Reason: ByBan, Winner: White},
+		},
+		{
+			name:    "castling with zeros and promotion without =",
+			pgn:     "[FEN \"r3k3/1P6/8/8/8/8/8/R3K2R w KQq - 0 1\"]\n1. {banning: e1c1} 0-0 {banning: e8d8} Ke7 2. {banning: b7a8} b8Q 1/2-1/2",
+			fen:     "rQ6/4k3/8/8/8/8/8/R4RK1 b - - 0 2 7=",
+			outcome: Outcome{Status: Draw, Reason: Agreement},
+		},
+		{
+			name:      "plain chess game: its moves become the start position",
+			pgn:       "[Event \"Ruy\"]\n[White \"A\"]\n[Black \"B\"]\n\n1.e4 e5 2.Nf3 Nc6 3.Bb5 a6 4.Ba4 Nf6 5.O-O Be7 1-0\n",
+			fen:       "r1bqk2r/1pppbppp/p1n2n2/4p3/B3P3/5N2/PPPP1PPP/RNBQ1RK1 w kq - 4 6 21",
+			chessGame: true,
+		},
+		{
+			name: "several games: the first is read",
+			pgn:  "[Event \"one\"]\n1. {banning: e2e4} d4 *\n\n[Event \"two\"]\n1. {banning: d2d4} e4 *\n",
+			fen:  "rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq d3 0 1 3",
+		},
+		{
+			name:    "resignation: a decisive result on a game in progress",
+			pgn:     "1. {banning: e2e4} d4 {banning: e7e5} d5 0-1",
+			fen:     "rnbqkbnr/ppp1pppp/8/3p4/3P4/8/PPP1PPPP/RNBQKBNR w KQkq d6 0 2 5",
+			outcome: Outcome{Status: Resigned, Reason: Resignation, Winner: Black},
+		},
+		{
+			name: "move numbers Black-first, escape line, BOM",
+			pgn:  "\uFEFF%escaped line\n[FEN \"rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq d3 0 1\"]\n1... {banning: e7e5} Nf6 2. {banning: c2c4} Nf3 *",
+			fen:  "rnbqkb1r/pppppppp/5n2/8/3P4/5N2/PPP1PPPP/RNBQKB1R b KQkq - 2 2 7",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g, err := FromPGN(tt.pgn, PGNOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if g.FEN() != tt.fen || g.FromChessGame() != tt.chessGame || g.Outcome() != tt.outcome {
+				t.Errorf("got %s (chess game %v, %+v)\nwant %s (chess game %v, %+v)", g.FEN(), g.FromChessGame(), g.Outcome(), tt.fen, tt.chessGame, tt.outcome)
+			}
+		})
+	}
+
+	second, err := FromPGN("[Event \"one\"]\n1. {banning: e2e4} d4 *\n\n[Event \"two\"]\n1. {banning: d2d4} e4 *\n", PGNOptions{Game: 1})
+	if err != nil || !slices.Equal(second.Log(), []string{"b:d2d4", "e4"}) || second.Tags()[0].Value != "two" {
+		t.Errorf("second game: %v %v", err, second)
+	}
+	classic, err := FromPGN("1. e4 e5 2. Nf3 *", PGNOptions{Variant: Classic{}})
+	if err != nil || classic.Ply() != 4 || classic.FromChessGame() {
+		t.Errorf("classic PGN: %v ply %d", err, classic.Ply())
+	}
+}
+
+func TestPGNReadErrors(t *testing.T) {
+	tests := []struct {
+		pgn  string
+		want string
+		move int
+		side Color
+	}{
+		{"1. {banning: e2e4} e4 *", "PGN move 1, White: e4: e4 (e2e4) is banned this turn", 1, White},
+		{"1. {banning: e2e4} d4 {banning: e7e5} Nf5 *", "PGN move 1, Black: Nf5: Nf5 is not legal: no knight can reach f5", 1, Black},
+		{"1. {banning: e2e4} d4 {banning: e7e5} d5 2. {banning: e2e5} *", "PGN move 2, White: banning: e2e5: Black cannot ban e2e5", 2, White},
+		{"1. {banning: e2e4} {banning: d2d4} e3 *", "a second ban before the move", 1, White},
+		{"1. {banning: e2e4} d4 d5 *", "no ban comment before this move", 1, Black},
+		{"1. {banning: e2e4} Qz9 *", "PGN move 1, White: Qz9:", 1, White},
+		{"[FEN \"8/8/8/8/8/8/8/8 w - - 0 1\"]\n1. e4", "White has 0 kings", 0, 0},
+		{"[Event \"x]\n1. e4", "no closing quote", 0, 0},
+		{"1. e4 {unclosed", "comment has no closing }", 0, 0},
+		{"1. e4 (1. d4 *", "variation has no closing )", 0, 0},
+		{"", "no game found", 0, 0},
+		{"1. e4 e5 2. Nf6 *", "PGN move 2, White: Nf6: Nf6 is not legal: no knight can reach f6", 2, White},
+	}
+	for _, tt := range tests {
+		_, err := FromPGN(tt.pgn, PGNOptions{})
+		var pe *PGNError
+		if !errors.As(err, &pe) || !strings.Contains(err.Error(), tt.want) || pe.MoveNumber != tt.move || pe.Side != tt.side {
+			t.Errorf("FromPGN(%q):\n got %v\nwant %q (move %d, %s)", tt.pgn, err, tt.want, tt.move, tt.side.Name())
+		}
+	}
+	if _, err := FromPGN("1. e4 *", PGNOptions{Game: 3}); err == nil {
+		t.Error("asking for game 4 of 1 succeeded")
+	}
+}
+
+// TestPGNRoundTrip writes every reference game as PGN, reads it back and
+// compares history, FEN and outcome.
+func TestPGNRoundTrip(t *testing.T) {
+	for _, ref := range loadRefGames(t) {
+		if ref.Start == illegalRefStart {
+			continue
+		}
+		g := mustFEN(t, ref.Start, BanChess{})
+		for _, p := range ref.Plies {
+			mustPlay(t, g, p.Play)
+		}
+		pgn := g.PGN()
+		back, err := FromPGN(pgn, PGNOptions{})
+		if err != nil {
+			t.Fatalf("seed %d: PGN does not read back: %v\n%s", ref.Seed, err, pgn)
+		}
+		if back.FEN() != g.FEN() || back.Outcome() != g.Outcome() || back.StartFEN() != g.StartFEN() ||
+			!slices.Equal(back.Log(), g.Log()) || !slices.EqualFunc(back.History(), g.History(), samePly) {
+			t.Fatalf("seed %d: read back as %s (%v), want %s (%v)", ref.Seed, back.FEN(), back.Outcome(), g.FEN(), g.Outcome())
+		}
+		if back.PGN() != pgn {
+			t.Fatalf("seed %d: PGN changes on a second round trip", ref.Seed)
+		}
+	}
+}
+
+func samePly(a, b PlyInfo) bool {
+	return a.Ply == b.Ply && a.Actor == b.Actor && a.Action == b.Action && a.SAN == b.SAN && a.FEN == b.FEN &&
+		(a.Ban == nil) == (b.Ban == nil) && (a.Ban == nil || *a.Ban == *b.Ban)
+}
