@@ -291,6 +291,25 @@ func (g *Game) findMove(a Action) (*chess.Move, error) {
 	return nil, illegalf(a.String(), "%s", g.whyNot(a.Pair(), g.ToMove()))
 }
 
+// MoveSAN returns a legal move of the side to move in SAN, with + or # as
+// playing it would give, without playing it.
+func (g *Game) MoveSAN(a Action) (string, error) {
+	for _, m := range g.moves {
+		if moveFrom(m) != a.From || moveTo(m) != a.To || promoKind(m) != a.Promotion {
+			continue
+		}
+		san := encodeSAN(&g.positions[len(g.positions)-1], g.moves, m)
+		if m.HasTag(chess.Check) {
+			if next := g.live.Update(m); len(next.ValidMoves()) == 0 {
+				return san + "#", nil
+			}
+			return san + "+", nil
+		}
+		return san, nil
+	}
+	return "", illegalf(a.String(), "%s", g.whyNot(a.Pair(), g.ToMove()))
+}
+
 // whyNot explains why the side to move has no legal move with this pair.
 func (g *Game) whyNot(p Pair, side Color) string {
 	board := &g.positions[len(g.positions)-1].Board
@@ -382,16 +401,15 @@ func (g *Game) Undo() error {
 	if n == 0 {
 		return ErrNothingToUndo
 	}
-	last := g.plies[n-1]
-	g.plies = g.plies[:n-1]
-	if last.action.Phase == PhaseMove {
-		g.positions = g.positions[:len(g.positions)-1]
+	if g.plies[n-1].action.Phase == PhaseMove {
 		live := &chess.Position{}
-		if err := live.UnmarshalText(g.positions[len(g.positions)-1].appendFEN6(nil)); err != nil {
-			panic("rules: a position of the game's own history does not load: " + err.Error())
+		if err := live.UnmarshalText(g.positions[len(g.positions)-2].appendFEN6(nil)); err != nil {
+			return fmt.Errorf("undo: restoring the position before the move: %w", err)
 		}
+		g.positions = g.positions[:len(g.positions)-1]
 		g.setLive(live)
 	}
+	g.plies = g.plies[:n-1]
 	g.outcome = Outcome{}
 	return nil
 }
@@ -399,7 +417,7 @@ func (g *Game) Undo() error {
 // Resign ends the game: side resigns and the other side wins.
 func (g *Game) Resign(side Color) error {
 	if side != White && side != Black {
-		return fmt.Errorf("resign: %w", errors.New("the side must be white or black"))
+		return errors.New("resign: the side must be white or black")
 	}
 	return g.declare(Outcome{Status: Resigned, Reason: Resignation, Winner: side.Other()})
 }

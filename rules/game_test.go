@@ -400,3 +400,16 @@ func TestUndoEqualsReplay(t *testing.T) {
 		}
 	}
 }
+
+func TestMoveSAN(t *testing.T) {
+	g := mustFEN(t, "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4 2:h5h7", BanChess{})
+	for bcn, want := range map[string]string{"m:h5f7": "Qxf7#", "m:c4f7": "Bxf7+", "m:g1f3": "Nf3", "m:e1f1": "Kf1"} {
+		a, _ := ParseAction(bcn)
+		if got, err := g.MoveSAN(a); err != nil || got != want {
+			t.Errorf("MoveSAN(%s) = %q, %v; want %q", bcn, got, err, want)
+		}
+	}
+	if _, err := g.MoveSAN(MoveAction(SquareAt(6, 0), SquareAt(6, 2), 0)); err == nil {
+		t.Error("MoveSAN accepted g1g3")
+	}
+}

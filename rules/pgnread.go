@@ -188,7 +188,7 @@ func (g *Game) ParseMove(text string) (Action, error) {
 	if err != nil {
 		return Action{}, syntaxErrorf(s, "%v", err)
 	}
-	found, _ := q.match(&g.positions[len(g.positions)-1], g.moves)
+	found := q.match(&g.positions[len(g.positions)-1], g.moves)
 	switch {
 	case len(found) == 0 && q.castle != 0:
 		return Action{}, illegalf(s, "%s is not legal: %s cannot %s now", s, g.ToMove().Name(), q.describe())

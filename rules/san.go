@@ -143,7 +143,7 @@ func parseSAN(text string) (sanQuery, error) {
 }
 
 // match finds the one legal move the query names.
-func (q sanQuery) match(p *Position, moves []*chess.Move) ([]*chess.Move, error) {
+func (q sanQuery) match(p *Position, moves []*chess.Move) []*chess.Move {
 	var found []*chess.Move
 	for _, m := range moves {
 		from, to := moveFrom(m), moveTo(m)
@@ -165,7 +165,7 @@ func (q sanQuery) match(p *Position, moves []*chess.Move) ([]*chess.Move, error)
 		}
 		found = append(found, m)
 	}
-	return found, nil
+	return found
 }
 
 // describe names what the query asked for, for error messages.
