@@ -1,6 +1,105 @@
 package handlers
 
-import "github.com/labstack/echo/v4"
+import (
+	"errors"
+	"net/http"
+	"strings"
 
-// middleware returns the middleware every route shares.
-func (s *Server) middleware() []echo.MiddlewareFunc { return nil }
+	"github.com/labstack/echo/v4"
+	"github.com/labstack/echo/v4/middleware"
+
+	"github.com/banchess/banchess/views"
+)
+
+// maxBody is the largest request body accepted: room for a long PGN.
+const maxBody = 256 << 10
+
+// contentSecurityPolicy allows only the server's own scripts, styles and
+// images: no inline script, no inline style, no framing.
+const contentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +
+	"connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+
+// middleware returns the middleware every route shares: panic recovery,
+// security headers, a body limit and cross-origin POST protection.
+func (s *Server) middleware() []echo.MiddlewareFunc {
+	cop := http.NewCrossOriginProtection()
+	return []echo.MiddlewareFunc{
+		middleware.Recover(),
+		securityHeaders,
+		bodyLimit(maxBody),
+		crossOrigin(cop),
+	}
+}
+
+// securityHeaders sets the headers every response carries.
+func securityHeaders(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		h := c.Response().Header()
+		h.Set("Content-Security-Policy", contentSecurityPolicy)
+		h.Set("X-Content-Type-Options", "nosniff")
+		h.Set("X-Frame-Options", "DENY")
+		h.Set("Referrer-Policy", "same-origin")
+		h.Set("Cross-Origin-Opener-Policy", "same-origin")
+		h.Set("Permissions-Policy", "camera=(), microphone=(), geolocation=()")
+		return next(c)
+	}
+}
+
+// bodyLimit refuses bodies over limit bytes: at once when the length is
+// declared, and on reading otherwise (http.MaxBytesError).
+func bodyLimit(limit int64) echo.MiddlewareFunc {
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c echo.Context) error {
+			r := c.Request()
+			if r.ContentLength > limit {
+				return refuse(c, http.StatusRequestEntityTooLarge, "Request too large",
+					"The request body is larger than the 256 KiB this server accepts.")
+			}
+			r.Body = http.MaxBytesReader(c.Response(), r.Body, limit)
+			return next(c)
+		}
+	}
+}
+
+// crossOrigin refuses cross-site state-changing requests (by Sec-Fetch-Site
+// or Origin). Requests without either header, as curl sends, pass: they are
+// not from a browser.
+func crossOrigin(cop *http.CrossOriginProtection) echo.MiddlewareFunc {
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c echo.Context) error {
+			if err := cop.Check(c.Request()); err != nil {
+				return refuse(c, http.StatusForbidden, "Cross-origin request refused",
+					"This request came from another site, so it was refused.")
+			}
+			return next(c)
+		}
+	}
+}
+
+// isAPI reports whether the request is for the JSON API, whose errors are
+// JSON (by Echo's error handler) rather than pages.
+func isAPI(c echo.Context) bool {
+	p := c.Request().URL.Path
+	return p == "/api" || strings.HasPrefix(p, "/api/")
+}
+
+// refuse answers a request the server will not serve: JSON for the API, an
+// HTML error page (or fragment, for htmx) otherwise.
+func refuse(c echo.Context, status int, title, msg string) error {
+	if isAPI(c) {
+		return echo.NewHTTPError(status, msg)
+	}
+	if isHX(c) {
+		return render(c, status, views.ErrorMain(title, msg))
+	}
+	return render(c, status, views.ErrorPage(title, msg, assetVersion()))
+}
+
+// formError maps an error from parsing a form to its status and message.
+func formError(err error) (int, string) {
+	var tooBig *http.MaxBytesError
+	if errors.As(err, &tooBig) {
+		return http.StatusRequestEntityTooLarge, "The request body is larger than the 256 KiB this server accepts."
+	}
+	return http.StatusBadRequest, "The form could not be read: " + err.Error()
+}

@@ -1,0 +1,34 @@
+package handlers
+
+import (
+	"net/http"
+	"time"
+
+	"github.com/labstack/echo/v4"
+)
+
+// sessionCookie names the browser's current game. It is the only state the
+// browser holds.
+const sessionCookie = "banchess_game"
+
+// sessionGame returns the game id the request's session names, or "".
+func sessionGame(c echo.Context) string {
+	ck, err := c.Cookie(sessionCookie)
+	if err != nil || len(ck.Value) > 64 {
+		return ""
+	}
+	return ck.Value
+}
+
+// setSessionGame makes id the session's current game.
+func setSessionGame(c echo.Context, id string) {
+	c.SetCookie(&http.Cookie{
+		Name:     sessionCookie,
+		Value:    id,
+		Path:     "/",
+		MaxAge:   int((30 * 24 * time.Hour).Seconds()),
+		HttpOnly: true,
+		Secure:   c.Scheme() == "https",
+		SameSite: http.SameSiteLaxMode,
+	})
+}

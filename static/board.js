@@ -1,0 +1,60 @@
+// board.js — optional progressive enhancement for the Ban Chess playground.
+// Every square's destinations are already in the page (data-dests), so
+// picking a piece happens here with no round trip; only the ply is posted
+// (by htmx, or by the plain form when htmx is absent). Without this file
+// the board still works: picking a piece is a form post.
+(function () {
+  "use strict";
+  document.documentElement.classList.add("js");
+
+  function squares(form) {
+    return form.querySelectorAll("button[data-square]");
+  }
+
+  function clear(form) {
+    form.elements.from.value = "";
+    squares(form).forEach(function (b) {
+      b.classList.remove("selected", "dest", "capture");
+      b.setAttribute("name", "square");
+      b.removeAttribute("formaction");
+      b.removeAttribute("aria-pressed");
+    });
+  }
+
+  function select(form, btn) {
+    form.elements.from.value = btn.dataset.square;
+    btn.classList.add("selected");
+    btn.setAttribute("aria-pressed", "true");
+    btn.dataset.dests.split(" ").forEach(function (sq) {
+      var d = form.querySelector('button[data-square="' + sq + '"]');
+      if (!d) return;
+      d.classList.add("dest");
+      if (d.querySelector("[data-piece]")) d.classList.add("capture");
+      d.setAttribute("name", "to");
+      d.setAttribute("formaction", "/ply");
+    });
+  }
+
+  document.addEventListener("click", function (ev) {
+    var t = ev.target;
+    var copy = t.closest && t.closest("[data-copy]");
+    if (copy) {
+      var src = document.querySelector(copy.dataset.copy);
+      if (src && navigator.clipboard) {
+        navigator.clipboard.writeText(src.value || src.textContent).then(function () {
+          copy.textContent = "Copied";
+        });
+      }
+      ev.preventDefault();
+      return;
+    }
+    var btn = t.closest && t.closest("form#board button[data-square]");
+    if (!btn) return;
+    var form = btn.form;
+    var sel = form.elements.from.value;
+    if (sel && btn.classList.contains("dest")) return; // post the ply
+    ev.preventDefault();
+    clear(form);
+    if (btn.dataset.dests && btn.dataset.square !== sel) select(form, btn);
+  }, true);
+})();

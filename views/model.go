@@ -1,0 +1,546 @@
+// Package views renders the playground's pages and htmx fragments with templ.
+// The functions here turn a rules.Game into plain view models; the .templ
+// files only lay them out.
+package views
+
+import (
+	"fmt"
+	"net/url"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/banchess/banchess/rules"
+)
+
+// Options are the per-request choices that shape a page: orientation,
+// selection, and messages for the user.
+type Options struct {
+	Flip bool // turn the board round (relative to Auto's choice)
+	Auto bool // show the acting side at the bottom
+
+	// Sel is the square picked on the board (NoSquare for none); PromoTo,
+	// with Sel, asks for the promotion picker.
+	Sel, PromoTo rules.Square
+
+	Error    string // a refused action or bad input, shown above the board
+	Notice   string // an informational note, such as "loaded as a start position"
+	Announce string // overrides the aria-live announcement of the last ply
+
+	ImportText, ImportError string // the import box after a failed import
+
+	ShareURL string // absolute link reproducing the game
+	PGN      string // the game's PGN, written by the caller with its tags
+	Asset    string // version suffix for static URLs
+}
+
+// NoSelection returns Options with no square picked.
+func NoSelection() Options { return Options{Sel: rules.NoSquare, PromoTo: rules.NoSquare} }
+
+// Query returns the orientation as URL query values, for links and
+// redirects; extra pairs (key, value, …) are added.
+func (o Options) Query(extra ...string) string {
+	q := url.Values{}
+	if o.Flip {
+		q.Set("flip", "1")
+	}
+	if o.Auto {
+		q.Set("auto", "1")
+	}
+	for i := 0; i+1 < len(extra); i += 2 {
+		if extra[i+1] != "" {
+			q.Set(extra[i], extra[i+1])
+		}
+	}
+	if len(q) == 0 {
+		return "/"
+	}
+	return "/?" + q.Encode()
+}
+
+// Square is one square of the rendered board.
+type Square struct {
+	Name   string // "e4"
+	Light  bool
+	Piece  string // "wP", or "" for an empty square
+	Label  string // "e4, white pawn"
+	Dests  string // legal destinations when this square can be picked: "e3 e4"
+	RankAt string // the rank digit when the square is on the left edge
+	FileAt string // the file letter when the square is on the bottom edge
+
+	Selected, Dest, Capture, Promo   bool
+	BanFrom, BanTo, LastFrom, LastTo bool
+	Check                            bool
+}
+
+// Arrow is the ban in force drawn over the board, in board units (0–8).
+type Arrow struct{ X1, Y1, X2, Y2 string }
+
+// Board is the 8×8 board in display order (top-left first).
+type Board struct {
+	Squares  []Square
+	Arrow    *Arrow
+	Flipped  bool // Black at the bottom
+	ReadOnly bool
+}
+
+// HistoryItem is one ply in the history list.
+type HistoryItem struct {
+	Index   int    // plies played up to and including this one: the /history/{Index} view
+	Text    string // "d4", "e2–e4"
+	Ban     bool
+	Current bool // the ply shown in a history view
+	Title   string
+}
+
+// HistoryRow is one numbered move: each side's ban then move.
+type HistoryRow struct {
+	Number       int
+	White, Black []HistoryItem
+}
+
+// Promotion is the open promotion picker.
+type Promotion struct {
+	From, To string
+	Color    string // "w" or "b"
+	Choices  []PromotionChoice
+}
+
+// PromotionChoice is one piece the pawn may become.
+type PromotionChoice struct {
+	Letter string // "q"
+	Piece  string // "wQ"
+	Name   string // "queen"
+}
+
+// Game is everything the playground shows about one game.
+type Game struct {
+	Opts Options
+
+	Variant   string // "Ban Chess"
+	VariantID string // "ban"
+	Ply       int
+	Phase     string // "ban", "move" or "over"
+	Actor     string // "White" or "Black": who acts now
+	ActorID   string // "white" or "black"
+	Status    string // "Ply 2 · White to move — e2→e4 is banned"
+	Hint      string // what to do next
+	Banner    string // the result once the game is over
+	Announce  string // for the aria-live region
+	Board     Board
+	Promotion *Promotion
+	History   []HistoryRow
+	CanUndo   bool
+	Over      bool
+	FEN       string
+
+	// View is set on a read-only history view.
+	View *HistoryView
+}
+
+// HistoryView describes a read-only view of the board at a past ply.
+type HistoryView struct {
+	Index, Last int    // plies shown, plies in the game
+	Caption     string // "After ply 3: White banned e7–e5"
+}
+
+// NewGame describes g as the playground shows it now.
+func NewGame(g *rules.Game, o Options) Game {
+	turn := g.Turn()
+	out := g.Outcome()
+	m := Game{
+		Opts:      o,
+		Variant:   g.Variant().Name(),
+		VariantID: g.Variant().ID(),
+		Ply:       g.Ply(),
+		Actor:     turn.Actor.Name(),
+		ActorID:   turn.Actor.String(),
+		CanUndo:   len(g.Actions()) > 0 || out.Reason == rules.Resignation || out.Reason == rules.Agreement,
+		Over:      out.Over(),
+		FEN:       g.FEN(),
+		History:   historyRows(g, -1),
+		Announce:  o.Announce,
+	}
+	if m.Announce == "" {
+		m.Announce = announceLast(g)
+	}
+	ban, hasBan := g.Ban()
+	switch {
+	case out.Over():
+		m.Phase = "over"
+		m.Status = fmt.Sprintf("Ply %d · Game over", g.Ply())
+		m.Banner = Banner(out)
+		m.Hint = "Browse the history, undo, or start a new game."
+	case turn.Phase == rules.PhaseBan:
+		m.Phase = "ban"
+		m.Status = fmt.Sprintf("Ply %d · %s bans a %s move", g.Ply(), turn.Actor.Name(), turn.ToMove.Name())
+		m.Hint = fmt.Sprintf("%s: pick one of %s's pieces, then the square it may not go to.", turn.Actor.Name(), turn.ToMove.Name())
+	default:
+		m.Phase = "move"
+		m.Status = fmt.Sprintf("Ply %d · %s to move", g.Ply(), turn.Actor.Name())
+		if g.InCheck() {
+			m.Status += " (in check)"
+		}
+		if hasBan {
+			m.Status += " — " + arrowPair(ban) + " is banned"
+		}
+		m.Hint = fmt.Sprintf("%s: pick one of your pieces, then its destination.", turn.Actor.Name())
+	}
+
+	dests := destinations(g)
+	bottom := rules.White
+	if o.Auto && !out.Over() {
+		bottom = turn.Actor
+	}
+	if o.Flip {
+		bottom = bottom.Other()
+	}
+	pos := g.Position()
+	var banPtr *rules.Pair
+	if last, ok := g.LastAction(); ok && last.Phase == rules.PhaseBan {
+		p := last.Pair()
+		banPtr = &p
+	} else if hasBan {
+		banPtr = &ban
+	}
+	m.Board = board(&pos, bottom, banPtr, lastMove(g), pos.InCheck())
+	if _, ok := dests[o.Sel]; !ok {
+		o.Sel, o.PromoTo = rules.NoSquare, rules.NoSquare
+		m.Opts = o
+	}
+	for i := range m.Board.Squares {
+		sq := &m.Board.Squares[i]
+		s, _ := rules.ParseSquare(sq.Name)
+		if d, ok := dests[s]; ok {
+			sq.Dests = d.String()
+		}
+		if s == o.Sel {
+			sq.Selected = true
+		}
+		if o.Sel != rules.NoSquare {
+			if t, ok := dests[o.Sel].to[s]; ok {
+				sq.Dest, sq.Promo = true, t
+				sq.Capture = sq.Piece != ""
+			}
+		}
+	}
+	if o.Sel != rules.NoSquare && o.PromoTo != rules.NoSquare && dests[o.Sel].to[o.PromoTo] && turn.Phase == rules.PhaseMove {
+		m.Promotion = promotion(o.Sel, o.PromoTo, turn.Actor)
+	}
+	return m
+}
+
+// NewHistoryView describes the board after the first index plies of g
+// (0: the start position), read-only.
+func NewHistoryView(g *rules.Game, index int, o Options) (Game, error) {
+	hist := g.History()
+	if index < 0 || index > len(hist) {
+		return Game{}, fmt.Errorf("no ply %d: this game has %d", index, len(hist))
+	}
+	m := Game{
+		Opts:      o,
+		Variant:   g.Variant().Name(),
+		VariantID: g.Variant().ID(),
+		Phase:     "view",
+		History:   historyRows(g, index),
+		Over:      g.Outcome().Over(),
+		CanUndo:   false,
+	}
+	var pos rules.Position
+	var ban *rules.Pair
+	var last *rules.Pair
+	caption := "Start position"
+	if index == 0 {
+		start, err := rules.FromFEN(g.StartFEN(), g.Variant())
+		if err != nil {
+			return Game{}, fmt.Errorf("start position: %w", err)
+		}
+		pos = start.Position()
+		m.FEN = start.FEN()
+		if b, ok := start.Ban(); ok {
+			ban = &b
+		}
+	} else {
+		p := hist[index-1]
+		pos = p.Position
+		m.FEN = p.FEN
+		caption = fmt.Sprintf("After ply %d: %s", p.Ply, describe(p))
+		if p.Action.Phase == rules.PhaseBan {
+			b := p.Action.Pair()
+			ban = &b
+		}
+		for i := index - 1; i >= 0; i-- {
+			if hist[i].Action.Phase == rules.PhaseMove {
+				b := hist[i].Action.Pair()
+				last = &b
+				break
+			}
+		}
+	}
+	m.Status = caption
+	m.View = &HistoryView{Index: index, Last: len(hist), Caption: caption}
+	bottom := rules.White
+	if o.Flip {
+		bottom = rules.Black
+	}
+	m.Board = board(&pos, bottom, ban, last, pos.InCheck())
+	m.Board.ReadOnly = true
+	return m, nil
+}
+
+// Banner describes a finished game: "Checkmate by ban — White wins, 1-0".
+func Banner(o rules.Outcome) string {
+	win := ""
+	if o.Winner != 0 {
+		win = fmt.Sprintf(" — %s wins, %s", o.Winner.Name(), o.Result())
+	}
+	switch o.Status {
+	case rules.Checkmate:
+		if o.Reason == rules.ByBan {
+			return "Checkmate by ban" + win
+		}
+		return "Checkmate" + win
+	case rules.Stalemate:
+		if o.Reason == rules.ByBan {
+			return "Stalemate by ban — draw, 1/2-1/2"
+		}
+		return "Stalemate — draw, 1/2-1/2"
+	case rules.Resigned:
+		return o.Winner.Other().Name() + " resigns" + win
+	case rules.Draw:
+		switch o.Reason {
+		case rules.ThreefoldRepetition:
+			return "Draw by threefold repetition, 1/2-1/2"
+		case rules.FiftyMoveRule:
+			return "Draw by the fifty-move rule, 1/2-1/2"
+		case rules.InsufficientMaterial:
+			return "Draw by insufficient material, 1/2-1/2"
+		case rules.Agreement:
+			return "Draw by agreement, 1/2-1/2"
+		}
+		return "Draw, 1/2-1/2"
+	}
+	return ""
+}
+
+// destSet is the destinations of one square at this ply; the value says
+// whether the move promotes.
+type destSet struct{ to map[rules.Square]bool }
+
+func (d destSet) String() string {
+	names := make([]string, 0, len(d.to))
+	for s := range d.to {
+		names = append(names, s.String())
+	}
+	sort.Strings(names)
+	return strings.Join(names, " ")
+}
+
+// destinations groups the legal actions by their from square.
+func destinations(g *rules.Game) map[rules.Square]destSet {
+	out := map[rules.Square]destSet{}
+	for _, a := range g.Legal() {
+		d, ok := out[a.From]
+		if !ok {
+			d = destSet{to: map[rules.Square]bool{}}
+			out[a.From] = d
+		}
+		d.to[a.To] = d.to[a.To] || (a.Phase == rules.PhaseMove && a.Promotion != 0)
+	}
+	return out
+}
+
+// board lays out pos with bottom's side nearest the viewer.
+func board(pos *rules.Position, bottom rules.Color, ban, last *rules.Pair, check bool) Board {
+	b := Board{Flipped: bottom == rules.Black}
+	var checkSq = rules.NoSquare
+	if check {
+		checkSq = pos.KingSquare(pos.ToMove)
+	}
+	for row := 0; row < 8; row++ {
+		for col := 0; col < 8; col++ {
+			s := displaySquare(row, col, b.Flipped)
+			p := pos.Board[s]
+			sq := Square{Name: s.String(), Light: s.Light(), Check: s == checkSq}
+			sq.Label = sq.Name + ", empty"
+			if p != rules.NoPiece {
+				sq.Piece = p.Code()
+				sq.Label = sq.Name + ", " + p.String()
+			}
+			if col == 0 {
+				sq.RankAt = strconv.Itoa(s.Rank() + 1)
+			}
+			if row == 7 {
+				sq.FileAt = string(rune('a' + s.File()))
+			}
+			if ban != nil {
+				sq.BanFrom, sq.BanTo = s == ban.From, s == ban.To
+			}
+			if last != nil {
+				sq.LastFrom, sq.LastTo = s == last.From, s == last.To
+			}
+			b.Squares = append(b.Squares, sq)
+		}
+	}
+	if ban != nil {
+		x1, y1 := displayXY(ban.From, b.Flipped)
+		x2, y2 := displayXY(ban.To, b.Flipped)
+		b.Arrow = &Arrow{X1: x1, Y1: y1, X2: x2, Y2: y2}
+	}
+	return b
+}
+
+func displaySquare(row, col int, flipped bool) rules.Square {
+	if flipped {
+		return rules.SquareAt(7-col, row)
+	}
+	return rules.SquareAt(col, 7-row)
+}
+
+// displayXY returns the centre of s in board units.
+func displayXY(s rules.Square, flipped bool) (string, string) {
+	col, row := s.File(), 7-s.Rank()
+	if flipped {
+		col, row = 7-s.File(), s.Rank()
+	}
+	f := func(v int) string { return strconv.FormatFloat(float64(v)+0.5, 'f', 1, 64) }
+	return f(col), f(row)
+}
+
+// lastMove is the from→to of the last move played, if any.
+func lastMove(g *rules.Game) *rules.Pair {
+	acts := g.Actions()
+	for i := len(acts) - 1; i >= 0; i-- {
+		if acts[i].Phase == rules.PhaseMove {
+			p := acts[i].Pair()
+			return &p
+		}
+	}
+	return nil
+}
+
+func promotion(from, to rules.Square, c rules.Color) *Promotion {
+	p := &Promotion{From: from.String(), To: to.String(), Color: c.String()[:1]}
+	for _, k := range []rules.PieceKind{rules.Queen, rules.Rook, rules.Bishop, rules.Knight} {
+		p.Choices = append(p.Choices, PromotionChoice{
+			Letter: strings.ToLower(string(k.Letter())),
+			Piece:  rules.NewPiece(c, k).Code(),
+			Name:   k.String(),
+		})
+	}
+	return p
+}
+
+// historyRows numbers the plies as moves, each ban before the move it
+// restricted; current marks the ply a history view shows (-1 for none).
+func historyRows(g *rules.Game, current int) []HistoryRow {
+	hist := g.History()
+	if len(hist) == 0 {
+		return nil
+	}
+	start, err := rules.FromFEN(g.StartFEN(), g.Variant())
+	fullmove := 1
+	if err == nil {
+		fullmove = start.Position().Fullmove
+	}
+	var rows []HistoryRow
+	for i, p := range hist {
+		side := p.Actor // the side whose move this ply is or restricts
+		if p.Action.Phase == rules.PhaseBan {
+			side = p.Actor.Other()
+		}
+		num := fullmove
+		if i > 0 {
+			num = hist[i-1].Position.Fullmove
+		}
+		if len(rows) == 0 || rows[len(rows)-1].Number != num {
+			rows = append(rows, HistoryRow{Number: num})
+		}
+		item := HistoryItem{Index: i + 1, Ban: p.Action.Phase == rules.PhaseBan, Current: i+1 == current}
+		item.Title = fmt.Sprintf("Ply %d: %s", p.Ply, describe(p))
+		if item.Ban {
+			item.Text = dashPair(p.Action.Pair())
+		} else {
+			item.Text = p.SAN
+		}
+		r := &rows[len(rows)-1]
+		if side == rules.White {
+			r.White = append(r.White, item)
+		} else {
+			r.Black = append(r.Black, item)
+		}
+	}
+	return rows
+}
+
+// describe says what a ply did: "Black banned e2–e4", "White played d4".
+func describe(p rules.PlyInfo) string {
+	if p.Action.Phase == rules.PhaseBan {
+		return fmt.Sprintf("%s banned %s", p.Actor.Name(), dashPair(p.Action.Pair()))
+	}
+	return fmt.Sprintf("%s played %s", p.Actor.Name(), p.SAN)
+}
+
+func announceLast(g *rules.Game) string {
+	hist := g.History()
+	if len(hist) == 0 {
+		return ""
+	}
+	s := describe(hist[len(hist)-1])
+	if o := g.Outcome(); o.Over() {
+		s += ". " + Banner(o)
+	}
+	return s
+}
+
+// TookBack announces an undone ply.
+func TookBack(p rules.PlyInfo) string { return "Took back: " + describe(p) }
+
+func dashPair(p rules.Pair) string  { return p.From.String() + "–" + p.To.String() }
+func arrowPair(p rules.Pair) string { return p.From.String() + "→" + p.To.String() }
+
+// PieceURL is the image of a piece code such as "wP".
+func PieceURL(code, asset string) string { return "/static/pieces/" + code + ".svg?v=" + asset }
+
+// StaticURL is the versioned URL of an asset.
+func StaticURL(name, asset string) string { return "/static/" + name + "?v=" + asset }
+
+// squareClass lists a square's CSS classes.
+func squareClass(sq Square) string {
+	c := []string{"sq"}
+	if sq.Light {
+		c = append(c, "light")
+	} else {
+		c = append(c, "dark")
+	}
+	for _, f := range []struct {
+		on   bool
+		name string
+	}{
+		{sq.Dests != "", "pickable"}, {sq.Selected, "selected"}, {sq.Dest, "dest"},
+		{sq.Capture, "capture"}, {sq.Promo, "promo"}, {sq.BanFrom, "ban-from"},
+		{sq.BanTo, "ban-to"}, {sq.LastFrom, "last-from"}, {sq.LastTo, "last-to"},
+		{sq.Check, "check"},
+	} {
+		if f.on {
+			c = append(c, f.name)
+		}
+	}
+	return strings.Join(c, " ")
+}
+
+// historyURL is the read-only view after index plies.
+func historyURL(index int, o Options) string {
+	q := strings.TrimPrefix(o.Query(), "/")
+	return "/history/" + strconv.Itoa(index) + q
+}
+
+func flipURL(o Options) string {
+	o.Flip = !o.Flip
+	return o.Query()
+}
+
+func autoURL(o Options) string {
+	o.Auto = !o.Auto
+	return o.Query()
+}
