@@ -11,8 +11,12 @@ import (
 // browser holds.
 const sessionCookie = "banchess_game"
 
-// sessionGame returns the game id the request's session names, or "".
+// sessionGame returns the game id the request's session names, or "": the
+// game this request started, if any, else the cookie's.
 func sessionGame(c echo.Context) string {
+	if id, ok := c.Get(sessionCookie).(string); ok {
+		return id
+	}
 	ck, err := c.Cookie(sessionCookie)
 	if err != nil || len(ck.Value) > 64 {
 		return ""
@@ -22,6 +26,7 @@ func sessionGame(c echo.Context) string {
 
 // setSessionGame makes id the session's current game.
 func setSessionGame(c echo.Context, id string) {
+	c.Set(sessionCookie, id)
 	c.SetCookie(&http.Cookie{
 		Name:     sessionCookie,
 		Value:    id,
