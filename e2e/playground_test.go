@@ -1,0 +1,260 @@
+// Package e2e plays the playground in a real headless Chromium, with
+// JavaScript on (htmx and board.js) and off (plain forms).
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
+	cdplog "github.com/chromedp/cdproto/log"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+	"github.com/labstack/echo/v4"
+
+	"github.com/banchess/banchess/handlers"
+	"github.com/banchess/banchess/rules"
+	"github.com/banchess/banchess/store"
+)
+
+// mateLine is a whole game from the initial position to a checkmate by ban:
+// after 7. Bxf7+ the black king's only escape is e7, and White bans it.
+var mateLine = []string{
+	"b:d2d4", "m:e2e4", "b:d7d5", "m:e7e5",
+	"b:g1f3", "m:f1c4", "b:a7a6", "m:b8c6",
+	"b:d2d4", "m:d1h5", "b:a7a6", "m:g8f6",
+	"b:a2a3", "m:c4f7", "b:e8e7",
+}
+
+const (
+	mateBanner = "Checkmate by ban — White wins, 1-0"
+	promoFEN   = "k7/4P3/8/8/8/8/8/4K3 w - - 0 1 1"
+)
+
+// chromium finds a Chromium binary, skipping the test without one (and
+// failing in CI, which installs it).
+func chromium(t *testing.T) string {
+	t.Helper()
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "headless-shell"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	if os.Getenv("CI") == "true" {
+		t.Fatal("no Chromium found, but CI=true: .ci/run installs the Debian packages chromium and chromium-driver")
+	}
+	t.Skip("skipping the browser test: no Chromium found (install the Debian packages chromium and chromium-driver)")
+	return ""
+}
+
+func TestMateLineIsLegal(t *testing.T) {
+	g, err := rules.Replay(rules.BanChess{}, "", mateLine)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o := g.Outcome(); o.Status != rules.Checkmate || o.Reason != rules.ByBan || o.Winner != rules.White {
+		t.Fatalf("outcome %v", o)
+	}
+}
+
+// browser starts the playground and a headless Chromium on it.
+func browser(t *testing.T, js bool) (context.Context, string, *[]string) {
+	t.Helper()
+	bin := chromium(t)
+	e := echo.New()
+	e.HideBanner = true
+	handlers.New(store.NewMemory(), nil).Register(e)
+	srv := httptest.NewServer(e)
+	t.Cleanup(srv.Close)
+
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(bin),
+		chromedp.Headless,
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.NoFirstRun,
+		chromedp.WindowSize(1280, 900),
+	)
+	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
+	t.Cleanup(cancel)
+	ctx, cancel := chromedp.NewContext(actx)
+	t.Cleanup(cancel)
+	ctx, cancel = context.WithTimeout(ctx, 90*time.Second)
+	t.Cleanup(cancel)
+
+	var mu sync.Mutex
+	problems := &[]string{}
+	if err := chromedp.Listen(ctx, func(ev any) {
+		mu.Lock()
+		defer mu.Unlock()
+		switch ev := ev.(type) {
+		case *runtime.EventExceptionThrown:
+			*problems = append(*problems, "exception: "+ev.ExceptionDetails.Text)
+		case *cdplog.EventEntryAdded:
+			if ev.Entry.Level == cdplog.EntryLevelError {
+				*problems = append(*problems, "console: "+ev.Entry.Text)
+			}
+		case *runtime.EventConsoleAPICalled:
+			if ev.Type == runtime.ConsoleAPICalledTypeError {
+				*problems = append(*problems, "console.error")
+			}
+		}
+	}); err != nil {
+		t.Fatalf("listening to Chromium: %v", err)
+	}
+	if _, err := chromedp.Call(ctx, cdplog.Enable, cdp.Empty{}); err != nil {
+		t.Fatalf("starting Chromium: %v", err)
+	}
+	if _, err := chromedp.Call(ctx, emulation.SetScriptExecutionDisabled, emulation.SetScriptExecutionDisabledParams{Value: !js}); err != nil {
+		t.Fatalf("switching JavaScript: %v", err)
+	}
+	return ctx, srv.URL, problems
+}
+
+// play clicks one ply's squares (and the promotion piece, if any) and
+// waits for the game to reach the next ply.
+func play(ctx context.Context, ply int, action string) error {
+	a, err := rules.ParseAction(action)
+	if err != nil {
+		return err
+	}
+	from := fmt.Sprintf(`#board [data-square="%s"]`, a.From)
+	to := fmt.Sprintf(`#board [data-square="%s"]`, a.To)
+	steps := []chromedp.Action[chromedp.Void]{
+		chromedp.WaitReady(fmt.Sprintf(`#game[data-ply="%d"]`, ply)),
+		chromedp.Click(from),
+		chromedp.WaitVisible(from + `.selected`),
+		chromedp.WaitVisible(to + `.dest`),
+		chromedp.Click(to),
+	}
+	if a.Promotion != 0 {
+		p := fmt.Sprintf(`#promotion [data-promotion="%c"]`, a.Promotion.Letter()+'a'-'A')
+		steps = append(steps, chromedp.WaitVisible(p), chromedp.Click(p))
+	}
+	steps = append(steps, chromedp.WaitReady(fmt.Sprintf(`#game[data-ply="%d"]`, ply+1)))
+	if err := chromedp.Do(ctx, steps...); err != nil {
+		return fmt.Errorf("ply %d %s: %w", ply, action, err)
+	}
+	return nil
+}
+
+func TestPlaygroundInBrowser(t *testing.T) {
+	for _, js := range []bool{true, false} {
+		t.Run(map[bool]string{true: "javascript", false: "no-javascript"}[js], func(t *testing.T) {
+			ctx, base, problems := browser(t, js)
+
+			// A whole game to a checkmate by ban, by clicking squares.
+			if err := chromedp.Do(ctx, chromedp.Navigate(base+"/"), chromedp.WaitVisible(`#status`)); err != nil {
+				t.Fatal(err)
+			}
+			status, err := chromedp.Run(ctx, chromedp.Text(`#status`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(status, "Ply 1 · Black bans a White move") {
+				t.Fatalf("status %q", status)
+			}
+			if js { // htmx swaps fragments: the page itself is never reloaded
+				if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`window.e2eMarker = true`)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for i, a := range mateLine {
+				if js && i+1 == 13 { // Black picks White's bishop to ban one of its moves
+					if err := chromedp.Do(ctx, chromedp.Click(`#board [data-square="c4"]`),
+						chromedp.WaitVisible(`#board [data-square="f7"].dest`)); err != nil {
+						t.Fatal(err)
+					}
+					screenshot(t, ctx, "playground-ban.png", 1280, 900)
+					if err := chromedp.Do(ctx, chromedp.Click(`#board [data-square="c4"]`)); err != nil {
+						t.Fatal(err)
+					}
+				}
+				if err := play(ctx, i+1, a); err != nil {
+					t.Fatal(err)
+				}
+			}
+			banner, err := chromedp.Run(ctx, chromedp.Text(`#banner`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			hasJS, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.documentElement.className`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if banner != mateBanner {
+				t.Errorf("banner %q, want %q", banner, mateBanner)
+			}
+			if js {
+				kept, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`window.e2eMarker === true`))
+				if err != nil || !kept {
+					t.Errorf("with JavaScript the page reloaded during the game (%v)", err)
+				}
+			}
+			if js != strings.Contains(hasJS, "js") {
+				t.Errorf("JavaScript on = %v, but the page says %q", js, hasJS)
+			}
+			if js {
+				screenshot(t, ctx, "playground.png", 1280, 900)
+				screenshot(t, ctx, "playground-phone.png", 390, 844)
+				if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 900)); err != nil {
+					t.Fatal(err)
+				}
+			}
+
+			// A promotion through the picker.
+			if err := chromedp.Do(ctx, chromedp.Navigate(base+"/?fen="+url.QueryEscape(promoFEN))); err != nil {
+				t.Fatal(err)
+			}
+			if err := play(ctx, 1, "b:e1d1"); err != nil {
+				t.Fatal(err)
+			}
+			if err := play(ctx, 2, "m:e7e8q"); err != nil {
+				t.Fatal(err)
+			}
+			piece, err := chromedp.Run(ctx, chromedp.AttributeValue(`#board [data-square="e8"] [data-piece]`, "data-piece"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if piece.Value != "wQ" {
+				t.Errorf("e8 holds %q after promoting to a queen", piece.Value)
+			}
+			if len(*problems) > 0 {
+				t.Errorf("browser reported problems (CSP violations show here): %q", *problems)
+			}
+		})
+	}
+}
+
+// screenshot saves the page at width×height into docs/, for the README.
+func screenshot(t *testing.T, ctx context.Context, name string, width, height int64) {
+	t.Helper()
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(width, height), chromedp.Sleep(300*time.Millisecond)); err != nil {
+		t.Fatal(err)
+	}
+	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join("..", "docs", name)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, png, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("screenshot: %s", path)
+}
