@@ -104,7 +104,8 @@ func browser(t *testing.T, js bool) (context.Context, string, *[]string) {
 		case *runtime.EventExceptionThrown:
 			*problems = append(*problems, "exception: "+ev.ExceptionDetails.Text)
 		case *cdplog.EventEntryAdded:
-			if ev.Entry.Level == cdplog.EntryLevelError {
+			// Refused plies answer 400 on purpose; network entries are not page errors.
+			if ev.Entry.Level == cdplog.EntryLevelError && ev.Entry.Source != cdplog.EntrySourceNetwork {
 				*problems = append(*problems, "console: "+ev.Entry.Text)
 			}
 		case *runtime.EventConsoleAPICalled:
@@ -218,6 +219,17 @@ func TestPlaygroundInBrowser(t *testing.T) {
 			// A promotion through the picker.
 			if err := chromedp.Do(ctx, chromedp.Navigate(base+"/?fen="+url.QueryEscape(promoFEN))); err != nil {
 				t.Fatal(err)
+			}
+			// A refused action is explained in place (htmx swaps 4xx responses too).
+			if err := chromedp.Do(ctx,
+				chromedp.SendKeys(`#action-text`, "e7e9"),
+				chromedp.Submit(`#action-text`),
+				chromedp.WaitVisible(`#error`),
+			); err != nil {
+				t.Fatalf("refused action: %v", err)
+			}
+			if msg, err := chromedp.Run(ctx, chromedp.Text(`#error`)); err != nil || !strings.Contains(msg, "e7e9") {
+				t.Errorf("error message %q (%v)", msg, err)
 			}
 			if err := play(ctx, 1, "b:e1d1"); err != nil {
 				t.Fatal(err)
