@@ -342,10 +342,14 @@ func variant(id string) (rules.Variant, error) {
 	return nil, apiFail(http.StatusBadRequest, "bad_variant", "%q is not a variant: use %s.", trimText(id), strings.Join(ids, " or "))
 }
 
-// trimText shortens echoed input.
-func trimText(s string) string {
-	if r := []rune(s); len(r) > 32 {
-		return string(r[:32]) + "…"
+// trimText shortens echoed input to max runes (32 when not given).
+func trimText(s string, max ...int) string {
+	n := 32
+	if len(max) > 0 {
+		n = max[0]
+	}
+	if r := []rune(s); len(r) > n {
+		return string(r[:n]) + "…"
 	}
 	return s
 }
@@ -479,7 +483,7 @@ func readFields(c echo.Context, names ...string) (map[string]string, error) {
 		return fields, nil
 	}
 	if ct := r.Header.Get(echo.HeaderContentType); !isJSONType(ct) {
-		return nil, apiFail(http.StatusUnsupportedMediaType, "not_json", "The request body must be JSON, sent with Content-Type: application/json (it came as %q).", trimText(ct))
+		return nil, apiFail(http.StatusUnsupportedMediaType, "not_json", "The request body must be JSON, sent with Content-Type: application/json (it came as %q).", trimText(ct, 64))
 	}
 	return decodeFields(body, names)
 }

@@ -238,6 +238,8 @@ func TestAPICreateRefused(t *testing.T) {
 		{"illegal PGN ban", `{"pgn":"1. {banning: e2e5} e4 *"}`, "application/json", 400, "bad_pgn"},
 		{"banned move in PGN", `{"pgn":"1. {banning: e2e4} e4 *"}`, "application/json", 400, "bad_pgn"},
 		{"empty PGN", `{"pgn":""}`, "application/json", 400, "bad_pgn"},
+		{"ban PGN without bans", `{"variant":"ban","pgn":"1. e4 e5 *"}`, "application/json", 400, "bad_pgn"},
+		{"classic PGN with bans", `{"variant":"classic","pgn":"1. {banning: e2e4} d4 *"}`, "application/json", 400, "bad_pgn"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
