@@ -1,12 +1,230 @@
 // Package terminal plays Ban Chess on a terminal or a pipe: `banchess play`.
+//
+// Run reads one command, ban or move per line and answers in plain text. On a
+// terminal it prompts with "> " and may use colour; on a pipe it echoes each
+// line after the prompt instead, so its output reads as a transcript, and it
+// never writes colour or cursor codes. The game itself is package rules.
 package terminal
 
 import (
+	"bufio"
 	"context"
+	"errors"
+	"flag"
+	"fmt"
 	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/banchess/banchess/rules"
 )
+
+// options say how a session talks to its reader, decided once at the start.
+type options struct {
+	colour      bool             // write ANSI colour (out is a terminal, NO_COLOR unset)
+	interactive bool             // in is a terminal: prompt before reading, do not echo
+	now         func() time.Time // the clock for the PGN Date tag
+}
 
 // Run plays games reading commands from in and writing to out until in ends
 // or the player quits. args are the flags after "play". It returns the exit
-// status.
-func Run(ctx context.Context, args []string, in io.Reader, out, errOut io.Writer) int { return 0 }
+// status: 0 at the end of input or on quit, 2 for bad flags or a start
+// position that cannot be read, 1 when reading or writing fails, 130 when ctx
+// is cancelled (an interrupt).
+func Run(ctx context.Context, args []string, in io.Reader, out, errOut io.Writer) int {
+	return run(ctx, args, in, out, errOut, detect(in, out, os.Getenv))
+}
+
+// detect decides the options from the streams and the environment: colour
+// only on a terminal and when NO_COLOR is unset or empty (https://no-color.org)
+// and TERM is not "dumb".
+func detect(in io.Reader, out io.Writer, getenv func(string) string) options {
+	return options{
+		colour:      isTerminal(out) && getenv("NO_COLOR") == "" && getenv("TERM") != "dumb",
+		interactive: isTerminal(in),
+		now:         time.Now,
+	}
+}
+
+// isTerminal reports whether v is an *os.File open on a character device.
+// Anything else, such as a bytes.Buffer in a test, is not a terminal.
+func isTerminal(v any) bool {
+	f, ok := v.(*os.File)
+	if !ok || f == nil {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// config is what the flags ask for.
+type config struct {
+	fen, pgnFile, variant string
+	unicode               bool
+}
+
+// parseFlags reads the flags of "play". The error is flag.ErrHelp for -h.
+func parseFlags(args []string, errOut io.Writer) (config, error) {
+	var c config
+	fs := flag.NewFlagSet("play", flag.ContinueOnError)
+	fs.SetOutput(errOut)
+	fs.StringVar(&c.fen, "fen", "", "start from this `FEN` (standard or extended)")
+	fs.StringVar(&c.pgnFile, "pgn", "", "start from the game in this PGN `file`")
+	fs.StringVar(&c.variant, "variant", "", "the variant: ban (default) or classic")
+	fs.BoolVar(&c.unicode, "unicode", false, "draw the pieces as Unicode figurines")
+	fs.Usage = func() {
+		fmt.Fprintln(errOut, "usage: banchess play [--fen FEN | --pgn FILE] [--variant ban|classic] [--unicode]")
+		fmt.Fprintln(errOut, "Plays Ban Chess in the terminal, one command, ban or move a line; type help once started.")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return c, err
+	}
+	if fs.NArg() > 0 {
+		return c, fmt.Errorf("unexpected argument %q (a FEN with spaces must be quoted)", fs.Arg(0))
+	}
+	if c.fen != "" && c.pgnFile != "" {
+		return c, errors.New("give --fen or --pgn, not both")
+	}
+	return c, nil
+}
+
+// startGame builds the first game from the flags, with a note to show the
+// player when the start needs explaining.
+func startGame(c config) (*rules.Game, string, error) {
+	var v rules.Variant
+	if c.variant != "" {
+		var err error
+		if v, err = rules.VariantByID(c.variant); err != nil {
+			return nil, "", fmt.Errorf("--variant: %w", err)
+		}
+	}
+	switch {
+	case c.fen != "":
+		g, err := rules.FromFEN(c.fen, v)
+		if err != nil {
+			return nil, "", fmt.Errorf("--fen: %w", err)
+		}
+		return g, "", nil
+	case c.pgnFile != "":
+		data, err := os.ReadFile(c.pgnFile)
+		if err != nil {
+			return nil, "", fmt.Errorf("--pgn: %w", err)
+		}
+		g, err := rules.FromPGN(string(data), rules.PGNOptions{Variant: v})
+		if err != nil {
+			return nil, "", fmt.Errorf("--pgn %s: %w", c.pgnFile, err)
+		}
+		return g, chessGameNote(g), nil
+	}
+	if v == nil {
+		v = rules.BanChess{}
+	}
+	return rules.New(v), "", nil
+}
+
+// run is Run with the options given, so tests can choose them.
+func run(ctx context.Context, args []string, in io.Reader, out, errOut io.Writer, opts options) int {
+	c, err := parseFlags(args, errOut)
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	if err != nil {
+		fmt.Fprintln(errOut, "banchess play:", err)
+		return 2
+	}
+	g, note, err := startGame(c)
+	if err != nil {
+		fmt.Fprintln(errOut, "banchess play:", err)
+		return 2
+	}
+	w := &errWriter{w: out}
+	s := newSession(g, w, opts, c.unicode)
+	s.welcome(note)
+	return loop(ctx, s, in, w, errOut, opts.interactive)
+}
+
+// loop feeds the session one line at a time until the input ends, the
+// player quits, ctx is cancelled or out fails.
+func loop(ctx context.Context, s *session, in io.Reader, w *errWriter, errOut io.Writer, interactive bool) int {
+	lines, readErr := readLines(ctx, in)
+	for {
+		if w.err != nil {
+			fmt.Fprintln(errOut, "banchess play: writing:", w.err)
+			return 1
+		}
+		if interactive {
+			s.prompt()
+		}
+		var line string
+		var ok bool
+		select {
+		case <-ctx.Done():
+			fmt.Fprintln(w)
+			return 130
+		case line, ok = <-lines:
+		}
+		if !ok {
+			if err := <-readErr; err != nil {
+				fmt.Fprintln(errOut, "banchess play: reading:", err)
+				return 1
+			}
+			s.endOfInput()
+			return 0
+		}
+		if !interactive {
+			s.echo(line)
+		}
+		if quit := s.handle(line); quit {
+			if w.err != nil {
+				return 1
+			}
+			return 0
+		}
+	}
+}
+
+// maxLine bounds one input line: room for a long PGN pasted on one line.
+const maxLine = 1 << 20
+
+// readLines sends the lines of in, without their line ends, until in ends
+// (then it sends the read error, nil at a clean end, and closes lines) or
+// ctx is cancelled. Reading happens in its own goroutine so that a blocked
+// read on a terminal does not hold up cancellation.
+func readLines(ctx context.Context, in io.Reader) (<-chan string, <-chan error) {
+	lines := make(chan string)
+	errc := make(chan error, 1)
+	go func() {
+		defer close(lines)
+		sc := bufio.NewScanner(in)
+		sc.Buffer(make([]byte, 0, 4096), maxLine)
+		for sc.Scan() {
+			select {
+			case lines <- strings.TrimSuffix(sc.Text(), "\r"):
+			case <-ctx.Done():
+				return
+			}
+		}
+		errc <- sc.Err()
+	}()
+	return lines, errc
+}
+
+// errWriter remembers the first write error, so the loop can stop on a
+// closed pipe instead of playing on silently.
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *errWriter) Write(p []byte) (int, error) {
+	if e.err != nil {
+		return 0, e.err
+	}
+	n, err := e.w.Write(p)
+	if err != nil {
+		e.err = err
+	}
+	return n, err
+}

@@ -1,0 +1,386 @@
+package terminal
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/banchess/banchess/rules"
+)
+
+// session is one player's conversation: the game, how the board is drawn,
+// and where the answers go.
+type session struct {
+	game    *rules.Game
+	out     io.Writer
+	opts    options
+	unicode bool
+	flipped bool // Black at the bottom
+
+	// pasting collects the lines of a FEN or PGN after a bare "load", until
+	// an empty line.
+	pasting bool
+	paste   []string
+}
+
+func newSession(g *rules.Game, out io.Writer, opts options, unicode bool) *session {
+	return &session{game: g, out: out, opts: opts, unicode: unicode}
+}
+
+// command is one word the session understands.
+type command struct {
+	name, args, help string
+	run              func(s *session, arg string) (quit bool)
+}
+
+// commands lists what the player can type besides bans and moves. It is a
+// function, not a package variable, so that no state is shared.
+func commands() []command {
+	return []command{
+		{name: "board", help: "show the board", run: (*session).cmdBoard},
+		{name: "moves", help: "list the legal actions now (bans or moves)", run: (*session).cmdMoves},
+		{name: "history", help: "the game so far, each ban before the move it restricted", run: (*session).cmdHistory},
+		{name: "fen", help: "the position as an extended FEN", run: (*session).cmdFEN},
+		{name: "pgn", help: "the game as PGN", run: (*session).cmdPGN},
+		{name: "save", args: "FILE", help: "write the game as PGN to FILE", run: (*session).cmdSave},
+		{name: "load", args: "FEN|PGN|FILE", help: "start from a FEN or PGN (alone: paste lines, end with an empty one)", run: (*session).cmdLoad},
+		{name: "new", args: "[ban|classic]", help: "start a new game (of the same variant unless named)", run: (*session).cmdNew},
+		{name: "undo", help: "take back the last ban or move", run: (*session).cmdUndo},
+		{name: "flip", help: "turn the board round", run: (*session).cmdFlip},
+		{name: "resign", help: "the player to act resigns", run: (*session).cmdResign},
+		{name: "draw", help: "end the game as a draw by agreement", run: (*session).cmdDraw},
+		{name: "help", help: "this list", run: (*session).cmdHelp},
+		{name: "quit", help: "leave (also exit, or end of input)", run: (*session).cmdQuit},
+	}
+}
+
+// findCommand returns the command named word, in any case; "exit" is quit.
+func findCommand(word string) (command, bool) {
+	word = strings.ToLower(word)
+	if word == "exit" {
+		word = "quit"
+	}
+	for _, c := range commands() {
+		if c.name == word {
+			return c, true
+		}
+	}
+	return command{}, false
+}
+
+// handle answers one line of input. It reports whether the player quit.
+func (s *session) handle(line string) bool {
+	if s.pasting {
+		s.pasteLine(line)
+		return false
+	}
+	text := strings.TrimSpace(line)
+	if text == "" || strings.HasPrefix(text, "#") {
+		return false
+	}
+	word, arg, _ := strings.Cut(text, " ")
+	if c, ok := findCommand(word); ok {
+		return c.run(s, strings.TrimSpace(arg))
+	}
+	s.act(text)
+	return false
+}
+
+// welcome opens the session.
+func (s *session) welcome(note string) {
+	fmt.Fprintf(s.out, "%s in the terminal. Type help for the commands, quit to leave.\n", s.game.Variant().Name())
+	if note != "" {
+		fmt.Fprintln(s.out, note)
+	}
+	s.showBoard()
+}
+
+// prompt asks for the next line on a terminal.
+func (s *session) prompt() { fmt.Fprint(s.out, "> ") }
+
+// echo repeats a line read from a pipe after the prompt, so that the output
+// reads as the conversation it was.
+func (s *session) echo(line string) { fmt.Fprintf(s.out, "> %s\n", line) }
+
+// endOfInput finishes a paste cut short by the end of input, and says bye.
+func (s *session) endOfInput() {
+	if s.pasting {
+		s.pasteLine("")
+	}
+	if s.opts.interactive {
+		fmt.Fprintln(s.out)
+	}
+}
+
+// say writes one line of answer.
+func (s *session) say(format string, args ...any) {
+	fmt.Fprintf(s.out, format+"\n", args...)
+}
+
+// refuse writes why an input was refused; nothing has changed.
+func (s *session) refuse(format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	fmt.Fprintln(s.out, s.paint(red, "✗ "+msg))
+}
+
+func (s *session) cmdBoard(string) bool { s.showBoard(); return false }
+
+func (s *session) cmdFlip(string) bool {
+	s.flipped = !s.flipped
+	s.showBoard()
+	return false
+}
+
+func (s *session) cmdFEN(string) bool { s.say("%s", s.game.FEN()); return false }
+
+func (s *session) cmdPGN(string) bool { fmt.Fprint(s.out, s.pgn()); return false }
+
+// pgn writes the game with this program as its site and today as its date,
+// unless the game was read with tags of its own.
+func (s *session) pgn() string {
+	if len(s.game.Tags()) > 0 {
+		return s.game.PGN()
+	}
+	return s.game.PGN(rules.Tag{Name: "Site", Value: "banchess play"},
+		rules.Tag{Name: "Date", Value: s.opts.now().Format("2006.01.02")})
+}
+
+func (s *session) cmdSave(arg string) bool {
+	if arg == "" {
+		s.refuse("save needs a file name, as in: save game.pgn")
+		return false
+	}
+	if err := os.WriteFile(arg, []byte(s.pgn()), 0o644); err != nil {
+		s.refuse("could not save the game: %v", err)
+		return false
+	}
+	s.say("Saved the game as PGN to %s.", arg)
+	return false
+}
+
+func (s *session) cmdHistory(string) bool {
+	for _, line := range historyLines(s.game) {
+		s.say("%s", line)
+	}
+	return false
+}
+
+func (s *session) cmdMoves(string) bool {
+	g := s.game
+	if o := g.Outcome(); o.Over() {
+		s.say("No legal actions: the game is over (%s).", o)
+		return false
+	}
+	legal := g.Legal()
+	t := g.Turn()
+	if t.Phase == rules.PhaseBan {
+		s.say("%s bans one of %s's %d moves, by its squares:", t.Actor.Name(), t.ToMove.Name(), len(legal))
+		coords := make([]string, len(legal))
+		for i, a := range legal {
+			coords[i] = a.Coords()
+		}
+		s.wrapped(coords)
+		return false
+	}
+	head := fmt.Sprintf("%s has %d legal moves", t.Actor.Name(), len(legal))
+	if ban, ok := g.Ban(); ok {
+		head += fmt.Sprintf(" (%s is banned)", ban)
+	}
+	s.say("%s:", head)
+	s.wrapped(sans(g, legal))
+	return false
+}
+
+// wrapped writes words indented, in lines of at most 72 columns.
+func (s *session) wrapped(words []string) {
+	var b strings.Builder
+	col := 0
+	for _, w := range words {
+		if col > 0 && col+1+len(w) > 72 {
+			b.WriteByte('\n')
+			col = 0
+		}
+		if col == 0 {
+			b.WriteString(" ")
+			col = 1
+		}
+		b.WriteString(" " + w)
+		col += 1 + len(w)
+	}
+	s.say("%s", b.String())
+}
+
+func (s *session) cmdLoad(arg string) bool {
+	if arg == "" {
+		s.pasting, s.paste = true, nil
+		s.say("Paste a FEN or PGN, then an empty line.")
+		return false
+	}
+	text := arg
+	if !rules.LooksLikeFEN(arg) {
+		if data, err := os.ReadFile(arg); err == nil {
+			text = string(data)
+		}
+	}
+	s.load(text)
+	return false
+}
+
+// pasteLine collects one line of a pasted FEN or PGN; an empty line ends it.
+func (s *session) pasteLine(line string) {
+	if strings.TrimSpace(line) != "" {
+		s.paste = append(s.paste, line)
+		return
+	}
+	s.pasting = false
+	text := strings.Join(s.paste, "\n")
+	s.paste = nil
+	if strings.TrimSpace(text) == "" {
+		s.refuse("nothing to load: the game goes on")
+		return
+	}
+	s.load(text)
+}
+
+// load replaces the game by one read from a FEN (of the current variant) or
+// a PGN (whose text decides the variant). A bad text changes nothing.
+func (s *session) load(text string) {
+	var g *rules.Game
+	var err error
+	if rules.LooksLikeFEN(text) {
+		g, err = rules.FromFEN(strings.TrimSpace(text), s.game.Variant())
+	} else {
+		g, err = rules.FromPGN(text, rules.PGNOptions{})
+	}
+	if err != nil {
+		s.refuse("could not load it, the game is unchanged: %v", err)
+		return
+	}
+	s.game = g
+	s.say("Loaded a %s game.", g.Variant().Name())
+	if note := chessGameNote(g); note != "" {
+		s.say("%s", note)
+	}
+	s.showBoard()
+}
+
+// chessGameNote explains a game read from a PGN without bans.
+func chessGameNote(g *rules.Game) string {
+	if !g.FromChessGame() {
+		return ""
+	}
+	return "That PGN has no bans: its moves were played as standard chess, and Ban Chess starts from where they end."
+}
+
+func (s *session) cmdNew(arg string) bool {
+	v := s.game.Variant()
+	if arg != "" {
+		var err error
+		if v, err = rules.VariantByID(arg); err != nil {
+			s.refuse("%v", err)
+			return false
+		}
+	}
+	s.game = rules.New(v)
+	s.say("New %s game.", v.Name())
+	s.showBoard()
+	return false
+}
+
+func (s *session) cmdUndo(string) bool {
+	last, hadPly := s.game.LastAction()
+	lastText := ""
+	if log := s.game.Log(); len(log) > 0 {
+		lastText = log[len(log)-1]
+	}
+	wasDeclared := s.game.Outcome().Status == rules.Resigned || s.game.Outcome().Reason == rules.Agreement
+	if err := s.game.Undo(); err != nil {
+		if errors.Is(err, rules.ErrNothingToUndo) {
+			s.refuse("nothing to undo: the game is at its start")
+			return false
+		}
+		s.refuse("could not undo: %v", err)
+		return false
+	}
+	switch {
+	case wasDeclared:
+		s.say("Took back the end of the game.")
+	case hadPly && last.Phase == rules.PhaseBan:
+		s.say("Took back the ban %s.", last.Coords())
+	case hadPly:
+		s.say("Took back the move %s.", lastText)
+	}
+	s.showBoard()
+	return false
+}
+
+func (s *session) cmdResign(string) bool {
+	t := s.game.Turn()
+	if err := s.game.Resign(t.Actor); err != nil {
+		s.refuse("%s", gameOverMessage(s.game))
+		return false
+	}
+	s.announceEnd()
+	return false
+}
+
+func (s *session) cmdDraw(string) bool {
+	if err := s.game.AgreeDraw(); err != nil {
+		s.refuse("%s", gameOverMessage(s.game))
+		return false
+	}
+	s.announceEnd()
+	return false
+}
+
+func (s *session) cmdQuit(string) bool { return true }
+
+func (s *session) cmdHelp(string) bool {
+	t := s.game.Turn()
+	s.say("Play by typing a ban or a move on its own line:")
+	s.say("  a ban:  the squares of a move of the side to be banned: e2e4 (or b:e2e4)")
+	s.say("  a move: SAN (Nf3, exd5, O-O or 0-0, e8=Q, + and # optional)")
+	s.say("          or squares (g1f3, e7e8q, m:g1f3)")
+	s.say("Before every move the opponent bans one of the mover's moves; Black bans first.")
+	s.say("Commands:")
+	for _, c := range commands() {
+		name := c.name
+		if c.args != "" {
+			name += " " + c.args
+		}
+		s.say("  %-20s %s", name, c.help)
+	}
+	if !s.game.Outcome().Over() {
+		s.say("Now: %s.", turnSentence(t))
+	}
+	return false
+}
+
+// turnSentence says who acts and what they do: "White bans a Black move".
+func turnSentence(t rules.Turn) string {
+	if t.Phase == rules.PhaseBan {
+		return fmt.Sprintf("%s bans a %s move", t.Actor.Name(), t.ToMove.Name())
+	}
+	return fmt.Sprintf("%s moves", t.Actor.Name())
+}
+
+// announceEnd tells the result and reason of a game just ended.
+func (s *session) announceEnd() {
+	o := s.game.Outcome()
+	s.say("%s", s.paint(bold, fmt.Sprintf("Game over: %s (%s).", sentenceCase(o.String()), o.Result())))
+	s.say("Type undo to take back, new or load to play again, pgn or save FILE to keep the game, quit to leave.")
+}
+
+// gameOverMessage refuses an action after the end.
+func gameOverMessage(g *rules.Game) string {
+	return fmt.Sprintf("the game is over: %s; type undo, new or load", g.Outcome())
+}
+
+func sentenceCase(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
