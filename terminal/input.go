@@ -3,6 +3,7 @@ package terminal
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/banchess/banchess/rules"
@@ -191,6 +192,13 @@ func (s *session) move(text string) {
 			s.refuse("%s is not a square: files run from a to h and ranks from 1 to 8", sq)
 			return
 		}
+		if len(b) == 5 && !strings.ContainsRune("qrbnQRBN", rune(b[4])) {
+			s.refuse("%s is not a promotion piece: use q, r, b or n, as in %sq", b[4:], b[:4])
+			return
+		}
+	} else if i := strings.IndexByte(body, '='); i >= 0 && i+1 < len(body) && !strings.ContainsRune("QRBNqrbn", rune(body[i+1])) {
+		s.refuse("%s is not a promotion piece: promote to Q, R, B or N, as in %s=Q", body[i+1:i+2], body[:i])
+		return
 	}
 	actor := g.Turn().Actor
 	a, err := g.ParseMove(text)
@@ -298,6 +306,9 @@ func (s *session) banned(text string) {
 			others = append(others, a)
 		}
 	}
+	slices.SortStableFunc(others, func(a, b rules.Action) int {
+		return abs(a.From.File()-ban.From.File()) - abs(b.From.File()-ban.From.File())
+	})
 	if moves := append(same, others...); len(moves) > 0 {
 		s.refuse("%s — other %s moves: %s", head, kind, listMoves(g, moves))
 		return

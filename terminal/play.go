@@ -33,16 +33,16 @@ type options struct {
 // position that cannot be read, 1 when reading or writing fails, 130 when ctx
 // is cancelled (an interrupt).
 func Run(ctx context.Context, args []string, in io.Reader, out, errOut io.Writer) int {
-	return run(ctx, args, in, out, errOut, detect(in, out, os.Getenv))
+	return run(ctx, args, in, out, errOut, detect(isTerminal(in), isTerminal(out), os.Getenv))
 }
 
-// detect decides the options from the streams and the environment: colour
-// only on a terminal and when NO_COLOR is unset or empty (https://no-color.org)
-// and TERM is not "dumb".
-func detect(in io.Reader, out io.Writer, getenv func(string) string) options {
+// detect decides the options from whether in and out are terminals and from
+// the environment: colour only on a terminal, when NO_COLOR is unset or
+// empty (https://no-color.org) and TERM is not "dumb".
+func detect(inTerminal, outTerminal bool, getenv func(string) string) options {
 	return options{
-		colour:      isTerminal(out) && getenv("NO_COLOR") == "" && getenv("TERM") != "dumb",
-		interactive: isTerminal(in),
+		colour:      outTerminal && getenv("NO_COLOR") == "" && getenv("TERM") != "dumb",
+		interactive: inTerminal,
 		now:         time.Now,
 	}
 }
@@ -64,6 +64,10 @@ type config struct {
 	unicode               bool
 }
 
+// errReported marks an error the flag package has already written, with the
+// usage, so that run does not write it again.
+var errReported = errors.New("reported")
+
 // parseFlags reads the flags of "play". The error is flag.ErrHelp for -h.
 func parseFlags(args []string, errOut io.Writer) (config, error) {
 	var c config
@@ -71,7 +75,7 @@ func parseFlags(args []string, errOut io.Writer) (config, error) {
 	fs.SetOutput(errOut)
 	fs.StringVar(&c.fen, "fen", "", "start from this `FEN` (standard or extended)")
 	fs.StringVar(&c.pgnFile, "pgn", "", "start from the game in this PGN `file`")
-	fs.StringVar(&c.variant, "variant", "", "the variant: ban (default) or classic")
+	fs.StringVar(&c.variant, "variant", "", "the `variant`: ban (default) or classic")
 	fs.BoolVar(&c.unicode, "unicode", false, "draw the pieces as Unicode figurines")
 	fs.Usage = func() {
 		fmt.Fprintln(errOut, "usage: banchess play [--fen FEN | --pgn FILE] [--variant ban|classic] [--unicode]")
@@ -79,7 +83,10 @@ func parseFlags(args []string, errOut io.Writer) (config, error) {
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
-		return c, err
+		if errors.Is(err, flag.ErrHelp) {
+			return c, err
+		}
+		return c, fmt.Errorf("%w: %w", errReported, err)
 	}
 	if fs.NArg() > 0 {
 		return c, fmt.Errorf("unexpected argument %q (a FEN with spaces must be quoted)", fs.Arg(0))
@@ -131,7 +138,9 @@ func run(ctx context.Context, args []string, in io.Reader, out, errOut io.Writer
 		return 0
 	}
 	if err != nil {
-		fmt.Fprintln(errOut, "banchess play:", err)
+		if !errors.Is(err, errReported) {
+			fmt.Fprintln(errOut, "banchess play:", err)
+		}
 		return 2
 	}
 	g, note, err := startGame(c)

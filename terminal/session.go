@@ -107,7 +107,10 @@ func (s *session) echo(line string) { fmt.Fprintf(s.out, "> %s\n", line) }
 // endOfInput finishes a paste cut short by the end of input, and says bye.
 func (s *session) endOfInput() {
 	if s.pasting {
-		s.pasteLine("")
+		s.pasting = false
+		if len(s.paste) > 0 {
+			s.load(strings.Join(s.paste, "\n"))
+		}
 	}
 	if s.opts.interactive {
 		fmt.Fprintln(s.out)
@@ -215,7 +218,7 @@ func (s *session) wrapped(words []string) {
 func (s *session) cmdLoad(arg string) bool {
 	if arg == "" {
 		s.pasting, s.paste = true, nil
-		s.say("Paste a FEN or PGN, then an empty line.")
+		s.say("Paste a FEN, or a PGN followed by an empty line.")
 		return false
 	}
 	text := arg
@@ -228,20 +231,38 @@ func (s *session) cmdLoad(arg string) bool {
 	return false
 }
 
-// pasteLine collects one line of a pasted FEN or PGN; an empty line ends it.
+// pasteLine collects one line of a pasted FEN or PGN. A FEN is one line and
+// loads at once; a PGN ends at an empty line after its moves (the empty line
+// between its tags and its moves does not end it).
 func (s *session) pasteLine(line string) {
-	if strings.TrimSpace(line) != "" {
+	text := strings.TrimSpace(line)
+	switch {
+	case text != "" && len(s.paste) == 0 && rules.LooksLikeFEN(text):
+		s.paste = []string{text}
+	case text != "":
 		s.paste = append(s.paste, line)
+		return
+	case onlyTags(s.paste):
 		return
 	}
 	s.pasting = false
-	text := strings.Join(s.paste, "\n")
+	pasted := strings.Join(s.paste, "\n")
 	s.paste = nil
-	if strings.TrimSpace(text) == "" {
+	if strings.TrimSpace(pasted) == "" {
 		s.refuse("nothing to load: the game goes on")
 		return
 	}
-	s.load(text)
+	s.load(pasted)
+}
+
+// onlyTags reports whether lines are PGN tag pairs only, at least one.
+func onlyTags(lines []string) bool {
+	for _, l := range lines {
+		if !strings.HasPrefix(strings.TrimSpace(l), "[") {
+			return false
+		}
+	}
+	return len(lines) > 0
 }
 
 // load replaces the game by one read from a FEN (of the current variant) or
