@@ -85,12 +85,13 @@ func hasPrefix(text, p string) bool {
 }
 
 // coordShape reports whether s is written like squares, "e2e4" or "e7e8q",
-// whether or not the squares exist.
+// whether or not the squares exist. The letters are lower case: "B1a3" is
+// SAN (a bishop on the first rank to a3), not squares.
 func coordShape(s string) bool {
 	if len(s) != 4 && len(s) != 5 {
 		return false
 	}
-	letter := func(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+	letter := func(c byte) bool { return c >= 'a' && c <= 'z' }
 	digit := func(c byte) bool { return c >= '0' && c <= '9' }
 	return letter(s[0]) && digit(s[1]) && letter(s[2]) && digit(s[3])
 }

@@ -49,6 +49,9 @@ func TestCommands(t *testing.T) {
 		{name: "pgn", input: []string{"e2e4", "d4", "pgn"}, want: []string{
 			`[Site "banchess play"]`, `[Date "2026.03.14"]`, `[Result "*"]`, `[Variant "Ban Chess"]`,
 			"\n1. {banning: e2e4} d4 *\n"}},
+		{name: "SAN with a rank", args: []string{"--fen", "4k3/8/8/R7/8/8/8/R3K3 w - - 0 1 1"}, input: []string{"e1d1", "R1a3"}, want: []string{"White plays R1a3.\n"}},
+		{name: "coordinates, check mark ignored", input: []string{"b:e2e4", "m:g1f3+"}, want: []string{"White plays Nf3.\n"}},
+		{name: "castling with zeros", args: []string{"--fen", "4k3/8/8/8/8/8/8/4K2R w K - 0 1 1"}, input: []string{"h1h8", "0-0"}, want: []string{"White plays O-O.\n"}},
 		{name: "history empty", input: []string{"history"}, want: []string{"Nothing played yet. Ply 1: Black bans a White move.\n"}},
 		{name: "history", input: []string{"e2e4", "d4", "e7e5", "d5", "g1f3", "history"}, want: []string{
 			"  1. b:e2e4 d4            b:e7e5 d5\n  2. b:g1f3\n"}},
@@ -161,6 +164,7 @@ func TestRefusals(t *testing.T) {
 		{name: "missing promotion piece in coordinates", args: []string{"--fen", promoFEN}, setup: []string{"b6c6"}, bad: "e7e8", want: "✗ e7e8 promotes a pawn: add the piece, as in e7e8q"},
 		{name: "bad promotion piece in SAN", args: []string{"--fen", promoFEN}, setup: []string{"b6c6"}, bad: "e8=K", want: "✗ K is not a promotion piece: promote to Q, R, B or N, as in e8=Q"},
 		{name: "bad promotion piece in coordinates", args: []string{"--fen", promoFEN}, setup: []string{"b6c6"}, bad: "e7e8k", want: "✗ k is not a promotion piece: use q, r, b or n, as in e7e8q"},
+		{name: "SAN with a rank, not squares", setup: []string{"e2e4"}, bad: "R1a3", want: "✗ R1a3 is not legal: no rook can reach a3"},
 		{name: "promotion that is not one", setup: []string{"e2e4"}, bad: "d2d4q", want: "✗ d2d4q is not legal: d2d4 is not a promotion"},
 		{name: "move after the end", setup: banMate, bad: "a6", want: "✗ the game is over: White won by checkmate after a ban; type undo, new or load"},
 		{name: "ban after the end", setup: banMate, bad: "b:a7a6", want: "✗ the game is over: White won by checkmate after a ban; type undo, new or load"},
