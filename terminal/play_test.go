@@ -380,3 +380,21 @@ func TestUsesOnlyRules(t *testing.T) {
 		}
 	}
 }
+
+func TestStalemateByBan(t *testing.T) {
+	// Black to move: the king on a8 has a7 only, and White bans it.
+	out, _, code := play(t, lines("a8a7", "Ka7", "undo", "moves"), "--fen", "k7/8/8/1Q6/8/8/8/7K b - - 0 1")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	for _, want := range []string{
+		"Ply 3 · White bans a Black move",
+		"Game over: Drawn by stalemate after a ban (1/2-1/2).",
+		"> Ka7\n✗ the game is over: drawn by stalemate after a ban; type undo, new or load",
+		"> moves\nWhite bans Black's only move, by its squares:\n  a8a7\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q\n%s", want, out)
+		}
+	}
+}

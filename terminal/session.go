@@ -179,7 +179,11 @@ func (s *session) cmdMoves(string) bool {
 	legal := g.Legal()
 	t := g.Turn()
 	if t.Phase == rules.PhaseBan {
-		s.say("%s bans one of %s's %d moves, by its squares:", t.Actor.Name(), t.ToMove.Name(), len(legal))
+		if len(legal) == 1 {
+			s.say("%s bans %s's only move, by its squares:", t.Actor.Name(), t.ToMove.Name())
+		} else {
+			s.say("%s bans one of %s's %d moves, by its squares:", t.Actor.Name(), t.ToMove.Name(), len(legal))
+		}
 		coords := make([]string, len(legal))
 		for i, a := range legal {
 			coords[i] = a.Coords()
@@ -188,6 +192,9 @@ func (s *session) cmdMoves(string) bool {
 		return false
 	}
 	head := fmt.Sprintf("%s has %d legal moves", t.Actor.Name(), len(legal))
+	if len(legal) == 1 {
+		head = fmt.Sprintf("%s has one legal move", t.Actor.Name())
+	}
 	if ban, ok := g.Ban(); ok {
 		head += fmt.Sprintf(" (%s is banned)", ban)
 	}
