@@ -87,7 +87,7 @@ func isAPI(c echo.Context) bool {
 // HTML error page (or fragment, for htmx) otherwise.
 func refuse(c echo.Context, status int, title, msg string) error {
 	if isAPI(c) {
-		return echo.NewHTTPError(status, msg)
+		return apiHTTPError(echo.NewHTTPError(status, msg))
 	}
 	if isHX(c) {
 		return render(c, status, views.ErrorMain(title, msg))
