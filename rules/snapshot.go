@@ -1,0 +1,65 @@
+package rules
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Snapshot is a game reduced to what it is made of: its variant, its start,
+// every ply as BCN, and an outcome declared rather than reached by a ply.
+// Everything else follows by replaying it. Stores keep games this way;
+// Restore rebuilds the game.
+type Snapshot struct {
+	Variant  string   // the variant's ID
+	StartFEN string   // the start as extended FEN
+	Actions  []string // every ply, in BCN without indicators
+	// Declared is a resignation or an agreed draw; the zero Outcome when
+	// the game ended by a ply or has not ended.
+	Declared      Outcome
+	Tags          []Tag // the PGN tags the game was read with
+	FromChessGame bool  // started from the end of a plain chess game
+}
+
+// Snapshot returns what the game is made of.
+func (g *Game) Snapshot() Snapshot {
+	s := Snapshot{
+		Variant:       g.variant.ID(),
+		StartFEN:      g.StartFEN(),
+		Actions:       g.BCN(),
+		Tags:          g.Tags(),
+		FromChessGame: g.fromChessGame,
+	}
+	if g.declared {
+		s.Declared = g.outcome
+	}
+	return s
+}
+
+// Restore rebuilds a game from its snapshot. It refuses a snapshot that does
+// not replay: an unknown variant, a bad start, an illegal action or a
+// declared outcome that is neither a resignation nor an agreed draw.
+func Restore(s Snapshot) (*Game, error) {
+	v, err := VariantByID(s.Variant)
+	if err != nil {
+		return nil, fmt.Errorf("restore: %w", err)
+	}
+	g, err := Replay(v, s.StartFEN, s.Actions)
+	if err != nil {
+		return nil, fmt.Errorf("restore: %w", err)
+	}
+	switch d := s.Declared; {
+	case d == Outcome{}:
+	case d.Status == Resigned && d.Reason == Resignation && (d.Winner == White || d.Winner == Black):
+		err = g.Resign(d.Winner.Other())
+	case d.Status == Draw && d.Reason == Agreement && d.Winner == 0:
+		err = g.AgreeDraw()
+	default:
+		err = errors.New("a declared outcome is a resignation or an agreed draw")
+	}
+	if err != nil {
+		return nil, fmt.Errorf("restore: declared %v: %w", s.Declared, err)
+	}
+	g.tags = append([]Tag(nil), s.Tags...)
+	g.fromChessGame = s.FromChessGame
+	return g, nil
+}
