@@ -34,6 +34,8 @@ type Game struct {
 
 	tags          []Tag
 	fromChessGame bool
+
+	revision uint64 // counts the changes made to the game
 }
 
 type plyRecord struct {
@@ -248,6 +250,7 @@ func (g *Game) Play(a Action) error {
 		}
 		g.plies = append(g.plies, plyRecord{action: a})
 		g.outcome = g.adjudicate(false)
+		g.revision++
 		return nil
 	}
 	m, err := g.findMove(a)
@@ -255,8 +258,14 @@ func (g *Game) Play(a Action) error {
 		return err
 	}
 	g.playMove(m)
+	g.revision++
 	return nil
 }
+
+// Revision counts the changes made to the game: every ply played or undone
+// and every outcome declared or withdrawn changes it. A store compares
+// revisions to know whether a game needs writing.
+func (g *Game) Revision() uint64 { return g.revision }
 
 // PlayText applies an action written in BCN, such as "b:e2e4" or "m:e7e8q".
 func (g *Game) PlayText(bcn string) error {
@@ -395,6 +404,7 @@ func (g *Game) Undo() error {
 	if g.declared {
 		g.declared = false
 		g.outcome = Outcome{}
+		g.revision++
 		return nil
 	}
 	n := len(g.plies)
@@ -411,6 +421,7 @@ func (g *Game) Undo() error {
 	}
 	g.plies = g.plies[:n-1]
 	g.outcome = Outcome{}
+	g.revision++
 	return nil
 }
 
@@ -432,5 +443,6 @@ func (g *Game) declare(o Outcome) error {
 		return &ActionError{Kind: ErrGameOver, msg: "the game is over: " + g.outcome.String()}
 	}
 	g.outcome, g.declared = o, true
+	g.revision++
 	return nil
 }

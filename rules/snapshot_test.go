@@ -95,3 +95,31 @@ func TestRestoreErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestRevision checks every change moves the revision and every refusal
+// leaves it.
+func TestRevision(t *testing.T) {
+	g := New(BanChess{})
+	steps := []struct {
+		name    string
+		do      func() error
+		changes bool
+	}{
+		{"ban", func() error { return g.PlayText("b:e2e4") }, true},
+		{"refused move", func() error { return g.PlayText("m:e2e4") }, false},
+		{"move", func() error { return g.PlayText("m:d2d4") }, true},
+		{"undo", g.Undo, true},
+		{"resign", func() error { return g.Resign(Black) }, true},
+		{"refused draw", g.AgreeDraw, false},
+		{"withdraw resignation", g.Undo, true},
+		{"undo ban", g.Undo, true},
+		{"nothing to undo", g.Undo, false},
+	}
+	for _, s := range steps {
+		before := g.Revision()
+		err := s.do()
+		if changed := g.Revision() != before; changed != s.changes || (err == nil) != s.changes {
+			t.Errorf("%s: err %v, revision %d → %d", s.name, err, before, g.Revision())
+		}
+	}
+}
