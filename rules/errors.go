@@ -13,6 +13,8 @@ var (
 	ErrIllegal = errors.New("illegal action")
 	// ErrGameOver: the game has ended, so no ban or move is accepted.
 	ErrGameOver = errors.New("game over")
+	// ErrTooManyPlies: a PGN holds more plies than PGNOptions.MaxPlies.
+	ErrTooManyPlies = errors.New("too many plies")
 )
 
 // ActionError explains why an action was refused. The game is unchanged.
@@ -67,3 +69,13 @@ func (e *PGNError) Error() string {
 }
 
 func (e *PGNError) Unwrap() error { return e.Err }
+
+// plyLimitError is a game longer than the reader was asked to take.
+type plyLimitError struct{ max int }
+
+func (e plyLimitError) Error() string {
+	return fmt.Sprintf("the game has more than %d plies (each ban and each move is one), the most this reader takes", e.max)
+}
+
+// Is makes errors.Is(err, ErrTooManyPlies) true.
+func (e plyLimitError) Is(target error) bool { return target == ErrTooManyPlies }

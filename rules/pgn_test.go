@@ -190,3 +190,41 @@ func samePly(a, b PlyInfo) bool {
 	return a.Ply == b.Ply && a.Actor == b.Actor && a.Action == b.Action && a.SAN == b.SAN && a.FEN == b.FEN &&
 		(a.Ban == nil) == (b.Ban == nil) && (a.Ban == nil || *a.Ban == *b.Ban)
 }
+
+func TestPGNMaxPlies(t *testing.T) {
+	const ban4 = "1. {banning: e2e4} d4 {banning: e7e5} d5 *" // 4 plies
+	const chess3 = "1. e4 e5 2. Nf3 *"                        // 3 moves, no bans
+	tests := []struct {
+		name     string
+		pgn      string
+		opts     PGNOptions
+		tooLong  bool
+		wantPly  int
+		wantText string
+	}{
+		{"no bound", ban4, PGNOptions{}, false, 5, ""},
+		{"ban game at the bound", ban4, PGNOptions{MaxPlies: 4}, false, 5, ""},
+		{"ban game over the bound", ban4, PGNOptions{MaxPlies: 3}, true, 0, "more than 3 plies"},
+		{"a ban over the bound", ban4, PGNOptions{MaxPlies: 2}, true, 0, "more than 2 plies"},
+		{"chess game at the bound", chess3, PGNOptions{MaxPlies: 3}, false, 7, ""}, // Black to move at move 2: ply 7
+		{"chess game over the bound", chess3, PGNOptions{MaxPlies: 2}, true, 0, "more than 2 plies"},
+		{"classic over the bound", chess3, PGNOptions{MaxPlies: 2, Variant: Classic{}}, true, 0, "more than 2 plies"},
+		// The reader stops at the bound: the illegal move after it is never read.
+		{"stops at the bound", "1. e4 e5 2. Qz9 *", PGNOptions{MaxPlies: 2}, true, 0, "more than 2 plies"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g, err := FromPGN(tt.pgn, tt.opts)
+			if !tt.tooLong {
+				if err != nil || g.Ply() != tt.wantPly {
+					t.Fatalf("FromPGN: %v, want a game at ply %d", err, tt.wantPly)
+				}
+				return
+			}
+			var pe *PGNError
+			if !errors.Is(err, ErrTooManyPlies) || !errors.As(err, &pe) || !strings.Contains(err.Error(), tt.wantText) {
+				t.Fatalf("FromPGN: %v, want a *PGNError wrapping ErrTooManyPlies saying %q", err, tt.wantText)
+			}
+		})
+	}
+}

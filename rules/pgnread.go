@@ -15,6 +15,11 @@ type PGNOptions struct {
 	// comments (or a Ban Chess Variant tag) is Ban Chess; one without is a
 	// plain chess game whose final position starts a Ban Chess game.
 	Variant Variant
+	// MaxPlies, when positive, refuses a game of more plies than this (bans
+	// and moves count one each; for a chess game without bans, its moves)
+	// with an error wrapping ErrTooManyPlies. The reader stops at the first
+	// ply past the bound, so a long text costs no more than the bound.
+	MaxPlies int
 }
 
 // pgnGame is one game of a PGN file, tokenised.
@@ -57,10 +62,10 @@ func FromPGN(text string, opts PGNOptions) (*Game, error) {
 	if v == nil {
 		v = BanChess{}
 		if !hasBans && !strings.EqualFold(pg.tag("Variant"), BanChess{}.Name()) {
-			return pg.chessGame()
+			return pg.chessGame(opts.MaxPlies)
 		}
 	}
-	g, err := pg.play(v)
+	g, err := pg.play(v, opts.MaxPlies)
 	if err != nil {
 		return nil, err
 	}
@@ -95,8 +100,8 @@ func (pg *pgnGame) start() string {
 
 // chessGame plays a PGN without bans as standard chess and starts Ban Chess
 // from the position it reaches.
-func (pg *pgnGame) chessGame() (*Game, error) {
-	classic, err := pg.play(Classic{})
+func (pg *pgnGame) chessGame(maxPlies int) (*Game, error) {
+	classic, err := pg.play(Classic{}, maxPlies)
 	if err != nil {
 		return nil, err
 	}
@@ -110,8 +115,9 @@ func (pg *pgnGame) chessGame() (*Game, error) {
 	return g, nil
 }
 
-// play replays the tokens as a game of v.
-func (pg *pgnGame) play(v Variant) (*Game, error) {
+// play replays the tokens as a game of v, of at most maxPlies plies when
+// maxPlies is positive.
+func (pg *pgnGame) play(v Variant, maxPlies int) (*Game, error) {
 	g, err := FromFEN(pg.start(), v)
 	if err != nil {
 		return nil, &PGNError{Token: "[FEN]", Err: err}
@@ -126,6 +132,9 @@ func (pg *pgnGame) play(v Variant) (*Game, error) {
 		at := func(err error) error {
 			pos := g.Position()
 			return &PGNError{MoveNumber: pos.Fullmove, Side: pos.ToMove, Token: t.text, Err: err}
+		}
+		if maxPlies > 0 && len(g.plies) >= maxPlies && (t.kind == tokMove || t.kind == tokComment && banComment.MatchString(t.text)) {
+			return nil, &PGNError{Err: plyLimitError{maxPlies}}
 		}
 		switch t.kind {
 		case tokComment:
