@@ -1,0 +1,423 @@
+package store
+
+import (
+	"container/list"
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	_ "modernc.org/sqlite" // the pure-Go SQLite driver, registered as "sqlite"
+
+	"github.com/banchess/banchess/rules"
+)
+
+// Options configure an SQLite store.
+type Options struct {
+	// Fsync makes every commit wait for the disk (synchronous=FULL), so a
+	// power loss loses no acknowledged ply. Without it (synchronous=NORMAL
+	// in WAL mode) a commit survives the process being killed, not the
+	// machine losing power.
+	Fsync bool
+	// CacheSize bounds the games kept in memory; 0 means DefaultCacheSize.
+	CacheSize int
+	// TTL is how long a game may stay untouched before Sweep removes it;
+	// 0 means games never expire.
+	TTL time.Duration
+	// Now gives the time; nil means time.Now.
+	Now func() time.Time
+}
+
+// DefaultCacheSize is the number of games an SQLite store keeps in memory
+// unless told otherwise.
+const DefaultCacheSize = 10_000
+
+// SQLite keeps games in an SQLite database, one row per game, and the games
+// in use in memory, up to a bound (least recently used leave first). Every
+// change is committed before Update returns. It is safe for concurrent use;
+// each game is only ever touched under its own lock.
+type SQLite struct {
+	db   *sql.DB
+	opts Options
+
+	mu      sync.Mutex // guards the fields below and the entries' refs and used
+	games   map[string]*cachedGame
+	lru     list.List // of *cachedGame, most recently used at the front
+	flushed time.Time // when Sweep last recorded the games' use
+	// evicted holds when games evicted since then were last used, for
+	// Sweep to record.
+	evicted map[string]time.Time
+}
+
+// cachedGame is a game in memory. Its mutex is the game's lock; refs counts
+// the requests holding or waiting for it, and an entry with refs is never
+// evicted, so there is at most one copy of a game in memory.
+type cachedGame struct {
+	id   string
+	mu   sync.Mutex
+	game *rules.Game // nil when loading failed (err says why)
+	err  error
+	rev  uint64 // the revision last written
+
+	refs int
+	used time.Time
+	elem *list.Element
+}
+
+// OpenSQLite opens (creating or migrating as needed) the database at path;
+// ":memory:" gives a database that lives as long as the store.
+func OpenSQLite(ctx context.Context, path string, opts Options) (*SQLite, error) {
+	if opts.CacheSize <= 0 {
+		opts.CacheSize = DefaultCacheSize
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if path == "" || strings.ContainsAny(path, "?#") {
+		return nil, fmt.Errorf("open database: the path %q must be non-empty and without ? or #", path)
+	}
+	synchronous := "NORMAL"
+	if opts.Fsync {
+		synchronous = "FULL"
+	}
+	dsn := path + "?_busy_timeout=10000&_txlock=immediate&_synchronous=" + synchronous
+	if path != ":memory:" {
+		dsn += "&_journal_mode=WAL"
+	}
+	db, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return nil, fmt.Errorf("open database %s: %w", path, err)
+	}
+	// One connection: SQLite takes one writer at a time anyway, and a
+	// :memory: database exists only on its own connection.
+	db.SetMaxOpenConns(1)
+	db.SetConnMaxIdleTime(0)
+	db.SetConnMaxLifetime(0)
+	if err := migrate(ctx, db); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open database %s: %w", path, err)
+	}
+	s := &SQLite{db: db, opts: opts, games: make(map[string]*cachedGame), flushed: opts.Now(),
+		evicted: make(map[string]time.Time)}
+	return s, nil
+}
+
+// migrations create and evolve the schema; PRAGMA user_version records how
+// many have run.
+var migrations = []string{
+	`CREATE TABLE games (
+		id         TEXT PRIMARY KEY,
+		variant    TEXT NOT NULL,
+		start_fen  TEXT NOT NULL,
+		actions    TEXT NOT NULL,  -- every ply in BCN, separated by spaces
+		declared   TEXT NOT NULL,  -- '', 'white-resigned', 'black-resigned' or 'draw-agreed'
+		tags       TEXT NOT NULL,  -- PGN tags as JSON
+		from_chess INTEGER NOT NULL,
+		created_at INTEGER NOT NULL, -- unix seconds
+		touched_at INTEGER NOT NULL  -- unix seconds of the last request
+	) WITHOUT ROWID;
+	CREATE INDEX games_touched_at ON games(touched_at);`,
+}
+
+// SchemaVersion is the schema version this binary writes.
+var SchemaVersion = len(migrations)
+
+func migrate(ctx context.Context, db *sql.DB) error {
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
+	defer tx.Rollback()
+	var version int
+	if err := tx.QueryRowContext(ctx, "PRAGMA user_version").Scan(&version); err != nil {
+		return fmt.Errorf("migrate: reading the schema version: %w", err)
+	}
+	if version > len(migrations) {
+		return fmt.Errorf("migrate: the database has schema version %d, newer than this binary's %d", version, len(migrations))
+	}
+	for i := version; i < len(migrations); i++ {
+		if _, err := tx.ExecContext(ctx, migrations[i]); err != nil {
+			return fmt.Errorf("migrate to schema version %d: %w", i+1, err)
+		}
+	}
+	if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", len(migrations))); err != nil {
+		return fmt.Errorf("migrate: recording the schema version: %w", err)
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
+	return nil
+}
+
+// Create stores g under a new id, committed before it returns.
+func (s *SQLite) Create(ctx context.Context, g *rules.Game) (string, error) {
+	id := NewID()
+	row, err := encodeRow(g.Snapshot())
+	if err != nil {
+		return "", fmt.Errorf("create game: %w", err)
+	}
+	now := s.opts.Now().Unix()
+	if _, err := s.db.ExecContext(ctx, `INSERT INTO games
+		(id, variant, start_fen, actions, declared, tags, from_chess, created_at, touched_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		id, row.variant, row.startFEN, row.actions, row.declared, row.tags, row.fromChess, now, now); err != nil {
+		return "", fmt.Errorf("create game: %w", err)
+	}
+	s.mu.Lock()
+	c := &cachedGame{id: id, game: g, rev: g.Revision(), used: s.opts.Now()}
+	s.games[id] = c
+	c.elem = s.lru.PushFront(c)
+	s.evict()
+	s.mu.Unlock()
+	return id, nil
+}
+
+// Update runs fn on the game under its lock and commits what fn changed
+// before returning; no two calls for one game interleave. fn must leave the
+// game unchanged when it returns an error. When the commit fails the change
+// is dropped (the game is read back from the database when next asked for)
+// and the error returned.
+func (s *SQLite) Update(ctx context.Context, id string, fn func(*rules.Game) error) error {
+	c, err := s.acquire(ctx, id)
+	if err != nil {
+		return err
+	}
+	defer s.release(c)
+	if err := fn(c.game); err != nil {
+		return err
+	}
+	if c.game.Revision() == c.rev {
+		return nil
+	}
+	if err := s.write(ctx, c); err != nil {
+		s.forget(c)
+		return fmt.Errorf("game %q: %w", id, err)
+	}
+	return nil
+}
+
+// View runs fn on the game under its lock; fn must not change the game.
+func (s *SQLite) View(ctx context.Context, id string, fn func(*rules.Game) error) error {
+	c, err := s.acquire(ctx, id)
+	if err != nil {
+		return err
+	}
+	defer s.release(c)
+	return fn(c.game)
+}
+
+// write commits c's game. The row is upserted, so a game a sweep removed
+// while it was in use is written back whole.
+func (s *SQLite) write(ctx context.Context, c *cachedGame) error {
+	row, err := encodeRow(c.game.Snapshot())
+	if err != nil {
+		return err
+	}
+	now := s.opts.Now().Unix()
+	// A cancelled request must not leave the commit half done: write
+	// regardless of ctx, which only the caller's deadline bounds.
+	_, err = s.db.ExecContext(context.WithoutCancel(ctx), `INSERT INTO games
+		(id, variant, start_fen, actions, declared, tags, from_chess, created_at, touched_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT(id) DO UPDATE SET actions = excluded.actions, declared = excluded.declared,
+			touched_at = excluded.touched_at`,
+		c.id, row.variant, row.startFEN, row.actions, row.declared, row.tags, row.fromChess, now, now)
+	if err != nil {
+		return fmt.Errorf("saving the game: %w", err)
+	}
+	c.rev = c.game.Revision()
+	return nil
+}
+
+// acquire returns the game's entry, loaded and locked.
+func (s *SQLite) acquire(ctx context.Context, id string) (*cachedGame, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	c, ok := s.games[id]
+	if ok {
+		c.refs++
+		c.used = s.opts.Now()
+		s.lru.MoveToFront(c.elem)
+		s.mu.Unlock()
+		c.mu.Lock()
+	} else {
+		c = &cachedGame{id: id, refs: 1, used: s.opts.Now()}
+		c.mu.Lock() // held while loading: others asking for id wait for it
+		s.games[id] = c
+		c.elem = s.lru.PushFront(c)
+		s.mu.Unlock()
+		c.game, c.err = s.load(ctx, id)
+		if c.err != nil {
+			s.mu.Lock()
+			s.remove(c)
+			s.mu.Unlock()
+		} else {
+			c.rev = c.game.Revision()
+		}
+	}
+	if c.err != nil {
+		err := c.err
+		s.release(c)
+		return nil, err
+	}
+	return c, nil
+}
+
+// release unlocks c and lets it be evicted once nobody holds it.
+func (s *SQLite) release(c *cachedGame) {
+	c.mu.Unlock()
+	s.mu.Lock()
+	c.refs--
+	s.evict()
+	s.mu.Unlock()
+}
+
+// forget drops c's game from memory, so the next request reads it from the
+// database. The caller holds c.
+func (s *SQLite) forget(c *cachedGame) {
+	c.game, c.err = nil, errors.New("the game's last change could not be saved; try again")
+	s.mu.Lock()
+	s.remove(c)
+	s.mu.Unlock()
+}
+
+// remove takes c out of the cache; s.mu is held.
+func (s *SQLite) remove(c *cachedGame) {
+	if s.games[c.id] == c {
+		delete(s.games, c.id)
+		s.lru.Remove(c.elem)
+	}
+}
+
+// evict drops the least recently used games nobody holds until the cache
+// is within its bound; s.mu is held.
+func (s *SQLite) evict() {
+	for e := s.lru.Back(); e != nil && len(s.games) > s.opts.CacheSize; {
+		c := e.Value.(*cachedGame)
+		e = e.Prev()
+		if c.refs == 0 {
+			s.remove(c)
+			if !c.used.Before(s.flushed) {
+				s.evicted[c.id] = c.used
+			}
+		}
+	}
+}
+
+// load reads a game from its row.
+func (s *SQLite) load(ctx context.Context, id string) (*rules.Game, error) {
+	var r row
+	err := s.db.QueryRowContext(ctx, `SELECT variant, start_fen, actions, declared, tags, from_chess
+		FROM games WHERE id = ?`, id).Scan(&r.variant, &r.startFEN, &r.actions, &r.declared, &r.tags, &r.fromChess)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, fmt.Errorf("game %q: %w", id, ErrNotFound)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("game %q: loading: %w", id, err)
+	}
+	snap, err := r.decode()
+	if err != nil {
+		return nil, fmt.Errorf("game %q: %w", id, err)
+	}
+	g, err := rules.Restore(snap)
+	if err != nil {
+		return nil, fmt.Errorf("game %q: %w", id, err)
+	}
+	return g, nil
+}
+
+// Sweep removes the games untouched for longer than the TTL and reports how
+// many it removed. It first records when the cached games were last used,
+// so a game in play is never swept.
+func (s *SQLite) Sweep(ctx context.Context) (int, error) {
+	if s.opts.TTL <= 0 {
+		return 0, nil
+	}
+	now := s.opts.Now()
+	s.mu.Lock()
+	used := s.evicted
+	s.evicted = make(map[string]time.Time)
+	for _, c := range s.games {
+		if !c.used.Before(s.flushed) {
+			used[c.id] = c.used
+		}
+	}
+	s.mu.Unlock()
+	if err := s.touch(ctx, used); err != nil {
+		return 0, fmt.Errorf("sweep: %w", err)
+	}
+	cutoff := now.Add(-s.opts.TTL)
+	res, err := s.db.ExecContext(ctx, `DELETE FROM games WHERE touched_at < ?`, cutoff.Unix())
+	if err != nil {
+		return 0, fmt.Errorf("sweep: %w", err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return 0, fmt.Errorf("sweep: %w", err)
+	}
+	s.mu.Lock()
+	s.flushed = now
+	for _, c := range s.games {
+		if c.refs == 0 && c.used.Before(cutoff) {
+			s.remove(c)
+		}
+	}
+	s.mu.Unlock()
+	return int(n), nil
+}
+
+// touch records when the games were last used.
+func (s *SQLite) touch(ctx context.Context, used map[string]time.Time) error {
+	if len(used) == 0 {
+		return nil
+	}
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	stmt, err := tx.PrepareContext(ctx, `UPDATE games SET touched_at = max(touched_at, ?) WHERE id = ?`)
+	if err != nil {
+		return err
+	}
+	for id, t := range used {
+		if _, err := stmt.ExecContext(ctx, t.Unix(), id); err != nil {
+			return err
+		}
+	}
+	return tx.Commit()
+}
+
+// Ping checks the database answers.
+func (s *SQLite) Ping(ctx context.Context) error {
+	var one int
+	if err := s.db.QueryRowContext(ctx, "SELECT 1").Scan(&one); err != nil {
+		return fmt.Errorf("database: %w", err)
+	}
+	return nil
+}
+
+// Stats counts the games stored and those cached in memory.
+func (s *SQLite) Stats(ctx context.Context) (stored, cached int, err error) {
+	if err := s.db.QueryRowContext(ctx, "SELECT count(*) FROM games").Scan(&stored); err != nil {
+		return 0, 0, fmt.Errorf("counting games: %w", err)
+	}
+	s.mu.Lock()
+	cached = len(s.games)
+	s.mu.Unlock()
+	return stored, cached, nil
+}
+
+// Close closes the database. Every acknowledged change is already
+// committed; call it once no request is in flight.
+func (s *SQLite) Close() error {
+	if err := s.db.Close(); err != nil {
+		return fmt.Errorf("close database: %w", err)
+	}
+	return nil
+}
