@@ -12,6 +12,8 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -23,7 +25,7 @@ import (
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signalContext()
 	defer stop()
 	if len(os.Args) > 1 && os.Args[1] == "play" {
 		os.Exit(terminal.Run(ctx, os.Args[2:], os.Stdin, os.Stdout, os.Stderr))
@@ -32,6 +34,11 @@ func main() {
 		fmt.Fprintln(os.Stderr, "banchess:", err)
 		os.Exit(1)
 	}
+}
+
+// signalContext returns a context that ends on SIGINT or SIGTERM.
+func signalContext() (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 }
 
 // serve runs the playground until ctx ends.
@@ -43,6 +50,11 @@ func serve(ctx context.Context, args []string, out io.Writer, getenv func(string
 		fs.PrintDefaults()
 	}
 	addr := fs.String("addr", "localhost:8080", "address to listen on; the PORT environment variable, when set, listens on :PORT unless --addr is given")
+	dbPath := fs.String("db", "banchess.db", "SQLite database file that keeps the games; :memory: keeps them only while the server runs")
+	fsync := fs.Bool("fsync", false, "wait for the disk on every ply, so a power loss loses no acknowledged ply (slower; a killed process loses none either way)")
+	cacheSize := fs.Int("cache", store.DefaultCacheSize, "games kept in memory; others are read from the database when asked for")
+	ttl := days(30 * 24 * time.Hour)
+	fs.Var(&ttl, "game-ttl", "remove games idle for longer than this (e.g. 30d, 12h); 0 keeps them forever")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -52,9 +64,16 @@ func serve(ctx context.Context, args []string, out io.Writer, getenv func(string
 		*addr = ":" + port
 	}
 
+	games, err := store.OpenSQLite(ctx, *dbPath, store.Options{Fsync: *fsync, CacheSize: *cacheSize, TTL: time.Duration(ttl)})
+	if err != nil {
+		return err
+	}
+	defer games.Close()
+	go sweep(ctx, games, time.Duration(ttl), out)
+
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
-	handlers.New(store.NewMemory(), nil).Register(e)
+	handlers.New(games, nil).Register(e)
 
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
@@ -80,6 +99,51 @@ func serve(ctx context.Context, args []string, out io.Writer, getenv func(string
 	if err := srv.Shutdown(shutdownCtx); err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return fmt.Errorf("shutdown: %w", err)
 	}
+	return nil
+}
+
+// sweep removes expired games now and then until ctx ends.
+func sweep(ctx context.Context, games *store.SQLite, ttl time.Duration, out io.Writer) {
+	if ttl <= 0 {
+		return
+	}
+	every := min(ttl/10, time.Hour)
+	for {
+		if _, err := games.Sweep(ctx); err != nil && ctx.Err() == nil {
+			fmt.Fprintln(out, "banchess:", err)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(every):
+		}
+	}
+}
+
+// days is a duration flag that also takes whole days, such as "30d".
+type days time.Duration
+
+func (d *days) String() string {
+	if *d != 0 && time.Duration(*d)%(24*time.Hour) == 0 {
+		return fmt.Sprintf("%dd", time.Duration(*d)/(24*time.Hour))
+	}
+	return time.Duration(*d).String()
+}
+
+func (d *days) Set(s string) error {
+	if n, ok := strings.CutSuffix(s, "d"); ok {
+		v, err := strconv.ParseUint(n, 10, 16)
+		if err != nil {
+			return fmt.Errorf("%q is not a number of days", s)
+		}
+		*d = days(time.Duration(v) * 24 * time.Hour)
+		return nil
+	}
+	v, err := time.ParseDuration(s)
+	if err != nil || v < 0 {
+		return fmt.Errorf("%q is not a duration such as 30d or 12h", s)
+	}
+	*d = days(v)
 	return nil
 }
 

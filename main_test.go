@@ -1,0 +1,261 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// serveArgsEnv, set in a child process of the test binary, makes it run
+// the server with these arguments (separated by newlines) instead of the
+// tests.
+const serveArgsEnv = "BANCHESS_TEST_SERVE_ARGS"
+
+func TestMain(m *testing.M) {
+	if args, ok := os.LookupEnv(serveArgsEnv); ok {
+		main2(strings.Split(args, "\n"))
+		return
+	}
+	os.Exit(m.Run())
+}
+
+// main2 is main for a child server process.
+func main2(args []string) {
+	ctx, stop := signalContext()
+	defer stop()
+	if err := serve(ctx, args, os.Stdout, func(string) string { return "" }); err != nil {
+		fmt.Fprintln(os.Stderr, "banchess:", err)
+		os.Exit(1)
+	}
+	os.Exit(0)
+}
+
+// server is the banchess server running in a child process.
+type server struct {
+	cmd  *exec.Cmd
+	url  string
+	done chan error
+}
+
+// startServer runs the server in a child process on a free port.
+func startServer(t *testing.T, args ...string) *server {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), serveArgsEnv+"="+strings.Join(append([]string{"--addr", "127.0.0.1:0"}, args...), "\n"))
+	cmd.Stderr = os.Stderr
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	s := &server{cmd: cmd, done: make(chan error, 1)}
+	found := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		for sc.Scan() {
+			if m := regexp.MustCompile(`playing at (http://\S+?)/?$`).FindStringSubmatch(sc.Text()); m != nil {
+				found <- m[1]
+			}
+		}
+		s.done <- cmd.Wait()
+	}()
+	t.Cleanup(func() { cmd.Process.Kill() })
+	select {
+	case s.url = <-found:
+		return s
+	case err := <-s.done:
+		t.Fatalf("the server exited before listening: %v", err)
+	case <-time.After(30 * time.Second):
+		t.Fatal("the server did not start within 30 s")
+	}
+	return nil
+}
+
+// apiGame is the part of the API's game object the tests compare.
+type apiGame struct {
+	ID     string   `json:"id"`
+	FEN    string   `json:"fen"`
+	Legal  []string `json:"legal"`
+	Log    []string `json:"log"`
+	Status string   `json:"status"`
+}
+
+func (s *server) post(path, body string) (*apiGame, error) {
+	res, err := http.Post(s.url+path, "application/json", strings.NewReader(body))
+	if err != nil {
+		return nil, err
+	}
+	return readGame(res)
+}
+
+func (s *server) get(path string) (*apiGame, error) {
+	res, err := http.Get(s.url + path)
+	if err != nil {
+		return nil, err
+	}
+	return readGame(res)
+}
+
+func readGame(res *http.Response) (*apiGame, error) {
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	if err != nil {
+		return nil, err
+	}
+	if res.StatusCode != http.StatusOK && res.StatusCode != http.StatusCreated {
+		return nil, fmt.Errorf("%s: %s", res.Status, b)
+	}
+	var g apiGame
+	if err := json.Unmarshal(b, &g); err != nil {
+		return nil, fmt.Errorf("%w: %s", err, b)
+	}
+	return &g, nil
+}
+
+// TestKilledServerKeepsPlies plays games from several clients, kills the
+// server with SIGKILL while plies are in flight, restarts it on the same
+// database, and finds every acknowledged ply.
+func TestKilledServerKeepsPlies(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts server processes")
+	}
+	db := filepath.Join(t.TempDir(), "games.db")
+	srv := startServer(t, "--db", db)
+
+	const clients = 4
+	acked := make([]*apiGame, clients) // the last acknowledged state of each client's game
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	plies := make(chan struct{}, 1000)
+	for i := range clients {
+		g, err := srv.post("/api/games", "{}")
+		if err != nil {
+			t.Fatal(err)
+		}
+		acked[i] = g
+		wg.Go(func() {
+			for k := 0; ; k++ {
+				mu.Lock()
+				g := acked[i]
+				mu.Unlock()
+				path, body := "/api/games/"+g.ID+"/actions", ""
+				if len(g.Legal) == 0 {
+					path = "/api/games/" + g.ID + "/undo"
+				} else {
+					body = fmt.Sprintf(`{"action":%q}`, g.Legal[(k*7+i)%len(g.Legal)])
+				}
+				next, err := srv.post(path, body)
+				if err != nil {
+					return // the server is gone: this ply was never acknowledged
+				}
+				mu.Lock()
+				acked[i] = next
+				mu.Unlock()
+				select {
+				case plies <- struct{}{}:
+				default:
+				}
+			}
+		})
+	}
+	for range 200 {
+		<-plies
+	}
+	if err := srv.cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	wg.Wait()
+	<-srv.done
+
+	again := startServer(t, "--db", db)
+	for i, want := range acked {
+		got, err := again.get("/api/games/" + want.ID)
+		if err != nil {
+			t.Fatalf("game %d after the restart: %v", i, err)
+		}
+		// The ply in flight when the server died may have been saved
+		// without being acknowledged; nothing acknowledged may be missing.
+		inFlight := len(got.Log) == len(want.Log)+1 && slices.Equal(got.Log[:len(want.Log)], want.Log) ||
+			len(want.Legal) == 0 && len(got.Log)+1 == len(want.Log) && slices.Equal(got.Log, want.Log[:len(got.Log)])
+		if !slices.Equal(got.Log, want.Log) && !inFlight {
+			t.Errorf("game %d: after the restart the log is\n%v\nwant the acknowledged\n%v", i, got.Log, want.Log)
+		}
+	}
+}
+
+// TestGracefulShutdown stops the server with SIGTERM: it exits cleanly and
+// leaves a database another server opens with every game.
+func TestGracefulShutdown(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts server processes")
+	}
+	db := filepath.Join(t.TempDir(), "games.db")
+	srv := startServer(t, "--db", db)
+	g, err := srv.post("/api/games", "{}")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g, err = srv.post("/api/games/"+g.ID+"/actions", `{"action":"b:e2e4"}`); err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-srv.done:
+		if err != nil {
+			t.Fatalf("exit after SIGTERM: %v", err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("no exit within 20 s of SIGTERM")
+	}
+	if fi, err := os.Stat(db + "-wal"); err == nil && fi.Size() > 0 {
+		t.Errorf("the write-ahead log was left with %d bytes: the database was not closed", fi.Size())
+	}
+	again := startServer(t, "--db", db)
+	got, err := again.get("/api/games/" + g.ID)
+	if err != nil || got.FEN != g.FEN {
+		t.Fatalf("after a restart: %+v, %v; want %s", got, err, g.FEN)
+	}
+}
+
+func TestServeFlags(t *testing.T) {
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--game-ttl", "soon"}, `"soon" is not a duration`},
+		{[]string{"--game-ttl", "xd"}, `"xd" is not a number of days`},
+		{[]string{"--db", "a?b"}, "without ? or #"},
+		{[]string{"--addr", "256.0.0.1:99999"}, "listen"},
+	}
+	for _, tc := range tests {
+		var out bytes.Buffer
+		err := serve(context.Background(), append([]string{"--db", ":memory:"}, tc.args...), &out, func(string) string { return "" })
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%v: %v, want an error with %q", tc.args, err, tc.want)
+		}
+	}
+	for in, want := range map[string]string{"30d": "30d", "12h": "12h0m0s", "0": "0s", "48h": "2d"} {
+		var d days
+		if err := d.Set(in); err != nil || d.String() != want {
+			t.Errorf("days %q: %s, %v; want %s", in, d.String(), err, want)
+		}
+	}
+}
