@@ -181,8 +181,10 @@ func (pg *pgnGame) play(v Variant, maxPlies int) (*Game, error) {
 }
 
 // ParseMove reads a move of the side to move in SAN ("Nf3", "exd5", "O-O",
-// "e8=Q") or coordinates ("g1f3", "e7e8q", "m:g1f3"), and checks it against
-// the legal moves and the ban in force.
+// "e8=Q") or coordinates ("g1f3", "e7e8q", "m:g1f3"). SAN is resolved
+// against the legal moves and the ban in force, so a move it cannot name
+// is refused here; coordinates name their squares themselves and are only
+// read: Play checks them.
 func (g *Game) ParseMove(text string) (Action, error) {
 	s := strings.TrimSpace(text)
 	if strings.HasPrefix(s, "m:") || strings.HasPrefix(s, "M:") {
