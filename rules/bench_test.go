@@ -3,6 +3,7 @@ package rules
 import (
 	"runtime"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -75,13 +76,23 @@ func BenchmarkPlyAt(b *testing.B) {
 	if long < 0 {
 		b.Fatal("no reference game of 320 plies from the initial position")
 	}
-	for _, at := range []int{10, 300} {
-		b.Run("ply"+strconv.Itoa(at), func(b *testing.B) {
+	// ply300-fen starts from the FEN of ply 300, without the history: the
+	// same position as ply300, so the two differ only by the history held.
+	for _, name := range []string{"ply10", "ply300", "ply300-fen"} {
+		at, _ := strconv.Atoi(strings.TrimSuffix(strings.TrimPrefix(name, "ply"), "-fen"))
+		b.Run(name, func(b *testing.B) {
 			const pool = 64
 			acts := games[long]
 			gs := make([]*Game, pool)
 			for i := range gs {
-				gs[i], _ = Replay(BanChess{}, starts[long], bcnStrings(acts[:at]))
+				var err error
+				gs[i], err = Replay(BanChess{}, starts[long], bcnStrings(acts[:at]))
+				if err == nil && strings.HasSuffix(name, "-fen") {
+					gs[i], err = FromFEN(gs[i].FEN(), BanChess{})
+				}
+				if err != nil {
+					b.Fatal(err)
+				}
 			}
 			next := acts[at : at+2]
 			used := 0
