@@ -184,6 +184,10 @@ func toAPIError(err error) *apiError {
 	if errors.As(err, &ae) {
 		return ae
 	}
+	var le *limitError
+	if errors.As(err, &le) {
+		return apiFail(le.status, le.code, "%s", le.msg)
+	}
 	var tooBig *http.MaxBytesError
 	if errors.As(err, &tooBig) {
 		return apiFail(http.StatusRequestEntityTooLarge, "too_large", "%s", apiStatusCodes[http.StatusRequestEntityTooLarge].msg)
@@ -300,15 +304,25 @@ func (a *api) create(c echo.Context) error {
 	case hasFEN && hasPGN:
 		return apiFail(http.StatusBadRequest, "fen_and_pgn", "Give a FEN or a PGN, not both.")
 	case hasFEN:
+		if err := a.s.limits.checkFEN(f["fen"]); err != nil {
+			return apiFail(http.StatusBadRequest, "fen_too_long", "%s", apiSentence(err.Error()))
+		}
 		if g, err = rules.FromFEN(f["fen"], v); err != nil {
 			return apiFail(http.StatusBadRequest, "bad_fen", "%s", apiSentence(err.Error()))
 		}
 	case hasPGN:
-		if g, err = rules.FromPGN(f["pgn"], rules.PGNOptions{Variant: v}); err != nil {
-			return apiFail(http.StatusBadRequest, "bad_pgn", "%s", apiSentence(err.Error()))
+		if g, err = rules.FromPGN(f["pgn"], a.s.limits.pgnOptions(v)); err != nil {
+			code := "bad_pgn"
+			if errors.Is(err, rules.ErrTooManyPlies) {
+				code = "too_many_plies"
+			}
+			return apiFail(http.StatusBadRequest, code, "%s", apiSentence(err.Error()))
 		}
 	default:
 		g = rules.New(v)
+	}
+	if err := a.s.allowGame(c); err != nil {
+		return err
 	}
 	ctx := c.Request().Context()
 	id, err := a.s.store.Create(ctx, g)

@@ -173,7 +173,7 @@ func (p *pages) model(c echo.Context, id string, o views.Options) (views.Game, e
 	var m views.Game
 	err := p.s.store.View(c.Request().Context(), id, func(g *rules.Game) error {
 		o.Asset = p.asset
-		o.ShareURL = shareURL(c, g)
+		o.ShareURL = shareURL(p.s.scheme(c), c.Request().Host, g)
 		o.PGN = g.PGN(p.tags()...)
 		m = views.NewGame(g, o)
 		return nil
@@ -204,19 +204,30 @@ func (p *pages) show(c echo.Context, status int, o views.Options) error {
 	return render(c, status, views.Page(m))
 }
 
-// create stores g as the session's new game.
+// create stores g as the session's new game, when the client may create
+// one now (else the error is a *limitError).
 func (p *pages) create(c echo.Context, g *rules.Game) (string, error) {
+	if err := p.s.allowGame(c); err != nil {
+		return "", err
+	}
 	id, err := p.s.store.Create(c.Request().Context(), g)
 	if err != nil {
 		return "", fmt.Errorf("create game: %w", err)
 	}
-	setSessionGame(c, id)
+	setSessionGame(c, id, p.s.scheme(c) == "https")
 	return id, nil
 }
 
-// internal answers a server-side failure without leaking its details.
+// internal answers a failure that is not the user's to correct: a limit's
+// refusal with its own status and message, or a server-side failure
+// without its details (they go to the log).
 func (p *pages) internal(c echo.Context, err error) error {
-	c.Logger().Error(err)
+	var le *limitError
+	if errors.As(err, &le) {
+		return refuseLimit(c, le)
+	}
+	p.s.log.ErrorContext(c.Request().Context(), "request failed", "err", err,
+		"request_id", c.Response().Header().Get(echo.HeaderXRequestID))
 	return refuse(c, http.StatusInternalServerError, "Something went wrong",
 		"The server could not complete this request. Please try again.")
 }
@@ -297,7 +308,7 @@ func (p *pages) open(c echo.Context) error {
 	if err != nil {
 		return p.fail(c, o, err)
 	}
-	g, err := gameFromQuery(c.QueryParams())
+	g, err := gameFromQuery(c.QueryParams(), p.s.limits)
 	if err != nil {
 		return refuse(c, http.StatusBadRequest, "This link does not open a game", sentence(err.Error()))
 	}
@@ -311,13 +322,13 @@ func (p *pages) open(c echo.Context) error {
 	return c.Redirect(http.StatusSeeOther, o.Query("notice", notice))
 }
 
-// gameFromQuery builds the game a link describes.
-func gameFromQuery(q url.Values) (*rules.Game, error) {
+// gameFromQuery builds the game a link describes, within the limits.
+func gameFromQuery(q url.Values, l Limits) (*rules.Game, error) {
 	if pgn := q.Get("pgn"); q.Has("pgn") {
 		if strings.TrimSpace(pgn) == "" {
 			return nil, errors.New("the pgn parameter is empty")
 		}
-		return rules.FromPGN(pgn, rules.PGNOptions{})
+		return rules.FromPGN(pgn, l.pgnOptions(nil))
 	}
 	v, err := rules.VariantByID(q.Get("v"))
 	if err != nil {
@@ -327,9 +338,15 @@ func gameFromQuery(q url.Values) (*rules.Game, error) {
 	if a := q.Get("a"); a != "" {
 		acts = strings.Split(a, ",")
 	}
+	if err := l.checkPlies(len(acts)); err != nil {
+		return nil, err
+	}
 	fen := q.Get("fen")
 	if q.Has("fen") && strings.TrimSpace(fen) == "" {
 		return nil, errors.New("the fen parameter is empty")
+	}
+	if err := l.checkFEN(fen); err != nil {
+		return nil, err
 	}
 	g, err := rules.Replay(v, fen, acts)
 	if err != nil {
@@ -349,10 +366,10 @@ func gameFromQuery(q url.Values) (*rules.Game, error) {
 	return g, err
 }
 
-// shareURL is an absolute link that rebuilds g from nothing but itself: the
-// variant, the start position, every action, and a resignation or agreed
-// draw.
-func shareURL(c echo.Context, g *rules.Game) string {
+// shareURL is an absolute link, on scheme://host, that rebuilds g from
+// nothing but itself: the variant, the start position, every action, and a
+// resignation or agreed draw.
+func shareURL(scheme, host string, g *rules.Game) string {
 	q := url.Values{}
 	if id := g.Variant().ID(); id != (rules.BanChess{}).ID() {
 		q.Set("v", id)
@@ -367,7 +384,7 @@ func shareURL(c echo.Context, g *rules.Game) string {
 	case rules.Agreement:
 		q.Set("end", "draw")
 	}
-	return c.Scheme() + "://" + c.Request().Host + "/?" + q.Encode()
+	return scheme + "://" + host + "/?" + q.Encode()
 }
 
 // selectSquare picks a square (the no-JavaScript way): the page comes back
@@ -563,7 +580,7 @@ func (p *pages) importGame(c echo.Context) error {
 	f := c.Request().Form
 	text := strings.TrimSpace(f.Get("text"))
 	o.ImportText = f.Get("text")
-	g, err := importText(text, f.Get("variant"))
+	g, err := importText(text, f.Get("variant"), p.s.limits)
 	if err != nil {
 		o.ImportError = sentence(err.Error())
 		return p.show(c, http.StatusBadRequest, o)
@@ -580,19 +597,22 @@ func (p *pages) importGame(c echo.Context) error {
 	return p.done(c, o, "notice", notice)
 }
 
-// importText reads text as a FEN (of variant) or a PGN.
-func importText(text, variant string) (*rules.Game, error) {
+// importText reads text as a FEN (of variant) or a PGN, within the limits.
+func importText(text, variant string, l Limits) (*rules.Game, error) {
 	if text == "" {
 		return nil, errors.New("paste a FEN or a PGN first")
 	}
 	if rules.LooksLikeFEN(text) {
+		if err := l.checkFEN(text); err != nil {
+			return nil, err
+		}
 		v, err := rules.VariantByID(variant)
 		if err != nil {
 			return nil, err
 		}
 		return rules.FromFEN(text, v)
 	}
-	return rules.FromPGN(text, rules.PGNOptions{})
+	return rules.FromPGN(text, l.pgnOptions(nil))
 }
 
 // history shows the board after the first index plies, read-only.

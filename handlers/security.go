@@ -19,13 +19,17 @@ const maxBody = 256 << 10
 const contentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +
 	"connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 
-// middleware returns the middleware every route shares: panic recovery,
-// security headers, a body limit and cross-origin POST protection.
+// middleware returns the middleware every route shares: a request id, the
+// request log, panic recovery, security headers, the POST rate limit, a
+// body limit and cross-origin POST protection.
 func (s *Server) middleware() []echo.MiddlewareFunc {
 	cop := http.NewCrossOriginProtection()
 	return []echo.MiddlewareFunc{
+		s.requestID(),
+		s.requestLog(),
 		middleware.Recover(),
 		securityHeaders,
+		s.limitPosts,
 		bodyLimit(maxBody),
 		crossOrigin(cop),
 	}

@@ -4,6 +4,7 @@ package handlers
 
 import (
 	"context"
+	"log/slog"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -25,22 +26,64 @@ type GameStore interface {
 
 // Server holds what the handlers share.
 type Server struct {
-	store GameStore
-	now   func() time.Time
+	store      GameStore
+	now        func() time.Time
+	limits     Limits
+	trustProxy bool
+	log        *slog.Logger
+	posts      *rateLimiter // POSTs per client; nil: no limit
+	games      *rateLimiter // games created per client; nil: no limit
 }
 
-// New returns a Server on store. now gives the time (for PGN dates); nil
-// means time.Now.
-func New(store GameStore, now func() time.Time) *Server {
+// Option configures a Server.
+type Option func(*Server)
+
+// WithLimits sets the limits the server enforces (see Limits; main passes
+// DefaultLimits). Without it, a Server bounds input as DefaultLimits does
+// but limits no rates.
+func WithLimits(l Limits) Option { return func(s *Server) { s.limits = l } }
+
+// WithTrustProxy makes the server believe the headers a reverse proxy sets:
+// the client address from X-Forwarded-For (when the request comes from a
+// loopback, link-local or private address), the scheme from
+// X-Forwarded-Proto, and X-Request-Id. Without it they are ignored, since
+// any client can send them.
+func WithTrustProxy(trust bool) Option { return func(s *Server) { s.trustProxy = trust } }
+
+// WithLogger sends one line per request, and server-side failures, to l.
+// Without it nothing is logged.
+func WithLogger(l *slog.Logger) Option { return func(s *Server) { s.log = l } }
+
+// New returns a Server on store. now gives the time (for PGN dates and the
+// rate limits); nil means time.Now.
+func New(store GameStore, now func() time.Time, opts ...Option) *Server {
 	if now == nil {
 		now = time.Now
 	}
-	return &Server{store: store, now: now}
+	in := DefaultLimits()
+	s := &Server{store: store, now: now, limits: Limits{MaxPlies: in.MaxPlies, MaxFENBytes: in.MaxFENBytes}}
+	for _, o := range opts {
+		o(s)
+	}
+	if s.log == nil {
+		s.log = slog.New(slog.DiscardHandler)
+	}
+	s.posts = newRateLimiter(s.limits.PostsPerSecond, s.limits.PostBurst, now)
+	s.games = newRateLimiter(float64(s.limits.GamesPerMinute)/60, s.limits.GamesPerMinute, now)
+	return s
 }
 
-// Register adds every route and the shared middleware to e.
+// Register adds every route and the shared middleware to e, and sets e's
+// IPExtractor: the connection's address, or with WithTrustProxy the
+// client X-Forwarded-For names.
 func (s *Server) Register(e *echo.Echo) {
+	if s.trustProxy {
+		e.IPExtractor = echo.ExtractIPFromXFFHeader()
+	} else {
+		e.IPExtractor = echo.ExtractIPDirect()
+	}
 	e.Use(s.middleware()...)
+	s.healthRoutes(e)
 	s.pageRoutes(e)
 	s.apiRoutes(e.Group("/api"))
 }

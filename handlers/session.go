@@ -24,8 +24,9 @@ func sessionGame(c echo.Context) string {
 	return ck.Value
 }
 
-// setSessionGame makes id the session's current game.
-func setSessionGame(c echo.Context, id string) {
+// setSessionGame makes id the session's current game. secure marks the
+// cookie for HTTPS only.
+func setSessionGame(c echo.Context, id string, secure bool) {
 	c.Set(sessionCookie, id)
 	c.SetCookie(&http.Cookie{
 		Name:     sessionCookie,
@@ -33,7 +34,20 @@ func setSessionGame(c echo.Context, id string) {
 		Path:     "/",
 		MaxAge:   int((30 * 24 * time.Hour).Seconds()),
 		HttpOnly: true,
-		Secure:   c.Scheme() == "https",
+		Secure:   secure,
 		SameSite: http.SameSiteLaxMode,
 	})
+}
+
+// scheme is the scheme the client used: https when the connection is TLS
+// or, with WithTrustProxy, when the proxy says so (X-Forwarded-Proto and
+// the like). Without a trusted proxy those headers are anyone's to send.
+func (s *Server) scheme(c echo.Context) string {
+	if c.Request().TLS != nil {
+		return "https"
+	}
+	if s.trustProxy {
+		return c.Scheme()
+	}
+	return "http"
 }

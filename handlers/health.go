@@ -1,0 +1,41 @@
+package handlers
+
+import (
+	"context"
+	"net/http"
+	"time"
+
+	"github.com/labstack/echo/v4"
+)
+
+// healthPath answers whether the server can serve games.
+const healthPath = "/healthz"
+
+// healthTimeout bounds how long /healthz waits for the store.
+const healthTimeout = 2 * time.Second
+
+// pinger is a store that can say whether it answers (a database can).
+type pinger interface {
+	Ping(ctx context.Context) error
+}
+
+// healthRoutes adds GET (and HEAD) /healthz for deploys and load balancers.
+func (s *Server) healthRoutes(e *echo.Echo) {
+	e.Match([]string{http.MethodGet, http.MethodHead}, healthPath, s.health)
+}
+
+// health answers 200 "ok" when the store answers, 503 when it does not (the
+// reason goes to the log, not to the caller).
+func (s *Server) health(c echo.Context) error {
+	c.Response().Header().Set("Cache-Control", "no-store")
+	if p, ok := s.store.(pinger); ok {
+		ctx, cancel := context.WithTimeout(c.Request().Context(), healthTimeout)
+		defer cancel()
+		if err := p.Ping(ctx); err != nil {
+			s.log.ErrorContext(ctx, "health check: the store does not answer", "err", err,
+				"request_id", c.Response().Header().Get(echo.HeaderXRequestID))
+			return c.String(http.StatusServiceUnavailable, "unavailable: the game store does not answer\n")
+		}
+	}
+	return c.String(http.StatusOK, "ok\n")
+}

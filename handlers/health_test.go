@@ -1,0 +1,59 @@
+package handlers
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/banchess/banchess/store"
+)
+
+// pingStore is a memory store that answers Ping with err.
+type pingStore struct {
+	*store.Memory
+	err error
+}
+
+func (p pingStore) Ping(ctx context.Context) error { return p.err }
+
+func TestHealthz(t *testing.T) {
+	tests := []struct {
+		name   string
+		store  GameStore
+		status int
+		body   string
+		logged string
+	}{
+		{"store without Ping", store.NewMemory(), http.StatusOK, "ok\n", ""},
+		{"store answers", pingStore{store.NewMemory(), nil}, http.StatusOK, "ok\n", ""},
+		{"store fails", pingStore{store.NewMemory(), errors.New("disk on fire")}, http.StatusServiceUnavailable, "unavailable: the game store does not answer\n", "disk on fire"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var buf bytes.Buffer
+			e := echo.New()
+			// Even with every limit at its tightest, /healthz answers.
+			New(tt.store, nil, WithLogger(jsonLogger(&buf)), WithLimits(Limits{PostsPerSecond: 1e-9, GamesPerMinute: 1})).Register(e)
+			for range 3 {
+				rec := hit{method: http.MethodGet, target: "/healthz"}.send(e)
+				if rec.Code != tt.status || rec.Body.String() != tt.body {
+					t.Fatalf("GET /healthz: %d %q, want %d %q", rec.Code, rec.Body, tt.status, tt.body)
+				}
+				if rec.Header().Get("Cache-Control") != "no-store" || rec.Header().Get("Content-Security-Policy") == "" {
+					t.Errorf("headers %v", rec.Header())
+				}
+			}
+			if rec := (hit{method: http.MethodHead, target: "/healthz"}).send(e); rec.Code != tt.status {
+				t.Errorf("HEAD /healthz: %d", rec.Code)
+			}
+			if got := buf.String(); !strings.Contains(got, tt.logged) || (tt.logged == "") != (got == "") {
+				t.Errorf("log %q, want %q", got, tt.logged)
+			}
+		})
+	}
+}

@@ -1,0 +1,427 @@
+package handlers
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/banchess/banchess/store"
+)
+
+// testClock is a clock the test moves.
+type testClock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func newTestClock() *testClock { return &testClock{t: apiClock()} }
+
+func (c *testClock) now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *testClock) add(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = c.t.Add(d)
+}
+
+// limited serves everything Register adds on a fresh memory store, with
+// opts, on the clock.
+func limited(clock *testClock, opts ...Option) *echo.Echo {
+	e := echo.New()
+	New(store.NewMemory(), clock.now, opts...).Register(e)
+	return e
+}
+
+// hit is one request of a limit test.
+type hit struct {
+	method, target string
+	form           url.Values // a page's form
+	json           string     // an API body
+	hx             bool
+	remote         string // RemoteAddr; "" is httptest's 192.0.2.1:1234
+	header         map[string]string
+	cookie         *http.Cookie
+}
+
+// serve sends h to e and fails the test on a 5xx.
+func (h hit) serve(t *testing.T, e http.Handler) *httptest.ResponseRecorder {
+	t.Helper()
+	rec := h.send(e)
+	if rec.Code >= 500 {
+		t.Fatalf("%s %s: %d %s", h.method, h.target, rec.Code, rec.Body)
+	}
+	return rec
+}
+
+// send sends h to e.
+func (h hit) send(e http.Handler) *httptest.ResponseRecorder {
+	var req *http.Request
+	switch {
+	case h.form != nil:
+		req = httptest.NewRequest(h.method, h.target, strings.NewReader(h.form.Encode()))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	case h.json != "":
+		req = httptest.NewRequest(h.method, h.target, strings.NewReader(h.json))
+		req.Header.Set("Content-Type", "application/json")
+	default:
+		req = httptest.NewRequest(h.method, h.target, nil)
+	}
+	if h.hx {
+		req.Header.Set("HX-Request", "true")
+	}
+	if h.remote != "" {
+		req.RemoteAddr = h.remote
+	}
+	for k, v := range h.header {
+		req.Header.Set(k, v)
+	}
+	if h.cookie != nil {
+		req.AddCookie(h.cookie)
+	}
+	rec := httptest.NewRecorder()
+	e.ServeHTTP(rec, req)
+	return rec
+}
+
+// sessionOf returns the session cookie rec sets, or nil.
+func sessionOf(rec *httptest.ResponseRecorder) *http.Cookie {
+	for _, ck := range rec.Result().Cookies() {
+		if ck.Name == sessionCookie {
+			return ck
+		}
+	}
+	return nil
+}
+
+// startSession opens a page session from addr and returns its cookie.
+func startSession(t *testing.T, e http.Handler, remote string) *http.Cookie {
+	t.Helper()
+	ck := sessionOf(hit{method: http.MethodGet, target: "/", remote: remote}.serve(t, e))
+	if ck == nil {
+		t.Fatal("GET / set no session cookie")
+	}
+	return ck
+}
+
+// gameState returns the API's view of game id, to compare before and after.
+func gameState(t *testing.T, e http.Handler, id string) string {
+	t.Helper()
+	rec := hit{method: http.MethodGet, target: "/api/games/" + id}.serve(t, e)
+	if rec.Code != http.StatusOK {
+		t.Fatalf("GET game %s: %d %s", id, rec.Code, rec.Body)
+	}
+	return rec.Body.String()
+}
+
+// checkRefusal checks rec is a refusal with status in the shape its
+// request asked for: JSON with code under /api, an error fragment for
+// htmx, an error page otherwise, each with a message containing want.
+func checkRefusal(t *testing.T, h hit, rec *httptest.ResponseRecorder, status int, code, want string) {
+	t.Helper()
+	if rec.Code != status {
+		t.Fatalf("%s %s: status %d, want %d: %s", h.method, h.target, rec.Code, status, rec.Body)
+	}
+	if strings.HasPrefix(h.target, "/api/") {
+		var body struct{ Error, Code string }
+		dec := json.NewDecoder(rec.Body)
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&body); err != nil {
+			t.Fatalf("API refusal is not {error, code}: %v", err)
+		}
+		if body.Code != code || !strings.Contains(body.Error, want) || !strings.HasSuffix(body.Error, ".") {
+			t.Fatalf("API refusal %+v, want code %q and a sentence with %q", body, code, want)
+		}
+		return
+	}
+	if ct := rec.Header().Get("Content-Type"); !strings.HasPrefix(ct, "text/html") {
+		t.Fatalf("page refusal Content-Type %q", ct)
+	}
+	whole := strings.Contains(rec.Body.String(), "<html")
+	if h.hx == whole {
+		t.Fatalf("htmx %v, but whole page %v: %s", h.hx, whole, rec.Body)
+	}
+	if got := errorText(parse(t, rec)); !strings.Contains(got, want) {
+		t.Fatalf("page refusal says %q, want %q", got, want)
+	}
+}
+
+func TestPostRateLimit(t *testing.T) {
+	plies := []string{"e2e4", "d4", "e7e5", "d5"}
+	apiPlies := []string{"b:e2e4", "m:d2d4", "b:e7e5", "m:d7d5"}
+	for _, kind := range []string{"page", "htmx", "api"} {
+		t.Run(kind, func(t *testing.T) {
+			clock := newTestClock()
+			e := limited(clock, WithLimits(Limits{PostsPerSecond: 1, PostBurst: 2}))
+			ck := startSession(t, e, "")
+			id := ck.Value
+			post := func(i int) hit {
+				if kind == "api" {
+					return hit{method: http.MethodPost, target: "/api/games/" + id + "/actions", json: `{"action":"` + apiPlies[i] + `"}`}
+				}
+				return hit{method: http.MethodPost, target: "/ply", form: vals("text", plies[i]), hx: kind == "htmx", cookie: ck}
+			}
+			for i := range 2 {
+				if rec := post(i).serve(t, e); rec.Code != http.StatusOK && rec.Code != http.StatusSeeOther {
+					t.Fatalf("POST %d within the burst: %d %s", i+1, rec.Code, rec.Body)
+				}
+			}
+			before := gameState(t, e, id)
+			rec := post(2).serve(t, e)
+			checkRefusal(t, post(2), rec, http.StatusTooManyRequests, "rate_limited", "Please wait 1 second")
+			if got := rec.Header().Get("Retry-After"); got != "1" {
+				t.Errorf("Retry-After %q, want 1", got)
+			}
+			if after := gameState(t, e, id); after != before {
+				t.Errorf("a refused POST changed the game:\n%s\n%s", before, after)
+			}
+			// Another address has its own allowance; GETs have none.
+			other := post(2)
+			other.remote = "198.51.100.7:4000"
+			if rec := other.serve(t, e); rec.Code == http.StatusTooManyRequests {
+				t.Errorf("another address was limited: %s", rec.Body)
+			}
+			if rec := (hit{method: http.MethodGet, target: "/", cookie: ck}).serve(t, e); rec.Code != http.StatusOK {
+				t.Errorf("GET after the limit: %d", rec.Code)
+			}
+			clock.add(time.Second)
+			if rec := post(3).serve(t, e); rec.Code == http.StatusTooManyRequests {
+				t.Errorf("POST a second later still refused: %s", rec.Body)
+			}
+		})
+	}
+}
+
+func TestGamesPerMinute(t *testing.T) {
+	tests := []struct {
+		name   string
+		create hit
+	}{
+		{"new game", hit{method: http.MethodPost, target: "/new", form: vals("variant", "ban")}},
+		{"new game htmx", hit{method: http.MethodPost, target: "/new", form: vals("variant", "ban"), hx: true}},
+		{"import", hit{method: http.MethodPost, target: "/import", form: vals("text", "1. e4 e5 *")}},
+		{"import htmx", hit{method: http.MethodPost, target: "/import", form: vals("text", "k7/8/1K6/8/8/8/8/8 w - - 0 1"), hx: true}},
+		{"fen link", hit{method: http.MethodGet, target: "/?fen=" + url.QueryEscape("k7/8/1K6/8/8/8/8/8 w - - 0 1")}},
+		{"share link htmx", hit{method: http.MethodGet, target: "/?a=b:e2e4", hx: true}},
+		{"api", hit{method: http.MethodPost, target: "/api/games", json: `{"variant":"classic"}`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			clock := newTestClock()
+			e := limited(clock, WithLimits(Limits{GamesPerMinute: 2}))
+			ck := startSession(t, e, "") // the first visit is the first game
+			h := tt.create
+			h.cookie = ck
+			rec := h.serve(t, e)
+			if rec.Code >= 400 {
+				t.Fatalf("second game refused: %d %s", rec.Code, rec.Body)
+			}
+			if !strings.HasPrefix(h.target, "/api/") {
+				ck = sessionOf(rec)
+				h.cookie = ck
+			}
+			before := gameState(t, e, ck.Value)
+			rec = h.serve(t, e)
+			checkRefusal(t, h, rec, http.StatusTooManyRequests, "too_many_games", "started 2 games in the last minute")
+			if got := rec.Header().Get("Retry-After"); got != "30" {
+				t.Errorf("Retry-After %q, want 30 (one game every 30 seconds)", got)
+			}
+			if got := sessionOf(rec); got != nil {
+				t.Errorf("a refused creation set the session cookie %q", got.Value)
+			}
+			if got := rec.Header().Get("Location"); got != "" {
+				t.Errorf("a refused creation answered Location %q", got)
+			}
+			if after := gameState(t, e, ck.Value); after != before {
+				t.Errorf("a refused creation changed the session's game:\n%s\n%s", before, after)
+			}
+			// The playing goes on, and a game comes free every 30 seconds.
+			if rec := (hit{method: http.MethodPost, target: "/ply", form: vals("text", "e2e4"), cookie: ck}).serve(t, e); rec.Code == http.StatusTooManyRequests {
+				t.Errorf("playing was refused: %s", rec.Body)
+			}
+			clock.add(30 * time.Second)
+			if rec := h.serve(t, e); rec.Code >= 400 {
+				t.Errorf("30 seconds later: %d %s", rec.Code, rec.Body)
+			}
+		})
+	}
+}
+
+// TestFirstVisitLimited: a client without a session cookie starts a game
+// with every GET /, so those count too.
+func TestFirstVisitLimited(t *testing.T) {
+	e := limited(newTestClock(), WithLimits(Limits{GamesPerMinute: 1}))
+	startSession(t, e, "")
+	h := hit{method: http.MethodGet, target: "/"}
+	checkRefusal(t, h, h.serve(t, e), http.StatusTooManyRequests, "", "Please wait 60 seconds")
+}
+
+func TestInputBounds(t *testing.T) {
+	const fen56 = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1" // 56 bytes
+	longFEN := fen56 + strings.Repeat(" ", 150) + "1"                        // 207 bytes, and a good FEN
+	shareLink := "/?a=" + strings.TrimSuffix(strings.Repeat("b:e2e4,", 2001), ",")
+	const pgn5 = "1. {banning: e2e4} d4 {banning: e7e5} d5 2. {banning: g1f3} *"
+	small := WithLimits(Limits{MaxPlies: 4, MaxFENBytes: 60})
+	tests := []struct {
+		name       string
+		opts       []Option
+		h          hit
+		code, want string
+	}{
+		// The defaults: New without options bounds input too.
+		{"api fen", nil, hit{method: http.MethodPost, target: "/api/games", json: `{"fen":"` + longFEN + `"}`}, "fen_too_long", "at most 200 bytes"},
+		{"import fen", nil, hit{method: http.MethodPost, target: "/import", form: vals("text", longFEN)}, "", "at most 200 bytes"},
+		{"import fen htmx", nil, hit{method: http.MethodPost, target: "/import", form: vals("text", longFEN), hx: true}, "", "at most 200 bytes"},
+		{"fen link", nil, hit{method: http.MethodGet, target: "/?fen=" + url.QueryEscape(longFEN)}, "", "at most 200 bytes"},
+		{"share link fen htmx", nil, hit{method: http.MethodGet, target: "/?a=&fen=" + url.QueryEscape(longFEN), hx: true}, "", "at most 200 bytes"},
+		{"share link plies", nil, hit{method: http.MethodGet, target: shareLink}, "", "more than the 2000 plies"},
+		{"share link plies htmx", nil, hit{method: http.MethodGet, target: shareLink, hx: true}, "", "more than the 2000 plies"},
+		// Smaller bounds, for PGNs a test can write.
+		{"api pgn", []Option{small}, hit{method: http.MethodPost, target: "/api/games", json: `{"pgn":"` + pgn5 + `"}`}, "too_many_plies", "more than 4 plies"},
+		{"api pgn classic", []Option{small}, hit{method: http.MethodPost, target: "/api/games", json: `{"variant":"classic","pgn":"1. e4 e5 2. Nf3 Nc6 3. Bb5 *"}`}, "too_many_plies", "more than 4 plies"},
+		{"import pgn", []Option{small}, hit{method: http.MethodPost, target: "/import", form: vals("text", pgn5)}, "", "more than 4 plies"},
+		{"import pgn htmx", []Option{small}, hit{method: http.MethodPost, target: "/import", form: vals("text", pgn5), hx: true}, "", "more than 4 plies"},
+		{"pgn link", []Option{small}, hit{method: http.MethodGet, target: "/?pgn=" + url.QueryEscape(pgn5)}, "", "more than 4 plies"},
+		{"share link 5 plies", []Option{small}, hit{method: http.MethodGet, target: "/?a=b:e2e4,m:d2d4,b:e7e5,m:d7d5,b:g1f3"}, "", "more than the 4 plies"},
+		{"api fen 61 bytes", []Option{small}, hit{method: http.MethodPost, target: "/api/games", json: `{"fen":"` + fen56 + `    1"}`}, "fen_too_long", "at most 60 bytes"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := limited(newTestClock(), tt.opts...)
+			ck := startSession(t, e, "")
+			before := gameState(t, e, ck.Value)
+			h := tt.h
+			h.cookie = ck
+			rec := h.serve(t, e)
+			if h.target == "/import" {
+				// A refused import keeps the game and explains beside the box.
+				if rec.Code != http.StatusBadRequest || !strings.Contains(text(parse(t, rec), "#import-error"), tt.want) {
+					t.Fatalf("import: %d, %q, want 400 with %q", rec.Code, errorText(parse(t, rec)), tt.want)
+				}
+				if whole := strings.Contains(rec.Body.String(), "<html"); whole == h.hx {
+					t.Errorf("htmx %v, but whole page %v", h.hx, whole)
+				}
+			} else {
+				checkRefusal(t, h, rec, http.StatusBadRequest, tt.code, tt.want)
+			}
+			if got := sessionOf(rec); got != nil {
+				t.Errorf("a refused request set the session cookie")
+			}
+			if after := gameState(t, e, ck.Value); after != before {
+				t.Errorf("a refused request changed the game")
+			}
+		})
+	}
+	// At the bounds, all is read.
+	e := limited(newTestClock(), small)
+	for _, h := range []hit{
+		{method: http.MethodPost, target: "/api/games", json: `{"pgn":"1. {banning: e2e4} d4 {banning: e7e5} d5 *"}`},
+		{method: http.MethodPost, target: "/api/games", json: `{"fen":"` + fen56 + `   1"}`}, // 60 bytes
+		{method: http.MethodGet, target: "/?a=b:e2e4,m:d2d4,b:e7e5,m:d7d5"},
+	} {
+		if rec := h.serve(t, e); rec.Code >= 400 {
+			t.Errorf("%s %s at the bound: %d %s", h.method, h.target, rec.Code, rec.Body)
+		}
+	}
+}
+
+// TestLimitsOff: Limits{} switches every limit off.
+func TestLimitsOff(t *testing.T) {
+	e := limited(newTestClock(), WithLimits(Limits{}))
+	longFEN := "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1" + strings.Repeat(" ", 300) + "1"
+	for i := range 100 {
+		h := hit{method: http.MethodPost, target: "/api/games", json: fmt.Sprintf(`{"fen":%q}`, longFEN)}
+		if rec := h.serve(t, e); rec.Code != http.StatusCreated {
+			t.Fatalf("game %d: %d %s", i+1, rec.Code, rec.Body)
+		}
+	}
+}
+
+func TestRateLimiter(t *testing.T) {
+	clock := newTestClock()
+	l := newRateLimiter(2, 3, clock.now) // 2 a second, 3 at once
+	for i := range 3 {
+		if wait := l.take("a"); wait != 0 {
+			t.Fatalf("take %d within the burst: wait %v", i+1, wait)
+		}
+	}
+	if wait := l.take("a"); wait != 500*time.Millisecond {
+		t.Fatalf("over the burst: wait %v, want 500ms", wait)
+	}
+	if wait := l.take("b"); wait != 0 {
+		t.Fatalf("another key: wait %v", wait)
+	}
+	clock.add(250 * time.Millisecond)
+	if wait := l.take("a"); wait != 250*time.Millisecond {
+		t.Fatalf("a refusal spent a token: wait %v, want 250ms", wait)
+	}
+	clock.add(250 * time.Millisecond)
+	if wait := l.take("a"); wait != 0 {
+		t.Fatalf("after the wait: %v", wait)
+	}
+
+	// Memory stays bounded: buckets full again are dropped.
+	for i := range 1000 {
+		l.take(fmt.Sprint("client", i))
+	}
+	if n := len(l.buckets); n != 1002 {
+		t.Fatalf("%d buckets, want 1002", n)
+	}
+	clock.add(l.idle)
+	l.take("a")
+	if n := len(l.buckets); n != 1 {
+		t.Fatalf("%d buckets after they filled up, want 1", n)
+	}
+
+	if got := newRateLimiter(10, 0, clock.now); got.burst != 20 {
+		t.Errorf("default burst %v, want twice the rate", got.burst)
+	}
+	for _, rate := range []float64{0, -1, nan(), inf()} {
+		if l := newRateLimiter(rate, 5, clock.now); l != nil || l.take("x") != 0 {
+			t.Errorf("rate %v limits", rate)
+		}
+	}
+}
+
+func nan() float64 { z := 0.0; return z / z }
+func inf() float64 { z := 0.0; return 1 / z }
+
+func TestClientKey(t *testing.T) {
+	for in, want := range map[string]string{
+		"192.0.2.1":            "192.0.2.1",
+		"2001:db8:1:2:3:4:5:6": "2001:db8:1:2::/64",
+		"2001:db8:1:2:ffff::1": "2001:db8:1:2::/64",
+		"::ffff:192.0.2.1":     "::ffff:192.0.2.1",
+		"":                     "",
+		"not an ip":            "not an ip",
+	} {
+		if got := clientKey(in); got != want {
+			t.Errorf("clientKey(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestOddRemoteAddr: a request whose address cannot be read is served (all
+// such share one allowance), not a panic.
+func TestOddRemoteAddr(t *testing.T) {
+	var logs bytes.Buffer
+	e := limited(newTestClock(), WithLimits(DefaultLimits()), WithLogger(jsonLogger(&logs)))
+	for _, remote := range []string{"garbage", "[::1", "1.2.3.4:99999:1"} {
+		h := hit{method: http.MethodPost, target: "/api/games", json: "{}", remote: remote}
+		if rec := h.serve(t, e); rec.Code != http.StatusCreated {
+			t.Errorf("RemoteAddr %q: %d %s", remote, rec.Code, rec.Body)
+		}
+	}
+}

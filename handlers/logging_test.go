@@ -1,0 +1,134 @@
+package handlers
+
+import (
+	"bytes"
+	"encoding/json"
+	"log/slog"
+	"net/http"
+	"strings"
+	"testing"
+)
+
+// jsonLogger logs into buf, one JSON object a line.
+func jsonLogger(buf *bytes.Buffer) *slog.Logger {
+	return slog.New(slog.NewJSONHandler(buf, nil))
+}
+
+// logLines decodes every line of buf.
+func logLines(t *testing.T, buf *bytes.Buffer) []map[string]any {
+	t.Helper()
+	var lines []map[string]any
+	for _, l := range strings.Split(strings.TrimSpace(buf.String()), "\n") {
+		if l == "" {
+			continue
+		}
+		var m map[string]any
+		if err := json.Unmarshal([]byte(l), &m); err != nil {
+			t.Fatalf("log line %q: %v", l, err)
+		}
+		lines = append(lines, m)
+	}
+	buf.Reset()
+	return lines
+}
+
+func TestRequestLog(t *testing.T) {
+	var buf bytes.Buffer
+	e := limited(newTestClock(), WithLogger(jsonLogger(&buf)))
+	rec := hit{method: http.MethodPost, target: "/api/games", json: "{}"}.serve(t, e)
+	var g gameObject
+	if err := json.Unmarshal(rec.Body.Bytes(), &g); err != nil {
+		t.Fatal(err)
+	}
+	buf.Reset()
+
+	h := hit{method: http.MethodGet, target: "/api/games/" + g.ID + "/pgn?secret=%3Cscript%3E",
+		header: map[string]string{"X-Request-Id": "forged\nid"}}
+	rec = h.serve(t, e)
+	lines := logLines(t, &buf)
+	if len(lines) != 1 {
+		t.Fatalf("%d log lines, want 1", len(lines))
+	}
+	l := lines[0]
+	rid := rec.Header().Get("X-Request-Id")
+	if len(rid) < 16 || strings.Contains(rid, "forged") {
+		t.Errorf("response X-Request-Id %q, want a fresh id", rid)
+	}
+	want := map[string]any{
+		"level": "INFO", "msg": "request", "method": "GET", "status": float64(200),
+		"path": "/api/games/" + g.ID[:6] + "…/pgn", "request_id": rid, "ip": "192.0.2.1",
+	}
+	for k, v := range want {
+		if l[k] != v {
+			t.Errorf("log %s = %v, want %v", k, l[k], v)
+		}
+	}
+	if _, ok := l["latency"].(float64); !ok {
+		t.Errorf("log latency %v, want a number", l["latency"])
+	}
+	raw, _ := json.Marshal(l)
+	for _, leak := range []string{g.ID, "secret", "script", "forged"} {
+		if strings.Contains(string(raw), leak) {
+			t.Errorf("log line holds %q: %s", leak, raw)
+		}
+	}
+
+	// User text in a path stays one quoted value; refusals are logged with
+	// their status; a healthy /healthz is not logged.
+	hit{method: http.MethodGet, target: "/x%0A" + "level=ERROR%20msg=forged"}.serve(t, e)
+	hit{method: http.MethodPost, target: "/api/games", json: "{"}.serve(t, e)
+	hit{method: http.MethodGet, target: "/healthz"}.serve(t, e)
+	lines = logLines(t, &buf)
+	if len(lines) != 2 {
+		t.Fatalf("%d log lines, want 2: %v", len(lines), lines)
+	}
+	if lines[0]["path"] != "/x\nlevel=ERROR msg=forged" || lines[0]["status"] != float64(404) || lines[0]["level"] != "INFO" {
+		t.Errorf("404 line %v", lines[0])
+	}
+	if lines[1]["status"] != float64(400) {
+		t.Errorf("400 line %v", lines[1])
+	}
+}
+
+// TestRequestIDFromProxy: a trusted proxy's plain request id is kept.
+func TestRequestIDFromProxy(t *testing.T) {
+	for _, tt := range []struct {
+		trust bool
+		in    string
+		kept  bool
+	}{
+		{false, "abc-123", false},
+		{true, "abc-123", true},
+		{true, "two words", false},
+		{true, strings.Repeat("a", 65), false},
+	} {
+		var buf bytes.Buffer
+		e := limited(newTestClock(), WithTrustProxy(tt.trust), WithLogger(jsonLogger(&buf)))
+		rec := hit{method: http.MethodGet, target: "/nowhere", header: map[string]string{"X-Request-Id": tt.in}}.serve(t, e)
+		got := rec.Header().Get("X-Request-Id")
+		if (got == tt.in) != tt.kept || got == "" {
+			t.Errorf("trust %v, X-Request-Id %q: answered %q, want kept %v", tt.trust, tt.in, got, tt.kept)
+		}
+		if l := logLines(t, &buf); len(l) != 1 || l[0]["request_id"] != got {
+			t.Errorf("logged %v, want request_id %q", l, got)
+		}
+	}
+}
+
+func TestLogPath(t *testing.T) {
+	for in, want := range map[string]string{
+		"/":                                      "/",
+		"/ply":                                   "/ply",
+		"/api/games":                             "/api/games",
+		"/api/games/":                            "/api/games/",
+		"/api/games/Z5_U_ElhSR0FlkJ3Xy6wkw":      "/api/games/Z5_U_E…",
+		"/api/games/Z5_U_ElhSR0FlkJ3Xy6wkw/":     "/api/games/Z5_U_E…/",
+		"/api/games/Z5_U_ElhSR0FlkJ3Xy6wkw/undo": "/api/games/Z5_U_E…/undo",
+		"/api/games/abc/x/y":                     "/api/games/abc/x/y",
+		"/" + strings.Repeat("a", 300):           "/" + strings.Repeat("a", 199) + "…",
+	} {
+		if got := logPath(in); got != want {
+			t.Errorf("logPath(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -1,0 +1,105 @@
+package handlers
+
+import (
+	"crypto/tls"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+)
+
+// TestTrustProxy: without WithTrustProxy a client cannot dodge the rate
+// limit by sending X-Forwarded-For; with it, the address the proxy names is
+// the client.
+func TestTrustProxy(t *testing.T) {
+	oneEach := WithLimits(Limits{PostsPerSecond: 1, PostBurst: 1})
+	post := func(remote, xff string) hit {
+		h := hit{method: http.MethodPost, target: "/api/games", json: "{}", remote: remote}
+		if xff != "" {
+			h.header = map[string]string{"X-Forwarded-For": xff}
+		}
+		return h
+	}
+	tests := []struct {
+		name  string
+		trust bool
+		hits  []hit
+		codes []int
+	}{
+		{"spoofed header ignored", false,
+			[]hit{post("192.0.2.1:1000", "203.0.113.1"), post("192.0.2.1:1001", "203.0.113.2")},
+			[]int{http.StatusCreated, http.StatusTooManyRequests}},
+		{"spoofed header ignored from a private address", false,
+			[]hit{post("10.0.0.1:1000", "203.0.113.1"), post("10.0.0.1:1001", "203.0.113.2")},
+			[]int{http.StatusCreated, http.StatusTooManyRequests}},
+		{"proxy names two clients", true,
+			[]hit{post("10.0.0.1:1000", "203.0.113.1"), post("10.0.0.1:1001", "203.0.113.2")},
+			[]int{http.StatusCreated, http.StatusCreated}},
+		{"proxy names one client twice", true,
+			[]hit{post("127.0.0.1:1000", "203.0.113.1"), post("10.0.0.1:1001", "198.51.100.9, 203.0.113.1")},
+			[]int{http.StatusCreated, http.StatusTooManyRequests}},
+		{"a public address is no proxy", true,
+			[]hit{post("192.0.2.1:1000", "203.0.113.1"), post("192.0.2.1:1001", "203.0.113.2")},
+			[]int{http.StatusCreated, http.StatusTooManyRequests}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := limited(newTestClock(), oneEach, WithTrustProxy(tt.trust))
+			for i, h := range tt.hits {
+				if rec := h.serve(t, e); rec.Code != tt.codes[i] {
+					t.Errorf("request %d: %d, want %d: %s", i+1, rec.Code, tt.codes[i], rec.Body)
+				}
+			}
+		})
+	}
+}
+
+// TestSecureCookie: the session cookie is Secure over TLS, or behind a
+// trusted proxy that says the client used HTTPS; never on a header alone.
+// The share link takes the same scheme.
+func TestSecureCookie(t *testing.T) {
+	tests := []struct {
+		name   string
+		trust  bool
+		tls    bool
+		proto  string
+		secure bool
+	}{
+		{"plain http", false, false, "", false},
+		{"tls", false, true, "", true},
+		{"untrusted X-Forwarded-Proto", false, false, "https", false},
+		{"trusted X-Forwarded-Proto", true, false, "https", true},
+		{"trusted proxy over http", true, false, "http", false},
+		{"trusted proxy, no header", true, false, "", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := limited(newTestClock(), WithTrustProxy(tt.trust))
+			req := httptest.NewRequest(http.MethodGet, "/", nil)
+			req.RemoteAddr = "10.0.0.1:1000"
+			if tt.tls {
+				req.TLS = &tls.ConnectionState{}
+			}
+			if tt.proto != "" {
+				req.Header.Set("X-Forwarded-Proto", tt.proto)
+			}
+			rec := httptest.NewRecorder()
+			e.ServeHTTP(rec, req)
+			ck := sessionOf(rec)
+			if ck == nil {
+				t.Fatalf("no session cookie: %d", rec.Code)
+			}
+			if ck.Secure != tt.secure || !ck.HttpOnly || ck.SameSite != http.SameSiteLaxMode {
+				t.Errorf("cookie Secure %v HttpOnly %v SameSite %v, want Secure %v", ck.Secure, ck.HttpOnly, ck.SameSite, tt.secure)
+			}
+			link, _ := parse(t, rec).Find("#share").Attr("value")
+			scheme := "http://"
+			if tt.secure {
+				scheme = "https://"
+			}
+			if !strings.HasPrefix(link, scheme) {
+				t.Errorf("share link %q, want %s…", link, scheme)
+			}
+		})
+	}
+}
