@@ -23,7 +23,7 @@ func (s *Server) requestID() echo.MiddlewareFunc {
 		h := set(next)
 		return func(c echo.Context) error {
 			hdr := c.Request().Header
-			if id := hdr.Get(echo.HeaderXRequestID); id != "" && (!s.trustProxy || !requestIDRE.MatchString(id)) {
+			if id := hdr.Get(echo.HeaderXRequestID); id != "" && (!s.fromProxy(c.Request()) || !requestIDRE.MatchString(id)) {
 				hdr.Del(echo.HeaderXRequestID)
 			}
 			return h(c)

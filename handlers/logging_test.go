@@ -90,24 +90,28 @@ func TestRequestLog(t *testing.T) {
 	}
 }
 
-// TestRequestIDFromProxy: a trusted proxy's plain request id is kept.
+// TestRequestIDFromProxy: a trusted proxy's plain request id is kept;
+// anyone else's is replaced.
 func TestRequestIDFromProxy(t *testing.T) {
 	for _, tt := range []struct {
-		trust bool
-		in    string
-		kept  bool
+		trust  bool
+		remote string
+		in     string
+		kept   bool
 	}{
-		{false, "abc-123", false},
-		{true, "abc-123", true},
-		{true, "two words", false},
-		{true, strings.Repeat("a", 65), false},
+		{false, "10.0.0.1:1000", "abc-123", false},
+		{true, "10.0.0.1:1000", "abc-123", true},
+		{true, "127.0.0.1:1000", "abc-123", true},
+		{true, "192.0.2.1:1000", "abc-123", false}, // a public address is no proxy
+		{true, "10.0.0.1:1000", "two words", false},
+		{true, "10.0.0.1:1000", strings.Repeat("a", 65), false},
 	} {
 		var buf bytes.Buffer
 		e := limited(newTestClock(), WithTrustProxy(tt.trust), WithLogger(jsonLogger(&buf)))
-		rec := hit{method: http.MethodGet, target: "/nowhere", header: map[string]string{"X-Request-Id": tt.in}}.serve(t, e)
+		rec := hit{method: http.MethodGet, target: "/nowhere", remote: tt.remote, header: map[string]string{"X-Request-Id": tt.in}}.serve(t, e)
 		got := rec.Header().Get("X-Request-Id")
 		if (got == tt.in) != tt.kept || got == "" {
-			t.Errorf("trust %v, X-Request-Id %q: answered %q, want kept %v", tt.trust, tt.in, got, tt.kept)
+			t.Errorf("trust %v from %s, X-Request-Id %q: answered %q, want kept %v", tt.trust, tt.remote, tt.in, got, tt.kept)
 		}
 		if l := logLines(t, &buf); len(l) != 1 || l[0]["request_id"] != got {
 			t.Errorf("logged %v, want request_id %q", l, got)

@@ -58,25 +58,28 @@ func TestTrustProxy(t *testing.T) {
 // trusted proxy that says the client used HTTPS; never on a header alone.
 // The share link takes the same scheme.
 func TestSecureCookie(t *testing.T) {
+	const proxy, public = "10.0.0.1:1000", "192.0.2.1:1000"
 	tests := []struct {
 		name   string
 		trust  bool
+		remote string
 		tls    bool
 		proto  string
 		secure bool
 	}{
-		{"plain http", false, false, "", false},
-		{"tls", false, true, "", true},
-		{"untrusted X-Forwarded-Proto", false, false, "https", false},
-		{"trusted X-Forwarded-Proto", true, false, "https", true},
-		{"trusted proxy over http", true, false, "http", false},
-		{"trusted proxy, no header", true, false, "", false},
+		{"plain http", false, proxy, false, "", false},
+		{"tls", false, public, true, "", true},
+		{"untrusted X-Forwarded-Proto", false, proxy, false, "https", false},
+		{"trusted X-Forwarded-Proto", true, proxy, false, "https", true},
+		{"X-Forwarded-Proto from a public address", true, public, false, "https", false},
+		{"trusted proxy over http", true, proxy, false, "http", false},
+		{"trusted proxy, no header", true, proxy, false, "", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			e := limited(newTestClock(), WithTrustProxy(tt.trust))
 			req := httptest.NewRequest(http.MethodGet, "/", nil)
-			req.RemoteAddr = "10.0.0.1:1000"
+			req.RemoteAddr = tt.remote
 			if tt.tls {
 				req.TLS = &tls.ConnectionState{}
 			}

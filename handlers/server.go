@@ -43,9 +43,9 @@ type Option func(*Server)
 // but limits no rates.
 func WithLimits(l Limits) Option { return func(s *Server) { s.limits = l } }
 
-// WithTrustProxy makes the server believe the headers a reverse proxy sets:
-// the client address from X-Forwarded-For (when the request comes from a
-// loopback, link-local or private address), the scheme from
+// WithTrustProxy makes the server believe the headers a reverse proxy sets
+// when the connection comes from a loopback, link-local or private address:
+// the client address from X-Forwarded-For, the scheme from
 // X-Forwarded-Proto, and X-Request-Id. Without it they are ignored, since
 // any client can send them.
 func WithTrustProxy(trust bool) Option { return func(s *Server) { s.trustProxy = trust } }

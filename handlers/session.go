@@ -38,16 +38,3 @@ func setSessionGame(c echo.Context, id string, secure bool) {
 		SameSite: http.SameSiteLaxMode,
 	})
 }
-
-// scheme is the scheme the client used: https when the connection is TLS
-// or, with WithTrustProxy, when the proxy says so (X-Forwarded-Proto and
-// the like). Without a trusted proxy those headers are anyone's to send.
-func (s *Server) scheme(c echo.Context) string {
-	if c.Request().TLS != nil {
-		return "https"
-	}
-	if s.trustProxy {
-		return c.Scheme()
-	}
-	return "http"
-}
