@@ -8,6 +8,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"os"
@@ -55,9 +56,17 @@ func serve(ctx context.Context, args []string, out io.Writer, getenv func(string
 	cacheSize := fs.Int("cache", store.DefaultCacheSize, "games kept in memory; others are read from the database when asked for")
 	ttl := days(30 * 24 * time.Hour)
 	fs.Var(&ttl, "game-ttl", "remove games idle for longer than this (e.g. 30d, 12h); 0 keeps them forever")
+	trustProxy := fs.Bool("trust-proxy", false, "behind a reverse proxy: take the client's address from X-Forwarded-For and HTTPS from X-Forwarded-Proto when they come from a loopback or private address")
+	limits := handlers.DefaultLimits()
+	fs.Float64Var(&limits.PostsPerSecond, "post-rate", limits.PostsPerSecond, "POST requests a second one client address may send, in bursts of twice as many; 0: no limit")
+	fs.IntVar(&limits.GamesPerMinute, "games-per-minute", limits.GamesPerMinute, "games one client address may start in a minute; 0: no limit")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
+	if limits.PostsPerSecond < 0 || limits.GamesPerMinute < 0 {
+		return errors.New("--post-rate and --games-per-minute must be 0 (no limit) or more")
+	}
+	limits.PostBurst = 0 // twice the rate
 	addrSet := false
 	fs.Visit(func(f *flag.Flag) { addrSet = addrSet || f.Name == "addr" })
 	if port := getenv("PORT"); port != "" && !addrSet {
@@ -73,7 +82,11 @@ func serve(ctx context.Context, args []string, out io.Writer, getenv func(string
 
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
-	handlers.New(games, nil).Register(e)
+	handlers.New(games, nil,
+		handlers.WithLimits(limits),
+		handlers.WithTrustProxy(*trustProxy),
+		handlers.WithLogger(slog.New(slog.NewTextHandler(os.Stderr, nil))),
+	).Register(e)
 
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {

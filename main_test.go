@@ -136,7 +136,7 @@ func TestKilledServerKeepsPlies(t *testing.T) {
 		t.Skip("starts server processes")
 	}
 	db := filepath.Join(t.TempDir(), "games.db")
-	srv := startServer(t, "--db", db)
+	srv := startServer(t, "--db", db, "--post-rate", "0") // the clients post as fast as they can
 
 	const clients = 4
 	acked := make([]*apiGame, clients) // the last acknowledged state of each client's game
@@ -244,6 +244,9 @@ func TestServeFlags(t *testing.T) {
 		{[]string{"--game-ttl", "xd"}, `"xd" is not a number of days`},
 		{[]string{"--db", "a?b"}, "without ? or #"},
 		{[]string{"--addr", "256.0.0.1:99999"}, "listen"},
+		{[]string{"--post-rate", "-1"}, "must be 0 (no limit) or more"},
+		{[]string{"--games-per-minute", "-5"}, "must be 0 (no limit) or more"},
+		{[]string{"--post-rate", "fast"}, "invalid value"},
 	}
 	for _, tc := range tests {
 		var out bytes.Buffer
