@@ -193,7 +193,7 @@ func toAPIError(err error) *apiError {
 		return apiFail(http.StatusRequestEntityTooLarge, "too_large", "%s", apiStatusCodes[http.StatusRequestEntityTooLarge].msg)
 	}
 	if errors.Is(err, store.ErrNotFound) {
-		return apiFail(http.StatusNotFound, "not_found", "There is no game with this id (games are kept in memory: a restart ends them).")
+		return apiFail(http.StatusNotFound, "not_found", "There is no game with this id (games nobody has played for a long time are removed).")
 	}
 	var he *echo.HTTPError
 	if errors.As(err, &he) {

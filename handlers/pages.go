@@ -268,7 +268,7 @@ func (p *pages) update(c echo.Context, fn func(g *rules.Game, o *views.Options) 
 	err = p.s.store.Update(c.Request().Context(), id, func(g *rules.Game) error { return fn(g, &o) })
 	if errors.Is(err, store.ErrNotFound) {
 		o.Sel, o.PromoTo = rules.NoSquare, rules.NoSquare
-		err = badRequestf("This session has no game on the server (it may have restarted), so nothing was played. A new game has started.")
+		err = badRequestf("This session has no game on the server (it may have expired), so nothing was played. A new game has started.")
 	}
 	if err != nil {
 		return p.fail(c, o, err)
