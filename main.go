@@ -73,19 +73,20 @@ func serve(ctx context.Context, args []string, out io.Writer, getenv func(string
 		*addr = ":" + port
 	}
 
+	logger := slog.New(slog.NewTextHandler(os.Stderr, nil))
 	games, err := store.OpenSQLite(ctx, *dbPath, store.Options{Fsync: *fsync, CacheSize: *cacheSize, TTL: time.Duration(ttl)})
 	if err != nil {
 		return err
 	}
 	defer games.Close()
-	go sweep(ctx, games, time.Duration(ttl), out)
+	go sweep(ctx, games, time.Duration(ttl), logger)
 
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
 	handlers.New(games, nil,
 		handlers.WithLimits(limits),
 		handlers.WithTrustProxy(*trustProxy),
-		handlers.WithLogger(slog.New(slog.NewTextHandler(os.Stderr, nil))),
+		handlers.WithLogger(logger),
 	).Register(e)
 
 	ln, err := net.Listen("tcp", *addr)
@@ -116,14 +117,18 @@ func serve(ctx context.Context, args []string, out io.Writer, getenv func(string
 }
 
 // sweep removes expired games now and then until ctx ends.
-func sweep(ctx context.Context, games *store.SQLite, ttl time.Duration, out io.Writer) {
+func sweep(ctx context.Context, games *store.SQLite, ttl time.Duration, logger *slog.Logger) {
 	if ttl <= 0 {
 		return
 	}
 	every := min(ttl/10, time.Hour)
 	for {
-		if _, err := games.Sweep(ctx); err != nil && ctx.Err() == nil {
-			fmt.Fprintln(out, "banchess:", err)
+		n, err := games.Sweep(ctx)
+		switch {
+		case err != nil && ctx.Err() == nil:
+			logger.Error("sweeping expired games", "err", err)
+		case n > 0:
+			logger.Info("swept expired games", "removed", n)
 		}
 		select {
 		case <-ctx.Done():
