@@ -251,7 +251,12 @@ func TestPlaygroundInBrowser(t *testing.T) {
 	}
 }
 
-// screenshot saves the page at width×height into docs/, for the README.
+// screenshotDirEnv names the environment variable that says where to save
+// screenshots; by default they go to a temporary directory. The README's
+// come from SCREENSHOT_DIR=$PWD/docs go test ./e2e.
+const screenshotDirEnv = "SCREENSHOT_DIR"
+
+// screenshot saves the page at width×height.
 func screenshot(t *testing.T, ctx context.Context, name string, width, height int64) {
 	t.Helper()
 	if err := chromedp.Do(ctx, chromedp.EmulateViewport(width, height), chromedp.Sleep(300*time.Millisecond)); err != nil {
@@ -261,7 +266,11 @@ func screenshot(t *testing.T, ctx context.Context, name string, width, height in
 	if err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join("..", "docs", name)
+	dir := os.Getenv(screenshotDirEnv)
+	if dir == "" {
+		dir = t.TempDir()
+	}
+	path := filepath.Join(dir, name)
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		t.Fatal(err)
 	}
