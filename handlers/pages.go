@@ -21,13 +21,17 @@ import (
 // pages serves the playground: full pages for plain forms (Post/Redirect/
 // Get) and #game fragments for htmx requests.
 type pages struct {
-	s     *Server
-	asset string // version of the static files, for cache busting
+	s       *Server
+	asset   string            // version of the static files, for cache busting
+	initial map[string]string // each variant's initial extended FEN, by ID
 }
 
 // pageRoutes adds the playground's pages and fragments.
 func (s *Server) pageRoutes(e *echo.Echo) {
-	p := &pages{s: s, asset: assetVersion()}
+	p := &pages{s: s, asset: assetVersion(), initial: map[string]string{}}
+	for _, v := range rules.Variants() {
+		p.initial[v.ID()] = rules.New(v).StartFEN()
+	}
 	e.GET("/", p.index)
 	e.GET("/history/:index", p.history)
 	e.GET("/game.pgn", p.downloadPGN)
@@ -173,7 +177,7 @@ func (p *pages) model(c echo.Context, id string, o views.Options) (views.Game, e
 	var m views.Game
 	err := p.s.store.View(c.Request().Context(), id, func(g *rules.Game) error {
 		o.Asset = p.asset
-		o.ShareURL = shareURL(p.s.scheme(c), c.Request().Host, g)
+		o.ShareURL = shareURL(p.s.scheme(c), c.Request().Host, g, p.initial[g.Variant().ID()])
 		o.PGN = g.PGN(p.tags()...)
 		m = views.NewGame(g, o)
 		return nil
@@ -367,14 +371,14 @@ func gameFromQuery(q url.Values, l Limits) (*rules.Game, error) {
 }
 
 // shareURL is an absolute link, on scheme://host, that rebuilds g from
-// nothing but itself: the variant, the start position, every action, and a
-// resignation or agreed draw.
-func shareURL(scheme, host string, g *rules.Game) string {
+// nothing but itself: the variant, the start position (unless it is initial,
+// the variant's initial FEN), every action, and a resignation or agreed draw.
+func shareURL(scheme, host string, g *rules.Game, initial string) string {
 	q := url.Values{}
 	if id := g.Variant().ID(); id != (rules.BanChess{}).ID() {
 		q.Set("v", id)
 	}
-	if start := g.StartFEN(); start != rules.New(g.Variant()).StartFEN() {
+	if start := g.StartFEN(); start != initial {
 		q.Set("fen", start)
 	}
 	q.Set("a", strings.Join(g.BCN(), ","))

@@ -148,6 +148,7 @@ type HistoryView struct {
 func NewGame(g *rules.Game, o Options) Game {
 	turn := g.Turn()
 	out := g.Outcome()
+	hist := g.History()
 	m := Game{
 		Opts:      o,
 		Variant:   g.Variant().Name(),
@@ -158,11 +159,11 @@ func NewGame(g *rules.Game, o Options) Game {
 		CanUndo:   len(g.Actions()) > 0 || out.Reason == rules.Resignation || out.Reason == rules.Agreement,
 		Over:      out.Over(),
 		FEN:       g.FEN(),
-		History:   historyRows(g, -1),
+		History:   rows(g, hist, -1),
 		Announce:  o.Announce,
 	}
 	if m.Announce == "" {
-		m.Announce = announceLast(g)
+		m.Announce = announceLast(hist, out)
 	}
 	ban, hasBan := g.Ban()
 	switch {
@@ -433,16 +434,14 @@ func promotion(from, to rules.Square, c rules.Color) *Promotion {
 
 // historyRows numbers the plies as moves, each ban before the move it
 // restricted; current marks the ply a history view shows (-1 for none).
-func historyRows(g *rules.Game, current int) []HistoryRow {
-	hist := g.History()
+func historyRows(g *rules.Game, current int) []HistoryRow { return rows(g, g.History(), current) }
+
+// rows is historyRows given the game's history.
+func rows(g *rules.Game, hist []rules.PlyInfo, current int) []HistoryRow {
 	if len(hist) == 0 {
 		return nil
 	}
-	start, err := rules.FromFEN(g.StartFEN(), g.Variant())
-	fullmove := 1
-	if err == nil {
-		fullmove = start.Position().Fullmove
-	}
+	fullmove := startFullmove(g)
 	var rows []HistoryRow
 	for i, p := range hist {
 		side := p.Actor // the side whose move this ply is or restricts
@@ -457,7 +456,7 @@ func historyRows(g *rules.Game, current int) []HistoryRow {
 			rows = append(rows, HistoryRow{Number: num})
 		}
 		item := HistoryItem{Index: i + 1, Ban: p.Action.Phase == rules.PhaseBan, Current: i+1 == current}
-		item.Title = fmt.Sprintf("Ply %d: %s", p.Ply, describe(p))
+		item.Title = "Ply " + strconv.Itoa(p.Ply) + ": " + describe(p)
 		if item.Ban {
 			item.Text = dashPair(p.Action.Pair())
 		} else {
@@ -473,21 +472,33 @@ func historyRows(g *rules.Game, current int) []HistoryRow {
 	return rows
 }
 
+// startFullmove is the move number of the game's start position: the sixth
+// field of its FEN (1 if that cannot be read).
+func startFullmove(g *rules.Game) int {
+	if f := strings.Fields(g.StartFEN()); len(f) >= 6 {
+		if n, err := strconv.Atoi(f[5]); err == nil {
+			return n
+		}
+	}
+	return 1
+}
+
 // describe says what a ply did: "Black banned e2–e4", "White played d4".
 func describe(p rules.PlyInfo) string {
 	if p.Action.Phase == rules.PhaseBan {
-		return fmt.Sprintf("%s banned %s", p.Actor.Name(), dashPair(p.Action.Pair()))
+		return p.Actor.Name() + " banned " + dashPair(p.Action.Pair())
 	}
-	return fmt.Sprintf("%s played %s", p.Actor.Name(), p.SAN)
+	return p.Actor.Name() + " played " + p.SAN
 }
 
-func announceLast(g *rules.Game) string {
-	hist := g.History()
+// announceLast says what the last ply of hist did, and how the game ended
+// (o) if it has.
+func announceLast(hist []rules.PlyInfo, o rules.Outcome) string {
 	if len(hist) == 0 {
 		return ""
 	}
 	s := describe(hist[len(hist)-1])
-	if o := g.Outcome(); o.Over() {
+	if o.Over() {
 		s += ". " + Banner(o)
 	}
 	return s
@@ -527,6 +538,18 @@ func squareClass(sq Square) string {
 		}
 	}
 	return strings.Join(c, " ")
+}
+
+// historyClass lists a history item's CSS classes.
+func historyClass(it HistoryItem) string {
+	c := "move"
+	if it.Ban {
+		c = "ban"
+	}
+	if it.Current {
+		c += " current"
+	}
+	return c
 }
 
 // historyURL is the read-only view after index plies.

@@ -1925,7 +1925,7 @@ func historyItem(g Game, it HistoryItem) templ.Component {
 			templ_7745c5c3_Var97 = templ.NopComponent
 		}
 		ctx = templ.ClearChildren(ctx)
-		var templ_7745c5c3_Var98 = []any{templ.KV("ban", it.Ban), templ.KV("move", !it.Ban), templ.KV("current", it.Current)}
+		var templ_7745c5c3_Var98 = []any{historyClass(it)}
 		templ_7745c5c3_Err = templ.RenderCSSItems(ctx, templ_7745c5c3_Buffer, templ_7745c5c3_Var98...)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
