@@ -1,0 +1,478 @@
+package handlers
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/banchess/banchess/rules"
+	"github.com/banchess/banchess/store"
+)
+
+// The fuzz targets drive the whole handler chain (Register on an Echo, as
+// main does) with one fuzzed request per input, against a game set up
+// afresh for that input. Their seed corpora are in testdata/fuzz; run one
+// with, for example,
+//
+//	go test ./handlers -run '^$' -fuzz '^FuzzPages$' -fuzztime 5m -fuzzminimizetime 10s -parallel 1
+//
+// (an input of long strings takes the default minute to minimize, during
+// which a single worker fuzzes nothing else).
+
+// fuzzSetup is a game an input plays against: fen ("" for the initial
+// position) and actions replayed in variant, then end (a resignation or an
+// agreed draw), or a PGN read as it is.
+type fuzzSetup struct {
+	variant rules.Variant
+	fen     string
+	actions []string
+	end     string
+	pgn     string
+}
+
+// fuzzSetups are the games the targets start from, chosen by an input's
+// setup byte: every phase, a ban in force, a promotion to play, a mate one
+// ban away, and every way a game ends.
+var fuzzSetups = []fuzzSetup{
+	{variant: rules.BanChess{}},
+	{variant: rules.BanChess{}, actions: []string{"b:e2e4"}},
+	{variant: rules.BanChess{}, actions: banMate[:6]},
+	{variant: rules.BanChess{}, actions: banMate},
+	{variant: rules.BanChess{}, fen: mateFEN, actions: []string{"b:a2a3", "m:c4f7"}},
+	{variant: rules.BanChess{}, fen: "k7/4P3/8/8/8/8/8/4K3 w - - 0 1 1", actions: []string{"b:e1d1"}},
+	{variant: rules.BanChess{}, fen: rules.StartFEN + " 2:e2e4", actions: []string{"m:d2d4"}},
+	{variant: rules.BanChess{}, actions: []string{"b:e2e4", "m:d2d4"}, end: "white"},
+	{variant: rules.BanChess{}, actions: []string{"b:e2e4"}, end: "draw"},
+	{variant: rules.Classic{}, actions: []string{"m:e2e4", "m:e7e5"}},
+	{variant: rules.Classic{}, actions: []string{"m:f2f3", "m:e7e5", "m:g2g4", "m:d8h4"}},
+	{pgn: "1. e4 e5 2. Nf3 Nc6 *"},
+}
+
+// game builds the setup's game.
+func (s fuzzSetup) game() (*rules.Game, error) {
+	if s.pgn != "" {
+		return rules.FromPGN(s.pgn, rules.PGNOptions{})
+	}
+	g, err := rules.Replay(s.variant, s.fen, s.actions)
+	if err != nil {
+		return nil, err
+	}
+	switch s.end {
+	case "white":
+		err = g.Resign(rules.White)
+	case "draw":
+		err = g.AgreeDraw()
+	}
+	return g, err
+}
+
+// fuzzStore is the store under test: a map emptied for each input, so that
+// inputs do not see each other's games, whose ids are the same for the same
+// input (random ids would make coverage, and so the fuzzer, noisy). It
+// counts the games created. A refused Update's fn leaves the game as it
+// found it or the targets see the change: nothing is rolled back. It serves
+// one request at a time, as the targets send them.
+type fuzzStore struct {
+	games   map[string]*rules.Game
+	creates int
+}
+
+func (s *fuzzStore) reset() { s.games, s.creates = map[string]*rules.Game{}, 0 }
+
+func (s *fuzzStore) add(g *rules.Game) string {
+	id := base64.RawURLEncoding.EncodeToString(binary.BigEndian.AppendUint64(make([]byte, 8), uint64(len(s.games)+1)))
+	s.games[id] = g
+	return id
+}
+
+func (s *fuzzStore) Create(_ context.Context, g *rules.Game) (string, error) {
+	s.creates++
+	return s.add(g), nil
+}
+
+func (s *fuzzStore) Update(_ context.Context, id string, fn func(*rules.Game) error) error {
+	g, ok := s.games[id]
+	if !ok {
+		return fmt.Errorf("game %q: %w", id, store.ErrNotFound)
+	}
+	return fn(g)
+}
+
+func (s *fuzzStore) View(ctx context.Context, id string, fn func(*rules.Game) error) error {
+	return s.Update(ctx, id, fn)
+}
+
+// fuzzServer is one server for a whole fuzz run.
+type fuzzServer struct {
+	e     *echo.Echo
+	store *fuzzStore
+	log   bytes.Buffer // the Echo logger's output, where recovered panics go
+	errs  []error      // every error that reached Echo's error handler
+}
+
+func newFuzzServer() *fuzzServer {
+	s := &fuzzServer{e: echo.New(), store: &fuzzStore{}}
+	New(s.store, apiClock).Register(s.e)
+	s.e.Logger.SetOutput(&s.log)
+	handle := s.e.HTTPErrorHandler
+	s.e.HTTPErrorHandler = func(err error, c echo.Context) {
+		s.errs = append(s.errs, err)
+		handle(err, c)
+	}
+	return s
+}
+
+// start empties the store and stores the game setup chooses, returning its
+// id and state.
+func (s *fuzzServer) start(t *testing.T, setup uint8) (id, state string) {
+	t.Helper()
+	s.store.reset()
+	s.log.Reset()
+	s.errs = s.errs[:0]
+	g, err := fuzzSetups[int(setup)%len(fuzzSetups)].game()
+	if err != nil {
+		t.Fatalf("setup %d: %v", setup, err)
+	}
+	id = s.store.add(g)
+	return id, s.state(t, id)
+}
+
+// state describes game id — start, actions, log, position and outcome —
+// and checks that the game is whole: rebuilt from its snapshot, it is the
+// same game.
+func (s *fuzzServer) state(t *testing.T, id string) string {
+	t.Helper()
+	describe := func(g *rules.Game) string {
+		return fmt.Sprintf("%s %s\n%s\n%q\n%q\n%v", g.Variant().ID(), g.StartFEN(), g.FEN(), g.BCN(), g.Log(), g.Outcome())
+	}
+	var desc string
+	err := s.store.View(context.Background(), id, func(g *rules.Game) error {
+		desc = describe(g)
+		back, err := rules.Restore(g.Snapshot())
+		if err != nil {
+			return fmt.Errorf("the game does not restore from its snapshot: %w", err)
+		}
+		if again := describe(back); again != desc {
+			return fmt.Errorf("restored from its snapshot, the game is another:\n%s\n%s", desc, again)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatalf("game %s: %v", id, err)
+	}
+	return desc
+}
+
+// serve answers req and fails on a 5xx or on a panic that the recovering
+// middleware turned into an answer.
+func (s *fuzzServer) serve(t *testing.T, req *http.Request) apiResp {
+	t.Helper()
+	r := (&apiT{t, s.e}).send(req)
+	t.Logf("%s %q: %d %s", req.Method, req.URL.String(), r.code, r.hdr.Get("Location"))
+	if r.code >= 500 {
+		t.Fatalf("%s %q: %d %s", req.Method, req.URL.String(), r.code, r.body)
+	}
+	for _, err := range s.errs {
+		if strings.HasPrefix(err.Error(), "panic: ") { // from apiErrors, when the answer had begun
+			t.Fatalf("%s %q: %v", req.Method, req.URL.String(), err)
+		}
+	}
+	if l := s.log.String(); strings.Contains(l, "PANIC RECOVER") {
+		t.Fatalf("%s %q: %s", req.Method, req.URL.String(), l)
+	}
+	return r
+}
+
+// fuzzRequest is a request whose path, query and body may be anything.
+func fuzzRequest(method, path, query string, body []byte) *http.Request {
+	req := httptest.NewRequest(method, "/", bytes.NewReader(body))
+	req.URL.Path, req.URL.RawQuery = path, query
+	req.RequestURI = req.URL.RequestURI()
+	return req
+}
+
+// The bits of FuzzPages' flags byte.
+const (
+	pageHX        = 1 << iota // HX-Request: true
+	pageInQuery               // a POST's fields in the query, not the body
+	pageNoCookie              // no session cookie
+	pageBadCookie             // a session cookie naming no game
+	pageCrossSite             // Sec-Fetch-Site: cross-site
+	pageHuge                  // a body just over the limit
+	pageRestore               // HX-History-Restore-Request: true
+)
+
+// pageRoute is a request of the playground: method and path, and the form
+// (or query) fields an input's x and y fill. With pathArg, x ends the path.
+type pageRoute struct {
+	method, path string
+	pathArg      bool
+	x, y         string
+}
+
+var fuzzPageRoutes = []pageRoute{
+	{method: "POST", path: "/select", x: "square", y: "from"},
+	{method: "POST", path: "/ply", x: "from", y: "to"},
+	{method: "POST", path: "/ply", x: "text", y: "ply"},
+	{method: "POST", path: "/undo", x: "ply"},
+	{method: "POST", path: "/resign", x: "side"},
+	{method: "POST", path: "/draw", x: "flip"},
+	{method: "POST", path: "/new", x: "variant"},
+	{method: "POST", path: "/import", x: "text", y: "variant"},
+	{method: "GET", path: "/", x: "sel", y: "to"},
+	{method: "GET", path: "/", x: "fen", y: "v"},
+	{method: "GET", path: "/", x: "pgn", y: "notice"},
+	{method: "GET", path: "/", x: "a", y: "end"}, // a share link: v and fen come with extra
+	{method: "GET", path: "/history/", pathArg: true, y: "flip"},
+	{method: "GET", path: "/game.pgn", x: "auto"},
+	{method: "GET", path: "/", pathArg: true},
+	{method: "POST", path: "/", pathArg: true, y: "text"},
+}
+
+// FuzzPages drives the playground's pages and forms: a route (every form
+// post, the page with its selection, links that open a game from a FEN, a
+// PGN or a share link, the history and the PGN download, any other path),
+// its fields from x and y, extra fields (raw, first, so they win), with or
+// without htmx, a session cookie or none, same-site or cross-site, against
+// a session whose game is one of fuzzSetups. It checks that no request
+// panics or gets a 5xx; that a refused one (4xx) leaves the session's game
+// as it was, creates none and names no other; that a request from a session
+// that does not name the game never changes it; that a redirect stays on
+// this site and lands on a page that answers 200; and that every game stays
+// whole (it restores from its snapshot).
+func FuzzPages(f *testing.F) {
+	f.Add(uint8(1), uint8(1), uint8(0), "d2", "d4", "")
+	f.Add(uint8(0), uint8(2), uint8(pageHX), "e2e4", "1", "")
+	f.Add(uint8(4), uint8(1), uint8(0), "e8", "e7", "ply=3")
+	f.Add(uint8(5), uint8(1), uint8(pageHX), "e7", "e8", "promotion=q")
+	f.Add(uint8(3), uint8(3), uint8(0), "", "", "flip=1&auto=1")
+	f.Add(uint8(7), uint8(4), uint8(pageHX), "black", "", "")
+	f.Add(uint8(2), uint8(7), uint8(0), "1. {banning: e2e4} d4 {banning: e7e5} d5 *", "", "")
+	f.Add(uint8(0), uint8(9), uint8(0), rules.StartFEN+" 2:e2e4", "ban", "")
+	f.Add(uint8(0), uint8(11), uint8(0), "b:e2e4,m:d2d4", "draw", "v=classic&fen=x")
+	f.Add(uint8(2), uint8(12), uint8(pageHX), "99999999999999999999", "1", "")
+	f.Add(uint8(6), uint8(0), uint8(pageCrossSite), "e2", "", "")
+	f.Add(uint8(1), uint8(2), uint8(pageBadCookie), "m:d2d4", "", "")
+	f.Add(uint8(8), uint8(14), uint8(pageNoCookie), "api/../history/1", "", "%zz")
+
+	s := newFuzzServer()
+	f.Fuzz(func(t *testing.T, setup, route, flags uint8, x, y, extra string) {
+		id, before := s.start(t, setup)
+		rt := fuzzPageRoutes[int(route)%len(fuzzPageRoutes)]
+		fields := url.Values{}
+		path := rt.path
+		if rt.pathArg {
+			path += x
+		} else if rt.x != "" {
+			fields.Set(rt.x, x)
+		}
+		if rt.y != "" {
+			fields.Set(rt.y, y)
+		}
+		form := fields.Encode()
+		if extra != "" {
+			form = strings.TrimSuffix(extra+"&"+form, "&")
+		}
+		var query string
+		var body []byte
+		if rt.method == http.MethodGet || flags&pageInQuery != 0 {
+			query = form
+		} else {
+			body = []byte(form)
+		}
+		if flags&pageHuge != 0 {
+			body = append(body, bytes.Repeat([]byte("&"), maxBody+1-len(body))...)
+		}
+		req := fuzzRequest(rt.method, path, query, body)
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		if flags&pageHX != 0 {
+			req.Header.Set("HX-Request", "true")
+		}
+		if flags&pageRestore != 0 {
+			req.Header.Set("HX-History-Restore-Request", "true")
+		}
+		if flags&pageCrossSite != 0 {
+			req.Header.Set("Sec-Fetch-Site", "cross-site")
+		} else if rt.method == http.MethodPost {
+			req.Header.Set("Sec-Fetch-Site", "same-origin")
+		}
+		session := flags&(pageNoCookie|pageBadCookie) == 0
+		switch {
+		case flags&pageBadCookie != 0:
+			req.AddCookie(&http.Cookie{Name: sessionCookie, Value: "AAAAAAAAAAAAAAAAAAAAAA"})
+		case session:
+			req.AddCookie(&http.Cookie{Name: sessionCookie, Value: id})
+		}
+
+		r := s.serve(t, req)
+		named := ""
+		for _, ck := range (&http.Response{Header: r.hdr}).Cookies() {
+			if ck.Name == sessionCookie {
+				named = ck.Value
+			}
+		}
+		after := s.state(t, id)
+		switch {
+		case !session && after != before:
+			t.Fatalf("a request from another session changed the game:\n%s\n%s", before, after)
+		case session && r.code >= 400 && after != before:
+			t.Fatalf("refused with %d, but the game changed:\n%s\n%s", r.code, before, after)
+		case session && r.code >= 400 && (s.store.creates > 0 || named != ""):
+			t.Fatalf("refused with %d, but %d games were created and the session now names %q", r.code, s.store.creates, named)
+		}
+		if named != "" {
+			s.state(t, named)
+		}
+		if r.code < 300 || r.code >= 400 {
+			return
+		}
+		loc := r.hdr.Get("Location")
+		if !strings.HasPrefix(loc, "/") || strings.HasPrefix(loc, "//") || strings.HasPrefix(loc, "/\\") {
+			t.Fatalf("redirect %d to %q, off this site", r.code, loc)
+		}
+		next := httptest.NewRequest(http.MethodGet, loc, nil)
+		switch {
+		case named != "":
+			next.AddCookie(&http.Cookie{Name: sessionCookie, Value: named})
+		case session:
+			next.AddCookie(&http.Cookie{Name: sessionCookie, Value: id})
+		}
+		if r := s.serve(t, next); r.code != http.StatusOK {
+			t.Fatalf("the redirect to %q answers %d: %s", loc, r.code, r.body)
+		}
+	})
+}
+
+// apiRoute is an endpoint of the JSON API; {id} in path stands for a game.
+type apiRoute struct{ method, path string }
+
+var fuzzAPIRoutes = []apiRoute{
+	{"POST", "/api/games"},
+	{"GET", "/api/games/{id}"},
+	{"POST", "/api/games/{id}/actions"},
+	{"POST", "/api/games/{id}/undo"},
+	{"POST", "/api/games/{id}/resign"},
+	{"POST", "/api/games/{id}/draw"},
+	{"GET", "/api/games/{id}/pgn"},
+}
+
+var fuzzMethods = []string{"GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS", "QUERY"}
+
+// The bits of FuzzAPI's flags byte.
+const (
+	apiOtherMethod = 1 << iota // the method the route byte chooses, not the route's
+	apiNoLength                // no Content-Length
+	apiIDMode                  // two bits: the id is the game's, fuzzed, the game's and more, or a path
+	_
+	apiCrossSite // Sec-Fetch-Site: cross-site
+	apiHuge      // a body just over the limit
+)
+
+// FuzzAPI drives the JSON API: an endpoint, a method (its own, or with
+// apiOtherMethod any), the game id (the set-up game's, a fuzzed one, the
+// real one with fuzzed text after it, or a fuzzed path under /api), a
+// Content-Type (none when empty) and a body, against a game of fuzzSetups.
+// It checks that no request panics or gets a 5xx; that every refusal is a
+// JSON {"error", "code"} with both non-empty, leaves the game as it was and
+// creates none; that every success is a game object (the PGN file for
+// …/pgn) of the game asked for, or of the one created; and that every game
+// stays whole.
+func FuzzAPI(f *testing.F) {
+	const banFEN = `{"fen":"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 2:e2e4"}`
+	f.Add(uint8(0), uint8(2), uint8(0), "", "application/json", []byte(`{"action":"b:e2e4"}`))
+	f.Add(uint8(1), uint8(2), uint8(0), "", "application/json", []byte(`{"action":"m:e2e4"}`))
+	f.Add(uint8(3), uint8(3), uint8(0), "", "", []byte(nil))
+	f.Add(uint8(2), uint8(4), uint8(0), "", "application/json; charset=utf-8", []byte(`{"color":"black"}`))
+	f.Add(uint8(0), uint8(0), uint8(0), "", "application/json", []byte(banFEN))
+	f.Add(uint8(0), uint8(0), uint8(0), "", "application/json", []byte(`{"pgn":"1. {banning: e2e4} d4 {banning: e7e5} d5 *","variant":"ban"}`))
+	f.Add(uint8(4), uint8(2), uint8(0), "", "text/plain", []byte(`{"action":"b:e8e7"}`))
+	f.Add(uint8(1), uint8(1), uint8(1*apiIDMode), "nosuchgame", "", []byte(nil))
+	f.Add(uint8(1), uint8(6), uint8(3*apiIDMode), "games/../pgn", "", []byte(nil))
+	f.Add(uint8(8), uint8(5+3*7), uint8(apiOtherMethod), "", "application/json", []byte(`{}`))
+	f.Add(uint8(0), uint8(2), uint8(apiCrossSite), "", "application/json", []byte(`{"action":"b:e2e4"}`))
+	f.Add(uint8(5), uint8(2), uint8(apiNoLength|apiHuge), "", "application/json", []byte(`{"action":"m:e7e8q"}`))
+
+	s := newFuzzServer()
+	f.Fuzz(func(t *testing.T, setup, route, flags uint8, id, contentType string, body []byte) {
+		gameID, before := s.start(t, setup)
+		rt := fuzzAPIRoutes[int(route)%len(fuzzAPIRoutes)]
+		method := rt.method
+		if flags&apiOtherMethod != 0 {
+			method = fuzzMethods[int(route)/len(fuzzAPIRoutes)%len(fuzzMethods)]
+		}
+		want := gameID // the game a success must describe
+		path := rt.path
+		switch flags / apiIDMode % 4 {
+		case 0:
+		case 1:
+			want = id
+		case 2:
+			want = gameID + id
+		case 3:
+			path, want = "/api/"+id, ""
+		}
+		path = strings.ReplaceAll(path, "{id}", want)
+		if flags&apiHuge != 0 {
+			body = append(body, bytes.Repeat([]byte(" "), apiMaxBody+1-len(body))...)
+		}
+		req := fuzzRequest(method, path, "", body)
+		if flags&apiNoLength != 0 {
+			req.Body, req.ContentLength = io.NopCloser(bytes.NewReader(body)), -1
+		}
+		if contentType != "" {
+			req.Header.Set("Content-Type", contentType)
+		}
+		if flags&apiCrossSite != 0 {
+			req.Header.Set("Sec-Fetch-Site", "cross-site")
+		}
+
+		r := s.serve(t, req)
+		ct := r.hdr.Get("Content-Type")
+		if after := s.state(t, gameID); r.code >= 400 && (after != before || s.store.creates > 0) {
+			t.Fatalf("refused with %d (%s), but the game changed or %d were created:\n%s\n%s", r.code, r.body, s.store.creates, before, after)
+		}
+		switch {
+		case r.code >= 400 && method == http.MethodHead:
+			// A HEAD answer has no body (Echo's error handler sends none).
+		case r.code >= 400:
+			var e map[string]any
+			if err := json.Unmarshal(r.body, &e); err != nil || !strings.HasPrefix(ct, "application/json") {
+				t.Fatalf("%d with %q, not JSON (%v): %s", r.code, ct, err, r.body)
+			}
+			if msg, _ := e["error"].(string); msg == "" {
+				t.Fatalf("%d without an error message: %s", r.code, r.body)
+			}
+			if code, _ := e["code"].(string); code == "" {
+				t.Fatalf("%d without a code: %s", r.code, r.body)
+			}
+		case r.code < 200 || r.code >= 300:
+			t.Fatalf("%s %q answers %d", method, path, r.code)
+		case method == http.MethodGet && strings.HasSuffix(path, "/pgn"):
+			if ct != "application/x-chess-pgn" || !bytes.Contains(r.body, []byte("[Result ")) {
+				t.Fatalf("the PGN answers %q: %s", ct, r.body)
+			}
+		default:
+			var g gameObject
+			if err := json.Unmarshal(r.body, &g); err != nil || g.ID == "" || !slices.Contains([]string{"ban", "classic"}, g.Variant) {
+				t.Fatalf("%d, not a game (%v): %s", r.code, err, r.body)
+			}
+			created := r.code == http.StatusCreated
+			if created != (s.store.creates == 1) || !created && g.ID != want {
+				t.Fatalf("%s %q answers %d with game %q after %d creates", method, path, r.code, g.ID, s.store.creates)
+			}
+			s.state(t, g.ID)
+		}
+	})
+}
