@@ -71,10 +71,17 @@ func (g *Game) customStart() bool {
 	return g.positions[0].FEN() != StartFEN || g.startPly != 1 || g.startHasBan
 }
 
+// quotePGN writes s as a PGN string: quoted, with quotes and backslashes
+// escaped and line breaks made spaces.
 func quotePGN(s string) string {
-	s = strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", " ", "\r", " ").Replace(s)
+	if strings.ContainsAny(s, "\\\"\n\r") {
+		s = pgnEscaper.Replace(s)
+	}
 	return `"` + s + `"`
 }
+
+// pgnEscaper escapes a PGN tag value. A Replacer is safe for concurrent use.
+var pgnEscaper = strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", " ", "\r", " ")
 
 // movetext returns the movetext tokens: move numbers, ban comments, SAN and
 // the result. A move number opens White's part of each move (its ban and

@@ -228,3 +228,22 @@ func TestPGNMaxPlies(t *testing.T) {
 		})
 	}
 }
+
+// TestPGNTagEscapes writes tag values with quotes, backslashes and line
+// breaks, and reads them back.
+func TestPGNTagEscapes(t *testing.T) {
+	g := New(BanChess{})
+	pgn := g.PGN(Tag{Name: "Event", Value: `the "big" one \ final`}, Tag{Name: "Site", Value: "two\nlines"})
+	for _, want := range []string{`[Event "the \"big\" one \\ final"]`, `[Site "two lines"]`} {
+		if !strings.Contains(pgn, want) {
+			t.Errorf("PGN lacks %s:\n%s", want, pgn)
+		}
+	}
+	back, err := FromPGN(pgn, PGNOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tags := back.Tags(); !slices.Contains(tags, Tag{Name: "Event", Value: `the "big" one \ final`}) {
+		t.Errorf("tags read back: %v", tags)
+	}
+}
