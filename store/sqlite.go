@@ -41,6 +41,7 @@ const DefaultCacheSize = 10_000
 // each game is only ever touched under its own lock.
 type SQLite struct {
 	db   *sql.DB
+	save *sql.Stmt // inserts or updates a game's row
 	opts Options
 
 	mu      sync.Mutex // guards the fields below and the entries' refs and used
@@ -100,7 +101,16 @@ func OpenSQLite(ctx context.Context, path string, opts Options) (*SQLite, error)
 		db.Close()
 		return nil, fmt.Errorf("open database %s: %w", path, err)
 	}
-	s := &SQLite{db: db, opts: opts, games: make(map[string]*cachedGame), flushed: opts.Now(),
+	save, err := db.PrepareContext(ctx, `INSERT INTO games
+		(id, variant, start_fen, actions, declared, tags, from_chess, created_at, touched_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT(id) DO UPDATE SET actions = excluded.actions, declared = excluded.declared,
+			touched_at = excluded.touched_at`)
+	if err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open database %s: %w", path, err)
+	}
+	s := &SQLite{db: db, save: save, opts: opts, games: make(map[string]*cachedGame), flushed: opts.Now(),
 		evicted: make(map[string]time.Time)}
 	return s, nil
 }
@@ -154,25 +164,20 @@ func migrate(ctx context.Context, db *sql.DB) error {
 
 // Create stores g under a new id, committed before it returns.
 func (s *SQLite) Create(ctx context.Context, g *rules.Game) (string, error) {
-	id := NewID()
-	row, err := encodeRow(g.Snapshot())
-	if err != nil {
-		return "", fmt.Errorf("create game: %w", err)
+	if err := ctx.Err(); err != nil {
+		return "", err
 	}
-	now := s.opts.Now().Unix()
-	if _, err := s.db.ExecContext(ctx, `INSERT INTO games
-		(id, variant, start_fen, actions, declared, tags, from_chess, created_at, touched_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		id, row.variant, row.startFEN, row.actions, row.declared, row.tags, row.fromChess, now, now); err != nil {
+	c := &cachedGame{id: NewID(), game: g}
+	if err := s.write(ctx, c); err != nil {
 		return "", fmt.Errorf("create game: %w", err)
 	}
 	s.mu.Lock()
-	c := &cachedGame{id: id, game: g, rev: g.Revision(), used: s.opts.Now()}
-	s.games[id] = c
+	c.used = s.opts.Now()
+	s.games[c.id] = c
 	c.elem = s.lru.PushFront(c)
 	s.evict()
 	s.mu.Unlock()
-	return id, nil
+	return c.id, nil
 }
 
 // Update runs fn on the game under its lock and commits what fn changed
@@ -209,8 +214,9 @@ func (s *SQLite) View(ctx context.Context, id string, fn func(*rules.Game) error
 	return fn(c.game)
 }
 
-// write commits c's game. The row is upserted, so a game a sweep removed
-// while it was in use is written back whole.
+// write commits c's game: a new row, or the changed columns of its row.
+// Upserting means a game a sweep removed while it was in use is written
+// back whole.
 func (s *SQLite) write(ctx context.Context, c *cachedGame) error {
 	row, err := encodeRow(c.game.Snapshot())
 	if err != nil {
@@ -219,11 +225,7 @@ func (s *SQLite) write(ctx context.Context, c *cachedGame) error {
 	now := s.opts.Now().Unix()
 	// A cancelled request must not leave the commit half done: write
 	// regardless of ctx, which only the caller's deadline bounds.
-	_, err = s.db.ExecContext(context.WithoutCancel(ctx), `INSERT INTO games
-		(id, variant, start_fen, actions, declared, tags, from_chess, created_at, touched_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-		ON CONFLICT(id) DO UPDATE SET actions = excluded.actions, declared = excluded.declared,
-			touched_at = excluded.touched_at`,
+	_, err = s.save.ExecContext(context.WithoutCancel(ctx),
 		c.id, row.variant, row.startFEN, row.actions, row.declared, row.tags, row.fromChess, now, now)
 	if err != nil {
 		return fmt.Errorf("saving the game: %w", err)
@@ -416,6 +418,7 @@ func (s *SQLite) Stats(ctx context.Context) (stored, cached int, err error) {
 // Close closes the database. Every acknowledged change is already
 // committed; call it once no request is in flight.
 func (s *SQLite) Close() error {
+	s.save.Close()
 	if err := s.db.Close(); err != nil {
 		return fmt.Errorf("close database: %w", err)
 	}
