@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/a-h/templ"
+
 	"github.com/banchess/banchess/rules"
 )
 
@@ -552,10 +554,13 @@ func historyClass(it HistoryItem) string {
 	return c
 }
 
-// historyURL is the read-only view after index plies.
-func historyURL(index int, o Options) string {
-	q := strings.TrimPrefix(o.Query(), "/")
-	return "/history/" + strconv.Itoa(index) + q
+// historyQuery is the query string history links carry ("" or "?flip=1…").
+func historyQuery(o Options) string { return strings.TrimPrefix(o.Query(), "/") }
+
+// historyURL is the read-only view after index plies; query comes from
+// historyQuery, worked out once for all the links of a page.
+func historyURL(index int, query string) templ.SafeURL {
+	return templ.SafeURL("/history/" + strconv.Itoa(index) + query)
 }
 
 func flipURL(o Options) string {
