@@ -187,7 +187,7 @@ func TestPGNRoundTrip(t *testing.T) {
 }
 
 func samePly(a, b PlyInfo) bool {
-	return a.Ply == b.Ply && a.Actor == b.Actor && a.Action == b.Action && a.SAN == b.SAN && a.FEN == b.FEN &&
+	return a.Ply == b.Ply && a.Actor == b.Actor && a.Action == b.Action && a.SAN == b.SAN && a.FEN() == b.FEN() &&
 		(a.Ban == nil) == (b.Ban == nil) && (a.Ban == nil || *a.Ban == *b.Ban)
 }
 

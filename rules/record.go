@@ -8,13 +8,18 @@ type PlyInfo struct {
 	Actor  Color
 	Action Action
 	SAN    string // for moves: Standard Algebraic Notation with + or #
-	FEN    string // extended FEN after the ply, with its indicator
 	// Ban is the ban that restricted this move; nil for bans and for moves
 	// played without one (Classic).
 	Ban *Pair
 	// Position is the position after the ply.
 	Position Position
+
+	fenSuffix string // see Game.fenSuffix
 }
+
+// FEN returns the extended FEN after the ply, with its indicator. It is
+// written when asked for: a history is often read without its FENs.
+func (p PlyInfo) FEN() string { return fenOf(&p.Position, p.fenSuffix) }
 
 // FEN returns the current position in extended FEN with its indicator
 // (RULES.md §2). Classic games write the six standard fields.
@@ -29,16 +34,24 @@ func (g *Game) StartFEN() string {
 func (g *Game) fenAt(n int) string { return g.fenWith(n, &g.positions[g.movesIn(n)]) }
 
 // fenWith writes the FEN after the first n plies, whose position is pos.
-func (g *Game) fenWith(n int, pos *Position) string {
+func (g *Game) fenWith(n int, pos *Position) string { return fenOf(pos, g.fenSuffix(n, pos)) }
+
+// fenOf writes pos's six standard fields followed by suffix.
+func fenOf(pos *Position, suffix string) string {
 	b := pos.appendFEN6(make([]byte, 0, 96))
+	return string(append(b, suffix...))
+}
+
+// fenSuffix is what the FEN after the first n plies, whose position is
+// pos, has after the six standard fields: the variant's extension with its
+// indicator, after a space ("" for none).
+func (g *Game) fenSuffix(n int, pos *Position) string {
 	ban, banned := g.banAfter(n)
 	ext := g.variant.formatExtension(g.startPly+n, ban, banned)
 	if ext == "" {
-		return string(b)
+		return ""
 	}
-	b = append(b, ' ')
-	b = append(b, ext...)
-	return string(append(b, g.indicator(n, pos)...))
+	return " " + ext + g.indicator(n, pos)
 }
 
 // movesIn counts the moves among the first n plies.
@@ -130,7 +143,7 @@ func (g *Game) History() []PlyInfo {
 			}
 		}
 		info.Position = g.positions[moves]
-		info.FEN = g.fenWith(i+1, &g.positions[moves])
+		info.fenSuffix = g.fenSuffix(i+1, &g.positions[moves])
 		out[i] = info
 	}
 	return out

@@ -117,6 +117,11 @@ func TestReferenceGames(t *testing.T) {
 		if ref.ActionLog != nil && !slices.Equal(g.Log(), ref.ActionLog) {
 			t.Fatalf("seed %d: log\n got %v\nwant %v", ref.Seed, g.Log(), ref.ActionLog)
 		}
+		for i, h := range g.History() {
+			if h.FEN() != ref.Plies[i].FEN {
+				t.Fatalf("seed %d: history ply %d: FEN %s, want %s", ref.Seed, i+1, h.FEN(), ref.Plies[i].FEN)
+			}
+		}
 	}
 	if plies+skipped != 48320 || plies < 47900 {
 		t.Errorf("replayed %d plies and skipped %d, want 48320 in all", plies, skipped)

@@ -266,7 +266,7 @@ func NewHistoryView(g *rules.Game, index int, o Options) (Game, error) {
 	} else {
 		p := hist[index-1]
 		pos = p.Position
-		m.FEN = p.FEN
+		m.FEN = p.FEN()
 		caption = fmt.Sprintf("After ply %d: %s", p.Ply, describe(p))
 		if p.Action.Phase == rules.PhaseBan {
 			b := p.Action.Pair()
