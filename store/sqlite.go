@@ -40,9 +40,13 @@ const DefaultCacheSize = 10_000
 // change is committed before Update returns. It is safe for concurrent use;
 // each game is only ever touched under its own lock.
 type SQLite struct {
-	db   *sql.DB
-	save *sql.Stmt // inserts or updates a game's row
-	opts Options
+	db      *sql.DB
+	save    *sql.Stmt // inserts or updates a game's row
+	commits *committer
+
+	closeOnce sync.Once
+	closeErr  error
+	opts      Options
 
 	mu      sync.Mutex // guards the fields below and the entries' refs and used
 	games   map[string]*cachedGame
@@ -110,7 +114,7 @@ func OpenSQLite(ctx context.Context, path string, opts Options) (*SQLite, error)
 		db.Close()
 		return nil, fmt.Errorf("open database %s: %w", path, err)
 	}
-	s := &SQLite{db: db, save: save, opts: opts, games: make(map[string]*cachedGame), flushed: opts.Now(),
+	s := &SQLite{db: db, save: save, commits: newCommitter(db, save), opts: opts, games: make(map[string]*cachedGame), flushed: opts.Now(),
 		evicted: make(map[string]time.Time)}
 	return s, nil
 }
@@ -168,7 +172,7 @@ func (s *SQLite) Create(ctx context.Context, g *rules.Game) (string, error) {
 		return "", err
 	}
 	c := &cachedGame{id: NewID(), game: g}
-	if err := s.write(ctx, c); err != nil {
+	if err := s.write(c); err != nil {
 		return "", fmt.Errorf("create game: %w", err)
 	}
 	s.mu.Lock()
@@ -197,7 +201,7 @@ func (s *SQLite) Update(ctx context.Context, id string, fn func(*rules.Game) err
 	if c.game.Revision() == c.rev {
 		return nil
 	}
-	if err := s.write(ctx, c); err != nil {
+	if err := s.write(c); err != nil {
 		s.forget(c)
 		return fmt.Errorf("game %q: %w", id, err)
 	}
@@ -217,18 +221,15 @@ func (s *SQLite) View(ctx context.Context, id string, fn func(*rules.Game) error
 // write commits c's game: a new row, or the changed columns of its row.
 // Upserting means a game a sweep removed while it was in use is written
 // back whole.
-func (s *SQLite) write(ctx context.Context, c *cachedGame) error {
+func (s *SQLite) write(c *cachedGame) error {
 	row, err := encodeRow(c.game.Snapshot())
 	if err != nil {
 		return err
 	}
 	now := s.opts.Now().Unix()
-	// A cancelled request must not leave the commit half done: write
-	// regardless of ctx, which only the caller's deadline bounds.
-	_, err = s.save.ExecContext(context.WithoutCancel(ctx),
-		c.id, row.variant, row.startFEN, row.actions, row.declared, row.tags, row.fromChess, now, now)
-	if err != nil {
-		return fmt.Errorf("saving the game: %w", err)
+	// Once begun, a save runs to its end whatever becomes of the request.
+	if err := s.commits.write(c.id, row.variant, row.startFEN, row.actions, row.declared, row.tags, row.fromChess, now, now); err != nil {
+		return err
 	}
 	c.rev = c.game.Revision()
 	return nil
@@ -416,11 +417,15 @@ func (s *SQLite) Stats(ctx context.Context) (stored, cached int, err error) {
 }
 
 // Close closes the database. Every acknowledged change is already
-// committed; call it once no request is in flight.
+// committed; call it once no request is in flight. Closing again does
+// nothing.
 func (s *SQLite) Close() error {
-	s.save.Close()
-	if err := s.db.Close(); err != nil {
-		return fmt.Errorf("close database: %w", err)
-	}
-	return nil
+	s.closeOnce.Do(func() {
+		s.commits.close()
+		s.save.Close()
+		if err := s.db.Close(); err != nil {
+			s.closeErr = fmt.Errorf("close database: %w", err)
+		}
+	})
+	return s.closeErr
 }

@@ -353,3 +353,56 @@ func TestSQLiteSweep(t *testing.T) {
 		t.Errorf("the game in use was not written back: %d stored", stored)
 	}
 }
+
+// TestSQLiteBatchedSaves saves from many goroutines at once, so saves share
+// transactions, while the database refuses some of them: exactly those
+// fail, and every other is kept.
+func TestSQLiteBatchedSaves(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "games.db")
+	s := openSQLite(t, path, Options{})
+	if _, err := s.db.Exec(`CREATE TRIGGER full BEFORE UPDATE ON games WHEN new.actions LIKE '%d2d4%'
+		BEGIN SELECT RAISE(ABORT, 'disk full'); END`); err != nil {
+		t.Fatal(err)
+	}
+	const n = 64
+	ids := make([]string, n)
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			id, err := s.Create(ctx, rules.New(rules.BanChess{}))
+			if err != nil {
+				errs[i] = err
+				return
+			}
+			ids[i] = id
+			move := "m:d2d4" // refused by the trigger
+			if i%2 == 0 {
+				move = "m:g1f3"
+			}
+			for _, a := range []string{"b:e2e4", move} {
+				if errs[i] = s.Update(ctx, id, func(g *rules.Game) error { return g.PlayText(a) }); errs[i] != nil {
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	s.Close()
+	again := openSQLite(t, path, Options{})
+	for i, id := range ids {
+		want := []string{"b:e2e4", "m:g1f3"}
+		if i%2 == 1 {
+			if errs[i] == nil || !strings.Contains(errs[i].Error(), "disk full") {
+				t.Errorf("save %d: %v, want it refused", i, errs[i])
+			}
+			want = want[:1]
+		} else if errs[i] != nil {
+			t.Errorf("save %d: %v", i, errs[i])
+		}
+		if got := viewState(t, again, id); got != state(mustReplay(t, want...)) {
+			t.Errorf("game %d reopened as\n%s", i, got)
+		}
+	}
+}

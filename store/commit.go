@@ -1,0 +1,101 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+)
+
+// maxBatch bounds the saves one transaction commits.
+const maxBatch = 256
+
+// committer commits the saves of concurrent requests together: each
+// request waits for its own, but the saves queued while one transaction
+// commits go into the next as a batch, so a busy server pays for one
+// commit (and, with Fsync, one flush to disk) per batch instead of per
+// ply.
+type committer struct {
+	db    *sql.DB
+	save  *sql.Stmt // the statement each save executes
+	queue chan save
+	done  chan struct{} // closed when the committer has stopped
+}
+
+// save is one row to write and where to report how it went.
+type save struct {
+	args   []any
+	result chan error
+}
+
+func newCommitter(db *sql.DB, stmt *sql.Stmt) *committer {
+	c := &committer{db: db, save: stmt, queue: make(chan save, maxBatch), done: make(chan struct{})}
+	go c.run()
+	return c
+}
+
+// write executes the save statement with args, committed, and returns once
+// it is on disk (or failed).
+func (c *committer) write(args ...any) error {
+	r := save{args: args, result: make(chan error, 1)}
+	c.queue <- r
+	return <-r.result
+}
+
+// close stops the committer once the saves queued are committed. No write
+// may start after it.
+func (c *committer) close() {
+	close(c.queue)
+	<-c.done
+}
+
+func (c *committer) run() {
+	defer close(c.done)
+	batch := make([]save, 0, maxBatch)
+	for first := range c.queue {
+		batch = append(batch[:0], first)
+	more:
+		for len(batch) < maxBatch {
+			select {
+			case s, ok := <-c.queue:
+				if !ok {
+					break more
+				}
+				batch = append(batch, s)
+			default:
+				break more
+			}
+		}
+		c.commit(batch)
+	}
+}
+
+// commit writes the batch in one transaction. A save the database refuses
+// fails alone (SQLite undoes just that statement); if the commit fails,
+// every save in the batch fails.
+func (c *committer) commit(batch []save) {
+	errs := make([]error, len(batch))
+	err := func() error {
+		ctx := context.Background()
+		tx, err := c.db.BeginTx(ctx, nil)
+		if err != nil {
+			return fmt.Errorf("saving the game: %w", err)
+		}
+		defer tx.Rollback()
+		stmt := tx.StmtContext(ctx, c.save)
+		for i, s := range batch {
+			if _, err := stmt.ExecContext(ctx, s.args...); err != nil {
+				errs[i] = fmt.Errorf("saving the game: %w", err)
+			}
+		}
+		if err := tx.Commit(); err != nil {
+			return fmt.Errorf("saving the game: commit: %w", err)
+		}
+		return nil
+	}()
+	for i, s := range batch {
+		if err != nil {
+			errs[i] = err
+		}
+		s.result <- errs[i]
+	}
+}
