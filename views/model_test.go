@@ -105,3 +105,25 @@ func TestSelectionAndPromotion(t *testing.T) {
 		}
 	}
 }
+
+// TestHotEscapes checks the Go-written square and history link escape what
+// they write.
+func TestHotEscapes(t *testing.T) {
+	evil := `"><script>alert(1)</script>&`
+	var buf bytes.Buffer
+	sq := Square{Name: evil, Label: evil, Dests: evil, Piece: evil, RankAt: evil, FileAt: evil}
+	for _, ro := range []bool{false, true} {
+		for _, dest := range []bool{false, true} {
+			sq.Dest = dest
+			if err := square(sq, ro, evil).Render(context.Background(), &buf); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if err := historyItem(HistoryItem{Index: 3, Text: evil, Title: evil, Ban: true}, evil).Render(context.Background(), &buf); err != nil {
+		t.Fatal(err)
+	}
+	if out := buf.String(); strings.Contains(out, "<script>") || strings.Contains(out, `"><script`) || !strings.Contains(out, "&#34;&gt;&lt;script") {
+		t.Errorf("unescaped value in\n%s", out)
+	}
+}
