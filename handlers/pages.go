@@ -381,7 +381,14 @@ func shareURL(scheme, host string, g *rules.Game, initial string) string {
 	if start := g.StartFEN(); start != initial {
 		q.Set("fen", start)
 	}
-	q.Set("a", strings.Join(g.BCN(), ","))
+	var actions []byte
+	for i, a := range g.Actions() {
+		if i > 0 {
+			actions = append(actions, ',')
+		}
+		actions, _ = a.AppendText(actions)
+	}
+	q.Set("a", string(actions))
 	switch o := g.Outcome(); o.Reason {
 	case rules.Resignation:
 		q.Set("end", o.Winner.Other().String()+"-resigned")

@@ -55,10 +55,32 @@ func (a Action) Coords() string {
 
 // String returns the action in Ban Chess Notation: "b:e2e4", "m:e7e8q".
 func (a Action) String() string {
+	b, _ := a.AppendText(make([]byte, 0, 7))
+	return string(b)
+}
+
+// AppendText appends the action in Ban Chess Notation to b (it implements
+// encoding.TextAppender and never fails).
+func (a Action) AppendText(b []byte) ([]byte, error) {
 	if a.Phase == PhaseBan {
-		return "b:" + a.Coords()
+		b = append(b, "b:"...)
+	} else {
+		b = append(b, "m:"...)
 	}
-	return "m:" + a.Coords()
+	b = appendSquare(b, a.From)
+	b = appendSquare(b, a.To)
+	if a.Promotion != 0 {
+		b = append(b, a.Promotion.Letter()|0x20)
+	}
+	return b, nil
+}
+
+// appendSquare appends the square's name, or "-" for NoSquare.
+func appendSquare(b []byte, s Square) []byte {
+	if !s.Valid() {
+		return append(b, '-')
+	}
+	return append(b, byte('a'+s.File()), byte('1'+s.Rank()))
 }
 
 // ParseAction reads an action in Ban Chess Notation (RULES.md §3): "b:e2e4",

@@ -77,10 +77,7 @@ func (s Square) Valid() bool { return s >= 0 && s < 64 }
 
 // String returns the square's name, such as "e4", or "-" for NoSquare.
 func (s Square) String() string {
-	if !s.Valid() {
-		return "-"
-	}
-	return string([]byte{byte('a' + s.File()), byte('1' + s.Rank())})
+	return string(appendSquare(make([]byte, 0, 2), s))
 }
 
 // Light reports whether s is a light square.

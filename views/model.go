@@ -158,7 +158,7 @@ func NewGame(g *rules.Game, o Options) Game {
 		Ply:       g.Ply(),
 		Actor:     turn.Actor.Name(),
 		ActorID:   turn.Actor.String(),
-		CanUndo:   len(g.Actions()) > 0 || out.Reason == rules.Resignation || out.Reason == rules.Agreement,
+		CanUndo:   g.Ply() > g.StartPly() || out.Reason == rules.Resignation || out.Reason == rules.Agreement,
 		Over:      out.Over(),
 		FEN:       g.FEN(),
 		History:   rows(g, hist, -1),
