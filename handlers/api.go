@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"regexp"
 	"strings"
@@ -83,7 +84,7 @@ func (s *Server) apiRoutes(g *echo.Group) {
 	a := &api{s: s}
 	// Use also routes every unknown path under /api through these, so its
 	// 404 is JSON too.
-	g.Use(apiErrors, apiHeaders, apiBodyLimit(apiMaxBody))
+	g.Use(apiErrors(s.log), apiHeaders, apiBodyLimit(apiMaxBody))
 	routes := []struct {
 		method, path string
 		h            echo.HandlerFunc
@@ -214,26 +215,29 @@ func toAPIError(err error) *apiError {
 }
 
 // apiErrors writes every failure under /api, including Echo's own and a
-// panic, as {"error": …, "code": …}.
-func apiErrors(next echo.HandlerFunc) echo.HandlerFunc {
-	return func(c echo.Context) (err error) {
-		defer func() {
-			if r := recover(); r != nil {
-				if r == http.ErrAbortHandler {
-					panic(r)
+// panic, as {"error": …, "code": …}, and logs the server's own failures.
+func apiErrors(log *slog.Logger) echo.MiddlewareFunc {
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c echo.Context) (err error) {
+			defer func() {
+				if r := recover(); r != nil {
+					if r == http.ErrAbortHandler {
+						panic(r)
+					}
+					err = fmt.Errorf("panic: %v", r)
 				}
-				err = fmt.Errorf("panic: %v", r)
-			}
-			if err == nil || c.Response().Committed {
-				return
-			}
-			ae := toAPIError(err)
-			if ae.status == http.StatusInternalServerError {
-				c.Logger().Errorf("api %s %s: %v", c.Request().Method, c.Request().URL.Path, err)
-			}
-			err = c.JSON(ae.status, ae)
-		}()
-		return next(c)
+				if err == nil || c.Response().Committed {
+					return
+				}
+				ae := toAPIError(err)
+				if ae.status == http.StatusInternalServerError {
+					log.ErrorContext(c.Request().Context(), "request failed", "err", err,
+						"request_id", c.Response().Header().Get(echo.HeaderXRequestID))
+				}
+				err = c.JSON(ae.status, ae)
+			}()
+			return next(c)
+		}
 	}
 }
 

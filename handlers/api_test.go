@@ -6,6 +6,7 @@ import (
 	"compress/gzip"
 	"encoding/json"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -618,10 +619,13 @@ func TestAPIHTTPError(t *testing.T) {
 
 func TestAPIPanic(t *testing.T) {
 	e := echo.New()
-	e.Logger.SetOutput(io.Discard)
-	e.GET("/api/boom", func(c echo.Context) error { panic("boom") }, apiErrors)
+	var log bytes.Buffer
+	e.GET("/api/boom", func(c echo.Context) error { panic("boom") }, apiErrors(slog.New(slog.NewTextHandler(&log, nil))))
 	a := &apiT{t, e}
 	a.fail(a.do(http.MethodGet, "/api/boom", ""), 500, "internal")
+	if !strings.Contains(log.String(), "level=ERROR") || !strings.Contains(log.String(), "panic: boom") {
+		t.Errorf("log: %q", log.String())
+	}
 }
 
 // TestAPIConcurrent races requests on one game: the per-game lock lets
