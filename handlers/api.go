@@ -16,11 +16,6 @@ import (
 	"github.com/banchess/banchess/store"
 )
 
-// apiMaxBody is the largest request body the API reads: room for a PGN of
-// thousands of moves. It matches the limit the shared middleware puts on
-// every route, so the API answers the same with or without it.
-const apiMaxBody = 256 << 10
-
 // gameObject is a game as the API writes it (issue 4).
 type gameObject struct {
 	ID      string   `json:"id"`
@@ -84,7 +79,7 @@ func (s *Server) apiRoutes(g *echo.Group) {
 	a := &api{s: s}
 	// Use also routes every unknown path under /api through these, so its
 	// 404 is JSON too.
-	g.Use(apiErrors(s.log), apiHeaders, apiBodyLimit(apiMaxBody))
+	g.Use(apiErrors(s.log), apiHeaders, bodyLimit(maxBody))
 	routes := []struct {
 		method, path string
 		h            echo.HandlerFunc
@@ -174,7 +169,7 @@ var apiStatusCodes = map[int]struct{ code, msg string }{
 	http.StatusForbidden:             {"forbidden", "This request was refused."},
 	http.StatusNotFound:              {"not_found", "There is nothing at this address: see the API's paths in the README."},
 	http.StatusMethodNotAllowed:      {"method_not_allowed", "This address does not take this method."},
-	http.StatusRequestEntityTooLarge: {"too_large", fmt.Sprintf("The request body is larger than the %d KiB this server accepts.", apiMaxBody>>10)},
+	http.StatusRequestEntityTooLarge: {"too_large", fmt.Sprintf("The request body is larger than the %d KiB this server accepts.", maxBody>>10)},
 	http.StatusUnsupportedMediaType:  {"not_json", "The request body must be JSON (Content-Type: application/json)."},
 	http.StatusInternalServerError:   {"internal", "Something went wrong on the server; the game is unchanged."},
 }
@@ -246,21 +241,6 @@ func apiHeaders(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		c.Response().Header().Set("Cache-Control", "no-store")
 		return next(c)
-	}
-}
-
-// apiBodyLimit refuses bodies over limit bytes: at once when the length is
-// declared, on reading otherwise.
-func apiBodyLimit(limit int64) echo.MiddlewareFunc {
-	return func(next echo.HandlerFunc) echo.HandlerFunc {
-		return func(c echo.Context) error {
-			r := c.Request()
-			if r.ContentLength > limit {
-				return echo.ErrStatusRequestEntityTooLarge
-			}
-			r.Body = http.MaxBytesReader(c.Response(), r.Body, limit)
-			return next(c)
-		}
 	}
 }
 

@@ -581,7 +581,7 @@ func TestAPIErrorShape(t *testing.T) {
 // TestAPIBodyLimit sends bodies over the limit, with and without a declared
 // length, to the API alone and behind the shared middleware.
 func TestAPIBodyLimit(t *testing.T) {
-	big := `{"pgn":"` + strings.Repeat("1. e4 e5 ", apiMaxBody/9+1) + `*"}`
+	big := `{"pgn":"` + strings.Repeat("1. e4 e5 ", maxBody/9+1) + `*"}`
 	for name, a := range map[string]*apiT{"bare": newBareAPI(t), "registered": newAPI(t)} {
 		t.Run(name, func(t *testing.T) {
 			g := a.create("")
@@ -595,7 +595,7 @@ func TestAPIBodyLimit(t *testing.T) {
 			// API's own runs, the body still has the API's shape.
 			a.fail(a.do(http.MethodPost, "/api/games", big), 413, "too_large")
 			// A body just under the limit is read (and refused for what it says).
-			ok := `{"pgn":"` + strings.Repeat(" ", apiMaxBody-20) + `"}`
+			ok := `{"pgn":"` + strings.Repeat(" ", maxBody-20) + `"}`
 			a.fail(a.do(http.MethodPost, "/api/games", ok), 400, "bad_pgn")
 		})
 	}

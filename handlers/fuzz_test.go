@@ -425,7 +425,7 @@ func FuzzAPI(f *testing.F) {
 		}
 		path = strings.ReplaceAll(path, "{id}", want)
 		if flags&apiHuge != 0 {
-			body = append(body, bytes.Repeat([]byte(" "), apiMaxBody+1-len(body))...)
+			body = append(body, bytes.Repeat([]byte(" "), maxBody+1-len(body))...)
 		}
 		req := fuzzRequest(method, path, "", body)
 		if flags&apiNoLength != 0 {

@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"errors"
+	"fmt"
 	"net/http"
 	"strings"
 
@@ -57,7 +58,7 @@ func bodyLimit(limit int64) echo.MiddlewareFunc {
 			r := c.Request()
 			if r.ContentLength > limit {
 				return refuse(c, http.StatusRequestEntityTooLarge, "Request too large",
-					"The request body is larger than the 256 KiB this server accepts.")
+					fmt.Sprintf("The request body is larger than the %d KiB this server accepts.", limit>>10))
 			}
 			r.Body = http.MaxBytesReader(c.Response(), r.Body, limit)
 			return next(c)

@@ -167,10 +167,7 @@ func TestPGNRoundTrip(t *testing.T) {
 		if ref.Start == illegalRefStart {
 			continue
 		}
-		g := mustFEN(t, ref.Start, BanChess{})
-		for _, p := range ref.Plies {
-			mustPlay(t, g, p.Play)
-		}
+		g := ref.played(t)
 		pgn := g.PGN()
 		back, err := FromPGN(pgn, PGNOptions{})
 		if err != nil {

@@ -21,10 +21,7 @@ func TestSnapshotReferenceGames(t *testing.T) {
 		if ref.Start == illegalRefStart {
 			continue
 		}
-		g := mustFEN(t, ref.Start, BanChess{})
-		for _, p := range ref.Plies {
-			mustPlay(t, g, p.Play)
-		}
+		g := ref.played(t)
 		for range 2 {
 			back, err := Restore(g.Snapshot())
 			if err != nil {

@@ -59,6 +59,16 @@ func loadRefGames(tb testing.TB) []refGame {
 	return games
 }
 
+// played returns the reference game played to its end.
+func (ref refGame) played(t *testing.T) *Game {
+	t.Helper()
+	g := mustFEN(t, ref.Start, BanChess{})
+	for _, p := range ref.Plies {
+		mustPlay(t, g, p.Play)
+	}
+	return g
+}
+
 // illegalRefStart is the one reference start position RULES.md rejects.
 const illegalRefStart = "8/8/4k3/8/8/3K4/4R3/8 w - - 90 80 1"
 
