@@ -3,7 +3,9 @@ package store
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
+	"sync"
 )
 
 // maxBatch bounds the saves one transaction commits.
@@ -19,7 +21,13 @@ type committer struct {
 	save  *sql.Stmt // the statement each save executes
 	queue chan save
 	done  chan struct{} // closed when the committer has stopped
+
+	mu     sync.RWMutex // held to read while queueing, to write while closing
+	closed bool
 }
+
+// errClosed answers a save after the store was closed.
+var errClosed = errors.New("saving the game: the store is closed")
 
 // save is one row to write and where to report how it went.
 type save struct {
@@ -37,14 +45,23 @@ func newCommitter(db *sql.DB, stmt *sql.Stmt) *committer {
 // it is on disk (or failed).
 func (c *committer) write(args ...any) error {
 	r := save{args: args, result: make(chan error, 1)}
+	c.mu.RLock()
+	if c.closed {
+		c.mu.RUnlock()
+		return errClosed
+	}
 	c.queue <- r
+	c.mu.RUnlock()
 	return <-r.result
 }
 
-// close stops the committer once the saves queued are committed. No write
-// may start after it.
+// close stops the committer once the saves queued are committed; later
+// saves fail with errClosed.
 func (c *committer) close() {
+	c.mu.Lock()
+	c.closed = true
 	close(c.queue)
+	c.mu.Unlock()
 	<-c.done
 }
 

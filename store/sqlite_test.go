@@ -406,3 +406,21 @@ func TestSQLiteBatchedSaves(t *testing.T) {
 		}
 	}
 }
+
+// TestSQLiteClosed refuses changes once the store is closed, without
+// panicking.
+func TestSQLiteClosed(t *testing.T) {
+	ctx := context.Background()
+	s := openSQLite(t, ":memory:", Options{})
+	id, err := s.Create(ctx, rules.New(rules.BanChess{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	if err := s.Update(ctx, id, func(g *rules.Game) error { return g.PlayText("b:e2e4") }); err == nil {
+		t.Error("a ply was accepted by a closed store")
+	}
+	if _, err := s.Create(ctx, rules.New(rules.BanChess{})); err == nil {
+		t.Error("a game was created in a closed store")
+	}
+}
