@@ -121,7 +121,7 @@ func OpenSQLite(ctx context.Context, path string, opts Options) (*SQLite, error)
 
 // migrations create and evolve the schema; PRAGMA user_version records how
 // many have run.
-var migrations = []string{
+var migrations = [...]string{
 	`CREATE TABLE games (
 		id         TEXT PRIMARY KEY,
 		variant    TEXT NOT NULL,
@@ -137,7 +137,7 @@ var migrations = []string{
 }
 
 // SchemaVersion is the schema version this binary writes.
-var SchemaVersion = len(migrations)
+const SchemaVersion = len(migrations)
 
 func migrate(ctx context.Context, db *sql.DB) error {
 	tx, err := db.BeginTx(ctx, nil)
