@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"log/slog"
 	"net/http"
 	"regexp"
 	"strings"
@@ -79,7 +78,7 @@ func (s *Server) apiRoutes(g *echo.Group) {
 	a := &api{s: s}
 	// Use also routes every unknown path under /api through these, so its
 	// 404 is JSON too.
-	g.Use(apiErrors(s.log), apiHeaders, bodyLimit(maxBody))
+	g.Use(s.apiErrors, apiHeaders, bodyLimit(maxBody))
 	routes := []struct {
 		method, path string
 		h            echo.HandlerFunc
@@ -211,28 +210,25 @@ func toAPIError(err error) *apiError {
 
 // apiErrors writes every failure under /api, including Echo's own and a
 // panic, as {"error": …, "code": …}, and logs the server's own failures.
-func apiErrors(log *slog.Logger) echo.MiddlewareFunc {
-	return func(next echo.HandlerFunc) echo.HandlerFunc {
-		return func(c echo.Context) (err error) {
-			defer func() {
-				if r := recover(); r != nil {
-					if r == http.ErrAbortHandler {
-						panic(r)
-					}
-					err = fmt.Errorf("panic: %v", r)
+func (s *Server) apiErrors(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) (err error) {
+		defer func() {
+			if r := recover(); r != nil {
+				if r == http.ErrAbortHandler {
+					panic(r)
 				}
-				if err == nil || c.Response().Committed {
-					return
-				}
-				ae := toAPIError(err)
-				if ae.status == http.StatusInternalServerError {
-					log.ErrorContext(c.Request().Context(), "request failed", "err", err,
-						"request_id", c.Response().Header().Get(echo.HeaderXRequestID))
-				}
-				err = c.JSON(ae.status, ae)
-			}()
-			return next(c)
-		}
+				err = fmt.Errorf("panic: %v", r)
+			}
+			if err == nil || c.Response().Committed {
+				return
+			}
+			ae := toAPIError(err)
+			if ae.status == http.StatusInternalServerError {
+				s.logFailure(c, "request failed", err)
+			}
+			err = c.JSON(ae.status, ae)
+		}()
+		return next(c)
 	}
 }
 

@@ -620,7 +620,8 @@ func TestAPIHTTPError(t *testing.T) {
 func TestAPIPanic(t *testing.T) {
 	e := echo.New()
 	var log bytes.Buffer
-	e.GET("/api/boom", func(c echo.Context) error { panic("boom") }, apiErrors(slog.New(slog.NewTextHandler(&log, nil))))
+	s := New(store.NewMemory(), nil, WithLogger(slog.New(slog.NewTextHandler(&log, nil))))
+	e.GET("/api/boom", func(c echo.Context) error { panic("boom") }, s.apiErrors)
 	a := &apiT{t, e}
 	a.fail(a.do(http.MethodGet, "/api/boom", ""), 500, "internal")
 	if !strings.Contains(log.String(), "level=ERROR") || !strings.Contains(log.String(), "panic: boom") {

@@ -32,8 +32,7 @@ func (s *Server) health(c echo.Context) error {
 		ctx, cancel := context.WithTimeout(c.Request().Context(), healthTimeout)
 		defer cancel()
 		if err := p.Ping(ctx); err != nil {
-			s.log.ErrorContext(ctx, "health check: the store does not answer", "err", err,
-				"request_id", c.Response().Header().Get(echo.HeaderXRequestID))
+			s.logFailure(c, "health check: the store does not answer", err)
 			return c.String(http.StatusServiceUnavailable, "unavailable: the game store does not answer\n")
 		}
 	}

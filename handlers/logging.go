@@ -66,6 +66,13 @@ func (s *Server) requestLog() echo.MiddlewareFunc {
 	})
 }
 
+// logFailure logs a failure of the server's own (not the client's), with
+// the request's id so it can be matched with the request's log line.
+func (s *Server) logFailure(c echo.Context, msg string, err error) {
+	s.log.ErrorContext(c.Request().Context(), msg, "err", err,
+		"request_id", c.Response().Header().Get(echo.HeaderXRequestID))
+}
+
 // idPrefix is how much of a game id the log keeps: enough to tell games
 // apart when reading a log, far too little to play them.
 const idPrefix = 6

@@ -236,8 +236,7 @@ func (p *pages) internal(c echo.Context, err error) error {
 	if errors.As(err, &le) {
 		return refuseLimit(c, le)
 	}
-	p.s.log.ErrorContext(c.Request().Context(), "request failed", "err", err,
-		"request_id", c.Response().Header().Get(echo.HeaderXRequestID))
+	p.s.logFailure(c, "request failed", err)
 	return refuse(c, http.StatusInternalServerError, "Something went wrong",
 		"The server could not complete this request. Please try again.")
 }

@@ -45,12 +45,16 @@ func MoveAction(from, to Square, promo PieceKind) Action {
 func (a Action) Pair() Pair { return Pair{a.From, a.To} }
 
 // Coords returns the action in coordinates without its prefix: "e2e4", "e7e8q".
-func (a Action) Coords() string {
-	s := a.From.String() + a.To.String()
+func (a Action) Coords() string { return string(a.appendCoords(make([]byte, 0, 5))) }
+
+// appendCoords appends the action's squares and promotion letter to b.
+func (a Action) appendCoords(b []byte) []byte {
+	b = appendSquare(b, a.From)
+	b = appendSquare(b, a.To)
 	if a.Promotion != 0 {
-		s += string(a.Promotion.Letter() | 0x20)
+		b = append(b, a.Promotion.Letter()|0x20)
 	}
-	return s
+	return b
 }
 
 // String returns the action in Ban Chess Notation: "b:e2e4", "m:e7e8q".
@@ -67,12 +71,7 @@ func (a Action) AppendText(b []byte) ([]byte, error) {
 	} else {
 		b = append(b, "m:"...)
 	}
-	b = appendSquare(b, a.From)
-	b = appendSquare(b, a.To)
-	if a.Promotion != 0 {
-		b = append(b, a.Promotion.Letter()|0x20)
-	}
-	return b, nil
+	return a.appendCoords(b), nil
 }
 
 // appendSquare appends the square's name, or "-" for NoSquare.

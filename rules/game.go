@@ -142,6 +142,9 @@ func (g *Game) StartPly() int { return g.startPly }
 // Turn says who acts now and what they do.
 func (g *Game) Turn() Turn { return g.variant.turn(g.Ply()) }
 
+// StartPosition returns the position the game started from.
+func (g *Game) StartPosition() Position { return g.positions[0] }
+
 // Position returns the current position.
 func (g *Game) Position() Position { return g.positions[len(g.positions)-1] }
 

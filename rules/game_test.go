@@ -413,3 +413,11 @@ func TestMoveSAN(t *testing.T) {
 		t.Error("MoveSAN accepted g1g3")
 	}
 }
+
+func TestStartPosition(t *testing.T) {
+	g := mustFEN(t, "4k3/8/8/8/8/8/4P3/4K3 w - - 3 12", BanChess{})
+	mustPlay(t, g, "b:e2e4", "m:e2e3")
+	if p := g.StartPosition(); p.Fullmove != 12 || p.HalfmoveClock != 3 || p.ToMove != White || p.Board[Square(12)].Kind() != Pawn {
+		t.Errorf("start position %+v", p)
+	}
+}

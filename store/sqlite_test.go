@@ -168,6 +168,16 @@ func TestSQLiteNewerSchema(t *testing.T) {
 	}
 }
 
+// refuseD2D4 makes the database refuse, as "disk full", every save of a
+// game in which d2d4 was played.
+func refuseD2D4(t *testing.T, s *SQLite) {
+	t.Helper()
+	if _, err := s.db.Exec(`CREATE TRIGGER full BEFORE UPDATE ON games WHEN new.actions LIKE '%d2d4%'
+		BEGIN SELECT RAISE(ABORT, 'disk full'); END`); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // TestSQLiteFailedWrite makes the database refuse a write: the change is
 // not kept, in memory or on disk.
 func TestSQLiteFailedWrite(t *testing.T) {
@@ -179,10 +189,7 @@ func TestSQLiteFailedWrite(t *testing.T) {
 	}
 	play(t, s, id, "b:e2e4")
 	before := viewState(t, s, id)
-	if _, err := s.db.Exec(`CREATE TRIGGER full BEFORE UPDATE ON games WHEN new.actions LIKE '%d2d4%'
-		BEGIN SELECT RAISE(ABORT, 'disk full'); END`); err != nil {
-		t.Fatal(err)
-	}
+	refuseD2D4(t, s)
 	err = s.Update(ctx, id, func(g *rules.Game) error { return g.PlayText("m:d2d4") })
 	if err == nil || !strings.Contains(err.Error(), "disk full") {
 		t.Fatalf("failed write: %v", err)
@@ -361,10 +368,7 @@ func TestSQLiteBatchedSaves(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "games.db")
 	s := openSQLite(t, path, Options{})
-	if _, err := s.db.Exec(`CREATE TRIGGER full BEFORE UPDATE ON games WHEN new.actions LIKE '%d2d4%'
-		BEGIN SELECT RAISE(ABORT, 'disk full'); END`); err != nil {
-		t.Fatal(err)
-	}
+	refuseD2D4(t, s)
 	const n = 64
 	ids := make([]string, n)
 	errs := make([]error, n)

@@ -443,7 +443,7 @@ func rows(g *rules.Game, hist []rules.PlyInfo, current int) []HistoryRow {
 	if len(hist) == 0 {
 		return nil
 	}
-	fullmove := startFullmove(g)
+	fullmove := g.StartPosition().Fullmove
 	var rows []HistoryRow
 	for i, p := range hist {
 		side := p.Actor // the side whose move this ply is or restricts
@@ -472,17 +472,6 @@ func rows(g *rules.Game, hist []rules.PlyInfo, current int) []HistoryRow {
 		}
 	}
 	return rows
-}
-
-// startFullmove is the move number of the game's start position: the sixth
-// field of its FEN (1 if that cannot be read).
-func startFullmove(g *rules.Game) int {
-	if f := strings.Fields(g.StartFEN()); len(f) >= 6 {
-		if n, err := strconv.Atoi(f[5]); err == nil {
-			return n
-		}
-	}
-	return 1
 }
 
 // describe says what a ply did: "Black banned e2–e4", "White played d4".
