@@ -11,6 +11,9 @@ var (
 	ErrSyntax = errors.New("not an action")
 	// ErrIllegal: a well-formed action that the rules do not allow now.
 	ErrIllegal = errors.New("illegal action")
+	// ErrBanned: a move that is the ban in force. It is illegal too, so
+	// errors.Is(err, ErrIllegal) also holds for it.
+	ErrBanned = errors.New("banned action")
 	// ErrGameOver: the game has ended, so no ban or move is accepted.
 	ErrGameOver = errors.New("game over")
 	// ErrTooManyPlies: a PGN holds more plies than PGNOptions.MaxPlies.
@@ -19,7 +22,7 @@ var (
 
 // ActionError explains why an action was refused. The game is unchanged.
 type ActionError struct {
-	Kind   error  // ErrSyntax, ErrIllegal or ErrGameOver
+	Kind   error  // ErrSyntax, ErrIllegal, ErrBanned or ErrGameOver
 	Action string // the action as given
 	msg    string
 }
@@ -29,12 +32,20 @@ func (e *ActionError) Error() string { return e.msg }
 // Unwrap returns the kind, so errors.Is(err, ErrIllegal) works.
 func (e *ActionError) Unwrap() error { return e.Kind }
 
+// Is makes a banned move illegal too: errors.Is(err, ErrIllegal) holds when
+// the kind is ErrBanned.
+func (e *ActionError) Is(target error) bool { return target == ErrIllegal && e.Kind == ErrBanned }
+
 func syntaxErrorf(action, format string, args ...any) error {
 	return &ActionError{Kind: ErrSyntax, Action: action, msg: fmt.Sprintf(format, args...)}
 }
 
 func illegalf(action, format string, args ...any) error {
 	return &ActionError{Kind: ErrIllegal, Action: action, msg: fmt.Sprintf(format, args...)}
+}
+
+func bannedf(action, format string, args ...any) error {
+	return &ActionError{Kind: ErrBanned, Action: action, msg: fmt.Sprintf(format, args...)}
 }
 
 // FENError says which field of a FEN is wrong and how.

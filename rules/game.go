@@ -238,7 +238,8 @@ func (a Action) sortKey() int32 {
 }
 
 // Play applies one action. An illegal one returns an *ActionError (kind
-// ErrIllegal or ErrGameOver) and leaves the game unchanged.
+// ErrIllegal, ErrBanned for the move the ban in force forbids, or
+// ErrGameOver) and leaves the game unchanged.
 func (g *Game) Play(a Action) error {
 	if g.outcome.Over() {
 		return &ActionError{Kind: ErrGameOver, Action: a.String(), msg: "the game is over: " + g.outcome.String()}
@@ -282,7 +283,7 @@ func (g *Game) PlayText(bcn string) error {
 // findMove returns the legal move a names, or says why there is none.
 func (g *Game) findMove(a Action) (*chess.Move, error) {
 	if ban, banned := g.Ban(); banned && a.Pair() == ban {
-		return nil, illegalf(a.String(), "%s is banned this turn", ban)
+		return nil, bannedf(a.String(), "%s is banned this turn", ban)
 	}
 	var pairMatch bool
 	for _, m := range g.moves {

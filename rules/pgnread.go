@@ -183,8 +183,9 @@ func (pg *pgnGame) play(v Variant, maxPlies int) (*Game, error) {
 // ParseMove reads a move of the side to move in SAN ("Nf3", "exd5", "O-O",
 // "e8=Q") or coordinates ("g1f3", "e7e8q", "m:g1f3"). SAN is resolved
 // against the legal moves and the ban in force, so a move it cannot name
-// is refused here; coordinates name their squares themselves and are only
-// read: Play checks them.
+// is refused here (ErrIllegal, or ErrBanned for the banned move);
+// coordinates name their squares themselves and are only read: Play checks
+// them. To read whatever the turn asks, ban or move, use ParseInput.
 func (g *Game) ParseMove(text string) (Action, error) {
 	s := strings.TrimSpace(text)
 	if strings.HasPrefix(s, "m:") || strings.HasPrefix(s, "M:") {
@@ -195,31 +196,11 @@ func (g *Game) ParseMove(text string) (Action, error) {
 			return a, nil
 		}
 	}
-	q, err := parseSAN(s)
+	q, err := readSAN(s)
 	if err != nil {
-		return Action{}, syntaxErrorf(s, "%v", err)
+		return Action{}, err
 	}
-	found := q.match(&g.positions[len(g.positions)-1], g.moves)
-	switch {
-	case len(found) == 0 && q.castle != 0:
-		return Action{}, illegalf(s, "%s is not legal: %s cannot %s now", s, g.ToMove().Name(), q.describe())
-	case len(found) == 0:
-		return Action{}, illegalf(s, "%s is not legal: no %s", s, q.describe())
-	case len(found) > 1 && promoKind(found[0]) != 0 && moveFrom(found[0]) == moveFrom(found[len(found)-1]):
-		return Action{}, illegalf(s, "%s promotes a pawn: add the piece, as in %s=Q", s, strings.TrimRight(s, "+#"))
-	case len(found) > 1:
-		var from []string
-		for _, m := range found {
-			from = append(from, moveFrom(m).String())
-		}
-		return Action{}, illegalf(s, "%s is ambiguous: pieces on %s can all move there", s, strings.Join(from, " and "))
-	}
-	m := found[0]
-	a := MoveAction(moveFrom(m), moveTo(m), promoKind(m))
-	if ban, banned := g.Ban(); banned && a.Pair() == ban {
-		return Action{}, illegalf(s, "%s (%s) is banned this turn", s, ban)
-	}
-	return a, nil
+	return g.sanMove(s, q)
 }
 
 // splitPGN tokenises PGN text into games. Variations, NAGs, move numbers and
