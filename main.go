@@ -21,6 +21,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/handlers"
 	"github.com/banchess/banchess/store"
 	"github.com/banchess/banchess/terminal"
@@ -76,16 +77,17 @@ func serve(ctx context.Context, args []string, out io.Writer, getenv func(string
 
 	logger := slog.New(slog.NewTextHandler(os.Stderr, nil))
 	tuneGC(getenv)
-	games, err := store.OpenSQLite(ctx, *dbPath, store.Options{Fsync: *fsync, CacheSize: *cacheSize, TTL: time.Duration(ttl)})
+	db, err := store.OpenSQLite(ctx, *dbPath, store.Options{Fsync: *fsync, CacheSize: *cacheSize, TTL: time.Duration(ttl)})
 	if err != nil {
 		return err
 	}
-	defer games.Close()
-	go sweep(ctx, games, time.Duration(ttl), logger)
+	defer db.Close()
+	go sweep(ctx, db, time.Duration(ttl), logger)
 
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
-	handlers.New(games, nil,
+	handlers.New(games.New(db), nil,
+		handlers.WithHealthCheck(db),
 		handlers.WithLimits(limits),
 		handlers.WithTrustProxy(*trustProxy),
 		handlers.WithLogger(logger),

@@ -94,10 +94,20 @@ type apiGame struct {
 	Legal  []string `json:"legal"`
 	Log    []string `json:"log"`
 	Status string   `json:"status"`
+	Token  string   `json:"token"` // in the answer to a new game
 }
 
-func (s *server) post(path, body string) (*apiGame, error) {
-	res, err := http.Post(s.url+path, "application/json", strings.NewReader(body))
+// post sends body to path with token as the bearer ("" for none).
+func (s *server) post(path, body, token string) (*apiGame, error) {
+	req, err := http.NewRequest(http.MethodPost, s.url+path, strings.NewReader(body))
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	res, err := http.DefaultClient.Do(req)
 	if err != nil {
 		return nil, err
 	}
@@ -144,11 +154,12 @@ func TestKilledServerKeepsPlies(t *testing.T) {
 	var wg sync.WaitGroup
 	plies := make(chan struct{}, 1000)
 	for i := range clients {
-		g, err := srv.post("/api/games", "{}")
+		g, err := srv.post("/api/games", "{}", "")
 		if err != nil {
 			t.Fatal(err)
 		}
 		acked[i] = g
+		token := g.Token
 		wg.Go(func() {
 			for k := 0; ; k++ {
 				mu.Lock()
@@ -160,7 +171,7 @@ func TestKilledServerKeepsPlies(t *testing.T) {
 				} else {
 					body = fmt.Sprintf(`{"action":%q}`, g.Legal[(k*7+i)%len(g.Legal)])
 				}
-				next, err := srv.post(path, body)
+				next, err := srv.post(path, body, token)
 				if err != nil {
 					return // the server is gone: this ply was never acknowledged
 				}
@@ -207,11 +218,11 @@ func TestGracefulShutdown(t *testing.T) {
 	}
 	db := filepath.Join(t.TempDir(), "games.db")
 	srv := startServer(t, "--db", db)
-	g, err := srv.post("/api/games", "{}")
+	g, err := srv.post("/api/games", "{}", "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if g, err = srv.post("/api/games/"+g.ID+"/actions", `{"action":"b:e2e4"}`); err != nil {
+	if g, err = srv.post("/api/games/"+g.ID+"/actions", `{"action":"b:e2e4"}`, g.Token); err != nil {
 		t.Fatal(err)
 	}
 	if err := srv.cmd.Process.Signal(syscall.SIGTERM); err != nil {

@@ -22,6 +22,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/labstack/echo/v4"
 
+	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/handlers"
 	"github.com/banchess/banchess/rules"
 	"github.com/banchess/banchess/store"
@@ -73,7 +74,7 @@ func browser(t *testing.T, js bool) (context.Context, string, *[]string) {
 	bin := chromium(t)
 	e := echo.New()
 	e.HideBanner = true
-	handlers.New(store.NewMemory(), nil).Register(e)
+	handlers.New(games.New(store.NewMemory()), nil).Register(e)
 	srv := httptest.NewServer(e)
 	t.Cleanup(srv.Close)
 
@@ -152,103 +153,213 @@ func play(ctx context.Context, ply int, action string) error {
 	return nil
 }
 
-func TestPlaygroundInBrowser(t *testing.T) {
+// withAndWithoutJS runs test twice: with JavaScript on, and off.
+func withAndWithoutJS(t *testing.T, test func(t *testing.T, js bool)) {
 	for _, js := range []bool{true, false} {
-		t.Run(map[bool]string{true: "javascript", false: "no-javascript"}[js], func(t *testing.T) {
-			ctx, base, problems := browser(t, js)
-
-			// A whole game to a checkmate by ban, by clicking squares.
-			if err := chromedp.Do(ctx, chromedp.Navigate(base+"/"), chromedp.WaitVisible(`#status`)); err != nil {
-				t.Fatal(err)
-			}
-			status, err := chromedp.Run(ctx, chromedp.Text(`#status`))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !strings.Contains(status, "Ply 1 · Black bans a White move") {
-				t.Fatalf("status %q", status)
-			}
-			if js { // htmx swaps fragments: the page itself is never reloaded
-				if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`window.e2eMarker = true`)); err != nil {
-					t.Fatal(err)
-				}
-			}
-			for i, a := range mateLine {
-				if js && i+1 == 13 { // Black picks White's bishop to ban one of its moves
-					if err := chromedp.Do(ctx, chromedp.Click(`#board [data-square="c4"]`),
-						chromedp.WaitVisible(`#board [data-square="f7"].dest`)); err != nil {
-						t.Fatal(err)
-					}
-					screenshot(t, ctx, "playground-ban.png", 1280, 900)
-					if err := chromedp.Do(ctx, chromedp.Click(`#board [data-square="c4"]`)); err != nil {
-						t.Fatal(err)
-					}
-				}
-				if err := play(ctx, i+1, a); err != nil {
-					t.Fatal(err)
-				}
-			}
-			banner, err := chromedp.Run(ctx, chromedp.Text(`#banner`))
-			if err != nil {
-				t.Fatal(err)
-			}
-			hasJS, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.documentElement.className`))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if banner != mateBanner {
-				t.Errorf("banner %q, want %q", banner, mateBanner)
-			}
-			if js {
-				kept, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`window.e2eMarker === true`))
-				if err != nil || !kept {
-					t.Errorf("with JavaScript the page reloaded during the game (%v)", err)
-				}
-			}
-			if js != strings.Contains(hasJS, "js") {
-				t.Errorf("JavaScript on = %v, but the page says %q", js, hasJS)
-			}
-			if js {
-				screenshot(t, ctx, "playground.png", 1280, 900)
-				screenshot(t, ctx, "playground-phone.png", 390, 844)
-				if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 900)); err != nil {
-					t.Fatal(err)
-				}
-			}
-
-			// A promotion through the picker.
-			if err := chromedp.Do(ctx, chromedp.Navigate(base+"/?fen="+url.QueryEscape(promoFEN))); err != nil {
-				t.Fatal(err)
-			}
-			// A refused action is explained in place (htmx swaps 4xx responses too).
-			if err := chromedp.Do(ctx,
-				chromedp.SendKeys(`#action-text`, "e7e9"),
-				chromedp.Submit(`#action-text`),
-				chromedp.WaitVisible(`#error`),
-			); err != nil {
-				t.Fatalf("refused action: %v", err)
-			}
-			if msg, err := chromedp.Run(ctx, chromedp.Text(`#error`)); err != nil || !strings.Contains(msg, "e7e9") {
-				t.Errorf("error message %q (%v)", msg, err)
-			}
-			if err := play(ctx, 1, "b:e1d1"); err != nil {
-				t.Fatal(err)
-			}
-			if err := play(ctx, 2, "m:e7e8q"); err != nil {
-				t.Fatal(err)
-			}
-			piece, err := chromedp.Run(ctx, chromedp.AttributeValue(`#board [data-square="e8"] [data-piece]`, "data-piece"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if piece.Value != "wQ" {
-				t.Errorf("e8 holds %q after promoting to a queen", piece.Value)
-			}
-			if len(*problems) > 0 {
-				t.Errorf("browser reported problems (CSP violations show here): %q", *problems)
-			}
-		})
+		t.Run(map[bool]string{true: "javascript", false: "no-javascript"}[js], func(t *testing.T) { test(t, js) })
 	}
+}
+
+func TestPlaygroundInBrowser(t *testing.T) {
+	withAndWithoutJS(t, func(t *testing.T, js bool) {
+		ctx, base, problems := browser(t, js)
+
+		// A whole game to a checkmate by ban, by clicking squares.
+		if err := chromedp.Do(ctx, chromedp.Navigate(base+"/"), chromedp.WaitVisible(`#status`)); err != nil {
+			t.Fatal(err)
+		}
+		status, err := chromedp.Run(ctx, chromedp.Text(`#status`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(status, "Ply 1 · Black bans a White move") {
+			t.Fatalf("status %q", status)
+		}
+		if js { // htmx swaps fragments: the page itself is never reloaded
+			if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`window.e2eMarker = true`)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for i, a := range mateLine {
+			if js && i+1 == 13 { // Black picks White's bishop to ban one of its moves
+				if err := chromedp.Do(ctx, chromedp.Click(`#board [data-square="c4"]`),
+					chromedp.WaitVisible(`#board [data-square="f7"].dest`)); err != nil {
+					t.Fatal(err)
+				}
+				screenshot(t, ctx, "playground-ban.png", 1280, 900)
+				if err := chromedp.Do(ctx, chromedp.Click(`#board [data-square="c4"]`)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := play(ctx, i+1, a); err != nil {
+				t.Fatal(err)
+			}
+		}
+		banner, err := chromedp.Run(ctx, chromedp.Text(`#banner`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		hasJS, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.documentElement.className`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if banner != mateBanner {
+			t.Errorf("banner %q, want %q", banner, mateBanner)
+		}
+		if js {
+			kept, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`window.e2eMarker === true`))
+			if err != nil || !kept {
+				t.Errorf("with JavaScript the page reloaded during the game (%v)", err)
+			}
+		}
+		if js != strings.Contains(hasJS, "js") {
+			t.Errorf("JavaScript on = %v, but the page says %q", js, hasJS)
+		}
+		if js {
+			screenshot(t, ctx, "playground.png", 1280, 900)
+			screenshot(t, ctx, "playground-phone.png", 390, 844)
+			if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 900)); err != nil {
+				t.Fatal(err)
+			}
+		}
+
+		// A promotion through the picker.
+		if err := chromedp.Do(ctx, chromedp.Navigate(base+"/?fen="+url.QueryEscape(promoFEN))); err != nil {
+			t.Fatal(err)
+		}
+		// A refused action is explained in place (htmx swaps 4xx responses too).
+		if err := chromedp.Do(ctx,
+			chromedp.SendKeys(`#action-text`, "e7e9"),
+			chromedp.Submit(`#action-text`),
+			chromedp.WaitVisible(`#error`),
+		); err != nil {
+			t.Fatalf("refused action: %v", err)
+		}
+		if msg, err := chromedp.Run(ctx, chromedp.Text(`#error`)); err != nil || !strings.Contains(msg, "e7e9") {
+			t.Errorf("error message %q (%v)", msg, err)
+		}
+		if err := play(ctx, 1, "b:e1d1"); err != nil {
+			t.Fatal(err)
+		}
+		if err := play(ctx, 2, "m:e7e8q"); err != nil {
+			t.Fatal(err)
+		}
+		piece, err := chromedp.Run(ctx, chromedp.AttributeValue(`#board [data-square="e8"] [data-piece]`, "data-piece"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if piece.Value != "wQ" {
+			t.Errorf("e8 holds %q after promoting to a queen", piece.Value)
+		}
+		if len(*problems) > 0 {
+			t.Errorf("browser reported problems (CSP violations show here): %q", *problems)
+		}
+	})
+}
+
+// TestGamesHaveAddresses plays two games in two tabs of one browser and
+// watches one from a second browser: opening a link in one tab leaves the
+// other tab's game alone, the home page lists both, and a watcher sees the
+// game read-only.
+func TestGamesHaveAddresses(t *testing.T) {
+	withAndWithoutJS(t, func(t *testing.T, js bool) {
+		tabA, base, problems := browser(t, js)
+		if err := chromedp.Do(tabA, chromedp.Navigate(base+"/"), chromedp.WaitVisible(`#status`)); err != nil {
+			t.Fatal(err)
+		}
+		if err := play(tabA, 1, "b:e2e4"); err != nil {
+			t.Fatal(err)
+		}
+		urlA, err := chromedp.Run(tabA, chromedp.Location())
+		if err != nil {
+			t.Fatal(err)
+		}
+		pathA := pathOf(t, urlA)
+		if !strings.HasPrefix(pathA, "/g/") {
+			t.Fatalf("the game is at %q, not at its own address", urlA)
+		}
+		watch, err := chromedp.Run(tabA, chromedp.Value(`[data-watch-link]`))
+		if err != nil || pathOf(t, watch) != pathA {
+			t.Fatalf("watch link %q (%v), want %s", watch, err, pathA)
+		}
+
+		// Another tab of the same browser opens a link: a new game.
+		tabB, cancel := chromedp.NewContext(tabA)
+		defer cancel()
+		if err := chromedp.Do(tabB, chromedp.Navigate(base+"/?fen="+url.QueryEscape(promoFEN)), chromedp.WaitVisible(`#status`)); err != nil {
+			t.Fatal(err)
+		}
+		urlB, err := chromedp.Run(tabB, chromedp.Location())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if pathB := pathOf(t, urlB); pathB == pathA || !strings.HasPrefix(pathB, "/g/") {
+			t.Fatalf("the link opened %q, next to %q", urlB, urlA)
+		}
+
+		// The first tab's next click plays its own game.
+		if err := play(tabA, 2, "m:d2d4"); err != nil {
+			t.Fatal(err)
+		}
+		if now, err := chromedp.Run(tabA, chromedp.Location()); err != nil || pathOf(t, now) != pathA {
+			t.Errorf("after its ply the first tab is at %q (%v), want %s", now, err, pathA)
+		}
+		if errText, _ := chromedp.Run(tabA, chromedp.Evaluate[string](`(document.getElementById("error")||{}).textContent||""`)); errText != "" {
+			t.Errorf("the first tab's ply was refused: %q", errText)
+		}
+
+		// The home page lists both games.
+		if err := chromedp.Do(tabA, chromedp.Navigate(base+"/"), chromedp.WaitVisible(`[data-game-link]`)); err != nil {
+			t.Fatal(err)
+		}
+		links, err := chromedp.Run(tabA, chromedp.Evaluate[[]string](`[...document.querySelectorAll("[data-game-link]")].map(a => a.getAttribute("href"))`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(links) != 2 || links[0] != pathA || links[1] != pathOf(t, urlB) {
+			t.Errorf("the home page lists %q, want %s then %s", links, pathA, pathOf(t, urlB))
+		}
+
+		// A second browser opens the watch link: read-only.
+		watcher, cancel := chromedp.NewContext(tabA, chromedp.WithNewBrowserContext())
+		defer cancel()
+		if err := chromedp.Do(watcher, chromedp.Navigate(watch), chromedp.WaitVisible(`#watching`)); err != nil {
+			t.Fatal(err)
+		}
+		for _, sel := range []string{"#board button", "#action-text", "#undo", "#resign", "#draw", "[data-game-link]"} {
+			n, err := chromedp.Run(watcher, chromedp.Evaluate[int](fmt.Sprintf(`document.querySelectorAll(%q).length`, sel)))
+			if err != nil || n != 0 {
+				t.Errorf("the watcher's page has %d %s (%v)", n, sel, err)
+			}
+		}
+		ply, err := chromedp.Run(watcher, chromedp.AttributeValue(`#game`, "data-ply"))
+		if err != nil || ply.Value != "3" {
+			t.Errorf("the watcher sees ply %q (%v), want 3", ply.Value, err)
+		}
+		if js { // a post from the watcher's browser is refused and changes nothing
+			status, err := chromedp.Run(watcher, chromedp.Evaluate[int](`fetch(location.pathname + "/ply", {method: "POST",
+					body: new URLSearchParams({text: "b:e7e5", ply: "3"})}).then(r => r.status)`, chromedp.EvalAwaitPromise))
+			if err != nil || status != 403 {
+				t.Errorf("the watcher's POST answered %d (%v), want 403", status, err)
+			}
+			if err := chromedp.Do(tabA, chromedp.Navigate(base+pathA), chromedp.WaitVisible(`#game[data-ply="3"]`)); err != nil {
+				t.Errorf("the game moved after the watcher's POST: %v", err)
+			}
+		}
+		if len(*problems) > 0 {
+			t.Errorf("browser reported problems: %q", *problems)
+		}
+	})
+}
+
+// pathOf returns the path of an absolute URL.
+func pathOf(t *testing.T, raw string) string {
+	t.Helper()
+	u, err := url.Parse(raw)
+	if err != nil {
+		t.Fatalf("%q: %v", raw, err)
+	}
+	return u.Path
 }
 
 // screenshotDirEnv names the environment variable that says where to save

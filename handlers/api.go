@@ -7,12 +7,13 @@ import (
 	"fmt"
 	"net/http"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/rules"
-	"github.com/banchess/banchess/store"
 )
 
 // gameObject is a game as the API writes it (issue 4).
@@ -179,16 +180,17 @@ func toAPIError(err error) *apiError {
 	if errors.As(err, &ae) {
 		return ae
 	}
-	var le *limitError
-	if errors.As(err, &le) {
-		return apiFail(le.status, le.code, "%s", le.msg)
+	var ge *games.Error
+	if errors.As(err, &ge) {
+		code := ge.Detail
+		if code == "" {
+			code = string(ge.Code)
+		}
+		return apiFail(httpStatus(ge), code, "%s", ge.Msg)
 	}
 	var tooBig *http.MaxBytesError
 	if errors.As(err, &tooBig) {
 		return apiFail(http.StatusRequestEntityTooLarge, "too_large", "%s", apiStatusCodes[http.StatusRequestEntityTooLarge].msg)
-	}
-	if errors.Is(err, store.ErrNotFound) {
-		return apiFail(http.StatusNotFound, "not_found", "There is no game with this id (games nobody has played for a long time are removed).")
 	}
 	var he *echo.HTTPError
 	if errors.As(err, &he) {
@@ -198,12 +200,12 @@ func toAPIError(err error) *apiError {
 			sc.msg = http.StatusText(he.Code) + "."
 		}
 		if m, ok := he.Message.(string); ok && m != "" && m != http.StatusText(he.Code) {
-			sc.msg = apiSentence(m)
+			sc.msg = games.Sentence(m)
 		}
 		return apiFail(he.Code, sc.code, "%s", sc.msg)
 	}
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		return apiFail(http.StatusServiceUnavailable, "cancelled", "The request was cancelled before it was served; the game is unchanged.")
+		return toAPIError(games.ErrorOf(err))
 	}
 	return apiFail(http.StatusInternalServerError, "internal", "%s", apiStatusCodes[http.StatusInternalServerError].msg)
 }
@@ -240,18 +242,6 @@ func apiHeaders(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
-// apiSentence capitalises msg when it starts with a word and ends it with a
-// full stop.
-func apiSentence(msg string) string {
-	if len(msg) > 1 && msg[0] >= 'a' && msg[0] <= 'z' && msg[1] >= 'a' && msg[1] <= 'z' {
-		msg = strings.ToUpper(msg[:1]) + msg[1:]
-	}
-	if !strings.HasSuffix(msg, ".") {
-		msg += "."
-	}
-	return msg
-}
-
 // pgnTags are the tags the API's PGN carries: today's date and the host the
 // request named (or "banchess" when it named none we would print).
 func (a *api) pgnTags(c echo.Context) []rules.Tag {
@@ -264,76 +254,58 @@ func (a *api) pgnTags(c echo.Context) []rules.Tag {
 
 var siteRE = regexp.MustCompile(`^[A-Za-z0-9.:\[\]-]{1,255}$`)
 
-// create starts a game: new, from a FEN, or from a PGN.
+// createdGame is the answer to a new game: the game, and the token that
+// holds its seats.
+type createdGame struct {
+	gameObject
+	Token string `json:"token"`
+}
+
+// create starts a game: new, from a FEN, or from a PGN. The caller's
+// bearer token, if it sends one, holds the new game's seats; otherwise a
+// new token does. Either way the answer carries it.
 func (a *api) create(c echo.Context) error {
 	f, err := readFields(c, "variant", "fen", "pgn")
 	if err != nil {
 		return err
 	}
-	_, hasFEN := f["fen"]
-	_, hasPGN := f["pgn"]
-	// No variant is Ban Chess, except that a PGN decides for itself.
-	var v rules.Variant
-	if id := f["variant"]; id != "" || !hasPGN {
-		if v, err = variant(id); err != nil {
-			return err
-		}
-	}
+	fen, hasFEN := f["fen"]
+	pgn, hasPGN := f["pgn"]
 	var g *rules.Game
 	switch {
 	case hasFEN && hasPGN:
 		return apiFail(http.StatusBadRequest, "fen_and_pgn", "Give a FEN or a PGN, not both.")
 	case hasFEN:
-		if err := a.s.limits.checkFEN(f["fen"]); err != nil {
-			return apiFail(http.StatusBadRequest, "fen_too_long", "%s", apiSentence(err.Error()))
-		}
-		if g, err = rules.FromFEN(f["fen"], v); err != nil {
-			return apiFail(http.StatusBadRequest, "bad_fen", "%s", apiSentence(err.Error()))
-		}
+		g, err = a.s.games.FromFEN(fen, f["variant"])
 	case hasPGN:
-		if g, err = rules.FromPGN(f["pgn"], a.s.limits.pgnOptions(v)); err != nil {
-			code := "bad_pgn"
-			if errors.Is(err, rules.ErrTooManyPlies) {
-				code = "too_many_plies"
-			}
-			return apiFail(http.StatusBadRequest, code, "%s", apiSentence(err.Error()))
-		}
+		g, err = a.s.games.FromPGN(pgn, f["variant"]) // no variant: the PGN decides
 	default:
-		g = rules.New(v)
+		g, err = a.s.games.NewGame(f["variant"])
+	}
+	if err != nil {
+		return err
 	}
 	if err := a.s.allowGame(c); err != nil {
 		return err
 	}
+	token := bearer(c)
+	if !token.Valid() {
+		token = games.NewCredential()
+	}
 	ctx := c.Request().Context()
-	id, err := a.s.store.Create(ctx, g)
+	id, err := a.s.games.Create(ctx, token, g)
 	if err != nil {
 		return err
 	}
-	var obj gameObject
+	obj := createdGame{Token: string(token)}
 	tags := a.pgnTags(c)
-	if err := a.s.store.View(ctx, id, func(g *rules.Game) error {
-		obj = gameJSON(id, g, tags...)
-		return nil
+	if err := a.s.games.View(ctx, id, token, func(rec *games.Record, _ games.Seats) {
+		obj.gameObject = gameJSON(id, rec.Game, tags...)
 	}); err != nil {
 		return err
 	}
 	c.Response().Header().Set("Location", "/api/games/"+id)
 	return c.JSON(http.StatusCreated, obj)
-}
-
-// variant reads a variant id: "" is Ban Chess.
-func variant(id string) (rules.Variant, error) {
-	var ids []string
-	for _, v := range rules.Variants() {
-		if v.ID() == id {
-			return v, nil
-		}
-		ids = append(ids, fmt.Sprintf("%q", v.ID()))
-	}
-	if id == "" {
-		return rules.BanChess{}, nil
-	}
-	return nil, apiFail(http.StatusBadRequest, "bad_variant", "%q is not a variant: use %s.", trimText(id), strings.Join(ids, " or "))
 }
 
 // trimText shortens echoed input to max runes (32 when not given).
@@ -350,24 +322,37 @@ func trimText(s string, max ...int) string {
 
 // get answers the game.
 func (a *api) get(c echo.Context) error {
-	return a.view(c, func(*rules.Game) error { return nil })
+	id, tags := c.Param("id"), a.pgnTags(c)
+	var obj gameObject
+	if err := a.s.games.View(c.Request().Context(), id, "", func(rec *games.Record, _ games.Seats) {
+		obj = gameJSON(id, rec.Game, tags...)
+	}); err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, obj)
 }
 
-// action plays one ban or move, written in BCN.
+// action plays one ban or move: BCN ("b:e2e4", "m:e7e8q"), or anything
+// else the typed-input grammar reads (squares, SAN). "ply", when given,
+// is the ply the client saw: a game that has moved on refuses (409).
 func (a *api) action(c echo.Context) error {
-	f, err := readFields(c, "action")
+	f, err := readFields(c, "action", "ply")
 	if err != nil {
 		return err
 	}
 	text, ok := f["action"]
-	if !ok {
+	if !ok || strings.TrimSpace(text) == "" {
 		return apiFail(http.StatusBadRequest, "not_bcn", `The body names no action: send {"action":"b:e2e4"} (a ban) or {"action":"m:e2e4"} (a move).`)
 	}
-	act, err := rules.ParseAction(text)
-	if err != nil {
-		return apiRulesError(err)
+	in := games.Input{Text: text}
+	if v, ok := f["ply"]; ok {
+		if in.Ply, err = strconv.Atoi(v); err != nil || in.Ply < 1 {
+			return apiFail(http.StatusBadRequest, "bad_json", `"ply" must be a ply number (1 or more), the ply the client saw.`)
+		}
 	}
-	return a.update(c, func(g *rules.Game) error { return g.Play(act) })
+	return a.write(c, func(ctx context.Context, id string, cred games.Credential, then games.ViewFunc) error {
+		return a.s.games.Play(ctx, id, cred, in, then)
+	})
 }
 
 // undo takes back the last ply (or a resignation or agreed draw).
@@ -375,7 +360,10 @@ func (a *api) undo(c echo.Context) error {
 	if _, err := readFields(c); err != nil {
 		return err
 	}
-	return a.update(c, (*rules.Game).Undo)
+	return a.write(c, func(ctx context.Context, id string, cred games.Credential, then games.ViewFunc) error {
+		_, err := a.s.games.Undo(ctx, id, cred, then)
+		return err
+	})
 }
 
 // resign ends the game: the given side resigns.
@@ -396,7 +384,9 @@ func (a *api) resign(c echo.Context) error {
 		}
 		return apiFail(http.StatusBadRequest, "bad_color", `%q is not a side: use "white" or "black".`, trimText(f["color"]))
 	}
-	return a.update(c, func(g *rules.Game) error { return g.Resign(side) })
+	return a.write(c, func(ctx context.Context, id string, cred games.Credential, then games.ViewFunc) error {
+		return a.s.games.Resign(ctx, id, cred, side, then)
+	})
 }
 
 // draw ends the game as a draw by agreement.
@@ -404,16 +394,17 @@ func (a *api) draw(c echo.Context) error {
 	if _, err := readFields(c); err != nil {
 		return err
 	}
-	return a.update(c, (*rules.Game).AgreeDraw)
+	return a.write(c, func(ctx context.Context, id string, cred games.Credential, then games.ViewFunc) error {
+		return a.s.games.Draw(ctx, id, cred, then)
+	})
 }
 
 // pgn answers the game as a PGN file.
 func (a *api) pgn(c echo.Context) error {
 	id, tags := c.Param("id"), a.pgnTags(c)
 	var text string
-	if err := a.s.store.View(c.Request().Context(), id, func(g *rules.Game) error {
-		text = g.PGN(tags...)
-		return nil
+	if err := a.s.games.View(c.Request().Context(), id, "", func(rec *games.Record, _ games.Seats) {
+		text = rec.Game.PGN(tags...)
 	}); err != nil {
 		return err
 	}
@@ -421,47 +412,18 @@ func (a *api) pgn(c echo.Context) error {
 	return c.Blob(http.StatusOK, "application/x-chess-pgn", []byte(text))
 }
 
-// view runs fn on the game and answers it.
-func (a *api) view(c echo.Context, fn func(*rules.Game) error) error {
-	return a.with(c, a.s.store.View, fn)
-}
-
-// update runs fn on the game under its lock and answers the game after it;
-// an error from fn leaves the game unchanged.
-func (a *api) update(c echo.Context, fn func(*rules.Game) error) error {
-	return a.with(c, a.s.store.Update, fn)
-}
-
-func (a *api) with(c echo.Context, op func(context.Context, string, func(*rules.Game) error) error, fn func(*rules.Game) error) error {
+// write runs one change to the game in the path for the request's bearer
+// token and answers the game after it, described under the same lock.
+func (a *api) write(c echo.Context, change func(ctx context.Context, id string, cred games.Credential, then games.ViewFunc) error) error {
 	id, tags := c.Param("id"), a.pgnTags(c)
 	var obj gameObject
-	err := op(c.Request().Context(), id, func(g *rules.Game) error {
-		if err := fn(g); err != nil {
-			return apiRulesError(err)
-		}
-		obj = gameJSON(id, g, tags...)
-		return nil
+	err := change(c.Request().Context(), id, bearer(c), func(rec *games.Record, _ games.Seats) {
+		obj = gameJSON(id, rec.Game, tags...)
 	})
 	if err != nil {
 		return err
 	}
 	return c.JSON(http.StatusOK, obj)
-}
-
-// apiRulesError maps a refusal from the rules to its status and code.
-func apiRulesError(err error) error {
-	msg := apiSentence(err.Error())
-	switch {
-	case errors.Is(err, rules.ErrSyntax):
-		return apiFail(http.StatusBadRequest, "not_bcn", "%s", msg)
-	case errors.Is(err, rules.ErrIllegal):
-		return apiFail(http.StatusUnprocessableEntity, "illegal", "%s", msg)
-	case errors.Is(err, rules.ErrGameOver):
-		return apiFail(http.StatusConflict, "game_over", "%s", msg)
-	case errors.Is(err, rules.ErrNothingToUndo):
-		return apiFail(http.StatusConflict, "nothing_to_undo", "There is nothing to undo: the game is at its start.")
-	}
-	return err
 }
 
 // readFields reads a request body that is empty or a JSON object whose

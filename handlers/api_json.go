@@ -38,6 +38,7 @@ func isJSONType(ct string) bool {
 // an unknown or repeated name, data after the object — is refused.
 func decodeFields(body []byte, names []string) (map[string]string, error) {
 	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
 	fields := map[string]string{}
 	tok, err := dec.Token()
 	if err != nil {
@@ -66,6 +67,9 @@ func decodeFields(body []byte, names []string) (map[string]string, error) {
 			return nil, badJSON(err)
 		}
 		v, ok := tok.(string)
+		if n, isNum := tok.(json.Number); isNum && name == "ply" {
+			v, ok = n.String(), true // a ply may be given as a number
+		}
 		if !ok {
 			return nil, apiFail(http.StatusBadRequest, "bad_json", "The field %q must be a string.", name)
 		}

@@ -18,31 +18,37 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/rules"
-	"github.com/banchess/banchess/store"
 )
 
 // apiClock is the fixed time of the API tests.
 func apiClock() time.Time { return time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC) }
 
-// apiT talks to one server through its HTTP handler.
+// apiT talks to one server through its HTTP handler, as the creator of
+// the games it creates: it keeps each one's token.
 type apiT struct {
-	t *testing.T
-	h http.Handler
+	t      *testing.T
+	h      http.Handler
+	tokens map[string]string // the token of each game created, by id
+}
+
+func newAPIT(t *testing.T, h http.Handler) *apiT {
+	return &apiT{t: t, h: h, tokens: map[string]string{}}
 }
 
 // newAPI serves everything Register adds, as main does.
 func newAPI(t *testing.T) *apiT {
 	e := echo.New()
-	New(store.NewMemory(), apiClock).Register(e)
-	return &apiT{t, e}
+	New(newService(nil), apiClock).Register(e)
+	return newAPIT(t, e)
 }
 
 // newBareAPI serves the API group alone, without the shared middleware.
 func newBareAPI(t *testing.T) *apiT {
 	e := echo.New()
-	New(store.NewMemory(), apiClock).apiRoutes(e.Group("/api"))
-	return &apiT{t, e}
+	New(newService(nil), apiClock).apiRoutes(e.Group("/api"))
+	return newAPIT(t, e)
 }
 
 // apiResp is an answer.
@@ -52,14 +58,38 @@ type apiResp struct {
 	body []byte
 }
 
-// do sends body (JSON, when not empty) and returns the answer.
+// do sends body (JSON, when not empty) and returns the answer. A write
+// to a game this apiT created carries that game's token, as its creator
+// would send it; reads carry none.
 func (a *apiT) do(method, path, body string) apiResp {
 	a.t.Helper()
+	return a.send(a.request(method, path, body))
+}
+
+// doAs sends body with token as the bearer token ("" for none).
+func (a *apiT) doAs(token, method, path, body string) apiResp {
+	a.t.Helper()
+	req := a.request(method, path, body)
+	req.Header.Del("Authorization")
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	return a.send(req)
+}
+
+// request is the request do sends.
+func (a *apiT) request(method, path, body string) *http.Request {
 	req := httptest.NewRequest(method, path, strings.NewReader(body))
 	if body != "" {
 		req.Header.Set("Content-Type", "application/json")
 	}
-	return a.send(req)
+	if rest, ok := strings.CutPrefix(path, "/api/games/"); ok && method != http.MethodGet {
+		id, _, _ := strings.Cut(rest, "/")
+		if tok := a.tokens[id]; tok != "" {
+			req.Header.Set("Authorization", "Bearer "+tok)
+		}
+	}
+	return req
 }
 
 func (a *apiT) send(req *http.Request) apiResp {
@@ -71,7 +101,8 @@ func (a *apiT) send(req *http.Request) apiResp {
 // gameFields are the game object's names, exactly.
 var gameFields = []string{"id", "variant", "fen", "ply", "turn", "phase", "ban", "inCheck", "legal", "status", "reason", "winner", "result", "log", "pgn"}
 
-// game checks r is a game object with status want and decodes it.
+// game checks r is a game object with status want and decodes it. A new
+// game (201) has its token too, which a keeps for the game's writes.
 func (a *apiT) game(r apiResp, want int) gameObject {
 	a.t.Helper()
 	if r.code != want {
@@ -88,7 +119,11 @@ func (a *apiT) game(r apiResp, want int) gameObject {
 	for k := range raw {
 		names = append(names, k)
 	}
-	if want, got := slices.Sorted(slices.Values(gameFields)), slices.Sorted(slices.Values(names)); !slices.Equal(got, want) {
+	fields := gameFields
+	if want == http.StatusCreated {
+		fields = append(slices.Clip(fields), "token")
+	}
+	if want, got := slices.Sorted(slices.Values(fields)), slices.Sorted(slices.Values(names)); !slices.Equal(got, want) {
 		a.t.Fatalf("game object fields %v, want %v", got, want)
 	}
 	for _, k := range []string{"legal", "log"} {
@@ -96,13 +131,19 @@ func (a *apiT) game(r apiResp, want int) gameObject {
 			a.t.Fatalf("%s is null, want a list", k)
 		}
 	}
-	var g gameObject
+	var g createdGame
 	dec := json.NewDecoder(bytes.NewReader(r.body))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&g); err != nil {
 		a.t.Fatal(err)
 	}
-	return g
+	if want == http.StatusCreated {
+		if !games.Credential(g.Token).Valid() || len(g.Token) < 40 || strings.Contains(g.Token, g.ID) {
+			a.t.Fatalf("token %q for game %q", g.Token, g.ID)
+		}
+		a.tokens[g.ID] = g.Token
+	}
+	return g.gameObject
 }
 
 // fail checks r is a failure with status and code, in the API's shape.
@@ -164,6 +205,8 @@ func TestAPICreate(t *testing.T) {
 		{"ban", `{"variant":"ban"}`, "ban", rules.StartFEN + " 1", "ban", 1, nil},
 		{"empty variant", `{"variant":""}`, "ban", rules.StartFEN + " 1", "ban", 1, nil},
 		{"classic", `{"variant":"classic"}`, "classic", rules.StartFEN, "move", 1, nil},
+		{"variant by name", `{"variant":"Ban Chess"}`, "ban", rules.StartFEN + " 1", "ban", 1, nil},
+		{"variant in capitals", `{"variant":"CLASSIC"}`, "classic", rules.StartFEN, "move", 1, nil},
 		{"six-field FEN", `{"fen":"` + rules.StartFEN + `"}`, "ban", rules.StartFEN + " 1", "ban", 1, nil},
 		{"FEN with a ban", `{"fen":"` + banFEN + `"}`, "ban", banFEN, "move", 2, nil},
 		{"classic FEN", `{"variant":"classic","fen":"4k3/8/8/8/8/8/8/4K2R b K - 3 20"}`, "classic", "4k3/8/8/8/8/8/8/4K2R b K - 3 20", "move", 40, nil},
@@ -227,7 +270,7 @@ func TestAPICreateRefused(t *testing.T) {
 		{"no content type", `{"variant":"ban"}`, "", 415, "not_json"},
 		{"FEN and PGN", `{"fen":"` + rules.StartFEN + `","pgn":"1. e4 *"}`, "application/json", 400, "fen_and_pgn"},
 		{"unknown variant", `{"variant":"atomic"}`, "application/json", 400, "bad_variant"},
-		{"variant by name", `{"variant":"Ban Chess"}`, "application/json", 400, "bad_variant"},
+		{"variant misspelt", `{"variant":"Ban-Chess"}`, "application/json", 400, "bad_variant"},
 		{"bad variant with a PGN", `{"variant":"x","pgn":"1. e4 *"}`, "application/json", 400, "bad_variant"},
 		{"empty FEN", `{"fen":""}`, "application/json", 400, "bad_fen"},
 		{"no kings", `{"fen":"8/8/8/8/8/8/8/8 w - - 0 1"}`, "application/json", 400, "bad_fen"},
@@ -300,17 +343,28 @@ func TestAPIActions(t *testing.T) {
 	}{
 		{"no action", `{}`, 400, "not_bcn"},
 		{"no body", ``, 400, "not_bcn"},
-		{"SAN", `{"action":"Nf6"}`, 400, "not_bcn"},
-		{"coordinates only", `{"action":"e7e5"}`, 400, "not_bcn"},
 		{"empty", `{"action":""}`, 400, "not_bcn"},
+		{"blank", `{"action":"  "}`, 400, "not_bcn"},
+		{"words", `{"action":"hello"}`, 400, "not_bcn"},
+		{"too long", `{"action":"b:e7e5b:e7e5b:e7e5"}`, 400, "not_bcn"},
 		{"bad square", `{"action":"b:e7e9"}`, 400, "not_bcn"},
+		{"bad square typed", `{"action":"e7e9"}`, 400, "not_bcn"},
 		{"bad promotion", `{"action":"m:e7e8k"}`, 400, "not_bcn"},
+		{"promotion at a ban", `{"action":"e7e8q"}`, 400, "not_bcn"},
 		{"not a string", `{"action":["b:e7e5"]}`, 400, "bad_json"},
 		{"unknown field", `{"action":"b:e7e5","by":"white"}`, 400, "unknown_field"},
 		{"bad JSON", `{"action":"b:e7e5"`, 400, "bad_json"},
+		{"ply not a number", `{"action":"b:e7e5","ply":"three"}`, 400, "bad_json"},
+		{"ply zero", `{"action":"b:e7e5","ply":0}`, 400, "bad_json"},
+		{"ply a fraction", `{"action":"b:e7e5","ply":3.5}`, 400, "bad_json"},
+		{"ply a bool", `{"action":"b:e7e5","ply":true}`, 400, "bad_json"},
+		{"stale ply", `{"action":"b:e7e5","ply":2}`, 409, "conflict"},
+		{"future ply", `{"action":"b:e7e5","ply":"4"}`, 409, "conflict"},
 		{"a move at a ban", `{"action":"m:e7e5"}`, 422, "illegal"},
 		{"a ban of no move", `{"action":"b:e7e4"}`, 422, "illegal"},
 		{"a ban of White's move", `{"action":"b:e2e4"}`, 422, "illegal"},
+		{"SAN naming no move", `{"action":"Nf5"}`, 422, "illegal"},
+		{"SAN of White's move", `{"action":"Nf3"}`, 422, "illegal"},
 	}
 	before := a.do(http.MethodGet, "/api/games/"+g.ID, "")
 	for _, tc := range tests {
@@ -320,16 +374,47 @@ func TestAPIActions(t *testing.T) {
 		})
 	}
 
-	// At Black's move with e7e5 banned.
+	// At Black's move with e7e5 banned: the banned move, however it is
+	// written, is "banned"; other moves Black cannot play are "illegal".
 	g = a.play(g.ID, "b:e7e5")
 	before = a.do(http.MethodGet, "/api/games/"+g.ID, "")
-	for _, act := range []string{"m:e7e5", "b:e7e6", "m:d2d4", "m:e7e4", "m:g8g6"} {
+	for act, want := range map[string]string{"m:e7e5": "e7e5 is banned", "M:E7E5": "M:E7E5 (e7e5) is banned", "e7e5": "e7e5 is banned", "e5": "e5 (e7e5) is banned", "m:e7e5+": "e7e5 is banned"} {
+		msg := a.fail(a.do(http.MethodPost, "/api/games/"+g.ID+"/actions", `{"action":"`+act+`"}`), 422, "banned")
+		if !strings.HasPrefix(msg, want) {
+			t.Errorf("%s: message %q, want %q…", act, msg, want)
+		}
+		a.unchanged(g.ID, before)
+	}
+	for _, act := range []string{"b:e7e6", "m:d2d4", "m:e7e4", "m:g8g6", "Ke7"} {
 		a.fail(a.do(http.MethodPost, "/api/games/"+g.ID+"/actions", `{"action":"`+act+`"}`), 422, "illegal")
 		a.unchanged(g.ID, before)
 	}
-	a.fail(a.do(http.MethodPost, "/api/games/nosuchgame/actions", `{"action":"b:e2e4"}`), 404, "not_found")
-	// Syntax is checked before the game is looked up: nothing to say about it.
-	a.fail(a.do(http.MethodPost, "/api/games/nosuchgame/actions", `{"action":"x"}`), 400, "not_bcn")
+	// The game is looked up first: an unknown id is 404 whatever the action.
+	for _, act := range []string{"b:e2e4", "x", "m:e7e5"} {
+		a.fail(a.do(http.MethodPost, "/api/games/nosuchgame/actions", `{"action":"`+act+`"}`), 404, "not_found")
+	}
+}
+
+// TestAPITypedActions: an action may be written in BCN in any case, as
+// squares, or in SAN, with the ply seen as a number or a string.
+func TestAPITypedActions(t *testing.T) {
+	a := newAPI(t)
+	g := a.create("")
+	for i, step := range []struct{ body, log string }{
+		{`{"action":"B:E2E4"}`, "b:e2e4"},
+		{`{"action":"d4","ply":2}`, "d4"},
+		{`{"action":"Nf6","ply":"3"}`, "b:g8f6"}, // SAN at a ban names the move to ban
+		{`{"action":"e7e5","ply":4}`, "e5"},
+		{`{"action":"  c2c4  "}`, "b:c2c4"}, // squares at a ban are the pair to ban
+		{`{"action":"dxe5"}`, "dxe5"},
+		{`{"action":"d7d6","ply":7}`, "b:d7d6"},
+		{`{"action":"m:b8c6"}`, "Nc6"},
+	} {
+		g = a.game(a.do(http.MethodPost, "/api/games/"+g.ID+"/actions", step.body), http.StatusOK)
+		if g.Ply != i+2 || g.Log[len(g.Log)-1] != step.log {
+			t.Fatalf("after %s: ply %d, log %v, want %s", step.body, g.Ply, g.Log, step.log)
+		}
+	}
 }
 
 // banMate is a whole game from the initial position ending in checkmate by
@@ -367,7 +452,8 @@ func TestAPICheckmateByBan(t *testing.T) {
 		a.fail(a.do(http.MethodPost, "/api/games/"+g.ID+"/actions", `{"action":"`+act+`"}`), 409, "game_over")
 		a.unchanged(g.ID, before)
 	}
-	a.fail(a.do(http.MethodPost, "/api/games/"+g.ID+"/actions", `{"action":"nonsense"}`), 400, "not_bcn")
+	a.fail(a.do(http.MethodPost, "/api/games/"+g.ID+"/actions", `{"action":"nonsense"}`), 409, "game_over")
+	a.fail(a.do(http.MethodPost, "/api/games/"+g.ID+"/actions", `{"action":"b:a2a3","ply":12}`), 409, "game_over")
 	a.fail(a.do(http.MethodPost, "/api/games/"+g.ID+"/resign", `{"color":"black"}`), 409, "game_over")
 	a.fail(a.do(http.MethodPost, "/api/games/"+g.ID+"/draw", ""), 409, "game_over")
 	a.unchanged(g.ID, before)
@@ -393,7 +479,7 @@ func TestAPIBanInForce(t *testing.T) {
 		t.Errorf("pgn %s", g.PGN)
 	}
 	before := a.do(http.MethodGet, "/api/games/"+g.ID, "")
-	msg := a.fail(a.do(http.MethodPost, "/api/games/"+g.ID+"/actions", `{"action":"m:e2e4"}`), 422, "illegal")
+	msg := a.fail(a.do(http.MethodPost, "/api/games/"+g.ID+"/actions", `{"action":"m:e2e4"}`), 422, "banned")
 	if !strings.Contains(msg, "banned") {
 		t.Errorf("message %q", msg)
 	}
@@ -586,9 +672,8 @@ func TestAPIBodyLimit(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			g := a.create("")
 			// Without Content-Length (chunked): refused on reading.
-			req := httptest.NewRequest(http.MethodPost, "/api/games/"+g.ID+"/actions", io.MultiReader(strings.NewReader(big)))
-			req.ContentLength = -1
-			req.Header.Set("Content-Type", "application/json")
+			req := a.request(http.MethodPost, "/api/games/"+g.ID+"/actions", "{}")
+			req.Body, req.ContentLength = io.NopCloser(strings.NewReader(big)), -1
 			a.fail(a.send(req), 413, "too_large")
 			// With a declared length: refused before reading.
 			// Behind the shared middleware, that refuses it before the
@@ -611,7 +696,7 @@ func TestAPIHTTPError(t *testing.T) {
 		}
 	})
 	e.POST("/api/games", func(c echo.Context) error { return nil })
-	a := &apiT{t, e}
+	a := newAPIT(t, e)
 	if msg := a.fail(a.do(http.MethodPost, "/api/games", "{}"), 413, "too_large"); !strings.Contains(msg, "256 KiB") {
 		t.Errorf("message %q", msg)
 	}
@@ -620,9 +705,9 @@ func TestAPIHTTPError(t *testing.T) {
 func TestAPIPanic(t *testing.T) {
 	e := echo.New()
 	var log bytes.Buffer
-	s := New(store.NewMemory(), nil, WithLogger(slog.New(slog.NewTextHandler(&log, nil))))
+	s := New(newService(nil), nil, WithLogger(slog.New(slog.NewTextHandler(&log, nil))))
 	e.GET("/api/boom", func(c echo.Context) error { panic("boom") }, s.apiErrors)
-	a := &apiT{t, e}
+	a := newAPIT(t, e)
 	a.fail(a.do(http.MethodGet, "/api/boom", ""), 500, "internal")
 	if !strings.Contains(log.String(), "level=ERROR") || !strings.Contains(log.String(), "panic: boom") {
 		t.Errorf("log: %q", log.String())
@@ -638,9 +723,7 @@ func TestAPIConcurrent(t *testing.T) {
 	codes := make([]int, 16)
 	for i := range codes {
 		wg.Go(func() {
-			req := httptest.NewRequest(http.MethodPost, "/api/games/"+g.ID+"/actions", strings.NewReader(`{"action":"b:e2e4"}`))
-			req.Header.Set("Content-Type", "application/json")
-			codes[i] = a.send(req).code
+			codes[i] = a.send(a.request(http.MethodPost, "/api/games/"+g.ID+"/actions", `{"action":"b:e2e4"}`)).code
 			a.do(http.MethodGet, "/api/games/"+g.ID, "")
 		})
 	}
@@ -741,4 +824,118 @@ func TestAPIReferenceGames(t *testing.T) {
 		t.Fatalf("replayed %d games, refused %d starts", games, refused)
 	}
 	t.Logf("replayed %d reference games (%d plies) through the API", games, plies)
+}
+
+// TestAPIAuth: writes take the token of the game's seats; reads take
+// nothing but the id.
+func TestAPIAuth(t *testing.T) {
+	a := newAPI(t)
+	g := a.create("")
+	other := a.create("")
+	tok, otherTok := a.tokens[g.ID], a.tokens[other.ID]
+	writes := []struct{ path, body string }{
+		{"/actions", `{"action":"b:e2e4"}`},
+		{"/actions", `{"action":"b:e2e4","ply":1}`},
+		{"/undo", ""},
+		{"/resign", `{"color":"white"}`},
+		{"/resign", `{"color":"black"}`},
+		{"/draw", "{}"},
+	}
+	before := a.do(http.MethodGet, "/api/games/"+g.ID, "")
+	for _, w := range writes {
+		path := "/api/games/" + g.ID + w.path
+		for _, tc := range []struct {
+			name, token string
+			status      int
+			code        string
+		}{
+			{"no token", "", 401, "unauthorized"},
+			{"the game id", g.ID, 401, "unauthorized"},
+			{"a token nobody holds", string(games.NewCredential()), 401, "unauthorized"},
+			{"an overlong token", strings.Repeat("t", 200), 401, "unauthorized"},
+			{"another game's token", otherTok, 403, "forbidden"},
+		} {
+			a.fail(a.doAs(tc.token, http.MethodPost, path, w.body), tc.status, tc.code)
+			a.unchanged(g.ID, before)
+		}
+		// Not a bearer token at all.
+		for _, h := range []string{tok, "Basic " + tok, "Token " + tok, "Bearer", "Bearer" + tok} {
+			req := a.request(http.MethodPost, path, w.body)
+			req.Header.Set("Authorization", h)
+			a.fail(a.send(req), 401, "unauthorized")
+			a.unchanged(g.ID, before)
+		}
+		// An unknown id is 404 whoever asks.
+		for _, token := range []string{"", tok, "nosuchgame"} {
+			a.fail(a.doAs(token, http.MethodPost, "/api/games/nosuchgame"+w.path, w.body), 404, "not_found")
+		}
+	}
+	// The other game's token plays the other game only.
+	a.fail(a.doAs(tok, http.MethodPost, "/api/games/"+other.ID+"/actions", `{"action":"b:e2e4"}`), 403, "forbidden")
+	a.game(a.doAs(otherTok, http.MethodPost, "/api/games/"+other.ID+"/actions", `{"action":"b:e2e4"}`), 200)
+	a.unchanged(g.ID, before)
+
+	// The right token, in a scheme of any case.
+	req := a.request(http.MethodPost, "/api/games/"+g.ID+"/actions", `{"action":"b:e2e4"}`)
+	req.Header.Set("Authorization", "bearer "+tok)
+	if got := a.game(a.send(req), 200); got.Ply != 2 {
+		t.Fatalf("ply %d", got.Ply)
+	}
+	for _, w := range []struct{ path, body string }{{"/undo", ""}, {"/draw", ""}, {"/undo", "{}"}, {"/resign", `{"color":"black"}`}} {
+		a.game(a.doAs(tok, http.MethodPost, "/api/games/"+g.ID+w.path, w.body), 200)
+	}
+
+	// Reads take no token, and answer the same with any.
+	for _, path := range []string{"/api/games/" + g.ID, "/api/games/" + g.ID + "/pgn"} {
+		plain := a.doAs("", http.MethodGet, path, "")
+		for _, token := range []string{tok, otherTok, "junk"} {
+			if r := a.doAs(token, http.MethodGet, path, ""); r.code != 200 || !bytes.Equal(r.body, plain.body) {
+				t.Errorf("GET %s with %q: %d", path, token, r.code)
+			}
+		}
+	}
+
+	// A create with a bearer token gives the new game's seats to it.
+	r := a.doAs(tok, http.MethodPost, "/api/games", `{"variant":"classic"}`)
+	mine := a.game(r, http.StatusCreated)
+	if a.tokens[mine.ID] != tok {
+		t.Errorf("create with a token answered another: %q", a.tokens[mine.ID])
+	}
+	a.game(a.doAs(tok, http.MethodPost, "/api/games/"+mine.ID+"/actions", `{"action":"e4"}`), 200)
+	a.fail(a.doAs(otherTok, http.MethodPost, "/api/games/"+mine.ID+"/actions", `{"action":"e5"}`), 403, "forbidden")
+	// A create without one, or with one not of our shape, gets a fresh one.
+	for _, h := range []string{"", "Bearer " + strings.Repeat("t", 200), "Basic " + tok} {
+		req := a.request(http.MethodPost, "/api/games", "")
+		if h != "" {
+			req.Header.Set("Authorization", h)
+		}
+		fresh := a.game(a.send(req), http.StatusCreated)
+		if got := a.tokens[fresh.ID]; got == tok || got == otherTok || len(got) > 128 {
+			t.Errorf("create with %q answered token %q", h, got)
+		}
+	}
+}
+
+// TestAPIPlaysBrowserGames: a browser's game is open to the API for
+// reading; writing it takes a seat the browser's cookie holds, which no
+// API token does.
+func TestAPIPlaysBrowserGames(t *testing.T) {
+	e := newServer()
+	c := newClientOn(t, e)
+	c.start()
+	a := newAPIT(t, e)
+	got := a.game(a.do(http.MethodGet, "/api/games/"+c.id, ""), 200)
+	if got.ID != c.id || got.Ply != 1 {
+		t.Fatalf("the browser's game through the API: %+v", got)
+	}
+	api := a.create("")
+	before := a.do(http.MethodGet, "/api/games/"+c.id, "")
+	a.fail(a.doAs("", http.MethodPost, "/api/games/"+c.id+"/actions", `{"action":"b:e2e4"}`), 401, "unauthorized")
+	a.fail(a.doAs(a.tokens[api.ID], http.MethodPost, "/api/games/"+c.id+"/actions", `{"action":"b:e2e4"}`), 403, "forbidden")
+	a.unchanged(c.id, before)
+	// And a browser holds no seat in a game made through the API.
+	rec := c.do(http.MethodPost, gamePath(api.ID)+"/ply", vals("text", "e2e4"), false)
+	if rec.Code != http.StatusForbidden {
+		t.Errorf("the browser's ply in the API's game: %d", rec.Code)
+	}
 }

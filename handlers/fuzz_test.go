@@ -17,8 +17,8 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/rules"
-	"github.com/banchess/banchess/store"
 )
 
 // The fuzz targets drive the whole handler chain (Register on an Echo, as
@@ -78,40 +78,75 @@ func (s fuzzSetup) game() (*rules.Game, error) {
 	return g, err
 }
 
+// The credentials of the targets' browsers and API clients: fuzzPlayer
+// holds both seats of the game an input plays against; fuzzOther holds a
+// game of its own, and no seat in that one.
+const (
+	fuzzPlayer games.Credential = "fuzz-player-credential"
+	fuzzOther  games.Credential = "fuzz-other-credential"
+)
+
 // fuzzStore is the store under test: a map emptied for each input, so that
 // inputs do not see each other's games, whose ids are the same for the same
 // input (random ids would make coverage, and so the fuzzer, noisy). It
-// counts the games created. A refused Update's fn leaves the game as it
+// counts the games created. A refused Update's fn leaves the record as it
 // found it or the targets see the change: nothing is rolled back. It serves
 // one request at a time, as the targets send them.
 type fuzzStore struct {
-	games   map[string]*rules.Game
+	recs    map[string]*games.Record
 	creates int
 }
 
-func (s *fuzzStore) reset() { s.games, s.creates = map[string]*rules.Game{}, 0 }
+func (s *fuzzStore) reset() { s.recs, s.creates = map[string]*games.Record{}, 0 }
 
-func (s *fuzzStore) add(g *rules.Game) string {
-	id := base64.RawURLEncoding.EncodeToString(binary.BigEndian.AppendUint64(make([]byte, 8), uint64(len(s.games)+1)))
-	s.games[id] = g
-	return id
+// add stores rec under the next id.
+func (s *fuzzStore) add(rec *games.Record) string {
+	rec.ID = base64.RawURLEncoding.EncodeToString(binary.BigEndian.AppendUint64(make([]byte, 8), uint64(len(s.recs)+1)))
+	s.recs[rec.ID] = rec
+	return rec.ID
 }
 
-func (s *fuzzStore) Create(_ context.Context, g *rules.Game) (string, error) {
+func (s *fuzzStore) Create(_ context.Context, rec *games.Record) error {
 	s.creates++
-	return s.add(g), nil
+	s.add(rec)
+	return nil
 }
 
-func (s *fuzzStore) Update(_ context.Context, id string, fn func(*rules.Game) error) error {
-	g, ok := s.games[id]
+func (s *fuzzStore) Update(_ context.Context, id string, fn func(*games.Record) error) error {
+	rec, ok := s.recs[id]
 	if !ok {
-		return fmt.Errorf("game %q: %w", id, store.ErrNotFound)
+		return &games.Error{Code: games.NotFound, Msg: "There is no game with this id."}
 	}
-	return fn(g)
+	return fn(rec)
 }
 
-func (s *fuzzStore) View(ctx context.Context, id string, fn func(*rules.Game) error) error {
+func (s *fuzzStore) View(ctx context.Context, id string, fn func(*games.Record) error) error {
 	return s.Update(ctx, id, fn)
+}
+
+func (s *fuzzStore) List(_ context.Context, holder string, limit int) ([]games.Summary, error) {
+	var out []games.Summary
+	for _, rec := range s.recs {
+		if holder != "" && (rec.White == holder && !rec.WhiteHidden || rec.Black == holder && !rec.BlackHidden) {
+			out = append(out, rec.Summary())
+		}
+	}
+	slices.SortFunc(out, func(a, b games.Summary) int {
+		if c := b.Updated.Compare(a.Updated); c != 0 {
+			return c
+		}
+		return strings.Compare(a.ID, b.ID)
+	})
+	return out[:min(len(out), max(limit, 0))], nil
+}
+
+func (s *fuzzStore) Known(_ context.Context, holder string) (bool, error) {
+	for _, rec := range s.recs {
+		if holder != "" && (rec.White == holder || rec.Black == holder) {
+			return true, nil
+		}
+	}
+	return false, nil
 }
 
 // fuzzServer is one server for a whole fuzz run.
@@ -124,7 +159,7 @@ type fuzzServer struct {
 
 func newFuzzServer() *fuzzServer {
 	s := &fuzzServer{e: echo.New(), store: &fuzzStore{}}
-	New(s.store, apiClock).Register(s.e)
+	New(games.New(s.store, games.WithClock(apiClock)), apiClock).Register(s.e)
 	s.e.Logger.SetOutput(&s.log)
 	handle := s.e.HTTPErrorHandler
 	s.e.HTTPErrorHandler = func(err error, c echo.Context) {
@@ -134,8 +169,9 @@ func newFuzzServer() *fuzzServer {
 	return s
 }
 
-// start empties the store and stores the game setup chooses, returning its
-// id and state.
+// start empties the store and stores the game setup chooses, held by
+// fuzzPlayer, and a game of fuzzOther's, returning the first's id and
+// state.
 func (s *fuzzServer) start(t *testing.T, setup uint8) (id, state string) {
 	t.Helper()
 	s.store.reset()
@@ -145,27 +181,45 @@ func (s *fuzzServer) start(t *testing.T, setup uint8) (id, state string) {
 	if err != nil {
 		t.Fatalf("setup %d: %v", setup, err)
 	}
-	id = s.store.add(g)
+	hold := func(g *rules.Game, cred games.Credential) *games.Record {
+		h := cred.Holder()
+		return &games.Record{Game: g, White: h, Black: h, Mode: games.HotSeat, Created: apiClock(), Updated: apiClock()}
+	}
+	id = s.store.add(hold(g, fuzzPlayer))
+	s.store.add(hold(rules.New(rules.BanChess{}), fuzzOther))
+	s.store.creates = 0
 	return id, s.state(t, id)
 }
 
-// state describes game id — start, actions, log, position and outcome —
-// and checks that the game is whole: rebuilt from its snapshot, it is the
-// same game.
+// created returns the records of the games the input created.
+func (s *fuzzServer) created() []*games.Record {
+	var out []*games.Record
+	for _, rec := range s.store.recs {
+		if n, _ := base64.RawURLEncoding.DecodeString(rec.ID); len(n) == 8 && binary.BigEndian.Uint64(n) > 2 {
+			out = append(out, rec)
+		}
+	}
+	return out
+}
+
+// state describes game id — its seats and who hid it, start, actions,
+// log, position and outcome — and checks that the game is whole: rebuilt
+// from its snapshot, it is the same game.
 func (s *fuzzServer) state(t *testing.T, id string) string {
 	t.Helper()
 	describe := func(g *rules.Game) string {
 		return fmt.Sprintf("%s %s\n%s\n%q\n%q\n%v", g.Variant().ID(), g.StartFEN(), g.FEN(), g.BCN(), g.Log(), g.Outcome())
 	}
 	var desc string
-	err := s.store.View(context.Background(), id, func(g *rules.Game) error {
-		desc = describe(g)
+	err := s.store.View(context.Background(), id, func(rec *games.Record) error {
+		g := rec.Game
+		desc = fmt.Sprintf("seats %q %q hidden %v %v mode %q\n", rec.White, rec.Black, rec.WhiteHidden, rec.BlackHidden, rec.Mode) + describe(g)
 		back, err := rules.Restore(g.Snapshot())
 		if err != nil {
 			return fmt.Errorf("the game does not restore from its snapshot: %w", err)
 		}
-		if again := describe(back); again != desc {
-			return fmt.Errorf("restored from its snapshot, the game is another:\n%s\n%s", desc, again)
+		if again := describe(back); again != describe(g) {
+			return fmt.Errorf("restored from its snapshot, the game is another:\n%s\n%s", describe(g), again)
 		}
 		return nil
 	})
@@ -179,7 +233,7 @@ func (s *fuzzServer) state(t *testing.T, id string) string {
 // middleware turned into an answer.
 func (s *fuzzServer) serve(t *testing.T, req *http.Request) apiResp {
 	t.Helper()
-	r := (&apiT{t, s.e}).send(req)
+	r := newAPIT(t, s.e).send(req)
 	t.Logf("%s %q: %d %s", req.Method, req.URL.String(), r.code, r.hdr.Get("Location"))
 	if r.code >= 500 {
 		t.Fatalf("%s %q: %d %s", req.Method, req.URL.String(), r.code, r.body)
@@ -207,15 +261,17 @@ func fuzzRequest(method, path, query string, body []byte) *http.Request {
 const (
 	pageHX        = 1 << iota // HX-Request: true
 	pageInQuery               // a POST's fields in the query, not the body
-	pageNoCookie              // no session cookie
-	pageBadCookie             // a session cookie naming no game
+	pageNoCookie              // no credential cookie
+	pageBadCookie             // the credential of another browser, which holds no seat in the game
 	pageCrossSite             // Sec-Fetch-Site: cross-site
 	pageHuge                  // a body just over the limit
 	pageRestore               // HX-History-Restore-Request: true
+	pageLegacy                // the old cookie, naming the game
 )
 
-// pageRoute is a request of the playground: method and path, and the form
-// (or query) fields an input's x and y fill. With pathArg, x ends the path.
+// pageRoute is a request of the playground: method and path ("{g}" stands
+// for the game's address, /g/{id}), and the form (or query) fields an
+// input's x and y fill. With pathArg, x ends the path.
 type pageRoute struct {
 	method, path string
 	pathArg      bool
@@ -223,35 +279,44 @@ type pageRoute struct {
 }
 
 var fuzzPageRoutes = []pageRoute{
-	{method: "POST", path: "/select", x: "square", y: "from"},
-	{method: "POST", path: "/ply", x: "from", y: "to"},
-	{method: "POST", path: "/ply", x: "text", y: "ply"},
-	{method: "POST", path: "/undo", x: "ply"},
-	{method: "POST", path: "/resign", x: "side"},
-	{method: "POST", path: "/draw", x: "flip"},
+	{method: "POST", path: "{g}/select", x: "square", y: "from"},
+	{method: "POST", path: "{g}/ply", x: "from", y: "to"},
+	{method: "POST", path: "{g}/ply", x: "text", y: "ply"},
+	{method: "POST", path: "{g}/undo", x: "ply"},
+	{method: "POST", path: "{g}/resign", x: "side"},
+	{method: "POST", path: "{g}/draw", x: "flip"},
 	{method: "POST", path: "/new", x: "variant"},
 	{method: "POST", path: "/import", x: "text", y: "variant"},
-	{method: "GET", path: "/", x: "sel", y: "to"},
+	{method: "GET", path: "{g}", x: "sel", y: "to"},
 	{method: "GET", path: "/", x: "fen", y: "v"},
 	{method: "GET", path: "/", x: "pgn", y: "notice"},
 	{method: "GET", path: "/", x: "a", y: "end"}, // a share link: v and fen come with extra
-	{method: "GET", path: "/history/", pathArg: true, y: "flip"},
-	{method: "GET", path: "/game.pgn", x: "auto"},
+	{method: "GET", path: "{g}/history/", pathArg: true, y: "flip"},
+	{method: "GET", path: "{g}/pgn", x: "auto"},
 	{method: "GET", path: "/", pathArg: true},
 	{method: "POST", path: "/", pathArg: true, y: "text"},
+	{method: "POST", path: "{g}/hide", x: "back"},
+	{method: "POST", path: "/import", x: "text", y: "game"}, // y "" is the game's id
+	{method: "GET", path: "/", x: "flip", y: "auto"},
+	{method: "GET", path: "/g/", pathArg: true, y: "sel"},
+	{method: "POST", path: "/g/", pathArg: true, y: "text"},
 }
 
 // FuzzPages drives the playground's pages and forms: a route (every form
-// post, the page with its selection, links that open a game from a FEN, a
-// PGN or a share link, the history and the PGN download, any other path),
-// its fields from x and y, extra fields (raw, first, so they win), with or
-// without htmx, a session cookie or none, same-site or cross-site, against
-// a session whose game is one of fuzzSetups. It checks that no request
-// panics or gets a 5xx; that a refused one (4xx) leaves the session's game
-// as it was, creates none and names no other; that a request from a session
-// that does not name the game never changes it; that a redirect stays on
-// this site and lands on a page that answers 200; and that every game stays
-// whole (it restores from its snapshot).
+// post, the game's page with its selection, links that open a game from a
+// FEN, a PGN or a share link, the history and the PGN download, hiding a
+// game, / itself, any other path), its fields from x and y, extra fields
+// (raw, first, so they win), with or without htmx, with the credential
+// that holds the game's seats, another browser's or none, with the old
+// cookie or not, same-site or cross-site, against a game of fuzzSetups. It
+// checks that no request panics or gets a 5xx; that a refused one (4xx)
+// leaves the game as it was, creates none and gives the browser no
+// credential; that a request without the game's credential never changes
+// it (its seats included); that a game created is held by the browser that
+// asked and is where the answer sends it; that a redirect (or an htmx
+// history push) stays on this site and a redirect lands on a page that
+// answers 200; and that every game stays whole (it restores from its
+// snapshot).
 func FuzzPages(f *testing.F) {
 	f.Add(uint8(1), uint8(1), uint8(0), "d2", "d4", "")
 	f.Add(uint8(0), uint8(2), uint8(pageHX), "e2e4", "1", "")
@@ -265,18 +330,29 @@ func FuzzPages(f *testing.F) {
 	f.Add(uint8(2), uint8(12), uint8(pageHX), "99999999999999999999", "1", "")
 	f.Add(uint8(6), uint8(0), uint8(pageCrossSite), "e2", "", "")
 	f.Add(uint8(1), uint8(2), uint8(pageBadCookie), "m:d2d4", "", "")
+	f.Add(uint8(0), uint8(4), uint8(pageNoCookie|pageHX), "white", "", "")
 	f.Add(uint8(8), uint8(14), uint8(pageNoCookie), "api/../history/1", "", "%zz")
+	f.Add(uint8(1), uint8(16), uint8(0), "", "", "")
+	f.Add(uint8(1), uint8(16), uint8(pageBadCookie), "AAAAAAAAAAAAAAAAAAAAAQ", "", "")
+	f.Add(uint8(2), uint8(17), uint8(pageHX), "not a game", "", "")
+	f.Add(uint8(0), uint8(18), uint8(pageLegacy|pageNoCookie), "", "", "")
+	f.Add(uint8(0), uint8(18), uint8(pageNoCookie), "1", "", "")
+	f.Add(uint8(1), uint8(19), uint8(0), "AAAAAAAAAAAAAAAAAAAAAQ/history/1", "e2", "")
+	f.Add(uint8(1), uint8(20), uint8(pageBadCookie), "AAAAAAAAAAAAAAAAAAAAAQ/ply", "d4", "ply=2")
 
 	s := newFuzzServer()
 	f.Fuzz(func(t *testing.T, setup, route, flags uint8, x, y, extra string) {
 		id, before := s.start(t, setup)
 		rt := fuzzPageRoutes[int(route)%len(fuzzPageRoutes)]
 		fields := url.Values{}
-		path := rt.path
+		path := strings.ReplaceAll(rt.path, "{g}", gamePath(id))
 		if rt.pathArg {
 			path += x
 		} else if rt.x != "" {
 			fields.Set(rt.x, x)
+		}
+		if rt.y == "game" && y == "" {
+			y = id
 		}
 		if rt.y != "" {
 			fields.Set(rt.y, y)
@@ -308,48 +384,74 @@ func FuzzPages(f *testing.F) {
 		} else if rt.method == http.MethodPost {
 			req.Header.Set("Sec-Fetch-Site", "same-origin")
 		}
-		session := flags&(pageNoCookie|pageBadCookie) == 0
+		// The credential the request carries, and whether it holds the game.
+		var cred games.Credential
 		switch {
 		case flags&pageBadCookie != 0:
-			req.AddCookie(&http.Cookie{Name: sessionCookie, Value: "AAAAAAAAAAAAAAAAAAAAAA"})
-		case session:
-			req.AddCookie(&http.Cookie{Name: sessionCookie, Value: id})
+			cred = fuzzOther
+		case flags&pageNoCookie == 0:
+			cred = fuzzPlayer
+		}
+		player := cred == fuzzPlayer
+		if cred != "" {
+			req.AddCookie(&http.Cookie{Name: playerCookie, Value: string(cred)})
+		}
+		if flags&pageLegacy != 0 {
+			req.AddCookie(&http.Cookie{Name: legacyCookie, Value: id})
 		}
 
 		r := s.serve(t, req)
-		named := ""
+		var given *http.Cookie
 		for _, ck := range (&http.Response{Header: r.hdr}).Cookies() {
-			if ck.Name == sessionCookie {
-				named = ck.Value
+			if ck.Name == playerCookie {
+				given = ck
 			}
 		}
 		after := s.state(t, id)
 		switch {
-		case !session && after != before:
-			t.Fatalf("a request from another session changed the game:\n%s\n%s", before, after)
-		case session && r.code >= 400 && after != before:
+		case !player && after != before:
+			t.Fatalf("a request without the game's credential changed it:\n%s\n%s", before, after)
+		case r.code >= 400 && after != before:
 			t.Fatalf("refused with %d, but the game changed:\n%s\n%s", r.code, before, after)
-		case session && r.code >= 400 && (s.store.creates > 0 || named != ""):
-			t.Fatalf("refused with %d, but %d games were created and the session now names %q", r.code, s.store.creates, named)
+		case r.code >= 400 && (s.store.creates > 0 || given != nil):
+			t.Fatalf("refused with %d, but %d games were created and the browser was given a credential (%v)", r.code, s.store.creates, given != nil)
+		case given != nil && cred.Valid():
+			t.Fatalf("a browser with a credential was given another")
 		}
-		if named != "" {
-			s.state(t, named)
+		if given != nil {
+			cred = games.Credential(given.Value)
+		}
+		loc, push := r.hdr.Get("Location"), r.hdr.Get("HX-Push-Url")
+		for _, rec := range s.created() {
+			s.state(t, rec.ID)
+			if h := cred.Holder(); h == "" || rec.White != h || rec.Black != h {
+				t.Fatalf("game %s was created for another browser than the one that asked", rec.ID)
+			}
+			if gameOf(loc) != rec.ID && gameOf(push) != rec.ID {
+				t.Fatalf("game %s was created, but the answer sends the browser to %q / %q", rec.ID, loc, push)
+			}
+		}
+		for _, to := range []string{loc, push} {
+			if to != "" && (!strings.HasPrefix(to, "/") || strings.HasPrefix(to, "//") || strings.HasPrefix(to, "/\\")) {
+				t.Fatalf("answer %d sends the browser to %q, off this site", r.code, to)
+			}
 		}
 		if r.code < 300 || r.code >= 400 {
 			return
 		}
-		loc := r.hdr.Get("Location")
-		if !strings.HasPrefix(loc, "/") || strings.HasPrefix(loc, "//") || strings.HasPrefix(loc, "/\\") {
-			t.Fatalf("redirect %d to %q, off this site", r.code, loc)
+		// Follow the redirect (/ redirects once more, to a game).
+		for range 2 {
+			next := httptest.NewRequest(http.MethodGet, loc, nil)
+			if cred != "" {
+				next.AddCookie(&http.Cookie{Name: playerCookie, Value: string(cred)})
+			}
+			r = s.serve(t, next)
+			if r.code != http.StatusSeeOther || loc != "/" {
+				break
+			}
+			loc = r.hdr.Get("Location")
 		}
-		next := httptest.NewRequest(http.MethodGet, loc, nil)
-		switch {
-		case named != "":
-			next.AddCookie(&http.Cookie{Name: sessionCookie, Value: named})
-		case session:
-			next.AddCookie(&http.Cookie{Name: sessionCookie, Value: id})
-		}
-		if r := s.serve(t, next); r.code != http.StatusOK {
+		if r.code != http.StatusOK {
 			t.Fatalf("the redirect to %q answers %d: %s", loc, r.code, r.body)
 		}
 	})
@@ -378,17 +480,22 @@ const (
 	_
 	apiCrossSite // Sec-Fetch-Site: cross-site
 	apiHuge      // a body just over the limit
+	apiTokenMode // two bits: the game's token, none, another client's, or the game's id
+	_
 )
 
 // FuzzAPI drives the JSON API: an endpoint, a method (its own, or with
 // apiOtherMethod any), the game id (the set-up game's, a fuzzed one, the
 // real one with fuzzed text after it, or a fuzzed path under /api), a
-// Content-Type (none when empty) and a body, against a game of fuzzSetups.
-// It checks that no request panics or gets a 5xx; that every refusal is a
-// JSON {"error", "code"} with both non-empty, leaves the game as it was and
-// creates none; that every success is a game object (the PGN file for
-// …/pgn) of the game asked for, or of the one created; and that every game
-// stays whole.
+// bearer token (the one holding the game's seats, none, another client's,
+// or the game's id), a Content-Type (none when empty) and a body, against
+// a game of fuzzSetups. It checks that no request panics or gets a 5xx;
+// that every refusal is a JSON {"error", "code"} with both non-empty,
+// leaves the game as it was and creates none; that only the game's token
+// changes it; that every success is a game object (the PGN file for
+// …/pgn) of the game asked for, or of the one created, held by the token
+// sent (or, without one, by the token answered); and that every game stays
+// whole.
 func FuzzAPI(f *testing.F) {
 	const banFEN = `{"fen":"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 2:e2e4"}`
 	f.Add(uint8(0), uint8(2), uint8(0), "", "application/json", []byte(`{"action":"b:e2e4"}`))
@@ -403,6 +510,12 @@ func FuzzAPI(f *testing.F) {
 	f.Add(uint8(8), uint8(5+3*7), uint8(apiOtherMethod), "", "application/json", []byte(`{}`))
 	f.Add(uint8(0), uint8(2), uint8(apiCrossSite), "", "application/json", []byte(`{"action":"b:e2e4"}`))
 	f.Add(uint8(5), uint8(2), uint8(apiNoLength|apiHuge), "", "application/json", []byte(`{"action":"m:e7e8q"}`))
+	f.Add(uint8(0), uint8(2), uint8(1*apiTokenMode), "", "application/json", []byte(`{"action":"b:e2e4"}`))
+	f.Add(uint8(1), uint8(2), uint8(2*apiTokenMode), "", "application/json", []byte(`{"action":"d4","ply":2}`))
+	f.Add(uint8(0), uint8(5), uint8(3*apiTokenMode), "", "", []byte(nil))
+	f.Add(uint8(0), uint8(0), uint8(2*apiTokenMode), "", "application/json", []byte(`{"variant":"classic"}`))
+	f.Add(uint8(1), uint8(2), uint8(1*apiIDMode|1*apiTokenMode), "nosuchgame", "application/json", []byte(`{"action":"Nf3"}`))
+	f.Add(uint8(2), uint8(2), uint8(0), "", "application/json", []byte(`{"action":"Nc6","ply":"7"}`))
 
 	s := newFuzzServer()
 	f.Fuzz(func(t *testing.T, setup, route, flags uint8, id, contentType string, body []byte) {
@@ -437,11 +550,27 @@ func FuzzAPI(f *testing.F) {
 		if flags&apiCrossSite != 0 {
 			req.Header.Set("Sec-Fetch-Site", "cross-site")
 		}
+		var token games.Credential
+		switch flags / apiTokenMode % 4 {
+		case 0:
+			token = fuzzPlayer
+		case 2:
+			token = fuzzOther
+		case 3:
+			token = games.Credential(gameID)
+		}
+		if token != "" {
+			req.Header.Set("Authorization", "Bearer "+string(token))
+		}
 
 		r := s.serve(t, req)
 		ct := r.hdr.Get("Content-Type")
-		if after := s.state(t, gameID); r.code >= 400 && (after != before || s.store.creates > 0) {
+		after := s.state(t, gameID)
+		switch {
+		case r.code >= 400 && (after != before || s.store.creates > 0):
 			t.Fatalf("refused with %d (%s), but the game changed or %d were created:\n%s\n%s", r.code, r.body, s.store.creates, before, after)
+		case token != fuzzPlayer && after != before:
+			t.Fatalf("a request without the game's token changed it (%d %s):\n%s\n%s", r.code, r.body, before, after)
 		}
 		switch {
 		case r.code >= 400 && method == http.MethodHead:
@@ -464,13 +593,27 @@ func FuzzAPI(f *testing.F) {
 				t.Fatalf("the PGN answers %q: %s", ct, r.body)
 			}
 		default:
-			var g gameObject
+			var g createdGame
 			if err := json.Unmarshal(r.body, &g); err != nil || g.ID == "" || !slices.Contains([]string{"ban", "classic"}, g.Variant) {
 				t.Fatalf("%d, not a game (%v): %s", r.code, err, r.body)
 			}
 			created := r.code == http.StatusCreated
 			if created != (s.store.creates == 1) || !created && g.ID != want {
 				t.Fatalf("%s %q answers %d with game %q after %d creates", method, path, r.code, g.ID, s.store.creates)
+			}
+			if method != http.MethodGet && !created && token != fuzzPlayer {
+				t.Fatalf("%s %q answers %d without the game's token", method, path, r.code)
+			}
+			if created {
+				if token.Valid() && g.Token != string(token) || !games.Credential(g.Token).Valid() {
+					t.Fatalf("a game created with token %q answers token %q", token, g.Token)
+				}
+				rec := s.store.recs[g.ID]
+				if h := games.Credential(g.Token).Holder(); rec == nil || rec.White != h || rec.Black != h {
+					t.Fatalf("the game created is not held by the token answered")
+				}
+			} else if g.Token != "" {
+				t.Fatalf("%d answers a token", r.code)
 			}
 			s.state(t, g.ID)
 		}

@@ -14,11 +14,6 @@ const healthPath = "/healthz"
 // healthTimeout bounds how long /healthz waits for the store.
 const healthTimeout = 2 * time.Second
 
-// pinger is a store that can say whether it answers (a database can).
-type pinger interface {
-	Ping(ctx context.Context) error
-}
-
 // healthRoutes adds GET (and HEAD) /healthz for deploys and load balancers.
 func (s *Server) healthRoutes(e *echo.Echo) {
 	e.Match([]string{http.MethodGet, http.MethodHead}, healthPath, s.health)
@@ -28,7 +23,7 @@ func (s *Server) healthRoutes(e *echo.Echo) {
 // reason goes to the log, not to the caller).
 func (s *Server) health(c echo.Context) error {
 	c.Response().Header().Set("Cache-Control", "no-store")
-	if p, ok := s.store.(pinger); ok {
+	if p := s.pinger; p != nil {
 		ctx, cancel := context.WithTimeout(c.Request().Context(), healthTimeout)
 		defer cancel()
 		if err := p.Ping(ctx); err != nil {

@@ -9,36 +9,32 @@ import (
 	"testing"
 
 	"github.com/labstack/echo/v4"
-
-	"github.com/banchess/banchess/store"
 )
 
-// pingStore is a memory store that answers Ping with err.
-type pingStore struct {
-	*store.Memory
-	err error
-}
+// pinger answers Ping with err.
+type pinger struct{ err error }
 
-func (p pingStore) Ping(ctx context.Context) error { return p.err }
+func (p pinger) Ping(ctx context.Context) error { return p.err }
 
 func TestHealthz(t *testing.T) {
 	tests := []struct {
 		name   string
-		store  GameStore
+		opts   []Option
 		status int
 		body   string
 		logged string
 	}{
-		{"store without Ping", store.NewMemory(), http.StatusOK, "ok\n", ""},
-		{"store answers", pingStore{store.NewMemory(), nil}, http.StatusOK, "ok\n", ""},
-		{"store fails", pingStore{store.NewMemory(), errors.New("disk on fire")}, http.StatusServiceUnavailable, "unavailable: the game store does not answer\n", "disk on fire"},
+		{"no health check", nil, http.StatusOK, "ok\n", ""},
+		{"store answers", []Option{WithHealthCheck(pinger{nil})}, http.StatusOK, "ok\n", ""},
+		{"store fails", []Option{WithHealthCheck(pinger{errors.New("disk on fire")})}, http.StatusServiceUnavailable, "unavailable: the game store does not answer\n", "disk on fire"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var buf bytes.Buffer
 			e := echo.New()
 			// Even with every limit at its tightest, /healthz answers.
-			New(tt.store, nil, WithLogger(jsonLogger(&buf)), WithLimits(Limits{PostsPerSecond: 1e-9, GamesPerMinute: 1})).Register(e)
+			opts := append([]Option{WithLogger(jsonLogger(&buf)), WithLimits(Limits{PostsPerSecond: 1e-9, GamesPerMinute: 1})}, tt.opts...)
+			New(newService(nil), nil, opts...).Register(e)
 			for range 3 {
 				rec := hit{method: http.MethodGet, target: "/healthz"}.send(e)
 				if rec.Code != tt.status || rec.Body.String() != tt.body {

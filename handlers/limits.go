@@ -11,7 +11,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/banchess/banchess/rules"
+	"github.com/banchess/banchess/games"
 )
 
 // Limits bound what one client may ask of the server. A zero field means no
@@ -29,11 +29,6 @@ type Limits struct {
 	// first visit without one, and POST /api/games. Over it: 429 with
 	// Retry-After.
 	GamesPerMinute int
-	// MaxPlies is the most plies (bans and moves) a PGN or a share link
-	// may hold. Over it: 400.
-	MaxPlies int
-	// MaxFENBytes is the longest FEN read, in bytes. Over it: 400.
-	MaxFENBytes int
 }
 
 // DefaultLimits are the limits main serves with. Two people playing hot
@@ -44,63 +39,19 @@ func DefaultLimits() Limits {
 		PostsPerSecond: 20,
 		PostBurst:      40,
 		GamesPerMinute: 30,
-		MaxPlies:       2000,
-		MaxFENBytes:    200,
 	}
 }
-
-// checkFEN refuses a FEN longer than the limit, without echoing it.
-func (l Limits) checkFEN(fen string) error {
-	if l.MaxFENBytes > 0 && len(fen) > l.MaxFENBytes {
-		return fmt.Errorf("the FEN is %d bytes long; this server reads FENs of at most %d bytes", len(fen), l.MaxFENBytes)
-	}
-	return nil
-}
-
-// checkPlies refuses a share link of more actions than the limit.
-func (l Limits) checkPlies(n int) error {
-	if l.MaxPlies > 0 && n > l.MaxPlies {
-		return fmt.Errorf("the link holds %d actions, more than the %d plies this server replays (%w)", n, l.MaxPlies, rules.ErrTooManyPlies)
-	}
-	return nil
-}
-
-// pgnOptions are the options to read a PGN with under the limits.
-func (l Limits) pgnOptions(v rules.Variant) rules.PGNOptions {
-	return rules.PGNOptions{Variant: v, MaxPlies: l.MaxPlies}
-}
-
-// limitError is a request refused because its client asked too much too
-// fast: a page (title and message) or, under /api, {"error", "code"}.
-type limitError struct {
-	status      int
-	code, title string
-	msg         string
-}
-
-func (e *limitError) Error() string { return e.msg }
 
 // tooMany builds the 429 for a client that must wait: it sets Retry-After
-// (in whole seconds, rounded up) on the response.
-func tooMany(c echo.Context, wait time.Duration, code, title, what string) *limitError {
+// (in whole seconds, rounded up) on the response. detail is the API's code.
+func tooMany(c echo.Context, wait time.Duration, detail, what string) *games.Error {
 	secs := max(1, int(math.Ceil(wait.Seconds())))
 	c.Response().Header().Set("Retry-After", strconv.Itoa(secs))
 	unit := "seconds"
 	if secs == 1 {
 		unit = "second"
 	}
-	return &limitError{
-		status: http.StatusTooManyRequests, code: code, title: title,
-		msg: fmt.Sprintf("%s Please wait %d %s and try again.", what, secs, unit),
-	}
-}
-
-// refuseLimit answers a request a limit refused.
-func refuseLimit(c echo.Context, le *limitError) error {
-	if isAPI(c) {
-		return apiHTTPError(le)
-	}
-	return refuse(c, le.status, le.title, le.msg)
+	return &games.Error{Code: games.TooMany, Detail: detail, Msg: fmt.Sprintf("%s Please wait %d %s and try again.", what, secs, unit)}
 }
 
 // limitPosts refuses POSTs over the client's rate.
@@ -110,7 +61,7 @@ func (s *Server) limitPosts(next echo.HandlerFunc) echo.HandlerFunc {
 			return next(c)
 		}
 		if wait := s.posts.take(clientKey(c.RealIP())); wait > 0 {
-			return refuseLimit(c, tooMany(c, wait, "rate_limited", "Too many requests",
+			return refuseError(c, tooMany(c, wait, "rate_limited",
 				"This address has sent more requests than the server takes in a short time, so this one was refused and nothing changed."))
 		}
 		return next(c)
@@ -118,10 +69,10 @@ func (s *Server) limitPosts(next echo.HandlerFunc) echo.HandlerFunc {
 }
 
 // allowGame spends one of the games the client may create this minute, or
-// returns the *limitError to answer with.
+// returns the refusal (code TooMany) to answer with.
 func (s *Server) allowGame(c echo.Context) error {
-	if wait := s.games.take(clientKey(c.RealIP())); wait > 0 {
-		return tooMany(c, wait, "too_many_games", "Too many new games",
+	if wait := s.created.take(clientKey(c.RealIP())); wait > 0 {
+		return tooMany(c, wait, "too_many_games",
 			fmt.Sprintf("This address has started %d games in the last minute, the most this server allows.", s.limits.GamesPerMinute))
 	}
 	return nil

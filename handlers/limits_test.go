@@ -14,7 +14,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/banchess/banchess/store"
+	"github.com/banchess/banchess/games"
 )
 
 // testClock is a clock the test moves.
@@ -40,8 +40,13 @@ func (c *testClock) add(d time.Duration) {
 // limited serves everything Register adds on a fresh memory store, with
 // opts, on the clock.
 func limited(clock *testClock, opts ...Option) *echo.Echo {
+	return limitedGames(clock, nil, opts...)
+}
+
+// limitedGames is limited with a games service made with gopts.
+func limitedGames(clock *testClock, gopts []games.Option, opts ...Option) *echo.Echo {
 	e := echo.New()
-	New(store.NewMemory(), clock.now, opts...).Register(e)
+	New(newService(nil, gopts...), clock.now, opts...).Register(e)
 	return e
 }
 
@@ -96,24 +101,37 @@ func (h hit) send(e http.Handler) *httptest.ResponseRecorder {
 	return rec
 }
 
-// sessionOf returns the session cookie rec sets, or nil.
-func sessionOf(rec *httptest.ResponseRecorder) *http.Cookie {
+// playerOf returns the credential cookie rec sets, or nil.
+func playerOf(rec *httptest.ResponseRecorder) *http.Cookie {
 	for _, ck := range rec.Result().Cookies() {
-		if ck.Name == sessionCookie {
+		if ck.Name == playerCookie {
 			return ck
 		}
 	}
 	return nil
 }
 
-// startSession opens a page session from addr and returns its cookie.
-func startSession(t *testing.T, e http.Handler, remote string) *http.Cookie {
+// startSession opens the playground from addr as a new browser and returns
+// its credential cookie and the game GET / started.
+func startSession(t *testing.T, e http.Handler, remote string) (*http.Cookie, string) {
 	t.Helper()
-	ck := sessionOf(hit{method: http.MethodGet, target: "/", remote: remote}.serve(t, e))
-	if ck == nil {
-		t.Fatal("GET / set no session cookie")
+	rec := hit{method: http.MethodGet, target: "/", remote: remote}.serve(t, e)
+	ck, id := playerOf(rec), gameOf(rec.Header().Get("Location"))
+	if ck == nil || id == "" || rec.Code != http.StatusSeeOther {
+		t.Fatalf("GET /: %d to %q, cookie %v", rec.Code, rec.Header().Get("Location"), ck)
 	}
-	return ck
+	return ck, id
+}
+
+// listed returns the "Your games" list of game id's page for the browser
+// of ck.
+func listed(t *testing.T, e http.Handler, ck *http.Cookie, id string) []string {
+	t.Helper()
+	rec := hit{method: http.MethodGet, target: gamePath(id), cookie: ck}.serve(t, e)
+	if rec.Code != http.StatusOK {
+		t.Fatalf("GET %s: %d", gamePath(id), rec.Code)
+	}
+	return gameLinks(parse(t, rec))
 }
 
 // gameState returns the API's view of game id, to compare before and after.
@@ -165,13 +183,24 @@ func TestPostRateLimit(t *testing.T) {
 		t.Run(kind, func(t *testing.T) {
 			clock := newTestClock()
 			e := limited(clock, WithLimits(Limits{PostsPerSecond: 1, PostBurst: 2}))
-			ck := startSession(t, e, "")
-			id := ck.Value
+			ck, id := startSession(t, e, "")
+			var token string
+			if kind == "api" {
+				// A game of the API's, created from another address so as not
+				// to spend this one's allowance.
+				rec := hit{method: http.MethodPost, target: "/api/games", remote: "203.0.113.9:1"}.serve(t, e)
+				var g createdGame
+				if err := json.Unmarshal(rec.Body.Bytes(), &g); err != nil || g.Token == "" {
+					t.Fatalf("create: %d %s", rec.Code, rec.Body)
+				}
+				id, token = g.ID, g.Token
+			}
 			post := func(i int) hit {
 				if kind == "api" {
-					return hit{method: http.MethodPost, target: "/api/games/" + id + "/actions", json: `{"action":"` + apiPlies[i] + `"}`}
+					return hit{method: http.MethodPost, target: "/api/games/" + id + "/actions", json: `{"action":"` + apiPlies[i] + `"}`,
+						header: map[string]string{"Authorization": "Bearer " + token}}
 				}
-				return hit{method: http.MethodPost, target: "/ply", form: vals("text", plies[i]), hx: kind == "htmx", cookie: ck}
+				return hit{method: http.MethodPost, target: gamePath(id) + "/ply", form: vals("text", plies[i]), hx: kind == "htmx", cookie: ck}
 			}
 			for i := range 2 {
 				if rec := post(i).serve(t, e); rec.Code != http.StatusOK && rec.Code != http.StatusSeeOther {
@@ -193,7 +222,7 @@ func TestPostRateLimit(t *testing.T) {
 			if rec := other.serve(t, e); rec.Code == http.StatusTooManyRequests {
 				t.Errorf("another address was limited: %s", rec.Body)
 			}
-			if rec := (hit{method: http.MethodGet, target: "/", cookie: ck}).serve(t, e); rec.Code != http.StatusOK {
+			if rec := (hit{method: http.MethodGet, target: gamePath(id), cookie: ck}).serve(t, e); rec.Code != http.StatusOK {
 				t.Errorf("GET after the limit: %d", rec.Code)
 			}
 			clock.add(time.Second)
@@ -221,35 +250,47 @@ func TestGamesPerMinute(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			clock := newTestClock()
 			e := limited(clock, WithLimits(Limits{GamesPerMinute: 2}))
-			ck := startSession(t, e, "") // the first visit is the first game
+			ck, id := startSession(t, e, "") // the first visit is the first game
 			h := tt.create
 			h.cookie = ck
+			if h.target == "/import" {
+				h.form.Set("game", id)
+			}
 			rec := h.serve(t, e)
 			if rec.Code >= 400 {
 				t.Fatalf("second game refused: %d %s", rec.Code, rec.Body)
 			}
-			if !strings.HasPrefix(h.target, "/api/") {
-				ck = sessionOf(rec)
-				h.cookie = ck
+			if got := playerOf(rec); got != nil {
+				t.Errorf("a browser with a credential was given another")
 			}
-			before := gameState(t, e, ck.Value)
+			before, list := gameState(t, e, id), listed(t, e, ck, id)
+			want := 2 // the first game and this one; the API's is not the browser's
+			if strings.HasPrefix(h.target, "/api/") {
+				want = 1
+			}
+			if len(list) != want {
+				t.Fatalf("%d games listed, want %d: %v", len(list), want, list)
+			}
 			rec = h.serve(t, e)
 			checkRefusal(t, h, rec, http.StatusTooManyRequests, "too_many_games", "started 2 games in the last minute")
 			if got := rec.Header().Get("Retry-After"); got != "30" {
 				t.Errorf("Retry-After %q, want 30 (one game every 30 seconds)", got)
 			}
-			if got := sessionOf(rec); got != nil {
-				t.Errorf("a refused creation set the session cookie %q", got.Value)
+			if got := playerOf(rec); got != nil {
+				t.Errorf("a refused creation set the credential cookie %q", got.Value)
 			}
-			if got := rec.Header().Get("Location"); got != "" {
-				t.Errorf("a refused creation answered Location %q", got)
+			if got := rec.Header().Get("Location") + rec.Header().Get("HX-Push-Url"); got != "" {
+				t.Errorf("a refused creation sent the browser to %q", got)
 			}
-			if after := gameState(t, e, ck.Value); after != before {
-				t.Errorf("a refused creation changed the session's game:\n%s\n%s", before, after)
+			if after := gameState(t, e, id); after != before {
+				t.Errorf("a refused creation changed the browser's game:\n%s\n%s", before, after)
+			}
+			if got := listed(t, e, ck, id); strings.Join(got, " ") != strings.Join(list, " ") {
+				t.Errorf("a refused creation changed the browser's games: %v, were %v", got, list)
 			}
 			// The playing goes on, and a game comes free every 30 seconds.
-			if rec := (hit{method: http.MethodPost, target: "/ply", form: vals("text", "e2e4"), cookie: ck}).serve(t, e); rec.Code == http.StatusTooManyRequests {
-				t.Errorf("playing was refused: %s", rec.Body)
+			if rec := (hit{method: http.MethodPost, target: gamePath(id) + "/ply", form: vals("text", "e2e4"), cookie: ck}).serve(t, e); rec.Code != http.StatusSeeOther {
+				t.Errorf("playing was refused: %d %s", rec.Code, rec.Body)
 			}
 			clock.add(30 * time.Second)
 			if rec := h.serve(t, e); rec.Code >= 400 {
@@ -259,13 +300,17 @@ func TestGamesPerMinute(t *testing.T) {
 	}
 }
 
-// TestFirstVisitLimited: a client without a session cookie starts a game
+// TestFirstVisitLimited: a client without a credential cookie starts a game
 // with every GET /, so those count too.
 func TestFirstVisitLimited(t *testing.T) {
 	e := limited(newTestClock(), WithLimits(Limits{GamesPerMinute: 1}))
 	startSession(t, e, "")
 	h := hit{method: http.MethodGet, target: "/"}
-	checkRefusal(t, h, h.serve(t, e), http.StatusTooManyRequests, "", "Please wait 60 seconds")
+	rec := h.serve(t, e)
+	checkRefusal(t, h, rec, http.StatusTooManyRequests, "", "Please wait 60 seconds")
+	if playerOf(rec) != nil {
+		t.Error("a refused first visit was given a credential")
+	}
 }
 
 func TestInputBounds(t *testing.T) {
@@ -273,10 +318,10 @@ func TestInputBounds(t *testing.T) {
 	longFEN := fen56 + strings.Repeat(" ", 150) + "1"                        // 207 bytes, and a good FEN
 	shareLink := "/?a=" + strings.TrimSuffix(strings.Repeat("b:e2e4,", 2001), ",")
 	const pgn5 = "1. {banning: e2e4} d4 {banning: e7e5} d5 2. {banning: g1f3} *"
-	small := WithLimits(Limits{MaxPlies: 4, MaxFENBytes: 60})
+	small := games.WithLimits(games.Limits{MaxPlies: 4, MaxFENBytes: 60})
 	tests := []struct {
 		name       string
-		opts       []Option
+		opts       []games.Option
 		h          hit
 		code, want string
 	}{
@@ -289,21 +334,24 @@ func TestInputBounds(t *testing.T) {
 		{"share link plies", nil, hit{method: http.MethodGet, target: shareLink}, "", "more than the 2000 plies"},
 		{"share link plies htmx", nil, hit{method: http.MethodGet, target: shareLink, hx: true}, "", "more than the 2000 plies"},
 		// Smaller bounds, for PGNs a test can write.
-		{"api pgn", []Option{small}, hit{method: http.MethodPost, target: "/api/games", json: `{"pgn":"` + pgn5 + `"}`}, "too_many_plies", "more than 4 plies"},
-		{"api pgn classic", []Option{small}, hit{method: http.MethodPost, target: "/api/games", json: `{"variant":"classic","pgn":"1. e4 e5 2. Nf3 Nc6 3. Bb5 *"}`}, "too_many_plies", "more than 4 plies"},
-		{"import pgn", []Option{small}, hit{method: http.MethodPost, target: "/import", form: vals("text", pgn5)}, "", "more than 4 plies"},
-		{"import pgn htmx", []Option{small}, hit{method: http.MethodPost, target: "/import", form: vals("text", pgn5), hx: true}, "", "more than 4 plies"},
-		{"pgn link", []Option{small}, hit{method: http.MethodGet, target: "/?pgn=" + url.QueryEscape(pgn5)}, "", "more than 4 plies"},
-		{"share link 5 plies", []Option{small}, hit{method: http.MethodGet, target: "/?a=b:e2e4,m:d2d4,b:e7e5,m:d7d5,b:g1f3"}, "", "more than the 4 plies"},
-		{"api fen 61 bytes", []Option{small}, hit{method: http.MethodPost, target: "/api/games", json: `{"fen":"` + fen56 + `    1"}`}, "fen_too_long", "at most 60 bytes"},
+		{"api pgn", []games.Option{small}, hit{method: http.MethodPost, target: "/api/games", json: `{"pgn":"` + pgn5 + `"}`}, "too_many_plies", "more than 4 plies"},
+		{"api pgn classic", []games.Option{small}, hit{method: http.MethodPost, target: "/api/games", json: `{"variant":"classic","pgn":"1. e4 e5 2. Nf3 Nc6 3. Bb5 *"}`}, "too_many_plies", "more than 4 plies"},
+		{"import pgn", []games.Option{small}, hit{method: http.MethodPost, target: "/import", form: vals("text", pgn5)}, "", "more than 4 plies"},
+		{"import pgn htmx", []games.Option{small}, hit{method: http.MethodPost, target: "/import", form: vals("text", pgn5), hx: true}, "", "more than 4 plies"},
+		{"pgn link", []games.Option{small}, hit{method: http.MethodGet, target: "/?pgn=" + url.QueryEscape(pgn5)}, "", "more than 4 plies"},
+		{"share link 5 plies", []games.Option{small}, hit{method: http.MethodGet, target: "/?a=b:e2e4,m:d2d4,b:e7e5,m:d7d5,b:g1f3"}, "", "more than the 4 plies"},
+		{"api fen 61 bytes", []games.Option{small}, hit{method: http.MethodPost, target: "/api/games", json: `{"fen":"` + fen56 + `    1"}`}, "fen_too_long", "at most 60 bytes"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			e := limited(newTestClock(), tt.opts...)
-			ck := startSession(t, e, "")
-			before := gameState(t, e, ck.Value)
+			e := limitedGames(newTestClock(), tt.opts)
+			ck, id := startSession(t, e, "")
+			before, list := gameState(t, e, id), listed(t, e, ck, id)
 			h := tt.h
 			h.cookie = ck
+			if h.target == "/import" {
+				h.form.Set("game", id)
+			}
 			rec := h.serve(t, e)
 			if h.target == "/import" {
 				// A refused import keeps the game and explains beside the box.
@@ -316,16 +364,19 @@ func TestInputBounds(t *testing.T) {
 			} else {
 				checkRefusal(t, h, rec, http.StatusBadRequest, tt.code, tt.want)
 			}
-			if got := sessionOf(rec); got != nil {
-				t.Errorf("a refused request set the session cookie")
+			if got := playerOf(rec); got != nil {
+				t.Errorf("a refused request set the credential cookie")
 			}
-			if after := gameState(t, e, ck.Value); after != before {
+			if after := gameState(t, e, id); after != before {
 				t.Errorf("a refused request changed the game")
+			}
+			if got := listed(t, e, ck, id); strings.Join(got, " ") != strings.Join(list, " ") {
+				t.Errorf("a refused request changed the browser's games: %v, were %v", got, list)
 			}
 		})
 	}
 	// At the bounds, all is read.
-	e := limited(newTestClock(), small)
+	e := limitedGames(newTestClock(), []games.Option{small})
 	for _, h := range []hit{
 		{method: http.MethodPost, target: "/api/games", json: `{"pgn":"1. {banning: e2e4} d4 {banning: e7e5} d5 *"}`},
 		{method: http.MethodPost, target: "/api/games", json: `{"fen":"` + fen56 + `   1"}`}, // 60 bytes
@@ -337,9 +388,10 @@ func TestInputBounds(t *testing.T) {
 	}
 }
 
-// TestLimitsOff: Limits{} switches every limit off.
+// TestLimitsOff: Limits{} switches every rate limit off, and
+// games.Limits{} every bound on input.
 func TestLimitsOff(t *testing.T) {
-	e := limited(newTestClock(), WithLimits(Limits{}))
+	e := limitedGames(newTestClock(), []games.Option{games.WithLimits(games.Limits{})}, WithLimits(Limits{}))
 	longFEN := "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1" + strings.Repeat(" ", 300) + "1"
 	for i := range 100 {
 		h := hit{method: http.MethodPost, target: "/api/games", json: fmt.Sprintf(`{"fen":%q}`, longFEN)}

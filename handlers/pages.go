@@ -2,84 +2,52 @@ package handlers
 
 import (
 	"bytes"
-	"errors"
+	"context"
 	"fmt"
 	"net/http"
-	"net/url"
 	"strconv"
 	"strings"
-	"unicode"
 
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
+	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/rules"
-	"github.com/banchess/banchess/store"
 	"github.com/banchess/banchess/views"
 )
 
+// listSize is how many of a browser's games its list shows.
+const listSize = 20
+
 // pages serves the playground: full pages for plain forms (Post/Redirect/
-// Get) and #game fragments for htmx requests.
+// Get) and #game fragments for htmx requests. Every game has its own
+// address, /g/{id}; the forms that act on it post under that address.
 type pages struct {
-	s       *Server
-	asset   string            // version of the static files, for cache busting
-	initial map[string]string // each variant's initial extended FEN, by ID
+	s     *Server
+	asset string // version of the static files, for cache busting
 }
 
 // pageRoutes adds the playground's pages and fragments.
 func (s *Server) pageRoutes(e *echo.Echo) {
-	p := &pages{s: s, asset: assetVersion(), initial: map[string]string{}}
-	for _, v := range rules.Variants() {
-		p.initial[v.ID()] = rules.New(v).StartFEN()
-	}
+	p := &pages{s: s, asset: assetVersion()}
 	e.GET("/", p.index)
-	e.GET("/history/:index", p.history)
-	e.GET("/game.pgn", p.downloadPGN)
-	e.POST("/select", p.selectSquare)
-	e.POST("/ply", p.ply)
-	e.POST("/undo", p.undo)
-	e.POST("/resign", p.resign)
-	e.POST("/draw", p.draw)
 	e.POST("/new", p.newGame)
 	e.POST("/import", p.importGame)
+	e.GET("/g/:id", p.game)
+	e.GET("/g/:id/history/:index", p.history)
+	e.GET("/g/:id/pgn", p.downloadPGN)
+	e.POST("/g/:id/select", p.selectSquare)
+	e.POST("/g/:id/ply", p.ply)
+	e.POST("/g/:id/undo", p.undo)
+	e.POST("/g/:id/resign", p.resign)
+	e.POST("/g/:id/draw", p.draw)
+	e.POST("/g/:id/hide", p.hide)
 	e.GET("/static/*", p.static)
 	e.RouteNotFound("/*", p.notFound)
 }
 
-// userError is a request the user can correct: its message is shown.
-type userError struct {
-	status int
-	msg    string
-}
-
-func (e *userError) Error() string { return e.msg }
-
-// badRequest turns err (from the rules, or a form) into a 400 for the user.
-func badRequest(err error) error {
-	var ue *userError
-	if errors.As(err, &ue) {
-		return err
-	}
-	return &userError{http.StatusBadRequest, sentence(err.Error())}
-}
-
-func badRequestf(format string, args ...any) error {
-	return &userError{http.StatusBadRequest, fmt.Sprintf(format, args...)}
-}
-
-// sentence capitalises msg and ends it with a full stop.
-func sentence(msg string) string {
-	if msg == "" {
-		return msg
-	}
-	r := []rune(msg)
-	r[0] = unicode.ToUpper(r[0])
-	msg = string(r)
-	if !strings.HasSuffix(msg, ".") {
-		msg += "."
-	}
-	return msg
-}
+// gamePath is the address of game id.
+func gamePath(id string) string { return "/g/" + id }
 
 func isHX(c echo.Context) bool {
 	h := c.Request().Header
@@ -109,13 +77,17 @@ func render(c echo.Context, status int, t templ.Component) error {
 func options(c echo.Context) (views.Options, error) {
 	o := views.NoSelection()
 	if err := c.Request().ParseForm(); err != nil {
-		status, msg := formError(err)
-		return o, &userError{status, msg}
+		return o, formError(err)
 	}
 	f := c.Request().Form
 	o.Flip = f.Get("flip") == "1"
 	o.Auto = f.Get("auto") == "1"
 	return o, nil
+}
+
+// invalidf is a request the user can correct.
+func invalidf(format string, args ...any) error {
+	return &games.Error{Code: games.Invalid, Msg: fmt.Sprintf(format, args...)}
 }
 
 // square reads a square field; optional allows it to be empty.
@@ -125,11 +97,11 @@ func square(c echo.Context, field string, optional bool) (rules.Square, error) {
 		return rules.NoSquare, nil
 	}
 	if v == "" {
-		return rules.NoSquare, badRequestf("The form has no %q square.", field)
+		return rules.NoSquare, invalidf("The form has no %q square.", field)
 	}
 	s, err := rules.ParseSquare(v)
 	if err != nil || len(v) > 2 {
-		return rules.NoSquare, badRequestf("%q is not a square: use a file a–h and a rank 1–8, such as e4.", trunc(v))
+		return rules.NoSquare, invalidf("%q is not a square: use a file a–h and a rank 1–8, such as e4.", trunc(v))
 	}
 	return s, nil
 }
@@ -156,107 +128,134 @@ func promotion(c echo.Context) (rules.PieceKind, error) {
 	case "n":
 		return rules.Knight, nil
 	default:
-		return 0, badRequestf("%q is not a promotion piece: use q, r, b or n.", trunc(v))
+		return 0, invalidf("%q is not a promotion piece: use q, r, b or n.", trunc(v))
 	}
 }
 
-// checkPly refuses a form made at another ply than the game's: the page was
-// stale (another tab played), so acting on it could play the wrong ply.
-func checkPly(c echo.Context, g *rules.Game) error {
+// seenPly reads the ply the form was made at (0 when it does not say).
+func seenPly(c echo.Context) (int, error) {
 	v := c.Request().Form.Get("ply")
 	if v == "" {
-		return nil
+		return 0, nil
 	}
 	n, err := strconv.Atoi(v)
 	if err != nil || n < 1 {
-		return badRequestf("%q is not a ply number.", trunc(v))
+		return 0, invalidf("%q is not a ply number.", trunc(v))
 	}
-	if n != g.Ply() {
-		return &userError{http.StatusConflict, fmt.Sprintf(
-			"This board was out of date: the game is now at ply %d, so nothing was played. Here is the current position.", g.Ply())}
-	}
-	return nil
-}
-
-// model describes game id for the page, under its lock.
-func (p *pages) model(c echo.Context, id string, o views.Options) (views.Game, error) {
-	var m views.Game
-	err := p.s.store.View(c.Request().Context(), id, func(g *rules.Game) error {
-		o.Asset = p.asset
-		o.ShareURL = shareURL(p.s.scheme(c), c.Request().Host, g, p.initial[g.Variant().ID()])
-		o.PGN = g.PGN(p.tags()...)
-		m = views.NewGame(g, o)
-		return nil
-	})
-	return m, err
+	return n, nil
 }
 
 func (p *pages) tags() []rules.Tag {
 	return []rules.Tag{{Name: "Site", Value: "Ban Chess playground"}, {Name: "Date", Value: p.s.now().Format("2006.01.02")}}
 }
 
-// show renders the session's game with status: the whole page, or the #game
-// fragment for htmx. A session without a (live) game gets a new one.
-func (p *pages) show(c echo.Context, status int, o views.Options) error {
-	id := sessionGame(c)
-	m, err := p.model(c, id, o)
-	if errors.Is(err, store.ErrNotFound) {
-		if id, err = p.create(c, rules.New(rules.BanChess{})); err == nil {
-			m, err = p.model(c, id, o)
+// origin is scheme://host of the request, for absolute links.
+func (s *Server) origin(c echo.Context) string { return s.scheme(c) + "://" + c.Request().Host }
+
+// show renders game id with status: the whole page (with the browser's
+// list of games), or the #game fragment for htmx.
+func (p *pages) show(c echo.Context, id string, status int, o views.Options) error {
+	ctx := c.Request().Context()
+	cred := player(c)
+	o.Asset, o.Base = p.asset, gamePath(id)
+	origin := p.s.origin(c)
+	o.WatchURL = origin + o.Base
+	full := !isHX(c)
+	if full {
+		o.Games = p.gameLinks(ctx, cred, id)
+	}
+	var m views.Game
+	err := p.s.games.View(ctx, id, cred, func(rec *games.Record, seats games.Seats) {
+		o.Seats = views.Seats{White: seats.White, Black: seats.Black}
+		o.ShareURL = origin + "/?" + p.s.games.Link(rec.Game)
+		o.PGN = rec.Game.PGN(p.tags()...)
+		m = views.NewGame(rec.Game, o)
+	})
+	if err != nil {
+		return p.refuse(c, err)
+	}
+	if full {
+		return render(c, status, views.Page(m))
+	}
+	return render(c, status, views.Fragment(m))
+}
+
+// gameLinks lists the browser's games for its page; a failure to list
+// them is logged and leaves the list out rather than the game.
+func (p *pages) gameLinks(ctx context.Context, cred games.Credential, current string) []views.GameLink {
+	list, err := p.s.games.Games(ctx, cred, listSize)
+	if err != nil {
+		p.s.log.ErrorContext(ctx, "listing the browser's games", "err", err)
+		return nil
+	}
+	links := make([]views.GameLink, 0, len(list))
+	for _, sum := range list {
+		name := sum.Variant
+		if v, err := rules.VariantByID(sum.Variant); err == nil {
+			name = v.Name()
 		}
+		placement, _, _ := strings.Cut(sum.FEN, " ")
+		links = append(links, views.GameLink{
+			URL:     gamePath(sum.ID),
+			HideURL: gamePath(sum.ID) + "/hide",
+			Title:   fmt.Sprintf("%s · ply %d", name, sum.Ply),
+			Status:  summaryStatus(sum),
+			FEN:     sum.FEN,
+			Board:   placement,
+			Current: sum.ID == current,
+		})
 	}
+	return links
+}
+
+// summaryStatus says where a listed game stands: "White to ban", "1-0".
+func summaryStatus(s games.Summary) string {
+	if s.Phase == "over" {
+		return "Finished, " + s.Result
+	}
+	c, err := rules.ParseColor(s.Actor)
 	if err != nil {
-		return p.internal(c, fmt.Errorf("show game: %w", err))
+		return ""
 	}
+	return c.Name() + " to " + s.Phase
+}
+
+// refuse answers a request that cannot show its game: an unknown game, a
+// limit, or a server failure (logged, never shown).
+func (p *pages) refuse(c echo.Context, err error) error {
+	e := games.ErrorOf(err)
+	if e.Code == games.Internal {
+		p.s.logFailure(c, "request failed", err)
+	}
+	msg := e.Msg
+	if e.Code == games.NotFound {
+		msg = "There is no game at this address: it may have been removed after a long time unplayed."
+	}
+	return refuse(c, httpStatus(e), errorTitle(e), msg)
+}
+
+// fail answers a refused request on game id: the game again, with the
+// message and the refusal's status. A browser cannot present another
+// credential than its cookie, so "unauthorized" is answered as 403.
+func (p *pages) fail(c echo.Context, id string, o views.Options, err error) error {
+	e := games.ErrorOf(err)
+	switch e.Code {
+	case games.Internal, games.NotFound, games.TooMany:
+		return p.refuse(c, err)
+	case games.Unauthorized:
+		e = &games.Error{Code: games.Forbidden, Msg: "You are watching this game: only its players can play it, so nothing changed."}
+	}
+	o.Error = e.Msg
+	return p.show(c, id, httpStatus(e), o)
+}
+
+// done answers a request on game id that worked: the fragment for htmx,
+// or a redirect to the page for a plain form (Post/Redirect/Get).
+func (p *pages) done(c echo.Context, id string, o views.Options, extra ...string) error {
 	if isHX(c) {
-		return render(c, status, views.Fragment(m))
+		return p.show(c, id, http.StatusOK, o)
 	}
-	return render(c, status, views.Page(m))
-}
-
-// create stores g as the session's new game, when the client may create
-// one now (else the error is a *limitError).
-func (p *pages) create(c echo.Context, g *rules.Game) (string, error) {
-	if err := p.s.allowGame(c); err != nil {
-		return "", err
-	}
-	id, err := p.s.store.Create(c.Request().Context(), g)
-	if err != nil {
-		return "", fmt.Errorf("create game: %w", err)
-	}
-	setSessionGame(c, id, p.s.scheme(c) == "https")
-	return id, nil
-}
-
-// internal answers a failure that is not the user's to correct: a limit's
-// refusal with its own status and message, or a server-side failure
-// without its details (they go to the log).
-func (p *pages) internal(c echo.Context, err error) error {
-	var le *limitError
-	if errors.As(err, &le) {
-		return refuseLimit(c, le)
-	}
-	p.s.logFailure(c, "request failed", err)
-	return refuse(c, http.StatusInternalServerError, "Something went wrong",
-		"The server could not complete this request. Please try again.")
-}
-
-// fail answers a refused request: the game again, with the message.
-func (p *pages) fail(c echo.Context, o views.Options, err error) error {
-	var ue *userError
-	if !errors.As(err, &ue) {
-		return p.internal(c, err)
-	}
-	o.Error = ue.msg
-	return p.show(c, ue.status, o)
-}
-
-// done answers a request that worked: the fragment for htmx, or a redirect
-// to the page for a plain form (Post/Redirect/Get).
-func (p *pages) done(c echo.Context, o views.Options, extra ...string) error {
-	if isHX(c) {
-		return p.show(c, http.StatusOK, o)
-	}
+	o.Base = gamePath(id)
 	sel, to := "", ""
 	if o.Sel.Valid() {
 		sel = o.Sel.String()
@@ -267,172 +266,213 @@ func (p *pages) done(c echo.Context, o views.Options, extra ...string) error {
 	return c.Redirect(http.StatusSeeOther, o.Query(append([]string{"sel", sel, "to", to}, extra...)...))
 }
 
-// update runs fn on the session's game under its lock and answers.
-func (p *pages) update(c echo.Context, fn func(g *rules.Game, o *views.Options) error) error {
-	o, err := options(c)
-	if err != nil {
-		return p.fail(c, o, err)
-	}
-	id := sessionGame(c)
-	err = p.s.store.Update(c.Request().Context(), id, func(g *rules.Game) error { return fn(g, &o) })
-	if errors.Is(err, store.ErrNotFound) {
-		o.Sel, o.PromoTo = rules.NoSquare, rules.NoSquare
-		err = badRequestf("This session has no game on the server (it may have expired), so nothing was played. A new game has started.")
-	}
-	if err != nil {
-		return p.fail(c, o, err)
-	}
-	return p.done(c, o)
-}
-
-// index shows the session's game; with fen, pgn or a (actions) in the query
-// it opens that game first.
+// index sends the browser to its current game, the one it played last,
+// or starts one; with fen, pgn or a (a share link) in the query it opens
+// that game as a new one.
 func (p *pages) index(c echo.Context) error {
 	q := c.QueryParams()
-	if q.Has("fen") || q.Has("pgn") || q.Has("a") {
+	if games.IsLink(q) {
 		return p.open(c)
 	}
 	o, err := options(c)
 	if err != nil {
-		return p.fail(c, o, err)
+		return p.refuse(c, err)
+	}
+	ctx := c.Request().Context()
+	cred := player(c)
+	if old, ok := legacyGame(c); ok {
+		held := false
+		if old != "" {
+			cred = p.s.ensurePlayer(c)
+			var err error
+			held, err = p.s.games.Claim(ctx, old, cred)
+			if err != nil && games.ErrorOf(err).Code != games.NotFound {
+				return p.refuse(c, err)
+			}
+		}
+		dropLegacy(c)
+		if held {
+			o.Base = gamePath(old)
+			return c.Redirect(http.StatusSeeOther, o.Query())
+		}
+	}
+	list, err := p.s.games.Games(ctx, cred, 1)
+	if err != nil {
+		return p.refuse(c, err)
+	}
+	if len(list) > 0 {
+		o.Base = gamePath(list[0].ID)
+		return c.Redirect(http.StatusSeeOther, o.Query())
+	}
+	g, _ := p.s.games.NewGame("")
+	id, err := p.create(c, g)
+	if err != nil {
+		return p.refuse(c, err)
+	}
+	o.Base = gamePath(id)
+	return c.Redirect(http.StatusSeeOther, o.Query())
+}
+
+// game shows game id at /g/{id}.
+func (p *pages) game(c echo.Context) error {
+	id := c.Param("id")
+	o, err := options(c)
+	if err != nil {
+		return p.fail(c, id, o, err)
 	}
 	if o.Sel, err = square(c, "sel", true); err != nil {
-		return p.fail(c, o, err)
+		return p.fail(c, id, o, err)
 	}
 	if o.PromoTo, err = square(c, "to", true); err != nil {
-		return p.fail(c, o, err)
+		return p.fail(c, id, o, err)
 	}
-	if q.Get("notice") == "chess" {
+	if c.QueryParam("notice") == "chess" {
 		o.Notice = chessNotice
 	}
-	return p.show(c, http.StatusOK, o)
+	return p.show(c, id, http.StatusOK, o)
 }
 
 const chessNotice = "This PGN has no bans: its moves were played as chess and the final position starts a new Ban Chess game."
+
+// create stores g as a new game held by this browser, when it may create
+// one now.
+func (p *pages) create(c echo.Context, g *rules.Game) (string, error) {
+	if err := p.s.allowGame(c); err != nil {
+		return "", err
+	}
+	return p.s.games.Create(c.Request().Context(), p.s.ensurePlayer(c), g)
+}
+
+// created answers a request that started game id: for htmx the new game's
+// fragment, its address pushed to the history; else a redirect to it.
+func (p *pages) created(c echo.Context, id string, o views.Options, g *rules.Game) error {
+	notice := ""
+	if g.FromChessGame() {
+		notice, o.Notice = "chess", chessNotice
+	}
+	o.Sel, o.PromoTo = rules.NoSquare, rules.NoSquare
+	if isHX(c) {
+		o.Base = gamePath(id)
+		c.Response().Header().Set("HX-Push-Url", o.Query("notice", notice))
+		return p.show(c, id, http.StatusOK, o)
+	}
+	o.Base = gamePath(id)
+	return c.Redirect(http.StatusSeeOther, o.Query("notice", notice))
+}
 
 // open starts a game from a link: /?fen=…, /?pgn=…, or a share link
 // /?v=…&fen=…&a=b:e2e4,m:d2d4&end=….
 func (p *pages) open(c echo.Context) error {
 	o, err := options(c)
 	if err != nil {
-		return p.fail(c, o, err)
+		return p.refuse(c, err)
 	}
-	g, err := gameFromQuery(c.QueryParams(), p.s.limits)
+	g, err := p.s.games.FromLink(c.QueryParams())
 	if err != nil {
-		return refuse(c, http.StatusBadRequest, "This link does not open a game", sentence(err.Error()))
+		e := games.ErrorOf(err)
+		return refuse(c, httpStatus(e), "This link does not open a game", e.Msg)
 	}
-	if _, err := p.create(c, g); err != nil {
-		return p.internal(c, err)
+	id, err := p.create(c, g)
+	if err != nil {
+		return p.refuse(c, err)
 	}
-	notice := ""
-	if g.FromChessGame() {
-		notice = "chess"
-	}
-	return c.Redirect(http.StatusSeeOther, o.Query("notice", notice))
+	return p.created(c, id, o, g)
 }
 
-// gameFromQuery builds the game a link describes, within the limits.
-func gameFromQuery(q url.Values, l Limits) (*rules.Game, error) {
-	if pgn := q.Get("pgn"); q.Has("pgn") {
-		if strings.TrimSpace(pgn) == "" {
-			return nil, errors.New("the pgn parameter is empty")
-		}
-		return rules.FromPGN(pgn, l.pgnOptions(nil))
-	}
-	v, err := rules.VariantByID(q.Get("v"))
+// newGame starts a new game of the chosen variant.
+func (p *pages) newGame(c echo.Context) error {
+	o, err := options(c)
 	if err != nil {
-		return nil, err
+		return p.refuse(c, err)
 	}
-	var acts []string
-	if a := q.Get("a"); a != "" {
-		acts = strings.Split(a, ",")
-	}
-	if err := l.checkPlies(len(acts)); err != nil {
-		return nil, err
-	}
-	fen := q.Get("fen")
-	if q.Has("fen") && strings.TrimSpace(fen) == "" {
-		return nil, errors.New("the fen parameter is empty")
-	}
-	if err := l.checkFEN(fen); err != nil {
-		return nil, err
-	}
-	g, err := rules.Replay(v, fen, acts)
+	g, err := p.s.games.NewGame(c.Request().Form.Get("variant"))
 	if err != nil {
-		return nil, err
+		return p.refuse(c, err)
 	}
-	switch end := q.Get("end"); end {
-	case "":
-	case "white-resigned":
-		err = g.Resign(rules.White)
-	case "black-resigned":
-		err = g.Resign(rules.Black)
-	case "draw":
-		err = g.AgreeDraw()
-	default:
-		err = fmt.Errorf("%q is not an ending: use white-resigned, black-resigned or draw", trunc(end))
+	id, err := p.create(c, g)
+	if err != nil {
+		return p.refuse(c, err)
 	}
-	return g, err
+	o.Announce = "New " + g.Variant().Name() + " game"
+	return p.created(c, id, o, g)
 }
 
-// shareURL is an absolute link, on scheme://host, that rebuilds g from
-// nothing but itself: the variant, the start position (unless it is initial,
-// the variant's initial FEN), every action, and a resignation or agreed draw.
-func shareURL(scheme, host string, g *rules.Game, initial string) string {
-	q := url.Values{}
-	if id := g.Variant().ID(); id != (rules.BanChess{}).ID() {
-		q.Set("v", id)
+// importGame starts a game from a pasted FEN or PGN. A bad one leaves
+// every game as it was and shows the reader's message beside the text, on
+// the game the form was posted from.
+func (p *pages) importGame(c echo.Context) error {
+	o, err := options(c)
+	if err != nil {
+		return p.refuse(c, err)
 	}
-	if start := g.StartFEN(); start != initial {
-		q.Set("fen", start)
-	}
-	var actions []byte
-	for i, a := range g.Actions() {
-		if i > 0 {
-			actions = append(actions, ',')
+	f := c.Request().Form
+	g, err := p.s.games.FromText(f.Get("text"), f.Get("variant"))
+	if err != nil {
+		e := games.ErrorOf(err)
+		if e.Code == games.Internal {
+			return p.refuse(c, err)
 		}
-		actions, _ = a.AppendText(actions)
+		o.ImportText, o.ImportError = f.Get("text"), e.Msg
+		if from := f.Get("game"); validID(from) {
+			return p.show(c, from, httpStatus(e), o)
+		}
+		return refuse(c, httpStatus(e), "This text does not open a game", e.Msg)
 	}
-	q.Set("a", string(actions))
-	switch o := g.Outcome(); o.Reason {
-	case rules.Resignation:
-		q.Set("end", o.Winner.Other().String()+"-resigned")
-	case rules.Agreement:
-		q.Set("end", "draw")
+	id, err := p.create(c, g)
+	if err != nil {
+		return p.refuse(c, err)
 	}
-	return scheme + "://" + host + "/?" + q.Encode()
+	o.Announce = "Game loaded"
+	return p.created(c, id, o, g)
+}
+
+// validID reports whether id could name a game: URL-safe and short.
+func validID(id string) bool {
+	if id == "" || len(id) > 64 {
+		return false
+	}
+	for _, r := range id {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_') {
+			return false
+		}
+	}
+	return true
 }
 
 // selectSquare picks a square (the no-JavaScript way): the page comes back
 // with its destinations marked. Picking the picked square again, or a square
 // with nothing to do, clears the selection.
 func (p *pages) selectSquare(c echo.Context) error {
+	id := c.Param("id")
 	o, err := options(c)
 	if err != nil {
-		return p.fail(c, o, err)
+		return p.fail(c, id, o, err)
 	}
 	sq, err := square(c, "square", false)
 	if err != nil {
-		return p.fail(c, o, err)
+		return p.fail(c, id, o, err)
 	}
 	from, err := square(c, "from", true)
 	if err != nil {
-		return p.fail(c, o, err)
+		return p.fail(c, id, o, err)
 	}
 	if sq != from {
 		o.Sel = sq // views.NewGame drops a selection with no legal action
 	}
 	if !isHX(c) {
-		if err := p.s.store.View(c.Request().Context(), sessionGame(c), func(g *rules.Game) error {
-			if !canPick(g, sq) {
+		// The redirect carries the selection: keep only one the viewer may
+		// act on, and send no one to the address of a game that is not
+		// there (the fragment of htmx checks both as it renders).
+		err := p.s.games.View(c.Request().Context(), id, player(c), func(rec *games.Record, seats games.Seats) {
+			if !seats.Has(rec.Game.Turn().Actor) || !canPick(rec.Game, sq) {
 				o.Sel = rules.NoSquare
 			}
-			return nil
-		}); err != nil && !errors.Is(err, store.ErrNotFound) {
-			return p.internal(c, err)
+		})
+		if err != nil {
+			return p.refuse(c, err)
 		}
 	}
-	return p.done(c, o)
+	return p.done(c, id, o)
 }
 
 // canPick reports whether some legal action starts on sq.
@@ -446,214 +486,148 @@ func canPick(g *rules.Game, sq rules.Square) bool {
 }
 
 // ply plays a ban or a move: from the board (from, to, promotion) or typed
-// (text: "e2e4", "Nf3", "b:e2e4").
+// (text: "e2e4", "Nf3", "b:e2e4"). A move that promotes without a piece
+// chosen opens the promotion picker instead.
 func (p *pages) ply(c echo.Context) error {
-	return p.update(c, func(g *rules.Game, o *views.Options) error {
-		if err := checkPly(c, g); err != nil {
-			return err
-		}
-		a, err := p.action(c, g, o)
-		if err != nil || o.PromoTo.Valid() {
-			return err
-		}
-		if err := g.Play(a); err != nil {
-			return badRequest(err)
-		}
-		return nil
-	})
+	id := c.Param("id")
+	o, err := options(c)
+	if err != nil {
+		return p.fail(c, id, o, err)
+	}
+	in, err := boardInput(c)
+	if err != nil {
+		return p.fail(c, id, o, err)
+	}
+	err = p.s.games.Play(c.Request().Context(), id, player(c), in, nil)
+	if in.Text == "" && games.IsPromotionNeeded(err) {
+		o.Sel, o.PromoTo = in.From, in.To
+		return p.done(c, id, o)
+	}
+	if err != nil {
+		return p.fail(c, id, o, err)
+	}
+	return p.done(c, id, o)
 }
 
-// action reads the action a ply form posts. A move that promotes without a
-// piece chosen sets o to open the promotion picker instead.
-func (p *pages) action(c echo.Context, g *rules.Game, o *views.Options) (rules.Action, error) {
-	f := c.Request().Form
-	if text := strings.TrimSpace(f.Get("text")); text != "" {
-		a, err := typedAction(g, text)
-		if err != nil {
-			return a, badRequest(err)
-		}
-		return a, nil
+// boardInput reads the ply a form posts: typed text, or squares.
+func boardInput(c echo.Context) (games.Input, error) {
+	var in games.Input
+	var err error
+	if in.Ply, err = seenPly(c); err != nil {
+		return in, err
 	}
-	from, err := square(c, "from", false)
-	if err != nil {
-		return rules.Action{}, err
+	if in.Text = strings.TrimSpace(c.Request().Form.Get("text")); in.Text != "" {
+		return in, nil
 	}
-	to, err := square(c, "to", false)
-	if err != nil {
-		return rules.Action{}, err
+	if in.From, err = square(c, "from", false); err != nil {
+		return in, err
 	}
-	promo, err := promotion(c)
-	if err != nil {
-		return rules.Action{}, err
+	if in.To, err = square(c, "to", false); err != nil {
+		return in, err
 	}
-	if g.Turn().Phase == rules.PhaseBan {
-		return rules.BanAction(from, to), nil // a ban removes every promotion: none is chosen
-	}
-	if promo == 0 && promotes(g, from, to) {
-		o.Sel, o.PromoTo = from, to
-		return rules.Action{}, nil
-	}
-	return rules.MoveAction(from, to, promo), nil
-}
-
-// promotes reports whether the legal move from→to is a promotion.
-func promotes(g *rules.Game, from, to rules.Square) bool {
-	for _, a := range g.Legal() {
-		if a.From == from && a.To == to && a.Promotion != 0 {
-			return true
-		}
-	}
-	return false
-}
-
-// typedAction reads a typed action: BCN ("b:e2e4", "m:e7e8q"), or at a ban
-// a pair ("e2e4") or the SAN of the move to ban ("Nf3"), or at a move SAN or
-// coordinates.
-func typedAction(g *rules.Game, text string) (rules.Action, error) {
-	if len(text) > 16 {
-		return rules.Action{}, fmt.Errorf("%q is too long for an action", trunc(text))
-	}
-	if strings.HasPrefix(text, "b:") || strings.HasPrefix(text, "m:") {
-		return rules.ParseAction(text)
-	}
-	if g.Turn().Phase == rules.PhaseBan {
-		if pair, err := rules.ParsePair(text); err == nil {
-			return rules.BanAction(pair.From, pair.To), nil
-		}
-		return rules.Action{}, fmt.Errorf("%q is not a ban: type the from and to squares, such as e2e4", text)
-	}
-	return g.ParseMove(text)
+	in.Promotion, err = promotion(c)
+	return in, err
 }
 
 // undo takes back the last ply (or a resignation or agreed draw).
 func (p *pages) undo(c echo.Context) error {
-	return p.update(c, func(g *rules.Game, o *views.Options) error {
-		out := g.Outcome()
-		hist := g.History()
-		if err := g.Undo(); err != nil {
-			return badRequest(err)
-		}
-		switch {
-		case out.Reason == rules.Resignation || out.Reason == rules.Agreement:
-			o.Announce = "Took back: " + views.Banner(out)
-		case len(hist) > 0:
-			o.Announce = views.TookBack(hist[len(hist)-1])
-		}
-		return nil
-	})
+	id := c.Param("id")
+	o, err := options(c)
+	if err != nil {
+		return p.fail(c, id, o, err)
+	}
+	undone, err := p.s.games.Undo(c.Request().Context(), id, player(c), nil)
+	if err != nil {
+		return p.fail(c, id, o, err)
+	}
+	if undone.Declared.Over() {
+		o.Announce = "Took back: " + views.Banner(undone.Declared)
+	} else {
+		o.Announce = views.TookBack(undone.Ply)
+	}
+	return p.done(c, id, o)
 }
 
 // resign ends the game: side (white or black) resigns.
 func (p *pages) resign(c echo.Context) error {
-	return p.update(c, func(g *rules.Game, o *views.Options) error {
-		side, err := rules.ParseColor(c.Request().Form.Get("side"))
-		if err != nil {
-			return badRequestf("%q is not a side: use white or black.", trunc(c.Request().Form.Get("side")))
-		}
-		if err := g.Resign(side); err != nil {
-			return badRequest(err)
-		}
-		o.Announce = views.Banner(g.Outcome())
-		return nil
+	id := c.Param("id")
+	o, err := options(c)
+	if err != nil {
+		return p.fail(c, id, o, err)
+	}
+	side, err := rules.ParseColor(c.Request().Form.Get("side"))
+	if err != nil {
+		return p.fail(c, id, o, invalidf("%q is not a side: use white or black.", trunc(c.Request().Form.Get("side"))))
+	}
+	err = p.s.games.Resign(c.Request().Context(), id, player(c), side, func(rec *games.Record, _ games.Seats) {
+		o.Announce = views.Banner(rec.Game.Outcome())
 	})
+	if err != nil {
+		return p.fail(c, id, o, err)
+	}
+	return p.done(c, id, o)
 }
 
 // draw ends the game as a draw by agreement.
 func (p *pages) draw(c echo.Context) error {
-	return p.update(c, func(g *rules.Game, o *views.Options) error {
-		if err := g.AgreeDraw(); err != nil {
-			return badRequest(err)
-		}
-		o.Announce = views.Banner(g.Outcome())
-		return nil
+	id := c.Param("id")
+	o, err := options(c)
+	if err != nil {
+		return p.fail(c, id, o, err)
+	}
+	err = p.s.games.Draw(c.Request().Context(), id, player(c), func(rec *games.Record, _ games.Seats) {
+		o.Announce = views.Banner(rec.Game.Outcome())
 	})
+	if err != nil {
+		return p.fail(c, id, o, err)
+	}
+	return p.done(c, id, o)
 }
 
-// newGame starts a new game of the chosen variant in this session.
-func (p *pages) newGame(c echo.Context) error {
-	o, err := options(c)
-	if err != nil {
-		return p.fail(c, o, err)
+// hide removes the game from the browser's list, and goes back to the
+// page the form was on (a game's page, if that game is still there; else
+// the current game).
+func (p *pages) hide(c echo.Context) error {
+	id := c.Param("id")
+	if _, err := options(c); err != nil {
+		return p.refuse(c, err)
 	}
-	v, err := rules.VariantByID(c.Request().Form.Get("variant"))
-	if err != nil {
-		return p.fail(c, o, badRequest(err))
+	ctx := c.Request().Context()
+	if err := p.s.games.Hide(ctx, id, player(c)); err != nil {
+		return p.refuse(c, err)
 	}
-	if _, err := p.create(c, rules.New(v)); err != nil {
-		return p.internal(c, err)
-	}
-	o.Announce = "New " + v.Name() + " game"
-	return p.done(c, o)
-}
-
-// importGame starts a game from a pasted FEN or PGN. A bad one keeps the
-// current game and shows the reader's message beside the text.
-func (p *pages) importGame(c echo.Context) error {
-	o, err := options(c)
-	if err != nil {
-		return p.fail(c, o, err)
-	}
-	f := c.Request().Form
-	text := strings.TrimSpace(f.Get("text"))
-	o.ImportText = f.Get("text")
-	g, err := importText(text, f.Get("variant"), p.s.limits)
-	if err != nil {
-		o.ImportError = sentence(err.Error())
-		return p.show(c, http.StatusBadRequest, o)
-	}
-	o.ImportText = ""
-	if _, err := p.create(c, g); err != nil {
-		return p.internal(c, err)
-	}
-	notice := ""
-	if g.FromChessGame() {
-		notice, o.Notice = "chess", chessNotice
-	}
-	o.Announce = "Game loaded"
-	return p.done(c, o, "notice", notice)
-}
-
-// importText reads text as a FEN (of variant) or a PGN, within the limits.
-func importText(text, variant string, l Limits) (*rules.Game, error) {
-	if text == "" {
-		return nil, errors.New("paste a FEN or a PGN first")
-	}
-	if rules.LooksLikeFEN(text) {
-		if err := l.checkFEN(text); err != nil {
-			return nil, err
+	back := "/"
+	if from := c.Request().Form.Get("back"); from != id && validID(from) {
+		if p.s.games.View(ctx, from, "", func(*games.Record, games.Seats) {}) == nil {
+			back = gamePath(from)
 		}
-		v, err := rules.VariantByID(variant)
-		if err != nil {
-			return nil, err
-		}
-		return rules.FromFEN(text, v)
 	}
-	return rules.FromPGN(text, l.pgnOptions(nil))
+	return c.Redirect(http.StatusSeeOther, back)
 }
 
 // history shows the board after the first index plies, read-only.
 func (p *pages) history(c echo.Context) error {
+	id := c.Param("id")
 	o, err := options(c)
 	if err != nil {
-		return p.fail(c, o, err)
+		return p.refuse(c, err)
 	}
 	index, err := strconv.Atoi(c.Param("index"))
 	if err != nil {
 		return refuse(c, http.StatusBadRequest, "No such ply", fmt.Sprintf("%q is not a ply number.", trunc(c.Param("index"))))
 	}
-	o.Asset = p.asset
+	o.Asset, o.Base = p.asset, gamePath(id)
 	var m views.Game
-	err = p.s.store.View(c.Request().Context(), sessionGame(c), func(g *rules.Game) error {
-		o.PGN = g.PGN(p.tags()...)
-		var err error
-		m, err = views.NewHistoryView(g, index, o)
-		return err
+	var viewErr error
+	err = p.s.games.View(c.Request().Context(), id, player(c), func(rec *games.Record, _ games.Seats) {
+		o.PGN = rec.Game.PGN(p.tags()...)
+		m, viewErr = views.NewHistoryView(rec.Game, index, o)
 	})
 	switch {
-	case errors.Is(err, store.ErrNotFound):
-		return refuse(c, http.StatusNotFound, "No game", "This session has no game to look back on.")
 	case err != nil:
-		return refuse(c, http.StatusNotFound, "No such ply", sentence(err.Error()))
+		return p.refuse(c, err)
+	case viewErr != nil:
+		return refuse(c, http.StatusNotFound, "No such ply", games.Sentence(viewErr.Error()))
 	}
 	if isHX(c) {
 		return render(c, http.StatusOK, views.Fragment(m))
@@ -663,18 +637,15 @@ func (p *pages) history(c echo.Context) error {
 
 // downloadPGN sends the game as a .pgn file.
 func (p *pages) downloadPGN(c echo.Context) error {
+	id := c.Param("id")
 	var pgn string
-	err := p.s.store.View(c.Request().Context(), sessionGame(c), func(g *rules.Game) error {
-		pgn = g.PGN(p.tags()...)
-		return nil
+	err := p.s.games.View(c.Request().Context(), id, player(c), func(rec *games.Record, _ games.Seats) {
+		pgn = rec.Game.PGN(p.tags()...)
 	})
-	if errors.Is(err, store.ErrNotFound) {
-		return refuse(c, http.StatusNotFound, "No game", "This session has no game to download.")
-	}
 	if err != nil {
-		return p.internal(c, err)
+		return p.refuse(c, err)
 	}
-	c.Response().Header().Set("Content-Disposition", `attachment; filename="banchess-`+p.s.now().Format("2006-01-02")+`.pgn"`)
+	c.Response().Header().Set("Content-Disposition", `attachment; filename="banchess-`+id+`.pgn"`)
 	c.Response().Header().Set("Cache-Control", "no-store")
 	return c.Blob(http.StatusOK, "application/x-chess-pgn", []byte(pgn))
 }

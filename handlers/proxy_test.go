@@ -54,9 +54,9 @@ func TestTrustProxy(t *testing.T) {
 	}
 }
 
-// TestSecureCookie: the session cookie is Secure over TLS, or behind a
+// TestSecureCookie: the credential cookie is Secure over TLS, or behind a
 // trusted proxy that says the client used HTTPS; never on a header alone.
-// The share link takes the same scheme.
+// The share and watch links take the same scheme.
 func TestSecureCookie(t *testing.T) {
 	const proxy, public = "10.0.0.1:1000", "192.0.2.1:1000"
 	tests := []struct {
@@ -78,30 +78,43 @@ func TestSecureCookie(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			e := limited(newTestClock(), WithTrustProxy(tt.trust))
-			req := httptest.NewRequest(http.MethodGet, "/", nil)
-			req.RemoteAddr = tt.remote
-			if tt.tls {
-				req.TLS = &tls.ConnectionState{}
+			get := func(target string, cookie *http.Cookie) *httptest.ResponseRecorder {
+				req := httptest.NewRequest(http.MethodGet, target, nil)
+				req.RemoteAddr = tt.remote
+				if tt.tls {
+					req.TLS = &tls.ConnectionState{}
+				}
+				if tt.proto != "" {
+					req.Header.Set("X-Forwarded-Proto", tt.proto)
+				}
+				if cookie != nil {
+					req.AddCookie(cookie)
+				}
+				rec := httptest.NewRecorder()
+				e.ServeHTTP(rec, req)
+				return rec
 			}
-			if tt.proto != "" {
-				req.Header.Set("X-Forwarded-Proto", tt.proto)
-			}
-			rec := httptest.NewRecorder()
-			e.ServeHTTP(rec, req)
-			ck := sessionOf(rec)
+			rec := get("/", nil)
+			ck := playerOf(rec)
 			if ck == nil {
-				t.Fatalf("no session cookie: %d", rec.Code)
+				t.Fatalf("no credential cookie: %d", rec.Code)
 			}
 			if ck.Secure != tt.secure || !ck.HttpOnly || ck.SameSite != http.SameSiteLaxMode {
 				t.Errorf("cookie Secure %v HttpOnly %v SameSite %v, want Secure %v", ck.Secure, ck.HttpOnly, ck.SameSite, tt.secure)
 			}
-			link, _ := parse(t, rec).Find("#share").Attr("value")
+			loc := rec.Header().Get("Location")
+			if rec = get(loc, ck); rec.Code != http.StatusOK {
+				t.Fatalf("GET %s: %d", loc, rec.Code)
+			}
+			d := parse(t, rec)
 			scheme := "http://"
 			if tt.secure {
 				scheme = "https://"
 			}
-			if !strings.HasPrefix(link, scheme) {
-				t.Errorf("share link %q, want %s…", link, scheme)
+			for _, sel := range []string{"#share", "[data-watch-link]"} {
+				if link, _ := d.Find(sel).Attr("value"); !strings.HasPrefix(link, scheme) {
+					t.Errorf("%s link %q, want %s…", sel, link, scheme)
+				}
 			}
 		})
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
 
+	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/views"
 )
 
@@ -100,11 +101,20 @@ func refuse(c echo.Context, status int, title, msg string) error {
 	return render(c, status, views.ErrorPage(title, msg, assetVersion()))
 }
 
-// formError maps an error from parsing a form to its status and message.
-func formError(err error) (int, string) {
+// refuseError answers a refusal raised outside a handler's own flow (a
+// limit in middleware): JSON for the API, a page otherwise.
+func refuseError(c echo.Context, e *games.Error) error {
+	if isAPI(c) {
+		return apiHTTPError(e)
+	}
+	return refuse(c, httpStatus(e), errorTitle(e), e.Msg)
+}
+
+// formError explains an error from parsing a form.
+func formError(err error) *games.Error {
 	var tooBig *http.MaxBytesError
 	if errors.As(err, &tooBig) {
-		return http.StatusRequestEntityTooLarge, "The request body is larger than the 256 KiB this server accepts."
+		return &games.Error{Code: games.Invalid, Detail: "too_large", Msg: fmt.Sprintf("The request body is larger than the %d KiB this server accepts.", maxBody>>10)}
 	}
-	return http.StatusBadRequest, "The form could not be read: " + err.Error()
+	return &games.Error{Code: games.Invalid, Msg: "The form could not be read: " + err.Error()}
 }

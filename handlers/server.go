@@ -1,46 +1,62 @@
 // Package handlers serves Ban Chess over HTTP: the playground's pages and
-// htmx fragments, and the JSON API, all on games kept in a GameStore.
+// htmx fragments, and the JSON API, all through the games layer.
 package handlers
 
 import (
 	"context"
 	"log/slog"
+	"net/url"
 	"time"
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/rules"
 )
 
-// GameStore keeps games under ids, each behind its own lock.
-type GameStore interface {
-	// Create stores a new game and returns its id.
-	Create(ctx context.Context, g *rules.Game) (string, error)
-	// Update runs fn on the game under its lock; fn leaves the game unchanged
-	// when it returns an error. An unknown id gives an error wrapping
-	// store.ErrNotFound.
-	Update(ctx context.Context, id string, fn func(*rules.Game) error) error
-	// View runs fn on the game under its lock; fn does not change the game.
-	View(ctx context.Context, id string, fn func(*rules.Game) error) error
+// GameService is what the handlers need of the games layer (see package
+// games): every page and API call goes through it.
+type GameService interface {
+	Create(ctx context.Context, cred games.Credential, g *rules.Game) (string, error)
+	View(ctx context.Context, id string, cred games.Credential, fn games.ViewFunc) error
+	Play(ctx context.Context, id string, cred games.Credential, in games.Input, then games.ViewFunc) error
+	Undo(ctx context.Context, id string, cred games.Credential, then games.ViewFunc) (games.Undone, error)
+	Resign(ctx context.Context, id string, cred games.Credential, side rules.Color, then games.ViewFunc) error
+	Draw(ctx context.Context, id string, cred games.Credential, then games.ViewFunc) error
+	Games(ctx context.Context, cred games.Credential, limit int) ([]games.Summary, error)
+	Hide(ctx context.Context, id string, cred games.Credential) error
+	Claim(ctx context.Context, id string, cred games.Credential) (bool, error)
+
+	NewGame(variant string) (*rules.Game, error)
+	FromFEN(fen, variant string) (*rules.Game, error)
+	FromPGN(pgn, variant string) (*rules.Game, error)
+	FromText(text, variant string) (*rules.Game, error)
+	FromLink(q url.Values) (*rules.Game, error)
+	Link(g *rules.Game) string
+}
+
+// Pinger is a store that can say whether it answers (a database can).
+type Pinger interface {
+	Ping(ctx context.Context) error
 }
 
 // Server holds what the handlers share.
 type Server struct {
-	store      GameStore
+	games      GameService
+	pinger     Pinger // nil: always healthy
 	now        func() time.Time
 	limits     Limits
 	trustProxy bool
 	log        *slog.Logger
 	posts      *rateLimiter // POSTs per client; nil: no limit
-	games      *rateLimiter // games created per client; nil: no limit
+	created    *rateLimiter // games created per client; nil: no limit
 }
 
 // Option configures a Server.
 type Option func(*Server)
 
-// WithLimits sets the limits the server enforces (see Limits; main passes
-// DefaultLimits). Without it, a Server bounds input as DefaultLimits does
-// but limits no rates.
+// WithLimits sets the rate limits the server enforces (see Limits; main
+// passes DefaultLimits). Without it, a Server limits no rates.
 func WithLimits(l Limits) Option { return func(s *Server) { s.limits = l } }
 
 // WithTrustProxy makes the server believe the headers a reverse proxy sets
@@ -50,18 +66,20 @@ func WithLimits(l Limits) Option { return func(s *Server) { s.limits = l } }
 // any client can send them.
 func WithTrustProxy(trust bool) Option { return func(s *Server) { s.trustProxy = trust } }
 
+// WithHealthCheck makes /healthz answer 503 while p does not answer.
+func WithHealthCheck(p Pinger) Option { return func(s *Server) { s.pinger = p } }
+
 // WithLogger sends one line per request, and server-side failures, to l.
 // Without it nothing is logged.
 func WithLogger(l *slog.Logger) Option { return func(s *Server) { s.log = l } }
 
-// New returns a Server on store. now gives the time (for PGN dates and the
-// rate limits); nil means time.Now.
-func New(store GameStore, now func() time.Time, opts ...Option) *Server {
+// New returns a Server on the games service svc. now gives the time (for
+// PGN dates and the rate limits); nil means time.Now.
+func New(svc GameService, now func() time.Time, opts ...Option) *Server {
 	if now == nil {
 		now = time.Now
 	}
-	in := DefaultLimits()
-	s := &Server{store: store, now: now, limits: Limits{MaxPlies: in.MaxPlies, MaxFENBytes: in.MaxFENBytes}}
+	s := &Server{games: svc, now: now}
 	for _, o := range opts {
 		o(s)
 	}
@@ -69,7 +87,7 @@ func New(store GameStore, now func() time.Time, opts ...Option) *Server {
 		s.log = slog.New(slog.DiscardHandler)
 	}
 	s.posts = newRateLimiter(s.limits.PostsPerSecond, s.limits.PostBurst, now)
-	s.games = newRateLimiter(float64(s.limits.GamesPerMinute)/60, s.limits.GamesPerMinute, now)
+	s.created = newRateLimiter(float64(s.limits.GamesPerMinute)/60, s.limits.GamesPerMinute, now)
 	return s
 }
 

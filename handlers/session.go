@@ -2,39 +2,84 @@ package handlers
 
 import (
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
+
+	"github.com/banchess/banchess/games"
 )
 
-// sessionCookie names the browser's current game. It is the only state the
-// browser holds.
-const sessionCookie = "banchess_game"
+// playerCookie holds the browser's credential: one secret for all its
+// games, which proves the seats it holds. It is HttpOnly, so no script
+// reads it; the game ids in URLs are public.
+const playerCookie = "banchess_player"
 
-// sessionGame returns the game id the request's session names, or "": the
-// game this request started, if any, else the cookie's.
-func sessionGame(c echo.Context) string {
-	if id, ok := c.Get(sessionCookie).(string); ok {
-		return id
+// legacyCookie named the browser's one game before games had addresses
+// and seats; its game is claimed for the browser and the cookie dropped.
+const legacyCookie = "banchess_game"
+
+// playerMaxAge is how long the browser keeps its credential: as long as
+// browsers allow (400 days), renewed on every game it creates.
+const playerMaxAge = 400 * 24 * time.Hour
+
+// player returns the browser's credential, or "" when it has none.
+func player(c echo.Context) games.Credential {
+	if cred, ok := c.Get(playerCookie).(games.Credential); ok {
+		return cred
 	}
-	ck, err := c.Cookie(sessionCookie)
-	if err != nil || len(ck.Value) > 64 {
+	ck, err := c.Cookie(playerCookie)
+	if err != nil || !games.Credential(ck.Value).Valid() {
 		return ""
 	}
-	return ck.Value
+	return games.Credential(ck.Value)
 }
 
-// setSessionGame makes id the session's current game. secure marks the
-// cookie for HTTPS only.
-func setSessionGame(c echo.Context, id string, secure bool) {
-	c.Set(sessionCookie, id)
+// ensurePlayer returns the browser's credential, giving it one first if
+// it has none.
+func (s *Server) ensurePlayer(c echo.Context) games.Credential {
+	if cred := player(c); cred != "" {
+		return cred
+	}
+	cred := games.NewCredential()
+	c.Set(playerCookie, cred)
 	c.SetCookie(&http.Cookie{
-		Name:     sessionCookie,
-		Value:    id,
+		Name:     playerCookie,
+		Value:    string(cred),
 		Path:     "/",
-		MaxAge:   int((30 * 24 * time.Hour).Seconds()),
+		MaxAge:   int(playerMaxAge.Seconds()),
 		HttpOnly: true,
-		Secure:   secure,
+		Secure:   s.scheme(c) == "https",
 		SameSite: http.SameSiteLaxMode,
 	})
+	return cred
+}
+
+// legacyGame returns the game id an old session cookie names ("" when it
+// names none that could be a game), and whether the request has one at
+// all: one that names nothing is dropped too.
+func legacyGame(c echo.Context) (string, bool) {
+	ck, err := c.Cookie(legacyCookie)
+	switch {
+	case err != nil:
+		return "", false
+	case !validID(ck.Value):
+		return "", true
+	}
+	return ck.Value, true
+}
+
+// dropLegacy deletes the old session cookie.
+func dropLegacy(c echo.Context) {
+	c.SetCookie(&http.Cookie{Name: legacyCookie, Value: "", Path: "/", MaxAge: -1, HttpOnly: true, SameSite: http.SameSiteLaxMode})
+}
+
+// bearer returns the API credential of an "Authorization: Bearer <token>"
+// header, or "" when there is none.
+func bearer(c echo.Context) games.Credential {
+	scheme, token, ok := strings.Cut(c.Request().Header.Get(echo.HeaderAuthorization), " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") {
+		return ""
+	}
+	return games.Credential(strings.TrimSpace(token))
 }

@@ -13,6 +13,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/rules"
 	"github.com/banchess/banchess/store"
 )
@@ -89,7 +90,8 @@ func TestContention(t *testing.T) {
 				t.Errorf("the API has %s %v %s; a serial replay of the winners %s %v %s",
 					got.FEN, got.Log, got.Status, want.FEN(), want.Log(), want.Outcome().Status)
 			}
-			if err := st.View(context.Background(), id, func(g *rules.Game) error {
+			if err := st.View(context.Background(), id, func(rec *games.Record) error {
+				g := rec.Game
 				if g.FEN() != want.FEN() || !slices.Equal(g.BCN(), winners) || g.Outcome() != want.Outcome() {
 					t.Errorf("the store has %s %v %v; a serial replay of the winners %s %v %v",
 						g.FEN(), g.BCN(), g.Outcome(), want.FEN(), winners, want.Outcome())
@@ -107,7 +109,8 @@ type contender struct {
 	t      *testing.T
 	client *http.Client
 	base   string
-	cookie string // html: the session naming the game
+	cookie string // html: the browser's credential
+	token  string // api: the bearer token holding the game's seats
 }
 
 // lost is the status a racer that lost a round gets.
@@ -122,20 +125,26 @@ func (c *contender) lost(front string) int {
 func (c *contender) newGame(front string) string {
 	c.t.Helper()
 	if front == "html" {
-		resp := c.send(c.request("/new", formType, "variant=ban"))
+		req := c.request("/new", formType, "variant=ban")
+		req.Header.Set("HX-Request", "true")
+		resp := c.send(req)
 		for _, ck := range resp.Cookies() {
-			if ck.Name == "banchess_game" {
+			if ck.Name == "banchess_player" {
 				c.cookie = ck.Name + "=" + ck.Value
-				return ck.Value
 			}
 		}
-		c.t.Fatal("POST /new set no session cookie")
+		id, ok := strings.CutPrefix(resp.Header.Get("HX-Push-Url"), "/g/")
+		if c.cookie == "" || !ok || id == "" {
+			c.t.Fatal("POST /new set no player cookie or gave no game address")
+		}
+		return id
 	}
 	resp := c.send(c.request("/api/games", "application/json", "{}"))
-	var g struct{ ID string }
-	if err := json.NewDecoder(resp.Body).Decode(&g); err != nil || g.ID == "" {
+	var g struct{ ID, Token string }
+	if err := json.NewDecoder(resp.Body).Decode(&g); err != nil || g.ID == "" || g.Token == "" {
 		c.t.Fatalf("POST /api/games: %v", err)
 	}
+	c.token = g.Token
 	return g.ID
 }
 
@@ -148,6 +157,9 @@ func (c *contender) request(path, ct, body string) *http.Request {
 	req.Header.Set("Content-Type", ct)
 	if c.cookie != "" {
 		req.Header.Set("Cookie", c.cookie)
+	}
+	if c.token != "" {
+		req.Header.Set("Authorization", "Bearer "+c.token)
 	}
 	return req
 }
@@ -176,7 +188,7 @@ func (c *contender) race(front, id string, ply int, acts []rules.Action) []int {
 			if a.Promotion != 0 {
 				body += "&promotion=" + string(a.Promotion.Letter()|0x20)
 			}
-			reqs[i] = c.request("/ply", formType, body)
+			reqs[i] = c.request("/g/"+id+"/ply", formType, body)
 			reqs[i].Header.Set("HX-Request", "true")
 		} else {
 			reqs[i] = c.request("/api/games/"+id+"/actions", "application/json", `{"action":"`+a.String()+`"}`)

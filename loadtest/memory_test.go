@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/rules"
 	"github.com/banchess/banchess/store"
 )
@@ -40,6 +41,7 @@ func TestMemory(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "memory.db")
 	st := openSQLite(t, path, store.Options{CacheSize: cached})
 	base := memoryNow(t)
+	holder := games.NewCredential().Holder()
 
 	// Fill: every core builds random games and stores them. The first
 	// `cached` ids are kept to touch afterwards.
@@ -65,7 +67,10 @@ func TestMemory(t *testing.T) {
 					return
 				}
 				g, n := randomGame(rng, 10+rng.IntN(31))
-				id, err := st.Create(ctx, g)
+				now := time.Now()
+				rec := &games.Record{Game: g, White: holder, Black: holder, Mode: games.HotSeat, Created: now, Updated: now}
+				err := st.Create(ctx, rec)
+				id := rec.ID
 				if err != nil {
 					t.Error(err)
 					return
@@ -90,7 +95,7 @@ func TestMemory(t *testing.T) {
 	// row.
 	start = time.Now()
 	for _, id := range keep {
-		if err := st.View(ctx, id, func(*rules.Game) error { return nil }); err != nil {
+		if err := st.View(ctx, id, func(*games.Record) error { return nil }); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/handlers"
 	"github.com/banchess/banchess/store"
 )
@@ -27,7 +28,7 @@ const trivialPath = "/_trivial"
 // server is the real server, and how the client side reaches it.
 type server struct {
 	url       string
-	store     handlers.GameStore
+	games     *games.Service
 	transport http.RoundTripper
 }
 
@@ -35,14 +36,14 @@ type server struct {
 // client makes all the requests here) and, unless LOAD_LOG is set, its
 // request log, plus the trivial route. With LOAD_LOG the log is written
 // as main writes it, to io.Discard.
-func newEcho(st handlers.GameStore) *echo.Echo {
+func newEcho(svc *games.Service) *echo.Echo {
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
 	var opts []handlers.Option
 	if os.Getenv("LOAD_LOG") != "" {
 		opts = append(opts, handlers.WithLogger(slog.New(slog.NewTextHandler(io.Discard, nil))))
 	}
-	handlers.New(st, nil, opts...).Register(e)
+	handlers.New(svc, nil, opts...).Register(e)
 	e.GET(trivialPath, func(c echo.Context) error { return c.String(http.StatusOK, "ok") })
 	return e
 }
@@ -50,13 +51,14 @@ func newEcho(st handlers.GameStore) *echo.Echo {
 // startServer serves st on 127.0.0.1 over TCP. conns is how many
 // connections the client side keeps open. The server stops when the test
 // ends.
-func startServer(tb testing.TB, st handlers.GameStore, conns int) *server {
+func startServer(tb testing.TB, st games.Store, conns int) *server {
 	tb.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		tb.Fatal(err)
 	}
-	srv := &http.Server{Handler: newEcho(st), ReadHeaderTimeout: 10 * time.Second}
+	svc := games.New(st)
+	srv := &http.Server{Handler: newEcho(svc), ReadHeaderTimeout: 10 * time.Second}
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()
 	tr := &http.Transport{
@@ -76,13 +78,14 @@ func startServer(tb testing.TB, st handlers.GameStore, conns int) *server {
 			tb.Errorf("serve: %v", err)
 		}
 	})
-	return &server{url: "http://" + ln.Addr().String(), store: st, transport: tr}
+	return &server{url: "http://" + ln.Addr().String(), games: svc, transport: tr}
 }
 
 // inProcess serves st by calling its handler directly, without a network:
 // what is left is the server's own work.
-func inProcess(st handlers.GameStore) *server {
-	return &server{url: "http://banchess.test", store: st, transport: direct{newEcho(st)}}
+func inProcess(st games.Store) *server {
+	svc := games.New(st)
+	return &server{url: "http://banchess.test", games: svc, transport: direct{newEcho(svc)}}
 }
 
 // direct is a RoundTripper that hands each request to a handler.
@@ -108,7 +111,7 @@ func storeKind() string {
 
 // openStore opens a store of kind; SQLite stores are closed when the test
 // ends.
-func openStore(tb testing.TB, kind string) handlers.GameStore {
+func openStore(tb testing.TB, kind string) games.Store {
 	tb.Helper()
 	var opts store.Options
 	switch kind {

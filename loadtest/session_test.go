@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/rules"
 )
 
@@ -37,8 +38,9 @@ type session struct {
 	rng      *rand.Rand
 	maxPlies int // end a game after this many plies; 0: play it to its end
 
-	cookie string      // html: the session cookie, "banchess_game=…"
-	id     string      // api: the game's id
+	cookie string      // html: the browser's credential, "banchess_player=…"
+	token  string      // api: the bearer token that holds the game's seats
+	id     string      // the game's id
 	fen    string      // api: the FEN of the last answer
 	game   *rules.Game // the mirror; nil before the first game
 	buf    bytes.Buffer
@@ -64,11 +66,17 @@ func newSessions(srv *server, k kind, n, maxPlies int, seed uint64) ([]*session,
 				if err != nil {
 					return nil, err
 				}
-				id, err := srv.store.Create(context.Background(), g)
+				cred := games.NewCredential()
+				id, err := srv.games.Create(context.Background(), cred, g)
 				if err != nil {
 					return nil, err
 				}
-				s.id, s.cookie, s.game = id, "banchess_game="+id, mirror
+				s.id, s.game = id, mirror
+				if k == htmlKind {
+					s.cookie = "banchess_player=" + string(cred)
+				} else {
+					s.token = string(cred)
+				}
 			}
 		}
 		ss[i] = s
@@ -248,6 +256,9 @@ func (s *session) post(path, ct, body string, hx bool, want int) (*http.Response
 	if s.cookie != "" {
 		req.Header.Set("Cookie", s.cookie)
 	}
+	if s.token != "" {
+		req.Header.Set("Authorization", "Bearer "+s.token)
+	}
 	return s.do(req, want)
 }
 
@@ -262,21 +273,25 @@ func (s *session) newGame() error {
 		if err != nil {
 			return err
 		}
-		s.cookie = ""
 		for _, c := range resp.Cookies() {
-			if c.Name == "banchess_game" {
+			if c.Name == "banchess_player" {
 				s.cookie = c.Name + "=" + c.Value
 			}
 		}
-		if s.cookie == "" {
-			return fmt.Errorf("POST /new set no session cookie")
+		id, ok := strings.CutPrefix(resp.Header.Get("HX-Push-Url"), "/g/")
+		if s.cookie == "" || !ok || id == "" {
+			return fmt.Errorf("POST /new gave no player cookie or no game address (HX-Push-Url %q)", resp.Header.Get("HX-Push-Url"))
 		}
+		s.id = id
 	case apiKind:
 		if _, err := s.post("/api/games", "application/json", "{}", false, http.StatusCreated); err != nil {
 			return err
 		}
 		id, err := jsonString(s.buf.Bytes(), "id")
 		if err != nil {
+			return fmt.Errorf("POST /api/games: %w", err)
+		}
+		if s.token, err = jsonString(s.buf.Bytes(), "token"); err != nil {
 			return fmt.Errorf("POST /api/games: %w", err)
 		}
 		s.id = id
@@ -293,12 +308,12 @@ func (s *session) htmlPly(a rules.Action) error {
 	if a.Promotion != 0 {
 		body += "&promotion=" + string(a.Promotion.Letter()|0x20)
 	}
-	if _, err := s.post("/ply", formType, body, true, http.StatusOK); err != nil {
+	if _, err := s.post("/g/"+s.id+"/ply", formType, body, true, http.StatusOK); err != nil {
 		return err
 	}
 	want := `data-ply="` + strconv.Itoa(s.game.Ply()+1) + `"`
 	if !bytes.Contains(s.buf.Bytes(), []byte(want)) {
-		return fmt.Errorf("POST /ply %s: the fragment has no %s", body, want)
+		return fmt.Errorf("POST /g/%s/ply %s: the fragment has no %s", s.id, body, want)
 	}
 	return nil
 }

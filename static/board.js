@@ -31,7 +31,7 @@
       d.classList.add("dest");
       if (d.querySelector("[data-piece]")) d.classList.add("capture");
       d.setAttribute("name", "to");
-      d.setAttribute("formaction", "/ply");
+      d.setAttribute("formaction", form.dataset.plyUrl);
     });
   }
 

@@ -1,77 +1,173 @@
 // Package store keeps games on the server, each under an unguessable id and
-// behind its own lock.
+// behind its own lock: in memory (Memory) or in an SQLite database
+// (SQLite). Both implement games.Store.
 package store
 
 import (
 	"context"
 	"crypto/rand"
 	"encoding/base64"
-	"errors"
 	"fmt"
+	"slices"
 	"sync"
 
-	"github.com/banchess/banchess/rules"
+	"github.com/banchess/banchess/games"
 )
 
-// ErrNotFound is returned for an id that names no game.
-var ErrNotFound = errors.New("no such game")
+// notFound is the error for an id that names no game.
+func notFound(id string) error {
+	return &games.Error{Code: games.NotFound, Msg: "There is no game with this id (games nobody has played for a long time are removed).",
+		Err: fmt.Errorf("game %q is not stored", trimID(id))}
+}
+
+// trimID shortens an id for error text: a request can send any length.
+func trimID(id string) string {
+	if len(id) > 32 {
+		return id[:32] + "…"
+	}
+	return id
+}
 
 // Memory keeps games in memory. It is safe for concurrent use; the games it
 // holds are only ever touched under their own lock.
 type Memory struct {
 	mu    sync.RWMutex
 	games map[string]*entry
+	known map[string]bool // every holder that has held a seat
 }
 
 type entry struct {
-	mu   sync.Mutex
-	game *rules.Game
+	mu  sync.Mutex
+	rec *games.Record
 }
 
 // NewMemory returns an empty in-memory store.
-func NewMemory() *Memory { return &Memory{games: make(map[string]*entry)} }
+func NewMemory() *Memory {
+	return &Memory{games: make(map[string]*entry), known: make(map[string]bool)}
+}
 
-// NewID returns a fresh unguessable game id (128 random bits, URL-safe).
+// NewID returns a fresh game id (128 random bits, URL-safe).
 func NewID() string {
 	var b [16]byte
 	rand.Read(b[:]) // never fails (crypto/rand panics rather than return an error)
 	return base64.RawURLEncoding.EncodeToString(b[:])
 }
 
-// Create stores g under a new id.
-func (m *Memory) Create(ctx context.Context, g *rules.Game) (string, error) {
+// Create stores rec under a new id.
+func (m *Memory) Create(ctx context.Context, rec *games.Record) error {
 	if err := ctx.Err(); err != nil {
-		return "", err
+		return err
 	}
-	id := NewID()
+	rec.ID = NewID()
 	m.mu.Lock()
-	m.games[id] = &entry{game: g}
+	m.games[rec.ID] = &entry{rec: rec}
+	m.learn(rec)
 	m.mu.Unlock()
-	return id, nil
+	return nil
 }
 
-// Update runs fn on the game under its lock: no two calls for one game
-// interleave. fn must leave the game unchanged when it returns an error.
-func (m *Memory) Update(ctx context.Context, id string, fn func(*rules.Game) error) error {
+// learn records rec's holders as known; m.mu is held.
+func (m *Memory) learn(rec *games.Record) {
+	for _, h := range []string{rec.White, rec.Black} {
+		if h != "" {
+			m.known[h] = true
+		}
+	}
+}
+
+// Update runs fn on the record under its lock: no two calls for one game
+// interleave. fn must leave the record unchanged when it returns an error.
+func (m *Memory) Update(ctx context.Context, id string, fn func(*games.Record) error) error {
+	return m.with(ctx, id, func(rec *games.Record) error {
+		white, black := rec.White, rec.Black
+		if err := fn(rec); err != nil {
+			return err
+		}
+		if rec.White != white || rec.Black != black {
+			m.mu.Lock()
+			m.learn(rec)
+			m.mu.Unlock()
+		}
+		return nil
+	})
+}
+
+// View runs fn on the record under its lock; fn must not change it.
+func (m *Memory) View(ctx context.Context, id string, fn func(*games.Record) error) error {
 	return m.with(ctx, id, fn)
 }
 
-// View runs fn on the game under its lock; fn must not change the game.
-func (m *Memory) View(ctx context.Context, id string, fn func(*rules.Game) error) error {
-	return m.with(ctx, id, fn)
-}
-
-func (m *Memory) with(ctx context.Context, id string, fn func(*rules.Game) error) error {
+func (m *Memory) with(ctx context.Context, id string, fn func(*games.Record) error) error {
 	m.mu.RLock()
 	e := m.games[id]
 	m.mu.RUnlock()
 	if e == nil {
-		return fmt.Errorf("game %q: %w", id, ErrNotFound)
+		return notFound(id)
 	}
 	if err := ctx.Err(); err != nil {
 		return err
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	return fn(e.game)
+	return fn(e.rec)
+}
+
+// List returns up to limit of holder's games that it has not hidden, the
+// most recently updated first. No one ("") holds a game.
+func (m *Memory) List(ctx context.Context, holder string, limit int) ([]games.Summary, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if holder == "" || limit <= 0 {
+		return nil, nil
+	}
+	m.mu.RLock()
+	entries := make([]*entry, 0, len(m.games))
+	for _, e := range m.games {
+		entries = append(entries, e)
+	}
+	m.mu.RUnlock()
+	var out []games.Summary
+	for _, e := range entries {
+		e.mu.Lock()
+		if listed(e.rec, holder) {
+			out = append(out, e.rec.Summary())
+		}
+		e.mu.Unlock()
+	}
+	slices.SortFunc(out, newestFirst)
+	return out[:min(len(out), limit)], nil
+}
+
+// listed reports whether rec belongs in holder's list of games.
+func listed(rec *games.Record, holder string) bool {
+	return rec.White == holder && !rec.WhiteHidden || rec.Black == holder && !rec.BlackHidden
+}
+
+// newestFirst orders summaries by update time, newest first, then by
+// creation and id so the order is stable.
+func newestFirst(a, b games.Summary) int {
+	if c := b.Updated.Compare(a.Updated); c != 0 {
+		return c
+	}
+	if c := b.Created.Compare(a.Created); c != 0 {
+		return c
+	}
+	switch {
+	case a.ID < b.ID:
+		return -1
+	case a.ID > b.ID:
+		return 1
+	}
+	return 0
+}
+
+// Known reports whether holder holds, or has held, a seat in any game.
+func (m *Memory) Known(ctx context.Context, holder string) (bool, error) {
+	if err := ctx.Err(); err != nil {
+		return false, err
+	}
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	return m.known[holder], nil
 }

@@ -4,11 +4,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"time"
 
+	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/rules"
 )
 
-// row is a game as its database row stores it.
+// row is a game as its database row stores it: what the game is made of,
+// who holds its seats, and a summary of where it stands for lists.
 type row struct {
 	variant   string
 	startFEN  string
@@ -16,6 +19,31 @@ type row struct {
 	declared  string // see declaredNames
 	tags      string // JSON
 	fromChess bool
+
+	white, black             string // the seats' holders
+	whiteHidden, blackHidden bool
+	mode                     string
+	created                  int64 // unix seconds
+	updated                  int64 // unix milliseconds
+
+	fen, actor, phase, result string // the summary
+	ply                       int
+}
+
+// columns are the row's columns in the order args and scanArgs use.
+const columns = `variant, start_fen, actions, declared, tags, from_chess, white, black, white_hidden, black_hidden, mode,
+	created_at, updated_at, fen, ply, actor, phase, result`
+
+// args returns the row's values in the order of columns.
+func (r *row) args() []any {
+	return []any{r.variant, r.startFEN, r.actions, r.declared, r.tags, r.fromChess, r.white, r.black, r.whiteHidden, r.blackHidden, r.mode,
+		r.created, r.updated, r.fen, r.ply, r.actor, r.phase, r.result}
+}
+
+// scanArgs returns pointers to the row's fields in the order of columns.
+func (r *row) scanArgs() []any {
+	return []any{&r.variant, &r.startFEN, &r.actions, &r.declared, &r.tags, &r.fromChess, &r.white, &r.black, &r.whiteHidden, &r.blackHidden, &r.mode,
+		&r.created, &r.updated, &r.fen, &r.ply, &r.actor, &r.phase, &r.result}
 }
 
 // declaredNames are how a row writes a declared outcome.
@@ -26,13 +54,27 @@ var declaredNames = map[string]rules.Outcome{
 	"draw-agreed":    {Status: rules.Draw, Reason: rules.Agreement},
 }
 
-func encodeRow(s rules.Snapshot) (row, error) {
+func encodeRow(rec *games.Record) (row, error) {
+	s := rec.Game.Snapshot()
+	sum := rec.Summary()
 	r := row{
-		variant:   s.Variant,
-		startFEN:  s.StartFEN,
-		actions:   strings.Join(s.Actions, " "),
-		fromChess: s.FromChessGame,
-		tags:      "[]",
+		variant:     s.Variant,
+		startFEN:    s.StartFEN,
+		actions:     strings.Join(s.Actions, " "),
+		fromChess:   s.FromChessGame,
+		tags:        "[]",
+		white:       rec.White,
+		black:       rec.Black,
+		whiteHidden: rec.WhiteHidden,
+		blackHidden: rec.BlackHidden,
+		mode:        string(rec.Mode),
+		created:     rec.Created.Unix(),
+		updated:     rec.Updated.UnixMilli(),
+		fen:         sum.FEN,
+		ply:         sum.Ply,
+		actor:       sum.Actor,
+		phase:       sum.Phase,
+		result:      sum.Result,
 	}
 	found := false
 	for name, o := range declaredNames {
@@ -53,7 +95,8 @@ func encodeRow(s rules.Snapshot) (row, error) {
 	return r, nil
 }
 
-func (r row) decode() (rules.Snapshot, error) {
+// decode rebuilds the record the row stores (replaying its game).
+func (r row) decode(id string) (*games.Record, error) {
 	s := rules.Snapshot{
 		Variant:       r.variant,
 		StartFEN:      r.startFEN,
@@ -62,10 +105,36 @@ func (r row) decode() (rules.Snapshot, error) {
 	}
 	var ok bool
 	if s.Declared, ok = declaredNames[r.declared]; !ok {
-		return rules.Snapshot{}, fmt.Errorf("decoding the game: unknown declared outcome %q", r.declared)
+		return nil, fmt.Errorf("decoding the game: unknown declared outcome %q", r.declared)
 	}
 	if err := json.Unmarshal([]byte(r.tags), &s.Tags); err != nil {
-		return rules.Snapshot{}, fmt.Errorf("decoding the game's tags: %w", err)
+		return nil, fmt.Errorf("decoding the game's tags: %w", err)
 	}
-	return s, nil
+	g, err := rules.Restore(s)
+	if err != nil {
+		return nil, err
+	}
+	return &games.Record{
+		ID:          id,
+		Game:        g,
+		White:       r.white,
+		Black:       r.black,
+		WhiteHidden: r.whiteHidden,
+		BlackHidden: r.blackHidden,
+		Mode:        games.Mode(r.mode),
+		Created:     time.Unix(r.created, 0),
+		Updated:     time.UnixMilli(r.updated),
+	}, nil
+}
+
+// seatState is what of a record besides its game a save writes: a change
+// to it needs saving as a ply does.
+type seatState struct {
+	white, black             string
+	whiteHidden, blackHidden bool
+	mode                     games.Mode
+}
+
+func seatStateOf(rec *games.Record) seatState {
+	return seatState{rec.White, rec.Black, rec.WhiteHidden, rec.BlackHidden, rec.Mode}
 }

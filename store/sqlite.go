@@ -12,7 +12,7 @@ import (
 
 	_ "modernc.org/sqlite" // the pure-Go SQLite driver, registered as "sqlite"
 
-	"github.com/banchess/banchess/rules"
+	"github.com/banchess/banchess/games"
 )
 
 // Options configure an SQLite store.
@@ -61,11 +61,12 @@ type SQLite struct {
 // the requests holding or waiting for it, and an entry with refs is never
 // evicted, so there is at most one copy of a game in memory.
 type cachedGame struct {
-	id   string
-	mu   sync.Mutex
-	game *rules.Game // nil when loading failed (err says why)
-	err  error
-	rev  uint64 // the revision last written
+	id    string
+	mu    sync.Mutex
+	rec   *games.Record // nil when loading failed (err says why)
+	err   error
+	rev   uint64    // the game's revision last written
+	seats seatState // the seats last written
 
 	refs int
 	used time.Time
@@ -105,11 +106,13 @@ func OpenSQLite(ctx context.Context, path string, opts Options) (*SQLite, error)
 		db.Close()
 		return nil, fmt.Errorf("open database %s: %w", path, err)
 	}
-	save, err := db.PrepareContext(ctx, `INSERT INTO games
-		(id, variant, start_fen, actions, declared, tags, from_chess, created_at, touched_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+	save, err := db.PrepareContext(ctx, `INSERT INTO games (id, touched_at, `+columns+`)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT(id) DO UPDATE SET actions = excluded.actions, declared = excluded.declared,
-			touched_at = excluded.touched_at`)
+			touched_at = excluded.touched_at, white = excluded.white, black = excluded.black,
+			white_hidden = excluded.white_hidden, black_hidden = excluded.black_hidden, mode = excluded.mode,
+			updated_at = excluded.updated_at, fen = excluded.fen, ply = excluded.ply, actor = excluded.actor,
+			phase = excluded.phase, result = excluded.result`)
 	if err != nil {
 		db.Close()
 		return nil, fmt.Errorf("open database %s: %w", path, err)
@@ -134,6 +137,22 @@ var migrations = [...]string{
 		touched_at INTEGER NOT NULL  -- unix seconds of the last request
 	) WITHOUT ROWID;
 	CREATE INDEX games_touched_at ON games(touched_at);`,
+	// Seats, and a summary of each game for lists. Games stored before
+	// have no holders: the browser whose cookie names one claims it.
+	`ALTER TABLE games ADD COLUMN white TEXT NOT NULL DEFAULT '';  -- the holders of the seats
+	ALTER TABLE games ADD COLUMN black TEXT NOT NULL DEFAULT '';
+	ALTER TABLE games ADD COLUMN white_hidden INTEGER NOT NULL DEFAULT 0;
+	ALTER TABLE games ADD COLUMN black_hidden INTEGER NOT NULL DEFAULT 0;
+	ALTER TABLE games ADD COLUMN mode TEXT NOT NULL DEFAULT 'hotseat';
+	ALTER TABLE games ADD COLUMN updated_at INTEGER NOT NULL DEFAULT 0; -- unix milliseconds of the last change
+	ALTER TABLE games ADD COLUMN fen TEXT NOT NULL DEFAULT '';
+	ALTER TABLE games ADD COLUMN ply INTEGER NOT NULL DEFAULT 0;
+	ALTER TABLE games ADD COLUMN actor TEXT NOT NULL DEFAULT '';
+	ALTER TABLE games ADD COLUMN phase TEXT NOT NULL DEFAULT '';
+	ALTER TABLE games ADD COLUMN result TEXT NOT NULL DEFAULT '';
+	UPDATE games SET updated_at = touched_at * 1000;
+	CREATE INDEX games_white ON games(white, updated_at) WHERE white <> '';
+	CREATE INDEX games_black ON games(black, updated_at) WHERE black <> '';`,
 }
 
 // SchemaVersion is the schema version this binary writes.
@@ -166,14 +185,16 @@ func migrate(ctx context.Context, db *sql.DB) error {
 	return nil
 }
 
-// Create stores g under a new id, committed before it returns.
-func (s *SQLite) Create(ctx context.Context, g *rules.Game) (string, error) {
+// Create stores rec under a new id, which it sets, committed before it
+// returns.
+func (s *SQLite) Create(ctx context.Context, rec *games.Record) error {
 	if err := ctx.Err(); err != nil {
-		return "", err
+		return err
 	}
-	c := &cachedGame{id: NewID(), game: g}
+	rec.ID = NewID()
+	c := &cachedGame{id: rec.ID, rec: rec}
 	if err := s.write(c); err != nil {
-		return "", fmt.Errorf("create game: %w", err)
+		return fmt.Errorf("create game: %w", err)
 	}
 	s.mu.Lock()
 	c.used = s.opts.Now()
@@ -181,24 +202,24 @@ func (s *SQLite) Create(ctx context.Context, g *rules.Game) (string, error) {
 	c.elem = s.lru.PushFront(c)
 	s.evict()
 	s.mu.Unlock()
-	return c.id, nil
+	return nil
 }
 
-// Update runs fn on the game under its lock and commits what fn changed
+// Update runs fn on the record under its lock and commits what fn changed
 // before returning; no two calls for one game interleave. fn must leave the
-// game unchanged when it returns an error. When the commit fails the change
-// is dropped (the game is read back from the database when next asked for)
-// and the error returned.
-func (s *SQLite) Update(ctx context.Context, id string, fn func(*rules.Game) error) error {
+// record unchanged when it returns an error. When the commit fails the
+// change is dropped (the game is read back from the database when next
+// asked for) and the error returned.
+func (s *SQLite) Update(ctx context.Context, id string, fn func(*games.Record) error) error {
 	c, err := s.acquire(ctx, id)
 	if err != nil {
 		return err
 	}
 	defer s.release(c)
-	if err := fn(c.game); err != nil {
+	if err := fn(c.rec); err != nil {
 		return err
 	}
-	if c.game.Revision() == c.rev {
+	if c.rec.Game.Revision() == c.rev && seatStateOf(c.rec) == c.seats {
 		return nil
 	}
 	if err := s.write(c); err != nil {
@@ -208,30 +229,29 @@ func (s *SQLite) Update(ctx context.Context, id string, fn func(*rules.Game) err
 	return nil
 }
 
-// View runs fn on the game under its lock; fn must not change the game.
-func (s *SQLite) View(ctx context.Context, id string, fn func(*rules.Game) error) error {
+// View runs fn on the record under its lock; fn must not change it.
+func (s *SQLite) View(ctx context.Context, id string, fn func(*games.Record) error) error {
 	c, err := s.acquire(ctx, id)
 	if err != nil {
 		return err
 	}
 	defer s.release(c)
-	return fn(c.game)
+	return fn(c.rec)
 }
 
 // write commits c's game: a new row, or the changed columns of its row.
 // Upserting means a game a sweep removed while it was in use is written
 // back whole.
 func (s *SQLite) write(c *cachedGame) error {
-	row, err := encodeRow(c.game.Snapshot())
+	row, err := encodeRow(c.rec)
 	if err != nil {
 		return err
 	}
-	now := s.opts.Now().Unix()
 	// Once begun, a save runs to its end whatever becomes of the request.
-	if err := s.commits.write(c.id, row.variant, row.startFEN, row.actions, row.declared, row.tags, row.fromChess, now, now); err != nil {
+	if err := s.commits.write(append([]any{c.id, s.opts.Now().Unix()}, row.args()...)...); err != nil {
 		return err
 	}
-	c.rev = c.game.Revision()
+	c.rev, c.seats = c.rec.Game.Revision(), seatStateOf(c.rec)
 	return nil
 }
 
@@ -254,13 +274,13 @@ func (s *SQLite) acquire(ctx context.Context, id string) (*cachedGame, error) {
 		s.games[id] = c
 		c.elem = s.lru.PushFront(c)
 		s.mu.Unlock()
-		c.game, c.err = s.load(ctx, id)
+		c.rec, c.err = s.load(ctx, id)
 		if c.err != nil {
 			s.mu.Lock()
 			s.remove(c)
 			s.mu.Unlock()
 		} else {
-			c.rev = c.game.Revision()
+			c.rev, c.seats = c.rec.Game.Revision(), seatStateOf(c.rec)
 		}
 	}
 	if c.err != nil {
@@ -283,7 +303,7 @@ func (s *SQLite) release(c *cachedGame) {
 // forget drops c's game from memory, so the next request reads it from the
 // database. The caller holds c.
 func (s *SQLite) forget(c *cachedGame) {
-	c.game, c.err = nil, errors.New("the game's last change could not be saved; try again")
+	c.rec, c.err = nil, errors.New("the game's last change could not be saved; try again")
 	s.mu.Lock()
 	s.remove(c)
 	s.mu.Unlock()
@@ -312,26 +332,74 @@ func (s *SQLite) evict() {
 	}
 }
 
-// load reads a game from its row.
-func (s *SQLite) load(ctx context.Context, id string) (*rules.Game, error) {
+// load reads a game's record from its row.
+func (s *SQLite) load(ctx context.Context, id string) (*games.Record, error) {
 	var r row
-	err := s.db.QueryRowContext(ctx, `SELECT variant, start_fen, actions, declared, tags, from_chess
-		FROM games WHERE id = ?`, id).Scan(&r.variant, &r.startFEN, &r.actions, &r.declared, &r.tags, &r.fromChess)
+	err := s.db.QueryRowContext(ctx, `SELECT `+columns+` FROM games WHERE id = ?`, id).Scan(r.scanArgs()...)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, fmt.Errorf("game %q: %w", id, ErrNotFound)
+		return nil, notFound(id)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("game %q: loading: %w", id, err)
+		return nil, fmt.Errorf("game %q: loading: %w", trimID(id), err)
 	}
-	snap, err := r.decode()
+	rec, err := r.decode(id)
 	if err != nil {
-		return nil, fmt.Errorf("game %q: %w", id, err)
+		return nil, fmt.Errorf("game %q: %w", trimID(id), err)
 	}
-	g, err := rules.Restore(snap)
+	return rec, nil
+}
+
+// listQuery lists holder ?1's games, up to ?2. The terms saying a seat is
+// not free (the partial indexes' conditions) let SQLite use the indexes on
+// the seats: without them it reads every game.
+const listQuery = `SELECT id, variant, fen, ply, actor, phase, result, created_at, updated_at FROM games
+	WHERE white = ?1 AND white <> '' AND white_hidden = 0 OR black = ?1 AND black <> '' AND black_hidden = 0
+	ORDER BY updated_at DESC, created_at DESC, id LIMIT ?2`
+
+// List returns up to limit of holder's games that it has not hidden, the
+// most recently updated first. No one ("") holds a game.
+func (s *SQLite) List(ctx context.Context, holder string, limit int) ([]games.Summary, error) {
+	if holder == "" || limit <= 0 {
+		return nil, ctx.Err()
+	}
+	rows, err := s.db.QueryContext(ctx, listQuery, holder, limit)
 	if err != nil {
-		return nil, fmt.Errorf("game %q: %w", id, err)
+		return nil, fmt.Errorf("listing games: %w", err)
 	}
-	return g, nil
+	defer rows.Close()
+	var out []games.Summary
+	for rows.Next() {
+		var sum games.Summary
+		var created, updated int64
+		if err := rows.Scan(&sum.ID, &sum.Variant, &sum.FEN, &sum.Ply, &sum.Actor, &sum.Phase, &sum.Result, &created, &updated); err != nil {
+			return nil, fmt.Errorf("listing games: %w", err)
+		}
+		sum.Created, sum.Updated = time.Unix(created, 0), time.UnixMilli(updated)
+		out = append(out, sum)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("listing games: %w", err)
+	}
+	return out, nil
+}
+
+// knownQuery reports whether holder ?1 holds a seat; as in listQuery, the
+// terms saying a seat is not free let SQLite use the indexes.
+const knownQuery = `SELECT EXISTS (SELECT 1 FROM games WHERE white = ?1 AND white <> '')
+	OR EXISTS (SELECT 1 FROM games WHERE black = ?1 AND black <> '')`
+
+// Known reports whether holder holds a seat in any stored game. No one
+// ("") is known, whatever games have free seats.
+func (s *SQLite) Known(ctx context.Context, holder string) (bool, error) {
+	if holder == "" {
+		return false, ctx.Err()
+	}
+	var known bool
+	err := s.db.QueryRowContext(ctx, knownQuery, holder).Scan(&known)
+	if err != nil {
+		return false, fmt.Errorf("looking up a seat holder: %w", err)
+	}
+	return known, nil
 }
 
 // Sweep removes the games untouched for longer than the TTL and reports how

@@ -19,7 +19,7 @@ import (
 
 // square is one square of the board: a read-only cell, a destination that
 // plays the selected piece there, or a square to pick.
-func square(sq Square, readOnly bool, asset string) templ.Component {
+func square(sq Square, readOnly bool, asset, plyURL string) templ.Component {
 	return templ.ComponentFunc(func(_ context.Context, w io.Writer) error {
 		b := make([]byte, 0, 512)
 		switch {
@@ -37,7 +37,7 @@ func square(sq Square, readOnly bool, asset string) templ.Component {
 			b = appendClass(b, sq)
 			b = append(b, ` name="to"`...)
 			b = attr(b, "value", sq.Name)
-			b = append(b, ` formaction="/ply"`...)
+			b = attr(b, "formaction", plyURL)
 			b = attr(b, "data-square", sq.Name)
 			b = attr(b, "data-dests", sq.Dests)
 			b = attr(b, "aria-label", sq.Label)
@@ -95,7 +95,7 @@ func appendSquareInner(b []byte, sq Square, asset string) []byte {
 
 // historyItem is one ply in the history list: a link to the board after
 // it. query comes from historyQuery.
-func historyItem(it HistoryItem, query string) templ.Component {
+func historyItem(it HistoryItem, query historyLinks) templ.Component {
 	return templ.ComponentFunc(func(_ context.Context, w io.Writer) error {
 		b := make([]byte, 0, 256)
 		b = append(b, `<a`...)
@@ -130,4 +130,55 @@ func appendEscaped(b []byte, s string) []byte {
 		return append(b, html.EscapeString(s)...)
 	}
 	return append(b, s...)
+}
+
+// MiniBoard draws a FEN's piece placement as a small board of figurines,
+// for lists of games; it is decoration (the list says the rest in words).
+func MiniBoard(placement string) templ.Component {
+	return templ.ComponentFunc(func(_ context.Context, w io.Writer) error {
+		b := make([]byte, 0, 1600)
+		b = append(b, `<span class="mini-board" aria-hidden="true">`...)
+		rank, file := 7, 0
+		for i := 0; i < len(placement) && rank >= 0; i++ {
+			c := placement[i]
+			switch {
+			case c == '/':
+				rank, file = rank-1, 0
+				continue
+			case c >= '1' && c <= '8':
+				for n := int(c - '0'); n > 0 && file < 8; n-- {
+					b = miniSquare(b, rank, file, "")
+					file++
+				}
+				continue
+			}
+			if file < 8 {
+				b = miniSquare(b, rank, file, figurine(c))
+				file++
+			}
+		}
+		b = append(b, "</span>"...)
+		_, err := w.Write(b)
+		return err
+	})
+}
+
+// figurine is a FEN piece letter as a Unicode chess symbol.
+func figurine(c byte) string {
+	const letters, symbols = "KQRBNPkqrbnp", "♔♕♖♗♘♙♚♛♜♝♞♟"
+	i := strings.IndexByte(letters, c)
+	if i < 0 {
+		return ""
+	}
+	return symbols[i*3 : i*3+3] // each symbol is three bytes of UTF-8
+}
+
+func miniSquare(b []byte, rank, file int, piece string) []byte {
+	if (rank+file)%2 == 1 {
+		b = append(b, `<i class="l">`...)
+	} else {
+		b = append(b, `<i class="d">`...)
+	}
+	b = append(b, piece...)
+	return append(b, "</i>"...)
 }

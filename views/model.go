@@ -31,17 +31,66 @@ type Options struct {
 
 	ImportText, ImportError string // the import box after a failed import
 
+	Base     string // the game's path, "/g/{id}": links and forms go under it
+	WatchURL string // absolute public link to the game (anyone may watch)
 	ShareURL string // absolute link reproducing the game
 	PGN      string // the game's PGN, written by the caller with its tags
 	Asset    string // version suffix for static URLs
+
+	// Seats are the seats the viewer holds; none is a spectator, who sees
+	// the game read-only.
+	Seats Seats
+	// Games lists the viewer's games, on a full page.
+	Games []GameLink
+}
+
+// Variant is one variant a new game can be of.
+type Variant struct{ ID, Name string }
+
+// Variants lists the variants a game can be of, the default first.
+func Variants() []Variant {
+	var out []Variant
+	for _, v := range rules.Variants() {
+		out = append(out, Variant{ID: v.ID(), Name: v.Name()})
+	}
+	return out
+}
+
+// Seats are the seats of the game the viewer holds.
+type Seats struct{ White, Black bool }
+
+// Has reports whether the seat of side is held.
+func (s Seats) Has(side rules.Color) bool {
+	return side == rules.White && s.White || side == rules.Black && s.Black
+}
+
+// GameLink is one of the viewer's games in their list.
+type GameLink struct {
+	URL     string // "/g/{id}"
+	HideURL string // the form that removes it from the list
+	Title   string // "Ban Chess · ply 12"
+	Status  string // "White to move", "1-0"
+	FEN     string // the position now
+	Board   string // the position's placement, as a small board (see MiniBoard)
+	Current bool   // the game on this page
 }
 
 // NoSelection returns Options with no square picked.
 func NoSelection() Options { return Options{Sel: rules.NoSquare, PromoTo: rules.NoSquare} }
 
-// Query returns the orientation as URL query values, for links and
-// redirects; extra pairs (key, value, …) are added.
+// Query returns the game's path with the orientation as URL query values,
+// for links and redirects; extra pairs (key, value, …) are added.
 func (o Options) Query(extra ...string) string {
+	base := o.Base
+	if base == "" {
+		base = "/"
+	}
+	return base + o.query(extra...)
+}
+
+// query is the orientation and extra pairs as a query string: "" or
+// "?flip=1…".
+func (o Options) query(extra ...string) string {
 	q := url.Values{}
 	if o.Flip {
 		q.Set("flip", "1")
@@ -55,9 +104,9 @@ func (o Options) Query(extra ...string) string {
 		}
 	}
 	if len(q) == 0 {
-		return "/"
+		return ""
 	}
-	return "/?" + q.Encode()
+	return "?" + q.Encode()
 }
 
 // Square is one square of the rendered board.
@@ -136,6 +185,15 @@ type Game struct {
 	Over      bool
 	FEN       string
 
+	// What the viewer may do: act at this ply (CanAct), resign for
+	// ResignSide ("" for none), agree a draw. Watching is a viewer who holds
+	// no seat.
+	CanAct                 bool
+	CanDraw                bool
+	BothSeats              bool // the viewer plays both sides (hot seat)
+	ResignSide, ResignName string
+	Watching               bool
+
 	// View is set on a read-only history view.
 	View *HistoryView
 }
@@ -158,8 +216,12 @@ func NewGame(g *rules.Game, o Options) Game {
 		Ply:       g.Ply(),
 		Actor:     turn.Actor.Name(),
 		ActorID:   turn.Actor.String(),
-		CanUndo:   g.Ply() > g.StartPly() || out.Reason == rules.Resignation || out.Reason == rules.Agreement,
+		CanUndo:   o.Seats.White && o.Seats.Black && (g.Ply() > g.StartPly() || out.Reason == rules.Resignation || out.Reason == rules.Agreement),
 		Over:      out.Over(),
+		CanAct:    !out.Over() && o.Seats.Has(turn.Actor),
+		CanDraw:   !out.Over() && o.Seats.White && o.Seats.Black,
+		Watching:  !o.Seats.White && !o.Seats.Black,
+		BothSeats: o.Seats.White && o.Seats.Black,
 		FEN:       g.FEN(),
 		History:   rows(g, hist, -1),
 		Announce:  o.Announce,
@@ -189,11 +251,31 @@ func NewGame(g *rules.Game, o Options) Game {
 		}
 		m.Hint = fmt.Sprintf("%s: pick one of your pieces, then its destination.", turn.Actor.Name())
 	}
+	switch {
+	case out.Over() && !m.BothSeats:
+		m.Hint = "Browse the history, or start a new game."
+	case !out.Over() && !m.CanAct:
+		m.Hint = fmt.Sprintf("Waiting for %s to %s.", turn.Actor.Name(), turn.Phase)
+	}
 
-	dests := destinations(g)
+	dests := map[rules.Square]destSet{}
+	if m.CanAct {
+		dests = destinations(g)
+	}
+	switch {
+	case o.Seats.White && o.Seats.Black:
+		m.ResignSide, m.ResignName = turn.Actor.String(), turn.Actor.Name()
+	case o.Seats.White:
+		m.ResignSide, m.ResignName = "white", "White"
+	case o.Seats.Black:
+		m.ResignSide, m.ResignName = "black", "Black"
+	}
 	bottom := rules.White
-	if o.Auto && !out.Over() {
+	switch {
+	case o.Auto && !out.Over():
 		bottom = turn.Actor
+	case o.Seats.Black && !o.Seats.White:
+		bottom = rules.Black
 	}
 	if o.Flip {
 		bottom = bottom.Other()
@@ -207,6 +289,7 @@ func NewGame(g *rules.Game, o Options) Game {
 		banPtr = &ban
 	}
 	m.Board = board(&pos, bottom, banPtr, lastMove(g), pos.InCheck())
+	m.Board.ReadOnly = m.Watching || !out.Over() && !m.CanAct
 	if _, ok := dests[o.Sel]; !ok {
 		o.Sel, o.PromoTo = rules.NoSquare, rules.NoSquare
 		m.Opts = o
@@ -543,14 +626,25 @@ func historyClass(it HistoryItem) string {
 	return c
 }
 
-// historyQuery is the query string history links carry ("" or "?flip=1…").
-func historyQuery(o Options) string { return strings.TrimPrefix(o.Query(), "/") }
+// historyLinks is what every history link of a page shares: the path
+// before the ply index and the query after it, worked out once.
+type historyLinks struct{ prefix, query string }
 
-// historyURL is the read-only view after index plies; query comes from
-// historyQuery, worked out once for all the links of a page.
-func historyURL(index int, query string) templ.SafeURL {
-	return templ.SafeURL("/history/" + strconv.Itoa(index) + query)
+// historyQuery returns the history links of the game o shows.
+func historyQuery(o Options) historyLinks {
+	return historyLinks{prefix: o.Base + "/history/", query: o.query()}
 }
+
+// historyURL is the read-only view after index plies.
+func historyURL(index int, h historyLinks) templ.SafeURL {
+	return templ.SafeURL(h.prefix + strconv.Itoa(index) + h.query)
+}
+
+// gameID is the id of the game o shows.
+func gameID(o Options) string { return strings.TrimPrefix(o.Base, "/g/") }
+
+// actionURL is the path of one of the game's forms, such as "ply".
+func actionURL(o Options, action string) string { return o.Base + "/" + action }
 
 func flipURL(o Options) string {
 	o.Flip = !o.Flip

@@ -86,13 +86,13 @@ func TestSelectionAndPromotion(t *testing.T) {
 	}
 	e7, _ := rules.ParseSquare("e7")
 	e8, _ := rules.ParseSquare("e8")
-	m := NewGame(g, Options{Sel: e7, PromoTo: e8})
+	m := NewGame(g, Options{Sel: e7, PromoTo: e8, Seats: Seats{White: true, Black: true}})
 	if m.Promotion == nil || len(m.Promotion.Choices) != 4 || m.Promotion.Choices[0].Piece != "wQ" {
 		t.Fatalf("promotion %+v", m.Promotion)
 	}
 	// A selection with no legal action is dropped.
 	a8, _ := rules.ParseSquare("a8")
-	if m := NewGame(g, Options{Sel: a8, PromoTo: rules.NoSquare}); m.Opts.Sel != rules.NoSquare {
+	if m := NewGame(g, Options{Sel: a8, PromoTo: rules.NoSquare, Seats: Seats{White: true, Black: true}}); m.Opts.Sel != rules.NoSquare {
 		t.Errorf("kept selection of a square with no move")
 	}
 	var buf bytes.Buffer
@@ -115,15 +115,106 @@ func TestHotEscapes(t *testing.T) {
 	for _, ro := range []bool{false, true} {
 		for _, dest := range []bool{false, true} {
 			sq.Dest = dest
-			if err := square(sq, ro, evil).Render(context.Background(), &buf); err != nil {
+			if err := square(sq, ro, evil, evil).Render(context.Background(), &buf); err != nil {
 				t.Fatal(err)
 			}
 		}
 	}
-	if err := historyItem(HistoryItem{Index: 3, Text: evil, Title: evil, Ban: true}, evil).Render(context.Background(), &buf); err != nil {
+	if err := historyItem(HistoryItem{Index: 3, Text: evil, Title: evil, Ban: true}, historyLinks{evil, evil}).Render(context.Background(), &buf); err != nil {
 		t.Fatal(err)
 	}
 	if out := buf.String(); strings.Contains(out, "<script>") || strings.Contains(out, `"><script`) || !strings.Contains(out, "&#34;&gt;&lt;script") {
 		t.Errorf("unescaped value in\n%s", out)
+	}
+}
+
+// TestSeatsShapeWhatTheViewerMayDo checks a spectator gets a read-only
+// board and no controls that act, one seat plays only its own turn, and
+// both seats play every turn.
+func TestSeatsShapeWhatTheViewerMayDo(t *testing.T) {
+	g := rules.New(rules.BanChess{}) // ply 1: Black bans
+	for _, tc := range []struct {
+		name                    string
+		seats                   Seats
+		readOnly, canAct, undo  bool
+		resign                  string
+		watching, both, flipped bool
+	}{
+		{"spectator", Seats{}, true, false, false, "", true, false, false},
+		{"white only", Seats{White: true}, true, false, false, "white", false, false, false},
+		{"black only", Seats{Black: true}, false, true, false, "black", false, false, true},
+		{"hot seat", Seats{White: true, Black: true}, false, true, false, "black", false, true, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := NewGame(g, Options{Sel: rules.NoSquare, PromoTo: rules.NoSquare, Seats: tc.seats, Base: "/g/x"})
+			if m.Board.ReadOnly != tc.readOnly || m.CanAct != tc.canAct || m.CanUndo != tc.undo || m.ResignSide != tc.resign ||
+				m.Watching != tc.watching || m.BothSeats != tc.both || m.Board.Flipped != tc.flipped {
+				t.Errorf("readOnly %v canAct %v undo %v resign %q watching %v both %v flipped %v",
+					m.Board.ReadOnly, m.CanAct, m.CanUndo, m.ResignSide, m.Watching, m.BothSeats, m.Board.Flipped)
+			}
+			pickable := 0
+			for _, sq := range m.Board.Squares {
+				if sq.Dests != "" {
+					pickable++
+				}
+			}
+			if (pickable > 0) != tc.canAct {
+				t.Errorf("%d pickable squares with canAct %v", pickable, tc.canAct)
+			}
+			var buf bytes.Buffer
+			if err := Page(m).Render(context.Background(), &buf); err != nil {
+				t.Fatal(err)
+			}
+			page := buf.String()
+			for _, form := range []string{`action="/g/x/ply"`, `action="/g/x/undo"`, `action="/g/x/draw"`} {
+				if strings.Contains(page, form) && !tc.canAct && form == `action="/g/x/ply"` {
+					t.Errorf("a viewer who cannot act gets %s", form)
+				}
+				if tc.watching && strings.Contains(page, form) {
+					t.Errorf("a spectator gets %s", form)
+				}
+			}
+			if !strings.Contains(page, "data-watch-link") && m.Opts.WatchURL != "" {
+				t.Error("no data-watch-link")
+			}
+		})
+	}
+}
+
+func TestQueryUsesTheGamePath(t *testing.T) {
+	for _, tc := range []struct {
+		o     Options
+		extra []string
+		want  string
+	}{
+		{Options{}, nil, "/"},
+		{Options{Base: "/g/abc"}, nil, "/g/abc"},
+		{Options{Base: "/g/abc", Flip: true}, []string{"sel", "e2"}, "/g/abc?flip=1&sel=e2"},
+		{Options{Base: "/g/abc", Auto: true}, []string{"sel", ""}, "/g/abc?auto=1"},
+	} {
+		if got := tc.o.Query(tc.extra...); got != tc.want {
+			t.Errorf("%+v.Query(%q) = %q, want %q", tc.o, tc.extra, got, tc.want)
+		}
+	}
+	if got := historyURL(3, historyQuery(Options{Base: "/g/abc", Flip: true})); got != "/g/abc/history/3?flip=1" {
+		t.Errorf("historyURL = %q", got)
+	}
+}
+
+func TestMiniBoardDrawsEverySquare(t *testing.T) {
+	var buf bytes.Buffer
+	if err := MiniBoard("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR").Render(context.Background(), &buf); err != nil {
+		t.Fatal(err)
+	}
+	out := buf.String()
+	if n := strings.Count(out, "<i "); n != 64 {
+		t.Errorf("%d squares, want 64", n)
+	}
+	if strings.Count(out, "♙") != 8 || strings.Count(out, "♟") != 8 || !strings.HasPrefix(out, `<span class="mini-board"`) {
+		t.Errorf("unexpected board %s", out)
+	}
+	buf.Reset()
+	if err := MiniBoard("9/x/<script>").Render(context.Background(), &buf); err != nil || strings.Contains(buf.String(), "<script") {
+		t.Errorf("bad placement rendered %q (%v)", buf.String(), err)
 	}
 }

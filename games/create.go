@@ -1,0 +1,175 @@
+package games
+
+import (
+	"fmt"
+	"net/url"
+	"strings"
+
+	"github.com/banchess/banchess/rules"
+)
+
+// Variant reads a variant's id or name, in any case; "" is Ban Chess.
+func Variant(id string) (rules.Variant, error) {
+	v, err := rules.VariantByID(id)
+	if err != nil {
+		var ids []string
+		for _, v := range rules.Variants() {
+			ids = append(ids, fmt.Sprintf("%q", v.ID()))
+		}
+		return nil, Errorf(Invalid, "%q is not a variant: use %s.", trunc(id), strings.Join(ids, " or ")).withDetail("bad_variant")
+	}
+	return v, nil
+}
+
+// NewGame returns a game of the variant named by id at its start.
+func (s *Service) NewGame(variant string) (*rules.Game, error) {
+	v, err := Variant(variant)
+	if err != nil {
+		return nil, err
+	}
+	return rules.New(v), nil
+}
+
+// FromFEN returns a game of the variant named by variant from an extended
+// FEN.
+func (s *Service) FromFEN(fen, variant string) (*rules.Game, error) {
+	if strings.TrimSpace(fen) == "" {
+		return nil, Errorf(Invalid, "The FEN is empty: paste a position such as %s.", rules.New(rules.BanChess{}).StartFEN()).withDetail("bad_fen")
+	}
+	if err := s.checkFEN(fen); err != nil {
+		return nil, err
+	}
+	v, err := Variant(variant)
+	if err != nil {
+		return nil, err
+	}
+	g, err := rules.FromFEN(fen, v)
+	if err != nil {
+		return nil, ErrorOf(err).withDetail("bad_fen")
+	}
+	return g, nil
+}
+
+// FromPGN returns the game a PGN records. variant "" lets the PGN decide:
+// with ban comments it is Ban Chess, without it is a chess game whose final
+// position starts a new Ban Chess game (see rules.FromPGN).
+func (s *Service) FromPGN(pgn, variant string) (*rules.Game, error) {
+	if strings.TrimSpace(pgn) == "" {
+		return nil, Errorf(Invalid, "The PGN is empty.").withDetail("bad_pgn")
+	}
+	var v rules.Variant
+	if variant != "" {
+		var err error
+		if v, err = Variant(variant); err != nil {
+			return nil, err
+		}
+	}
+	g, err := rules.FromPGN(pgn, rules.PGNOptions{Variant: v, MaxPlies: s.limits.MaxPlies})
+	if err != nil {
+		e := ErrorOf(err)
+		if e.Detail == "" || e.Code == Illegal {
+			e = &Error{Code: Invalid, Detail: "bad_pgn", Msg: e.Msg, Err: err}
+		}
+		return nil, e
+	}
+	return g, nil
+}
+
+// FromText reads text pasted by a person: a FEN (of the variant named by
+// variant) or a PGN, told apart by their shape.
+func (s *Service) FromText(text, variant string) (*rules.Game, error) {
+	text = strings.TrimSpace(text)
+	if text == "" {
+		return nil, Errorf(Invalid, "Paste a FEN or a PGN first.")
+	}
+	if rules.LooksLikeFEN(text) {
+		return s.FromFEN(text, variant)
+	}
+	return s.FromPGN(text, "")
+}
+
+// FromLink returns the game a link's query describes: pgn=…, fen=…, or a
+// share link (see Link).
+func (s *Service) FromLink(q url.Values) (*rules.Game, error) {
+	if q.Has("pgn") {
+		return s.FromPGN(q.Get("pgn"), "")
+	}
+	v, err := Variant(q.Get("v"))
+	if err != nil {
+		return nil, err
+	}
+	var acts []string
+	if a := q.Get("a"); a != "" {
+		acts = strings.Split(a, ",")
+	}
+	if s.limits.MaxPlies > 0 && len(acts) > s.limits.MaxPlies {
+		return nil, Errorf(Invalid, "The link holds %d actions, more than the %d plies this server replays.", len(acts), s.limits.MaxPlies).withDetail("too_many_plies")
+	}
+	fen := q.Get("fen")
+	if q.Has("fen") && strings.TrimSpace(fen) == "" {
+		return nil, Errorf(Invalid, "The fen parameter is empty.").withDetail("bad_fen")
+	}
+	if err := s.checkFEN(fen); err != nil {
+		return nil, err
+	}
+	g, err := rules.Replay(v, fen, acts)
+	if err != nil {
+		return nil, ErrorOf(err).withDetail("bad_link")
+	}
+	switch end := q.Get("end"); end {
+	case "":
+	case "white-resigned":
+		err = g.Resign(rules.White)
+	case "black-resigned":
+		err = g.Resign(rules.Black)
+	case "draw":
+		err = g.AgreeDraw()
+	default:
+		err = fmt.Errorf("%q is not an ending: use white-resigned, black-resigned or draw", trunc(end))
+	}
+	if err != nil {
+		return nil, (&Error{Code: Invalid, Msg: Sentence(err.Error()), Err: err}).withDetail("bad_link")
+	}
+	return g, nil
+}
+
+// IsLink reports whether a query describes a game to open (see
+// Service.FromLink).
+func IsLink(q url.Values) bool { return q.Has("fen") || q.Has("pgn") || q.Has("a") }
+
+// Link is the query of a share link that rebuilds g from nothing but
+// itself: the variant (unless Ban Chess), the start position (unless the
+// variant's initial one), every action, and a resignation or agreed draw.
+// FromLink reads it back.
+func (s *Service) Link(g *rules.Game) string {
+	q := url.Values{}
+	if id := g.Variant().ID(); id != (rules.BanChess{}).ID() {
+		q.Set("v", id)
+	}
+	if start := g.StartFEN(); start != s.initial[g.Variant().ID()] {
+		q.Set("fen", start)
+	}
+	var actions []byte
+	for i, a := range g.Actions() {
+		if i > 0 {
+			actions = append(actions, ',')
+		}
+		actions, _ = a.AppendText(actions)
+	}
+	q.Set("a", string(actions))
+	switch o := g.Outcome(); o.Reason {
+	case rules.Resignation:
+		q.Set("end", o.Winner.Other().String()+"-resigned")
+	case rules.Agreement:
+		q.Set("end", "draw")
+	}
+	return q.Encode()
+}
+
+// checkFEN refuses a FEN longer than the limit, without echoing it.
+func (s *Service) checkFEN(fen string) error {
+	if s.limits.MaxFENBytes > 0 && len(fen) > s.limits.MaxFENBytes {
+		return Errorf(Invalid, "The FEN is %d bytes long; this server reads FENs of at most %d bytes.", len(fen), s.limits.MaxFENBytes).withDetail("fen_too_long")
+	}
+	return nil
+}

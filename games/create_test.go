@@ -1,0 +1,245 @@
+package games_test
+
+import (
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/banchess/banchess/games"
+	"github.com/banchess/banchess/rules"
+)
+
+func TestNewGame(t *testing.T) {
+	svc := games.New(nil)
+	for _, c := range []struct{ in, want string }{
+		{"", "ban"}, {"ban", "ban"}, {"BAN", "ban"}, {"Ban Chess", "ban"}, {"classic", "classic"}, {"Classic", "classic"},
+	} {
+		g, err := svc.NewGame(c.in)
+		if err != nil || g.Variant().ID() != c.want || g.Ply() != 1 {
+			t.Errorf("NewGame(%q): %v, %v", c.in, g, err)
+		}
+	}
+	for _, bad := range []string{"nope", strings.Repeat("x", 100)} {
+		_, err := svc.NewGame(bad)
+		refused(t, "NewGame("+bad[:4]+")", err, games.Invalid, "bad_variant")
+		if msg := games.ErrorOf(err).Msg; !strings.Contains(msg, `"ban"`) || !strings.Contains(msg, `"classic"`) || len(msg) > 120 {
+			t.Errorf("the refusal of %.10q: %q", bad, msg)
+		}
+	}
+}
+
+func TestFromFEN(t *testing.T) {
+	svc := games.New(nil)
+	const fen = "4k3/P7/8/8/8/8/8/4K3 w - - 0 1"
+	g, err := svc.FromFEN(fen, "")
+	if err != nil || g.Variant().ID() != "ban" || !strings.HasPrefix(g.FEN(), fen) {
+		t.Errorf("FromFEN: %v, %v", g, err)
+	}
+	if g, err := svc.FromFEN(fen, "classic"); err != nil || g.Variant().ID() != "classic" {
+		t.Errorf("FromFEN classic: %v, %v", g, err)
+	}
+	long := "8/8/8/8/8/8/8/8 w - - 0 " + strings.Repeat("1", 300)
+	for _, c := range []struct {
+		name, fen, variant, detail string
+	}{
+		{"empty", "", "", "bad_fen"},
+		{"blank", "  \t ", "", "bad_fen"},
+		{"not a FEN", "hello", "", "bad_fen"},
+		{"no kings", "8/8/8/8/8/8/8/8 w - - 0 1", "", "bad_fen"},
+		{"too long", long, "", "fen_too_long"},
+		{"bad variant", fen, "nope", "bad_variant"},
+	} {
+		_, err := svc.FromFEN(c.fen, c.variant)
+		refused(t, c.name, err, games.Invalid, c.detail)
+		if msg := games.ErrorOf(err).Msg; strings.Contains(msg, "1111111111") {
+			t.Errorf("%s: the refusal echoes the FEN: %q", c.name, msg)
+		}
+	}
+	// A limit of 0 is no limit.
+	if _, err := games.New(nil, games.WithLimits(games.Limits{})).FromFEN(long, ""); games.ErrorOf(err).Detail == "fen_too_long" {
+		t.Errorf("no limit: %v", err)
+	}
+	if _, err := games.New(nil, games.WithLimits(games.Limits{MaxFENBytes: 10})).FromFEN(fen, ""); games.ErrorOf(err).Detail != "fen_too_long" {
+		t.Errorf("a limit of 10 bytes: %v", err)
+	}
+}
+
+const chessPGN = "[Event \"Club\"]\n[White \"Ann\"]\n\n1. e4 e5 2. Nf3 Nc6 *"
+
+func TestFromPGN(t *testing.T) {
+	svc := games.New(nil)
+	g, err := svc.FromPGN(chessPGN, "")
+	if err != nil || g.Variant().ID() != "ban" {
+		t.Fatalf("FromPGN: %v, %v", g, err)
+	}
+	if g, err := svc.FromPGN(chessPGN, "classic"); err != nil || g.Variant().ID() != "classic" || len(g.BCN()) != 4 {
+		t.Errorf("FromPGN classic: %v, %v", g, err)
+	}
+	for _, c := range []struct {
+		name, pgn, variant, detail string
+		svc                        *games.Service
+	}{
+		{"empty", "", "", "bad_pgn", svc},
+		{"blank", "\n\n", "", "bad_pgn", svc},
+		{"an illegal move", "1. e5 *", "", "bad_pgn", svc},
+		{"an illegal move, classic", "1. e4 e4 *", "classic", "bad_pgn", svc},
+		{"bad variant", chessPGN, "nope", "bad_variant", svc},
+		{"too many plies", chessPGN, "classic", "too_many_plies", games.New(nil, games.WithLimits(games.Limits{MaxPlies: 3}))},
+	} {
+		_, err := c.svc.FromPGN(c.pgn, c.variant)
+		refused(t, c.name, err, games.Invalid, c.detail)
+	}
+}
+
+func TestFromText(t *testing.T) {
+	svc := games.New(nil)
+	const fen = "4k3/P7/8/8/8/8/8/4K3 w - - 0 1"
+	for _, c := range []struct {
+		name, text, variant string
+		check               func(*rules.Game) bool
+	}{
+		{"a FEN", "  " + fen + "\n", "", func(g *rules.Game) bool { return strings.HasPrefix(g.FEN(), fen) && g.Ply() == 1 }},
+		{"a FEN of a variant", fen, "classic", func(g *rules.Game) bool { return g.Variant().ID() == "classic" }},
+		{"a PGN", chessPGN, "", func(g *rules.Game) bool { return g.FromChessGame() && g.Variant().ID() == "ban" }},
+		{"a PGN ignores the variant", chessPGN, "classic", func(g *rules.Game) bool { return g.Variant().ID() == "ban" }},
+		{"moves alone", "1. d4 d5", "", func(g *rules.Game) bool { return strings.HasPrefix(g.FEN(), "rnbqkbnr/ppp1pppp/8/3p4/3P4/") }},
+	} {
+		g, err := svc.FromText(c.text, c.variant)
+		if err != nil || !c.check(g) {
+			t.Errorf("%s: %v, %v", c.name, g, err)
+		}
+	}
+	for _, c := range []struct{ name, text, detail string }{
+		{"nothing", "   ", ""},
+		{"a bad FEN", "8/8/8/8/8/8/8/8 w - - 0 1", "bad_fen"},
+		{"a long FEN", "8/8/8/8/8/8/8/8 w - - 0 " + strings.Repeat("9", 300), "fen_too_long"},
+		{"a bad PGN", "1. e5", "bad_pgn"},
+	} {
+		_, err := svc.FromText(c.text, "")
+		refused(t, c.name, err, games.Invalid, c.detail)
+	}
+}
+
+// linkGames are games of each kind a share link must rebuild.
+func linkGames(t *testing.T) map[string]*rules.Game {
+	t.Helper()
+	replay := func(v rules.Variant, fen string, acts ...string) *rules.Game {
+		t.Helper()
+		g, err := rules.Replay(v, fen, acts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return g
+	}
+	end := func(g *rules.Game, fn func(*rules.Game) error) *rules.Game {
+		t.Helper()
+		if err := fn(g); err != nil {
+			t.Fatal(err)
+		}
+		return g
+	}
+	const custom = "4k3/P7/8/8/8/8/8/4K3 w - - 0 1"
+	return map[string]*rules.Game{
+		"new":                rules.New(rules.BanChess{}),
+		"played":             replay(rules.BanChess{}, "", "b:e2e4", "m:d2d4", "b:e7e5", "m:d7d5", "b:g1f3"),
+		"start FEN":          replay(rules.BanChess{}, custom, "b:e1d1", "m:a7a8q"),
+		"start FEN with ban": replay(rules.BanChess{}, "4k3/P7/8/8/8/8/8/4K3 w - - 0 1 2:a7a8"),
+		"classic":            replay(rules.Classic{}, "", "m:e2e4", "m:e7e5"),
+		"classic mate":       replay(rules.Classic{}, "", "m:f2f3", "m:e7e5", "m:g2g4", "m:d8h4"),
+		"classic from FEN":   replay(rules.Classic{}, custom, "m:a7a8r"),
+		"white resigned":     end(replay(rules.BanChess{}, "", "b:e2e4"), func(g *rules.Game) error { return g.Resign(rules.White) }),
+		"black resigned":     end(rules.New(rules.Classic{}), func(g *rules.Game) error { return g.Resign(rules.Black) }),
+		"draw":               end(replay(rules.BanChess{}, custom, "b:e1d1"), (*rules.Game).AgreeDraw),
+	}
+}
+
+// TestLinkRoundTrip rebuilds games from their share links.
+func TestLinkRoundTrip(t *testing.T) {
+	svc := games.New(nil)
+	for name, g := range linkGames(t) {
+		t.Run(name, func(t *testing.T) {
+			link := svc.Link(g)
+			q, err := url.ParseQuery(link)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !games.IsLink(q) {
+				t.Errorf("%s is not a link", link)
+			}
+			back, err := svc.FromLink(q)
+			if err != nil {
+				t.Fatalf("%s: %v", link, err)
+			}
+			if state(back) != state(g) || back.StartFEN() != g.StartFEN() || back.Variant() != g.Variant() || back.Outcome() != g.Outcome() {
+				t.Errorf("%s rebuilt\n%s\nwant\n%s", link, state(back), state(g))
+			}
+			if again := svc.Link(back); again != link {
+				t.Errorf("the rebuilt game's link %s, want %s", again, link)
+			}
+		})
+	}
+	// A new game's link names neither variant nor start.
+	if link := svc.Link(rules.New(rules.BanChess{})); link != "a=" {
+		t.Errorf("a new game's link: %q", link)
+	}
+	if link := svc.Link(rules.New(rules.Classic{})); link != "a=&v=classic" {
+		t.Errorf("a new classic game's link: %q", link)
+	}
+}
+
+func TestFromLink(t *testing.T) {
+	svc := games.New(nil, games.WithLimits(games.Limits{MaxPlies: 3, MaxFENBytes: 100}))
+	if l := svc.Limits(); l.MaxPlies != 3 || l.MaxFENBytes != 100 {
+		t.Errorf("limits %+v", l)
+	}
+	if d := games.DefaultLimits(); d.MaxPlies <= 0 || d.MaxFENBytes <= 0 {
+		t.Errorf("default limits %+v", d)
+	}
+	for _, c := range []struct {
+		name, query string
+		code        games.Code
+		detail      string
+	}{
+		{"bad variant", "v=nope&a=", games.Invalid, "bad_variant"},
+		{"empty fen", "fen=&a=", games.Invalid, "bad_fen"},
+		{"blank fen", "fen=+&a=", games.Invalid, "bad_fen"},
+		{"bad fen", "fen=hello", games.Invalid, "bad_link"},
+		{"long fen", "fen=" + strings.Repeat("8", 101), games.Invalid, "fen_too_long"},
+		{"too many actions", "a=b:e2e4,m:d2d4,b:e7e5,m:d7d5", games.Invalid, "too_many_plies"},
+		{"not an action", "a=hello", games.Invalid, "bad_link"},
+		{"an empty action", "a=b:e2e4,,m:d2d4", games.Invalid, "bad_link"},
+		{"an illegal action", "a=b:e2e5", games.Illegal, "bad_link"},
+		{"a banned move", "a=b:e2e4,m:e2e4", games.Banned, "bad_link"},
+		{"bad end", "a=&end=white-won", games.Invalid, "bad_link"},
+		{"empty pgn", "pgn=", games.Invalid, "bad_pgn"},
+	} {
+		q, err := url.ParseQuery(c.query)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = svc.FromLink(q)
+		refused(t, c.name, err, c.code, c.detail)
+	}
+	// Mate ends the game, so a declared ending after it is refused.
+	mated, _ := url.ParseQuery("v=classic&a=m:f2f3,m:e7e5,m:g2g4,m:d8h4&end=draw")
+	if _, err := games.New(nil).FromLink(mated); codeOf(err) != games.Invalid {
+		t.Errorf("a draw after mate: %v", err)
+	}
+	// pgn= reads a PGN; the ply limit holds for it too.
+	q := url.Values{"pgn": {"1. e4 e5 *"}}
+	if g, err := svc.FromLink(q); err != nil || !g.FromChessGame() {
+		t.Errorf("pgn link: %v, %v", g, err)
+	}
+	q = url.Values{"pgn": {chessPGN}}
+	_, err := svc.FromLink(q)
+	refused(t, "a long pgn link", err, games.Invalid, "too_many_plies")
+	for _, c := range []struct {
+		query string
+		link  bool
+	}{{"fen=x", true}, {"pgn=x", true}, {"a=", true}, {"v=classic", false}, {"", false}, {"end=draw", false}} {
+		q, _ := url.ParseQuery(c.query)
+		if games.IsLink(q) != c.link {
+			t.Errorf("IsLink(%s) = %v", c.query, !c.link)
+		}
+	}
+}

@@ -1,0 +1,154 @@
+package games
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/banchess/banchess/rules"
+)
+
+// Code is the kind of a refusal: what a front end needs to decide how to
+// answer (an HTTP status, a message's tone) without reading the message.
+type Code string
+
+// The codes a refusal has.
+const (
+	Invalid      Code = "invalid"      // the input cannot be read (a bad FEN, not an action)
+	Illegal      Code = "illegal"      // a well-formed action the rules do not allow now
+	Banned       Code = "banned"       // the move is the ban in force
+	Conflict     Code = "conflict"     // the client saw another ply, or there is nothing to undo
+	GameOver     Code = "game_over"    // the game has ended
+	NotFound     Code = "not_found"    // no game has this id
+	Unauthorized Code = "unauthorized" // no credential, or one nobody holds a seat with
+	Forbidden    Code = "forbidden"    // the credential holds no seat that may do this now
+	TooMany      Code = "too_many"     // over a limit on games or requests
+	Internal     Code = "internal"     // the server failed; the game is unchanged
+)
+
+// Error is a refused request. Msg is a sentence for a person; Detail, when
+// set, is a finer machine word than Code (such as "bad_fen"), which the
+// API reports in place of Code. Err is the cause, for logs only: it is
+// never shown.
+type Error struct {
+	Code   Code
+	Detail string
+	Msg    string
+	Err    error
+}
+
+func (e *Error) Error() string {
+	if e.Err != nil && e.Code == Internal {
+		return e.Msg + ": " + e.Err.Error()
+	}
+	return e.Msg
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// Errorf returns an *Error of code with a formatted message.
+func Errorf(code Code, format string, args ...any) *Error {
+	return &Error{Code: code, Msg: fmt.Sprintf(format, args...)}
+}
+
+// withDetail sets e's Detail and returns e.
+func (e *Error) withDetail(detail string) *Error {
+	e.Detail = detail
+	return e
+}
+
+// internalMsg is all a user learns of a server failure.
+const internalMsg = "Something went wrong on the server; the game is unchanged. Please try again."
+
+// Internalf wraps a server-side failure: its text goes to the logs, never
+// to the user.
+func Internalf(err error, format string, args ...any) *Error {
+	return &Error{Code: Internal, Msg: internalMsg, Err: fmt.Errorf(format+": %w", append(args, err)...)}
+}
+
+// ErrorOf returns err as an *Error: itself when it is one, a refusal from
+// the rules under its kind, and anything else (a store's failure, a
+// cancelled request) as Internal, its text kept for the log only. A nil
+// err gives nil.
+func ErrorOf(err error) *Error {
+	if err == nil {
+		return nil
+	}
+	var e *Error
+	if errors.As(err, &e) {
+		return e
+	}
+	if re := rulesError(err); re != nil {
+		return re
+	}
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return &Error{Code: Internal, Detail: "cancelled", Msg: "The request was cancelled before it was served; the game is unchanged.", Err: err}
+	}
+	return &Error{Code: Internal, Msg: internalMsg, Err: err}
+}
+
+// rulesError maps a refusal from the rules, or nil when err is not one.
+func rulesError(err error) *Error {
+	msg := Sentence(err.Error())
+	var ae *rules.ActionError
+	if errors.As(err, &ae) && ae.Action != "" && strings.HasPrefix(err.Error(), ae.Action) {
+		msg = stop(err.Error()) // it starts with what was typed: keep it as typed
+	}
+	var fe *rules.FENError
+	var pe *rules.PGNError
+	switch {
+	case errors.Is(err, rules.ErrGameOver):
+		return &Error{Code: GameOver, Msg: msg, Err: err}
+	case errors.Is(err, rules.ErrBanned):
+		return &Error{Code: Banned, Msg: msg, Err: err}
+	case errors.Is(err, rules.ErrSyntax):
+		return &Error{Code: Invalid, Detail: "not_bcn", Msg: msg, Err: err}
+	case errors.Is(err, rules.ErrIllegal):
+		return &Error{Code: Illegal, Msg: msg, Err: err}
+	case errors.Is(err, rules.ErrNothingToUndo):
+		return &Error{Code: Conflict, Detail: "nothing_to_undo", Msg: "There is nothing to undo: the game is at its start.", Err: err}
+	case errors.Is(err, rules.ErrTooManyPlies):
+		return &Error{Code: Invalid, Detail: "too_many_plies", Msg: msg, Err: err}
+	case errors.As(err, &fe):
+		return &Error{Code: Invalid, Detail: "bad_fen", Msg: msg, Err: err}
+	case errors.As(err, &pe):
+		return &Error{Code: Invalid, Detail: "bad_pgn", Msg: msg, Err: err}
+	}
+	return nil
+}
+
+// Sentence capitalises msg's first letter and ends it with a full stop.
+func Sentence(msg string) string {
+	if msg == "" {
+		return msg
+	}
+	r, n := utf8.DecodeRuneInString(msg)
+	// Leave a quoted or lower-case-led token ("e4 is banned") as typed:
+	// only a word of two letters or more is capitalised.
+	if unicode.IsLower(r) && len(msg) > n && unicode.IsLetter(rune(msg[n])) {
+		msg = string(unicode.ToUpper(r)) + msg[n:]
+	}
+	return stop(msg)
+}
+
+// stop ends msg with a full stop unless it ends a sentence already.
+func stop(msg string) string {
+	if msg == "" {
+		return msg
+	}
+	if last := msg[len(msg)-1]; last != '.' && last != '?' && last != '!' {
+		msg += "."
+	}
+	return msg
+}
+
+// trunc shortens echoed input to 32 runes.
+func trunc(s string) string {
+	if r := []rune(s); len(r) > 32 {
+		return string(r[:32]) + "…"
+	}
+	return s
+}

@@ -1,0 +1,113 @@
+package games
+
+import (
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"time"
+
+	"github.com/banchess/banchess/rules"
+)
+
+// Mode says how a game's seats are held.
+type Mode string
+
+// HotSeat is a game whose creator holds both seats: two people at one
+// screen, or a program playing both sides.
+const HotSeat Mode = "hotseat"
+
+// Record is a game as the service keeps it: the game itself and who may
+// play it. Its ID is public (anyone who has it may watch); holding a seat
+// takes a Credential.
+type Record struct {
+	ID   string
+	Game *rules.Game
+	// White and Black are the holders of the seats (see Credential.Holder);
+	// "" is a free seat.
+	White, Black string
+	// WhiteHidden and BlackHidden say that the seat's holder removed the
+	// game from their list of games.
+	WhiteHidden, BlackHidden bool
+	Mode                     Mode
+	Created, Updated         time.Time
+}
+
+// Seats reports which seats holder holds.
+func (r *Record) Seats(holder string) (white, black bool) {
+	if holder == "" {
+		return false, false
+	}
+	return r.White == holder, r.Black == holder
+}
+
+// Holds reports whether holder holds the seat of side.
+func (r *Record) Holds(holder string, side rules.Color) bool {
+	w, b := r.Seats(holder)
+	return side == rules.White && w || side == rules.Black && b
+}
+
+// Summary is what a list of games shows of one: enough to recognise it
+// without loading the game.
+type Summary struct {
+	ID      string
+	Variant string // the variant's ID
+	FEN     string // the position now, extended FEN
+	Ply     int
+	Actor   string // "white" or "black": who acts now ("" once over)
+	Phase   string // "ban", "move" or "over"
+	Result  string // "*", "1-0", "0-1" or "1/2-1/2"
+	Created time.Time
+	Updated time.Time
+}
+
+// Summary describes the record for a list of games.
+func (r *Record) Summary() Summary {
+	g := r.Game
+	s := Summary{
+		ID:      r.ID,
+		Variant: g.Variant().ID(),
+		FEN:     g.FEN(),
+		Ply:     g.Ply(),
+		Result:  g.Outcome().Result(),
+		Created: r.Created,
+		Updated: r.Updated,
+	}
+	if g.Outcome().Over() {
+		s.Phase = "over"
+	} else {
+		t := g.Turn()
+		s.Actor, s.Phase = t.Actor.String(), t.Phase.String()
+	}
+	return s
+}
+
+// Credential is the secret that proves who holds seats: a browser's
+// cookie or an API client's bearer token. It is never stored; only its
+// Holder is.
+type Credential string
+
+// NewCredential returns a fresh credential of 256 random bits.
+func NewCredential() Credential {
+	var b [32]byte
+	rand.Read(b[:]) // never fails (crypto/rand panics rather than return an error)
+	return Credential(base64.RawURLEncoding.EncodeToString(b[:]))
+}
+
+// maxCredential bounds the credentials read: a longer one is not one of
+// ours.
+const maxCredential = 128
+
+// Valid reports whether c has the shape of a credential this service
+// issues (any non-empty, not overlong text is hashed, so this only keeps
+// junk out of the store's queries).
+func (c Credential) Valid() bool { return c != "" && len(c) <= maxCredential }
+
+// Holder is what the store keeps of a credential: its SHA-256, so the
+// database holds no secret that would let its reader play.
+func (c Credential) Holder() string {
+	if !c.Valid() {
+		return ""
+	}
+	sum := sha256.Sum256([]byte(c))
+	return base64.RawURLEncoding.EncodeToString(sum[:])
+}

@@ -1,0 +1,376 @@
+// Package games is the application layer between the front ends (pages,
+// API, terminal) and the rules and the store: it creates games from what
+// users give (new, FEN, PGN, share link), applies their actions with the
+// ply they saw, decides who may act (seats held by credentials), and
+// speaks one error type with a code that every front end formats.
+package games
+
+import (
+	"context"
+	"time"
+
+	"github.com/banchess/banchess/rules"
+)
+
+// Store keeps game records, each behind its own lock. Errors for an
+// unknown id are *Error with Code NotFound.
+type Store interface {
+	// Create stores rec under a new id, which it sets, committed before it
+	// returns.
+	Create(ctx context.Context, rec *Record) error
+	// Update runs fn on the record under its lock and commits what fn
+	// changed before returning; fn leaves the record unchanged when it
+	// returns an error.
+	Update(ctx context.Context, id string, fn func(*Record) error) error
+	// View runs fn on the record under its lock; fn changes nothing.
+	View(ctx context.Context, id string, fn func(*Record) error) error
+	// List returns up to limit of the games holder holds a seat in and has
+	// not hidden, the most recently updated first.
+	List(ctx context.Context, holder string, limit int) ([]Summary, error)
+	// Known reports whether holder holds a seat in any stored game.
+	Known(ctx context.Context, holder string) (bool, error)
+}
+
+// Seats are the seats of one game a request's credential holds.
+type Seats struct{ White, Black bool }
+
+// Has reports whether the seat of side is held.
+func (s Seats) Has(side rules.Color) bool {
+	return side == rules.White && s.White || side == rules.Black && s.Black
+}
+
+// Any reports whether any seat is held: false for a spectator.
+func (s Seats) Any() bool { return s.White || s.Black }
+
+// Both reports whether both seats are held, as at a hot-seat game.
+func (s Seats) Both() bool { return s.White && s.Black }
+
+// ViewFunc describes a game under its lock, for a front end to render:
+// the record and the seats the request holds in it. It must not change
+// the record.
+type ViewFunc func(rec *Record, seats Seats)
+
+// Limits bound what a game may be created from. A zero field is no limit.
+type Limits struct {
+	// MaxPlies is the most plies (bans and moves) a PGN or a share link
+	// may hold.
+	MaxPlies int
+	// MaxFENBytes is the longest FEN read, in bytes.
+	MaxFENBytes int
+}
+
+// DefaultLimits are the limits a server runs with.
+func DefaultLimits() Limits { return Limits{MaxPlies: 2000, MaxFENBytes: 200} }
+
+// Service creates and plays games on a Store.
+type Service struct {
+	store   Store
+	now     func() time.Time
+	limits  Limits
+	initial map[string]string // each variant's initial FEN, by ID
+}
+
+// Option configures a Service.
+type Option func(*Service)
+
+// WithClock makes the service read the time from now (for created and
+// updated times); the default is time.Now.
+func WithClock(now func() time.Time) Option { return func(s *Service) { s.now = now } }
+
+// WithLimits bounds the input games are created from; the default is
+// DefaultLimits.
+func WithLimits(l Limits) Option { return func(s *Service) { s.limits = l } }
+
+// New returns a service keeping its games in store.
+func New(store Store, opts ...Option) *Service {
+	s := &Service{store: store, now: time.Now, limits: DefaultLimits(), initial: map[string]string{}}
+	for _, v := range rules.Variants() {
+		s.initial[v.ID()] = rules.New(v).StartFEN()
+	}
+	for _, o := range opts {
+		o(s)
+	}
+	return s
+}
+
+// Limits returns the limits the service creates games within.
+func (s *Service) Limits() Limits { return s.limits }
+
+// Create stores g as a new hot-seat game whose two seats cred holds, and
+// returns its id.
+func (s *Service) Create(ctx context.Context, cred Credential, g *rules.Game) (string, error) {
+	holder := cred.Holder()
+	if holder == "" {
+		return "", Errorf(Unauthorized, "A new game needs a player to hold its seats.")
+	}
+	now := s.now()
+	rec := &Record{Game: g, White: holder, Black: holder, Mode: HotSeat, Created: now, Updated: now}
+	if err := s.store.Create(ctx, rec); err != nil {
+		return "", ErrorOf(err)
+	}
+	return rec.ID, nil
+}
+
+// View runs fn on the game id under its lock, with the seats cred holds.
+func (s *Service) View(ctx context.Context, id string, cred Credential, fn ViewFunc) error {
+	holder := cred.Holder()
+	err := s.store.View(ctx, id, func(rec *Record) error {
+		fn(rec, seatsOf(rec, holder))
+		return nil
+	})
+	if err != nil {
+		return ErrorOf(err)
+	}
+	return nil
+}
+
+// Input is one ban or move as a client sends it.
+type Input struct {
+	// Text is typed input in any form rules.Game.ParseInput reads (BCN,
+	// squares, SAN). When it is empty, From and To (and Promotion, for a
+	// move) name the ban or the move the turn asks for, as a board gives
+	// them.
+	Text      string
+	From, To  rules.Square
+	Promotion rules.PieceKind
+	// Ply is the ply the client saw when it chose; a game that has moved on
+	// refuses the input (Conflict). 0 skips the check.
+	Ply int
+}
+
+// Play applies one ban or move to game id for the holder of cred, who must
+// hold the seat of the side that acts now. then, if not nil, describes the
+// game after it, under the same lock.
+func (s *Service) Play(ctx context.Context, id string, cred Credential, in Input, then ViewFunc) error {
+	return s.update(ctx, id, cred, then, func(rec *Record, seats Seats) error {
+		g := rec.Game
+		if err := s.authorize(ctx, cred, seats, "play", g.Turn().Actor); err != nil {
+			return err
+		}
+		if err := checkPly(g, in.Ply); err != nil {
+			return err
+		}
+		a := rules.MoveAction(in.From, in.To, in.Promotion)
+		switch {
+		case in.Text != "":
+			var err error
+			if a, err = g.ParseInput(in.Text); err != nil {
+				return ErrorOf(err)
+			}
+		case g.Turn().Phase == rules.PhaseBan:
+			a = rules.BanAction(in.From, in.To) // a ban removes every promotion: none is named
+		}
+		if needsPromotion(g, a) {
+			return (&Error{Code: Invalid, Msg: Sentence(a.Coords() + " promotes a pawn: choose the piece (q, r, b or n)")}).withDetail("promotion_needed")
+		}
+		return g.Play(a)
+	})
+}
+
+// IsPromotionNeeded reports whether err refused a move only because it
+// named no promotion piece: a board then asks for one.
+func IsPromotionNeeded(err error) bool {
+	return err != nil && ErrorOf(err).Detail == "promotion_needed"
+}
+
+// Undone is what an undo took back: a declared ending (a resignation or
+// an agreed draw), or else a ply.
+type Undone struct {
+	Declared rules.Outcome
+	Ply      rules.PlyInfo
+}
+
+// Undo takes back the last ply, or a resignation or agreed draw, and says
+// which. Only the holder of both seats may: at a game with two players,
+// taking back needs both.
+func (s *Service) Undo(ctx context.Context, id string, cred Credential, then ViewFunc) (Undone, error) {
+	var undone Undone
+	err := s.update(ctx, id, cred, then, func(rec *Record, seats Seats) error {
+		if err := s.authorize(ctx, cred, seats, "take back a ply", rules.White, rules.Black); err != nil {
+			return err
+		}
+		g := rec.Game
+		out := g.Outcome()
+		var last rules.PlyInfo
+		if hist := g.History(); len(hist) > 0 {
+			last = hist[len(hist)-1]
+		}
+		if err := g.Undo(); err != nil {
+			return err
+		}
+		if out.Reason == rules.Resignation || out.Reason == rules.Agreement {
+			undone.Declared = out
+		} else {
+			undone.Ply = last
+		}
+		return nil
+	})
+	return undone, err
+}
+
+// Resign ends game id: side resigns. cred must hold side's seat.
+func (s *Service) Resign(ctx context.Context, id string, cred Credential, side rules.Color, then ViewFunc) error {
+	if side != rules.White && side != rules.Black {
+		return Errorf(Invalid, "Say which side resigns: white or black.")
+	}
+	return s.update(ctx, id, cred, then, func(rec *Record, seats Seats) error {
+		if err := s.authorize(ctx, cred, seats, "resign for "+side.Name(), side); err != nil {
+			return err
+		}
+		return rec.Game.Resign(side)
+	})
+}
+
+// Draw ends game id as a draw by agreement; cred must hold both seats.
+func (s *Service) Draw(ctx context.Context, id string, cred Credential, then ViewFunc) error {
+	return s.update(ctx, id, cred, then, func(rec *Record, seats Seats) error {
+		if err := s.authorize(ctx, cred, seats, "agree a draw", rules.White, rules.Black); err != nil {
+			return err
+		}
+		return rec.Game.AgreeDraw()
+	})
+}
+
+// Games lists up to limit games cred holds a seat in, the most recently
+// played first, without those it hid.
+func (s *Service) Games(ctx context.Context, cred Credential, limit int) ([]Summary, error) {
+	holder := cred.Holder()
+	if holder == "" {
+		return nil, nil
+	}
+	list, err := s.store.List(ctx, holder, limit)
+	if err != nil {
+		return nil, Internalf(err, "listing games")
+	}
+	return list, nil
+}
+
+// Hide removes game id from cred's list of games; the game itself stays
+// as it is, for its other player and its watchers.
+func (s *Service) Hide(ctx context.Context, id string, cred Credential) error {
+	holder := cred.Holder()
+	err := s.store.Update(ctx, id, func(rec *Record) error {
+		seats := seatsOf(rec, holder)
+		if !seats.Any() {
+			return Errorf(Forbidden, "This game is not in your list of games.")
+		}
+		rec.WhiteHidden = rec.WhiteHidden || seats.White
+		rec.BlackHidden = rec.BlackHidden || seats.Black
+		return nil
+	})
+	if err != nil {
+		return ErrorOf(err)
+	}
+	return nil
+}
+
+// Claim gives cred both seats of game id when no one holds either: a game
+// stored before games had seats, which only the browser whose cookie named
+// it knew. It reports whether cred holds a seat afterwards.
+func (s *Service) Claim(ctx context.Context, id string, cred Credential) (bool, error) {
+	holder := cred.Holder()
+	if holder == "" {
+		return false, nil
+	}
+	held := false
+	err := s.store.Update(ctx, id, func(rec *Record) error {
+		if rec.White == "" && rec.Black == "" {
+			rec.White, rec.Black, rec.Mode = holder, holder, HotSeat
+		}
+		held = seatsOf(rec, holder).Any()
+		return nil
+	})
+	if err != nil {
+		return false, ErrorOf(err)
+	}
+	return held, nil
+}
+
+// update runs fn on game id under its lock with the seats cred holds; when
+// fn changed the game it stamps the record's update time, and then (if
+// any) describes the game after it.
+func (s *Service) update(ctx context.Context, id string, cred Credential, then ViewFunc, fn func(*Record, Seats) error) error {
+	holder := cred.Holder()
+	err := s.store.Update(ctx, id, func(rec *Record) error {
+		seats := seatsOf(rec, holder)
+		rev := rec.Game.Revision()
+		if err := fn(rec, seats); err != nil {
+			return ErrorOf(err)
+		}
+		if rec.Game.Revision() != rev {
+			rec.Updated = s.now()
+		}
+		if then != nil {
+			then(rec, seats)
+		}
+		return nil
+	})
+	if err != nil {
+		return ErrorOf(err)
+	}
+	return nil
+}
+
+// authorize refuses a request whose credential holds none of the seats
+// given (each of which it must hold): Unauthorized when the credential is
+// missing or holds no seat anywhere, Forbidden otherwise.
+func (s *Service) authorize(ctx context.Context, cred Credential, seats Seats, what string, need ...rules.Color) error {
+	var missing rules.Color
+	held := true
+	for _, side := range need {
+		if !seats.Has(side) {
+			missing, held = side, false
+			break
+		}
+	}
+	if held {
+		return nil
+	}
+	if seats.Any() {
+		return Errorf(Forbidden, "You hold %s's seat, not %s's, so you cannot %s.", missing.Other().Name(), missing.Name(), what)
+	}
+	holder := cred.Holder()
+	if holder == "" {
+		return Errorf(Unauthorized, "Only this game's players can %s, and this request does not say who is asking.", what)
+	}
+	known, err := s.store.Known(ctx, holder)
+	if err != nil {
+		return Internalf(err, "checking a credential")
+	}
+	if !known {
+		return Errorf(Unauthorized, "Only this game's players can %s, and this credential is not one of theirs.", what)
+	}
+	return Errorf(Forbidden, "You are watching this game: only its players can %s.", what)
+}
+
+// checkPly refuses input made at another ply than the game's: the client
+// was out of date (another tab or player moved), so acting could play the
+// wrong ply.
+func checkPly(g *rules.Game, seen int) error {
+	if seen == 0 || seen == g.Ply() {
+		return nil
+	}
+	return Errorf(Conflict, "This board was out of date: the game is now at ply %d, so nothing was played. Here is the current position.", g.Ply())
+}
+
+// needsPromotion reports whether a is a legal promoting move named without
+// its piece.
+func needsPromotion(g *rules.Game, a rules.Action) bool {
+	if a.Phase != rules.PhaseMove || a.Promotion != 0 || g.Turn().Phase != rules.PhaseMove {
+		return false
+	}
+	if p := g.Position().Board[a.From]; p.Kind() != rules.Pawn || a.To.Rank() != 0 && a.To.Rank() != 7 {
+		return false
+	}
+	for _, l := range g.Legal() {
+		if l.From == a.From && l.To == a.To && l.Promotion != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+func seatsOf(rec *Record, holder string) Seats {
+	w, b := rec.Seats(holder)
+	return Seats{White: w, Black: b}
+}

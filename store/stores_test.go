@@ -1,0 +1,259 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/banchess/banchess/games"
+	"github.com/banchess/banchess/rules"
+)
+
+// Both stores implement games.Store.
+var (
+	_ games.Store = (*Memory)(nil)
+	_ games.Store = (*SQLite)(nil)
+)
+
+// stores are the stores every behaviour of games.Store is tested on: in
+// memory, in SQLite, and in SQLite caching one game, so that most
+// requests read their game back from the database.
+var stores = []struct {
+	name string
+	open func(t *testing.T) games.Store
+}{
+	{"memory", func(*testing.T) games.Store { return NewMemory() }},
+	{"sqlite", func(t *testing.T) games.Store { return openSQLite(t, ":memory:", Options{}) }},
+	{"sqlite cache 1", func(t *testing.T) games.Store {
+		return openSQLite(t, filepath.Join(t.TempDir(), "games.db"), Options{CacheSize: 1})
+	}},
+}
+
+// storeBehaviours are what a games.Store does, whichever it is.
+var storeBehaviours = []struct {
+	name string
+	test func(t *testing.T, s games.Store)
+}{
+	{"unknown id is NotFound", func(t *testing.T, s games.Store) {
+		ctx := context.Background()
+		newGame(t, s)
+		called := false
+		fn := func(*games.Record) error { called = true; return nil }
+		for _, id := range []string{"nope", "", strings.Repeat("x", 1000)} {
+			err := s.View(ctx, id, fn)
+			if e := games.ErrorOf(err); e.Code != games.NotFound || strings.Contains(e.Msg, "xxxxxxxxxx") {
+				t.Errorf("View(%.10q): %#v", id, err)
+			}
+			if err := s.Update(ctx, id, fn); !isNotFound(err) {
+				t.Errorf("Update(%.10q): %v", id, err)
+			}
+		}
+		if called {
+			t.Error("fn was called for an unknown id")
+		}
+	}},
+	{"create sets a fresh id and keeps the record", func(t *testing.T, s games.Store) {
+		seen := map[string]bool{}
+		for range 20 {
+			id := create(t, s, rules.New(rules.BanChess{}), "ann")
+			if seen[id] || len(id) < 20 {
+				t.Fatalf("id %q: repeated or short", id)
+			}
+			seen[id] = true
+		}
+		rec := &games.Record{Game: rules.New(rules.Classic{}), White: "ann", Black: "bob", BlackHidden: true,
+			Mode: games.HotSeat, Created: epoch, Updated: epoch.Add(time.Millisecond)}
+		if err := s.Create(context.Background(), rec); err != nil {
+			t.Fatal(err)
+		}
+		got := viewRecord(t, s, rec.ID)
+		if got.ID != rec.ID || got.White != "ann" || got.Black != "bob" || got.WhiteHidden || !got.BlackHidden ||
+			got.Mode != games.HotSeat || !got.Created.Equal(rec.Created) || !got.Updated.Equal(rec.Updated) ||
+			got.Game.Variant().ID() != "classic" {
+			t.Errorf("stored %+v, got %+v", rec, got)
+		}
+	}},
+	{"update commits and passes on fn's error", func(t *testing.T, s games.Store) {
+		ctx := context.Background()
+		id := newGame(t, s)
+		play(t, s, id, "b:e2e4", "m:d2d4")
+		refused := errors.New("refused")
+		if err := s.Update(ctx, id, func(*games.Record) error { return refused }); !errors.Is(err, refused) {
+			t.Errorf("fn's error came back as %v", err)
+		}
+		if got, want := viewState(t, s, id), state(mustReplay(t, "b:e2e4", "m:d2d4")); got != want {
+			t.Errorf("got\n%s\nwant\n%s", got, want)
+		}
+		cancelled, cancel := context.WithCancel(ctx)
+		cancel()
+		if err := s.Update(cancelled, id, func(*games.Record) error { t.Error("fn ran"); return nil }); !errors.Is(err, context.Canceled) {
+			t.Errorf("cancelled update: %v", err)
+		}
+		if err := s.View(cancelled, id, func(*games.Record) error { t.Error("fn ran"); return nil }); !errors.Is(err, context.Canceled) {
+			t.Errorf("cancelled view: %v", err)
+		}
+	}},
+	{"list: newest updated first, not hidden, up to limit", func(t *testing.T, s games.Store) {
+		ctx := context.Background()
+		const ann = "ann"
+		ids := make([]string, 4)
+		for i := range ids {
+			rec := record(rules.New(rules.BanChess{}), ann)
+			rec.Updated = epoch.Add(time.Duration(i) * time.Millisecond)
+			if err := s.Create(ctx, rec); err != nil {
+				t.Fatal(err)
+			}
+			ids[i] = rec.ID
+		}
+		newGame(t, s)                                      // nobody's
+		create(t, s, rules.New(rules.BanChess{}), "bob")   // another's
+		update(t, s, ids[0], func(r *games.Record) error { // played: now the newest
+			r.Updated = epoch.Add(time.Second)
+			return r.Game.PlayText("b:e2e4")
+		})
+		update(t, s, ids[2], func(r *games.Record) error { r.WhiteHidden, r.BlackHidden = true, true; return nil })
+		listIs(t, s, ann, 10, ids[0], ids[3], ids[1])
+		listIs(t, s, ann, 2, ids[0], ids[3])
+		listIs(t, s, ann, 1, ids[0])
+		listIs(t, s, ann, 0)
+		listIs(t, s, ann, -1)
+		listIs(t, s, "cat", 10)
+	}},
+	{"list: each seat's own list", func(t *testing.T, s games.Store) {
+		rec := record(rules.New(rules.BanChess{}), "ann")
+		rec.Black = "bob"
+		if err := s.Create(context.Background(), rec); err != nil {
+			t.Fatal(err)
+		}
+		listIs(t, s, "ann", 10, rec.ID)
+		listIs(t, s, "bob", 10, rec.ID)
+		update(t, s, rec.ID, func(r *games.Record) error { r.WhiteHidden = true; return nil })
+		listIs(t, s, "ann", 10)
+		listIs(t, s, "bob", 10, rec.ID)
+		// A hot-seat holder who hides one seat still has the game by the
+		// other; hiding hides both.
+		hot := create(t, s, rules.New(rules.BanChess{}), "cat")
+		update(t, s, hot, func(r *games.Record) error { r.BlackHidden = true; return nil })
+		listIs(t, s, "cat", 10, hot)
+		update(t, s, hot, func(r *games.Record) error { r.WhiteHidden = true; return nil })
+		listIs(t, s, "cat", 10)
+	}},
+	{"list: summaries follow the latest ply", func(t *testing.T, s games.Store) {
+		ctx := context.Background()
+		id := create(t, s, rules.New(rules.BanChess{}), "ann")
+		check := func(ply int, actor, phase, result string) {
+			t.Helper()
+			list, err := s.List(ctx, "ann", 10)
+			if err != nil || len(list) != 1 {
+				t.Fatalf("list: %+v, %v", list, err)
+			}
+			rec := viewRecord(t, s, id)
+			want := rec.Summary()
+			if got := list[0]; !sameSummary(got, want) || got.Ply != ply || got.Actor != actor || got.Phase != phase || got.Result != result {
+				t.Errorf("listed\n%+v\nwant\n%+v (ply %d, %s %s, %s)", got, want, ply, actor, phase, result)
+			}
+		}
+		check(1, "black", "ban", "*")
+		play(t, s, id, "b:e2e4", "m:d2d4", "b:e7e5")
+		check(4, "black", "move", "*")
+		update(t, s, id, func(r *games.Record) error { r.Updated = epoch.Add(time.Minute); return r.Game.Undo() })
+		check(3, "white", "ban", "*")
+		update(t, s, id, func(r *games.Record) error { return r.Game.Resign(rules.Black) })
+		check(3, "", "over", "1-0")
+		update(t, s, id, func(r *games.Record) error { return r.Game.Undo() })
+		update(t, s, id, func(r *games.Record) error { return r.Game.AgreeDraw() })
+		check(3, "", "over", "1/2-1/2")
+	}},
+	{"known: holders of a seat", func(t *testing.T, s games.Store) {
+		ctx := context.Background()
+		known := func(holder string, want bool) {
+			t.Helper()
+			if got, err := s.Known(ctx, holder); err != nil || got != want {
+				t.Errorf("Known(%q) = %v, %v; want %v", holder, got, err, want)
+			}
+		}
+		known("ann", false)
+		legacy := newGame(t, s) // no holders
+		known("", false)
+		rec := record(rules.New(rules.BanChess{}), "ann")
+		rec.Black, rec.WhiteHidden = "bob", true
+		if err := s.Create(ctx, rec); err != nil {
+			t.Fatal(err)
+		}
+		known("ann", true) // hiding a game does not forget its seat
+		known("bob", true)
+		known("cat", false)
+		known("", false)
+		update(t, s, legacy, func(r *games.Record) error { r.White, r.Black = "cat", "cat"; return nil })
+		known("cat", true)
+		cancelled, cancel := context.WithCancel(ctx)
+		cancel()
+		if _, err := s.Known(cancelled, "ann"); !errors.Is(err, context.Canceled) {
+			t.Errorf("cancelled: %v", err)
+		}
+	}},
+	{"nobody holds the free seats", func(t *testing.T, s games.Store) {
+		newGame(t, s)
+		id := create(t, s, rules.New(rules.BanChess{}), "ann")
+		update(t, s, id, func(r *games.Record) error { r.Black = ""; return nil })
+		listIs(t, s, "", 10)
+		listIs(t, s, "ann", 10, id)
+	}},
+}
+
+// listIs checks holder's list of games, up to limit, is the games ids.
+func listIs(t *testing.T, s games.Store, holder string, limit int, ids ...string) {
+	t.Helper()
+	list, err := s.List(context.Background(), holder, limit)
+	if err != nil {
+		t.Fatalf("List(%q, %d): %v", holder, limit, err)
+	}
+	var got []string
+	for _, sum := range list {
+		got = append(got, sum.ID)
+	}
+	if strings.Join(got, " ") != strings.Join(ids, " ") {
+		t.Errorf("List(%q, %d) = %q, want %q", holder, limit, got, ids)
+	}
+}
+
+func TestStores(t *testing.T) {
+	for _, st := range stores {
+		t.Run(st.name, func(t *testing.T) {
+			for _, b := range storeBehaviours {
+				t.Run(b.name, func(t *testing.T) {
+					b.test(t, st.open(t))
+				})
+			}
+		})
+	}
+}
+
+// TestSQLiteSeatIndexes checks that listing and looking up a holder use
+// the indexes on the seats rather than reading every game.
+func TestSQLiteSeatIndexes(t *testing.T) {
+	s := openSQLite(t, ":memory:", Options{})
+	for _, q := range []string{listQuery, knownQuery} {
+		rows, err := s.db.Query("EXPLAIN QUERY PLAN "+q, "ann", 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var plan []string
+		for rows.Next() {
+			var id, parent, notUsed int
+			var detail string
+			if err := rows.Scan(&id, &parent, &notUsed, &detail); err != nil {
+				t.Fatal(err)
+			}
+			plan = append(plan, detail)
+		}
+		rows.Close()
+		text := strings.Join(plan, "\n")
+		if strings.Contains(text, "SCAN games") || !strings.Contains(text, "games_white") || !strings.Contains(text, "games_black") {
+			t.Errorf("%s\nis planned as\n%s", q, text)
+		}
+	}
+}
