@@ -23,20 +23,22 @@ func (s *session) paint(style, text string) string {
 	return style + text + reset
 }
 
-// showBoard writes the board and the status line under it.
-func (s *session) showBoard() {
-	fmt.Fprint(s.out, s.renderBoard())
-	s.say("%s", s.status())
+// showBoard writes the board of g and the status line under it.
+func (s *session) showBoard(g *rules.Game) { fmt.Fprint(s.out, s.board(g)) }
+
+// board is the board of g and the status line under it, for showBoard.
+func (s *session) board(g *rules.Game) string {
+	return s.renderBoard(g) + s.status(g) + "\n"
 }
 
 // renderBoard draws the position with files and ranks labelled, White at
 // the bottom unless flipped. Each square is three columns wide; the two
 // squares of the ban in force are bracketed: [P].
-func (s *session) renderBoard() string {
-	pos := s.game.Position()
-	ban, banned := s.game.Ban()
+func (s *session) renderBoard(g *rules.Game) string {
+	pos := g.Position()
+	ban, banned := g.Ban()
 	checked := rules.NoSquare
-	if s.game.InCheck() {
+	if g.InCheck() {
 		checked = pos.KingSquare(pos.ToMove)
 	}
 	files := "   "
@@ -99,8 +101,7 @@ func (s *session) glyph(p rules.Piece) string {
 
 // status is the line under the board: "Ply 3 · White bans a Black move",
 // with the ban in force and a check, or the end of the game.
-func (s *session) status() string {
-	g := s.game
+func (s *session) status(g *rules.Game) string {
 	if o := g.Outcome(); o.Over() {
 		when := fmt.Sprintf("Ply %d", g.Ply())
 		if g.Ply() > g.StartPly() {

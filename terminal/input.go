@@ -1,11 +1,12 @@
 package terminal
 
 import (
-	"errors"
+	"context"
 	"fmt"
 	"slices"
 	"strings"
 
+	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/rules"
 )
 
@@ -13,20 +14,72 @@ import (
 const maxSuggestions = 8
 
 // act plays a line that is not a command: a ban or a move, whichever the
-// turn asks for. Anything refused is explained and changes nothing.
-func (s *session) act(text string) {
+// turn asks for, as the service reads typed input. Anything refused is
+// explained and changes nothing.
+func (s *session) act(ctx context.Context, text string) {
 	if isWord(text) {
 		s.unknownCommand(text)
 		return
 	}
-	if s.game.Outcome().Over() {
-		s.refuse("%s", gameOverMessage(s.game))
+	err := s.svc.Play(ctx, s.id, s.cred, games.Input{Text: text}, onGame(s.played))
+	if err == nil {
 		return
 	}
-	if s.game.Turn().Phase == rules.PhaseBan {
-		s.ban(text)
+	switch e := games.ErrorOf(err); e.Code {
+	case games.Invalid, games.Illegal, games.Banned:
+		s.view(ctx, func(g *rules.Game) { s.explain(g, text, e) })
+	default: // over, or the service failed
+		s.refuse("%s", refusal(e))
+	}
+}
+
+// played tells the ban or move just played and shows the game after it.
+func (s *session) played(g *rules.Game) {
+	last, _ := g.LastAction()
+	actor := g.ToMove().Other() // a move passes the turn; a ban is made by the mover's opponent
+	if last.Phase == rules.PhaseBan {
+		s.announceBan(g, actor, last.Pair())
 	} else {
-		s.move(text)
+		s.say("%s plays %s.", actor.Name(), lastLog(g))
+	}
+	s.afterPly(g)
+}
+
+// explain says why the rules refused text, and what to type instead; g is
+// the game, unchanged.
+func (s *session) explain(g *rules.Game, text string, e *games.Error) {
+	switch {
+	case games.IsPromotionNeeded(e):
+		a, _ := g.ParseInput(text)
+		s.refuse("%s promotes a pawn: add the piece, as in %sq", a.Coords(), a.Coords())
+	case e.Code == games.Invalid:
+		s.notUnderstood(g, e)
+	case e.Code == games.Banned:
+		s.banned(g, e)
+	default:
+		s.illegal(g, text, e)
+	}
+}
+
+// illegal explains an action the rules do not allow now (err), from what
+// text reads as: SAN naming no single legal move, an action of the other
+// phase (squares of the banner's own move too), or squares of no legal ban
+// or move.
+func (s *session) illegal(g *rules.Game, text string, err error) {
+	t := g.Turn()
+	a, parseErr := g.ParseInput(text)
+	if parseErr != nil {
+		s.sanRefused(g, text, err)
+		return
+	}
+	pc := g.Position().Board[a.From]
+	switch {
+	case a.Phase != t.Phase, a.Phase == rules.PhaseBan && pc != rules.NoPiece && pc.Color() == t.Actor:
+		s.wrongPhase(g) // squares of the banner's own move are a move typed at a ban
+	case a.Phase == rules.PhaseBan:
+		s.refuse("%s%s", reason(err), fromSquareHint(g, a.From, true))
+	default:
+		s.moveRefused(g, text, a, err)
 	}
 }
 
@@ -78,94 +131,14 @@ func editDistance(a, b string) int {
 	return prev[len(b)]
 }
 
-// hasPrefix reports whether text starts with the BCN prefix p ("b:" or
-// "m:"), in any case.
-func hasPrefix(text, p string) bool {
-	return len(text) >= len(p) && strings.EqualFold(text[:len(p)], p)
-}
-
-// coordShape reports whether s is written like squares, "e2e4" or "e7e8q",
-// whether or not the squares exist. The letters are lower case: "B1a3" is
-// SAN (a bishop on the first rank to a3), not squares.
-func coordShape(s string) bool {
-	if len(s) != 4 && len(s) != 5 {
-		return false
-	}
-	letter := func(c byte) bool { return c >= 'a' && c <= 'z' }
-	digit := func(c byte) bool { return c >= '0' && c <= '9' }
-	return letter(s[0]) && digit(s[1]) && letter(s[2]) && digit(s[3])
-}
-
-// badSquare names the first of two squares written like "e9e4" that is not
-// on the board, or returns "".
-func badSquare(s string) string {
-	for _, sq := range []string{s[0:2], s[2:4]} {
-		if _, err := rules.ParseSquare(strings.ToLower(sq)); err != nil {
-			return sq
-		}
-	}
-	return ""
-}
-
-// ban plays a ban: the squares of a legal move of the side to move, with or
-// without "b:".
-func (s *session) ban(text string) {
-	g := s.game
-	t := g.Turn()
-	if hasPrefix(text, "m:") {
-		s.wrongPhase(text, nil)
+// announceBan tells the ban of pair just made by actor, with the move's
+// SAN when it differs: "Black bans g1f3 (Nf3)."
+func (s *session) announceBan(g *rules.Game, actor rules.Color, pair rules.Pair) {
+	if san, err := sanOfPair(g, pair); err == nil && san != pair.String() {
+		s.say("%s bans %s (%s).", actor.Name(), pair, strings.TrimRight(san, "+#"))
 		return
 	}
-	body, explicit := text, hasPrefix(text, "b:")
-	if explicit {
-		body = text[2:]
-	}
-	body = strings.TrimRight(body, "+#=")
-	if !coordShape(body) {
-		if explicit {
-			s.refuse("%s is not a ban: write the squares of one of %s's moves, as in b:%s", text, t.ToMove.Name(), exampleAction(g).Coords())
-			return
-		}
-		// SAN at a ban: a move typed at the wrong time.
-		a, err := g.ParseMove(body)
-		switch {
-		case err == nil:
-			s.wrongPhase(text, &a)
-		case errors.Is(err, rules.ErrSyntax):
-			s.notUnderstood(text, err)
-		default:
-			s.wrongPhase(text, nil)
-		}
-		return
-	}
-	if sq := badSquare(body); sq != "" {
-		s.refuse("%s is not a square: files run from a to h and ranks from 1 to 8", sq)
-		return
-	}
-	if len(body) == 5 && !strings.ContainsRune("qrbnQRBN", rune(body[4])) {
-		s.refuse("%s is not a ban: %q is not a promotion piece (and a ban needs only the squares, as in %s)", text, body[4:], body[:4])
-		return
-	}
-	pair, err := rules.ParsePair(strings.ToLower(body[:4]))
-	if err != nil {
-		s.refuse("%s is not a ban: %v", text, err)
-		return
-	}
-	if pc := g.Position().Board[pair.From]; pc != rules.NoPiece && pc.Color() == t.Actor {
-		s.wrongPhase(text, nil)
-		return
-	}
-	san, sanErr := sanOfPair(g, pair)
-	if err := g.Play(rules.BanAction(pair.From, pair.To)); err != nil {
-		s.refuse("%v%s", err, s.fromSquareHint(pair.From, true))
-		return
-	}
-	if sanErr == nil && san != pair.String() {
-		s.say("%s bans %s (%s).", t.Actor.Name(), pair, strings.TrimRight(san, "+#"))
-	} else {
-		s.say("%s bans %s.", t.Actor.Name(), pair)
-	}
-	s.afterPly()
+	s.say("%s bans %s.", actor.Name(), pair)
 }
 
 // sanOfPair writes the move of a pair in SAN, a promotion as to a queen.
@@ -177,48 +150,6 @@ func sanOfPair(g *rules.Game, p rules.Pair) (string, error) {
 	return san, nil
 }
 
-// move plays a move in SAN or coordinates.
-func (s *session) move(text string) {
-	g := s.game
-	if hasPrefix(text, "b:") {
-		s.wrongPhase(text, nil)
-		return
-	}
-	body := text
-	if hasPrefix(body, "m:") {
-		body = body[2:]
-	}
-	if b := strings.TrimRight(body, "+#="); coordShape(b) {
-		if sq := badSquare(b); sq != "" {
-			s.refuse("%s is not a square: files run from a to h and ranks from 1 to 8", sq)
-			return
-		}
-		if len(b) == 5 && !strings.ContainsRune("qrbnQRBN", rune(b[4])) {
-			s.refuse("%s is not a promotion piece: use q, r, b or n, as in %sq", b[4:], b[:4])
-			return
-		}
-	} else if i := strings.IndexByte(body, '='); i >= 0 && i+1 < len(body) && !strings.ContainsRune("QRBNqrbn", rune(body[i+1])) {
-		s.refuse("%s is not a promotion piece: promote to Q, R, B or N, as in %s=Q", body[i+1:i+2], body[:i])
-		return
-	}
-	actor := g.Turn().Actor
-	a, err := g.ParseMove(text)
-	if err == nil {
-		err = g.Play(a)
-	}
-	switch {
-	case err == nil:
-		s.say("%s plays %s.", actor.Name(), lastLog(g))
-		s.afterPly()
-	case errors.Is(err, rules.ErrSyntax):
-		s.notUnderstood(text, err)
-	case strings.Contains(err.Error(), "is banned this turn"):
-		s.banned(text)
-	default:
-		s.illegal(text, a, err)
-	}
-}
-
 // lastLog returns the last entry of the action log.
 func lastLog(g *rules.Game) string {
 	log := g.Log()
@@ -227,30 +158,30 @@ func lastLog(g *rules.Game) string {
 
 // afterPly shows the board after a ban or move, and the end of the game if
 // it came.
-func (s *session) afterPly() {
-	s.showBoard()
-	if s.game.Outcome().Over() {
-		s.announceEnd()
+func (s *session) afterPly(g *rules.Game) {
+	s.showBoard(g)
+	if g.Outcome().Over() {
+		s.announceEnd(g)
 	}
 }
 
 // notUnderstood refuses text that is neither a command nor a ban nor a move.
-func (s *session) notUnderstood(text string, err error) {
-	s.refuse("%v; type help for the commands, moves for the legal %ss", err, s.game.Turn().Phase)
+func (s *session) notUnderstood(g *rules.Game, err error) {
+	s.refuse("%s; type help for the commands, moves for the legal %ss", reason(err), g.Turn().Phase)
 }
 
 // wrongPhase refuses a ban at a move or a move at a ban, with an example of
-// what fits now. a, when known, is the move the player seems to have meant.
-func (s *session) wrongPhase(text string, a *rules.Action) {
-	g := s.game
+// what fits now.
+func (s *session) wrongPhase(g *rules.Game) {
 	t := g.Turn()
 	example := exampleAction(g)
-	if a != nil {
-		example = *a
-	}
 	if t.Phase == rules.PhaseBan {
+		like := example.Coords()
+		if san, err := sanOfPair(g, example.Pair()); err == nil {
+			like += " or " + strings.TrimRight(san, "+#")
+		}
 		s.refuse("it is %s's turn to ban one of %s's moves: type a move of %s's, like %s",
-			t.Actor.Name(), t.ToMove.Name(), t.ToMove.Name(), example.Coords())
+			t.Actor.Name(), t.ToMove.Name(), t.ToMove.Name(), like)
 		return
 	}
 	why := ""
@@ -287,16 +218,11 @@ func abs(n int) int {
 	return n
 }
 
-// banned refuses the move under the ban, naming the other moves of the same
-// kind of piece: "e2e4 is banned this turn — other pawn moves: e3, d4, d3".
-func (s *session) banned(text string) {
-	g := s.game
+// banned refuses the move under the ban (err says so), naming the other
+// moves of the same kind of piece: "e4 (e2e4) is banned this turn — other
+// pawn moves: e3, d4, d3".
+func (s *session) banned(g *rules.Game, err error) {
 	ban, _ := g.Ban()
-	typed := strings.TrimRight(strings.TrimPrefix(strings.TrimPrefix(text, "m:"), "M:"), "+#=")
-	head := fmt.Sprintf("%s is banned this turn", ban)
-	if !strings.EqualFold(typed, ban.String()) && !strings.EqualFold(typed[:min(4, len(typed))], ban.String()) {
-		head = fmt.Sprintf("%s (%s) is banned this turn", typed, ban)
-	}
 	kind := g.Position().Board[ban.From].Kind()
 	var same, others []rules.Action
 	for _, a := range g.Legal() {
@@ -311,10 +237,10 @@ func (s *session) banned(text string) {
 		return abs(a.From.File()-ban.From.File()) - abs(b.From.File()-ban.From.File())
 	})
 	if moves := append(same, others...); len(moves) > 0 {
-		s.refuse("%s — other %s moves: %s", head, kind, listMoves(g, moves))
+		s.refuse("%s — other %s moves: %s", reason(err), kind, listMoves(g, moves))
 		return
 	}
-	s.refuse("%s — %s has no other %s move; the others: %s", head, g.ToMove().Name(), kind, listMoves(g, g.Legal()))
+	s.refuse("%s — %s has no other %s move; the others: %s", reason(err), g.ToMove().Name(), kind, listMoves(g, g.Legal()))
 }
 
 // listMoves writes moves in SAN, at most maxSuggestions of them.
@@ -327,43 +253,45 @@ func listMoves(g *rules.Game, moves []rules.Action) string {
 	return strings.Join(sans(g, moves), ", ") + more
 }
 
-// illegal explains a refused move (a is what ParseMove made of it, when it
-// could) and suggests moves that fit what was typed.
-func (s *session) illegal(text string, a rules.Action, err error) {
-	msg := err.Error()
-	if !strings.HasPrefix(msg, strings.TrimPrefix(text, "m:")) && !strings.HasPrefix(msg, text) {
-		msg = text + " is not legal: " + msg
-	}
-	if strings.Contains(msg, "promotes a pawn") {
-		s.refuse("%s", msg)
+// moveRefused explains a move read from squares that the rules refused
+// (err; not for the ban, nor for a promotion without its piece), with what
+// the piece on its from square can do.
+func (s *session) moveRefused(g *rules.Game, text string, a rules.Action, err error) {
+	if slices.ContainsFunc(g.Legal(), func(m rules.Action) bool { return m.Pair() == a.Pair() }) {
+		s.refuse("%s is not legal: %s", text, reason(err)) // a piece added to a move that is no promotion
 		return
 	}
-	if body := strings.TrimRight(strings.TrimPrefix(strings.TrimPrefix(text, "m:"), "M:"), "+#="); coordShape(body) {
-		s.refuse("%s%s", msg, s.fromSquareHint(a.From, false))
-		return
-	}
+	s.refuse("%s is not legal: %s%s", text, reason(err), fromSquareHint(g, a.From, false))
+}
+
+// sanRefused explains SAN that names no single legal move (err says why),
+// at a move or at a ban, and suggests the moves that fit what was typed.
+func (s *session) sanRefused(g *rules.Game, text string, err error) {
 	kind, to, ok := sanHint(text)
 	if !ok {
-		s.refuse("%s", msg)
+		s.refuse("%s", reason(err))
 		return
 	}
-	if strings.Contains(msg, "is ambiguous") {
-		var fits []rules.Action
-		for _, m := range s.game.Legal() {
-			if m.To == to && s.game.Position().Board[m.From].Kind() == kind {
-				fits = append(fits, m)
-			}
+	var fits []rules.Action
+	for _, m := range g.Legal() {
+		if m.To == to && g.Position().Board[m.From].Kind() == kind {
+			fits = append(fits, m)
 		}
-		s.refuse("%s — type %s", msg, strings.Join(sans(s.game, fits), " or "))
-		return
 	}
-	s.refuse("%s%s", msg, s.kindHint(kind))
+	switch {
+	case len(fits) > 1 && fits[0].From == fits[len(fits)-1].From:
+		s.refuse("%s", reason(err)) // the promotions of one pawn: err says how to choose
+	case len(fits) > 1:
+		s.refuse("%s — type %s", reason(err), strings.Join(sans(g, fits), " or "))
+	default:
+		s.refuse("%s%s", reason(err), kindHint(g, kind))
+	}
 }
 
 // kindHint lists the legal moves of one kind of piece: " — knight moves:
-// Na3, Nc3".
-func (s *session) kindHint(kind rules.PieceKind) string {
-	g := s.game
+// Na3, Nc3" (at a ban, " — White's knight moves: …").
+func kindHint(g *rules.Game, kind rules.PieceKind) string {
+	t := g.Turn()
 	var fits []rules.Action
 	for _, m := range g.Legal() {
 		if g.Position().Board[m.From].Kind() == kind {
@@ -371,15 +299,18 @@ func (s *session) kindHint(kind rules.PieceKind) string {
 		}
 	}
 	if len(fits) == 0 {
-		return fmt.Sprintf(" — %s has no legal %s move (type moves for the legal moves)", g.ToMove().Name(), kind)
+		return fmt.Sprintf(" — %s has no legal %s move (type moves for the legal %ss)", t.ToMove.Name(), kind, t.Phase)
 	}
-	return fmt.Sprintf(" — %s moves: %s", kind, listMoves(g, fits))
+	whose := ""
+	if t.Phase == rules.PhaseBan {
+		whose = t.ToMove.Name() + "'s "
+	}
+	return fmt.Sprintf(" — %s%s moves: %s", whose, kind, listMoves(g, fits))
 }
 
 // fromSquareHint lists what the piece of the side to move on from can do,
 // as bans (coordinates) or as moves (SAN); "" when from holds none.
-func (s *session) fromSquareHint(from rules.Square, asBans bool) string {
-	g := s.game
+func fromSquareHint(g *rules.Game, from rules.Square, asBans bool) string {
 	pc := g.Position().Board[from]
 	if pc == rules.NoPiece || pc.Color() != g.ToMove() {
 		return ""
@@ -421,7 +352,7 @@ func movesFrom(g *rules.Game, from rules.Square) []rules.Action {
 // sanHint reads the kind of piece and the destination of a SAN token, for
 // suggestions; ok is false when it cannot tell.
 func sanHint(text string) (kind rules.PieceKind, to rules.Square, ok bool) {
-	s := strings.TrimRight(strings.TrimPrefix(text, "m:"), "+#!?")
+	s := strings.TrimRight(text, "+#!?")
 	if c := strings.ToUpper(strings.ReplaceAll(s, "0", "O")); c == "O-O" || c == "O-O-O" {
 		return rules.King, rules.NoSquare, true
 	}

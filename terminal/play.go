@@ -3,7 +3,8 @@
 // Run reads one command, ban or move per line and answers in plain text. On a
 // terminal it prompts with "> " and may use colour; on a pipe it echoes each
 // line after the prompt instead, so its output reads as a transcript, and it
-// never writes colour or cursor codes. The game itself is package rules.
+// never writes colour or cursor codes. Like the web and the API, it plays
+// through package games, which keeps its games in memory here.
 package terminal
 
 import (
@@ -17,7 +18,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/rules"
+	"github.com/banchess/banchess/store"
 )
 
 // options say how a session talks to its reader, decided once at the start.
@@ -33,7 +36,8 @@ type options struct {
 // position that cannot be read, 1 when reading or writing fails, 130 when ctx
 // is cancelled (an interrupt).
 func Run(ctx context.Context, args []string, in io.Reader, out, errOut io.Writer) int {
-	return run(ctx, args, in, out, errOut, detect(isTerminal(in), isTerminal(out), os.Getenv))
+	svc := games.New(store.NewMemory())
+	return run(ctx, svc, args, in, out, errOut, detect(isTerminal(in), isTerminal(out), os.Getenv))
 }
 
 // detect decides the options from whether in and out are terminals and from
@@ -97,21 +101,17 @@ func parseFlags(args []string, errOut io.Writer) (config, error) {
 	return c, nil
 }
 
-// startGame builds the first game from the flags, with a note to show the
-// player when the start needs explaining.
-func startGame(c config) (*rules.Game, string, error) {
-	var v rules.Variant
-	if c.variant != "" {
-		var err error
-		if v, err = rules.VariantByID(c.variant); err != nil {
-			return nil, "", fmt.Errorf("--variant: %w", err)
-		}
+// startGame builds the first game from the flags with svc's builders, with
+// a note to show the player when the start needs explaining.
+func startGame(svc *games.Service, c config) (*rules.Game, string, error) {
+	if _, err := games.Variant(c.variant); err != nil {
+		return nil, "", fmt.Errorf("--variant: %s", reason(err))
 	}
 	switch {
 	case c.fen != "":
-		g, err := rules.FromFEN(c.fen, v)
+		g, err := svc.FromFEN(c.fen, c.variant)
 		if err != nil {
-			return nil, "", fmt.Errorf("--fen: %w", err)
+			return nil, "", fmt.Errorf("--fen: %s", reason(err))
 		}
 		return g, "", nil
 	case c.pgnFile != "":
@@ -119,20 +119,18 @@ func startGame(c config) (*rules.Game, string, error) {
 		if err != nil {
 			return nil, "", fmt.Errorf("--pgn: %w", err)
 		}
-		g, err := rules.FromPGN(string(data), rules.PGNOptions{Variant: v})
+		g, err := svc.FromPGN(string(data), c.variant)
 		if err != nil {
-			return nil, "", fmt.Errorf("--pgn %s: %w", c.pgnFile, err)
+			return nil, "", fmt.Errorf("--pgn %s: %s", c.pgnFile, reason(err))
 		}
 		return g, chessGameNote(g), nil
 	}
-	if v == nil {
-		v = rules.BanChess{}
-	}
-	return rules.New(v), "", nil
+	g, err := svc.NewGame(c.variant)
+	return g, "", err
 }
 
-// run is Run with the options given, so tests can choose them.
-func run(ctx context.Context, args []string, in io.Reader, out, errOut io.Writer, opts options) int {
+// run is Run on svc with the options given, so tests can choose them.
+func run(ctx context.Context, svc *games.Service, args []string, in io.Reader, out, errOut io.Writer, opts options) int {
 	c, err := parseFlags(args, errOut)
 	if errors.Is(err, flag.ErrHelp) {
 		return 0
@@ -143,14 +141,21 @@ func run(ctx context.Context, args []string, in io.Reader, out, errOut io.Writer
 		}
 		return 2
 	}
-	g, note, err := startGame(c)
+	g, note, err := startGame(svc, c)
 	if err != nil {
 		fmt.Fprintln(errOut, "banchess play:", err)
 		return 2
 	}
 	w := &errWriter{w: out}
-	s := newSession(g, w, opts, c.unicode)
-	s.welcome(note)
+	s := newSession(svc, w, opts, c.unicode)
+	if err := s.open(ctx, g); err != nil {
+		if ctx.Err() != nil {
+			return 130 // interrupted before the start
+		}
+		fmt.Fprintln(errOut, "banchess play:", reason(err))
+		return 1
+	}
+	s.welcome(ctx, note)
 	return loop(ctx, s, in, w, errOut, opts.interactive)
 }
 
@@ -179,13 +184,13 @@ func loop(ctx context.Context, s *session, in io.Reader, w *errWriter, errOut io
 				fmt.Fprintln(errOut, "banchess play: reading:", err)
 				return 1
 			}
-			s.endOfInput()
+			s.endOfInput(ctx)
 			return 0
 		}
 		if !interactive {
 			s.echo(line)
 		}
-		if quit := s.handle(line); quit {
+		if quit := s.handle(ctx, line); quit {
 			if w.err != nil {
 				return 1
 			}

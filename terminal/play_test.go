@@ -10,12 +10,15 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/rules"
+	"github.com/banchess/banchess/store"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden transcripts in testdata")
@@ -24,6 +27,9 @@ var update = flag.Bool("update", false, "rewrite the golden transcripts in testd
 func plain() options {
 	return options{now: func() time.Time { return time.Date(2026, 3, 14, 12, 0, 0, 0, time.UTC) }}
 }
+
+// service is a fresh service over memory, as Run makes.
+func service() *games.Service { return games.New(store.NewMemory()) }
 
 // play runs a session on input, as `banchess play args…` on a pipe, and
 // returns what it wrote to standard output and error and its exit status.
@@ -35,7 +41,7 @@ func play(t *testing.T, input string, args ...string) (out, errOut string, code 
 func playWith(t *testing.T, opts options, input string, args ...string) (string, string, int) {
 	t.Helper()
 	var out, errOut bytes.Buffer
-	code := run(context.Background(), args, strings.NewReader(input), &out, &errOut, opts)
+	code := run(context.Background(), service(), args, strings.NewReader(input), &out, &errOut, opts)
 	return out.String(), errOut.String(), code
 }
 
@@ -169,7 +175,7 @@ func TestFlags(t *testing.T) {
 		{name: "missing pgn", args: []string{"--pgn", filepath.Join(t.TempDir(), "none.pgn")}, code: 2, errOut: "--pgn: open"},
 		{name: "bad pgn", args: []string{"--pgn", bad}, code: 2, errOut: "PGN move 2, White: Ke3"},
 		{name: "classic", args: []string{"--variant", "classic"}, code: 0, out: "Ply 1 · White moves"},
-		{name: "bad variant", args: []string{"--variant", "atomic"}, code: 2, errOut: `unknown variant "atomic"`},
+		{name: "bad variant", args: []string{"--variant", "atomic"}, code: 2, errOut: `--variant: "atomic" is not a variant: use "ban" or "classic"` + "\n"},
 		{name: "unicode", args: []string{"--unicode"}, code: 0, out: " 8  ♜  ♞  ♝  ♛  ♚  ♝  ♞  ♜  8"},
 	}
 	for _, tt := range tests {
@@ -316,20 +322,20 @@ func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("broken p
 
 func TestReadAndWriteErrors(t *testing.T) {
 	var out, errOut bytes.Buffer
-	if code := run(context.Background(), nil, failingReader{}, &out, &errOut, plain()); code != 1 {
+	if code := run(context.Background(), service(), nil, failingReader{}, &out, &errOut, plain()); code != 1 {
 		t.Errorf("read error: exit %d, want 1", code)
 	}
 	if !strings.Contains(errOut.String(), "reading: disk on fire") {
 		t.Errorf("stderr %q", errOut.String())
 	}
 	errOut.Reset()
-	if code := run(context.Background(), nil, strings.NewReader("board\n"), failingWriter{}, &errOut, plain()); code != 1 {
+	if code := run(context.Background(), service(), nil, strings.NewReader("board\n"), failingWriter{}, &errOut, plain()); code != 1 {
 		t.Errorf("write error: exit %d, want 1", code)
 	}
 	if !strings.Contains(errOut.String(), "writing: broken pipe") {
 		t.Errorf("stderr %q", errOut.String())
 	}
-	if code := run(context.Background(), nil, strings.NewReader(strings.Repeat("x", maxLine+1)), &out, &errOut, plain()); code != 1 {
+	if code := run(context.Background(), service(), nil, strings.NewReader(strings.Repeat("x", maxLine+1)), &out, &errOut, plain()); code != 1 {
 		t.Errorf("an over-long line: exit %d, want 1", code)
 	}
 }
@@ -340,7 +346,7 @@ func TestCancelStopsAWaitingSession(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan int)
 	var out, errOut bytes.Buffer
-	go func() { done <- run(ctx, nil, pr, &out, &errOut, plain()) }()
+	go func() { done <- run(ctx, service(), nil, pr, &out, &errOut, plain()) }()
 	if _, err := pw.Write([]byte("fen\n")); err != nil {
 		t.Fatal(err)
 	}
@@ -355,9 +361,16 @@ func TestCancelStopsAWaitingSession(t *testing.T) {
 	}
 }
 
-// TestUsesOnlyRules checks that the package imports the standard library and
-// rules only: nothing of the web side and no third-party module.
-func TestUsesOnlyRules(t *testing.T) {
+// TestImportsOnlyTheCore checks that the package imports the standard
+// library, rules, and the games service with its in-memory store only:
+// nothing of the web side and no third-party module. Like every front end,
+// it reaches rules and the store through games.
+func TestImportsOnlyTheCore(t *testing.T) {
+	allowed := []string{
+		"github.com/banchess/banchess/games",
+		"github.com/banchess/banchess/rules",
+		"github.com/banchess/banchess/store",
+	}
 	files, err := filepath.Glob("*.go")
 	if err != nil {
 		t.Fatal(err)
@@ -374,7 +387,7 @@ func TestUsesOnlyRules(t *testing.T) {
 		for _, imp := range f.Imports {
 			path, _ := strconv.Unquote(imp.Path.Value)
 			first, _, _ := strings.Cut(path, "/")
-			if path != "github.com/banchess/banchess/rules" && strings.Contains(first, ".") {
+			if !slices.Contains(allowed, path) && strings.Contains(first, ".") {
 				t.Errorf("%s imports %s", name, path)
 			}
 		}

@@ -1,19 +1,23 @@
 package terminal
 
 import (
-	"errors"
+	"context"
 	"fmt"
 	"io"
 	"os"
 	"strings"
 
+	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/rules"
 )
 
-// session is one player's conversation: the game, how the board is drawn,
-// and where the answers go.
+// session is one player's conversation: the game it plays through the
+// service, how the board is drawn, and where the answers go.
 type session struct {
-	game    *rules.Game
+	svc  *games.Service
+	cred games.Credential // holds both seats of the session's games
+	id   string           // the current game's
+
 	out     io.Writer
 	opts    options
 	unicode bool
@@ -25,14 +29,15 @@ type session struct {
 	paste   []string
 }
 
-func newSession(g *rules.Game, out io.Writer, opts options, unicode bool) *session {
-	return &session{game: g, out: out, opts: opts, unicode: unicode}
+// newSession starts a conversation on svc, with no game yet (see open).
+func newSession(svc *games.Service, out io.Writer, opts options, unicode bool) *session {
+	return &session{svc: svc, cred: games.NewCredential(), out: out, opts: opts, unicode: unicode}
 }
 
 // command is one word the session understands.
 type command struct {
 	name, args, help string
-	run              func(s *session, arg string) (quit bool)
+	run              func(s *session, ctx context.Context, arg string) (quit bool)
 }
 
 // commands lists what the player can type besides bans and moves. It is a
@@ -71,9 +76,9 @@ func findCommand(word string) (command, bool) {
 }
 
 // handle answers one line of input. It reports whether the player quit.
-func (s *session) handle(line string) bool {
+func (s *session) handle(ctx context.Context, line string) bool {
 	if s.pasting {
-		s.pasteLine(line)
+		s.pasteLine(ctx, line)
 		return false
 	}
 	text := strings.TrimSpace(line)
@@ -82,19 +87,21 @@ func (s *session) handle(line string) bool {
 	}
 	word, arg, _ := strings.Cut(text, " ")
 	if c, ok := findCommand(word); ok {
-		return c.run(s, strings.TrimSpace(arg))
+		return c.run(s, ctx, strings.TrimSpace(arg))
 	}
-	s.act(text)
+	s.act(ctx, text)
 	return false
 }
 
 // welcome opens the session.
-func (s *session) welcome(note string) {
-	fmt.Fprintf(s.out, "%s in the terminal. Type help for the commands, quit to leave.\n", s.game.Variant().Name())
-	if note != "" {
-		fmt.Fprintln(s.out, note)
-	}
-	s.showBoard()
+func (s *session) welcome(ctx context.Context, note string) {
+	s.view(ctx, func(g *rules.Game) {
+		s.say("%s in the terminal. Type help for the commands, quit to leave.", g.Variant().Name())
+		if note != "" {
+			s.say("%s", note)
+		}
+		s.showBoard(g)
+	})
 }
 
 // prompt asks for the next line on a terminal.
@@ -105,11 +112,11 @@ func (s *session) prompt() { fmt.Fprint(s.out, "> ") }
 func (s *session) echo(line string) { fmt.Fprintf(s.out, "> %s\n", line) }
 
 // endOfInput finishes a paste cut short by the end of input, and says bye.
-func (s *session) endOfInput() {
+func (s *session) endOfInput(ctx context.Context) {
 	if s.pasting {
 		s.pasting = false
 		if len(s.paste) > 0 {
-			s.load(strings.Join(s.paste, "\n"))
+			s.load(ctx, strings.Join(s.paste, "\n"))
 		}
 	}
 	if s.opts.interactive {
@@ -128,34 +135,47 @@ func (s *session) refuse(format string, args ...any) {
 	fmt.Fprintln(s.out, s.paint(red, "✗ "+msg))
 }
 
-func (s *session) cmdBoard(string) bool { s.showBoard(); return false }
-
-func (s *session) cmdFlip(string) bool {
-	s.flipped = !s.flipped
-	s.showBoard()
+func (s *session) cmdBoard(ctx context.Context, _ string) bool {
+	s.view(ctx, s.showBoard)
 	return false
 }
 
-func (s *session) cmdFEN(string) bool { s.say("%s", s.game.FEN()); return false }
+func (s *session) cmdFlip(ctx context.Context, _ string) bool {
+	s.flipped = !s.flipped
+	s.view(ctx, s.showBoard)
+	return false
+}
 
-func (s *session) cmdPGN(string) bool { fmt.Fprint(s.out, s.pgn()); return false }
+func (s *session) cmdFEN(ctx context.Context, _ string) bool {
+	s.view(ctx, func(g *rules.Game) { s.say("%s", g.FEN()) })
+	return false
+}
+
+func (s *session) cmdPGN(ctx context.Context, _ string) bool {
+	s.view(ctx, func(g *rules.Game) { fmt.Fprint(s.out, s.pgn(g)) })
+	return false
+}
 
 // pgn writes the game with this program as its site and today as its date,
 // unless the game was read with tags of its own.
-func (s *session) pgn() string {
-	if len(s.game.Tags()) > 0 {
-		return s.game.PGN()
+func (s *session) pgn(g *rules.Game) string {
+	if len(g.Tags()) > 0 {
+		return g.PGN()
 	}
-	return s.game.PGN(rules.Tag{Name: "Site", Value: "banchess play"},
+	return g.PGN(rules.Tag{Name: "Site", Value: "banchess play"},
 		rules.Tag{Name: "Date", Value: s.opts.now().Format("2006.01.02")})
 }
 
-func (s *session) cmdSave(arg string) bool {
+func (s *session) cmdSave(ctx context.Context, arg string) bool {
 	if arg == "" {
 		s.refuse("save needs a file name, as in: save game.pgn")
 		return false
 	}
-	if err := os.WriteFile(arg, []byte(s.pgn()), 0o644); err != nil {
+	var pgn string
+	if !s.view(ctx, func(g *rules.Game) { pgn = s.pgn(g) }) {
+		return false
+	}
+	if err := os.WriteFile(arg, []byte(pgn), 0o644); err != nil {
 		s.refuse("could not save the game: %v", err)
 		return false
 	}
@@ -163,18 +183,26 @@ func (s *session) cmdSave(arg string) bool {
 	return false
 }
 
-func (s *session) cmdHistory(string) bool {
-	for _, line := range historyLines(s.game) {
-		s.say("%s", line)
-	}
+func (s *session) cmdHistory(ctx context.Context, _ string) bool {
+	s.view(ctx, func(g *rules.Game) {
+		for _, line := range historyLines(g) {
+			s.say("%s", line)
+		}
+	})
 	return false
 }
 
-func (s *session) cmdMoves(string) bool {
-	g := s.game
+func (s *session) cmdMoves(ctx context.Context, _ string) bool {
+	s.view(ctx, s.showMoves)
+	return false
+}
+
+// showMoves lists the legal actions now: bans by their squares, moves in
+// SAN.
+func (s *session) showMoves(g *rules.Game) {
 	if o := g.Outcome(); o.Over() {
 		s.say("No legal actions: the game is over (%s).", o)
-		return false
+		return
 	}
 	legal := g.Legal()
 	t := g.Turn()
@@ -189,7 +217,7 @@ func (s *session) cmdMoves(string) bool {
 			coords[i] = a.Coords()
 		}
 		s.wrapped(coords)
-		return false
+		return
 	}
 	head := fmt.Sprintf("%s has %d legal moves", t.Actor.Name(), len(legal))
 	if len(legal) == 1 {
@@ -200,7 +228,6 @@ func (s *session) cmdMoves(string) bool {
 	}
 	s.say("%s:", head)
 	s.wrapped(sans(g, legal))
-	return false
 }
 
 // wrapped writes words indented, in lines of at most 72 columns.
@@ -222,7 +249,7 @@ func (s *session) wrapped(words []string) {
 	s.say("%s", b.String())
 }
 
-func (s *session) cmdLoad(arg string) bool {
+func (s *session) cmdLoad(ctx context.Context, arg string) bool {
 	if arg == "" {
 		s.pasting, s.paste = true, nil
 		s.say("Paste a FEN, or a PGN followed by an empty line.")
@@ -234,14 +261,14 @@ func (s *session) cmdLoad(arg string) bool {
 			text = string(data)
 		}
 	}
-	s.load(text)
+	s.load(ctx, text)
 	return false
 }
 
 // pasteLine collects one line of a pasted FEN or PGN. A FEN is one line and
 // loads at once; a PGN ends at an empty line after its moves (the empty line
 // between its tags and its moves does not end it).
-func (s *session) pasteLine(line string) {
+func (s *session) pasteLine(ctx context.Context, line string) {
 	text := strings.TrimSpace(line)
 	switch {
 	case text != "" && len(s.paste) == 0 && rules.LooksLikeFEN(text):
@@ -259,7 +286,7 @@ func (s *session) pasteLine(line string) {
 		s.refuse("nothing to load: the game goes on")
 		return
 	}
-	s.load(pasted)
+	s.load(ctx, pasted)
 }
 
 // onlyTags reports whether lines are PGN tag pairs only, at least one.
@@ -274,24 +301,40 @@ func onlyTags(lines []string) bool {
 
 // load replaces the game by one read from a FEN (of the current variant) or
 // a PGN (whose text decides the variant). A bad text changes nothing.
-func (s *session) load(text string) {
-	var g *rules.Game
-	var err error
-	if rules.LooksLikeFEN(text) {
-		g, err = rules.FromFEN(strings.TrimSpace(text), s.game.Variant())
-	} else {
-		g, err = rules.FromPGN(text, rules.PGNOptions{})
-	}
-	if err != nil {
-		s.refuse("could not load it, the game is unchanged: %v", err)
+func (s *session) load(ctx context.Context, text string) {
+	variant, ok := s.variant(ctx)
+	if !ok {
 		return
 	}
-	s.game = g
-	s.say("Loaded a %s game.", g.Variant().Name())
-	if note := chessGameNote(g); note != "" {
-		s.say("%s", note)
+	g, err := s.svc.FromText(text, variant)
+	if err != nil {
+		s.refuse("could not load it, the game is unchanged: %s", reason(err))
+		return
 	}
-	s.showBoard()
+	s.replace(ctx, g, func(g *rules.Game) {
+		s.say("Loaded a %s game.", g.Variant().Name())
+		if note := chessGameNote(g); note != "" {
+			s.say("%s", note)
+		}
+	})
+}
+
+// variant returns the id of the current game's variant.
+func (s *session) variant(ctx context.Context) (id string, ok bool) {
+	ok = s.view(ctx, func(g *rules.Game) { id = g.Variant().ID() })
+	return id, ok
+}
+
+// replace makes g the session's game, introduced by intro and shown.
+func (s *session) replace(ctx context.Context, g *rules.Game, intro func(g *rules.Game)) {
+	if err := s.open(ctx, g); err != nil {
+		s.refuse("%s", reason(err))
+		return
+	}
+	s.view(ctx, func(g *rules.Game) {
+		intro(g)
+		s.showBoard(g)
+	})
 }
 
 // chessGameNote explains a game read from a PGN without bans.
@@ -302,73 +345,66 @@ func chessGameNote(g *rules.Game) string {
 	return "That PGN has no bans: its moves were played as standard chess, and Ban Chess starts from where they end."
 }
 
-func (s *session) cmdNew(arg string) bool {
-	v := s.game.Variant()
-	if arg != "" {
-		var err error
-		if v, err = rules.VariantByID(arg); err != nil {
-			s.refuse("%v", err)
+func (s *session) cmdNew(ctx context.Context, variant string) bool {
+	if variant == "" {
+		var ok bool
+		if variant, ok = s.variant(ctx); !ok {
 			return false
 		}
 	}
-	s.game = rules.New(v)
-	s.say("New %s game.", v.Name())
-	s.showBoard()
+	g, err := s.svc.NewGame(variant)
+	if err != nil {
+		s.refuse("%s", reason(err))
+		return false
+	}
+	s.replace(ctx, g, func(g *rules.Game) { s.say("New %s game.", g.Variant().Name()) })
 	return false
 }
 
-func (s *session) cmdUndo(string) bool {
-	last, hadPly := s.game.LastAction()
-	lastText := ""
-	if log := s.game.Log(); len(log) > 0 {
-		lastText = log[len(log)-1]
-	}
-	wasDeclared := s.game.Outcome().Status == rules.Resigned || s.game.Outcome().Reason == rules.Agreement
-	if err := s.game.Undo(); err != nil {
-		if errors.Is(err, rules.ErrNothingToUndo) {
-			s.refuse("nothing to undo: the game is at its start")
-			return false
-		}
-		s.refuse("could not undo: %v", err)
-		return false
-	}
+func (s *session) cmdUndo(ctx context.Context, _ string) bool {
+	var board string
+	undone, err := s.svc.Undo(ctx, s.id, s.cred, onGame(func(g *rules.Game) { board = s.board(g) }))
 	switch {
-	case wasDeclared:
+	case err != nil && games.ErrorOf(err).Code == games.Conflict: // the only conflict at an undo
+		s.refuse("nothing to undo: the game is at its start")
+		return false
+	case err != nil:
+		s.refuse("%s", reason(err))
+		return false
+	case undone.Declared.Over():
 		s.say("Took back the end of the game.")
-	case hadPly && last.Phase == rules.PhaseBan:
-		s.say("Took back the ban %s.", last.Coords())
-	case hadPly:
-		s.say("Took back the move %s.", lastText)
+	case undone.Ply.Action.Phase == rules.PhaseBan:
+		s.say("Took back the ban %s.", undone.Ply.Action.Coords())
+	default:
+		s.say("Took back the move %s.", undone.Ply.SAN)
 	}
-	s.showBoard()
+	fmt.Fprint(s.out, board)
 	return false
 }
 
-func (s *session) cmdResign(string) bool {
-	t := s.game.Turn()
-	if err := s.game.Resign(t.Actor); err != nil {
-		s.refuse("%s", gameOverMessage(s.game))
+func (s *session) cmdResign(ctx context.Context, _ string) bool {
+	var actor rules.Color
+	if !s.view(ctx, func(g *rules.Game) { actor = g.Turn().Actor }) {
 		return false
 	}
-	s.announceEnd()
-	return false
-}
-
-func (s *session) cmdDraw(string) bool {
-	if err := s.game.AgreeDraw(); err != nil {
-		s.refuse("%s", gameOverMessage(s.game))
-		return false
+	if err := s.svc.Resign(ctx, s.id, s.cred, actor, onGame(s.announceEnd)); err != nil {
+		s.refuse("%s", refusal(err))
 	}
-	s.announceEnd()
 	return false
 }
 
-func (s *session) cmdQuit(string) bool { return true }
+func (s *session) cmdDraw(ctx context.Context, _ string) bool {
+	if err := s.svc.Draw(ctx, s.id, s.cred, onGame(s.announceEnd)); err != nil {
+		s.refuse("%s", refusal(err))
+	}
+	return false
+}
 
-func (s *session) cmdHelp(string) bool {
-	t := s.game.Turn()
+func (s *session) cmdQuit(context.Context, string) bool { return true }
+
+func (s *session) cmdHelp(ctx context.Context, _ string) bool {
 	s.say("Play by typing a ban or a move on its own line:")
-	s.say("  a ban:  the squares of a move of the side to be banned: e2e4 (or b:e2e4)")
+	s.say("  a ban:  a move of the side to be banned, by its squares or in SAN: e2e4 or e4 (or b:e2e4)")
 	s.say("  a move: SAN (Nf3, exd5, O-O or 0-0, e8=Q, + and # optional)")
 	s.say("          or squares (g1f3, e7e8q, m:g1f3)")
 	s.say("Before every move the opponent bans one of the mover's moves; Black bans first.")
@@ -380,9 +416,11 @@ func (s *session) cmdHelp(string) bool {
 		}
 		s.say("  %-20s %s", name, c.help)
 	}
-	if !s.game.Outcome().Over() {
-		s.say("Now: %s.", turnSentence(t))
-	}
+	s.view(ctx, func(g *rules.Game) {
+		if !g.Outcome().Over() {
+			s.say("Now: %s.", turnSentence(g.Turn()))
+		}
+	})
 	return false
 }
 
@@ -395,15 +433,10 @@ func turnSentence(t rules.Turn) string {
 }
 
 // announceEnd tells the result and reason of a game just ended.
-func (s *session) announceEnd() {
-	o := s.game.Outcome()
+func (s *session) announceEnd(g *rules.Game) {
+	o := g.Outcome()
 	s.say("%s", s.paint(bold, fmt.Sprintf("Game over: %s (%s).", sentenceCase(o.String()), o.Result())))
 	s.say("Type undo to take back, new or load to play again, pgn or save FILE to keep the game, quit to leave.")
-}
-
-// gameOverMessage refuses an action after the end.
-func gameOverMessage(g *rules.Game) string {
-	return fmt.Sprintf("the game is over: %s; type undo, new or load", g.Outcome())
 }
 
 func sentenceCase(s string) string {
