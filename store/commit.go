@@ -18,7 +18,6 @@ const maxBatch = 256
 // ply.
 type committer struct {
 	db    *sql.DB
-	save  *sql.Stmt // the statement each save executes
 	queue chan save
 	done  chan struct{} // closed when the committer has stopped
 
@@ -29,22 +28,24 @@ type committer struct {
 // errClosed answers a save after the store was closed.
 var errClosed = errors.New("saving the game: the store is closed")
 
-// save is one row to write and where to report how it went.
+// save is one statement to execute, with its arguments, and where to
+// report how it went.
 type save struct {
+	stmt   *sql.Stmt
 	args   []any
 	result chan error
 }
 
-func newCommitter(db *sql.DB, stmt *sql.Stmt) *committer {
-	c := &committer{db: db, save: stmt, queue: make(chan save, maxBatch), done: make(chan struct{})}
+func newCommitter(db *sql.DB) *committer {
+	c := &committer{db: db, queue: make(chan save, maxBatch), done: make(chan struct{})}
 	go c.run()
 	return c
 }
 
-// write executes the save statement with args, committed, and returns once
-// it is on disk (or failed).
-func (c *committer) write(args ...any) error {
-	r := save{args: args, result: make(chan error, 1)}
+// write executes stmt with args, committed, and returns once it is on
+// disk (or failed).
+func (c *committer) write(stmt *sql.Stmt, args ...any) error {
+	r := save{stmt: stmt, args: args, result: make(chan error, 1)}
 	c.mu.RLock()
 	if c.closed {
 		c.mu.RUnlock()
@@ -98,8 +99,13 @@ func (c *committer) commit(batch []save) {
 			return fmt.Errorf("saving the game: %w", err)
 		}
 		defer tx.Rollback()
-		stmt := tx.StmtContext(ctx, c.save)
+		stmts := make(map[*sql.Stmt]*sql.Stmt, 2) // each statement prepared on the transaction once
 		for i, s := range batch {
+			stmt, ok := stmts[s.stmt]
+			if !ok {
+				stmt = tx.StmtContext(ctx, s.stmt)
+				stmts[s.stmt] = stmt
+			}
 			if _, err := stmt.ExecContext(ctx, s.args...); err != nil {
 				errs[i] = fmt.Errorf("saving the game: %w", err)
 			}

@@ -40,9 +40,10 @@ const DefaultCacheSize = 10_000
 // change is committed before Update returns. It is safe for concurrent use;
 // each game is only ever touched under its own lock.
 type SQLite struct {
-	db      *sql.DB
-	save    *sql.Stmt // inserts or updates a game's row
-	commits *committer
+	db        *sql.DB
+	save      *sql.Stmt // inserts a game's row, or updates what a ply changes
+	saveSeats *sql.Stmt // updates a game's seats
+	commits   *committer
 
 	closeOnce sync.Once
 	closeErr  error
@@ -61,12 +62,13 @@ type SQLite struct {
 // the requests holding or waiting for it, and an entry with refs is never
 // evicted, so there is at most one copy of a game in memory.
 type cachedGame struct {
-	id    string
-	mu    sync.Mutex
-	rec   *games.Record // nil when loading failed (err says why)
-	err   error
-	rev   uint64    // the game's revision last written
-	seats seatState // the seats last written
+	id     string
+	mu     sync.Mutex
+	rec    *games.Record // nil when loading failed (err says why)
+	err    error
+	rev    uint64    // the game's revision last written
+	stored bool      // the game has a row (it was written or read)
+	seats  seatState // the seats last written
 
 	refs int
 	used time.Time
@@ -106,19 +108,26 @@ func OpenSQLite(ctx context.Context, path string, opts Options) (*SQLite, error)
 		db.Close()
 		return nil, fmt.Errorf("open database %s: %w", path, err)
 	}
+	// A ply rewrites only what a ply changes: leaving the seat columns out
+	// of the update keeps their indexes untouched.
 	save, err := db.PrepareContext(ctx, `INSERT INTO games (id, touched_at, `+columns+`)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT(id) DO UPDATE SET actions = excluded.actions, declared = excluded.declared,
-			touched_at = excluded.touched_at, white = excluded.white, black = excluded.black,
-			white_hidden = excluded.white_hidden, black_hidden = excluded.black_hidden, mode = excluded.mode,
-			updated_at = excluded.updated_at, fen = excluded.fen, ply = excluded.ply, actor = excluded.actor,
-			phase = excluded.phase, result = excluded.result`)
+			touched_at = excluded.touched_at, updated_at = excluded.updated_at, fen = excluded.fen,
+			ply = excluded.ply, actor = excluded.actor, phase = excluded.phase, result = excluded.result`)
 	if err != nil {
 		db.Close()
 		return nil, fmt.Errorf("open database %s: %w", path, err)
 	}
-	s := &SQLite{db: db, save: save, commits: newCommitter(db, save), opts: opts, games: make(map[string]*cachedGame), flushed: opts.Now(),
-		evicted: make(map[string]time.Time)}
+	saveSeats, err := db.PrepareContext(ctx, `UPDATE games SET white = ?, black = ?, white_hidden = ?, black_hidden = ?, mode = ?
+		WHERE id = ?`)
+	if err != nil {
+		save.Close()
+		db.Close()
+		return nil, fmt.Errorf("open database %s: %w", path, err)
+	}
+	s := &SQLite{db: db, save: save, saveSeats: saveSeats, commits: newCommitter(db), opts: opts, games: make(map[string]*cachedGame),
+		flushed: opts.Now(), evicted: make(map[string]time.Time)}
 	return s, nil
 }
 
@@ -151,8 +160,8 @@ var migrations = [...]string{
 	ALTER TABLE games ADD COLUMN phase TEXT NOT NULL DEFAULT '';
 	ALTER TABLE games ADD COLUMN result TEXT NOT NULL DEFAULT '';
 	UPDATE games SET updated_at = touched_at * 1000;
-	CREATE INDEX games_white ON games(white, updated_at) WHERE white <> '';
-	CREATE INDEX games_black ON games(black, updated_at) WHERE black <> '';`,
+	CREATE INDEX games_white ON games(white) WHERE white <> '';
+	CREATE INDEX games_black ON games(black) WHERE black <> '';`,
 }
 
 // SchemaVersion is the schema version this binary writes.
@@ -248,10 +257,17 @@ func (s *SQLite) write(c *cachedGame) error {
 		return err
 	}
 	// Once begun, a save runs to its end whatever becomes of the request.
-	if err := s.commits.write(append([]any{c.id, s.opts.Now().Unix()}, row.args()...)...); err != nil {
+	if err := s.commits.write(s.save, append([]any{c.id, s.opts.Now().Unix()}, row.args()...)...); err != nil {
 		return err
 	}
-	c.rev, c.seats = c.rec.Game.Revision(), seatStateOf(c.rec)
+	if seats := seatStateOf(c.rec); seats != c.seats && c.stored {
+		// Rare (a seat claimed, a game hidden): the save above inserted a
+		// new row whole, but leaves an existing row's seats alone.
+		if err := s.commits.write(s.saveSeats, row.white, row.black, row.whiteHidden, row.blackHidden, row.mode, c.id); err != nil {
+			return err
+		}
+	}
+	c.rev, c.seats, c.stored = c.rec.Game.Revision(), seatStateOf(c.rec), true
 	return nil
 }
 
@@ -280,7 +296,7 @@ func (s *SQLite) acquire(ctx context.Context, id string) (*cachedGame, error) {
 			s.remove(c)
 			s.mu.Unlock()
 		} else {
-			c.rev, c.seats = c.rec.Game.Revision(), seatStateOf(c.rec)
+			c.rev, c.seats, c.stored = c.rec.Game.Revision(), seatStateOf(c.rec), true
 		}
 	}
 	if c.err != nil {
@@ -491,6 +507,7 @@ func (s *SQLite) Close() error {
 	s.closeOnce.Do(func() {
 		s.commits.close()
 		s.save.Close()
+		s.saveSeats.Close()
 		if err := s.db.Close(); err != nil {
 			s.closeErr = fmt.Errorf("close database: %w", err)
 		}

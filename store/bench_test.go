@@ -1,0 +1,41 @@
+package store
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/banchess/banchess/games"
+	"github.com/banchess/banchess/rules"
+)
+
+// BenchmarkSQLiteSavePly measures one ply saved to a file database with
+// the default options: a ban and its move, then both taken back, so the
+// game stays near its start; each op is one committed save.
+func BenchmarkSQLiteSavePly(b *testing.B) {
+	s, err := OpenSQLite(context.Background(), filepath.Join(b.TempDir(), "bench.db"), Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	ctx := context.Background()
+	holder := games.NewCredential().Holder()
+	now := time.Now()
+	rec := &games.Record{Game: rules.New(rules.BanChess{}), White: holder, Black: holder, Mode: games.HotSeat, Created: now, Updated: now}
+	if err := s.Create(ctx, rec); err != nil {
+		b.Fatal(err)
+	}
+	steps := []func(g *rules.Game) error{
+		func(g *rules.Game) error { return g.PlayText("b:e2e4") },
+		func(g *rules.Game) error { return g.PlayText("m:d2d4") },
+		(*rules.Game).Undo,
+		(*rules.Game).Undo,
+	}
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		if err := s.Update(ctx, rec.ID, func(r *games.Record) error { return steps[i%len(steps)](r.Game) }); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
