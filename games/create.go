@@ -16,7 +16,7 @@ func Variant(id string) (rules.Variant, error) {
 		for _, v := range rules.Variants() {
 			ids = append(ids, fmt.Sprintf("%q", v.ID()))
 		}
-		return nil, Errorf(Invalid, "%q is not a variant: use %s.", trunc(id), strings.Join(ids, " or ")).withDetail("bad_variant")
+		return nil, Errorf(Invalid, "%q is not a variant: use %s.", rules.Clip(id), strings.Join(ids, " or ")).withDetail("bad_variant")
 	}
 	return v, nil
 }
@@ -64,7 +64,13 @@ func (s *Service) FromPGN(pgn, variant string) (*rules.Game, error) {
 			return nil, err
 		}
 	}
-	g, err := rules.FromPGN(pgn, rules.PGNOptions{Variant: v, MaxPlies: s.limits.MaxPlies})
+	g, err := rules.FromPGN(pgn, rules.PGNOptions{
+		Variant:         v,
+		MaxPlies:        s.limits.MaxPlies,
+		MaxTags:         s.limits.MaxTags,
+		MaxTagBytes:     s.limits.MaxTagBytes,
+		MaxTagNameBytes: s.limits.MaxTagNameBytes,
+	})
 	if err != nil {
 		e := ErrorOf(err)
 		if e.Detail == "" || e.Code == Illegal {
@@ -88,11 +94,15 @@ func (s *Service) FromText(text, variant string) (*rules.Game, error) {
 	return s.FromPGN(text, "")
 }
 
-// FromLink returns the game a link's query describes: pgn=…, fen=…, or a
-// share link (see Link).
+// FromLink returns the game a link's query describes: pgn=… (of at most
+// Limits.MaxLinkPGNBytes), fen=…, or a share link (see Link).
 func (s *Service) FromLink(q url.Values) (*rules.Game, error) {
 	if q.Has("pgn") {
-		return s.FromPGN(q.Get("pgn"), "")
+		pgn := q.Get("pgn")
+		if max := s.limits.MaxLinkPGNBytes; max > 0 && len(pgn) > max {
+			return nil, Errorf(Invalid, "The link's PGN is %d bytes long; a link may carry a PGN of at most %d KiB. Paste a longer one into the import box instead.", len(pgn), max>>10).withDetail("pgn_too_long")
+		}
+		return s.FromPGN(pgn, "")
 	}
 	v, err := Variant(q.Get("v"))
 	if err != nil {
@@ -125,7 +135,7 @@ func (s *Service) FromLink(q url.Values) (*rules.Game, error) {
 	case "draw":
 		err = g.AgreeDraw()
 	default:
-		err = fmt.Errorf("%q is not an ending: use white-resigned, black-resigned or draw", trunc(end))
+		err = fmt.Errorf("%q is not an ending: use white-resigned, black-resigned or draw", rules.Clip(end))
 	}
 	if err != nil {
 		return nil, (&Error{Code: Invalid, Msg: Sentence(err.Error()), Err: err}).withDetail("bad_link")

@@ -1,9 +1,11 @@
 package games_test
 
 import (
+	"fmt"
 	"net/url"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/rules"
@@ -240,6 +242,114 @@ func TestFromLink(t *testing.T) {
 		q, _ := url.ParseQuery(c.query)
 		if games.IsLink(q) != c.link {
 			t.Errorf("IsLink(%s) = %v", c.query, !c.link)
+		}
+	}
+}
+
+// tagPGN is a PGN of n tags whose names are name bytes long and values
+// value bytes long, and a move.
+func tagPGN(n, name, value int) string {
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, "[%s \"%s\"]\n", fmt.Sprintf("T%0*d", name-1, i+1), strings.Repeat("v", value))
+	}
+	b.WriteString("\n1. e4 *\n")
+	return b.String()
+}
+
+// TestPGNTagLimits: the default limits bound a game's tags, however it is
+// created from a PGN (API, import, link, terminal all call FromPGN).
+func TestPGNTagLimits(t *testing.T) {
+	d := games.DefaultLimits()
+	if d.MaxTags != 32 || d.MaxTagBytes != 256 || d.MaxTagNameBytes != 64 || d.MaxLinkPGNBytes != 16<<10 {
+		t.Errorf("default limits %+v", d)
+	}
+	svc := games.New(nil)
+	for _, c := range []struct {
+		name, pgn, detail, want string
+	}{
+		{"33 tags", tagPGN(33, 8, 8), "too_many_tags", "more than 32 tags"},
+		{"10,000 tags", tagPGN(10_000, 8, 90), "too_many_tags", "more than 32 tags"},
+		{"a value of 257 bytes", tagPGN(1, 8, 257), "tag_too_long", "longer than 256 bytes"},
+		{"a name of 65 bytes", tagPGN(1, 65, 1), "tag_too_long", "longer than 64 bytes"},
+	} {
+		_, err := svc.FromPGN(c.pgn, "")
+		refused(t, c.name, err, games.Invalid, c.detail)
+		if msg := games.ErrorOf(err).Msg; !strings.Contains(msg, c.want) || len(msg) > 200 || strings.Contains(msg, "vvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvv") {
+			t.Errorf("%s: message %q", c.name, msg)
+		}
+	}
+	// At the bounds the game is read, and its tags are what they bound.
+	g, err := svc.FromPGN(tagPGN(32, 64, 256), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	size := 0
+	for _, tag := range g.Tags() {
+		size += len(tag.Name) + len(tag.Value)
+	}
+	if n := len(g.Tags()); n != 32 || size > 32*(64+256) {
+		t.Errorf("%d tags kept, %d bytes", n, size)
+	}
+	if pgn := g.PGN(); len(pgn) > 12<<10 {
+		t.Errorf("the game's PGN is %d bytes", len(pgn))
+	}
+	// A limit of 0 is no limit.
+	if _, err := games.New(nil, games.WithLimits(games.Limits{})).FromPGN(tagPGN(100, 100, 1000), ""); err != nil {
+		t.Errorf("no limit: %v", err)
+	}
+}
+
+// TestLinkPGNLimit: a link carries a PGN of at most 16 KiB; a longer one is
+// refused before it is read, and must be posted.
+func TestLinkPGNLimit(t *testing.T) {
+	svc := games.New(nil)
+	pad := func(n int) string { // a good PGN of n bytes: a comment is dropped
+		const moves = "1. e4 e5 *"
+		return "{" + strings.Repeat("c", n-len(moves)-2) + "}" + moves
+	}
+	if g, err := svc.FromLink(url.Values{"pgn": {pad(16 << 10)}}); err != nil || g.Ply() == 1 {
+		t.Errorf("a link PGN of 16 KiB: %v, %v", g, err)
+	}
+	for _, pgn := range []string{pad(16<<10 + 1), tagPGN(10_000, 8, 90)} {
+		_, err := svc.FromLink(url.Values{"pgn": {pgn}})
+		refused(t, fmt.Sprintf("a link PGN of %d bytes", len(pgn)), err, games.Invalid, "pgn_too_long")
+		if msg := games.ErrorOf(err).Msg; !strings.Contains(msg, "at most 16 KiB") || !strings.Contains(msg, "import") || len(msg) > 200 {
+			t.Errorf("refusal %q", msg)
+		}
+	}
+	// Posted (FromPGN, FromText), a longer PGN is read.
+	if _, err := svc.FromPGN(pad(64<<10), ""); err != nil {
+		t.Errorf("a posted PGN of 64 KiB: %v", err)
+	}
+	if _, err := svc.FromText(pad(64<<10), ""); err != nil {
+		t.Errorf("an imported PGN of 64 KiB: %v", err)
+	}
+	if _, err := games.New(nil, games.WithLimits(games.Limits{})).FromLink(url.Values{"pgn": {pad(64 << 10)}}); err != nil {
+		t.Errorf("no limit: %v", err)
+	}
+}
+
+// TestLongInputQuoted: a refusal quotes at most 40 characters of what was
+// sent, cut between characters.
+func TestLongInputQuoted(t *testing.T) {
+	long := strings.Repeat("é", 3555)
+	svc := games.New(nil, games.WithLimits(games.Limits{}))
+	for name, f := range map[string]func() error{
+		"variant":     func() error { _, err := svc.NewGame(long); return err },
+		"link v":      func() error { _, err := svc.FromLink(url.Values{"a": {""}, "v": {long}}); return err },
+		"link a":      func() error { _, err := svc.FromLink(url.Values{"a": {long}}); return err },
+		"link end":    func() error { _, err := svc.FromLink(url.Values{"a": {""}, "end": {long}}); return err },
+		"link fen":    func() error { _, err := svc.FromLink(url.Values{"fen": {long}}); return err },
+		"fen":         func() error { _, err := svc.FromFEN(rules.StartFEN[:44]+" w "+long+" - 0 1", ""); return err },
+		"pgn move":    func() error { _, err := svc.FromPGN("1. "+long, ""); return err },
+		"pgn tag":     func() error { _, err := svc.FromPGN("[Event \""+long, ""); return err },
+		"text":        func() error { _, err := svc.FromText(long, ""); return err },
+		"pgn variant": func() error { _, err := svc.FromPGN("1. e4 *", long); return err },
+	} {
+		msg := games.ErrorOf(f()).Msg
+		if msg == "" || strings.Contains(msg, strings.Repeat("é", 41)) || !utf8.ValidString(msg) || len(msg) > 300 {
+			t.Errorf("%s: %q", name, msg)
 		}
 	}
 }

@@ -89,7 +89,7 @@ func ParseAction(s string) (Action, error) {
 	text := strings.TrimSpace(s)
 	body := strings.TrimRight(text, "+#=")
 	if len(body) < 2 || body[1] != ':' {
-		return Action{}, syntaxErrorf(text, "%q is not an action: write a ban as b:e2e4 or a move as m:e2e4", text)
+		return Action{}, syntaxErrorf(text, "%q is not an action: write a ban as b:e2e4 or a move as m:e2e4", Clip(text))
 	}
 	var a Action
 	switch body[0] {
@@ -98,11 +98,11 @@ func ParseAction(s string) (Action, error) {
 	case 'm', 'M':
 		a.Phase = PhaseMove
 	default:
-		return Action{}, syntaxErrorf(text, "%q is not an action: it must start with b: (ban) or m: (move)", text)
+		return Action{}, syntaxErrorf(text, "%q is not an action: it must start with b: (ban) or m: (move)", Clip(text))
 	}
 	a, err := parseCoords(a.Phase, body[2:])
 	if err != nil {
-		return Action{}, syntaxErrorf(text, "%q is not an action: %v", text, err)
+		return Action{}, syntaxErrorf(text, "%q is not an action: %v", Clip(text), err)
 	}
 	return a, nil
 }

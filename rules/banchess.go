@@ -50,7 +50,7 @@ func (v BanChess) parseExtension(field string, toMove Color, fullmove int) (int,
 			banner = Black
 		}
 		if banner != toMove.Other() {
-			return 0, Pair{}, false, fenErrorf("ply", "%q says %s bans next, but with %s to move it is %s who bans", field, banner.Name(), toMove.Name(), toMove.Other().Name())
+			return 0, Pair{}, false, fenErrorf("ply", "%q says %s bans next, but with %s to move it is %s who bans", Clip(field), banner.Name(), toMove.Name(), toMove.Other().Name())
 		}
 		return v.firstPly(toMove, fullmove), Pair{}, false, nil
 	}
@@ -64,7 +64,7 @@ func (v BanChess) parseExtension(field string, toMove Color, fullmove int) (int,
 	plyText, banText, hasBan := strings.Cut(field, ":")
 	ply, err := strconv.Atoi(plyText)
 	if err != nil || ply < 1 || len(plyText) > 9 {
-		return 0, Pair{}, false, fenErrorf("ply", "%q is not a ply: it must be a whole number from 1, optionally followed by :<from><to>", field)
+		return 0, Pair{}, false, fenErrorf("ply", "%q is not a ply: it must be a whole number from 1, optionally followed by :<from><to>", Clip(field))
 	}
 	if t := v.turn(ply); t.ToMove != toMove {
 		return 0, Pair{}, false, fenErrorf("ply", "ply %d is %s's %s, but the side to move is %s", ply, t.Actor.Name(), t.Phase, toMove.Name())

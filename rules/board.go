@@ -54,7 +54,7 @@ func ParseColor(s string) (Color, error) {
 	case "black", "b", "Black":
 		return Black, nil
 	}
-	return 0, fmt.Errorf("%q is not a colour: use white or black", s)
+	return 0, fmt.Errorf("%q is not a colour: use white or black", Clip(s))
 }
 
 // Square is one of the 64 squares: a1 = 0, b1 = 1, …, h8 = 63.
@@ -86,7 +86,7 @@ func (s Square) Light() bool { return (s.File()+s.Rank())%2 == 1 }
 // ParseSquare reads a square name such as "e4".
 func ParseSquare(s string) (Square, error) {
 	if len(s) != 2 || s[0] < 'a' || s[0] > 'h' || s[1] < '1' || s[1] > '8' {
-		return NoSquare, fmt.Errorf("%q is not a square: use a file a–h and a rank 1–8, like e4", s)
+		return NoSquare, fmt.Errorf("%q is not a square: use a file a–h and a rank 1–8, like e4", Clip(s))
 	}
 	return SquareAt(int(s[0]-'a'), int(s[1]-'1')), nil
 }
@@ -206,7 +206,7 @@ func (p Pair) String() string { return p.From.String() + p.To.String() }
 // ParsePair reads a pair such as "e2e4".
 func ParsePair(s string) (Pair, error) {
 	if len(s) != 4 {
-		return Pair{}, fmt.Errorf("%q is not a square pair: write it like e2e4", s)
+		return Pair{}, fmt.Errorf("%q is not a square pair: write it like e2e4", Clip(s))
 	}
 	from, err := ParseSquare(s[:2])
 	if err != nil {

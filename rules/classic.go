@@ -36,7 +36,7 @@ func (v Classic) parseExtension(field string, toMove Color, fullmove int) (int, 
 	field = strings.TrimRight(field, "+#=")
 	if field != "" {
 		if _, err := strconv.Atoi(field); err != nil && field != "w:ban" && field != "b:ban" {
-			return 0, Pair{}, false, fenErrorf("ban", "%q: Classic games have no bans", field)
+			return 0, Pair{}, false, fenErrorf("ban", "%q: Classic games have no bans", Clip(field))
 		}
 	}
 	return v.firstPly(toMove, fullmove), Pair{}, false, nil

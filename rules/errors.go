@@ -18,7 +18,32 @@ var (
 	ErrGameOver = errors.New("game over")
 	// ErrTooManyPlies: a PGN holds more plies than PGNOptions.MaxPlies.
 	ErrTooManyPlies = errors.New("too many plies")
+	// ErrTooManyTags: a PGN's game has more tags than PGNOptions.MaxTags.
+	ErrTooManyTags = errors.New("too many tags")
+	// ErrTagTooLong: a PGN tag's name or value is longer than
+	// PGNOptions.MaxTagNameBytes or MaxTagBytes.
+	ErrTagTooLong = errors.New("tag too long")
 )
+
+// MaxQuote is the most characters of a user's text that a message quotes:
+// an error never echoes more of what was sent (see Clip).
+const MaxQuote = 40
+
+// Clip shortens text that a message quotes to MaxQuote characters (see
+// ClipTo).
+func Clip(s string) string { return ClipTo(s, MaxQuote) }
+
+// ClipTo shortens s to its first n characters, never splitting one (a byte
+// that is not UTF-8 counts as one character), and marks a cut with "…".
+func ClipTo(s string, n int) string {
+	for i := range s {
+		if n <= 0 {
+			return s[:i] + "…"
+		}
+		n--
+	}
+	return s
+}
 
 // ActionError explains why an action was refused. The game is unchanged.
 type ActionError struct {
@@ -90,3 +115,15 @@ func (e plyLimitError) Error() string {
 
 // Is makes errors.Is(err, ErrTooManyPlies) true.
 func (e plyLimitError) Is(target error) bool { return target == ErrTooManyPlies }
+
+// tagLimitError is a tag section past the reader's bounds: kind is
+// ErrTooManyTags or ErrTagTooLong.
+type tagLimitError struct {
+	kind error
+	msg  string
+}
+
+func (e tagLimitError) Error() string { return e.msg }
+
+// Is makes errors.Is(err, e.kind) true.
+func (e tagLimitError) Is(target error) bool { return target == e.kind }

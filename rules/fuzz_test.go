@@ -2,8 +2,20 @@ package rules
 
 import (
 	"slices"
+	"strings"
 	"testing"
+	"unicode/utf8"
 )
+
+// checkQuote fails when err's message quotes much of the input: a message
+// quotes at most MaxQuote characters of it, cut between characters.
+func checkQuote(t *testing.T, in string, err error) {
+	t.Helper()
+	msg := err.Error()
+	if len(msg) > 1024 || utf8.ValidString(in) && !utf8.ValidString(msg) {
+		t.Fatalf("%d bytes of input give a message of %d bytes: %.300q", len(in), len(msg), msg)
+	}
+}
 
 // The fuzz targets check that no input panics a reader and that whatever
 // loads writes back to text that loads to the same state. Seed corpora are
@@ -15,6 +27,8 @@ func FuzzFEN(f *testing.F) {
 	for _, s := range []string{
 		StartFEN, StartFEN + " 2:e2e4", StartFEN + " b:ban", "8/8/8/8/8/8/8/8 w - - 0 1",
 		"7k/8/1b2p3/3pP3/4K3/r7/8/5q2 w - d6 0 1", "4k3/8/8/8/7P/8/2q5/K7 w - - 0 1 2:h4h5=",
+		"rnbqkbnr/pppppppp/８/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", StartFEN[:44] + " w KQé - 0 1",
+		StartFEN[:44] + " w KQkq - 0 " + strings.Repeat("é", 300), StartFEN + " " + strings.Repeat("1", 300),
 	} {
 		f.Add(s)
 	}
@@ -22,6 +36,7 @@ func FuzzFEN(f *testing.F) {
 		for _, v := range Variants() {
 			g, err := FromFEN(s, v)
 			if err != nil {
+				checkQuote(t, s, err)
 				continue
 			}
 			out := g.FEN()
@@ -42,12 +57,34 @@ func FuzzPGN(f *testing.F) {
 		"[FEN \"6k1/5pp1/8/8/8/8/8/K3R3 w - - 0 1 1\"]\n1. {banning: a1a2} Re8+ {banning: g8h7#} 1-0",
 		"1.e4 e5 2.Nf3 (2.f4 exf4) Nc6 $1 3.Bb5!? a6 {c} 0-1",
 		"[Event \"a\"]\n1. e4 *\n[Event \"b\"]\n1. d4 *",
+		strings.Repeat("[Tag \"value\"]\n", 100) + "1. e4 *",
+		"[Event \"" + strings.Repeat("x", 300) + "\"]\n[" + strings.Repeat("N", 100) + " \"v\"]\n1. e4 *",
+		"1. e4 {" + strings.Repeat("comment ", 1000) + "} e5 " + strings.Repeat("Nxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxf3", 3) + " *",
 	} {
 		f.Add(s)
 	}
+	bounds := PGNOptions{MaxTags: 4, MaxTagBytes: 16, MaxTagNameBytes: 8}
 	f.Fuzz(func(t *testing.T, s string) {
+		// Within bounds on tags, a game's tags are within them, and the
+		// game is the one read without bounds: a bound only refuses.
+		if g, err := FromPGN(s, bounds); err == nil {
+			if len(g.Tags()) > bounds.MaxTags {
+				t.Fatalf("%d tags read, more than %d", len(g.Tags()), bounds.MaxTags)
+			}
+			for _, tag := range g.Tags() {
+				if len(tag.Name) > bounds.MaxTagNameBytes || len(tag.Value) > bounds.MaxTagBytes {
+					t.Fatalf("tag %q %q read, longer than the bounds", tag.Name, tag.Value)
+				}
+			}
+			if free, err := FromPGN(s, PGNOptions{}); err != nil || free.PGN() != g.PGN() {
+				t.Fatalf("read within bounds, but not the same without: %v", err)
+			}
+		} else {
+			checkQuote(t, s, err)
+		}
 		g, err := FromPGN(s, PGNOptions{})
 		if err != nil {
+			checkQuote(t, s, err)
 			return
 		}
 		out := g.PGN()
@@ -62,12 +99,13 @@ func FuzzPGN(f *testing.F) {
 }
 
 func FuzzBCN(f *testing.F) {
-	for _, s := range []string{"b:e2e4", "m:e7e8q", "m:d8h4#", "b:e1g1+", "x:e2e4", "m:e2e4=", "b:e7e8q"} {
+	for _, s := range []string{"b:e2e4", "m:e7e8q", "m:d8h4#", "b:e1g1+", "x:e2e4", "m:e2e4=", "b:e7e8q", "m:" + strings.Repeat("é", 100)} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		a, err := ParseAction(s)
 		if err != nil {
+			checkQuote(t, s, err)
 			return
 		}
 		again, err := ParseAction(a.String())

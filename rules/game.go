@@ -123,7 +123,7 @@ func Replay(v Variant, fen string, actions []string) (*Game, error) {
 	}
 	for i, text := range actions {
 		if err := g.PlayText(text); err != nil {
-			return nil, fmt.Errorf("action %d (%s): %w", i+1, text, err)
+			return nil, fmt.Errorf("action %d (%s): %w", i+1, Clip(text), err)
 		}
 	}
 	return g, nil

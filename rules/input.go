@@ -148,7 +148,7 @@ func readSAN(s string) (sanQuery, error) {
 		c := s[i+1]
 		letter := c|0x20 >= 'a' && c|0x20 <= 'z'
 		if k := kindFromLetter(c); letter && (k == 0 || k == Pawn || k == King) {
-			return q, syntaxErrorf(s, "%q is not a move: %c is not a promotion piece: promote to Q, R, B or N, as in %s=Q", s, c, s[:i])
+			return q, syntaxErrorf(s, "%q is not a move: %c is not a promotion piece: promote to Q, R, B or N, as in %s=Q", Clip(s), c, Clip(s[:i]))
 		}
 	}
 	return q, syntaxErrorf(s, "%v", err)
@@ -160,16 +160,16 @@ func (g *Game) sanMove(s string, q sanQuery) (Action, error) {
 	found := q.match(&g.positions[len(g.positions)-1], g.moves)
 	switch {
 	case len(found) == 0 && q.castle != 0:
-		return Action{}, illegalf(s, "%s is not legal: %s cannot %s now", s, g.ToMove().Name(), q.describe())
+		return Action{}, illegalf(s, "%s is not legal: %s cannot %s now", Clip(s), g.ToMove().Name(), q.describe())
 	case len(found) == 0:
-		return Action{}, illegalf(s, "%s is not legal: no %s", s, q.describe())
+		return Action{}, illegalf(s, "%s is not legal: no %s", Clip(s), q.describe())
 	case !onePair(found):
 		return Action{}, ambiguous(s, found)
 	}
 	m := found[0]
 	a, err := g.notBanned(s, MoveAction(moveFrom(m), moveTo(m), promoKind(m)))
 	if err == nil && len(found) > 1 {
-		return Action{}, illegalf(s, "%s promotes a pawn: add the piece, as in %s=Q", s, strings.TrimRight(s, "+#"))
+		return Action{}, illegalf(s, "%s promotes a pawn: add the piece, as in %s=Q", Clip(s), Clip(strings.TrimRight(s, "+#")))
 	}
 	return a, err
 }
@@ -181,9 +181,9 @@ func (g *Game) sanBan(s string, q sanQuery) (Action, error) {
 	found := q.match(&g.positions[len(g.positions)-1], g.moves)
 	switch {
 	case len(found) == 0 && q.castle != 0:
-		return Action{}, illegalf(s, "%s cannot ban %s: %s cannot %s now", t.Actor.Name(), s, t.ToMove.Name(), q.describe())
+		return Action{}, illegalf(s, "%s cannot ban %s: %s cannot %s now", t.Actor.Name(), Clip(s), t.ToMove.Name(), q.describe())
 	case len(found) == 0:
-		return Action{}, illegalf(s, "%s cannot ban %s: no %s %s", t.Actor.Name(), s, t.ToMove.Name(), q.describe())
+		return Action{}, illegalf(s, "%s cannot ban %s: no %s %s", t.Actor.Name(), Clip(s), t.ToMove.Name(), q.describe())
 	case !onePair(found):
 		return Action{}, ambiguous(s, found)
 	}
@@ -209,7 +209,7 @@ func ambiguous(s string, found []*chess.Move) error {
 			from = append(from, f)
 		}
 	}
-	return illegalf(s, "%s is ambiguous: pieces on %s can all move there", s, strings.Join(from, " and "))
+	return illegalf(s, "%s is ambiguous: pieces on %s can all move there", Clip(s), strings.Join(from, " and "))
 }
 
 // notBanned returns the move a, or refuses it with ErrBanned when it is the
@@ -222,5 +222,5 @@ func (g *Game) notBanned(s string, a Action) (Action, error) {
 	if body := strings.TrimRight(s, "+#="); body == ban.String() || len(body) > 2 && body[1] == ':' && body[2:] == ban.String() {
 		return Action{}, bannedf(s, "%s is banned this turn", ban)
 	}
-	return Action{}, bannedf(s, "%s (%s) is banned this turn", s, ban)
+	return Action{}, bannedf(s, "%s (%s) is banned this turn", Clip(s), ban)
 }

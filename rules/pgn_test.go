@@ -2,6 +2,8 @@ package rules
 
 import (
 	"errors"
+	"fmt"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -242,5 +244,110 @@ func TestPGNTagEscapes(t *testing.T) {
 	}
 	if tags := back.Tags(); !slices.Contains(tags, Tag{Name: "Event", Value: `the "big" one \ final`}) {
 		t.Errorf("tags read back: %v", tags)
+	}
+}
+
+// tagFlood is a PGN of n tags named T0001, T0002, … whose values are value
+// bytes long, and a move.
+func tagFlood(n, value int) string {
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, "[T%04d \"%s\"]\n", i+1, strings.Repeat("x", value))
+	}
+	b.WriteString("\n1. e4 *\n")
+	return b.String()
+}
+
+func TestPGNTagBounds(t *testing.T) {
+	bounds := PGNOptions{MaxTags: 3, MaxTagBytes: 8, MaxTagNameBytes: 5}
+	tests := []struct {
+		name string
+		pgn  string
+		opts PGNOptions
+		kind error // nil: read
+		want string
+	}{
+		{"no bound", tagFlood(100, 300), PGNOptions{}, nil, ""},
+		{"at the bounds", tagFlood(3, 8), bounds, nil, ""},
+		{"one tag too many", tagFlood(4, 8), bounds, ErrTooManyTags, "more than 3 tags"},
+		{"a value too long", tagFlood(1, 9), bounds, ErrTagTooLong, "value is longer than 8 bytes"},
+		{"a name too long", "[Event6 \"a\"]\n1. e4 *", bounds, ErrTagTooLong, "name is longer than 5 bytes"},
+		// The reader stops at the bound: the broken tag after it is never read.
+		{"stops at the bound", "[A \"1\"]\n[B \"2\"]\n[C \"3\"]\n[Bad \"x]\n", bounds, ErrTooManyTags, "more than 3 tags"},
+		{"stops in the value", "[Event \"" + strings.Repeat("x", 1<<20), bounds, ErrTagTooLong, "longer than 8 bytes"},
+		// Each game of a file has its own tags.
+		{"two games at the bound", tagFlood(3, 1) + tagFlood(3, 1), PGNOptions{MaxTags: 3, Game: 1}, nil, ""},
+		{"the other game over", tagFlood(3, 1) + tagFlood(4, 1), PGNOptions{MaxTags: 3}, ErrTooManyTags, "more than 3 tags"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g, err := FromPGN(tt.pgn, tt.opts)
+			if tt.kind == nil {
+				if err != nil {
+					t.Fatalf("FromPGN: %v", err)
+				}
+				if n := tt.opts.MaxTags; n > 0 && len(g.Tags()) > n {
+					t.Errorf("%d tags kept, more than %d", len(g.Tags()), n)
+				}
+				return
+			}
+			var pe *PGNError
+			if !errors.Is(err, tt.kind) || !errors.As(err, &pe) || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("FromPGN: %v, want a *PGNError wrapping %v saying %q", err, tt.kind, tt.want)
+			}
+			if len(err.Error()) > 200 {
+				t.Errorf("the error quotes too much: %d bytes", len(err.Error()))
+			}
+		})
+	}
+}
+
+// TestPGNTagFloodCheap: 1 MB of 10,000 tags costs the reader what the first
+// tags past the bound cost, not the megabyte it would copy unbounded.
+func TestPGNTagFloodCheap(t *testing.T) {
+	flood := tagFlood(10_000, 90)
+	if len(flood) < 1e6 {
+		t.Fatalf("the flood is %d bytes", len(flood))
+	}
+	alloc := func(opts PGNOptions) (uint64, error) {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		_, err := FromPGN(flood, opts)
+		runtime.ReadMemStats(&after)
+		return after.TotalAlloc - before.TotalAlloc, err
+	}
+	unbounded, err := alloc(PGNOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bounded, err := alloc(PGNOptions{MaxTags: 32, MaxTagBytes: 256, MaxTagNameBytes: 64})
+	if !errors.Is(err, ErrTooManyTags) {
+		t.Fatalf("bounded: %v", err)
+	}
+	t.Logf("1 MB of 10,000 tags: %d bytes allocated unbounded, %d bounded", unbounded, bounded)
+	if bounded > 64<<10 {
+		t.Errorf("the bounded reader allocated %d bytes for a refused flood", bounded)
+	}
+}
+
+// TestPGNCommentsNotKept: only ban comments are read; other comments,
+// however long, are dropped as the text is read and never reach the game.
+func TestPGNCommentsNotKept(t *testing.T) {
+	long := strings.Repeat("blah ", 20_000)
+	for _, pgn := range []string{
+		"{" + long + "} 1. {banning: e2e4} d4 {" + long + "} {banning: e7e5} d5 *",
+		"1. e4 {" + long + "} e5 *",
+	} {
+		g, err := FromPGN(pgn, PGNOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if out := g.PGN(); strings.Contains(out, "blah") || len(out) > 1000 {
+			t.Errorf("the game keeps a comment: %d bytes of PGN", len(out))
+		}
+	}
+	games, err := splitPGN("1. {banning: e2e4} d4 {just a comment} {banning: e7e5} d5 *", PGNOptions{})
+	if err != nil || len(games) != 1 || len(games[0].tokens) != 5 {
+		t.Errorf("tokens: %+v, %v; want 2 bans, 2 moves, the result, no other comment", games, err)
 	}
 }

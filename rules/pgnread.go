@@ -20,9 +20,16 @@ type PGNOptions struct {
 	// with an error wrapping ErrTooManyPlies. The reader stops at the first
 	// ply past the bound, so a long text costs no more than the bound.
 	MaxPlies int
+	// MaxTags, when positive, refuses a game with more tags than this
+	// (error wrapping ErrTooManyTags); MaxTagBytes and MaxTagNameBytes,
+	// when positive, refuse a tag whose value or name is longer, in bytes
+	// (ErrTagTooLong). The reader stops at the first tag past a bound, in
+	// whichever game of the file it is.
+	MaxTags, MaxTagBytes, MaxTagNameBytes int
 }
 
-// pgnGame is one game of a PGN file, tokenised.
+// pgnGame is one game of a PGN file, tokenised: its tags and its moves,
+// results and ban comments (other comments are dropped as they are read).
 type pgnGame struct {
 	tags   []Tag
 	tokens []pgnToken
@@ -46,7 +53,7 @@ var banComment = regexp.MustCompile(`(?i)^\s*banning:\s*([a-h][1-8][a-h][1-8])\s
 // FromPGN reads a game from PGN text (RULES.md §4). Errors in the movetext
 // are *PGNError values naming the move number, the side and the token.
 func FromPGN(text string, opts PGNOptions) (*Game, error) {
-	games, err := splitPGN(text)
+	games, err := splitPGN(text, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -131,7 +138,7 @@ func (pg *pgnGame) play(v Variant, maxPlies int) (*Game, error) {
 	for _, t := range pg.tokens {
 		at := func(err error) error {
 			pos := g.Position()
-			return &PGNError{MoveNumber: pos.Fullmove, Side: pos.ToMove, Token: t.text, Err: err}
+			return &PGNError{MoveNumber: pos.Fullmove, Side: pos.ToMove, Token: Clip(t.text), Err: err}
 		}
 		if maxPlies > 0 && len(g.plies) >= maxPlies && (t.kind == tokMove || t.kind == tokComment && banComment.MatchString(t.text)) {
 			return nil, &PGNError{Err: plyLimitError{maxPlies}}
@@ -140,7 +147,7 @@ func (pg *pgnGame) play(v Variant, maxPlies int) (*Game, error) {
 		case tokComment:
 			m := banComment.FindStringSubmatch(t.text)
 			if m == nil {
-				continue // an ordinary comment
+				continue // an ordinary comment (splitPGN keeps none)
 			}
 			if _, isBan := v.(BanChess); !isBan {
 				return nil, at(fmt.Errorf("%s games have no bans", v.Name()))
@@ -203,9 +210,10 @@ func (g *Game) ParseMove(text string) (Action, error) {
 	return g.sanMove(s, q)
 }
 
-// splitPGN tokenises PGN text into games. Variations, NAGs, move numbers and
-// escape lines are dropped; comments are kept for their bans.
-func splitPGN(text string) ([]pgnGame, error) {
+// splitPGN tokenises PGN text into games, within opts' bounds on tags.
+// Variations, NAGs, move numbers, escape lines and comments other than bans
+// are dropped.
+func splitPGN(text string, opts PGNOptions) ([]pgnGame, error) {
 	var games []pgnGame
 	cur := &pgnGame{}
 	inMoves := false
@@ -238,7 +246,10 @@ func splitPGN(text string) ([]pgnGame, error) {
 			if inMoves {
 				flush()
 			}
-			tag, n, err := readTag(s[i:])
+			if opts.MaxTags > 0 && len(cur.tags) >= opts.MaxTags {
+				return nil, &PGNError{Err: tagLimitError{ErrTooManyTags, fmt.Sprintf("the game has more than %d tags, the most this reader takes", opts.MaxTags)}}
+			}
+			tag, n, err := readTag(s[i:], opts)
 			if err != nil {
 				return nil, err
 			}
@@ -247,9 +258,11 @@ func splitPGN(text string) ([]pgnGame, error) {
 		case '{':
 			end := strings.IndexByte(s[i:], '}')
 			if end < 0 {
-				return nil, &PGNError{Token: clip(s[i:]), Err: errors.New("comment has no closing }")}
+				return nil, &PGNError{Token: Clip(s[i:]), Err: errors.New("comment has no closing }")}
 			}
-			cur.tokens = append(cur.tokens, pgnToken{tokComment, s[i+1 : i+end]})
+			if text := s[i+1 : i+end]; banComment.MatchString(text) {
+				cur.tokens = append(cur.tokens, pgnToken{tokComment, text})
+			}
 			inMoves = true
 			i += end + 1
 		case ';':
@@ -320,15 +333,9 @@ func skipLine(s string, i int) int {
 	return i
 }
 
-func clip(s string) string {
-	if len(s) > 20 {
-		return s[:20] + "…"
-	}
-	return s
-}
-
-// readTag reads [Name "Value"] at the start of s.
-func readTag(s string) (Tag, int, error) {
+// readTag reads [Name "Value"] at the start of s, within opts' bounds on a
+// tag's name and value.
+func readTag(s string, opts PGNOptions) (Tag, int, error) {
 	i := 1
 	for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
 		i++
@@ -338,11 +345,14 @@ func readTag(s string) (Tag, int, error) {
 		i++
 	}
 	name := s[start:i]
+	if opts.MaxTagNameBytes > 0 && len(name) > opts.MaxTagNameBytes {
+		return Tag{}, 0, &PGNError{Token: Clip(s), Err: tagLimitError{ErrTagTooLong, fmt.Sprintf("the tag's name is longer than %d bytes, the longest this reader takes", opts.MaxTagNameBytes)}}
+	}
 	for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
 		i++
 	}
 	if name == "" || i >= len(s) || s[i] != '"' {
-		return Tag{}, 0, &PGNError{Token: clip(s), Err: errors.New(`a tag must look like [Name "value"]`)}
+		return Tag{}, 0, &PGNError{Token: Clip(s), Err: errors.New(`a tag must look like [Name "value"]`)}
 	}
 	var v strings.Builder
 	for i++; i < len(s) && s[i] != '"'; i++ {
@@ -350,19 +360,22 @@ func readTag(s string) (Tag, int, error) {
 			i++
 		}
 		if s[i] == '\n' {
-			return Tag{}, 0, &PGNError{Token: clip(s), Err: errors.New("the tag's value has no closing quote")}
+			return Tag{}, 0, &PGNError{Token: Clip(s), Err: errors.New("the tag's value has no closing quote")}
+		}
+		if opts.MaxTagBytes > 0 && v.Len() >= opts.MaxTagBytes {
+			return Tag{}, 0, &PGNError{Token: Clip(s), Err: tagLimitError{ErrTagTooLong, fmt.Sprintf("the tag's value is longer than %d bytes, the longest this reader takes", opts.MaxTagBytes)}}
 		}
 		v.WriteByte(s[i])
 	}
 	if i >= len(s) {
-		return Tag{}, 0, &PGNError{Token: clip(s), Err: errors.New("the tag's value has no closing quote")}
+		return Tag{}, 0, &PGNError{Token: Clip(s), Err: errors.New("the tag's value has no closing quote")}
 	}
 	i++
 	for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
 		i++
 	}
 	if i >= len(s) || s[i] != ']' {
-		return Tag{}, 0, &PGNError{Token: clip(s), Err: errors.New("the tag has no closing ]")}
+		return Tag{}, 0, &PGNError{Token: Clip(s), Err: errors.New("the tag has no closing ]")}
 	}
 	return Tag{Name: name, Value: v.String()}, i + 1, nil
 }
@@ -387,12 +400,12 @@ func skipVariation(s string) (int, error) {
 		case '{':
 			end := strings.IndexByte(s[i:], '}')
 			if end < 0 {
-				return 0, &PGNError{Token: clip(s), Err: errors.New("comment in a variation has no closing }")}
+				return 0, &PGNError{Token: Clip(s), Err: errors.New("comment in a variation has no closing }")}
 			}
 			i += end
 		case ';':
 			i = skipLine(s, i)
 		}
 	}
-	return 0, &PGNError{Token: clip(s), Err: errors.New("variation has no closing )")}
+	return 0, &PGNError{Token: Clip(s), Err: errors.New("variation has no closing )")}
 }

@@ -3,6 +3,7 @@ package rules
 import (
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Castling is a set of castling rights.
@@ -242,7 +243,7 @@ func parseFEN6(fields []string) (Position, error) {
 	case "b":
 		p.ToMove = Black
 	default:
-		return p, fenErrorf("side to move", "%q must be w or b", fields[1])
+		return p, fenErrorf("side to move", "%q must be w or b", Clip(fields[1]))
 	}
 	if err := p.parseCastling(fields[2]); err != nil {
 		return p, err
@@ -252,10 +253,10 @@ func parseFEN6(fields []string) (Position, error) {
 	}
 	var err error
 	if p.HalfmoveClock, err = parseCount(fields[4], 0); err != nil {
-		return p, fenErrorf("halfmove clock", "%q must be a whole number from 0", fields[4])
+		return p, fenErrorf("halfmove clock", "%q must be a whole number from 0", Clip(fields[4]))
 	}
 	if p.Fullmove, err = parseCount(fields[5], 1); err != nil {
-		return p, fenErrorf("fullmove number", "%q must be a whole number from 1", fields[5])
+		return p, fenErrorf("fullmove number", "%q must be a whole number from 1", Clip(fields[5]))
 	}
 	if p.Board.attacked(p.KingSquare(p.ToMove.Other()), p.ToMove) {
 		return p, fenErrorf("position", "%s is in check but it is %s's turn to move", p.ToMove.Other().Name(), p.ToMove.Name())
@@ -284,26 +285,29 @@ func parseCount(s string, min int) (int, error) {
 func parsePlacement(b *Board, s string) error {
 	ranks := strings.Split(s, "/")
 	if len(ranks) != 8 {
-		return fenErrorf("placement", "%q has %d ranks; it needs 8 separated by /", s, len(ranks))
+		return fenErrorf("placement", "%q has %d ranks; it needs 8 separated by /", Clip(s), len(ranks))
 	}
 	var count [3][7]int
 	for i, row := range ranks {
 		rank := 7 - i
 		file := 0
-		for _, c := range []byte(row) {
+		for j := 0; j < len(row); j++ {
+			c := row[j]
 			if c >= '1' && c <= '8' {
 				file += int(c - '0')
 				if file > 8 {
-					return fenErrorf("placement", "rank %d (%q) covers more than 8 squares", rank+1, row)
+					return fenErrorf("placement", "rank %d (%q) covers more than 8 squares", rank+1, Clip(row))
 				}
 				continue
 			}
 			k := kindFromLetter(c)
 			if k == 0 {
-				return fenErrorf("placement", "%q on rank %d is not a piece letter (use PNBRQK, lower case for Black) or a count 1–8", string(c), rank+1)
+				// Quote the character, not its first byte: "８", not "\xef".
+				_, n := utf8.DecodeRuneInString(row[j:])
+				return fenErrorf("placement", "%q on rank %d is not a piece letter (use PNBRQK, lower case for Black) or a count 1–8", row[j:j+n], rank+1)
 			}
 			if file > 7 {
-				return fenErrorf("placement", "rank %d (%q) covers more than 8 squares", rank+1, row)
+				return fenErrorf("placement", "rank %d (%q) covers more than 8 squares", rank+1, Clip(row))
 			}
 			color := White
 			if c >= 'a' {
@@ -317,7 +321,7 @@ func parsePlacement(b *Board, s string) error {
 			file++
 		}
 		if file != 8 {
-			return fenErrorf("placement", "rank %d (%q) covers %d squares; it must cover 8", rank+1, row, file)
+			return fenErrorf("placement", "rank %d (%q) covers %d squares; it must cover 8", rank+1, Clip(row), file)
 		}
 	}
 	for _, c := range []Color{White, Black} {
@@ -344,12 +348,14 @@ func (p *Position) parseCastling(s string) error {
 		return nil
 	}
 	if s == "" || len(s) > 4 {
-		return fenErrorf("castling", "%q must be - or some of KQkq", s)
+		return fenErrorf("castling", "%q must be - or some of KQkq", Clip(s))
 	}
-	for _, c := range []byte(s) {
+	for j := 0; j < len(s); j++ {
+		c := s[j]
 		i := strings.IndexByte("KQkq", c)
 		if i < 0 {
-			return fenErrorf("castling", "%q is not a castling right; use K, Q, k, q or -", string(c))
+			_, n := utf8.DecodeRuneInString(s[j:]) // the character, not a byte
+			return fenErrorf("castling", "%q is not a castling right; use K, Q, k, q or -", s[j:j+n])
 		}
 		h := castlingHomes[i]
 		if p.Castling&h.right != 0 {
@@ -373,7 +379,7 @@ func (p *Position) parseEnPassant(s string) error {
 	}
 	sq, err := ParseSquare(s)
 	if err != nil {
-		return fenErrorf("en passant", "%q must be - or a square like e3", s)
+		return fenErrorf("en passant", "%q must be - or a square like e3", Clip(s))
 	}
 	// The pawn that just advanced belongs to the side not to move.
 	mover := p.ToMove.Other()

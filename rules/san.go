@@ -103,7 +103,7 @@ func parseSAN(text string) (sanQuery, error) {
 		return q, nil
 	}
 	if s == "" {
-		return q, fmt.Errorf("%q is not a move", text)
+		return q, fmt.Errorf("%q is not a move", Clip(text))
 	}
 	q.kind = Pawn
 	if k := kindFromLetter(s[0]); k != 0 && k != Pawn && s[0] >= 'A' && s[0] <= 'Z' {
@@ -121,11 +121,11 @@ func parseSAN(text string) (sanQuery, error) {
 		}
 	}
 	if len(s) < 2 {
-		return q, fmt.Errorf("%q is not a move: it has no destination square", text)
+		return q, fmt.Errorf("%q is not a move: it has no destination square", Clip(text))
 	}
 	to, err := ParseSquare(s[len(s)-2:])
 	if err != nil {
-		return q, fmt.Errorf("%q is not a move: it must end with a square like f3", text)
+		return q, fmt.Errorf("%q is not a move: it must end with a square like f3", Clip(text))
 	}
 	q.to = to
 	s = strings.TrimRight(s[:len(s)-2], "x:-")
@@ -136,7 +136,7 @@ func parseSAN(text string) (sanQuery, error) {
 		case c >= '1' && c <= '8' && q.fromRank < 0:
 			q.fromRank = int(c - '1')
 		default:
-			return q, fmt.Errorf("%q is not a move in algebraic notation", text)
+			return q, fmt.Errorf("%q is not a move in algebraic notation", Clip(text))
 		}
 	}
 	return q, nil

@@ -53,5 +53,5 @@ func VariantByID(id string) (Variant, error) {
 		}
 		ids = append(ids, v.ID())
 	}
-	return nil, fmt.Errorf("unknown variant %q: choose %s", id, strings.Join(ids, " or "))
+	return nil, fmt.Errorf("unknown variant %q: choose %s", Clip(id), strings.Join(ids, " or "))
 }

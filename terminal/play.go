@@ -93,7 +93,7 @@ func parseFlags(args []string, errOut io.Writer) (config, error) {
 		return c, fmt.Errorf("%w: %w", errReported, err)
 	}
 	if fs.NArg() > 0 {
-		return c, fmt.Errorf("unexpected argument %q (a FEN with spaces must be quoted)", fs.Arg(0))
+		return c, fmt.Errorf("unexpected argument %q (a FEN with spaces must be quoted)", rules.Clip(fs.Arg(0)))
 	}
 	if c.fen != "" && c.pgnFile != "" {
 		return c, errors.New("give --fen or --pgn, not both")

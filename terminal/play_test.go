@@ -154,6 +154,10 @@ func TestFlags(t *testing.T) {
 	if err := os.WriteFile(bad, []byte("1. e4 e5 2. Ke3 *\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	tagged := filepath.Join(t.TempDir(), "tagged.pgn") // more tags than a game keeps
+	if err := os.WriteFile(tagged, []byte(strings.Repeat("[Tag \"value\"]\n", 33)+"1. e4 *\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
 		name    string
 		args    []string
@@ -174,6 +178,8 @@ func TestFlags(t *testing.T) {
 		{name: "chess pgn", args: []string{"--pgn", chess}, code: 0, out: "That PGN has no bans"},
 		{name: "missing pgn", args: []string{"--pgn", filepath.Join(t.TempDir(), "none.pgn")}, code: 2, errOut: "--pgn: open"},
 		{name: "bad pgn", args: []string{"--pgn", bad}, code: 2, errOut: "PGN move 2, White: Ke3"},
+		{name: "pgn of 33 tags", args: []string{"--pgn", tagged}, code: 2, errOut: "more than 32 tags"},
+		{name: "long stray argument", args: []string{strings.Repeat("é", 3555)}, code: 2, errOut: `unexpected argument "` + strings.Repeat("é", 40) + `…"`},
 		{name: "classic", args: []string{"--variant", "classic"}, code: 0, out: "Ply 1 · White moves"},
 		{name: "bad variant", args: []string{"--variant", "atomic"}, code: 2, errOut: `--variant: "atomic" is not a variant: use "ban" or "classic"` + "\n"},
 		{name: "unicode", args: []string{"--unicode"}, code: 0, out: " 8  ♜  ♞  ♝  ♛  ♚  ♝  ♞  ♜  8"},
