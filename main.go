@@ -56,8 +56,10 @@ func serve(ctx context.Context, args []string, out io.Writer, getenv func(string
 	dbPath := fs.String("db", "banchess.db", "SQLite database file that keeps the games; :memory: keeps them only while the server runs")
 	fsync := fs.Bool("fsync", false, "wait for the disk on every ply, so a power loss loses no acknowledged ply (slower; a killed process loses none either way)")
 	cacheSize := fs.Int("cache", store.DefaultCacheSize, "games kept in memory; others are read from the database when asked for")
+	cacheMB := fs.Int("cache-mb", store.DefaultCacheBytes>>20, "memory the games kept in memory may take, in MiB (estimated from their plies); the cache keeps within this and --cache")
 	ttl := days(30 * 24 * time.Hour)
 	fs.Var(&ttl, "game-ttl", "remove games idle for longer than this (e.g. 30d, 12h); 0 keeps them forever")
+	baseURL := fs.String("base-url", "", "the public URL the server is reached at, such as https://chess.example.com: every absolute link (watch and share links) starts with it; without it links take the request's Host header, which any client can set")
 	trustProxy := fs.Bool("trust-proxy", false, "behind a reverse proxy: take the client's address from X-Forwarded-For and HTTPS from X-Forwarded-Proto when they come from a loopback or private address")
 	limits := handlers.DefaultLimits()
 	fs.Float64Var(&limits.PostsPerSecond, "post-rate", limits.PostsPerSecond, "POST requests a second one client address may send, in bursts of twice as many; 0: no limit")
@@ -69,6 +71,10 @@ func serve(ctx context.Context, args []string, out io.Writer, getenv func(string
 		return errors.New("--post-rate and --games-per-minute must be 0 (no limit) or more")
 	}
 	limits.PostBurst = 0 // twice the rate
+	base, err := handlers.ParseBaseURL(*baseURL)
+	if err != nil {
+		return fmt.Errorf("--base-url: %w", err)
+	}
 	addrSet := false
 	fs.Visit(func(f *flag.Flag) { addrSet = addrSet || f.Name == "addr" })
 	if port := getenv("PORT"); port != "" && !addrSet {
@@ -77,7 +83,10 @@ func serve(ctx context.Context, args []string, out io.Writer, getenv func(string
 
 	logger := slog.New(slog.NewTextHandler(os.Stderr, nil))
 	tuneGC(getenv)
-	db, err := store.OpenSQLite(ctx, *dbPath, store.Options{Fsync: *fsync, CacheSize: *cacheSize, TTL: time.Duration(ttl)})
+	if *cacheSize < 0 || *cacheMB < 0 {
+		return errors.New("--cache and --cache-mb must not be negative")
+	}
+	db, err := store.OpenSQLite(ctx, *dbPath, store.Options{Fsync: *fsync, CacheSize: *cacheSize, CacheBytes: int64(*cacheMB) << 20, TTL: time.Duration(ttl)})
 	if err != nil {
 		return err
 	}
@@ -90,6 +99,7 @@ func serve(ctx context.Context, args []string, out io.Writer, getenv func(string
 		handlers.WithHealthCheck(db),
 		handlers.WithLimits(limits),
 		handlers.WithTrustProxy(*trustProxy),
+		handlers.WithBaseURL(base),
 		handlers.WithLogger(logger),
 	).Register(e)
 
@@ -124,7 +134,8 @@ func serve(ctx context.Context, args []string, out io.Writer, getenv func(string
 // a page allocates a lot that dies at once, and with the default GOGC=100
 // the collector took a fifth of a ply's time. GOGC=400 lets the heap grow to
 // five times what is live; a 512 MiB soft limit makes the collector work
-// harder before that gets large (the default cache full holds about 90 MB).
+// harder before that gets large (the default cache holds at most 64 MiB of
+// games, by its estimate).
 func tuneGC(getenv func(string) string) {
 	if getenv("GOGC") == "" {
 		debug.SetGCPercent(400)

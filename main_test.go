@@ -12,12 +12,15 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/banchess/banchess/store"
 )
 
 // serveArgsEnv, set in a child process of the test binary, makes it run
@@ -246,6 +249,27 @@ func TestGracefulShutdown(t *testing.T) {
 	}
 }
 
+// TestSecondServerRefused starts a server on a database another process
+// serves: it refuses to start, saying why.
+func TestSecondServerRefused(t *testing.T) {
+	switch runtime.GOOS {
+	case "linux", "darwin", "freebsd", "openbsd", "netbsd", "dragonfly":
+	default:
+		t.Skip("the store takes no file lock on " + runtime.GOOS)
+	}
+	db := filepath.Join(t.TempDir(), "games.db")
+	first, err := store.OpenSQLite(context.Background(), db, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer first.Close()
+	var out bytes.Buffer
+	err = serve(context.Background(), []string{"--db", db, "--addr", "localhost:0"}, &out, func(string) string { return "" })
+	if err == nil || !strings.Contains(err.Error(), "another banchess process is serving it") {
+		t.Errorf("a second server on %s: %v", db, err)
+	}
+}
+
 func TestServeFlags(t *testing.T) {
 	tests := []struct {
 		args []string
@@ -258,6 +282,9 @@ func TestServeFlags(t *testing.T) {
 		{[]string{"--post-rate", "-1"}, "must be 0 (no limit) or more"},
 		{[]string{"--games-per-minute", "-5"}, "must be 0 (no limit) or more"},
 		{[]string{"--post-rate", "fast"}, "invalid value"},
+		{[]string{"--base-url", "chess.example.com"}, "--base-url"},
+		{[]string{"--base-url", "https://chess.example.com/play?x=1"}, "only the scheme and host"},
+		{[]string{"--cache-mb", "-1"}, "must not be negative"},
 	}
 	for _, tc := range tests {
 		var out bytes.Buffer

@@ -90,11 +90,27 @@ func ErrorOf(err error) *Error {
 	return &Error{Code: Internal, Msg: internalMsg, Err: err}
 }
 
+// storeError is an error from a Store's Update or View: a refusal the
+// function run on the record made (an *Error), or else the store's own
+// failure, such as a record that does not replay: Internal (or
+// "cancelled"), never a refusal from the rules, whose message would tell
+// the user of the store's insides as if the input were wrong.
+func storeError(err error) *Error {
+	var e *Error
+	if errors.As(err, &e) {
+		return e
+	}
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return ErrorOf(err)
+	}
+	return &Error{Code: Internal, Msg: internalMsg, Err: err}
+}
+
 // rulesError maps a refusal from the rules, or nil when err is not one.
 func rulesError(err error) *Error {
 	msg := Sentence(err.Error())
 	var ae *rules.ActionError
-	if errors.As(err, &ae) && ae.Action != "" && strings.HasPrefix(err.Error(), ae.Action) {
+	if errors.As(err, &ae) && ae.Action != "" && strings.HasPrefix(err.Error(), strings.TrimSuffix(rules.Clip(ae.Action), "…")) {
 		msg = stop(err.Error()) // it starts with what was typed: keep it as typed
 	}
 	var fe *rules.FENError
@@ -112,6 +128,10 @@ func rulesError(err error) *Error {
 		return &Error{Code: Conflict, Detail: "nothing_to_undo", Msg: "There is nothing to undo: the game is at its start.", Err: err}
 	case errors.Is(err, rules.ErrTooManyPlies):
 		return &Error{Code: Invalid, Detail: "too_many_plies", Msg: msg, Err: err}
+	case errors.Is(err, rules.ErrTooManyTags):
+		return &Error{Code: Invalid, Detail: "too_many_tags", Msg: msg, Err: err}
+	case errors.Is(err, rules.ErrTagTooLong):
+		return &Error{Code: Invalid, Detail: "tag_too_long", Msg: msg, Err: err}
 	case errors.As(err, &fe):
 		return &Error{Code: Invalid, Detail: "bad_fen", Msg: msg, Err: err}
 	case errors.As(err, &pe):
@@ -143,12 +163,4 @@ func stop(msg string) string {
 		msg += "."
 	}
 	return msg
-}
-
-// trunc shortens echoed input to 32 runes.
-func trunc(s string) string {
-	if r := []rune(s); len(r) > 32 {
-		return string(r[:32]) + "…"
-	}
-	return s
 }

@@ -57,10 +57,33 @@ type Limits struct {
 	MaxPlies int
 	// MaxFENBytes is the longest FEN read, in bytes.
 	MaxFENBytes int
+	// MaxTags is the most tags a PGN's game may have; MaxTagBytes and
+	// MaxTagNameBytes bound each tag's value and name, in bytes. The
+	// tags are kept with the game, written into every PGN of it and shown
+	// on its page, so they bound what an import stores.
+	MaxTags, MaxTagBytes, MaxTagNameBytes int
+	// MaxLinkPGNBytes is the longest PGN a link (/?pgn=…) may carry; a
+	// longer one is imported by posting it, within the body limit.
+	MaxLinkPGNBytes int
 }
 
-// DefaultLimits are the limits a server runs with.
-func DefaultLimits() Limits { return Limits{MaxPlies: 2000, MaxFENBytes: 200} }
+// DefaultLimits are the limits a server runs with. The tags of a game
+// from Lichess or Chess.com number 20 to 25 (the Seven Tag Roster, Elos,
+// time control, opening, URLs), none longer than about 150 bytes; 32 tags
+// of 256 bytes (names of 64) keep a game's tags under 10 KiB. A game of
+// 2,000 plies written as SAN with ban comments is about 40 KB, but a link
+// that opens a game by its PGN is for short ones: 16 KiB holds some 800
+// plies, and a URL that long is still accepted by browsers and proxies.
+func DefaultLimits() Limits {
+	return Limits{
+		MaxPlies:        2000,
+		MaxFENBytes:     200,
+		MaxTags:         32,
+		MaxTagBytes:     256,
+		MaxTagNameBytes: 64,
+		MaxLinkPGNBytes: 16 << 10,
+	}
+}
 
 // Service creates and plays games on a Store.
 type Service struct {
@@ -119,7 +142,7 @@ func (s *Service) View(ctx context.Context, id string, cred Credential, fn ViewF
 		return nil
 	})
 	if err != nil {
-		return ErrorOf(err)
+		return storeError(err)
 	}
 	return nil
 }
@@ -259,7 +282,7 @@ func (s *Service) Hide(ctx context.Context, id string, cred Credential) error {
 		return nil
 	})
 	if err != nil {
-		return ErrorOf(err)
+		return storeError(err)
 	}
 	return nil
 }
@@ -281,7 +304,7 @@ func (s *Service) Claim(ctx context.Context, id string, cred Credential) (bool, 
 		return nil
 	})
 	if err != nil {
-		return false, ErrorOf(err)
+		return false, storeError(err)
 	}
 	return held, nil
 }
@@ -306,7 +329,7 @@ func (s *Service) update(ctx context.Context, id string, cred Credential, then V
 		return nil
 	})
 	if err != nil {
-		return ErrorOf(err)
+		return storeError(err)
 	}
 	return nil
 }

@@ -228,6 +228,7 @@ func (s *Server) apiErrors(next echo.HandlerFunc) echo.HandlerFunc {
 			if ae.status == http.StatusInternalServerError {
 				s.logFailure(c, "request failed", err)
 			}
+			retryLater(c, ae.status)
 			err = c.JSON(ae.status, ae)
 		}()
 		return next(c)
@@ -242,10 +243,16 @@ func apiHeaders(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
-// pgnTags are the tags the API's PGN carries: today's date and the host the
-// request named (or "banchess" when it named none we would print).
+// pgnTags are the tags the API's PGN carries: today's date and the host of
+// the base URL (WithBaseURL), else the host the request named (or
+// "banchess" when it named none we would print).
 func (a *api) pgnTags(c echo.Context) []rules.Tag {
 	site := c.Request().Host
+	if base, ok := strings.CutPrefix(a.s.baseURL, "https://"); ok {
+		site = base
+	} else if base, ok := strings.CutPrefix(a.s.baseURL, "http://"); ok {
+		site = base
+	}
 	if !siteRE.MatchString(site) {
 		site = "banchess"
 	}
@@ -308,16 +315,13 @@ func (a *api) create(c echo.Context) error {
 	return c.JSON(http.StatusCreated, obj)
 }
 
-// trimText shortens echoed input to max runes (32 when not given).
+// trimText shortens input that a message echoes to rules.MaxQuote
+// characters, or to max when given, as for a log (see rules.ClipTo).
 func trimText(s string, max ...int) string {
-	n := 32
 	if len(max) > 0 {
-		n = max[0]
+		return rules.ClipTo(s, max[0])
 	}
-	if r := []rune(s); len(r) > n {
-		return string(r[:n]) + "…"
-	}
-	return s
+	return rules.Clip(s)
 }
 
 // get answers the game.
@@ -439,7 +443,7 @@ func readFields(c echo.Context, names ...string) (map[string]string, error) {
 		return fields, nil
 	}
 	if ct := r.Header.Get(echo.HeaderContentType); !isJSONType(ct) {
-		return nil, apiFail(http.StatusUnsupportedMediaType, "not_json", "The request body must be JSON, sent with Content-Type: application/json (it came as %q).", trimText(ct, 64))
+		return nil, apiFail(http.StatusUnsupportedMediaType, "not_json", "The request body must be JSON, sent with Content-Type: application/json (it came as %q).", trimText(ct))
 	}
 	return decodeFields(body, names)
 }

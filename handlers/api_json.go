@@ -22,6 +22,9 @@ func readAll(r *http.Request) ([]byte, error) {
 		if errors.As(err, &tooBig) {
 			return nil, err
 		}
+		if bodyTimedOut(err) {
+			return nil, apiFail(http.StatusRequestTimeout, "timeout", "%s", slowBodyMsg)
+		}
 		return nil, apiFail(http.StatusBadRequest, "bad_request", "The request body could not be read.")
 	}
 	return body, nil

@@ -12,8 +12,10 @@ func httpStatus(e *games.Error) int {
 	switch e.Detail {
 	case "too_large":
 		return http.StatusRequestEntityTooLarge
-	case "cancelled":
+	case "cancelled", "busy":
 		return http.StatusServiceUnavailable
+	case "timeout":
+		return http.StatusRequestTimeout
 	}
 	switch e.Code {
 	case games.Invalid:
@@ -36,6 +38,12 @@ func httpStatus(e *games.Error) int {
 
 // errorTitle heads the page that explains a refusal.
 func errorTitle(e *games.Error) string {
+	switch e.Detail {
+	case "timeout":
+		return "Request timed out"
+	case "busy", "cancelled":
+		return "Server busy"
+	}
 	switch e.Code {
 	case games.NotFound:
 		return "No such game"

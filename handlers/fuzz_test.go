@@ -78,6 +78,19 @@ func (s fuzzSetup) game() (*rules.Game, error) {
 	return g, err
 }
 
+// tagsWithin reports whether g's tags are within the default limits on a
+// PGN's tags.
+func tagsWithin(g *rules.Game) bool {
+	l := games.DefaultLimits()
+	tags := g.Tags()
+	for _, t := range tags {
+		if len(t.Name) > l.MaxTagNameBytes || len(t.Value) > l.MaxTagBytes {
+			return false
+		}
+	}
+	return len(tags) <= l.MaxTags
+}
+
 // The credentials of the targets' browsers and API clients: fuzzPlayer
 // holds both seats of the game an input plays against; fuzzOther holds a
 // game of its own, and no seat in that one.
@@ -339,6 +352,15 @@ func FuzzPages(f *testing.F) {
 	f.Add(uint8(0), uint8(18), uint8(pageNoCookie), "1", "", "")
 	f.Add(uint8(1), uint8(19), uint8(0), "AAAAAAAAAAAAAAAAAAAAAQ/history/1", "e2", "")
 	f.Add(uint8(1), uint8(20), uint8(pageBadCookie), "AAAAAAAAAAAAAAAAAAAAAQ/ply", "d4", "ply=2")
+	// Bounds on a PGN (its tags; 16 KiB in a link) and on what is quoted.
+	f.Add(uint8(0), uint8(10), uint8(0), tagPGN(33, 8, 8), "", "")
+	f.Add(uint8(0), uint8(10), uint8(pageHX), paddedPGN(16<<10+1), "", "")
+	f.Add(uint8(0), uint8(10), uint8(0), paddedPGN(16<<10), "", "")
+	f.Add(uint8(0), uint8(7), uint8(0), tagPGN(2000, 8, 8), "", "")
+	f.Add(uint8(0), uint8(17), uint8(pageHX), tagPGN(32, 64, 256), "", "")
+	f.Add(uint8(0), uint8(17), uint8(0), tagPGN(1, 8, 257), "", "")
+	f.Add(uint8(0), uint8(9), uint8(0), "", strings.Repeat("é", 3555), "a=")
+	f.Add(uint8(0), uint8(11), uint8(0), strings.Repeat("b:e2e4", 600), strings.Repeat("é", 100), "")
 
 	s := newFuzzServer()
 	f.Fuzz(func(t *testing.T, setup, route, flags uint8, x, y, extra string) {
@@ -430,6 +452,12 @@ func FuzzPages(f *testing.F) {
 			if gameOf(loc) != rec.ID && gameOf(push) != rec.ID {
 				t.Fatalf("game %s was created, but the answer sends the browser to %q / %q", rec.ID, loc, push)
 			}
+			if !tagsWithin(rec.Game) {
+				t.Fatalf("game %s was created with %d tags, beyond the limits", rec.ID, len(rec.Game.Tags()))
+			}
+			if q := req.URL.Query(); rt.method == http.MethodGet && q.Has("pgn") && len(q.Get("pgn")) > games.DefaultLimits().MaxLinkPGNBytes {
+				t.Fatalf("a link of %d bytes of PGN opened a game", len(q.Get("pgn")))
+			}
 		}
 		for _, to := range []string{loc, push} {
 			if to != "" && (!strings.HasPrefix(to, "/") || strings.HasPrefix(to, "//") || strings.HasPrefix(to, "/\\")) {
@@ -516,6 +544,12 @@ func FuzzAPI(f *testing.F) {
 	f.Add(uint8(0), uint8(0), uint8(2*apiTokenMode), "", "application/json", []byte(`{"variant":"classic"}`))
 	f.Add(uint8(1), uint8(2), uint8(1*apiIDMode|1*apiTokenMode), "nosuchgame", "application/json", []byte(`{"action":"Nf3"}`))
 	f.Add(uint8(2), uint8(2), uint8(0), "", "application/json", []byte(`{"action":"Nc6","ply":"7"}`))
+	// Bounds on a PGN's tags, and on what a refusal quotes.
+	f.Add(uint8(0), uint8(0), uint8(0), "", "application/json", []byte(pgnJSON(tagPGN(2000, 8, 8))))
+	f.Add(uint8(0), uint8(0), uint8(0), "", "application/json", []byte(pgnJSON(tagPGN(32, 64, 256))))
+	f.Add(uint8(0), uint8(0), uint8(0), "", "application/json", []byte(pgnJSON(tagPGN(1, 65, 1))))
+	f.Add(uint8(0), uint8(0), uint8(0), "", "application/json", []byte(`{"variant":"`+strings.Repeat("é", 3555)+`"}`))
+	f.Add(uint8(0), uint8(0), uint8(0), "", "text/"+strings.Repeat("é", 100), []byte(`{}`))
 
 	s := newFuzzServer()
 	f.Fuzz(func(t *testing.T, setup, route, flags uint8, id, contentType string, body []byte) {
@@ -582,6 +616,8 @@ func FuzzAPI(f *testing.F) {
 			}
 			if msg, _ := e["error"].(string); msg == "" {
 				t.Fatalf("%d without an error message: %s", r.code, r.body)
+			} else if len(msg) > 1024 {
+				t.Fatalf("%d with an error message of %d bytes: %.300s", r.code, len(msg), msg)
 			}
 			if code, _ := e["code"].(string); code == "" {
 				t.Fatalf("%d without a code: %s", r.code, r.body)
@@ -611,6 +647,9 @@ func FuzzAPI(f *testing.F) {
 				rec := s.store.recs[g.ID]
 				if h := games.Credential(g.Token).Holder(); rec == nil || rec.White != h || rec.Black != h {
 					t.Fatalf("the game created is not held by the token answered")
+				}
+				if !tagsWithin(rec.Game) {
+					t.Fatalf("the game created has %d tags, beyond the limits", len(rec.Game.Tags()))
 				}
 			} else if g.Token != "" {
 				t.Fatalf("%d answers a token", r.code)

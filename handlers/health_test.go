@@ -4,11 +4,14 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
 
 	"github.com/labstack/echo/v4"
+
+	"github.com/banchess/banchess/store"
 )
 
 // pinger answers Ping with err.
@@ -27,6 +30,8 @@ func TestHealthz(t *testing.T) {
 		{"no health check", nil, http.StatusOK, "ok\n", ""},
 		{"store answers", []Option{WithHealthCheck(pinger{nil})}, http.StatusOK, "ok\n", ""},
 		{"store fails", []Option{WithHealthCheck(pinger{errors.New("disk on fire")})}, http.StatusServiceUnavailable, "unavailable: the game store does not answer\n", "disk on fire"},
+		{"store cannot save", []Option{WithHealthCheck(pinger{fmt.Errorf("ping: %w", &store.WritesFailingError{Err: errors.New("disk full at /secret/path")})})},
+			http.StatusServiceUnavailable, "unavailable: the game store cannot save\n", "disk full at /secret/path"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"errors"
 	"log/slog"
 	"net/http"
 	"regexp"
@@ -8,6 +9,8 @@ import (
 
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
+
+	"github.com/banchess/banchess/games"
 )
 
 // requestIDRE is the shape of a request id taken from a trusted proxy.
@@ -67,29 +70,96 @@ func (s *Server) requestLog() echo.MiddlewareFunc {
 }
 
 // logFailure logs a failure of the server's own (not the client's), with
-// the request's id so it can be matched with the request's log line.
-func (s *Server) logFailure(c echo.Context, msg string, err error) {
-	s.log.ErrorContext(c.Request().Context(), msg, "err", err,
-		"request_id", c.Response().Header().Get(echo.HeaderXRequestID))
+// the request's id so it can be matched with the request's log line. Game
+// ids in its text are cut to a prefix (see redactIDs). A game that cannot
+// be read is logged at its first failure only, not at every request for
+// it; a request that was cancelled or waited too long is logged at INFO
+// (the client went away) or WARN (the store was busy), not as an error.
+func (s *Server) logFailure(c echo.Context, msg string, err error, attrs ...slog.Attr) {
+	var rf *readFailure
+	if errors.As(err, &rf) && !s.firstFailure(rf.id) {
+		return
+	}
+	level := slog.LevelError
+	switch games.ErrorOf(err).Detail {
+	case "cancelled", "timeout":
+		level = slog.LevelInfo
+	case "busy":
+		level = slog.LevelWarn
+	}
+	attrs = append([]slog.Attr{
+		slog.String("err", redactIDs(err.Error(), requestIDs(c)...)),
+		slog.String("request_id", c.Response().Header().Get(echo.HeaderXRequestID)),
+	}, attrs...)
+	s.log.LogAttrs(c.Request().Context(), level, msg, attrs...)
 }
 
 // idPrefix is how much of a game id the log keeps: enough to tell games
 // apart when reading a log, far too little to play them.
 const idPrefix = 6
 
-// logPath is path as the log writes it: a game id under /api/games/ cut to
-// its first characters, and the whole at most 200 characters.
+// shortID is id as the log writes it: its first idPrefix characters and
+// "…".
+func shortID(id string) string {
+	if r := []rune(id); len(r) > idPrefix {
+		return string(r[:idPrefix]) + "…"
+	}
+	return id
+}
+
+// gamePrefixes are the paths under which a path segment is a game id.
+var gamePrefixes = []string{"/api/games/", "/g/"}
+
+// logPath is path as the log writes it: a game id under /api/games/ or
+// /g/ cut to its first characters, and the whole at most 200 characters.
 func logPath(path string) string {
-	const games = "/api/games/"
-	if rest, ok := strings.CutPrefix(path, games); ok {
-		id, tail, _ := strings.Cut(rest, "/")
-		if r := []rune(id); len(r) > idPrefix {
-			id = string(r[:idPrefix]) + "…"
+	for _, prefix := range gamePrefixes {
+		rest, ok := strings.CutPrefix(path, prefix)
+		if !ok {
+			continue
 		}
+		id, tail, _ := strings.Cut(rest, "/")
 		if tail != "" || strings.HasSuffix(rest, "/") {
 			tail = "/" + tail
 		}
-		path = games + id + tail
+		path = prefix + shortID(id) + tail
+		break
 	}
 	return trimText(path, 200)
+}
+
+// requestIDs are the game ids the request names: in its path, and in the
+// form fields that name a game, when the form has been read.
+func requestIDs(c echo.Context) []string {
+	ids := []string{c.Param("id")}
+	if f := c.Request().Form; f != nil {
+		ids = append(ids, f.Get("game"), f.Get("back"))
+	}
+	if ck, err := c.Cookie(legacyCookie); err == nil {
+		ids = append(ids, ck.Value)
+	}
+	return ids
+}
+
+// idLikeRE matches what could be a game id in text: a run of the
+// characters of a URL-safe base64 id (store.NewID makes 22), long enough.
+var idLikeRE = regexp.MustCompile(`[A-Za-z0-9_-]{16,}`)
+
+// redactIDs cuts the game ids in text, such as an error's, to a prefix:
+// every occurrence of known (the ids the request names, whatever their
+// shape), and every run that looks like a random id (16 or more id
+// characters mixing lower case with upper case or digits), leaving words,
+// snake_case names and constants such as SQLITE_BUSY whole.
+func redactIDs(text string, known ...string) string {
+	for _, id := range known {
+		if len(id) > idPrefix && validID(id) {
+			text = strings.ReplaceAll(text, id, shortID(id))
+		}
+	}
+	return idLikeRE.ReplaceAllStringFunc(text, func(run string) string {
+		if strings.ContainsAny(run, "abcdefghijklmnopqrstuvwxyz") && strings.ContainsAny(run, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789") {
+			return shortID(run)
+		}
+		return run
+	})
 }

@@ -63,7 +63,13 @@ const renderSize = 48 << 10
 func render(c echo.Context, status int, t templ.Component) error {
 	var buf bytes.Buffer
 	buf.Grow(renderSize) // one allocation for most pages instead of a dozen
-	if err := t.Render(c.Request().Context(), &buf); err != nil {
+	ctx := c.Request().Context()
+	if ctx.Err() != nil {
+		// The request was cancelled (its body timed out, say), but its
+		// answer may still reach the client: render it all the same.
+		ctx = context.WithoutCancel(ctx)
+	}
+	if err := t.Render(ctx, &buf); err != nil {
 		return fmt.Errorf("render: %w", err)
 	}
 	h := c.Response().Header()
@@ -101,17 +107,9 @@ func square(c echo.Context, field string, optional bool) (rules.Square, error) {
 	}
 	s, err := rules.ParseSquare(v)
 	if err != nil || len(v) > 2 {
-		return rules.NoSquare, invalidf("%q is not a square: use a file a–h and a rank 1–8, such as e4.", trunc(v))
+		return rules.NoSquare, invalidf("%q is not a square: use a file a–h and a rank 1–8, such as e4.", trimText(v))
 	}
 	return s, nil
-}
-
-// trunc shortens echoed input.
-func trunc(s string) string {
-	if len(s) > 24 {
-		return s[:24] + "…"
-	}
-	return s
 }
 
 // promotion reads the promotion field: "", q, r, b or n.
@@ -128,7 +126,7 @@ func promotion(c echo.Context) (rules.PieceKind, error) {
 	case "n":
 		return rules.Knight, nil
 	default:
-		return 0, invalidf("%q is not a promotion piece: use q, r, b or n.", trunc(v))
+		return 0, invalidf("%q is not a promotion piece: use q, r, b or n.", trimText(v))
 	}
 }
 
@@ -140,7 +138,7 @@ func seenPly(c echo.Context) (int, error) {
 	}
 	n, err := strconv.Atoi(v)
 	if err != nil || n < 1 {
-		return 0, invalidf("%q is not a ply number.", trunc(v))
+		return 0, invalidf("%q is not a ply number.", trimText(v))
 	}
 	return n, nil
 }
@@ -149,8 +147,14 @@ func (p *pages) tags() []rules.Tag {
 	return []rules.Tag{{Name: "Site", Value: "Ban Chess playground"}, {Name: "Date", Value: p.s.now().Format("2006.01.02")}}
 }
 
-// origin is scheme://host of the request, for absolute links.
-func (s *Server) origin(c echo.Context) string { return s.scheme(c) + "://" + c.Request().Host }
+// origin is scheme://host for absolute links: the base URL when the server
+// has one (WithBaseURL), else the request's, whose Host any client sets.
+func (s *Server) origin(c echo.Context) string {
+	if s.baseURL != "" {
+		return s.baseURL
+	}
+	return s.scheme(c) + "://" + c.Request().Host
+}
 
 // show renders game id with status: the whole page (with the browser's
 // list of games), or the #game fragment for htmx.
@@ -195,15 +199,20 @@ func (p *pages) gameLinks(ctx context.Context, cred games.Credential, current st
 			name = v.Name()
 		}
 		placement, _, _ := strings.Cut(sum.FEN, " ")
-		links = append(links, views.GameLink{
+		link := views.GameLink{
 			URL:     gamePath(sum.ID),
 			HideURL: gamePath(sum.ID) + "/hide",
 			Title:   fmt.Sprintf("%s · ply %d", name, sum.Ply),
 			Status:  summaryStatus(sum),
 			FEN:     sum.FEN,
 			Board:   placement,
-			Current: sum.ID == current,
-		})
+		}
+		if sum.ID == current {
+			// The page itself shows this game, and htmx plies do not
+			// reload the list: it would soon be out of date.
+			link.Current, link.Title, link.Status, link.Board = true, name+" · this game", "On the board above", ""
+		}
+		links = append(links, link)
 	}
 	return links
 }
@@ -226,6 +235,9 @@ func (p *pages) refuse(c echo.Context, err error) error {
 	e := games.ErrorOf(err)
 	if e.Code == games.Internal {
 		p.s.logFailure(c, "request failed", err)
+		if e.Detail != "busy" && e.Detail != "cancelled" {
+			return p.stuck(c, e) // a page with ways on: a new game, the browser's games
+		}
 	}
 	msg := e.Msg
 	if e.Code == games.NotFound {
@@ -239,6 +251,9 @@ func (p *pages) refuse(c echo.Context, err error) error {
 // credential than its cookie, so "unauthorized" is answered as 403.
 func (p *pages) fail(c echo.Context, id string, o views.Options, err error) error {
 	e := games.ErrorOf(err)
+	if e.Detail == "timeout" { // the form never arrived: no game to show with it
+		return p.refuse(c, err)
+	}
 	switch e.Code {
 	case games.Internal, games.NotFound, games.TooMany:
 		return p.refuse(c, err)
@@ -296,12 +311,12 @@ func (p *pages) index(c echo.Context) error {
 			return c.Redirect(http.StatusSeeOther, o.Query())
 		}
 	}
-	list, err := p.s.games.Games(ctx, cred, 1)
+	current, err := p.readableGame(ctx, cred) // skipping games that cannot be read
 	if err != nil {
 		return p.refuse(c, err)
 	}
-	if len(list) > 0 {
-		o.Base = gamePath(list[0].ID)
+	if current != "" {
+		o.Base = gamePath(current)
 		return c.Redirect(http.StatusSeeOther, o.Query())
 	}
 	g, _ := p.s.games.NewGame("")
@@ -557,7 +572,7 @@ func (p *pages) resign(c echo.Context) error {
 	}
 	side, err := rules.ParseColor(c.Request().Form.Get("side"))
 	if err != nil {
-		return p.fail(c, id, o, invalidf("%q is not a side: use white or black.", trunc(c.Request().Form.Get("side"))))
+		return p.fail(c, id, o, invalidf("%q is not a side: use white or black.", trimText(c.Request().Form.Get("side"))))
 	}
 	err = p.s.games.Resign(c.Request().Context(), id, player(c), side, func(rec *games.Record, _ games.Seats) {
 		o.Announce = views.Banner(rec.Game.Outcome())
@@ -614,7 +629,7 @@ func (p *pages) history(c echo.Context) error {
 	}
 	index, err := strconv.Atoi(c.Param("index"))
 	if err != nil {
-		return refuse(c, http.StatusBadRequest, "No such ply", fmt.Sprintf("%q is not a ply number.", trunc(c.Param("index"))))
+		return refuse(c, http.StatusBadRequest, "No such ply", fmt.Sprintf("%q is not a ply number.", trimText(c.Param("index"))))
 	}
 	o.Asset, o.Base = p.asset, gamePath(id)
 	var m views.Game
@@ -655,5 +670,5 @@ func (p *pages) notFound(c echo.Context) error {
 	if isAPI(c) {
 		return echo.ErrNotFound
 	}
-	return refuse(c, http.StatusNotFound, "Page not found", "There is nothing at "+trunc(c.Request().URL.Path)+".")
+	return refuse(c, http.StatusNotFound, "Page not found", "There is nothing at "+trimText(c.Request().URL.Path)+".")
 }

@@ -1,9 +1,12 @@
 package handlers
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
+	"os"
 	"strings"
 
 	"github.com/labstack/echo/v4"
@@ -22,14 +25,16 @@ const contentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 
 	"connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 
 // middleware returns the middleware every route shares: a request id, the
-// request log, panic recovery, security headers, the POST rate limit, a
-// body limit and cross-origin POST protection.
+// request log, panic recovery, the deadline for reading games, security
+// headers, the POST rate limit, a body limit and cross-origin POST
+// protection.
 func (s *Server) middleware() []echo.MiddlewareFunc {
 	cop := http.NewCrossOriginProtection()
 	return []echo.MiddlewareFunc{
 		s.requestID(),
 		s.requestLog(),
 		middleware.Recover(),
+		s.readDeadline,
 		securityHeaders,
 		s.limitPosts,
 		bodyLimit(maxBody),
@@ -90,8 +95,10 @@ func isAPI(c echo.Context) bool {
 }
 
 // refuse answers a request the server will not serve: JSON for the API, an
-// HTML error page (or fragment, for htmx) otherwise.
+// HTML error page (or fragment, for htmx) otherwise. A 503 says when to
+// try again (Retry-After).
 func refuse(c echo.Context, status int, title, msg string) error {
+	retryLater(c, status)
 	if isAPI(c) {
 		return apiHTTPError(echo.NewHTTPError(status, msg))
 	}
@@ -116,5 +123,54 @@ func formError(err error) *games.Error {
 	if errors.As(err, &tooBig) {
 		return &games.Error{Code: games.Invalid, Detail: "too_large", Msg: fmt.Sprintf("The request body is larger than the %d KiB this server accepts.", maxBody>>10)}
 	}
+	if bodyTimedOut(err) {
+		return &games.Error{Code: games.Invalid, Detail: "timeout", Msg: slowBodyMsg, Err: err}
+	}
 	return &games.Error{Code: games.Invalid, Msg: "The form could not be read: " + err.Error()}
+}
+
+// slowBodyMsg answers a request whose body did not arrive in time.
+const slowBodyMsg = "The request did not arrive in time (the connection was too slow or stalled), so nothing changed. Please try again."
+
+// bodyTimedOut reports whether err, from reading a request's body, is the
+// server giving up on it: the connection's read deadline (the server's
+// ReadTimeout) passed, or the request was cancelled meanwhile. The client
+// is slow or gone, and the answer is 408, not a server failure.
+func bodyTimedOut(err error) bool {
+	var ne net.Error
+	return errors.Is(err, os.ErrDeadlineExceeded) || errors.As(err, &ne) && ne.Timeout() ||
+		errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
+}
+
+// errorHandler answers the errors no handler answered itself (Echo's own,
+// such as a wrong method, and any a handler returns unexplained): outside
+// /api as an HTML page, where Echo would write JSON, and under /api as def
+// does. A request whose body timed out is 408; any other error that is not
+// an HTTP status is the server's failure, and logged.
+func (s *Server) errorHandler(def echo.HTTPErrorHandler) echo.HTTPErrorHandler {
+	return func(err error, c echo.Context) {
+		if c.Response().Committed {
+			return
+		}
+		if isAPI(c) {
+			def(err, c)
+			return
+		}
+		status, title, msg := http.StatusInternalServerError, "Something went wrong", "Something went wrong on the server; nothing changed. Please try again."
+		var he *echo.HTTPError
+		switch {
+		case errors.As(err, &he):
+			status, title, msg = he.Code, http.StatusText(he.Code), "This request was refused."
+			if m, ok := he.Message.(string); ok && m != "" && m != http.StatusText(he.Code) {
+				msg = games.Sentence(m)
+			}
+		case bodyTimedOut(err):
+			status, title, msg = http.StatusRequestTimeout, "Request timed out", slowBodyMsg
+		default:
+			s.logFailure(c, "request failed", err)
+		}
+		if rerr := refuse(c, status, title, msg); rerr != nil {
+			def(err, c)
+		}
+	}
 }

@@ -4,8 +4,11 @@ package handlers
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"net/url"
+	"strings"
+	"sync"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -48,8 +51,13 @@ type Server struct {
 	limits     Limits
 	trustProxy bool
 	log        *slog.Logger
-	posts      *rateLimiter // POSTs per client; nil: no limit
-	created    *rateLimiter // games created per client; nil: no limit
+	posts      *rateLimiter  // POSTs per client; nil: no limit
+	created    *rateLimiter  // games created per client; nil: no limit
+	baseURL    string        // scheme://host for absolute links; "": the request's
+	gameWait   time.Duration // how long a request may wait to read games
+
+	failedMu sync.Mutex
+	failed   map[string]bool // games whose read failure was logged
 }
 
 // Option configures a Server.
@@ -69,6 +77,49 @@ func WithTrustProxy(trust bool) Option { return func(s *Server) { s.trustProxy =
 // WithHealthCheck makes /healthz answer 503 while p does not answer.
 func WithHealthCheck(p Pinger) Option { return func(s *Server) { s.pinger = p } }
 
+// WithBaseURL makes every absolute link the pages write (the watch link,
+// the share link) start with base, a URL such as https://chess.example.com
+// (see ParseBaseURL). Without it they start with the scheme and the Host
+// header of the request, which any client can set: a page fetched with
+// "Host: evil.example" links to http://evil.example/…, so a cache or proxy
+// that keys on something else could show other people such links.
+func WithBaseURL(base string) Option {
+	return func(s *Server) { s.baseURL = strings.TrimSuffix(base, "/") }
+}
+
+// WithGameWait bounds how long a request waits to read a game or list the
+// browser's games (the game's lock, while a ply on it is being saved, or
+// the database) before it gives up with 503 and Retry-After. The default,
+// DefaultGameWait, is well within the WriteTimeout main serves with.
+func WithGameWait(d time.Duration) Option {
+	return func(s *Server) {
+		if d > 0 {
+			s.gameWait = d
+		}
+	}
+}
+
+// ParseBaseURL checks a base URL for WithBaseURL and returns it as
+// scheme://host[:port]: http or https, a host, and nothing after it (the
+// server's paths start at /). "" gives "".
+func ParseBaseURL(raw string) (string, error) {
+	if raw == "" {
+		return "", nil
+	}
+	u, err := url.Parse(raw)
+	switch {
+	case err != nil:
+		return "", fmt.Errorf("base URL %q: %w", raw, err)
+	case u.Scheme != "http" && u.Scheme != "https":
+		return "", fmt.Errorf("base URL %q: it must start with https:// or http://", raw)
+	case u.Host == "" || u.Opaque != "":
+		return "", fmt.Errorf("base URL %q: it names no host", raw)
+	case u.User != nil || u.RawQuery != "" || u.ForceQuery || u.Fragment != "" || (u.Path != "" && u.Path != "/"):
+		return "", fmt.Errorf("base URL %q: give only the scheme and host, such as https://chess.example.com", raw)
+	}
+	return u.Scheme + "://" + u.Host, nil
+}
+
 // WithLogger sends one line per request, and server-side failures, to l.
 // Without it nothing is logged.
 func WithLogger(l *slog.Logger) Option { return func(s *Server) { s.log = l } }
@@ -79,10 +130,11 @@ func New(svc GameService, now func() time.Time, opts ...Option) *Server {
 	if now == nil {
 		now = time.Now
 	}
-	s := &Server{games: svc, now: now}
+	s := &Server{now: now, gameWait: DefaultGameWait, failed: map[string]bool{}}
 	for _, o := range opts {
 		o(s)
 	}
+	s.games = &guarded{GameService: svc, s: s}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
@@ -92,14 +144,16 @@ func New(svc GameService, now func() time.Time, opts ...Option) *Server {
 }
 
 // Register adds every route and the shared middleware to e, and sets e's
-// IPExtractor: the connection's address, or with WithTrustProxy the
-// client X-Forwarded-For names.
+// IPExtractor (the connection's address, or with WithTrustProxy the
+// client X-Forwarded-For names) and its HTTPErrorHandler (an HTML page
+// outside /api).
 func (s *Server) Register(e *echo.Echo) {
 	if s.trustProxy {
 		e.IPExtractor = echo.ExtractIPFromXFFHeader()
 	} else {
 		e.IPExtractor = echo.ExtractIPDirect()
 	}
+	e.HTTPErrorHandler = s.errorHandler(e.DefaultHTTPErrorHandler)
 	e.Use(s.middleware()...)
 	s.healthRoutes(e)
 	s.pageRoutes(e)

@@ -28,12 +28,17 @@ type committer struct {
 // errClosed answers a save after the store was closed.
 var errClosed = errors.New("saving the game: the store is closed")
 
+// errStale answers a save that had to change a row and changed none: the
+// row was not at the revision the save expected.
+var errStale = errors.New("saving the game: the game changed elsewhere since it was read")
+
 // save is one statement to execute, with its arguments, and where to
 // report how it went.
 type save struct {
-	stmt   *sql.Stmt
-	args   []any
-	result chan error
+	stmt    *sql.Stmt
+	args    []any
+	checked bool // the save fails with errStale when it affects no row
+	result  chan error
 }
 
 func newCommitter(db *sql.DB) *committer {
@@ -43,9 +48,10 @@ func newCommitter(db *sql.DB) *committer {
 }
 
 // write executes stmt with args, committed, and returns once it is on
-// disk (or failed).
-func (c *committer) write(stmt *sql.Stmt, args ...any) error {
-	r := save{stmt: stmt, args: args, result: make(chan error, 1)}
+// disk (or failed). When checked, a statement that affects no row fails
+// with errStale (and, having changed nothing, fails alone).
+func (c *committer) write(stmt *sql.Stmt, checked bool, args ...any) error {
+	r := save{stmt: stmt, args: args, checked: checked, result: make(chan error, 1)}
 	c.mu.RLock()
 	if c.closed {
 		c.mu.RUnlock()
@@ -106,8 +112,17 @@ func (c *committer) commit(batch []save) {
 				stmt = tx.StmtContext(ctx, s.stmt)
 				stmts[s.stmt] = stmt
 			}
-			if _, err := stmt.ExecContext(ctx, s.args...); err != nil {
+			res, err := stmt.ExecContext(ctx, s.args...)
+			if err != nil {
 				errs[i] = fmt.Errorf("saving the game: %w", err)
+				continue
+			}
+			if s.checked {
+				if n, err := res.RowsAffected(); err != nil {
+					errs[i] = fmt.Errorf("saving the game: %w", err)
+				} else if n == 0 {
+					errs[i] = errStale
+				}
 			}
 		}
 		if err := tx.Commit(); err != nil {

@@ -37,8 +37,8 @@ type Memory struct {
 }
 
 type entry struct {
-	mu  sync.Mutex
-	rec *games.Record
+	lock gameLock
+	rec  *games.Record
 }
 
 // NewMemory returns an empty in-memory store.
@@ -60,7 +60,7 @@ func (m *Memory) Create(ctx context.Context, rec *games.Record) error {
 	}
 	rec.ID = NewID()
 	m.mu.Lock()
-	m.games[rec.ID] = &entry{rec: rec}
+	m.games[rec.ID] = &entry{lock: newGameLock(), rec: rec}
 	m.learn(rec)
 	m.mu.Unlock()
 	return nil
@@ -104,11 +104,10 @@ func (m *Memory) with(ctx context.Context, id string, fn func(*games.Record) err
 	if e == nil {
 		return notFound(id)
 	}
-	if err := ctx.Err(); err != nil {
+	if err := e.lock.lock(ctx); err != nil {
 		return err
 	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
+	defer e.lock.unlock()
 	return fn(e.rec)
 }
 
@@ -129,11 +128,13 @@ func (m *Memory) List(ctx context.Context, holder string, limit int) ([]games.Su
 	m.mu.RUnlock()
 	var out []games.Summary
 	for _, e := range entries {
-		e.mu.Lock()
+		if err := e.lock.lock(ctx); err != nil {
+			return nil, err
+		}
 		if listed(e.rec, holder) {
 			out = append(out, e.rec.Summary())
 		}
-		e.mu.Unlock()
+		e.lock.unlock()
 	}
 	slices.SortFunc(out, newestFirst)
 	return out[:min(len(out), limit)], nil

@@ -127,6 +127,38 @@ func (r row) decode(id string) (*games.Record, error) {
 	}, nil
 }
 
+// The estimate of the memory a game takes in the cache, calibrated by
+// TestSQLiteCacheEstimate (runtime.MemStats over games of 0 to 2,000 plies
+// read back from their rows): a record and its cache entry with a game
+// past its first moves, what each ply adds (its action and SAN; a move's
+// position too) and what the tags take for each byte of their JSON. Live
+// bytes, that is: after many games came and went, the heap in use was
+// twice as much for games of 25 plies (docs/performance.md, Memory).
+const (
+	gameBaseBytes = 2_000
+	plyBytes      = 100
+	tagByteBytes  = 2
+)
+
+// gameBytes estimates the memory a game of plies plies and tagsJSON bytes
+// of tags takes in the cache.
+func gameBytes(plies, tagsJSON int) int64 {
+	return gameBaseBytes + plyBytes*int64(plies) + tagByteBytes*int64(tagsJSON)
+}
+
+// size estimates the memory the row's game takes in the cache.
+func (r *row) size() int64 {
+	plies := 0
+	if r.actions != "" {
+		plies = strings.Count(r.actions, " ") + 1
+	}
+	tags := len(r.tags)
+	if r.tags == "[]" {
+		tags = 0
+	}
+	return gameBytes(plies, tags)
+}
+
 // seatState is what of a record besides its game a save writes: a change
 // to it needs saving as a ply does.
 type seatState struct {

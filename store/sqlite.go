@@ -24,33 +24,52 @@ type Options struct {
 	Fsync bool
 	// CacheSize bounds the games kept in memory; 0 means DefaultCacheSize.
 	CacheSize int
+	// CacheBytes bounds the memory the games kept in memory take, as
+	// estimated from their plies and tags (see gameBytes); 0 means
+	// DefaultCacheBytes. The cache keeps within both bounds.
+	CacheBytes int64
 	// TTL is how long a game may stay untouched before Sweep removes it;
 	// 0 means games never expire.
 	TTL time.Duration
 	// Now gives the time; nil means time.Now.
 	Now func() time.Time
+
+	// shareFile skips the lock that keeps a second store off the file, for
+	// tests of two writers on one file.
+	shareFile bool
 }
 
 // DefaultCacheSize is the number of games an SQLite store keeps in memory
 // unless told otherwise.
 const DefaultCacheSize = 10_000
 
+// DefaultCacheBytes is the memory an SQLite store's cache takes at most
+// unless told otherwise: 64 MiB. main runs the server with GOGC=400 and a
+// 512 MiB soft memory limit, so the heap may grow to five times what is
+// live; 64 MiB of games, with what requests hold, keeps that under the
+// limit. It holds about 5,000 games of 100 plies, or 300 of 2,000.
+const DefaultCacheBytes = 64 << 20
+
 // SQLite keeps games in an SQLite database, one row per game, and the games
 // in use in memory, up to a bound (least recently used leave first). Every
 // change is committed before Update returns. It is safe for concurrent use;
 // each game is only ever touched under its own lock.
 type SQLite struct {
-	db        *sql.DB
-	save      *sql.Stmt // inserts a game's row, or updates what a ply changes
-	saveSeats *sql.Stmt // updates a game's seats
-	commits   *committer
+	db       *sql.DB
+	lock     *fileLock // held while the store is open: one store per file
+	savePly  *sql.Stmt // inserts a game's row, or updates what a ply changes
+	saveAll  *sql.Stmt // inserts a game's row, or updates all of it
+	probe    *sql.Stmt // a tiny write, to learn whether writes work again
+	commits  *committer
+	failures writeFailures
 
 	closeOnce sync.Once
 	closeErr  error
 	opts      Options
 
-	mu      sync.Mutex // guards the fields below and the entries' refs and used
+	mu      sync.Mutex // guards the fields below and the entries' refs, used and size
 	games   map[string]*cachedGame
+	bytes   int64     // the estimated size of the games cached
 	lru     list.List // of *cachedGame, most recently used at the front
 	flushed time.Time // when Sweep last recorded the games' use
 	// evicted holds when games evicted since then were last used, for
@@ -58,20 +77,22 @@ type SQLite struct {
 	evicted map[string]time.Time
 }
 
-// cachedGame is a game in memory. Its mutex is the game's lock; refs counts
+// cachedGame is a game in memory. Its lock is the game's lock; refs counts
 // the requests holding or waiting for it, and an entry with refs is never
 // evicted, so there is at most one copy of a game in memory.
 type cachedGame struct {
 	id     string
-	mu     sync.Mutex
+	lock   gameLock
 	rec    *games.Record // nil when loading failed (err says why)
 	err    error
 	rev    uint64    // the game's revision last written
+	row    int64     // the row's revision last written or read (0: no row yet)
 	stored bool      // the game has a row (it was written or read)
 	seats  seatState // the seats last written
 
 	refs int
 	used time.Time
+	size int64 // the game's estimated size, counted in SQLite.bytes
 	elem *list.Element
 }
 
@@ -80,6 +101,9 @@ type cachedGame struct {
 func OpenSQLite(ctx context.Context, path string, opts Options) (*SQLite, error) {
 	if opts.CacheSize <= 0 {
 		opts.CacheSize = DefaultCacheSize
+	}
+	if opts.CacheBytes <= 0 {
+		opts.CacheBytes = DefaultCacheBytes
 	}
 	if opts.Now == nil {
 		opts.Now = time.Now
@@ -92,9 +116,40 @@ func OpenSQLite(ctx context.Context, path string, opts Options) (*SQLite, error)
 		synchronous = "FULL"
 	}
 	dsn := path + "?_busy_timeout=10000&_txlock=immediate&_synchronous=" + synchronous
+	var lock *fileLock
 	if path != ":memory:" {
 		dsn += "&_journal_mode=WAL"
+		if !opts.shareFile {
+			var err error
+			if lock, err = lockFile(path); err != nil {
+				return nil, err
+			}
+		}
 	}
+	s, err := openDB(ctx, path, dsn, opts)
+	if err != nil {
+		lock.release()
+		return nil, err
+	}
+	s.lock = lock
+	return s, nil
+}
+
+// saveSQL inserts a game's row, or updates the columns set: the insert
+// gives the row revision ?3; the update happens only if the row is at the
+// revision before, so a save made from a stale copy of the game changes
+// nothing (and affects no row).
+const saveSQL = `INSERT INTO games (id, touched_at, revision, ` + columns + `)
+	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+	ON CONFLICT(id) DO UPDATE SET actions = excluded.actions, declared = excluded.declared,
+		touched_at = excluded.touched_at, updated_at = excluded.updated_at, fen = excluded.fen,
+		ply = excluded.ply, actor = excluded.actor, phase = excluded.phase, result = excluded.result,
+		revision = excluded.revision%s
+	WHERE games.revision = excluded.revision - 1`
+
+// openDB opens the database with dsn, migrated, and prepares the
+// store's statements.
+func openDB(ctx context.Context, path, dsn string, opts Options) (*SQLite, error) {
 	db, err := sql.Open("sqlite", dsn)
 	if err != nil {
 		return nil, fmt.Errorf("open database %s: %w", path, err)
@@ -109,25 +164,27 @@ func OpenSQLite(ctx context.Context, path string, opts Options) (*SQLite, error)
 		return nil, fmt.Errorf("open database %s: %w", path, err)
 	}
 	// A ply rewrites only what a ply changes: leaving the seat columns out
-	// of the update keeps their indexes untouched.
-	save, err := db.PrepareContext(ctx, `INSERT INTO games (id, touched_at, `+columns+`)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-		ON CONFLICT(id) DO UPDATE SET actions = excluded.actions, declared = excluded.declared,
-			touched_at = excluded.touched_at, updated_at = excluded.updated_at, fen = excluded.fen,
-			ply = excluded.ply, actor = excluded.actor, phase = excluded.phase, result = excluded.result`)
-	if err != nil {
-		db.Close()
-		return nil, fmt.Errorf("open database %s: %w", path, err)
+	// of the update keeps their indexes untouched. A change to the seats
+	// (rare: a seat claimed, a game hidden) rewrites them too.
+	var stmts []*sql.Stmt
+	for _, q := range []string{
+		fmt.Sprintf(saveSQL, ""),
+		fmt.Sprintf(saveSQL, `, white = excluded.white, black = excluded.black,
+		white_hidden = excluded.white_hidden, black_hidden = excluded.black_hidden, mode = excluded.mode`),
+		`INSERT INTO write_probe (id, at) VALUES (1, ?) ON CONFLICT(id) DO UPDATE SET at = excluded.at`,
+	} {
+		stmt, err := db.PrepareContext(ctx, q)
+		if err != nil {
+			for _, st := range stmts {
+				st.Close()
+			}
+			db.Close()
+			return nil, fmt.Errorf("open database %s: %w", path, err)
+		}
+		stmts = append(stmts, stmt)
 	}
-	saveSeats, err := db.PrepareContext(ctx, `UPDATE games SET white = ?, black = ?, white_hidden = ?, black_hidden = ?, mode = ?
-		WHERE id = ?`)
-	if err != nil {
-		save.Close()
-		db.Close()
-		return nil, fmt.Errorf("open database %s: %w", path, err)
-	}
-	s := &SQLite{db: db, save: save, saveSeats: saveSeats, commits: newCommitter(db), opts: opts, games: make(map[string]*cachedGame),
-		flushed: opts.Now(), evicted: make(map[string]time.Time)}
+	s := &SQLite{db: db, savePly: stmts[0], saveAll: stmts[1], probe: stmts[2], commits: newCommitter(db), opts: opts,
+		games: make(map[string]*cachedGame), flushed: opts.Now(), evicted: make(map[string]time.Time)}
 	return s, nil
 }
 
@@ -162,6 +219,12 @@ var migrations = [...]string{
 	UPDATE games SET updated_at = touched_at * 1000;
 	CREATE INDEX games_white ON games(white) WHERE white <> '';
 	CREATE INDEX games_black ON games(black) WHERE black <> '';`,
+	// A revision per row, which every save checks and increments, so a
+	// save from a stale copy of a game (another process's) overwrites
+	// nothing; and a row a health check may write to learn whether writes
+	// work.
+	`ALTER TABLE games ADD COLUMN revision INTEGER NOT NULL DEFAULT 0; -- counts the row's saves
+	CREATE TABLE write_probe (id INTEGER PRIMARY KEY CHECK (id = 1), at INTEGER NOT NULL);`,
 }
 
 // SchemaVersion is the schema version this binary writes.
@@ -201,14 +264,16 @@ func (s *SQLite) Create(ctx context.Context, rec *games.Record) error {
 		return err
 	}
 	rec.ID = NewID()
-	c := &cachedGame{id: rec.ID, rec: rec}
-	if err := s.write(c); err != nil {
+	c := &cachedGame{id: rec.ID, lock: newGameLock(), rec: rec}
+	size, err := s.write(c)
+	if err != nil {
 		return fmt.Errorf("create game: %w", err)
 	}
 	s.mu.Lock()
 	c.used = s.opts.Now()
 	s.games[c.id] = c
 	c.elem = s.lru.PushFront(c)
+	s.resize(c, size)
 	s.evict()
 	s.mu.Unlock()
 	return nil
@@ -218,7 +283,9 @@ func (s *SQLite) Create(ctx context.Context, rec *games.Record) error {
 // before returning; no two calls for one game interleave. fn must leave the
 // record unchanged when it returns an error. When the commit fails the
 // change is dropped (the game is read back from the database when next
-// asked for) and the error returned.
+// asked for) and the error returned. When the row changed since the game
+// was read (another process saved it), nothing is written and the error
+// is a *games.Error with Code games.Conflict.
 func (s *SQLite) Update(ctx context.Context, id string, fn func(*games.Record) error) error {
 	c, err := s.acquire(ctx, id)
 	if err != nil {
@@ -231,12 +298,32 @@ func (s *SQLite) Update(ctx context.Context, id string, fn func(*games.Record) e
 	if c.rec.Game.Revision() == c.rev && seatStateOf(c.rec) == c.seats {
 		return nil
 	}
-	if err := s.write(c); err != nil {
-		s.forget(c)
+	size, err := s.write(c)
+	if err != nil {
+		if errors.Is(err, errStale) {
+			err = changedElsewhere(id)
+			s.forget(c, err)
+			return err
+		}
+		s.forget(c, errUnsaved)
 		return fmt.Errorf("game %q: %w", id, err)
 	}
+	s.mu.Lock()
+	s.resize(c, size)
+	s.mu.Unlock()
 	return nil
 }
+
+// changedElsewhere is the refusal of a save made from a stale copy of the
+// game: another process saved the game since this one read it.
+func changedElsewhere(id string) error {
+	return &games.Error{Code: games.Conflict, Msg: "The game changed elsewhere, so nothing was done; here it is as it stands.",
+		Err: fmt.Errorf("game %q: %w", trimID(id), errStale)}
+}
+
+// errUnsaved answers the requests that waited for a game whose change
+// could not be saved.
+var errUnsaved = errors.New("the game's last change could not be saved; try again")
 
 // View runs fn on the record under its lock; fn must not change it.
 func (s *SQLite) View(ctx context.Context, id string, fn func(*games.Record) error) error {
@@ -248,27 +335,27 @@ func (s *SQLite) View(ctx context.Context, id string, fn func(*games.Record) err
 	return fn(c.rec)
 }
 
-// write commits c's game: a new row, or the changed columns of its row.
-// Upserting means a game a sweep removed while it was in use is written
-// back whole.
-func (s *SQLite) write(c *cachedGame) error {
+// write commits c's game, a new row or the changed columns of its row, if
+// the row is still at the revision c read or wrote last (else the error is
+// errStale), and returns the game's estimated size. Upserting means a game
+// a sweep removed while it was in use is written back whole.
+func (s *SQLite) write(c *cachedGame) (int64, error) {
 	row, err := encodeRow(c.rec)
 	if err != nil {
-		return err
+		return 0, err
+	}
+	stmt := s.savePly
+	if seatStateOf(c.rec) != c.seats && c.stored {
+		stmt = s.saveAll
 	}
 	// Once begun, a save runs to its end whatever becomes of the request.
-	if err := s.commits.write(s.save, append([]any{c.id, s.opts.Now().Unix()}, row.args()...)...); err != nil {
-		return err
+	err = s.commits.write(stmt, true, append([]any{c.id, s.opts.Now().Unix(), c.row + 1}, row.args()...)...)
+	s.failures.record(err, s.opts.Now())
+	if err != nil {
+		return 0, err
 	}
-	if seats := seatStateOf(c.rec); seats != c.seats && c.stored {
-		// Rare (a seat claimed, a game hidden): the save above inserted a
-		// new row whole, but leaves an existing row's seats alone.
-		if err := s.commits.write(s.saveSeats, row.white, row.black, row.whiteHidden, row.blackHidden, row.mode, c.id); err != nil {
-			return err
-		}
-	}
-	c.rev, c.seats, c.stored = c.rec.Game.Revision(), seatStateOf(c.rec), true
-	return nil
+	c.rev, c.row, c.seats, c.stored = c.rec.Game.Revision(), c.row+1, seatStateOf(c.rec), true
+	return row.size(), nil
 }
 
 // acquire returns the game's entry, loaded and locked.
@@ -283,21 +370,29 @@ func (s *SQLite) acquire(ctx context.Context, id string) (*cachedGame, error) {
 		c.used = s.opts.Now()
 		s.lru.MoveToFront(c.elem)
 		s.mu.Unlock()
-		c.mu.Lock()
+		if err := c.lock.lock(ctx); err != nil {
+			s.mu.Lock()
+			c.refs--
+			s.evict()
+			s.mu.Unlock()
+			return nil, err
+		}
 	} else {
-		c = &cachedGame{id: id, refs: 1, used: s.opts.Now()}
-		c.mu.Lock() // held while loading: others asking for id wait for it
+		c = &cachedGame{id: id, lock: newGameLock(), refs: 1, used: s.opts.Now()}
+		c.lock <- struct{}{} // held while loading: others asking for id wait for it
 		s.games[id] = c
 		c.elem = s.lru.PushFront(c)
 		s.mu.Unlock()
-		c.rec, c.err = s.load(ctx, id)
+		var size int64
+		c.rec, c.row, size, c.err = s.load(ctx, id)
+		s.mu.Lock()
 		if c.err != nil {
-			s.mu.Lock()
 			s.remove(c)
-			s.mu.Unlock()
 		} else {
 			c.rev, c.seats, c.stored = c.rec.Game.Revision(), seatStateOf(c.rec), true
+			s.resize(c, size)
 		}
+		s.mu.Unlock()
 	}
 	if c.err != nil {
 		err := c.err
@@ -309,7 +404,7 @@ func (s *SQLite) acquire(ctx context.Context, id string) (*cachedGame, error) {
 
 // release unlocks c and lets it be evicted once nobody holds it.
 func (s *SQLite) release(c *cachedGame) {
-	c.mu.Unlock()
+	c.lock.unlock()
 	s.mu.Lock()
 	c.refs--
 	s.evict()
@@ -317,9 +412,9 @@ func (s *SQLite) release(c *cachedGame) {
 }
 
 // forget drops c's game from memory, so the next request reads it from the
-// database. The caller holds c.
-func (s *SQLite) forget(c *cachedGame) {
-	c.rec, c.err = nil, errors.New("the game's last change could not be saved; try again")
+// database; the requests waiting for c get err. The caller holds c.
+func (s *SQLite) forget(c *cachedGame, err error) {
+	c.rec, c.err = nil, err
 	s.mu.Lock()
 	s.remove(c)
 	s.mu.Unlock()
@@ -330,13 +425,22 @@ func (s *SQLite) remove(c *cachedGame) {
 	if s.games[c.id] == c {
 		delete(s.games, c.id)
 		s.lru.Remove(c.elem)
+		s.bytes -= c.size
 	}
 }
 
+// resize records c's estimated size; s.mu is held.
+func (s *SQLite) resize(c *cachedGame, size int64) {
+	if s.games[c.id] == c {
+		s.bytes += size - c.size
+	}
+	c.size = size
+}
+
 // evict drops the least recently used games nobody holds until the cache
-// is within its bound; s.mu is held.
+// is within its bounds, of games and of bytes; s.mu is held.
 func (s *SQLite) evict() {
-	for e := s.lru.Back(); e != nil && len(s.games) > s.opts.CacheSize; {
+	for e := s.lru.Back(); e != nil && (len(s.games) > s.opts.CacheSize || s.bytes > s.opts.CacheBytes); {
 		c := e.Value.(*cachedGame)
 		e = e.Prev()
 		if c.refs == 0 {
@@ -348,21 +452,23 @@ func (s *SQLite) evict() {
 	}
 }
 
-// load reads a game's record from its row.
-func (s *SQLite) load(ctx context.Context, id string) (*games.Record, error) {
+// load reads a game's record from its row, with the row's revision and
+// the game's estimated size.
+func (s *SQLite) load(ctx context.Context, id string) (rec *games.Record, revision, size int64, err error) {
 	var r row
-	err := s.db.QueryRowContext(ctx, `SELECT `+columns+` FROM games WHERE id = ?`, id).Scan(r.scanArgs()...)
+	err = s.db.QueryRowContext(ctx, `SELECT revision, `+columns+` FROM games WHERE id = ?`, id).
+		Scan(append([]any{&revision}, r.scanArgs()...)...)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, notFound(id)
+		return nil, 0, 0, notFound(id)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("game %q: loading: %w", trimID(id), err)
+		return nil, 0, 0, fmt.Errorf("game %q: loading: %w", trimID(id), err)
 	}
-	rec, err := r.decode(id)
+	rec, err = r.decode(id)
 	if err != nil {
-		return nil, fmt.Errorf("game %q: %w", trimID(id), err)
+		return nil, 0, 0, fmt.Errorf("game %q: %w", trimID(id), err)
 	}
-	return rec, nil
+	return rec, revision, r.size(), nil
 }
 
 // listQuery lists holder ?1's games, up to ?2. The terms saying a seat is
@@ -480,13 +586,22 @@ func (s *SQLite) touch(ctx context.Context, used map[string]time.Time) error {
 	return tx.Commit()
 }
 
-// Ping checks the database answers.
+// Ping checks the database answers, and that writes work: while saves
+// are failing (a full disk, a read-only file) it returns an error that
+// says so (WritesFailing reports true), until a save succeeds again. So
+// that a server no longer sent requests learns when writes work again, it
+// then tries a tiny write itself, at most once every probeEvery.
 func (s *SQLite) Ping(ctx context.Context) error {
 	var one int
 	if err := s.db.QueryRowContext(ctx, "SELECT 1").Scan(&one); err != nil {
 		return fmt.Errorf("database: %w", err)
 	}
-	return nil
+	now := s.opts.Now()
+	if !s.failures.probeDue(now) {
+		return s.failures.err()
+	}
+	s.failures.record(s.commits.write(s.probe, false, now.Unix()), now)
+	return s.failures.err()
 }
 
 // Stats counts the games stored and those cached in memory.
@@ -506,11 +621,13 @@ func (s *SQLite) Stats(ctx context.Context) (stored, cached int, err error) {
 func (s *SQLite) Close() error {
 	s.closeOnce.Do(func() {
 		s.commits.close()
-		s.save.Close()
-		s.saveSeats.Close()
+		s.savePly.Close()
+		s.saveAll.Close()
+		s.probe.Close()
 		if err := s.db.Close(); err != nil {
 			s.closeErr = fmt.Errorf("close database: %w", err)
 		}
+		s.lock.release()
 	})
 	return s.closeErr
 }

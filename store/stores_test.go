@@ -257,3 +257,35 @@ func TestSQLiteSeatIndexes(t *testing.T) {
 		}
 	}
 }
+
+// TestWaitingForAGameFollowsTheContext: a request waiting for a game that
+// another holds (a slow save) gives up when its context ends, in both
+// stores, and the game is usable again once released.
+func TestWaitingForAGameFollowsTheContext(t *testing.T) {
+	for name, st := range map[string]games.Store{"memory": NewMemory(), "sqlite": openSQLite(t, ":memory:", Options{})} {
+		t.Run(name, func(t *testing.T) {
+			ctx := context.Background()
+			rec := &games.Record{Game: rules.New(rules.BanChess{})}
+			if err := st.Create(ctx, rec); err != nil {
+				t.Fatal(err)
+			}
+			held, release := make(chan struct{}), make(chan struct{})
+			go st.Update(ctx, rec.ID, func(*games.Record) error {
+				close(held)
+				<-release
+				return errors.New("nothing changed")
+			})
+			<-held
+			short, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
+			defer cancel()
+			err := st.View(short, rec.ID, func(*games.Record) error { t.Error("ran while the game was held"); return nil })
+			if !errors.Is(err, context.DeadlineExceeded) {
+				t.Errorf("waiting past the deadline: %v, want the context's deadline", err)
+			}
+			close(release)
+			if err := st.View(ctx, rec.ID, func(*games.Record) error { return nil }); err != nil {
+				t.Errorf("after the release: %v", err)
+			}
+		})
+	}
+}
