@@ -35,7 +35,7 @@ const (
 )
 
 // guarded is the games service as the handlers use it: a request gives up
-// reading games (View, Games) at its read deadline (see readDeadline) with
+// reading games (View, Games) after the server's game wait (WithGameWait) with
 // a 503 "busy" refusal, a game whose stored record cannot be read is told
 // apart ("unreadable"), and a store too busy to save answers 503 as well.
 // Writes are never abandoned: once a write waits for its game, it runs.
@@ -44,40 +44,11 @@ type guarded struct {
 	s *Server
 }
 
-// readByKey keys the request's read deadline in its context.
-type readByKey struct{}
-
-// readDeadline sets the time by which the request's reads of games must
-// have begun: one deadline for the whole request, however many reads it
-// makes.
-func (s *Server) readDeadline(next echo.HandlerFunc) echo.HandlerFunc {
-	return func(c echo.Context) error {
-		r := c.Request()
-		c.SetRequest(r.WithContext(context.WithValue(r.Context(), readByKey{}, time.Now().Add(s.gameWait))))
-		return next(c)
-	}
-}
-
-// readBy returns the time by which a read must have its game: ctx's read
-// deadline (from now when it has none), but at least a fifth of the wait
-// from now, so that a read after a slow write still has a chance.
-func (s *Server) readBy(ctx context.Context) time.Time {
-	now := time.Now()
-	t, ok := ctx.Value(readByKey{}).(time.Time)
-	if !ok {
-		return now.Add(s.gameWait)
-	}
-	if soonest := now.Add(s.gameWait / 5); t.Before(soonest) {
-		return soonest
-	}
-	return t
-}
-
-// View runs fn on the game as the service does, but gives up at the
-// request's read deadline: the stores' game locks and database reads
+// View runs fn on the game as the service does, but gives up after the
+// game wait: the stores' game locks and database reads
 // follow the context, so a read stuck behind a slow save ends in time.
 func (g *guarded) View(ctx context.Context, id string, cred games.Credential, fn games.ViewFunc) error {
-	rctx, cancel := context.WithDeadline(ctx, g.s.readBy(ctx))
+	rctx, cancel := context.WithTimeout(ctx, g.s.gameWait)
 	defer cancel()
 	err := g.GameService.View(rctx, id, cred, fn)
 	switch {
@@ -110,10 +81,10 @@ func (g *guarded) readError(id string, err error) error {
 	return &games.Error{Code: games.Internal, Detail: "unreadable", Msg: unreadableMsg, Err: &readFailure{id: id, err: err}}
 }
 
-// Games lists the browser's games as the service does, giving up at the
-// request's read deadline.
+// Games lists the browser's games as the service does, giving up after
+// the game wait.
 func (g *guarded) Games(ctx context.Context, cred games.Credential, limit int) ([]games.Summary, error) {
-	ctx, cancel := context.WithDeadline(ctx, g.s.readBy(ctx))
+	ctx, cancel := context.WithTimeout(ctx, g.s.gameWait)
 	defer cancel()
 	list, err := g.GameService.Games(ctx, cred, limit)
 	switch {

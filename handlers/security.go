@@ -25,8 +25,7 @@ const contentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 
 	"connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 
 // middleware returns the middleware every route shares: a request id, the
-// request log, panic recovery, the deadline for reading games, security
-// headers, the POST rate limit, a body limit and cross-origin POST
+// request log, panic recovery, security headers, the POST rate limit, a body limit and cross-origin POST
 // protection.
 func (s *Server) middleware() []echo.MiddlewareFunc {
 	cop := http.NewCrossOriginProtection()
@@ -34,7 +33,6 @@ func (s *Server) middleware() []echo.MiddlewareFunc {
 		s.requestID(),
 		s.requestLog(),
 		middleware.Recover(),
-		s.readDeadline,
 		securityHeaders,
 		s.limitPosts,
 		bodyLimit(maxBody),

@@ -194,8 +194,20 @@ type Game struct {
 	ResignSide, ResignName string
 	Watching               bool
 
+	// Paths are the addresses of the game's forms and download.
+	Paths Paths
+
 	// View is set on a read-only history view.
 	View *HistoryView
+}
+
+// Paths are the addresses under a game's path that its page posts to.
+type Paths struct{ Select, Ply, Undo, Resign, Draw, PGN templ.SafeURL }
+
+// pathsOf works out the paths of the game o shows, once per page.
+func pathsOf(o Options) Paths {
+	p := func(action string) templ.SafeURL { return templ.SafeURL(actionURL(o, action)) }
+	return Paths{Select: p("select"), Ply: p("ply"), Undo: p("undo"), Resign: p("resign"), Draw: p("draw"), PGN: p("pgn")}
 }
 
 // HistoryView describes a read-only view of the board at a past ply.
@@ -210,6 +222,7 @@ func NewGame(g *rules.Game, o Options) Game {
 	out := g.Outcome()
 	hist := g.History()
 	m := Game{
+		Paths:     pathsOf(o),
 		Opts:      o,
 		Variant:   g.Variant().Name(),
 		VariantID: g.Variant().ID(),
@@ -324,6 +337,7 @@ func NewHistoryView(g *rules.Game, index int, o Options) (Game, error) {
 		return Game{}, fmt.Errorf("no ply %d: this game has %d", index, len(hist))
 	}
 	m := Game{
+		Paths:     pathsOf(o),
 		Opts:      o,
 		Variant:   g.Variant().Name(),
 		VariantID: g.Variant().ID(),
