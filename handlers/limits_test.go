@@ -345,34 +345,7 @@ func TestInputBounds(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			e := limitedGames(newTestClock(), tt.opts)
-			ck, id := startSession(t, e, "")
-			before, list := gameState(t, e, id), listed(t, e, ck, id)
-			h := tt.h
-			h.cookie = ck
-			if h.target == "/import" {
-				h.form.Set("game", id)
-			}
-			rec := h.serve(t, e)
-			if h.target == "/import" {
-				// A refused import keeps the game and explains beside the box.
-				if rec.Code != http.StatusBadRequest || !strings.Contains(text(parse(t, rec), "#import-error"), tt.want) {
-					t.Fatalf("import: %d, %q, want 400 with %q", rec.Code, errorText(parse(t, rec)), tt.want)
-				}
-				if whole := strings.Contains(rec.Body.String(), "<html"); whole == h.hx {
-					t.Errorf("htmx %v, but whole page %v", h.hx, whole)
-				}
-			} else {
-				checkRefusal(t, h, rec, http.StatusBadRequest, tt.code, tt.want)
-			}
-			if got := playerOf(rec); got != nil {
-				t.Errorf("a refused request set the credential cookie")
-			}
-			if after := gameState(t, e, id); after != before {
-				t.Errorf("a refused request changed the game")
-			}
-			if got := listed(t, e, ck, id); strings.Join(got, " ") != strings.Join(list, " ") {
-				t.Errorf("a refused request changed the browser's games: %v, were %v", got, list)
-			}
+			refusedInput(t, e, tt.h, tt.code, tt.want, nil)
 		})
 	}
 	// At the bounds, all is read.
@@ -476,4 +449,44 @@ func TestOddRemoteAddr(t *testing.T) {
 			t.Errorf("RemoteAddr %q: %d %s", remote, rec.Code, rec.Body)
 		}
 	}
+}
+
+// refusedInput sends h from a browser with a game (the game's id in an
+// import form), and checks it is refused with want in its message (beside
+// the box for an import; else with code) and changes nothing: not the game,
+// not the browser's games, no credential given. ready, if not nil, runs
+// just before h is sent. It returns the answer.
+func refusedInput(t *testing.T, e *echo.Echo, h hit, code, want string, ready func()) *httptest.ResponseRecorder {
+	t.Helper()
+	ck, id := startSession(t, e, "")
+	before, list := gameState(t, e, id), listed(t, e, ck, id)
+	if ready != nil {
+		ready()
+	}
+	h.cookie = ck
+	if h.target == "/import" {
+		h.form.Set("game", id)
+	}
+	rec := h.serve(t, e)
+	if h.target == "/import" {
+		// A refused import keeps the game and explains beside the box.
+		if rec.Code != http.StatusBadRequest || !strings.Contains(text(parse(t, rec), "#import-error"), want) {
+			t.Fatalf("import: %d, %q, want 400 with %q", rec.Code, errorText(parse(t, rec)), want)
+		}
+		if whole := strings.Contains(rec.Body.String(), "<html"); whole == h.hx {
+			t.Errorf("htmx %v, but whole page %v", h.hx, whole)
+		}
+	} else {
+		checkRefusal(t, h, rec, http.StatusBadRequest, code, want)
+	}
+	if got := playerOf(rec); got != nil {
+		t.Errorf("a refused request set the credential cookie")
+	}
+	if after := gameState(t, e, id); after != before {
+		t.Errorf("a refused request changed the game")
+	}
+	if got := listed(t, e, ck, id); strings.Join(got, " ") != strings.Join(list, " ") {
+		t.Errorf("a refused request changed the browser's games: %v, were %v", got, list)
+	}
+	return rec
 }
