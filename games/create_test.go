@@ -191,9 +191,6 @@ func TestLinkRoundTrip(t *testing.T) {
 
 func TestFromLink(t *testing.T) {
 	svc := games.New(nil, games.WithLimits(games.Limits{MaxPlies: 3, MaxFENBytes: 100}))
-	if l := svc.Limits(); l.MaxPlies != 3 || l.MaxFENBytes != 100 {
-		t.Errorf("limits %+v", l)
-	}
 	if d := games.DefaultLimits(); d.MaxPlies <= 0 || d.MaxFENBytes <= 0 {
 		t.Errorf("default limits %+v", d)
 	}

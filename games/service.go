@@ -116,9 +116,6 @@ func New(store Store, opts ...Option) *Service {
 	return s
 }
 
-// Limits returns the limits the service creates games within.
-func (s *Service) Limits() Limits { return s.limits }
-
 // Create stores g as a new hot-seat game whose two seats cred holds, and
 // returns its id.
 func (s *Service) Create(ctx context.Context, cred Credential, g *rules.Game) (string, error) {
