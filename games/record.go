@@ -12,9 +12,16 @@ import (
 // Mode says how a game's seats are held.
 type Mode string
 
-// HotSeat is a game whose creator holds both seats: two people at one
-// screen, or a program playing both sides.
-const HotSeat Mode = "hotseat"
+// Modes of play.
+const (
+	// HotSeat is a game whose creator holds both seats: two people at one
+	// screen, or a program playing both sides.
+	HotSeat Mode = "hotseat"
+	// Invite is a game between two players, each holding one seat: its
+	// creator holds one, and the first other player to open its invite
+	// link takes the other.
+	Invite Mode = "invite"
+)
 
 // Record is a game as the service keeps it: the game itself and who may
 // play it. Its ID is public (anyone who has it may watch); holding a seat
@@ -30,6 +37,50 @@ type Record struct {
 	WhiteHidden, BlackHidden bool
 	Mode                     Mode
 	Created, Updated         time.Time
+	// Revision counts the record's changes: the service adds one with
+	// every change it makes, and a store saves a record only over the
+	// revision before (so a stale copy never overwrites a newer one).
+	Revision int64
+
+	// Table is what a game between two players has besides its game: the
+	// invite, the clock, the offers pending.
+	Table
+}
+
+// Table is the state of a game between two players around its board.
+type Table struct {
+	// InviteCode is the secret of the invite link; the first other player
+	// to present it takes the free seat. "" for a hot-seat game.
+	InviteCode string `json:"invite,omitempty"`
+	// Clock is nil for a game without one.
+	Clock *Clock `json:"clock,omitempty"`
+	// Offers are what a player offered and the other has not yet answered.
+	Offers Offers `json:"offers,omitzero"`
+	// Rematch is the id of the game a rematch offer, accepted, started.
+	Rematch string `json:"rematch,omitempty"`
+}
+
+// Offers are the pending offers of each kind, each by the side that made
+// it (no Color for none).
+type Offers struct {
+	// Takeback asks to take back the offerer's last ply (and the
+	// opponent's since); it lapses when a ply is played.
+	Takeback rules.Color `json:"takeback,omitempty"`
+	// Draw offers a draw; it lapses when its maker plays.
+	Draw rules.Color `json:"draw,omitempty"`
+	// Rematch offers a new game, colours swapped, once this one is over.
+	Rematch rules.Color `json:"rematch,omitempty"`
+}
+
+// Holder returns the holder of side's seat ("" when it is free).
+func (r *Record) Holder(side rules.Color) string {
+	if side == rules.White {
+		return r.White
+	}
+	if side == rules.Black {
+		return r.Black
+	}
+	return ""
 }
 
 // Seats reports which seats holder holds.

@@ -91,6 +91,8 @@ type Service struct {
 	now     func() time.Time
 	limits  Limits
 	initial map[string]string // each variant's initial FEN, by ID
+	feed    *Feed
+	timers  flagTimers
 }
 
 // Option configures a Service.
@@ -104,9 +106,14 @@ func WithClock(now func() time.Time) Option { return func(s *Service) { s.now = 
 // DefaultLimits.
 func WithLimits(l Limits) Option { return func(s *Service) { s.limits = l } }
 
-// New returns a service keeping its games in store.
+// WithFeed makes the service tell f's watchers of every change; the
+// default is a feed of its own.
+func WithFeed(f *Feed) Option { return func(s *Service) { s.feed = f } }
+
+// New returns a service keeping its games in store. Close stops its clock
+// timers.
 func New(store Store, opts ...Option) *Service {
-	s := &Service{store: store, now: time.Now, limits: DefaultLimits(), initial: map[string]string{}}
+	s := &Service{store: store, now: time.Now, limits: DefaultLimits(), initial: map[string]string{}, feed: NewFeed()}
 	for _, v := range rules.Variants() {
 		s.initial[v.ID()] = rules.New(v).StartFEN()
 	}
@@ -124,24 +131,36 @@ func (s *Service) Create(ctx context.Context, cred Credential, g *rules.Game) (s
 		return "", Errorf(Unauthorized, "A new game needs a player to hold its seats.")
 	}
 	now := s.now()
-	rec := &Record{Game: g, White: holder, Black: holder, Mode: HotSeat, Created: now, Updated: now}
+	rec := &Record{Game: g, White: holder, Black: holder, Mode: HotSeat, Created: now, Updated: now, Revision: 1}
 	if err := s.store.Create(ctx, rec); err != nil {
 		return "", ErrorOf(err)
 	}
 	return rec.ID, nil
 }
 
-// View runs fn on the game id under its lock, with the seats cred holds.
+// View runs fn on the game id under its lock, with the seats cred holds. A
+// game whose clock ran out is ended first.
 func (s *Service) View(ctx context.Context, id string, cred Credential, fn ViewFunc) error {
 	holder := cred.Holder()
-	err := s.store.View(ctx, id, func(rec *Record) error {
-		fn(rec, seatsOf(rec, holder))
-		return nil
-	})
-	if err != nil {
-		return storeError(err)
+	for try := 0; ; try++ {
+		expired := false
+		err := s.store.View(ctx, id, func(rec *Record) error {
+			if try == 0 && rec.Clock.Expired(s.now()) && !rec.Game.Outcome().Over() {
+				expired = true
+				return nil
+			}
+			fn(rec, seatsOf(rec, holder))
+			return nil
+		})
+		if err != nil {
+			return storeError(err)
+		}
+		if !expired {
+			return nil
+		}
+		// Flag it (the error says so), then show it as it ended.
+		_ = s.update(ctx, id, "", nil, func(*Record, Seats) error { return nil })
 	}
-	return nil
 }
 
 // Input is one ban or move as a client sends it.
@@ -274,8 +293,11 @@ func (s *Service) Hide(ctx context.Context, id string, cred Credential) error {
 		if !seats.Any() {
 			return Errorf(Forbidden, "This game is not in your list of games.")
 		}
-		rec.WhiteHidden = rec.WhiteHidden || seats.White
-		rec.BlackHidden = rec.BlackHidden || seats.Black
+		wh, bh := rec.WhiteHidden || seats.White, rec.BlackHidden || seats.Black
+		if wh != rec.WhiteHidden || bh != rec.BlackHidden {
+			rec.WhiteHidden, rec.BlackHidden = wh, bh
+			rec.Revision++
+		}
 		return nil
 	})
 	if err != nil {
@@ -296,6 +318,7 @@ func (s *Service) Claim(ctx context.Context, id string, cred Credential) (bool, 
 	err := s.store.Update(ctx, id, func(rec *Record) error {
 		if rec.White == "" && rec.Black == "" {
 			rec.White, rec.Black, rec.Mode = holder, holder, HotSeat
+			rec.Revision++
 		}
 		held = seatsOf(rec, holder).Any()
 		return nil
@@ -307,19 +330,27 @@ func (s *Service) Claim(ctx context.Context, id string, cred Credential) (bool, 
 }
 
 // update runs fn on game id under its lock with the seats cred holds; when
-// fn changed the game it stamps the record's update time, and then (if
-// any) describes the game after it.
+// fn changed the record it keeps the clock and the offers in step, counts
+// the revision and stamps the update time, and then (if any) describes the
+// game after it. Watchers are told once the change is committed. A clock
+// that ran out ends the game first, and fn is not run.
 func (s *Service) update(ctx context.Context, id string, cred Credential, then ViewFunc, fn func(*Record, Seats) error) error {
 	holder := cred.Holder()
+	changed, flagged := false, false
+	var timer flagTimer
 	err := s.store.Update(ctx, id, func(rec *Record) error {
+		now := s.now()
 		seats := seatsOf(rec, holder)
-		rev := rec.Game.Revision()
-		if err := fn(rec, seats); err != nil {
-			return ErrorOf(err)
+		before := rec.state()
+		if flagged = flagIfExpired(rec, now); !flagged {
+			if err := fn(rec, seats); err != nil {
+				return ErrorOf(err)
+			}
 		}
-		if rec.Game.Revision() != rev {
-			rec.Updated = s.now()
+		if changed = rec.state() != before; changed {
+			s.settle(rec, before, now)
 		}
+		timer = flagTimerOf(rec, now)
 		if then != nil {
 			then(rec, seats)
 		}
@@ -328,7 +359,44 @@ func (s *Service) update(ctx context.Context, id string, cred Credential, then V
 	if err != nil {
 		return storeError(err)
 	}
+	if changed {
+		s.feed.Publish(id)
+		s.timers.set(id, timer, s.checkClock)
+	}
+	if flagged {
+		return Errorf(GameOver, "Time ran out, so the game is over and nothing was played.")
+	}
 	return nil
+}
+
+// settle follows a change to rec made at now: the clock charges the side
+// whose time ran and runs for the side to act, with the increment after a
+// move; offers lapse (a takeback at any ply, a draw when its maker plays,
+// both at the end); the revision counts it and the update time is now.
+func (s *Service) settle(rec *Record, before recordState, now time.Time) {
+	g := rec.Game
+	over := g.Outcome().Over()
+	played := g.Ply() != before.ply || over != before.over
+	if played {
+		rec.Offers.Takeback = 0
+		if over || g.Ply() == before.ply+1 && rec.Offers.Draw == before.actor {
+			rec.Offers.Draw = 0
+		}
+	}
+	if c := rec.Clock; c != nil && c.Running != 0 {
+		switch {
+		case over:
+			c.run(0, now)
+		case played:
+			c.charge(now)
+			if last, ok := g.LastAction(); ok && g.Ply() == before.ply+1 && last.Phase == rules.PhaseMove {
+				c.addIncrement(before.actor)
+			}
+			c.run(g.Turn().Actor, now)
+		}
+	}
+	rec.Revision++
+	rec.Updated = now
 }
 
 // authorize refuses a request whose credential holds none of the seats

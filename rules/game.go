@@ -442,6 +442,19 @@ func (g *Game) AgreeDraw() error {
 	return g.declare(Outcome{Status: Draw, Reason: Agreement})
 }
 
+// FlagFall ends the game because side's clock ran out: side loses on time,
+// unless the other side has no mating material (a lone king, or a king and
+// one bishop or knight), which is a draw.
+func (g *Game) FlagFall(side Color) error {
+	if side != White && side != Black {
+		return errors.New("flag fall: the side must be white or black")
+	}
+	if pos := g.Position(); !pos.Board.canMate(side.Other()) {
+		return g.declare(Outcome{Status: Draw, Reason: Timeout})
+	}
+	return g.declare(Outcome{Status: TimeForfeit, Reason: Timeout, Winner: side.Other()})
+}
+
 func (g *Game) declare(o Outcome) error {
 	if g.outcome.Over() {
 		return &ActionError{Kind: ErrGameOver, msg: "the game is over: " + g.outcome.String()}

@@ -421,3 +421,44 @@ func TestStartPosition(t *testing.T) {
 		t.Errorf("start position %+v", p)
 	}
 }
+
+func TestFlagFall(t *testing.T) {
+	tests := []struct {
+		name, fen string
+		side      Color
+		want      Outcome
+	}{
+		{"start: the side left with time wins", "", White, Outcome{Status: TimeForfeit, Reason: Timeout, Winner: Black}},
+		{"a lone king cannot win on time", "4k3/8/8/8/8/8/8/R3K3 w - - 0 1 2", White, Outcome{Status: Draw, Reason: Timeout}},
+		{"king and knight cannot win on time", "4k1n1/8/8/8/8/8/8/R3K3 w - - 0 1 2", White, Outcome{Status: Draw, Reason: Timeout}},
+		{"king and two knights can", "4kn1n/8/8/8/8/8/8/R3K3 w - - 0 1 2", White, Outcome{Status: TimeForfeit, Reason: Timeout, Winner: Black}},
+		{"a pawn can", "4k3/7p/8/8/8/8/8/R3K3 w - - 0 1 2", White, Outcome{Status: TimeForfeit, Reason: Timeout, Winner: Black}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g := New(BanChess{})
+			if tt.fen != "" {
+				var err error
+				if g, err = FromFEN(tt.fen, BanChess{}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := g.FlagFall(tt.side); err != nil {
+				t.Fatal(err)
+			}
+			if got := g.Outcome(); got != tt.want {
+				t.Fatalf("outcome %v, want %v", got, tt.want)
+			}
+			back, err := Restore(g.Snapshot())
+			if err != nil {
+				t.Fatalf("restore: %v", err)
+			}
+			if back.Outcome() != tt.want {
+				t.Fatalf("restored outcome %v, want %v", back.Outcome(), tt.want)
+			}
+			if err := g.FlagFall(tt.side); err == nil {
+				t.Fatal("a second flag fall was accepted after the game ended")
+			}
+		})
+	}
+}

@@ -10,9 +10,11 @@ const (
 	Stalemate
 	Draw
 	Resigned
+	// TimeForfeit is a game lost on time: the loser's clock ran out.
+	TimeForfeit
 )
 
-var statusNames = [...]string{"ongoing", "checkmate", "stalemate", "draw", "resigned"}
+var statusNames = [...]string{"ongoing", "checkmate", "stalemate", "draw", "resigned", "timeout"}
 
 // String returns the status as the API writes it, such as "checkmate".
 func (s Status) String() string { return statusNames[s] }
@@ -30,9 +32,12 @@ const (
 	FiftyMoveRule
 	Agreement
 	Resignation
+	// Timeout is a clock run out: a loss on time (TimeForfeit), or a draw
+	// when the side with time left has no mating material.
+	Timeout
 )
 
-var reasonNames = [...]string{"", "ban", "move", "insufficient-material", "threefold-repetition", "fifty-move", "agreement", "resignation"}
+var reasonNames = [...]string{"", "ban", "move", "insufficient-material", "threefold-repetition", "fifty-move", "agreement", "resignation", "timeout"}
 
 // String returns the reason as the API writes it, such as "fifty-move".
 func (r Reason) String() string { return reasonNames[r] }
@@ -97,10 +102,14 @@ func (o Outcome) String() string {
 			return "drawn by the fifty-move rule"
 		case Agreement:
 			return "drawn by agreement"
+		case Timeout:
+			return "drawn: time ran out against a side that cannot mate"
 		}
 		return "drawn"
 	case Resigned:
 		return o.Winner.Name() + " won: " + o.Winner.Other().Name() + " resigned"
+	case TimeForfeit:
+		return o.Winner.Name() + " won on time"
 	}
 	return "in progress"
 }

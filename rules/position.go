@@ -230,6 +230,25 @@ func (b *Board) insufficientMaterial() bool {
 	return minors <= 1 || (knights == 0 && !(light && dark))
 }
 
+// canMate reports whether side has the material to mate with some series
+// of legal moves, by the test of insufficient material: a lone king, or a
+// king with a single bishop or knight, cannot.
+func (b *Board) canMate(side Color) bool {
+	minors := 0
+	for _, pc := range b {
+		if pc == NoPiece || pc.Color() != side {
+			continue
+		}
+		switch pc.Kind() {
+		case Pawn, Rook, Queen:
+			return true
+		case Knight, Bishop:
+			minors++
+		}
+	}
+	return minors > 1
+}
+
 // parseFEN6 reads and validates the six standard FEN fields, everything
 // except what needs move generation.
 func parseFEN6(fields []string) (Position, error) {

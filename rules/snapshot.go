@@ -13,7 +13,7 @@ type Snapshot struct {
 	Variant  string   // the variant's ID
 	StartFEN string   // the start as extended FEN
 	Actions  []string // every ply, in BCN without indicators
-	// Declared is a resignation or an agreed draw; the zero Outcome when
+	// Declared is a resignation, an agreed draw or a flag fall; the zero Outcome when
 	// the game ended by a ply or has not ended.
 	Declared      Outcome
 	Tags          []Tag // the PGN tags the game was read with
@@ -53,8 +53,12 @@ func Restore(s Snapshot) (*Game, error) {
 		err = g.Resign(d.Winner.Other())
 	case d.Status == Draw && d.Reason == Agreement && d.Winner == 0:
 		err = g.AgreeDraw()
+	case d.Status == TimeForfeit && d.Reason == Timeout && (d.Winner == White || d.Winner == Black):
+		err = g.FlagFall(d.Winner.Other())
+	case d.Status == Draw && d.Reason == Timeout && d.Winner == 0:
+		err = g.FlagFall(g.Turn().Actor) // only the side to act can run out of time
 	default:
-		err = errors.New("a declared outcome is a resignation or an agreed draw")
+		err = errors.New("a declared outcome is a resignation, an agreed draw or a flag fall")
 	}
 	if err != nil {
 		return nil, fmt.Errorf("restore: declared %v: %w", s.Declared, err)

@@ -78,7 +78,7 @@ func TestRestoreErrors(t *testing.T) {
 		{"unknown variant", func(s *Snapshot) { s.Variant = "atomic" }, "unknown variant"},
 		{"bad start", func(s *Snapshot) { s.StartFEN = "8/8/8/8/8/8/8/8 w - - 0 1" }, "restore"},
 		{"illegal action", func(s *Snapshot) { s.Actions = []string{"m:e2e4"} }, "action 1 (m:e2e4)"},
-		{"declared checkmate", func(s *Snapshot) { s.Declared = Outcome{Status: Checkmate, Reason: ByBan, Winner: White} }, "resignation or an agreed draw"},
+		{"declared checkmate", func(s *Snapshot) { s.Declared = Outcome{Status: Checkmate, Reason: ByBan, Winner: White} }, "a resignation, an agreed draw or a flag fall"},
 		{"declared on a finished game", func(s *Snapshot) {
 			s.StartFEN = "7k/5QQ1/8/8/8/8/8/K7 b - - 0 1"
 			s.Declared = Outcome{Status: Draw, Reason: Agreement}

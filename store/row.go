@@ -28,22 +28,24 @@ type row struct {
 
 	fen, actor, phase, result string // the summary
 	ply                       int
+
+	table string // games.Table as JSON; "" for none (a hot-seat game)
 }
 
 // columns are the row's columns in the order args and scanArgs use.
 const columns = `variant, start_fen, actions, declared, tags, from_chess, white, black, white_hidden, black_hidden, mode,
-	created_at, updated_at, fen, ply, actor, phase, result`
+	created_at, updated_at, fen, ply, actor, phase, result, table_state`
 
 // args returns the row's values in the order of columns.
 func (r *row) args() []any {
 	return []any{r.variant, r.startFEN, r.actions, r.declared, r.tags, r.fromChess, r.white, r.black, r.whiteHidden, r.blackHidden, r.mode,
-		r.created, r.updated, r.fen, r.ply, r.actor, r.phase, r.result}
+		r.created, r.updated, r.fen, r.ply, r.actor, r.phase, r.result, r.table}
 }
 
 // scanArgs returns pointers to the row's fields in the order of columns.
 func (r *row) scanArgs() []any {
 	return []any{&r.variant, &r.startFEN, &r.actions, &r.declared, &r.tags, &r.fromChess, &r.white, &r.black, &r.whiteHidden, &r.blackHidden, &r.mode,
-		&r.created, &r.updated, &r.fen, &r.ply, &r.actor, &r.phase, &r.result}
+		&r.created, &r.updated, &r.fen, &r.ply, &r.actor, &r.phase, &r.result, &r.table}
 }
 
 // declaredNames are how a row writes a declared outcome.
@@ -52,6 +54,9 @@ var declaredNames = map[string]rules.Outcome{
 	"white-resigned": {Status: rules.Resigned, Reason: rules.Resignation, Winner: rules.Black},
 	"black-resigned": {Status: rules.Resigned, Reason: rules.Resignation, Winner: rules.White},
 	"draw-agreed":    {Status: rules.Draw, Reason: rules.Agreement},
+	"white-flagged":  {Status: rules.TimeForfeit, Reason: rules.Timeout, Winner: rules.Black},
+	"black-flagged":  {Status: rules.TimeForfeit, Reason: rules.Timeout, Winner: rules.White},
+	"flagged-draw":   {Status: rules.Draw, Reason: rules.Timeout},
 }
 
 func encodeRow(rec *games.Record) (row, error) {
@@ -92,6 +97,13 @@ func encodeRow(rec *games.Record) (row, error) {
 		}
 		r.tags = string(b)
 	}
+	if rec.Table != (games.Table{}) {
+		b, err := json.Marshal(rec.Table)
+		if err != nil {
+			return row{}, fmt.Errorf("encoding the game's table: %w", err)
+		}
+		r.table = string(b)
+	}
 	return r, nil
 }
 
@@ -114,7 +126,14 @@ func (r row) decode(id string) (*games.Record, error) {
 	if err != nil {
 		return nil, err
 	}
+	var table games.Table
+	if r.table != "" {
+		if err := json.Unmarshal([]byte(r.table), &table); err != nil {
+			return nil, fmt.Errorf("decoding the game's table: %w", err)
+		}
+	}
 	return &games.Record{
+		Table:       table,
 		ID:          id,
 		Game:        g,
 		White:       r.white,

@@ -140,11 +140,11 @@ func OpenSQLite(ctx context.Context, path string, opts Options) (*SQLite, error)
 // revision before, so a save made from a stale copy of the game changes
 // nothing (and affects no row).
 const saveSQL = `INSERT INTO games (id, touched_at, revision, ` + columns + `)
-	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 	ON CONFLICT(id) DO UPDATE SET actions = excluded.actions, declared = excluded.declared,
 		touched_at = excluded.touched_at, updated_at = excluded.updated_at, fen = excluded.fen,
 		ply = excluded.ply, actor = excluded.actor, phase = excluded.phase, result = excluded.result,
-		revision = excluded.revision%s
+		table_state = excluded.table_state, revision = excluded.revision%s
 	WHERE games.revision = excluded.revision - 1`
 
 // openDB opens the database with dsn, migrated, and prepares the
@@ -225,6 +225,9 @@ var migrations = [...]string{
 	// work.
 	`ALTER TABLE games ADD COLUMN revision INTEGER NOT NULL DEFAULT 0; -- counts the row's saves
 	CREATE TABLE write_probe (id INTEGER PRIMARY KEY CHECK (id = 1), at INTEGER NOT NULL);`,
+	// What a game between two players has besides its game (the invite,
+	// the clock, the offers), as JSON: '' for a hot-seat game.
+	`ALTER TABLE games ADD COLUMN table_state TEXT NOT NULL DEFAULT '';`,
 }
 
 // SchemaVersion is the schema version this binary writes.
@@ -295,7 +298,7 @@ func (s *SQLite) Update(ctx context.Context, id string, fn func(*games.Record) e
 	if err := fn(c.rec); err != nil {
 		return err
 	}
-	if c.rec.Game.Revision() == c.rev && seatStateOf(c.rec) == c.seats {
+	if c.rec.Revision == c.row && c.rec.Game.Revision() == c.rev && seatStateOf(c.rec) == c.seats {
 		return nil
 	}
 	size, err := s.write(c)
@@ -349,12 +352,16 @@ func (s *SQLite) write(c *cachedGame) (int64, error) {
 		stmt = s.saveAll
 	}
 	// Once begun, a save runs to its end whatever becomes of the request.
+	// The row's revision is the record's: one more than the revision
+	// read or written last (whether or not the change came through the
+	// games layer, which counts its changes).
 	err = s.commits.write(stmt, true, append([]any{c.id, s.opts.Now().Unix(), c.row + 1}, row.args()...)...)
 	s.failures.record(err, s.opts.Now())
 	if err != nil {
 		return 0, err
 	}
 	c.rev, c.row, c.seats, c.stored = c.rec.Game.Revision(), c.row+1, seatStateOf(c.rec), true
+	c.rec.Revision = c.row
 	return row.size(), nil
 }
 
@@ -468,6 +475,7 @@ func (s *SQLite) load(ctx context.Context, id string) (rec *games.Record, revisi
 	if err != nil {
 		return nil, 0, 0, fmt.Errorf("game %q: %w", trimID(id), err)
 	}
+	rec.Revision = revision
 	return rec, revision, r.size(), nil
 }
 

@@ -1,0 +1,130 @@
+package games
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/banchess/banchess/rules"
+)
+
+// TimeControl is a clock's setting: each side's initial time and the
+// increment added when it finishes a move.
+type TimeControl struct {
+	Initial   time.Duration `json:"initial"`
+	Increment time.Duration `json:"increment"`
+}
+
+// TimeControls are the clocks a game between two players may have, as a
+// page offers them.
+var TimeControls = []string{"3+2", "5+3", "10+5", "15+10"}
+
+// maxInitial and maxIncrement bound a time control read from a client.
+const (
+	maxInitial   = 180 * time.Minute
+	maxIncrement = 180 * time.Second
+)
+
+// ParseTimeControl reads "minutes+seconds", such as "5+3"; "" is no clock
+// (the zero TimeControl, false).
+func ParseTimeControl(s string) (TimeControl, bool, error) {
+	s = strings.TrimSpace(s)
+	if s == "" || s == "none" || s == "-" {
+		return TimeControl{}, false, nil
+	}
+	min, inc, ok := strings.Cut(s, "+")
+	m, err1 := strconv.ParseFloat(min, 64)
+	i, err2 := strconv.Atoi(inc)
+	if !ok || err1 != nil || err2 != nil || m <= 0 || i < 0 || m*float64(time.Minute) > float64(maxInitial) || time.Duration(i)*time.Second > maxIncrement {
+		return TimeControl{}, false, (&Error{Code: Invalid, Msg: fmt.Sprintf("%q is not a clock: give minutes and seconds of increment, such as 5+3 (at most 180+180).", rules.Clip(s))}).withDetail("bad_clock")
+	}
+	return TimeControl{Initial: time.Duration(m * float64(time.Minute)), Increment: time.Duration(i) * time.Second}, true, nil
+}
+
+// String writes the time control as "minutes+seconds".
+func (tc TimeControl) String() string {
+	return strconv.FormatFloat(tc.Initial.Minutes(), 'f', -1, 64) + "+" + strconv.Itoa(int(tc.Increment/time.Second))
+}
+
+// PGN writes the time control as PGN's TimeControl tag does: "300+3".
+func (tc TimeControl) PGN() string {
+	return strconv.Itoa(int(tc.Initial/time.Second)) + "+" + strconv.Itoa(int(tc.Increment/time.Second))
+}
+
+// Clock is a game's clock, kept by the server. A side's time runs during
+// all of its plies, bans included; the increment is added when it
+// finishes a move. It starts when both seats are taken.
+type Clock struct {
+	Control TimeControl `json:"control"`
+	// White and Black are the time each side had left when Since was.
+	White time.Duration `json:"white"`
+	Black time.Duration `json:"black"`
+	// Running is the side whose time runs (no Color: stopped).
+	Running rules.Color `json:"running,omitempty"`
+	Since   time.Time   `json:"since,omitzero"`
+}
+
+// NewClock returns a stopped clock set to tc.
+func NewClock(tc TimeControl) *Clock {
+	return &Clock{Control: tc, White: tc.Initial, Black: tc.Initial}
+}
+
+// Left returns the time side has left at now (never below zero).
+func (c *Clock) Left(side rules.Color, now time.Time) time.Duration {
+	left := c.White
+	if side == rules.Black {
+		left = c.Black
+	}
+	if c.Running == side && side != 0 {
+		left -= now.Sub(c.Since)
+	}
+	return max(left, 0)
+}
+
+// Expired reports whether the running side's time is out at now.
+func (c *Clock) Expired(now time.Time) bool {
+	return c != nil && c.Running != 0 && c.Left(c.Running, now) <= 0
+}
+
+// charge stops the running side's time at now, keeping what it has left.
+func (c *Clock) charge(now time.Time) {
+	switch c.Running {
+	case rules.White:
+		c.White = c.Left(rules.White, now)
+	case rules.Black:
+		c.Black = c.Left(rules.Black, now)
+	}
+	c.Since = now
+}
+
+// run makes side's time run from now (no Color stops the clock).
+func (c *Clock) run(side rules.Color, now time.Time) {
+	c.charge(now)
+	c.Running = side
+	if side == 0 {
+		c.Since = time.Time{}
+	}
+}
+
+// addIncrement gives side its increment, after a move.
+func (c *Clock) addIncrement(side rules.Color) {
+	switch side {
+	case rules.White:
+		c.White += c.Control.Increment
+	case rules.Black:
+		c.Black += c.Control.Increment
+	}
+}
+
+// ClockView is a clock as it stands at one moment, for a page or the API.
+type ClockView struct {
+	White, Black time.Duration
+	Running      rules.Color
+	Control      TimeControl
+}
+
+// At returns the clock as it stands at now.
+func (c *Clock) At(now time.Time) ClockView {
+	return ClockView{White: c.Left(rules.White, now), Black: c.Left(rules.Black, now), Running: c.Running, Control: c.Control}
+}

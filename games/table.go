@@ -1,0 +1,380 @@
+package games
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/subtle"
+	"encoding/base64"
+	"sync"
+	"time"
+
+	"github.com/banchess/banchess/rules"
+)
+
+// recordState is what of a record a change may touch, compared before and
+// after a change to learn whether there was one.
+type recordState struct {
+	gameRev                  uint64
+	ply                      int
+	over                     bool
+	actor                    rules.Color
+	white, black             string
+	whiteHidden, blackHidden bool
+	mode                     Mode
+	invite, rematch          string
+	offers                   Offers
+	clock                    Clock
+}
+
+func (r *Record) state() recordState {
+	st := recordState{
+		gameRev: r.Game.Revision(), ply: r.Game.Ply(), over: r.Game.Outcome().Over(), actor: r.Game.Turn().Actor,
+		white: r.White, black: r.Black, whiteHidden: r.WhiteHidden, blackHidden: r.BlackHidden, mode: r.Mode,
+		invite: r.InviteCode, rematch: r.Rematch, offers: r.Offers,
+	}
+	if r.Clock != nil {
+		st.clock = *r.Clock
+	}
+	return st
+}
+
+// flagIfExpired ends rec's game when the running side's time is out at now,
+// and reports whether it did.
+func flagIfExpired(rec *Record, now time.Time) bool {
+	c := rec.Clock
+	if !c.Expired(now) || rec.Game.Outcome().Over() {
+		return false
+	}
+	if rec.Game.FlagFall(c.Running) != nil {
+		return false
+	}
+	c.run(0, now)
+	return true
+}
+
+// flagTimer says when a game's clock would run out, if it runs.
+type flagTimer struct {
+	running bool
+	left    time.Duration
+}
+
+func flagTimerOf(rec *Record, now time.Time) flagTimer {
+	c := rec.Clock
+	if c == nil || c.Running == 0 || rec.Game.Outcome().Over() {
+		return flagTimer{}
+	}
+	return flagTimer{running: true, left: c.Left(c.Running, now)}
+}
+
+// flagTimers end games whose clock runs out while no one acts, so that
+// their watchers see the flag fall.
+type flagTimers struct {
+	mu     sync.Mutex
+	timers map[string]*time.Timer
+	closed bool
+}
+
+// set arms game id's timer to run check when its clock would run out (or
+// stops it, for a clock that does not run).
+func (t *flagTimers) set(id string, ft flagTimer, check func(id string)) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if old := t.timers[id]; old != nil {
+		old.Stop()
+		delete(t.timers, id)
+	}
+	if !ft.running || t.closed {
+		return
+	}
+	if t.timers == nil {
+		t.timers = map[string]*time.Timer{}
+	}
+	// A little after the time runs out, so that the check finds it out.
+	t.timers[id] = time.AfterFunc(ft.left+20*time.Millisecond, func() { check(id) })
+}
+
+// stop stops every timer.
+func (t *flagTimers) stop() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for id, tm := range t.timers {
+		tm.Stop()
+		delete(t.timers, id)
+	}
+	t.closed = true
+}
+
+// Close stops the service's clock timers.
+func (s *Service) Close() { s.timers.stop() }
+
+// checkClock ends game id if its clock ran out, and otherwise arms its
+// timer again.
+func (s *Service) checkClock(id string) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := s.update(ctx, id, "", nil, func(*Record, Seats) error { return nil }); err != nil {
+		return // flagged (the update armed no timer), or the game is gone
+	}
+	var ft flagTimer
+	if s.store.View(ctx, id, func(rec *Record) error { ft = flagTimerOf(rec, s.now()); return nil }) == nil {
+		s.timers.set(id, ft, s.checkClock)
+	}
+}
+
+// NewInviteCode returns a fresh secret for an invite link (128 random bits).
+func newInviteCode() string {
+	var b [16]byte
+	rand.Read(b[:])
+	return base64.RawURLEncoding.EncodeToString(b[:])
+}
+
+// randomColor picks White or Black at random.
+func randomColor() rules.Color {
+	var b [1]byte
+	rand.Read(b[:])
+	if b[0]&1 == 0 {
+		return rules.White
+	}
+	return rules.Black
+}
+
+// InviteSettings are what a game between two players is created with.
+type InviteSettings struct {
+	// Color is the creator's side; no Color picks one at random.
+	Color rules.Color
+	// Clock is the time control; nil for a game without a clock.
+	Clock *TimeControl
+}
+
+// CreateInvite stores g as a new game between two players: cred holds the
+// seat of the side settings name, the other is free for whoever presents
+// the returned invite code first. It returns the game's id, the code and
+// the creator's side.
+func (s *Service) CreateInvite(ctx context.Context, cred Credential, g *rules.Game, settings InviteSettings) (id, code string, side rules.Color, err error) {
+	holder := cred.Holder()
+	if holder == "" {
+		return "", "", 0, Errorf(Unauthorized, "A new game needs a player to hold its seat.")
+	}
+	side = settings.Color
+	if side != rules.White && side != rules.Black {
+		side = randomColor()
+	}
+	now := s.now()
+	rec := &Record{Game: g, Mode: Invite, Created: now, Updated: now, Revision: 1}
+	rec.InviteCode = newInviteCode()
+	if settings.Clock != nil {
+		rec.Clock = NewClock(*settings.Clock)
+	}
+	if side == rules.White {
+		rec.White = holder
+	} else {
+		rec.Black = holder
+	}
+	if err := s.store.Create(ctx, rec); err != nil {
+		return "", "", 0, ErrorOf(err)
+	}
+	return rec.ID, rec.InviteCode, side, nil
+}
+
+// Join gives cred the free seat of game id when code is its invite code,
+// and returns the seats cred holds afterwards. A player already seated
+// keeps their seat; once both seats are held, the code opens nothing
+// (Conflict, detail "seat_taken"). A clock starts when both seats are
+// taken.
+func (s *Service) Join(ctx context.Context, id string, cred Credential, code string) (Seats, error) {
+	holder := cred.Holder()
+	var seats Seats
+	err := s.update(ctx, id, cred, nil, func(rec *Record, held Seats) error {
+		seats = held
+		if held.Any() {
+			return nil
+		}
+		if rec.InviteCode == "" || subtle.ConstantTimeCompare([]byte(code), []byte(rec.InviteCode)) != 1 {
+			return (&Error{Code: Forbidden, Msg: "This invite link is not this game's: ask its player for the link again."}).withDetail("bad_invite")
+		}
+		if holder == "" {
+			return Errorf(Unauthorized, "Joining a game needs a player to hold the seat.")
+		}
+		switch {
+		case rec.White == "":
+			rec.White, seats.White = holder, true
+		case rec.Black == "":
+			rec.Black, seats.Black = holder, true
+		default:
+			return (&Error{Code: Conflict, Msg: "Both seats of this game are taken: you can watch it."}).withDetail("seat_taken")
+		}
+		if c := rec.Clock; c != nil && !rec.Game.Outcome().Over() {
+			c.run(rec.Game.Turn().Actor, s.now())
+		}
+		return nil
+	})
+	return seats, err
+}
+
+// Offer is a kind of offer one player makes the other in a game between
+// two players.
+type Offer string
+
+// The offers.
+const (
+	OfferTakeback Offer = "takeback"
+	OfferDraw     Offer = "draw"
+	OfferRematch  Offer = "rematch"
+)
+
+// ParseOffer reads an offer's name.
+func ParseOffer(s string) (Offer, error) {
+	switch o := Offer(s); o {
+	case OfferTakeback, OfferDraw, OfferRematch:
+		return o, nil
+	}
+	return "", (&Error{Code: Invalid, Msg: Sentence("\"" + rules.Clip(s) + "\" is not an offer: use takeback, draw or rematch")}).withDetail("bad_offer")
+}
+
+func (o Offer) pending(offers *Offers) *rules.Color {
+	switch o {
+	case OfferTakeback:
+		return &offers.Takeback
+	case OfferDraw:
+		return &offers.Draw
+	}
+	return &offers.Rematch
+}
+
+// playerSide is the one seat cred holds in an invite game, or a refusal.
+func (s *Service) playerSide(ctx context.Context, rec *Record, cred Credential, seats Seats, what string) (rules.Color, error) {
+	if rec.Mode != Invite {
+		return 0, (&Error{Code: Invalid, Msg: "Offers are for games between two players: at this board, play both sides."}).withDetail("not_invite")
+	}
+	switch {
+	case seats.White && !seats.Black:
+		return rules.White, nil
+	case seats.Black && !seats.White:
+		return rules.Black, nil
+	}
+	return 0, s.authorize(ctx, cred, Seats{}, what, rules.White)
+}
+
+// MakeOffer offers the opponent a takeback, a draw or a rematch. Making
+// the offer the opponent made already accepts it.
+func (s *Service) MakeOffer(ctx context.Context, id string, cred Credential, offer Offer, then ViewFunc) error {
+	return s.update(ctx, id, cred, then, func(rec *Record, seats Seats) error {
+		side, err := s.playerSide(ctx, rec, cred, seats, "make offers")
+		if err != nil {
+			return err
+		}
+		pending := offer.pending(&rec.Offers)
+		if *pending == side.Other() {
+			return s.accept(ctx, rec, offer)
+		}
+		if *pending == side {
+			return nil // made already
+		}
+		over := rec.Game.Outcome().Over()
+		switch {
+		case offer == OfferRematch && !over:
+			return Errorf(Conflict, "A rematch can be offered once the game is over.")
+		case offer != OfferRematch && over:
+			return Errorf(GameOver, "The game is over: %s.", rec.Game.Outcome())
+		case offer == OfferTakeback && lastPlyBy(rec.Game, side) < 0:
+			return Errorf(Conflict, "You have played nothing to take back.")
+		}
+		*pending = side
+		return nil
+	})
+}
+
+// AnswerOffer accepts or declines the offer the opponent made.
+func (s *Service) AnswerOffer(ctx context.Context, id string, cred Credential, offer Offer, accept bool, then ViewFunc) error {
+	return s.update(ctx, id, cred, then, func(rec *Record, seats Seats) error {
+		side, err := s.playerSide(ctx, rec, cred, seats, "answer offers")
+		if err != nil {
+			return err
+		}
+		pending := offer.pending(&rec.Offers)
+		if *pending != side.Other() {
+			return (&Error{Code: Conflict, Msg: Sentence("there is no " + string(offer) + " offer from your opponent to answer (it may have lapsed)")}).withDetail("no_offer")
+		}
+		if !accept {
+			*pending = 0
+			return nil
+		}
+		return s.accept(ctx, rec, offer)
+	})
+}
+
+// accept carries out an offer made by the opponent of whoever accepts.
+func (s *Service) accept(ctx context.Context, rec *Record, offer Offer) error {
+	g := rec.Game
+	pending := offer.pending(&rec.Offers)
+	by := *pending
+	switch offer {
+	case OfferTakeback:
+		// Take back the offerer's last ply, and the opponent's since.
+		keep := lastPlyBy(g, by)
+		if keep < 0 {
+			return Errorf(Conflict, "There is nothing to take back.")
+		}
+		for g.Ply()-g.StartPly() > keep {
+			if err := g.Undo(); err != nil {
+				return err
+			}
+		}
+	case OfferDraw:
+		if err := g.AgreeDraw(); err != nil {
+			return err
+		}
+	case OfferRematch:
+		if rec.Rematch != "" {
+			break
+		}
+		next := rules.New(g.Variant())
+		now := s.now()
+		re := &Record{Game: next, Mode: Invite, White: rec.Black, Black: rec.White, Created: now, Updated: now, Revision: 1}
+		if c := rec.Clock; c != nil {
+			re.Clock = NewClock(c.Control)
+			re.Clock.run(next.Turn().Actor, now)
+		}
+		if err := s.store.Create(ctx, re); err != nil {
+			return Internalf(err, "creating the rematch")
+		}
+		rec.Rematch = re.ID
+	}
+	*pending = 0
+	return nil
+}
+
+// lastPlyBy returns how many plies since the start come before side's last
+// ply, or -1 when side played none.
+func lastPlyBy(g *rules.Game, side rules.Color) int {
+	hist := g.History()
+	for i := len(hist) - 1; i >= 0; i-- {
+		if hist[i].Actor == side {
+			return i
+		}
+	}
+	return -1
+}
+
+// Watch starts watching game id for a viewer with cred; the watch's
+// channel receives when the game changes or who watches it does. Close
+// the watch when done.
+func (s *Service) Watch(ctx context.Context, id string, cred Credential) (*Watch, error) {
+	holder := cred.Holder()
+	var seats Seats
+	err := s.store.View(ctx, id, func(rec *Record) error {
+		seats = seatsOf(rec, holder)
+		return nil
+	})
+	if err != nil {
+		return nil, storeError(err)
+	}
+	return s.feed.Watch(id, seats), nil
+}
+
+// Presence says who watches game id now (on this server).
+func (s *Service) Presence(id string) Presence { return s.feed.Presence(id) }
+
+// Publish tells the watchers of game id that it changed elsewhere: for a
+// store that other servers write too.
+func (s *Service) Publish(id string) { s.feed.Publish(id) }

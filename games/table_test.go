@@ -1,0 +1,425 @@
+package games_test
+
+import (
+	"context"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/banchess/banchess/games"
+	"github.com/banchess/banchess/rules"
+	"github.com/banchess/banchess/store"
+)
+
+// manualClock is a time that moves only when told to.
+type manualClock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func (c *manualClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *manualClock) advance(d time.Duration) {
+	c.mu.Lock()
+	c.now = c.now.Add(d)
+	c.mu.Unlock()
+}
+
+// table is a game between two players on a service with a manual clock.
+type table struct {
+	t            *testing.T
+	ctx          context.Context
+	svc          *games.Service
+	clk          *manualClock
+	id, code     string
+	white, black games.Credential
+}
+
+// newTable starts an invite game: white creates it, black joins.
+func newTable(t *testing.T, tc string) *table {
+	t.Helper()
+	clk := &manualClock{now: epoch}
+	svc := games.New(store.NewMemory(), games.WithClock(clk.Now))
+	t.Cleanup(svc.Close)
+	tb := &table{t: t, ctx: context.Background(), svc: svc, clk: clk, white: games.NewCredential(), black: games.NewCredential()}
+	settings := games.InviteSettings{Color: rules.White}
+	if tc != "" {
+		c, ok, err := games.ParseTimeControl(tc)
+		if err != nil || !ok {
+			t.Fatalf("time control %q: %v", tc, err)
+		}
+		settings.Clock = &c
+	}
+	var side rules.Color
+	var err error
+	tb.id, tb.code, side, err = svc.CreateInvite(tb.ctx, tb.white, rules.New(rules.BanChess{}), settings)
+	if err != nil || side != rules.White {
+		t.Fatalf("create: side %v, %v", side, err)
+	}
+	seats, err := svc.Join(tb.ctx, tb.id, tb.black, tb.code)
+	if err != nil || !seats.Black || seats.White {
+		t.Fatalf("join: seats %+v, %v", seats, err)
+	}
+	return tb
+}
+
+func (tb *table) play(cred games.Credential, bcn string) error {
+	return tb.svc.Play(tb.ctx, tb.id, cred, games.Input{Text: bcn}, nil)
+}
+
+func (tb *table) mustPlay(cred games.Credential, actions ...string) {
+	tb.t.Helper()
+	for _, a := range actions {
+		if err := tb.play(cred, a); err != nil {
+			tb.t.Fatalf("%s: %v", a, err)
+		}
+	}
+}
+
+func (tb *table) view() games.Record {
+	tb.t.Helper()
+	var rec games.Record
+	err := tb.svc.View(tb.ctx, tb.id, "", func(r *games.Record, _ games.Seats) {
+		rec = *r
+		if r.Clock != nil {
+			c := *r.Clock
+			rec.Clock = &c
+		}
+	})
+	if err != nil {
+		tb.t.Fatal(err)
+	}
+	return rec
+}
+
+func code(err error) string {
+	if err == nil {
+		return ""
+	}
+	e := games.ErrorOf(err)
+	if e.Detail != "" {
+		return e.Detail
+	}
+	return string(e.Code)
+}
+
+func TestInviteSeats(t *testing.T) {
+	tb := newTable(t, "")
+	third := games.NewCredential()
+	if _, err := tb.svc.Join(tb.ctx, tb.id, third, tb.code); code(err) != "seat_taken" {
+		t.Fatalf("a third player joining: %v, want seat_taken", err)
+	}
+	if _, err := tb.svc.Join(tb.ctx, tb.id, third, "wrong"); code(err) != "bad_invite" {
+		t.Fatalf("a wrong code: %v, want bad_invite", err)
+	}
+	if seats, err := tb.svc.Join(tb.ctx, tb.id, tb.white, tb.code); err != nil || !seats.White || seats.Black {
+		t.Fatalf("the creator opening the invite again: %+v, %v", seats, err)
+	}
+	// Each acts only on their turn: Black bans first.
+	if err := tb.play(tb.white, "b:e7e5"); code(err) != "forbidden" {
+		t.Fatalf("White acting at Black's ban: %v", err)
+	}
+	if err := tb.play(third, "b:e2e4"); err == nil {
+		t.Fatal("a spectator played")
+	}
+	tb.mustPlay(tb.black, "b:e2e4")
+	if err := tb.svc.Draw(tb.ctx, tb.id, tb.white, nil); code(err) != "forbidden" {
+		t.Fatalf("a one-seat player agreeing a draw alone: %v", err)
+	}
+	if _, err := tb.svc.Undo(tb.ctx, tb.id, tb.white, nil); code(err) != "forbidden" {
+		t.Fatalf("a one-seat player undoing alone: %v", err)
+	}
+}
+
+func TestInviteRandomColourAndCreatorSeat(t *testing.T) {
+	svc := games.New(store.NewMemory())
+	t.Cleanup(svc.Close)
+	seen := map[rules.Color]bool{}
+	for i := 0; i < 64 && len(seen) < 2; i++ {
+		cred := games.NewCredential()
+		id, _, side, err := svc.CreateInvite(context.Background(), cred, rules.New(rules.BanChess{}), games.InviteSettings{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen[side] = true
+		svc.View(context.Background(), id, cred, func(rec *games.Record, seats games.Seats) {
+			if !seats.Has(side) || seats.Has(side.Other()) || rec.Mode != games.Invite {
+				t.Fatalf("creator of side %v holds %+v (mode %s)", side, seats, rec.Mode)
+			}
+		})
+	}
+	if !seen[rules.White] || !seen[rules.Black] {
+		t.Fatalf("random colour gave only %v in 64 games", seen)
+	}
+}
+
+func TestOffers(t *testing.T) {
+	t.Run("draw: accepted", func(t *testing.T) {
+		tb := newTable(t, "")
+		tb.mustPlay(tb.black, "b:e2e4")
+		if err := tb.svc.MakeOffer(tb.ctx, tb.id, tb.black, games.OfferDraw, nil); err != nil {
+			t.Fatal(err)
+		}
+		if got := tb.view().Offers.Draw; got != rules.Black {
+			t.Fatalf("draw offer by %v", got)
+		}
+		if err := tb.svc.AnswerOffer(tb.ctx, tb.id, tb.black, games.OfferDraw, true, nil); code(err) != "no_offer" {
+			t.Fatalf("the maker accepting their own offer: %v", err)
+		}
+		if err := tb.svc.AnswerOffer(tb.ctx, tb.id, tb.white, games.OfferDraw, true, nil); err != nil {
+			t.Fatal(err)
+		}
+		if o := tb.view().Game.Outcome(); o.Reason != rules.Agreement {
+			t.Fatalf("outcome %v", o)
+		}
+	})
+	t.Run("draw: declined", func(t *testing.T) {
+		tb := newTable(t, "")
+		tb.mustPlay(tb.black, "b:e2e4")
+		tb.svc.MakeOffer(tb.ctx, tb.id, tb.black, games.OfferDraw, nil)
+		if err := tb.svc.AnswerOffer(tb.ctx, tb.id, tb.white, games.OfferDraw, false, nil); err != nil {
+			t.Fatal(err)
+		}
+		if tb.view().Offers.Draw != 0 {
+			t.Fatal("a declined offer stayed")
+		}
+	})
+	t.Run("draw lapses when its maker plays", func(t *testing.T) {
+		tb := newTable(t, "")
+		tb.mustPlay(tb.black, "b:e2e4")
+		tb.svc.MakeOffer(tb.ctx, tb.id, tb.white, games.OfferDraw, nil)
+		if err := tb.play(tb.white, "m:d2d4"); err != nil {
+			t.Fatal(err)
+		}
+		if tb.view().Offers.Draw != 0 {
+			t.Fatal("the offer stayed after its maker played")
+		}
+	})
+	t.Run("takeback", func(t *testing.T) {
+		tb := newTable(t, "")
+		tb.mustPlay(tb.black, "b:e2e4")
+		if err := tb.svc.MakeOffer(tb.ctx, tb.id, tb.white, games.OfferTakeback, nil); code(err) != "conflict" {
+			t.Fatalf("a takeback with nothing to take back: %v", err)
+		}
+		tb.play(tb.white, "m:d2d4")
+		tb.play(tb.white, "b:e7e5")
+		tb.play(tb.black, "m:d7d5")
+		// White asks to take back the ban e7e5 (its last ply): Black's move
+		// since goes too.
+		if err := tb.svc.MakeOffer(tb.ctx, tb.id, tb.white, games.OfferTakeback, nil); err != nil {
+			t.Fatal(err)
+		}
+		if err := tb.svc.AnswerOffer(tb.ctx, tb.id, tb.white, games.OfferTakeback, true, nil); code(err) != "no_offer" {
+			t.Fatalf("accepting one's own takeback: %v", err)
+		}
+		if err := tb.svc.AnswerOffer(tb.ctx, tb.id, tb.black, games.OfferTakeback, true, nil); err != nil {
+			t.Fatal(err)
+		}
+		rec := tb.view()
+		if rec.Game.Ply() != 3 || rec.Game.Turn().Actor != rules.White {
+			t.Fatalf("after the takeback: ply %d, %v to act", rec.Game.Ply(), rec.Game.Turn().Actor)
+		}
+	})
+	t.Run("takeback lapses at the next ply", func(t *testing.T) {
+		tb := newTable(t, "")
+		tb.mustPlay(tb.black, "b:e2e4")
+		tb.svc.MakeOffer(tb.ctx, tb.id, tb.black, games.OfferTakeback, nil)
+		tb.play(tb.white, "m:d2d4")
+		if tb.view().Offers.Takeback != 0 {
+			t.Fatal("the takeback offer stayed after a ply")
+		}
+	})
+	t.Run("rematch swaps colours", func(t *testing.T) {
+		tb := newTable(t, "5+3")
+		if err := tb.svc.MakeOffer(tb.ctx, tb.id, tb.black, games.OfferRematch, nil); code(err) != "conflict" {
+			t.Fatalf("a rematch before the end: %v", err)
+		}
+		if err := tb.svc.Resign(tb.ctx, tb.id, tb.black, rules.Black, nil); err != nil {
+			t.Fatal(err)
+		}
+		if err := tb.svc.MakeOffer(tb.ctx, tb.id, tb.black, games.OfferRematch, nil); err != nil {
+			t.Fatal(err)
+		}
+		// Offering what the opponent offered accepts it.
+		if err := tb.svc.MakeOffer(tb.ctx, tb.id, tb.white, games.OfferRematch, nil); err != nil {
+			t.Fatal(err)
+		}
+		next := tb.view().Rematch
+		if next == "" {
+			t.Fatal("no rematch game")
+		}
+		tb.svc.View(tb.ctx, next, tb.black, func(rec *games.Record, seats games.Seats) {
+			if !seats.White || seats.Black || rec.Clock == nil || rec.Clock.Control.Initial != 5*time.Minute {
+				t.Fatalf("rematch: the old Black holds %+v, clock %+v", seats, rec.Clock)
+			}
+		})
+	})
+	t.Run("hot seat has no offers", func(t *testing.T) {
+		e := newEnv(t)
+		cred := games.NewCredential()
+		id := e.create(cred)
+		if err := e.svc.MakeOffer(e.ctx, id, cred, games.OfferDraw, nil); code(err) != "not_invite" {
+			t.Fatalf("an offer at a hot-seat game: %v", err)
+		}
+	})
+}
+
+func TestClock(t *testing.T) {
+	t.Run("runs during all of a side's plies; increment after a move", func(t *testing.T) {
+		tb := newTable(t, "1+2")
+		if c := tb.view().Clock; c.Running != rules.Black {
+			t.Fatalf("after the join the clock runs for %v, want Black (who bans first)", c.Running)
+		}
+		tb.clk.advance(5 * time.Second)
+		tb.mustPlay(tb.black, "b:e2e4") // a ban: no increment
+		c := tb.view().Clock
+		if c.Black != 55*time.Second || c.Running != rules.White {
+			t.Fatalf("after Black's ban: black %v, running %v", c.Black, c.Running)
+		}
+		tb.clk.advance(10 * time.Second)
+		tb.play(tb.white, "m:d2d4") // a move: +2 s, and White bans next
+		c = tb.view().Clock
+		if c.White != 52*time.Second || c.Running != rules.White {
+			t.Fatalf("after White's move: white %v, running %v", c.White, c.Running)
+		}
+		tb.clk.advance(3 * time.Second)
+		tb.play(tb.white, "b:e7e5")
+		c = tb.view().Clock
+		if c.White != 49*time.Second || c.Running != rules.Black || c.Black != 55*time.Second {
+			t.Fatalf("after White's ban: %+v", c)
+		}
+	})
+	t.Run("flag fall ends the game and refuses the ply", func(t *testing.T) {
+		tb := newTable(t, "1+0")
+		tb.clk.advance(61 * time.Second)
+		if err := tb.play(tb.black, "b:e2e4"); code(err) != "game_over" {
+			t.Fatalf("a ply after the flag fell: %v", err)
+		}
+		rec := tb.view()
+		if o := rec.Game.Outcome(); o.Status != rules.TimeForfeit || o.Winner != rules.White {
+			t.Fatalf("outcome %v", o)
+		}
+		if rec.Clock.Running != 0 || rec.Clock.Black != 0 {
+			t.Fatalf("clock after the flag: %+v", rec.Clock)
+		}
+	})
+	t.Run("a read finds the flag fallen", func(t *testing.T) {
+		tb := newTable(t, "1+0")
+		tb.clk.advance(2 * time.Minute)
+		if o := tb.view().Game.Outcome(); o.Status != rules.TimeForfeit {
+			t.Fatalf("outcome %v", o)
+		}
+	})
+	t.Run("a side that cannot mate draws on time", func(t *testing.T) {
+		clk := &manualClock{now: epoch}
+		svc := games.New(store.NewMemory(), games.WithClock(clk.Now))
+		t.Cleanup(svc.Close)
+		g, err := rules.FromFEN("4k3/8/8/8/8/8/8/R3K3 w - - 0 1 2", rules.BanChess{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		tc := games.TimeControl{Initial: time.Minute}
+		white, black := games.NewCredential(), games.NewCredential()
+		id, inv, _, _ := svc.CreateInvite(context.Background(), white, g, games.InviteSettings{Color: rules.White, Clock: &tc})
+		svc.Join(context.Background(), id, black, inv)
+		clk.advance(time.Hour)
+		svc.View(context.Background(), id, "", func(rec *games.Record, _ games.Seats) {
+			if o := rec.Game.Outcome(); o.Status != rules.Draw || o.Reason != rules.Timeout {
+				t.Fatalf("outcome %v", o)
+			}
+		})
+	})
+	t.Run("does not run before both seats are taken", func(t *testing.T) {
+		clk := &manualClock{now: epoch}
+		svc := games.New(store.NewMemory(), games.WithClock(clk.Now))
+		t.Cleanup(svc.Close)
+		tc := games.TimeControl{Initial: time.Minute}
+		id, _, _, _ := svc.CreateInvite(context.Background(), games.NewCredential(), rules.New(rules.BanChess{}), games.InviteSettings{Color: rules.White, Clock: &tc})
+		clk.advance(time.Hour)
+		svc.View(context.Background(), id, "", func(rec *games.Record, _ games.Seats) {
+			if rec.Game.Outcome().Over() || rec.Clock.Running != 0 {
+				t.Fatalf("a clock ran with a free seat: %v, %+v", rec.Game.Outcome(), rec.Clock)
+			}
+		})
+	})
+}
+
+func TestParseTimeControl(t *testing.T) {
+	for _, tt := range []struct {
+		in   string
+		want games.TimeControl
+		ok   bool
+		err  bool
+	}{
+		{"", games.TimeControl{}, false, false},
+		{"5+3", games.TimeControl{Initial: 5 * time.Minute, Increment: 3 * time.Second}, true, false},
+		{"0.5+0", games.TimeControl{Initial: 30 * time.Second}, true, false},
+		{"15+10", games.TimeControl{Initial: 15 * time.Minute, Increment: 10 * time.Second}, true, false},
+		{"5", games.TimeControl{}, false, true},
+		{"0+3", games.TimeControl{}, false, true},
+		{"999+0", games.TimeControl{}, false, true},
+		{"5+-1", games.TimeControl{}, false, true},
+	} {
+		got, ok, err := games.ParseTimeControl(tt.in)
+		if got != tt.want || ok != tt.ok || (err != nil) != tt.err {
+			t.Errorf("ParseTimeControl(%q) = %v, %v, %v", tt.in, got, ok, err)
+		}
+	}
+}
+
+func TestFeed(t *testing.T) {
+	tb := newTable(t, "")
+	w, err := tb.svc.Watch(tb.ctx, tb.id, tb.white)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	<-w.C() // its own arrival
+	spectator, _ := tb.svc.Watch(tb.ctx, tb.id, "")
+	<-w.C()
+	if p := tb.svc.Presence(tb.id); !p.White || p.Black || p.Spectators != 1 {
+		t.Fatalf("presence %+v", p)
+	}
+	tb.mustPlay(tb.black, "b:e2e4")
+	select {
+	case <-w.C():
+	default:
+		t.Fatal("a ply woke no watcher")
+	}
+	select {
+	case <-spectator.C():
+	default:
+		t.Fatal("a ply woke no spectator")
+	}
+	spectator.Close()
+	spectator.Close() // twice is harmless
+	<-w.C()
+	if p := tb.svc.Presence(tb.id); p.Spectators != 0 {
+		t.Fatalf("presence after the spectator left: %+v", p)
+	}
+	// A refused ply changes nothing and wakes no one.
+	tb.play(tb.black, "b:e2e4")
+	select {
+	case <-w.C():
+		t.Fatal("a refused ply woke a watcher")
+	default:
+	}
+	if _, err := tb.svc.Watch(tb.ctx, "nope", ""); code(err) != "not_found" {
+		t.Fatalf("watching no game: %v", err)
+	}
+}
+
+func TestRevisionCountsChanges(t *testing.T) {
+	tb := newTable(t, "")
+	r0 := tb.view().Revision
+	tb.mustPlay(tb.black, "b:e2e4")
+	tb.play(tb.black, "b:e2e4") // refused
+	tb.svc.MakeOffer(tb.ctx, tb.id, tb.black, games.OfferDraw, nil)
+	if r := tb.view().Revision; r != r0+2 {
+		t.Fatalf("revision %d after a ply and an offer from %d", r, r0)
+	}
+}
