@@ -95,13 +95,17 @@ func serve(ctx context.Context, args []string, out io.Writer, getenv func(string
 
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
-	handlers.New(games.New(db), nil,
+	svc := games.New(db)
+	defer svc.Close()
+	h := handlers.New(svc, nil,
+		handlers.WithStreamLimits(handlers.DefaultStreamLimits()),
 		handlers.WithHealthCheck(db),
 		handlers.WithLimits(limits),
 		handlers.WithTrustProxy(*trustProxy),
 		handlers.WithBaseURL(base),
 		handlers.WithLogger(logger),
-	).Register(e)
+	)
+	h.Register(e)
 
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
@@ -114,6 +118,9 @@ func serve(ctx context.Context, args []string, out io.Writer, getenv func(string
 		WriteTimeout:      30 * time.Second,
 		IdleTimeout:       2 * time.Minute,
 	}
+	// Live streams outlast WriteTimeout (each bounds its own writes) and
+	// end cleanly when the server shuts down.
+	srv.RegisterOnShutdown(h.CloseStreams)
 	fmt.Fprintf(out, "banchess: playing at http://%s/\n", displayAddr(ln.Addr()))
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()

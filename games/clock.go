@@ -16,10 +16,6 @@ type TimeControl struct {
 	Increment time.Duration `json:"increment"`
 }
 
-// TimeControls are the clocks a game between two players may have, as a
-// page offers them.
-var TimeControls = []string{"3+2", "5+3", "10+5", "15+10"}
-
 // maxInitial and maxIncrement bound a time control read from a client.
 const (
 	maxInitial   = 180 * time.Minute

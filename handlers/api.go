@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -33,6 +34,63 @@ type gameObject struct {
 	Result  string   `json:"result"`
 	Log     []string `json:"log"`
 	PGN     string   `json:"pgn"`
+
+	// Who plays and what stands around the board.
+	Mode     string      `json:"mode"`     // "hotseat" or "invite"
+	Revision int64       `json:"revision"` // counts the game's changes
+	Seats    seatsObject `json:"seats"`
+	Clock    *clockJSON  `json:"clock"`   // null for a game without a clock
+	Offers   offersJSON  `json:"offers"`  // pending offers, by side
+	Rematch  *string     `json:"rematch"` // the rematch game's id, once accepted
+}
+
+// seatsObject says which seats are taken.
+type seatsObject struct {
+	White bool `json:"white"`
+	Black bool `json:"black"`
+}
+
+// clockJSON is a clock as it stands when the answer is written.
+type clockJSON struct {
+	White     int64   `json:"white"` // milliseconds left
+	Black     int64   `json:"black"`
+	Running   *string `json:"running"` // "white", "black", or null when stopped
+	Initial   int64   `json:"initial"` // milliseconds
+	Increment int64   `json:"increment"`
+}
+
+// offersJSON are the offers pending: each the side that made it, or null.
+type offersJSON struct {
+	Takeback *string `json:"takeback"`
+	Draw     *string `json:"draw"`
+	Rematch  *string `json:"rematch"`
+}
+
+// sideOrNull writes a side as "white" or "black", no side as null.
+func sideOrNull(c rules.Color) *string {
+	if c == 0 {
+		return nil
+	}
+	s := c.String()
+	return &s
+}
+
+// recordJSON describes the game rec holds, with its seats, clock and
+// offers as they stand at now. Call it with the game's lock held.
+func recordJSON(rec *games.Record, now time.Time, tags ...rules.Tag) gameObject {
+	obj := gameJSON(rec.ID, rec.Game, tags...)
+	obj.Mode, obj.Revision = string(rec.Mode), rec.Revision
+	obj.Seats = seatsObject{White: rec.White != "", Black: rec.Black != ""}
+	obj.Offers = offersJSON{Takeback: sideOrNull(rec.Offers.Takeback), Draw: sideOrNull(rec.Offers.Draw), Rematch: sideOrNull(rec.Offers.Rematch)}
+	if rec.Rematch != "" {
+		obj.Rematch = &rec.Rematch
+	}
+	if rec.Clock != nil {
+		cv := rec.Clock.At(now)
+		obj.Clock = &clockJSON{White: cv.White.Milliseconds(), Black: cv.Black.Milliseconds(), Running: sideOrNull(cv.Running),
+			Initial: cv.Control.Initial.Milliseconds(), Increment: cv.Control.Increment.Milliseconds()}
+	}
+	return obj
 }
 
 // gameJSON describes g, stored under id; tags go to its PGN. Call it with
@@ -91,6 +149,11 @@ func (s *Server) apiRoutes(g *echo.Group) {
 		{http.MethodPost, "/games/:id/resign", a.resign},
 		{http.MethodPost, "/games/:id/draw", a.draw},
 		{http.MethodGet, "/games/:id/pgn", a.pgn},
+		{http.MethodPost, "/games/:id/join", a.join},
+		{http.MethodPost, "/games/:id/offers", a.offer},
+		{http.MethodPost, "/games/:id/offers/accept", a.answerOffer(true)},
+		{http.MethodPost, "/games/:id/offers/decline", a.answerOffer(false)},
+		{http.MethodGet, "/games/:id/events", a.events},
 	}
 	for _, r := range routes {
 		g.Add(r.method, r.path, r.h)
@@ -266,15 +329,46 @@ var siteRE = regexp.MustCompile(`^[A-Za-z0-9.:\[\]-]{1,255}$`)
 type createdGame struct {
 	gameObject
 	Token string `json:"token"`
+	// Invite is the link that gives a game with a friend's free seat (a
+	// browser opens it; a program joins with InviteCode), "" otherwise.
+	Invite     string `json:"invite,omitempty"`
+	InviteCode string `json:"inviteCode,omitempty"`
 }
 
 // create starts a game: new, from a FEN, or from a PGN. The caller's
 // bearer token, if it sends one, holds the new game's seats; otherwise a
 // new token does. Either way the answer carries it.
 func (a *api) create(c echo.Context) error {
-	f, err := readFields(c, "variant", "fen", "pgn")
+	f, err := readFields(c, "variant", "fen", "pgn", "mode", "color", "clock")
 	if err != nil {
 		return err
+	}
+	var settings games.InviteSettings
+	switch f["mode"] {
+	case "", "hotseat":
+		if _, ok := f["color"]; ok {
+			return apiFail(http.StatusBadRequest, "bad_mode", `"color" is for a game with a friend: send "mode":"invite" with it.`)
+		}
+		if _, ok := f["clock"]; ok {
+			return apiFail(http.StatusBadRequest, "bad_mode", `"clock" is for a game with a friend: send "mode":"invite" with it.`)
+		}
+	case "invite":
+		switch v := f["color"]; v {
+		case "", "random":
+		case "white", "black":
+			settings.Color, _ = rules.ParseColor(v)
+		default:
+			return apiFail(http.StatusBadRequest, "bad_color", `%q is not a colour to play: use "white", "black" or "random".`, trimText(v))
+		}
+		tc, ok, err := games.ParseTimeControl(f["clock"])
+		if err != nil {
+			return err
+		}
+		if ok {
+			settings.Clock = &tc
+		}
+	default:
+		return apiFail(http.StatusBadRequest, "bad_mode", `%q is not a mode: use "hotseat" (one token plays both sides) or "invite" (a game with a friend or a bot, who joins).`, trimText(f["mode"]))
 	}
 	fen, hasFEN := f["fen"]
 	pgn, hasPGN := f["pgn"]
@@ -300,14 +394,22 @@ func (a *api) create(c echo.Context) error {
 		token = games.NewCredential()
 	}
 	ctx := c.Request().Context()
-	id, err := a.s.games.Create(ctx, token, g)
+	obj := createdGame{Token: string(token)}
+	var id string
+	if f["mode"] == "invite" {
+		var code string
+		id, code, _, err = a.s.games.CreateInvite(ctx, token, g, settings)
+		obj.Invite = a.s.origin(c) + gamePath(id) + "?invite=" + code
+		obj.InviteCode = code
+	} else {
+		id, err = a.s.games.Create(ctx, token, g)
+	}
 	if err != nil {
 		return err
 	}
-	obj := createdGame{Token: string(token)}
 	tags := a.pgnTags(c)
 	if err := a.s.games.View(ctx, id, token, func(rec *games.Record, _ games.Seats) {
-		obj.gameObject = gameJSON(id, rec.Game, tags...)
+		obj.gameObject = recordJSON(rec, a.s.now(), tags...)
 	}); err != nil {
 		return err
 	}
@@ -329,7 +431,7 @@ func (a *api) get(c echo.Context) error {
 	id, tags := c.Param("id"), a.pgnTags(c)
 	var obj gameObject
 	if err := a.s.games.View(c.Request().Context(), id, "", func(rec *games.Record, _ games.Seats) {
-		obj = gameJSON(id, rec.Game, tags...)
+		obj = recordJSON(rec, a.s.now(), tags...)
 	}); err != nil {
 		return err
 	}
@@ -422,7 +524,7 @@ func (a *api) write(c echo.Context, change func(ctx context.Context, id string, 
 	id, tags := c.Param("id"), a.pgnTags(c)
 	var obj gameObject
 	err := change(c.Request().Context(), id, bearer(c), func(rec *games.Record, _ games.Seats) {
-		obj = gameJSON(id, rec.Game, tags...)
+		obj = recordJSON(rec, a.s.now(), tags...)
 	})
 	if err != nil {
 		return err

@@ -42,6 +42,7 @@ func (s *Server) pageRoutes(e *echo.Echo) {
 	e.POST("/g/:id/resign", p.resign)
 	e.POST("/g/:id/draw", p.draw)
 	e.POST("/g/:id/hide", p.hide)
+	p.liveRoutes(e)
 	e.GET("/static/*", p.static)
 	e.RouteNotFound("/*", p.notFound)
 }
@@ -173,6 +174,11 @@ func (p *pages) show(c echo.Context, id string, status int, o views.Options) err
 		o.Seats = views.Seats{White: seats.White, Black: seats.Black}
 		o.ShareURL = origin + "/?" + p.s.games.Link(rec.Game)
 		o.PGN = rec.Game.PGN(p.tags()...)
+		o.Revision, o.EventsURL = rec.Revision, o.Base+"/events"
+		o.Table = p.table(c, rec, seats, o)
+		if o.JoinCode != "" && (seats.Any() || rec.White != "" && rec.Black != "") {
+			o.JoinCode = "" // nothing to join: seated already, or no seat free
+		}
 		m = views.NewGame(rec.Game, o)
 	})
 	if err != nil {
@@ -344,6 +350,9 @@ func (p *pages) game(c echo.Context) error {
 	if c.QueryParam("notice") == "chess" {
 		o.Notice = chessNotice
 	}
+	if code := c.QueryParam("invite"); code != "" {
+		return p.openInvite(c, id, code, o)
+	}
 	return p.show(c, id, http.StatusOK, o)
 }
 
@@ -399,6 +408,13 @@ func (p *pages) newGame(c echo.Context) error {
 	o, err := options(c)
 	if err != nil {
 		return p.refuse(c, err)
+	}
+	switch mode := c.Request().Form.Get("mode"); mode {
+	case "", "hotseat":
+	case "invite":
+		return p.newInvite(c, o)
+	default:
+		return p.refuse(c, invalidf("%q is not a way to play: use hotseat or invite.", trimText(mode)))
 	}
 	g, err := p.s.games.NewGame(c.Request().Form.Get("variant"))
 	if err != nil {

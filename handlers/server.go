@@ -30,6 +30,13 @@ type GameService interface {
 	Hide(ctx context.Context, id string, cred games.Credential) error
 	Claim(ctx context.Context, id string, cred games.Credential) (bool, error)
 
+	CreateInvite(ctx context.Context, cred games.Credential, g *rules.Game, settings games.InviteSettings) (id, code string, side rules.Color, err error)
+	Join(ctx context.Context, id string, cred games.Credential, code string) (games.Seats, error)
+	MakeOffer(ctx context.Context, id string, cred games.Credential, offer games.Offer, then games.ViewFunc) error
+	AnswerOffer(ctx context.Context, id string, cred games.Credential, offer games.Offer, accept bool, then games.ViewFunc) error
+	Watch(ctx context.Context, id string, cred games.Credential) (*games.Watch, error)
+	Presence(id string) games.Presence
+
 	NewGame(variant string) (*rules.Game, error)
 	FromFEN(fen, variant string) (*rules.Game, error)
 	FromPGN(pgn, variant string) (*rules.Game, error)
@@ -55,6 +62,9 @@ type Server struct {
 	created    *rateLimiter  // games created per client; nil: no limit
 	baseURL    string        // scheme://host for absolute links; "": the request's
 	gameWait   time.Duration // how long a request may wait to read games
+
+	streamLimits StreamLimits
+	streams      *streams // the live streams open
 
 	failedMu sync.Mutex
 	failed   map[string]bool // games whose read failure was logged
@@ -138,6 +148,7 @@ func New(svc GameService, now func() time.Time, opts ...Option) *Server {
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
+	s.streams = newStreams(s.streamLimits)
 	s.posts = newRateLimiter(s.limits.PostsPerSecond, s.limits.PostBurst, now)
 	s.created = newRateLimiter(float64(s.limits.GamesPerMinute)/60, s.limits.GamesPerMinute, now)
 	return s

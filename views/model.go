@@ -42,6 +42,19 @@ type Options struct {
 	Seats Seats
 	// Games lists the viewer's games, on a full page.
 	Games []GameLink
+
+	// Revision is the game's revision shown; EventsURL is its stream of
+	// changes, which a page with JavaScript follows live.
+	Revision  int64
+	EventsURL string
+	// Table is set for a game between two players.
+	Table *Table
+	// JoinCode is an invite code the viewer opened the game with, which a
+	// button on the page presents to take the free seat.
+	JoinCode string
+	// SeatTaken says the viewer opened an invite link whose seats were
+	// both taken.
+	SeatTaken bool
 }
 
 // Variant is one variant a new game can be of.
@@ -668,4 +681,81 @@ func flipURL(o Options) string {
 func autoURL(o Options) string {
 	o.Auto = !o.Auto
 	return o.Query()
+}
+
+// Table is a game between two players around its board: the seats, the
+// clock, the offers, the invite. Nil for a hot-seat game.
+type Table struct {
+	// InviteURL is the link that gives the free seat, shown to the creator
+	// while the seat is free ("" once it is taken).
+	InviteURL string
+	// SeatTaken says the viewer opened the invite link of a game whose
+	// seats were both taken.
+	SeatTaken bool
+	// Mine is the viewer's side, "white" or "black" ("" for a spectator).
+	Mine    string
+	Players []Player // White, then Black
+	// Clocked says the game has a clock; TimeControl is its setting ("5+3").
+	Clocked     bool
+	TimeControl string
+	// Offers pending, each "white", "black" or "" (none).
+	TakebackBy, DrawBy, RematchBy string
+	// RematchURL is the rematch game, once accepted.
+	RematchURL string
+	// Spectators counts the viewers watching live who hold no seat.
+	Spectators int
+	// OfferURL and AnswerURL are the forms that make and answer offers.
+	OfferURL, AnswerURL templ.SafeURL
+}
+
+// Player is one seat at a table.
+type Player struct {
+	Side, Name string // "white", "White"
+	Seated     bool   // someone holds the seat
+	You        bool   // the viewer holds it
+	Connected  bool   // its holder watches the game live now
+	// ClockMS is the time left in milliseconds; Running says it runs now.
+	ClockMS int64
+	Clock   string // "4:59"
+	Running bool
+}
+
+// ClockText writes a time left as m:ss, or s.t under ten seconds.
+func ClockText(ms int64) string {
+	if ms < 0 {
+		ms = 0
+	}
+	if ms < 10_000 {
+		return fmt.Sprintf("0:%02d.%d", ms/1000, ms%1000/100)
+	}
+	s := (ms + 999) / 1000
+	if s >= 3600 {
+		return fmt.Sprintf("%d:%02d:%02d", s/3600, s/60%60, s%60)
+	}
+	return fmt.Sprintf("%d:%02d", s/60, s%60)
+}
+
+// Waiting reports whether the viewer plays this game and waits for the
+// other side (to join, to act or to answer a rematch): a page without
+// JavaScript then refreshes itself.
+func (g Game) Waiting() bool {
+	t := g.Opts.Table
+	if t == nil || t.Mine == "" || g.View != nil {
+		return false
+	}
+	if g.Over {
+		return t.RematchBy == t.Mine && t.RematchURL == ""
+	}
+	return !g.CanAct
+}
+
+// TimeControls lists the clocks a page offers a game with a friend
+// (minutes+seconds of increment).
+func TimeControls() []string { return []string{"3+2", "5+3", "10+5", "15+10"} }
+
+func boolAttr(b bool) string {
+	if b {
+		return "true"
+	}
+	return "false"
 }

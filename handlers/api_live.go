@@ -1,0 +1,105 @@
+package handlers
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"strconv"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/banchess/banchess/games"
+)
+
+// join takes the free seat of a game with a friend: the body names the
+// invite code ({"invite":"…"}, the invite link's invite value). The
+// caller's bearer token holds the seat; without one a new token does, and
+// the answer carries it like a created game's.
+func (a *api) join(c echo.Context) error {
+	f, err := readFields(c, "invite")
+	if err != nil {
+		return err
+	}
+	code, ok := f["invite"]
+	if !ok || code == "" {
+		return apiFail(http.StatusBadRequest, "bad_invite", `Send the invite code: {"invite":"…"}, the invite link's "invite" value.`)
+	}
+	token := bearer(c)
+	if !token.Valid() {
+		token = games.NewCredential()
+	}
+	id := c.Param("id")
+	ctx := c.Request().Context()
+	if _, err := a.s.games.Join(ctx, id, token, code); err != nil {
+		return err
+	}
+	obj := createdGame{Token: string(token)}
+	tags := a.pgnTags(c)
+	if err := a.s.games.View(ctx, id, token, func(rec *games.Record, _ games.Seats) {
+		obj.gameObject = recordJSON(rec, a.s.now(), tags...)
+	}); err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, obj)
+}
+
+// offerField reads the body's "offer".
+func offerField(c echo.Context) (games.Offer, error) {
+	f, err := readFields(c, "offer")
+	if err != nil {
+		return "", err
+	}
+	if _, ok := f["offer"]; !ok {
+		return "", apiFail(http.StatusBadRequest, "bad_offer", `Name the offer: {"offer":"takeback"}, "draw" or "rematch".`)
+	}
+	return games.ParseOffer(f["offer"])
+}
+
+// offer makes an offer to the opponent: {"offer":"takeback"|"draw"|"rematch"}.
+func (a *api) offer(c echo.Context) error {
+	offer, err := offerField(c)
+	if err != nil {
+		return err
+	}
+	return a.write(c, func(ctx context.Context, id string, cred games.Credential, then games.ViewFunc) error {
+		return a.s.games.MakeOffer(ctx, id, cred, offer, then)
+	})
+}
+
+// answerOffer accepts or declines the opponent's offer.
+func (a *api) answerOffer(accept bool) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		offer, err := offerField(c)
+		if err != nil {
+			return err
+		}
+		return a.write(c, func(ctx context.Context, id string, cred games.Credential, then games.ViewFunc) error {
+			return a.s.games.AnswerOffer(ctx, id, cred, offer, accept, then)
+		})
+	}
+}
+
+// events streams the game as server-sent events: the game object as it
+// stands first, then again after every change, each event's id its
+// revision. A client that reconnects with Last-Event-ID gets the game at
+// once only if it changed since. The bearer token, if any, counts its
+// holder as connected to the game.
+func (a *api) events(c echo.Context) error {
+	id := c.Param("id")
+	tags := a.pgnTags(c)
+	state := func(ctx context.Context) (int64, []event, error) {
+		var obj gameObject
+		err := a.s.games.View(ctx, id, "", func(rec *games.Record, _ games.Seats) {
+			obj = recordJSON(rec, a.s.now(), tags...)
+		})
+		if err != nil {
+			return 0, nil, err
+		}
+		data, err := json.Marshal(obj)
+		if err != nil {
+			return 0, nil, err
+		}
+		return obj.Revision, []event{{id: strconv.FormatInt(obj.Revision, 10), data: data}}, nil
+	}
+	return a.s.stream(c, id, bearer(c), state, nil)
+}

@@ -1,0 +1,284 @@
+package handlers
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"strconv"
+
+	"github.com/a-h/templ"
+	"github.com/labstack/echo/v4"
+
+	"github.com/banchess/banchess/games"
+	"github.com/banchess/banchess/rules"
+	"github.com/banchess/banchess/views"
+)
+
+// liveRoutes adds the pages of games between two players and the live
+// stream every game page follows.
+func (p *pages) liveRoutes(e *echo.Echo) {
+	e.GET("/g/:id/events", p.events)
+	e.POST("/g/:id/join", p.join)
+	e.POST("/g/:id/offer", p.offer)
+	e.POST("/g/:id/answer", p.answer)
+}
+
+// inviteSettings reads the invite form: colour and clock.
+func inviteSettings(c echo.Context) (games.InviteSettings, error) {
+	f := c.Request().Form
+	var st games.InviteSettings
+	switch v := f.Get("color"); v {
+	case "", "random":
+	case "white", "black":
+		st.Color, _ = rules.ParseColor(v)
+	default:
+		return st, invalidf("%q is not a colour to play: use white, black or random.", trimText(v))
+	}
+	tc, ok, err := games.ParseTimeControl(f.Get("clock"))
+	if err != nil {
+		return st, err
+	}
+	if ok {
+		st.Clock = &tc
+	}
+	return st, nil
+}
+
+// newInvite starts a game with a friend: this browser holds the seat of
+// the colour chosen, and the page shows the link that gives the other.
+func (p *pages) newInvite(c echo.Context, o views.Options) error {
+	settings, err := inviteSettings(c)
+	if err != nil {
+		return p.refuse(c, err)
+	}
+	g, err := p.s.games.NewGame(c.Request().Form.Get("variant"))
+	if err != nil {
+		return p.refuse(c, err)
+	}
+	if err := p.s.allowGame(c); err != nil {
+		return p.refuse(c, err)
+	}
+	id, _, _, err := p.s.games.CreateInvite(c.Request().Context(), p.s.ensurePlayer(c), g, settings)
+	if err != nil {
+		return p.refuse(c, err)
+	}
+	o.Announce = "New game with a friend: send them the invite link"
+	return p.created(c, id, o, g)
+}
+
+// navigation reports whether a request is a browser opening a page, as
+// its Fetch metadata says: a link preview's fetch (a chat app showing what
+// a link is) is not, and must not take a seat.
+func navigation(c echo.Context) bool {
+	h := c.Request().Header
+	return h.Get("Sec-Fetch-Mode") == "navigate" && h.Get("Sec-Fetch-Dest") == "document"
+}
+
+// openInvite answers the invite link /g/{id}?invite=CODE: a browser
+// opening it takes the free seat and goes to the game; once both seats
+// are taken it shows the game to watch, saying so. A request that is not
+// a browser's navigation gets the game with a button that takes the seat.
+func (p *pages) openInvite(c echo.Context, id, code string, o views.Options) error {
+	if !navigation(c) {
+		o.JoinCode = code
+		return p.show(c, id, http.StatusOK, o)
+	}
+	return p.takeSeat(c, id, code, o)
+}
+
+// takeSeat joins game id with code and goes to its page.
+func (p *pages) takeSeat(c echo.Context, id, code string, o views.Options) error {
+	_, err := p.s.games.Join(c.Request().Context(), id, p.s.ensurePlayer(c), code)
+	switch e := games.ErrorOf(err); {
+	case err == nil:
+		o.Base = gamePath(id)
+		return c.Redirect(http.StatusSeeOther, o.Query())
+	case e.Detail == "seat_taken":
+		o.SeatTaken = true
+		return p.show(c, id, http.StatusOK, o)
+	default:
+		return p.fail(c, id, o, err)
+	}
+}
+
+// join takes the free seat (the invite page's button, for a browser that
+// did not say it was navigating).
+func (p *pages) join(c echo.Context) error {
+	id := c.Param("id")
+	o, err := options(c)
+	if err != nil {
+		return p.fail(c, id, o, err)
+	}
+	return p.takeSeat(c, id, c.Request().Form.Get("invite"), o)
+}
+
+// offer makes an offer: takeback, draw or rematch.
+func (p *pages) offer(c echo.Context) error {
+	id := c.Param("id")
+	o, err := options(c)
+	if err != nil {
+		return p.fail(c, id, o, err)
+	}
+	offer, err := games.ParseOffer(c.Request().Form.Get("offer"))
+	if err != nil {
+		return p.fail(c, id, o, err)
+	}
+	err = p.s.games.MakeOffer(c.Request().Context(), id, player(c), offer, func(rec *games.Record, _ games.Seats) {
+		o.Announce = offerNews(rec, offer)
+	})
+	if err != nil {
+		return p.fail(c, id, o, err)
+	}
+	return p.done(c, id, o)
+}
+
+// answer accepts or declines the opponent's offer.
+func (p *pages) answer(c echo.Context) error {
+	id := c.Param("id")
+	o, err := options(c)
+	if err != nil {
+		return p.fail(c, id, o, err)
+	}
+	f := c.Request().Form
+	offer, err := games.ParseOffer(f.Get("offer"))
+	if err != nil {
+		return p.fail(c, id, o, err)
+	}
+	var accept bool
+	switch v := f.Get("accept"); v {
+	case "yes":
+		accept = true
+	case "no":
+	default:
+		return p.fail(c, id, o, invalidf("%q is not an answer: use yes or no.", trimText(v)))
+	}
+	err = p.s.games.AnswerOffer(c.Request().Context(), id, player(c), offer, accept, func(rec *games.Record, _ games.Seats) {
+		o.Announce = "Offer declined"
+		if accept {
+			o.Announce = offerNews(rec, offer)
+		}
+	})
+	if err != nil {
+		return p.fail(c, id, o, err)
+	}
+	if accept && offer == games.OfferRematch {
+		var next string
+		p.s.games.View(c.Request().Context(), id, "", func(rec *games.Record, _ games.Seats) { next = rec.Rematch })
+		if next != "" {
+			return p.moveTo(c, next, o)
+		}
+	}
+	return p.done(c, id, o)
+}
+
+// moveTo sends the browser to game id: a redirect, or for htmx the game's
+// fragment with its address pushed.
+func (p *pages) moveTo(c echo.Context, id string, o views.Options) error {
+	o.Base = gamePath(id)
+	if isHX(c) {
+		c.Response().Header().Set("HX-Push-Url", o.Query())
+		return p.show(c, id, http.StatusOK, o)
+	}
+	return c.Redirect(http.StatusSeeOther, o.Query())
+}
+
+// offerNews says what an offer did, for the live announcement.
+func offerNews(rec *games.Record, offer games.Offer) string {
+	if out := rec.Game.Outcome(); out.Over() && offer == games.OfferDraw {
+		return views.Banner(out)
+	}
+	switch {
+	case offer == games.OfferRematch && rec.Rematch != "":
+		return "Rematch accepted"
+	case offer == games.OfferTakeback && rec.Offers.Takeback == 0:
+		return "Takeback accepted"
+	}
+	return string(offer) + " offered"
+}
+
+// table describes a game between two players for the viewer holding
+// seats: nil for a hot-seat game.
+func (p *pages) table(c echo.Context, rec *games.Record, seats games.Seats, o views.Options) *views.Table {
+	if rec.Mode != games.Invite {
+		return nil
+	}
+	now := p.s.now()
+	presence := p.s.games.Presence(rec.ID)
+	t := &views.Table{
+		SeatTaken:  o.SeatTaken,
+		TakebackBy: rec.Offers.Takeback.String(),
+		DrawBy:     rec.Offers.Draw.String(),
+		RematchBy:  rec.Offers.Rematch.String(),
+		Spectators: presence.Spectators,
+		OfferURL:   templ.SafeURL(gamePath(rec.ID) + "/offer"),
+		AnswerURL:  templ.SafeURL(gamePath(rec.ID) + "/answer"),
+	}
+	switch {
+	case seats.White && !seats.Black:
+		t.Mine = "white"
+	case seats.Black && !seats.White:
+		t.Mine = "black"
+	}
+	free := rec.White == "" || rec.Black == ""
+	if free && seats.Any() {
+		t.InviteURL = p.s.origin(c) + gamePath(rec.ID) + "?invite=" + rec.InviteCode
+	}
+	if rec.Rematch != "" {
+		t.RematchURL = gamePath(rec.Rematch)
+	}
+	var clock games.ClockView
+	if rec.Clock != nil {
+		t.Clocked, t.TimeControl = true, rec.Clock.Control.String()
+		clock = rec.Clock.At(now)
+	}
+	for _, side := range []rules.Color{rules.White, rules.Black} {
+		pl := views.Player{
+			Side:      side.String(),
+			Name:      side.Name(),
+			Seated:    rec.Holder(side) != "",
+			You:       seats.Has(side),
+			Connected: side == rules.White && presence.White || side == rules.Black && presence.Black,
+		}
+		if t.Clocked {
+			left := clock.White
+			if side == rules.Black {
+				left = clock.Black
+			}
+			pl.ClockMS, pl.Clock, pl.Running = left.Milliseconds(), views.ClockText(left.Milliseconds()), clock.Running == side
+		}
+		t.Players = append(t.Players, pl)
+	}
+	return t
+}
+
+// events streams game id's changes to its page: event "change" (id: the
+// revision) when the game changed, and "presence" when who watches did.
+// The page then asks for what changed; a page that reconnects says the
+// revision it has (Last-Event-ID) and hears at once if it missed one.
+func (p *pages) events(c echo.Context) error {
+	id := c.Param("id")
+	cred := player(c)
+	state := func(ctx context.Context) (int64, []event, error) {
+		var rev int64
+		err := p.s.games.View(ctx, id, cred, func(rec *games.Record, _ games.Seats) { rev = rec.Revision })
+		r := strconv.FormatInt(rev, 10)
+		return rev, []event{{id: r, name: "change", data: []byte(r)}}, err
+	}
+	presence := func(es *eventSource) error {
+		pr := p.s.games.Presence(id)
+		data, _ := json.Marshal(struct {
+			White      bool `json:"white"`
+			Black      bool `json:"black"`
+			Spectators int  `json:"spectators"`
+		}{pr.White, pr.Black, pr.Spectators})
+		return es.send(event{name: "presence", data: data})
+	}
+	err := p.s.stream(c, id, cred, state, presence)
+	if err != nil {
+		if e := games.ErrorOf(err); e.Code == games.TooMany {
+			c.Response().Header().Set("Retry-After", "60")
+		}
+		return p.refuse(c, err)
+	}
+	return nil
+}

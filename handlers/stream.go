@@ -1,0 +1,239 @@
+package handlers
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/banchess/banchess/games"
+)
+
+// StreamLimits bound the server-sent event streams (live pages and the
+// API's game streams) open at once: per client address and in all. Zero
+// is no limit.
+type StreamLimits struct {
+	PerClient, Total int
+	// Heartbeat is how often an idle stream sends a comment, so proxies
+	// keep it open and a vanished client is noticed; zero means
+	// DefaultHeartbeat.
+	Heartbeat time.Duration
+}
+
+// DefaultStreamLimits are the stream limits main serves with: a browser
+// with a dozen tabs open on games, a bot watching a few dozen games; and
+// 20,000 streams in all, each costing at most some tens of KiB when idle.
+func DefaultStreamLimits() StreamLimits {
+	return StreamLimits{PerClient: 64, Total: 20_000}
+}
+
+// DefaultHeartbeat is how often an idle stream says it is alive.
+const DefaultHeartbeat = 15 * time.Second
+
+// streamWriteTimeout bounds each write to a stream: a client that stops
+// reading is dropped instead of holding the stream open.
+const streamWriteTimeout = 10 * time.Second
+
+// WithStreamLimits sets the stream limits (see StreamLimits).
+func WithStreamLimits(l StreamLimits) Option { return func(s *Server) { s.streamLimits = l } }
+
+// streams counts the streams open, by client and in all, and ends them
+// all at shutdown.
+type streams struct {
+	limits   StreamLimits
+	mu       sync.Mutex
+	byClient map[string]int
+	total    int
+	done     chan struct{} // closed at shutdown
+	stopOnce sync.Once
+}
+
+func newStreams(l StreamLimits) *streams {
+	if l.Heartbeat <= 0 {
+		l.Heartbeat = DefaultHeartbeat
+	}
+	return &streams{limits: l, byClient: map[string]int{}, done: make(chan struct{})}
+}
+
+// open counts a stream of client, or refuses it over a limit.
+func (st *streams) open(client string) (release func(), err error) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	switch {
+	case st.limits.Total > 0 && st.total >= st.limits.Total:
+		return nil, &games.Error{Code: games.TooMany, Detail: "too_many_streams", Msg: "The server has as many live streams open as it takes: try again in a minute."}
+	case st.limits.PerClient > 0 && st.byClient[client] >= st.limits.PerClient:
+		return nil, &games.Error{Code: games.TooMany, Detail: "too_many_streams",
+			Msg: fmt.Sprintf("This address has %d live streams open, the most this server allows: close some first.", st.limits.PerClient)}
+	}
+	st.total++
+	st.byClient[client]++
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			st.mu.Lock()
+			st.total--
+			if st.byClient[client]--; st.byClient[client] <= 0 {
+				delete(st.byClient, client)
+			}
+			st.mu.Unlock()
+		})
+	}, nil
+}
+
+// Open counts the streams open now.
+func (st *streams) Open() int {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	return st.total
+}
+
+// CloseStreams ends every open stream cleanly (each sends its last event
+// and returns): for a server shutting down, whose Shutdown waits for
+// handlers to return. Streams opened afterwards end at once.
+func (s *Server) CloseStreams() { s.streams.stopOnce.Do(func() { close(s.streams.done) }) }
+
+// OpenStreams counts the streams open now.
+func (s *Server) OpenStreams() int { return s.streams.Open() }
+
+// event is one server-sent event.
+type event struct {
+	id   string // "" for none
+	name string // "" for the default, "message"
+	data []byte // one line
+}
+
+// eventSource writes server-sent events to a response, each write bounded
+// in time so a client that stopped reading is noticed.
+type eventSource struct {
+	w  *bufio.Writer
+	rc *http.ResponseController
+}
+
+func (es *eventSource) send(evs ...event) error {
+	if err := es.rc.SetWriteDeadline(time.Now().Add(streamWriteTimeout)); err != nil && !errors.Is(err, http.ErrNotSupported) {
+		return err
+	}
+	for _, ev := range evs {
+		if ev.id != "" {
+			es.w.WriteString("id: " + ev.id + "\n")
+		}
+		if ev.name != "" {
+			es.w.WriteString("event: " + ev.name + "\n")
+		}
+		es.w.WriteString("data: ")
+		es.w.Write(ev.data)
+		es.w.WriteString("\n\n")
+	}
+	return es.flush()
+}
+
+func (es *eventSource) comment(text string) error {
+	if err := es.rc.SetWriteDeadline(time.Now().Add(streamWriteTimeout)); err != nil && !errors.Is(err, http.ErrNotSupported) {
+		return err
+	}
+	es.w.WriteString(": " + text + "\n\n")
+	return es.flush()
+}
+
+func (es *eventSource) flush() error {
+	if err := es.w.Flush(); err != nil {
+		return err
+	}
+	return es.rc.Flush()
+}
+
+// streamState is what a stream tells its client of a game: its revision
+// (the event id) and the events that say it.
+type streamState func(ctx context.Context) (revision int64, evs []event, err error)
+
+// stream serves a server-sent event stream of game id to the viewer
+// holding cred: state's events at once (unless the client's Last-Event-ID
+// says it has that revision) and again whenever the revision changes;
+// between, a heartbeat. Presence changes call onPresence, which may send
+// events of its own. It returns when the client leaves, the server shuts
+// down, or a write fails.
+func (s *Server) stream(c echo.Context, id string, cred games.Credential, state streamState, onPresence func(*eventSource) error) error {
+	release, err := s.streams.open(clientKey(c.RealIP()))
+	if err != nil {
+		return err
+	}
+	defer release()
+	ctx := c.Request().Context()
+	w, err := s.games.Watch(ctx, id, cred)
+	if err != nil {
+		return err
+	}
+	defer w.Close()
+
+	sent := int64(-1)
+	if last, err := strconv.ParseInt(strings.TrimSpace(c.Request().Header.Get("Last-Event-ID")), 10, 64); err == nil {
+		sent = last
+	}
+	res := c.Response()
+	h := res.Header()
+	h.Set(echo.HeaderContentType, "text/event-stream")
+	h.Set("Cache-Control", "no-store")
+	h.Set("X-Accel-Buffering", "no") // nginx: pass events on at once
+	res.WriteHeader(http.StatusOK)
+	es := &eventSource{w: bufio.NewWriterSize(res, 2048), rc: http.NewResponseController(res.Writer)}
+	// The server's ReadTimeout would end the stream: its connection's read
+	// deadline, once past, cancels the request.
+	if err := es.rc.SetReadDeadline(time.Time{}); err != nil && !errors.Is(err, http.ErrNotSupported) {
+		return nil
+	}
+	if err := es.comment("banchess live"); err != nil {
+		return nil
+	}
+	beat := time.NewTicker(s.streams.limits.Heartbeat)
+	defer beat.Stop()
+	for {
+		rev, evs, err := state(ctx)
+		switch {
+		case err != nil && ctx.Err() != nil:
+			return nil
+		case err != nil:
+			// The game is gone or unreadable: say so, and end the stream.
+			e := games.ErrorOf(err)
+			es.send(event{name: "gone", data: []byte(strconv.Quote(e.Msg))})
+			return nil
+		case rev != sent:
+			if es.send(evs...) != nil {
+				return nil
+			}
+			sent = rev
+		}
+		if !s.awaitChange(ctx, es, w, beat.C, onPresence) {
+			return nil
+		}
+	}
+}
+
+// awaitChange waits until the game may have changed (true) or the stream
+// must end (false): the client left, the server shuts down, or a write
+// failed. Meanwhile it sends heartbeats, and presence changes to
+// onPresence.
+func (s *Server) awaitChange(ctx context.Context, es *eventSource, w *games.Watch, beat <-chan time.Time, onPresence func(*eventSource) error) bool {
+	for {
+		select {
+		case <-ctx.Done():
+			return false
+		case <-s.streams.done:
+			es.send(event{name: "bye", data: []byte(`"the server is restarting"`)})
+			return false
+		case <-beat:
+			if es.comment("ping") != nil {
+				return false
+			}
+		case <-w.C():
+			return onPresence == nil || onPresence(es) == nil
+		}
+	}
+}

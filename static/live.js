@@ -1,0 +1,93 @@
+// live.js — follows the game on the page live: a server-sent event stream
+// says when the game changed (event "change", its id the revision) and who
+// watches ("presence"); the page then asks for what changed, through htmx,
+// and swaps it in. EventSource reconnects by itself and sends the last
+// revision it heard, so a page that lost the connection catches up. Clocks
+// count down between updates. Without this file a waiting player's page
+// reloads itself (a <noscript> refresh) instead.
+(function () {
+  "use strict";
+  var source = null, sourceURL = "", busy = false, again = false;
+  var rematchAtLoad = "";
+
+  function game() { return document.getElementById("game"); }
+
+  function follow() {
+    var g = game();
+    var url = g && g.dataset.events;
+    if (url === sourceURL) return;
+    if (source) source.close();
+    source = null;
+    sourceURL = url || "";
+    rematchAtLoad = (g && g.dataset.rematch) || "";
+    if (!url || !window.EventSource) return;
+    source = new EventSource(url);
+    source.addEventListener("change", function (ev) {
+      var g = game();
+      if (g && Number(ev.lastEventId) > Number(g.dataset.rev || 0)) refresh();
+    });
+    source.addEventListener("presence", function (ev) { presence(JSON.parse(ev.data)); });
+    source.addEventListener("gone", function () { source.close(); });
+  }
+
+  // refresh asks for the game as it stands, one request at a time.
+  function refresh() {
+    var g = game();
+    if (!g || !g.dataset.refresh) return;
+    if (!window.htmx) { location.reload(); return; }
+    if (busy) { again = true; return; }
+    busy = true;
+    window.htmx.ajax("GET", g.dataset.refresh, { target: "#game", swap: "outerHTML" }).then(done, done);
+  }
+
+  function done() {
+    busy = false;
+    var g = game();
+    if (g && g.dataset.rematch && g.dataset.rematch !== rematchAtLoad) {
+      location.assign(g.dataset.rematch); // the rematch was accepted: both players move to it
+      return;
+    }
+    if (again) { again = false; refresh(); }
+  }
+
+  function presence(p) {
+    ["white", "black"].forEach(function (side) {
+      var el = document.querySelector('[data-player="' + side + '"] .presence');
+      if (!el || el.textContent.trim() === "waiting for a player") return;
+      el.dataset.connected = String(p[side]);
+      el.textContent = p[side] ? "online" : "offline";
+    });
+    var sp = document.querySelector("[data-spectators]");
+    if (sp) {
+      sp.dataset.spectators = String(p.spectators);
+      sp.textContent = p.spectators === 1 ? "1 person watching" : p.spectators + " people watching";
+    }
+  }
+
+  // Clocks: each shows the time left when the page was rendered; the
+  // running one counts down from the moment it appeared.
+  var seen = new WeakMap();
+  function clockText(ms) {
+    if (ms < 0) ms = 0;
+    if (ms < 10000) return "0:" + String(Math.floor(ms / 1000)).padStart(2, "0") + "." + Math.floor(ms % 1000 / 100);
+    var s = Math.ceil(ms / 1000);
+    var m = Math.floor(s / 60);
+    if (m >= 60) return Math.floor(m / 60) + ":" + String(m % 60).padStart(2, "0") + ":" + String(s % 60).padStart(2, "0");
+    return m + ":" + String(s % 60).padStart(2, "0");
+  }
+  function tick() {
+    var now = performance.now();
+    document.querySelectorAll('[data-clock][data-running="true"]').forEach(function (el) {
+      if (!seen.has(el)) seen.set(el, now);
+      var left = Number(el.dataset.ms) - (now - seen.get(el));
+      el.textContent = clockText(left);
+      el.classList.toggle("low", left < 20000);
+    });
+  }
+
+  document.addEventListener("DOMContentLoaded", function () {
+    follow();
+    setInterval(tick, 100);
+  });
+  document.addEventListener("htmx:afterSettle", follow);
+})();
