@@ -423,3 +423,40 @@ func TestRevisionCountsChanges(t *testing.T) {
 		t.Fatalf("revision %d after a ply and an offer from %d", r, r0)
 	}
 }
+
+// TestFlagFallsWithNoOneActing: the service's timer ends a game whose
+// clock runs out while no one acts, and wakes its watchers.
+func TestFlagFallsWithNoOneActing(t *testing.T) {
+	svc := games.New(store.NewMemory())
+	t.Cleanup(svc.Close)
+	ctx := context.Background()
+	tc := games.TimeControl{Initial: 50 * time.Millisecond}
+	id, code, _, err := svc.CreateInvite(ctx, games.NewCredential(), rules.New(rules.BanChess{}), games.InviteSettings{Color: rules.White, Clock: &tc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := svc.Watch(ctx, id, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	if _, err := svc.Join(ctx, id, games.NewCredential(), code); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.After(5 * time.Second)
+	for {
+		var out rules.Outcome
+		svc.View(ctx, id, "", func(rec *games.Record, _ games.Seats) { out = rec.Game.Outcome() })
+		if out.Over() {
+			if out.Status != rules.TimeForfeit || out.Winner != rules.White {
+				t.Fatalf("outcome %v, want Black lost on time", out)
+			}
+			return
+		}
+		select {
+		case <-w.C():
+		case <-deadline:
+			t.Fatal("no flag fell within 5 s of a 50 ms clock")
+		}
+	}
+}

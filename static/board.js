@@ -35,16 +35,37 @@
     });
   }
 
+  // copyText copies src's text: with the Clipboard API where the page has
+  // one (a secure context), else by selecting it and the copy command (plain
+  // http from another device), else it leaves it selected and says how.
+  function copyText(button, src) {
+    if (!src) return;
+    var text = src.value || src.textContent;
+    var label = button.dataset.label || button.textContent;
+    button.dataset.label = label;
+    function say(msg) {
+      button.textContent = msg;
+      clearTimeout(button._reset);
+      button._reset = setTimeout(function () { button.textContent = label; }, 2000);
+    }
+    function fallback() {
+      if (src.select) src.select();
+      var ok = false;
+      try { ok = document.execCommand("copy"); } catch (e) { ok = false; }
+      say(ok ? "Copied" : "Press Ctrl+C");
+    }
+    if (navigator.clipboard && window.isSecureContext) {
+      navigator.clipboard.writeText(text).then(function () { say("Copied"); }, fallback);
+    } else {
+      fallback();
+    }
+  }
+
   document.addEventListener("click", function (ev) {
     var t = ev.target;
     var copy = t.closest && t.closest("[data-copy]");
     if (copy) {
-      var src = document.querySelector(copy.dataset.copy);
-      if (src && navigator.clipboard) {
-        navigator.clipboard.writeText(src.value || src.textContent).then(function () {
-          copy.textContent = "Copied";
-        });
-      }
+      copyText(copy, document.querySelector(copy.dataset.copy));
       ev.preventDefault();
       return;
     }

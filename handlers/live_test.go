@@ -1,0 +1,229 @@
+package handlers
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/PuerkitoBio/goquery"
+	"github.com/labstack/echo/v4"
+)
+
+// navigate opens target as a browser does when following a link: with the
+// Fetch metadata of a navigation.
+func (c *client) navigate(target string) *httptest.ResponseRecorder {
+	c.t.Helper()
+	req := c.request(http.MethodGet, target, nil, false)
+	req.Header.Set("Sec-Fetch-Mode", "navigate")
+	req.Header.Set("Sec-Fetch-Dest", "document")
+	rec := httptest.NewRecorder()
+	c.e.ServeHTTP(rec, req)
+	for _, ck := range rec.Result().Cookies() {
+		c.jar[ck.Name] = ck
+	}
+	if loc := gameOf(rec.Header().Get("Location")); loc != "" {
+		c.id = loc
+	}
+	return rec
+}
+
+// inviteGame starts a game with a friend from the page: the creator plays
+// color; it returns the creator and the invite link's path and query.
+func inviteGame(t *testing.T, e *echo.Echo, color, clock string) (*client, string) {
+	t.Helper()
+	creator := newClientOn(t, e)
+	d := creator.post("/new", vals("mode", "invite", "color", color, "variant", "ban", "clock", clock))
+	link, ok := d.Find("[data-invite-link]").Attr("value")
+	if !ok || !strings.Contains(link, "?invite=") {
+		t.Fatalf("the creator's page has no invite link: %q", link)
+	}
+	if d.Find("[data-watch-link]").Length() == 0 {
+		t.Fatal("the creator's page has no watch link")
+	}
+	u, err := url.Parse(link)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return creator, u.RequestURI()
+}
+
+// refreshes reports whether a page reloads itself without JavaScript.
+func refreshes(d *goquery.Document) bool {
+	return strings.Contains(d.Find("head noscript").Text(), `http-equiv="refresh"`)
+}
+
+func TestInviteSeatsOnPages(t *testing.T) {
+	e := newServer()
+	white, invite := inviteGame(t, e, "white", "5+3")
+	id := white.id
+
+	friend := newClientOn(t, e)
+	rec := friend.navigate(invite)
+	if rec.Code != http.StatusSeeOther || rec.Header().Get("Location") != gamePath(id) {
+		t.Fatalf("the friend opening the invite: %d to %q", rec.Code, rec.Header().Get("Location"))
+	}
+	d := friend.get(gamePath(id))
+	if !strings.Contains(text(d, `[data-player="black"]`), "(you)") || !d.Find("#board").HasClass("flipped") {
+		t.Fatalf("the friend is not seated as Black, seeing the board from Black's side: %q", text(d, "#table"))
+	}
+	if d.Find(`[data-clock="white"]`).AttrOr("data-running", "") != "false" || d.Find(`[data-clock="black"]`).AttrOr("data-running", "") != "true" {
+		t.Fatal("after the join, Black's clock (Black bans first) should run")
+	}
+	if refreshes(d) {
+		t.Fatal("Black, who acts, has a page that reloads itself")
+	}
+	// White waits: the page reloads itself without JavaScript, and offers
+	// no board to act on.
+	w := white.get(gamePath(id))
+	if !refreshes(w) || len(actingForms(w, id)) != 2 { // only resign (its action and hx-post)
+		t.Fatalf("White's waiting page: refresh %v, acting forms %v", refreshes(w), actingForms(w, id))
+	}
+	if w.Find("[data-invite-link]").Length() != 0 {
+		t.Fatal("the invite link is still shown once the seat is taken")
+	}
+
+	// A third browser gets the game to watch, told the seats are taken.
+	third := newClientOn(t, e)
+	rec = third.navigate(invite)
+	if rec.Code != http.StatusOK || !strings.Contains(rec.Body.String(), "Both seats of this game are taken") {
+		t.Fatalf("a third browser opening the invite: %d %s", rec.Code, errorText(parse(t, rec)))
+	}
+	if forms := actingForms(parse(t, rec), id); len(forms) != 0 {
+		t.Fatalf("the third browser may act: %v", forms)
+	}
+	before := third.apiState(id)
+	if r := third.do(http.MethodPost, gamePath(id)+"/ply", vals("text", "b:e2e4", "ply", "1"), false); r.Code != http.StatusForbidden {
+		t.Fatalf("the third browser's ply: %d", r.Code)
+	}
+	if r := third.do(http.MethodPost, gamePath(id)+"/offer", vals("offer", "draw"), false); r.Code != http.StatusForbidden && r.Code != http.StatusUnauthorized {
+		t.Fatalf("the third browser's offer: %d", r.Code)
+	}
+	if string(third.apiState(id)) != string(before) {
+		t.Fatal("the third browser changed the game")
+	}
+
+	// Black bans; now White acts and Black waits.
+	friend.post(gamePath(id)+"/ply", vals("text", "e2e4", "ply", "1"))
+	if w := white.get(gamePath(id)); refreshes(w) {
+		t.Fatal("White's page reloads itself at White's turn")
+	}
+	if d := friend.get(gamePath(id)); !refreshes(d) {
+		t.Fatal("Black's page does not reload itself while White acts")
+	}
+}
+
+func TestInviteLinkWithoutNavigation(t *testing.T) {
+	e := newServer()
+	_, invite := inviteGame(t, e, "black", "")
+	preview := newClientOn(t, e)
+	// A link preview (no Fetch metadata) must not take the seat.
+	d := preview.get(invite)
+	if d.Find("#join").Length() != 1 {
+		t.Fatal("the invite page without navigation metadata has no join button")
+	}
+	code := d.Find(`input[name="invite"]`).AttrOr("value", "")
+	friend := newClientOn(t, e)
+	if again := friend.get(invite); again.Find("#join").Length() != 1 {
+		t.Fatal("a preview took the seat")
+	}
+	d = friend.post(gamePath(preview.id)+"/join", vals("invite", code))
+	if !strings.Contains(text(d, `[data-player="white"]`), "(you)") {
+		t.Fatalf("the join button did not seat the friend as White: %q", text(d, "#table"))
+	}
+	if r := preview.do(http.MethodPost, gamePath(preview.id)+"/join", vals("invite", "wrong"), false); r.Code != http.StatusForbidden {
+		t.Fatalf("a wrong invite code: %d", r.Code)
+	}
+}
+
+func TestOffersOnPages(t *testing.T) {
+	e := newServer()
+	white, invite := inviteGame(t, e, "white", "")
+	id := white.id
+	black := newClientOn(t, e)
+	black.navigate(invite)
+	black.post(gamePath(id)+"/ply", vals("text", "e2e4", "ply", "1"))
+	white.post(gamePath(id)+"/ply", vals("text", "d4", "ply", "2"))
+
+	// A takeback, asked with htmx and accepted without.
+	d := white.hxPost(gamePath(id)+"/offer", vals("offer", "takeback"))
+	if d.Find("#offer-takeback").AttrOr("disabled", "x") == "x" {
+		t.Fatal("the asker's takeback button is not shown as asked")
+	}
+	d = black.get(gamePath(id))
+	if d.Find("#accept-takeback").Length() != 1 {
+		t.Fatal("the opponent is not asked to accept the takeback")
+	}
+	d = black.post(gamePath(id)+"/answer", vals("offer", "takeback", "accept", "yes"))
+	if !strings.Contains(text(d, "#status"), "Ply 2") {
+		t.Fatalf("after the takeback: %q", text(d, "#status"))
+	}
+
+	// A draw offered, declined, offered again and accepted.
+	white.post(gamePath(id)+"/offer", vals("offer", "draw"))
+	black.post(gamePath(id)+"/answer", vals("offer", "draw", "accept", "no"))
+	if d := white.get(gamePath(id)); d.Find("#offer-draw").AttrOr("disabled", "") != "" {
+		t.Fatal("a declined draw offer still shows as made")
+	}
+	white.post(gamePath(id)+"/offer", vals("offer", "draw"))
+	d = black.post(gamePath(id)+"/answer", vals("offer", "draw", "accept", "yes"))
+	if !strings.Contains(text(d, "#banner"), "Draw by agreement") {
+		t.Fatalf("after the accepted draw: %q", text(d, "#banner"))
+	}
+
+	// A rematch: offered by White, accepted by Black, who goes to it.
+	white.post(gamePath(id)+"/offer", vals("offer", "rematch"))
+	if d := white.get(gamePath(id)); !refreshes(d) {
+		t.Fatal("the player waiting for a rematch answer has no reloading page")
+	}
+	rec := black.do(http.MethodPost, gamePath(id)+"/answer", vals("offer", "rematch", "accept", "yes"), false)
+	next := gameOf(rec.Header().Get("Location"))
+	if rec.Code != http.StatusSeeOther || next == "" || next == id {
+		t.Fatalf("accepting the rematch: %d to %q", rec.Code, rec.Header().Get("Location"))
+	}
+	d = black.get(gamePath(next))
+	if !strings.Contains(text(d, `[data-player="white"]`), "(you)") {
+		t.Fatal("in the rematch the old Black is not White")
+	}
+	if w := white.get(gamePath(id)); w.Find("#rematch-link").AttrOr("href", "") != gamePath(next) || w.Find("#game").AttrOr("data-rematch", "") != gamePath(next) {
+		t.Fatal("the old game's page does not lead to the rematch")
+	}
+}
+
+func TestOfferRefusals(t *testing.T) {
+	e := newServer()
+	white, _ := inviteGame(t, e, "white", "")
+	id := white.id
+	hot := newClientOn(t, e)
+	hot.start()
+	for _, tt := range []struct {
+		name   string
+		c      *client
+		path   string
+		form   url.Values
+		status int
+		says   string
+	}{
+		{"unknown offer", white, gamePath(id) + "/offer", vals("offer", "pizza"), 400, "not an offer"},
+		{"bad answer", white, gamePath(id) + "/answer", vals("offer", "draw", "accept", "maybe"), 400, "not an answer"},
+		{"no offer to answer", white, gamePath(id) + "/answer", vals("offer", "draw", "accept", "yes"), 409, "no draw offer"},
+		{"rematch before the end", white, gamePath(id) + "/offer", vals("offer", "rematch"), 409, "once the game is over"},
+		{"takeback of nothing", white, gamePath(id) + "/offer", vals("offer", "takeback"), 409, "nothing to take back"},
+		{"hot seat", hot, hot.path("offer"), vals("offer", "draw"), 400, "two players"},
+		{"bad invite form", white, "/new", vals("mode", "invite", "color", "green"), 400, "not a colour"},
+		{"bad clock", white, "/new", vals("mode", "invite", "clock", "forever"), 400, "not a clock"},
+		{"bad mode", white, "/new", vals("mode", "tournament"), 400, "not a way to play"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			before := white.apiState(id)
+			rec := tt.c.do(http.MethodPost, tt.path, tt.form, false)
+			if rec.Code != tt.status || !strings.Contains(rec.Body.String(), tt.says) {
+				t.Fatalf("%d, want %d saying %q: %s", rec.Code, tt.status, tt.says, errorText(parse(t, rec)))
+			}
+			if string(white.apiState(id)) != string(before) {
+				t.Fatal("a refusal changed the game")
+			}
+		})
+	}
+}
