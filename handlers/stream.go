@@ -184,11 +184,6 @@ func (s *Server) stream(c echo.Context, id string, cred games.Credential, state 
 	h.Set("X-Accel-Buffering", "no") // nginx: pass events on at once
 	res.WriteHeader(http.StatusOK)
 	es := &eventSource{w: bufio.NewWriterSize(res, 2048), rc: http.NewResponseController(res.Writer)}
-	// The server's ReadTimeout would end the stream: its connection's read
-	// deadline, once past, cancels the request.
-	if err := es.rc.SetReadDeadline(time.Time{}); err != nil && !errors.Is(err, http.ErrNotSupported) {
-		return nil
-	}
 	if err := es.comment("banchess live"); err != nil {
 		return nil
 	}
