@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -78,7 +79,7 @@ func sideOrNull(c rules.Color) *string {
 // recordJSON describes the game rec holds, with its seats, clock and
 // offers as they stand at now. Call it with the game's lock held.
 func recordJSON(rec *games.Record, now time.Time, tags ...rules.Tag) gameObject {
-	obj := gameJSON(rec.ID, rec.Game, tags...)
+	obj := gameJSON(rec.ID, rec.Game, slices.Concat(tags, tableTags(rec))...)
 	obj.Mode, obj.Revision = string(rec.Mode), rec.Revision
 	obj.Seats = seatsObject{White: rec.White != "", Black: rec.Black != ""}
 	obj.Offers = offersJSON{Takeback: sideOrNull(rec.Offers.Takeback), Draw: sideOrNull(rec.Offers.Draw), Rematch: sideOrNull(rec.Offers.Rematch)}
@@ -510,7 +511,7 @@ func (a *api) pgn(c echo.Context) error {
 	id, tags := c.Param("id"), a.pgnTags(c)
 	var text string
 	if err := a.s.games.View(c.Request().Context(), id, "", func(rec *games.Record, _ games.Seats) {
-		text = rec.Game.PGN(tags...)
+		text = recordPGN(rec, tags...)
 	}); err != nil {
 		return err
 	}

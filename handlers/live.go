@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"slices"
 	"strconv"
 
 	"github.com/a-h/templ"
@@ -281,4 +282,17 @@ func (p *pages) events(c echo.Context) error {
 		return p.refuse(c, err)
 	}
 	return nil
+}
+
+// tableTags are the PGN tags a game's table adds: its time control.
+func tableTags(rec *games.Record) []rules.Tag {
+	if rec.Clock == nil {
+		return nil
+	}
+	return []rules.Tag{{Name: "TimeControl", Value: rec.Clock.Control.PGN()}}
+}
+
+// recordPGN writes the game rec holds as PGN with tags and its table's.
+func recordPGN(rec *games.Record, tags ...rules.Tag) string {
+	return rec.Game.PGN(slices.Concat(tags, tableTags(rec))...)
 }

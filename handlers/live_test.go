@@ -68,6 +68,9 @@ func TestInviteSeatsOnPages(t *testing.T) {
 	if !strings.Contains(text(d, `[data-player="black"]`), "(you)") || !d.Find("#board").HasClass("flipped") {
 		t.Fatalf("the friend is not seated as Black, seeing the board from Black's side: %q", text(d, "#table"))
 	}
+	if pgn := string(friend.apiState(id)); !strings.Contains(pgn, `[TimeControl \"300+3\"]`) {
+		t.Errorf("the PGN of a 5+3 game has no TimeControl tag: %s", pgn)
+	}
 	if d.Find(`[data-clock="white"]`).AttrOr("data-running", "") != "false" || d.Find(`[data-clock="black"]`).AttrOr("data-running", "") != "true" {
 		t.Fatal("after the join, Black's clock (Black bans first) should run")
 	}

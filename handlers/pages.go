@@ -173,7 +173,7 @@ func (p *pages) show(c echo.Context, id string, status int, o views.Options) err
 	err := p.s.games.View(ctx, id, cred, func(rec *games.Record, seats games.Seats) {
 		o.Seats = views.Seats{White: seats.White, Black: seats.Black}
 		o.ShareURL = origin + "/?" + p.s.games.Link(rec.Game)
-		o.PGN = rec.Game.PGN(p.tags()...)
+		o.PGN = recordPGN(rec, p.tags()...)
 		o.Revision, o.EventsURL = rec.Revision, o.Base+"/events"
 		o.Table = p.table(c, rec, seats, o)
 		if o.JoinCode != "" && (seats.Any() || rec.White != "" && rec.Black != "") {
@@ -651,7 +651,7 @@ func (p *pages) history(c echo.Context) error {
 	var m views.Game
 	var viewErr error
 	err = p.s.games.View(c.Request().Context(), id, player(c), func(rec *games.Record, _ games.Seats) {
-		o.PGN = rec.Game.PGN(p.tags()...)
+		o.PGN = recordPGN(rec, p.tags()...)
 		m, viewErr = views.NewHistoryView(rec.Game, index, o)
 	})
 	switch {
@@ -671,7 +671,7 @@ func (p *pages) downloadPGN(c echo.Context) error {
 	id := c.Param("id")
 	var pgn string
 	err := p.s.games.View(c.Request().Context(), id, player(c), func(rec *games.Record, _ games.Seats) {
-		pgn = rec.Game.PGN(p.tags()...)
+		pgn = recordPGN(rec, p.tags()...)
 	})
 	if err != nil {
 		return p.refuse(c, err)
