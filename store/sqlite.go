@@ -1,7 +1,6 @@
 package store
 
 import (
-	"container/list"
 	"context"
 	"database/sql"
 	"errors"
@@ -67,44 +66,12 @@ type SQLite struct {
 	closeErr  error
 	opts      Options
 
-	mu      sync.Mutex // guards the fields below and the entries' refs, used and size
-	games   map[string]*cachedGame
-	bytes   int64     // the estimated size of the games cached
-	lru     list.List // of *cachedGame, most recently used at the front
-	flushed time.Time // when Sweep last recorded the games' use
-	// evicted holds when games evicted since then were last used, for
-	// Sweep to record.
-	evicted map[string]time.Time
-}
-
-// cachedGame is a game in memory. Its lock is the game's lock; refs counts
-// the requests holding or waiting for it, and an entry with refs is never
-// evicted, so there is at most one copy of a game in memory.
-type cachedGame struct {
-	id     string
-	lock   gameLock
-	rec    *games.Record // nil when loading failed (err says why)
-	err    error
-	rev    uint64    // the game's revision last written
-	row    int64     // the row's revision last written or read (0: no row yet)
-	stored bool      // the game has a row (it was written or read)
-	seats  seatState // the seats last written
-
-	refs int
-	used time.Time
-	size int64 // the game's estimated size, counted in SQLite.bytes
-	elem *list.Element
+	gameCache
 }
 
 // OpenSQLite opens (creating or migrating as needed) the database at path;
 // ":memory:" gives a database that lives as long as the store.
 func OpenSQLite(ctx context.Context, path string, opts Options) (*SQLite, error) {
-	if opts.CacheSize <= 0 {
-		opts.CacheSize = DefaultCacheSize
-	}
-	if opts.CacheBytes <= 0 {
-		opts.CacheBytes = DefaultCacheBytes
-	}
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
@@ -183,8 +150,9 @@ func openDB(ctx context.Context, path, dsn string, opts Options) (*SQLite, error
 		}
 		stmts = append(stmts, stmt)
 	}
-	s := &SQLite{db: db, savePly: stmts[0], saveAll: stmts[1], probe: stmts[2], commits: newCommitter(db), opts: opts,
-		games: make(map[string]*cachedGame), flushed: opts.Now(), evicted: make(map[string]time.Time)}
+	s := &SQLite{db: db, savePly: stmts[0], saveAll: stmts[1], probe: stmts[2], commits: newCommitter(db), opts: opts}
+	s.init(opts.CacheSize, opts.CacheBytes, opts.Now)
+	s.load, s.gameCache.write = s.loadRow, s.write
 	return s, nil
 }
 
@@ -263,23 +231,7 @@ func migrate(ctx context.Context, db *sql.DB) error {
 // Create stores rec under a new id, which it sets, committed before it
 // returns.
 func (s *SQLite) Create(ctx context.Context, rec *games.Record) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	rec.ID = NewID()
-	c := &cachedGame{id: rec.ID, lock: newGameLock(), rec: rec}
-	size, err := s.write(c)
-	if err != nil {
-		return fmt.Errorf("create game: %w", err)
-	}
-	s.mu.Lock()
-	c.used = s.opts.Now()
-	s.games[c.id] = c
-	c.elem = s.lru.PushFront(c)
-	s.resize(c, size)
-	s.evict()
-	s.mu.Unlock()
-	return nil
+	return s.create(ctx, rec)
 }
 
 // Update runs fn on the record under its lock and commits what fn changed
@@ -290,52 +242,12 @@ func (s *SQLite) Create(ctx context.Context, rec *games.Record) error {
 // was read (another process saved it), nothing is written and the error
 // is a *games.Error with Code games.Conflict.
 func (s *SQLite) Update(ctx context.Context, id string, fn func(*games.Record) error) error {
-	c, err := s.acquire(ctx, id)
-	if err != nil {
-		return err
-	}
-	defer s.release(c)
-	if err := fn(c.rec); err != nil {
-		return err
-	}
-	if c.rec.Revision == c.row && c.rec.Game.Revision() == c.rev && seatStateOf(c.rec) == c.seats {
-		return nil
-	}
-	size, err := s.write(c)
-	if err != nil {
-		if errors.Is(err, errStale) {
-			err = changedElsewhere(id)
-			s.forget(c, err)
-			return err
-		}
-		s.forget(c, errUnsaved)
-		return fmt.Errorf("game %q: %w", id, err)
-	}
-	s.mu.Lock()
-	s.resize(c, size)
-	s.mu.Unlock()
-	return nil
+	return s.update(ctx, id, fn)
 }
-
-// changedElsewhere is the refusal of a save made from a stale copy of the
-// game: another process saved the game since this one read it.
-func changedElsewhere(id string) error {
-	return &games.Error{Code: games.Conflict, Msg: "The game changed elsewhere, so nothing was done; here it is as it stands.",
-		Err: fmt.Errorf("game %q: %w", trimID(id), errStale)}
-}
-
-// errUnsaved answers the requests that waited for a game whose change
-// could not be saved.
-var errUnsaved = errors.New("the game's last change could not be saved; try again")
 
 // View runs fn on the record under its lock; fn must not change it.
 func (s *SQLite) View(ctx context.Context, id string, fn func(*games.Record) error) error {
-	c, err := s.acquire(ctx, id)
-	if err != nil {
-		return err
-	}
-	defer s.release(c)
-	return fn(c.rec)
+	return s.view(ctx, id, fn)
 }
 
 // write commits c's game, a new row or the changed columns of its row, if
@@ -365,103 +277,9 @@ func (s *SQLite) write(c *cachedGame) (int64, error) {
 	return row.size(), nil
 }
 
-// acquire returns the game's entry, loaded and locked.
-func (s *SQLite) acquire(ctx context.Context, id string) (*cachedGame, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	s.mu.Lock()
-	c, ok := s.games[id]
-	if ok {
-		c.refs++
-		c.used = s.opts.Now()
-		s.lru.MoveToFront(c.elem)
-		s.mu.Unlock()
-		if err := c.lock.lock(ctx); err != nil {
-			s.mu.Lock()
-			c.refs--
-			s.evict()
-			s.mu.Unlock()
-			return nil, err
-		}
-	} else {
-		c = &cachedGame{id: id, lock: newGameLock(), refs: 1, used: s.opts.Now()}
-		c.lock <- struct{}{} // held while loading: others asking for id wait for it
-		s.games[id] = c
-		c.elem = s.lru.PushFront(c)
-		s.mu.Unlock()
-		var size int64
-		c.rec, c.row, size, c.err = s.load(ctx, id)
-		s.mu.Lock()
-		if c.err != nil {
-			s.remove(c)
-		} else {
-			c.rev, c.seats, c.stored = c.rec.Game.Revision(), seatStateOf(c.rec), true
-			s.resize(c, size)
-		}
-		s.mu.Unlock()
-	}
-	if c.err != nil {
-		err := c.err
-		s.release(c)
-		return nil, err
-	}
-	return c, nil
-}
-
-// release unlocks c and lets it be evicted once nobody holds it.
-func (s *SQLite) release(c *cachedGame) {
-	c.lock.unlock()
-	s.mu.Lock()
-	c.refs--
-	s.evict()
-	s.mu.Unlock()
-}
-
-// forget drops c's game from memory, so the next request reads it from the
-// database; the requests waiting for c get err. The caller holds c.
-func (s *SQLite) forget(c *cachedGame, err error) {
-	c.rec, c.err = nil, err
-	s.mu.Lock()
-	s.remove(c)
-	s.mu.Unlock()
-}
-
-// remove takes c out of the cache; s.mu is held.
-func (s *SQLite) remove(c *cachedGame) {
-	if s.games[c.id] == c {
-		delete(s.games, c.id)
-		s.lru.Remove(c.elem)
-		s.bytes -= c.size
-	}
-}
-
-// resize records c's estimated size; s.mu is held.
-func (s *SQLite) resize(c *cachedGame, size int64) {
-	if s.games[c.id] == c {
-		s.bytes += size - c.size
-	}
-	c.size = size
-}
-
-// evict drops the least recently used games nobody holds until the cache
-// is within its bounds, of games and of bytes; s.mu is held.
-func (s *SQLite) evict() {
-	for e := s.lru.Back(); e != nil && (len(s.games) > s.opts.CacheSize || s.bytes > s.opts.CacheBytes); {
-		c := e.Value.(*cachedGame)
-		e = e.Prev()
-		if c.refs == 0 {
-			s.remove(c)
-			if !c.used.Before(s.flushed) {
-				s.evicted[c.id] = c.used
-			}
-		}
-	}
-}
-
 // load reads a game's record from its row, with the row's revision and
 // the game's estimated size.
-func (s *SQLite) load(ctx context.Context, id string) (rec *games.Record, revision, size int64, err error) {
+func (s *SQLite) loadRow(ctx context.Context, id string) (rec *games.Record, revision, size int64, err error) {
 	var r row
 	err = s.db.QueryRowContext(ctx, `SELECT revision, `+columns+` FROM games WHERE id = ?`, id).
 		Scan(append([]any{&revision}, r.scanArgs()...)...)
@@ -540,16 +358,7 @@ func (s *SQLite) Sweep(ctx context.Context) (int, error) {
 		return 0, nil
 	}
 	now := s.opts.Now()
-	s.mu.Lock()
-	used := s.evicted
-	s.evicted = make(map[string]time.Time)
-	for _, c := range s.games {
-		if !c.used.Before(s.flushed) {
-			used[c.id] = c.used
-		}
-	}
-	s.mu.Unlock()
-	if err := s.touch(ctx, used); err != nil {
+	if err := s.touch(ctx, s.usedSinceFlush()); err != nil {
 		return 0, fmt.Errorf("sweep: %w", err)
 	}
 	cutoff := now.Add(-s.opts.TTL)
@@ -561,14 +370,7 @@ func (s *SQLite) Sweep(ctx context.Context) (int, error) {
 	if err != nil {
 		return 0, fmt.Errorf("sweep: %w", err)
 	}
-	s.mu.Lock()
-	s.flushed = now
-	for _, c := range s.games {
-		if c.refs == 0 && c.used.Before(cutoff) {
-			s.remove(c)
-		}
-	}
-	s.mu.Unlock()
+	s.swept(now, cutoff)
 	return int(n), nil
 }
 
@@ -617,10 +419,7 @@ func (s *SQLite) Stats(ctx context.Context) (stored, cached int, err error) {
 	if err := s.db.QueryRowContext(ctx, "SELECT count(*) FROM games").Scan(&stored); err != nil {
 		return 0, 0, fmt.Errorf("counting games: %w", err)
 	}
-	s.mu.Lock()
-	cached = len(s.games)
-	s.mu.Unlock()
-	return stored, cached, nil
+	return stored, s.cached(), nil
 }
 
 // Close closes the database. Every acknowledged change is already
