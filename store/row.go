@@ -36,6 +36,37 @@ type row struct {
 const columns = `variant, start_fen, actions, declared, tags, from_chess, white, black, white_hidden, black_hidden, mode,
 	created_at, updated_at, fen, ply, actor, phase, result, table_state`
 
+// upsertSQL inserts a game's row, or updates the columns set, with the
+// placeholders ph makes of a parameter's number (SQLite's "?" or
+// PostgreSQL's "$"), for the table named tbl. The insert gives the row
+// revision parameter 3; the update happens only if the row is at the
+// revision before, so a save made from a stale copy of the game changes
+// nothing (and affects no row). The set clause ends in a %s for seatsSet,
+// or "" for a save that changes only what a ply changes.
+func upsertSQL(ph, tbl string) string {
+	n := 3 + strings.Count(columns, ",") + 1
+	params := make([]string, n)
+	for i := range params {
+		params[i] = ph
+		if ph == "$" {
+			params[i] = fmt.Sprintf("$%d", i+1)
+		}
+	}
+	return `INSERT INTO ` + tbl + ` (id, touched_at, revision, ` + columns + `)
+	VALUES (` + strings.Join(params, ", ") + `)
+	ON CONFLICT(id) DO UPDATE SET actions = excluded.actions, declared = excluded.declared,
+		touched_at = excluded.touched_at, updated_at = excluded.updated_at, fen = excluded.fen,
+		ply = excluded.ply, actor = excluded.actor, phase = excluded.phase, result = excluded.result,
+		table_state = excluded.table_state, revision = excluded.revision%s
+	WHERE ` + tbl + `.revision = excluded.revision - 1`
+}
+
+// seatsSet completes upsertSQL's set clause for a save that changes the
+// seats (rare: a seat claimed, a game hidden): a ply leaves the seat
+// columns, and so their indexes, untouched.
+const seatsSet = `, white = excluded.white, black = excluded.black,
+		white_hidden = excluded.white_hidden, black_hidden = excluded.black_hidden, mode = excluded.mode`
+
 // args returns the row's values in the order of columns.
 func (r *row) args() []any {
 	return []any{r.variant, r.startFEN, r.actions, r.declared, r.tags, r.fromChess, r.white, r.black, r.whiteHidden, r.blackHidden, r.mode,

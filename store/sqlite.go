@@ -102,17 +102,9 @@ func OpenSQLite(ctx context.Context, path string, opts Options) (*SQLite, error)
 	return s, nil
 }
 
-// saveSQL inserts a game's row, or updates the columns set: the insert
-// gives the row revision ?3; the update happens only if the row is at the
-// revision before, so a save made from a stale copy of the game changes
-// nothing (and affects no row).
-const saveSQL = `INSERT INTO games (id, touched_at, revision, ` + columns + `)
-	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-	ON CONFLICT(id) DO UPDATE SET actions = excluded.actions, declared = excluded.declared,
-		touched_at = excluded.touched_at, updated_at = excluded.updated_at, fen = excluded.fen,
-		ply = excluded.ply, actor = excluded.actor, phase = excluded.phase, result = excluded.result,
-		table_state = excluded.table_state, revision = excluded.revision%s
-	WHERE games.revision = excluded.revision - 1`
+// saveSQL inserts a game's row, or updates the columns set (see
+// upsertSQL).
+var saveSQL = upsertSQL("?", "games")
 
 // openDB opens the database with dsn, migrated, and prepares the
 // store's statements.
@@ -136,8 +128,7 @@ func openDB(ctx context.Context, path, dsn string, opts Options) (*SQLite, error
 	var stmts []*sql.Stmt
 	for _, q := range []string{
 		fmt.Sprintf(saveSQL, ""),
-		fmt.Sprintf(saveSQL, `, white = excluded.white, black = excluded.black,
-		white_hidden = excluded.white_hidden, black_hidden = excluded.black_hidden, mode = excluded.mode`),
+		fmt.Sprintf(saveSQL, seatsSet),
 		`INSERT INTO write_probe (id, at) VALUES (1, ?) ON CONFLICT(id) DO UPDATE SET at = excluded.at`,
 	} {
 		stmt, err := db.PrepareContext(ctx, q)

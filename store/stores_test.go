@@ -16,6 +16,7 @@ import (
 var (
 	_ games.Store = (*Memory)(nil)
 	_ games.Store = (*SQLite)(nil)
+	_ games.Store = (*Postgres)(nil)
 )
 
 // stores are the stores every behaviour of games.Store is tested on: in
@@ -30,6 +31,8 @@ var stores = []struct {
 	{"sqlite cache 1", func(t *testing.T) games.Store {
 		return openSQLite(t, filepath.Join(t.TempDir(), "games.db"), Options{CacheSize: 1})
 	}},
+	{"postgres", func(t *testing.T) games.Store { return openPostgres(t, PostgresOptions{}) }},
+	{"postgres cache 1", func(t *testing.T) games.Store { return openPostgres(t, PostgresOptions{CacheSize: 1}) }},
 }
 
 // storeBehaviours are what a games.Store does, whichever it is.
@@ -262,8 +265,17 @@ func TestSQLiteSeatIndexes(t *testing.T) {
 // another holds (a slow save) gives up when its context ends, in both
 // stores, and the game is usable again once released.
 func TestWaitingForAGameFollowsTheContext(t *testing.T) {
-	for name, st := range map[string]games.Store{"memory": NewMemory(), "sqlite": openSQLite(t, ":memory:", Options{})} {
+	for _, name := range []string{"memory", "sqlite", "postgres"} {
 		t.Run(name, func(t *testing.T) {
+			var st games.Store
+			switch name {
+			case "memory":
+				st = NewMemory()
+			case "sqlite":
+				st = openSQLite(t, ":memory:", Options{})
+			default:
+				st = openPostgres(t, PostgresOptions{})
+			}
 			ctx := context.Background()
 			rec := &games.Record{Game: rules.New(rules.BanChess{})}
 			if err := st.Create(ctx, rec); err != nil {

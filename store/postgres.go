@@ -1,0 +1,432 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/banchess/banchess/games"
+)
+
+// PostgresOptions configure a PostgreSQL store. The database URL may set
+// the pool and connection too, as pgxpool reads it (pool_max_conns,
+// connect_timeout, …); a field set here wins.
+type PostgresOptions struct {
+	// MaxConns bounds the connections the pool opens; 0 keeps the URL's
+	// pool_max_conns, or pgxpool's default (4, or the number of CPUs if
+	// more).
+	MaxConns int32
+	// ConnectTimeout bounds opening a connection; 0 keeps the URL's
+	// connect_timeout, or DefaultConnectTimeout.
+	ConnectTimeout time.Duration
+	// WriteTimeout bounds a save, which runs to its end (or this timeout)
+	// whatever becomes of the request; 0 means DefaultWriteTimeout.
+	WriteTimeout time.Duration
+	// CacheSize, CacheBytes, TTL and Now are as in Options.
+	CacheSize  int
+	CacheBytes int64
+	TTL        time.Duration
+	Now        func() time.Time
+}
+
+// DefaultConnectTimeout and DefaultWriteTimeout are a PostgreSQL store's
+// timeouts unless told otherwise.
+const (
+	DefaultConnectTimeout = 10 * time.Second
+	DefaultWriteTimeout   = 10 * time.Second
+)
+
+// NotifyChannel is the channel every committed save notifies, with the
+// payload "<id>:<revision>".
+const NotifyChannel = "banchess_games"
+
+// Postgres keeps games in a PostgreSQL database that any number of
+// processes share, one row per game, and the games in use in memory, up to
+// a bound. Every change is committed before Update returns; every save is
+// checked against the row's revision, so a process whose copy of a game is
+// stale overwrites nothing, and a cached game is revalidated (its row's
+// revision read) before each use. It is safe for concurrent use.
+type Postgres struct {
+	pool     *pgxpool.Pool
+	opts     PostgresOptions
+	failures writeFailures
+	savePly  string
+	saveAll  string
+
+	gameCache
+}
+
+// IsPostgresURL reports whether dsn names a PostgreSQL database
+// (postgres:// or postgresql://) rather than an SQLite file.
+func IsPostgresURL(dsn string) bool {
+	return strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://")
+}
+
+// OpenPostgres connects to the database at url (postgres://…), creating or
+// migrating the schema as needed.
+func OpenPostgres(ctx context.Context, url string, opts PostgresOptions) (*Postgres, error) {
+	cfg, err := pgxpool.ParseConfig(url)
+	if err != nil {
+		// pgx's error may quote the URL, password and all.
+		return nil, errors.New("open database: the PostgreSQL URL is malformed")
+	}
+	if opts.MaxConns > 0 {
+		cfg.MaxConns = opts.MaxConns
+	}
+	if opts.ConnectTimeout > 0 {
+		cfg.ConnConfig.ConnectTimeout = opts.ConnectTimeout
+	} else if cfg.ConnConfig.ConnectTimeout == 0 {
+		cfg.ConnConfig.ConnectTimeout = DefaultConnectTimeout
+	}
+	if opts.WriteTimeout <= 0 {
+		opts.WriteTimeout = DefaultWriteTimeout
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	where := fmt.Sprintf("%s:%d/%s", cfg.ConnConfig.Host, cfg.ConnConfig.Port, cfg.ConnConfig.Database)
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("open database %s: %w", where, err)
+	}
+	if err := migratePostgres(ctx, pool); err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("open database %s: %w", where, err)
+	}
+	save := `WITH saved AS (` + upsertSQL("$", "games") + ` RETURNING games.id, games.revision)
+	SELECT pg_notify('` + NotifyChannel + `', id || ':' || revision) FROM saved`
+	p := &Postgres{pool: pool, opts: opts, savePly: fmt.Sprintf(save, ""), saveAll: fmt.Sprintf(save, seatsSet)}
+	p.init(opts.CacheSize, opts.CacheBytes, opts.Now)
+	p.load, p.gameCache.write, p.revision = p.loadRow, p.write, p.rowRevision
+	return p, nil
+}
+
+// postgresMigrations are SQLite's migrations in PostgreSQL's words: step
+// for step the same logical schema, so the two count versions alike.
+var postgresMigrations = [...]string{
+	`CREATE TABLE games (
+		id         TEXT PRIMARY KEY,
+		variant    TEXT NOT NULL,
+		start_fen  TEXT NOT NULL,
+		actions    TEXT NOT NULL,
+		declared   TEXT NOT NULL,
+		tags       TEXT NOT NULL,
+		from_chess BOOLEAN NOT NULL,
+		created_at BIGINT NOT NULL,
+		touched_at BIGINT NOT NULL
+	);
+	CREATE INDEX games_touched_at ON games(touched_at);`,
+	`ALTER TABLE games ADD COLUMN white TEXT NOT NULL DEFAULT '',
+		ADD COLUMN black TEXT NOT NULL DEFAULT '',
+		ADD COLUMN white_hidden BOOLEAN NOT NULL DEFAULT false,
+		ADD COLUMN black_hidden BOOLEAN NOT NULL DEFAULT false,
+		ADD COLUMN mode TEXT NOT NULL DEFAULT 'hotseat',
+		ADD COLUMN updated_at BIGINT NOT NULL DEFAULT 0,
+		ADD COLUMN fen TEXT NOT NULL DEFAULT '',
+		ADD COLUMN ply INTEGER NOT NULL DEFAULT 0,
+		ADD COLUMN actor TEXT NOT NULL DEFAULT '',
+		ADD COLUMN phase TEXT NOT NULL DEFAULT '',
+		ADD COLUMN result TEXT NOT NULL DEFAULT '';
+	UPDATE games SET updated_at = touched_at * 1000;
+	CREATE INDEX games_white ON games(white) WHERE white <> '';
+	CREATE INDEX games_black ON games(black) WHERE black <> '';`,
+	`ALTER TABLE games ADD COLUMN revision BIGINT NOT NULL DEFAULT 0;
+	CREATE TABLE write_probe (id INTEGER PRIMARY KEY CHECK (id = 1), at BIGINT NOT NULL);`,
+	`ALTER TABLE games ADD COLUMN table_state TEXT NOT NULL DEFAULT '';`,
+}
+
+// migratePostgres brings the schema to this binary's version, recorded in
+// the table schema_version. Processes starting together take turns (an
+// advisory lock), and each migration commits with the version it reaches.
+func migratePostgres(ctx context.Context, pool *pgxpool.Pool) error {
+	return pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(7424637243657)`); err != nil {
+			return fmt.Errorf("migrate: %w", err)
+		}
+		if _, err := tx.Exec(ctx, `CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)`); err != nil {
+			return fmt.Errorf("migrate: %w", err)
+		}
+		var version int
+		err := tx.QueryRow(ctx, `SELECT version FROM schema_version`).Scan(&version)
+		if errors.Is(err, pgx.ErrNoRows) {
+			_, err = tx.Exec(ctx, `INSERT INTO schema_version (version) VALUES (0)`)
+		}
+		if err != nil {
+			return fmt.Errorf("migrate: reading the schema version: %w", err)
+		}
+		if version > len(postgresMigrations) {
+			return fmt.Errorf("migrate: the database has schema version %d, newer than this binary's %d", version, len(postgresMigrations))
+		}
+		for i := version; i < len(postgresMigrations); i++ {
+			if _, err := tx.Exec(ctx, postgresMigrations[i]); err != nil {
+				return fmt.Errorf("migrate to schema version %d: %w", i+1, err)
+			}
+		}
+		if _, err := tx.Exec(ctx, `UPDATE schema_version SET version = $1`, len(postgresMigrations)); err != nil {
+			return fmt.Errorf("migrate: recording the schema version: %w", err)
+		}
+		return nil
+	})
+}
+
+// Create stores rec under a new id, which it sets, committed before it
+// returns.
+func (p *Postgres) Create(ctx context.Context, rec *games.Record) error {
+	return p.create(ctx, rec)
+}
+
+// Update runs fn on the record under its lock and commits what fn changed
+// before returning, as SQLite.Update does; a save from a copy of the game
+// that another process has since changed writes nothing and fails with a
+// *games.Error with Code games.Conflict.
+func (p *Postgres) Update(ctx context.Context, id string, fn func(*games.Record) error) error {
+	if !validText(id) {
+		return notFound(id)
+	}
+	return p.update(ctx, id, fn)
+}
+
+// View runs fn on the record under its lock; fn must not change it.
+func (p *Postgres) View(ctx context.Context, id string, fn func(*games.Record) error) error {
+	if !validText(id) {
+		return notFound(id)
+	}
+	return p.view(ctx, id, fn)
+}
+
+// validText reports whether s can be a TEXT parameter: PostgreSQL refuses
+// invalid UTF-8 and NUL bytes, which no id or holder has.
+func validText(s string) bool {
+	return utf8.ValidString(s) && !strings.ContainsRune(s, 0)
+}
+
+// write commits c's game (see gameCache.write) and notifies NotifyChannel
+// of it in the same transaction (a single statement).
+func (p *Postgres) write(c *cachedGame) (int64, error) {
+	row, err := encodeRow(c.rec)
+	if err != nil {
+		return 0, err
+	}
+	q := p.savePly
+	if seatStateOf(c.rec) != c.seats && c.stored {
+		q = p.saveAll
+	}
+	// Once begun, a save runs to its end whatever becomes of the request.
+	ctx, cancel := context.WithTimeout(context.Background(), p.opts.WriteTimeout)
+	defer cancel()
+	tag, err := p.pool.Exec(ctx, q, append([]any{c.id, p.opts.Now().Unix(), c.row + 1}, row.args()...)...)
+	if err == nil && tag.RowsAffected() == 0 {
+		err = errStale
+	} else if err != nil {
+		err = fmt.Errorf("saving the game: %w", err)
+	}
+	p.failures.record(err, p.opts.Now())
+	if err != nil {
+		return 0, err
+	}
+	c.rev, c.row, c.seats, c.stored = c.rec.Game.Revision(), c.row+1, seatStateOf(c.rec), true
+	c.rec.Revision = c.row
+	return row.size(), nil
+}
+
+// loadRow reads a game's record from its row, with the row's revision and
+// the game's estimated size.
+func (p *Postgres) loadRow(ctx context.Context, id string) (rec *games.Record, revision, size int64, err error) {
+	var r row
+	err = p.pool.QueryRow(ctx, `SELECT revision, `+columns+` FROM games WHERE id = $1`, id).
+		Scan(append([]any{&revision}, r.scanArgs()...)...)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, 0, 0, notFound(id)
+	}
+	if err != nil {
+		return nil, 0, 0, fmt.Errorf("game %q: loading: %w", trimID(id), err)
+	}
+	rec, err = r.decode(id)
+	if err != nil {
+		return nil, 0, 0, fmt.Errorf("game %q: %w", trimID(id), err)
+	}
+	rec.Revision = revision
+	return rec, revision, r.size(), nil
+}
+
+// rowRevision reads the revision of a game's row.
+func (p *Postgres) rowRevision(ctx context.Context, id string) (int64, error) {
+	var revision int64
+	err := p.pool.QueryRow(ctx, `SELECT revision FROM games WHERE id = $1`, id).Scan(&revision)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return 0, notFound(id)
+	}
+	if err != nil {
+		return 0, fmt.Errorf("game %q: reading its revision: %w", trimID(id), err)
+	}
+	return revision, nil
+}
+
+// List returns up to limit of holder's games that it has not hidden, the
+// most recently updated first. No one ("") holds a game.
+func (p *Postgres) List(ctx context.Context, holder string, limit int) ([]games.Summary, error) {
+	if holder == "" || limit <= 0 || !validText(holder) {
+		return nil, ctx.Err()
+	}
+	rows, err := p.pool.Query(ctx, `SELECT id, variant, fen, ply, actor, phase, result, created_at, updated_at FROM games
+		WHERE white = $1 AND white <> '' AND NOT white_hidden OR black = $1 AND black <> '' AND NOT black_hidden
+		ORDER BY updated_at DESC, created_at DESC, id COLLATE "C" LIMIT $2`, holder, limit)
+	if err != nil {
+		return nil, fmt.Errorf("listing games: %w", err)
+	}
+	var created, updated int64
+	var sum games.Summary
+	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (games.Summary, error) {
+		if err := r.Scan(&sum.ID, &sum.Variant, &sum.FEN, &sum.Ply, &sum.Actor, &sum.Phase, &sum.Result, &created, &updated); err != nil {
+			return games.Summary{}, err
+		}
+		sum.Created, sum.Updated = time.Unix(created, 0), time.UnixMilli(updated)
+		return sum, nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("listing games: %w", err)
+	}
+	return out, nil
+}
+
+// Known reports whether holder holds a seat in any stored game. No one
+// ("") is known, whatever games have free seats.
+func (p *Postgres) Known(ctx context.Context, holder string) (bool, error) {
+	if holder == "" || !validText(holder) {
+		return false, ctx.Err()
+	}
+	var known bool
+	err := p.pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM games WHERE white = $1 AND white <> '')
+		OR EXISTS (SELECT 1 FROM games WHERE black = $1 AND black <> '')`, holder).Scan(&known)
+	if err != nil {
+		return false, fmt.Errorf("looking up a seat holder: %w", err)
+	}
+	return known, nil
+}
+
+// Sweep removes the games untouched for longer than the TTL and reports how
+// many it removed. It first records when the games cached here were last
+// used; a game only read, and only on another instance, since that
+// instance's last sweep, with no save for the whole TTL, may be swept.
+func (p *Postgres) Sweep(ctx context.Context) (int, error) {
+	if p.opts.TTL <= 0 {
+		return 0, nil
+	}
+	now := p.opts.Now()
+	used := p.usedSinceFlush()
+	if len(used) > 0 {
+		b := &pgx.Batch{}
+		for id, t := range used {
+			b.Queue(`UPDATE games SET touched_at = GREATEST(touched_at, $1) WHERE id = $2`, t.Unix(), id)
+		}
+		if err := p.pool.SendBatch(ctx, b).Close(); err != nil {
+			return 0, fmt.Errorf("sweep: %w", err)
+		}
+	}
+	cutoff := now.Add(-p.opts.TTL)
+	tag, err := p.pool.Exec(ctx, `DELETE FROM games WHERE touched_at < $1`, cutoff.Unix())
+	if err != nil {
+		return 0, fmt.Errorf("sweep: %w", err)
+	}
+	p.swept(now, cutoff)
+	return int(tag.RowsAffected()), nil
+}
+
+// Ping checks the database answers, and that writes work, as SQLite.Ping
+// does.
+func (p *Postgres) Ping(ctx context.Context) error {
+	if err := p.pool.Ping(ctx); err != nil {
+		return fmt.Errorf("database: %w", err)
+	}
+	now := p.opts.Now()
+	if !p.failures.probeDue(now) {
+		return p.failures.err()
+	}
+	_, err := p.pool.Exec(ctx, `INSERT INTO write_probe (id, at) VALUES (1, $1) ON CONFLICT (id) DO UPDATE SET at = excluded.at`, now.Unix())
+	p.failures.record(err, now)
+	return p.failures.err()
+}
+
+// Stats counts the games stored and those cached in memory.
+func (p *Postgres) Stats(ctx context.Context) (stored, cached int, err error) {
+	if err := p.pool.QueryRow(ctx, "SELECT count(*) FROM games").Scan(&stored); err != nil {
+		return 0, 0, fmt.Errorf("counting games: %w", err)
+	}
+	return stored, p.cached(), nil
+}
+
+// Close closes the pool. Every acknowledged change is already committed;
+// call it once no request is in flight.
+func (p *Postgres) Close() error {
+	p.pool.Close()
+	return nil
+}
+
+// Listen calls fn for every save committed to the database, by any
+// process sharing it (this one included), with the game's id and its row's
+// new revision, until ctx ends; it then returns ctx's error. It holds a
+// connection of its own, and when that is lost it connects again (waiting
+// longer after each failure, up to 5 s) and then calls fn once with id ""
+// and revision 0: saves made while it was away were not reported, so
+// whoever shows games should refresh them. Notifications come in commit
+// order; fn runs on Listen's goroutine and should not block for long.
+func (p *Postgres) Listen(ctx context.Context, fn func(id string, revision int64)) error {
+	wait := 100 * time.Millisecond
+	for lost := false; ; {
+		err := p.listen(ctx, fn, lost)
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		if errors.Is(err, errListened) {
+			lost, wait = true, 100*time.Millisecond
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(wait):
+		}
+		wait = min(2*wait, 5*time.Second)
+	}
+}
+
+// errListened wraps the error that ended a connection that had been
+// listening (rather than one that failed to connect).
+var errListened = errors.New("the connection listening for saves was lost")
+
+// listen listens on one connection until it fails or ctx ends; again says
+// it follows a lost one.
+func (p *Postgres) listen(ctx context.Context, fn func(string, int64), again bool) error {
+	conn, err := pgx.ConnectConfig(ctx, p.pool.Config().ConnConfig.Copy())
+	if err != nil {
+		return err
+	}
+	defer conn.Close(context.Background())
+	if _, err := conn.Exec(ctx, "LISTEN "+NotifyChannel); err != nil {
+		return err
+	}
+	if again {
+		fn("", 0)
+	}
+	for {
+		n, err := conn.WaitForNotification(ctx)
+		if err != nil {
+			return fmt.Errorf("%w: %w", errListened, err)
+		}
+		i := strings.LastIndexByte(n.Payload, ':')
+		if i < 0 {
+			continue
+		}
+		rev, err := strconv.ParseInt(n.Payload[i+1:], 10, 64)
+		if err != nil {
+			continue
+		}
+		fn(n.Payload[:i], rev)
+	}
+}
