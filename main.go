@@ -53,7 +53,7 @@ func serve(ctx context.Context, args []string, out io.Writer, getenv func(string
 		fs.PrintDefaults()
 	}
 	addr := fs.String("addr", "localhost:8080", "address to listen on; the PORT environment variable, when set, listens on :PORT unless --addr is given")
-	dbPath := fs.String("db", "banchess.db", "SQLite database file that keeps the games; :memory: keeps them only while the server runs")
+	dbPath := fs.String("db", "banchess.db", "where the games are kept: a PostgreSQL URL (postgres://… or postgresql://…), which any number of servers may share, or else an SQLite file (:memory: keeps them only while the server runs); without --db, the DATABASE_URL environment variable when set")
 	fsync := fs.Bool("fsync", false, "wait for the disk on every ply, so a power loss loses no acknowledged ply (slower; a killed process loses none either way)")
 	cacheSize := fs.Int("cache", store.DefaultCacheSize, "games kept in memory; others are read from the database when asked for")
 	cacheMB := fs.Int("cache-mb", store.DefaultCacheBytes>>20, "memory the games kept in memory may take, in MiB (estimated from their plies); the cache keeps within this and --cache")
@@ -75,10 +75,13 @@ func serve(ctx context.Context, args []string, out io.Writer, getenv func(string
 	if err != nil {
 		return fmt.Errorf("--base-url: %w", err)
 	}
-	addrSet := false
-	fs.Visit(func(f *flag.Flag) { addrSet = addrSet || f.Name == "addr" })
-	if port := getenv("PORT"); port != "" && !addrSet {
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if port := getenv("PORT"); port != "" && !set["addr"] {
 		*addr = ":" + port
+	}
+	if url := getenv("DATABASE_URL"); url != "" && !set["db"] {
+		*dbPath = url
 	}
 
 	logger := slog.New(slog.NewTextHandler(os.Stderr, nil))
@@ -86,7 +89,7 @@ func serve(ctx context.Context, args []string, out io.Writer, getenv func(string
 	if *cacheSize < 0 || *cacheMB < 0 {
 		return errors.New("--cache and --cache-mb must not be negative")
 	}
-	db, err := store.OpenSQLite(ctx, *dbPath, store.Options{Fsync: *fsync, CacheSize: *cacheSize, CacheBytes: int64(*cacheMB) << 20, TTL: time.Duration(ttl)})
+	db, err := openStore(ctx, *dbPath, store.Options{Fsync: *fsync, CacheSize: *cacheSize, CacheBytes: int64(*cacheMB) << 20, TTL: time.Duration(ttl)})
 	if err != nil {
 		return err
 	}
@@ -152,8 +155,42 @@ func tuneGC(getenv func(string) string) {
 	}
 }
 
+// gameStore is what the server needs of a store: the games, a health
+// check, sweeps of expired games and closing.
+type gameStore interface {
+	games.Store
+	handlers.Pinger
+	Sweep(ctx context.Context) (int, error)
+	Close() error
+}
+
+// openStore opens the store dsn names: a PostgreSQL database for a
+// postgres:// or postgresql:// URL, else an SQLite file.
+func openStore(ctx context.Context, dsn string, opts store.Options) (gameStore, error) {
+	if store.IsPostgresURL(dsn) {
+		if opts.Fsync {
+			return nil, errors.New("--fsync is for SQLite: PostgreSQL waits for the disk on every commit unless its synchronous_commit setting says otherwise")
+		}
+		return store.OpenPostgres(ctx, dsn, store.PostgresOptions{CacheSize: opts.CacheSize, CacheBytes: opts.CacheBytes, TTL: opts.TTL})
+	}
+	if strings.Contains(dsn, "://") {
+		return nil, fmt.Errorf("--db: %q is a URL but not a PostgreSQL one (postgres://…); an SQLite database is a file path", redact(dsn))
+	}
+	return store.OpenSQLite(ctx, dsn, opts)
+}
+
+// redact hides what a URL says between its scheme and its host (a user and
+// password), for error messages.
+func redact(url string) string {
+	scheme, rest, _ := strings.Cut(url, "://")
+	if at := strings.LastIndexByte(rest, '@'); at >= 0 {
+		rest = "…@" + rest[at+1:]
+	}
+	return scheme + "://" + rest
+}
+
 // sweep removes expired games now and then until ctx ends.
-func sweep(ctx context.Context, games *store.SQLite, ttl time.Duration, logger *slog.Logger) {
+func sweep(ctx context.Context, games gameStore, ttl time.Duration, logger *slog.Logger) {
 	if ttl <= 0 {
 		return
 	}

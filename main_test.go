@@ -33,7 +33,9 @@ func TestMain(m *testing.M) {
 		main2(strings.Split(args, "\n"))
 		return
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	pg.Stop()
+	os.Exit(code)
 }
 
 // main2 is main for a child server process.
@@ -94,6 +96,7 @@ func startServer(t *testing.T, args ...string) *server {
 type apiGame struct {
 	ID     string   `json:"id"`
 	FEN    string   `json:"fen"`
+	Ply    int      `json:"ply"`
 	Legal  []string `json:"legal"`
 	Log    []string `json:"log"`
 	Status string   `json:"status"`
@@ -285,6 +288,8 @@ func TestServeFlags(t *testing.T) {
 		{[]string{"--base-url", "chess.example.com"}, "--base-url"},
 		{[]string{"--base-url", "https://chess.example.com/play?x=1"}, "only the scheme and host"},
 		{[]string{"--cache-mb", "-1"}, "must not be negative"},
+		{[]string{"--db", "mysql://u:secret@h/db"}, `"mysql://…@h/db" is a URL but not a PostgreSQL one`},
+		{[]string{"--db", "postgres://h/db", "--fsync"}, "--fsync is for SQLite"},
 	}
 	for _, tc := range tests {
 		var out bytes.Buffer
@@ -292,6 +297,17 @@ func TestServeFlags(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%v: %v, want an error with %q", tc.args, err, tc.want)
 		}
+	}
+	// DATABASE_URL is the database when --db is not given.
+	env := func(k string) string {
+		if k == "DATABASE_URL" {
+			return "mysql://u:secret@h/db"
+		}
+		return ""
+	}
+	err := serve(context.Background(), []string{"--addr", "localhost:0"}, io.Discard, env)
+	if err == nil || !strings.Contains(err.Error(), "not a PostgreSQL one") || strings.Contains(err.Error(), "secret") {
+		t.Errorf("DATABASE_URL: %v", err)
 	}
 	for in, want := range map[string]string{"30d": "30d", "12h": "12h0m0s", "0": "0s", "48h": "2d"} {
 		var d days

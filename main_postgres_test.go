@@ -1,0 +1,240 @@
+package main
+
+import (
+	"bufio"
+	"compress/gzip"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"os"
+	"slices"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+
+	"github.com/banchess/banchess/store/pgtest"
+)
+
+// pg is the PostgreSQL server of this test binary, started by the first
+// test that needs it.
+var pg pgtest.Lazy
+
+// startPair starts two servers on one fresh PostgreSQL database, without
+// rate limits (the tests' clients post as fast as they can).
+func startPair(t *testing.T) (url string, pair [2]*server) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("starts PostgreSQL and server processes")
+	}
+	url = pg.Server(t).Schema(t)
+	for i := range pair {
+		pair[i] = startServer(t, "--db", url, "--post-rate", "0", "--games-per-minute", "0")
+	}
+	return url, pair
+}
+
+// postStatus posts body to path with token and returns the status, and
+// the game when it was played.
+func (s *server) postStatus(path, body, token string) (int, *apiGame, error) {
+	req, err := http.NewRequest(http.MethodPost, s.url+path, strings.NewReader(body))
+	if err != nil {
+		return 0, nil, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", "Bearer "+token)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return 0, nil, err
+	}
+	code := res.StatusCode
+	g, err := readGame(res)
+	if code != http.StatusOK {
+		return code, nil, nil
+	}
+	return code, g, err
+}
+
+// refGame is the part of a reference game these tests use.
+type refGame struct {
+	Start string `json:"start"`
+	Plies []struct {
+		Legal []string `json:"legal"`
+		Play  string   `json:"play"`
+		FEN   string   `json:"fen"`
+	} `json:"plies"`
+}
+
+// TestTwoInstancesReferenceGame plays reference games with each ply posted
+// to the two instances in turn, and checks the other instance's answer,
+// position and legal actions, at every ply.
+func TestTwoInstancesReferenceGame(t *testing.T) {
+	_, pair := startPair(t)
+	f, err := os.Open("rules/testdata/ban-chess-games.jsonl.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := bufio.NewScanner(zr)
+	sc.Buffer(make([]byte, 1<<20), 4<<20)
+	for n := 0; n < 3 && sc.Scan(); n++ {
+		var ref refGame
+		if err := json.Unmarshal(sc.Bytes(), &ref); err != nil {
+			t.Fatal(err)
+		}
+		g, err := pair[n%2].post("/api/games", fmt.Sprintf(`{"fen":%q}`, ref.Start), "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		token, first := g.Token, g.Ply
+		for i, p := range ref.Plies {
+			at, other := pair[i%2], pair[(i+1)%2]
+			seen, err := other.get("/api/games/" + g.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(seen.Legal, p.Legal) {
+				t.Fatalf("game %d ply %d: the other instance offers\n%v\nwant\n%v", n, i+1, seen.Legal, p.Legal)
+			}
+			played, err := at.post("/api/games/"+g.ID+"/actions", fmt.Sprintf(`{"action":%q,"ply":%d}`, p.Play, first+i), token)
+			if err != nil {
+				t.Fatalf("game %d ply %d (%s): %v", n, i+1, p.Play, err)
+			}
+			if played.FEN != p.FEN {
+				t.Fatalf("game %d ply %d: %s\nwant %s", n, i+1, played.FEN, p.FEN)
+			}
+		}
+		t.Logf("game %d: %d plies on alternating instances", n, len(ref.Plies))
+	}
+}
+
+// TestTwoInstancesRacers: at every ply 20 racers, half on each instance,
+// post different actions for the same ply; exactly one wins, the others
+// get 409, and the game equals a serial replay of the winners.
+func TestTwoInstancesRacers(t *testing.T) {
+	_, pair := startPair(t)
+	g, err := pair[0].post("/api/games", "{}", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	token := g.Token
+	var winners []string
+	for ply := 1; ply <= 30 && len(g.Legal) > 0; ply++ {
+		var mu sync.WaitGroup
+		var lock sync.Mutex
+		var won []*apiGame
+		var wonBy []string
+		codes := map[int]int{}
+		for r := range 20 {
+			action := g.Legal[(r*7)%len(g.Legal)]
+			mu.Go(func() {
+				code, next, err := pair[r%2].postStatus("/api/games/"+g.ID+"/actions", fmt.Sprintf(`{"action":%q,"ply":%d}`, action, ply), token)
+				lock.Lock()
+				defer lock.Unlock()
+				if err != nil {
+					t.Errorf("ply %d: %v", ply, err)
+					return
+				}
+				codes[code]++
+				if code == http.StatusOK {
+					won, wonBy = append(won, next), append(wonBy, action)
+				}
+			})
+		}
+		mu.Wait()
+		if len(won) != 1 || codes[http.StatusConflict] != 19 {
+			t.Fatalf("ply %d: answers %v, want one 200 and 19 409", ply, codes)
+		}
+		g = won[0]
+		winners = append(winners, wonBy[0])
+	}
+	replay, err := pair[1].post("/api/games", "{}", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	replayToken := replay.Token
+	for i, a := range winners {
+		if replay, err = pair[1].post("/api/games/"+replay.ID+"/actions", fmt.Sprintf(`{"action":%q,"ply":%d}`, a, i+1), replayToken); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i, s := range pair {
+		got, err := s.get("/api/games/" + g.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.FEN != replay.FEN || !slices.Equal(got.Log, replay.Log) {
+			t.Errorf("instance %d has\n%s %v\nthe serial replay\n%s %v", i, got.FEN, got.Log, replay.FEN, replay.Log)
+		}
+	}
+}
+
+// TestTwoInstancesKill: clients play on both instances in turn; one
+// instance is killed (SIGKILL) in the middle of plies; the other, and the
+// killed one restarted, have every acknowledged ply.
+func TestTwoInstancesKill(t *testing.T) {
+	url, pair := startPair(t)
+	const clients = 4
+	acked := make([]*apiGame, clients)
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	plies := make(chan struct{}, 1000)
+	for i := range clients {
+		g, err := pair[i%2].post("/api/games", "{}", "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		acked[i] = g
+		token := g.Token
+		wg.Go(func() {
+			for k := 0; ; k++ {
+				mu.Lock()
+				g := acked[i]
+				mu.Unlock()
+				path, body := "/api/games/"+g.ID+"/actions", ""
+				if len(g.Legal) == 0 {
+					path = "/api/games/" + g.ID + "/undo"
+				} else {
+					body = fmt.Sprintf(`{"action":%q}`, g.Legal[(k*7+i)%len(g.Legal)])
+				}
+				next, err := pair[(i+k)%2].post(path, body, token)
+				if err != nil {
+					return // the instance is gone: this ply was never acknowledged
+				}
+				mu.Lock()
+				acked[i] = next
+				mu.Unlock()
+				select {
+				case plies <- struct{}{}:
+				default:
+				}
+			}
+		})
+	}
+	for range 200 {
+		<-plies
+	}
+	if err := pair[1].cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	wg.Wait()
+	<-pair[1].done
+	again := startServer(t, "--db", url)
+	for _, s := range []*server{pair[0], again} {
+		for i, want := range acked {
+			got, err := s.get("/api/games/" + want.ID)
+			if err != nil {
+				t.Fatalf("game %d: %v", i, err)
+			}
+			inFlight := len(got.Log) == len(want.Log)+1 && slices.Equal(got.Log[:len(want.Log)], want.Log) ||
+				len(want.Legal) == 0 && len(got.Log)+1 == len(want.Log) && slices.Equal(got.Log, want.Log[:len(got.Log)])
+			if !slices.Equal(got.Log, want.Log) && !inFlight {
+				t.Errorf("game %d: the log is\n%v\nwant the acknowledged\n%v", i, got.Log, want.Log)
+			}
+		}
+	}
+}
