@@ -113,4 +113,3 @@ func TestLoadTwoInstances(t *testing.T) {
 		}
 	}
 }
-
