@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -59,6 +61,11 @@ type Postgres struct {
 	failures writeFailures
 	savePly  string
 	saveAll  string
+	saves    chan pgSave   // to the committer
+	stop     chan struct{} // closed by Close: the committer stops
+	stopped  chan struct{} // closed when the committer has stopped
+	closing  sync.RWMutex  // held to read while queueing, to write while closing
+	closed   bool
 
 	gameCache
 }
@@ -102,7 +109,9 @@ func OpenPostgres(ctx context.Context, url string, opts PostgresOptions) (*Postg
 	}
 	save := `WITH saved AS (` + upsertSQL("$", "games") + ` RETURNING games.id, games.revision)
 	SELECT pg_notify('` + NotifyChannel + `', id || ':' || revision) FROM saved`
-	p := &Postgres{pool: pool, opts: opts, savePly: fmt.Sprintf(save, ""), saveAll: fmt.Sprintf(save, seatsSet)}
+	p := &Postgres{pool: pool, opts: opts, savePly: fmt.Sprintf(save, ""), saveAll: fmt.Sprintf(save, seatsSet),
+		saves: make(chan pgSave, maxBatch), stop: make(chan struct{}), stopped: make(chan struct{})}
+	go p.commit()
 	p.init(opts.CacheSize, opts.CacheBytes, opts.Now)
 	p.load, p.gameCache.write, p.revision = p.loadRow, p.write, p.rowRevision
 	return p, nil
@@ -218,15 +227,7 @@ func (p *Postgres) write(c *cachedGame) (int64, error) {
 	if seatStateOf(c.rec) != c.seats && c.stored {
 		q = p.saveAll
 	}
-	// Once begun, a save runs to its end whatever becomes of the request.
-	ctx, cancel := context.WithTimeout(context.Background(), p.opts.WriteTimeout)
-	defer cancel()
-	tag, err := p.pool.Exec(ctx, q, append([]any{c.id, p.opts.Now().Unix(), c.row + 1}, row.args()...)...)
-	if err == nil && tag.RowsAffected() == 0 {
-		err = errStale
-	} else if err != nil {
-		err = fmt.Errorf("saving the game: %w", err)
-	}
+	err = p.save(pgSave{id: c.id, query: q, args: append([]any{c.id, p.opts.Now().Unix(), c.row + 1}, row.args()...)})
 	p.failures.record(err, p.opts.Now())
 	if err != nil {
 		return 0, err
@@ -234,6 +235,105 @@ func (p *Postgres) write(c *cachedGame) (int64, error) {
 	c.rev, c.row, c.seats, c.stored = c.rec.Game.Revision(), c.row+1, seatStateOf(c.rec), true
 	c.rec.Revision = c.row
 	return row.size(), nil
+}
+
+// pgSave is one game's save, queued for the committer, and where to
+// report how it went.
+type pgSave struct {
+	id     string
+	query  string
+	args   []any
+	result chan error
+}
+
+// save has the committer commit s, and returns once it is committed (nil),
+// refused as stale (errStale) or failed.
+func (p *Postgres) save(s pgSave) error {
+	s.result = make(chan error, 1)
+	p.closing.RLock()
+	if p.closed {
+		p.closing.RUnlock()
+		return errClosed
+	}
+	p.saves <- s
+	p.closing.RUnlock()
+	return <-s.result
+}
+
+// commit is the committer: it commits the saves queued while the last
+// batch committed together, as one batch (one round trip, one implicit
+// transaction, one flush of the write-ahead log), as SQLite's committer
+// does, until the store is closed.
+func (p *Postgres) commit() {
+	defer close(p.stopped)
+	batch := make([]pgSave, 0, maxBatch)
+	for {
+		select {
+		case s := <-p.saves:
+			batch = append(batch[:0], s)
+		case <-p.stop:
+			// No save is queued after stop is closed: commit those queued.
+			for {
+				select {
+				case s := <-p.saves:
+					p.commitBatch([]pgSave{s})
+				default:
+					return
+				}
+			}
+		}
+	more:
+		for len(batch) < maxBatch {
+			select {
+			case s := <-p.saves:
+				batch = append(batch, s)
+			default:
+				break more
+			}
+		}
+		p.commitBatch(batch)
+	}
+}
+
+// commitBatch commits the batch; a save that changes no row (stale) fails
+// alone with errStale, and when the batch fails (one statement failed, or
+// the commit) every save in it fails. The saves run in the order of their
+// games' ids, so that two instances' batches lock rows in one order and
+// never deadlock.
+func (p *Postgres) commitBatch(batch []pgSave) {
+	slices.SortFunc(batch, func(a, b pgSave) int { return strings.Compare(a.id, b.id) })
+	// Once begun, a save runs to its end whatever becomes of the request.
+	ctx, cancel := context.WithTimeout(context.Background(), p.opts.WriteTimeout)
+	defer cancel()
+	b := &pgx.Batch{}
+	for _, s := range batch {
+		b.Queue(s.query, s.args...)
+	}
+	errs := make([]error, len(batch))
+	res := p.pool.SendBatch(ctx, b)
+	for i := range batch {
+		tag, err := res.Exec()
+		switch {
+		case err != nil:
+			errs[i] = fmt.Errorf("saving the game: %w", err)
+		case tag.RowsAffected() == 0:
+			errs[i] = errStale
+		}
+	}
+	err := res.Close()
+	for _, e := range errs {
+		if err == nil && e != nil && e != errStale {
+			err = e
+		}
+	}
+	for i := range errs {
+		if err != nil && errs[i] != errStale {
+			errs[i] = err // the batch is one transaction: none of it was committed
+		}
+	}
+	for i, s := range batch {
+		s.result <- errs[i]
+	}
 }
 
 // loadRow reads a game's record from its row, with the row's revision and
@@ -362,10 +462,18 @@ func (p *Postgres) Stats(ctx context.Context) (stored, cached int, err error) {
 	return stored, p.cached(), nil
 }
 
-// Close closes the pool. Every acknowledged change is already committed;
-// call it once no request is in flight.
+// Close stops the committer and closes the pool. Every acknowledged change
+// is already committed; call it once no request is in flight. Closing
+// again does nothing.
 func (p *Postgres) Close() error {
-	p.pool.Close()
+	p.closing.Lock()
+	if !p.closed {
+		p.closed = true
+		close(p.stop)
+		<-p.stopped
+		p.pool.Close()
+	}
+	p.closing.Unlock()
 	return nil
 }
 

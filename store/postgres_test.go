@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/banchess/banchess/games"
+	"github.com/banchess/banchess/rules"
 	"github.com/banchess/banchess/store/pgtest"
 )
 
@@ -274,6 +275,74 @@ func TestPostgresOddInput(t *testing.T) {
 		}
 		if k, err := p.Known(context.Background(), s); err != nil || k {
 			t.Errorf("Known(%q): %v, %v", s, k, err)
+		}
+	}
+}
+
+// TestPostgresFailedWrite makes the database refuse a write: the change is
+// not kept, in memory or in the row, Ping says saves fail, and the next
+// save that works clears it. Saves committed together in one batch with
+// the refused one fail with it; the others' next try works.
+func TestPostgresFailedWrite(t *testing.T) {
+	ctx := context.Background()
+	p := openPostgres(t, PostgresOptions{})
+	id := create(t, p, rules.New(rules.BanChess{}), "ann")
+	play(t, p, id, "b:e2e4")
+	before := viewState(t, p, id)
+	if _, err := p.pool.Exec(ctx, `CREATE FUNCTION refuse() RETURNS trigger LANGUAGE plpgsql AS
+		$$ BEGIN RAISE EXCEPTION 'disk full'; END $$;
+		CREATE TRIGGER refuse BEFORE UPDATE ON games FOR EACH ROW WHEN (new.actions LIKE '%d2d4%') EXECUTE FUNCTION refuse()`); err != nil {
+		t.Fatal(err)
+	}
+	err := p.Update(ctx, id, func(r *games.Record) error {
+		r.WhiteHidden = true
+		return r.Game.PlayText("m:d2d4")
+	})
+	if err == nil || !strings.Contains(err.Error(), "disk full") {
+		t.Fatalf("failed write: %v", err)
+	}
+	if e := games.ErrorOf(err); e.Code != games.Internal || strings.Contains(e.Msg, "disk full") {
+		t.Errorf("the failure as a refusal: %+v", e)
+	}
+	var failing interface{ WritesFailing() bool }
+	if err := p.Ping(ctx); !errors.As(err, &failing) {
+		t.Errorf("ping while saves fail: %v", err)
+	}
+	if got := viewState(t, p, id); got != before {
+		t.Errorf("an unsaved ply was kept:\n%s", got)
+	}
+	if rec := viewRecord(t, p, id); rec.WhiteHidden {
+		t.Error("an unsaved change to the seats was kept")
+	}
+	play(t, p, id, "m:g1f3")
+	if err := p.Ping(ctx); err != nil {
+		t.Errorf("ping once a save worked: %v", err)
+	}
+}
+
+// TestPostgresBatchedSaves: many games saved at once, batched, all
+// committed; closing waits for the saves queued.
+func TestPostgresBatchedSaves(t *testing.T) {
+	url := pg.Server(t).Schema(t)
+	p := openPostgres(t, PostgresOptions{}, url)
+	ids := make([]string, 50)
+	for i := range ids {
+		ids[i] = newGame(t, p)
+	}
+	var wg sync.WaitGroup
+	for _, id := range ids {
+		wg.Go(func() { play(t, p, id, "b:e2e4", "m:d2d4") })
+	}
+	wg.Wait()
+	p.Close()
+	if err := p.Update(context.Background(), ids[0], func(r *games.Record) error { return r.Game.PlayText("b:e7e5") }); err == nil {
+		t.Errorf("a save after Close: %v", err)
+	}
+	again := openPostgres(t, PostgresOptions{}, url)
+	want := state(mustReplay(t, "b:e2e4", "m:d2d4"))
+	for _, id := range ids {
+		if got := viewState(t, again, id); got != want {
+			t.Fatalf("game %s:\n%s\nwant\n%s", id, got, want)
 		}
 	}
 }
