@@ -178,63 +178,12 @@ func TestTwoInstancesRacers(t *testing.T) {
 // killed one restarted, have every acknowledged ply.
 func TestTwoInstancesKill(t *testing.T) {
 	url, pair := startPair(t)
-	const clients = 4
-	acked := make([]*apiGame, clients)
-	var mu sync.Mutex
-	var wg sync.WaitGroup
-	plies := make(chan struct{}, 1000)
-	for i := range clients {
-		g, err := pair[i%2].post("/api/games", "{}", "")
-		if err != nil {
-			t.Fatal(err)
-		}
-		acked[i] = g
-		token := g.Token
-		wg.Go(func() {
-			for k := 0; ; k++ {
-				mu.Lock()
-				g := acked[i]
-				mu.Unlock()
-				path, body := "/api/games/"+g.ID+"/actions", ""
-				if len(g.Legal) == 0 {
-					path = "/api/games/" + g.ID + "/undo"
-				} else {
-					body = fmt.Sprintf(`{"action":%q}`, g.Legal[(k*7+i)%len(g.Legal)])
-				}
-				next, err := pair[(i+k)%2].post(path, body, token)
-				if err != nil {
-					return // the instance is gone: this ply was never acknowledged
-				}
-				mu.Lock()
-				acked[i] = next
-				mu.Unlock()
-				select {
-				case plies <- struct{}{}:
-				default:
-				}
-			}
-		})
-	}
-	for range 200 {
-		<-plies
-	}
+	acked, wait := playUntilGone(t, 4, func(i, k int) *server { return pair[(i+k)%2] })
 	if err := pair[1].cmd.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
-	wg.Wait()
+	wait()
 	<-pair[1].done
-	again := startServer(t, "--db", url)
-	for _, s := range []*server{pair[0], again} {
-		for i, want := range acked {
-			got, err := s.get("/api/games/" + want.ID)
-			if err != nil {
-				t.Fatalf("game %d: %v", i, err)
-			}
-			inFlight := len(got.Log) == len(want.Log)+1 && slices.Equal(got.Log[:len(want.Log)], want.Log) ||
-				len(want.Legal) == 0 && len(got.Log)+1 == len(want.Log) && slices.Equal(got.Log, want.Log[:len(got.Log)])
-			if !slices.Equal(got.Log, want.Log) && !inFlight {
-				t.Errorf("game %d: the log is\n%v\nwant the acknowledged\n%v", i, got.Log, want.Log)
-			}
-		}
-	}
+	checkAcked(t, pair[0], acked)
+	checkAcked(t, startServer(t, "--db", url), acked)
 }

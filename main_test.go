@@ -154,13 +154,27 @@ func TestKilledServerKeepsPlies(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "games.db")
 	srv := startServer(t, "--db", db, "--post-rate", "0") // the clients post as fast as they can
 
-	const clients = 4
-	acked := make([]*apiGame, clients) // the last acknowledged state of each client's game
+	acked, wait := playUntilGone(t, 4, func(int, int) *server { return srv })
+	if err := srv.cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	wait()
+	<-srv.done
+	checkAcked(t, startServer(t, "--db", db), acked)
+}
+
+// playUntilGone has clients each play a game of its own, ply after ply,
+// each ply k of client i sent to at(i, k), until 200 plies in all were
+// answered; they go on until their server is gone. It returns the last
+// state each client's server acknowledged, to read once wait returns.
+func playUntilGone(t *testing.T, clients int, at func(i, k int) *server) (acked []*apiGame, wait func()) {
+	t.Helper()
+	acked = make([]*apiGame, clients)
 	var mu sync.Mutex
 	var wg sync.WaitGroup
 	plies := make(chan struct{}, 1000)
 	for i := range clients {
-		g, err := srv.post("/api/games", "{}", "")
+		g, err := at(i, 0).post("/api/games", "{}", "")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -177,7 +191,7 @@ func TestKilledServerKeepsPlies(t *testing.T) {
 				} else {
 					body = fmt.Sprintf(`{"action":%q}`, g.Legal[(k*7+i)%len(g.Legal)])
 				}
-				next, err := srv.post(path, body, token)
+				next, err := at(i, k).post(path, body, token)
 				if err != nil {
 					return // the server is gone: this ply was never acknowledged
 				}
@@ -194,24 +208,23 @@ func TestKilledServerKeepsPlies(t *testing.T) {
 	for range 200 {
 		<-plies
 	}
-	if err := srv.cmd.Process.Signal(syscall.SIGKILL); err != nil {
-		t.Fatal(err)
-	}
-	wg.Wait()
-	<-srv.done
+	return acked, wg.Wait
+}
 
-	again := startServer(t, "--db", db)
+// checkAcked checks srv has every acknowledged ply of the games acked.
+func checkAcked(t *testing.T, srv *server, acked []*apiGame) {
+	t.Helper()
 	for i, want := range acked {
-		got, err := again.get("/api/games/" + want.ID)
+		got, err := srv.get("/api/games/" + want.ID)
 		if err != nil {
-			t.Fatalf("game %d after the restart: %v", i, err)
+			t.Fatalf("game %d: %v", i, err)
 		}
 		// The ply in flight when the server died may have been saved
 		// without being acknowledged; nothing acknowledged may be missing.
 		inFlight := len(got.Log) == len(want.Log)+1 && slices.Equal(got.Log[:len(want.Log)], want.Log) ||
 			len(want.Legal) == 0 && len(got.Log)+1 == len(want.Log) && slices.Equal(got.Log, want.Log[:len(got.Log)])
 		if !slices.Equal(got.Log, want.Log) && !inFlight {
-			t.Errorf("game %d: after the restart the log is\n%v\nwant the acknowledged\n%v", i, got.Log, want.Log)
+			t.Errorf("game %d: the log is\n%v\nwant the acknowledged\n%v", i, got.Log, want.Log)
 		}
 	}
 }
