@@ -2,9 +2,11 @@ package loadtest
 
 import (
 	"context"
+	"hash/fnv"
 	"net/http"
 	"net/url"
 	"os"
+	"strings"
 	"sync/atomic"
 	"testing"
 
@@ -27,9 +29,13 @@ func TestMain(m *testing.M) {
 // their figures compare on one machine at one time: SQLite (default
 // options, and with Fsync), PostgreSQL with one instance, and PostgreSQL
 // with two instances on one database, each ply sent to the next instance
-// in turn (a load balancer without sticky sessions: every ply is made on
-// an instance whose copy of the game the other has just changed). The
-// PostgreSQL server, started by the benchmark, runs on the same machine:
+// in turn (postgres-2: a load balancer without any affinity, the worst
+// case: every ply is made on an instance whose copy of the game the other
+// has just changed, so it reads the game afresh) or each game's plies to
+// one instance chosen by its id (postgres-2-by-game: a balancer hashing
+// the path, such as nginx's "hash $request_uri"; new games go round
+// robin). The PostgreSQL server, started by the benchmark, runs on the
+// same machine, with fsync on:
 //
 //	go test ./loadtest -run '^$' -bench Stores -benchtime 10000x -count 3
 func BenchmarkStores(b *testing.B) {
@@ -37,12 +43,16 @@ func BenchmarkStores(b *testing.B) {
 	if n == 0 {
 		b.Fatal("LOAD_SESSIONS=0: want at least one session")
 	}
-	for _, kind := range []string{"sqlite", "fsync", "postgres", "postgres-2"} {
+	for _, kind := range []string{"sqlite", "fsync", "postgres", "postgres-2", "postgres-2-by-game"} {
 		b.Run(kind, func(b *testing.B) {
 			var srv *server
 			switch kind {
-			case "postgres", "postgres-2":
-				srv = startPostgres(b, pg.Server(b).Schema(b), n, kind == "postgres-2")
+			case "postgres":
+				srv = startPostgres(b, pg.Server(b).Schema(b), n, nil)
+			case "postgres-2":
+				srv = startPostgres(b, pg.Server(b).Schema(b), n, roundRobin)
+			case "postgres-2-by-game":
+				srv = startPostgres(b, pg.Server(b).Schema(b), n, byGame)
 			default:
 				srv = startServer(b, openStore(b, kind), n)
 			}
@@ -52,12 +62,12 @@ func BenchmarkStores(b *testing.B) {
 }
 
 // startPostgres serves a PostgreSQL store on url, like startServer; with
-// two, two servers each with its own store on url, and the client side
-// sends each request to the next in turn.
-func startPostgres(tb testing.TB, dsn string, conns int, two bool) *server {
+// a balance, two servers each with its own store on url, and the client
+// side sends each request to the one balance picks.
+func startPostgres(tb testing.TB, dsn string, conns int, balance func(*http.Request, uint64) int) *server {
 	tb.Helper()
 	first := startServer(tb, openPostgres(tb, dsn), conns)
-	if !two {
+	if balance == nil {
 		return first
 	}
 	second := startServer(tb, openPostgres(tb, dsn), conns)
@@ -69,7 +79,7 @@ func startPostgres(tb testing.TB, dsn string, conns int, two bool) *server {
 		}
 		hosts = append(hosts, u.Host)
 	}
-	return &server{url: first.url, games: first.games, transport: &roundRobin{hosts: hosts, next: first.transport}}
+	return &server{url: first.url, games: first.games, transport: &balancer{hosts: hosts, pick: balance, next: first.transport}}
 }
 
 // openPostgres opens a PostgreSQL store, closed when the test ends.
@@ -83,33 +93,54 @@ func openPostgres(tb testing.TB, dsn string) *store.Postgres {
 	return st
 }
 
-// roundRobin sends each request to the next of hosts in turn, as a load
-// balancer without sticky sessions may.
-type roundRobin struct {
+// balancer sends each request to one of two hosts, the one pick chooses
+// from the request and its number, as a load balancer does.
+type balancer struct {
 	hosts []string
+	pick  func(req *http.Request, n uint64) int
 	n     atomic.Uint64
 	next  http.RoundTripper
 }
 
-func (r *roundRobin) RoundTrip(req *http.Request) (*http.Response, error) {
+func (b *balancer) RoundTrip(req *http.Request) (*http.Response, error) {
 	req = req.Clone(req.Context())
-	req.URL.Host = r.hosts[(r.n.Add(1)-1)%uint64(len(r.hosts))]
+	req.URL.Host = b.hosts[b.pick(req, b.n.Add(1))%len(b.hosts)]
 	req.Host = req.URL.Host
-	return r.next.RoundTrip(req)
+	return b.next.RoundTrip(req)
+}
+
+// roundRobin picks the next host for each request.
+func roundRobin(_ *http.Request, n uint64) int { return int(n % 2) }
+
+// byGame picks a game's requests' host by its id (/g/{id}/…,
+// /api/games/{id}/…), and the others' round robin.
+func byGame(req *http.Request, n uint64) int {
+	path := strings.TrimPrefix(strings.TrimPrefix(req.URL.Path, "/api/games/"), "/g/")
+	id, _, _ := strings.Cut(path, "/")
+	if id == "" {
+		return roundRobin(req, n)
+	}
+	h := fnv.New32a()
+	h.Write([]byte(id))
+	return int(h.Sum32() % 2)
 }
 
 // TestLoadTwoInstances runs a few sessions of each kind through a few
 // games on two instances sharing one PostgreSQL database, each request to
-// the next instance: no ply fails.
+// the next instance or to its game's: no ply fails.
 func TestLoadTwoInstances(t *testing.T) {
-	srv := startPostgres(t, pg.Server(t).Schema(t), 4, true)
-	for _, k := range kinds() {
-		ss, err := newSessions(srv, k, 4, 20, 7)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if r := run(ss, 100, 0, nil); r.errors > 0 || r.ops != 100 {
-			t.Errorf("%s: %d plies, %d errors; the first: %v", k, r.ops, r.errors, r.first)
-		}
+	for name, balance := range map[string]func(*http.Request, uint64) int{"round robin": roundRobin, "by game": byGame} {
+		t.Run(name, func(t *testing.T) {
+			srv := startPostgres(t, pg.Server(t).Schema(t), 4, balance)
+			for _, k := range kinds() {
+				ss, err := newSessions(srv, k, 4, 20, 7)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if r := run(ss, 100, 0, nil); r.errors > 0 || r.ops != 100 {
+					t.Errorf("%s: %d plies, %d errors; the first: %v", k, r.ops, r.errors, r.first)
+				}
+			}
+		})
 	}
 }
