@@ -203,6 +203,9 @@ func TestPostgresListen(t *testing.T) {
 	expect(note{id, 2})
 	play(t, a, id, "m:d2d4")
 	expect(note{id, 3})
+	if rev := viewRecord(t, b, id).Revision; rev != 3 {
+		t.Errorf("the record's revision is %d, the notification's 3", rev)
+	}
 	other := newGame(t, b)
 	expect(note{other, 1})
 	// A refused or empty update notifies nothing.

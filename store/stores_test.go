@@ -79,6 +79,31 @@ var storeBehaviours = []struct {
 			t.Errorf("stored %+v, got %+v", rec, got)
 		}
 	}},
+	{"the table and the revision are kept", func(t *testing.T, s games.Store) {
+		rec := record(rules.New(rules.BanChess{}), "ann")
+		rec.Mode, rec.Black, rec.Revision = games.Invite, "", 1
+		rec.Table = games.Table{InviteCode: "secret", Offers: games.Offers{Draw: rules.White}}
+		if err := s.Create(context.Background(), rec); err != nil {
+			t.Fatal(err)
+		}
+		update(t, s, rec.ID, func(r *games.Record) error {
+			r.Black, r.InviteCode, r.Offers.Draw = "bob", "", 0
+			r.Revision++
+			return r.Game.PlayText("b:e2e4")
+		})
+		got := viewRecord(t, s, rec.ID)
+		if got.Revision != 2 || got.Black != "bob" || got.Mode != games.Invite || got.Table != (games.Table{}) {
+			t.Errorf("after one change: revision %d, black %q, mode %s, table %+v", got.Revision, got.Black, got.Mode, got.Table)
+		}
+		update(t, s, rec.ID, func(r *games.Record) error {
+			r.Offers.Takeback, r.Rematch = rules.Black, "next"
+			r.Revision++
+			return nil
+		})
+		if got := viewRecord(t, s, rec.ID); got.Revision != 3 || got.Offers.Takeback != rules.Black || got.Rematch != "next" {
+			t.Errorf("after a change to the table alone: revision %d, table %+v", got.Revision, got.Table)
+		}
+	}},
 	{"update commits and passes on fn's error", func(t *testing.T, s games.Store) {
 		ctx := context.Background()
 		id := newGame(t, s)
