@@ -1,6 +1,7 @@
 // Package store keeps games on the server, each under an unguessable id and
-// behind its own lock: in memory (Memory) or in an SQLite database
-// (SQLite). Both implement games.Store.
+// behind its own lock: in memory (Memory), in an SQLite database (SQLite),
+// or in a PostgreSQL database that several servers share (Postgres). All
+// implement games.Store.
 package store
 
 import (
