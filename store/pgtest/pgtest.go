@@ -81,7 +81,11 @@ func Start(fsync bool) (*Server, error) {
 	}
 	sort.Strings(bins) // the newest version last (lexically: fine within 10..99)
 	s := &Server{bin: filepath.Dir(bins[len(bins)-1])}
-	dir, err := os.MkdirTemp("", "pgtest-")
+	parent := os.TempDir()
+	if os.Geteuid() == 0 && !traversable(parent) {
+		parent = "/tmp" // the server's user must reach its directory
+	}
+	dir, err := os.MkdirTemp(parent, "pgtest-")
 	if err != nil {
 		return nil, err
 	}
@@ -119,6 +123,20 @@ func Start(fsync bool) (*Server, error) {
 		return nil, fmt.Errorf("%w\n%s", err, log)
 	}
 	return s, nil
+}
+
+// traversable reports whether every user may pass through dir and each
+// directory above it.
+func traversable(dir string) bool {
+	for d := dir; ; d = filepath.Dir(d) {
+		fi, err := os.Stat(d)
+		if err != nil || fi.Mode().Perm()&0o001 == 0 {
+			return false
+		}
+		if d == filepath.Dir(d) {
+			return true
+		}
+	}
 }
 
 func onOff(b bool) string {
