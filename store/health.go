@@ -47,6 +47,16 @@ func (w *writeFailures) probeDue(now time.Time) bool {
 	return w.last != nil && now.Sub(w.probed) >= probeEvery
 }
 
+// check is the end of a store's Ping, once the database answered: while
+// writes are failing it tries probe, a tiny write, at most once every
+// probeEvery, and it returns an error while they still fail.
+func (w *writeFailures) check(now time.Time, probe func() error) error {
+	if w.probeDue(now) {
+		w.record(probe(), now)
+	}
+	return w.err()
+}
+
 // err returns an error while writes are failing, else nil.
 func (w *writeFailures) err() error {
 	w.mu.Lock()

@@ -446,12 +446,10 @@ func (p *Postgres) Ping(ctx context.Context) error {
 		return fmt.Errorf("database: %w", err)
 	}
 	now := p.opts.Now()
-	if !p.failures.probeDue(now) {
-		return p.failures.err()
-	}
-	_, err := p.pool.Exec(ctx, `INSERT INTO write_probe (id, at) VALUES (1, $1) ON CONFLICT (id) DO UPDATE SET at = excluded.at`, now.Unix())
-	p.failures.record(err, now)
-	return p.failures.err()
+	return p.failures.check(now, func() error {
+		_, err := p.pool.Exec(ctx, `INSERT INTO write_probe (id, at) VALUES (1, $1) ON CONFLICT (id) DO UPDATE SET at = excluded.at`, now.Unix())
+		return err
+	})
 }
 
 // Stats counts the games stored and those cached in memory.

@@ -398,11 +398,7 @@ func (s *SQLite) Ping(ctx context.Context) error {
 		return fmt.Errorf("database: %w", err)
 	}
 	now := s.opts.Now()
-	if !s.failures.probeDue(now) {
-		return s.failures.err()
-	}
-	s.failures.record(s.commits.write(s.probe, false, now.Unix()), now)
-	return s.failures.err()
+	return s.failures.check(now, func() error { return s.commits.write(s.probe, false, now.Unix()) })
 }
 
 // Stats counts the games stored and those cached in memory.

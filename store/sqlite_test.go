@@ -462,32 +462,54 @@ func refuseD2D4(t *testing.T, s *SQLite) {
 	}
 }
 
-// TestSQLiteFailedWrite makes the database refuse a write: the change is
-// not kept, in memory or on disk.
-func TestSQLiteFailedWrite(t *testing.T) {
-	ctx := context.Background()
-	s := openSQLite(t, ":memory:", Options{})
-	id := create(t, s, rules.New(rules.BanChess{}), "ann")
-	play(t, s, id, "b:e2e4")
-	before := viewState(t, s, id)
-	refuseD2D4(t, s)
-	err := s.Update(ctx, id, func(r *games.Record) error {
-		r.WhiteHidden = true
-		return r.Game.PlayText("m:d2d4")
-	})
-	if err == nil || !strings.Contains(err.Error(), "disk full") {
-		t.Fatalf("failed write: %v", err)
+// TestFailedWrite makes the database refuse a write: the change is not
+// kept, in memory or in the row; Ping says saves fail until one works.
+func TestFailedWrite(t *testing.T) {
+	for _, name := range []string{"sqlite", "postgres"} {
+		t.Run(name, func(t *testing.T) {
+			var s interface {
+				games.Store
+				Ping(context.Context) error
+			}
+			var refuse func()
+			if name == "sqlite" {
+				st := openSQLite(t, ":memory:", Options{})
+				s, refuse = st, func() { refuseD2D4(t, st) }
+			} else {
+				st := openPostgres(t, PostgresOptions{})
+				s, refuse = st, func() { refuseD2D4Postgres(t, st) }
+			}
+			ctx := context.Background()
+			id := create(t, s, rules.New(rules.BanChess{}), "ann")
+			play(t, s, id, "b:e2e4")
+			before := viewState(t, s, id)
+			refuse()
+			err := s.Update(ctx, id, func(r *games.Record) error {
+				r.WhiteHidden = true
+				return r.Game.PlayText("m:d2d4")
+			})
+			if err == nil || !strings.Contains(err.Error(), "disk full") {
+				t.Fatalf("failed write: %v", err)
+			}
+			if e := games.ErrorOf(err); e.Code != games.Internal || strings.Contains(e.Msg, "disk full") {
+				t.Errorf("the failure as a refusal: %+v", e)
+			}
+			var failing interface{ WritesFailing() bool }
+			if err := s.Ping(ctx); !errors.As(err, &failing) {
+				t.Errorf("ping while saves fail: %v", err)
+			}
+			if got := viewState(t, s, id); got != before {
+				t.Errorf("an unsaved ply was kept:\n%s", got)
+			}
+			if rec := viewRecord(t, s, id); rec.WhiteHidden {
+				t.Error("an unsaved change to the seats was kept")
+			}
+			play(t, s, id, "m:g1f3")
+			if err := s.Ping(ctx); err != nil {
+				t.Errorf("ping once a save worked: %v", err)
+			}
+		})
 	}
-	if e := games.ErrorOf(err); e.Code != games.Internal || strings.Contains(e.Msg, "disk full") {
-		t.Errorf("the failure as a refusal: %+v", e)
-	}
-	if got := viewState(t, s, id); got != before {
-		t.Errorf("an unsaved ply was kept:\n%s", got)
-	}
-	if rec := viewRecord(t, s, id); rec.WhiteHidden {
-		t.Error("an unsaved change to the seats was kept")
-	}
-	play(t, s, id, "m:g1f3")
 }
 
 // TestSQLiteCacheBound keeps two games in memory while playing ten, so
