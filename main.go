@@ -98,8 +98,14 @@ func serve(ctx context.Context, args []string, out io.Writer, getenv func(string
 
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
-	svc := games.New(db)
+	feed := games.NewFeed()
+	svc := games.New(db, games.WithFeed(feed))
 	defer svc.Close()
+	if l, ok := db.(changeListener); ok {
+		// Other servers on the same database change games too: their
+		// watchers here hear of it.
+		go listen(ctx, l, feed, logger)
+	}
 	h := handlers.New(svc, nil,
 		handlers.WithStreamLimits(handlers.DefaultStreamLimits()),
 		handlers.WithHealthCheck(db),
@@ -162,6 +168,28 @@ type gameStore interface {
 	handlers.Pinger
 	Sweep(ctx context.Context) (int, error)
 	Close() error
+}
+
+// changeListener is a store that other servers share, which reports every
+// game saved by any of them (see store.Postgres.Listen).
+type changeListener interface {
+	Listen(ctx context.Context, fn func(id string, revision int64)) error
+}
+
+// listen wakes the watchers of every game another server changed (and, at
+// no cost but a read, of those this one changed); after a lost connection,
+// when changes may have been missed, it wakes every watcher.
+func listen(ctx context.Context, l changeListener, feed *games.Feed, logger *slog.Logger) {
+	err := l.Listen(ctx, func(id string, _ int64) {
+		if id == "" {
+			feed.PublishAll()
+			return
+		}
+		feed.Publish(id)
+	})
+	if err != nil && ctx.Err() == nil {
+		logger.Error("listening for changes from other servers", "err", err)
+	}
 }
 
 // openStore opens the store dsn names: a PostgreSQL database for a

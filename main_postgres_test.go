@@ -22,7 +22,7 @@ var pg pgtest.Lazy
 
 // startPair starts two servers on one fresh PostgreSQL database, without
 // rate limits (the tests' clients post as fast as they can).
-func startPair(t *testing.T) (url string, pair [2]*server) {
+func startPair(t testing.TB) (url string, pair [2]*server) {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("starts PostgreSQL and server processes")

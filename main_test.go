@@ -57,7 +57,7 @@ type server struct {
 }
 
 // startServer runs the server in a child process on a free port.
-func startServer(t *testing.T, args ...string) *server {
+func startServer(t testing.TB, args ...string) *server {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), serveArgsEnv+"="+strings.Join(append([]string{"--addr", "127.0.0.1:0"}, args...), "\n"))
@@ -94,13 +94,14 @@ func startServer(t *testing.T, args ...string) *server {
 
 // apiGame is the part of the API's game object the tests compare.
 type apiGame struct {
-	ID     string   `json:"id"`
-	FEN    string   `json:"fen"`
-	Ply    int      `json:"ply"`
-	Legal  []string `json:"legal"`
-	Log    []string `json:"log"`
-	Status string   `json:"status"`
-	Token  string   `json:"token"` // in the answer to a new game
+	ID       string   `json:"id"`
+	FEN      string   `json:"fen"`
+	Ply      int      `json:"ply"`
+	Legal    []string `json:"legal"`
+	Log      []string `json:"log"`
+	Status   string   `json:"status"`
+	Token    string   `json:"token"` // in the answer to a new game
+	Revision int64    `json:"revision"`
 }
 
 // post sends body to path with token as the bearer ("" for none).

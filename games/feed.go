@@ -107,6 +107,16 @@ func (f *Feed) Publish(id string) {
 	f.mu.Unlock()
 }
 
+// PublishAll wakes every watcher of every game: changes may have been
+// missed (a store that reports other servers' changes lost touch).
+func (f *Feed) PublishAll() {
+	f.mu.Lock()
+	for _, ws := range f.watched {
+		ws.wake()
+	}
+	f.mu.Unlock()
+}
+
 // Presence says who watches game id.
 func (f *Feed) Presence(id string) Presence {
 	f.mu.Lock()
