@@ -420,6 +420,8 @@ func Banner(o rules.Outcome) string {
 		return "Stalemate — draw, 1/2-1/2"
 	case rules.Resigned:
 		return o.Winner.Other().Name() + " resigns" + win
+	case rules.TimeForfeit:
+		return o.Winner.Other().Name() + " ran out of time" + win
 	case rules.Draw:
 		switch o.Reason {
 		case rules.ThreefoldRepetition:
@@ -430,6 +432,8 @@ func Banner(o rules.Outcome) string {
 			return "Draw by insufficient material, 1/2-1/2"
 		case rules.Agreement:
 			return "Draw by agreement, 1/2-1/2"
+		case rules.Timeout:
+			return "Draw: time ran out, but the other side cannot mate, 1/2-1/2"
 		}
 		return "Draw, 1/2-1/2"
 	}

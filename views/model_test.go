@@ -21,6 +21,8 @@ func TestBanner(t *testing.T) {
 		{rules.Outcome{Status: rules.Draw, Reason: rules.FiftyMoveRule}, "Draw by the fifty-move rule, 1/2-1/2"},
 		{rules.Outcome{Status: rules.Draw, Reason: rules.InsufficientMaterial}, "Draw by insufficient material, 1/2-1/2"},
 		{rules.Outcome{Status: rules.Resigned, Reason: rules.Resignation, Winner: rules.White}, "Black resigns — White wins, 1-0"},
+		{rules.Outcome{Status: rules.TimeForfeit, Reason: rules.Timeout, Winner: rules.White}, "Black ran out of time — White wins, 1-0"},
+		{rules.Outcome{Status: rules.Draw, Reason: rules.Timeout}, "Draw: time ran out, but the other side cannot mate, 1/2-1/2"},
 		{rules.Outcome{}, ""},
 	} {
 		if got := Banner(tc.o); got != tc.want {
