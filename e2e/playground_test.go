@@ -96,6 +96,13 @@ func browser(t *testing.T, js bool) (context.Context, string, *[]string) {
 	ctx, cancel = context.WithTimeout(ctx, 90*time.Second)
 	t.Cleanup(cancel)
 
+	return ctx, srv.URL, instrument(t, ctx, js)
+}
+
+// instrument switches JavaScript on or off in ctx's tab and collects what
+// it reports as going wrong: exceptions and console errors.
+func instrument(t *testing.T, ctx context.Context, js bool) *[]string {
+	t.Helper()
 	var mu sync.Mutex
 	problems := &[]string{}
 	if err := chromedp.Listen(ctx, func(ev any) {
@@ -123,7 +130,7 @@ func browser(t *testing.T, js bool) (context.Context, string, *[]string) {
 	if _, err := chromedp.Call(ctx, emulation.SetScriptExecutionDisabled, emulation.SetScriptExecutionDisabledParams{Value: !js}); err != nil {
 		t.Fatalf("switching JavaScript: %v", err)
 	}
-	return ctx, srv.URL, problems
+	return problems
 }
 
 // play clicks one ply's squares (and the promotion piece, if any) and

@@ -1,0 +1,265 @@
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// liveWait bounds how long a page may take to show what another page did:
+// the issue asks for half a second; a busy test machine gets more.
+const liveWait = 3 * time.Second
+
+// browsers starts the server and one Chromium with n browser contexts,
+// each with cookies of its own (n people on n devices). problems collects
+// what any of them reports as going wrong.
+func browsers(t *testing.T, n int, js bool) (ctxs []context.Context, base string, problems func() []string) {
+	t.Helper()
+	first, base, p := browser(t, js)
+	ctxs, all := []context.Context{first}, []*[]string{p}
+	for range n - 1 {
+		ctx, cancel := chromedp.NewContext(first, chromedp.WithNewBrowserContext())
+		t.Cleanup(cancel)
+		all = append(all, instrument(t, ctx, js))
+		ctxs = append(ctxs, ctx)
+	}
+	return ctxs, base, func() []string {
+		var out []string
+		for _, p := range all {
+			out = append(out, *p...)
+		}
+		return out
+	}
+}
+
+// inviteGame has ctx create a game with a friend from the home page's
+// "Play a friend" form, playing color with clock ("" for none; any value
+// the server takes, not only the form's choices). It returns the invite
+// link and the watch link.
+func inviteGame(t *testing.T, ctx context.Context, base, color, clock string) (invite, watch string) {
+	t.Helper()
+	form := `.invite-form form`
+	steps := []chromedp.Action[chromedp.Void]{
+		chromedp.Navigate(base + "/"),
+		chromedp.Click(`.invite-form summary`),
+		chromedp.WaitVisible(form + ` select[name="color"]`),
+		chromedp.SetValue(form+` select[name="color"]`, color),
+	}
+	if clock != "" {
+		steps = append(steps, chromedp.Evaluate[chromedp.Void](fmt.Sprintf(
+			`document.querySelector(%q).add(new Option(%q, %q, true, true))`, form+` select[name="clock"]`, clock, clock)))
+	}
+	steps = append(steps, chromedp.Click(form+` button[type="submit"]`), chromedp.WaitReady(`[data-invite-link]`))
+	if err := chromedp.Do(ctx, steps...); err != nil {
+		t.Fatalf("creating a game with a friend: %v", err)
+	}
+	invite, err := chromedp.Run(ctx, chromedp.Value(`[data-invite-link]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	watch, err = chromedp.Run(ctx, chromedp.Value(`[data-watch-link]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(invite, "?invite=") || !strings.HasPrefix(pathOf(t, watch), "/g/") || pathOf(t, invite) != pathOf(t, watch) {
+		t.Fatalf("invite link %q, watch link %q", invite, watch)
+	}
+	return invite, watch
+}
+
+// join opens the invite link in ctx: it takes the free seat.
+func join(t *testing.T, ctx context.Context, invite string) {
+	t.Helper()
+	if err := chromedp.Do(ctx, chromedp.Navigate(invite), chromedp.WaitReady(`#game`)); err != nil {
+		t.Fatalf("opening the invite link: %v", err)
+	}
+	if u, err := chromedp.Run(ctx, chromedp.Location()); err != nil || strings.Contains(u, "invite=") {
+		t.Fatalf("after opening the invite link the page is %q (%v), not the game", u, err)
+	}
+	if n, _ := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll("#watching, #join").length`)); n != 0 {
+		t.Fatal("opening the invite link did not take the free seat")
+	}
+}
+
+// waitFor waits at most d for sel on ctx's page.
+func waitFor(ctx context.Context, sel string, d time.Duration) error {
+	wctx, cancel := context.WithTimeout(ctx, d)
+	defer cancel()
+	return chromedp.Do(wctx, chromedp.WaitReady(sel))
+}
+
+// mark sets a marker on each page, which a reload would lose.
+func mark(t *testing.T, ctxs ...context.Context) {
+	t.Helper()
+	for _, ctx := range ctxs {
+		if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`window.e2eMarker = true`)); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// marked reports whether ctx's page still has mark's marker.
+func marked(ctx context.Context) bool {
+	kept, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`window.e2eMarker === true`))
+	return err == nil && kept
+}
+
+// TestLiveGameInBrowsers: two people on two devices play a game with a
+// friend to a checkmate by ban by clicking, and a third watches; every ply
+// shows on the other two pages without a reload, and the watcher can do
+// nothing.
+func TestLiveGameInBrowsers(t *testing.T) {
+	ctxs, base, problems := browsers(t, 3, true)
+	white, black, watcher := ctxs[0], ctxs[1], ctxs[2]
+	invite, watch := inviteGame(t, white, base, "white", "")
+	join(t, black, invite)
+	if err := chromedp.Do(watcher, chromedp.Navigate(watch), chromedp.WaitVisible(`#watching`)); err != nil {
+		t.Fatal(err)
+	}
+	if err := waitFor(white, `#game[data-ply="1"]`, liveWait); err != nil {
+		t.Fatal(err)
+	}
+	// The players see that someone watches, without a reload.
+	mark(t, white, black, watcher)
+	if err := waitFor(white, `[data-spectators="1"]`, liveWait); err != nil {
+		t.Errorf("White's page does not say one person watches: %v", err)
+	}
+	if err := waitFor(black, `[data-player="white"] .presence[data-connected="true"]`, liveWait); err != nil {
+		t.Errorf("Black's page does not show White connected: %v", err)
+	}
+	flipped, err := chromedp.Run(black, chromedp.Evaluate[bool](`document.getElementById("board").classList.contains("flipped")`))
+	if err != nil || !flipped {
+		t.Errorf("Black sees the board from White's side (%v)", err)
+	}
+
+	// The watcher's clicks change nothing, and a POST is refused.
+	for _, sel := range []string{"#board button", "#action-text", "#undo", "#resign", "#draw", "#offer-draw", "#offer-takeback"} {
+		if n, err := chromedp.Run(watcher, chromedp.Evaluate[int](fmt.Sprintf(`document.querySelectorAll(%q).length`, sel))); err != nil || n != 0 {
+			t.Errorf("the watcher's page has %d %s (%v)", n, sel, err)
+		}
+	}
+	if err := chromedp.Do(watcher, chromedp.Click(`#board [data-square="d7"]`), chromedp.Click(`#board [data-square="d5"]`)); err != nil {
+		t.Fatal(err)
+	}
+	status, err := chromedp.Run(watcher, chromedp.Evaluate[int](`fetch(location.pathname + "/ply", {method: "POST",
+			body: new URLSearchParams({text: "b:d2d4", ply: "1"})}).then(r => r.status)`, chromedp.EvalAwaitPromise))
+	if err != nil || status != 403 {
+		t.Errorf("the watcher's POST answered %d (%v), want 403", status, err)
+	}
+	for name, ctx := range map[string]context.Context{"White": white, "Black": black, "the watcher": watcher} {
+		if n, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll("#board .selected").length + document.querySelectorAll('#game[data-ply="1"]').length`)); err != nil || n != 1 {
+			t.Errorf("after the watcher's clicks %s's page changed (%v)", name, err)
+		}
+	}
+
+	// The game, ply by ply: each shows on the two other pages.
+	pages := map[string]context.Context{"white": white, "black": black, "watcher": watcher}
+	for i, a := range mateLine {
+		// Black bans first; then each side moves and bans the other's reply.
+		actor := "black"
+		if (i+1)/2%2 == 1 {
+			actor = "white"
+		}
+		if err := play(pages[actor], i+1, a); err != nil {
+			t.Fatal(err)
+		}
+		for name, ctx := range pages {
+			if name == actor {
+				continue
+			}
+			if err := waitFor(ctx, fmt.Sprintf(`#game[data-ply="%d"]`, i+2), liveWait); err != nil {
+				t.Fatalf("%s's ply %d (%s) did not show on %s's page within %v: %v", actor, i+1, a, name, liveWait, err)
+			}
+		}
+	}
+	for name, ctx := range pages {
+		banner, err := chromedp.Run(ctx, chromedp.Text(`#banner`))
+		if err != nil || banner != mateBanner {
+			t.Errorf("%s's banner %q (%v), want %q", name, banner, err, mateBanner)
+		}
+		if !marked(ctx) {
+			t.Errorf("%s's page reloaded during the game", name)
+		}
+	}
+	if p := problems(); len(p) > 0 {
+		t.Errorf("browser reported problems: %q", p)
+	}
+}
+
+// TestLiveClockInBrowsers plays a game with a 3-second clock until Black's
+// flag falls: both pages show the result without a reload.
+func TestLiveClockInBrowsers(t *testing.T) {
+	ctxs, base, problems := browsers(t, 2, true)
+	white, black := ctxs[0], ctxs[1]
+	invite, _ := inviteGame(t, white, base, "white", "0.05+0")
+	join(t, black, invite)
+	mark(t, white, black)
+	if err := waitFor(white, `.clock[data-clock="black"][data-running="true"]`, liveWait); err != nil {
+		t.Fatalf("Black's clock does not run on White's page: %v", err)
+	}
+	for name, ctx := range map[string]context.Context{"White": white, "Black": black} {
+		running, err := chromedp.Run(ctx, chromedp.AttributeValue(`.clock[data-clock="black"]`, "data-running"))
+		if err != nil || running.Value != "true" {
+			t.Fatalf("%s's page: Black's clock running=%q (%v)", name, running.Value, err)
+		}
+	}
+	want := "Black ran out of time — White wins, 1-0"
+	for name, ctx := range map[string]context.Context{"White": white, "Black": black} {
+		if err := waitFor(ctx, `#banner`, 3*time.Second+liveWait); err != nil {
+			t.Fatalf("no result on %s's page after the flag fell: %v", name, err)
+		}
+		banner, err := chromedp.Run(ctx, chromedp.Text(`#banner`))
+		if err != nil || banner != want {
+			t.Errorf("%s's banner %q (%v), want %q", name, banner, err, want)
+		}
+		if clock, err := chromedp.Run(ctx, chromedp.Text(`.clock[data-clock="black"]`)); err != nil || clock != "0:00.0" {
+			t.Errorf("%s's page shows Black's clock at %q (%v)", name, clock, err)
+		}
+		if !marked(ctx) {
+			t.Errorf("%s's page reloaded", name)
+		}
+	}
+	if p := problems(); len(p) > 0 {
+		t.Errorf("browser reported problems: %q", p)
+	}
+}
+
+// TestWaitingPageRefreshesWithoutJS: with JavaScript off, White's page
+// reloads itself while Black is to play, until it is White's turn.
+func TestWaitingPageRefreshesWithoutJS(t *testing.T) {
+	ctxs, base, problems := browsers(t, 2, false)
+	white, black := ctxs[0], ctxs[1]
+	invite, _ := inviteGame(t, white, base, "white", "")
+	join(t, black, invite)
+	const refresh = `meta[http-equiv="refresh"]`
+	if n, err := chromedp.Run(white, chromedp.Evaluate[int](fmt.Sprintf(`document.querySelectorAll(%q).length`, refresh))); err != nil || n != 1 {
+		t.Fatalf("White's page, waiting for Black, has %d refresh (%v)", n, err)
+	}
+	if n, err := chromedp.Run(black, chromedp.Evaluate[int](fmt.Sprintf(`document.querySelectorAll(%q).length`, refresh))); err != nil || n != 0 {
+		t.Errorf("Black's page, Black to play, has %d refresh (%v)", n, err)
+	}
+	mark(t, white)
+	if err := play(black, 1, mateLine[0]); err != nil {
+		t.Fatal(err)
+	}
+	if err := waitFor(white, `#game[data-ply="2"]`, 3*time.Second+liveWait); err != nil {
+		t.Fatalf("White's page did not refresh into White's turn: %v", err)
+	}
+	if marked(white) {
+		t.Error("White's page changed without a reload, with JavaScript off")
+	}
+	if n, err := chromedp.Run(white, chromedp.Evaluate[int](fmt.Sprintf(`document.querySelectorAll(%q).length`, refresh))); err != nil || n != 0 {
+		t.Errorf("White's page, White to play, still refreshes (%d, %v)", n, err)
+	}
+	// White plays from the refreshed page.
+	if err := play(white, 2, mateLine[1]); err != nil {
+		t.Fatal(err)
+	}
+	if p := problems(); len(p) > 0 {
+		t.Errorf("browser reported problems: %q", p)
+	}
+}
