@@ -338,6 +338,8 @@ func (s *Service) accept(ctx context.Context, rec *Record, offer Offer) error {
 		if err := s.store.Create(ctx, re); err != nil {
 			return Internalf(err, "creating the rematch")
 		}
+		// Its clock runs already: arm its flag, as an update would.
+		s.timers.set(re.ID, flagTimerOf(re, now), s.checkClock)
 		rec.Rematch = re.ID
 	}
 	*pending = 0

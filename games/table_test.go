@@ -460,3 +460,53 @@ func TestFlagFallsWithNoOneActing(t *testing.T) {
 		}
 	}
 }
+
+// TestRematchFlagFalls: a rematch's clock runs from its acceptance, and
+// the service's timer ends it when that runs out with no one acting.
+func TestRematchFlagFalls(t *testing.T) {
+	svc := games.New(store.NewMemory())
+	t.Cleanup(svc.Close)
+	ctx := context.Background()
+	tc := games.TimeControl{Initial: 50 * time.Millisecond}
+	white, black := games.NewCredential(), games.NewCredential()
+	id, code, _, err := svc.CreateInvite(ctx, white, rules.New(rules.BanChess{}), games.InviteSettings{Color: rules.White, Clock: &tc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svc.Join(ctx, id, black, code); err != nil {
+		t.Fatal(err)
+	}
+	svc.Resign(ctx, id, black, rules.Black, nil) // or its flag falls first: over either way
+	if err := svc.MakeOffer(ctx, id, white, games.OfferRematch, nil); err != nil {
+		t.Fatal(err)
+	}
+	var next string
+	err = svc.AnswerOffer(ctx, id, black, games.OfferRematch, true, func(rec *games.Record, _ games.Seats) { next = rec.Rematch })
+	if err != nil || next == "" {
+		t.Fatalf("rematch %q: %v", next, err)
+	}
+	w, err := svc.Watch(ctx, next, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	<-w.C() // its own arrival
+	deadline := time.After(5 * time.Second)
+	for {
+		var out rules.Outcome
+		// Read only once woken (View flags a clock run out by itself).
+		svc.View(ctx, next, "", func(rec *games.Record, _ games.Seats) { out = rec.Game.Outcome() })
+		if out.Over() {
+			// Black bans first, so Black's time runs out.
+			if out.Status != rules.TimeForfeit || out.Winner != rules.White {
+				t.Fatalf("the rematch ended %v, want Black lost on time", out)
+			}
+			return
+		}
+		select {
+		case <-w.C():
+		case <-deadline:
+			t.Fatal("the rematch's flag did not fall by itself")
+		}
+	}
+}
