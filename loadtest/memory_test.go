@@ -3,6 +3,7 @@ package loadtest
 import (
 	"bufio"
 	"context"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -150,20 +151,30 @@ func randomGame(rng *rand.Rand, n int) (*rules.Game, int) {
 type memory struct {
 	rss, hwm int64 // resident set, and its peak (VmRSS, VmHWM)
 	heap     int64 // Go heap in use (HeapInuse) after a collection
+	stack    int64 // goroutine stacks (StackInuse)
 }
 
 // memoryNow collects garbage, returns freed memory to the system and reads
 // the process's memory.
 func memoryNow(t *testing.T) memory {
 	t.Helper()
+	m, err := readMemory()
+	if err != nil {
+		t.Skipf("reading the process's memory: %v", err)
+	}
+	return m
+}
+
+// readMemory is memoryNow's work: collect, free, read /proc/self/status.
+func readMemory() (memory, error) {
 	runtime.GC()
 	debug.FreeOSMemory()
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
-	m := memory{heap: int64(ms.HeapInuse)}
+	m := memory{heap: int64(ms.HeapInuse), stack: int64(ms.StackInuse)}
 	f, err := os.Open("/proc/self/status")
 	if err != nil {
-		t.Skipf("no /proc/self/status: %v", err)
+		return m, err
 	}
 	defer f.Close()
 	sc := bufio.NewScanner(f)
@@ -174,7 +185,7 @@ func memoryNow(t *testing.T) memory {
 		}
 		kb, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(value), " kB"), 10, 64)
 		if err != nil {
-			t.Fatalf("%s: %v", sc.Text(), err)
+			return m, fmt.Errorf("%s: %w", sc.Text(), err)
 		}
 		if name == "VmRSS" {
 			m.rss = kb << 10
@@ -182,7 +193,7 @@ func memoryNow(t *testing.T) memory {
 			m.hwm = kb << 10
 		}
 	}
-	return m
+	return m, sc.Err()
 }
 
 func mb(b int64) float64 { return float64(b) / (1 << 20) }
