@@ -451,3 +451,28 @@ func TestCloseStreams(t *testing.T) {
 	for range st.events {
 	}
 }
+
+// TestPageStream: a page's stream says the revision ("change") and who
+// watches ("presence"), each when it changed: a ply is one change event,
+// a spectator arriving one presence event.
+func TestPageStream(t *testing.T) {
+	l := newLiveServer(t)
+	id, _, black := l.invite("")
+	st, _ := l.openStream("/g/"+id+"/events", "", "")
+	want := func(name, data string) {
+		t.Helper()
+		ev := st.next()
+		if ev.name != name || data != "" && ev.data != data {
+			t.Fatalf("event %+v, want %s %s", ev, name, data)
+		}
+	}
+	want("change", "")
+	want("presence", `{"white":false,"black":false,"spectators":1}`)
+	l.post(black, "/api/games/"+id+"/actions", `{"action":"b:d2d4"}`, http.StatusOK, nil)
+	want("change", "")
+	other, _ := l.openStream("/g/"+id+"/events", "", "")
+	want("presence", `{"white":false,"black":false,"spectators":2}`)
+	other.close()
+	want("presence", `{"white":false,"black":false,"spectators":1}`)
+	st.quiet(100 * time.Millisecond)
+}

@@ -253,7 +253,8 @@ func (p *pages) table(c echo.Context, rec *games.Record, seats games.Seats, o vi
 }
 
 // events streams game id's changes to its page: event "change" (id: the
-// revision) when the game changed, and "presence" when who watches did.
+// revision) when the game changed, and "presence" when who watches did
+// (once at the start).
 // The page then asks for what changed; a page that reconnects says the
 // revision it has (Last-Event-ID) and hears at once if it missed one.
 func (p *pages) events(c echo.Context) error {
@@ -265,8 +266,15 @@ func (p *pages) events(c echo.Context) error {
 		r := strconv.FormatInt(rev, 10)
 		return rev, []event{{id: r, name: "change", data: []byte(r)}}, err
 	}
+	// A watch wakes for a change of the game as for one of who watches:
+	// say who watches only when that changed.
+	var said *games.Presence
 	presence := func(es *eventSource) error {
 		pr := p.s.games.Presence(id)
+		if said != nil && *said == pr {
+			return nil
+		}
+		said = &pr
 		data, _ := json.Marshal(struct {
 			White      bool `json:"white"`
 			Black      bool `json:"black"`
