@@ -15,9 +15,9 @@ import (
 const liveWait = 3 * time.Second
 
 // browsers starts the server and one Chromium with n browser contexts,
-// each with cookies of its own (n people on n devices). problems collects
-// what any of them reports as going wrong.
-func browsers(t *testing.T, n int, js bool) (ctxs []context.Context, base string, problems func() []string) {
+// each with cookies of its own (n people on n devices). What any of them
+// reports as going wrong fails the test at its end.
+func browsers(t *testing.T, n int, js bool) (ctxs []context.Context, base string) {
 	t.Helper()
 	first, base, p := browser(t, js)
 	ctxs, all := []context.Context{first}, []*[]string{p}
@@ -27,13 +27,25 @@ func browsers(t *testing.T, n int, js bool) (ctxs []context.Context, base string
 		all = append(all, instrument(t, ctx, js))
 		ctxs = append(ctxs, ctx)
 	}
-	return ctxs, base, func() []string {
-		var out []string
-		for _, p := range all {
-			out = append(out, *p...)
+	t.Cleanup(func() {
+		for i, p := range all {
+			if len(*p) > 0 {
+				t.Errorf("browser %d reported problems: %q", i, *p)
+			}
 		}
-		return out
-	}
+	})
+	return ctxs, base
+}
+
+// friends starts n browsers (see browsers): the first creates a game with
+// a friend as White, with clock, and the second joins it as Black. It
+// returns the browsers and the game's watch link.
+func friends(t *testing.T, n int, js bool, clock string) (ctxs []context.Context, watch string) {
+	t.Helper()
+	ctxs, base := browsers(t, n, js)
+	invite, watch := inviteGame(t, ctxs[0], base, "white", clock)
+	join(t, ctxs[1], invite)
+	return ctxs, watch
 }
 
 // inviteGame has ctx create a game with a friend from the home page's
@@ -108,15 +120,26 @@ func marked(ctx context.Context) bool {
 	return err == nil && kept
 }
 
+// shows checks that name's page (ctx) shows the result banner want, and
+// was not reloaded since mark.
+func shows(t *testing.T, name string, ctx context.Context, want string) {
+	t.Helper()
+	banner, err := chromedp.Run(ctx, chromedp.Text(`#banner`))
+	if err != nil || banner != want {
+		t.Errorf("%s's banner %q (%v), want %q", name, banner, err, want)
+	}
+	if !marked(ctx) {
+		t.Errorf("%s's page reloaded", name)
+	}
+}
+
 // TestLiveGameInBrowsers: two people on two devices play a game with a
 // friend to a checkmate by ban by clicking, and a third watches; every ply
 // shows on the other two pages without a reload, and the watcher can do
 // nothing.
 func TestLiveGameInBrowsers(t *testing.T) {
-	ctxs, base, problems := browsers(t, 3, true)
+	ctxs, watch := friends(t, 3, true, "")
 	white, black, watcher := ctxs[0], ctxs[1], ctxs[2]
-	invite, watch := inviteGame(t, white, base, "white", "")
-	join(t, black, invite)
 	if err := chromedp.Do(watcher, chromedp.Navigate(watch), chromedp.WaitVisible(`#watching`)); err != nil {
 		t.Fatal(err)
 	}
@@ -177,26 +200,15 @@ func TestLiveGameInBrowsers(t *testing.T) {
 		}
 	}
 	for name, ctx := range pages {
-		banner, err := chromedp.Run(ctx, chromedp.Text(`#banner`))
-		if err != nil || banner != mateBanner {
-			t.Errorf("%s's banner %q (%v), want %q", name, banner, err, mateBanner)
-		}
-		if !marked(ctx) {
-			t.Errorf("%s's page reloaded during the game", name)
-		}
-	}
-	if p := problems(); len(p) > 0 {
-		t.Errorf("browser reported problems: %q", p)
+		shows(t, name, ctx, mateBanner)
 	}
 }
 
 // TestLiveClockInBrowsers plays a game with a 3-second clock until Black's
 // flag falls: both pages show the result without a reload.
 func TestLiveClockInBrowsers(t *testing.T) {
-	ctxs, base, problems := browsers(t, 2, true)
+	ctxs, _ := friends(t, 2, true, "0.05+0")
 	white, black := ctxs[0], ctxs[1]
-	invite, _ := inviteGame(t, white, base, "white", "0.05+0")
-	join(t, black, invite)
 	mark(t, white, black)
 	if err := waitFor(white, `.clock[data-clock="black"][data-running="true"]`, liveWait); err != nil {
 		t.Fatalf("Black's clock does not run on White's page: %v", err)
@@ -212,29 +224,18 @@ func TestLiveClockInBrowsers(t *testing.T) {
 		if err := waitFor(ctx, `#banner`, 3*time.Second+liveWait); err != nil {
 			t.Fatalf("no result on %s's page after the flag fell: %v", name, err)
 		}
-		banner, err := chromedp.Run(ctx, chromedp.Text(`#banner`))
-		if err != nil || banner != want {
-			t.Errorf("%s's banner %q (%v), want %q", name, banner, err, want)
-		}
+		shows(t, name, ctx, want)
 		if clock, err := chromedp.Run(ctx, chromedp.Text(`.clock[data-clock="black"]`)); err != nil || clock != "0:00.0" {
 			t.Errorf("%s's page shows Black's clock at %q (%v)", name, clock, err)
 		}
-		if !marked(ctx) {
-			t.Errorf("%s's page reloaded", name)
-		}
-	}
-	if p := problems(); len(p) > 0 {
-		t.Errorf("browser reported problems: %q", p)
 	}
 }
 
 // TestWaitingPageRefreshesWithoutJS: with JavaScript off, White's page
 // reloads itself while Black is to play, until it is White's turn.
 func TestWaitingPageRefreshesWithoutJS(t *testing.T) {
-	ctxs, base, problems := browsers(t, 2, false)
+	ctxs, _ := friends(t, 2, false, "")
 	white, black := ctxs[0], ctxs[1]
-	invite, _ := inviteGame(t, white, base, "white", "")
-	join(t, black, invite)
 	const refresh = `meta[http-equiv="refresh"]`
 	if n, err := chromedp.Run(white, chromedp.Evaluate[int](fmt.Sprintf(`document.querySelectorAll(%q).length`, refresh))); err != nil || n != 1 {
 		t.Fatalf("White's page, waiting for Black, has %d refresh (%v)", n, err)
@@ -258,8 +259,5 @@ func TestWaitingPageRefreshesWithoutJS(t *testing.T) {
 	// White plays from the refreshed page.
 	if err := play(white, 2, mateLine[1]); err != nil {
 		t.Fatal(err)
-	}
-	if p := problems(); len(p) > 0 {
-		t.Errorf("browser reported problems: %q", p)
 	}
 }

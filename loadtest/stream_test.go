@@ -42,6 +42,7 @@ type serverStats struct {
 	Heap       int64 `json:"heap"`  // HeapInuse after a collection
 	Stack      int64 `json:"stack"` // StackInuse
 	RSS        int64 `json:"rss"`   // VmRSS
+	CPU        int64 `json:"cpu"`   // CPU time used so far, ns (before the collection)
 }
 
 // TestStreamServer is the server BenchmarkStreams measures: main's
@@ -64,11 +65,12 @@ func TestStreamServer(t *testing.T) {
 	hs := handlers.New(svc, nil)
 	hs.Register(e)
 	e.GET(statsPath, func(c echo.Context) error {
+		cpu := cpuTime()
 		m, err := readMemory()
 		if err != nil {
 			return err
 		}
-		return c.JSON(http.StatusOK, serverStats{Goroutines: runtime.NumGoroutine(), Streams: hs.OpenStreams(), Heap: m.heap, Stack: m.stack, RSS: m.rss})
+		return c.JSON(http.StatusOK, serverStats{Goroutines: runtime.NumGoroutine(), Streams: hs.OpenStreams(), Heap: m.heap, Stack: m.stack, RSS: m.rss, CPU: int64(cpu)})
 	})
 	srv := &http.Server{Handler: e, ReadHeaderTimeout: 10 * time.Second}
 	go srv.Serve(ln)
@@ -370,7 +372,7 @@ func watch(client *http.Client, url string, g *watchedGame, slot int, ready chan
 // per idle stream (Go heap and stacks after a collection, and resident
 // set, each the difference with no stream open, divided by the streams);
 // its goroutines before opening the streams, with them open, and after
-// closing them. Sub-benchmarks: api (GET /api/games/{id}/events, the game
+// closing them; and its CPU time per ply. Sub-benchmarks: api (GET /api/games/{id}/events, the game
 // object in every event) and page (GET /g/{id}/events, the pages' stream:
 // the revision only).
 //
@@ -425,6 +427,7 @@ type streamRun struct {
 	first               error
 	elapsed             time.Duration
 	before, open, after serverStats     // the server with no stream, all open, all closed
+	played              serverStats     // the server once every ply was delivered
 	each, all, fromSent []time.Duration // see reportStreams
 	missed              int             // deliveries that never came
 }
@@ -456,6 +459,7 @@ func (s *streamServer) measure(tb testing.TB, gs []*watchedGame, kind string, st
 			time.Sleep(10 * time.Millisecond)
 		}
 	}
+	r.played = s.stats(tb)
 	for _, w := range ws {
 		w.cancel()
 	}
@@ -624,6 +628,11 @@ func reportStreams(b *testing.B, r streamRun, streams int) {
 	b.ReportMetric(ms(r.all, 1), "max-ms")
 	b.ReportMetric(ms(r.fromSent, 0.50), "p50-sent-ms")
 	b.ReportMetric(ms(r.fromSent, 0.99), "p99-sent-ms")
+	if r.played.CPU > 0 {
+		// The server's own CPU per ply (the POST and its events to every
+		// watcher), which depends less on what else the machine runs.
+		b.ReportMetric(float64(r.played.CPU-r.open.CPU)/1e3/float64(max(1, r.plies)), "server-cpu-µs/ply")
+	}
 	b.ReportMetric(float64(r.missed), "missed")
 	b.ReportMetric(float64(r.errs), "errors")
 	b.ReportMetric(kb(r.open.Heap+r.open.Stack-r.before.Heap-r.before.Stack), "go-KB/stream")
