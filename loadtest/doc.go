@@ -33,6 +33,11 @@
 // or concurrency: one session calling the handler, for the server's own
 // cost and for profiles.
 //
+// BenchmarkStreams runs the server in a process of its own and measures
+// live streams: 2,000 open on 200 games while plies are played at 200 a
+// second, the latency from a ply's acknowledgement to every watcher, the
+// server's memory per stream, goroutines and CPU per ply.
+//
 // TestContention has 100 goroutines race conflicting actions into one
 // game, ply after ply, and checks that exactly one wins each ply and the
 // game equals a serial replay of the winners. TestMemory (run with
