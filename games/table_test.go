@@ -443,10 +443,18 @@ func TestFlagFallsWithNoOneActing(t *testing.T) {
 	if _, err := svc.Join(ctx, id, games.NewCredential(), code); err != nil {
 		t.Fatal(err)
 	}
+	blackFlagFalls(t, svc, w, id)
+}
+
+// blackFlagFalls waits, reading game id each time w wakes, until it is
+// over, and checks Black lost it on time (Black bans first, so its 50 ms
+// run out first).
+func blackFlagFalls(t *testing.T, svc *games.Service, w *games.Watch, id string) {
+	t.Helper()
 	deadline := time.After(5 * time.Second)
 	for {
 		var out rules.Outcome
-		svc.View(ctx, id, "", func(rec *games.Record, _ games.Seats) { out = rec.Game.Outcome() })
+		svc.View(context.Background(), id, "", func(rec *games.Record, _ games.Seats) { out = rec.Game.Outcome() })
 		if out.Over() {
 			if out.Status != rules.TimeForfeit || out.Winner != rules.White {
 				t.Fatalf("outcome %v, want Black lost on time", out)
@@ -490,23 +498,5 @@ func TestRematchFlagFalls(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer w.Close()
-	<-w.C() // its own arrival
-	deadline := time.After(5 * time.Second)
-	for {
-		var out rules.Outcome
-		// Read only once woken (View flags a clock run out by itself).
-		svc.View(ctx, next, "", func(rec *games.Record, _ games.Seats) { out = rec.Game.Outcome() })
-		if out.Over() {
-			// Black bans first, so Black's time runs out.
-			if out.Status != rules.TimeForfeit || out.Winner != rules.White {
-				t.Fatalf("the rematch ended %v, want Black lost on time", out)
-			}
-			return
-		}
-		select {
-		case <-w.C():
-		case <-deadline:
-			t.Fatal("the rematch's flag did not fall by itself")
-		}
-	}
+	blackFlagFalls(t, svc, w, next)
 }
