@@ -16,7 +16,8 @@ func Variant(id string) (rules.Variant, error) {
 		for _, v := range rules.Variants() {
 			ids = append(ids, fmt.Sprintf("%q", v.ID()))
 		}
-		return nil, Errorf(Invalid, "%q is not a variant: use %s.", rules.Clip(id), strings.Join(ids, " or ")).withDetail("bad_variant")
+		list := strings.Join(ids[:len(ids)-1], ", ") + " or " + ids[len(ids)-1]
+		return nil, Errorf(Invalid, "%q is not a variant: use %s.", rules.Clip(id), list).withDetail("bad_variant")
 	}
 	return v, nil
 }

@@ -47,8 +47,18 @@ func (a Action) Pair() Pair { return Pair{a.From, a.To} }
 // Coords returns the action in coordinates without its prefix: "e2e4", "e7e8q".
 func (a Action) Coords() string { return string(a.appendCoords(make([]byte, 0, 5))) }
 
+// PassAction returns EN-Chess's pass, the whole turn of a side in partial
+// checkmate; its coordinates are "0000".
+func PassAction() Action { return Action{Phase: PhaseMove, From: NoSquare, To: NoSquare} }
+
+// IsPass reports whether a is a pass.
+func (a Action) IsPass() bool { return a.From == NoSquare }
+
 // appendCoords appends the action's squares and promotion letter to b.
 func (a Action) appendCoords(b []byte) []byte {
+	if a.IsPass() {
+		return append(b, "0000"...)
+	}
 	b = appendSquare(b, a.From)
 	b = appendSquare(b, a.To)
 	if a.Promotion != 0 {
@@ -76,7 +86,12 @@ func (a Action) AppendText(b []byte) ([]byte, error) {
 
 // appendSquare appends the square's name, or "-" for NoSquare.
 func appendSquare(b []byte, s Square) []byte {
-	if !s.Valid() {
+	switch {
+	case s == X0:
+		return append(b, 'x', '0')
+	case s == X9:
+		return append(b, 'x', '9')
+	case !s.Valid():
 		return append(b, '-')
 	}
 	return append(b, byte('a'+s.File()), byte('1'+s.Rank()))
@@ -84,8 +99,19 @@ func appendSquare(b []byte, s Square) []byte {
 
 // ParseAction reads an action in Ban Chess Notation (RULES.md §3): "b:e2e4",
 // "m:e2e4", "m:e7e8q", with an optional trailing indicator (+, # or =) that
-// is ignored.
-func ParseAction(s string) (Action, error) {
+// is ignored. It also reads EN-Chess's coordinates: x squares ("m:x0e1"),
+// promotions to a king or an Auror ("m:d7d8k"), and the pass "m:0000".
+func ParseAction(s string) (Action, error) { return parseAction(s, allPromotions) }
+
+// Promotion letters: the chess ones, and every one a variant may use.
+const (
+	chessPromotions = "qrbn"
+	allPromotions   = "qrbnka"
+)
+
+// parseAction reads s as ParseAction does, taking promotions only to the
+// pieces whose letters are in promos.
+func parseAction(s, promos string) (Action, error) {
 	text := strings.TrimSpace(s)
 	body := strings.TrimRight(text, "+#=")
 	if len(body) < 2 || body[1] != ':' {
@@ -100,15 +126,20 @@ func ParseAction(s string) (Action, error) {
 	default:
 		return Action{}, syntaxErrorf(text, "%q is not an action: it must start with b: (ban) or m: (move)", Clip(text))
 	}
-	a, err := parseCoords(a.Phase, body[2:])
+	a, err := parseCoords(a.Phase, body[2:], promos)
 	if err != nil {
 		return Action{}, syntaxErrorf(text, "%q is not an action: %v", Clip(text), err)
 	}
 	return a, nil
 }
 
-// parseCoords reads "e2e4" or "e7e8q" as an action of the given phase.
-func parseCoords(phase Phase, s string) (Action, error) {
+// parseCoords reads "e2e4" or "e7e8q" as an action of the given phase,
+// taking promotions to the pieces whose letters are in promos; "0000" is a
+// pass when promos allows more than chess.
+func parseCoords(phase Phase, s, promos string) (Action, error) {
+	if s == "0000" && phase == PhaseMove && promos != chessPromotions {
+		return PassAction(), nil
+	}
 	if len(s) != 4 && len(s) != 5 {
 		return Action{}, fmt.Errorf("write the squares like e2e4 (and a promotion piece like e7e8q)")
 	}
@@ -121,12 +152,26 @@ func parseCoords(phase Phase, s string) (Action, error) {
 		if phase == PhaseBan {
 			return Action{}, fmt.Errorf("a ban names squares only: it removes every promotion on them")
 		}
-		switch k := kindFromLetter(s[4]); k {
-		case Queen, Rook, Bishop, Knight:
-			a.Promotion = k
-		default:
-			return Action{}, fmt.Errorf("%q is not a promotion piece: use q, r, b or n", s[4:])
+		c := s[4] | 0x20
+		if !strings.Contains(promos, string(c)) {
+			return Action{}, fmt.Errorf("%q is not a promotion piece: use %s", s[4:], letterList(promos))
 		}
+		a.Promotion = kindFromLetter(c)
 	}
 	return a, nil
+}
+
+// letterList writes promotion letters for a message: "q, r, b or n".
+func letterList(promos string) string {
+	var b strings.Builder
+	for i := range len(promos) {
+		switch {
+		case i == len(promos)-1:
+			b.WriteString(" or ")
+		case i > 0:
+			b.WriteString(", ")
+		}
+		b.WriteByte(promos[i])
+	}
+	return b.String()
 }

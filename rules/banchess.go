@@ -29,6 +29,20 @@ func (BanChess) turn(ply int) Turn {
 	return Turn{Actor: Black, Phase: PhaseMove, ToMove: Black}
 }
 
+func (BanChess) startFEN() string { return StartFEN + " 1" }
+
+func (v BanChess) readFEN(fields []string) (Position, int, Pair, bool, error) {
+	return readChessFEN(fields, v.parseExtension)
+}
+
+func (v BanChess) fenTail(_ *Position, ply int, ban Pair, hasBan bool) (string, bool) {
+	return v.formatExtension(ply, ban, hasBan), true
+}
+
+func (BanChess) newMover() mover { return &chessMover{} }
+
+func (BanChess) promotions() string { return chessPromotions }
+
 func (BanChess) firstPly(toMove Color, fullmove int) int {
 	if toMove == Black {
 		return 4*(fullmove-1) + 3

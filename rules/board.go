@@ -57,34 +57,50 @@ func ParseColor(s string) (Color, error) {
 	return 0, fmt.Errorf("%q is not a colour: use white or black", Clip(s))
 }
 
-// Square is one of the 64 squares: a1 = 0, b1 = 1, …, h8 = 63.
+// Square is one of the 64 squares, a1 = 0, b1 = 1, …, h8 = 63, or one of
+// EN-Chess's two x squares, X0 and X9.
 type Square int8
 
-// NoSquare stands for the absence of a square.
-const NoSquare Square = -1
+// NoSquare stands for the absence of a square; X0 and X9 are EN-Chess's
+// extra squares below the d1/e1 corner and above the d8/e8 corner.
+const (
+	NoSquare Square = -1
+	X0       Square = 64
+	X9       Square = 65
+)
 
 // SquareAt returns the square on file (0 = a) and rank (0 = 1).
 func SquareAt(file, rank int) Square { return Square(rank*8 + file) }
 
-// File returns 0 for the a-file up to 7 for the h-file.
+// File returns 0 for the a-file up to 7 for the h-file (0 for an x square).
 func (s Square) File() int { return int(s) & 7 }
 
-// Rank returns 0 for the first rank up to 7 for the eighth.
+// Rank returns 0 for the first rank up to 7 for the eighth; an x square
+// gives 8.
 func (s Square) Rank() int { return int(s) >> 3 }
 
-// Valid reports whether s is on the board.
-func (s Square) Valid() bool { return s >= 0 && s < 64 }
+// Valid reports whether s is a square: one of the 64 or an x square.
+func (s Square) Valid() bool { return s >= 0 && s <= X9 }
+
+// IsX reports whether s is an x square (X0 or X9).
+func (s Square) IsX() bool { return s == X0 || s == X9 }
 
 // String returns the square's name, such as "e4", or "-" for NoSquare.
 func (s Square) String() string {
 	return string(appendSquare(make([]byte, 0, 2), s))
 }
 
-// Light reports whether s is a light square.
-func (s Square) Light() bool { return (s.File()+s.Rank())%2 == 1 }
+// Light reports whether s is a light square (x squares are neither: false).
+func (s Square) Light() bool { return !s.IsX() && (s.File()+s.Rank())%2 == 1 }
 
-// ParseSquare reads a square name such as "e4".
+// ParseSquare reads a square name such as "e4", or "x0" or "x9".
 func ParseSquare(s string) (Square, error) {
+	switch s {
+	case "x0":
+		return X0, nil
+	case "x9":
+		return X9, nil
+	}
 	if len(s) != 2 || s[0] < 'a' || s[0] > 'h' || s[1] < '1' || s[1] > '8' {
 		return NoSquare, fmt.Errorf("%q is not a square: use a file a–h and a rank 1–8, like e4", Clip(s))
 	}
@@ -94,7 +110,7 @@ func ParseSquare(s string) (Square, error) {
 // PieceKind is a kind of piece regardless of colour. The zero value means none.
 type PieceKind uint8
 
-// The six kinds of piece.
+// The six kinds of piece, and EN-Chess's Auror.
 const (
 	Pawn PieceKind = iota + 1
 	Knight
@@ -102,12 +118,13 @@ const (
 	Rook
 	Queen
 	King
+	Auror
 )
 
-var kindLetters = [...]byte{0, 'P', 'N', 'B', 'R', 'Q', 'K'}
-var kindNames = [...]string{"", "pawn", "knight", "bishop", "rook", "queen", "king"}
+var kindLetters = [...]byte{0, 'P', 'N', 'B', 'R', 'Q', 'K', 'A'}
+var kindNames = [...]string{"", "pawn", "knight", "bishop", "rook", "queen", "king", "auror"}
 
-// Letter returns the upper-case letter of the kind (P, N, B, R, Q, K).
+// Letter returns the upper-case letter of the kind (P, N, B, R, Q, K, A).
 func (k PieceKind) Letter() byte {
 	if int(k) < len(kindLetters) {
 		return kindLetters[k]
@@ -138,6 +155,8 @@ func kindFromLetter(c byte) PieceKind {
 		return Queen
 	case 'k':
 		return King
+	case 'a':
+		return Auror
 	}
 	return 0
 }
@@ -182,8 +201,9 @@ func (p Piece) String() string {
 	return p.Color().String() + " " + p.Kind().String()
 }
 
-// Board is the placement of pieces, indexed by Square.
-type Board [64]Piece
+// Board is the placement of pieces, indexed by Square; the x squares stay
+// empty but in EN-Chess.
+type Board [66]Piece
 
 // Find returns the first square holding p, or NoSquare.
 func (b *Board) Find(p Piece) Square {
@@ -200,8 +220,14 @@ type Pair struct {
 	From, To Square
 }
 
-// String returns the pair in coordinate form, such as "e2e4".
-func (p Pair) String() string { return p.From.String() + p.To.String() }
+// String returns the pair in coordinate form, such as "e2e4" ("0000" for
+// EN-Chess's pass).
+func (p Pair) String() string {
+	if p.From == NoSquare {
+		return "0000"
+	}
+	return p.From.String() + p.To.String()
+}
 
 // ParsePair reads a pair such as "e2e4".
 func ParsePair(s string) (Pair, error) {

@@ -22,6 +22,18 @@ func (Classic) turn(ply int) Turn {
 	return Turn{Actor: Black, Phase: PhaseMove, ToMove: Black}
 }
 
+func (Classic) startFEN() string { return StartFEN }
+
+func (v Classic) readFEN(fields []string) (Position, int, Pair, bool, error) {
+	return readChessFEN(fields, v.parseExtension)
+}
+
+func (Classic) fenTail(*Position, int, Pair, bool) (string, bool) { return "", false }
+
+func (Classic) newMover() mover { return &chessMover{} }
+
+func (Classic) promotions() string { return chessPromotions }
+
 func (Classic) firstPly(toMove Color, fullmove int) int {
 	if toMove == Black {
 		return 2*(fullmove-1) + 2
@@ -41,5 +53,3 @@ func (v Classic) parseExtension(field string, toMove Color, fullmove int) (int, 
 	}
 	return v.firstPly(toMove, fullmove), Pair{}, false, nil
 }
-
-func (Classic) formatExtension(int, Pair, bool) string { return "" }

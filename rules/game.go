@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-
-	"github.com/notnil/chess"
 )
 
 // StartFEN is the standard initial position.
@@ -26,8 +24,8 @@ type Game struct {
 	positions []Position // the start, then the position after each move
 	plies     []plyRecord
 
-	live  *chess.Position // the current position, for move generation
-	moves []*chess.Move   // its legal moves
+	mover mover  // the variant's board, at the current position
+	moves []move // its legal moves
 
 	outcome  Outcome
 	declared bool // the outcome was declared (resignation, agreement), not reached by a ply
@@ -43,9 +41,12 @@ type plyRecord struct {
 	san    string // moves only, with + or #
 }
 
-// New starts a game of v from the initial position.
+// New starts a game of v from its initial position.
 func New(v Variant) *Game {
-	g, err := FromFEN(StartFEN, v)
+	if v == nil {
+		v = BanChess{}
+	}
+	g, err := FromFEN(v.startFEN(), v)
 	if err != nil {
 		panic("rules: the initial position is invalid: " + err.Error())
 	}
@@ -58,23 +59,11 @@ func FromFEN(fen string, v Variant) (*Game, error) {
 	if v == nil {
 		v = BanChess{}
 	}
-	fields := strings.Fields(fen)
-	if len(fields) < 6 || len(fields) > 7 {
-		return nil, fenErrorf("position", "a FEN has 6 fields (7 with the Ban Chess ply), not %d", len(fields))
-	}
-	pos, err := parseFEN6(fields)
+	pos, ply, ban, hasBan, err := v.readFEN(strings.Fields(fen))
 	if err != nil {
 		return nil, err
 	}
-	ext := ""
-	if len(fields) == 7 {
-		ext = fields[6]
-	}
-	ply, ban, hasBan, err := v.parseExtension(ext, pos.ToMove, pos.Fullmove)
-	if err != nil {
-		return nil, err
-	}
-	g := &Game{variant: v, startPly: ply, startBan: ban, startHasBan: hasBan}
+	g := &Game{variant: v, startPly: ply, startBan: ban, startHasBan: hasBan, mover: v.newMover()}
 	if err := g.reset(pos); err != nil {
 		return nil, err
 	}
@@ -87,34 +76,21 @@ func FromFEN(fen string, v Variant) (*Game, error) {
 
 // reset makes pos the start and only position.
 func (g *Game) reset(pos Position) error {
-	live := &chess.Position{}
-	if err := live.UnmarshalText(pos.appendFEN6(nil)); err != nil {
-		return fenErrorf("position", "%v", err)
-	}
 	g.positions = append(g.positions[:0], pos)
 	g.plies = g.plies[:0]
-	g.setLive(live)
-	return nil
-}
-
-// setLive makes live the current position and records what its moves tell.
-func (g *Game) setLive(live *chess.Position) {
-	g.live = live
-	g.moves = live.ValidMoves()
-	cur := &g.positions[len(g.positions)-1]
-	cur.epCapture = false
-	for _, m := range g.moves {
-		if m.HasTag(chess.EnPassant) {
-			cur.epCapture = true
-			break
-		}
+	if err := g.mover.load(&g.positions[0]); err != nil {
+		return err
 	}
+	g.moves = g.mover.moves()
+	return nil
 }
 
 // Replay starts a game of v from fen ("" for the initial position) and
 // plays the actions, given in BCN. The error names the first action refused.
 func Replay(v Variant, fen string, actions []string) (*Game, error) {
-	if fen == "" {
+	if fen == "" && v != nil {
+		fen = v.startFEN()
+	} else if fen == "" {
 		fen = StartFEN
 	}
 	g, err := FromFEN(fen, v)
@@ -181,7 +157,7 @@ func (g *Game) FromChessGame() bool { return g.fromChessGame }
 // hasMove reports whether the side to move has a legal move with this pair.
 func (g *Game) hasMove(p Pair) bool {
 	for _, m := range g.moves {
-		if moveFrom(m) == p.From && moveTo(m) == p.To {
+		if m.from == p.From && m.to == p.To {
 			return true
 		}
 	}
@@ -193,7 +169,7 @@ func (g *Game) playable() int {
 	ban, banned := g.Ban()
 	n := 0
 	for _, m := range g.moves {
-		if !banned || moveFrom(m) != ban.From || moveTo(m) != ban.To {
+		if !banned || m.from != ban.From || m.to != ban.To {
 			n++
 		}
 	}
@@ -210,15 +186,14 @@ func (g *Game) Legal() []Action {
 	out := make([]Action, 0, len(g.moves))
 	if t.Phase == PhaseBan {
 		for _, m := range g.moves {
-			a := BanAction(moveFrom(m), moveTo(m))
-			if promoKind(m) == 0 || promoKind(m) == Queen { // one ban per pair
-				out = append(out, a)
+			if m.promo == 0 || m.promo == Queen { // one ban per pair
+				out = append(out, BanAction(m.from, m.to))
 			}
 		}
 	} else {
 		ban, banned := g.Ban()
 		for _, m := range g.moves {
-			a := MoveAction(moveFrom(m), moveTo(m), promoKind(m))
+			a := m.action()
 			if !banned || a.Pair() != ban {
 				out = append(out, a)
 			}
@@ -228,13 +203,23 @@ func (g *Game) Legal() []Action {
 	return out
 }
 
-// sortKey orders actions as their BCN text sorts.
+// sortKey orders actions as their BCN text sorts ("0000" first, x squares
+// after h8).
 func (a Action) sortKey() int32 {
 	promo := int32(0)
 	if a.Promotion != 0 {
 		promo = int32(a.Promotion.Letter()|0x20) - 'a' + 1
 	}
-	return int32(a.From.File())<<17 | int32(a.From.Rank())<<14 | int32(a.To.File())<<11 | int32(a.To.Rank())<<8 | promo
+	return squareKey(a.From)<<16 | squareKey(a.To)<<8 | promo
+}
+
+// squareKey orders squares as their names sort: a1 a2 … h8 x0 x9, after
+// NoSquare.
+func squareKey(s Square) int32 {
+	if s.IsX() || s == NoSquare {
+		return int32(s) + 1
+	}
+	return int32(s.File()<<3|s.Rank()) + 1
 }
 
 // Play applies one action. An illegal one returns an *ActionError (kind
@@ -257,11 +242,11 @@ func (g *Game) Play(a Action) error {
 		g.revision++
 		return nil
 	}
-	m, err := g.findMove(a)
+	i, err := g.findMove(a)
 	if err != nil {
 		return err
 	}
-	g.playMove(m)
+	g.playMove(i)
 	g.revision++
 	return nil
 }
@@ -273,47 +258,51 @@ func (g *Game) Revision() uint64 { return g.revision }
 
 // PlayText applies an action written in BCN, such as "b:e2e4" or "m:e7e8q".
 func (g *Game) PlayText(bcn string) error {
-	a, err := ParseAction(bcn)
+	a, err := parseAction(bcn, g.variant.promotions())
 	if err != nil {
 		return err
 	}
 	return g.Play(a)
 }
 
-// findMove returns the legal move a names, or says why there is none.
-func (g *Game) findMove(a Action) (*chess.Move, error) {
+// findMove returns the index of the legal move a names, or says why there
+// is none.
+func (g *Game) findMove(a Action) (int, error) {
 	if ban, banned := g.Ban(); banned && a.Pair() == ban {
-		return nil, bannedf(a.String(), "%s is banned this turn", ban)
+		return 0, bannedf(a.String(), "%s is banned this turn", ban)
 	}
-	var pairMatch bool
-	for _, m := range g.moves {
-		if moveFrom(m) != a.From || moveTo(m) != a.To {
+	var pairMatch, promotes bool
+	for i, m := range g.moves {
+		if m.from != a.From || m.to != a.To {
 			continue
 		}
-		pairMatch = true
-		if promoKind(m) == a.Promotion {
-			return m, nil
+		pairMatch, promotes = true, promotes || m.promo != 0
+		if m.promo == a.Promotion {
+			return i, nil
 		}
 	}
 	switch {
 	case pairMatch && a.Promotion == 0:
-		return nil, illegalf(a.String(), "%s promotes a pawn: add the piece, as in %sq", a.Coords(), a.Coords())
+		return 0, illegalf(a.String(), "%s promotes a pawn: add the piece, as in %sq", a.Coords(), a.Coords())
+	case promotes:
+		return 0, illegalf(a.String(), "%s cannot promote to a %s", a.Pair(), a.Promotion)
 	case pairMatch:
-		return nil, illegalf(a.String(), "%s is not a promotion", a.Pair())
+		return 0, illegalf(a.String(), "%s is not a promotion", a.Pair())
 	}
-	return nil, illegalf(a.String(), "%s", g.whyNot(a.Pair(), g.ToMove()))
+	return 0, illegalf(a.String(), "%s", g.whyNot(a.Pair(), g.ToMove()))
 }
 
 // MoveSAN returns a legal move of the side to move in SAN, with + or # as
 // playing it would give, without playing it.
 func (g *Game) MoveSAN(a Action) (string, error) {
-	for _, m := range g.moves {
-		if moveFrom(m) != a.From || moveTo(m) != a.To || promoKind(m) != a.Promotion {
+	for i, m := range g.moves {
+		if m.from != a.From || m.to != a.To || m.promo != a.Promotion {
 			continue
 		}
-		san := encodeSAN(&g.positions[len(g.positions)-1], g.moves, m)
-		if m.HasTag(chess.Check) {
-			if next := g.live.Update(m); len(next.ValidMoves()) == 0 {
+		capture, check := g.mover.flags(i)
+		san := encodeSAN(&g.positions[len(g.positions)-1], g.moves, m, capture)
+		if check {
+			if g.mover.mates(i) {
 				return san + "#", nil
 			}
 			return san + "+", nil
@@ -326,6 +315,9 @@ func (g *Game) MoveSAN(a Action) (string, error) {
 // whyNot explains why the side to move has no legal move with this pair.
 func (g *Game) whyNot(p Pair, side Color) string {
 	board := &g.positions[len(g.positions)-1].Board
+	if !p.From.Valid() {
+		return "there is nothing to pass: a side passes only in partial checkmate"
+	}
 	pc := board[p.From]
 	switch {
 	case pc == NoPiece:
@@ -338,15 +330,16 @@ func (g *Game) whyNot(p Pair, side Color) string {
 	return fmt.Sprintf("the %s on %s cannot move to %s", pc.Kind(), p.From, p.To)
 }
 
-// playMove applies a legal move of the live position.
-func (g *Game) playMove(m *chess.Move) {
+// playMove applies the legal move g.moves[i].
+func (g *Game) playMove(i int) {
+	m := g.moves[i]
 	prev := &g.positions[len(g.positions)-1]
-	san := encodeSAN(prev, g.moves, m)
-	next := *prev
-	next.apply(moveFrom(m), moveTo(m), promoKind(m))
-	next.inCheck = m.HasTag(chess.Check)
-	g.positions = append(g.positions, next)
-	g.setLive(g.live.Update(m))
+	capture, _ := g.mover.flags(i)
+	san := encodeSAN(prev, g.moves, m, capture)
+	g.positions = append(g.positions, *prev)
+	next := &g.positions[len(g.positions)-1]
+	g.mover.play(i, next)
+	g.moves = g.mover.moves()
 	if next.inCheck {
 		if len(g.moves) == 0 {
 			san += "#"
@@ -354,7 +347,7 @@ func (g *Game) playMove(m *chess.Move) {
 			san += "+"
 		}
 	}
-	g.plies = append(g.plies, plyRecord{action: MoveAction(moveFrom(m), moveTo(m), promoKind(m)), san: san})
+	g.plies = append(g.plies, plyRecord{action: m.action(), san: san})
 	g.outcome = g.adjudicate(true)
 }
 
@@ -363,6 +356,9 @@ func (g *Game) playMove(m *chess.Move) {
 // the draw rules apply too.
 func (g *Game) adjudicate(afterMove bool) Outcome {
 	pos := &g.positions[len(g.positions)-1]
+	if o := g.mover.decided(pos); o.Over() {
+		return o
+	}
 	if g.playable() == 0 {
 		reason := ByMove
 		if _, banned := g.Ban(); banned {
@@ -377,7 +373,7 @@ func (g *Game) adjudicate(afterMove bool) Outcome {
 		return Outcome{}
 	}
 	switch {
-	case pos.Board.insufficientMaterial():
+	case g.mover.insufficient(&pos.Board):
 		return Outcome{Status: Draw, Reason: InsufficientMaterial}
 	case g.repetitions() >= 3:
 		return Outcome{Status: Draw, Reason: ThreefoldRepetition}
@@ -416,12 +412,11 @@ func (g *Game) Undo() error {
 		return ErrNothingToUndo
 	}
 	if g.plies[n-1].action.Phase == PhaseMove {
-		live := &chess.Position{}
-		if err := live.UnmarshalText(g.positions[len(g.positions)-2].appendFEN6(nil)); err != nil {
+		if err := g.mover.load(&g.positions[len(g.positions)-2]); err != nil {
 			return fmt.Errorf("undo: restoring the position before the move: %w", err)
 		}
 		g.positions = g.positions[:len(g.positions)-1]
-		g.setLive(live)
+		g.moves = g.mover.moves()
 	}
 	g.plies = g.plies[:n-1]
 	g.outcome = Outcome{}
@@ -444,12 +439,13 @@ func (g *Game) AgreeDraw() error {
 
 // FlagFall ends the game because side's clock ran out: side loses on time,
 // unless the other side has no mating material (a lone king, or a king and
-// one bishop or knight), which is a draw.
+// one bishop or knight; in EN-Chess, kings and Aurors only), which is a
+// draw.
 func (g *Game) FlagFall(side Color) error {
 	if side != White && side != Black {
 		return errors.New("flag fall: the side must be white or black")
 	}
-	if pos := g.Position(); !pos.Board.canMate(side.Other()) {
+	if pos := g.Position(); !g.mover.canMate(&pos.Board, side.Other()) {
 		return g.declare(Outcome{Status: Draw, Reason: Timeout})
 	}
 	return g.declare(Outcome{Status: TimeForfeit, Reason: Timeout, Winner: side.Other()})

@@ -5,8 +5,6 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
-
-	"github.com/notnil/chess"
 )
 
 // maxInput is the longest text ParseInput reads, in bytes; the longest
@@ -51,18 +49,18 @@ func (g *Game) ParseInput(text string) (Action, error) {
 	var err error
 	switch {
 	case len(body) >= 2 && body[1] == ':':
-		a, err = ParseAction(s)
+		a, err = parseAction(s, g.variant.promotions())
 	case squareShaped(body, false):
-		a, err = readSquares(t.Phase, s, body)
+		a, err = readSquares(t.Phase, s, body, g.variant.promotions())
 	default:
-		q, sanErr := readSAN(s)
+		q, sanErr := readSAN(s, g.variant.promotions())
 		switch {
 		case sanErr == nil && t.Phase == PhaseBan:
 			return g.sanBan(s, q)
 		case sanErr == nil:
 			return g.sanMove(s, q)
 		case squareShaped(body, true):
-			a, err = readSquares(t.Phase, s, body)
+			a, err = readSquares(t.Phase, s, body, g.variant.promotions())
 		default:
 			return Action{}, sanErr
 		}
@@ -113,8 +111,9 @@ func squareShaped(s string, anyCase bool) bool {
 }
 
 // readSquares reads body, squares shaped like "e2e4" or "e7e8q" in either
-// case, as an action of phase; s is the text as typed, for messages.
-func readSquares(phase Phase, s, body string) (Action, error) {
+// case, as an action of phase promoting to one of promos; s is the text as
+// typed, for messages.
+func readSquares(phase Phase, s, body, promos string) (Action, error) {
 	var sq [2]Square
 	for i := range sq {
 		typed := body[2*i : 2*i+2]
@@ -128,28 +127,31 @@ func readSquares(phase Phase, s, body string) (Action, error) {
 		if phase == PhaseBan {
 			return Action{}, syntaxErrorf(s, "%q is not a ban: a ban names squares only, as in %s, and removes every promotion on them", s, body[:4])
 		}
-		switch k := kindFromLetter(body[4]); k {
-		case Queen, Rook, Bishop, Knight:
-			a.Promotion = k
-		default:
-			return Action{}, syntaxErrorf(s, "%q is not a move: %q is not a promotion piece: use q, r, b or n, as in %sq", s, body[4:], body[:4])
+		if c := body[4] | 0x20; strings.IndexByte(promos, c) >= 0 {
+			a.Promotion = kindFromLetter(c)
+		} else {
+			return Action{}, syntaxErrorf(s, "%q is not a move: %q is not a promotion piece: use %s, as in %sq", s, body[4:], letterList(promos), body[:4])
 		}
 	}
 	return a, nil
 }
 
-// readSAN reads s as SAN; the error, of kind ErrSyntax, says what is wrong.
-func readSAN(s string) (sanQuery, error) {
+// readSAN reads s as SAN promoting to one of promos (lower-case letters);
+// the error, of kind ErrSyntax, says what is wrong.
+func readSAN(s, promos string) (sanQuery, error) {
 	q, err := parseSAN(s)
-	if err == nil {
+	if err == nil && (q.promotion == 0 || strings.IndexByte(promos, q.promotion.Letter()|0x20) >= 0) {
 		return q, nil
 	}
 	if i := strings.IndexByte(s, '='); i > 0 && i+1 < len(s) {
 		c := s[i+1]
 		letter := c|0x20 >= 'a' && c|0x20 <= 'z'
-		if k := kindFromLetter(c); letter && (k == 0 || k == Pawn || k == King) {
-			return q, syntaxErrorf(s, "%q is not a move: %c is not a promotion piece: promote to Q, R, B or N, as in %s=Q", Clip(s), c, Clip(s[:i]))
+		if letter && strings.IndexByte(promos, c|0x20) < 0 {
+			return q, syntaxErrorf(s, "%q is not a move: %c is not a promotion piece: promote to %s, as in %s=Q", Clip(s), c, letterList(strings.ToUpper(promos)), Clip(s[:i]))
 		}
+	}
+	if err == nil {
+		return q, syntaxErrorf(s, "%q is not a move: %c is not a promotion piece here", Clip(s), q.promotion.Letter())
 	}
 	return q, syntaxErrorf(s, "%v", err)
 }
@@ -166,8 +168,7 @@ func (g *Game) sanMove(s string, q sanQuery) (Action, error) {
 	case !onePair(found):
 		return Action{}, ambiguous(s, found)
 	}
-	m := found[0]
-	a, err := g.notBanned(s, MoveAction(moveFrom(m), moveTo(m), promoKind(m)))
+	a, err := g.notBanned(s, found[0].action())
 	if err == nil && len(found) > 1 {
 		return Action{}, illegalf(s, "%s promotes a pawn: add the piece, as in %s=Q", Clip(s), Clip(strings.TrimRight(s, "+#")))
 	}
@@ -187,14 +188,14 @@ func (g *Game) sanBan(s string, q sanQuery) (Action, error) {
 	case !onePair(found):
 		return Action{}, ambiguous(s, found)
 	}
-	return BanAction(moveFrom(found[0]), moveTo(found[0])), nil
+	return BanAction(found[0].from, found[0].to), nil
 }
 
 // onePair reports whether the moves, at least one, share their squares (the
 // promotions of one pawn do).
-func onePair(moves []*chess.Move) bool {
+func onePair(moves []move) bool {
 	for _, m := range moves[1:] {
-		if moveFrom(m) != moveFrom(moves[0]) || moveTo(m) != moveTo(moves[0]) {
+		if m.from != moves[0].from || m.to != moves[0].to {
 			return false
 		}
 	}
@@ -202,10 +203,10 @@ func onePair(moves []*chess.Move) bool {
 }
 
 // ambiguous refuses SAN s that names several moves, naming their squares.
-func ambiguous(s string, found []*chess.Move) error {
+func ambiguous(s string, found []move) error {
 	var from []string
 	for _, m := range found {
-		if f := moveFrom(m).String(); !slices.Contains(from, f) {
+		if f := m.from.String(); !slices.Contains(from, f) {
 			from = append(from, f)
 		}
 	}

@@ -35,9 +35,10 @@ const (
 	// Timeout is a clock run out: a loss on time (TimeForfeit), or a draw
 	// when the side with time left has no mating material.
 	Timeout
+	KingCapture // EN-Chess: the loser has no king left
 )
 
-var reasonNames = [...]string{"", "ban", "move", "insufficient-material", "threefold-repetition", "fifty-move", "agreement", "resignation", "timeout"}
+var reasonNames = [...]string{"", "ban", "move", "insufficient-material", "threefold-repetition", "fifty-move", "agreement", "resignation", "timeout", "king-capture"}
 
 // String returns the reason as the API writes it, such as "fifty-move".
 func (r Reason) String() string { return reasonNames[r] }
@@ -83,6 +84,9 @@ func (o Outcome) Indicator() string {
 func (o Outcome) String() string {
 	switch o.Status {
 	case Checkmate:
+		if o.Reason == KingCapture {
+			return o.Winner.Name() + " won by capturing the last king"
+		}
 		if o.Reason == ByBan {
 			return o.Winner.Name() + " won by checkmate after a ban"
 		}

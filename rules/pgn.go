@@ -51,7 +51,7 @@ func (g *Game) PGN(tags ...Tag) string {
 		set(t)
 	}
 	roster = append(roster, Tag{"Result", g.outcome.Result()})
-	if _, isBan := g.variant.(BanChess); isBan {
+	if _, classic := g.variant.(Classic); !classic {
 		roster = append(roster, Tag{"Variant", g.variant.Name()})
 	}
 	if g.customStart() {
@@ -67,9 +67,7 @@ func (g *Game) PGN(tags ...Tag) string {
 	return b.String()
 }
 
-func (g *Game) customStart() bool {
-	return g.positions[0].FEN() != StartFEN || g.startPly != 1 || g.startHasBan
-}
+func (g *Game) customStart() bool { return g.StartFEN() != g.variant.startFEN() }
 
 // quotePGN writes s as a PGN string: quoted, with quotes and backslashes
 // escaped and line breaks made spaces.

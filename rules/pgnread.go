@@ -66,6 +66,9 @@ func FromPGN(text string, opts PGNOptions) (*Game, error) {
 	pg := games[opts.Game]
 	v := opts.Variant
 	hasBans := pg.hasBans()
+	if tv, err := VariantByID(pg.tag("Variant")); v == nil && err == nil && pg.tag("Variant") != "" && tv.ID() != (Classic{}).ID() {
+		v = tv // a variant of its own, such as EN-Chess
+	}
 	if v == nil {
 		v = BanChess{}
 		if !hasBans && !strings.EqualFold(pg.tag("Variant"), BanChess{}.Name()) {
@@ -97,12 +100,12 @@ func (pg *pgnGame) hasBans() bool {
 	return false
 }
 
-// start returns the FEN the game starts from.
-func (pg *pgnGame) start() string {
+// start returns the FEN a game of v starts from.
+func (pg *pgnGame) start(v Variant) string {
 	if fen := pg.tag("FEN"); fen != "" {
 		return fen
 	}
-	return StartFEN
+	return v.startFEN()
 }
 
 // chessGame plays a PGN without bans as standard chess and starts Ban Chess
@@ -125,7 +128,7 @@ func (pg *pgnGame) chessGame(maxPlies int) (*Game, error) {
 // play replays the tokens as a game of v, of at most maxPlies plies when
 // maxPlies is positive.
 func (pg *pgnGame) play(v Variant, maxPlies int) (*Game, error) {
-	g, err := FromFEN(pg.start(), v)
+	g, err := FromFEN(pg.start(v), v)
 	if err != nil {
 		return nil, &PGNError{Token: "[FEN]", Err: err}
 	}
@@ -196,14 +199,14 @@ func (pg *pgnGame) play(v Variant, maxPlies int) (*Game, error) {
 func (g *Game) ParseMove(text string) (Action, error) {
 	s := strings.TrimSpace(text)
 	if strings.HasPrefix(s, "m:") || strings.HasPrefix(s, "M:") {
-		return ParseAction(s)
+		return parseAction(s, g.variant.promotions())
 	}
 	if coords := strings.TrimRight(s, "+#="); len(coords) >= 4 && coords[0] >= 'a' && coords[0] <= 'h' {
-		if a, err := parseCoords(PhaseMove, coords); err == nil {
+		if a, err := parseCoords(PhaseMove, coords, g.variant.promotions()); err == nil {
 			return a, nil
 		}
 	}
-	q, err := readSAN(s)
+	q, err := readSAN(s, g.variant.promotions())
 	if err != nil {
 		return Action{}, err
 	}

@@ -249,11 +249,33 @@ func (b *Board) canMate(side Color) bool {
 	return minors > 1
 }
 
+// readChessFEN reads a chess FEN of 6 fields, or 7 with an extension that
+// ext reads (a Ban Chess ply).
+func readChessFEN(fields []string, ext func(string, Color, int) (int, Pair, bool, error)) (Position, int, Pair, bool, error) {
+	if len(fields) < 6 || len(fields) > 7 {
+		return Position{}, 0, Pair{}, false, fenErrorf("position", "a FEN has 6 fields (7 with the Ban Chess ply), not %d", len(fields))
+	}
+	pos, err := parseFEN6(fields, false)
+	if err != nil {
+		return pos, 0, Pair{}, false, err
+	}
+	if pos.Board.attacked(pos.KingSquare(pos.ToMove.Other()), pos.ToMove) {
+		return pos, 0, Pair{}, false, fenErrorf("position", "%s is in check but it is %s's turn to move", pos.ToMove.Other().Name(), pos.ToMove.Name())
+	}
+	pos.inCheck = pos.Board.attacked(pos.KingSquare(pos.ToMove), pos.ToMove.Other())
+	field := ""
+	if len(fields) == 7 {
+		field = fields[6]
+	}
+	ply, ban, hasBan, err := ext(field, pos.ToMove, pos.Fullmove)
+	return pos, ply, ban, hasBan, err
+}
+
 // parseFEN6 reads and validates the six standard FEN fields, everything
-// except what needs move generation.
-func parseFEN6(fields []string) (Position, error) {
+// except what needs move generation; en reads an EN-Chess placement.
+func parseFEN6(fields []string, en bool) (Position, error) {
 	p := Position{EnPassant: NoSquare}
-	if err := parsePlacement(&p.Board, fields[0]); err != nil {
+	if err := parsePlacement(&p.Board, fields[0], en); err != nil {
 		return p, err
 	}
 	switch fields[1] {
@@ -277,10 +299,6 @@ func parseFEN6(fields []string) (Position, error) {
 	if p.Fullmove, err = parseCount(fields[5], 1); err != nil {
 		return p, fenErrorf("fullmove number", "%q must be a whole number from 1", Clip(fields[5]))
 	}
-	if p.Board.attacked(p.KingSquare(p.ToMove.Other()), p.ToMove) {
-		return p, fenErrorf("position", "%s is in check but it is %s's turn to move", p.ToMove.Other().Name(), p.ToMove.Name())
-	}
-	p.inCheck = p.Board.attacked(p.KingSquare(p.ToMove), p.ToMove.Other())
 	return p, nil
 }
 
@@ -301,12 +319,15 @@ func parseCount(s string, min int) (int, error) {
 	return n, nil
 }
 
-func parsePlacement(b *Board, s string) error {
+// parsePlacement reads the first FEN field. Chess wants one king a side
+// and no pawn on the first or last rank; EN-Chess (en) takes Aurors, any
+// number of kings from one, and pawns waiting on their last rank.
+func parsePlacement(b *Board, s string, en bool) error {
 	ranks := strings.Split(s, "/")
 	if len(ranks) != 8 {
 		return fenErrorf("placement", "%q has %d ranks; it needs 8 separated by /", Clip(s), len(ranks))
 	}
-	var count [3][7]int
+	var count [3][8]int
 	for i, row := range ranks {
 		rank := 7 - i
 		file := 0
@@ -320,10 +341,14 @@ func parsePlacement(b *Board, s string) error {
 				continue
 			}
 			k := kindFromLetter(c)
-			if k == 0 {
+			if k == 0 || k == Auror && !en {
 				// Quote the character, not its first byte: "８", not "\xef".
 				_, n := utf8.DecodeRuneInString(row[j:])
-				return fenErrorf("placement", "%q on rank %d is not a piece letter (use PNBRQK, lower case for Black) or a count 1–8", row[j:j+n], rank+1)
+				letters := "PNBRQK"
+				if en {
+					letters = "PNBRQKA"
+				}
+				return fenErrorf("placement", "%q on rank %d is not a piece letter (use %s, lower case for Black) or a count 1–8", row[j:j+n], rank+1, letters)
 			}
 			if file > 7 {
 				return fenErrorf("placement", "rank %d (%q) covers more than 8 squares", rank+1, Clip(row))
@@ -332,7 +357,10 @@ func parsePlacement(b *Board, s string) error {
 			if c >= 'a' {
 				color = Black
 			}
-			if k == Pawn && (rank == 0 || rank == 7) {
+			if en && k == Pawn && (color == White && rank == 0 || color == Black && rank == 7) {
+				return fenErrorf("placement", "a %s pawn stands on %s, its own first rank, where no pawn can be", color, SquareAt(file, rank))
+			}
+			if !en && k == Pawn && (rank == 0 || rank == 7) {
 				return fenErrorf("placement", "a %s pawn stands on %s; pawns cannot be on the first or last rank", color, SquareAt(file, rank))
 			}
 			b[SquareAt(file, rank)] = NewPiece(color, k)
@@ -342,6 +370,9 @@ func parsePlacement(b *Board, s string) error {
 		if file != 8 {
 			return fenErrorf("placement", "rank %d (%q) covers %d squares; it must cover 8", rank+1, Clip(row), file)
 		}
+	}
+	if en {
+		return nil // EN-Chess counts pieces once its x squares are read
 	}
 	for _, c := range []Color{White, Black} {
 		kings := count[c][King]

@@ -47,9 +47,12 @@ func fenOf(pos *Position, suffix string) string {
 // indicator, after a space ("" for none).
 func (g *Game) fenSuffix(n int, pos *Position) string {
 	ban, banned := g.banAfter(n)
-	ext := g.variant.formatExtension(g.startPly+n, ban, banned)
-	if ext == "" {
+	ext, indicate := g.variant.fenTail(pos, g.startPly+n, ban, banned)
+	switch {
+	case ext == "":
 		return ""
+	case !indicate:
+		return " " + ext
 	}
 	return " " + ext + g.indicator(n, pos)
 }

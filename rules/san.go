@@ -2,39 +2,21 @@ package rules
 
 import (
 	"fmt"
+	"slices"
 	"strings"
-
-	"github.com/notnil/chess"
 )
 
-// The engine's moves are notnil/chess moves; these helpers translate them.
-
-func moveFrom(m *chess.Move) Square { return Square(m.S1()) }
-func moveTo(m *chess.Move) Square   { return Square(m.S2()) }
-
-// promoKind converts the library's promotion piece type.
-func promoKind(m *chess.Move) PieceKind {
-	switch m.Promo() {
-	case chess.Queen:
-		return Queen
-	case chess.Rook:
-		return Rook
-	case chess.Bishop:
-		return Bishop
-	case chess.Knight:
-		return Knight
-	}
-	return 0
-}
-
-func isCapture(m *chess.Move) bool { return m.HasTag(chess.Capture) || m.HasTag(chess.EnPassant) }
-
 // encodeSAN writes m, played from p where moves are all legal moves, in
-// Standard Algebraic Notation without a check suffix.
-func encodeSAN(p *Position, moves []*chess.Move, m *chess.Move) string {
-	from, to := moveFrom(m), moveTo(m)
+// Standard Algebraic Notation without a check suffix; capture says whether
+// it captures. EN-Chess adds the pass "--", the swap "A@e1", promotion in
+// place "d8=Q" and x squares.
+func encodeSAN(p *Position, moves []move, m move, capture bool) string {
+	from, to := m.from, m.to
+	if from == NoSquare {
+		return "--"
+	}
 	pc := p.Board[from]
-	if pc.Kind() == King && (to-from == 2 || from-to == 2) {
+	if pc.Kind() == King && !from.IsX() && !to.IsX() && (to-from == 2 || from-to == 2) {
 		if to > from {
 			return "O-O"
 		}
@@ -42,24 +24,27 @@ func encodeSAN(p *Position, moves []*chess.Move, m *chess.Move) string {
 	}
 	b := make([]byte, 0, 8)
 	if pc.Kind() == Pawn {
-		if isCapture(m) {
+		if capture {
 			b = append(b, byte('a'+from.File()), 'x')
 		}
 		b = append(b, to.String()...)
-		if k := promoKind(m); k != 0 {
+		if k := m.promo; k != 0 {
 			b = append(b, '=', k.Letter())
 		}
 		return string(b)
 	}
 	b = append(b, pc.Kind().Letter())
+	if pc.Kind() == Auror && p.Board[to] == NewPiece(pc.Color(), King) {
+		b = append(b, '@')
+	}
 	ambiguous, sameFile, sameRank := false, false, false
 	for _, o := range moves {
-		of := moveFrom(o)
-		if of == from || moveTo(o) != to || p.Board[of] != pc {
+		of := o.from
+		if of == from || o.to != to || of == NoSquare || p.Board[of] != pc {
 			continue
 		}
 		ambiguous = true
-		sameFile = sameFile || of.File() == from.File()
+		sameFile = sameFile || of.File() == from.File() || of.IsX() || from.IsX()
 		sameRank = sameRank || of.Rank() == from.Rank()
 	}
 	if ambiguous {
@@ -72,7 +57,7 @@ func encodeSAN(p *Position, moves []*chess.Move, m *chess.Move) string {
 			b = append(b, from.String()...)
 		}
 	}
-	if isCapture(m) {
+	if capture {
 		b = append(b, 'x')
 	}
 	return string(append(b, to.String()...))
@@ -80,6 +65,7 @@ func encodeSAN(p *Position, moves []*chess.Move, m *chess.Move) string {
 
 // sanQuery is a parsed SAN token: what it asks for, before matching.
 type sanQuery struct {
+	pass      bool
 	castle    int // 0 none, 1 king side, 2 queen side
 	kind      PieceKind
 	fromFile  int // -1 when not given
@@ -94,6 +80,10 @@ func parseSAN(text string) (sanQuery, error) {
 	s := strings.TrimRight(text, "+#!?")
 	s = strings.TrimSuffix(s, "e.p.")
 	q := sanQuery{fromFile: -1, fromRank: -1, to: NoSquare}
+	if s == "--" {
+		q.pass = true
+		return q, nil
+	}
 	switch strings.ToUpper(strings.ReplaceAll(s, "0", "O")) {
 	case "O-O":
 		q.castle, q.kind = 1, King
@@ -115,7 +105,7 @@ func parseSAN(text string) (sanQuery, error) {
 	// Promotion at the end: "=Q", "Q", "(Q)", "=q".
 	s = strings.TrimSuffix(strings.TrimPrefix(s, "("), ")")
 	if n := len(s); n >= 3 {
-		if k := kindFromLetter(s[n-1]); k != 0 && k != Pawn && k != King && (s[n-2] == '=' || (s[n-2] >= '1' && s[n-2] <= '8')) {
+		if k := kindFromLetter(s[n-1]); k != 0 && k != Pawn && (s[n-2] == '=' || (s[n-2] >= '1' && s[n-2] <= '8')) {
 			q.promotion = k
 			s = strings.TrimSuffix(s[:n-1], "=")
 		}
@@ -128,7 +118,7 @@ func parseSAN(text string) (sanQuery, error) {
 		return q, fmt.Errorf("%q is not a move: it must end with a square like f3", Clip(text))
 	}
 	q.to = to
-	s = strings.TrimRight(s[:len(s)-2], "x:-")
+	s = strings.TrimRight(s[:len(s)-2], "x:-@")
 	for _, c := range []byte(s) {
 		switch {
 		case c >= 'a' && c <= 'h' && q.fromFile < 0:
@@ -142,11 +132,20 @@ func parseSAN(text string) (sanQuery, error) {
 	return q, nil
 }
 
-// match finds the one legal move the query names.
-func (q sanQuery) match(p *Position, moves []*chess.Move) []*chess.Move {
-	var found []*chess.Move
+// match finds the legal moves the query names: several when they differ
+// only by promotion. Without a promotion piece, a pawn that stays a pawn
+// (EN-Chess) is named rather than its promotions.
+func (q sanQuery) match(p *Position, moves []move) []move {
+	var found []move
+	stays := false
 	for _, m := range moves {
-		from, to := moveFrom(m), moveTo(m)
+		from, to := m.from, m.to
+		if q.pass || from == NoSquare {
+			if q.pass && from == NoSquare {
+				found = append(found, m)
+			}
+			continue
+		}
 		pc := p.Board[from]
 		if pc.Kind() != q.kind {
 			continue
@@ -160,16 +159,23 @@ func (q sanQuery) match(p *Position, moves []*chess.Move) []*chess.Move {
 		if to != q.to || (q.fromFile >= 0 && from.File() != q.fromFile) || (q.fromRank >= 0 && from.Rank() != q.fromRank) {
 			continue
 		}
-		if promoKind(m) != q.promotion && !(q.promotion == 0 && promoKind(m) != 0) {
+		if m.promo != q.promotion && !(q.promotion == 0 && m.promo != 0) {
 			continue
 		}
+		stays = stays || q.kind == Pawn && m.promo == 0 && (to.Rank() == 0 || to.Rank() == 7)
 		found = append(found, m)
+	}
+	if stays {
+		found = slices.DeleteFunc(found, func(m move) bool { return m.promo != 0 })
 	}
 	return found
 }
 
 // describe names what the query asked for, for error messages.
 func (q sanQuery) describe() string {
+	if q.pass {
+		return "pass (a side passes only in partial checkmate)"
+	}
 	switch q.castle {
 	case 1:
 		return "castle king side"

@@ -14,10 +14,15 @@ type Turn struct {
 	ToMove Color
 }
 
-// Variant is a rule set played on the engine. Standard chess move generation
-// and game-end rules are shared; a variant decides the schedule of plies and
-// how that schedule is written in FEN and PGN. A new variant is a new file in
-// this package with a type implementing these hooks, listed in Variants.
+// Variant is a rule set played by Game. Like scalachess's Variant, it is a
+// set of hooks: the schedule of plies (who bans, who moves), the board and
+// its moves (a mover: geometry, move generation, legality, game end), and
+// notation (FEN, promotion letters, the PGN Variant tag). Game holds what
+// all variants share: the history, bans, undo, repetition and the fifty-move
+// rule, SAN and PGN writing over the variant's moves.
+//
+// A new variant is one new file in this package with a type implementing
+// these hooks, listed in Variants (see the package doc).
 type Variant interface {
 	// ID is the short machine name, such as "ban".
 	ID() string
@@ -26,19 +31,23 @@ type Variant interface {
 
 	// turn says who acts at ply (ply ≥ 1) and what.
 	turn(ply int) Turn
-	// firstPly is the ply at which play starts from a position with toMove
-	// to move and the given fullmove number.
-	firstPly(toMove Color, fullmove int) int
-	// parseExtension reads FEN fields after the sixth ("" when there are none)
-	// and returns the ply and the ban in force, if any.
-	parseExtension(field string, toMove Color, fullmove int) (ply int, ban Pair, hasBan bool, err error)
-	// formatExtension writes the FEN fields after the sixth (without the
-	// indicator), or "" when the variant writes a standard FEN.
-	formatExtension(ply int, ban Pair, hasBan bool) string
+	// startFEN is the FEN of a new game, as Game.StartFEN writes it.
+	startFEN() string
+	// readFEN reads a FEN's fields (already split) into the start position
+	// and the ply and ban in force; the error is a *FENError.
+	readFEN(fields []string) (pos Position, ply int, ban Pair, hasBan bool, err error)
+	// fenTail writes the FEN fields after the sixth, "" for none, and says
+	// whether the state's indicator (+ # =) follows them.
+	fenTail(pos *Position, ply int, ban Pair, hasBan bool) (tail string, indicator bool)
+	// newMover returns the variant's move generator, with no position yet.
+	newMover() mover
+	// promotions lists, in lower case, the letters of the pieces a pawn
+	// may become.
+	promotions() string
 }
 
 // Variants lists every variant the engine plays, the default first.
-func Variants() []Variant { return []Variant{BanChess{}, Classic{}} }
+func Variants() []Variant { return []Variant{BanChess{}, Classic{}, ENChess{}} }
 
 // VariantByID returns the variant with the given ID or name, in any case;
 // "" gives the default, Ban Chess.
@@ -53,5 +62,41 @@ func VariantByID(id string) (Variant, error) {
 		}
 		ids = append(ids, v.ID())
 	}
-	return nil, fmt.Errorf("unknown variant %q: choose %s", Clip(id), strings.Join(ids, " or "))
+	return nil, fmt.Errorf("unknown variant %q: choose %s", Clip(id), strings.Join(ids[:len(ids)-1], ", ")+" or "+ids[len(ids)-1])
+}
+
+// move is a legal move as Game keeps it, whichever mover generated it.
+type move struct {
+	from, to Square // NoSquare for a pass
+	promo    PieceKind
+}
+
+func (m move) action() Action { return MoveAction(m.from, m.to, m.promo) }
+
+// mover is a variant's board: it holds the current position, generates its
+// legal moves and plays them. Game keeps one.
+type mover interface {
+	// load makes p the current position and sets its derived fields
+	// (inCheck, epCapture); the error is a *FENError.
+	load(p *Position) error
+	// moves returns the legal moves of the current position. The slice is
+	// the mover's: valid until the next load or play.
+	moves() []move
+	// play plays moves()[i]: next, a copy of the current position, becomes
+	// the position after it, derived fields set, and the current one.
+	play(i int, next *Position)
+	// flags says whether moves()[i] captures a piece and whether it leaves
+	// an enemy king in check.
+	flags(i int) (capture, check bool)
+	// mates reports whether moves()[i] leaves the opponent checkmated.
+	mates(i int) bool
+	// decided returns the outcome the position p (the current one) ends the
+	// game with under the variant's own rules, such as a side with no king
+	// left; the zero Outcome when none. Checkmate, stalemate and the draw
+	// rules are Game's.
+	decided(p *Position) Outcome
+	// insufficient reports whether neither side can ever win on b.
+	insufficient(b *Board) bool
+	// canMate reports whether side has the material to mate on b.
+	canMate(b *Board, side Color) bool
 }

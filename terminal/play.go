@@ -79,7 +79,7 @@ func parseFlags(args []string, errOut io.Writer) (config, error) {
 	fs.SetOutput(errOut)
 	fs.StringVar(&c.fen, "fen", "", "start from this `FEN` (standard or extended)")
 	fs.StringVar(&c.pgnFile, "pgn", "", "start from the game in this PGN `file`")
-	fs.StringVar(&c.variant, "variant", "", "the `variant`: ban (default) or classic")
+	fs.StringVar(&c.variant, "variant", "", "the `variant`: ban (default), classic or en (EN-Chess)")
 	fs.BoolVar(&c.unicode, "unicode", false, "draw the pieces as Unicode figurines")
 	fs.Usage = func() {
 		fmt.Fprintln(errOut, "usage: banchess play [--fen FEN | --pgn FILE] [--variant ban|classic] [--unicode]")

@@ -181,7 +181,7 @@ func TestFlags(t *testing.T) {
 		{name: "pgn of 33 tags", args: []string{"--pgn", tagged}, code: 2, errOut: "more than 32 tags"},
 		{name: "long stray argument", args: []string{strings.Repeat("é", 3555)}, code: 2, errOut: `unexpected argument "` + strings.Repeat("é", 40) + `…"`},
 		{name: "classic", args: []string{"--variant", "classic"}, code: 0, out: "Ply 1 · White moves"},
-		{name: "bad variant", args: []string{"--variant", "atomic"}, code: 2, errOut: `--variant: "atomic" is not a variant: use "ban" or "classic"` + "\n"},
+		{name: "bad variant", args: []string{"--variant", "atomic"}, code: 2, errOut: `--variant: "atomic" is not a variant: use "ban", "classic" or "en"` + "\n"},
 		{name: "unicode", args: []string{"--unicode"}, code: 0, out: " 8  ♜  ♞  ♝  ♛  ♚  ♝  ♞  ♜  8"},
 	}
 	for _, tt := range tests {

@@ -190,7 +190,7 @@ func TestRefusals(t *testing.T) {
 		{name: "load gibberish", bad: "load hello world", want: "✗ could not load it, the game is unchanged"},
 		{name: "save without a name", bad: "save", want: "✗ save needs a file name, as in: save game.pgn"},
 		{name: "save to an unwritable path", bad: "save " + unwritable, want: "✗ could not save the game: open " + unwritable},
-		{name: "new of an unknown variant", bad: "new chess960", want: `✗ "chess960" is not a variant: use "ban" or "classic"` + "\n"},
+		{name: "new of an unknown variant", bad: "new chess960", want: `✗ "chess960" is not a variant: use "ban", "classic" or "en"` + "\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
