@@ -447,15 +447,17 @@ func needsPromotion(g *rules.Game, a rules.Action) bool {
 	if a.Phase != rules.PhaseMove || a.Promotion != 0 || g.Turn().Phase != rules.PhaseMove {
 		return false
 	}
-	if p := g.Position().Board[a.From]; p.Kind() != rules.Pawn || a.To.Rank() != 0 && a.To.Rank() != 7 {
+	if !a.From.Valid() || g.Position().Board[a.From].Kind() != rules.Pawn {
 		return false
 	}
+	promotes := false
 	for _, l := range g.Legal() {
-		if l.From == a.From && l.To == a.To && l.Promotion != 0 {
-			return true
+		if l == a {
+			return false // EN-Chess: the pawn may stay a pawn
 		}
+		promotes = promotes || l.From == a.From && l.To == a.To
 	}
-	return false
+	return promotes
 }
 
 func seatsOf(rec *Record, holder string) Seats {

@@ -216,6 +216,10 @@ func TestAPICreate(t *testing.T) {
 			"rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2 7", "ban", 7, nil},
 		{"classic PGN", `{"variant":"classic","pgn":"1. e4 e5 *"}`, "classic",
 			"rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2", "move", 3, []string{"e4", "e5"}},
+		{"EN-Chess", `{"variant":"en"}`, "en", rules.ENStartFEN, "move", 1, nil},
+		{"EN-Chess FEN", `{"variant":"en","fen":"3P3k/8/8/8/8/8/8/K7 w - - 0 1 -n"}`, "en", "3P3k/8/8/8/8/8/8/K7 w - - 0 1 -n", "move", 1, nil},
+		{"EN-Chess PGN", `{"pgn":"[Variant \"EN-Chess\"]\n\n1. A@e1 e5 *"}`, "en",
+			"rnbqkbnr/pppp1ppp/8/4p3/8/8/PPPPPPPP/RNBQABNR w kq e6 0 2 Ka", "move", 3, []string{"A@e1", "e5"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -324,6 +328,26 @@ func TestAPIGet(t *testing.T) {
 }
 
 // TestAPIActions plays and refuses single actions.
+// TestAPIENChess plays EN-Chess through the API: a swap with the king,
+// an x square in coordinates, and a pawn that stays a pawn.
+func TestAPIENChess(t *testing.T) {
+	a := newAPI(t)
+	r := a.do(http.MethodPost, "/api/games", `{"variant":"en","fen":"7k/3P4/8/8/8/8/8/4K3 w - - 0 1 A-"}`)
+	g := a.game(r, http.StatusCreated)
+	if !slices.Contains(g.Legal, "m:x0e1") || !slices.Contains(g.Legal, "m:d7d8") || !slices.Contains(g.Legal, "m:d7d8k") {
+		t.Fatalf("legal %v", g.Legal)
+	}
+	g = a.play(g.ID, "m:x0e1")
+	if g.Variant != "en" || g.FEN != "7k/3P4/8/8/8/8/8/4A3 b - - 1 1 K-" || !slices.Equal(g.Log, []string{"A@e1"}) {
+		t.Fatalf("after the swap: %+v", g)
+	}
+	g = a.play(g.ID, "m:h8g7")
+	g = a.play(g.ID, "d8") // SAN: the pawn stays a pawn
+	if g.FEN != "3P4/6k1/8/8/8/8/8/4A3 b - - 0 2 K-" || !strings.Contains(g.PGN, `[Variant "EN-Chess"]`) {
+		t.Fatalf("after d8: %+v", g)
+	}
+}
+
 func TestAPIActions(t *testing.T) {
 	a := newAPI(t)
 	g := a.create("")

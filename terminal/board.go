@@ -33,7 +33,8 @@ func (s *session) board(g *rules.Game) string {
 
 // renderBoard draws the position with files and ranks labelled, White at
 // the bottom unless flipped. Each square is three columns wide; the two
-// squares of the ban in force are bracketed: [P].
+// squares of the ban in force are bracketed: [P]. EN-Chess's x squares get
+// a line each, at the d/e corner above rank 8 (x9) and below rank 1 (x0).
 func (s *session) renderBoard(g *rules.Game) string {
 	pos := g.Position()
 	ban, banned := g.Ban()
@@ -48,6 +49,21 @@ func (s *session) renderBoard(g *rules.Game) string {
 	var b strings.Builder
 	files = strings.TrimRight(files, " ")
 	b.WriteString(files + "\n")
+	_, en := g.Variant().(rules.ENChess)
+	top, bottom := rules.X9, rules.X0
+	if s.flipped {
+		top, bottom = bottom, top
+	}
+	xLine := func(sq rules.Square) {
+		glyph := s.glyph(pos.Board[sq])
+		if sq == checked {
+			glyph = s.paint(red, glyph)
+		}
+		fmt.Fprintf(&b, "%s%s  %s\n", strings.Repeat(" ", 14), glyph, sq)
+	}
+	if en {
+		xLine(top)
+	}
 	for row := range 8 {
 		rank := 7 - row
 		if s.flipped {
@@ -67,6 +83,9 @@ func (s *session) renderBoard(g *rules.Game) string {
 			}
 		}
 		fmt.Fprintf(&b, " %d\n", rank+1)
+	}
+	if en {
+		xLine(bottom)
 	}
 	b.WriteString(files + "\n")
 	return b.String()
@@ -88,7 +107,7 @@ func (s *session) glyph(p rules.Piece) string {
 		}
 		return "."
 	}
-	if !s.unicode {
+	if !s.unicode || p.Kind() == rules.Auror { // no figurine for EN-Chess's Auror
 		return string(p.FENLetter())
 	}
 	const white, black = "♙♘♗♖♕♔", "♟♞♝♜♛♚"

@@ -82,7 +82,7 @@ func parseFlags(args []string, errOut io.Writer) (config, error) {
 	fs.StringVar(&c.variant, "variant", "", "the `variant`: ban (default), classic or en (EN-Chess)")
 	fs.BoolVar(&c.unicode, "unicode", false, "draw the pieces as Unicode figurines")
 	fs.Usage = func() {
-		fmt.Fprintln(errOut, "usage: banchess play [--fen FEN | --pgn FILE] [--variant ban|classic] [--unicode]")
+		fmt.Fprintln(errOut, "usage: banchess play [--fen FEN | --pgn FILE] [--variant ban|classic|en] [--unicode]")
 		fmt.Fprintln(errOut, "Plays Ban Chess in the terminal, one command, ban or move a line; type help once started.")
 		fs.PrintDefaults()
 	}

@@ -183,6 +183,9 @@ func TestFlags(t *testing.T) {
 		{name: "classic", args: []string{"--variant", "classic"}, code: 0, out: "Ply 1 · White moves"},
 		{name: "bad variant", args: []string{"--variant", "atomic"}, code: 2, errOut: `--variant: "atomic" is not a variant: use "ban", "classic" or "en"` + "\n"},
 		{name: "unicode", args: []string{"--unicode"}, code: 0, out: " 8  ♜  ♞  ♝  ♛  ♚  ♝  ♞  ♜  8"},
+		{name: "EN-Chess: x9 above rank 8", args: []string{"--variant", "en"}, code: 0, out: "              a  x9\n 8  r  n  b  q  k  b  n  r  8\n"},
+		{name: "EN-Chess: x0 below rank 1", args: []string{"--variant", "en", "--unicode"}, code: 0, out: " 1  ♖  ♘  ♗  ♕  ♔  ♗  ♘  ♖  1\n              A  x0\n"},
+		{name: "EN-Chess from a FEN", args: []string{"--variant", "en", "--fen", "3P3k/8/8/8/8/8/8/K7 w - - 0 1 -n"}, code: 0, out: "              n  x9\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

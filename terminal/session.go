@@ -51,7 +51,7 @@ func commands() []command {
 		{name: "pgn", help: "the game as PGN", run: (*session).cmdPGN},
 		{name: "save", args: "FILE", help: "write the game as PGN to FILE", run: (*session).cmdSave},
 		{name: "load", args: "FEN|PGN|FILE", help: "start from a FEN or PGN (alone: paste lines, end with an empty one)", run: (*session).cmdLoad},
-		{name: "new", args: "[ban|classic]", help: "start a new game (of the same variant unless named)", run: (*session).cmdNew},
+		{name: "new", args: "[ban|classic|en]", help: "start a new game (of the same variant unless named)", run: (*session).cmdNew},
 		{name: "undo", help: "take back the last ban or move", run: (*session).cmdUndo},
 		{name: "flip", help: "turn the board round", run: (*session).cmdFlip},
 		{name: "resign", help: "the player to act resigns", run: (*session).cmdResign},

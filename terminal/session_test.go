@@ -70,7 +70,7 @@ func TestCommands(t *testing.T) {
 		{name: "moves at a move", input: []string{"e2e4", "moves"}, want: []string{
 			"White has 19 legal moves (e2e4 is banned):\n  a3 a4 Na3 Nc3 b3 b4 c3 c4 d3 d4 e3 f3 f4 Nf3 Nh3 g3 g4 h3 h4\n"}},
 		{name: "moves promotion", args: []string{"--fen", promoFEN}, input: []string{"b6c6", "moves"}, want: []string{"White has 9 legal moves (b6c6 is banned):\n  Ka5 Ka6 Kb5 Kc5 Kc7 e8=B e8=N e8=Q# e8=R#\n"}},
-		{name: "help", input: []string{"help"}, want: []string{"a ban:", "a move:", "board", "moves", "history", "fen", "pgn", "save FILE", "load FEN|PGN|FILE", "new [ban|classic]", "undo", "flip", "help", "quit", "Now: Black bans a White move."}},
+		{name: "help", input: []string{"help"}, want: []string{"a ban:", "a move:", "board", "moves", "history", "fen", "pgn", "save FILE", "load FEN|PGN|FILE", "new [ban|classic|en]", "undo", "flip", "help", "quit", "Now: Black bans a White move."}},
 		{name: "undo a ban", input: []string{"e2e4", "undo"}, want: []string{"Took back the ban e2e4.\n", "Ply 1 · Black bans a White move"}, not: []string{"["}},
 		{name: "undo a move", input: []string{"e2e4", "Nf3", "undo"}, want: []string{"Took back the move Nf3.\n", "Ply 2 · White moves · e2e4 is banned"}},
 		{name: "undo at start", input: []string{"undo"}, want: []string{"✗ nothing to undo: the game is at its start\n"}},
