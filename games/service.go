@@ -168,7 +168,7 @@ type Input struct {
 	// Text is typed input in any form rules.Game.ParseInput reads (BCN,
 	// squares, SAN). When it is empty, From and To (and Promotion, for a
 	// move) name the ban or the move the turn asks for, as a board gives
-	// them.
+	// them; Promotion rules.Pawn is EN-Chess's pawn that stays a pawn.
 	Text      string
 	From, To  rules.Square
 	Promotion rules.PieceKind
@@ -189,6 +189,10 @@ func (s *Service) Play(ctx context.Context, id string, cred Credential, in Input
 		if err := checkPly(g, in.Ply); err != nil {
 			return err
 		}
+		stay := in.Promotion == rules.Pawn // EN-Chess: the pawn stays a pawn
+		if stay {
+			in.Promotion = 0
+		}
 		a := rules.MoveAction(in.From, in.To, in.Promotion)
 		switch {
 		case in.Text != "":
@@ -199,7 +203,7 @@ func (s *Service) Play(ctx context.Context, id string, cred Credential, in Input
 		case g.Turn().Phase == rules.PhaseBan:
 			a = rules.BanAction(in.From, in.To) // a ban removes every promotion: none is named
 		}
-		if needsPromotion(g, a) {
+		if !stay && needsPromotion(g, a, in.Text == "") {
 			return (&Error{Code: Invalid, Msg: Sentence(a.Coords() + " promotes a pawn: choose the piece (q, r, b or n)")}).withDetail("promotion_needed")
 		}
 		return g.Play(a)
@@ -442,8 +446,10 @@ func checkPly(g *rules.Game, seen int) error {
 }
 
 // needsPromotion reports whether a is a legal promoting move named without
-// its piece.
-func needsPromotion(g *rules.Game, a rules.Action) bool {
+// its piece. Typed (not from a board), a pawn move that may stay a pawn
+// (EN-Chess) needs none; from a board, it needs the picker, which offers
+// staying a pawn.
+func needsPromotion(g *rules.Game, a rules.Action, board bool) bool {
 	if a.Phase != rules.PhaseMove || a.Promotion != 0 || g.Turn().Phase != rules.PhaseMove {
 		return false
 	}
@@ -452,10 +458,10 @@ func needsPromotion(g *rules.Game, a rules.Action) bool {
 	}
 	promotes := false
 	for _, l := range g.Legal() {
-		if l == a {
-			return false // EN-Chess: the pawn may stay a pawn
+		if l == a && !board {
+			return false
 		}
-		promotes = promotes || l.From == a.From && l.To == a.To
+		promotes = promotes || l.From == a.From && l.To == a.To && l.Promotion != 0
 	}
 	return promotes
 }

@@ -113,11 +113,18 @@ func square(c echo.Context, field string, optional bool) (rules.Square, error) {
 	return s, nil
 }
 
-// promotion reads the promotion field: "", q, r, b or n.
+// promotion reads the promotion field: "", q, r, b or n, and EN-Chess's
+// k, a and p (the pawn stays a pawn).
 func promotion(c echo.Context) (rules.PieceKind, error) {
 	switch v := c.Request().Form.Get("promotion"); strings.ToLower(v) {
 	case "":
 		return 0, nil
+	case "k":
+		return rules.King, nil
+	case "a":
+		return rules.Auror, nil
+	case "p":
+		return rules.Pawn, nil
 	case "q":
 		return rules.Queen, nil
 	case "r":
@@ -127,7 +134,7 @@ func promotion(c echo.Context) (rules.PieceKind, error) {
 	case "n":
 		return rules.Knight, nil
 	default:
-		return 0, invalidf("%q is not a promotion piece: use q, r, b or n.", trimText(v))
+		return 0, invalidf("%q is not a promotion piece: use q, r, b or n (in EN-Chess also k, a, or p to stay a pawn).", trimText(v))
 	}
 }
 

@@ -542,7 +542,7 @@ func TestBadInput(t *testing.T) {
 		{"no square", "POST", "select", vals(), 400, "no \"square\""},
 		{"bad from", "POST", "ply", vals("from", "e", "to", "e4"), 400, "not a square"},
 		{"no to", "POST", "ply", vals("from", "e2"), 400, "no \"to\""},
-		{"bad promotion", "POST", "ply", vals("from", "e2", "to", "e4", "promotion", "k"), 400, "not a promotion piece"},
+		{"bad promotion", "POST", "ply", vals("from", "e2", "to", "e4", "promotion", "x"), 400, "not a promotion piece"},
 		{"illegal ban", "POST", "ply", vals("from", "e2", "to", "e5"), 422, "e2e5"},
 		{"own piece ban", "POST", "ply", vals("from", "e7", "to", "e5"), 422, "e7e5"},
 		{"illegal typed ban", "POST", "ply", vals("text", "Nf5"), 422, "Nf5"},

@@ -6,6 +6,7 @@ package views
 import (
 	"fmt"
 	"net/url"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -131,6 +132,7 @@ type Square struct {
 	Dests  string // legal destinations when this square can be picked: "e3 e4"
 	RankAt string // the rank digit when the square is on the left edge
 	FileAt string // the file letter when the square is on the bottom edge
+	X      string // EN-Chess's x squares: "top" or "bottom" of the board
 
 	Selected, Dest, Capture, Promo   bool
 	BanFrom, BanTo, LastFrom, LastTo bool
@@ -140,7 +142,8 @@ type Square struct {
 // Arrow is the ban in force drawn over the board, in board units (0–8).
 type Arrow struct{ X1, Y1, X2, Y2 string }
 
-// Board is the 8×8 board in display order (top-left first).
+// Board is the 8×8 board in display order (top-left first), then, in
+// EN-Chess, the x squares above and below it.
 type Board struct {
 	Squares  []Square
 	Arrow    *Arrow
@@ -314,7 +317,7 @@ func NewGame(g *rules.Game, o Options) Game {
 	} else if hasBan {
 		banPtr = &ban
 	}
-	m.Board = board(&pos, bottom, banPtr, lastMove(g), pos.InCheck())
+	m.Board = board(&pos, bottom, banPtr, lastMove(g), pos.InCheck(), hasXSquares(g))
 	m.Board.ReadOnly = m.Watching || !out.Over() && !m.CanAct
 	if _, ok := dests[o.Sel]; !ok {
 		o.Sel, o.PromoTo = rules.NoSquare, rules.NoSquare
@@ -337,7 +340,7 @@ func NewGame(g *rules.Game, o Options) Game {
 		}
 	}
 	if o.Sel != rules.NoSquare && o.PromoTo != rules.NoSquare && dests[o.Sel].to[o.PromoTo] && turn.Phase == rules.PhaseMove {
-		m.Promotion = promotion(o.Sel, o.PromoTo, turn.Actor)
+		m.Promotion = promotion(g, o.Sel, o.PromoTo, turn.Actor)
 	}
 	return m
 }
@@ -396,7 +399,7 @@ func NewHistoryView(g *rules.Game, index int, o Options) (Game, error) {
 	if o.Flip {
 		bottom = rules.Black
 	}
-	m.Board = board(&pos, bottom, ban, last, pos.InCheck())
+	m.Board = board(&pos, bottom, ban, last, pos.InCheck(), hasXSquares(g))
 	m.Board.ReadOnly = true
 	return m, nil
 }
@@ -467,8 +470,15 @@ func destinations(g *rules.Game) map[rules.Square]destSet {
 	return out
 }
 
-// board lays out pos with bottom's side nearest the viewer.
-func board(pos *rules.Position, bottom rules.Color, ban, last *rules.Pair, check bool) Board {
+// hasXSquares reports whether g is played with EN-Chess's x squares.
+func hasXSquares(g *rules.Game) bool {
+	_, en := g.Variant().(rules.ENChess)
+	return en
+}
+
+// board lays out pos with bottom's side nearest the viewer; with x, the
+// two x squares follow the 64, the top one first.
+func board(pos *rules.Position, bottom rules.Color, ban, last *rules.Pair, check, x bool) Board {
 	b := Board{Flipped: bottom == rules.Black}
 	var checkSq = rules.NoSquare
 	if check {
@@ -492,6 +502,24 @@ func board(pos *rules.Position, bottom rules.Color, ban, last *rules.Pair, check
 			}
 			if ban != nil {
 				sq.BanFrom, sq.BanTo = s == ban.From, s == ban.To
+			}
+			if last != nil {
+				sq.LastFrom, sq.LastTo = s == last.From, s == last.To
+			}
+			b.Squares = append(b.Squares, sq)
+		}
+	}
+	if x {
+		top, under := rules.X9, rules.X0
+		if b.Flipped {
+			top, under = under, top
+		}
+		for i, s := range []rules.Square{top, under} {
+			sq := Square{Name: s.String(), X: [2]string{"top", "bottom"}[i], Check: s == checkSq}
+			sq.Label = sq.Name + ", empty"
+			if p := pos.Board[s]; p != rules.NoPiece {
+				sq.Piece = p.Code()
+				sq.Label = sq.Name + ", " + p.String()
 			}
 			if last != nil {
 				sq.LastFrom, sq.LastTo = s == last.From, s == last.To
@@ -536,14 +564,25 @@ func lastMove(g *rules.Game) *rules.Pair {
 	return nil
 }
 
-func promotion(from, to rules.Square, c rules.Color) *Promotion {
+// promotion is the picker for the pawn move from→to: the pieces the legal
+// moves promote to and, in EN-Chess, staying a pawn (letter p).
+func promotion(g *rules.Game, from, to rules.Square, c rules.Color) *Promotion {
 	p := &Promotion{From: from.String(), To: to.String(), Color: c.String()[:1]}
-	for _, k := range []rules.PieceKind{rules.Queen, rules.Rook, rules.Bishop, rules.Knight} {
-		p.Choices = append(p.Choices, PromotionChoice{
-			Letter: strings.ToLower(string(k.Letter())),
-			Piece:  rules.NewPiece(c, k).Code(),
-			Name:   k.String(),
-		})
+	var kinds []rules.PieceKind
+	for _, a := range g.Legal() {
+		if a.From == from && a.To == to {
+			kinds = append(kinds, a.Promotion)
+		}
+	}
+	for _, k := range []rules.PieceKind{rules.Queen, rules.Rook, rules.Bishop, rules.Knight, rules.King, rules.Auror, 0} {
+		if !slices.Contains(kinds, k) {
+			continue
+		}
+		choice := PromotionChoice{Letter: strings.ToLower(string(k.Letter())), Piece: rules.NewPiece(c, k).Code(), Name: k.String()}
+		if k == 0 {
+			choice = PromotionChoice{Letter: "p", Piece: rules.NewPiece(c, rules.Pawn).Code(), Name: "pawn (stay)"}
+		}
+		p.Choices = append(p.Choices, choice)
 	}
 	return p
 }
@@ -624,9 +663,12 @@ func StaticURL(name, asset string) string { return "/static/" + name + "?v=" + a
 // squareClass lists a square's CSS classes.
 func squareClass(sq Square) string {
 	c := []string{"sq"}
-	if sq.Light {
+	switch {
+	case sq.X != "":
+		c = append(c, "xsq", "x-"+sq.X)
+	case sq.Light:
 		c = append(c, "light")
-	} else {
+	default:
 		c = append(c, "dark")
 	}
 	for _, f := range []struct {
