@@ -43,7 +43,10 @@ func TestENChessInBrowser(t *testing.T) {
 		); err != nil {
 			t.Fatalf("a new EN-Chess game: %v", err)
 		}
-		if js {
+		if js { // reloaded, so that the list of games is current too
+			if err := chromedp.Do(ctx, chromedp.Reload(), chromedp.WaitVisible(`#board [data-square="x0"] [data-piece="wA"]`)); err != nil {
+				t.Fatal(err)
+			}
 			screenshot(t, ctx, "en-chess.png", 1280, 900)
 			if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 900)); err != nil {
 				t.Fatal(err)
