@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -990,5 +991,51 @@ func TestConcurrentPlies(t *testing.T) {
 	d := c.get(c.page())
 	if accepted != len(actions) || !strings.Contains(text(d, "#status"), "Ply 9") {
 		t.Errorf("accepted %d plies, status %q", accepted, text(d, "#status"))
+	}
+}
+
+// TestENChessPage: an EN-Chess board has 66 squares; its promotion picker
+// offers a king, an Auror and staying a pawn; a side in partial checkmate
+// gets a Pass button, which plays the pass.
+func TestENChessPage(t *testing.T) {
+	for _, hx := range []bool{false, true} {
+		c := newClient(t)
+		d := c.post("/new", vals("variant", "en"))
+		if n := d.Find("#board [data-square]").Length(); n != 66 {
+			t.Errorf("hx=%v: %d squares, want 66", hx, n)
+		}
+		if p := sq(d, "x0").Find("[data-piece]").AttrOr("data-piece", ""); p != "wA" || !sq(d, "x0").HasClass("x-bottom") || !sq(d, "x9").HasClass("x-top") {
+			t.Errorf("hx=%v: x0 holds %q, classes %q", hx, p, sq(d, "x0").AttrOr("class", ""))
+		}
+
+		c.get("/?v=en&fen=" + url.QueryEscape("7k/3P3p/8/8/8/8/8/K7 w - - 0 1 --"))
+		d = c.get(c.page() + "?sel=d7&to=d8")
+		var choices []string
+		d.Find("#promotion [data-promotion]").Each(func(_ int, s *goquery.Selection) { choices = append(choices, s.AttrOr("data-promotion", "")) })
+		if !slices.Equal(choices, []string{"k", "a", "p"}) {
+			t.Errorf("hx=%v: promotion choices %v, want k a p", hx, choices)
+		}
+		if hx {
+			d = c.hxPost(c.path("ply"), vals("from", "d7", "to", "d8", "promotion", "p"))
+		} else {
+			d = c.post(c.path("ply"), vals("from", "d7", "to", "d8", "promotion", "p"))
+		}
+		if p := sq(d, "d8").Find("[data-piece]").AttrOr("data-piece", ""); p != "wP" {
+			t.Errorf("hx=%v: d8 holds %q, want the pawn that stayed", hx, p)
+		}
+
+		c.get("/?v=en&fen=" + url.QueryEscape("7K/8/8/rr6/8/7k/8/K7 w - - 0 1 --"))
+		d = c.get(c.page())
+		if d.Find("#pass").Length() != 1 || !strings.Contains(text(d, "#game"), "Partial checkmate") {
+			t.Fatalf("hx=%v: no Pass button in a partial checkmate", hx)
+		}
+		if hx {
+			d = c.hxPost(c.path("ply"), vals("text", "--"))
+		} else {
+			d = c.post(c.path("ply"), vals("text", "--"))
+		}
+		if !strings.Contains(text(d, "#status"), "Black to move") || d.Find("#pass").Length() != 0 {
+			t.Errorf("hx=%v: after the pass: %q", hx, text(d, "#status"))
+		}
 	}
 }

@@ -205,6 +205,7 @@ type Game struct {
 	// ResignSide ("" for none), agree a draw. Watching is a viewer who holds
 	// no seat.
 	CanAct                 bool
+	MustPass               bool // EN-Chess's partial checkmate: the only move is the pass
 	CanDraw                bool
 	BothSeats              bool // the viewer plays both sides (hot seat)
 	ResignSide, ResignName string
@@ -290,6 +291,10 @@ func NewGame(g *rules.Game, o Options) Game {
 	dests := map[rules.Square]destSet{}
 	if m.CanAct {
 		dests = destinations(g)
+	}
+	if _, m.MustPass = dests[rules.NoSquare]; m.MustPass {
+		delete(dests, rules.NoSquare)
+		m.Hint = fmt.Sprintf("Partial checkmate: no move frees a king of %s in check, so %s passes.", turn.Actor.Name(), turn.Actor.Name())
 	}
 	switch {
 	case o.Seats.White && o.Seats.Black:
