@@ -56,6 +56,12 @@ func (c *chessMover) decided(*Position) Outcome { return Outcome{} }
 func (c *chessMover) insufficient(b *Board) bool { return b.insufficientMaterial() }
 
 func (c *chessMover) canMate(b *Board, side Color) bool { return b.canMate(side) }
+func (c *chessMover) checkedKings(p *Position) []Square {
+	if !p.inCheck {
+		return nil
+	}
+	return []Square{p.KingSquare(p.ToMove)}
+}
 
 // promoKind converts the library's promotion piece type.
 func promoKind(m *chess.Move) PieceKind {

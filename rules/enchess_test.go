@@ -347,3 +347,31 @@ func FuzzENFEN(f *testing.F) {
 		}
 	})
 }
+
+// TestENCheckedKings lists every king in check, for boards to mark.
+func TestENCheckedKings(t *testing.T) {
+	for _, tt := range []struct {
+		fen  string
+		want []Square
+	}{
+		{"rr4rr/8/8/4k3/8/8/8/K6K w - - 0 1 --", []Square{SquareAt(0, 0), SquareAt(7, 0)}},
+		{"7K/8/8/r7/8/7k/8/K7 w - - 0 1 --", []Square{SquareAt(0, 0)}},
+		{"3k4/8/8/8/8/8/3P4/3Q3K b - - 0 1 A-", []Square{SquareAt(3, 7)}},
+		{ENStartFEN, nil},
+	} {
+		g := enGame(t, tt.fen)
+		pos := g.Position()
+		if got := g.CheckedKings(&pos); !slices.Equal(got, tt.want) {
+			t.Errorf("%s: %v, want %v", tt.fen, got, tt.want)
+		}
+	}
+	g := New(Classic{})
+	for _, m := range []string{"m:f2f3", "m:e7e5", "m:g2g4", "m:d8h4"} {
+		if err := g.PlayText(m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if pos := g.Position(); !slices.Equal(g.CheckedKings(&pos), []Square{SquareAt(4, 0)}) {
+		t.Errorf("chess: %v", g.CheckedKings(&pos))
+	}
+}

@@ -256,6 +256,17 @@ func (m *enMover) canMate(b *Board, side Color) bool {
 	return false
 }
 
+func (m *enMover) checkedKings(p *Position) []Square {
+	var out []Square
+	king := NewPiece(p.ToMove, King)
+	for sq, pc := range p.Board {
+		if pc == king && enAttacked(&p.Board, Square(sq), p.ToMove.Other()) {
+			out = append(out, Square(sq))
+		}
+	}
+	return out
+}
+
 // generate fills the legal moves of m.pos and p's derived fields.
 func (m *enMover) generate(p *Position) {
 	var checked int

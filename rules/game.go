@@ -127,8 +127,19 @@ func (g *Game) Position() Position { return g.positions[len(g.positions)-1] }
 // ToMove returns the side to move on the board.
 func (g *Game) ToMove() Color { return g.positions[len(g.positions)-1].ToMove }
 
-// InCheck reports whether the side to move is in check.
+// InCheck reports whether the side to move is in check (EN-Chess: any of
+// its kings).
 func (g *Game) InCheck() bool { return g.positions[len(g.positions)-1].inCheck }
+
+// CheckedKings lists the kings of p's side to move that are in check under
+// the game's rules: one at most in chess, any number in EN-Chess. p is
+// this game's position or one of its history.
+func (g *Game) CheckedKings(p *Position) []Square {
+	if !p.inCheck {
+		return nil
+	}
+	return g.mover.checkedKings(p)
+}
 
 // Outcome returns the game's status, reason and winner.
 func (g *Game) Outcome() Outcome { return g.outcome }
@@ -215,12 +226,18 @@ func (a Action) sortKey() int32 {
 
 // squareKey orders squares as their names sort: a1 a2 … h8 x0 x9, after
 // NoSquare.
-func squareKey(s Square) int32 {
-	if s.IsX() || s == NoSquare {
-		return int32(s) + 1
+func squareKey(s Square) int32 { return squareKeys[s+1] }
+
+// squareKeys is squareKey's table, indexed by square + 1; read only.
+var squareKeys = func() (t [X9 + 2]int32) {
+	for s := range X9 + 1 {
+		t[s+1] = int32(s) + 1
+		if !s.IsX() {
+			t[s+1] = int32(s.File()<<3|s.Rank()) + 1
+		}
 	}
-	return int32(s.File()<<3|s.Rank()) + 1
-}
+	return t
+}()
 
 // Play applies one action. An illegal one returns an *ActionError (kind
 // ErrIllegal, ErrBanned for the move the ban in force forbids, or

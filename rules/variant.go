@@ -99,4 +99,6 @@ type mover interface {
 	insufficient(b *Board) bool
 	// canMate reports whether side has the material to mate on b.
 	canMate(b *Board, side Color) bool
+	// checkedKings lists the kings of p's side to move that are in check.
+	checkedKings(p *Position) []Square
 }

@@ -2,6 +2,7 @@ package terminal
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/banchess/banchess/rules"
@@ -38,10 +39,7 @@ func (s *session) board(g *rules.Game) string {
 func (s *session) renderBoard(g *rules.Game) string {
 	pos := g.Position()
 	ban, banned := g.Ban()
-	checked := rules.NoSquare
-	if g.InCheck() {
-		checked = pos.KingSquare(pos.ToMove)
-	}
+	checked := g.CheckedKings(&pos)
 	files := "   "
 	for i := range 8 {
 		files += " " + string(rune('a'+s.file(i))) + " "
@@ -56,7 +54,7 @@ func (s *session) renderBoard(g *rules.Game) string {
 	}
 	xLine := func(sq rules.Square) {
 		glyph := s.glyph(pos.Board[sq])
-		if sq == checked {
+		if slices.Contains(checked, sq) {
 			glyph = s.paint(red, glyph)
 		}
 		fmt.Fprintf(&b, "%s%s  %s\n", strings.Repeat(" ", 14), glyph, sq)
@@ -73,7 +71,7 @@ func (s *session) renderBoard(g *rules.Game) string {
 		for col := range 8 {
 			sq := rules.SquareAt(s.file(col), rank)
 			glyph := s.glyph(pos.Board[sq])
-			if sq == checked {
+			if slices.Contains(checked, sq) {
 				glyph = s.paint(red, glyph)
 			}
 			if banned && (sq == ban.From || sq == ban.To) {

@@ -322,7 +322,7 @@ func NewGame(g *rules.Game, o Options) Game {
 	} else if hasBan {
 		banPtr = &ban
 	}
-	m.Board = board(&pos, bottom, banPtr, lastMove(g), pos.InCheck(), hasXSquares(g))
+	m.Board = board(&pos, bottom, banPtr, lastMove(g), g.CheckedKings(&pos), hasXSquares(g))
 	m.Board.ReadOnly = m.Watching || !out.Over() && !m.CanAct
 	if _, ok := dests[o.Sel]; !ok {
 		o.Sel, o.PromoTo = rules.NoSquare, rules.NoSquare
@@ -404,7 +404,7 @@ func NewHistoryView(g *rules.Game, index int, o Options) (Game, error) {
 	if o.Flip {
 		bottom = rules.Black
 	}
-	m.Board = board(&pos, bottom, ban, last, pos.InCheck(), hasXSquares(g))
+	m.Board = board(&pos, bottom, ban, last, g.CheckedKings(&pos), hasXSquares(g))
 	m.Board.ReadOnly = true
 	return m, nil
 }
@@ -483,17 +483,13 @@ func hasXSquares(g *rules.Game) bool {
 
 // board lays out pos with bottom's side nearest the viewer; with x, the
 // two x squares follow the 64, the top one first.
-func board(pos *rules.Position, bottom rules.Color, ban, last *rules.Pair, check, x bool) Board {
+func board(pos *rules.Position, bottom rules.Color, ban, last *rules.Pair, checked []rules.Square, x bool) Board {
 	b := Board{Flipped: bottom == rules.Black}
-	var checkSq = rules.NoSquare
-	if check {
-		checkSq = pos.KingSquare(pos.ToMove)
-	}
 	for row := 0; row < 8; row++ {
 		for col := 0; col < 8; col++ {
 			s := displaySquare(row, col, b.Flipped)
 			p := pos.Board[s]
-			sq := Square{Name: s.String(), Light: s.Light(), Check: s == checkSq}
+			sq := Square{Name: s.String(), Light: s.Light(), Check: slices.Contains(checked, s)}
 			sq.Label = sq.Name + ", empty"
 			if p != rules.NoPiece {
 				sq.Piece = p.Code()
@@ -520,7 +516,7 @@ func board(pos *rules.Position, bottom rules.Color, ban, last *rules.Pair, check
 			top, under = under, top
 		}
 		for i, s := range []rules.Square{top, under} {
-			sq := Square{Name: s.String(), X: [2]string{"top", "bottom"}[i], Check: s == checkSq}
+			sq := Square{Name: s.String(), X: [2]string{"top", "bottom"}[i], Check: slices.Contains(checked, s)}
 			sq.Label = sq.Name + ", empty"
 			if p := pos.Board[s]; p != rules.NoPiece {
 				sq.Piece = p.Code()
