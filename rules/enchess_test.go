@@ -375,3 +375,19 @@ func TestENCheckedKings(t *testing.T) {
 		t.Errorf("chess: %v", g.CheckedKings(&pos))
 	}
 }
+
+// TestENNoKingLeft: a side with no king left has lost (EN-CHESS.md §5); the
+// check rule keeps a legal game from reaching it, so the position is built.
+func TestENNoKingLeft(t *testing.T) {
+	p := Position{ToMove: White, EnPassant: NoSquare, Fullmove: 1}
+	p.Board[SquareAt(4, 7)] = NewPiece(Black, King)
+	p.Board[SquareAt(0, 0)] = NewPiece(White, Queen)
+	want := Outcome{Status: Checkmate, Reason: KingCapture, Winner: Black}
+	if got := (&enMover{}).decided(&p); got != want || got.String() != "Black won by capturing the last king" {
+		t.Errorf("%v (%q), want %v", got, got, want)
+	}
+	p.Board[SquareAt(7, 0)] = NewPiece(White, King)
+	if got := (&enMover{}).decided(&p); got.Over() {
+		t.Errorf("with a king: %v", got)
+	}
+}

@@ -235,7 +235,7 @@ func (m *enMover) mates(i int) bool {
 }
 
 func (m *enMover) decided(p *Position) Outcome {
-	if checked, kings := kingsInCheck(&p.Board, p.ToMove); kings == 0 && checked == 0 {
+	if p.Board.Find(NewPiece(p.ToMove, King)) == NoSquare {
 		return Outcome{Status: Checkmate, Reason: KingCapture, Winner: p.ToMove.Other()}
 	}
 	return Outcome{}

@@ -417,8 +417,11 @@ func Banner(o rules.Outcome) string {
 	}
 	switch o.Status {
 	case rules.Checkmate:
-		if o.Reason == rules.ByBan {
+		switch o.Reason {
+		case rules.ByBan:
 			return "Checkmate by ban" + win
+		case rules.KingCapture:
+			return "The last king captured" + win
 		}
 		return "Checkmate" + win
 	case rules.Stalemate:
