@@ -23,13 +23,14 @@ func (c *chessMover) load(p *Position) error {
 func (c *chessMover) set(live *chess.Position, p *Position) {
 	c.live = live
 	c.cm = live.ValidMoves()
-	c.mv = c.mv[:0]
+	if cap(c.mv) < len(c.cm) {
+		c.mv = make([]move, 0, max(len(c.cm), 64))
+	}
+	c.mv = c.mv[:len(c.cm)]
 	p.epCapture = false
-	for _, m := range c.cm {
-		c.mv = append(c.mv, move{from: Square(m.S1()), to: Square(m.S2()), promo: promoKind(m)})
-		if m.HasTag(chess.EnPassant) {
-			p.epCapture = true
-		}
+	for i, m := range c.cm {
+		c.mv[i] = move{from: Square(m.S1()), to: Square(m.S2()), promo: promoKinds[m.Promo()]}
+		p.epCapture = p.epCapture || m.HasTag(chess.EnPassant)
 	}
 }
 
@@ -63,17 +64,5 @@ func (c *chessMover) checkedKings(p *Position) []Square {
 	return []Square{p.KingSquare(p.ToMove)}
 }
 
-// promoKind converts the library's promotion piece type.
-func promoKind(m *chess.Move) PieceKind {
-	switch m.Promo() {
-	case chess.Queen:
-		return Queen
-	case chess.Rook:
-		return Rook
-	case chess.Bishop:
-		return Bishop
-	case chess.Knight:
-		return Knight
-	}
-	return 0
-}
+// promoKinds converts the library's promotion piece types; read only.
+var promoKinds = [...]PieceKind{chess.Queen: Queen, chess.Rook: Rook, chess.Bishop: Bishop, chess.Knight: Knight, chess.Pawn: 0}

@@ -17,7 +17,7 @@ func TestENPerft(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if (testing.Short() || raceEnabled) && tt.fen != ENStartFEN {
+			if testing.Short() || raceEnabled && tt.fen != ENStartFEN {
 				tt.depth = 2
 			}
 			g, err := FromFEN(tt.fen, ENChess{})
