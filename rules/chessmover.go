@@ -57,6 +57,7 @@ func (c *chessMover) decided(*Position) Outcome { return Outcome{} }
 func (c *chessMover) insufficient(b *Board) bool { return b.insufficientMaterial() }
 
 func (c *chessMover) canMate(b *Board, side Color) bool { return b.canMate(side) }
+
 func (c *chessMover) checkedKings(p *Position) []Square {
 	if !p.inCheck {
 		return nil

@@ -391,3 +391,16 @@ func TestENNoKingLeft(t *testing.T) {
 		t.Errorf("with a king: %v", got)
 	}
 }
+
+// TestENFlagFall: on time, a bishop can still mate in EN-Chess; kings and
+// Aurors cannot.
+func TestENFlagFall(t *testing.T) {
+	g := enGame(t, "4k3/8/8/8/8/8/8/2B1K3 w - - 0 1 -a")
+	if err := g.FlagFall(Black); err != nil || g.Outcome() != (Outcome{Status: TimeForfeit, Reason: Timeout, Winner: White}) {
+		t.Errorf("Black's flag: %v %v", g.Outcome(), err)
+	}
+	g = enGame(t, "4k3/8/8/8/8/8/8/2B1K3 w - - 0 1 -a")
+	if err := g.FlagFall(White); err != nil || g.Outcome() != (Outcome{Status: Draw, Reason: Timeout}) {
+		t.Errorf("White's flag: %v %v", g.Outcome(), err)
+	}
+}
