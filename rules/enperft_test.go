@@ -25,8 +25,13 @@ func TestENPerft(t *testing.T) {
 				t.Fatal(err)
 			}
 			p := slowParse(t, tt.fen)
-			for _, d := range []int{1, tt.depth} {
-				got, want := perft(t, g, d), slowPerft(p, d)
+			// Through Game (Play and Undo) to depth 2; the mover alone deeper.
+			for d := 1; d <= tt.depth; d++ {
+				want := slowPerft(p, d)
+				got := enPerft(g.Position(), d)
+				if d <= 2 {
+					got = perft(t, g, d)
+				}
 				if got != want {
 					t.Errorf("depth %d: engine %d, slow generator %d", d, got, want)
 				}
@@ -34,4 +39,25 @@ func TestENPerft(t *testing.T) {
 			}
 		})
 	}
+}
+
+// enPerft counts the leaf nodes of the mover's legal moves from p to depth.
+func enPerft(p Position, depth int) int {
+	if depth == 0 {
+		return 1
+	}
+	if p.Board.Find(NewPiece(p.ToMove, King)) == NoSquare {
+		return 0
+	}
+	moves, _, _ := enLegal(&p, nil)
+	if depth == 1 {
+		return len(moves)
+	}
+	n := 0
+	for _, e := range moves {
+		next := p
+		applyEN(&next, e)
+		n += enPerft(next, depth-1)
+	}
+	return n
 }
