@@ -1024,6 +1024,21 @@ func TestENChessPage(t *testing.T) {
 			t.Errorf("hx=%v: d8 holds %q, want the pawn that stayed", hx, p)
 		}
 
+		// A waiting pawn: promotion in place, or a capture onto x9 (no rook).
+		c.get("/?v=en&fen=" + url.QueryEscape("3P3k/8/8/8/8/8/8/K7 w - - 0 1 -n"))
+		for to, want := range map[string][]string{"d8": {"q", "r", "b", "n", "k", "a"}, "x9": {"q", "b", "n", "k", "a"}} {
+			d = c.get(c.page() + "?sel=d8&to=" + to)
+			var got []string
+			d.Find("#promotion [data-promotion]").Each(func(_ int, s *goquery.Selection) { got = append(got, s.AttrOr("data-promotion", "")) })
+			if !slices.Equal(got, want) {
+				t.Errorf("hx=%v: d8 to %s offers %v, want %v", hx, to, got, want)
+			}
+		}
+		d = c.post(c.path("ply"), vals("from", "d8", "to", "x9", "promotion", "n"))
+		if p := sq(d, "x9").Find("[data-piece]").AttrOr("data-piece", ""); p != "wN" {
+			t.Errorf("hx=%v: x9 holds %q, want wN", hx, p)
+		}
+
 		c.get("/?v=en&fen=" + url.QueryEscape("7K/8/8/rr6/8/7k/8/K7 w - - 0 1 --"))
 		d = c.get(c.page())
 		if d.Find("#pass").Length() != 1 || !strings.Contains(text(d, "#game"), "Partial checkmate") {
