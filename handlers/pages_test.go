@@ -1008,18 +1008,22 @@ func TestENChessPage(t *testing.T) {
 			t.Errorf("hx=%v: x0 holds %q, classes %q", hx, p, sq(d, "x0").AttrOr("class", ""))
 		}
 
+		ply := func(form url.Values) *goquery.Document {
+			if hx {
+				return c.hxPost(c.path("ply"), form)
+			}
+			return c.post(c.path("ply"), form)
+		}
+		choices := func(d *goquery.Document) (out []string) {
+			d.Find("#promotion [data-promotion]").Each(func(_ int, s *goquery.Selection) { out = append(out, s.AttrOr("data-promotion", "")) })
+			return out
+		}
+
 		c.get("/?v=en&fen=" + url.QueryEscape("7k/3P3p/8/8/8/8/8/K7 w - - 0 1 --"))
-		d = c.get(c.page() + "?sel=d7&to=d8")
-		var choices []string
-		d.Find("#promotion [data-promotion]").Each(func(_ int, s *goquery.Selection) { choices = append(choices, s.AttrOr("data-promotion", "")) })
-		if !slices.Equal(choices, []string{"k", "a", "p"}) {
-			t.Errorf("hx=%v: promotion choices %v, want k a p", hx, choices)
+		if got := choices(c.get(c.page() + "?sel=d7&to=d8")); !slices.Equal(got, []string{"k", "a", "p"}) {
+			t.Errorf("hx=%v: promotion choices %v, want k a p", hx, got)
 		}
-		if hx {
-			d = c.hxPost(c.path("ply"), vals("from", "d7", "to", "d8", "promotion", "p"))
-		} else {
-			d = c.post(c.path("ply"), vals("from", "d7", "to", "d8", "promotion", "p"))
-		}
+		d = ply(vals("from", "d7", "to", "d8", "promotion", "p"))
 		if p := sq(d, "d8").Find("[data-piece]").AttrOr("data-piece", ""); p != "wP" {
 			t.Errorf("hx=%v: d8 holds %q, want the pawn that stayed", hx, p)
 		}
@@ -1027,14 +1031,11 @@ func TestENChessPage(t *testing.T) {
 		// A waiting pawn: promotion in place, or a capture onto x9 (no rook).
 		c.get("/?v=en&fen=" + url.QueryEscape("3P3k/8/8/8/8/8/8/K7 w - - 0 1 -n"))
 		for to, want := range map[string][]string{"d8": {"q", "r", "b", "n", "k", "a"}, "x9": {"q", "b", "n", "k", "a"}} {
-			d = c.get(c.page() + "?sel=d8&to=" + to)
-			var got []string
-			d.Find("#promotion [data-promotion]").Each(func(_ int, s *goquery.Selection) { got = append(got, s.AttrOr("data-promotion", "")) })
-			if !slices.Equal(got, want) {
+			if got := choices(c.get(c.page() + "?sel=d8&to=" + to)); !slices.Equal(got, want) {
 				t.Errorf("hx=%v: d8 to %s offers %v, want %v", hx, to, got, want)
 			}
 		}
-		d = c.post(c.path("ply"), vals("from", "d8", "to", "x9", "promotion", "n"))
+		d = ply(vals("from", "d8", "to", "x9", "promotion", "n"))
 		if p := sq(d, "x9").Find("[data-piece]").AttrOr("data-piece", ""); p != "wN" {
 			t.Errorf("hx=%v: x9 holds %q, want wN", hx, p)
 		}
@@ -1044,11 +1045,7 @@ func TestENChessPage(t *testing.T) {
 		if d.Find("#pass").Length() != 1 || !strings.Contains(text(d, "#game"), "Partial checkmate") {
 			t.Fatalf("hx=%v: no Pass button in a partial checkmate", hx)
 		}
-		if hx {
-			d = c.hxPost(c.path("ply"), vals("text", "--"))
-		} else {
-			d = c.post(c.path("ply"), vals("text", "--"))
-		}
+		d = ply(vals("text", "--"))
 		if !strings.Contains(text(d, "#status"), "Black to move") || d.Find("#pass").Length() != 0 {
 			t.Errorf("hx=%v: after the pass: %q", hx, text(d, "#status"))
 		}
