@@ -106,7 +106,7 @@ func (p *pages) takeSeat(c echo.Context, id, code string, o views.Options) error
 // did not say it was navigating).
 func (p *pages) join(c echo.Context) error {
 	id := c.Param("id")
-	o, err := options(c)
+	o, err := p.options(c)
 	if err != nil {
 		return p.fail(c, id, o, err)
 	}
@@ -116,7 +116,7 @@ func (p *pages) join(c echo.Context) error {
 // offer makes an offer: takeback, draw or rematch.
 func (p *pages) offer(c echo.Context) error {
 	id := c.Param("id")
-	o, err := options(c)
+	o, err := p.options(c)
 	if err != nil {
 		return p.fail(c, id, o, err)
 	}
@@ -136,7 +136,7 @@ func (p *pages) offer(c echo.Context) error {
 // answer accepts or declines the opponent's offer.
 func (p *pages) answer(c echo.Context) error {
 	id := c.Param("id")
-	o, err := options(c)
+	o, err := p.options(c)
 	if err != nil {
 		return p.fail(c, id, o, err)
 	}

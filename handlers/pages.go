@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 
@@ -43,6 +44,7 @@ func (s *Server) pageRoutes(e *echo.Echo) {
 	e.POST("/g/:id/draw", p.draw)
 	e.POST("/g/:id/hide", p.hide)
 	p.liveRoutes(e)
+	e.POST("/settings", p.saveSettings)
 	e.GET("/static/*", p.static)
 	e.RouteNotFound("/*", p.notFound)
 }
@@ -80,15 +82,25 @@ func render(c echo.Context, status int, t templ.Component) error {
 	return c.HTMLBlob(status, buf.Bytes())
 }
 
-// options reads the form (or query) and the view choices it carries.
-func options(c echo.Context) (views.Options, error) {
+// options reads the form (or query) and the view choices: those the
+// settings cookie remembers, and a flip or auto the request carries,
+// which are remembered in turn.
+func (p *pages) options(c echo.Context) (views.Options, error) {
 	o := views.NoSelection()
 	if err := c.Request().ParseForm(); err != nil {
 		return o, formError(err)
 	}
+	readSettings(c, &o)
 	f := c.Request().Form
-	o.Flip = f.Get("flip") == "1"
-	o.Auto = f.Get("auto") == "1"
+	was := o
+	for _, name := range []string{"flip", "auto"} {
+		if v := f.Get(name); v == "0" || v == "1" {
+			applySettings(url.Values{name: {v}}, &o)
+		}
+	}
+	if o.Flip != was.Flip || o.Auto != was.Auto {
+		p.s.writeSettings(c, o)
+	}
 	return o, nil
 }
 
@@ -302,7 +314,7 @@ func (p *pages) index(c echo.Context) error {
 	if games.IsLink(q) {
 		return p.open(c)
 	}
-	o, err := options(c)
+	o, err := p.options(c)
 	if err != nil {
 		return p.refuse(c, err)
 	}
@@ -344,7 +356,7 @@ func (p *pages) index(c echo.Context) error {
 // game shows game id at /g/{id}.
 func (p *pages) game(c echo.Context) error {
 	id := c.Param("id")
-	o, err := options(c)
+	o, err := p.options(c)
 	if err != nil {
 		return p.fail(c, id, o, err)
 	}
@@ -394,7 +406,7 @@ func (p *pages) created(c echo.Context, id string, o views.Options, g *rules.Gam
 // open starts a game from a link: /?fen=…, /?pgn=…, or a share link
 // /?v=…&fen=…&a=b:e2e4,m:d2d4&end=….
 func (p *pages) open(c echo.Context) error {
-	o, err := options(c)
+	o, err := p.options(c)
 	if err != nil {
 		return p.refuse(c, err)
 	}
@@ -412,7 +424,7 @@ func (p *pages) open(c echo.Context) error {
 
 // newGame starts a new game of the chosen variant.
 func (p *pages) newGame(c echo.Context) error {
-	o, err := options(c)
+	o, err := p.options(c)
 	if err != nil {
 		return p.refuse(c, err)
 	}
@@ -439,7 +451,7 @@ func (p *pages) newGame(c echo.Context) error {
 // every game as it was and shows the reader's message beside the text, on
 // the game the form was posted from.
 func (p *pages) importGame(c echo.Context) error {
-	o, err := options(c)
+	o, err := p.options(c)
 	if err != nil {
 		return p.refuse(c, err)
 	}
@@ -482,7 +494,7 @@ func validID(id string) bool {
 // with nothing to do, clears the selection.
 func (p *pages) selectSquare(c echo.Context) error {
 	id := c.Param("id")
-	o, err := options(c)
+	o, err := p.options(c)
 	if err != nil {
 		return p.fail(c, id, o, err)
 	}
@@ -528,7 +540,7 @@ func canPick(g *rules.Game, sq rules.Square) bool {
 // chosen opens the promotion picker instead.
 func (p *pages) ply(c echo.Context) error {
 	id := c.Param("id")
-	o, err := options(c)
+	o, err := p.options(c)
 	if err != nil {
 		return p.fail(c, id, o, err)
 	}
@@ -570,7 +582,7 @@ func boardInput(c echo.Context) (games.Input, error) {
 // undo takes back the last ply (or a resignation or agreed draw).
 func (p *pages) undo(c echo.Context) error {
 	id := c.Param("id")
-	o, err := options(c)
+	o, err := p.options(c)
 	if err != nil {
 		return p.fail(c, id, o, err)
 	}
@@ -589,7 +601,7 @@ func (p *pages) undo(c echo.Context) error {
 // resign ends the game: side (white or black) resigns.
 func (p *pages) resign(c echo.Context) error {
 	id := c.Param("id")
-	o, err := options(c)
+	o, err := p.options(c)
 	if err != nil {
 		return p.fail(c, id, o, err)
 	}
@@ -609,7 +621,7 @@ func (p *pages) resign(c echo.Context) error {
 // draw ends the game as a draw by agreement.
 func (p *pages) draw(c echo.Context) error {
 	id := c.Param("id")
-	o, err := options(c)
+	o, err := p.options(c)
 	if err != nil {
 		return p.fail(c, id, o, err)
 	}
@@ -627,7 +639,7 @@ func (p *pages) draw(c echo.Context) error {
 // the current game).
 func (p *pages) hide(c echo.Context) error {
 	id := c.Param("id")
-	if _, err := options(c); err != nil {
+	if _, err := p.options(c); err != nil {
 		return p.refuse(c, err)
 	}
 	ctx := c.Request().Context()
@@ -646,7 +658,7 @@ func (p *pages) hide(c echo.Context) error {
 // history shows the board after the first index plies, read-only.
 func (p *pages) history(c echo.Context) error {
 	id := c.Param("id")
-	o, err := options(c)
+	o, err := p.options(c)
 	if err != nil {
 		return p.refuse(c, err)
 	}

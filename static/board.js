@@ -3,79 +3,383 @@
 // picking a piece happens here with no round trip; only the ply is posted
 // (by htmx, or by the plain form when htmx is absent). Without this file
 // the board still works: picking a piece is a form post.
+//
+// Nothing here holds on to an element: every listener is on the document
+// and reads the board from the page when it fires, so htmx may swap the
+// whole game or only the squares, the status or the history that changed.
 (function () {
   "use strict";
-  document.documentElement.classList.add("js");
+  var root = document.documentElement;
+  root.classList.add("js");
 
-  function squares(form) {
-    return form.querySelectorAll("button[data-square]");
+  var script = document.currentScript;
+  var asset = script ? new URL(script.src).searchParams.get("v") || "" : "";
+
+  var cursor = "";      // the square the board's one Tab stop is on
+  var refocus = false;  // the board had the focus when a request left
+  var lastPly = null;   // the ply last shown, for sounds
+  var lastGame = "";    // the game it was shown in
+  var drag = null;      // a piece being dragged
+  var dragged = false;  // swallow the click that ends a drag
+  var resize = null;    // the size handle being dragged
+
+  // Settings live in the banchess_view cookie, which the server reads too.
+  function settings() {
+    var m = document.cookie.match(/(?:^|;\s*)banchess_view=([^;]*)/);
+    return new URLSearchParams(m ? m[1] : "");
+  }
+  function saveSetting(name, value) {
+    var p = settings();
+    p.set(name, value);
+    document.cookie = "banchess_view=" + p.toString() + "; Path=/; Max-Age=34560000; SameSite=Lax" +
+      (location.protocol === "https:" ? "; Secure" : "");
+  }
+
+  function board() { return document.getElementById("board"); }
+  function game() { return document.getElementById("game"); }
+  function squares(form) { return form.querySelectorAll("button[data-square]"); }
+  function squareOf(form, name) {
+    return form.querySelector('button[data-square="' + name + '"]');
+  }
+  function label(b) {
+    if (!b.dataset.label) b.dataset.label = b.getAttribute("aria-label") || "";
+    return b.dataset.label;
   }
 
   function clear(form) {
     form.elements.from.value = "";
     squares(form).forEach(function (b) {
-      b.classList.remove("selected", "dest", "capture");
+      b.classList.remove("selected", "dest", "capture", "drag-origin", "drag-over");
       b.setAttribute("name", "square");
       b.removeAttribute("formaction");
       b.removeAttribute("aria-pressed");
+      if (b.dataset.label) b.setAttribute("aria-label", b.dataset.label);
     });
   }
 
   function select(form, btn) {
+    var ban = (game() || form).classList.contains("phase-ban");
     form.elements.from.value = btn.dataset.square;
     btn.classList.add("selected");
     btn.setAttribute("aria-pressed", "true");
     btn.dataset.dests.split(" ").forEach(function (sq) {
-      var d = form.querySelector('button[data-square="' + sq + '"]');
+      var d = squareOf(form, sq);
       if (!d) return;
       d.classList.add("dest");
       if (d.querySelector("[data-piece]")) d.classList.add("capture");
       d.setAttribute("name", "to");
       d.setAttribute("formaction", form.dataset.plyUrl);
+      d.setAttribute("aria-label", label(d) + (ban ? ", ban " : ", play ") + btn.dataset.square + " to " + sq);
     });
   }
 
-  // copyText copies src's text: with the Clipboard API where the page has
-  // one (a secure context), else by selecting it and the copy command (plain
-  // http from another device), else it leaves it selected and says how.
-  function copyText(button, src) {
+  // pick does what a click on a square does: select a piece, play to a
+  // destination (true: let the click post), or clear.
+  function pick(btn) {
+    var form = btn.form;
+    var sel = form.elements.from.value;
+    cursor = btn.dataset.square;
+    if (sel && btn.classList.contains("dest")) return true;
+    clear(form);
+    if (btn.dataset.dests && btn.dataset.square !== sel) select(form, btn);
+    return false;
+  }
+
+  // --- The board's one Tab stop and its cursor --------------------------
+
+  function setCursor(form, btn, focus) {
+    squares(form).forEach(function (b) { b.tabIndex = b === btn ? 0 : -1; });
+    cursor = btn.dataset.square;
+    if (focus) btn.focus();
+  }
+
+  // neighbour is the square next to btn in a direction on the screen.
+  function neighbour(form, btn, dx, dy) {
+    var m = /^([a-h])([1-8])$/.exec(btn.dataset.square);
+    if (!m) return null;
+    if (form.classList.contains("flipped")) { dx = -dx; dy = -dy; }
+    var file = m[1].charCodeAt(0) - 97 + dx, rank = +m[2] + dy;
+    if (file < 0 || file > 7 || rank < 1 || rank > 8) return null;
+    return squareOf(form, String.fromCharCode(97 + file) + rank);
+  }
+
+  var arrows = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] };
+
+  // --- Settle: what follows every swap -----------------------------------
+
+  var pending = false;
+  function settle() {
+    if (pending) return;
+    pending = true;
+    requestAnimationFrame(function () {
+      pending = false;
+      initBoard();
+      var status = document.getElementById("status");
+      if (status && status.dataset.title) document.title = status.dataset.title;
+      sound(status);
+      followHistory();
+      fit();
+    });
+  }
+
+  function initBoard() {
+    var form = board();
+    var picker = document.querySelector("#promotion button");
+    if (picker) {
+      picker.focus();
+      refocus = false;
+    }
+    if (!form) return;
+    var all = squares(form);
+    if (!all.length) return;
+    var cur = (cursor && squareOf(form, cursor)) || form.querySelector("button.selected") ||
+      form.querySelector("button.last-to") || form.querySelector("button.pickable") || all[0];
+    setCursor(form, cur, refocus && !picker);
+    refocus = false;
+  }
+
+  function sound(status) {
+    if (!status) return;
+    if (status.classList.contains("status-view")) { // a past ply: no sound, then or on return
+      lastPly = null;
+      return;
+    }
+    var ply = +status.dataset.ply, here = location.pathname;
+    var play = lastPly !== null && here === lastGame && ply > lastPly && status.dataset.sound;
+    lastPly = ply;
+    lastGame = here;
+    if (!play || settings().get("sound") === "0") return;
+    var a = new Audio("/static/sounds/" + status.dataset.sound + ".wav?v=" + asset);
+    a.volume = 0.6;
+    var p = a.play();
+    if (p && p.catch) p.catch(function () {});
+  }
+
+  // followHistory scrolls the history to the ply shown, or the last one.
+  function followHistory() {
+    var list = document.getElementById("history");
+    if (!list) return;
+    var cur = list.querySelector("a.current");
+    if (cur) {
+      list.scrollTop = cur.offsetTop - list.offsetTop - list.clientHeight / 2;
+    } else {
+      list.scrollTop = list.scrollHeight;
+    }
+  }
+
+  // fit makes the board the largest square that fits the window with the
+  // status above it and, when the panels go below, the controls too.
+  function fit() {
+    var g = game(), wrap = g && g.querySelector(".board-wrap");
+    if (!wrap) return;
+    var wide = window.matchMedia("(min-width: 900px)").matches;
+    var cs = getComputedStyle(g);
+    var gap = parseFloat(cs.columnGap) || 16;
+    var w = g.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
+    var below = 12;
+    if (wide) {
+      var side = g.querySelector(".side");
+      w -= (side ? side.getBoundingClientRect().width : 360) + gap;
+    } else {
+      var panel = g.querySelector(".play-panel");
+      if (panel) below += panel.getBoundingClientRect().height + (parseFloat(cs.rowGap) || 8);
+    }
+    var r = wrap.getBoundingClientRect();
+    var tall = r.width ? r.height / r.width : 1; // more than 1 with EN-Chess's x squares above and below
+    var size = Math.min(w - 8, (window.innerHeight - (r.top + window.scrollY) - below) / tall);
+    size = Math.max(192, Math.floor(size / 8) * 8);
+    root.style.setProperty("--fit-js", size + "px");
+  }
+
+  function setSize(n) {
+    var g = game();
+    if (!g) return;
+    for (var i = 50; i <= 100; i += 5) g.classList.remove("size-" + i);
+    g.classList.add("size-" + n);
+    var sel = document.getElementById("board-size");
+    if (sel) sel.value = String(n);
+    saveSetting("size", String(n));
+  }
+
+  // --- Copy ----------------------------------------------------------------
+
+  function copy(btn) {
+    var src = document.querySelector(btn.dataset.copy);
     if (!src) return;
+    if (!btn.dataset.text) btn.dataset.text = btn.textContent;
     var text = src.value || src.textContent;
-    var label = button.dataset.label || button.textContent;
-    button.dataset.label = label;
-    function say(msg) {
-      button.textContent = msg;
-      clearTimeout(button._reset);
-      button._reset = setTimeout(function () { button.textContent = label; }, 2000);
+    function done(msg) {
+      btn.textContent = msg;
+      clearTimeout(+btn.dataset.timer);
+      btn.dataset.timer = String(setTimeout(function () { btn.textContent = btn.dataset.text; }, 2000));
     }
     function fallback() {
+      src.focus();
       if (src.select) src.select();
       var ok = false;
       try { ok = document.execCommand("copy"); } catch (e) { ok = false; }
-      say(ok ? "Copied" : "Press Ctrl+C");
+      done(ok ? "Copied" : (/Mac|iP/.test(navigator.platform) ? "Press ⌘C" : "Press Ctrl+C"));
     }
     if (navigator.clipboard && window.isSecureContext) {
-      navigator.clipboard.writeText(text).then(function () { say("Copied"); }, fallback);
+      navigator.clipboard.writeText(text).then(function () { done("Copied"); }, fallback);
     } else {
       fallback();
     }
   }
 
+  // --- Events --------------------------------------------------------------
+
   document.addEventListener("click", function (ev) {
     var t = ev.target;
-    var copy = t.closest && t.closest("[data-copy]");
-    if (copy) {
-      copyText(copy, document.querySelector(copy.dataset.copy));
+    if (!t.closest) return;
+    var c = t.closest("[data-copy]");
+    if (c) {
+      ev.preventDefault();
+      copy(c);
+      return;
+    }
+    var btn = t.closest("form#board button[data-square]");
+    if (dragged) { // the click that ends a drag was handled by the drop
+      dragged = false;
+      if (btn || t.closest("#board")) {
+        ev.preventDefault();
+        ev.stopPropagation();
+        return;
+      }
+    }
+    if (!btn) return;
+    if (!pick(btn)) ev.preventDefault();
+  }, true);
+
+  document.addEventListener("keydown", function (ev) {
+    var t = ev.target;
+    if (!t.closest) return;
+    var layer = document.querySelector(".promo-layer");
+    if (layer && ev.key === "Escape") {
+      ev.preventDefault();
+      refocus = true;
+      layer.querySelector("[data-promotion-cancel]").click();
+      return;
+    }
+    var choice = t.closest("#promotion button");
+    if (choice && (ev.key === "ArrowUp" || ev.key === "ArrowDown")) {
+      ev.preventDefault();
+      var list = Array.prototype.slice.call(choice.form.querySelectorAll("button"));
+      var up = ev.key === "ArrowUp" !== choice.form.classList.contains("bottom");
+      var i = list.indexOf(choice) + (up ? -1 : 1);
+      if (i >= 0 && i < list.length) list[i].focus();
+      return;
+    }
+    var btn = t.closest("#board button[data-square]");
+    if (!btn) return;
+    var d = arrows[ev.key];
+    if (d && !ev.altKey && !ev.ctrlKey && !ev.metaKey) {
+      ev.preventDefault();
+      var next = neighbour(btn.form, btn, d[0], d[1]);
+      if (next) setCursor(btn.form, next, true);
+    } else if (ev.key === "Escape") {
+      ev.preventDefault();
+      clear(btn.form);
+    }
+  });
+
+  // Drag and drop, by mouse, pen or touch: the piece follows the pointer;
+  // a drop on a destination plays it, anywhere else it goes back.
+  document.addEventListener("pointerdown", function (ev) {
+    var t = ev.target;
+    if (!t.closest || ev.button !== 0) return;
+    var h = t.closest("[data-size-handle]");
+    if (h) {
+      var wrap = h.parentElement;
+      resize = { x: ev.clientX, y: ev.clientY, w: wrap.getBoundingClientRect().width,
+        fit: parseFloat(getComputedStyle(game()).getPropertyValue("--fit")) || wrap.getBoundingClientRect().width };
       ev.preventDefault();
       return;
     }
-    var btn = t.closest && t.closest("form#board button[data-square]");
-    if (!btn) return;
-    var form = btn.form;
-    var sel = form.elements.from.value;
-    if (sel && btn.classList.contains("dest")) return; // post the ply
+    var btn = t.closest("form#board button[data-square][data-dests]");
+    if (!btn || btn.classList.contains("dest")) return;
+    var img = btn.querySelector("img[data-piece]");
+    if (!img) return;
+    drag = { btn: btn, img: img, x: ev.clientX, y: ev.clientY, id: ev.pointerId, ghost: null, over: null };
+  });
+
+  document.addEventListener("pointermove", function (ev) {
+    if (resize) {
+      var px = resize.w + Math.max(ev.clientX - resize.x, ev.clientY - resize.y);
+      var n = Math.round(Math.min(1, Math.max(0.5, px / resize.fit)) * 20) * 5;
+      setSize(n);
+      return;
+    }
+    if (!drag || ev.pointerId !== drag.id) return;
+    if (!drag.ghost) {
+      if (Math.abs(ev.clientX - drag.x) + Math.abs(ev.clientY - drag.y) < 6) return;
+      var form = drag.btn.form;
+      clear(form);
+      select(form, drag.btn);
+      drag.btn.classList.add("drag-origin");
+      var r = drag.btn.getBoundingClientRect();
+      var g = drag.img.cloneNode(false);
+      g.className = "drag-ghost";
+      g.removeAttribute("data-piece");
+      g.style.width = r.width + "px";
+      g.style.height = r.height + "px";
+      document.body.appendChild(g);
+      drag.ghost = g;
+      root.classList.add("dragging");
+    }
     ev.preventDefault();
-    clear(form);
-    if (btn.dataset.dests && btn.dataset.square !== sel) select(form, btn);
-  }, true);
+    drag.ghost.style.left = ev.clientX + "px";
+    drag.ghost.style.top = ev.clientY + "px";
+    var under = document.elementFromPoint(ev.clientX, ev.clientY);
+    var over = under && under.closest && under.closest("form#board button.dest");
+    if (over !== drag.over) {
+      if (drag.over) drag.over.classList.remove("drag-over");
+      if (over) over.classList.add("drag-over");
+      drag.over = over;
+    }
+  }, { passive: false });
+
+  function endDrag(ev, drop) {
+    if (resize) {
+      resize = null;
+      fit();
+      return;
+    }
+    if (!drag || ev.pointerId !== drag.id) return;
+    var d = drag;
+    drag = null;
+    if (!d.ghost) return; // a tap: the click picks
+    d.ghost.remove();
+    root.classList.remove("dragging");
+    d.btn.classList.remove("drag-origin");
+    if (d.over) d.over.classList.remove("drag-over");
+    var under = drop && document.elementFromPoint(ev.clientX, ev.clientY);
+    var to = under && under.closest && under.closest("form#board button.dest");
+    if (to) {
+      refocus = document.activeElement && !!document.activeElement.closest("#board");
+      to.click(); // posts the ply, as a click on the destination does
+    }
+    dragged = true;
+    setTimeout(function () { dragged = false; }, 0);
+  }
+  document.addEventListener("pointerup", function (ev) { endDrag(ev, true); });
+  document.addEventListener("pointercancel", function (ev) { endDrag(ev, false); });
+
+  document.addEventListener("change", function (ev) {
+    var s = ev.target.dataset && ev.target.dataset.setting;
+    if (s === "sound") saveSetting("sound", ev.target.checked ? "1" : "0");
+    if (s === "size") {
+      setSize(ev.target.value);
+      fit();
+    }
+  });
+
+  document.addEventListener("htmx:beforeRequest", function () {
+    var a = document.activeElement;
+    refocus = refocus || !!(a && a.closest && a.closest("#board, #promotion, .promo-layer"));
+  });
+  document.addEventListener("htmx:afterSettle", settle);
+  document.addEventListener("htmx:load", settle);
+  window.addEventListener("resize", fit);
+  settle();
 })();

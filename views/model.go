@@ -21,6 +21,8 @@ import (
 type Options struct {
 	Flip bool // turn the board round (relative to Auto's choice)
 	Auto bool // show the acting side at the bottom
+	Mute bool // no sounds for plies (they are on by default)
+	Size int  // the board's size in percent of the largest that fits (SizeMin–100; 0 is 100)
 
 	// Sel is the square picked on the board (NoSquare for none); PromoTo,
 	// with Sel, asks for the promotion picker.
@@ -56,6 +58,22 @@ type Options struct {
 	// SeatTaken says the viewer opened an invite link whose seats were
 	// both taken.
 	SeatTaken bool
+}
+
+// SizeMin and SizeStep bound the board size setting: SizeMin, SizeMin +
+// SizeStep, … up to 100 percent of the largest board that fits.
+const (
+	SizeMin  = 50
+	SizeStep = 5
+)
+
+// BoardSize returns o's board size in percent: 100 unless a valid smaller
+// size was chosen.
+func (o Options) BoardSize() int {
+	if o.Size < SizeMin || o.Size > 100 || o.Size%SizeStep != 0 {
+		return 100
+	}
+	return o.Size
 }
 
 // Variant is one variant a new game can be of.
@@ -171,6 +189,11 @@ type Promotion struct {
 	From, To string
 	Color    string // "w" or "b"
 	Choices  []PromotionChoice
+	// Col is the display column of To (0 at the left; -1 for an x square,
+	// in the middle); Top says To is at the top, so the picker hangs down
+	// from it (else it rises).
+	Col int
+	Top bool
 }
 
 // PromotionChoice is one piece the pawn may become.
@@ -191,6 +214,8 @@ type Game struct {
 	Actor     string // "White" or "Black": who acts now
 	ActorID   string // "white" or "black"
 	Status    string // "Ply 2 · White to move — e2→e4 is banned"
+	Title     string // the tab's title: "Black to ban · Ban Chess", "Checkmate · 1-0"
+	Sound     string // the sound of the last ply: move, capture, check, ban or end ("" for none)
 	Hint      string // what to do next
 	Banner    string // the result once the game is over
 	Announce  string // for the aria-live region
@@ -281,6 +306,8 @@ func NewGame(g *rules.Game, o Options) Game {
 		}
 		m.Hint = fmt.Sprintf("%s: pick one of your pieces, then its destination.", turn.Actor.Name())
 	}
+	m.Title = title(m.Variant, turn.Actor.Name(), turn.Phase.String(), out)
+	m.Sound = soundOf(hist, out)
 	switch {
 	case out.Over() && !m.BothSeats:
 		m.Hint = "Browse the history, or start a new game."
@@ -346,6 +373,12 @@ func NewGame(g *rules.Game, o Options) Game {
 	}
 	if o.Sel != rules.NoSquare && o.PromoTo != rules.NoSquare && dests[o.Sel].to[o.PromoTo] && turn.Phase == rules.PhaseMove {
 		m.Promotion = promotion(g, o.Sel, o.PromoTo, turn.Actor)
+		if o.PromoTo.IsX() { // a diamond above or below the board: the picker hangs from its middle
+			m.Promotion.Col, m.Promotion.Top = -1, (o.PromoTo == rules.X9) != m.Board.Flipped
+		} else {
+			col, row := displayXY(o.PromoTo, m.Board.Flipped)
+			m.Promotion.Col, m.Promotion.Top = col, row < 4
+		}
 	}
 	return m
 }
@@ -399,6 +432,7 @@ func NewHistoryView(g *rules.Game, index int, o Options) (Game, error) {
 		}
 	}
 	m.Status = caption
+	m.Title = fmt.Sprintf("Ply %d of %d · %s", index, len(hist), m.Variant)
 	m.View = &HistoryView{Index: index, Last: len(hist), Caption: caption}
 	bottom := rules.White
 	if o.Flip {
@@ -532,9 +566,9 @@ func board(pos *rules.Position, bottom rules.Color, ban, last *rules.Pair, check
 		}
 	}
 	if ban != nil {
-		x1, y1 := displayXY(ban.From, b.Flipped)
-		x2, y2 := displayXY(ban.To, b.Flipped)
-		b.Arrow = &Arrow{X1: x1, Y1: y1, X2: x2, Y2: y2}
+		c1, r1 := displayXY(ban.From, b.Flipped)
+		c2, r2 := displayXY(ban.To, b.Flipped)
+		b.Arrow = &Arrow{X1: centre(c1), Y1: centre(r1), X2: centre(c2), Y2: centre(r2)}
 	}
 	return b
 }
@@ -546,15 +580,17 @@ func displaySquare(row, col int, flipped bool) rules.Square {
 	return rules.SquareAt(col, 7-row)
 }
 
-// displayXY returns the centre of s in board units.
-func displayXY(s rules.Square, flipped bool) (string, string) {
-	col, row := s.File(), 7-s.Rank()
+// displayXY returns the display column and row of s (0–7 from the top
+// left).
+func displayXY(s rules.Square, flipped bool) (col, row int) {
 	if flipped {
-		col, row = 7-s.File(), s.Rank()
+		return 7 - s.File(), s.Rank()
 	}
-	f := func(v int) string { return strconv.FormatFloat(float64(v)+0.5, 'f', 1, 64) }
-	return f(col), f(row)
+	return s.File(), 7 - s.Rank()
 }
+
+// centre is the middle of display column or row v in board units.
+func centre(v int) string { return strconv.FormatFloat(float64(v)+0.5, 'f', 1, 64) }
 
 // lastMove is the from→to of the last move played, if any.
 func lastMove(g *rules.Game) *rules.Pair {
@@ -652,6 +688,44 @@ func announceLast(hist []rules.PlyInfo, o rules.Outcome) string {
 	return s
 }
 
+// title is the tab's title: whose turn and what to do, or how the game
+// ended ("Black to ban · Ban Chess", "Checkmate · 1-0").
+func title(variant, actor, phase string, o rules.Outcome) string {
+	if !o.Over() {
+		return actor + " to " + phase + " · " + variant
+	}
+	end := "Draw"
+	switch o.Status {
+	case rules.Checkmate:
+		end = "Checkmate"
+	case rules.Stalemate:
+		end = "Stalemate"
+	case rules.Resigned:
+		end = o.Winner.Other().Name() + " resigns"
+	}
+	return end + " · " + o.Result()
+}
+
+// soundOf names the sound of the last ply of hist: the end of the game,
+// a ban, a check, a capture or a plain move ("" before the first ply).
+func soundOf(hist []rules.PlyInfo, o rules.Outcome) string {
+	if len(hist) == 0 {
+		return ""
+	}
+	last := hist[len(hist)-1]
+	switch {
+	case o.Over():
+		return "end"
+	case last.Action.Phase == rules.PhaseBan:
+		return "ban"
+	case strings.ContainsAny(last.SAN, "+#"):
+		return "check"
+	case strings.Contains(last.SAN, "x"):
+		return "capture"
+	}
+	return "move"
+}
+
 // TookBack announces an undone ply.
 func TookBack(p rules.PlyInfo) string { return "Took back: " + describe(p) }
 
@@ -723,13 +797,21 @@ func gameID(o Options) string { return strings.TrimPrefix(o.Base, "/g/") }
 // actionURL is the path of one of the game's forms, such as "ply".
 func actionURL(o Options, action string) string { return o.Base + "/" + action }
 
+// flipURL and autoURL toggle the orientation; turning one off says so
+// (flip=0), as the server remembers the choice.
 func flipURL(o Options) string {
 	o.Flip = !o.Flip
+	if !o.Flip {
+		return o.Query("flip", "0")
+	}
 	return o.Query()
 }
 
 func autoURL(o Options) string {
 	o.Auto = !o.Auto
+	if !o.Auto {
+		return o.Query("auto", "0")
+	}
 	return o.Query()
 }
 
@@ -808,4 +890,34 @@ func boolAttr(b bool) string {
 		return "true"
 	}
 	return "false"
+}
+
+// promotionClass places the picker over its square: "col-4", or "col-x"
+// for an x square.
+func promotionClass(p *Promotion) string {
+	if p.Col < 0 {
+		return "col-x"
+	}
+	return "col-" + strconv.Itoa(p.Col)
+}
+
+// boardSizes lists the board size setting's choices, largest first.
+func boardSizes() []int {
+	var out []int
+	for n := 100; n >= SizeMin; n -= SizeStep {
+		out = append(out, n)
+	}
+	return out
+}
+
+// boardLabel names the board for screen readers, with how to play it.
+func boardLabel(g Game) string {
+	side := "White"
+	if g.Board.Flipped {
+		side = "Black"
+	}
+	if g.Board.ReadOnly {
+		return "Chessboard, " + side + " at the bottom"
+	}
+	return "Chessboard, " + side + " at the bottom: arrow keys move between squares, Enter picks, Escape cancels"
 }

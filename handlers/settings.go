@@ -1,0 +1,95 @@
+package handlers
+
+import (
+	"net/http"
+	"net/url"
+	"strconv"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/banchess/banchess/views"
+)
+
+// settingsCookie keeps the viewer's view choices — orientation, auto-flip,
+// sound, board size — for every game and link. It is not HttpOnly: the
+// board script changes it at once, and the server reads it to render the
+// page, so the choices hold without JavaScript too. It is a preference,
+// never a credential.
+const settingsCookie = "banchess_view"
+
+// settingsMaxAge is how long the browser keeps the settings.
+const settingsMaxAge = 400 * 24 * time.Hour
+
+// readSettings sets o's view choices from the settings cookie.
+func readSettings(c echo.Context, o *views.Options) {
+	ck, err := c.Cookie(settingsCookie)
+	if err != nil {
+		return
+	}
+	v, err := url.ParseQuery(ck.Value)
+	if err != nil {
+		return
+	}
+	applySettings(v, o)
+}
+
+// applySettings sets the choices v names (the last value of each counts,
+// so a checkbox may follow a hidden "0"); the others stay.
+func applySettings(v url.Values, o *views.Options) {
+	flag := func(name string, dst *bool, on string) {
+		if vals := v[name]; len(vals) > 0 {
+			*dst = vals[len(vals)-1] == on
+		}
+	}
+	flag("flip", &o.Flip, "1")
+	flag("auto", &o.Auto, "1")
+	flag("sound", &o.Mute, "0")
+	if vals := v["size"]; len(vals) > 0 {
+		if n, err := strconv.Atoi(vals[len(vals)-1]); err == nil {
+			o.Size = n
+			o.Size = o.BoardSize()
+		}
+	}
+}
+
+// writeSettings remembers o's view choices in the settings cookie.
+func (s *Server) writeSettings(c echo.Context, o views.Options) {
+	v := url.Values{}
+	v.Set("flip", boolDigit(o.Flip))
+	v.Set("auto", boolDigit(o.Auto))
+	v.Set("sound", boolDigit(!o.Mute))
+	v.Set("size", strconv.Itoa(o.BoardSize()))
+	c.SetCookie(&http.Cookie{
+		Name:     settingsCookie,
+		Value:    v.Encode(),
+		Path:     "/",
+		MaxAge:   int(settingsMaxAge.Seconds()),
+		Secure:   s.scheme(c) == "https",
+		SameSite: http.SameSiteLaxMode,
+	})
+}
+
+func boolDigit(b bool) string {
+	if b {
+		return "1"
+	}
+	return "0"
+}
+
+// saveSettings stores the settings form's choices (the no-JavaScript
+// way; the board script writes the cookie itself) and goes back to the
+// game the form was on.
+func (p *pages) saveSettings(c echo.Context) error {
+	o, err := p.options(c)
+	if err != nil {
+		return p.refuse(c, err)
+	}
+	applySettings(c.Request().Form, &o)
+	p.s.writeSettings(c, o)
+	back := "/"
+	if id := c.Request().Form.Get("back"); validID(id) {
+		back = gamePath(id)
+	}
+	return c.Redirect(http.StatusSeeOther, back)
+}
