@@ -374,13 +374,13 @@ func pathOf(t *testing.T, raw string) string {
 // come from SCREENSHOT_DIR=$PWD/docs go test ./e2e.
 const screenshotDirEnv = "SCREENSHOT_DIR"
 
-// screenshot saves the page at width×height.
+// screenshot saves the window's view of the page at width×height.
 func screenshot(t *testing.T, ctx context.Context, name string, width, height int64) {
 	t.Helper()
 	if err := chromedp.Do(ctx, chromedp.EmulateViewport(width, height), chromedp.Sleep(300*time.Millisecond)); err != nil {
 		t.Fatal(err)
 	}
-	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+	png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
 	if err != nil {
 		t.Fatal(err)
 	}

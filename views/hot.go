@@ -80,15 +80,18 @@ func appendSquareInner(b []byte, sq Square, asset string) []byte {
 		b = attr(b, "data-piece", sq.Piece)
 		b = append(b, ` alt="" draggable="false"> `...)
 	}
+	// The coordinates are drawn by CSS from data-c, not written as text:
+	// a square's name is its aria-label, which a visible "8" would have
+	// to be part of.
 	if sq.RankAt != "" {
-		b = append(b, `<span class="coord rank" aria-hidden="true">`...)
-		b = appendEscaped(b, sq.RankAt)
-		b = append(b, "</span> "...)
+		b = append(b, `<span class="coord rank"`...)
+		b = attr(b, "data-c", sq.RankAt)
+		b = append(b, ` aria-hidden="true"></span> `...)
 	}
 	if sq.FileAt != "" {
-		b = append(b, `<span class="coord file" aria-hidden="true">`...)
-		b = appendEscaped(b, sq.FileAt)
-		b = append(b, "</span>"...)
+		b = append(b, `<span class="coord file"`...)
+		b = attr(b, "data-c", sq.FileAt)
+		b = append(b, ` aria-hidden="true"></span>`...)
 	}
 	return b
 }

@@ -1,0 +1,513 @@
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+
+	"github.com/banchess/banchess/rules"
+)
+
+// startFEN opens a new game from the start.
+const startFEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+
+// box is an element's place in the viewport, in CSS pixels.
+type box struct{ Top, Bottom, Left, Right, Width, Height float64 }
+
+// boxOf reads the layout box of the first element matching sel.
+func boxOf(ctx context.Context, sel string) (box, error) {
+	return chromedp.Run(ctx, chromedp.Evaluate[box](fmt.Sprintf(`(() => {
+		const r = document.querySelector(%q).getBoundingClientRect();
+		return {Top: r.top, Bottom: r.bottom, Left: r.left, Right: r.right, Width: r.width, Height: r.height};
+	})()`, sel)))
+}
+
+// waitPly waits for the game to show ply n.
+func waitPly(n int) chromedp.Action[chromedp.Void] {
+	return chromedp.WaitReady(fmt.Sprintf(`#game[data-ply="%d"]`, n))
+}
+
+// sq is the square a name such as "e4" names.
+func sq(name string) rules.Square {
+	s, err := rules.ParseSquare(name)
+	if err != nil {
+		panic(err)
+	}
+	return s
+}
+
+func sqSel(s string) string { return fmt.Sprintf(`#board [data-square="%s"]`, s) }
+
+// TestBoardFitsTheWindow: at common laptop, desktop and phone sizes the
+// board is the largest square that fits with the status and the controls
+// in view, so nobody scrolls to play; the panels sit beside the board on
+// a wide window and below it on a phone.
+func TestBoardFitsTheWindow(t *testing.T) {
+	ctx, base, problems := browser(t, true)
+	for _, tc := range []struct {
+		w, h     int64
+		minBoard float64 // the board is at least this wide
+		beside   bool    // the panels are beside the board
+	}{
+		{1280, 720, 540, true},
+		{1366, 768, 590, true},
+		{1920, 1080, 900, true},
+		{390, 844, 350, false},
+	} {
+		name := fmt.Sprintf("%dx%d", tc.w, tc.h)
+		if err := chromedp.Do(ctx, chromedp.EmulateViewport(tc.w, tc.h), chromedp.Navigate(base+"/?fen="+url.QueryEscape(startFEN)), chromedp.WaitVisible(`#status`)); err != nil {
+			t.Fatal(err)
+		}
+		for _, a := range []string{"b:e2e4", "m:d2d4", "b:e7e5"} { // a ban in force, an arrow, a history
+			if err := chromedp.Do(ctx, chromedp.Sleep(50*time.Millisecond)); err != nil {
+				t.Fatal(err)
+			}
+			ply, _ := chromedp.Run(ctx, chromedp.Evaluate[int](`+document.getElementById("game").dataset.ply`))
+			if err := play(ctx, ply, a); err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+		}
+		if err := chromedp.Do(ctx, chromedp.Sleep(200*time.Millisecond)); err != nil { // board.js fits after a frame
+			t.Fatal(err)
+		}
+		b, err := boxOf(ctx, "#board .board")
+		if err != nil {
+			t.Fatal(err)
+		}
+		view, err := chromedp.Run(ctx, chromedp.Evaluate[[]float64](`[innerWidth, innerHeight, document.documentElement.scrollWidth]`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		vw, vh, sw := view[0], view[1], view[2]
+		if b.Bottom > vh || b.Right > vw || b.Left < 0 || sw > vw {
+			t.Errorf("%s: the board %+v leaves the %v×%v window (page %v wide)", name, b, vw, vh, sw)
+		}
+		if b.Width < tc.minBoard || b.Width-b.Height > 1 || b.Height-b.Width > 1 {
+			t.Errorf("%s: the board is %.0f×%.0f, want a square at least %.0f wide", name, b.Width, b.Height, tc.minBoard)
+		}
+		for _, sel := range []string{"#status", "#action-text", "#undo", "#flip", "#autoflip", "#resign", "#draw"} {
+			c, err := boxOf(ctx, sel)
+			if err != nil {
+				t.Fatalf("%s: %s: %v", name, sel, err)
+			}
+			if c.Bottom > vh || c.Top < 0 || c.Right > vw {
+				t.Errorf("%s: %s at %+v is outside the %v×%v window", name, sel, c, vw, vh)
+			}
+		}
+		side, err := boxOf(ctx, ".side")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if beside := side.Left >= b.Right; beside != tc.beside {
+			t.Errorf("%s: panels beside the board = %v, want %v", name, beside, tc.beside)
+		}
+	}
+	if len(*problems) > 0 {
+		t.Errorf("browser reported problems: %q", *problems)
+	}
+}
+
+// TestDragAndTap plays to a promotion by dragging with the mouse, and by
+// touch (a drag, then taps), choosing the piece on the picker that opens
+// over the promotion square.
+func TestDragAndTap(t *testing.T) {
+	for _, touch := range []bool{false, true} {
+		t.Run(map[bool]string{false: "mouse", true: "touch"}[touch], func(t *testing.T) {
+			ctx, base, problems := browser(t, true)
+			if touch {
+				if err := chromedp.Do(ctx, chromedp.EmulateViewport(390, 844, chromedp.EmulateTouch, chromedp.EmulateScale(2))); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := chromedp.Do(ctx, chromedp.Navigate(base+"/?fen="+url.QueryEscape(promoFEN)), chromedp.WaitVisible(`#status`)); err != nil {
+				t.Fatal(err)
+			}
+			drag := func(from, to string) error {
+				if touch {
+					return touchDrag(ctx, sqSel(from), sqSel(to))
+				}
+				return chromedp.Do(ctx, chromedp.DragAndDrop(sqSel(from), sqSel(to)))
+			}
+			// A drop on a square the piece cannot go to puts it back.
+			if err := drag("e1", "e3"); err != nil {
+				t.Fatal(err)
+			}
+			state, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.getElementById("game").dataset.ply + " " +
+				document.querySelectorAll(".drag-ghost, .drag-origin").length`))
+			if err != nil || state != "1 0" {
+				t.Errorf("after a drop on an illegal square: ply and leftovers %q (%v), want \"1 0\"", state, err)
+			}
+			// Black bans the king's e1–d1 by dragging the king there.
+			if err := drag("e1", "d1"); err != nil {
+				t.Fatal(err)
+			}
+			if err := chromedp.Do(ctx, waitPly(2), chromedp.WaitReady(sqSel("e1")+".ban-from")); err != nil {
+				t.Fatalf("the dragged ban: %v", err)
+			}
+			// White promotes: by dragging, or by tapping the pawn and e8.
+			if touch {
+				err = chromedp.Do(ctx, chromedp.Tap(sqSel("e7")), chromedp.WaitVisible(sqSel("e8")+".dest"), chromedp.Tap(sqSel("e8")))
+			} else {
+				err = drag("e7", "e8")
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := chromedp.Do(ctx, chromedp.WaitVisible(`#promotion [data-promotion="q"]`), chromedp.Sleep(100*time.Millisecond)); err != nil {
+				t.Fatalf("no promotion picker: %v", err)
+			}
+			sq, err := boxOf(ctx, sqSel("e8"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			picker, err := boxOf(ctx, "#promotion")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d := picker.Left - sq.Left; d < -1 || d > 1 || picker.Top-sq.Top > 1 || sq.Top-picker.Top > 1 || picker.Height < 3.5*sq.Height {
+				t.Errorf("the picker %+v is not a column over e8 %+v", picker, sq)
+			}
+			focused, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.activeElement.dataset.promotion || ""`))
+			if focused != "q" {
+				t.Errorf("the picker's focus is on %q, want the queen", focused)
+			}
+			choose := chromedp.Click(`#promotion [data-promotion="q"]`)
+			if touch {
+				choose = chromedp.Tap(`#promotion [data-promotion="q"]`)
+			}
+			if err := chromedp.Do(ctx, choose, waitPly(3)); err != nil {
+				t.Fatal(err)
+			}
+			piece, err := chromedp.Run(ctx, chromedp.AttributeValue(sqSel("e8")+" [data-piece]", "data-piece"))
+			if err != nil || piece.Value != "wQ" {
+				t.Errorf("e8 holds %q (%v) after promoting to a queen", piece.Value, err)
+			}
+			if len(*problems) > 0 {
+				t.Errorf("browser reported problems: %q", *problems)
+			}
+		})
+	}
+}
+
+// touchDrag drags a finger from the centre of one element to another's.
+func touchDrag(ctx context.Context, from, to string) error {
+	a, err := boxOf(ctx, from)
+	if err != nil {
+		return err
+	}
+	b, err := boxOf(ctx, to)
+	if err != nil {
+		return err
+	}
+	x0, y0 := a.Left+a.Width/2, a.Top+a.Height/2
+	x1, y1 := b.Left+b.Width/2, b.Top+b.Height/2
+	touchAt := func(typ input.DispatchTouchEventType, x, y float64) chromedp.Action[chromedp.Void] {
+		p := input.DispatchTouchEventParams{Type: typ, TouchPoints: []*input.TouchPoint{{X: x, Y: y}}}
+		if typ == input.DispatchTouchEventTypeTouchEnd {
+			p.TouchPoints = []*input.TouchPoint{}
+		}
+		return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+			_, err := cdp.Call(ctx, t, input.DispatchTouchEvent, p)
+			return err
+		})
+	}
+	steps := []chromedp.Action[chromedp.Void]{touchAt(input.DispatchTouchEventTypeTouchStart, x0, y0)}
+	for i := 1; i <= 8; i++ {
+		f := float64(i) / 8
+		steps = append(steps, touchAt(input.DispatchTouchEventTypeTouchMove, x0+(x1-x0)*f, y0+(y1-y0)*f))
+	}
+	steps = append(steps, touchAt(input.DispatchTouchEventTypeTouchEnd, x1, y1))
+	return chromedp.Do(ctx, steps...)
+}
+
+// TestKeyboardOnly plays the mate line with the keyboard alone: one Tab
+// reaches the board, arrows move the cursor, Enter picks, Escape cancels;
+// then a promotion through the picker. The tab's title follows the game.
+func TestKeyboardOnly(t *testing.T) {
+	ctx, base, problems := browser(t, true)
+	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/"), chromedp.WaitVisible(`#status`), chromedp.Sleep(100*time.Millisecond)); err != nil {
+		t.Fatal(err)
+	}
+	wantTitle := func(want string) {
+		t.Helper()
+		got, err := chromedp.Run(ctx, chromedp.Poll[string](fmt.Sprintf(`document.title === %q && document.title`, want), chromedp.WithPollingTimeout(3*time.Second)))
+		if err != nil {
+			title, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.title`))
+			t.Errorf("title %q, want %q", title, want)
+			return
+		}
+		_ = got
+	}
+	wantTitle("Black to ban · Ban Chess")
+	if err := tabToBoard(ctx); err != nil {
+		t.Fatal(err)
+	}
+	// Escape drops a pick.
+	if err := chromedp.Do(ctx, chromedp.KeyEvent(kb.Enter), chromedp.WaitReady(`#board .selected`), chromedp.KeyEvent(kb.Escape), chromedp.WaitNotPresent(`#board .selected`)); err != nil {
+		t.Fatalf("Escape: %v", err)
+	}
+	for i, s := range mateLine {
+		a, err := rules.ParseAction(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := keyboardPly(ctx, i+1, a); err != nil {
+			t.Fatalf("ply %d %s: %v", i+1, s, err)
+		}
+		if i == 0 {
+			wantTitle("White to move · Ban Chess")
+		}
+	}
+	wantTitle("Checkmate · 1-0")
+	if banner, err := chromedp.Run(ctx, chromedp.Text(`#banner`)); err != nil || banner != mateBanner {
+		t.Errorf("banner %q (%v)", banner, err)
+	}
+
+	// A promotion: the picker takes the focus; arrows move in it, Escape
+	// closes it, Enter chooses.
+	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/?fen="+url.QueryEscape(promoFEN)), chromedp.WaitVisible(`#status`), chromedp.Sleep(100*time.Millisecond)); err != nil {
+		t.Fatal(err)
+	}
+	if err := tabToBoard(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := keyboardPly(ctx, 1, rules.BanAction(sq("e1"), sq("d1"))); err != nil {
+		t.Fatal(err)
+	}
+	openPicker := func() error {
+		if err := moveCursor(ctx, "e7"); err != nil {
+			return err
+		}
+		if err := chromedp.Do(ctx, chromedp.KeyEvent(kb.Enter), chromedp.WaitReady(sqSel("e7")+".selected")); err != nil {
+			return err
+		}
+		if err := moveCursor(ctx, "e8"); err != nil {
+			return err
+		}
+		if err := chromedp.Do(ctx, chromedp.KeyEvent(kb.Enter)); err != nil {
+			return err
+		}
+		_, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.activeElement.dataset.promotion === "q"`, chromedp.WithPollingTimeout(5*time.Second)))
+		return err
+	}
+	if err := openPicker(); err != nil {
+		t.Fatalf("opening the picker: %v", err)
+	}
+	if err := chromedp.Do(ctx, chromedp.KeyEvent(kb.ArrowDown)); err != nil {
+		t.Fatal(err)
+	}
+	if p, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.activeElement.dataset.promotion || ""`)); p != "r" {
+		t.Errorf("ArrowDown in the picker went to %q, want the rook", p)
+	}
+	if err := chromedp.Do(ctx, chromedp.KeyEvent(kb.Escape), chromedp.WaitNotPresent(`#promotion`)); err != nil {
+		t.Fatalf("Escape did not close the picker: %v", err)
+	}
+	if err := openPicker(); err != nil {
+		t.Fatalf("opening the picker again: %v", err)
+	}
+	if err := chromedp.Do(ctx, chromedp.KeyEvent(kb.Enter), waitPly(3)); err != nil {
+		t.Fatal(err)
+	}
+	if piece, err := chromedp.Run(ctx, chromedp.AttributeValue(sqSel("e8")+" [data-piece]", "data-piece")); err != nil || piece.Value != "wQ" {
+		t.Errorf("e8 holds %q (%v)", piece.Value, err)
+	}
+	if len(*problems) > 0 {
+		t.Errorf("browser reported problems: %q", *problems)
+	}
+}
+
+// focusedSquare is the square the keyboard is on, "" off the board.
+func focusedSquare(ctx context.Context) string {
+	s, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`(document.activeElement.closest("#board") && document.activeElement.dataset.square) || ""`))
+	return s
+}
+
+// tabToBoard presses Tab until the board has the focus: it must take at
+// most three (the brand link, the board).
+func tabToBoard(ctx context.Context) error {
+	for range 3 {
+		if err := chromedp.Do(ctx, chromedp.KeyEvent(kb.Tab)); err != nil {
+			return err
+		}
+		if focusedSquare(ctx) != "" {
+			stops, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll('#board button[data-square]:not([tabindex="-1"])').length`))
+			if err == nil && stops != 1 {
+				err = fmt.Errorf("the board has %d Tab stops, want one", stops)
+			}
+			return err
+		}
+	}
+	return fmt.Errorf("three Tabs did not reach the board")
+}
+
+// moveCursor presses arrows until the keyboard is on s (White at the
+// bottom).
+func moveCursor(ctx context.Context, name string) error {
+	s := sq(name)
+	for range 16 {
+		cur := focusedSquare(ctx)
+		if cur == "" {
+			return fmt.Errorf("the focus left the board")
+		}
+		c, err := rules.ParseSquare(cur)
+		if err != nil {
+			return err
+		}
+		key := ""
+		switch {
+		case c.File() < s.File():
+			key = kb.ArrowRight
+		case c.File() > s.File():
+			key = kb.ArrowLeft
+		case c.Rank() < s.Rank():
+			key = kb.ArrowUp
+		case c.Rank() > s.Rank():
+			key = kb.ArrowDown
+		default:
+			return nil
+		}
+		if err := chromedp.Do(ctx, chromedp.KeyEvent(key)); err != nil {
+			return err
+		}
+	}
+	return fmt.Errorf("the arrows did not reach %s", s)
+}
+
+// keyboardPly plays a at ply with arrows and Enter, and waits for the
+// focus to come back to the board.
+func keyboardPly(ctx context.Context, ply int, a rules.Action) error {
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`!!document.activeElement.closest("#board")`, chromedp.WithPollingTimeout(5*time.Second))); err != nil {
+		return fmt.Errorf("the focus is not on the board at ply %d: %w", ply, err)
+	}
+	if err := moveCursor(ctx, a.From.String()); err != nil {
+		return err
+	}
+	if err := chromedp.Do(ctx, chromedp.KeyEvent(kb.Enter), chromedp.WaitReady(sqSel(a.From.String())+".selected")); err != nil {
+		return err
+	}
+	if err := moveCursor(ctx, a.To.String()); err != nil {
+		return err
+	}
+	return chromedp.Do(ctx, chromedp.KeyEvent(kb.Enter), waitPly(ply+1))
+}
+
+// axeScript is axe-core, vendored for this test (e2e/testdata/axe).
+func axeScript(t *testing.T) string {
+	t.Helper()
+	b, err := os.ReadFile("testdata/axe/axe.min.js")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// audit runs axe-core on the page and returns its serious and critical
+// violations.
+func audit(ctx context.Context, script string) ([]string, error) {
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`typeof axe === "object" || (0, eval)(`+jsString(script)+`) || true`)); err != nil {
+		return nil, fmt.Errorf("loading axe: %w", err)
+	}
+	return chromedp.Run(ctx, chromedp.Evaluate[[]string](`axe.run(document, {resultTypes: ["violations"]}).then(r => r.violations
+		.filter(v => v.impact === "serious" || v.impact === "critical")
+		.map(v => v.impact + " " + v.id + ": " + v.help + " — " + v.nodes.slice(0, 3).map(n => n.target.join(" ")).join(", ")))`, chromedp.EvalAwaitPromise))
+}
+
+// jsString quotes s as a JavaScript string literal.
+func jsString(s string) string {
+	r := strings.NewReplacer(`\`, `\\`, "`", "\\`", "${", "\\${")
+	return "`" + r.Replace(s) + "`"
+}
+
+// mateFEN is the mate line's position before its last ply, White's
+// ban that mates.
+func mateFEN(t *testing.T) string {
+	t.Helper()
+	g, err := rules.Replay(rules.BanChess{}, "", mateLine[:len(mateLine)-1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g.FEN()
+}
+
+// TestAccessibility audits the pages a game goes through with axe-core,
+// in light and dark mode, on a desktop and a phone: no serious or
+// critical violation.
+func TestAccessibility(t *testing.T) {
+	script := axeScript(t)
+	for _, dark := range []bool{false, true} {
+		for _, phone := range []bool{false, true} {
+			name := map[bool]string{false: "light", true: "dark"}[dark] + "-" + map[bool]string{false: "desktop", true: "phone"}[phone]
+			t.Run(name, func(t *testing.T) {
+				ctx, base, _ := browser(t, true)
+				w, h := int64(1366), int64(768)
+				if phone {
+					w, h = 390, 844
+				}
+				scheme := "light"
+				if dark {
+					scheme = "dark"
+				}
+				if err := chromedp.Do(ctx, chromedp.EmulateViewport(w, h)); err != nil {
+					t.Fatal(err)
+				}
+				if _, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+					Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}}}); err != nil {
+					t.Fatal(err)
+				}
+				check := func(state string) {
+					t.Helper()
+					v, err := audit(ctx, script)
+					if err != nil {
+						t.Fatalf("%s: %v", state, err)
+					}
+					for _, s := range v {
+						t.Errorf("%s: %s", state, s)
+					}
+				}
+				if err := chromedp.Do(ctx, chromedp.Navigate(base+"/"), chromedp.WaitVisible(`#status`)); err != nil {
+					t.Fatal(err)
+				}
+				check("start")
+				if err := chromedp.Do(ctx, chromedp.Click(sqSel("e2")), chromedp.WaitVisible(sqSel("e4")+".dest")); err != nil {
+					t.Fatal(err)
+				}
+				check("picking a ban")
+				if err := chromedp.Do(ctx, chromedp.Click(sqSel("e4")), waitPly(2), chromedp.Click(sqSel("d2")), chromedp.WaitVisible(sqSel("d4")+".dest")); err != nil {
+					t.Fatal(err)
+				}
+				check("picking a move")
+				if err := chromedp.Do(ctx, chromedp.Navigate(base+"/?fen="+url.QueryEscape(promoFEN)), chromedp.WaitVisible(`#status`)); err != nil {
+					t.Fatal(err)
+				}
+				if err := play(ctx, 1, "b:e1d1"); err != nil {
+					t.Fatal(err)
+				}
+				if err := chromedp.Do(ctx, chromedp.Click(sqSel("e7")), chromedp.WaitVisible(sqSel("e8")+".dest"), chromedp.Click(sqSel("e8")), chromedp.WaitVisible(`#promotion`)); err != nil {
+					t.Fatal(err)
+				}
+				check("promotion picker")
+				if err := chromedp.Do(ctx, chromedp.Click(`#promotion [data-promotion="q"]`), waitPly(3),
+					chromedp.Navigate(base+"/?fen="+url.QueryEscape(mateFEN(t))), chromedp.WaitVisible(`#status`)); err != nil {
+					t.Fatal(err)
+				}
+				if err := play(ctx, 15, "b:e8e7"); err != nil {
+					t.Fatal(err)
+				}
+				check("finished game")
+				if dark && !phone {
+					screenshot(t, ctx, "playground-dark.png", w, h)
+				}
+			})
+		}
+	}
+}
