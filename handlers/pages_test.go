@@ -516,6 +516,9 @@ func TestPromotionPicker(t *testing.T) {
 		if d.Find(`#promotion[action="`+c.path("ply")+`"]`).Length() != 1 {
 			t.Errorf("hx=%v: the picker does not post to the game", hx)
 		}
+		if d.Find(`.board-wrap #promotion.col-4.top`).Length() != 1 || d.Find(`#promotion button`).First().AttrOr("data-promotion", "") != "q" {
+			t.Errorf("hx=%v: the picker does not hang from e8, the queen first", hx)
+		}
 		if !strings.Contains(text(d, "#status"), "Ply 2") {
 			t.Errorf("hx=%v: asking for a piece played something: %q", hx, text(d, "#status"))
 		}

@@ -220,3 +220,30 @@ func TestMiniBoardDrawsEverySquare(t *testing.T) {
 		t.Errorf("bad placement rendered %q (%v)", buf.String(), err)
 	}
 }
+
+func TestTitleAndSound(t *testing.T) {
+	mate := []string{
+		"b:d2d4", "m:e2e4", "b:d7d5", "m:e7e5", "b:g1f3", "m:f1c4", "b:a7a6", "m:b8c6",
+		"b:d2d4", "m:d1h5", "b:a7a6", "m:g8f6", "b:a2a3", "m:c4f7", "b:e8e7",
+	}
+	for _, tc := range []struct {
+		line         []string
+		title, sound string
+	}{
+		{nil, "Black to ban · Ban Chess", ""},
+		{[]string{"b:e2e4"}, "White to move · Ban Chess", "ban"},
+		{[]string{"b:e2e4", "m:d2d4"}, "White to ban · Ban Chess", "move"},
+		{[]string{"b:a2a3", "m:e2e4", "b:a7a6", "m:d7d5", "b:a2a3", "m:e4d5"}, "White to ban · Ban Chess", "capture"},
+		{[]string{"b:a2a3", "m:e2e4", "b:a7a6", "m:f7f6", "b:a2a3", "m:d1h5"}, "White to ban · Ban Chess", "check"},
+		{mate, "Checkmate · 1-0", "end"},
+	} {
+		g, err := rules.Replay(rules.BanChess{}, "", tc.line)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := NewGame(g, NoSelection())
+		if m.Title != tc.title || m.Sound != tc.sound {
+			t.Errorf("%v: title %q sound %q, want %q %q", tc.line, m.Title, m.Sound, tc.title, tc.sound)
+		}
+	}
+}
