@@ -44,7 +44,8 @@ func signalContext() (context.Context, context.CancelFunc) {
 	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 }
 
-// serve runs the playground until ctx ends.
+// serve runs the playground until ctx ends; with -h or --help it prints
+// the usage and returns nil.
 func serve(ctx context.Context, args []string, out io.Writer, getenv func(string) string) error {
 	fs := flag.NewFlagSet("banchess", flag.ContinueOnError)
 	fs.SetOutput(out)
@@ -65,6 +66,9 @@ func serve(ctx context.Context, args []string, out io.Writer, getenv func(string
 	fs.Float64Var(&limits.PostsPerSecond, "post-rate", limits.PostsPerSecond, "POST requests a second one client address may send, in bursts of twice as many; 0: no limit")
 	fs.IntVar(&limits.GamesPerMinute, "games-per-minute", limits.GamesPerMinute, "games one client address may start in a minute; 0: no limit")
 	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil // the usage is printed: that is all -h asks
+		}
 		return err
 	}
 	if limits.PostsPerSecond < 0 || limits.GamesPerMinute < 0 {
@@ -130,7 +134,7 @@ func serve(ctx context.Context, args []string, out io.Writer, getenv func(string
 	// Live streams outlast WriteTimeout (each bounds its own writes) and
 	// end cleanly when the server shuts down.
 	srv.RegisterOnShutdown(h.CloseStreams)
-	fmt.Fprintf(out, "banchess: playing at http://%s/\n", displayAddr(ln.Addr()))
+	fmt.Fprintf(out, "banchess: listening on %s, playing at http://%s/\n", ln.Addr(), displayAddr(ln.Addr()))
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {

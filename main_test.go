@@ -330,3 +330,42 @@ func TestServeFlags(t *testing.T) {
 		}
 	}
 }
+
+// TestHelp: -h and --help print the usage and succeed, starting nothing.
+func TestHelp(t *testing.T) {
+	for _, arg := range []string{"-h", "--help"} {
+		var out bytes.Buffer
+		if err := serve(context.Background(), []string{arg}, &out, func(string) string { return "" }); err != nil {
+			t.Errorf("%s: %v", arg, err)
+		}
+		if !strings.Contains(out.String(), "usage: banchess") || !strings.Contains(out.String(), "-addr") {
+			t.Errorf("%s printed %q", arg, out.String())
+		}
+	}
+}
+
+// TestStartLineSaysWhereItListens: the start line names the address the
+// server listens on, with its real port, and the URL to open.
+func TestStartLineSaysWhereItListens(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- serve(ctx, []string{"--db", ":memory:", "--addr", "127.0.0.1:0"}, w, func(string) string { return "" }) }()
+	line, err := bufio.NewReader(r).ReadString('\n')
+	cancel()
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`^banchess: listening on 127\.0\.0\.1:(\d+), playing at http://localhost:(\d+)/\n$`).FindStringSubmatch(line)
+	if m == nil || m[1] != m[2] || m[1] == "0" {
+		t.Errorf("start line %q", line)
+	}
+	if err := <-done; err != nil {
+		t.Errorf("serve: %v", err)
+	}
+	w.Close()
+	r.Close()
+}
