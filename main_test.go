@@ -353,7 +353,9 @@ func TestStartLineSaysWhereItListens(t *testing.T) {
 		t.Fatal(err)
 	}
 	done := make(chan error, 1)
-	go func() { done <- serve(ctx, []string{"--db", ":memory:", "--addr", "127.0.0.1:0"}, w, func(string) string { return "" }) }()
+	go func() {
+		done <- serve(ctx, []string{"--db", ":memory:", "--addr", "127.0.0.1:0"}, w, func(string) string { return "" })
+	}()
 	line, err := bufio.NewReader(r).ReadString('\n')
 	cancel()
 	if err != nil {
