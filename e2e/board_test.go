@@ -511,3 +511,103 @@ func TestAccessibility(t *testing.T) {
 		}
 	}
 }
+
+// TestSoundsSettingsAndCopy: each ply plays its sound until the sound is
+// switched off; the board size setting applies at once and holds for a
+// new game; Copy says what happened and then reads Copy again.
+func TestSoundsSettingsAndCopy(t *testing.T) {
+	ctx, base, problems := browser(t, true)
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1366, 768), chromedp.Navigate(base+"/?fen="+url.QueryEscape(startFEN)), chromedp.WaitVisible(`#status`)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`HTMLMediaElement.prototype.play = function () {
+		(window.played = window.played || []).push(new URL(this.src).pathname.split("/").pop());
+		return Promise.resolve();
+	}, true`)); err != nil {
+		t.Fatal(err)
+	}
+	played := func() string {
+		s, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`(window.played || []).join(" ")`))
+		return s
+	}
+	for i, a := range []string{"b:e2e4", "m:d2d4"} {
+		if err := play(ctx, i+1, a); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := chromedp.Do(ctx, chromedp.Sleep(100*time.Millisecond)); err != nil {
+		t.Fatal(err)
+	}
+	if got := played(); got != "ban.wav move.wav" {
+		t.Errorf("sounds %q, want a ban then a move", got)
+	}
+	if err := chromedp.Do(ctx, chromedp.Click(`#settings input[name=sound][type=checkbox]`)); err != nil {
+		t.Fatal(err)
+	}
+	if err := play(ctx, 3, "b:e7e5"); err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(ctx, chromedp.Sleep(100*time.Millisecond)); err != nil {
+		t.Fatal(err)
+	}
+	if got := played(); got != "ban.wav move.wav" {
+		t.Errorf("muted, yet the sounds are %q", got)
+	}
+
+	full, err := boxOf(ctx, "#board .board")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`(() => { const s = document.getElementById("board-size");
+		s.value = "70"; return s.dispatchEvent(new Event("change", {bubbles: true})); })()`)); err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(ctx, chromedp.Sleep(100*time.Millisecond)); err != nil {
+		t.Fatal(err)
+	}
+	small, err := boxOf(ctx, "#board .board")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := small.Width / full.Width; r < 0.66 || r > 0.74 {
+		t.Errorf("at 70%% the board is %.0f px, %.2f of %.0f", small.Width, r, full.Width)
+	}
+	if err := chromedp.Do(ctx, chromedp.Click(`.new-game button[value="ban"]`), waitPly(1), chromedp.WaitReady(`#game.size-70`), chromedp.Sleep(100*time.Millisecond)); err != nil {
+		t.Fatalf("the new game forgot the size: %v", err)
+	}
+	if b, err := boxOf(ctx, "#board .board"); err != nil || b.Width-small.Width > 1 || small.Width-b.Width > 1 {
+		t.Errorf("the new game's board is %.0f px (%v), want %.0f", b.Width, err, small.Width)
+	}
+	if on, _ := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.querySelector("#settings input[name=sound][type=checkbox]").checked`)); on {
+		t.Error("the new game forgot the sound is off")
+	}
+
+	copyButton := `[data-copy="#fen"]`
+	if err := chromedp.Do(ctx, chromedp.Click(copyButton)); err != nil {
+		t.Fatal(err)
+	}
+	label, err := chromedp.Run(ctx, chromedp.Poll[string](`(l => l !== "Copy" && l)(document.querySelector('[data-copy="#fen"]').textContent)`, chromedp.WithPollingTimeout(time.Second)))
+	if err != nil || label != "Copied" && label != "Press Ctrl+C" {
+		t.Errorf("after Copy the button says %q (%v)", label, err)
+	}
+	if err := chromedp.Do(ctx, chromedp.Sleep(2300*time.Millisecond)); err != nil {
+		t.Fatal(err)
+	}
+	if label, _ := chromedp.Run(ctx, chromedp.Text(copyButton)); label != "Copy" {
+		t.Errorf("two seconds after Copy the button says %q", label)
+	}
+	// Without the Clipboard API (plain http from another device) the text
+	// is selected for the reader to copy.
+	fallback, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(() => {
+		Object.defineProperty(navigator, "clipboard", {value: undefined});
+		document.querySelector('[data-copy="#share"]').click();
+		const s = document.getElementById("share");
+		return document.querySelector('[data-copy="#share"]').textContent + " " + (s.selectionEnd - s.selectionStart === s.value.length);
+	})()`))
+	if err != nil || fallback != "Copied true" && fallback != "Press Ctrl+C true" {
+		t.Errorf("Copy without the Clipboard API: %q (%v)", fallback, err)
+	}
+	if len(*problems) > 0 {
+		t.Errorf("browser reported problems: %q", *problems)
+	}
+}
