@@ -34,11 +34,13 @@ func (s *session) board(g *rules.Game) string {
 
 // renderBoard draws the position with files and ranks labelled, White at
 // the bottom unless flipped. Each square is three columns wide; the two
-// squares of the ban in force are bracketed: [P]. EN-Chess's x squares get
-// a line each, at the d/e corner above rank 8 (x9) and below rank 1 (x0).
+// squares of the ban in force are bracketed, [P], and those of the last
+// move in parentheses, (P). EN-Chess's x squares get a line each, at the
+// d/e corner above rank 8 (x9) and below rank 1 (x0).
 func (s *session) renderBoard(g *rules.Game) string {
 	pos := g.Position()
 	ban, banned := g.Ban()
+	last, moved := lastMove(g)
 	checked := g.CheckedKings(&pos)
 	files := "   "
 	for i := range 8 {
@@ -74,9 +76,12 @@ func (s *session) renderBoard(g *rules.Game) string {
 			if slices.Contains(checked, sq) {
 				glyph = s.paint(red, glyph)
 			}
-			if banned && (sq == ban.From || sq == ban.To) {
+			switch {
+			case banned && (sq == ban.From || sq == ban.To):
 				b.WriteString(s.paint(red, "[") + glyph + s.paint(red, "]"))
-			} else {
+			case moved && (sq == last.From || sq == last.To):
+				b.WriteString("(" + glyph + ")")
+			default:
 				b.WriteString(" " + glyph + " ")
 			}
 		}
@@ -87,6 +92,17 @@ func (s *session) renderBoard(g *rules.Game) string {
 	}
 	b.WriteString(files + "\n")
 	return b.String()
+}
+
+// lastMove is the from→to of the last move played, if any.
+func lastMove(g *rules.Game) (rules.Pair, bool) {
+	acts := g.Actions()
+	for i := len(acts) - 1; i >= 0; i-- {
+		if acts[i].Phase == rules.PhaseMove {
+			return acts[i].Pair(), true
+		}
+	}
+	return rules.Pair{}, false
 }
 
 // file maps a column on screen to a file, a to h or h to a when flipped.
@@ -117,14 +133,11 @@ func (s *session) glyph(p rules.Piece) string {
 }
 
 // status is the line under the board: "Ply 3 · White bans a Black move",
-// with the ban in force and a check, or the end of the game.
+// with the ban in force and a check, or the end of the game; the ply is
+// numbered as on the web page.
 func (s *session) status(g *rules.Game) string {
 	if o := g.Outcome(); o.Over() {
-		when := fmt.Sprintf("Ply %d", g.Ply())
-		if g.Ply() > g.StartPly() {
-			when = fmt.Sprintf("After ply %d", g.Ply()-1)
-		}
-		return s.paint(bold, fmt.Sprintf("%s · game over: %s · %s", when, o, o.Result()))
+		return s.paint(bold, fmt.Sprintf("Ply %d · game over: %s · %s", g.Ply(), o, o.Result()))
 	}
 	parts := []string{fmt.Sprintf("Ply %d", g.Ply()), turnSentence(g.Turn())}
 	if ban, ok := g.Ban(); ok {

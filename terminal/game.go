@@ -87,3 +87,10 @@ func refusal(err error) string {
 	}
 	return reason(err)
 }
+
+// over reports whether the session's game has ended (or cannot be read).
+func (s *session) over(ctx context.Context) bool {
+	over := true
+	s.view(ctx, func(g *rules.Game) { over = g.Outcome().Over() })
+	return over
+}

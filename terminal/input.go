@@ -159,10 +159,12 @@ func lastLog(g *rules.Game) string {
 // afterPly shows the board after a ban or move, and the end of the game if
 // it came.
 func (s *session) afterPly(g *rules.Game) {
-	s.showBoard(g)
-	if g.Outcome().Over() {
+	if g.Outcome().Over() { // the end is told once, under the board
+		fmt.Fprint(s.out, s.renderBoard(g))
 		s.announceEnd(g)
+		return
 	}
+	s.showBoard(g)
 }
 
 // notUnderstood refuses text that is neither a command nor a ban nor a move.

@@ -27,6 +27,7 @@ import (
 type options struct {
 	colour      bool             // write ANSI colour (out is a terminal, NO_COLOR unset)
 	interactive bool             // in is a terminal: prompt before reading, do not echo
+	edit        bool             // in and out are terminals: edit lines (history, arrows), ask at Ctrl-C
 	now         func() time.Time // the clock for the PGN Date tag
 }
 
@@ -47,6 +48,7 @@ func detect(inTerminal, outTerminal bool, getenv func(string) string) options {
 	return options{
 		colour:      outTerminal && getenv("NO_COLOR") == "" && getenv("TERM") != "dumb",
 		interactive: inTerminal,
+		edit:        inTerminal && outTerminal,
 		now:         time.Now,
 	}
 }
@@ -146,6 +148,15 @@ func run(ctx context.Context, svc *games.Service, args []string, in io.Reader, o
 		fmt.Fprintln(errOut, "banchess play:", err)
 		return 2
 	}
+	var ed *editor
+	if f, ok := in.(*os.File); ok && opts.edit {
+		if ed, err = newEditor(f, out); err != nil {
+			fmt.Fprintln(errOut, "banchess play: the terminal:", err)
+			return 1
+		}
+		defer ed.close()
+		out = ed
+	}
 	w := &errWriter{w: out}
 	s := newSession(svc, w, opts, c.unicode)
 	if err := s.open(ctx, g); err != nil {
@@ -156,29 +167,55 @@ func run(ctx context.Context, svc *games.Service, args []string, in io.Reader, o
 		return 1
 	}
 	s.welcome(ctx, note)
-	return loop(ctx, s, in, w, errOut, opts.interactive)
+	return loop(ctx, s, in, w, errOut, opts.interactive, ed)
 }
 
 // loop feeds the session one line at a time until the input ends, the
-// player quits, ctx is cancelled or out fails.
-func loop(ctx context.Context, s *session, in io.Reader, w *errWriter, errOut io.Writer, interactive bool) int {
-	lines, readErr := readLines(ctx, in)
+// player quits, ctx is cancelled or out fails. With a line editor (ed) a
+// Ctrl-C asks before leaving an unfinished game.
+func loop(ctx context.Context, s *session, in io.Reader, w *errWriter, errOut io.Writer, interactive bool, ed *editor) int {
+	var lines <-chan line
+	var readErr <-chan error
+	if ed != nil {
+		lines, readErr = ed.lines(ctx)
+	} else {
+		lines, readErr = readLines(ctx, in)
+	}
+	confirming := false
 	for {
 		if w.err != nil {
 			fmt.Fprintln(errOut, "banchess play: writing:", w.err)
 			return 1
 		}
-		if interactive {
+		if interactive && ed == nil {
 			s.prompt()
 		}
-		var line string
+		var l line
 		var ok bool
 		select {
 		case <-ctx.Done():
 			fmt.Fprintln(w)
 			return 130
-		case line, ok = <-lines:
+		case l, ok = <-lines:
 		}
+		switch {
+		case ok && l.interrupt && (confirming || s.over(ctx)):
+			return 130
+		case ok && l.interrupt:
+			s.say("Quit this unfinished game? Type y to quit, anything else to play on.")
+			ed.ask("quit? (y/n) ")
+			confirming = true
+			continue
+		case ok && confirming:
+			confirming = false
+			ed.ask("> ")
+			if answer := strings.ToLower(strings.TrimSpace(l.text)); answer == "y" || answer == "yes" {
+				return 130
+			}
+			s.say("The game goes on.")
+			continue
+		}
+		line := l.text
 		if !ok {
 			if err := <-readErr; err != nil {
 				fmt.Fprintln(errOut, "banchess play: reading:", err)
@@ -206,8 +243,8 @@ const maxLine = 1 << 20
 // (then it sends the read error, nil at a clean end, and closes lines) or
 // ctx is cancelled. Reading happens in its own goroutine so that a blocked
 // read on a terminal does not hold up cancellation.
-func readLines(ctx context.Context, in io.Reader) (<-chan string, <-chan error) {
-	lines := make(chan string)
+func readLines(ctx context.Context, in io.Reader) (<-chan line, <-chan error) {
+	lines := make(chan line)
 	errc := make(chan error, 1)
 	go func() {
 		defer close(lines)
@@ -215,7 +252,7 @@ func readLines(ctx context.Context, in io.Reader) (<-chan string, <-chan error) 
 		sc.Buffer(make([]byte, 0, 4096), maxLine)
 		for sc.Scan() {
 			select {
-			case lines <- strings.TrimSuffix(sc.Text(), "\r"):
+			case lines <- line{text: strings.TrimSuffix(sc.Text(), "\r")}:
 			case <-ctx.Done():
 				return
 			}

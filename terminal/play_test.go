@@ -111,8 +111,7 @@ func TestBanMateGame(t *testing.T) {
 		"White plays Qh5+.",
 		"Ply 7 · White bans a Black move · Black is in check",
 		"White bans g7g6 (g6).",
-		"After ply 7 · game over: White won by checkmate after a ban · 1-0",
-		"Game over: White won by checkmate after a ban (1-0).",
+		"a  b  c  d  e  f  g  h\nGame over: White won by checkmate after a ban (1-0).", // told once, under the board
 		"✗ the game is over: White won by checkmate after a ban; type undo, new or load\n> b:a7a6\n✗ the game is over",
 		"No legal actions: the game is over (White won by checkmate after a ban).",
 		"> resign\n✗ the game is over",
@@ -122,6 +121,9 @@ func TestBanMateGame(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q", want)
 		}
+	}
+	if n := strings.Count(strings.ToLower(out), "game over:"); n != 1 {
+		t.Errorf("the end is told %d times, want once", n)
 	}
 }
 
@@ -371,14 +373,16 @@ func TestCancelStopsAWaitingSession(t *testing.T) {
 }
 
 // TestImportsOnlyTheCore checks that the package imports the standard
-// library, rules, and the games service with its in-memory store only:
-// nothing of the web side and no third-party module. Like every front end,
-// it reaches rules and the store through games.
+// library, rules, and the games service with its in-memory store only,
+// and golang.org/x/term for the line editor: nothing of the web side and
+// no other module. Like every front end, it reaches rules and the store
+// through games.
 func TestImportsOnlyTheCore(t *testing.T) {
 	allowed := []string{
 		"github.com/banchess/banchess/games",
 		"github.com/banchess/banchess/rules",
 		"github.com/banchess/banchess/store",
+		"golang.org/x/term",
 	}
 	files, err := filepath.Glob("*.go")
 	if err != nil {
