@@ -58,7 +58,7 @@
   }
 
   function select(form, btn) {
-    var ban = (game() || form).classList.contains("phase-ban");
+    var ban = !!document.querySelector("#status.status-ban"); // the status changes with every ply
     form.elements.from.value = btn.dataset.square;
     btn.classList.add("selected");
     btn.setAttribute("aria-pressed", "true");
