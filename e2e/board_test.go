@@ -63,6 +63,7 @@ func TestBoardFitsTheWindow(t *testing.T) {
 		{1366, 768, 590, true},
 		{1920, 1080, 900, true},
 		{390, 844, 350, false},
+		{844, 390, 240, true}, // a phone held sideways
 	} {
 		name := fmt.Sprintf("%dx%d", tc.w, tc.h)
 		if err := chromedp.Do(ctx, chromedp.EmulateViewport(tc.w, tc.h), chromedp.Navigate(base+"/?fen="+url.QueryEscape(startFEN)), chromedp.WaitVisible(`#status`)); err != nil {
@@ -95,7 +96,11 @@ func TestBoardFitsTheWindow(t *testing.T) {
 		if b.Width < tc.minBoard || b.Width-b.Height > 1 || b.Height-b.Width > 1 {
 			t.Errorf("%s: the board is %.0f×%.0f, want a square at least %.0f wide", name, b.Width, b.Height, tc.minBoard)
 		}
-		for _, sel := range []string{"#status", "#action-text", "#undo", "#flip", "#autoflip", "#resign", "#draw"} {
+		controls := []string{"#status", "#action-text", "#undo", "#flip", "#autoflip", "#resign", "#draw"}
+		if tc.h < 500 {
+			controls = controls[:3] // sideways the panel beside the board scrolls
+		}
+		for _, sel := range controls {
 			c, err := boxOf(ctx, sel)
 			if err != nil {
 				t.Fatalf("%s: %s: %v", name, sel, err)
@@ -137,6 +142,30 @@ func TestDragAndTap(t *testing.T) {
 					return touchDrag(ctx, sqSel(from), sqSel(to))
 				}
 				return chromedp.Do(ctx, chromedp.DragAndDrop(sqSel(from), sqSel(to)))
+			}
+			if !touch { // while dragging, the piece follows the pointer and its targets show
+				k, err := boxOf(ctx, sqSel("e1"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				x, y := k.Left+k.Width/2, k.Top+k.Height/2
+				held := func(p *input.DispatchMouseEventParams) { p.Buttons = 1 }
+				if err := chromedp.Do(ctx, chromedp.MouseEvent(chromedp.MousePressed, x, y, chromedp.ButtonLeft),
+					chromedp.MouseEvent(chromedp.MouseMoved, x+10, y-k.Height*1.5, chromedp.ButtonLeft, held),
+					chromedp.MouseEvent(chromedp.MouseMoved, x+20, y-k.Height*2.5, chromedp.ButtonLeft, held)); err != nil {
+					t.Fatal(err)
+				}
+				state, err := chromedp.Run(ctx, chromedp.Evaluate[[]float64](`(() => {
+					const g = document.querySelector(".drag-ghost"), r = g ? g.getBoundingClientRect() : {left: 0, top: 0, width: 0, height: 0};
+					return [document.querySelectorAll("#board .dest").length, r.left + r.width / 2, r.top + r.height / 2,
+						document.querySelectorAll("#board .drag-origin").length];
+				})()`))
+				if err != nil || state[0] != 5 || state[1] < x+19 || state[1] > x+21 || state[3] != 1 {
+					t.Errorf("mid-drag: destinations, ghost centre, origin %v (%v); want 5 destinations, the ghost at x %.0f", state, err, x+20)
+				}
+				if err := chromedp.Do(ctx, chromedp.MouseEvent(chromedp.MouseReleased, x+20, y-k.Height*2.5, chromedp.ButtonLeft)); err != nil {
+					t.Fatal(err)
+				}
 			}
 			// A drop on a square the piece cannot go to puts it back.
 			if err := drag("e1", "e3"); err != nil {
@@ -249,6 +278,10 @@ func TestKeyboardOnly(t *testing.T) {
 		_ = got
 	}
 	wantTitle("Black to ban · Ban Chess")
+	// A short history, so that it has to scroll to follow the game.
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.styleSheets[0].insertRule("#history { max-height: 3rem }")`)); err != nil {
+		t.Fatal(err)
+	}
 	if err := tabToBoard(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -269,6 +302,9 @@ func TestKeyboardOnly(t *testing.T) {
 		}
 	}
 	wantTitle("Checkmate · 1-0")
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`(h => h.scrollHeight > h.clientHeight && h.scrollTop + h.clientHeight >= h.scrollHeight - 2)(document.getElementById("history"))`, chromedp.WithPollingTimeout(2*time.Second))); err != nil {
+		t.Errorf("the history does not show its last ply: %v", err)
+	}
 	if banner, err := chromedp.Run(ctx, chromedp.Text(`#banner`)); err != nil || banner != mateBanner {
 		t.Errorf("banner %q (%v)", banner, err)
 	}

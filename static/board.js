@@ -22,6 +22,7 @@
   var drag = null;      // a piece being dragged
   var dragged = false;  // swallow the click that ends a drag
   var resize = null;    // the size handle being dragged
+  var shownPicker = null; // the promotion picker last focused
 
   // Settings live in the banchess_view cookie, which the server reads too.
   function settings() {
@@ -125,10 +126,11 @@
   function initBoard() {
     var form = board();
     var picker = document.querySelector("#promotion button");
-    if (picker) {
+    if (picker && picker.form !== shownPicker) { // a picker just opened: the queen takes the focus
       picker.focus();
       refocus = false;
     }
+    shownPicker = picker && picker.form;
     if (!form) return;
     var all = squares(form);
     if (!all.length) return;
@@ -172,8 +174,8 @@
   function fit() {
     var g = game(), wrap = g && g.querySelector(".board-wrap");
     if (!wrap) return;
-    var wide = window.matchMedia("(min-width: 900px)").matches;
     var cs = getComputedStyle(g);
+    var wide = cs.gridTemplateColumns.trim().split(/\s+/).length > 1; // the panels beside the board
     var gap = parseFloat(cs.columnGap) || 16;
     var w = g.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
     var below = 12;
