@@ -618,6 +618,24 @@ func TestSoundsSettingsAndCopy(t *testing.T) {
 		t.Error("the new game forgot the sound is off")
 	}
 
+	// The handle at the board's corner resizes it too, by steps of 5%.
+	hb, err := boxOf(ctx, "[data-size-handle]")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hx, hy := hb.Left+hb.Width/2, hb.Top+hb.Height/2
+	held := func(p *input.DispatchMouseEventParams) { p.Buttons = 1 }
+	if err := chromedp.Do(ctx, chromedp.MouseEvent(chromedp.MousePressed, hx, hy, chromedp.ButtonLeft),
+		chromedp.MouseEvent(chromedp.MouseMoved, hx+full.Width*0.1, hy+full.Width*0.1, chromedp.ButtonLeft, held),
+		chromedp.MouseEvent(chromedp.MouseReleased, hx+full.Width*0.1, hy+full.Width*0.1, chromedp.ButtonLeft),
+		chromedp.Sleep(100*time.Millisecond)); err != nil {
+		t.Fatal(err)
+	}
+	sized, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.getElementById("game").className.match(/size-\d+/)[0] + " " + document.cookie.match(/size=\d+/)[0]`))
+	if err != nil || sized != "size-80 size=80" {
+		t.Errorf("after dragging the handle 10%% outwards from 70%%: %q (%v), want size-80 and the cookie", sized, err)
+	}
+
 	copyButton := `[data-copy="#fen"]`
 	if err := chromedp.Do(ctx, chromedp.Click(copyButton)); err != nil {
 		t.Fatal(err)

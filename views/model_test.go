@@ -247,3 +247,32 @@ func TestTitleAndSound(t *testing.T) {
 		}
 	}
 }
+
+func TestPromotionPickerSitsOnTheSquare(t *testing.T) {
+	g, err := rules.Replay(rules.BanChess{}, "k7/4P3/8/8/8/8/8/4K3 w - - 0 1 1", []string{"b:e1d1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		flip bool
+		col  int
+		top  bool
+	}{{false, 4, true}, {true, 3, false}} {
+		o := NoSelection()
+		o.Seats = Seats{White: true, Black: true}
+		o.Flip, o.Sel, o.PromoTo = tc.flip, mustSquare(t, "e7"), mustSquare(t, "e8")
+		m := NewGame(g, o)
+		if m.Promotion == nil || m.Promotion.Col != tc.col || m.Promotion.Top != tc.top {
+			t.Errorf("flip %v: picker %+v, want column %d, top %v", tc.flip, m.Promotion, tc.col, tc.top)
+		}
+	}
+}
+
+func mustSquare(t *testing.T, name string) rules.Square {
+	t.Helper()
+	s, err := rules.ParseSquare(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
