@@ -117,6 +117,21 @@ func TestBoardFitsTheWindow(t *testing.T) {
 			t.Errorf("%s: panels beside the board = %v, want %v", name, beside, tc.beside)
 		}
 	}
+	// A game with a friend has a players panel (clocks, the invite link):
+	// it goes beside the board, or after the controls on a phone.
+	for _, size := range [][2]int64{{1280, 720}, {390, 844}} {
+		if err := chromedp.Do(ctx, chromedp.EmulateViewport(size[0], size[1]), chromedp.Navigate(base+"/?fen="+url.QueryEscape(startFEN)),
+			chromedp.WaitVisible(`#status`), chromedp.Click(`.invite-form summary`), chromedp.Click(`.invite-form form button[type=submit]`),
+			chromedp.WaitVisible(`#table`), chromedp.Sleep(200*time.Millisecond)); err != nil {
+			t.Fatal(err)
+		}
+		for _, sel := range []string{"#board .board", "#status", "#resign"} {
+			b, err := boxOf(ctx, sel)
+			if err != nil || b.Bottom > float64(size[1]) || b.Top < 0 {
+				t.Errorf("%v, a game with a friend: %s at %+v (%v) is outside the window", size, sel, b, err)
+			}
+		}
+	}
 	if len(*problems) > 0 {
 		t.Errorf("browser reported problems: %q", *problems)
 	}
