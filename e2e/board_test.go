@@ -51,9 +51,14 @@ func sqSel(s string) string { return fmt.Sprintf(`#board [data-square="%s"]`, s)
 // TestBoardFitsTheWindow: at common laptop, desktop and phone sizes the
 // board is the largest square that fits with the status and the controls
 // in view, so nobody scrolls to play; the panels sit beside the board on
-// a wide window and below it on a phone.
+// a wide window and below it on a phone. Without JavaScript the size is
+// CSS's estimate, which must fit too.
 func TestBoardFitsTheWindow(t *testing.T) {
-	ctx, base, problems := browser(t, true)
+	withAndWithoutJS(t, testBoardFits)
+}
+
+func testBoardFits(t *testing.T, js bool) {
+	ctx, base, problems := browser(t, js)
 	for _, tc := range []struct {
 		w, h     int64
 		minBoard float64 // the board is at least this wide
@@ -120,6 +125,9 @@ func TestBoardFitsTheWindow(t *testing.T) {
 	// A game with a friend has a players panel (clocks, the invite link):
 	// it goes beside the board, or after the controls on a phone.
 	for _, size := range [][2]int64{{1280, 720}, {390, 844}} {
+		if !js {
+			break // the page of a waiting player without JavaScript reloads itself
+		}
 		if err := chromedp.Do(ctx, chromedp.EmulateViewport(size[0], size[1]), chromedp.Navigate(base+"/?fen="+url.QueryEscape(startFEN)),
 			chromedp.WaitVisible(`#status`), chromedp.Click(`.invite-form summary`), chromedp.Click(`.invite-form form button[type=submit]`),
 			chromedp.WaitVisible(`#table`), chromedp.Sleep(200*time.Millisecond)); err != nil {

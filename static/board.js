@@ -108,19 +108,15 @@
 
   // --- Settle: what follows every swap -----------------------------------
 
-  var pending = false;
+  // settle runs after every swap (and at the start), at once: the board
+  // gets its size before it is painted, so nothing moves under a click.
   function settle() {
-    if (pending) return;
-    pending = true;
-    requestAnimationFrame(function () {
-      pending = false;
-      initBoard();
-      var status = document.getElementById("status");
-      if (status && status.dataset.title) document.title = status.dataset.title;
-      sound(status);
-      followHistory();
-      fit();
-    });
+    initBoard();
+    var status = document.getElementById("status");
+    if (status && status.dataset.title) document.title = status.dataset.title;
+    sound(status);
+    followHistory();
+    fit();
   }
 
   function initBoard() {
@@ -380,6 +376,7 @@
     var a = document.activeElement;
     refocus = refocus || !!(a && a.closest && a.closest("#board, #promotion, .promo-layer"));
   });
+  document.addEventListener("htmx:afterSwap", settle); // in the swap's own task: no click lands between
   document.addEventListener("htmx:afterSettle", settle);
   document.addEventListener("htmx:load", settle);
   window.addEventListener("resize", fit);
