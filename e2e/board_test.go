@@ -563,13 +563,13 @@ func TestAccessibility(t *testing.T) {
 					t.Fatal(err)
 				}
 				check("finished game")
+				if dark && !phone {
+					screenshot(t, ctx, "playground-dark.png", w, h)
+				}
 				if err := chromedp.Do(ctx, chromedp.Click(`.invite-form summary`), chromedp.Click(`.invite-form form button[type=submit]`), chromedp.WaitVisible(`#table`)); err != nil {
 					t.Fatal(err)
 				}
 				check("game with a friend")
-				if dark && !phone {
-					screenshot(t, ctx, "playground-dark.png", w, h)
-				}
 			})
 		}
 	}
