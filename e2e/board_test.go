@@ -67,7 +67,7 @@ func testBoardFits(t *testing.T, js bool) {
 		{1280, 720, 540, true},
 		{1366, 768, 590, true},
 		{1920, 1080, 900, true},
-		{390, 844, 350, false},
+		{390, 844, 330, false},
 		{844, 390, 240, true}, // a phone held sideways
 	} {
 		name := fmt.Sprintf("%dx%d", tc.w, tc.h)
@@ -120,6 +120,23 @@ func testBoardFits(t *testing.T, js bool) {
 		}
 		if beside := side.Left >= b.Right; beside != tc.beside {
 			t.Errorf("%s: panels beside the board = %v, want %v", name, beside, tc.beside)
+		}
+	}
+	// EN-Chess's x squares stand above and below the board: they fit too.
+	for _, size := range [][2]int64{{1280, 720}, {390, 844}} {
+		if err := chromedp.Do(ctx, chromedp.EmulateViewport(size[0], size[1]), chromedp.Navigate(base+"/?fen="+url.QueryEscape(startFEN)),
+			chromedp.WaitVisible(`#status`), chromedp.Click(`.new-game button[value="en"]`), chromedp.WaitVisible(`#board [data-square="x9"]`),
+			chromedp.Sleep(200*time.Millisecond)); err != nil {
+			t.Fatal(err)
+		}
+		for _, sel := range []string{`#board [data-square="x9"]`, `#board [data-square="x0"]`, "#status", "#undo"} {
+			b, err := boxOf(ctx, sel)
+			if err != nil || b.Bottom > float64(size[1]) || b.Top < 0 {
+				t.Errorf("%v, EN-Chess: %s at %+v (%v) is outside the window", size, sel, b, err)
+			}
+		}
+		if b, err := boxOf(ctx, "#board .board"); err != nil || b.Width < float64(min(size[0], size[1]))*0.6 {
+			t.Errorf("%v, EN-Chess: the board is %+v (%v)", size, b, err)
 		}
 	}
 	// A game with a friend has a players panel (clocks, the invite link):

@@ -182,9 +182,13 @@
       var panel = g.querySelector(".play-panel");
       if (panel) below += panel.getBoundingClientRect().height + (parseFloat(cs.rowGap) || 8);
     }
-    var r = wrap.getBoundingClientRect();
-    var tall = r.width ? r.height / r.width : 1; // more than 1 with EN-Chess's x squares above and below
-    var size = Math.min(w - 8, (window.innerHeight - (r.top + window.scrollY) - below) / tall);
+    // EN-Chess's x squares stand in margins above and below the board,
+    // which pass through the wrap: the board and both margins must fit.
+    var b = wrap.querySelector(".board") || wrap, bs = getComputedStyle(b);
+    var r = b.getBoundingClientRect();
+    var mt = parseFloat(bs.marginTop) || 0, mb = parseFloat(bs.marginBottom) || 0;
+    var tall = r.width ? 1 + (mt + mb) / r.width : 1;
+    var size = Math.min(w - 8, (window.innerHeight - (r.top + window.scrollY - mt) - below) / tall);
     size = Math.max(192, Math.floor(size / 8) * 8);
     root.style.setProperty("--fit-js", size + "px");
   }
