@@ -55,7 +55,7 @@ func damagedStore(t *testing.T) (st *store.SQLite, cred games.Credential, good, 
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.Exec(`UPDATE games SET actions = 'b:zz' WHERE id = ?`, bad); err != nil {
+	if _, err := db.Exec(`UPDATE games SET actions = 'b:~~' WHERE id = ?`, bad); err != nil {
 		t.Fatal(err)
 	}
 	if err := db.Close(); err != nil {
@@ -93,7 +93,7 @@ func TestUnreadableGame(t *testing.T) {
 				t.Errorf("GET %s hx=%v: no new game offered", target, hx)
 			}
 			body := rec.Body.String()
-			for _, leak := range []string{"restore", "zz", "Game \"", "is not an action"} {
+			for _, leak := range []string{"restore", "~~", "Game \"", "is not an action"} {
 				if strings.Contains(body, leak) {
 					t.Errorf("GET %s hx=%v: the page shows %q", target, hx, leak)
 				}
