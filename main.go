@@ -21,6 +21,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/banchess/banchess/engine/match"
 	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/handlers"
 	"github.com/banchess/banchess/store"
@@ -32,6 +33,13 @@ func main() {
 	defer stop()
 	if len(os.Args) > 1 && os.Args[1] == "play" {
 		os.Exit(terminal.Run(ctx, os.Args[2:], os.Stdin, os.Stdout, os.Stderr))
+	}
+	if len(os.Args) > 1 && os.Args[1] == "match" {
+		if err := match.Command(ctx, os.Args[2:], os.Stdout); err != nil {
+			fmt.Fprintln(os.Stderr, "banchess match:", err)
+			os.Exit(1)
+		}
+		return
 	}
 	if err := serve(ctx, os.Args[1:], os.Stdout, os.Getenv); err != nil {
 		fmt.Fprintln(os.Stderr, "banchess:", err)
@@ -50,7 +58,7 @@ func serve(ctx context.Context, args []string, out io.Writer, getenv func(string
 	fs := flag.NewFlagSet("banchess", flag.ContinueOnError)
 	fs.SetOutput(out)
 	fs.Usage = func() {
-		fmt.Fprintln(out, "usage: banchess [flags]      serve the playground\n       banchess play [flags] play in the terminal (banchess play -h)")
+		fmt.Fprintln(out, "usage: banchess [flags]      serve the playground\n       banchess play [flags] play in the terminal (banchess play -h)\n       banchess match [flags] play engine levels against each other or Stockfish (banchess match -h)")
 		fs.PrintDefaults()
 	}
 	addr := fs.String("addr", "localhost:8080", "address to listen on; the PORT environment variable, when set, listens on :PORT unless --addr is given")
