@@ -89,6 +89,9 @@ type search struct {
 	keys     []uint64 // positions on the board so far, the current one last
 	moves    [maxPly + 2*qsDepth + 8][]Move
 	rootBan  int
+	// exact turns off what makes the search inexact (reductions, table
+	// cutoffs, quiescence) so tests can compare it with plain minimax.
+	exact bool
 }
 
 // Search finds the best action from s within the limits; ctx cancels it at

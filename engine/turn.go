@@ -66,13 +66,16 @@ func (w *search) turn(depth, ply, alpha, beta, ban int) int {
 		return v
 	}
 	if depth <= 0 || ply >= maxPly {
+		if w.exact {
+			return w.eval()
+		}
 		return w.quiesce(ply, alpha, beta, 0)
 	}
 	key := p.hash ^ banKey(ban, w.s.bans)
 	var h1, h2 Move
 	if e := w.probe(key); e != nil {
 		h1, h2 = e.m1, e.m2
-		if ply > 0 && int(e.depth) >= depth {
+		if ply > 0 && int(e.depth) >= depth && !w.exact {
 			v := int(e.score)
 			if v > mateMin {
 				v -= ply
@@ -110,7 +113,7 @@ func (w *search) turn(depth, ply, alpha, beta, ban int) int {
 			v = -w.turn(depth-1, next, -beta, -lb, noBan)
 		} else {
 			r := 0
-			if depth >= 3 && i >= 4 && !inCheck && !m.IsCapture() && !m.IsPromotion() && !p.InCheck() {
+			if depth >= 3 && i >= 4 && !w.exact && !inCheck && !m.IsCapture() && !m.IsPromotion() && !p.InCheck() {
 				r = 1
 			}
 			v = -w.turn(depth-1-r, next, -lb-1, -lb, noBan)
