@@ -170,6 +170,9 @@ func (w *search) line(banTurn bool, depth int) []rules.Action {
 	for i := 0; i < 2*depth+2; i++ {
 		e := w.probe(p.hash ^ banKey(ban, w.s.bans))
 		if e == nil {
+			if moves := p.Legal(nil); banTurn && len(moves) > 0 && pairs(moves) == 1 {
+				out = append(out, banAction(moves[0].Pair())) // the forced ban
+			}
 			break
 		}
 		m := e.m1

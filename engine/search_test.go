@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/banchess/banchess/rules"
 )
@@ -20,16 +21,50 @@ func stateOf(t testing.TB, fen string, v rules.Variant) *State {
 	return s
 }
 
-func TestSearchSmoke(t *testing.T) {
-	for _, fen := range []string{
-		rules.StartFEN,
-		"r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-	} {
-		s := stateOf(t, fen, rules.BanChess{})
-		res, err := NewSearcher(16).Search(context.Background(), s, Limits{Depth: 5})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Logf("%s: best %s pv %v score %d mate %d depth %d nodes %d in %v (%.0f nodes/s)", fen, res.Best, res.PV, res.Score, res.Mate, res.Depth, res.Nodes, res.Time, float64(res.Nodes)/res.Time.Seconds())
+// TestSearchLimits checks that depth, node and time limits hold and that
+// a cancelled context stops a search at once.
+func TestSearchLimits(t *testing.T) {
+	s := stateOf(t, "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", rules.BanChess{})
+	e := NewSearcher(8)
+	res, err := e.Search(context.Background(), s, Limits{Depth: 2})
+	if err != nil || res.Depth != 2 || len(res.PV) == 0 {
+		t.Errorf("depth 2: %+v, %v", res, err)
+	}
+	res, err = e.Search(context.Background(), s, Limits{Nodes: 5000})
+	if err != nil || res.Nodes > 5000+1024 {
+		t.Errorf("5000 nodes: searched %d, %v", res.Nodes, err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() { time.Sleep(20 * time.Millisecond); cancel() }()
+	res, err = e.Search(ctx, s, Limits{})
+	if err == nil || res.Best == (rules.Action{}) {
+		t.Errorf("cancelled: %+v, %v; want the best so far and the context's error", res, err)
+	}
+	if res.Time > time.Second {
+		t.Errorf("a cancelled search took %v", res.Time)
+	}
+	if _, err := e.Search(context.Background(), stateOf(t, "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1 4", rules.BanChess{}), Limits{Depth: 1}); err != ErrNoAction {
+		t.Errorf("search of a stalemate: %v, want ErrNoAction", err)
+	}
+}
+
+// BenchmarkSearch reports the search's speed in nodes a second, from the
+// start and from Kiwipete, at 300,000 nodes.
+func BenchmarkSearch(b *testing.B) {
+	for _, fen := range []string{rules.StartFEN, "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"} {
+		s := stateOf(b, fen, rules.BanChess{})
+		b.Run(fen[:8], func(b *testing.B) {
+			var nodes int64
+			var elapsed time.Duration
+			for b.Loop() {
+				res, err := NewSearcher(16).Search(context.Background(), s, Limits{Nodes: 300_000})
+				if err != nil {
+					b.Fatal(err)
+				}
+				nodes += res.Nodes
+				elapsed += res.Time
+			}
+			b.ReportMetric(float64(nodes)/elapsed.Seconds(), "nodes/s")
+		})
 	}
 }

@@ -66,6 +66,7 @@ func TestLegalMatchesRules(t *testing.T) {
 		t.Fatalf("read %d reference games, want 240", len(games))
 	}
 	positions := 0
+	specialBans := map[string]int{} // bans in force of special moves, by kind
 	for gi, ref := range games {
 		g, err := rules.FromFEN(ref.Start, rules.BanChess{})
 		if err != nil {
@@ -84,6 +85,13 @@ func TestLegalMatchesRules(t *testing.T) {
 				t.Fatalf("game %d ply %d: engine position %s, rules %s", gi, pi, got, want)
 			}
 			positions++
+			if s.ban != noBan {
+				for _, m := range s.pos.Legal(nil) {
+					if m.Pair() == s.ban {
+						specialBans[specialKind(m)]++
+					}
+				}
+			}
 			a, err := rules.ParseAction(ply.Play)
 			if err != nil {
 				t.Fatal(err)
@@ -104,6 +112,12 @@ func TestLegalMatchesRules(t *testing.T) {
 			t.Errorf("game %d ends in %s, the engine still lists %v", gi, g.Outcome(), actionStrings(s.Legal()))
 		}
 	}
+	for _, kind := range []string{"promotion", "en passant", "castling"} {
+		if specialBans[kind] == 0 {
+			t.Errorf("no ban of a %s among the reference positions", kind)
+		}
+	}
+	t.Logf("bans of special moves compared: %v", specialBans)
 	if positions < 47900 {
 		t.Errorf("compared %d positions, want nearly all of the reference games' 48,320", positions)
 	}
@@ -113,4 +127,18 @@ func TestLegalMatchesRules(t *testing.T) {
 func fen6(g *rules.Game) string {
 	p := g.Position()
 	return p.FEN()
+}
+
+// specialKind names what is special about a move: "promotion" (counted
+// once per pair), "en passant", "castling", or "".
+func specialKind(m Move) string {
+	switch {
+	case m.IsPromotion() && m.Promotion() == Queen:
+		return "promotion"
+	case m.flag() == flagEP:
+		return "en passant"
+	case m.flag() == flagCastleK || m.flag() == flagCastleQ:
+		return "castling"
+	}
+	return ""
 }

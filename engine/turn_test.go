@@ -10,7 +10,10 @@ import (
 // naive is plain minimax over explicit ban and move plies: the banner tries
 // every ban, the mover every move the ban leaves. It returns the value of
 // the turn for the side to move.
-func naive(w *search, depth, ply int) int {
+func naive(w *search, depth, ply int) int { return naiveBan(w, depth, ply, noBan) }
+
+// naiveBan is naive with a ban already in force (noBan: a ban turn).
+func naiveBan(w *search, depth, ply, inForce int) int {
 	p := w.pos
 	if ply > 0 && w.drawn() {
 		return 0
@@ -22,6 +25,22 @@ func naive(w *search, depth, ply int) int {
 			return -(mateVal - at)
 		}
 		return 0
+	}
+	if inForce != noBan {
+		best := -infinity
+		for _, m := range moves {
+			if m.Pair() != inForce {
+				p.Make(m)
+				w.keys = append(w.keys, p.hash)
+				best = max(best, -naive(w, depth-1, ply+1))
+				w.keys = w.keys[:len(w.keys)-1]
+				p.Unmake()
+			}
+		}
+		if best == -infinity {
+			return lost(ply)
+		}
+		return best
 	}
 	if len(moves) == 0 {
 		return lost(ply)
@@ -82,8 +101,7 @@ func TestTurnIsSecondBest(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				w := &search{Searcher: NewSearcher(1), ctx: context.Background(), s: s, pos: s.pos.Copy(), rootBan: noBan, exact: true}
-				w.keys = append([]uint64(nil), s.history...)
+				w := exactSearch(s)
 				want := naive(w, depth, 0)
 				got := w.turn(depth, 0, -infinity, infinity, noBan)
 				if got != want {
@@ -100,4 +118,12 @@ func TestTurnIsSecondBest(t *testing.T) {
 		t.Errorf("compared %d positions, want 40 or more", n)
 	}
 	t.Logf("compared %d positions", n)
+}
+
+// exactSearch returns a search of s with reductions, table cutoffs and
+// quiescence off.
+func exactSearch(s *State) *search {
+	w := &search{Searcher: NewSearcher(1), ctx: context.Background(), s: s, pos: s.pos.Copy(), rootBan: s.ban, exact: true}
+	w.keys = append([]uint64(nil), s.history...)
+	return w
 }
