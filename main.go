@@ -21,6 +21,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/banchess/banchess/engine"
 	"github.com/banchess/banchess/engine/match"
 	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/handlers"
@@ -72,6 +73,8 @@ func serve(ctx context.Context, args []string, out io.Writer, getenv func(string
 	trustProxy := fs.Bool("trust-proxy", false, "behind a reverse proxy: take the client's address from X-Forwarded-For and HTTPS from X-Forwarded-Proto when they come from a loopback or private address")
 	limits := handlers.DefaultLimits()
 	fs.Float64Var(&limits.PostsPerSecond, "post-rate", limits.PostsPerSecond, "POST requests a second one client address may send, in bursts of twice as many; 0: no limit")
+	analysts := fs.Int("analysts", 1, "analyses (searches of the engine) that run at once; each takes a core while it runs")
+	analysisQueue := fs.Int("analysis-queue", 4, "analyses that may wait for a free analyst; more are refused with 429 busy")
 	fs.IntVar(&limits.GamesPerMinute, "games-per-minute", limits.GamesPerMinute, "games one client address may start in a minute; 0: no limit")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -111,7 +114,8 @@ func serve(ctx context.Context, args []string, out io.Writer, getenv func(string
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
 	feed := games.NewFeed()
-	svc := games.New(db, games.WithFeed(feed))
+	pool := engine.NewPool(*analysts, *analysisQueue, 32)
+	svc := games.New(db, games.WithFeed(feed), games.WithAnalyser(pool))
 	defer svc.Close()
 	if l, ok := db.(changeListener); ok {
 		// Other servers on the same database change games too: their

@@ -87,12 +87,13 @@ func DefaultLimits() Limits {
 
 // Service creates and plays games on a Store.
 type Service struct {
-	store   Store
-	now     func() time.Time
-	limits  Limits
-	initial map[string]string // each variant's initial FEN, by ID
-	feed    *Feed
-	timers  flagTimers
+	store    Store
+	now      func() time.Time
+	limits   Limits
+	initial  map[string]string // each variant's initial FEN, by ID
+	feed     *Feed
+	timers   flagTimers
+	analyser Analyser // nil: no analysis
 }
 
 // Option configures a Service.

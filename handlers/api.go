@@ -155,6 +155,8 @@ func (s *Server) apiRoutes(g *echo.Group) {
 		{http.MethodPost, "/games/:id/offers/accept", a.answerOffer(true)},
 		{http.MethodPost, "/games/:id/offers/decline", a.answerOffer(false)},
 		{http.MethodGet, "/games/:id/events", a.events},
+		{http.MethodGet, "/games/:id/analysis", a.gameAnalysis},
+		{http.MethodGet, "/analysis", a.analysis},
 	}
 	for _, r := range routes {
 		g.Add(r.method, r.path, r.h)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/banchess/banchess/engine"
 	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/rules"
 )
@@ -29,6 +30,8 @@ type GameService interface {
 	Games(ctx context.Context, cred games.Credential, limit int) ([]games.Summary, error)
 	Hide(ctx context.Context, id string, cred games.Credential) error
 	Claim(ctx context.Context, id string, cred games.Credential) (bool, error)
+	AnalysePosition(ctx context.Context, fen, variant string, req games.AnalysisRequest) (engine.Result, error)
+	AnalyseGame(ctx context.Context, id string, req games.AnalysisRequest) (engine.Result, error)
 
 	CreateInvite(ctx context.Context, cred games.Credential, g *rules.Game, settings games.InviteSettings) (id, code string, side rules.Color, err error)
 	Join(ctx context.Context, id string, cred games.Credential, code string) (games.Seats, error)

@@ -1,0 +1,107 @@
+package games
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/banchess/banchess/engine"
+	"github.com/banchess/banchess/rules"
+)
+
+// Analyser is the engine as the service needs it; engine.Pool implements
+// it. It may keep g only for the call.
+type Analyser interface {
+	Analyse(ctx context.Context, g *rules.Game, lim engine.Limits) (engine.Result, error)
+}
+
+// WithAnalyser lets the service analyse positions and games with a.
+func WithAnalyser(a Analyser) Option { return func(s *Service) { s.analyser = a } }
+
+// MaxAnalysisBudget is the longest an analysis may be asked to think.
+const MaxAnalysisBudget = 10 * time.Second
+
+// DefaultAnalysisBudget is the time an analysis thinks when not told.
+const DefaultAnalysisBudget = time.Second
+
+// AnalysisRequest says how hard to think: Budget bounds the time (0: the
+// default), Level (1–8, 0: the strongest) and Depth (moves, 0: no bound)
+// bound the search further.
+type AnalysisRequest struct {
+	Budget time.Duration
+	Level  int
+	Depth  int
+}
+
+// limits checks the request and turns it into the engine's limits.
+func (r AnalysisRequest) limits() (engine.Limits, error) {
+	switch {
+	case r.Budget < 0 || r.Budget > MaxAnalysisBudget:
+		return engine.Limits{}, Errorf(Invalid, "The budget must be from 1 ms to %d ms.", MaxAnalysisBudget.Milliseconds()).withDetail("bad_budget")
+	case r.Level < 0 || r.Level > engine.Levels:
+		return engine.Limits{}, Errorf(Invalid, "The level must be from 1 to %d.", engine.Levels).withDetail("bad_level")
+	case r.Depth < 0 || r.Depth > 64:
+		return engine.Limits{}, Errorf(Invalid, "The depth must be from 1 to 64 moves.").withDetail("bad_depth")
+	}
+	budget := r.Budget
+	if budget == 0 {
+		budget = DefaultAnalysisBudget
+	}
+	lim := engine.Limits{}
+	if r.Level > 0 {
+		lim, _ = engine.Level(r.Level, budget)
+	}
+	lim.Time = budget
+	if r.Depth > 0 {
+		lim.Depth = r.Depth
+	}
+	return lim, nil
+}
+
+// AnalysePosition analyses a position given in extended FEN.
+func (s *Service) AnalysePosition(ctx context.Context, fen, variant string, req AnalysisRequest) (engine.Result, error) {
+	g, err := s.FromFEN(fen, variant)
+	if err != nil {
+		return engine.Result{}, err
+	}
+	return s.analyse(ctx, g, req)
+}
+
+// AnalyseGame analyses game id as it stands, knowing its history (for the
+// repetition rule). The game is copied under its lock and searched
+// without it, so the search holds up no ply.
+func (s *Service) AnalyseGame(ctx context.Context, id string, req AnalysisRequest) (engine.Result, error) {
+	var g *rules.Game
+	var err error
+	if verr := s.View(ctx, id, "", func(rec *Record, _ Seats) {
+		g, err = rules.Replay(rec.Game.Variant(), rec.Game.StartFEN(), rec.Game.BCN())
+	}); verr != nil {
+		return engine.Result{}, verr
+	}
+	if err != nil {
+		return engine.Result{}, Internalf(err, "copying game %s", id)
+	}
+	return s.analyse(ctx, g, req)
+}
+
+// analyse runs the analyser on g, which the call owns.
+func (s *Service) analyse(ctx context.Context, g *rules.Game, req AnalysisRequest) (engine.Result, error) {
+	lim, err := req.limits()
+	if err != nil {
+		return engine.Result{}, err
+	}
+	if s.analyser == nil {
+		return engine.Result{}, Internalf(errors.New("no analyser"), "analysis")
+	}
+	if o := g.Outcome(); o.Over() {
+		return engine.Result{}, Errorf(GameOver, "The game is over (%s): there is nothing to analyse.", o)
+	}
+	res, err := s.analyser.Analyse(ctx, g, lim)
+	switch {
+	case errors.Is(err, engine.ErrBusy):
+		return engine.Result{}, Errorf(TooMany, "The engine is busy with other analyses; try again in a moment.").withDetail("engine_busy")
+	case err != nil:
+		return engine.Result{}, ErrorOf(err)
+	}
+	return res, nil
+}

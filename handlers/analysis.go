@@ -1,0 +1,94 @@
+package handlers
+
+import (
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/banchess/banchess/engine"
+	"github.com/banchess/banchess/games"
+)
+
+// analysisObject is an analysis as the API writes it: the best action and
+// line in BCN, the score in centipawns for the side to act (null when a
+// mate is found) or the plies to mate (positive when the side to act
+// mates; null when none is found).
+type analysisObject struct {
+	Best  string   `json:"best"`
+	PV    []string `json:"pv"`
+	Score *int     `json:"score"`
+	Mate  *int     `json:"mate"`
+	Depth int      `json:"depth"`
+	Nodes int64    `json:"nodes"`
+	MS    int64    `json:"ms"`
+}
+
+func analysisJSON(r engine.Result) analysisObject {
+	obj := analysisObject{Best: r.Best.String(), PV: make([]string, 0, len(r.PV)), Depth: r.Depth, Nodes: r.Nodes, MS: r.Time.Milliseconds()}
+	for _, a := range r.PV {
+		obj.PV = append(obj.PV, a.String())
+	}
+	if r.Mate != 0 {
+		obj.Mate = &r.Mate
+	} else {
+		obj.Score = &r.Score
+	}
+	return obj
+}
+
+// analysisRequest reads ms, level and depth from the query.
+func analysisRequest(c echo.Context) (games.AnalysisRequest, error) {
+	var req games.AnalysisRequest
+	for _, f := range []struct {
+		name string
+		dst  *int
+	}{{"level", &req.Level}, {"depth", &req.Depth}} {
+		if v := c.QueryParam(f.name); v != "" {
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 1 {
+				return req, apiFail(http.StatusBadRequest, "bad_"+f.name, "%s must be a whole number from 1, not %q.", f.name, trimText(v))
+			}
+			*f.dst = n
+		}
+	}
+	if v := c.QueryParam("ms"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			return req, apiFail(http.StatusBadRequest, "bad_budget", "ms must be a whole number of milliseconds from 1, not %q.", trimText(v))
+		}
+		req.Budget = time.Duration(n) * time.Millisecond
+	}
+	return req, nil
+}
+
+// analysis analyses a position: GET /api/analysis?fen=…&variant=…&ms=…
+func (a *api) analysis(c echo.Context) error {
+	req, err := analysisRequest(c)
+	if err != nil {
+		return err
+	}
+	fen := c.QueryParam("fen")
+	if fen == "" {
+		return apiFail(http.StatusBadRequest, "bad_fen", "Give the position as fen=<extended FEN>.")
+	}
+	res, err := a.s.games.AnalysePosition(c.Request().Context(), fen, c.QueryParam("variant"), req)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, analysisJSON(res))
+}
+
+// gameAnalysis analyses a game as it stands: GET /api/games/{id}/analysis.
+func (a *api) gameAnalysis(c echo.Context) error {
+	req, err := analysisRequest(c)
+	if err != nil {
+		return err
+	}
+	res, err := a.s.games.AnalyseGame(c.Request().Context(), c.Param("id"), req)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, analysisJSON(res))
+}
