@@ -23,6 +23,7 @@ func (s *session) act(ctx context.Context, text string) {
 	}
 	err := s.svc.Play(ctx, s.id, s.cred, games.Input{Text: text}, onGame(s.played))
 	if err == nil {
+		s.botTurn(ctx)
 		return
 	}
 	switch e := games.ErrorOf(err); e.Code {

@@ -18,6 +18,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/banchess/banchess/engine"
 	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/rules"
 	"github.com/banchess/banchess/store"
@@ -37,7 +38,7 @@ type options struct {
 // position that cannot be read, 1 when reading or writing fails, 130 when ctx
 // is cancelled (an interrupt).
 func Run(ctx context.Context, args []string, in io.Reader, out, errOut io.Writer) int {
-	svc := games.New(store.NewMemory())
+	svc := games.New(store.NewMemory(), games.WithAnalyser(engine.NewPool(1, 0, 32)))
 	return run(ctx, svc, args, in, out, errOut, detect(isTerminal(in), isTerminal(out), os.Getenv))
 }
 
@@ -68,6 +69,8 @@ func isTerminal(v any) bool {
 type config struct {
 	fen, pgnFile, variant string
 	unicode               bool
+	bot                   string // the computer's side: "", "white" or "black"
+	level                 int    // the computer's level, 1–8
 }
 
 // errReported marks an error the flag package has already written, with the
@@ -83,8 +86,10 @@ func parseFlags(args []string, errOut io.Writer) (config, error) {
 	fs.StringVar(&c.pgnFile, "pgn", "", "start from the game in this PGN `file`")
 	fs.StringVar(&c.variant, "variant", "", "the `variant`: ban (default), classic or en (EN-Chess)")
 	fs.BoolVar(&c.unicode, "unicode", false, "draw the pieces as Unicode figurines")
+	fs.StringVar(&c.bot, "bot", "", "the computer plays this `side` (white or black): its bans and moves")
+	fs.IntVar(&c.level, "level", 4, "the computer's `level`, 1 (weakest) to 8 (strongest, a second a ply)")
 	fs.Usage = func() {
-		fmt.Fprintln(errOut, "usage: banchess play [--fen FEN | --pgn FILE] [--variant ban|classic|en] [--unicode]")
+		fmt.Fprintln(errOut, "usage: banchess play [--fen FEN | --pgn FILE] [--variant ban|classic|en] [--unicode] [--bot white|black] [--level 1-8]")
 		fmt.Fprintln(errOut, "Plays Ban Chess in the terminal, one command, ban or move a line; type help once started.")
 		fs.PrintDefaults()
 	}
@@ -99,6 +104,12 @@ func parseFlags(args []string, errOut io.Writer) (config, error) {
 	}
 	if c.fen != "" && c.pgnFile != "" {
 		return c, errors.New("give --fen or --pgn, not both")
+	}
+	if c.bot != "" && c.bot != "white" && c.bot != "black" {
+		return c, fmt.Errorf("--bot %q: give white or black", rules.Clip(c.bot))
+	}
+	if c.level < 1 || c.level > engine.Levels {
+		return c, fmt.Errorf("--level %d: give 1 to %d", c.level, engine.Levels)
 	}
 	return c, nil
 }
@@ -159,6 +170,10 @@ func run(ctx context.Context, svc *games.Service, args []string, in io.Reader, o
 	}
 	w := &errWriter{w: out}
 	s := newSession(svc, w, opts, c.unicode)
+	if c.bot != "" {
+		s.bot, _ = rules.ParseColor(c.bot)
+		s.level = c.level
+	}
 	if err := s.open(ctx, g); err != nil {
 		if ctx.Err() != nil {
 			return 130 // interrupted before the start
@@ -167,6 +182,7 @@ func run(ctx context.Context, svc *games.Service, args []string, in io.Reader, o
 		return 1
 	}
 	s.welcome(ctx, note)
+	s.botTurn(ctx)
 	return loop(ctx, s, in, w, errOut, opts.interactive, ed)
 }
 

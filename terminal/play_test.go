@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/banchess/banchess/engine"
 	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/rules"
 	"github.com/banchess/banchess/store"
@@ -29,7 +30,9 @@ func plain() options {
 }
 
 // service is a fresh service over memory, as Run makes.
-func service() *games.Service { return games.New(store.NewMemory()) }
+func service() *games.Service {
+	return games.New(store.NewMemory(), games.WithAnalyser(engine.NewPool(1, 0, 1)))
+}
 
 // play runs a session on input, as `banchess play args…` on a pipe, and
 // returns what it wrote to standard output and error and its exit status.
@@ -373,12 +376,13 @@ func TestCancelStopsAWaitingSession(t *testing.T) {
 }
 
 // TestImportsOnlyTheCore checks that the package imports the standard
-// library, rules, and the games service with its in-memory store only,
-// and golang.org/x/term for the line editor: nothing of the web side and
-// no other module. Like every front end, it reaches rules and the store
-// through games.
+// library, rules, the engine (the computer player's pool), and the games
+// service with its in-memory store only, and golang.org/x/term for the
+// line editor: nothing of the web side and no other module. Like every
+// front end, it reaches rules and the store through games.
 func TestImportsOnlyTheCore(t *testing.T) {
 	allowed := []string{
+		"github.com/banchess/banchess/engine",
 		"github.com/banchess/banchess/games",
 		"github.com/banchess/banchess/rules",
 		"github.com/banchess/banchess/store",

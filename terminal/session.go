@@ -23,6 +23,9 @@ type session struct {
 	unicode bool
 	flipped bool // Black at the bottom
 
+	bot   rules.Color // the side the computer plays; none when 0
+	level int         // the computer's level
+
 	// pasting collects the lines of a FEN or PGN after a bare "load", until
 	// an empty line.
 	pasting bool
@@ -53,6 +56,8 @@ func commands() []command {
 		{name: "load", args: "FEN|PGN|FILE", help: "start from a FEN or PGN (alone: paste lines, end with an empty one)", run: (*session).cmdLoad},
 		{name: "new", args: "[ban|classic|en]", help: "start a new game (of the same variant unless named)", run: (*session).cmdNew},
 		{name: "undo", help: "take back the last ban or move", run: (*session).cmdUndo},
+		{name: "analyse", args: "[MS]", help: "the engine's best action, score and line (thinking MS milliseconds, 1000 by default)", run: (*session).cmdAnalyse},
+		{name: "go", help: "let the computer (--bot) act now", run: (*session).cmdGo},
 		{name: "flip", help: "turn the board round", run: (*session).cmdFlip},
 		{name: "resign", help: "the player to act resigns", run: (*session).cmdResign},
 		{name: "draw", help: "end the game as a draw by agreement", run: (*session).cmdDraw},
@@ -335,6 +340,7 @@ func (s *session) replace(ctx context.Context, g *rules.Game, intro func(g *rule
 		intro(g)
 		s.showBoard(g)
 	})
+	s.botTurn(ctx)
 }
 
 // chessGameNote explains a game read from a PGN without bans.

@@ -1,0 +1,81 @@
+package terminal
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/banchess/banchess/engine"
+	"github.com/banchess/banchess/games"
+	"github.com/banchess/banchess/rules"
+)
+
+// botTurn lets the computer play its plies (--bot) while it is its turn.
+func (s *session) botTurn(ctx context.Context) {
+	if s.bot == 0 {
+		return
+	}
+	for {
+		var botActs bool
+		if !s.view(ctx, func(g *rules.Game) { botActs = !g.Outcome().Over() && g.Turn().Actor == s.bot }) || !botActs {
+			return
+		}
+		res, err := s.svc.AnalyseGame(ctx, s.id, games.AnalysisRequest{Level: s.level})
+		if err != nil {
+			s.refuse("the computer cannot play: %s", reason(err))
+			return
+		}
+		if err := s.svc.Play(ctx, s.id, s.cred, games.Input{Text: res.Best.String()}, onGame(s.played)); err != nil {
+			s.refuse("the computer's %s was refused: %s", res.Best, reason(err))
+			return
+		}
+	}
+}
+
+// cmdGo lets the computer act now, after an undo gave its turn back.
+func (s *session) cmdGo(ctx context.Context, _ string) bool {
+	if s.bot == 0 {
+		s.refuse("the computer plays no side: start with --bot white or --bot black")
+		return false
+	}
+	s.botTurn(ctx)
+	return false
+}
+
+// cmdAnalyse writes the engine's view of the current game.
+func (s *session) cmdAnalyse(ctx context.Context, arg string) bool {
+	req := games.AnalysisRequest{}
+	if arg != "" {
+		ms, err := strconv.Atoi(arg)
+		if err != nil || ms < 1 {
+			s.refuse("analyse takes a number of milliseconds, such as analyse 2000")
+			return false
+		}
+		req.Budget = time.Duration(ms) * time.Millisecond
+	}
+	res, err := s.svc.AnalyseGame(ctx, s.id, req)
+	if err != nil {
+		s.refuse("%s", reason(err))
+		return false
+	}
+	s.say("Best: %s (%s; depth %d, %d nodes in %v)", res.Best, scoreText(res), res.Depth, res.Nodes, res.Time.Round(time.Millisecond))
+	pv := make([]string, len(res.PV))
+	for i, a := range res.PV {
+		pv[i] = a.String()
+	}
+	s.say("Line: %s", strings.Join(pv, " "))
+	return false
+}
+
+// scoreText words a result's score for the side to act.
+func scoreText(r engine.Result) string {
+	switch {
+	case r.Mate > 0:
+		return fmt.Sprintf("mates in %d plies", r.Mate)
+	case r.Mate < 0:
+		return fmt.Sprintf("mated in %d plies", -r.Mate)
+	}
+	return fmt.Sprintf("%+.2f for the side to act", float64(r.Score)/100)
+}
