@@ -72,13 +72,20 @@ func (s *Service) AnalysePosition(ctx context.Context, fen, variant string, req 
 // without it, so the search holds up no ply.
 func (s *Service) AnalyseGame(ctx context.Context, id string, req AnalysisRequest) (engine.Result, error) {
 	var g *rules.Game
+	var over rules.Outcome
 	var err error
 	if verr := s.View(ctx, id, "", func(rec *Record, _ Seats) {
-		g, err = rules.Replay(rec.Game.Variant(), rec.Game.StartFEN(), rec.Game.BCN())
+		// A resignation or agreed draw is no ply: the copy would not know it.
+		if over = rec.Game.Outcome(); !over.Over() {
+			g, err = rules.Replay(rec.Game.Variant(), rec.Game.StartFEN(), rec.Game.BCN())
+		}
 	}); verr != nil {
 		return engine.Result{}, verr
 	}
-	if err != nil {
+	switch {
+	case over.Over():
+		return engine.Result{}, gameOver(over)
+	case err != nil:
 		return engine.Result{}, Internalf(err, "copying game %s", id)
 	}
 	return s.analyse(ctx, g, req)
@@ -94,7 +101,7 @@ func (s *Service) analyse(ctx context.Context, g *rules.Game, req AnalysisReques
 		return engine.Result{}, Internalf(errors.New("no analyser"), "analysis")
 	}
 	if o := g.Outcome(); o.Over() {
-		return engine.Result{}, Errorf(GameOver, "The game is over (%s): there is nothing to analyse.", o)
+		return engine.Result{}, gameOver(o)
 	}
 	res, err := s.analyser.Analyse(ctx, g, lim)
 	switch {
@@ -104,4 +111,9 @@ func (s *Service) analyse(ctx context.Context, g *rules.Game, req AnalysisReques
 		return engine.Result{}, ErrorOf(err)
 	}
 	return res, nil
+}
+
+// gameOver refuses to analyse a finished game.
+func gameOver(o rules.Outcome) *Error {
+	return Errorf(GameOver, "The game is over (%s): there is nothing to analyse.", o)
 }

@@ -89,3 +89,29 @@ func TestAPIAnalysisBusy(t *testing.T) {
 	a := newAnalysisAPI(t, busyAnalyser{})
 	a.fail(a.do(http.MethodGet, "/api/analysis?fen="+url.QueryEscape(rules.StartFEN), ""), http.StatusTooManyRequests, "engine_busy")
 }
+
+// TestAnalysisPage checks the page the Analyse link answers, without
+// JavaScript: the best action for the side to act, a line, and the way
+// back; a finished game is refused.
+func TestAnalysisPage(t *testing.T) {
+	a := newAnalysisAPI(t, engine.NewPool(1, 1, 1))
+	g := a.create(`{}`)
+	game := a.do(http.MethodGet, "/g/"+g.ID, "")
+	if !bytes.Contains(game.body, []byte(`id="analyse" href="/g/`+g.ID+`/analysis"`)) {
+		t.Fatalf("the game page has no Analyse link:\n%s", game.body)
+	}
+	r := a.do(http.MethodGet, "/g/"+g.ID+"/analysis", "")
+	if r.code != http.StatusOK {
+		t.Fatalf("status %d: %s", r.code, r.body)
+	}
+	for _, want := range []string{`<dd id="analysis-best">Black bans `, `for Black</dd>`, `<ol class="analysis-line"><li>Black bans`, `<li>White plays`, `href="/g/` + g.ID + `"`} {
+		if !bytes.Contains(r.body, []byte(want)) {
+			t.Errorf("no %q in the analysis page:\n%s", want, r.body)
+		}
+	}
+	a.play(g.ID, "b:e2e4")
+	a.game(a.do(http.MethodPost, "/api/games/"+g.ID+"/resign", `{"color":"white"}`), http.StatusOK)
+	if r := a.do(http.MethodGet, "/g/"+g.ID+"/analysis", ""); r.code != http.StatusConflict {
+		t.Errorf("finished game: status %d, want 409", r.code)
+	}
+}

@@ -37,6 +37,7 @@ func (s *Server) pageRoutes(e *echo.Echo) {
 	e.GET("/g/:id", p.game)
 	e.GET("/g/:id/history/:index", p.history)
 	e.GET("/g/:id/pgn", p.downloadPGN)
+	e.GET("/g/:id/analysis", p.analysisPage)
 	e.POST("/g/:id/select", p.selectSquare)
 	e.POST("/g/:id/ply", p.ply)
 	e.POST("/g/:id/undo", p.undo)

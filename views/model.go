@@ -244,12 +244,12 @@ type Game struct {
 }
 
 // Paths are the addresses under a game's path that its page posts to.
-type Paths struct{ Select, Ply, Undo, Resign, Draw, PGN templ.SafeURL }
+type Paths struct{ Select, Ply, Undo, Resign, Draw, PGN, Analysis templ.SafeURL }
 
 // pathsOf works out the paths of the game o shows, once per page.
 func pathsOf(o Options) Paths {
 	p := func(action string) templ.SafeURL { return templ.SafeURL(actionURL(o, action)) }
-	return Paths{Select: p("select"), Ply: p("ply"), Undo: p("undo"), Resign: p("resign"), Draw: p("draw"), PGN: p("pgn")}
+	return Paths{Select: p("select"), Ply: p("ply"), Undo: p("undo"), Resign: p("resign"), Draw: p("draw"), PGN: p("pgn"), Analysis: p("analysis")}
 }
 
 // HistoryView describes a read-only view of the board at a past ply.
