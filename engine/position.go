@@ -44,7 +44,7 @@ type Position struct {
 	ep     int // en passant target square or noSquare
 	half   int // halfmove clock
 	full   int
-	hash   uint64
+	hash   uint64 // Zobrist key: placement, side, castling, and the en passant file when a pawn of the side to move could capture there
 	undo   []undo
 }
 
@@ -186,17 +186,6 @@ func (p *Position) remove(c, k, s int) {
 	p.occ[c] &^= b
 	p.board[s] = 0
 }
-
-// Side returns the side to move (White or Black).
-func (p *Position) Side() int { return p.side }
-
-// Hash returns the position's key for repetitions and the transposition
-// table: placement, side, castling, and the en passant file when a pawn of
-// the side to move could capture there.
-func (p *Position) Hash() uint64 { return p.hash }
-
-// HalfmoveClock returns the moves since the last capture or pawn move.
-func (p *Position) HalfmoveClock() int { return p.half }
 
 func (p *Position) computeHash() uint64 {
 	var h uint64
@@ -341,26 +330,5 @@ func (p *Position) Unmake() {
 			p.put(them, int(u.captured-1)%6, to)
 		}
 	}
-	p.castle, p.ep, p.half, p.hash = u.castle, u.ep, u.half, u.hash
-}
-
-// MakeNull passes the move to the other side (for the search's threat
-// detection); UnmakeNull takes it back.
-func (p *Position) makeNull() {
-	u := undo{castle: p.castle, ep: p.ep, half: p.half, hash: p.hash}
-	if p.epCapturable() {
-		p.hash ^= tab.zEP[p.ep&7]
-	}
-	p.ep = noSquare
-	p.side ^= 1
-	p.hash ^= tab.zSide
-	p.undo = append(p.undo, u)
-}
-
-func (p *Position) unmakeNull() {
-	n := len(p.undo) - 1
-	u := p.undo[n]
-	p.undo = p.undo[:n]
-	p.side ^= 1
 	p.castle, p.ep, p.half, p.hash = u.castle, u.ep, u.half, u.hash
 }

@@ -23,11 +23,44 @@ type finisher struct {
 func finishers(t *testing.T) []finisher {
 	t.Helper()
 	var out []finisher
+	for _, m := range mated(t) {
+		back := []int{1}
+		if m.end.Reason == rules.ByBan {
+			back = append(back, 2)
+		}
+		for _, k := range back {
+			out = append(out, finisher{fmt.Sprintf("game%d-%dplies", m.index, k), m.before(t, k), k})
+		}
+	}
+	return out
+}
+
+// matedGame is a reference game that ended in checkmate.
+type matedGame struct {
+	index int
+	start string
+	acts  []string
+	end   rules.Outcome
+}
+
+// before returns the game k plies before its end.
+func (m matedGame) before(t *testing.T, k int) *rules.Game {
+	t.Helper()
+	g, err := rules.Replay(rules.BanChess{}, m.start, m.acts[:len(m.acts)-k])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+// mated returns the reference games that ended in checkmate.
+func mated(t *testing.T) []matedGame {
+	t.Helper()
+	var out []matedGame
 	for gi, ref := range loadRefGames(t) {
 		if _, err := rules.FromFEN(ref.Start, rules.BanChess{}); err != nil {
 			continue
 		}
-		n := len(ref.Plies)
 		var acts []string
 		for _, p := range ref.Plies {
 			acts = append(acts, p.Play)
@@ -36,19 +69,8 @@ func finishers(t *testing.T) []finisher {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if end.Outcome().Status != rules.Checkmate {
-			continue
-		}
-		back := []int{1}
-		if end.Outcome().Reason == rules.ByBan {
-			back = append(back, 2)
-		}
-		for _, k := range back {
-			pre, err := rules.Replay(rules.BanChess{}, ref.Start, acts[:n-k])
-			if err != nil {
-				t.Fatal(err)
-			}
-			out = append(out, finisher{fmt.Sprintf("game%d-%dplies", gi, k), pre, k})
+		if end.Outcome().Status == rules.Checkmate {
+			out = append(out, matedGame{gi, ref.Start, acts, end.Outcome()})
 		}
 	}
 	return out
@@ -118,26 +140,9 @@ func TestForcedMates(t *testing.T) {
 		plies int
 	}
 	var mates []mate
-	for gi, ref := range loadRefGames(t) {
-		if _, err := rules.FromFEN(ref.Start, rules.BanChess{}); err != nil {
-			continue
-		}
-		var acts []string
-		for _, p := range ref.Plies {
-			acts = append(acts, p.Play)
-		}
-		end, err := rules.Replay(rules.BanChess{}, ref.Start, acts)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if end.Outcome().Status != rules.Checkmate {
-			continue
-		}
-		for k := 3; k <= 6 && k <= len(acts); k++ {
-			g, err := rules.Replay(rules.BanChess{}, ref.Start, acts[:len(acts)-k])
-			if err != nil {
-				t.Fatal(err)
-			}
+	for _, mg := range mated(t) {
+		for k := 3; k <= 6 && k <= len(mg.acts); k++ {
+			g := mg.before(t, k)
 			s, err := FromGame(g)
 			if err != nil {
 				t.Fatal(err)
@@ -148,7 +153,7 @@ func TestForcedMates(t *testing.T) {
 				v = -v
 			}
 			if v > mateMin && mateVal-v > 2 {
-				mates = append(mates, mate{fmt.Sprintf("game%d-%dplies", gi, k), g, mateVal - v})
+				mates = append(mates, mate{fmt.Sprintf("game%d-%dplies", mg.index, k), g, mateVal - v})
 			}
 		}
 	}

@@ -46,9 +46,6 @@ func FromGame(g *rules.Game) (*State, error) {
 	return s, nil
 }
 
-// Position returns the state's position (not a copy).
-func (s *State) Position() *Position { return s.pos }
-
 func pairOf(p rules.Pair) int { return int(p.From) | int(p.To)<<6 }
 
 // play applies an action the game accepted.
