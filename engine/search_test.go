@@ -68,3 +68,12 @@ func BenchmarkSearch(b *testing.B) {
 		})
 	}
 }
+
+// TestClassic checks the search without bans: the best move is the mate.
+func TestClassic(t *testing.T) {
+	s := stateOf(t, "r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5Q2/PPPP1PPP/RNB1K1NR w KQkq - 4 4", rules.Classic{})
+	res, err := NewSearcher(1).Search(context.Background(), s, Limits{Depth: 3})
+	if err != nil || res.Best.String() != "m:f3f7" || res.Mate != 1 {
+		t.Errorf("Scholar's mate: %+v, %v; want m:f3f7 mating in 1", res, err)
+	}
+}
