@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"testing"
 	"time"
 
@@ -75,5 +76,14 @@ func TestClassic(t *testing.T) {
 	res, err := NewSearcher(1).Search(context.Background(), s, Limits{Depth: 3})
 	if err != nil || res.Best.String() != "m:f3f7" || res.Mate != 1 {
 		t.Errorf("Scholar's mate: %+v, %v; want m:f3f7 mating in 1", res, err)
+	}
+}
+
+// TestOtherVariant checks that a variant the engine does not play is
+// refused, not searched.
+func TestOtherVariant(t *testing.T) {
+	g := rules.New(rules.ENChess{})
+	if _, err := FromGame(g); !errors.Is(err, ErrVariant) {
+		t.Errorf("EN-Chess: %v, want ErrVariant", err)
 	}
 }

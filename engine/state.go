@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/banchess/banchess/rules"
@@ -17,13 +18,21 @@ type State struct {
 	pos      *Position
 	bans     bool
 	banPhase bool
-	ban      int      // the pair (from*64+to) the mover may not play, or noBan
+	ban      int      // the pair (Move.Pair) the mover may not play, or noBan
 	history  []uint64 // keys of the positions after each move, the current one last
 }
+
+// ErrVariant is returned for a game of a variant the engine does not play.
+var ErrVariant = errors.New("engine: it plays Ban Chess and Classic only")
 
 // FromGame returns the state of g now. It replays g's plies from its start
 // so that the search knows which positions have stood on the board.
 func FromGame(g *rules.Game) (*State, error) {
+	switch g.Variant().(type) {
+	case rules.BanChess, rules.Classic:
+	default:
+		return nil, fmt.Errorf("%w, not %s", ErrVariant, g.Variant().Name())
+	}
 	pos, err := ParseFEN(g.StartFEN())
 	if err != nil {
 		return nil, err

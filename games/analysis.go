@@ -105,6 +105,8 @@ func (s *Service) analyse(ctx context.Context, g *rules.Game, req AnalysisReques
 	}
 	res, err := s.analyser.Analyse(ctx, g, lim)
 	switch {
+	case errors.Is(err, engine.ErrVariant):
+		return engine.Result{}, Errorf(Invalid, "The engine plays Ban Chess and Classic only, not %s.", g.Variant().Name()).withDetail("unsupported_variant")
 	case errors.Is(err, engine.ErrBusy):
 		return engine.Result{}, Errorf(TooMany, "The engine is busy with other analyses; try again in a moment.").withDetail("engine_busy")
 	case err != nil:

@@ -73,6 +73,7 @@ func TestAPIAnalysis(t *testing.T) {
 		{"/api/analysis?depth=0&fen=" + url.QueryEscape(rules.StartFEN), http.StatusBadRequest, "bad_depth"},
 		{"/api/analysis?fen=" + url.QueryEscape("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1 4"), http.StatusConflict, "game_over"},
 		{"/api/games/nosuchgame/analysis", http.StatusNotFound, "not_found"},
+		{"/api/analysis?variant=en&fen=" + url.QueryEscape(rules.New(rules.ENChess{}).FEN()), http.StatusBadRequest, "unsupported_variant"},
 	} {
 		a.fail(a.do(http.MethodGet, c.path, ""), c.status, c.code)
 	}
