@@ -46,6 +46,7 @@ func (s *Server) pageRoutes(e *echo.Echo) {
 	p.liveRoutes(e)
 	e.POST("/settings", p.saveSettings)
 	e.GET("/static/*", p.static)
+	e.GET(imagePrefix+"*", p.image)
 	e.RouteNotFound("/*", p.notFound)
 }
 
