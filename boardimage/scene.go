@@ -7,6 +7,7 @@ package boardimage
 import (
 	"errors"
 	"fmt"
+	"net/url"
 	"strings"
 
 	"github.com/banchess/banchess/rules"
@@ -101,3 +102,11 @@ func (s Scene) square(col, row int) rules.Square {
 
 // has reports whether p names two squares.
 func has(p rules.Pair) bool { return p.From.Valid() && p.To.Valid() }
+
+// Path is the address under which a server drawing images serves fen's
+// image in format f: /img/{FEN}.png, the FEN's spaces written as
+// underscores and the rest URL-escaped. Add size, flip, last and ban as
+// query values.
+func Path(fen string, f Format) string {
+	return "/img/" + url.PathEscape(strings.ReplaceAll(strings.TrimSpace(fen), " ", "_")) + "." + string(f)
+}

@@ -184,7 +184,7 @@ func (p *pages) show(c echo.Context, id string, status int, o views.Options) err
 	cred := player(c)
 	o.Asset, o.Base = p.asset, gamePath(id)
 	origin := p.s.origin(c)
-	o.WatchURL = origin + o.Base
+	o.WatchURL, o.Origin = origin+o.Base, origin
 	full := !isHX(c)
 	if full {
 		o.Games = p.gameLinks(ctx, cred, id)
@@ -667,7 +667,7 @@ func (p *pages) history(c echo.Context) error {
 	if err != nil {
 		return refuse(c, http.StatusBadRequest, "No such ply", fmt.Sprintf("%q is not a ply number.", trimText(c.Param("index"))))
 	}
-	o.Asset, o.Base = p.asset, gamePath(id)
+	o.Asset, o.Base, o.Origin = p.asset, gamePath(id), p.s.origin(c)
 	var m views.Game
 	var viewErr error
 	err = p.s.games.View(c.Request().Context(), id, player(c), func(rec *games.Record, _ games.Seats) {

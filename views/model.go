@@ -35,6 +35,7 @@ type Options struct {
 	ImportText, ImportError string // the import box after a failed import
 
 	Base     string // the game's path, "/g/{id}": links and forms go under it
+	Origin   string // scheme://host for absolute URLs (link previews); "": none
 	WatchURL string // absolute public link to the game (anyone may watch)
 	ShareURL string // absolute link reproducing the game
 	PGN      string // the game's PGN, written by the caller with its tags
@@ -241,6 +242,9 @@ type Game struct {
 
 	// View is set on a read-only history view.
 	View *HistoryView
+
+	// Preview is the page's link preview; nil without Opts.Origin.
+	Preview *Preview
 }
 
 // Paths are the addresses under a game's path that its page posts to.
@@ -380,6 +384,11 @@ func NewGame(g *rules.Game, o Options) Game {
 			m.Promotion.Col, m.Promotion.Top = col, row < 4
 		}
 	}
+	title := m.Status
+	if out.Over() {
+		title = fmt.Sprintf("Ply %d · %s", g.Ply(), m.Banner)
+	}
+	m.Preview = newPreview(g, o, o.Base, title, m.FEN, lastMove(g), m.Board.Flipped)
 	return m
 }
 
@@ -440,6 +449,7 @@ func NewHistoryView(g *rules.Game, index int, o Options) (Game, error) {
 	}
 	m.Board = board(&pos, bottom, ban, last, g.CheckedKings(&pos), hasXSquares(g))
 	m.Board.ReadOnly = true
+	m.Preview = newPreview(g, o, o.Base+"/history/"+strconv.Itoa(index), caption, m.FEN, last, m.Board.Flipped)
 	return m, nil
 }
 
