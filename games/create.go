@@ -205,3 +205,36 @@ func (s *Service) checkFEN(fen string) error {
 	}
 	return nil
 }
+
+// FromPly returns a new game of variant ("" for Ban Chess) from the
+// position after the first n plies of g (0: its start), as a game of its
+// own at its first ply: for Ban Chess the ban before the side to move
+// moves (ply 1 with White to move, 3 with Black). g is unchanged.
+func (s *Service) FromPly(g *rules.Game, n int, variant string) (*rules.Game, error) {
+	v, err := Variant(variant)
+	if err != nil {
+		return nil, err
+	}
+	played := g.Ply() - g.StartPly()
+	if n < 0 || n > played {
+		return nil, Errorf(Invalid, "There is no ply %d to play from: the game has %d.", n, played).withDetail("bad_ply")
+	}
+	fen := g.StartFEN()
+	if n > 0 {
+		fen = g.History()[n-1].FEN()
+	}
+	fields := strings.Fields(fen)
+	pos := strings.Join(fields[:6], " ")
+	if v.ID() == (rules.BanChess{}).ID() {
+		first := " 1"
+		if fields[1] == "b" {
+			first = " 3"
+		}
+		pos += first
+	}
+	ng, err := rules.FromFEN(pos, v)
+	if err != nil {
+		return nil, ErrorOf(err).withDetail("bad_fen")
+	}
+	return ng, nil
+}

@@ -42,6 +42,9 @@ type GameService interface {
 	NewGame(variant string) (*rules.Game, error)
 	FromFEN(fen, variant string) (*rules.Game, error)
 	FromPGN(pgn, variant string) (*rules.Game, error)
+	FromPGNGame(pgn, variant string, n int) (*rules.Game, error)
+	PGNGames(pgn string) ([]rules.PGNHeader, error)
+	FromPly(g *rules.Game, n int, variant string) (*rules.Game, error)
 	FromText(text, variant string) (*rules.Game, error)
 	FromLink(q url.Values) (*rules.Game, error)
 	Link(g *rules.Game) string

@@ -112,6 +112,11 @@ func historyItem(it HistoryItem, query historyLinks) templ.Component {
 		}
 		b = appendEscaped(b, it.Text)
 		b = append(b, "</a>"...)
+		if it.Comment != "" {
+			b = append(b, `<span class="comment">`...)
+			b = appendEscaped(b, it.Comment)
+			b = append(b, "</span>"...)
+		}
 		_, err := w.Write(b)
 		return err
 	})

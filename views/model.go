@@ -32,7 +32,10 @@ type Options struct {
 	Notice   string // an informational note, such as "loaded as a start position"
 	Announce string // overrides the aria-live announcement of the last ply
 
-	ImportText, ImportError string // the import box after a failed import
+	ImportText, ImportError string         // the import box after a failed import
+	ImportVariant           string         // the variant chosen for it ("": as the text says)
+	ImportAtStart           bool           // open the imported game at its start
+	ImportGames             []ImportChoice // a PGN's games, to choose one
 
 	Base     string // the game's path, "/g/{id}": links and forms go under it
 	Origin   string // scheme://host for absolute URLs (link previews); "": none
@@ -170,6 +173,34 @@ type Board struct {
 	ReadOnly bool
 }
 
+// ImportChoice is one game of a PGN of several, offered to import.
+type ImportChoice struct {
+	Index int
+	Label string // "Morphy – Duke Karl, 1-0, 1858.??.??"
+}
+
+// ImportChoices describes a PGN's games for the import box.
+func ImportChoices(list []rules.PGNHeader) []ImportChoice {
+	out := make([]ImportChoice, len(list))
+	for i, h := range list {
+		name := func(tag, dflt string) string {
+			if v := h.Tag(tag); v != "" && v != "?" {
+				return v
+			}
+			return dflt
+		}
+		label := name("White", "?") + " – " + name("Black", "?") + ", " + name("Result", "*")
+		if d := name("Date", ""); d != "" {
+			label += ", " + d
+		}
+		if e := name("Event", ""); e != "" {
+			label += " (" + e + ")"
+		}
+		out[i] = ImportChoice{Index: i, Label: strconv.Itoa(i+1) + ". " + label}
+	}
+	return out
+}
+
 // HistoryItem is one ply in the history list.
 type HistoryItem struct {
 	Index   int    // plies played up to and including this one: the /history/{Index} view
@@ -177,6 +208,7 @@ type HistoryItem struct {
 	Ban     bool
 	Current bool // the ply shown in a history view
 	Title   string
+	Comment string // the PGN's comment after the ply
 }
 
 // HistoryRow is one numbered move: each side's ban then move.
@@ -245,6 +277,12 @@ type Game struct {
 
 	// Preview is the page's link preview; nil without Opts.Origin.
 	Preview *Preview
+
+	// StartComment is the PGN's comment before the first ply.
+	StartComment string
+	// BranchPly, when at least 0, offers new games from the position after
+	// that many plies ("Play Ban Chess from here"); -1 offers none.
+	BranchPly int
 }
 
 // Paths are the addresses under a game's path that its page posts to.
@@ -284,6 +322,9 @@ func NewGame(g *rules.Game, o Options) Game {
 		FEN:       g.FEN(),
 		History:   rows(g, hist, -1),
 		Announce:  o.Announce,
+
+		StartComment: g.Comment(0),
+		BranchPly:    -1,
 	}
 	if m.Announce == "" {
 		m.Announce = announceLast(hist, out)
@@ -389,6 +430,9 @@ func NewGame(g *rules.Game, o Options) Game {
 		title = fmt.Sprintf("Ply %d · %s", g.Ply(), m.Banner)
 	}
 	m.Preview = newPreview(g, o, o.Base, title, m.FEN, lastMove(g), m.Board.Flipped)
+	if out.Over() || g.Variant().ID() != (rules.BanChess{}).ID() {
+		m.BranchPly = len(hist)
+	}
 	return m
 }
 
@@ -408,6 +452,9 @@ func NewHistoryView(g *rules.Game, index int, o Options) (Game, error) {
 		History:   historyRows(g, index),
 		Over:      g.Outcome().Over(),
 		CanUndo:   false,
+
+		StartComment: g.Comment(0),
+		BranchPly:    index,
 	}
 	var pos rules.Position
 	var ban *rules.Pair
@@ -662,6 +709,7 @@ func rows(g *rules.Game, hist []rules.PlyInfo, current int) []HistoryRow {
 		}
 		item := HistoryItem{Index: i + 1, Ban: p.Action.Phase == rules.PhaseBan, Current: i+1 == current}
 		item.Title = "Ply " + strconv.Itoa(p.Ply) + ": " + describe(p)
+		item.Comment = p.Comment
 		if item.Ban {
 			item.Text = dashPair(p.Action.Pair())
 		} else {
@@ -794,6 +842,12 @@ type historyLinks struct{ prefix, query string }
 // historyQuery returns the history links of the game o shows.
 func historyQuery(o Options) historyLinks {
 	return historyLinks{prefix: o.Base + "/history/", query: o.query()}
+}
+
+// HistoryPath is the address of the read-only view of the game o shows
+// after index plies, with o's orientation and extra query pairs.
+func HistoryPath(o Options, index int, extra ...string) string {
+	return o.Base + "/history/" + strconv.Itoa(index) + o.query(extra...)
 }
 
 // historyURL is the read-only view after index plies.
