@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/PuerkitoBio/goquery"
+
 	"github.com/banchess/banchess/rules"
 )
 
@@ -182,5 +184,37 @@ func TestAPIImportKeepsTheGame(t *testing.T) {
 		if !strings.Contains(g.PGN, want) {
 			t.Errorf("the PGN lacks %s:\n%s", want, g.PGN)
 		}
+	}
+}
+
+// TestStepLinks: below the board, links step through the positions, in
+// the game page and in its read-only views; the current ply is marked.
+func TestStepLinks(t *testing.T) {
+	c := newClient(t)
+	c.start()
+	d := c.post("/import", url.Values{"text": {classic(t, "immortal.pgn")}})
+	base := gamePath(c.id)
+	href := func(d *goquery.Document, id string) string {
+		v, _ := d.Find("a#" + id).Attr("href")
+		return v
+	}
+	if href(d, "step-prev") != base+"/history/44" || href(d, "step-first") != base+"/history/0" || href(d, "step-next") != "" {
+		t.Errorf("the game page's steps: %q %q %q", href(d, "step-first"), href(d, "step-prev"), href(d, "step-next"))
+	}
+	if cur := d.Find(`#history a[aria-current="step"]`).AttrOr("data-ply", ""); cur != "45" {
+		t.Errorf("the game page marks ply %q", cur)
+	}
+	v := c.get(base + "/history/10")
+	if href(v, "step-prev") != base+"/history/9" || href(v, "step-next") != base+"/history/11" || href(v, "step-last") != base {
+		t.Errorf("ply 10's steps: %q %q %q", href(v, "step-prev"), href(v, "step-next"), href(v, "step-last"))
+	}
+	if v.Find("#branch-ban").Length() != 1 || !strings.Contains(text(v, ".hint"), "Play from here") {
+		t.Errorf("the view does not say how to go on: %q", text(v, ".hint"))
+	}
+	if v := c.get(base + "/history/44"); href(v, "step-next") != base {
+		t.Errorf("the last step forward leads to %q", href(v, "step-next"))
+	}
+	if v := c.get(base + "/history/0"); v.Find("span#step-prev").Length() != 1 {
+		t.Error("the start steps back")
 	}
 }

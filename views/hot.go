@@ -106,6 +106,9 @@ func historyItem(it HistoryItem, query historyLinks) templ.Component {
 		b = attr(b, "class", historyClass(it))
 		b = attr(b, "title", it.Title)
 		b = attr(b, "data-ply", strconv.Itoa(it.Index))
+		if it.Current {
+			b = attr(b, "aria-current", "step")
+		}
 		b = append(b, '>')
 		if it.Ban {
 			b = append(b, `<span class="ban-mark" aria-hidden="true">⊘</span> <span class="sr-only">ban </span> `...)

@@ -278,6 +278,9 @@ type Game struct {
 	// Preview is the page's link preview; nil without Opts.Origin.
 	Preview *Preview
 
+	// Steps lead through the game's positions, one ply at a time.
+	Steps Steps
+
 	// StartComment is the PGN's comment before the first ply.
 	StartComment string
 	// BranchPly, when at least 0, offers new games from the position after
@@ -292,6 +295,28 @@ type Paths struct{ Select, Ply, Undo, Resign, Draw, PGN templ.SafeURL }
 func pathsOf(o Options) Paths {
 	p := func(action string) templ.SafeURL { return templ.SafeURL(actionURL(o, action)) }
 	return Paths{Select: p("select"), Ply: p("ply"), Undo: p("undo"), Resign: p("resign"), Draw: p("draw"), PGN: p("pgn")}
+}
+
+// Steps are the addresses of the positions around the one shown: the
+// start, the ply before, the ply after, and the game as it is now; "" where
+// there is none (the start has no ply before it).
+type Steps struct{ First, Prev, Next, Last templ.SafeURL }
+
+// stepsAt returns the steps around the position after index of last plies
+// (index = last: the game page itself).
+func stepsAt(o Options, index, last int) Steps {
+	h := historyQuery(o)
+	var s Steps
+	if index > 0 {
+		s.First, s.Prev = historyURL(0, h), historyURL(index-1, h)
+	}
+	if index < last {
+		s.Next, s.Last = historyURL(index+1, h), templ.SafeURL(o.Query())
+		if index+1 == last {
+			s.Next = s.Last
+		}
+	}
+	return s
 }
 
 // HistoryView describes a read-only view of the board at a past ply.
@@ -320,7 +345,8 @@ func NewGame(g *rules.Game, o Options) Game {
 		Watching:  !o.Seats.White && !o.Seats.Black,
 		BothSeats: o.Seats.White && o.Seats.Black,
 		FEN:       g.FEN(),
-		History:   rows(g, hist, -1),
+		History:   rows(g, hist, len(hist)),
+		Steps:     stepsAt(o, len(hist), len(hist)),
 		Announce:  o.Announce,
 
 		StartComment: g.Comment(0),
@@ -450,6 +476,7 @@ func NewHistoryView(g *rules.Game, index int, o Options) (Game, error) {
 		VariantID: g.Variant().ID(),
 		Phase:     "view",
 		History:   historyRows(g, index),
+		Steps:     stepsAt(o, index, len(hist)),
 		Over:      g.Outcome().Over(),
 		CanUndo:   false,
 
@@ -489,6 +516,7 @@ func NewHistoryView(g *rules.Game, index int, o Options) (Game, error) {
 	}
 	m.Status = caption
 	m.Title = fmt.Sprintf("Ply %d of %d · %s", index, len(hist), m.Variant)
+	m.Hint = "A read-only view of the game. To go on from this position, start a new game from it below (Play from here); the game itself stays as it is."
 	m.View = &HistoryView{Index: index, Last: len(hist), Caption: caption}
 	bottom := rules.White
 	if o.Flip {
