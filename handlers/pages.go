@@ -48,6 +48,7 @@ func (s *Server) pageRoutes(e *echo.Echo) {
 	e.POST("/g/:id/branch", p.branch)
 	e.GET("/static/*", p.static)
 	e.GET(imagePrefix+"*", p.image)
+	e.GET("/editor", p.editorPage)
 	e.RouteNotFound("/*", p.notFound)
 }
 
