@@ -154,7 +154,7 @@ func (s *State) Place(sq rules.Square) {
 		s.Board[sq] = rules.NoPiece
 		return
 	}
-	if p, ok := pieceOf(s.Pick); ok {
+	if p, ok := PieceOf(s.Pick); ok {
 		s.Board[sq] = p
 	}
 }
@@ -247,11 +247,16 @@ func Palette() []string {
 
 func validPick(p string) bool { return slices.Contains(Palette(), p) }
 
-// pieceOf returns the piece a code such as "wK" names.
-func pieceOf(code string) (rules.Piece, bool) {
+// PieceOf returns the piece a code such as "wK" names.
+func PieceOf(code string) (rules.Piece, bool) {
+	return findPiece(func(p rules.Piece) bool { return p.Code() == code })
+}
+
+// findPiece returns the first of the twelve pieces that is, or NoPiece.
+func findPiece(is func(rules.Piece) bool) (rules.Piece, bool) {
 	for _, c := range []rules.Color{rules.White, rules.Black} {
 		for k := rules.Pawn; k <= rules.King; k++ {
-			if p := rules.NewPiece(c, k); p.Code() == code {
+			if p := rules.NewPiece(c, k); is(p) {
 				return p, true
 			}
 		}
@@ -311,12 +316,5 @@ func parsePlacement(field string) (rules.Board, error) {
 }
 
 func pieceOfLetter(c byte) (rules.Piece, bool) {
-	for _, col := range []rules.Color{rules.White, rules.Black} {
-		for k := rules.Pawn; k <= rules.King; k++ {
-			if p := rules.NewPiece(col, k); p.FENLetter() == c {
-				return p, true
-			}
-		}
-	}
-	return rules.NoPiece, false
+	return findPiece(func(p rules.Piece) bool { return p.FENLetter() == c })
 }

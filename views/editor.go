@@ -50,8 +50,8 @@ func NewEditor(s editor.State, problem, asset string) Editor {
 	e.Board = board(&pos, bottom, ban, nil, nil, false)
 	for _, code := range editor.Palette() {
 		item := PaletteItem{Code: code, Label: "eraser", Selected: code == s.Pick}
-		if code != editor.Erase {
-			item.Label = pieceName(code)
+		if p, ok := editor.PieceOf(code); ok {
+			item.Label = p.String()
 		}
 		e.Palette = append(e.Palette, item)
 	}
@@ -69,14 +69,3 @@ func EditURL(fen, variant string) string {
 	return "/editor?" + url.Values{"fen": {fen}, "v": {variant}}.Encode()
 }
 
-// pieceName names the piece a code such as "wK" stands for.
-func pieceName(code string) string {
-	for _, c := range []rules.Color{rules.White, rules.Black} {
-		for k := rules.Pawn; k <= rules.King; k++ {
-			if p := rules.NewPiece(c, k); p.Code() == code {
-				return p.String()
-			}
-		}
-	}
-	return code
-}
