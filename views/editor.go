@@ -68,4 +68,3 @@ func NewEditor(s editor.State, problem, asset string) Editor {
 func EditURL(fen, variant string) string {
 	return "/editor?" + url.Values{"fen": {fen}, "v": {variant}}.Encode()
 }
-
