@@ -1435,7 +1435,7 @@ func stepNav(g Game) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = stepLink("step-first", "⏮", "Start", g.Steps.First, "").Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = stepLink("step-first", "«", "Start", g.Steps.First, "").Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -1447,7 +1447,7 @@ func stepNav(g Game) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = stepLink("step-last", "⏭", "The game now", g.Steps.Last, "").Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = stepLink("step-last", "»", "The game now", g.Steps.Last, "").Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
