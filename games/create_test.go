@@ -360,3 +360,38 @@ func TestLongInputQuoted(t *testing.T) {
 		}
 	}
 }
+
+// TestFromPly: a new game from the position after n plies of another, at
+// its first ply, of the variant asked for; the game itself is unchanged.
+func TestFromPly(t *testing.T) {
+	svc := games.New(nil)
+	g, err := svc.FromPGN(chessPGN, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := g.PGN()
+	for _, c := range []struct {
+		n             int
+		variant, want string
+	}{
+		{0, "", rules.StartFEN + " 1"},
+		{1, "ban", "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1 3"},
+		{4, "", "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3 1"},
+		{4, "classic", "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"},
+	} {
+		ng, err := svc.FromPly(g, c.n, c.variant)
+		if err != nil || ng.FEN() != c.want || ng.Ply() != ng.StartPly() {
+			t.Errorf("ply %d %q: %v, %v; want %s", c.n, c.variant, ng, err, c.want)
+		}
+	}
+	for _, n := range []int{-1, 5} {
+		_, err := svc.FromPly(g, n, "")
+		refused(t, fmt.Sprintf("ply %d", n), err, games.Invalid, "bad_ply")
+	}
+	if _, err := svc.FromPly(g, 1, "nope"); games.ErrorOf(err).Detail != "bad_variant" {
+		t.Errorf("variant nope: %v", err)
+	}
+	if g.PGN() != before {
+		t.Error("the game changed")
+	}
+}

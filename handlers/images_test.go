@@ -88,3 +88,29 @@ func TestImageRefusals(t *testing.T) {
 		}
 	}
 }
+
+// FuzzImage: no image address makes the server fail.
+func FuzzImage(f *testing.F) {
+	for _, s := range []string{
+		imageURL(rules.StartFEN, "png", "size=128"),
+		imageURL("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1 4:d7d5", "svg", "last=e2e4&flip=1"),
+		"/img/8_8_8.png", "/img/.svg", "/img/%zz.png", "/img/" + strings.Repeat("K", 500) + ".svg?ban=a1h8",
+	} {
+		f.Add(s)
+	}
+	e := newServer()
+	f.Fuzz(func(t *testing.T, target string) {
+		if !strings.HasPrefix(target, imagePrefix) || strings.ContainsAny(target, " \n\r#") || len(target) > 2000 {
+			return
+		}
+		req, err := http.NewRequest(http.MethodGet, target, nil)
+		if err != nil {
+			return
+		}
+		rec := httptest.NewRecorder()
+		e.ServeHTTP(rec, req)
+		if rec.Code >= 500 {
+			t.Fatalf("%s: %d %s", target, rec.Code, rec.Body)
+		}
+	})
+}
