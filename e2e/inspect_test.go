@@ -115,3 +115,30 @@ func TestStepKeys(t *testing.T) {
 		t.Errorf("browser reported problems: %q", *problems)
 	}
 }
+
+// TestEditorDrag drops a palette piece on a square and drags a piece from
+// one square to another (the drag events as the browser sends them).
+func TestEditorDrag(t *testing.T) {
+	ctx, base, problems := browser(t, true)
+	drag := func(from, to string) chromedp.Action[chromedp.Void] {
+		return chromedp.Evaluate[chromedp.Void](`(function () {
+			var dt = new DataTransfer(), a = document.querySelector('` + from + `'), b = document.querySelector('` + to + `');
+			a.dispatchEvent(new DragEvent("dragstart", {dataTransfer: dt, bubbles: true}));
+			b.dispatchEvent(new DragEvent("dragover", {dataTransfer: dt, bubbles: true, cancelable: true}));
+			b.dispatchEvent(new DragEvent("drop", {dataTransfer: dt, bubbles: true, cancelable: true}));
+		})()`)
+	}
+	if err := chromedp.Do(ctx,
+		chromedp.Navigate(base+"/editor"),
+		fenIs("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w"),
+		drag(`[data-pick="wQ"]`, `.editor-board [data-square="e4"]`),
+		fenIs("rnbqkbnr/pppppppp/8/8/4Q3/8/PPPPPPPP/RNBQKBNR w"),
+		drag(`.editor-board [data-square="e4"]`, `.editor-board [data-square="e7"]`),
+		fenIs("rnbqkbnr/ppppQppp/8/8/8/8/PPPPPPPP/RNBQKBNR w"),
+	); err != nil {
+		t.Fatal(err)
+	}
+	if len(*problems) > 0 {
+		t.Errorf("browser reported problems: %q", *problems)
+	}
+}

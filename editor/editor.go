@@ -159,6 +159,15 @@ func (s *State) Place(sq rules.Square) {
 	}
 }
 
+// Move moves the piece on from to to (what stood there is taken); an
+// empty from changes nothing.
+func (s *State) Move(from, to rules.Square) {
+	if !from.Valid() || !to.Valid() || from == to || s.Board[from] == rules.NoPiece {
+		return
+	}
+	s.Board[to], s.Board[from] = s.Board[from], rules.NoPiece
+}
+
 // Clear empties the board.
 func (s *State) Clear() { s.Board, s.Castling, s.EP, s.Ban = rules.Board{}, "", "", "" }
 

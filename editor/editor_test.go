@@ -43,6 +43,14 @@ func TestEditing(t *testing.T) {
 	if got := s.Placement(); got != "4k3/4Q3/8/8/8/8/8/4K3" {
 		t.Errorf("placed: %s", got)
 	}
+	e7, _ := rules.ParseSquare("e7")
+	e8, _ := rules.ParseSquare("e8")
+	a1, _ := rules.ParseSquare("a1")
+	s.Move(e7, e8) // the queen takes the king
+	s.Move(a1, e8) // an empty square moves nothing
+	if got := s.Placement(); got != "4Q3/8/8/8/8/8/8/4K3" {
+		t.Errorf("moved: %s", got)
+	}
 	s.Reset()
 	if s.FEN() != rules.StartFEN+" 1" {
 		t.Errorf("reset: %s", s.FEN())

@@ -12,7 +12,8 @@ import (
 )
 
 // editorPage is the board editor, /editor: its state is the query (see
-// editor.State.Query). A step — a square, a palette choice, an action
+// editor.State.Query). A step — a square, a palette choice, a piece
+// dragged (move=e2e4), an action
 // (do=clear, start, flip) or fen=… to start from — answers with a
 // redirect to the address of the state it leads to (for htmx: the editor,
 // that address pushed), so every position has its address and Back undoes
@@ -24,6 +25,9 @@ func (p *pages) editorPage(c echo.Context) error {
 		if sq, err := rules.ParseSquare(v); err == nil && len(v) == 2 {
 			s.Place(sq)
 		}
+	}
+	if p, err := rules.ParsePair(q.Get("move")); err == nil { // a piece dragged
+		s.Move(p.From, p.To)
 	}
 	switch q.Get("do") {
 	case "clear":

@@ -138,3 +138,13 @@ func TestEditorGarbage(t *testing.T) {
 		}
 	}
 }
+
+// TestEditorMove: a piece dragged (move=…) moves, as a step of its own.
+func TestEditorMove(t *testing.T) {
+	c := newClient(t)
+	d := c.get("/editor")
+	d = c.get(editorQuery(d, "move", "e2e4"))
+	if editorFEN(d) != "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 1 1" {
+		t.Errorf("moved: %q", editorFEN(d))
+	}
+}
