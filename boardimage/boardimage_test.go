@@ -230,3 +230,19 @@ func BenchmarkPNG(b *testing.B) {
 		}
 	})
 }
+
+// TestENChess: an EN-Chess position draws its 8×8 board (its x squares,
+// where the Aurors start, are not drawn).
+func TestENChess(t *testing.T) {
+	r := newRenderer(t, 0)
+	s := scene(t, rules.ENStartFEN)
+	for _, f := range []Format{SVG, PNG} {
+		img, err := r.Draw(s, f, 256)
+		if err != nil || len(img.Body) == 0 {
+			t.Errorf("%s: %v", f, err)
+		}
+	}
+	if len(newRenderer(t, 0).pieces) != 14 {
+		t.Error("not every piece's art was read")
+	}
+}

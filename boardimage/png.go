@@ -115,12 +115,12 @@ func (r *Renderer) png(s Scene, size int) ([]byte, error) {
 			frame(img, cellRect(col, row, size), max(2, size/100))
 		}
 	}
-	if s.Check.Valid() {
+	if onBoard(s.Check) {
 		col, row := s.cell(s.Check)
 		glow(img, cellRect(col, row, size))
 	}
 	for sq, p := range s.Board {
-		if p == rules.NoPiece {
+		if p == rules.NoPiece || !onBoard(rules.Square(sq)) {
 			continue
 		}
 		col, row := s.cell(rules.Square(sq))

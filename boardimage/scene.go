@@ -48,24 +48,34 @@ func SceneOf(g *rules.Game) Scene {
 		}
 	}
 	if g.InCheck() {
-		s.Check = pos.KingSquare(pos.ToMove)
+		if k := pos.KingSquare(pos.ToMove); onBoard(k) {
+			s.Check = k
+		}
 	}
 	return s
 }
 
-// FromFEN returns the scene of an extended FEN (RULES.md §2): its placement,
-// the ban its seventh field names, and a king in check. A FEN in a URL may
-// write its spaces as underscores. The error says what is wrong with it.
+// FromFEN returns the scene of an extended FEN (RULES.md §2) of any
+// variant: its placement, the ban its seventh field names, and a king in
+// check (EN-Chess's x squares are not drawn). A FEN in a URL may write its
+// spaces as underscores. The error, Ban Chess's reading, says what is
+// wrong with it.
 func FromFEN(fen string) (Scene, error) {
 	fen = strings.ReplaceAll(strings.TrimSpace(fen), "_", " ")
 	if fen == "" {
 		return Scene{}, errors.New("the image names no position: give an extended FEN such as " + strings.ReplaceAll(rules.StartFEN, " ", "_"))
 	}
-	g, err := rules.FromFEN(fen, rules.BanChess{})
-	if err != nil {
-		return Scene{}, fmt.Errorf("the position: %w", err)
+	var first error
+	for _, v := range rules.Variants() { // Ban Chess first: its FEN reads a Classic one too
+		g, err := rules.FromFEN(fen, v)
+		if err == nil {
+			return SceneOf(g), nil
+		}
+		if first == nil {
+			first = err
+		}
 	}
-	return SceneOf(g), nil
+	return Scene{}, fmt.Errorf("the position: %w", first)
 }
 
 // key identifies what a scene draws at a size in a format: the cache's key
@@ -100,8 +110,12 @@ func (s Scene) square(col, row int) rules.Square {
 	return rules.SquareAt(col, 7-row)
 }
 
-// has reports whether p names two squares.
-func has(p rules.Pair) bool { return p.From.Valid() && p.To.Valid() }
+// has reports whether p names two squares of the 8×8 board (an image
+// does not draw EN-Chess's x squares).
+func has(p rules.Pair) bool { return onBoard(p.From) && onBoard(p.To) }
+
+// onBoard reports whether sq is one of the 64 squares an image draws.
+func onBoard(sq rules.Square) bool { return sq.Valid() && !sq.IsX() }
 
 // Path is the address under which a server drawing images serves fen's
 // image in format f: /img/{FEN}.png, the FEN's spaces written as

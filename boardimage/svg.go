@@ -33,11 +33,12 @@ var (
 	idAttr  = regexp.MustCompile(`\s+id="[^"]*"`)
 )
 
-// readPieces reads the twelve pieces' art from fsys (pieces/wK.svg, …).
+// readPieces reads every piece's art from fsys (pieces/wK.svg, …), EN-Chess's
+// Auror's too.
 func readPieces(fsys fs.FS) (map[rules.Piece]pieceArt, error) {
 	art := make(map[rules.Piece]pieceArt, 12)
 	for _, c := range []rules.Color{rules.White, rules.Black} {
-		for k := rules.Pawn; k <= rules.King; k++ {
+		for k := rules.Pawn; k <= rules.Auror; k++ {
 			p := rules.NewPiece(c, k)
 			src, err := fs.ReadFile(fsys, "pieces/"+p.Code()+".svg")
 			if err != nil {
@@ -70,7 +71,7 @@ func (r *Renderer) svg(s Scene, size int) []byte {
 			b.WriteString(`<symbol id="` + a.code + `" viewBox="0 0 40 40">` + a.inner + `</symbol>`)
 		}
 	}
-	if s.Check.Valid() {
+	if onBoard(s.Check) {
 		b.WriteString(`<radialGradient id="check" r="0.71"><stop offset="0" stop-color="#ff0000" stop-opacity="0.9"/>` +
 			`<stop offset="0.35" stop-color="#e70000" stop-opacity="0.55"/><stop offset="0.72" stop-color="#a90000" stop-opacity="0"/></radialGradient>`)
 	}
@@ -103,11 +104,11 @@ func (r *Renderer) svg(s Scene, size int) []byte {
 			fmt.Fprintf(&b, `<rect x="%d" y="%d" width="%d" height="%d" fill="none" stroke="%s" stroke-width="8"/>`, col*unit+4, row*unit+4, unit-8, unit-8, banHex)
 		}
 	}
-	if s.Check.Valid() {
+	if onBoard(s.Check) {
 		rect(s.Check, `fill="url(#check)"`)
 	}
 	for sq, p := range s.Board {
-		if p == rules.NoPiece {
+		if p == rules.NoPiece || !onBoard(rules.Square(sq)) {
 			continue
 		}
 		col, row := s.cell(rules.Square(sq))

@@ -162,7 +162,7 @@ func (s *State) Place(sq rules.Square) {
 // Move moves the piece on from to to (what stood there is taken); an
 // empty from changes nothing.
 func (s *State) Move(from, to rules.Square) {
-	if !from.Valid() || !to.Valid() || from == to || s.Board[from] == rules.NoPiece {
+	if !from.Valid() || !to.Valid() || from.IsX() || to.IsX() || from == to || s.Board[from] == rules.NoPiece {
 		return
 	}
 	s.Board[to], s.Board[from] = s.Board[from], rules.NoPiece
