@@ -8,23 +8,29 @@
   document.addEventListener("keydown", function (ev) {
     var id = keys[ev.key];
     if (!id || ev.altKey || ev.ctrlKey || ev.metaKey || ev.shiftKey || ev.defaultPrevented) return;
-    // The board, form fields and the editor keep their own keys.
+    // The board, the promotion picker and form fields keep their own keys.
     var t = ev.target;
-    if (t.closest && t.closest("#board, input, textarea, select, [contenteditable], [data-own-keys]")) return;
+    if (t.closest && t.closest("#board, #promotion, .promo-layer, input, textarea, select, [contenteditable], [data-own-keys]")) return;
     var link = document.getElementById(id);
     if (!link || link.tagName !== "A") return;
     ev.preventDefault();
     link.click();
   });
 
-  // showCurrent scrolls the history list, not the page, to the current ply.
+  // showCurrent scrolls the history list, not the page, to bring a past
+  // ply shown into sight; at the game's last ply the list follows the game
+  // as the board's script has it.
   function showCurrent() {
     var list = document.getElementById("history");
-    var cur = list && list.querySelector('[aria-current="step"], a.current');
-    if (!cur) return;
-    var top = cur.offsetTop - list.offsetTop;
-    if (top < list.scrollTop || top + cur.offsetHeight > list.scrollTop + list.clientHeight) {
-      list.scrollTop = top - list.clientHeight / 2;
+    var cur = list && list.querySelector('[aria-current="step"]');
+    var next = document.getElementById("step-next");
+    if (!cur || !next || next.tagName !== "A") return;
+    var row = cur.closest("li") || cur;
+    var top = row.offsetTop - list.offsetTop;
+    if (top < list.scrollTop) {
+      list.scrollTop = top;
+    } else if (top + row.offsetHeight > list.scrollTop + list.clientHeight) {
+      list.scrollTop = top + row.offsetHeight - list.clientHeight;
     }
   }
   document.addEventListener("DOMContentLoaded", showCurrent);

@@ -106,7 +106,7 @@ func historyItem(it HistoryItem, query historyLinks) templ.Component {
 		b = attr(b, "class", historyClass(it))
 		b = attr(b, "title", it.Title)
 		b = attr(b, "data-ply", strconv.Itoa(it.Index))
-		if it.Current {
+		if it.Current || it.Now {
 			b = attr(b, "aria-current", "step")
 		}
 		b = append(b, '>')

@@ -209,6 +209,7 @@ type HistoryItem struct {
 	Current bool // the ply shown in a history view
 	Title   string
 	Comment string // the PGN's comment after the ply
+	Now     bool   // the game page's last ply: the position shown
 }
 
 // HistoryRow is one numbered move: each side's ban then move.
@@ -345,7 +346,7 @@ func NewGame(g *rules.Game, o Options) Game {
 		Watching:  !o.Seats.White && !o.Seats.Black,
 		BothSeats: o.Seats.White && o.Seats.Black,
 		FEN:       g.FEN(),
-		History:   rows(g, hist, len(hist)),
+		History:   nowRows(g, hist),
 		Steps:     stepsAt(o, len(hist), len(hist)),
 		Announce:  o.Announce,
 
@@ -715,6 +716,21 @@ func promotion(g *rules.Game, from, to rules.Square, c rules.Color) *Promotion {
 // historyRows numbers the plies as moves, each ban before the move it
 // restricted; current marks the ply a history view shows (-1 for none).
 func historyRows(g *rules.Game, current int) []HistoryRow { return rows(g, g.History(), current) }
+
+// nowRows is the game page's history: its last ply marked as the one
+// shown (aria-current), though not highlighted as a past ply's view is.
+func nowRows(g *rules.Game, hist []rules.PlyInfo) []HistoryRow {
+	r := rows(g, hist, -1)
+	if n := len(r); n > 0 {
+		last := &r[n-1]
+		side := last.Black
+		if len(side) == 0 || len(last.White) > 0 && last.White[len(last.White)-1].Index > side[len(side)-1].Index {
+			side = last.White
+		}
+		side[len(side)-1].Now = true
+	}
+	return r
+}
 
 // rows is historyRows given the game's history.
 func rows(g *rules.Game, hist []rules.PlyInfo, current int) []HistoryRow {
