@@ -51,10 +51,15 @@ func (s *Service) FromFEN(fen, variant string) (*rules.Game, error) {
 	return g, nil
 }
 
-// FromPGN returns the game a PGN records. variant "" lets the PGN decide:
-// with ban comments it is Ban Chess, without it is a chess game whose final
-// position starts a new Ban Chess game (see rules.FromPGN).
+// FromPGN returns the first game a PGN records (see FromPGNGame).
 func (s *Service) FromPGN(pgn, variant string) (*rules.Game, error) {
+	return s.FromPGNGame(pgn, variant, 0)
+}
+
+// FromPGNGame returns game n (from 0) of a PGN, with its tags and comments.
+// variant "" lets the PGN decide: with ban comments it is Ban Chess,
+// without it is a Classic game of all its moves.
+func (s *Service) FromPGNGame(pgn, variant string, n int) (*rules.Game, error) {
 	if strings.TrimSpace(pgn) == "" {
 		return nil, Errorf(Invalid, "The PGN is empty.").withDetail("bad_pgn")
 	}
@@ -65,13 +70,9 @@ func (s *Service) FromPGN(pgn, variant string) (*rules.Game, error) {
 			return nil, err
 		}
 	}
-	g, err := rules.FromPGN(pgn, rules.PGNOptions{
-		Variant:         v,
-		MaxPlies:        s.limits.MaxPlies,
-		MaxTags:         s.limits.MaxTags,
-		MaxTagBytes:     s.limits.MaxTagBytes,
-		MaxTagNameBytes: s.limits.MaxTagNameBytes,
-	})
+	opts := s.pgnOptions()
+	opts.Variant, opts.Game, opts.ChessAsClassic = v, n, true
+	g, err := rules.FromPGN(pgn, opts)
 	if err != nil {
 		e := ErrorOf(err)
 		if e.Detail == "" || e.Code == Illegal {
@@ -80,6 +81,26 @@ func (s *Service) FromPGN(pgn, variant string) (*rules.Game, error) {
 		return nil, e
 	}
 	return g, nil
+}
+
+// pgnOptions are the reader's bounds: the service's limits.
+func (s *Service) pgnOptions() rules.PGNOptions {
+	return rules.PGNOptions{
+		MaxPlies:        s.limits.MaxPlies,
+		MaxTags:         s.limits.MaxTags,
+		MaxTagBytes:     s.limits.MaxTagBytes,
+		MaxTagNameBytes: s.limits.MaxTagNameBytes,
+		MaxCommentBytes: s.limits.MaxCommentBytes,
+	}
+}
+
+// PGNGames lists the games of a PGN (their tags), for choosing one.
+func (s *Service) PGNGames(pgn string) ([]rules.PGNHeader, error) {
+	list, err := rules.ListPGN(pgn, s.pgnOptions())
+	if err != nil {
+		return nil, ErrorOf(err)
+	}
+	return list, nil
 }
 
 // FromText reads text pasted by a person: a FEN (of the variant named by
@@ -183,4 +204,37 @@ func (s *Service) checkFEN(fen string) error {
 		return Errorf(Invalid, "The FEN is %d bytes long; this server reads FENs of at most %d bytes.", len(fen), s.limits.MaxFENBytes).withDetail("fen_too_long")
 	}
 	return nil
+}
+
+// FromPly returns a new game of variant ("" for Ban Chess) from the
+// position after the first n plies of g (0: its start), as a game of its
+// own at its first ply: for Ban Chess the ban before the side to move
+// moves (ply 1 with White to move, 3 with Black). g is unchanged.
+func (s *Service) FromPly(g *rules.Game, n int, variant string) (*rules.Game, error) {
+	v, err := Variant(variant)
+	if err != nil {
+		return nil, err
+	}
+	played := g.Ply() - g.StartPly()
+	if n < 0 || n > played {
+		return nil, Errorf(Invalid, "There is no ply %d to play from: the game has %d.", n, played).withDetail("bad_ply")
+	}
+	fen := g.StartFEN()
+	if n > 0 {
+		fen = g.History()[n-1].FEN()
+	}
+	fields := strings.Fields(fen)
+	pos := strings.Join(fields[:6], " ")
+	if v.ID() == (rules.BanChess{}).ID() {
+		first := " 1"
+		if fields[1] == "b" {
+			first = " 3"
+		}
+		pos += first
+	}
+	ng, err := rules.FromFEN(pos, v)
+	if err != nil {
+		return nil, ErrorOf(err).withDetail("bad_fen")
+	}
+	return ng, nil
 }

@@ -71,8 +71,18 @@ const chessPGN = "[Event \"Club\"]\n[White \"Ann\"]\n\n1. e4 e5 2. Nf3 Nc6 *"
 func TestFromPGN(t *testing.T) {
 	svc := games.New(nil)
 	g, err := svc.FromPGN(chessPGN, "")
-	if err != nil || g.Variant().ID() != "ban" {
-		t.Fatalf("FromPGN: %v, %v", g, err)
+	if err != nil || g.Variant().ID() != "classic" || len(g.BCN()) != 4 || !g.FromChessGame() || len(g.Tags()) != 2 {
+		t.Fatalf("FromPGN: a chess PGN is a Classic game of its moves: %v, %v", g, err)
+	}
+	if _, err := svc.FromPGN(chessPGN, "ban"); err == nil || !strings.Contains(err.Error(), "no ban comment") {
+		t.Errorf("FromPGN ban: a chess PGN read as Ban Chess: %v", err)
+	}
+	two := chessPGN + "\n\n[White \"Bo\"]\n\n1. d4 d5 2. c4 *"
+	if g, err := svc.FromPGNGame(two, "", 1); err != nil || len(g.BCN()) != 3 || g.Tags()[0].Value != "Bo" {
+		t.Errorf("FromPGNGame 1: %v, %v", g, err)
+	}
+	if list, err := svc.PGNGames(two); err != nil || len(list) != 2 || list[1].Tag("White") != "Bo" {
+		t.Errorf("PGNGames: %v, %v", list, err)
 	}
 	if g, err := svc.FromPGN(chessPGN, "classic"); err != nil || g.Variant().ID() != "classic" || len(g.BCN()) != 4 {
 		t.Errorf("FromPGN classic: %v, %v", g, err)
@@ -102,8 +112,8 @@ func TestFromText(t *testing.T) {
 	}{
 		{"a FEN", "  " + fen + "\n", "", func(g *rules.Game) bool { return strings.HasPrefix(g.FEN(), fen) && g.Ply() == 1 }},
 		{"a FEN of a variant", fen, "classic", func(g *rules.Game) bool { return g.Variant().ID() == "classic" }},
-		{"a PGN", chessPGN, "", func(g *rules.Game) bool { return g.FromChessGame() && g.Variant().ID() == "ban" }},
-		{"a PGN ignores the variant", chessPGN, "classic", func(g *rules.Game) bool { return g.Variant().ID() == "ban" }},
+		{"a PGN", chessPGN, "", func(g *rules.Game) bool { return g.FromChessGame() && g.Variant().ID() == "classic" && g.Ply() == 5 }},
+		{"a PGN ignores the variant", chessPGN, "ban", func(g *rules.Game) bool { return g.Variant().ID() == "classic" }},
 		{"moves alone", "1. d4 d5", "", func(g *rules.Game) bool { return strings.HasPrefix(g.FEN(), "rnbqkbnr/ppp1pppp/8/3p4/3P4/") }},
 	} {
 		g, err := svc.FromText(c.text, c.variant)
@@ -301,9 +311,9 @@ func TestPGNTagLimits(t *testing.T) {
 // refused before it is read, and must be posted.
 func TestLinkPGNLimit(t *testing.T) {
 	svc := games.New(nil)
-	pad := func(n int) string { // a good PGN of n bytes: a comment is dropped
+	pad := func(n int) string { // a good PGN of n bytes, mostly blank
 		const moves = "1. e4 e5 *"
-		return "{" + strings.Repeat("c", n-len(moves)-2) + "}" + moves
+		return strings.Repeat(" ", n-len(moves)) + moves
 	}
 	if g, err := svc.FromLink(url.Values{"pgn": {pad(16 << 10)}}); err != nil || g.Ply() == 1 {
 		t.Errorf("a link PGN of 16 KiB: %v, %v", g, err)
@@ -348,5 +358,40 @@ func TestLongInputQuoted(t *testing.T) {
 		if msg == "" || strings.Contains(msg, strings.Repeat("é", 41)) || !utf8.ValidString(msg) || len(msg) > 300 {
 			t.Errorf("%s: %q", name, msg)
 		}
+	}
+}
+
+// TestFromPly: a new game from the position after n plies of another, at
+// its first ply, of the variant asked for; the game itself is unchanged.
+func TestFromPly(t *testing.T) {
+	svc := games.New(nil)
+	g, err := svc.FromPGN(chessPGN, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := g.PGN()
+	for _, c := range []struct {
+		n             int
+		variant, want string
+	}{
+		{0, "", rules.StartFEN + " 1"},
+		{1, "ban", "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1 3"},
+		{4, "", "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3 1"},
+		{4, "classic", "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"},
+	} {
+		ng, err := svc.FromPly(g, c.n, c.variant)
+		if err != nil || ng.FEN() != c.want || ng.Ply() != ng.StartPly() {
+			t.Errorf("ply %d %q: %v, %v; want %s", c.n, c.variant, ng, err, c.want)
+		}
+	}
+	for _, n := range []int{-1, 5} {
+		_, err := svc.FromPly(g, n, "")
+		refused(t, fmt.Sprintf("ply %d", n), err, games.Invalid, "bad_ply")
+	}
+	if _, err := svc.FromPly(g, 1, "nope"); games.ErrorOf(err).Detail != "bad_variant" {
+		t.Errorf("variant nope: %v", err)
+	}
+	if g.PGN() != before {
+		t.Error("the game changed")
 	}
 }

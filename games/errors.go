@@ -132,6 +132,8 @@ func rulesError(err error) *Error {
 		return &Error{Code: Invalid, Detail: "too_many_tags", Msg: msg, Err: err}
 	case errors.Is(err, rules.ErrTagTooLong):
 		return &Error{Code: Invalid, Detail: "tag_too_long", Msg: msg, Err: err}
+	case errors.Is(err, rules.ErrCommentsTooLong):
+		return &Error{Code: Invalid, Detail: "comments_too_long", Msg: msg, Err: err}
 	case errors.As(err, &fe):
 		return &Error{Code: Invalid, Detail: "bad_fen", Msg: msg, Err: err}
 	case errors.As(err, &pe):

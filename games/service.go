@@ -62,6 +62,9 @@ type Limits struct {
 	// tags are kept with the game, written into every PGN of it and shown
 	// on its page, so they bound what an import stores.
 	MaxTags, MaxTagBytes, MaxTagNameBytes int
+	// MaxCommentBytes bounds, in bytes, a PGN game's comments in all: they
+	// are kept with the game too.
+	MaxCommentBytes int
 	// MaxLinkPGNBytes is the longest PGN a link (/?pgn=…) may carry; a
 	// longer one is imported by posting it, within the body limit.
 	MaxLinkPGNBytes int
@@ -74,6 +77,7 @@ type Limits struct {
 // 2,000 plies written as SAN with ban comments is about 40 KB, but a link
 // that opens a game by its PGN is for short ones: 16 KiB holds some 800
 // plies, and a URL that long is still accepted by browsers and proxies.
+// An annotated master game has a few KiB of comments: 16 KiB keeps them.
 func DefaultLimits() Limits {
 	return Limits{
 		MaxPlies:        2000,
@@ -81,6 +85,7 @@ func DefaultLimits() Limits {
 		MaxTags:         32,
 		MaxTagBytes:     256,
 		MaxTagNameBytes: 64,
+		MaxCommentBytes: 16 << 10,
 		MaxLinkPGNBytes: 16 << 10,
 	}
 }

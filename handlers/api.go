@@ -126,7 +126,7 @@ func gameJSON(id string, g *rules.Game, tags ...rules.Tag) gameObject {
 		Winner:  out.Winner.String(),
 		Result:  out.Result(),
 		Log:     log,
-		PGN:     g.PGN(tags...),
+		PGN:     exportPGN(g, tags...),
 	}
 }
 

@@ -64,7 +64,7 @@ func (p *pages) newInvite(c echo.Context, o views.Options) error {
 		return p.refuse(c, err)
 	}
 	o.Announce = "New game with a friend: send them the invite link"
-	return p.created(c, id, o, g)
+	return p.created(c, id, o, g, false)
 }
 
 // navigation reports whether a request is a browser opening a page, as
@@ -300,7 +300,8 @@ func tableTags(rec *games.Record) []rules.Tag {
 	return []rules.Tag{{Name: "TimeControl", Value: rec.Clock.Control.PGN()}}
 }
 
-// recordPGN writes the game rec holds as PGN with tags and its table's.
+// recordPGN writes the game rec holds as PGN with tags and its table's
+// (see exportPGN: a game imported with tags writes its own).
 func recordPGN(rec *games.Record, tags ...rules.Tag) string {
-	return rec.Game.PGN(slices.Concat(tags, tableTags(rec))...)
+	return exportPGN(rec.Game, slices.Concat(tags, tableTags(rec))...)
 }

@@ -46,7 +46,10 @@ func (s *Server) pageRoutes(e *echo.Echo) {
 	e.POST("/g/:id/hide", p.hide)
 	p.liveRoutes(e)
 	e.POST("/settings", p.saveSettings)
+	e.POST("/g/:id/branch", p.branch)
 	e.GET("/static/*", p.static)
+	e.GET(imagePrefix+"*", p.image)
+	e.GET("/editor", p.editorPage)
 	e.RouteNotFound("/*", p.notFound)
 }
 
@@ -164,8 +167,19 @@ func seenPly(c echo.Context) (int, error) {
 	return n, nil
 }
 
-func (p *pages) tags() []rules.Tag {
-	return []rules.Tag{{Name: "Site", Value: "Ban Chess playground"}, {Name: "Date", Value: p.s.now().Format("2006.01.02")}}
+// pgn writes the PGN of the game rec holds, with the playground's Site and
+// Date if it created the game (see exportPGN).
+func (p *pages) pgn(rec *games.Record) string {
+	return recordPGN(rec, rules.Tag{Name: "Site", Value: "Ban Chess playground"}, rules.Tag{Name: "Date", Value: p.s.now().Format("2006.01.02")})
+}
+
+// exportPGN writes g's PGN: a game imported with tags keeps them as they
+// were; one the server created gets the server's own tags.
+func exportPGN(g *rules.Game, own ...rules.Tag) string {
+	if len(g.Tags()) > 0 {
+		return g.PGN()
+	}
+	return g.PGN(own...)
 }
 
 // origin is scheme://host for absolute links: the base URL when the server
@@ -184,7 +198,7 @@ func (p *pages) show(c echo.Context, id string, status int, o views.Options) err
 	cred := player(c)
 	o.Asset, o.Base = p.asset, gamePath(id)
 	origin := p.s.origin(c)
-	o.WatchURL = origin + o.Base
+	o.WatchURL, o.Origin = origin+o.Base, origin
 	full := !isHX(c)
 	if full {
 		o.Games = p.gameLinks(ctx, cred, id)
@@ -193,7 +207,7 @@ func (p *pages) show(c echo.Context, id string, status int, o views.Options) err
 	err := p.s.games.View(ctx, id, cred, func(rec *games.Record, seats games.Seats) {
 		o.Seats = views.Seats{White: seats.White, Black: seats.Black}
 		o.ShareURL = origin + "/?" + p.s.games.Link(rec.Game)
-		o.PGN = recordPGN(rec, p.tags()...)
+		o.PGN = p.pgn(rec)
 		o.Revision, o.EventsURL = rec.Revision, o.Base+"/events"
 		o.Table = p.table(c, rec, seats, o)
 		if o.JoinCode != "" && (seats.Any() || rec.White != "" && rec.Black != "") {
@@ -367,16 +381,45 @@ func (p *pages) game(c echo.Context) error {
 	if o.PromoTo, err = square(c, "to", true); err != nil {
 		return p.fail(c, id, o, err)
 	}
-	if c.QueryParam("notice") == "chess" {
-		o.Notice = chessNotice
-	}
+	o.Notice = noticeText(c.QueryParam("notice"))
 	if code := c.QueryParam("invite"); code != "" {
 		return p.openInvite(c, id, code, o)
 	}
 	return p.show(c, id, http.StatusOK, o)
 }
 
-const chessNotice = "This PGN has no bans: its moves were played as chess and the final position starts a new Ban Chess game."
+// The notices an import leaves, named in the new game's address.
+const (
+	chessNotice      = "This PGN has no bans: it is a Classic game of all its moves. Step through it, and play Ban Chess from any position with \u201cPlay Ban Chess from here\u201d."
+	variationsNotice = "The PGN's variations were dropped: the game keeps its main line."
+)
+
+// notices names the notices of an imported game g, for its address ("",
+// "chess", "variations" or both joined by a comma).
+func notices(g *rules.Game) string {
+	var n []string
+	if g.FromChessGame() {
+		n = append(n, "chess")
+	}
+	if g.DroppedVariations() > 0 {
+		n = append(n, "variations")
+	}
+	return strings.Join(n, ",")
+}
+
+// noticeText is the text of the notices an address names.
+func noticeText(names string) string {
+	var out []string
+	for name := range strings.SplitSeq(names, ",") {
+		switch name {
+		case "chess":
+			out = append(out, chessNotice)
+		case "variations":
+			out = append(out, variationsNotice)
+		}
+	}
+	return strings.Join(out, " ")
+}
 
 // create stores g as a new game held by this browser, when it may create
 // one now.
@@ -389,18 +432,23 @@ func (p *pages) create(c echo.Context, g *rules.Game) (string, error) {
 
 // created answers a request that started game id: for htmx the new game's
 // fragment, its address pushed to the history; else a redirect to it.
-func (p *pages) created(c echo.Context, id string, o views.Options, g *rules.Game) error {
-	notice := ""
-	if g.FromChessGame() {
-		notice, o.Notice = "chess", chessNotice
-	}
+// With atStart, a game with plies opens at its start, read-only.
+func (p *pages) created(c echo.Context, id string, o views.Options, g *rules.Game, atStart bool) error {
+	notice := notices(g)
+	o.Notice = noticeText(notice)
 	o.Sel, o.PromoTo = rules.NoSquare, rules.NoSquare
+	o.Base = gamePath(id)
+	if atStart && g.Ply() > g.StartPly() {
+		if isHX(c) {
+			c.Response().Header().Set("HX-Push-Url", views.HistoryPath(o, 0, "notice", notice))
+			return p.showHistory(c, id, 0, o)
+		}
+		return c.Redirect(http.StatusSeeOther, views.HistoryPath(o, 0, "notice", notice))
+	}
 	if isHX(c) {
-		o.Base = gamePath(id)
 		c.Response().Header().Set("HX-Push-Url", o.Query("notice", notice))
 		return p.show(c, id, http.StatusOK, o)
 	}
-	o.Base = gamePath(id)
 	return c.Redirect(http.StatusSeeOther, o.Query("notice", notice))
 }
 
@@ -420,7 +468,7 @@ func (p *pages) open(c echo.Context) error {
 	if err != nil {
 		return p.refuse(c, err)
 	}
-	return p.created(c, id, o, g)
+	return p.created(c, id, o, g, false)
 }
 
 // newGame starts a new game of the chosen variant.
@@ -445,36 +493,113 @@ func (p *pages) newGame(c echo.Context) error {
 		return p.refuse(c, err)
 	}
 	o.Announce = "New " + g.Variant().Name() + " game"
-	return p.created(c, id, o, g)
+	return p.created(c, id, o, g, false)
 }
 
-// importGame starts a game from a pasted FEN or PGN. A bad one leaves
-// every game as it was and shows the reader's message beside the text, on
-// the game the form was posted from.
+// importGame starts a game from a pasted FEN or PGN, of the variant
+// chosen beside it ("" lets the text decide), opened at its end or, with
+// at=start, at its start. A PGN of several games asks which one first
+// (pgn_game). A bad text leaves every game as it was and shows the
+// reader's message beside it, on the game the form was posted from.
 func (p *pages) importGame(c echo.Context) error {
 	o, err := p.options(c)
 	if err != nil {
 		return p.refuse(c, err)
 	}
 	f := c.Request().Form
-	g, err := p.s.games.FromText(f.Get("text"), f.Get("variant"))
-	if err != nil {
-		e := games.ErrorOf(err)
-		if e.Code == games.Internal {
-			return p.refuse(c, err)
+	text, variant := strings.TrimSpace(f.Get("text")), f.Get("variant")
+	o.ImportText, o.ImportVariant, o.ImportAtStart = f.Get("text"), variant, f.Get("at") == "start"
+	var g *rules.Game
+	switch {
+	case text == "" || rules.LooksLikeFEN(text):
+		g, err = p.s.games.FromText(text, variant)
+	default:
+		var n int
+		if n, err = p.pgnGame(f.Get("pgn_game"), text, &o); err == nil && o.ImportGames == nil {
+			g, err = p.s.games.FromPGNGame(text, variant, n)
 		}
-		o.ImportText, o.ImportError = f.Get("text"), e.Msg
-		if from := f.Get("game"); validID(from) {
-			return p.show(c, from, httpStatus(e), o)
-		}
-		return refuse(c, httpStatus(e), "This text does not open a game", e.Msg)
+	}
+	if err != nil || g == nil {
+		return p.importRefused(c, f.Get("game"), o, err)
 	}
 	id, err := p.create(c, g)
 	if err != nil {
 		return p.refuse(c, err)
 	}
 	o.Announce = "Game loaded"
-	return p.created(c, id, o, g)
+	return p.created(c, id, o, g, o.ImportAtStart)
+}
+
+// pgnGame reads which game of a PGN to import: the form's choice, or the
+// only one. For a PGN of several games and no choice, it sets o's list of
+// them to choose from instead.
+func (p *pages) pgnGame(choice, text string, o *views.Options) (int, error) {
+	list, err := p.s.games.PGNGames(text)
+	if err != nil || len(list) < 2 {
+		return 0, err
+	}
+	if choice == "" {
+		o.ImportGames = views.ImportChoices(list)
+		return 0, nil
+	}
+	n, err := strconv.Atoi(choice)
+	if err != nil || n < 0 || n >= len(list) {
+		return 0, invalidf("%q is not one of the PGN's %d games.", trimText(choice), len(list))
+	}
+	return n, nil
+}
+
+// importRefused shows the import box again on game from: with the
+// reader's message (err), or with the PGN's games to choose from.
+func (p *pages) importRefused(c echo.Context, from string, o views.Options, err error) error {
+	status := http.StatusOK
+	if err != nil {
+		e := games.ErrorOf(err)
+		if e.Code == games.Internal {
+			return p.refuse(c, err)
+		}
+		o.ImportError, status = e.Msg, httpStatus(e)
+	}
+	if validID(from) {
+		return p.show(c, from, status, o)
+	}
+	if err == nil {
+		return refuse(c, http.StatusBadRequest, "Choose a game", "This PGN holds several games: import it from a game's page to choose one.")
+	}
+	return refuse(c, status, "This text does not open a game", o.ImportError)
+}
+
+// branch starts a new game (form field variant, Ban Chess by default)
+// from the position after the first index plies of game id, which stays
+// as it is. Anyone who can see the game may.
+func (p *pages) branch(c echo.Context) error {
+	id := c.Param("id")
+	o, err := p.options(c)
+	if err != nil {
+		return p.refuse(c, err)
+	}
+	f := c.Request().Form
+	index, err := strconv.Atoi(f.Get("index"))
+	if err != nil {
+		return p.fail(c, id, o, invalidf("%q is not a ply number.", trimText(f.Get("index"))))
+	}
+	var g *rules.Game
+	var fromErr error
+	err = p.s.games.View(c.Request().Context(), id, player(c), func(rec *games.Record, _ games.Seats) {
+		g, fromErr = p.s.games.FromPly(rec.Game, index, f.Get("variant"))
+	})
+	if err == nil {
+		err = fromErr
+	}
+	if err != nil {
+		return p.fail(c, id, o, err)
+	}
+	nid, err := p.create(c, g)
+	if err != nil {
+		return p.refuse(c, err)
+	}
+	o.Announce = "New " + g.Variant().Name() + " game from this position"
+	return p.created(c, nid, o, g, false)
 }
 
 // validID reports whether id could name a game: URL-safe and short.
@@ -667,11 +792,17 @@ func (p *pages) history(c echo.Context) error {
 	if err != nil {
 		return refuse(c, http.StatusBadRequest, "No such ply", fmt.Sprintf("%q is not a ply number.", trimText(c.Param("index"))))
 	}
-	o.Asset, o.Base = p.asset, gamePath(id)
+	o.Notice = noticeText(c.QueryParam("notice"))
+	return p.showHistory(c, id, index, o)
+}
+
+// showHistory renders the read-only view of game id after index plies.
+func (p *pages) showHistory(c echo.Context, id string, index int, o views.Options) error {
+	o.Asset, o.Base, o.Origin = p.asset, gamePath(id), p.s.origin(c)
 	var m views.Game
 	var viewErr error
-	err = p.s.games.View(c.Request().Context(), id, player(c), func(rec *games.Record, _ games.Seats) {
-		o.PGN = recordPGN(rec, p.tags()...)
+	err := p.s.games.View(c.Request().Context(), id, player(c), func(rec *games.Record, _ games.Seats) {
+		o.PGN = p.pgn(rec)
 		m, viewErr = views.NewHistoryView(rec.Game, index, o)
 	})
 	switch {
@@ -691,7 +822,7 @@ func (p *pages) downloadPGN(c echo.Context) error {
 	id := c.Param("id")
 	var pgn string
 	err := p.s.games.View(c.Request().Context(), id, player(c), func(rec *games.Record, _ games.Seats) {
-		pgn = recordPGN(rec, p.tags()...)
+		pgn = p.pgn(rec)
 	})
 	if err != nil {
 		return p.refuse(c, err)

@@ -42,7 +42,7 @@ func tagPGN(n, name, value int) string {
 // paddedPGN is a good PGN of n bytes: a long comment (dropped) and a move.
 func paddedPGN(n int) string {
 	const moves = "1. e4 e5 *"
-	return "{" + strings.Repeat("c", n-len(moves)-2) + "}" + moves
+	return "(" + strings.Repeat("c", n-len(moves)-2) + ")" + moves // a variation, dropped
 }
 
 func pgnJSON(pgn string) string {
@@ -73,6 +73,7 @@ func TestPGNBounds(t *testing.T) {
 		{"api long name", hit{method: http.MethodPost, target: "/api/games", json: pgnJSON(tagPGN(1, 65, 1))}, "tag_too_long", "longer than 64 bytes"},
 		{"import 2,000 tags", hit{method: http.MethodPost, target: "/import", form: vals("text", tags2000)}, "", "more than 32 tags"},
 		{"import 2,000 tags htmx", hit{method: http.MethodPost, target: "/import", form: vals("text", tags2000), hx: true}, "", "more than 32 tags"},
+		{"api long comments", hit{method: http.MethodPost, target: "/api/games", json: pgnJSON("{" + strings.Repeat("c", 17<<10) + "} 1. e4 *")}, "comments_too_long", "keeps at most 16384"},
 		{"import long value", hit{method: http.MethodPost, target: "/import", form: vals("text", tagPGN(1, 8, 257))}, "", "longer than 256 bytes"},
 	}
 	for _, tt := range tests {
@@ -114,7 +115,7 @@ func TestPGNBounds(t *testing.T) {
 			t.Errorf("%s %.40s: %d %.200s", h.method, h.target, rec.Code, rec.Body)
 		}
 		if h.target == "/api/games" && rec.Body.Len() > 16<<10 {
-			t.Errorf("a posted PGN's comment is kept: %d bytes", rec.Body.Len())
+			t.Errorf("a posted PGN's variation is kept: %d bytes", rec.Body.Len())
 		}
 	}
 }

@@ -13,9 +13,11 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/banchess/banchess/boardimage"
 	"github.com/banchess/banchess/engine"
 	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/rules"
+	"github.com/banchess/banchess/static"
 )
 
 // GameService is what the handlers need of the games layer (see package
@@ -43,6 +45,9 @@ type GameService interface {
 	NewGame(variant string) (*rules.Game, error)
 	FromFEN(fen, variant string) (*rules.Game, error)
 	FromPGN(pgn, variant string) (*rules.Game, error)
+	FromPGNGame(pgn, variant string, n int) (*rules.Game, error)
+	PGNGames(pgn string) ([]rules.PGNHeader, error)
+	FromPly(g *rules.Game, n int, variant string) (*rules.Game, error)
 	FromText(text, variant string) (*rules.Game, error)
 	FromLink(q url.Values) (*rules.Game, error)
 	Link(g *rules.Game) string
@@ -61,10 +66,11 @@ type Server struct {
 	limits     Limits
 	trustProxy bool
 	log        *slog.Logger
-	posts      *rateLimiter  // POSTs per client; nil: no limit
-	created    *rateLimiter  // games created per client; nil: no limit
-	baseURL    string        // scheme://host for absolute links; "": the request's
-	gameWait   time.Duration // how long a request may wait to read games
+	posts      *rateLimiter         // POSTs per client; nil: no limit
+	created    *rateLimiter         // games created per client; nil: no limit
+	baseURL    string               // scheme://host for absolute links; "": the request's
+	gameWait   time.Duration        // how long a request may wait to read games
+	images     *boardimage.Renderer // draws /img/…; nil: /img answers 503
 
 	streamLimits StreamLimits
 	streams      *streams // the live streams open
@@ -152,6 +158,11 @@ func New(svc GameService, now func() time.Time, opts ...Option) *Server {
 		s.log = slog.New(slog.DiscardHandler)
 	}
 	s.streams = newStreams(s.streamLimits)
+	images, err := boardimage.NewRenderer(static.FS, 0)
+	if err != nil { // the embedded art is unreadable: serve all but images
+		s.log.Error("position images are off", "err", err)
+	}
+	s.images = images
 	s.posts = newRateLimiter(s.limits.PostsPerSecond, s.limits.PostBurst, now)
 	s.created = newRateLimiter(float64(s.limits.GamesPerMinute)/60, s.limits.GamesPerMinute, now)
 	return s

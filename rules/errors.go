@@ -23,6 +23,9 @@ var (
 	// ErrTagTooLong: a PGN tag's name or value is longer than
 	// PGNOptions.MaxTagNameBytes or MaxTagBytes.
 	ErrTagTooLong = errors.New("tag too long")
+	// ErrCommentsTooLong: a PGN game's comments are longer, in all, than
+	// PGNOptions.MaxCommentBytes.
+	ErrCommentsTooLong = errors.New("comments too long")
 )
 
 // MaxQuote is the most characters of a user's text that a message quotes:
@@ -116,8 +119,8 @@ func (e plyLimitError) Error() string {
 // Is makes errors.Is(err, ErrTooManyPlies) true.
 func (e plyLimitError) Is(target error) bool { return target == ErrTooManyPlies }
 
-// tagLimitError is a tag section past the reader's bounds: kind is
-// ErrTooManyTags or ErrTagTooLong.
+// tagLimitError is a tag section or comments past the reader's bounds:
+// kind is ErrTooManyTags, ErrTagTooLong or ErrCommentsTooLong.
 type tagLimitError struct {
 	kind error
 	msg  string

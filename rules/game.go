@@ -31,7 +31,9 @@ type Game struct {
 	declared bool // the outcome was declared (resignation, agreement), not reached by a ply
 
 	tags          []Tag
+	comments      map[int]string // PGN comments, by the number of plies before them
 	fromChessGame bool
+	variations    int // variations the PGN held, dropped as it was read
 
 	revision uint64 // counts the changes made to the game
 }
@@ -161,8 +163,9 @@ func (g *Game) LastAction() (Action, bool) {
 	return Action{}, false
 }
 
-// FromChessGame reports whether the game was read from a PGN without bans,
-// whose moves were played as standard chess to reach the start position.
+// FromChessGame reports whether the game was read from a PGN without bans:
+// a Classic game of all its moves (PGNOptions.ChessAsClassic), or a Ban
+// Chess game starting where its moves, played as chess, end.
 func (g *Game) FromChessGame() bool { return g.fromChessGame }
 
 // hasMove reports whether the side to move has a legal move with this pair.
@@ -436,6 +439,7 @@ func (g *Game) Undo() error {
 		g.moves = g.mover.moves()
 	}
 	g.plies = g.plies[:n-1]
+	delete(g.comments, n)
 	g.outcome = Outcome{}
 	g.revision++
 	return nil

@@ -86,6 +86,9 @@ var pgnEscaper = strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", " ", "\r", " ")
 // its move); Black's part is numbered only when it comes first.
 func (g *Game) movetext() []string {
 	var out []string
+	if c := g.comments[0]; c != "" {
+		out = append(out, commentToken(c))
+	}
 	moves := 0
 	for i, p := range g.plies {
 		pos := &g.positions[moves]
@@ -94,15 +97,18 @@ func (g *Game) movetext() []string {
 		switch {
 		case opensWhite:
 			out = append(out, strconv.Itoa(pos.Fullmove)+".")
-		case i == 0:
+		case i == 0 || g.comments[i] != "":
 			out = append(out, strconv.Itoa(pos.Fullmove)+"...")
 		}
 		if p.action.Phase == PhaseBan {
 			out = append(out, "{banning: "+p.action.Coords()+g.indicator(i+1, pos)+"}")
-			continue
+		} else {
+			moves++
+			out = append(out, p.san)
 		}
-		moves++
-		out = append(out, p.san)
+		if c := g.comments[i+1]; c != "" {
+			out = append(out, commentToken(c))
+		}
 	}
 	return append(out, g.outcome.Result())
 }

@@ -330,24 +330,20 @@ func TestPGNTagFloodCheap(t *testing.T) {
 	}
 }
 
-// TestPGNCommentsNotKept: only ban comments are read; other comments,
-// however long, are dropped as the text is read and never reach the game.
-func TestPGNCommentsNotKept(t *testing.T) {
+// TestPGNCommentsBounded: comments other than bans are kept, but a game
+// whose comments are longer in all than MaxCommentBytes is refused.
+func TestPGNCommentsBounded(t *testing.T) {
 	long := strings.Repeat("blah ", 20_000)
 	for _, pgn := range []string{
 		"{" + long + "} 1. {banning: e2e4} d4 {" + long + "} {banning: e7e5} d5 *",
 		"1. e4 {" + long + "} e5 *",
 	} {
-		g, err := FromPGN(pgn, PGNOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if out := g.PGN(); strings.Contains(out, "blah") || len(out) > 1000 {
-			t.Errorf("the game keeps a comment: %d bytes of PGN", len(out))
+		if _, err := FromPGN(pgn, PGNOptions{MaxCommentBytes: 16 << 10, ChessAsClassic: true}); !errors.Is(err, ErrCommentsTooLong) {
+			t.Errorf("long comments: %v", err)
 		}
 	}
-	games, err := splitPGN("1. {banning: e2e4} d4 {just a comment} {banning: e7e5} d5 *", PGNOptions{})
-	if err != nil || len(games) != 1 || len(games[0].tokens) != 5 {
-		t.Errorf("tokens: %+v, %v; want 2 bans, 2 moves, the result, no other comment", games, err)
+	g, err := FromPGN("1. {banning: e2e4} d4 {just a comment} {banning: e7e5} d5 *", PGNOptions{MaxCommentBytes: 14})
+	if err != nil || g.Comment(2) != "just a comment" || g.Comment(0) != "" {
+		t.Errorf("a short comment: %q, %v", g.Comment(2), err)
 	}
 }

@@ -20,19 +20,29 @@ type PGNOptions struct {
 	// with an error wrapping ErrTooManyPlies. The reader stops at the first
 	// ply past the bound, so a long text costs no more than the bound.
 	MaxPlies int
+	// ChessAsClassic, with Variant nil, reads a PGN without bans as a
+	// Classic game of all its moves (with its tags and comments) instead
+	// of starting Ban Chess where they end.
+	ChessAsClassic bool
 	// MaxTags, when positive, refuses a game with more tags than this
 	// (error wrapping ErrTooManyTags); MaxTagBytes and MaxTagNameBytes,
 	// when positive, refuse a tag whose value or name is longer, in bytes
 	// (ErrTagTooLong). The reader stops at the first tag past a bound, in
 	// whichever game of the file it is.
 	MaxTags, MaxTagBytes, MaxTagNameBytes int
+	// MaxCommentBytes, when positive, refuses a game whose comments (other
+	// than bans), which the game keeps, are longer in all than this, in
+	// bytes (ErrCommentsTooLong).
+	MaxCommentBytes int
 }
 
 // pgnGame is one game of a PGN file, tokenised: its tags and its moves,
-// results and ban comments (other comments are dropped as they are read).
+// results and comments, and how many variations it held (dropped as they
+// are read).
 type pgnGame struct {
-	tags   []Tag
-	tokens []pgnToken
+	tags       []Tag
+	tokens     []pgnToken
+	variations int
 }
 
 type pgnTokenKind uint8
@@ -69,16 +79,31 @@ func FromPGN(text string, opts PGNOptions) (*Game, error) {
 	if tv, err := VariantByID(pg.tag("Variant")); v == nil && err == nil && pg.tag("Variant") != "" && tv.ID() != (Classic{}).ID() {
 		v = tv // a variant of its own, such as EN-Chess
 	}
+	asClassic := false
 	if v == nil {
 		v = BanChess{}
 		if !hasBans && !strings.EqualFold(pg.tag("Variant"), BanChess{}.Name()) {
-			return pg.chessGame(opts.MaxPlies)
+			if !opts.ChessAsClassic {
+				return pg.chessGame(opts.MaxPlies)
+			}
+			v, asClassic = Classic{}, true
 		}
 	}
 	g, err := pg.play(v, opts.MaxPlies)
 	if err != nil {
 		return nil, err
 	}
+	if max := opts.MaxCommentBytes; max > 0 {
+		n := 0
+		for _, c := range g.comments {
+			n += len(c)
+		}
+		if n > max {
+			return nil, &PGNError{Err: tagLimitError{ErrCommentsTooLong, fmt.Sprintf("the game's comments are %d bytes long in all; this reader keeps at most %d", n, max)}}
+		}
+	}
+	g.variations = pg.variations
+	g.fromChessGame = asClassic
 	return g, nil
 }
 
@@ -122,6 +147,7 @@ func (pg *pgnGame) chessGame(maxPlies int) (*Game, error) {
 	}
 	g.tags = classic.tags
 	g.fromChessGame = true
+	g.variations = pg.variations
 	return g, nil
 }
 
@@ -150,7 +176,8 @@ func (pg *pgnGame) play(v Variant, maxPlies int) (*Game, error) {
 		case tokComment:
 			m := banComment.FindStringSubmatch(t.text)
 			if m == nil {
-				continue // an ordinary comment (splitPGN keeps none)
+				g.addComment(t.text)
+				continue
 			}
 			if _, isBan := v.(BanChess); !isBan {
 				return nil, at(fmt.Errorf("%s games have no bans", v.Name()))
@@ -214,8 +241,7 @@ func (g *Game) ParseMove(text string) (Action, error) {
 }
 
 // splitPGN tokenises PGN text into games, within opts' bounds on tags.
-// Variations, NAGs, move numbers, escape lines and comments other than bans
-// are dropped.
+// Variations (counted), NAGs, move numbers and escape lines are dropped.
 func splitPGN(text string, opts PGNOptions) ([]pgnGame, error) {
 	var games []pgnGame
 	cur := &pgnGame{}
@@ -263,18 +289,19 @@ func splitPGN(text string, opts PGNOptions) ([]pgnGame, error) {
 			if end < 0 {
 				return nil, &PGNError{Token: Clip(s[i:]), Err: errors.New("comment has no closing }")}
 			}
-			if text := s[i+1 : i+end]; banComment.MatchString(text) {
-				cur.tokens = append(cur.tokens, pgnToken{tokComment, text})
-			}
+			cur.tokens = append(cur.tokens, pgnToken{tokComment, s[i+1 : i+end]})
 			inMoves = true
 			i += end + 1
 		case ';':
-			i = skipLine(s, i)
+			end := skipLine(s, i)
+			cur.tokens = append(cur.tokens, pgnToken{tokComment, s[i+1 : end]})
+			i = end
 		case '(':
 			n, err := skipVariation(s[i:])
 			if err != nil {
 				return nil, err
 			}
+			cur.variations++
 			i += n
 		case ')':
 			return nil, &PGNError{Token: ")", Err: errors.New("a variation closes that was never opened")}

@@ -13,6 +13,8 @@ type PlyInfo struct {
 	Ban *Pair
 	// Position is the position after the ply.
 	Position Position
+	// Comment is the PGN comment read after the ply, or "".
+	Comment string
 
 	fenSuffix string // see Game.fenSuffix
 }
@@ -134,10 +136,11 @@ func (g *Game) History() []PlyInfo {
 	moves := 0
 	for i, p := range g.plies {
 		info := PlyInfo{
-			Ply:    g.startPly + i,
-			Actor:  g.variant.turn(g.startPly + i).Actor,
-			Action: p.action,
-			SAN:    p.san,
+			Ply:     g.startPly + i,
+			Actor:   g.variant.turn(g.startPly + i).Actor,
+			Action:  p.action,
+			SAN:     p.san,
+			Comment: g.comments[i+1],
 		}
 		if p.action.Phase == PhaseMove {
 			moves++

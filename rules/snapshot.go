@@ -17,7 +17,10 @@ type Snapshot struct {
 	// the game ended by a ply or has not ended.
 	Declared      Outcome
 	Tags          []Tag // the PGN tags the game was read with
-	FromChessGame bool  // started from the end of a plain chess game
+	FromChessGame bool  // read from a plain chess game (see Game.FromChessGame)
+	// Comments are the PGN comments the game was read with, by the number
+	// of plies before them.
+	Comments map[int]string
 }
 
 // Snapshot returns what the game is made of.
@@ -28,6 +31,7 @@ func (g *Game) Snapshot() Snapshot {
 		Actions:       g.BCN(),
 		Tags:          g.Tags(),
 		FromChessGame: g.fromChessGame,
+		Comments:      cloneComments(g.comments),
 	}
 	if g.declared {
 		s.Declared = g.outcome
@@ -64,6 +68,12 @@ func Restore(s Snapshot) (*Game, error) {
 		return nil, fmt.Errorf("restore: declared %v: %w", s.Declared, err)
 	}
 	g.tags = append([]Tag(nil), s.Tags...)
+	for n := range s.Comments {
+		if n < 0 || n > len(g.plies) {
+			return nil, fmt.Errorf("restore: a comment after ply %d of a game of %d", n, len(g.plies))
+		}
+	}
+	g.comments = cloneComments(s.Comments)
 	g.fromChessGame = s.FromChessGame
 	return g, nil
 }

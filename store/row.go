@@ -17,7 +17,7 @@ type row struct {
 	startFEN  string
 	actions   string // BCN separated by spaces
 	declared  string // see declaredNames
-	tags      string // JSON
+	tags      string // JSON: the PGN's tags, or its annotations (see annotations)
 	fromChess bool
 
 	white, black             string // the seats' holders
@@ -121,8 +121,12 @@ func encodeRow(rec *games.Record) (row, error) {
 	if !found {
 		return row{}, fmt.Errorf("encoding the game: cannot store the declared outcome %v", s.Declared)
 	}
-	if len(s.Tags) > 0 {
-		b, err := json.Marshal(s.Tags)
+	var v any = s.Tags
+	if len(s.Comments) > 0 {
+		v = annotations{Tags: s.Tags, Comments: s.Comments}
+	}
+	if len(s.Tags) > 0 || len(s.Comments) > 0 {
+		b, err := json.Marshal(v)
 		if err != nil {
 			return row{}, fmt.Errorf("encoding the game's tags: %w", err)
 		}
@@ -138,6 +142,28 @@ func encodeRow(rec *games.Record) (row, error) {
 	return r, nil
 }
 
+// annotations are what a game keeps of the PGN it was read from. The tags
+// column holds them as a JSON object when the game has comments, and as
+// the array of its tags alone otherwise (as every row did before games
+// kept comments), so no row needs rewriting.
+type annotations struct {
+	Tags     []rules.Tag    `json:"tags"`
+	Comments map[int]string `json:"comments"`
+}
+
+// decodeAnnotations reads the tags column into s.
+func decodeAnnotations(col string, s *rules.Snapshot) error {
+	if strings.HasPrefix(col, "[") {
+		return json.Unmarshal([]byte(col), &s.Tags)
+	}
+	var a annotations
+	if err := json.Unmarshal([]byte(col), &a); err != nil {
+		return err
+	}
+	s.Tags, s.Comments = a.Tags, a.Comments
+	return nil
+}
+
 // decode rebuilds the record the row stores (replaying its game).
 func (r row) decode(id string) (*games.Record, error) {
 	s := rules.Snapshot{
@@ -150,7 +176,7 @@ func (r row) decode(id string) (*games.Record, error) {
 	if s.Declared, ok = declaredNames[r.declared]; !ok {
 		return nil, fmt.Errorf("decoding the game: unknown declared outcome %q", r.declared)
 	}
-	if err := json.Unmarshal([]byte(r.tags), &s.Tags); err != nil {
+	if err := decodeAnnotations(r.tags, &s); err != nil {
 		return nil, fmt.Errorf("decoding the game's tags: %w", err)
 	}
 	g, err := rules.Restore(s)

@@ -123,11 +123,16 @@ func TestSQLiteReopen(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	annotated, err := rules.FromPGN("[Site \"Paris\"]\n\n{Before.} 1. e4 {Best.} e5 2. Nf3 {Developing.} *", rules.PGNOptions{ChessAsClassic: true})
+	if err != nil {
+		t.Fatal(err)
+	}
 	gs := map[string]*rules.Game{
-		"new":      rules.New(rules.BanChess{}),
-		"classic":  rules.New(rules.Classic{}),
-		"from PGN": fromPGN,
-		"custom":   custom,
+		"annotated": annotated,
+		"new":       rules.New(rules.BanChess{}),
+		"classic":   rules.New(rules.Classic{}),
+		"from PGN":  fromPGN,
+		"custom":    custom,
 	}
 	ids := map[string]string{}
 	for name, g := range gs {

@@ -348,7 +348,7 @@ func chessGameNote(g *rules.Game) string {
 	if !g.FromChessGame() {
 		return ""
 	}
-	return "That PGN has no bans: its moves were played as standard chess, and Ban Chess starts from where they end."
+	return "That PGN has no bans: it is a Classic game of all its moves. To play Ban Chess from a position, load its FEN."
 }
 
 func (s *session) cmdNew(ctx context.Context, variant string) bool {

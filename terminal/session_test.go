@@ -83,7 +83,7 @@ func TestCommands(t *testing.T) {
 		{name: "load fen with ban", input: []string{"load rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 2:e2e4"}, want: []string{"Ply 2 · White moves · e2e4 is banned"}},
 		{name: "load fen keeps classic", args: []string{"--variant", "classic"}, input: []string{"load " + promoFEN}, want: []string{"Loaded a Classic game."}},
 		{name: "load pgn", input: []string{"load 1. {banning: d2d4} e4 {banning: e7e5} f6 *"}, want: []string{"Loaded a Ban Chess game.", "Ply 5 · Black bans a White move"}},
-		{name: "load chess pgn", input: []string{"load 1. e4 e5 2. Nf3"}, want: []string{"That PGN has no bans", "Ply 7 · White bans a Black move"}},
+		{name: "load chess pgn", input: []string{"load 1. e4 e5 2. Nf3"}, want: []string{"That PGN has no bans", "Ply 4 · Black moves"}},
 		{name: "load pasted pgn", input: []string{"load", `[Event "Pasted"]`, "", "1. {banning: d2d4} e4", "{banning: e7e5} f6 *", "", "pgn"}, want: []string{`[Event "Pasted"]`, "{banning: e7e5} f6 *"}},
 		{name: "load paste cut by end of input", input: []string{"load", "1. {banning: d2d4} e4"}, want: []string{"Loaded a Ban Chess game.", "Ply 3 · White bans a Black move"}},
 		{name: "load pasted fen", input: []string{"load", promoFEN, "fen"}, want: []string{promoFEN}},

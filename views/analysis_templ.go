@@ -187,7 +187,7 @@ func AnalysisPage(a Analysis, o Options) templ.Component {
 			}
 			return nil
 		})
-		templ_7745c5c3_Err = Layout("Analysis · Ban Chess playground", o.Asset, "", false).Render(templ.WithChildren(ctx, templ_7745c5c3_Var2), templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = Layout("Analysis · Ban Chess playground", o.Asset, "", false, nil).Render(templ.WithChildren(ctx, templ_7745c5c3_Var2), templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

@@ -106,12 +106,20 @@ func historyItem(it HistoryItem, query historyLinks) templ.Component {
 		b = attr(b, "class", historyClass(it))
 		b = attr(b, "title", it.Title)
 		b = attr(b, "data-ply", strconv.Itoa(it.Index))
+		if it.Current || it.Now {
+			b = attr(b, "aria-current", "step")
+		}
 		b = append(b, '>')
 		if it.Ban {
 			b = append(b, `<span class="ban-mark" aria-hidden="true">⊘</span> <span class="sr-only">ban </span> `...)
 		}
 		b = appendEscaped(b, it.Text)
 		b = append(b, "</a>"...)
+		if it.Comment != "" {
+			b = append(b, `<span class="comment">`...)
+			b = appendEscaped(b, it.Comment)
+			b = append(b, "</span>"...)
+		}
 		_, err := w.Write(b)
 		return err
 	})

@@ -32,9 +32,13 @@ type Options struct {
 	Notice   string // an informational note, such as "loaded as a start position"
 	Announce string // overrides the aria-live announcement of the last ply
 
-	ImportText, ImportError string // the import box after a failed import
+	ImportText, ImportError string         // the import box after a failed import
+	ImportVariant           string         // the variant chosen for it ("": as the text says)
+	ImportAtStart           bool           // open the imported game at its start
+	ImportGames             []ImportChoice // a PGN's games, to choose one
 
 	Base     string // the game's path, "/g/{id}": links and forms go under it
+	Origin   string // scheme://host for absolute URLs (link previews); "": none
 	WatchURL string // absolute public link to the game (anyone may watch)
 	ShareURL string // absolute link reproducing the game
 	PGN      string // the game's PGN, written by the caller with its tags
@@ -169,6 +173,34 @@ type Board struct {
 	ReadOnly bool
 }
 
+// ImportChoice is one game of a PGN of several, offered to import.
+type ImportChoice struct {
+	Index int
+	Label string // "Morphy – Duke Karl, 1-0, 1858.??.??"
+}
+
+// ImportChoices describes a PGN's games for the import box.
+func ImportChoices(list []rules.PGNHeader) []ImportChoice {
+	out := make([]ImportChoice, len(list))
+	for i, h := range list {
+		name := func(tag, dflt string) string {
+			if v := h.Tag(tag); v != "" && v != "?" {
+				return v
+			}
+			return dflt
+		}
+		label := name("White", "?") + " – " + name("Black", "?") + ", " + name("Result", "*")
+		if d := name("Date", ""); d != "" {
+			label += ", " + d
+		}
+		if e := name("Event", ""); e != "" {
+			label += " (" + e + ")"
+		}
+		out[i] = ImportChoice{Index: i, Label: strconv.Itoa(i+1) + ". " + label}
+	}
+	return out
+}
+
 // HistoryItem is one ply in the history list.
 type HistoryItem struct {
 	Index   int    // plies played up to and including this one: the /history/{Index} view
@@ -176,6 +208,8 @@ type HistoryItem struct {
 	Ban     bool
 	Current bool // the ply shown in a history view
 	Title   string
+	Comment string // the PGN's comment after the ply
+	Now     bool   // the game page's last ply: the position shown
 }
 
 // HistoryRow is one numbered move: each side's ban then move.
@@ -241,6 +275,18 @@ type Game struct {
 
 	// View is set on a read-only history view.
 	View *HistoryView
+
+	// Preview is the page's link preview; nil without Opts.Origin.
+	Preview *Preview
+
+	// Steps lead through the game's positions, one ply at a time.
+	Steps Steps
+
+	// StartComment is the PGN's comment before the first ply.
+	StartComment string
+	// BranchPly, when at least 0, offers new games from the position after
+	// that many plies ("Play Ban Chess from here"); -1 offers none.
+	BranchPly int
 }
 
 // Paths are the addresses under a game's path that its page posts to.
@@ -250,6 +296,28 @@ type Paths struct{ Select, Ply, Undo, Resign, Draw, PGN, Analysis templ.SafeURL 
 func pathsOf(o Options) Paths {
 	p := func(action string) templ.SafeURL { return templ.SafeURL(actionURL(o, action)) }
 	return Paths{Select: p("select"), Ply: p("ply"), Undo: p("undo"), Resign: p("resign"), Draw: p("draw"), PGN: p("pgn"), Analysis: p("analysis")}
+}
+
+// Steps are the addresses of the positions around the one shown: the
+// start, the ply before, the ply after, and the game as it is now; "" where
+// there is none (the start has no ply before it).
+type Steps struct{ First, Prev, Next, Last templ.SafeURL }
+
+// stepsAt returns the steps around the position after index of last plies
+// (index = last: the game page itself).
+func stepsAt(o Options, index, last int) Steps {
+	h := historyQuery(o)
+	var s Steps
+	if index > 0 {
+		s.First, s.Prev = historyURL(0, h), historyURL(index-1, h)
+	}
+	if index < last {
+		s.Next, s.Last = historyURL(index+1, h), templ.SafeURL(o.Query())
+		if index+1 == last {
+			s.Next = s.Last
+		}
+	}
+	return s
 }
 
 // HistoryView describes a read-only view of the board at a past ply.
@@ -278,8 +346,12 @@ func NewGame(g *rules.Game, o Options) Game {
 		Watching:  !o.Seats.White && !o.Seats.Black,
 		BothSeats: o.Seats.White && o.Seats.Black,
 		FEN:       g.FEN(),
-		History:   rows(g, hist, -1),
+		History:   nowRows(g, hist),
+		Steps:     stepsAt(o, len(hist), len(hist)),
 		Announce:  o.Announce,
+
+		StartComment: g.Comment(0),
+		BranchPly:    -1,
 	}
 	if m.Announce == "" {
 		m.Announce = announceLast(hist, out)
@@ -380,6 +452,14 @@ func NewGame(g *rules.Game, o Options) Game {
 			m.Promotion.Col, m.Promotion.Top = col, row < 4
 		}
 	}
+	title := m.Status
+	if out.Over() {
+		title = fmt.Sprintf("Ply %d · %s", g.Ply(), m.Banner)
+	}
+	m.Preview = newPreview(g, o, o.Base, title, m.FEN, lastMove(g), m.Board.Flipped)
+	if out.Over() || g.Variant().ID() != (rules.BanChess{}).ID() {
+		m.BranchPly = len(hist)
+	}
 	return m
 }
 
@@ -397,8 +477,12 @@ func NewHistoryView(g *rules.Game, index int, o Options) (Game, error) {
 		VariantID: g.Variant().ID(),
 		Phase:     "view",
 		History:   historyRows(g, index),
+		Steps:     stepsAt(o, index, len(hist)),
 		Over:      g.Outcome().Over(),
 		CanUndo:   false,
+
+		StartComment: g.Comment(0),
+		BranchPly:    index,
 	}
 	var pos rules.Position
 	var ban *rules.Pair
@@ -433,6 +517,7 @@ func NewHistoryView(g *rules.Game, index int, o Options) (Game, error) {
 	}
 	m.Status = caption
 	m.Title = fmt.Sprintf("Ply %d of %d · %s", index, len(hist), m.Variant)
+	m.Hint = "A read-only view of the game. To go on from this position, start a new game from it below (Play from here); the game itself stays as it is."
 	m.View = &HistoryView{Index: index, Last: len(hist), Caption: caption}
 	bottom := rules.White
 	if o.Flip {
@@ -440,6 +525,7 @@ func NewHistoryView(g *rules.Game, index int, o Options) (Game, error) {
 	}
 	m.Board = board(&pos, bottom, ban, last, g.CheckedKings(&pos), hasXSquares(g))
 	m.Board.ReadOnly = true
+	m.Preview = newPreview(g, o, o.Base+"/history/"+strconv.Itoa(index), caption, m.FEN, last, m.Board.Flipped)
 	return m, nil
 }
 
@@ -631,6 +717,21 @@ func promotion(g *rules.Game, from, to rules.Square, c rules.Color) *Promotion {
 // restricted; current marks the ply a history view shows (-1 for none).
 func historyRows(g *rules.Game, current int) []HistoryRow { return rows(g, g.History(), current) }
 
+// nowRows is the game page's history: its last ply marked as the one
+// shown (aria-current), though not highlighted as a past ply's view is.
+func nowRows(g *rules.Game, hist []rules.PlyInfo) []HistoryRow {
+	r := rows(g, hist, -1)
+	if n := len(r); n > 0 {
+		last := &r[n-1]
+		side := last.Black
+		if len(side) == 0 || len(last.White) > 0 && last.White[len(last.White)-1].Index > side[len(side)-1].Index {
+			side = last.White
+		}
+		side[len(side)-1].Now = true
+	}
+	return r
+}
+
 // rows is historyRows given the game's history.
 func rows(g *rules.Game, hist []rules.PlyInfo, current int) []HistoryRow {
 	if len(hist) == 0 {
@@ -652,6 +753,7 @@ func rows(g *rules.Game, hist []rules.PlyInfo, current int) []HistoryRow {
 		}
 		item := HistoryItem{Index: i + 1, Ban: p.Action.Phase == rules.PhaseBan, Current: i+1 == current}
 		item.Title = "Ply " + strconv.Itoa(p.Ply) + ": " + describe(p)
+		item.Comment = p.Comment
 		if item.Ban {
 			item.Text = dashPair(p.Action.Pair())
 		} else {
@@ -784,6 +886,12 @@ type historyLinks struct{ prefix, query string }
 // historyQuery returns the history links of the game o shows.
 func historyQuery(o Options) historyLinks {
 	return historyLinks{prefix: o.Base + "/history/", query: o.query()}
+}
+
+// HistoryPath is the address of the read-only view of the game o shows
+// after index plies, with o's orientation and extra query pairs.
+func HistoryPath(o Options, index int, extra ...string) string {
+	return o.Base + "/history/" + strconv.Itoa(index) + o.query(extra...)
 }
 
 // historyURL is the read-only view after index plies.

@@ -1,0 +1,56 @@
+package handlers
+
+import (
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/banchess/banchess/editor"
+	"github.com/banchess/banchess/games"
+	"github.com/banchess/banchess/rules"
+	"github.com/banchess/banchess/views"
+)
+
+// editorPage is the board editor, /editor: its state is the query (see
+// editor.State.Query). A step — a square, a palette choice, a piece
+// dragged (move=e2e4), an action
+// (do=clear, start, flip) or fen=… to start from — answers with a
+// redirect to the address of the state it leads to (for htmx: the editor,
+// that address pushed), so every position has its address and Back undoes
+// a step.
+func (p *pages) editorPage(c echo.Context) error {
+	q := c.QueryParams()
+	s, readErr := editor.FromQuery(q)
+	if v := q.Get("square"); v != "" {
+		if sq, err := rules.ParseSquare(v); err == nil && len(v) == 2 {
+			s.Place(sq)
+		}
+	}
+	if p, err := rules.ParsePair(q.Get("move")); err == nil { // a piece dragged
+		s.Move(p.From, p.To)
+	}
+	switch q.Get("do") {
+	case "clear":
+		s.Clear()
+	case "start":
+		s.Reset()
+	case "flip":
+		s.Flip = !s.Flip
+	}
+	canonical := "/editor?" + s.Query().Encode()
+	if readErr == nil && len(q) > 0 && q.Encode() != s.Query().Encode() && !isHX(c) {
+		return c.Redirect(http.StatusSeeOther, canonical)
+	}
+	problem := ""
+	if readErr != nil {
+		problem = games.Sentence("The position cannot be read: " + readErr.Error())
+	} else if _, err := p.s.games.FromFEN(s.FEN(), s.Variant); err != nil {
+		problem = games.ErrorOf(err).Msg
+	}
+	m := views.NewEditor(s, problem, p.asset)
+	if isHX(c) {
+		c.Response().Header().Set("HX-Push-Url", canonical)
+		return render(c, http.StatusOK, views.EditorMain(m))
+	}
+	return render(c, http.StatusOK, views.EditorPage(m))
+}

@@ -1,0 +1,101 @@
+package handlers
+
+import (
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/banchess/banchess/boardimage"
+	"github.com/banchess/banchess/games"
+	"github.com/banchess/banchess/rules"
+)
+
+// imagePrefix starts the address of a position's image:
+// /img/{extended FEN}.svg or .png, the FEN URL-escaped (or with its spaces
+// as underscores).
+const imagePrefix = "/img/"
+
+// image draws a position: GET /img/{FEN}.png?size=512&flip=1&last=e2e4&ban=d7d5.
+// The ban defaults to the one the FEN's seventh field names; ban=- shows
+// none. An image's address says all it shows, so it is cached for good.
+func (p *pages) image(c echo.Context) error {
+	if p.s.images == nil {
+		return refuse(c, http.StatusServiceUnavailable, "No images", "This server draws no images.")
+	}
+	name := strings.TrimPrefix(c.Request().URL.Path, imagePrefix)
+	fen, ext, ok := cutExt(name)
+	if !ok {
+		return refuse(c, http.StatusNotFound, "No such image", "An image's address ends in .svg or .png, such as /img/"+strings.ReplaceAll(rules.StartFEN, " ", "_")+".png.")
+	}
+	s, err := boardimage.FromFEN(fen)
+	if err != nil {
+		return refuse(c, http.StatusBadRequest, "No such image", games.Sentence(err.Error()))
+	}
+	size, err := imageOptions(c, &s)
+	if err != nil {
+		return refuse(c, http.StatusBadRequest, "No such image", games.ErrorOf(err).Msg)
+	}
+	img, err := p.s.images.Draw(s, ext, size)
+	if err != nil {
+		p.s.logFailure(c, "drawing an image", err)
+		return refuse(c, http.StatusInternalServerError, "Something went wrong", "The image could not be drawn.")
+	}
+	h := c.Response().Header()
+	h.Set("Cache-Control", "public, max-age=31536000, immutable")
+	h.Set("ETag", img.ETag)
+	if match := c.Request().Header.Get("If-None-Match"); match != "" && strings.Contains(match, img.ETag) {
+		return c.NoContent(http.StatusNotModified)
+	}
+	return c.Blob(http.StatusOK, ext.ContentType(), img.Body)
+}
+
+// cutExt splits "{fen}.png" into the FEN and the format.
+func cutExt(name string) (string, boardimage.Format, bool) {
+	for _, f := range []boardimage.Format{boardimage.PNG, boardimage.SVG} {
+		if fen, ok := strings.CutSuffix(name, "."+string(f)); ok {
+			return fen, f, true
+		}
+	}
+	return "", "", false
+}
+
+// imageOptions reads the query's size, flip, last and ban into s.
+func imageOptions(c echo.Context, s *boardimage.Scene) (int, error) {
+	q := c.QueryParams()
+	size := boardimage.DefaultSize
+	if v := q.Get("size"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < boardimage.MinSize || n > boardimage.MaxSize {
+			return 0, invalidf("size=%q: an image is %d to %d pixels wide.", trimText(v), boardimage.MinSize, boardimage.MaxSize)
+		}
+		size = n
+	}
+	switch v := q.Get("flip"); v {
+	case "", "0":
+	case "1":
+		s.Flip = true
+	default:
+		return 0, invalidf("flip=%q: use flip=1 for Black at the bottom.", trimText(v))
+	}
+	for _, f := range []struct {
+		name string
+		into *rules.Pair
+	}{{"last", &s.Last}, {"ban", &s.Ban}} {
+		v := q.Get(f.name)
+		switch v {
+		case "":
+			continue
+		case "-":
+			*f.into = boardimage.None
+			continue
+		}
+		pair, err := rules.ParsePair(strings.ToLower(v))
+		if err != nil || pair.From == pair.To {
+			return 0, invalidf("%s=%q: give two squares, such as e2e4.", f.name, trimText(v))
+		}
+		*f.into = pair
+	}
+	return size, nil
+}

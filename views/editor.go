@@ -1,0 +1,70 @@
+package views
+
+import (
+	"net/url"
+	"strings"
+
+	"github.com/banchess/banchess/editor"
+	"github.com/banchess/banchess/rules"
+)
+
+// Editor is the board editor's page: the position being set up, the
+// palette, the FEN it stands for and whether it can be played.
+type Editor struct {
+	Asset   string
+	State   editor.State
+	Board   Board
+	Palette []PaletteItem
+	FEN     string
+	Error   string // why the position cannot be played; "" when it can
+	PlayURL string // starts a game from the position; "" when it cannot
+	Castle  []CastleRight
+}
+
+// PaletteItem is one choice of the editor's palette.
+type PaletteItem struct {
+	Code     string // "wK", or editor.Erase
+	Label    string // "white king", "eraser"
+	Selected bool
+}
+
+// CastleRight is one castling right's checkbox.
+type CastleRight struct {
+	Letter, Label string
+	On            bool
+}
+
+// NewEditor describes the editor at state s; problem is why its position
+// cannot be played ("" when it can), in the import's words.
+func NewEditor(s editor.State, problem, asset string) Editor {
+	e := Editor{Asset: asset, State: s, FEN: s.FEN(), Error: problem}
+	bottom := rules.White
+	if s.Flip {
+		bottom = rules.Black
+	}
+	pos := rules.Position{Board: s.Board}
+	var ban *rules.Pair
+	if p, err := rules.ParsePair(s.Ban); err == nil && s.Variant == "ban" && s.Act == "move" {
+		ban = &p
+	}
+	e.Board = board(&pos, bottom, ban, nil, nil, false)
+	for _, code := range editor.Palette() {
+		item := PaletteItem{Code: code, Label: "eraser", Selected: code == s.Pick}
+		if p, ok := editor.PieceOf(code); ok {
+			item.Label = p.String()
+		}
+		e.Palette = append(e.Palette, item)
+	}
+	for _, r := range []struct{ l, label string }{{"K", "White O-O"}, {"Q", "White O-O-O"}, {"k", "Black O-O"}, {"q", "Black O-O-O"}} {
+		e.Castle = append(e.Castle, CastleRight{Letter: r.l, Label: r.label, On: strings.Contains(s.Castling, r.l)})
+	}
+	if problem == "" {
+		e.PlayURL = "/?" + url.Values{"fen": {e.FEN}, "v": {s.Variant}}.Encode()
+	}
+	return e
+}
+
+// EditURL opens the editor at fen, a position of variant (an ID).
+func EditURL(fen, variant string) string {
+	return "/editor?" + url.Values{"fen": {fen}, "v": {variant}}.Encode()
+}
