@@ -59,6 +59,37 @@ type Clock struct {
 	// Running is the side whose time runs (no Color: stopped).
 	Running rules.Color `json:"running,omitempty"`
 	Since   time.Time   `json:"since,omitzero"`
+	// After holds, by the number of plies played since the game's start,
+	// the time its actor had left after each ply (for PGN's %clk).
+	After map[int]time.Duration `json:"after,omitempty"`
+}
+
+// mark records that side had left what it has now after the first n plies,
+// and forgets what was recorded after later plies (taken back).
+func (c *Clock) mark(n int, side rules.Color, now time.Time) {
+	for k := range c.After {
+		if k > n {
+			delete(c.After, k)
+		}
+	}
+	if side == 0 {
+		return
+	}
+	if c.After == nil {
+		c.After = map[int]time.Duration{}
+	}
+	c.After[n] = c.Left(side, now)
+}
+
+// ClkComment is the PGN clock comment after the first n plies ("[%clk
+// 0:04:59]"), or "" when none was recorded.
+func (c *Clock) ClkComment(n int) string {
+	d, ok := c.After[n]
+	if !ok {
+		return ""
+	}
+	s := int64(d.Round(time.Second) / time.Second)
+	return fmt.Sprintf("[%%clk %d:%02d:%02d]", s/3600, s/60%60, s%60)
 }
 
 // NewClock returns a stopped clock set to tc.

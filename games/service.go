@@ -393,17 +393,22 @@ func (s *Service) settle(rec *Record, before recordState, now time.Time) {
 			rec.Offers.Draw = 0
 		}
 	}
-	if c := rec.Clock; c != nil && c.Running != 0 {
-		switch {
-		case over:
-			c.run(0, now)
-		case played:
-			c.charge(now)
-			if last, ok := g.LastAction(); ok && g.Ply() == before.ply+1 && last.Phase == rules.PhaseMove {
+	if c := rec.Clock; c != nil && c.Running != 0 && played {
+		c.charge(now)
+		n := g.Ply() - g.StartPly()
+		if last, ok := g.LastAction(); ok && g.Ply() == before.ply+1 {
+			if last.Phase == rules.PhaseMove {
 				c.addIncrement(before.actor)
 			}
-			c.run(g.Turn().Actor, now)
+			c.mark(n, before.actor, now)
+		} else {
+			c.mark(n, 0, now) // taken back: forget the plies after
 		}
+		next := g.Turn().Actor
+		if over {
+			next = 0
+		}
+		c.run(next, now)
 	}
 	rec.Revision++
 	rec.Updated = now

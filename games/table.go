@@ -23,7 +23,15 @@ type recordState struct {
 	mode                     Mode
 	invite, rematch          string
 	offers                   Offers
-	clock                    Clock
+	clock                    clockState
+}
+
+// clockState is what of a clock a change may touch.
+type clockState struct {
+	white, black time.Duration
+	running      rules.Color
+	since        time.Time
+	marks        int
 }
 
 func (r *Record) state() recordState {
@@ -32,8 +40,8 @@ func (r *Record) state() recordState {
 		white: r.White, black: r.Black, whiteHidden: r.WhiteHidden, blackHidden: r.BlackHidden, mode: r.Mode,
 		invite: r.InviteCode, rematch: r.Rematch, offers: r.Offers,
 	}
-	if r.Clock != nil {
-		st.clock = *r.Clock
+	if c := r.Clock; c != nil {
+		st.clock = clockState{white: c.White, black: c.Black, running: c.Running, since: c.Since, marks: len(c.After)}
 	}
 	return st
 }

@@ -292,6 +292,19 @@ func TestClock(t *testing.T) {
 		if c.White != 49*time.Second || c.Running != rules.Black || c.Black != 55*time.Second {
 			t.Fatalf("after White's ban: %+v", c)
 		}
+		for n, want := range map[int]string{0: "", 1: "[%clk 0:00:55]", 2: "[%clk 0:00:52]", 3: "[%clk 0:00:49]", 4: ""} {
+			if got := c.ClkComment(n); got != want {
+				t.Errorf("clock comment after %d plies: %q, want %q", n, got, want)
+			}
+		}
+		// Taking back forgets the times of the plies taken back.
+		tb.svc.MakeOffer(tb.ctx, tb.id, tb.white, games.OfferTakeback, nil)
+		if err := tb.svc.AnswerOffer(tb.ctx, tb.id, tb.black, games.OfferTakeback, true, nil); err != nil {
+			t.Fatal(err)
+		}
+		if c := tb.view().Clock; c.ClkComment(3) != "" || c.ClkComment(1) == "" {
+			t.Errorf("after taking back ply 3: %v", c.After)
+		}
 	})
 	t.Run("flag fall ends the game and refuses the ply", func(t *testing.T) {
 		tb := newTable(t, "1+0")

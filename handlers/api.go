@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"net/http"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -79,7 +78,8 @@ func sideOrNull(c rules.Color) *string {
 // recordJSON describes the game rec holds, with its seats, clock and
 // offers as they stand at now. Call it with the game's lock held.
 func recordJSON(rec *games.Record, now time.Time, tags ...rules.Tag) gameObject {
-	obj := gameJSON(rec.ID, rec.Game, slices.Concat(tags, tableTags(rec))...)
+	obj := gameJSON(rec.ID, rec.Game)
+	obj.PGN = recordPGN(rec, tags...)
 	obj.Mode, obj.Revision = string(rec.Mode), rec.Revision
 	obj.Seats = seatsObject{White: rec.White != "", Black: rec.Black != ""}
 	obj.Offers = offersJSON{Takeback: sideOrNull(rec.Offers.Takeback), Draw: sideOrNull(rec.Offers.Draw), Rematch: sideOrNull(rec.Offers.Rematch)}
@@ -94,9 +94,9 @@ func recordJSON(rec *games.Record, now time.Time, tags ...rules.Tag) gameObject 
 	return obj
 }
 
-// gameJSON describes g, stored under id; tags go to its PGN. Call it with
-// the game's lock held.
-func gameJSON(id string, g *rules.Game, tags ...rules.Tag) gameObject {
+// gameJSON describes g, stored under id, but for its PGN (see recordJSON).
+// Call it with the game's lock held.
+func gameJSON(id string, g *rules.Game) gameObject {
 	turn, out := g.Turn(), g.Outcome()
 	legal := make([]string, 0, 64)
 	for _, a := range g.Legal() {
@@ -126,7 +126,6 @@ func gameJSON(id string, g *rules.Game, tags ...rules.Tag) gameObject {
 		Winner:  out.Winner.String(),
 		Result:  out.Result(),
 		Log:     log,
-		PGN:     exportPGN(g, tags...),
 	}
 }
 

@@ -300,8 +300,11 @@ func tableTags(rec *games.Record) []rules.Tag {
 	return []rules.Tag{{Name: "TimeControl", Value: rec.Clock.Control.PGN()}}
 }
 
-// recordPGN writes the game rec holds as PGN with tags and its table's
-// (see exportPGN: a game imported with tags writes its own).
-func recordPGN(rec *games.Record, tags ...rules.Tag) string {
-	return exportPGN(rec.Game, slices.Concat(tags, tableTags(rec))...)
+// recordPGN writes the game rec holds as PGN (see exportPGN) with its
+// table's: the time control, and the clock's time left after each ply.
+func recordPGN(rec *games.Record, own ...rules.Tag) string {
+	if rec.Clock == nil {
+		return exportPGN(rec.Game, own...)
+	}
+	return rec.Game.AnnotatedPGN(rec.Clock.ClkComment, slices.Concat(own, tableTags(rec))...)
 }

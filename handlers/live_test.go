@@ -109,6 +109,9 @@ func TestInviteSeatsOnPages(t *testing.T) {
 
 	// Black bans; now White acts and Black waits.
 	friend.post(gamePath(id)+"/ply", vals("text", "e2e4", "ply", "1"))
+	if pgn := string(friend.apiState(id)); !strings.Contains(pgn, `{banning: e2e4} {[%clk 0:05:00]}`) {
+		t.Errorf("the PGN has no clock time after the ban: %s", pgn)
+	}
 	if w := white.get(gamePath(id)); refreshes(w) {
 		t.Fatal("White's page reloads itself at White's turn")
 	}

@@ -20,7 +20,12 @@ var derivedTags = map[string]bool{"Result": true, "SetUp": true, "FEN": true, "V
 
 // PGN writes the game as RULES.md §4 specifies. Tags given here override the
 // game's own (from import) and the defaults of the Seven Tag Roster.
-func (g *Game) PGN(tags ...Tag) string {
+func (g *Game) PGN(tags ...Tag) string { return g.AnnotatedPGN(nil, tags...) }
+
+// AnnotatedPGN writes the game as PGN does, with note(n), when not "", as
+// one more comment after the first n plies: a clock's time left, say
+// ("[%clk 0:04:59]"). A nil note adds none.
+func (g *Game) AnnotatedPGN(note func(n int) string, tags ...Tag) string {
 	roster := []Tag{
 		{"Event", g.variant.Name() + " game"}, {"Site", "?"}, {"Date", "????.??.??"},
 		{"Round", "-"}, {"White", "White"}, {"Black", "Black"},
@@ -62,7 +67,7 @@ func (g *Game) PGN(tags ...Tag) string {
 		b.WriteString("[" + t.Name + " " + quotePGN(t.Value) + "]\n")
 	}
 	b.WriteByte('\n')
-	writeWrapped(&b, g.movetext(), 80)
+	writeWrapped(&b, g.movetext(note), 80)
 	b.WriteByte('\n')
 	return b.String()
 }
@@ -84,11 +89,20 @@ var pgnEscaper = strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", " ", "\r", " ")
 // movetext returns the movetext tokens: move numbers, ban comments, SAN and
 // the result. A move number opens White's part of each move (its ban and
 // its move); Black's part is numbered only when it comes first.
-func (g *Game) movetext() []string {
+func (g *Game) movetext(note func(n int) string) []string {
 	var out []string
-	if c := g.comments[0]; c != "" {
-		out = append(out, commentToken(c))
+	comment := func(n int) {
+		if c := g.comments[n]; c != "" {
+			out = append(out, commentToken(c))
+		}
+		if note == nil {
+			return
+		}
+		if c := note(n); c != "" {
+			out = append(out, commentToken(c))
+		}
 	}
+	comment(0)
 	moves := 0
 	for i, p := range g.plies {
 		pos := &g.positions[moves]
@@ -106,9 +120,7 @@ func (g *Game) movetext() []string {
 			moves++
 			out = append(out, p.san)
 		}
-		if c := g.comments[i+1]; c != "" {
-			out = append(out, commentToken(c))
-		}
+		comment(i + 1)
 	}
 	return append(out, g.outcome.Result())
 }
