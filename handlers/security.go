@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"compress/gzip"
 	"context"
 	"errors"
 	"fmt"
@@ -34,10 +35,30 @@ func (s *Server) middleware() []echo.MiddlewareFunc {
 		s.requestLog(),
 		middleware.Recover(),
 		securityHeaders,
+		compress(),
 		s.limitPosts,
 		bodyLimit(maxBody),
 		crossOrigin(cop),
 	}
+}
+
+// compressMin is the smallest answer worth compressing: below it, gzip's
+// header and the CPU cost more than they save.
+const compressMin = 1024
+
+// compressLevel is the gzip level of pages and JSON compressed as they are
+// answered: the fastest, which gives most of the saving for a fraction of
+// the default level's CPU (docs/performance.md).
+const compressLevel = gzip.BestSpeed
+
+// compress gzips answers of compressMin bytes or more to clients that
+// accept it (pages, fragments, JSON); static files come precompressed.
+func compress() echo.MiddlewareFunc {
+	return middleware.GzipWithConfig(middleware.GzipConfig{
+		Level:     compressLevel,
+		MinLength: compressMin,
+		Skipper:   func(c echo.Context) bool { return strings.HasPrefix(c.Request().URL.Path, "/static/") },
+	})
 }
 
 // securityHeaders sets the headers every response carries.

@@ -460,6 +460,8 @@ func TestFlagFall(t *testing.T) {
 				t.Fatal("a second flag fall was accepted after the game ended")
 			}
 		})
+	}
+}
 
 // TestHistorySince checks HistorySince(n) against History()[n:] at every n
 // of the reference games that start from a legal position.
