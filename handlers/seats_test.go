@@ -73,7 +73,7 @@ func TestTabsKeepTheirGames(t *testing.T) {
 				first.start()
 				first.post(first.path("ply"), vals("text", "e2e4", "ply", "1"))
 				a, cred := first.id, first.player().Value
-				share := first.get(first.page() + "?export=1").Find("#share").AttrOr("value", "")
+				share := first.get(first.page()+"?export=1").Find("#share").AttrOr("value", "")
 				u, err := url.Parse(share)
 				if err != nil || share == "" {
 					t.Fatalf("share link %q", share)

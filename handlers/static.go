@@ -51,12 +51,12 @@ func newStaticFiles() *staticFiles { return &staticFiles{files: map[string]*stat
 // staticFile is one asset and its encodings; gz and br are nil when they
 // would not be smaller.
 type staticFile struct {
-	once         sync.Once
-	plain        []byte
-	gz, br       []byte
-	ctype, etag  string
-	missing      bool
-	name         string
+	once        sync.Once
+	plain       []byte
+	gz, br      []byte
+	ctype, etag string
+	missing     bool
+	name        string
 }
 
 // get returns the asset at name, nil when there is none.
