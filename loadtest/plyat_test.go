@@ -12,24 +12,32 @@ import (
 	"github.com/banchess/banchess/rules"
 )
 
-// BenchmarkPlyAt measures one htmx ply (and one API ply) in process at ply
-// 10 and at ply 300 of the same random game: its CPU (ns/op) and the size
-// of its answer, as sent (B/answer) and gzipped (gzip-B/answer). Each
+// BenchmarkPlyAt measures one htmx ply (and one API ply, whole and with
+// ?fields=compact) in process at ply 10 and at ply 300 of the same random
+// game: its CPU (ns/op) and the size of its answer, as sent (B/answer) and
+// gzipped (gzip-B/answer). Each
 // iteration plays the ply, then takes it back through the games layer
 // (not timed), so every iteration answers the same ply.
 //
 //	go test ./loadtest -run '^$' -bench PlyAt -benchtime 2000x -count 3
 func BenchmarkPlyAt(b *testing.B) {
-	for _, k := range []kind{htmlKind, apiKind} {
+	for _, v := range []struct {
+		k      kind
+		fields string
+	}{{htmlKind, ""}, {apiKind, ""}, {apiKind, "compact"}} {
+		name := v.k.String()
+		if v.fields != "" {
+			name += "-" + v.fields
+		}
 		for _, at := range []int{10, 300} {
-			b.Run(k.String()+"/ply"+strconv.Itoa(at), func(b *testing.B) {
-				benchmarkPlyAt(b, k, at)
+			b.Run(name+"/ply"+strconv.Itoa(at), func(b *testing.B) {
+				benchmarkPlyAt(b, v.k, v.fields, at)
 			})
 		}
 	}
 }
 
-func benchmarkPlyAt(b *testing.B, k kind, at int) {
+func benchmarkPlyAt(b *testing.B, k kind, fields string, at int) {
 	srv := inProcess(openStore(b, "memory"))
 	var g *rules.Game
 	for seed := uint64(1); ; seed++ {
@@ -54,7 +62,7 @@ func benchmarkPlyAt(b *testing.B, k kind, at int) {
 		b.Fatal(err)
 	}
 	s := ss[0]
-	s.id, s.game = id, mirror
+	s.id, s.game, s.fields = id, mirror, fields
 	if k == htmlKind {
 		s.cookie = "banchess_player=" + string(cred)
 	} else {
