@@ -397,3 +397,33 @@ func screenshot(t *testing.T, ctx context.Context, name string, width, height in
 	}
 	t.Logf("screenshot: %s", path)
 }
+
+// TestFirstVisitTransfer loads the playground once in a fresh browser and
+// adds up what came over the network for the page and everything it
+// loaded (the Resource Timing API's transferSize: headers and the encoded
+// bodies): at most 60 KB, which takes the compressed static files.
+func TestFirstVisitTransfer(t *testing.T) {
+	ctx, base, problems := browser(t, true)
+	err := chromedp.Do(ctx, chromedp.Navigate(base+"/"), chromedp.WaitVisible(`#status`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.readyState === "complete" && !!window.htmx`)); err != nil {
+		t.Fatal(err)
+	}
+	total, err := chromedp.Run(ctx, chromedp.Evaluate[float64](`performance.getEntriesByType("navigation").concat(performance.getEntriesByType("resource")).reduce((s, e) => s + e.transferSize, 0)`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	count, err := chromedp.Run(ctx, chromedp.Evaluate[float64](`performance.getEntriesByType("resource").length`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("first visit: %.0f bytes transferred, the page and %.0f files", total, count)
+	if total > 60_000 || count < 3 {
+		t.Errorf("first visit transferred %.0f bytes for the page and %.0f files, want at most 60,000", total, count)
+	}
+	if len(*problems) > 0 {
+		t.Errorf("page problems: %v", *problems)
+	}
+}
