@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/rules"
@@ -15,7 +16,8 @@ import (
 // BenchmarkPlyAt measures one htmx ply (and one API ply, whole and with
 // ?fields=compact) in process at ply 10 and at ply 300 of the same random
 // game: its CPU (ns/op) and the size of its answer, as sent (B/answer) and
-// gzipped (gzip-B/answer). Each
+// gzipped (gzip-B/answer), and the process's CPU time for it
+// (cpu-µs/op: on a busy machine, steadier than ns/op). Each
 // iteration plays the ply, then takes it back through the games layer
 // (not timed), so every iteration answers the same ply.
 //
@@ -69,8 +71,10 @@ func benchmarkPlyAt(b *testing.B, k kind, fields string, at int) {
 		s.token = string(cred)
 	}
 	var size, zsize int
+	var cpu time.Duration
 	b.ResetTimer()
 	for range b.N {
+		cpu0 := cpuTime()
 		if k == htmlKind {
 			err = s.htmlPly(a)
 		} else {
@@ -79,6 +83,7 @@ func benchmarkPlyAt(b *testing.B, k kind, fields string, at int) {
 		if err != nil {
 			b.Fatal(err)
 		}
+		cpu += cpuTime() - cpu0
 		b.StopTimer()
 		size = s.buf.Len()
 		zsize = gzipLen(s.buf.Bytes())
@@ -89,6 +94,7 @@ func benchmarkPlyAt(b *testing.B, k kind, fields string, at int) {
 	}
 	b.ReportMetric(float64(size), "B/answer")
 	b.ReportMetric(float64(zsize), "gzip-B/answer")
+	b.ReportMetric(float64(cpu.Microseconds())/float64(b.N), "cpu-µs/op")
 }
 
 // gzipLen is the size of p gzipped at the default level.
