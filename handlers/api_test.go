@@ -1,16 +1,13 @@
 package handlers
 
 import (
-	"bufio"
 	"bytes"
-	"compress/gzip"
 	"encoding/json"
 	"io"
 	"log/slog"
 	"maps"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -792,24 +789,9 @@ const illegalStart = "8/8/4k3/8/8/3K4/4R3/8 w - - 90 80 1"
 // a legal start) through HTTP,
 // checking legal, fen and status at every ply.
 func TestAPIReferenceGames(t *testing.T) {
-	f, err := os.Open("../rules/testdata/ban-chess-games.jsonl.gz")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sc := bufio.NewScanner(zr)
-	sc.Buffer(make([]byte, 1<<20), 4<<20)
 	a := newAPI(t)
 	kept, games, plies, refused, illegalSeen := 0, 0, 0, 0, false
-	for sc.Scan() {
-		var ref apiRefGame
-		if err := json.Unmarshal(sc.Bytes(), &ref); err != nil {
-			t.Fatal(err)
-		}
+	for _, ref := range loadRefGames(t) {
 		if ref.Start == illegalStart {
 			if !illegalSeen {
 				illegalSeen = true
@@ -845,9 +827,6 @@ func TestAPIReferenceGames(t *testing.T) {
 		if ref.ActionLog != nil && !slices.Equal(g.Log, ref.ActionLog) {
 			t.Fatalf("seed %d: log\n got %v\nwant %v", ref.Seed, g.Log, ref.ActionLog)
 		}
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
 	}
 	if games < 20 || refused != 1 {
 		t.Fatalf("replayed %d games, refused %d starts", games, refused)
