@@ -47,9 +47,10 @@ func (s *Server) middleware() []echo.MiddlewareFunc {
 const compressMin = 1024
 
 // compressLevel is the gzip level of pages and JSON compressed as they are
-// answered: the fastest, which gives most of the saving for a fraction of
-// the default level's CPU (docs/performance.md).
-const compressLevel = gzip.BestSpeed
+// answered: the default, which for answers of a few KB (a ply's) costs
+// less CPU than BestSpeed, whose reset clears larger tables, and
+// compresses better (docs/performance.md).
+const compressLevel = gzip.DefaultCompression
 
 // compress gzips answers of compressMin bytes or more to clients that
 // accept it (pages, fragments, JSON); static files come precompressed.
