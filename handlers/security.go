@@ -42,18 +42,18 @@ func (s *Server) middleware() []echo.MiddlewareFunc {
 	}
 }
 
-// compressMin is the smallest answer worth compressing: below it, gzip's
-// header and the CPU cost more than they save.
-const compressMin = 1024
+// compressMin is the smallest answer compressed as it is answered: whole
+// pages and fragments (15 KB and more), not a ply's delta or an API answer
+// (a few KB), for which gzip cost more CPU than it saves on a fast network
+// (docs/performance.md: 140–200 µs more a ply on loopback).
+const compressMin = 8 << 10
 
-// compressLevel is the gzip level of pages and JSON compressed as they are
-// answered: the default, which for answers of a few KB (a ply's) costs
-// less CPU than BestSpeed, whose reset clears larger tables, and
-// compresses better (docs/performance.md).
-const compressLevel = gzip.DefaultCompression
+// compressLevel is the gzip level of answers compressed as they are
+// answered: the fastest, which cost less CPU under load than the default.
+const compressLevel = gzip.BestSpeed
 
 // compress gzips answers of compressMin bytes or more to clients that
-// accept it (pages, fragments, JSON); static files come precompressed.
+// accept it (pages and fragments); static files come precompressed.
 func compress() echo.MiddlewareFunc {
 	return middleware.GzipWithConfig(middleware.GzipConfig{
 		Level:     compressLevel,

@@ -29,17 +29,17 @@
     source.addEventListener("gone", function () { source.close(); });
   }
 
-  // rev is the revision the page shows: #status carries it (a delta
-  // replaces #status, not #game), else #game.
+  // rev is the revision the page shows, on #status (a delta replaces
+  // #status and #table, not #game).
   function rev() {
-    var st = document.getElementById("status"), g = game();
-    return Number((st && st.dataset.rev) || (g && g.dataset.rev) || 0);
+    var st = document.getElementById("status");
+    return Number((st && st.dataset.rev) || 0);
   }
 
   // rematch is the address of the accepted rematch the page shows, if any.
   function rematch() {
-    var t = document.getElementById("table"), g = game();
-    return (t && t.dataset.rematch) || (g && g.dataset.rematch) || "";
+    var t = document.getElementById("table");
+    return (t && t.dataset.rematch) || "";
   }
 
   // refresh asks for what changed since the ply the page shows (GET
