@@ -160,3 +160,40 @@ func playReference(t *testing.T, ref apiRefGame, view []string, hx bool) {
 		}
 	}
 }
+
+// TestDeltaLiveTable: at a game between two browsers, a ply's delta (the
+// board turns read-only for the one who played) and the other's GET
+// /g/{id}/delta both carry the players' panel (#table), and leave each page
+// as it renders fresh.
+func TestDeltaLiveTable(t *testing.T) {
+	e := newServer()
+	white, invite := inviteGame(t, e, "white", "")
+	id := white.id
+	black := newClientOn(t, e)
+	if rec := black.navigate(invite); rec.Code != http.StatusSeeOther {
+		t.Fatalf("joining: %d", rec.Code)
+	}
+	black.get(gamePath(id))
+	white.get(gamePath(id))
+	fresh := func(c *client) string { return gameHTML(t, parse(t, c.do(http.MethodGet, gamePath(id), nil, false))) }
+
+	rec := black.do(http.MethodPost, gamePath(id)+"/ply", vals("from", "e2", "to", "e4", "ply", shownPly(black.shown)), true)
+	if rec.Code != http.StatusOK || rec.Header().Get("HX-Reswap") != "none" || !strings.Contains(rec.Body.String(), `<section id="table" class="table-panel" aria-label="Players" hx-swap-oob="true"`) {
+		t.Fatalf("Black's ban: %d %q, no #table swapped: %.300s", rec.Code, rec.Header().Get("HX-Reswap"), rec.Body.String())
+	}
+	applySwaps(t, black.shown, rec)
+	if got, want := gameHTML(t, black.shown), fresh(black); got != want {
+		t.Fatalf("Black's page after the ban differs from the page rendered fresh:\n%s\nwant\n%s", got, want)
+	}
+	rec = white.do(http.MethodGet, gamePath(id)+"/delta?ply="+shownPly(white.shown), nil, true)
+	if rec.Code != http.StatusOK || !strings.Contains(rec.Body.String(), `id="table"`) {
+		t.Fatalf("White's delta: %d %.300s", rec.Code, rec.Body.String())
+	}
+	applySwaps(t, white.shown, rec)
+	if got, want := gameHTML(t, white.shown), fresh(white); got != want {
+		t.Fatalf("White's page after the delta differs from the page rendered fresh:\n%s\nwant\n%s", got, want)
+	}
+	if white.shown.Find("#board button[data-dests]").Length() == 0 {
+		t.Error("White, to move, has no square to pick after the delta")
+	}
+}
