@@ -52,24 +52,10 @@ func NewDelta(g *rules.Game, shown int, from rules.Square, o Options) (d Delta, 
 	}
 	d.Game = describeGame(g, o, lastMoveIn(tail))
 
-	// The board as the page shows it: the position after ply k, with the
-	// page's selection, read from its FEN (a game without history, whose
-	// legal actions and marks are those of the position).
-	oldFEN := g.StartFEN()
-	if k > 0 {
-		oldFEN = strings.TrimRight(tail[k-1-first].FEN(), "+#=")
-	}
-	old, err := rules.FromFEN(oldFEN, g.Variant())
-	if err != nil {
+	was, ok := shownBoard(g, tail, first, k, from, o)
+	if !ok {
 		return Delta{}, false
 	}
-	oldLast := lastMoveIn(tail[:k-first])
-	if oldLast == nil && first > 0 {
-		return Delta{}, false // the last move is further back: not a Ban Chess game
-	}
-	oo := o
-	oo.Sel, oo.PromoTo = from, rules.NoSquare
-	was := describeGame(old, oo, oldLast).Board
 	now := d.Game.Board
 	if was.Flipped != now.Flipped || was.ReadOnly != now.ReadOnly || len(was.Squares) != len(now.Squares) {
 		d.WholeBoard = true
@@ -93,6 +79,44 @@ func NewDelta(g *rules.Game, shown int, from rules.Square, o Options) (d Delta, 
 		}
 	}
 	return Delta{}, false // not reached: ply k is in the tail
+}
+
+// shownBoard is the board as the page showed it at history index k (the
+// game continued from there, so it was not over), with the square from
+// picked; tail holds the plies from index first on. A board its viewer
+// could not act on is drawn from the history alone; a playable one needs
+// the legal actions then, from the position's FEN (a game without history,
+// whose legal actions and marks are those of the position).
+func shownBoard(g *rules.Game, tail []rules.PlyInfo, first, k int, from rules.Square, o Options) (Board, bool) {
+	next := tail[k-first] // the ply played from it
+	last := lastMoveIn(tail[:k-first])
+	if last == nil && first > 0 {
+		return Board{}, false // the last move is further back: not a Ban Chess game
+	}
+	if !o.Seats.Has(next.Actor) {
+		pos := g.StartPosition()
+		if k > 0 {
+			pos = tail[k-1-first].Position
+		}
+		var ban *rules.Pair
+		if next.Action.Phase == rules.PhaseMove {
+			ban = next.Ban // the ban in force, which restricted it
+		}
+		b := board(&pos, bottomSide(o, false, next.Actor), ban, last, pos.InCheck())
+		b.ReadOnly = true
+		return b, true
+	}
+	fen := g.StartFEN()
+	if k > 0 {
+		fen = strings.TrimRight(tail[k-1-first].FEN(), "+#=")
+	}
+	old, err := rules.FromFEN(fen, g.Variant())
+	if err != nil {
+		return Board{}, false
+	}
+	oo := o
+	oo.Sel, oo.PromoTo = from, rules.NoSquare
+	return describeGame(old, oo, last).Board, true
 }
 
 // has reports whether the row holds history index i.

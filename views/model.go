@@ -339,16 +339,7 @@ func describeGame(g *rules.Game, o Options, last *rules.Pair) Game {
 	case o.Seats.Black:
 		m.ResignSide, m.ResignName = "black", "Black"
 	}
-	bottom := rules.White
-	switch {
-	case o.Auto && !out.Over():
-		bottom = turn.Actor
-	case o.Seats.Black && !o.Seats.White:
-		bottom = rules.Black
-	}
-	if o.Flip {
-		bottom = bottom.Other()
-	}
+	bottom := bottomSide(o, out.Over(), turn.Actor)
 	pos := g.Position()
 	var banPtr *rules.Pair
 	if last, ok := g.LastAction(); ok && last.Phase == rules.PhaseBan {
@@ -389,6 +380,23 @@ func describeGame(g *rules.Game, o Options, last *rules.Pair) Game {
 		}
 	}
 	return m
+}
+
+// bottomSide is the side shown at the bottom of the board: the actor's
+// with auto-flip in a game not over, Black's for a viewer who holds only
+// Black's seat, else White's; turned round with Flip.
+func bottomSide(o Options, over bool, actor rules.Color) rules.Color {
+	bottom := rules.White
+	switch {
+	case o.Auto && !over:
+		bottom = actor
+	case o.Seats.Black && !o.Seats.White:
+		bottom = rules.Black
+	}
+	if o.Flip {
+		bottom = bottom.Other()
+	}
+	return bottom
 }
 
 // NewHistoryView describes the board after the first index plies of g
