@@ -102,7 +102,7 @@ func shownBoard(g *rules.Game, tail []rules.PlyInfo, first, k int, from rules.Sq
 		if next.Action.Phase == rules.PhaseMove {
 			ban = next.Ban // the ban in force, which restricted it
 		}
-		b := board(&pos, bottomSide(o, false, next.Actor), ban, last, pos.InCheck())
+		b := board(&pos, bottomSide(o, false, next.Actor), ban, last, g.CheckedKings(&pos), hasXSquares(g))
 		b.ReadOnly = true
 		return b, true
 	}
