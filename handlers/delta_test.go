@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"compress/gzip"
 	"encoding/json"
+	"math/rand/v2"
 	"net/http"
 	"net/url"
 	"os"
@@ -195,5 +196,31 @@ func TestDeltaLiveTable(t *testing.T) {
 	}
 	if white.shown.Find("#board button[data-dests]").Length() == 0 {
 		t.Error("White, to move, has no square to pick after the delta")
+	}
+}
+
+// TestDeltaVariants plays random games of every variant through the typed
+// form with htmx (EN-Chess has squares beyond the 64 and a pass), and
+// after every ply compares the tab's page with the page rendered fresh.
+func TestDeltaVariants(t *testing.T) {
+	for _, v := range rules.Variants() {
+		t.Run(v.ID(), func(t *testing.T) {
+			c := newClient(t)
+			c.start()
+			c.hxPost("/new", vals("variant", v.ID()))
+			g := rules.New(v)
+			rng := rand.New(rand.NewPCG(uint64(len(v.ID())), 7))
+			for n := 0; n < 120 && !g.Outcome().Over(); n++ {
+				legal := g.Legal()
+				a := legal[rng.IntN(len(legal))]
+				c.hxPost(c.path("ply"), vals("text", a.String(), "ply", shownPly(c.shown)))
+				if err := g.Play(a); err != nil {
+					t.Fatal(err)
+				}
+				if got, want := gameHTML(t, c.shown), gameHTML(t, parse(t, c.do(http.MethodGet, c.page(), nil, false))); got != want {
+					t.Fatalf("after ply %d (%s), the page differs from the page rendered fresh:\n%s\nwant\n%s", n+1, a, got, want)
+				}
+			}
+		})
 	}
 }
