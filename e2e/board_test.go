@@ -34,7 +34,7 @@ func boxOf(ctx context.Context, sel string) (box, error) {
 
 // waitPly waits for the game to show ply n.
 func waitPly(n int) chromedp.Action[chromedp.Void] {
-	return chromedp.WaitReady(fmt.Sprintf(`#game[data-ply="%d"]`, n))
+	return chromedp.WaitReady(fmt.Sprintf(`#status[data-ply="%d"]`, n))
 }
 
 // sq is the square a name such as "e4" names.
@@ -78,7 +78,7 @@ func testBoardFits(t *testing.T, js bool) {
 			if err := chromedp.Do(ctx, chromedp.Sleep(50*time.Millisecond)); err != nil {
 				t.Fatal(err)
 			}
-			ply, _ := chromedp.Run(ctx, chromedp.Evaluate[int](`+document.getElementById("game").dataset.ply`))
+			ply, _ := chromedp.Run(ctx, chromedp.Evaluate[int](`+document.getElementById("status").dataset.ply`))
 			if err := play(ctx, ply, a); err != nil {
 				t.Fatalf("%s: %v", name, err)
 			}
@@ -211,7 +211,7 @@ func TestDragAndTap(t *testing.T) {
 			if err := drag("e1", "e3"); err != nil {
 				t.Fatal(err)
 			}
-			state, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.getElementById("game").dataset.ply + " " +
+			state, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.getElementById("status").dataset.ply + " " +
 				document.querySelectorAll(".drag-ghost, .drag-origin").length`))
 			if err != nil || state != "1 0" {
 				t.Errorf("after a drop on an illegal square: ply and leftovers %q (%v), want \"1 0\"", state, err)

@@ -143,7 +143,7 @@ func TestLiveGameInBrowsers(t *testing.T) {
 	if err := chromedp.Do(watcher, chromedp.Navigate(watch), chromedp.WaitVisible(`#watching`)); err != nil {
 		t.Fatal(err)
 	}
-	if err := waitFor(white, `#game[data-ply="1"]`, liveWait); err != nil {
+	if err := waitFor(white, `#status[data-ply="1"]`, liveWait); err != nil {
 		t.Fatal(err)
 	}
 	// The players see that someone watches, without a reload.
@@ -174,7 +174,7 @@ func TestLiveGameInBrowsers(t *testing.T) {
 		t.Errorf("the watcher's POST answered %d (%v), want 403", status, err)
 	}
 	for name, ctx := range map[string]context.Context{"White": white, "Black": black, "the watcher": watcher} {
-		if n, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll("#board .selected").length + document.querySelectorAll('#game[data-ply="1"]').length`)); err != nil || n != 1 {
+		if n, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll("#board .selected").length + document.querySelectorAll('#status[data-ply="1"]').length`)); err != nil || n != 1 {
 			t.Errorf("after the watcher's clicks %s's page changed (%v)", name, err)
 		}
 	}
@@ -194,7 +194,7 @@ func TestLiveGameInBrowsers(t *testing.T) {
 			if name == actor {
 				continue
 			}
-			if err := waitFor(ctx, fmt.Sprintf(`#game[data-ply="%d"]`, i+2), liveWait); err != nil {
+			if err := waitFor(ctx, fmt.Sprintf(`#status[data-ply="%d"]`, i+2), liveWait); err != nil {
 				t.Fatalf("%s's ply %d (%s) did not show on %s's page within %v: %v", actor, i+1, a, name, liveWait, err)
 			}
 		}
@@ -247,7 +247,7 @@ func TestWaitingPageRefreshesWithoutJS(t *testing.T) {
 	if err := play(black, 1, mateLine[0]); err != nil {
 		t.Fatal(err)
 	}
-	if err := waitFor(white, `#game[data-ply="2"]`, 3*time.Second+liveWait); err != nil {
+	if err := waitFor(white, `#status[data-ply="2"]`, 3*time.Second+liveWait); err != nil {
 		t.Fatalf("White's page did not refresh into White's turn: %v", err)
 	}
 	if marked(white) {

@@ -143,7 +143,7 @@ func play(ctx context.Context, ply int, action string) error {
 	from := fmt.Sprintf(`#board [data-square="%s"]`, a.From)
 	to := fmt.Sprintf(`#board [data-square="%s"]`, a.To)
 	steps := []chromedp.Action[chromedp.Void]{
-		chromedp.WaitReady(fmt.Sprintf(`#game[data-ply="%d"]`, ply)),
+		chromedp.WaitReady(fmt.Sprintf(`#status[data-ply="%d"]`, ply)),
 		chromedp.Click(from),
 		chromedp.WaitVisible(from + `.selected`),
 		chromedp.WaitVisible(to + `.dest`),
@@ -153,7 +153,7 @@ func play(ctx context.Context, ply int, action string) error {
 		p := fmt.Sprintf(`#promotion [data-promotion="%c"]`, a.Promotion.Letter()+'a'-'A')
 		steps = append(steps, chromedp.WaitVisible(p), chromedp.Click(p))
 	}
-	steps = append(steps, chromedp.WaitReady(fmt.Sprintf(`#game[data-ply="%d"]`, ply+1)))
+	steps = append(steps, chromedp.WaitReady(fmt.Sprintf(`#status[data-ply="%d"]`, ply+1)))
 	if err := chromedp.Do(ctx, steps...); err != nil {
 		return fmt.Errorf("ply %d %s: %w", ply, action, err)
 	}
@@ -339,7 +339,7 @@ func TestGamesHaveAddresses(t *testing.T) {
 				t.Errorf("the watcher's page has %d %s (%v)", n, sel, err)
 			}
 		}
-		ply, err := chromedp.Run(watcher, chromedp.AttributeValue(`#game`, "data-ply"))
+		ply, err := chromedp.Run(watcher, chromedp.AttributeValue(`#status`, "data-ply"))
 		if err != nil || ply.Value != "3" {
 			t.Errorf("the watcher sees ply %q (%v), want 3", ply.Value, err)
 		}
@@ -349,7 +349,7 @@ func TestGamesHaveAddresses(t *testing.T) {
 			if err != nil || status != 403 {
 				t.Errorf("the watcher's POST answered %d (%v), want 403", status, err)
 			}
-			if err := chromedp.Do(tabA, chromedp.Navigate(base+pathA), chromedp.WaitVisible(`#game[data-ply="3"]`)); err != nil {
+			if err := chromedp.Do(tabA, chromedp.Navigate(base+pathA), chromedp.WaitVisible(`#status[data-ply="3"]`)); err != nil {
 				t.Errorf("the game moved after the watcher's POST: %v", err)
 			}
 		}
@@ -396,4 +396,34 @@ func screenshot(t *testing.T, ctx context.Context, name string, width, height in
 		t.Fatal(err)
 	}
 	t.Logf("screenshot: %s", path)
+}
+
+// TestFirstVisitTransfer loads the playground once in a fresh browser and
+// adds up what came over the network for the page and everything it
+// loaded (the Resource Timing API's transferSize: headers and the encoded
+// bodies): at most 60 KB, which takes the compressed static files.
+func TestFirstVisitTransfer(t *testing.T) {
+	ctx, base, problems := browser(t, true)
+	err := chromedp.Do(ctx, chromedp.Navigate(base+"/"), chromedp.WaitVisible(`#status`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.readyState === "complete" && !!window.htmx`)); err != nil {
+		t.Fatal(err)
+	}
+	total, err := chromedp.Run(ctx, chromedp.Evaluate[float64](`performance.getEntriesByType("navigation").concat(performance.getEntriesByType("resource")).reduce((s, e) => s + e.transferSize, 0)`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	count, err := chromedp.Run(ctx, chromedp.Evaluate[float64](`performance.getEntriesByType("resource").length`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("first visit: %.0f bytes transferred, the page and %.0f files", total, count)
+	if total > 60_000 || count < 3 {
+		t.Errorf("first visit transferred %.0f bytes for the page and %.0f files, want at most 60,000", total, count)
+	}
+	if len(*problems) > 0 {
+		t.Errorf("page problems: %v", *problems)
+	}
 }

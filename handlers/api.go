@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -78,8 +79,16 @@ func sideOrNull(c rules.Color) *string {
 // recordJSON describes the game rec holds, with its seats, clock and
 // offers as they stand at now. Call it with the game's lock held.
 func recordJSON(rec *games.Record, now time.Time, tags ...rules.Tag) gameObject {
-	obj := gameJSON(rec.ID, rec.Game)
-	obj.PGN = recordPGN(rec, tags...)
+	return recordSubset(rec, now, nil, tags...)
+}
+
+// recordSubset is recordJSON with only the members in want filled (nil:
+// all; see gameSubset).
+func recordSubset(rec *games.Record, now time.Time, want fieldSet, tags ...rules.Tag) gameObject {
+	obj := gameSubset(rec.ID, rec.Game, want)
+	if want.has("pgn") {
+		obj.PGN = recordPGN(rec, tags...)
+	}
 	obj.Mode, obj.Revision = string(rec.Mode), rec.Revision
 	obj.Seats = seatsObject{White: rec.White != "", Black: rec.Black != ""}
 	obj.Offers = offersJSON{Takeback: sideOrNull(rec.Offers.Takeback), Draw: sideOrNull(rec.Offers.Draw), Rematch: sideOrNull(rec.Offers.Rematch)}
@@ -94,22 +103,29 @@ func recordJSON(rec *games.Record, now time.Time, tags ...rules.Tag) gameObject 
 	return obj
 }
 
-// gameJSON describes g, stored under id, but for its PGN (see recordJSON).
-// Call it with the game's lock held.
-func gameJSON(id string, g *rules.Game) gameObject {
+// gameSubset describes g, stored under id, with only the members in want
+// filled (nil: all) but for its PGN, which recordSubset writes: the log,
+// which grows with the game, only when asked for. Call it with the game's
+// lock held.
+func gameSubset(id string, g *rules.Game, want fieldSet) gameObject {
 	turn, out := g.Turn(), g.Outcome()
-	legal := make([]string, 0, 64)
-	for _, a := range g.Legal() {
-		legal = append(legal, a.String())
+	var legal []string
+	if want.has("legal") {
+		legal = make([]string, 0, 64)
+		for _, a := range g.Legal() {
+			legal = append(legal, a.String())
+		}
 	}
 	var ban *string
 	if p, ok := g.Ban(); ok {
 		s := p.String()
 		ban = &s
 	}
-	log := g.Log()
-	if log == nil {
-		log = []string{}
+	var log []string
+	if want.has("log") {
+		if log = g.Log(); log == nil {
+			log = []string{}
+		}
 	}
 	return gameObject{
 		ID:      id,
@@ -127,6 +143,84 @@ func gameJSON(id string, g *rules.Game) gameObject {
 		Result:  out.Result(),
 		Log:     log,
 	}
+}
+
+// fieldSet is the game object's members a request asks for with
+// ?fields=fen,legal (nil: all of them).
+type fieldSet map[string]bool
+
+func (f fieldSet) has(name string) bool { return f == nil || f[name] }
+
+// member is one of the game object's members: its JSON name and value.
+type member struct {
+	name string
+	get  func(*gameObject) any
+}
+
+// gameMembers are the game object's members, in its order (read-only).
+var gameMembers = []member{
+	{"id", func(o *gameObject) any { return o.ID }},
+	{"variant", func(o *gameObject) any { return o.Variant }},
+	{"fen", func(o *gameObject) any { return o.FEN }},
+	{"ply", func(o *gameObject) any { return o.Ply }},
+	{"turn", func(o *gameObject) any { return o.Turn }},
+	{"phase", func(o *gameObject) any { return o.Phase }},
+	{"ban", func(o *gameObject) any { return o.Ban }},
+	{"inCheck", func(o *gameObject) any { return o.InCheck }},
+	{"legal", func(o *gameObject) any { return o.Legal }},
+	{"status", func(o *gameObject) any { return o.Status }},
+	{"reason", func(o *gameObject) any { return o.Reason }},
+	{"winner", func(o *gameObject) any { return o.Winner }},
+	{"result", func(o *gameObject) any { return o.Result }},
+	{"log", func(o *gameObject) any { return o.Log }},
+	{"pgn", func(o *gameObject) any { return o.PGN }},
+	{"mode", func(o *gameObject) any { return o.Mode }},
+	{"revision", func(o *gameObject) any { return o.Revision }},
+	{"seats", func(o *gameObject) any { return o.Seats }},
+	{"clock", func(o *gameObject) any { return o.Clock }},
+	{"offers", func(o *gameObject) any { return o.Offers }},
+	{"rematch", func(o *gameObject) any { return o.Rematch }},
+}
+
+// fieldsOf reads the fields query parameter: a comma-separated list of the
+// game object's members ("compact": all but log and pgn, which grow with
+// the game); nil when absent.
+func fieldsOf(c echo.Context) (fieldSet, error) {
+	raw, ok := c.QueryParams()["fields"]
+	if !ok {
+		return nil, nil
+	}
+	want := fieldSet{}
+	for _, v := range raw {
+		for name := range strings.SplitSeq(v, ",") {
+			name = strings.TrimSpace(name)
+			switch {
+			case name == "compact":
+				for _, m := range gameMembers {
+					want[m.name] = m.name != "log" && m.name != "pgn"
+				}
+			case slices.ContainsFunc(gameMembers, func(m member) bool { return m.name == name }):
+				want[name] = true
+			default:
+				return nil, apiFail(http.StatusBadRequest, "bad_fields", "%q is not a member of the game object: ask for some of id, variant, fen, ply, turn, phase, ban, inCheck, legal, status, reason, winner, result, log, pgn, mode, revision, seats, clock, offers and rematch, or for compact.", trimText(name))
+			}
+		}
+	}
+	return want, nil
+}
+
+// gameAnswer writes obj with only the members in want (all when nil).
+func gameAnswer(c echo.Context, status int, obj gameObject, want fieldSet) error {
+	if want == nil {
+		return c.JSON(status, obj)
+	}
+	out := make(map[string]any, len(want))
+	for _, m := range gameMembers {
+		if want[m.name] {
+			out[m.name] = m.get(&obj)
+		}
+	}
+	return c.JSON(status, out)
 }
 
 // api serves the JSON API.
@@ -431,13 +525,17 @@ func trimText(s string, max ...int) string {
 // get answers the game.
 func (a *api) get(c echo.Context) error {
 	id, tags := c.Param("id"), a.pgnTags(c)
+	want, err := fieldsOf(c)
+	if err != nil {
+		return err
+	}
 	var obj gameObject
 	if err := a.s.games.View(c.Request().Context(), id, "", func(rec *games.Record, _ games.Seats) {
-		obj = recordJSON(rec, a.s.now(), tags...)
+		obj = recordSubset(rec, a.s.now(), want, tags...)
 	}); err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, obj)
+	return gameAnswer(c, http.StatusOK, obj, want)
 }
 
 // action plays one ban or move: BCN ("b:e2e4", "m:e7e8q"), or anything
@@ -524,14 +622,18 @@ func (a *api) pgn(c echo.Context) error {
 // token and answers the game after it, described under the same lock.
 func (a *api) write(c echo.Context, change func(ctx context.Context, id string, cred games.Credential, then games.ViewFunc) error) error {
 	id, tags := c.Param("id"), a.pgnTags(c)
+	want, err := fieldsOf(c)
+	if err != nil {
+		return err
+	}
 	var obj gameObject
-	err := change(c.Request().Context(), id, bearer(c), func(rec *games.Record, _ games.Seats) {
-		obj = recordJSON(rec, a.s.now(), tags...)
+	err = change(c.Request().Context(), id, bearer(c), func(rec *games.Record, _ games.Seats) {
+		obj = recordSubset(rec, a.s.now(), want, tags...)
 	})
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, obj)
+	return gameAnswer(c, http.StatusOK, obj, want)
 }
 
 // readFields reads a request body that is empty or a JSON object whose

@@ -1,15 +1,13 @@
 package handlers
 
 import (
-	"bufio"
 	"bytes"
-	"compress/gzip"
 	"encoding/json"
 	"io"
 	"log/slog"
+	"maps"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -791,24 +789,9 @@ const illegalStart = "8/8/4k3/8/8/3K4/4R3/8 w - - 90 80 1"
 // a legal start) through HTTP,
 // checking legal, fen and status at every ply.
 func TestAPIReferenceGames(t *testing.T) {
-	f, err := os.Open("../rules/testdata/ban-chess-games.jsonl.gz")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sc := bufio.NewScanner(zr)
-	sc.Buffer(make([]byte, 1<<20), 4<<20)
 	a := newAPI(t)
 	kept, games, plies, refused, illegalSeen := 0, 0, 0, 0, false
-	for sc.Scan() {
-		var ref apiRefGame
-		if err := json.Unmarshal(sc.Bytes(), &ref); err != nil {
-			t.Fatal(err)
-		}
+	for _, ref := range loadRefGames(t) {
 		if ref.Start == illegalStart {
 			if !illegalSeen {
 				illegalSeen = true
@@ -844,9 +827,6 @@ func TestAPIReferenceGames(t *testing.T) {
 		if ref.ActionLog != nil && !slices.Equal(g.Log, ref.ActionLog) {
 			t.Fatalf("seed %d: log\n got %v\nwant %v", ref.Seed, g.Log, ref.ActionLog)
 		}
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
 	}
 	if games < 20 || refused != 1 {
 		t.Fatalf("replayed %d games, refused %d starts", games, refused)
@@ -965,5 +945,43 @@ func TestAPIPlaysBrowserGames(t *testing.T) {
 	rec := c.do(http.MethodPost, gamePath(api.ID)+"/ply", vals("text", "e2e4"), false)
 	if rec.Code != http.StatusForbidden {
 		t.Errorf("the browser's ply in the API's game: %d", rec.Code)
+	}
+}
+
+// TestAPIFields: ?fields= answers only the members asked for, "compact"
+// all but the log and the PGN (so a bot's ply answer does not grow with
+// the game), and an unknown member is refused without playing the ply.
+func TestAPIFields(t *testing.T) {
+	e := newServer()
+	rec := hit{method: http.MethodPost, target: "/api/games", json: "{}"}.serve(t, e)
+	var g createdGame
+	if err := json.Unmarshal(rec.Body.Bytes(), &g); err != nil {
+		t.Fatal(err)
+	}
+	auth := map[string]string{"Authorization": "Bearer " + g.Token}
+	keys := func(rec *httptest.ResponseRecorder) []string {
+		var m map[string]json.RawMessage
+		if err := json.Unmarshal(rec.Body.Bytes(), &m); err != nil {
+			t.Fatalf("%v: %s", err, rec.Body)
+		}
+		return slices.Sorted(maps.Keys(m))
+	}
+	play := func(action, fields string) *httptest.ResponseRecorder {
+		return hit{method: http.MethodPost, target: "/api/games/" + g.ID + "/actions?fields=" + fields, json: `{"action":"` + action + `"}`, header: auth}.serve(t, e)
+	}
+	if rec := play("b:e2e4", "fen,ply"); rec.Code != http.StatusOK || !slices.Equal(keys(rec), []string{"fen", "ply"}) {
+		t.Errorf("fields=fen,ply: %d %s", rec.Code, rec.Body)
+	}
+	rec = play("m:d2d4", "compact")
+	want := slices.DeleteFunc(slices.Clone(gameFields), func(s string) bool { return s == "log" || s == "pgn" })
+	if rec.Code != http.StatusOK || !slices.Equal(keys(rec), slices.Sorted(slices.Values(want))) {
+		t.Errorf("fields=compact: %d %s", rec.Code, rec.Body)
+	}
+	if rec := play("b:e7e5", "fen,nope"); rec.Code != http.StatusBadRequest || !strings.Contains(rec.Body.String(), "bad_fields") {
+		t.Errorf("fields=fen,nope: %d %s", rec.Code, rec.Body)
+	}
+	rec = hit{method: http.MethodGet, target: "/api/games/" + g.ID + "?fields=ply,log"}.serve(t, e)
+	if !strings.Contains(rec.Body.String(), `"ply":3`) || !strings.Contains(rec.Body.String(), `"log":["b:e2e4","d4"]`) || !slices.Equal(keys(rec), []string{"log", "ply"}) {
+		t.Errorf("GET fields=ply,log after a refused ply: %s", rec.Body)
 	}
 }

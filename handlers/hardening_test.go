@@ -368,7 +368,7 @@ func TestBaseURL(t *testing.T) {
 		c := newClientOn(t, e)
 		c.start()
 		for _, hx := range []bool{false, true} {
-			req := c.request(http.MethodGet, c.page(), nil, hx)
+			req := c.request(http.MethodGet, c.page()+"?export=1", nil, hx)
 			req.Host = "evil.example"
 			rec := httptest.NewRecorder()
 			e.ServeHTTP(rec, req)

@@ -82,7 +82,7 @@ func TestImportComments(t *testing.T) {
 	if !strings.Contains(text(d, "#notice"), "variations were dropped") {
 		t.Errorf("notice %q", text(d, "#notice"))
 	}
-	if pgn := text(d, "#pgn"); !strings.Contains(pgn, "{Philidor's Defence.}") || !strings.Contains(pgn, `[Site "Paris FRA"]`) {
+	if pgn := text(c.get(c.page()+"?export=1"), "#pgn"); !strings.Contains(pgn, "{Philidor's Defence.}") || !strings.Contains(pgn, `[Site "Paris FRA"]`) {
 		t.Errorf("the page's PGN: %s", pgn)
 	}
 }

@@ -192,7 +192,7 @@ func TestOffersOnPages(t *testing.T) {
 	if !strings.Contains(text(d, `[data-player="white"]`), "(you)") {
 		t.Fatal("in the rematch the old Black is not White")
 	}
-	if w := white.get(gamePath(id)); w.Find("#rematch-link").AttrOr("href", "") != gamePath(next) || w.Find("#game").AttrOr("data-rematch", "") != gamePath(next) {
+	if w := white.get(gamePath(id)); w.Find("#rematch-link").AttrOr("href", "") != gamePath(next) || w.Find("#table").AttrOr("data-rematch", "") != gamePath(next) {
 		t.Fatal("the old game's page does not lead to the rematch")
 	}
 }

@@ -38,7 +38,7 @@ func (s *Server) requestID() echo.MiddlewareFunc {
 // and with API game ids cut to a prefix: an id is the key to its game),
 // status, latency, request id and client IP. slog quotes every value, so
 // user text in a path cannot forge a line. A healthy /healthz is not
-// logged.
+// logged, and static files served are logged at DEBUG.
 func (s *Server) requestLog() echo.MiddlewareFunc {
 	return middleware.RequestLoggerWithConfig(middleware.RequestLoggerConfig{
 		HandleError:  true, // let Echo's error handler set the status first
@@ -53,8 +53,11 @@ func (s *Server) requestLog() echo.MiddlewareFunc {
 				return nil
 			}
 			level := slog.LevelInfo
-			if v.Status >= http.StatusInternalServerError {
+			switch {
+			case v.Status >= http.StatusInternalServerError:
 				level = slog.LevelError
+			case strings.HasPrefix(v.URIPath, "/static/") && v.Status < http.StatusBadRequest:
+				level = slog.LevelDebug // a page view is one line, not one per asset
 			}
 			s.log.LogAttrs(c.Request().Context(), level, "request",
 				slog.String("method", trimText(v.Method, 16)),

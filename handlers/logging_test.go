@@ -74,10 +74,13 @@ func TestRequestLog(t *testing.T) {
 	}
 
 	// User text in a path stays one quoted value; refusals are logged with
-	// their status; a healthy /healthz is not logged.
+	// their status; a healthy /healthz is not logged, nor static files
+	// served (at DEBUG: a page view is one line).
 	hit{method: http.MethodGet, target: "/x%0A" + "level=ERROR%20msg=forged"}.serve(t, e)
 	hit{method: http.MethodPost, target: "/api/games", json: "{"}.serve(t, e)
 	hit{method: http.MethodGet, target: "/healthz"}.serve(t, e)
+	hit{method: http.MethodGet, target: "/static/style.css"}.serve(t, e)
+	hit{method: http.MethodHead, target: "/static/htmx.min.js"}.serve(t, e)
 	lines = logLines(t, &buf)
 	if len(lines) != 2 {
 		t.Fatalf("%d log lines, want 2: %v", len(lines), lines)

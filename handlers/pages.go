@@ -26,18 +26,22 @@ const listSize = 20
 type pages struct {
 	s     *Server
 	asset string // version of the static files, for cache busting
+	files *staticFiles
 }
 
 // pageRoutes adds the playground's pages and fragments.
 func (s *Server) pageRoutes(e *echo.Echo) {
-	p := &pages{s: s, asset: assetVersion()}
-	e.GET("/", p.index)
+	p := &pages{s: s, asset: assetVersion(), files: newStaticFiles()}
+	get := func(path string, h echo.HandlerFunc) { e.Match([]string{http.MethodGet, http.MethodHead}, path, h) }
+	get("/", p.index)
 	e.POST("/new", p.newGame)
 	e.POST("/import", p.importGame)
-	e.GET("/g/:id", p.game)
-	e.GET("/g/:id/history/:index", p.history)
-	e.GET("/g/:id/pgn", p.downloadPGN)
-	e.GET("/g/:id/analysis", p.analysisPage)
+	get("/g/:id", p.game)
+	get("/g/:id/delta", p.delta)
+	get("/g/:id/export", p.export)
+	get("/g/:id/history/:index", p.history)
+	get("/g/:id/pgn", p.downloadPGN)
+	get("/g/:id/analysis", p.analysisPage)
 	e.POST("/g/:id/select", p.selectSquare)
 	e.POST("/g/:id/ply", p.ply)
 	e.POST("/g/:id/undo", p.undo)
@@ -47,9 +51,9 @@ func (s *Server) pageRoutes(e *echo.Echo) {
 	p.liveRoutes(e)
 	e.POST("/settings", p.saveSettings)
 	e.POST("/g/:id/branch", p.branch)
-	e.GET("/static/*", p.static)
-	e.GET(imagePrefix+"*", p.image)
-	e.GET("/editor", p.editorPage)
+	get("/static/*", p.static)
+	get(imagePrefix+"*", p.image)
+	get("/editor", p.editorPage)
 	e.RouteNotFound("/*", p.notFound)
 }
 
@@ -191,37 +195,79 @@ func (s *Server) origin(c echo.Context) string {
 	return s.scheme(c) + "://" + c.Request().Host
 }
 
-// show renders game id with status: the whole page (with the browser's
-// list of games), or the #game fragment for htmx.
+// show renders game id with status: for htmx, the parts that changed
+// since the page the request came from (see pageState and views.Delta),
+// or the whole #game fragment; else the whole page (with the browser's
+// list of games).
 func (p *pages) show(c echo.Context, id string, status int, o views.Options) error {
+	return p.respond(c, id, status, o, isHX(c))
+}
+
+// respond is show, with fragment choosing between a fragment (a delta when
+// the page's state allows one) and the whole page.
+func (p *pages) respond(c echo.Context, id string, status int, o views.Options, fragment bool) error {
 	ctx := c.Request().Context()
 	cred := player(c)
 	o.Asset, o.Base = p.asset, gamePath(id)
 	origin := p.s.origin(c)
 	o.WatchURL, o.Origin = origin+o.Base, origin
-	full := !isHX(c)
-	if full {
+	if !fragment {
 		o.Games = p.gameLinks(ctx, cred, id)
 	}
-	var m views.Game
+	shown, from := 0, rules.NoSquare
+	if fragment {
+		shown, from = pageState(c)
+	}
+	var (
+		m     views.Game
+		d     views.Delta
+		delta bool
+	)
 	err := p.s.games.View(ctx, id, cred, func(rec *games.Record, seats games.Seats) {
 		o.Seats = views.Seats{White: seats.White, Black: seats.Black}
-		o.ShareURL = origin + "/?" + p.s.games.Link(rec.Game)
-		o.PGN = p.pgn(rec)
 		o.Revision, o.EventsURL = rec.Revision, o.Base+"/events"
 		o.Table = p.table(c, rec, seats, o)
 		if o.JoinCode != "" && (seats.Any() || rec.White != "" && rec.Black != "") {
 			o.JoinCode = "" // nothing to join: seated already, or no seat free
 		}
+		if shown > 0 {
+			if d, delta = views.NewDelta(rec.Game, shown, from, o); delta {
+				return
+			}
+		}
+		if o.Export {
+			o.ShareURL = origin + "/?" + p.s.games.Link(rec.Game)
+			o.PGN = p.pgn(rec)
+		}
 		m = views.NewGame(rec.Game, o)
 	})
-	if err != nil {
+	switch {
+	case err != nil:
 		return p.refuse(c, err)
+	case delta:
+		c.Response().Header().Set("HX-Reswap", "none")
+		return render(c, status, views.DeltaSwaps(d))
+	case fragment:
+		return render(c, status, views.Fragment(m))
 	}
-	if full {
-		return render(c, status, views.Page(m))
+	return render(c, status, views.Page(m))
+}
+
+// pageState is the ply the requesting page shows (its form's or query's
+// ply field; 0 when it does not say) and the square picked on its board
+// (its from field), for a delta. A field that does not parse counts as
+// absent: the answer is then the whole #game.
+func pageState(c echo.Context) (int, rules.Square) {
+	f := c.Request().Form
+	ply, err := strconv.Atoi(f.Get("ply"))
+	if err != nil || ply < 1 {
+		return 0, rules.NoSquare
 	}
-	return render(c, status, views.Fragment(m))
+	from, err := rules.ParseSquare(f.Get("from"))
+	if err != nil || len(f.Get("from")) != 2 {
+		from = rules.NoSquare
+	}
+	return ply, from
 }
 
 // gameLinks lists the browser's games for its page; a failure to list
@@ -385,6 +431,7 @@ func (p *pages) game(c echo.Context) error {
 	if code := c.QueryParam("invite"); code != "" {
 		return p.openInvite(c, id, code, o)
 	}
+	o.Export = c.QueryParam("export") == "1"
 	return p.show(c, id, http.StatusOK, o)
 }
 
@@ -419,6 +466,47 @@ func noticeText(names string) string {
 		}
 	}
 	return strings.Join(out, " ")
+}
+
+// delta answers GET /g/{id}/delta?ply=N (with the page's view options,
+// flip and auto, and optionally from, the square picked on its board):
+// what changed since the page that shows the game at ply N, as htmx
+// out-of-band swaps with HX-Reswap: none, or the whole #game when the page
+// is too far behind (see docs/fragments.md). Live pages ask for it when
+// the game changes.
+func (p *pages) delta(c echo.Context) error {
+	id := c.Param("id")
+	o, err := p.options(c)
+	if err != nil {
+		return p.refuse(c, err)
+	}
+	return p.respond(c, id, http.StatusOK, o, true)
+}
+
+// export shows the game's PGN and share link: for htmx, the export panel's
+// part that holds them; else the game's page with them shown.
+func (p *pages) export(c echo.Context) error {
+	id := c.Param("id")
+	o, err := p.options(c)
+	if err != nil {
+		return p.refuse(c, err)
+	}
+	o.Export = true
+	if !isHX(c) {
+		o.Base = gamePath(id)
+		return c.Redirect(http.StatusSeeOther, o.Query("export", "1"))
+	}
+	o.Base = gamePath(id)
+	var m views.Game
+	err = p.s.games.View(c.Request().Context(), id, player(c), func(rec *games.Record, _ games.Seats) {
+		o.ShareURL = p.s.origin(c) + "/?" + p.s.games.Link(rec.Game)
+		o.PGN = p.pgn(rec)
+		m = views.NewGame(rec.Game, o)
+	})
+	if err != nil {
+		return p.refuse(c, err)
+	}
+	return render(c, http.StatusOK, views.ExportFragment(m))
 }
 
 // create stores g as a new game held by this browser, when it may create
@@ -802,7 +890,6 @@ func (p *pages) showHistory(c echo.Context, id string, index int, o views.Option
 	var m views.Game
 	var viewErr error
 	err := p.s.games.View(c.Request().Context(), id, player(c), func(rec *games.Record, _ games.Seats) {
-		o.PGN = p.pgn(rec)
 		m, viewErr = views.NewHistoryView(rec.Game, index, o)
 	})
 	switch {

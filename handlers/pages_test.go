@@ -56,10 +56,11 @@ func newServer() *echo.Echo { return newServerOn(nil) }
 // browser's cookies (jar, shared by the browser's tabs) and the game the
 // tab is on (the last /g/{id} it was sent to or shown).
 type client struct {
-	t   *testing.T
-	e   *echo.Echo
-	jar map[string]*http.Cookie
-	id  string
+	t     *testing.T
+	e     *echo.Echo
+	jar   map[string]*http.Cookie
+	id    string
+	shown *goquery.Document // the game page the tab shows, as htmx leaves it; nil before one
 }
 
 func newClient(t *testing.T) *client { return newClientOn(t, newServer()) }
@@ -74,7 +75,13 @@ func (c *client) session() *client { return &client{t: c.t, e: c.e, jar: map[str
 
 // tab is another tab of the same browser: the same cookies, on the same
 // game until it goes elsewhere.
-func (c *client) tab() *client { return &client{t: c.t, e: c.e, jar: c.jar, id: c.id} }
+func (c *client) tab() *client {
+	tab := &client{t: c.t, e: c.e, jar: c.jar, id: c.id}
+	if c.shown != nil {
+		tab.shown = copyDoc(c.t, c.shown)
+	}
+	return tab
+}
 
 // page is the address of the tab's game; path that of one of its forms.
 func (c *client) page() string              { return gamePath(c.id) }
@@ -155,7 +162,11 @@ func (c *client) get(target string) *goquery.Document {
 	if rec.Code != http.StatusOK {
 		c.t.Fatalf("GET %s: %d %s", target, rec.Code, rec.Body)
 	}
-	return parse(c.t, rec)
+	d := parse(c.t, rec)
+	if d.Find("main#game").Length() == 1 {
+		c.shown = parse(c.t, rec)
+	}
+	return d
 }
 
 // post submits a plain form and follows the redirect (Post/Redirect/Get).
@@ -168,7 +179,9 @@ func (c *client) post(target string, form url.Values) *goquery.Document {
 	return c.get(rec.Header().Get("Location"))
 }
 
-// hxPost submits a form as htmx does and returns the fragment.
+// hxPost submits a form as htmx does and returns the page as the answer
+// leaves it (see applySwaps), or the answer alone when the tab shows no
+// game page.
 func (c *client) hxPost(target string, form url.Values) *goquery.Document {
 	c.t.Helper()
 	rec := c.do(http.MethodPost, target, form, true)
@@ -179,7 +192,14 @@ func (c *client) hxPost(target string, form url.Values) *goquery.Document {
 	if d.Find("html body header").Length() > 0 || strings.Contains(rec.Body.String(), "<html") {
 		c.t.Fatalf("hx POST %s returned a whole page", target)
 	}
-	return d
+	if c.shown == nil {
+		if rec.Header().Get("HX-Reswap") == "none" {
+			c.t.Fatalf("hx POST %s answered a delta to a tab that shows no page", target)
+		}
+		return d
+	}
+	applySwaps(c.t, c.shown, rec)
+	return copyDoc(c.t, c.shown)
 }
 
 // start opens the playground (GET /, which creates the browser's first
@@ -293,7 +313,7 @@ func TestIndexStartsAGame(t *testing.T) {
 			}
 		}
 	})
-	if d.Find(".game.phase-ban").Length() != 1 {
+	if d.Find(".status-bar.phase-ban").Length() != 1 {
 		t.Error("ban phase not marked on #game")
 	}
 	// The creator holds both seats: the forms post under the game's address.
@@ -382,7 +402,7 @@ func TestBanThenMove(t *testing.T) {
 		if !sq(d, "e2").HasClass("ban-from") || !sq(d, "e4").HasClass("ban-to") || d.Find("svg.ban-arrow line").Length() != 1 {
 			t.Errorf("hx=%v: ban not marked", hx)
 		}
-		if d.Find(".game.phase-move").Length() != 1 {
+		if d.Find(".status-bar.phase-move").Length() != 1 {
 			t.Errorf("hx=%v: move phase not marked", hx)
 		}
 		if dests, _ := sq(d, "e2").Attr("data-dests"); dests != "e3" {
@@ -473,7 +493,7 @@ func TestCheckmateByBanAndUndo(t *testing.T) {
 		if d.Find("#board [data-dests]").Length() != 0 || d.Find("#resign:disabled").Length() != 1 {
 			t.Errorf("hx=%v: finished game still offers actions", hx)
 		}
-		if pgn := text(d, "#pgn"); !strings.Contains(pgn, "{banning: e8e7#} 1-0") {
+		if pgn := text(parse(t, c.do(http.MethodGet, c.path("export"), nil, true)), "#pgn"); !strings.Contains(pgn, "{banning: e8e7#} 1-0") {
 			t.Errorf("hx=%v PGN = %q", hx, pgn)
 		}
 		rec := c.do(http.MethodPost, c.path("ply"), vals("from", "g8", "to", "h6"), hx)
@@ -753,7 +773,20 @@ func TestExportAndShareLink(t *testing.T) {
 	if got := text(d, "#banner"); got != "Black resigns — White wins, 1-0" {
 		t.Errorf("banner = %q", got)
 	}
-	rec := c.do(http.MethodGet, c.path("pgn"), nil, false)
+	if d.Find("#pgn, #share").Length() != 0 || d.Find(`#show-export[href="`+c.page()+`?export=1"]`).Length() != 1 {
+		t.Error("the page renders the PGN and share link, or no link to them")
+	}
+	// The link to them: the page again with them (no JavaScript), or the
+	// panel's part that holds them (htmx).
+	if rec := c.do(http.MethodGet, c.path("export"), nil, false); rec.Code != http.StatusSeeOther || rec.Header().Get("Location") != c.page()+"?export=1" {
+		t.Errorf("GET export: %d to %q", rec.Code, rec.Header().Get("Location"))
+	}
+	rec := c.do(http.MethodGet, c.path("export"), nil, true)
+	if fd := parse(t, rec); rec.Code != http.StatusOK || fd.Find("#export-more #pgn").Length() != 1 || fd.Find("#game").Length() != 0 {
+		t.Errorf("hx GET export: %d %.300s", rec.Code, rec.Body.String())
+	}
+	d = c.get(c.page() + "?export=1")
+	rec = c.do(http.MethodGet, c.path("pgn"), nil, false)
 	if ct := rec.Header().Get("Content-Type"); ct != "application/x-chess-pgn" {
 		t.Errorf("PGN type %q", ct)
 	}
@@ -983,7 +1016,7 @@ func TestConcurrentPlies(t *testing.T) {
 						return
 					}
 					d, _ := goquery.NewDocumentFromReader(rec.Body)
-					if now, _ := strconv.Atoi(d.Find("#game").AttrOr("data-ply", "")); now > i+1 {
+					if now, _ := strconv.Atoi(d.Find("#status").AttrOr("data-ply", "")); now > i+1 {
 						break // another tab played it
 					}
 				}

@@ -103,7 +103,7 @@ func TestSecureCookie(t *testing.T) {
 				t.Errorf("cookie Secure %v HttpOnly %v SameSite %v, want Secure %v", ck.Secure, ck.HttpOnly, ck.SameSite, tt.secure)
 			}
 			loc := rec.Header().Get("Location")
-			if rec = get(loc, ck); rec.Code != http.StatusOK {
+			if rec = get(loc+"?export=1", ck); rec.Code != http.StatusOK {
 				t.Fatalf("GET %s: %d", loc, rec.Code)
 			}
 			d := parse(t, rec)

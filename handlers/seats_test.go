@@ -71,9 +71,9 @@ func TestTabsKeepTheirGames(t *testing.T) {
 			t.Run(op.name+map[bool]string{false: "", true: "/htmx"}[hx], func(t *testing.T) {
 				first := newClient(t)
 				first.start()
-				d := first.post(first.path("ply"), vals("text", "e2e4", "ply", "1"))
+				first.post(first.path("ply"), vals("text", "e2e4", "ply", "1"))
 				a, cred := first.id, first.player().Value
-				share := d.Find("#share").AttrOr("value", "")
+				share := first.get(first.page()+"?export=1").Find("#share").AttrOr("value", "")
 				u, err := url.Parse(share)
 				if err != nil || share == "" {
 					t.Fatalf("share link %q", share)
@@ -257,7 +257,7 @@ func TestGameList(t *testing.T) {
 		t.Errorf("after a ply in %s, games %v", a, list)
 	}
 	// Fragments carry no list.
-	if fd := c.hxPost(gamePath(b)+"/ply", vals("text", "e4")); fd.Find("[data-game-link]").Length() != 0 {
+	if rec := c.do(http.MethodPost, gamePath(b)+"/ply", vals("text", "e4"), true); strings.Contains(rec.Body.String(), "data-game-link") {
 		t.Error("a fragment carries the list of games")
 	}
 

@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"compress/gzip"
 	"context"
 	"errors"
 	"fmt"
@@ -34,10 +35,31 @@ func (s *Server) middleware() []echo.MiddlewareFunc {
 		s.requestLog(),
 		middleware.Recover(),
 		securityHeaders,
+		compress(),
 		s.limitPosts,
 		bodyLimit(maxBody),
 		crossOrigin(cop),
 	}
+}
+
+// compressMin is the smallest answer compressed as it is answered: whole
+// pages and fragments (15 KB and more), not a ply's delta or an API answer
+// (a few KB), for which gzip cost more CPU than it saves on a fast network
+// (docs/performance.md: 140–200 µs more a ply on loopback).
+const compressMin = 8 << 10
+
+// compressLevel is the gzip level of answers compressed as they are
+// answered: the fastest, which cost less CPU under load than the default.
+const compressLevel = gzip.BestSpeed
+
+// compress gzips answers of compressMin bytes or more to clients that
+// accept it (pages and fragments); static files come precompressed.
+func compress() echo.MiddlewareFunc {
+	return middleware.GzipWithConfig(middleware.GzipConfig{
+		Level:     compressLevel,
+		MinLength: compressMin,
+		Skipper:   func(c echo.Context) bool { return strings.HasPrefix(c.Request().URL.Path, "/static/") },
+	})
 }
 
 // securityHeaders sets the headers every response carries.

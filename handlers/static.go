@@ -1,11 +1,20 @@
 package handlers
 
 import (
+	"bytes"
+	"compress/gzip"
 	"crypto/sha256"
 	"encoding/hex"
 	"io/fs"
+	"mime"
 	"net/http"
+	"path"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
 
+	"github.com/andybalholm/brotli"
 	"github.com/labstack/echo/v4"
 
 	"github.com/banchess/banchess/static"
@@ -30,17 +39,130 @@ func assetVersion() string {
 	return hex.EncodeToString(h.Sum(nil))[:12]
 }
 
-// static serves an embedded asset; versioned URLs are cached for good.
+// staticFiles are the embedded assets, each read and compressed (gzip and
+// brotli, at their best compression) once, when first asked for.
+type staticFiles struct {
+	mu    sync.Mutex
+	files map[string]*staticFile
+}
+
+func newStaticFiles() *staticFiles { return &staticFiles{files: map[string]*staticFile{}} }
+
+// staticFile is one asset and its encodings; gz and br are nil when they
+// would not be smaller.
+type staticFile struct {
+	once        sync.Once
+	plain       []byte
+	gz, br      []byte
+	ctype, etag string
+	missing     bool
+	name        string
+}
+
+// get returns the asset at name, nil when there is none.
+func (s *staticFiles) get(name string) *staticFile {
+	s.mu.Lock()
+	f, ok := s.files[name]
+	if !ok {
+		if info, err := fs.Stat(static.FS, name); err != nil || info.IsDir() {
+			s.mu.Unlock()
+			return nil
+		}
+		f = &staticFile{name: name}
+		s.files[name] = f
+	}
+	s.mu.Unlock()
+	f.once.Do(f.load)
+	if f.missing {
+		return nil
+	}
+	return f
+}
+
+// load reads the asset and compresses it.
+func (f *staticFile) load() {
+	b, err := fs.ReadFile(static.FS, f.name)
+	if err != nil {
+		f.missing = true
+		return
+	}
+	f.plain = b
+	f.ctype = mime.TypeByExtension(path.Ext(f.name))
+	if f.ctype == "" {
+		f.ctype = http.DetectContentType(b)
+	}
+	sum := sha256.Sum256(b)
+	f.etag = hex.EncodeToString(sum[:8])
+	var gz bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&gz, gzip.BestCompression)
+	_, _ = zw.Write(b)
+	_ = zw.Close()
+	if gz.Len() < len(b) {
+		f.gz = gz.Bytes()
+	}
+	var br bytes.Buffer
+	bw := brotli.NewWriterLevel(&br, brotli.BestCompression)
+	_, _ = bw.Write(b)
+	_ = bw.Close()
+	if br.Len() < len(b) {
+		f.br = br.Bytes()
+	}
+}
+
+// accepts reports whether an Accept-Encoding header value accepts coding
+// (a q of 0 refuses it; "*" accepts any coding not named).
+func accepts(header, coding string) bool {
+	star := false
+	for part := range strings.SplitSeq(header, ",") {
+		name, params, _ := strings.Cut(strings.TrimSpace(part), ";")
+		name = strings.ToLower(strings.TrimSpace(name))
+		ok := true
+		if q, found := strings.CutPrefix(strings.TrimSpace(params), "q="); found {
+			v, err := strconv.ParseFloat(q, 64)
+			ok = err == nil && v > 0
+		}
+		switch name {
+		case coding:
+			return ok
+		case "*":
+			star = ok
+		}
+	}
+	return star
+}
+
+// static serves an embedded asset, brotli or gzip encoded when the client
+// accepts it, with an ETag per encoding (If-None-Match answers 304);
+// versioned URLs are cached for good.
 func (p *pages) static(c echo.Context) error {
-	name := c.Param("*")
-	if info, err := fs.Stat(static.FS, name); err != nil || info.IsDir() {
+	f := p.files.get(c.Param("*"))
+	if f == nil {
 		return refuse(c, http.StatusNotFound, "Not found", "There is no such file.")
 	}
+	h := c.Response().Header()
 	if c.QueryParam("v") == p.asset {
-		c.Response().Header().Set("Cache-Control", "public, max-age=31536000, immutable")
+		h.Set("Cache-Control", "public, max-age=31536000, immutable")
 	} else {
-		c.Response().Header().Set("Cache-Control", "no-cache")
+		h.Set("Cache-Control", "no-cache")
 	}
-	http.ServeFileFS(c.Response(), c.Request(), static.FS, name)
+	body, coding := f.plain, ""
+	if f.gz != nil || f.br != nil {
+		h.Add("Vary", "Accept-Encoding")
+		ae := c.Request().Header.Get("Accept-Encoding")
+		switch {
+		case f.br != nil && accepts(ae, "br"):
+			body, coding = f.br, "br"
+		case f.gz != nil && accepts(ae, "gzip"):
+			body, coding = f.gz, "gzip"
+		}
+	}
+	h.Set("Content-Type", f.ctype)
+	if coding != "" {
+		h.Set("Content-Encoding", coding)
+		h.Set("ETag", `"`+f.etag+"-"+coding+`"`)
+	} else {
+		h.Set("ETag", `"`+f.etag+`"`)
+	}
+	http.ServeContent(c.Response(), c.Request(), f.name, time.Time{}, bytes.NewReader(body))
 	return nil
 }

@@ -65,7 +65,10 @@ func startServer(tb testing.TB, st games.Store, conns int) *server {
 		MaxIdleConns:        conns + 16,
 		MaxIdleConnsPerHost: conns + 16,
 		IdleConnTimeout:     time.Minute,
-		DisableCompression:  true,
+		// With LOAD_GZIP the client accepts gzip, as browsers do, and
+		// the server compresses what it answers (pages and JSON of 1 KB
+		// or more); the client decompresses it.
+		DisableCompression: os.Getenv("LOAD_GZIP") == "",
 	}
 	tb.Cleanup(func() {
 		tr.CloseIdleConnections()

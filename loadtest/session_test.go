@@ -42,6 +42,7 @@ type session struct {
 	token  string      // api: the bearer token that holds the game's seats
 	id     string      // the game's id
 	fen    string      // api: the FEN of the last answer
+	fields string      // api: the ?fields= of its plies ("": the whole game object)
 	game   *rules.Game // the mirror; nil before the first game
 	buf    bytes.Buffer
 }
@@ -320,7 +321,11 @@ func (s *session) htmlPly(a rules.Action) error {
 
 // apiPly posts a to the API and keeps the FEN it answers in s.fen.
 func (s *session) apiPly(a rules.Action) error {
-	if _, err := s.post("/api/games/"+s.id+"/actions", "application/json", `{"action":"`+a.String()+`"}`, false, http.StatusOK); err != nil {
+	path := "/api/games/" + s.id + "/actions"
+	if s.fields != "" {
+		path += "?fields=" + s.fields
+	}
+	if _, err := s.post(path, "application/json", `{"action":"`+a.String()+`"}`, false, http.StatusOK); err != nil {
 		return err
 	}
 	fen, err := jsonString(s.buf.Bytes(), "fen")

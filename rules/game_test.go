@@ -462,3 +462,27 @@ func TestFlagFall(t *testing.T) {
 		})
 	}
 }
+
+// TestHistorySince checks HistorySince(n) against History()[n:] at every n
+// of the reference games that start from a legal position.
+func TestHistorySince(t *testing.T) {
+	for i, ref := range loadRefGames(t) {
+		if ref.Start == illegalRefStart || i%4 != 0 {
+			continue
+		}
+		g := ref.played(t)
+		all := g.History()
+		for n := -1; n <= len(all)+1; n++ {
+			want := all[max(0, min(n, len(all))):]
+			got := g.HistorySince(n)
+			if len(got) != len(want) {
+				t.Fatalf("game %d: HistorySince(%d) has %d plies, want %d", ref.Seed, n, len(got), len(want))
+			}
+			for j := range got {
+				if got[j].FEN() != want[j].FEN() || got[j].SAN != want[j].SAN || got[j].Ply != want[j].Ply || got[j].Position != want[j].Position {
+					t.Fatalf("game %d: HistorySince(%d)[%d] = %+v, want %+v", ref.Seed, n, j, got[j], want[j])
+				}
+			}
+		}
+	}
+}

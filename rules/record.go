@@ -131,10 +131,22 @@ func (g *Game) Log() []string {
 }
 
 // History describes every ply played, in order.
-func (g *Game) History() []PlyInfo {
-	out := make([]PlyInfo, len(g.plies))
-	moves := 0
-	for i, p := range g.plies {
+func (g *Game) History() []PlyInfo { return g.HistorySince(0) }
+
+// HistorySince describes the plies played after the first n, in order:
+// History()[n:], at a cost that depends on how many there are, not on the
+// game's length. n is clamped to the plies played.
+func (g *Game) HistorySince(n int) []PlyInfo {
+	n = max(0, min(n, len(g.plies)))
+	moves := len(g.positions) - 1 // moves played in the first n plies
+	for _, p := range g.plies[n:] {
+		if p.action.Phase == PhaseMove {
+			moves--
+		}
+	}
+	out := make([]PlyInfo, 0, len(g.plies)-n)
+	for i := n; i < len(g.plies); i++ {
+		p := g.plies[i]
 		info := PlyInfo{
 			Ply:     g.startPly + i,
 			Actor:   g.variant.turn(g.startPly + i).Actor,
@@ -150,7 +162,7 @@ func (g *Game) History() []PlyInfo {
 		}
 		info.Position = g.positions[moves]
 		info.fenSuffix = g.fenSuffix(i+1, &g.positions[moves])
-		out[i] = info
+		out = append(out, info)
 	}
 	return out
 }

@@ -19,32 +19,50 @@
     if (source) source.close();
     source = null;
     sourceURL = url || "";
-    rematchAtLoad = (g && g.dataset.rematch) || "";
+    rematchAtLoad = rematch();
     if (!url || !window.EventSource) return;
     source = new EventSource(url);
     source.addEventListener("change", function (ev) {
-      var g = game();
-      if (g && Number(ev.lastEventId) > Number(g.dataset.rev || 0)) refresh();
+      if (Number(ev.lastEventId) > rev()) refresh();
     });
     source.addEventListener("presence", function (ev) { presence(JSON.parse(ev.data)); });
     source.addEventListener("gone", function () { source.close(); });
   }
 
-  // refresh asks for the game as it stands, one request at a time.
+  // rev is the revision the page shows, on #status (a delta replaces
+  // #status and #table, not #game).
+  function rev() {
+    var st = document.getElementById("status");
+    return Number((st && st.dataset.rev) || 0);
+  }
+
+  // rematch is the address of the accepted rematch the page shows, if any.
+  function rematch() {
+    var t = document.getElementById("table");
+    return (t && t.dataset.rematch) || "";
+  }
+
+  // refresh asks for what changed since the ply the page shows (GET
+  // /g/{id}/delta, docs/fragments.md), one request at a time; the server
+  // answers out-of-band swaps, or the whole #game.
   function refresh() {
     var g = game();
     if (!g || !g.dataset.refresh) return;
     if (!window.htmx) { location.reload(); return; }
     if (busy) { again = true; return; }
     busy = true;
-    window.htmx.ajax("GET", g.dataset.refresh, { target: "#game", swap: "outerHTML" }).then(done, done);
+    var url = g.dataset.refresh, st = document.getElementById("status");
+    if (g.dataset.delta && st && st.dataset.ply) {
+      url = g.dataset.delta + (g.dataset.delta.indexOf("?") < 0 ? "?" : "&") + "ply=" + st.dataset.ply;
+    }
+    window.htmx.ajax("GET", url, { target: "#game", swap: "outerHTML" }).then(done, done);
   }
 
   function done() {
     busy = false;
-    var g = game();
-    if (g && g.dataset.rematch && g.dataset.rematch !== rematchAtLoad) {
-      location.assign(g.dataset.rematch); // the rematch was accepted: both players move to it
+    var r = rematch();
+    if (r && r !== rematchAtLoad) {
+      location.assign(r); // the rematch was accepted: both players move to it
       return;
     }
     if (again) { again = false; refresh(); }

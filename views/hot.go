@@ -19,21 +19,29 @@ import (
 
 // square is one square of the board: a read-only cell, a destination that
 // plays the selected piece there, or a square to pick.
-func square(sq Square, readOnly bool, asset, plyURL string) templ.Component {
+// Its id is "sq-" and its name; oob swaps it into a page out of band.
+func square(sq Square, readOnly bool, asset, plyURL string, oob bool) templ.Component {
 	return templ.ComponentFunc(func(_ context.Context, w io.Writer) error {
 		b := make([]byte, 0, 512)
 		switch {
 		case readOnly:
-			b = append(b, `<div class="`...)
+			b = append(b, `<div id="sq-`...)
+			b = appendEscaped(b, sq.Name)
+			b = append(b, `" class="`...)
 			b = appendClass(b, sq)
 			b = attr(b, "data-square", sq.Name)
 			b = append(b, ` role="img"`...)
 			b = attr(b, "aria-label", sq.Label)
+			if oob {
+				b = append(b, ` hx-swap-oob="true"`...)
+			}
 			b = append(b, '>')
 			b = appendSquareInner(b, sq, asset)
 			b = append(b, "</div>"...)
 		case sq.Dest:
-			b = append(b, `<button type="submit" class="`...)
+			b = append(b, `<button type="submit" id="sq-`...)
+			b = appendEscaped(b, sq.Name)
+			b = append(b, `" class="`...)
 			b = appendClass(b, sq)
 			b = append(b, ` name="to"`...)
 			b = attr(b, "value", sq.Name)
@@ -41,11 +49,16 @@ func square(sq Square, readOnly bool, asset, plyURL string) templ.Component {
 			b = attr(b, "data-square", sq.Name)
 			b = attr(b, "data-dests", sq.Dests)
 			b = attr(b, "aria-label", sq.Label)
+			if oob {
+				b = append(b, ` hx-swap-oob="true"`...)
+			}
 			b = append(b, '>')
 			b = appendSquareInner(b, sq, asset)
 			b = append(b, "</button>"...)
 		default:
-			b = append(b, `<button type="submit" class="`...)
+			b = append(b, `<button type="submit" id="sq-`...)
+			b = appendEscaped(b, sq.Name)
+			b = append(b, `" class="`...)
 			b = appendClass(b, sq)
 			b = append(b, ` name="square"`...)
 			b = attr(b, "value", sq.Name)
@@ -57,6 +70,9 @@ func square(sq Square, readOnly bool, asset, plyURL string) templ.Component {
 				b = append(b, ` aria-pressed="true"`...)
 			}
 			b = attr(b, "aria-label", sq.Label)
+			if oob {
+				b = append(b, ` hx-swap-oob="true"`...)
+			}
 			b = append(b, '>')
 			b = appendSquareInner(b, sq, asset)
 			b = append(b, "</button>"...)

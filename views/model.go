@@ -42,6 +42,7 @@ type Options struct {
 	WatchURL string // absolute public link to the game (anyone may watch)
 	ShareURL string // absolute link reproducing the game
 	PGN      string // the game's PGN, written by the caller with its tags
+	Export   bool   // show the PGN and the share link (else a link to them)
 	Asset    string // version suffix for static URLs
 
 	// Seats are the seats the viewer holds; none is a spectator, who sees
@@ -290,12 +291,12 @@ type Game struct {
 }
 
 // Paths are the addresses under a game's path that its page posts to.
-type Paths struct{ Select, Ply, Undo, Resign, Draw, PGN, Analysis templ.SafeURL }
+type Paths struct{ Select, Ply, Undo, Resign, Draw, PGN, Analysis, Export templ.SafeURL }
 
 // pathsOf works out the paths of the game o shows, once per page.
 func pathsOf(o Options) Paths {
 	p := func(action string) templ.SafeURL { return templ.SafeURL(actionURL(o, action)) }
-	return Paths{Select: p("select"), Ply: p("ply"), Undo: p("undo"), Resign: p("resign"), Draw: p("draw"), PGN: p("pgn"), Analysis: p("analysis")}
+	return Paths{Select: p("select"), Ply: p("ply"), Undo: p("undo"), Resign: p("resign"), Draw: p("draw"), PGN: p("pgn"), Analysis: p("analysis"), Export: p("export")}
 }
 
 // Steps are the addresses of the positions around the one shown: the
@@ -328,9 +329,17 @@ type HistoryView struct {
 
 // NewGame describes g as the playground shows it now.
 func NewGame(g *rules.Game, o Options) Game {
+	m := describeGame(g, o, lastMove(g))
+	m.History = markNow(historyRows(g, -1))
+	return m
+}
+
+// describeGame is NewGame without the history, whose rows grow with the
+// game; last is the last move played (nil for none), drawn on the board.
+func describeGame(g *rules.Game, o Options, last *rules.Pair) Game {
 	turn := g.Turn()
 	out := g.Outcome()
-	hist := g.History()
+	recent := g.HistorySince(played(g) - 1) // the last ply
 	m := Game{
 		Paths:     pathsOf(o),
 		Opts:      o,
@@ -346,15 +355,14 @@ func NewGame(g *rules.Game, o Options) Game {
 		Watching:  !o.Seats.White && !o.Seats.Black,
 		BothSeats: o.Seats.White && o.Seats.Black,
 		FEN:       g.FEN(),
-		History:   nowRows(g, hist),
-		Steps:     stepsAt(o, len(hist), len(hist)),
+		Steps:     stepsAt(o, played(g), played(g)),
 		Announce:  o.Announce,
 
 		StartComment: g.Comment(0),
 		BranchPly:    -1,
 	}
 	if m.Announce == "" {
-		m.Announce = announceLast(hist, out)
+		m.Announce = announceLast(recent, out)
 	}
 	ban, hasBan := g.Ban()
 	switch {
@@ -379,7 +387,7 @@ func NewGame(g *rules.Game, o Options) Game {
 		m.Hint = fmt.Sprintf("%s: pick one of your pieces, then its destination.", turn.Actor.Name())
 	}
 	m.Title = title(m.Variant, turn.Actor.Name(), turn.Phase.String(), out)
-	m.Sound = soundOf(hist, out)
+	m.Sound = soundOf(recent, out)
 	switch {
 	case out.Over() && !m.BothSeats:
 		m.Hint = "Browse the history, or start a new game."
@@ -403,16 +411,7 @@ func NewGame(g *rules.Game, o Options) Game {
 	case o.Seats.Black:
 		m.ResignSide, m.ResignName = "black", "Black"
 	}
-	bottom := rules.White
-	switch {
-	case o.Auto && !out.Over():
-		bottom = turn.Actor
-	case o.Seats.Black && !o.Seats.White:
-		bottom = rules.Black
-	}
-	if o.Flip {
-		bottom = bottom.Other()
-	}
+	bottom := bottomSide(o, out.Over(), turn.Actor)
 	pos := g.Position()
 	var banPtr *rules.Pair
 	if last, ok := g.LastAction(); ok && last.Phase == rules.PhaseBan {
@@ -421,7 +420,7 @@ func NewGame(g *rules.Game, o Options) Game {
 	} else if hasBan {
 		banPtr = &ban
 	}
-	m.Board = board(&pos, bottom, banPtr, lastMove(g), g.CheckedKings(&pos), hasXSquares(g))
+	m.Board = board(&pos, bottom, banPtr, last, g.CheckedKings(&pos), hasXSquares(g))
 	m.Board.ReadOnly = m.Watching || !out.Over() && !m.CanAct
 	if _, ok := dests[o.Sel]; !ok {
 		o.Sel, o.PromoTo = rules.NoSquare, rules.NoSquare
@@ -458,9 +457,26 @@ func NewGame(g *rules.Game, o Options) Game {
 	}
 	m.Preview = newPreview(g, o, o.Base, title, m.FEN, lastMove(g), m.Board.Flipped)
 	if out.Over() || g.Variant().ID() != (rules.BanChess{}).ID() {
-		m.BranchPly = len(hist)
+		m.BranchPly = played(g)
 	}
 	return m
+}
+
+// bottomSide is the side shown at the bottom of the board: the actor's
+// with auto-flip in a game not over, Black's for a viewer who holds only
+// Black's seat, else White's; turned round with Flip.
+func bottomSide(o Options, over bool, actor rules.Color) rules.Color {
+	bottom := rules.White
+	switch {
+	case o.Auto && !over:
+		bottom = actor
+	case o.Seats.Black && !o.Seats.White:
+		bottom = rules.Black
+	}
+	if o.Flip {
+		bottom = bottom.Other()
+	}
+	return bottom
 }
 
 // NewHistoryView describes the board after the first index plies of g
@@ -678,12 +694,25 @@ func displayXY(s rules.Square, flipped bool) (col, row int) {
 // centre is the middle of display column or row v in board units.
 func centre(v int) string { return strconv.FormatFloat(float64(v)+0.5, 'f', 1, 64) }
 
-// lastMove is the from→to of the last move played, if any.
+// played is how many plies g has played since its start position.
+func played(g *rules.Game) int { return g.Ply() - g.StartPly() }
+
+// lastMove is the from→to of the last move played, if any. A move is
+// among the last few plies but for a game's first (a ban and a move
+// alternate): only then is the whole history read.
 func lastMove(g *rules.Game) *rules.Pair {
-	acts := g.Actions()
-	for i := len(acts) - 1; i >= 0; i-- {
-		if acts[i].Phase == rules.PhaseMove {
-			p := acts[i].Pair()
+	n := played(g)
+	if last := lastMoveIn(g.HistorySince(n - 4)); last != nil || n <= 4 {
+		return last
+	}
+	return lastMoveIn(g.History())
+}
+
+// lastMoveIn is the from→to of the last move in hist, if any.
+func lastMoveIn(hist []rules.PlyInfo) *rules.Pair {
+	for i := len(hist) - 1; i >= 0; i-- {
+		if a := hist[i].Action; a.Phase == rules.PhaseMove {
+			p := a.Pair()
 			return &p
 		}
 	}
@@ -715,12 +744,13 @@ func promotion(g *rules.Game, from, to rules.Square, c rules.Color) *Promotion {
 
 // historyRows numbers the plies as moves, each ban before the move it
 // restricted; current marks the ply a history view shows (-1 for none).
-func historyRows(g *rules.Game, current int) []HistoryRow { return rows(g, g.History(), current) }
+func historyRows(g *rules.Game, current int) []HistoryRow {
+	return rows(g.History(), 0, g.StartPosition().Fullmove, current)
+}
 
-// nowRows is the game page's history: its last ply marked as the one
-// shown (aria-current), though not highlighted as a past ply's view is.
-func nowRows(g *rules.Game, hist []rules.PlyInfo) []HistoryRow {
-	r := rows(g, hist, -1)
+// markNow marks the last ply of the game page's history as the one shown
+// (aria-current), though not highlighted as a past ply's view is.
+func markNow(r []HistoryRow) []HistoryRow {
 	if n := len(r); n > 0 {
 		last := &r[n-1]
 		side := last.Black
@@ -732,12 +762,13 @@ func nowRows(g *rules.Game, hist []rules.PlyInfo) []HistoryRow {
 	return r
 }
 
-// rows is historyRows given the game's history.
-func rows(g *rules.Game, hist []rules.PlyInfo, current int) []HistoryRow {
+// rows is historyRows for the plies hist, the first of which is ply index
+// first+1 of the game (history indexes count from 1), played from a
+// position whose fullmove number is fullmove.
+func rows(hist []rules.PlyInfo, first, fullmove, current int) []HistoryRow {
 	if len(hist) == 0 {
 		return nil
 	}
-	fullmove := g.StartPosition().Fullmove
 	var rows []HistoryRow
 	for i, p := range hist {
 		side := p.Actor // the side whose move this ply is or restricts
@@ -751,7 +782,8 @@ func rows(g *rules.Game, hist []rules.PlyInfo, current int) []HistoryRow {
 		if len(rows) == 0 || rows[len(rows)-1].Number != num {
 			rows = append(rows, HistoryRow{Number: num})
 		}
-		item := HistoryItem{Index: i + 1, Ban: p.Action.Phase == rules.PhaseBan, Current: i+1 == current}
+		index := first + i + 1
+		item := HistoryItem{Index: index, Ban: p.Action.Phase == rules.PhaseBan, Current: index == current}
 		item.Title = "Ply " + strconv.Itoa(p.Ply) + ": " + describe(p)
 		item.Comment = p.Comment
 		if item.Ban {
@@ -897,6 +929,14 @@ func HistoryPath(o Options, index int, extra ...string) string {
 // historyURL is the read-only view after index plies.
 func historyURL(index int, h historyLinks) templ.SafeURL {
 	return templ.SafeURL(h.prefix + strconv.Itoa(index) + h.query)
+}
+
+// selName is the square picked on the board, "" for none.
+func selName(o Options) string {
+	if o.Sel.Valid() {
+		return o.Sel.String()
+	}
+	return ""
 }
 
 // gameID is the id of the game o shows.

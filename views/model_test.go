@@ -117,7 +117,7 @@ func TestHotEscapes(t *testing.T) {
 	for _, ro := range []bool{false, true} {
 		for _, dest := range []bool{false, true} {
 			sq.Dest = dest
-			if err := square(sq, ro, evil, evil).Render(context.Background(), &buf); err != nil {
+			if err := square(sq, ro, evil, evil, dest).Render(context.Background(), &buf); err != nil {
 				t.Fatal(err)
 			}
 		}

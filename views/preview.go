@@ -39,7 +39,7 @@ func newPreview(g *rules.Game, o Options, path, title, fen string, last *rules.P
 	}
 	return &Preview{
 		Title:       title,
-		Description: describeGame(g),
+		Description: previewText(g),
 		Image:       img,
 		URL:         o.Origin + path,
 		ImageAlt:    "The board: " + title,
@@ -47,9 +47,9 @@ func newPreview(g *rules.Game, o Options, path, title, fen string, last *rules.P
 	}
 }
 
-// describeGame names the variant, the players (from the game's tags) and
+// previewText names the variant, the players (from the game's tags) and
 // where the game stands: "Ban Chess · Morphy vs Duke Karl · 1-0, White wins".
-func describeGame(g *rules.Game) string {
+func previewText(g *rules.Game) string {
 	white, black := "White", "Black"
 	for _, t := range g.Tags() {
 		switch {

@@ -1,0 +1,70 @@
+package handlers
+
+import (
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/PuerkitoBio/goquery"
+)
+
+// applySwaps does to page what htmx does with an htmx answer (rec) to a
+// request from it: every element of the answer with hx-swap-oob swaps the
+// page's element of its id (outerHTML, the default), or the element its
+// value names ("innerHTML", "beforeend:#history") with its children; then,
+// unless the answer says HX-Reswap: none (a delta), what is left (#game)
+// replaces the page's #game. It fails the test when a target is missing.
+func applySwaps(t *testing.T, page *goquery.Document, rec *httptest.ResponseRecorder) {
+	t.Helper()
+	answer, err := goquery.NewDocumentFromReader(strings.NewReader(rec.Body.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	answer.Find("[hx-swap-oob]").Each(func(_ int, el *goquery.Selection) {
+		v, _ := el.Attr("hx-swap-oob")
+		el.RemoveAttr("hx-swap-oob")
+		style, sel := "outerHTML", "#"+el.AttrOr("id", "")
+		if s, target, ok := strings.Cut(v, ":"); ok {
+			style, sel = s, target
+		} else if v != "true" {
+			style = v
+		}
+		target := page.Find(sel)
+		if target.Length() != 1 {
+			t.Fatalf("out-of-band swap %q %q: %d targets in the page", v, sel, target.Length())
+		}
+		switch style {
+		case "outerHTML":
+			target.ReplaceWithSelection(el)
+		case "innerHTML":
+			target.Empty() // which returns the children it removed
+			target.AppendSelection(el.Contents())
+		case "beforeend":
+			target.AppendSelection(el.Contents())
+		default:
+			t.Fatalf("out-of-band swap %q: not a style the pages use", v)
+		}
+	})
+	if rec.Header().Get("HX-Reswap") == "none" {
+		return
+	}
+	game := answer.Find("main#game")
+	if game.Length() != 1 {
+		t.Fatalf("the answer has %d #game and is not a delta: %.300s", game.Length(), rec.Body.String())
+	}
+	page.Find("main#game").ReplaceWithSelection(game)
+}
+
+// copyDoc is a copy of d, parsed again from its HTML.
+func copyDoc(t *testing.T, d *goquery.Document) *goquery.Document {
+	t.Helper()
+	h, err := d.Html()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := goquery.NewDocumentFromReader(strings.NewReader(h))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
