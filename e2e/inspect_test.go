@@ -65,7 +65,7 @@ func TestEditorInBrowser(t *testing.T) {
 			fenIs("4k3/8/8/4R3/8/8/8/4K3 b - - 0 1 3"),
 			chromedp.WaitVisible(`#editor-ok`),
 			chromedp.Click(`#editor-play`),
-			chromedp.WaitReady(`#game[data-ply="3"]`),
+			chromedp.WaitReady(`#status[data-ply="3"]`),
 		); err != nil {
 			t.Fatal(err)
 		}
