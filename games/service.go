@@ -98,7 +98,8 @@ type Service struct {
 	initial  map[string]string // each variant's initial FEN, by ID
 	feed     *Feed
 	timers   flagTimers
-	analyser Analyser // nil: no analysis
+	analyser Analyser // nil: no analysis (and no computer to play)
+	bots     bots
 }
 
 // Option configures a Service.
@@ -231,10 +232,16 @@ type Undone struct {
 
 // Undo takes back the last ply, or a resignation or agreed draw, and says
 // which. Only the holder of both seats may: at a game with two players,
-// taking back needs both.
+// taking back needs both. At a game against the computer, its player
+// takes back their last ply and the computer's since.
 func (s *Service) Undo(ctx context.Context, id string, cred Credential, then ViewFunc) (Undone, error) {
 	var undone Undone
 	err := s.update(ctx, id, cred, then, func(rec *Record, seats Seats) error {
+		if rec.Bot != nil {
+			var err error
+			undone, err = undoBot(rec, seats)
+			return err
+		}
 		if err := s.authorize(ctx, cred, seats, "take back a ply", rules.White, rules.Black); err != nil {
 			return err
 		}
@@ -348,6 +355,7 @@ func (s *Service) update(ctx context.Context, id string, cred Credential, then V
 	holder := cred.Holder()
 	changed, flagged := false, false
 	var timer flagTimer
+	var job *botJob
 	err := s.store.Update(ctx, id, func(rec *Record) error {
 		now := s.now()
 		seats := seatsOf(rec, holder)
@@ -361,6 +369,9 @@ func (s *Service) update(ctx context.Context, id string, cred Credential, then V
 			s.settle(rec, before, now)
 		}
 		timer = flagTimerOf(rec, now)
+		if changed {
+			job = botJobOf(rec)
+		}
 		if then != nil {
 			then(rec, seats)
 		}
@@ -372,6 +383,7 @@ func (s *Service) update(ctx context.Context, id string, cred Credential, then V
 	if changed {
 		s.feed.Publish(id)
 		s.timers.set(id, timer, s.checkClock)
+		s.bots.schedule(s, id, job)
 	}
 	if flagged {
 		return Errorf(GameOver, "Time ran out, so the game is over and nothing was played.")
