@@ -63,6 +63,14 @@ type Options struct {
 	// SeatTaken says the viewer opened an invite link whose seats were
 	// both taken.
 	SeatTaken bool
+	// Computer is set for a game against the computer.
+	Computer *Computer
+}
+
+// Computer is the computer's seat at a game against it.
+type Computer struct {
+	Side  rules.Color // the side it plays
+	Level int         // 1–8
 }
 
 // SizeMin and SizeStep bound the board size setting: SizeMin, SizeMin +
@@ -268,6 +276,9 @@ type Game struct {
 	MustPass               bool // EN-Chess's partial checkmate: the only move is the pass
 	CanDraw                bool
 	BothSeats              bool // the viewer plays both sides (hot seat)
+	// Thinking says the computer is to act; VsComputer that the viewer
+	// plays the computer (and may take back their ply and its since).
+	Thinking, VsComputer bool
 	ResignSide, ResignName string
 	Watching               bool
 
@@ -364,6 +375,13 @@ func describeGame(g *rules.Game, o Options, last *rules.Pair) Game {
 	if m.Announce == "" {
 		m.Announce = announceLast(recent, out)
 	}
+	if c := o.Computer; c != nil {
+		m.VsComputer = o.Seats.Has(c.Side.Other())
+		m.Thinking = !out.Over() && turn.Actor == c.Side
+		// A side acts at most twice in a row (a move, then a ban), so the
+		// last three plies hold the human's last one, if any.
+		m.CanUndo = m.VsComputer && (out.Reason == rules.Resignation || playedBy(g.HistorySince(played(g)-3), c.Side.Other()))
+	}
 	ban, hasBan := g.Ban()
 	switch {
 	case out.Over():
@@ -391,6 +409,8 @@ func describeGame(g *rules.Game, o Options, last *rules.Pair) Game {
 	switch {
 	case out.Over() && !m.BothSeats:
 		m.Hint = "Browse the history, or start a new game."
+	case m.Thinking:
+		m.Hint = fmt.Sprintf("The computer (level %d) is thinking…", o.Computer.Level)
 	case !out.Over() && !m.CanAct:
 		m.Hint = fmt.Sprintf("Waiting for %s to %s.", turn.Actor.Name(), turn.Phase)
 	}
@@ -1016,9 +1036,13 @@ func ClockText(ms int64) string {
 }
 
 // Waiting reports whether the viewer plays this game and waits for the
-// other side (to join, to act or to answer a rematch): a page without
+// other side (to join, to act or to answer a rematch, or the computer to
+// think): a page without
 // JavaScript then refreshes itself.
 func (g Game) Waiting() bool {
+	if g.VsComputer {
+		return g.Thinking && g.View == nil
+	}
 	t := g.Opts.Table
 	if t == nil || t.Mine == "" || g.View != nil {
 		return false
@@ -1028,6 +1052,31 @@ func (g Game) Waiting() bool {
 	}
 	return !g.CanAct
 }
+
+// playedBy reports whether side played any ply of hist.
+func playedBy(hist []rules.PlyInfo, side rules.Color) bool {
+	for _, p := range hist {
+		if p.Actor == side {
+			return true
+		}
+	}
+	return false
+}
+
+// BotVariants lists the variants the computer plays: Ban Chess and
+// Classic.
+func BotVariants() []Variant {
+	var out []Variant
+	for _, v := range rules.Variants() {
+		if _, en := v.(rules.ENChess); !en {
+			out = append(out, Variant{ID: v.ID(), Name: v.Name()})
+		}
+	}
+	return out
+}
+
+// Levels lists the computer's levels, weakest first.
+func Levels() []int { return []int{1, 2, 3, 4, 5, 6, 7, 8} }
 
 // TimeControls lists the clocks a page offers a game with a friend
 // (minutes+seconds of increment).
