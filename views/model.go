@@ -272,13 +272,13 @@ type Game struct {
 	// What the viewer may do: act at this ply (CanAct), resign for
 	// ResignSide ("" for none), agree a draw. Watching is a viewer who holds
 	// no seat.
-	CanAct                 bool
-	MustPass               bool // EN-Chess's partial checkmate: the only move is the pass
-	CanDraw                bool
-	BothSeats              bool // the viewer plays both sides (hot seat)
+	CanAct    bool
+	MustPass  bool // EN-Chess's partial checkmate: the only move is the pass
+	CanDraw   bool
+	BothSeats bool // the viewer plays both sides (hot seat)
 	// Thinking says the computer is to act; VsComputer that the viewer
 	// plays the computer (and may take back their ply and its since).
-	Thinking, VsComputer bool
+	Thinking, VsComputer   bool
 	ResignSide, ResignName string
 	Watching               bool
 
