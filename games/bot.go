@@ -130,6 +130,22 @@ func (b *bots) schedule(s *Service, id string, job *botJob) {
 	}()
 }
 
+// idle reports whether game id has no search pending.
+func (b *bots) idle(id string) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.pending[id] == nil && !b.closed
+}
+
+// resume starts game id's search when the computer is to act and none is
+// pending: after a restart, or a change another server made.
+func (s *Service) resume(id string, rec *Record) *botJob {
+	if rec.Bot == nil || !s.bots.idle(id) {
+		return nil
+	}
+	return botJobOf(rec)
+}
+
 // stop cancels every search and waits for them to end.
 func (b *bots) stop() {
 	b.mu.Lock()

@@ -236,3 +236,25 @@ func TestBotWithEngine(t *testing.T) {
 	b := &botEnv{env: e, cred: cred, id: id, watch: w}
 	b.waitPly(2)
 }
+
+// A server that starts again finds the computer to act and resumes it at
+// the first look at the game.
+func TestBotResumesAfterRestart(t *testing.T) {
+	b := newBotEnv(t, rules.White)
+	b.eng.next(t) // the search the restart loses
+	b.svc.Close()
+	eng := &fakeEngine{calls: make(chan search, 4)}
+	again := games.New(b.store, games.WithAnalyser(eng))
+	defer again.Close()
+	w, err := again.Watch(b.ctx, b.id, b.cred)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	b2 := &botEnv{env: &env{t: t, ctx: b.ctx, svc: again, store: b.store}, eng: eng, cred: b.cred, id: b.id, watch: w}
+	if got := b2.ply(); got != 1 {
+		t.Fatalf("at ply %d, want 1", got)
+	}
+	b2.eng.next(t).answer()
+	b2.waitPly(2)
+}

@@ -146,21 +146,27 @@ func (s *Service) Create(ctx context.Context, cred Credential, g *rules.Game) (s
 }
 
 // View runs fn on the game id under its lock, with the seats cred holds. A
-// game whose clock ran out is ended first.
+// game whose clock ran out is ended first. At a game against the computer
+// whose search was lost (a restart), the computer starts thinking again.
 func (s *Service) View(ctx context.Context, id string, cred Credential, fn ViewFunc) error {
 	holder := cred.Holder()
 	for try := 0; ; try++ {
 		expired := false
+		var job *botJob
 		err := s.store.View(ctx, id, func(rec *Record) error {
 			if try == 0 && rec.Clock.Expired(s.now()) && !rec.Game.Outcome().Over() {
 				expired = true
 				return nil
 			}
+			job = s.resume(id, rec)
 			fn(rec, seatsOf(rec, holder))
 			return nil
 		})
 		if err != nil {
 			return storeError(err)
+		}
+		if job != nil {
+			s.bots.schedule(s, id, job)
 		}
 		if !expired {
 			return nil
