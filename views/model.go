@@ -336,6 +336,7 @@ func stepsAt(o Options, index, last int) Steps {
 type HistoryView struct {
 	Index, Last int    // plies shown, plies in the game
 	Caption     string // "After ply 3: White banned e7–e5"
+	Ply         int    // the ply to play in the position shown (what Analyse analyses)
 }
 
 // NewGame describes g as the playground shows it now.
@@ -554,7 +555,7 @@ func NewHistoryView(g *rules.Game, index int, o Options) (Game, error) {
 	m.Status = caption
 	m.Title = fmt.Sprintf("Ply %d of %d · %s", index, len(hist), m.Variant)
 	m.Hint = "A read-only view of the game. To go on from this position, start a new game from it below (Play from here); the game itself stays as it is."
-	m.View = &HistoryView{Index: index, Last: len(hist), Caption: caption}
+	m.View = &HistoryView{Index: index, Last: len(hist), Caption: caption, Ply: g.StartPly() + index}
 	bottom := rules.White
 	if o.Flip {
 		bottom = rules.Black
