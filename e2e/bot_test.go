@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -102,6 +103,23 @@ func TestBotGameInBrowser(t *testing.T) {
 		playFirst(t, ctx, base, id, 7)
 		if err := waitFor(ctx, `#game[data-ply="10"]`, botWait); err != nil {
 			t.Fatalf("after the undo, the computer's answer did not show: %v", err)
+		}
+		// The analysis of the position shown: its arrow is a legal action.
+		if err := chromedp.Do(ctx, chromedp.Click(`#analyse`), chromedp.WaitVisible(`#analysis-arrow`)); err != nil {
+			t.Fatal(err)
+		}
+		best, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(() => {
+			const a = document.getElementById("analysis-arrow"), sq = (x, y) => "abcdefgh"[Math.floor(a.getAttribute(x))] + (8 - Math.floor(a.getAttribute(y)));
+			return (a.classList.contains("arrow-ban") ? "b:" : "m:") + sq("x1", "y1") + sq("x2", "y2");
+		})()`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if acts := legal(t, base, id); !slices.ContainsFunc(acts, func(a string) bool { return strings.HasPrefix(a, best) }) {
+			t.Errorf("the analysis' best action %s is not among the legal %v", best, acts)
+		}
+		if err := chromedp.Do(ctx, chromedp.Click(`a[href="/g/`+id+`"]`), chromedp.WaitVisible(`#game[data-ply="10"]`)); err != nil {
+			t.Fatal(err)
 		}
 		// White resigns: the game is over.
 		if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.querySelector("#resign").form.removeAttribute("hx-confirm"), true`)); err != nil {
