@@ -190,6 +190,7 @@ var gameMembers = []member{
 	{"clock", func(o *gameObject) any { return o.Clock }},
 	{"offers", func(o *gameObject) any { return o.Offers }},
 	{"rematch", func(o *gameObject) any { return o.Rematch }},
+	{"bot", func(o *gameObject) any { return o.Bot }},
 }
 
 // fieldsOf reads the fields query parameter: a comma-separated list of the
@@ -212,7 +213,7 @@ func fieldsOf(c echo.Context) (fieldSet, error) {
 			case slices.ContainsFunc(gameMembers, func(m member) bool { return m.name == name }):
 				want[name] = true
 			default:
-				return nil, apiFail(http.StatusBadRequest, "bad_fields", "%q is not a member of the game object: ask for some of id, variant, fen, ply, turn, phase, ban, inCheck, legal, status, reason, winner, result, log, pgn, mode, revision, seats, clock, offers and rematch, or for compact.", trimText(name))
+				return nil, apiFail(http.StatusBadRequest, "bad_fields", "%q is not a member of the game object: ask for some of id, variant, fen, ply, turn, phase, ban, inCheck, legal, status, reason, winner, result, log, pgn, mode, revision, seats, clock, offers, rematch and bot, or for compact.", trimText(name))
 			}
 		}
 	}
