@@ -121,7 +121,11 @@ func instrument(t *testing.T, ctx context.Context, js bool) *[]string {
 			}
 		case *runtime.EventConsoleAPICalled:
 			if ev.Type == runtime.ConsoleAPICalledTypeError {
-				*problems = append(*problems, "console.error")
+				msg := "console.error"
+				for _, a := range ev.Args {
+					msg += " " + string(a.Value) + a.Description
+				}
+				*problems = append(*problems, msg)
 			}
 		}
 	}); err != nil {
