@@ -75,6 +75,7 @@ func serve(ctx context.Context, args []string, out io.Writer, getenv func(string
 	fs.Float64Var(&limits.PostsPerSecond, "post-rate", limits.PostsPerSecond, "POST requests a second one client address may send, in bursts of twice as many; 0: no limit")
 	analysts := fs.Int("analysts", 1, "analyses (searches of the engine) that run at once; each takes a core while it runs")
 	analysisQueue := fs.Int("analysis-queue", 4, "analyses that may wait for a free analyst; more are refused with 429 busy")
+	botTime := fs.Duration("bot-time", engine.DefaultPerPly, "how long the computer thinks a ply at level 8 (levels 1–7 are bound by depth and nodes)")
 	fs.IntVar(&limits.GamesPerMinute, "games-per-minute", limits.GamesPerMinute, "games one client address may start in a minute; 0: no limit")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -115,7 +116,7 @@ func serve(ctx context.Context, args []string, out io.Writer, getenv func(string
 	e.HideBanner, e.HidePort = true, true
 	feed := games.NewFeed()
 	pool := engine.NewPool(*analysts, *analysisQueue, 32)
-	svc := games.New(db, games.WithFeed(feed), games.WithAnalyser(pool))
+	svc := games.New(db, games.WithFeed(feed), games.WithAnalyser(pool), games.WithBotTime(*botTime))
 	defer svc.Close()
 	if l, ok := db.(changeListener); ok {
 		// Other servers on the same database change games too: their

@@ -22,6 +22,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/labstack/echo/v4"
 
+	"github.com/banchess/banchess/engine"
 	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/handlers"
 	"github.com/banchess/banchess/rules"
@@ -74,7 +75,9 @@ func browser(t *testing.T, js bool) (context.Context, string, *[]string) {
 	bin := chromium(t)
 	e := echo.New()
 	e.HideBanner = true
-	handlers.New(games.New(store.NewMemory()), nil).Register(e)
+	svc := games.New(store.NewMemory(), games.WithAnalyser(engine.NewPool(1, 2, 4)))
+	t.Cleanup(svc.Close)
+	handlers.New(svc, nil).Register(e)
 	srv := httptest.NewServer(e)
 	t.Cleanup(srv.Close)
 
@@ -118,7 +121,11 @@ func instrument(t *testing.T, ctx context.Context, js bool) *[]string {
 			}
 		case *runtime.EventConsoleAPICalled:
 			if ev.Type == runtime.ConsoleAPICalledTypeError {
-				*problems = append(*problems, "console.error")
+				msg := "console.error"
+				for _, a := range ev.Args {
+					msg += " " + string(a.Value) + a.Description
+				}
+				*problems = append(*problems, msg)
 			}
 		}
 	}); err != nil {

@@ -31,6 +31,9 @@ type AnalysisRequest struct {
 	Budget time.Duration
 	Level  int
 	Depth  int
+	// Ply, for a game, analyses the position where that ply was to be
+	// played (a view of its history); 0 is the position now.
+	Ply int
 }
 
 // limits checks the request and turns it into the engine's limits.
@@ -67,8 +70,8 @@ func (s *Service) AnalysePosition(ctx context.Context, fen, variant string, req 
 	return s.analyse(ctx, g, req)
 }
 
-// AnalyseGame analyses game id as it stands, knowing its history (for the
-// repetition rule). The game is copied under its lock and searched
+// AnalyseGame analyses game id as it stands (or at req.Ply), knowing its
+// history (for the repetition rule). The game is copied under its lock and searched
 // without it, so the search holds up no ply.
 func (s *Service) AnalyseGame(ctx context.Context, id string, req AnalysisRequest) (engine.Result, error) {
 	var g *rules.Game
@@ -76,13 +79,28 @@ func (s *Service) AnalyseGame(ctx context.Context, id string, req AnalysisReques
 	var err error
 	if verr := s.View(ctx, id, "", func(rec *Record, _ Seats) {
 		// A resignation or agreed draw is no ply: the copy would not know it.
-		if over = rec.Game.Outcome(); !over.Over() {
-			g, err = rules.Replay(rec.Game.Variant(), rec.Game.StartFEN(), rec.Game.BCN())
+		actions := rec.Game.BCN()
+		if req.Ply != 0 {
+			n := req.Ply - rec.Game.StartPly()
+			if n < 0 || n > len(actions) {
+				err = Errorf(Invalid, "This game's plies run from %d to %d.", rec.Game.StartPly(), rec.Game.Ply()).withDetail("bad_ply")
+				return
+			}
+			if n < len(actions) {
+				actions = actions[:n] // a ply before the end: the game went on
+			} else if over = rec.Game.Outcome(); over.Over() {
+				return
+			}
+		} else if over = rec.Game.Outcome(); over.Over() {
+			return
 		}
+		g, err = rules.Replay(rec.Game.Variant(), rec.Game.StartFEN(), actions)
 	}); verr != nil {
 		return engine.Result{}, verr
 	}
 	switch {
+	case err != nil && ErrorOf(err).Detail == "bad_ply":
+		return engine.Result{}, err
 	case over.Over():
 		return engine.Result{}, gameOver(over)
 	case err != nil:

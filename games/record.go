@@ -21,6 +21,9 @@ const (
 	// creator holds one, and the first other player to open its invite
 	// link takes the other.
 	Invite Mode = "invite"
+	// BotGame is a game between a player and the computer, which holds
+	// the other seat (see Table.Bot).
+	BotGame Mode = "bot"
 )
 
 // Record is a game as the service keeps it: the game itself and who may
@@ -58,6 +61,8 @@ type Table struct {
 	Offers Offers `json:"offers,omitzero"`
 	// Rematch is the id of the game a rematch offer, accepted, started.
 	Rematch string `json:"rematch,omitempty"`
+	// Bot is the computer's seat at a game against it; nil otherwise.
+	Bot *Bot `json:"bot,omitempty"`
 }
 
 // Offers are the pending offers of each kind, each by the side that made

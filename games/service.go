@@ -98,7 +98,8 @@ type Service struct {
 	initial  map[string]string // each variant's initial FEN, by ID
 	feed     *Feed
 	timers   flagTimers
-	analyser Analyser // nil: no analysis
+	analyser Analyser // nil: no analysis (and no computer to play)
+	bots     bots
 }
 
 // Option configures a Service.
@@ -145,21 +146,27 @@ func (s *Service) Create(ctx context.Context, cred Credential, g *rules.Game) (s
 }
 
 // View runs fn on the game id under its lock, with the seats cred holds. A
-// game whose clock ran out is ended first.
+// game whose clock ran out is ended first. At a game against the computer
+// whose search was lost (a restart), the computer starts thinking again.
 func (s *Service) View(ctx context.Context, id string, cred Credential, fn ViewFunc) error {
 	holder := cred.Holder()
 	for try := 0; ; try++ {
 		expired := false
+		var job *botJob
 		err := s.store.View(ctx, id, func(rec *Record) error {
 			if try == 0 && rec.Clock.Expired(s.now()) && !rec.Game.Outcome().Over() {
 				expired = true
 				return nil
 			}
+			job = s.resume(id, rec)
 			fn(rec, seatsOf(rec, holder))
 			return nil
 		})
 		if err != nil {
 			return storeError(err)
+		}
+		if job != nil {
+			s.bots.schedule(s, id, job)
 		}
 		if !expired {
 			return nil
@@ -231,10 +238,16 @@ type Undone struct {
 
 // Undo takes back the last ply, or a resignation or agreed draw, and says
 // which. Only the holder of both seats may: at a game with two players,
-// taking back needs both.
+// taking back needs both. At a game against the computer, its player
+// takes back their last ply and the computer's since.
 func (s *Service) Undo(ctx context.Context, id string, cred Credential, then ViewFunc) (Undone, error) {
 	var undone Undone
 	err := s.update(ctx, id, cred, then, func(rec *Record, seats Seats) error {
+		if rec.Bot != nil {
+			var err error
+			undone, err = undoBot(rec, seats)
+			return err
+		}
 		if err := s.authorize(ctx, cred, seats, "take back a ply", rules.White, rules.Black); err != nil {
 			return err
 		}
@@ -348,6 +361,7 @@ func (s *Service) update(ctx context.Context, id string, cred Credential, then V
 	holder := cred.Holder()
 	changed, flagged := false, false
 	var timer flagTimer
+	var job *botJob
 	err := s.store.Update(ctx, id, func(rec *Record) error {
 		now := s.now()
 		seats := seatsOf(rec, holder)
@@ -361,6 +375,9 @@ func (s *Service) update(ctx context.Context, id string, cred Credential, then V
 			s.settle(rec, before, now)
 		}
 		timer = flagTimerOf(rec, now)
+		if changed {
+			job = botJobOf(rec)
+		}
 		if then != nil {
 			then(rec, seats)
 		}
@@ -372,6 +389,7 @@ func (s *Service) update(ctx context.Context, id string, cred Credential, then V
 	if changed {
 		s.feed.Publish(id)
 		s.timers.set(id, timer, s.checkClock)
+		s.bots.schedule(s, id, job)
 	}
 	if flagged {
 		return Errorf(GameOver, "Time ran out, so the game is over and nothing was played.")

@@ -112,8 +112,11 @@ func (t *flagTimers) stop() {
 	t.closed = true
 }
 
-// Close stops the service's clock timers.
-func (s *Service) Close() { s.timers.stop() }
+// Close stops the service's clock timers and the computer's searches.
+func (s *Service) Close() {
+	s.timers.stop()
+	s.bots.stop()
+}
 
 // checkClock ends game id if its clock ran out, and otherwise arms its
 // timer again.

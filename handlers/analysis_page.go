@@ -3,6 +3,7 @@ package handlers
 import (
 	"fmt"
 	"net/http"
+	"strconv"
 
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
@@ -23,14 +24,28 @@ func (p *pages) analysisPage(c echo.Context) error {
 		return p.refuse(c, err)
 	}
 	o.Asset, o.Base = p.asset, gamePath(id)
+	req := games.AnalysisRequest{}
+	if v := c.QueryParam("ply"); v != "" {
+		if req.Ply, err = strconv.Atoi(v); err != nil || req.Ply < 1 {
+			return p.refuse(c, invalidf("%q is not a ply: give its number, from 1.", trimText(v)))
+		}
+	}
 	var fen string
 	var variant rules.Variant
 	if err := p.s.games.View(c.Request().Context(), id, player(c), func(rec *games.Record, _ games.Seats) {
 		fen, variant = rec.Game.FEN(), rec.Game.Variant()
+		hist, n := rec.Game.History(), req.Ply-rec.Game.StartPly()
+		switch {
+		case req.Ply == 0 || n < 0 || n >= len(hist):
+		case n == 0:
+			fen = rec.Game.StartFEN()
+		default:
+			fen = hist[n-1].FEN()
+		}
 	}); err != nil {
 		return p.refuse(c, err)
 	}
-	res, err := p.s.games.AnalyseGame(c.Request().Context(), id, games.AnalysisRequest{})
+	res, err := p.s.games.AnalyseGame(c.Request().Context(), id, req)
 	if err != nil {
 		return p.refuse(c, err)
 	}
@@ -38,7 +53,12 @@ func (p *pages) analysisPage(c echo.Context) error {
 	if err != nil {
 		return p.refuse(c, games.Internalf(err, "reading game %s's position", id))
 	}
-	a := views.Analysis{GameURL: templ.SafeURL(gamePath(id)), FEN: fen, Eval: evalText(g.Turn().Actor, res), Depth: res.Depth, Nodes: res.Nodes, MS: res.Time.Milliseconds()}
+	pos := g.Position()
+	a := views.Analysis{GameURL: templ.SafeURL(gamePath(id)), FEN: fen, Eval: evalText(g.Turn().Actor, res), Depth: res.Depth, Nodes: res.Nodes, MS: res.Time.Milliseconds(),
+		Board: views.NewAnalysisBoard(&pos, res.Best), WhiteShare: views.EvalShare(g.Turn().Actor, res.Score, res.Mate)}
+	if req.Ply != 0 {
+		a.Ply = strconv.Itoa(req.Ply)
+	}
 	for _, act := range res.PV { // the line, worded on a copy of the position
 		s := actionSentence(g, act)
 		if g.Play(act) != nil {

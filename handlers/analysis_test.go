@@ -6,7 +6,10 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/url"
+	"strconv"
 	"testing"
+
+	"github.com/PuerkitoBio/goquery"
 
 	"github.com/labstack/echo/v4"
 
@@ -114,5 +117,35 @@ func TestAnalysisPage(t *testing.T) {
 	a.game(a.do(http.MethodPost, "/api/games/"+g.ID+"/resign", `{"color":"white"}`), http.StatusOK)
 	if r := a.do(http.MethodGet, "/g/"+g.ID+"/analysis", ""); r.code != http.StatusConflict {
 		t.Errorf("finished game: status %d, want 409", r.code)
+	}
+	// Its history can still be analysed: ply 1 is the start, where the
+	// arrow is one of Black's bans.
+	r = a.do(http.MethodGet, "/g/"+g.ID+"/analysis?ply=1", "")
+	if r.code != http.StatusOK {
+		t.Fatalf("ply 1: status %d: %s", r.code, r.body)
+	}
+	d, err := goquery.NewDocumentFromReader(bytes.NewReader(r.body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	arrow := d.Find("#analysis-arrow")
+	sq := func(x, y string) string {
+		fx, _ := strconv.ParseFloat(arrow.AttrOr(x, ""), 64)
+		fy, _ := strconv.ParseFloat(arrow.AttrOr(y, ""), 64)
+		return string([]byte{'a' + byte(fx), '8' - byte(fy)})
+	}
+	best := "b:" + sq("x1", "y1") + sq("x2", "y2")
+	start, _ := rules.Replay(rules.BanChess{}, "", nil)
+	legal := false
+	for _, l := range start.Legal() {
+		legal = legal || l.String() == best
+	}
+	if !legal || !arrow.HasClass("arrow-ban") || text(d, "#analysis-ply") != "1" || d.Find(".eval-white").Length() != 1 {
+		t.Errorf("ply 1: arrow %s (legal %v), ban %v, ply %q", best, legal, arrow.HasClass("arrow-ban"), text(d, "#analysis-ply"))
+	}
+	for _, q := range []string{"?ply=99", "?ply=x", "?ply=0"} {
+		if r := a.do(http.MethodGet, "/g/"+g.ID+"/analysis"+q, ""); r.code != http.StatusBadRequest {
+			t.Errorf("%s: status %d, want 400", q, r.code)
+		}
 	}
 }

@@ -37,12 +37,19 @@ type gameObject struct {
 	PGN     string   `json:"pgn"`
 
 	// Who plays and what stands around the board.
-	Mode     string      `json:"mode"`     // "hotseat" or "invite"
+	Mode     string      `json:"mode"`     // "hotseat", "invite" or "bot"
 	Revision int64       `json:"revision"` // counts the game's changes
 	Seats    seatsObject `json:"seats"`
 	Clock    *clockJSON  `json:"clock"`   // null for a game without a clock
 	Offers   offersJSON  `json:"offers"`  // pending offers, by side
 	Rematch  *string     `json:"rematch"` // the rematch game's id, once accepted
+	Bot      *botJSON    `json:"bot"`     // the computer's seat; null but at a game against it
+}
+
+// botJSON is the computer's seat: its side and level.
+type botJSON struct {
+	Color string `json:"color"`
+	Level int    `json:"level"`
 }
 
 // seatsObject says which seats are taken.
@@ -94,6 +101,9 @@ func recordSubset(rec *games.Record, now time.Time, want fieldSet, tags ...rules
 	obj.Offers = offersJSON{Takeback: sideOrNull(rec.Offers.Takeback), Draw: sideOrNull(rec.Offers.Draw), Rematch: sideOrNull(rec.Offers.Rematch)}
 	if rec.Rematch != "" {
 		obj.Rematch = &rec.Rematch
+	}
+	if b := rec.Bot; b != nil {
+		obj.Bot = &botJSON{Color: b.Color.String(), Level: b.Level}
 	}
 	if rec.Clock != nil {
 		cv := rec.Clock.At(now)
@@ -180,6 +190,7 @@ var gameMembers = []member{
 	{"clock", func(o *gameObject) any { return o.Clock }},
 	{"offers", func(o *gameObject) any { return o.Offers }},
 	{"rematch", func(o *gameObject) any { return o.Rematch }},
+	{"bot", func(o *gameObject) any { return o.Bot }},
 }
 
 // fieldsOf reads the fields query parameter: a comma-separated list of the
@@ -202,7 +213,7 @@ func fieldsOf(c echo.Context) (fieldSet, error) {
 			case slices.ContainsFunc(gameMembers, func(m member) bool { return m.name == name }):
 				want[name] = true
 			default:
-				return nil, apiFail(http.StatusBadRequest, "bad_fields", "%q is not a member of the game object: ask for some of id, variant, fen, ply, turn, phase, ban, inCheck, legal, status, reason, winner, result, log, pgn, mode, revision, seats, clock, offers and rematch, or for compact.", trimText(name))
+				return nil, apiFail(http.StatusBadRequest, "bad_fields", "%q is not a member of the game object: ask for some of id, variant, fen, ply, turn, phase, ban, inCheck, legal, status, reason, winner, result, log, pgn, mode, revision, seats, clock, offers, rematch and bot, or for compact.", trimText(name))
 			}
 		}
 	}
@@ -418,6 +429,21 @@ func (a *api) pgnTags(c echo.Context) []rules.Tag {
 	return []rules.Tag{{Name: "Date", Value: a.s.now().Format("2006.01.02")}, {Name: "Site", Value: site}}
 }
 
+// apiBot reads the member "bot", "color:level" (the object form
+// {"color":…,"level":…} arrives so): the computer's colour and level.
+func apiBot(v string) (*games.BotSettings, error) {
+	color, level, _ := strings.Cut(v, ":")
+	side, err := botColor(color)
+	if err != nil {
+		return nil, apiFail(http.StatusBadRequest, "bad_bot", "%s", games.ErrorOf(err).Msg)
+	}
+	n, err := parseBotLevel(level)
+	if err != nil {
+		return nil, apiFail(http.StatusBadRequest, "bad_level", "%s", games.ErrorOf(err).Msg)
+	}
+	return &games.BotSettings{Color: side.Other(), Level: n}, nil
+}
+
 var siteRE = regexp.MustCompile(`^[A-Za-z0-9.:\[\]-]{1,255}$`)
 
 // createdGame is the answer to a new game: the game, and the token that
@@ -435,12 +461,32 @@ type createdGame struct {
 // bearer token, if it sends one, holds the new game's seats; otherwise a
 // new token does. Either way the answer carries it.
 func (a *api) create(c echo.Context) error {
-	f, err := readFields(c, "variant", "fen", "pgn", "mode", "color", "clock")
+	f, err := readFields(c, "variant", "fen", "pgn", "mode", "color", "clock", "bot")
 	if err != nil {
 		return err
 	}
 	var settings games.InviteSettings
+	var bot *games.BotSettings
+	if v, ok := f["bot"]; ok {
+		if bot, err = apiBot(v); err != nil {
+			return err
+		}
+		if m := f["mode"]; m != "" && m != "bot" {
+			return apiFail(http.StatusBadRequest, "bad_mode", `"bot" starts a game against the computer: send no "mode", or "mode":"bot".`)
+		}
+		f["mode"] = "bot"
+	}
 	switch f["mode"] {
+	case "bot":
+		if bot == nil {
+			return apiFail(http.StatusBadRequest, "bad_bot", `A game against the computer needs "bot":{"color":"white"|"black","level":1..8}.`)
+		}
+		if _, ok := f["clock"]; ok {
+			return apiFail(http.StatusBadRequest, "bad_mode", `"clock" is for a game with a friend: send "mode":"invite" with it.`)
+		}
+		if _, ok := f["color"]; ok {
+			return apiFail(http.StatusBadRequest, "bad_mode", `Say the computer's colour in "bot", not "color".`)
+		}
 	case "", "hotseat":
 		if _, ok := f["color"]; ok {
 			return apiFail(http.StatusBadRequest, "bad_mode", `"color" is for a game with a friend: send "mode":"invite" with it.`)
@@ -464,7 +510,7 @@ func (a *api) create(c echo.Context) error {
 			settings.Clock = &tc
 		}
 	default:
-		return apiFail(http.StatusBadRequest, "bad_mode", `%q is not a mode: use "hotseat" (one token plays both sides) or "invite" (a game with a friend or a bot, who joins).`, trimText(f["mode"]))
+		return apiFail(http.StatusBadRequest, "bad_mode", `%q is not a mode: use "hotseat" (one token plays both sides), "invite" (a game with a friend or a program, who joins) or "bot" (against the computer).`, trimText(f["mode"]))
 	}
 	fen, hasFEN := f["fen"]
 	pgn, hasPGN := f["pgn"]
@@ -492,12 +538,15 @@ func (a *api) create(c echo.Context) error {
 	ctx := c.Request().Context()
 	obj := createdGame{Token: string(token)}
 	var id string
-	if f["mode"] == "invite" {
+	switch f["mode"] {
+	case "bot":
+		id, _, err = a.s.games.CreateBot(ctx, token, g, *bot)
+	case "invite":
 		var code string
 		id, code, _, err = a.s.games.CreateInvite(ctx, token, g, settings)
 		obj.Invite = a.s.origin(c) + gamePath(id) + "?invite=" + code
 		obj.InviteCode = code
-	} else {
+	default:
 		id, err = a.s.games.Create(ctx, token, g)
 	}
 	if err != nil {

@@ -73,6 +73,12 @@ func decodeFields(body []byte, names []string) (map[string]string, error) {
 		if n, isNum := tok.(json.Number); isNum && name == "ply" {
 			v, ok = n.String(), true // a ply may be given as a number
 		}
+		if d, isObj := tok.(json.Delim); isObj && d == '{' && name == "bot" {
+			if v, err = decodeBot(dec); err != nil {
+				return nil, err
+			}
+			ok = true
+		}
 		if !ok {
 			return nil, apiFail(http.StatusBadRequest, "bad_json", "The field %q must be a string.", name)
 		}
@@ -85,6 +91,44 @@ func decodeFields(body []byte, names []string) (map[string]string, error) {
 		return nil, apiFail(http.StatusBadRequest, "bad_json", "The request body has more after its JSON object; send one object.")
 	}
 	return fields, nil
+}
+
+// decodeBot reads the rest of the object {"color":"white"|"black",
+// "level":1..8} after its opening brace, as the string form "color:level"
+// of the member "bot".
+func decodeBot(dec *json.Decoder) (string, error) {
+	var color, level string
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return "", badJSON(err)
+		}
+		name := tok.(string)
+		if tok, err = dec.Token(); err != nil {
+			return "", badJSON(err)
+		}
+		var v string
+		switch t := tok.(type) {
+		case string:
+			v = t
+		case json.Number:
+			v = t.String()
+		default:
+			return "", apiFail(http.StatusBadRequest, "bad_json", `The field "bot.%s" must be a string or a number.`, trimText(name))
+		}
+		switch name {
+		case "color":
+			color = v
+		case "level":
+			level = v
+		default:
+			return "", apiFail(http.StatusBadRequest, "unknown_field", `Unknown field "bot.%s": "bot" takes "color" and "level".`, trimText(name))
+		}
+	}
+	if _, err := dec.Token(); err != nil { // the closing brace
+		return "", badJSON(err)
+	}
+	return color + ":" + level, nil
 }
 
 // badJSON explains a JSON syntax error.

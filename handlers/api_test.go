@@ -97,7 +97,7 @@ func (a *apiT) send(req *http.Request) apiResp {
 }
 
 // gameFields are the game object's names, exactly.
-var gameFields = []string{"id", "variant", "fen", "ply", "turn", "phase", "ban", "inCheck", "legal", "status", "reason", "winner", "result", "log", "pgn", "mode", "revision", "seats", "clock", "offers", "rematch"}
+var gameFields = []string{"id", "variant", "fen", "ply", "turn", "phase", "ban", "inCheck", "legal", "status", "reason", "winner", "result", "log", "pgn", "mode", "revision", "seats", "clock", "offers", "rematch", "bot"}
 
 // game checks r is a game object with status want and decodes it. A new
 // game (201) has its token too, which a keeps for the game's writes.
@@ -268,7 +268,7 @@ func TestAPICreateRefused(t *testing.T) {
 		{"repeated field", `{"variant":"ban","variant":"classic"}`, "application/json", 400, "bad_json"},
 		{"unknown field", `{"variant":"ban","timer":"5+0"}`, "application/json", 400, "unknown_field"},
 		{"clock without invite", `{"variant":"ban","clock":"5+0"}`, "application/json", 400, "bad_mode"},
-		{"unknown mode", `{"mode":"bot"}`, "application/json", 400, "bad_mode"},
+		{"unknown mode", `{"mode":"robot"}`, "application/json", 400, "bad_mode"},
 		{"bad clock", `{"mode":"invite","clock":"5"}`, "application/json", 400, "bad_clock"},
 		{"bad colour", `{"mode":"invite","color":"red"}`, "application/json", 400, "bad_color"},
 		{"field in another case", `{"Variant":"ban"}`, "application/json", 400, "unknown_field"},

@@ -227,6 +227,7 @@ func (p *pages) respond(c echo.Context, id string, status int, o views.Options, 
 		o.Seats = views.Seats{White: seats.White, Black: seats.Black}
 		o.Revision, o.EventsURL = rec.Revision, o.Base+"/events"
 		o.Table = p.table(c, rec, seats, o)
+		o.Computer = computer(rec)
 		if o.JoinCode != "" && (seats.Any() || rec.White != "" && rec.Black != "") {
 			o.JoinCode = "" // nothing to join: seated already, or no seat free
 		}
@@ -569,8 +570,10 @@ func (p *pages) newGame(c echo.Context) error {
 	case "", "hotseat":
 	case "invite":
 		return p.newInvite(c, o)
+	case "bot":
+		return p.newBot(c, o)
 	default:
-		return p.refuse(c, invalidf("%q is not a way to play: use hotseat or invite.", trimText(mode)))
+		return p.refuse(c, invalidf("%q is not a way to play: use hotseat, invite or bot.", trimText(mode)))
 	}
 	g, err := p.s.games.NewGame(c.Request().Form.Get("variant"))
 	if err != nil {

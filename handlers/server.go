@@ -36,6 +36,7 @@ type GameService interface {
 	AnalyseGame(ctx context.Context, id string, req games.AnalysisRequest) (engine.Result, error)
 
 	CreateInvite(ctx context.Context, cred games.Credential, g *rules.Game, settings games.InviteSettings) (id, code string, side rules.Color, err error)
+	CreateBot(ctx context.Context, cred games.Credential, g *rules.Game, settings games.BotSettings) (id string, side rules.Color, err error)
 	Join(ctx context.Context, id string, cred games.Credential, code string) (games.Seats, error)
 	MakeOffer(ctx context.Context, id string, cred games.Credential, offer games.Offer, then games.ViewFunc) error
 	AnswerOffer(ctx context.Context, id string, cred games.Credential, offer games.Offer, accept bool, then games.ViewFunc) error

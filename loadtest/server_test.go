@@ -53,11 +53,16 @@ func newEcho(svc *games.Service) *echo.Echo {
 // ends.
 func startServer(tb testing.TB, st games.Store, conns int) *server {
 	tb.Helper()
+	return serve(tb, games.New(st), conns)
+}
+
+// serve is startServer for a service built by the caller.
+func serve(tb testing.TB, svc *games.Service, conns int) *server {
+	tb.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		tb.Fatal(err)
 	}
-	svc := games.New(st)
 	srv := &http.Server{Handler: newEcho(svc), ReadHeaderTimeout: 10 * time.Second}
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()

@@ -104,6 +104,18 @@ var storeBehaviours = []struct {
 			t.Errorf("after a change to the table alone: revision %d, table %+v", got.Revision, got.Table)
 		}
 	}},
+	{"a game against the computer keeps the computer's seat", func(t *testing.T, s games.Store) {
+		rec := record(rules.New(rules.BanChess{}), "ann")
+		rec.Mode, rec.Black, rec.Revision = games.BotGame, "engine:5", 1
+		rec.Bot = &games.Bot{Color: rules.Black, Level: 5}
+		if err := s.Create(context.Background(), rec); err != nil {
+			t.Fatal(err)
+		}
+		got := viewRecord(t, s, rec.ID)
+		if got.Mode != games.BotGame || got.Bot == nil || *got.Bot != (games.Bot{Color: rules.Black, Level: 5}) || got.Black != "engine:5" {
+			t.Errorf("stored mode %s, black %q, bot %+v", got.Mode, got.Black, got.Bot)
+		}
+	}},
 	{"update commits and passes on fn's error", func(t *testing.T, s games.Store) {
 		ctx := context.Background()
 		id := newGame(t, s)

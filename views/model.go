@@ -63,6 +63,14 @@ type Options struct {
 	// SeatTaken says the viewer opened an invite link whose seats were
 	// both taken.
 	SeatTaken bool
+	// Computer is set for a game against the computer.
+	Computer *Computer
+}
+
+// Computer is the computer's seat at a game against it.
+type Computer struct {
+	Side  rules.Color // the side it plays
+	Level int         // 1–8
 }
 
 // SizeMin and SizeStep bound the board size setting: SizeMin, SizeMin +
@@ -264,10 +272,13 @@ type Game struct {
 	// What the viewer may do: act at this ply (CanAct), resign for
 	// ResignSide ("" for none), agree a draw. Watching is a viewer who holds
 	// no seat.
-	CanAct                 bool
-	MustPass               bool // EN-Chess's partial checkmate: the only move is the pass
-	CanDraw                bool
-	BothSeats              bool // the viewer plays both sides (hot seat)
+	CanAct    bool
+	MustPass  bool // EN-Chess's partial checkmate: the only move is the pass
+	CanDraw   bool
+	BothSeats bool // the viewer plays both sides (hot seat)
+	// Thinking says the computer is to act; VsComputer that the viewer
+	// plays the computer (and may take back their ply and its since).
+	Thinking, VsComputer   bool
 	ResignSide, ResignName string
 	Watching               bool
 
@@ -325,6 +336,7 @@ func stepsAt(o Options, index, last int) Steps {
 type HistoryView struct {
 	Index, Last int    // plies shown, plies in the game
 	Caption     string // "After ply 3: White banned e7–e5"
+	Ply         int    // the ply to play in the position shown (what Analyse analyses)
 }
 
 // NewGame describes g as the playground shows it now.
@@ -364,6 +376,13 @@ func describeGame(g *rules.Game, o Options, last *rules.Pair) Game {
 	if m.Announce == "" {
 		m.Announce = announceLast(recent, out)
 	}
+	if c := o.Computer; c != nil {
+		m.VsComputer = o.Seats.Has(c.Side.Other())
+		m.Thinking = !out.Over() && turn.Actor == c.Side
+		// A side acts at most twice in a row (a move, then a ban), so the
+		// last three plies hold the human's last one, if any.
+		m.CanUndo = m.VsComputer && (out.Reason == rules.Resignation || playedBy(g.HistorySince(played(g)-3), c.Side.Other()))
+	}
 	ban, hasBan := g.Ban()
 	switch {
 	case out.Over():
@@ -391,6 +410,8 @@ func describeGame(g *rules.Game, o Options, last *rules.Pair) Game {
 	switch {
 	case out.Over() && !m.BothSeats:
 		m.Hint = "Browse the history, or start a new game."
+	case m.Thinking:
+		m.Hint = fmt.Sprintf("The computer (level %d) is thinking…", o.Computer.Level)
 	case !out.Over() && !m.CanAct:
 		m.Hint = fmt.Sprintf("Waiting for %s to %s.", turn.Actor.Name(), turn.Phase)
 	}
@@ -534,7 +555,7 @@ func NewHistoryView(g *rules.Game, index int, o Options) (Game, error) {
 	m.Status = caption
 	m.Title = fmt.Sprintf("Ply %d of %d · %s", index, len(hist), m.Variant)
 	m.Hint = "A read-only view of the game. To go on from this position, start a new game from it below (Play from here); the game itself stays as it is."
-	m.View = &HistoryView{Index: index, Last: len(hist), Caption: caption}
+	m.View = &HistoryView{Index: index, Last: len(hist), Caption: caption, Ply: g.StartPly() + index}
 	bottom := rules.White
 	if o.Flip {
 		bottom = rules.Black
@@ -1016,9 +1037,13 @@ func ClockText(ms int64) string {
 }
 
 // Waiting reports whether the viewer plays this game and waits for the
-// other side (to join, to act or to answer a rematch): a page without
+// other side (to join, to act or to answer a rematch, or the computer to
+// think): a page without
 // JavaScript then refreshes itself.
 func (g Game) Waiting() bool {
+	if g.VsComputer {
+		return g.Thinking && g.View == nil
+	}
 	t := g.Opts.Table
 	if t == nil || t.Mine == "" || g.View != nil {
 		return false
@@ -1028,6 +1053,31 @@ func (g Game) Waiting() bool {
 	}
 	return !g.CanAct
 }
+
+// playedBy reports whether side played any ply of hist.
+func playedBy(hist []rules.PlyInfo, side rules.Color) bool {
+	for _, p := range hist {
+		if p.Actor == side {
+			return true
+		}
+	}
+	return false
+}
+
+// BotVariants lists the variants the computer plays: Ban Chess and
+// Classic.
+func BotVariants() []Variant {
+	var out []Variant
+	for _, v := range rules.Variants() {
+		if _, en := v.(rules.ENChess); !en {
+			out = append(out, Variant{ID: v.ID(), Name: v.Name()})
+		}
+	}
+	return out
+}
+
+// Levels lists the computer's levels, weakest first.
+func Levels() []int { return []int{1, 2, 3, 4, 5, 6, 7, 8} }
 
 // TimeControls lists the clocks a page offers a game with a friend
 // (minutes+seconds of increment).

@@ -1,0 +1,227 @@
+package games
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/banchess/banchess/engine"
+	"github.com/banchess/banchess/rules"
+)
+
+// Bot is the computer's seat at a game against it.
+type Bot struct {
+	// Color is the side the computer plays.
+	Color rules.Color `json:"color"`
+	// Level is its strength, 1 (weakest) to engine.Levels.
+	Level int `json:"level"`
+}
+
+// botHolder is the holder of the computer's seat: no credential hashes to
+// it (a credential's holder is base64 without a colon).
+func botHolder(level int) string { return "engine:" + strconv.Itoa(level) }
+
+// BotSettings are what a game against the computer is created with.
+type BotSettings struct {
+	// Color is the human's side; no Color picks one at random.
+	Color rules.Color
+	// Level is the computer's strength, 1 to engine.Levels.
+	Level int
+}
+
+// CreateBot stores g as a new game between cred and the computer, which
+// holds the other seat and plays its plies by itself (at once when it acts
+// first). It returns the game's id and the human's side.
+func (s *Service) CreateBot(ctx context.Context, cred Credential, g *rules.Game, settings BotSettings) (id string, side rules.Color, err error) {
+	holder := cred.Holder()
+	switch {
+	case holder == "":
+		return "", 0, Errorf(Unauthorized, "A new game needs a player to hold its seat.")
+	case settings.Level < 1 || settings.Level > engine.Levels:
+		return "", 0, Errorf(Invalid, "The level must be from 1 to %d.", engine.Levels).withDetail("bad_level")
+	case s.analyser == nil:
+		return "", 0, Internalf(errors.New("no engine"), "creating a game against the computer")
+	}
+	if _, err := engine.FromGame(g); errors.Is(err, engine.ErrVariant) {
+		return "", 0, Errorf(Invalid, "The computer plays Ban Chess and Classic only, not %s.", g.Variant().Name()).withDetail("unsupported_variant")
+	}
+	side = settings.Color
+	if side != rules.White && side != rules.Black {
+		side = randomColor()
+	}
+	now := s.now()
+	rec := &Record{Game: g, Mode: BotGame, Created: now, Updated: now, Revision: 1}
+	rec.Bot = &Bot{Color: side.Other(), Level: settings.Level}
+	if side == rules.White {
+		rec.White, rec.Black = holder, botHolder(settings.Level)
+	} else {
+		rec.White, rec.Black = botHolder(settings.Level), holder
+	}
+	if err := s.store.Create(ctx, rec); err != nil {
+		return "", 0, ErrorOf(err)
+	}
+	s.bots.schedule(s, rec.ID, botJobOf(rec))
+	return rec.ID, side, nil
+}
+
+// botJob is a search the computer owes a game: its copy of the game, taken
+// under the lock, and the ply it was taken at.
+type botJob struct {
+	game  *rules.Game
+	ply   int
+	level int
+}
+
+// botJobOf returns the search rec needs now, or nil when the computer
+// plays no part in it or is not to act.
+func botJobOf(rec *Record) *botJob {
+	g := rec.Game
+	if rec.Bot == nil || g.Outcome().Over() || g.Turn().Actor != rec.Bot.Color {
+		return nil
+	}
+	cp, err := rules.Replay(g.Variant(), g.StartFEN(), g.BCN())
+	if err != nil {
+		return nil // the game replays from its own record; never seen
+	}
+	return &botJob{game: cp, ply: g.Ply(), level: rec.Bot.Level}
+}
+
+// bots runs the computer's searches: at most one pending per game, which
+// a change to the game cancels.
+type bots struct {
+	mu      sync.Mutex
+	pending map[string]*botRun
+	closed  bool
+	wg      sync.WaitGroup
+	perPly  time.Duration // level 8's time; 0 is the engine's default
+}
+
+type botRun struct{ cancel context.CancelFunc }
+
+// schedule cancels game id's pending search and, for a job, starts one.
+func (b *bots) schedule(s *Service, id string, job *botJob) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if run := b.pending[id]; run != nil {
+		run.cancel()
+		delete(b.pending, id)
+	}
+	if job == nil || b.closed {
+		return
+	}
+	if b.pending == nil {
+		b.pending = map[string]*botRun{}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	run := &botRun{cancel: cancel}
+	b.pending[id] = run
+	b.wg.Add(1)
+	go func() {
+		defer b.wg.Done()
+		defer cancel()
+		s.botPlay(ctx, id, job, b.perPly)
+		b.mu.Lock()
+		if b.pending[id] == run {
+			delete(b.pending, id)
+		}
+		b.mu.Unlock()
+	}()
+}
+
+// idle reports whether game id has no search pending.
+func (b *bots) idle(id string) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.pending[id] == nil && !b.closed
+}
+
+// resume starts game id's search when the computer is to act and none is
+// pending: after a restart, or a change another server made.
+func (s *Service) resume(id string, rec *Record) *botJob {
+	if rec.Bot == nil || !s.bots.idle(id) {
+		return nil
+	}
+	return botJobOf(rec)
+}
+
+// stop cancels every search and waits for them to end.
+func (b *bots) stop() {
+	b.mu.Lock()
+	b.closed = true
+	for id, run := range b.pending {
+		run.cancel()
+		delete(b.pending, id)
+	}
+	b.mu.Unlock()
+	b.wg.Wait()
+}
+
+// botRetry is how long the computer waits for a busy engine pool.
+const botRetry = 100 * time.Millisecond
+
+// botPlay searches job's position and plays the result at the ply it was
+// searched at: a game that moved on meanwhile refuses it, harmlessly.
+func (s *Service) botPlay(ctx context.Context, id string, job *botJob, perPly time.Duration) {
+	lim, err := engine.Level(job.level, perPly)
+	if err != nil {
+		return
+	}
+	var res engine.Result
+	for {
+		res, err = s.analyser.Analyse(ctx, job.game, lim)
+		if !errors.Is(err, engine.ErrBusy) {
+			break
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(botRetry):
+		}
+	}
+	if err != nil || ctx.Err() != nil {
+		return
+	}
+	_ = s.update(ctx, id, "", nil, func(rec *Record, _ Seats) error {
+		g := rec.Game
+		if rec.Bot == nil || g.Outcome().Over() || g.Turn().Actor != rec.Bot.Color {
+			return Errorf(Conflict, "The computer is not to act.")
+		}
+		if err := checkPly(g, job.ply); err != nil {
+			return err
+		}
+		return g.Play(res.Best)
+	})
+}
+
+// WithBotTime sets the time level 8 thinks per ply in games against the
+// computer (default engine.DefaultPerPly).
+func WithBotTime(perPly time.Duration) Option { return func(s *Service) { s.bots.perPly = perPly } }
+
+// undoBot takes back, at a game against the computer, the human's last ply
+// and the computer's since; a resignation is taken back alone.
+func undoBot(rec *Record, seats Seats) (Undone, error) {
+	var undone Undone
+	g := rec.Game
+	human := rec.Bot.Color.Other()
+	if !seats.Has(human) {
+		return undone, Errorf(Forbidden, "You are watching this game: only its player can take back a ply.")
+	}
+	out := g.Outcome()
+	if out.Reason == rules.Resignation || out.Reason == rules.Agreement {
+		undone.Declared = out
+		return undone, g.Undo()
+	}
+	keep := lastPlyBy(g, human)
+	if keep < 0 {
+		return undone, Errorf(Conflict, "You have played nothing to take back.")
+	}
+	undone.Ply = g.History()[keep]
+	for g.Ply()-g.StartPly() > keep {
+		if err := g.Undo(); err != nil {
+			return undone, err
+		}
+	}
+	return undone, nil
+}

@@ -1,0 +1,260 @@
+package games_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/banchess/banchess/engine"
+	"github.com/banchess/banchess/games"
+	"github.com/banchess/banchess/rules"
+)
+
+// fakeEngine hands each search to the test, which answers it (or not).
+type fakeEngine struct{ calls chan search }
+
+type search struct {
+	g     *rules.Game
+	ctx   context.Context
+	reply chan engine.Result
+}
+
+func (f *fakeEngine) Analyse(ctx context.Context, g *rules.Game, _ engine.Limits) (engine.Result, error) {
+	s := search{g: g, ctx: ctx, reply: make(chan engine.Result, 1)}
+	f.calls <- s
+	select {
+	case r := <-s.reply:
+		return r, nil
+	case <-ctx.Done():
+		return engine.Result{}, ctx.Err()
+	}
+}
+
+// next waits for the computer's next search.
+func (f *fakeEngine) next(t *testing.T) search {
+	t.Helper()
+	select {
+	case s := <-f.calls:
+		return s
+	case <-time.After(5 * time.Second):
+		t.Fatal("the computer started no search")
+		return search{}
+	}
+}
+
+// answer replies with the position's first legal action.
+func (s search) answer() { s.reply <- engine.Result{Best: s.g.Legal()[0]} }
+
+// botEnv is a game against the computer on a fake engine.
+type botEnv struct {
+	*env
+	eng   *fakeEngine
+	cred  games.Credential
+	id    string
+	watch *games.Watch
+}
+
+func newBotEnv(t *testing.T, human rules.Color) *botEnv {
+	t.Helper()
+	eng := &fakeEngine{calls: make(chan search, 4)}
+	e := newEnv(t, games.WithAnalyser(eng))
+	t.Cleanup(e.svc.Close)
+	cred := games.NewCredential()
+	id, side, err := e.svc.CreateBot(e.ctx, cred, rules.New(rules.BanChess{}), games.BotSettings{Color: human, Level: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if side != human {
+		t.Fatalf("human plays %v, want %v", side, human)
+	}
+	w, err := e.svc.Watch(e.ctx, id, cred)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(w.Close)
+	return &botEnv{env: e, eng: eng, cred: cred, id: id, watch: w}
+}
+
+// waitPly waits until the game is at ply n.
+func (b *botEnv) waitPly(n int) {
+	b.t.Helper()
+	deadline := time.After(5 * time.Second)
+	for b.ply() != n {
+		select {
+		case <-b.watch.C():
+		case <-deadline:
+			b.t.Fatalf("game at ply %d, want %d", b.ply(), n)
+		}
+	}
+}
+
+func (b *botEnv) ply() int {
+	var ply int
+	if err := b.svc.View(b.ctx, b.id, b.cred, func(rec *games.Record, _ games.Seats) { ply = rec.Game.Ply() }); err != nil {
+		b.t.Fatal(err)
+	}
+	return ply
+}
+
+// play plays the human's first legal action.
+func (b *botEnv) play() {
+	b.t.Helper()
+	var in games.Input
+	b.svc.View(b.ctx, b.id, b.cred, func(rec *games.Record, _ games.Seats) {
+		in = games.Input{Text: rec.Game.Legal()[0].String(), Ply: rec.Game.Ply()}
+	})
+	if err := b.svc.Play(b.ctx, b.id, b.cred, in, nil); err != nil {
+		b.t.Fatal(err)
+	}
+}
+
+func TestBotActsFirstAndAnswers(t *testing.T) {
+	b := newBotEnv(t, rules.White)
+	// Black bans first: the computer searches at once.
+	s := b.eng.next(t)
+	if s.g.Ply() != 1 {
+		t.Fatalf("searched ply %d, want 1", s.g.Ply())
+	}
+	s.answer()
+	b.waitPly(2)
+	b.play() // White moves
+	b.play() // White bans
+	// Black moves, then bans: two searches in a row.
+	b.eng.next(t).answer()
+	b.waitPly(5)
+	b.eng.next(t).answer()
+	b.waitPly(6)
+	var rec games.Record
+	b.svc.View(b.ctx, b.id, b.cred, func(r *games.Record, seats games.Seats) {
+		rec = *r
+		if !seats.White || seats.Black {
+			t.Errorf("human holds %+v, want White only", seats)
+		}
+	})
+	if rec.Mode != games.BotGame || rec.Bot == nil || rec.Bot.Color != rules.Black || rec.Bot.Level != 2 {
+		t.Errorf("record mode %q bot %+v", rec.Mode, rec.Bot)
+	}
+}
+
+func TestBotHumanFirstWaits(t *testing.T) {
+	b := newBotEnv(t, rules.Black)
+	b.play() // Black bans
+	b.eng.next(t).answer()
+	b.waitPly(3)
+	b.eng.next(t).answer() // White bans after its move
+	b.waitPly(4)
+}
+
+func TestBotUndoTakesBackBoth(t *testing.T) {
+	b := newBotEnv(t, rules.Black)
+	b.play()
+	b.eng.next(t).answer()
+	b.waitPly(3)
+	b.eng.next(t).answer()
+	b.waitPly(4)
+	b.play() // Black moves
+	b.play() // Black bans
+	b.eng.next(t).answer()
+	b.waitPly(7)
+	b.eng.next(t).answer()
+	b.waitPly(8)
+	// Undo takes back Black's ban (ply 5) and White's move and ban since.
+	undone, err := b.svc.Undo(b.ctx, b.id, b.cred, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := b.ply(); got != 5 {
+		t.Errorf("after undo at ply %d, want 5", got)
+	}
+	if undone.Ply.Actor != rules.Black {
+		t.Errorf("undid %+v, want Black's ply", undone.Ply)
+	}
+	// The watcher, not the computer, may not undo.
+	if _, err := b.svc.Undo(b.ctx, b.id, games.NewCredential(), nil); err == nil {
+		t.Error("a stranger took back a ply")
+	}
+}
+
+func TestBotStaleSearchRefused(t *testing.T) {
+	b := newBotEnv(t, rules.Black)
+	b.play()
+	b.eng.next(t).answer()
+	b.waitPly(3)
+	// White bans after its move: hold the search while Black undoes.
+	s := b.eng.next(t)
+	if _, err := b.svc.Undo(b.ctx, b.id, b.cred, nil); err != nil {
+		t.Fatal(err)
+	}
+	// The change cancelled the pending search.
+	select {
+	case <-s.ctx.Done():
+	case <-time.After(5 * time.Second):
+		t.Fatal("the change did not cancel the search")
+	}
+	if got := b.ply(); got != 1 {
+		t.Fatalf("after undo at ply %d, want 1", got)
+	}
+	s.answer() // too late: nothing is played
+	b.play()
+	// The new search is for the new ply.
+	if s := b.eng.next(t); s.g.Ply() != 2 {
+		t.Errorf("new search at ply %d, want 2", s.g.Ply())
+	}
+}
+
+func TestCreateBotRefuses(t *testing.T) {
+	e := newEnv(t, games.WithAnalyser(&fakeEngine{calls: make(chan search, 4)}))
+	defer e.svc.Close()
+	cred := games.NewCredential()
+	for _, tc := range []struct {
+		name  string
+		g     *rules.Game
+		level int
+	}{
+		{"level 0", rules.New(rules.BanChess{}), 0},
+		{"level 9", rules.New(rules.BanChess{}), 9},
+		{"EN-Chess", rules.New(rules.ENChess{}), 3},
+	} {
+		if _, _, err := e.svc.CreateBot(e.ctx, cred, tc.g, games.BotSettings{Level: tc.level}); !errors.As(err, new(*games.Error)) || games.ErrorOf(err).Code != games.Invalid {
+			t.Errorf("%s: %v, want Invalid", tc.name, err)
+		}
+	}
+}
+
+// A game against the real engine at level 1 plays itself on.
+func TestBotWithEngine(t *testing.T) {
+	e := newEnv(t, games.WithAnalyser(engine.NewPool(1, 2, 1)))
+	defer e.svc.Close()
+	cred := games.NewCredential()
+	id, _, err := e.svc.CreateBot(e.ctx, cred, rules.New(rules.Classic{}), games.BotSettings{Color: rules.Black, Level: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, _ := e.svc.Watch(e.ctx, id, cred)
+	defer w.Close()
+	b := &botEnv{env: e, cred: cred, id: id, watch: w}
+	b.waitPly(2)
+}
+
+// A server that starts again finds the computer to act and resumes it at
+// the first look at the game.
+func TestBotResumesAfterRestart(t *testing.T) {
+	b := newBotEnv(t, rules.White)
+	b.eng.next(t) // the search the restart loses
+	b.svc.Close()
+	eng := &fakeEngine{calls: make(chan search, 4)}
+	again := games.New(b.store, games.WithAnalyser(eng))
+	defer again.Close()
+	w, err := again.Watch(b.ctx, b.id, b.cred)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	b2 := &botEnv{env: &env{t: t, ctx: b.ctx, svc: again, store: b.store}, eng: eng, cred: b.cred, id: b.id, watch: w}
+	if got := b2.ply(); got != 1 {
+		t.Fatalf("at ply %d, want 1", got)
+	}
+	b2.eng.next(t).answer()
+	b2.waitPly(2)
+}

@@ -1,0 +1,56 @@
+package views
+
+import (
+	"math"
+	"strconv"
+
+	"github.com/banchess/banchess/rules"
+)
+
+// AnalysisBoard is a position drawn small, White at the bottom, with the
+// engine's best action as an arrow.
+type AnalysisBoard struct {
+	Squares []AnalysisSquare
+	// Arrow is the best action, from the centre of one square to another
+	// (nil for none); Ban says it is a ban (drawn in the ban colour).
+	Arrow *AnalysisArrow
+	Ban   bool
+}
+
+// AnalysisSquare is one square of an AnalysisBoard.
+type AnalysisSquare struct {
+	X, Y  int // 0–7, from the top left
+	Light bool
+	Piece string // code, such as "wK"; "" for none
+}
+
+// AnalysisArrow runs from (X1, Y1) to (X2, Y2), in squares.
+type AnalysisArrow struct{ X1, Y1, X2, Y2 string }
+
+// NewAnalysisBoard draws pos with best as an arrow.
+func NewAnalysisBoard(pos *rules.Position, best rules.Action) AnalysisBoard {
+	var b AnalysisBoard
+	for sq := rules.Square(0); sq < 64; sq++ {
+		b.Squares = append(b.Squares, AnalysisSquare{X: sq.File(), Y: 7 - sq.Rank(), Light: sq.Light(), Piece: pos.Board[sq].Code()})
+	}
+	if best.From.Valid() && best.To.Valid() && !best.From.IsX() && !best.To.IsX() {
+		c := func(v int) string { return strconv.FormatFloat(float64(v)+0.5, 'f', 1, 64) }
+		b.Arrow = &AnalysisArrow{X1: c(best.From.File()), Y1: c(7 - best.From.Rank()), X2: c(best.To.File()), Y2: c(7 - best.To.Rank())}
+		b.Ban = best.Phase == rules.PhaseBan
+	}
+	return b
+}
+
+// EvalShare is White's share of an evaluation bar, in percent: 50 for
+// level, towards 100 as White is better (a mate is all of it). score is in
+// centipawns for the side to act; mate in plies (0 for none).
+func EvalShare(actor rules.Color, score, mate int) int {
+	v := float64(score)
+	if mate != 0 {
+		v = math.Copysign(10000, float64(mate))
+	}
+	if actor == rules.Black {
+		v = -v
+	}
+	return int(math.Round(100 / (1 + math.Exp(-v/400))))
+}
