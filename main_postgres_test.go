@@ -1,18 +1,15 @@
 package main
 
 import (
-	"bufio"
-	"compress/gzip"
-	"encoding/json"
 	"fmt"
 	"net/http"
-	"os"
 	"slices"
 	"strings"
 	"sync"
 	"syscall"
 	"testing"
 
+	"github.com/banchess/banchess/internal/vectors"
 	"github.com/banchess/banchess/store/pgtest"
 )
 
@@ -70,22 +67,7 @@ type refGame struct {
 // position and legal actions, at every ply.
 func TestTwoInstancesReferenceGame(t *testing.T) {
 	_, pair := startPair(t)
-	f, err := os.Open("rules/testdata/ban-chess-games.jsonl.gz")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sc := bufio.NewScanner(zr)
-	sc.Buffer(make([]byte, 1<<20), 4<<20)
-	for n := 0; n < 3 && sc.Scan(); n++ {
-		var ref refGame
-		if err := json.Unmarshal(sc.Bytes(), &ref); err != nil {
-			t.Fatal(err)
-		}
+	for n, ref := range vectors.Load[refGame](t, vectors.File)[:3] {
 		g, err := pair[n%2].post("/api/games", fmt.Sprintf(`{"fen":%q}`, ref.Start), "")
 		if err != nil {
 			t.Fatal(err)

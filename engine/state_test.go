@@ -1,13 +1,10 @@
 package engine
 
 import (
-	"bufio"
-	"compress/gzip"
-	"encoding/json"
-	"os"
 	"slices"
 	"testing"
 
+	"github.com/banchess/banchess/internal/vectors"
 	"github.com/banchess/banchess/rules"
 )
 
@@ -22,30 +19,7 @@ type refGame struct {
 }
 
 func loadRefGames(tb testing.TB) []refGame {
-	tb.Helper()
-	f, err := os.Open("../rules/testdata/ban-chess-games.jsonl.gz")
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	sc := bufio.NewScanner(zr)
-	sc.Buffer(make([]byte, 1<<20), 4<<20)
-	var games []refGame
-	for sc.Scan() {
-		var g refGame
-		if err := json.Unmarshal(sc.Bytes(), &g); err != nil {
-			tb.Fatal(err)
-		}
-		games = append(games, g)
-	}
-	if err := sc.Err(); err != nil {
-		tb.Fatal(err)
-	}
-	return games
+	return vectors.Load[refGame](tb, "../"+vectors.File)
 }
 
 func actionStrings(as []rules.Action) []string {

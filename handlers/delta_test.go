@@ -1,49 +1,23 @@
 package handlers
 
 import (
-	"bufio"
-	"compress/gzip"
-	"encoding/json"
 	"math/rand/v2"
 	"net/http"
 	"net/url"
-	"os"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/PuerkitoBio/goquery"
 
+	"github.com/banchess/banchess/internal/vectors"
 	"github.com/banchess/banchess/rules"
 	"github.com/banchess/banchess/views"
 )
 
 // loadRefGames reads the reference games of rules/testdata.
 func loadRefGames(t *testing.T) []apiRefGame {
-	t.Helper()
-	f, err := os.Open("../rules/testdata/ban-chess-games.jsonl.gz")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sc := bufio.NewScanner(zr)
-	sc.Buffer(make([]byte, 1<<20), 4<<20)
-	var out []apiRefGame
-	for sc.Scan() {
-		var g apiRefGame
-		if err := json.Unmarshal(sc.Bytes(), &g); err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, g)
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return out
+	return vectors.Load[apiRefGame](t, "../"+vectors.File)
 }
 
 // gameHTML is what a page shows of its game: #game and the announcement.

@@ -1,13 +1,11 @@
 package rules
 
 import (
-	"bufio"
-	"compress/gzip"
-	"encoding/json"
 	"errors"
-	"os"
 	"slices"
 	"testing"
+
+	"github.com/banchess/banchess/internal/vectors"
 )
 
 // refGame is one reference game of testdata/ban-chess-games.jsonl.gz
@@ -31,28 +29,7 @@ type refGame struct {
 
 func loadRefGames(tb testing.TB) []refGame {
 	tb.Helper()
-	f, err := os.Open("testdata/ban-chess-games.jsonl.gz")
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	sc := bufio.NewScanner(zr)
-	sc.Buffer(make([]byte, 1<<20), 4<<20)
-	var games []refGame
-	for sc.Scan() {
-		var g refGame
-		if err := json.Unmarshal(sc.Bytes(), &g); err != nil {
-			tb.Fatal(err)
-		}
-		games = append(games, g)
-	}
-	if err := sc.Err(); err != nil {
-		tb.Fatal(err)
-	}
+	games := vectors.Load[refGame](tb, "../"+vectors.File)
 	if len(games) != 240 {
 		tb.Fatalf("read %d reference games, want 240", len(games))
 	}
