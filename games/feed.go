@@ -128,13 +128,6 @@ func (f *Feed) Presence(id string) Presence {
 	return Presence{White: ws.white > 0, Black: ws.black > 0, Spectators: ws.spectators}
 }
 
-// Watchers counts the watches open on every game.
-func (f *Feed) Watchers() int {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.total
-}
-
 // wake signals every watch, without blocking: a watch already signalled
 // stays so. Called with the feed's lock held.
 func (ws *watchers) wake() {

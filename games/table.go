@@ -132,7 +132,7 @@ func (s *Service) checkClock(id string) {
 	}
 }
 
-// NewInviteCode returns a fresh secret for an invite link (128 random bits).
+// newInviteCode returns a fresh secret for an invite link (128 random bits).
 func newInviteCode() string {
 	var b [16]byte
 	rand.Read(b[:])
@@ -387,7 +387,3 @@ func (s *Service) Watch(ctx context.Context, id string, cred Credential) (*Watch
 
 // Presence says who watches game id now (on this server).
 func (s *Service) Presence(id string) Presence { return s.feed.Presence(id) }
-
-// Publish tells the watchers of game id that it changed elsewhere: for a
-// store that other servers write too.
-func (s *Service) Publish(id string) { s.feed.Publish(id) }
