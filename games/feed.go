@@ -12,7 +12,6 @@ import (
 type Feed struct {
 	mu      sync.Mutex
 	watched map[string]*watchers
-	total   int
 }
 
 // watchers are the watches of one game, and who they are.
@@ -70,7 +69,6 @@ func (f *Feed) Watch(id string, seats Seats) *Watch {
 	}
 	ws.all[w] = struct{}{}
 	ws.count(seats, 1)
-	f.total++
 	ws.wake()
 	f.mu.Unlock()
 	return w
@@ -90,7 +88,6 @@ func (w *Watch) Close() {
 	}
 	delete(ws.all, w)
 	ws.count(w.seats, -1)
-	f.total--
 	if len(ws.all) == 0 {
 		delete(f.watched, w.id)
 		return
