@@ -31,9 +31,9 @@ func Level(n int, perPly time.Duration) (Limits, error) {
 	case 5:
 		return Limits{Depth: 4, Nodes: 60_000}, nil
 	case 6:
-		return Limits{Nodes: 200_000}, nil
+		return Limits{Nodes: 100_000}, nil
 	case 7:
-		return Limits{Nodes: 600_000}, nil
+		return Limits{Nodes: 300_000}, nil
 	case 8:
 		return Limits{Time: perPly}, nil
 	}

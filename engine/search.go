@@ -130,6 +130,11 @@ func (e *Searcher) Search(ctx context.Context, s *State, lim Limits) (Result, er
 		if w.stopped || (res.Mate != 0 && abs(res.Mate) <= 2*d) {
 			break
 		}
+		// The next depth costs a few times this one: past half the time,
+		// it would be cut off before it finished, and its work lost.
+		if lim.Time > 0 && time.Since(start) > lim.Time/2 {
+			break
+		}
 	}
 	res.Nodes, res.Time = w.nodes, time.Since(start)
 	return res, ctx.Err()
