@@ -27,6 +27,12 @@ type Game struct {
 	mover mover  // the variant's board, at the current position
 	moves []move // its legal moves
 
+	// before holds the legal moves of the position before the last move
+	// played, while beforeKnown says they are those of the last ply (see
+	// LegalBefore).
+	before      []move
+	beforeKnown bool
+
 	outcome  Outcome
 	declared bool // the outcome was declared (resignation, agreement), not reached by a ply
 
@@ -80,6 +86,7 @@ func FromFEN(fen string, v Variant) (*Game, error) {
 func (g *Game) reset(pos Position) error {
 	g.positions = append(g.positions[:0], pos)
 	g.plies = g.plies[:0]
+	g.beforeKnown = false
 	if err := g.mover.load(&g.positions[0]); err != nil {
 		return err
 	}
@@ -196,17 +203,47 @@ func (g *Game) Legal() []Action {
 	if g.outcome.Over() {
 		return nil
 	}
-	t := g.Turn()
-	out := make([]Action, 0, len(g.moves))
-	if t.Phase == PhaseBan {
-		for _, m := range g.moves {
+	ban, banned := g.Ban()
+	return legalActions(g.Turn().Phase, g.moves, ban, banned)
+}
+
+// LegalBefore returns the legal actions of the last ply played as they
+// were before it was played — what a page showing the game one ply
+// earlier offered — without replaying the game. ok is false when the game
+// does not know them: no ply played, or the last one is a move played
+// before an Undo.
+func (g *Game) LegalBefore() (legal []Action, ok bool) {
+	n := len(g.plies)
+	if n == 0 {
+		return nil, false
+	}
+	t := g.variant.turn(g.Ply() - 1)
+	if t.Phase == PhaseBan { // a ban leaves the position, and so its moves, as they were
+		return legalActions(PhaseBan, g.moves, Pair{}, false), true
+	}
+	if !g.beforeKnown {
+		return nil, false
+	}
+	ban, banned := g.startBan, g.startHasBan
+	if n > 1 {
+		prev := g.plies[n-2].action
+		ban, banned = prev.Pair(), prev.Phase == PhaseBan
+	}
+	return legalActions(PhaseMove, g.before, ban, banned), true
+}
+
+// legalActions are the actions of phase that moves allow, less the pair
+// banned, sorted by their BCN text.
+func legalActions(phase Phase, moves []move, ban Pair, banned bool) []Action {
+	out := make([]Action, 0, len(moves))
+	if phase == PhaseBan {
+		for _, m := range moves {
 			if m.promo == 0 || m.promo == Queen { // one ban per pair
 				out = append(out, BanAction(m.from, m.to))
 			}
 		}
 	} else {
-		ban, banned := g.Ban()
-		for _, m := range g.moves {
+		for _, m := range moves {
 			a := m.action()
 			if !banned || a.Pair() != ban {
 				out = append(out, a)
@@ -356,6 +393,7 @@ func (g *Game) playMove(i int) {
 	prev := &g.positions[len(g.positions)-1]
 	capture, _ := g.mover.flags(i)
 	san := encodeSAN(prev, g.moves, m, capture)
+	g.before, g.beforeKnown = append(g.before[:0], g.moves...), true
 	g.positions = append(g.positions, *prev)
 	next := &g.positions[len(g.positions)-1]
 	g.mover.play(i, next)
@@ -437,6 +475,7 @@ func (g *Game) Undo() error {
 		}
 		g.positions = g.positions[:len(g.positions)-1]
 		g.moves = g.mover.moves()
+		g.beforeKnown = false
 	}
 	g.plies = g.plies[:n-1]
 	delete(g.comments, n)

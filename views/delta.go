@@ -83,29 +83,49 @@ func NewDelta(g *rules.Game, shown int, from rules.Square, o Options) (d Delta, 
 
 // shownBoard is the board as the page showed it at history index k (the
 // game continued from there, so it was not over), with the square from
-// picked; tail holds the plies from index first on. A board its viewer
-// could not act on is drawn from the history alone; a playable one needs
-// the legal actions then, from the position's FEN (a game without history,
-// whose legal actions and marks are those of the position).
+// picked; tail holds the plies from index first on. It is drawn from the
+// history; a playable board also needs the legal actions then, which the
+// game keeps for its last ply and which the position's FEN gives further
+// back (a game without history, whose legal actions and marks are those
+// of the position).
 func shownBoard(g *rules.Game, tail []rules.PlyInfo, first, k int, from rules.Square, o Options) (Board, bool) {
 	next := tail[k-first] // the ply played from it
 	last := lastMoveIn(tail[:k-first])
 	if last == nil && first > 0 {
 		return Board{}, false // the last move is further back: not a Ban Chess game
 	}
-	if !o.Seats.Has(next.Actor) {
-		pos := g.StartPosition()
-		if k > 0 {
-			pos = tail[k-1-first].Position
+	playable := o.Seats.Has(next.Actor)
+	var legal []rules.Action
+	if playable {
+		var known bool
+		if legal, known = g.LegalBefore(); !known || k != played(g)-1 {
+			return shownBoardFromFEN(g, tail, first, k, from, o, last)
 		}
-		var ban *rules.Pair
-		if next.Action.Phase == rules.PhaseMove {
-			ban = next.Ban // the ban in force, which restricted it
-		}
-		b := board(&pos, bottomSide(o, false, next.Actor), ban, last, g.CheckedKings(&pos), hasXSquares(g))
+	}
+	pos := g.StartPosition()
+	if k > 0 {
+		pos = tail[k-1-first].Position
+	}
+	var ban *rules.Pair
+	if next.Action.Phase == rules.PhaseMove {
+		ban = next.Ban // the ban in force, which restricted it
+	}
+	b := board(&pos, bottomSide(o, false, next.Actor), ban, last, g.CheckedKings(&pos), hasXSquares(g))
+	if !playable {
 		b.ReadOnly = true
 		return b, true
 	}
+	dests := destinations(legal)
+	if _, ok := dests.of(from); !ok {
+		from = rules.NoSquare
+	}
+	dests.mark(&b, from)
+	return b, true
+}
+
+// shownBoardFromFEN is shownBoard for a playable board whose legal actions
+// the game no longer knows: it reads them from the position's FEN.
+func shownBoardFromFEN(g *rules.Game, tail []rules.PlyInfo, first, k int, from rules.Square, o Options, last *rules.Pair) (Board, bool) {
 	fen := g.StartFEN()
 	if k > 0 {
 		fen = strings.TrimRight(tail[k-1-first].FEN(), "+#=")

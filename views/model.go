@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"net/url"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -416,12 +415,11 @@ func describeGame(g *rules.Game, o Options, last *rules.Pair) Game {
 		m.Hint = fmt.Sprintf("Waiting for %s to %s.", turn.Actor.Name(), turn.Phase)
 	}
 
-	dests := map[rules.Square]destSet{}
+	var dests destMap
 	if m.CanAct {
-		dests = destinations(g)
+		dests = destinations(g.Legal())
 	}
-	if _, m.MustPass = dests[rules.NoSquare]; m.MustPass {
-		delete(dests, rules.NoSquare)
+	if m.MustPass = dests.pass; m.MustPass {
 		m.Hint = fmt.Sprintf("Partial checkmate: no move frees a king of %s in check, so %s passes.", turn.Actor.Name(), turn.Actor.Name())
 	}
 	switch {
@@ -443,27 +441,12 @@ func describeGame(g *rules.Game, o Options, last *rules.Pair) Game {
 	}
 	m.Board = board(&pos, bottom, banPtr, last, g.CheckedKings(&pos), hasXSquares(g))
 	m.Board.ReadOnly = m.Watching || !out.Over() && !m.CanAct
-	if _, ok := dests[o.Sel]; !ok {
+	if _, ok := dests.of(o.Sel); !ok {
 		o.Sel, o.PromoTo = rules.NoSquare, rules.NoSquare
 		m.Opts = o
 	}
-	for i := range m.Board.Squares {
-		sq := &m.Board.Squares[i]
-		s, _ := rules.ParseSquare(sq.Name)
-		if d, ok := dests[s]; ok {
-			sq.Dests = d.String()
-		}
-		if s == o.Sel {
-			sq.Selected = true
-		}
-		if o.Sel != rules.NoSquare {
-			if t, ok := dests[o.Sel].to[s]; ok {
-				sq.Dest, sq.Promo = true, t
-				sq.Capture = sq.Piece != ""
-			}
-		}
-	}
-	if o.Sel != rules.NoSquare && o.PromoTo != rules.NoSquare && dests[o.Sel].to[o.PromoTo] && turn.Phase == rules.PhaseMove {
+	dests.mark(&m.Board, o.Sel)
+	if sel, _ := dests.of(o.Sel); o.PromoTo != rules.NoSquare && sel.has(o.PromoTo) && turn.Phase == rules.PhaseMove {
 		m.Promotion = promotion(g, o.Sel, o.PromoTo, turn.Actor)
 		if o.PromoTo.IsX() { // a diamond above or below the board: the picker hangs from its middle
 			m.Promotion.Col, m.Promotion.Top = -1, (o.PromoTo == rules.X9) != m.Board.Flipped
@@ -608,31 +591,91 @@ func Banner(o rules.Outcome) string {
 	return ""
 }
 
-// destSet is the destinations of one square at this ply; the value says
-// whether the move promotes.
-type destSet struct{ to map[rules.Square]bool }
-
-func (d destSet) String() string {
-	names := make([]string, 0, len(d.to))
-	for s := range d.to {
-		names = append(names, s.String())
-	}
-	sort.Strings(names)
-	return strings.Join(names, " ")
+// destSet is the destinations of one square at this ply, in the order of
+// their names, and which of them a move promotes on.
+type destSet struct {
+	from     rules.Square
+	to       []rules.Square
+	promotes []bool
 }
 
-// destinations groups the legal actions by their from square.
-func destinations(g *rules.Game) map[rules.Square]destSet {
-	out := map[rules.Square]destSet{}
-	for _, a := range g.Legal() {
-		d, ok := out[a.From]
-		if !ok {
-			d = destSet{to: map[rules.Square]bool{}}
-			out[a.From] = d
+// String lists the destinations' names: "e3 e4".
+func (d destSet) String() string {
+	b := make([]byte, 0, 3*len(d.to))
+	for i, s := range d.to {
+		if i > 0 {
+			b = append(b, ' ')
 		}
-		d.to[a.To] = d.to[a.To] || (a.Phase == rules.PhaseMove && a.Promotion != 0)
+		b = append(b, s.String()...)
 	}
-	return out
+	return string(b)
+}
+
+// has reports whether s is one of the destinations.
+func (d destSet) has(s rules.Square) bool { return slices.Contains(d.to, s) }
+
+// destMap is the legal actions grouped by their from square; pass says
+// one of them is EN-Chess's pass (from no square).
+type destMap struct {
+	sets []destSet
+	pass bool
+}
+
+// destinations groups legal actions, sorted as rules.Game.Legal sorts them
+// (by from, then to), by their from square.
+func destinations(legal []rules.Action) destMap {
+	var d destMap
+	for _, a := range legal {
+		if a.From == rules.NoSquare {
+			d.pass = true
+			continue
+		}
+		n := len(d.sets)
+		if n == 0 || d.sets[n-1].from != a.From {
+			d.sets = append(d.sets, destSet{from: a.From})
+			n++
+		}
+		set := &d.sets[n-1]
+		promotes := a.Phase == rules.PhaseMove && a.Promotion != 0
+		if k := len(set.to); k > 0 && set.to[k-1] == a.To { // a pair's other promotions
+			set.promotes[k-1] = set.promotes[k-1] || promotes
+			continue
+		}
+		set.to, set.promotes = append(set.to, a.To), append(set.promotes, promotes)
+	}
+	return d
+}
+
+// of returns the destinations of square s, if it has any.
+func (d destMap) of(s rules.Square) (destSet, bool) {
+	for _, set := range d.sets {
+		if set.from == s {
+			return set, true
+		}
+	}
+	return destSet{}, false
+}
+
+// mark marks on b the squares that can be picked, with their
+// destinations, and the square sel picked (rules.NoSquare for none) with
+// where it can go.
+func (d destMap) mark(b *Board, sel rules.Square) {
+	picked, selected := d.of(sel)
+	for i := range b.Squares {
+		sq := &b.Squares[i]
+		s, _ := rules.ParseSquare(sq.Name)
+		if set, ok := d.of(s); ok {
+			sq.Dests = set.String()
+		}
+		if !selected {
+			continue
+		}
+		sq.Selected = s == sel
+		if j := slices.Index(picked.to, s); j >= 0 {
+			sq.Dest, sq.Promo = true, picked.promotes[j]
+			sq.Capture = sq.Piece != ""
+		}
+	}
 }
 
 // hasXSquares reports whether g is played with EN-Chess's x squares.
