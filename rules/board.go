@@ -87,8 +87,19 @@ func (s Square) IsX() bool { return s == X0 || s == X9 }
 
 // String returns the square's name, such as "e4", or "-" for NoSquare.
 func (s Square) String() string {
+	if s.Valid() {
+		return squareNames[s]
+	}
 	return string(appendSquare(make([]byte, 0, 2), s))
 }
+
+// squareNames are the squares' names, by square: read only.
+var squareNames = func() (t [X9 + 1]string) {
+	for s := range t {
+		t[s] = string(appendSquare(nil, Square(s)))
+	}
+	return t
+}()
 
 // Light reports whether s is a light square (x squares are neither: false).
 func (s Square) Light() bool { return !s.IsX() && (s.File()+s.Rank())%2 == 1 }
@@ -186,20 +197,23 @@ func (p Piece) FENLetter() byte {
 }
 
 // Code returns colour and letter, such as "wP" or "bK".
-func (p Piece) Code() string {
-	if p == NoPiece {
-		return ""
+func (p Piece) Code() string { return pieceNames[p&31].code }
+
+// pieceNames are each piece's Code and String, by piece: read only.
+var pieceNames = func() (t [32]struct{ code, text string }) {
+	for _, c := range []Color{White, Black} {
+		for k := Pawn; int(k) < len(kindLetters); k++ {
+			pc := NewPiece(c, k)
+			t[pc].code = string([]byte{c.String()[0], k.Letter()})
+			t[pc].text = c.String() + " " + k.String()
+		}
 	}
-	return string([]byte{p.Color().String()[0], p.Kind().Letter()})
-}
+	t[NoPiece].text = "empty"
+	return t
+}()
 
 // String returns a description such as "white pawn".
-func (p Piece) String() string {
-	if p == NoPiece {
-		return "empty"
-	}
-	return p.Color().String() + " " + p.Kind().String()
-}
+func (p Piece) String() string { return pieceNames[p&31].text }
 
 // Board is the placement of pieces, indexed by Square; the x squares stay
 // empty but in EN-Chess.
