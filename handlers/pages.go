@@ -42,6 +42,8 @@ func (s *Server) pageRoutes(e *echo.Echo) {
 	get("/g/:id/history/:index", p.history)
 	get("/g/:id/pgn", p.downloadPGN)
 	get("/g/:id/analysis", p.analysisPage)
+	get("/g/:id/edit", p.editPosition)
+	get("/g/:id/history/:index/edit", p.editPosition)
 	e.POST("/g/:id/select", p.selectSquare)
 	e.POST("/g/:id/ply", p.ply)
 	e.POST("/g/:id/undo", p.undo)
@@ -66,14 +68,24 @@ func isHX(c echo.Context) bool {
 }
 
 // renderSize is room for a page or fragment in play: a fragment at ply 80
-// is about 28 KB.
-const renderSize = 48 << 10
+// is about 28 KB. deltaSize is room for most of a ply's deltas (3 KB at
+// the median; docs/fragments.md).
+const (
+	renderSize = 48 << 10
+	deltaSize  = 4 << 10
+)
 
 // render writes t as HTML with status; pages change with every ply, so they
 // are never cached.
 func render(c echo.Context, status int, t templ.Component) error {
+	return renderIn(c, status, t, renderSize)
+}
+
+// renderIn is render into a buffer that starts with room for size bytes:
+// one allocation for most answers instead of a dozen, and no more.
+func renderIn(c echo.Context, status int, t templ.Component, size int) error {
 	var buf bytes.Buffer
-	buf.Grow(renderSize) // one allocation for most pages instead of a dozen
+	buf.Grow(size)
 	ctx := c.Request().Context()
 	if ctx.Err() != nil {
 		// The request was cancelled (its body timed out, say), but its
@@ -196,7 +208,7 @@ func (s *Server) origin(c echo.Context) string {
 }
 
 // show renders game id with status: for htmx, the parts that changed
-// since the page the request came from (see pageState and views.Delta),
+// since the page the request came from (see pagePly and views.Delta),
 // or the whole #game fragment; else the whole page (with the browser's
 // list of games).
 func (p *pages) show(c echo.Context, id string, status int, o views.Options) error {
@@ -214,9 +226,9 @@ func (p *pages) respond(c echo.Context, id string, status int, o views.Options, 
 	if !fragment {
 		o.Games = p.gameLinks(ctx, cred, id)
 	}
-	shown, from := 0, rules.NoSquare
+	shown := 0
 	if fragment {
-		shown, from = pageState(c)
+		shown = pagePly(c)
 	}
 	var (
 		m     views.Game
@@ -232,7 +244,7 @@ func (p *pages) respond(c echo.Context, id string, status int, o views.Options, 
 			o.JoinCode = "" // nothing to join: seated already, or no seat free
 		}
 		if shown > 0 {
-			if d, delta = views.NewDelta(rec.Game, shown, from, o); delta {
+			if d, delta = views.NewDelta(rec.Game, shown, o); delta {
 				return
 			}
 		}
@@ -247,28 +259,22 @@ func (p *pages) respond(c echo.Context, id string, status int, o views.Options, 
 		return p.refuse(c, err)
 	case delta:
 		c.Response().Header().Set("HX-Reswap", "none")
-		return render(c, status, views.DeltaSwaps(d))
+		return renderIn(c, status, views.DeltaSwaps(d), deltaSize)
 	case fragment:
 		return render(c, status, views.Fragment(m))
 	}
 	return render(c, status, views.Page(m))
 }
 
-// pageState is the ply the requesting page shows (its form's or query's
-// ply field; 0 when it does not say) and the square picked on its board
-// (its from field), for a delta. A field that does not parse counts as
-// absent: the answer is then the whole #game.
-func pageState(c echo.Context) (int, rules.Square) {
-	f := c.Request().Form
-	ply, err := strconv.Atoi(f.Get("ply"))
+// pagePly is the ply the requesting page shows (its form's or query's
+// ply field), for a delta; 0 when it does not say, or says it in a way
+// that does not parse: the answer is then the whole #game.
+func pagePly(c echo.Context) int {
+	ply, err := strconv.Atoi(c.Request().Form.Get("ply"))
 	if err != nil || ply < 1 {
-		return 0, rules.NoSquare
+		return 0
 	}
-	from, err := rules.ParseSquare(f.Get("from"))
-	if err != nil || len(f.Get("from")) != 2 {
-		from = rules.NoSquare
-	}
-	return ply, from
+	return ply
 }
 
 // gameLinks lists the browser's games for its page; a failure to list
@@ -905,6 +911,38 @@ func (p *pages) showHistory(c echo.Context, id string, index int, o views.Option
 		return render(c, http.StatusOK, views.Fragment(m))
 	}
 	return render(c, http.StatusOK, views.Page(m))
+}
+
+// editPosition opens in the board editor the position that game id's page
+// shows (/g/{id}/edit), or its history view after index plies
+// (/g/{id}/history/{index}/edit). The page's link is the same after every
+// ply, so a ply's delta need not carry it.
+func (p *pages) editPosition(c echo.Context) error {
+	id := c.Param("id")
+	index := -1
+	if v := c.Param("index"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 {
+			return refuse(c, http.StatusBadRequest, "No such ply", fmt.Sprintf("%q is not a ply number.", trimText(v)))
+		}
+		index = n
+	}
+	var fen, variant string
+	found := true
+	err := p.s.games.View(c.Request().Context(), id, player(c), func(rec *games.Record, _ games.Seats) {
+		g := rec.Game
+		variant, fen = g.Variant().ID(), g.FEN()
+		if index >= 0 {
+			fen, found = g.FENAfter(index)
+		}
+	})
+	switch {
+	case err != nil:
+		return p.refuse(c, err)
+	case !found:
+		return refuse(c, http.StatusNotFound, "No such ply", fmt.Sprintf("This game has no ply %d.", index))
+	}
+	return c.Redirect(http.StatusSeeOther, views.EditURL(fen, variant))
 }
 
 // downloadPGN sends the game as a .pgn file.

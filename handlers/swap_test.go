@@ -14,8 +14,13 @@ import (
 // value names ("innerHTML", "beforeend:#history") with its children; then,
 // unless the answer says HX-Reswap: none (a delta), what is left (#game)
 // replaces the page's #game. It fails the test when a target is missing.
+// Before a delta it drops what is the page's own until its next swap, as
+// static/board.js does (a delta describes the page without it).
 func applySwaps(t *testing.T, page *goquery.Document, rec *httptest.ResponseRecorder) {
 	t.Helper()
+	if rec.Header().Get("HX-Reswap") == "none" {
+		clearSelection(page)
+	}
 	answer, err := goquery.NewDocumentFromReader(strings.NewReader(rec.Body.String()))
 	if err != nil {
 		t.Fatal(err)
@@ -67,4 +72,19 @@ func copyDoc(t *testing.T, d *goquery.Document) *goquery.Document {
 		t.Fatal(err)
 	}
 	return out
+}
+
+// clearSelection drops what board.js drops before a swap: the marks of
+// the piece picked and of its destinations, and the board's from field
+// (its clear); the refusal or notice shown; the promotion picker.
+func clearSelection(page *goquery.Document) {
+	page.Find("#notes #error, #notes #notice").Remove()
+	page.Find("#promotion-slot").Empty()
+	page.Find("#board-from").SetAttr("value", "")
+	page.Find("#board button[data-square]").Each(func(_ int, b *goquery.Selection) {
+		b.RemoveClass("selected", "dest", "capture", "promo")
+		b.SetAttr("name", "square")
+		b.RemoveAttr("formaction")
+		b.RemoveAttr("aria-pressed")
+	})
 }

@@ -32,6 +32,15 @@ func (g *Game) StartFEN() string {
 	return strings.TrimRight(g.fenAt(0), "+#=")
 }
 
+// FENAfter returns the extended FEN, with its indicator, after the first
+// n plies of the game (0: its start); ok is false when it has fewer.
+func (g *Game) FENAfter(n int) (fen string, ok bool) {
+	if n < 0 || n > len(g.plies) {
+		return "", false
+	}
+	return g.fenAt(n), true
+}
+
 // fenAt writes the FEN after the first n plies.
 func (g *Game) fenAt(n int) string { return g.fenWith(n, &g.positions[g.movesIn(n)]) }
 

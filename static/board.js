@@ -1,6 +1,7 @@
 // board.js — optional progressive enhancement for the Ban Chess playground.
-// Every square's destinations are already in the page (data-dests), so
-// picking a piece happens here with no round trip; only the ply is posted
+// Every square's destinations are already in the page (the board's ply
+// field, data-dests="e2:e3,e4 g1:f3,h3"), so picking a piece happens here
+// with no round trip; only the ply is posted
 // (by htmx, or by the plain form when htmx is absent). Without this file
 // the board still works: picking a piece is a form post.
 //
@@ -42,15 +43,27 @@
   function squareOf(form, name) {
     return form.querySelector('button[data-square="' + name + '"]');
   }
+  // destsOf returns where the piece on square name can go (square names),
+  // or null when it cannot be picked.
+  function destsOf(form, name) {
+    var field = form.querySelector("#board-ply");
+    var sets = field && field.dataset.dests ? field.dataset.dests.split(" ") : [];
+    for (var i = 0; i < sets.length; i++) {
+      var set = sets[i].split(":");
+      if (set[0] === name) return set[1].split(",");
+    }
+    return null;
+  }
+  function pickable(btn) { return !!(btn.form && destsOf(btn.form, btn.dataset.square)); }
   function label(b) {
     if (!b.dataset.label) b.dataset.label = b.getAttribute("aria-label") || "";
     return b.dataset.label;
   }
 
   function clear(form) {
-    form.elements.from.value = "";
+    if (form.elements.from) form.elements.from.value = ""; // a read-only board has none
     squares(form).forEach(function (b) {
-      b.classList.remove("selected", "dest", "capture", "drag-origin", "drag-over");
+      b.classList.remove("selected", "dest", "capture", "promo", "drag-origin", "drag-over");
       b.setAttribute("name", "square");
       b.removeAttribute("formaction");
       b.removeAttribute("aria-pressed");
@@ -63,7 +76,7 @@
     form.elements.from.value = btn.dataset.square;
     btn.classList.add("selected");
     btn.setAttribute("aria-pressed", "true");
-    btn.dataset.dests.split(" ").forEach(function (sq) {
+    (destsOf(form, btn.dataset.square) || []).forEach(function (sq) {
       var d = squareOf(form, sq);
       if (!d) return;
       d.classList.add("dest");
@@ -82,7 +95,7 @@
     cursor = btn.dataset.square;
     if (sel && btn.classList.contains("dest")) return true;
     clear(form);
-    if (btn.dataset.dests && btn.dataset.square !== sel) select(form, btn);
+    if (pickable(btn) && btn.dataset.square !== sel) select(form, btn);
     return false;
   }
 
@@ -112,11 +125,22 @@
   // gets its size before it is painted, so nothing moves under a click.
   function settle() {
     initBoard();
+    refreshExport();
     var status = document.getElementById("status");
     if (status && status.dataset.title) document.title = status.dataset.title;
     sound(status);
     followHistory();
     fit();
+  }
+
+  // refreshExport asks again for the PGN and share link the page shows,
+  // when the game has moved on since they were written.
+  function refreshExport() {
+    var more = document.querySelector("#export-more[data-ply]");
+    var status = document.getElementById("status");
+    if (!more || !status || more.dataset.ply === status.dataset.ply || !window.htmx) return;
+    more.removeAttribute("data-ply"); // once per ply
+    window.htmx.ajax("GET", more.dataset.url, { target: "#export-more", swap: "outerHTML" });
   }
 
   function initBoard() {
@@ -130,8 +154,9 @@
     if (!form) return;
     var all = squares(form);
     if (!all.length) return;
+    var first = (form.querySelector("#board-ply") || { dataset: {} }).dataset.dests;
     var cur = (cursor && squareOf(form, cursor)) || form.querySelector("button.selected") ||
-      form.querySelector("button.last-to") || form.querySelector("button.pickable") || all[0];
+      form.querySelector("button.last-to") || (first && squareOf(form, first.split(":")[0])) || all[0];
     setCursor(form, cur, refocus && !picker);
     refocus = false;
   }
@@ -298,8 +323,8 @@
       ev.preventDefault();
       return;
     }
-    var btn = t.closest("form#board button[data-square][data-dests]");
-    if (!btn || btn.classList.contains("dest")) return;
+    var btn = t.closest("form#board button[data-square]");
+    if (!btn || btn.classList.contains("dest") || !pickable(btn)) return;
     var img = btn.querySelector("img[data-piece]");
     if (!img) return;
     drag = { btn: btn, img: img, x: ev.clientX, y: ev.clientY, id: ev.pointerId, ghost: null, over: null };
@@ -379,6 +404,20 @@
   document.addEventListener("htmx:beforeRequest", function () {
     var a = document.activeElement;
     refocus = refocus || !!(a && a.closest && a.closest("#board, #promotion, .promo-layer"));
+  });
+  // An answer describes the page without what is the page's own until
+  // then (only what changed is swapped; docs/fragments.md): the piece
+  // picked, a refusal or notice, the promotion picker go before it lands.
+  document.addEventListener("htmx:beforeSwap", function (ev) {
+    if (!ev.detail.shouldSwap || !ev.detail.target || ev.detail.target.id !== "game") return;
+    var form = board();
+    if (form) clear(form);
+    document.querySelectorAll("#notes #error, #notes #notice, #promotion-slot > *").forEach(function (el) { el.remove(); });
+  });
+  // A typed ply that was played leaves its form for the next one.
+  document.addEventListener("htmx:afterRequest", function (ev) {
+    var f = ev.detail.elt;
+    if (ev.detail.successful && f && f.matches && f.matches("form.typed") && f.elements.text) f.elements.text.value = "";
   });
   document.addEventListener("htmx:afterSwap", settle); // in the swap's own task: no click lands between
   document.addEventListener("htmx:afterSettle", settle);

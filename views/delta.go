@@ -14,30 +14,50 @@ const MaxDeltaPlies = 16
 // Delta is what changed between a page showing a game at an earlier ply
 // and the game now, with the same view options: rendered by DeltaSwaps as
 // htmx out-of-band swaps, it turns the page into the one Page renders now.
-// Its parts are those of the page, rendered by the same components.
+// Its parts are those of the page, rendered by the same components; a
+// part the ply cannot have changed is left out. It describes the page
+// without what is the page's own until its next swap — the piece it
+// picked, its refusal or notice, its promotion picker — which the page
+// drops when an answer arrives (static/board.js); a whole #game replaces
+// them too.
 type Delta struct {
 	Game // the game now, without its history rows (see Rows)
 
 	// WholeBoard says the board's orientation or mode (read-only or not)
 	// changed: #board is swapped whole. Else Squares are the squares whose
-	// piece or marks changed.
+	// piece or marks changed, and Arrow says the ban drawn changed.
 	WholeBoard bool
 	Squares    []Square
+	Arrow      bool
 
 	// WholeHistory says the page showed no history: the history panel is
 	// swapped whole (Game.History holds its rows). Else Rows[0] replaces
 	// the page's last row, and the rows after it are appended.
 	WholeHistory bool
 	Rows         []HistoryRow
+
+	// Notes says the notes show something: the page drops its own before
+	// a swap (a refusal, a notice; the spectator's note stays as it was),
+	// with its promotion picker.
+	Notes bool
+
+	// The other parts that changed: the controls whole, or only the resign
+	// form (whose side is the actor's in a hot-seat game); the typed form
+	// whole, or only its ply; the step links whole, or only the link back
+	// (the page showed ply 1 or later, at the game's end); the "Play from
+	// here" panel; the export panel's links.
+	Controls, Resign  bool
+	Typed, TypedPly   bool
+	WholeSteps        bool
+	Branch, Exporting bool
 }
 
 // NewDelta describes what changed in g since the page that shows it at ply
-// shown (a ply number, as Game.Ply) with o, with the square from picked
-// on its board (rules.NoSquare for none). ok is false when the page is not
-// behind the game, or too far behind (MaxDeltaPlies): the page needs the
-// whole #game then. Its cost depends on how far behind the page is, not on
-// the game's length.
-func NewDelta(g *rules.Game, shown int, from rules.Square, o Options) (d Delta, ok bool) {
+// shown (a ply number, as Game.Ply) with o. ok is false when the page is
+// not behind the game, or too far behind (MaxDeltaPlies): the page needs
+// the whole #game then. Its cost depends on how far behind the page is,
+// not on the game's length.
+func NewDelta(g *rules.Game, shown int, o Options) (d Delta, ok bool) {
 	k, n := shown-g.StartPly(), played(g) // plies the page shows, plies played
 	if k < 0 || k >= n || n-k > MaxDeltaPlies {
 		return Delta{}, false
@@ -52,7 +72,7 @@ func NewDelta(g *rules.Game, shown int, from rules.Square, o Options) (d Delta, 
 	}
 	d.Game = describeGame(g, o, lastMoveIn(tail))
 
-	was, ok := shownBoard(g, tail, first, k, from, o)
+	was, ok := shownBoard(g, tail, first, k, o)
 	if !ok {
 		return Delta{}, false
 	}
@@ -65,7 +85,9 @@ func NewDelta(g *rules.Game, shown int, from rules.Square, o Options) (d Delta, 
 				d.Squares = append(d.Squares, sq)
 			}
 		}
+		d.Arrow = !sameArrow(was.Arrow, now.Arrow)
 	}
+	d.parts(k, tail[k-first].Actor, hasXSquares(g))
 
 	all := markNow(rows(tail, first, fullmove, -1))
 	if k == 0 {
@@ -81,14 +103,54 @@ func NewDelta(g *rules.Game, shown int, from rules.Square, o Options) (d Delta, 
 	return Delta{}, false // not reached: ply k is in the tail
 }
 
+// parts works out which parts besides the board and the history changed,
+// from what the page showed at history index k, where actor was to act:
+// the game was not over then (it went on), and the viewer could act iff
+// they hold actor's seat. Where that is not enough to know a part (a game
+// between two players or against the computer, EN-Chess's pass), the
+// part is swapped whole.
+func (d *Delta) parts(k int, actor rules.Color, en bool) {
+	m := &d.Game
+	d.Notes = m.Banner != "" || m.Opts.Error != "" || m.Opts.Notice != ""
+	couldAct := m.Opts.Seats.Has(actor)
+	switch {
+	case m.Opts.Table != nil || m.Opts.Computer != nil || m.Over:
+		d.Controls = true
+	case m.BothSeats:
+		d.Controls = m.CanUndo != (k > 0)
+		d.Resign = !d.Controls && m.ResignName != actor.Name()
+	default:
+		d.Controls = m.ResignSide != ""
+	}
+	switch {
+	case en && (couldAct || m.CanAct):
+		d.Typed = true
+	case couldAct && m.CanAct:
+		d.TypedPly = true
+	default:
+		d.Typed = couldAct != m.CanAct
+	}
+	d.WholeSteps = k == 0
+	d.Branch = m.BranchPly >= 0 // a game not over shows it only in other variants, where its ply changes
+	d.Exporting = m.Over
+}
+
+// sameArrow reports whether two boards draw the same ban.
+func sameArrow(a, b *Arrow) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return *a == *b
+}
+
 // shownBoard is the board as the page showed it at history index k (the
-// game continued from there, so it was not over), with the square from
-// picked; tail holds the plies from index first on. It is drawn from the
+// game continued from there, so it was not over), without a selection;
+// tail holds the plies from index first on. It is drawn from the
 // history; a playable board also needs the legal actions then, which the
 // game keeps for its last ply and which the position's FEN gives further
 // back (a game without history, whose legal actions and marks are those
 // of the position).
-func shownBoard(g *rules.Game, tail []rules.PlyInfo, first, k int, from rules.Square, o Options) (Board, bool) {
+func shownBoard(g *rules.Game, tail []rules.PlyInfo, first, k int, o Options) (Board, bool) {
 	next := tail[k-first] // the ply played from it
 	last := lastMoveIn(tail[:k-first])
 	if last == nil && first > 0 {
@@ -99,7 +161,7 @@ func shownBoard(g *rules.Game, tail []rules.PlyInfo, first, k int, from rules.Sq
 	if playable {
 		var known bool
 		if legal, known = g.LegalBefore(); !known || k != played(g)-1 {
-			return shownBoardFromFEN(g, tail, first, k, from, o, last)
+			return shownBoardFromFEN(g, tail, first, k, o, last)
 		}
 	}
 	pos := g.StartPosition()
@@ -115,17 +177,13 @@ func shownBoard(g *rules.Game, tail []rules.PlyInfo, first, k int, from rules.Sq
 		b.ReadOnly = true
 		return b, true
 	}
-	dests := destinations(legal)
-	if _, ok := dests.of(from); !ok {
-		from = rules.NoSquare
-	}
-	dests.mark(&b, from)
+	destinations(legal).mark(&b, rules.NoSquare)
 	return b, true
 }
 
 // shownBoardFromFEN is shownBoard for a playable board whose legal actions
 // the game no longer knows: it reads them from the position's FEN.
-func shownBoardFromFEN(g *rules.Game, tail []rules.PlyInfo, first, k int, from rules.Square, o Options, last *rules.Pair) (Board, bool) {
+func shownBoardFromFEN(g *rules.Game, tail []rules.PlyInfo, first, k int, o Options, last *rules.Pair) (Board, bool) {
 	fen := g.StartFEN()
 	if k > 0 {
 		fen = strings.TrimRight(tail[k-1-first].FEN(), "+#=")
@@ -135,7 +193,7 @@ func shownBoardFromFEN(g *rules.Game, tail []rules.PlyInfo, first, k int, from r
 		return Board{}, false
 	}
 	oo := o
-	oo.Sel, oo.PromoTo = from, rules.NoSquare
+	oo.Sel, oo.PromoTo = rules.NoSquare, rules.NoSquare
 	return describeGame(old, oo, last).Board, true
 }
 

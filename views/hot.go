@@ -39,7 +39,7 @@ func square(sq Square, readOnly bool, asset, plyURL string, oob bool) templ.Comp
 			b = appendSquareInner(b, sq, asset)
 			b = append(b, "</div>"...)
 		case sq.Dest:
-			b = append(b, `<button type="submit" id="sq-`...)
+			b = append(b, `<button id="sq-`...)
 			b = appendEscaped(b, sq.Name)
 			b = append(b, `" class="`...)
 			b = appendClass(b, sq)
@@ -47,7 +47,6 @@ func square(sq Square, readOnly bool, asset, plyURL string, oob bool) templ.Comp
 			b = attr(b, "value", sq.Name)
 			b = attr(b, "formaction", plyURL)
 			b = attr(b, "data-square", sq.Name)
-			b = attr(b, "data-dests", sq.Dests)
 			b = attr(b, "aria-label", sq.Label)
 			if oob {
 				b = append(b, ` hx-swap-oob="true"`...)
@@ -56,16 +55,13 @@ func square(sq Square, readOnly bool, asset, plyURL string, oob bool) templ.Comp
 			b = appendSquareInner(b, sq, asset)
 			b = append(b, "</button>"...)
 		default:
-			b = append(b, `<button type="submit" id="sq-`...)
+			b = append(b, `<button id="sq-`...)
 			b = appendEscaped(b, sq.Name)
 			b = append(b, `" class="`...)
 			b = appendClass(b, sq)
 			b = append(b, ` name="square"`...)
 			b = attr(b, "value", sq.Name)
 			b = attr(b, "data-square", sq.Name)
-			if sq.Dests != "" {
-				b = attr(b, "data-dests", sq.Dests)
-			}
 			if sq.Selected {
 				b = append(b, ` aria-pressed="true"`...)
 			}

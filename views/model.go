@@ -159,7 +159,6 @@ type Square struct {
 	Light  bool
 	Piece  string // "wP", or "" for an empty square
 	Label  string // "e4, white pawn"
-	Dests  string // legal destinations when this square can be picked: "e3 e4"
 	RankAt string // the rank digit when the square is on the left edge
 	FileAt string // the file letter when the square is on the bottom edge
 	X      string // EN-Chess's x squares: "top" or "bottom" of the board
@@ -179,6 +178,11 @@ type Board struct {
 	Arrow    *Arrow
 	Flipped  bool // Black at the bottom
 	ReadOnly bool
+	// Dests are the squares that can be picked, each with where it goes:
+	// "e2:e3,e4 g1:f3,h3" ("" when none can be). The page carries them
+	// once, on the board's ply field, rather than on each square: a ply
+	// changes them all, but only a few squares.
+	Dests string
 }
 
 // ImportChoice is one game of a PGN of several, offered to import.
@@ -342,11 +346,17 @@ type HistoryView struct {
 func NewGame(g *rules.Game, o Options) Game {
 	m := describeGame(g, o, lastMove(g))
 	m.History = markNow(historyRows(g, -1))
+	title := m.Status
+	if m.Over {
+		title = fmt.Sprintf("Ply %d · %s", g.Ply(), m.Banner)
+	}
+	m.Preview = newPreview(g, m.Opts, m.Opts.Base, title, m.FEN, lastMove(g), m.Board.Flipped)
 	return m
 }
 
 // describeGame is NewGame without the history, whose rows grow with the
-// game; last is the last move played (nil for none), drawn on the board.
+// game, and without the link preview (a full page's only); last is the
+// last move played (nil for none), drawn on the board.
 func describeGame(g *rules.Game, o Options, last *rules.Pair) Game {
 	turn := g.Turn()
 	out := g.Outcome()
@@ -455,11 +465,6 @@ func describeGame(g *rules.Game, o Options, last *rules.Pair) Game {
 			m.Promotion.Col, m.Promotion.Top = col, row < 4
 		}
 	}
-	title := m.Status
-	if out.Over() {
-		title = fmt.Sprintf("Ply %d · %s", g.Ply(), m.Banner)
-	}
-	m.Preview = newPreview(g, o, o.Base, title, m.FEN, lastMove(g), m.Board.Flipped)
 	if out.Over() || g.Variant().ID() != (rules.BanChess{}).ID() {
 		m.BranchPly = played(g)
 	}
@@ -599,18 +604,6 @@ type destSet struct {
 	promotes []bool
 }
 
-// String lists the destinations' names: "e3 e4".
-func (d destSet) String() string {
-	b := make([]byte, 0, 3*len(d.to))
-	for i, s := range d.to {
-		if i > 0 {
-			b = append(b, ' ')
-		}
-		b = append(b, s.String()...)
-	}
-	return string(b)
-}
-
 // has reports whether s is one of the destinations.
 func (d destSet) has(s rules.Square) bool { return slices.Contains(d.to, s) }
 
@@ -656,20 +649,42 @@ func (d destMap) of(s rules.Square) (destSet, bool) {
 	return destSet{}, false
 }
 
-// mark marks on b the squares that can be picked, with their
-// destinations, and the square sel picked (rules.NoSquare for none) with
-// where it can go.
+// String writes the squares that can be picked and their destinations
+// as Board.Dests does: "e2:e3,e4 g1:f3,h3".
+func (d destMap) String() string {
+	n := 0
+	for _, set := range d.sets {
+		n += 4 + 3*len(set.to)
+	}
+	b := make([]byte, 0, n)
+	for i, set := range d.sets {
+		if i > 0 {
+			b = append(b, ' ')
+		}
+		b = append(b, set.from.String()...)
+		b = append(b, ':')
+		for j, s := range set.to {
+			if j > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, s.String()...)
+		}
+	}
+	return string(b)
+}
+
+// mark records on b the squares that can be picked, with their
+// destinations, and marks the square sel picked (rules.NoSquare for none)
+// with where it can go.
 func (d destMap) mark(b *Board, sel rules.Square) {
+	b.Dests = d.String()
 	picked, selected := d.of(sel)
+	if !selected {
+		return
+	}
 	for i := range b.Squares {
 		sq := &b.Squares[i]
 		s, _ := rules.ParseSquare(sq.Name)
-		if set, ok := d.of(s); ok {
-			sq.Dests = set.String()
-		}
-		if !selected {
-			continue
-		}
 		sq.Selected = s == sel
 		if j := slices.Index(picked.to, s); j >= 0 {
 			sq.Dest, sq.Promo = true, picked.promotes[j]
@@ -687,17 +702,12 @@ func hasXSquares(g *rules.Game) bool {
 // board lays out pos with bottom's side nearest the viewer; with x, the
 // two x squares follow the 64, the top one first.
 func board(pos *rules.Position, bottom rules.Color, ban, last *rules.Pair, checked []rules.Square, x bool) Board {
-	b := Board{Flipped: bottom == rules.Black}
+	b := Board{Flipped: bottom == rules.Black, Squares: make([]Square, 0, rules.X9+1)}
 	for row := 0; row < 8; row++ {
 		for col := 0; col < 8; col++ {
 			s := displaySquare(row, col, b.Flipped)
 			p := pos.Board[s]
-			sq := Square{Name: s.String(), Light: s.Light(), Check: slices.Contains(checked, s)}
-			sq.Label = sq.Name + ", empty"
-			if p != rules.NoPiece {
-				sq.Piece = p.Code()
-				sq.Label = sq.Name + ", " + p.String()
-			}
+			sq := Square{Name: s.String(), Light: s.Light(), Check: slices.Contains(checked, s), Piece: p.Code(), Label: squareLabels[s][p&31]}
 			if col == 0 {
 				sq.RankAt = strconv.Itoa(s.Rank() + 1)
 			}
@@ -719,12 +729,8 @@ func board(pos *rules.Position, bottom rules.Color, ban, last *rules.Pair, check
 			top, under = under, top
 		}
 		for i, s := range []rules.Square{top, under} {
-			sq := Square{Name: s.String(), X: [2]string{"top", "bottom"}[i], Check: slices.Contains(checked, s)}
-			sq.Label = sq.Name + ", empty"
-			if p := pos.Board[s]; p != rules.NoPiece {
-				sq.Piece = p.Code()
-				sq.Label = sq.Name + ", " + p.String()
-			}
+			p := pos.Board[s]
+			sq := Square{Name: s.String(), X: [2]string{"top", "bottom"}[i], Check: slices.Contains(checked, s), Piece: p.Code(), Label: squareLabels[s][p&31]}
 			if last != nil {
 				sq.LastFrom, sq.LastTo = s == last.From, s == last.To
 			}
@@ -738,6 +744,19 @@ func board(pos *rules.Position, bottom rules.Color, ban, last *rules.Pair, check
 	}
 	return b
 }
+
+// squareLabels are the squares' labels, "e4, white pawn" or "e4, empty",
+// by square and piece: read only (a board has 64, every page and delta).
+var squareLabels = func() (t [rules.X9 + 1][32]string) {
+	for s := range t {
+		for p := range t[s] {
+			if name := rules.Piece(p).String(); name != "" {
+				t[s][p] = rules.Square(s).String() + ", " + name
+			}
+		}
+	}
+	return t
+}()
 
 func displaySquare(row, col int, flipped bool) rules.Square {
 	if flipped {
@@ -951,7 +970,7 @@ func squareClass(sq Square) string {
 		on   bool
 		name string
 	}{
-		{sq.Dests != "", "pickable"}, {sq.Selected, "selected"}, {sq.Dest, "dest"},
+		{sq.Selected, "selected"}, {sq.Dest, "dest"},
 		{sq.Capture, "capture"}, {sq.Promo, "promo"}, {sq.BanFrom, "ban-from"},
 		{sq.BanTo, "ban-to"}, {sq.LastFrom, "last-from"}, {sq.LastTo, "last-to"},
 		{sq.Check, "check"},
@@ -1008,6 +1027,15 @@ func gameID(o Options) string { return strings.TrimPrefix(o.Base, "/g/") }
 
 // actionURL is the path of one of the game's forms, such as "ply".
 func actionURL(o Options, action string) string { return o.Base + "/" + action }
+
+// editPath opens the position g shows in the board editor: the game's now,
+// or its history view's.
+func editPath(g Game) string {
+	if g.View != nil {
+		return g.Opts.Base + "/history/" + strconv.Itoa(g.View.Index) + "/edit"
+	}
+	return g.Opts.Base + "/edit"
+}
 
 // flipURL and autoURL toggle the orientation; turning one off says so
 // (flip=0), as the server remembers the choice.
