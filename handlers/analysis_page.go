@@ -3,12 +3,14 @@ package handlers
 import (
 	"fmt"
 	"net/http"
+	"net/url"
 	"strconv"
 	"time"
 
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
+	"github.com/banchess/banchess/editor"
 	"github.com/banchess/banchess/engine"
 	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/rules"
@@ -119,6 +121,51 @@ func analysisLinks(a *views.Analysis, o views.Options, at gameAt) {
 		a.GameURL, a.GameLabel = templ.SafeURL(views.HistoryPath(o, at.ply-at.start)), "See this position in the game"
 	}
 	a.EditURL = templ.SafeURL(views.EditURL(a.FEN, at.variant.ID()))
+}
+
+// positionAnalysis answers the engine's analysis of a bare position (GET
+// /analysis?fen=…&v=…, the board editor's "Analyse this position"): the
+// analysis page with no steps, leading to a game from the position and
+// back to the editor. The editor's own fields (board=…, as its form
+// sends them) are answered with a redirect to the address of their FEN.
+func (p *pages) positionAnalysis(c echo.Context) error {
+	o, err := p.options(c)
+	if err != nil {
+		return p.refuse(c, err)
+	}
+	o.Asset = p.asset
+	q := c.QueryParams()
+	if q.Get("fen") == "" && q.Has("board") {
+		s, err := editor.FromQuery(q)
+		if err != nil {
+			return refuse(c, http.StatusBadRequest, "This position cannot be analysed", games.Sentence("The position cannot be read: "+err.Error()))
+		}
+		return c.Redirect(http.StatusSeeOther, views.AnalysisURL(s.FEN(), s.Variant))
+	}
+	fen, variant := q.Get("fen"), q.Get("v")
+	g, err := p.s.games.FromFEN(fen, variant)
+	if err != nil {
+		return p.refuseAnalysis(c, err)
+	}
+	res, err := p.s.games.AnalysePosition(c.Request().Context(), fen, variant, games.AnalysisRequest{})
+	a, status, err := describeAnalysis(g.FEN(), g.Variant(), res, err)
+	if err != nil {
+		return p.refuseAnalysis(c, err)
+	}
+	v := g.Variant().ID()
+	a.PlayURL = templ.SafeURL("/?" + url.Values{"fen": {a.FEN}, "v": {v}}.Encode())
+	a.EditURL = templ.SafeURL(views.EditURL(a.FEN, v))
+	a.AgainURL = templ.SafeURL(views.AnalysisURL(a.FEN, v))
+	return render(c, status, views.AnalysisPage(a, o))
+}
+
+// refuseAnalysis explains why a bare position cannot be analysed.
+func (p *pages) refuseAnalysis(c echo.Context, err error) error {
+	e := games.ErrorOf(err)
+	if e.Code == games.Internal {
+		return p.refuse(c, err)
+	}
+	return refuse(c, httpStatus(e), "This position cannot be analysed", e.Msg)
 }
 
 // refusePanel answers a refused request for the live panel with the

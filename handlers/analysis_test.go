@@ -324,6 +324,78 @@ func TestAnalysisPanel(t *testing.T) {
 	}
 }
 
+// TestPositionAnalysis checks the analysis of a bare position, the board
+// editor's: the page with no steps, leading to a game from it and back to
+// the editor, and its refusals, each saying what is wrong.
+func TestPositionAnalysis(t *testing.T) {
+	a := newAnalysisAPI(t, engine.NewPool(1, 1, 1))
+	mateBan := "7k/8/p4n2/bpP5/2K5/4q3/8/8 w - b6 0 1"
+	for _, c := range []struct {
+		name, query string
+		status      int
+		says        string // in the message, or the best action
+	}{
+		{"Ban Chess", "fen=" + url.QueryEscape(mateBan) + "&v=ban", http.StatusOK, "Black bans c5b6"},
+		{"Classic", "fen=" + url.QueryEscape(rules.StartFEN) + "&v=classic", http.StatusOK, "White plays"},
+		{"bad FEN", "fen=" + url.QueryEscape("8/8/8 w - - 0 1") + "&v=ban", http.StatusBadRequest, "FEN"},
+		{"no kings", "fen=" + url.QueryEscape("8/8/8/8/8/8/8/8 w - - 0 1") + "&v=ban", http.StatusBadRequest, "king"},
+		{"no FEN", "v=ban", http.StatusBadRequest, "The FEN is empty"},
+		{"EN-Chess", "v=en&fen=" + url.QueryEscape(rules.New(rules.ENChess{}).FEN()), http.StatusBadRequest, "Ban Chess and Classic only"},
+		{"unknown variant", "v=shogi&fen=" + url.QueryEscape(rules.StartFEN), http.StatusBadRequest, "shogi"},
+		{"stalemate", "v=ban&fen=" + url.QueryEscape("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1 4"), http.StatusConflict, "The game is over"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := a.do(http.MethodGet, "/analysis?"+c.query, "")
+			d := parseBody(t, r)
+			said := text(d, "#analysis-best") + text(d, "#analysis-message") + text(d, "#error")
+			if r.code != c.status || !strings.Contains(said, c.says) {
+				t.Fatalf("status %d, want %d saying %q; it says %q", r.code, c.status, c.says, said)
+			}
+			if r.code == http.StatusBadRequest {
+				if h := text(d, "h1"); h != "This position cannot be analysed" {
+					t.Errorf("heading %q", h)
+				}
+				return
+			}
+			fen := text(d, "#analysis-fen")
+			q := url.Values{"fen": {fen}, "v": {map[bool]string{true: "classic", false: "ban"}[c.name == "Classic"]}}.Encode()
+			if d.Find("#steps").Length() != 0 || d.Find("#analysis-game").Length() != 0 ||
+				d.Find("#analysis-play").AttrOr("href", "") != "/?"+q || d.Find("#analysis-edit").AttrOr("href", "") != "/editor?"+q {
+				t.Errorf("links: steps %d, game %d, play %q, edit %q", d.Find("#steps").Length(), d.Find("#analysis-game").Length(),
+					d.Find("#analysis-play").AttrOr("href", ""), d.Find("#analysis-edit").AttrOr("href", ""))
+			}
+		})
+	}
+	// The editor's fields, as its form sends them, go to their FEN's address.
+	r := a.do(http.MethodGet, "/analysis?board=4k3%2F8%2F8%2F8%2F8%2F8%2F8%2F4K3&turn=b&v=ban&act=move&ban=e8d8&pick=wP", "")
+	want := "/analysis?" + url.Values{"fen": {"4k3/8/8/8/8/8/8/4K3 b - - 0 1 4:e8d8"}, "v": {"ban"}}.Encode()
+	if r.code != http.StatusSeeOther || r.hdr.Get("Location") != want {
+		t.Errorf("editor fields: status %d, to %q, want %q", r.code, r.hdr.Get("Location"), want)
+	}
+	if r := a.do(http.MethodGet, "/analysis?board=9/8&v=ban", ""); r.code != http.StatusBadRequest {
+		t.Errorf("unreadable editor fields: status %d", r.code)
+	}
+}
+
+// TestEditorAnalyseLink checks the board editor offers the analysis of a
+// position that can be played, as a plain link to its address.
+func TestEditorAnalyseLink(t *testing.T) {
+	a := newAnalysisAPI(t, &quickAnalyser{})
+	r := a.do(http.MethodGet, "/editor?fen="+url.QueryEscape(rules.StartFEN)+"&v=classic", "")
+	if r.code != http.StatusSeeOther {
+		t.Fatalf("status %d, want the editor's own address", r.code)
+	}
+	d := parseBody(t, a.do(http.MethodGet, r.hdr.Get("Location"), ""))
+	want := "/analysis?" + url.Values{"fen": {rules.StartFEN}, "v": {"classic"}}.Encode()
+	if got := d.Find("a#editor-analyse").AttrOr("href", ""); got != want {
+		t.Errorf("Analyse this position: %q, want %q", got, want)
+	}
+	d = parseBody(t, a.do(http.MethodGet, "/editor?fen="+url.QueryEscape("8/8/8/8/8/8/8/8 w - - 0 1"), ""))
+	if d.Find("#editor-analyse").Length() != 0 {
+		t.Error("a position that cannot be played offers its analysis")
+	}
+}
+
 // waitingAnalyser reports each search it starts, then waits for its
 // context to end and reports that.
 type waitingAnalyser struct{ started, ended chan struct{} }
