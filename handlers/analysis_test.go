@@ -324,6 +324,31 @@ func TestAnalysisPanel(t *testing.T) {
 	}
 }
 
+// TestAnalysisToggle checks the game page and the history view carry the
+// live panel's toggle (for scripts only) and its empty panel, hidden, and
+// keep the Analyse links for pages without scripts.
+func TestAnalysisToggle(t *testing.T) {
+	a := newAnalysisAPI(t, &quickAnalyser{})
+	g := a.create(`{}`)
+	a.play(g.ID, "b:e2e4", "m:d2d4")
+	for _, c := range []struct {
+		path, viewPly, link string
+	}{
+		{"/g/" + g.ID, "", "#analyse"},
+		{"/g/" + g.ID + "/history/1", "2", "#history-analyse"},
+	} {
+		d := parseBody(t, a.do(http.MethodGet, c.path, ""))
+		toggle := d.Find("button#analysis-toggle")
+		panel := d.Find("#analysis-panel")
+		_, hidden := panel.Attr("hidden")
+		if toggle.AttrOr("aria-pressed", "") != "false" || !toggle.HasClass("js-only") || toggle.AttrOr("data-url", "") != "/g/"+g.ID+"/analysis" ||
+			toggle.AttrOr("data-view-ply", "") != c.viewPly || !hidden || panel.Find("#analysis-body").Length() != 1 ||
+			panel.Find(`[aria-live="polite"]`).Length() != 1 || d.Find(c.link).Length() != 1 {
+			t.Errorf("%s: toggle %v, panel hidden %v, link %s: %d", c.path, toggle.Nodes, hidden, c.link, d.Find(c.link).Length())
+		}
+	}
+}
+
 // TestPositionAnalysis checks the analysis of a bare position, the board
 // editor's: the page with no steps, leading to a game from it and back to
 // the editor, and its refusals, each saying what is wrong.
