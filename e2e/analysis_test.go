@@ -264,14 +264,23 @@ func TestAnalysisWithoutJS(t *testing.T) {
 		t.Fatal(err)
 	}
 	id := gameID(t, ctx)
+	// step follows a link to the analysis of ply want (the page it
+	// leaves may be another ply's analysis: the wait is for want's).
 	step := func(link, want string) {
 		t.Helper()
-		if err := chromedp.Do(ctx, chromedp.Click(link), chromedp.WaitVisible(`#analysis-ply`)); err != nil {
+		if err := chromedp.Do(ctx, chromedp.Click(link)); err != nil {
 			t.Fatalf("%s: %v", link, err)
 		}
-		got, err := chromedp.Run(ctx, chromedp.Text(`#analysis-ply`))
-		if err != nil || got != want {
-			t.Fatalf("%s: ply %q (%v), want %s", link, got, err, want)
+		for deadline := time.Now().Add(analysisWait); ; {
+			// Asked while the page navigates, the question may fail: ask again.
+			got, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(document.getElementById("analysis-ply") || {}).textContent || ""`))
+			if err == nil && got == want {
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("%s: no analysis of ply %s: %q (%v)", link, want, got, err)
+			}
+			time.Sleep(100 * time.Millisecond)
 		}
 	}
 	disabled := func(ids ...string) {
@@ -304,7 +313,8 @@ func TestAnalysisWithoutJS(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, s := range []struct{ code, sq string }{{"wK", "e1"}, {"bK", "e8"}, {"wQ", "d1"}} {
-		if err := chromedp.Do(ctx, chromedp.Click(`[data-pick="`+s.code+`"]`), chromedp.Click(`.editor-board [data-square="`+s.sq+`"]`),
+		if err := chromedp.Do(ctx, chromedp.Click(`[data-pick="`+s.code+`"]`), chromedp.WaitReady(`[data-pick="`+s.code+`"].selected`),
+			chromedp.Click(`.editor-board [data-square="`+s.sq+`"]`),
 			chromedp.WaitReady(`.editor-board [data-square="`+s.sq+`"] img`)); err != nil {
 			t.Fatal(err)
 		}
