@@ -3,62 +3,208 @@ package handlers
 import (
 	"fmt"
 	"net/http"
+	"net/url"
 	"strconv"
+	"time"
 
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
+	"github.com/banchess/banchess/editor"
 	"github.com/banchess/banchess/engine"
 	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/rules"
 	"github.com/banchess/banchess/views"
 )
 
-// analysisPage answers a page with the engine's analysis of game id as it
-// stands (GET /g/{id}/analysis): a plain link, so it works without
-// JavaScript.
+// panelBudget is how long the game page's live panel lets the engine
+// think: it follows every position the board shows, so it answers soon
+// (the analysis page, asked for once, thinks for the default second).
+const panelBudget = 400 * time.Millisecond
+
+// gameAt is the position of a game an analysis is of.
+type gameAt struct {
+	fen     string
+	variant rules.Variant
+	ply     int // the ply to be played in it
+	start   int // the game's first ply
+	now     int // the ply the game is at
+}
+
+// analysisPage answers the engine's analysis of game id at a ply (GET
+// /g/{id}/analysis?ply=N; no ply: the game now): a page with plain step
+// links to the analyses of the plies around it, so it works without
+// JavaScript; with panel=1 only the analysis, for the live panel beside
+// the game's board (static/analysis.js), thinking for panelBudget.
 func (p *pages) analysisPage(c echo.Context) error {
 	id := c.Param("id")
+	panel := c.QueryParam("panel") == "1"
+	fail := p.refuse
+	if panel {
+		fail = p.refusePanel
+	}
+	o, err := p.options(c)
+	if err != nil {
+		return fail(c, err)
+	}
+	o.Asset, o.Base = p.asset, gamePath(id)
+	var at gameAt
+	if v := c.QueryParam("ply"); v != "" {
+		if at.ply, err = strconv.Atoi(v); err != nil || at.ply < 1 {
+			return fail(c, invalidf("%q is not a ply: give its number, from 1.", trimText(v)))
+		}
+	}
+	var plyErr error
+	if err := p.s.games.View(c.Request().Context(), id, player(c), func(rec *games.Record, _ games.Seats) {
+		at, plyErr = positionAt(rec.Game, at.ply)
+	}); err != nil {
+		return fail(c, err)
+	}
+	if plyErr != nil {
+		return fail(c, plyErr)
+	}
+	req := games.AnalysisRequest{Ply: at.ply}
+	if panel {
+		req.Budget = panelBudget
+	}
+	res, err := p.s.games.AnalyseGame(c.Request().Context(), id, req)
+	a, status, err := describeAnalysis(at.fen, at.variant, res, err)
+	if err != nil {
+		return fail(c, err)
+	}
+	a.Ply = strconv.Itoa(at.ply)
+	if panel {
+		return render(c, status, views.AnalysisPanel(a))
+	}
+	analysisLinks(&a, o, at)
+	return render(c, status, views.AnalysisPage(a, o))
+}
+
+// positionAt finds the position of g where ply was to be played (0: the
+// game now).
+func positionAt(g *rules.Game, ply int) (gameAt, error) {
+	at := gameAt{fen: g.FEN(), variant: g.Variant(), ply: ply, start: g.StartPly(), now: g.Ply()}
+	if ply == 0 {
+		at.ply = at.now
+	}
+	hist, n := g.History(), at.ply-at.start
+	switch {
+	case n < 0 || n > len(hist):
+		return at, invalidf("This game's plies run from %d to %d: there is no ply %d.", at.start, at.now, at.ply)
+	case n == 0:
+		at.fen = g.StartFEN()
+	case n < len(hist):
+		at.fen = hist[n-1].FEN()
+	}
+	return at, nil
+}
+
+// analysisLinks sets the ways on from a game's analysis at.ply: the
+// analyses of the plies around it, and the position in the game.
+func analysisLinks(a *views.Analysis, o views.Options, at gameAt) {
+	link := func(ply int) templ.SafeURL {
+		if ply == at.now {
+			return templ.SafeURL(o.Base + "/analysis")
+		}
+		return templ.SafeURL(o.Base + "/analysis?ply=" + strconv.Itoa(ply))
+	}
+	if at.ply > at.start {
+		a.Steps.First, a.Steps.Prev = link(at.start), link(at.ply-1)
+	}
+	if at.ply < at.now {
+		a.Steps.Next, a.Steps.Last = link(at.ply+1), link(at.now)
+	}
+	a.AgainURL = link(at.ply)
+	if at.ply == at.now {
+		a.GameURL, a.GameLabel = templ.SafeURL(o.Query()), "Back to the game"
+	} else {
+		a.GameURL, a.GameLabel = templ.SafeURL(views.HistoryPath(o, at.ply-at.start)), "See this position in the game"
+	}
+	a.EditURL = templ.SafeURL(views.EditURL(a.FEN, at.variant.ID()))
+}
+
+// positionAnalysis answers the engine's analysis of a bare position (GET
+// /analysis?fen=…&v=…, the board editor's "Analyse this position"): the
+// analysis page with no steps, leading to a game from the position and
+// back to the editor. The editor's own fields (board=…, as its form
+// sends them) are answered with a redirect to the address of their FEN.
+func (p *pages) positionAnalysis(c echo.Context) error {
 	o, err := p.options(c)
 	if err != nil {
 		return p.refuse(c, err)
 	}
-	o.Asset, o.Base = p.asset, gamePath(id)
-	req := games.AnalysisRequest{}
-	if v := c.QueryParam("ply"); v != "" {
-		if req.Ply, err = strconv.Atoi(v); err != nil || req.Ply < 1 {
-			return p.refuse(c, invalidf("%q is not a ply: give its number, from 1.", trimText(v)))
+	o.Asset = p.asset
+	q := c.QueryParams()
+	if q.Get("fen") == "" && q.Has("board") {
+		s, err := editor.FromQuery(q)
+		if err != nil {
+			return refuse(c, http.StatusBadRequest, "This position cannot be analysed", games.Sentence("The position cannot be read: "+err.Error()))
 		}
+		return c.Redirect(http.StatusSeeOther, views.AnalysisURL(s.FEN(), s.Variant))
 	}
-	var fen string
-	var variant rules.Variant
-	if err := p.s.games.View(c.Request().Context(), id, player(c), func(rec *games.Record, _ games.Seats) {
-		fen, variant = rec.Game.FEN(), rec.Game.Variant()
-		hist, n := rec.Game.History(), req.Ply-rec.Game.StartPly()
-		switch {
-		case req.Ply == 0 || n < 0 || n >= len(hist):
-		case n == 0:
-			fen = rec.Game.StartFEN()
-		default:
-			fen = hist[n-1].FEN()
-		}
-	}); err != nil {
+	fen, variant := q.Get("fen"), q.Get("v")
+	g, err := p.s.games.FromFEN(fen, variant)
+	if err != nil {
+		return p.refuseAnalysis(c, err)
+	}
+	res, err := p.s.games.AnalysePosition(c.Request().Context(), fen, variant, games.AnalysisRequest{})
+	a, status, err := describeAnalysis(g.FEN(), g.Variant(), res, err)
+	if err != nil {
+		return p.refuseAnalysis(c, err)
+	}
+	v := g.Variant().ID()
+	a.PlayURL = templ.SafeURL("/?" + url.Values{"fen": {a.FEN}, "v": {v}}.Encode())
+	a.EditURL = templ.SafeURL(views.EditURL(a.FEN, v))
+	a.AgainURL = templ.SafeURL(views.AnalysisURL(a.FEN, v))
+	return render(c, status, views.AnalysisPage(a, o))
+}
+
+// refuseAnalysis explains why a bare position cannot be analysed.
+func (p *pages) refuseAnalysis(c echo.Context, err error) error {
+	e := games.ErrorOf(err)
+	if e.Code == games.Internal {
 		return p.refuse(c, err)
 	}
-	res, err := p.s.games.AnalyseGame(c.Request().Context(), id, req)
-	if err != nil {
-		return p.refuse(c, err)
+	return refuse(c, httpStatus(e), "This position cannot be analysed", e.Msg)
+}
+
+// refusePanel answers a refused request for the live panel with the
+// panel itself, saying why, and the refusal's status (429 tells the
+// script to try again).
+func (p *pages) refusePanel(c echo.Context, err error) error {
+	e := games.ErrorOf(err)
+	msg := e.Msg
+	switch {
+	case e.Code == games.Internal:
+		p.s.logFailure(c, "analysis failed", err)
+		msg = "The analysis failed on the server."
+	case e.Code == games.NotFound:
+		msg = "There is no game at this address."
 	}
-	g, err := rules.FromFEN(fen, variant)
-	if err != nil {
-		return p.refuse(c, games.Internalf(err, "reading game %s's position", id))
+	return render(c, httpStatus(e), views.AnalysisPanel(views.Analysis{Message: msg}))
+}
+
+// describeAnalysis words the engine's result res (or its refusal, err)
+// on the position fen of variant. A finished position is no refusal but
+// an analysis with a message, with status 409; any other refusal is
+// returned.
+func describeAnalysis(fen string, variant rules.Variant, res engine.Result, err error) (views.Analysis, int, error) {
+	if err != nil && games.ErrorOf(err).Code != games.GameOver {
+		return views.Analysis{}, 0, err
+	}
+	g, ferr := rules.FromFEN(fen, variant)
+	if ferr != nil {
+		return views.Analysis{}, 0, games.Internalf(ferr, "reading the position %q", fen)
 	}
 	pos := g.Position()
-	a := views.Analysis{GameURL: templ.SafeURL(gamePath(id)), FEN: fen, Eval: evalText(g.Turn().Actor, res), Depth: res.Depth, Nodes: res.Nodes, MS: res.Time.Milliseconds(),
-		Board: views.NewAnalysisBoard(&pos, res.Best), WhiteShare: views.EvalShare(g.Turn().Actor, res.Score, res.Mate)}
-	if req.Ply != 0 {
-		a.Ply = strconv.Itoa(req.Ply)
+	a := views.Analysis{FEN: fen}
+	if err != nil {
+		e := games.ErrorOf(err)
+		a.Message, a.Board = e.Msg, views.NewAnalysisBoard(&pos, rules.Action{})
+		return a, httpStatus(e), nil
 	}
+	a.Eval, a.Depth, a.Nodes, a.MS = evalText(g.Turn().Actor, res), res.Depth, res.Nodes, res.Time.Milliseconds()
+	a.Board, a.WhiteShare = views.NewAnalysisBoard(&pos, res.Best), views.EvalShare(g.Turn().Actor, res.Score, res.Mate)
 	for _, act := range res.PV { // the line, worded on a copy of the position
 		s := actionSentence(g, act)
 		if g.Play(act) != nil {
@@ -69,7 +215,7 @@ func (p *pages) analysisPage(c echo.Context) error {
 	if len(a.Line) > 0 {
 		a.Best = a.Line[0]
 	}
-	return render(c, http.StatusOK, views.AnalysisPage(a, o))
+	return a, http.StatusOK, nil
 }
 
 // actionSentence words an action about to be played in g: "Black bans

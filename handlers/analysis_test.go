@@ -5,9 +5,14 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
+	"slices"
 	"strconv"
+	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/PuerkitoBio/goquery"
 
@@ -148,4 +153,314 @@ func TestAnalysisPage(t *testing.T) {
 			t.Errorf("%s: status %d, want 400", q, r.code)
 		}
 	}
+}
+
+// quickAnalyser answers every search at once with the first legal action,
+// and keeps the limits of the last one.
+type quickAnalyser struct {
+	mu  sync.Mutex
+	lim engine.Limits
+}
+
+func (q *quickAnalyser) Analyse(_ context.Context, g *rules.Game, lim engine.Limits) (engine.Result, error) {
+	q.mu.Lock()
+	q.lim = lim
+	q.mu.Unlock()
+	legal := g.Legal()
+	if len(legal) == 0 {
+		return engine.Result{}, engine.ErrNoAction
+	}
+	return engine.Result{Best: legal[0], PV: legal[:1], Score: 25, Depth: 1, Nodes: 1}, nil
+}
+
+func (q *quickAnalyser) budget() time.Duration {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return q.lim.Time
+}
+
+func parseBody(t *testing.T, r apiResp) *goquery.Document {
+	t.Helper()
+	d, err := goquery.NewDocumentFromReader(bytes.NewReader(r.body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// stepHrefs are the analysis page's step links (" " for one disabled).
+func stepHrefs(d *goquery.Document) []string {
+	var out []string
+	for _, id := range []string{"step-first", "step-prev", "step-next", "step-last"} {
+		el := d.Find("#" + id)
+		switch {
+		case el.Length() == 0:
+			out = append(out, "")
+		case el.Is("a"):
+			out = append(out, el.AttrOr("href", ""))
+		default:
+			out = append(out, " ")
+		}
+	}
+	return out
+}
+
+// TestAnalysisSteps steps through a game's analyses without JavaScript:
+// each ply's page links the start, the plies either side and now (plain
+// links, disabled at the ends) and the position in the game.
+func TestAnalysisSteps(t *testing.T) {
+	a := newAnalysisAPI(t, &quickAnalyser{})
+	g := a.create(`{}`)
+	a.play(g.ID, "b:e2e4", "m:d2d4", "b:e7e5", "m:d7d5") // now at ply 5
+	base := "/g/" + g.ID
+	an := base + "/analysis"
+	for _, c := range []struct {
+		query            string
+		ply              string
+		steps            []string
+		gameURL, fenWant string
+	}{
+		{"?ply=1", "1", []string{" ", " ", an + "?ply=2", an}, base + "/history/0", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 1"},
+		{"?ply=3", "3", []string{an + "?ply=1", an + "?ply=2", an + "?ply=4", an}, base + "/history/2", "rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq d3 0 1 3"},
+		{"?ply=4", "4", []string{an + "?ply=1", an + "?ply=3", an, an}, base + "/history/3", ""},
+		{"?ply=5", "5", []string{an + "?ply=1", an + "?ply=4", " ", " "}, base, ""},
+		{"", "5", []string{an + "?ply=1", an + "?ply=4", " ", " "}, base, ""},
+	} {
+		t.Run(c.query, func(t *testing.T) {
+			r := a.do(http.MethodGet, an+c.query, "")
+			if r.code != http.StatusOK {
+				t.Fatalf("status %d: %s", r.code, r.body)
+			}
+			d := parseBody(t, r)
+			if got := stepHrefs(d); !slices.Equal(got, c.steps) {
+				t.Errorf("steps %q, want %q", got, c.steps)
+			}
+			if got := d.Find("#analysis-game").AttrOr("href", ""); got != c.gameURL {
+				t.Errorf("the position in the game is %q, want %q", got, c.gameURL)
+			}
+			if got := text(d, "#analysis-ply"); got != c.ply {
+				t.Errorf("ply %q, want %q", got, c.ply)
+			}
+			if got := text(d, "#analysis-fen"); c.fenWant != "" && got != c.fenWant {
+				t.Errorf("FEN %q, want %q", got, c.fenWant)
+			}
+			if !strings.HasPrefix(d.Find("#analysis-edit").AttrOr("href", ""), "/editor?fen=") || d.Find("#analysis-play").Length() != 0 {
+				t.Error("a game's analysis should lead to the editor, not to a new game")
+			}
+		})
+	}
+	// A finished game: now has nothing to analyse, but the page still
+	// steps back through it.
+	a.game(a.do(http.MethodPost, "/api/games/"+g.ID+"/resign", `{"color":"white"}`), http.StatusOK)
+	r := a.do(http.MethodGet, an, "")
+	d := parseBody(t, r)
+	if r.code != http.StatusConflict || !strings.Contains(text(d, "#analysis-message"), "The game is over") || d.Find("#analysis-best").Length() != 0 {
+		t.Errorf("finished game: status %d, message %q", r.code, text(d, "#analysis-message"))
+	}
+	if got := stepHrefs(d); got[1] != an+"?ply=4" || got[2] != " " {
+		t.Errorf("finished game: steps %q", got)
+	}
+}
+
+// TestAnalysisPanel checks the live panel's fragment: only the panel,
+// analysed with the panel's short budget, its best action on its root;
+// and its refusals, each a panel saying why with the refusal's status.
+func TestAnalysisPanel(t *testing.T) {
+	q := &quickAnalyser{}
+	a := newAnalysisAPI(t, q)
+	g := a.create(`{}`)
+	a.play(g.ID, "b:e2e4", "m:d2d4")
+	r := a.do(http.MethodGet, "/g/"+g.ID+"/analysis?panel=1&ply=2", "")
+	if r.code != http.StatusOK || bytes.Contains(r.body, []byte("<html")) || !bytes.HasPrefix(r.body, []byte(`<div id="analysis-result"`)) {
+		t.Fatalf("status %d, not the panel alone:\n%s", r.code, r.body)
+	}
+	if q.budget() != panelBudget {
+		t.Errorf("the panel thought for %v, want %v", q.budget(), panelBudget)
+	}
+	d := parseBody(t, r)
+	root := d.Find("#analysis-result")
+	fen := root.AttrOr("data-fen", "")
+	pos, err := rules.FromFEN(fen, rules.BanChess{})
+	if err != nil {
+		t.Fatalf("data-fen %q: %v", fen, err)
+	}
+	best := root.AttrOr("data-from", "") + root.AttrOr("data-to", "")
+	if root.AttrOr("data-ply", "") != "2" || pos.Turn().Phase != rules.PhaseMove || root.AttrOr("data-kind", "") != "move" ||
+		best != pos.Legal()[0].Coords()[:4] || !strings.Contains(root.AttrOr("data-said", ""), "Best: White plays") ||
+		d.Find(".eval-bar").Length() != 1 || d.Find(".analysis-line li").Length() != 1 {
+		t.Errorf("panel at ply 2: %s", r.body)
+	}
+	if a.do(http.MethodGet, "/g/"+g.ID+"/analysis?ply=2", ""); q.budget() != games.DefaultAnalysisBudget {
+		t.Errorf("the page thought for %v, want the default %v", q.budget(), games.DefaultAnalysisBudget)
+	}
+
+	over := a.create(`{}`)
+	a.game(a.do(http.MethodPost, "/api/games/"+over.ID+"/resign", `{"color":"white"}`), http.StatusOK)
+	for _, c := range []struct {
+		name, path string
+		status     int
+		says       string
+	}{
+		{"ply beyond", "/g/" + g.ID + "/analysis?panel=1&ply=9", http.StatusBadRequest, "plies run from 1 to 3"},
+		{"ply 0", "/g/" + g.ID + "/analysis?panel=1&ply=0", http.StatusBadRequest, "is not a ply"},
+		{"ply not a number", "/g/" + g.ID + "/analysis?panel=1&ply=x", http.StatusBadRequest, "is not a ply"},
+		{"unknown game", "/g/nosuchgame/analysis?panel=1&ply=1", http.StatusNotFound, "no game"},
+		{"finished game", "/g/" + over.ID + "/analysis?panel=1&ply=1", http.StatusConflict, "The game is over"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := a.do(http.MethodGet, c.path, "")
+			d := parseBody(t, r)
+			if r.code != c.status || bytes.Contains(r.body, []byte("<html")) || !strings.Contains(text(d, "#analysis-message"), c.says) ||
+				d.Find("#analysis-result").AttrOr("data-from", "x") != "" {
+				t.Errorf("status %d, want %d saying %q:\n%s", r.code, c.status, c.says, r.body)
+			}
+		})
+	}
+	busy := newAnalysisAPI(t, busyAnalyser{})
+	g = busy.create(`{}`)
+	r = busy.do(http.MethodGet, "/g/"+g.ID+"/analysis?panel=1&ply=1", "")
+	if r.code != http.StatusTooManyRequests || !bytes.Contains(r.body, []byte("The engine is busy")) {
+		t.Errorf("busy engine: status %d: %s", r.code, r.body)
+	}
+}
+
+// TestAnalysisToggle checks the game page and the history view carry the
+// live panel's toggle (for scripts only) and its empty panel, hidden, and
+// keep the Analyse links for pages without scripts.
+func TestAnalysisToggle(t *testing.T) {
+	a := newAnalysisAPI(t, &quickAnalyser{})
+	g := a.create(`{}`)
+	a.play(g.ID, "b:e2e4", "m:d2d4")
+	for _, c := range []struct {
+		path, viewPly, link string
+	}{
+		{"/g/" + g.ID, "", "#analyse"},
+		{"/g/" + g.ID + "/history/1", "2", "#history-analyse"},
+	} {
+		d := parseBody(t, a.do(http.MethodGet, c.path, ""))
+		toggle := d.Find("button#analysis-toggle")
+		panel := d.Find("#analysis-panel")
+		_, hidden := panel.Attr("hidden")
+		if toggle.AttrOr("aria-pressed", "") != "false" || !toggle.HasClass("js-only") || toggle.AttrOr("data-url", "") != "/g/"+g.ID+"/analysis" ||
+			toggle.AttrOr("data-view-ply", "") != c.viewPly || !hidden || panel.Find("#analysis-body").Length() != 1 ||
+			panel.Find(`[aria-live="polite"]`).Length() != 1 || d.Find(c.link).Length() != 1 {
+			t.Errorf("%s: toggle %v, panel hidden %v, link %s: %d", c.path, toggle.Nodes, hidden, c.link, d.Find(c.link).Length())
+		}
+	}
+}
+
+// TestPositionAnalysis checks the analysis of a bare position, the board
+// editor's: the page with no steps, leading to a game from it and back to
+// the editor, and its refusals, each saying what is wrong.
+func TestPositionAnalysis(t *testing.T) {
+	a := newAnalysisAPI(t, engine.NewPool(1, 1, 1))
+	mateBan := "7k/8/p4n2/bpP5/2K5/4q3/8/8 w - b6 0 1"
+	for _, c := range []struct {
+		name, query string
+		status      int
+		says        string // in the message, or the best action
+	}{
+		{"Ban Chess", "fen=" + url.QueryEscape(mateBan) + "&v=ban", http.StatusOK, "Black bans c5b6"},
+		{"Classic", "fen=" + url.QueryEscape(rules.StartFEN) + "&v=classic", http.StatusOK, "White plays"},
+		{"bad FEN", "fen=" + url.QueryEscape("8/8/8 w - - 0 1") + "&v=ban", http.StatusBadRequest, "FEN"},
+		{"no kings", "fen=" + url.QueryEscape("8/8/8/8/8/8/8/8 w - - 0 1") + "&v=ban", http.StatusBadRequest, "king"},
+		{"no FEN", "v=ban", http.StatusBadRequest, "The FEN is empty"},
+		{"EN-Chess", "v=en&fen=" + url.QueryEscape(rules.New(rules.ENChess{}).FEN()), http.StatusBadRequest, "Ban Chess and Classic only"},
+		{"unknown variant", "v=shogi&fen=" + url.QueryEscape(rules.StartFEN), http.StatusBadRequest, "shogi"},
+		{"stalemate", "v=ban&fen=" + url.QueryEscape("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1 4"), http.StatusConflict, "The game is over"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := a.do(http.MethodGet, "/analysis?"+c.query, "")
+			d := parseBody(t, r)
+			said := text(d, "#analysis-best") + text(d, "#analysis-message") + text(d, "#error")
+			if r.code != c.status || !strings.Contains(said, c.says) {
+				t.Fatalf("status %d, want %d saying %q; it says %q", r.code, c.status, c.says, said)
+			}
+			if r.code == http.StatusBadRequest {
+				if h := text(d, "h1"); h != "This position cannot be analysed" {
+					t.Errorf("heading %q", h)
+				}
+				return
+			}
+			fen := text(d, "#analysis-fen")
+			q := url.Values{"fen": {fen}, "v": {map[bool]string{true: "classic", false: "ban"}[c.name == "Classic"]}}.Encode()
+			if d.Find("#steps").Length() != 0 || d.Find("#analysis-game").Length() != 0 ||
+				d.Find("#analysis-play").AttrOr("href", "") != "/?"+q || d.Find("#analysis-edit").AttrOr("href", "") != "/editor?"+q {
+				t.Errorf("links: steps %d, game %d, play %q, edit %q", d.Find("#steps").Length(), d.Find("#analysis-game").Length(),
+					d.Find("#analysis-play").AttrOr("href", ""), d.Find("#analysis-edit").AttrOr("href", ""))
+			}
+		})
+	}
+	// The editor's fields, as its form sends them, go to their FEN's address.
+	r := a.do(http.MethodGet, "/analysis?board=4k3%2F8%2F8%2F8%2F8%2F8%2F8%2F4K3&turn=b&v=ban&act=move&ban=e8d8&pick=wP", "")
+	want := "/analysis?" + url.Values{"fen": {"4k3/8/8/8/8/8/8/4K3 b - - 0 1 4:e8d8"}, "v": {"ban"}}.Encode()
+	if r.code != http.StatusSeeOther || r.hdr.Get("Location") != want {
+		t.Errorf("editor fields: status %d, to %q, want %q", r.code, r.hdr.Get("Location"), want)
+	}
+	if r := a.do(http.MethodGet, "/analysis?board=9/8&v=ban", ""); r.code != http.StatusBadRequest {
+		t.Errorf("unreadable editor fields: status %d", r.code)
+	}
+}
+
+// TestEditorAnalyseLink checks the board editor offers the analysis of a
+// position that can be played, as a plain link to its address.
+func TestEditorAnalyseLink(t *testing.T) {
+	a := newAnalysisAPI(t, &quickAnalyser{})
+	r := a.do(http.MethodGet, "/editor?fen="+url.QueryEscape(rules.StartFEN)+"&v=classic", "")
+	if r.code != http.StatusSeeOther {
+		t.Fatalf("status %d, want the editor's own address", r.code)
+	}
+	d := parseBody(t, a.do(http.MethodGet, r.hdr.Get("Location"), ""))
+	want := "/analysis?" + url.Values{"fen": {rules.StartFEN}, "v": {"classic"}}.Encode()
+	if got := d.Find("a#editor-analyse").AttrOr("href", ""); got != want {
+		t.Errorf("Analyse this position: %q, want %q", got, want)
+	}
+	d = parseBody(t, a.do(http.MethodGet, "/editor?fen="+url.QueryEscape("8/8/8/8/8/8/8/8 w - - 0 1"), ""))
+	if d.Find("#editor-analyse").Length() != 0 {
+		t.Error("a position that cannot be played offers its analysis")
+	}
+}
+
+// waitingAnalyser reports each search it starts, then waits for its
+// context to end and reports that.
+type waitingAnalyser struct{ started, ended chan struct{} }
+
+func (w waitingAnalyser) Analyse(ctx context.Context, _ *rules.Game, _ engine.Limits) (engine.Result, error) {
+	w.started <- struct{}{}
+	<-ctx.Done()
+	w.ended <- struct{}{}
+	return engine.Result{}, ctx.Err()
+}
+
+// TestAnalysisCancelled checks that a search ends when the browser gives
+// up its request (the panel aborts the fetch of a position left behind).
+func TestAnalysisCancelled(t *testing.T) {
+	w := waitingAnalyser{started: make(chan struct{}, 1), ended: make(chan struct{}, 1)}
+	e := echo.New()
+	New(newService(nil, games.WithAnalyser(w)), apiClock).Register(e)
+	srv := httptest.NewServer(e)
+	defer srv.Close()
+	id := newAPIT(t, e).create(`{}`).ID
+	ctx, cancel := context.WithCancel(context.Background())
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, srv.URL+"/g/"+id+"/analysis?panel=1&ply=1", nil)
+	done := make(chan error, 1)
+	go func() {
+		resp, err := srv.Client().Do(req)
+		if err == nil {
+			resp.Body.Close()
+		}
+		done <- err
+	}()
+	select {
+	case <-w.started:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the search did not start")
+	}
+	cancel()
+	select {
+	case <-w.ended:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the search went on after its request was given up")
+	}
+	<-done
 }

@@ -56,6 +56,7 @@ func (s *Server) pageRoutes(e *echo.Echo) {
 	get("/static/*", p.static)
 	get(imagePrefix+"*", p.image)
 	get("/editor", p.editorPage)
+	get("/analysis", p.positionAnalysis)
 	e.RouteNotFound("/*", p.notFound)
 }
 

@@ -1,7 +1,9 @@
 // editor.js — dragging in the board editor: a palette piece onto a square
 // puts it there, a piece from one square to another moves it. Each drop is
 // the editor's form submitted (by htmx when it runs); without this file
-// the editor works by clicks.
+// the editor works by clicks. "Analyse this position" opens the analysis
+// of the form's fields as they stand, a field being typed in included
+// (without this file the link carries the position last rendered).
 (function () {
   "use strict";
   var draggable = "#editor-form [data-pick], #editor-form button[data-square]";
@@ -15,6 +17,14 @@
   function squareOf(ev) {
     return ev.target.closest && ev.target.closest("#editor-form button[data-square]");
   }
+
+  document.addEventListener("click", function (ev) {
+    var link = ev.target.closest && ev.target.closest("#editor-form [data-analyse]");
+    if (!link || ev.button !== 0 || ev.ctrlKey || ev.metaKey || ev.shiftKey || ev.altKey) return;
+    ev.preventDefault();
+    var q = new URLSearchParams(new FormData(link.closest("form")));
+    location.assign("/analysis?" + q.toString()); // the server answers the address of its FEN
+  });
 
   document.addEventListener("dragstart", function (ev) {
     var el = ev.target.closest && ev.target.closest(draggable);

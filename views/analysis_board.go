@@ -15,6 +15,9 @@ type AnalysisBoard struct {
 	// (nil for none); Ban says it is a ban (drawn in the ban colour).
 	Arrow *AnalysisArrow
 	Ban   bool
+	// From and To name the best action's squares ("e2", "e4"; "" for
+	// none), for the arrow the live panel draws on the game's own board.
+	From, To string
 }
 
 // AnalysisSquare is one square of an AnalysisBoard.
@@ -27,16 +30,18 @@ type AnalysisSquare struct {
 // AnalysisArrow runs from (X1, Y1) to (X2, Y2), in squares.
 type AnalysisArrow struct{ X1, Y1, X2, Y2 string }
 
-// NewAnalysisBoard draws pos with best as an arrow.
+// NewAnalysisBoard draws pos with best as an arrow; an action from a
+// square to itself, such as the zero Action, draws none.
 func NewAnalysisBoard(pos *rules.Position, best rules.Action) AnalysisBoard {
 	var b AnalysisBoard
 	for sq := rules.Square(0); sq < 64; sq++ {
 		b.Squares = append(b.Squares, AnalysisSquare{X: sq.File(), Y: 7 - sq.Rank(), Light: sq.Light(), Piece: pos.Board[sq].Code()})
 	}
-	if best.From.Valid() && best.To.Valid() && !best.From.IsX() && !best.To.IsX() {
+	if best.From.Valid() && best.To.Valid() && best.From != best.To && !best.From.IsX() && !best.To.IsX() {
 		c := func(v int) string { return strconv.FormatFloat(float64(v)+0.5, 'f', 1, 64) }
 		b.Arrow = &AnalysisArrow{X1: c(best.From.File()), Y1: c(7 - best.From.Rank()), X2: c(best.To.File()), Y2: c(7 - best.To.Rank())}
 		b.Ban = best.Phase == rules.PhaseBan
+		b.From, b.To = best.From.String(), best.To.String()
 	}
 	return b
 }

@@ -18,7 +18,10 @@ type Editor struct {
 	FEN     string
 	Error   string // why the position cannot be played; "" when it can
 	PlayURL string // starts a game from the position; "" when it cannot
-	Castle  []CastleRight
+	// AnalyseURL is the engine's analysis of the position; "" when it
+	// cannot be played.
+	AnalyseURL string
+	Castle     []CastleRight
 }
 
 // PaletteItem is one choice of the editor's palette.
@@ -60,6 +63,7 @@ func NewEditor(s editor.State, problem, asset string) Editor {
 	}
 	if problem == "" {
 		e.PlayURL = "/?" + url.Values{"fen": {e.FEN}, "v": {s.Variant}}.Encode()
+		e.AnalyseURL = AnalysisURL(e.FEN, s.Variant)
 	}
 	return e
 }
@@ -67,4 +71,10 @@ func NewEditor(s editor.State, problem, asset string) Editor {
 // EditURL opens the editor at fen, a position of variant (an ID).
 func EditURL(fen, variant string) string {
 	return "/editor?" + url.Values{"fen": {fen}, "v": {variant}}.Encode()
+}
+
+// AnalysisURL is the engine's analysis of fen, a position of variant (an
+// ID).
+func AnalysisURL(fen, variant string) string {
+	return "/analysis?" + url.Values{"fen": {fen}, "v": {variant}}.Encode()
 }

@@ -1,0 +1,358 @@
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+
+	"github.com/banchess/banchess/rules"
+)
+
+// analysisWait bounds how long the live panel takes to show a position's
+// analysis: a 150 ms pause, a 400 ms search, and a loaded machine.
+const analysisWait = 30 * time.Second
+
+// panelShown is what the live panel and the board's arrow show.
+type panelShown struct {
+	Ply, FEN, From, To, Kind string // the panel's
+	Arrow                    string // the board's arrow: "kind from to", "" for none
+	Best                     string // the best action in words
+}
+
+// readPanel waits for the live panel to show the analysis of ply, and
+// reads it.
+func readPanel(t *testing.T, ctx context.Context, ply int) panelShown {
+	t.Helper()
+	if err := waitFor(ctx, fmt.Sprintf(`#analysis-result[data-ply="%d"]`, ply), analysisWait); err != nil {
+		got, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`(document.getElementById("analysis-body") || {}).innerHTML || "no panel"`))
+		t.Fatalf("the panel did not show ply %d: %v; it shows %s", ply, err, got)
+	}
+	p, err := chromedp.Run(ctx, chromedp.Evaluate[panelShown](`(() => {
+		const r = document.getElementById("analysis-result").dataset, a = document.querySelector("#board .board > #analysis-arrow-board");
+		return {Ply: r.ply, FEN: r.fen, From: r.from, To: r.to, Kind: r.kind,
+			Arrow: a ? [a.dataset.kind, a.dataset.from, a.dataset.to].join(" ") : "",
+			Best: (document.getElementById("analysis-best") || {}).textContent || ""};
+	})()`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.From == "" || p.Best == "" {
+		t.Fatalf("ply %d: the panel shows no best action: %+v", ply, p)
+	}
+	if want := p.Kind + " " + p.From + " " + p.To; p.Arrow != want {
+		t.Errorf("ply %d: the board's arrow is %q, want the panel's %q", ply, p.Arrow, want)
+	}
+	return p
+}
+
+// action is the panel's best action in BCN, without a promotion piece.
+func (p panelShown) action() string {
+	return map[string]string{"ban": "b:", "move": "m:"}[p.Kind] + p.From + p.To
+}
+
+// legalIn checks that the panel's best action is legal in its position,
+// by the rules.
+func legalIn(t *testing.T, p panelShown) {
+	t.Helper()
+	g, err := rules.FromFEN(p.FEN, rules.BanChess{})
+	if err != nil {
+		t.Fatalf("the panel's FEN %q: %v", p.FEN, err)
+	}
+	if !slices.ContainsFunc(g.Legal(), func(a rules.Action) bool { return strings.HasPrefix(a.String(), p.action()) }) {
+		t.Errorf("ply %s: the best action %s is not legal in %s", p.Ply, p.action(), p.FEN)
+	}
+}
+
+// apiGame reads game id's FEN and legal actions from the API.
+func apiGame(t *testing.T, base, id string) (fen string, legal []string) {
+	t.Helper()
+	resp, err := http.Get(base + "/api/games/" + id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var g struct {
+		FEN   string
+		Legal []string
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&g); err != nil {
+		t.Fatal(err)
+	}
+	return g.FEN, g.Legal
+}
+
+// gameID is the game the page shows, from its address.
+func gameID(t *testing.T, ctx context.Context) string {
+	t.Helper()
+	loc, err := chromedp.Run(ctx, chromedp.Location())
+	if err != nil {
+		t.Fatal(err)
+	}
+	parts := strings.Split(pathOf(t, loc), "/")
+	if len(parts) < 3 || parts[1] != "g" {
+		t.Fatalf("not a game's address: %s", loc)
+	}
+	return parts[2]
+}
+
+// TestAnalysisPanelInBrowser turns the live analysis on beside a game: its
+// best action is drawn on the board and is legal in the position shown; it
+// follows the player's plies and the steps through the history, and the
+// choice stays across pages until turned off.
+func TestAnalysisPanelInBrowser(t *testing.T) {
+	ctx, base, problems := browser(t, true)
+	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/?fen="+url.QueryEscape(startFEN)), chromedp.WaitVisible(`#status`)); err != nil {
+		t.Fatal(err)
+	}
+	for i, a := range []string{"b:e2e4", "m:d2d4", "b:e7e5"} {
+		if err := play(ctx, i+1, a); err != nil {
+			t.Fatal(err)
+		}
+	}
+	id := gameID(t, ctx)
+	if err := chromedp.Do(ctx, chromedp.WaitVisible(`#analysis-toggle[aria-pressed="false"]`), chromedp.Click(`#analysis-toggle`)); err != nil {
+		t.Fatal(err)
+	}
+	p := readPanel(t, ctx, 4)
+	fen, legal := apiGame(t, base, id)
+	if p.FEN != fen || p.Kind != "move" || !slices.ContainsFunc(legal, func(a string) bool { return strings.HasPrefix(a, p.action()) }) {
+		t.Errorf("ply 4: the panel shows %s in %q; the game is at %q with %v", p.action(), p.FEN, fen, legal)
+	}
+	if pressed, _ := chromedp.Run(ctx, chromedp.AttributeValue(`#analysis-toggle`, "aria-pressed")); pressed.Value != "true" {
+		t.Errorf("the toggle is pressed %q", pressed.Value)
+	}
+
+	// Back one ply: the history view's position, White to ban.
+	if err := chromedp.Do(ctx, chromedp.Click(`#step-prev`), chromedp.WaitReady(`#status.status-view`)); err != nil {
+		t.Fatal(err)
+	}
+	p = readPanel(t, ctx, 3)
+	shown, err := chromedp.Run(ctx, chromedp.Value(`#fen`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.FEN != shown || p.Kind != "ban" {
+		t.Errorf("ply 3: the panel analyses %q (%s), the page shows %q", p.FEN, p.Kind, shown)
+	}
+	legalIn(t, p)
+	// Another ply back by the keyboard: White's move.
+	if err := chromedp.Do(ctx, chromedp.KeyEvent(kb.ArrowLeft), chromedp.WaitReady(`#history a[aria-current="step"][data-ply="1"]`)); err != nil {
+		t.Fatal(err)
+	}
+	p = readPanel(t, ctx, 2)
+	if p.Kind != "move" {
+		t.Errorf("ply 2: the best action is a %s", p.Kind)
+	}
+	legalIn(t, p)
+
+	// Back to the game, and a ply: the panel follows the delta.
+	if err := chromedp.Do(ctx, chromedp.Click(`#step-last`), chromedp.WaitReady(`#status[data-ply="4"]`)); err != nil {
+		t.Fatal(err)
+	}
+	readPanel(t, ctx, 4)
+	if err := play(ctx, 4, "m:d7d5"); err != nil {
+		t.Fatal(err)
+	}
+	p = readPanel(t, ctx, 5)
+	fen, legal = apiGame(t, base, id)
+	if p.FEN != fen || p.Kind != "ban" || !slices.ContainsFunc(legal, func(a string) bool { return strings.HasPrefix(a, p.action()) }) {
+		t.Errorf("ply 5: the panel shows %s in %q; the game is at %q with %v", p.action(), p.FEN, fen, legal)
+	}
+
+	// The choice stays across pages; turned off, the panel and arrow go.
+	if err := chromedp.Do(ctx, chromedp.Reload(), chromedp.WaitReady(`#analysis-toggle[aria-pressed="true"]`)); err != nil {
+		t.Fatal(err)
+	}
+	readPanel(t, ctx, 5)
+	script := axeScript(t)
+	check := func(state string) {
+		t.Helper()
+		v, err := audit(ctx, script)
+		if err != nil {
+			t.Fatalf("%s: %v", state, err)
+		}
+		for _, s := range v {
+			t.Errorf("%s: %s", state, s)
+		}
+	}
+	check("the live panel")
+	screenshot(t, ctx, "analysis-panel.png", 1280, 800)
+	// On a phone the panel goes below the board, which keeps its size.
+	screenshot(t, ctx, "analysis-panel-phone.png", 390, 844)
+	b, err := boxOf(ctx, "#board .board")
+	if err != nil {
+		t.Fatal(err)
+	}
+	panel, err := boxOf(ctx, "#analysis-panel")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.Width < 330 || panel.Top < b.Bottom || panel.Right > 390 {
+		t.Errorf("on a phone the board is %+v, the panel %+v", b, panel)
+	}
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 900), chromedp.Sleep(300*time.Millisecond)); err != nil { // board.js fits the board anew
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(ctx, chromedp.Click(`#analysis-toggle`), chromedp.WaitReady(`#analysis-toggle[aria-pressed="false"]`)); err != nil {
+		t.Fatal(err)
+	}
+	left, err := chromedp.Run(ctx, chromedp.Evaluate[string](`[document.getElementById("analysis-panel").hidden, !!document.getElementById("analysis-arrow-board")].join(" ")`))
+	if err != nil || left != "true false" {
+		t.Errorf("turned off: panel hidden, arrow drawn: %q (%v)", left, err)
+	}
+	// The analysis page, the way without scripts.
+	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/g/"+id+"/analysis?ply=3"), chromedp.WaitVisible(`#analysis-best`)); err != nil {
+		t.Fatal(err)
+	}
+	check("the analysis page")
+	if len(*problems) > 0 {
+		t.Errorf("browser reported problems: %q", *problems)
+	}
+}
+
+// TestAnalysisPanelFollowsComputer: against the computer, the panel moves
+// on to the position after the computer's answer, which comes live.
+func TestAnalysisPanelFollowsComputer(t *testing.T) {
+	ctx, base, problems := browser(t, true)
+	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/"), chromedp.WaitVisible(`#status`),
+		chromedp.Click(`.bot-form summary`),
+		chromedp.SetValue(`.bot-form select[name="color"]`, "white"),
+		chromedp.SetValue(`.bot-form select[name="level"]`, "1"),
+		chromedp.Click(`.bot-form button[type="submit"]`),
+	); err != nil {
+		t.Fatal(err)
+	}
+	if err := waitFor(ctx, `#status[data-ply="2"]`, botWait); err != nil {
+		t.Fatalf("the computer's first ban did not show: %v", err)
+	}
+	id := gameID(t, ctx)
+	if err := chromedp.Do(ctx, chromedp.Click(`#analysis-toggle`)); err != nil {
+		t.Fatal(err)
+	}
+	legalIn(t, readPanel(t, ctx, 2))
+	playFirst(t, ctx, base, id, 2)
+	playFirst(t, ctx, base, id, 3)
+	if err := waitFor(ctx, `#status[data-ply="6"]`, botWait+analysisWait); err != nil {
+		t.Fatalf("the computer's answer did not show: %v", err)
+	}
+	p := readPanel(t, ctx, 6)
+	fen, _ := apiGame(t, base, id)
+	if p.FEN != fen {
+		t.Errorf("after the computer's ply the panel analyses %q, the game is at %q", p.FEN, fen)
+	}
+	legalIn(t, p)
+	if real := slices.DeleteFunc(slices.Clone(*problems), func(p string) bool { return strings.Contains(p, "htmx:oobErrorNoTarget") }); len(real) > 0 {
+		t.Errorf("browser reported problems: %q", real)
+	}
+}
+
+// TestAnalysisWithoutJS steps through a game's analyses with plain links,
+// goes back to the position in the game, and analyses the board editor's
+// position, all with JavaScript off.
+func TestAnalysisWithoutJS(t *testing.T) {
+	ctx, base, problems := browser(t, false)
+	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/?v=ban&a=b:e2e4,m:d2d4,b:e7e5"), chromedp.WaitVisible(`#status[data-ply="4"]`)); err != nil {
+		t.Fatal(err)
+	}
+	id := gameID(t, ctx)
+	// step follows a link to the analysis of ply want (the page it
+	// leaves may be another ply's analysis: the wait is for want's).
+	step := func(link, want string) {
+		t.Helper()
+		if err := chromedp.Do(ctx, chromedp.Click(link)); err != nil {
+			t.Fatalf("%s: %v", link, err)
+		}
+		for deadline := time.Now().Add(analysisWait); ; {
+			// Asked while the page navigates, the question may fail: ask again.
+			got, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(document.getElementById("analysis-ply") || {}).textContent || ""`))
+			if err == nil && got == want {
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("%s: no analysis of ply %s: %q (%v)", link, want, got, err)
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	}
+	disabled := func(ids ...string) {
+		t.Helper()
+		for _, id := range ids {
+			if n, _ := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll("span#`+id+`[aria-disabled='true']").length`)); n != 1 {
+				t.Errorf("#%s is not disabled", id)
+			}
+		}
+	}
+	step(`#analyse`, "4")
+	disabled("step-next", "step-last")
+	step(`#step-prev`, "3")
+	step(`#step-first`, "1")
+	disabled("step-first", "step-prev")
+	step(`#step-next`, "2")
+	best, err := chromedp.Run(ctx, chromedp.Text(`#analysis-best`))
+	if err != nil || !strings.HasPrefix(best, "White plays ") {
+		t.Errorf("ply 2: best %q (%v)", best, err)
+	}
+	if err := chromedp.Do(ctx, chromedp.Click(`#analysis-game`), chromedp.WaitVisible(`#status.status-view`)); err != nil {
+		t.Fatal(err)
+	}
+	if loc, _ := chromedp.Run(ctx, chromedp.Location()); pathOf(t, loc) != "/g/"+id+"/history/1" {
+		t.Errorf("the position in the game is %s", loc)
+	}
+
+	// The board editor's position.
+	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/editor"), chromedp.Click(`#editor-clear`), fenIs("8/8/8/8/8/8/8/8 w - - 0 1")); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []struct{ code, sq string }{{"wK", "e1"}, {"bK", "e8"}, {"wQ", "d1"}} {
+		if err := chromedp.Do(ctx, chromedp.Click(`[data-pick="`+s.code+`"]`), chromedp.WaitReady(`[data-pick="`+s.code+`"].selected`),
+			chromedp.Click(`.editor-board [data-square="`+s.sq+`"]`),
+			chromedp.WaitReady(`.editor-board [data-square="`+s.sq+`"] img`)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := chromedp.Do(ctx, chromedp.Click(`#editor-analyse`), chromedp.WaitVisible(`#analysis-fen`)); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := chromedp.Run(ctx, chromedp.Text(`#analysis-fen`))
+	best, _ = chromedp.Run(ctx, chromedp.Text(`#analysis-best`))
+	if got != "4k3/8/8/8/8/8/8/3QK3 w - - 0 1 1" || !strings.HasPrefix(best, "Black bans ") {
+		t.Errorf("the editor's analysis: %q, best %q", got, best)
+	}
+	if n, _ := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll("#steps, #analysis-play, #analysis-edit").length`)); n != 2 {
+		t.Errorf("a position's analysis should have no steps, a link to play and one to edit: %d", n)
+	}
+	if len(*problems) > 0 {
+		t.Errorf("browser reported problems: %q", *problems)
+	}
+}
+
+// TestEditorAnalysisAsEdited: with JavaScript, "Analyse this position"
+// carries the editor's fields as they stand, a typed ban not yet sent.
+func TestEditorAnalysisAsEdited(t *testing.T) {
+	ctx, base, problems := browser(t, true)
+	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/editor"), fenIs("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 1"),
+		chromedp.SetValue(`#editor-act`, "move"),
+		chromedp.SetValue(`#editor-ban`, "e2e4"),
+		chromedp.Click(`#editor-analyse`),
+		chromedp.WaitVisible(`#analysis-best`),
+	); err != nil {
+		t.Fatal(err)
+	}
+	fen, _ := chromedp.Run(ctx, chromedp.Text(`#analysis-fen`))
+	best, _ := chromedp.Run(ctx, chromedp.Text(`#analysis-best`))
+	if fen != "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 2:e2e4" || !strings.HasPrefix(best, "White plays ") || best == "White plays e4" {
+		t.Errorf("analysed %q, best %q", fen, best)
+	}
+	if len(*problems) > 0 {
+		t.Errorf("browser reported problems: %q", *problems)
+	}
+}
