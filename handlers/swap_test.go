@@ -19,6 +19,9 @@ import (
 func applySwaps(t *testing.T, page *goquery.Document, rec *httptest.ResponseRecorder) {
 	t.Helper()
 	if rec.Header().Get("HX-Reswap") == "none" {
+		if got, want := rec.Header().Get("Delta-Ply"), shownPly(page); got != want {
+			t.Fatalf("a delta made from ply %q for a page at ply %q (live.js would not swap it)", got, want)
+		}
 		clearSelection(page)
 	}
 	answer, err := goquery.NewDocumentFromReader(strings.NewReader(rec.Body.String()))

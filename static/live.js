@@ -103,6 +103,19 @@
     });
   }
 
+  // A delta applies to the page at the ply it was made from (its
+  // Delta-Ply header). One that crossed another answer on the way (a
+  // player's own ply and the change it caused, say) is not swapped, and
+  // the page asks again from where it stands. This listens in the capture
+  // phase, before board.js drops what is the page's own.
+  document.addEventListener("htmx:beforeSwap", function (ev) {
+    var xhr = ev.detail.xhr, from = xhr && xhr.getResponseHeader("Delta-Ply");
+    var st = document.getElementById("status");
+    if (!from || !st || st.dataset.ply === from) return;
+    ev.detail.shouldSwap = false;
+    setTimeout(refresh, 0);
+  }, true);
+
   document.addEventListener("DOMContentLoaded", function () {
     follow();
     setInterval(tick, 100);
