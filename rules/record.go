@@ -116,9 +116,18 @@ func (g *Game) Actions() []Action {
 
 // BCN returns the plies played in Ban Chess Notation, without indicators.
 func (g *Game) BCN() []string {
-	out := make([]string, len(g.plies))
+	// One text for all, cut into the actions: two allocations at any
+	// length (a store saves the game after every ply).
+	text := make([]byte, 0, 8*len(g.plies))
+	ends := make([]int, len(g.plies))
 	for i, p := range g.plies {
-		out[i] = p.action.String()
+		text, _ = p.action.AppendText(text)
+		ends[i] = len(text)
+	}
+	all, out := string(text), make([]string, len(g.plies))
+	start := 0
+	for i, end := range ends {
+		out[i], start = all[start:end], end
 	}
 	return out
 }

@@ -20,34 +20,43 @@ import (
 // square is one square of the board: a read-only cell, a destination that
 // plays the selected piece there, or a square to pick.
 // Its id is "sq-" and its name; oob swaps it into a page out of band.
+// Its name, label and piece come from tables (nothing a user wrote), so
+// they need no escaping; the asset version and the ply's URL are escaped.
 func square(sq Square, readOnly bool, asset, plyURL string, oob bool) templ.Component {
 	return templ.ComponentFunc(func(_ context.Context, w io.Writer) error {
-		b := make([]byte, 0, 512)
+		b := make([]byte, 0, 320)
+		name := sq.Name()
 		switch {
 		case readOnly:
 			b = append(b, `<div id="sq-`...)
-			b = appendEscaped(b, sq.Name)
+			b = append(b, name...)
 			b = append(b, `" class="`...)
-			b = appendClass(b, sq)
-			b = attr(b, "data-square", sq.Name)
-			b = append(b, ` role="img"`...)
-			b = attr(b, "aria-label", sq.Label)
+			b = appendSquareClass(b, sq)
+			b = append(b, `" data-square="`...)
+			b = append(b, name...)
+			b = append(b, `" role="img" aria-label="`...)
+			b = append(b, sq.Label()...)
+			b = append(b, '"')
 			if oob {
 				b = append(b, ` hx-swap-oob="true"`...)
 			}
 			b = append(b, '>')
 			b = appendSquareInner(b, sq, asset)
 			b = append(b, "</div>"...)
-		case sq.Dest:
+		case sq.has(dest):
 			b = append(b, `<button id="sq-`...)
-			b = appendEscaped(b, sq.Name)
+			b = append(b, name...)
 			b = append(b, `" class="`...)
-			b = appendClass(b, sq)
-			b = append(b, ` name="to"`...)
-			b = attr(b, "value", sq.Name)
+			b = appendSquareClass(b, sq)
+			b = append(b, `" name="to" value="`...)
+			b = append(b, name...)
+			b = append(b, '"')
 			b = attr(b, "formaction", plyURL)
-			b = attr(b, "data-square", sq.Name)
-			b = attr(b, "aria-label", sq.Label)
+			b = append(b, ` data-square="`...)
+			b = append(b, name...)
+			b = append(b, `" aria-label="`...)
+			b = append(b, sq.Label()...)
+			b = append(b, '"')
 			if oob {
 				b = append(b, ` hx-swap-oob="true"`...)
 			}
@@ -56,16 +65,20 @@ func square(sq Square, readOnly bool, asset, plyURL string, oob bool) templ.Comp
 			b = append(b, "</button>"...)
 		default:
 			b = append(b, `<button id="sq-`...)
-			b = appendEscaped(b, sq.Name)
+			b = append(b, name...)
 			b = append(b, `" class="`...)
-			b = appendClass(b, sq)
-			b = append(b, ` name="square"`...)
-			b = attr(b, "value", sq.Name)
-			b = attr(b, "data-square", sq.Name)
-			if sq.Selected {
+			b = appendSquareClass(b, sq)
+			b = append(b, `" name="square" value="`...)
+			b = append(b, name...)
+			b = append(b, `" data-square="`...)
+			b = append(b, name...)
+			b = append(b, '"')
+			if sq.has(selected) {
 				b = append(b, ` aria-pressed="true"`...)
 			}
-			b = attr(b, "aria-label", sq.Label)
+			b = append(b, ` aria-label="`...)
+			b = append(b, sq.Label()...)
+			b = append(b, '"')
 			if oob {
 				b = append(b, ` hx-swap-oob="true"`...)
 			}
@@ -78,32 +91,27 @@ func square(sq Square, readOnly bool, asset, plyURL string, oob bool) templ.Comp
 	})
 }
 
-// appendClass writes the square's classes and closes the attribute.
-func appendClass(b []byte, sq Square) []byte {
-	b = appendEscaped(b, squareClass(sq))
-	return append(b, '"')
-}
-
 // appendSquareInner writes the square's piece and coordinates.
 func appendSquareInner(b []byte, sq Square, asset string) []byte {
-	if sq.Piece != "" {
+	if code := sq.Piece(); code != "" {
 		b = append(b, `<img`...)
-		b = attr(b, "src", PieceURL(sq.Piece, asset))
-		b = attr(b, "data-piece", sq.Piece)
-		b = append(b, ` alt="" draggable="false"> `...)
+		b = attr(b, "src", PieceURL(code, asset))
+		b = append(b, ` data-piece="`...)
+		b = append(b, code...)
+		b = append(b, `" alt="" draggable="false"> `...)
 	}
 	// The coordinates are drawn by CSS from data-c, not written as text:
 	// a square's name is its aria-label, which a visible "8" would have
 	// to be part of.
-	if sq.RankAt != "" {
-		b = append(b, `<span class="coord rank"`...)
-		b = attr(b, "data-c", sq.RankAt)
-		b = append(b, ` aria-hidden="true"></span> `...)
+	if sq.has(rankAt) {
+		b = append(b, `<span class="coord rank" data-c="`...)
+		b = append(b, byte('1'+sq.at.Rank()))
+		b = append(b, `" aria-hidden="true"></span> `...)
 	}
-	if sq.FileAt != "" {
-		b = append(b, `<span class="coord file"`...)
-		b = attr(b, "data-c", sq.FileAt)
-		b = append(b, ` aria-hidden="true"></span>`...)
+	if sq.has(fileAt) {
+		b = append(b, `<span class="coord file" data-c="`...)
+		b = append(b, byte('a'+sq.at.File()))
+		b = append(b, `" aria-hidden="true"></span>`...)
 	}
 	return b
 }

@@ -153,20 +153,46 @@ func (o Options) query(extra ...string) string {
 	return "?" + q.Encode()
 }
 
-// Square is one square of the rendered board.
+// Square is one square of the rendered board: where it is, its piece and
+// its marks. It is small and has no strings (a page draws 64, and a delta
+// compares two boards square by square); its methods say the rest.
 type Square struct {
-	Name   string // "e4"
-	Light  bool
-	Piece  string // "wP", or "" for an empty square
-	Label  string // "e4, white pawn"
-	RankAt string // the rank digit when the square is on the left edge
-	FileAt string // the file letter when the square is on the bottom edge
-	X      string // EN-Chess's x squares: "top" or "bottom" of the board
-
-	Selected, Dest, Capture, Promo   bool
-	BanFrom, BanTo, LastFrom, LastTo bool
-	Check                            bool
+	at    rules.Square
+	piece rules.Piece
+	marks marks
 }
+
+// marks are what a square shows besides its piece.
+type marks uint16
+
+const (
+	light    marks = 1 << iota // a light square (x squares are neither)
+	rankAt                     // on the left edge: it shows its rank's digit
+	fileAt                     // on the bottom edge: it shows its file's letter
+	xTop                       // EN-Chess's x square above the board
+	xBottom                    // and below it
+	selected                   // the piece picked
+	dest                       // where it may go
+	capture                    // a destination with a piece on it
+	promo                      // a destination where a pawn promotes
+	banFrom                    // the ban drawn, from and to
+	banTo
+	lastFrom // the last move, from and to
+	lastTo
+	check // a king in check
+)
+
+// Name is the square's name: "e4".
+func (sq Square) Name() string { return sq.at.String() }
+
+// Label is the square's name and what stands on it: "e4, white pawn".
+func (sq Square) Label() string { return squareLabels[sq.at][sq.piece&31] }
+
+// Piece is the code of the piece on it ("wP"), or "" for none.
+func (sq Square) Piece() string { return sq.piece.Code() }
+
+// has reports whether the square shows all of m.
+func (sq Square) has(m marks) bool { return sq.marks&m == m }
 
 // Arrow is the ban in force drawn over the board, in board units (0–8).
 type Arrow struct{ X1, Y1, X2, Y2 string }
@@ -615,26 +641,33 @@ type destMap struct {
 }
 
 // destinations groups legal actions, sorted as rules.Game.Legal sorts them
-// (by from, then to), by their from square.
+// (by from, then to), by their from square. The groups share two arrays.
 func destinations(legal []rules.Action) destMap {
-	var d destMap
+	d := destMap{sets: make([]destSet, 0, 16)}
+	to := make([]rules.Square, 0, len(legal))
+	promotes := make([]bool, 0, len(legal))
+	start := make([]int, 0, 16) // where each group's destinations begin
 	for _, a := range legal {
 		if a.From == rules.NoSquare {
 			d.pass = true
 			continue
 		}
-		n := len(d.sets)
-		if n == 0 || d.sets[n-1].from != a.From {
+		p := a.Phase == rules.PhaseMove && a.Promotion != 0
+		if n := len(d.sets); n == 0 || d.sets[n-1].from != a.From {
 			d.sets = append(d.sets, destSet{from: a.From})
-			n++
-		}
-		set := &d.sets[n-1]
-		promotes := a.Phase == rules.PhaseMove && a.Promotion != 0
-		if k := len(set.to); k > 0 && set.to[k-1] == a.To { // a pair's other promotions
-			set.promotes[k-1] = set.promotes[k-1] || promotes
+			start = append(start, len(to))
+		} else if to[len(to)-1] == a.To { // a pair's other promotions
+			promotes[len(to)-1] = promotes[len(to)-1] || p
 			continue
 		}
-		set.to, set.promotes = append(set.to, a.To), append(set.promotes, promotes)
+		to, promotes = append(to, a.To), append(promotes, p)
+	}
+	for i := range d.sets {
+		end := len(to)
+		if i+1 < len(start) {
+			end = start[i+1]
+		}
+		d.sets[i].to, d.sets[i].promotes = to[start[i]:end:end], promotes[start[i]:end:end]
 	}
 	return d
 }
@@ -678,17 +711,23 @@ func (d destMap) String() string {
 // with where it can go.
 func (d destMap) mark(b *Board, sel rules.Square) {
 	b.Dests = d.String()
-	picked, selected := d.of(sel)
-	if !selected {
+	picked, ok := d.of(sel)
+	if !ok {
 		return
 	}
 	for i := range b.Squares {
 		sq := &b.Squares[i]
-		s, _ := rules.ParseSquare(sq.Name)
-		sq.Selected = s == sel
-		if j := slices.Index(picked.to, s); j >= 0 {
-			sq.Dest, sq.Promo = true, picked.promotes[j]
-			sq.Capture = sq.Piece != ""
+		if sq.at == sel {
+			sq.marks |= selected
+		}
+		if j := slices.Index(picked.to, sq.at); j >= 0 {
+			sq.marks |= dest
+			if picked.promotes[j] {
+				sq.marks |= promo
+			}
+			if sq.piece != rules.NoPiece {
+				sq.marks |= capture
+			}
 		}
 	}
 }
@@ -703,22 +742,37 @@ func hasXSquares(g *rules.Game) bool {
 // two x squares follow the 64, the top one first.
 func board(pos *rules.Position, bottom rules.Color, ban, last *rules.Pair, checked []rules.Square, x bool) Board {
 	b := Board{Flipped: bottom == rules.Black, Squares: make([]Square, 0, rules.X9+1)}
+	mark := func(s rules.Square) marks {
+		var m marks
+		if slices.Contains(checked, s) {
+			m |= check
+		}
+		if ban != nil && s == ban.From {
+			m |= banFrom
+		}
+		if ban != nil && s == ban.To {
+			m |= banTo
+		}
+		if last != nil && s == last.From {
+			m |= lastFrom
+		}
+		if last != nil && s == last.To {
+			m |= lastTo
+		}
+		return m
+	}
 	for row := 0; row < 8; row++ {
 		for col := 0; col < 8; col++ {
 			s := displaySquare(row, col, b.Flipped)
-			p := pos.Board[s]
-			sq := Square{Name: s.String(), Light: s.Light(), Check: slices.Contains(checked, s), Piece: p.Code(), Label: squareLabels[s][p&31]}
+			sq := Square{at: s, piece: pos.Board[s], marks: mark(s)}
+			if s.Light() {
+				sq.marks |= light
+			}
 			if col == 0 {
-				sq.RankAt = strconv.Itoa(s.Rank() + 1)
+				sq.marks |= rankAt
 			}
 			if row == 7 {
-				sq.FileAt = string(rune('a' + s.File()))
-			}
-			if ban != nil {
-				sq.BanFrom, sq.BanTo = s == ban.From, s == ban.To
-			}
-			if last != nil {
-				sq.LastFrom, sq.LastTo = s == last.From, s == last.To
+				sq.marks |= fileAt
 			}
 			b.Squares = append(b.Squares, sq)
 		}
@@ -728,14 +782,9 @@ func board(pos *rules.Position, bottom rules.Color, ban, last *rules.Pair, check
 		if b.Flipped {
 			top, under = under, top
 		}
-		for i, s := range []rules.Square{top, under} {
-			p := pos.Board[s]
-			sq := Square{Name: s.String(), X: [2]string{"top", "bottom"}[i], Check: slices.Contains(checked, s), Piece: p.Code(), Label: squareLabels[s][p&31]}
-			if last != nil {
-				sq.LastFrom, sq.LastTo = s == last.From, s == last.To
-			}
-			b.Squares = append(b.Squares, sq)
-		}
+		b.Squares = append(b.Squares,
+			Square{at: top, piece: pos.Board[top], marks: xTop | mark(top)&^(banFrom|banTo)},
+			Square{at: under, piece: pos.Board[under], marks: xBottom | mark(under)&^(banFrom|banTo)})
 	}
 	if ban != nil {
 		c1, r1 := displayXY(ban.From, b.Flipped)
@@ -955,31 +1004,36 @@ func PieceURL(code, asset string) string { return "/static/pieces/" + code + ".s
 // StaticURL is the versioned URL of an asset.
 func StaticURL(name, asset string) string { return "/static/" + name + "?v=" + asset }
 
-// squareClass lists a square's CSS classes.
-func squareClass(sq Square) string {
-	c := []string{"sq"}
+// appendSquareClass writes a square's CSS classes.
+func appendSquareClass(b []byte, sq Square) []byte {
+	b = append(b, "sq"...)
 	switch {
-	case sq.X != "":
-		c = append(c, "xsq", "x-"+sq.X)
-	case sq.Light:
-		c = append(c, "light")
+	case sq.has(xTop):
+		b = append(b, " xsq x-top"...)
+	case sq.has(xBottom):
+		b = append(b, " xsq x-bottom"...)
+	case sq.has(light):
+		b = append(b, " light"...)
 	default:
-		c = append(c, "dark")
+		b = append(b, " dark"...)
 	}
-	for _, f := range []struct {
-		on   bool
-		name string
-	}{
-		{sq.Selected, "selected"}, {sq.Dest, "dest"},
-		{sq.Capture, "capture"}, {sq.Promo, "promo"}, {sq.BanFrom, "ban-from"},
-		{sq.BanTo, "ban-to"}, {sq.LastFrom, "last-from"}, {sq.LastTo, "last-to"},
-		{sq.Check, "check"},
-	} {
-		if f.on {
-			c = append(c, f.name)
+	for _, f := range squareClasses {
+		if sq.has(f.mark) {
+			b = append(b, f.class...)
 		}
 	}
-	return strings.Join(c, " ")
+	return b
+}
+
+// squareClasses are the classes of a square's marks, in the order they
+// are written: read only.
+var squareClasses = [...]struct {
+	mark  marks
+	class string
+}{
+	{selected, " selected"}, {dest, " dest"}, {capture, " capture"}, {promo, " promo"},
+	{banFrom, " ban-from"}, {banTo, " ban-to"}, {lastFrom, " last-from"}, {lastTo, " last-to"},
+	{check, " check"},
 }
 
 // historyClass lists a history item's CSS classes.

@@ -75,8 +75,8 @@ func TestBoardOrientation(t *testing.T) {
 		{Options{Auto: true, Flip: true, Sel: rules.NoSquare, PromoTo: rules.NoSquare}, "a8", "h1"},
 	} {
 		sq := NewGame(g, tc.o).Board.Squares
-		if sq[0].Name != tc.first || sq[63].Name != tc.last {
-			t.Errorf("%+v: board runs %s…%s, want %s…%s", tc.o, sq[0].Name, sq[63].Name, tc.first, tc.last)
+		if sq[0].Name() != tc.first || sq[63].Name() != tc.last {
+			t.Errorf("%+v: board runs %s…%s, want %s…%s", tc.o, sq[0].Name(), sq[63].Name(), tc.first, tc.last)
 		}
 	}
 }
@@ -109,15 +109,16 @@ func TestSelectionAndPromotion(t *testing.T) {
 }
 
 // TestHotEscapes checks the Go-written square and history link escape what
-// they write.
+// they write that is not theirs (a square's name and label come from
+// tables; the asset version and the ply's URL are given).
 func TestHotEscapes(t *testing.T) {
 	evil := `"><script>alert(1)</script>&`
 	var buf bytes.Buffer
-	sq := Square{Name: evil, Label: evil, Piece: evil, RankAt: evil, FileAt: evil}
+	sq := Square{at: rules.SquareAt(4, 1), piece: rules.NewPiece(rules.White, rules.Pawn), marks: rankAt | fileAt}
 	for _, ro := range []bool{false, true} {
-		for _, dest := range []bool{false, true} {
-			sq.Dest = dest
-			if err := square(sq, ro, evil, evil, dest).Render(context.Background(), &buf); err != nil {
+		for _, m := range []marks{0, dest} {
+			sq.marks = sq.marks&^dest | m
+			if err := square(sq, ro, evil, evil, m != 0).Render(context.Background(), &buf); err != nil {
 				t.Fatal(err)
 			}
 		}
