@@ -78,6 +78,10 @@ func (s *Service) AnalyseGame(ctx context.Context, id string, req AnalysisReques
 	var over rules.Outcome
 	var err error
 	if verr := s.View(ctx, id, "", func(rec *Record, _ Seats) {
+		if rec.EngineLocked() {
+			err = Errorf(Forbidden, "This game is between two players: its analysis opens when it ends.").withDetail("analysis_locked")
+			return
+		}
 		// A resignation or agreed draw is no ply: the copy would not know it.
 		actions := rec.Game.BCN()
 		if req.Ply != 0 {
@@ -99,7 +103,7 @@ func (s *Service) AnalyseGame(ctx context.Context, id string, req AnalysisReques
 		return engine.Result{}, verr
 	}
 	switch {
-	case err != nil && ErrorOf(err).Detail == "bad_ply":
+	case err != nil && (ErrorOf(err).Detail == "bad_ply" || ErrorOf(err).Detail == "analysis_locked"):
 		return engine.Result{}, err
 	case over.Over():
 		return engine.Result{}, gameOver(over)

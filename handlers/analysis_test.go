@@ -464,3 +464,54 @@ func TestAnalysisCancelled(t *testing.T) {
 	}
 	<-done
 }
+
+// TestAnalysisLockedInLiveGames: a game between two players is closed to
+// the engine until it ends — its API analysis, its panel and its page
+// refuse, and its pages offer no Analyse link and tell the panel why —
+// then open to it for every ply but the last.
+func TestAnalysisLockedInLiveGames(t *testing.T) {
+	a := newAnalysisAPI(t, &quickAnalyser{})
+	var created, joined struct{ ID, Token, InviteCode string }
+	r := a.do(http.MethodPost, "/api/games", `{"mode":"invite","color":"white"}`)
+	if err := json.Unmarshal(r.body, &created); r.code != http.StatusCreated || err != nil {
+		t.Fatalf("creating a game between two players: %d %s (%v)", r.code, r.body, err)
+	}
+	id := created.ID
+	r = a.doAs("", http.MethodPost, "/api/games/"+id+"/join", `{"invite":"`+created.InviteCode+`"}`)
+	if err := json.Unmarshal(r.body, &joined); r.code != http.StatusOK || err != nil {
+		t.Fatalf("joining: %d %s (%v)", r.code, r.body, err)
+	}
+	for i, act := range []string{"b:e2e4", "m:d2d4"} {
+		token := []string{joined.Token, created.Token}[i]
+		if r := a.doAs(token, http.MethodPost, "/api/games/"+id+"/actions", `{"action":"`+act+`"}`); r.code != http.StatusOK {
+			t.Fatalf("%s: %d %s", act, r.code, r.body)
+		}
+	}
+	for _, path := range []string{"/api/games/" + id + "/analysis"} {
+		if msg := a.fail(a.do(http.MethodGet, path, ""), http.StatusForbidden, "analysis_locked"); !strings.Contains(msg, "opens when it ends") {
+			t.Errorf("GET %s: %q", path, msg)
+		}
+	}
+	for _, path := range []string{"/g/" + id + "/analysis", "/g/" + id + "/analysis?panel=1&ply=1"} {
+		if r := a.do(http.MethodGet, path, ""); r.code != http.StatusForbidden || !bytes.Contains(r.body, []byte("opens when it ends")) {
+			t.Errorf("GET %s: %d %.300s", path, r.code, r.body)
+		}
+	}
+	for _, path := range []string{"/g/" + id, "/g/" + id + "/history/1"} {
+		d := parseBody(t, a.do(http.MethodGet, path, ""))
+		if d.Find("#status").AttrOr("data-engine", "") != "locked" || d.Find("#analyse, #history-analyse").Length() != 0 {
+			t.Errorf("GET %s: the page does not keep the engine out: %q, %d links", path, d.Find("#status").AttrOr("data-engine", ""), d.Find("#analyse, #history-analyse").Length())
+		}
+	}
+
+	if r := a.doAs(created.Token, http.MethodPost, "/api/games/"+id+"/resign", `{"color":"white"}`); r.code != http.StatusOK {
+		t.Fatalf("resigning: %d %s", r.code, r.body)
+	}
+	if r := a.do(http.MethodGet, "/g/"+id+"/analysis?panel=1&ply=1", ""); r.code != http.StatusOK {
+		t.Errorf("the game over, ply 1's analysis: %d %s", r.code, r.body)
+	}
+	d := parseBody(t, a.do(http.MethodGet, "/g/"+id+"/history/1", ""))
+	if d.Find("#status[data-engine]").Length() != 0 || d.Find("#history-analyse").Length() != 1 {
+		t.Error("the game over, its history view still keeps the engine out")
+	}
+}

@@ -240,6 +240,7 @@ func (p *pages) respond(c echo.Context, id string, status int, o views.Options, 
 		o.Seats = views.Seats{White: seats.White, Black: seats.Black}
 		o.Revision, o.EventsURL = rec.Revision, o.Base+"/events"
 		o.Table = p.table(c, rec, seats, o)
+		o.EngineLocked = rec.EngineLocked()
 		o.Computer = computer(rec)
 		if o.JoinCode != "" && (seats.Any() || rec.White != "" && rec.Black != "") {
 			o.JoinCode = "" // nothing to join: seated already, or no seat free
@@ -508,6 +509,7 @@ func (p *pages) export(c echo.Context) error {
 	o.Base = gamePath(id)
 	var m views.Game
 	err = p.s.games.View(c.Request().Context(), id, player(c), func(rec *games.Record, _ games.Seats) {
+		o.EngineLocked = rec.EngineLocked()
 		o.ShareURL = p.s.origin(c) + "/?" + p.s.games.Link(rec.Game)
 		o.PGN = p.pgn(rec)
 		m = views.NewGame(rec.Game, o)
@@ -901,6 +903,7 @@ func (p *pages) showHistory(c echo.Context, id string, index int, o views.Option
 	var m views.Game
 	var viewErr error
 	err := p.s.games.View(c.Request().Context(), id, player(c), func(rec *games.Record, _ games.Seats) {
+		o.EngineLocked = rec.EngineLocked()
 		m, viewErr = views.NewHistoryView(rec.Game, index, o)
 	})
 	switch {

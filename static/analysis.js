@@ -65,6 +65,13 @@
     if (!active) { stop(); wanted = ""; arrow(null); return; }
     var board = $("board");
     panel.classList.toggle("flipped", !!board && board.classList.contains("flipped"));
+    if ($("status") && $("status").dataset.engine === "locked") { // a game between two players, until it ends
+      stop();
+      wanted = "";
+      arrow(null);
+      note("This game is between two players: its analysis opens when it ends.");
+      return;
+    }
     var key = position(toggle);
     if (!key) {
       stop();

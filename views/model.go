@@ -64,6 +64,10 @@ type Options struct {
 	SeatTaken bool
 	// Computer is set for a game against the computer.
 	Computer *Computer
+	// EngineLocked says the engine may not analyse the game now (a game
+	// between two players, until it ends): no Analyse links, and the live
+	// panel says why (games.Record.EngineLocked).
+	EngineLocked bool
 }
 
 // Computer is the computer's seat at a game against it.
