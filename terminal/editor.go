@@ -62,7 +62,8 @@ func (e *editor) close() error { return e.restore() }
 func (e *editor) ask(prompt string) { e.t.SetPrompt(prompt) }
 
 // lines sends the lines read until the input ends (then the read error, nil
-// for a Ctrl-D on an empty line, and closes lines) or ctx is cancelled.
+// for a Ctrl-D on an empty line, and closes lines) or ctx is cancelled
+// (then ctx's error).
 func (e *editor) lines(ctx context.Context) (<-chan line, <-chan error) {
 	out := make(chan line)
 	errc := make(chan error, 1)
@@ -84,6 +85,7 @@ func (e *editor) lines(ctx context.Context) (<-chan line, <-chan error) {
 			select {
 			case out <- l:
 			case <-ctx.Done():
+				errc <- ctx.Err()
 				return
 			}
 		}

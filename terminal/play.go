@@ -233,6 +233,10 @@ func loop(ctx context.Context, s *session, in io.Reader, w *errWriter, errOut io
 		}
 		line := l.text
 		if !ok {
+			if ctx.Err() != nil { // the reader stopped for the cancellation, not at the input's end
+				fmt.Fprintln(w)
+				return 130
+			}
 			if err := <-readErr; err != nil {
 				fmt.Fprintln(errOut, "banchess play: reading:", err)
 				return 1
@@ -257,7 +261,8 @@ const maxLine = 1 << 20
 
 // readLines sends the lines of in, without their line ends, until in ends
 // (then it sends the read error, nil at a clean end, and closes lines) or
-// ctx is cancelled. Reading happens in its own goroutine so that a blocked
+// ctx is cancelled (then it sends ctx's error). Reading happens in its own
+// goroutine so that a blocked
 // read on a terminal does not hold up cancellation.
 func readLines(ctx context.Context, in io.Reader) (<-chan line, <-chan error) {
 	lines := make(chan line)
@@ -270,6 +275,7 @@ func readLines(ctx context.Context, in io.Reader) (<-chan line, <-chan error) {
 			select {
 			case lines <- line{text: strings.TrimSuffix(sc.Text(), "\r")}:
 			case <-ctx.Done():
+				errc <- ctx.Err()
 				return
 			}
 		}
