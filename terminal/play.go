@@ -262,8 +262,8 @@ const maxLine = 1 << 20
 // readLines sends the lines of in, without their line ends, until in ends
 // (then it sends the read error, nil at a clean end, and closes lines) or
 // ctx is cancelled (then it sends ctx's error). Reading happens in its own
-// goroutine so that a blocked
-// read on a terminal does not hold up cancellation.
+// goroutine so that a blocked read on a terminal does not hold up
+// cancellation.
 func readLines(ctx context.Context, in io.Reader) (<-chan line, <-chan error) {
 	lines := make(chan line)
 	errc := make(chan error, 1)
