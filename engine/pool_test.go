@@ -23,10 +23,7 @@ func TestPoolBounds(t *testing.T) {
 			done <- err
 		}()
 	}
-	deadline := time.Now().Add(5 * time.Second)
-	for len(p.admit) < 2 && time.Now().Before(deadline) {
-		time.Sleep(time.Millisecond)
-	}
+	p.waitFor(t, 1, 0) // one searching, one waiting
 	if _, err := p.Analyse(context.Background(), g, Limits{Depth: 1}); !errors.Is(err, ErrBusy) {
 		t.Errorf("third search: %v, want ErrBusy", err)
 	}
@@ -44,4 +41,100 @@ func TestPoolBounds(t *testing.T) {
 	if res, err := p.Analyse(context.Background(), g, Limits{Depth: 2}); err != nil || res.Depth != 2 {
 		t.Errorf("after the others: %+v, %v", res, err)
 	}
+}
+
+// waitFor waits until analyses and plays are waiting for a worker.
+func (p *Pool) waitFor(t *testing.T, analyses, plays int) {
+	t.Helper()
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(time.Millisecond) {
+		p.mu.Lock()
+		a, b := len(p.queue), len(p.plays)
+		p.mu.Unlock()
+		if a == analyses && b == plays {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("waiting: %d analyses and %d plays, want %d and %d", a, b, analyses, plays)
+		}
+	}
+}
+
+// TestPoolPlayFirst checks that the computer's ply is never refused and
+// takes the next free worker before the analyses waiting longer.
+func TestPoolPlayFirst(t *testing.T) {
+	p := NewPool(1, 1, 1)
+	g := rules.New(rules.BanChess{})
+	busy, stop := context.WithCancel(context.Background())
+	held := make(chan error, 1)
+	go func() { // holds the one worker until stopped
+		_, err := p.Analyse(busy, g, Limits{})
+		held <- err
+	}()
+	for p.idleCount() > 0 {
+		time.Sleep(time.Millisecond)
+	}
+	order := make(chan string, 2)
+	go func() {
+		if _, err := p.Analyse(context.Background(), g, Limits{Depth: 1}); err != nil {
+			t.Errorf("the waiting analysis: %v", err)
+		}
+		order <- "analysis"
+	}()
+	p.waitFor(t, 1, 0)
+	if _, err := p.Analyse(context.Background(), g, Limits{Depth: 1}); !errors.Is(err, ErrBusy) {
+		t.Errorf("an analysis beyond the queue: %v, want ErrBusy", err)
+	}
+	go func() {
+		if _, err := p.Play(context.Background(), g, Limits{Depth: 1}); err != nil {
+			t.Errorf("the play: %v", err)
+		}
+		order <- "play"
+	}()
+	p.waitFor(t, 1, 1) // the full queue does not refuse it
+	stop()
+	if err := <-held; !errors.Is(err, context.Canceled) {
+		t.Errorf("the stopped search: %v", err)
+	}
+	if first, second := <-order, <-order; first != "play" || second != "analysis" {
+		t.Errorf("served %s, then %s; want the play first", first, second)
+	}
+}
+
+// TestPoolGivesUpWaiting checks that a waiting search whose context ends
+// leaves its line, and the worker goes to the next one.
+func TestPoolGivesUpWaiting(t *testing.T) {
+	p := NewPool(1, 2, 1)
+	g := rules.New(rules.BanChess{})
+	busy, stop := context.WithCancel(context.Background())
+	held := make(chan error, 1)
+	go func() {
+		_, err := p.Analyse(busy, g, Limits{})
+		held <- err
+	}()
+	for p.idleCount() > 0 {
+		time.Sleep(time.Millisecond)
+	}
+	impatient, leave := context.WithCancel(context.Background())
+	gone := make(chan error, 1)
+	go func() {
+		_, err := p.Play(impatient, g, Limits{Depth: 1})
+		gone <- err
+	}()
+	p.waitFor(t, 0, 1)
+	leave()
+	if err := <-gone; !errors.Is(err, context.Canceled) {
+		t.Errorf("the play that gave up: %v", err)
+	}
+	p.waitFor(t, 0, 0)
+	stop()
+	<-held
+	if res, err := p.Analyse(context.Background(), g, Limits{Depth: 1}); err != nil || res.Depth != 1 {
+		t.Errorf("after: %+v, %v", res, err)
+	}
+}
+
+func (p *Pool) idleCount() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return len(p.idle)
 }

@@ -10,9 +10,12 @@ import (
 )
 
 // Analyser is the engine as the service needs it; engine.Pool implements
-// it. It may keep g only for the call.
+// it. It may keep g only for the call. Analyse may refuse when the engine
+// is busy (engine.ErrBusy); Play, the computer's ply in a game, waits for
+// it ahead of analyses.
 type Analyser interface {
 	Analyse(ctx context.Context, g *rules.Game, lim engine.Limits) (engine.Result, error)
+	Play(ctx context.Context, g *rules.Game, lim engine.Limits) (engine.Result, error)
 }
 
 // WithAnalyser lets the service analyse positions and games with a.

@@ -158,9 +158,6 @@ func (b *bots) stop() {
 	b.wg.Wait()
 }
 
-// botRetry is how long the computer waits for a busy engine pool.
-const botRetry = 100 * time.Millisecond
-
 // botPlay searches job's position and plays the result at the ply it was
 // searched at: a game that moved on meanwhile refuses it, harmlessly.
 func (s *Service) botPlay(ctx context.Context, id string, job *botJob, perPly time.Duration) {
@@ -168,18 +165,7 @@ func (s *Service) botPlay(ctx context.Context, id string, job *botJob, perPly ti
 	if err != nil {
 		return
 	}
-	var res engine.Result
-	for {
-		res, err = s.analyser.Analyse(ctx, job.game, lim)
-		if !errors.Is(err, engine.ErrBusy) {
-			break
-		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-time.After(botRetry):
-		}
-	}
+	res, err := s.analyser.Play(ctx, job.game, lim)
 	if err != nil || ctx.Err() != nil {
 		return
 	}

@@ -31,6 +31,11 @@ func (f *fakeEngine) Analyse(ctx context.Context, g *rules.Game, _ engine.Limits
 	}
 }
 
+// Play is Analyse: the computer's searches come to the test the same way.
+func (f *fakeEngine) Play(ctx context.Context, g *rules.Game, lim engine.Limits) (engine.Result, error) {
+	return f.Analyse(ctx, g, lim)
+}
+
 // next waits for the computer's next search.
 func (f *fakeEngine) next(t *testing.T) search {
 	t.Helper()

@@ -94,6 +94,12 @@ func (busyAnalyser) Analyse(context.Context, *rules.Game, engine.Limits) (engine
 	return engine.Result{}, engine.ErrBusy
 }
 
+// Play waits for the pool, which never frees up.
+func (busyAnalyser) Play(ctx context.Context, _ *rules.Game, _ engine.Limits) (engine.Result, error) {
+	<-ctx.Done()
+	return engine.Result{}, ctx.Err()
+}
+
 func TestAPIAnalysisBusy(t *testing.T) {
 	a := newAnalysisAPI(t, busyAnalyser{})
 	a.fail(a.do(http.MethodGet, "/api/analysis?fen="+url.QueryEscape(rules.StartFEN), ""), http.StatusTooManyRequests, "engine_busy")
@@ -160,6 +166,11 @@ func TestAnalysisPage(t *testing.T) {
 type quickAnalyser struct {
 	mu  sync.Mutex
 	lim engine.Limits
+}
+
+// Play is Analyse.
+func (q *quickAnalyser) Play(ctx context.Context, g *rules.Game, lim engine.Limits) (engine.Result, error) {
+	return q.Analyse(ctx, g, lim)
 }
 
 func (q *quickAnalyser) Analyse(_ context.Context, g *rules.Game, lim engine.Limits) (engine.Result, error) {
@@ -424,6 +435,11 @@ func TestEditorAnalyseLink(t *testing.T) {
 // waitingAnalyser reports each search it starts, then waits for its
 // context to end and reports that.
 type waitingAnalyser struct{ started, ended chan struct{} }
+
+// Play is Analyse.
+func (w waitingAnalyser) Play(ctx context.Context, g *rules.Game, lim engine.Limits) (engine.Result, error) {
+	return w.Analyse(ctx, g, lim)
+}
 
 func (w waitingAnalyser) Analyse(ctx context.Context, _ *rules.Game, _ engine.Limits) (engine.Result, error) {
 	w.started <- struct{}{}

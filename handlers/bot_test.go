@@ -27,6 +27,11 @@ func (g *gatedEngine) Analyse(ctx context.Context, gm *rules.Game, _ engine.Limi
 	}
 }
 
+// Play is Analyse: the computer's plies wait for the test the same way.
+func (g *gatedEngine) Play(ctx context.Context, gm *rules.Game, lim engine.Limits) (engine.Result, error) {
+	return g.Analyse(ctx, gm, lim)
+}
+
 // newBotServer serves everything Register adds, the computer playing on a.
 func newBotServer(t *testing.T, a games.Analyser) *echo.Echo {
 	svc := newService(nil, games.WithAnalyser(a))
