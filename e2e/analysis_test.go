@@ -341,6 +341,7 @@ func TestEditorAnalysisAsEdited(t *testing.T) {
 	ctx, base, problems := browser(t, true)
 	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/editor"), fenIs("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 1"),
 		chromedp.SetValue(`#editor-act`, "move"),
+		fenIs("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 2"), // the change's answer has landed (it replaces the form)
 		chromedp.SetValue(`#editor-ban`, "e2e4"),
 		chromedp.Click(`#editor-analyse`),
 		chromedp.WaitVisible(`#analysis-best`),

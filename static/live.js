@@ -104,21 +104,37 @@
   }
 
   // A delta applies to the page at the ply it was made from (its
-  // Delta-Ply header). One that crossed another answer on the way (a
-  // player's own ply and the change it caused, say) is not swapped, and
-  // the page asks again from where it stands. This listens in the capture
-  // phase, before board.js drops what is the page's own.
-  document.addEventListener("htmx:beforeSwap", function (ev) {
+  // Delta-Ply header), in the #game it was asked for. One that crossed
+  // another answer on the way (a player's own ply and the change it
+  // caused, say), or whose #game was replaced meanwhile, is not swapped,
+  // and the page asks again from where it stands. htmx tells the answer's
+  // target, which may have left the page by then (an event there does not
+  // reach the document), so each #game listens itself.
+  var guarded = new WeakSet();
+  function guard(ev) {
     var xhr = ev.detail.xhr, from = xhr && xhr.getResponseHeader("Delta-Ply");
+    if (!from) return;
     var st = document.getElementById("status");
-    if (!from || !st || st.dataset.ply === from) return;
+    if (ev.currentTarget.isConnected && st && st.dataset.ply === from) return;
     ev.detail.shouldSwap = false;
     setTimeout(refresh, 0);
-  }, true);
+  }
+  function watch() {
+    var g = game();
+    if (g && !guarded.has(g)) {
+      g.addEventListener("htmx:beforeSwap", guard);
+      guarded.add(g);
+    }
+  }
 
   document.addEventListener("DOMContentLoaded", function () {
+    watch();
     follow();
     setInterval(tick, 100);
   });
-  document.addEventListener("htmx:afterSettle", follow);
+  document.addEventListener("htmx:load", watch);
+  document.addEventListener("htmx:afterSettle", function () {
+    watch();
+    follow();
+  });
 })();
