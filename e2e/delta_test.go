@@ -29,8 +29,12 @@ func TestStaleDeltaIsNotSwapped(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if err := chromedp.Do(ctx, chromedp.Evaluate[chromedp.Void](`document.getElementById("game").dataset.mark = "kept"`)); err != nil {
+		t.Fatal(err)
+	}
 	// The delta from ply 2 to now, asked for by a page that shows ply 9:
-	// swapped in, it would append history rows the page has.
+	// swapped in, it would append history rows the page has. It brings no
+	// revision the page lacks, so the page is left alone, not asked again.
 	stale := `htmx.ajax("GET", document.getElementById("game").dataset.delta + "?ply=2", {target: "#game", swap: "outerHTML"})`
 	if err := chromedp.Do(ctx, chromedp.Evaluate[chromedp.Void](stale), chromedp.Sleep(500*time.Millisecond), chromedp.WaitVisible(`#status[data-ply="9"]`)); err != nil {
 		t.Fatal(err)
@@ -38,6 +42,9 @@ func TestStaleDeltaIsNotSwapped(t *testing.T) {
 	after, err := chromedp.Run(ctx, chromedp.Evaluate[string](state))
 	if err != nil {
 		t.Fatal(err)
+	}
+	if mark, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.getElementById("game").dataset.mark || ""`)); err != nil || mark != "kept" {
+		t.Errorf("the page was replaced after a stale delta that brought nothing new (%v)", err)
 	}
 	if after != before {
 		t.Errorf("after a stale delta the page changed:\n%s\nwas\n%s", after, before)

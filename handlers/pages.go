@@ -261,7 +261,8 @@ func (p *pages) respond(c echo.Context, id string, status int, o views.Options, 
 		return p.refuse(c, err)
 	case delta:
 		c.Response().Header().Set("HX-Reswap", "none")
-		c.Response().Header().Set("Delta-Ply", strconv.Itoa(shown)) // the ply the page must show for it to apply
+		c.Response().Header().Set("Delta-Ply", strconv.Itoa(shown))               // the ply the page must show for it to apply
+		c.Response().Header().Set("Delta-Rev", strconv.FormatInt(o.Revision, 10)) // the game's revision it brings
 		return renderIn(c, status, views.DeltaSwaps(d), deltaSize)
 	case fragment:
 		return render(c, status, views.Fragment(m))

@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -21,6 +22,9 @@ func applySwaps(t *testing.T, page *goquery.Document, rec *httptest.ResponseReco
 	if rec.Header().Get("HX-Reswap") == "none" {
 		if got, want := rec.Header().Get("Delta-Ply"), shownPly(page); got != want {
 			t.Fatalf("a delta made from ply %q for a page at ply %q (live.js would not swap it)", got, want)
+		}
+		if rev, err := strconv.ParseInt(rec.Header().Get("Delta-Rev"), 10, 64); err != nil || rev < 1 {
+			t.Fatalf("a delta without the revision it brings: Delta-Rev %q", rec.Header().Get("Delta-Rev"))
 		}
 		clearSelection(page)
 	}

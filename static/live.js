@@ -106,10 +106,12 @@
   // A delta applies to the page at the ply it was made from (its
   // Delta-Ply header), in the #game it was asked for. One that crossed
   // another answer on the way (a player's own ply and the change it
-  // caused, say), or whose #game was replaced meanwhile, is not swapped,
-  // and the page asks again from where it stands. htmx tells the answer's
-  // target, which may have left the page by then (an event there does not
-  // reach the document), so each #game listens itself.
+  // caused, say), or whose #game was replaced meanwhile, is not swapped;
+  // the page asks again from where it stands only if it is behind the
+  // revision the delta brought (Delta-Rev): the other answer usually
+  // brought the same. htmx tells the answer's target, which may have left
+  // the page by then (an event there does not reach the document), so
+  // each #game listens itself.
   var guarded = new WeakSet();
   function guard(ev) {
     var xhr = ev.detail.xhr, from = xhr && xhr.getResponseHeader("Delta-Ply");
@@ -117,7 +119,7 @@
     var st = document.getElementById("status");
     if (ev.currentTarget.isConnected && st && st.dataset.ply === from) return;
     ev.detail.shouldSwap = false;
-    setTimeout(refresh, 0);
+    if (Number(xhr.getResponseHeader("Delta-Rev")) > rev()) setTimeout(refresh, 0);
   }
   function watch() {
     var g = game();
