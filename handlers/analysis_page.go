@@ -153,7 +153,9 @@ func (p *pages) positionAnalysis(c echo.Context) error {
 		return p.refuseAnalysis(c, err)
 	}
 	v := g.Variant().ID()
-	a.PlayURL = templ.SafeURL("/?" + url.Values{"fen": {a.FEN}, "v": {v}}.Encode())
+	if a.Message == "" { // a finished position has nothing left to play
+		a.PlayURL = templ.SafeURL("/?" + url.Values{"fen": {a.FEN}, "v": {v}}.Encode())
+	}
 	a.EditURL = templ.SafeURL(views.EditURL(a.FEN, v))
 	a.AgainURL = templ.SafeURL(views.AnalysisURL(a.FEN, v))
 	return render(c, status, views.AnalysisPage(a, o))

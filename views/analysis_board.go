@@ -59,3 +59,24 @@ func EvalShare(actor rules.Color, score, mate int) int {
 	}
 	return int(math.Round(100 / (1 + math.Exp(-v/400))))
 }
+
+// Count writes n in digits grouped by threes with commas, as the page's
+// English prose does: 1234567 is "1,234,567".
+func Count(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	neg := s[0] == '-'
+	if neg {
+		s = s[1:]
+	}
+	b := make([]byte, 0, len(s)+len(s)/3+1)
+	if neg {
+		b = append(b, '-')
+	}
+	for i := range len(s) {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b = append(b, ',')
+		}
+		b = append(b, s[i])
+	}
+	return string(b)
+}
