@@ -154,11 +154,24 @@ func TestAnalysisPanelInBrowser(t *testing.T) {
 	}
 	legalIn(t, p)
 
-	// Back to the game, and a ply: the panel follows the delta.
+	// Back to the game, and a ply: the panel follows the delta. Ply 4 was
+	// analysed already: the panel shows it again without asking.
+	asked := func() int {
+		t.Helper()
+		n, err := chromedp.Run(ctx, chromedp.Evaluate[int](`performance.getEntriesByType("resource").filter(e => e.name.includes("panel=1")).length`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	before := asked()
 	if err := chromedp.Do(ctx, chromedp.Click(`#step-last`), chromedp.WaitReady(`#status[data-ply="4"]`)); err != nil {
 		t.Fatal(err)
 	}
 	readPanel(t, ctx, 4)
+	if n := asked(); n != before {
+		t.Errorf("back at ply 4, analysed before: the panel asked the server %d more times", n-before)
+	}
 	if err := play(ctx, 4, "m:d7d5"); err != nil {
 		t.Fatal(err)
 	}

@@ -6,7 +6,9 @@
 // the best action as an arrow on the board itself. It follows the
 // position shown: after a ply here, a live opponent's or the computer's
 // (htmx swaps in what changed, and #status's data-ply with it), and while
-// stepping through the history. The choice is remembered (localStorage).
+// stepping through the history. The choice is remembered (localStorage),
+// and so are the last answers, for this page: stepping back to a position
+// analysed already shows it at once, without asking the engine again.
 // Without this file the Analyse links lead to the analysis page instead,
 // which needs no script.
 //
@@ -19,9 +21,10 @@
   var WAIT = 150;   // ms without a change of position before asking
   var RETRY = 1000; // ms before asking again when the engine is busy
   var SVG = "http://www.w3.org/2000/svg";
+  var KEEP = 64;    // answers kept for stepping back to
 
   var wanted = "";   // the position shown, as address and FEN ("" for none)
-  var answer = null; // the last answer: {key, html}, put back after a swap
+  var answers = new Map(); // position → the panel's answer, oldest first
   var ctrl = null;   // the AbortController of the request in flight
   var timer = 0;
 
@@ -83,17 +86,21 @@
     if (key !== wanted) { // a new position: ask for it once the board rests
       wanted = key;
       stop();
-      if (answer && answer.key === key) { show(answer.html, false); return; }
+      if (answers.has(key)) { show(answers.get(key), true); return; }
       arrow(null);
       note("Analysing…", true);
       timer = setTimeout(function () { load(key); }, WAIT);
       return;
     }
     // The same position after a swap: put back what it replaced.
-    if (answer && answer.key === key) {
-      if (!$("analysis-result")) show(answer.html, false); else draw($("analysis-result"));
+    if (answers.has(key)) {
+      if (!$("analysis-result")) show(answers.get(key), false); else draw($("analysis-result"));
     } else if ($("analysis-body") && !$("analysis-body").firstChild) {
       note("Analysing…", true);
+      if (!ctrl) { // no answer on its way (the last one failed): ask again
+        clearTimeout(timer);
+        timer = setTimeout(function () { load(key); }, WAIT);
+      }
     }
   }
 
@@ -109,7 +116,7 @@
           timer = setTimeout(function () { if (wanted === key) load(key); }, RETRY);
           return;
         }
-        answer = { key: key, html: html };
+        if (r.status < 500) keep(key, html); // a failure may not happen next time
         show(html, true);
       });
     }).catch(function () {
@@ -117,6 +124,12 @@
       ctrl = null;
       note("The analysis could not be fetched: check the connection, then step or toggle to try again.");
     });
+  }
+
+  function keep(key, html) {
+    answers.delete(key);
+    answers.set(key, html);
+    if (answers.size > KEEP) answers.delete(answers.keys().next().value);
   }
 
   // show puts an answer in the panel and its arrow on the board; say
