@@ -54,6 +54,9 @@ type cachedGame struct {
 	row    int64     // the row's revision last written or read (0: no row yet)
 	stored bool      // the game has a row (it was written or read)
 	seats  seatState // the seats last written
+	// touched is when (unix seconds) this store last wrote the row's
+	// touched_at; 0 when it has not.
+	touched int64
 
 	refs int
 	used time.Time

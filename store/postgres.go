@@ -59,12 +59,11 @@ type Postgres struct {
 	pool     *pgxpool.Pool
 	opts     PostgresOptions
 	failures writeFailures
-	savePly  string
-	saveAll  string
-	saves    chan pgSave   // to the committer
-	stop     chan struct{} // closed by Close: the committer stops
-	stopped  chan struct{} // closed when the committer has stopped
-	closing  sync.RWMutex  // held to read while queueing, to write while closing
+	queries  [saveKinds]string // insert a game's row, or update what the kind of save changes
+	saves    chan pgSave       // to the committer
+	stop     chan struct{}     // closed by Close: the committer stops
+	stopped  chan struct{}     // closed when the committer has stopped
+	closing  sync.RWMutex      // held to read while queueing, to write while closing
 	closed   bool
 
 	gameCache
@@ -109,8 +108,10 @@ func OpenPostgres(ctx context.Context, url string, opts PostgresOptions) (*Postg
 	}
 	save := `WITH saved AS (` + upsertSQL("$", "games") + ` RETURNING games.id, games.revision)
 	SELECT pg_notify('` + NotifyChannel + `', id || ':' || revision) FROM saved`
-	p := &Postgres{pool: pool, opts: opts, savePly: fmt.Sprintf(save, ""), saveAll: fmt.Sprintf(save, seatsSet),
-		saves: make(chan pgSave, maxBatch), stop: make(chan struct{}), stopped: make(chan struct{})}
+	p := &Postgres{pool: pool, opts: opts, saves: make(chan pgSave, maxBatch), stop: make(chan struct{}), stopped: make(chan struct{})}
+	for k, set := range saveSets {
+		p.queries[k] = fmt.Sprintf(save, set)
+	}
 	go p.commit()
 	p.init(opts.CacheSize, opts.CacheBytes, opts.Now)
 	p.load, p.gameCache.write, p.revision = p.loadRow, p.write, p.rowRevision
@@ -223,17 +224,14 @@ func (p *Postgres) write(c *cachedGame) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	q := p.savePly
-	if seatStateOf(c.rec) != c.seats && c.stored {
-		q = p.saveAll
-	}
-	err = p.save(pgSave{id: c.id, query: q, args: append([]any{c.id, p.opts.Now().Unix(), c.row + 1}, row.args()...)})
-	p.failures.record(err, p.opts.Now())
+	now := p.opts.Now()
+	kind := c.saveKind(now.Unix())
+	err = p.save(pgSave{id: c.id, query: p.queries[kind], args: append([]any{c.id, now.Unix(), c.row + 1}, row.args()...)})
+	p.failures.record(err, now)
 	if err != nil {
 		return 0, err
 	}
-	c.rev, c.row, c.seats, c.stored = c.rec.Game.Revision(), c.row+1, seatStateOf(c.rec), true
-	c.rec.Revision = c.row
+	c.saved(kind, now.Unix())
 	return row.size(), nil
 }
 

@@ -41,8 +41,8 @@ const columns = `variant, start_fen, actions, declared, tags, from_chess, white,
 // PostgreSQL's "$"), for the table named tbl. The insert gives the row
 // revision parameter 3; the update happens only if the row is at the
 // revision before, so a save made from a stale copy of the game changes
-// nothing (and affects no row). The set clause ends in a %s for seatsSet,
-// or "" for a save that changes only what a ply changes.
+// nothing (and affects no row). The set clause ends in a %s for what
+// else the save rewrites (see saveSets).
 func upsertSQL(ph, tbl string) string {
 	n := 3 + strings.Count(columns, ",") + 1
 	params := make([]string, n)
@@ -55,17 +55,62 @@ func upsertSQL(ph, tbl string) string {
 	return `INSERT INTO ` + tbl + ` (id, touched_at, revision, ` + columns + `)
 	VALUES (` + strings.Join(params, ", ") + `)
 	ON CONFLICT(id) DO UPDATE SET actions = excluded.actions, declared = excluded.declared,
-		touched_at = excluded.touched_at, updated_at = excluded.updated_at, fen = excluded.fen,
+		updated_at = excluded.updated_at, fen = excluded.fen,
 		ply = excluded.ply, actor = excluded.actor, phase = excluded.phase, result = excluded.result,
 		table_state = excluded.table_state, revision = excluded.revision%s
 	WHERE ` + tbl + `.revision = excluded.revision - 1`
 }
 
-// seatsSet completes upsertSQL's set clause for a save that changes the
-// seats (rare: a seat claimed, a game hidden): a ply leaves the seat
-// columns, and so their indexes, untouched.
-const seatsSet = `, white = excluded.white, black = excluded.black,
-		white_hidden = excluded.white_hidden, black_hidden = excluded.black_hidden, mode = excluded.mode`
+// saveKind is what a save rewrites of a stored row besides what a ply
+// changes.
+type saveKind int
+
+const (
+	savePly     saveKind = iota // only what a ply changes
+	saveTouched                 // and when the game was last used
+	saveAll                     // and the seats, and when it was used
+	saveKinds
+)
+
+// saveSets completes upsertSQL's set clause for each kind of save. A ply
+// leaves the seat columns, and so their indexes, untouched; touched_at,
+// indexed for sweeps, is rewritten only every touchGrain (rewriting its
+// index entry cost a sixth of a save).
+var saveSets = [saveKinds]string{
+	savePly:     "",
+	saveTouched: touchedSet,
+	saveAll: touchedSet + `, white = excluded.white, black = excluded.black,
+		white_hidden = excluded.white_hidden, black_hidden = excluded.black_hidden, mode = excluded.mode`,
+}
+
+const touchedSet = `, touched_at = excluded.touched_at`
+
+// touchGrain is how stale a stored touched_at may grow while the game is
+// played: a sweep first records when the games it holds were last used,
+// so only a restart can lose that much of a game's time to live.
+const touchGrain = 60 // seconds
+
+// saveKind tells what c's next save, at now (unix seconds), rewrites: the
+// seats when they changed, touched_at when it is touchGrain old.
+func (c *cachedGame) saveKind(now int64) saveKind {
+	switch {
+	case c.stored && seatStateOf(c.rec) != c.seats:
+		return saveAll
+	case now-c.touched >= touchGrain:
+		return saveTouched
+	}
+	return savePly
+}
+
+// saved records that c's game was saved, by a save of kind k at now, as
+// the row's next revision.
+func (c *cachedGame) saved(k saveKind, now int64) {
+	c.rev, c.row, c.seats, c.stored = c.rec.Game.Revision(), c.row+1, seatStateOf(c.rec), true
+	c.rec.Revision = c.row
+	if k != savePly {
+		c.touched = now
+	}
+}
 
 // args returns the row's values in the order of columns.
 func (r *row) args() []any {

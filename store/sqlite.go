@@ -55,10 +55,9 @@ const DefaultCacheBytes = 64 << 20
 // each game is only ever touched under its own lock.
 type SQLite struct {
 	db       *sql.DB
-	lock     *fileLock // held while the store is open: one store per file
-	savePly  *sql.Stmt // inserts a game's row, or updates what a ply changes
-	saveAll  *sql.Stmt // inserts a game's row, or updates all of it
-	probe    *sql.Stmt // a tiny write, to learn whether writes work again
+	lock     *fileLock            // held while the store is open: one store per file
+	saves    [saveKinds]*sql.Stmt // insert a game's row, or update what the kind of save changes
+	probe    *sql.Stmt            // a tiny write, to learn whether writes work again
 	commits  *committer
 	failures writeFailures
 
@@ -122,13 +121,12 @@ func openDB(ctx context.Context, path, dsn string, opts Options) (*SQLite, error
 		db.Close()
 		return nil, fmt.Errorf("open database %s: %w", path, err)
 	}
-	// A ply rewrites only what a ply changes: leaving the seat columns out
-	// of the update keeps their indexes untouched. A change to the seats
-	// (rare: a seat claimed, a game hidden) rewrites them too.
+	// A ply rewrites only what a ply changes (see saveSets).
 	var stmts []*sql.Stmt
 	for _, q := range []string{
-		fmt.Sprintf(saveSQL, ""),
-		fmt.Sprintf(saveSQL, seatsSet),
+		fmt.Sprintf(saveSQL, saveSets[savePly]),
+		fmt.Sprintf(saveSQL, saveSets[saveTouched]),
+		fmt.Sprintf(saveSQL, saveSets[saveAll]),
 		`INSERT INTO write_probe (id, at) VALUES (1, ?) ON CONFLICT(id) DO UPDATE SET at = excluded.at`,
 	} {
 		stmt, err := db.PrepareContext(ctx, q)
@@ -141,7 +139,7 @@ func openDB(ctx context.Context, path, dsn string, opts Options) (*SQLite, error
 		}
 		stmts = append(stmts, stmt)
 	}
-	s := &SQLite{db: db, savePly: stmts[0], saveAll: stmts[1], probe: stmts[2], commits: newCommitter(db), opts: opts}
+	s := &SQLite{db: db, saves: [saveKinds]*sql.Stmt(stmts[:saveKinds]), probe: stmts[saveKinds], commits: newCommitter(db), opts: opts}
 	s.init(opts.CacheSize, opts.CacheBytes, opts.Now)
 	s.load, s.gameCache.write = s.loadRow, s.write
 	return s, nil
@@ -250,21 +248,18 @@ func (s *SQLite) write(c *cachedGame) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	stmt := s.savePly
-	if seatStateOf(c.rec) != c.seats && c.stored {
-		stmt = s.saveAll
-	}
+	now := s.opts.Now()
+	kind := c.saveKind(now.Unix())
 	// Once begun, a save runs to its end whatever becomes of the request.
 	// The row's revision is the record's: one more than the revision
 	// read or written last (whether or not the change came through the
 	// games layer, which counts its changes).
-	err = s.commits.write(stmt, true, append([]any{c.id, s.opts.Now().Unix(), c.row + 1}, row.args()...)...)
-	s.failures.record(err, s.opts.Now())
+	err = s.commits.write(s.saves[kind], true, append([]any{c.id, now.Unix(), c.row + 1}, row.args()...)...)
+	s.failures.record(err, now)
 	if err != nil {
 		return 0, err
 	}
-	c.rev, c.row, c.seats, c.stored = c.rec.Game.Revision(), c.row+1, seatStateOf(c.rec), true
-	c.rec.Revision = c.row
+	c.saved(kind, now.Unix())
 	return row.size(), nil
 }
 
@@ -415,8 +410,9 @@ func (s *SQLite) Stats(ctx context.Context) (stored, cached int, err error) {
 func (s *SQLite) Close() error {
 	s.closeOnce.Do(func() {
 		s.commits.close()
-		s.savePly.Close()
-		s.saveAll.Close()
+		for _, st := range s.saves {
+			st.Close()
+		}
 		s.probe.Close()
 		if err := s.db.Close(); err != nil {
 			s.closeErr = fmt.Errorf("close database: %w", err)

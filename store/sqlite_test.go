@@ -687,6 +687,42 @@ func TestSQLiteSweep(t *testing.T) {
 	}
 }
 
+// TestSQLiteTouchedGrain: plies rewrite a row's touched_at (indexed for
+// sweeps) only once it is touchGrain old, and it never falls further
+// behind the game's last ply than that.
+func TestSQLiteTouchedGrain(t *testing.T) {
+	ctx := context.Background()
+	clk := &clock{now: epoch}
+	s := openSQLite(t, ":memory:", Options{Now: clk.Now})
+	id := newGame(t, s)
+	touched := func() int64 {
+		t.Helper()
+		var at int64
+		if err := s.db.QueryRowContext(ctx, `SELECT touched_at FROM games WHERE id = ?`, id).Scan(&at); err != nil {
+			t.Fatal(err)
+		}
+		return at
+	}
+	last, writes := touched(), 0
+	for _, a := range []string{"b:e2e4", "m:d2d4", "b:e7e5", "m:d7d5", "b:g1f3", "m:c2c4", "b:b8c6", "m:g8f6", "b:b1c3"} {
+		clk.advance(25 * time.Second)
+		play(t, s, id, a)
+		now, at := clk.Now().Unix(), touched()
+		switch {
+		case at != last && now-last < touchGrain:
+			t.Errorf("after %s at %d s: touched_at rewritten %d s after the last time", a, now-epoch.Unix(), now-last)
+		case now-at >= touchGrain:
+			t.Errorf("after %s at %d s: touched_at is %d s old", a, now-epoch.Unix(), now-at)
+		case at != last:
+			writes++
+		}
+		last = at
+	}
+	if writes != 3 { // at 75, 150 and 225 s
+		t.Errorf("touched_at rewritten %d times in 225 s, want 3", writes)
+	}
+}
+
 // TestSQLiteBatchedSaves saves from many goroutines at once, so saves share
 // transactions, while the database refuses some of them: exactly those
 // fail, and every other is kept.
