@@ -58,10 +58,16 @@ func TestEditorInBrowser(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		// Black to move fixes it; the position is then played.
+		// Black to move fixes it; the position is then played. With
+		// JavaScript the change sends the form itself (a click on Update
+		// as well would race its answer, which replaces the button).
+		update := chromedp.Click(`#editor-update`)
+		if js {
+			update = chromedp.WaitReady(`#editor-update`)
+		}
 		if err := chromedp.Do(ctx,
 			chromedp.SetValue(`#editor-turn`, "b"),
-			chromedp.Click(`#editor-update`),
+			update,
 			fenIs("4k3/8/8/4R3/8/8/8/4K3 b - - 0 1 3"),
 			chromedp.WaitVisible(`#editor-ok`),
 			chromedp.Click(`#editor-play`),
