@@ -31,9 +31,16 @@ func TestEditorInBrowser(t *testing.T) {
 				fenIs(fen),
 			}
 		}
+		if err := chromedp.Do(ctx, chromedp.Navigate(base+"/")); err != nil {
+			t.Fatal(err)
+		}
+		// The link leaves the page: wait for the editor's page to load, or
+		// chromedp may still be catching up with the new document (and
+		// lose the nodes found in it) when the next step clicks.
+		if _, err := chromedp.RunResponse(ctx, chromedp.Click(`#editor-link`)); err != nil {
+			t.Fatal(err)
+		}
 		steps := []chromedp.Action[chromedp.Void]{
-			chromedp.Navigate(base + "/"),
-			chromedp.Click(`#editor-link`),
 			fenIs("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 1"),
 			chromedp.Click(`#editor-clear`),
 			fenIs("8/8/8/8/8/8/8/8 w - - 0 1"),
@@ -42,8 +49,10 @@ func TestEditorInBrowser(t *testing.T) {
 		steps = append(steps, place("bK", "e8", "4k3/8/8/8/8/8/8/4K3 w")...)
 		steps = append(steps, place("wR", "e5", "4k3/8/8/4R3/8/8/8/4K3 w")...)
 		steps = append(steps, chromedp.WaitVisible(`#editor-error`))
-		if err := chromedp.Do(ctx, steps...); err != nil {
-			t.Fatal(err)
+		for i, st := range steps {
+			if err := chromedp.Do(ctx, st); err != nil {
+				t.Fatalf("step %d: %v", i, err)
+			}
 		}
 		msg, err := chromedp.Run(ctx, chromedp.Text(`#editor-error`))
 		if err != nil || !strings.Contains(msg, "Black is in check but it is White's turn to move") {
