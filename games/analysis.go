@@ -101,17 +101,17 @@ func (s *Service) AnalyseGame(ctx context.Context, id string, req AnalysisReques
 		} else if over = rec.Game.Outcome(); over.Over() {
 			return
 		}
-		g, err = rules.Replay(rec.Game.Variant(), rec.Game.StartFEN(), actions)
+		if g, err = rules.Replay(rec.Game.Variant(), rec.Game.StartFEN(), actions); err != nil {
+			err = Internalf(err, "copying game %s", id)
+		}
 	}); verr != nil {
 		return engine.Result{}, verr
 	}
 	switch {
-	case err != nil && (ErrorOf(err).Detail == "bad_ply" || ErrorOf(err).Detail == "analysis_locked"):
+	case err != nil:
 		return engine.Result{}, err
 	case over.Over():
 		return engine.Result{}, gameOver(over)
-	case err != nil:
-		return engine.Result{}, Internalf(err, "copying game %s", id)
 	}
 	return s.analyse(ctx, g, req)
 }
