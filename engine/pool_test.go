@@ -73,30 +73,34 @@ func TestPoolPlayFirst(t *testing.T) {
 	for p.idleCount() > 0 {
 		time.Sleep(time.Millisecond)
 	}
-	order := make(chan string, 2)
+	analysed := make(chan error, 1)
 	go func() {
-		if _, err := p.Analyse(context.Background(), g, Limits{Depth: 1}); err != nil {
-			t.Errorf("the waiting analysis: %v", err)
-		}
-		order <- "analysis"
+		_, err := p.Analyse(context.Background(), g, Limits{Depth: 1})
+		analysed <- err
 	}()
 	p.waitFor(t, 1, 0)
 	if _, err := p.Analyse(context.Background(), g, Limits{Depth: 1}); !errors.Is(err, ErrBusy) {
 		t.Errorf("an analysis beyond the queue: %v, want ErrBusy", err)
 	}
-	go func() {
-		if _, err := p.Play(context.Background(), g, Limits{Depth: 1}); err != nil {
-			t.Errorf("the play: %v", err)
-		}
-		order <- "play"
+	playing, endPlay := context.WithCancel(context.Background())
+	played := make(chan error, 1)
+	go func() { // holds the worker it is given until endPlay
+		_, err := p.Play(playing, g, Limits{})
+		played <- err
 	}()
 	p.waitFor(t, 1, 1) // the full queue does not refuse it
 	stop()
 	if err := <-held; !errors.Is(err, context.Canceled) {
 		t.Errorf("the stopped search: %v", err)
 	}
-	if first, second := <-order, <-order; first != "play" || second != "analysis" {
-		t.Errorf("served %s, then %s; want the play first", first, second)
+	// The freed worker went to the play: the analysis is still waiting.
+	p.waitFor(t, 1, 0)
+	endPlay()
+	if err := <-played; !errors.Is(err, context.Canceled) {
+		t.Errorf("the play: %v", err)
+	}
+	if err := <-analysed; err != nil {
+		t.Errorf("the waiting analysis: %v", err)
 	}
 }
 
