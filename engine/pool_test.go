@@ -64,15 +64,7 @@ func (p *Pool) waitFor(t *testing.T, analyses, plays int) {
 func TestPoolPlayFirst(t *testing.T) {
 	p := NewPool(1, 1, 1)
 	g := rules.New(rules.BanChess{})
-	busy, stop := context.WithCancel(context.Background())
-	held := make(chan error, 1)
-	go func() { // holds the one worker until stopped
-		_, err := p.Analyse(busy, g, Limits{})
-		held <- err
-	}()
-	for p.idleCount() > 0 {
-		time.Sleep(time.Millisecond)
-	}
+	stop := occupy(t, p, g)
 	analysed := make(chan error, 1)
 	go func() {
 		_, err := p.Analyse(context.Background(), g, Limits{Depth: 1})
@@ -89,8 +81,7 @@ func TestPoolPlayFirst(t *testing.T) {
 		played <- err
 	}()
 	p.waitFor(t, 1, 1) // the full queue does not refuse it
-	stop()
-	if err := <-held; !errors.Is(err, context.Canceled) {
+	if err := stop(); !errors.Is(err, context.Canceled) {
 		t.Errorf("the stopped search: %v", err)
 	}
 	// The freed worker went to the play: the analysis is still waiting.
@@ -109,15 +100,7 @@ func TestPoolPlayFirst(t *testing.T) {
 func TestPoolGivesUpWaiting(t *testing.T) {
 	p := NewPool(1, 2, 1)
 	g := rules.New(rules.BanChess{})
-	busy, stop := context.WithCancel(context.Background())
-	held := make(chan error, 1)
-	go func() {
-		_, err := p.Analyse(busy, g, Limits{})
-		held <- err
-	}()
-	for p.idleCount() > 0 {
-		time.Sleep(time.Millisecond)
-	}
+	stop := occupy(t, p, g)
 	impatient, leave := context.WithCancel(context.Background())
 	gone := make(chan error, 1)
 	go func() {
@@ -131,14 +114,34 @@ func TestPoolGivesUpWaiting(t *testing.T) {
 	}
 	p.waitFor(t, 0, 0)
 	stop()
-	<-held
 	if res, err := p.Analyse(context.Background(), g, Limits{Depth: 1}); err != nil || res.Depth != 1 {
 		t.Errorf("after: %+v, %v", res, err)
 	}
 }
 
-func (p *Pool) idleCount() int {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return len(p.idle)
+// occupy starts a search on p's one worker that lasts until stop, which
+// returns the search's error.
+func occupy(t *testing.T, p *Pool, g *rules.Game) (stop func() error) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	held := make(chan error, 1)
+	go func() {
+		_, err := p.Analyse(ctx, g, Limits{})
+		held <- err
+	}()
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(time.Millisecond) {
+		p.mu.Lock()
+		idle := len(p.idle)
+		p.mu.Unlock()
+		if idle == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the search never took the worker")
+		}
+	}
+	return func() error {
+		cancel()
+		return <-held
+	}
 }

@@ -78,11 +78,9 @@ func (c *committer) close() {
 func (c *committer) run() {
 	defer close(c.done)
 	batch := make([]save, 0, maxBatch)
-	timer := time.NewTimer(time.Hour)
-	timer.Stop()
 	busy := false
 	for first := range c.queue {
-		batch = c.gather(append(batch[:0], first), busy, timer)
+		batch = c.gather(append(batch[:0], first), busy)
 		c.commit(batch)
 		busy = len(batch) > 1
 	}
@@ -96,11 +94,13 @@ func (c *committer) run() {
 const groupWait = 100 * time.Microsecond
 
 // gather adds to batch the saves queued behind it and, when busy, those
-// that arrive within c.wait (measured by timer), up to maxBatch.
-func (c *committer) gather(batch []save, busy bool, timer *time.Timer) []save {
+// that arrive within c.wait, up to maxBatch.
+func (c *committer) gather(batch []save, busy bool) []save {
+	var expired <-chan time.Time
 	if busy {
-		timer.Reset(c.wait)
+		timer := time.NewTimer(c.wait)
 		defer timer.Stop()
+		expired = timer.C
 	}
 	for len(batch) < maxBatch {
 		var s save
@@ -108,7 +108,7 @@ func (c *committer) gather(batch []save, busy bool, timer *time.Timer) []save {
 		if busy {
 			select {
 			case s, ok = <-c.queue:
-			case <-timer.C:
+			case <-expired:
 				return batch
 			}
 		} else {

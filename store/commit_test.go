@@ -16,7 +16,7 @@ func TestCommitterGathers(t *testing.T) {
 		late   bool // another save arrives while it gathers
 		want   int
 	}{
-		{"lone save", false, 0, false, 1}, // were it to wait, with no timer armed, it would hang
+		{"lone save", false, 0, false, 1}, // were it to wait for more, with no timer, it would hang
 		{"queued saves", false, 2, false, 3},
 		{"busy: waits for a late save", true, 1, true, 3},
 		{"busy, nothing comes", true, 0, false, 1},
@@ -34,10 +34,8 @@ func TestCommitterGathers(t *testing.T) {
 					c.queue <- save{}
 				}()
 			}
-			timer := time.NewTimer(time.Hour)
-			timer.Stop()
 			close(started)
-			got := c.gather([]save{{}}, tc.busy, timer)
+			got := c.gather([]save{{}}, tc.busy)
 			if len(got) != tc.want {
 				t.Errorf("gathered %d saves, want %d", len(got), tc.want)
 			}

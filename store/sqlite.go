@@ -122,13 +122,13 @@ func openDB(ctx context.Context, path, dsn string, opts Options) (*SQLite, error
 		return nil, fmt.Errorf("open database %s: %w", path, err)
 	}
 	// A ply rewrites only what a ply changes (see saveSets).
+	var queries []string
+	for _, set := range saveSets {
+		queries = append(queries, fmt.Sprintf(saveSQL, set))
+	}
+	queries = append(queries, `INSERT INTO write_probe (id, at) VALUES (1, ?) ON CONFLICT(id) DO UPDATE SET at = excluded.at`)
 	var stmts []*sql.Stmt
-	for _, q := range []string{
-		fmt.Sprintf(saveSQL, saveSets[savePly]),
-		fmt.Sprintf(saveSQL, saveSets[saveTouched]),
-		fmt.Sprintf(saveSQL, saveSets[saveAll]),
-		`INSERT INTO write_probe (id, at) VALUES (1, ?) ON CONFLICT(id) DO UPDATE SET at = excluded.at`,
-	} {
+	for _, q := range queries {
 		stmt, err := db.PrepareContext(ctx, q)
 		if err != nil {
 			for _, st := range stmts {

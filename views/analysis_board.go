@@ -64,16 +64,13 @@ func EvalShare(actor rules.Color, score, mate int) int {
 // English prose does: 1234567 is "1,234,567".
 func Count(n int64) string {
 	s := strconv.FormatInt(n, 10)
-	neg := s[0] == '-'
-	if neg {
-		s = s[1:]
+	first := 0 // the first digit
+	if n < 0 {
+		first = 1
 	}
-	b := make([]byte, 0, len(s)+len(s)/3+1)
-	if neg {
-		b = append(b, '-')
-	}
+	b := make([]byte, 0, len(s)+len(s)/3)
 	for i := range len(s) {
-		if i > 0 && (len(s)-i)%3 == 0 {
+		if i > first && (len(s)-i)%3 == 0 {
 			b = append(b, ',')
 		}
 		b = append(b, s[i])
