@@ -55,7 +55,7 @@ func SceneOf(g *rules.Game) Scene {
 	return s
 }
 
-// FromFEN returns the scene of an extended FEN (RULES.md §2) of any
+// FromFEN returns the scene of an extended FEN (docs/rules.md §2) of any
 // variant: its placement, the ban its seventh field names, and a king in
 // check (EN-Chess's x squares are not drawn). A FEN in a URL may write its
 // spaces as underscores. The error, Ban Chess's reading, says what is

@@ -9,7 +9,7 @@ import (
 )
 
 // refGame is a reference game of rules/testdata/ban-chess-games.jsonl.gz
-// (format: /work/shared/vectors/README.md); the engine needs its start and
+// (format: docs/rules.md §7); the engine needs its start and
 // the actions played.
 type refGame struct {
 	Start string `json:"start"`
@@ -44,7 +44,7 @@ func TestLegalMatchesRules(t *testing.T) {
 	for gi, ref := range games {
 		g, err := rules.FromFEN(ref.Start, rules.BanChess{})
 		if err != nil {
-			continue // the one start RULES.md rejects
+			continue // the one start docs/rules.md §7 rejects
 		}
 		s, err := FromGame(g)
 		if err != nil {

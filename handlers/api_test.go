@@ -781,8 +781,8 @@ type apiRefGame struct {
 	ActionLog []string `json:"actionLog"`
 }
 
-// illegalStart is the reference start position RULES.md rejects (Black in
-// check with White to move).
+// illegalStart is the reference start position docs/rules.md §2.2 rejects
+// (Black in check with White to move).
 const illegalStart = "8/8/4k3/8/8/3K4/4R3/8 w - - 90 80 1"
 
 // TestAPIReferenceGames replays every tenth reference game (of those with

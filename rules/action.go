@@ -97,10 +97,11 @@ func appendSquare(b []byte, s Square) []byte {
 	return append(b, byte('a'+s.File()), byte('1'+s.Rank()))
 }
 
-// ParseAction reads an action in Ban Chess Notation (RULES.md §3): "b:e2e4",
-// "m:e2e4", "m:e7e8q", with an optional trailing indicator (+, # or =) that
-// is ignored. It also reads EN-Chess's coordinates: x squares ("m:x0e1"),
-// promotions to a king or an Auror ("m:d7d8k"), and the pass "m:0000".
+// ParseAction reads an action in Ban Chess Notation (docs/rules.md §3):
+// "b:e2e4", "m:e2e4", "m:e7e8q", with an optional trailing indicator (+, #
+// or =) that is ignored. It also reads EN-Chess's coordinates: x squares
+// ("m:x0e1"), promotions to a king or an Auror ("m:d7d8k"), and the pass
+// "m:0000".
 func ParseAction(s string) (Action, error) { return parseAction(s, allPromotions) }
 
 // Promotion letters: the chess ones, and every one a variant may use.

@@ -7,8 +7,8 @@ import (
 
 // BanChess is Ban Chess: before every move the opponent bans one from→to pair
 // of the mover's legal moves, Black banning first. Plies alternate ban and
-// move (RULES.md §1): ply mod 4 = 1 Black bans, 2 White moves, 3 White bans,
-// 0 Black moves.
+// move (docs/rules.md §1.2): ply mod 4 = 1 Black bans, 2 White moves,
+// 3 White bans, 0 Black moves.
 type BanChess struct{}
 
 // ID implements Variant.

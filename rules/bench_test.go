@@ -7,8 +7,8 @@ import (
 	"testing"
 )
 
-// refActions returns the reference games that RULES.md accepts, with their
-// actions parsed.
+// refActions returns the reference games that docs/rules.md accepts, with
+// their actions parsed.
 func refActions(b *testing.B) (starts []string, games [][]Action, plies int) {
 	b.Helper()
 	for _, ref := range loadRefGames(b) {

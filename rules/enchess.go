@@ -2,7 +2,7 @@ package rules
 
 import "strings"
 
-// ENChess is EN-Chess (EN-CHESS.md): chess with two x squares off the
+// ENChess is EN-Chess (docs/en-chess.md): chess with two x squares off the
 // d/e corners (X0, X9) on which diagonals bend, an Auror per side that
 // never captures but swaps with kings and strengthens or stunts line
 // pieces, pawns that may wait on the last rank, several kings, and partial

@@ -30,8 +30,8 @@ func legalFrom(g *Game, from string) []string {
 	return out
 }
 
-// TestENLegalMoves: for each rule of EN-CHESS.md, a position and the exact
-// set of legal moves of one piece (or of the side).
+// TestENLegalMoves: for each rule of docs/en-chess.md, a position and the
+// exact set of legal moves of one piece (or of the side).
 func TestENLegalMoves(t *testing.T) {
 	tests := []struct {
 		rule, fen, from string
@@ -175,7 +175,7 @@ func TestENPassRecorded(t *testing.T) {
 	}
 }
 
-// TestENInput reads coordinates and SAN as EN-CHESS.md §6 writes them.
+// TestENInput reads coordinates and SAN as docs/en-chess.md §6 writes them.
 func TestENInput(t *testing.T) {
 	tests := []struct{ fen, text, want string }{
 		{"4k3/8/8/8/8/8/2B5/7K w - - 0 1 --", "Bx0", "m:c2x0"},
@@ -376,8 +376,9 @@ func TestENCheckedKings(t *testing.T) {
 	}
 }
 
-// TestENNoKingLeft: a side with no king left has lost (EN-CHESS.md §5); the
-// check rule keeps a legal game from reaching it, so the position is built.
+// TestENNoKingLeft: a side with no king left has lost (docs/en-chess.md
+// §5); the check rule keeps a legal game from reaching it, so the position
+// is built.
 func TestENNoKingLeft(t *testing.T) {
 	p := Position{ToMove: White, EnPassant: NoSquare, Fullmove: 1}
 	p.Board[SquareAt(4, 7)] = NewPiece(Black, King)

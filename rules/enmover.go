@@ -291,7 +291,7 @@ func enCaptures(p *Position, e enMove) bool {
 	return false
 }
 
-// enLegal appends to out the legal moves of p (EN-CHESS.md §5): with no
+// enLegal appends to out the legal moves of p (docs/en-chess.md §5): with no
 // king in check, those that leave none in check; with some, those that
 // leave fewer; none at all but some kings in check and not all, the pass.
 // It returns them with the mover's checked kings and kings.

@@ -61,8 +61,8 @@ func New(v Variant) *Game {
 	return g
 }
 
-// FromFEN starts a game of v from an extended FEN in any form RULES.md §2
-// accepts. The error, a *FENError, names the field that is wrong.
+// FromFEN starts a game of v from an extended FEN in any form docs/rules.md
+// §2.1 accepts. The error, a *FENError, names the field that is wrong.
 func FromFEN(fen string, v Variant) (*Game, error) {
 	if v == nil {
 		v = BanChess{}

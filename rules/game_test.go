@@ -80,7 +80,7 @@ func TestClassicHasNoBans(t *testing.T) {
 	}
 }
 
-// TestGameEnd covers every way a game ends by a ply (RULES.md §1).
+// TestGameEnd covers every way a game ends by a ply (docs/rules.md §1.3).
 func TestGameEnd(t *testing.T) {
 	tests := []struct {
 		name    string

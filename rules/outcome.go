@@ -3,7 +3,7 @@ package rules
 // Status is where a game stands.
 type Status uint8
 
-// Game statuses (RULES.md §1).
+// Game statuses (docs/rules.md §1.4).
 const (
 	Ongoing Status = iota
 	Checkmate

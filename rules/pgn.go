@@ -18,8 +18,9 @@ func (g *Game) Tags() []Tag { return append([]Tag(nil), g.tags...) }
 // derivedTags are written from the game itself, never copied.
 var derivedTags = map[string]bool{"Result": true, "SetUp": true, "FEN": true, "Variant": true}
 
-// PGN writes the game as RULES.md §4 specifies. Tags given here override the
-// game's own (from import) and the defaults of the Seven Tag Roster.
+// PGN writes the game as docs/rules.md §4 specifies. Tags given here
+// override the game's own (from import) and the defaults of the Seven Tag
+// Roster.
 func (g *Game) PGN(tags ...Tag) string { return g.AnnotatedPGN(nil, tags...) }
 
 // AnnotatedPGN writes the game as PGN does, with note(n), when not "", as

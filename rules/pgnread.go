@@ -60,8 +60,9 @@ type pgnToken struct {
 
 var banComment = regexp.MustCompile(`(?i)^\s*banning:\s*([a-h][1-8][a-h][1-8])\s*[+#=]?\s*$`)
 
-// FromPGN reads a game from PGN text (RULES.md §4). Errors in the movetext
-// are *PGNError values naming the move number, the side and the token.
+// FromPGN reads a game from PGN text (docs/rules.md §4.1). Errors in the
+// movetext are *PGNError values naming the move number, the side and the
+// token.
 func FromPGN(text string, opts PGNOptions) (*Game, error) {
 	games, err := splitPGN(text, opts)
 	if err != nil {

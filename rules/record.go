@@ -24,7 +24,7 @@ type PlyInfo struct {
 func (p PlyInfo) FEN() string { return fenOf(&p.Position, p.fenSuffix) }
 
 // FEN returns the current position in extended FEN with its indicator
-// (RULES.md §2). Classic games write the six standard fields.
+// (docs/rules.md §2). Classic games write the six standard fields.
 func (g *Game) FEN() string { return g.fenAt(len(g.plies)) }
 
 // StartFEN returns the extended FEN the game started from, without indicator.

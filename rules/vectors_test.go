@@ -9,7 +9,8 @@ import (
 )
 
 // refGame is one reference game of testdata/ban-chess-games.jsonl.gz
-// (generated with ban-chess.ts 4.0.1, corrected to RULES.md).
+// (generated with ban-chess.ts 4.0.1, corrected to docs/rules.md; its format
+// is in docs/rules.md §7).
 type refGame struct {
 	Seed  int    `json:"seed"`
 	Start string `json:"start"`
@@ -46,7 +47,8 @@ func (ref refGame) played(t *testing.T) *Game {
 	return g
 }
 
-// illegalRefStart is the one reference start position RULES.md rejects.
+// illegalRefStart is the one reference start position docs/rules.md §7
+// rejects.
 const illegalRefStart = "8/8/4k3/8/8/3K4/4R3/8 w - - 90 80 1"
 
 func bcnStrings(actions []Action) []string {
@@ -64,9 +66,9 @@ func TestReferenceGames(t *testing.T) {
 	for _, ref := range loadRefGames(t) {
 		g, err := FromFEN(ref.Start, BanChess{})
 		if ref.Start == illegalRefStart {
-			// Black stands in check from the rook with White to move: RULES.md
-			// §2 makes this FEN an error, though the reference library played
-			// on (offering Rxe6, the capture of the king).
+			// Black stands in check from the rook with White to move:
+			// docs/rules.md §2.2 makes this FEN an error, though the reference
+			// library played on (offering Rxe6, the capture of the king).
 			var fe *FENError
 			if !errors.As(err, &fe) || fe.Field != "position" {
 				t.Fatalf("seed %d: start %q: error %v, want a position error", ref.Seed, ref.Start, err)

@@ -1,6 +1,6 @@
 // Package vectors reads the reference games the tests share
 // (rules/testdata/ban-chess-games.jsonl.gz: one JSON object a line,
-// gzipped; the format is in shared/vectors/README.md). Each test decodes
+// gzipped; the format is in docs/rules.md §7). Each test decodes
 // the fields it needs into a type of its own.
 package vectors
 
