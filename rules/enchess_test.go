@@ -255,6 +255,11 @@ func TestENPGN(t *testing.T) {
 		moves []string
 	}{
 		{ENStartFEN, []string{"m:x0e1", "m:e7e5", "m:d1d5", "m:x9e8", "m:e2e4"}},
+		// A piece leaving an x square, named by its square: Bx0c2.
+		{"4k3/8/8/8/8/1B6/8/4K3 w - - 0 1 B-", []string{"m:x0c2"}},
+		{"4k3/8/8/8/8/1B6/8/4K3 w - - 0 1 B-", []string{"m:b3c2"}},
+		// Two Aurors that can swap with one king: Aa@b2, the file first.
+		{"4k3/8/8/8/8/8/1K5R/A1A5 w - - 0 1 --", []string{"m:a1b2"}},
 		{"7K/8/8/rr6/8/7k/8/K7 w - - 0 1 --", []string{"m:0000", "m:a5a1", "m:h8g8"}},
 	} {
 		g, err := Replay(ENChess{}, tt.fen, tt.moves)
@@ -297,8 +302,20 @@ func TestENRandomGames(t *testing.T) {
 			if len(legal) == 0 {
 				t.Fatalf("game %d: no legal move, yet not over: %s", i, g.FEN())
 			}
-			if err := g.Play(legal[r.IntN(len(legal))]); err != nil {
+			a := legal[r.IntN(len(legal))]
+			if err := g.Play(a); err != nil {
 				t.Fatalf("game %d: %v", i, err)
+			}
+			// Its SAN reads back as the move, from the position before.
+			san := g.History()[g.Ply()-g.StartPly()-1].SAN
+			if err := g.Undo(); err != nil {
+				t.Fatal(err)
+			}
+			if back, err := g.ParseInput(san); err != nil || back != a {
+				t.Fatalf("game %d: %s written %q reads back as %v, %v in %s", i, a, san, back, err, g.FEN())
+			}
+			if err := g.Play(a); err != nil {
+				t.Fatal(err)
 			}
 			if _, err := FromFEN(g.FEN(), ENChess{}); err != nil {
 				t.Fatalf("game %d: the FEN %s does not read back: %v", i, g.FEN(), err)
@@ -403,5 +420,30 @@ func TestENFlagFall(t *testing.T) {
 	g = enGame(t, "4k3/8/8/8/8/8/8/2B1K3 w - - 0 1 -a")
 	if err := g.FlagFall(White); err != nil || g.Outcome() != (Outcome{Status: Draw, Reason: Timeout}) {
 		t.Errorf("White's flag: %v %v", g.Outcome(), err)
+	}
+}
+
+// TestENSANDisambiguation: a piece leaving an x square is named by the
+// square, a swap's "@" follows the disambiguation, and the older writing
+// with "@" first still reads.
+func TestENSANDisambiguation(t *testing.T) {
+	tests := []struct{ fen, move, san string }{
+		{"4k3/8/8/8/8/1B6/8/4K3 w - - 0 1 B-", "m:x0c2", "Bx0c2"},
+		{"4k3/8/8/8/8/1B6/8/4K3 w - - 0 1 B-", "m:b3c2", "B3c2"},
+		{"4k3/8/8/8/8/8/1K5R/A1A5 w - - 0 1 --", "m:a1b2", "Aa@b2"},
+		{"4k3/8/8/8/8/8/1K5R/A1A5 w - - 0 1 --", "m:c1b2", "Ac@b2"},
+	}
+	for _, tt := range tests {
+		g, err := Replay(ENChess{}, tt.fen, []string{tt.move})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := g.History()[0].SAN; got != tt.san {
+			t.Errorf("%s in %s written %q, want %q", tt.move, tt.fen, got, tt.san)
+		}
+	}
+	g := enGame(t, "4k3/8/8/8/8/8/1K5R/A1A5 w - - 0 1 --")
+	if a, err := g.ParseInput("A@cb2"); err != nil || a.String() != "m:c1b2" {
+		t.Errorf("A@cb2 read as %v, %v; want m:c1b2", a, err)
 	}
 }

@@ -34,9 +34,6 @@ func encodeSAN(p *Position, moves []move, m move, capture bool) string {
 		return string(b)
 	}
 	b = append(b, pc.Kind().Letter())
-	if pc.Kind() == Auror && p.Board[to] == NewPiece(pc.Color(), King) {
-		b = append(b, '@')
-	}
 	ambiguous, sameFile, sameRank := false, false, false
 	for _, o := range moves {
 		of := o.from
@@ -48,14 +45,19 @@ func encodeSAN(p *Position, moves []move, m move, capture bool) string {
 		sameRank = sameRank || of.Rank() == from.Rank()
 	}
 	if ambiguous {
+		// A piece on an x square is named by its square: x squares have
+		// no file or rank of their own.
 		switch {
+		case from.IsX() || sameFile && sameRank:
+			b = append(b, from.String()...)
 		case !sameFile:
 			b = append(b, byte('a'+from.File()))
-		case !sameRank:
-			b = append(b, byte('1'+from.Rank()))
 		default:
-			b = append(b, from.String()...)
+			b = append(b, byte('1'+from.Rank()))
 		}
+	}
+	if pc.Kind() == Auror && p.Board[to] == NewPiece(pc.Color(), King) {
+		b = append(b, '@') // the swap, after any disambiguation: Ab@e1
 	}
 	if capture {
 		b = append(b, 'x')
@@ -68,8 +70,9 @@ type sanQuery struct {
 	pass      bool
 	castle    int // 0 none, 1 king side, 2 queen side
 	kind      PieceKind
-	fromFile  int // -1 when not given
-	fromRank  int // -1 when not given
+	fromFile  int    // -1 when not given
+	fromRank  int    // -1 when not given
+	from      Square // an x square the piece leaves, NoSquare when not given
 	to        Square
 	promotion PieceKind
 }
@@ -79,7 +82,7 @@ type sanQuery struct {
 func parseSAN(text string) (sanQuery, error) {
 	s := strings.TrimRight(text, "+#!?")
 	s = strings.TrimSuffix(s, "e.p.")
-	q := sanQuery{fromFile: -1, fromRank: -1, to: NoSquare}
+	q := sanQuery{fromFile: -1, fromRank: -1, from: NoSquare, to: NoSquare}
 	if s == "--" {
 		q.pass = true
 		return q, nil
@@ -118,7 +121,14 @@ func parseSAN(text string) (sanQuery, error) {
 		return q, fmt.Errorf("%q is not a move: it must end with a square like f3", Clip(text))
 	}
 	q.to = to
-	s = strings.TrimRight(s[:len(s)-2], "x:-@")
+	// What names the piece: a file, a rank, a square, or an x square
+	// ("Bx0c2"); the swap's "@" and the capture's "x" may come before or
+	// after it.
+	s = strings.ReplaceAll(strings.TrimRight(s[:len(s)-2], "x:-@"), "@", "")
+	if x, err := ParseSquare(s); err == nil && x.IsX() {
+		q.from = x
+		return q, nil
+	}
 	for _, c := range []byte(s) {
 		switch {
 		case c >= 'a' && c <= 'h' && q.fromFile < 0:
@@ -156,7 +166,9 @@ func (q sanQuery) match(p *Position, moves []move) []move {
 			}
 			continue
 		}
-		if to != q.to || (q.fromFile >= 0 && from.File() != q.fromFile) || (q.fromRank >= 0 && from.Rank() != q.fromRank) {
+		if to != q.to || (q.from != NoSquare && from != q.from) ||
+			(q.fromFile >= 0 && (from.IsX() || from.File() != q.fromFile)) ||
+			(q.fromRank >= 0 && (from.IsX() || from.Rank() != q.fromRank)) {
 			continue
 		}
 		if m.promo != q.promotion && !(q.promotion == 0 && m.promo != 0) {
