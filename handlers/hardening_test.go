@@ -272,11 +272,11 @@ func (b *stalledBody) Close() error { return nil }
 // pages and as the API's error for /api, and logged at INFO: the client
 // is slow, the server did not fail.
 func TestSlowBody(t *testing.T) {
-	var logs bytes.Buffer
-	e := newServerOn(nil, WithLogger(jsonLogger(&logs)))
+	logs := newLogBuffer()
+	e := newServerOn(nil, WithLogger(jsonLogger(logs)))
 	c := newClientOn(t, e)
 	c.start()
-	logLines(t, &logs)
+	logLines(t, logs)
 	for _, tt := range []struct {
 		target, ctype string
 		hx            bool
@@ -295,11 +295,7 @@ func TestSlowBody(t *testing.T) {
 		e.ServeHTTP(rec, req)
 		checkTimeout(t, tt.target, rec.Code, rec.Header(), rec.Body.Bytes())
 	}
-	for _, l := range logLines(t, &logs) {
-		if l["level"] != "INFO" {
-			t.Errorf("logged %v, want INFO", l)
-		}
-	}
+	checkTimeoutsLogged(t, logLines(t, logs), 5)
 
 	// The same through a real server whose ReadTimeout passes while the
 	// client stalls half-way through its body.
@@ -326,8 +322,30 @@ func TestSlowBody(t *testing.T) {
 		conn.Close()
 		checkTimeout(t, tt.target, res.StatusCode, res.Header, body)
 	}
-	time.Sleep(50 * time.Millisecond) // the request log is written after the answer
-	for _, l := range logLines(t, &logs) {
+	// The server's goroutines log each request after answering it.
+	logs.await(t, func(lines []map[string]any) bool { return len(timeoutsLogged(lines)) >= 2 })
+	checkTimeoutsLogged(t, logLines(t, logs), 2)
+}
+
+// timeoutsLogged returns the request lines of lines with status 408.
+func timeoutsLogged(lines []map[string]any) []map[string]any {
+	var timeouts []map[string]any
+	for _, l := range lines {
+		if l["msg"] == "request" && l["status"] == float64(http.StatusRequestTimeout) {
+			timeouts = append(timeouts, l)
+		}
+	}
+	return timeouts
+}
+
+// checkTimeoutsLogged checks that lines log n requests answered 408, and
+// everything at INFO: the client was slow, the server did not fail.
+func checkTimeoutsLogged(t *testing.T, lines []map[string]any, n int) {
+	t.Helper()
+	if got := len(timeoutsLogged(lines)); got != n {
+		t.Errorf("%d requests logged with 408, want %d: %v", got, n, lines)
+	}
+	for _, l := range lines {
 		if l["level"] != "INFO" {
 			t.Errorf("logged %v, want INFO", l)
 		}

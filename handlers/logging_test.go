@@ -3,22 +3,36 @@ package handlers
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"log/slog"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 )
 
-// jsonLogger logs into buf, one JSON object a line.
-func jsonLogger(buf *bytes.Buffer) *slog.Logger {
-	return slog.New(slog.NewJSONHandler(buf, nil))
+// jsonLogger logs into w, one JSON object a line.
+func jsonLogger(w io.Writer) *slog.Logger {
+	return slog.New(slog.NewJSONHandler(w, nil))
 }
 
-// logLines decodes every line of buf.
-func logLines(t *testing.T, buf *bytes.Buffer) []map[string]any {
+// logLines decodes every line of buf and empties it.
+func logLines(t *testing.T, buf interface {
+	String() string
+	Reset()
+}) []map[string]any {
+	t.Helper()
+	lines := decodeLines(t, buf.String())
+	buf.Reset()
+	return lines
+}
+
+// decodeLines decodes each line of a JSON log.
+func decodeLines(t *testing.T, log string) []map[string]any {
 	t.Helper()
 	var lines []map[string]any
-	for _, l := range strings.Split(strings.TrimSpace(buf.String()), "\n") {
+	for _, l := range strings.Split(strings.TrimSpace(log), "\n") {
 		if l == "" {
 			continue
 		}
@@ -28,8 +42,53 @@ func logLines(t *testing.T, buf *bytes.Buffer) []map[string]any {
 		}
 		lines = append(lines, m)
 	}
-	buf.Reset()
 	return lines
+}
+
+// logBuffer is a log that the server's goroutines may write while the test
+// reads it, and that a test can wait on.
+type logBuffer struct {
+	mu    sync.Mutex
+	buf   bytes.Buffer
+	wrote chan struct{} // holds a token after a write
+}
+
+func newLogBuffer() *logBuffer { return &logBuffer{wrote: make(chan struct{}, 1)} }
+
+func (b *logBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	select {
+	case b.wrote <- struct{}{}:
+	default:
+	}
+	return b.buf.Write(p)
+}
+
+func (b *logBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+func (b *logBuffer) Reset() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.buf.Reset()
+}
+
+// await waits until done holds of the lines logged so far, failing the
+// test if it does not within eventWait.
+func (b *logBuffer) await(t *testing.T, done func([]map[string]any) bool) {
+	t.Helper()
+	deadline := time.After(eventWait)
+	for !done(decodeLines(t, b.String())) {
+		select {
+		case <-b.wrote:
+		case <-deadline:
+			t.Fatalf("after %v the log is still: %s", eventWait, b.String())
+		}
+	}
 }
 
 func TestRequestLog(t *testing.T) {
