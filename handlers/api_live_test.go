@@ -337,24 +337,17 @@ func TestAPIStreamBotPlaysAGame(t *testing.T) {
 
 // TestStreamClientVanishes drops clients without a word (their connections
 // closed) and checks the server notices: its streams close and their
-// goroutines end.
+// goroutines end, back to the count before they opened.
 func TestStreamClientVanishes(t *testing.T) {
 	l := newLiveServer(t, WithStreamLimits(StreamLimits{Heartbeat: 50 * time.Millisecond}))
 	id, _, _ := l.invite("")
 	addr := strings.TrimPrefix(l.url, "http://")
-	settle := func(want int) int {
-		t.Helper()
-		deadline := time.Now().Add(eventWait)
-		for {
-			n := runtime.NumGoroutine()
-			if n <= want || time.Now().After(deadline) {
-				return n
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
+	// The baseline: no HTTP connection left on either side, the invite's
+	// included.
+	http.DefaultClient.CloseIdleConnections()
+	if !eventually(func() bool { return httpConnGoroutines() == 0 }) {
+		t.Fatalf("the invite's connections did not end:\n%s", goroutineStacks("net/http."))
 	}
-	http.DefaultClient.CloseIdleConnections() // the server's goroutines for the invite's requests end
-	time.Sleep(100 * time.Millisecond)
 	before := runtime.NumGoroutine()
 	const clients = 20
 	var conns []net.Conn
@@ -380,11 +373,64 @@ func TestStreamClientVanishes(t *testing.T) {
 	for _, c := range conns {
 		c.Close()
 	}
-	after := settle(before)
-	if open := l.s.OpenStreams(); open != 0 || after > before {
-		t.Fatalf("after the clients vanished: %d streams open, %d goroutines (%d before, %d during)", open, after, before, during)
+	var after int
+	ended := eventually(func() bool {
+		after = runtime.NumGoroutine()
+		return l.s.OpenStreams() == 0 && httpConnGoroutines() == 0 && after <= before
+	})
+	if !ended {
+		t.Fatalf("%v after the clients vanished: %d streams open, %d goroutines (%d before, %d during):\n%s",
+			eventWait, l.s.OpenStreams(), after, before, during, goroutineStacks("banchess/"))
 	}
 	t.Logf("goroutines: %d before, %d with %d streams, %d after", before, during, clients, after)
+}
+
+// eventually polls done until it holds (true) or eventWait passes (false).
+func eventually(done func() bool) bool {
+	deadline := time.Now().Add(eventWait)
+	for !done() {
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	return true
+}
+
+// httpConnGoroutines counts the goroutines serving an HTTP connection, a
+// server's or a client's.
+func httpConnGoroutines() int {
+	return len(goroutines("net/http.(*conn).serve", "net/http.(*persistConn)"))
+}
+
+// goroutineStacks returns the stacks of the goroutines running a function
+// whose name holds one of names, for a failure to show.
+func goroutineStacks(names ...string) string {
+	return strings.Join(goroutines(names...), "\n\n")
+}
+
+// goroutines returns the stacks of the goroutines running a function whose
+// name holds one of names.
+func goroutines(names ...string) []string {
+	buf := make([]byte, 1<<20)
+	for {
+		n := runtime.Stack(buf, true)
+		if n < len(buf) {
+			buf = buf[:n]
+			break
+		}
+		buf = make([]byte, 2*len(buf))
+	}
+	var stacks []string
+	for _, g := range strings.Split(string(buf), "\n\n") {
+		for _, name := range names {
+			if strings.Contains(g, name) {
+				stacks = append(stacks, g)
+				break
+			}
+		}
+	}
+	return stacks
 }
 
 func TestStreamLimits(t *testing.T) {
