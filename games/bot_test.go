@@ -142,13 +142,30 @@ func TestBotActsFirstAndAnswers(t *testing.T) {
 	}
 }
 
+// TestBotHumanFirstWaits: when the human acts first, the computer searches
+// nothing until the human has, and then only its own plies.
 func TestBotHumanFirstWaits(t *testing.T) {
 	b := newBotEnv(t, rules.Black)
+	if got := b.ply(); got != 1 {
+		t.Fatalf("the new game is at ply %d, want 1", got)
+	}
 	b.play() // Black bans
-	b.eng.next(t).answer()
-	b.waitPly(3)
-	b.eng.next(t).answer() // White bans after its move
-	b.waitPly(4)
+	// The computer moves, then bans.
+	for _, ply := range []int{2, 3} {
+		s := b.eng.next(t)
+		if s.g.Ply() != ply {
+			t.Fatalf("the computer searched ply %d, want %d", s.g.Ply(), ply)
+		}
+		s.answer()
+		b.waitPly(ply + 1)
+	}
+	// Once every search has ended, none but those two was started: not
+	// one at ply 1, before the human's ban, nor one at the human's move.
+	b.svc.Close()
+	close(b.eng.calls)
+	for s := range b.eng.calls {
+		t.Errorf("the computer also searched ply %d", s.g.Ply())
+	}
 }
 
 func TestBotUndoTakesBackBoth(t *testing.T) {
