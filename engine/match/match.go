@@ -58,6 +58,18 @@ func (s Score) Points() float64 { return float64(s.Wins) + float64(s.Draws)/2 }
 // Games returns the number of games played.
 func (s Score) Games() int { return s.Wins + s.Draws + s.Losses }
 
+// add counts a game that ended in o for the player of side.
+func (s *Score) add(o rules.Outcome, side rules.Color) {
+	switch o.Winner {
+	case side:
+		s.Wins++
+	case 0:
+		s.Draws++
+	default:
+		s.Losses++
+	}
+}
+
 // String returns "+w =d −l (p%)".
 func (s Score) String() string {
 	return fmt.Sprintf("+%d =%d -%d (%.1f%%)", s.Wins, s.Draws, s.Losses, 100*s.Points()/float64(max(s.Games(), 1)))
@@ -86,14 +98,7 @@ func Run(ctx context.Context, a, b Player, games, openingPlies int, seed uint64,
 		if i%2 == 1 {
 			aColor = rules.Black
 		}
-		switch {
-		case o.Winner == aColor:
-			sc.Wins++
-		case o.Winner == 0:
-			sc.Draws++
-		default:
-			sc.Losses++
-		}
+		sc.add(o, aColor)
 		fmt.Fprintf(log, "game %d: %s (white) – %s (black): %s %s after %d plies; %s %s\n",
 			i+1, white.Name(), black.Name(), o.Result(), o, g.Ply()-1, a.Name(), sc)
 	}
