@@ -93,12 +93,11 @@ func (s *Stockfish) Act(_ context.Context, g *rules.Game) (rules.Action, error) 
 		return rules.Action{}, err
 	}
 	f := strings.Fields(line)
-	if len(f) < 2 {
+	if len(f) < 2 || len(f[1]) < 4 {
 		return rules.Action{}, fmt.Errorf("stockfish said %q", line)
 	}
-	text := "m:" + f[1]
 	if g.Turn().Phase == rules.PhaseBan {
-		text = "b:" + f[1][:4]
+		return rules.ParseAction("b:" + f[1][:4])
 	}
-	return rules.ParseAction(text)
+	return rules.ParseAction("m:" + f[1])
 }
