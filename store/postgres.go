@@ -217,22 +217,12 @@ func validText(s string) bool {
 	return utf8.ValidString(s) && !strings.ContainsRune(s, 0)
 }
 
-// write commits c's game (see gameCache.write) and notifies NotifyChannel
-// of it in the same transaction (a single statement).
+// write commits c's game (see writeRow) and notifies NotifyChannel of it
+// in the same transaction (a single statement).
 func (p *Postgres) write(c *cachedGame) (int64, error) {
-	row, err := encodeRow(c.rec)
-	if err != nil {
-		return 0, err
-	}
-	now := p.opts.Now()
-	kind := c.saveKind(now.Unix())
-	err = p.save(pgSave{id: c.id, query: p.queries[kind], args: append([]any{c.id, now.Unix(), c.row + 1}, row.args()...)})
-	p.failures.record(err, now)
-	if err != nil {
-		return 0, err
-	}
-	c.saved(kind, now.Unix())
-	return row.size(), nil
+	return writeRow(c, p.opts.Now(), &p.failures, func(kind saveKind, args []any) error {
+		return p.save(pgSave{id: c.id, query: p.queries[kind], args: args})
+	})
 }
 
 // pgSave is one game's save, queued for the committer, and where to
@@ -334,24 +324,9 @@ func (p *Postgres) commitBatch(batch []pgSave) {
 	}
 }
 
-// loadRow reads a game's record from its row, with the row's revision and
-// the game's estimated size.
+// loadRow reads a game's record from its row (see scanRecord).
 func (p *Postgres) loadRow(ctx context.Context, id string) (rec *games.Record, revision, size int64, err error) {
-	var r row
-	err = p.pool.QueryRow(ctx, `SELECT revision, `+columns+` FROM games WHERE id = $1`, id).
-		Scan(append([]any{&revision}, r.scanArgs()...)...)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, 0, 0, notFound(id)
-	}
-	if err != nil {
-		return nil, 0, 0, fmt.Errorf("game %q: loading: %w", trimID(id), err)
-	}
-	rec, err = r.decode(id)
-	if err != nil {
-		return nil, 0, 0, fmt.Errorf("game %q: %w", trimID(id), err)
-	}
-	rec.Revision = revision
-	return rec, revision, r.size(), nil
+	return scanRecord(id, p.pool.QueryRow(ctx, `SELECT `+loadColumns+` FROM games WHERE id = $1`, id).Scan, pgx.ErrNoRows)
 }
 
 // rowRevision reads the revision of a game's row.
@@ -373,21 +348,13 @@ func (p *Postgres) List(ctx context.Context, holder string, limit int) ([]games.
 	if holder == "" || limit <= 0 || !validText(holder) {
 		return nil, ctx.Err()
 	}
-	rows, err := p.pool.Query(ctx, `SELECT id, variant, fen, ply, actor, phase, result, created_at, updated_at FROM games
+	rows, err := p.pool.Query(ctx, `SELECT `+summaryColumns+` FROM games
 		WHERE white = $1 AND white <> '' AND NOT white_hidden OR black = $1 AND black <> '' AND NOT black_hidden
 		ORDER BY updated_at DESC, created_at DESC, id COLLATE "C" LIMIT $2`, holder, limit)
 	if err != nil {
 		return nil, fmt.Errorf("listing games: %w", err)
 	}
-	var created, updated int64
-	var sum games.Summary
-	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (games.Summary, error) {
-		if err := r.Scan(&sum.ID, &sum.Variant, &sum.FEN, &sum.Ply, &sum.Actor, &sum.Phase, &sum.Result, &created, &updated); err != nil {
-			return games.Summary{}, err
-		}
-		sum.Created, sum.Updated = time.Unix(created, 0), time.UnixMilli(updated)
-		return sum, nil
-	})
+	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (games.Summary, error) { return scanSummary(r.Scan) })
 	if err != nil {
 		return nil, fmt.Errorf("listing games: %w", err)
 	}

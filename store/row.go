@@ -2,6 +2,7 @@ package store
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -110,6 +111,72 @@ func (c *cachedGame) saved(k saveKind, now int64) {
 	if k != savePly {
 		c.touched = now
 	}
+}
+
+// writeRow commits c's game at now through commit, which writes a save of
+// the kind given with args (id, touched_at, revision, then the columns), a
+// new row or the changed columns of its row, if the row is still at the
+// revision c read or wrote last (else it fails with errStale). It records
+// how the write went in failures and returns the game's estimated size.
+// It is gameCache.write for both databases: upserting means a game a
+// sweep removed while it was in use is written back whole.
+func writeRow(c *cachedGame, now time.Time, failures *writeFailures, commit func(kind saveKind, args []any) error) (int64, error) {
+	r, err := encodeRow(c.rec)
+	if err != nil {
+		return 0, err
+	}
+	kind := c.saveKind(now.Unix())
+	// The row's revision is the record's: one more than the revision read
+	// or written last (whether or not the change came through the games
+	// layer, which counts its changes).
+	err = commit(kind, append([]any{c.id, now.Unix(), c.row + 1}, r.args()...))
+	failures.record(err, now)
+	if err != nil {
+		return 0, err
+	}
+	c.saved(kind, now.Unix())
+	return r.size(), nil
+}
+
+// loadColumns are what loading a game reads of its row: its revision,
+// then columns.
+const loadColumns = `revision, ` + columns
+
+// scanRecord reads game id's record with scan, which reads loadColumns of
+// its row or fails with noRows when there is none, and returns it with
+// the row's revision and the game's estimated size. It is gameCache.load
+// for both databases.
+func scanRecord(id string, scan func(dest ...any) error, noRows error) (rec *games.Record, revision, size int64, err error) {
+	var r row
+	err = scan(append([]any{&revision}, r.scanArgs()...)...)
+	if errors.Is(err, noRows) {
+		return nil, 0, 0, notFound(id)
+	}
+	if err != nil {
+		return nil, 0, 0, fmt.Errorf("game %q: loading: %w", trimID(id), err)
+	}
+	rec, err = r.decode(id)
+	if err != nil {
+		return nil, 0, 0, fmt.Errorf("game %q: %w", trimID(id), err)
+	}
+	rec.Revision = revision
+	return rec, revision, r.size(), nil
+}
+
+// summaryColumns are what a list of games reads of each row, in the order
+// scanSummary takes them.
+const summaryColumns = `id, variant, fen, ply, actor, phase, result, created_at, updated_at`
+
+// scanSummary reads a game's summary with scan, which reads summaryColumns
+// of its row.
+func scanSummary(scan func(dest ...any) error) (games.Summary, error) {
+	var sum games.Summary
+	var created, updated int64
+	if err := scan(&sum.ID, &sum.Variant, &sum.FEN, &sum.Ply, &sum.Actor, &sum.Phase, &sum.Result, &created, &updated); err != nil {
+		return games.Summary{}, err
+	}
+	sum.Created, sum.Updated = time.Unix(created, 0), time.UnixMilli(updated)
+	return sum, nil
 }
 
 // args returns the row's values in the order of columns.

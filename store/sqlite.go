@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -239,54 +238,24 @@ func (s *SQLite) View(ctx context.Context, id string, fn func(*games.Record) err
 	return s.view(ctx, id, fn)
 }
 
-// write commits c's game, a new row or the changed columns of its row, if
-// the row is still at the revision c read or wrote last (else the error is
-// errStale), and returns the game's estimated size. Upserting means a game
-// a sweep removed while it was in use is written back whole.
+// write commits c's game (see writeRow).
 func (s *SQLite) write(c *cachedGame) (int64, error) {
-	row, err := encodeRow(c.rec)
-	if err != nil {
-		return 0, err
-	}
-	now := s.opts.Now()
-	kind := c.saveKind(now.Unix())
-	// Once begun, a save runs to its end whatever becomes of the request.
-	// The row's revision is the record's: one more than the revision
-	// read or written last (whether or not the change came through the
-	// games layer, which counts its changes).
-	err = s.commits.write(s.saves[kind], true, append([]any{c.id, now.Unix(), c.row + 1}, row.args()...)...)
-	s.failures.record(err, now)
-	if err != nil {
-		return 0, err
-	}
-	c.saved(kind, now.Unix())
-	return row.size(), nil
+	return writeRow(c, s.opts.Now(), &s.failures, func(kind saveKind, args []any) error {
+		// Once begun, a save runs to its end whatever becomes of the
+		// request.
+		return s.commits.write(s.saves[kind], true, args...)
+	})
 }
 
-// load reads a game's record from its row, with the row's revision and
-// the game's estimated size.
+// loadRow reads a game's record from its row (see scanRecord).
 func (s *SQLite) loadRow(ctx context.Context, id string) (rec *games.Record, revision, size int64, err error) {
-	var r row
-	err = s.db.QueryRowContext(ctx, `SELECT revision, `+columns+` FROM games WHERE id = ?`, id).
-		Scan(append([]any{&revision}, r.scanArgs()...)...)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, 0, 0, notFound(id)
-	}
-	if err != nil {
-		return nil, 0, 0, fmt.Errorf("game %q: loading: %w", trimID(id), err)
-	}
-	rec, err = r.decode(id)
-	if err != nil {
-		return nil, 0, 0, fmt.Errorf("game %q: %w", trimID(id), err)
-	}
-	rec.Revision = revision
-	return rec, revision, r.size(), nil
+	return scanRecord(id, s.db.QueryRowContext(ctx, `SELECT `+loadColumns+` FROM games WHERE id = ?`, id).Scan, sql.ErrNoRows)
 }
 
 // listQuery lists holder ?1's games, up to ?2. The terms saying a seat is
 // not free (the partial indexes' conditions) let SQLite use the indexes on
 // the seats: without them it reads every game.
-const listQuery = `SELECT id, variant, fen, ply, actor, phase, result, created_at, updated_at FROM games
+const listQuery = `SELECT ` + summaryColumns + ` FROM games
 	WHERE white = ?1 AND white <> '' AND white_hidden = 0 OR black = ?1 AND black <> '' AND black_hidden = 0
 	ORDER BY updated_at DESC, created_at DESC, id LIMIT ?2`
 
@@ -303,12 +272,10 @@ func (s *SQLite) List(ctx context.Context, holder string, limit int) ([]games.Su
 	defer rows.Close()
 	var out []games.Summary
 	for rows.Next() {
-		var sum games.Summary
-		var created, updated int64
-		if err := rows.Scan(&sum.ID, &sum.Variant, &sum.FEN, &sum.Ply, &sum.Actor, &sum.Phase, &sum.Result, &created, &updated); err != nil {
+		sum, err := scanSummary(rows.Scan)
+		if err != nil {
 			return nil, fmt.Errorf("listing games: %w", err)
 		}
-		sum.Created, sum.Updated = time.Unix(created, 0), time.UnixMilli(updated)
 		out = append(out, sum)
 	}
 	if err := rows.Err(); err != nil {
