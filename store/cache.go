@@ -5,8 +5,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/banchess/banchess/games"
 )
@@ -14,8 +16,9 @@ import (
 // gameCache keeps the games in use in memory, up to a bound on their number
 // and on their estimated size (least recently used leave first), for a
 // store that keeps every game in a database row: SQLite and Postgres. It
-// runs Update and View on a game under its lock, loading it from its row
-// when it is not cached, and writing it back through the store.
+// is their Create, Update and View: it runs Update and View on a game
+// under its lock, loading it from its row when it is not cached, and
+// writing it back through the store.
 type gameCache struct {
 	maxGames int
 	maxBytes int64
@@ -79,9 +82,9 @@ func (gc *gameCache) init(maxGames int, maxBytes int64, now func() time.Time) {
 	gc.games, gc.evicted, gc.flushed = make(map[string]*cachedGame), make(map[string]time.Time), now()
 }
 
-// create stores rec under a new id, which it sets, committed before it
+// Create stores rec under a new id, which it sets, committed before it
 // returns, and caches it.
-func (gc *gameCache) create(ctx context.Context, rec *games.Record) error {
+func (gc *gameCache) Create(ctx context.Context, rec *games.Record) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -101,9 +104,17 @@ func (gc *gameCache) create(ctx context.Context, rec *games.Record) error {
 	return nil
 }
 
-// update runs fn on the record under its lock and commits what fn changed
-// before returning; see SQLite.Update.
-func (gc *gameCache) update(ctx context.Context, id string, fn func(*games.Record) error) error {
+// Update runs fn on the record under its lock and commits what fn changed
+// before returning; no two calls for one game interleave. fn must leave the
+// record unchanged when it returns an error. When the commit fails the
+// change is dropped (the game is read back from the database when next
+// asked for) and the error returned. When the row changed since the game
+// was read (another process saved it), nothing is written and the error
+// is a *games.Error with Code games.Conflict.
+func (gc *gameCache) Update(ctx context.Context, id string, fn func(*games.Record) error) error {
+	if !validText(id) {
+		return notFound(id)
+	}
 	c, err := gc.acquire(ctx, id)
 	if err != nil {
 		return err
@@ -131,14 +142,23 @@ func (gc *gameCache) update(ctx context.Context, id string, fn func(*games.Recor
 	return nil
 }
 
-// view runs fn on the record under its lock; fn must not change it.
-func (gc *gameCache) view(ctx context.Context, id string, fn func(*games.Record) error) error {
+// View runs fn on the record under its lock; fn must not change it.
+func (gc *gameCache) View(ctx context.Context, id string, fn func(*games.Record) error) error {
+	if !validText(id) {
+		return notFound(id)
+	}
 	c, err := gc.acquire(ctx, id)
 	if err != nil {
 		return err
 	}
 	defer gc.release(c)
 	return fn(c.rec)
+}
+
+// validText reports whether s can be a TEXT parameter: PostgreSQL refuses
+// invalid UTF-8 and NUL bytes, which no id or holder has.
+func validText(s string) bool {
+	return utf8.ValidString(s) && !strings.ContainsRune(s, 0)
 }
 
 // changedElsewhere is the refusal of a save made from a stale copy of the
@@ -298,6 +318,33 @@ func (gc *gameCache) swept(now, cutoff time.Time) {
 			gc.remove(c)
 		}
 	}
+}
+
+// sweep is a store's Sweep: it removes the rows untouched for longer than
+// ttl (none when ttl is 0) and the games cached from them, and counts the
+// rows removed. First touch records in their rows when the games used
+// since the last sweep were last used; then remove deletes the rows
+// untouched since cutoff (unix seconds) and counts them.
+func (gc *gameCache) sweep(ctx context.Context, ttl time.Duration,
+	touch func(ctx context.Context, used map[string]time.Time) error,
+	remove func(ctx context.Context, cutoff int64) (int64, error),
+) (int, error) {
+	if ttl <= 0 {
+		return 0, nil
+	}
+	now := gc.now()
+	if used := gc.usedSinceFlush(); len(used) > 0 {
+		if err := touch(ctx, used); err != nil {
+			return 0, fmt.Errorf("sweep: %w", err)
+		}
+	}
+	cutoff := now.Add(-ttl)
+	n, err := remove(ctx, cutoff.Unix())
+	if err != nil {
+		return 0, fmt.Errorf("sweep: %w", err)
+	}
+	gc.swept(now, cutoff)
+	return int(n), nil
 }
 
 // cached counts the games in memory.

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -171,50 +170,18 @@ func migratePostgres(ctx context.Context, pool *pgxpool.Pool) error {
 		if err != nil {
 			return fmt.Errorf("migrate: reading the schema version: %w", err)
 		}
-		if version > len(postgresMigrations) {
-			return fmt.Errorf("migrate: the database has schema version %d, newer than this binary's %d", version, len(postgresMigrations))
-		}
-		for i := version; i < len(postgresMigrations); i++ {
-			if _, err := tx.Exec(ctx, postgresMigrations[i]); err != nil {
-				return fmt.Errorf("migrate to schema version %d: %w", i+1, err)
-			}
+		err = runMigrations(version, postgresMigrations[:], func(step string) error {
+			_, err := tx.Exec(ctx, step)
+			return err
+		})
+		if err != nil {
+			return err
 		}
 		if _, err := tx.Exec(ctx, `UPDATE schema_version SET version = $1`, len(postgresMigrations)); err != nil {
 			return fmt.Errorf("migrate: recording the schema version: %w", err)
 		}
 		return nil
 	})
-}
-
-// Create stores rec under a new id, which it sets, committed before it
-// returns.
-func (p *Postgres) Create(ctx context.Context, rec *games.Record) error {
-	return p.create(ctx, rec)
-}
-
-// Update runs fn on the record under its lock and commits what fn changed
-// before returning, as SQLite.Update does; a save from a copy of the game
-// that another process has since changed writes nothing and fails with a
-// *games.Error with Code games.Conflict.
-func (p *Postgres) Update(ctx context.Context, id string, fn func(*games.Record) error) error {
-	if !validText(id) {
-		return notFound(id)
-	}
-	return p.update(ctx, id, fn)
-}
-
-// View runs fn on the record under its lock; fn must not change it.
-func (p *Postgres) View(ctx context.Context, id string, fn func(*games.Record) error) error {
-	if !validText(id) {
-		return notFound(id)
-	}
-	return p.view(ctx, id, fn)
-}
-
-// validText reports whether s can be a TEXT parameter: PostgreSQL refuses
-// invalid UTF-8 and NUL bytes, which no id or holder has.
-func validText(s string) bool {
-	return utf8.ValidString(s) && !strings.ContainsRune(s, 0)
 }
 
 // write commits c's game (see writeRow) and notifies NotifyChannel of it
@@ -361,6 +328,10 @@ func (p *Postgres) List(ctx context.Context, holder string, limit int) ([]games.
 	return out, nil
 }
 
+// postgresKnownQuery reports whether holder $1 holds a seat (see
+// knownSQL).
+var postgresKnownQuery = knownSQL("$1")
+
 // Known reports whether holder holds a seat in any stored game. No one
 // ("") is known, whatever games have free seats.
 func (p *Postgres) Known(ctx context.Context, holder string) (bool, error) {
@@ -368,8 +339,7 @@ func (p *Postgres) Known(ctx context.Context, holder string) (bool, error) {
 		return false, ctx.Err()
 	}
 	var known bool
-	err := p.pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM games WHERE white = $1 AND white <> '')
-		OR EXISTS (SELECT 1 FROM games WHERE black = $1 AND black <> '')`, holder).Scan(&known)
+	err := p.pool.QueryRow(ctx, postgresKnownQuery, holder).Scan(&known)
 	if err != nil {
 		return false, fmt.Errorf("looking up a seat holder: %w", err)
 	}
@@ -381,27 +351,23 @@ func (p *Postgres) Known(ctx context.Context, holder string) (bool, error) {
 // used; a game only read, and only on another instance, since that
 // instance's last sweep, with no save for the whole TTL, may be swept.
 func (p *Postgres) Sweep(ctx context.Context) (int, error) {
-	if p.opts.TTL <= 0 {
-		return 0, nil
+	return p.sweep(ctx, p.opts.TTL, p.touch, p.removeUntouched)
+}
+
+// touch records when the games were last used.
+func (p *Postgres) touch(ctx context.Context, used map[string]time.Time) error {
+	b := &pgx.Batch{}
+	for id, t := range used {
+		b.Queue(`UPDATE games SET touched_at = GREATEST(touched_at, $1) WHERE id = $2`, t.Unix(), id)
 	}
-	now := p.opts.Now()
-	used := p.usedSinceFlush()
-	if len(used) > 0 {
-		b := &pgx.Batch{}
-		for id, t := range used {
-			b.Queue(`UPDATE games SET touched_at = GREATEST(touched_at, $1) WHERE id = $2`, t.Unix(), id)
-		}
-		if err := p.pool.SendBatch(ctx, b).Close(); err != nil {
-			return 0, fmt.Errorf("sweep: %w", err)
-		}
-	}
-	cutoff := now.Add(-p.opts.TTL)
-	tag, err := p.pool.Exec(ctx, `DELETE FROM games WHERE touched_at < $1`, cutoff.Unix())
-	if err != nil {
-		return 0, fmt.Errorf("sweep: %w", err)
-	}
-	p.swept(now, cutoff)
-	return int(tag.RowsAffected()), nil
+	return p.pool.SendBatch(ctx, b).Close()
+}
+
+// removeUntouched deletes the rows untouched since cutoff (unix seconds)
+// and counts them.
+func (p *Postgres) removeUntouched(ctx context.Context, cutoff int64) (int64, error) {
+	tag, err := p.pool.Exec(ctx, `DELETE FROM games WHERE touched_at < $1`, cutoff)
+	return tag.RowsAffected(), err
 }
 
 // Ping checks the database answers, and that writes work, as SQLite.Ping

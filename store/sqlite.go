@@ -189,6 +189,20 @@ var migrations = [...]string{
 // SchemaVersion is the schema version this binary writes.
 const SchemaVersion = len(migrations)
 
+// runMigrations runs with exec the steps of a database at schema version
+// version still to run, and refuses a database newer than this binary.
+func runMigrations(version int, steps []string, exec func(step string) error) error {
+	if version > len(steps) {
+		return fmt.Errorf("migrate: the database has schema version %d, newer than this binary's %d", version, len(steps))
+	}
+	for i := version; i < len(steps); i++ {
+		if err := exec(steps[i]); err != nil {
+			return fmt.Errorf("migrate to schema version %d: %w", i+1, err)
+		}
+	}
+	return nil
+}
+
 func migrate(ctx context.Context, db *sql.DB) error {
 	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
@@ -199,13 +213,12 @@ func migrate(ctx context.Context, db *sql.DB) error {
 	if err := tx.QueryRowContext(ctx, "PRAGMA user_version").Scan(&version); err != nil {
 		return fmt.Errorf("migrate: reading the schema version: %w", err)
 	}
-	if version > len(migrations) {
-		return fmt.Errorf("migrate: the database has schema version %d, newer than this binary's %d", version, len(migrations))
-	}
-	for i := version; i < len(migrations); i++ {
-		if _, err := tx.ExecContext(ctx, migrations[i]); err != nil {
-			return fmt.Errorf("migrate to schema version %d: %w", i+1, err)
-		}
+	err = runMigrations(version, migrations[:], func(step string) error {
+		_, err := tx.ExecContext(ctx, step)
+		return err
+	})
+	if err != nil {
+		return err
 	}
 	if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", len(migrations))); err != nil {
 		return fmt.Errorf("migrate: recording the schema version: %w", err)
@@ -214,28 +227,6 @@ func migrate(ctx context.Context, db *sql.DB) error {
 		return fmt.Errorf("migrate: %w", err)
 	}
 	return nil
-}
-
-// Create stores rec under a new id, which it sets, committed before it
-// returns.
-func (s *SQLite) Create(ctx context.Context, rec *games.Record) error {
-	return s.create(ctx, rec)
-}
-
-// Update runs fn on the record under its lock and commits what fn changed
-// before returning; no two calls for one game interleave. fn must leave the
-// record unchanged when it returns an error. When the commit fails the
-// change is dropped (the game is read back from the database when next
-// asked for) and the error returned. When the row changed since the game
-// was read (another process saved it), nothing is written and the error
-// is a *games.Error with Code games.Conflict.
-func (s *SQLite) Update(ctx context.Context, id string, fn func(*games.Record) error) error {
-	return s.update(ctx, id, fn)
-}
-
-// View runs fn on the record under its lock; fn must not change it.
-func (s *SQLite) View(ctx context.Context, id string, fn func(*games.Record) error) error {
-	return s.view(ctx, id, fn)
 }
 
 // write commits c's game (see writeRow).
@@ -284,10 +275,8 @@ func (s *SQLite) List(ctx context.Context, holder string, limit int) ([]games.Su
 	return out, nil
 }
 
-// knownQuery reports whether holder ?1 holds a seat; as in listQuery, the
-// terms saying a seat is not free let SQLite use the indexes.
-const knownQuery = `SELECT EXISTS (SELECT 1 FROM games WHERE white = ?1 AND white <> '')
-	OR EXISTS (SELECT 1 FROM games WHERE black = ?1 AND black <> '')`
+// knownQuery reports whether holder ?1 holds a seat (see knownSQL).
+var knownQuery = knownSQL("?1")
 
 // Known reports whether holder holds a seat in any stored game. No one
 // ("") is known, whatever games have free seats.
@@ -307,31 +296,21 @@ func (s *SQLite) Known(ctx context.Context, holder string) (bool, error) {
 // many it removed. It first records when the cached games were last used,
 // so a game in play is never swept.
 func (s *SQLite) Sweep(ctx context.Context) (int, error) {
-	if s.opts.TTL <= 0 {
-		return 0, nil
-	}
-	now := s.opts.Now()
-	if err := s.touch(ctx, s.usedSinceFlush()); err != nil {
-		return 0, fmt.Errorf("sweep: %w", err)
-	}
-	cutoff := now.Add(-s.opts.TTL)
-	res, err := s.db.ExecContext(ctx, `DELETE FROM games WHERE touched_at < ?`, cutoff.Unix())
+	return s.sweep(ctx, s.opts.TTL, s.touch, s.removeUntouched)
+}
+
+// removeUntouched deletes the rows untouched since cutoff (unix seconds)
+// and counts them.
+func (s *SQLite) removeUntouched(ctx context.Context, cutoff int64) (int64, error) {
+	res, err := s.db.ExecContext(ctx, `DELETE FROM games WHERE touched_at < ?`, cutoff)
 	if err != nil {
-		return 0, fmt.Errorf("sweep: %w", err)
+		return 0, err
 	}
-	n, err := res.RowsAffected()
-	if err != nil {
-		return 0, fmt.Errorf("sweep: %w", err)
-	}
-	s.swept(now, cutoff)
-	return int(n), nil
+	return res.RowsAffected()
 }
 
 // touch records when the games were last used.
 func (s *SQLite) touch(ctx context.Context, used map[string]time.Time) error {
-	if len(used) == 0 {
-		return nil
-	}
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
