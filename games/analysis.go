@@ -43,11 +43,11 @@ type AnalysisRequest struct {
 func (r AnalysisRequest) limits() (engine.Limits, error) {
 	switch {
 	case r.Budget < 0 || r.Budget > MaxAnalysisBudget:
-		return engine.Limits{}, Errorf(Invalid, "The budget must be from 1 ms to %d ms.", MaxAnalysisBudget.Milliseconds()).withDetail("bad_budget")
+		return engine.Limits{}, Errorf(Invalid, "The budget must be from 1 ms to %d ms.", MaxAnalysisBudget.Milliseconds()).withDetail(BadBudget)
 	case r.Level < 0 || r.Level > engine.Levels:
-		return engine.Limits{}, Errorf(Invalid, "The level must be from 1 to %d.", engine.Levels).withDetail("bad_level")
+		return engine.Limits{}, Errorf(Invalid, "The level must be from 1 to %d.", engine.Levels).withDetail(BadLevel)
 	case r.Depth < 0 || r.Depth > 64:
-		return engine.Limits{}, Errorf(Invalid, "The depth must be from 1 to 64 moves.").withDetail("bad_depth")
+		return engine.Limits{}, Errorf(Invalid, "The depth must be from 1 to 64 moves.").withDetail(BadDepth)
 	}
 	budget := r.Budget
 	if budget == 0 {
@@ -82,7 +82,7 @@ func (s *Service) AnalyseGame(ctx context.Context, id string, req AnalysisReques
 	var err error
 	if verr := s.View(ctx, id, "", func(rec *Record, _ Seats) {
 		if rec.EngineLocked() {
-			err = Errorf(Forbidden, "This game is between two players: its analysis opens when it ends.").withDetail("analysis_locked")
+			err = Errorf(Forbidden, "This game is between two players: its analysis opens when it ends.").withDetail(AnalysisLocked)
 			return
 		}
 		// A resignation or agreed draw is no ply: the copy would not know it.
@@ -90,7 +90,7 @@ func (s *Service) AnalyseGame(ctx context.Context, id string, req AnalysisReques
 		if req.Ply != 0 {
 			n := req.Ply - rec.Game.StartPly()
 			if n < 0 || n > len(actions) {
-				err = Errorf(Invalid, "This game's plies run from %d to %d.", rec.Game.StartPly(), rec.Game.Ply()).withDetail("bad_ply")
+				err = Errorf(Invalid, "This game's plies run from %d to %d.", rec.Game.StartPly(), rec.Game.Ply()).withDetail(BadPly)
 				return
 			}
 			if n < len(actions) {
@@ -131,9 +131,9 @@ func (s *Service) analyse(ctx context.Context, g *rules.Game, req AnalysisReques
 	res, err := s.analyser.Analyse(ctx, g, lim)
 	switch {
 	case errors.Is(err, engine.ErrVariant):
-		return engine.Result{}, Errorf(Invalid, "The engine plays Ban Chess and Classic only, not %s.", g.Variant().Name()).withDetail("unsupported_variant")
+		return engine.Result{}, Errorf(Invalid, "The engine plays Ban Chess and Classic only, not %s.", g.Variant().Name()).withDetail(UnsupportedVariant)
 	case errors.Is(err, engine.ErrBusy):
-		return engine.Result{}, Errorf(TooMany, "The engine is busy with other analyses; try again in a moment.").withDetail("engine_busy")
+		return engine.Result{}, Errorf(TooMany, "The engine is busy with other analyses; try again in a moment.").withDetail(EngineBusy)
 	case err != nil:
 		return engine.Result{}, ErrorOf(err)
 	}

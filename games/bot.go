@@ -40,12 +40,12 @@ func (s *Service) CreateBot(ctx context.Context, cred Credential, g *rules.Game,
 	case holder == "":
 		return "", 0, Errorf(Unauthorized, "A new game needs a player to hold its seat.")
 	case settings.Level < 1 || settings.Level > engine.Levels:
-		return "", 0, Errorf(Invalid, "The level must be from 1 to %d.", engine.Levels).withDetail("bad_level")
+		return "", 0, Errorf(Invalid, "The level must be from 1 to %d.", engine.Levels).withDetail(BadLevel)
 	case s.analyser == nil:
 		return "", 0, Internalf(errors.New("no engine"), "creating a game against the computer")
 	}
 	if _, err := engine.FromGame(g); errors.Is(err, engine.ErrVariant) {
-		return "", 0, Errorf(Invalid, "The computer plays Ban Chess and Classic only, not %s.", g.Variant().Name()).withDetail("unsupported_variant")
+		return "", 0, Errorf(Invalid, "The computer plays Ban Chess and Classic only, not %s.", g.Variant().Name()).withDetail(UnsupportedVariant)
 	}
 	side = settings.Color
 	if side != rules.White && side != rules.Black {

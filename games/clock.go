@@ -33,7 +33,7 @@ func ParseTimeControl(s string) (TimeControl, bool, error) {
 	m, err1 := strconv.ParseFloat(min, 64)
 	i, err2 := strconv.Atoi(inc)
 	if !ok || err1 != nil || err2 != nil || m <= 0 || i < 0 || m*float64(time.Minute) > float64(maxInitial) || time.Duration(i)*time.Second > maxIncrement {
-		return TimeControl{}, false, (&Error{Code: Invalid, Msg: fmt.Sprintf("%q is not a clock: give minutes and seconds of increment, such as 5+3 (at most 180+180).", rules.Clip(s))}).withDetail("bad_clock")
+		return TimeControl{}, false, (&Error{Code: Invalid, Msg: fmt.Sprintf("%q is not a clock: give minutes and seconds of increment, such as 5+3 (at most 180+180).", rules.Clip(s))}).withDetail(BadClock)
 	}
 	return TimeControl{Initial: time.Duration(m * float64(time.Minute)), Increment: time.Duration(i) * time.Second}, true, nil
 }

@@ -17,7 +17,7 @@ func Variant(id string) (rules.Variant, error) {
 			ids = append(ids, fmt.Sprintf("%q", v.ID()))
 		}
 		list := strings.Join(ids[:len(ids)-1], ", ") + " or " + ids[len(ids)-1]
-		return nil, Errorf(Invalid, "%q is not a variant: use %s.", rules.Clip(id), list).withDetail("bad_variant")
+		return nil, Errorf(Invalid, "%q is not a variant: use %s.", rules.Clip(id), list).withDetail(BadVariant)
 	}
 	return v, nil
 }
@@ -35,7 +35,7 @@ func (s *Service) NewGame(variant string) (*rules.Game, error) {
 // FEN.
 func (s *Service) FromFEN(fen, variant string) (*rules.Game, error) {
 	if strings.TrimSpace(fen) == "" {
-		return nil, Errorf(Invalid, "The FEN is empty: paste a position such as %s.", rules.New(rules.BanChess{}).StartFEN()).withDetail("bad_fen")
+		return nil, Errorf(Invalid, "The FEN is empty: paste a position such as %s.", rules.New(rules.BanChess{}).StartFEN()).withDetail(BadFEN)
 	}
 	if err := s.checkFEN(fen); err != nil {
 		return nil, err
@@ -46,7 +46,7 @@ func (s *Service) FromFEN(fen, variant string) (*rules.Game, error) {
 	}
 	g, err := rules.FromFEN(fen, v)
 	if err != nil {
-		return nil, ErrorOf(err).withDetail("bad_fen")
+		return nil, ErrorOf(err).withDetail(BadFEN)
 	}
 	return g, nil
 }
@@ -61,7 +61,7 @@ func (s *Service) FromPGN(pgn, variant string) (*rules.Game, error) {
 // without it is a Classic game of all its moves.
 func (s *Service) FromPGNGame(pgn, variant string, n int) (*rules.Game, error) {
 	if strings.TrimSpace(pgn) == "" {
-		return nil, Errorf(Invalid, "The PGN is empty.").withDetail("bad_pgn")
+		return nil, Errorf(Invalid, "The PGN is empty.").withDetail(BadPGN)
 	}
 	var v rules.Variant
 	if variant != "" {
@@ -76,7 +76,7 @@ func (s *Service) FromPGNGame(pgn, variant string, n int) (*rules.Game, error) {
 	if err != nil {
 		e := ErrorOf(err)
 		if e.Detail == "" || e.Code == Illegal {
-			e = &Error{Code: Invalid, Detail: "bad_pgn", Msg: e.Msg, Err: err}
+			e = &Error{Code: Invalid, Detail: BadPGN, Msg: e.Msg, Err: err}
 		}
 		return nil, e
 	}
@@ -122,7 +122,7 @@ func (s *Service) FromLink(q url.Values) (*rules.Game, error) {
 	if q.Has("pgn") {
 		pgn := q.Get("pgn")
 		if max := s.limits.MaxLinkPGNBytes; max > 0 && len(pgn) > max {
-			return nil, Errorf(Invalid, "The link's PGN is %d bytes long; a link may carry a PGN of at most %d KiB. Paste a longer one into the import box instead.", len(pgn), max>>10).withDetail("pgn_too_long")
+			return nil, Errorf(Invalid, "The link's PGN is %d bytes long; a link may carry a PGN of at most %d KiB. Paste a longer one into the import box instead.", len(pgn), max>>10).withDetail(PGNTooLong)
 		}
 		return s.FromPGN(pgn, "")
 	}
@@ -135,18 +135,18 @@ func (s *Service) FromLink(q url.Values) (*rules.Game, error) {
 		acts = strings.Split(a, ",")
 	}
 	if s.limits.MaxPlies > 0 && len(acts) > s.limits.MaxPlies {
-		return nil, Errorf(Invalid, "The link holds %d actions, more than the %d plies this server replays.", len(acts), s.limits.MaxPlies).withDetail("too_many_plies")
+		return nil, Errorf(Invalid, "The link holds %d actions, more than the %d plies this server replays.", len(acts), s.limits.MaxPlies).withDetail(TooManyPlies)
 	}
 	fen := q.Get("fen")
 	if q.Has("fen") && strings.TrimSpace(fen) == "" {
-		return nil, Errorf(Invalid, "The fen parameter is empty.").withDetail("bad_fen")
+		return nil, Errorf(Invalid, "The fen parameter is empty.").withDetail(BadFEN)
 	}
 	if err := s.checkFEN(fen); err != nil {
 		return nil, err
 	}
 	g, err := rules.Replay(v, fen, acts)
 	if err != nil {
-		return nil, ErrorOf(err).withDetail("bad_link")
+		return nil, ErrorOf(err).withDetail(BadLink)
 	}
 	switch end := q.Get("end"); end {
 	case "":
@@ -160,7 +160,7 @@ func (s *Service) FromLink(q url.Values) (*rules.Game, error) {
 		err = fmt.Errorf("%q is not an ending: use white-resigned, black-resigned or draw", rules.Clip(end))
 	}
 	if err != nil {
-		return nil, (&Error{Code: Invalid, Msg: Sentence(err.Error()), Err: err}).withDetail("bad_link")
+		return nil, (&Error{Code: Invalid, Msg: Sentence(err.Error()), Err: err}).withDetail(BadLink)
 	}
 	return g, nil
 }
@@ -201,7 +201,7 @@ func (s *Service) Link(g *rules.Game) string {
 // checkFEN refuses a FEN longer than the limit, without echoing it.
 func (s *Service) checkFEN(fen string) error {
 	if s.limits.MaxFENBytes > 0 && len(fen) > s.limits.MaxFENBytes {
-		return Errorf(Invalid, "The FEN is %d bytes long; this server reads FENs of at most %d bytes.", len(fen), s.limits.MaxFENBytes).withDetail("fen_too_long")
+		return Errorf(Invalid, "The FEN is %d bytes long; this server reads FENs of at most %d bytes.", len(fen), s.limits.MaxFENBytes).withDetail(FENTooLong)
 	}
 	return nil
 }
@@ -217,7 +217,7 @@ func (s *Service) FromPly(g *rules.Game, n int, variant string) (*rules.Game, er
 	}
 	played := g.Ply() - g.StartPly()
 	if n < 0 || n > played {
-		return nil, Errorf(Invalid, "There is no ply %d to play from: the game has %d.", n, played).withDetail("bad_ply")
+		return nil, Errorf(Invalid, "There is no ply %d to play from: the game has %d.", n, played).withDetail(BadPly)
 	}
 	fen := g.StartFEN()
 	if n > 0 {
@@ -234,7 +234,7 @@ func (s *Service) FromPly(g *rules.Game, n int, variant string) (*rules.Game, er
 	}
 	ng, err := rules.FromFEN(pos, v)
 	if err != nil {
-		return nil, ErrorOf(err).withDetail("bad_fen")
+		return nil, ErrorOf(err).withDetail(BadFEN)
 	}
 	return ng, nil
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -25,23 +26,65 @@ const (
 	NotFound     Code = "not_found"    // no game has this id
 	Unauthorized Code = "unauthorized" // no credential, or one nobody holds a seat with
 	Forbidden    Code = "forbidden"    // the credential holds no seat that may do this now
-	TooMany      Code = "too_many"     // over a limit on games or requests
+	TooMany      Code = "too_many"     // over a limit on games, requests, streams or searches
+	TooLarge     Code = "too_large"    // the request is larger than the server reads
+	Timeout      Code = "timeout"      // the request did not arrive in time
+	Unavailable  Code = "unavailable"  // the server cannot serve it now (busy, cancelled); the game is unchanged
 	Internal     Code = "internal"     // the server failed; the game is unchanged
 )
 
+// Detail is a finer kind of refusal than its Code, for programs: BadFEN
+// is an Invalid refusal. The API reports it in place of the code. It
+// never changes how a refusal is answered: its Code decides that.
+type Detail string
+
+// The details the games layer gives.
+const (
+	BadVariant         Detail = "bad_variant"         // Invalid: no such variant
+	BadFEN             Detail = "bad_fen"             // Invalid: the FEN cannot be read
+	BadPGN             Detail = "bad_pgn"             // Invalid: the PGN cannot be read
+	FENTooLong         Detail = "fen_too_long"        // Invalid: over Limits.MaxFENBytes
+	PGNTooLong         Detail = "pgn_too_long"        // Invalid: a link's PGN over Limits.MaxLinkPGNBytes
+	TooManyPlies       Detail = "too_many_plies"      // Invalid: over Limits.MaxPlies
+	TooManyTags        Detail = "too_many_tags"       // Invalid: a PGN game over its tags
+	TagTooLong         Detail = "tag_too_long"        // Invalid: a PGN tag's name or value too long
+	CommentsTooLong    Detail = "comments_too_long"   // Invalid: a PGN game's comments too long in all
+	BadLink            Detail = "bad_link"            // Invalid: a share link that does not replay
+	BadPly             Detail = "bad_ply"             // Invalid: no such ply in the game
+	NotBCN             Detail = "not_bcn"             // Invalid: not an action
+	PromotionNeeded    Detail = "promotion_needed"    // Invalid: a promotion without its piece
+	NothingToUndo      Detail = "nothing_to_undo"     // Conflict: the game is at its start
+	BadClock           Detail = "bad_clock"           // Invalid: not a time control
+	BadInvite          Detail = "bad_invite"          // Forbidden: not the game's invite code
+	SeatTaken          Detail = "seat_taken"          // Conflict: both seats are taken
+	BadOffer           Detail = "bad_offer"           // Invalid: not an offer
+	NotInvite          Detail = "not_invite"          // Invalid: offers at a game not between two players
+	NoOffer            Detail = "no_offer"            // Conflict: no such offer to answer
+	BadLevel           Detail = "bad_level"           // Invalid: not a level of the engine
+	BadBudget          Detail = "bad_budget"          // Invalid: an analysis's time out of bounds
+	BadDepth           Detail = "bad_depth"           // Invalid: an analysis's depth out of bounds
+	UnsupportedVariant Detail = "unsupported_variant" // Invalid: the engine does not play this variant
+	EngineBusy         Detail = "engine_busy"         // TooMany: every analyst busy, the queue full
+	AnalysisLocked     Detail = "analysis_locked"     // Forbidden: a game between two players, until it ends
+	Cancelled          Detail = "cancelled"           // Unavailable: the request was cancelled before it was served
+	Busy               Detail = "busy"                // Unavailable: the store could not serve the game in time
+	Unreadable         Detail = "unreadable"          // Internal: the game's stored record cannot be read
+)
+
 // Error is a refused request. Msg is a sentence for a person; Detail, when
-// set, is a finer machine word than Code (such as "bad_fen"), which the
-// API reports in place of Code. Err is the cause, for logs only: it is
-// never shown.
+// set, is a finer machine word than Code. RetryAfter, when set, is how
+// long the client should wait before it tries again. Err is the cause, for
+// logs only: it is never shown.
 type Error struct {
-	Code   Code
-	Detail string
-	Msg    string
-	Err    error
+	Code       Code
+	Detail     Detail
+	Msg        string
+	RetryAfter time.Duration
+	Err        error
 }
 
 func (e *Error) Error() string {
-	if e.Err != nil && e.Code == Internal {
+	if e.Err != nil && (e.Code == Internal || e.Code == Unavailable) {
 		return e.Msg + ": " + e.Err.Error()
 	}
 	return e.Msg
@@ -55,7 +98,7 @@ func Errorf(code Code, format string, args ...any) *Error {
 }
 
 // withDetail sets e's Detail and returns e.
-func (e *Error) withDetail(detail string) *Error {
+func (e *Error) withDetail(detail Detail) *Error {
 	e.Detail = detail
 	return e
 }
@@ -70,9 +113,9 @@ func Internalf(err error, format string, args ...any) *Error {
 }
 
 // ErrorOf returns err as an *Error: itself when it is one, a refusal from
-// the rules under its kind, and anything else (a store's failure, a
-// cancelled request) as Internal, its text kept for the log only. A nil
-// err gives nil.
+// the rules under its kind, a cancelled request as Unavailable, and
+// anything else (a store's failure) as Internal, its text kept for the
+// log only. A nil err gives nil.
 func ErrorOf(err error) *Error {
 	if err == nil {
 		return nil
@@ -85,7 +128,7 @@ func ErrorOf(err error) *Error {
 		return re
 	}
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		return &Error{Code: Internal, Detail: "cancelled", Msg: "The request was cancelled before it was served; the game is unchanged.", Err: err}
+		return &Error{Code: Unavailable, Detail: Cancelled, Msg: "The request was cancelled before it was served; the game is unchanged.", Err: err}
 	}
 	return &Error{Code: Internal, Msg: internalMsg, Err: err}
 }
@@ -93,7 +136,7 @@ func ErrorOf(err error) *Error {
 // storeError is an error from a Store's Update or View: a refusal the
 // function run on the record made (an *Error), or else the store's own
 // failure, such as a record that does not replay: Internal (or
-// "cancelled"), never a refusal from the rules, whose message would tell
+// Unavailable when cancelled), never a refusal from the rules, whose message would tell
 // the user of the store's insides as if the input were wrong.
 func storeError(err error) *Error {
 	var e *Error
@@ -121,23 +164,23 @@ func rulesError(err error) *Error {
 	case errors.Is(err, rules.ErrBanned):
 		return &Error{Code: Banned, Msg: msg, Err: err}
 	case errors.Is(err, rules.ErrSyntax):
-		return &Error{Code: Invalid, Detail: "not_bcn", Msg: msg, Err: err}
+		return &Error{Code: Invalid, Detail: NotBCN, Msg: msg, Err: err}
 	case errors.Is(err, rules.ErrIllegal):
 		return &Error{Code: Illegal, Msg: msg, Err: err}
 	case errors.Is(err, rules.ErrNothingToUndo):
-		return &Error{Code: Conflict, Detail: "nothing_to_undo", Msg: "There is nothing to undo: the game is at its start.", Err: err}
+		return &Error{Code: Conflict, Detail: NothingToUndo, Msg: "There is nothing to undo: the game is at its start.", Err: err}
 	case errors.Is(err, rules.ErrTooManyPlies):
-		return &Error{Code: Invalid, Detail: "too_many_plies", Msg: msg, Err: err}
+		return &Error{Code: Invalid, Detail: TooManyPlies, Msg: msg, Err: err}
 	case errors.Is(err, rules.ErrTooManyTags):
-		return &Error{Code: Invalid, Detail: "too_many_tags", Msg: msg, Err: err}
+		return &Error{Code: Invalid, Detail: TooManyTags, Msg: msg, Err: err}
 	case errors.Is(err, rules.ErrTagTooLong):
-		return &Error{Code: Invalid, Detail: "tag_too_long", Msg: msg, Err: err}
+		return &Error{Code: Invalid, Detail: TagTooLong, Msg: msg, Err: err}
 	case errors.Is(err, rules.ErrCommentsTooLong):
-		return &Error{Code: Invalid, Detail: "comments_too_long", Msg: msg, Err: err}
+		return &Error{Code: Invalid, Detail: CommentsTooLong, Msg: msg, Err: err}
 	case errors.As(err, &fe):
-		return &Error{Code: Invalid, Detail: "bad_fen", Msg: msg, Err: err}
+		return &Error{Code: Invalid, Detail: BadFEN, Msg: msg, Err: err}
 	case errors.As(err, &pe):
-		return &Error{Code: Invalid, Detail: "bad_pgn", Msg: msg, Err: err}
+		return &Error{Code: Invalid, Detail: BadPGN, Msg: msg, Err: err}
 	}
 	return nil
 }

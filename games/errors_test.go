@@ -39,7 +39,7 @@ func TestErrorOf(t *testing.T) {
 		name   string
 		err    error
 		code   games.Code
-		detail string
+		detail games.Detail
 	}{
 		{"syntax", rules.New(rules.BanChess{}).PlayText("zz"), games.Invalid, "not_bcn"},
 		{"typed syntax", func() error { _, err := rules.New(rules.BanChess{}).ParseInput("hello"); return err }(), games.Invalid, "not_bcn"},
@@ -53,8 +53,8 @@ func TestErrorOf(t *testing.T) {
 		{"too many plies", tooMany(), games.Invalid, "too_many_plies"},
 		{"own", own, games.Conflict, ""},
 		{"wrapped own", fmt.Errorf("deep: %w", own), games.Conflict, ""},
-		{"cancelled", fmt.Errorf("loading: %w", context.Canceled), games.Internal, "cancelled"},
-		{"deadline", context.DeadlineExceeded, games.Internal, "cancelled"},
+		{"cancelled", fmt.Errorf("loading: %w", context.Canceled), games.Unavailable, games.Cancelled},
+		{"deadline", context.DeadlineExceeded, games.Unavailable, games.Cancelled},
 		{"other", cause, games.Internal, ""},
 		{"internalf", games.Internalf(cause, "saving game %s", "abc"), games.Internal, ""},
 	} {

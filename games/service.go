@@ -217,7 +217,7 @@ func (s *Service) Play(ctx context.Context, id string, cred Credential, in Input
 			a = rules.BanAction(in.From, in.To) // a ban removes every promotion: none is named
 		}
 		if !stay && needsPromotion(g, a, in.Text == "") {
-			return (&Error{Code: Invalid, Msg: Sentence(a.Coords() + " promotes a pawn: choose the piece (q, r, b or n)")}).withDetail("promotion_needed")
+			return (&Error{Code: Invalid, Msg: Sentence(a.Coords() + " promotes a pawn: choose the piece (q, r, b or n)")}).withDetail(PromotionNeeded)
 		}
 		return g.Play(a)
 	})
@@ -226,7 +226,7 @@ func (s *Service) Play(ctx context.Context, id string, cred Credential, in Input
 // IsPromotionNeeded reports whether err refused a move only because it
 // named no promotion piece: a board then asks for one.
 func IsPromotionNeeded(err error) bool {
-	return err != nil && ErrorOf(err).Detail == "promotion_needed"
+	return err != nil && ErrorOf(err).Detail == PromotionNeeded
 }
 
 // Undone is what an undo took back: a declared ending (a resignation or

@@ -110,7 +110,7 @@ func refused(t *testing.T, what string, err error, code games.Code, detail strin
 		t.Errorf("%s: %v (%T), want a *games.Error of code %s", what, err, err, code)
 		return
 	}
-	if e.Code != code || detail != "" && e.Detail != detail {
+	if e.Code != code || detail != "" && string(e.Detail) != detail {
 		t.Errorf("%s: code %s, detail %q (%s); want %s, %q", what, e.Code, e.Detail, e.Msg, code, detail)
 	}
 	if e.Msg == "" {
@@ -676,11 +676,12 @@ func TestInternal(t *testing.T) {
 			t.Errorf("%s: the cause is lost for the logs: %v", name, err)
 		}
 	}
-	// A cancelled request is Internal too, and says so.
+	// A cancelled request is Unavailable (the client may try again), and
+	// says so.
 	cancelled, cancel := context.WithCancel(ctx)
 	cancel()
 	err := games.New(m).Play(cancelled, rec.ID, cred, games.Input{Text: "e4"}, nil)
-	refused(t, "cancelled", err, games.Internal, "cancelled")
+	refused(t, "cancelled", err, games.Unavailable, "cancelled")
 	if !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: %v", err)
 	}

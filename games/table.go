@@ -190,7 +190,7 @@ func (s *Service) CreateInvite(ctx context.Context, cred Credential, g *rules.Ga
 // Join gives cred the free seat of game id when code is its invite code,
 // and returns the seats cred holds afterwards. A player already seated
 // keeps their seat; once both seats are held, the code opens nothing
-// (Conflict, detail "seat_taken"). A clock starts when both seats are
+// (Conflict, detail SeatTaken). A clock starts when both seats are
 // taken.
 func (s *Service) Join(ctx context.Context, id string, cred Credential, code string) (Seats, error) {
 	holder := cred.Holder()
@@ -201,7 +201,7 @@ func (s *Service) Join(ctx context.Context, id string, cred Credential, code str
 			return nil
 		}
 		if rec.InviteCode == "" || subtle.ConstantTimeCompare([]byte(code), []byte(rec.InviteCode)) != 1 {
-			return (&Error{Code: Forbidden, Msg: "This invite link is not this game's: ask its player for the link again."}).withDetail("bad_invite")
+			return (&Error{Code: Forbidden, Msg: "This invite link is not this game's: ask its player for the link again."}).withDetail(BadInvite)
 		}
 		if holder == "" {
 			return Errorf(Unauthorized, "Joining a game needs a player to hold the seat.")
@@ -212,7 +212,7 @@ func (s *Service) Join(ctx context.Context, id string, cred Credential, code str
 		case rec.Black == "":
 			rec.Black, seats.Black = holder, true
 		default:
-			return (&Error{Code: Conflict, Msg: "Both seats of this game are taken: you can watch it."}).withDetail("seat_taken")
+			return (&Error{Code: Conflict, Msg: "Both seats of this game are taken: you can watch it."}).withDetail(SeatTaken)
 		}
 		if c := rec.Clock; c != nil && !rec.Game.Outcome().Over() {
 			c.run(rec.Game.Turn().Actor, s.now())
@@ -239,7 +239,7 @@ func ParseOffer(s string) (Offer, error) {
 	case OfferTakeback, OfferDraw, OfferRematch:
 		return o, nil
 	}
-	return "", (&Error{Code: Invalid, Msg: Sentence("\"" + rules.Clip(s) + "\" is not an offer: use takeback, draw or rematch")}).withDetail("bad_offer")
+	return "", (&Error{Code: Invalid, Msg: Sentence("\"" + rules.Clip(s) + "\" is not an offer: use takeback, draw or rematch")}).withDetail(BadOffer)
 }
 
 func (o Offer) pending(offers *Offers) *rules.Color {
@@ -255,7 +255,7 @@ func (o Offer) pending(offers *Offers) *rules.Color {
 // playerSide is the one seat cred holds in an invite game, or a refusal.
 func (s *Service) playerSide(ctx context.Context, rec *Record, cred Credential, seats Seats, what string) (rules.Color, error) {
 	if rec.Mode != Invite {
-		return 0, (&Error{Code: Invalid, Msg: "Offers are for games between two players: at this board, play both sides."}).withDetail("not_invite")
+		return 0, (&Error{Code: Invalid, Msg: "Offers are for games between two players: at this board, play both sides."}).withDetail(NotInvite)
 	}
 	switch {
 	case seats.White && !seats.Black:
@@ -304,7 +304,7 @@ func (s *Service) AnswerOffer(ctx context.Context, id string, cred Credential, o
 		}
 		pending := offer.pending(&rec.Offers)
 		if *pending != side.Other() {
-			return (&Error{Code: Conflict, Msg: Sentence("there is no " + string(offer) + " offer from your opponent to answer (it may have lapsed)")}).withDetail("no_offer")
+			return (&Error{Code: Conflict, Msg: Sentence("there is no " + string(offer) + " offer from your opponent to answer (it may have lapsed)")}).withDetail(NoOffer)
 		}
 		if !accept {
 			*pending = 0

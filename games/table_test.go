@@ -102,7 +102,7 @@ func code(err error) string {
 	}
 	e := games.ErrorOf(err)
 	if e.Detail != "" {
-		return e.Detail
+		return string(e.Detail)
 	}
 	return string(e.Code)
 }

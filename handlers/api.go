@@ -352,7 +352,7 @@ func toAPIError(err error) *apiError {
 	}
 	var ge *games.Error
 	if errors.As(err, &ge) {
-		code := ge.Detail
+		code := string(ge.Detail)
 		if code == "" {
 			code = string(ge.Code)
 		}

@@ -44,7 +44,7 @@ func DefaultLimits() Limits {
 
 // tooMany builds the 429 for a client that must wait: it sets Retry-After
 // (in whole seconds, rounded up) on the response. detail is the API's code.
-func tooMany(c echo.Context, wait time.Duration, detail, what string) *games.Error {
+func tooMany(c echo.Context, wait time.Duration, detail games.Detail, what string) *games.Error {
 	secs := max(1, int(math.Ceil(wait.Seconds())))
 	c.Response().Header().Set("Retry-After", strconv.Itoa(secs))
 	unit := "seconds"
