@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"fmt"
 	"net/http"
 	"strconv"
 	"time"
@@ -41,25 +42,21 @@ func analysisJSON(r engine.Result) analysisObject {
 // analysisRequest reads ms, level and depth from the query.
 func analysisRequest(c echo.Context) (games.AnalysisRequest, error) {
 	var req games.AnalysisRequest
+	var ms int
 	for _, f := range []struct {
-		name string
-		dst  *int
-	}{{"level", &req.Level}, {"depth", &req.Depth}} {
+		name, what string
+		detail     games.Detail
+		dst        *int
+	}{{"level", "a whole number", games.BadLevel, &req.Level}, {"depth", "a whole number", games.BadDepth, &req.Depth}, {"ms", "a whole number of milliseconds", games.BadBudget, &ms}} {
 		if v := c.QueryParam(f.name); v != "" {
 			n, err := strconv.Atoi(v)
 			if err != nil || n < 1 {
-				return req, apiFail(http.StatusBadRequest, "bad_"+f.name, "%s must be a whole number from 1, not %q.", f.name, trimText(v))
+				return req, &games.Error{Code: games.Invalid, Detail: f.detail, Msg: fmt.Sprintf("%s must be %s from 1, not %q.", f.name, f.what, trimText(v))}
 			}
 			*f.dst = n
 		}
 	}
-	if v := c.QueryParam("ms"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 {
-			return req, apiFail(http.StatusBadRequest, "bad_budget", "ms must be a whole number of milliseconds from 1, not %q.", trimText(v))
-		}
-		req.Budget = time.Duration(n) * time.Millisecond
-	}
+	req.Budget = time.Duration(ms) * time.Millisecond
 	return req, nil
 }
 
@@ -71,7 +68,7 @@ func (a *api) analysis(c echo.Context) error {
 	}
 	fen := c.QueryParam("fen")
 	if fen == "" {
-		return apiFail(http.StatusBadRequest, "bad_fen", "Give the position as fen=<extended FEN>.")
+		return &games.Error{Code: games.Invalid, Detail: games.BadFEN, Msg: "Give the position as fen=<extended FEN>."}
 	}
 	res, err := a.s.games.AnalysePosition(c.Request().Context(), fen, c.QueryParam("variant"), req)
 	if err != nil {

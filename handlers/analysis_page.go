@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -35,49 +36,76 @@ type gameAt struct {
 // /g/{id}/analysis?ply=N; no ply: the game now): a page with plain step
 // links to the analyses of the plies around it, so it works without
 // JavaScript; with panel=1 only the analysis, for the live panel beside
-// the game's board (static/analysis.js), thinking for panelBudget.
+// the game's board (static/analysis.js), thinking for panelBudget, which
+// also says why when the analysis is refused (429 tells the script to try
+// again).
 func (p *pages) analysisPage(c echo.Context) error {
-	id := c.Param("id")
 	panel := c.QueryParam("panel") == "1"
-	fail := p.refuse
-	if panel {
-		fail = p.refusePanel
+	err := p.analyseGame(c, c.Param("id"), panel)
+	var pe *pageError
+	if err == nil || !panel || errors.As(err, &pe) {
+		return err
 	}
+	return shown(err, func(status int, e *games.Error) error {
+		msg := e.Msg
+		switch e.Code {
+		case games.Internal:
+			msg = "The analysis failed on the server."
+		case games.NotFound:
+			msg = "There is no game at this address."
+		}
+		return render(c, status, views.AnalysisPanel(views.Analysis{Message: msg}))
+	})
+}
+
+// analyseGame answers the analysis of game id for analysisPage.
+func (p *pages) analyseGame(c echo.Context, id string, panel bool) error {
 	o, err := p.options(c)
 	if err != nil {
-		return fail(c, err)
+		return err
 	}
-	o.Asset, o.Base = p.asset, gamePath(id)
+	o.Asset, o.Base = p.s.asset, gamePath(id)
 	var at gameAt
 	if v := c.QueryParam("ply"); v != "" {
 		if at.ply, err = strconv.Atoi(v); err != nil || at.ply < 1 {
-			return fail(c, invalidf("%q is not a ply: give its number, from 1.", trimText(v)))
+			return invalidf("%q is not a ply: give its number, from 1.", trimText(v))
 		}
 	}
 	var plyErr error
 	if err := p.s.games.View(c.Request().Context(), id, player(c), func(rec *games.Record, _ games.Seats) {
 		at, plyErr = positionAt(rec.Game, at.ply)
 	}); err != nil {
-		return fail(c, err)
+		return err
 	}
 	if plyErr != nil {
-		return fail(c, plyErr)
+		return plyErr
 	}
 	req := games.AnalysisRequest{Ply: at.ply}
 	if panel {
 		req.Budget = panelBudget
 	}
 	res, err := p.s.games.AnalyseGame(c.Request().Context(), id, req)
-	a, status, err := describeAnalysis(at.fen, at.variant, res, err)
-	if err != nil {
-		return fail(c, err)
+	a, err := describeAnalysis(at.fen, at.variant, res, err)
+	if err != nil && a.Message == "" {
+		return err
 	}
 	a.Ply = strconv.Itoa(at.ply)
-	if panel {
-		return render(c, status, views.AnalysisPanel(a))
+	return answerAnalysis(err, func(status int) error {
+		if panel {
+			return render(c, status, views.AnalysisPanel(a))
+		}
+		analysisLinks(&a, o, at)
+		return render(c, status, views.AnalysisPage(a, o))
+	})
+}
+
+// answerAnalysis answers an analysis by show: at 200, or, when err says
+// why the position has none (it is over), at err's status.
+func answerAnalysis(err error, show func(status int) error) error {
+	if err != nil {
+		return shown(err, func(status int, _ *games.Error) error { return show(status) })
 	}
-	analysisLinks(&a, o, at)
-	return render(c, status, views.AnalysisPage(a, o))
+	return show(http.StatusOK)
 }
 
 // positionAt finds the position of g where ply was to be played (0: the
@@ -131,26 +159,27 @@ func analysisLinks(a *views.Analysis, o views.Options, at gameAt) {
 func (p *pages) positionAnalysis(c echo.Context) error {
 	o, err := p.options(c)
 	if err != nil {
-		return p.refuse(c, err)
+		return err
 	}
-	o.Asset = p.asset
+	o.Asset = p.s.asset
+	const refused = "This position cannot be analysed"
 	q := c.QueryParams()
 	if q.Get("fen") == "" && q.Has("board") {
 		s, err := editor.FromQuery(q)
 		if err != nil {
-			return refuse(c, http.StatusBadRequest, "This position cannot be analysed", games.Sentence("The position cannot be read: "+err.Error()))
+			return titled(refused, invalidf("%s", games.Sentence("The position cannot be read: "+err.Error())))
 		}
 		return c.Redirect(http.StatusSeeOther, views.AnalysisURL(s.FEN(), s.Variant))
 	}
 	fen, variant := q.Get("fen"), q.Get("v")
 	g, err := p.s.games.FromFEN(fen, variant)
 	if err != nil {
-		return p.refuseAnalysis(c, err)
+		return titled(refused, err)
 	}
 	res, err := p.s.games.AnalysePosition(c.Request().Context(), fen, variant, games.AnalysisRequest{})
-	a, status, err := describeAnalysis(g.FEN(), g.Variant(), res, err)
-	if err != nil {
-		return p.refuseAnalysis(c, err)
+	a, err := describeAnalysis(g.FEN(), g.Variant(), res, err)
+	if err != nil && a.Message == "" {
+		return titled(refused, err)
 	}
 	v := g.Variant().ID()
 	if a.Message == "" { // a finished position has nothing left to play
@@ -158,52 +187,26 @@ func (p *pages) positionAnalysis(c echo.Context) error {
 	}
 	a.EditURL = templ.SafeURL(views.EditURL(a.FEN, v))
 	a.AgainURL = templ.SafeURL(views.AnalysisURL(a.FEN, v))
-	return render(c, status, views.AnalysisPage(a, o))
-}
-
-// refuseAnalysis explains why a bare position cannot be analysed.
-func (p *pages) refuseAnalysis(c echo.Context, err error) error {
-	e := games.ErrorOf(err)
-	if e.Code == games.Internal {
-		return p.refuse(c, err)
-	}
-	return refuse(c, httpStatus(e), "This position cannot be analysed", e.Msg)
-}
-
-// refusePanel answers a refused request for the live panel with the
-// panel itself, saying why, and the refusal's status (429 tells the
-// script to try again).
-func (p *pages) refusePanel(c echo.Context, err error) error {
-	e := games.ErrorOf(err)
-	msg := e.Msg
-	switch {
-	case e.Code == games.Internal:
-		p.s.logFailure(c, "analysis failed", err)
-		msg = "The analysis failed on the server."
-	case e.Code == games.NotFound:
-		msg = "There is no game at this address."
-	}
-	return render(c, httpStatus(e), views.AnalysisPanel(views.Analysis{Message: msg}))
+	return answerAnalysis(err, func(status int) error { return render(c, status, views.AnalysisPage(a, o)) })
 }
 
 // describeAnalysis words the engine's result res (or its refusal, err)
-// on the position fen of variant. A finished position is no refusal but
-// an analysis with a message, with status 409; any other refusal is
-// returned.
-func describeAnalysis(fen string, variant rules.Variant, res engine.Result, err error) (views.Analysis, int, error) {
+// on the position fen of variant. A finished position (GameOver) is an
+// analysis with a message, returned with err; any other refusal is
+// returned alone.
+func describeAnalysis(fen string, variant rules.Variant, res engine.Result, err error) (views.Analysis, error) {
 	if err != nil && games.ErrorOf(err).Code != games.GameOver {
-		return views.Analysis{}, 0, err
+		return views.Analysis{}, err
 	}
 	g, ferr := rules.FromFEN(fen, variant)
 	if ferr != nil {
-		return views.Analysis{}, 0, games.Internalf(ferr, "reading the position %q", fen)
+		return views.Analysis{}, games.Internalf(ferr, "reading the position %q", fen)
 	}
 	pos := g.Position()
 	a := views.Analysis{FEN: fen}
 	if err != nil {
-		e := games.ErrorOf(err)
-		a.Message, a.Board = e.Msg, views.NewAnalysisBoard(&pos, rules.Action{})
-		return a, httpStatus(e), nil
+		a.Message, a.Board = games.ErrorOf(err).Msg, views.NewAnalysisBoard(&pos, rules.Action{})
+		return a, err
 	}
 	a.Eval, a.Depth, a.Nodes, a.MS = evalText(g.Turn().Actor, res), res.Depth, res.Nodes, res.Time.Milliseconds()
 	a.Board, a.WhiteShare = views.NewAnalysisBoard(&pos, res.Best), views.EvalShare(g.Turn().Actor, res.Score, res.Mate)
@@ -217,7 +220,7 @@ func describeAnalysis(fen string, variant rules.Variant, res engine.Result, err 
 	if len(a.Line) > 0 {
 		a.Best = a.Line[0]
 	}
-	return a, http.StatusOK, nil
+	return a, nil
 }
 
 // actionSentence words an action about to be played in g: "Black bans

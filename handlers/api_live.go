@@ -16,13 +16,13 @@ import (
 // caller's bearer token holds the seat; without one a new token does, and
 // the answer carries it like a created game's.
 func (a *api) join(c echo.Context) error {
-	f, err := readFields(c, "invite")
-	if err != nil {
+	var req joinRequest
+	if err := readJSON(c, &req); err != nil {
 		return err
 	}
-	code, ok := f["invite"]
-	if !ok || code == "" {
-		return apiFail(http.StatusBadRequest, "bad_invite", `Send the invite code: {"invite":"…"}, the invite link's "invite" value.`)
+	code := req.Invite.val
+	if code == "" {
+		return &games.Error{Code: games.Invalid, Detail: games.BadInvite, Msg: `Send the invite code: {"invite":"…"}, the invite link's "invite" value.`}
 	}
 	token := bearer(c)
 	if !token.Valid() {
@@ -45,14 +45,14 @@ func (a *api) join(c echo.Context) error {
 
 // offerField reads the body's "offer".
 func offerField(c echo.Context) (games.Offer, error) {
-	f, err := readFields(c, "offer")
-	if err != nil {
+	var req offerRequest
+	if err := readJSON(c, &req); err != nil {
 		return "", err
 	}
-	if _, ok := f["offer"]; !ok {
-		return "", apiFail(http.StatusBadRequest, "bad_offer", `Name the offer: {"offer":"takeback"}, "draw" or "rematch".`)
+	if !req.Offer.ok {
+		return "", &games.Error{Code: games.Invalid, Detail: games.BadOffer, Msg: `Name the offer: {"offer":"takeback"}, "draw" or "rematch".`}
 	}
-	return games.ParseOffer(f["offer"])
+	return games.ParseOffer(req.Offer.val)
 }
 
 // offer makes an offer to the opponent: {"offer":"takeback"|"draw"|"rematch"}.

@@ -452,6 +452,10 @@ func TestStreamLimits(t *testing.T) {
 			if strings.HasPrefix(path, "/api/") && !strings.Contains(string(body), `"code":"too_many_streams"`) {
 				t.Errorf("the API's refusal: %s", body)
 			}
+			// docs/api.md promises Retry-After on this 429, for the API as for pages.
+			if got := res.Header.Get("Retry-After"); got != "60" {
+				t.Errorf("third stream: Retry-After %q, want 60", got)
+			}
 			// Closing one makes room for another.
 			first.close()
 			deadline := time.Now().Add(eventWait)

@@ -712,14 +712,13 @@ func TestAPIBodyLimit(t *testing.T) {
 	}
 }
 
-// TestAPIHTTPError checks apiHTTPError gives the API's body through Echo's
-// default error handler, for middleware that runs before the API's.
-func TestAPIHTTPError(t *testing.T) {
+// TestMiddlewareRefusal checks a refusal of middleware that runs before
+// the API's own (as the shared middleware's do) has the API's body.
+func TestMiddlewareRefusal(t *testing.T) {
 	e := echo.New()
-	e.Use(func(next echo.HandlerFunc) echo.HandlerFunc {
-		return func(c echo.Context) error {
-			return apiHTTPError(echo.NewHTTPError(http.StatusRequestEntityTooLarge, "The request body is larger than the 256 KiB this server accepts."))
-		}
+	s := New(newService(nil), nil)
+	e.Use(s.answerErrors, func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c echo.Context) error { return tooLarge(maxBody) }
 	})
 	e.POST("/api/games", func(c echo.Context) error { return nil })
 	a := newAPIT(t, e)
@@ -732,7 +731,7 @@ func TestAPIPanic(t *testing.T) {
 	e := echo.New()
 	var log bytes.Buffer
 	s := New(newService(nil), nil, WithLogger(slog.New(slog.NewTextHandler(&log, nil))))
-	e.GET("/api/boom", func(c echo.Context) error { panic("boom") }, s.apiErrors)
+	e.GET("/api/boom", func(c echo.Context) error { panic("boom") }, s.answerErrors)
 	a := newAPIT(t, e)
 	a.fail(a.do(http.MethodGet, "/api/boom", ""), 500, "internal")
 	if !strings.Contains(log.String(), "level=ERROR") || !strings.Contains(log.String(), "panic: boom") {

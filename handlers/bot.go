@@ -1,20 +1,21 @@
 package handlers
 
 import (
+	"fmt"
 	"strconv"
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/banchess/banchess/engine"
 	"github.com/banchess/banchess/games"
-	"github.com/banchess/banchess/rules"
 	"github.com/banchess/banchess/views"
 )
 
-// parseBotLevel reads the computer's level, 1 to 8.
+// parseBotLevel reads the computer's level, 1 to engine.Levels.
 func parseBotLevel(s string) (int, error) {
 	n, err := strconv.Atoi(s)
-	if err != nil || n < 1 || n > 8 {
-		return 0, invalidf("%q is not a level: choose 1 to 8.", trimText(s))
+	if err != nil || n < 1 || n > engine.Levels {
+		return 0, &games.Error{Code: games.Invalid, Detail: games.BadLevel, Msg: fmt.Sprintf("%q is not a level: choose 1 to %d.", trimText(s), engine.Levels)}
 	}
 	return n, nil
 }
@@ -25,22 +26,22 @@ func (p *pages) newBot(c echo.Context, o views.Options) error {
 	f := c.Request().Form
 	settings, err := inviteSettings(c)
 	if err != nil {
-		return p.refuse(c, err)
+		return err
 	}
 	level, err := parseBotLevel(f.Get("level"))
 	if err != nil {
-		return p.refuse(c, err)
+		return err
 	}
 	g, err := p.s.games.NewGame(f.Get("variant"))
 	if err != nil {
-		return p.refuse(c, err)
+		return err
 	}
 	if err := p.s.allowGame(c); err != nil {
-		return p.refuse(c, err)
+		return err
 	}
 	id, _, err := p.s.games.CreateBot(c.Request().Context(), p.s.ensurePlayer(c), g, games.BotSettings{Color: settings.Color, Level: level})
 	if err != nil {
-		return p.refuse(c, err)
+		return err
 	}
 	o.Announce = "New game against the computer, level " + strconv.Itoa(level)
 	return p.created(c, id, o, g, false)
@@ -53,14 +54,4 @@ func computer(rec *games.Record) *views.Computer {
 		return nil
 	}
 	return &views.Computer{Side: rec.Bot.Color, Level: rec.Bot.Level}
-}
-
-// botColor reads the API's bot colour ("white" or "black").
-func botColor(s string) (rules.Color, error) {
-	switch s {
-	case "white", "black":
-		side, _ := rules.ParseColor(s)
-		return side, nil
-	}
-	return 0, invalidf("%q is not the computer's colour: use white or black.", trimText(s))
 }

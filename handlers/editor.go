@@ -47,7 +47,7 @@ func (p *pages) editorPage(c echo.Context) error {
 	} else if _, err := p.s.games.FromFEN(s.FEN(), s.Variant); err != nil {
 		problem = games.ErrorOf(err).Msg
 	}
-	m := views.NewEditor(s, problem, p.asset)
+	m := views.NewEditor(s, problem, p.s.asset)
 	if isHX(c) {
 		c.Response().Header().Set("HX-Push-Url", canonical)
 		return render(c, http.StatusOK, views.EditorMain(m))

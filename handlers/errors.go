@@ -1,23 +1,47 @@
 package handlers
 
 import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"net"
 	"net/http"
+	"os"
+	"strconv"
+	"time"
+
+	"github.com/labstack/echo/v4"
 
 	"github.com/banchess/banchess/games"
+	"github.com/banchess/banchess/views"
 )
 
-// httpStatus is the one place a refusal's code becomes an HTTP status;
-// pages and the API only format the refusal.
-func httpStatus(e *games.Error) int {
-	switch e.Detail {
-	case "too_large":
-		return http.StatusRequestEntityTooLarge
-	case "cancelled", "busy":
-		return http.StatusServiceUnavailable
-	case "timeout":
-		return http.StatusRequestTimeout
-	}
-	switch e.Code {
+// The kinds of refusal only HTTP has, beside games.Code's.
+const (
+	methodNotAllowed games.Code = "method_not_allowed" // a known address, another method
+	unsupportedMedia games.Code = "unsupported_media_type"
+)
+
+// The details the handlers give, beside games.Detail's.
+const (
+	badRequest     games.Detail = "bad_request"      // Invalid: the body could not be read
+	badJSON        games.Detail = "bad_json"         // Invalid: not one JSON object of the request's members
+	unknownField   games.Detail = "unknown_field"    // Invalid: a member the request does not take
+	notJSON        games.Detail = "not_json"         // unsupportedMedia: a body not sent as JSON
+	badFields      games.Detail = "bad_fields"       // Invalid: ?fields= names no member of the game object
+	badMode        games.Detail = "bad_mode"         // Invalid: not a way to play, or members of another
+	badBot         games.Detail = "bad_bot"          // Invalid: not the computer's colour, or no "bot"
+	badColor       games.Detail = "bad_color"        // Invalid: not a colour
+	fenAndPGN      games.Detail = "fen_and_pgn"      // Invalid: a FEN and a PGN both
+	rateLimited    games.Detail = "rate_limited"     // TooMany: over the POST rate
+	tooManyGames   games.Detail = "too_many_games"   // TooMany: over the games a minute
+	tooManyStreams games.Detail = "too_many_streams" // TooMany: over the streams open
+)
+
+// status is the HTTP status of a refusal of code.
+func status(code games.Code) int {
+	switch code {
 	case games.Invalid:
 		return http.StatusBadRequest
 	case games.Illegal, games.Banned:
@@ -32,18 +56,83 @@ func httpStatus(e *games.Error) int {
 		return http.StatusForbidden
 	case games.TooMany:
 		return http.StatusTooManyRequests
+	case games.TooLarge:
+		return http.StatusRequestEntityTooLarge
+	case games.Timeout:
+		return http.StatusRequestTimeout
+	case games.Unavailable:
+		return http.StatusServiceUnavailable
+	case methodNotAllowed:
+		return http.StatusMethodNotAllowed
+	case unsupportedMedia:
+		return http.StatusUnsupportedMediaType
 	}
 	return http.StatusInternalServerError
 }
 
+// unavailableWait is what a 503 asks the client to wait when its refusal
+// does not say.
+const unavailableWait = 5 * time.Second
+
+// writeError answers a request that failed with err, and is the one place
+// a failure becomes an HTTP status (status, by its code). Under /api it
+// answers the API's {"error","code"}; elsewhere what a page made of it
+// (see shown), or else an error page — its main part for htmx — that, for
+// a failure of the server's own, offers ways on. It sets Retry-After when
+// the refusal says when to try again (a 503 always does), and logs the
+// server's failures.
+func (s *Server) writeError(c echo.Context, err error) error {
+	e := errorOf(err)
+	st := status(e.Code)
+	wait := e.RetryAfter
+	if wait <= 0 && e.Code == games.Unavailable {
+		wait = unavailableWait
+	}
+	if wait > 0 {
+		c.Response().Header().Set("Retry-After", strconv.Itoa(int(math.Ceil(wait.Seconds()))))
+	}
+	if e.Code == games.Internal || e.Code == games.Unavailable {
+		s.logFailure(c, "request failed", err)
+	}
+	if isAPI(c) {
+		return c.JSON(st, errorBody{Msg: e.Msg, Code: apiCode(e)})
+	}
+	var pe *pageError
+	errors.As(err, &pe)
+	if pe != nil && pe.show != nil {
+		return pe.show(st, e)
+	}
+	title, msg := errorTitle(e), e.Msg
+	switch {
+	case e.Code == games.Internal:
+		return s.stuck(c, st, title, msg)
+	case pe != nil && pe.title != "":
+		title = pe.title
+	case e.Code == games.NotFound:
+		msg = "There is no game at this address: it may have been removed after a long time unplayed."
+	}
+	if isHX(c) {
+		return render(c, st, views.ErrorMain(title, msg))
+	}
+	return render(c, st, views.ErrorPage(title, msg, s.asset))
+}
+
+// errorBody is the body of every failure under /api.
+type errorBody struct {
+	Msg  string `json:"error"` // a sentence a person understands
+	Code string `json:"code"`  // a short machine word
+}
+
+// apiCode is the API's word for e: its detail, or else its code.
+func apiCode(e *games.Error) string {
+	if e.Detail != "" {
+		return string(e.Detail)
+	}
+	return string(e.Code)
+}
+
 // errorTitle heads the page that explains a refusal.
 func errorTitle(e *games.Error) string {
-	switch e.Detail {
-	case "timeout":
-		return "Request timed out"
-	case "busy", "cancelled":
-		return "Server busy"
-	}
 	switch e.Code {
 	case games.NotFound:
 		return "No such game"
@@ -51,8 +140,177 @@ func errorTitle(e *games.Error) string {
 		return "Only the players can do this"
 	case games.TooMany:
 		return "Too many requests"
+	case games.TooLarge:
+		return "Request too large"
+	case games.Timeout:
+		return "Request timed out"
+	case games.Unavailable:
+		return "Server busy"
 	case games.Internal:
+		if e.Detail == games.Unreadable {
+			return "This game could not be read"
+		}
 		return "Something went wrong"
 	}
 	return "This request was refused"
+}
+
+// stuck answers a request the server failed (a game it could not read, a
+// store that failed) with a page that offers ways on: a new game, and the
+// browser's games, not only a link back that may fail the same way.
+func (s *Server) stuck(c echo.Context, status int, title, msg string) error {
+	o := views.NoSelection()
+	o.Asset = s.asset
+	if id := c.Param("id"); validID(id) {
+		o.Base = gamePath(id)
+	}
+	if isHX(c) {
+		return render(c, status, views.StuckMain(title, msg, o))
+	}
+	o.Games = s.gameLinks(c.Request().Context(), player(c), c.Param("id"))
+	return render(c, status, views.StuckPage(title, msg, o))
+}
+
+// pageError is a refusal a page words or shows in its own way: under a
+// title of its own rather than its code's, or by show, which renders it —
+// the game again with its message, the analysis panel saying why — at the
+// status writeError chose. The API answers it as any other.
+type pageError struct {
+	err   error
+	title string
+	show  func(status int, e *games.Error) error
+}
+
+func (p *pageError) Error() string { return p.err.Error() }
+func (p *pageError) Unwrap() error { return p.err }
+
+// titled heads the error page of err with title.
+func titled(title string, err error) error { return &pageError{err: err, title: title} }
+
+// shown answers err, outside the API, with show.
+func shown(err error, show func(status int, e *games.Error) error) error {
+	return &pageError{err: err, show: show}
+}
+
+// errorOf is err as a refusal: a *games.Error as it is, but a store too
+// busy to save as Unavailable; Echo's own (a route or method not found) by
+// its status; a body over the limit as TooLarge; and anything else as
+// games.ErrorOf makes it.
+func errorOf(err error) *games.Error {
+	var e *games.Error
+	var tooBig *http.MaxBytesError
+	var he *echo.HTTPError
+	switch {
+	case errors.As(err, &e):
+		if e.Code == games.Internal && e.Detail == "" && storeBusy(e) {
+			return busy(busySaveMsg, e)
+		}
+		return e
+	case errors.As(err, &tooBig):
+		return tooLarge(tooBig.Limit)
+	case errors.As(err, &he):
+		return httpError(he)
+	}
+	return games.ErrorOf(err)
+}
+
+// httpError is a status Echo raised as a refusal, in the words of its
+// message when it has one of its own.
+func httpError(he *echo.HTTPError) *games.Error {
+	e := games.ErrorOf(he) // Internal
+	switch he.Code {
+	case http.StatusBadRequest:
+		e = &games.Error{Code: games.Invalid, Detail: badRequest, Msg: "The request could not be read."}
+	case http.StatusUnauthorized:
+		e = &games.Error{Code: games.Unauthorized, Msg: "This request does not say who is asking."}
+	case http.StatusForbidden:
+		e = &games.Error{Code: games.Forbidden, Msg: "This request was refused."}
+	case http.StatusNotFound:
+		e = &games.Error{Code: games.NotFound, Msg: "There is nothing at this address."}
+	case http.StatusMethodNotAllowed:
+		e = &games.Error{Code: methodNotAllowed, Msg: "This address does not take this method."}
+	case http.StatusRequestTimeout:
+		e = &games.Error{Code: games.Timeout, Msg: slowBodyMsg}
+	case http.StatusRequestEntityTooLarge:
+		e = tooLarge(maxBody)
+	case http.StatusUnsupportedMediaType:
+		e = &games.Error{Code: unsupportedMedia, Detail: notJSON, Msg: "The request body must be JSON (Content-Type: application/json)."}
+	case http.StatusTooManyRequests:
+		e = &games.Error{Code: games.TooMany, Msg: "Too many requests: please wait and try again."}
+	case http.StatusServiceUnavailable:
+		e = &games.Error{Code: games.Unavailable, Msg: busyMsg}
+	default:
+		if he.Code >= 400 && he.Code < 500 {
+			e = &games.Error{Code: games.Invalid, Msg: "This request was refused."}
+		}
+	}
+	if m, ok := he.Message.(string); ok && m != "" && m != http.StatusText(he.Code) {
+		e.Msg = games.Sentence(m)
+	}
+	return e
+}
+
+// tooLarge refuses a body over limit bytes.
+func tooLarge(limit int64) *games.Error {
+	return &games.Error{Code: games.TooLarge, Msg: fmt.Sprintf("The request body is larger than the %d KiB this server accepts.", limit>>10)}
+}
+
+// slowBodyMsg answers a request whose body did not arrive in time.
+const slowBodyMsg = "The request did not arrive in time (the connection was too slow or stalled), so nothing changed. Please try again."
+
+// bodyError explains a failure to read a request's body: over the limit,
+// not arrived in time, or else unreadable, in the words of unreadable.
+func bodyError(err error, unreadable string) *games.Error {
+	var tooBig *http.MaxBytesError
+	switch {
+	case errors.As(err, &tooBig):
+		return tooLarge(tooBig.Limit)
+	case bodyTimedOut(err):
+		return &games.Error{Code: games.Timeout, Msg: slowBodyMsg, Err: err}
+	}
+	return &games.Error{Code: games.Invalid, Detail: badRequest, Msg: unreadable, Err: err}
+}
+
+// bodyTimedOut reports whether err, from reading a request's body, is the
+// server giving up on it: the connection's read deadline (the server's
+// ReadTimeout) passed, or the request was cancelled meanwhile. The client
+// is slow or gone, and the answer is 408, not a server failure.
+func bodyTimedOut(err error) bool {
+	var ne net.Error
+	return errors.Is(err, os.ErrDeadlineExceeded) || errors.As(err, &ne) && ne.Timeout() ||
+		errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
+}
+
+// answerErrors answers every failure of the handlers and middleware after
+// it, a panic included, with writeError: inside the middleware before it
+// (compression, the request log), as any answer.
+func (s *Server) answerErrors(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) (err error) {
+		defer func() {
+			if r := recover(); r != nil {
+				if r == http.ErrAbortHandler {
+					panic(r)
+				}
+				err = fmt.Errorf("panic: %v", r)
+			}
+			if err != nil && !c.Response().Committed {
+				err = s.writeError(c, err)
+			}
+		}()
+		return next(c)
+	}
+}
+
+// errorHandler answers, with writeError, the failures that reach Echo
+// itself: those of the middleware before answerErrors. Should writeError
+// fail in turn, def answers.
+func (s *Server) errorHandler(def echo.HTTPErrorHandler) echo.HTTPErrorHandler {
+	return func(err error, c echo.Context) {
+		if c.Response().Committed {
+			return
+		}
+		if s.writeError(c, err) != nil {
+			def(err, c)
+		}
+	}
 }

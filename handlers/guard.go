@@ -3,15 +3,9 @@ package handlers
 import (
 	"context"
 	"errors"
-	"net/http"
-	"strconv"
 	"time"
 
-	"github.com/labstack/echo/v4"
-
 	"github.com/banchess/banchess/games"
-	"github.com/banchess/banchess/rules"
-	"github.com/banchess/banchess/views"
 )
 
 // DefaultGameWait is how long a request waits to read games before it
@@ -24,9 +18,6 @@ import (
 // within the 30 s WriteTimeout main serves with.
 const DefaultGameWait = 5 * time.Second
 
-// retryAfter is what a 503 asks the client to wait, in seconds.
-const retryAfter = 5
-
 // Messages of the refusals the handlers add to the games layer's.
 const (
 	busyMsg       = "The server is too busy to serve this game just now. Please try again in a few seconds."
@@ -35,20 +26,21 @@ const (
 )
 
 // guarded is the games service as the handlers use it: a request gives up
-// reading games (View, Games) after the server's game wait (WithGameWait) with
-// a 503 "busy" refusal, a game whose stored record cannot be read is told
-// apart ("unreadable"), and a store too busy to save answers 503 as well.
-// Writes are never abandoned: once a write waits for its game, it runs.
+// reading games (View, Games) after the server's game wait (WithGameWait),
+// Unavailable (games.Busy), and a game whose stored record cannot be read
+// is told apart (games.Unreadable). Writes are never abandoned: once a
+// write waits for its game, it runs (a store too busy to save it is
+// Unavailable too, see errorOf).
 type guarded struct {
 	GameService
-	s *Server
+	wait time.Duration
 }
 
 // View runs fn on the game as the service does, but gives up after the
 // game wait: the stores' game locks and database reads
 // follow the context, so a read stuck behind a slow save ends in time.
 func (g *guarded) View(ctx context.Context, id string, cred games.Credential, fn games.ViewFunc) error {
-	rctx, cancel := context.WithTimeout(ctx, g.s.gameWait)
+	rctx, cancel := context.WithTimeout(ctx, g.wait)
 	defer cancel()
 	err := g.GameService.View(rctx, id, cred, fn)
 	switch {
@@ -59,32 +51,29 @@ func (g *guarded) View(ctx context.Context, id string, cred games.Credential, fn
 	case rctx.Err() != nil:
 		return busy(busyMsg, err)
 	}
-	return g.readError(id, err)
+	return readError(id, err)
 }
 
 // readError classifies the failure of a read of game id, whose view
 // function cannot fail: a store's failure to read it, a cancelled
 // request, or a game that is not there.
-func (g *guarded) readError(id string, err error) error {
-	if err == nil {
-		return nil
-	}
+func readError(id string, err error) error {
 	e := games.ErrorOf(err)
 	switch {
-	case e.Code == games.NotFound, e.Code == games.TooMany, e.Detail == "cancelled", e.Detail == "busy":
+	case e.Code == games.NotFound, e.Code == games.TooMany, e.Code == games.Unavailable:
 		return e
 	case e.Code == games.Internal && storeBusy(e):
 		return busy(busyMsg, e)
 	}
 	// Whatever the games layer made of it (a record that does not replay
 	// may read as a refusal from the rules), this is the store's failure.
-	return &games.Error{Code: games.Internal, Detail: "unreadable", Msg: unreadableMsg, Err: &readFailure{id: id, err: err}}
+	return &games.Error{Code: games.Internal, Detail: games.Unreadable, Msg: unreadableMsg, Err: &readFailure{id: id, err: err}}
 }
 
 // Games lists the browser's games as the service does, giving up after
 // the game wait.
 func (g *guarded) Games(ctx context.Context, cred games.Credential, limit int) ([]games.Summary, error) {
-	ctx, cancel := context.WithTimeout(ctx, g.s.gameWait)
+	ctx, cancel := context.WithTimeout(ctx, g.wait)
 	defer cancel()
 	list, err := g.GameService.Games(ctx, cred, limit)
 	switch {
@@ -100,52 +89,9 @@ func (g *guarded) Games(ctx context.Context, cred games.Credential, limit int) (
 	return nil, err
 }
 
-// writeError classifies a write's failure: a store too busy to save is
-// 503 (the game is unchanged).
-func (g *guarded) writeError(err error) error {
-	if err == nil {
-		return nil
-	}
-	if e := games.ErrorOf(err); e.Code == games.Internal && e.Detail == "" && storeBusy(e) {
-		return busy(busySaveMsg, e)
-	}
-	return err
-}
-
-func (g *guarded) Create(ctx context.Context, cred games.Credential, game *rules.Game) (string, error) {
-	id, err := g.GameService.Create(ctx, cred, game)
-	return id, g.writeError(err)
-}
-
-func (g *guarded) Play(ctx context.Context, id string, cred games.Credential, in games.Input, then games.ViewFunc) error {
-	return g.writeError(g.GameService.Play(ctx, id, cred, in, then))
-}
-
-func (g *guarded) Undo(ctx context.Context, id string, cred games.Credential, then games.ViewFunc) (games.Undone, error) {
-	u, err := g.GameService.Undo(ctx, id, cred, then)
-	return u, g.writeError(err)
-}
-
-func (g *guarded) Resign(ctx context.Context, id string, cred games.Credential, side rules.Color, then games.ViewFunc) error {
-	return g.writeError(g.GameService.Resign(ctx, id, cred, side, then))
-}
-
-func (g *guarded) Draw(ctx context.Context, id string, cred games.Credential, then games.ViewFunc) error {
-	return g.writeError(g.GameService.Draw(ctx, id, cred, then))
-}
-
-func (g *guarded) Hide(ctx context.Context, id string, cred games.Credential) error {
-	return g.writeError(g.GameService.Hide(ctx, id, cred))
-}
-
-func (g *guarded) Claim(ctx context.Context, id string, cred games.Credential) (bool, error) {
-	held, err := g.GameService.Claim(ctx, id, cred)
-	return held, g.writeError(err)
-}
-
 // busy is the refusal of a request the store could not serve in time.
 func busy(msg string, cause error) *games.Error {
-	return &games.Error{Code: games.Internal, Detail: "busy", Msg: msg, Err: cause}
+	return &games.Error{Code: games.Unavailable, Detail: games.Busy, Msg: msg, Err: cause}
 }
 
 // storeBusy reports whether e's cause is SQLite's "database is busy" or
@@ -187,57 +133,4 @@ func (s *Server) firstFailure(id string) bool {
 	}
 	s.failed[id] = true
 	return true
-}
-
-// retryLater asks the client to come back later on a 503.
-func retryLater(c echo.Context, status int) {
-	if h := c.Response().Header(); status == http.StatusServiceUnavailable && h.Get("Retry-After") == "" {
-		h.Set("Retry-After", strconv.Itoa(retryAfter))
-	}
-}
-
-// stuck answers a request the server failed (a game it could not read, a
-// store that failed) with a page that offers ways on: a new game, and the
-// browser's games, not only a link back that may fail the same way.
-func (p *pages) stuck(c echo.Context, e *games.Error) error {
-	status := httpStatus(e)
-	title := errorTitle(e)
-	if e.Detail == "unreadable" {
-		title = "This game could not be read"
-	}
-	o := views.NoSelection()
-	o.Asset = p.asset
-	if id := c.Param("id"); validID(id) {
-		o.Base = gamePath(id)
-	}
-	if isHX(c) {
-		return render(c, status, views.StuckMain(title, e.Msg, o))
-	}
-	o.Games = p.gameLinks(c.Request().Context(), player(c), c.Param("id"))
-	return render(c, status, views.StuckPage(title, e.Msg, o))
-}
-
-// readableGame returns the most recently played of the browser's games
-// that can be read, skipping those that cannot (a damaged record, a game
-// removed since it was listed), or "" when it has none. When it has games
-// and none can be read, the error is the last one's.
-func (p *pages) readableGame(ctx context.Context, cred games.Credential) (string, error) {
-	list, err := p.s.games.Games(ctx, cred, listSize)
-	if err != nil {
-		return "", err
-	}
-	var last error
-	for _, sum := range list {
-		err := p.s.games.View(ctx, sum.ID, cred, func(*games.Record, games.Seats) {})
-		if err == nil {
-			return sum.ID, nil
-		}
-		switch e := games.ErrorOf(err); {
-		case e.Detail == "unreadable":
-			last = err
-		case e.Code != games.NotFound: // busy, cancelled: the next would fare no better
-			return "", err
-		}
-	}
-	return "", last
 }

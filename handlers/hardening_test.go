@@ -136,7 +136,7 @@ func TestUnreadableGame(t *testing.T) {
 		{method: http.MethodPost, target: "/api/games/" + bad + "/actions", json: `{"action":"m:d2d4"}`, header: map[string]string{"Authorization": "Bearer " + string(cred)}},
 	} {
 		rec := h.send(e)
-		var body apiError
+		var body errorBody
 		if err := json.Unmarshal(rec.Body.Bytes(), &body); err != nil || rec.Code != http.StatusInternalServerError {
 			t.Fatalf("%s %s: %d %s", h.method, h.target, rec.Code, rec.Body)
 		}
@@ -359,7 +359,7 @@ func checkTimeout(t *testing.T, target string, code int, hdr http.Header, body [
 		return
 	}
 	if strings.HasPrefix(target, "/api/") {
-		var ae apiError
+		var ae errorBody
 		if err := json.Unmarshal(body, &ae); err != nil || ae.Code != "timeout" || ae.Msg == "" {
 			t.Errorf("%s: %s, want the API's error with code timeout", target, body)
 		}
@@ -497,7 +497,7 @@ func TestBusyGame(t *testing.T) {
 			t.Errorf("%s %s hx=%v: %d, Retry-After %q, after %v; want 503 with Retry-After within %v", h.method, h.target, h.hx, rec.Code, rec.Header().Get("Retry-After"), took, 10*wait)
 		}
 		if strings.HasPrefix(h.target, "/api/") {
-			var ae apiError
+			var ae errorBody
 			if err := json.Unmarshal(rec.Body.Bytes(), &ae); err != nil || ae.Code != "busy" {
 				t.Errorf("%s: %s, want code busy", h.target, rec.Body)
 			}

@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
@@ -21,26 +22,26 @@ const imagePrefix = "/img/"
 // The ban defaults to the one the FEN's seventh field names; ban=- shows
 // none. An image's address says all it shows, so it is cached for good.
 func (p *pages) image(c echo.Context) error {
+	const noImage = "No such image"
 	if p.s.images == nil {
-		return refuse(c, http.StatusServiceUnavailable, "No images", "This server draws no images.")
+		return titled("No images", &games.Error{Code: games.Unavailable, Msg: "This server draws no images."})
 	}
 	name := strings.TrimPrefix(c.Request().URL.Path, imagePrefix)
 	fen, ext, ok := cutExt(name)
 	if !ok {
-		return refuse(c, http.StatusNotFound, "No such image", "An image's address ends in .svg or .png, such as /img/"+strings.ReplaceAll(rules.StartFEN, " ", "_")+".png.")
+		return titled(noImage, &games.Error{Code: games.NotFound, Msg: "An image's address ends in .svg or .png, such as /img/" + strings.ReplaceAll(rules.StartFEN, " ", "_") + ".png."})
 	}
 	s, err := boardimage.FromFEN(fen)
 	if err != nil {
-		return refuse(c, http.StatusBadRequest, "No such image", games.Sentence(err.Error()))
+		return titled(noImage, &games.Error{Code: games.Invalid, Msg: games.Sentence(err.Error())})
 	}
 	size, err := imageOptions(c, &s)
 	if err != nil {
-		return refuse(c, http.StatusBadRequest, "No such image", games.ErrorOf(err).Msg)
+		return titled(noImage, err)
 	}
 	img, err := p.s.images.Draw(s, ext, size)
 	if err != nil {
-		p.s.logFailure(c, "drawing an image", err)
-		return refuse(c, http.StatusInternalServerError, "Something went wrong", "The image could not be drawn.")
+		return &games.Error{Code: games.Internal, Msg: "The image could not be drawn.", Err: fmt.Errorf("drawing an image: %w", err)}
 	}
 	h := c.Response().Header()
 	h.Set("Cache-Control", "public, max-age=31536000, immutable")

@@ -5,7 +5,6 @@ import (
 	"math"
 	"net"
 	"net/http"
-	"strconv"
 	"sync"
 	"time"
 
@@ -42,16 +41,17 @@ func DefaultLimits() Limits {
 	}
 }
 
-// tooMany builds the 429 for a client that must wait: it sets Retry-After
-// (in whole seconds, rounded up) on the response. detail is the API's code.
-func tooMany(c echo.Context, wait time.Duration, detail games.Detail, what string) *games.Error {
+// tooMany refuses a client that must wait: for wait, in whole seconds
+// rounded up (the Retry-After it is answered with), which what, its
+// message, is told.
+func tooMany(wait time.Duration, detail games.Detail, what string) *games.Error {
 	secs := max(1, int(math.Ceil(wait.Seconds())))
-	c.Response().Header().Set("Retry-After", strconv.Itoa(secs))
 	unit := "seconds"
 	if secs == 1 {
 		unit = "second"
 	}
-	return &games.Error{Code: games.TooMany, Detail: detail, Msg: fmt.Sprintf("%s Please wait %d %s and try again.", what, secs, unit)}
+	return &games.Error{Code: games.TooMany, Detail: detail, RetryAfter: time.Duration(secs) * time.Second,
+		Msg: fmt.Sprintf("%s Please wait %d %s and try again.", what, secs, unit)}
 }
 
 // limitPosts refuses POSTs over the client's rate.
@@ -61,8 +61,8 @@ func (s *Server) limitPosts(next echo.HandlerFunc) echo.HandlerFunc {
 			return next(c)
 		}
 		if wait := s.posts.take(clientKey(c.RealIP())); wait > 0 {
-			return refuseError(c, tooMany(c, wait, "rate_limited",
-				"This address has sent more requests than the server takes in a short time, so this one was refused and nothing changed."))
+			return tooMany(wait, rateLimited,
+				"This address has sent more requests than the server takes in a short time, so this one was refused and nothing changed.")
 		}
 		return next(c)
 	}
@@ -72,7 +72,7 @@ func (s *Server) limitPosts(next echo.HandlerFunc) echo.HandlerFunc {
 // returns the refusal (code TooMany) to answer with.
 func (s *Server) allowGame(c echo.Context) error {
 	if wait := s.created.take(clientKey(c.RealIP())); wait > 0 {
-		return tooMany(c, wait, "too_many_games",
+		return tooMany(wait, tooManyGames,
 			fmt.Sprintf("This address has started %d games in the last minute, the most this server allows.", s.limits.GamesPerMinute))
 	}
 	return nil

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
-	"slices"
 	"strconv"
 
 	"github.com/a-h/templ"
@@ -19,21 +18,18 @@ import (
 // stream every game page follows.
 func (p *pages) liveRoutes(e *echo.Echo) {
 	e.GET("/g/:id/events", p.events)
-	e.POST("/g/:id/join", p.join)
-	e.POST("/g/:id/offer", p.offer)
-	e.POST("/g/:id/answer", p.answer)
+	e.POST("/g/:id/join", p.onGame(p.join))
+	e.POST("/g/:id/offer", p.onGame(p.offer))
+	e.POST("/g/:id/answer", p.onGame(p.answer))
 }
 
 // inviteSettings reads the invite form: colour and clock.
 func inviteSettings(c echo.Context) (games.InviteSettings, error) {
 	f := c.Request().Form
 	var st games.InviteSettings
-	switch v := f.Get("color"); v {
-	case "", "random":
-	case "white", "black":
-		st.Color, _ = rules.ParseColor(v)
-	default:
-		return st, invalidf("%q is not a colour to play: use white, black or random.", trimText(v))
+	var ok bool
+	if st.Color, ok = colorField(f.Get("color"), true); !ok {
+		return st, invalidf("%q is not a colour to play: use white, black or random.", trimText(f.Get("color")))
 	}
 	tc, ok, err := games.ParseTimeControl(f.Get("clock"))
 	if err != nil {
@@ -50,18 +46,18 @@ func inviteSettings(c echo.Context) (games.InviteSettings, error) {
 func (p *pages) newInvite(c echo.Context, o views.Options) error {
 	settings, err := inviteSettings(c)
 	if err != nil {
-		return p.refuse(c, err)
+		return err
 	}
 	g, err := p.s.games.NewGame(c.Request().Form.Get("variant"))
 	if err != nil {
-		return p.refuse(c, err)
+		return err
 	}
 	if err := p.s.allowGame(c); err != nil {
-		return p.refuse(c, err)
+		return err
 	}
 	id, _, _, err := p.s.games.CreateInvite(c.Request().Context(), p.s.ensurePlayer(c), g, settings)
 	if err != nil {
-		return p.refuse(c, err)
+		return err
 	}
 	o.Announce = "New game with a friend: send them the invite link"
 	return p.created(c, id, o, g, false)
@@ -79,71 +75,53 @@ func navigation(c echo.Context) bool {
 // opening it takes the free seat and goes to the game; once both seats
 // are taken it shows the game to watch, saying so. A request that is not
 // a browser's navigation gets the game with a button that takes the seat.
-func (p *pages) openInvite(c echo.Context, id, code string, o views.Options) error {
+func (p *pages) openInvite(c echo.Context, id, code string, o *views.Options) error {
 	if !navigation(c) {
 		o.JoinCode = code
-		return p.show(c, id, http.StatusOK, o)
+		return p.show(c, id, *o, http.StatusOK)
 	}
 	return p.takeSeat(c, id, code, o)
 }
 
 // takeSeat joins game id with code and goes to its page.
-func (p *pages) takeSeat(c echo.Context, id, code string, o views.Options) error {
+func (p *pages) takeSeat(c echo.Context, id, code string, o *views.Options) error {
 	_, err := p.s.games.Join(c.Request().Context(), id, p.s.ensurePlayer(c), code)
 	switch e := games.ErrorOf(err); {
 	case err == nil:
 		o.Base = gamePath(id)
 		return c.Redirect(http.StatusSeeOther, o.Query())
-	case e.Detail == "seat_taken":
+	case e.Detail == games.SeatTaken:
 		o.SeatTaken = true
-		return p.show(c, id, http.StatusOK, o)
-	default:
-		return p.fail(c, id, o, err)
+		return p.show(c, id, *o, http.StatusOK)
 	}
+	return err
 }
 
 // join takes the free seat (the invite page's button, for a browser that
 // did not say it was navigating).
-func (p *pages) join(c echo.Context) error {
-	id := c.Param("id")
-	o, err := p.options(c)
-	if err != nil {
-		return p.fail(c, id, o, err)
-	}
+func (p *pages) join(c echo.Context, id string, o *views.Options) error {
 	return p.takeSeat(c, id, c.Request().Form.Get("invite"), o)
 }
 
 // offer makes an offer: takeback, draw or rematch.
-func (p *pages) offer(c echo.Context) error {
-	id := c.Param("id")
-	o, err := p.options(c)
-	if err != nil {
-		return p.fail(c, id, o, err)
-	}
+func (p *pages) offer(c echo.Context, id string, o *views.Options) error {
 	offer, err := games.ParseOffer(c.Request().Form.Get("offer"))
 	if err != nil {
-		return p.fail(c, id, o, err)
+		return err
 	}
-	err = p.s.games.MakeOffer(c.Request().Context(), id, player(c), offer, func(rec *games.Record, _ games.Seats) {
-		o.Announce = offerNews(rec, offer)
-	})
-	if err != nil {
-		return p.fail(c, id, o, err)
+	news := func(rec *games.Record) string { return offerNews(rec, offer) }
+	if err := p.s.games.MakeOffer(c.Request().Context(), id, player(c), offer, announce(o, news)); err != nil {
+		return err
 	}
-	return p.done(c, id, o)
+	return p.done(c, id, *o)
 }
 
 // answer accepts or declines the opponent's offer.
-func (p *pages) answer(c echo.Context) error {
-	id := c.Param("id")
-	o, err := p.options(c)
-	if err != nil {
-		return p.fail(c, id, o, err)
-	}
+func (p *pages) answer(c echo.Context, id string, o *views.Options) error {
 	f := c.Request().Form
 	offer, err := games.ParseOffer(f.Get("offer"))
 	if err != nil {
-		return p.fail(c, id, o, err)
+		return err
 	}
 	var accept bool
 	switch v := f.Get("accept"); v {
@@ -151,36 +129,25 @@ func (p *pages) answer(c echo.Context) error {
 		accept = true
 	case "no":
 	default:
-		return p.fail(c, id, o, invalidf("%q is not an answer: use yes or no.", trimText(v)))
+		return invalidf("%q is not an answer: use yes or no.", trimText(v))
 	}
-	err = p.s.games.AnswerOffer(c.Request().Context(), id, player(c), offer, accept, func(rec *games.Record, _ games.Seats) {
-		o.Announce = "Offer declined"
+	news := func(rec *games.Record) string {
 		if accept {
-			o.Announce = offerNews(rec, offer)
+			return offerNews(rec, offer)
 		}
-	})
-	if err != nil {
-		return p.fail(c, id, o, err)
+		return "Offer declined"
+	}
+	if err := p.s.games.AnswerOffer(c.Request().Context(), id, player(c), offer, accept, announce(o, news)); err != nil {
+		return err
 	}
 	if accept && offer == games.OfferRematch {
 		var next string
 		p.s.games.View(c.Request().Context(), id, "", func(rec *games.Record, _ games.Seats) { next = rec.Rematch })
 		if next != "" {
-			return p.moveTo(c, next, o)
+			return p.moveTo(c, next, *o)
 		}
 	}
-	return p.done(c, id, o)
-}
-
-// moveTo sends the browser to game id: a redirect, or for htmx the game's
-// fragment with its address pushed.
-func (p *pages) moveTo(c echo.Context, id string, o views.Options) error {
-	o.Base = gamePath(id)
-	if isHX(c) {
-		c.Response().Header().Set("HX-Push-Url", o.Query())
-		return p.show(c, id, http.StatusOK, o)
-	}
-	return c.Redirect(http.StatusSeeOther, o.Query())
+	return p.done(c, id, *o)
 }
 
 // offerNews says what an offer did, for the live announcement.
@@ -282,29 +249,5 @@ func (p *pages) events(c echo.Context) error {
 		}{pr.White, pr.Black, pr.Spectators})
 		return es.send(event{name: "presence", data: data})
 	}
-	err := p.s.stream(c, id, cred, state, presence)
-	if err != nil {
-		if e := games.ErrorOf(err); e.Code == games.TooMany {
-			c.Response().Header().Set("Retry-After", "60")
-		}
-		return p.refuse(c, err)
-	}
-	return nil
-}
-
-// tableTags are the PGN tags a game's table adds: its time control.
-func tableTags(rec *games.Record) []rules.Tag {
-	if rec.Clock == nil {
-		return nil
-	}
-	return []rules.Tag{{Name: "TimeControl", Value: rec.Clock.Control.PGN()}}
-}
-
-// recordPGN writes the game rec holds as PGN (see exportPGN) with its
-// table's: the time control, and the clock's time left after each ply.
-func recordPGN(rec *games.Record, own ...rules.Tag) string {
-	if rec.Clock == nil {
-		return exportPGN(rec.Game, own...)
-	}
-	return rec.Game.AnnotatedPGN(rec.Clock.ClkComment, slices.Concat(own, tableTags(rec))...)
+	return p.s.stream(c, id, cred, state, presence)
 }

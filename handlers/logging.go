@@ -84,10 +84,10 @@ func (s *Server) logFailure(c echo.Context, msg string, err error, attrs ...slog
 		return
 	}
 	level := slog.LevelError
-	switch games.ErrorOf(err).Detail {
-	case "cancelled", "timeout":
+	switch e := errorOf(err); {
+	case e.Detail == games.Cancelled, e.Code == games.Timeout:
 		level = slog.LevelInfo
-	case "busy":
+	case e.Code == games.Unavailable:
 		level = slog.LevelWarn
 	}
 	attrs = append([]slog.Attr{

@@ -61,7 +61,8 @@ type Pinger interface {
 
 // Server holds what the handlers share.
 type Server struct {
-	games      GameService
+	games      *guarded
+	asset      string // the static files' version, for cache busting
 	pinger     Pinger // nil: always healthy
 	now        func() time.Time
 	limits     Limits
@@ -144,17 +145,18 @@ func ParseBaseURL(raw string) (string, error) {
 // Without it nothing is logged.
 func WithLogger(l *slog.Logger) Option { return func(s *Server) { s.log = l } }
 
-// New returns a Server on the games service svc. now gives the time (for
-// PGN dates and the rate limits); nil means time.Now.
+// New returns a Server on the games service svc, through which every page
+// and API call goes. now gives the time (for PGN dates and the rate
+// limits); nil means time.Now.
 func New(svc GameService, now func() time.Time, opts ...Option) *Server {
 	if now == nil {
 		now = time.Now
 	}
-	s := &Server{now: now, gameWait: DefaultGameWait, failed: map[string]bool{}}
+	s := &Server{now: now, asset: assetVersion(), gameWait: DefaultGameWait, failed: map[string]bool{}}
 	for _, o := range opts {
 		o(s)
 	}
-	s.games = &guarded{GameService: svc, s: s}
+	s.games = &guarded{GameService: svc, wait: s.gameWait}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
@@ -171,8 +173,7 @@ func New(svc GameService, now func() time.Time, opts ...Option) *Server {
 
 // Register adds every route and the shared middleware to e, and sets e's
 // IPExtractor (the connection's address, or with WithTrustProxy the
-// client X-Forwarded-For names) and its HTTPErrorHandler (an HTML page
-// outside /api).
+// client X-Forwarded-For names) and its HTTPErrorHandler (writeError).
 func (s *Server) Register(e *echo.Echo) {
 	if s.trustProxy {
 		e.IPExtractor = echo.ExtractIPFromXFFHeader()

@@ -83,7 +83,7 @@ func boolDigit(b bool) string {
 func (p *pages) saveSettings(c echo.Context) error {
 	o, err := p.options(c)
 	if err != nil {
-		return p.refuse(c, err)
+		return err
 	}
 	applySettings(c.Request().Form, &o)
 	p.s.writeSettings(c, o)

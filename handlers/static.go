@@ -17,6 +17,7 @@ import (
 	"github.com/andybalholm/brotli"
 	"github.com/labstack/echo/v4"
 
+	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/static"
 )
 
@@ -137,10 +138,10 @@ func accepts(header, coding string) bool {
 func (p *pages) static(c echo.Context) error {
 	f := p.files.get(c.Param("*"))
 	if f == nil {
-		return refuse(c, http.StatusNotFound, "Not found", "There is no such file.")
+		return titled("Not found", &games.Error{Code: games.NotFound, Msg: "There is no such file."})
 	}
 	h := c.Response().Header()
-	if c.QueryParam("v") == p.asset {
+	if c.QueryParam("v") == p.s.asset {
 		h.Set("Cache-Control", "public, max-age=31536000, immutable")
 	} else {
 		h.Set("Cache-Control", "no-cache")

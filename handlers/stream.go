@@ -37,6 +37,9 @@ func DefaultStreamLimits() StreamLimits {
 // DefaultHeartbeat is how often an idle stream says it is alive.
 const DefaultHeartbeat = 15 * time.Second
 
+// streamRetry is how long a client refused a stream is asked to wait.
+const streamRetry = time.Minute
+
 // streamWriteTimeout bounds each write to a stream: a client that stops
 // reading is dropped instead of holding the stream open.
 const streamWriteTimeout = 10 * time.Second
@@ -68,9 +71,10 @@ func (st *streams) open(client string) (release func(), err error) {
 	defer st.mu.Unlock()
 	switch {
 	case st.limits.Total > 0 && st.total >= st.limits.Total:
-		return nil, &games.Error{Code: games.TooMany, Detail: "too_many_streams", Msg: "The server has as many live streams open as it takes: try again in a minute."}
+		return nil, &games.Error{Code: games.TooMany, Detail: tooManyStreams, RetryAfter: streamRetry,
+			Msg: "The server has as many live streams open as it takes: try again in a minute."}
 	case st.limits.PerClient > 0 && st.byClient[client] >= st.limits.PerClient:
-		return nil, &games.Error{Code: games.TooMany, Detail: "too_many_streams",
+		return nil, &games.Error{Code: games.TooMany, Detail: tooManyStreams, RetryAfter: streamRetry,
 			Msg: fmt.Sprintf("This address has %d live streams open, the most this server allows: close some first.", st.limits.PerClient)}
 	}
 	st.total++

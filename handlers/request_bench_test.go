@@ -1,0 +1,89 @@
+package handlers
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/labstack/echo/v4"
+)
+
+// requestBodies are the API bodies the request benchmarks read: an
+// action, a game against the computer, and a long PGN to import.
+func requestBodies() map[string]string {
+	var pgn strings.Builder
+	for i := 1; i <= 300; i++ {
+		pgn.WriteString("{banning: e2e4} Nf3 {banning: e7e5} Nf6 {banning: c2c4} Ng1 {banning: d7d5} Ng8 ")
+	}
+	return map[string]string{
+		"action": `{"action":"b:e2e4","ply":1}`,
+		"bot":    `{"variant":"ban","bot":{"color":"black","level":3}}`,
+		"pgn":    `{"pgn":"` + pgn.String() + `*"}`,
+	}
+}
+
+// BenchmarkDecodeRequest reads request bodies as the API does.
+func BenchmarkDecodeRequest(b *testing.B) {
+	newRequest := map[string]func() any{
+		"action": func() any { return &actionRequest{} },
+		"bot":    func() any { return &createRequest{} },
+		"pgn":    func() any { return &createRequest{} },
+	}
+	for name, body := range requestBodies() {
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := decodeObject([]byte(body), newRequest[name](), ""); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkAPIRequest serves whole API requests: creating a game, and an
+// action (each op plays a ban and undoes it).
+func BenchmarkAPIRequest(b *testing.B) {
+	e := echo.New()
+	New(newService(nil), apiClock).Register(e)
+	post := func(path, token, body string) *httptest.ResponseRecorder {
+		req := httptest.NewRequest(http.MethodPost, path, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		if token != "" {
+			req.Header.Set("Authorization", "Bearer "+token)
+		}
+		rec := httptest.NewRecorder()
+		e.ServeHTTP(rec, req)
+		return rec
+	}
+	b.Run("create", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if rec := post("/api/games?fields=id", "", `{"variant":"ban","mode":"hotseat"}`); rec.Code != http.StatusCreated {
+				b.Fatal(rec.Code, rec.Body)
+			}
+		}
+	})
+	b.Run("action", func(b *testing.B) {
+		rec := post("/api/games", "", `{}`)
+		id := between(rec.Body.String(), `"id":"`, `"`)
+		token := between(rec.Body.String(), `"token":"`, `"`)
+		b.ReportAllocs()
+		for b.Loop() {
+			if rec := post("/api/games/"+id+"/actions?fields=ply", token, `{"action":"b:e2e4","ply":1}`); rec.Code != http.StatusOK {
+				b.Fatal(rec.Code, rec.Body)
+			}
+			if rec := post("/api/games/"+id+"/undo?fields=ply", token, ``); rec.Code != http.StatusOK {
+				b.Fatal(rec.Code, rec.Body)
+			}
+		}
+	})
+}
+
+// between is the text of s after the first open up to the next close.
+func between(s, open, close string) string {
+	_, rest, _ := strings.Cut(s, open)
+	v, _, _ := strings.Cut(rest, close)
+	return v
+}
