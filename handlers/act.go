@@ -1,0 +1,153 @@
+package handlers
+
+import (
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/banchess/banchess/games"
+	"github.com/banchess/banchess/rules"
+	"github.com/banchess/banchess/views"
+)
+
+// game shows game id at /g/{id}.
+func (p *pages) game(c echo.Context, id string, o *views.Options) error {
+	var err error
+	if o.Sel, err = square(c, "sel", true); err != nil {
+		return err
+	}
+	if o.PromoTo, err = square(c, "to", true); err != nil {
+		return err
+	}
+	o.Notice = noticeText(c.QueryParam("notice"))
+	if code := c.QueryParam("invite"); code != "" {
+		return p.openInvite(c, id, code, o)
+	}
+	o.Export = c.QueryParam("export") == "1"
+	return p.show(c, id, *o, http.StatusOK)
+}
+
+// selectSquare picks a square (the no-JavaScript way): the page comes back
+// with its destinations marked. Picking the picked square again, or a square
+// with nothing to do, clears the selection.
+func (p *pages) selectSquare(c echo.Context, id string, o *views.Options) error {
+	sq, err := square(c, "square", false)
+	if err != nil {
+		return err
+	}
+	from, err := square(c, "from", true)
+	if err != nil {
+		return err
+	}
+	if sq != from {
+		o.Sel = sq // views.NewGame drops a selection with no legal action
+	}
+	if !isHX(c) {
+		// The redirect carries the selection: keep only one the viewer may
+		// act on, and send no one to the address of a game that is not
+		// there (the fragment of htmx checks both as it renders).
+		err := p.s.games.View(c.Request().Context(), id, player(c), func(rec *games.Record, seats games.Seats) {
+			if !seats.Has(rec.Game.Turn().Actor) || !canPick(rec.Game, sq) {
+				o.Sel = rules.NoSquare
+			}
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return p.done(c, id, *o)
+}
+
+// canPick reports whether some legal action starts on sq.
+func canPick(g *rules.Game, sq rules.Square) bool {
+	for _, a := range g.Legal() {
+		if a.From == sq {
+			return true
+		}
+	}
+	return false
+}
+
+// ply plays a ban or a move: from the board (from, to, promotion) or typed
+// (text: "e2e4", "Nf3", "b:e2e4"). A move that promotes without a piece
+// chosen opens the promotion picker instead.
+func (p *pages) ply(c echo.Context, id string, o *views.Options) error {
+	in, err := boardInput(c)
+	if err != nil {
+		return err
+	}
+	err = p.s.games.Play(c.Request().Context(), id, player(c), in, nil)
+	if in.Text == "" && games.IsPromotionNeeded(err) {
+		o.Sel, o.PromoTo = in.From, in.To
+		return p.done(c, id, *o)
+	}
+	if err != nil {
+		return err
+	}
+	return p.done(c, id, *o)
+}
+
+// undo takes back the last ply (or a resignation or agreed draw).
+func (p *pages) undo(c echo.Context, id string, o *views.Options) error {
+	undone, err := p.s.games.Undo(c.Request().Context(), id, player(c), nil)
+	if err != nil {
+		return err
+	}
+	if undone.Declared.Over() {
+		o.Announce = "Took back: " + views.Banner(undone.Declared)
+	} else {
+		o.Announce = views.TookBack(undone.Ply)
+	}
+	return p.done(c, id, *o)
+}
+
+// resign ends the game: side (white or black) resigns.
+func (p *pages) resign(c echo.Context, id string, o *views.Options) error {
+	v := c.Request().Form.Get("side")
+	side, ok := colorField(v, false)
+	if !ok {
+		return invalidf("%q is not a side: use white or black.", trimText(v))
+	}
+	if err := p.s.games.Resign(c.Request().Context(), id, player(c), side, announce(o, ending)); err != nil {
+		return err
+	}
+	return p.done(c, id, *o)
+}
+
+// draw ends the game as a draw by agreement.
+func (p *pages) draw(c echo.Context, id string, o *views.Options) error {
+	if err := p.s.games.Draw(c.Request().Context(), id, player(c), announce(o, ending)); err != nil {
+		return err
+	}
+	return p.done(c, id, *o)
+}
+
+// announce is a change's view that sets o's announcement to what news
+// says of the game after it.
+func announce(o *views.Options, news func(*games.Record) string) games.ViewFunc {
+	return func(rec *games.Record, _ games.Seats) { o.Announce = news(rec) }
+}
+
+// ending words how the game rec holds ended.
+func ending(rec *games.Record) string { return views.Banner(rec.Game.Outcome()) }
+
+// hide removes the game from the browser's list, and goes back to the
+// page the form was on (a game's page, if that game is still there; else
+// the current game).
+func (p *pages) hide(c echo.Context) error {
+	id := c.Param("id")
+	if _, err := p.options(c); err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	if err := p.s.games.Hide(ctx, id, player(c)); err != nil {
+		return err
+	}
+	back := "/"
+	if from := c.Request().Form.Get("back"); from != id && validID(from) {
+		if p.s.games.View(ctx, from, "", func(*games.Record, games.Seats) {}) == nil {
+			back = gamePath(from)
+		}
+	}
+	return c.Redirect(http.StatusSeeOther, back)
+}

@@ -1,0 +1,233 @@
+package handlers
+
+import (
+	"fmt"
+	"net/http"
+	"reflect"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/banchess/banchess/games"
+	"github.com/banchess/banchess/rules"
+)
+
+// gameObject is a game as the API writes it (issue 4).
+type gameObject struct {
+	ID      string   `json:"id"`
+	Variant string   `json:"variant"`
+	FEN     string   `json:"fen"`
+	Ply     int      `json:"ply"`
+	Turn    string   `json:"turn"`
+	Phase   string   `json:"phase"`
+	Ban     *string  `json:"ban"`
+	InCheck bool     `json:"inCheck"`
+	Legal   []string `json:"legal"`
+	Status  string   `json:"status"`
+	Reason  string   `json:"reason"`
+	Winner  string   `json:"winner"`
+	Result  string   `json:"result"`
+	Log     []string `json:"log"`
+	PGN     string   `json:"pgn"`
+
+	// Who plays and what stands around the board.
+	Mode     string      `json:"mode"`     // "hotseat", "invite" or "bot"
+	Revision int64       `json:"revision"` // counts the game's changes
+	Seats    seatsObject `json:"seats"`
+	Clock    *clockJSON  `json:"clock"`   // null for a game without a clock
+	Offers   offersJSON  `json:"offers"`  // pending offers, by side
+	Rematch  *string     `json:"rematch"` // the rematch game's id, once accepted
+	Bot      *botJSON    `json:"bot"`     // the computer's seat; null but at a game against it
+}
+
+// botJSON is the computer's seat: its side and level.
+type botJSON struct {
+	Color string `json:"color"`
+	Level int    `json:"level"`
+}
+
+// seatsObject says which seats are taken.
+type seatsObject struct {
+	White bool `json:"white"`
+	Black bool `json:"black"`
+}
+
+// clockJSON is a clock as it stands when the answer is written.
+type clockJSON struct {
+	White     int64   `json:"white"` // milliseconds left
+	Black     int64   `json:"black"`
+	Running   *string `json:"running"` // "white", "black", or null when stopped
+	Initial   int64   `json:"initial"` // milliseconds
+	Increment int64   `json:"increment"`
+}
+
+// offersJSON are the offers pending: each the side that made it, or null.
+type offersJSON struct {
+	Takeback *string `json:"takeback"`
+	Draw     *string `json:"draw"`
+	Rematch  *string `json:"rematch"`
+}
+
+// sideOrNull writes a side as "white" or "black", no side as null.
+func sideOrNull(c rules.Color) *string {
+	if c == 0 {
+		return nil
+	}
+	s := c.String()
+	return &s
+}
+
+// recordJSON describes the game rec holds, with its seats, clock and
+// offers as they stand at now. Call it with the game's lock held.
+func recordJSON(rec *games.Record, now time.Time, tags ...rules.Tag) gameObject {
+	return recordSubset(rec, now, nil, tags...)
+}
+
+// recordSubset is recordJSON with only the members in want filled (nil:
+// all; see gameSubset).
+func recordSubset(rec *games.Record, now time.Time, want fieldSet, tags ...rules.Tag) gameObject {
+	obj := gameSubset(rec.ID, rec.Game, want)
+	if want.has("pgn") {
+		obj.PGN = recordPGN(rec, tags...)
+	}
+	obj.Mode, obj.Revision = string(rec.Mode), rec.Revision
+	obj.Seats = seatsObject{White: rec.White != "", Black: rec.Black != ""}
+	obj.Offers = offersJSON{Takeback: sideOrNull(rec.Offers.Takeback), Draw: sideOrNull(rec.Offers.Draw), Rematch: sideOrNull(rec.Offers.Rematch)}
+	if rec.Rematch != "" {
+		obj.Rematch = &rec.Rematch
+	}
+	if b := rec.Bot; b != nil {
+		obj.Bot = &botJSON{Color: b.Color.String(), Level: b.Level}
+	}
+	if rec.Clock != nil {
+		cv := rec.Clock.At(now)
+		obj.Clock = &clockJSON{White: cv.White.Milliseconds(), Black: cv.Black.Milliseconds(), Running: sideOrNull(cv.Running),
+			Initial: cv.Control.Initial.Milliseconds(), Increment: cv.Control.Increment.Milliseconds()}
+	}
+	return obj
+}
+
+// gameSubset describes g, stored under id, with only the members in want
+// filled (nil: all) but for its PGN, which recordSubset writes: the log,
+// which grows with the game, only when asked for. Call it with the game's
+// lock held.
+func gameSubset(id string, g *rules.Game, want fieldSet) gameObject {
+	turn, out := g.Turn(), g.Outcome()
+	var legal []string
+	if want.has("legal") {
+		legal = make([]string, 0, 64)
+		for _, a := range g.Legal() {
+			legal = append(legal, a.String())
+		}
+	}
+	var ban *string
+	if p, ok := g.Ban(); ok {
+		s := p.String()
+		ban = &s
+	}
+	var log []string
+	if want.has("log") {
+		if log = g.Log(); log == nil {
+			log = []string{}
+		}
+	}
+	return gameObject{
+		ID:      id,
+		Variant: g.Variant().ID(),
+		FEN:     g.FEN(),
+		Ply:     g.Ply(),
+		Turn:    turn.Actor.String(),
+		Phase:   turn.Phase.String(),
+		Ban:     ban,
+		InCheck: g.InCheck(),
+		Legal:   legal,
+		Status:  out.Status.String(),
+		Reason:  out.Reason.String(),
+		Winner:  out.Winner.String(),
+		Result:  out.Result(),
+		Log:     log,
+	}
+}
+
+// fieldSet is the game object's members a request asks for with
+// ?fields=fen,legal (nil: all of them).
+type fieldSet map[string]bool
+
+func (f fieldSet) has(name string) bool { return f == nil || f[name] }
+
+// member is one of the game object's members: its JSON name, and the
+// index of its field.
+type member struct {
+	name  string
+	field int
+}
+
+// gameMembers are the game object's members, in its order, as its struct
+// tags name them (read-only).
+var gameMembers = func() []member {
+	t := reflect.TypeFor[gameObject]()
+	ms := make([]member, t.NumField())
+	for i := range ms {
+		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
+		ms[i] = member{name: name, field: i}
+	}
+	return ms
+}()
+
+// fieldsOf reads the fields query parameter: a comma-separated list of the
+// game object's members ("compact": all but log and pgn, which grow with
+// the game); nil when absent.
+func fieldsOf(c echo.Context) (fieldSet, error) {
+	raw, ok := c.QueryParams()["fields"]
+	if !ok {
+		return nil, nil
+	}
+	want := fieldSet{}
+	for _, v := range raw {
+		for name := range strings.SplitSeq(v, ",") {
+			name = strings.TrimSpace(name)
+			switch {
+			case name == "compact":
+				for _, m := range gameMembers {
+					want[m.name] = m.name != "log" && m.name != "pgn"
+				}
+			case memberNamed(name):
+				want[name] = true
+			default:
+				names := make([]string, len(gameMembers))
+				for i, m := range gameMembers {
+					names[i] = m.name
+				}
+				return nil, &games.Error{Code: games.Invalid, Detail: badFields,
+					Msg: fmt.Sprintf("%q is not a member of the game object: ask for some of %s, or for compact.", trimText(name), strings.Join(names, ", "))}
+			}
+		}
+	}
+	return want, nil
+}
+
+// memberNamed reports whether the game object has a member of that name.
+func memberNamed(name string) bool {
+	for _, m := range gameMembers {
+		if m.name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// gameAnswer writes obj with only the members in want (all when nil).
+func gameAnswer(c echo.Context, obj gameObject, want fieldSet) error {
+	if want == nil {
+		return c.JSON(http.StatusOK, obj)
+	}
+	v := reflect.ValueOf(obj)
+	out := make(map[string]any, len(want))
+	for _, m := range gameMembers {
+		if want[m.name] {
+			out[m.name] = v.Field(m.field).Interface()
+		}
+	}
+	return c.JSON(http.StatusOK, out)
+}

@@ -1,0 +1,241 @@
+package handlers
+
+import (
+	"context"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/banchess/banchess/games"
+	"github.com/banchess/banchess/rules"
+	"github.com/banchess/banchess/views"
+)
+
+// index sends the browser to its current game, the one it played last,
+// or starts one; with fen, pgn or a (a share link) in the query it opens
+// that game as a new one.
+func (p *pages) index(c echo.Context) error {
+	q := c.QueryParams()
+	if games.IsLink(q) {
+		return p.open(c)
+	}
+	o, err := p.options(c)
+	if err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	cred := player(c)
+	if old, ok := legacyGame(c); ok {
+		held := false
+		if old != "" {
+			cred = p.s.ensurePlayer(c)
+			var err error
+			held, err = p.s.games.Claim(ctx, old, cred)
+			if err != nil && games.ErrorOf(err).Code != games.NotFound {
+				return err
+			}
+		}
+		dropLegacy(c)
+		if held {
+			o.Base = gamePath(old)
+			return c.Redirect(http.StatusSeeOther, o.Query())
+		}
+	}
+	current, err := p.readableGame(ctx, cred) // skipping games that cannot be read
+	if err != nil {
+		return err
+	}
+	if current != "" {
+		o.Base = gamePath(current)
+		return c.Redirect(http.StatusSeeOther, o.Query())
+	}
+	g, _ := p.s.games.NewGame("")
+	id, err := p.create(c, g)
+	if err != nil {
+		return err
+	}
+	o.Base = gamePath(id)
+	return c.Redirect(http.StatusSeeOther, o.Query())
+}
+
+// readableGame returns the most recently played of the browser's games
+// that can be read, skipping those that cannot (a damaged record, a game
+// removed since it was listed), or "" when it has none. When it has games
+// and none can be read, the error is the last one's.
+func (p *pages) readableGame(ctx context.Context, cred games.Credential) (string, error) {
+	list, err := p.s.games.Games(ctx, cred, listSize)
+	if err != nil {
+		return "", err
+	}
+	var last error
+	for _, sum := range list {
+		err := p.s.games.View(ctx, sum.ID, cred, func(*games.Record, games.Seats) {})
+		if err == nil {
+			return sum.ID, nil
+		}
+		switch e := games.ErrorOf(err); {
+		case e.Detail == games.Unreadable:
+			last = err
+		case e.Code != games.NotFound: // busy, cancelled: the next would fare no better
+			return "", err
+		}
+	}
+	return "", last
+}
+
+// create stores g as a new game held by this browser, when it may create
+// one now.
+func (p *pages) create(c echo.Context, g *rules.Game) (string, error) {
+	if err := p.s.allowGame(c); err != nil {
+		return "", err
+	}
+	return p.s.games.Create(c.Request().Context(), p.s.ensurePlayer(c), g)
+}
+
+// open starts a game from a link: /?fen=…, /?pgn=…, or a share link
+// /?v=…&fen=…&a=b:e2e4,m:d2d4&end=….
+func (p *pages) open(c echo.Context) error {
+	o, err := p.options(c)
+	if err != nil {
+		return err
+	}
+	g, err := p.s.games.FromLink(c.QueryParams())
+	if err != nil {
+		return titled("This link does not open a game", err)
+	}
+	id, err := p.create(c, g)
+	if err != nil {
+		return err
+	}
+	return p.created(c, id, o, g, false)
+}
+
+// newGame starts a new game of the chosen variant.
+func (p *pages) newGame(c echo.Context) error {
+	o, err := p.options(c)
+	if err != nil {
+		return err
+	}
+	switch mode := c.Request().Form.Get("mode"); mode {
+	case "", "hotseat":
+	case "invite":
+		return p.newInvite(c, o)
+	case "bot":
+		return p.newBot(c, o)
+	default:
+		return invalidf("%q is not a way to play: use hotseat, invite or bot.", trimText(mode))
+	}
+	g, err := p.s.games.NewGame(c.Request().Form.Get("variant"))
+	if err != nil {
+		return err
+	}
+	id, err := p.create(c, g)
+	if err != nil {
+		return err
+	}
+	o.Announce = "New " + g.Variant().Name() + " game"
+	return p.created(c, id, o, g, false)
+}
+
+// importGame starts a game from a pasted FEN or PGN, of the variant
+// chosen beside it ("" lets the text decide), opened at its end or, with
+// at=start, at its start. A PGN of several games asks which one first
+// (pgn_game). A bad text leaves every game as it was and shows the
+// reader's message beside it, on the game the form was posted from.
+func (p *pages) importGame(c echo.Context) error {
+	o, err := p.options(c)
+	if err != nil {
+		return err
+	}
+	f := c.Request().Form
+	text, variant := strings.TrimSpace(f.Get("text")), f.Get("variant")
+	o.ImportText, o.ImportVariant, o.ImportAtStart = f.Get("text"), variant, f.Get("at") == "start"
+	var g *rules.Game
+	switch {
+	case text == "" || rules.LooksLikeFEN(text):
+		g, err = p.s.games.FromText(text, variant)
+	default:
+		var n int
+		if n, err = p.pgnGame(f.Get("pgn_game"), text, &o); err == nil && o.ImportGames == nil {
+			g, err = p.s.games.FromPGNGame(text, variant, n)
+		}
+	}
+	if err != nil || g == nil {
+		return p.importRefused(c, f.Get("game"), o, err)
+	}
+	id, err := p.create(c, g)
+	if err != nil {
+		return err
+	}
+	o.Announce = "Game loaded"
+	return p.created(c, id, o, g, o.ImportAtStart)
+}
+
+// pgnGame reads which game of a PGN to import: the form's choice, or the
+// only one. For a PGN of several games and no choice, it sets o's list of
+// them to choose from instead.
+func (p *pages) pgnGame(choice, text string, o *views.Options) (int, error) {
+	list, err := p.s.games.PGNGames(text)
+	if err != nil || len(list) < 2 {
+		return 0, err
+	}
+	if choice == "" {
+		o.ImportGames = views.ImportChoices(list)
+		return 0, nil
+	}
+	n, err := strconv.Atoi(choice)
+	if err != nil || n < 0 || n >= len(list) {
+		return 0, invalidf("%q is not one of the PGN's %d games.", trimText(choice), len(list))
+	}
+	return n, nil
+}
+
+// importRefused shows the import box again on game from: with the
+// reader's message (err), or with the PGN's games to choose from (err
+// nil).
+func (p *pages) importRefused(c echo.Context, from string, o views.Options, err error) error {
+	switch {
+	case err == nil && validID(from):
+		return p.show(c, from, o, http.StatusOK)
+	case err == nil:
+		return titled("Choose a game", invalidf("This PGN holds several games: import it from a game's page to choose one."))
+	case errorOf(err).Code == games.Internal:
+		return err
+	case validID(from):
+		return shown(err, func(status int, e *games.Error) error {
+			o.ImportError = e.Msg
+			return p.show(c, from, o, status)
+		})
+	}
+	return titled("This text does not open a game", err)
+}
+
+// branch starts a new game (form field variant, Ban Chess by default)
+// from the position after the first index plies of game id, which stays
+// as it is. Anyone who can see the game may.
+func (p *pages) branch(c echo.Context, id string, o *views.Options) error {
+	f := c.Request().Form
+	index, err := strconv.Atoi(f.Get("index"))
+	if err != nil {
+		return invalidf("%q is not a ply number.", trimText(f.Get("index")))
+	}
+	var g *rules.Game
+	var fromErr error
+	err = p.s.games.View(c.Request().Context(), id, player(c), func(rec *games.Record, _ games.Seats) {
+		g, fromErr = p.s.games.FromPly(rec.Game, index, f.Get("variant"))
+	})
+	if err == nil {
+		err = fromErr
+	}
+	if err != nil {
+		return err
+	}
+	nid, err := p.create(c, g)
+	if err != nil {
+		return err
+	}
+	o.Announce = "New " + g.Variant().Name() + " game from this position"
+	return p.created(c, nid, *o, g, false)
+}

@@ -1,0 +1,170 @@
+package handlers
+
+import (
+	"net/http"
+	"slices"
+	"strconv"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/banchess/banchess/games"
+	"github.com/banchess/banchess/rules"
+	"github.com/banchess/banchess/views"
+)
+
+// delta answers GET /g/{id}/delta?ply=N (with the page's view options,
+// flip and auto, and optionally from, the square picked on its board):
+// what changed since the page that shows the game at ply N, as htmx
+// out-of-band swaps with HX-Reswap: none, or the whole #game when the page
+// is too far behind (see docs/fragments.md). Live pages ask for it when
+// the game changes.
+func (p *pages) delta(c echo.Context) error {
+	o, err := p.options(c)
+	if err != nil {
+		return err
+	}
+	return p.respond(c, c.Param("id"), o, http.StatusOK, true)
+}
+
+// export shows the game's PGN and share link: for htmx, the export panel's
+// part that holds them; else the game's page with them shown.
+func (p *pages) export(c echo.Context) error {
+	o, err := p.options(c)
+	if err != nil {
+		return err
+	}
+	id := c.Param("id")
+	o.Export, o.Base = true, gamePath(id)
+	if !isHX(c) {
+		return c.Redirect(http.StatusSeeOther, o.Query("export", "1"))
+	}
+	var m views.Game
+	err = p.s.games.View(c.Request().Context(), id, player(c), func(rec *games.Record, _ games.Seats) {
+		o.EngineLocked = rec.EngineLocked()
+		o.ShareURL = p.s.origin(c) + "/?" + p.s.games.Link(rec.Game)
+		o.PGN = p.pgn(rec)
+		m = views.NewGame(rec.Game, o)
+	})
+	if err != nil {
+		return err
+	}
+	return render(c, http.StatusOK, views.ExportFragment(m))
+}
+
+// history shows the board after the first index plies, read-only.
+func (p *pages) history(c echo.Context) error {
+	o, err := p.options(c)
+	if err != nil {
+		return err
+	}
+	index, err := strconv.Atoi(c.Param("index"))
+	if err != nil {
+		return titled("No such ply", invalidf("%q is not a ply number.", trimText(c.Param("index"))))
+	}
+	o.Notice = noticeText(c.QueryParam("notice"))
+	return p.showHistory(c, c.Param("id"), index, o)
+}
+
+// showHistory renders the read-only view of game id after index plies.
+func (p *pages) showHistory(c echo.Context, id string, index int, o views.Options) error {
+	o.Asset, o.Base, o.Origin = p.s.asset, gamePath(id), p.s.origin(c)
+	var m views.Game
+	var viewErr error
+	err := p.s.games.View(c.Request().Context(), id, player(c), func(rec *games.Record, _ games.Seats) {
+		o.EngineLocked = rec.EngineLocked()
+		m, viewErr = views.NewHistoryView(rec.Game, index, o)
+	})
+	switch {
+	case err != nil:
+		return err
+	case viewErr != nil:
+		return noSuchPly(games.Sentence(viewErr.Error()))
+	}
+	if isHX(c) {
+		return render(c, http.StatusOK, views.Fragment(m))
+	}
+	return render(c, http.StatusOK, views.Page(m))
+}
+
+// noSuchPly refuses a ply a game does not have.
+func noSuchPly(msg string) error {
+	return titled("No such ply", &games.Error{Code: games.NotFound, Msg: msg})
+}
+
+// editPosition opens in the board editor the position that game id's page
+// shows (/g/{id}/edit), or its history view after index plies
+// (/g/{id}/history/{index}/edit). The page's link is the same after every
+// ply, so a ply's delta need not carry it.
+func (p *pages) editPosition(c echo.Context) error {
+	index := -1
+	if v := c.Param("index"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 {
+			return titled("No such ply", invalidf("%q is not a ply number.", trimText(v)))
+		}
+		index = n
+	}
+	var fen, variant string
+	found := true
+	err := p.s.games.View(c.Request().Context(), c.Param("id"), player(c), func(rec *games.Record, _ games.Seats) {
+		g := rec.Game
+		variant, fen = g.Variant().ID(), g.FEN()
+		if index >= 0 {
+			fen, found = g.FENAfter(index)
+		}
+	})
+	switch {
+	case err != nil:
+		return err
+	case !found:
+		return noSuchPly("This game has no ply " + strconv.Itoa(index) + ".")
+	}
+	return c.Redirect(http.StatusSeeOther, views.EditURL(fen, variant))
+}
+
+// downloadPGN sends the game as a .pgn file.
+func (p *pages) downloadPGN(c echo.Context) error {
+	id := c.Param("id")
+	var pgn string
+	err := p.s.games.View(c.Request().Context(), id, player(c), func(rec *games.Record, _ games.Seats) {
+		pgn = p.pgn(rec)
+	})
+	if err != nil {
+		return err
+	}
+	c.Response().Header().Set("Content-Disposition", `attachment; filename="banchess-`+id+`.pgn"`)
+	c.Response().Header().Set("Cache-Control", "no-store")
+	return c.Blob(http.StatusOK, "application/x-chess-pgn", []byte(pgn))
+}
+
+// pgn writes the PGN of the game rec holds, with the playground's Site and
+// Date if it created the game (see exportPGN).
+func (p *pages) pgn(rec *games.Record) string {
+	return recordPGN(rec, rules.Tag{Name: "Site", Value: "Ban Chess playground"}, rules.Tag{Name: "Date", Value: p.s.now().Format("2006.01.02")})
+}
+
+// recordPGN writes the game rec holds as PGN (see exportPGN) with its
+// table's: the time control, and the clock's time left after each ply.
+func recordPGN(rec *games.Record, own ...rules.Tag) string {
+	if rec.Clock == nil {
+		return exportPGN(rec.Game, own...)
+	}
+	return rec.Game.AnnotatedPGN(rec.Clock.ClkComment, slices.Concat(own, tableTags(rec))...)
+}
+
+// exportPGN writes g's PGN: a game imported with tags keeps them as they
+// were; one the server created gets the server's own tags.
+func exportPGN(g *rules.Game, own ...rules.Tag) string {
+	if len(g.Tags()) > 0 {
+		return g.PGN()
+	}
+	return g.PGN(own...)
+}
+
+// tableTags are the PGN tags a game's table adds: its time control.
+func tableTags(rec *games.Record) []rules.Tag {
+	if rec.Clock == nil {
+		return nil
+	}
+	return []rules.Tag{{Name: "TimeControl", Value: rec.Clock.Control.PGN()}}
+}

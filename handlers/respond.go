@@ -1,0 +1,259 @@
+package handlers
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/a-h/templ"
+	"github.com/labstack/echo/v4"
+
+	"github.com/banchess/banchess/games"
+	"github.com/banchess/banchess/rules"
+	"github.com/banchess/banchess/views"
+)
+
+// renderSize is room for a page or fragment in play: a fragment at ply 80
+// is about 28 KB. deltaSize is room for most of a ply's deltas (3 KB at
+// the median; docs/fragments.md).
+const (
+	renderSize = 48 << 10
+	deltaSize  = 4 << 10
+)
+
+// render writes t as HTML with status; pages change with every ply, so they
+// are never cached.
+func render(c echo.Context, status int, t templ.Component) error {
+	return renderIn(c, status, t, renderSize)
+}
+
+// renderIn is render into a buffer that starts with room for size bytes:
+// one allocation for most answers instead of a dozen, and no more.
+func renderIn(c echo.Context, status int, t templ.Component, size int) error {
+	var buf bytes.Buffer
+	buf.Grow(size)
+	ctx := c.Request().Context()
+	if ctx.Err() != nil {
+		// The request was cancelled (its body timed out, say), but its
+		// answer may still reach the client: render it all the same.
+		ctx = context.WithoutCancel(ctx)
+	}
+	if err := t.Render(ctx, &buf); err != nil {
+		return fmt.Errorf("render: %w", err)
+	}
+	h := c.Response().Header()
+	h.Set("Content-Length", strconv.Itoa(buf.Len()))
+	h.Set("Cache-Control", "no-store")
+	h.Add("Vary", "HX-Request")
+	return c.HTMLBlob(status, buf.Bytes())
+}
+
+// show renders game id with status: for htmx, the parts that changed
+// since the page the request came from (see pagePly and views.Delta),
+// or the whole #game fragment; else the whole page (with the browser's
+// list of games).
+func (p *pages) show(c echo.Context, id string, o views.Options, status int) error {
+	return p.respond(c, id, o, status, isHX(c))
+}
+
+// respond is show, with fragment choosing between a fragment (a delta when
+// the page's state allows one) and the whole page.
+func (p *pages) respond(c echo.Context, id string, o views.Options, status int, fragment bool) error {
+	ctx := c.Request().Context()
+	cred := player(c)
+	o.Asset, o.Base = p.s.asset, gamePath(id)
+	origin := p.s.origin(c)
+	o.WatchURL, o.Origin = origin+o.Base, origin
+	if !fragment {
+		o.Games = p.s.gameLinks(ctx, cred, id)
+	}
+	shown := 0
+	if fragment {
+		shown = pagePly(c)
+	}
+	var (
+		m     views.Game
+		d     views.Delta
+		delta bool
+	)
+	err := p.s.games.View(ctx, id, cred, func(rec *games.Record, seats games.Seats) {
+		o.Seats = views.Seats{White: seats.White, Black: seats.Black}
+		o.Revision, o.EventsURL = rec.Revision, o.Base+"/events"
+		o.Table = p.table(c, rec, seats, o)
+		o.EngineLocked = rec.EngineLocked()
+		o.Computer = computer(rec)
+		if o.JoinCode != "" && (seats.Any() || rec.White != "" && rec.Black != "") {
+			o.JoinCode = "" // nothing to join: seated already, or no seat free
+		}
+		if shown > 0 {
+			if d, delta = views.NewDelta(rec.Game, shown, o); delta {
+				return
+			}
+		}
+		if o.Export {
+			o.ShareURL = origin + "/?" + p.s.games.Link(rec.Game)
+			o.PGN = p.pgn(rec)
+		}
+		m = views.NewGame(rec.Game, o)
+	})
+	switch {
+	case err != nil:
+		return err
+	case delta:
+		c.Response().Header().Set("HX-Reswap", "none")
+		c.Response().Header().Set("Delta-Ply", strconv.Itoa(shown))               // the ply the page must show for it to apply
+		c.Response().Header().Set("Delta-Rev", strconv.FormatInt(o.Revision, 10)) // the game's revision it brings
+		return renderIn(c, status, views.DeltaSwaps(d), deltaSize)
+	case fragment:
+		return render(c, status, views.Fragment(m))
+	}
+	return render(c, status, views.Page(m))
+}
+
+// pagePly is the ply the requesting page shows (its form's or query's
+// ply field), for a delta; 0 when it does not say, or says it in a way
+// that does not parse: the answer is then the whole #game.
+func pagePly(c echo.Context) int {
+	ply, err := strconv.Atoi(c.Request().Form.Get("ply"))
+	if err != nil || ply < 1 {
+		return 0
+	}
+	return ply
+}
+
+// done answers a request on game id that worked: the fragment for htmx,
+// or a redirect to the page for a plain form (Post/Redirect/Get).
+func (p *pages) done(c echo.Context, id string, o views.Options, extra ...string) error {
+	if isHX(c) {
+		return p.show(c, id, o, http.StatusOK)
+	}
+	o.Base = gamePath(id)
+	sel, to := "", ""
+	if o.Sel.Valid() {
+		sel = o.Sel.String()
+	}
+	if o.PromoTo.Valid() {
+		to = o.PromoTo.String()
+	}
+	return c.Redirect(http.StatusSeeOther, o.Query(append([]string{"sel", sel, "to", to}, extra...)...))
+}
+
+// moveTo sends the browser to game id, with query after its address: a
+// redirect, or for htmx the game's fragment with its address pushed.
+func (p *pages) moveTo(c echo.Context, id string, o views.Options, query ...string) error {
+	o.Base = gamePath(id)
+	if isHX(c) {
+		c.Response().Header().Set("HX-Push-Url", o.Query(query...))
+		return p.show(c, id, o, http.StatusOK)
+	}
+	return c.Redirect(http.StatusSeeOther, o.Query(query...))
+}
+
+// created moves the browser to game id, which it just started from g,
+// with g's notices. With atStart, a game with plies opens at its start,
+// read-only.
+func (p *pages) created(c echo.Context, id string, o views.Options, g *rules.Game, atStart bool) error {
+	notice := notices(g)
+	o.Notice = noticeText(notice)
+	o.Sel, o.PromoTo = rules.NoSquare, rules.NoSquare
+	if !atStart || g.Ply() == g.StartPly() {
+		return p.moveTo(c, id, o, "notice", notice)
+	}
+	o.Base = gamePath(id)
+	start := views.HistoryPath(o, 0, "notice", notice)
+	if isHX(c) {
+		c.Response().Header().Set("HX-Push-Url", start)
+		return p.showHistory(c, id, 0, o)
+	}
+	return c.Redirect(http.StatusSeeOther, start)
+}
+
+// The notices an import leaves, named in the new game's address.
+const (
+	chessNotice      = "This PGN has no bans: it is a Classic game of all its moves. Step through it, and play Ban Chess from any position with \u201cPlay Ban Chess from here\u201d."
+	variationsNotice = "The PGN's variations were dropped: the game keeps its main line."
+)
+
+// notices names the notices of an imported game g, for its address ("",
+// "chess", "variations" or both joined by a comma).
+func notices(g *rules.Game) string {
+	var n []string
+	if g.FromChessGame() {
+		n = append(n, "chess")
+	}
+	if g.DroppedVariations() > 0 {
+		n = append(n, "variations")
+	}
+	return strings.Join(n, ",")
+}
+
+// noticeText is the text of the notices an address names.
+func noticeText(names string) string {
+	var out []string
+	for name := range strings.SplitSeq(names, ",") {
+		switch name {
+		case "chess":
+			out = append(out, chessNotice)
+		case "variations":
+			out = append(out, variationsNotice)
+		}
+	}
+	return strings.Join(out, " ")
+}
+
+// origin is scheme://host for absolute links: the base URL when the server
+// has one (WithBaseURL), else the request's, whose Host any client sets.
+func (s *Server) origin(c echo.Context) string {
+	if s.baseURL != "" {
+		return s.baseURL
+	}
+	return s.scheme(c) + "://" + c.Request().Host
+}
+
+// gameLinks lists the browser's games for its page; a failure to list
+// them is logged and leaves the list out rather than the game.
+func (s *Server) gameLinks(ctx context.Context, cred games.Credential, current string) []views.GameLink {
+	list, err := s.games.Games(ctx, cred, listSize)
+	if err != nil {
+		s.log.ErrorContext(ctx, "listing the browser's games", "err", err)
+		return nil
+	}
+	links := make([]views.GameLink, 0, len(list))
+	for _, sum := range list {
+		name := sum.Variant
+		if v, err := rules.VariantByID(sum.Variant); err == nil {
+			name = v.Name()
+		}
+		placement, _, _ := strings.Cut(sum.FEN, " ")
+		link := views.GameLink{
+			URL:     gamePath(sum.ID),
+			HideURL: gamePath(sum.ID) + "/hide",
+			Title:   fmt.Sprintf("%s · ply %d", name, sum.Ply),
+			Status:  summaryStatus(sum),
+			FEN:     sum.FEN,
+			Board:   placement,
+		}
+		if sum.ID == current {
+			// The page itself shows this game, and htmx plies do not
+			// reload the list: it would soon be out of date.
+			link.Current, link.Title, link.Status, link.Board = true, name+" · this game", "On the board above", ""
+		}
+		links = append(links, link)
+	}
+	return links
+}
+
+// summaryStatus says where a listed game stands: "White to ban", "1-0".
+func summaryStatus(s games.Summary) string {
+	if s.Phase == "over" {
+		return "Finished, " + s.Result
+	}
+	c, err := rules.ParseColor(s.Actor)
+	if err != nil {
+		return ""
+	}
+	return c.Name() + " to " + s.Phase
+}
