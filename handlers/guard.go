@@ -32,7 +32,7 @@ const (
 // write waits for its game, it runs (a store too busy to save it is
 // Unavailable too, see errorOf).
 type guarded struct {
-	GameService
+	*games.Service
 	wait time.Duration
 }
 
@@ -42,7 +42,7 @@ type guarded struct {
 func (g *guarded) View(ctx context.Context, id string, cred games.Credential, fn games.ViewFunc) error {
 	rctx, cancel := context.WithTimeout(ctx, g.wait)
 	defer cancel()
-	err := g.GameService.View(rctx, id, cred, fn)
+	err := g.Service.View(rctx, id, cred, fn)
 	switch {
 	case err == nil:
 		return nil
@@ -75,7 +75,7 @@ func readError(id string, err error) error {
 func (g *guarded) Games(ctx context.Context, cred games.Credential, limit int) ([]games.Summary, error) {
 	ctx, cancel := context.WithTimeout(ctx, g.wait)
 	defer cancel()
-	list, err := g.GameService.Games(ctx, cred, limit)
+	list, err := g.Service.Games(ctx, cred, limit)
 	switch {
 	case err == nil:
 		return list, nil

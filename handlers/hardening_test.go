@@ -18,7 +18,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/labstack/echo/v4"
 	_ "modernc.org/sqlite" // the driver the store uses, to damage a row behind its back
 
 	"github.com/banchess/banchess/games"
@@ -415,19 +414,19 @@ func TestBaseURL(t *testing.T) {
 	}
 }
 
-// slowService is a games service whose reads of one game wait until
-// released, as a read waits for the game's lock while a slow save holds
-// it, and whose list waits as long as its context lets it (as a database
-// busy with a slow commit).
-type slowService struct {
-	GameService
+// slowStore is a store whose reads of one game wait until released, as a
+// read waits for the game's lock while a slow save holds it, and whose
+// list waits as long as its context lets it (as a database busy with a
+// slow commit).
+type slowStore struct {
+	*store.Memory
 	slow     string
 	release  chan struct{}
 	slowList atomic.Bool
 	waiting  atomic.Int32 // reads of the slow game under way
 }
 
-func (s *slowService) View(ctx context.Context, id string, cred games.Credential, fn games.ViewFunc) error {
+func (s *slowStore) View(ctx context.Context, id string, fn func(*games.Record) error) error {
 	if id == s.slow {
 		s.waiting.Add(1)
 		defer s.waiting.Add(-1)
@@ -437,15 +436,15 @@ func (s *slowService) View(ctx context.Context, id string, cred games.Credential
 			return ctx.Err()
 		}
 	}
-	return s.GameService.View(ctx, id, cred, fn)
+	return s.Memory.View(ctx, id, fn)
 }
 
-func (s *slowService) Games(ctx context.Context, cred games.Credential, limit int) ([]games.Summary, error) {
+func (s *slowStore) List(ctx context.Context, holder string, limit int) ([]games.Summary, error) {
 	if s.slowList.Load() {
 		<-ctx.Done()
-		return nil, games.Internalf(ctx.Err(), "listing games")
+		return nil, fmt.Errorf("listing games: %w", ctx.Err())
 	}
-	return s.GameService.Games(ctx, cred, limit)
+	return s.Memory.List(ctx, holder, limit)
 }
 
 // savesBusy is a store whose saves fail as SQLite's do when another
@@ -466,18 +465,16 @@ func (s savesBusy) Update(ctx context.Context, id string, fn func(*games.Record)
 // does a list the database is too busy for, and a save the database
 // refused as busy.
 func TestBusyGame(t *testing.T) {
-	st := store.NewMemory()
-	svc := newService(st)
+	slow := &slowStore{Memory: store.NewMemory(), release: make(chan struct{})}
 	cred := games.NewCredential()
-	id, err := svc.Create(context.Background(), cred, rules.New(rules.BanChess{}))
+	id, err := newService(slow).Create(context.Background(), cred, rules.New(rules.BanChess{}))
 	if err != nil {
 		t.Fatal(err)
 	}
-	slow := &slowService{GameService: svc, slow: id, release: make(chan struct{})}
+	slow.slow = id
 	var logs bytes.Buffer
-	e := echo.New()
 	const wait = 200 * time.Millisecond
-	New(slow, apiClock, WithGameWait(wait), WithLogger(jsonLogger(&logs))).Register(e)
+	e := newServerOn(slow, WithGameWait(wait), WithLogger(jsonLogger(&logs)))
 	ck := &http.Cookie{Name: playerCookie, Value: string(cred)}
 
 	check := func(h hit) {

@@ -14,45 +14,9 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/banchess/banchess/boardimage"
-	"github.com/banchess/banchess/engine"
 	"github.com/banchess/banchess/games"
-	"github.com/banchess/banchess/rules"
 	"github.com/banchess/banchess/static"
 )
-
-// GameService is what the handlers need of the games layer (see package
-// games): every page and API call goes through it.
-type GameService interface {
-	Create(ctx context.Context, cred games.Credential, g *rules.Game) (string, error)
-	View(ctx context.Context, id string, cred games.Credential, fn games.ViewFunc) error
-	Play(ctx context.Context, id string, cred games.Credential, in games.Input, then games.ViewFunc) error
-	Undo(ctx context.Context, id string, cred games.Credential, then games.ViewFunc) (games.Undone, error)
-	Resign(ctx context.Context, id string, cred games.Credential, side rules.Color, then games.ViewFunc) error
-	Draw(ctx context.Context, id string, cred games.Credential, then games.ViewFunc) error
-	Games(ctx context.Context, cred games.Credential, limit int) ([]games.Summary, error)
-	Hide(ctx context.Context, id string, cred games.Credential) error
-	Claim(ctx context.Context, id string, cred games.Credential) (bool, error)
-	AnalysePosition(ctx context.Context, fen, variant string, req games.AnalysisRequest) (engine.Result, error)
-	AnalyseGame(ctx context.Context, id string, req games.AnalysisRequest) (engine.Result, error)
-
-	CreateInvite(ctx context.Context, cred games.Credential, g *rules.Game, settings games.InviteSettings) (id, code string, side rules.Color, err error)
-	CreateBot(ctx context.Context, cred games.Credential, g *rules.Game, settings games.BotSettings) (id string, side rules.Color, err error)
-	Join(ctx context.Context, id string, cred games.Credential, code string) (games.Seats, error)
-	MakeOffer(ctx context.Context, id string, cred games.Credential, offer games.Offer, then games.ViewFunc) error
-	AnswerOffer(ctx context.Context, id string, cred games.Credential, offer games.Offer, accept bool, then games.ViewFunc) error
-	Watch(ctx context.Context, id string, cred games.Credential) (*games.Watch, error)
-	Presence(id string) games.Presence
-
-	NewGame(variant string) (*rules.Game, error)
-	FromFEN(fen, variant string) (*rules.Game, error)
-	FromPGN(pgn, variant string) (*rules.Game, error)
-	FromPGNGame(pgn, variant string, n int) (*rules.Game, error)
-	PGNGames(pgn string) ([]rules.PGNHeader, error)
-	FromPly(g *rules.Game, n int, variant string) (*rules.Game, error)
-	FromText(text, variant string) (*rules.Game, error)
-	FromLink(q url.Values) (*rules.Game, error)
-	Link(g *rules.Game) string
-}
 
 // Pinger is a store that can say whether it answers (a database can).
 type Pinger interface {
@@ -148,7 +112,7 @@ func WithLogger(l *slog.Logger) Option { return func(s *Server) { s.log = l } }
 // New returns a Server on the games service svc, through which every page
 // and API call goes. now gives the time (for PGN dates and the rate
 // limits); nil means time.Now.
-func New(svc GameService, now func() time.Time, opts ...Option) *Server {
+func New(svc *games.Service, now func() time.Time, opts ...Option) *Server {
 	if now == nil {
 		now = time.Now
 	}
@@ -156,7 +120,7 @@ func New(svc GameService, now func() time.Time, opts ...Option) *Server {
 	for _, o := range opts {
 		o(s)
 	}
-	s.games = &guarded{GameService: svc, wait: s.gameWait}
+	s.games = &guarded{Service: svc, wait: s.gameWait}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
