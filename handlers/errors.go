@@ -39,8 +39,8 @@ const (
 	tooManyStreams games.Detail = "too_many_streams" // TooMany: over the streams open
 )
 
-// status is the HTTP status of a refusal of code.
-func status(code games.Code) int {
+// httpStatus is the HTTP status of a refusal of code.
+func httpStatus(code games.Code) int {
 	switch code {
 	case games.Invalid:
 		return http.StatusBadRequest
@@ -75,7 +75,7 @@ func status(code games.Code) int {
 const unavailableWait = 5 * time.Second
 
 // writeError answers a request that failed with err, and is the one place
-// a failure becomes an HTTP status (status, by its code). Under /api it
+// a failure becomes an HTTP status (httpStatus, by its code). Under /api it
 // answers the API's {"error","code"}; elsewhere what a page made of it
 // (see shown), or else an error page — its main part for htmx — that, for
 // a failure of the server's own, offers ways on. It sets Retry-After when
@@ -83,7 +83,7 @@ const unavailableWait = 5 * time.Second
 // server's failures.
 func (s *Server) writeError(c echo.Context, err error) error {
 	e := errorOf(err)
-	st := status(e.Code)
+	st := httpStatus(e.Code)
 	wait := e.RetryAfter
 	if wait <= 0 && e.Code == games.Unavailable {
 		wait = unavailableWait
@@ -100,7 +100,13 @@ func (s *Server) writeError(c echo.Context, err error) error {
 	var pe *pageError
 	errors.As(err, &pe)
 	if pe != nil && pe.show != nil {
-		return pe.show(st, e)
+		// What the page shows may be refused in turn (the game it shows
+		// again is gone): that refusal is answered instead.
+		serr := pe.show(st, e)
+		if serr != nil && !c.Response().Committed {
+			return s.writeError(c, errorOf(serr))
+		}
+		return serr
 	}
 	title, msg := errorTitle(e), e.Msg
 	switch {
