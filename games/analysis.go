@@ -82,7 +82,7 @@ func (s *Service) AnalyseGame(ctx context.Context, id string, req AnalysisReques
 	var err error
 	if verr := s.View(ctx, id, "", func(rec *Record, _ Seats) {
 		if rec.EngineLocked() {
-			err = Errorf(Forbidden, "This game is between two players: its analysis opens when it ends.").withDetail(AnalysisLocked)
+			err = analysisLocked()
 			return
 		}
 		// A resignation or agreed draw is no ply: the copy would not know it.

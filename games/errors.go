@@ -66,6 +66,9 @@ const (
 	UnsupportedVariant Detail = "unsupported_variant" // Invalid: the engine does not play this variant
 	EngineBusy         Detail = "engine_busy"         // TooMany: every analyst busy, the queue full
 	AnalysisLocked     Detail = "analysis_locked"     // Forbidden: a game between two players, until it ends
+	NoReview           Detail = "no_review"           // NotFound: the game as it stands has no review
+	NothingToReview    Detail = "nothing_to_review"   // Conflict: a review of a game with no ply
+	ReviewQueueFull    Detail = "review_queue_full"   // TooMany: the server's reviews are queued to the limit
 	Cancelled          Detail = "cancelled"           // Unavailable: the request was cancelled before it was served
 	Busy               Detail = "busy"                // Unavailable: the store could not serve the game in time
 	Unreadable         Detail = "unreadable"          // Internal: the game's stored record cannot be read

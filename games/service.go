@@ -100,6 +100,7 @@ type Service struct {
 	timers   flagTimers
 	analyser Analyser // nil: no analysis (and no computer to play)
 	bots     bots
+	reviews  reviewer
 }
 
 // Option configures a Service.

@@ -112,10 +112,12 @@ func (t *flagTimers) stop() {
 	t.closed = true
 }
 
-// Close stops the service's clock timers and the computer's searches.
+// Close stops the service's clock timers, the computer's searches and
+// the reviews (which another server may then resume).
 func (s *Service) Close() {
 	s.timers.stop()
 	s.bots.stop()
+	s.stopReviews()
 }
 
 // checkClock ends game id if its clock ran out, and otherwise arms its

@@ -35,6 +35,8 @@ type Memory struct {
 	mu    sync.RWMutex
 	games map[string]*entry
 	known map[string]bool // every holder that has held a seat
+	// reviews are the games' reviews, by game id (see reviews.go).
+	reviews map[string]games.StoredReview
 }
 
 type entry struct {
@@ -44,7 +46,7 @@ type entry struct {
 
 // NewMemory returns an empty in-memory store.
 func NewMemory() *Memory {
-	return &Memory{games: make(map[string]*entry), known: make(map[string]bool)}
+	return &Memory{games: make(map[string]*entry), known: make(map[string]bool), reviews: make(map[string]games.StoredReview)}
 }
 
 // NewID returns a fresh game id (128 random bits, URL-safe).

@@ -149,6 +149,16 @@ var postgresMigrations = [...]string{
 	`ALTER TABLE games ADD COLUMN revision BIGINT NOT NULL DEFAULT 0;
 	CREATE TABLE write_probe (id INTEGER PRIMARY KEY CHECK (id = 1), at BIGINT NOT NULL);`,
 	`ALTER TABLE games ADD COLUMN table_state TEXT NOT NULL DEFAULT '';`,
+	`CREATE TABLE reviews (
+		game_id     TEXT PRIMARY KEY,
+		game_key    TEXT NOT NULL,
+		status      TEXT NOT NULL,
+		owner       TEXT NOT NULL,
+		lease_until BIGINT NOT NULL,
+		place       INTEGER NOT NULL,
+		total       INTEGER NOT NULL,
+		positions   TEXT NOT NULL
+	);`,
 }
 
 // migratePostgres brings the schema to this binary's version, recorded in
@@ -363,11 +373,17 @@ func (p *Postgres) touch(ctx context.Context, used map[string]time.Time) error {
 	return p.pool.SendBatch(ctx, b).Close()
 }
 
-// removeUntouched deletes the rows untouched since cutoff (unix seconds)
-// and counts them.
+// removeUntouched deletes the rows untouched since cutoff (unix seconds),
+// and the reviews of the games removed, and counts the games.
 func (p *Postgres) removeUntouched(ctx context.Context, cutoff int64) (int64, error) {
 	tag, err := p.pool.Exec(ctx, `DELETE FROM games WHERE touched_at < $1`, cutoff)
-	return tag.RowsAffected(), err
+	if err != nil {
+		return 0, err
+	}
+	if _, err := p.pool.Exec(ctx, sweepReviewsSQL); err != nil {
+		return 0, fmt.Errorf("the reviews of removed games: %w", err)
+	}
+	return tag.RowsAffected(), nil
 }
 
 // Ping checks the database answers, and that writes work, as SQLite.Ping

@@ -184,6 +184,19 @@ var migrations = [...]string{
 	// What a game between two players has besides its game (the invite,
 	// the clock, the offers), as JSON: '' for a hot-seat game.
 	`ALTER TABLE games ADD COLUMN table_state TEXT NOT NULL DEFAULT '';`,
+	// Each game's review (games.StoredReview): which state of the game it
+	// is of, where it stands, the server holding it and until when, and
+	// the positions evaluated so far as JSON.
+	`CREATE TABLE reviews (
+		game_id     TEXT PRIMARY KEY,
+		game_key    TEXT NOT NULL,    -- SHA-256 of the game reviewed: variant, start, plies
+		status      TEXT NOT NULL,    -- 'queued', 'running' or 'done'
+		owner       TEXT NOT NULL,    -- the server that queued or runs it
+		lease_until INTEGER NOT NULL, -- unix milliseconds: until when owner holds it
+		place       INTEGER NOT NULL, -- a queued review's place in its server's queue
+		total       INTEGER NOT NULL, -- positions to evaluate
+		positions   TEXT NOT NULL     -- JSON: the positions evaluated so far
+	) WITHOUT ROWID;`,
 }
 
 // SchemaVersion is the schema version this binary writes.
@@ -299,12 +312,15 @@ func (s *SQLite) Sweep(ctx context.Context) (int, error) {
 	return s.sweep(ctx, s.opts.TTL, s.touch, s.removeUntouched)
 }
 
-// removeUntouched deletes the rows untouched since cutoff (unix seconds)
-// and counts them.
+// removeUntouched deletes the rows untouched since cutoff (unix seconds),
+// and the reviews of the games removed, and counts the games.
 func (s *SQLite) removeUntouched(ctx context.Context, cutoff int64) (int64, error) {
 	res, err := s.db.ExecContext(ctx, `DELETE FROM games WHERE touched_at < ?`, cutoff)
 	if err != nil {
 		return 0, err
+	}
+	if _, err := s.db.ExecContext(ctx, sweepReviewsSQL); err != nil {
+		return 0, fmt.Errorf("the reviews of removed games: %w", err)
 	}
 	return res.RowsAffected()
 }

@@ -1,0 +1,446 @@
+package games_test
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/banchess/banchess/engine"
+	"github.com/banchess/banchess/games"
+	"github.com/banchess/banchess/review"
+	"github.com/banchess/banchess/rules"
+	"github.com/banchess/banchess/store"
+)
+
+// backRank: White to move after Black's ban, Ra8+ leaves Black's king one
+// way out (h8g7), whose ban by White mates; Black's rook on h4 reaches
+// neither a8 nor the eighth rank.
+const backRank = "7k/7p/6p1/8/7r/8/5PPP/R5K1 w - - 0 1"
+
+// countingEngine is a real pool of one worker that counts its searches.
+type countingEngine struct {
+	*engine.Pool
+	mu           sync.Mutex
+	analyses     int
+	lastLimits   engine.Limits
+	failOnSearch *testing.T // when set, an analysis fails the test
+}
+
+func newCountingEngine() *countingEngine { return &countingEngine{Pool: engine.NewPool(1, 4, 16)} }
+
+func (c *countingEngine) Analyse(ctx context.Context, g *rules.Game, lim engine.Limits) (engine.Result, error) {
+	c.mu.Lock()
+	c.analyses++
+	c.lastLimits = lim
+	if c.failOnSearch != nil {
+		c.failOnSearch.Errorf("searched at ply %d", g.Ply())
+	}
+	c.mu.Unlock()
+	return c.Pool.Analyse(ctx, g, lim)
+}
+
+func (c *countingEngine) searches() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.analyses
+}
+
+// waitReview asks for game id's review until it is done.
+func waitReview(t *testing.T, svc *games.Service, id string) games.ReviewState {
+	t.Helper()
+	deadline := time.Now().Add(2 * time.Minute)
+	for {
+		st, err := svc.Review(context.Background(), id)
+		if err != nil {
+			t.Fatalf("review: %v", err)
+		}
+		if st.Status == games.ReviewDone {
+			return st
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the review is still %s (%.0f%%)", st.Status, 100*st.Progress)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// fromFEN creates a hot-seat game of cred's from fen and plays actions.
+func fromFEN(t *testing.T, e *env, cred games.Credential, fen string, actions ...string) string {
+	t.Helper()
+	g, err := e.svc.FromFEN(fen, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := e.createGame(cred, g)
+	e.play(id, cred, actions...)
+	return id
+}
+
+// createFrom stores on svc a hot-seat game from backRank with actions
+// played.
+func createFrom(t *testing.T, svc *games.Service, actions ...string) string {
+	t.Helper()
+	g, err := rules.Replay(rules.BanChess{}, backRank, actions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, err := svc.Create(context.Background(), games.NewCredential(), g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
+// The case, through the service: Black's ban leaves White Ra8+,
+// whose ban of the king's only way out mates; White plays f3 instead.
+func TestReviewMarksMateByBan(t *testing.T) {
+	eng := newCountingEngine()
+	e := newEnv(t, games.WithAnalyser(eng))
+	t.Cleanup(e.svc.Close)
+	cred := games.NewCredential()
+	id := fromFEN(t, e, cred, backRank, "b:g1f1", "m:f2f3")
+
+	st, err := e.svc.RequestReview(e.ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Status == games.ReviewDone {
+		t.Errorf("the first request answered a review done")
+	}
+	st = waitReview(t, e.svc, id)
+	if len(st.Plies) != 2 || st.Progress != 1 {
+		t.Fatalf("review of 2 plies: %d plies, progress %v", len(st.Plies), st.Progress)
+	}
+	ban, move := st.Plies[0], st.Plies[1]
+	if ban.Ply != 1 || ban.Action != "b:g1f1" || !slices.Equal(ban.Labels, []review.Label{review.AllowedMateByBan}) || ban.Best != "b:a1a8" {
+		t.Errorf("Black's ban: %+v", ban)
+	}
+	if move.Ply != 2 || move.Action != "m:f2f3" || !slices.Equal(move.Labels, []review.Label{review.MissedMateByBan}) ||
+		move.Best != "m:a1a8" || move.Before != (review.Eval{Mate: 2}) || move.Class != review.Blunder {
+		t.Errorf("White's move: %+v", move)
+	}
+	if st.White.MissedMatesByBan != 1 || st.Black.AllowedMatesByBan != 1 || st.White.Accuracy == nil {
+		t.Errorf("sides: %+v %+v", st.White, st.Black)
+	}
+	if eng.lastLimits != review.DefaultLimits {
+		t.Errorf("searched with %+v, want review.DefaultLimits", eng.lastLimits)
+	}
+
+	// A second request answers from storage, searching nothing.
+	before := eng.searches()
+	again, err := e.svc.RequestReview(e.ctx, id)
+	if err != nil || again.Status != games.ReviewDone || len(again.Plies) != 2 || eng.searches() != before {
+		t.Errorf("second request: %s, %d plies, %v; %d more searches", again.Status, len(again.Plies), err, eng.searches()-before)
+	}
+
+	// Played on, the game has no review until asked again.
+	e.play(id, cred, "b:h8g8")
+	_, err = e.svc.Review(e.ctx, id)
+	refused(t, "review after a ply", err, games.NotFound, "no_review")
+	if _, err := e.svc.RequestReview(e.ctx, id); err != nil {
+		t.Fatal(err)
+	}
+	if st := waitReview(t, e.svc, id); len(st.Plies) != 3 {
+		t.Errorf("review after a ply: %d plies", len(st.Plies))
+	}
+}
+
+// A review is stored with the game: it survives a restart.
+func TestReviewSurvivesRestart(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "games.db")
+	open := func(a games.Analyser) (*games.Service, func()) {
+		st, err := store.OpenSQLite(context.Background(), path, store.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		svc := games.New(st, games.WithAnalyser(a), games.WithReviewSettings(games.ReviewSettings{Limits: engine.Limits{Depth: 2}}))
+		return svc, func() { svc.Close(); st.Close() }
+	}
+	svc, closeIt := open(newCountingEngine())
+	id := createFrom(t, svc, "b:g1f1", "m:a1a8", "b:h8g7")
+	if _, err := svc.RequestReview(context.Background(), id); err != nil {
+		t.Fatal(err)
+	}
+	done := waitReview(t, svc, id)
+	closeIt()
+
+	eng := newCountingEngine()
+	eng.failOnSearch = t
+	svc, closeIt = open(eng)
+	defer closeIt()
+	for _, ask := range []func(context.Context, string) (games.ReviewState, error){svc.Review, svc.RequestReview} {
+		st, err := ask(context.Background(), id)
+		if err != nil || st.Status != games.ReviewDone || len(st.Plies) != 3 || st.Plies[2].Eval != (review.Eval{Result: "1-0"}) ||
+			*st.White.Accuracy != *done.White.Accuracy {
+			t.Errorf("after a restart: %+v, %v", st, err)
+		}
+	}
+}
+
+func TestReviewRefusals(t *testing.T) {
+	e := newEnv(t, games.WithAnalyser(newCountingEngine()))
+	t.Cleanup(e.svc.Close)
+	cred := games.NewCredential()
+
+	_, err := e.svc.RequestReview(e.ctx, "nope")
+	refused(t, "unknown game", err, games.NotFound, "")
+	_, err = e.svc.RequestReview(e.ctx, e.create(cred))
+	refused(t, "no ply", err, games.Conflict, "nothing_to_review")
+	id := fromFEN(t, e, cred, backRank, "b:g1f1")
+	_, err = e.svc.Review(e.ctx, id)
+	refused(t, "not asked for", err, games.NotFound, "no_review")
+	en := e.createGame(cred, rules.New(rules.ENChess{}))
+	e.play(en, cred, "m:e2e4")
+	_, err = e.svc.RequestReview(e.ctx, en)
+	refused(t, "EN-Chess", err, games.Invalid, "unsupported_variant")
+
+	// A game between two players is locked until it ends.
+	svc := games.New(store.NewMemory(), games.WithAnalyser(newCountingEngine()))
+	t.Cleanup(svc.Close)
+	white, black := games.NewCredential(), games.NewCredential()
+	live, code, _, err := svc.CreateInvite(e.ctx, white, rules.New(rules.BanChess{}), games.InviteSettings{Color: rules.White})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svc.Join(e.ctx, live, black, code); err != nil {
+		t.Fatal(err)
+	}
+	if err := svc.Play(e.ctx, live, black, games.Input{Text: "b:e2e4"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	_, err = svc.RequestReview(e.ctx, live)
+	refused(t, "a live game", err, games.Forbidden, "analysis_locked")
+	if err := svc.Resign(e.ctx, live, white, rules.White, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svc.RequestReview(e.ctx, live); err != nil {
+		t.Errorf("the game ended: %v", err)
+	}
+	if st := waitReview(t, svc, live); len(st.Plies) != 1 {
+		t.Errorf("a resigned game of one ply: %d plies reviewed", len(st.Plies))
+	}
+
+	// Without a store that keeps reviews, or without an engine.
+	noEngine := games.New(store.NewMemory())
+	_, err = noEngine.RequestReview(e.ctx, "any")
+	refused(t, "no engine", err, games.Internal, "")
+}
+
+// gatedEngine answers a search only when the test lets it, one at a time.
+type gatedEngine struct {
+	searches chan *rules.Game // each search, as it starts
+	answer   chan struct{}    // lets one search answer
+}
+
+func newGatedEngine() *gatedEngine {
+	return &gatedEngine{searches: make(chan *rules.Game, 64), answer: make(chan struct{})}
+}
+
+func (f *gatedEngine) Analyse(ctx context.Context, g *rules.Game, _ engine.Limits) (engine.Result, error) {
+	f.searches <- g
+	select {
+	case <-f.answer:
+		return engine.Result{Best: g.Legal()[0], PV: g.Legal()[:1], Score: 10}, nil
+	case <-ctx.Done():
+		return engine.Result{}, ctx.Err()
+	}
+}
+
+func (f *gatedEngine) Play(context.Context, *rules.Game, engine.Limits) (engine.Result, error) {
+	return engine.Result{}, errors.New("no play here")
+}
+
+// next waits for the next search to start.
+func (f *gatedEngine) next(t *testing.T) *rules.Game {
+	t.Helper()
+	select {
+	case g := <-f.searches:
+		return g
+	case <-time.After(10 * time.Second):
+		t.Fatal("no search started")
+		return nil
+	}
+}
+
+// A server runs one review at a time and queues a bounded number more,
+// each knowing its place; beyond, it refuses.
+func TestReviewQueue(t *testing.T) {
+	eng := newGatedEngine()
+	e := newEnv(t, games.WithAnalyser(eng), games.WithReviewSettings(games.ReviewSettings{Queue: 2}))
+	t.Cleanup(e.svc.Close)
+	cred := games.NewCredential()
+	var ids []string
+	for range 4 {
+		ids = append(ids, fromFEN(t, e, cred, backRank, "b:g1f1", "m:f2f3"))
+	}
+	for i, id := range ids[:3] {
+		st, err := e.svc.RequestReview(e.ctx, id)
+		if err != nil || st.Status != games.ReviewQueued || st.Place != max(i, 1) { // the first runs once it is queued
+			t.Errorf("request %d: %s place %d, %v", i, st.Status, st.Place, err)
+		}
+		if i == 0 {
+			eng.next(t) // the first runs, and waits for its first position
+		}
+	}
+	_, err := e.svc.RequestReview(e.ctx, ids[3])
+	refused(t, "a full queue", err, games.TooMany, "review_queue_full")
+	// Asked again, each answers where it stands.
+	eng.answer <- struct{}{}
+	eng.next(t)
+	for i, want := range []games.ReviewState{{Status: games.ReviewRunning, Progress: 1.0 / 3}, {Status: games.ReviewQueued, Place: 1}, {Status: games.ReviewQueued, Place: 2}} {
+		st, err := e.svc.Review(e.ctx, ids[i])
+		if err != nil || st.Status != want.Status || st.Place != want.Place || st.Progress != want.Progress {
+			t.Errorf("review %d: %s place %d progress %v (%v), want %+v", i, st.Status, st.Place, st.Progress, err, want)
+		}
+	}
+	if st, _ := e.svc.Review(e.ctx, ids[0]); len(st.Plies) != 0 {
+		t.Errorf("one position in: %d plies reviewed", len(st.Plies))
+	}
+	eng.answer <- struct{}{}
+	eng.next(t)
+	if st, _ := e.svc.Review(e.ctx, ids[0]); len(st.Plies) != 1 || st.Plies[0].Action != "b:g1f1" {
+		t.Errorf("two positions in: %+v", st.Plies)
+	}
+	// The rest run in turn: 9 positions in all, 3 started, 2 answered.
+	for range 6 {
+		eng.answer <- struct{}{}
+		eng.next(t)
+	}
+	eng.answer <- struct{}{}
+	for _, id := range ids[:3] {
+		if st := waitReview(t, e.svc, id); len(st.Plies) != 2 {
+			t.Errorf("%d plies reviewed", len(st.Plies))
+		}
+	}
+	if _, err := e.svc.RequestReview(e.ctx, ids[3]); err != nil {
+		t.Errorf("with room again: %v", err)
+	}
+}
+
+// Two servers on one store: a review one server runs is seen as running
+// by the other; when the first stops renewing its lease (it died), the
+// other resumes the review from the positions the first saved.
+func TestReviewResumedByAnotherServer(t *testing.T) {
+	shared := store.NewMemory()
+	clkA, clkB := &manualClock{now: epoch}, &manualClock{now: epoch}
+	engA, engB := newGatedEngine(), newCountingEngine()
+	a := games.New(shared, games.WithClock(clkA.Now), games.WithAnalyser(engA))
+	b := games.New(shared, games.WithClock(clkB.Now), games.WithAnalyser(engB),
+		games.WithReviewSettings(games.ReviewSettings{Limits: engine.Limits{Depth: 2}}))
+	t.Cleanup(b.Close)
+	ctx := context.Background()
+	id := createFrom(t, a, "b:g1f1", "m:f2f3", "b:h8g8")
+	if _, err := a.RequestReview(ctx, id); err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		engA.next(t)
+		engA.answer <- struct{}{}
+	}
+	engA.next(t) // A has saved two positions of four and searches the third
+
+	st, err := b.Review(ctx, id)
+	if err != nil || st.Status != games.ReviewRunning || st.Progress != 0.5 || len(st.Plies) != 1 {
+		t.Errorf("B sees A's review: %s %v, %d plies (%v)", st.Status, st.Progress, len(st.Plies), err)
+	}
+	if _, err := b.RequestReview(ctx, id); err != nil || engB.searches() != 0 {
+		t.Errorf("B asked while A holds it: %v, %d searches", err, engB.searches())
+	}
+	// A dies (its lease is not renewed); once the lease has run out, B's
+	// next look resumes it.
+	clkB.advance(games.DefaultReviewLease + time.Second)
+	if _, err := b.Review(ctx, id); err != nil {
+		t.Fatal(err)
+	}
+	done := waitReview(t, b, id)
+	if len(done.Plies) != 3 || engB.searches() != 2 {
+		t.Errorf("B finished with %d plies and %d searches, want 3 and 2 (A's two kept)", len(done.Plies), engB.searches())
+	}
+	// A, stopped, cannot let go of what it no longer holds.
+	a.Close()
+	if st, err := b.Review(ctx, id); err != nil || st.Status != games.ReviewDone {
+		t.Errorf("after A stopped: %s, %v", st.Status, err)
+	}
+}
+
+// A server that stops lets go of its reviews: another resumes them at once.
+func TestReviewReleasedOnClose(t *testing.T) {
+	shared := store.NewMemory()
+	clk := &manualClock{now: epoch}
+	engA := newGatedEngine()
+	a := games.New(shared, games.WithClock(clk.Now), games.WithAnalyser(engA))
+	b := games.New(shared, games.WithClock(clk.Now), games.WithAnalyser(newCountingEngine()),
+		games.WithReviewSettings(games.ReviewSettings{Limits: engine.Limits{Depth: 2}}))
+	t.Cleanup(b.Close)
+	ctx := context.Background()
+	id := createFrom(t, a, "b:g1f1")
+	if _, err := a.RequestReview(ctx, id); err != nil {
+		t.Fatal(err)
+	}
+	engA.next(t)
+	a.Close()
+	if st := waitReview(t, b, id); len(st.Plies) != 1 {
+		t.Errorf("%d plies", len(st.Plies))
+	}
+}
+
+// Reviews search through the engine's pool one position at a time, as
+// analyses: the computer's plies, which go first, are not held up behind
+// a whole review.
+func TestReviewLetsTheComputerPlay(t *testing.T) {
+	eng := newCountingEngine()
+	e := newEnv(t, games.WithAnalyser(eng), games.WithReviewSettings(games.ReviewSettings{Limits: engine.Limits{Nodes: 300_000}}))
+	t.Cleanup(e.svc.Close)
+	cred := games.NewCredential()
+	long := e.createGame(cred, selfPlayed(t, 30))
+	if _, err := e.svc.RequestReview(e.ctx, long); err != nil {
+		t.Fatal(err)
+	}
+	for eng.searches() == 0 {
+		time.Sleep(time.Millisecond)
+	}
+	// Black (the computer) bans first.
+	bot, _, err := e.svc.CreateBot(e.ctx, cred, rules.New(rules.BanChess{}), games.BotSettings{Color: rules.White, Level: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		var ply int
+		if err := e.svc.View(e.ctx, bot, cred, func(rec *games.Record, _ games.Seats) { ply = rec.Game.Ply() }); err != nil {
+			t.Fatal(err)
+		}
+		if ply > 1 {
+			break
+		}
+		time.Sleep(time.Millisecond)
+	}
+	st, err := e.svc.Review(e.ctx, long)
+	if err != nil || st.Status == games.ReviewDone {
+		t.Errorf("the computer played only once the review was %s (%v)", st.Status, err)
+	}
+}
+
+// selfPlayed is a game of plies plies, the engine's first choice each.
+func selfPlayed(t *testing.T, plies int) *rules.Game {
+	t.Helper()
+	g := rules.New(rules.BanChess{})
+	s := engine.NewSearcher(1)
+	for range plies {
+		st, err := engine.FromGame(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := s.Search(context.Background(), st, engine.Limits{Depth: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := g.Play(res.Best); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return g
+}
