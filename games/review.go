@@ -165,6 +165,30 @@ func (s *Service) reviewOf(ctx context.Context, id string, start bool) (ReviewSt
 	return st, err
 }
 
+// FinishedReview returns game id's stored review when it is done; ok is
+// false when none is (or the store keeps no reviews). Its Of gives the
+// review of the game as it stands, for its PGN.
+func (s *Service) FinishedReview(ctx context.Context, id string) (rev StoredReview, ok bool, err error) {
+	rs, keeps := s.store.(ReviewStore)
+	if !keeps {
+		return StoredReview{}, false, nil
+	}
+	rev, ok, err = rs.LoadReview(ctx, id)
+	if err != nil {
+		return StoredReview{}, false, Internalf(err, "loading the review of game %s", id)
+	}
+	return rev, ok && rev.Status == ReviewDone, nil
+}
+
+// Of reviews g from rev's positions; ok is false unless rev is done and
+// of g as it stands.
+func (rev StoredReview) Of(g *rules.Game) (review.Review, bool) {
+	if rev.Status != ReviewDone || rev.Key != reviewKey(g) {
+		return review.Review{}, false
+	}
+	return review.Build(g, rev.Positions), true
+}
+
 // reviewJobOf copies game id under its lock for a review.
 func (s *Service) reviewJobOf(ctx context.Context, id string) (*reviewJob, error) {
 	var job *reviewJob
@@ -323,7 +347,9 @@ func (s *Service) enqueueReview(ctx context.Context, rs ReviewStore, job *review
 	}
 	if len(r.queue)+r.pending >= queue {
 		r.mu.Unlock()
-		return ReviewState{}, Errorf(TooMany, "The server is busy with %d reviews already; ask again in a minute.", queue).withDetail(ReviewQueueFull)
+		e := Errorf(TooMany, "The server is busy with %d reviews already; ask again in a minute.", queue).withDetail(ReviewQueueFull)
+		e.RetryAfter = time.Minute
+		return ReviewState{}, e
 	}
 	r.pending++
 	job.status, job.place = ReviewQueued, len(r.queue)+r.pending

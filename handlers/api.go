@@ -40,6 +40,8 @@ func (s *Server) apiRoutes(g *echo.Group) {
 		{http.MethodPost, "/games/:id/offers/decline", a.answerOffer(false)},
 		{http.MethodGet, "/games/:id/events", a.events},
 		{http.MethodGet, "/games/:id/analysis", a.gameAnalysis},
+		{http.MethodPost, "/games/:id/review", a.requestReview},
+		{http.MethodGet, "/games/:id/review", a.gameReview},
 		{http.MethodGet, "/analysis", a.analysis},
 	}
 	for _, r := range routes {
@@ -202,11 +204,9 @@ func (a *api) draw(c echo.Context) error {
 
 // pgn answers the game as a PGN file.
 func (a *api) pgn(c echo.Context) error {
-	id, tags := c.Param("id"), a.pgnTags(c)
-	var text string
-	if err := a.s.games.View(c.Request().Context(), id, "", func(rec *games.Record, _ games.Seats) {
-		text = recordPGN(rec, tags...)
-	}); err != nil {
+	id := c.Param("id")
+	text, err := reviewedPGNOf(c.Request().Context(), a.s.games, id, "", a.pgnTags(c)...)
+	if err != nil {
 		return err
 	}
 	c.Response().Header().Set("Content-Disposition", `attachment; filename="banchess-`+id+`.pgn"`)

@@ -2,7 +2,6 @@ package handlers
 
 import (
 	"net/http"
-	"slices"
 	"strconv"
 
 	"github.com/labstack/echo/v4"
@@ -122,13 +121,11 @@ func (p *pages) editPosition(c echo.Context) error {
 	return c.Redirect(http.StatusSeeOther, views.EditURL(fen, variant))
 }
 
-// downloadPGN sends the game as a .pgn file.
+// downloadPGN sends the game as a .pgn file, with its review's
+// evaluations once it has one.
 func (p *pages) downloadPGN(c echo.Context) error {
 	id := c.Param("id")
-	var pgn string
-	err := p.s.games.View(c.Request().Context(), id, player(c), func(rec *games.Record, _ games.Seats) {
-		pgn = p.pgn(rec)
-	})
+	pgn, err := reviewedPGNOf(c.Request().Context(), p.s.games, id, player(c), p.pgnTags()...)
 	if err != nil {
 		return err
 	}
@@ -139,26 +136,28 @@ func (p *pages) downloadPGN(c echo.Context) error {
 
 // pgn writes the PGN of the game rec holds, with the playground's Site and
 // Date if it created the game (see exportPGN).
-func (p *pages) pgn(rec *games.Record) string {
-	return recordPGN(rec, rules.Tag{Name: "Site", Value: "Ban Chess playground"}, rules.Tag{Name: "Date", Value: p.s.now().Format("2006.01.02")})
+func (p *pages) pgn(rec *games.Record) string { return recordPGN(rec, p.pgnTags()...) }
+
+// pgnTags are the playground's Site and Date.
+func (p *pages) pgnTags() []rules.Tag {
+	return []rules.Tag{{Name: "Site", Value: "Ban Chess playground"}, {Name: "Date", Value: p.s.now().Format("2006.01.02")}}
 }
 
 // recordPGN writes the game rec holds as PGN (see exportPGN) with its
-// table's: the time control, and the clock's time left after each ply.
+// table's: the time control, and the clock's time left after each ply
+// (see reviewedPGN for its review's).
 func recordPGN(rec *games.Record, own ...rules.Tag) string {
-	if rec.Clock == nil {
-		return exportPGN(rec.Game, own...)
-	}
-	return rec.Game.AnnotatedPGN(rec.Clock.ClkComment, slices.Concat(own, tableTags(rec))...)
+	return reviewedPGN(rec, games.StoredReview{}, own...)
 }
 
-// exportPGN writes g's PGN: a game imported with tags keeps them as they
-// were; one the server created gets the server's own tags.
-func exportPGN(g *rules.Game, own ...rules.Tag) string {
+// exportPGN writes g's PGN with note's comments (see
+// rules.Game.AnnotatedPGN; nil for none): a game imported with tags keeps
+// them as they were; one the server created gets the server's own tags.
+func exportPGN(g *rules.Game, note func(n int) string, own ...rules.Tag) string {
 	if len(g.Tags()) > 0 {
-		return g.PGN()
+		return g.AnnotatedPGN(note)
 	}
-	return g.PGN(own...)
+	return g.AnnotatedPGN(note, own...)
 }
 
 // tableTags are the PGN tags a game's table adds: its time control.

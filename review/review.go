@@ -142,6 +142,17 @@ func Build(g *rules.Game, positions []Position) Review {
 	return r
 }
 
+// EvalNote is the PGN comment command that gives the evaluation after
+// the first n plies of the game (counted from its start): "[%eval 0.35]",
+// "[%eval #-3]" (plies to mate); "" where there is none, as after a
+// mate. It fits rules.Game.AnnotatedPGN's note.
+func (r Review) EvalNote(n int) string {
+	if n < 1 || n > len(r.Plies) || r.Plies[n-1].Eval.Result != "" {
+		return ""
+	}
+	return "[%eval " + r.Plies[n-1].Eval.String() + "]"
+}
+
 // side returns the summary of c.
 func (r *Review) side(c rules.Color) *Side {
 	if c == rules.White {

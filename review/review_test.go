@@ -248,6 +248,15 @@ func TestRunResumes(t *testing.T) {
 	}
 }
 
+func TestEvalNote(t *testing.T) {
+	r := Review{Plies: []Ply{{Eval: Eval{CP: 35}}, {Eval: Eval{Mate: -3}}, {Eval: Eval{Result: "0-1"}}}}
+	for n, want := range []string{"", "[%eval 0.35]", "[%eval #-3]", "", ""} {
+		if got := r.EvalNote(n); got != want {
+			t.Errorf("after %d plies: %q, want %q", n, got, want)
+		}
+	}
+}
+
 func TestClasses(t *testing.T) {
 	for _, tc := range []struct {
 		loss float64
