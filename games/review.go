@@ -509,12 +509,21 @@ func (s *Service) runReview(ctx context.Context, rs ReviewStore, job *reviewJob)
 			}
 		}
 	}
+	saved := len(job.done)
 	positions, err := review.Run(ctx, job.game, search, job.done, func(ps []review.Position) error {
 		r.mu.Lock()
 		job.done = ps
 		r.mu.Unlock()
+		// Each save writes all the positions: saving when they have grown
+		// by a tenth keeps a long game's writes in proportion to its
+		// length (a short game's are saved one by one).
+		if len(ps)-saved < max(1, saved/10) {
+			return nil
+		}
 		if err := s.saveReview(rs, job, false); errors.Is(err, errReviewLost) {
 			return err
+		} else if err == nil {
+			saved = len(ps)
 		}
 		return nil // a failed save is made good by the next
 	})
