@@ -425,7 +425,7 @@ func TestReviewLetsTheComputerPlay(t *testing.T) {
 }
 
 // selfPlayed is a game of plies plies, the engine's first choice each.
-func selfPlayed(t *testing.T, plies int) *rules.Game {
+func selfPlayed(t testing.TB, plies int) *rules.Game {
 	t.Helper()
 	g := rules.New(rules.BanChess{})
 	s := engine.NewSearcher(1)
@@ -443,4 +443,48 @@ func selfPlayed(t *testing.T, plies int) *rules.Game {
 		}
 	}
 	return g
+}
+
+// BenchmarkReviewService reviews a 60-ply game through the service, on
+// SQLite and a pool of one worker at review.DefaultLimits, as a server
+// does: from the request to the review stored, and then a second request,
+// answered from the store.
+func BenchmarkReviewService(b *testing.B) {
+	g := selfPlayed(b, 60)
+	if g.Outcome().Over() {
+		b.Fatalf("the game ended at ply %d", g.Ply())
+	}
+	var again time.Duration
+	for b.Loop() {
+		db, err := store.OpenSQLite(context.Background(), filepath.Join(b.TempDir(), "games.db"), store.Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		svc := games.New(db, games.WithAnalyser(engine.NewPool(1, 4, 32)))
+		id, err := svc.Create(context.Background(), games.NewCredential(), g)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := svc.RequestReview(context.Background(), id); err != nil {
+			b.Fatal(err)
+		}
+		for {
+			st, err := svc.Review(context.Background(), id)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if st.Status == games.ReviewDone {
+				break
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+		start := time.Now()
+		if st, err := svc.RequestReview(context.Background(), id); err != nil || st.Status != games.ReviewDone || len(st.Plies) != 60 {
+			b.Fatalf("second request: %s, %d plies, %v", st.Status, len(st.Plies), err)
+		}
+		again += time.Since(start)
+		svc.Close()
+		db.Close()
+	}
+	b.ReportMetric(float64(again.Microseconds())/float64(b.N), "µs/second-request")
 }
