@@ -150,14 +150,14 @@ func (s *Service) reviewOf(ctx context.Context, id string, start bool) (ReviewSt
 	case resume:
 		job.done = stored.Positions // its server stopped: go on from what it saved
 	case !start:
-		return ReviewState{}, Errorf(NotFound, "This game has no review yet: ask for one (POST).").withDetail(NoReview)
+		return ReviewState{}, Errorf(NotFound, "This game, as it stands, has no review yet: ask for one.").withDetail(NoReview)
 	}
 	st, err := s.enqueueReview(ctx, rs, job)
 	if errors.Is(err, errReviewLost) { // another server claimed it meanwhile
 		if stored, found, err = rs.LoadReview(ctx, id); err == nil && found && stored.Key == job.key {
 			return stateOf(stored, job.game), nil
 		}
-		return ReviewState{}, Errorf(Conflict, "Another server has just started a review of this game; ask again.").withDetail("conflict")
+		return ReviewState{}, Errorf(Conflict, "Another server has just started a review of this game; ask again.")
 	}
 	if err != nil && resume && !start && ErrorOf(err).Code == TooMany {
 		return stateOf(stored, job.game), nil // stalled, until a server has room for it
