@@ -8,14 +8,18 @@ import (
 // BanChess is Ban Chess: before every move the opponent bans one from→to pair
 // of the mover's legal moves, Black banning first. Plies alternate ban and
 // move (docs/rules.md §1.2): ply mod 4 = 1 Black bans, 2 White moves,
-// 3 White bans, 0 Black moves.
-type BanChess struct{}
+// 3 White bans, 0 Black moves. Its board, moves and draw rules are chess's
+// (chessRules).
+type BanChess struct{ chessRules }
 
 // ID implements Variant.
 func (BanChess) ID() string { return "ban" }
 
 // Name implements Variant.
 func (BanChess) Name() string { return "Ban Chess" }
+
+// HasBans implements Variant: Ban Chess is the game of bans.
+func (BanChess) HasBans() bool { return true }
 
 func (BanChess) turn(ply int) Turn {
 	switch ply % 4 {
@@ -38,10 +42,6 @@ func (v BanChess) readFEN(fields []string) (Position, int, Pair, bool, error) {
 func (v BanChess) fenTail(_ *Position, ply int, ban Pair, hasBan bool) (string, bool) {
 	return v.formatExtension(ply, ban, hasBan), true
 }
-
-func (BanChess) newMover() mover { return &chessMover{} }
-
-func (BanChess) promotions() string { return chessPromotions }
 
 func (BanChess) firstPly(toMove Color, fullmove int) int {
 	if toMove == Black {

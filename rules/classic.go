@@ -6,8 +6,9 @@ import (
 )
 
 // Classic is standard chess on the same machinery, with no ban phase: every
-// ply is a move, White on odd plies and Black on even ones.
-type Classic struct{}
+// ply is a move, White on odd plies and Black on even ones. Every hook but
+// its schedule and FEN is chess's default (chessRules).
+type Classic struct{ chessRules }
 
 // ID implements Variant.
 func (Classic) ID() string { return "classic" }
@@ -29,10 +30,6 @@ func (v Classic) readFEN(fields []string) (Position, int, Pair, bool, error) {
 }
 
 func (Classic) fenTail(*Position, int, Pair, bool) (string, bool) { return "", false }
-
-func (Classic) newMover() mover { return &chessMover{} }
-
-func (Classic) promotions() string { return chessPromotions }
 
 func (Classic) firstPly(toMove Color, fullmove int) int {
 	if toMove == Black {

@@ -52,8 +52,12 @@ func (h PGNHeader) Tag(name string) string {
 
 // ListPGN returns the header of every game in PGN text, in order, within
 // opts' bounds on tags, so a reader can choose one (PGNOptions.Game). It
-// reads no moves: a game that lists may still fail to load.
+// reads no moves: a game that lists may still fail to load. Text that Load
+// reads as a FEN holds none.
 func ListPGN(text string, opts PGNOptions) ([]PGNHeader, error) {
+	if LooksLikeFEN(text) {
+		return nil, nil
+	}
 	games, err := splitPGN(text, opts)
 	if err != nil {
 		return nil, err

@@ -7,8 +7,9 @@ import "strings"
 // never captures but swaps with kings and strengthens or stunts line
 // pieces, pawns that may wait on the last rank, several kings, and partial
 // checkmate, in which the side to move passes. It has no bans: every ply
-// is a move, White's on odd plies. Its board is enMover.
-type ENChess struct{}
+// is a move, White's on odd plies. Its board is enMover; its draw rules are
+// chess's (chessRules).
+type ENChess struct{ chessRules }
 
 // ENStartFEN is EN-Chess's initial position: the seventh field holds the
 // contents of x0 and x9.
@@ -24,9 +25,16 @@ func (ENChess) turn(ply int) Turn { return Classic{}.turn(ply) }
 
 func (ENChess) startFEN() string { return ENStartFEN }
 
-func (ENChess) newMover() mover { return &enMover{} }
+// Board implements Variant: the x squares and the Auror.
+func (ENChess) Board() BoardKind { return ENBoard }
 
-func (ENChess) promotions() string { return allPromotions }
+// Promotions implements Variant: chess's pieces, a king or an Auror, or
+// staying a pawn.
+func (ENChess) Promotions() []PieceKind {
+	return []PieceKind{Queen, Rook, Bishop, Knight, King, Auror, Pawn}
+}
+
+func (ENChess) newMover() mover { return &enMover{} }
 
 // readFEN reads the seven fields of an EN FEN: the six of chess (Aurors as
 // A/a, pawns allowed on their last rank, one king or more a side) and x0

@@ -17,6 +17,7 @@ var ErrNothingToUndo = errors.New("nothing to undo: the game is at its start")
 // The zero Game is not usable; create one with New, FromFEN, FromPGN or Replay.
 type Game struct {
 	variant     Variant
+	promotions  string // the variant's promotion letters (promotionLetters)
 	startPly    int
 	startBan    Pair
 	startHasBan bool
@@ -71,7 +72,7 @@ func FromFEN(fen string, v Variant) (*Game, error) {
 	if err != nil {
 		return nil, err
 	}
-	g := &Game{variant: v, startPly: ply, startBan: ban, startHasBan: hasBan, mover: v.newMover()}
+	g := &Game{variant: v, promotions: promotionLetters(v), startPly: ply, startBan: ban, startHasBan: hasBan, mover: v.newMover()}
 	if err := g.reset(pos); err != nil {
 		return nil, err
 	}
@@ -315,7 +316,7 @@ func (g *Game) Revision() uint64 { return g.revision }
 
 // PlayText applies an action written in BCN, such as "b:e2e4" or "m:e7e8q".
 func (g *Game) PlayText(bcn string) error {
-	a, err := parseAction(bcn, g.variant.promotions())
+	a, err := parseAction(bcn, g.promotions)
 	if err != nil {
 		return err
 	}
@@ -411,7 +412,7 @@ func (g *Game) playMove(i int) {
 
 // adjudicate decides the outcome after a ply (or at the start): no playable
 // move is checkmate or stalemate, by the ban or by the move; after a move,
-// the draw rules apply too.
+// the draw rules apply too, those the variant keeps.
 func (g *Game) adjudicate(afterMove bool) Outcome {
 	pos := &g.positions[len(g.positions)-1]
 	if o := g.mover.decided(pos); o.Over() {
@@ -433,9 +434,9 @@ func (g *Game) adjudicate(afterMove bool) Outcome {
 	switch {
 	case g.mover.insufficient(&pos.Board):
 		return Outcome{Status: Draw, Reason: InsufficientMaterial}
-	case g.repetitions() >= 3:
+	case g.variant.ThreefoldRepetition() && g.repetitions() >= 3:
 		return Outcome{Status: Draw, Reason: ThreefoldRepetition}
-	case pos.HalfmoveClock >= 100:
+	case g.variant.FiftyMoveRule() && pos.HalfmoveClock >= 100:
 		return Outcome{Status: Draw, Reason: FiftyMoveRule}
 	}
 	return Outcome{}

@@ -49,18 +49,18 @@ func (g *Game) ParseInput(text string) (Action, error) {
 	var err error
 	switch {
 	case len(body) >= 2 && body[1] == ':':
-		a, err = parseAction(s, g.variant.promotions())
+		a, err = parseAction(s, g.promotions)
 	case squareShaped(body, false):
-		a, err = readSquares(t.Phase, s, body, g.variant.promotions())
+		a, err = readSquares(t.Phase, s, body, g.promotions)
 	default:
-		q, sanErr := readSAN(s, g.variant.promotions())
+		q, sanErr := readSAN(s, g.promotions)
 		switch {
 		case sanErr == nil && t.Phase == PhaseBan:
 			return g.sanBan(s, q)
 		case sanErr == nil:
 			return g.sanMove(s, q)
 		case squareShaped(body, true):
-			a, err = readSquares(t.Phase, s, body, g.variant.promotions())
+			a, err = readSquares(t.Phase, s, body, g.promotions)
 		default:
 			return Action{}, sanErr
 		}

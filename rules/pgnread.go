@@ -180,7 +180,7 @@ func (pg *pgnGame) play(v Variant, maxPlies int) (*Game, error) {
 				g.addComment(t.text)
 				continue
 			}
-			if _, isBan := v.(BanChess); !isBan {
+			if !v.HasBans() {
 				return nil, at(fmt.Errorf("%s games have no bans", v.Name()))
 			}
 			if g.Turn().Phase != PhaseBan {
@@ -227,14 +227,14 @@ func (pg *pgnGame) play(v Variant, maxPlies int) (*Game, error) {
 func (g *Game) ParseMove(text string) (Action, error) {
 	s := strings.TrimSpace(text)
 	if strings.HasPrefix(s, "m:") || strings.HasPrefix(s, "M:") {
-		return parseAction(s, g.variant.promotions())
+		return parseAction(s, g.promotions)
 	}
 	if coords := strings.TrimRight(s, "+#="); len(coords) >= 4 && coords[0] >= 'a' && coords[0] <= 'h' {
-		if a, err := parseCoords(PhaseMove, coords, g.variant.promotions()); err == nil {
+		if a, err := parseCoords(PhaseMove, coords, g.promotions); err == nil {
 			return a, nil
 		}
 	}
-	q, err := readSAN(s, g.variant.promotions())
+	q, err := readSAN(s, g.promotions)
 	if err != nil {
 		return Action{}, err
 	}

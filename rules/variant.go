@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 )
@@ -16,10 +17,16 @@ type Turn struct {
 
 // Variant is a rule set played by Game. Like scalachess's Variant, it is a
 // set of hooks: the schedule of plies (who bans, who moves), the board and
-// its moves (a mover: geometry, move generation, legality, game end), and
-// notation (FEN, promotion letters, the PGN Variant tag). Game holds what
-// all variants share: the history, bans, undo, repetition and the fifty-move
-// rule, SAN and PGN writing over the variant's moves.
+// its moves (a mover: geometry, move generation, legality, game end), the
+// draw rules that apply, and notation (FEN, promotion pieces, the PGN
+// Variant tag). Game holds what all variants share over those hooks: the
+// history, bans, undo, checkmate and stalemate, SAN and PGN writing over the
+// variant's moves.
+//
+// The exported hooks are the variant's capabilities, which callers outside
+// this package ask instead of checking which variant a game is of. The
+// hooks every chess variant shares have defaults, in chessRules, which a
+// variant embeds and overrides where its rules differ.
 //
 // A new variant is one new file in this package with a type implementing
 // these hooks, listed in Variants (see the package doc).
@@ -28,6 +35,25 @@ type Variant interface {
 	ID() string
 	// Name is the human name, also the PGN Variant tag, such as "Ban Chess".
 	Name() string
+
+	// HasBans reports whether plies alternate ban and move as in Ban
+	// Chess: before every move the mover's opponent bans one of its moves
+	// (Black banning first). Without bans every ply is a move.
+	HasBans() bool
+	// Board is the board the variant is played on: its squares and its
+	// men. Positions carry over only between variants on the same board
+	// (CanBranch).
+	Board() BoardKind
+	// Promotions lists what a pawn reaching its last rank may become, in
+	// the order a picker offers them. Pawn in the list means it may also
+	// stay a pawn, a move that names no piece (EN-Chess).
+	Promotions() []PieceKind
+	// ThreefoldRepetition reports whether a position standing on the board
+	// for the third time, after a move, draws the game.
+	ThreefoldRepetition() bool
+	// FiftyMoveRule reports whether fifty moves by each side without a
+	// capture or a pawn move (a halfmove clock of 100) draw the game.
+	FiftyMoveRule() bool
 
 	// turn says who acts at ply (ply ≥ 1) and what.
 	turn(ply int) Turn
@@ -41,28 +67,114 @@ type Variant interface {
 	fenTail(pos *Position, ply int, ban Pair, hasBan bool) (tail string, indicator bool)
 	// newMover returns the variant's move generator, with no position yet.
 	newMover() mover
-	// promotions lists, in lower case, the letters of the pieces a pawn
-	// may become.
-	promotions() string
+}
+
+// BoardKind is a board variants are played on: its squares and the men
+// that stand on them. A position of one variant is a position of another
+// only when both are played on the same board.
+type BoardKind uint8
+
+// The boards.
+const (
+	// ChessBoard is chess's: 64 squares and the six men of chess.
+	ChessBoard BoardKind = iota
+	// ENBoard is EN-Chess's: chess's squares and two x squares, x0 and
+	// x9, off the d/e corners; chess's men and the Auror.
+	ENBoard
+)
+
+// ExtraSquares lists the board's squares beyond chess's 64, White's side
+// first: x0 and x9 on EN-Chess's board, none on chess's.
+func (b BoardKind) ExtraSquares() []Square {
+	if b == ENBoard {
+		return []Square{X0, X9}
+	}
+	return nil
+}
+
+// CanBranch reports whether a position reached in a game of from can start
+// a game of to (Game.Branch): only on the same board, so a Ban Chess
+// position can become a Classic one and back, but an EN-Chess position
+// (x squares, Aurors) stays EN-Chess.
+func CanBranch(from, to Variant) bool { return from.Board() == to.Board() }
+
+// chessRules are the hooks chess variants share: no bans, chess's board
+// and moves, promotion to a queen, rook, bishop or knight, and both draw
+// rules. A variant embeds it and overrides what its rules change, as
+// scalachess's variants override the defaults of its Variant; it is not a
+// variant itself, which adds its ID, name, ply schedule and FEN.
+type chessRules struct{}
+
+// HasBans implements Variant: chess has none.
+func (chessRules) HasBans() bool { return false }
+
+// Board implements Variant: chess's board.
+func (chessRules) Board() BoardKind { return ChessBoard }
+
+// Promotions implements Variant: a queen, rook, bishop or knight.
+func (chessRules) Promotions() []PieceKind { return []PieceKind{Queen, Rook, Bishop, Knight} }
+
+// ThreefoldRepetition implements Variant: it applies.
+func (chessRules) ThreefoldRepetition() bool { return true }
+
+// FiftyMoveRule implements Variant: it applies.
+func (chessRules) FiftyMoveRule() bool { return true }
+
+func (chessRules) newMover() mover { return &chessMover{} }
+
+// promotionLetters writes v's promotion pieces as the letters notation
+// names them with, in lower case ("qrbn"); staying a pawn names none.
+func promotionLetters(v Variant) string {
+	var b [8]byte
+	n := 0
+	for _, k := range v.Promotions() {
+		if k != Pawn && n < len(b) {
+			b[n] = k.Letter() | 0x20
+			n++
+		}
+	}
+	switch string(b[:n]) { // the usual sets, without allocating
+	case chessPromotions:
+		return chessPromotions
+	case allPromotions:
+		return allPromotions
+	}
+	return string(b[:n])
 }
 
 // Variants lists every variant the engine plays, the default first.
 func Variants() []Variant { return []Variant{BanChess{}, Classic{}, ENChess{}} }
 
-// VariantByID returns the variant with the given ID or name, in any case;
-// "" gives the default, Ban Chess.
-func VariantByID(id string) (Variant, error) {
-	if id == "" {
-		return BanChess{}, nil
+// VariantByID returns the variant of Variants with the given ID or name, in
+// any case; "" gives the default, Ban Chess.
+func VariantByID(id string) (Variant, error) { return LookupVariant(Variants(), id) }
+
+// LookupVariant returns the variant of vs with the given ID or name, in any
+// case; "" gives vs's first, the default. A program that plays other
+// variants than Variants looks them up so.
+func LookupVariant(vs []Variant, id string) (Variant, error) {
+	if len(vs) == 0 {
+		return nil, errors.New("no variants to choose from")
 	}
-	var ids []string
-	for _, v := range Variants() {
+	if id == "" {
+		return vs[0], nil
+	}
+	ids := make([]string, 0, len(vs))
+	for _, v := range vs {
 		if strings.EqualFold(id, v.ID()) || strings.EqualFold(id, v.Name()) {
 			return v, nil
 		}
 		ids = append(ids, v.ID())
 	}
-	return nil, fmt.Errorf("unknown variant %q: choose %s", Clip(id), strings.Join(ids[:len(ids)-1], ", ")+" or "+ids[len(ids)-1])
+	return nil, fmt.Errorf("unknown variant %q: choose %s", Clip(id), orList(ids))
+}
+
+// orList joins words as a sentence does: "a", "a or b", "a, b or c".
+func orList(words []string) string {
+	if len(words) < 2 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
 }
 
 // move is a legal move as Game keeps it, whichever mover generated it.
