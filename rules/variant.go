@@ -3,6 +3,7 @@ package rules
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -140,6 +141,42 @@ func promotionLetters(v Variant) string {
 		return allPromotions
 	}
 	return string(b[:n])
+}
+
+// ParsePromotion reads a promotion field, the letter of a piece a pawn may
+// become in one of vs, in either case: p is Pawn where a variant lets the
+// pawn stay one, and "" is none (0). The error lists the letters: the
+// first variant's, then what each other adds.
+func ParsePromotion(letter string, vs []Variant) (PieceKind, error) {
+	if letter == "" {
+		return 0, nil
+	}
+	var listed []PieceKind
+	var use []string
+	for _, v := range vs {
+		var own []string
+		for _, k := range v.Promotions() {
+			if len(letter) == 1 && letter[0]|0x20 == k.Letter()|0x20 {
+				return k, nil
+			}
+			if slices.Contains(listed, k) {
+				continue
+			}
+			listed = append(listed, k)
+			if name := string(k.Letter() | 0x20); k == Pawn {
+				own = append(own, name+" to stay a pawn")
+			} else {
+				own = append(own, name)
+			}
+		}
+		switch {
+		case len(use) == 0:
+			use = append(use, orList(own))
+		case len(own) > 0:
+			use = append(use, "(in "+v.Name()+" also "+orList(own)+")")
+		}
+	}
+	return 0, fmt.Errorf("%q is not a promotion piece: use %s", Clip(letter), strings.Join(use, " "))
 }
 
 // Variants lists every variant the engine plays, the default first.

@@ -223,3 +223,29 @@ func TestLoad(t *testing.T) {
 		t.Errorf("ListPGN of a FEN: %v, %v", list, err)
 	}
 }
+
+func TestParsePromotion(t *testing.T) {
+	for _, tc := range []struct {
+		letter string
+		want   PieceKind
+	}{
+		{"", 0}, {"q", Queen}, {"N", Knight}, {"k", King}, {"a", Auror}, {"p", Pawn},
+	} {
+		if k, err := ParsePromotion(tc.letter, Variants()); err != nil || k != tc.want {
+			t.Errorf("ParsePromotion(%q) = %v, %v; want %v", tc.letter, k, err, tc.want)
+		}
+	}
+	for _, tc := range []struct {
+		letter string
+		vs     []Variant
+		want   string
+	}{
+		{"x", Variants(), `"x" is not a promotion piece: use q, r, b or n (in EN-Chess also k, a or p to stay a pawn)`},
+		{"qq", Variants(), `"qq" is not a promotion piece: use q, r, b or n (in EN-Chess also k, a or p to stay a pawn)`},
+		{"k", []Variant{BanChess{}, Classic{}}, `"k" is not a promotion piece: use q, r, b or n`},
+	} {
+		if _, err := ParsePromotion(tc.letter, tc.vs); err == nil || err.Error() != tc.want {
+			t.Errorf("ParsePromotion(%q): %v, want %s", tc.letter, err, tc.want)
+		}
+	}
+}
