@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/banchess/banchess/rules"
+	"github.com/banchess/banchess/rules/rulestest"
 )
 
 func stateOf(t testing.TB, fen string, v rules.Variant) *State {
@@ -85,5 +86,23 @@ func TestOtherVariant(t *testing.T) {
 	g := rules.New(rules.ENChess{})
 	if _, err := FromGame(g); !errors.Is(err, ErrVariant) {
 		t.Errorf("EN-Chess: %v, want ErrVariant", err)
+	}
+}
+
+// TestSupports: the engine plays chess with or without bans under chess's
+// draw rules, nothing else.
+func TestSupports(t *testing.T) {
+	for _, tc := range []struct {
+		v    rules.Variant
+		want bool
+	}{
+		{rules.BanChess{}, true},
+		{rules.Classic{}, true},
+		{rules.ENChess{}, false},
+		{rulestest.NoFifty{}, false}, // its search would draw where the game goes on
+	} {
+		if got := Supports(tc.v); got != tc.want {
+			t.Errorf("Supports(%s) = %v", tc.v.Name(), got)
+		}
 	}
 }

@@ -3,6 +3,7 @@ package engine
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/banchess/banchess/rules"
 )
@@ -22,23 +23,32 @@ type State struct {
 	history  []uint64 // keys of the positions after each move, the current one last
 }
 
-// ErrVariant is returned for a game of a variant the engine does not play.
-var ErrVariant = errors.New("engine: it plays Ban Chess and Classic only")
+// ErrVariant is returned for a game of a variant the engine does not play
+// (see Supports).
+var ErrVariant = errors.New("engine: it does not play this variant")
+
+// Supports reports whether the engine plays v: chess on chess's board,
+// promoting to a queen, rook, bishop or knight, drawn by threefold
+// repetition and the fifty-move rule (its search counts both), with Ban
+// Chess's bans or without bans. Ban Chess and Classic are such variants;
+// EN-Chess is not.
+func Supports(v rules.Variant) bool {
+	return v.Board() == rules.ChessBoard &&
+		slices.Equal(v.Promotions(), []rules.PieceKind{rules.Queen, rules.Rook, rules.Bishop, rules.Knight}) &&
+		v.ThreefoldRepetition() && v.FiftyMoveRule()
+}
 
 // FromGame returns the state of g now. It replays g's plies from its start
 // so that the search knows which positions have stood on the board.
 func FromGame(g *rules.Game) (*State, error) {
-	switch g.Variant().(type) {
-	case rules.BanChess, rules.Classic:
-	default:
-		return nil, fmt.Errorf("%w, not %s", ErrVariant, g.Variant().Name())
+	if !Supports(g.Variant()) {
+		return nil, fmt.Errorf("%w: %s", ErrVariant, g.Variant().Name())
 	}
 	pos, err := ParseFEN(g.StartFEN())
 	if err != nil {
 		return nil, err
 	}
-	_, classic := g.Variant().(rules.Classic)
-	s := &State{pos: pos, bans: !classic, ban: noBan, history: []uint64{pos.hash}}
+	s := &State{pos: pos, bans: g.Variant().HasBans(), ban: noBan, history: []uint64{pos.hash}}
 	start, err := rules.FromFEN(g.StartFEN(), g.Variant())
 	if err != nil {
 		return nil, fmt.Errorf("engine: reading the game's start: %w", err)
