@@ -3,6 +3,7 @@ package games
 import (
 	"context"
 	"errors"
+	"strings"
 	"time"
 
 	"github.com/banchess/banchess/engine"
@@ -131,7 +132,7 @@ func (s *Service) analyse(ctx context.Context, g *rules.Game, req AnalysisReques
 	res, err := s.analyser.Analyse(ctx, g, lim)
 	switch {
 	case errors.Is(err, engine.ErrVariant):
-		return engine.Result{}, Errorf(Invalid, "The engine plays Ban Chess and Classic only, not %s.", g.Variant().Name()).withDetail(UnsupportedVariant)
+		return engine.Result{}, s.unsupported("The engine", g.Variant())
 	case errors.Is(err, engine.ErrBusy):
 		return engine.Result{}, Errorf(TooMany, "The engine is busy with other analyses; try again in a moment.").withDetail(EngineBusy)
 	case err != nil:
@@ -143,4 +144,24 @@ func (s *Service) analyse(ctx context.Context, g *rules.Game, req AnalysisReques
 // gameOver refuses to analyse a finished game.
 func gameOver(o rules.Outcome) *Error {
 	return Errorf(GameOver, "The game is over (%s): there is nothing to analyse.", o)
+}
+
+// unsupported refuses a game of v, a variant who ("The engine", "The
+// computer") does not play, naming those it plays (engine.Supports).
+func (s *Service) unsupported(who string, v rules.Variant) *Error {
+	var names []string
+	for _, w := range s.variants {
+		if engine.Supports(w) {
+			names = append(names, w.Name())
+		}
+	}
+	plays := "no variant"
+	if n := len(names); n > 0 {
+		plays = strings.Join(names[:n-1], ", ")
+		if n > 1 {
+			plays += " and "
+		}
+		plays += names[n-1] + " only"
+	}
+	return Errorf(Invalid, "%s plays %s, not %s.", who, plays, v.Name()).withDetail(UnsupportedVariant)
 }

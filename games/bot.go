@@ -44,8 +44,8 @@ func (s *Service) CreateBot(ctx context.Context, cred Credential, g *rules.Game,
 	case s.analyser == nil:
 		return "", 0, Internalf(errors.New("no engine"), "creating a game against the computer")
 	}
-	if _, err := engine.FromGame(g); errors.Is(err, engine.ErrVariant) {
-		return "", 0, Errorf(Invalid, "The computer plays Ban Chess and Classic only, not %s.", g.Variant().Name()).withDetail(UnsupportedVariant)
+	if !engine.Supports(g.Variant()) {
+		return "", 0, s.unsupported("The computer", g.Variant())
 	}
 	side = settings.Color
 	if side != rules.White && side != rules.Black {

@@ -3,17 +3,23 @@ package games
 import (
 	"fmt"
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/banchess/banchess/rules"
 )
 
-// Variant reads a variant's id or name, in any case; "" is Ban Chess.
-func Variant(id string) (rules.Variant, error) {
-	v, err := rules.VariantByID(id)
+// Variants lists the variants the service plays, the default first
+// (rules.Variants unless WithVariants).
+func (s *Service) Variants() []rules.Variant { return slices.Clone(s.variants) }
+
+// Variant reads the id or name of a variant the service plays, in any
+// case; "" is the default, Ban Chess.
+func (s *Service) Variant(id string) (rules.Variant, error) {
+	v, err := rules.LookupVariant(s.variants, id)
 	if err != nil {
-		var ids []string
-		for _, v := range rules.Variants() {
+		ids := make([]string, 0, len(s.variants))
+		for _, v := range s.variants {
 			ids = append(ids, fmt.Sprintf("%q", v.ID()))
 		}
 		list := strings.Join(ids[:len(ids)-1], ", ") + " or " + ids[len(ids)-1]
@@ -24,7 +30,7 @@ func Variant(id string) (rules.Variant, error) {
 
 // NewGame returns a game of the variant named by id at its start.
 func (s *Service) NewGame(variant string) (*rules.Game, error) {
-	v, err := Variant(variant)
+	v, err := s.Variant(variant)
 	if err != nil {
 		return nil, err
 	}
@@ -35,12 +41,12 @@ func (s *Service) NewGame(variant string) (*rules.Game, error) {
 // FEN.
 func (s *Service) FromFEN(fen, variant string) (*rules.Game, error) {
 	if strings.TrimSpace(fen) == "" {
-		return nil, Errorf(Invalid, "The FEN is empty: paste a position such as %s.", rules.New(rules.BanChess{}).StartFEN()).withDetail(BadFEN)
+		return nil, Errorf(Invalid, "The FEN is empty: paste a position such as %s.", s.initial[s.variants[0].ID()]).withDetail(BadFEN)
 	}
 	if err := s.checkFEN(fen); err != nil {
 		return nil, err
 	}
-	v, err := Variant(variant)
+	v, err := s.Variant(variant)
 	if err != nil {
 		return nil, err
 	}
@@ -66,7 +72,7 @@ func (s *Service) FromPGNGame(pgn, variant string, n int) (*rules.Game, error) {
 	var v rules.Variant
 	if variant != "" {
 		var err error
-		if v, err = Variant(variant); err != nil {
+		if v, err = s.Variant(variant); err != nil {
 			return nil, err
 		}
 	}
@@ -74,13 +80,19 @@ func (s *Service) FromPGNGame(pgn, variant string, n int) (*rules.Game, error) {
 	opts.Variant, opts.Game, opts.ChessAsClassic = v, n, true
 	g, err := rules.FromPGN(pgn, opts)
 	if err != nil {
-		e := ErrorOf(err)
-		if e.Detail == "" || e.Code == Illegal {
-			e = &Error{Code: Invalid, Detail: BadPGN, Msg: e.Msg, Err: err}
-		}
-		return nil, e
+		return nil, pgnError(err)
 	}
 	return g, nil
+}
+
+// pgnError is a refusal to read a PGN (or a FEN: bad_fen), all Invalid:
+// an illegal move in it is bad input, not a refused ply.
+func pgnError(err error) *Error {
+	e := ErrorOf(err)
+	if e.Detail == "" || e.Code == Illegal {
+		e = &Error{Code: Invalid, Detail: BadPGN, Msg: e.Msg, Err: err}
+	}
+	return e
 }
 
 // pgnOptions are the reader's bounds: the service's limits.
@@ -103,17 +115,47 @@ func (s *Service) PGNGames(pgn string) ([]rules.PGNHeader, error) {
 	return list, nil
 }
 
-// FromText reads text pasted by a person: a FEN (of the variant named by
-// variant) or a PGN, told apart by their shape.
+// FromText reads text pasted by a person: a FEN of the variant named by
+// variant, or a PGN, which decides its own variant (rules.Load tells them
+// apart).
 func (s *Service) FromText(text, variant string) (*rules.Game, error) {
+	return s.load(text, variant, false, 0)
+}
+
+// Import reads a FEN or a PGN, both of the variant named by variant (""
+// lets a PGN decide, and makes a FEN Ban Chess), and of a PGN of several
+// games the nth (from 0; see PGNGames).
+func (s *Service) Import(text, variant string, n int) (*rules.Game, error) {
+	return s.load(text, variant, true, n)
+}
+
+// load reads a FEN or game n of a PGN with rules.Load: a FEN of variant,
+// a PGN of variant too when forPGN, else of the variant the text says.
+// Errors name the FEN or the PGN as FromFEN and FromPGN do.
+func (s *Service) load(text, variant string, forPGN bool, n int) (*rules.Game, error) {
 	text = strings.TrimSpace(text)
 	if text == "" {
 		return nil, Errorf(Invalid, "Paste a FEN or a PGN first.")
 	}
-	if rules.LooksLikeFEN(text) {
-		return s.FromFEN(text, variant)
+	v, err := s.Variant(variant)
+	if err != nil {
+		return nil, err
 	}
-	return s.FromPGN(text, "")
+	if rules.LooksLikeFEN(text) { // read no FEN past the limit, as FromFEN
+		if err := s.checkFEN(text); err != nil {
+			return nil, err
+		}
+	}
+	opts := s.pgnOptions()
+	opts.Game, opts.ChessAsClassic = n, true
+	if forPGN && variant != "" {
+		opts.Variant = v
+	}
+	g, err := rules.Load(text, v, opts)
+	if err != nil {
+		return nil, pgnError(err)
+	}
+	return g, nil
 }
 
 // FromLink returns the game a link's query describes: pgn=… (of at most
@@ -126,7 +168,7 @@ func (s *Service) FromLink(q url.Values) (*rules.Game, error) {
 		}
 		return s.FromPGN(pgn, "")
 	}
-	v, err := Variant(q.Get("v"))
+	v, err := s.Variant(q.Get("v"))
 	if err != nil {
 		return nil, err
 	}
@@ -170,12 +212,12 @@ func (s *Service) FromLink(q url.Values) (*rules.Game, error) {
 func IsLink(q url.Values) bool { return q.Has("fen") || q.Has("pgn") || q.Has("a") }
 
 // Link is the query of a share link that rebuilds g from nothing but
-// itself: the variant (unless Ban Chess), the start position (unless the
+// itself: the variant (unless the default, Ban Chess), the start position (unless the
 // variant's initial one), every action, and a resignation or agreed draw.
 // FromLink reads it back.
 func (s *Service) Link(g *rules.Game) string {
 	q := url.Values{}
-	if id := g.Variant().ID(); id != (rules.BanChess{}).ID() {
+	if id := g.Variant().ID(); id != s.variants[0].ID() {
 		q.Set("v", id)
 	}
 	if start := g.StartFEN(); start != s.initial[g.Variant().ID()] {
@@ -208,31 +250,22 @@ func (s *Service) checkFEN(fen string) error {
 
 // FromPly returns a new game of variant ("" for Ban Chess) from the
 // position after the first n plies of g (0: its start), as a game of its
-// own at its first ply: for Ban Chess the ban before the side to move
-// moves (ply 1 with White to move, 3 with Black). g is unchanged.
+// own at its first ply (rules.Game.Branch): for Ban Chess the ban before
+// the side to move moves. The variant must be played on g's board
+// (rules.CanBranch). g is unchanged.
 func (s *Service) FromPly(g *rules.Game, n int, variant string) (*rules.Game, error) {
-	v, err := Variant(variant)
+	v, err := s.Variant(variant)
 	if err != nil {
 		return nil, err
 	}
 	played := g.Ply() - g.StartPly()
-	if n < 0 || n > played {
+	switch {
+	case n < 0 || n > played:
 		return nil, Errorf(Invalid, "There is no ply %d to play from: the game has %d.", n, played).withDetail(BadPly)
+	case !rules.CanBranch(g.Variant(), v):
+		return nil, Errorf(Invalid, "A position of %s cannot be played as %s.", g.Variant().Name(), v.Name()).withDetail(BadVariant)
 	}
-	fen := g.StartFEN()
-	if n > 0 {
-		fen = g.History()[n-1].FEN()
-	}
-	fields := strings.Fields(fen)
-	pos := strings.Join(fields[:6], " ")
-	if v.ID() == (rules.BanChess{}).ID() {
-		first := " 1"
-		if fields[1] == "b" {
-			first = " 3"
-		}
-		pos += first
-	}
-	ng, err := rules.FromFEN(pos, v)
+	ng, err := g.Branch(n, v)
 	if err != nil {
 		return nil, ErrorOf(err).withDetail(BadFEN)
 	}

@@ -1,14 +1,18 @@
 package games_test
 
 import (
+	"context"
 	"fmt"
 	"net/url"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
+	"github.com/banchess/banchess/engine"
 	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/rules"
+	"github.com/banchess/banchess/rules/rulestest"
+	"github.com/banchess/banchess/store"
 )
 
 func TestNewGame(t *testing.T) {
@@ -393,5 +397,74 @@ func TestFromPly(t *testing.T) {
 	}
 	if g.PGN() != before {
 		t.Error("the game changed")
+	}
+	// EN-Chess positions stay EN-Chess, x squares and all.
+	en, err := svc.FromLink(url.Values{"v": {"en"}, "a": {"m:e2e4,m:d7d5"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ng, err := svc.FromPly(en, 2, "en"); err != nil || ng.FEN() != "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 2 Aa" {
+		t.Errorf("EN-Chess from ply 2: %v, %v", ng, err)
+	}
+	_, err = svc.FromPly(en, 2, "ban")
+	refused(t, "EN-Chess as Ban Chess", err, games.Invalid, "bad_variant")
+}
+
+// TestImport: a FEN or a PGN, both of the variant given, or as the text
+// says; of a PGN of several games, the one asked for.
+func TestImport(t *testing.T) {
+	svc := games.New(nil)
+	two := "[White \"Al\"]\n\n1. e4 e5 *\n\n[White \"Bo\"]\n\n1. d4 *\n"
+	for _, c := range []struct {
+		name, text, variant string
+		n                   int
+		want                func(*rules.Game) bool
+	}{
+		{"a FEN, Ban Chess", rules.StartFEN, "", 0, func(g *rules.Game) bool { return g.Variant().ID() == "ban" }},
+		{"a FEN of a variant", rules.StartFEN, "classic", 0, func(g *rules.Game) bool { return g.Variant().ID() == "classic" }},
+		{"a PGN decides", chessPGN, "", 0, func(g *rules.Game) bool { return g.Variant().ID() == "classic" && g.FromChessGame() }},
+		{"a PGN of the variant given", chessPGN, "classic", 0, func(g *rules.Game) bool { return g.Variant().ID() == "classic" && !g.FromChessGame() }},
+		{"the second game", two, "", 1, func(g *rules.Game) bool { return g.Tags()[0].Value == "Bo" }},
+	} {
+		g, err := svc.Import(c.text, c.variant, c.n)
+		if err != nil || !c.want(g) {
+			t.Errorf("%s: %v, %v", c.name, g, err)
+		}
+	}
+	for _, c := range []struct{ name, text, variant, detail string }{
+		{"nothing", " ", "", ""},
+		{"a bad variant", rules.StartFEN, "nope", "bad_variant"},
+		{"a bad FEN", "8/8/8/8/8/8/8/8 w - - 0 1", "", "bad_fen"},
+		{"a bad PGN", "1. e5", "", "bad_pgn"},
+		{"an illegal move", "1. e4 e4 *", "classic", "bad_pgn"},
+	} {
+		_, err := svc.Import(c.text, c.variant, 0)
+		refused(t, c.name, err, games.Invalid, c.detail)
+	}
+}
+
+// TestWithVariants: a service plays the variants it is given, a test's
+// own among them, and names those its engine plays when refusing one.
+func TestWithVariants(t *testing.T) {
+	svc := games.New(store.NewMemory(), games.WithVariants(rulestest.Variants()...), games.WithAnalyser(engine.NewPool(1, 0, 4)))
+	if got := svc.Variants(); len(got) != 4 || got[3] != (rulestest.NoFifty{}) {
+		t.Fatalf("Variants: %v", got)
+	}
+	g, err := svc.NewGame("nofifty")
+	if err != nil || g.Variant() != (rulestest.NoFifty{}) {
+		t.Fatalf("NewGame: %v, %v", g, err)
+	}
+	if link := svc.Link(g); link != "a=&v=nofifty" {
+		t.Errorf("Link: %s", link)
+	}
+	if again, err := svc.FromLink(url.Values{"v": {"nofifty"}, "a": {""}}); err != nil || again.Variant() != g.Variant() {
+		t.Errorf("FromLink: %v, %v", again, err)
+	}
+	if _, err := games.New(nil).NewGame("nofifty"); games.ErrorOf(err).Detail != "bad_variant" {
+		t.Errorf("a service without it: %v", err)
+	}
+	_, _, err = svc.CreateBot(context.Background(), games.NewCredential(), g, games.BotSettings{Level: 1})
+	if e := games.ErrorOf(err); e.Detail != "unsupported_variant" || e.Msg != "The computer plays Ban Chess and Classic only, not Ban Chess without the fifty-move rule." {
+		t.Errorf("CreateBot: %v", err)
 	}
 }

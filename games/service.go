@@ -95,6 +95,7 @@ type Service struct {
 	store    Store
 	now      func() time.Time
 	limits   Limits
+	variants []rules.Variant   // the variants it plays, the default first
 	initial  map[string]string // each variant's initial FEN, by ID
 	feed     *Feed
 	timers   flagTimers
@@ -114,6 +115,13 @@ func WithClock(now func() time.Time) Option { return func(s *Service) { s.now = 
 // DefaultLimits.
 func WithLimits(l Limits) Option { return func(s *Service) { s.limits = l } }
 
+// WithVariants makes the service play vs, the default first, instead of
+// rules.Variants: it creates games of them and looks them up by ID, and
+// front ends list them. Tests add a variant of their own so.
+func WithVariants(vs ...rules.Variant) Option {
+	return func(s *Service) { s.variants = vs }
+}
+
 // WithFeed makes the service tell f's watchers of every change; the
 // default is a feed of its own.
 func WithFeed(f *Feed) Option { return func(s *Service) { s.feed = f } }
@@ -121,12 +129,12 @@ func WithFeed(f *Feed) Option { return func(s *Service) { s.feed = f } }
 // New returns a service keeping its games in store. Close stops its clock
 // timers.
 func New(store Store, opts ...Option) *Service {
-	s := &Service{store: store, now: time.Now, limits: DefaultLimits(), initial: map[string]string{}, feed: NewFeed()}
-	for _, v := range rules.Variants() {
-		s.initial[v.ID()] = rules.New(v).StartFEN()
-	}
+	s := &Service{store: store, now: time.Now, limits: DefaultLimits(), variants: rules.Variants(), initial: map[string]string{}, feed: NewFeed()}
 	for _, o := range opts {
 		o(s)
+	}
+	for _, v := range s.variants {
+		s.initial[v.ID()] = rules.New(v).StartFEN()
 	}
 	return s
 }

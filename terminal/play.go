@@ -117,7 +117,7 @@ func parseFlags(args []string, errOut io.Writer) (config, error) {
 // startGame builds the first game from the flags with svc's builders, with
 // a note to show the player when the start needs explaining.
 func startGame(svc *games.Service, c config) (*rules.Game, string, error) {
-	if _, err := games.Variant(c.variant); err != nil {
+	if _, err := svc.Variant(c.variant); err != nil {
 		return nil, "", fmt.Errorf("--variant: %s", reason(err))
 	}
 	switch {
