@@ -35,8 +35,9 @@ func (s *session) board(g *rules.Game) string {
 // renderBoard draws the position with files and ranks labelled, White at
 // the bottom unless flipped. Each square is three columns wide; the two
 // squares of the ban in force are bracketed, [P], and those of the last
-// move in parentheses, (P). EN-Chess's x squares get a line each, at the
-// d/e corner above rank 8 (x9) and below rank 1 (x0).
+// move in parentheses, (P). A board's extra squares (EN-Chess's x
+// squares) get a line each, at the d/e corner above rank 8 (x9) and below
+// rank 1 (x0).
 func (s *session) renderBoard(g *rules.Game) string {
 	pos := g.Position()
 	ban, banned := g.Ban()
@@ -49,21 +50,22 @@ func (s *session) renderBoard(g *rules.Game) string {
 	var b strings.Builder
 	files = strings.TrimRight(files, " ")
 	b.WriteString(files + "\n")
-	_, en := g.Variant().(rules.ENChess)
+	extra := g.Variant().Board().ExtraSquares()
 	top, bottom := rules.X9, rules.X0
 	if s.flipped {
 		top, bottom = bottom, top
 	}
 	xLine := func(sq rules.Square) {
+		if !slices.Contains(extra, sq) {
+			return
+		}
 		glyph := s.glyph(pos.Board[sq])
 		if slices.Contains(checked, sq) {
 			glyph = s.paint(red, glyph)
 		}
 		fmt.Fprintf(&b, "%s%s  %s\n", strings.Repeat(" ", 14), glyph, sq)
 	}
-	if en {
-		xLine(top)
-	}
+	xLine(top)
 	for row := range 8 {
 		rank := 7 - row
 		if s.flipped {
@@ -87,9 +89,7 @@ func (s *session) renderBoard(g *rules.Game) string {
 		}
 		fmt.Fprintf(&b, " %d\n", rank+1)
 	}
-	if en {
-		xLine(bottom)
-	}
+	xLine(bottom)
 	b.WriteString(files + "\n")
 	return b.String()
 }

@@ -99,7 +99,7 @@ func isWord(text string) bool {
 // meant when it is close.
 func (s *session) unknownCommand(word string) {
 	best, bestDist := "", 3
-	for _, c := range commands() {
+	for _, c := range s.commands() {
 		if d := editDistance(strings.ToLower(word), c.name); d < bestDist {
 			best, bestDist = c.name, d
 		}

@@ -77,19 +77,20 @@ type config struct {
 // usage, so that run does not write it again.
 var errReported = errors.New("reported")
 
-// parseFlags reads the flags of "play". The error is flag.ErrHelp for -h.
-func parseFlags(args []string, errOut io.Writer) (config, error) {
+// parseFlags reads the flags of "play", --variant naming one of variants
+// (the default first). The error is flag.ErrHelp for -h.
+func parseFlags(args []string, errOut io.Writer, variants []rules.Variant) (config, error) {
 	var c config
 	fs := flag.NewFlagSet("play", flag.ContinueOnError)
 	fs.SetOutput(errOut)
 	fs.StringVar(&c.fen, "fen", "", "start from this `FEN` (standard or extended)")
 	fs.StringVar(&c.pgnFile, "pgn", "", "start from the game in this PGN `file`")
-	fs.StringVar(&c.variant, "variant", "", "the `variant`: ban (default), classic or en (EN-Chess)")
+	fs.StringVar(&c.variant, "variant", "", "the `variant`: "+variantChoices(variants))
 	fs.BoolVar(&c.unicode, "unicode", false, "draw the pieces as Unicode figurines")
 	fs.StringVar(&c.bot, "bot", "", "the computer plays this `side` (white or black): its bans and moves")
 	fs.IntVar(&c.level, "level", 4, "the computer's `level`, 1 (weakest) to 8 (strongest, a second a ply)")
 	fs.Usage = func() {
-		fmt.Fprintln(errOut, "usage: banchess play [--fen FEN | --pgn FILE] [--variant ban|classic|en] [--unicode] [--bot white|black] [--level 1-8]")
+		fmt.Fprintln(errOut, "usage: banchess play [--fen FEN | --pgn FILE] [--variant "+variantIDs(variants, "|")+"] [--unicode] [--bot white|black] [--level 1-8]")
 		fmt.Fprintln(errOut, "Plays Ban Chess in the terminal, one command, ban or move a line; type help once started.")
 		fs.PrintDefaults()
 	}
@@ -112,6 +113,38 @@ func parseFlags(args []string, errOut io.Writer) (config, error) {
 		return c, fmt.Errorf("--level %d: give 1 to %d", c.level, engine.Levels)
 	}
 	return c, nil
+}
+
+// variantIDs joins the IDs of variants with sep: "ban|classic|en".
+func variantIDs(variants []rules.Variant, sep string) string {
+	ids := make([]string, len(variants))
+	for i, v := range variants {
+		ids[i] = v.ID()
+	}
+	return strings.Join(ids, sep)
+}
+
+// variantChoices describes variants for --variant: "ban (default), classic
+// or en (EN-Chess)", each ID with its name where that is not the ID.
+func variantChoices(variants []rules.Variant) string {
+	var b strings.Builder
+	for i, v := range variants {
+		switch {
+		case i == 0:
+		case i == len(variants)-1:
+			b.WriteString(" or ")
+		default:
+			b.WriteString(", ")
+		}
+		b.WriteString(v.ID())
+		switch {
+		case i == 0:
+			b.WriteString(" (default)")
+		case !strings.EqualFold(v.ID(), v.Name()):
+			b.WriteString(" (" + v.Name() + ")")
+		}
+	}
+	return b.String()
 }
 
 // startGame builds the first game from the flags with svc's builders, with
@@ -144,7 +177,7 @@ func startGame(svc *games.Service, c config) (*rules.Game, string, error) {
 
 // run is Run on svc with the options given, so tests can choose them.
 func run(ctx context.Context, svc *games.Service, args []string, in io.Reader, out, errOut io.Writer, opts options) int {
-	c, err := parseFlags(args, errOut)
+	c, err := parseFlags(args, errOut, svc.Variants())
 	if errors.Is(err, flag.ErrHelp) {
 		return 0
 	}

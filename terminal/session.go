@@ -43,9 +43,10 @@ type command struct {
 	run              func(s *session, ctx context.Context, arg string) (quit bool)
 }
 
-// commands lists what the player can type besides bans and moves. It is a
-// function, not a package variable, so that no state is shared.
-func commands() []command {
+// commands lists what the player can type besides bans and moves, new
+// naming the variants the service plays. It is a method, not a package
+// variable, so that no state is shared.
+func (s *session) commands() []command {
 	return []command{
 		{name: "board", help: "show the board", run: (*session).cmdBoard},
 		{name: "moves", help: "list the legal actions now (bans or moves)", run: (*session).cmdMoves},
@@ -54,7 +55,7 @@ func commands() []command {
 		{name: "pgn", help: "the game as PGN", run: (*session).cmdPGN},
 		{name: "save", args: "FILE", help: "write the game as PGN to FILE", run: (*session).cmdSave},
 		{name: "load", args: "FEN|PGN|FILE", help: "start from a FEN or PGN (alone: paste lines, end with an empty one)", run: (*session).cmdLoad},
-		{name: "new", args: "[ban|classic|en]", help: "start a new game (of the same variant unless named)", run: (*session).cmdNew},
+		{name: "new", args: "[" + variantIDs(s.svc.Variants(), "|") + "]", help: "start a new game (of the same variant unless named)", run: (*session).cmdNew},
 		{name: "undo", help: "take back the last ban or move", run: (*session).cmdUndo},
 		{name: "analyse", args: "[MS]", help: "the engine's best action, score and line (thinking MS milliseconds, 1000 by default)", run: (*session).cmdAnalyse},
 		{name: "go", help: "let the computer (--bot) act now", run: (*session).cmdGo},
@@ -67,12 +68,12 @@ func commands() []command {
 }
 
 // findCommand returns the command named word, in any case; "exit" is quit.
-func findCommand(word string) (command, bool) {
+func (s *session) findCommand(word string) (command, bool) {
 	word = strings.ToLower(word)
 	if word == "exit" {
 		word = "quit"
 	}
-	for _, c := range commands() {
+	for _, c := range s.commands() {
 		if c.name == word {
 			return c, true
 		}
@@ -91,7 +92,7 @@ func (s *session) handle(ctx context.Context, line string) bool {
 		return false
 	}
 	word, arg, _ := strings.Cut(text, " ")
-	if c, ok := findCommand(word); ok {
+	if c, ok := s.findCommand(word); ok {
 		return c.run(s, ctx, strings.TrimSpace(arg))
 	}
 	s.act(ctx, text)
@@ -261,10 +262,8 @@ func (s *session) cmdLoad(ctx context.Context, arg string) bool {
 		return false
 	}
 	text := arg
-	if !rules.LooksLikeFEN(arg) {
-		if data, err := os.ReadFile(arg); err == nil {
-			text = string(data)
-		}
+	if data, err := os.ReadFile(arg); err == nil { // a file, else the text itself
+		text = string(data)
 	}
 	s.load(ctx, text)
 	return false
@@ -415,7 +414,7 @@ func (s *session) cmdHelp(ctx context.Context, _ string) bool {
 	s.say("          or squares (g1f3, e7e8q, m:g1f3)")
 	s.say("Before every move the opponent bans one of the mover's moves; Black bans first.")
 	s.say("Commands:")
-	for _, c := range commands() {
+	for _, c := range s.commands() {
 		name := c.name
 		if c.args != "" {
 			name += " " + c.args
