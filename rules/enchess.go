@@ -25,6 +25,10 @@ func (ENChess) turn(ply int) Turn { return Classic{}.turn(ply) }
 
 func (ENChess) startFEN() string { return ENStartFEN }
 
+// HasPasses implements Variant: in partial checkmate the side to move
+// passes.
+func (ENChess) HasPasses() bool { return true }
+
 // Board implements Variant: the x squares and the Auror.
 func (ENChess) Board() BoardKind { return ENBoard }
 

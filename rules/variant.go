@@ -41,6 +41,9 @@ type Variant interface {
 	// Chess: before every move the mover's opponent bans one of its moves
 	// (Black banning first). Without bans every ply is a move.
 	HasBans() bool
+	// HasPasses reports whether a side may have to pass, a move that moves
+	// nothing (EN-Chess's partial checkmate).
+	HasPasses() bool
 	// Board is the board the variant is played on: its squares and its
 	// men. Positions carry over only between variants on the same board
 	// (CanBranch).
@@ -108,6 +111,9 @@ type chessRules struct{}
 
 // HasBans implements Variant: chess has none.
 func (chessRules) HasBans() bool { return false }
+
+// HasPasses implements Variant: chess has no passes.
+func (chessRules) HasPasses() bool { return false }
 
 // Board implements Variant: chess's board.
 func (chessRules) Board() BoardKind { return ChessBoard }

@@ -11,17 +11,18 @@ func TestVariantCapabilities(t *testing.T) {
 	for _, tc := range []struct {
 		v          Variant
 		bans       bool
+		passes     bool
 		board      BoardKind
 		extra      []Square
 		promotions []PieceKind
 		letters    string
 	}{
-		{BanChess{}, true, ChessBoard, nil, chess, "qrbn"},
-		{Classic{}, false, ChessBoard, nil, chess, "qrbn"},
-		{ENChess{}, false, ENBoard, []Square{X0, X9}, []PieceKind{Queen, Rook, Bishop, Knight, King, Auror, Pawn}, "qrbnka"},
+		{BanChess{}, true, false, ChessBoard, nil, chess, "qrbn"},
+		{Classic{}, false, false, ChessBoard, nil, chess, "qrbn"},
+		{ENChess{}, false, true, ENBoard, []Square{X0, X9}, []PieceKind{Queen, Rook, Bishop, Knight, King, Auror, Pawn}, "qrbnka"},
 	} {
 		v := tc.v
-		if v.HasBans() != tc.bans || v.Board() != tc.board || !slices.Equal(v.Board().ExtraSquares(), tc.extra) ||
+		if v.HasBans() != tc.bans || v.HasPasses() != tc.passes || v.Board() != tc.board || !slices.Equal(v.Board().ExtraSquares(), tc.extra) ||
 			!slices.Equal(v.Promotions(), tc.promotions) || promotionLetters(v) != tc.letters {
 			t.Errorf("%s: bans %v, board %v %v, promotions %v %q", v.Name(), v.HasBans(), v.Board(), v.Board().ExtraSquares(), v.Promotions(), promotionLetters(v))
 		}
