@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"net/url"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/banchess/banchess/rules"
@@ -20,35 +19,41 @@ const Erase = "x"
 // State is a position being set up, and how the editor shows it.
 type State struct {
 	Board    rules.Board
-	Turn     rules.Color // the side to move
-	Castling string      // some of "KQkq", in that order
-	EP       string      // the en passant square, or ""
-	Variant  string      // "ban" or "classic"
-	Act      string      // Ban Chess: "ban" (the side to move's opponent bans next) or "move"
-	Ban      string      // Ban Chess, Act "move": the ban in force, such as "e2e4", or ""
-	Pick     string      // the palette's choice: a piece code ("wK") or Erase
-	Flip     bool        // Black at the bottom
+	Turn     rules.Color   // the side to move
+	Castling string        // some of "KQkq", in that order
+	EP       string        // the en passant square, or ""
+	Variant  rules.Variant // one the editor edits (Edits)
+	Act      string        // with bans: "ban" (the side to move's opponent bans next) or "move"
+	Ban      string        // with bans, Act "move": the ban in force, such as "e2e4", or ""
+	Pick     string        // the palette's choice: a piece code ("wK") or Erase
+	Flip     bool          // Black at the bottom
 }
 
-// Start is the editor's state for the initial position.
-func Start() State {
-	s, _ := FromFEN(rules.StartFEN, "ban")
+// Edits reports whether the editor sets up positions of v: those of
+// chess's board, whose squares and men its palette has.
+func Edits(v rules.Variant) bool { return v.Board() == rules.ChessBoard }
+
+// Start is the editor's state for the initial position, of v (one it
+// edits).
+func Start(v rules.Variant) State {
+	s, _ := FromFEN(rules.StartFEN, v)
 	return s
 }
 
-// FromFEN returns the state of an extended FEN of variant ("" for Ban
-// Chess), read leniently: the editor is where a wrong position gets
-// fixed, so only text that names no board at all is refused (and the
-// initial position's state returned with the error).
-func FromFEN(fen, variant string) (State, error) {
-	s := State{Variant: variantID(variant), Act: "ban", Pick: "wP"}
+// FromFEN returns the state of an extended FEN of v (one it edits), read
+// leniently: the editor is where a wrong position gets fixed, so only
+// text that names no board at all is refused (and the initial position's
+// state returned with the error). Whether the move or its ban is next,
+// and the ban in force, are read from a FEN that rules reads.
+func FromFEN(fen string, v rules.Variant) (State, error) {
+	s := State{Variant: v, Act: "ban", Pick: "wP"}
 	f := strings.Fields(fen)
 	if len(f) == 0 {
-		return Start(), fmt.Errorf("the FEN is empty")
+		return Start(v), fmt.Errorf("the FEN is empty")
 	}
 	b, err := parsePlacement(f[0])
 	if err != nil {
-		return Start(), err
+		return Start(v), err
 	}
 	s.Board = b
 	if len(f) > 1 && f[1] == "b" {
@@ -62,10 +67,10 @@ func FromFEN(fen, variant string) (State, error) {
 	if len(f) > 3 && f[3] != "-" {
 		s.EP = f[3]
 	}
-	if len(f) > 6 {
-		ply, ban, _ := strings.Cut(strings.TrimRight(f[6], "+#="), ":")
-		if n, err := strconv.Atoi(ply); err == nil && n%2 == 0 {
-			s.Act, s.Ban = "move", ban
+	if g, err := rules.FromFEN(fen, v); err == nil && v.HasBans() && g.Turn().Phase == rules.PhaseMove {
+		s.Act = "move"
+		if ban, ok := g.Ban(); ok {
+			s.Ban = ban.String()
 		}
 	}
 	return s, nil
@@ -74,17 +79,20 @@ func FromFEN(fen, variant string) (State, error) {
 // FromQuery reads the state a URL's query carries (see Query; the
 // palette's choice may come as cur, a pick button overriding it), or with
 // fen=… the position of that FEN; what the query lacks is the initial
-// position's.
-func FromQuery(q url.Values) (State, error) {
+// position's. Its variant, v=…, is one of variants the editor edits, the
+// first of them (the default) unless it names one. A ban in force that
+// names no squares is an error.
+func FromQuery(q url.Values, variants []rules.Variant) (State, error) {
+	v := variantOf(q.Get("v"), variants)
 	if fen := q.Get("fen"); fen != "" {
-		s, err := FromFEN(fen, q.Get("v"))
+		s, err := FromFEN(fen, v)
 		s.Flip = q.Get("flip") == "1"
 		if p := q.Get("pick"); validPick(p) {
 			s.Pick = p
 		}
 		return s, err
 	}
-	s := Start()
+	s := Start(v)
 	if !q.Has("board") {
 		return s, nil
 	}
@@ -103,7 +111,6 @@ func FromQuery(q url.Values) (State, error) {
 	if s.EP == "-" {
 		s.EP = ""
 	}
-	s.Variant = variantID(q.Get("v"))
 	if q.Get("act") == "move" {
 		s.Act = "move"
 	} else {
@@ -117,6 +124,9 @@ func FromQuery(q url.Values) (State, error) {
 		}
 	}
 	s.Flip = q.Get("flip") == "1"
+	if _, err := rules.ParsePair(s.Ban); s.Variant.HasBans() && s.Act == "move" && s.Ban != "" && err != nil {
+		return s, fmt.Errorf("the ban in force: %w", err)
+	}
 	return s, nil
 }
 
@@ -131,8 +141,8 @@ func (s State) Query() url.Values {
 	if s.EP != "" {
 		q.Set("ep", s.EP)
 	}
-	q.Set("v", s.Variant)
-	if s.Variant == "ban" {
+	q.Set("v", s.Variant.ID())
+	if s.Variant.HasBans() {
 		q.Set("act", s.Act)
 		if s.Act == "move" && s.Ban != "" {
 			q.Set("ban", s.Ban)
@@ -173,8 +183,8 @@ func (s *State) Clear() { s.Board, s.Castling, s.EP, s.Ban = rules.Board{}, "", 
 
 // Reset sets the initial position, keeping the variant, palette and side.
 func (s *State) Reset() {
-	start := Start()
-	start.Variant, start.Pick, start.Flip = s.Variant, s.Pick, s.Flip
+	start := Start(s.Variant)
+	start.Pick, start.Flip = s.Pick, s.Flip
 	*s = start
 }
 
@@ -205,9 +215,9 @@ func (s State) Placement() string {
 	return b.String()
 }
 
-// FEN is the extended FEN the state stands for: for Ban Chess, at the
-// first ban (ply 1 with White to move, 3 with Black) or at the move after
-// it, with the ban in force.
+// FEN is the extended FEN the state stands for: for a variant with bans,
+// at the first ban (ply 1 with White to move, 3 with Black in Ban Chess)
+// or at the move after it, with the ban in force (rules.StartExtension).
 func (s State) FEN() string {
 	cast, ep := s.Castling, s.EP
 	if cast == "" {
@@ -217,21 +227,14 @@ func (s State) FEN() string {
 		ep = "-"
 	}
 	fen := s.Placement() + " " + s.turnLetter() + " " + cast + " " + ep + " 0 1"
-	if s.Variant != "ban" {
-		return fen
+	var ban *rules.Pair
+	if p, err := rules.ParsePair(s.Ban); err == nil {
+		ban = &p
 	}
-	ply := 1
-	if s.Turn == rules.Black {
-		ply = 3
+	if ext := rules.StartExtension(s.Variant, &rules.Position{Board: s.Board, ToMove: s.Turn}, s.Act == "move", ban); ext != "" {
+		fen += " " + ext
 	}
-	if s.Act == "move" {
-		fen += " " + strconv.Itoa(ply+1)
-		if s.Ban != "" {
-			fen += ":" + s.Ban
-		}
-		return fen
-	}
-	return fen + " " + strconv.Itoa(ply)
+	return fen
 }
 
 // turnLetter is the side to move as FEN writes it.
@@ -273,11 +276,18 @@ func findPiece(is func(rules.Piece) bool) (rules.Piece, bool) {
 	return rules.NoPiece, false
 }
 
-func variantID(v string) string {
-	if strings.EqualFold(v, "classic") {
-		return "classic"
+// variantOf is the variant of variants an id names if the editor edits
+// it, else the first of them it edits (the default).
+func variantOf(id string, variants []rules.Variant) rules.Variant {
+	if v, err := rules.LookupVariant(variants, id); err == nil && Edits(v) {
+		return v
 	}
-	return "ban"
+	for _, v := range variants {
+		if Edits(v) {
+			return v
+		}
+	}
+	return rules.BanChess{}
 }
 
 // castling keeps the rights of "KQkq" that s names, in that order.

@@ -72,7 +72,7 @@ func canPick(g *rules.Game, sq rules.Square) bool {
 // (text: "e2e4", "Nf3", "b:e2e4"). A move that promotes without a piece
 // chosen opens the promotion picker instead.
 func (p *pages) ply(c echo.Context, id string, o *views.Options) error {
-	in, err := boardInput(c)
+	in, err := p.boardInput(c)
 	if err != nil {
 		return err
 	}

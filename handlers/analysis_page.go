@@ -165,11 +165,11 @@ func (p *pages) positionAnalysis(c echo.Context) error {
 	const refused = "This position cannot be analysed"
 	q := c.QueryParams()
 	if q.Get("fen") == "" && q.Has("board") {
-		s, err := editor.FromQuery(q)
+		s, err := editor.FromQuery(q, p.s.games.Variants())
 		if err != nil {
 			return titled(refused, invalidf("%s", games.Sentence("The position cannot be read: "+err.Error())))
 		}
-		return c.Redirect(http.StatusSeeOther, views.AnalysisURL(s.FEN(), s.Variant))
+		return c.Redirect(http.StatusSeeOther, views.AnalysisURL(s.FEN(), s.Variant.ID()))
 	}
 	fen, variant := q.Get("fen"), q.Get("v")
 	g, err := p.s.games.FromFEN(fen, variant)

@@ -153,14 +153,9 @@ func (p *pages) importGame(c echo.Context) error {
 	text, variant := strings.TrimSpace(f.Get("text")), f.Get("variant")
 	o.ImportText, o.ImportVariant, o.ImportAtStart = f.Get("text"), variant, f.Get("at") == "start"
 	var g *rules.Game
-	switch {
-	case text == "" || rules.LooksLikeFEN(text):
-		g, err = p.s.games.FromText(text, variant)
-	default:
-		var n int
-		if n, err = p.pgnGame(f.Get("pgn_game"), text, &o); err == nil && o.ImportGames == nil {
-			g, err = p.s.games.FromPGNGame(text, variant, n)
-		}
+	n, err := p.pgnGame(f.Get("pgn_game"), text, &o) // a FEN holds no games to choose from
+	if err == nil && o.ImportGames == nil {
+		g, err = p.s.games.Import(text, variant, n)
 	}
 	if err != nil || g == nil {
 		return p.importRefused(c, f.Get("game"), o, err)

@@ -20,7 +20,7 @@ import (
 // a step.
 func (p *pages) editorPage(c echo.Context) error {
 	q := c.QueryParams()
-	s, readErr := editor.FromQuery(q)
+	s, readErr := editor.FromQuery(q, p.s.games.Variants())
 	if v := q.Get("square"); v != "" {
 		if sq, err := rules.ParseSquare(v); err == nil && len(v) == 2 {
 			s.Place(sq)
@@ -44,10 +44,10 @@ func (p *pages) editorPage(c echo.Context) error {
 	problem := ""
 	if readErr != nil {
 		problem = games.Sentence("The position cannot be read: " + readErr.Error())
-	} else if _, err := p.s.games.FromFEN(s.FEN(), s.Variant); err != nil {
+	} else if _, err := p.s.games.FromFEN(s.FEN(), s.Variant.ID()); err != nil {
 		problem = games.ErrorOf(err).Msg
 	}
-	m := views.NewEditor(s, problem, p.s.asset)
+	m := views.NewEditor(s, problem, p.s.asset, p.s.variants)
 	if isHX(c) {
 		c.Response().Header().Set("HX-Push-Url", canonical)
 		return render(c, http.StatusOK, views.EditorMain(m))

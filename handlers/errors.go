@@ -166,7 +166,7 @@ func errorTitle(e *games.Error) string {
 // browser's games, not only a link back that may fail the same way.
 func (s *Server) stuck(c echo.Context, status int, title, msg string) error {
 	o := views.NoSelection()
-	o.Asset = s.asset
+	o.Asset, o.Variants = s.asset, s.variants
 	if id := c.Param("id"); validID(id) {
 		o.Base = gamePath(id)
 	}

@@ -99,6 +99,7 @@ func (p *pages) onGame(h func(c echo.Context, id string, o *views.Options) error
 // which are remembered in turn.
 func (p *pages) options(c echo.Context) (views.Options, error) {
 	o := views.NoSelection()
+	o.Variants = p.s.variants
 	if err := c.Request().ParseForm(); err != nil {
 		return o, bodyError(err, "The form could not be read: "+err.Error())
 	}
@@ -137,29 +138,14 @@ func square(c echo.Context, field string, optional bool) (rules.Square, error) {
 	return s, nil
 }
 
-// promotion reads the promotion field: "", q, r, b or n, and EN-Chess's
-// k, a and p (the pawn stays a pawn).
-func promotion(c echo.Context) (rules.PieceKind, error) {
-	switch v := c.Request().Form.Get("promotion"); strings.ToLower(v) {
-	case "":
-		return 0, nil
-	case "k":
-		return rules.King, nil
-	case "a":
-		return rules.Auror, nil
-	case "p":
-		return rules.Pawn, nil
-	case "q":
-		return rules.Queen, nil
-	case "r":
-		return rules.Rook, nil
-	case "b":
-		return rules.Bishop, nil
-	case "n":
-		return rules.Knight, nil
-	default:
-		return 0, invalidf("%q is not a promotion piece: use q, r, b or n (in EN-Chess also k, a, or p to stay a pawn).", trimText(v))
+// promotion reads the promotion field: "", or the letter of a piece a
+// pawn may become in a variant the service plays (p: it stays a pawn).
+func (p *pages) promotion(c echo.Context) (rules.PieceKind, error) {
+	k, err := rules.ParsePromotion(c.Request().Form.Get("promotion"), p.s.games.Variants())
+	if err != nil {
+		return 0, invalidf("%s", games.Sentence(err.Error()))
 	}
+	return k, nil
 }
 
 // seenPly reads the ply the form was made at (0 when it does not say).
@@ -176,7 +162,7 @@ func seenPly(c echo.Context) (int, error) {
 }
 
 // boardInput reads the ply a form posts: typed text, or squares.
-func boardInput(c echo.Context) (games.Input, error) {
+func (p *pages) boardInput(c echo.Context) (games.Input, error) {
 	var in games.Input
 	var err error
 	if in.Ply, err = seenPly(c); err != nil {
@@ -191,7 +177,7 @@ func boardInput(c echo.Context) (games.Input, error) {
 	if in.To, err = square(c, "to", false); err != nil {
 		return in, err
 	}
-	in.Promotion, err = promotion(c)
+	in.Promotion, err = p.promotion(c)
 	return in, err
 }
 

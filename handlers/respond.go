@@ -224,7 +224,7 @@ func (s *Server) gameLinks(ctx context.Context, cred games.Credential, current s
 	links := make([]views.GameLink, 0, len(list))
 	for _, sum := range list {
 		name := sum.Variant
-		if v, err := rules.VariantByID(sum.Variant); err == nil {
+		if v, err := s.games.Variant(sum.Variant); err == nil {
 			name = v.Name()
 		}
 		placement, _, _ := strings.Cut(sum.FEN, " ")

@@ -14,8 +14,10 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/banchess/banchess/boardimage"
+	"github.com/banchess/banchess/engine"
 	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/static"
+	"github.com/banchess/banchess/views"
 )
 
 // Pinger is a store that can say whether it answers (a database can).
@@ -26,8 +28,9 @@ type Pinger interface {
 // Server holds what the handlers share.
 type Server struct {
 	games      *guarded
-	asset      string // the static files' version, for cache busting
-	pinger     Pinger // nil: always healthy
+	asset      string          // the static files' version, for cache busting
+	variants   []views.Variant // the variants the service plays, as the pages offer them
+	pinger     Pinger          // nil: always healthy
 	now        func() time.Time
 	limits     Limits
 	trustProxy bool
@@ -116,7 +119,7 @@ func New(svc *games.Service, now func() time.Time, opts ...Option) *Server {
 	if now == nil {
 		now = time.Now
 	}
-	s := &Server{now: now, asset: assetVersion(), gameWait: DefaultGameWait, failed: map[string]bool{}}
+	s := &Server{now: now, asset: assetVersion(), variants: views.VariantsOf(svc.Variants(), engine.Supports), gameWait: DefaultGameWait, failed: map[string]bool{}}
 	for _, o := range opts {
 		o(s)
 	}

@@ -87,7 +87,7 @@ func NewDelta(g *rules.Game, shown int, o Options) (d Delta, ok bool) {
 		}
 		d.Arrow = !sameArrow(was.Arrow, now.Arrow)
 	}
-	d.parts(k, tail[k-first].Actor, hasXSquares(g))
+	d.parts(k, tail[k-first].Actor, g.Variant().HasPasses())
 
 	all := markNow(rows(tail, first, fullmove, -1))
 	if k == 0 {
@@ -109,7 +109,7 @@ func NewDelta(g *rules.Game, shown int, o Options) (d Delta, ok bool) {
 // they hold actor's seat. Where that is not enough to know a part (a game
 // between two players or against the computer, EN-Chess's pass), the
 // part is swapped whole.
-func (d *Delta) parts(k int, actor rules.Color, en bool) {
+func (d *Delta) parts(k int, actor rules.Color, passes bool) {
 	m := &d.Game
 	d.Notes = m.Banner != "" || m.Opts.Error != "" || m.Opts.Notice != ""
 	couldAct := m.Opts.Seats.Has(actor)
@@ -123,7 +123,7 @@ func (d *Delta) parts(k int, actor rules.Color, en bool) {
 		d.Controls = m.ResignSide != ""
 	}
 	switch {
-	case en && (couldAct || m.CanAct):
+	case passes && (couldAct || m.CanAct): // the pass form may come or go
 		d.Typed = true
 	case couldAct && m.CanAct:
 		d.TypedPly = true
@@ -172,7 +172,7 @@ func shownBoard(g *rules.Game, tail []rules.PlyInfo, first, k int, o Options) (B
 	if next.Action.Phase == rules.PhaseMove {
 		ban = next.Ban // the ban in force, which restricted it
 	}
-	b := board(&pos, bottomSide(o, false, next.Actor), ban, last, g.CheckedKings(&pos), hasXSquares(g))
+	b := board(&pos, bottomSide(o, false, next.Actor), ban, last, g.CheckedKings(&pos), g.Variant().Board().ExtraSquares())
 	if !playable {
 		b.ReadOnly = true
 		return b, true

@@ -11,13 +11,14 @@ import (
 // Editor is the board editor's page: the position being set up, the
 // palette, the FEN it stands for and whether it can be played.
 type Editor struct {
-	Asset   string
-	State   editor.State
-	Board   Board
-	Palette []PaletteItem
-	FEN     string
-	Error   string // why the position cannot be played; "" when it can
-	PlayURL string // starts a game from the position; "" when it cannot
+	Asset    string
+	State    editor.State
+	Variants []Variant // those the editor edits (editor.Edits)
+	Board    Board
+	Palette  []PaletteItem
+	FEN      string
+	Error    string // why the position cannot be played; "" when it can
+	PlayURL  string // starts a game from the position; "" when it cannot
 	// AnalyseURL is the engine's analysis of the position; "" when it
 	// cannot be played.
 	AnalyseURL string
@@ -37,20 +38,26 @@ type CastleRight struct {
 	On            bool
 }
 
-// NewEditor describes the editor at state s; problem is why its position
-// cannot be played ("" when it can), in the import's words.
-func NewEditor(s editor.State, problem, asset string) Editor {
+// NewEditor describes the editor at state s, offering those of variants
+// (the server's, VariantsOf) it edits; problem is why its position cannot
+// be played ("" when it can), in the import's words.
+func NewEditor(s editor.State, problem, asset string, variants []Variant) Editor {
 	e := Editor{Asset: asset, State: s, FEN: s.FEN(), Error: problem}
+	for _, v := range variants {
+		if editor.Edits(v.rules) {
+			e.Variants = append(e.Variants, v)
+		}
+	}
 	bottom := rules.White
 	if s.Flip {
 		bottom = rules.Black
 	}
 	pos := rules.Position{Board: s.Board}
 	var ban *rules.Pair
-	if p, err := rules.ParsePair(s.Ban); err == nil && s.Variant == "ban" && s.Act == "move" {
+	if p, err := rules.ParsePair(s.Ban); err == nil && s.Variant.HasBans() && s.Act == "move" {
 		ban = &p
 	}
-	e.Board = board(&pos, bottom, ban, nil, nil, false)
+	e.Board = board(&pos, bottom, ban, nil, nil, nil)
 	for _, code := range editor.Palette() {
 		item := PaletteItem{Code: code, Label: "eraser", Selected: code == s.Pick}
 		if p, ok := editor.PieceOf(code); ok {
@@ -62,8 +69,8 @@ func NewEditor(s editor.State, problem, asset string) Editor {
 		e.Castle = append(e.Castle, CastleRight{Letter: r.l, Label: r.label, On: strings.Contains(s.Castling, r.l)})
 	}
 	if problem == "" {
-		e.PlayURL = "/?" + url.Values{"fen": {e.FEN}, "v": {s.Variant}}.Encode()
-		e.AnalyseURL = AnalysisURL(e.FEN, s.Variant)
+		e.PlayURL = "/?" + url.Values{"fen": {e.FEN}, "v": {s.Variant.ID()}}.Encode()
+		e.AnalyseURL = AnalysisURL(e.FEN, s.Variant.ID())
 	}
 	return e
 }

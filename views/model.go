@@ -23,6 +23,10 @@ type Options struct {
 	Mute bool // no sounds for plies (they are on by default)
 	Size int  // the board's size in percent of the largest that fits (SizeMin–100; 0 is 100)
 
+	// Variants are the variants the server plays, the default first
+	// (VariantsOf): the new-game forms and the import box offer them.
+	Variants []Variant
+
 	// Sel is the square picked on the board (NoSquare for none); PromoTo,
 	// with Sel, asks for the promotion picker.
 	Sel, PromoTo rules.Square
@@ -93,13 +97,31 @@ func (o Options) BoardSize() int {
 }
 
 // Variant is one variant a new game can be of.
-type Variant struct{ ID, Name string }
+type Variant struct {
+	ID, Name string
+	Bot      bool // the computer plays it
 
-// Variants lists the variants a game can be of, the default first.
-func Variants() []Variant {
+	rules rules.Variant
+}
+
+// VariantsOf lists vs, the variants the server plays (the default first),
+// as the pages offer them; bot says which the computer plays.
+func VariantsOf(vs []rules.Variant, bot func(rules.Variant) bool) []Variant {
+	out := make([]Variant, len(vs))
+	for i, v := range vs {
+		out[i] = Variant{ID: v.ID(), Name: v.Name(), Bot: bot(v), rules: v}
+	}
+	return out
+}
+
+// branches lists the variants of vs a position of a game of v can start
+// a game of (rules.CanBranch).
+func branches(vs []Variant, v rules.Variant) []Variant {
 	var out []Variant
-	for _, v := range rules.Variants() {
-		out = append(out, Variant{ID: v.ID(), Name: v.Name()})
+	for _, w := range vs {
+		if rules.CanBranch(v, w.rules) {
+			out = append(out, w)
+		}
 	}
 	return out
 }
@@ -285,6 +307,7 @@ type Game struct {
 
 	Variant   string // "Ban Chess"
 	VariantID string // "ban"
+	Bans      bool   // the variant has bans: a ply may be a ban or a move
 	Ply       int
 	Phase     string // "ban", "move" or "over"
 	Actor     string // "White" or "Black": who acts now
@@ -330,8 +353,10 @@ type Game struct {
 	// StartComment is the PGN's comment before the first ply.
 	StartComment string
 	// BranchPly, when at least 0, offers new games from the position after
-	// that many plies ("Play Ban Chess from here"); -1 offers none.
+	// that many plies ("Play Ban Chess from here"), of the Branches; -1
+	// offers none.
 	BranchPly int
+	Branches  []Variant
 }
 
 // Paths are the addresses under a game's path that its page posts to.
@@ -396,6 +421,7 @@ func describeGame(g *rules.Game, o Options, last *rules.Pair) Game {
 		Opts:      o,
 		Variant:   g.Variant().Name(),
 		VariantID: g.Variant().ID(),
+		Bans:      g.Variant().HasBans(),
 		Ply:       g.Ply(),
 		Actor:     turn.Actor.Name(),
 		ActorID:   turn.Actor.String(),
@@ -479,7 +505,7 @@ func describeGame(g *rules.Game, o Options, last *rules.Pair) Game {
 	} else if hasBan {
 		banPtr = &ban
 	}
-	m.Board = board(&pos, bottom, banPtr, last, g.CheckedKings(&pos), hasXSquares(g))
+	m.Board = board(&pos, bottom, banPtr, last, g.CheckedKings(&pos), g.Variant().Board().ExtraSquares())
 	m.Board.ReadOnly = m.Watching || !out.Over() && !m.CanAct
 	if _, ok := dests.of(o.Sel); !ok {
 		o.Sel, o.PromoTo = rules.NoSquare, rules.NoSquare
@@ -495,8 +521,8 @@ func describeGame(g *rules.Game, o Options, last *rules.Pair) Game {
 			m.Promotion.Col, m.Promotion.Top = col, row < 4
 		}
 	}
-	if out.Over() || g.Variant().ID() != (rules.BanChess{}).ID() {
-		m.BranchPly = played(g)
+	if out.Over() || !g.Variant().HasBans() { // a game with bans is played on, not branched
+		m.BranchPly, m.Branches = played(g), branches(o.Variants, g.Variant())
 	}
 	return m
 }
@@ -530,6 +556,7 @@ func NewHistoryView(g *rules.Game, index int, o Options) (Game, error) {
 		Opts:      o,
 		Variant:   g.Variant().Name(),
 		VariantID: g.Variant().ID(),
+		Bans:      g.Variant().HasBans(),
 		Phase:     "view",
 		History:   historyRows(g, index),
 		Steps:     stepsAt(o, index, len(hist)),
@@ -538,6 +565,7 @@ func NewHistoryView(g *rules.Game, index int, o Options) (Game, error) {
 
 		StartComment: g.Comment(0),
 		BranchPly:    index,
+		Branches:     branches(o.Variants, g.Variant()),
 	}
 	var pos rules.Position
 	var ban *rules.Pair
@@ -578,7 +606,7 @@ func NewHistoryView(g *rules.Game, index int, o Options) (Game, error) {
 	if o.Flip {
 		bottom = rules.Black
 	}
-	m.Board = board(&pos, bottom, ban, last, g.CheckedKings(&pos), hasXSquares(g))
+	m.Board = board(&pos, bottom, ban, last, g.CheckedKings(&pos), g.Variant().Board().ExtraSquares())
 	m.Board.ReadOnly = true
 	m.Preview = newPreview(g, o, o.Base+"/history/"+strconv.Itoa(index), caption, m.FEN, last, m.Board.Flipped)
 	return m, nil
@@ -736,15 +764,10 @@ func (d destMap) mark(b *Board, sel rules.Square) {
 	}
 }
 
-// hasXSquares reports whether g is played with EN-Chess's x squares.
-func hasXSquares(g *rules.Game) bool {
-	_, en := g.Variant().(rules.ENChess)
-	return en
-}
-
-// board lays out pos with bottom's side nearest the viewer; with x, the
-// two x squares follow the 64, the top one first.
-func board(pos *rules.Position, bottom rules.Color, ban, last *rules.Pair, checked []rules.Square, x bool) Board {
+// board lays out pos with bottom's side nearest the viewer; the board's
+// extra squares (EN-Chess's x squares, x9 above and x0 below) follow the
+// 64, the top one first.
+func board(pos *rules.Position, bottom rules.Color, ban, last *rules.Pair, checked []rules.Square, extra []rules.Square) Board {
 	b := Board{Flipped: bottom == rules.Black, Squares: make([]Square, 0, rules.X9+1)}
 	mark := func(s rules.Square) marks {
 		var m marks
@@ -781,14 +804,17 @@ func board(pos *rules.Position, bottom rules.Color, ban, last *rules.Pair, check
 			b.Squares = append(b.Squares, sq)
 		}
 	}
-	if x {
-		top, under := rules.X9, rules.X0
-		if b.Flipped {
-			top, under = under, top
+	top, under := rules.X9, rules.X0
+	if b.Flipped {
+		top, under = under, top
+	}
+	for _, x := range []struct {
+		at    rules.Square
+		place marks
+	}{{top, xTop}, {under, xBottom}} {
+		if slices.Contains(extra, x.at) {
+			b.Squares = append(b.Squares, Square{at: x.at, piece: pos.Board[x.at], marks: x.place | mark(x.at)&^(banFrom|banTo)})
 		}
-		b.Squares = append(b.Squares,
-			Square{at: top, piece: pos.Board[top], marks: xTop | mark(top)&^(banFrom|banTo)},
-			Square{at: under, piece: pos.Board[under], marks: xBottom | mark(under)&^(banFrom|banTo)})
 	}
 	if ban != nil {
 		c1, r1 := displayXY(ban.From, b.Flipped)
@@ -1191,18 +1217,6 @@ func playedBy(hist []rules.PlyInfo, side rules.Color) bool {
 		}
 	}
 	return false
-}
-
-// BotVariants lists the variants the computer plays: Ban Chess and
-// Classic.
-func BotVariants() []Variant {
-	var out []Variant
-	for _, v := range rules.Variants() {
-		if _, en := v.(rules.ENChess); !en {
-			out = append(out, Variant{ID: v.ID(), Name: v.Name()})
-		}
-	}
-	return out
 }
 
 // Levels lists the computer's levels, weakest first.

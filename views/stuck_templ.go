@@ -118,7 +118,7 @@ func StuckMain(title, message string, o Options) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = variantButtons().Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = variantButtons(o.Variants).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
