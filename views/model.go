@@ -306,7 +306,6 @@ type Game struct {
 	Opts Options
 
 	Variant   string // "Ban Chess"
-	VariantID string // "ban"
 	Bans      bool   // the variant has bans: a ply may be a ban or a move
 	Ply       int
 	Phase     string // "ban", "move" or "over"
@@ -420,7 +419,6 @@ func describeGame(g *rules.Game, o Options, last *rules.Pair) Game {
 		Paths:     pathsOf(o),
 		Opts:      o,
 		Variant:   g.Variant().Name(),
-		VariantID: g.Variant().ID(),
 		Bans:      g.Variant().HasBans(),
 		Ply:       g.Ply(),
 		Actor:     turn.Actor.Name(),
@@ -552,16 +550,15 @@ func NewHistoryView(g *rules.Game, index int, o Options) (Game, error) {
 		return Game{}, fmt.Errorf("no ply %d: this game has %d", index, len(hist))
 	}
 	m := Game{
-		Paths:     pathsOf(o),
-		Opts:      o,
-		Variant:   g.Variant().Name(),
-		VariantID: g.Variant().ID(),
-		Bans:      g.Variant().HasBans(),
-		Phase:     "view",
-		History:   historyRows(g, index),
-		Steps:     stepsAt(o, index, len(hist)),
-		Over:      g.Outcome().Over(),
-		CanUndo:   false,
+		Paths:   pathsOf(o),
+		Opts:    o,
+		Variant: g.Variant().Name(),
+		Bans:    g.Variant().HasBans(),
+		Phase:   "view",
+		History: historyRows(g, index),
+		Steps:   stepsAt(o, index, len(hist)),
+		Over:    g.Outcome().Over(),
+		CanUndo: false,
 
 		StartComment: g.Comment(0),
 		BranchPly:    index,
