@@ -17,10 +17,10 @@ var ErrNothingToUndo = errors.New("nothing to undo: the game is at its start")
 // The zero Game is not usable; create one with New, FromFEN, FromPGN or Replay.
 type Game struct {
 	variant     Variant
-	promotions  string // the variant's promotion letters (promotionLetters)
 	startPly    int
 	startBan    Pair
 	startHasBan bool
+	promotions  kindSet // the variant's Promotions
 
 	positions []Position // the start, then the position after each move
 	plies     []plyRecord
@@ -72,7 +72,7 @@ func FromFEN(fen string, v Variant) (*Game, error) {
 	if err != nil {
 		return nil, err
 	}
-	g := &Game{variant: v, promotions: promotionLetters(v), startPly: ply, startBan: ban, startHasBan: hasBan, mover: v.newMover()}
+	g := &Game{variant: v, promotions: kindSetOf(v.Promotions()), startPly: ply, startBan: ban, startHasBan: hasBan, mover: v.newMover()}
 	if err := g.reset(pos); err != nil {
 		return nil, err
 	}
@@ -316,7 +316,7 @@ func (g *Game) Revision() uint64 { return g.revision }
 
 // PlayText applies an action written in BCN, such as "b:e2e4" or "m:e7e8q".
 func (g *Game) PlayText(bcn string) error {
-	a, err := parseAction(bcn, g.promotions)
+	a, err := parseAction(bcn, g.promotions.letters())
 	if err != nil {
 		return err
 	}

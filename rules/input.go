@@ -49,18 +49,18 @@ func (g *Game) ParseInput(text string) (Action, error) {
 	var err error
 	switch {
 	case len(body) >= 2 && body[1] == ':':
-		a, err = parseAction(s, g.promotions)
+		a, err = parseAction(s, g.promotions.letters())
 	case squareShaped(body, false):
-		a, err = readSquares(t.Phase, s, body, g.promotions)
+		a, err = readSquares(t.Phase, s, body, g.promotions.letters())
 	default:
-		q, sanErr := readSAN(s, g.promotions)
+		q, sanErr := readSAN(s, g.promotions.letters())
 		switch {
 		case sanErr == nil && t.Phase == PhaseBan:
 			return g.sanBan(s, q)
 		case sanErr == nil:
 			return g.sanMove(s, q)
 		case squareShaped(body, true):
-			a, err = readSquares(t.Phase, s, body, g.promotions)
+			a, err = readSquares(t.Phase, s, body, g.promotions.letters())
 		default:
 			return Action{}, sanErr
 		}

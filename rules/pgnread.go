@@ -227,14 +227,14 @@ func (pg *pgnGame) play(v Variant, maxPlies int) (*Game, error) {
 func (g *Game) ParseMove(text string) (Action, error) {
 	s := strings.TrimSpace(text)
 	if strings.HasPrefix(s, "m:") || strings.HasPrefix(s, "M:") {
-		return parseAction(s, g.promotions)
+		return parseAction(s, g.promotions.letters())
 	}
 	if coords := strings.TrimRight(s, "+#="); len(coords) >= 4 && coords[0] >= 'a' && coords[0] <= 'h' {
-		if a, err := parseCoords(PhaseMove, coords, g.promotions); err == nil {
+		if a, err := parseCoords(PhaseMove, coords, g.promotions.letters()); err == nil {
 			return a, nil
 		}
 	}
-	q, err := readSAN(s, g.promotions)
+	q, err := readSAN(s, g.promotions.letters())
 	if err != nil {
 		return Action{}, err
 	}

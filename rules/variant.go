@@ -129,24 +129,42 @@ func (chessRules) FiftyMoveRule() bool { return true }
 
 func (chessRules) newMover() mover { return &chessMover{} }
 
-// promotionLetters writes v's promotion pieces as the letters notation
-// names them with, in lower case ("qrbn"); staying a pawn names none.
-func promotionLetters(v Variant) string {
-	var b [8]byte
-	n := 0
-	for _, k := range v.Promotions() {
-		if k != Pawn && n < len(b) {
-			b[n] = k.Letter() | 0x20
-			n++
-		}
+// kindSet is a set of piece kinds, one bit a kind: how Game keeps its
+// variant's promotions.
+type kindSet uint8
+
+// The promotions of chess, and of every variant together (letters order).
+const (
+	chessKinds kindSet = 1<<Queen | 1<<Rook | 1<<Bishop | 1<<Knight
+	allKinds   kindSet = chessKinds | 1<<King | 1<<Auror
+)
+
+func kindSetOf(kinds []PieceKind) kindSet {
+	var s kindSet
+	for _, k := range kinds {
+		s |= 1 << k
 	}
-	switch string(b[:n]) { // the usual sets, without allocating
-	case chessPromotions:
+	return s
+}
+
+// letters writes the set's kinds but Pawn (staying a pawn names none) as
+// notation names them, in lower case, queen, rook, bishop, knight, king,
+// Auror: "qrbn" for chess's promotions, without allocating for the usual
+// sets.
+func (s kindSet) letters() string {
+	switch s &^ (1 << Pawn) {
+	case chessKinds:
 		return chessPromotions
-	case allPromotions:
+	case allKinds:
 		return allPromotions
 	}
-	return string(b[:n])
+	var b []byte
+	for i := range len(allPromotions) {
+		if c := allPromotions[i]; s&(1<<kindFromLetter(c)) != 0 {
+			b = append(b, c)
+		}
+	}
+	return string(b)
 }
 
 // ParsePromotion reads a promotion field, the letter of a piece a pawn may
