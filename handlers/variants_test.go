@@ -1,8 +1,10 @@
 package handlers
 
 import (
+	"net/http"
 	"net/url"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/PuerkitoBio/goquery"
@@ -65,5 +67,25 @@ func TestFourthVariant(t *testing.T) {
 	}
 	if title := text(d, ".your-games .game-title"); title != "Ban Chess without the fifty-move rule · this game" {
 		t.Errorf("the list of games: %q", title)
+	}
+}
+
+// TestBranchOnItsBoard: an EN-Chess game offers to play its positions as
+// EN-Chess only, x squares and all, and refuses Ban Chess.
+func TestBranchOnItsBoard(t *testing.T) {
+	c := newClient(t)
+	d := c.post("/new", url.Values{"variant": {"en"}})
+	game := c.id
+	d = c.post(c.path("ply"), url.Values{"text": {"e4"}, "ply": {"1"}})
+	if got := values(d, "#branch button[name=variant]"); !slices.Equal(got, []string{"en"}) || d.Find("#branch-en").Length() != 1 {
+		t.Fatalf("Play from here: %v", got)
+	}
+	d = c.post(gamePath(game)+"/branch", url.Values{"index": {"1"}, "variant": {"en"}})
+	if c.id == game || fen(d) != "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1 Aa" {
+		t.Errorf("EN-Chess from ply 1: %s", fen(d))
+	}
+	rec := c.do(http.MethodPost, gamePath(game)+"/branch", url.Values{"index": {"1"}, "variant": {"ban"}}, false)
+	if rec.Code != http.StatusBadRequest || !strings.Contains(rec.Body.String(), "A position of EN-Chess cannot be played as Ban Chess.") {
+		t.Errorf("EN-Chess as Ban Chess: %d", rec.Code)
 	}
 }
