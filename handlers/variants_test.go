@@ -60,7 +60,7 @@ func TestFourthVariant(t *testing.T) {
 	if got := text(d, "label[for=action-text]"); got != "Type a ban or a move" {
 		t.Errorf("the typed form: %q", got)
 	}
-	d = c.post(c.path("ply"), url.Values{"text": {"a1a8"}, "ply": {"1"}})
+	c.post(c.path("ply"), url.Values{"text": {"a1a8"}, "ply": {"1"}})
 	d = c.post(c.path("ply"), url.Values{"text": {"Ra2"}, "ply": {"2"}})
 	if got := fen(d); got != "4k3/8/8/8/8/8/R7/4K3 b - - 100 80 3" {
 		t.Errorf("after the hundredth halfmove: %s (%s)", got, text(d, "#status"))
@@ -74,9 +74,9 @@ func TestFourthVariant(t *testing.T) {
 // EN-Chess only, x squares and all, and refuses Ban Chess.
 func TestBranchOnItsBoard(t *testing.T) {
 	c := newClient(t)
-	d := c.post("/new", url.Values{"variant": {"en"}})
+	c.post("/new", url.Values{"variant": {"en"}})
 	game := c.id
-	d = c.post(c.path("ply"), url.Values{"text": {"e4"}, "ply": {"1"}})
+	d := c.post(c.path("ply"), url.Values{"text": {"e4"}, "ply": {"1"}})
 	if got := values(d, "#branch button[name=variant]"); !slices.Equal(got, []string{"en"}) || d.Find("#branch-en").Length() != 1 {
 		t.Fatalf("Play from here: %v", got)
 	}
