@@ -132,7 +132,7 @@ func (s *Service) analyse(ctx context.Context, g *rules.Game, req AnalysisReques
 	res, err := s.analyser.Analyse(ctx, g, lim)
 	switch {
 	case errors.Is(err, engine.ErrVariant):
-		return engine.Result{}, s.unsupported("The engine", g.Variant())
+		return engine.Result{}, s.unsupported("The engine plays %s only", g.Variant())
 	case errors.Is(err, engine.ErrBusy):
 		return engine.Result{}, Errorf(TooMany, "The engine is busy with other analyses; try again in a moment.").withDetail(EngineBusy)
 	case err != nil:
@@ -146,9 +146,10 @@ func gameOver(o rules.Outcome) *Error {
 	return Errorf(GameOver, "The game is over (%s): there is nothing to analyse.", o)
 }
 
-// unsupported refuses a game of v, a variant who ("The engine", "The
-// computer") does not play, naming those it plays (engine.Supports).
-func (s *Service) unsupported(who string, v rules.Variant) *Error {
+// unsupported refuses a game of v, a variant the engine does not play
+// (engine.Supports). format words the refusal around the names of those
+// it plays, such as "The computer plays %s only".
+func (s *Service) unsupported(format string, v rules.Variant) *Error {
 	var names []string
 	for _, w := range s.variants {
 		if engine.Supports(w) {
@@ -161,7 +162,7 @@ func (s *Service) unsupported(who string, v rules.Variant) *Error {
 		if n > 1 {
 			plays += " and "
 		}
-		plays += names[n-1] + " only"
+		plays += names[n-1]
 	}
-	return Errorf(Invalid, "%s plays %s, not %s.", who, plays, v.Name()).withDetail(UnsupportedVariant)
+	return Errorf(Invalid, format+", not %s.", plays, v.Name()).withDetail(UnsupportedVariant)
 }

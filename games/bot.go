@@ -45,7 +45,7 @@ func (s *Service) CreateBot(ctx context.Context, cred Credential, g *rules.Game,
 		return "", 0, Internalf(errors.New("no engine"), "creating a game against the computer")
 	}
 	if !engine.Supports(g.Variant()) {
-		return "", 0, s.unsupported("The computer", g.Variant())
+		return "", 0, s.unsupported("The computer plays %s only", g.Variant())
 	}
 	side = settings.Color
 	if side != rules.White && side != rules.Black {

@@ -203,8 +203,8 @@ func (s *Service) reviewJobOf(ctx context.Context, id string) (*reviewJob, error
 			err = Errorf(Conflict, "This game has no ply yet: there is nothing to review.").withDetail(NothingToReview)
 			return
 		}
-		if _, ferr := engine.FromGame(g); errors.Is(ferr, engine.ErrVariant) {
-			err = Errorf(Invalid, "The engine reviews Ban Chess and Classic games only, not %s.", g.Variant().Name()).withDetail(UnsupportedVariant)
+		if !engine.Supports(g.Variant()) {
+			err = s.unsupported("The engine reviews %s games only", g.Variant())
 			return
 		}
 		cp, rerr := rules.Replay(g.Variant(), g.StartFEN(), g.BCN())
