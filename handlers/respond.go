@@ -171,34 +171,25 @@ func (p *pages) created(c echo.Context, id string, o views.Options, g *rules.Gam
 	return c.Redirect(http.StatusSeeOther, start)
 }
 
-// The notices an import leaves, named in the new game's address.
-const (
-	chessNotice      = "This PGN has no bans: it is a Classic game of all its moves. Step through it, and play Ban Chess from any position with \u201cPlay Ban Chess from here\u201d."
-	variationsNotice = "The PGN's variations were dropped: the game keeps its main line."
-)
+// chessNotice is the notice an import of a chess game leaves, named
+// "chess" in the new game's address.
+const chessNotice = "This PGN has no bans: it is a Classic game of all its moves. Step through it, and play Ban Chess from any position with \u201cPlay Ban Chess from here\u201d."
 
-// notices names the notices of an imported game g, for its address ("",
-// "chess", "variations" or both joined by a comma).
+// notices names the notices of an imported game g, for its address (""
+// or "chess").
 func notices(g *rules.Game) string {
-	var n []string
 	if g.FromChessGame() {
-		n = append(n, "chess")
+		return "chess"
 	}
-	if g.DroppedVariations() > 0 {
-		n = append(n, "variations")
-	}
-	return strings.Join(n, ",")
+	return ""
 }
 
 // noticeText is the text of the notices an address names.
 func noticeText(names string) string {
 	var out []string
 	for name := range strings.SplitSeq(names, ",") {
-		switch name {
-		case "chess":
+		if name == "chess" {
 			out = append(out, chessNotice)
-		case "variations":
-			out = append(out, variationsNotice)
 		}
 	}
 	return strings.Join(out, " ")

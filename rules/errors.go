@@ -89,22 +89,30 @@ func fenErrorf(field, format string, args ...any) error {
 }
 
 // PGNError locates a problem in PGN movetext: the move number, the side and
-// the token, with the reason.
+// the token, and the variation it is in, with the reason.
 type PGNError struct {
 	MoveNumber int    // 0 when the problem is not at a move (a tag, say)
 	Side       Color  // the side whose move or ban it was
 	Token      string // the offending token
-	Err        error
+	// Variation names the ply that the variation the problem is in is an
+	// alternative to, as movetext writes it ("4... Bxf3"); "" in the main
+	// line.
+	Variation string
+	Err       error
 }
 
 func (e *PGNError) Error() string {
+	in := ""
+	if e.Variation != "" {
+		in = ", in the variation for " + e.Variation
+	}
 	if e.MoveNumber == 0 {
 		if e.Token != "" {
-			return fmt.Sprintf("PGN: %s: %v", e.Token, e.Err)
+			return fmt.Sprintf("PGN%s: %s: %v", in, e.Token, e.Err)
 		}
-		return fmt.Sprintf("PGN: %v", e.Err)
+		return fmt.Sprintf("PGN%s: %v", in, e.Err)
 	}
-	return fmt.Sprintf("PGN move %d, %s: %s: %v", e.MoveNumber, e.Side.Name(), e.Token, e.Err)
+	return fmt.Sprintf("PGN move %d, %s%s: %s: %v", e.MoveNumber, e.Side.Name(), in, e.Token, e.Err)
 }
 
 func (e *PGNError) Unwrap() error { return e.Err }
@@ -113,7 +121,7 @@ func (e *PGNError) Unwrap() error { return e.Err }
 type plyLimitError struct{ max int }
 
 func (e plyLimitError) Error() string {
-	return fmt.Sprintf("the game has more than %d plies (each ban and each move is one), the most this reader takes", e.max)
+	return fmt.Sprintf("the game has more than %d plies (each ban and each move is one, in its variations too), the most it may hold", e.max)
 }
 
 // Is makes errors.Is(err, ErrTooManyPlies) true.

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -60,10 +61,15 @@ func FuzzPGN(f *testing.F) {
 		strings.Repeat("[Tag \"value\"]\n", 100) + "1. e4 *",
 		"[Event \"" + strings.Repeat("x", 300) + "\"]\n[" + strings.Repeat("N", 100) + " \"v\"]\n1. e4 *",
 		"1. e4 {" + strings.Repeat("comment ", 1000) + "} e5 " + strings.Repeat("Nxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxf3", 3) + " *",
+		"1. e4 e5 (1... c5 {Sicilian} 2. Nf3 (2. c3 $1) d6) (1... e6!?) 2. Nf3 $2 ?! *",
+		"1. {banning: e2e4} $2 ({banning: d2d4} e4 {banning: e7e5} d5) d4 (c4 {c}) {banning: d7d5} Nf6 *",
+		"[FEN \"6k1/5pp1/8/8/8/8/8/K3R3 w - - 0 1 1\"]\n1. {banning: e1e8} ({banning: a1a2} Re8+ {banning: g8h7#}) Kb2 1/2-1/2",
+		"$10 {start} 1. e4 ( $14 {Better} 1. d4 ((1. c4))) e5 ( ) *",
+		"1. e4 (1. d4 (1. c4 (1. Nf3 (1. b3 (1. g3 (1. f4))))) ) *",
 	} {
 		f.Add(s)
 	}
-	bounds := PGNOptions{MaxTags: 4, MaxTagBytes: 16, MaxTagNameBytes: 8}
+	bounds := PGNOptions{MaxTags: 4, MaxTagBytes: 16, MaxTagNameBytes: 8, MaxVariations: 4, MaxVariationDepth: 2}
 	f.Fuzz(func(t *testing.T, s string) {
 		// Within bounds on tags, a game's tags are within them, and the
 		// game is the one read without bounds: a bound only refuses.
@@ -75,6 +81,9 @@ func FuzzPGN(f *testing.F) {
 				if len(tag.Name) > bounds.MaxTagNameBytes || len(tag.Value) > bounds.MaxTagBytes {
 					t.Fatalf("tag %q %q read, longer than the bounds", tag.Name, tag.Value)
 				}
+			}
+			if size := g.Size(); size.Variations > bounds.MaxVariations || size.Depth > bounds.MaxVariationDepth {
+				t.Fatalf("%+v read, past the bounds", size)
 			}
 			if free, err := FromPGN(s, PGNOptions{}); err != nil || free.PGN() != g.PGN() {
 				t.Fatalf("read within bounds, but not the same without: %v", err)
@@ -92,8 +101,13 @@ func FuzzPGN(f *testing.F) {
 		if err != nil {
 			t.Fatalf("%q loads, but its PGN does not: %v\n%s", s, err, out)
 		}
-		if back.FEN() != g.FEN() || back.Outcome() != g.Outcome() || !slices.Equal(back.Log(), g.Log()) || back.PGN() != out {
+		if back.FEN() != g.FEN() || back.Outcome() != g.Outcome() || !slices.Equal(back.Log(), g.Log()) || back.PGN() != out ||
+			!reflect.DeepEqual(back.Snapshot().Annotations, g.Snapshot().Annotations) {
 			t.Fatalf("%q: PGN round trip changed the game:\n%s\n%s", s, out, back.PGN())
+		}
+		// A store keeps the game as its snapshot: its variations too.
+		if restored, err := Restore(g.Snapshot()); err != nil || restored.PGN() != out {
+			t.Fatalf("%q: restored from its snapshot: %v\n%s", s, err, out)
 		}
 	})
 }

@@ -38,9 +38,8 @@ type Game struct {
 	declared bool // the outcome was declared (resignation, agreement), not reached by a ply
 
 	tags          []Tag
-	comments      map[int]string // PGN comments, by the number of plies before them
+	notes         notes // the main line's NAGs, comments and variations
 	fromChessGame bool
-	variations    int // variations the PGN held, dropped as it was read
 
 	revision uint64 // counts the changes made to the game
 }
@@ -309,8 +308,9 @@ func (g *Game) Play(a Action) error {
 	return nil
 }
 
-// Revision counts the changes made to the game: every ply played or undone
-// and every outcome declared or withdrawn changes it. A store compares
+// Revision counts the changes made to the game: every ply played or
+// undone, every outcome declared or withdrawn and every variation added,
+// extended, deleted or promoted changes it. A store compares
 // revisions to know whether a game needs writing.
 func (g *Game) Revision() uint64 { return g.revision }
 
@@ -456,9 +456,10 @@ func (g *Game) repetitions() int {
 	return n
 }
 
-// Undo takes back the last ply, ban or move. A resignation or agreed draw is
-// withdrawn first (it is not a ply). Undoing the ply that ended a game
-// reopens it. At the start it returns ErrNothingToUndo.
+// Undo takes back the last ply, ban or move, with its NAGs, the comment
+// after it and the variations that are alternatives to it. A resignation
+// or agreed draw is withdrawn first (it is not a ply). Undoing the ply
+// that ended a game reopens it. At the start it returns ErrNothingToUndo.
 func (g *Game) Undo() error {
 	if g.declared {
 		g.declared = false
@@ -479,7 +480,7 @@ func (g *Game) Undo() error {
 		g.beforeKnown = false
 	}
 	g.plies = g.plies[:n-1]
-	delete(g.comments, n)
+	delete(g.notes, n) // its NAGs, the comment after it and its alternatives
 	g.outcome = Outcome{}
 	g.revision++
 	return nil

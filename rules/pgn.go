@@ -87,43 +87,86 @@ func quotePGN(s string) string {
 // pgnEscaper escapes a PGN tag value. A Replacer is safe for concurrent use.
 var pgnEscaper = strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", " ", "\r", " ")
 
-// movetext returns the movetext tokens: move numbers, ban comments, SAN and
-// the result. A move number opens White's part of each move (its ban and
-// its move); Black's part is numbered only when it comes first.
+// movetext returns the movetext tokens: move numbers, ban comments, SAN,
+// NAGs, comments, variations and the result.
 func (g *Game) movetext(note func(n int) string) []string {
-	var out []string
-	comment := func(n int) {
-		if c := g.comments[n]; c != "" {
-			out = append(out, commentToken(c))
-		}
-		if note == nil {
-			return
-		}
-		if c := note(n); c != "" {
-			out = append(out, commentToken(c))
-		}
-	}
-	comment(0)
+	plies := make([]varPly, len(g.plies))
 	moves := 0
 	for i, p := range g.plies {
-		pos := &g.positions[moves]
-		t := g.variant.turn(g.startPly + i)
-		opensWhite := t.ToMove == White && (t.Phase == PhaseBan || i == 0 || g.plies[i-1].action.Phase == PhaseMove)
-		switch {
-		case opensWhite:
-			out = append(out, strconv.Itoa(pos.Fullmove)+".")
-		case i == 0 || g.comments[i] != "":
-			out = append(out, strconv.Itoa(pos.Fullmove)+"...")
-		}
+		plies[i] = varPly{p.action, p.san}
 		if p.action.Phase == PhaseBan {
-			out = append(out, "{banning: "+p.action.Coords()+g.indicator(i+1, pos)+"}")
+			plies[i].text = g.indicator(i+1, &g.positions[moves])
 		} else {
 			moves++
-			out = append(out, p.san)
 		}
-		comment(i + 1)
 	}
-	return append(out, g.outcome.Result())
+	w := lineWriter{variant: g.variant}
+	w.line(g.startPly, g.positions[0].Fullmove, plies, g.notes, note)
+	return append(w.out, g.outcome.Result())
+}
+
+// lineWriter writes lines of play as movetext tokens.
+type lineWriter struct {
+	variant Variant
+	out     []string
+}
+
+// line writes a line whose first ply is ply start of the game and is played
+// at move fullmove: each ply, with its NAGs, the comment after it and its
+// variations, each in parentheses. A move number opens White's part of
+// each move (its ban and its move); Black's part is numbered only when it
+// comes first, and any ply after a comment or a variation is numbered
+// again (N. for White's part, N... for Black's). note(n), when note is
+// not nil and it is not "", is one more comment after the first n plies.
+func (w *lineWriter) line(start, fullmove int, plies []varPly, ns notes, note func(n int) string) {
+	w.notes(ns[0], note, 0)
+	for i, p := range plies {
+		t := w.variant.turn(start + i)
+		opensWhite := t.ToMove == White && (t.Phase == PhaseBan || i == 0 || plies[i-1].action.Phase == PhaseMove)
+		if opensWhite || i == 0 || ns.interrupts(i) {
+			num := strconv.Itoa(fullmove) + "."
+			if t.ToMove == Black {
+				num += ".."
+			}
+			w.out = append(w.out, num)
+		}
+		if p.action.Phase == PhaseBan {
+			w.out = append(w.out, "{banning: "+p.action.Coords()+p.text+"}")
+		} else {
+			w.out = append(w.out, p.text)
+		}
+		nt := ns[i+1]
+		w.notes(nt, note, i+1)
+		if nt != nil {
+			for _, v := range nt.variations {
+				first := len(w.out)
+				w.line(start+i, fullmove, v.plies, v.notes, nil)
+				w.out[first] = "(" + w.out[first]
+				w.out[len(w.out)-1] += ")"
+			}
+		}
+		if p.action.Phase == PhaseMove && t.ToMove == Black {
+			fullmove++
+		}
+	}
+}
+
+// notes writes nt's NAGs and comment, and note(n).
+func (w *lineWriter) notes(nt *note, note func(n int) string, n int) {
+	if nt != nil {
+		for _, nag := range nt.nags {
+			w.out = append(w.out, nag.String())
+		}
+		if nt.comment != "" {
+			w.out = append(w.out, commentToken(nt.comment))
+		}
+	}
+	if note == nil {
+		return
+	}
+	if c := note(n); c != "" {
+		w.out = append(w.out, commentToken(c))
+	}
 }
 
 // writeWrapped joins tokens with spaces in lines of at most width columns.

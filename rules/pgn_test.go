@@ -64,7 +64,7 @@ func TestPGNReadRealWorld(t *testing.T) {
 [Variant "Ban Chess"]
 
 1.{banning: e2e4} d4! {banning: e7e5} d5 $1 {a normal comment}
-2. {banning:g1f3} Bf4 (2. c4 dxc4) {banning: h7h6} Nf6!? ; to the end of the line
+2. {banning:g1f3} Bf4 (2. c4 {banning: d5c4} e6) {banning: h7h6} Nf6!? ; to the end of the line
 3. {banning: e2e4} e3 *`,
 			fen: "rnbqkb1r/ppp1pppp/5n2/3p4/3P1B2/4P3/PPP2PPP/RN1QKBNR b KQkq - 0 3 11",
 		},
@@ -132,29 +132,47 @@ func TestPGNReadRealWorld(t *testing.T) {
 
 func TestPGNReadErrors(t *testing.T) {
 	tests := []struct {
-		pgn  string
-		want string
-		move int
-		side Color
+		pgn       string
+		want      string
+		move      int
+		side      Color
+		variation string // where the error is: the ply a variation replaces
 	}{
-		{"1. {banning: e2e4} e4 *", "PGN move 1, White: e4: e4 (e2e4) is banned this turn", 1, White},
-		{"1. {banning: e2e4} d4 {banning: e7e5} Nf5 *", "PGN move 1, Black: Nf5: Nf5 is not legal: no knight can reach f5", 1, Black},
-		{"1. {banning: e2e4} d4 {banning: e7e5} d5 2. {banning: e2e5} *", "PGN move 2, White: banning: e2e5: Black cannot ban e2e5", 2, White},
-		{"1. {banning: e2e4} {banning: d2d4} e3 *", "a second ban before the move", 1, White},
-		{"1. {banning: e2e4} d4 d5 *", "no ban comment before this move", 1, Black},
-		{"1. {banning: e2e4} Qz9 *", "PGN move 1, White: Qz9:", 1, White},
-		{"[FEN \"8/8/8/8/8/8/8/8 w - - 0 1\"]\n1. e4", "White has 0 kings", 0, 0},
-		{"[Event \"x]\n1. e4", "no closing quote", 0, 0},
-		{"1. e4 {unclosed", "comment has no closing }", 0, 0},
-		{"1. e4 (1. d4 *", "variation has no closing )", 0, 0},
-		{"", "no game found", 0, 0},
-		{"1. e4 e5 2. Nf6 *", "PGN move 2, White: Nf6: Nf6 is not legal: no knight can reach f6", 2, White},
+		{"1. {banning: e2e4} e4 *", "PGN move 1, White: e4: e4 (e2e4) is banned this turn", 1, White, ""},
+		{"1. {banning: e2e4} d4 {banning: e7e5} Nf5 *", "PGN move 1, Black: Nf5: Nf5 is not legal: no knight can reach f5", 1, Black, ""},
+		{"1. {banning: e2e4} d4 {banning: e7e5} d5 2. {banning: e2e5} *", "PGN move 2, White: banning: e2e5: Black cannot ban e2e5", 2, White, ""},
+		{"1. {banning: e2e4} {banning: d2d4} e3 *", "a second ban before the move", 1, White, ""},
+		{"1. {banning: e2e4} d4 d5 *", "no ban comment before this move", 1, Black, ""},
+		{"1. {banning: e2e4} Qz9 *", "PGN move 1, White: Qz9:", 1, White, ""},
+		{"[FEN \"8/8/8/8/8/8/8/8 w - - 0 1\"]\n1. e4", "White has 0 kings", 0, 0, ""},
+		{"[Event \"x]\n1. e4", "no closing quote", 0, 0, ""},
+		{"1. e4 {unclosed", "comment has no closing }", 0, 0, ""},
+		{"1. e4 (1. d4 *", "variation has no closing ) before the result *", 0, 0, ""},
+		{"", "no game found", 0, 0, ""},
+		{"1. e4 e5 2. Nf6 *", "PGN move 2, White: Nf6: Nf6 is not legal: no knight can reach f6", 2, White, ""},
+		// In variations.
+		{"1. e4 e5 (1... e4) *", "PGN move 1, Black, in the variation for 1... e5: e4: e4 is not legal", 1, Black, "1... e5"},
+		{"1. e4 e5 2. Nf3 (2. f4 exf4 (2... d5 3. Ke3)) *", "in the variation for 2... exf4: Ke3: Ke3 is not legal", 3, White, "2... exf4"},
+		{"1. {banning: e2e4} d4 (e4) *", "in the variation for 1. d4: e4: e4 (e2e4) is banned this turn", 1, White, "1. d4"},
+		{"1. {banning: e2e4} d4 ({banning: d2d4} e4) *", "in the variation for 1. d4: banning: d2d4: a second ban before the move", 1, White, "1. d4"},
+		{"1. {banning: e2e4} ({banning: d2d4} e4 e5) d4 *", "in the variation for 1. {banning: e2e4}: e5: no ban comment before this move", 1, Black, "1. {banning: e2e4}"},
+		{"(1. d4) 1. e4 *", "a variation before any ply of its line", 0, 0, ""},
+		{"1. e4 ((1. d4)) *", "a variation before any ply of its line", 0, 0, "1. e4"},
+		{"1. e4 () e5 *", "a variation without a ply", 0, 0, "1. e4"},
+		{"1. e4 (1. d4 1-0) e5 *", "variation has no closing ) before the result 1-0", 0, 0, ""},
+		{"1. e4 (1. d4\n[Event \"next\"]\n1. e4 *", "variation has no closing ) before the next game's tags", 0, 0, ""},
+		{"1. e4 (1. d4 (1. c4)", "variation has no closing )", 0, 0, ""},
+		{"1. e4 e5) *", "a variation closes that was never opened", 0, 0, ""},
+		{"1. e4 $256 *", `"$256" is not a NAG`, 0, 0, ""},
+		{"1. e4 $ *", `"$" is not a NAG`, 0, 0, ""},
+		{"1. e4!!! *", `"!!!" is not an annotation`, 0, 0, ""},
+		{"1. e4 ?? ! ?!? *", `"?!?" is not an annotation`, 0, 0, ""},
 	}
 	for _, tt := range tests {
 		_, err := FromPGN(tt.pgn, PGNOptions{})
 		var pe *PGNError
-		if !errors.As(err, &pe) || !strings.Contains(err.Error(), tt.want) || pe.MoveNumber != tt.move || pe.Side != tt.side {
-			t.Errorf("FromPGN(%q):\n got %v\nwant %q (move %d, %s)", tt.pgn, err, tt.want, tt.move, tt.side.Name())
+		if !errors.As(err, &pe) || !strings.Contains(err.Error(), tt.want) || pe.MoveNumber != tt.move || pe.Side != tt.side || pe.Variation != tt.variation {
+			t.Errorf("FromPGN(%q):\n got %v\nwant %q (move %d, %s, variation %q)", tt.pgn, err, tt.want, tt.move, tt.side.Name(), tt.variation)
 		}
 	}
 	if _, err := FromPGN("1. e4 *", PGNOptions{Game: 3}); err == nil {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 )
 
@@ -16,9 +17,10 @@ type PGNOptions struct {
 	// plain chess game whose final position starts a Ban Chess game.
 	Variant Variant
 	// MaxPlies, when positive, refuses a game of more plies than this (bans
-	// and moves count one each; for a chess game without bans, its moves)
-	// with an error wrapping ErrTooManyPlies. The reader stops at the first
-	// ply past the bound, so a long text costs no more than the bound.
+	// and moves count one each; for a chess game without bans, its moves;
+	// the plies of its variations count too) with an error wrapping
+	// ErrTooManyPlies. The reader stops at the first ply past the bound,
+	// so a long text costs no more than the bound.
 	MaxPlies int
 	// ChessAsClassic, with Variant nil, reads a PGN without bans as a
 	// Classic game of all its moves (with its tags and comments) instead
@@ -32,17 +34,21 @@ type PGNOptions struct {
 	MaxTags, MaxTagBytes, MaxTagNameBytes int
 	// MaxCommentBytes, when positive, refuses a game whose comments (other
 	// than bans), which the game keeps, are longer in all than this, in
-	// bytes (ErrCommentsTooLong).
+	// bytes (ErrCommentsTooLong); its variations' comments count too.
 	MaxCommentBytes int
+	// MaxVariations, when positive, refuses a game with more variations
+	// than this, nested ones included, and MaxVariationDepth one whose
+	// variations nest deeper than this (1: variations of the main line
+	// only), with an error wrapping ErrTooManyVariations. The plies of the
+	// variations count towards MaxPlies.
+	MaxVariations, MaxVariationDepth int
 }
 
 // pgnGame is one game of a PGN file, tokenised: its tags and its moves,
-// results and comments, and how many variations it held (dropped as they
-// are read).
+// results, comments, NAGs and variations.
 type pgnGame struct {
-	tags       []Tag
-	tokens     []pgnToken
-	variations int
+	tags   []Tag
+	tokens []pgnToken
 }
 
 type pgnTokenKind uint8
@@ -51,11 +57,15 @@ const (
 	tokMove pgnTokenKind = iota + 1
 	tokComment
 	tokResult
+	tokNAG
+	tokOpen  // "(": a variation begins
+	tokClose // ")": it ends
 )
 
 type pgnToken struct {
 	kind pgnTokenKind
 	text string
+	nag  NAG // of a tokNAG
 }
 
 var banComment = regexp.MustCompile(`(?i)^\s*banning:\s*([a-h][1-8][a-h][1-8])\s*[+#=]?\s*$`)
@@ -85,25 +95,20 @@ func FromPGN(text string, opts PGNOptions) (*Game, error) {
 		v = BanChess{}
 		if !hasBans && !strings.EqualFold(pg.tag("Variant"), BanChess{}.Name()) {
 			if !opts.ChessAsClassic {
-				return pg.chessGame(opts.MaxPlies)
+				return pg.chessGame(opts)
 			}
 			v, asClassic = Classic{}, true
 		}
 	}
-	g, err := pg.play(v, opts.MaxPlies)
+	g, err := pg.play(v, opts)
 	if err != nil {
 		return nil, err
 	}
 	if max := opts.MaxCommentBytes; max > 0 {
-		n := 0
-		for _, c := range g.comments {
-			n += len(c)
-		}
-		if n > max {
+		if n := g.Size().CommentBytes; n > max {
 			return nil, &PGNError{Err: tagLimitError{ErrCommentsTooLong, fmt.Sprintf("the game's comments are %d bytes long in all; this reader keeps at most %d", n, max)}}
 		}
 	}
-	g.variations = pg.variations
 	g.fromChessGame = asClassic
 	return g, nil
 }
@@ -135,9 +140,10 @@ func (pg *pgnGame) start(v Variant) string {
 }
 
 // chessGame plays a PGN without bans as standard chess and starts Ban Chess
-// from the position it reaches.
-func (pg *pgnGame) chessGame(maxPlies int) (*Game, error) {
-	classic, err := pg.play(Classic{}, maxPlies)
+// from the position it reaches: the game keeps its tags, not its
+// annotations.
+func (pg *pgnGame) chessGame(opts PGNOptions) (*Game, error) {
+	classic, err := pg.play(Classic{}, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -148,13 +154,12 @@ func (pg *pgnGame) chessGame(maxPlies int) (*Game, error) {
 	}
 	g.tags = classic.tags
 	g.fromChessGame = true
-	g.variations = pg.variations
 	return g, nil
 }
 
-// play replays the tokens as a game of v, of at most maxPlies plies when
-// maxPlies is positive.
-func (pg *pgnGame) play(v Variant, maxPlies int) (*Game, error) {
+// play replays the tokens as a game of v, within opts' bounds on plies and
+// variations.
+func (pg *pgnGame) play(v Variant, opts PGNOptions) (*Game, error) {
 	g, err := FromFEN(pg.start(v), v)
 	if err != nil {
 		return nil, &PGNError{Token: "[FEN]", Err: err}
@@ -164,49 +169,14 @@ func (pg *pgnGame) play(v Variant, maxPlies int) (*Game, error) {
 			g.tags = append(g.tags, t)
 		}
 	}
-	result := ""
-	for _, t := range pg.tokens {
-		at := func(err error) error {
-			pos := g.Position()
-			return &PGNError{MoveNumber: pos.Fullmove, Side: pos.ToMove, Token: Clip(t.text), Err: err}
-		}
-		if maxPlies > 0 && len(g.plies) >= maxPlies && (t.kind == tokMove || t.kind == tokComment && banComment.MatchString(t.text)) {
-			return nil, &PGNError{Err: plyLimitError{maxPlies}}
-		}
-		switch t.kind {
-		case tokComment:
-			m := banComment.FindStringSubmatch(t.text)
-			if m == nil {
-				g.addComment(t.text)
-				continue
-			}
-			if !v.HasBans() {
-				return nil, at(fmt.Errorf("%s games have no bans", v.Name()))
-			}
-			if g.Turn().Phase != PhaseBan {
-				return nil, at(errors.New("a second ban before the move; each move has one ban"))
-			}
-			p, _ := ParsePair(strings.ToLower(m[1]))
-			if err := g.Play(BanAction(p.From, p.To)); err != nil {
-				return nil, at(err)
-			}
-		case tokMove:
-			if g.Turn().Phase == PhaseBan && !g.outcome.Over() {
-				return nil, at(fmt.Errorf("no ban comment before this move; in Ban Chess every move follows a ban like {banning: e2e4}"))
-			}
-			a, err := g.ParseMove(t.text)
-			if err != nil {
-				return nil, at(err)
-			}
-			if err := g.Play(a); err != nil {
-				return nil, at(err)
-			}
-		case tokResult:
-			result = t.text
-		}
+	r := &pgnReader{g: g, v: v, limits: VariationLimits{MaxPlies: opts.MaxPlies, MaxVariations: opts.MaxVariations, MaxDepth: opts.MaxVariationDepth}}
+	var main notes
+	if _, err := r.line(pg.tokens, 0, &main, nil, "", 0); err != nil {
+		return nil, err
 	}
+	g.notes = main
 	if !g.outcome.Over() {
-		switch result {
+		switch r.result {
 		case "1-0":
 			g.Resign(Black)
 		case "0-1":
@@ -216,6 +186,150 @@ func (pg *pgnGame) play(v Variant, maxPlies int) (*Game, error) {
 		}
 	}
 	return g, nil
+}
+
+// pgnReader plays a game's tokens on g: its main line, and each variation
+// where it branches, played and then taken back.
+type pgnReader struct {
+	g      *Game
+	v      Variant
+	limits VariationLimits
+	size   TreeSize // what was read so far
+	result string   // the result token
+}
+
+// line reads a line's tokens from tokens[i:], playing them on r.g from
+// where it stands, into ns and, for a variation, v's plies, up to the ")"
+// that closes a variation or the end of the main line. It returns the
+// index after the line. where names the ply a variation is an
+// alternative to, for errors ("" for the main line), and depth how deep
+// it is (0 for the main line).
+func (r *pgnReader) line(tokens []pgnToken, i int, ns *notes, v *Variation, where string, depth int) (int, error) {
+	g := r.g
+	base := len(g.plies)
+	for ; i < len(tokens); i++ {
+		t := tokens[i]
+		n := len(g.plies) - base
+		at := func(err error) error {
+			pos := g.Position()
+			return &PGNError{MoveNumber: pos.Fullmove, Side: pos.ToMove, Token: Clip(t.text), Variation: where, Err: err}
+		}
+		var act Action
+		switch t.kind {
+		case tokClose:
+			return i + 1, nil
+		case tokOpen:
+			next, err := r.variation(tokens, i, ns, n, where, depth)
+			if err != nil {
+				return 0, err
+			}
+			i = next - 1
+			continue
+		case tokNAG:
+			ns.at(n).addNAG(t.nag)
+			continue
+		case tokResult:
+			r.result = t.text
+			continue
+		case tokComment:
+			m := banComment.FindStringSubmatch(t.text)
+			if m == nil {
+				ns.addComment(n, t.text)
+				continue
+			}
+			if err := r.countPly(); err != nil {
+				return 0, err
+			}
+			if !r.v.HasBans() {
+				return 0, at(fmt.Errorf("%s games have no bans", r.v.Name()))
+			}
+			if g.Turn().Phase != PhaseBan {
+				return 0, at(errors.New("a second ban before the move; each move has one ban"))
+			}
+			p, _ := ParsePair(strings.ToLower(m[1]))
+			act = BanAction(p.From, p.To)
+		case tokMove:
+			if err := r.countPly(); err != nil {
+				return 0, err
+			}
+			if g.Turn().Phase == PhaseBan && !g.outcome.Over() {
+				return 0, at(fmt.Errorf("no ban comment before this move; in Ban Chess every move follows a ban like {banning: e2e4}"))
+			}
+			a, err := g.ParseMove(t.text)
+			if err != nil {
+				return 0, at(err)
+			}
+			act = a
+		}
+		if err := g.Play(act); err != nil {
+			return 0, at(err)
+		}
+		if v != nil {
+			v.plies = append(v.plies, g.lastPly())
+		}
+	}
+	return i, nil
+}
+
+// countPly counts a ply read, within the bound on plies.
+func (r *pgnReader) countPly() error {
+	r.size.Plies++
+	if err := r.limits.check(r.size); err != nil {
+		return &PGNError{Err: err}
+	}
+	return nil
+}
+
+// variation reads the variation that opens at tokens[i]: an alternative
+// to the last ply of the line (where, at depth) it is in, its n-th, which
+// it takes back to read the variation from there, into ns. It then takes
+// the variation back too and plays the ply again, and returns the index
+// after the variation.
+func (r *pgnReader) variation(tokens []pgnToken, i int, ns *notes, n int, where string, depth int) (int, error) {
+	g := r.g
+	if n == 0 {
+		return 0, &PGNError{Token: "(", Variation: where, Err: errors.New("a variation before any ply of its line: a variation follows the ply it is an alternative to")}
+	}
+	r.size.Variations++
+	r.size.Depth = max(r.size.Depth, depth+1)
+	if err := r.limits.check(r.size); err != nil {
+		return 0, &PGNError{Token: "(", Err: err}
+	}
+	last := g.plies[len(g.plies)-1]
+	if err := g.takeBack(len(g.plies) - 1); err != nil {
+		return 0, err
+	}
+	where = plyName(g.Position(), last)
+	sub := &Variation{}
+	next, err := r.line(tokens, i+1, &sub.notes, sub, where, depth+1)
+	if err != nil {
+		return 0, err
+	}
+	if len(sub.plies) == 0 {
+		return 0, &PGNError{Token: "(", Variation: where, Err: errors.New("a variation without a ply")}
+	}
+	if err := g.takeBack(len(g.plies) - len(sub.plies)); err != nil {
+		return 0, err
+	}
+	if err := g.Play(last.action); err != nil {
+		return 0, fmt.Errorf("PGN: playing %s again after its variation: %w", last.action, err)
+	}
+	nt := ns.at(n)
+	nt.variations = append(nt.variations, sub)
+	return next, nil
+}
+
+// plyName writes a ply played from pos as movetext does, for a message:
+// "4... Bxf3", "2. {banning: g1f3}".
+func plyName(pos Position, p plyRecord) string {
+	num := strconv.Itoa(pos.Fullmove) + "."
+	if pos.ToMove == Black {
+		num += ".."
+	}
+	if p.action.Phase == PhaseBan {
+		return num + " {banning: " + p.action.Coords() + "}"
+	}
+	return num + " " + p.san
 }
 
 // ParseMove reads a move of the side to move in SAN ("Nf3", "exd5", "O-O",
@@ -242,11 +356,13 @@ func (g *Game) ParseMove(text string) (Action, error) {
 }
 
 // splitPGN tokenises PGN text into games, within opts' bounds on tags.
-// Variations (counted), NAGs, move numbers and escape lines are dropped.
+// Move numbers and escape lines are dropped; a variation's parentheses
+// must match, within its game.
 func splitPGN(text string, opts PGNOptions) ([]pgnGame, error) {
 	var games []pgnGame
 	cur := &pgnGame{}
 	inMoves := false
+	depth, opened := 0, 0 // variations open, and where the outermost opened
 	flush := func() {
 		if len(cur.tags) > 0 || len(cur.tokens) > 0 {
 			games = append(games, *cur)
@@ -255,6 +371,9 @@ func splitPGN(text string, opts PGNOptions) ([]pgnGame, error) {
 		inMoves = false
 	}
 	s := strings.TrimPrefix(text, "\uFEFF")
+	unclosed := func(before string) error {
+		return &PGNError{Token: Clip(s[opened:]), Err: errors.New("variation has no closing )" + before)}
+	}
 	lineStart := true
 	for i := 0; i < len(s); {
 		c := s[i]
@@ -273,6 +392,9 @@ func splitPGN(text string, opts PGNOptions) ([]pgnGame, error) {
 		lineStart = false
 		switch c {
 		case '[':
+			if depth > 0 {
+				return nil, unclosed(" before the next game's tags")
+			}
 			if inMoves {
 				flush()
 			}
@@ -290,22 +412,28 @@ func splitPGN(text string, opts PGNOptions) ([]pgnGame, error) {
 			if end < 0 {
 				return nil, &PGNError{Token: Clip(s[i:]), Err: errors.New("comment has no closing }")}
 			}
-			cur.tokens = append(cur.tokens, pgnToken{tokComment, s[i+1 : i+end]})
+			cur.tokens = append(cur.tokens, pgnToken{kind: tokComment, text: s[i+1 : i+end]})
 			inMoves = true
 			i += end + 1
 		case ';':
 			end := skipLine(s, i)
-			cur.tokens = append(cur.tokens, pgnToken{tokComment, s[i+1 : end]})
+			cur.tokens = append(cur.tokens, pgnToken{kind: tokComment, text: s[i+1 : end]})
 			i = end
 		case '(':
-			n, err := skipVariation(s[i:])
-			if err != nil {
-				return nil, err
+			if depth == 0 {
+				opened = i
 			}
-			cur.variations++
-			i += n
+			depth++
+			cur.tokens = append(cur.tokens, pgnToken{kind: tokOpen, text: "("})
+			inMoves = true
+			i++
 		case ')':
-			return nil, &PGNError{Token: ")", Err: errors.New("a variation closes that was never opened")}
+			if depth == 0 {
+				return nil, &PGNError{Token: ")", Err: errors.New("a variation closes that was never opened")}
+			}
+			depth--
+			cur.tokens = append(cur.tokens, pgnToken{kind: tokClose, text: ")"})
+			i++
 		default:
 			j := i
 			for j < len(s) && !strings.ContainsRune(" \t\r\n\f\v[]{}();", rune(s[j])) {
@@ -319,23 +447,41 @@ func splitPGN(text string, opts PGNOptions) ([]pgnGame, error) {
 			inMoves = true
 			switch word {
 			case "1-0", "0-1", "1/2-1/2", "*":
-				cur.tokens = append(cur.tokens, pgnToken{tokResult, word})
+				if depth > 0 {
+					return nil, unclosed(" before the result " + word)
+				}
+				cur.tokens = append(cur.tokens, pgnToken{kind: tokResult, text: word})
 				flush()
 				continue
 			}
+			move, glyph := splitGlyph(stripMoveNumber(word))
 			if word[0] == '$' {
-				continue // NAG
+				move, glyph = "", word
 			}
-			if strings.Trim(word, "!?") == "" {
-				continue // annotation glyph on its own
+			if move != "" {
+				cur.tokens = append(cur.tokens, pgnToken{kind: tokMove, text: move})
 			}
-			if w := stripMoveNumber(word); w != "" {
-				cur.tokens = append(cur.tokens, pgnToken{tokMove, w})
+			if glyph != "" {
+				nag, err := ParseNAG(glyph)
+				if err != nil {
+					return nil, &PGNError{Token: Clip(word), Err: err}
+				}
+				cur.tokens = append(cur.tokens, pgnToken{kind: tokNAG, text: glyph, nag: nag})
 			}
 		}
 	}
+	if depth > 0 {
+		return nil, unclosed("")
+	}
 	flush()
 	return games, nil
+}
+
+// splitGlyph cuts the annotation glyph ("!", "?!", …) off the end of a
+// word: "Nf3!?" → "Nf3", "!?".
+func splitGlyph(w string) (move, glyph string) {
+	move = strings.TrimRight(w, "!?")
+	return move, w[len(move):]
 }
 
 // stripMoveNumber removes a move number such as "12." or "12..." from the
@@ -413,30 +559,4 @@ func readTag(s string, opts PGNOptions) (Tag, int, error) {
 
 func isAlnum(c byte) bool {
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
-}
-
-// skipVariation returns the length of the parenthesised variation at the
-// start of s, nested variations and comments included.
-func skipVariation(s string) (int, error) {
-	depth := 0
-	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case '(':
-			depth++
-		case ')':
-			depth--
-			if depth == 0 {
-				return i + 1, nil
-			}
-		case '{':
-			end := strings.IndexByte(s[i:], '}')
-			if end < 0 {
-				return 0, &PGNError{Token: Clip(s), Err: errors.New("comment in a variation has no closing }")}
-			}
-			i += end
-		case ';':
-			i = skipLine(s, i)
-		}
-	}
-	return 0, &PGNError{Token: Clip(s), Err: errors.New("variation has no closing )")}
 }

@@ -1,6 +1,9 @@
 package rules
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // PlyInfo describes one ply of a game's history.
 type PlyInfo struct {
@@ -15,6 +18,8 @@ type PlyInfo struct {
 	Position Position
 	// Comment is the PGN comment read after the ply, or "".
 	Comment string
+	// NAGs are the ply's NAGs, in the order read; nil for none.
+	NAGs []NAG
 
 	fenSuffix string // see Game.fenSuffix
 }
@@ -166,11 +171,13 @@ func (g *Game) HistorySince(n int) []PlyInfo {
 	for i := n; i < len(g.plies); i++ {
 		p := g.plies[i]
 		info := PlyInfo{
-			Ply:     g.startPly + i,
-			Actor:   g.variant.turn(g.startPly + i).Actor,
-			Action:  p.action,
-			SAN:     p.san,
-			Comment: g.comments[i+1],
+			Ply:    g.startPly + i,
+			Actor:  g.variant.turn(g.startPly + i).Actor,
+			Action: p.action,
+			SAN:    p.san,
+		}
+		if nt := g.notes[i+1]; nt != nil {
+			info.Comment, info.NAGs = nt.comment, slices.Clone(nt.nags)
 		}
 		if p.action.Phase == PhaseMove {
 			moves++
