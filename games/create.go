@@ -62,7 +62,8 @@ func (s *Service) FromPGN(pgn, variant string) (*rules.Game, error) {
 	return s.FromPGNGame(pgn, variant, 0)
 }
 
-// FromPGNGame returns game n (from 0) of a PGN, with its tags and comments.
+// FromPGNGame returns game n (from 0) of a PGN, with its tags and
+// annotations: comments, NAGs and variations.
 // variant "" lets the PGN decide: with ban comments it is Ban Chess,
 // without it is a Classic game of all its moves.
 func (s *Service) FromPGNGame(pgn, variant string, n int) (*rules.Game, error) {
@@ -98,11 +99,13 @@ func pgnError(err error) *Error {
 // pgnOptions are the reader's bounds: the service's limits.
 func (s *Service) pgnOptions() rules.PGNOptions {
 	return rules.PGNOptions{
-		MaxPlies:        s.limits.MaxPlies,
-		MaxTags:         s.limits.MaxTags,
-		MaxTagBytes:     s.limits.MaxTagBytes,
-		MaxTagNameBytes: s.limits.MaxTagNameBytes,
-		MaxCommentBytes: s.limits.MaxCommentBytes,
+		MaxPlies:          s.limits.MaxPlies,
+		MaxTags:           s.limits.MaxTags,
+		MaxTagBytes:       s.limits.MaxTagBytes,
+		MaxTagNameBytes:   s.limits.MaxTagNameBytes,
+		MaxCommentBytes:   s.limits.MaxCommentBytes,
+		MaxVariations:     s.limits.MaxVariations,
+		MaxVariationDepth: s.limits.MaxVariationDepth,
 	}
 }
 

@@ -101,6 +101,10 @@ func TestFromPGN(t *testing.T) {
 		{"an illegal move, classic", "1. e4 e4 *", "classic", "bad_pgn", svc},
 		{"bad variant", chessPGN, "nope", "bad_variant", svc},
 		{"too many plies", chessPGN, "classic", "too_many_plies", games.New(nil, games.WithLimits(games.Limits{MaxPlies: 3}))},
+		{"an illegal variation", "1. e4 e5 (1... e4) *", "", "bad_pgn", svc},
+		{"too many variations", "1. e4 (1. d4) (1. c4) *", "", "too_many_variations", games.New(nil, games.WithLimits(games.Limits{MaxVariations: 1}))},
+		{"variations too deep", "1. e4 (1. d4 (1. c4)) *", "", "too_many_variations", games.New(nil, games.WithLimits(games.Limits{MaxVariationDepth: 1}))},
+		{"variations' plies", "1. e4 e5 (1... c5 2. Nf3) *", "", "too_many_plies", games.New(nil, games.WithLimits(games.Limits{MaxPlies: 3}))},
 	} {
 		_, err := c.svc.FromPGN(c.pgn, c.variant)
 		refused(t, c.name, err, games.Invalid, c.detail)
@@ -272,7 +276,7 @@ func tagPGN(n, name, value int) string {
 // created from a PGN (API, import, link, terminal all call FromPGN).
 func TestPGNTagLimits(t *testing.T) {
 	d := games.DefaultLimits()
-	if d.MaxTags != 32 || d.MaxTagBytes != 256 || d.MaxTagNameBytes != 64 || d.MaxLinkPGNBytes != 16<<10 {
+	if d.MaxTags != 32 || d.MaxTagBytes != 256 || d.MaxTagNameBytes != 64 || d.MaxLinkPGNBytes != 16<<10 || d.MaxVariations != 400 || d.MaxVariationDepth != 16 {
 		t.Errorf("default limits %+v", d)
 	}
 	svc := games.New(nil)

@@ -49,6 +49,7 @@ const (
 	TooManyTags        Detail = "too_many_tags"       // Invalid: a PGN game over its tags
 	TagTooLong         Detail = "tag_too_long"        // Invalid: a PGN tag's name or value too long
 	CommentsTooLong    Detail = "comments_too_long"   // Invalid: a PGN game's comments too long in all
+	TooManyVariations  Detail = "too_many_variations" // Invalid: a game over Limits.MaxVariations or MaxVariationDepth
 	BadLink            Detail = "bad_link"            // Invalid: a share link that does not replay
 	BadPly             Detail = "bad_ply"             // Invalid: no such ply in the game
 	NotBCN             Detail = "not_bcn"             // Invalid: not an action
@@ -180,6 +181,8 @@ func rulesError(err error) *Error {
 		return &Error{Code: Invalid, Detail: TagTooLong, Msg: msg, Err: err}
 	case errors.Is(err, rules.ErrCommentsTooLong):
 		return &Error{Code: Invalid, Detail: CommentsTooLong, Msg: msg, Err: err}
+	case errors.Is(err, rules.ErrTooManyVariations):
+		return &Error{Code: Invalid, Detail: TooManyVariations, Msg: msg, Err: err}
 	case errors.As(err, &fe):
 		return &Error{Code: Invalid, Detail: BadFEN, Msg: msg, Err: err}
 	case errors.As(err, &pe):
