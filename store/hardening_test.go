@@ -18,16 +18,18 @@ import (
 )
 
 // TestSQLiteCacheEstimate calibrates gameBytes: games of 0 to 2,000 plies
-// are read back from their rows into the cache, and the heap they take
-// (runtime.MemStats.HeapAlloc after a collection, less before) is compared
-// with what the cache counts. The estimate must stay within 20% below and
-// 80% above what is measured (it overestimates a game at its start, whose
-// position has fewer moves than a middlegame's).
+// (one of them half in variations) are read back from their rows into the
+// cache, and the heap they take (runtime.MemStats.HeapAlloc after a
+// collection, less before) is compared with what the cache counts. The
+// estimate must stay within 20% below and 80% above what is measured (it
+// overestimates a game at its start, whose position has fewer moves than
+// a middlegame's).
 func TestSQLiteCacheEstimate(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds long games")
 	}
-	for _, plies := range []int{0, 25, 100, 500, 2000} {
+	for _, c := range []struct{ plies, variations int }{{0, 0}, {25, 0}, {100, 0}, {500, 0}, {2000, 0}, {1000, 100}} {
+		plies := c.plies
 		path := filepath.Join(t.TempDir(), "games.db")
 		src := openSQLite(t, path, Options{})
 		n := 100
@@ -41,6 +43,7 @@ func TestSQLiteCacheEstimate(t *testing.T) {
 		if plies > 0 {
 			g = longGame(t, plies, uint64(plies))
 		}
+		addVariations(t, g, c.variations, 10)
 		ids := make([]string, n)
 		for i := range ids {
 			ids[i] = create(t, src, g, "ann")
@@ -64,11 +67,39 @@ func TestSQLiteCacheEstimate(t *testing.T) {
 		}
 		measured := float64(after.HeapAlloc-before.HeapAlloc) / float64(n)
 		estimate := float64(counted) / float64(n)
-		t.Logf("%4d plies: measured %7.0f B a game, estimated %7.0f (%.2f)", plies, measured, estimate, estimate/measured)
+		t.Logf("%4d plies, %3d variations: measured %7.0f B a game, estimated %7.0f (%.2f)", plies, c.variations, measured, estimate, estimate/measured)
 		if estimate < 0.8*measured || estimate > 1.8*measured {
 			t.Errorf("%d plies: the estimate %.0f B is too far from the %.0f B measured", plies, estimate, measured)
 		}
 		runtime.KeepAlive(s)
+	}
+}
+
+// addVariations adds n variations of up to plies plies each to g's main
+// line, spread along it: each the first legal actions where it branches.
+func addVariations(t *testing.T, g *rules.Game, n, plies int) {
+	t.Helper()
+	for i := range n {
+		after := i * (g.Ply() - g.StartPly()) / n
+		at, err := g.GameAt(nil, after)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var acts []rules.Action
+		for range plies {
+			legal := at.Legal()
+			if len(legal) == 0 {
+				break
+			}
+			a := legal[len(legal)/2]
+			if err := at.Play(a); err != nil {
+				t.Fatal(err)
+			}
+			acts = append(acts, a)
+		}
+		if _, err := g.AddVariation(nil, after, acts, rules.VariationLimits{}); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
 

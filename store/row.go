@@ -42,8 +42,10 @@ const columns = `variant, start_fen, actions, declared, tags, from_chess, white,
 // PostgreSQL's "$"), for the table named tbl. The insert gives the row
 // revision parameter 3; the update happens only if the row is at the
 // revision before, so a save made from a stale copy of the game changes
-// nothing (and affects no row). The set clause ends in a %s for what
-// else the save rewrites (see saveSets).
+// nothing (and affects no row). Every save rewrites the tags column, which
+// holds the annotations too: an undo takes a ply's with it, and variations
+// are edited (for most games it is "[]"). The set clause ends in a %s for
+// what else the save rewrites (see saveSets).
 func upsertSQL(ph, tbl string) string {
 	n := 3 + strings.Count(columns, ",") + 1
 	params := make([]string, n)
@@ -56,7 +58,7 @@ func upsertSQL(ph, tbl string) string {
 	return `INSERT INTO ` + tbl + ` (id, touched_at, revision, ` + columns + `)
 	VALUES (` + strings.Join(params, ", ") + `)
 	ON CONFLICT(id) DO UPDATE SET actions = excluded.actions, declared = excluded.declared,
-		updated_at = excluded.updated_at, fen = excluded.fen,
+		tags = excluded.tags, updated_at = excluded.updated_at, fen = excluded.fen,
 		ply = excluded.ply, actor = excluded.actor, phase = excluded.phase, result = excluded.result,
 		table_state = excluded.table_state, revision = excluded.revision%s
 	WHERE ` + tbl + `.revision = excluded.revision - 1`
@@ -243,10 +245,11 @@ func encodeRow(rec *games.Record) (row, error) {
 		return row{}, fmt.Errorf("encoding the game: cannot store the declared outcome %v", s.Declared)
 	}
 	var v any = s.Tags
-	if len(s.Comments) > 0 {
-		v = annotations{Tags: s.Tags, Comments: s.Comments}
+	annotated := len(s.Comments) > 0 || len(s.NAGs) > 0 || len(s.Variations) > 0
+	if annotated {
+		v = annotations{Tags: s.Tags, Annotations: s.Annotations}
 	}
-	if len(s.Tags) > 0 || len(s.Comments) > 0 {
+	if len(s.Tags) > 0 || annotated {
 		b, err := json.Marshal(v)
 		if err != nil {
 			return row{}, fmt.Errorf("encoding the game's tags: %w", err)
@@ -264,12 +267,13 @@ func encodeRow(rec *games.Record) (row, error) {
 }
 
 // annotations are what a game keeps of the PGN it was read from. The tags
-// column holds them as a JSON object when the game has comments, and as
-// the array of its tags alone otherwise (as every row did before games
-// kept comments), so no row needs rewriting.
+// column holds them as a JSON object when the game has annotations
+// (comments, NAGs, variations: {"tags":…,"comments":…,"nags":…,
+// "variations":…}), and as the array of its tags alone otherwise (as every
+// row did before games kept comments), so no row needs rewriting.
 type annotations struct {
-	Tags     []rules.Tag    `json:"tags"`
-	Comments map[int]string `json:"comments"`
+	Tags []rules.Tag `json:"tags"`
+	rules.Annotations
 }
 
 // decodeAnnotations reads the tags column into s.
@@ -281,7 +285,7 @@ func decodeAnnotations(col string, s *rules.Snapshot) error {
 	if err := json.Unmarshal([]byte(col), &a); err != nil {
 		return err
 	}
-	s.Tags, s.Comments = a.Tags, a.Comments
+	s.Tags, s.Annotations = a.Tags, a.Annotations
 	return nil
 }
 

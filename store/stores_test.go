@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -233,6 +234,48 @@ var storeBehaviours = []struct {
 		cancel()
 		if _, err := s.Known(cancelled, "ann"); !errors.Is(err, context.Canceled) {
 			t.Errorf("cancelled: %v", err)
+		}
+	}},
+	{"annotations are kept, edited and taken back", func(t *testing.T, s games.Store) {
+		// Variations (nested, with bans, NAGs and comments in them), NAGs
+		// and comments survive a save and a load; so do an edit and an
+		// undo that takes a ply's annotations with it. A second game
+		// pushes the first out of a cache of one, so it is read back.
+		for _, c := range []struct {
+			file    string
+			promote rules.Path
+		}{{"ban-club-game.pgn", rules.Path{{After: 4, Index: 0}}}, {"evergreen.pgn", rules.Path{{After: 13, Index: 0}}}} {
+			b, err := os.ReadFile(filepath.Join("..", "rules", "testdata", "annotated", c.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := rules.FromPGN(string(b), rules.PGNOptions{ChessAsClassic: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			g, _ := rules.FromPGN(string(b), rules.PGNOptions{ChessAsClassic: true})
+			id := create(t, s, g, "ann")
+			newGame(t, s)
+			if got := viewState(t, s, id); got != state(want) {
+				t.Fatalf("%s read back as\n%s\nwant\n%s", c.file, got, state(want))
+			}
+			edit := func(g *rules.Game) error {
+				if err := g.Undo(); err != nil {
+					return err
+				}
+				if _, err := g.AddVariation(nil, 0, g.Actions()[:1], rules.VariationLimits{}); err != nil {
+					return err
+				}
+				return g.PromoteVariation(c.promote, rules.VariationLimits{})
+			}
+			if err := edit(want); err != nil {
+				t.Fatal(err)
+			}
+			update(t, s, id, func(r *games.Record) error { return edit(r.Game) })
+			newGame(t, s)
+			if got := viewState(t, s, id); got != state(want) {
+				t.Errorf("%s edited, read back as\n%s\nwant\n%s", c.file, got, state(want))
+			}
 		}
 	}},
 	{"nobody holds the free seats", func(t *testing.T, s games.Store) {
