@@ -10,6 +10,11 @@
 // another game), for a Variant: Ban Chess (the default), Classic (no bans),
 // and EN-Chess (ENChess: two x squares, Aurors, several kings; no bans).
 //
+// Beside the plies played — the main line — a game keeps the annotations
+// it was read with or given: comments, NAGs and Variations, each checked
+// legal where it branches, which AddVariation, DeleteVariation,
+// PromoteVariation and the like edit by a Path.
+//
 // # Variants
 //
 // A Variant is a set of hooks, as in scalachess. Its exported hooks are its
