@@ -1,6 +1,8 @@
 package rules
 
 import (
+	"os"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
@@ -139,4 +141,124 @@ func FuzzBCN(f *testing.F) {
 			}
 		}
 	})
+}
+
+// FuzzVariationEdits applies edits drawn from the input — add, extend,
+// delete, promote a variation, make one the main line, undo — to an
+// annotated game: a refused edit changes nothing, and after any edit the
+// game is within its limits, its PGN reads back to itself and its
+// snapshot restores to it.
+func FuzzVariationEdits(f *testing.F) {
+	f.Add([]byte{0, 0, 3, 1, 1, 1, 0, 2, 3, 2, 0, 0, 4, 3, 0, 0})
+	f.Add([]byte{1, 3, 1, 5, 2, 0, 40, 7, 5, 0, 0, 0, 0, 9, 2, 1})
+	f.Add([]byte{0, 2, 200, 3, 3, 1, 0, 0, 1, 4, 0, 0, 6, 0, 0, 0})
+	var texts []string
+	for _, name := range []string{"ban-club-game.pgn", "evergreen.pgn"} {
+		b, err := os.ReadFile(filepath.Join("testdata", "annotated", name))
+		if err != nil {
+			f.Fatal(err)
+		}
+		texts = append(texts, string(b))
+	}
+	lim := VariationLimits{MaxPlies: 120, MaxVariations: 12, MaxDepth: 3}
+	f.Fuzz(func(t *testing.T, ops []byte) {
+		if len(ops) == 0 {
+			return
+		}
+		g, err := FromPGN(texts[int(ops[0])%len(texts)], PGNOptions{ChessAsClassic: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := 1; i+3 < len(ops) && i < 4*32; i += 4 {
+			op, b, c := ops[i]%7, int(ops[i+2]), int(ops[i+3])
+			paths := linesOf(g)
+			p := paths[int(ops[i+1])%len(paths)]
+			before, rev := g.PGN(), g.Revision()
+			var err error
+			switch op {
+			case 0, 1: // add: c+1 legal actions from after b of the line's plies
+				after := b
+				if at, e := g.GameAt(p, min(after, 1000)); e == nil {
+					_, err = g.AddVariation(p, after, someActions(at, c), lim)
+				} else {
+					_, err = g.AddVariation(p, after, mustActions(t, "b:e2e4"), lim)
+				}
+			case 2: // extend
+				at, e := g.GameAt(p, lineLen(g, p))
+				if e != nil {
+					t.Fatal(e)
+				}
+				err = g.ExtendVariation(p, someActions(at, c), lim)
+			case 3:
+				err = g.DeleteVariation(p)
+			case 4:
+				err = g.PromoteVariation(p, lim)
+			case 5:
+				err = g.PromoteToMainLine(p, lim)
+			case 6:
+				err = g.Undo()
+			}
+			if err != nil {
+				if g.PGN() != before || g.Revision() != rev {
+					t.Fatalf("edit %d refused (%v), but it changed the game:\n%s\nto\n%s", op, err, before, g.PGN())
+				}
+				continue
+			}
+			out := g.PGN()
+			if s := g.Size(); op < 6 && (s.Plies > lim.MaxPlies || s.Variations > lim.MaxVariations || s.Depth > lim.MaxDepth) {
+				t.Fatalf("edit %d left %+v, past %+v", op, s, lim)
+			}
+			back, err := FromPGN(out, PGNOptions{ChessAsClassic: true})
+			if err != nil || back.PGN() != out {
+				t.Fatalf("after edit %d the PGN reads back as %v:\n%s", op, err, out)
+			}
+			if r, err := Restore(g.Snapshot()); err != nil || r.PGN() != out || r.FEN() != g.FEN() {
+				t.Fatalf("after edit %d the snapshot restores as %v", op, err)
+			}
+		}
+	})
+}
+
+// linesOf lists the Paths of every line of g: the main line first.
+func linesOf(g *Game) []Path {
+	out := []Path{nil}
+	var walk func(p Path, vs func(n int) []*Variation, plies int)
+	walk = func(p Path, vs func(n int) []*Variation, plies int) {
+		for n := range plies {
+			for i, v := range vs(n) {
+				q := append(slices.Clip(p), Branch{n, i})
+				out = append(out, q)
+				walk(q, v.Variations, v.Len())
+			}
+		}
+	}
+	walk(nil, g.Variations, g.Ply()-g.StartPly())
+	return out
+}
+
+// lineLen counts the plies of the line p names.
+func lineLen(g *Game, p Path) int {
+	ref, err := g.line(p)
+	if err != nil {
+		panic(err)
+	}
+	return ref.plies
+}
+
+// someActions plays n+1 legal actions on g, picked by n, while there are
+// some, and returns them.
+func someActions(g *Game, n int) []Action {
+	var out []Action
+	for k := range n%4 + 1 {
+		legal := g.Legal()
+		if len(legal) == 0 {
+			break
+		}
+		a := legal[(n+k*7)%len(legal)]
+		if g.Play(a) != nil {
+			break
+		}
+		out = append(out, a)
+	}
+	return out
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 )
 
 // Variation is a line of play that branches from a ply of the game, or of
@@ -133,7 +134,7 @@ func (g *Game) line(p Path) (lineRef, error) {
 			vs = nt.variations
 		}
 		if b.Index < 0 || b.Index >= len(vs) {
-			return lineRef{}, fmt.Errorf("%w: %s has %d variations after its ply %d, none numbered %d", ErrNoVariation, p[:i].name(), len(vs), b.After, b.Index)
+			return lineRef{}, fmt.Errorf("%w: %s has %d variations after its ply %d, none with index %d", ErrNoVariation, p[:i].name(), len(vs), b.After, b.Index)
 		}
 		v := vs[b.Index]
 		ref = lineRef{v: v, notes: &v.notes, plies: len(v.plies), chain: append(ref.chain, v)}
@@ -141,12 +142,18 @@ func (g *Game) line(p Path) (lineRef, error) {
 	return ref, nil
 }
 
-// name describes the line p names, for a message.
+// name describes the line p names, for a message: "the main line", or
+// "variation 1 after ply 2 of variation 2 after ply 7" (from 1, innermost
+// first).
 func (p Path) name() string {
 	if len(p) == 0 {
 		return "the main line"
 	}
-	return fmt.Sprintf("variation %v", []Branch(p))
+	steps := make([]string, len(p))
+	for i, b := range p {
+		steps[len(p)-1-i] = fmt.Sprintf("variation %d after ply %d", b.Index+1, b.After)
+	}
+	return strings.Join(steps, " of ")
 }
 
 // GameAt returns the game as it stands after the first n plies of the line

@@ -96,7 +96,7 @@ func TestAddVariation(t *testing.T) {
 		{"no such line", func() error {
 			_, err := g.AddVariation(Path{{4, 1}}, 0, mustActions(t, "b:e2e4"), VariationLimits{})
 			return err
-		}, ErrNoVariation, "none numbered 1"},
+		}, ErrNoVariation, "none with index 1"},
 		{"too many", func() error { _, err := g.AddVariation(nil, 0, mustActions(t, "b:d2d4"), lim); return err }, ErrTooManyVariations, "more than 2 variations"},
 		{"too deep", func() error {
 			_, err := g.AddVariation(inner, 0, mustActions(t, "m:b2b3"), VariationLimits{MaxDepth: 2})
@@ -106,9 +106,9 @@ func TestAddVariation(t *testing.T) {
 		{"extend the main line", func() error { return g.ExtendVariation(nil, mustActions(t, "b:h7h6"), VariationLimits{}) }, ErrNoVariation, "main line"},
 		{"extend illegally", func() error { return g.ExtendVariation(inner, mustActions(t, "m:c4c5"), VariationLimits{}) }, ErrIllegal, "turn to ban"},
 		{"delete the main line", func() error { return g.DeleteVariation(nil) }, ErrNoVariation, "cannot be deleted"},
-		{"delete none", func() error { return g.DeleteVariation(Path{{3, 0}}) }, ErrNoVariation, "none numbered 0"},
-		{"promote none", func() error { return g.PromoteVariation(Path{{4, 0}, {0, 0}}, VariationLimits{}) }, ErrNoVariation, "none numbered 0"},
-		{"GameAt past the end", func() error { _, err := g.GameAt(inner, 2); return err }, ErrNoVariation, "has 1 plies, not 2"},
+		{"delete none", func() error { return g.DeleteVariation(Path{{3, 0}}) }, ErrNoVariation, "none with index 0"},
+		{"promote none", func() error { return g.PromoteVariation(Path{{4, 0}, {0, 0}}, VariationLimits{}) }, ErrNoVariation, "none with index 0"},
+		{"GameAt past the end", func() error { _, err := g.GameAt(inner, 2); return err }, ErrNoVariation, "variation 1 after ply 1 of variation 1 after ply 4 has 1 plies, not 2"},
 	} {
 		err := tt.do()
 		if !errors.Is(err, tt.kind) || !strings.Contains(err.Error(), tt.want) {
