@@ -39,10 +39,11 @@ func tagPGN(n, name, value int) string {
 	return b.String()
 }
 
-// paddedPGN is a good PGN of n bytes: a long comment (dropped) and a move.
+// paddedPGN is a good PGN of n bytes: a long escape line (dropped) and
+// its moves.
 func paddedPGN(n int) string {
 	const moves = "1. e4 e5 *"
-	return "(" + strings.Repeat("c", n-len(moves)-2) + ")" + moves // a variation, dropped
+	return "%" + strings.Repeat("c", n-len(moves)-2) + "\n" + moves // an escape line, dropped
 }
 
 func pgnJSON(pgn string) string {
@@ -115,7 +116,7 @@ func TestPGNBounds(t *testing.T) {
 			t.Errorf("%s %.40s: %d %.200s", h.method, h.target, rec.Code, rec.Body)
 		}
 		if h.target == "/api/games" && rec.Body.Len() > 16<<10 {
-			t.Errorf("a posted PGN's variation is kept: %d bytes", rec.Body.Len())
+			t.Errorf("a posted PGN's escape line is kept: %d bytes", rec.Body.Len())
 		}
 	}
 }
