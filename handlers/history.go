@@ -150,14 +150,14 @@ func recordPGN(rec *games.Record, own ...rules.Tag) string {
 	return reviewedPGN(rec, games.StoredReview{}, own...)
 }
 
-// exportPGN writes g's PGN with note's comments (see
-// rules.Game.AnnotatedPGN; nil for none): a game imported with tags keeps
-// them as they were; one the server created gets the server's own tags.
-func exportPGN(g *rules.Game, note func(n int) string, own ...rules.Tag) string {
+// exportPGN writes g's PGN with notes added (see rules.PGNNotes): a game
+// imported with tags keeps them as they were; one the server created gets
+// the server's own tags.
+func exportPGN(g *rules.Game, notes rules.PGNNotes, own ...rules.Tag) string {
 	if len(g.Tags()) > 0 {
-		return g.AnnotatedPGN(note)
+		return g.AnnotatedPGN(notes)
 	}
-	return g.AnnotatedPGN(note, own...)
+	return g.AnnotatedPGN(notes, own...)
 }
 
 // tableTags are the PGN tags a game's table adds: its time control.

@@ -60,17 +60,18 @@ func (a *api) answerReview(c echo.Context, ask func(ctx context.Context, id stri
 }
 
 // reviewedPGN is recordPGN with, when rev is the done review of the game
-// rec holds, each ply's evaluation ([%eval …], before its clock).
-// TODO(pgnvar): and the class's NAG ($6, $2, $4) once rules writes NAGs.
+// rec holds, each ply's class's NAG ($6, $2, $4) and evaluation ([%eval
+// …], before its clock).
 func reviewedPGN(rec *games.Record, rev games.StoredReview, own ...rules.Tag) string {
-	var eval func(int) string
+	var notes rules.PGNNotes
 	if r, ok := rev.Of(rec.Game); ok {
-		eval = r.EvalNote
+		notes = rules.PGNNotes{NAGs: r.NAGs, Comment: r.EvalNote}
 	}
 	if rec.Clock == nil {
-		return exportPGN(rec.Game, eval, own...)
+		return exportPGN(rec.Game, notes, own...)
 	}
-	return rec.Game.AnnotatedPGN(joinNotes(eval, rec.Clock.ClkComment), slices.Concat(own, tableTags(rec))...)
+	notes.Comment = joinNotes(notes.Comment, rec.Clock.ClkComment)
+	return rec.Game.AnnotatedPGN(notes, slices.Concat(own, tableTags(rec))...)
 }
 
 // joinNotes gives each ply both notes' comment commands, in one comment

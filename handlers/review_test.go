@@ -110,11 +110,11 @@ func TestAPIReview(t *testing.T) {
 		t.Errorf("second POST: %+v", again)
 	}
 
-	// The PGN downloads carry each ply's evaluation.
+	// The PGN downloads carry each ply's class's NAG and evaluation.
 	for _, path := range []string{"/api/games/" + g.ID + "/pgn", "/g/" + g.ID + "/pgn"} {
 		pgn := string(a.do(http.MethodGet, path, "").body)
-		if !strings.Contains(pgn, "{banning: g1f1} {[%eval #2]}") || !strings.Contains(pgn, "f3 {[%eval ") {
-			t.Errorf("%s without the review's evaluations:\n%s", path, pgn)
+		if !strings.Contains(pgn, "{banning: g1f1} $4 {[%eval #2]}") || !strings.Contains(pgn, "f3 $4 {[%eval ") {
+			t.Errorf("%s without the review's NAGs and evaluations:\n%s", path, pgn)
 		}
 	}
 	// Played on, the game's PGN is without them.

@@ -145,12 +145,25 @@ func Build(g *rules.Game, positions []Position) Review {
 // EvalNote is the PGN comment command that gives the evaluation after
 // the first n plies of the game (counted from its start): "[%eval 0.35]",
 // "[%eval #-3]" (plies to mate); "" where there is none, as after a
-// mate. It fits rules.Game.AnnotatedPGN's note.
+// mate. It fits rules.PGNNotes' Comment.
 func (r Review) EvalNote(n int) string {
 	if n < 1 || n > len(r.Plies) || r.Plies[n-1].Eval.Result != "" {
 		return ""
 	}
 	return "[%eval " + r.Plies[n-1].Eval.String() + "]"
+}
+
+// NAGs returns the NAG of ply n's class (counted from the game's start):
+// $6, $2 or $4; none for a best action. It fits rules.PGNNotes' NAGs.
+func (r Review) NAGs(n int) []rules.NAG {
+	if n < 1 || n > len(r.Plies) {
+		return nil
+	}
+	nag, err := rules.ParseNAG(r.Plies[n-1].Class.NAG())
+	if err != nil { // Best has none
+		return nil
+	}
+	return []rules.NAG{nag}
 }
 
 // side returns the summary of c.

@@ -249,10 +249,15 @@ func TestRunResumes(t *testing.T) {
 }
 
 func TestEvalNote(t *testing.T) {
-	r := Review{Plies: []Ply{{Eval: Eval{CP: 35}}, {Eval: Eval{Mate: -3}}, {Eval: Eval{Result: "0-1"}}}}
+	r := Review{Plies: []Ply{{Eval: Eval{CP: 35}, Class: Mistake}, {Eval: Eval{Mate: -3}}, {Eval: Eval{Result: "0-1"}, Class: Blunder}}}
 	for n, want := range []string{"", "[%eval 0.35]", "[%eval #-3]", "", ""} {
 		if got := r.EvalNote(n); got != want {
 			t.Errorf("after %d plies: %q, want %q", n, got, want)
+		}
+	}
+	for n, want := range [][]rules.NAG{nil, {2}, nil, {4}, nil} {
+		if got := r.NAGs(n); !slices.Equal(got, want) {
+			t.Errorf("the NAGs of ply %d: %v, want %v", n, got, want)
 		}
 	}
 }

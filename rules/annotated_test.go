@@ -270,3 +270,23 @@ func TestNAGs(t *testing.T) {
 		t.Errorf("NAGs %v %v (%v)", g.NAGs(1), g.NAGs(2), err)
 	}
 }
+
+// TestPGNNotes: notes a writer adds come after the game's own, on its
+// main line only, a NAG the ply has already written once.
+func TestPGNNotes(t *testing.T) {
+	g, err := FromPGN("1. e4 $1 {best} (1. d4 $2) e5 *", PGNOptions{Variant: Classic{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	notes := PGNNotes{
+		NAGs:    func(n int) []NAG { return []NAG{1, NAG(n + 10), 1} },
+		Comment: func(n int) string { return map[int]string{1: "[%clk 0:05:00]"}[n] },
+	}
+	want := `[Result "*"] $1 $10 1. e4 $1 $11 {best} {[%clk 0:05:00]} (1. d4 $2) 1... e5 $1 $12 *`
+	if got := strings.Join(strings.Fields(g.AnnotatedPGN(notes)), " "); !strings.HasSuffix(got, want) {
+		t.Errorf("got\n%s\nwant …%s", got, want)
+	}
+	if g.NAGs(1) == nil || len(g.NAGs(2)) != 0 {
+		t.Errorf("writing changed the game's NAGs: %v %v", g.NAGs(1), g.NAGs(2))
+	}
+}

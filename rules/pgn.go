@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -21,12 +22,20 @@ var derivedTags = map[string]bool{"Result": true, "SetUp": true, "FEN": true, "V
 // PGN writes the game as docs/rules.md §4 specifies. Tags given here
 // override the game's own (from import) and the defaults of the Seven Tag
 // Roster.
-func (g *Game) PGN(tags ...Tag) string { return g.AnnotatedPGN(nil, tags...) }
+func (g *Game) PGN(tags ...Tag) string { return g.AnnotatedPGN(PGNNotes{}, tags...) }
 
-// AnnotatedPGN writes the game as PGN does, with note(n), when not "", as
-// one more comment after the first n plies: a clock's time left, say
-// ("[%clk 0:04:59]"). A nil note adds none.
-func (g *Game) AnnotatedPGN(note func(n int) string, tags ...Tag) string {
+// PGNNotes are what a writer adds to a game's PGN, after the first n plies
+// of its main line, without changing the game: NAGs(n), after the game's
+// own NAGs of ply n (each once), and Comment(n), when not "", as one more
+// comment — a clock's time left, say ("[%clk 0:04:59]"), or an engine's
+// evaluation. A nil field adds none.
+type PGNNotes struct {
+	NAGs    func(n int) []NAG
+	Comment func(n int) string
+}
+
+// AnnotatedPGN writes the game as PGN does, with notes added.
+func (g *Game) AnnotatedPGN(notes PGNNotes, tags ...Tag) string {
 	roster := []Tag{
 		{"Event", g.variant.Name() + " game"}, {"Site", "?"}, {"Date", "????.??.??"},
 		{"Round", "-"}, {"White", "White"}, {"Black", "Black"},
@@ -68,7 +77,7 @@ func (g *Game) AnnotatedPGN(note func(n int) string, tags ...Tag) string {
 		b.WriteString("[" + t.Name + " " + quotePGN(t.Value) + "]\n")
 	}
 	b.WriteByte('\n')
-	writeWrapped(&b, g.movetext(note), 80)
+	writeWrapped(&b, g.movetext(notes), 80)
 	b.WriteByte('\n')
 	return b.String()
 }
@@ -89,7 +98,7 @@ var pgnEscaper = strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", " ", "\r", " ")
 
 // movetext returns the movetext tokens: move numbers, ban comments, SAN,
 // NAGs, comments, variations and the result.
-func (g *Game) movetext(note func(n int) string) []string {
+func (g *Game) movetext(notes PGNNotes) []string {
 	plies := make([]varPly, len(g.plies))
 	moves := 0
 	for i, p := range g.plies {
@@ -101,7 +110,7 @@ func (g *Game) movetext(note func(n int) string) []string {
 		}
 	}
 	w := lineWriter{variant: g.variant}
-	w.line(g.startPly, g.positions[0].Fullmove, plies, g.notes, note)
+	w.line(g.startPly, g.positions[0].Fullmove, plies, g.notes, notes)
 	return append(w.out, g.outcome.Result())
 }
 
@@ -116,10 +125,10 @@ type lineWriter struct {
 // variations, each in parentheses. A move number opens White's part of
 // each move (its ban and its move); Black's part is numbered only when it
 // comes first, and any ply after a comment or a variation is numbered
-// again (N. for White's part, N... for Black's). note(n), when note is
-// not nil and it is not "", is one more comment after the first n plies.
-func (w *lineWriter) line(start, fullmove int, plies []varPly, ns notes, note func(n int) string) {
-	w.notes(ns[0], note, 0)
+// again (N. for White's part, N... for Black's). add are notes added to
+// the line's own (see PGNNotes).
+func (w *lineWriter) line(start, fullmove int, plies []varPly, ns notes, add PGNNotes) {
+	w.notes(ns[0], add, 0)
 	for i, p := range plies {
 		t := w.variant.turn(start + i)
 		opensWhite := t.ToMove == White && (t.Phase == PhaseBan || i == 0 || plies[i-1].action.Phase == PhaseMove)
@@ -136,11 +145,11 @@ func (w *lineWriter) line(start, fullmove int, plies []varPly, ns notes, note fu
 			w.out = append(w.out, p.text)
 		}
 		nt := ns[i+1]
-		w.notes(nt, note, i+1)
+		w.notes(nt, add, i+1)
 		if nt != nil {
 			for _, v := range nt.variations {
 				first := len(w.out)
-				w.line(start+i, fullmove, v.plies, v.notes, nil)
+				w.line(start+i, fullmove, v.plies, v.notes, PGNNotes{})
 				w.out[first] = "(" + w.out[first]
 				w.out[len(w.out)-1] += ")"
 			}
@@ -151,20 +160,31 @@ func (w *lineWriter) line(start, fullmove int, plies []varPly, ns notes, note fu
 	}
 }
 
-// notes writes nt's NAGs and comment, and note(n).
-func (w *lineWriter) notes(nt *note, note func(n int) string, n int) {
+// notes writes the NAGs and the comments after the first n plies of a
+// line: nt's, then those add adds.
+func (w *lineWriter) notes(nt *note, add PGNNotes, n int) {
+	var nags []NAG
+	comment := ""
 	if nt != nil {
-		for _, nag := range nt.nags {
-			w.out = append(w.out, nag.String())
-		}
-		if nt.comment != "" {
-			w.out = append(w.out, commentToken(nt.comment))
+		nags, comment = nt.nags, nt.comment
+	}
+	if add.NAGs != nil {
+		for _, nag := range add.NAGs(n) {
+			if !slices.Contains(nags, nag) {
+				nags = append(slices.Clip(nags), nag)
+			}
 		}
 	}
-	if note == nil {
+	for _, nag := range nags {
+		w.out = append(w.out, nag.String())
+	}
+	if comment != "" {
+		w.out = append(w.out, commentToken(comment))
+	}
+	if add.Comment == nil {
 		return
 	}
-	if c := note(n); c != "" {
+	if c := add.Comment(n); c != "" {
 		w.out = append(w.out, commentToken(c))
 	}
 }
