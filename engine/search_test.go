@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"errors"
+	"fmt"
 	"testing"
 	"time"
 
@@ -104,5 +105,134 @@ func TestSupports(t *testing.T) {
 		if got := Supports(tc.v); got != tc.want {
 			t.Errorf("Supports(%s) = %v", tc.v.Name(), got)
 		}
+	}
+}
+
+// scholar is the Scholar's mate position at Black's ban of White's fourth
+// move: the ban of f3–f7 stops Qxf7#, but not Bxf7+, whose one escape,
+// Ke7, White then bans.
+const scholar = "r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5Q2/PPPP1PPP/RNB1K1NR w KQkq - 4 4 13"
+
+// TestMultiPV checks the lines of a ban root and a move root: the best ban
+// puts the mate off, any other lets Qxf7 mate; the move lines are distinct
+// and best first.
+func TestMultiPV(t *testing.T) {
+	res, err := NewSearcher(4).Search(context.Background(), stateOf(t, scholar, rules.BanChess{}), Limits{Depth: 2, MultiPV: 3})
+	if err != nil || len(res.Lines) != 3 {
+		t.Fatalf("ban root: %+v, %v; want 3 lines", res, err)
+	}
+	if res.Best.String() != "b:f3f7" || res.Lines[0].Mate != -3 {
+		t.Errorf("ban root: best %s mate %d, want b:f3f7, mated in 3 plies", res.Best, res.Lines[0].Mate)
+	}
+	for _, l := range res.Lines[1:] {
+		if l.Mate != -2 || l.PV[0] == res.Best || len(l.PV) < 2 || l.PV[1].String() != "m:f3f7" {
+			t.Errorf("ban root: line %v mate %d; want another ban, then Qxf7 mating (mate -2)", l.PV, l.Mate)
+		}
+	}
+	if res.Lines[1].PV[0] == res.Lines[2].PV[0] {
+		t.Errorf("ban root: lines 2 and 3 both start %s", res.Lines[1].PV[0])
+	}
+
+	res, err = NewSearcher(4).Search(context.Background(), stateOf(t, "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", rules.Classic{}), Limits{Depth: 4, MultiPV: 4})
+	if err != nil || len(res.Lines) != 4 {
+		t.Fatalf("move root: %+v, %v; want 4 lines", res, err)
+	}
+	seen := map[rules.Action]bool{}
+	for i, l := range res.Lines {
+		if seen[l.PV[0]] {
+			t.Errorf("move root: %s twice", l.PV[0])
+		}
+		seen[l.PV[0]] = true
+		if i > 0 && l.Mate == 0 && res.Lines[i-1].Mate == 0 && l.Score > res.Lines[i-1].Score {
+			t.Errorf("move root: line %d (%d cp) is better than line %d (%d cp)", i+1, l.Score, i, res.Lines[i-1].Score)
+		}
+	}
+}
+
+// TestSearchMoves restricts the root: a banner that may not ban f3–f7 is
+// mated at once; a mover may be held to one move, or to the mate.
+func TestSearchMoves(t *testing.T) {
+	act := func(s string) rules.Action {
+		a, err := rules.ParseAction(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return a
+	}
+	tests := []struct {
+		fen, only, best string
+		mate            int
+	}{
+		{scholar, "b:g1e2", "b:g1e2", -2},
+		{scholar, "b:f3f7", "b:f3f7", -3},
+		{scholar[:len(scholar)-2] + "14:g1e2", "m:b1c3", "m:b1c3", 0},
+		{scholar[:len(scholar)-2] + "14:g1e2", "m:f3f7", "m:f3f7", 1},
+	}
+	for _, tt := range tests {
+		res, err := NewSearcher(4).Run(context.Background(), stateOf(t, tt.fen, rules.BanChess{}), Request{Limits: Limits{Depth: 2}, SearchMoves: []rules.Action{act(tt.only)}})
+		if err != nil || res.Best.String() != tt.best || res.Mate != tt.mate {
+			t.Errorf("%s only %s: best %s mate %d (%v); want %s mate %d", tt.fen, tt.only, res.Best, res.Mate, err, tt.best, tt.mate)
+		}
+	}
+	_, err := NewSearcher(4).Run(context.Background(), stateOf(t, scholar, rules.BanChess{}), Request{Limits: Limits{Depth: 2}, SearchMoves: []rules.Action{act("m:f3f7")}})
+	if err == nil {
+		t.Error("a move to search at a ban ply: no error")
+	}
+}
+
+// TestThreads searches with two threads sharing the table (run it with
+// -race): the result is legal and as deep as asked, and the nodes count
+// both threads'.
+func TestThreads(t *testing.T) {
+	for _, fen := range []string{rules.StartFEN + " 1", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1 2:e1d1"} {
+		g, err := rules.FromFEN(fen, rules.BanChess{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := FromGame(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e := NewSearcher(8)
+		var reports int
+		res, err := e.Run(context.Background(), s, Request{Limits: Limits{Depth: 5, Threads: 2}, Report: func(Result) { reports++ }})
+		if err != nil || res.Depth != 5 || reports != 5 {
+			t.Fatalf("%s: depth %d after %d reports, %v; want 5", fen, res.Depth, reports, err)
+		}
+		if err := g.Play(res.Best); err != nil {
+			t.Errorf("%s: best %s: %v", fen, res.Best, err)
+		}
+		one, err := NewSearcher(8).Search(context.Background(), s, Limits{Nodes: 20_000, Threads: 2})
+		if err != nil || one.Nodes < 20_000 || one.Nodes > 20_000+3*1024 {
+			t.Errorf("%s: 20,000 nodes on two threads searched %d, %v", fen, one.Nodes, err)
+		}
+	}
+}
+
+// BenchmarkThreads measures the time to reach a depth with one and two
+// threads (Lazy SMP), from four positions, a fresh table each time.
+func BenchmarkThreads(b *testing.B) {
+	fens := []string{
+		rules.StartFEN + " 1",
+		"r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1 2:e1d1",
+		"r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 3 3 11",
+		"r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10 38:c3d5",
+	}
+	depth := 6
+	for _, threads := range []int{1, 2} {
+		b.Run(fmt.Sprintf("threads=%d", threads), func(b *testing.B) {
+			var nodes int64
+			for b.Loop() {
+				for _, fen := range fens {
+					s := stateOf(b, fen, rules.BanChess{})
+					res, err := NewSearcher(16).Search(context.Background(), s, Limits{Depth: depth, Threads: threads})
+					if err != nil || res.Depth != depth {
+						b.Fatalf("%s: depth %d, %v", fen, res.Depth, err)
+					}
+					nodes += res.Nodes
+				}
+			}
+			b.ReportMetric(float64(nodes)/float64(b.N), "nodes/op")
+		})
 	}
 }

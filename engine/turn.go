@@ -35,6 +35,16 @@ func (t *top2) add(m Move, v int) {
 	}
 }
 
+// value is the turn's value: the best move's at a move turn; at a ban
+// turn the second best pair's, or free's (the best of the pairs that may
+// not be banned) when better.
+func (t *top2) value(banTurn bool, free int) int {
+	if !banTurn {
+		return t.v1
+	}
+	return max(t.v2, free)
+}
+
 // pairs counts the distinct pairs of a move list (promotions to the same
 // square are generated together, queen first).
 func pairs(moves []Move) int {
@@ -73,7 +83,7 @@ func (w *search) turn(depth, ply, alpha, beta, ban int) int {
 	}
 	key := p.hash ^ banKey(ban, w.s.bans)
 	var h1, h2 Move
-	if e := w.probe(key); e != nil {
+	if e, ok := w.tt.probe(key); ok {
 		h1, h2 = e.m1, e.m2
 		if ply > 0 && int(e.depth) >= depth && !w.exact {
 			v := int(e.score)
@@ -96,16 +106,27 @@ func (w *search) turn(depth, ply, alpha, beta, ban int) int {
 		next = ply + 2
 	}
 	best := newTop2()
+	// At a ban root that may not ban every pair (SearchMoves, MultiPV),
+	// the mover keeps the best move of a pair that may not be banned.
+	restricted := ply == 0 && w.root.on
+	free, freeV := Move(0), -infinity
+	if ply == 0 {
+		w.rootTop, w.rootFree = best, free
+	}
 	searched := 0
 	origAlpha := alpha
 	for i, m := range moves {
-		if m.Pair() == ban || (banTurn && best.m1 != 0 && m.Pair() == best.m1.Pair()) {
+		if m.Pair() == ban {
 			continue
 		}
-		lb := max(alpha, best.v1)
-		if banTurn {
-			lb = max(alpha, best.v2)
+		unbannable := restricted && banTurn && !w.root.bans[m.Pair()]
+		switch {
+		case restricted && !banTurn && !w.root.moves[m]:
+			continue
+		case banTurn && !unbannable && best.m1 != 0 && m.Pair() == best.m1.Pair():
+			continue // another promotion of the pair banned: it changes nothing
 		}
+		lb := max(alpha, best.value(banTurn, freeV))
 		p.Make(m)
 		w.keys = append(w.keys, p.hash)
 		var v int
@@ -128,27 +149,30 @@ func (w *search) turn(depth, ply, alpha, beta, ban int) int {
 		}
 		searched++
 		best.add(m, v)
-		value := best.v1
-		if banTurn {
-			value = best.v2
+		if unbannable && v > freeV {
+			free, freeV = m, v
 		}
-		if value >= beta {
+		if ply == 0 {
+			w.rootTop, w.rootFree = best, free
+		}
+		if value := best.value(banTurn, freeV); value >= beta {
 			if !m.IsCapture() {
 				w.remember(m, ply, depth)
 			}
-			w.store(key, depth, value, boundLower, ply, best.m1, best.m2)
+			if !restricted {
+				w.tt.store(key, depth, value, boundLower, ply, best.m1, best.m2)
+			}
 			return value
 		}
 	}
-	value := best.v1
-	if banTurn {
-		value = best.v2
-	}
+	value := best.value(banTurn, freeV)
 	flag := boundExact
 	if value <= origAlpha {
 		flag = boundUpper
 	}
-	w.store(key, depth, value, flag, ply, best.m1, best.m2)
+	if !restricted {
+		w.tt.store(key, depth, value, flag, ply, best.m1, best.m2)
+	}
 	return value
 }
 

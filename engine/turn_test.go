@@ -123,7 +123,7 @@ func TestTurnIsSecondBest(t *testing.T) {
 // exactSearch returns a search of s with reductions, table cutoffs and
 // quiescence off.
 func exactSearch(s *State) *search {
-	w := &search{Searcher: NewSearcher(1), ctx: context.Background(), s: s, pos: s.pos.Copy(), rootBan: s.ban, exact: true}
+	w := &search{thread: newThread(), tt: newTable(1), shared: &shared{}, ctx: context.Background(), s: s, pos: s.pos.Copy(), rootBan: s.ban, exact: true}
 	w.keys = append([]uint64(nil), s.history...)
 	return w
 }
