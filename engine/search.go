@@ -39,6 +39,11 @@ type Limits struct {
 	MultiPV int
 }
 
+// Bounded reports whether the limits end a search by themselves (depth,
+// nodes or time); a search without them runs to depth 64 or until
+// cancelled.
+func (l Limits) Bounded() bool { return l.Depth > 0 || l.Nodes > 0 || l.Time > 0 }
+
 // Request is a search: its limits, and what a GUI may ask besides.
 type Request struct {
 	Limits
@@ -49,11 +54,6 @@ type Request struct {
 	// completed, on the searching goroutine.
 	Report func(Result)
 }
-
-// Bounded reports whether the limits end a search by themselves (depth,
-// nodes or time); a search without them runs to depth 64 or until
-// cancelled.
-func (l Limits) Bounded() bool { return l.Depth > 0 || l.Nodes > 0 || l.Time > 0 }
 
 // Line is one line a search found: the actions expected from now and their
 // value for the side to act.
@@ -229,6 +229,7 @@ func (w *search) deepen(start time.Time, maxDepth int) Result {
 	}
 	want := max(w.lim.MultiPV, 1)
 	var res Result
+	var last time.Duration // when the depth before finished
 	for d := 1; d <= maxDepth; d++ {
 		var lines []Line
 		base := w.root
@@ -258,11 +259,27 @@ func (w *search) deepen(start time.Time, maxDepth int) Result {
 		}
 		// The next depth costs a few times this one: past half the time
 		// aimed at, it would rarely finish, and its work be lost.
-		if target > 0 && time.Since(start) > target/2 {
+		elapsed := time.Since(start)
+		if target > 0 && elapsed > target/2 {
 			break
 		}
+		// On a clock, neither start one that the last depths' growth says
+		// would not finish in time.
+		if w.lim.Target > 0 && d >= 2 && elapsed*time.Duration(growth(elapsed, last)) > w.lim.Time {
+			break
+		}
+		last = elapsed
 	}
 	return res
+}
+
+// growth is how many times the time so far the next depth is likely to
+// take, from how the last depth grew on the one before (2 to 10 times).
+func growth(now, before time.Duration) int64 {
+	if before <= 0 {
+		return 10
+	}
+	return int64(min(max(now/before, 2), 10))
 }
 
 // help is a helper thread's iterative deepening (Lazy SMP): it searches the
