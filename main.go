@@ -1,5 +1,6 @@
-// Command banchess serves the Ban Chess playground, or with "play" plays Ban
-// Chess in the terminal.
+// Command banchess serves the Ban Chess playground; "play" plays Ban Chess
+// in the terminal, "match" plays engine matches and "uci" serves the
+// engine over UCI.
 package main
 
 import (
@@ -27,25 +28,58 @@ import (
 	"github.com/banchess/banchess/handlers"
 	"github.com/banchess/banchess/store"
 	"github.com/banchess/banchess/terminal"
+	"github.com/banchess/banchess/uci"
 )
+
+// usage lists the ways to run banchess.
+const usage = `usage: banchess [flags]          serve the playground (banchess -h lists the flags)
+       banchess play [flags]     play in the terminal (banchess play -h)
+       banchess match [flags]    play engine levels against each other or Stockfish (banchess match -h)
+       banchess uci              the engine over UCI on stdin and stdout`
 
 func main() {
 	ctx, stop := signalContext()
-	defer stop()
-	if len(os.Args) > 1 && os.Args[1] == "play" {
-		os.Exit(terminal.Run(ctx, os.Args[2:], os.Stdin, os.Stdout, os.Stderr))
+	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// run runs the command args name (the server when args start with a flag
+// or are empty) and returns the exit code: 2 for an unknown command.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	cmd := ""
+	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		cmd = args[0]
 	}
-	if len(os.Args) > 1 && os.Args[1] == "match" {
-		if err := match.Command(ctx, os.Args[2:], os.Stdout); err != nil {
-			fmt.Fprintln(os.Stderr, "banchess match:", err)
-			os.Exit(1)
+	switch cmd {
+	case "":
+	case "play":
+		return terminal.Run(ctx, args[1:], stdin, stdout, stderr)
+	case "match":
+		if err := match.Command(ctx, args[1:], stdout); err != nil {
+			fmt.Fprintln(stderr, "banchess match:", err)
+			return 1
 		}
-		return
+		return 0
+	case "uci":
+		if len(args) > 1 {
+			fmt.Fprintf(stderr, "banchess uci takes no arguments, not %q (set options with setoption)\n%s\n", args[1], usage)
+			return 2
+		}
+		if err := uci.Run(ctx, stdin, stdout); err != nil {
+			fmt.Fprintln(stderr, "banchess uci:", err)
+			return 1
+		}
+		return 0
+	default:
+		fmt.Fprintf(stderr, "banchess: unknown command %q\n%s\n", args[0], usage)
+		return 2
 	}
-	if err := serve(ctx, os.Args[1:], os.Stdout, os.Getenv); err != nil {
-		fmt.Fprintln(os.Stderr, "banchess:", err)
-		os.Exit(1)
+	if err := serve(ctx, args, stdout, os.Getenv); err != nil {
+		fmt.Fprintln(stderr, "banchess:", err)
+		return 1
 	}
+	return 0
 }
 
 // signalContext returns a context that ends on SIGINT or SIGTERM.
@@ -59,7 +93,7 @@ func serve(ctx context.Context, args []string, out io.Writer, getenv func(string
 	fs := flag.NewFlagSet("banchess", flag.ContinueOnError)
 	fs.SetOutput(out)
 	fs.Usage = func() {
-		fmt.Fprintln(out, "usage: banchess [flags]      serve the playground\n       banchess play [flags] play in the terminal (banchess play -h)\n       banchess match [flags] play engine levels against each other or Stockfish (banchess match -h)")
+		fmt.Fprintln(out, usage)
 		fs.PrintDefaults()
 	}
 	addr := fs.String("addr", "localhost:8080", "address to listen on; the PORT environment variable, when set, listens on :PORT unless --addr is given")

@@ -28,10 +28,21 @@ import (
 // tests.
 const serveArgsEnv = "BANCHESS_TEST_SERVE_ARGS"
 
+// runArgsEnv, set in a child process of the test binary, makes it run as
+// the banchess command with these arguments (separated by newlines): main
+// without the tests.
+const runArgsEnv = "BANCHESS_TEST_RUN_ARGS"
+
 func TestMain(m *testing.M) {
 	if args, ok := os.LookupEnv(serveArgsEnv); ok {
 		main2(strings.Split(args, "\n"))
 		return
+	}
+	if args, ok := os.LookupEnv(runArgsEnv); ok {
+		ctx, stop := signalContext()
+		code := run(ctx, strings.Split(args, "\n"), os.Stdin, os.Stdout, os.Stderr)
+		stop()
+		os.Exit(code)
 	}
 	code := m.Run()
 	pg.Stop()
