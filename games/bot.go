@@ -29,6 +29,9 @@ type BotSettings struct {
 	Color rules.Color
 	// Level is the computer's strength, 1 to engine.Levels.
 	Level int
+	// Clock is the time control; nil for a game without a clock. Both
+	// seats are taken at once, so it starts running at once.
+	Clock *TimeControl
 }
 
 // CreateBot stores g as a new game between cred and the computer, which
@@ -59,24 +62,38 @@ func (s *Service) CreateBot(ctx context.Context, cred Credential, g *rules.Game,
 	} else {
 		rec.White, rec.Black = botHolder(settings.Level), holder
 	}
+	if settings.Clock != nil {
+		rec.Clock = NewClock(*settings.Clock)
+		if !g.Outcome().Over() {
+			rec.Clock.run(g.Turn().Actor, now)
+		}
+	}
 	if err := s.store.Create(ctx, rec); err != nil {
 		return "", 0, ErrorOf(err)
 	}
-	s.bots.schedule(s, rec.ID, botJobOf(rec))
+	s.timers.set(rec.ID, flagTimerOf(rec, now), s.checkClock)
+	s.bots.schedule(s, rec.ID, botJobOf(rec, now))
 	return rec.ID, side, nil
 }
 
 // botJob is a search the computer owes a game: its copy of the game, taken
-// under the lock, and the ply it was taken at.
+// under the lock, the ply it was taken at and, in a game with a clock,
+// the computer's clock then.
 type botJob struct {
 	game  *rules.Game
 	ply   int
 	level int
+	clock *engine.Clock
+	at    time.Time // when the clock was read, on the machine's clock
 }
 
-// botJobOf returns the search rec needs now, or nil when the computer
+// botOverhead is the time a ply of the computer's loses outside its
+// search (starting it, replaying the game, saving the ply).
+const botOverhead = 50 * time.Millisecond
+
+// botJobOf returns the search rec needs at now, or nil when the computer
 // plays no part in it or is not to act.
-func botJobOf(rec *Record) *botJob {
+func botJobOf(rec *Record, now time.Time) *botJob {
 	g := rec.Game
 	if rec.Bot == nil || g.Outcome().Over() || g.Turn().Actor != rec.Bot.Color {
 		return nil
@@ -85,7 +102,11 @@ func botJobOf(rec *Record) *botJob {
 	if err != nil {
 		return nil // the game replays from its own record; never seen
 	}
-	return &botJob{game: cp, ply: g.Ply(), level: rec.Bot.Level}
+	job := &botJob{game: cp, ply: g.Ply(), level: rec.Bot.Level, at: time.Now()}
+	if c := rec.Clock; c != nil && c.Running == rec.Bot.Color {
+		job.clock = &engine.Clock{Left: c.Left(rec.Bot.Color, now), Increment: c.Control.Increment, Overhead: botOverhead}
+	}
+	return job
 }
 
 // bots runs the computer's searches: at most one pending per game, which
@@ -143,7 +164,7 @@ func (s *Service) resume(id string, rec *Record) *botJob {
 	if rec.Bot == nil || !s.bots.idle(id) {
 		return nil
 	}
-	return botJobOf(rec)
+	return botJobOf(rec, s.now())
 }
 
 // stop cancels every search and waits for them to end.
@@ -159,14 +180,32 @@ func (b *bots) stop() {
 }
 
 // botPlay searches job's position and plays the result at the ply it was
-// searched at: a game that moved on meanwhile refuses it, harmlessly.
+// searched at: a game that moved on meanwhile refuses it, harmlessly. On a
+// clock the computer keeps its time (engine.LevelOnClock) from when its
+// clock started, waiting for a worker included: out of time before a
+// worker was free, it plays the best action one move deep at once.
 func (s *Service) botPlay(ctx context.Context, id string, job *botJob, perPly time.Duration) {
 	lim, err := engine.Level(job.level, perPly)
+	if job.clock != nil {
+		lim, err = engine.LevelOnClock(job.level, *job.clock)
+	}
 	if err != nil {
 		return
 	}
-	res, err := s.analyser.Play(ctx, job.game, lim)
-	if err != nil || ctx.Err() != nil {
+	search := ctx
+	if job.clock != nil {
+		var cancel context.CancelFunc
+		search, cancel = context.WithDeadline(ctx, job.at.Add(lim.Time))
+		defer cancel()
+	}
+	res, err := s.analyser.Play(search, job.game, lim)
+	if ctx.Err() != nil {
+		return
+	}
+	if err != nil && res.Best == (rules.Action{}) && errors.Is(err, context.DeadlineExceeded) {
+		res, err = quickSearch(job.game)
+	}
+	if err != nil && (res.Best == (rules.Action{}) || !errors.Is(err, context.DeadlineExceeded)) {
 		return
 	}
 	_ = s.update(ctx, id, "", nil, func(rec *Record, _ Seats) error {
@@ -179,6 +218,16 @@ func (s *Service) botPlay(ctx context.Context, id string, job *botJob, perPly ti
 		}
 		return g.Play(res.Best)
 	})
+}
+
+// quickSearch searches g one move deep, outside the pool: a millisecond
+// or so, for a computer out of time.
+func quickSearch(g *rules.Game) (engine.Result, error) {
+	st, err := engine.FromGame(g)
+	if err != nil {
+		return engine.Result{}, err
+	}
+	return engine.NewSearcher(1).Search(context.Background(), st, engine.Limits{Depth: 1})
 }
 
 // WithBotTime sets the time level 8 thinks per ply in games against the

@@ -17,11 +17,12 @@ type fakeEngine struct{ calls chan search }
 type search struct {
 	g     *rules.Game
 	ctx   context.Context
+	lim   engine.Limits
 	reply chan engine.Result
 }
 
-func (f *fakeEngine) Analyse(ctx context.Context, g *rules.Game, _ engine.Limits) (engine.Result, error) {
-	s := search{g: g, ctx: ctx, reply: make(chan engine.Result, 1)}
+func (f *fakeEngine) Analyse(ctx context.Context, g *rules.Game, lim engine.Limits) (engine.Result, error) {
+	s := search{g: g, ctx: ctx, lim: lim, reply: make(chan engine.Result, 1)}
 	f.calls <- s
 	select {
 	case r := <-s.reply:
@@ -279,4 +280,56 @@ func TestBotResumesAfterRestart(t *testing.T) {
 	}
 	b2.eng.next(t).answer()
 	b2.waitPly(2)
+}
+
+// newClockBot starts a game against the computer (Black, level 8) with a
+// clock.
+func newClockBot(t *testing.T, tc games.TimeControl) *botEnv {
+	t.Helper()
+	eng := &fakeEngine{calls: make(chan search, 4)}
+	e := newEnv(t, games.WithAnalyser(eng))
+	t.Cleanup(e.svc.Close)
+	cred := games.NewCredential()
+	id, _, err := e.svc.CreateBot(e.ctx, cred, rules.New(rules.BanChess{}), games.BotSettings{Color: rules.White, Level: 8, Clock: &tc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := e.svc.Watch(e.ctx, id, cred)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(w.Close)
+	return &botEnv{env: e, eng: eng, cred: cred, id: id, watch: w}
+}
+
+// TestBotOnClock: in a game with a clock the computer thinks by its clock
+// (not its level's time a ply), within a deadline, and its clock runs from
+// the start.
+func TestBotOnClock(t *testing.T) {
+	b := newClockBot(t, games.TimeControl{Initial: 3 * time.Minute, Increment: 2 * time.Second})
+	s := b.eng.next(t)
+	most, target := engine.Clock{Left: 3 * time.Minute, Increment: 2 * time.Second, Overhead: 50 * time.Millisecond}.Budget()
+	if s.lim.Time != most || s.lim.Target != target {
+		t.Errorf("limits %+v, want the clock's budget %v, aiming at %v", s.lim, most, target)
+	}
+	if d, ok := s.ctx.Deadline(); !ok || time.Until(d) > most {
+		t.Errorf("the search's deadline is %v away (set: %v), want at most %v", time.Until(d), ok, most)
+	}
+	var running rules.Color
+	b.svc.View(b.ctx, b.id, b.cred, func(rec *games.Record, _ games.Seats) { running = rec.Clock.Running })
+	if running != rules.Black {
+		t.Errorf("the clock runs for %v, want Black (the computer bans first)", running)
+	}
+	s.answer()
+	b.waitPly(2)
+}
+
+// TestBotOutOfTime: a computer whose time ran out before its search
+// answered plays a quick search of its own at once rather than lose on
+// time waiting.
+func TestBotOutOfTime(t *testing.T) {
+	b := newClockBot(t, games.TimeControl{Initial: 10 * time.Second}) // the test's clock takes a second a look
+	s := b.eng.next(t)                                                // never answered
+	<-s.ctx.Done()
+	b.waitPly(2)
 }

@@ -394,7 +394,7 @@ func (s *Service) update(ctx context.Context, id string, cred Credential, then V
 		}
 		timer = flagTimerOf(rec, now)
 		if changed {
-			job = botJobOf(rec)
+			job = botJobOf(rec, now)
 		}
 		if then != nil {
 			then(rec, seats)

@@ -89,8 +89,8 @@ type gameMode struct {
 }
 
 // mode reads who plays the game req creates: its "mode", and the members
-// that go with one ("color" and "clock" with a friend, "bot" against the
-// computer, which needs no "mode").
+// that go with one ("color" and "clock" with a friend, "bot" and "clock"
+// against the computer, which needs no "mode").
 func (req *createRequest) mode() (gameMode, error) {
 	only := func(format string, args ...any) (gameMode, error) {
 		return gameMode{}, &games.Error{Code: games.Invalid, Detail: badMode, Msg: fmt.Sprintf(format, args...)}
@@ -102,10 +102,15 @@ func (req *createRequest) mode() (gameMode, error) {
 			return gameMode{}, err
 		case req.Mode.val != "" && req.Mode.val != "bot":
 			return only(`"bot" starts a game against the computer: send no "mode", or "mode":"bot".`)
-		case req.Clock.ok:
-			return only(`"clock" is for a game with a friend: send "mode":"invite" with it.`)
 		case req.Color.ok:
 			return only(`Say the computer's colour in "bot", not "color".`)
+		}
+		tc, ok, err := games.ParseTimeControl(req.Clock.val)
+		if err != nil {
+			return gameMode{}, err
+		}
+		if ok {
+			bot.Clock = &tc
 		}
 		return gameMode{bot: bot}, nil
 	}
@@ -117,7 +122,7 @@ func (req *createRequest) mode() (gameMode, error) {
 		case req.Color.ok:
 			return only(`"color" is for a game with a friend: send "mode":"invite" with it.`)
 		case req.Clock.ok:
-			return only(`"clock" is for a game with a friend: send "mode":"invite" with it.`)
+			return only(`"clock" is for a game with a friend or the computer: send "mode":"invite" or "bot" with it.`)
 		}
 		return gameMode{}, nil
 	case "invite":

@@ -266,7 +266,7 @@ func TestAPICreateRefused(t *testing.T) {
 		{"object for a string", `{"pgn":{"text":"1. e4"}}`, "application/json", 400, "bad_json"},
 		{"repeated field", `{"variant":"ban","variant":"classic"}`, "application/json", 400, "bad_json"},
 		{"unknown field", `{"variant":"ban","timer":"5+0"}`, "application/json", 400, "unknown_field"},
-		{"clock without invite", `{"variant":"ban","clock":"5+0"}`, "application/json", 400, "bad_mode"},
+		{"clock in a hot-seat game", `{"variant":"ban","clock":"5+0"}`, "application/json", 400, "bad_mode"},
 		{"unknown mode", `{"mode":"robot"}`, "application/json", 400, "bad_mode"},
 		{"bad clock", `{"mode":"invite","clock":"5"}`, "application/json", 400, "bad_clock"},
 		{"bad colour", `{"mode":"invite","color":"red"}`, "application/json", 400, "bad_color"},

@@ -137,7 +137,27 @@ func TestAPIBotGame(t *testing.T) {
 		{`{"bot":"black:3","mode":"invite"}`, "bad_mode"},
 		{`{"mode":"bot"}`, "bad_bot"},
 		{`{"bot":"white:3","variant":"en"}`, "unsupported_variant"},
+		{`{"bot":"white:3","clock":"soon"}`, "bad_clock"},
 	} {
 		a.fail(a.do(http.MethodPost, "/api/games", tc.body), http.StatusBadRequest, tc.code)
+	}
+}
+
+// TestAPIBotClock: a game against the computer may have a clock, which
+// runs from the start (both seats are taken): the computer, Black, bans on
+// its own time, then White's runs.
+func TestAPIBotClock(t *testing.T) {
+	a := newAPIT(t, newBotServer(t, engine.NewPool(1, 2, 1)))
+	g := a.create(`{"bot":{"color":"black","level":1},"clock":"1+2"}`)
+	if c := g.Clock; c == nil || c.Initial != 60_000 || c.Increment != 2000 || c.Running == nil {
+		t.Fatalf("clock %+v, want 1+2, running", g.Clock)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for g.Ply != 2 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+		g = a.game(a.do(http.MethodGet, "/api/games/"+g.ID, ""), http.StatusOK)
+	}
+	if c := g.Clock; g.Ply != 2 || c.Running == nil || *c.Running != "white" {
+		t.Errorf("after the computer's ban: ply %d, clock %+v; want ply 2 with White's time running", g.Ply, c)
 	}
 }
