@@ -5,10 +5,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"strconv"
+	"strings"
 	"time"
-
-	"github.com/banchess/banchess/engine"
 )
 
 // Command runs "banchess match": it parses args, plays the match and
@@ -16,15 +16,26 @@ import (
 func Command(ctx context.Context, args []string, out io.Writer) error {
 	fs := flag.NewFlagSet("banchess match", flag.ContinueOnError)
 	fs.SetOutput(out)
-	a := fs.String("a", "8", "first player: a level 1–8, or stockfish")
-	b := fs.String("b", "stockfish", "second player: a level 1–8, or stockfish")
+	const players = "a level 1–8; stockfish (its simple ban rule); stockfish-aware; uci (this binary's banchess uci); or uci:<path> (a UCI engine with Fairy-Stockfish's Ban Chess convention)"
+	a := fs.String("a", "8", "first player: "+players)
+	b := fs.String("b", "stockfish", "second player: "+players)
+	threadsA := fs.Int("threads-a", 1, "threads of the first player, when it is the engine")
+	threadsB := fs.Int("threads-b", 1, "threads of the second player, when it is the engine")
 	games := fs.Int("games", 40, "games to play (each opening twice, colours swapped)")
 	plies := fs.Int("opening", 4, "random plies that make each opening")
 	seed := fs.Uint64("seed", 1, "seed of the openings")
-	perPly := fs.Duration("per-ply", 200*time.Millisecond, "time per ply of level 8 and of Stockfish")
+	perPly := fs.Duration("per-ply", 200*time.Millisecond, "time per ply of level 8, Stockfish and UCI engines (without -clock)")
+	clock := fs.String("clock", "", "a clock for each side, minutes+seconds of increment (such as 1+0); the engines keep their time, and the match reports the time they took a ply")
 	sfPath := fs.String("stockfish", "/usr/games/stockfish", "Stockfish binary")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	m := &Match{Games: *games, OpeningPlies: *plies, Seed: *seed, Log: out}
+	if *clock != "" {
+		var err error
+		if m.Clock.Initial, m.Clock.Increment, err = parseClock(*clock); err != nil {
+			return err
+		}
 	}
 	var closers []io.Closer
 	defer func() {
@@ -32,38 +43,69 @@ func Command(ctx context.Context, args []string, out io.Writer) error {
 			c.Close()
 		}
 	}()
-	player := func(spec string) (Player, error) {
-		if spec == "stockfish" {
-			sf, err := NewStockfish(*sfPath, *perPly)
+	player := func(spec string, threads int) (Player, error) {
+		switch {
+		case spec == "stockfish" || spec == "stockfish-aware":
+			sf, err := NewStockfish(*sfPath, *perPly, spec == "stockfish-aware")
 			if err != nil {
 				return nil, err
 			}
 			closers = append(closers, sf)
 			return sf, nil
+		case spec == "uci" || strings.HasPrefix(spec, "uci:"):
+			path, args := strings.TrimPrefix(spec, "uci:"), []string(nil)
+			if spec == "uci" {
+				self, err := os.Executable()
+				if err != nil {
+					return nil, err
+				}
+				path, args = self, []string{"uci"}
+			}
+			label := fmt.Sprintf("%s (%d threads)", spec, threads)
+			u, err := NewUCI(label, path, args, *perPly, "Threads="+strconv.Itoa(threads))
+			if err != nil {
+				return nil, err
+			}
+			closers = append(closers, u)
+			return u, nil
 		}
 		n, err := strconv.Atoi(spec)
 		if err != nil {
-			return nil, fmt.Errorf("player %q: give a level 1–8 or stockfish", spec)
+			return nil, fmt.Errorf("player %q: give %s", spec, players)
 		}
-		lim, err := engine.Level(n, *perPly)
-		if err != nil {
-			return nil, err
-		}
-		return NewEngine("level "+spec, lim), nil
+		return NewEngine(n, *perPly, threads)
 	}
-	pa, err := player(*a)
-	if err != nil {
+	var err error
+	if m.A, err = player(*a, *threadsA); err != nil {
 		return err
 	}
-	pb, err := player(*b)
-	if err != nil {
+	if m.B, err = player(*b, *threadsB); err != nil {
 		return err
 	}
 	start := time.Now()
-	sc, err := Run(ctx, pa, pb, *games, *plies, *seed, out)
+	sc, times, err := m.Run(ctx)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(out, "%s vs %s: %s over %d games in %v\n", pa.Name(), pb.Name(), sc, sc.Games(), time.Since(start).Round(time.Second))
+	fmt.Fprintf(out, "%s vs %s: %s over %d games in %v; Elo %s\n", m.A.Name(), m.B.Name(), sc, sc.Games(), time.Since(start).Round(time.Second), sc.Elo())
+	if times != nil {
+		fmt.Fprintln(out, times)
+	}
+	for _, p := range []Player{m.A, m.B} {
+		if u, ok := p.(*UCI); ok && len(u.Outside) > 0 {
+			fmt.Fprintf(out, "%s outside its search, %v\n", u.Name(), u.Outside)
+		}
+	}
 	return nil
+}
+
+// parseClock reads "minutes+seconds", such as "1+0" or "0.5+1".
+func parseClock(s string) (initial, increment time.Duration, err error) {
+	m, inc, ok := strings.Cut(s, "+")
+	mins, err1 := strconv.ParseFloat(m, 64)
+	secs, err2 := strconv.ParseFloat(inc, 64)
+	if !ok || err1 != nil || err2 != nil || mins <= 0 || secs < 0 {
+		return 0, 0, fmt.Errorf("-clock %q: give minutes+seconds, such as 1+0", s)
+	}
+	return time.Duration(mins * float64(time.Minute)), time.Duration(secs * float64(time.Second)), nil
 }

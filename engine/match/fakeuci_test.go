@@ -2,6 +2,7 @@ package match
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -9,13 +10,14 @@ import (
 	"testing"
 
 	"github.com/banchess/banchess/rules"
+	"github.com/banchess/banchess/uci"
 )
 
 // The test binary doubles as a fake Stockfish: run with fakeUCI set in its
 // environment, it speaks UCI on its standard input and output instead of
 // running the tests (the helper-process pattern of os/exec's tests).
 const (
-	fakeUCI      = "BANCHESS_FAKE_UCI"       // "1": be the fake engine; "mute": exit at once
+	fakeUCI      = "BANCHESS_FAKE_UCI"       // "1": be the fake engine; "mute": exit at once; "banchess": be banchess uci
 	fakeUCILog   = "BANCHESS_FAKE_UCI_LOG"   // a file to append each line received to
 	fakeUCIReply = "BANCHESS_FAKE_UCI_REPLY" // the bestmove lines to answer each go with, in turn, split by |
 )
@@ -25,6 +27,12 @@ func TestMain(m *testing.M) {
 	case "":
 		os.Exit(m.Run())
 	case "mute":
+		os.Exit(0)
+	case "banchess":
+		if err := uci.Run(context.Background(), os.Stdin, os.Stdout); err != nil {
+			fmt.Fprintln(os.Stderr, "banchess uci:", err)
+			os.Exit(1)
+		}
 		os.Exit(0)
 	default:
 		var replies []string

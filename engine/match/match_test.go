@@ -4,11 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
-	"github.com/banchess/banchess/engine"
 	"github.com/banchess/banchess/rules"
 )
 
@@ -207,18 +208,18 @@ func (r *recorder) Act(ctx context.Context, g *rules.Game) (rules.Action, error)
 // twice, and the score counts each game from A's side.
 func TestRun(t *testing.T) {
 	level := func(n int) *recorder {
-		lim, err := engine.Level(n, 0)
+		e, err := NewEngine(n, 0, 1)
 		if err != nil {
 			t.Fatal(err)
 		}
-		return record(t, NewEngine(fmt.Sprintf("level %d", n), lim))
+		return record(t, e)
 	}
 	a, b := level(2), level(1)
 	const games, openingPlies, seed = 4, 4, 7
 	var log strings.Builder
-	sc, err := Run(context.Background(), a, b, games, openingPlies, seed, &log)
-	if err != nil {
-		t.Fatal(err)
+	sc, times, err := (&Match{A: a, B: b, Games: games, OpeningPlies: openingPlies, Seed: seed, Log: &log}).Run(context.Background())
+	if err != nil || times != nil {
+		t.Fatalf("%v, times %v", err, times)
 	}
 	if len(a.games) != games || !slices.Equal(a.games, b.games) {
 		t.Fatalf("A played %d games, B %d, want the same %d", len(a.games), len(b.games), games)
@@ -275,4 +276,49 @@ func TestRun(t *testing.T) {
 		t.Errorf("level 2 against level 1: %v", sc)
 	}
 	t.Logf("level 2 against level 1: %v", sc)
+}
+
+func TestElo(t *testing.T) {
+	tests := []struct {
+		sc              Score
+		diff, low, high float64
+	}{
+		{Score{Wins: 50, Losses: 50}, 0, -68, 68},
+		{Score{Wins: 70, Draws: 10, Losses: 20}, 191, 124, 274},
+		{Score{Wins: 100}, math.Inf(1), 570, math.Inf(1)},
+		{Score{Losses: 100}, math.Inf(-1), math.Inf(-1), -570},
+	}
+	near := func(a, b float64) bool { return a == b || math.Abs(a-b) < 1.5 }
+	for _, tt := range tests {
+		e := tt.sc.Elo()
+		if !near(e.Diff, tt.diff) || !near(e.Low, tt.low) || !near(e.High, tt.high) {
+			t.Errorf("%v: Elo %+v, want %v (%v to %v)", tt.sc, e, tt.diff, tt.low, tt.high)
+		}
+	}
+}
+
+// TestClockMatch plays two short games on a 20-second clock between levels
+// 2 and 4: the time of every ply is recorded, and neither level flags.
+func TestClockMatch(t *testing.T) {
+	a, err := NewEngine(2, 0, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := NewEngine(4, 0, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := &Match{A: a, B: b, Games: 2, OpeningPlies: 4, Seed: 1}
+	m.Clock.Initial = 20 * time.Second
+	sc, times, err := m.Run(t.Context())
+	if err != nil || sc.Games() != 2 {
+		t.Fatalf("%v, %v", sc, err)
+	}
+	if times == nil || len(times.Plies) < 10 || times.Flags != 0 || times.MinLeft <= 0 {
+		t.Errorf("times: %v", times)
+	}
+	sf, _ := fakeStockfish(t, false)
+	if _, _, err := (&Match{A: a, B: sf, Games: 1, Clock: m.Clock}).Run(t.Context()); err == nil || !strings.Contains(err.Error(), "cannot play on a clock") {
+		t.Errorf("Stockfish on a clock: %v", err)
+	}
 }

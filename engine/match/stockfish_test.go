@@ -9,25 +9,33 @@ import (
 	"testing"
 	"time"
 
-	"github.com/banchess/banchess/engine"
 	"github.com/banchess/banchess/rules"
 )
 
 // fakeStockfish starts this test binary as a fake Stockfish (see TestMain)
 // answering with replies, in turn, then by its own choice, and returns it
-// with the file that logs what it was sent.
-func fakeStockfish(t *testing.T, replies ...string) (*Stockfish, string) {
+// (the rule, or aware) with the file that logs what it was sent.
+func fakeStockfish(t *testing.T, aware bool, replies ...string) (*Stockfish, string) {
 	t.Helper()
 	log := filepath.Join(t.TempDir(), "uci.log")
 	t.Setenv(fakeUCI, "1")
 	t.Setenv(fakeUCILog, log)
 	t.Setenv(fakeUCIReply, strings.Join(replies, "|"))
-	sf, err := NewStockfish(os.Args[0], 25*time.Millisecond)
+	sf, err := NewStockfish(os.Args[0], 25*time.Millisecond, aware)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { sf.Close() })
 	return sf, log
+}
+
+// legalCoords returns g's legal actions in coordinates.
+func legalCoords(g *rules.Game) []string {
+	var out []string
+	for _, a := range g.Legal() {
+		out = append(out, a.Coords())
+	}
+	return out
 }
 
 // sent returns the lines the fake engine was sent.
@@ -44,7 +52,7 @@ func sent(t *testing.T, log string) []string {
 // as mover it searches only the moves the ban left. It is set up with one
 // thread, searches for its time a ply, and quits on Close.
 func TestStockfishRule(t *testing.T) {
-	sf, log := fakeStockfish(t)
+	sf, log := fakeStockfish(t, false)
 	ctx := context.Background()
 	g := rules.New(rules.BanChess{})
 	pos := g.Position()
@@ -67,10 +75,7 @@ func TestStockfishRule(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var left []string
-	for _, a := range g.Legal() {
-		left = append(left, a.Coords())
-	}
+	left := legalCoords(g)
 	if move.Phase != rules.PhaseMove || move.Coords() != left[0] {
 		t.Errorf("at a move Stockfish played %v, want the first of searchmoves, m:%s", move, left[0])
 	}
@@ -118,7 +123,7 @@ func TestStockfishReplies(t *testing.T) {
 	for _, tt := range tests {
 		replies = append(replies, tt.reply)
 	}
-	sf, _ := fakeStockfish(t, replies...)
+	sf, _ := fakeStockfish(t, false, replies...)
 	for _, tt := range tests {
 		g, err := rules.FromFEN(tt.fen, rules.BanChess{})
 		if err != nil {
@@ -137,11 +142,11 @@ func TestStockfishReplies(t *testing.T) {
 // TestStockfishStart: an engine that cannot be started, or that quits
 // before it is ready, is an error.
 func TestStockfishStart(t *testing.T) {
-	if _, err := NewStockfish(filepath.Join(t.TempDir(), "no-stockfish"), time.Millisecond); err == nil || !strings.Contains(err.Error(), "starting") {
+	if _, err := NewStockfish(filepath.Join(t.TempDir(), "no-stockfish"), time.Millisecond, false); err == nil || !strings.Contains(err.Error(), "starting") {
 		t.Errorf("a missing binary: %v", err)
 	}
 	t.Setenv(fakeUCI, "mute")
-	if _, err := NewStockfish(os.Args[0], time.Millisecond); err == nil {
+	if _, err := NewStockfish(os.Args[0], time.Millisecond, false); err == nil {
 		t.Error("an engine that quit at once was started")
 	}
 }
@@ -149,13 +154,13 @@ func TestStockfishStart(t *testing.T) {
 // TestStockfishMatch plays a short match against the fake Stockfish to the
 // end of every game.
 func TestStockfishMatch(t *testing.T) {
-	sf, _ := fakeStockfish(t)
-	lim, err := engine.Level(1, 0)
+	sf, _ := fakeStockfish(t, false)
+	e, err := NewEngine(1, 0, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var log strings.Builder
-	sc, err := Run(context.Background(), NewEngine("level 1", lim), sf, 2, 2, 1, &log)
+	sc, _, err := (&Match{A: e, B: sf, Games: 2, OpeningPlies: 2, Seed: 1, Log: &log}).Run(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -173,6 +178,10 @@ func TestCommand(t *testing.T) {
 	}{
 		{"-a 2 -b 1 -games 2 -opening 2", "level 2 vs level 1: +", false},
 		{"-a 1 -b stockfish -games 2 -per-ply 10ms -stockfish " + os.Args[0], "level 1 vs stockfish-rule: +", false},
+		{"-a 1 -b stockfish-aware -games 2 -per-ply 10ms -stockfish " + os.Args[0], "level 1 vs stockfish-aware: +", false},
+		{"-a 2 -b 1 -threads-a 2 -games 2 -opening 2 -clock 0.2+1", "time a ply on the clock, ", false},
+		{"-a 2 -b 1 -clock 5", "-clock", true},
+		{"-a 2 -b stockfish -clock 1+0 -stockfish " + os.Args[0], "cannot play on a clock", true},
 		{"-a x -b 1", `player "x"`, true},
 		{"-a 9 -b 1", "level 9", true},
 		{"-a 1 -b stockfish -stockfish " + filepath.Join(t.TempDir(), "none"), "starting", true},
@@ -185,6 +194,41 @@ func TestCommand(t *testing.T) {
 			t.Errorf("match %s: %v, want an error with %q", tt.args, err, tt.want)
 		case !tt.err && (err != nil || !strings.Contains(out.String(), tt.want) || !strings.Contains(out.String(), "over 2 games")):
 			t.Errorf("match %s: %v\n%s\nwant %q", tt.args, err, out.String(), tt.want)
+		}
+	}
+}
+
+// TestStockfishAware: as mover, the aware player finds its best few moves
+// with MultiPV among those the ban left, then looks at each one's
+// position for the opponent's replies (MultiPV 2); its bans are the rule's.
+func TestStockfishAware(t *testing.T) {
+	sf, log := fakeStockfish(t, true)
+	if sf.Name() != "stockfish-aware" {
+		t.Errorf("name %q", sf.Name())
+	}
+	g, err := rules.FromFEN(rules.StartFEN+" 2:e2e4", rules.BanChess{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	move, err := sf.Act(context.Background(), g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	left := legalCoords(g)
+	if move.Phase != rules.PhaseMove || move.Coords() != left[0] {
+		t.Fatalf("played %v, want the fake's choice m:%s", move, left[0])
+	}
+	if err := g.Play(move); err != nil {
+		t.Fatal(err)
+	}
+	pos := g.Position()
+	got := strings.Join(sent(t, log), "\n")
+	for _, want := range []string{
+		"setoption name MultiPV value 4\nposition fen " + rules.StartFEN + "\ngo movetime 6 searchmoves " + strings.Join(left, " "),
+		"setoption name MultiPV value 2\nposition fen " + pos.FEN() + "\ngo movetime 18",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("Stockfish was not sent\n%s\nbut\n%s", want, got)
 		}
 	}
 }
