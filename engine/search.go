@@ -87,6 +87,9 @@ var ErrNoAction = errors.New("engine: the side to act has no legal action (the g
 type Searcher struct {
 	tt      table
 	threads []*thread
+	// mainNodes is the main thread's share of the last search's nodes:
+	// with a core a thread, the time to a depth goes with it.
+	mainNodes int64
 }
 
 // thread is what one searching goroutine keeps for itself: the history and
@@ -216,6 +219,7 @@ func (e *Searcher) Run(ctx context.Context, s *State, req Request) (Result, erro
 		res.Nodes += w.nodes & 1023
 	}
 	res.Time = time.Since(start)
+	e.mainNodes = workers[0].nodes
 	return res, ctx.Err()
 }
 
