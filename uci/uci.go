@@ -33,11 +33,28 @@ const (
 	maxLine         = 1 << 20
 )
 
-// variants are the UCI_Variant values, by name.
-var variants = []struct {
-	name    string
-	variant rules.Variant
-}{{"banchess", rules.BanChess{}}, {"chess", rules.Classic{}}}
+// uciNames are the UCI_Variant names of the rules' variants, by their
+// IDs: Fairy-Stockfish's where it has the variant.
+var uciNames = map[string]string{"ban": "banchess", "classic": "chess", "en": "enchess"}
+
+// uciName is v's UCI_Variant name.
+func uciName(v rules.Variant) string {
+	if n, ok := uciNames[v.ID()]; ok {
+		return n
+	}
+	return v.ID()
+}
+
+// playable returns the UCI_Variant names of the variants the engine plays.
+func playable() []string {
+	var names []string
+	for _, v := range rules.Variants() {
+		if engine.Supports(v) {
+			names = append(names, uciName(v))
+		}
+	}
+	return names
+}
 
 // session is one UCI conversation: the options set, the position, and the
 // search running, if any.
@@ -216,11 +233,7 @@ func (s *session) info(format string, args ...any) {
 func (s *session) identify() {
 	s.out.line("id name banchess")
 	s.out.line("id author the banchess authors")
-	names := make([]string, len(variants))
-	for i, v := range variants {
-		names[i] = "var " + v.name
-	}
-	s.out.line("option name UCI_Variant type combo default banchess %s", strings.Join(names, " "))
+	s.out.line("option name UCI_Variant type combo default banchess var %s", strings.Join(playable(), " var "))
 	s.out.line("option name Threads type spin default 1 min 1 max %d", maxThreads)
 	s.out.line("option name Hash type spin default %d min 1 max %d", defaultHash, maxHash)
 	s.out.line("option name Skill Level type spin default %d min 1 max %d", engine.Levels, engine.Levels)
@@ -249,17 +262,19 @@ func (s *session) setOption(args []string) error {
 	var err error
 	switch strings.ToLower(name) {
 	case "uci_variant":
-		for _, v := range variants {
-			if strings.EqualFold(value, v.name) {
-				s.variant = v.variant
-				s.game = rules.New(v.variant)
+		choose := strings.Join(playable(), " or ")
+		for _, v := range rules.Variants() {
+			switch {
+			case !strings.EqualFold(value, uciName(v)):
+			case !engine.Supports(v):
+				return fmt.Errorf("UCI_Variant: the engine does not play %s; choose %s", v.Name(), choose)
+			default:
+				s.variant = v
+				s.game = rules.New(v)
 				return nil
 			}
 		}
-		if strings.EqualFold(value, "enchess") {
-			return errors.New("UCI_Variant: the engine does not play EN-Chess; choose banchess or chess")
-		}
-		return fmt.Errorf("UCI_Variant: %q is not a variant: choose banchess or chess", rules.Clip(value))
+		return fmt.Errorf("UCI_Variant: %q is not a variant: choose %s", rules.Clip(value), choose)
 	case "threads":
 		s.threads, err = spin(1, maxThreads)
 	case "hash":
