@@ -196,15 +196,3 @@ func shownBoardFromFEN(g *rules.Game, tail []rules.PlyInfo, first, k int, o Opti
 	oo.Sel, oo.PromoTo = rules.NoSquare, rules.NoSquare
 	return describeGame(old, oo, last).Board, true
 }
-
-// has reports whether the row holds history index i.
-func (r HistoryRow) has(i int) bool {
-	for _, side := range [][]HistoryItem{r.White, r.Black} {
-		for _, it := range side {
-			if it.Index == i {
-				return true
-			}
-		}
-	}
-	return false
-}

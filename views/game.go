@@ -1,0 +1,338 @@
+package views
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/banchess/banchess/rules"
+)
+
+// Game is everything the playground shows about one game.
+type Game struct {
+	Opts Options
+
+	Variant   string // "Ban Chess"
+	Bans      bool   // the variant has bans: a ply may be a ban or a move
+	Ply       int
+	Phase     string // "ban", "move" or "over"
+	Actor     string // "White" or "Black": who acts now
+	ActorID   string // "white" or "black"
+	Status    string // "Ply 2 · White to move — e2→e4 is banned"
+	Title     string // the tab's title: "Black to ban · Ban Chess", "Checkmate · 1-0"
+	Sound     string // the sound of the last ply: move, capture, check, ban or end ("" for none)
+	Hint      string // what to do next
+	Banner    string // the result once the game is over
+	Announce  string // for the aria-live region
+	Board     Board
+	Promotion *Promotion
+	History   []HistoryRow
+	CanUndo   bool
+	Over      bool
+	FEN       string
+
+	// What the viewer may do: act at this ply (CanAct), resign for
+	// ResignSide ("" for none), agree a draw. Watching is a viewer who holds
+	// no seat.
+	CanAct    bool
+	MustPass  bool // EN-Chess's partial checkmate: the only move is the pass
+	CanDraw   bool
+	BothSeats bool // the viewer plays both sides (hot seat)
+	// Thinking says the computer is to act; VsComputer that the viewer
+	// plays the computer (and may take back their ply and its since).
+	Thinking, VsComputer   bool
+	ResignSide, ResignName string
+	Watching               bool
+
+	// Paths are the addresses of the game's forms and download.
+	Paths Paths
+
+	// View is set on a read-only history view.
+	View *HistoryView
+
+	// Preview is the page's link preview; nil without Opts.Origin.
+	Preview *Preview
+
+	// Steps lead through the game's positions, one ply at a time.
+	Steps Steps
+
+	// StartComment is the PGN's comment before the first ply.
+	StartComment string
+	// BranchPly, when at least 0, offers new games from the position after
+	// that many plies ("Play Ban Chess from here"), of the Branches; -1
+	// offers none.
+	BranchPly int
+	Branches  []Variant
+}
+
+// HistoryView describes a read-only view of the board at a past ply.
+type HistoryView struct {
+	Index, Last int    // plies shown, plies in the game
+	Caption     string // "After ply 3: White banned e7–e5"
+	Ply         int    // the ply to play in the position shown (what Analyse analyses)
+}
+
+// NewGame describes g as the playground shows it now.
+func NewGame(g *rules.Game, o Options) Game {
+	m := describeGame(g, o, lastMove(g))
+	m.History = markNow(historyRows(g, -1))
+	title := m.Status
+	if m.Over {
+		title = fmt.Sprintf("Ply %d · %s", g.Ply(), m.Banner)
+	}
+	m.Preview = newPreview(g, m.Opts, m.Opts.Base, title, m.FEN, lastMove(g), m.Board.Flipped)
+	return m
+}
+
+// describeGame is NewGame without the history, whose rows grow with the
+// game, and without the link preview (a full page's only); last is the
+// last move played (nil for none), drawn on the board.
+func describeGame(g *rules.Game, o Options, last *rules.Pair) Game {
+	turn := g.Turn()
+	out := g.Outcome()
+	recent := g.HistorySince(played(g) - 1) // the last ply
+	m := Game{
+		Paths:     pathsOf(o),
+		Opts:      o,
+		Variant:   g.Variant().Name(),
+		Bans:      g.Variant().HasBans(),
+		Ply:       g.Ply(),
+		Actor:     turn.Actor.Name(),
+		ActorID:   turn.Actor.String(),
+		CanUndo:   o.Seats.White && o.Seats.Black && (g.Ply() > g.StartPly() || out.Reason == rules.Resignation || out.Reason == rules.Agreement),
+		Over:      out.Over(),
+		CanAct:    !out.Over() && o.Seats.Has(turn.Actor),
+		CanDraw:   !out.Over() && o.Seats.White && o.Seats.Black,
+		Watching:  !o.Seats.White && !o.Seats.Black,
+		BothSeats: o.Seats.White && o.Seats.Black,
+		FEN:       g.FEN(),
+		Steps:     stepsAt(o, played(g), played(g)),
+		Announce:  o.Announce,
+
+		StartComment: g.Comment(0),
+		BranchPly:    -1,
+	}
+	if m.Announce == "" {
+		m.Announce = announceLast(recent, out)
+	}
+	if c := o.Computer; c != nil {
+		m.VsComputer = o.Seats.Has(c.Side.Other())
+		m.Thinking = !out.Over() && turn.Actor == c.Side
+		// A side acts at most twice in a row (a move, then a ban), so the
+		// last three plies hold the human's last one, if any.
+		m.CanUndo = m.VsComputer && (out.Reason == rules.Resignation || playedBy(g.HistorySince(played(g)-3), c.Side.Other()))
+	}
+	ban, hasBan := g.Ban()
+	switch {
+	case out.Over():
+		m.Phase = "over"
+		m.Status = fmt.Sprintf("Ply %d · Game over", g.Ply())
+		m.Banner = Banner(out)
+		m.Hint = "Browse the history, undo, or start a new game."
+	case turn.Phase == rules.PhaseBan:
+		m.Phase = "ban"
+		m.Status = fmt.Sprintf("Ply %d · %s bans a %s move", g.Ply(), turn.Actor.Name(), turn.ToMove.Name())
+		m.Hint = fmt.Sprintf("%s: pick one of %s's pieces, then the square it may not go to.", turn.Actor.Name(), turn.ToMove.Name())
+	default:
+		m.Phase = "move"
+		m.Status = fmt.Sprintf("Ply %d · %s to move", g.Ply(), turn.Actor.Name())
+		if g.InCheck() {
+			m.Status += " (in check)"
+		}
+		if hasBan {
+			m.Status += " — " + arrowPair(ban) + " is banned"
+		}
+		m.Hint = fmt.Sprintf("%s: pick one of your pieces, then its destination.", turn.Actor.Name())
+	}
+	m.Title = title(m.Variant, turn.Actor.Name(), turn.Phase.String(), out)
+	m.Sound = soundOf(recent, out)
+	switch {
+	case out.Over() && !m.BothSeats:
+		m.Hint = "Browse the history, or start a new game."
+	case m.Thinking:
+		m.Hint = fmt.Sprintf("The computer (level %d) is thinking…", o.Computer.Level)
+	case !out.Over() && !m.CanAct:
+		m.Hint = fmt.Sprintf("Waiting for %s to %s.", turn.Actor.Name(), turn.Phase)
+	}
+
+	var dests destMap
+	if m.CanAct {
+		dests = destinations(g.Legal())
+	}
+	if m.MustPass = dests.pass; m.MustPass {
+		m.Hint = fmt.Sprintf("Partial checkmate: no move frees a king of %s in check, so %s passes.", turn.Actor.Name(), turn.Actor.Name())
+	}
+	switch {
+	case o.Seats.White && o.Seats.Black:
+		m.ResignSide, m.ResignName = turn.Actor.String(), turn.Actor.Name()
+	case o.Seats.White:
+		m.ResignSide, m.ResignName = "white", "White"
+	case o.Seats.Black:
+		m.ResignSide, m.ResignName = "black", "Black"
+	}
+	bottom := bottomSide(o, out.Over(), turn.Actor)
+	pos := g.Position()
+	var banPtr *rules.Pair
+	if last, ok := g.LastAction(); ok && last.Phase == rules.PhaseBan {
+		p := last.Pair()
+		banPtr = &p
+	} else if hasBan {
+		banPtr = &ban
+	}
+	m.Board = board(&pos, bottom, banPtr, last, g.CheckedKings(&pos), g.Variant().Board().ExtraSquares())
+	m.Board.ReadOnly = m.Watching || !out.Over() && !m.CanAct
+	if _, ok := dests.of(o.Sel); !ok {
+		o.Sel, o.PromoTo = rules.NoSquare, rules.NoSquare
+		m.Opts = o
+	}
+	dests.mark(&m.Board, o.Sel)
+	if sel, _ := dests.of(o.Sel); o.PromoTo != rules.NoSquare && sel.has(o.PromoTo) && turn.Phase == rules.PhaseMove {
+		m.Promotion = promotion(g, o.Sel, o.PromoTo, turn.Actor)
+		if o.PromoTo.IsX() { // a diamond above or below the board: the picker hangs from its middle
+			m.Promotion.Col, m.Promotion.Top = -1, (o.PromoTo == rules.X9) != m.Board.Flipped
+		} else {
+			col, row := displayXY(o.PromoTo, m.Board.Flipped)
+			m.Promotion.Col, m.Promotion.Top = col, row < 4
+		}
+	}
+	if out.Over() || !g.Variant().HasBans() { // a game with bans is played on, not branched
+		m.BranchPly, m.Branches = played(g), branches(o.Variants, g.Variant())
+	}
+	return m
+}
+
+// bottomSide is the side shown at the bottom of the board: the actor's
+// with auto-flip in a game not over, Black's for a viewer who holds only
+// Black's seat, else White's; turned round with Flip.
+func bottomSide(o Options, over bool, actor rules.Color) rules.Color {
+	bottom := rules.White
+	switch {
+	case o.Auto && !over:
+		bottom = actor
+	case o.Seats.Black && !o.Seats.White:
+		bottom = rules.Black
+	}
+	if o.Flip {
+		bottom = bottom.Other()
+	}
+	return bottom
+}
+
+// NewHistoryView describes the board after the first index plies of g
+// (0: the start position), read-only.
+func NewHistoryView(g *rules.Game, index int, o Options) (Game, error) {
+	hist := g.History()
+	if index < 0 || index > len(hist) {
+		return Game{}, fmt.Errorf("no ply %d: this game has %d", index, len(hist))
+	}
+	m := Game{
+		Paths:   pathsOf(o),
+		Opts:    o,
+		Variant: g.Variant().Name(),
+		Bans:    g.Variant().HasBans(),
+		Phase:   "view",
+		History: historyRows(g, index),
+		Steps:   stepsAt(o, index, len(hist)),
+		Over:    g.Outcome().Over(),
+		CanUndo: false,
+
+		StartComment: g.Comment(0),
+		BranchPly:    index,
+		Branches:     branches(o.Variants, g.Variant()),
+	}
+	var pos rules.Position
+	var ban *rules.Pair
+	var last *rules.Pair
+	caption := "Start position"
+	if index == 0 {
+		start, err := rules.FromFEN(g.StartFEN(), g.Variant())
+		if err != nil {
+			return Game{}, fmt.Errorf("start position: %w", err)
+		}
+		pos = start.Position()
+		m.FEN = start.FEN()
+		if b, ok := start.Ban(); ok {
+			ban = &b
+		}
+	} else {
+		p := hist[index-1]
+		pos = p.Position
+		m.FEN = p.FEN()
+		caption = fmt.Sprintf("After ply %d: %s", p.Ply, describe(p))
+		if p.Action.Phase == rules.PhaseBan {
+			b := p.Action.Pair()
+			ban = &b
+		}
+		for i := index - 1; i >= 0; i-- {
+			if hist[i].Action.Phase == rules.PhaseMove {
+				b := hist[i].Action.Pair()
+				last = &b
+				break
+			}
+		}
+	}
+	m.Status = caption
+	m.Title = fmt.Sprintf("Ply %d of %d · %s", index, len(hist), m.Variant)
+	m.Hint = "A read-only view of the game. To go on from this position, start a new game from it below (Play from here); the game itself stays as it is."
+	m.View = &HistoryView{Index: index, Last: len(hist), Caption: caption, Ply: g.StartPly() + index}
+	bottom := rules.White
+	if o.Flip {
+		bottom = rules.Black
+	}
+	m.Board = board(&pos, bottom, ban, last, g.CheckedKings(&pos), g.Variant().Board().ExtraSquares())
+	m.Board.ReadOnly = true
+	m.Preview = newPreview(g, o, o.Base+"/history/"+strconv.Itoa(index), caption, m.FEN, last, m.Board.Flipped)
+	return m, nil
+}
+
+// Waiting reports whether the viewer plays this game and waits for the
+// other side (to join, to act or to answer a rematch, or the computer to
+// think): a page without
+// JavaScript then refreshes itself.
+func (g Game) Waiting() bool {
+	if g.VsComputer {
+		return g.Thinking && g.View == nil
+	}
+	t := g.Opts.Table
+	if t == nil || t.Mine == "" || g.View != nil {
+		return false
+	}
+	if g.Over {
+		return t.RematchBy == t.Mine && t.RematchURL == ""
+	}
+	return !g.CanAct
+}
+
+// played is how many plies g has played since its start position.
+func played(g *rules.Game) int { return g.Ply() - g.StartPly() }
+
+// lastMove is the from→to of the last move played, if any. A move is
+// among the last few plies but for a game's first (a ban and a move
+// alternate): only then is the whole history read.
+func lastMove(g *rules.Game) *rules.Pair {
+	n := played(g)
+	if last := lastMoveIn(g.HistorySince(n - 4)); last != nil || n <= 4 {
+		return last
+	}
+	return lastMoveIn(g.History())
+}
+
+// lastMoveIn is the from→to of the last move in hist, if any.
+func lastMoveIn(hist []rules.PlyInfo) *rules.Pair {
+	for i := len(hist) - 1; i >= 0; i-- {
+		if a := hist[i].Action; a.Phase == rules.PhaseMove {
+			p := a.Pair()
+			return &p
+		}
+	}
+	return nil
+}
+
+// playedBy reports whether side played any ply of hist.
+func playedBy(hist []rules.PlyInfo, side rules.Color) bool {
+	for _, p := range hist {
+		if p.Actor == side {
+			return true
+		}
+	}
+	return false
+}
