@@ -82,8 +82,7 @@ func (s *Service) AnalyseGame(ctx context.Context, id string, req AnalysisReques
 	var over rules.Outcome
 	var err error
 	if verr := s.View(ctx, id, "", func(rec *Record, _ Seats) {
-		if rec.EngineLocked() {
-			err = analysisLocked()
+		if err = rec.mayAnalyse(); err != nil {
 			return
 		}
 		// A resignation or agreed draw is no ply: the copy would not know it.

@@ -234,25 +234,13 @@ func quickSearch(g *rules.Game) (engine.Result, error) {
 // computer (default engine.DefaultPerPly).
 func WithBotTime(perPly time.Duration) Option { return func(s *Service) { s.bots.perPly = perPly } }
 
-// undoBot takes back, at a game against the computer, the human's last ply
-// and the computer's since; a resignation is taken back alone.
-func undoBot(rec *Record, seats Seats) (Undone, error) {
-	var undone Undone
+// undoBot takes back, at a game against the computer, its player's last
+// ply and the computer's since (mayUndo allowed it), and returns the
+// player's ply.
+func undoBot(rec *Record) (rules.PlyInfo, error) {
 	g := rec.Game
-	human := rec.Bot.Color.Other()
-	if !seats.Has(human) {
-		return undone, Errorf(Forbidden, "You are watching this game: only its player can take back a ply.")
-	}
-	out := g.Outcome()
-	if out.Reason == rules.Resignation || out.Reason == rules.Agreement {
-		undone.Declared = out
-		return undone, g.Undo()
-	}
-	keep := lastPlyBy(g, human)
-	if keep < 0 {
-		return undone, Errorf(Conflict, "You have played nothing to take back.")
-	}
-	undone.Ply = g.History()[keep]
+	keep := lastPlyBy(g, rec.Bot.Color.Other())
+	undone := g.HistorySince(keep)[0]
 	for g.Ply()-g.StartPly() > keep {
 		if err := g.Undo(); err != nil {
 			return undone, err

@@ -195,11 +195,10 @@ func (s *Service) reviewJobOf(ctx context.Context, id string) (*reviewJob, error
 	var err error
 	verr := s.View(ctx, id, "", func(rec *Record, _ Seats) {
 		g := rec.Game
-		switch {
-		case rec.EngineLocked():
-			err = analysisLocked()
+		if err = rec.mayAnalyse(); err != nil {
 			return
-		case len(g.Actions()) == 0:
+		}
+		if len(g.Actions()) == 0 {
 			err = Errorf(Conflict, "This game has no ply yet: there is nothing to review.").withDetail(NothingToReview)
 			return
 		}

@@ -214,11 +214,8 @@ type Input struct {
 func (s *Service) Play(ctx context.Context, id string, cred Credential, in Input, then ViewFunc) error {
 	return s.update(ctx, id, cred, then, func(rec *Record, seats Seats) error {
 		g := rec.Game
-		if err := s.authorize(ctx, cred, seats, "play", g.Turn().Actor); err != nil {
-			return err
-		}
-		if err := checkPly(g, in.Ply); err != nil {
-			return err
+		if err := rec.mayPlay(seats, in.Ply); err != nil {
+			return s.refuse(ctx, cred, err)
 		}
 		stay := in.Promotion == rules.Pawn // EN-Chess: the pawn stays a pawn
 		if stay {
@@ -261,29 +258,21 @@ type Undone struct {
 func (s *Service) Undo(ctx context.Context, id string, cred Credential, then ViewFunc) (Undone, error) {
 	var undone Undone
 	err := s.update(ctx, id, cred, then, func(rec *Record, seats Seats) error {
-		if rec.Bot != nil {
-			var err error
-			undone, err = undoBot(rec, seats)
-			return err
-		}
-		if err := s.authorize(ctx, cred, seats, "take back a ply", rules.White, rules.Black); err != nil {
-			return err
+		if err := rec.mayUndo(seats); err != nil {
+			return s.refuse(ctx, cred, err)
 		}
 		g := rec.Game
-		out := g.Outcome()
-		var last rules.PlyInfo
-		if hist := g.History(); len(hist) > 0 {
-			last = hist[len(hist)-1]
+		if out := g.Outcome(); declared(out) {
+			undone.Declared = out
+			return g.Undo()
 		}
-		if err := g.Undo(); err != nil {
+		if rec.Bot != nil {
+			var err error
+			undone.Ply, err = undoBot(rec)
 			return err
 		}
-		if out.Reason == rules.Resignation || out.Reason == rules.Agreement {
-			undone.Declared = out
-		} else {
-			undone.Ply = last
-		}
-		return nil
+		undone.Ply = g.HistorySince(g.Ply() - g.StartPly() - 1)[0]
+		return g.Undo()
 	})
 	return undone, err
 }
@@ -294,8 +283,8 @@ func (s *Service) Resign(ctx context.Context, id string, cred Credential, side r
 		return Errorf(Invalid, "Say which side resigns: white or black.")
 	}
 	return s.update(ctx, id, cred, then, func(rec *Record, seats Seats) error {
-		if err := s.authorize(ctx, cred, seats, "resign for "+side.Name(), side); err != nil {
-			return err
+		if err := rec.mayResign(seats, side); err != nil {
+			return s.refuse(ctx, cred, err)
 		}
 		return rec.Game.Resign(side)
 	})
@@ -304,8 +293,8 @@ func (s *Service) Resign(ctx context.Context, id string, cred Credential, side r
 // Draw ends game id as a draw by agreement; cred must hold both seats.
 func (s *Service) Draw(ctx context.Context, id string, cred Credential, then ViewFunc) error {
 	return s.update(ctx, id, cred, then, func(rec *Record, seats Seats) error {
-		if err := s.authorize(ctx, cred, seats, "agree a draw", rules.White, rules.Black); err != nil {
-			return err
+		if err := rec.mayDraw(seats); err != nil {
+			return s.refuse(ctx, cred, err)
 		}
 		return rec.Game.AgreeDraw()
 	})
@@ -331,8 +320,8 @@ func (s *Service) Hide(ctx context.Context, id string, cred Credential) error {
 	holder := cred.Holder()
 	err := s.store.Update(ctx, id, func(rec *Record) error {
 		seats := seatsOf(rec, holder)
-		if !seats.Any() {
-			return Errorf(Forbidden, "This game is not in your list of games.")
+		if err := rec.mayHide(seats); err != nil {
+			return err
 		}
 		wh, bh := rec.WhiteHidden || seats.White, rec.BlackHidden || seats.Black
 		if wh != rec.WhiteHidden || bh != rec.BlackHidden {
@@ -448,38 +437,6 @@ func (s *Service) settle(rec *Record, before recordState, now time.Time) {
 	}
 	rec.Revision++
 	rec.Updated = now
-}
-
-// authorize refuses a request whose credential holds none of the seats
-// given (each of which it must hold): Unauthorized when the credential is
-// missing or holds no seat anywhere, Forbidden otherwise.
-func (s *Service) authorize(ctx context.Context, cred Credential, seats Seats, what string, need ...rules.Color) error {
-	var missing rules.Color
-	held := true
-	for _, side := range need {
-		if !seats.Has(side) {
-			missing, held = side, false
-			break
-		}
-	}
-	if held {
-		return nil
-	}
-	if seats.Any() {
-		return Errorf(Forbidden, "You hold %s's seat, not %s's, so you cannot %s.", missing.Other().Name(), missing.Name(), what)
-	}
-	holder := cred.Holder()
-	if holder == "" {
-		return Errorf(Unauthorized, "Only this game's players can %s, and this request does not say who is asking.", what)
-	}
-	known, err := s.store.Known(ctx, holder)
-	if err != nil {
-		return Internalf(err, "checking a credential")
-	}
-	if !known {
-		return Errorf(Unauthorized, "Only this game's players can %s, and this credential is not one of theirs.", what)
-	}
-	return Errorf(Forbidden, "You are watching this game: only its players can %s.", what)
 }
 
 // checkPly refuses input made at another ply than the game's: the client

@@ -134,6 +134,12 @@ func (s *Service) checkClock(id string) {
 	}
 }
 
+// sameSecret reports whether a secret presented is the one kept, in time
+// that does not depend on how much of it is right.
+func sameSecret(presented, kept string) bool {
+	return subtle.ConstantTimeCompare([]byte(presented), []byte(kept)) == 1
+}
+
 // newInviteCode returns a fresh secret for an invite link (128 random bits).
 func newInviteCode() string {
 	var b [16]byte
@@ -200,21 +206,18 @@ func (s *Service) Join(ctx context.Context, id string, cred Credential, code str
 	err := s.update(ctx, id, cred, nil, func(rec *Record, held Seats) error {
 		seats = held
 		if held.Any() {
-			return nil
+			return nil // a player already seated keeps their seat
 		}
-		if rec.InviteCode == "" || subtle.ConstantTimeCompare([]byte(code), []byte(rec.InviteCode)) != 1 {
-			return (&Error{Code: Forbidden, Msg: "This invite link is not this game's: ask its player for the link again."}).withDetail(BadInvite)
+		if err := rec.mayJoin(held, code); err != nil {
+			return err
 		}
 		if holder == "" {
 			return Errorf(Unauthorized, "Joining a game needs a player to hold the seat.")
 		}
-		switch {
-		case rec.White == "":
+		if rec.White == "" {
 			rec.White, seats.White = holder, true
-		case rec.Black == "":
+		} else {
 			rec.Black, seats.Black = holder, true
-		default:
-			return (&Error{Code: Conflict, Msg: "Both seats of this game are taken: you can watch it."}).withDetail(SeatTaken)
 		}
 		if c := rec.Clock; c != nil && !rec.Game.Outcome().Over() {
 			c.run(rec.Game.Turn().Actor, s.now())
@@ -254,62 +257,32 @@ func (o Offer) pending(offers *Offers) *rules.Color {
 	return &offers.Rematch
 }
 
-// playerSide is the one seat cred holds in an invite game, or a refusal.
-func (s *Service) playerSide(ctx context.Context, rec *Record, cred Credential, seats Seats, what string) (rules.Color, error) {
-	if rec.Mode != Invite {
-		return 0, (&Error{Code: Invalid, Msg: "Offers are for games between two players: at this board, play both sides."}).withDetail(NotInvite)
-	}
-	switch {
-	case seats.White && !seats.Black:
-		return rules.White, nil
-	case seats.Black && !seats.White:
-		return rules.Black, nil
-	}
-	return 0, s.authorize(ctx, cred, Seats{}, what, rules.White)
-}
-
 // MakeOffer offers the opponent a takeback, a draw or a rematch. Making
 // the offer the opponent made already accepts it.
 func (s *Service) MakeOffer(ctx context.Context, id string, cred Credential, offer Offer, then ViewFunc) error {
 	return s.update(ctx, id, cred, then, func(rec *Record, seats Seats) error {
-		side, err := s.playerSide(ctx, rec, cred, seats, "make offers")
-		if err != nil {
-			return err
+		if err := rec.mayOffer(seats, offer); err != nil {
+			return s.refuse(ctx, cred, err)
 		}
-		pending := offer.pending(&rec.Offers)
-		if *pending == side.Other() {
+		side := rec.sideOf(seats)
+		switch pending := offer.pending(&rec.Offers); *pending {
+		case side.Other():
 			return s.accept(ctx, rec, offer)
+		case 0:
+			*pending = side
 		}
-		if *pending == side {
-			return nil // made already
-		}
-		over := rec.Game.Outcome().Over()
-		switch {
-		case offer == OfferRematch && !over:
-			return Errorf(Conflict, "A rematch can be offered once the game is over.")
-		case offer != OfferRematch && over:
-			return Errorf(GameOver, "The game is over: %s.", rec.Game.Outcome())
-		case offer == OfferTakeback && lastPlyBy(rec.Game, side) < 0:
-			return Errorf(Conflict, "You have played nothing to take back.")
-		}
-		*pending = side
-		return nil
+		return nil // made already, or made now
 	})
 }
 
 // AnswerOffer accepts or declines the offer the opponent made.
 func (s *Service) AnswerOffer(ctx context.Context, id string, cred Credential, offer Offer, accept bool, then ViewFunc) error {
 	return s.update(ctx, id, cred, then, func(rec *Record, seats Seats) error {
-		side, err := s.playerSide(ctx, rec, cred, seats, "answer offers")
-		if err != nil {
-			return err
-		}
-		pending := offer.pending(&rec.Offers)
-		if *pending != side.Other() {
-			return (&Error{Code: Conflict, Msg: Sentence("there is no " + string(offer) + " offer from your opponent to answer (it may have lapsed)")}).withDetail(NoOffer)
+		if err := rec.mayAnswer(seats, offer); err != nil {
+			return s.refuse(ctx, cred, err)
 		}
 		if !accept {
-			*pending = 0
+			*offer.pending(&rec.Offers) = 0
 			return nil
 		}
 		return s.accept(ctx, rec, offer)
@@ -318,16 +291,15 @@ func (s *Service) AnswerOffer(ctx context.Context, id string, cred Credential, o
 
 // accept carries out an offer made by the opponent of whoever accepts.
 func (s *Service) accept(ctx context.Context, rec *Record, offer Offer) error {
+	if err := rec.mayAccept(offer); err != nil {
+		return err
+	}
 	g := rec.Game
 	pending := offer.pending(&rec.Offers)
-	by := *pending
 	switch offer {
 	case OfferTakeback:
 		// Take back the offerer's last ply, and the opponent's since.
-		keep := lastPlyBy(g, by)
-		if keep < 0 {
-			return Errorf(Conflict, "There is nothing to take back.")
-		}
+		keep := lastPlyBy(g, *pending)
 		for g.Ply()-g.StartPly() > keep {
 			if err := g.Undo(); err != nil {
 				return err
@@ -357,18 +329,6 @@ func (s *Service) accept(ctx context.Context, rec *Record, offer Offer) error {
 	}
 	*pending = 0
 	return nil
-}
-
-// lastPlyBy returns how many plies since the start come before side's last
-// ply, or -1 when side played none.
-func lastPlyBy(g *rules.Game, side rules.Color) int {
-	hist := g.History()
-	for i := len(hist) - 1; i >= 0; i-- {
-		if hist[i].Actor == side {
-			return i
-		}
-	}
-	return -1
 }
 
 // Watch starts watching game id for a viewer with cred; the watch's
