@@ -77,12 +77,6 @@ type Offers struct {
 	Rematch rules.Color `json:"rematch,omitempty"`
 }
 
-// EngineLocked reports whether the engine may not analyse the game now:
-// a game between two players until it ends, where its analysis would help
-// one of them (hot-seat games, games against the computer and imported
-// games are open to it).
-func (r *Record) EngineLocked() bool { return r.Mode == Invite && !r.Game.Outcome().Over() }
-
 // Holder returns the holder of side's seat ("" when it is free).
 func (r *Record) Holder(side rules.Color) string {
 	if side == rules.White {

@@ -64,7 +64,6 @@ func (p *pages) analyseGame(c echo.Context, id string, panel bool) error {
 	if err != nil {
 		return err
 	}
-	o.Asset, o.Base = p.s.asset, gamePath(id)
 	var at gameAt
 	if v := c.QueryParam("ply"); v != "" {
 		if at.ply, err = strconv.Atoi(v); err != nil || at.ply < 1 {
@@ -94,8 +93,8 @@ func (p *pages) analyseGame(c echo.Context, id string, panel bool) error {
 		if panel {
 			return render(c, status, views.AnalysisPanel(a))
 		}
-		analysisLinks(&a, o, at)
-		return render(c, status, views.AnalysisPage(a, o))
+		analysisLinks(&a, id, o, at)
+		return render(c, status, views.AnalysisPage(a, p.s.asset))
 	})
 }
 
@@ -129,12 +128,12 @@ func positionAt(g *rules.Game, ply int) (gameAt, error) {
 
 // analysisLinks sets the ways on from a game's analysis at.ply: the
 // analyses of the plies around it, and the position in the game.
-func analysisLinks(a *views.Analysis, o views.Options, at gameAt) {
+func analysisLinks(a *views.Analysis, id string, o views.Options, at gameAt) {
 	link := func(ply int) templ.SafeURL {
 		if ply == at.now {
-			return templ.SafeURL(o.Base + "/analysis")
+			return templ.SafeURL(gamePath(id) + "/analysis")
 		}
-		return templ.SafeURL(o.Base + "/analysis?ply=" + strconv.Itoa(ply))
+		return templ.SafeURL(gamePath(id) + "/analysis?ply=" + strconv.Itoa(ply))
 	}
 	if at.ply > at.start {
 		a.Steps.First, a.Steps.Prev = link(at.start), link(at.ply-1)
@@ -144,9 +143,9 @@ func analysisLinks(a *views.Analysis, o views.Options, at gameAt) {
 	}
 	a.AgainURL = link(at.ply)
 	if at.ply == at.now {
-		a.GameURL, a.GameLabel = templ.SafeURL(o.Query()), "Back to the game"
+		a.GameURL, a.GameLabel = templ.SafeURL(o.GameURL(id)), "Back to the game"
 	} else {
-		a.GameURL, a.GameLabel = templ.SafeURL(views.HistoryPath(o, at.ply-at.start)), "See this position in the game"
+		a.GameURL, a.GameLabel = templ.SafeURL(o.HistoryURL(id, at.ply-at.start)), "See this position in the game"
 	}
 	a.EditURL = templ.SafeURL(views.EditURL(a.FEN, at.variant.ID()))
 }
@@ -157,11 +156,9 @@ func analysisLinks(a *views.Analysis, o views.Options, at gameAt) {
 // back to the editor. The editor's own fields (board=…, as its form
 // sends them) are answered with a redirect to the address of their FEN.
 func (p *pages) positionAnalysis(c echo.Context) error {
-	o, err := p.options(c)
-	if err != nil {
+	if _, err := p.options(c); err != nil {
 		return err
 	}
-	o.Asset = p.s.asset
 	const refused = "This position cannot be analysed"
 	q := c.QueryParams()
 	if q.Get("fen") == "" && q.Has("board") {
@@ -187,7 +184,7 @@ func (p *pages) positionAnalysis(c echo.Context) error {
 	}
 	a.EditURL = templ.SafeURL(views.EditURL(a.FEN, v))
 	a.AgainURL = templ.SafeURL(views.AnalysisURL(a.FEN, v))
-	return answerAnalysis(err, func(status int) error { return render(c, status, views.AnalysisPage(a, o)) })
+	return answerAnalysis(err, func(status int) error { return render(c, status, views.AnalysisPage(a, p.s.asset)) })
 }
 
 // describeAnalysis words the engine's result res (or its refusal, err)

@@ -46,12 +46,3 @@ func (p *pages) newBot(c echo.Context, o views.Options) error {
 	o.Announce = "New game against the computer, level " + strconv.Itoa(level)
 	return p.created(c, id, o, g, false)
 }
-
-// computer describes the computer's seat at a game against it; nil for
-// another game.
-func computer(rec *games.Record) *views.Computer {
-	if rec.Bot == nil {
-		return nil
-	}
-	return &views.Computer{Side: rec.Bot.Color, Level: rec.Bot.Level}
-}

@@ -39,8 +39,7 @@ func (p *pages) index(c echo.Context) error {
 		}
 		dropLegacy(c)
 		if held {
-			o.Base = gamePath(old)
-			return c.Redirect(http.StatusSeeOther, o.Query())
+			return c.Redirect(http.StatusSeeOther, o.GameURL(old))
 		}
 	}
 	current, err := p.readableGame(ctx, cred) // skipping games that cannot be read
@@ -48,16 +47,14 @@ func (p *pages) index(c echo.Context) error {
 		return err
 	}
 	if current != "" {
-		o.Base = gamePath(current)
-		return c.Redirect(http.StatusSeeOther, o.Query())
+		return c.Redirect(http.StatusSeeOther, o.GameURL(current))
 	}
 	g, _ := p.s.games.NewGame("")
 	id, err := p.create(c, g)
 	if err != nil {
 		return err
 	}
-	o.Base = gamePath(id)
-	return c.Redirect(http.StatusSeeOther, o.Query())
+	return c.Redirect(http.StatusSeeOther, o.GameURL(id))
 }
 
 // readableGame returns the most recently played of the browser's games
@@ -151,10 +148,10 @@ func (p *pages) importGame(c echo.Context) error {
 	}
 	f := c.Request().Form
 	text, variant := strings.TrimSpace(f.Get("text")), f.Get("variant")
-	o.ImportText, o.ImportVariant, o.ImportAtStart = f.Get("text"), variant, f.Get("at") == "start"
+	o.Import = views.ImportBox{Text: f.Get("text"), Variant: variant, AtStart: f.Get("at") == "start"}
 	var g *rules.Game
 	n, err := p.pgnGame(f.Get("pgn_game"), text, &o) // a FEN holds no games to choose from
-	if err == nil && o.ImportGames == nil {
+	if err == nil && o.Import.Games == nil {
 		g, err = p.s.games.Import(text, variant, n)
 	}
 	if err != nil || g == nil {
@@ -165,7 +162,7 @@ func (p *pages) importGame(c echo.Context) error {
 		return err
 	}
 	o.Announce = "Game loaded"
-	return p.created(c, id, o, g, o.ImportAtStart)
+	return p.created(c, id, o, g, o.Import.AtStart)
 }
 
 // pgnGame reads which game of a PGN to import: the form's choice, or the
@@ -177,7 +174,7 @@ func (p *pages) pgnGame(choice, text string, o *views.Options) (int, error) {
 		return 0, err
 	}
 	if choice == "" {
-		o.ImportGames = views.ImportChoices(list)
+		o.Import.Games = views.ImportChoices(list)
 		return 0, nil
 	}
 	n, err := strconv.Atoi(choice)
@@ -200,7 +197,7 @@ func (p *pages) importRefused(c echo.Context, from string, o views.Options, err 
 		return err
 	case validID(from):
 		return shown(err, func(status int, e *games.Error) error {
-			o.ImportError = e.Msg
+			o.Import.Error = e.Msg
 			return p.show(c, from, o, status)
 		})
 	}

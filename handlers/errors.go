@@ -165,16 +165,15 @@ func errorTitle(e *games.Error) string {
 // store that failed) with a page that offers ways on: a new game, and the
 // browser's games, not only a link back that may fail the same way.
 func (s *Server) stuck(c echo.Context, status int, title, msg string) error {
-	o := views.NoSelection()
-	o.Asset, o.Variants = s.asset, s.variants
+	info := views.Info{Site: s.site(c)}
 	if id := c.Param("id"); validID(id) {
-		o.Base = gamePath(id)
+		info.ID = id
 	}
 	if isHX(c) {
-		return render(c, status, views.StuckMain(title, msg, o))
+		return render(c, status, views.StuckMain(title, msg, info.Site))
 	}
-	o.Games = s.gameLinks(c.Request().Context(), player(c), c.Param("id"))
-	return render(c, status, views.StuckPage(title, msg, o))
+	info.Games = s.gameLinks(c.Request().Context(), player(c), c.Param("id"))
+	return render(c, status, views.StuckPage(title, msg, info))
 }
 
 // pageError is a refusal a page words or shows in its own way: under a

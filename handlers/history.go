@@ -33,16 +33,13 @@ func (p *pages) export(c echo.Context) error {
 		return err
 	}
 	id := c.Param("id")
-	o.Export, o.Base = true, gamePath(id)
+	o.Export = true
 	if !isHX(c) {
-		return c.Redirect(http.StatusSeeOther, o.Query("export", "1"))
+		return c.Redirect(http.StatusSeeOther, o.GameURL(id, "export", "1"))
 	}
 	var m views.Game
-	err = p.s.games.View(c.Request().Context(), id, player(c), func(rec *games.Record, _ games.Seats) {
-		o.EngineLocked = rec.EngineLocked()
-		o.ShareURL = p.s.origin(c) + "/?" + p.s.games.Link(rec.Game)
-		o.PGN = p.pgn(rec)
-		m = views.NewGame(rec.Game, o)
+	err = p.s.games.View(c.Request().Context(), id, player(c), func(rec *games.Record, seats games.Seats) {
+		m = views.NewGame(rec.Game, p.gameInfo(c, rec, seats, o), o)
 	})
 	if err != nil {
 		return err
@@ -66,12 +63,10 @@ func (p *pages) history(c echo.Context) error {
 
 // showHistory renders the read-only view of game id after index plies.
 func (p *pages) showHistory(c echo.Context, id string, index int, o views.Options) error {
-	o.Asset, o.Base, o.Origin = p.s.asset, gamePath(id), p.s.origin(c)
 	var m views.Game
 	var viewErr error
-	err := p.s.games.View(c.Request().Context(), id, player(c), func(rec *games.Record, _ games.Seats) {
-		o.EngineLocked = rec.EngineLocked()
-		m, viewErr = views.NewHistoryView(rec.Game, index, o)
+	err := p.s.games.View(c.Request().Context(), id, player(c), func(rec *games.Record, seats games.Seats) {
+		m, viewErr = views.NewHistoryView(rec.Game, index, p.gameInfo(c, rec, seats, o), o)
 	})
 	switch {
 	case err != nil:

@@ -88,8 +88,7 @@ func (p *pages) takeSeat(c echo.Context, id, code string, o *views.Options) erro
 	_, err := p.s.games.Join(c.Request().Context(), id, p.s.ensurePlayer(c), code)
 	switch e := games.ErrorOf(err); {
 	case err == nil:
-		o.Base = gamePath(id)
-		return c.Redirect(http.StatusSeeOther, o.Query())
+		return c.Redirect(http.StatusSeeOther, o.GameURL(id))
 	case e.Detail == games.SeatTaken:
 		o.SeatTaken = true
 		return p.show(c, id, *o, http.StatusOK)
@@ -166,26 +165,17 @@ func offerNews(rec *games.Record, offer games.Offer) string {
 
 // table describes a game between two players for the viewer holding
 // seats: nil for a hot-seat game.
-func (p *pages) table(c echo.Context, rec *games.Record, seats games.Seats, o views.Options) *views.Table {
+func (p *pages) table(c echo.Context, rec *games.Record, seats games.Seats) *views.Table {
 	if rec.Mode != games.Invite {
 		return nil
 	}
 	now := p.s.now()
 	presence := p.s.games.Presence(rec.ID)
 	t := &views.Table{
-		SeatTaken:  o.SeatTaken,
-		TakebackBy: rec.Offers.Takeback.String(),
-		DrawBy:     rec.Offers.Draw.String(),
-		RematchBy:  rec.Offers.Rematch.String(),
+		Offers:     rec.Offers,
 		Spectators: presence.Spectators,
 		OfferURL:   templ.SafeURL(gamePath(rec.ID) + "/offer"),
 		AnswerURL:  templ.SafeURL(gamePath(rec.ID) + "/answer"),
-	}
-	switch {
-	case seats.White && !seats.Black:
-		t.Mine = "white"
-	case seats.Black && !seats.White:
-		t.Mine = "black"
 	}
 	free := rec.White == "" || rec.Black == ""
 	if free && seats.Any() {

@@ -149,7 +149,18 @@ func TestOffersOnPages(t *testing.T) {
 	id := white.id
 	black := newClientOn(t, e)
 	black.navigate(invite)
+	// A takeback is offered only to a player who has played: as the
+	// service would refuse it (games.Permissions).
+	if d := black.get(gamePath(id)); d.Find("#offer-takeback").AttrOr("disabled", "x") == "x" {
+		t.Fatal("Black, who has played nothing, may ask to take back")
+	}
 	black.post(gamePath(id)+"/ply", vals("text", "e2e4", "ply", "1"))
+	if d := black.get(gamePath(id)); d.Find("#offer-takeback").AttrOr("disabled", "x") != "x" {
+		t.Fatal("Black, who banned, may not ask to take back the ban")
+	}
+	if d := white.get(gamePath(id)); d.Find("#offer-takeback").AttrOr("disabled", "x") == "x" {
+		t.Fatal("White, who has played nothing, may ask to take back")
+	}
 	white.post(gamePath(id)+"/ply", vals("text", "d4", "ply", "2"))
 
 	// A takeback, asked with htmx and accepted without.

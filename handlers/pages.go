@@ -99,7 +99,6 @@ func (p *pages) onGame(h func(c echo.Context, id string, o *views.Options) error
 // which are remembered in turn.
 func (p *pages) options(c echo.Context) (views.Options, error) {
 	o := views.NoSelection()
-	o.Variants = p.s.variants
 	if err := c.Request().ParseForm(); err != nil {
 		return o, bodyError(err, "The form could not be read: "+err.Error())
 	}

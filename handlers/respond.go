@@ -64,11 +64,9 @@ func (p *pages) show(c echo.Context, id string, o views.Options, status int) err
 func (p *pages) respond(c echo.Context, id string, o views.Options, status int, fragment bool) error {
 	ctx := c.Request().Context()
 	cred := player(c)
-	o.Asset, o.Base = p.s.asset, gamePath(id)
-	origin := p.s.origin(c)
-	o.WatchURL, o.Origin = origin+o.Base, origin
+	var list []views.GameLink
 	if !fragment {
-		o.Games = p.s.gameLinks(ctx, cred, id)
+		list = p.s.gameLinks(ctx, cred, id)
 	}
 	shown := 0
 	if fragment {
@@ -78,39 +76,51 @@ func (p *pages) respond(c echo.Context, id string, o views.Options, status int, 
 		m     views.Game
 		d     views.Delta
 		delta bool
+		info  views.Info
 	)
 	err := p.s.games.View(ctx, id, cred, func(rec *games.Record, seats games.Seats) {
-		o.Seats = views.Seats{White: seats.White, Black: seats.Black}
-		o.Revision, o.EventsURL = rec.Revision, o.Base+"/events"
-		o.Table = p.table(c, rec, seats, o)
-		o.EngineLocked = rec.EngineLocked()
-		o.Computer = computer(rec)
-		if o.JoinCode != "" && (seats.Any() || rec.White != "" && rec.Black != "") {
-			o.JoinCode = "" // nothing to join: seated already, or no seat free
-		}
+		info = p.gameInfo(c, rec, seats, o)
 		if shown > 0 {
-			if d, delta = views.NewDelta(rec.Game, shown, o); delta {
+			if d, delta = views.NewDelta(rec.Game, shown, info, o); delta {
 				return
 			}
 		}
-		if o.Export {
-			o.ShareURL = origin + "/?" + p.s.games.Link(rec.Game)
-			o.PGN = p.pgn(rec)
-		}
-		m = views.NewGame(rec.Game, o)
+		info.Games = list
+		m = views.NewGame(rec.Game, info, o)
 	})
 	switch {
 	case err != nil:
 		return err
 	case delta:
 		c.Response().Header().Set("HX-Reswap", "none")
-		c.Response().Header().Set("Delta-Ply", strconv.Itoa(shown))               // the ply the page must show for it to apply
-		c.Response().Header().Set("Delta-Rev", strconv.FormatInt(o.Revision, 10)) // the game's revision it brings
+		c.Response().Header().Set("Delta-Ply", strconv.Itoa(shown))                  // the ply the page must show for it to apply
+		c.Response().Header().Set("Delta-Rev", strconv.FormatInt(info.Revision, 10)) // the game's revision it brings
 		return renderIn(c, status, views.DeltaSwaps(d), deltaSize)
 	case fragment:
 		return render(c, status, views.Fragment(m))
 	}
 	return render(c, status, views.Page(m))
+}
+
+// gameInfo describes the game rec holds for the viewer holding seats, as
+// its pages show it with o: what they may do, who sits at the table, and
+// the export panel's PGN and share link when o shows them. Every page of
+// a game (the page, its fragments, its deltas, its history views) is
+// built on it. Call it under the game's lock (in a games.ViewFunc).
+func (p *pages) gameInfo(c echo.Context, rec *games.Record, seats games.Seats, o views.Options) views.Info {
+	info := views.Info{
+		Site:     p.s.site(c),
+		ID:       rec.ID,
+		Revision: rec.Revision,
+		Perm:     rec.Permissions(seats),
+		Table:    p.table(c, rec, seats),
+		Bot:      rec.Bot,
+	}
+	if o.Export {
+		info.ShareURL = info.Origin + "/?" + p.s.games.Link(rec.Game)
+		info.PGN = p.pgn(rec)
+	}
+	return info
 }
 
 // pagePly is the ply the requesting page shows (its form's or query's
@@ -130,7 +140,6 @@ func (p *pages) done(c echo.Context, id string, o views.Options, extra ...string
 	if isHX(c) {
 		return p.show(c, id, o, http.StatusOK)
 	}
-	o.Base = gamePath(id)
 	sel, to := "", ""
 	if o.Sel.Valid() {
 		sel = o.Sel.String()
@@ -138,18 +147,17 @@ func (p *pages) done(c echo.Context, id string, o views.Options, extra ...string
 	if o.PromoTo.Valid() {
 		to = o.PromoTo.String()
 	}
-	return c.Redirect(http.StatusSeeOther, o.Query(append([]string{"sel", sel, "to", to}, extra...)...))
+	return c.Redirect(http.StatusSeeOther, o.GameURL(id, append([]string{"sel", sel, "to", to}, extra...)...))
 }
 
 // moveTo sends the browser to game id, with query after its address: a
 // redirect, or for htmx the game's fragment with its address pushed.
 func (p *pages) moveTo(c echo.Context, id string, o views.Options, query ...string) error {
-	o.Base = gamePath(id)
 	if isHX(c) {
-		c.Response().Header().Set("HX-Push-Url", o.Query(query...))
+		c.Response().Header().Set("HX-Push-Url", o.GameURL(id, query...))
 		return p.show(c, id, o, http.StatusOK)
 	}
-	return c.Redirect(http.StatusSeeOther, o.Query(query...))
+	return c.Redirect(http.StatusSeeOther, o.GameURL(id, query...))
 }
 
 // created moves the browser to game id, which it just started from g,
@@ -162,8 +170,7 @@ func (p *pages) created(c echo.Context, id string, o views.Options, g *rules.Gam
 	if !atStart || g.Ply() == g.StartPly() {
 		return p.moveTo(c, id, o, "notice", notice)
 	}
-	o.Base = gamePath(id)
-	start := views.HistoryPath(o, 0, "notice", notice)
+	start := o.HistoryURL(id, 0, "notice", notice)
 	if isHX(c) {
 		c.Response().Header().Set("HX-Push-Url", start)
 		return p.showHistory(c, id, 0, o)
@@ -193,6 +200,11 @@ func noticeText(names string) string {
 		}
 	}
 	return strings.Join(out, " ")
+}
+
+// site is what every page of the server shares, for the request c.
+func (s *Server) site(c echo.Context) views.Site {
+	return views.Site{Asset: s.asset, Origin: s.origin(c), Variants: s.variants}
 }
 
 // origin is scheme://host for absolute links: the base URL when the server

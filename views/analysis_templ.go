@@ -71,7 +71,7 @@ func (a Analysis) Summary() string {
 // AnalysisPage shows an analysis; it needs no JavaScript. The step links
 // are plain links (the arrow keys, Home and End press them, as on the
 // game's page).
-func AnalysisPage(a Analysis, o Options) templ.Component {
+func AnalysisPage(a Analysis, asset string) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -144,7 +144,7 @@ func AnalysisPage(a Analysis, o Options) templ.Component {
 					return templ_7745c5c3_Err
 				}
 			}
-			templ_7745c5c3_Err = analysisSVG(a, o.Asset).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = analysisSVG(a, asset).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -255,7 +255,7 @@ func AnalysisPage(a Analysis, o Options) templ.Component {
 			}
 			return nil
 		})
-		templ_7745c5c3_Err = Layout(analysisTitle(a), o.Asset, "", false, nil).Render(templ.WithChildren(ctx, templ_7745c5c3_Var2), templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = Layout(analysisTitle(a), asset, "", false, nil).Render(templ.WithChildren(ctx, templ_7745c5c3_Var2), templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

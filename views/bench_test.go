@@ -31,16 +31,16 @@ func benchGame(b *testing.B, n int) *rules.Game {
 func BenchmarkFragment(b *testing.B) {
 	g := benchGame(b, 80)
 	o := NoSelection()
-	o.PGN = g.PGN()
+	info := Info{PGN: g.PGN()}
 	var buf bytes.Buffer
 	b.Run("model", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			_ = NewGame(g, o)
+			_ = NewGame(g, info, o)
 		}
 	})
 	b.Run("render", func(b *testing.B) {
-		m := NewGame(g, o)
+		m := NewGame(g, info, o)
 		b.ReportAllocs()
 		for b.Loop() {
 			buf.Reset()
@@ -54,7 +54,7 @@ func BenchmarkFragment(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			buf.Reset()
-			if err := Fragment(NewGame(g, o)).Render(context.Background(), &buf); err != nil {
+			if err := Fragment(NewGame(g, info, o)).Render(context.Background(), &buf); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -3,6 +3,7 @@ package views
 import (
 	"strings"
 
+	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/rules"
 )
 
@@ -52,12 +53,13 @@ type Delta struct {
 	Branch, Exporting bool
 }
 
-// NewDelta describes what changed in g since the page that shows it at ply
-// shown (a ply number, as Game.Ply) with o. ok is false when the page is
+// NewDelta describes what changed in g, the game info tells of, since the
+// page that shows it at ply shown (a ply number, as Game.Ply) with o. ok
+// is false when the page is
 // not behind the game, or too far behind (MaxDeltaPlies): the page needs
 // the whole #game then. Its cost depends on how far behind the page is,
 // not on the game's length.
-func NewDelta(g *rules.Game, shown int, o Options) (d Delta, ok bool) {
+func NewDelta(g *rules.Game, shown int, info Info, o Options) (d Delta, ok bool) {
 	k, n := shown-g.StartPly(), played(g) // plies the page shows, plies played
 	if k < 0 || k >= n || n-k > MaxDeltaPlies {
 		return Delta{}, false
@@ -70,9 +72,9 @@ func NewDelta(g *rules.Game, shown int, o Options) (d Delta, ok bool) {
 	if first > 0 {
 		fullmove, tail = tail[0].Position.Fullmove, tail[1:]
 	}
-	d.Game = describeGame(g, o, lastMoveIn(tail))
+	d.Game = describeGame(g, info, o, lastMoveIn(tail))
 
-	was, ok := shownBoard(g, tail, first, k, o)
+	was, ok := shownBoard(g, tail, first, k, info.Perm.Seats, o)
 	if !ok {
 		return Delta{}, false
 	}
@@ -106,29 +108,30 @@ func NewDelta(g *rules.Game, shown int, o Options) (d Delta, ok bool) {
 // parts works out which parts besides the board and the history changed,
 // from what the page showed at history index k, where actor was to act:
 // the game was not over then (it went on), and the viewer could act iff
-// they hold actor's seat. Where that is not enough to know a part (a game
+// they hold actor's seat (as games' rule for a ply says). Where that is not enough to know a part (a game
 // between two players or against the computer, EN-Chess's pass), the
 // part is swapped whole.
 func (d *Delta) parts(k int, actor rules.Color, passes bool) {
 	m := &d.Game
+	perm := m.Info.Perm
 	d.Notes = m.Banner != "" || m.Opts.Error != "" || m.Opts.Notice != ""
-	couldAct := m.Opts.Seats.Has(actor)
+	couldAct := perm.Seats.Has(actor)
 	switch {
-	case m.Opts.Table != nil || m.Opts.Computer != nil || m.Over:
+	case m.Info.Table != nil || m.Info.Bot != nil || m.Over:
 		d.Controls = true
-	case m.BothSeats:
-		d.Controls = m.CanUndo != (k > 0)
-		d.Resign = !d.Controls && m.ResignName != actor.Name()
+	case perm.Seats.Both():
+		d.Controls = perm.Undo != (k > 0)
+		d.Resign = !d.Controls && perm.Side != actor
 	default:
-		d.Controls = m.ResignSide != ""
+		d.Controls = perm.Side != 0
 	}
 	switch {
-	case passes && (couldAct || m.CanAct): // the pass form may come or go
+	case passes && (couldAct || perm.Play): // the pass form may come or go
 		d.Typed = true
-	case couldAct && m.CanAct:
+	case couldAct && perm.Play:
 		d.TypedPly = true
 	default:
-		d.Typed = couldAct != m.CanAct
+		d.Typed = couldAct != perm.Play
 	}
 	d.WholeSteps = k == 0
 	d.Branch = m.BranchPly >= 0 // a game not over shows it only in other variants, where its ply changes
@@ -149,19 +152,19 @@ func sameArrow(a, b *Arrow) bool {
 // history; a playable board also needs the legal actions then, which the
 // game keeps for its last ply and which the position's FEN gives further
 // back (a game without history, whose legal actions and marks are those
-// of the position).
-func shownBoard(g *rules.Game, tail []rules.PlyInfo, first, k int, o Options) (Board, bool) {
+// of the position). seats are those the viewer holds.
+func shownBoard(g *rules.Game, tail []rules.PlyInfo, first, k int, seats games.Seats, o Options) (Board, bool) {
 	next := tail[k-first] // the ply played from it
 	last := lastMoveIn(tail[:k-first])
 	if last == nil && first > 0 {
 		return Board{}, false // the last move is further back: not a Ban Chess game
 	}
-	playable := o.Seats.Has(next.Actor)
+	playable := seats.Has(next.Actor)
 	var legal []rules.Action
 	if playable {
 		var known bool
 		if legal, known = g.LegalBefore(); !known || k != played(g)-1 {
-			return shownBoardFromFEN(g, tail, first, k, o, last)
+			return shownBoardFromFEN(g, tail, first, k, seats, o, last)
 		}
 	}
 	pos := g.StartPosition()
@@ -172,7 +175,7 @@ func shownBoard(g *rules.Game, tail []rules.PlyInfo, first, k int, o Options) (B
 	if next.Action.Phase == rules.PhaseMove {
 		ban = next.Ban // the ban in force, which restricted it
 	}
-	b := board(&pos, bottomSide(o, false, next.Actor), ban, last, g.CheckedKings(&pos), g.Variant().Board().ExtraSquares())
+	b := board(&pos, bottomSide(o, seats, false, next.Actor), ban, last, g.CheckedKings(&pos), g.Variant().Board().ExtraSquares())
 	if !playable {
 		b.ReadOnly = true
 		return b, true
@@ -183,7 +186,7 @@ func shownBoard(g *rules.Game, tail []rules.PlyInfo, first, k int, o Options) (B
 
 // shownBoardFromFEN is shownBoard for a playable board whose legal actions
 // the game no longer knows: it reads them from the position's FEN.
-func shownBoardFromFEN(g *rules.Game, tail []rules.PlyInfo, first, k int, o Options, last *rules.Pair) (Board, bool) {
+func shownBoardFromFEN(g *rules.Game, tail []rules.PlyInfo, first, k int, seats games.Seats, o Options, last *rules.Pair) (Board, bool) {
 	fen := g.StartFEN()
 	if k > 0 {
 		fen = strings.TrimRight(tail[k-1-first].FEN(), "+#=")
@@ -192,7 +195,7 @@ func shownBoardFromFEN(g *rules.Game, tail []rules.PlyInfo, first, k int, o Opti
 	if err != nil {
 		return Board{}, false
 	}
-	oo := o
-	oo.Sel, oo.PromoTo = rules.NoSquare, rules.NoSquare
-	return describeGame(old, oo, last).Board, true
+	o.Sel, o.PromoTo = rules.NoSquare, rules.NoSquare
+	info := Info{Perm: games.Permissions{Seats: seats, Play: true}} // the viewer acted then
+	return describeGame(old, info, o, last).Board, true
 }

@@ -42,7 +42,7 @@ func DeltaSwaps(d Delta) templ.Component {
 				return templ_7745c5c3_Err
 			}
 		}
-		if d.Opts.Table != nil {
+		if d.Info.Table != nil {
 			templ_7745c5c3_Err = tablePanel(d.Game, true).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
@@ -61,7 +61,7 @@ func DeltaSwaps(d Delta) templ.Component {
 				}
 			}
 			for _, sq := range d.Squares {
-				templ_7745c5c3_Err = square(sq, d.Board.ReadOnly, d.Opts.Asset, string(d.Paths.Ply), true).Render(ctx, templ_7745c5c3_Buffer)
+				templ_7745c5c3_Err = square(sq, d.Board.ReadOnly, d.Info.Asset, string(d.Paths.Ply), true).Render(ctx, templ_7745c5c3_Buffer)
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
@@ -105,7 +105,7 @@ func DeltaSwaps(d Delta) templ.Component {
 				return templ_7745c5c3_Err
 			}
 		} else {
-			query := historyQuery(d.Opts)
+			query := historyQuery(d.Info.ID, d.Opts)
 			templ_7745c5c3_Err = historyRow(d.Rows[0], query, true).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err

@@ -4,12 +4,14 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/rules"
 )
 
 // Game is everything the playground shows about one game.
 type Game struct {
-	Opts Options
+	Opts Options // the request's display choices
+	Info Info    // the game's address, seats and permissions
 
 	Variant   string // "Ban Chess"
 	Bans      bool   // the variant has bans: a ply may be a ban or a move
@@ -26,22 +28,13 @@ type Game struct {
 	Board     Board
 	Promotion *Promotion
 	History   []HistoryRow
-	CanUndo   bool
 	Over      bool
 	FEN       string
 
-	// What the viewer may do: act at this ply (CanAct), resign for
-	// ResignSide ("" for none), agree a draw. Watching is a viewer who holds
-	// no seat.
-	CanAct    bool
-	MustPass  bool // EN-Chess's partial checkmate: the only move is the pass
-	CanDraw   bool
-	BothSeats bool // the viewer plays both sides (hot seat)
+	MustPass bool // EN-Chess's partial checkmate: the only move is the pass
 	// Thinking says the computer is to act; VsComputer that the viewer
-	// plays the computer (and may take back their ply and its since).
-	Thinking, VsComputer   bool
-	ResignSide, ResignName string
-	Watching               bool
+	// plays the computer (and takes back their ply and its since).
+	Thinking, VsComputer bool
 
 	// Paths are the addresses of the game's forms and download.
 	Paths Paths
@@ -49,7 +42,7 @@ type Game struct {
 	// View is set on a read-only history view.
 	View *HistoryView
 
-	// Preview is the page's link preview; nil without Opts.Origin.
+	// Preview is the page's link preview; nil without an origin.
 	Preview *Preview
 
 	// Steps lead through the game's positions, one ply at a time.
@@ -71,42 +64,40 @@ type HistoryView struct {
 	Ply         int    // the ply to play in the position shown (what Analyse analyses)
 }
 
-// NewGame describes g as the playground shows it now.
-func NewGame(g *rules.Game, o Options) Game {
-	m := describeGame(g, o, lastMove(g))
+// NewGame describes g, the game info tells of, as the playground shows it
+// now with o.
+func NewGame(g *rules.Game, info Info, o Options) Game {
+	m := describeGame(g, info, o, lastMove(g))
 	m.History = markNow(historyRows(g, -1))
 	title := m.Status
 	if m.Over {
-		title = fmt.Sprintf("Ply %d · %s", g.Ply(), m.Banner)
+		title = overTitle(g.Ply(), m.Banner)
 	}
-	m.Preview = newPreview(g, m.Opts, m.Opts.Base, title, m.FEN, lastMove(g), m.Board.Flipped)
+	m.Preview = newPreview(g, info.Origin, gamePath(info.ID), title, m.FEN, lastMove(g), m.Board.Flipped)
 	return m
 }
 
 // describeGame is NewGame without the history, whose rows grow with the
 // game, and without the link preview (a full page's only); last is the
 // last move played (nil for none), drawn on the board.
-func describeGame(g *rules.Game, o Options, last *rules.Pair) Game {
+func describeGame(g *rules.Game, info Info, o Options, last *rules.Pair) Game {
 	turn := g.Turn()
 	out := g.Outcome()
+	perm := info.Perm
 	recent := g.HistorySince(played(g) - 1) // the last ply
 	m := Game{
-		Paths:     pathsOf(o),
-		Opts:      o,
-		Variant:   g.Variant().Name(),
-		Bans:      g.Variant().HasBans(),
-		Ply:       g.Ply(),
-		Actor:     turn.Actor.Name(),
-		ActorID:   turn.Actor.String(),
-		CanUndo:   o.Seats.White && o.Seats.Black && (g.Ply() > g.StartPly() || out.Reason == rules.Resignation || out.Reason == rules.Agreement),
-		Over:      out.Over(),
-		CanAct:    !out.Over() && o.Seats.Has(turn.Actor),
-		CanDraw:   !out.Over() && o.Seats.White && o.Seats.Black,
-		Watching:  !o.Seats.White && !o.Seats.Black,
-		BothSeats: o.Seats.White && o.Seats.Black,
-		FEN:       g.FEN(),
-		Steps:     stepsAt(o, played(g), played(g)),
-		Announce:  o.Announce,
+		Paths:    pathsOf(info.ID),
+		Opts:     o,
+		Info:     info,
+		Variant:  g.Variant().Name(),
+		Bans:     g.Variant().HasBans(),
+		Ply:      g.Ply(),
+		Actor:    turn.Actor.Name(),
+		ActorID:  turn.Actor.String(),
+		Over:     out.Over(),
+		FEN:      g.FEN(),
+		Steps:    stepsAt(info.ID, o, played(g), played(g)),
+		Announce: o.Announce,
 
 		StartComment: g.Comment(0),
 		BranchPly:    -1,
@@ -114,62 +105,37 @@ func describeGame(g *rules.Game, o Options, last *rules.Pair) Game {
 	if m.Announce == "" {
 		m.Announce = announceLast(recent, out)
 	}
-	if c := o.Computer; c != nil {
-		m.VsComputer = o.Seats.Has(c.Side.Other())
-		m.Thinking = !out.Over() && turn.Actor == c.Side
-		// A side acts at most twice in a row (a move, then a ban), so the
-		// last three plies hold the human's last one, if any.
-		m.CanUndo = m.VsComputer && (out.Reason == rules.Resignation || playedBy(g.HistorySince(played(g)-3), c.Side.Other()))
+	level := 0
+	if b := info.Bot; b != nil {
+		m.VsComputer = perm.Seats.Has(b.Color.Other())
+		m.Thinking = !out.Over() && turn.Actor == b.Color
+		level = b.Level
 	}
 	ban, hasBan := g.Ban()
 	switch {
 	case out.Over():
 		m.Phase = "over"
-		m.Status = fmt.Sprintf("Ply %d · Game over", g.Ply())
 		m.Banner = Banner(out)
-		m.Hint = "Browse the history, undo, or start a new game."
 	case turn.Phase == rules.PhaseBan:
 		m.Phase = "ban"
-		m.Status = fmt.Sprintf("Ply %d · %s bans a %s move", g.Ply(), turn.Actor.Name(), turn.ToMove.Name())
-		m.Hint = fmt.Sprintf("%s: pick one of %s's pieces, then the square it may not go to.", turn.Actor.Name(), turn.ToMove.Name())
 	default:
 		m.Phase = "move"
-		m.Status = fmt.Sprintf("Ply %d · %s to move", g.Ply(), turn.Actor.Name())
-		if g.InCheck() {
-			m.Status += " (in check)"
-		}
-		if hasBan {
-			m.Status += " — " + arrowPair(ban) + " is banned"
-		}
-		m.Hint = fmt.Sprintf("%s: pick one of your pieces, then its destination.", turn.Actor.Name())
 	}
+	var banned *rules.Pair
+	if hasBan {
+		banned = &ban
+	}
+	m.Status = statusLine(g.Ply(), turn, out, g.InCheck(), banned)
 	m.Title = title(m.Variant, turn.Actor.Name(), turn.Phase.String(), out)
 	m.Sound = soundOf(recent, out)
-	switch {
-	case out.Over() && !m.BothSeats:
-		m.Hint = "Browse the history, or start a new game."
-	case m.Thinking:
-		m.Hint = fmt.Sprintf("The computer (level %d) is thinking…", o.Computer.Level)
-	case !out.Over() && !m.CanAct:
-		m.Hint = fmt.Sprintf("Waiting for %s to %s.", turn.Actor.Name(), turn.Phase)
-	}
 
 	var dests destMap
-	if m.CanAct {
+	if perm.Play {
 		dests = destinations(g.Legal())
 	}
-	if m.MustPass = dests.pass; m.MustPass {
-		m.Hint = fmt.Sprintf("Partial checkmate: no move frees a king of %s in check, so %s passes.", turn.Actor.Name(), turn.Actor.Name())
-	}
-	switch {
-	case o.Seats.White && o.Seats.Black:
-		m.ResignSide, m.ResignName = turn.Actor.String(), turn.Actor.Name()
-	case o.Seats.White:
-		m.ResignSide, m.ResignName = "white", "White"
-	case o.Seats.Black:
-		m.ResignSide, m.ResignName = "black", "Black"
-	}
-	bottom := bottomSide(o, out.Over(), turn.Actor)
+	m.MustPass = dests.pass
+	m.Hint = hint(turn, out, perm, m.Thinking, level, m.MustPass)
+	bottom := bottomSide(o, perm.Seats, out.Over(), turn.Actor)
 	pos := g.Position()
 	var banPtr *rules.Pair
 	if last, ok := g.LastAction(); ok && last.Phase == rules.PhaseBan {
@@ -179,7 +145,7 @@ func describeGame(g *rules.Game, o Options, last *rules.Pair) Game {
 		banPtr = &ban
 	}
 	m.Board = board(&pos, bottom, banPtr, last, g.CheckedKings(&pos), g.Variant().Board().ExtraSquares())
-	m.Board.ReadOnly = m.Watching || !out.Over() && !m.CanAct
+	m.Board.ReadOnly = !perm.Seats.Any() || !out.Over() && !perm.Play
 	if _, ok := dests.of(o.Sel); !ok {
 		o.Sel, o.PromoTo = rules.NoSquare, rules.NoSquare
 		m.Opts = o
@@ -195,7 +161,7 @@ func describeGame(g *rules.Game, o Options, last *rules.Pair) Game {
 		}
 	}
 	if out.Over() || !g.Variant().HasBans() { // a game with bans is played on, not branched
-		m.BranchPly, m.Branches = played(g), branches(o.Variants, g.Variant())
+		m.BranchPly, m.Branches = played(g), branches(info.Variants, g.Variant())
 	}
 	return m
 }
@@ -203,12 +169,12 @@ func describeGame(g *rules.Game, o Options, last *rules.Pair) Game {
 // bottomSide is the side shown at the bottom of the board: the actor's
 // with auto-flip in a game not over, Black's for a viewer who holds only
 // Black's seat, else White's; turned round with Flip.
-func bottomSide(o Options, over bool, actor rules.Color) rules.Color {
+func bottomSide(o Options, seats games.Seats, over bool, actor rules.Color) rules.Color {
 	bottom := rules.White
 	switch {
 	case o.Auto && !over:
 		bottom = actor
-	case o.Seats.Black && !o.Seats.White:
+	case seats.Black && !seats.White:
 		bottom = rules.Black
 	}
 	if o.Flip {
@@ -219,30 +185,30 @@ func bottomSide(o Options, over bool, actor rules.Color) rules.Color {
 
 // NewHistoryView describes the board after the first index plies of g
 // (0: the start position), read-only.
-func NewHistoryView(g *rules.Game, index int, o Options) (Game, error) {
+func NewHistoryView(g *rules.Game, index int, info Info, o Options) (Game, error) {
 	hist := g.History()
 	if index < 0 || index > len(hist) {
 		return Game{}, fmt.Errorf("no ply %d: this game has %d", index, len(hist))
 	}
 	m := Game{
-		Paths:   pathsOf(o),
+		Paths:   pathsOf(info.ID),
 		Opts:    o,
+		Info:    info,
 		Variant: g.Variant().Name(),
 		Bans:    g.Variant().HasBans(),
 		Phase:   "view",
 		History: historyRows(g, index),
-		Steps:   stepsAt(o, index, len(hist)),
+		Steps:   stepsAt(info.ID, o, index, len(hist)),
 		Over:    g.Outcome().Over(),
-		CanUndo: false,
 
 		StartComment: g.Comment(0),
 		BranchPly:    index,
-		Branches:     branches(o.Variants, g.Variant()),
+		Branches:     branches(info.Variants, g.Variant()),
 	}
 	var pos rules.Position
 	var ban *rules.Pair
 	var last *rules.Pair
-	caption := "Start position"
+	var shown *rules.PlyInfo
 	if index == 0 {
 		start, err := rules.FromFEN(g.StartFEN(), g.Variant())
 		if err != nil {
@@ -255,9 +221,9 @@ func NewHistoryView(g *rules.Game, index int, o Options) (Game, error) {
 		}
 	} else {
 		p := hist[index-1]
+		shown = &p
 		pos = p.Position
 		m.FEN = p.FEN()
-		caption = fmt.Sprintf("After ply %d: %s", p.Ply, describe(p))
 		if p.Action.Phase == rules.PhaseBan {
 			b := p.Action.Pair()
 			ban = &b
@@ -270,9 +236,10 @@ func NewHistoryView(g *rules.Game, index int, o Options) (Game, error) {
 			}
 		}
 	}
+	caption := viewCaption(shown)
 	m.Status = caption
-	m.Title = fmt.Sprintf("Ply %d of %d · %s", index, len(hist), m.Variant)
-	m.Hint = "A read-only view of the game. To go on from this position, start a new game from it below (Play from here); the game itself stays as it is."
+	m.Title = viewTitle(index, len(hist), m.Variant)
+	m.Hint = viewHint
 	m.View = &HistoryView{Index: index, Last: len(hist), Caption: caption, Ply: g.StartPly() + index}
 	bottom := rules.White
 	if o.Flip {
@@ -280,7 +247,7 @@ func NewHistoryView(g *rules.Game, index int, o Options) (Game, error) {
 	}
 	m.Board = board(&pos, bottom, ban, last, g.CheckedKings(&pos), g.Variant().Board().ExtraSquares())
 	m.Board.ReadOnly = true
-	m.Preview = newPreview(g, o, o.Base+"/history/"+strconv.Itoa(index), caption, m.FEN, last, m.Board.Flipped)
+	m.Preview = newPreview(g, info.Origin, gamePath(info.ID)+"/history/"+strconv.Itoa(index), caption, m.FEN, last, m.Board.Flipped)
 	return m, nil
 }
 
@@ -292,14 +259,14 @@ func (g Game) Waiting() bool {
 	if g.VsComputer {
 		return g.Thinking && g.View == nil
 	}
-	t := g.Opts.Table
-	if t == nil || t.Mine == "" || g.View != nil {
+	t, perm := g.Info.Table, g.Info.Perm
+	if t == nil || !perm.Seats.Any() || g.View != nil {
 		return false
 	}
 	if g.Over {
-		return t.RematchBy == t.Mine && t.RematchURL == ""
+		return t.Offers.Rematch == perm.Side && t.RematchURL == ""
 	}
-	return !g.CanAct
+	return !perm.Play
 }
 
 // played is how many plies g has played since its start position.
@@ -325,14 +292,4 @@ func lastMoveIn(hist []rules.PlyInfo) *rules.Pair {
 		}
 	}
 	return nil
-}
-
-// playedBy reports whether side played any ply of hist.
-func playedBy(hist []rules.PlyInfo, side rules.Color) bool {
-	for _, p := range hist {
-		if p.Actor == side {
-			return true
-		}
-	}
-	return false
 }

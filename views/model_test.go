@@ -3,11 +3,40 @@ package views
 import (
 	"bytes"
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/rules"
 )
+
+// seated is the Info of game g for a viewer holding seats: a hot-seat game
+// when they hold both, else one between two players.
+func seated(g *rules.Game, seats games.Seats) Info {
+	rec := games.Record{ID: "x", Game: g, Mode: games.HotSeat, White: "w", Black: "b"}
+	switch {
+	case seats.Both():
+		rec.Black = "w"
+	case seats.Any():
+		rec.Mode = games.Invite
+	}
+	holder := "w"
+	if seats.Black && !seats.White {
+		holder = "b"
+	}
+	if !seats.Any() {
+		holder = "nobody"
+	}
+	return Info{ID: rec.ID, Perm: rec.Permissions(seatsOf(&rec, holder))}
+}
+
+func seatsOf(rec *games.Record, holder string) games.Seats {
+	w, b := rec.Seats(holder)
+	return games.Seats{White: w, Black: b}
+}
+
+var hotSeat = games.Seats{White: true, Black: true}
 
 func TestBanner(t *testing.T) {
 	for _, tc := range []struct {
@@ -74,7 +103,7 @@ func TestBoardOrientation(t *testing.T) {
 		{Options{Auto: true, Sel: rules.NoSquare, PromoTo: rules.NoSquare}, "h1", "a8"}, // Black bans first
 		{Options{Auto: true, Flip: true, Sel: rules.NoSquare, PromoTo: rules.NoSquare}, "a8", "h1"},
 	} {
-		sq := NewGame(g, tc.o).Board.Squares
+		sq := NewGame(g, Info{}, tc.o).Board.Squares
 		if sq[0].Name() != tc.first || sq[63].Name() != tc.last {
 			t.Errorf("%+v: board runs %s…%s, want %s…%s", tc.o, sq[0].Name(), sq[63].Name(), tc.first, tc.last)
 		}
@@ -88,13 +117,13 @@ func TestSelectionAndPromotion(t *testing.T) {
 	}
 	e7, _ := rules.ParseSquare("e7")
 	e8, _ := rules.ParseSquare("e8")
-	m := NewGame(g, Options{Sel: e7, PromoTo: e8, Seats: Seats{White: true, Black: true}})
+	m := NewGame(g, seated(g, hotSeat), Options{Sel: e7, PromoTo: e8})
 	if m.Promotion == nil || len(m.Promotion.Choices) != 4 || m.Promotion.Choices[0].Piece != "wQ" {
 		t.Fatalf("promotion %+v", m.Promotion)
 	}
 	// A selection with no legal action is dropped.
 	a8, _ := rules.ParseSquare("a8")
-	if m := NewGame(g, Options{Sel: a8, PromoTo: rules.NoSquare, Seats: Seats{White: true, Black: true}}); m.Opts.Sel != rules.NoSquare {
+	if m := NewGame(g, seated(g, hotSeat), Options{Sel: a8, PromoTo: rules.NoSquare}); m.Opts.Sel != rules.NoSquare {
 		t.Errorf("kept selection of a square with no move")
 	}
 	var buf bytes.Buffer
@@ -131,70 +160,72 @@ func TestHotEscapes(t *testing.T) {
 	}
 }
 
-// TestSeatsShapeWhatTheViewerMayDo checks a spectator gets a read-only
-// board and no controls that act, one seat plays only its own turn, and
-// both seats play every turn.
-func TestSeatsShapeWhatTheViewerMayDo(t *testing.T) {
+// TestPermissionsShapeThePage checks the page renders what the viewer may
+// do: a spectator gets a read-only board, no controls that act and a
+// note; one seat plays only its own turn and resigns for itself; both
+// seats play every turn, resign for the side to act and may undo and
+// agree a draw.
+func TestPermissionsShapeThePage(t *testing.T) {
 	g := rules.New(rules.BanChess{}) // ply 1: Black bans
 	for _, tc := range []struct {
-		name                    string
-		seats                   Seats
-		readOnly, canAct, undo  bool
-		resign                  string
-		watching, both, flipped bool
+		name              string
+		seats             games.Seats
+		readOnly, flipped bool
+		resign            string // the resign form's side
+		forms             []string
+		watching          bool
 	}{
-		{"spectator", Seats{}, true, false, false, "", true, false, false},
-		{"white only", Seats{White: true}, true, false, false, "white", false, false, false},
-		{"black only", Seats{Black: true}, false, true, false, "black", false, false, true},
-		{"hot seat", Seats{White: true, Black: true}, false, true, false, "black", false, true, false},
+		{"spectator", games.Seats{}, true, false, "", nil, true},
+		{"white only", games.Seats{White: true}, true, false, "white", []string{"resign"}, false},
+		{"black only", games.Seats{Black: true}, false, true, "black", []string{"ply", "resign"}, false},
+		{"hot seat", hotSeat, false, false, "black", []string{"ply", "undo", "resign", "draw"}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			m := NewGame(g, Options{Sel: rules.NoSquare, PromoTo: rules.NoSquare, Seats: tc.seats, Base: "/g/x"})
-			if m.Board.ReadOnly != tc.readOnly || m.CanAct != tc.canAct || m.CanUndo != tc.undo || m.ResignSide != tc.resign ||
-				m.Watching != tc.watching || m.BothSeats != tc.both || m.Board.Flipped != tc.flipped {
-				t.Errorf("readOnly %v canAct %v undo %v resign %q watching %v both %v flipped %v",
-					m.Board.ReadOnly, m.CanAct, m.CanUndo, m.ResignSide, m.Watching, m.BothSeats, m.Board.Flipped)
-			}
-			if (m.Board.Dests != "") != tc.canAct {
-				t.Errorf("squares to pick %q with canAct %v", m.Board.Dests, tc.canAct)
+			m := NewGame(g, seated(g, tc.seats), NoSelection())
+			if m.Board.ReadOnly != tc.readOnly || m.Board.Flipped != tc.flipped || (m.Board.Dests != "") == tc.readOnly {
+				t.Errorf("board read-only %v, flipped %v, squares to pick %q", m.Board.ReadOnly, m.Board.Flipped, m.Board.Dests)
 			}
 			var buf bytes.Buffer
 			if err := Page(m).Render(context.Background(), &buf); err != nil {
 				t.Fatal(err)
 			}
 			page := buf.String()
-			for _, form := range []string{`action="/g/x/ply"`, `action="/g/x/undo"`, `action="/g/x/draw"`} {
-				if strings.Contains(page, form) && !tc.canAct && form == `action="/g/x/ply"` {
-					t.Errorf("a viewer who cannot act gets %s", form)
-				}
-				if tc.watching && strings.Contains(page, form) {
-					t.Errorf("a spectator gets %s", form)
+			for _, form := range []string{"ply", "undo", "resign", "draw"} {
+				if got := strings.Contains(page, `action="/g/x/`+form+`"`); got != slices.Contains(tc.forms, form) {
+					t.Errorf("form %s: %v", form, got)
 				}
 			}
-			if !strings.Contains(page, "data-watch-link") && m.Opts.WatchURL != "" {
-				t.Error("no data-watch-link")
+			if got := strings.Contains(page, `name="side" value="`+tc.resign+`"`); got != (tc.resign != "") {
+				t.Errorf("no resign form for %q", tc.resign)
+			}
+			if got := strings.Contains(page, `id="watching"`); got != tc.watching {
+				t.Errorf("the spectator's note: %v", got)
 			}
 		})
 	}
 }
 
-func TestQueryUsesTheGamePath(t *testing.T) {
+func TestGameURL(t *testing.T) {
 	for _, tc := range []struct {
+		id    string
 		o     Options
 		extra []string
 		want  string
 	}{
-		{Options{}, nil, "/"},
-		{Options{Base: "/g/abc"}, nil, "/g/abc"},
-		{Options{Base: "/g/abc", Flip: true}, []string{"sel", "e2"}, "/g/abc?flip=1&sel=e2"},
-		{Options{Base: "/g/abc", Auto: true}, []string{"sel", ""}, "/g/abc?auto=1"},
+		{"", Options{}, nil, "/"},
+		{"abc", Options{}, nil, "/g/abc"},
+		{"abc", Options{Flip: true}, []string{"sel", "e2"}, "/g/abc?flip=1&sel=e2"},
+		{"abc", Options{Auto: true}, []string{"sel", ""}, "/g/abc?auto=1"},
 	} {
-		if got := tc.o.Query(tc.extra...); got != tc.want {
-			t.Errorf("%+v.Query(%q) = %q, want %q", tc.o, tc.extra, got, tc.want)
+		if got := tc.o.GameURL(tc.id, tc.extra...); got != tc.want {
+			t.Errorf("%+v.GameURL(%q, %q) = %q, want %q", tc.o, tc.id, tc.extra, got, tc.want)
 		}
 	}
-	if got := historyURL(3, historyQuery(Options{Base: "/g/abc", Flip: true})); got != "/g/abc/history/3?flip=1" {
+	if got := historyURL(3, historyQuery("abc", Options{Flip: true})); got != "/g/abc/history/3?flip=1" {
 		t.Errorf("historyURL = %q", got)
+	}
+	if got := (Options{Auto: true}).HistoryURL("abc", 0, "notice", "chess"); got != "/g/abc/history/0?auto=1&notice=chess" {
+		t.Errorf("HistoryURL = %q", got)
 	}
 }
 
@@ -236,7 +267,7 @@ func TestTitleAndSound(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		m := NewGame(g, NoSelection())
+		m := NewGame(g, Info{}, NoSelection())
 		if m.Title != tc.title || m.Sound != tc.sound {
 			t.Errorf("%v: title %q sound %q, want %q %q", tc.line, m.Title, m.Sound, tc.title, tc.sound)
 		}
@@ -254,9 +285,8 @@ func TestPromotionPickerSitsOnTheSquare(t *testing.T) {
 		top  bool
 	}{{false, 4, true}, {true, 3, false}} {
 		o := NoSelection()
-		o.Seats = Seats{White: true, Black: true}
 		o.Flip, o.Sel, o.PromoTo = tc.flip, mustSquare(t, "e7"), mustSquare(t, "e8")
-		m := NewGame(g, o)
+		m := NewGame(g, seated(g, hotSeat), o)
 		if m.Promotion == nil || m.Promotion.Col != tc.col || m.Promotion.Top != tc.top {
 			t.Errorf("flip %v: picker %+v, want column %d, top %v", tc.flip, m.Promotion, tc.col, tc.top)
 		}

@@ -46,7 +46,7 @@ func newGameForm(g Game) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = variantButtons(g.Opts.Variants).Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = variantButtons(g.Info.Variants).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -54,11 +54,11 @@ func newGameForm(g Game) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = inviteForm(g.Opts.Variants).Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = inviteForm(g.Info.Variants).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = botForm(g.Opts.Variants).Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = botForm(g.Info.Variants).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

@@ -1,20 +1,19 @@
 package views
 
 import (
+	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/rules"
 )
 
-// Options are the per-request choices that shape a page: orientation,
-// selection, and messages for the user.
+// Options are one request's display choices: how the viewer looks at the
+// game, the square it picked, and what the request has to tell them. They
+// come from the request (its form, its query, the settings cookie); what
+// a page shows of the game itself comes from an Info.
 type Options struct {
 	Flip bool // turn the board round (relative to Auto's choice)
 	Auto bool // show the acting side at the bottom
 	Mute bool // no sounds for plies (they are on by default)
 	Size int  // the board's size in percent of the largest that fits (SizeMin–100; 0 is 100)
-
-	// Variants are the variants the server plays, the default first
-	// (VariantsOf): the new-game forms and the import box offer them.
-	Variants []Variant
 
 	// Sel is the square picked on the board (NoSquare for none); PromoTo,
 	// with Sel, asks for the promotion picker.
@@ -24,49 +23,74 @@ type Options struct {
 	Notice   string // an informational note, such as "loaded as a start position"
 	Announce string // overrides the aria-live announcement of the last ply
 
-	ImportText, ImportError string         // the import box after a failed import
-	ImportVariant           string         // the variant chosen for it ("": as the text says)
-	ImportAtStart           bool           // open the imported game at its start
-	ImportGames             []ImportChoice // a PGN's games, to choose one
+	Import ImportBox // the import box after a failed import
+	Export bool      // show the PGN and the share link (else a link to them)
 
-	Base     string // the game's path, "/g/{id}": links and forms go under it
-	Origin   string // scheme://host for absolute URLs (link previews); "": none
-	WatchURL string // absolute public link to the game (anyone may watch)
-	ShareURL string // absolute link reproducing the game
-	PGN      string // the game's PGN, written by the caller with its tags
-	Export   bool   // show the PGN and the share link (else a link to them)
-	Asset    string // version suffix for static URLs
-
-	// Seats are the seats the viewer holds; none is a spectator, who sees
-	// the game read-only.
-	Seats Seats
-	// Games lists the viewer's games, on a full page.
-	Games []GameLink
-
-	// Revision is the game's revision shown; EventsURL is its stream of
-	// changes, which a page with JavaScript follows live.
-	Revision  int64
-	EventsURL string
-	// Table is set for a game between two players.
-	Table *Table
 	// JoinCode is an invite code the viewer opened the game with, which a
-	// button on the page presents to take the free seat.
+	// button on the page presents to take the free seat (when
+	// Permissions.Join allows).
 	JoinCode string
 	// SeatTaken says the viewer opened an invite link whose seats were
 	// both taken.
 	SeatTaken bool
-	// Computer is set for a game against the computer.
-	Computer *Computer
-	// EngineLocked says the engine may not analyse the game now (a game
-	// between two players, until it ends): no Analyse links, and the live
-	// panel says why (games.Record.EngineLocked).
-	EngineLocked bool
 }
 
-// Computer is the computer's seat at a game against it.
-type Computer struct {
-	Side  rules.Color // the side it plays
-	Level int         // 1–8
+// ImportBox is what the import box shows again after an import that did
+// not open a game.
+type ImportBox struct {
+	Text, Error string
+	Variant     string         // the variant chosen ("": as the text says)
+	AtStart     bool           // open the imported game at its start
+	Games       []ImportChoice // a PGN's games, to choose one
+}
+
+// NoSelection returns Options with no square picked.
+func NoSelection() Options { return Options{Sel: rules.NoSquare, PromoTo: rules.NoSquare} }
+
+// Site is what every page of a server shares.
+type Site struct {
+	Asset  string // version suffix for static URLs
+	Origin string // scheme://host for absolute URLs (links to share, link previews); "": none
+	// Variants are the variants the server plays, the default first
+	// (VariantsOf): the new-game forms and the import box offer them.
+	Variants []Variant
+}
+
+// Info is what a game's page shows of the game besides its position: its
+// address and revision, what the viewer may do, who sits at it. A handler
+// fills it once per request, under the game's lock (games.ViewFunc).
+type Info struct {
+	Site
+	// ID is the game's id: its page is /g/{ID}. "" for a page of no game.
+	ID string
+	// Revision is the game's revision shown, which a page with JavaScript
+	// follows live.
+	Revision int64
+	// Perm is what the viewer may do (games.Record.Permissions); its Seats
+	// say which seats they hold (none: a spectator, who sees the game
+	// read-only).
+	Perm games.Permissions
+	// Table is set for a game between two players.
+	Table *Table
+	// Bot is the computer's seat at a game against it; nil otherwise.
+	Bot *games.Bot
+	// Games lists the viewer's games, on a full page.
+	Games []GameLink
+	// ShareURL and PGN are the export panel's, when Options.Export shows
+	// them: an absolute link reproducing the game, and its PGN with the
+	// server's tags.
+	ShareURL, PGN string
+}
+
+// GameLink is one of the viewer's games in their list.
+type GameLink struct {
+	URL     string // "/g/{id}"
+	HideURL string // the form that removes it from the list
+	Title   string // "Ban Chess · ply 12"
+	Status  string // "White to move", "1-0"
+	FEN     string // the position now
+	Board   string // the position's placement, as a small board (see MiniBoard)
+	Current bool   // the game on this page
 }
 
 // SizeMin and SizeStep bound the board size setting: SizeMin, SizeMin +
@@ -84,28 +108,6 @@ func (o Options) BoardSize() int {
 	}
 	return o.Size
 }
-
-// Seats are the seats of the game the viewer holds.
-type Seats struct{ White, Black bool }
-
-// Has reports whether the seat of side is held.
-func (s Seats) Has(side rules.Color) bool {
-	return side == rules.White && s.White || side == rules.Black && s.Black
-}
-
-// GameLink is one of the viewer's games in their list.
-type GameLink struct {
-	URL     string // "/g/{id}"
-	HideURL string // the form that removes it from the list
-	Title   string // "Ban Chess · ply 12"
-	Status  string // "White to move", "1-0"
-	FEN     string // the position now
-	Board   string // the position's placement, as a small board (see MiniBoard)
-	Current bool   // the game on this page
-}
-
-// NoSelection returns Options with no square picked.
-func NoSelection() Options { return Options{Sel: rules.NoSquare, PromoTo: rules.NoSquare} }
 
 // boardSizes lists the board size setting's choices, largest first.
 func boardSizes() []int {

@@ -26,11 +26,11 @@ type Preview struct {
 // newPreview describes the page at path (under origin) showing fen, with
 // title as the status line and last as the last move (nil for none).
 // It returns nil without an origin: a preview needs absolute URLs.
-func newPreview(g *rules.Game, o Options, path, title, fen string, last *rules.Pair, flipped bool) *Preview {
-	if o.Origin == "" {
+func newPreview(g *rules.Game, origin, path, title, fen string, last *rules.Pair, flipped bool) *Preview {
+	if origin == "" {
 		return nil
 	}
-	img := o.Origin + boardimage.Path(fen, boardimage.PNG) + "?size=" + strconv.Itoa(PreviewSize)
+	img := origin + boardimage.Path(fen, boardimage.PNG) + "?size=" + strconv.Itoa(PreviewSize)
 	if last != nil {
 		img += "&last=" + last.String()
 	}
@@ -41,7 +41,7 @@ func newPreview(g *rules.Game, o Options, path, title, fen string, last *rules.P
 		Title:       title,
 		Description: previewText(g),
 		Image:       img,
-		URL:         o.Origin + path,
+		URL:         origin + path,
 		ImageAlt:    "The board: " + title,
 		ImageSize:   strconv.Itoa(PreviewSize),
 	}

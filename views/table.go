@@ -2,6 +2,8 @@ package views
 
 import (
 	"github.com/a-h/templ"
+
+	"github.com/banchess/banchess/games"
 )
 
 // Table is a game between two players around its board: the seats, the
@@ -10,17 +12,12 @@ type Table struct {
 	// InviteURL is the link that gives the free seat, shown to the creator
 	// while the seat is free ("" once it is taken).
 	InviteURL string
-	// SeatTaken says the viewer opened the invite link of a game whose
-	// seats were both taken.
-	SeatTaken bool
-	// Mine is the viewer's side, "white" or "black" ("" for a spectator).
-	Mine    string
-	Players []Player // White, then Black
+	Players   []Player // White, then Black
 	// Clocked says the game has a clock; TimeControl is its setting ("5+3").
 	Clocked     bool
 	TimeControl string
-	// Offers pending, each "white", "black" or "" (none).
-	TakebackBy, DrawBy, RematchBy string
+	// Offers are the offers pending, each by the side that made it.
+	Offers games.Offers
 	// RematchURL is the rematch game, once accepted.
 	RematchURL string
 	// Spectators counts the viewers watching live who hold no seat.

@@ -4,8 +4,76 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/rules"
 )
+
+// The words of the pages are written here (and in the .templ files), not
+// where the view models are worked out: the seam for a translation.
+
+// statusLine says where the game stands at ply, whose turn it is and, for
+// a move, the ban in force (nil for none): "Ply 2 · White to move — e2→e4
+// is banned", "Ply 9 · Game over".
+func statusLine(ply int, turn rules.Turn, out rules.Outcome, inCheck bool, ban *rules.Pair) string {
+	switch {
+	case out.Over():
+		return fmt.Sprintf("Ply %d · Game over", ply)
+	case turn.Phase == rules.PhaseBan:
+		return fmt.Sprintf("Ply %d · %s bans a %s move", ply, turn.Actor.Name(), turn.ToMove.Name())
+	}
+	s := fmt.Sprintf("Ply %d · %s to move", ply, turn.Actor.Name())
+	if inCheck {
+		s += " (in check)"
+	}
+	if ban != nil {
+		s += " — " + arrowPair(*ban) + " is banned"
+	}
+	return s
+}
+
+// hint says what the viewer, who may do perm, can do next: act (and how),
+// wait for the other side or for the computer (thinking, at level), or
+// browse a finished game; mustPass says their only move is EN-Chess's
+// pass.
+func hint(turn rules.Turn, out rules.Outcome, perm games.Permissions, thinking bool, level int, mustPass bool) string {
+	actor := turn.Actor.Name()
+	switch {
+	case mustPass:
+		return fmt.Sprintf("Partial checkmate: no move frees a king of %s in check, so %s passes.", actor, actor)
+	case out.Over() && !perm.Seats.Both():
+		return "Browse the history, or start a new game."
+	case out.Over():
+		return "Browse the history, undo, or start a new game."
+	case thinking:
+		return fmt.Sprintf("The computer (level %d) is thinking…", level)
+	case !perm.Play:
+		return fmt.Sprintf("Waiting for %s to %s.", actor, turn.Phase)
+	case turn.Phase == rules.PhaseBan:
+		return fmt.Sprintf("%s: pick one of %s's pieces, then the square it may not go to.", actor, turn.ToMove.Name())
+	}
+	return fmt.Sprintf("%s: pick one of your pieces, then its destination.", actor)
+}
+
+// overTitle is a finished game's title in its link preview: "Ply 31 ·
+// Checkmate by ban — White wins, 1-0".
+func overTitle(ply int, banner string) string { return fmt.Sprintf("Ply %d · %s", ply, banner) }
+
+// viewCaption says what a history view shows: the position after ply p
+// ("After ply 3: White banned e7–e5"), or the start (p nil).
+func viewCaption(p *rules.PlyInfo) string {
+	if p == nil {
+		return "Start position"
+	}
+	return fmt.Sprintf("After ply %d: %s", p.Ply, describe(*p))
+}
+
+// viewTitle is a history view's tab title: "Ply 3 of 12 · Ban Chess".
+func viewTitle(index, plies int, variant string) string {
+	return fmt.Sprintf("Ply %d of %d · %s", index, plies, variant)
+}
+
+// viewHint is what a history view says to do.
+const viewHint = "A read-only view of the game. To go on from this position, start a new game from it below (Play from here); the game itself stays as it is."
 
 // Banner describes a finished game: "Checkmate by ban — White wins, 1-0".
 func Banner(o rules.Outcome) string {

@@ -3,19 +3,34 @@ package views
 import (
 	"net/url"
 	"strconv"
-	"strings"
 
 	"github.com/a-h/templ"
 )
 
-// Query returns the game's path with the orientation as URL query values,
-// for links and redirects; extra pairs (key, value, …) are added.
-func (o Options) Query(extra ...string) string {
-	base := o.Base
+// gamePath is the address of game id, under which its forms post: "/g/{id}",
+// or "" for no game.
+func gamePath(id string) string {
+	if id == "" {
+		return ""
+	}
+	return "/g/" + id
+}
+
+// GameURL returns the address of game id's page with o's orientation as
+// URL query values, for links and redirects; extra pairs (key, value, …)
+// are added. With no id it is the playground's ("/").
+func (o Options) GameURL(id string, extra ...string) string {
+	base := gamePath(id)
 	if base == "" {
 		base = "/"
 	}
 	return base + o.query(extra...)
+}
+
+// HistoryURL returns the address of the read-only view of game id after
+// index plies, with o's orientation and extra query pairs.
+func (o Options) HistoryURL(id string, index int, extra ...string) string {
+	return gamePath(id) + "/history/" + strconv.Itoa(index) + o.query(extra...)
 }
 
 // query is the orientation and extra pairs as a query string: "" or
@@ -39,13 +54,18 @@ func (o Options) query(extra ...string) string {
 	return "?" + q.Encode()
 }
 
-// Paths are the addresses under a game's path that its page posts to.
-type Paths struct{ Select, Ply, Undo, Resign, Draw, PGN, Analysis, Export templ.SafeURL }
+// url is the address of g's game page with its orientation and extra
+// query pairs.
+func (g Game) url(extra ...string) string { return g.Opts.GameURL(g.Info.ID, extra...) }
 
-// pathsOf works out the paths of the game o shows, once per page.
-func pathsOf(o Options) Paths {
-	p := func(action string) templ.SafeURL { return templ.SafeURL(actionURL(o, action)) }
-	return Paths{Select: p("select"), Ply: p("ply"), Undo: p("undo"), Resign: p("resign"), Draw: p("draw"), PGN: p("pgn"), Analysis: p("analysis"), Export: p("export")}
+// Paths are the addresses under a game's path that its page posts to.
+type Paths struct{ Select, Ply, Undo, Resign, Draw, Branch, PGN, Analysis, Export templ.SafeURL }
+
+// pathsOf works out the paths of game id, once per page.
+func pathsOf(id string) Paths {
+	base := gamePath(id)
+	p := func(action string) templ.SafeURL { return templ.SafeURL(base + "/" + action) }
+	return Paths{Select: p("select"), Ply: p("ply"), Undo: p("undo"), Resign: p("resign"), Draw: p("draw"), Branch: p("branch"), PGN: p("pgn"), Analysis: p("analysis"), Export: p("export")}
 }
 
 // Steps are the addresses of the positions around the one shown: the
@@ -53,16 +73,16 @@ func pathsOf(o Options) Paths {
 // there is none (the start has no ply before it).
 type Steps struct{ First, Prev, Next, Last templ.SafeURL }
 
-// stepsAt returns the steps around the position after index of last plies
-// (index = last: the game page itself).
-func stepsAt(o Options, index, last int) Steps {
-	h := historyQuery(o)
+// stepsAt returns the steps through game id, shown with o, around the
+// position after index of last plies (index = last: the game page itself).
+func stepsAt(id string, o Options, index, last int) Steps {
+	h := historyQuery(id, o)
 	var s Steps
 	if index > 0 {
 		s.First, s.Prev = historyURL(0, h), historyURL(index-1, h)
 	}
 	if index < last {
-		s.Next, s.Last = historyURL(index+1, h), templ.SafeURL(o.Query())
+		s.Next, s.Last = historyURL(index+1, h), templ.SafeURL(o.GameURL(id))
 		if index+1 == last {
 			s.Next = s.Last
 		}
@@ -80,15 +100,9 @@ func StaticURL(name, asset string) string { return "/static/" + name + "?v=" + a
 // before the ply index and the query after it, worked out once.
 type historyLinks struct{ prefix, query string }
 
-// historyQuery returns the history links of the game o shows.
-func historyQuery(o Options) historyLinks {
-	return historyLinks{prefix: o.Base + "/history/", query: o.query()}
-}
-
-// HistoryPath is the address of the read-only view of the game o shows
-// after index plies, with o's orientation and extra query pairs.
-func HistoryPath(o Options, index int, extra ...string) string {
-	return o.Base + "/history/" + strconv.Itoa(index) + o.query(extra...)
+// historyQuery returns the history links of game id shown with o.
+func historyQuery(id string, o Options) historyLinks {
+	return historyLinks{prefix: gamePath(id) + "/history/", query: o.query()}
 }
 
 // historyURL is the read-only view after index plies.
@@ -104,35 +118,49 @@ func selName(o Options) string {
 	return ""
 }
 
-// gameID is the id of the game o shows.
-func gameID(o Options) string { return strings.TrimPrefix(o.Base, "/g/") }
-
-// actionURL is the path of one of the game's forms, such as "ply".
-func actionURL(o Options, action string) string { return o.Base + "/" + action }
-
 // editPath opens the position g shows in the board editor: the game's now,
 // or its history view's.
 func editPath(g Game) string {
 	if g.View != nil {
-		return g.Opts.Base + "/history/" + strconv.Itoa(g.View.Index) + "/edit"
+		return gamePath(g.Info.ID) + "/history/" + strconv.Itoa(g.View.Index) + "/edit"
 	}
-	return g.Opts.Base + "/edit"
+	return gamePath(g.Info.ID) + "/edit"
 }
 
-// flipURL and autoURL toggle the orientation; turning one off says so
-// (flip=0), as the server remembers the choice.
-func flipURL(o Options) string {
+// watchURL is the absolute public link to g's game (anyone may watch),
+// shown on its page; "" on a history view or without an origin.
+func (g Game) watchURL() string {
+	if g.View != nil || g.Info.Origin == "" || g.Info.ID == "" {
+		return ""
+	}
+	return g.Info.Origin + gamePath(g.Info.ID)
+}
+
+// eventsURL is the stream of changes of g's game, which its page follows
+// live with JavaScript; "" on a history view.
+func (g Game) eventsURL() string {
+	if g.View != nil || g.Info.ID == "" {
+		return ""
+	}
+	return gamePath(g.Info.ID) + "/events"
+}
+
+// flipURL and autoURL toggle the orientation of g's page; turning one off
+// says so (flip=0), as the server remembers the choice.
+func flipURL(g Game) string {
+	o := g.Opts
 	o.Flip = !o.Flip
 	if !o.Flip {
-		return o.Query("flip", "0")
+		return o.GameURL(g.Info.ID, "flip", "0")
 	}
-	return o.Query()
+	return o.GameURL(g.Info.ID)
 }
 
-func autoURL(o Options) string {
+func autoURL(g Game) string {
+	o := g.Opts
 	o.Auto = !o.Auto
 	if !o.Auto {
-		return o.Query("auto", "0")
+		return o.GameURL(g.Info.ID, "auto", "0")
 	}
-	return o.Query()
+	return o.GameURL(g.Info.ID)
 }
