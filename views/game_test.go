@@ -1,0 +1,157 @@
+package views
+
+import (
+	"bytes"
+	"context"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/banchess/banchess/games"
+	"github.com/banchess/banchess/rules"
+)
+
+// seated is the Info of game g for a viewer holding seats: a hot-seat game
+// when they hold both, else one between two players.
+func seated(g *rules.Game, seats games.Seats) Info {
+	rec := games.Record{ID: "x", Game: g, Mode: games.HotSeat, White: "w", Black: "b"}
+	switch {
+	case seats.Both():
+		rec.Black = "w"
+	case seats.Any():
+		rec.Mode = games.Invite
+	}
+	holder := "w"
+	if seats.Black && !seats.White {
+		holder = "b"
+	}
+	if !seats.Any() {
+		holder = "nobody"
+	}
+	return Info{ID: rec.ID, Perm: rec.Permissions(seatsOf(&rec, holder))}
+}
+
+func seatsOf(rec *games.Record, holder string) games.Seats {
+	w, b := rec.Seats(holder)
+	return games.Seats{White: w, Black: b}
+}
+
+var hotSeat = games.Seats{White: true, Black: true}
+
+func TestBoardOrientation(t *testing.T) {
+	g := rules.New(rules.BanChess{})
+	for _, tc := range []struct {
+		o           Options
+		first, last string
+	}{
+		{NoSelection(), "a8", "h1"},
+		{Options{Flip: true, Sel: rules.NoSquare, PromoTo: rules.NoSquare}, "h1", "a8"},
+		{Options{Auto: true, Sel: rules.NoSquare, PromoTo: rules.NoSquare}, "h1", "a8"}, // Black bans first
+		{Options{Auto: true, Flip: true, Sel: rules.NoSquare, PromoTo: rules.NoSquare}, "a8", "h1"},
+	} {
+		sq := NewGame(g, Info{}, tc.o).Board.Squares
+		if sq[0].Name() != tc.first || sq[63].Name() != tc.last {
+			t.Errorf("%+v: board runs %s…%s, want %s…%s", tc.o, sq[0].Name(), sq[63].Name(), tc.first, tc.last)
+		}
+	}
+}
+
+func TestSelectionAndPromotion(t *testing.T) {
+	g, err := rules.FromFEN("k7/4P3/8/8/8/8/8/4K3 w - - 0 1 2:e1d1", rules.BanChess{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e7, _ := rules.ParseSquare("e7")
+	e8, _ := rules.ParseSquare("e8")
+	m := NewGame(g, seated(g, hotSeat), Options{Sel: e7, PromoTo: e8})
+	if m.Promotion == nil || len(m.Promotion.Choices) != 4 || m.Promotion.Choices[0].Piece != "wQ" {
+		t.Fatalf("promotion %+v", m.Promotion)
+	}
+	// A selection with no legal action is dropped.
+	a8, _ := rules.ParseSquare("a8")
+	if m := NewGame(g, seated(g, hotSeat), Options{Sel: a8, PromoTo: rules.NoSquare}); m.Opts.Sel != rules.NoSquare {
+		t.Errorf("kept selection of a square with no move")
+	}
+	var buf bytes.Buffer
+	if err := Page(m).Render(context.Background(), &buf); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`data-promotion="q"`, `data-square="e8"`, `id="status"`, `id="history"`} {
+		if !strings.Contains(buf.String(), want) {
+			t.Errorf("page lacks %s", want)
+		}
+	}
+}
+
+// TestPermissionsShapeThePage checks the page renders what the viewer may
+// do: a spectator gets a read-only board, no controls that act and a
+// note; one seat plays only its own turn and resigns for itself; both
+// seats play every turn, resign for the side to act and may undo and
+// agree a draw.
+func TestPermissionsShapeThePage(t *testing.T) {
+	g := rules.New(rules.BanChess{}) // ply 1: Black bans
+	for _, tc := range []struct {
+		name              string
+		seats             games.Seats
+		readOnly, flipped bool
+		resign            string // the resign form's side
+		forms             []string
+		watching          bool
+	}{
+		{"spectator", games.Seats{}, true, false, "", nil, true},
+		{"white only", games.Seats{White: true}, true, false, "white", []string{"resign"}, false},
+		{"black only", games.Seats{Black: true}, false, true, "black", []string{"ply", "resign"}, false},
+		{"hot seat", hotSeat, false, false, "black", []string{"ply", "undo", "resign", "draw"}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := NewGame(g, seated(g, tc.seats), NoSelection())
+			if m.Board.ReadOnly != tc.readOnly || m.Board.Flipped != tc.flipped || (m.Board.Dests != "") == tc.readOnly {
+				t.Errorf("board read-only %v, flipped %v, squares to pick %q", m.Board.ReadOnly, m.Board.Flipped, m.Board.Dests)
+			}
+			var buf bytes.Buffer
+			if err := Page(m).Render(context.Background(), &buf); err != nil {
+				t.Fatal(err)
+			}
+			page := buf.String()
+			for _, form := range []string{"ply", "undo", "resign", "draw"} {
+				if got := strings.Contains(page, `action="/g/x/`+form+`"`); got != slices.Contains(tc.forms, form) {
+					t.Errorf("form %s: %v", form, got)
+				}
+			}
+			if got := strings.Contains(page, `name="side" value="`+tc.resign+`"`); got != (tc.resign != "") {
+				t.Errorf("no resign form for %q", tc.resign)
+			}
+			if got := strings.Contains(page, `id="watching"`); got != tc.watching {
+				t.Errorf("the spectator's note: %v", got)
+			}
+		})
+	}
+}
+
+func TestPromotionPickerSitsOnTheSquare(t *testing.T) {
+	g, err := rules.Replay(rules.BanChess{}, "k7/4P3/8/8/8/8/8/4K3 w - - 0 1 1", []string{"b:e1d1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		flip bool
+		col  int
+		top  bool
+	}{{false, 4, true}, {true, 3, false}} {
+		o := NoSelection()
+		o.Flip, o.Sel, o.PromoTo = tc.flip, mustSquare(t, "e7"), mustSquare(t, "e8")
+		m := NewGame(g, seated(g, hotSeat), o)
+		if m.Promotion == nil || m.Promotion.Col != tc.col || m.Promotion.Top != tc.top {
+			t.Errorf("flip %v: picker %+v, want column %d, top %v", tc.flip, m.Promotion, tc.col, tc.top)
+		}
+	}
+}
+
+func mustSquare(t *testing.T, name string) rules.Square {
+	t.Helper()
+	s, err := rules.ParseSquare(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}

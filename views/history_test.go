@@ -1,0 +1,40 @@
+package views
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/banchess/banchess/rules"
+)
+
+func TestHistoryRowsPutBansBeforeTheirMoves(t *testing.T) {
+	g, err := rules.Replay(rules.BanChess{}, "", []string{"b:e2e4", "m:d2d4", "b:e7e5", "m:d7d5", "b:g1f3"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := historyRows(g, -1)
+	if len(rows) != 2 || rows[0].Number != 1 || rows[1].Number != 2 {
+		t.Fatalf("rows %+v", rows)
+	}
+	var got []string
+	for _, r := range rows {
+		for _, it := range append(r.White, r.Black...) {
+			got = append(got, it.Text)
+		}
+	}
+	if want := "e2–e4 d4 e7–e5 d5 g1–f3"; strings.Join(got, " ") != want {
+		t.Errorf("history %q, want %q", strings.Join(got, " "), want)
+	}
+	// A game starting with Black to move opens with "…" for White.
+	g, err = rules.FromFEN("4k3/8/8/8/8/8/4P3/4K3 b - - 0 7", rules.BanChess{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := g.PlayText("b:e8d8"); err != nil {
+		t.Fatal(err)
+	}
+	rows = historyRows(g, -1)
+	if len(rows) != 1 || rows[0].Number != 7 || len(rows[0].White) != 0 || len(rows[0].Black) != 1 {
+		t.Errorf("rows %+v", rows)
+	}
+}
