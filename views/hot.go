@@ -11,8 +11,8 @@ import (
 )
 
 // The board's squares and the history's links are written here in Go
-// rather than in page.templ: a page has 64 squares and a link per ply, and
-// templ's cost per dynamic attribute (a fmt.Sprint each, and a map for each
+// rather than in board.templ and history.templ: a page has 64 squares and
+// a link per ply, and templ's cost per dynamic attribute (a fmt.Sprint each, and a map for each
 // class attribute) made them half of what an htmx ply costs the server.
 // They write exactly what the templ components they replace wrote, and
 // escape every value as templ does.
