@@ -47,7 +47,7 @@ func (p *pages) selectSquare(c echo.Context, id string, o *views.Options) error 
 		// act on, and send no one to the address of a game that is not
 		// there (the fragment of htmx checks both as it renders).
 		err := p.s.games.View(c.Request().Context(), id, player(c), func(rec *games.Record, seats games.Seats) {
-			if !seats.Has(rec.Game.Turn().Actor) || !canPick(rec.Game, sq) {
+			if !rec.Permissions(seats).Play || !canPick(rec.Game, sq) {
 				o.Sel = rules.NoSquare
 			}
 		})
