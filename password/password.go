@@ -1,0 +1,132 @@
+// Package password hashes players' passwords with argon2id (RFC 9106) and
+// checks them, in the PHC string format
+// ($argon2id$v=19$m=19456,t=2,p=1$<salt>$<hash>), so that a stored hash
+// says the parameters it was made with and a change of parameters leaves
+// older hashes readable.
+package password
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/subtle"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"strings"
+
+	"golang.org/x/crypto/argon2"
+)
+
+// Params are argon2id's cost parameters.
+type Params struct {
+	// Memory is the memory one hash takes, in KiB.
+	Memory uint32
+	// Time is the number of passes over the memory.
+	Time uint32
+	// Threads is the parallelism (lanes).
+	Threads uint8
+}
+
+// Default are the parameters new hashes are made with: OWASP's first
+// recommendation for argon2id (19 MiB, 2 passes, 1 lane). One hash or
+// check costs tens of milliseconds of a core (BenchmarkDefault).
+var Default = Params{Memory: 19 * 1024, Time: 2, Threads: 1}
+
+// saltBytes and keyBytes are the sizes of a hash's random salt and of the
+// derived key.
+const (
+	saltBytes = 16
+	keyBytes  = 32
+)
+
+// Hasher hashes and checks passwords, a bounded number at a time (each
+// takes Params.Memory while it runs). It is safe for concurrent use.
+type Hasher struct {
+	params Params
+	slots  chan struct{}
+	dummy  string // a hash of nothing anyone chose, to check against for unknown names
+}
+
+// NewHasher returns a Hasher making hashes with params, running at most
+// concurrent of them at once (at least one).
+func NewHasher(params Params, concurrent int) *Hasher {
+	h := &Hasher{params: params, slots: make(chan struct{}, max(concurrent, 1))}
+	var b [saltBytes]byte
+	rand.Read(b[:])
+	h.dummy = h.encode(b[:], argon2.IDKey(b[:], b[:], params.Time, params.Memory, params.Threads, keyBytes))
+	return h
+}
+
+// Hash returns the PHC string of a fresh hash of pw, with a random salt.
+func (h *Hasher) Hash(ctx context.Context, pw string) (string, error) {
+	if err := h.acquire(ctx); err != nil {
+		return "", err
+	}
+	defer h.release()
+	salt := make([]byte, saltBytes)
+	rand.Read(salt)
+	return h.encode(salt, argon2.IDKey([]byte(pw), salt, h.params.Time, h.params.Memory, h.params.Threads, keyBytes)), nil
+}
+
+// Check reports whether pw is the password encoded hashes. An encoded of
+// "" (no such player) is checked against a dummy hash, so that the answer
+// takes as long as for a player who exists, and is false.
+func (h *Hasher) Check(ctx context.Context, encoded, pw string) (bool, error) {
+	known := encoded != ""
+	if !known {
+		encoded = h.dummy
+	}
+	p, salt, key, err := decode(encoded)
+	if err != nil {
+		return false, err
+	}
+	if err := h.acquire(ctx); err != nil {
+		return false, err
+	}
+	defer h.release()
+	got := argon2.IDKey([]byte(pw), salt, p.Time, p.Memory, p.Threads, uint32(len(key)))
+	return subtle.ConstantTimeCompare(got, key) == 1 && known, nil
+}
+
+func (h *Hasher) acquire(ctx context.Context) error {
+	select {
+	case h.slots <- struct{}{}:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+func (h *Hasher) release() { <-h.slots }
+
+func (h *Hasher) encode(salt, key []byte) string {
+	b64 := base64.RawStdEncoding
+	return fmt.Sprintf("$argon2id$v=%d$m=%d,t=%d,p=%d$%s$%s", argon2.Version, h.params.Memory, h.params.Time, h.params.Threads,
+		b64.EncodeToString(salt), b64.EncodeToString(key))
+}
+
+// errFormat is the error for a stored hash this package cannot read.
+var errFormat = errors.New("password: not an argon2id hash in the PHC format")
+
+// maxMemory bounds the memory a stored hash may ask for (1 GiB), so a
+// damaged row cannot make a check take the machine.
+const maxMemory = 1 << 20
+
+// decode reads a PHC string: its parameters, salt and key.
+func decode(encoded string) (Params, []byte, []byte, error) {
+	parts := strings.Split(encoded, "$")
+	if len(parts) != 6 || parts[0] != "" || parts[1] != "argon2id" || parts[2] != fmt.Sprintf("v=%d", argon2.Version) {
+		return Params{}, nil, nil, errFormat
+	}
+	var p Params
+	if n, err := fmt.Sscanf(parts[3], "m=%d,t=%d,p=%d", &p.Memory, &p.Time, &p.Threads); err != nil || n != 3 ||
+		p.Memory == 0 || p.Memory > maxMemory || p.Time == 0 || p.Threads == 0 {
+		return Params{}, nil, nil, errFormat
+	}
+	salt, err1 := base64.RawStdEncoding.DecodeString(parts[4])
+	key, err2 := base64.RawStdEncoding.DecodeString(parts[5])
+	if err1 != nil || err2 != nil || len(salt) < 8 || len(key) < 16 {
+		return Params{}, nil, nil, errFormat
+	}
+	return p, salt, key, nil
+}
