@@ -155,8 +155,9 @@ func serve(ctx context.Context, args []string, out io.Writer, getenv func(string
 	if l, ok := db.(changeListener); ok {
 		// Other servers on the same database change games too: their
 		// watchers here hear of it.
-		go listen(ctx, l, feed, logger)
+		go listen(ctx, l, feed, svc, logger)
 	}
+	go svc.RunLobby(ctx)
 	h := handlers.New(svc, nil,
 		handlers.WithStreamLimits(handlers.DefaultStreamLimits()),
 		handlers.WithHealthCheck(db),
@@ -222,22 +223,24 @@ type gameStore interface {
 }
 
 // changeListener is a store that other servers share, which reports every
-// game saved by any of them (see store.Postgres.Listen).
+// game saved by any of them, and their notices (the lobby's changes,
+// revoked credentials; see store.Postgres.Listen).
 type changeListener interface {
-	Listen(ctx context.Context, fn func(id string, revision int64)) error
+	Listen(ctx context.Context, fn func(id string, revision int64), notice func(string)) error
 }
 
 // listen wakes the watchers of every game another server changed (and, at
-// no cost but a read, of those this one changed); after a lost connection,
-// when changes may have been missed, it wakes every watcher.
-func listen(ctx context.Context, l changeListener, feed *games.Feed, logger *slog.Logger) {
+// no cost but a read, of those this one changed), and passes the servers'
+// notices to svc; after a lost connection, when changes may have been
+// missed, it wakes every watcher (and svc forgets what notices change).
+func listen(ctx context.Context, l changeListener, feed *games.Feed, svc *games.Service, logger *slog.Logger) {
 	err := l.Listen(ctx, func(id string, _ int64) {
 		if id == "" {
 			feed.PublishAll()
 			return
 		}
 		feed.Publish(id)
-	})
+	}, svc.Notice)
 	if err != nil && ctx.Err() == nil {
 		logger.Error("listening for changes from other servers", "err", err)
 	}

@@ -19,8 +19,8 @@ type Bot struct {
 	Level int `json:"level"`
 }
 
-// botHolder is the holder of the computer's seat: no credential hashes to
-// it (a credential's holder is base64 without a colon).
+// botHolder is the holder of the computer's seat: no player has its id (a
+// player's id is base64 without a colon).
 func botHolder(level int) string { return "engine:" + strconv.Itoa(level) }
 
 // BotSettings are what a game against the computer is created with.
@@ -38,10 +38,10 @@ type BotSettings struct {
 // holds the other seat and plays its plies by itself (at once when it acts
 // first). It returns the game's id and the human's side.
 func (s *Service) CreateBot(ctx context.Context, cred Credential, g *rules.Game, settings BotSettings) (id string, side rules.Color, err error) {
-	holder := cred.Holder()
+	holder, err := s.creator(ctx, cred)
 	switch {
-	case holder == "":
-		return "", 0, Errorf(Unauthorized, "A new game needs a player to hold its seat.")
+	case err != nil:
+		return "", 0, err
 	case settings.Level < 1 || settings.Level > engine.Levels:
 		return "", 0, Errorf(Invalid, "The level must be from 1 to %d.", engine.Levels).withDetail(BadLevel)
 	case s.analyser == nil:

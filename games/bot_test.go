@@ -66,7 +66,7 @@ func newBotEnv(t *testing.T, human rules.Color) *botEnv {
 	eng := &fakeEngine{calls: make(chan search, 4)}
 	e := newEnv(t, games.WithAnalyser(eng))
 	t.Cleanup(e.svc.Close)
-	cred := games.NewCredential()
+	cred := e.cred()
 	id, side, err := e.svc.CreateBot(e.ctx, cred, rules.New(rules.BanChess{}), games.BotSettings{Color: human, Level: 2})
 	if err != nil {
 		t.Fatal(err)
@@ -194,7 +194,7 @@ func TestBotUndoTakesBackBoth(t *testing.T) {
 		t.Errorf("undid %+v, want Black's ply", undone.Ply)
 	}
 	// The watcher, not the computer, may not undo.
-	if _, err := b.svc.Undo(b.ctx, b.id, games.NewCredential(), nil); err == nil {
+	if _, err := b.svc.Undo(b.ctx, b.id, issue(t, b.svc), nil); err == nil {
 		t.Error("a stranger took back a ply")
 	}
 }
@@ -229,7 +229,7 @@ func TestBotStaleSearchRefused(t *testing.T) {
 func TestCreateBotRefuses(t *testing.T) {
 	e := newEnv(t, games.WithAnalyser(&fakeEngine{calls: make(chan search, 4)}))
 	defer e.svc.Close()
-	cred := games.NewCredential()
+	cred := e.cred()
 	for _, tc := range []struct {
 		name  string
 		g     *rules.Game
@@ -249,7 +249,7 @@ func TestCreateBotRefuses(t *testing.T) {
 func TestBotWithEngine(t *testing.T) {
 	e := newEnv(t, games.WithAnalyser(engine.NewPool(1, 2, 1)))
 	defer e.svc.Close()
-	cred := games.NewCredential()
+	cred := e.cred()
 	id, _, err := e.svc.CreateBot(e.ctx, cred, rules.New(rules.Classic{}), games.BotSettings{Color: rules.Black, Level: 1})
 	if err != nil {
 		t.Fatal(err)

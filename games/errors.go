@@ -73,6 +73,20 @@ const (
 	Cancelled          Detail = "cancelled"           // Unavailable: the request was cancelled before it was served
 	Busy               Detail = "busy"                // Unavailable: the store could not serve the game in time
 	Unreadable         Detail = "unreadable"          // Internal: the game's stored record cannot be read
+	BadColor           Detail = "bad_color"           // Invalid: not a colour to play
+	BadName            Detail = "bad_name"            // Invalid: a name against the rules (CheckName)
+	BadPassword        Detail = "bad_password"        // Invalid: a password too short or too long
+	NameTaken          Detail = "name_taken"          // Conflict: another player has the name, in any case
+	Named              Detail = "named"               // Conflict: the player has a name already
+	BadLogin           Detail = "bad_login"           // Unauthorized: the name or the password is wrong
+	TooManyLogins      Detail = "too_many_logins"     // TooMany: failed logins over the limit (RetryAfter)
+	NoPlayer           Detail = "no_player"           // NotFound: no player has this name or id
+	NameNeeded         Detail = "name_needed"         // Forbidden: rated play without a name
+	OwnSeek            Detail = "own_seek"            // Conflict: accepting one's own seek
+	SeekGone           Detail = "seek_gone"           // NotFound: the seek was accepted, cancelled or expired
+	SeekExists         Detail = "seek_exists"         // Conflict: a second seek of one player in one pool
+	TooManySeeks       Detail = "too_many_seeks"      // Conflict: over MaxCustomSeeks
+	BadPool            Detail = "bad_pool"            // Invalid: not a quick-pairing pool
 )
 
 // Error is a refused request. Msg is a sentence for a person; Detail, when

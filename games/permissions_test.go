@@ -33,6 +33,18 @@ var (
 	otherCred = games.NewCredential()
 )
 
+// issueScenes records the scenes' credentials as issued by e's store, each
+// to a player whose id is its hash.
+func issueScenes(e *env) {
+	e.t.Helper()
+	for _, c := range []games.Credential{whiteCred, blackCred, bothCred, otherCred} {
+		h := c.Hash()
+		if err := e.store.AddPlayer(e.ctx, games.Player{ID: h, Created: epoch}, games.Issued{Hash: h, Player: h, Kind: games.Cookie, Created: epoch}); err != nil {
+			e.t.Fatal(err)
+		}
+	}
+}
+
 // scene is a game in some state: built afresh for each action tried.
 type scene struct {
 	name    string
@@ -82,6 +94,7 @@ var scenes = []scene{
 // build stores the scene's game and returns its id.
 func (sc scene) build(e *env) string {
 	e.t.Helper()
+	issueScenes(e)
 	g, err := rules.Replay(rules.BanChess{}, "", sc.plies)
 	if err != nil {
 		e.t.Fatal(err)
@@ -98,17 +111,17 @@ func (sc scene) build(e *env) string {
 	rec := &games.Record{Game: g, Mode: sc.mode, Created: epoch, Updated: epoch, Revision: 1}
 	switch sc.mode {
 	case games.HotSeat:
-		rec.White, rec.Black = bothCred.Holder(), bothCred.Holder()
+		rec.White, rec.Black = bothCred.Hash(), bothCred.Hash()
 	case games.Invite:
-		rec.White, rec.InviteCode, rec.Offers = whiteCred.Holder(), "the-invite-code", sc.offers
+		rec.White, rec.InviteCode, rec.Offers = whiteCred.Hash(), "the-invite-code", sc.offers
 		if !sc.free {
-			rec.Black = blackCred.Holder()
+			rec.Black = blackCred.Hash()
 		}
 	case games.BotGame:
 		rec.Bot = &games.Bot{Color: sc.bot, Level: 2}
-		rec.White, rec.Black = whiteCred.Holder(), "engine:2"
+		rec.White, rec.Black = whiteCred.Hash(), "engine:2"
 		if sc.bot == rules.White {
-			rec.White, rec.Black = "engine:2", blackCred.Holder()
+			rec.White, rec.Black = "engine:2", blackCred.Hash()
 		}
 	}
 	if err := e.store.Create(e.ctx, rec); err != nil {
@@ -221,6 +234,7 @@ func answerAction(o games.Offer, accept bool) action {
 func TestPermissionsAreWhatTheServiceAccepts(t *testing.T) {
 	e := newEnv(t, games.WithAnalyser(quietEngine{}))
 	t.Cleanup(e.svc.Close)
+	issueScenes(e)
 	e.create(otherCred) // a player of another game: a spectator here
 	names := map[games.Credential]string{whiteCred: "White", blackCred: "Black", bothCred: "both seats", otherCred: "a spectator", "": "no credential"}
 	allowedSomewhere, deniedSomewhere := map[string]bool{}, map[string]bool{}

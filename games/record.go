@@ -1,9 +1,6 @@
 package games
 
 import (
-	"crypto/rand"
-	"crypto/sha256"
-	"encoding/base64"
 	"time"
 
 	"github.com/banchess/banchess/rules"
@@ -32,8 +29,9 @@ const (
 type Record struct {
 	ID   string
 	Game *rules.Game
-	// White and Black are the holders of the seats (see Credential.Holder);
-	// "" is a free seat.
+	// White and Black are the holders of the seats: the ids of the players
+	// holding them (see Player), or the computer's (see Bot); "" is a free
+	// seat. Every credential of a player holds its seats.
 	White, Black string
 	// WhiteHidden and BlackHidden say that the seat's holder removed the
 	// game from their list of games.
@@ -63,6 +61,30 @@ type Table struct {
 	Rematch string `json:"rematch,omitempty"`
 	// Bot is the computer's seat at a game against it; nil otherwise.
 	Bot *Bot `json:"bot,omitempty"`
+	// Rated says the game's result changes both players' ratings (see
+	// Result).
+	Rated bool `json:"rated,omitempty"`
+	// WhitePlayer and BlackPlayer are the seats' players as the game
+	// records them when they sit: names and ratings.
+	WhitePlayer Entrant `json:"whitePlayer,omitzero"`
+	BlackPlayer Entrant `json:"blackPlayer,omitzero"`
+}
+
+// Entrant returns the player of side's seat as the game records them.
+func (t *Table) Entrant(side rules.Color) Entrant {
+	if side == rules.Black {
+		return t.BlackPlayer
+	}
+	return t.WhitePlayer
+}
+
+// seat records e as the player of side's seat.
+func (t *Table) seat(side rules.Color, e Entrant) {
+	if side == rules.Black {
+		t.BlackPlayer = e
+	} else {
+		t.WhitePlayer = e
+	}
 }
 
 // Offers are the pending offers of each kind, each by the side that made
@@ -135,35 +157,4 @@ func (r *Record) Summary() Summary {
 		s.Actor, s.Phase = t.Actor.String(), t.Phase.String()
 	}
 	return s
-}
-
-// Credential is the secret that proves who holds seats: a browser's
-// cookie or an API client's bearer token. It is never stored; only its
-// Holder is.
-type Credential string
-
-// NewCredential returns a fresh credential of 256 random bits.
-func NewCredential() Credential {
-	var b [32]byte
-	rand.Read(b[:]) // never fails (crypto/rand panics rather than return an error)
-	return Credential(base64.RawURLEncoding.EncodeToString(b[:]))
-}
-
-// maxCredential bounds the credentials read: a longer one is not one of
-// ours.
-const maxCredential = 128
-
-// Valid reports whether c has the shape of a credential this service
-// issues (any non-empty, not overlong text is hashed, so this only keeps
-// junk out of the store's queries).
-func (c Credential) Valid() bool { return c != "" && len(c) <= maxCredential }
-
-// Holder is what the store keeps of a credential: its SHA-256, so the
-// database holds no secret that would let its reader play.
-func (c Credential) Holder() string {
-	if !c.Valid() {
-		return ""
-	}
-	sum := sha256.Sum256([]byte(c))
-	return base64.RawURLEncoding.EncodeToString(sum[:])
 }

@@ -7,14 +7,26 @@ package games
 
 import (
 	"context"
+	"runtime"
 	"time"
 
+	"github.com/banchess/banchess/password"
+	"github.com/banchess/banchess/rating"
 	"github.com/banchess/banchess/rules"
 )
 
-// Store keeps game records, each behind its own lock. Errors for an
-// unknown id are *Error with Code NotFound.
+// Store keeps what the service serves: games, players and the lobby.
 type Store interface {
+	GameStore
+	PlayerStore
+	LobbyStore
+}
+
+// GameStore keeps game records, each behind its own lock. Errors for an
+// unknown id are *Error with Code NotFound. A save that finishes a game
+// between two players records its Result (ResultOf) in the same
+// transaction, exactly once.
+type GameStore interface {
 	// Create stores rec under a new id, which it sets, committed before it
 	// returns.
 	Create(ctx context.Context, rec *Record) error
@@ -27,8 +39,81 @@ type Store interface {
 	// List returns up to limit of the games holder holds a seat in and has
 	// not hidden, the most recently updated first.
 	List(ctx context.Context, holder string, limit int) ([]Summary, error)
-	// Known reports whether holder holds a seat in any stored game.
-	Known(ctx context.Context, holder string) (bool, error)
+}
+
+// PlayerStore keeps players, the credentials issued to them, their
+// results and ratings, and failed logins. Errors for an unknown player are
+// *Error with Code NotFound.
+type PlayerStore interface {
+	// AddPlayer stores a new player with its first credential.
+	AddPlayer(ctx context.Context, p Player, cred Issued) error
+	// Issue records another credential of an existing player.
+	Issue(ctx context.Context, cred Issued) error
+	// CredentialPlayer returns the id of the player the credential of hash
+	// was issued to, or "" when none was (or it was revoked).
+	CredentialPlayer(ctx context.Context, hash string) (string, error)
+	// Revoke forgets the credential of hash or, with all, every credential
+	// of its player.
+	Revoke(ctx context.Context, hash string, all bool) error
+	// Player returns the player of id.
+	Player(ctx context.Context, id string) (Player, error)
+	// PlayerNamed returns the player whose name is name in any case.
+	PlayerNamed(ctx context.Context, name string) (Player, error)
+	// SetName gives player id, still unnamed, its name and the hash of its
+	// password: Conflict with detail "name_taken" when another player has
+	// the name in any case, "named" when the player has one already.
+	SetName(ctx context.Context, id, name, password string) error
+	// Standings returns the player's standings, one for each variant and
+	// speed they played rated games of.
+	Standings(ctx context.Context, id string) ([]Standing, error)
+	// Standing returns the player's standing in variant at speed
+	// (NewStanding when they have none).
+	Standing(ctx context.Context, id, variant string, speed rating.Speed) (Standing, error)
+	// PlayedGames returns up to limit of the player's finished games that
+	// ended before the cursor, newest first.
+	PlayedGames(ctx context.Context, id string, before PlayedGamesCursor, limit int) ([]PlayedGame, error)
+	// Leaders returns up to limit players with at least minGames rated
+	// games of variant at speed, the highest rated first.
+	Leaders(ctx context.Context, variant string, speed rating.Speed, minGames, limit int) ([]Leader, error)
+	// FailedLogins returns when the failed logins recorded under key since
+	// since were, oldest first.
+	FailedLogins(ctx context.Context, key string, since time.Time) ([]time.Time, error)
+	// FailLogin records a failed login at at under each key, and forgets
+	// those recorded before forget.
+	FailLogin(ctx context.Context, keys []string, at, forget time.Time) error
+}
+
+// LobbyStore keeps the lobby's seeks and pairs players, in transactions
+// that two servers racing cannot both apply.
+type LobbyStore interface {
+	// AddSeek stores s, unless its player has a seek open in its pool
+	// already (Conflict, detail "seek_exists") or, for a custom seek,
+	// maxCustom of them (Conflict, "too_many_seeks").
+	AddSeek(ctx context.Context, s Seek, open SeekWindow, maxCustom int) error
+	// Seeks returns the open seeks, oldest first.
+	Seeks(ctx context.Context, open SeekWindow) ([]Seek, error)
+	// CancelSeek removes player's open seek id (NotFound when player has
+	// no open seek of that id).
+	CancelSeek(ctx context.Context, id, player string) error
+	// Pair pairs players (see PairRequest): it returns the game it
+	// created and the seek accepted, or for a pool with no one else
+	// waiting, no game and the seek that now waits.
+	Pair(ctx context.Context, req PairRequest) (*Record, Seek, error)
+	// TouchSeeks records that players had a lobby page open at at: their
+	// open seeks are alive.
+	TouchSeeks(ctx context.Context, players []string, at time.Time) error
+	// SweepSeeks removes the seeks no longer open, and those accepted
+	// before acceptedBefore, and counts the open ones removed.
+	SweepSeeks(ctx context.Context, open SeekWindow, acceptedBefore time.Time) (int, error)
+	// Pairings returns the seeks player made or accepted that were
+	// accepted at since or later.
+	Pairings(ctx context.Context, player string, since time.Time) ([]Seek, error)
+}
+
+// Leader is a player in a list of the highest rated.
+type Leader struct {
+	Name     string
+	Standing Standing
 }
 
 // Seats are the seats of one game a request's credential holds.
@@ -99,18 +184,23 @@ func DefaultLimits() Limits {
 	}
 }
 
-// Service creates and plays games on a Store.
+// Service creates and plays games on a Store, and keeps players and the
+// lobby.
 type Service struct {
-	store    Store
-	now      func() time.Time
-	limits   Limits
-	variants []rules.Variant   // the variants it plays, the default first
-	initial  map[string]string // each variant's initial FEN, by ID
-	feed     *Feed
-	timers   flagTimers
-	analyser Analyser // nil: no analysis (and no computer to play)
-	bots     bots
-	reviews  reviewer
+	store     Store
+	now       func() time.Time
+	limits    Limits
+	variants  []rules.Variant   // the variants it plays, the default first
+	initial   map[string]string // each variant's initial FEN, by ID
+	feed      *Feed
+	timers    flagTimers
+	analyser  Analyser // nil: no analysis (and no computer to play)
+	bots      bots
+	reviews   reviewer
+	creds     credentialCache
+	passwords Passwords
+	lobby     lobbyCache
+	lobbyFeed lobbyFeed
 }
 
 // Option configures a Service.
@@ -145,15 +235,19 @@ func New(store Store, opts ...Option) *Service {
 	for _, v := range s.variants {
 		s.initial[v.ID()] = rules.New(v).StartFEN()
 	}
+	if s.passwords == nil {
+		s.passwords = password.NewHasher(password.Default, runtime.NumCPU())
+	}
+	s.lobbyFeed.left = func(player string) { go s.touchSeeks(context.Background(), []string{player}) }
 	return s
 }
 
 // Create stores g as a new hot-seat game whose two seats cred holds, and
 // returns its id.
 func (s *Service) Create(ctx context.Context, cred Credential, g *rules.Game) (string, error) {
-	holder := cred.Holder()
-	if holder == "" {
-		return "", Errorf(Unauthorized, "A new game needs a player to hold its seats.")
+	holder, err := s.creator(ctx, cred)
+	if err != nil {
+		return "", err
 	}
 	now := s.now()
 	rec := &Record{Game: g, White: holder, Black: holder, Mode: HotSeat, Created: now, Updated: now, Revision: 1}
@@ -167,7 +261,10 @@ func (s *Service) Create(ctx context.Context, cred Credential, g *rules.Game) (s
 // game whose clock ran out is ended first. At a game against the computer
 // whose search was lost (a restart), the computer starts thinking again.
 func (s *Service) View(ctx context.Context, id string, cred Credential, fn ViewFunc) error {
-	holder := cred.Holder()
+	holder, err := s.holder(ctx, cred)
+	if err != nil {
+		return err
+	}
 	for try := 0; ; try++ {
 		expired := false
 		var job *botJob
@@ -215,7 +312,7 @@ func (s *Service) Play(ctx context.Context, id string, cred Credential, in Input
 	return s.update(ctx, id, cred, then, func(rec *Record, seats Seats) error {
 		g := rec.Game
 		if err := rec.mayPlay(seats, in.Ply); err != nil {
-			return s.refuse(ctx, cred, err)
+			return s.refuse(cred, err)
 		}
 		stay := in.Promotion == rules.Pawn // EN-Chess: the pawn stays a pawn
 		if stay {
@@ -259,7 +356,7 @@ func (s *Service) Undo(ctx context.Context, id string, cred Credential, then Vie
 	var undone Undone
 	err := s.update(ctx, id, cred, then, func(rec *Record, seats Seats) error {
 		if err := rec.mayUndo(seats); err != nil {
-			return s.refuse(ctx, cred, err)
+			return s.refuse(cred, err)
 		}
 		g := rec.Game
 		if out := g.Outcome(); declared(out) {
@@ -284,7 +381,7 @@ func (s *Service) Resign(ctx context.Context, id string, cred Credential, side r
 	}
 	return s.update(ctx, id, cred, then, func(rec *Record, seats Seats) error {
 		if err := rec.mayResign(seats, side); err != nil {
-			return s.refuse(ctx, cred, err)
+			return s.refuse(cred, err)
 		}
 		return rec.Game.Resign(side)
 	})
@@ -294,7 +391,7 @@ func (s *Service) Resign(ctx context.Context, id string, cred Credential, side r
 func (s *Service) Draw(ctx context.Context, id string, cred Credential, then ViewFunc) error {
 	return s.update(ctx, id, cred, then, func(rec *Record, seats Seats) error {
 		if err := rec.mayDraw(seats); err != nil {
-			return s.refuse(ctx, cred, err)
+			return s.refuse(cred, err)
 		}
 		return rec.Game.AgreeDraw()
 	})
@@ -303,9 +400,9 @@ func (s *Service) Draw(ctx context.Context, id string, cred Credential, then Vie
 // Games lists up to limit games cred holds a seat in, the most recently
 // played first, without those it hid.
 func (s *Service) Games(ctx context.Context, cred Credential, limit int) ([]Summary, error) {
-	holder := cred.Holder()
-	if holder == "" {
-		return nil, nil
+	holder, err := s.holder(ctx, cred)
+	if err != nil || holder == "" {
+		return nil, err
 	}
 	list, err := s.store.List(ctx, holder, limit)
 	if err != nil {
@@ -317,8 +414,11 @@ func (s *Service) Games(ctx context.Context, cred Credential, limit int) ([]Summ
 // Hide removes game id from cred's list of games; the game itself stays
 // as it is, for its other player and its watchers.
 func (s *Service) Hide(ctx context.Context, id string, cred Credential) error {
-	holder := cred.Holder()
-	err := s.store.Update(ctx, id, func(rec *Record) error {
+	holder, err := s.holder(ctx, cred)
+	if err != nil {
+		return err
+	}
+	err = s.store.Update(ctx, id, func(rec *Record) error {
 		seats := seatsOf(rec, holder)
 		if err := rec.mayHide(seats); err != nil {
 			return err
@@ -340,12 +440,12 @@ func (s *Service) Hide(ctx context.Context, id string, cred Credential) error {
 // stored before games had seats, which only the browser whose cookie named
 // it knew. It reports whether cred holds a seat afterwards.
 func (s *Service) Claim(ctx context.Context, id string, cred Credential) (bool, error) {
-	holder := cred.Holder()
-	if holder == "" {
-		return false, nil
+	holder, err := s.holder(ctx, cred)
+	if err != nil || holder == "" {
+		return false, err
 	}
 	held := false
-	err := s.store.Update(ctx, id, func(rec *Record) error {
+	err = s.store.Update(ctx, id, func(rec *Record) error {
 		if rec.White == "" && rec.Black == "" {
 			rec.White, rec.Black, rec.Mode = holder, holder, HotSeat
 			rec.Revision++
@@ -365,11 +465,14 @@ func (s *Service) Claim(ctx context.Context, id string, cred Credential) (bool, 
 // game after it. Watchers are told once the change is committed. A clock
 // that ran out ends the game first, and fn is not run.
 func (s *Service) update(ctx context.Context, id string, cred Credential, then ViewFunc, fn func(*Record, Seats) error) error {
-	holder := cred.Holder()
+	holder, err := s.holder(ctx, cred)
+	if err != nil {
+		return err
+	}
 	changed, flagged := false, false
 	var timer flagTimer
 	var job *botJob
-	err := s.store.Update(ctx, id, func(rec *Record) error {
+	err = s.store.Update(ctx, id, func(rec *Record) error {
 		now := s.now()
 		seats := seatsOf(rec, holder)
 		before := rec.state()
@@ -437,6 +540,21 @@ func (s *Service) settle(rec *Record, before recordState, now time.Time) {
 	}
 	rec.Revision++
 	rec.Updated = now
+}
+
+// creator returns the holder for a new game's seats: cred's player, who
+// must have been issued it.
+func (s *Service) creator(ctx context.Context, cred Credential) (string, error) {
+	holder, err := s.holder(ctx, cred)
+	switch {
+	case err != nil:
+		return "", err
+	case holder != "":
+		return holder, nil
+	case cred == "":
+		return "", Errorf(Unauthorized, "A new game needs a player to hold its seats.")
+	}
+	return "", unissued()
 }
 
 // checkPly refuses input made at another ply than the game's: the client

@@ -44,6 +44,29 @@ func newEnv(t *testing.T, opts ...games.Option) *env {
 	return &env{t: t, ctx: context.Background(), svc: games.New(m, append([]games.Option{games.WithClock(clk.Now)}, opts...)...), store: m}
 }
 
+// issue gives a new anonymous player of svc a credential.
+func issue(t testing.TB, svc *games.Service) games.Credential {
+	t.Helper()
+	cred, _, err := svc.NewPlayer(context.Background(), games.Cookie)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cred
+}
+
+// cred gives a new anonymous player a credential.
+func (e *env) cred() games.Credential { return issue(e.t, e.svc) }
+
+// id returns the id of cred's player ("" for none).
+func (e *env) id(cred games.Credential) string {
+	e.t.Helper()
+	p, err := e.svc.Identify(e.ctx, cred)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return p.ID
+}
+
 // create starts a new Ban Chess game whose seats cred holds.
 func (e *env) create(cred games.Credential) string {
 	e.t.Helper()
@@ -63,7 +86,7 @@ func (e *env) createGame(cred games.Credential, g *rules.Game) string {
 // seats than a hot-seat game's (two players, or none).
 func (e *env) insert(g *rules.Game, white, black games.Credential) string {
 	e.t.Helper()
-	rec := &games.Record{Game: g, White: white.Holder(), Black: black.Holder(), Mode: games.HotSeat, Created: epoch, Updated: epoch}
+	rec := &games.Record{Game: g, White: e.id(white), Black: e.id(black), Mode: games.HotSeat, Created: epoch, Updated: epoch}
 	if err := e.store.Create(e.ctx, rec); err != nil {
 		e.t.Fatal(err)
 	}
@@ -129,10 +152,10 @@ func square(t *testing.T, s string) rules.Square {
 
 func TestCreate(t *testing.T) {
 	e := newEnv(t)
-	cred := games.NewCredential()
+	cred := e.cred()
 	id := e.create(cred)
 	rec, _ := e.record(id)
-	if rec.ID != id || rec.White != cred.Holder() || rec.Black != cred.Holder() || rec.Mode != games.HotSeat {
+	if rec.ID != id || rec.White != e.id(cred) || rec.Black != e.id(cred) || rec.Mode != games.HotSeat {
 		t.Errorf("created %+v", rec)
 	}
 	if rec.Created.IsZero() || !rec.Updated.Equal(rec.Created) {
@@ -148,9 +171,9 @@ func TestCreate(t *testing.T) {
 	if err := e.svc.View(e.ctx, id, "", func(_ *games.Record, s games.Seats) { seats = s }); err != nil || seats.Any() {
 		t.Errorf("an anonymous watcher's seats: %+v (%v)", seats, err)
 	}
-	for _, bad := range []games.Credential{"", games.Credential(strings.Repeat("x", 129))} {
+	for _, bad := range []games.Credential{"", games.Credential(strings.Repeat("x", 129)), games.NewCredential()} {
 		_, err := e.svc.Create(e.ctx, bad, rules.New(rules.BanChess{}))
-		refused(t, "create without a credential", err, games.Unauthorized, "")
+		refused(t, "create without a credential the server issued", err, games.Unauthorized, "")
 	}
 	err := e.svc.View(e.ctx, "nope", cred, func(*games.Record, games.Seats) { t.Error("viewed a game that is not there") })
 	refused(t, "view an unknown game", err, games.NotFound, "")
@@ -163,28 +186,28 @@ func TestCredential(t *testing.T) {
 	if a == b || !a.Valid() || len(a) != 43 {
 		t.Errorf("credentials %q, %q", a, b)
 	}
-	if a.Holder() == "" || a.Holder() == b.Holder() || a.Holder() == string(a) {
-		t.Errorf("holders %q, %q", a.Holder(), b.Holder())
+	if a.Hash() == "" || a.Hash() == b.Hash() || a.Hash() == string(a) {
+		t.Errorf("hashes %q, %q", a.Hash(), b.Hash())
 	}
-	// A holder is the credential's SHA-256 (base64url, unpadded): the same
-	// on every call, server and restart, so a stored seat knows its player.
-	// "abc" is FIPS 180-2's example (ba7816bf…).
-	if got, want := games.Credential("abc").Holder(), "ungWv48Bz-pBQUDeXa4iI7ADYaOWF3qctBD_YfIAFa0"; got != want {
-		t.Errorf("the holder of %q is %q, want %q", "abc", got, want)
+	// A credential's hash is its SHA-256 (base64url, unpadded): the same on
+	// every call, server and restart, so a stored credential knows its
+	// player. "abc" is FIPS 180-2's example (ba7816bf…).
+	if got, want := games.Credential("abc").Hash(), "ungWv48Bz-pBQUDeXa4iI7ADYaOWF3qctBD_YfIAFa0"; got != want {
+		t.Errorf("the hash of %q is %q, want %q", "abc", got, want)
 	}
 	for _, bad := range []games.Credential{"", games.Credential(strings.Repeat("x", 129))} {
-		if bad.Valid() || bad.Holder() != "" {
-			t.Errorf("%.10q is valid or held", bad)
+		if bad.Valid() || bad.Hash() != "" {
+			t.Errorf("%.10q is valid or hashed", bad)
 		}
 	}
-	rec := &games.Record{White: a.Holder()}
-	if w, bl := rec.Seats(a.Holder()); !w || bl {
+	rec := &games.Record{White: "p1"}
+	if w, bl := rec.Seats("p1"); !w || bl {
 		t.Errorf("seats of white: %v %v", w, bl)
 	}
 	if w, bl := rec.Seats(""); w || bl {
 		t.Errorf("nobody holds the free black seat: %v %v", w, bl)
 	}
-	if !rec.Holds(a.Holder(), rules.White) || rec.Holds(a.Holder(), rules.Black) || rec.Holds(a.Holder(), 0) {
+	if !rec.Holds("p1", rules.White) || rec.Holds("p1", rules.Black) || rec.Holds("p1", 0) {
 		t.Error("Holds")
 	}
 }
@@ -194,7 +217,7 @@ func TestCredential(t *testing.T) {
 // nothing.
 func TestPlayAuthorization(t *testing.T) {
 	e := newEnv(t)
-	holder, other := games.NewCredential(), games.NewCredential()
+	holder, other := e.cred(), e.cred()
 	id := e.create(holder)
 	e.create(other) // other holds seats elsewhere
 	_, before := e.record(id)
@@ -204,8 +227,10 @@ func TestPlayAuthorization(t *testing.T) {
 		want games.Code
 	}{
 		{"no credential", "", games.Unauthorized},
-		{"an overlong credential", games.Credential(strings.Repeat("x", 200)), games.Unauthorized},
-		{"an unknown credential", games.NewCredential(), games.Unauthorized},
+		// A credential the server did not issue is answered as one that
+		// holds no seat here: the answer tells nothing of which exist.
+		{"an overlong credential", games.Credential(strings.Repeat("x", 200)), games.Forbidden},
+		{"an unknown credential", games.NewCredential(), games.Forbidden},
 		{"a credential known from another game", other, games.Forbidden},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -236,7 +261,7 @@ func TestPlayAuthorization(t *testing.T) {
 // and taking back or agreeing a draw needs both seats.
 func TestSeats(t *testing.T) {
 	e := newEnv(t)
-	white, black := games.NewCredential(), games.NewCredential()
+	white, black := e.cred(), e.cred()
 	id := e.insert(rules.New(rules.BanChess{}), white, black)
 	steps := []struct {
 		name string
@@ -279,7 +304,6 @@ func TestSeats(t *testing.T) {
 
 // TestPlayInputs plays typed and board input at a hot-seat game.
 func TestPlayInputs(t *testing.T) {
-	cred := games.NewCredential()
 	for _, c := range []struct {
 		name   string
 		before []string // BCN played first
@@ -312,6 +336,7 @@ func TestPlayInputs(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			e := newEnv(t)
+			cred := e.cred()
 			id := e.create(cred)
 			e.play(id, cred, c.before...)
 			recBefore, before := e.record(id)
@@ -351,7 +376,7 @@ func board(from, to string, promo rules.PieceKind) func(*testing.T) games.Input 
 // typed: "bxc3" is not made "Bxc3", a bishop's move.
 func TestTypedTextKept(t *testing.T) {
 	e := newEnv(t)
-	cred := games.NewCredential()
+	cred := e.cred()
 	id := e.create(cred)
 	e.play(id, cred, "e4")
 	for _, typed := range []string{"bxc3", "e4", "e2e4"} {
@@ -367,7 +392,7 @@ func TestTypedTextKept(t *testing.T) {
 // nothing; ply 0 skips the check.
 func TestStalePly(t *testing.T) {
 	e := newEnv(t)
-	cred := games.NewCredential()
+	cred := e.cred()
 	id := e.create(cred)
 	if err := e.svc.Play(e.ctx, id, cred, games.Input{Text: "e4", Ply: 1}, nil); err != nil {
 		t.Fatal(err)
@@ -384,8 +409,8 @@ func TestStalePly(t *testing.T) {
 		}
 	}
 	// The seat is checked before the ply: a stranger learns no more.
-	err := e.svc.Play(e.ctx, id, games.NewCredential(), games.Input{Text: "d4", Ply: 1}, nil)
-	refused(t, "a stranger's stale ply", err, games.Unauthorized, "")
+	err := e.svc.Play(e.ctx, id, e.cred(), games.Input{Text: "d4", Ply: 1}, nil)
+	refused(t, "a stranger's stale ply", err, games.Forbidden, "")
 	if err := e.svc.Play(e.ctx, id, cred, games.Input{Text: "d4", Ply: 2}, nil); err != nil {
 		t.Error(err)
 	}
@@ -398,7 +423,7 @@ func TestStalePly(t *testing.T) {
 // without one, changing nothing.
 func TestPromotionNeeded(t *testing.T) {
 	e := newEnv(t)
-	cred := games.NewCredential()
+	cred := e.cred()
 	g, err := e.svc.FromFEN("4k3/P7/8/8/8/8/8/4K3 w - - 0 1", "")
 	if err != nil {
 		t.Fatal(err)
@@ -429,7 +454,7 @@ func TestPromotionNeeded(t *testing.T) {
 
 func TestUndo(t *testing.T) {
 	e := newEnv(t)
-	cred := games.NewCredential()
+	cred := e.cred()
 	id := e.create(cred)
 	e.play(id, cred, "e4", "d4")
 
@@ -466,7 +491,7 @@ func TestUndo(t *testing.T) {
 
 func TestDrawAndGameOver(t *testing.T) {
 	e := newEnv(t)
-	cred := games.NewCredential()
+	cred := e.cred()
 	id := e.create(cred)
 	e.play(id, cred, "e4")
 	if err := e.svc.Draw(e.ctx, id, cred, nil); err != nil {
@@ -501,7 +526,7 @@ func TestDrawAndGameOver(t *testing.T) {
 // watched and played, and the other player still lists it.
 func TestHide(t *testing.T) {
 	e := newEnv(t)
-	ann, bob := games.NewCredential(), games.NewCredential()
+	ann, bob := e.cred(), e.cred()
 	kept, hidden := e.create(ann), e.create(ann)
 	shared := e.insert(rules.New(rules.BanChess{}), ann, bob)
 	if err := e.svc.Hide(e.ctx, hidden, ann); err != nil {
@@ -551,11 +576,11 @@ func listIs(t *testing.T, e *env, cred games.Credential, limit int, ids ...strin
 // first, and nothing to anyone else.
 func TestClaim(t *testing.T) {
 	e := newEnv(t)
-	ann, bob := games.NewCredential(), games.NewCredential()
+	ann, bob := e.cred(), e.cred()
 	legacy := e.insert(rules.New(rules.BanChess{}), "", "")
 	held := e.create(bob)
 
-	refused(t, "play before the claim", e.svc.Play(e.ctx, legacy, ann, games.Input{Text: "e4"}, nil), games.Unauthorized, "")
+	refused(t, "play before the claim", e.svc.Play(e.ctx, legacy, ann, games.Input{Text: "e4"}, nil), games.Forbidden, "")
 	refused(t, "play before the claim, known", e.svc.Play(e.ctx, legacy, bob, games.Input{Text: "e4"}, nil), games.Forbidden, "")
 	for _, c := range []struct {
 		name string
@@ -578,10 +603,10 @@ func TestClaim(t *testing.T) {
 		}
 	}
 	rec, _ := e.record(legacy)
-	if rec.White != ann.Holder() || rec.Black != ann.Holder() || rec.Mode != games.HotSeat {
+	if rec.White != e.id(ann) || rec.Black != e.id(ann) || rec.Mode != games.HotSeat {
 		t.Errorf("the claimed game: %+v", rec)
 	}
-	if rec, _ := e.record(held); rec.White != bob.Holder() || rec.Black != bob.Holder() {
+	if rec, _ := e.record(held); rec.White != e.id(bob) || rec.Black != e.id(bob) {
 		t.Errorf("bob's game: %+v", rec)
 	}
 	listIs(t, e, ann, 10, legacy)
@@ -592,7 +617,7 @@ func TestClaim(t *testing.T) {
 // TestGames lists a credential's games, the most recently played first.
 func TestGames(t *testing.T) {
 	e := newEnv(t)
-	ann, bob := games.NewCredential(), games.NewCredential()
+	ann, bob := e.cred(), e.cred()
 	a, b, c := e.create(ann), e.create(ann), e.create(ann)
 	e.create(bob)
 	listIs(t, e, ann, 10, c, b, a)
@@ -634,7 +659,16 @@ func (b brokenStore) Update(ctx context.Context, id string, fn func(*games.Recor
 	return b.err
 }
 func (b brokenStore) List(context.Context, string, int) ([]games.Summary, error) { return nil, b.err }
-func (b brokenStore) Known(context.Context, string) (bool, error)                { return false, b.err }
+
+// brokenCredentials cannot look up credentials.
+type brokenCredentials struct {
+	games.Store
+	err error
+}
+
+func (b brokenCredentials) CredentialPlayer(context.Context, string) (string, error) {
+	return "", b.err
+}
 
 // TestInternal turns a store's failures into Internal errors whose
 // message tells nothing of the cause, which stays for the logs.
@@ -643,8 +677,11 @@ func TestInternal(t *testing.T) {
 	cause := errors.New("disk on fire at /var/lib/banchess/games.db")
 	m := store.NewMemory()
 	svc := games.New(brokenStore{m, cause})
-	cred := games.NewCredential()
-	rec := &games.Record{Game: rules.New(rules.BanChess{}), White: cred.Holder(), Black: cred.Holder()}
+	cred, p, err := svc.NewPlayer(ctx, games.Cookie)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := &games.Record{Game: rules.New(rules.BanChess{}), White: p.ID, Black: p.ID}
 	if err := m.Create(ctx, rec); err != nil {
 		t.Fatal(err)
 	}
@@ -656,13 +693,13 @@ func TestInternal(t *testing.T) {
 	_, claimErr := svc.Claim(ctx, rec.ID, cred)
 	_, undoErr := svc.Undo(ctx, rec.ID, cred, nil)
 	for name, err := range map[string]error{
-		"create": createErr,
-		"games":  gamesErr,
-		"claim":  claimErr,
-		"undo":   undoErr,
-		"play":   svc.Play(ctx, rec.ID, cred, games.Input{Text: "e4"}, nil),
-		"known":  svc.Play(ctx, rec.ID, games.NewCredential(), games.Input{Text: "e4"}, nil),
-		"hide":   svc.Hide(ctx, rec.ID, cred),
+		"create":   createErr,
+		"games":    gamesErr,
+		"claim":    claimErr,
+		"undo":     undoErr,
+		"play":     svc.Play(ctx, rec.ID, cred, games.Input{Text: "e4"}, nil),
+		"identify": games.New(brokenCredentials{m, cause}).Play(ctx, rec.ID, cred, games.Input{Text: "e4"}, nil),
+		"hide":     svc.Hide(ctx, rec.ID, cred),
 	} {
 		var e *games.Error
 		if !errors.As(err, &e) || e.Code != games.Internal {
@@ -680,7 +717,7 @@ func TestInternal(t *testing.T) {
 	// says so.
 	cancelled, cancel := context.WithCancel(ctx)
 	cancel()
-	err := games.New(m).Play(cancelled, rec.ID, cred, games.Input{Text: "e4"}, nil)
+	err = games.New(m).Play(cancelled, rec.ID, cred, games.Input{Text: "e4"}, nil)
 	refused(t, "cancelled", err, games.Unavailable, "cancelled")
 	if !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: %v", err)

@@ -34,7 +34,7 @@ func TestStoreFailureIsInternal(t *testing.T) {
 	svc := games.New(damaged{store.NewMemory()})
 	ctx := context.Background()
 	const id = "Z5_U_ElhSR0FlkJ3Xy6wkw"
-	cred := games.NewCredential()
+	cred := issue(t, svc)
 	_, undoErr := svc.Undo(ctx, id, cred, nil)
 	_, claimErr := svc.Claim(ctx, id, cred)
 	for name, err := range map[string]error{

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/banchess/banchess/rating"
 	"github.com/banchess/banchess/rules"
 )
 
@@ -170,9 +171,9 @@ type InviteSettings struct {
 // the returned invite code first. It returns the game's id, the code and
 // the creator's side.
 func (s *Service) CreateInvite(ctx context.Context, cred Credential, g *rules.Game, settings InviteSettings) (id, code string, side rules.Color, err error) {
-	holder := cred.Holder()
-	if holder == "" {
-		return "", "", 0, Errorf(Unauthorized, "A new game needs a player to hold its seat.")
+	holder, err := s.creator(ctx, cred)
+	if err != nil {
+		return "", "", 0, err
 	}
 	side = settings.Color
 	if side != rules.White && side != rules.Black {
@@ -189,6 +190,7 @@ func (s *Service) CreateInvite(ctx context.Context, cred Credential, g *rules.Ga
 	} else {
 		rec.Black = holder
 	}
+	rec.seat(side, s.entrant(ctx, holder, rec))
 	if err := s.store.Create(ctx, rec); err != nil {
 		return "", "", 0, ErrorOf(err)
 	}
@@ -201,9 +203,12 @@ func (s *Service) CreateInvite(ctx context.Context, cred Credential, g *rules.Ga
 // (Conflict, detail SeatTaken). A clock starts when both seats are
 // taken.
 func (s *Service) Join(ctx context.Context, id string, cred Credential, code string) (Seats, error) {
-	holder := cred.Holder()
+	holder, err := s.holder(ctx, cred)
+	if err != nil {
+		return Seats{}, err
+	}
 	var seats Seats
-	err := s.update(ctx, id, cred, nil, func(rec *Record, held Seats) error {
+	err = s.update(ctx, id, cred, nil, func(rec *Record, held Seats) error {
 		seats = held
 		if held.Any() {
 			return nil // a player already seated keeps their seat
@@ -216,8 +221,10 @@ func (s *Service) Join(ctx context.Context, id string, cred Credential, code str
 		}
 		if rec.White == "" {
 			rec.White, seats.White = holder, true
+			rec.seat(rules.White, s.entrant(ctx, holder, rec))
 		} else {
 			rec.Black, seats.Black = holder, true
+			rec.seat(rules.Black, s.entrant(ctx, holder, rec))
 		}
 		if c := rec.Clock; c != nil && !rec.Game.Outcome().Over() {
 			c.run(rec.Game.Turn().Actor, s.now())
@@ -262,7 +269,7 @@ func (o Offer) pending(offers *Offers) *rules.Color {
 func (s *Service) MakeOffer(ctx context.Context, id string, cred Credential, offer Offer, then ViewFunc) error {
 	return s.update(ctx, id, cred, then, func(rec *Record, seats Seats) error {
 		if err := rec.mayOffer(seats, offer); err != nil {
-			return s.refuse(ctx, cred, err)
+			return s.refuse(cred, err)
 		}
 		side := rec.sideOf(seats)
 		switch pending := offer.pending(&rec.Offers); *pending {
@@ -279,7 +286,7 @@ func (s *Service) MakeOffer(ctx context.Context, id string, cred Credential, off
 func (s *Service) AnswerOffer(ctx context.Context, id string, cred Credential, offer Offer, accept bool, then ViewFunc) error {
 	return s.update(ctx, id, cred, then, func(rec *Record, seats Seats) error {
 		if err := rec.mayAnswer(seats, offer); err != nil {
-			return s.refuse(ctx, cred, err)
+			return s.refuse(cred, err)
 		}
 		if !accept {
 			*offer.pending(&rec.Offers) = 0
@@ -316,8 +323,13 @@ func (s *Service) accept(ctx context.Context, rec *Record, offer Offer) error {
 		next := rules.New(g.Variant())
 		now := s.now()
 		re := &Record{Game: next, Mode: Invite, White: rec.Black, Black: rec.White, Created: now, Updated: now, Revision: 1}
+		re.Rated = rec.Rated
 		if c := rec.Clock; c != nil {
 			re.Clock = NewClock(c.Control)
+		}
+		// The ratings as they stand after this game.
+		re.WhitePlayer, re.BlackPlayer = s.entrant(ctx, re.White, re), s.entrant(ctx, re.Black, re)
+		if re.Clock != nil {
 			re.Clock.run(next.Turn().Actor, now)
 		}
 		if err := s.store.Create(ctx, re); err != nil {
@@ -335,9 +347,12 @@ func (s *Service) accept(ctx context.Context, rec *Record, offer Offer) error {
 // channel receives when the game changes or who watches it does. Close
 // the watch when done.
 func (s *Service) Watch(ctx context.Context, id string, cred Credential) (*Watch, error) {
-	holder := cred.Holder()
+	holder, err := s.holder(ctx, cred)
+	if err != nil {
+		return nil, err
+	}
 	var seats Seats
-	err := s.store.View(ctx, id, func(rec *Record) error {
+	err = s.store.View(ctx, id, func(rec *Record) error {
 		seats = seatsOf(rec, holder)
 		return nil
 	})
@@ -349,3 +364,23 @@ func (s *Service) Watch(ctx context.Context, id string, cred Credential) (*Watch
 
 // Presence says who watches game id now (on this server).
 func (s *Service) Presence(id string) Presence { return s.feed.Presence(id) }
+
+// entrant describes holder as rec's game records a player who sits: their
+// name, and their rating in its variant and speed when it has a clock. A
+// failure to read them leaves them out: they are for show.
+func (s *Service) entrant(ctx context.Context, holder string, rec *Record) Entrant {
+	p, err := s.store.Player(ctx, holder)
+	if err != nil || !p.Named() {
+		return Entrant{}
+	}
+	if rec.Clock == nil {
+		return entrantOf(p, nil)
+	}
+	tc := rec.Clock.Control
+	st, err := s.store.Standing(ctx, holder, rec.Game.Variant().ID(), rating.SpeedOf(tc.Initial, tc.Increment))
+	if err != nil {
+		return entrantOf(p, nil)
+	}
+	r := st.At(s.now())
+	return entrantOf(p, &r)
+}

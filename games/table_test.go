@@ -45,7 +45,7 @@ func newTable(t *testing.T, tc string) *table {
 	clk := &manualClock{now: epoch}
 	svc := games.New(store.NewMemory(), games.WithClock(clk.Now))
 	t.Cleanup(svc.Close)
-	tb := &table{t: t, ctx: context.Background(), svc: svc, clk: clk, white: games.NewCredential(), black: games.NewCredential()}
+	tb := &table{t: t, ctx: context.Background(), svc: svc, clk: clk, white: issue(t, svc), black: issue(t, svc)}
 	settings := games.InviteSettings{Color: rules.White}
 	if tc != "" {
 		c, ok, err := games.ParseTimeControl(tc)
@@ -109,7 +109,7 @@ func code(err error) string {
 
 func TestInviteSeats(t *testing.T) {
 	tb := newTable(t, "")
-	third := games.NewCredential()
+	third := issue(t, tb.svc)
 	if _, err := tb.svc.Join(tb.ctx, tb.id, third, tb.code); code(err) != "seat_taken" {
 		t.Fatalf("a third player joining: %v, want seat_taken", err)
 	}
@@ -140,7 +140,7 @@ func TestInviteRandomColourAndCreatorSeat(t *testing.T) {
 	t.Cleanup(svc.Close)
 	seen := map[rules.Color]bool{}
 	for i := 0; i < 64 && len(seen) < 2; i++ {
-		cred := games.NewCredential()
+		cred := issue(t, svc)
 		id, _, side, err := svc.CreateInvite(context.Background(), cred, rules.New(rules.BanChess{}), games.InviteSettings{})
 		if err != nil {
 			t.Fatal(err)
@@ -260,7 +260,7 @@ func TestOffers(t *testing.T) {
 	})
 	t.Run("hot seat has no offers", func(t *testing.T) {
 		e := newEnv(t)
-		cred := games.NewCredential()
+		cred := e.cred()
 		id := e.create(cred)
 		if err := e.svc.MakeOffer(e.ctx, id, cred, games.OfferDraw, nil); code(err) != "not_invite" {
 			t.Fatalf("an offer at a hot-seat game: %v", err)
@@ -336,7 +336,7 @@ func TestClock(t *testing.T) {
 			t.Fatal(err)
 		}
 		tc := games.TimeControl{Initial: time.Minute}
-		white, black := games.NewCredential(), games.NewCredential()
+		white, black := issue(t, svc), issue(t, svc)
 		id, inv, _, _ := svc.CreateInvite(context.Background(), white, g, games.InviteSettings{Color: rules.White, Clock: &tc})
 		svc.Join(context.Background(), id, black, inv)
 		clk.advance(time.Hour)
@@ -351,7 +351,7 @@ func TestClock(t *testing.T) {
 		svc := games.New(store.NewMemory(), games.WithClock(clk.Now))
 		t.Cleanup(svc.Close)
 		tc := games.TimeControl{Initial: time.Minute}
-		id, _, _, _ := svc.CreateInvite(context.Background(), games.NewCredential(), rules.New(rules.BanChess{}), games.InviteSettings{Color: rules.White, Clock: &tc})
+		id, _, _, _ := svc.CreateInvite(context.Background(), issue(t, svc), rules.New(rules.BanChess{}), games.InviteSettings{Color: rules.White, Clock: &tc})
 		clk.advance(time.Hour)
 		svc.View(context.Background(), id, "", func(rec *games.Record, _ games.Seats) {
 			if rec.Game.Outcome().Over() || rec.Clock.Running != 0 {
@@ -444,7 +444,7 @@ func TestFlagFallsWithNoOneActing(t *testing.T) {
 	t.Cleanup(svc.Close)
 	ctx := context.Background()
 	tc := games.TimeControl{Initial: 50 * time.Millisecond}
-	id, code, _, err := svc.CreateInvite(ctx, games.NewCredential(), rules.New(rules.BanChess{}), games.InviteSettings{Color: rules.White, Clock: &tc})
+	id, code, _, err := svc.CreateInvite(ctx, issue(t, svc), rules.New(rules.BanChess{}), games.InviteSettings{Color: rules.White, Clock: &tc})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -453,7 +453,7 @@ func TestFlagFallsWithNoOneActing(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer w.Close()
-	if _, err := svc.Join(ctx, id, games.NewCredential(), code); err != nil {
+	if _, err := svc.Join(ctx, id, issue(t, svc), code); err != nil {
 		t.Fatal(err)
 	}
 	blackFlagFalls(t, svc, w, id)
@@ -489,7 +489,7 @@ func TestRematchFlagFalls(t *testing.T) {
 	t.Cleanup(svc.Close)
 	ctx := context.Background()
 	tc := games.TimeControl{Initial: 50 * time.Millisecond}
-	white, black := games.NewCredential(), games.NewCredential()
+	white, black := issue(t, svc), issue(t, svc)
 	id, code, _, err := svc.CreateInvite(ctx, white, rules.New(rules.BanChess{}), games.InviteSettings{Color: rules.White, Clock: &tc})
 	if err != nil {
 		t.Fatal(err)

@@ -421,13 +421,20 @@ func TestAPIAuth(t *testing.T) {
 			code        string
 		}{
 			{"no token", "", 401, "unauthorized"},
-			{"the game id", g.ID, 401, "unauthorized"},
-			{"a token nobody holds", string(games.NewCredential()), 401, "unauthorized"},
-			{"an overlong token", strings.Repeat("t", 200), 401, "unauthorized"},
+			// Only issued tokens hold seats, and one the server did not
+			// issue is answered as one that holds none here: word for
+			// word, so the answer tells nothing of which tokens exist.
+			{"the game id", g.ID, 403, "forbidden"},
+			{"a token nobody holds", string(games.NewCredential()), 403, "forbidden"},
+			{"an overlong token", strings.Repeat("t", 200), 403, "forbidden"},
 			{"another game's token", otherTok, 403, "forbidden"},
 		} {
 			a.fail(a.doAs(tc.token, http.MethodPost, path, w.body), tc.status, tc.code)
 			a.unchanged(g.ID, before)
+		}
+		unknown := string(a.doAs(string(games.NewCredential()), http.MethodPost, path, w.body).body)
+		if wrong := string(a.doAs(otherTok, http.MethodPost, path, w.body).body); wrong != unknown {
+			t.Errorf("%s: an unknown token is answered %s, another game's %s", w.path, unknown, wrong)
 		}
 		// Not a bearer token at all.
 		for _, h := range []string{tok, "Basic " + tok, "Token " + tok, "Bearer", "Bearer" + tok} {
@@ -474,8 +481,15 @@ func TestAPIAuth(t *testing.T) {
 	}
 	a.game(a.doAs(tok, http.MethodPost, "/api/games/"+mine.ID+"/actions", `{"action":"e4"}`), 200)
 	a.fail(a.doAs(otherTok, http.MethodPost, "/api/games/"+mine.ID+"/actions", `{"action":"e5"}`), 403, "forbidden")
-	// A create without one, or with one not of our shape, gets a fresh one.
-	for _, h := range []string{"", "Bearer " + strings.Repeat("t", 200), "Basic " + tok} {
+	// A token the server did not issue creates nothing (it once held the
+	// game's seats: "Bearer mybot" played).
+	for _, h := range []string{"Bearer mybot", "Bearer " + strings.Repeat("t", 200), "Bearer " + g.ID} {
+		req := a.request(http.MethodPost, "/api/games", "")
+		req.Header.Set("Authorization", h)
+		a.fail(a.send(req), 401, "unauthorized")
+	}
+	// A create without one gets a fresh one.
+	for _, h := range []string{"", "Basic " + tok} {
 		req := a.request(http.MethodPost, "/api/games", "")
 		if h != "" {
 			req.Header.Set("Authorization", h)

@@ -50,11 +50,11 @@ func (a *api) create(c echo.Context) error {
 	if err := a.s.allowGame(c); err != nil {
 		return err
 	}
-	token := bearer(c)
-	if !token.Valid() {
-		token = games.NewCredential()
-	}
 	ctx := c.Request().Context()
+	token, err := a.token(c)
+	if err != nil {
+		return err
+	}
 	obj := createdGame{Token: string(token)}
 	var id string
 	switch {
@@ -157,4 +157,13 @@ func (b botRequest) settings() (*games.BotSettings, error) {
 		return nil, err
 	}
 	return &games.BotSettings{Color: side.Other(), Level: n}, nil
+}
+
+// token returns the request's bearer token, or with none a new player's.
+func (a *api) token(c echo.Context) (games.Credential, error) {
+	if token := bearer(c); token != "" {
+		return token, nil
+	}
+	token, _, err := a.s.games.NewPlayer(c.Request().Context(), games.Token)
+	return token, err
 }

@@ -24,9 +24,9 @@ func (a *api) join(c echo.Context) error {
 	if code == "" {
 		return &games.Error{Code: games.Invalid, Detail: games.BadInvite, Msg: `Send the invite code: {"invite":"…"}, the invite link's "invite" value.`}
 	}
-	token := bearer(c)
-	if !token.Valid() {
-		token = games.NewCredential()
+	token, err := a.token(c)
+	if err != nil {
+		return err
 	}
 	id := c.Param("id")
 	ctx := c.Request().Context()

@@ -39,7 +39,11 @@ func (p *pages) newBot(c echo.Context, o views.Options) error {
 	if err := p.s.allowGame(c); err != nil {
 		return err
 	}
-	id, _, err := p.s.games.CreateBot(c.Request().Context(), p.s.ensurePlayer(c), g, games.BotSettings{Color: settings.Color, Level: level})
+	cred, err := p.s.ensurePlayer(c)
+	if err != nil {
+		return err
+	}
+	id, _, err := p.s.games.CreateBot(c.Request().Context(), cred, g, games.BotSettings{Color: settings.Color, Level: level})
 	if err != nil {
 		return err
 	}

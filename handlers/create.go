@@ -30,8 +30,10 @@ func (p *pages) index(c echo.Context) error {
 	if old, ok := legacyGame(c); ok {
 		held := false
 		if old != "" {
-			cred = p.s.ensurePlayer(c)
 			var err error
+			if cred, err = p.s.ensurePlayer(c); err != nil {
+				return err
+			}
 			held, err = p.s.games.Claim(ctx, old, cred)
 			if err != nil && games.ErrorOf(err).Code != games.NotFound {
 				return err
@@ -88,7 +90,11 @@ func (p *pages) create(c echo.Context, g *rules.Game) (string, error) {
 	if err := p.s.allowGame(c); err != nil {
 		return "", err
 	}
-	return p.s.games.Create(c.Request().Context(), p.s.ensurePlayer(c), g)
+	cred, err := p.s.ensurePlayer(c)
+	if err != nil {
+		return "", err
+	}
+	return p.s.games.Create(c.Request().Context(), cred, g)
 }
 
 // open starts a game from a link: /?fen=…, /?pgn=…, or a share link

@@ -19,6 +19,7 @@ import (
 
 	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/rules"
+	"github.com/banchess/banchess/store"
 )
 
 // The fuzz targets drive the whole handler chain (Register on an Echo, as
@@ -106,11 +107,26 @@ const (
 // found it or the targets see the change: nothing is rolled back. It serves
 // one request at a time, as the targets send them.
 type fuzzStore struct {
-	recs    map[string]*games.Record
-	creates int
+	*store.Memory // players and the lobby
+	recs          map[string]*games.Record
+	creates       int
 }
 
-func (s *fuzzStore) reset() { s.recs, s.creates = map[string]*games.Record{}, 0 }
+// reset empties the store but for the players of fuzzPlayer and
+// fuzzOther, whose ids are their credentials' hashes.
+func (s *fuzzStore) reset() {
+	s.Memory, s.recs, s.creates = store.NewMemory(), map[string]*games.Record{}, 0
+	for _, cred := range []games.Credential{fuzzPlayer, fuzzOther} {
+		h := cred.Hash()
+		s.AddPlayer(context.Background(), games.Player{ID: h}, games.Issued{Hash: h, Player: h, Kind: games.Cookie})
+	}
+}
+
+// playerOf returns the id of the player cred was issued to.
+func (s *fuzzStore) playerOf(cred games.Credential) string {
+	id, _ := s.CredentialPlayer(context.Background(), cred.Hash())
+	return id
+}
 
 // add stores rec under the next id.
 func (s *fuzzStore) add(rec *games.Record) string {
@@ -153,15 +169,6 @@ func (s *fuzzStore) List(_ context.Context, holder string, limit int) ([]games.S
 	return out[:min(len(out), max(limit, 0))], nil
 }
 
-func (s *fuzzStore) Known(_ context.Context, holder string) (bool, error) {
-	for _, rec := range s.recs {
-		if holder != "" && (rec.White == holder || rec.Black == holder) {
-			return true, nil
-		}
-	}
-	return false, nil
-}
-
 // fuzzServer is one server for a whole fuzz run.
 type fuzzServer struct {
 	e     *echo.Echo
@@ -195,7 +202,7 @@ func (s *fuzzServer) start(t *testing.T, setup uint8) (id, state string) {
 		t.Fatalf("setup %d: %v", setup, err)
 	}
 	hold := func(g *rules.Game, cred games.Credential) *games.Record {
-		h := cred.Holder()
+		h := cred.Hash()
 		return &games.Record{Game: g, White: h, Black: h, Mode: games.HotSeat, Created: apiClock(), Updated: apiClock()}
 	}
 	id = s.store.add(hold(g, fuzzPlayer))
@@ -446,7 +453,7 @@ func FuzzPages(f *testing.F) {
 		loc, push := r.hdr.Get("Location"), r.hdr.Get("HX-Push-Url")
 		for _, rec := range s.created() {
 			s.state(t, rec.ID)
-			if h := cred.Holder(); h == "" || rec.White != h || rec.Black != h {
+			if h := s.store.playerOf(cred); h == "" || rec.White != h || rec.Black != h {
 				t.Fatalf("game %s was created for another browser than the one that asked", rec.ID)
 			}
 			if gameOf(loc) != rec.ID && gameOf(push) != rec.ID {
@@ -641,11 +648,11 @@ func FuzzAPI(f *testing.F) {
 				t.Fatalf("%s %q answers %d without the game's token", method, path, r.code)
 			}
 			if created {
-				if token.Valid() && g.Token != string(token) || !games.Credential(g.Token).Valid() {
+				if token != "" && g.Token != string(token) || !games.Credential(g.Token).Valid() {
 					t.Fatalf("a game created with token %q answers token %q", token, g.Token)
 				}
 				rec := s.store.recs[g.ID]
-				if h := games.Credential(g.Token).Holder(); rec == nil || rec.White != h || rec.Black != h {
+				if h := s.store.playerOf(games.Credential(g.Token)); h == "" || rec == nil || rec.White != h || rec.Black != h {
 					t.Fatalf("the game created is not held by the token answered")
 				}
 				if !tagsWithin(rec.Game) {

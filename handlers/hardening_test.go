@@ -38,7 +38,7 @@ func damagedStore(t *testing.T) (st *store.SQLite, cred games.Credential, good, 
 		t.Fatal(err)
 	}
 	svc := newService(first)
-	cred = games.NewCredential()
+	cred = issue(t, svc)
 	for _, id := range []*string{&good, &bad} {
 		if *id, err = svc.Create(ctx, cred, rules.New(rules.BanChess{})); err != nil {
 			t.Fatal(err)
@@ -193,8 +193,9 @@ func TestLogRedactsIDs(t *testing.T) {
 	st := failingSaves{store.NewMemory()}
 	var logs bytes.Buffer
 	e := newServerOn(st, WithLogger(jsonLogger(&logs)))
-	cred := games.NewCredential()
-	id, err := newService(st).Create(context.Background(), cred, rules.New(rules.BanChess{}))
+	svc := newService(st)
+	cred := issue(t, svc)
+	id, err := svc.Create(context.Background(), cred, rules.New(rules.BanChess{}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -466,8 +467,9 @@ func (s savesBusy) Update(ctx context.Context, id string, fn func(*games.Record)
 // refused as busy.
 func TestBusyGame(t *testing.T) {
 	slow := &slowStore{Memory: store.NewMemory(), release: make(chan struct{})}
-	cred := games.NewCredential()
-	id, err := newService(slow).Create(context.Background(), cred, rules.New(rules.BanChess{}))
+	slowSvc := newService(slow)
+	cred := issue(t, slowSvc)
+	id, err := slowSvc.Create(context.Background(), cred, rules.New(rules.BanChess{}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -525,7 +527,10 @@ func TestBusyGame(t *testing.T) {
 	// A save refused by a busy database: 503, the game unchanged.
 	busySt := savesBusy{store.NewMemory()}
 	e = newServerOn(busySt)
-	id, err = newService(busySt).Create(context.Background(), cred, rules.New(rules.BanChess{}))
+	busySvc := newService(busySt)
+	cred = issue(t, busySvc)
+	ck = &http.Cookie{Name: playerCookie, Value: string(cred)}
+	id, err = busySvc.Create(context.Background(), cred, rules.New(rules.BanChess{}))
 	if err != nil {
 		t.Fatal(err)
 	}

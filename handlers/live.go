@@ -55,7 +55,11 @@ func (p *pages) newInvite(c echo.Context, o views.Options) error {
 	if err := p.s.allowGame(c); err != nil {
 		return err
 	}
-	id, _, _, err := p.s.games.CreateInvite(c.Request().Context(), p.s.ensurePlayer(c), g, settings)
+	cred, err := p.s.ensurePlayer(c)
+	if err != nil {
+		return err
+	}
+	id, _, _, err := p.s.games.CreateInvite(c.Request().Context(), cred, g, settings)
 	if err != nil {
 		return err
 	}
@@ -85,7 +89,10 @@ func (p *pages) openInvite(c echo.Context, id, code string, o *views.Options) er
 
 // takeSeat joins game id with code and goes to its page.
 func (p *pages) takeSeat(c echo.Context, id, code string, o *views.Options) error {
-	_, err := p.s.games.Join(c.Request().Context(), id, p.s.ensurePlayer(c), code)
+	cred, err := p.s.ensurePlayer(c)
+	if err == nil {
+		_, err = p.s.games.Join(c.Request().Context(), id, cred, code)
+	}
 	switch e := games.ErrorOf(err); {
 	case err == nil:
 		return c.Redirect(http.StatusSeeOther, o.GameURL(id))

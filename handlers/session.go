@@ -35,13 +35,20 @@ func player(c echo.Context) games.Credential {
 	return games.Credential(ck.Value)
 }
 
-// ensurePlayer returns the browser's credential, giving it one first if
-// it has none.
-func (s *Server) ensurePlayer(c echo.Context) games.Credential {
+// ensurePlayer returns the browser's credential, giving it a new player's
+// first if it has none the server issued (or had it signed out).
+func (s *Server) ensurePlayer(c echo.Context) (games.Credential, error) {
+	ctx := c.Request().Context()
 	if cred := player(c); cred != "" {
-		return cred
+		issued, err := s.games.Issued(ctx, cred)
+		if err != nil || issued {
+			return cred, err
+		}
 	}
-	cred := games.NewCredential()
+	cred, _, err := s.games.NewPlayer(ctx, games.Cookie)
+	if err != nil {
+		return "", err
+	}
 	c.Set(playerCookie, cred)
 	c.SetCookie(&http.Cookie{
 		Name:     playerCookie,
@@ -52,7 +59,7 @@ func (s *Server) ensurePlayer(c echo.Context) games.Credential {
 		Secure:   s.scheme(c) == "https",
 		SameSite: http.SameSiteLaxMode,
 	})
-	return cred
+	return cred, nil
 }
 
 // legacyGame returns the game id an old session cookie names ("" when it

@@ -34,7 +34,7 @@ func TestStreamsOutlastServerTimeouts(t *testing.T) {
 	go srv.Serve(ln)
 	t.Cleanup(func() { srv.Close() })
 
-	cred := games.NewCredential()
+	cred := issue(t, svc)
 	id, err := svc.Create(context.Background(), cred, rules.New(rules.BanChess{}))
 	if err != nil {
 		t.Fatal(err)

@@ -42,7 +42,7 @@ func TestMemory(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "memory.db")
 	st := openSQLite(t, path, store.Options{CacheSize: cached})
 	base := memoryNow(t)
-	holder := games.NewCredential().Holder()
+	holder := games.NewCredential().Hash()
 
 	// Fill: every core builds random games and stores them. The first
 	// `cached` ids are kept to touch afterwards.

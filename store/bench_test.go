@@ -20,7 +20,7 @@ func BenchmarkSQLiteSavePly(b *testing.B) {
 	}
 	defer s.Close()
 	ctx := context.Background()
-	holder := games.NewCredential().Holder()
+	holder := games.NewCredential().Hash()
 	now := time.Now()
 	rec := &games.Record{Game: rules.New(rules.BanChess{}), White: holder, Black: holder, Mode: games.HotSeat, Created: now, Updated: now}
 	if err := s.Create(ctx, rec); err != nil {

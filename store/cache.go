@@ -30,6 +30,9 @@ type gameCache struct {
 	// it fails with errStale) and returns the game's estimated size; it
 	// sets c's revisions.
 	write func(c *cachedGame) (int64, error)
+	// finish is write for a save that finishes a game between two
+	// players: it records the game's result in the same transaction.
+	finish func(c *cachedGame) (int64, error)
 	// revision, when set, reads a game's row revision: a cached game whose
 	// row has moved on (another process saved it) is read afresh before
 	// it is used. Nil when no other process writes the rows.
@@ -55,6 +58,7 @@ type cachedGame struct {
 	err    error
 	rev    uint64    // the game's revision last written
 	row    int64     // the row's revision last written or read (0: no row yet)
+	over   bool      // the game was over when last written or read
 	stored bool      // the game has a row (it was written or read)
 	seats  seatState // the seats last written
 	// touched is when (unix seconds) this store last wrote the row's
@@ -126,7 +130,11 @@ func (gc *gameCache) Update(ctx context.Context, id string, fn func(*games.Recor
 	if c.rec.Revision == c.row && c.rec.Game.Revision() == c.rev && seatStateOf(c.rec) == c.seats {
 		return nil
 	}
-	size, err := gc.write(c)
+	write := gc.write
+	if _, records := games.ResultOf(c.rec); records && !c.over {
+		write = gc.finish
+	}
+	size, err := write(c)
 	if err != nil {
 		if errors.Is(err, errStale) {
 			err = changedElsewhere(id)
@@ -206,7 +214,7 @@ func (gc *gameCache) acquire(ctx context.Context, id string) (*cachedGame, error
 		if c.err != nil {
 			gc.remove(c)
 		} else {
-			c.rev, c.seats, c.stored = c.rec.Game.Revision(), seatStateOf(c.rec), true
+			c.rev, c.seats, c.stored, c.over = c.rec.Game.Revision(), seatStateOf(c.rec), true, c.rec.Game.Outcome().Over()
 			gc.resize(c, size)
 		}
 		gc.mu.Unlock()
@@ -236,7 +244,7 @@ func (gc *gameCache) revalidate(ctx context.Context, c *cachedGame) {
 		gc.forget(c, err)
 		return
 	}
-	c.rec, c.row, c.rev, c.seats, c.stored = rec, row, rec.Game.Revision(), seatStateOf(rec), true
+	c.rec, c.row, c.rev, c.seats, c.stored, c.over = rec, row, rec.Game.Revision(), seatStateOf(rec), true, rec.Game.Outcome().Over()
 	gc.mu.Lock()
 	gc.resize(c, size)
 	gc.mu.Unlock()

@@ -32,9 +32,9 @@ func trimID(id string) string {
 // Memory keeps games in memory. It is safe for concurrent use; the games it
 // holds are only ever touched under their own lock.
 type Memory struct {
-	mu    sync.RWMutex
-	games map[string]*entry
-	known map[string]bool // every holder that has held a seat
+	mu       sync.RWMutex
+	games    map[string]*entry
+	accounts memoryPlayers
 	// reviews are the games' reviews, by game id (see reviews.go).
 	reviews map[string]games.StoredReview
 }
@@ -46,7 +46,9 @@ type entry struct {
 
 // NewMemory returns an empty in-memory store.
 func NewMemory() *Memory {
-	return &Memory{games: make(map[string]*entry), known: make(map[string]bool), reviews: make(map[string]games.StoredReview)}
+	m := &Memory{games: make(map[string]*entry), reviews: make(map[string]games.StoredReview)}
+	m.accounts.init()
+	return m
 }
 
 // NewID returns a fresh game id (128 random bits, URL-safe).
@@ -64,32 +66,21 @@ func (m *Memory) Create(ctx context.Context, rec *games.Record) error {
 	rec.ID = NewID()
 	m.mu.Lock()
 	m.games[rec.ID] = &entry{lock: newGameLock(), rec: rec}
-	m.learn(rec)
 	m.mu.Unlock()
 	return nil
 }
 
-// learn records rec's holders as known; m.mu is held.
-func (m *Memory) learn(rec *games.Record) {
-	for _, h := range []string{rec.White, rec.Black} {
-		if h != "" {
-			m.known[h] = true
-		}
-	}
-}
-
 // Update runs fn on the record under its lock: no two calls for one game
 // interleave. fn must leave the record unchanged when it returns an error.
+// A change that finishes a game between two players records its result.
 func (m *Memory) Update(ctx context.Context, id string, fn func(*games.Record) error) error {
 	return m.with(ctx, id, func(rec *games.Record) error {
-		white, black := rec.White, rec.Black
+		over := rec.Game.Outcome().Over()
 		if err := fn(rec); err != nil {
 			return err
 		}
-		if rec.White != white || rec.Black != black {
-			m.mu.Lock()
-			m.learn(rec)
-			m.mu.Unlock()
+		if !over && rec.Game.Outcome().Over() {
+			return m.accounts.record(rec)
 		}
 		return nil
 	})
@@ -164,14 +155,4 @@ func newestFirst(a, b games.Summary) int {
 		return 1
 	}
 	return 0
-}
-
-// Known reports whether holder holds, or has held, a seat in any game.
-func (m *Memory) Known(ctx context.Context, holder string) (bool, error) {
-	if err := ctx.Err(); err != nil {
-		return false, err
-	}
-	m.mu.RLock()
-	defer m.mu.RUnlock()
-	return m.known[holder], nil
 }

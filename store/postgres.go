@@ -48,6 +48,11 @@ const (
 // payload "<id>:<revision>".
 const NotifyChannel = "banchess_games"
 
+// LobbyChannel is the channel the lobby's changes and revoked credentials
+// are notified on, in their transactions, with a games notice (see
+// games.Service.Notice) as payload.
+const LobbyChannel = "banchess_lobby"
+
 // Postgres keeps games in a PostgreSQL database that any number of
 // processes share, one row per game, and the games in use in memory, up to
 // a bound. Every change is committed before Update returns; every save is
@@ -66,6 +71,7 @@ type Postgres struct {
 	closed   bool
 
 	gameCache
+	sqlPlayers
 }
 
 // IsPostgresURL reports whether dsn names a PostgreSQL database
@@ -113,7 +119,8 @@ func OpenPostgres(ctx context.Context, url string, opts PostgresOptions) (*Postg
 	}
 	go p.commit()
 	p.init(opts.CacheSize, opts.CacheBytes, opts.Now)
-	p.load, p.gameCache.write, p.revision = p.loadRow, p.write, p.rowRevision
+	p.load, p.gameCache.write, p.revision, p.finish = p.loadRow, p.write, p.rowRevision, p.writeFinished
+	p.sqlPlayers = sqlPlayers{db: pgDB{pgQuerier{pool}, pool}}
 	return p, nil
 }
 
@@ -159,6 +166,83 @@ var postgresMigrations = [...]string{
 		total       INTEGER NOT NULL,
 		positions   TEXT NOT NULL
 	);`,
+	`CREATE TABLE players (
+		id         TEXT PRIMARY KEY,
+		name       TEXT NOT NULL DEFAULT '',
+		name_key   TEXT UNIQUE,
+		password   TEXT NOT NULL DEFAULT '',
+		created_at BIGINT NOT NULL,
+		wins       INTEGER NOT NULL DEFAULT 0,
+		losses     INTEGER NOT NULL DEFAULT 0,
+		draws      INTEGER NOT NULL DEFAULT 0
+	);
+	CREATE TABLE credentials (
+		hash       TEXT PRIMARY KEY,
+		player     TEXT NOT NULL,
+		kind       TEXT NOT NULL,
+		created_at BIGINT NOT NULL
+	);
+	CREATE INDEX credentials_player ON credentials(player);
+	CREATE TABLE standings (
+		player     TEXT NOT NULL,
+		variant    TEXT NOT NULL,
+		speed      TEXT NOT NULL,
+		rating     DOUBLE PRECISION NOT NULL,
+		deviation  DOUBLE PRECISION NOT NULL,
+		volatility DOUBLE PRECISION NOT NULL,
+		games      INTEGER NOT NULL,
+		last_at    BIGINT NOT NULL,
+		PRIMARY KEY (player, variant, speed)
+	);
+	CREATE INDEX standings_leaders ON standings(variant, speed, rating) WHERE games >= 10;
+	CREATE TABLE played (
+		player        TEXT NOT NULL,
+		game          TEXT COLLATE "C" NOT NULL,
+		ended_at      BIGINT NOT NULL,
+		color         TEXT NOT NULL,
+		opponent      TEXT NOT NULL,
+		score         DOUBLE PRECISION NOT NULL,
+		result        TEXT NOT NULL,
+		ending        TEXT NOT NULL,
+		variant       TEXT NOT NULL,
+		speed         TEXT NOT NULL,
+		rated         BOOLEAN NOT NULL,
+		rating_before DOUBLE PRECISION NOT NULL,
+		rating_after  DOUBLE PRECISION NOT NULL,
+		fen           TEXT NOT NULL,
+		PRIMARY KEY (player, game)
+	);
+	CREATE INDEX played_newest ON played(player, ended_at, game);
+	CREATE TABLE seeks (
+		id           TEXT PRIMARY KEY,
+		player       TEXT NOT NULL,
+		name         TEXT NOT NULL,
+		rating       INTEGER NOT NULL,
+		provisional  BOOLEAN NOT NULL,
+		variant      TEXT NOT NULL,
+		initial_ms   BIGINT NOT NULL,
+		increment_ms BIGINT NOT NULL,
+		color        TEXT NOT NULL,
+		rated        BOOLEAN NOT NULL,
+		pool         TEXT NOT NULL,
+		created_at   BIGINT NOT NULL,
+		alive_at     BIGINT NOT NULL,
+		game         TEXT NOT NULL,
+		acceptor     TEXT NOT NULL,
+		accepted_at  BIGINT NOT NULL
+	);
+	CREATE INDEX seeks_player ON seeks(player);
+	CREATE INDEX seeks_acceptor ON seeks(acceptor) WHERE acceptor <> '';
+	CREATE INDEX seeks_pool ON seeks(pool, created_at) WHERE game = '';
+	CREATE TABLE failed_logins (key TEXT NOT NULL, at BIGINT NOT NULL);
+	CREATE INDEX failed_logins_key ON failed_logins(key, at);
+	CREATE INDEX failed_logins_at ON failed_logins(at);
+	INSERT INTO players (id, created_at)
+		SELECT holder, min(created) * 1000 FROM (
+			SELECT white AS holder, created_at AS created FROM games WHERE white <> '' AND white NOT LIKE 'engine:%'
+			UNION ALL SELECT black, created_at FROM games WHERE black <> '' AND black NOT LIKE 'engine:%'
+		) AS holders GROUP BY holder;
+	INSERT INTO credentials (hash, player, kind, created_at) SELECT id, id, 'cookie', created_at FROM players;`,
 }
 
 // migratePostgres brings the schema to this binary's version, recorded in
@@ -338,24 +422,6 @@ func (p *Postgres) List(ctx context.Context, holder string, limit int) ([]games.
 	return out, nil
 }
 
-// postgresKnownQuery reports whether holder $1 holds a seat (see
-// knownSQL).
-var postgresKnownQuery = knownSQL("$1")
-
-// Known reports whether holder holds a seat in any stored game. No one
-// ("") is known, whatever games have free seats.
-func (p *Postgres) Known(ctx context.Context, holder string) (bool, error) {
-	if holder == "" || !validText(holder) {
-		return false, ctx.Err()
-	}
-	var known bool
-	err := p.pool.QueryRow(ctx, postgresKnownQuery, holder).Scan(&known)
-	if err != nil {
-		return false, fmt.Errorf("looking up a seat holder: %w", err)
-	}
-	return known, nil
-}
-
 // Sweep removes the games untouched for longer than the TTL and reports how
 // many it removed. It first records when the games cached here were last
 // used; a game only read, and only on another instance, since that
@@ -424,16 +490,18 @@ func (p *Postgres) Close() error {
 
 // Listen calls fn for every save committed to the database, by any
 // process sharing it (this one included), with the game's id and its row's
-// new revision, until ctx ends; it then returns ctx's error. It holds a
-// connection of its own, and when that is lost it connects again (waiting
-// longer after each failure, up to 5 s) and then calls fn once with id ""
-// and revision 0: saves made while it was away were not reported, so
-// whoever shows games should refresh them. Notifications come in commit
-// order; fn runs on Listen's goroutine and should not block for long.
-func (p *Postgres) Listen(ctx context.Context, fn func(id string, revision int64)) error {
+// new revision, and notice (if not nil) with every notice on LobbyChannel,
+// until ctx ends; it then returns ctx's error. It holds a connection of
+// its own, and when that is lost it connects again (waiting longer after
+// each failure, up to 5 s) and then calls fn once with id "" and revision
+// 0, and notice with "": what was committed while it was away was not
+// reported, so whoever shows games or keeps what notices change should
+// refresh it. Notifications come in commit order; fn and notice run on
+// Listen's goroutine and should not block for long.
+func (p *Postgres) Listen(ctx context.Context, fn func(id string, revision int64), notice func(string)) error {
 	wait := 100 * time.Millisecond
 	for lost := false; ; {
-		err := p.listen(ctx, fn, lost)
+		err := p.listen(ctx, fn, notice, lost)
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
@@ -455,7 +523,7 @@ var errListened = errors.New("the connection listening for saves was lost")
 
 // listen listens on one connection until it fails or ctx ends; again says
 // it follows a lost one.
-func (p *Postgres) listen(ctx context.Context, fn func(string, int64), again bool) error {
+func (p *Postgres) listen(ctx context.Context, fn func(string, int64), notice func(string), again bool) error {
 	conn, err := pgx.ConnectConfig(ctx, p.pool.Config().ConnConfig.Copy())
 	if err != nil {
 		return err
@@ -464,13 +532,25 @@ func (p *Postgres) listen(ctx context.Context, fn func(string, int64), again boo
 	if _, err := conn.Exec(ctx, "LISTEN "+NotifyChannel); err != nil {
 		return err
 	}
+	if notice != nil {
+		if _, err := conn.Exec(ctx, "LISTEN "+LobbyChannel); err != nil {
+			return err
+		}
+	}
 	if again {
 		fn("", 0)
+		if notice != nil {
+			notice("")
+		}
 	}
 	for {
 		n, err := conn.WaitForNotification(ctx)
 		if err != nil {
 			return fmt.Errorf("%w: %w", errListened, err)
+		}
+		if n.Channel == LobbyChannel {
+			notice(n.Payload)
+			continue
 		}
 		i := strings.LastIndexByte(n.Payload, ':')
 		if i < 0 {

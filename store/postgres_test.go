@@ -170,7 +170,7 @@ func TestPostgresListen(t *testing.T) {
 	notes := make(chan note, 100)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- a.Listen(ctx, func(id string, rev int64) { notes <- note{id, rev} }) }()
+	go func() { done <- a.Listen(ctx, func(id string, rev int64) { notes <- note{id, rev} }, nil) }()
 	expect := func(want note) {
 		t.Helper()
 		select {
@@ -275,8 +275,11 @@ func TestPostgresOddInput(t *testing.T) {
 		if l, err := p.List(context.Background(), s, 10); err != nil || len(l) != 0 {
 			t.Errorf("List(%q): %v, %v", s, l, err)
 		}
-		if k, err := p.Known(context.Background(), s); err != nil || k {
-			t.Errorf("Known(%q): %v, %v", s, k, err)
+		if pl, err := p.CredentialPlayer(context.Background(), s); err != nil || pl != "" {
+			t.Errorf("CredentialPlayer(%q): %v, %v", s, pl, err)
+		}
+		if _, err := p.PlayerNamed(context.Background(), s); games.ErrorOf(err).Code != games.NotFound {
+			t.Errorf("PlayerNamed(%q): %v", s, err)
 		}
 	}
 }

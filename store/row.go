@@ -64,15 +64,6 @@ func upsertSQL(ph, tbl string) string {
 	WHERE ` + tbl + `.revision = excluded.revision - 1`
 }
 
-// knownSQL reports whether the holder given as parameter param holds a
-// seat. The terms saying a seat is not free (the partial indexes'
-// conditions) let the database use the indexes on the seats: without them
-// SQLite reads every game.
-func knownSQL(param string) string {
-	return `SELECT EXISTS (SELECT 1 FROM games WHERE white = ` + param + ` AND white <> '')
-	OR EXISTS (SELECT 1 FROM games WHERE black = ` + param + ` AND black <> '')`
-}
-
 // saveKind is what a save rewrites of a stored row besides what a ply
 // changes.
 type saveKind int
@@ -117,7 +108,7 @@ func (c *cachedGame) saveKind(now int64) saveKind {
 // saved records that c's game was saved, by a save of kind k at now, as
 // the row's next revision.
 func (c *cachedGame) saved(k saveKind, now int64) {
-	c.rev, c.row, c.seats, c.stored = c.rec.Game.Revision(), c.row+1, seatStateOf(c.rec), true
+	c.rev, c.row, c.seats, c.stored, c.over = c.rec.Game.Revision(), c.row+1, seatStateOf(c.rec), true, c.rec.Game.Outcome().Over()
 	c.rec.Revision = c.row
 	if k != savePly {
 		c.touched = now

@@ -65,6 +65,7 @@ type SQLite struct {
 	opts      Options
 
 	gameCache
+	sqlPlayers
 }
 
 // OpenSQLite opens (creating or migrating as needed) the database at path;
@@ -140,7 +141,8 @@ func openDB(ctx context.Context, path, dsn string, opts Options) (*SQLite, error
 	}
 	s := &SQLite{db: db, saves: [saveKinds]*sql.Stmt(stmts[:saveKinds]), probe: stmts[saveKinds], commits: newCommitter(db), opts: opts}
 	s.init(opts.CacheSize, opts.CacheBytes, opts.Now)
-	s.load, s.gameCache.write = s.loadRow, s.write
+	s.load, s.gameCache.write, s.finish = s.loadRow, s.write, s.writeFinished
+	s.sqlPlayers = sqlPlayers{db: sqliteDB{sqlQuerier{db}, db}}
 	return s, nil
 }
 
@@ -197,6 +199,88 @@ var migrations = [...]string{
 		total       INTEGER NOT NULL, -- positions to evaluate
 		positions   TEXT NOT NULL     -- JSON: the positions evaluated so far
 	) WITHOUT ROWID;`,
+	// Players, the credentials issued to them (hashes), their results and
+	// ratings, failed logins and the lobby's seeks (times in unix
+	// milliseconds). Every seat's holder so far becomes a player, and its
+	// hash (the SHA-256 of the cookie or token it was) that player's
+	// credential: seats now belong to players.
+	`CREATE TABLE players (
+		id         TEXT PRIMARY KEY,
+		name       TEXT NOT NULL DEFAULT '', -- '' until chosen
+		name_key   TEXT UNIQUE,              -- lower(name), NULL until chosen: names are unique in any case
+		password   TEXT NOT NULL DEFAULT '', -- argon2id, PHC string
+		created_at INTEGER NOT NULL,
+		wins       INTEGER NOT NULL DEFAULT 0,
+		losses     INTEGER NOT NULL DEFAULT 0,
+		draws      INTEGER NOT NULL DEFAULT 0
+	) WITHOUT ROWID;
+	CREATE TABLE credentials (
+		hash       TEXT PRIMARY KEY, -- SHA-256 of the cookie or token
+		player     TEXT NOT NULL,
+		kind       TEXT NOT NULL,    -- 'cookie' or 'token'
+		created_at INTEGER NOT NULL
+	) WITHOUT ROWID;
+	CREATE INDEX credentials_player ON credentials(player);
+	CREATE TABLE standings (
+		player     TEXT NOT NULL,
+		variant    TEXT NOT NULL,
+		speed      TEXT NOT NULL,
+		rating     REAL NOT NULL,
+		deviation  REAL NOT NULL,
+		volatility REAL NOT NULL,
+		games      INTEGER NOT NULL,
+		last_at    INTEGER NOT NULL, -- the last rated game's end
+		PRIMARY KEY (player, variant, speed)
+	) WITHOUT ROWID;
+	CREATE INDEX standings_leaders ON standings(variant, speed, rating) WHERE games >= 10;
+	CREATE TABLE played (
+		player        TEXT NOT NULL,
+		game          TEXT NOT NULL,
+		ended_at      INTEGER NOT NULL,
+		color         TEXT NOT NULL,
+		opponent      TEXT NOT NULL, -- the name the game recorded, '' for none
+		score         REAL NOT NULL,
+		result        TEXT NOT NULL,
+		ending        TEXT NOT NULL,
+		variant       TEXT NOT NULL,
+		speed         TEXT NOT NULL,
+		rated         INTEGER NOT NULL,
+		rating_before REAL NOT NULL,
+		rating_after  REAL NOT NULL,
+		fen           TEXT NOT NULL,
+		PRIMARY KEY (player, game)
+	) WITHOUT ROWID;
+	CREATE INDEX played_newest ON played(player, ended_at, game);
+	CREATE TABLE seeks (
+		id           TEXT PRIMARY KEY,
+		player       TEXT NOT NULL,
+		name         TEXT NOT NULL,
+		rating       INTEGER NOT NULL,
+		provisional  INTEGER NOT NULL,
+		variant      TEXT NOT NULL,
+		initial_ms   INTEGER NOT NULL,
+		increment_ms INTEGER NOT NULL,
+		color        TEXT NOT NULL, -- the maker's, '' for random
+		rated        INTEGER NOT NULL,
+		pool         TEXT NOT NULL, -- '' for a custom seek
+		created_at   INTEGER NOT NULL,
+		alive_at     INTEGER NOT NULL, -- the maker last seen in the lobby
+		game         TEXT NOT NULL,    -- once accepted
+		acceptor     TEXT NOT NULL,
+		accepted_at  INTEGER NOT NULL
+	) WITHOUT ROWID;
+	CREATE INDEX seeks_player ON seeks(player);
+	CREATE INDEX seeks_acceptor ON seeks(acceptor) WHERE acceptor <> '';
+	CREATE INDEX seeks_pool ON seeks(pool, created_at) WHERE game = '';
+	CREATE TABLE failed_logins (key TEXT NOT NULL, at INTEGER NOT NULL);
+	CREATE INDEX failed_logins_key ON failed_logins(key, at);
+	CREATE INDEX failed_logins_at ON failed_logins(at);
+	INSERT INTO players (id, created_at)
+		SELECT holder, min(created) * 1000 FROM (
+			SELECT white AS holder, created_at AS created FROM games WHERE white <> '' AND white NOT LIKE 'engine:%'
+			UNION ALL SELECT black, created_at FROM games WHERE black <> '' AND black NOT LIKE 'engine:%'
+		) GROUP BY holder;
+	INSERT INTO credentials (hash, player, kind, created_at) SELECT id, id, 'cookie', created_at FROM players;`,
 }
 
 // SchemaVersion is the schema version this binary writes.
@@ -286,23 +370,6 @@ func (s *SQLite) List(ctx context.Context, holder string, limit int) ([]games.Su
 		return nil, fmt.Errorf("listing games: %w", err)
 	}
 	return out, nil
-}
-
-// knownQuery reports whether holder ?1 holds a seat (see knownSQL).
-var knownQuery = knownSQL("?1")
-
-// Known reports whether holder holds a seat in any stored game. No one
-// ("") is known, whatever games have free seats.
-func (s *SQLite) Known(ctx context.Context, holder string) (bool, error) {
-	if holder == "" {
-		return false, ctx.Err()
-	}
-	var known bool
-	err := s.db.QueryRowContext(ctx, knownQuery, holder).Scan(&known)
-	if err != nil {
-		return false, fmt.Errorf("looking up a seat holder: %w", err)
-	}
-	return known, nil
 }
 
 // Sweep removes the games untouched for longer than the TTL and reports how

@@ -375,11 +375,15 @@ func TestSQLiteMigrateV1(t *testing.T) {
 	play(t, s, "old", "m:d7d5")
 
 	svc := games.New(s)
-	cred, stranger := games.NewCredential(), games.NewCredential()
-	if known, err := s.Known(ctx, cred.Holder()); err != nil || known {
-		t.Errorf("Known before the claim: %v, %v", known, err)
+	cred, me, err := svc.NewPlayer(ctx, games.Cookie)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if list, err := s.List(ctx, cred.Holder(), 10); err != nil || len(list) != 0 {
+	stranger, _, err := svc.NewPlayer(ctx, games.Cookie)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if list, err := s.List(ctx, me.ID, 10); err != nil || len(list) != 0 {
 		t.Errorf("listed before the claim: %+v, %v", list, err)
 	}
 	if held, err := svc.Claim(ctx, "old", cred); err != nil || !held {
@@ -388,19 +392,16 @@ func TestSQLiteMigrateV1(t *testing.T) {
 	if held, err := svc.Claim(ctx, "old", stranger); err != nil || held {
 		t.Errorf("a second claim: %v, %v", held, err)
 	}
-	if known, err := s.Known(ctx, cred.Holder()); err != nil || !known {
-		t.Errorf("Known after the claim: %v, %v", known, err)
-	}
 	if err := svc.Play(ctx, "old", cred, games.Input{Text: "Nf3", Ply: 5}, nil); err != nil {
 		t.Errorf("playing the claimed game: %v", err)
 	}
-	if err := svc.Play(ctx, "old", stranger, games.Input{Text: "e5"}, nil); games.ErrorOf(err).Code != games.Unauthorized {
+	if err := svc.Play(ctx, "old", stranger, games.Input{Text: "e5"}, nil); games.ErrorOf(err).Code != games.Forbidden {
 		t.Errorf("a stranger playing the claimed game: %v", err)
 	}
 	s.Close()
 
 	again := openSQLite(t, path, Options{})
-	list, err := again.List(ctx, cred.Holder(), 10)
+	list, err := again.List(ctx, me.ID, 10)
 	if err != nil || len(list) != 1 {
 		t.Fatalf("listed after the claim: %+v, %v", list, err)
 	}
@@ -409,7 +410,7 @@ func TestSQLiteMigrateV1(t *testing.T) {
 		got.Result != "*" || got.Variant != "ban" || !got.Created.Equal(created) {
 		t.Errorf("the claimed game is listed as %+v", got)
 	}
-	if rec := viewRecord(t, again, "old"); rec.White != cred.Holder() || rec.Black != cred.Holder() {
+	if rec := viewRecord(t, again, "old"); rec.White != me.ID || rec.Black != me.ID {
 		t.Errorf("the claim was not kept: %+v", rec)
 	}
 }
@@ -574,7 +575,7 @@ func TestSQLiteConcurrent(t *testing.T) {
 				case 0:
 					_, err = s.List(ctx, "ann", 3)
 				case 1:
-					_, err = s.Known(ctx, "ann")
+					_, err = s.CredentialPlayer(ctx, "ann")
 				default:
 					err = s.Update(ctx, id, func(r *games.Record) error {
 						g := r.Game

@@ -1,0 +1,263 @@
+package games
+
+import (
+	"context"
+	"errors"
+	"math"
+	"time"
+
+	"github.com/banchess/banchess/rating"
+)
+
+// Failed logins are limited per name and per client address: at most
+// MaxFailedLogins in any LoginWindow, then TooMany until the oldest of
+// them leaves the window.
+const (
+	MaxFailedLogins = 5
+	LoginWindow     = time.Minute
+)
+
+// Passwords hash players' passwords and check them (see package
+// password).
+type Passwords interface {
+	Hash(ctx context.Context, pw string) (string, error)
+	// Check reports whether pw is the password encoded hashes; encoded ""
+	// (no such player) takes as long, and is false.
+	Check(ctx context.Context, encoded, pw string) (bool, error)
+}
+
+// WithPasswords makes the service hash passwords with h (the default:
+// password.Default, as many at once as there are CPUs).
+func WithPasswords(h Passwords) Option { return func(s *Service) { s.passwords = h } }
+
+// NewPlayer issues a credential of kind to a new anonymous player and
+// returns both.
+func (s *Service) NewPlayer(ctx context.Context, kind CredentialKind) (Credential, Player, error) {
+	return s.addPlayer(ctx, kind, Player{})
+}
+
+// addPlayer stores p, given a fresh id, with a fresh credential of kind.
+func (s *Service) addPlayer(ctx context.Context, kind CredentialKind, p Player) (Credential, Player, error) {
+	now := s.now()
+	p.ID, p.Created = newPlayerID(), now
+	cred := NewCredential()
+	if err := s.store.AddPlayer(ctx, p, Issued{Hash: cred.Hash(), Player: p.ID, Kind: kind, Created: now}); err != nil {
+		return "", Player{}, storeError(err)
+	}
+	return cred, p, nil
+}
+
+// Issued reports whether the server issued cred and has not revoked it.
+func (s *Service) Issued(ctx context.Context, cred Credential) (bool, error) {
+	id, err := s.holder(ctx, cred)
+	return id != "", err
+}
+
+// Identify returns the player cred was issued to, or the zero Player (ID
+// "") when the server did not issue it or it was revoked.
+func (s *Service) Identify(ctx context.Context, cred Credential) (Player, error) {
+	id, err := s.holder(ctx, cred)
+	if err != nil || id == "" {
+		return Player{}, err
+	}
+	p, err := s.store.Player(ctx, id)
+	if isNotFound(err) {
+		return Player{}, nil
+	}
+	if err != nil {
+		return Player{}, storeError(err)
+	}
+	return p, nil
+}
+
+// Register gives a player a name and a password: cred's player, which
+// must have no name yet, or with no cred a new player, issued a
+// credential of kind. It returns the player's credential (cred, or the
+// new one) and the player.
+func (s *Service) Register(ctx context.Context, cred Credential, kind CredentialKind, name, pw string) (Credential, Player, error) {
+	if err := CheckName(name); err != nil {
+		return "", Player{}, err
+	}
+	if err := CheckPassword(pw); err != nil {
+		return "", Player{}, err
+	}
+	var p Player
+	if cred != "" {
+		var err error
+		if p, err = s.Identify(ctx, cred); err != nil {
+			return "", Player{}, err
+		}
+		switch {
+		case p.ID == "":
+			return "", Player{}, unissued()
+		case p.Named():
+			return "", Player{}, Errorf(Conflict, "You have a name already: %s.", p.Name).withDetail(Named)
+		}
+	}
+	hash, err := s.passwords.Hash(ctx, pw)
+	if err != nil {
+		return "", Player{}, ErrorOf(err)
+	}
+	if p.ID == "" {
+		return s.addPlayer(ctx, kind, Player{Name: name, Password: hash})
+	}
+	if err := s.store.SetName(ctx, p.ID, name, hash); err != nil {
+		return "", Player{}, storeError(err)
+	}
+	p.Name, p.Password = name, hash
+	return cred, p, nil
+}
+
+// unissued refuses a credential the server did not issue, or revoked.
+func unissued() *Error {
+	return Errorf(Unauthorized, "This credential was not issued by this server, or was signed out: sign in again, or send none to play as a new anonymous player.")
+}
+
+// Login checks a player's name and password and issues them a new
+// credential of kind: a second device, or a program's new token. client
+// is the address asking; failed logins are limited per name and per
+// address (TooMany with RetryAfter), and a name that does not exist costs
+// as long to refuse as a wrong password.
+func (s *Service) Login(ctx context.Context, name, pw, client string, kind CredentialKind) (Credential, Player, error) {
+	now := s.now()
+	keys := []string{"name:" + NameKey(clipName(name)), "addr:" + client}
+	for _, key := range keys {
+		// A failure counts for LoginWindow, to the millisecond the store
+		// keeps: not at its end.
+		failed, err := s.store.FailedLogins(ctx, key, now.Add(-LoginWindow+time.Millisecond))
+		if err != nil {
+			return "", Player{}, storeError(err)
+		}
+		if len(failed) >= MaxFailedLogins {
+			wait := failed[len(failed)-MaxFailedLogins].Add(LoginWindow).Sub(now)
+			e := Errorf(TooMany, "Too many failed sign-ins for this name or from this address: try again in %d s.", seconds(wait)).withDetail(TooManyLogins)
+			e.RetryAfter = wait
+			return "", Player{}, e
+		}
+	}
+	p, err := s.store.PlayerNamed(ctx, name)
+	if err != nil && !isNotFound(err) {
+		return "", Player{}, storeError(err)
+	}
+	if len(pw) > MaxPassword {
+		pw = pw[:MaxPassword] // refused below all the same, at the usual cost
+	}
+	ok, err := s.passwords.Check(ctx, p.Password, pw)
+	if err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) {
+		return "", Player{}, Internalf(err, "checking the password of %q", p.ID)
+	}
+	if err != nil {
+		return "", Player{}, ErrorOf(err)
+	}
+	if !ok {
+		if err := s.store.FailLogin(ctx, keys, now, now.Add(-LoginWindow)); err != nil {
+			return "", Player{}, storeError(err)
+		}
+		return "", Player{}, Errorf(Unauthorized, "The name or the password is wrong.").withDetail(BadLogin)
+	}
+	cred := NewCredential()
+	if err := s.store.Issue(ctx, Issued{Hash: cred.Hash(), Player: p.ID, Kind: kind, Created: now}); err != nil {
+		return "", Player{}, storeError(err)
+	}
+	return cred, p, nil
+}
+
+// seconds rounds d up to whole seconds, at least 1.
+func seconds(d time.Duration) int { return max(1, int(math.Ceil(d.Seconds()))) }
+
+// SignOut revokes cred: this device or program is no longer its player.
+// The player's other credentials keep working.
+func (s *Service) SignOut(ctx context.Context, cred Credential) error {
+	return s.revoke(ctx, cred, false)
+}
+
+// SignOutEverywhere revokes every credential of cred's player.
+func (s *Service) SignOutEverywhere(ctx context.Context, cred Credential) error {
+	return s.revoke(ctx, cred, true)
+}
+
+func (s *Service) revoke(ctx context.Context, cred Credential, all bool) error {
+	player, err := s.holder(ctx, cred)
+	if err != nil {
+		return err
+	}
+	if player == "" {
+		return nil // nothing to sign out of
+	}
+	if err := s.store.Revoke(ctx, cred.Hash(), all); err != nil {
+		return storeError(err)
+	}
+	if all {
+		s.Notice(NoticeSignedOut(player))
+	} else {
+		s.Notice(NoticeRevoked(cred.Hash()))
+	}
+	return nil
+}
+
+// Named returns the player whose name is name, in any case.
+func (s *Service) Named(ctx context.Context, name string) (Player, error) {
+	if CheckName(name) != nil {
+		return Player{}, noPlayer(name)
+	}
+	p, err := s.store.PlayerNamed(ctx, name)
+	if isNotFound(err) {
+		return Player{}, noPlayer(name)
+	}
+	if err != nil {
+		return Player{}, storeError(err)
+	}
+	return p, nil
+}
+
+func noPlayer(name string) *Error {
+	return Errorf(NotFound, "No player is called %q.", clipName(name)).withDetail(NoPlayer)
+}
+
+// Standings returns the player's standings, each with its Rating as it
+// stands now (its deviation grown with the time since Last).
+func (s *Service) Standings(ctx context.Context, player string) ([]Standing, error) {
+	list, err := s.store.Standings(ctx, player)
+	if err != nil {
+		return nil, storeError(err)
+	}
+	now := s.now()
+	for i := range list {
+		list[i].Rating = list[i].At(now)
+	}
+	return list, nil
+}
+
+// PlayedGames returns up to limit of the player's finished games that
+// ended before the cursor (the zero cursor: the newest), newest first.
+func (s *Service) PlayedGames(ctx context.Context, player string, before PlayedGamesCursor, limit int) ([]PlayedGame, error) {
+	list, err := s.store.PlayedGames(ctx, player, before, limit)
+	if err != nil {
+		return nil, storeError(err)
+	}
+	return list, nil
+}
+
+// Leaders are the top players of a speed: those with at least LeaderGames
+// rated games, up to LeaderCount.
+const (
+	LeaderGames = 10
+	LeaderCount = 50
+)
+
+// Leaders returns the highest rated players of variant at speed, each
+// standing's Rating as it stands now.
+func (s *Service) Leaders(ctx context.Context, variant string, speed rating.Speed) ([]Leader, error) {
+	list, err := s.store.Leaders(ctx, variant, speed, LeaderGames, LeaderCount)
+	if err != nil {
+		return nil, storeError(err)
+	}
+	now := s.now()
+	for i := range list {
+		list[i].Standing.Rating = list[i].Standing.At(now)
+	}
+	return list, nil
+}
+
+// isNotFound reports whether err is a NotFound refusal.
+func isNotFound(err error) bool { return err != nil && ErrorOf(err).Code == NotFound }

@@ -1,0 +1,259 @@
+package games_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/banchess/banchess/games"
+	"github.com/banchess/banchess/rating"
+	"github.com/banchess/banchess/rules"
+	"github.com/banchess/banchess/store"
+)
+
+// lobby is a service with a manual clock and some players: two named
+// (ann, bob), one anonymous (cat).
+type lobby struct {
+	t             *testing.T
+	ctx           context.Context
+	svc           *games.Service
+	clk           *manualClock
+	ann, bob, cat games.Credential
+}
+
+func newLobby(t *testing.T, st games.Store) *lobby {
+	t.Helper()
+	clk := &manualClock{now: epoch}
+	svc := games.New(st, games.WithClock(clk.Now), games.WithPasswords(newPasswords()))
+	t.Cleanup(svc.Close)
+	l := &lobby{t: t, ctx: context.Background(), svc: svc, clk: clk}
+	l.ann, l.bob = l.named("Ann"), l.named("Bob")
+	l.cat = issue(t, svc)
+	return l
+}
+
+func (l *lobby) named(name string) games.Credential {
+	l.t.Helper()
+	cred, _, err := l.svc.Register(l.ctx, "", games.Cookie, name, "password "+name)
+	if err != nil {
+		l.t.Fatal(err)
+	}
+	return cred
+}
+
+func (l *lobby) seek(cred games.Credential, st games.SeekSettings) games.Seek {
+	l.t.Helper()
+	k, err := l.svc.AddSeek(l.ctx, cred, st)
+	if err != nil {
+		l.t.Fatal(err)
+	}
+	return k
+}
+
+func (l *lobby) view() games.LobbyView {
+	l.t.Helper()
+	v, err := l.svc.Lobby(l.ctx)
+	if err != nil {
+		l.t.Fatal(err)
+	}
+	return v
+}
+
+func (l *lobby) record(id string) games.Record {
+	l.t.Helper()
+	var rec games.Record
+	if err := l.svc.View(l.ctx, id, "", func(r *games.Record, _ games.Seats) { rec = *r }); err != nil {
+		l.t.Fatal(err)
+	}
+	return rec
+}
+
+func TestSeekRefusals(t *testing.T) {
+	l := newLobby(t, store.NewMemory())
+	for _, c := range []struct {
+		name   string
+		cred   games.Credential
+		st     games.SeekSettings
+		code   games.Code
+		detail string
+	}{
+		{"no credential", "", games.SeekSettings{Clock: "5+3"}, games.Unauthorized, ""},
+		{"an invented credential", games.NewCredential(), games.SeekSettings{Clock: "5+3"}, games.Unauthorized, ""},
+		{"EN-Chess", l.ann, games.SeekSettings{Variant: "en", Clock: "5+3"}, games.Invalid, "unsupported_variant"},
+		{"no variant of ours", l.ann, games.SeekSettings{Variant: "go", Clock: "5+3"}, games.Invalid, "bad_variant"},
+		{"no clock", l.ann, games.SeekSettings{}, games.Invalid, "bad_clock"},
+		{"a bad clock", l.ann, games.SeekSettings{Clock: "5+x"}, games.Invalid, "bad_clock"},
+		{"a bad colour", l.ann, games.SeekSettings{Clock: "5+3", Color: "green"}, games.Invalid, "bad_color"},
+		{"rated without a name", l.cat, games.SeekSettings{Clock: "5+3", Rated: true}, games.Forbidden, "name_needed"},
+	} {
+		_, err := l.svc.AddSeek(l.ctx, c.cred, c.st)
+		refused(t, c.name, err, c.code, c.detail)
+	}
+	for range games.MaxCustomSeeks {
+		l.seek(l.ann, games.SeekSettings{Clock: "5+3"})
+	}
+	refused(t, "one seek too many", second(l.svc.AddSeek(l.ctx, l.ann, games.SeekSettings{Clock: "5+3"})), games.Conflict, "too_many_seeks")
+	refused(t, "a pool of no one's", third(l.svc.JoinPool(l.ctx, l.ann, "4+4")), games.Invalid, "bad_pool")
+	if n := len(l.view().Seeks); n != games.MaxCustomSeeks {
+		t.Errorf("%d seeks open", n)
+	}
+}
+
+// TestAcceptSeek: a rated seek accepted makes a game of both players,
+// the clock running, names and ratings recorded; accepted once.
+func TestAcceptSeek(t *testing.T) {
+	l := newLobby(t, store.NewMemory())
+	k := l.seek(l.ann, games.SeekSettings{Variant: "ban", Clock: "5+3", Color: "black", Rated: true})
+	if k.Name != "Ann" || k.Rating != 1500 || !k.Provisional || !k.Rated || k.Color != rules.Black || k.Speed() != rating.Blitz {
+		t.Errorf("the seek %+v", k)
+	}
+	v := l.view()
+	if len(v.Custom()) != 1 || len(v.Of(k.Player)) != 1 || v.Custom()[0].ID != k.ID {
+		t.Errorf("the lobby: %+v", v)
+	}
+	refused(t, "accepting one's own seek", second(l.svc.AcceptSeek(l.ctx, l.ann, k.ID)), games.Conflict, "own_seek")
+	refused(t, "an anonymous player accepting a rated seek", second(l.svc.AcceptSeek(l.ctx, l.cat, k.ID)), games.Forbidden, "name_needed")
+	watch, err := l.svc.WatchLobby(l.ctx, l.ann)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer watch.Close()
+	watch.Paired() // a new watch checks once
+	id, err := l.svc.AcceptSeek(l.ctx, l.bob, k.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-watch.C():
+	default:
+		t.Error("the maker's lobby was not woken")
+	}
+	if !watch.Paired() {
+		t.Error("the maker's watch does not say they may be paired")
+	}
+	pairings, err := l.svc.Pairings(l.ctx, l.ann, epoch)
+	if err != nil || len(pairings) != 1 || pairings[0].Game != id {
+		t.Errorf("ann's pairings: %+v, %v", pairings, err)
+	}
+	refused(t, "accepting again", second(l.svc.AcceptSeek(l.ctx, l.cat, k.ID)), games.NotFound, "seek_gone")
+	rec := l.record(id)
+	ann, bob := l.player(l.ann), l.player(l.bob)
+	if rec.Black != ann || rec.White != bob || rec.Mode != games.Invite || !rec.Rated || rec.Clock == nil || rec.Clock.Running != rules.Black ||
+		rec.BlackPlayer != (games.Entrant{Name: "Ann", Rating: 1500, Provisional: true}) || rec.WhitePlayer.Name != "Bob" || rec.InviteCode != "" {
+		t.Errorf("the game: %+v", rec)
+	}
+	if len(l.view().Seeks) != 0 {
+		t.Error("the accepted seek is still open")
+	}
+	// Played to its end: both ratings move, once.
+	if err := l.svc.Resign(l.ctx, id, l.bob, rules.White, nil); err != nil {
+		t.Fatal(err)
+	}
+	a, _ := l.svc.Standings(l.ctx, ann)
+	b, _ := l.svc.Standings(l.ctx, bob)
+	if len(a) != 1 || len(b) != 1 || a[0].Rating.Rating <= 1500 || b[0].Rating.Rating >= 1500 || a[0].Games != 1 {
+		t.Errorf("standings %+v, %+v", a, b)
+	}
+	list, err := l.svc.PlayedGames(l.ctx, ann, games.PlayedGamesCursor{}, 10)
+	if err != nil || len(list) != 1 || list[0].Opponent != "Bob" || list[0].Score != rating.Win {
+		t.Errorf("ann's games: %+v, %v", list, err)
+	}
+	// The rematch is rated too, with the ratings as they stand now.
+	if err := l.svc.MakeOffer(l.ctx, id, l.bob, games.OfferRematch, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.svc.AnswerOffer(l.ctx, id, l.ann, games.OfferRematch, true, nil); err != nil {
+		t.Fatal(err)
+	}
+	re := l.record(l.record(id).Rematch)
+	if !re.Rated || re.WhitePlayer.Name != "Ann" || re.WhitePlayer.Rating <= 1500 || re.BlackPlayer.Rating >= 1500 {
+		t.Errorf("the rematch: %+v", re)
+	}
+}
+
+func (l *lobby) player(cred games.Credential) string {
+	l.t.Helper()
+	p, err := l.svc.Identify(l.ctx, cred)
+	if err != nil || p.ID == "" {
+		l.t.Fatalf("identify: %+v, %v", p, err)
+	}
+	return p.ID
+}
+
+// TestPools: two players in a pool are paired at once, casual unless both
+// have a name; a third waits; a player's other seeks go when paired.
+func TestPools(t *testing.T) {
+	l := newLobby(t, store.NewMemory())
+	other := l.seek(l.ann, games.SeekSettings{Clock: "10+5"})
+	game, k, err := l.svc.JoinPool(l.ctx, l.ann, "5+3")
+	if err != nil || game != "" || k.Pool != "5+3" || !k.Rated {
+		t.Fatalf("the first waits: %q, %+v, %v", game, k, err)
+	}
+	if v := l.view(); v.Waiting["5+3"] != 1 || len(v.Custom()) != 1 || v.Custom()[0].ID != other.ID {
+		t.Errorf("the lobby: %+v", v)
+	}
+	if game, again, err := l.svc.JoinPool(l.ctx, l.ann, "5+3"); err != nil || game != "" || again.ID != k.ID {
+		t.Errorf("joining twice: %q, %+v, %v", game, again, err)
+	}
+	game, _, err = l.svc.JoinPool(l.ctx, l.cat, "5+3")
+	if err != nil || game == "" {
+		t.Fatalf("the second is paired: %q, %v", game, err)
+	}
+	rec := l.record(game)
+	if rec.Rated || rec.Clock.Control.Initial != 5*time.Minute || rec.Clock.Running != rules.Black || rec.Game.Variant().ID() != "ban" {
+		t.Errorf("a pool game with an anonymous player: %+v", rec)
+	}
+	if v := l.view(); len(v.Seeks) != 0 || v.Waiting["5+3"] != 0 {
+		t.Errorf("after the pairing: %+v", v)
+	}
+	if game, _, _ := l.svc.JoinPool(l.ctx, l.bob, "5+3"); game != "" {
+		t.Errorf("the third was paired into %s", game)
+	}
+	game, _, _ = l.svc.JoinPool(l.ctx, l.ann, "5+3")
+	if rec := l.record(game); !rec.Rated {
+		t.Errorf("a pool game between named players: %+v", rec)
+	}
+}
+
+// TestSeekLifetime: a seek lives while its maker has a lobby page open,
+// SeekAbsence once the last is closed, and SeekLifetime at most.
+func TestSeekLifetime(t *testing.T) {
+	l := newLobby(t, store.NewMemory())
+	k := l.seek(l.ann, games.SeekSettings{Clock: "5+3"})
+	w, _ := l.svc.WatchLobby(l.ctx, l.ann)
+	w2, _ := l.svc.WatchLobby(l.ctx, l.ann)
+	open := func(want bool) {
+		t.Helper()
+		l.svc.SweepLobby(l.ctx)
+		if got := len(l.view().Seeks) == 1; got != want {
+			t.Errorf("at %v: open %v, want %v", l.clk.Now().Sub(epoch), got, want)
+		}
+	}
+	for range 10 { // present for 10 minutes: touched by the heartbeat
+		l.clk.advance(time.Minute)
+		l.svc.TouchLobby(l.ctx, l.ann)
+		open(true)
+	}
+	w.Close()
+	l.clk.advance(time.Minute) // no heartbeat here: the seek is 60 s old
+	w2.Close()                 // the last page: its close counts as present, in the background
+	deadline := time.Now().Add(5 * time.Second)
+	for len(l.view().Seeks) == 0 && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+	l.clk.advance(games.SeekAbsence - time.Second)
+	open(true)
+	l.clk.advance(2 * time.Second)
+	open(false)
+	refused(t, "accepting a seek gone", second(l.svc.AcceptSeek(l.ctx, l.bob, k.ID)), games.NotFound, "seek_gone")
+
+	l.seek(l.bob, games.SeekSettings{Clock: "5+3"})
+	for range 29 {
+		l.clk.advance(time.Minute)
+		l.svc.TouchLobby(l.ctx, l.bob)
+		open(true)
+	}
+	l.clk.advance(time.Minute + time.Second)
+	l.svc.TouchLobby(l.ctx, l.bob)
+	open(false)
+}

@@ -1,0 +1,218 @@
+package games
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Notices are what servers sharing a store tell each other, through it
+// (PostgreSQL's NOTIFY, in the transaction of the change), and what a
+// server tells itself: see Service.Notice.
+const (
+	// NoticeLobby says the lobby's seeks changed.
+	NoticeLobby = "lobby"
+	// noticePaired, noticeRevoked and noticeSignedOut start the notices
+	// made by NoticePaired, NoticeRevoked and NoticeSignedOut.
+	noticePaired    = "paired:"
+	noticeRevoked   = "revoked:"
+	noticeSignedOut = "signedout:"
+)
+
+// NoticePaired says players a and b were paired into a game (the lobby
+// changed too).
+func NoticePaired(a, b string) string { return noticePaired + a + ":" + b }
+
+// NoticeRevoked says the credential of hash was revoked.
+func NoticeRevoked(hash string) string { return noticeRevoked + hash }
+
+// NoticeSignedOut says every credential of player was revoked.
+func NoticeSignedOut(player string) string { return noticeSignedOut + player }
+
+// Notice acts on a notice from a server sharing the store (this one
+// included): it wakes the lobby's watchers, or forgets revoked
+// credentials. The notice "" says notices may have been missed (the
+// connection that carries them was lost): every credential is forgotten
+// and every lobby watcher woken, as if paired.
+func (s *Service) Notice(n string) {
+	switch {
+	case n == "":
+		s.creds.flush()
+		s.lobby.invalidate()
+		s.lobbyFeed.wake(func(string) bool { return true })
+	case n == NoticeLobby:
+		s.lobby.invalidate()
+		s.lobbyFeed.wake(nil)
+	case strings.HasPrefix(n, noticePaired):
+		a, b, _ := strings.Cut(strings.TrimPrefix(n, noticePaired), ":")
+		s.lobby.invalidate()
+		s.lobbyFeed.wake(func(p string) bool { return p == a || p == b })
+	case strings.HasPrefix(n, noticeRevoked):
+		s.creds.forget(strings.TrimPrefix(n, noticeRevoked))
+	case strings.HasPrefix(n, noticeSignedOut):
+		s.creds.forgetPlayer(strings.TrimPrefix(n, noticeSignedOut))
+	}
+}
+
+// lobbyFeed wakes the lobby's watchers, and counts which players have a
+// lobby page open here, whose seeks stay alive.
+type lobbyFeed struct {
+	mu      sync.Mutex
+	watches map[*LobbyWatch]struct{}
+	present map[string]int // open watches by player
+	left    func(player string)
+}
+
+// LobbyWatch is one watcher of the lobby: a lobby page's stream or an
+// API client's.
+type LobbyWatch struct {
+	feed   *lobbyFeed
+	player string
+	c      chan struct{}
+	mu     sync.Mutex
+	paired bool
+}
+
+// C receives when the lobby may have changed since the last receive.
+func (w *LobbyWatch) C() <-chan struct{} { return w.c }
+
+// Paired reports, once, whether the watcher's player may have been paired
+// into a game since the last call: then Service.Pairings says.
+func (w *LobbyWatch) Paired() bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	p := w.paired
+	w.paired = false
+	return p
+}
+
+// WatchLobby starts watching the lobby for cred's player (anyone, with no
+// credential); while it watches, the player's seeks stay alive. Close it
+// when done.
+func (s *Service) WatchLobby(ctx context.Context, cred Credential) (*LobbyWatch, error) {
+	player, err := s.holder(ctx, cred)
+	if err != nil {
+		return nil, err
+	}
+	f := &s.lobbyFeed
+	w := &LobbyWatch{feed: f, player: player, c: make(chan struct{}, 1), paired: true}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.watches == nil {
+		f.watches, f.present = map[*LobbyWatch]struct{}{}, map[string]int{}
+	}
+	f.watches[w] = struct{}{}
+	if player != "" {
+		f.present[player]++
+	}
+	return w, nil
+}
+
+// Close ends the watch. When it was its player's last lobby page here,
+// their seeks' absence starts now.
+func (w *LobbyWatch) Close() {
+	f := w.feed
+	f.mu.Lock()
+	if _, ok := f.watches[w]; !ok {
+		f.mu.Unlock()
+		return
+	}
+	delete(f.watches, w)
+	last := false
+	if w.player != "" {
+		f.present[w.player]--
+		if last = f.present[w.player] <= 0; last {
+			delete(f.present, w.player)
+		}
+	}
+	left := f.left
+	f.mu.Unlock()
+	if last && left != nil {
+		left(w.player)
+	}
+}
+
+// wake signals every watch; those whose player paired says (if not nil)
+// also learn they may have been paired.
+func (f *lobbyFeed) wake(paired func(player string) bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for w := range f.watches {
+		if paired != nil && w.player != "" && paired(w.player) {
+			w.mu.Lock()
+			w.paired = true
+			w.mu.Unlock()
+		}
+		select {
+		case w.c <- struct{}{}:
+		default:
+		}
+	}
+}
+
+// presentPlayers lists the players with a lobby page open here.
+func (f *lobbyFeed) presentPlayers() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	out := make([]string, 0, len(f.present))
+	for p := range f.present {
+		out = append(out, p)
+	}
+	return out
+}
+
+// RunLobby keeps the lobby until ctx ends: it records, every
+// lobbyHeartbeat, that the players with a lobby page open here are
+// present (their seeks stay alive), and removes the seeks past their time
+// every lobbySweep, telling the lobby's watchers. A server runs it once.
+func (s *Service) RunLobby(ctx context.Context) {
+	beat := time.NewTicker(lobbyHeartbeat)
+	defer beat.Stop()
+	sweep := time.NewTicker(lobbySweep)
+	defer sweep.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-beat.C:
+			if players := s.lobbyFeed.presentPlayers(); len(players) > 0 {
+				s.touchSeeks(ctx, players)
+			}
+		case <-sweep.C:
+			s.SweepLobby(ctx)
+		}
+	}
+}
+
+// SweepLobby removes the seeks past their time, and tells the lobby's
+// watchers when one that was open went.
+func (s *Service) SweepLobby(ctx context.Context) {
+	now := s.now()
+	n, err := s.store.SweepSeeks(ctx, seekWindow(now), now.Add(-pairingMemory))
+	if err == nil && n > 0 {
+		s.Notice(NoticeLobby)
+	}
+}
+
+// touchSeeks records that players are present now, within a few seconds.
+func (s *Service) touchSeeks(ctx context.Context, players []string) {
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	_ = s.store.TouchSeeks(ctx, players, s.now()) // a failure shortens the seeks' lives at worst
+	s.lobby.invalidate()
+}
+
+// TouchLobby records that cred's player has a lobby page open now (a page
+// without scripts, which reloads itself instead of holding a stream).
+func (s *Service) TouchLobby(ctx context.Context, cred Credential) error {
+	player, err := s.holder(ctx, cred)
+	if err != nil || player == "" {
+		return err
+	}
+	if err := s.store.TouchSeeks(ctx, []string{player}, s.now()); err != nil {
+		return storeError(err)
+	}
+	s.lobby.invalidate()
+	return nil
+}

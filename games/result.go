@@ -1,0 +1,172 @@
+package games
+
+import (
+	"math"
+	"time"
+
+	"github.com/banchess/banchess/rating"
+	"github.com/banchess/banchess/rules"
+)
+
+// Standing is a player's rating in one variant at one speed, as the store
+// keeps it.
+type Standing struct {
+	Variant string
+	Speed   rating.Speed
+	// Rating is as it was after the player's last rated game here.
+	Rating rating.Rating
+	// Games counts the player's rated games here.
+	Games int
+	// Last is when the player last finished a rated game here; zero if
+	// never.
+	Last time.Time
+}
+
+// NewStanding is the standing of a player who has not played a rated game
+// of variant at speed.
+func NewStanding(variant string, speed rating.Speed) Standing {
+	return Standing{Variant: variant, Speed: speed, Rating: rating.New()}
+}
+
+// At is the standing's rating at now: its deviation grown with the time
+// since the player's last rated game here (rating.Idle).
+func (s Standing) At(now time.Time) rating.Rating {
+	if s.Last.IsZero() {
+		return s.Rating
+	}
+	return s.Rating.Idle(now.Sub(s.Last))
+}
+
+// Entrant is a side's player as a game records them when it starts: their
+// name and their rating in its variant and speed (zero for an anonymous
+// player, or a game without a clock).
+type Entrant struct {
+	Name        string `json:"name,omitempty"`
+	Rating      int    `json:"rating,omitempty"`
+	Provisional bool   `json:"provisional,omitempty"`
+}
+
+// entrantOf describes player p, whose rating in the game's variant and
+// speed is r (nil: none to show).
+func entrantOf(p Player, r *rating.Rating) Entrant {
+	e := Entrant{Name: p.Name}
+	if r != nil && p.Named() {
+		e.Rating, e.Provisional = int(math.Round(r.Rating)), r.Provisional()
+	}
+	return e
+}
+
+// Result is what a finished game between two players records, in the
+// same transaction as the save that finished it: an entry in each
+// player's list of games, their wins, losses or draws, and for a rated
+// game their new ratings.
+type Result struct {
+	Game    string
+	Variant string
+	// Speed is the class of the game's clock; "" for a game without one.
+	Speed rating.Speed
+	Rated bool
+	Ended time.Time
+	// Result is "1-0", "0-1" or "1/2-1/2"; Ending says how it ended.
+	Result, Ending string
+	// FEN is the final position.
+	FEN          string
+	White, Black ResultSide
+}
+
+// ResultSide is one side of a Result.
+type ResultSide struct {
+	Player string
+	Name   string // as the game recorded it
+	Score  rating.Score
+	// Before and After are the player's rating before and after a rated
+	// game; zero for another.
+	Before, After rating.Rating
+}
+
+// Side returns the side of the result of color.
+func (r *Result) Side(color rules.Color) *ResultSide {
+	if color == rules.Black {
+		return &r.Black
+	}
+	return &r.White
+}
+
+// ResultOf returns what rec records now, and whether it records anything:
+// only a finished game between two players, each holding one seat.
+func ResultOf(rec *Record) (Result, bool) {
+	g := rec.Game
+	out := g.Outcome()
+	if rec.Mode != Invite || !out.Over() || rec.White == "" || rec.Black == "" || rec.White == rec.Black {
+		return Result{}, false
+	}
+	r := Result{
+		Game:    rec.ID,
+		Variant: g.Variant().ID(),
+		Rated:   rec.Rated,
+		Ended:   rec.Updated,
+		Result:  out.Result(),
+		Ending:  out.String(),
+		FEN:     g.FEN(),
+		White:   ResultSide{Player: rec.White, Name: rec.WhitePlayer.Name, Score: rating.Draw},
+		Black:   ResultSide{Player: rec.Black, Name: rec.BlackPlayer.Name, Score: rating.Draw},
+	}
+	if rec.Clock != nil {
+		r.Speed = rating.SpeedOf(rec.Clock.Control.Initial, rec.Clock.Control.Increment)
+	}
+	switch out.Winner {
+	case rules.White:
+		r.White.Score, r.Black.Score = rating.Win, rating.Loss
+	case rules.Black:
+		r.White.Score, r.Black.Score = rating.Loss, rating.Win
+	}
+	if r.Speed == "" {
+		r.Rated = false // never: a rated game has a clock
+	}
+	return r, true
+}
+
+// Rate sets a rated result's ratings from the players' standings in its
+// variant and speed, and returns their standings after it: each a rating
+// period of its own (rating.Game), against the other's rating as it stood
+// at the end, deviations grown with the players' idle time first.
+func (r *Result) Rate(white, black Standing) (Standing, Standing, error) {
+	r.White.Before, r.Black.Before = white.At(r.Ended), black.At(r.Ended)
+	w, b, err := rating.Game(r.White.Before, r.Black.Before, r.White.Score)
+	if err != nil {
+		return white, black, err
+	}
+	r.White.After, r.Black.After = w, b
+	white.Rating, white.Games, white.Last = w, white.Games+1, r.Ended
+	black.Rating, black.Games, black.Last = b, black.Games+1, r.Ended
+	return white, black, nil
+}
+
+// PlayedGame is a finished game in a player's list of games (see
+// Service.PlayedGames).
+type PlayedGame struct {
+	Game  string
+	Ended time.Time
+	// Color is the side the player had.
+	Color rules.Color
+	// Opponent is the other side's name as the game recorded it; "" for
+	// an anonymous player.
+	Opponent string
+	Score    rating.Score
+	// Result is "1-0", "0-1" or "1/2-1/2"; Ending says how it ended.
+	Result, Ending string
+	Variant        string
+	Speed          rating.Speed
+	Rated          bool
+	// Before and After are the player's rating before and after a rated
+	// game; 0 for another.
+	Before, After float64
+	FEN           string
+}
+
+// PlayedGamesCursor is where a page of a player's games starts: after
+// the game Game ended at Ended (the zero cursor: the newest).
+type PlayedGamesCursor struct {
+	Ended time.Time
+	Game  string
+}

@@ -1,0 +1,230 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/banchess/banchess/games"
+)
+
+// seekExists refuses a second seek of one player in one pool.
+func seekExists() error {
+	return &games.Error{Code: games.Conflict, Detail: games.SeekExists, Msg: "You are waiting in this pool already."}
+}
+
+// tooManySeeks refuses a seek past a player's allowance.
+func tooManySeeks(n int) error {
+	return &games.Error{Code: games.Conflict, Detail: games.TooManySeeks, Msg: fmt.Sprintf("You have %d seeks open, the most a player may: cancel one first.", n)}
+}
+
+// seekGone is the error for a seek that is not open: accepted, cancelled
+// or expired (or never made).
+func seekGone() error {
+	return &games.Error{Code: games.NotFound, Detail: games.SeekGone, Msg: "This seek is gone: someone accepted it first, or its player cancelled it or left."}
+}
+
+// AddSeek stores k unless its player has a seek open in its pool, or
+// maxCustom custom seeks.
+func (m *Memory) AddSeek(ctx context.Context, k games.Seek, open games.SeekWindow, maxCustom int) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	a := &m.accounts
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	custom := 0
+	for _, other := range a.seeks {
+		if other.Player != k.Player || !open.Open(other) {
+			continue
+		}
+		if k.Pool != "" && other.Pool == k.Pool {
+			return seekExists()
+		}
+		if other.Pool == "" {
+			custom++
+		}
+	}
+	if k.Pool == "" && custom >= maxCustom {
+		return tooManySeeks(custom)
+	}
+	a.seeks[k.ID] = k
+	return nil
+}
+
+// Seeks returns the open seeks, oldest first.
+func (m *Memory) Seeks(ctx context.Context, open games.SeekWindow) ([]games.Seek, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	a := &m.accounts
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.openSeeks(open, func(games.Seek) bool { return true }), nil
+}
+
+// openSeeks returns the open seeks that keep says, oldest first; a.mu is
+// held.
+func (a *memoryPlayers) openSeeks(open games.SeekWindow, keep func(games.Seek) bool) []games.Seek {
+	var out []games.Seek
+	for _, k := range a.seeks {
+		if open.Open(k) && keep(k) {
+			out = append(out, k)
+		}
+	}
+	slices.SortFunc(out, func(x, y games.Seek) int {
+		if c := x.Created.Compare(y.Created); c != 0 {
+			return c
+		}
+		return compareStrings(x.ID, y.ID)
+	})
+	return out
+}
+
+func compareStrings(a, b string) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// CancelSeek removes player's open seek id.
+func (m *Memory) CancelSeek(ctx context.Context, id, player string) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	a := &m.accounts
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	k, ok := a.seeks[id]
+	if !ok || k.Player != player || k.Game != "" {
+		return seekGone()
+	}
+	delete(a.seeks, id)
+	return nil
+}
+
+// Pair pairs players as req asks (see games.PairRequest).
+func (m *Memory) Pair(ctx context.Context, req games.PairRequest) (*games.Record, games.Seek, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, games.Seek{}, err
+	}
+	a := &m.accounts
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	var k games.Seek
+	if req.Pool == "" {
+		var ok bool
+		k, ok = a.seeks[req.Seek]
+		if !ok || k.Pool != "" || !req.Open.Open(k) {
+			return nil, games.Seek{}, seekGone()
+		}
+	} else {
+		waiting := a.openSeeks(req.Open, func(k games.Seek) bool { return k.Pool == req.Pool && k.Player != req.Taker })
+		if len(waiting) == 0 {
+			return nil, a.wait(req), nil
+		}
+		k = waiting[0]
+	}
+	maker, taker := a.seated(k.Player, k), a.seated(req.Taker, k)
+	rec, err := req.Game(k, maker, taker)
+	if err != nil {
+		return nil, games.Seek{}, err
+	}
+	if err := m.Create(ctx, rec); err != nil {
+		return nil, games.Seek{}, err
+	}
+	k.Game, k.Acceptor, k.Accepted = rec.ID, req.Taker, req.At
+	a.seeks[k.ID] = k
+	for id, other := range a.seeks {
+		if other.Game == "" && (other.Player == k.Player || other.Player == req.Taker) {
+			delete(a.seeks, id)
+		}
+	}
+	return rec, k, nil
+}
+
+// wait keeps req's taker waiting in its pool: their seek there, kept
+// alive, or req.Wait added; a.mu is held.
+func (a *memoryPlayers) wait(req games.PairRequest) games.Seek {
+	for id, k := range a.seeks {
+		if k.Player == req.Taker && k.Pool == req.Pool && req.Open.Open(k) {
+			k.Alive = req.At
+			a.seeks[id] = k
+			return k
+		}
+	}
+	a.seeks[req.Wait.ID] = req.Wait
+	return req.Wait
+}
+
+// seated describes player id about to sit at k's game; a.mu is held.
+func (a *memoryPlayers) seated(id string, k games.Seek) games.Seated {
+	var p games.Player
+	if pp := a.players[id]; pp != nil {
+		p = *pp
+	}
+	return games.Seated{Player: p, Standing: a.standing(id, k.Variant, k.Speed())}
+}
+
+// TouchSeeks records that players had a lobby page open at at.
+func (m *Memory) TouchSeeks(ctx context.Context, players []string, at time.Time) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	a := &m.accounts
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	for id, k := range a.seeks {
+		if k.Game == "" && slices.Contains(players, k.Player) && at.After(k.Alive) {
+			k.Alive = at
+			a.seeks[id] = k
+		}
+	}
+	return nil
+}
+
+// SweepSeeks removes the seeks no longer open and those accepted before
+// acceptedBefore, and counts the open ones removed.
+func (m *Memory) SweepSeeks(ctx context.Context, open games.SeekWindow, acceptedBefore time.Time) (int, error) {
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	a := &m.accounts
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	n := 0
+	for id, k := range a.seeks {
+		switch {
+		case k.Game == "" && !open.Open(k):
+			n++
+			delete(a.seeks, id)
+		case k.Game != "" && k.Accepted.Before(acceptedBefore):
+			delete(a.seeks, id)
+		}
+	}
+	return n, nil
+}
+
+// Pairings returns the seeks player made or accepted that were accepted
+// at since or later.
+func (m *Memory) Pairings(ctx context.Context, player string, since time.Time) ([]games.Seek, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	a := &m.accounts
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	var out []games.Seek
+	for _, k := range a.seeks {
+		if k.Game != "" && (k.Player == player || k.Acceptor == player) && !k.Accepted.Before(since) {
+			out = append(out, k)
+		}
+	}
+	slices.SortFunc(out, func(x, y games.Seek) int { return x.Accepted.Compare(y.Accepted) })
+	return out, nil
+}

@@ -1,0 +1,378 @@
+package store
+
+import (
+	"context"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/banchess/banchess/games"
+	"github.com/banchess/banchess/rating"
+	"github.com/banchess/banchess/rules"
+)
+
+// memoryPlayers is what Memory keeps besides games: players, credentials,
+// results and ratings, failed logins and the lobby's seeks.
+type memoryPlayers struct {
+	mu        sync.Mutex
+	players   map[string]*games.Player
+	names     map[string]string       // player id by name key
+	creds     map[string]games.Issued // by hash
+	standings map[standingKey]games.Standing
+	played    map[string][]games.PlayedGame // by player, in the order recorded
+	recorded  map[string]bool               // games whose result is recorded
+	failures  map[string][]time.Time
+	seeks     map[string]games.Seek
+}
+
+// standingKey names a player's standing in a variant at a speed.
+type standingKey struct {
+	player, variant string
+	speed           rating.Speed
+}
+
+func (m *memoryPlayers) init() {
+	m.players, m.names, m.creds = map[string]*games.Player{}, map[string]string{}, map[string]games.Issued{}
+	m.standings, m.played, m.recorded = map[standingKey]games.Standing{}, map[string][]games.PlayedGame{}, map[string]bool{}
+	m.failures, m.seeks = map[string][]time.Time{}, map[string]games.Seek{}
+}
+
+// nameTaken refuses a name another player has in any case.
+func nameTaken(name string) error {
+	return &games.Error{Code: games.Conflict, Detail: games.NameTaken, Msg: "The name " + name + " is taken (names differing only in case count as one): choose another."}
+}
+
+// noSuchPlayer is the error for an id or name that names no player.
+func noSuchPlayer() error {
+	return &games.Error{Code: games.NotFound, Detail: games.NoPlayer, Msg: "There is no such player."}
+}
+
+// AddPlayer stores a new player with its first credential.
+func (m *Memory) AddPlayer(ctx context.Context, p games.Player, cred games.Issued) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	a := &m.accounts
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if p.Named() {
+		if _, taken := a.names[games.NameKey(p.Name)]; taken {
+			return nameTaken(p.Name)
+		}
+		a.names[games.NameKey(p.Name)] = p.ID
+	}
+	a.players[p.ID] = &p
+	a.creds[cred.Hash] = cred
+	return nil
+}
+
+// Issue records another credential of an existing player.
+func (m *Memory) Issue(ctx context.Context, cred games.Issued) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	a := &m.accounts
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.players[cred.Player] == nil {
+		return noSuchPlayer()
+	}
+	a.creds[cred.Hash] = cred
+	return nil
+}
+
+// CredentialPlayer returns the player the credential of hash was issued
+// to, or "".
+func (m *Memory) CredentialPlayer(ctx context.Context, hash string) (string, error) {
+	if err := ctx.Err(); err != nil {
+		return "", err
+	}
+	a := &m.accounts
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.creds[hash].Player, nil
+}
+
+// Revoke forgets the credential of hash or, with all, every credential of
+// its player.
+func (m *Memory) Revoke(ctx context.Context, hash string, all bool) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	a := &m.accounts
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	c, ok := a.creds[hash]
+	if !ok {
+		return nil
+	}
+	delete(a.creds, hash)
+	if all {
+		for h, other := range a.creds {
+			if other.Player == c.Player {
+				delete(a.creds, h)
+			}
+		}
+	}
+	return nil
+}
+
+// Player returns the player of id.
+func (m *Memory) Player(ctx context.Context, id string) (games.Player, error) {
+	if err := ctx.Err(); err != nil {
+		return games.Player{}, err
+	}
+	a := &m.accounts
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	p := a.players[id]
+	if p == nil {
+		return games.Player{}, noSuchPlayer()
+	}
+	return *p, nil
+}
+
+// PlayerNamed returns the player whose name is name in any case.
+func (m *Memory) PlayerNamed(ctx context.Context, name string) (games.Player, error) {
+	if err := ctx.Err(); err != nil {
+		return games.Player{}, err
+	}
+	a := &m.accounts
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	p := a.players[a.names[games.NameKey(name)]]
+	if p == nil {
+		return games.Player{}, noSuchPlayer()
+	}
+	return *p, nil
+}
+
+// SetName gives player id, still unnamed, its name and password hash.
+func (m *Memory) SetName(ctx context.Context, id, name, password string) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	a := &m.accounts
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	p := a.players[id]
+	switch {
+	case p == nil:
+		return noSuchPlayer()
+	case p.Named():
+		return alreadyNamed()
+	}
+	if _, taken := a.names[games.NameKey(name)]; taken {
+		return nameTaken(name)
+	}
+	a.names[games.NameKey(name)] = id
+	p.Name, p.Password = name, password
+	return nil
+}
+
+// alreadyNamed refuses to name a player twice.
+func alreadyNamed() error {
+	return &games.Error{Code: games.Conflict, Detail: games.Named, Msg: "This player has a name already."}
+}
+
+// Standings returns the player's standings.
+func (m *Memory) Standings(ctx context.Context, id string) ([]games.Standing, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	a := &m.accounts
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	var out []games.Standing
+	for k, st := range a.standings {
+		if k.player == id {
+			out = append(out, st)
+		}
+	}
+	sortStandings(out)
+	return out, nil
+}
+
+// sortStandings orders standings by variant, then speed, fastest first.
+func sortStandings(list []games.Standing) {
+	order := map[rating.Speed]int{}
+	for i, sp := range rating.Speeds() {
+		order[sp] = i
+	}
+	sort.Slice(list, func(i, j int) bool {
+		if list[i].Variant != list[j].Variant {
+			return list[i].Variant < list[j].Variant
+		}
+		return order[list[i].Speed] < order[list[j].Speed]
+	})
+}
+
+// Standing returns the player's standing in variant at speed.
+func (m *Memory) Standing(ctx context.Context, id, variant string, speed rating.Speed) (games.Standing, error) {
+	if err := ctx.Err(); err != nil {
+		return games.Standing{}, err
+	}
+	a := &m.accounts
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.standing(id, variant, speed), nil
+}
+
+// standing returns a standing, or a new one; a.mu is held.
+func (a *memoryPlayers) standing(id, variant string, speed rating.Speed) games.Standing {
+	if st, ok := a.standings[standingKey{id, variant, speed}]; ok {
+		return st
+	}
+	return games.NewStanding(variant, speed)
+}
+
+// PlayedGames returns up to limit of the player's finished games that
+// ended before the cursor, newest first.
+func (m *Memory) PlayedGames(ctx context.Context, id string, before games.PlayedGamesCursor, limit int) ([]games.PlayedGame, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	a := &m.accounts
+	a.mu.Lock()
+	list := slices.Clone(a.played[id])
+	a.mu.Unlock()
+	slices.SortFunc(list, func(x, y games.PlayedGame) int {
+		if c := y.Ended.Compare(x.Ended); c != 0 {
+			return c
+		}
+		return strings.Compare(y.Game, x.Game)
+	})
+	var out []games.PlayedGame
+	for _, g := range list {
+		if len(out) >= limit {
+			break
+		}
+		if before.Game == "" || g.Ended.Before(before.Ended) || g.Ended.Equal(before.Ended) && g.Game < before.Game {
+			out = append(out, g)
+		}
+	}
+	return out, nil
+}
+
+// Leaders returns up to limit players with at least minGames rated games
+// of variant at speed, the highest rated first.
+func (m *Memory) Leaders(ctx context.Context, variant string, speed rating.Speed, minGames, limit int) ([]games.Leader, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	a := &m.accounts
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	var out []games.Leader
+	for k, st := range a.standings {
+		if k.variant == variant && k.speed == speed && st.Games >= minGames {
+			out = append(out, games.Leader{Name: a.players[k.player].Name, Standing: st})
+		}
+	}
+	slices.SortFunc(out, func(x, y games.Leader) int {
+		if x.Standing.Rating.Rating != y.Standing.Rating.Rating {
+			if x.Standing.Rating.Rating > y.Standing.Rating.Rating {
+				return -1
+			}
+			return 1
+		}
+		return strings.Compare(x.Name, y.Name)
+	})
+	return out[:min(len(out), limit)], nil
+}
+
+// FailedLogins returns when the failed logins under key since since were.
+func (m *Memory) FailedLogins(ctx context.Context, key string, since time.Time) ([]time.Time, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	a := &m.accounts
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	var out []time.Time
+	for _, t := range a.failures[key] {
+		if !t.Before(since) {
+			out = append(out, t)
+		}
+	}
+	return out, nil
+}
+
+// FailLogin records a failed login under each key, and forgets those
+// before forget.
+func (m *Memory) FailLogin(ctx context.Context, keys []string, at, forget time.Time) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	a := &m.accounts
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	for k, list := range a.failures {
+		list = slices.DeleteFunc(list, func(t time.Time) bool { return t.Before(forget) })
+		if len(list) == 0 {
+			delete(a.failures, k)
+		} else {
+			a.failures[k] = list
+		}
+	}
+	for _, k := range keys {
+		a.failures[k] = append(a.failures[k], at)
+	}
+	return nil
+}
+
+// record records the result of rec's game if it has one and it is not
+// recorded yet: the players' lists of games, results and ratings.
+func (a *memoryPlayers) record(rec *games.Record) error {
+	res, ok := games.ResultOf(rec)
+	if !ok {
+		return nil
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.recorded[res.Game] {
+		return nil
+	}
+	if res.Rated {
+		w, b := a.standing(res.White.Player, res.Variant, res.Speed), a.standing(res.Black.Player, res.Variant, res.Speed)
+		w, b, err := res.Rate(w, b)
+		if err != nil {
+			return err
+		}
+		a.standings[standingKey{res.White.Player, res.Variant, res.Speed}] = w
+		a.standings[standingKey{res.Black.Player, res.Variant, res.Speed}] = b
+	}
+	for _, side := range []rules.Color{rules.White, rules.Black} {
+		me, them := res.Side(side), res.Side(side.Other())
+		a.played[me.Player] = append(a.played[me.Player], playedGame(&res, side, me, them))
+		if p := a.players[me.Player]; p != nil {
+			countResult(p, me.Score)
+		}
+	}
+	a.recorded[res.Game] = true
+	return nil
+}
+
+// playedGame is the entry of res in the list of games of side's player.
+func playedGame(res *games.Result, side rules.Color, me, them *games.ResultSide) games.PlayedGame {
+	g := games.PlayedGame{Game: res.Game, Ended: res.Ended, Color: side, Opponent: them.Name, Score: me.Score,
+		Result: res.Result, Ending: res.Ending, Variant: res.Variant, Speed: res.Speed, Rated: res.Rated, FEN: res.FEN}
+	if res.Rated {
+		g.Before, g.After = me.Before.Rating, me.After.Rating
+	}
+	return g
+}
+
+// countResult adds a game of score to p's wins, losses or draws.
+func countResult(p *games.Player, score rating.Score) {
+	switch score {
+	case rating.Win:
+		p.Wins++
+	case rating.Loss:
+		p.Losses++
+	default:
+		p.Draws++
+	}
+}

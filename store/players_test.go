@@ -1,0 +1,466 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/banchess/banchess/games"
+	"github.com/banchess/banchess/rating"
+	"github.com/banchess/banchess/rules"
+)
+
+// banMate is a game from the start to White's checkmate by a ban.
+var banMate = []string{"b:d2d4", "m:e2e4", "b:d7d5", "m:e7e5", "b:f1c4", "m:d1h5", "b:g7g6", "m:b8c6", "b:h5e5", "m:h5f7", "b:e8f7"}
+
+// addPlayer stores a player, named name ("" for none), with a credential
+// whose hash is "cred-"+id, and returns its id.
+func addPlayer(t *testing.T, s games.Store, id, name string) string {
+	t.Helper()
+	p := games.Player{ID: id, Name: name, Created: epoch}
+	if name != "" {
+		p.Password = "hash-of-" + name
+	}
+	if err := s.AddPlayer(context.Background(), p, games.Issued{Hash: "cred-" + id, Player: id, Kind: games.Cookie, Created: epoch}); err != nil {
+		t.Fatalf("adding %s: %v", id, err)
+	}
+	return id
+}
+
+// twoPlayerGame stores a game between white and black, rated or not, with
+// a 5+3 clock, ending at ended, and returns its id.
+func twoPlayerGame(t *testing.T, s games.Store, white, black string, rated bool, ended time.Time) string {
+	t.Helper()
+	rec := &games.Record{Game: rules.New(rules.BanChess{}), White: white, Black: black, Mode: games.Invite, Created: epoch, Updated: ended, Revision: 1}
+	rec.Clock = games.NewClock(games.TimeControl{Initial: 5 * time.Minute, Increment: 3 * time.Second})
+	rec.Rated = rated
+	rec.WhitePlayer, rec.BlackPlayer = games.Entrant{Name: "W-" + white}, games.Entrant{Name: "B-" + black}
+	if err := s.Create(context.Background(), rec); err != nil {
+		t.Fatal(err)
+	}
+	return rec.ID
+}
+
+func refusedWith(t *testing.T, what string, err error, code games.Code, detail games.Detail) {
+	t.Helper()
+	if err == nil {
+		t.Errorf("%s: no error, want %s %q", what, code, detail)
+		return
+	}
+	if e := games.ErrorOf(err); e.Code != code || e.Detail != detail {
+		t.Errorf("%s: %v (code %s, detail %q), want %s %q", what, err, e.Code, e.Detail, code, detail)
+	}
+}
+
+// playerBehaviours are what every store does with players, results and
+// the lobby.
+var playerBehaviours = []struct {
+	name string
+	test func(t *testing.T, s games.Store)
+}{
+	{"credentials belong to players until revoked", func(t *testing.T, s games.Store) {
+		ctx := context.Background()
+		ann := addPlayer(t, s, "p-ann", "")
+		addPlayer(t, s, "p-bob", "")
+		if err := s.Issue(ctx, games.Issued{Hash: "second", Player: ann, Kind: games.Token, Created: epoch}); err != nil {
+			t.Fatal(err)
+		}
+		err := s.Issue(ctx, games.Issued{Hash: "stray", Player: "p-nobody", Kind: games.Token, Created: epoch})
+		refusedWith(t, "issuing to no player", err, games.NotFound, "no_player")
+		holds := func(hash, want string) {
+			t.Helper()
+			if got, err := s.CredentialPlayer(ctx, hash); err != nil || got != want {
+				t.Errorf("CredentialPlayer(%q) = %q, %v; want %q", hash, got, err, want)
+			}
+		}
+		holds("cred-p-ann", ann)
+		holds("second", ann)
+		holds("cred-p-bob", "p-bob")
+		holds("stray", "")
+		holds("", "")
+		if p, err := s.Player(ctx, ann); err != nil || p.ID != ann || p.Named() || !p.Created.Equal(epoch) {
+			t.Errorf("Player: %+v, %v", p, err)
+		}
+		if _, err := s.Player(ctx, "p-nobody"); games.ErrorOf(err).Code != games.NotFound {
+			t.Errorf("Player of no one: %v", err)
+		}
+		if err := s.Revoke(ctx, "cred-p-ann", false); err != nil {
+			t.Fatal(err)
+		}
+		holds("cred-p-ann", "")
+		holds("second", ann)
+		if err := s.Revoke(ctx, "cred-p-ann", true); err != nil { // revoked already: nothing to do
+			t.Fatal(err)
+		}
+		holds("second", ann)
+		if err := s.Issue(ctx, games.Issued{Hash: "third", Player: ann, Kind: games.Cookie, Created: epoch}); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Revoke(ctx, "second", true); err != nil {
+			t.Fatal(err)
+		}
+		holds("second", "")
+		holds("third", "")
+		holds("cred-p-bob", "p-bob")
+	}},
+	{"names are unique in any case", func(t *testing.T, s games.Store) {
+		ctx := context.Background()
+		addPlayer(t, s, "p-ann", "Ann")
+		err := s.AddPlayer(ctx, games.Player{ID: "p-ann2", Name: "ANN", Created: epoch}, games.Issued{Hash: "h2", Player: "p-ann2", Created: epoch})
+		refusedWith(t, "a second Ann", err, games.Conflict, "name_taken")
+		if p, _ := s.CredentialPlayer(ctx, "h2"); p != "" {
+			t.Error("a refused player's credential was kept")
+		}
+		anon := addPlayer(t, s, "p-anon", "")
+		refusedWith(t, "naming anon ann", s.SetName(ctx, anon, "aNN", "pw"), games.Conflict, "name_taken")
+		if err := s.SetName(ctx, anon, "Bob_2", "bob's hash"); err != nil {
+			t.Fatal(err)
+		}
+		refusedWith(t, "naming bob again", s.SetName(ctx, anon, "Carl", "pw"), games.Conflict, "named")
+		refusedWith(t, "naming no one", s.SetName(ctx, "p-nobody", "Dora", "pw"), games.NotFound, "no_player")
+		p, err := s.PlayerNamed(ctx, "BOB_2")
+		if err != nil || p.ID != anon || p.Name != "Bob_2" || p.Password != "bob's hash" {
+			t.Errorf("PlayerNamed(BOB_2) = %+v, %v", p, err)
+		}
+		if p, err := s.PlayerNamed(ctx, "ann"); err != nil || p.Name != "Ann" {
+			t.Errorf("PlayerNamed(ann) = %+v, %v", p, err)
+		}
+		for _, nobody := range []string{"Carl", "", "Bob_"} {
+			if _, err := s.PlayerNamed(ctx, nobody); games.ErrorOf(err).Code != games.NotFound {
+				t.Errorf("PlayerNamed(%q): %v", nobody, err)
+			}
+		}
+	}},
+	{"a finished game records its result once", func(t *testing.T, s games.Store) {
+		ctx := context.Background()
+		ann, bob := addPlayer(t, s, "p-ann", "Ann"), addPlayer(t, s, "p-bob", "Bob")
+		id := twoPlayerGame(t, s, ann, bob, true, epoch.Add(time.Hour))
+		play(t, s, id, banMate...)
+		check := func(when string) {
+			t.Helper()
+			a, _ := s.Standings(ctx, ann)
+			b, _ := s.Standings(ctx, bob)
+			if len(a) != 1 || len(b) != 1 || a[0].Games != 1 || b[0].Games != 1 || a[0].Speed != rating.Blitz || a[0].Variant != "ban" {
+				t.Fatalf("%s: standings %+v and %+v", when, a, b)
+			}
+			if a[0].Rating.Rating <= 1500 || b[0].Rating.Rating >= 1500 || !a[0].Last.Equal(epoch.Add(time.Hour)) {
+				t.Errorf("%s: the winner %+v, the loser %+v", when, a[0], b[0])
+			}
+			pa, _ := s.Player(ctx, ann)
+			pb, _ := s.Player(ctx, bob)
+			if pa.Wins != 1 || pa.Losses != 0 || pb.Losses != 1 || pb.Wins+pb.Draws+pa.Draws != 0 {
+				t.Errorf("%s: results %+v, %+v", when, pa, pb)
+			}
+			list, err := s.PlayedGames(ctx, ann, games.PlayedGamesCursor{}, 10)
+			if err != nil || len(list) != 1 {
+				t.Fatalf("%s: ann's games %+v, %v", when, list, err)
+			}
+			g := list[0]
+			if g.Game != id || g.Color != rules.White || g.Opponent != "B-p-bob" || g.Score != rating.Win || g.Result != "1-0" || !g.Rated ||
+				g.Before != 1500 || g.After <= 1500 || g.Speed != rating.Blitz || !g.Ended.Equal(epoch.Add(time.Hour)) || !strings.Contains(g.Ending, "checkmate") || g.FEN == "" {
+				t.Errorf("%s: ann's game %+v", when, g)
+			}
+		}
+		check("at the end")
+		update(t, s, id, func(r *games.Record) error { r.Offers.Rematch = rules.Black; r.Revision++; return nil })
+		check("after an offer")
+		// Taken back and finished again: recorded once all the same.
+		update(t, s, id, func(r *games.Record) error { return r.Game.Undo() })
+		play(t, s, id, "b:e8f7")
+		check("finished again")
+	}},
+	{"a casual game is listed, not rated; a hot-seat game neither", func(t *testing.T, s games.Store) {
+		ctx := context.Background()
+		ann, bob := addPlayer(t, s, "p-ann", "Ann"), addPlayer(t, s, "p-bob", "")
+		id := twoPlayerGame(t, s, ann, bob, false, epoch)
+		play(t, s, id, "b:e2e4")
+		update(t, s, id, func(r *games.Record) error { return r.Game.AgreeDraw() })
+		hot := create(t, s, rules.New(rules.BanChess{}), ann)
+		update(t, s, hot, func(r *games.Record) error { return r.Game.Resign(rules.White) })
+		if st, _ := s.Standings(ctx, ann); len(st) != 0 {
+			t.Errorf("standings after a casual game: %+v", st)
+		}
+		list, _ := s.PlayedGames(ctx, bob, games.PlayedGamesCursor{}, 10)
+		if len(list) != 1 || list[0].Game != id || list[0].Rated || list[0].Score != rating.Draw || list[0].Before != 0 || list[0].Color != rules.Black {
+			t.Errorf("bob's games: %+v", list)
+		}
+		if p, _ := s.Player(ctx, ann); p.Draws != 1 || p.Wins+p.Losses != 0 {
+			t.Errorf("ann's results: %+v", p)
+		}
+	}},
+	{"played games: newest first, page by page", func(t *testing.T, s games.Store) {
+		ctx := context.Background()
+		ann, bob := addPlayer(t, s, "p-ann", "Ann"), addPlayer(t, s, "p-bob", "Bob")
+		var ids []string
+		for i := range 5 {
+			// Two games end at the same millisecond: the id orders them.
+			id := twoPlayerGame(t, s, ann, bob, false, epoch.Add(time.Duration(i/2)*time.Minute))
+			update(t, s, id, func(r *games.Record) error { return r.Game.Resign(rules.Black) })
+			ids = append(ids, id)
+		}
+		all, err := s.PlayedGames(ctx, ann, games.PlayedGamesCursor{}, 10)
+		if err != nil || len(all) != 5 {
+			t.Fatalf("all: %+v, %v", all, err)
+		}
+		for i := 1; i < len(all); i++ {
+			a, b := all[i-1], all[i]
+			if a.Ended.Before(b.Ended) || a.Ended.Equal(b.Ended) && a.Game < b.Game {
+				t.Errorf("not newest first: %v %s, then %v %s", a.Ended, a.Game, b.Ended, b.Game)
+			}
+		}
+		var paged []string
+		cursor := games.PlayedGamesCursor{}
+		for range 4 {
+			page, err := s.PlayedGames(ctx, ann, cursor, 2)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, g := range page {
+				paged = append(paged, g.Game)
+			}
+			if len(page) < 2 {
+				break
+			}
+			cursor = games.PlayedGamesCursor{Ended: page[len(page)-1].Ended, Game: page[len(page)-1].Game}
+		}
+		var want []string
+		for _, g := range all {
+			want = append(want, g.Game)
+		}
+		if strings.Join(paged, " ") != strings.Join(want, " ") {
+			t.Errorf("paged %q, want %q", paged, want)
+		}
+	}},
+	{"leaders: ten rated games or more, highest first", func(t *testing.T, s games.Store) {
+		ctx := context.Background()
+		ann, bob, cat := addPlayer(t, s, "p-ann", "Ann"), addPlayer(t, s, "p-bob", "Bob"), addPlayer(t, s, "p-cat", "Cat")
+		for i := range 10 {
+			id := twoPlayerGame(t, s, ann, bob, true, epoch.Add(time.Duration(i)*time.Minute))
+			update(t, s, id, func(r *games.Record) error { return r.Game.Resign(rules.Black) })
+		}
+		for i := range 9 {
+			id := twoPlayerGame(t, s, cat, ann, true, epoch.Add(time.Duration(20+i)*time.Minute))
+			update(t, s, id, func(r *games.Record) error { return r.Game.Resign(rules.Black) })
+		}
+		list, err := s.Leaders(ctx, "ban", rating.Blitz, 10, 50)
+		if err != nil || len(list) != 2 || list[0].Name != "Cat" && list[0].Name != "Ann" {
+			t.Fatalf("leaders %+v, %v", list, err)
+		}
+		var names []string
+		for _, l := range list {
+			names = append(names, l.Name)
+			if l.Standing.Games < 10 {
+				t.Errorf("a leader with %d games", l.Standing.Games)
+			}
+		}
+		if names[0] != "Ann" || names[1] != "Bob" || list[0].Standing.Rating.Rating <= list[1].Standing.Rating.Rating {
+			t.Errorf("leaders %v: %+v", names, list)
+		}
+		if l, _ := s.Leaders(ctx, "ban", rating.Blitz, 10, 1); len(l) != 1 || l[0].Name != "Ann" {
+			t.Errorf("the top one: %+v", l)
+		}
+		if l, _ := s.Leaders(ctx, "ban", rating.Rapid, 10, 50); len(l) != 0 {
+			t.Errorf("rapid leaders: %+v", l)
+		}
+	}},
+	{"failed logins are kept a while", func(t *testing.T, s games.Store) {
+		ctx := context.Background()
+		for i := range 3 {
+			if err := s.FailLogin(ctx, []string{"name:ann", "addr:1"}, epoch.Add(time.Duration(i)*time.Second), epoch.Add(-time.Minute)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		got, err := s.FailedLogins(ctx, "name:ann", epoch.Add(time.Second))
+		if err != nil || len(got) != 2 || !got[0].Equal(epoch.Add(time.Second)) || !got[1].Equal(epoch.Add(2*time.Second)) {
+			t.Errorf("failed logins since 1 s: %v, %v", got, err)
+		}
+		// A later failure forgets those before its bound.
+		if err := s.FailLogin(ctx, []string{"addr:2"}, epoch.Add(time.Minute), epoch.Add(1500*time.Millisecond)); err != nil {
+			t.Fatal(err)
+		}
+		if got, _ := s.FailedLogins(ctx, "addr:1", time.Time{}); len(got) != 1 {
+			t.Errorf("after forgetting: %v", got)
+		}
+	}},
+	{"seeks: added, listed while open, cancelled by their maker", func(t *testing.T, s games.Store) {
+		ctx := context.Background()
+		ann, bob := addPlayer(t, s, "p-ann", "Ann"), addPlayer(t, s, "p-bob", "")
+		open := games.SeekWindow{AliveSince: epoch.Add(-30 * time.Second), CreatedSince: epoch.Add(-30 * time.Minute)}
+		var ids []string
+		for i := range 3 {
+			k := seek(ann, "", epoch.Add(time.Duration(i)*time.Millisecond))
+			if err := s.AddSeek(ctx, k, open, 3); err != nil {
+				t.Fatal(err)
+			}
+			ids = append(ids, k.ID)
+		}
+		refusedWith(t, "a fourth seek", s.AddSeek(ctx, seek(ann, "", epoch), open, 3), games.Conflict, "too_many_seeks")
+		pool := seek(ann, "5+3", epoch.Add(time.Second))
+		if err := s.AddSeek(ctx, pool, open, 3); err != nil {
+			t.Fatal(err)
+		}
+		refusedWith(t, "a second seek in a pool", s.AddSeek(ctx, seek(ann, "5+3", epoch), open, 3), games.Conflict, "seek_exists")
+		stale := seek(bob, "", epoch.Add(-time.Minute)) // its maker left a minute ago
+		if err := s.AddSeek(ctx, stale, open, 3); err != nil {
+			t.Fatal(err)
+		}
+		seeksAre(t, s, open, append(ids, pool.ID)...)
+		got, _ := s.Seeks(ctx, open)
+		if k, want := got[0], seek(ann, "", epoch); k.ID != want.ID || k.Player != ann || k.Name != want.Name || k.Rating != 1500 || !k.Provisional ||
+			k.Variant != "ban" || k.Clock != want.Clock || k.Color != rules.White || !k.Rated || k.Pool != "" || !k.Created.Equal(epoch) || !k.Alive.Equal(epoch) || k.Game != "" {
+			t.Errorf("read back %+v", k)
+		}
+		refusedWith(t, "cancelling another's seek", s.CancelSeek(ctx, ids[0], bob), games.NotFound, "seek_gone")
+		if err := s.CancelSeek(ctx, ids[0], ann); err != nil {
+			t.Fatal(err)
+		}
+		refusedWith(t, "cancelling twice", s.CancelSeek(ctx, ids[0], ann), games.NotFound, "seek_gone")
+		seeksAre(t, s, open, ids[1], ids[2], pool.ID)
+		// Kept alive by its maker's lobby page, the stale one is open again;
+		// swept, the gone ones go.
+		if err := s.TouchSeeks(ctx, []string{bob}, epoch); err != nil {
+			t.Fatal(err)
+		}
+		seeksAre(t, s, open, stale.ID, ids[1], ids[2], pool.ID)
+		later := games.SeekWindow{AliveSince: epoch.Add(2 * time.Millisecond), CreatedSince: epoch.Add(-30 * time.Minute)}
+		if n, err := s.SweepSeeks(ctx, later, epoch); err != nil || n != 2 {
+			t.Errorf("swept %d, %v; want 2", n, err)
+		}
+		seeksAre(t, s, open, ids[2], pool.ID)
+	}},
+	{"a seek is accepted once", func(t *testing.T, s games.Store) {
+		ctx := context.Background()
+		ann, bob, cat := addPlayer(t, s, "p-ann", "Ann"), addPlayer(t, s, "p-bob", "Bob"), addPlayer(t, s, "p-cat", "")
+		open := games.SeekWindow{AliveSince: epoch.Add(-30 * time.Second), CreatedSince: epoch.Add(-30 * time.Minute)}
+		k, other := seek(ann, "", epoch), seek(ann, "", epoch.Add(time.Millisecond))
+		bobs := seek(bob, "3+2", epoch)
+		for _, x := range []games.Seek{k, other} {
+			if err := s.AddSeek(ctx, x, open, 3); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, _, err := s.Pair(ctx, games.PairRequest{Taker: bob, Pool: "3+2", Wait: bobs, Open: open, At: epoch, Game: pairedGame}); err != nil {
+			t.Fatal(err)
+		}
+		refused := games.PairRequest{Taker: cat, Seek: k.ID, Open: open, At: epoch, Game: func(games.Seek, games.Seated, games.Seated) (*games.Record, error) {
+			return nil, &games.Error{Code: games.Forbidden, Detail: "name_needed", Msg: "no"}
+		}}
+		if _, _, err := s.Pair(ctx, refused); games.ErrorOf(err).Detail != "name_needed" {
+			t.Errorf("a refused pairing: %v", err)
+		}
+		seeksAre(t, s, open, k.ID, bobs.ID, other.ID)
+		at := epoch.Add(time.Second)
+		rec, got, err := s.Pair(ctx, games.PairRequest{Taker: bob, Seek: k.ID, Open: open, At: at, Game: pairedGame})
+		if err != nil || rec == nil || rec.ID == "" || got.ID != k.ID || got.Game != rec.ID || got.Acceptor != bob || !got.Accepted.Equal(at) {
+			t.Fatalf("accepted: %+v, %+v, %v", rec, got, err)
+		}
+		if r := viewRecord(t, s, rec.ID); r.White != ann || r.Black != bob || r.Mode != games.Invite || !r.Rated || r.WhitePlayer.Name != "Ann" || r.BlackPlayer.Name != "Bob" || r.Revision != 1 {
+			t.Errorf("the game: %+v", r)
+		}
+		play(t, s, rec.ID, "b:e2e4") // a game like any other
+		_, _, err = s.Pair(ctx, games.PairRequest{Taker: cat, Seek: k.ID, Open: open, At: at, Game: pairedGame})
+		refusedWith(t, "accepting again", err, games.NotFound, "seek_gone")
+		seeksAre(t, s, open) // both players' other seeks went
+		for _, p := range []string{ann, bob} {
+			list, err := s.Pairings(ctx, p, at)
+			if err != nil || len(list) != 1 || list[0].Game != rec.ID {
+				t.Errorf("%s's pairings: %+v, %v", p, list, err)
+			}
+		}
+		if list, _ := s.Pairings(ctx, ann, at.Add(time.Millisecond)); len(list) != 0 {
+			t.Errorf("pairings since later: %+v", list)
+		}
+		if list, _ := s.Pairings(ctx, cat, epoch); len(list) != 0 {
+			t.Errorf("cat's pairings: %+v", list)
+		}
+		if n, err := s.SweepSeeks(ctx, open, at.Add(time.Millisecond)); err != nil || n != 0 {
+			t.Errorf("sweep: %d, %v", n, err)
+		}
+		if list, _ := s.Pairings(ctx, ann, at); len(list) != 0 {
+			t.Errorf("pairings after the sweep: %+v", list)
+		}
+	}},
+	{"a pool pairs players in turn", func(t *testing.T, s games.Store) {
+		ctx := context.Background()
+		ann, bob, cat := addPlayer(t, s, "p-ann", "Ann"), addPlayer(t, s, "p-bob", "Bob"), addPlayer(t, s, "p-cat", "")
+		open := games.SeekWindow{AliveSince: epoch.Add(-30 * time.Second), CreatedSince: epoch.Add(-30 * time.Minute)}
+		join := func(player string, at time.Time) (*games.Record, games.Seek) {
+			t.Helper()
+			rec, k, err := s.Pair(ctx, games.PairRequest{Taker: player, Pool: "5+3", Wait: seek(player, "5+3", at), Open: open, At: at, Game: pairedGame})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return rec, k
+		}
+		rec, first := join(ann, epoch)
+		if rec != nil || first.Player != ann {
+			t.Fatalf("the first waits: %+v, %+v", rec, first)
+		}
+		rec, again := join(ann, epoch.Add(time.Second))
+		if rec != nil || again.ID != first.ID || !again.Alive.Equal(epoch.Add(time.Second)) {
+			t.Errorf("joining again: %+v, %+v", rec, again)
+		}
+		seeksAre(t, s, open, first.ID)
+		rec, k := join(bob, epoch.Add(2*time.Second))
+		if rec == nil || k.ID != first.ID || k.Game != rec.ID || k.Acceptor != bob {
+			t.Fatalf("the second is paired: %+v, %+v", rec, k)
+		}
+		if r := viewRecord(t, s, rec.ID); !(r.White == ann && r.Black == bob || r.White == bob && r.Black == ann) || r.Clock == nil || r.Clock.Control.Initial != 5*time.Minute {
+			t.Errorf("the pool's game: %+v", r)
+		}
+		rec, third := join(cat, epoch.Add(3*time.Second))
+		if rec != nil || third.Player != cat {
+			t.Errorf("the third waits: %+v, %+v", rec, third)
+		}
+		seeksAre(t, s, open, third.ID)
+	}},
+}
+
+// seek is a custom seek by player (or a pool's, with pool) made at at.
+func seek(player, pool string, at time.Time) games.Seek {
+	k := games.Seek{ID: fmt.Sprintf("k-%s-%s-%d", player, pool, at.UnixNano()), Player: player, Name: strings.TrimPrefix(player, "p-"), Rating: 1500, Provisional: true,
+		Variant: "ban", Clock: games.TimeControl{Initial: 5 * time.Minute, Increment: 3 * time.Second}, Color: rules.White, Rated: true, Pool: pool, Created: at, Alive: at}
+	if pool != "" {
+		k.Color = 0
+	}
+	return k
+}
+
+// pairedGame builds the game of a pairing: the maker White, rated.
+func pairedGame(k games.Seek, maker, taker games.Seated) (*games.Record, error) {
+	rec := &games.Record{Game: rules.New(rules.BanChess{}), White: maker.Player.ID, Black: taker.Player.ID, Mode: games.Invite, Created: epoch, Updated: epoch, Revision: 1}
+	rec.Clock = games.NewClock(k.Clock)
+	rec.Rated = true
+	rec.WhitePlayer, rec.BlackPlayer = games.Entrant{Name: maker.Player.Name}, games.Entrant{Name: taker.Player.Name}
+	return rec, nil
+}
+
+// seeksAre checks the open seeks are ids, in that order.
+func seeksAre(t *testing.T, s games.Store, open games.SeekWindow, ids ...string) {
+	t.Helper()
+	list, err := s.Seeks(context.Background(), open)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, k := range list {
+		got = append(got, k.ID)
+	}
+	if strings.Join(got, " ") != strings.Join(ids, " ") {
+		t.Errorf("open seeks %q, want %q", got, ids)
+	}
+}
+
+func TestPlayerStores(t *testing.T) {
+	for _, st := range stores {
+		t.Run(st.name, func(t *testing.T) {
+			for _, b := range playerBehaviours {
+				t.Run(b.name, func(t *testing.T) {
+					b.test(t, st.open(t))
+				})
+			}
+		})
+	}
+}

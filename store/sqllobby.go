@@ -1,0 +1,279 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/banchess/banchess/games"
+	"github.com/banchess/banchess/rules"
+)
+
+// seekColumns are a seek's columns, in the order scanSeek reads them.
+const seekColumns = `id, player, name, rating, provisional, variant, initial_ms, increment_ms, color, rated, pool, created_at, alive_at, game, acceptor, accepted_at`
+
+// openSeek is the condition of an open seek, with the window's bounds as
+// parameters $n and $n+1 (see openAt).
+func openAt(n int) string {
+	return fmt.Sprintf(`game = '' AND alive_at >= $%d AND created_at >= $%d`, n, n+1)
+}
+
+func scanSeek(sc scanner) (games.Seek, error) {
+	var k games.Seek
+	var initial, increment, created, alive, accepted int64
+	var color string
+	err := sc.Scan(&k.ID, &k.Player, &k.Name, &k.Rating, &k.Provisional, &k.Variant, &initial, &increment, &color, &k.Rated, &k.Pool,
+		&created, &alive, &k.Game, &k.Acceptor, &accepted)
+	k.Clock = games.TimeControl{Initial: time.Duration(initial) * time.Millisecond, Increment: time.Duration(increment) * time.Millisecond}
+	k.Color, _ = rules.ParseColor(color)
+	k.Created, k.Alive, k.Accepted = fromMS(created), fromMS(alive), fromMS(accepted)
+	return k, err
+}
+
+func insertSeek(ctx context.Context, q querier, k games.Seek) error {
+	color := ""
+	if k.Color != 0 {
+		color = k.Color.String()
+	}
+	_, err := q.exec(ctx, `INSERT INTO seeks (`+seekColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, '', '', 0)`,
+		k.ID, k.Player, k.Name, k.Rating, k.Provisional, k.Variant, k.Clock.Initial.Milliseconds(), k.Clock.Increment.Milliseconds(),
+		color, k.Rated, k.Pool, ms(k.Created), ms(k.Alive))
+	return err
+}
+
+// AddSeek stores k unless its player has a seek open in its pool, or
+// maxCustom custom seeks; the servers sharing the database are told.
+func (s sqlPlayers) AddSeek(ctx context.Context, k games.Seek, open games.SeekWindow, maxCustom int) error {
+	err := s.db.inTx(ctx, func(q querier) error {
+		// One player's seeks are added one at a time.
+		if _, err := q.exec(ctx, `SELECT id FROM players WHERE id = $1`+s.db.forUpdate(), k.Player); err != nil {
+			return err
+		}
+		var inPool, custom int
+		err := q.queryRow(ctx, `SELECT count(CASE WHEN pool = $2 THEN 1 END), count(CASE WHEN pool = '' THEN 1 END) FROM seeks
+			WHERE player = $1 AND `+openAt(3), k.Player, k.Pool, ms(open.AliveSince), ms(open.CreatedSince)).Scan(&inPool, &custom)
+		switch {
+		case err != nil:
+			return err
+		case k.Pool != "" && inPool > 0:
+			return seekExists()
+		case k.Pool == "" && custom >= maxCustom:
+			return tooManySeeks(custom)
+		}
+		if err := insertSeek(ctx, q, k); err != nil {
+			return err
+		}
+		return s.db.notify(ctx, q, games.NoticeLobby)
+	})
+	return wrapStore(err, "adding a seek")
+}
+
+// Seeks returns the open seeks, oldest first.
+func (s sqlPlayers) Seeks(ctx context.Context, open games.SeekWindow) ([]games.Seek, error) {
+	r, err := s.db.query(ctx, `SELECT `+seekColumns+` FROM seeks WHERE `+openAt(1)+` ORDER BY created_at, id`, ms(open.AliveSince), ms(open.CreatedSince))
+	if err != nil {
+		return nil, fmt.Errorf("listing seeks: %w", err)
+	}
+	out, err := collect(r, scanSeek)
+	if err != nil {
+		return nil, fmt.Errorf("listing seeks: %w", err)
+	}
+	return out, nil
+}
+
+// CancelSeek removes player's open seek id.
+func (s sqlPlayers) CancelSeek(ctx context.Context, id, player string) error {
+	if !validText(id) {
+		return seekGone()
+	}
+	err := s.db.inTx(ctx, func(q querier) error {
+		n, err := q.exec(ctx, `DELETE FROM seeks WHERE id = $1 AND player = $2 AND game = ''`, id, player)
+		switch {
+		case err != nil:
+			return err
+		case n == 0:
+			return seekGone()
+		}
+		return s.db.notify(ctx, q, games.NoticeLobby)
+	})
+	return wrapStore(err, "cancelling a seek")
+}
+
+// insertGameSQL inserts a new game's row (see upsertSQL).
+var insertGameSQL = fmt.Sprintf(upsertSQL("$", "games"), saveSets[saveAll])
+
+// Pair pairs players as req asks (see games.PairRequest), in one
+// transaction: a seek is accepted once, and a pool's players are taken in
+// turn (a lock per pool), whichever server they come to.
+func (s sqlPlayers) Pair(ctx context.Context, req games.PairRequest) (*games.Record, games.Seek, error) {
+	if !validText(req.Seek) {
+		return nil, games.Seek{}, seekGone()
+	}
+	var rec *games.Record
+	var k games.Seek
+	err := s.db.inTx(ctx, func(q querier) error {
+		rec, k = nil, games.Seek{}
+		var err error
+		if k, err = s.pairedSeek(ctx, q, req); err != nil || k.ID == "" {
+			if errors.Is(err, errNoRows) {
+				k, err = s.wait(ctx, q, req)
+			}
+			return err
+		}
+		maker, err := seated(ctx, q, k.Player, k)
+		if err != nil {
+			return err
+		}
+		taker, err := seated(ctx, q, req.Taker, k)
+		if err != nil {
+			return err
+		}
+		if rec, err = req.Game(k, maker, taker); err != nil {
+			return err
+		}
+		rec.ID = NewID()
+		row, err := encodeRow(rec)
+		if err != nil {
+			return err
+		}
+		if _, err := q.exec(ctx, insertGameSQL, append([]any{rec.ID, req.At.Unix(), rec.Revision}, row.args()...)...); err != nil {
+			return err
+		}
+		n, err := q.exec(ctx, `UPDATE seeks SET game = $2, acceptor = $3, accepted_at = $4 WHERE id = $1 AND game = ''`, k.ID, rec.ID, req.Taker, ms(req.At))
+		if err != nil {
+			return err
+		}
+		if n != 1 {
+			return seekGone() // never: the seek was read locked
+		}
+		k.Game, k.Acceptor, k.Accepted = rec.ID, req.Taker, req.At
+		// The players' other seeks go: they are playing.
+		if _, err := q.exec(ctx, `DELETE FROM seeks WHERE game = '' AND (player = $1 OR player = $2)`, k.Player, req.Taker); err != nil {
+			return err
+		}
+		return s.db.notify(ctx, q, games.NoticePaired(k.Player, req.Taker))
+	})
+	if err != nil {
+		return nil, games.Seek{}, wrapStore(err, "pairing")
+	}
+	return rec, k, nil
+}
+
+// pairedSeek reads, locked, the seek req pairs with: the seek it names,
+// or the oldest open one of its pool by another player (errNoRows when
+// there is none).
+func (s sqlPlayers) pairedSeek(ctx context.Context, q querier, req games.PairRequest) (games.Seek, error) {
+	alive, created := ms(req.Open.AliveSince), ms(req.Open.CreatedSince)
+	if req.Pool == "" {
+		k, err := scanSeek(q.queryRow(ctx, `SELECT `+seekColumns+` FROM seeks WHERE id = $1 AND pool = '' AND `+openAt(2)+s.db.forUpdate(),
+			req.Seek, alive, created))
+		if errors.Is(err, errNoRows) {
+			return k, seekGone()
+		}
+		return k, err
+	}
+	// Players joining a pool at once on several servers are taken in turn.
+	if err := s.db.lock(ctx, q, "pool:"+req.Pool); err != nil {
+		return games.Seek{}, err
+	}
+	return scanSeek(q.queryRow(ctx, `SELECT `+seekColumns+` FROM seeks WHERE pool = $1 AND player <> $2 AND `+openAt(3)+`
+		ORDER BY created_at, id LIMIT 1`+s.db.forUpdate(), req.Pool, req.Taker, alive, created))
+}
+
+// wait keeps req's taker waiting in its pool: their open seek there, kept
+// alive, or req.Wait added (in place of one past its time).
+func (s sqlPlayers) wait(ctx context.Context, q querier, req games.PairRequest) (games.Seek, error) {
+	alive, created := ms(req.Open.AliveSince), ms(req.Open.CreatedSince)
+	if _, err := q.exec(ctx, `DELETE FROM seeks WHERE player = $1 AND pool = $2 AND game = '' AND (alive_at < $3 OR created_at < $4)`,
+		req.Taker, req.Pool, alive, created); err != nil {
+		return games.Seek{}, err
+	}
+	k, err := scanSeek(q.queryRow(ctx, `UPDATE seeks SET alive_at = $3 WHERE player = $1 AND pool = $2 AND game = '' RETURNING `+seekColumns,
+		req.Taker, req.Pool, ms(req.At)))
+	if err == nil || !errors.Is(err, errNoRows) {
+		return k, err
+	}
+	if err := insertSeek(ctx, q, req.Wait); err != nil {
+		return games.Seek{}, err
+	}
+	return req.Wait, s.db.notify(ctx, q, games.NoticeLobby)
+}
+
+// seated reads player id, about to sit at k's game, with their standing
+// in its variant and speed.
+func seated(ctx context.Context, q querier, id string, k games.Seek) (games.Seated, error) {
+	p, err := scanPlayer(q.queryRow(ctx, `SELECT `+playerColumns+` FROM players WHERE id = $1`, id))
+	if err != nil {
+		return games.Seated{}, err
+	}
+	st, err := standing(ctx, q, id, k.Variant, k.Speed())
+	return games.Seated{Player: p, Standing: st}, err
+}
+
+// TouchSeeks records that players had a lobby page open at at.
+func (s sqlPlayers) TouchSeeks(ctx context.Context, players []string, at time.Time) error {
+	const chunk = 500
+	for len(players) > 0 {
+		n := min(len(players), chunk)
+		args := []any{ms(at)}
+		marks := make([]string, 0, n)
+		for _, p := range players[:n] {
+			if validText(p) {
+				args = append(args, p)
+				marks = append(marks, "$"+strconv.Itoa(len(args)))
+			}
+		}
+		players = players[n:]
+		if len(marks) == 0 {
+			continue
+		}
+		if _, err := s.db.exec(ctx, `UPDATE seeks SET alive_at = $1 WHERE game = '' AND alive_at < $1 AND player IN (`+strings.Join(marks, ", ")+`)`, args...); err != nil {
+			return fmt.Errorf("keeping seeks alive: %w", err)
+		}
+	}
+	return nil
+}
+
+// SweepSeeks removes the seeks no longer open and those accepted before
+// acceptedBefore, and counts the open ones removed; the servers sharing
+// the database are told when there were any.
+func (s sqlPlayers) SweepSeeks(ctx context.Context, open games.SeekWindow, acceptedBefore time.Time) (int, error) {
+	var n int64
+	err := s.db.inTx(ctx, func(q querier) error {
+		var err error
+		n, err = q.exec(ctx, `DELETE FROM seeks WHERE game = '' AND (alive_at < $1 OR created_at < $2)`, ms(open.AliveSince), ms(open.CreatedSince))
+		if err != nil {
+			return err
+		}
+		if _, err := q.exec(ctx, `DELETE FROM seeks WHERE game <> '' AND accepted_at < $1`, ms(acceptedBefore)); err != nil {
+			return err
+		}
+		if n > 0 {
+			return s.db.notify(ctx, q, games.NoticeLobby)
+		}
+		return nil
+	})
+	return int(n), wrapStore(err, "sweeping seeks")
+}
+
+// Pairings returns the seeks player made or accepted that were accepted
+// at since or later.
+func (s sqlPlayers) Pairings(ctx context.Context, player string, since time.Time) ([]games.Seek, error) {
+	if !validText(player) {
+		return nil, nil
+	}
+	r, err := s.db.query(ctx, `SELECT `+seekColumns+` FROM seeks WHERE player = $1 AND game <> '' AND accepted_at >= $2
+		UNION ALL SELECT `+seekColumns+` FROM seeks WHERE acceptor = $1 AND accepted_at >= $2
+		ORDER BY accepted_at`, player, ms(since))
+	if err != nil {
+		return nil, fmt.Errorf("listing pairings: %w", err)
+	}
+	out, err := collect(r, scanSeek)
+	if err != nil {
+		return nil, fmt.Errorf("listing pairings: %w", err)
+	}
+	return out, nil
+}

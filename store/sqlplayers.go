@@ -1,0 +1,438 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgconn"
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+
+	"github.com/banchess/banchess/games"
+	"github.com/banchess/banchess/rating"
+	"github.com/banchess/banchess/rules"
+)
+
+// sqlPlayers keeps players, credentials, results, ratings, failed logins
+// and the lobby in a database, for SQLite and Postgres alike. Times are
+// unix milliseconds.
+type sqlPlayers struct {
+	db database
+}
+
+// ms is t in unix milliseconds; the zero time is 0.
+func ms(t time.Time) int64 {
+	if t.IsZero() {
+		return 0
+	}
+	return t.UnixMilli()
+}
+
+// fromMS is ms's inverse.
+func fromMS(v int64) time.Time {
+	if v == 0 {
+		return time.Time{}
+	}
+	return time.UnixMilli(v)
+}
+
+// isUniqueViolation reports whether err is a unique index's refusal, in
+// either database.
+func isUniqueViolation(err error) bool {
+	var se *sqlite.Error
+	var pe *pgconn.PgError
+	return errors.As(err, &se) && se.Code() == sqlite3.SQLITE_CONSTRAINT_UNIQUE ||
+		errors.As(err, &pe) && pe.Code == "23505"
+}
+
+// nameKeyOf is the name key column's value: NULL for no name.
+func nameKeyOf(name string) any {
+	if name == "" {
+		return nil
+	}
+	return games.NameKey(name)
+}
+
+// AddPlayer stores a new player with its first credential.
+func (s sqlPlayers) AddPlayer(ctx context.Context, p games.Player, cred games.Issued) error {
+	err := s.db.inTx(ctx, func(q querier) error {
+		_, err := q.exec(ctx, `INSERT INTO players (id, name, name_key, password, created_at) VALUES ($1, $2, $3, $4, $5)`,
+			p.ID, p.Name, nameKeyOf(p.Name), p.Password, ms(p.Created))
+		if isUniqueViolation(err) {
+			return nameTaken(p.Name)
+		}
+		if err != nil {
+			return err
+		}
+		return issue(ctx, q, cred)
+	})
+	return wrapStore(err, "adding a player")
+}
+
+func issue(ctx context.Context, q querier, cred games.Issued) error {
+	_, err := q.exec(ctx, `INSERT INTO credentials (hash, player, kind, created_at) VALUES ($1, $2, $3, $4)`,
+		cred.Hash, cred.Player, string(cred.Kind), ms(cred.Created))
+	return err
+}
+
+// wrapStore passes on a refusal (*games.Error) and wraps a failure.
+func wrapStore(err error, what string) error {
+	var ge *games.Error
+	if err == nil || errors.As(err, &ge) {
+		return err
+	}
+	return fmt.Errorf("%s: %w", what, err)
+}
+
+// Issue records another credential of an existing player.
+func (s sqlPlayers) Issue(ctx context.Context, cred games.Issued) error {
+	err := s.db.inTx(ctx, func(q querier) error {
+		var one int
+		if err := q.queryRow(ctx, `SELECT 1 FROM players WHERE id = $1`, cred.Player).Scan(&one); errors.Is(err, errNoRows) {
+			return noSuchPlayer()
+		} else if err != nil {
+			return err
+		}
+		return issue(ctx, q, cred)
+	})
+	return wrapStore(err, "issuing a credential")
+}
+
+// CredentialPlayer returns the player the credential of hash was issued
+// to, or "".
+func (s sqlPlayers) CredentialPlayer(ctx context.Context, hash string) (string, error) {
+	if !validText(hash) {
+		return "", nil
+	}
+	var player string
+	err := s.db.queryRow(ctx, `SELECT player FROM credentials WHERE hash = $1`, hash).Scan(&player)
+	if errors.Is(err, errNoRows) {
+		return "", nil
+	}
+	return player, wrapStore(err, "looking up a credential")
+}
+
+// Revoke forgets the credential of hash or, with all, every credential of
+// its player; the servers sharing the database are told.
+func (s sqlPlayers) Revoke(ctx context.Context, hash string, all bool) error {
+	err := s.db.inTx(ctx, func(q querier) error {
+		var player string
+		err := q.queryRow(ctx, `DELETE FROM credentials WHERE hash = $1 RETURNING player`, hash).Scan(&player)
+		if errors.Is(err, errNoRows) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if !all {
+			return s.db.notify(ctx, q, games.NoticeRevoked(hash))
+		}
+		if _, err := q.exec(ctx, `DELETE FROM credentials WHERE player = $1`, player); err != nil {
+			return err
+		}
+		return s.db.notify(ctx, q, games.NoticeSignedOut(player))
+	})
+	return wrapStore(err, "revoking credentials")
+}
+
+const playerColumns = `id, name, password, created_at, wins, losses, draws`
+
+func scanPlayer(sc scanner) (games.Player, error) {
+	var p games.Player
+	var created int64
+	err := sc.Scan(&p.ID, &p.Name, &p.Password, &created, &p.Wins, &p.Losses, &p.Draws)
+	if errors.Is(err, errNoRows) {
+		return games.Player{}, noSuchPlayer()
+	}
+	p.Created = fromMS(created)
+	return p, err
+}
+
+// Player returns the player of id.
+func (s sqlPlayers) Player(ctx context.Context, id string) (games.Player, error) {
+	if !validText(id) {
+		return games.Player{}, noSuchPlayer()
+	}
+	p, err := scanPlayer(s.db.queryRow(ctx, `SELECT `+playerColumns+` FROM players WHERE id = $1`, id))
+	return p, wrapStore(err, "reading a player")
+}
+
+// PlayerNamed returns the player whose name is name in any case.
+func (s sqlPlayers) PlayerNamed(ctx context.Context, name string) (games.Player, error) {
+	if !validText(name) || name == "" {
+		return games.Player{}, noSuchPlayer()
+	}
+	p, err := scanPlayer(s.db.queryRow(ctx, `SELECT `+playerColumns+` FROM players WHERE name_key = $1`, games.NameKey(name)))
+	return p, wrapStore(err, "reading a player")
+}
+
+// SetName gives player id, still unnamed, its name and password hash.
+func (s sqlPlayers) SetName(ctx context.Context, id, name, password string) error {
+	err := s.db.inTx(ctx, func(q querier) error {
+		n, err := q.exec(ctx, `UPDATE players SET name = $2, name_key = $3, password = $4 WHERE id = $1 AND name = ''`,
+			id, name, games.NameKey(name), password)
+		switch {
+		case isUniqueViolation(err):
+			return nameTaken(name)
+		case err != nil:
+			return err
+		case n == 1:
+			return nil
+		}
+		if _, err := scanPlayer(q.queryRow(ctx, `SELECT `+playerColumns+` FROM players WHERE id = $1`, id)); err != nil {
+			return err
+		}
+		return alreadyNamed()
+	})
+	return wrapStore(err, "naming a player")
+}
+
+const standingColumns = `variant, speed, rating, deviation, volatility, games, last_at`
+
+func scanStanding(sc scanner) (games.Standing, error) {
+	var st games.Standing
+	var last int64
+	var speed string
+	err := sc.Scan(&st.Variant, &speed, &st.Rating.Rating, &st.Rating.Deviation, &st.Rating.Volatility, &st.Games, &last)
+	st.Speed, st.Last = rating.Speed(speed), fromMS(last)
+	return st, err
+}
+
+// Standings returns the player's standings.
+func (s sqlPlayers) Standings(ctx context.Context, id string) ([]games.Standing, error) {
+	if !validText(id) {
+		return nil, nil
+	}
+	r, err := s.db.query(ctx, `SELECT `+standingColumns+` FROM standings WHERE player = $1`, id)
+	if err != nil {
+		return nil, fmt.Errorf("reading standings: %w", err)
+	}
+	out, err := collect(r, scanStanding)
+	if err != nil {
+		return nil, fmt.Errorf("reading standings: %w", err)
+	}
+	sortStandings(out)
+	return out, nil
+}
+
+// collect scans every row with scan, and closes the rows.
+func collect[T any](r rows, scan func(scanner) (T, error)) ([]T, error) {
+	defer r.Close()
+	var out []T
+	for r.Next() {
+		v, err := scan(r)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, r.Err()
+}
+
+// Standing returns the player's standing in variant at speed.
+func (s sqlPlayers) Standing(ctx context.Context, id, variant string, speed rating.Speed) (games.Standing, error) {
+	st, err := standing(ctx, s.db, id, variant, speed)
+	return st, wrapStore(err, "reading a standing")
+}
+
+// standing reads a standing (a new one when there is none).
+func standing(ctx context.Context, q querier, id, variant string, speed rating.Speed) (games.Standing, error) {
+	st, err := scanStanding(q.queryRow(ctx, `SELECT `+standingColumns+` FROM standings WHERE player = $1 AND variant = $2 AND speed = $3`,
+		id, variant, string(speed)))
+	if errors.Is(err, errNoRows) {
+		return games.NewStanding(variant, speed), nil
+	}
+	return st, err
+}
+
+// playedQuery lists a player's games, newest first, from the index
+// played_newest: $1 the player, $2 and $3 the cursor, $4 the limit.
+const playedQuery = `SELECT game, ended_at, color, opponent, score, result, ending, variant, speed, rated, rating_before, rating_after, fen
+	FROM played WHERE player = $1 AND (ended_at < $2 OR ended_at = $2 AND game < $3)
+	ORDER BY ended_at DESC, game DESC LIMIT $4`
+
+// PlayedGames returns up to limit of the player's finished games that
+// ended before the cursor, newest first.
+func (s sqlPlayers) PlayedGames(ctx context.Context, id string, before games.PlayedGamesCursor, limit int) ([]games.PlayedGame, error) {
+	if !validText(id) || !validText(before.Game) || limit <= 0 {
+		return nil, nil
+	}
+	end, game := int64(1<<62), ""
+	if before.Game != "" {
+		end, game = ms(before.Ended), before.Game
+	} else {
+		game = "\x7f" // after every id (ids are URL-safe base64)
+	}
+	r, err := s.db.query(ctx, playedQuery, id, end, game, limit)
+	if err != nil {
+		return nil, fmt.Errorf("listing played games: %w", err)
+	}
+	out, err := collect(r, func(sc scanner) (games.PlayedGame, error) {
+		var g games.PlayedGame
+		var ended int64
+		var color, speed string
+		var score float64
+		err := sc.Scan(&g.Game, &ended, &color, &g.Opponent, &score, &g.Result, &g.Ending, &g.Variant, &speed, &g.Rated, &g.Before, &g.After, &g.FEN)
+		g.Ended, g.Score, g.Speed = fromMS(ended), rating.Score(score), rating.Speed(speed)
+		g.Color, _ = rules.ParseColor(color)
+		return g, err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("listing played games: %w", err)
+	}
+	return out, nil
+}
+
+// leadersQuery lists the highest rated of a variant ($1) at a speed ($2)
+// from the partial index standings_leaders: its condition (games >= 10)
+// is written out for SQLite to use it; $3 raises the bar, $4 is the
+// limit.
+const leadersQuery = `SELECT p.name, s.variant, s.speed, s.rating, s.deviation, s.volatility, s.games, s.last_at
+	FROM standings s JOIN players p ON p.id = s.player
+	WHERE s.variant = $1 AND s.speed = $2 AND s.games >= 10 AND s.games >= $3
+	ORDER BY s.rating DESC LIMIT $4`
+
+// Leaders returns up to limit players with at least minGames rated games
+// of variant at speed, the highest rated first. minGames below 10 counts
+// as 10, the index's bound.
+func (s sqlPlayers) Leaders(ctx context.Context, variant string, speed rating.Speed, minGames, limit int) ([]games.Leader, error) {
+	if !validText(variant) || !validText(string(speed)) {
+		return nil, nil
+	}
+	r, err := s.db.query(ctx, leadersQuery, variant, string(speed), minGames, limit)
+	if err != nil {
+		return nil, fmt.Errorf("listing leaders: %w", err)
+	}
+	out, err := collect(r, func(sc scanner) (games.Leader, error) {
+		var l games.Leader
+		var last int64
+		var sp string
+		st := &l.Standing
+		err := sc.Scan(&l.Name, &st.Variant, &sp, &st.Rating.Rating, &st.Rating.Deviation, &st.Rating.Volatility, &st.Games, &last)
+		st.Speed, st.Last = rating.Speed(sp), fromMS(last)
+		return l, err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("listing leaders: %w", err)
+	}
+	return out, nil
+}
+
+// FailedLogins returns when the failed logins under key since since were.
+func (s sqlPlayers) FailedLogins(ctx context.Context, key string, since time.Time) ([]time.Time, error) {
+	if !validText(key) {
+		return nil, nil
+	}
+	r, err := s.db.query(ctx, `SELECT at FROM failed_logins WHERE key = $1 AND at >= $2 ORDER BY at`, key, ms(since))
+	if err != nil {
+		return nil, fmt.Errorf("reading failed logins: %w", err)
+	}
+	out, err := collect(r, func(sc scanner) (time.Time, error) {
+		var at int64
+		err := sc.Scan(&at)
+		return fromMS(at), err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("reading failed logins: %w", err)
+	}
+	return out, nil
+}
+
+// FailLogin records a failed login under each key, and forgets those
+// before forget.
+func (s sqlPlayers) FailLogin(ctx context.Context, keys []string, at, forget time.Time) error {
+	err := s.db.inTx(ctx, func(q querier) error {
+		if _, err := q.exec(ctx, `DELETE FROM failed_logins WHERE at < $1`, ms(forget)); err != nil {
+			return err
+		}
+		for _, k := range keys {
+			if !validText(k) {
+				continue
+			}
+			if _, err := q.exec(ctx, `INSERT INTO failed_logins (key, at) VALUES ($1, $2)`, k, ms(at)); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	return wrapStore(err, "recording a failed login")
+}
+
+// recordResult records, in the transaction of the save that finished
+// rec's game, its result if it has one (games.ResultOf): the players'
+// lists of games, wins, losses and draws, and for a rated game their
+// standings. A result recorded already is
+// not recorded again (and the save's revision check lets only one save
+// finish a game).
+func recordResult(ctx context.Context, db database, q querier, rec *games.Record) error {
+	res, ok := games.ResultOf(rec)
+	if !ok {
+		return nil
+	}
+	var one int
+	err := q.queryRow(ctx, `SELECT 1 FROM played WHERE player = $1 AND game = $2`, res.White.Player, res.Game).Scan(&one)
+	if err == nil {
+		return nil // recorded already
+	}
+	if !errors.Is(err, errNoRows) {
+		return err
+	}
+	// Lock both players' rows, in one order (by id) so that two
+	// transactions never wait for each other: a player's games finishing
+	// at once on two servers are rated one after the other.
+	first, second := res.White.Player, res.Black.Player
+	if second < first {
+		first, second = second, first
+	}
+	for _, id := range []string{first, second} {
+		if _, err := q.exec(ctx, `SELECT id FROM players WHERE id = $1`+db.forUpdate(), id); err != nil {
+			return err
+		}
+	}
+	if res.Rated {
+		w, err := standing(ctx, q, res.White.Player, res.Variant, res.Speed)
+		if err != nil {
+			return err
+		}
+		b, err := standing(ctx, q, res.Black.Player, res.Variant, res.Speed)
+		if err != nil {
+			return err
+		}
+		if w, b, err = res.Rate(w, b); err != nil {
+			return err
+		}
+		if err := saveStanding(ctx, q, res.White.Player, w); err != nil {
+			return err
+		}
+		if err := saveStanding(ctx, q, res.Black.Player, b); err != nil {
+			return err
+		}
+	}
+	for _, side := range []rules.Color{rules.White, rules.Black} {
+		me, them := res.Side(side), res.Side(side.Other())
+		g := playedGame(&res, side, me, them)
+		_, err := q.exec(ctx, `INSERT INTO played (player, game, ended_at, color, opponent, score, result, ending, variant, speed, rated, rating_before, rating_after, fen)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
+			me.Player, g.Game, ms(g.Ended), side.String(), g.Opponent, float64(g.Score), g.Result, g.Ending, g.Variant, string(g.Speed), g.Rated, g.Before, g.After, g.FEN)
+		if err != nil {
+			return err
+		}
+		col := map[rating.Score]string{rating.Win: "wins", rating.Loss: "losses", rating.Draw: "draws"}[me.Score]
+		if _, err := q.exec(ctx, `UPDATE players SET `+col+` = `+col+` + 1 WHERE id = $1`, me.Player); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// saveStanding writes a player's standing.
+func saveStanding(ctx context.Context, q querier, player string, st games.Standing) error {
+	_, err := q.exec(ctx, `INSERT INTO standings (player, variant, speed, rating, deviation, volatility, games, last_at)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+		ON CONFLICT (player, variant, speed) DO UPDATE SET rating = excluded.rating, deviation = excluded.deviation,
+			volatility = excluded.volatility, games = excluded.games, last_at = excluded.last_at`,
+		player, st.Variant, string(st.Speed), st.Rating.Rating, st.Rating.Deviation, st.Rating.Volatility, st.Games, ms(st.Last))
+	return err
+}

@@ -1,0 +1,179 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+// querier runs statements on either database, in a transaction or not.
+// The players' and the lobby's statements are written once, with $n
+// placeholders, which SQLite reads as PostgreSQL does.
+type querier interface {
+	exec(ctx context.Context, q string, args ...any) (int64, error)
+	// queryRow's Scan fails with errNoRows when there is no row.
+	queryRow(ctx context.Context, q string, args ...any) scanner
+	query(ctx context.Context, q string, args ...any) (rows, error)
+}
+
+type scanner interface{ Scan(dest ...any) error }
+
+// rows are a query's rows; Close is safe to call twice.
+type rows interface {
+	Next() bool
+	Scan(dest ...any) error
+	Err() error
+	Close()
+}
+
+// errNoRows is what queryRow's Scan answers for no row, on either
+// database.
+var errNoRows = errors.New("no rows")
+
+// database is what the players' and the lobby's code needs of a store's
+// database besides statements: transactions, and the few words the two
+// databases say differently.
+type database interface {
+	querier
+	// inTx runs fn in a transaction, committed when fn returns nil.
+	inTx(ctx context.Context, fn func(q querier) error) error
+	// forUpdate locks the rows a SELECT reads until the transaction ends
+	// (" FOR UPDATE" in PostgreSQL; SQLite's transaction holds the whole
+	// database already).
+	forUpdate() string
+	// lock takes a lock named key until the transaction ends.
+	lock(ctx context.Context, q querier, key string) error
+	// notify tells the servers sharing the database of a change, when the
+	// transaction commits.
+	notify(ctx context.Context, q querier, notice string) error
+}
+
+// sqlQuerier runs statements on database/sql (SQLite).
+type sqlQuerier struct {
+	q interface {
+		ExecContext(ctx context.Context, q string, args ...any) (sql.Result, error)
+		QueryRowContext(ctx context.Context, q string, args ...any) *sql.Row
+		QueryContext(ctx context.Context, q string, args ...any) (*sql.Rows, error)
+	}
+}
+
+func (s sqlQuerier) exec(ctx context.Context, q string, args ...any) (int64, error) {
+	res, err := s.q.ExecContext(ctx, q, args...)
+	if err != nil {
+		return 0, err
+	}
+	return res.RowsAffected()
+}
+
+func (s sqlQuerier) queryRow(ctx context.Context, q string, args ...any) scanner {
+	return sqlRow{s.q.QueryRowContext(ctx, q, args...)}
+}
+
+func (s sqlQuerier) query(ctx context.Context, q string, args ...any) (rows, error) {
+	r, err := s.q.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, err
+	}
+	return sqlRows{r}, nil
+}
+
+type sqlRow struct{ r *sql.Row }
+
+func (r sqlRow) Scan(dest ...any) error {
+	err := r.r.Scan(dest...)
+	if errors.Is(err, sql.ErrNoRows) {
+		return errNoRows
+	}
+	return err
+}
+
+type sqlRows struct{ *sql.Rows }
+
+func (r sqlRows) Close() { r.Rows.Close() }
+
+// sqliteDB is the SQLite database as a database.
+type sqliteDB struct {
+	sqlQuerier
+	db *sql.DB
+}
+
+func (d sqliteDB) inTx(ctx context.Context, fn func(q querier) error) error {
+	tx, err := d.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if err := fn(sqlQuerier{tx}); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+func (sqliteDB) forUpdate() string                             { return "" }
+func (sqliteDB) lock(context.Context, querier, string) error   { return nil }
+func (sqliteDB) notify(context.Context, querier, string) error { return nil }
+
+// pgQuerier runs statements on pgx (PostgreSQL).
+type pgQuerier struct {
+	q interface {
+		Exec(ctx context.Context, q string, args ...any) (pgconn.CommandTag, error)
+		QueryRow(ctx context.Context, q string, args ...any) pgx.Row
+		Query(ctx context.Context, q string, args ...any) (pgx.Rows, error)
+	}
+}
+
+func (p pgQuerier) exec(ctx context.Context, q string, args ...any) (int64, error) {
+	tag, err := p.q.Exec(ctx, q, args...)
+	if err != nil {
+		return 0, err
+	}
+	return tag.RowsAffected(), nil
+}
+
+func (p pgQuerier) queryRow(ctx context.Context, q string, args ...any) scanner {
+	return pgRow{p.q.QueryRow(ctx, q, args...)}
+}
+
+func (p pgQuerier) query(ctx context.Context, q string, args ...any) (rows, error) {
+	r, err := p.q.Query(ctx, q, args...)
+	if err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+type pgRow struct{ r pgx.Row }
+
+func (r pgRow) Scan(dest ...any) error {
+	err := r.r.Scan(dest...)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return errNoRows
+	}
+	return err
+}
+
+// pgDB is the PostgreSQL database as a database.
+type pgDB struct {
+	pgQuerier
+	pool *pgxpool.Pool
+}
+
+func (d pgDB) inTx(ctx context.Context, fn func(q querier) error) error {
+	return pgx.BeginFunc(ctx, d.pool, func(tx pgx.Tx) error { return fn(pgQuerier{tx}) })
+}
+
+func (pgDB) forUpdate() string { return " FOR UPDATE" }
+
+func (pgDB) lock(ctx context.Context, q querier, key string) error {
+	_, err := q.exec(ctx, `SELECT pg_advisory_xact_lock(hashtext($1))`, key)
+	return err
+}
+
+func (pgDB) notify(ctx context.Context, q querier, notice string) error {
+	_, err := q.exec(ctx, `SELECT pg_notify('`+LobbyChannel+`', $1)`, notice)
+	return err
+}
