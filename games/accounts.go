@@ -47,10 +47,11 @@ func (s *Service) addPlayer(ctx context.Context, kind CredentialKind, p Player) 
 	return cred, p, nil
 }
 
-// Issued reports whether the server issued cred and has not revoked it.
-func (s *Service) Issued(ctx context.Context, cred Credential) (bool, error) {
-	id, err := s.holder(ctx, cred)
-	return id != "", err
+// PlayerID returns the id of the player cred was issued to, "" when the
+// server did not issue it or revoked it. It asks the store only for a
+// credential it has not seen lately.
+func (s *Service) PlayerID(ctx context.Context, cred Credential) (string, error) {
+	return s.holder(ctx, cred)
 }
 
 // Identify returns the player cred was issued to, or the zero Player (ID

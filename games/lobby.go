@@ -79,6 +79,10 @@ const (
 	lobbyFresh = 5 * time.Second
 )
 
+// LobbyPlays reports whether the lobby plays the variant of id: Ban Chess
+// and Classic.
+func LobbyPlays(id string) bool { return id == (rules.BanChess{}).ID() || id == (rules.Classic{}).ID() }
+
 // Pools are the quick-pairing pools, Ban Chess at each clock.
 func Pools() []string { return []string{"3+2", "5+3", "10+5", "15+10"} }
 
@@ -151,7 +155,7 @@ func (s *Service) AddSeek(ctx context.Context, cred Credential, st SeekSettings)
 	if err != nil {
 		return Seek{}, err
 	}
-	if v.ID() != (rules.BanChess{}).ID() && v.ID() != (rules.Classic{}).ID() {
+	if !LobbyPlays(v.ID()) {
 		return Seek{}, Errorf(Invalid, "The lobby plays Ban Chess and Classic, not %s.", v.Name()).withDetail(UnsupportedVariant)
 	}
 	tc, ok, err := ParseTimeControl(st.Clock)

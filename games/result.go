@@ -2,6 +2,7 @@ package games
 
 import (
 	"math"
+	"strconv"
 	"time"
 
 	"github.com/banchess/banchess/rating"
@@ -44,6 +45,49 @@ type Entrant struct {
 	Name        string `json:"name,omitempty"`
 	Rating      int    `json:"rating,omitempty"`
 	Provisional bool   `json:"provisional,omitempty"`
+}
+
+// Named reports whether the entrant has a name to show.
+func (e Entrant) Named() bool { return e.Name != "" }
+
+// RatingText writes the entrant's rating as players read it: "1500?"
+// while provisional, "" for none.
+func (e Entrant) RatingText() string {
+	if e.Rating == 0 {
+		return ""
+	}
+	s := strconv.Itoa(e.Rating)
+	if e.Provisional {
+		s += "?"
+	}
+	return s
+}
+
+// Tags are the PGN tags the record adds to its game's: the time control,
+// and at a game between two players the players' names and ratings when
+// it began and whether it is rated.
+func (r *Record) Tags() []rules.Tag {
+	var tags []rules.Tag
+	if r.Clock != nil {
+		tags = append(tags, rules.Tag{Name: "TimeControl", Value: r.Clock.Control.PGN()})
+	}
+	if r.Mode != Invite {
+		return tags
+	}
+	for _, side := range []rules.Color{rules.White, rules.Black} {
+		e := r.Entrant(side)
+		if e.Named() {
+			tags = append(tags, rules.Tag{Name: side.Name(), Value: e.Name})
+		}
+		if e.Rating != 0 {
+			tags = append(tags, rules.Tag{Name: side.Name() + "Elo", Value: strconv.Itoa(e.Rating)})
+		}
+	}
+	rated := "false"
+	if r.Rated {
+		rated = "true"
+	}
+	return append(tags, rules.Tag{Name: "Rated", Value: rated})
 }
 
 // entrantOf describes player p, whose rating in the game's variant and

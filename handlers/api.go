@@ -43,6 +43,17 @@ func (s *Server) apiRoutes(g *echo.Group) {
 		{http.MethodPost, "/games/:id/review", a.requestReview},
 		{http.MethodGet, "/games/:id/review", a.gameReview},
 		{http.MethodGet, "/analysis", a.analysis},
+		{http.MethodPost, "/account", a.register},
+		{http.MethodGet, "/account", a.account},
+		{http.MethodPost, "/token", a.newToken},
+		{http.MethodDelete, "/token", a.dropToken},
+		{http.MethodGet, "/players/:name", a.playerPublic},
+		{http.MethodGet, "/seeks", a.seeks},
+		{http.MethodPost, "/seeks", a.addSeek},
+		{http.MethodPost, "/seeks/:id/accept", a.acceptSeek},
+		{http.MethodDelete, "/seeks/:id", a.cancelSeek},
+		{http.MethodPost, "/pools/:pool", a.joinPool},
+		{http.MethodGet, "/lobby/events", a.lobbyEvents},
 	}
 	for _, r := range routes {
 		g.Add(r.method, r.path, r.h)
@@ -183,9 +194,9 @@ func (a *api) resign(c echo.Context) error {
 	side, ok := colorField(req.Color.val, false)
 	switch {
 	case !req.Color.ok:
-		return &games.Error{Code: games.Invalid, Detail: badColor, Msg: `Say who resigns: {"color":"white"} or {"color":"black"}.`}
+		return &games.Error{Code: games.Invalid, Detail: games.BadColor, Msg: `Say who resigns: {"color":"white"} or {"color":"black"}.`}
 	case !ok:
-		return &games.Error{Code: games.Invalid, Detail: badColor, Msg: fmt.Sprintf(`%q is not a side: use "white" or "black".`, trimText(req.Color.val))}
+		return &games.Error{Code: games.Invalid, Detail: games.BadColor, Msg: fmt.Sprintf(`%q is not a side: use "white" or "black".`, trimText(req.Color.val))}
 	}
 	return a.write(c, func(ctx context.Context, id string, cred games.Credential, then games.ViewFunc) error {
 		return a.s.games.Resign(ctx, id, cred, side, then)

@@ -132,7 +132,7 @@ func (req *createRequest) mode() (gameMode, error) {
 	var settings games.InviteSettings
 	var ok bool
 	if settings.Color, ok = colorField(req.Color.val, true); !ok {
-		return gameMode{}, &games.Error{Code: games.Invalid, Detail: badColor,
+		return gameMode{}, &games.Error{Code: games.Invalid, Detail: games.BadColor,
 			Msg: fmt.Sprintf(`%q is not a colour to play: use "white", "black" or "random".`, trimText(req.Color.val))}
 	}
 	tc, ok, err := games.ParseTimeControl(req.Clock.val)

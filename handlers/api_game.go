@@ -39,6 +39,36 @@ type gameObject struct {
 	Offers   offersJSON  `json:"offers"`  // pending offers, by side
 	Rematch  *string     `json:"rematch"` // the rematch game's id, once accepted
 	Bot      *botJSON    `json:"bot"`     // the computer's seat; null but at a game against it
+	Rated    bool        `json:"rated"`   // the result changes both players' ratings
+	Players  playersJSON `json:"players"` // who sits at each side, as the game recorded them
+}
+
+// playersJSON are the players of a game's seats.
+type playersJSON struct {
+	White playerJSON `json:"white"`
+	Black playerJSON `json:"black"`
+}
+
+// playerJSON is a seat's player as the game recorded them when they sat:
+// their name and rating in the game's variant and speed (null for an
+// anonymous player, or a game without a clock); provisional says the
+// rating is still uncertain (shown as "1500?").
+type playerJSON struct {
+	Name        *string `json:"name"`
+	Rating      *int    `json:"rating"`
+	Provisional bool    `json:"provisional"`
+}
+
+// playerJSONOf describes a seat's entrant.
+func playerJSONOf(e games.Entrant) playerJSON {
+	var p playerJSON
+	if e.Named() {
+		p.Name = &e.Name
+	}
+	if e.Rating != 0 {
+		p.Rating, p.Provisional = &e.Rating, e.Provisional
+	}
+	return p
 }
 
 // botJSON is the computer's seat: its side and level.
@@ -100,6 +130,8 @@ func recordSubset(rec *games.Record, now time.Time, want fieldSet, tags ...rules
 	if b := rec.Bot; b != nil {
 		obj.Bot = &botJSON{Color: b.Color.String(), Level: b.Level}
 	}
+	obj.Rated = rec.Rated
+	obj.Players = playersJSON{White: playerJSONOf(rec.WhitePlayer), Black: playerJSONOf(rec.BlackPlayer)}
 	if rec.Clock != nil {
 		cv := rec.Clock.At(now)
 		obj.Clock = &clockJSON{White: cv.White.Milliseconds(), Black: cv.Black.Milliseconds(), Running: sideOrNull(cv.Running),

@@ -107,6 +107,30 @@ func (n *numeral) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
+// boolean is a member given as JSON true or false, or as a form gives
+// it: "1" or "0", "true" or "false".
+type boolean bool
+
+func (b *boolean) UnmarshalJSON(data []byte) error {
+	var v bool
+	if json.Unmarshal(data, &v) == nil {
+		*b = boolean(v)
+		return nil
+	}
+	var s string
+	if json.Unmarshal(data, &s) == nil {
+		switch s {
+		case "1", "true":
+			*b = true
+			return nil
+		case "0", "false":
+			*b = false
+			return nil
+		}
+	}
+	return &json.UnmarshalTypeError{Value: jsonKind(data), Type: reflect.TypeFor[bool]()}
+}
+
 // jsonKind names the kind of a JSON value, for a refusal.
 func jsonKind(data []byte) string {
 	switch data[0] {

@@ -32,11 +32,11 @@ const (
 	badFields      games.Detail = "bad_fields"       // Invalid: ?fields= names no member of the game object
 	badMode        games.Detail = "bad_mode"         // Invalid: not a way to play, or members of another
 	badBot         games.Detail = "bad_bot"          // Invalid: not the computer's colour, or no "bot"
-	badColor       games.Detail = "bad_color"        // Invalid: not a colour
 	fenAndPGN      games.Detail = "fen_and_pgn"      // Invalid: a FEN and a PGN both
 	rateLimited    games.Detail = "rate_limited"     // TooMany: over the POST rate
 	tooManyGames   games.Detail = "too_many_games"   // TooMany: over the games a minute
 	tooManyStreams games.Detail = "too_many_streams" // TooMany: over the streams open
+	badRated       games.Detail = "bad_rated"        // Invalid: rated is not yes or no
 )
 
 // httpStatus is the HTTP status of a refusal of code.
@@ -114,7 +114,7 @@ func (s *Server) writeError(c echo.Context, err error) error {
 		return s.stuck(c, st, title, msg)
 	case pe != nil && pe.title != "":
 		title = pe.title
-	case e.Code == games.NotFound:
+	case e.Code == games.NotFound && e.Detail == "":
 		msg = "There is no game at this address: it may have been removed after a long time unplayed."
 	}
 	if isHX(c) {
@@ -139,6 +139,16 @@ func apiCode(e *games.Error) string {
 
 // errorTitle heads the page that explains a refusal.
 func errorTitle(e *games.Error) string {
+	switch e.Detail {
+	case games.NoPlayer:
+		return "No such player"
+	case games.SeekGone:
+		return "This seek is gone"
+	case games.BadLogin:
+		return "Sign-in failed"
+	case games.NameNeeded:
+		return "A name is needed"
+	}
 	switch e.Code {
 	case games.NotFound:
 		return "No such game"

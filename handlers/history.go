@@ -139,8 +139,8 @@ func (p *pages) pgnTags() []rules.Tag {
 }
 
 // recordPGN writes the game rec holds as PGN (see exportPGN) with its
-// table's: the time control, and the clock's time left after each ply
-// (see reviewedPGN for its review's).
+// record's tags (games.Record.Tags: the time control, the players) and
+// the clock's time left after each ply (see reviewedPGN for its review's).
 func recordPGN(rec *games.Record, own ...rules.Tag) string {
 	return reviewedPGN(rec, games.StoredReview{}, own...)
 }
@@ -153,12 +153,4 @@ func exportPGN(g *rules.Game, notes rules.PGNNotes, own ...rules.Tag) string {
 		return g.AnnotatedPGN(notes)
 	}
 	return g.AnnotatedPGN(notes, own...)
-}
-
-// tableTags are the PGN tags a game's table adds: its time control.
-func tableTags(rec *games.Record) []rules.Tag {
-	if rec.Clock == nil {
-		return nil
-	}
-	return []rules.Tag{{Name: "TimeControl", Value: rec.Clock.Control.PGN()}}
 }

@@ -196,10 +196,14 @@ func (p *pages) table(c echo.Context, rec *games.Record, seats games.Seats) *vie
 		t.Clocked, t.TimeControl = true, rec.Clock.Control.String()
 		clock = rec.Clock.At(now)
 	}
+	t.Rated = rec.Rated
 	for _, side := range []rules.Color{rules.White, rules.Black} {
+		e := rec.Entrant(side)
 		pl := views.Player{
 			Side:      side.String(),
 			Name:      side.Name(),
+			Player:    e.Name,
+			Rating:    e.RatingText(),
 			Seated:    rec.Holder(side) != "",
 			You:       seats.Has(side),
 			Connected: side == rules.White && presence.White || side == rules.Black && presence.Black,

@@ -14,6 +14,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/banchess/banchess/games"
+	"github.com/banchess/banchess/password"
 	"github.com/banchess/banchess/store"
 )
 
@@ -33,12 +34,14 @@ func ticker() func() time.Time {
 }
 
 // newService is a games service on st (a fresh memory store when nil), on
-// a ticking clock.
+// a ticking clock, hashing passwords with cheap parameters (the format
+// and checks are password.Default's).
 func newService(st games.Store, opts ...games.Option) *games.Service {
 	if st == nil {
 		st = store.NewMemory()
 	}
-	return games.New(st, append([]games.Option{games.WithClock(ticker())}, opts...)...)
+	cheap := password.NewHasher(password.Params{Memory: 64, Time: 1, Threads: 1}, 2)
+	return games.New(st, append([]games.Option{games.WithClock(ticker()), games.WithPasswords(cheap)}, opts...)...)
 }
 
 // issue gives a new anonymous player of svc a credential.

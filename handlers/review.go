@@ -67,11 +67,12 @@ func reviewedPGN(rec *games.Record, rev games.StoredReview, own ...rules.Tag) st
 	if r, ok := rev.Of(rec.Game); ok {
 		notes = rules.PGNNotes{NAGs: r.NAGs, Comment: r.EvalNote}
 	}
+	tags := slices.Concat(own, rec.Tags())
 	if rec.Clock == nil {
-		return exportPGN(rec.Game, notes, own...)
+		return exportPGN(rec.Game, notes, tags...)
 	}
 	notes.Comment = joinNotes(notes.Comment, rec.Clock.ClkComment)
-	return rec.Game.AnnotatedPGN(notes, slices.Concat(own, tableTags(rec))...)
+	return rec.Game.AnnotatedPGN(notes, tags...)
 }
 
 // joinNotes gives each ply both notes' comment commands, in one comment

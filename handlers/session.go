@@ -40,8 +40,8 @@ func player(c echo.Context) games.Credential {
 func (s *Server) ensurePlayer(c echo.Context) (games.Credential, error) {
 	ctx := c.Request().Context()
 	if cred := player(c); cred != "" {
-		issued, err := s.games.Issued(ctx, cred)
-		if err != nil || issued {
+		id, err := s.games.PlayerID(ctx, cred)
+		if err != nil || id != "" {
 			return cred, err
 		}
 	}
@@ -49,6 +49,12 @@ func (s *Server) ensurePlayer(c echo.Context) (games.Credential, error) {
 	if err != nil {
 		return "", err
 	}
+	s.setPlayer(c, cred)
+	return cred, nil
+}
+
+// setPlayer makes cred the browser's credential, from this request on.
+func (s *Server) setPlayer(c echo.Context, cred games.Credential) {
 	c.Set(playerCookie, cred)
 	c.SetCookie(&http.Cookie{
 		Name:     playerCookie,
@@ -59,7 +65,12 @@ func (s *Server) ensurePlayer(c echo.Context) (games.Credential, error) {
 		Secure:   s.scheme(c) == "https",
 		SameSite: http.SameSiteLaxMode,
 	})
-	return cred, nil
+}
+
+// dropPlayer deletes the browser's credential (signed out).
+func dropPlayer(c echo.Context) {
+	c.Set(playerCookie, games.Credential(""))
+	c.SetCookie(&http.Cookie{Name: playerCookie, Value: "", Path: "/", MaxAge: -1, HttpOnly: true, SameSite: http.SameSiteLaxMode})
 }
 
 // legacyGame returns the game id an old session cookie names ("" when it

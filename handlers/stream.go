@@ -176,19 +176,12 @@ func (s *Server) stream(c echo.Context, id string, cred games.Credential, state 
 		return err
 	}
 	defer w.Close()
-
 	sent := int64(-1)
 	if last, err := strconv.ParseInt(strings.TrimSpace(c.Request().Header.Get("Last-Event-ID")), 10, 64); err == nil {
 		sent = last
 	}
-	res := c.Response()
-	h := res.Header()
-	h.Set(echo.HeaderContentType, "text/event-stream")
-	h.Set("Cache-Control", "no-store")
-	h.Set("X-Accel-Buffering", "no") // nginx: pass events on at once
-	res.WriteHeader(http.StatusOK)
-	es := &eventSource{w: bufio.NewWriterSize(res, 2048), rc: http.NewResponseController(res.Writer)}
-	if err := es.comment("banchess live"); err != nil {
+	es := startEvents(c)
+	if es == nil {
 		return nil
 	}
 	beat := time.NewTicker(s.streams.limits.Heartbeat)
@@ -209,17 +202,33 @@ func (s *Server) stream(c echo.Context, id string, cred games.Credential, state 
 			}
 			sent = rev
 		}
-		if !s.awaitChange(ctx, es, w, beat.C, onPresence) {
+		if !s.awaitChange(ctx, es, w.C(), beat.C, onPresence) {
 			return nil
 		}
 	}
 }
 
-// awaitChange waits until the game may have changed (true) or the stream
-// must end (false): the client left, the server shuts down, or a write
-// failed. Meanwhile it sends heartbeats, and presence changes to
-// onPresence.
-func (s *Server) awaitChange(ctx context.Context, es *eventSource, w *games.Watch, beat <-chan time.Time, onPresence func(*eventSource) error) bool {
+// startEvents starts a stream's answer: the headers and a first comment.
+// It returns nil when the client is gone already.
+func startEvents(c echo.Context) *eventSource {
+	res := c.Response()
+	h := res.Header()
+	h.Set(echo.HeaderContentType, "text/event-stream")
+	h.Set("Cache-Control", "no-store")
+	h.Set("X-Accel-Buffering", "no") // nginx: pass events on at once
+	res.WriteHeader(http.StatusOK)
+	es := &eventSource{w: bufio.NewWriterSize(res, 2048), rc: http.NewResponseController(res.Writer)}
+	if es.comment("banchess live") != nil {
+		return nil
+	}
+	return es
+}
+
+// awaitChange waits until what the stream shows may have changed (wake
+// receives: true) or the stream must end (false): the client left, the
+// server shuts down, or a write failed. Meanwhile it sends heartbeats; a
+// wake calls onWake, if not nil, which may send events of its own.
+func (s *Server) awaitChange(ctx context.Context, es *eventSource, wake <-chan struct{}, beat <-chan time.Time, onWake func(*eventSource) error) bool {
 	for {
 		select {
 		case <-ctx.Done():
@@ -231,8 +240,8 @@ func (s *Server) awaitChange(ctx context.Context, es *eventSource, w *games.Watc
 			if es.comment("ping") != nil {
 				return false
 			}
-		case <-w.C():
-			return onPresence == nil || onPresence(es) == nil
+		case <-wake:
+			return onWake == nil || onWake(es) == nil
 		}
 	}
 }

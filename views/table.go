@@ -16,6 +16,8 @@ type Table struct {
 	// Clocked says the game has a clock; TimeControl is its setting ("5+3").
 	Clocked     bool
 	TimeControl string
+	// Rated says the game's result changes both players' ratings.
+	Rated bool
 	// Offers are the offers pending, each by the side that made it.
 	Offers games.Offers
 	// RematchURL is the rematch game, once accepted.
@@ -29,7 +31,11 @@ type Table struct {
 // Player is one seat at a table.
 type Player struct {
 	Side, Name string // "white", "White"
-	Seated     bool   // someone holds the seat
+	// Player is the seat's player's name ("" for an anonymous one), Rating
+	// their rating when the game began ("1500?" while provisional; "" for
+	// none).
+	Player, Rating string
+	Seated         bool // someone holds the seat
 	You        bool   // the viewer holds it
 	Connected  bool   // its holder watches the game live now
 	// ClockMS is the time left in milliseconds; Running says it runs now.

@@ -1,0 +1,109 @@
+package handlers
+
+import (
+	"net/http"
+	"net/url"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/banchess/banchess/games"
+	"github.com/banchess/banchess/views"
+)
+
+// accountRoutes adds the account pages: a name and password, signing in
+// on another device, signing out.
+func (p *pages) accountRoutes(e *echo.Echo) {
+	get := func(path string, h echo.HandlerFunc) { e.Match([]string{http.MethodGet, http.MethodHead}, path, h) }
+	get("/account", p.account)
+	e.POST("/account", p.register)
+	get("/login", p.loginPage)
+	e.POST("/login", p.login)
+	e.POST("/logout", p.logout(false))
+	e.POST("/logout/everywhere", p.logout(true))
+}
+
+// account shows the browser's player: the form that names them, or their
+// name and the ways to sign out.
+func (p *pages) account(c echo.Context) error {
+	pl, err := p.s.games.Identify(c.Request().Context(), player(c))
+	if err != nil {
+		return err
+	}
+	a := views.Account{Asset: p.s.asset, Name: pl.Name}
+	switch c.QueryParam("done") {
+	case "named":
+		a.Done = "Your name is yours: sign in with it and your password on your other devices."
+	case "signed-in":
+		a.Done = "Signed in: your games and seats are here too."
+	}
+	return render(c, http.StatusOK, views.AccountPage(a))
+}
+
+// register names the browser's player (a new one if it has none) with the
+// form's name and password.
+func (p *pages) register(c echo.Context) error {
+	f, err := p.form(c)
+	if err != nil {
+		return err
+	}
+	name := f.Get("name")
+	cred, err := p.s.ensurePlayer(c)
+	if err == nil {
+		_, _, err = p.s.games.Register(c.Request().Context(), cred, games.Cookie, name, f.Get("password"))
+	}
+	if err != nil {
+		return shown(err, func(status int, e *games.Error) error {
+			return render(c, status, views.AccountPage(views.Account{Asset: p.s.asset, Error: e.Msg, NameValue: name}))
+		})
+	}
+	return c.Redirect(http.StatusSeeOther, "/account?done=named")
+}
+
+// form reads a posted form.
+func (p *pages) form(c echo.Context) (url.Values, error) {
+	if err := c.Request().ParseForm(); err != nil {
+		return nil, bodyError(err, "The form could not be read: "+err.Error())
+	}
+	return c.Request().PostForm, nil
+}
+
+func (p *pages) loginPage(c echo.Context) error {
+	return render(c, http.StatusOK, views.LoginPage(views.Login{Asset: p.s.asset}))
+}
+
+// login signs the browser in as the player the form names: a new
+// credential of that player's, which holds their seats here too.
+func (p *pages) login(c echo.Context) error {
+	f, err := p.form(c)
+	if err != nil {
+		return err
+	}
+	name := f.Get("name")
+	cred, _, err := p.s.games.Login(c.Request().Context(), name, f.Get("password"), clientKey(c.RealIP()), games.Cookie)
+	if err != nil {
+		return shown(err, func(status int, e *games.Error) error {
+			return render(c, status, views.LoginPage(views.Login{Asset: p.s.asset, Error: e.Msg, NameValue: name}))
+		})
+	}
+	p.s.setPlayer(c, cred)
+	return c.Redirect(http.StatusSeeOther, "/account?done=signed-in")
+}
+
+// logout signs the browser out (everywhere: every device and program of
+// its player) and goes to the home page, where it starts afresh.
+func (p *pages) logout(everywhere bool) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		ctx, cred := c.Request().Context(), player(c)
+		var err error
+		if everywhere {
+			err = p.s.games.SignOutEverywhere(ctx, cred)
+		} else {
+			err = p.s.games.SignOut(ctx, cred)
+		}
+		if err != nil {
+			return err
+		}
+		dropPlayer(c)
+		return c.Redirect(http.StatusSeeOther, "/")
+	}
+}

@@ -1,0 +1,207 @@
+package handlers
+
+import (
+	"bytes"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/banchess/banchess/store"
+)
+
+// secret is the password of the tests' players: a test looks for it
+// wherever it must not be.
+const secret = "s3cret-horse-battery"
+
+// register names the browser's player through the account page.
+func (c *client) register(name string) {
+	c.t.Helper()
+	d := c.post("/account", vals("name", name, "password", secret))
+	if got := d.Find("#account-name").AttrOr("data-name", ""); got != name {
+		c.t.Fatalf("after choosing %s the account page names %q: %s", name, got, errorText(d))
+	}
+}
+
+// TestAccountDevices: a player names themselves on one device and signs
+// in on a second, which holds their seats and lists their games; signing
+// out on one device leaves the other signed in; signing out everywhere
+// ends both.
+func TestAccountDevices(t *testing.T) {
+	e := newServer()
+	phone := newClientOn(t, e)
+	phone.start()
+	game := phone.id
+	if d := phone.get("/account"); d.Find(`form[action="/account"] input[name="password"]`).Length() != 1 {
+		t.Fatal("an anonymous player's account page has no form to choose a name")
+	}
+	phone.register("Ann")
+
+	laptop := phone.session()
+	d := laptop.post("/login", vals("name", "ann", "password", secret))
+	if d.Find("#account-name").AttrOr("data-name", "") != "Ann" {
+		t.Fatalf("signed in, the account page says %q", text(d, "main"))
+	}
+	// The second device is sent to the player's game, and plays in it.
+	if laptop.get("/"); laptop.id != game {
+		t.Errorf("the second device's home is %s, not the player's game %s", laptop.id, game)
+	}
+	laptop.post(laptop.path("ply"), vals("text", "b:e2e4"))
+	if d := phone.get(gamePath(game)); !strings.Contains(text(d, "#status"), "Ply 2") {
+		t.Errorf("the second device's ply did not land: %q", text(d, "#status"))
+	}
+
+	// Signing out here leaves the other device signed in.
+	rec := laptop.do(http.MethodPost, "/logout", vals(), false)
+	if rec.Code != http.StatusSeeOther || laptop.player() != nil {
+		t.Fatalf("signing out: %d, cookie %v", rec.Code, laptop.player())
+	}
+	if phone.get("/account").Find("#account-name").Length() != 1 {
+		t.Error("signing out one device signed out the other")
+	}
+	phone.id = game
+	phone.post(phone.path("ply"), vals("text", "d4"))
+
+	// Everywhere: the other device too.
+	tablet := phone.session()
+	tablet.post("/login", vals("name", "Ann", "password", secret))
+	old := *phone.player()
+	phone.do(http.MethodPost, "/logout/everywhere", vals(), false)
+	tablet.id = game
+	if rec := tablet.do(http.MethodPost, tablet.path("ply"), vals("text", "b:e7e5"), false); rec.Code != http.StatusForbidden {
+		t.Errorf("a device signed out everywhere played: %d", rec.Code)
+	}
+	stale := phone.session()
+	stale.jar[playerCookie] = &old
+	if stale.get("/account").Find("#account-name").Length() != 0 {
+		t.Error("a credential signed out everywhere still names its player")
+	}
+}
+
+// TestAccountRefusals: the form comes back with the reason, and the name
+// typed, for names against the rules, taken ones and short passwords.
+func TestAccountRefusals(t *testing.T) {
+	e := newServer()
+	first := newClientOn(t, e)
+	first.register("Taken_1")
+	c := newClientOn(t, e)
+	for _, f := range []struct {
+		name, pw string
+		status   int
+		says     string
+	}{
+		{"TAKEN_1", secret, http.StatusConflict, "taken"},
+		{"x", secret, http.StatusBadRequest, "2 to 20"},
+		{"admin", secret, http.StatusBadRequest, "reserved"},
+		{"bad name!", secret, http.StatusBadRequest, "letters"},
+		{"Fine", "short", http.StatusBadRequest, "8 characters"},
+	} {
+		rec := c.do(http.MethodPost, "/account", vals("name", f.name, "password", f.pw), false)
+		d := parse(t, rec)
+		if rec.Code != f.status || !strings.Contains(text(d, "#account-error"), f.says) || d.Find(`input[name="name"]`).AttrOr("value", "") != f.name {
+			t.Errorf("%q: %d %q", f.name, rec.Code, text(d, "#account-error"))
+		}
+		if strings.Contains(rec.Body.String(), f.pw) && f.pw != "" && len(f.pw) > 4 {
+			t.Errorf("%q: the page shows the password", f.name)
+		}
+	}
+}
+
+// TestLoginLimit: five failed sign-ins in a minute for a name, then 429
+// with Retry-After, even with the right password; the page and the API
+// alike; a name that does not exist fails as a wrong password does.
+func TestLoginLimit(t *testing.T) {
+	e := newServer()
+	newClientOn(t, e).register("Ann")
+	c := newClientOn(t, e)
+	for i := range 5 {
+		rec := c.do(http.MethodPost, "/login", vals("name", "Ann", "password", "wrong password "+string(rune('a'+i))), false)
+		if rec.Code != http.StatusUnauthorized || !strings.Contains(text(parse(t, rec), "#account-error"), "wrong") {
+			t.Fatalf("failed login %d: %d", i+1, rec.Code)
+		}
+	}
+	rec := c.do(http.MethodPost, "/login", vals("name", "Ann", "password", secret), false)
+	if rec.Code != http.StatusTooManyRequests || rec.Header().Get("Retry-After") == "" {
+		t.Fatalf("the sixth login: %d, Retry-After %q", rec.Code, rec.Header().Get("Retry-After"))
+	}
+	a := newAPIT(t, e)
+	a.fail(a.do(http.MethodPost, "/api/token", `{"name":"Ann","password":"`+secret+`"}`), 429, "too_many_logins")
+	// Another name from this address: four more failures are allowed (the
+	// address has had five), so the next is refused too.
+	a.fail(a.do(http.MethodPost, "/api/token", `{"name":"Nobody","password":"whatever1"}`), 429, "too_many_logins")
+	b := newAPIT(t, newServer())
+	b.fail(b.do(http.MethodPost, "/api/token", `{"name":"Nobody","password":"whatever1"}`), 401, "bad_login")
+}
+
+// TestPasswordNeverShown: a password given through the pages and the API
+// is in no answer, no log line and, in clear, nowhere in the database's
+// files.
+func TestPasswordNeverShown(t *testing.T) {
+	dir := t.TempDir()
+	st, err := store.OpenSQLite(t.Context(), filepath.Join(dir, "games.db"), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	var logs bytes.Buffer
+	e := echo.New()
+	New(newService(st), apiClock, WithLogger(jsonLogger(&logs))).Register(e)
+	var answers bytes.Buffer
+	record := func(rec interface {
+		Header() http.Header
+	}, body string) {
+		for k, v := range rec.Header() {
+			answers.WriteString(k + ": " + strings.Join(v, ",") + "\n")
+		}
+		answers.WriteString(body)
+	}
+	c := newClientOn(t, e)
+	for _, r := range []struct{ path, name, pw string }{
+		{"/account", "Ann", secret}, {"/account", "Ann", secret}, {"/login", "Ann", secret}, {"/login", "Ann", secret + "x"}, {"/login", "Nobody", secret},
+	} {
+		rec := c.do(http.MethodPost, r.path, vals("name", r.name, "password", r.pw), false)
+		record(rec, rec.Body.String())
+		d := c.get("/account")
+		answers.WriteString(d.Text())
+	}
+	a := newAPIT(t, e)
+	for _, r := range []struct{ path, body string }{
+		{"/api/account", `{"name":"Bob","password":"` + secret + `"}`},
+		{"/api/account", `{"name":"Bob","password":"` + secret + `"}`},
+		{"/api/token", `{"name":"Bob","password":"` + secret + `"}`},
+		{"/api/token", `{"name":"Bob","password":"` + secret + `x"}`},
+		{"/api/players/Bob", ""},
+	} {
+		method := http.MethodPost
+		if r.body == "" {
+			method = http.MethodGet
+		}
+		res := a.do(method, r.path, r.body)
+		answers.WriteString(string(res.body))
+	}
+	if strings.Contains(answers.String(), secret) {
+		t.Error("an answer shows the password")
+	}
+	if logs.Len() == 0 || strings.Contains(logs.String(), secret) {
+		t.Errorf("the log (%d bytes) shows the password", logs.Len())
+	}
+	if err := st.Close(); err != nil {
+		t.Fatal(err)
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "games.db*"))
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if bytes.Contains(b, []byte(secret)) {
+			t.Errorf("%s holds the password in clear", filepath.Base(f))
+		}
+		if filepath.Base(f) == "games.db" && !bytes.Contains(b, []byte("$argon2id$")) {
+			t.Error("the database holds no argon2id hash: was anything stored?")
+		}
+	}
+}

@@ -1,0 +1,137 @@
+package handlers
+
+import (
+	"context"
+	"math"
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/banchess/banchess/games"
+)
+
+// accountRequest is the body of POST /api/account and POST /api/token.
+type accountRequest struct {
+	Name     field[string] `json:"name"`
+	Password field[string] `json:"password"`
+}
+
+// tokenJSON answers a new token: the token, and its player's name.
+type tokenJSON struct {
+	Token string `json:"token"`
+	Name  string `json:"name"`
+}
+
+// playerObject is a player as the API writes them: their name, ratings
+// by variant and speed, and results.
+type playerObject struct {
+	Name    *string                          `json:"name"` // null for an anonymous player
+	Ratings map[string]map[string]ratingJSON `json:"ratings"`
+	Results resultsJSON                      `json:"results"`
+}
+
+// ratingJSON is a rating as it stands now: rounded, with its deviation
+// (grown with the time since the last rated game) and the rated games
+// played; provisional while the deviation is over 110.
+type ratingJSON struct {
+	Rating      int  `json:"rating"`
+	RD          int  `json:"rd"`
+	Games       int  `json:"games"`
+	Provisional bool `json:"provisional"`
+}
+
+// resultsJSON counts a player's finished games against another player.
+type resultsJSON struct {
+	Win  int `json:"win"`
+	Loss int `json:"loss"`
+	Draw int `json:"draw"`
+}
+
+// register names a player: the bearer token's, when it has no name yet,
+// or else a new one, and answers the token that is theirs (201).
+func (a *api) register(c echo.Context) error {
+	var req accountRequest
+	if err := readJSON(c, &req); err != nil {
+		return err
+	}
+	cred, p, err := a.s.games.Register(c.Request().Context(), bearer(c), games.Token, req.Name.val, req.Password.val)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusCreated, tokenJSON{Token: string(cred), Name: p.Name})
+}
+
+// newToken signs a program in as the player the body names: a new token
+// of theirs (201). Failed sign-ins are limited per name and per address.
+func (a *api) newToken(c echo.Context) error {
+	var req accountRequest
+	if err := readJSON(c, &req); err != nil {
+		return err
+	}
+	cred, p, err := a.s.games.Login(c.Request().Context(), req.Name.val, req.Password.val, clientKey(c.RealIP()), games.Token)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusCreated, tokenJSON{Token: string(cred), Name: p.Name})
+}
+
+// dropToken signs the bearer token out: it holds nothing from now on.
+func (a *api) dropToken(c echo.Context) error {
+	if err := a.s.games.SignOut(c.Request().Context(), bearer(c)); err != nil {
+		return err
+	}
+	return c.NoContent(http.StatusNoContent)
+}
+
+// account answers the bearer token's player.
+func (a *api) account(c echo.Context) error {
+	ctx, cred := c.Request().Context(), bearer(c)
+	p, err := a.s.games.Identify(ctx, cred)
+	switch {
+	case err != nil:
+		return err
+	case p.ID == "" && cred == "":
+		return &games.Error{Code: games.Unauthorized, Msg: "Say who is asking: send your token as Authorization: Bearer <token>."}
+	case p.ID == "":
+		return &games.Error{Code: games.Unauthorized, Msg: "This token was not issued by this server, or was signed out."}
+	}
+	obj, err := a.playerObject(ctx, p)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, obj)
+}
+
+// playerPublic answers the player named in the path.
+func (a *api) playerPublic(c echo.Context) error {
+	ctx := c.Request().Context()
+	p, err := a.s.games.Named(ctx, c.Param("name"))
+	if err != nil {
+		return err
+	}
+	obj, err := a.playerObject(ctx, p)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, obj)
+}
+
+// playerObject describes player p, their ratings as they stand now.
+func (a *api) playerObject(ctx context.Context, p games.Player) (playerObject, error) {
+	obj := playerObject{Ratings: map[string]map[string]ratingJSON{}, Results: resultsJSON{Win: p.Wins, Loss: p.Losses, Draw: p.Draws}}
+	if p.Named() {
+		obj.Name = &p.Name
+	}
+	standings, err := a.s.games.Standings(ctx, p.ID)
+	if err != nil {
+		return obj, err
+	}
+	for _, st := range standings {
+		if obj.Ratings[st.Variant] == nil {
+			obj.Ratings[st.Variant] = map[string]ratingJSON{}
+		}
+		obj.Ratings[st.Variant][string(st.Speed)] = ratingJSON{Rating: int(math.Round(st.Rating.Rating)), RD: int(math.Round(st.Rating.Deviation)),
+			Games: st.Games, Provisional: st.Rating.Provisional()}
+	}
+	return obj, nil
+}

@@ -1,0 +1,261 @@
+package handlers
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"strconv"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/banchess/banchess/games"
+	"github.com/banchess/banchess/rating"
+	"github.com/banchess/banchess/rules"
+	"github.com/banchess/banchess/views"
+)
+
+// lobbyRoutes adds the lobby: its page, the part of it that changes, its
+// live stream, and its forms.
+func (p *pages) lobbyRoutes(e *echo.Echo) {
+	get := func(path string, h echo.HandlerFunc) { e.Match([]string{http.MethodGet, http.MethodHead}, path, h) }
+	get("/lobby", p.lobby)
+	get("/lobby/list", p.lobbyList)
+	e.GET("/lobby/events", p.lobbyEvents)
+	e.POST("/lobby/seek", p.makeSeek)
+	e.POST("/lobby/pool", p.joinPool)
+	e.POST("/lobby/accept", p.acceptSeek)
+	e.POST("/lobby/cancel", p.cancelSeek)
+}
+
+// pairingMemory is how far back the lobby's since may reach: a page older
+// than this is not sent to a game it was paired into.
+const pairingMemory = 10 * time.Minute
+
+// lobbySince reads a lobby address's since (unix ms): pairings of the
+// viewer from then on send the page to their game. Absent, or out of
+// bounds, it is now.
+func (s *Server) lobbySince(c echo.Context) time.Time {
+	now := s.now()
+	ms, err := strconv.ParseInt(c.QueryParam("since"), 10, 64)
+	if err != nil {
+		return now
+	}
+	since := time.UnixMilli(ms)
+	if since.After(now) || now.Sub(since) > pairingMemory {
+		return now
+	}
+	return since
+}
+
+// lobbyPath is the lobby's address for a page that waits since now.
+func (s *Server) lobbyPath() string {
+	return "/lobby?since=" + strconv.FormatInt(s.now().UnixMilli(), 10)
+}
+
+// lobby shows the lobby. A viewer paired since the page's since goes to
+// the game; one with a seek open is counted present (the page reloads
+// itself without scripts, and holds a stream with them).
+func (p *pages) lobby(c echo.Context) error {
+	ctx, cred := c.Request().Context(), player(c)
+	since := p.s.lobbySince(c)
+	if game, err := p.s.pairedGame(ctx, cred, since); err != nil || game != "" {
+		if err != nil {
+			return err
+		}
+		return c.Redirect(http.StatusSeeOther, gamePath(game))
+	}
+	l, err := p.lobbyView(ctx, cred, since)
+	if err != nil {
+		return err
+	}
+	if l.Waiting {
+		if err := p.s.games.TouchLobby(ctx, cred); err != nil {
+			return err
+		}
+	}
+	return render(c, http.StatusOK, views.LobbyPage(l))
+}
+
+// pairedGame returns the last game cred's player was paired into since
+// since, or "".
+func (s *Server) pairedGame(ctx context.Context, cred games.Credential, since time.Time) (string, error) {
+	list, err := s.games.Pairings(ctx, cred, since)
+	if err != nil || len(list) == 0 {
+		return "", err
+	}
+	return list[len(list)-1].Game, nil
+}
+
+// lobbyList answers the part of the lobby that changes, for a live page.
+func (p *pages) lobbyList(c echo.Context) error {
+	l, err := p.lobbyView(c.Request().Context(), player(c), p.s.now())
+	if err != nil {
+		return err
+	}
+	return render(c, http.StatusOK, views.LobbyLive(l))
+}
+
+// lobbyView describes the lobby for the viewer holding cred.
+func (p *pages) lobbyView(ctx context.Context, cred games.Credential, since time.Time) (views.Lobby, error) {
+	v, err := p.s.games.Lobby(ctx)
+	if err != nil {
+		return views.Lobby{}, err
+	}
+	me, err := p.s.games.Identify(ctx, cred)
+	if err != nil {
+		return views.Lobby{}, err
+	}
+	l := views.Lobby{Asset: p.s.asset, Variants: p.s.lobbyVariants(), Named: me.Named(), Since: since.UnixMilli()}
+	l.Events = "/lobby/events?since=" + l.SinceText()
+	mine := map[string]string{}
+	for _, k := range v.Of(me.ID) {
+		mine[k.Pool] = k.ID
+		l.Waiting = true
+	}
+	for _, pool := range games.Pools() {
+		tc, _, _ := games.ParseTimeControl(pool)
+		l.Pools = append(l.Pools, views.Pool{Name: pool, Speed: string(rating.SpeedOf(tc.Initial, tc.Increment)),
+			Waiting: v.Waiting[pool], Seek: mine[pool]})
+	}
+	for _, k := range v.Custom() {
+		l.Seeks = append(l.Seeks, seekRow(k, me.ID))
+	}
+	return l, nil
+}
+
+// lobbyVariants are the variants the server plays that the lobby plays.
+func (s *Server) lobbyVariants() []views.Variant {
+	var out []views.Variant
+	for _, v := range s.variants {
+		if games.LobbyPlays(v.ID) {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// seekRow describes seek k to the viewer, player me.
+func seekRow(k games.Seek, me string) views.SeekRow {
+	row := views.SeekRow{ID: k.ID, Name: k.Name, Variant: variantName(k.Variant), Clock: k.Clock.String(), Color: "random", Rated: k.Rated, Mine: k.Player == me}
+	if k.Color != 0 {
+		row.Color = k.Color.String()
+	}
+	row.Rating = games.Entrant{Name: k.Name, Rating: k.Rating, Provisional: k.Provisional}.RatingText()
+	return row
+}
+
+// variantName is a variant's name, or its id when it has none.
+func variantName(id string) string {
+	if v, err := rules.VariantByID(id); err == nil {
+		return v.Name()
+	}
+	return id
+}
+
+// lobbyRefused shows the lobby again with the message of a refused form.
+func (p *pages) lobbyRefused(c echo.Context, err error) error {
+	return shown(err, func(status int, e *games.Error) error {
+		l, lerr := p.lobbyView(c.Request().Context(), player(c), p.s.now())
+		if lerr != nil {
+			return lerr
+		}
+		l.Error = e.Msg
+		return render(c, status, views.LobbyPage(l))
+	})
+}
+
+// makeSeek adds a custom seek: variant, clock, color, rated (1 or 0).
+func (p *pages) makeSeek(c echo.Context) error {
+	f, err := p.form(c)
+	if err != nil {
+		return err
+	}
+	st := games.SeekSettings{Variant: f.Get("variant"), Clock: f.Get("clock"), Color: f.Get("color")}
+	if st.Rated, err = ratedField(f); err != nil {
+		return p.lobbyRefused(c, err)
+	}
+	next := p.s.lobbyPath()
+	cred, err := p.s.ensurePlayer(c)
+	if err == nil {
+		_, err = p.s.games.AddSeek(c.Request().Context(), cred, st)
+	}
+	if err != nil {
+		return p.lobbyRefused(c, err)
+	}
+	return c.Redirect(http.StatusSeeOther, next)
+}
+
+// ratedField reads a form's rated: "1" (or "true", "on") or "0" (or
+// "false", or nothing).
+func ratedField(f url.Values) (bool, error) {
+	switch v := f.Get("rated"); v {
+	case "1", "true", "on":
+		return true, nil
+	case "", "0", "false":
+		return false, nil
+	default:
+		return false, &games.Error{Code: games.Invalid, Detail: badRated, Msg: "\"" + trimText(v) + "\" is not a yes or no for rated: use 1 or 0."}
+	}
+}
+
+// joinPool puts the browser's player in the pool the form names: to the
+// game at once when someone waited there, else back to the lobby to wait.
+func (p *pages) joinPool(c echo.Context) error {
+	f, err := p.form(c)
+	if err != nil {
+		return err
+	}
+	next := p.s.lobbyPath()
+	game, err := p.paired(c, func(ctx context.Context, cred games.Credential) (string, error) {
+		game, _, err := p.s.games.JoinPool(ctx, cred, f.Get("pool"))
+		return game, err
+	})
+	if err != nil {
+		return p.lobbyRefused(c, err)
+	}
+	if game == "" {
+		return c.Redirect(http.StatusSeeOther, next)
+	}
+	return c.Redirect(http.StatusSeeOther, gamePath(game))
+}
+
+// paired runs pair, which may start a game, for the browser's player, when
+// it may start one now.
+func (p *pages) paired(c echo.Context, pair func(context.Context, games.Credential) (string, error)) (string, error) {
+	if err := p.s.allowGame(c); err != nil {
+		return "", err
+	}
+	cred, err := p.s.ensurePlayer(c)
+	if err != nil {
+		return "", err
+	}
+	return pair(c.Request().Context(), cred)
+}
+
+// acceptSeek accepts the seek the form names and goes to its game.
+func (p *pages) acceptSeek(c echo.Context) error {
+	f, err := p.form(c)
+	if err != nil {
+		return err
+	}
+	game, err := p.paired(c, func(ctx context.Context, cred games.Credential) (string, error) {
+		return p.s.games.AcceptSeek(ctx, cred, f.Get("seek"))
+	})
+	if err != nil {
+		return p.lobbyRefused(c, err)
+	}
+	return c.Redirect(http.StatusSeeOther, gamePath(game))
+}
+
+// cancelSeek removes the browser's player's seek the form names.
+func (p *pages) cancelSeek(c echo.Context) error {
+	f, err := p.form(c)
+	if err != nil {
+		return err
+	}
+	if err := p.s.games.CancelSeek(c.Request().Context(), player(c), f.Get("seek")); err != nil {
+		return p.lobbyRefused(c, err)
+	}
+	return c.Redirect(http.StatusSeeOther, "/lobby")
+}

@@ -1,0 +1,160 @@
+package handlers
+
+import (
+	"encoding/json"
+	"hash/fnv"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/banchess/banchess/games"
+)
+
+// lobbyEvents turns the lobby as it stands into the events a stream sends:
+// those that say what changed since the last call.
+type lobbyEvents func(v games.LobbyView) []event
+
+// lobbyStream serves the lobby as server-sent events to the viewer holding
+// cred (if any): changes (as changes says) whenever the lobby changes, and
+// a "paired" event (paired's) for each game the viewer's player is paired
+// into from since on. While it lasts, the player's seeks stay alive. It
+// returns when the client leaves, the server shuts down, or a write fails.
+func (s *Server) lobbyStream(c echo.Context, cred games.Credential, since time.Time, changes lobbyEvents, paired func(games.Seek) event) error {
+	release, err := s.streams.open(clientKey(c.RealIP()))
+	if err != nil {
+		return err
+	}
+	defer release()
+	ctx := c.Request().Context()
+	w, err := s.games.WatchLobby(ctx, cred)
+	if err != nil {
+		return err
+	}
+	defer w.Close()
+	es := startEvents(c)
+	if es == nil {
+		return nil
+	}
+	beat := time.NewTicker(s.streams.limits.Heartbeat)
+	defer beat.Stop()
+	sent := map[string]bool{} // the games told of
+	for {
+		var evs []event
+		if cred != "" && w.Paired() {
+			list, err := s.games.Pairings(ctx, cred, since)
+			if err != nil && ctx.Err() != nil {
+				return nil
+			}
+			for _, k := range list {
+				if !sent[k.Game] {
+					sent[k.Game] = true
+					evs = append(evs, paired(k))
+				}
+			}
+		}
+		v, err := s.games.Lobby(ctx)
+		if err != nil && ctx.Err() != nil {
+			return nil
+		}
+		if err == nil {
+			evs = append(evs, changes(v)...)
+		}
+		if len(evs) > 0 && es.send(evs...) != nil {
+			return nil
+		}
+		if !s.awaitChange(ctx, es, w.C(), beat.C, nil) {
+			return nil
+		}
+	}
+}
+
+// lobbyEvents streams the lobby to its page: event "lobby" when what the
+// page lists changed (the page then asks for /lobby/list), and "paired"
+// with the game's address when the viewer is paired into one (the page
+// goes there).
+func (p *pages) lobbyEvents(c echo.Context) error {
+	last := ""
+	changes := func(v games.LobbyView) []event {
+		key := lobbyKey(v)
+		if key == last {
+			return nil
+		}
+		last = key
+		return []event{{name: "lobby", data: []byte(strconv.Quote(key))}}
+	}
+	paired := func(k games.Seek) event {
+		data, _ := json.Marshal(map[string]string{"url": gamePath(k.Game)})
+		return event{name: "paired", data: data}
+	}
+	return p.s.lobbyStream(c, player(c), p.s.lobbySince(c), changes, paired)
+}
+
+// lobbyKey sums up what a lobby page lists — the open seeks and how many
+// wait in each pool — so that a stream tells the page only of a change.
+func lobbyKey(v games.LobbyView) string {
+	h := fnv.New64a()
+	for _, k := range v.Seeks {
+		h.Write([]byte(k.ID))
+		h.Write([]byte{0})
+	}
+	for _, pool := range games.Pools() {
+		h.Write([]byte(pool + ":" + strconv.Itoa(v.Waiting[pool]) + ";"))
+	}
+	return strconv.FormatUint(h.Sum64(), 36)
+}
+
+// apiLobbyEvents streams the lobby to a program: event "seek" (the seek
+// object) for each open custom seek, at once and whenever one is made;
+// "seekRemoved" ({"id"}) when one goes; "pools" (how many wait in each)
+// when that changes; and with a bearer token, "paired" ({"game","seek"})
+// for each game its player is paired into from the stream's start (or
+// ?since=, unix ms, up to 10 minutes back). While it lasts, the player's
+// seeks stay alive.
+func (a *api) lobbyEvents(c echo.Context) error {
+	open := map[string]bool{}
+	var pools string
+	changes := func(v games.LobbyView) []event {
+		var evs []event
+		now := map[string]bool{}
+		for _, k := range v.Custom() {
+			now[k.ID] = true
+			if !open[k.ID] {
+				data, _ := json.Marshal(seekJSONOf(k))
+				evs = append(evs, event{name: "seek", data: data})
+			}
+		}
+		for id := range open {
+			if !now[id] {
+				data, _ := json.Marshal(map[string]string{"id": id})
+				evs = append(evs, event{name: "seekRemoved", data: data})
+			}
+		}
+		open = now
+		if p := poolsJSON(v); p != pools {
+			pools = p
+			evs = append(evs, event{name: "pools", data: []byte(p)})
+		}
+		return evs
+	}
+	paired := func(k games.Seek) event {
+		data, _ := json.Marshal(map[string]string{"game": k.Game, "seek": k.ID})
+		return event{name: "paired", data: data}
+	}
+	return a.s.lobbyStream(c, bearer(c), a.s.lobbySince(c), changes, paired)
+}
+
+// poolsJSON writes how many wait in each pool: {"3+2":0,"5+3":1,…}.
+func poolsJSON(v games.LobbyView) string {
+	var b strings.Builder
+	b.WriteByte('{')
+	for i, pool := range games.Pools() {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(strconv.Quote(pool) + ":" + strconv.Itoa(v.Waiting[pool]))
+	}
+	b.WriteByte('}')
+	return b.String()
+}

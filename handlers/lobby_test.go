@@ -1,0 +1,153 @@
+package handlers
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/PuerkitoBio/goquery"
+)
+
+// lobbyWait posts a lobby form that leaves the browser waiting: it is
+// sent back to the lobby, to the address it reloads (the no-script way)
+// until it is paired.
+func (c *client) lobbyWait(path string, form map[string]string) string {
+	c.t.Helper()
+	var kv []string
+	for k, v := range form {
+		kv = append(kv, k, v)
+	}
+	rec := c.do(http.MethodPost, path, vals(kv...), false)
+	loc := rec.Header().Get("Location")
+	if rec.Code != http.StatusSeeOther || !strings.HasPrefix(loc, "/lobby?since=") {
+		c.t.Fatalf("POST %s: %d to %q, want the lobby: %s", path, rec.Code, loc, errorText(parse(c.t, rec)))
+	}
+	return loc
+}
+
+// lobbyGame posts a lobby form that pairs the browser, and returns the
+// game it is sent to.
+func (c *client) lobbyGame(path string, form ...string) string {
+	c.t.Helper()
+	rec := c.do(http.MethodPost, path, vals(form...), false)
+	if rec.Code != http.StatusSeeOther || gameOf(rec.Header().Get("Location")) == "" {
+		c.t.Fatalf("POST %s: %d to %q, want a game: %s", path, rec.Code, rec.Header().Get("Location"), errorText(parse(c.t, rec)))
+	}
+	return gameOf(rec.Header().Get("Location"))
+}
+
+// TestLobbyWithoutScripts: a rated seek made with the form is listed with
+// its maker's name, rating, variant and clock and an accept button; its
+// maker's page reloads itself while it waits; accepted, both browsers go
+// to one game, on opposite colours, their names and ratings on its page.
+func TestLobbyWithoutScripts(t *testing.T) {
+	e := newServer()
+	ann, bob := newClientOn(t, e), newClientOn(t, e)
+	ann.register("Ann")
+	bob.register("Bob")
+	d := ann.get("/lobby")
+	if d.Find(`button[data-pool]`).Length() != 4 || d.Find(`button[data-pool="5+3"]`).Length() != 1 || refreshes(d) {
+		t.Fatalf("the lobby: %d pools, refreshing %v", d.Find(`button[data-pool]`).Length(), refreshes(d))
+	}
+	wait := ann.lobbyWait("/lobby/seek", map[string]string{"variant": "ban", "clock": "5+3", "color": "white", "rated": "1"})
+	d = ann.get(wait)
+	if !refreshes(d) || d.Find("li.mine [data-cancel]").Length() != 1 {
+		t.Error("a waiting maker's lobby does not reload itself, or offers no cancel")
+	}
+	d = bob.get("/lobby")
+	seek := d.Find("li[data-seek]")
+	if seek.Length() != 1 || seek.Find("[data-seek-name]").AttrOr("data-seek-name", "") != "Ann" || seek.Find(".rating").Text() != "1500?" ||
+		seek.Find("[data-seek-clock]").Text() != "5+3" || !strings.Contains(seek.Text(), "Ban Chess") || !strings.Contains(seek.Text(), "Rated") ||
+		seek.Find("button[data-accept]").Length() != 1 || refreshes(d) {
+		t.Fatalf("the seek as another sees it: %q", strings.Join(strings.Fields(seek.Text()), " "))
+	}
+	id := seek.AttrOr("data-seek", "")
+	// Its maker cannot accept it.
+	rec := ann.do(http.MethodPost, "/lobby/accept", vals("seek", id), false)
+	if rec.Code != http.StatusConflict || !strings.Contains(text(parse(t, rec), "#lobby-error"), "your own") {
+		t.Errorf("accepting one's own seek: %d %q", rec.Code, text(parse(t, rec), "#lobby-error"))
+	}
+	game := bob.lobbyGame("/lobby/accept", "seek", id)
+	// The maker's reloading page goes to the game.
+	rec = ann.do(http.MethodGet, wait, nil, false)
+	if gameOf(rec.Header().Get("Location")) != game {
+		t.Fatalf("the maker's lobby, reloaded: %d to %q, want the game %s", rec.Code, rec.Header().Get("Location"), game)
+	}
+	a, b := ann.get(gamePath(game)), bob.get(gamePath(game))
+	for who, d := range map[string]*goquery.Document{"Ann": a, "Bob": b} {
+		names := d.Find("[data-player-name]").Map(func(_ int, s *goquery.Selection) string { return s.AttrOr("data-player-name", "") })
+		if strings.Join(names, " ") != "Ann Bob" || d.Find("#table .rating").Length() != 2 || !strings.Contains(text(d, ".table-kind"), "Rated 5+3") {
+			t.Errorf("%s's page names %q, %d ratings, %q", who, names, d.Find("#table .rating").Length(), text(d, ".table-kind"))
+		}
+	}
+	if text(a, "li.player.you .player-name") == text(b, "li.player.you .player-name") || !strings.Contains(text(a, "li.player.you"), "White") {
+		t.Errorf("both on one side: %q and %q", text(a, "li.player.you"), text(b, "li.player.you"))
+	}
+	// Accepted once: gone from the lobby.
+	rec = bob.do(http.MethodPost, "/lobby/accept", vals("seek", id), false)
+	if rec.Code != http.StatusNotFound || bob.get("/lobby").Find("li[data-seek]").Length() != 0 {
+		t.Errorf("accepting again: %d", rec.Code)
+	}
+}
+
+// TestLobbyPools: two browsers pressing a pool are paired, the first sent
+// there on its page's next reload; a third waits; rated only between two
+// players with names.
+func TestLobbyPools(t *testing.T) {
+	e := newServer()
+	ann, anon, cat := newClientOn(t, e), newClientOn(t, e), newClientOn(t, e)
+	ann.register("Ann")
+	wait := ann.lobbyWait("/lobby/pool", map[string]string{"pool": "5+3"})
+	if d := ann.get(wait); d.Find(`form[data-pool="5+3"][data-waiting="true"]`).Length() != 1 {
+		t.Error("the waiting player's page does not say it waits in 5+3")
+	}
+	if d := anon.get("/lobby"); d.Find(`button[data-pool="5+3"] [data-waiting-count="1"]`).Length() != 1 {
+		t.Error("the pool's count does not say one waits")
+	}
+	game := anon.lobbyGame("/lobby/pool", "pool", "5+3")
+	if rec := ann.do(http.MethodGet, wait, nil, false); gameOf(rec.Header().Get("Location")) != game {
+		t.Fatalf("the first player's page goes to %q, not %s", rec.Header().Get("Location"), game)
+	}
+	if d := ann.get(gamePath(game)); strings.Contains(text(d, ".table-kind"), "Rated") {
+		t.Error("a game with an anonymous player is rated")
+	}
+	cat.lobbyWait("/lobby/pool", map[string]string{"pool": "5+3"})
+	for _, bad := range []string{"4+4", "", "5 3"} {
+		if rec := cat.do(http.MethodPost, "/lobby/pool", vals("pool", bad), false); rec.Code != http.StatusBadRequest {
+			t.Errorf("pool %q: %d", bad, rec.Code)
+		}
+	}
+	// Cancelled, the wait ends.
+	d := cat.get("/lobby")
+	seek := d.Find(`form[data-pool="5+3"] input[name="seek"]`).AttrOr("value", "")
+	cat.post("/lobby/cancel", vals("seek", seek))
+	if d := cat.get("/lobby"); refreshes(d) || d.Find("[data-waiting]").Length() != 0 {
+		t.Error("a cancelled wait goes on")
+	}
+}
+
+// TestSeekFormRefusals: a seek's form comes back with its reason.
+func TestSeekFormRefusals(t *testing.T) {
+	e := newServer()
+	anon := newClientOn(t, e)
+	for _, c := range []struct {
+		form   []string
+		status int
+		says   string
+	}{
+		{[]string{"clock", "5+3", "rated", "1"}, http.StatusForbidden, "name"},
+		{[]string{"clock", "nope"}, http.StatusBadRequest, "clock"},
+		{[]string{"clock", ""}, http.StatusBadRequest, "clock"},
+		{[]string{"clock", "5+3", "variant", "en"}, http.StatusBadRequest, "Ban Chess and Classic"},
+		{[]string{"clock", "5+3", "color", "green"}, http.StatusBadRequest, "colour"},
+		{[]string{"clock", "5+3", "rated", "maybe"}, http.StatusBadRequest, "rated"},
+	} {
+		rec := anon.do(http.MethodPost, "/lobby/seek", vals(c.form...), false)
+		if d := parse(t, rec); rec.Code != c.status || !strings.Contains(text(d, "#lobby-error"), c.says) {
+			t.Errorf("%v: %d %q", c.form, rec.Code, text(d, "#lobby-error"))
+		}
+	}
+	if d := anon.get("/lobby"); d.Find("li[data-seek]").Length() != 0 {
+		t.Error("a refused seek was listed")
+	}
+}

@@ -1,0 +1,127 @@
+package handlers
+
+import (
+	"math"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/banchess/banchess/games"
+	"github.com/banchess/banchess/rating"
+	"github.com/banchess/banchess/views"
+)
+
+// profilePageSize is how many games a page of a profile lists.
+const profilePageSize = 20
+
+// profileRoutes adds the players' pages: a profile each, and the lists of
+// the highest rated.
+func (p *pages) profileRoutes(e *echo.Echo) {
+	get := func(path string, h echo.HandlerFunc) { e.Match([]string{http.MethodGet, http.MethodHead}, path, h) }
+	get("/@/:name", p.profile)
+	get("/players", p.leaders)
+}
+
+// profile shows a player: ratings, results, and their games newest first;
+// ?before= (the last game of the page before, as "<unix ms>.<id>") pages
+// back.
+func (p *pages) profile(c echo.Context) error {
+	ctx := c.Request().Context()
+	pl, err := p.s.games.Named(ctx, c.Param("name"))
+	if err != nil {
+		return titled("No such player", err)
+	}
+	before, err := playedCursor(c.QueryParam("before"))
+	if err != nil {
+		return err
+	}
+	standings, err := p.s.games.Standings(ctx, pl.ID)
+	if err != nil {
+		return err
+	}
+	list, err := p.s.games.PlayedGames(ctx, pl.ID, before, profilePageSize+1)
+	if err != nil {
+		return err
+	}
+	v := views.Profile{Asset: p.s.asset, Name: pl.Name, Wins: pl.Wins, Losses: pl.Losses, Draws: pl.Draws}
+	for _, st := range standings {
+		v.Ratings = append(v.Ratings, views.RatingRow{Variant: variantName(st.Variant), Speed: string(st.Speed),
+			Rating: ratingText(st.Rating), Deviation: int(math.Round(st.Rating.Deviation)), Games: st.Games})
+	}
+	if len(list) > profilePageSize {
+		list = list[:profilePageSize]
+		last := list[len(list)-1]
+		v.Next = views.ProfilePath(pl.Name) + "?before=" + strconv.FormatInt(last.Ended.UnixMilli(), 10) + "." + last.Game
+	}
+	for _, g := range list {
+		v.Games = append(v.Games, playedRow(g))
+	}
+	return render(c, http.StatusOK, views.ProfilePage(v))
+}
+
+// playedCursor reads a profile's ?before=: "<unix ms>.<game id>", or ""
+// for the newest.
+func playedCursor(raw string) (games.PlayedGamesCursor, error) {
+	if raw == "" {
+		return games.PlayedGamesCursor{}, nil
+	}
+	ms, id, ok := strings.Cut(raw, ".")
+	n, err := strconv.ParseInt(ms, 10, 64)
+	if !ok || err != nil || !validID(id) {
+		return games.PlayedGamesCursor{}, &games.Error{Code: games.Invalid, Msg: "\"" + trimText(raw) + "\" is not a place in a list of games."}
+	}
+	return games.PlayedGamesCursor{Ended: time.UnixMilli(n), Game: id}, nil
+}
+
+// ratingText writes a rating as players read it: "1500?" while
+// provisional.
+func ratingText(r rating.Rating) string {
+	return games.Entrant{Rating: int(math.Round(r.Rating)), Provisional: r.Provisional()}.RatingText()
+}
+
+// playedRow describes a finished game in a profile's list.
+func playedRow(g games.PlayedGame) views.PlayedRow {
+	row := views.PlayedRow{URL: gamePath(g.Game), Opponent: g.Opponent, Color: g.Color.String(), Ending: g.Ending,
+		Variant: variantName(g.Variant), Speed: string(g.Speed), Rated: g.Rated, Date: g.Ended.UTC().Format("2006-01-02")}
+	row.Board, _, _ = strings.Cut(g.FEN, " ")
+	switch g.Score {
+	case rating.Win:
+		row.Result = "Won"
+	case rating.Loss:
+		row.Result = "Lost"
+	default:
+		row.Result = "Drawn"
+	}
+	if g.Rated {
+		row.Change = strconv.FormatFloat(math.Round(g.After-g.Before), 'f', 0, 64)
+		if g.After >= g.Before {
+			row.Change = "+" + row.Change
+		}
+	}
+	return row
+}
+
+// leaders lists the highest rated players of a variant (?variant=, Ban
+// Chess by default) at each speed.
+func (p *pages) leaders(c echo.Context) error {
+	v, err := p.s.games.Variant(c.QueryParam("variant"))
+	if err != nil {
+		return err
+	}
+	l := views.Leaders{Asset: p.s.asset, Variant: v.ID(), Variants: p.s.lobbyVariants(), MinGames: games.LeaderGames}
+	for _, sp := range rating.Speeds() {
+		list, err := p.s.games.Leaders(c.Request().Context(), v.ID(), sp)
+		if err != nil {
+			return err
+		}
+		ls := views.LeaderSpeed{Speed: string(sp)}
+		for i, ld := range list {
+			ls.Rows = append(ls.Rows, views.LeaderRow{Rank: i + 1, Name: ld.Name, Rating: ratingText(ld.Standing.Rating), Games: ld.Standing.Games})
+		}
+		l.Speeds = append(l.Speeds, ls)
+	}
+	return render(c, http.StatusOK, views.LeadersPage(l))
+}

@@ -1,0 +1,66 @@
+package handlers
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+)
+
+// ratedGame has maker seek a rated game at clock, taker accept it, and
+// the maker resign it: a win for the taker. It returns the game's id.
+func (a *apiT) ratedGame(maker, taker, clock string) string {
+	a.t.Helper()
+	var k seekJSON
+	a.decode(a.doAs(maker, http.MethodPost, "/api/seeks", `{"clock":"`+clock+`","rated":true,"color":"white"}`), 201, &k)
+	var p pairedJSON
+	a.decode(a.doAs(taker, http.MethodPost, "/api/seeks/"+k.ID+"/accept", ""), 200, &p)
+	a.game(a.doAs(maker, http.MethodPost, "/api/games/"+p.Game+"/resign", `{"color":"white"}`), 200)
+	return p.Game
+}
+
+// TestProfile: a player's page has their ratings, results and games,
+// newest first, page by page; /players lists those with ten rated games.
+func TestProfile(t *testing.T) {
+	e := newServer()
+	a := newAPIT(t, e)
+	ann, bob := a.account("Ann"), a.account("Bob")
+	var ids []string
+	for range profilePageSize + 1 {
+		ids = append(ids, a.ratedGame(ann, bob, "5+3"))
+	}
+	c := newClientOn(t, e)
+	d := c.get("/@/bob")
+	if text(d, "h1") != "Bob" || d.Find(".results").AttrOr("data-wins", "") != "21" || d.Find(".results").AttrOr("data-losses", "") != "0" {
+		t.Errorf("Bob's profile: %q, %q", text(d, "h1"), text(d, ".results"))
+	}
+	row := d.Find(`tr[data-speed="blitz"]`)
+	if row.Length() != 1 || !strings.Contains(row.Text(), "Ban Chess") || !strings.Contains(row.Text(), "21") {
+		t.Errorf("Bob's ratings: %q", text(d, ".ratings"))
+	}
+	played := d.Find("li[data-played]")
+	if played.Length() != profilePageSize || played.First().AttrOr("data-played", "") != gamePath(ids[len(ids)-1]) ||
+		played.First().Find(".mini-board").Length() != 1 || !strings.Contains(played.First().Text(), "Won with black against Ann") ||
+		!strings.Contains(played.First().Text(), "blitz") || !strings.Contains(played.First().Text(), "rated +") {
+		t.Fatalf("Bob's games: %d, the first %q", played.Length(), strings.Join(strings.Fields(played.First().Text()), " "))
+	}
+	next := d.Find("#older-games").AttrOr("href", "")
+	d = c.get(next)
+	if got := d.Find("li[data-played]"); got.Length() != 1 || got.AttrOr("data-played", "") != gamePath(ids[0]) || d.Find("#older-games").Length() != 0 {
+		t.Errorf("the second page: %d games, %q", got.Length(), got.AttrOr("data-played", ""))
+	}
+	if rec := c.do(http.MethodGet, "/@/nobody", nil, false); rec.Code != http.StatusNotFound || text(parse(t, rec), "h1") != "No such player" {
+		t.Errorf("an unknown player: %d %q", rec.Code, text(parse(t, rec), "h1"))
+	}
+	if rec := c.do(http.MethodGet, "/@/bob?before=nonsense", nil, false); rec.Code != http.StatusBadRequest {
+		t.Errorf("a bad cursor: %d", rec.Code)
+	}
+	// Both have 21 blitz games: both listed, Bob first; no one at rapid.
+	d = c.get("/players")
+	leaders := d.Find(`[data-speed="blitz"] li[data-leader]`)
+	if leaders.Length() != 2 || leaders.First().AttrOr("data-leader", "") != "Bob" || d.Find(`[data-speed="rapid"] li`).Length() != 0 {
+		t.Errorf("the blitz leaders: %q", text(d, `[data-speed="blitz"]`))
+	}
+	if rec := c.do(http.MethodGet, "/players?variant=nope", nil, false); rec.Code != http.StatusBadRequest {
+		t.Errorf("leaders of no variant: %d", rec.Code)
+	}
+}

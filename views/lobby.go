@@ -1,0 +1,149 @@
+package views
+
+import (
+	"net/url"
+	"strconv"
+)
+
+// ProfilePath is the address of the profile of the player named name.
+func ProfilePath(name string) string { return "/@/" + url.PathEscape(name) }
+
+// Lobby is the lobby's page: quick pairing, custom seeks, and the seeks
+// open now.
+type Lobby struct {
+	Asset string
+	// Variants are those a seek may be of.
+	Variants []Variant
+	// Named says the viewer has a name (and so may play rated games).
+	Named bool
+	// Pools are the quick-pairing pools.
+	Pools []Pool
+	// Seeks are the custom seeks open, oldest first.
+	Seeks []SeekRow
+	// Waiting says the viewer has a seek open: without scripts the page
+	// reloads itself, and goes to the game once one is paired.
+	Waiting bool
+	// Events is the page's live stream; Since (unix ms) is when it was
+	// asked for: a pairing since then sends the page to its game.
+	Events string
+	Since  int64
+	Error  string
+}
+
+// Pool is a quick-pairing pool.
+type Pool struct {
+	Name    string // "5+3"
+	Speed   string // "blitz"
+	Waiting int    // players waiting in it now
+	// Seek is the viewer's seek waiting in it, "" for none.
+	Seek string
+}
+
+// SeekRow is an open custom seek as the lobby lists it.
+type SeekRow struct {
+	ID      string
+	Name    string // the maker's, "" for an anonymous player
+	Rating  string // "1500?", "" for none
+	Variant string // "Ban Chess"
+	Clock   string // "5+3"
+	Color   string // the maker's: "white", "black" or "random"
+	Rated   bool
+	// Mine says the viewer made it: it may cancel it, not accept it.
+	Mine bool
+}
+
+// SinceText writes Since for the page's address and its stream.
+func (l Lobby) SinceText() string { return strconv.FormatInt(l.Since, 10) }
+
+// Account is the account page: choose a name and password, or (named)
+// the way out.
+type Account struct {
+	Asset string
+	// Name is the viewer's name, "" while they have none.
+	Name string
+	// Error says why the last form was refused; NameValue is what it gave.
+	Error, NameValue string
+	// Done says what the last form did.
+	Done string
+}
+
+// Login is the sign-in page.
+type Login struct {
+	Asset            string
+	Error, NameValue string
+}
+
+// Profile is a player's page: ratings, results, games.
+type Profile struct {
+	Asset, Name         string
+	Ratings             []RatingRow
+	Wins, Losses, Draws int
+	Games               []PlayedRow
+	// Next is the next page of games, "" at the last.
+	Next string
+}
+
+// RatingRow is a player's rating in one variant at one speed.
+type RatingRow struct {
+	Variant, Speed string
+	Rating         string // "1662?"
+	Deviation      int
+	Games          int
+}
+
+// PlayedRow is a finished game in a player's list.
+type PlayedRow struct {
+	URL      string
+	Board    string // the final placement, for MiniBoard
+	Opponent string // "" for an anonymous player
+	Color    string // the player's, "white" or "black"
+	Result   string // "Won", "Lost", "Drawn"
+	Ending   string // "White won by checkmate after a ban"
+	Variant  string
+	Speed    string // "blitz", "" without a clock
+	Rated    bool
+	Change   string // "+162" for a rated game
+	Date     string // "2026-11-22"
+}
+
+// Leaders is the list of the highest rated players of a variant, by
+// speed.
+type Leaders struct {
+	Asset, Variant string
+	Variants       []Variant
+	Speeds         []LeaderSpeed
+	MinGames       int
+}
+
+// LeaderSpeed is one speed's list.
+type LeaderSpeed struct {
+	Speed string
+	Rows  []LeaderRow
+}
+
+// LeaderRow is one player in a list of leaders.
+type LeaderRow struct {
+	Rank   int
+	Name   string
+	Rating string
+	Games  int
+}
+
+// seekName is how a player is named in lists: their name, or Anonymous.
+func seekName(name string) string {
+	if name == "" {
+		return "Anonymous"
+	}
+	return name
+}
+
+// waitingText says how many wait in a pool.
+func waitingText(n int) string {
+	switch n {
+	case 0:
+		return "no one waiting"
+	case 1:
+		return "1 waiting"
+	}
+	return strconv.Itoa(n) + " waiting"
+}
