@@ -53,8 +53,11 @@ func benchmarkPlyAt(b *testing.B, k kind, fields string, at int) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	cred := games.NewCredential()
 	ctx := context.Background()
+	cred, _, err := srv.games.NewPlayer(ctx, games.Cookie)
+	if err != nil {
+		b.Fatal(err)
+	}
 	id, err := srv.games.Create(ctx, cred, g)
 	if err != nil {
 		b.Fatal(err)

@@ -67,7 +67,10 @@ func newSessions(srv *server, k kind, n, maxPlies int, seed uint64) ([]*session,
 				if err != nil {
 					return nil, err
 				}
-				cred := games.NewCredential()
+				cred, _, err := srv.games.NewPlayer(context.Background(), games.Cookie)
+				if err != nil {
+					return nil, err
+				}
 				id, err := srv.games.Create(context.Background(), cred, g)
 				if err != nil {
 					return nil, err

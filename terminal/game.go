@@ -18,8 +18,16 @@ import (
 
 // open stores g as a new game and makes it the session's game, in place of
 // the one before. g must not be used afterwards except through the
-// service.
+// service. The first opens the session's player, whose credential holds
+// the seats of every game it makes.
 func (s *session) open(ctx context.Context, g *rules.Game) error {
+	if s.cred == "" {
+		cred, _, err := s.svc.NewPlayer(ctx, games.Cookie)
+		if err != nil {
+			return err
+		}
+		s.cred = cred
+	}
 	id, err := s.svc.Create(ctx, s.cred, g)
 	if err != nil {
 		return err

@@ -51,8 +51,12 @@ func TestGamesLiveInTheService(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = s.svc.Play(ctx, first, games.NewCredential(), games.Input{Text: "e7e5"}, nil)
-	if e := games.ErrorOf(err); e == nil || e.Code != games.Unauthorized {
+	other, _, err := s.svc.NewPlayer(ctx, games.Cookie)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = s.svc.Play(ctx, first, other, games.Input{Text: "e7e5"}, nil)
+	if e := games.ErrorOf(err); e == nil || e.Code != games.Forbidden {
 		t.Errorf("another credential played: %v", err)
 	}
 

@@ -34,7 +34,7 @@ type session struct {
 
 // newSession starts a conversation on svc, with no game yet (see open).
 func newSession(svc *games.Service, out io.Writer, opts options, unicode bool) *session {
-	return &session{svc: svc, cred: games.NewCredential(), out: out, opts: opts, unicode: unicode}
+	return &session{svc: svc, out: out, opts: opts, unicode: unicode}
 }
 
 // command is one word the session understands.
