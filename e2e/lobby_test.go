@@ -1,0 +1,210 @@
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// pairWait bounds how long the lobby may take: a seek shows on another
+// page within 2 s, and both pages are in the game within 3 s.
+const (
+	seekWait = 2 * time.Second
+	gameWait = 3 * time.Second
+)
+
+// chooseName has ctx choose name (and a password) on the account page.
+func chooseName(t *testing.T, ctx context.Context, base, name string) {
+	t.Helper()
+	err := chromedp.Do(ctx,
+		chromedp.Navigate(base+"/account"),
+		chromedp.SendKeys(`input[name="name"]`, name),
+		chromedp.SendKeys(`input[name="password"]`, "password of "+name),
+		chromedp.Click(`#choose-name`),
+		chromedp.WaitVisible(fmt.Sprintf(`#account-name[data-name=%q]`, name)),
+	)
+	if err != nil {
+		t.Fatalf("%s choosing a name: %v", name, err)
+	}
+}
+
+// side is the colour the player of ctx's game page has.
+func side(t *testing.T, ctx context.Context) string {
+	t.Helper()
+	s, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(document.querySelector("#table li.player.you") || {}).dataset?.player || ""`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// TestLobbyRatedGameInBrowsers: two people choose names; one makes a
+// rated 5+3 seek; the other sees it within 2 s and accepts it; both are
+// in one game within 3 s, on opposite colours, each other's name and
+// rating shown; they play to a checkmate by ban; the winner's rating is
+// above 1500 and the loser's below, one game each, and the game is on
+// their profiles.
+func TestLobbyRatedGameInBrowsers(t *testing.T) {
+	ctxs, base := browsers(t, 2, true)
+	ann, bob := ctxs[0], ctxs[1]
+	chooseName(t, ann, base, "Ann")
+	chooseName(t, bob, base, "Bob")
+	if err := chromedp.Do(bob, chromedp.Navigate(base+"/lobby"), chromedp.WaitVisible(`button[data-pool="5+3"]`)); err != nil {
+		t.Fatal(err)
+	}
+	mark(t, bob) // the seek must come live, not by a reload
+	err := chromedp.Do(ann,
+		chromedp.Navigate(base+"/"),
+		chromedp.Click(`#lobby-link`),
+		chromedp.WaitVisible(`#make-seek`),
+		chromedp.SetValue(`.seek-form select[name="clock"]`, "5+3"),
+		chromedp.SetValue(`.seek-form select[name="variant"]`, "ban"),
+		chromedp.Click(`#make-seek`),
+		chromedp.WaitVisible(`li.mine[data-seek]`),
+	)
+	if err != nil {
+		t.Fatalf("making the seek: %v", err)
+	}
+	made := time.Now()
+	if err := waitFor(bob, `li[data-seek] [data-accept]`, seekWait); err != nil {
+		t.Fatalf("the seek did not show on the other page within %v: %v", seekWait, err)
+	}
+	if !marked(bob) {
+		t.Error("the other page reloaded to show the seek")
+	}
+	row, err := chromedp.Run(bob, chromedp.Text(`li[data-seek]`))
+	if err != nil || !strings.Contains(row, "Ann") || !strings.Contains(row, "1500?") || !strings.Contains(row, "5+3") || !strings.Contains(row, "Rated") {
+		t.Errorf("the seek reads %q (%v)", row, err)
+	}
+	t.Logf("the seek showed on the other page %v after it was made", time.Since(made).Round(time.Millisecond))
+	accepted := time.Now()
+	if err := chromedp.Do(bob, chromedp.Click(`li[data-seek] [data-accept]`)); err != nil {
+		t.Fatal(err)
+	}
+	for name, ctx := range map[string]context.Context{"Ann": ann, "Bob": bob} {
+		if err := waitFor(ctx, `#game #table li.player.you`, gameWait); err != nil {
+			t.Fatalf("%s's page is not in the game within %v: %v", name, gameWait, err)
+		}
+	}
+	t.Logf("both pages were in the game %v after the accept", time.Since(accepted).Round(time.Millisecond))
+	annURL, _ := chromedp.Run(ann, chromedp.Location())
+	bobURL, _ := chromedp.Run(bob, chromedp.Location())
+	if pathOf(t, annURL) != pathOf(t, bobURL) {
+		t.Fatalf("two games: %s and %s", annURL, bobURL)
+	}
+	pages := map[string]context.Context{side(t, ann): ann, side(t, bob): bob}
+	if len(pages) != 2 || pages["white"] == nil || pages["black"] == nil {
+		t.Fatalf("both on one side: %q and %q", side(t, ann), side(t, bob))
+	}
+	for name, ctx := range map[string]context.Context{"Ann": ann, "Bob": bob} {
+		names, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll("#table [data-player-name]")].map(e => e.dataset.playerName + " " + e.parentElement.querySelector(".rating").textContent)`))
+		if err != nil || len(names) != 2 || !strings.Contains(strings.Join(names, ","), "Ann 1500?") || !strings.Contains(strings.Join(names, ","), "Bob 1500?") {
+			t.Errorf("%s's page names %q (%v)", name, names, err)
+		}
+	}
+	for i, a := range mateLine {
+		actor := "black"
+		if (i+1)/2%2 == 1 {
+			actor = "white"
+		}
+		if err := play(pages[actor], i+1, a); err != nil {
+			t.Fatal(err)
+		}
+		other := pages[map[string]string{"white": "black", "black": "white"}[actor]]
+		if err := waitFor(other, fmt.Sprintf(`#status[data-ply="%d"]`, i+2), liveWait); err != nil {
+			t.Fatalf("ply %d did not show on the other page: %v", i+1, err)
+		}
+	}
+	winner, loser := "Ann", "Bob"
+	if pages["white"] == bob {
+		winner, loser = "Bob", "Ann"
+	}
+	for name, up := range map[string]bool{winner: true, loser: false} {
+		res, err := http.Get(base + "/api/players/" + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var p struct {
+			Ratings map[string]map[string]struct{ Rating, Games int }
+		}
+		json.NewDecoder(res.Body).Decode(&p)
+		res.Body.Close()
+		r := p.Ratings["ban"]["blitz"]
+		if r.Games != 1 || up != (r.Rating > 1500) || r.Rating == 1500 {
+			t.Errorf("%s after the game: %+v", name, p)
+		}
+		if err := chromedp.Do(ann, chromedp.Navigate(base+"/@/"+name), chromedp.WaitVisible(fmt.Sprintf(`li[data-played=%q]`, pathOf(t, annURL)))); err != nil {
+			t.Errorf("%s's profile does not list the game: %v", name, err)
+		}
+	}
+}
+
+// TestLobbyPoolInBrowsers: two people pressing the same quick-pairing
+// button end up in one game; a third waits.
+func TestLobbyPoolInBrowsers(t *testing.T) {
+	ctxs, base := browsers(t, 3, true)
+	for i, ctx := range ctxs {
+		if err := chromedp.Do(ctx, chromedp.Navigate(base+"/lobby"), chromedp.Click(`button[data-pool="3+2"]`)); err != nil {
+			t.Fatalf("browser %d pressing 3+2: %v", i, err)
+		}
+		if i == 0 {
+			if err := waitFor(ctx, `form[data-pool="3+2"][data-waiting="true"]`, gameWait); err != nil {
+				t.Fatalf("the first is not waiting: %v", err)
+			}
+		}
+	}
+	var at [3]string
+	for i := range 2 {
+		if err := waitFor(ctxs[i], `#game #table li.player.you`, gameWait); err != nil {
+			t.Fatalf("browser %d is not in a game: %v", i, err)
+		}
+		at[i], _ = chromedp.Run(ctxs[i], chromedp.Location())
+	}
+	if pathOf(t, at[0]) != pathOf(t, at[1]) || side(t, ctxs[0]) == side(t, ctxs[1]) {
+		t.Errorf("the first two are at %s (%s) and %s (%s)", at[0], side(t, ctxs[0]), at[1], side(t, ctxs[1]))
+	}
+	if err := waitFor(ctxs[2], `form[data-pool="3+2"][data-waiting="true"]`, gameWait); err != nil {
+		t.Errorf("the third does not wait: %v", err)
+	}
+}
+
+// TestSecondDeviceInBrowsers: a player signed in on a second device plays
+// their seat there; signing out there leaves the first signed in.
+func TestSecondDeviceInBrowsers(t *testing.T) {
+	ctxs, base := browsers(t, 2, false)
+	phone, laptop := ctxs[0], ctxs[1]
+	if err := chromedp.Do(phone, chromedp.Navigate(base+"/"), chromedp.WaitVisible(`#status[data-ply="1"]`)); err != nil {
+		t.Fatal(err)
+	}
+	game, _ := chromedp.Run(phone, chromedp.Location())
+	chooseName(t, phone, base, "Ann")
+	err := chromedp.Do(laptop,
+		chromedp.Navigate(base+"/login"),
+		chromedp.SendKeys(`input[name="name"]`, "ann"),
+		chromedp.SendKeys(`input[name="password"]`, "password of Ann"),
+		chromedp.Click(`#sign-in`),
+		chromedp.WaitVisible(`#account-name[data-name="Ann"]`),
+		chromedp.Navigate(game),
+	)
+	if err != nil {
+		t.Fatalf("signing in on the second device: %v", err)
+	}
+	if err := play(laptop, 1, mateLine[0]); err != nil {
+		t.Fatalf("the second device playing the player's seat: %v", err)
+	}
+	if err := chromedp.Do(laptop, chromedp.Navigate(base+"/account"), chromedp.Click(`#sign-out`), chromedp.WaitReady(`#game`)); err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(phone, chromedp.Navigate(base+"/account"), chromedp.WaitVisible(`#account-name[data-name="Ann"]`)); err != nil {
+		t.Errorf("signing out the second device signed out the first: %v", err)
+	}
+	if err := chromedp.Do(laptop, chromedp.Navigate(base+"/account"), chromedp.WaitVisible(`#choose-name`)); err != nil {
+		t.Errorf("the signed-out device is still Ann: %v", err)
+	}
+}
