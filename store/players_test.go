@@ -193,15 +193,15 @@ var playerBehaviours = []struct {
 	{"played games: newest first, page by page", func(t *testing.T, s games.Store) {
 		ctx := context.Background()
 		ann, bob := addPlayer(t, s, "p-ann", "Ann"), addPlayer(t, s, "p-bob", "Bob")
-		var ids []string
+		ids := map[string]bool{}
 		for i := range 5 {
 			// Two games end at the same millisecond: the id orders them.
 			id := twoPlayerGame(t, s, ann, bob, false, epoch.Add(time.Duration(i/2)*time.Minute))
 			update(t, s, id, func(r *games.Record) error { return r.Game.Resign(rules.Black) })
-			ids = append(ids, id)
+			ids[id] = true
 		}
 		all, err := s.PlayedGames(ctx, ann, games.PlayedGamesCursor{}, 10)
-		if err != nil || len(all) != 5 {
+		if err != nil || len(all) != 5 || !ids[all[0].Game] || !ids[all[4].Game] {
 			t.Fatalf("all: %+v, %v", all, err)
 		}
 		for i := 1; i < len(all); i++ {
