@@ -84,7 +84,6 @@ const (
 	NameNeeded         Detail = "name_needed"         // Forbidden: rated play without a name
 	OwnSeek            Detail = "own_seek"            // Conflict: accepting one's own seek
 	SeekGone           Detail = "seek_gone"           // NotFound: the seek was accepted, cancelled or expired
-	SeekExists         Detail = "seek_exists"         // Conflict: a second seek of one player in one pool
 	TooManySeeks       Detail = "too_many_seeks"      // Conflict: over MaxCustomSeeks
 	BadPool            Detail = "bad_pool"            // Invalid: not a quick-pairing pool
 )

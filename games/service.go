@@ -86,9 +86,9 @@ type PlayerStore interface {
 // LobbyStore keeps the lobby's seeks and pairs players, in transactions
 // that two servers racing cannot both apply.
 type LobbyStore interface {
-	// AddSeek stores s, unless its player has a seek open in its pool
-	// already (Conflict, detail "seek_exists") or, for a custom seek,
-	// maxCustom of them (Conflict, "too_many_seeks").
+	// AddSeek stores custom seek s, unless its player has maxCustom open
+	// already (Conflict, detail "too_many_seeks"). (A pool's seeks are
+	// added by Pair.)
 	AddSeek(ctx context.Context, s Seek, open SeekWindow, maxCustom int) error
 	// Seeks returns the open seeks, oldest first.
 	Seeks(ctx context.Context, open SeekWindow) ([]Seek, error)

@@ -9,11 +9,6 @@ import (
 	"github.com/banchess/banchess/games"
 )
 
-// seekExists refuses a second seek of one player in one pool.
-func seekExists() error {
-	return &games.Error{Code: games.Conflict, Detail: games.SeekExists, Msg: "You are waiting in this pool already."}
-}
-
 // tooManySeeks refuses a seek past a player's allowance.
 func tooManySeeks(n int) error {
 	return &games.Error{Code: games.Conflict, Detail: games.TooManySeeks, Msg: fmt.Sprintf("You have %d seeks open, the most a player may: cancel one first.", n)}
@@ -25,8 +20,7 @@ func seekGone() error {
 	return &games.Error{Code: games.NotFound, Detail: games.SeekGone, Msg: "This seek is gone: someone accepted it first, or its player cancelled it or left."}
 }
 
-// AddSeek stores k unless its player has a seek open in its pool, or
-// maxCustom custom seeks.
+// AddSeek stores custom seek k unless its player has maxCustom open.
 func (m *Memory) AddSeek(ctx context.Context, k games.Seek, open games.SeekWindow, maxCustom int) error {
 	if err := ctx.Err(); err != nil {
 		return err
@@ -36,17 +30,11 @@ func (m *Memory) AddSeek(ctx context.Context, k games.Seek, open games.SeekWindo
 	defer a.mu.Unlock()
 	custom := 0
 	for _, other := range a.seeks {
-		if other.Player != k.Player || !open.Open(other) {
-			continue
-		}
-		if k.Pool != "" && other.Pool == k.Pool {
-			return seekExists()
-		}
-		if other.Pool == "" {
+		if other.Player == k.Player && other.Pool == "" && open.Open(other) {
 			custom++
 		}
 	}
-	if k.Pool == "" && custom >= maxCustom {
+	if custom >= maxCustom {
 		return tooManySeeks(custom)
 	}
 	a.seeks[k.ID] = k

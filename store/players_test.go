@@ -298,10 +298,9 @@ var playerBehaviours = []struct {
 		}
 		refusedWith(t, "a fourth seek", s.AddSeek(ctx, seek(ann, "", epoch), open, 3), games.Conflict, "too_many_seeks")
 		pool := seek(ann, "5+3", epoch.Add(time.Second))
-		if err := s.AddSeek(ctx, pool, open, 3); err != nil {
+		if _, _, err := s.Pair(ctx, games.PairRequest{Taker: ann, Pool: "5+3", Wait: pool, Open: open, At: epoch, Game: pairedGame}); err != nil {
 			t.Fatal(err)
 		}
-		refusedWith(t, "a second seek in a pool", s.AddSeek(ctx, seek(ann, "5+3", epoch), open, 3), games.Conflict, "seek_exists")
 		stale := seek(bob, "", epoch.Add(-time.Minute)) // its maker left a minute ago
 		if err := s.AddSeek(ctx, stale, open, 3); err != nil {
 			t.Fatal(err)

@@ -44,23 +44,21 @@ func insertSeek(ctx context.Context, q querier, k games.Seek) error {
 	return err
 }
 
-// AddSeek stores k unless its player has a seek open in its pool, or
-// maxCustom custom seeks; the servers sharing the database are told.
+// AddSeek stores custom seek k unless its player has maxCustom open; the
+// servers sharing the database are told.
 func (s sqlPlayers) AddSeek(ctx context.Context, k games.Seek, open games.SeekWindow, maxCustom int) error {
 	err := s.db.inTx(ctx, func(q querier) error {
 		// One player's seeks are added one at a time.
 		if _, err := q.exec(ctx, `SELECT id FROM players WHERE id = $1`+s.db.forUpdate(), k.Player); err != nil {
 			return err
 		}
-		var inPool, custom int
-		err := q.queryRow(ctx, `SELECT count(CASE WHEN pool = $2 THEN 1 END), count(CASE WHEN pool = '' THEN 1 END) FROM seeks
-			WHERE player = $1 AND `+openAt(3), k.Player, k.Pool, ms(open.AliveSince), ms(open.CreatedSince)).Scan(&inPool, &custom)
+		var custom int
+		err := q.queryRow(ctx, `SELECT count(*) FROM seeks WHERE player = $1 AND pool = '' AND `+openAt(2),
+			k.Player, ms(open.AliveSince), ms(open.CreatedSince)).Scan(&custom)
 		switch {
 		case err != nil:
 			return err
-		case k.Pool != "" && inPool > 0:
-			return seekExists()
-		case k.Pool == "" && custom >= maxCustom:
+		case custom >= maxCustom:
 			return tooManySeeks(custom)
 		}
 		if err := insertSeek(ctx, q, k); err != nil {
