@@ -224,3 +224,45 @@ func TestPostgresAcceptRacers(t *testing.T) {
 	}
 	seeksAre(t, stores[0], open)
 }
+
+// TestSweepPlayers: a sweep removes the anonymous players older than the
+// TTL who hold no seat, with their credentials; not a named player, one
+// holding a seat, or one made within the TTL.
+func TestSweepPlayers(t *testing.T) {
+	for _, name := range []string{"sqlite", "postgres"} {
+		t.Run(name, func(t *testing.T) {
+			clk := &clock{now: epoch.Add(40 * 24 * time.Hour)}
+			ttl := 30 * 24 * time.Hour
+			var st interface {
+				games.Store
+				Sweep(context.Context) (int, error)
+			}
+			if name == "sqlite" {
+				st = openSQLite(t, ":memory:", Options{TTL: ttl, Now: clk.Now})
+			} else {
+				st = openPostgres(t, PostgresOptions{TTL: ttl, Now: clk.Now})
+			}
+			ctx := context.Background()
+			gone, seated, named := addPlayer(t, st, "p-gone", ""), addPlayer(t, st, "p-seated", ""), addPlayer(t, st, "p-named", "Ann")
+			rec := record(rules.New(rules.BanChess{}), seated)
+			rec.Created = clk.Now()
+			if err := st.Create(ctx, rec); err != nil {
+				t.Fatal(err)
+			}
+			newer := games.Player{ID: "p-new", Created: clk.Now()}
+			if err := st.AddPlayer(ctx, newer, games.Issued{Hash: "cred-p-new", Player: newer.ID, Created: clk.Now()}); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := st.Sweep(ctx); err != nil {
+				t.Fatal(err)
+			}
+			for id, kept := range map[string]bool{gone: false, seated: true, named: true, "p-new": true} {
+				p, _ := st.CredentialPlayer(ctx, "cred-"+id)
+				_, err := st.Player(ctx, id)
+				if (p == id) != kept || (err == nil) != kept {
+					t.Errorf("%s: credential's player %q, %v; want kept %v", id, p, err, kept)
+				}
+			}
+		})
+	}
+}

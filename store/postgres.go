@@ -426,8 +426,14 @@ func (p *Postgres) List(ctx context.Context, holder string, limit int) ([]games.
 // many it removed. It first records when the games cached here were last
 // used; a game only read, and only on another instance, since that
 // instance's last sweep, with no save for the whole TTL, may be swept.
+// Then it removes the anonymous players made before the TTL who hold no
+// seat any more (see sweepPlayers).
 func (p *Postgres) Sweep(ctx context.Context) (int, error) {
-	return p.sweep(ctx, p.opts.TTL, p.touch, p.removeUntouched)
+	n, err := p.sweep(ctx, p.opts.TTL, p.touch, p.removeUntouched)
+	if err == nil && p.opts.TTL > 0 {
+		err = p.sweepPlayers(ctx, p.opts.Now().Add(-p.opts.TTL))
+	}
+	return n, err
 }
 
 // touch records when the games were last used.

@@ -375,8 +375,14 @@ func (s *SQLite) List(ctx context.Context, holder string, limit int) ([]games.Su
 // Sweep removes the games untouched for longer than the TTL and reports how
 // many it removed. It first records when the cached games were last used,
 // so a game in play is never swept.
+// Then it removes the anonymous players made before the TTL who hold no
+// seat any more (see sweepPlayers).
 func (s *SQLite) Sweep(ctx context.Context) (int, error) {
-	return s.sweep(ctx, s.opts.TTL, s.touch, s.removeUntouched)
+	n, err := s.sweep(ctx, s.opts.TTL, s.touch, s.removeUntouched)
+	if err == nil && s.opts.TTL > 0 {
+		err = s.sweepPlayers(ctx, s.opts.Now().Add(-s.opts.TTL))
+	}
+	return n, err
 }
 
 // removeUntouched deletes the rows untouched since cutoff (unix seconds),

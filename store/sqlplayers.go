@@ -436,3 +436,28 @@ func saveStanding(ctx context.Context, q querier, player string, st games.Standi
 		player, st.Variant, string(st.Speed), st.Rating.Rating, st.Rating.Deviation, st.Rating.Volatility, st.Games, ms(st.Last))
 	return err
 }
+
+// forgottenPlayers are the anonymous players made before $1 (unix ms)
+// who hold no seat in any game: nothing they did is kept, and no one can
+// see them.
+const forgottenPlayers = `SELECT id FROM players p WHERE p.name = '' AND p.created_at < $1
+	AND NOT EXISTS (SELECT 1 FROM games WHERE white = p.id AND white <> '')
+	AND NOT EXISTS (SELECT 1 FROM games WHERE black = p.id AND black <> '')`
+
+// sweepPlayers removes the anonymous players made before cutoff who hold
+// no seat in any game (theirs were swept, or they never had one), with
+// their credentials and lists of games: every visitor is a player, and
+// the games' TTL would otherwise leave them all behind. A credential of
+// one presented later is a new visitor's.
+func (s sqlPlayers) sweepPlayers(ctx context.Context, cutoff time.Time) error {
+	err := s.db.inTx(ctx, func(q querier) error {
+		for _, table := range []string{"credentials", "played"} {
+			if _, err := q.exec(ctx, `DELETE FROM `+table+` WHERE player IN (`+forgottenPlayers+`)`, ms(cutoff)); err != nil {
+				return err
+			}
+		}
+		_, err := q.exec(ctx, `DELETE FROM players WHERE id IN (`+forgottenPlayers+`)`, ms(cutoff))
+		return err
+	})
+	return wrapStore(err, "sweeping players")
+}
