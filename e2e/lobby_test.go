@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 )
 
@@ -206,5 +207,62 @@ func TestSecondDeviceInBrowsers(t *testing.T) {
 	}
 	if err := chromedp.Do(laptop, chromedp.Navigate(base+"/account"), chromedp.WaitVisible(`#choose-name`)); err != nil {
 		t.Errorf("the signed-out device is still Ann: %v", err)
+	}
+}
+
+// TestLobbyAccessibility audits the lobby, account, sign-in, profile and
+// players pages with axe-core, light and dark.
+func TestLobbyAccessibility(t *testing.T) {
+	script := axeScript(t)
+	for _, dark := range []bool{false, true} {
+		t.Run(map[bool]string{false: "light", true: "dark"}[dark], func(t *testing.T) {
+			ctxs, base := browsers(t, 2, true)
+			ann, bob := ctxs[0], ctxs[1]
+			scheme := map[bool]string{false: "light", true: "dark"}[dark]
+			for _, ctx := range ctxs {
+				if _, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+					Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}}}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			check := func(ctx context.Context, page string) {
+				t.Helper()
+				v, err := audit(ctx, script)
+				if err != nil {
+					t.Fatalf("%s: %v", page, err)
+				}
+				for _, s := range v {
+					t.Errorf("%s: %s", page, s)
+				}
+			}
+			if err := chromedp.Do(ann, chromedp.Navigate(base+"/account"), chromedp.WaitVisible(`#choose-name`)); err != nil {
+				t.Fatal(err)
+			}
+			check(ann, "the account form")
+			chooseName(t, ann, base, "Ann")
+			check(ann, "a named account")
+			if err := chromedp.Do(bob, chromedp.Navigate(base+"/login"), chromedp.WaitVisible(`#sign-in`)); err != nil {
+				t.Fatal(err)
+			}
+			check(bob, "sign in")
+			err := chromedp.Do(ann, chromedp.Navigate(base+"/lobby"), chromedp.Click(`button[data-pool="5+3"]`),
+				chromedp.WaitVisible(`[data-waiting="true"]`), chromedp.Click(`#make-seek`), chromedp.WaitVisible(`li.mine[data-seek]`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			check(ann, "the lobby, waiting, with a seek")
+			if err := chromedp.Do(bob, chromedp.Navigate(base+"/lobby"), chromedp.WaitVisible(`li[data-seek] [data-accept]`)); err != nil {
+				t.Fatal(err)
+			}
+			check(bob, "the lobby, a seek to accept")
+			if err := chromedp.Do(ann, chromedp.Navigate(base+"/@/Ann"), chromedp.WaitVisible(`#profile`)); err != nil {
+				t.Fatal(err)
+			}
+			check(ann, "a profile")
+			if err := chromedp.Do(ann, chromedp.Navigate(base+"/players"), chromedp.WaitVisible(`#leaders`)); err != nil {
+				t.Fatal(err)
+			}
+			check(ann, "the players")
+		})
 	}
 }

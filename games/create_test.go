@@ -467,7 +467,7 @@ func TestWithVariants(t *testing.T) {
 	if _, err := games.New(nil).NewGame("nofifty"); games.ErrorOf(err).Detail != "bad_variant" {
 		t.Errorf("a service without it: %v", err)
 	}
-	_, _, err = svc.CreateBot(context.Background(), games.NewCredential(), g, games.BotSettings{Level: 1})
+	_, _, err = svc.CreateBot(context.Background(), issue(t, svc), g, games.BotSettings{Level: 1})
 	if e := games.ErrorOf(err); e.Detail != "unsupported_variant" || e.Msg != "The computer plays Ban Chess and Classic only, not Ban Chess without the fifty-move rule." {
 		t.Errorf("CreateBot: %v", err)
 	}

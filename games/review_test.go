@@ -88,7 +88,7 @@ func createFrom(t *testing.T, svc *games.Service, actions ...string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	id, err := svc.Create(context.Background(), games.NewCredential(), g)
+	id, err := svc.Create(context.Background(), issue(t, svc), g)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,7 +101,7 @@ func TestReviewMarksMateByBan(t *testing.T) {
 	eng := newCountingEngine()
 	e := newEnv(t, games.WithAnalyser(eng))
 	t.Cleanup(e.svc.Close)
-	cred := games.NewCredential()
+	cred := e.cred()
 	id := fromFEN(t, e, cred, backRank, "b:g1f1", "m:f2f3")
 
 	st, err := e.svc.RequestReview(e.ctx, id)
@@ -184,7 +184,7 @@ func TestReviewSurvivesRestart(t *testing.T) {
 func TestReviewRefusals(t *testing.T) {
 	e := newEnv(t, games.WithAnalyser(newCountingEngine()))
 	t.Cleanup(e.svc.Close)
-	cred := games.NewCredential()
+	cred := e.cred()
 
 	_, err := e.svc.RequestReview(e.ctx, "nope")
 	refused(t, "unknown game", err, games.NotFound, "")
@@ -201,7 +201,7 @@ func TestReviewRefusals(t *testing.T) {
 	// A game between two players is locked until it ends.
 	svc := games.New(store.NewMemory(), games.WithAnalyser(newCountingEngine()))
 	t.Cleanup(svc.Close)
-	white, black := games.NewCredential(), games.NewCredential()
+	white, black := issue(t, svc), issue(t, svc)
 	live, code, _, err := svc.CreateInvite(e.ctx, white, rules.New(rules.BanChess{}), games.InviteSettings{Color: rules.White})
 	if err != nil {
 		t.Fatal(err)
@@ -272,7 +272,7 @@ func TestReviewQueue(t *testing.T) {
 	eng := newGatedEngine()
 	e := newEnv(t, games.WithAnalyser(eng), games.WithReviewSettings(games.ReviewSettings{Queue: 2}))
 	t.Cleanup(e.svc.Close)
-	cred := games.NewCredential()
+	cred := e.cred()
 	var ids []string
 	for range 4 {
 		ids = append(ids, fromFEN(t, e, cred, backRank, "b:g1f1", "m:f2f3"))
@@ -395,7 +395,7 @@ func TestReviewLetsTheComputerPlay(t *testing.T) {
 	eng := newCountingEngine()
 	e := newEnv(t, games.WithAnalyser(eng), games.WithReviewSettings(games.ReviewSettings{Limits: engine.Limits{Nodes: 300_000}}))
 	t.Cleanup(e.svc.Close)
-	cred := games.NewCredential()
+	cred := e.cred()
 	long := e.createGame(cred, selfPlayed(t, 30))
 	if _, err := e.svc.RequestReview(e.ctx, long); err != nil {
 		t.Fatal(err)
@@ -461,7 +461,7 @@ func BenchmarkReviewService(b *testing.B) {
 			b.Fatal(err)
 		}
 		svc := games.New(db, games.WithAnalyser(engine.NewPool(1, 4, 32)))
-		id, err := svc.Create(context.Background(), games.NewCredential(), g)
+		id, err := svc.Create(context.Background(), issue(b, svc), g)
 		if err != nil {
 			b.Fatal(err)
 		}
