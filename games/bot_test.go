@@ -289,7 +289,7 @@ func newClockBot(t *testing.T, tc games.TimeControl) *botEnv {
 	eng := &fakeEngine{calls: make(chan search, 4)}
 	e := newEnv(t, games.WithAnalyser(eng))
 	t.Cleanup(e.svc.Close)
-	cred := games.NewCredential()
+	cred := e.cred()
 	id, _, err := e.svc.CreateBot(e.ctx, cred, rules.New(rules.BanChess{}), games.BotSettings{Color: rules.White, Level: 8, Clock: &tc})
 	if err != nil {
 		t.Fatal(err)
