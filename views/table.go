@@ -36,8 +36,8 @@ type Player struct {
 	// none).
 	Player, Rating string
 	Seated         bool // someone holds the seat
-	You        bool   // the viewer holds it
-	Connected  bool   // its holder watches the game live now
+	You            bool // the viewer holds it
+	Connected      bool // its holder watches the game live now
 	// ClockMS is the time left in milliseconds; Running says it runs now.
 	ClockMS int64
 	Clock   string // "4:59"
