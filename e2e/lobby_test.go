@@ -20,6 +20,38 @@ const (
 	gameWait = 3 * time.Second
 )
 
+// present waits at most d for sel on ctx's page, asking the document each
+// time: the lobby's live part is swapped whole when it changes, so a node
+// found a moment ago may be gone, and a form's post loads a new document,
+// in which the asking starts again.
+func present(ctx context.Context, sel string, d time.Duration) error {
+	deadline := time.Now().Add(d)
+	for {
+		found, err := chromedp.Run(ctx, chromedp.Evaluate[bool](fmt.Sprintf(`!!document.querySelector(%q)`, sel)))
+		switch {
+		case err == nil && found:
+			return nil
+		case time.Now().After(deadline):
+			return fmt.Errorf("no %s within %v (%v)", sel, d, err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// clickNow clicks sel as the page stands (see present), waiting for it
+// at most gameWait. The click comes just after the page answers, so that
+// the document it may replace is not the one asked.
+func clickNow(ctx context.Context, sel string) error {
+	if err := present(ctx, sel, gameWait); err != nil {
+		return err
+	}
+	clicked, err := chromedp.Run(ctx, chromedp.Evaluate[bool](fmt.Sprintf(`(el => !!el && (setTimeout(() => el.click()), true))(document.querySelector(%q))`, sel)))
+	if err == nil && !clicked {
+		err = fmt.Errorf("%s went before it was clicked", sel)
+	}
+	return err
+}
+
 // chooseName has ctx choose name (and a password) on the account page.
 func chooseName(t *testing.T, ctx context.Context, base, name string) {
 	t.Helper()
@@ -56,7 +88,7 @@ func TestLobbyRatedGameInBrowsers(t *testing.T) {
 	ann, bob := ctxs[0], ctxs[1]
 	chooseName(t, ann, base, "Ann")
 	chooseName(t, bob, base, "Bob")
-	if err := chromedp.Do(bob, chromedp.Navigate(base+"/lobby"), chromedp.WaitVisible(`button[data-pool="5+3"]`)); err != nil {
+	if err := chromedp.Do(bob, chromedp.Navigate(base+"/lobby"), chromedp.WaitVisible(`#make-seek`)); err != nil {
 		t.Fatal(err)
 	}
 	mark(t, bob) // the seek must come live, not by a reload
@@ -67,25 +99,27 @@ func TestLobbyRatedGameInBrowsers(t *testing.T) {
 		chromedp.SetValue(`.seek-form select[name="clock"]`, "5+3"),
 		chromedp.SetValue(`.seek-form select[name="variant"]`, "ban"),
 		chromedp.Click(`#make-seek`),
-		chromedp.WaitVisible(`li.mine[data-seek]`),
 	)
+	if err == nil {
+		err = present(ann, `li.mine[data-seek]`, seekWait)
+	}
 	if err != nil {
 		t.Fatalf("making the seek: %v", err)
 	}
 	made := time.Now()
-	if err := waitFor(bob, `li[data-seek] [data-accept]`, seekWait); err != nil {
+	if err := present(bob, `li[data-seek] [data-accept]`, seekWait); err != nil {
 		t.Fatalf("the seek did not show on the other page within %v: %v", seekWait, err)
 	}
 	if !marked(bob) {
 		t.Error("the other page reloaded to show the seek")
 	}
-	row, err := chromedp.Run(bob, chromedp.Text(`li[data-seek]`))
+	row, err := chromedp.Run(bob, chromedp.Evaluate[string](`document.querySelector("li[data-seek]").textContent`))
 	if err != nil || !strings.Contains(row, "Ann") || !strings.Contains(row, "1500?") || !strings.Contains(row, "5+3") || !strings.Contains(row, "Rated") {
 		t.Errorf("the seek reads %q (%v)", row, err)
 	}
 	t.Logf("the seek showed on the other page %v after it was made", time.Since(made).Round(time.Millisecond))
 	accepted := time.Now()
-	if err := chromedp.Do(bob, chromedp.Click(`li[data-seek] [data-accept]`)); err != nil {
+	if err := clickNow(bob, `li[data-seek] [data-accept]`); err != nil {
 		t.Fatal(err)
 	}
 	for name, ctx := range map[string]context.Context{"Ann": ann, "Bob": bob} {
@@ -151,11 +185,15 @@ func TestLobbyRatedGameInBrowsers(t *testing.T) {
 func TestLobbyPoolInBrowsers(t *testing.T) {
 	ctxs, base := browsers(t, 3, true)
 	for i, ctx := range ctxs {
-		if err := chromedp.Do(ctx, chromedp.Navigate(base+"/lobby"), chromedp.Click(`button[data-pool="3+2"]`)); err != nil {
+		err := chromedp.Do(ctx, chromedp.Navigate(base+"/lobby"), chromedp.WaitVisible(`#make-seek`))
+		if err == nil {
+			err = clickNow(ctx, `button[data-pool="3+2"]`)
+		}
+		if err != nil {
 			t.Fatalf("browser %d pressing 3+2: %v", i, err)
 		}
 		if i == 0 {
-			if err := waitFor(ctx, `form[data-pool="3+2"][data-waiting="true"]`, gameWait); err != nil {
+			if err := present(ctx, `form[data-pool="3+2"][data-waiting="true"]`, gameWait); err != nil {
 				t.Fatalf("the first is not waiting: %v", err)
 			}
 		}
@@ -170,7 +208,7 @@ func TestLobbyPoolInBrowsers(t *testing.T) {
 	if pathOf(t, at[0]) != pathOf(t, at[1]) || side(t, ctxs[0]) == side(t, ctxs[1]) {
 		t.Errorf("the first two are at %s (%s) and %s (%s)", at[0], side(t, ctxs[0]), at[1], side(t, ctxs[1]))
 	}
-	if err := waitFor(ctxs[2], `form[data-pool="3+2"][data-waiting="true"]`, gameWait); err != nil {
+	if err := present(ctxs[2], `form[data-pool="3+2"][data-waiting="true"]`, gameWait); err != nil {
 		t.Errorf("the third does not wait: %v", err)
 	}
 }
@@ -245,13 +283,28 @@ func TestLobbyAccessibility(t *testing.T) {
 				t.Fatal(err)
 			}
 			check(bob, "sign in")
-			err := chromedp.Do(ann, chromedp.Navigate(base+"/lobby"), chromedp.Click(`button[data-pool="5+3"]`),
-				chromedp.WaitVisible(`[data-waiting="true"]`), chromedp.Click(`#make-seek`), chromedp.WaitVisible(`li.mine[data-seek]`))
+			err := chromedp.Do(ann, chromedp.Navigate(base+"/lobby"), chromedp.WaitVisible(`#make-seek`))
+			if err == nil {
+				err = clickNow(ann, `button[data-pool="5+3"]`)
+			}
+			if err == nil {
+				err = present(ann, `[data-waiting="true"]`, gameWait)
+			}
+			if err == nil {
+				err = clickNow(ann, `#make-seek`)
+			}
+			if err == nil {
+				err = present(ann, `li.mine[data-seek]`, gameWait)
+			}
 			if err != nil {
 				t.Fatal(err)
 			}
 			check(ann, "the lobby, waiting, with a seek")
-			if err := chromedp.Do(bob, chromedp.Navigate(base+"/lobby"), chromedp.WaitVisible(`li[data-seek] [data-accept]`)); err != nil {
+			err = chromedp.Do(bob, chromedp.Navigate(base+"/lobby"), chromedp.WaitVisible(`#make-seek`))
+			if err == nil {
+				err = present(bob, `li[data-seek] [data-accept]`, gameWait)
+			}
+			if err != nil {
 				t.Fatal(err)
 			}
 			check(bob, "the lobby, a seek to accept")

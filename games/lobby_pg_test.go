@@ -100,15 +100,16 @@ func TestTwoInstancesLobby(t *testing.T) {
 	if err != nil || len(v.Custom()) != 1 || v.Custom()[0].ID != k.ID || v.Custom()[0].Name != "Ann" {
 		t.Fatalf("the other instance's lobby: %+v, %v", v, err)
 	}
-	for len(watchers[0].C()) > 0 {
-		<-watchers[0].C()
-	}
 	id, err := inst[1].AcceptSeek(ctx, bob, k.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !woken(watchers[0], 2*time.Second) || !watchers[0].Paired() {
-		t.Fatal("the maker's lobby on the first instance did not learn of the pairing")
+	// Wakes for the seek's own notice may still come first: wait for the
+	// one that says the maker may be paired.
+	for deadline := time.Now().Add(5 * time.Second); !watchers[0].Paired(); {
+		if !woken(watchers[0], time.Until(deadline)) {
+			t.Fatal("the maker's lobby on the first instance did not learn of the pairing")
+		}
 	}
 	if list, err := inst[0].Pairings(ctx, ann, time.Time{}); err != nil || len(list) != 1 || list[0].Game != id {
 		t.Fatalf("ann's pairings: %+v, %v", list, err)

@@ -107,7 +107,7 @@ func (p *pages) lobbyView(ctx context.Context, cred games.Credential, since time
 		return views.Lobby{}, err
 	}
 	l := views.Lobby{Asset: p.s.asset, Variants: p.s.lobbyVariants(), Named: me.Named(), Since: since.UnixMilli()}
-	l.Events = "/lobby/events?since=" + l.SinceText()
+	l.Events, l.Key = "/lobby/events?since="+l.SinceText(), lobbyKey(v)
 	mine := map[string]string{}
 	for _, k := range v.Of(me.ID) {
 		mine[k.Pool] = k.ID

@@ -1,6 +1,7 @@
 // lobby.js — keeps the lobby live: a server-sent event stream says when
-// the seeks or the pools' counts changed (event "lobby"; the page then
-// asks for /lobby/list and swaps it in) and when the viewer was paired
+// the seeks or the pools' counts changed (event "lobby", whose data sums
+// them up; when it differs from what the page shows, the page asks for
+// /lobby/list and swaps it in) and when the viewer was paired
 // into a game (event "paired"; the page goes there). While the stream is
 // open the viewer's seeks stay alive. Without this file the lobby is
 // plain forms, and a page with a seek open reloads itself (a <noscript>
@@ -28,7 +29,12 @@
   }
 
   var source = new EventSource(lobby.dataset.events);
-  source.addEventListener("lobby", refresh);
+  source.addEventListener("lobby", function (ev) {
+    var key = JSON.parse(ev.data);
+    if (key === lobby.dataset.key) return;
+    lobby.dataset.key = key;
+    refresh();
+  });
   source.addEventListener("paired", function (ev) {
     source.close();
     location.assign(JSON.parse(ev.data).url);

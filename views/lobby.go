@@ -24,9 +24,12 @@ type Lobby struct {
 	// reloads itself, and goes to the game once one is paired.
 	Waiting bool
 	// Events is the page's live stream; Since (unix ms) is when it was
-	// asked for: a pairing since then sends the page to its game.
+	// asked for: a pairing since then sends the page to its game. Key sums
+	// up what the page lists, as the stream's "lobby" events do: the page
+	// asks for its list again only when an event's differs.
 	Events string
 	Since  int64
+	Key    string
 	Error  string
 }
 
