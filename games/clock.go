@@ -16,26 +16,48 @@ type TimeControl struct {
 	Increment time.Duration `json:"increment"`
 }
 
-// maxInitial and maxIncrement bound a time control read from a client.
+// The bounds of a time control read from a client: whole minutes of
+// initial time from MinInitialMinutes to MaxInitialMinutes, whole seconds
+// of increment up to MaxIncrementSeconds.
 const (
-	maxInitial   = 180 * time.Minute
-	maxIncrement = 180 * time.Second
+	MinInitialMinutes   = 1
+	MaxInitialMinutes   = 180
+	MaxIncrementSeconds = 180
 )
 
-// ParseTimeControl reads "minutes+seconds", such as "5+3"; "" is no clock
-// (the zero TimeControl, false).
+// ParseTimeControl reads "minutes+seconds", such as "5+3": whole numbers
+// only, each checked against its bounds before it is turned into a
+// duration (so no input overflows or rounds to a clock of 0). "" is no
+// clock (the zero TimeControl, false).
 func ParseTimeControl(s string) (TimeControl, bool, error) {
 	s = strings.TrimSpace(s)
 	if s == "" || s == "none" || s == "-" {
 		return TimeControl{}, false, nil
 	}
 	min, inc, ok := strings.Cut(s, "+")
-	m, err1 := strconv.ParseFloat(min, 64)
-	i, err2 := strconv.Atoi(inc)
-	if !ok || err1 != nil || err2 != nil || m <= 0 || i < 0 || m*float64(time.Minute) > float64(maxInitial) || time.Duration(i)*time.Second > maxIncrement {
-		return TimeControl{}, false, (&Error{Code: Invalid, Msg: fmt.Sprintf("%q is not a clock: give minutes and seconds of increment, such as 5+3 (at most 180+180).", rules.Clip(s))}).withDetail(BadClock)
+	m, okM := smallUint(min)
+	i, okI := smallUint(inc)
+	if !ok || !okM || !okI || m < MinInitialMinutes || m > MaxInitialMinutes || i > MaxIncrementSeconds {
+		return TimeControl{}, false, (&Error{Code: Invalid, Msg: fmt.Sprintf("%q is not a clock: give whole minutes and whole seconds of increment, such as 5+3 (from %d+0 to %d+%d).",
+			rules.Clip(s), MinInitialMinutes, MaxInitialMinutes, MaxIncrementSeconds)}).withDetail(BadClock)
 	}
-	return TimeControl{Initial: time.Duration(m * float64(time.Minute)), Increment: time.Duration(i) * time.Second}, true, nil
+	return TimeControl{Initial: time.Duration(m) * time.Minute, Increment: time.Duration(i) * time.Second}, true, nil
+}
+
+// smallUint reads a whole number of one to three decimal digits (no sign,
+// no space): every bound of a time control is below 1,000.
+func smallUint(s string) (int, bool) {
+	if len(s) == 0 || len(s) > 3 {
+		return 0, false
+	}
+	n := 0
+	for _, c := range []byte(s) {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n, true
 }
 
 // String writes the time control as "minutes+seconds".

@@ -369,19 +369,69 @@ func TestParseTimeControl(t *testing.T) {
 		err  bool
 	}{
 		{"", games.TimeControl{}, false, false},
+		{"none", games.TimeControl{}, false, false},
 		{"5+3", games.TimeControl{Initial: 5 * time.Minute, Increment: 3 * time.Second}, true, false},
-		{"0.5+0", games.TimeControl{Initial: 30 * time.Second}, true, false},
-		{"15+10", games.TimeControl{Initial: 15 * time.Minute, Increment: 10 * time.Second}, true, false},
+		{" 15+10 ", games.TimeControl{Initial: 15 * time.Minute, Increment: 10 * time.Second}, true, false},
+		{"1+0", games.TimeControl{Initial: time.Minute}, true, false},
+		{"180+180", games.TimeControl{Initial: 180 * time.Minute, Increment: 180 * time.Second}, true, false},
+		{"005+003", games.TimeControl{Initial: 5 * time.Minute, Increment: 3 * time.Second}, true, false},
+		// The probe's: NaN became -9.2e15 ms, a huge increment wrapped
+		// negative, a tiny initial time rounded to 0.
+		{"NaN+0", games.TimeControl{}, false, true},
+		{"5+9223372037", games.TimeControl{}, false, true},
+		{"1e-9+0", games.TimeControl{}, false, true},
+		{"Inf+0", games.TimeControl{}, false, true},
+		{"0.5+0", games.TimeControl{}, false, true}, // whole minutes only
+		{"1e2+0", games.TimeControl{}, false, true},
+		{"0x10+0", games.TimeControl{}, false, true},
 		{"5", games.TimeControl{}, false, true},
-		{"0+3", games.TimeControl{}, false, true},
+		{"0+3", games.TimeControl{}, false, true}, // under the minimum
+		{"0+0", games.TimeControl{}, false, true},
+		{"181+0", games.TimeControl{}, false, true},
 		{"999+0", games.TimeControl{}, false, true},
+		{"5+181", games.TimeControl{}, false, true},
 		{"5+-1", games.TimeControl{}, false, true},
+		{"-5+1", games.TimeControl{}, false, true},
+		{"+5+3", games.TimeControl{}, false, true},
+		{"5++3", games.TimeControl{}, false, true},
+		{"5+3+1", games.TimeControl{}, false, true},
+		{"5 +3", games.TimeControl{}, false, true},
+		{"٥+3", games.TimeControl{}, false, true}, // an Arabic-Indic five
+		{"0005+3", games.TimeControl{}, false, true},
 	} {
 		got, ok, err := games.ParseTimeControl(tt.in)
 		if got != tt.want || ok != tt.ok || (err != nil) != tt.err {
 			t.Errorf("ParseTimeControl(%q) = %v, %v, %v", tt.in, got, ok, err)
 		}
+		if err != nil && games.ErrorOf(err).Detail != "bad_clock" {
+			t.Errorf("ParseTimeControl(%q): detail %q, want bad_clock", tt.in, games.ErrorOf(err).Detail)
+		}
 	}
+}
+
+// FuzzParseTimeControl: whatever the text, a clock read is within its
+// bounds, reads back from its own String, and nothing panics.
+func FuzzParseTimeControl(f *testing.F) {
+	for _, s := range []string{"5+3", "NaN+0", "5+9223372037", "1e-9+0", "180+180", "0+0", "+1+1", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		tc, ok, err := games.ParseTimeControl(s)
+		if err != nil || !ok {
+			if ok || tc != (games.TimeControl{}) {
+				t.Fatalf("%q: refused or none, yet %v, %v", s, tc, ok)
+			}
+			return
+		}
+		if tc.Initial < games.MinInitialMinutes*time.Minute || tc.Initial > games.MaxInitialMinutes*time.Minute ||
+			tc.Increment < 0 || tc.Increment > games.MaxIncrementSeconds*time.Second ||
+			tc.Initial%time.Minute != 0 || tc.Increment%time.Second != 0 {
+			t.Fatalf("%q read as %+v", s, tc)
+		}
+		if back, ok, err := games.ParseTimeControl(tc.String()); err != nil || !ok || back != tc {
+			t.Fatalf("%q read as %v, whose String %q reads back as %v, %v", s, tc, tc.String(), back, err)
+		}
+	})
 }
 
 func TestFeed(t *testing.T) {
