@@ -278,7 +278,8 @@ func TestSQLiteStaleSavesFailAlone(t *testing.T) {
 }
 
 // TestSQLiteSecondStoreRefused opens a second store on a file a first one
-// has open: it is refused, saying why, until the first is closed.
+// has open, by its name, a symbolic link and a hard link: it is refused,
+// saying why, until the first is closed.
 func TestSQLiteSecondStoreRefused(t *testing.T) {
 	if lock, _ := lockFile(filepath.Join(t.TempDir(), "x")); lock == nil {
 		t.Skip("no file locks on this system")
@@ -287,18 +288,21 @@ func TestSQLiteSecondStoreRefused(t *testing.T) {
 	path := filepath.Join(dir, "games.db")
 	first := openSQLite(t, path, Options{})
 	id := newGame(t, first)
-	// By its name, and by another name of the same file.
-	link := filepath.Join(dir, "link.db")
+	// By its name, and by other names of the same file.
+	link, hard := filepath.Join(dir, "link.db"), filepath.Join(dir, "hard.db")
 	if err := os.Symlink(path, link); err != nil {
 		t.Fatal(err)
 	}
-	for _, p := range []string{path, link} {
+	if err := os.Link(path, hard); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{path, link, hard} {
 		s, err := OpenSQLite(context.Background(), p, Options{})
 		if err == nil {
 			s.Close()
 			t.Fatalf("a second store opened %s", p)
 		}
-		if msg := err.Error(); !strings.Contains(msg, "another banchess process is serving it") || !strings.Contains(msg, "games.db.lock") {
+		if msg := err.Error(); !strings.Contains(msg, "another banchess process is serving it") || !strings.Contains(msg, p) {
 			t.Errorf("the refusal says %q", msg)
 		}
 	}
@@ -308,7 +312,8 @@ func TestSQLiteSecondStoreRefused(t *testing.T) {
 }
 
 // TestSQLiteLockReleasedOnKill opens a store in another process, finds the
-// file refused while it runs, kills it with SIGKILL and opens the file.
+// file refused while it runs (by its name and by a hard link), kills it
+// with SIGKILL and opens the file.
 func TestSQLiteLockReleasedOnKill(t *testing.T) {
 	if path := os.Getenv("BANCHESS_TEST_HOLD_DB"); path != "" {
 		// The child: hold the store open until killed.
@@ -338,8 +343,19 @@ func TestSQLiteLockReleasedOnKill(t *testing.T) {
 	sc := bufio.NewScanner(out)
 	for sc.Scan() && sc.Text() != "holding" {
 	}
-	if _, err := OpenSQLite(context.Background(), path, Options{}); err == nil || !strings.Contains(err.Error(), "another banchess process") {
-		t.Fatalf("opening the file another process serves: %v", err)
+	// By its name, and by a hard link made while it serves: within one
+	// process SQLite itself notices the file twice, across two it did not.
+	hard := filepath.Join(filepath.Dir(path), "hard.db")
+	if err := os.Link(path, hard); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{path, hard} {
+		if s, err := OpenSQLite(context.Background(), p, Options{}); err == nil || !strings.Contains(err.Error(), "another banchess process") {
+			if err == nil {
+				s.Close()
+			}
+			t.Fatalf("opening %s, which another process serves: %v", p, err)
+		}
 	}
 	if err := cmd.Process.Kill(); err != nil { // SIGKILL: no deferred Close runs
 		t.Fatal(err)
