@@ -129,15 +129,37 @@ func (s *Service) analyse(ctx context.Context, g *rules.Game, req AnalysisReques
 		return engine.Result{}, gameOver(o)
 	}
 	res, err := s.analyser.Analyse(ctx, g, lim)
+	var busy *engine.BusyError
 	switch {
+	case errors.Is(err, engine.ErrPreempted):
+		return res, nil // cut short for the computer's plies: what it found so far
 	case errors.Is(err, engine.ErrVariant):
 		return engine.Result{}, s.unsupported("The engine plays %s only", g.Variant())
+	case errors.As(err, &busy):
+		return engine.Result{}, engineBusy(busy)
 	case errors.Is(err, engine.ErrBusy):
-		return engine.Result{}, Errorf(TooMany, "The engine is busy with other analyses; try again in a moment.").withDetail(EngineBusy)
+		return engine.Result{}, engineBusy(&engine.BusyError{Reason: engine.QueueFull, Wait: time.Second})
 	case err != nil:
 		return engine.Result{}, ErrorOf(err)
 	}
 	return res, nil
+}
+
+// engineBusy refuses an analysis the engine would not take now, saying
+// when to try again.
+func engineBusy(busy *engine.BusyError) *Error {
+	secs := seconds(busy.Wait)
+	var e *Error
+	switch busy.Reason {
+	case engine.ClientBusy:
+		e = Errorf(TooMany, "An analysis of yours is running already: the engine takes one at a time from each player. Try again in %d s.", secs).withDetail(AnalysisRunning)
+	case engine.ClientRate:
+		e = Errorf(TooMany, "You have used your share of the engine for now. Try again in %d s.", secs).withDetail(AnalysisRate)
+	default:
+		e = Errorf(TooMany, "The engine is busy with other analyses. Try again in %d s.", secs).withDetail(EngineBusy)
+	}
+	e.RetryAfter = time.Duration(secs) * time.Second
+	return e
 }
 
 // gameOver refuses to analyse a finished game.

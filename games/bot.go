@@ -72,28 +72,31 @@ func (s *Service) CreateBot(ctx context.Context, cred Credential, g *rules.Game,
 		return "", 0, ErrorOf(err)
 	}
 	s.timers.set(rec.ID, flagTimerOf(rec, now), s.checkClock)
-	s.bots.schedule(s, rec.ID, botJobOf(rec, now))
+	s.bots.schedule(s, rec.ID, botJobOf(rec, now, engine.ClientOf(ctx)))
 	return rec.ID, side, nil
 }
 
 // botJob is a search the computer owes a game: its copy of the game, taken
-// under the lock, the ply it was taken at and, in a game with a clock,
-// the computer's clock then.
+// under the lock, the ply it was taken at, in a game with a clock the
+// computer's clock then, and the client whose request made it due (the
+// engine shares its workers fairly among clients).
 type botJob struct {
-	game  *rules.Game
-	ply   int
-	level int
-	clock *engine.Clock
-	at    time.Time // when the clock was read, on the machine's clock
+	game   *rules.Game
+	ply    int
+	level  int
+	clock  *engine.Clock
+	at     time.Time // when the clock was read, on the machine's clock
+	client string
 }
 
 // botOverhead is the time a ply of the computer's loses outside its
 // search (starting it, replaying the game, saving the ply).
 const botOverhead = 50 * time.Millisecond
 
-// botJobOf returns the search rec needs at now, or nil when the computer
-// plays no part in it or is not to act.
-func botJobOf(rec *Record, now time.Time) *botJob {
+// botJobOf returns the search rec needs at now, for client (see
+// engine.WithClient), or nil when the computer plays no part in it or is
+// not to act.
+func botJobOf(rec *Record, now time.Time, client string) *botJob {
 	g := rec.Game
 	if rec.Bot == nil || g.Outcome().Over() || g.Turn().Actor != rec.Bot.Color {
 		return nil
@@ -102,7 +105,7 @@ func botJobOf(rec *Record, now time.Time) *botJob {
 	if err != nil {
 		return nil // the game replays from its own record; never seen
 	}
-	job := &botJob{game: cp, ply: g.Ply(), level: rec.Bot.Level, at: time.Now()}
+	job := &botJob{game: cp, ply: g.Ply(), level: rec.Bot.Level, at: time.Now(), client: client}
 	if c := rec.Clock; c != nil && c.Running == rec.Bot.Color {
 		job.clock = &engine.Clock{Left: c.Left(rec.Bot.Color, now), Increment: c.Control.Increment, Overhead: botOverhead}
 	}
@@ -158,13 +161,13 @@ func (b *bots) idle(id string) bool {
 	return b.pending[id] == nil && !b.closed
 }
 
-// resume starts game id's search when the computer is to act and none is
-// pending: after a restart, or a change another server made.
-func (s *Service) resume(id string, rec *Record) *botJob {
+// resume starts game id's search, for client, when the computer is to act
+// and none is pending: after a restart, or a change another server made.
+func (s *Service) resume(id string, rec *Record, client string) *botJob {
 	if rec.Bot == nil || !s.bots.idle(id) {
 		return nil
 	}
-	return botJobOf(rec, s.now())
+	return botJobOf(rec, s.now(), client)
 }
 
 // stop cancels every search and waits for them to end.
@@ -198,7 +201,7 @@ func (s *Service) botPlay(ctx context.Context, id string, job *botJob, perPly ti
 		search, cancel = context.WithDeadline(ctx, job.at.Add(lim.Time))
 		defer cancel()
 	}
-	res, err := s.analyser.Play(search, job.game, lim)
+	res, err := s.analyser.Play(engine.WithClient(search, job.client), job.game, lim)
 	if ctx.Err() != nil {
 		return
 	}

@@ -3,6 +3,7 @@ package games_test
 import (
 	"context"
 	"errors"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -249,15 +250,21 @@ func TestCreateBotRefuses(t *testing.T) {
 func TestBotWithEngine(t *testing.T) {
 	e := newEnv(t, games.WithAnalyser(engine.NewPool(1, 2, 1)))
 	defer e.svc.Close()
+	e.botGame(e.ctx, rules.New(rules.Classic{}), rules.Black).waitPly(2)
+}
+
+// botGame starts g against the computer at level 1 on e's engine, for
+// ctx's client, the human playing side.
+func (e *env) botGame(ctx context.Context, g *rules.Game, side rules.Color) *botEnv {
+	e.t.Helper()
 	cred := e.cred()
-	id, _, err := e.svc.CreateBot(e.ctx, cred, rules.New(rules.Classic{}), games.BotSettings{Color: rules.Black, Level: 1})
+	id, _, err := e.svc.CreateBot(ctx, cred, g, games.BotSettings{Color: side, Level: 1})
 	if err != nil {
-		t.Fatal(err)
+		e.t.Fatal(err)
 	}
 	w, _ := e.svc.Watch(e.ctx, id, cred)
-	defer w.Close()
-	b := &botEnv{env: e, cred: cred, id: id, watch: w}
-	b.waitPly(2)
+	e.t.Cleanup(w.Close)
+	return &botEnv{env: e, cred: cred, id: id, watch: w}
 }
 
 // A server that starts again finds the computer to act and resumes it at
@@ -332,4 +339,52 @@ func TestBotOutOfTime(t *testing.T) {
 	s := b.eng.next(t)                                                // never answered
 	<-s.ctx.Done()
 	b.waitPly(2)
+}
+
+// TestBotFairAmongClients: one client's many games against the computer
+// at level 8 do not hold up another client's level-1 game — the engine
+// serves the client it served least recently, so the other's ply goes
+// after at most the search running and one more, not after all of the
+// first client's.
+func TestBotFairAmongClients(t *testing.T) {
+	pool := &countingPool{Pool: engine.NewPool(1, 0, 1)}
+	e := newEnv(t, games.WithAnalyser(pool), games.WithBotTime(100*time.Millisecond))
+	defer e.svc.Close()
+	flood := engine.WithClient(e.ctx, "198.51.100.7")
+	var theirs []string
+	for range 8 { // the computer, Black, bans first in each
+		id, _, err := e.svc.CreateBot(flood, e.cred(), rules.New(rules.BanChess{}), games.BotSettings{Color: rules.White, Level: 8})
+		if err != nil {
+			t.Fatal(err)
+		}
+		theirs = append(theirs, id)
+	}
+	for deadline := time.Now().Add(5 * time.Second); pool.plays.Load() < 8; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d of the 8 searches asked for", pool.plays.Load())
+		}
+	}
+	e.botGame(engine.WithClient(e.ctx, "203.0.113.9"), rules.New(rules.BanChess{}), rules.White).waitPly(2)
+	played := 0
+	for _, other := range theirs {
+		e.svc.View(e.ctx, other, "", func(rec *games.Record, _ games.Seats) {
+			if rec.Game.Ply() > 1 {
+				played++
+			}
+		})
+	}
+	if played > 2 {
+		t.Errorf("the level-1 game's ply came after %d of the other client's 8 level-8 plies, want at most 2", played)
+	}
+}
+
+// countingPool counts the computer's searches asked of a pool.
+type countingPool struct {
+	*engine.Pool
+	plays atomic.Int32
+}
+
+func (p *countingPool) Play(ctx context.Context, g *rules.Game, lim engine.Limits) (engine.Result, error) {
+	p.plays.Add(1)
+	return p.Pool.Play(ctx, g, lim)
 }

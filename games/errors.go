@@ -65,7 +65,9 @@ const (
 	BadBudget          Detail = "bad_budget"          // Invalid: an analysis's time out of bounds
 	BadDepth           Detail = "bad_depth"           // Invalid: an analysis's depth out of bounds
 	UnsupportedVariant Detail = "unsupported_variant" // Invalid: the engine does not play this variant
-	EngineBusy         Detail = "engine_busy"         // TooMany: every analyst busy, the queue full
+	EngineBusy         Detail = "engine_busy"         // TooMany: every analyst busy, the queue full or the wait too long
+	AnalysisRunning    Detail = "analysis_running"    // TooMany: the client has an analysis running or waiting already
+	AnalysisRate       Detail = "analysis_rate"       // TooMany: the client has used its share of the engine's time
 	AnalysisLocked     Detail = "analysis_locked"     // Forbidden: a game between two players, until it ends
 	NoReview           Detail = "no_review"           // NotFound: the game as it stands has no review
 	NothingToReview    Detail = "nothing_to_review"   // Conflict: a review of a game with no ply

@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"time"
 
+	"github.com/banchess/banchess/engine"
 	"github.com/banchess/banchess/password"
 	"github.com/banchess/banchess/rating"
 	"github.com/banchess/banchess/rules"
@@ -273,7 +274,7 @@ func (s *Service) View(ctx context.Context, id string, cred Credential, fn ViewF
 				expired = true
 				return nil
 			}
-			job = s.resume(id, rec)
+			job = s.resume(id, rec, engine.ClientOf(ctx))
 			fn(rec, seatsOf(rec, holder))
 			return nil
 		})
@@ -486,7 +487,7 @@ func (s *Service) update(ctx context.Context, id string, cred Credential, then V
 		}
 		timer = flagTimerOf(rec, now)
 		if changed {
-			job = botJobOf(rec, now)
+			job = botJobOf(rec, now, engine.ClientOf(ctx))
 		}
 		if then != nil {
 			then(rec, seats)

@@ -1,0 +1,60 @@
+package games_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/banchess/banchess/engine"
+	"github.com/banchess/banchess/games"
+	"github.com/banchess/banchess/rules"
+)
+
+// TestAnalysisShares: a client's second analysis while its first runs is
+// refused (429 analysis_running); the computer's ply cuts a long analysis
+// short, which answers what it found so far; another client's analysis
+// waits its turn and is answered.
+func TestAnalysisShares(t *testing.T) {
+	e := newEnv(t, games.WithAnalyser(engine.NewPool(1, 4, 1, engine.WithYieldAfter(30*time.Millisecond))))
+	defer e.svc.Close()
+	a := engine.WithClient(e.ctx, "192.0.2.1")
+	type answer struct {
+		res engine.Result
+		err error
+	}
+	long := make(chan answer, 1)
+	analyseLong := func() {
+		res, err := e.svc.AnalysePosition(a, rules.StartFEN, "", games.AnalysisRequest{Budget: games.MaxAnalysisBudget})
+		long <- answer{res, err}
+	}
+	go analyseLong()
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(time.Millisecond) {
+		_, err := e.svc.AnalysePosition(a, rules.StartFEN, "", games.AnalysisRequest{Budget: 10 * time.Millisecond})
+		if e := games.ErrorOf(err); err != nil && e.Code == games.TooMany && e.Detail == games.AnalysisRunning && e.RetryAfter >= time.Second {
+			break
+		}
+		select {
+		case got := <-long: // the short one came first, and refused it: again
+			if e := games.ErrorOf(got.err); got.err == nil || e.Detail != games.AnalysisRunning {
+				t.Fatalf("the long analysis: %v, %v", got.res, got.err)
+			}
+			go analyseLong()
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("a second analysis while the first runs: %v, want analysis_running", err)
+		}
+	}
+	other := make(chan answer, 1)
+	go func() {
+		res, err := e.svc.AnalysePosition(engine.WithClient(e.ctx, "192.0.2.2"), rules.StartFEN, "", games.AnalysisRequest{Budget: 100 * time.Millisecond})
+		other <- answer{res, err}
+	}()
+	e.botGame(engine.WithClient(e.ctx, "192.0.2.3"), rules.New(rules.BanChess{}), rules.White).waitPly(2)
+	got := <-long
+	if got.err != nil || got.res.Best == (rules.Action{}) || got.res.Time >= games.MaxAnalysisBudget/2 {
+		t.Errorf("the analysis cut short for the computer: %+v, %v; want its result so far", got.res, got.err)
+	}
+	if got := <-other; got.err != nil || got.res.Best == (rules.Action{}) {
+		t.Errorf("the other client's analysis: %+v, %v", got.res, got.err)
+	}
+}

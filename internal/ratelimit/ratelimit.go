@@ -1,0 +1,125 @@
+// Package ratelimit keeps a token bucket per key (a client's address, say):
+// a steady rate of tokens with room for a burst, spent by requests of any
+// cost.
+package ratelimit
+
+import (
+	"math"
+	"sync"
+	"time"
+)
+
+// Limiter is a token bucket per key. A bucket left alone long enough to
+// fill up again is the same as a new one, so it is dropped: memory follows
+// the number of keys seen in that time. A nil *Limiter limits nothing.
+type Limiter struct {
+	rate  float64       // tokens added a second
+	burst float64       // tokens a bucket holds at most
+	idle  time.Duration // time to fill an empty bucket
+	now   func() time.Time
+
+	mu      sync.Mutex
+	buckets map[string]bucket
+	swept   time.Time
+}
+
+type bucket struct {
+	tokens float64
+	last   time.Time // when tokens was counted
+}
+
+// maxIdle caps the time a bucket is kept, for very slow rates.
+const maxIdle = 24 * time.Hour
+
+// New returns a limiter of perSecond tokens a second with room for burst
+// (zero or less: twice the rate, at least one), or nil when perSecond is
+// not a positive finite number. now gives the time (nil: time.Now).
+func New(perSecond, burst float64, now func() time.Time) *Limiter {
+	if !(perSecond > 0) || math.IsInf(perSecond, 1) {
+		return nil
+	}
+	if now == nil {
+		now = time.Now
+	}
+	if !(burst > 0) {
+		burst = max(1, math.Ceil(2*perSecond))
+	}
+	idle := maxIdle
+	if secs := burst / perSecond; secs < maxIdle.Seconds() {
+		idle = time.Duration(secs * float64(time.Second))
+	}
+	return &Limiter{rate: perSecond, burst: burst, idle: idle, now: now, buckets: map[string]bucket{}, swept: now()}
+}
+
+// Take spends cost tokens from key's bucket and returns 0, or, when the
+// bucket holds fewer, spends nothing and returns how long until it holds
+// cost (at most a day; a cost above the burst is never affordable, and
+// waits a day).
+func (l *Limiter) Take(key string, cost float64) time.Duration {
+	if l == nil {
+		return 0
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	b := l.bucket(key)
+	var wait time.Duration
+	if b.tokens >= cost {
+		b.tokens -= cost
+	} else if cost > l.burst {
+		wait = maxIdle
+	} else {
+		wait = min(maxIdle, max(1, time.Duration((cost-b.tokens)/l.rate*float64(time.Second))))
+	}
+	l.buckets[key] = b
+	return wait
+}
+
+// Refund gives key's bucket back tokens it took and did not use (up to
+// its room).
+func (l *Limiter) Refund(key string, tokens float64) {
+	if l == nil || !(tokens > 0) {
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	b := l.bucket(key)
+	b.tokens = min(l.burst, b.tokens+tokens)
+	l.buckets[key] = b
+}
+
+// bucket returns key's bucket filled up to now; l.mu is held.
+func (l *Limiter) bucket(key string) bucket {
+	now := l.now()
+	if now.Sub(l.swept) >= l.idle {
+		l.sweep(now)
+	}
+	b, ok := l.buckets[key]
+	switch {
+	case !ok:
+		b = bucket{tokens: l.burst, last: now}
+	case now.After(b.last):
+		b.tokens = min(l.burst, b.tokens+now.Sub(b.last).Seconds()*l.rate)
+		b.last = now
+	}
+	return b
+}
+
+// sweep drops the buckets that have filled up again.
+func (l *Limiter) sweep(now time.Time) {
+	for k, b := range l.buckets {
+		if now.Sub(b.last) >= l.idle {
+			delete(l.buckets, k)
+		}
+	}
+	l.swept = now
+}
+
+// Len counts the buckets kept.
+func (l *Limiter) Len() int {
+	if l == nil {
+		return 0
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return len(l.buckets)
+}

@@ -1,0 +1,87 @@
+package ratelimit
+
+import (
+	"fmt"
+	"math"
+	"testing"
+	"time"
+)
+
+type clock struct{ t time.Time }
+
+func (c *clock) now() time.Time                       { return c.t }
+func (c *clock) add(d time.Duration)                  { c.t = c.t.Add(d) }
+func newClock() *clock                                { return &clock{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)} }
+func (c *clock) limiter(rate, burst float64) *Limiter { return New(rate, burst, c.now) }
+
+func TestTake(t *testing.T) {
+	clk := newClock()
+	l := clk.limiter(2, 3) // 2 a second, 3 at once
+	for i := range 3 {
+		if wait := l.Take("a", 1); wait != 0 {
+			t.Fatalf("take %d within the burst: wait %v", i+1, wait)
+		}
+	}
+	if wait := l.Take("a", 1); wait != 500*time.Millisecond {
+		t.Fatalf("over the burst: wait %v, want 500ms", wait)
+	}
+	if wait := l.Take("b", 1); wait != 0 {
+		t.Fatalf("another key: wait %v", wait)
+	}
+	clk.add(250 * time.Millisecond)
+	if wait := l.Take("a", 1); wait != 250*time.Millisecond {
+		t.Fatalf("a refusal spent a token: wait %v, want 250ms", wait)
+	}
+	clk.add(250 * time.Millisecond)
+	if wait := l.Take("a", 1); wait != 0 {
+		t.Fatalf("after the wait: %v", wait)
+	}
+
+	// Memory stays bounded: buckets full again are dropped.
+	for i := range 1000 {
+		l.Take(fmt.Sprint("client", i), 1)
+	}
+	if n := l.Len(); n != 1002 {
+		t.Fatalf("%d buckets, want 1002", n)
+	}
+	clk.add(l.idle)
+	l.Take("a", 1)
+	if n := l.Len(); n != 1 {
+		t.Fatalf("%d buckets after they filled up, want 1", n)
+	}
+
+	if got := clk.limiter(10, 0); got.burst != 20 {
+		t.Errorf("default burst %v, want twice the rate", got.burst)
+	}
+	for _, rate := range []float64{0, -1, math.NaN(), math.Inf(1)} {
+		if l := clk.limiter(rate, 5); l != nil || l.Take("x", 1) != 0 || l.Len() != 0 {
+			t.Errorf("rate %v limits", rate)
+		}
+		l.Refund("x", 1) // a nil limiter takes refunds too
+	}
+}
+
+// TestCost spends tokens by cost (seconds of a search, say) and gives back
+// what was not used.
+func TestCost(t *testing.T) {
+	clk := newClock()
+	l := clk.limiter(0.5, 60) // 30 a minute, 60 at once
+	if wait := l.Take("a", 50); wait != 0 {
+		t.Fatalf("50 of 60: wait %v", wait)
+	}
+	if wait := l.Take("a", 20); wait != 20*time.Second {
+		t.Fatalf("20 more with 10 left: wait %v, want 20s", wait)
+	}
+	l.Refund("a", 45) // used 5 of the 50
+	if wait := l.Take("a", 55); wait != 0 {
+		t.Fatalf("55 of the 55 left after the refund: wait %v", wait)
+	}
+	l.Refund("a", 1000)
+	if wait := l.Take("a", 61); wait != maxIdle {
+		t.Fatalf("over the burst after a large refund: wait %v, want %v", wait, maxIdle)
+	}
+	l.Refund("a", -5) // not a refund
+	if wait := l.Take("a", 60); wait != 0 {
+		t.Fatalf("a negative refund took tokens: wait %v", wait)
+	}
+}
