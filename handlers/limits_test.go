@@ -374,54 +374,6 @@ func TestLimitsOff(t *testing.T) {
 	}
 }
 
-func TestRateLimiter(t *testing.T) {
-	clock := newTestClock()
-	l := newRateLimiter(2, 3, clock.now) // 2 a second, 3 at once
-	for i := range 3 {
-		if wait := l.take("a"); wait != 0 {
-			t.Fatalf("take %d within the burst: wait %v", i+1, wait)
-		}
-	}
-	if wait := l.take("a"); wait != 500*time.Millisecond {
-		t.Fatalf("over the burst: wait %v, want 500ms", wait)
-	}
-	if wait := l.take("b"); wait != 0 {
-		t.Fatalf("another key: wait %v", wait)
-	}
-	clock.add(250 * time.Millisecond)
-	if wait := l.take("a"); wait != 250*time.Millisecond {
-		t.Fatalf("a refusal spent a token: wait %v, want 250ms", wait)
-	}
-	clock.add(250 * time.Millisecond)
-	if wait := l.take("a"); wait != 0 {
-		t.Fatalf("after the wait: %v", wait)
-	}
-
-	// Memory stays bounded: buckets full again are dropped.
-	for i := range 1000 {
-		l.take(fmt.Sprint("client", i))
-	}
-	if n := len(l.buckets); n != 1002 {
-		t.Fatalf("%d buckets, want 1002", n)
-	}
-	clock.add(l.idle)
-	l.take("a")
-	if n := len(l.buckets); n != 1 {
-		t.Fatalf("%d buckets after they filled up, want 1", n)
-	}
-
-	if got := newRateLimiter(10, 0, clock.now); got.burst != 20 {
-		t.Errorf("default burst %v, want twice the rate", got.burst)
-	}
-	for _, rate := range []float64{0, -1, nan(), inf()} {
-		if l := newRateLimiter(rate, 5, clock.now); l != nil || l.take("x") != 0 {
-			t.Errorf("rate %v limits", rate)
-		}
-	}
-}
-
-func nan() float64 { z := 0.0; return z / z }
-func inf() float64 { z := 0.0; return 1 / z }
 
 func TestClientKey(t *testing.T) {
 	for in, want := range map[string]string{

@@ -16,6 +16,7 @@ import (
 	"github.com/banchess/banchess/boardimage"
 	"github.com/banchess/banchess/engine"
 	"github.com/banchess/banchess/games"
+	"github.com/banchess/banchess/internal/ratelimit"
 	"github.com/banchess/banchess/static"
 	"github.com/banchess/banchess/views"
 )
@@ -35,8 +36,8 @@ type Server struct {
 	limits     Limits
 	trustProxy bool
 	log        *slog.Logger
-	posts      *rateLimiter         // POSTs per client; nil: no limit
-	created    *rateLimiter         // games created per client; nil: no limit
+	posts      *ratelimit.Limiter   // POSTs per client; nil: no limit
+	created    *ratelimit.Limiter   // games created per client; nil: no limit
 	baseURL    string               // scheme://host for absolute links; "": the request's
 	gameWait   time.Duration        // how long a request may wait to read games
 	images     *boardimage.Renderer // draws /img/…; nil: /img answers 503
@@ -133,8 +134,8 @@ func New(svc *games.Service, now func() time.Time, opts ...Option) *Server {
 		s.log.Error("position images are off", "err", err)
 	}
 	s.images = images
-	s.posts = newRateLimiter(s.limits.PostsPerSecond, s.limits.PostBurst, now)
-	s.created = newRateLimiter(float64(s.limits.GamesPerMinute)/60, s.limits.GamesPerMinute, now)
+	s.posts = ratelimit.New(s.limits.PostsPerSecond, float64(s.limits.PostBurst), now)
+	s.created = ratelimit.New(float64(s.limits.GamesPerMinute)/60, float64(s.limits.GamesPerMinute), now)
 	return s
 }
 
