@@ -374,7 +374,6 @@ func TestLimitsOff(t *testing.T) {
 	}
 }
 
-
 func TestClientKey(t *testing.T) {
 	for in, want := range map[string]string{
 		"192.0.2.1":            "192.0.2.1",
