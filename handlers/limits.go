@@ -5,10 +5,12 @@ import (
 	"math"
 	"net"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/banchess/banchess/engine"
 	"github.com/banchess/banchess/games"
 )
 
@@ -85,4 +87,19 @@ func clientKey(ip string) string {
 		return ip
 	}
 	return parsed.Mask(net.CIDRMask(64, 128)).String() + "/64"
+}
+
+// searchClient names the request's client (clientKey) on its context for
+// the engine, which shares its workers fairly among clients and bounds
+// each one's analyses (engine.WithClient): an analysis asked for, and the
+// computer's ply a request makes due, count as the client's. Static files
+// and images search nothing.
+func searchClient(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		r := c.Request()
+		if p := r.URL.Path; !strings.HasPrefix(p, "/static/") && !strings.HasPrefix(p, imagePrefix) {
+			c.SetRequest(r.WithContext(engine.WithClient(r.Context(), clientKey(c.RealIP()))))
+		}
+		return next(c)
+	}
 }
