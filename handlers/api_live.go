@@ -62,6 +62,11 @@ func (a *api) offer(c echo.Context) error {
 		return err
 	}
 	return a.write(c, func(ctx context.Context, id string, cred games.Credential, then games.ViewFunc) error {
+		then, settle, err := a.s.rematchAllowance(c, offer, a.s.acceptsOffer(ctx, id, cred, offer), then)
+		if err != nil {
+			return err
+		}
+		defer settle()
 		return a.s.games.MakeOffer(ctx, id, cred, offer, then)
 	})
 }
@@ -74,6 +79,11 @@ func (a *api) answerOffer(accept bool) echo.HandlerFunc {
 			return err
 		}
 		return a.write(c, func(ctx context.Context, id string, cred games.Credential, then games.ViewFunc) error {
+			then, settle, err := a.s.rematchAllowance(c, offer, accept, then)
+			if err != nil {
+				return err
+			}
+			defer settle()
 			return a.s.games.AnswerOffer(ctx, id, cred, offer, accept, then)
 		})
 	}

@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"net"
@@ -77,6 +78,45 @@ func (s *Server) allowGame(c echo.Context) error {
 			fmt.Sprintf("This address has started %d games in the last minute, the most this server allows.", s.limits.GamesPerMinute))
 	}
 	return nil
+}
+
+// rematchAllowance spends one of the games the client may start this
+// minute on a request that accepts a rematch (accepts) — its answer, or an
+// offer of one the opponent made already — so that a chain of resign,
+// offer, accept is bounded as new games are. It returns then wrapped to
+// note whether the game has a rematch afterwards, and settle, to call once
+// the request is done, which gives the game back when none was started.
+func (s *Server) rematchAllowance(c echo.Context, offer games.Offer, accepts bool, then games.ViewFunc) (games.ViewFunc, func(), error) {
+	if offer != games.OfferRematch || !accepts {
+		return then, func() {}, nil
+	}
+	if err := s.allowGame(c); err != nil {
+		return nil, nil, err
+	}
+	started := false
+	noting := func(rec *games.Record, seats games.Seats) {
+		started = rec.Rematch != ""
+		if then != nil {
+			then(rec, seats)
+		}
+	}
+	key := clientKey(c.RealIP())
+	return noting, func() {
+		if !started {
+			s.created.Refund(key, 1)
+		}
+	}, nil
+}
+
+// acceptsOffer reports whether cred's offer of offer in game id accepts
+// the one its opponent has made (see games.Service.MakeOffer).
+func (s *Server) acceptsOffer(ctx context.Context, id string, cred games.Credential, offer games.Offer) bool {
+	accepts := false
+	s.games.View(ctx, id, cred, func(rec *games.Record, seats games.Seats) {
+		by := rec.Offers.Rematch
+		accepts = offer == games.OfferRematch && by != 0 && seats.Any() && !seats.Has(by)
+	})
+	return accepts
 }
 
 // clientKey is what the rate limits count by: the IP address, or for IPv6

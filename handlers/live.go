@@ -116,7 +116,14 @@ func (p *pages) offer(c echo.Context, id string, o *views.Options) error {
 		return err
 	}
 	news := func(rec *games.Record) string { return offerNews(rec, offer) }
-	if err := p.s.games.MakeOffer(c.Request().Context(), id, player(c), offer, announce(o, news)); err != nil {
+	ctx := c.Request().Context()
+	then, settle, err := p.s.rematchAllowance(c, offer, p.s.acceptsOffer(ctx, id, player(c), offer), announce(o, news))
+	if err != nil {
+		return err
+	}
+	err = p.s.games.MakeOffer(ctx, id, player(c), offer, then)
+	settle()
+	if err != nil {
 		return err
 	}
 	return p.done(c, id, *o)
@@ -143,7 +150,13 @@ func (p *pages) answer(c echo.Context, id string, o *views.Options) error {
 		}
 		return "Offer declined"
 	}
-	if err := p.s.games.AnswerOffer(c.Request().Context(), id, player(c), offer, accept, announce(o, news)); err != nil {
+	then, settle, err := p.s.rematchAllowance(c, offer, accept, announce(o, news))
+	if err != nil {
+		return err
+	}
+	err = p.s.games.AnswerOffer(c.Request().Context(), id, player(c), offer, accept, then)
+	settle()
+	if err != nil {
 		return err
 	}
 	if accept && offer == games.OfferRematch {

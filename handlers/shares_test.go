@@ -2,12 +2,15 @@ package handlers
 
 import (
 	"bytes"
+	"encoding/json"
 	"net/http"
 	"net/url"
 	"strconv"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/labstack/echo/v4"
 
 	"github.com/banchess/banchess/engine"
 	"github.com/banchess/banchess/rules"
@@ -81,5 +84,56 @@ func TestAnalysisShareAmongClients(t *testing.T) {
 	}
 	if game.Ply != 2 {
 		t.Errorf("the computer's first ply: the game is at ply %d, want 2", game.Ply)
+	}
+}
+
+// as sends body as token ("" for none), from the test's one address.
+func (a *apiT) as(token, path, body string, want int) []byte {
+	a.t.Helper()
+	r := a.doAs(token, http.MethodPost, path, body)
+	if r.code != want {
+		a.t.Fatalf("POST %s: %d, want %d: %s", path, r.code, want, r.body)
+	}
+	return r.body
+}
+
+// TestRematchCountsAsAGame: a chain of resign, offer, accept from one
+// address starts games as fast as it goes, so each rematch counts against
+// the games a minute of the address that accepts it; past them it is
+// refused (429 too_many_games, Retry-After) and nothing changes. A
+// request that starts no rematch (an offer the opponent has not made,
+// an answer to none) spends nothing.
+func TestRematchCountsAsAGame(t *testing.T) {
+	e := echo.New()
+	New(newService(nil), apiClock, WithLimits(Limits{GamesPerMinute: 4})).Register(e)
+	a := newAPIT(t, e)
+	var created createdGame
+	json.Unmarshal(a.as("", "/api/games", `{"mode":"invite","color":"white"}`, http.StatusCreated), &created)
+	var joined createdGame
+	json.Unmarshal(a.as("", "/api/games/"+created.ID+"/join", `{"invite":"`+created.InviteCode+`"}`, http.StatusOK), &joined)
+	id, white, black := created.ID, created.Token, joined.Token
+	for i := range 3 { // the first game and three rematches: four games
+		a.as(white, "/api/games/"+id+"/resign", `{"color":"white"}`, http.StatusOK)
+		a.as(black, "/api/games/"+id+"/offers/accept", `{"offer":"rematch"}`, http.StatusConflict) // none made
+		a.as(white, "/api/games/"+id+"/offers", `{"offer":"rematch"}`, http.StatusOK)
+		accept := "/offers/accept"
+		if i == 1 {
+			accept = "/offers" // offering what the opponent offered accepts it
+		}
+		var g gameObject
+		json.Unmarshal(a.as(black, "/api/games/"+id+accept, `{"offer":"rematch"}`, http.StatusOK), &g)
+		if g.Rematch == nil {
+			t.Fatalf("the accepted rematch names no game: %+v", g)
+		}
+		id, white, black = *g.Rematch, black, white
+	}
+	a.as(white, "/api/games/"+id+"/resign", `{"color":"white"}`, http.StatusOK)
+	a.as(white, "/api/games/"+id+"/offers", `{"offer":"rematch"}`, http.StatusOK)
+	r := a.doAs(black, http.MethodPost, "/api/games/"+id+"/offers/accept", `{"offer":"rematch"}`)
+	if r.code != http.StatusTooManyRequests || !bytes.Contains(r.body, []byte(`"too_many_games"`)) || r.hdr.Get("Retry-After") == "" {
+		t.Fatalf("a fifth game in the minute: %d (Retry-After %q) %s", r.code, r.hdr.Get("Retry-After"), r.body)
+	}
+	if g := a.game(a.do(http.MethodGet, "/api/games/"+id, ""), http.StatusOK); g.Rematch != nil || g.Offers.Rematch == nil || *g.Offers.Rematch != "white" {
+		t.Errorf("the refused rematch changed the game: %s", a.do(http.MethodGet, "/api/games/"+id, "").body)
 	}
 }
