@@ -7,7 +7,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
+
+	"github.com/banchess/banchess/games"
+	"github.com/banchess/banchess/rules"
 )
 
 // liveWait bounds how long a page may take to show what another page did:
@@ -19,7 +23,13 @@ const liveWait = 3 * time.Second
 // reports as going wrong fails the test at its end.
 func browsers(t *testing.T, n int, js bool) (ctxs []context.Context, base string) {
 	t.Helper()
-	first, base, p := browser(t, js)
+	return browsersOn(t, n, js, playground(t))
+}
+
+// browsersOn is browsers on the playground serving svc.
+func browsersOn(t *testing.T, n int, js bool, svc *games.Service) (ctxs []context.Context, base string) {
+	t.Helper()
+	first, base, p := browserOn(t, js, svc)
 	ctxs, all := []context.Context{first}, []*[]string{p}
 	for range n - 1 {
 		ctx, cancel := chromedp.NewContext(first, chromedp.WithNewBrowserContext())
@@ -83,11 +93,21 @@ func inviteGame(t *testing.T, ctx context.Context, base, color, clock string) (i
 	return invite, watch
 }
 
-// join opens the invite link in ctx: it takes the free seat.
+// join opens the invite link in ctx and takes the free seat with the
+// page's button (opening the link alone takes nothing).
 func join(t *testing.T, ctx context.Context, invite string) {
 	t.Helper()
 	if err := chromedp.Do(ctx, chromedp.Navigate(invite), chromedp.WaitReady(`#game`)); err != nil {
 		t.Fatalf("opening the invite link: %v", err)
+	}
+	if n, _ := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll("#join").length`)); n != 1 {
+		t.Fatal("the invite page has no button to take the free seat")
+	}
+	if _, err := chromedp.RunResponse(ctx, chromedp.Click(`#join`)); err != nil {
+		t.Fatalf("taking the free seat: %v", err)
+	}
+	if err := chromedp.Do(ctx, chromedp.WaitReady(`#game`)); err != nil {
+		t.Fatalf("the game after taking the seat: %v", err)
 	}
 	if u, err := chromedp.Run(ctx, chromedp.Location()); err != nil || strings.Contains(u, "invite=") {
 		t.Fatalf("after opening the invite link the page is %q (%v), not the game", u, err)
@@ -205,10 +225,29 @@ func TestLiveGameInBrowsers(t *testing.T) {
 }
 
 // TestLiveClockInBrowsers plays a game with a 3-second clock until Black's
-// flag falls: both pages show the result without a reload.
+// flag falls: both pages show the result without a reload. A clock read
+// from a page is a whole minute at least, so the game is made through the
+// service, with White's browser holding White's credential as its cookie.
 func TestLiveClockInBrowsers(t *testing.T) {
-	ctxs, _ := friends(t, 2, true, "0.05+0")
+	svc := playground(t)
+	ctxs, base := browsersOn(t, 2, true, svc)
 	white, black := ctxs[0], ctxs[1]
+	cred := games.NewCredential()
+	id, code, _, err := svc.CreateInvite(context.Background(), cred, rules.New(rules.BanChess{}),
+		games.InviteSettings{Color: rules.White, Clock: &games.TimeControl{Initial: 3 * time.Second}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(white, chromedp.Navigate(base+"/")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := chromedp.Call(white, network.SetCookie, network.SetCookieParams{Name: "banchess_player", Value: string(cred), URL: base}); err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(white, chromedp.Navigate(base+"/g/"+id), chromedp.WaitReady(`#game`)); err != nil {
+		t.Fatal(err)
+	}
+	join(t, black, base+"/g/"+id+"?invite="+code)
 	mark(t, white, black)
 	if err := waitFor(white, `.clock[data-clock="black"][data-running="true"]`, liveWait); err != nil {
 		t.Fatalf("Black's clock does not run on White's page: %v", err)

@@ -72,11 +72,22 @@ func TestMateLineIsLegal(t *testing.T) {
 // browser starts the playground and a headless Chromium on it.
 func browser(t *testing.T, js bool) (context.Context, string, *[]string) {
 	t.Helper()
+	return browserOn(t, js, playground(t))
+}
+
+// playground is the games service the playground serves.
+func playground(t *testing.T) *games.Service {
+	svc := games.New(store.NewMemory(), games.WithAnalyser(engine.NewPool(1, 2, 4)))
+	t.Cleanup(svc.Close)
+	return svc
+}
+
+// browserOn starts the playground on svc and a headless Chromium on it.
+func browserOn(t *testing.T, js bool, svc *games.Service) (context.Context, string, *[]string) {
+	t.Helper()
 	bin := chromium(t)
 	e := echo.New()
 	e.HideBanner = true
-	svc := games.New(store.NewMemory(), games.WithAnalyser(engine.NewPool(1, 2, 4)))
-	t.Cleanup(svc.Close)
 	handlers.New(svc, nil).Register(e)
 	srv := httptest.NewServer(e)
 	t.Cleanup(srv.Close)

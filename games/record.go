@@ -15,8 +15,8 @@ const (
 	// screen, or a program playing both sides.
 	HotSeat Mode = "hotseat"
 	// Invite is a game between two players, each holding one seat: its
-	// creator holds one, and the first other player to open its invite
-	// link takes the other.
+	// creator holds one, and the first other player to present its invite
+	// code (Service.Join) takes the other.
 	Invite Mode = "invite"
 	// BotGame is a game between a player and the computer, which holds
 	// the other seat (see Table.Bot).

@@ -153,7 +153,7 @@ func TestDeltaLiveTable(t *testing.T) {
 	white, invite := inviteGame(t, e, "white", "")
 	id := white.id
 	black := newClientOn(t, e)
-	if rec := black.navigate(invite); rec.Code != http.StatusSeeOther {
+	if rec := black.join(invite); rec.Code != http.StatusSeeOther {
 		t.Fatalf("joining: %d", rec.Code)
 	}
 	black.get(gamePath(id))

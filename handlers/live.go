@@ -67,24 +67,15 @@ func (p *pages) newInvite(c echo.Context, o views.Options) error {
 	return p.created(c, id, o, g, false)
 }
 
-// navigation reports whether a request is a browser opening a page, as
-// its Fetch metadata says: a link preview's fetch (a chat app showing what
-// a link is) is not, and must not take a seat.
-func navigation(c echo.Context) bool {
-	h := c.Request().Header
-	return h.Get("Sec-Fetch-Mode") == "navigate" && h.Get("Sec-Fetch-Dest") == "document"
-}
-
-// openInvite answers the invite link /g/{id}?invite=CODE: a browser
-// opening it takes the free seat and goes to the game; once both seats
-// are taken it shows the game to watch, saying so. A request that is not
-// a browser's navigation gets the game with a button that takes the seat.
+// openInvite answers the invite link /g/{id}?invite=CODE with the game and
+// a button that takes the free seat (a POST to /g/{id}/join): only that
+// deliberate act takes it, never loading the link, which a link preview, a
+// prefetch (Sec-Purpose: prefetch) or a headless browser does as a person
+// opening it would. Once both seats are taken it shows the game to watch,
+// saying so.
 func (p *pages) openInvite(c echo.Context, id, code string, o *views.Options) error {
-	if !navigation(c) {
-		o.JoinCode = code
-		return p.show(c, id, *o, http.StatusOK)
-	}
-	return p.takeSeat(c, id, code, o)
+	o.JoinCode = code
+	return p.show(c, id, *o, http.StatusOK)
 }
 
 // takeSeat joins game id with code and goes to its page.
@@ -103,8 +94,7 @@ func (p *pages) takeSeat(c echo.Context, id, code string, o *views.Options) erro
 	return err
 }
 
-// join takes the free seat (the invite page's button, for a browser that
-// did not say it was navigating).
+// join takes the free seat: the invite page's button.
 func (p *pages) join(c echo.Context, id string, o *views.Options) error {
 	return p.takeSeat(c, id, c.Request().Form.Get("invite"), o)
 }

@@ -12,12 +12,15 @@ import (
 )
 
 // navigate opens target as a browser does when following a link: with the
-// Fetch metadata of a navigation.
-func (c *client) navigate(target string) *httptest.ResponseRecorder {
+// Fetch metadata of a navigation, and any more headers given (name, value).
+func (c *client) navigate(target string, header ...string) *httptest.ResponseRecorder {
 	c.t.Helper()
 	req := c.request(http.MethodGet, target, nil, false)
 	req.Header.Set("Sec-Fetch-Mode", "navigate")
 	req.Header.Set("Sec-Fetch-Dest", "document")
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Set(header[i], header[i+1])
+	}
 	rec := httptest.NewRecorder()
 	c.e.ServeHTTP(rec, req)
 	for _, ck := range rec.Result().Cookies() {
@@ -27,6 +30,19 @@ func (c *client) navigate(target string) *httptest.ResponseRecorder {
 		c.id = loc
 	}
 	return rec
+}
+
+// join opens the invite link and takes the free seat with the page's
+// button, as a person does; it returns the button's answer.
+func (c *client) join(invite string) *httptest.ResponseRecorder {
+	c.t.Helper()
+	d := parse(c.t, c.navigate(invite))
+	code, ok := d.Find(`form.join input[name="invite"]`).Attr("value")
+	if !ok {
+		c.t.Fatalf("the invite page has no button to take the seat: %q", text(d, "#table"))
+	}
+	u, _ := url.Parse(invite)
+	return c.do(http.MethodPost, u.Path+"/join", vals("invite", code), false)
 }
 
 // inviteGame starts a game with a friend from the page: the creator plays
@@ -60,9 +76,9 @@ func TestInviteSeatsOnPages(t *testing.T) {
 	id := white.id
 
 	friend := newClientOn(t, e)
-	rec := friend.navigate(invite)
+	rec := friend.join(invite)
 	if rec.Code != http.StatusSeeOther || rec.Header().Get("Location") != gamePath(id) {
-		t.Fatalf("the friend opening the invite: %d to %q", rec.Code, rec.Header().Get("Location"))
+		t.Fatalf("the friend taking the seat: %d to %q", rec.Code, rec.Header().Get("Location"))
 	}
 	d := friend.get(gamePath(id))
 	if !strings.Contains(text(d, `[data-player="black"]`), "(you)") || !d.Find("#board").HasClass("flipped") {
@@ -120,9 +136,29 @@ func TestInviteSeatsOnPages(t *testing.T) {
 	}
 }
 
-func TestInviteLinkWithoutNavigation(t *testing.T) {
+// TestInviteLinkTakesNoSeat: loading the invite link never takes the
+// seat — not a link preview (no Fetch metadata), a prefetch (Sec-Purpose)
+// or a headless browser, all of which load it as a person would; only the
+// page's button does.
+func TestInviteLinkTakesNoSeat(t *testing.T) {
 	e := newServer()
-	_, invite := inviteGame(t, e, "black", "")
+	creator, invite := inviteGame(t, e, "black", "")
+	for _, h := range [][]string{
+		nil,
+		{"Sec-Fetch-User", "?1", "Upgrade-Insecure-Requests", "1"},
+		{"Sec-Purpose", "prefetch"},
+		{"Sec-Purpose", "prefetch;prerender"},
+		{"User-Agent", "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/120.0.0.0 Safari/537.36"},
+	} {
+		visitor := newClientOn(t, e)
+		rec := visitor.navigate(invite, h...)
+		if rec.Code != http.StatusOK || parse(t, rec).Find("#join").Length() != 1 {
+			t.Fatalf("opening the invite link with %q: %d, and no button to take the seat", h, rec.Code)
+		}
+	}
+	if creator.get(gamePath(creator.id)).Find("[data-invite-link]").Length() != 1 {
+		t.Fatal("loading the invite link took the seat")
+	}
 	preview := newClientOn(t, e)
 	// A link preview (no Fetch metadata) must not take the seat.
 	d := preview.get(invite)
@@ -148,7 +184,7 @@ func TestOffersOnPages(t *testing.T) {
 	white, invite := inviteGame(t, e, "white", "")
 	id := white.id
 	black := newClientOn(t, e)
-	black.navigate(invite)
+	black.join(invite)
 	// A takeback is offered only to a player who has played: as the
 	// service would refuse it (games.Permissions).
 	if d := black.get(gamePath(id)); d.Find("#offer-takeback").AttrOr("disabled", "x") == "x" {

@@ -80,6 +80,9 @@ func (p *pages) respond(c echo.Context, id string, o views.Options, status int, 
 	)
 	err := p.s.games.View(ctx, id, cred, func(rec *games.Record, seats games.Seats) {
 		info = p.gameInfo(c, rec, seats, o)
+		if o.JoinCode != "" && !info.Perm.Join && !seats.Any() {
+			o.SeatTaken = true // the invite link opens no seat: say so
+		}
 		if shown > 0 {
 			if d, delta = views.NewDelta(rec.Game, shown, info, o); delta {
 				return
