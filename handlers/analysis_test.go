@@ -492,22 +492,7 @@ func TestAnalysisCancelled(t *testing.T) {
 // then open to it for every ply but the last.
 func TestAnalysisLockedInLiveGames(t *testing.T) {
 	a := newAnalysisAPI(t, &quickAnalyser{})
-	var created, joined struct{ ID, Token, InviteCode string }
-	r := a.do(http.MethodPost, "/api/games", `{"mode":"invite","color":"white"}`)
-	if err := json.Unmarshal(r.body, &created); r.code != http.StatusCreated || err != nil {
-		t.Fatalf("creating a game between two players: %d %s (%v)", r.code, r.body, err)
-	}
-	id := created.ID
-	r = a.doAs("", http.MethodPost, "/api/games/"+id+"/join", `{"invite":"`+created.InviteCode+`"}`)
-	if err := json.Unmarshal(r.body, &joined); r.code != http.StatusOK || err != nil {
-		t.Fatalf("joining: %d %s (%v)", r.code, r.body, err)
-	}
-	for i, act := range []string{"b:e2e4", "m:d2d4"} {
-		token := []string{joined.Token, created.Token}[i]
-		if r := a.doAs(token, http.MethodPost, "/api/games/"+id+"/actions", `{"action":"`+act+`"}`); r.code != http.StatusOK {
-			t.Fatalf("%s: %d %s", act, r.code, r.body)
-		}
-	}
+	id, white, _ := a.liveGame()
 	for _, path := range []string{"/api/games/" + id + "/analysis"} {
 		if msg := a.fail(a.do(http.MethodGet, path, ""), http.StatusForbidden, "analysis_locked"); !strings.Contains(msg, "opens when it ends") {
 			t.Errorf("GET %s: %q", path, msg)
@@ -525,7 +510,7 @@ func TestAnalysisLockedInLiveGames(t *testing.T) {
 		}
 	}
 
-	if r := a.doAs(created.Token, http.MethodPost, "/api/games/"+id+"/resign", `{"color":"white"}`); r.code != http.StatusOK {
+	if r := a.doAs(white, http.MethodPost, "/api/games/"+id+"/resign", `{"color":"white"}`); r.code != http.StatusOK {
 		t.Fatalf("resigning: %d %s", r.code, r.body)
 	}
 	if r := a.do(http.MethodGet, "/g/"+id+"/analysis?panel=1&ply=1", ""); r.code != http.StatusOK {
@@ -535,4 +520,27 @@ func TestAnalysisLockedInLiveGames(t *testing.T) {
 	if d.Find("#status[data-engine]").Length() != 0 || d.Find("#history-analyse").Length() != 1 {
 		t.Error("the game over, its history view still keeps the engine out")
 	}
+}
+
+// liveGame starts a game between two players through the API and plays
+// its first two plies: its id and the players' tokens.
+func (a *apiT) liveGame() (id, white, black string) {
+	a.t.Helper()
+	var created, joined struct{ ID, Token, InviteCode string }
+	r := a.do(http.MethodPost, "/api/games", `{"mode":"invite","color":"white"}`)
+	if err := json.Unmarshal(r.body, &created); r.code != http.StatusCreated || err != nil {
+		a.t.Fatalf("creating a game between two players: %d %s (%v)", r.code, r.body, err)
+	}
+	id = created.ID
+	r = a.doAs("", http.MethodPost, "/api/games/"+id+"/join", `{"invite":"`+created.InviteCode+`"}`)
+	if err := json.Unmarshal(r.body, &joined); r.code != http.StatusOK || err != nil {
+		a.t.Fatalf("joining: %d %s (%v)", r.code, r.body, err)
+	}
+	for i, act := range []string{"b:e2e4", "m:d2d4"} {
+		token := []string{joined.Token, created.Token}[i]
+		if r := a.doAs(token, http.MethodPost, "/api/games/"+id+"/actions", `{"action":"`+act+`"}`); r.code != http.StatusOK {
+			a.t.Fatalf("%s: %d %s", act, r.code, r.body)
+		}
+	}
+	return id, created.Token, joined.Token
 }

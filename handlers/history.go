@@ -89,6 +89,8 @@ func noSuchPly(msg string) error {
 // shows (/g/{id}/edit), or its history view after index plies
 // (/g/{id}/history/{index}/edit). The page's link is the same after every
 // ply, so a ply's delta need not carry it.
+// While the engine may not analyse the game (games.Permissions.Analyse)
+// it refuses (403 analysis_locked): the editor analyses its position.
 func (p *pages) editPosition(c echo.Context) error {
 	index := -1
 	if v := c.Param("index"); v != "" {
@@ -99,8 +101,11 @@ func (p *pages) editPosition(c echo.Context) error {
 		index = n
 	}
 	var fen, variant string
-	found := true
-	err := p.s.games.View(c.Request().Context(), c.Param("id"), player(c), func(rec *games.Record, _ games.Seats) {
+	found, locked := true, false
+	err := p.s.games.View(c.Request().Context(), c.Param("id"), player(c), func(rec *games.Record, seats games.Seats) {
+		if locked = !rec.Permissions(seats).Analyse; locked {
+			return
+		}
 		g := rec.Game
 		variant, fen = g.Variant().ID(), g.FEN()
 		if index >= 0 {
@@ -110,6 +115,9 @@ func (p *pages) editPosition(c echo.Context) error {
 	switch {
 	case err != nil:
 		return err
+	case locked:
+		return &games.Error{Code: games.Forbidden, Detail: games.AnalysisLocked,
+			Msg: "This game is between two players: its positions open in the board editor, which analyses them, when it ends."}
 	case !found:
 		return noSuchPly("This game has no ply " + strconv.Itoa(index) + ".")
 	}
