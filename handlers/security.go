@@ -50,12 +50,20 @@ const compressMin = 8 << 10
 const compressLevel = gzip.BestSpeed
 
 // compress gzips answers of compressMin bytes or more to clients that
-// accept it (pages and fragments); static files come precompressed.
+// accept it (pages and fragments); static files come precompressed, and
+// live streams (server-sent events, whose path ends in /events) go as
+// they are: a gzip writer holds about a megabyte for as long as its
+// answer lasts, which for a stream is hours, and a browser's EventSource
+// accepts gzip. A stream's events are a revision or a game object, sent
+// once each.
 func compress() echo.MiddlewareFunc {
 	return middleware.GzipWithConfig(middleware.GzipConfig{
 		Level:     compressLevel,
 		MinLength: compressMin,
-		Skipper:   func(c echo.Context) bool { return strings.HasPrefix(c.Request().URL.Path, "/static/") },
+		Skipper: func(c echo.Context) bool {
+			p := c.Request().URL.Path
+			return strings.HasPrefix(p, "/static/") || strings.HasSuffix(p, "/events")
+		},
 	})
 }
 
