@@ -456,6 +456,9 @@ func TestStreamLimits(t *testing.T) {
 			if got := res.Header.Get("Retry-After"); got != "60" {
 				t.Errorf("third stream: Retry-After %q, want 60", got)
 			}
+			if !res.Close { // the refused connection does not stay open, holding a file
+				t.Error("third stream: the refusal keeps its connection open")
+			}
 			// Closing one makes room for another.
 			first.close()
 			deadline := time.Now().Add(eventWait)

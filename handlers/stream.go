@@ -29,9 +29,29 @@ type StreamLimits struct {
 
 // DefaultStreamLimits are the stream limits main serves with: a browser
 // with a dozen tabs open on games, a bot watching a few dozen games; and
-// 20,000 streams in all, each costing at most some tens of KiB when idle.
+// in all, as many as the process may open files for (a stream is a
+// connection, and a connection a file) less a reserve for everything
+// else — ordinary requests, /healthz, the database — so that streams are
+// refused (429) before the server runs out of files, and at most
+// MaxStreams, for memory (docs/deployment.md: about 20 KiB a stream).
 func DefaultStreamLimits() StreamLimits {
-	return StreamLimits{PerClient: 64, Total: 20_000}
+	return StreamLimits{PerClient: 64, Total: StreamCap(openFileLimit())}
+}
+
+// MaxStreams bounds the streams open at once whatever the file limit: at
+// about 20 KiB each when idle, 400 MiB.
+const MaxStreams = 20_000
+
+// StreamCap is how many streams a process that may open files files
+// serves at once: all but a reserve of an eighth of them, or of 1,024 when
+// that is more (half of a small limit), and at most MaxStreams. An unknown
+// limit (0) gives MaxStreams.
+func StreamCap(files int) int {
+	if files <= 0 {
+		return MaxStreams
+	}
+	reserve := max(files/8, min(files/2, 1024))
+	return min(MaxStreams, files-reserve)
 }
 
 // DefaultHeartbeat is how often an idle stream says it is alive.
@@ -167,6 +187,9 @@ type streamState func(ctx context.Context) (revision int64, evs []event, err err
 func (s *Server) stream(c echo.Context, id string, cred games.Credential, state streamState, onPresence func(*eventSource) error) error {
 	release, err := s.streams.open(clientKey(c.RealIP()))
 	if err != nil {
+		// The connection is a file too: close it after the refusal rather
+		// than keep it open, idle, for the client's next request.
+		c.Response().Header().Set(echo.HeaderConnection, "close")
 		return err
 	}
 	defer release()

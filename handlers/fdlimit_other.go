@@ -1,0 +1,6 @@
+//go:build !unix
+
+package handlers
+
+// openFileLimit is 0, unknown, where there is no RLIMIT_NOFILE.
+func openFileLimit() int { return 0 }
