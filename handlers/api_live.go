@@ -93,11 +93,18 @@ func (a *api) answerOffer(accept bool) echo.HandlerFunc {
 // stands first, then again after every change, each event's id its
 // revision. A client that reconnects with Last-Event-ID gets the game at
 // once only if it changed since. The bearer token, if any, counts its
-// holder as connected to the game.
+// holder as connected to the game. The game's streams share each event's
+// data (see encodings): a change is encoded once however many watch.
 func (a *api) events(c echo.Context) error {
 	id := c.Param("id")
 	tags := a.pgnTags(c)
-	state := func(ctx context.Context) (int64, []event, error) {
+	key := id
+	for _, t := range tags {
+		key += "\x00" + t.Value
+	}
+	enc := a.s.encodings.join(key)
+	defer a.s.encodings.leave(enc)
+	build := func(ctx context.Context) (int64, []byte, error) {
 		var obj gameObject
 		err := a.s.games.View(ctx, id, "", func(rec *games.Record, _ games.Seats) {
 			obj = recordJSON(rec, a.s.now(), tags...)
@@ -106,10 +113,14 @@ func (a *api) events(c echo.Context) error {
 			return 0, nil, err
 		}
 		data, err := json.Marshal(obj)
+		return obj.Revision, data, err
+	}
+	state := streamState{revision: a.s.revisionOf(id, ""), events: func(ctx context.Context, rev int64) (int64, []event, error) {
+		r, data, err := enc.get(rev, func() (int64, []byte, error) { return build(ctx) })
 		if err != nil {
 			return 0, nil, err
 		}
-		return obj.Revision, []event{{id: strconv.FormatInt(obj.Revision, 10), data: data}}, nil
-	}
+		return r, []event{{id: strconv.FormatInt(r, 10), data: data}}, nil
+	}}
 	return a.s.stream(c, id, bearer(c), state, nil)
 }

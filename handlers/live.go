@@ -231,12 +231,10 @@ func (p *pages) table(c echo.Context, rec *games.Record, seats games.Seats) *vie
 func (p *pages) events(c echo.Context) error {
 	id := c.Param("id")
 	cred := player(c)
-	state := func(ctx context.Context) (int64, []event, error) {
-		var rev int64
-		err := p.s.games.View(ctx, id, cred, func(rec *games.Record, _ games.Seats) { rev = rec.Revision })
+	state := streamState{revision: p.s.revisionOf(id, cred), events: func(_ context.Context, rev int64) (int64, []event, error) {
 		r := strconv.FormatInt(rev, 10)
-		return rev, []event{{id: r, name: "change", data: []byte(r)}}, err
-	}
+		return rev, []event{{id: r, name: "change", data: []byte(r)}}, nil
+	}}
 	// A watch wakes for a change of the game as for one of who watches:
 	// say who watches only when that changed.
 	var said *games.Presence

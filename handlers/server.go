@@ -43,7 +43,8 @@ type Server struct {
 	images     *boardimage.Renderer // draws /img/…; nil: /img answers 503
 
 	streamLimits StreamLimits
-	streams      *streams // the live streams open
+	streams      *streams  // the live streams open
+	encodings    encodings // the API streams' events, shared by game
 
 	failedMu sync.Mutex
 	failed   map[string]bool // games whose read failure was logged

@@ -174,9 +174,15 @@ func (es *eventSource) flush() error {
 	return es.rc.Flush()
 }
 
-// streamState is what a stream tells its client of a game: its revision
-// (the event id) and the events that say it.
-type streamState func(ctx context.Context) (revision int64, evs []event, err error)
+// streamState is what a stream tells its client of a game: revision reads
+// the game's revision, at every wake (a change of who watches wakes a
+// stream as a change of the game does), and only when it differs from the
+// last sent does events say the game as it stands at rev or later, with
+// the revision it says.
+type streamState struct {
+	revision func(ctx context.Context) (int64, error)
+	events   func(ctx context.Context, rev int64) (int64, []event, error)
+}
 
 // stream serves a server-sent event stream of game id to the viewer
 // holding cred: state's events at once (unless the client's Last-Event-ID
@@ -210,7 +216,11 @@ func (s *Server) stream(c echo.Context, id string, cred games.Credential, state 
 	beat := time.NewTicker(s.streams.limits.Heartbeat)
 	defer beat.Stop()
 	for {
-		rev, evs, err := state(ctx)
+		rev, err := state.revision(ctx)
+		var evs []event
+		if err == nil && rev != sent {
+			rev, evs, err = state.events(ctx, rev)
+		}
 		switch {
 		case err != nil && ctx.Err() != nil:
 			return nil
@@ -219,7 +229,7 @@ func (s *Server) stream(c echo.Context, id string, cred games.Credential, state 
 			e := games.ErrorOf(err)
 			es.send(event{name: "gone", data: []byte(strconv.Quote(e.Msg))})
 			return nil
-		case rev != sent:
+		case evs != nil:
 			if es.send(evs...) != nil {
 				return nil
 			}
@@ -228,6 +238,15 @@ func (s *Server) stream(c echo.Context, id string, cred games.Credential, state 
 		if !s.awaitChange(ctx, es, w.C(), beat.C, onPresence) {
 			return nil
 		}
+	}
+}
+
+// revisionOf reads game id's revision, for a stream's viewer with cred.
+func (s *Server) revisionOf(id string, cred games.Credential) func(ctx context.Context) (int64, error) {
+	return func(ctx context.Context) (int64, error) {
+		var rev int64
+		err := s.games.View(ctx, id, cred, func(rec *games.Record, _ games.Seats) { rev = rec.Revision })
+		return rev, err
 	}
 }
 
