@@ -2,7 +2,9 @@ package boardimage
 
 import (
 	"bytes"
+	"context"
 	"encoding/xml"
+	"errors"
 	"flag"
 	"image"
 	"image/png"
@@ -11,6 +13,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/banchess/banchess/rules"
 	"github.com/banchess/banchess/static"
@@ -52,7 +55,7 @@ func decodePNG(t *testing.T, b []byte) image.Image {
 func TestPNGDecodesAtItsSize(t *testing.T) {
 	r := newRenderer(t, 0)
 	for _, size := range []int{MinSize, 300, 512, 601, MaxSize} {
-		img, err := r.Draw(scene(t, afterE4Ban), PNG, size)
+		img, err := r.Draw(context.Background(), scene(t, afterE4Ban), PNG, size)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -65,7 +68,7 @@ func TestPNGDecodesAtItsSize(t *testing.T) {
 
 func TestSVGDecodesAtItsSize(t *testing.T) {
 	r := newRenderer(t, 0)
-	img, err := r.Draw(scene(t, afterE4Ban), SVG, 300)
+	img, err := r.Draw(context.Background(), scene(t, afterE4Ban), SVG, 300)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,7 +107,7 @@ func TestImagesDifferBetweenPositions(t *testing.T) {
 	for _, f := range []Format{SVG, PNG} {
 		seen := map[string]string{}
 		for name, s := range map[string]Scene{"start": start, "after e4, a ban": scene(t, afterE4Ban), "flipped": flipped, "last move": withLast} {
-			img, err := r.Draw(s, f, 256)
+			img, err := r.Draw(context.Background(), s, f, 256)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -120,7 +123,7 @@ func TestGoldenPNG(t *testing.T) {
 	r := newRenderer(t, 0)
 	s := scene(t, afterE4Ban)
 	s.Last = rules.Pair{From: 12, To: 28}
-	img, err := r.Draw(s, PNG, 256)
+	img, err := r.Draw(context.Background(), s, PNG, 256)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -158,7 +161,7 @@ func TestCacheIsBounded(t *testing.T) {
 	r := newRenderer(t, 64<<10)
 	s := scene(t, rules.StartFEN)
 	for size := MinSize; size < MinSize+40; size++ {
-		if _, err := r.Draw(s, SVG, size); err != nil {
+		if _, err := r.Draw(context.Background(), s, SVG, size); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -168,7 +171,7 @@ func TestCacheIsBounded(t *testing.T) {
 	if len(r.entries) >= 40 {
 		t.Errorf("cache kept all %d images", len(r.entries))
 	}
-	first, _ := r.Draw(s, SVG, MinSize+39) // the latest is still there
+	first, _ := r.Draw(context.Background(), s, SVG, MinSize+39) // the latest is still there
 	if _, ok := r.cached(s.key(string(SVG), MinSize+39)); !ok || first.Body == nil {
 		t.Error("the latest image left the cache")
 	}
@@ -178,11 +181,11 @@ func TestRefusals(t *testing.T) {
 	r := newRenderer(t, 0)
 	s := scene(t, rules.StartFEN)
 	for _, size := range []int{0, MinSize - 1, MaxSize + 1} {
-		if _, err := r.Draw(s, PNG, size); err == nil {
+		if _, err := r.Draw(context.Background(), s, PNG, size); err == nil {
 			t.Errorf("size %d drawn", size)
 		}
 	}
-	if _, err := r.Draw(s, Format("gif"), 256); err == nil {
+	if _, err := r.Draw(context.Background(), s, Format("gif"), 256); err == nil {
 		t.Error("gif drawn")
 	}
 	for _, fen := range []string{"", "nonsense", "8/8/8/8/8/8/8/8 w - - 0 1", rules.StartFEN + " 1:e2e5"} {
@@ -200,7 +203,7 @@ func TestRefusals(t *testing.T) {
 func BenchmarkPNG(b *testing.B) {
 	r := newRenderer(b, 0)
 	s := scene(b, afterE4Ban)
-	if _, err := r.Draw(s, PNG, 512); err != nil { // sprites drawn once, as in a running server
+	if _, err := r.Draw(context.Background(), s, PNG, 512); err != nil { // sprites drawn once, as in a running server
 		b.Fatal(err)
 	}
 	b.Run("draw512", func(b *testing.B) {
@@ -214,7 +217,7 @@ func BenchmarkPNG(b *testing.B) {
 	b.Run("cached512", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			if _, err := r.Draw(s, PNG, 512); err != nil {
+			if _, err := r.Draw(context.Background(), s, PNG, 512); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -237,12 +240,91 @@ func TestENChess(t *testing.T) {
 	r := newRenderer(t, 0)
 	s := scene(t, rules.ENStartFEN)
 	for _, f := range []Format{SVG, PNG} {
-		img, err := r.Draw(s, f, 256)
+		img, err := r.Draw(context.Background(), s, f, 256)
 		if err != nil || len(img.Body) == 0 {
 			t.Errorf("%s: %v", f, err)
 		}
 	}
 	if len(newRenderer(t, 0).pieces) != 14 {
 		t.Error("not every piece's art was read")
+	}
+}
+
+// occupy takes every drawing slot of r until the returned func frees them.
+func occupy(r *Renderer) (free func()) {
+	for range cap(r.slots) {
+		r.slots <- struct{}{}
+	}
+	return func() {
+		for range cap(r.slots) {
+			<-r.slots
+		}
+	}
+}
+
+// waitingNow counts the images waiting for a slot, and those on their way.
+func (r *Renderer) waitingNow() (waiting, drawing int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.waiting, len(r.drawing)
+}
+
+// TestDrawGivesUp: an image whose request ends while it waits for a slot
+// is not drawn, and leaves its place.
+func TestDrawGivesUp(t *testing.T) {
+	r := newRenderer(t, 0)
+	free := occupy(r)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+	defer cancel()
+	if _, err := r.Draw(ctx, scene(t, afterE4Ban), PNG, 256); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("a draw whose request ended waiting: %v", err)
+	}
+	free()
+	if w, d := r.waitingNow(); w != 0 || d != 0 || r.order.Len() != 0 {
+		t.Errorf("after it gave up: %d waiting, %d on their way, %d drawn", w, d, r.order.Len())
+	}
+}
+
+// TestDrawQueueBounded: past WaitingPerCore images a core waiting, Draw
+// answers ErrBusy at once; requests for an image on its way wait for that
+// one draw, and take no place.
+func TestDrawQueueBounded(t *testing.T) {
+	r := newRenderer(t, 0)
+	free := occupy(r)
+	ctx := context.Background()
+	results := make(chan Image, r.room+8)
+	errs := make(chan error, r.room+8)
+	draw := func(size int) {
+		img, err := r.Draw(ctx, scene(t, afterE4Ban), PNG, size)
+		results <- img
+		errs <- err
+	}
+	for i := range r.room {
+		go draw(MinSize + i)
+	}
+	for range 8 { // the same image as the first, eight times
+		go draw(MinSize)
+	}
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(time.Millisecond) {
+		if w, d := r.waitingNow(); w == r.room && d == r.room {
+			break
+		}
+		if time.Now().After(deadline) {
+			w, d := r.waitingNow()
+			t.Fatalf("%d waiting, %d on their way; want %d", w, d, r.room)
+		}
+	}
+	if _, err := r.Draw(ctx, scene(t, afterE4Ban), PNG, MaxSize); !errors.Is(err, ErrBusy) {
+		t.Fatalf("one more image past %d waiting: %v, want ErrBusy", r.room, err)
+	}
+	free()
+	for range r.room + 8 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+		<-results
+	}
+	if r.order.Len() != r.room {
+		t.Errorf("%d images drawn, want %d", r.order.Len(), r.room)
 	}
 }

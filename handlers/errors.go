@@ -37,6 +37,8 @@ const (
 	tooManyGames   games.Detail = "too_many_games"   // TooMany: over the games a minute
 	tooManyStreams games.Detail = "too_many_streams" // TooMany: over the streams open
 	badRated       games.Detail = "bad_rated"        // Invalid: rated is not yes or no
+	tooManyImages  games.Detail = "too_many_images"  // TooMany: over the images a client may ask for
+	imagesBusy     games.Detail = "images_busy"      // Unavailable: as many images wait to be drawn as may
 )
 
 // httpStatus is the HTTP status of a refusal of code.

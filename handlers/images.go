@@ -1,10 +1,12 @@
 package handlers
 
 import (
+	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -39,8 +41,16 @@ func (p *pages) image(c echo.Context) error {
 	if err != nil {
 		return titled(noImage, err)
 	}
-	img, err := p.s.images.Draw(s, ext, size)
-	if err != nil {
+	if wait := p.s.imageRate.Take(clientKey(c.RealIP()), 1); wait > 0 {
+		return tooMany(wait, tooManyImages, "This address has asked for more position images than the server draws for one client in a short time.")
+	}
+	img, err := p.s.images.Draw(c.Request().Context(), s, ext, size)
+	switch {
+	case errors.Is(err, boardimage.ErrBusy):
+		return &games.Error{Code: games.Unavailable, Detail: imagesBusy, RetryAfter: time.Second, Msg: "The server is drawing as many images as it can just now. Please try again in a second."}
+	case err != nil && c.Request().Context().Err() != nil:
+		return games.ErrorOf(err) // the client left while it waited
+	case err != nil:
 		return &games.Error{Code: games.Internal, Msg: "The image could not be drawn.", Err: fmt.Errorf("drawing an image: %w", err)}
 	}
 	h := c.Response().Header()

@@ -30,6 +30,11 @@ type Limits struct {
 	// first visit without one, and POST /api/games. Over it: 429 with
 	// Retry-After.
 	GamesPerMinute int
+	// ImagesPerSecond is the steady rate of position images (/img/…) one
+	// client may ask for, and ImageBurst how many at once (zero: twice the
+	// rate). Over it: 429 with Retry-After.
+	ImagesPerSecond float64
+	ImageBurst      int
 }
 
 // DefaultLimits are the limits main serves with. Two people playing hot
@@ -37,9 +42,11 @@ type Limits struct {
 // minutes, far below them.
 func DefaultLimits() Limits {
 	return Limits{
-		PostsPerSecond: 20,
-		PostBurst:      40,
-		GamesPerMinute: 30,
+		PostsPerSecond:  20,
+		PostBurst:       40,
+		GamesPerMinute:  30,
+		ImagesPerSecond: 5,
+		ImageBurst:      30,
 	}
 }
 

@@ -38,6 +38,7 @@ type Server struct {
 	log        *slog.Logger
 	posts      *ratelimit.Limiter   // POSTs per client; nil: no limit
 	created    *ratelimit.Limiter   // games created per client; nil: no limit
+	imageRate  *ratelimit.Limiter   // images asked for per client; nil: no limit
 	baseURL    string               // scheme://host for absolute links; "": the request's
 	gameWait   time.Duration        // how long a request may wait to read games
 	images     *boardimage.Renderer // draws /img/…; nil: /img answers 503
@@ -137,6 +138,7 @@ func New(svc *games.Service, now func() time.Time, opts ...Option) *Server {
 	s.images = images
 	s.posts = ratelimit.New(s.limits.PostsPerSecond, float64(s.limits.PostBurst), now)
 	s.created = ratelimit.New(float64(s.limits.GamesPerMinute)/60, float64(s.limits.GamesPerMinute), now)
+	s.imageRate = ratelimit.New(s.limits.ImagesPerSecond, float64(s.limits.ImageBurst), now)
 	return s
 }
 

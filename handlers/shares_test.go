@@ -12,6 +12,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/banchess/banchess/boardimage"
 	"github.com/banchess/banchess/engine"
 	"github.com/banchess/banchess/rules"
 )
@@ -135,5 +136,31 @@ func TestRematchCountsAsAGame(t *testing.T) {
 	}
 	if g := a.game(a.do(http.MethodGet, "/api/games/"+id, ""), http.StatusOK); g.Rematch != nil || g.Offers.Rematch == nil || *g.Offers.Rematch != "white" {
 		t.Errorf("the refused rematch changed the game: %s", a.do(http.MethodGet, "/api/games/"+id, "").body)
+	}
+}
+
+// TestImagesPerClient: one address asking for many distinct images (each
+// drawn, 12 ms of a core for a large PNG) gets its burst, then 429
+// too_many_images with Retry-After; another address's image is drawn.
+func TestImagesPerClient(t *testing.T) {
+	e := echo.New()
+	New(newService(nil), apiClock, WithLimits(Limits{ImagesPerSecond: 1, ImageBurst: 5})).Register(e)
+	a := newAPIT(t, e)
+	flood, other := from{a, "198.51.100.1"}, from{a, "198.51.100.2"}
+	drawn := 0
+	for size := boardimage.MinSize; size < boardimage.MinSize+20; size++ {
+		r := flood.get(imageURL(rules.StartFEN, "png", "size="+strconv.Itoa(size)))
+		switch {
+		case r.code == http.StatusOK:
+			drawn++
+		case r.code != http.StatusTooManyRequests || r.hdr.Get("Retry-After") == "":
+			t.Fatalf("image %d: %d (Retry-After %q) %s", size, r.code, r.hdr.Get("Retry-After"), r.body)
+		}
+	}
+	if drawn != 5 {
+		t.Errorf("%d of 20 images drawn for one address, want its burst of 5", drawn)
+	}
+	if r := other.get(imageURL(rules.StartFEN, "svg", "")); r.code != http.StatusOK {
+		t.Errorf("another address's image: %d %s", r.code, r.body)
 	}
 }
