@@ -74,6 +74,7 @@ const (
 	ReviewQueueFull    Detail = "review_queue_full"   // TooMany: the server's reviews are queued to the limit
 	Cancelled          Detail = "cancelled"           // Unavailable: the request was cancelled before it was served
 	Busy               Detail = "busy"                // Unavailable: the store could not serve the game in time
+	StoreDown          Detail = "store_down"          // Unavailable: the store does not answer (see ErrUnavailable)
 	Unreadable         Detail = "unreadable"          // Internal: the game's stored record cannot be read
 	BadColor           Detail = "bad_color"           // Invalid: not a colour to play
 	BadName            Detail = "bad_name"            // Invalid: a name against the rules (CheckName)
@@ -126,9 +127,14 @@ func (e *Error) withDetail(detail Detail) *Error {
 const internalMsg = "Something went wrong on the server; the game is unchanged. Please try again."
 
 // Internalf wraps a server-side failure: its text goes to the logs, never
-// to the user.
+// to the user. A store that did not answer (ErrUnavailable) is no failure
+// but Unavailable.
 func Internalf(err error, format string, args ...any) *Error {
-	return &Error{Code: Internal, Msg: internalMsg, Err: fmt.Errorf(format+": %w", append(args, err)...)}
+	wrapped := fmt.Errorf(format+": %w", append(args, err)...)
+	if errors.Is(err, ErrUnavailable) {
+		return storeDown(wrapped) // not a failure: the store did not answer
+	}
+	return &Error{Code: Internal, Msg: internalMsg, Err: wrapped}
 }
 
 // ErrorOf returns err as an *Error: itself when it is one, a refusal from
@@ -146,10 +152,29 @@ func ErrorOf(err error) *Error {
 	if re := rulesError(err); re != nil {
 		return re
 	}
+	if errors.Is(err, ErrUnavailable) {
+		return storeDown(err)
+	}
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return &Error{Code: Unavailable, Detail: Cancelled, Msg: "The request was cancelled before it was served; the game is unchanged.", Err: err}
 	}
 	return &Error{Code: Internal, Msg: internalMsg, Err: err}
+}
+
+// ErrUnavailable marks a Store's failure as the database not answering (a
+// connection refused or lost, a server shutting down): a refusal to try
+// again shortly (Unavailable, detail StoreDown, 503 with Retry-After), not
+// the server's failure.
+var ErrUnavailable = errors.New("the game store does not answer")
+
+// storeDownWait is how long a client is asked to wait while the store
+// does not answer.
+const storeDownWait = 5 * time.Second
+
+// storeDown refuses a request the store could not serve: it did not answer.
+func storeDown(err error) *Error {
+	return &Error{Code: Unavailable, Detail: StoreDown, RetryAfter: storeDownWait, Err: err,
+		Msg: "The server cannot reach its game store just now, so nothing changed. Please try again in a few seconds."}
 }
 
 // storeError is an error from a Store's Update or View: a refusal the
@@ -162,7 +187,7 @@ func storeError(err error) *Error {
 	if errors.As(err, &e) {
 		return e
 	}
-	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+	if errors.Is(err, ErrUnavailable) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return ErrorOf(err)
 	}
 	return &Error{Code: Internal, Msg: internalMsg, Err: err}

@@ -55,6 +55,8 @@ func TestErrorOf(t *testing.T) {
 		{"wrapped own", fmt.Errorf("deep: %w", own), games.Conflict, ""},
 		{"cancelled", fmt.Errorf("loading: %w", context.Canceled), games.Unavailable, games.Cancelled},
 		{"deadline", context.DeadlineExceeded, games.Unavailable, games.Cancelled},
+		{"store down", fmt.Errorf("loading: %w", games.ErrUnavailable), games.Unavailable, games.StoreDown},
+		{"internalf, store down", games.Internalf(fmt.Errorf("%w: refused", games.ErrUnavailable), "listing games"), games.Unavailable, games.StoreDown},
 		{"other", cause, games.Internal, ""},
 		{"internalf", games.Internalf(cause, "saving game %s", "abc"), games.Internal, ""},
 	} {

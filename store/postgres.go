@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"net"
 	"slices"
 	"strconv"
 	"strings"
@@ -11,6 +13,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/banchess/banchess/games"
@@ -375,6 +378,7 @@ func (p *Postgres) commitBatch(batch []pgSave) {
 			err = e
 		}
 	}
+	err = unreachable(err)
 	for i := range errs {
 		if err != nil && errs[i] != errStale {
 			errs[i] = err // the batch is one transaction: none of it was committed
@@ -387,7 +391,8 @@ func (p *Postgres) commitBatch(batch []pgSave) {
 
 // loadRow reads a game's record from its row (see scanRecord).
 func (p *Postgres) loadRow(ctx context.Context, id string) (rec *games.Record, revision, size int64, err error) {
-	return scanRecord(id, p.pool.QueryRow(ctx, `SELECT `+loadColumns+` FROM games WHERE id = $1`, id).Scan, pgx.ErrNoRows)
+	rec, revision, size, err = scanRecord(id, p.pool.QueryRow(ctx, `SELECT `+loadColumns+` FROM games WHERE id = $1`, id).Scan, pgx.ErrNoRows)
+	return rec, revision, size, unreachable(err)
 }
 
 // rowRevision reads the revision of a game's row.
@@ -398,7 +403,7 @@ func (p *Postgres) rowRevision(ctx context.Context, id string) (int64, error) {
 		return 0, notFound(id)
 	}
 	if err != nil {
-		return 0, fmt.Errorf("game %q: reading its revision: %w", trimID(id), err)
+		return 0, unreachable(fmt.Errorf("game %q: reading its revision: %w", trimID(id), err))
 	}
 	return revision, nil
 }
@@ -413,11 +418,11 @@ func (p *Postgres) List(ctx context.Context, holder string, limit int) ([]games.
 		WHERE white = $1 AND white <> '' AND NOT white_hidden OR black = $1 AND black <> '' AND NOT black_hidden
 		ORDER BY updated_at DESC, created_at DESC, id COLLATE "C" LIMIT $2`, holder, limit)
 	if err != nil {
-		return nil, fmt.Errorf("listing games: %w", err)
+		return nil, unreachable(fmt.Errorf("listing games: %w", err))
 	}
 	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (games.Summary, error) { return scanSummary(r.Scan) })
 	if err != nil {
-		return nil, fmt.Errorf("listing games: %w", err)
+		return nil, unreachable(fmt.Errorf("listing games: %w", err))
 	}
 	return out, nil
 }
@@ -568,4 +573,29 @@ func (p *Postgres) listen(ctx context.Context, fn func(string, int64), notice fu
 		}
 		fn(n.Payload[:i], rev)
 	}
+}
+
+// unreachable marks err, from a statement, as the database not answering
+// (games.ErrUnavailable) when it is a failure to reach it rather than its
+// answer: a connection refused, reset or closed, or the server shutting
+// down, starting or out of connections (SQLSTATE class 08, 57P01–57P03,
+// 53300). Any other error, nil included, is returned as it is.
+func unreachable(err error) error {
+	if err == nil || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) && !pgconn.Timeout(err) {
+		return err
+	}
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) {
+		switch c := pgErr.Code; {
+		case strings.HasPrefix(c, "08"), c == "57P01", c == "57P02", c == "57P03", c == "53300":
+			return fmt.Errorf("%w: %w", games.ErrUnavailable, err)
+		}
+		return err
+	}
+	var connect *pgconn.ConnectError
+	var netErr net.Error
+	if errors.As(err, &connect) || errors.As(err, &netErr) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || pgconn.SafeToRetry(err) {
+		return fmt.Errorf("%w: %w", games.ErrUnavailable, err)
+	}
+	return err
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/banchess/banchess/games"
+	"github.com/banchess/banchess/rules"
 	"github.com/banchess/banchess/store/pgtest"
 )
 
@@ -318,6 +319,42 @@ func TestPostgresBatchedSaves(t *testing.T) {
 	for _, id := range ids {
 		if got := viewState(t, again, id); got != want {
 			t.Fatalf("game %s:\n%s\nwant\n%s", id, got, want)
+		}
+	}
+}
+
+// TestPostgresDownIsUnavailable stops the server under a store: every
+// read and write fails as the database not answering (games.ErrUnavailable,
+// a 503 the client may retry), not as the server's failure.
+func TestPostgresDownIsUnavailable(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a PostgreSQL server of its own")
+	}
+	pg.Server(t) // skips where there is no PostgreSQL
+	srv, err := pgtest.Start(false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := OpenPostgres(context.Background(), srv.URL(), PostgresOptions{})
+	if err != nil {
+		srv.Stop()
+		t.Fatal(err)
+	}
+	defer p.Close()
+	const holder = "ann"
+	id := create(t, p, rules.New(rules.BanChess{}), holder)
+	srv.Stop()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	for name, err := range map[string]error{
+		"view":       p.View(ctx, id, func(*games.Record) error { return nil }),
+		"update":     p.Update(ctx, id, func(rec *games.Record) error { rec.Revision++; return nil }),
+		"create":     p.Create(ctx, &games.Record{Game: rules.New(rules.BanChess{}), Mode: games.HotSeat, Revision: 1}),
+		"list":       func() error { _, err := p.List(ctx, holder, 10); return err }(),
+		"credential": func() error { _, err := p.CredentialPlayer(ctx, "abc"); return err }(),
+	} {
+		if e := games.ErrorOf(err); !errors.Is(err, games.ErrUnavailable) || e.Code != games.Unavailable || e.RetryAfter <= 0 {
+			t.Errorf("%s with the server down: %v, want the store unavailable", name, err)
 		}
 	}
 }

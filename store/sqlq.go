@@ -129,7 +129,7 @@ type pgQuerier struct {
 func (p pgQuerier) exec(ctx context.Context, q string, args ...any) (int64, error) {
 	tag, err := p.q.Exec(ctx, q, args...)
 	if err != nil {
-		return 0, err
+		return 0, unreachable(err)
 	}
 	return tag.RowsAffected(), nil
 }
@@ -141,7 +141,7 @@ func (p pgQuerier) queryRow(ctx context.Context, q string, args ...any) scanner 
 func (p pgQuerier) query(ctx context.Context, q string, args ...any) (rows, error) {
 	r, err := p.q.Query(ctx, q, args...)
 	if err != nil {
-		return nil, err
+		return nil, unreachable(err)
 	}
 	return r, nil
 }
@@ -153,7 +153,7 @@ func (r pgRow) Scan(dest ...any) error {
 	if errors.Is(err, pgx.ErrNoRows) {
 		return errNoRows
 	}
-	return err
+	return unreachable(err)
 }
 
 // pgDB is the PostgreSQL database as a database.
@@ -163,7 +163,7 @@ type pgDB struct {
 }
 
 func (d pgDB) inTx(ctx context.Context, fn func(q querier) error) error {
-	return pgx.BeginFunc(ctx, d.pool, func(tx pgx.Tx) error { return fn(pgQuerier{tx}) })
+	return unreachable(pgx.BeginFunc(ctx, d.pool, func(tx pgx.Tx) error { return fn(pgQuerier{tx}) }))
 }
 
 func (pgDB) forUpdate() string { return " FOR UPDATE" }

@@ -1,0 +1,94 @@
+package handlers
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"net/http"
+	"sync/atomic"
+	"testing"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/banchess/banchess/games"
+	"github.com/banchess/banchess/store"
+)
+
+// downStore is a store whose database stops answering when down is set,
+// as PostgreSQL's stores say so (games.ErrUnavailable).
+type downStore struct {
+	games.Store
+	down atomic.Bool
+}
+
+func (s *downStore) failure() error {
+	if s.down.Load() {
+		return fmt.Errorf("%w: dial tcp 127.0.0.1:5432: connect: connection refused", games.ErrUnavailable)
+	}
+	return nil
+}
+
+func (s *downStore) Create(ctx context.Context, rec *games.Record) error {
+	if err := s.failure(); err != nil {
+		return err
+	}
+	return s.Store.Create(ctx, rec)
+}
+
+func (s *downStore) View(ctx context.Context, id string, fn func(*games.Record) error) error {
+	if err := s.failure(); err != nil {
+		return err
+	}
+	return s.Store.View(ctx, id, fn)
+}
+
+func (s *downStore) Update(ctx context.Context, id string, fn func(*games.Record) error) error {
+	if err := s.failure(); err != nil {
+		return err
+	}
+	return s.Store.Update(ctx, id, fn)
+}
+
+func (s *downStore) List(ctx context.Context, holder string, limit int) ([]games.Summary, error) {
+	if err := s.failure(); err != nil {
+		return nil, err
+	}
+	return s.Store.List(ctx, holder, limit)
+}
+
+// TestStoreDownIsUnavailable: while the database does not answer, every
+// request that needs it is answered 503 store_down with Retry-After — on
+// the API and the pages — not 500 internal (the probe's PostgreSQL outage),
+// and a game's page does not call the game unreadable.
+func TestStoreDownIsUnavailable(t *testing.T) {
+	st := &downStore{Store: store.NewMemory()}
+	e := echo.New()
+	New(newService(st), apiClock).Register(e)
+	a := newAPIT(t, e)
+	g := a.create(`{}`)
+	st.down.Store(true)
+	for _, r := range []struct {
+		method, path, body string
+	}{
+		{http.MethodGet, "/api/games/" + g.ID, ""},
+		{http.MethodPost, "/api/games/" + g.ID + "/actions", `{"action":"b:e2e4"}`},
+		{http.MethodPost, "/api/games", `{}`},
+		{http.MethodGet, "/g/" + g.ID, ""},
+		{http.MethodPost, "/g/" + g.ID + "/ply", ""},
+	} {
+		res := a.do(r.method, r.path, r.body)
+		if res.code != http.StatusServiceUnavailable || res.hdr.Get("Retry-After") != "5" {
+			t.Errorf("%s %s with the store down: %d (Retry-After %q) %.200s", r.method, r.path, res.code, res.hdr.Get("Retry-After"), res.body)
+		}
+		if r.method == http.MethodGet && r.path == "/api/games/"+g.ID && !contains(res.body, `"code":"store_down"`) {
+			t.Errorf("the API's code: %s", res.body)
+		}
+		if contains(res.body, "could not be read") {
+			t.Errorf("%s %s: the game is called unreadable", r.method, r.path)
+		}
+	}
+	st.down.Store(false)
+	a.game(a.do(http.MethodGet, "/api/games/"+g.ID, ""), http.StatusOK)
+}
+
+func contains(b []byte, s string) bool { return bytes.Contains(b, []byte(s)) }
