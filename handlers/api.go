@@ -236,8 +236,27 @@ func (a *api) write(c echo.Context, change func(ctx context.Context, id string, 
 	err = change(c.Request().Context(), id, bearer(c), func(rec *games.Record, _ games.Seats) {
 		obj = recordSubset(rec, a.s.now(), want, tags...)
 	})
+	if e := games.ErrorOf(err); err != nil && e.Code == games.Conflict && e.Detail == "" {
+		// Out of date (another ply came first): here is the game as it
+		// stands, as the message says.
+		if a.s.games.View(c.Request().Context(), id, bearer(c), func(rec *games.Record, _ games.Seats) {
+			obj = recordSubset(rec, a.s.now(), want, tags...)
+		}) == nil {
+			return &withGame{err: err, game: gameValue(obj, want)}
+		}
+	}
 	if err != nil {
 		return err
 	}
 	return gameAnswer(c, obj, want)
 }
+
+// withGame is a refusal whose API answer carries the game as it stands
+// ("game" beside "error" and "code").
+type withGame struct {
+	err  error
+	game any
+}
+
+func (w *withGame) Error() string { return w.err.Error() }
+func (w *withGame) Unwrap() error { return w.err }

@@ -251,8 +251,13 @@ func memberNamed(name string) bool {
 
 // gameAnswer writes obj with only the members in want (all when nil).
 func gameAnswer(c echo.Context, obj gameObject, want fieldSet) error {
+	return c.JSON(http.StatusOK, gameValue(obj, want))
+}
+
+// gameValue is obj as written with only the members in want (nil: all).
+func gameValue(obj gameObject, want fieldSet) any {
 	if want == nil {
-		return c.JSON(http.StatusOK, obj)
+		return obj
 	}
 	v := reflect.ValueOf(obj)
 	out := make(map[string]any, len(want))
@@ -261,5 +266,5 @@ func gameAnswer(c echo.Context, obj gameObject, want fieldSet) error {
 			out[m.name] = v.Field(m.field).Interface()
 		}
 	}
-	return c.JSON(http.StatusOK, out)
+	return out
 }

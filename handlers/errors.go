@@ -97,7 +97,12 @@ func (s *Server) writeError(c echo.Context, err error) error {
 		s.logFailure(c, "request failed", err)
 	}
 	if isAPI(c) {
-		return c.JSON(st, errorBody{Msg: e.Msg, Code: apiCode(e)})
+		body := errorBody{Msg: e.Msg, Code: apiCode(e)}
+		var wg *withGame
+		if errors.As(err, &wg) {
+			body.Game = wg.game
+		}
+		return c.JSON(st, body)
 	}
 	var pe *pageError
 	errors.As(err, &pe)
@@ -127,8 +132,9 @@ func (s *Server) writeError(c echo.Context, err error) error {
 
 // errorBody is the body of every failure under /api.
 type errorBody struct {
-	Msg  string `json:"error"` // a sentence a person understands
-	Code string `json:"code"`  // a short machine word
+	Msg  string `json:"error"`          // a sentence a person understands
+	Code string `json:"code"`           // a short machine word
+	Game any    `json:"game,omitempty"` // the game as it stands, for a 409 conflict
 }
 
 // apiCode is the API's word for e: its detail, or else its code.

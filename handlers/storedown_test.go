@@ -3,6 +3,7 @@ package handlers
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"sync/atomic"
@@ -92,3 +93,32 @@ func TestStoreDownIsUnavailable(t *testing.T) {
 }
 
 func contains(b []byte, s string) bool { return bytes.Contains(b, []byte(s)) }
+
+// TestConflictCarriesTheGame: an action sent for a ply the game has left
+// is answered 409 conflict with the game as it stands — as the message
+// says, "here is the current position" — in the fields asked for.
+func TestConflictCarriesTheGame(t *testing.T) {
+	a := newAPI(t)
+	g := a.create(`{}`)
+	a.play(g.ID, "b:e2e4")
+	for _, tc := range []struct {
+		query  string
+		fields int
+	}{{"", len(gameFields)}, {"?fields=ply,fen", 2}} {
+		r := a.do(http.MethodPost, "/api/games/"+g.ID+"/actions"+tc.query, `{"action":"b:d2d4","ply":1}`)
+		var body struct {
+			Code string         `json:"code"`
+			Game map[string]any `json:"game"`
+		}
+		if err := json.Unmarshal(r.body, &body); err != nil || r.code != http.StatusConflict || body.Code != "conflict" {
+			t.Fatalf("a stale ply: %d %s (%v)", r.code, r.body, err)
+		}
+		if ply, _ := body.Game["ply"].(float64); ply != 2 || len(body.Game) != tc.fields {
+			t.Errorf("the stale ply's answer%s carries %v, want the game at ply 2 with %d members", tc.query, body.Game, tc.fields)
+		}
+	}
+	// Other refusals carry no game.
+	if r := a.do(http.MethodPost, "/api/games/"+g.ID+"/actions", `{"action":"zz"}`); contains(r.body, `"game"`) {
+		t.Errorf("a bad action's answer carries a game: %s", r.body)
+	}
+}
