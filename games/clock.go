@@ -72,9 +72,15 @@ func (tc TimeControl) PGN() string {
 
 // Clock is a game's clock, kept by the server. A side's time runs during
 // all of its plies, bans included; the increment is added when it
-// finishes a move. It starts when both seats are taken.
+// finishes a move. It starts when both players have come to the game: in a
+// game with a friend, when the other player takes the free seat (its
+// creator is there); in a rematch, whose seats are held from the start,
+// when each of its players has opened it (Awaiting).
 type Clock struct {
 	Control TimeControl `json:"control"`
+	// Awaiting are the seats whose players have not yet come to the game:
+	// the clock starts once none is.
+	Awaiting Seats `json:"awaiting,omitzero"`
 	// White and Black are the time each side had left when Since was.
 	White time.Duration `json:"white"`
 	Black time.Duration `json:"black"`
@@ -117,6 +123,25 @@ func (c *Clock) ClkComment(n int) string {
 // NewClock returns a stopped clock set to tc.
 func NewClock(tc TimeControl) *Clock {
 	return &Clock{Control: tc, White: tc.Initial, Black: tc.Initial}
+}
+
+// awaits reports whether the clock waits for the player holding seats to
+// come to the game.
+func (c *Clock) awaits(seats Seats) bool {
+	return c != nil && (c.Awaiting.White && seats.White || c.Awaiting.Black && seats.Black)
+}
+
+// arrive notes that the player holding seats has come to the game, and
+// starts the clock for actor at now when no one else is awaited.
+func (c *Clock) arrive(seats Seats, actor rules.Color, now time.Time) {
+	if !c.awaits(seats) {
+		return
+	}
+	c.Awaiting.White = c.Awaiting.White && !seats.White
+	c.Awaiting.Black = c.Awaiting.Black && !seats.Black
+	if !c.Awaiting.Any() {
+		c.run(actor, now)
+	}
 }
 
 // Left returns the time side has left at now (never below zero).

@@ -118,7 +118,10 @@ type Leader struct {
 }
 
 // Seats are the seats of one game a request's credential holds.
-type Seats struct{ White, Black bool }
+type Seats struct {
+	White bool `json:"white,omitempty"`
+	Black bool `json:"black,omitempty"`
+}
 
 // Has reports whether the seat of side is held.
 func (s Seats) Has(side rules.Color) bool {
@@ -267,15 +270,20 @@ func (s *Service) View(ctx context.Context, id string, cred Credential, fn ViewF
 		return err
 	}
 	for try := 0; ; try++ {
-		expired := false
+		expired, arrived := false, false
 		var job *botJob
 		err := s.store.View(ctx, id, func(rec *Record) error {
+			seats := seatsOf(rec, holder)
 			if try == 0 && rec.Clock.Expired(s.now()) && !rec.Game.Outcome().Over() {
 				expired = true
 				return nil
 			}
+			if try == 0 && rec.Clock.awaits(seats) {
+				arrived = true
+				return nil
+			}
 			job = s.resume(id, rec, engine.ClientOf(ctx))
-			fn(rec, seatsOf(rec, holder))
+			fn(rec, seats)
 			return nil
 		})
 		if err != nil {
@@ -284,12 +292,28 @@ func (s *Service) View(ctx context.Context, id string, cred Credential, fn ViewF
 		if job != nil {
 			s.bots.schedule(s, id, job)
 		}
-		if !expired {
+		switch {
+		case expired:
+			// Flag it (the error says so), then show it as it ended.
+			_ = s.update(ctx, id, "", nil, func(*Record, Seats) error { return nil })
+		case arrived:
+			// A player awaited has come: their clock may start. Then show it.
+			_ = s.arrive(ctx, id, cred)
+		default:
 			return nil
 		}
-		// Flag it (the error says so), then show it as it ended.
-		_ = s.update(ctx, id, "", nil, func(*Record, Seats) error { return nil })
 	}
+}
+
+// arrive notes that the player holding cred has come to game id, whose
+// clock waits for its players (see Clock.Awaiting).
+func (s *Service) arrive(ctx context.Context, id string, cred Credential) error {
+	return s.update(ctx, id, cred, nil, func(rec *Record, seats Seats) error {
+		if !rec.Game.Outcome().Over() {
+			rec.Clock.arrive(seats, rec.Game.Turn().Actor, s.now())
+		}
+		return nil
+	})
 }
 
 // Input is one ban or move as a client sends it.

@@ -33,6 +33,7 @@ type clockState struct {
 	running      rules.Color
 	since        time.Time
 	marks        int
+	awaiting     Seats
 }
 
 func (r *Record) state() recordState {
@@ -42,7 +43,7 @@ func (r *Record) state() recordState {
 		invite: r.InviteCode, rematch: r.Rematch, offers: r.Offers,
 	}
 	if c := r.Clock; c != nil {
-		st.clock = clockState{white: c.White, black: c.Black, running: c.Running, since: c.Since, marks: len(c.After)}
+		st.clock = clockState{white: c.White, black: c.Black, running: c.Running, since: c.Since, marks: len(c.After), awaiting: c.Awaiting}
 	}
 	return st
 }
@@ -325,18 +326,16 @@ func (s *Service) accept(ctx context.Context, rec *Record, offer Offer) error {
 		re := &Record{Game: next, Mode: Invite, White: rec.Black, Black: rec.White, Created: now, Updated: now, Revision: 1}
 		re.Rated = rec.Rated
 		if c := rec.Clock; c != nil {
+			// As in any game, the clock starts when both players have come
+			// to it: each, here, by opening it.
 			re.Clock = NewClock(c.Control)
+			re.Clock.Awaiting = Seats{White: true, Black: true}
 		}
 		// The ratings as they stand after this game.
 		re.WhitePlayer, re.BlackPlayer = s.entrant(ctx, re.White, re), s.entrant(ctx, re.Black, re)
-		if re.Clock != nil {
-			re.Clock.run(next.Turn().Actor, now)
-		}
 		if err := s.store.Create(ctx, re); err != nil {
 			return Internalf(err, "creating the rematch")
 		}
-		// Its clock runs already: arm its flag, as an update would.
-		s.timers.set(re.ID, flagTimerOf(re, now), s.checkClock)
 		rec.Rematch = re.ID
 	}
 	*pending = 0
@@ -345,21 +344,28 @@ func (s *Service) accept(ctx context.Context, rec *Record, offer Offer) error {
 
 // Watch starts watching game id for a viewer with cred; the watch's
 // channel receives when the game changes or who watches it does. Close
-// the watch when done.
+// the watch when done. A player the game's clock waits for has come to it
+// (see Clock.Awaiting).
 func (s *Service) Watch(ctx context.Context, id string, cred Credential) (*Watch, error) {
 	holder, err := s.holder(ctx, cred)
 	if err != nil {
 		return nil, err
 	}
 	var seats Seats
+	arrived := false
 	err = s.store.View(ctx, id, func(rec *Record) error {
 		seats = seatsOf(rec, holder)
+		arrived = rec.Clock.awaits(seats)
 		return nil
 	})
 	if err != nil {
 		return nil, storeError(err)
 	}
-	return s.feed.Watch(id, seats), nil
+	w := s.feed.Watch(id, seats)
+	if arrived { // a player its clock waits for has come (see Clock.Awaiting)
+		_ = s.arrive(ctx, id, cred)
+	}
+	return w, nil
 }
 
 // Presence says who watches game id now (on this server).

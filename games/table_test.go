@@ -532,8 +532,10 @@ func blackFlagFalls(t *testing.T, svc *games.Service, w *games.Watch, id string)
 	}
 }
 
-// TestRematchFlagFalls: a rematch's clock runs from its acceptance, and
-// the service's timer ends it when that runs out with no one acting.
+// TestRematchFlagFalls: a rematch's clock runs once both its players have
+// come to it (as a game with a friend's does once the other player takes
+// the seat), not from its acceptance, and the service's timer ends it when
+// that runs out with no one acting.
 func TestRematchFlagFalls(t *testing.T) {
 	svc := games.New(store.NewMemory())
 	t.Cleanup(svc.Close)
@@ -561,5 +563,20 @@ func TestRematchFlagFalls(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer w.Close()
+	// As in any game, the clock waits for both players to come to it: a
+	// spectator, and one player, start nothing.
+	time.Sleep(100 * time.Millisecond)
+	for _, cred := range []games.Credential{"", black} { // black is White now
+		svc.View(ctx, next, cred, func(rec *games.Record, _ games.Seats) {
+			if c := rec.Clock; c.Running != 0 || rec.Game.Outcome().Over() || c.White != tc.Initial {
+				t.Fatalf("after %q opened it, the rematch's clock runs: %+v, %v", cred, c, rec.Game.Outcome())
+			}
+		})
+	}
+	ww, err := svc.Watch(ctx, next, white) // Black comes by its stream
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ww.Close()
 	blackFlagFalls(t, svc, w, next)
 }
