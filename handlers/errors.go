@@ -38,6 +38,7 @@ const (
 	tooManyStreams games.Detail = "too_many_streams" // TooMany: over the streams open
 	badRated       games.Detail = "bad_rated"        // Invalid: rated is not yes or no
 	tooManyImages  games.Detail = "too_many_images"  // TooMany: over the images a client may ask for
+	tooManyReads   games.Detail = "too_many_reads"   // TooMany: over the reads of games not in memory
 	imagesBusy     games.Detail = "images_busy"      // Unavailable: as many images wait to be drawn as may
 )
 

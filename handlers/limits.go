@@ -35,6 +35,14 @@ type Limits struct {
 	// rate). Over it: 429 with Retry-After.
 	ImagesPerSecond float64
 	ImageBurst      int
+	// ReadPliesPerSecond is what one client's requests may cost in reads
+	// of games not in memory, in plies replayed a second (a game is read
+	// back by replaying it, about 7 µs a ply), and ReadPlyBurst how many
+	// at once (zero: twice the rate). A request is refused (429 with
+	// Retry-After) while its client is over; what it read is counted
+	// after it. Games in memory cost nothing.
+	ReadPliesPerSecond float64
+	ReadPlyBurst       int
 }
 
 // DefaultLimits are the limits main serves with. Two people playing hot
@@ -47,6 +55,10 @@ func DefaultLimits() Limits {
 		GamesPerMinute:  30,
 		ImagesPerSecond: 5,
 		ImageBurst:      30,
+		// 20,000 plies a second is about 14% of a core; 60,000 at once,
+		// thirty games of 2,000 plies read back.
+		ReadPliesPerSecond: 20_000,
+		ReadPlyBurst:       60_000,
 	}
 }
 
@@ -148,5 +160,30 @@ func searchClient(next echo.HandlerFunc) echo.HandlerFunc {
 			c.SetRequest(r.WithContext(engine.WithClient(r.Context(), clientKey(c.RealIP()))))
 		}
 		return next(c)
+	}
+}
+
+// meterReads charges each request's reads of games not in memory to its
+// client's budget (Limits.ReadPliesPerSecond), and refuses the requests of
+// a client over it: one reading long games in rotation would otherwise
+// replay them as fast as it asks.
+func (s *Server) meterReads(next echo.HandlerFunc) echo.HandlerFunc {
+	if s.reads == nil {
+		return next
+	}
+	return func(c echo.Context) error {
+		r := c.Request()
+		if p := r.URL.Path; strings.HasPrefix(p, "/static/") || strings.HasPrefix(p, imagePrefix) || p == "/healthz" {
+			return next(c)
+		}
+		key := clientKey(c.RealIP())
+		if wait := s.reads.Take(key, 0); wait > 0 {
+			return tooMany(wait, tooManyReads, "This address has asked for more long games not in the server's memory than it reads for one client in a short time.")
+		}
+		m := &games.ReadMeter{}
+		c.SetRequest(r.WithContext(games.WithReadMeter(r.Context(), m)))
+		err := next(c)
+		s.reads.Charge(key, float64(m.Plies()))
+		return err
 	}
 }

@@ -22,7 +22,8 @@ const contentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 
 // middleware returns the middleware every route shares: a request id, the
 // request log, panic recovery, security headers, compression, the answer
 // to every failure after it (answerErrors), the POST rate limit, the
-// client for the engine, a body limit and cross-origin POST protection.
+// budget of reads, the client for the engine, a body limit and
+// cross-origin POST protection.
 func (s *Server) middleware() []echo.MiddlewareFunc {
 	cop := http.NewCrossOriginProtection()
 	return []echo.MiddlewareFunc{
@@ -33,6 +34,7 @@ func (s *Server) middleware() []echo.MiddlewareFunc {
 		compress(),
 		s.answerErrors,
 		s.limitPosts,
+		s.meterReads,
 		searchClient,
 		bodyLimit(maxBody),
 		crossOrigin(cop),

@@ -39,6 +39,7 @@ type Server struct {
 	posts      *ratelimit.Limiter   // POSTs per client; nil: no limit
 	created    *ratelimit.Limiter   // games created per client; nil: no limit
 	imageRate  *ratelimit.Limiter   // images asked for per client; nil: no limit
+	reads      *ratelimit.Limiter   // plies replayed to read games, per client; nil: no limit
 	baseURL    string               // scheme://host for absolute links; "": the request's
 	gameWait   time.Duration        // how long a request may wait to read games
 	images     *boardimage.Renderer // draws /img/…; nil: /img answers 503
@@ -139,6 +140,7 @@ func New(svc *games.Service, now func() time.Time, opts ...Option) *Server {
 	s.posts = ratelimit.New(s.limits.PostsPerSecond, float64(s.limits.PostBurst), now)
 	s.created = ratelimit.New(float64(s.limits.GamesPerMinute)/60, float64(s.limits.GamesPerMinute), now)
 	s.imageRate = ratelimit.New(s.limits.ImagesPerSecond, float64(s.limits.ImageBurst), now)
+	s.reads = ratelimit.New(s.limits.ReadPliesPerSecond, float64(s.limits.ReadPlyBurst), now)
 	return s
 }
 

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"path/filepath"
 	"sync/atomic"
 	"testing"
 
@@ -120,5 +121,43 @@ func TestConflictCarriesTheGame(t *testing.T) {
 	// Other refusals carry no game.
 	if r := a.do(http.MethodPost, "/api/games/"+g.ID+"/actions", `{"action":"zz"}`); contains(r.body, `"game"`) {
 		t.Errorf("a bad action's answer carries a game: %s", r.body)
+	}
+}
+
+// TestReadBudget: reads of games not in memory (each replayed from its
+// row, about 7 µs a ply) are charged to their client, in plies; a client
+// over its budget is refused (429 too_many_reads, Retry-After) while
+// another reads on, and reads of games in memory cost nothing.
+func TestReadBudget(t *testing.T) {
+	st, err := store.OpenSQLite(context.Background(), filepath.Join(t.TempDir(), "games.db"), store.Options{CacheSize: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	svc := newService(st)
+	e := echo.New()
+	New(svc, apiClock, WithLimits(Limits{ReadPliesPerSecond: 1, ReadPlyBurst: 500})).Register(e)
+	a := newAPIT(t, e)
+	var ids []string
+	for range 3 {
+		id, err := svc.Create(context.Background(), issue(t, svc), longGame(t, 300))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, id)
+	}
+	reader, other := from{a, "198.51.100.1"}, from{a, "198.51.100.2"}
+	// The cache holds the last game created; the other two are replayed.
+	for i, want := range []int{http.StatusOK, http.StatusOK, http.StatusTooManyRequests} {
+		r := reader.get("/api/games/" + ids[i])
+		if r.code != want {
+			t.Fatalf("read %d: %d, want %d: %.200s", i+1, r.code, want, r.body)
+		}
+		if want == http.StatusTooManyRequests && (!contains(r.body, `"too_many_reads"`) || r.hdr.Get("Retry-After") == "") {
+			t.Errorf("over the budget: %s (Retry-After %q)", r.body, r.hdr.Get("Retry-After"))
+		}
+	}
+	if r := other.get("/api/games/" + ids[0]); r.code != http.StatusOK {
+		t.Errorf("another address's read: %d", r.code)
 	}
 }

@@ -214,6 +214,7 @@ func (gc *gameCache) acquire(ctx context.Context, id string) (*cachedGame, error
 		if c.err != nil {
 			gc.remove(c)
 		} else {
+			games.CountReplay(ctx, c.rec.Game.Ply()-c.rec.Game.StartPly())
 			c.rev, c.seats, c.stored, c.over = c.rec.Game.Revision(), seatStateOf(c.rec), true, c.rec.Game.Outcome().Over()
 			gc.resize(c, size)
 		}
@@ -244,6 +245,7 @@ func (gc *gameCache) revalidate(ctx context.Context, c *cachedGame) {
 		gc.forget(c, err)
 		return
 	}
+	games.CountReplay(ctx, rec.Game.Ply()-rec.Game.StartPly())
 	c.rec, c.row, c.rev, c.seats, c.stored, c.over = rec, row, rec.Game.Revision(), seatStateOf(rec), true, rec.Game.Outcome().Over()
 	gc.mu.Lock()
 	gc.resize(c, size)

@@ -54,7 +54,7 @@ func New(perSecond, burst float64, now func() time.Time) *Limiter {
 // Take spends cost tokens from key's bucket and returns 0, or, when the
 // bucket holds fewer, spends nothing and returns how long until it holds
 // cost (at most a day; a cost above the burst is never affordable, and
-// waits a day).
+// waits a day). Take(key, 0) waits out a debt (see Charge).
 func (l *Limiter) Take(key string, cost float64) time.Duration {
 	if l == nil {
 		return 0
@@ -72,6 +72,20 @@ func (l *Limiter) Take(key string, cost float64) time.Duration {
 	}
 	l.buckets[key] = b
 	return wait
+}
+
+// Charge spends cost tokens from key's bucket whatever it holds: a cost
+// known only afterwards. The bucket may go into debt, down to minus its
+// room, which Take(key, 0) then waits out.
+func (l *Limiter) Charge(key string, cost float64) {
+	if l == nil || !(cost > 0) {
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	b := l.bucket(key)
+	b.tokens = max(-l.burst, b.tokens-cost)
+	l.buckets[key] = b
 }
 
 // Refund gives key's bucket back tokens it took and did not use (up to
@@ -104,10 +118,11 @@ func (l *Limiter) bucket(key string) bucket {
 	return b
 }
 
-// sweep drops the buckets that have filled up again.
+// sweep drops the buckets that have filled up again (a bucket in debt
+// takes longer: it is kept until then).
 func (l *Limiter) sweep(now time.Time) {
 	for k, b := range l.buckets {
-		if now.Sub(b.last) >= l.idle {
+		if now.Sub(b.last).Seconds()*l.rate >= l.burst-b.tokens {
 			delete(l.buckets, k)
 		}
 	}

@@ -85,3 +85,31 @@ func TestCost(t *testing.T) {
 		t.Fatalf("a negative refund took tokens: wait %v", wait)
 	}
 }
+
+// TestCharge spends a cost known afterwards: the bucket goes into debt
+// (down to minus its room), which Take(key, 0) waits out.
+func TestCharge(t *testing.T) {
+	clk := newClock()
+	l := clk.limiter(10, 100) // 10 a second, 100 at once
+	if wait := l.Take("a", 0); wait != 0 {
+		t.Fatalf("a new bucket: wait %v", wait)
+	}
+	l.Charge("a", 150)
+	if wait := l.Take("a", 0); wait != 5*time.Second {
+		t.Fatalf("50 in debt at 10 a second: wait %v, want 5s", wait)
+	}
+	l.Charge("a", 1000)
+	if wait := l.Take("a", 0); wait != 10*time.Second {
+		t.Fatalf("a debt is at most the room: wait %v, want 10s", wait)
+	}
+	clk.add(10 * time.Second)
+	if wait := l.Take("a", 0); wait != 0 {
+		t.Fatalf("after the debt: wait %v", wait)
+	}
+	l.Charge("b", 150)
+	clk.add(l.idle) // a is full again, b, 50 in debt, only after 15 s
+	l.Take("c", 1)
+	if n := l.Len(); n != 2 {
+		t.Errorf("after the sweep %d buckets, want b (in debt) and c", n)
+	}
+}
