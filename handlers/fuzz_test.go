@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -81,6 +82,33 @@ func (s fuzzSetup) game() (*rules.Game, error) {
 
 // tagsWithin reports whether g's tags are within the default limits on a
 // PGN's tags.
+// createdFor checks a game an input created: held by holder (both seats
+// of a hot-seat game, the creator's of a game with a friend, the other
+// one free), with at most the tags the limits allow and a clock, if any,
+// within a time control's bounds.
+func createdFor(rec *games.Record, holder string) error {
+	held := rec.White == holder && rec.Black == holder
+	if rec.Mode == games.Invite {
+		held = holder != "" && (rec.White == holder) != (rec.Black == holder) && (rec.White == "") != (rec.Black == "")
+	}
+	switch {
+	case holder == "" || !held:
+		return fmt.Errorf("game %s (%s) was created for another browser than the one that asked", rec.ID, rec.Mode)
+	case !tagsWithin(rec.Game):
+		return fmt.Errorf("game %s was created with %d tags, beyond the limits", rec.ID, len(rec.Game.Tags()))
+	case rec.Clock != nil && !clockWithin(rec.Clock.Control):
+		return fmt.Errorf("game %s was created with the clock %+v, beyond a time control's bounds", rec.ID, rec.Clock.Control)
+	}
+	return nil
+}
+
+// clockWithin reports whether tc is a time control a client may set:
+// whole minutes from 1 to 180, whole seconds of increment up to 180.
+func clockWithin(tc games.TimeControl) bool {
+	return tc.Initial >= games.MinInitialMinutes*time.Minute && tc.Initial <= games.MaxInitialMinutes*time.Minute && tc.Initial%time.Minute == 0 &&
+		tc.Increment >= 0 && tc.Increment <= games.MaxIncrementSeconds*time.Second && tc.Increment%time.Second == 0
+}
+
 func tagsWithin(g *rules.Game) bool {
 	l := games.DefaultLimits()
 	tags := g.Tags()
@@ -296,6 +324,7 @@ type pageRoute struct {
 	method, path string
 	pathArg      bool
 	x, y         string
+	also         string // fields always sent (after x and y, which win)
 }
 
 var fuzzPageRoutes = []pageRoute{
@@ -320,6 +349,7 @@ var fuzzPageRoutes = []pageRoute{
 	{method: "GET", path: "/", x: "flip", y: "auto"},
 	{method: "GET", path: "/g/", pathArg: true, y: "sel"},
 	{method: "POST", path: "/g/", pathArg: true, y: "text"},
+	{method: "POST", path: "/new", x: "clock", y: "color", also: "mode=invite"},
 }
 
 // FuzzPages drives the playground's pages and forms: a route (every form
@@ -368,6 +398,10 @@ func FuzzPages(f *testing.F) {
 	f.Add(uint8(0), uint8(17), uint8(0), tagPGN(1, 8, 257), "", "")
 	f.Add(uint8(0), uint8(9), uint8(0), "", strings.Repeat("é", 3555), "a=")
 	f.Add(uint8(0), uint8(11), uint8(0), strings.Repeat("b:e2e4", 600), strings.Repeat("é", 100), "")
+	// Clocks of a game with a friend (issue 24: NaN+0 gave -9.2e15 ms).
+	for _, clock := range []string{"5+3", "NaN+0", "5+9223372037", "1e-9+0", "0.5+0", "180+180", "181+0", "+1+1"} {
+		f.Add(uint8(0), uint8(21), uint8(0), clock, "white", "")
+	}
 
 	s := newFuzzServer()
 	f.Fuzz(func(t *testing.T, setup, route, flags uint8, x, y, extra string) {
@@ -387,6 +421,9 @@ func FuzzPages(f *testing.F) {
 			fields.Set(rt.y, y)
 		}
 		form := fields.Encode()
+		if rt.also != "" {
+			form = strings.TrimPrefix(form+"&"+rt.also, "&")
+		}
 		if extra != "" {
 			form = strings.TrimSuffix(extra+"&"+form, "&")
 		}
@@ -453,14 +490,11 @@ func FuzzPages(f *testing.F) {
 		loc, push := r.hdr.Get("Location"), r.hdr.Get("HX-Push-Url")
 		for _, rec := range s.created() {
 			s.state(t, rec.ID)
-			if h := s.store.playerOf(cred); h == "" || rec.White != h || rec.Black != h {
-				t.Fatalf("game %s was created for another browser than the one that asked", rec.ID)
+			if err := createdFor(rec, s.store.playerOf(cred)); err != nil {
+				t.Fatal(err)
 			}
 			if gameOf(loc) != rec.ID && gameOf(push) != rec.ID {
 				t.Fatalf("game %s was created, but the answer sends the browser to %q / %q", rec.ID, loc, push)
-			}
-			if !tagsWithin(rec.Game) {
-				t.Fatalf("game %s was created with %d tags, beyond the limits", rec.ID, len(rec.Game.Tags()))
 			}
 			if q := req.URL.Query(); rt.method == http.MethodGet && q.Has("pgn") && len(q.Get("pgn")) > games.DefaultLimits().MaxLinkPGNBytes {
 				t.Fatalf("a link of %d bytes of PGN opened a game", len(q.Get("pgn")))
@@ -557,6 +591,10 @@ func FuzzAPI(f *testing.F) {
 	f.Add(uint8(0), uint8(0), uint8(0), "", "application/json", []byte(pgnJSON(tagPGN(1, 65, 1))))
 	f.Add(uint8(0), uint8(0), uint8(0), "", "application/json", []byte(`{"variant":"`+strings.Repeat("é", 3555)+`"}`))
 	f.Add(uint8(0), uint8(0), uint8(0), "", "text/"+strings.Repeat("é", 100), []byte(`{}`))
+	// Clocks of a game with a friend (issue 24: NaN+0 gave -9.2e15 ms).
+	for _, clock := range []string{`"5+3"`, `"NaN+0"`, `"5+9223372037"`, `"1e-9+0"`, `"0.5+0"`, `"180+180"`, `5`, `"1+0"`} {
+		f.Add(uint8(0), uint8(0), uint8(0), "", "application/json", []byte(`{"mode":"invite","color":"black","clock":`+clock+`}`))
+	}
 
 	s := newFuzzServer()
 	f.Fuzz(func(t *testing.T, setup, route, flags uint8, id, contentType string, body []byte) {
@@ -652,11 +690,11 @@ func FuzzAPI(f *testing.F) {
 					t.Fatalf("a game created with token %q answers token %q", token, g.Token)
 				}
 				rec := s.store.recs[g.ID]
-				if h := s.store.playerOf(games.Credential(g.Token)); h == "" || rec == nil || rec.White != h || rec.Black != h {
-					t.Fatalf("the game created is not held by the token answered")
+				if rec == nil {
+					t.Fatalf("the game created, %s, is not stored", g.ID)
 				}
-				if !tagsWithin(rec.Game) {
-					t.Fatalf("the game created has %d tags, beyond the limits", len(rec.Game.Tags()))
+				if err := createdFor(rec, s.store.playerOf(games.Credential(g.Token))); err != nil {
+					t.Fatal(err)
 				}
 			} else if g.Token != "" {
 				t.Fatalf("%d answers a token", r.code)
