@@ -195,6 +195,7 @@ func serve(ctx context.Context, args []string, out io.Writer, getenv func(string
 	if err := srv.Shutdown(shutdownCtx); err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return fmt.Errorf("shutdown: %w", err)
 	}
+	h.CloseStreams() // the streams that took over their connections end before the store closes
 	return nil
 }
 

@@ -103,7 +103,6 @@ func (a *api) events(c echo.Context) error {
 		key += "\x00" + t.Value
 	}
 	enc := a.s.encodings.join(key)
-	defer a.s.encodings.leave(enc)
 	build := func(ctx context.Context) (int64, []byte, error) {
 		var obj gameObject
 		err := a.s.games.View(ctx, id, "", func(rec *games.Record, _ games.Seats) {
@@ -121,6 +120,6 @@ func (a *api) events(c echo.Context) error {
 			return 0, nil, err
 		}
 		return r, []event{{id: strconv.FormatInt(r, 10), data: data}}, nil
-	}}
+	}, done: func() { a.s.encodings.leave(enc) }}
 	return a.s.stream(c, id, bearer(c), state, nil)
 }

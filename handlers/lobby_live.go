@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"context"
 	"encoding/json"
 	"hash/fnv"
 	"strconv"
@@ -20,32 +21,40 @@ type lobbyEvents func(v games.LobbyView) []event
 // cred (if any): changes (as changes says) whenever the lobby changes, and
 // a "paired" event (paired's) for each game the viewer's player is paired
 // into from since on. While it lasts, the player's seeks stay alive. It
-// returns when the client leaves, the server shuts down, or a write fails.
+// ends when the client leaves, the server shuts down, or a write fails;
+// it is served as a game's stream is (see serveEvents).
 func (s *Server) lobbyStream(c echo.Context, cred games.Credential, since time.Time, changes lobbyEvents, paired func(games.Seek) event) error {
 	release, err := s.streams.open(clientKey(c.RealIP()))
 	if err != nil {
+		c.Response().Header().Set(echo.HeaderConnection, "close") // see stream
 		return err
 	}
-	defer release()
-	ctx := c.Request().Context()
-	w, err := s.games.WatchLobby(ctx, cred)
+	w, err := s.games.WatchLobby(c.Request().Context(), cred)
 	if err != nil {
+		release()
 		return err
 	}
-	defer w.Close()
-	es := startEvents(c)
-	if es == nil {
-		return nil
+	finish := func() {
+		w.Close()
+		release()
 	}
-	beat := time.NewTicker(s.streams.limits.Heartbeat)
-	defer beat.Stop()
+	s.serveEvents(c, finish, func(ctx context.Context, es *eventSource, beat <-chan time.Time) {
+		s.serveLobby(ctx, es, w, beat, cred, since, changes, paired)
+	})
+	return nil
+}
+
+// serveLobby sends a lobby stream's events until it must end (see
+// lobbyStream), and a heartbeat at each beat (nil: the server's pings
+// send them).
+func (s *Server) serveLobby(ctx context.Context, es *eventSource, w *games.LobbyWatch, beat <-chan time.Time, cred games.Credential, since time.Time, changes lobbyEvents, paired func(games.Seek) event) {
 	sent := map[string]bool{} // the games told of
 	for {
 		var evs []event
 		if cred != "" && w.Paired() {
 			list, err := s.games.Pairings(ctx, cred, since)
 			if err != nil && ctx.Err() != nil {
-				return nil
+				return
 			}
 			for _, k := range list {
 				if !sent[k.Game] {
@@ -56,16 +65,16 @@ func (s *Server) lobbyStream(c echo.Context, cred games.Credential, since time.T
 		}
 		v, err := s.games.Lobby(ctx)
 		if err != nil && ctx.Err() != nil {
-			return nil
+			return
 		}
 		if err == nil {
 			evs = append(evs, changes(v)...)
 		}
 		if len(evs) > 0 && es.send(evs...) != nil {
-			return nil
+			return
 		}
-		if !s.awaitChange(ctx, es, w.C(), beat.C, nil) {
-			return nil
+		if !s.awaitChange(ctx, es, w.C(), beat, nil) {
+			return
 		}
 	}
 }

@@ -1,9 +1,7 @@
 package handlers
 
 import (
-	"bufio"
 	"context"
-	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -55,7 +53,7 @@ func StreamCap(files int) int {
 }
 
 // DefaultHeartbeat is how often an idle stream says it is alive.
-const DefaultHeartbeat = 15 * time.Second
+const DefaultHeartbeat = 25 * time.Second
 
 // streamRetry is how long a client refused a stream is asked to wait.
 const streamRetry = time.Minute
@@ -76,6 +74,9 @@ type streams struct {
 	total    int
 	done     chan struct{} // closed at shutdown
 	stopOnce sync.Once
+	hangups  hangups        // tells the streams that took over their connections of clients that left
+	pings    pings          // sends those streams' heartbeats
+	detached sync.WaitGroup // those streams
 }
 
 func newStreams(l StreamLimits) *streams {
@@ -120,9 +121,30 @@ func (st *streams) Open() int {
 }
 
 // CloseStreams ends every open stream cleanly (each sends its last event
-// and returns): for a server shutting down, whose Shutdown waits for
-// handlers to return. Streams opened afterwards end at once.
-func (s *Server) CloseStreams() { s.streams.stopOnce.Do(func() { close(s.streams.done) }) }
+// and returns), and returns once they have ended: for a server shutting
+// down, whose Shutdown waits for handlers but not for the streams that
+// took over their connections. Streams opened afterwards end at once.
+func (s *Server) CloseStreams() {
+	st := s.streams
+	st.stopOnce.Do(func() { close(st.done) })
+	st.mu.Lock() // no stream starts on its own after this (see goDetached)
+	st.mu.Unlock()
+	st.detached.Wait()
+}
+
+// goDetached runs stream on a goroutine of its own, counted for
+// CloseStreams, unless the server shuts down (false).
+func (st *streams) goDetached(stream func()) bool {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	select {
+	case <-st.done:
+		return false
+	default:
+	}
+	st.detached.Go(stream)
+	return true
+}
 
 // OpenStreams counts the streams open now.
 func (s *Server) OpenStreams() int { return s.streams.Open() }
@@ -134,87 +156,138 @@ type event struct {
 	data []byte // one line
 }
 
-// eventSource writes server-sent events to a response, each write bounded
-// in time so a client that stopped reading is noticed.
-type eventSource struct {
-	w  *bufio.Writer
-	rc *http.ResponseController
-}
+// eventSource writes server-sent events to its sink, each send one write.
+type eventSource struct{ sink eventSink }
 
+// send writes evs in one write; an event's data (a game object, shared
+// by a game's streams) is written as it is, not copied.
 func (es *eventSource) send(evs ...event) error {
-	if err := es.rc.SetWriteDeadline(time.Now().Add(streamWriteTimeout)); err != nil && !errors.Is(err, http.ErrNotSupported) {
-		return err
-	}
+	parts := make([][]byte, 0, 3*len(evs))
 	for _, ev := range evs {
+		head := make([]byte, 0, len(ev.id)+len(ev.name)+20)
 		if ev.id != "" {
-			es.w.WriteString("id: " + ev.id + "\n")
+			head = append(append(append(head, "id: "...), ev.id...), '\n')
 		}
 		if ev.name != "" {
-			es.w.WriteString("event: " + ev.name + "\n")
+			head = append(append(append(head, "event: "...), ev.name...), '\n')
 		}
-		es.w.WriteString("data: ")
-		es.w.Write(ev.data)
-		es.w.WriteString("\n\n")
+		parts = append(parts, append(head, "data: "...), ev.data, eventEnd)
 	}
-	return es.flush()
+	return es.sink.write(parts...)
 }
 
-func (es *eventSource) comment(text string) error {
-	if err := es.rc.SetWriteDeadline(time.Now().Add(streamWriteTimeout)); err != nil && !errors.Is(err, http.ErrNotSupported) {
-		return err
-	}
-	es.w.WriteString(": " + text + "\n\n")
-	return es.flush()
-}
+// eventEnd ends an event.
+var eventEnd = []byte("\n\n")
 
-func (es *eventSource) flush() error {
-	if err := es.w.Flush(); err != nil {
-		return err
-	}
-	return es.rc.Flush()
-}
+// The comments a stream sends: first, and when idle.
+var (
+	streamOpen = []byte(": banchess live\n\n")
+	streamPing = []byte(": ping\n\n")
+)
 
 // streamState is what a stream tells its client of a game: revision reads
 // the game's revision, at every wake (a change of who watches wakes a
 // stream as a change of the game does), and only when it differs from the
 // last sent does events say the game as it stands at rev or later, with
-// the revision it says.
+// the revision it says. done, if set, is called when the stream ends.
 type streamState struct {
 	revision func(ctx context.Context) (int64, error)
 	events   func(ctx context.Context, rev int64) (int64, []event, error)
+	done     func()
 }
 
 // stream serves a server-sent event stream of game id to the viewer
 // holding cred: state's events at once (unless the client's Last-Event-ID
 // says it has that revision) and again whenever the revision changes;
 // between, a heartbeat. Presence changes call onPresence, which may send
-// events of its own. It returns when the client leaves, the server shuts
-// down, or a write fails.
+// events of its own. The stream ends when the client leaves, the server
+// shuts down, or a write fails. Where it can, it takes the connection
+// from the HTTP server and goes on without the handler (see detach), which
+// returns at once; else the handler serves it to its end.
 func (s *Server) stream(c echo.Context, id string, cred games.Credential, state streamState, onPresence func(*eventSource) error) error {
+	end := func() {}
+	if state.done != nil {
+		end = state.done
+	}
 	release, err := s.streams.open(clientKey(c.RealIP()))
 	if err != nil {
+		end()
 		// The connection is a file too: close it after the refusal rather
 		// than keep it open, idle, for the client's next request.
 		c.Response().Header().Set(echo.HeaderConnection, "close")
 		return err
 	}
-	defer release()
 	ctx := c.Request().Context()
 	w, err := s.games.Watch(ctx, id, cred)
 	if err != nil {
+		release()
+		end()
 		return err
 	}
-	defer w.Close()
+	finish := func() {
+		w.Close()
+		release()
+		end()
+	}
 	sent := int64(-1)
 	if last, err := strconv.ParseInt(strings.TrimSpace(c.Request().Header.Get("Last-Event-ID")), 10, 64); err == nil {
 		sent = last
 	}
-	es := startEvents(c)
-	if es == nil {
-		return nil
+	s.serveEvents(c, finish, func(ctx context.Context, es *eventSource, beat <-chan time.Time) {
+		s.serveStream(ctx, es, w, state, onPresence, sent, beat)
+	})
+	return nil
+}
+
+// serveEvents answers c with an event stream (the headers, a first
+// comment) and serves it with body: where it can, on the connection taken
+// from the HTTP server and in a goroutine of its own, the handler
+// returning at once (see detach); else in the handler. body gets the
+// stream's context (the request's values, not its end: for the HTTP
+// server the request is over), where to send events, and a heartbeat's
+// times (nil where the server's pings send them); done is called once the
+// stream has ended.
+func (s *Server) serveEvents(c echo.Context, done func(), body func(ctx context.Context, es *eventSource, beat <-chan time.Time)) {
+	h := c.Response().Header()
+	h.Set(echo.HeaderContentType, "text/event-stream")
+	h.Set("Cache-Control", "no-store")
+	h.Set("X-Accel-Buffering", "no") // nginx: pass events on at once
+	if conn, ok := detach(c); ok {
+		// A client that closes the connection ends the stream (hangups;
+		// else its next write fails).
+		ctx, cancel := context.WithCancel(context.WithoutCancel(c.Request().Context()))
+		unwatch := s.streams.hangups.watch(conn, cancel)
+		sink := &connSink{conn: conn, end: cancel}
+		run := func() {
+			defer conn.Close() // last: the stream is counted closed when its client sees the end
+			defer done()
+			defer unwatch()
+			defer cancel()
+			defer s.streams.pings.add(sink, s.streams.limits.Heartbeat)()
+			es := &eventSource{sink: sink}
+			if es.sink.write(streamOpen) == nil {
+				body(ctx, es, nil)
+			}
+		}
+		if !s.streams.goDetached(run) {
+			run() // the server shuts down: it ends at once
+		}
+		return
 	}
+	defer done()
+	res := c.Response()
+	res.WriteHeader(http.StatusOK)
 	beat := time.NewTicker(s.streams.limits.Heartbeat)
 	defer beat.Stop()
+	es := &eventSource{sink: responseSink{res, http.NewResponseController(res.Writer)}}
+	if es.sink.write(streamOpen) == nil {
+		body(c.Request().Context(), es, beat.C)
+	}
+}
+
+// serveStream sends a stream's events until it must end (see stream), and
+// a heartbeat at each beat (nil: the server's pings send them).
+func (s *Server) serveStream(ctx context.Context, es *eventSource, w *games.Watch, state streamState, onPresence func(*eventSource) error, sent int64, beat <-chan time.Time) {
 	for {
 		rev, err := state.revision(ctx)
 		var evs []event
@@ -223,20 +296,20 @@ func (s *Server) stream(c echo.Context, id string, cred games.Credential, state 
 		}
 		switch {
 		case err != nil && ctx.Err() != nil:
-			return nil
+			return
 		case err != nil:
 			// The game is gone or unreadable: say so, and end the stream.
 			e := games.ErrorOf(err)
 			es.send(event{name: "gone", data: []byte(strconv.Quote(e.Msg))})
-			return nil
+			return
 		case evs != nil:
 			if es.send(evs...) != nil {
-				return nil
+				return
 			}
 			sent = rev
 		}
-		if !s.awaitChange(ctx, es, w.C(), beat.C, onPresence) {
-			return nil
+		if !s.awaitChange(ctx, es, w.C(), beat, onPresence) {
+			return
 		}
 	}
 }
@@ -248,22 +321,6 @@ func (s *Server) revisionOf(id string, cred games.Credential) func(ctx context.C
 		err := s.games.View(ctx, id, cred, func(rec *games.Record, _ games.Seats) { rev = rec.Revision })
 		return rev, err
 	}
-}
-
-// startEvents starts a stream's answer: the headers and a first comment.
-// It returns nil when the client is gone already.
-func startEvents(c echo.Context) *eventSource {
-	res := c.Response()
-	h := res.Header()
-	h.Set(echo.HeaderContentType, "text/event-stream")
-	h.Set("Cache-Control", "no-store")
-	h.Set("X-Accel-Buffering", "no") // nginx: pass events on at once
-	res.WriteHeader(http.StatusOK)
-	es := &eventSource{w: bufio.NewWriterSize(res, 2048), rc: http.NewResponseController(res.Writer)}
-	if es.comment("banchess live") != nil {
-		return nil
-	}
-	return es
 }
 
 // awaitChange waits until what the stream shows may have changed (wake
@@ -279,7 +336,7 @@ func (s *Server) awaitChange(ctx context.Context, es *eventSource, wake <-chan s
 			es.send(event{name: "bye", data: []byte(`"the server is restarting"`)})
 			return false
 		case <-beat:
-			if es.comment("ping") != nil {
+			if es.sink.write(streamPing) != nil {
 				return false
 			}
 		case <-wake:

@@ -200,3 +200,24 @@ func longGame(t *testing.T, n int) *rules.Game {
 	t.Fatalf("no random game lasted %d plies", n)
 	return nil
 }
+
+// TestIdleStreamPings: an idle stream gets its heartbeat (from the
+// server's pings, its own goroutine asleep), and a stream that ends its
+// client's way (the client closes it) is counted closed at once.
+func TestIdleStreamPings(t *testing.T) {
+	l := newLiveServer(t, WithStreamLimits(StreamLimits{Heartbeat: 50 * time.Millisecond}))
+	id, _, _ := l.invite("")
+	st, _ := l.openStream("/api/games/"+id+"/events", "", "")
+	st.next()
+	time.Sleep(400 * time.Millisecond)
+	st.mu.Lock()
+	pings := st.pings
+	st.mu.Unlock()
+	if pings < 3 {
+		t.Errorf("%d heartbeats in 400 ms of an idle stream, at 50 ms", pings)
+	}
+	st.close()
+	if !eventually(func() bool { return l.s.OpenStreams() == 0 }) {
+		t.Errorf("%d streams open after the client closed its", l.s.OpenStreams())
+	}
+}

@@ -39,21 +39,33 @@ const statsPath = "/_stats"
 type serverStats struct {
 	Goroutines int   `json:"goroutines"`
 	Streams    int   `json:"streams"`
-	Heap       int64 `json:"heap"`  // HeapInuse after a collection
-	Stack      int64 `json:"stack"` // StackInuse
-	RSS        int64 `json:"rss"`   // VmRSS
-	CPU        int64 `json:"cpu"`   // CPU time used so far, ns (before the collection)
+	Heap       int64 `json:"heap"`     // HeapInuse after a collection
+	Stack      int64 `json:"stack"`    // StackInuse
+	RSS        int64 `json:"rss"`      // VmRSS
+	CPU        int64 `json:"cpu"`      // CPU time used so far, ns (before the collection)
+	CPUAfter   int64 `json:"cpuAfter"` // the same after the collection
 }
+
+// streamCapEnv makes TestStreamServer limit the streams open in all as
+// main does (handlers.DefaultStreamLimits: from the process's limit on
+// open files), though not per client (the load clients are one address).
+const streamCapEnv = "LOAD_STREAM_CAP"
 
 // TestStreamServer is the server BenchmarkStreams measures: main's
 // handlers without their rate or stream limits (one load client opens
-// every stream), on the store LOAD_STORE names, on a loopback port it
-// prints ("listening http://…"). It serves until its standard input ends.
+// every stream; with LOAD_STREAM_CAP, main's limit in all), on the store
+// LOAD_STORE names, on a loopback port it prints ("listening http://…").
+// It serves until its standard input ends.
 func TestStreamServer(t *testing.T) {
 	if os.Getenv(streamServerEnv) == "" {
 		t.Skip("the server of BenchmarkStreams, which runs it")
 	}
-	raiseFileLimit(uint64(envInt(t, "LOAD_STREAMS", 2000) + 1024))
+	var opts []handlers.Option
+	if os.Getenv(streamCapEnv) != "" {
+		opts = append(opts, handlers.WithStreamLimits(handlers.StreamLimits{Total: handlers.DefaultStreamLimits().Total}))
+	} else {
+		raiseFileLimit(uint64(envInt(t, "LOAD_STREAMS", 2000) + 1024))
+	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -62,7 +74,7 @@ func TestStreamServer(t *testing.T) {
 	defer svc.Close()
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
-	hs := handlers.New(svc, nil)
+	hs := handlers.New(svc, nil, opts...)
 	hs.Register(e)
 	e.GET(statsPath, func(c echo.Context) error {
 		cpu := cpuTime()
@@ -70,11 +82,11 @@ func TestStreamServer(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		return c.JSON(http.StatusOK, serverStats{Goroutines: runtime.NumGoroutine(), Streams: hs.OpenStreams(), Heap: m.heap, Stack: m.stack, RSS: m.rss, CPU: int64(cpu)})
+		return c.JSON(http.StatusOK, serverStats{Goroutines: runtime.NumGoroutine(), Streams: hs.OpenStreams(), Heap: m.heap, Stack: m.stack, RSS: m.rss, CPU: int64(cpu), CPUAfter: int64(cpuTime())})
 	})
 	srv := &http.Server{Handler: e, ReadHeaderTimeout: 10 * time.Second}
 	go srv.Serve(ln)
-	fmt.Printf("listening http://%s\n", ln.Addr())
+	fmt.Printf("listening http://%s (at most %d streams)\n", ln.Addr(), handlers.DefaultStreamLimits().Total)
 	io.Copy(io.Discard, os.Stdin)
 	hs.CloseStreams()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -90,15 +102,38 @@ type streamServer struct {
 	client *http.Client // for plies: a few connections
 	stats1 *http.Client // for stats: a connection each, closed after
 	token  string       // holds the seats of every game created
+	log    *logBuffer   // what the server wrote on its standard error
 }
 
-// startStreamServer runs this test binary as TestStreamServer and returns
-// once it listens; it stops when the benchmark ends.
-func startStreamServer(tb testing.TB) *streamServer {
+// logBuffer keeps what a process writes, and passes it on.
+type logBuffer struct {
+	mu  sync.Mutex
+	buf strings.Builder
+	to  io.Writer
+}
+
+func (l *logBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	l.buf.Write(p)
+	l.mu.Unlock()
+	return l.to.Write(p)
+}
+
+func (l *logBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.buf.String()
+}
+
+// startStreamServer runs this test binary as TestStreamServer, with env
+// added to its environment, and returns once it listens; it stops when
+// the benchmark ends.
+func startStreamServer(tb testing.TB, env ...string) *streamServer {
 	tb.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^TestStreamServer$")
-	cmd.Env = append(os.Environ(), streamServerEnv+"=1")
-	cmd.Stderr = os.Stderr
+	cmd.Env = append(append(os.Environ(), streamServerEnv+"=1"), env...)
+	log := &logBuffer{to: os.Stderr}
+	cmd.Stderr = log
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		tb.Fatal(err)
@@ -124,7 +159,7 @@ func startStreamServer(tb testing.TB) *streamServer {
 	var url string
 	for sc.Scan() {
 		if u, ok := strings.CutPrefix(sc.Text(), "listening "); ok {
-			url = u
+			url, _, _ = strings.Cut(u, " ")
 			break
 		}
 	}
@@ -138,7 +173,7 @@ func startStreamServer(tb testing.TB) *streamServer {
 	tr := &http.Transport{MaxIdleConnsPerHost: 64, DisableCompression: true}
 	tb.Cleanup(tr.CloseIdleConnections)
 	return &streamServer{url: url, client: &http.Client{Transport: tr, Timeout: 30 * time.Second},
-		stats1: &http.Client{Transport: &http.Transport{DisableKeepAlives: true}, Timeout: 30 * time.Second}}
+		stats1: &http.Client{Transport: &http.Transport{DisableKeepAlives: true}, Timeout: 30 * time.Second}, log: log}
 }
 
 // stats asks the server for its goroutines, streams and memory.
