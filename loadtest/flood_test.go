@@ -117,20 +117,7 @@ type streamClient struct {
 // streams at url.
 func startStreamClient(tb testing.TB, url string, n int) *streamClient {
 	tb.Helper()
-	cmd := exec.Command(os.Args[0], "-test.run=^TestStreamClient$")
-	cmd.Env = append(os.Environ(), streamClientEnv+"="+url, fmt.Sprintf("LOAD_CLIENT_STREAMS=%d", n))
-	cmd.Stderr = os.Stderr
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		tb.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		tb.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		tb.Fatal(err)
-	}
+	cmd, stdin, stdout := startSelf(tb, "TestStreamClient", os.Stderr, streamClientEnv+"="+url, fmt.Sprintf("LOAD_CLIENT_STREAMS=%d", n))
 	c := &streamClient{cmd: cmd, stdin: stdin, result: make(chan string, 1)}
 	go func() {
 		sc := bufio.NewScanner(stdout)

@@ -130,21 +130,8 @@ func (l *logBuffer) String() string {
 // the benchmark ends.
 func startStreamServer(tb testing.TB, env ...string) *streamServer {
 	tb.Helper()
-	cmd := exec.Command(os.Args[0], "-test.run=^TestStreamServer$")
-	cmd.Env = append(append(os.Environ(), streamServerEnv+"=1"), env...)
 	log := &logBuffer{to: os.Stderr}
-	cmd.Stderr = log
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		tb.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		tb.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		tb.Fatal(err)
-	}
+	cmd, stdin, stdout := startSelf(tb, "TestStreamServer", log, append([]string{streamServerEnv + "=1"}, env...)...)
 	exited := make(chan error, 1)
 	tb.Cleanup(func() {
 		stdin.Close() // the server shuts down
@@ -174,6 +161,28 @@ func startStreamServer(tb testing.TB, env ...string) *streamServer {
 	tb.Cleanup(tr.CloseIdleConnections)
 	return &streamServer{url: url, client: &http.Client{Transport: tr, Timeout: 30 * time.Second},
 		stats1: &http.Client{Transport: &http.Transport{DisableKeepAlives: true}, Timeout: 30 * time.Second}, log: log}
+}
+
+// startSelf runs this test binary again as test alone, with env added to
+// its environment and its standard error to stderr, and returns it with
+// its standard input and output.
+func startSelf(tb testing.TB, test string, stderr io.Writer, env ...string) (*exec.Cmd, io.WriteCloser, io.ReadCloser) {
+	tb.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^"+test+"$")
+	cmd.Env = append(os.Environ(), env...)
+	cmd.Stderr = stderr
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		tb.Fatal(err)
+	}
+	return cmd, stdin, stdout
 }
 
 // stats asks the server for its goroutines, streams and memory.
