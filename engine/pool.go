@@ -67,6 +67,10 @@ func ClientOf(ctx context.Context) string {
 	return c
 }
 
+// quickTTMB is the table of the quick plays' searcher, in MiB: they visit
+// at most QuickNodes positions.
+const quickTTMB = 4
+
 // The defaults of a Pool's options.
 const (
 	DefaultPerClient  = 1
@@ -106,7 +110,8 @@ func WithClientRate(share float64, burst time.Duration) PoolOption {
 
 // Pool runs searches on a fixed number of workers, each with its own
 // transposition table, so that searches cannot take more of the machine
-// than the workers. The computer's plies (Play) are never refused;
+// than the workers (and one quick ply of the computer's, see Play). The
+// computer's plies (Play) are never refused;
 // analyses beyond the workers wait in a short queue, for a bounded time,
 // and are refused beyond that (*BusyError).
 //
@@ -125,6 +130,8 @@ type Pool struct {
 	yieldAfter time.Duration
 	share      *ratelimit.Limiter // engine seconds per client; nil: no bound
 	now        func() time.Time
+
+	quick chan *Searcher // the searcher of quick plays (see Quick), when free
 
 	mu       sync.Mutex
 	idle     []*Searcher // workers free now
@@ -175,6 +182,8 @@ func NewPool(workers, queue, ttMB int, opts ...PoolOption) *Pool {
 	for range max(workers, 1) {
 		p.idle = append(p.idle, NewSearcher(ttMB))
 	}
+	p.quick = make(chan *Searcher, 1)
+	p.quick <- NewSearcher(quickTTMB)
 	return p
 }
 
@@ -188,9 +197,40 @@ func (p *Pool) Analyse(ctx context.Context, g *rules.Game, lim Limits) (Result, 
 
 // Play is Analyse for the computer's ply in a game: it is never refused,
 // and goes before the analyses of its client and of any client served as
-// recently.
+// recently. A quick ply (see Quick: the lower levels') does not wait for
+// the workers: it has a searcher of its own, so that it never waits behind
+// the long searches of others.
 func (p *Pool) Play(ctx context.Context, g *rules.Game, lim Limits) (Result, error) {
+	if Quick(lim) {
+		return p.quickSearch(ctx, g, lim)
+	}
 	return p.search(ctx, g, lim, true)
+}
+
+// QuickNodes bounds the searches Quick calls quick.
+const QuickNodes = 60_000
+
+// Quick reports whether a search within lim is bounded to a few tens of
+// milliseconds whatever the position: by depth 2 at most, or by QuickNodes
+// positions, and by no time (levels 1 to 5 are).
+func Quick(lim Limits) bool {
+	return lim.Time == 0 && (lim.Depth > 0 && lim.Depth <= 2 || lim.Nodes > 0 && lim.Nodes <= QuickNodes)
+}
+
+// quickSearch runs a quick play on the pool's quick searcher, waiting for
+// it (a few milliseconds) as long as ctx lasts.
+func (p *Pool) quickSearch(ctx context.Context, g *rules.Game, lim Limits) (Result, error) {
+	st, err := FromGame(g)
+	if err != nil {
+		return Result{}, err
+	}
+	select {
+	case s := <-p.quick:
+		defer func() { p.quick <- s }()
+		return s.Search(ctx, st, lim)
+	case <-ctx.Done():
+		return Result{}, ctx.Err()
+	}
 }
 
 func (p *Pool) search(ctx context.Context, g *rules.Game, lim Limits, play bool) (Result, error) {

@@ -104,7 +104,7 @@ func TestPoolGivesUpWaiting(t *testing.T) {
 	impatient, leave := context.WithCancel(context.Background())
 	gone := make(chan error, 1)
 	go func() {
-		_, err := p.Play(impatient, g, Limits{Depth: 1})
+		_, err := p.Play(impatient, g, Limits{Time: time.Second}) // not quick: it waits for the worker
 		gone <- err
 	}()
 	p.waitFor(t, 0, 1)
@@ -369,4 +369,27 @@ func TestPoolFairPlays(t *testing.T) {
 	if n := len(p.clients); n != 0 {
 		t.Errorf("%d clients' lines left open", n)
 	}
+}
+
+// TestPoolQuickPlies: a quick ply of the computer's (the lower levels')
+// does not wait behind the long searches of others: it has a searcher of
+// its own.
+func TestPoolQuickPlies(t *testing.T) {
+	for n := 1; n <= Levels; n++ {
+		lim, _ := Level(n, 0)
+		if Quick(lim) != (n <= 5) {
+			t.Errorf("level %d (%+v): quick %v", n, lim, Quick(lim))
+		}
+	}
+	p := NewPool(1, 4, 1)
+	g := rules.New(rules.BanChess{})
+	long := hold(p, g, "a", true)
+	p.awaitRunning(t, true, "a")
+	res, err := p.Play(WithClient(context.Background(), "b"), g, Limits{Depth: 1})
+	if err != nil || res.Depth != 1 {
+		t.Fatalf("a quick ply while a long one runs: %+v, %v", res, err)
+	}
+	p.awaitRunning(t, true, "a") // still running: the quick one did not wait for it
+	long.end()
+	<-long.done
 }

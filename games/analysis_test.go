@@ -49,7 +49,9 @@ func TestAnalysisShares(t *testing.T) {
 		res, err := e.svc.AnalysePosition(engine.WithClient(e.ctx, "192.0.2.2"), rules.StartFEN, "", games.AnalysisRequest{Budget: 100 * time.Millisecond})
 		other <- answer{res, err}
 	}()
-	e.botGame(engine.WithClient(e.ctx, "192.0.2.3"), rules.New(rules.BanChess{}), rules.White).waitPly(2)
+	// Level 6: a search of the workers' (levels 1 to 5 have a searcher of
+	// their own).
+	e.botGame(engine.WithClient(e.ctx, "192.0.2.3"), rules.New(rules.BanChess{}), rules.White, 6).waitPly(2)
 	got := <-long
 	if got.err != nil || got.res.Best == (rules.Action{}) || got.res.Time >= games.MaxAnalysisBudget/2 {
 		t.Errorf("the analysis cut short for the computer: %+v, %v; want its result so far", got.res, got.err)

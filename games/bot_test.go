@@ -250,15 +250,15 @@ func TestCreateBotRefuses(t *testing.T) {
 func TestBotWithEngine(t *testing.T) {
 	e := newEnv(t, games.WithAnalyser(engine.NewPool(1, 2, 1)))
 	defer e.svc.Close()
-	e.botGame(e.ctx, rules.New(rules.Classic{}), rules.Black).waitPly(2)
+	e.botGame(e.ctx, rules.New(rules.Classic{}), rules.Black, 1).waitPly(2)
 }
 
-// botGame starts g against the computer at level 1 on e's engine, for
+// botGame starts g against the computer at level on e's engine, for
 // ctx's client, the human playing side.
-func (e *env) botGame(ctx context.Context, g *rules.Game, side rules.Color) *botEnv {
+func (e *env) botGame(ctx context.Context, g *rules.Game, side rules.Color, level int) *botEnv {
 	e.t.Helper()
 	cred := e.cred()
-	id, _, err := e.svc.CreateBot(ctx, cred, g, games.BotSettings{Color: side, Level: 1})
+	id, _, err := e.svc.CreateBot(ctx, cred, g, games.BotSettings{Color: side, Level: level})
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -342,10 +342,11 @@ func TestBotOutOfTime(t *testing.T) {
 }
 
 // TestBotFairAmongClients: one client's many games against the computer
-// at level 8 do not hold up another client's level-1 game — the engine
-// serves the client it served least recently, so the other's ply goes
-// after at most the search running and one more, not after all of the
-// first client's.
+// at level 8 do not hold up another client's level-6 game (a search of
+// the workers', as level 8's; levels 1 to 5 have a searcher of their own)
+// — the engine serves the client it served least recently, so the
+// other's ply goes after at most the search running and one more, not
+// after all of the first client's.
 func TestBotFairAmongClients(t *testing.T) {
 	pool := &countingPool{Pool: engine.NewPool(1, 0, 1)}
 	e := newEnv(t, games.WithAnalyser(pool), games.WithBotTime(100*time.Millisecond))
@@ -364,7 +365,7 @@ func TestBotFairAmongClients(t *testing.T) {
 			t.Fatalf("%d of the 8 searches asked for", pool.plays.Load())
 		}
 	}
-	e.botGame(engine.WithClient(e.ctx, "203.0.113.9"), rules.New(rules.BanChess{}), rules.White).waitPly(2)
+	e.botGame(engine.WithClient(e.ctx, "203.0.113.9"), rules.New(rules.BanChess{}), rules.White, 6).waitPly(2)
 	played := 0
 	for _, other := range theirs {
 		e.svc.View(e.ctx, other, "", func(rec *games.Record, _ games.Seats) {
@@ -374,7 +375,7 @@ func TestBotFairAmongClients(t *testing.T) {
 		})
 	}
 	if played > 2 {
-		t.Errorf("the level-1 game's ply came after %d of the other client's 8 level-8 plies, want at most 2", played)
+		t.Errorf("the level-6 game's ply came after %d of the other client's 8 level-8 plies, want at most 2", played)
 	}
 }
 
