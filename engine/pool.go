@@ -95,8 +95,9 @@ func WithPerClient(n int) PoolOption { return func(p *Pool) { p.perClient = n } 
 func WithMaxWait(d time.Duration) PoolOption { return func(p *Pool) { p.maxWait = d } }
 
 // WithYieldAfter makes an analysis that has searched for d give its worker
-// to the computer's plies waiting for one: it ends with the result of the
-// deepest search completed and ErrPreempted. 0 never cuts one short.
+// to the computer's plies, or another client's analysis, waiting for one:
+// it ends with the result of the deepest search completed and
+// ErrPreempted. 0 never cuts one short.
 func WithYieldAfter(d time.Duration) PoolOption { return func(p *Pool) { p.yieldAfter = d } }
 
 // WithClientRate gives each client a share of the engine's time: share
@@ -111,16 +112,17 @@ func WithClientRate(share float64, burst time.Duration) PoolOption {
 // Pool runs searches on a fixed number of workers, each with its own
 // transposition table, so that searches cannot take more of the machine
 // than the workers (and one quick ply of the computer's, see Play). The
-// computer's plies (Play) are never refused;
-// analyses beyond the workers wait in a short queue, for a bounded time,
-// and are refused beyond that (*BusyError).
+// computer's plies (Play) are never refused; analyses beyond the workers
+// wait in a short queue, for a bounded time, and are refused beyond that
+// (*BusyError).
 //
 // Workers are shared fairly among clients (WithClient): the next search
 // is the waiting client's that was served least recently (one that was
 // not served since it came first), its plies before its analysis, so one
 // client's many games or analyses make another's wait at most one search
-// each. An analysis running while plies wait yields its worker after a
-// short time (WithYieldAfter), and the plies then go first. Each client
+// each. An analysis running while plies, or another client's analysis,
+// wait yields its worker after a short time (WithYieldAfter) with what it
+// found so far; after one yields for plies, they go first. Each client
 // may have one analysis at a time and a share of the engine's time
 // (WithPerClient, WithClientRate).
 type Pool struct {
@@ -277,9 +279,6 @@ func (p *Pool) acquire(ctx context.Context, j *job) (*Searcher, error) {
 	if j.play {
 		l.plays = append(l.plays, j)
 		p.plays++
-		for r := range p.running {
-			p.armYield(r)
-		}
 	} else {
 		if p.analyses >= p.room {
 			p.share.Refund(j.client, j.cost)
@@ -290,6 +289,9 @@ func (p *Pool) acquire(ctx context.Context, j *job) (*Searcher, error) {
 		}
 		l.analyses = append(l.analyses, j)
 		p.analyses++
+	}
+	for r := range p.running {
+		p.armYield(r)
 	}
 	p.mu.Unlock()
 
@@ -370,9 +372,10 @@ func (p *Pool) start(l *line, j *job) {
 }
 
 // armYield sets running analysis j to yield its worker once it has run
-// for the pool's yieldAfter, if plies wait; p.mu is held.
+// for the pool's yieldAfter, if others wait for one (see awaited); p.mu
+// is held.
 func (p *Pool) armYield(j *job) {
-	if j.play || j.yield != nil || p.plays == 0 || p.yieldAfter <= 0 {
+	if j.play || j.yield != nil || p.yieldAfter <= 0 || !p.awaited(j) {
 		return
 	}
 	j.yield = time.AfterFunc(max(0, p.yieldAfter-p.now().Sub(j.started)), func() {
@@ -380,13 +383,28 @@ func (p *Pool) armYield(j *job) {
 		defer p.mu.Unlock()
 		switch {
 		case !p.running[j]:
-		case p.plays > 0:
+		case p.awaited(j):
 			j.yielded = true
 			j.stop(ErrPreempted)
-		default: // the plies were served meanwhile: arm again for the next
+		default: // served meanwhile: arm again for the next
 			j.yield = nil
 		}
 	})
+}
+
+// awaited reports whether running analysis j keeps others waiting: the
+// computer's plies (anyone's), or another client's analysis (not the
+// server's own, such as a review's, which waits its turn); p.mu is held.
+func (p *Pool) awaited(j *job) bool {
+	if p.plays > 0 {
+		return true
+	}
+	for client, l := range p.clients {
+		if client != j.client && client != "" && l.waitingAnalysis() != nil {
+			return true
+		}
+	}
+	return false
 }
 
 // leave takes waiting job j out of its line, and reports whether it was

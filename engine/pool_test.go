@@ -393,3 +393,35 @@ func TestPoolQuickPlies(t *testing.T) {
 	long.end()
 	<-long.done
 }
+
+// TestPoolAnalysesTakeTurns: a long analysis yields its worker to another
+// client's analysis (not to the server's own), so a flood of 10-second
+// analyses keeps no one waiting longer than the yield.
+func TestPoolAnalysesTakeTurns(t *testing.T) {
+	p := NewPool(1, 4, 1, WithYieldAfter(20*time.Millisecond))
+	g := rules.New(rules.BanChess{})
+	long := make(chan error, 1)
+	go func() {
+		_, err := p.Analyse(WithClient(context.Background(), "a"), g, Limits{Time: time.Minute})
+		long <- err
+	}()
+	p.awaitRunning(t, false, "a")
+	own := make(chan error, 1)
+	go func() { // the server's own waits its turn, cutting nothing short
+		_, err := p.Analyse(context.Background(), g, Limits{Depth: 1})
+		own <- err
+	}()
+	p.waitFor(t, 1, 0)
+	time.Sleep(60 * time.Millisecond)
+	p.awaitRunning(t, false, "a")
+	res, err := p.Analyse(WithClient(context.Background(), "b"), g, Limits{Depth: 2})
+	if err != nil || res.Depth != 2 {
+		t.Fatalf("b's analysis behind a's long one: %+v, %v", res, err)
+	}
+	if err := <-long; !errors.Is(err, ErrPreempted) {
+		t.Errorf("a's long analysis: %v, want cut short", err)
+	}
+	if err := <-own; err != nil {
+		t.Errorf("the server's own analysis: %v", err)
+	}
+}
