@@ -232,7 +232,10 @@ func TestLiveClockInBrowsers(t *testing.T) {
 	svc := playground(t)
 	ctxs, base := browsersOn(t, 2, true, svc)
 	white, black := ctxs[0], ctxs[1]
-	cred := games.NewCredential()
+	cred, _, err := svc.NewPlayer(context.Background(), games.Cookie)
+	if err != nil {
+		t.Fatal(err)
+	}
 	id, code, _, err := svc.CreateInvite(context.Background(), cred, rules.New(rules.BanChess{}),
 		games.InviteSettings{Color: rules.White, Clock: &games.TimeControl{Initial: 3 * time.Second}})
 	if err != nil {
