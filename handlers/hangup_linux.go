@@ -15,12 +15,24 @@ import (
 type hangups struct {
 	mu      sync.Mutex
 	epfd    int              // the set, while gone is not nil
-	gone    map[int32]func() // by descriptor
+	gone    map[int32]hangup // by descriptor
 	waiting bool             // a goroutine waits on the set
+	watches int32            // counts the watches, to tell them apart
 }
 
-// watch calls gone when conn's client closes it, until unwatch, which
-// must come before conn is closed (its descriptor may then be another's).
+// hangup is a connection watched: which watch of its descriptor (a
+// descriptor closed is soon another connection's, and the set may still
+// tell of the old one), and what its hang-up ends.
+type hangup struct {
+	watch int32
+	gone  func()
+}
+
+// watch calls gone when conn's client closes it, until unwatch. Each
+// watch is told apart from a later one of the same descriptor (a closed
+// connection's descriptor is soon another's): neither a late unwatch nor
+// a hang-up the set told of before the descriptor changed hands ends the
+// later watch.
 // Where the system does not say, it does nothing: the stream's next write
 // fails instead.
 func (h *hangups) watch(conn net.Conn, gone func()) (unwatch func()) {
@@ -35,21 +47,23 @@ func (h *hangups) watch(conn net.Conn, gone func()) (unwatch func()) {
 		if err != nil {
 			return func() {}
 		}
-		h.epfd, h.gone = epfd, map[int32]func(){}
+		h.epfd, h.gone = epfd, map[int32]hangup{}
 	}
-	ev := syscall.EpollEvent{Events: syscall.EPOLLRDHUP | syscall.EPOLLHUP | syscall.EPOLLERR, Fd: fd}
+	h.watches++
+	ev := syscall.EpollEvent{Events: syscall.EPOLLRDHUP | syscall.EPOLLHUP | syscall.EPOLLERR, Fd: fd, Pad: h.watches}
 	if syscall.EpollCtl(h.epfd, syscall.EPOLL_CTL_ADD, int(fd), &ev) != nil {
 		return func() {}
 	}
-	h.gone[fd] = gone
+	h.gone[fd] = hangup{watch: h.watches, gone: gone}
 	if !h.waiting {
 		h.waiting = true
 		go h.wait()
 	}
+	watch := h.watches
 	return func() {
 		h.mu.Lock()
 		defer h.mu.Unlock()
-		if _, ok := h.gone[fd]; ok {
+		if w, ok := h.gone[fd]; ok && w.watch == watch {
 			delete(h.gone, fd)
 			syscall.EpollCtl(h.epfd, syscall.EPOLL_CTL_DEL, int(fd), nil)
 		}
@@ -68,10 +82,10 @@ func (h *hangups) wait() {
 		h.mu.Lock()
 		var ends []func()
 		for _, ev := range events[:max(n, 0)] {
-			if gone, ok := h.gone[ev.Fd]; ok {
+			if w, ok := h.gone[ev.Fd]; ok && w.watch == ev.Pad {
 				delete(h.gone, ev.Fd)
 				syscall.EpollCtl(h.epfd, syscall.EPOLL_CTL_DEL, int(ev.Fd), nil)
-				ends = append(ends, gone)
+				ends = append(ends, w.gone)
 			}
 		}
 		last := len(h.gone) == 0
