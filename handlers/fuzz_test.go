@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/base64"
 	"encoding/binary"
@@ -549,7 +550,7 @@ const (
 	_
 	apiCrossSite // Sec-Fetch-Site: cross-site
 	apiHuge      // a body just over the limit
-	apiTokenMode // two bits: the game's token, none, another client's, or the game's id
+	apiTokenMode // two bits: the game's token, none, another client's, or one never issued (the fuzzed id, else the game's id)
 	_
 )
 
@@ -557,11 +558,13 @@ const (
 // apiOtherMethod any), the game id (the set-up game's, a fuzzed one, the
 // real one with fuzzed text after it, or a fuzzed path under /api), a
 // bearer token (the one holding the game's seats, none, another client's,
-// or the game's id), a Content-Type (none when empty) and a body, against
+// or one the server never issued: the fuzzed id text, or the game's id
+// when it is empty), a Content-Type (none when empty) and a body, against
 // a game of fuzzSetups. It checks that no request panics or gets a 5xx;
 // that every refusal is a JSON {"error", "code"} with both non-empty,
 // leaves the game as it was and creates none; that only the game's token
-// changes it; that every success is a game object (the PGN file for
+// changes it; that a token never issued is refused as another client's is
+// (the answer tells nothing of which tokens exist); that every success is a game object (the PGN file for
 // …/pgn) of the game asked for, or of the one created, held by the token
 // sent (or, without one, by the token answered); and that every game stays
 // whole.
@@ -584,6 +587,11 @@ func FuzzAPI(f *testing.F) {
 	f.Add(uint8(0), uint8(5), uint8(3*apiTokenMode), "", "", []byte(nil))
 	f.Add(uint8(0), uint8(0), uint8(2*apiTokenMode), "", "application/json", []byte(`{"variant":"classic"}`))
 	f.Add(uint8(1), uint8(2), uint8(1*apiIDMode|1*apiTokenMode), "nosuchgame", "application/json", []byte(`{"action":"Nf3"}`))
+	// Tokens the server never issued (issue 24: "Bearer mybot" held seats).
+	for _, token := range []string{"mybot", "admin", strings.Repeat("t", 129), "fuzz-player-credential ", "Zm9v\x00"} {
+		f.Add(uint8(0), uint8(2), uint8(3*apiTokenMode), token, "application/json", []byte(`{"action":"b:e2e4"}`))
+		f.Add(uint8(0), uint8(0), uint8(3*apiTokenMode), token, "application/json", []byte(`{"variant":"classic"}`))
+	}
 	f.Add(uint8(2), uint8(2), uint8(0), "", "application/json", []byte(`{"action":"Nc6","ply":"7"}`))
 	// Bounds on a PGN's tags, and on what a refusal quotes.
 	f.Add(uint8(0), uint8(0), uint8(0), "", "application/json", []byte(pgnJSON(tagPGN(2000, 8, 8))))
@@ -629,17 +637,25 @@ func FuzzAPI(f *testing.F) {
 		if flags&apiCrossSite != 0 {
 			req.Header.Set("Sec-Fetch-Site", "cross-site")
 		}
-		var token games.Credential
+		var token games.Credential // as the server reads it: trimmed
 		switch flags / apiTokenMode % 4 {
 		case 0:
 			token = fuzzPlayer
 		case 2:
 			token = fuzzOther
 		case 3:
-			token = games.Credential(gameID)
+			sent := cmp.Or(id, gameID)
+			req.Header.Set("Authorization", "Bearer "+sent)
+			token = games.Credential(strings.TrimSpace(sent))
 		}
-		if token != "" {
+		if token != "" && req.Header.Get("Authorization") == "" {
 			req.Header.Set("Authorization", "Bearer "+string(token))
+		}
+		send := func(token games.Credential) apiResp { // req again, with another token
+			again := req.Clone(context.Background())
+			again.Body = io.NopCloser(bytes.NewReader(body))
+			again.Header.Set("Authorization", "Bearer "+string(token))
+			return s.serve(t, again)
 		}
 
 		r := s.serve(t, req)
@@ -700,6 +716,13 @@ func FuzzAPI(f *testing.F) {
 				t.Fatalf("%d answers a token", r.code)
 			}
 			s.state(t, g.ID)
+		}
+		// A token never issued is answered as one issued to another
+		// client is, where that one is refused too.
+		if flags/apiTokenMode%4 == 3 && token != "" && token != fuzzPlayer && token != fuzzOther && r.code >= 400 {
+			if o := send(fuzzOther); o.code >= 400 && (o.code != r.code || !bytes.Equal(o.body, r.body)) {
+				t.Fatalf("%s %q: a token never issued answers %d %s, another client's %d %s", method, path, r.code, r.body, o.code, o.body)
+			}
 		}
 	})
 }
