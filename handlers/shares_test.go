@@ -37,7 +37,7 @@ func (f from) post(path, body string) apiResp {
 	return f.send(req)
 }
 
-// TestAnalysisShareAmongClients: one client firing many analyses at once
+// TestAnalysisShareAmongClients: one client firing 100 analyses at once
 // gets one searched and the rest refused (429 analysis_running, with
 // Retry-After), while a second client's analysis and a third's game
 // against the computer are answered.
@@ -46,7 +46,7 @@ func TestAnalysisShareAmongClients(t *testing.T) {
 	flood, other, player := from{a, "198.51.100.1"}, from{a, "198.51.100.2"}, from{a, "2001:db8::7"}
 	start := "/api/analysis?fen=" + url.QueryEscape(rules.StartFEN)
 
-	const n = 30
+	const n = 100 // issue 30: one client firing 100 analyses at once
 	var wg sync.WaitGroup
 	answers := make([]apiResp, n)
 	for i := range answers {
