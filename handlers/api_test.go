@@ -152,11 +152,17 @@ func (a *apiT) fail(r apiResp, status int, code string) string {
 	if ct := r.hdr.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
 		a.t.Fatalf("Content-Type %q: %s", ct, r.body)
 	}
-	var e struct{ Error, Code string }
+	var e struct {
+		Error, Code string
+		Game        json.RawMessage // a 409's: the game as it stands
+	}
 	dec := json.NewDecoder(bytes.NewReader(r.body))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&e); err != nil {
 		a.t.Fatalf("error body %s: %v", r.body, err)
+	}
+	if e.Game != nil && status != http.StatusConflict {
+		a.t.Fatalf("a %d carries a game: %s", status, r.body)
 	}
 	if e.Code != code || !strings.HasSuffix(e.Error, ".") || len(e.Error) < 10 {
 		a.t.Fatalf("error %q code %q, want code %q and a sentence", e.Error, e.Code, code)
