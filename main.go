@@ -26,6 +26,7 @@ import (
 	"github.com/banchess/banchess/engine/match"
 	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/handlers"
+	"github.com/banchess/banchess/rules"
 	"github.com/banchess/banchess/store"
 	"github.com/banchess/banchess/terminal"
 	"github.com/banchess/banchess/uci"
@@ -150,7 +151,9 @@ func serve(ctx context.Context, args []string, out io.Writer, getenv func(string
 	e.HideBanner, e.HidePort = true, true
 	feed := games.NewFeed()
 	pool := engine.NewPool(*analysts, *analysisQueue, 32)
-	svc := games.New(db, games.WithFeed(feed), games.WithAnalyser(pool), games.WithBotTime(*botTime))
+	svc := games.New(db, games.WithFeed(feed), games.WithAnalyser(pool), games.WithBotTime(*botTime),
+		// Pairing strangers: the lobby offers Ban Chess and classic chess.
+		games.WithLobbyVariants(rules.BanChess{}.ID(), rules.Classic{}.ID()))
 	defer svc.Close()
 	if l, ok := db.(changeListener); ok {
 		// Other servers on the same database change games too: their

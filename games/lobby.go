@@ -79,9 +79,28 @@ const (
 	lobbyFresh = 5 * time.Second
 )
 
-// LobbyPlays reports whether the lobby plays the variant of id: Ban Chess
-// and Classic.
-func LobbyPlays(id string) bool { return id == (rules.BanChess{}).ID() || id == (rules.Classic{}).ID() }
+// LobbyPlays reports whether the lobby plays the variant of id (see
+// WithLobbyVariants).
+func (s *Service) LobbyPlays(id string) bool {
+	if _, err := s.Variant(id); err != nil {
+		return false
+	}
+	return s.lobbyIDs == nil || slices.Contains(s.lobbyIDs, id)
+}
+
+// lobbyNames names the variants the lobby plays, for a refusal.
+func (s *Service) lobbyNames() string {
+	var names []string
+	for _, v := range s.variants {
+		if s.LobbyPlays(v.ID()) {
+			names = append(names, v.Name())
+		}
+	}
+	if n := len(names); n > 1 {
+		return strings.Join(names[:n-1], ", ") + " and " + names[n-1]
+	}
+	return strings.Join(names, "")
+}
 
 // Pools are the quick-pairing pools, Ban Chess at each clock.
 func Pools() []string { return []string{"3+2", "5+3", "10+5", "15+10"} }
@@ -155,8 +174,8 @@ func (s *Service) AddSeek(ctx context.Context, cred Credential, st SeekSettings)
 	if err != nil {
 		return Seek{}, err
 	}
-	if !LobbyPlays(v.ID()) {
-		return Seek{}, Errorf(Invalid, "The lobby plays Ban Chess and Classic, not %s.", v.Name()).withDetail(UnsupportedVariant)
+	if !s.LobbyPlays(v.ID()) {
+		return Seek{}, Errorf(Invalid, "The lobby plays %s, not %s.", s.lobbyNames(), v.Name()).withDetail(UnsupportedVariant)
 	}
 	tc, ok, err := ParseTimeControl(st.Clock)
 	if err != nil {

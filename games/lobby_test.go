@@ -24,7 +24,7 @@ type lobby struct {
 func newLobby(t *testing.T, st games.Store) *lobby {
 	t.Helper()
 	clk := &manualClock{now: epoch}
-	svc := games.New(st, games.WithClock(clk.Now), games.WithPasswords(newPasswords()))
+	svc := games.New(st, games.WithClock(clk.Now), games.WithPasswords(newPasswords()), games.WithLobbyVariants(rules.BanChess{}.ID(), rules.Classic{}.ID()))
 	t.Cleanup(svc.Close)
 	l := &lobby{t: t, ctx: context.Background(), svc: svc, clk: clk}
 	l.ann, l.bob = l.named("Ann"), l.named("Bob")
@@ -256,4 +256,26 @@ func TestSeekLifetime(t *testing.T) {
 	l.clk.advance(time.Minute + time.Second)
 	l.svc.TouchLobby(l.ctx, l.bob)
 	open(false)
+}
+
+// TestLobbyVariants: by default the lobby plays every variant the service
+// plays; WithLobbyVariants narrows it; an unknown variant is never played.
+func TestLobbyVariants(t *testing.T) {
+	all := games.New(store.NewMemory())
+	some := games.New(store.NewMemory(), games.WithLobbyVariants(rules.BanChess{}.ID()))
+	for _, c := range []struct {
+		svc  *games.Service
+		id   string
+		want bool
+	}{
+		{all, rules.ENChess{}.ID(), true},
+		{all, rules.Classic{}.ID(), true},
+		{all, "go", false},
+		{some, rules.BanChess{}.ID(), true},
+		{some, rules.ENChess{}.ID(), false},
+	} {
+		if got := c.svc.LobbyPlays(c.id); got != c.want {
+			t.Errorf("LobbyPlays(%q) = %v, want %v", c.id, got, c.want)
+		}
+	}
 }

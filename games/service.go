@@ -204,8 +204,13 @@ type Service struct {
 	creds     credentialCache
 	passwords Passwords
 	lobby     lobbyCache
+	lobbyIDs  []string // the variants the lobby plays; nil: all
 	lobbyFeed lobbyFeed
 }
+
+// WithLobbyVariants makes the lobby's seeks and pairings of the variants
+// of ids only; by default the lobby plays every variant the service plays.
+func WithLobbyVariants(ids ...string) Option { return func(s *Service) { s.lobbyIDs = ids } }
 
 // Option configures a Service.
 type Option func(*Service)

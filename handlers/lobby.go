@@ -128,7 +128,7 @@ func (p *pages) lobbyView(ctx context.Context, cred games.Credential, since time
 func (s *Server) lobbyVariants() []views.Variant {
 	var out []views.Variant
 	for _, v := range s.variants {
-		if games.LobbyPlays(v.ID) {
+		if s.games.LobbyPlays(v.ID) {
 			out = append(out, v)
 		}
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/password"
+	"github.com/banchess/banchess/rules"
 	"github.com/banchess/banchess/store"
 )
 
@@ -41,7 +42,12 @@ func newService(st games.Store, opts ...games.Option) *games.Service {
 		st = store.NewMemory()
 	}
 	cheap := password.NewHasher(password.Params{Memory: 64, Time: 1, Threads: 1}, 2)
-	return games.New(st, append([]games.Option{games.WithClock(ticker()), games.WithPasswords(cheap)}, opts...)...)
+	return games.New(st, append([]games.Option{games.WithClock(ticker()), games.WithPasswords(cheap), lobbyAsMain()}, opts...)...)
+}
+
+// lobbyAsMain makes a test service's lobby play what main's does.
+func lobbyAsMain() games.Option {
+	return games.WithLobbyVariants(rules.BanChess{}.ID(), rules.Classic{}.ID())
 }
 
 // issue gives a new anonymous player of svc a credential.
