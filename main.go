@@ -26,6 +26,7 @@ import (
 	"github.com/banchess/banchess/engine/match"
 	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/handlers"
+	"github.com/banchess/banchess/puzzles/generate"
 	"github.com/banchess/banchess/rules"
 	"github.com/banchess/banchess/store"
 	"github.com/banchess/banchess/terminal"
@@ -36,7 +37,8 @@ import (
 const usage = `usage: banchess [flags]          serve the playground (banchess -h lists the flags)
        banchess play [flags]     play in the terminal (banchess play -h)
        banchess match [flags]    play engine levels against each other or Stockfish (banchess match -h)
-       banchess uci              the engine over UCI on stdin and stdout`
+       banchess uci              the engine over UCI on stdin and stdout
+       banchess puzzles generate [flags]  generate verified puzzles (banchess puzzles generate -h)`
 
 func main() {
 	ctx, stop := signalContext()
@@ -62,6 +64,12 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			return 1
 		}
 		return 0
+	case "puzzles":
+		if err := puzzlesCommand(ctx, args[1:], stdout, stderr); err != nil {
+			fmt.Fprintln(stderr, "banchess puzzles:", err)
+			return 1
+		}
+		return 0
 	case "uci":
 		if len(args) > 1 {
 			fmt.Fprintf(stderr, "banchess uci takes no arguments, not %q (set options with setoption)\n%s\n", args[1], usage)
@@ -81,6 +89,35 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return 1
 	}
 	return 0
+}
+
+// puzzlesCommand runs "banchess puzzles generate", reading games from
+// the store --db names when given.
+func puzzlesCommand(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 || args[0] != "generate" {
+		return errors.New("usage: banchess puzzles generate [flags] (banchess puzzles generate -h)")
+	}
+	return generate.Command(ctx, args[1:], stdout, stderr, openGames)
+}
+
+// openGames opens the store of a --db value for reading its games; an
+// SQLite file must exist.
+func openGames(ctx context.Context, dsn string) (generate.Store, io.Closer, error) {
+	if !store.IsPostgresURL(dsn) {
+		if _, err := os.Stat(dsn); err != nil {
+			return nil, nil, fmt.Errorf("--db: %w", err)
+		}
+	}
+	s, err := openStore(ctx, dsn, store.Options{})
+	if err != nil {
+		return nil, nil, err
+	}
+	games, ok := s.(generate.Store)
+	if !ok {
+		s.Close()
+		return nil, nil, fmt.Errorf("--db: the store %s cannot list its games", redact(dsn))
+	}
+	return games, s, nil
 }
 
 // signalContext returns a context that ends on SIGINT or SIGTERM.

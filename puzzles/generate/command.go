@@ -1,0 +1,101 @@
+package generate
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+
+	"github.com/banchess/banchess/puzzles"
+	"github.com/banchess/banchess/rules"
+)
+
+// Store is where played games are kept, read in a fixed order (by id).
+type Store interface {
+	EachGame(ctx context.Context, fn func(id, variant, startFEN string, actions []string) error) error
+}
+
+// OpenStore opens the store a --db value names; the caller closes it.
+type OpenStore func(ctx context.Context, dsn string) (Store, io.Closer, error)
+
+// Command runs "banchess puzzles generate": it parses args, generates the
+// puzzles, writes them to --out and the figures to log.
+func Command(ctx context.Context, args []string, stdout, log io.Writer, open OpenStore) error {
+	fs := flag.NewFlagSet("banchess puzzles generate", flag.ContinueOnError)
+	fs.SetOutput(log)
+	count := fs.Int("count", 50, "puzzles to make")
+	seed := fs.Uint64("seed", 1, "seed of the self-play games: the same seed (and count, and --db) makes the same puzzles")
+	db := fs.String("db", "", "also examine the games of this store first, in the order of their ids: an SQLite file or a PostgreSQL URL, as the server's --db")
+	out := fs.String("out", "-", "where to write the puzzles (JSON lines); - for standard output")
+	workers := fs.Int("workers", runtime.NumCPU(), "games examined at once; the output does not depend on it")
+	quiet := fs.Bool("quiet", false, "no progress lines")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil
+		}
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected arguments %q", fs.Args())
+	}
+	if *count <= 0 || *workers <= 0 {
+		return errors.New("--count and --workers must be at least 1")
+	}
+	opt := Options{Count: *count, Seed: *seed, Workers: *workers, Limits: DefaultLimits}
+	if !*quiet {
+		opt.Progress = log
+	}
+	if *db != "" {
+		if open == nil {
+			return errors.New("--db: no store can be opened here")
+		}
+		played, err := readStore(ctx, open, *db)
+		if err != nil {
+			return err
+		}
+		opt.Played = played
+		fmt.Fprintf(log, "%d Ban Chess games from the store\n", len(played))
+	}
+	ps, stats, err := Run(ctx, opt)
+	if err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	if err := puzzles.Write(&buf, ps); err != nil {
+		return err
+	}
+	if *out == "-" {
+		_, err = stdout.Write(buf.Bytes())
+	} else {
+		err = os.WriteFile(*out, buf.Bytes(), 0o644)
+	}
+	if err != nil {
+		return fmt.Errorf("writing the puzzles: %w", err)
+	}
+	stats.Report(log, len(ps))
+	return nil
+}
+
+// readStore reads the Ban Chess games of the store dsn names.
+func readStore(ctx context.Context, open OpenStore, dsn string) ([]Played, error) {
+	s, closer, err := open(ctx, dsn)
+	if err != nil {
+		return nil, err
+	}
+	defer closer.Close()
+	var played []Played
+	err = s.EachGame(ctx, func(id, variant, start string, actions []string) error {
+		if variant == (rules.BanChess{}).ID() && len(actions) > 0 {
+			played = append(played, Played{Name: "stored " + id, Start: start, Actions: actions})
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("reading the store's games: %w", err)
+	}
+	return played, nil
+}

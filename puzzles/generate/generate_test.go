@@ -1,0 +1,179 @@
+package generate
+
+import (
+	"bytes"
+	"context"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/banchess/banchess/engine"
+	"github.com/banchess/banchess/puzzles"
+	"github.com/banchess/banchess/rules"
+)
+
+// cheap are limits that make a run quick, for tests.
+var cheap = Limits{
+	Screen:            engine.Limits{Depth: 2, Nodes: 3_000},
+	ScreenAlternative: engine.Limits{Depth: 1, Nodes: 500},
+	Deep:              engine.Limits{Depth: 3, Nodes: 8_000},
+	Alternative:       engine.Limits{Depth: 2, Nodes: 2_000},
+	ProofBudget:       300_000,
+	RateNodes:         5_000,
+}
+
+func runBytes(t *testing.T, opt Options) ([]byte, Stats) {
+	t.Helper()
+	ps, stats, err := Run(context.Background(), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := puzzles.Write(&b, ps); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes(), stats
+}
+
+// TestRunDeterministic checks that a run's puzzles depend on its options
+// only: the same seed gives the same bytes, however many workers examine
+// the games, and another seed other puzzles. Every puzzle passes Verify.
+func TestRunDeterministic(t *testing.T) {
+	opt := Options{Count: 3, Seed: 7, Workers: 1, Limits: cheap, MaxLevel: 2}
+	one, stats := runBytes(t, opt)
+	opt.Workers = 3
+	three, _ := runBytes(t, opt)
+	if !bytes.Equal(one, three) {
+		t.Fatalf("1 worker:\n%s3 workers:\n%s", one, three)
+	}
+	opt.Seed, opt.Count = 8, 1
+	other, _ := runBytes(t, opt)
+	if bytes.HasPrefix(one, other) {
+		t.Error("seeds 7 and 8 made the same first puzzle")
+	}
+	ps, err := puzzles.Read(bytes.NewReader(one))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range ps {
+		if err := puzzles.Verify(p); err != nil {
+			t.Error(err)
+		}
+	}
+	if len(ps) != 3 || stats.Games == 0 || stats.Positions == 0 {
+		t.Errorf("%d puzzles from %d games, %d positions", len(ps), stats.Games, stats.Positions)
+	}
+}
+
+// TestPlayedFirst checks that given games are examined before self-play
+// ones, and that a puzzle's position is kept once.
+func TestPlayedFirst(t *testing.T) {
+	// Black's ban leaves White its mate by Nxb6+ and the ban of Ka7.
+	played := Played{Name: "mate", Start: "k7/2K5/1p6/3N4/8/8/7P/8 w - - 0 1 1", Actions: []string{"b:h2h3"}}
+	opt := Options{Count: 2, Played: []Played{played, played}, MaxGames: 2, Limits: cheap}
+	ps, stats, err := Run(context.Background(), opt)
+	if err == nil || len(ps) != 1 || stats.Games != 2 || stats.Duplicates != 1 {
+		t.Fatalf("%v: %d puzzles from %d games, %d duplicates; want an error, 1 puzzle and 1 duplicate", err, len(ps), stats.Games, stats.Duplicates)
+	}
+	if want := "k7/2K5/1p6/3N4/8/8/7P/8 w - - 0 1 2:h2h3"; ps[0].FEN != want {
+		t.Errorf("the puzzle is at %s, want %s", ps[0].FEN, want)
+	}
+}
+
+// TestExamine checks the finder on positions whose puzzle is known.
+func TestExamine(t *testing.T) {
+	tests := []struct {
+		name     string
+		fen      string
+		h        hints
+		solution []string // nil: no puzzle
+		themes   []puzzles.Theme
+	}{
+		{"mate by ban", "k7/2K5/1p6/3N4/8/8/7P/8 w - - 0 1 2:h2h4", hints{}, []string{"m:d5b6", "b:a8a7"},
+			[]puzzles.Theme{puzzles.MateIn2, puzzles.MateByBan, puzzles.StalemateTrap}},
+		// Black's queen on d5 is White's for the taking.
+		{"a queen", "4k3/8/8/3q4/8/8/3Q4/4K3 w - - 0 1 2:e1e2", hints{}, []string{"m:d2d5"}, []puzzles.Theme{puzzles.Material}},
+		// Taking back what was just taken is no puzzle.
+		{"a recapture", "4k3/8/8/3q4/8/8/3Q4/4K3 w - - 0 1 2:e1e2", hints{before: position(t, "4k3/8/8/3q4/8/8/3Q4/3QK3 b - - 0 1 4")}, nil, nil},
+		// Black bans White's Qh1, the only mate; anything else lets it.
+		{"the ban of the mate", "7k/5K2/8/8/8/p7/P7/1Q6 w - - 0 1 1", hints{matedSoon: true}, nil, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			stats := newStats()
+			f := &finder{ctx: context.Background(), lim: cheap, stats: &stats}
+			g, err := rules.FromFEN(tt.fen, rules.BanChess{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			p, err := f.examine(g, tt.h)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tt.solution == nil {
+				if p != nil {
+					t.Fatalf("found %+v", *p)
+				}
+				return
+			}
+			if p == nil {
+				t.Fatalf("no puzzle; %+v", stats)
+			}
+			if !slices.Equal(p.Solution, tt.solution) || !slices.Equal(p.Themes, tt.themes) {
+				t.Errorf("%v %v, want %v %v", p.Solution, p.Themes, tt.solution, tt.themes)
+			}
+			if err := puzzles.Verify(*p); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+}
+
+func position(t *testing.T, fen string) *rules.Position {
+	t.Helper()
+	g, err := rules.FromFEN(fen, rules.BanChess{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := g.Position()
+	return &p
+}
+
+func TestValueRank(t *testing.T) {
+	order := []value{{mate: -1}, {mate: -5}, {cp: -300}, {cp: 0}, {cp: 250}, {mate: 7}, {mate: 1}}
+	for i := 1; i < len(order); i++ {
+		if order[i-1].rank() >= order[i].rank() {
+			t.Errorf("%v ranks %d, not below %v's %d", order[i-1], order[i-1].rank(), order[i], order[i].rank())
+		}
+	}
+	if v := (value{mate: 3}).later(); v.mate != 4 {
+		t.Errorf("a mate in 3 a ply earlier is %v", v)
+	}
+	if v := (value{mate: 2}).other(); !v.mated(2) {
+		t.Errorf("the other side of a mate in 2 is %v", v)
+	}
+}
+
+func TestLog2x16(t *testing.T) {
+	for _, tt := range []struct {
+		n    int64
+		want int
+	}{{1, 0}, {2, 16}, {3, 24}, {1024, 160}, {1536, 168}, {1 << 20, 320}} {
+		if got := log2x16(tt.n); got != tt.want {
+			t.Errorf("log2x16(%d) = %d, want %d", tt.n, got, tt.want)
+		}
+	}
+}
+
+func TestCommandFlags(t *testing.T) {
+	for _, args := range [][]string{{"--count", "0"}, {"--workers", "0"}, {"extra"}, {"--db", "x.db"}} {
+		var out bytes.Buffer
+		if err := Command(context.Background(), args, &out, &out, nil); err == nil {
+			t.Errorf("%q: no error", args)
+		}
+	}
+	var out bytes.Buffer
+	if err := Command(context.Background(), []string{"-h"}, &out, &out, nil); err != nil || !strings.Contains(out.String(), "-seed") {
+		t.Errorf("-h: %v, %q", err, out.String())
+	}
+}
