@@ -16,8 +16,11 @@ import (
 // The generator's thresholds (docs/puzzles.md).
 const (
 	// mateHorizon is the longest mate a puzzle shows, in plies, and the
-	// horizon within which no other first action may mate.
+	// horizon of the proofs that no other first action mates too soon.
 	mateHorizon = 5
+	// mateMargin: every other first action's mate, if any, comes at least
+	// this many plies after the solution's.
+	mateMargin = 4
 	// threatHorizon is how soon, in plies after the solver's action, the
 	// opponent must force mate after every action but a defence's.
 	threatHorizon = 5
@@ -189,14 +192,16 @@ func qualify(kind puzzles.Theme, best, second value, exact bool, base int) error
 }
 
 // apart returns the test that every other action falls short of the best
-// as a puzzle of kind needs: it does not mate, and for a material puzzle
-// it is worth marginCP less, for a defence it is mated within the threat
-// horizon.
+// as a puzzle of kind needs: for a mate, it mates mateMargin plies later
+// or not at all; for a material puzzle, it does not mate and is worth
+// marginCP less; for a defence, it is mated within the threat horizon.
 func apart(kind puzzles.Theme) func(best, second value) bool {
 	return func(best, second value) bool {
 		switch {
 		case second == noValue:
 			return true
+		case kind == "mate" && best.mate > 0:
+			return second.mate <= 0 || second.mate >= best.mate+mateMargin
 		case second.mate > 0:
 			return false
 		case kind == puzzles.Material:
@@ -295,8 +300,9 @@ func (b *builder) rewind() {
 }
 
 // mate proves the shortest forced mate, checks that no other first action
-// mates within the horizon (and that the one that does is the search's
-// top), and builds the line: at each solver's step the
+// mates within mateMargin plies more (proven up to the horizon; the deep
+// search looked further) and that the one that does is the search's top,
+// and builds the line: at each solver's step the
 // one action that keeps the mate within the plies left (the last may be
 // any that mates at once: the first in BCN order), at each reply the one
 // that puts the mate off longest (ties: the engine's choice, else the
@@ -311,8 +317,9 @@ func (b *builder) mate(top rules.Action) ([]rules.Action, puzzles.Theme, error) 
 		return nil, "", reject("the proof finds no mate within the horizon")
 	}
 	var winners []rules.Action
+	within := min(plies+mateMargin-1, mateHorizon)
 	for _, a := range b.g.Legal() {
-		ok, err := b.matesAfter(a, mateHorizon-1)
+		ok, err := b.matesAfter(a, within-1)
 		if err != nil {
 			return nil, "", err
 		}
@@ -322,7 +329,7 @@ func (b *builder) mate(top rules.Action) ([]rules.Action, puzzles.Theme, error) 
 	}
 	switch {
 	case len(winners) != 1:
-		return nil, "", &rejection{reason: "other first actions mate within the horizon too", detail: fmt.Sprintf("%d mate within %d plies", len(winners), mateHorizon)}
+		return nil, "", &rejection{reason: "other first actions mate nearly as soon", detail: fmt.Sprintf("%d mate within %d plies", len(winners), within)}
 	case winners[0] != top:
 		return nil, "", &rejection{reason: "the proof and the search disagree", detail: fmt.Sprintf("%s mates, the search plays %s", winners[0], top)}
 	}
