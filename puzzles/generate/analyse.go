@@ -74,12 +74,10 @@ var errUnstable = errors.New("the searches disagree about the best action")
 // starts empty for each position, so what it finds depends on the
 // position alone, not on what a worker searched before.
 type analyst struct {
-	ctx context.Context
-	s   *engine.Searcher
-	lim engine.Limits
-	// alt limits the searches of single alternatives (see secondMove);
-	// zero: none is made, and the second best may be only a bound.
-	alt   engine.Limits
+	ctx   context.Context
+	s     *engine.Searcher
+	lim   engine.Limits
+	alt   engine.Limits // limits the searches of single alternatives (see secondMove)
 	nodes int64
 }
 
@@ -121,25 +119,24 @@ func (a *analyst) searchWith(g *rules.Game, lim engine.Limits) (engine.Result, e
 //     instead of the ban in force gives the best move of another pair.
 //     When that is the pair banned in fact, it is worth at least as much
 //     as the true second best: if apart holds for it, it holds for the
-//     second; else the moves are searched one by one, until one breaks
-//     apart. An analyst without limits for single alternatives does not
-//     search them, and returns exact false: apart is then undecided. The
-//     other promotions of the best move's pair are always searched one by
-//     one.
+//     second; else the moves are searched one by one (within the
+//     analyst's limits for single alternatives), until one breaks apart.
+//     The other promotions of the best move's pair are always searched
+//     one by one.
 //
 // g is left as it was.
-func (a *analyst) best2(g *rules.Game, apart func(best, second value) bool) (top rules.Action, best, second value, exact bool, err error) {
+func (a *analyst) best2(g *rules.Game, apart func(best, second value) bool) (top rules.Action, best, second value, err error) {
 	r, err := a.search(g)
 	if err != nil {
-		return rules.Action{}, value{}, value{}, false, err
+		return rules.Action{}, value{}, value{}, err
 	}
 	top, best = r.Best, valueOf(r)
 	if g.Turn().Phase == rules.PhaseBan {
 		second, err = a.secondBan(g, r)
-		return top, best, second, true, err
+	} else {
+		second, err = a.secondMove(g, top, func(v value) bool { return apart(best, v) })
 	}
-	second, exact, err = a.secondMove(g, top, func(v value) bool { return apart(best, v) })
-	return top, best, second, exact, err
+	return top, best, second, err
 }
 
 // secondBan returns the value of the banner's second-best ban: what is
@@ -185,7 +182,7 @@ func (a *analyst) secondBan(g *rules.Game, r engine.Result) (value, error) {
 
 // secondMove returns the value of the mover's best move other than top,
 // or one that decides apart as it would (see best2).
-func (a *analyst) secondMove(g *rules.Game, top rules.Action, apart func(value) bool) (second value, exact bool, err error) {
+func (a *analyst) secondMove(g *rules.Game, top rules.Action, apart func(value) bool) (second value, err error) {
 	second = noValue
 	consider := func(v value) {
 		if second == noValue || v.rank() > second.rank() {
@@ -202,30 +199,26 @@ func (a *analyst) secondMove(g *rules.Game, top rules.Action, apart func(value) 
 		if m != top { // another promotion of top's pair
 			v, _, err := a.alternative(g, m)
 			if err != nil {
-				return value{}, false, err
+				return value{}, err
 			}
 			consider(v)
 		}
 	}
 	if !otherPairs {
-		return second, true, nil
+		return second, nil
 	}
 	swapped, err := withBan(g, top.Pair())
 	if err != nil {
-		return value{}, false, err
+		return value{}, err
 	}
 	r, err := a.search(swapped)
 	if err != nil {
-		return value{}, false, err
+		return value{}, err
 	}
 	bound := valueOf(r)
 	if !banned || r.Best.Pair() != ban || apart(bound) || !apart(second) {
 		consider(bound)
-		return second, true, nil
-	}
-	if a.alt == (engine.Limits{}) {
-		consider(bound)
-		return second, false, nil
+		return second, nil
 	}
 	// The best other pair is the one banned in fact, and nearly as good
 	// as top: search the moves one by one, until one is as good.
@@ -235,22 +228,19 @@ func (a *analyst) secondMove(g *rules.Game, top rules.Action, apart func(value) 
 		}
 		v, _, err := a.alternative(g, m)
 		if err != nil {
-			return value{}, false, err
+			return value{}, err
 		}
 		consider(v)
 		if !apart(second) {
 			break
 		}
 	}
-	return second, true, nil
+	return second, nil
 }
 
 // alternative is valueAfter within the analyst's limits for single
-// alternatives (its own limits when it has none).
+// alternatives.
 func (a *analyst) alternative(g *rules.Game, x rules.Action) (value, rules.Action, error) {
-	if a.alt == (engine.Limits{}) {
-		return a.valueAfter(g, x)
-	}
 	lim := a.lim
 	a.lim = a.alt
 	defer func() { a.lim = lim }()

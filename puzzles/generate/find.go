@@ -168,9 +168,8 @@ func classify(v value, base int, matedSoon bool) puzzles.Theme {
 }
 
 // qualify checks the best and second-best values of a position against
-// what a puzzle of kind needs. When second is only a bound (not exact),
-// the margin is left to a later check.
-func qualify(kind puzzles.Theme, best, second value, exact bool, base int) error {
+// what a puzzle of kind needs.
+func qualify(kind puzzles.Theme, best, second value, base int) error {
 	switch kind {
 	case "mate":
 		if !best.mates(mateHorizon) {
@@ -185,7 +184,7 @@ func qualify(kind puzzles.Theme, best, second value, exact bool, base int) error
 			return reject("the defence does not hold")
 		}
 	}
-	if exact && !apart(kind)(best, second) {
+	if !apart(kind)(best, second) {
 		return &rejection{reason: "another first action is nearly as good", detail: fmt.Sprintf("%v against %v", second, best)}
 	}
 	return nil
@@ -217,20 +216,20 @@ func apart(kind puzzles.Theme) func(best, second value) bool {
 // limits, proves what it can by exhaustive minimax, and builds the
 // puzzle.
 func (f *finder) verify(g *rules.Game, screen *analyst, base int, kind puzzles.Theme) (*puzzles.Puzzle, error) {
-	_, best, second, exact, err := screen.best2(g, apart(kind))
+	_, best, second, err := screen.best2(g, apart(kind))
 	if err != nil {
 		return nil, err
 	}
-	if err := qualify(kind, best, second, exact, base); err != nil {
+	if err := qualify(kind, best, second, base); err != nil {
 		return nil, err
 	}
 	deep := newAnalyst(f.ctx, f.lim.Deep, f.lim.Alternative)
 	defer func() { f.stats.Nodes += deep.nodes }()
-	top, best, second, exact, err := deep.best2(g, apart(kind))
+	top, best, second, err := deep.best2(g, apart(kind))
 	if err != nil {
 		return nil, err
 	}
-	if err := qualify(kind, best, second, exact, base); err != nil {
+	if err := qualify(kind, best, second, base); err != nil {
 		return nil, err
 	}
 	pr := &puzzles.Prover{Budget: f.lim.ProofBudget}
@@ -491,7 +490,7 @@ func (b *builder) material(top rules.Action, base int) ([]rules.Action, error) {
 		if b.mine == maxSolverActions {
 			return nil, reject("the material is not won within the line")
 		}
-		next, v1, v2, _, err := b.deep.best2(b.g, apart(puzzles.Material))
+		next, v1, v2, err := b.deep.best2(b.g, apart(puzzles.Material))
 		if err != nil {
 			return nil, err
 		}
