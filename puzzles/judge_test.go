@@ -42,6 +42,11 @@ func TestJudge(t *testing.T) {
 		{"a wrong second action", replies, []string{"b:e2e4", "m:e7e6"}, Verdict{FailedAt: 1}},
 		{"the reply's ban played", replies, []string{"b:e2e4", "m:e7e5"}, Verdict{FailedAt: 1}},
 	}
+	for p, want := range map[*Puzzle]rules.Color{&banMatePuzzle: rules.White, &replies: rules.Black} {
+		if got, err := p.Solver(); err != nil || got != want {
+			t.Errorf("puzzle %s: solver %v, %v; want %v", p.ID, got, err, want)
+		}
+	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got, err := tt.p.Judge(actions(t, tt.attempt...))

@@ -138,6 +138,16 @@ func (p Puzzle) Start() (*rules.Game, error) {
 	return g, nil
 }
 
+// Solver returns the side that solves the puzzle: the side to act at its
+// position.
+func (p Puzzle) Solver() (rules.Color, error) {
+	g, err := p.Start()
+	if err != nil {
+		return 0, err
+	}
+	return g.Turn().Actor, nil
+}
+
 // Line returns the solution as actions.
 func (p Puzzle) Line() ([]rules.Action, error) {
 	out := make([]rules.Action, len(p.Solution))
