@@ -7,12 +7,14 @@
 package generate
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"maps"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -97,14 +99,16 @@ func (s Stats) Report(w io.Writer, kept int) {
 	for _, k := range slices.Sorted(maps.Keys(s.Candidates)) {
 		fmt.Fprintf(w, "  candidates %-10s %6d   kept %6d\n", k, s.Candidates[k], s.Puzzles[k])
 	}
-	reasons := slices.SortedFunc(maps.Keys(s.Rejected), func(a, b string) int { return s.Rejected[b] - s.Rejected[a] })
+	reasons := slices.SortedFunc(maps.Keys(s.Rejected), func(a, b string) int {
+		return cmp.Or(s.Rejected[b]-s.Rejected[a], strings.Compare(a, b))
+	})
 	for _, k := range reasons {
 		fmt.Fprintf(w, "  rejected %6d  %s\n", s.Rejected[k], k)
 	}
-	min := s.Elapsed.Minutes()
+	minutes := max(s.Elapsed.Minutes(), 1e-9)
 	fmt.Fprintf(w, "engine nodes: %d to find and check puzzles, %d to play games; %d proof nodes\n", s.Nodes, s.PlayNodes, s.ProofNodes)
 	fmt.Fprintf(w, "%v: %.1f puzzles/minute, %.0f positions/minute\n",
-		s.Elapsed.Round(time.Second), float64(kept)/max(min, 1e-9), float64(s.Positions)/max(min, 1e-9))
+		s.Elapsed.Round(time.Second), float64(kept)/minutes, float64(s.Positions)/minutes)
 }
 
 // result is what one game gave.
