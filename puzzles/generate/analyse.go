@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/banchess/banchess/engine"
 	"github.com/banchess/banchess/rules"
@@ -70,19 +69,19 @@ func valueOf(r engine.Result) value { return value{mate: r.Mate, cp: r.Score} }
 // action: no puzzle can claim it.
 var errUnstable = errors.New("the searches disagree about the best action")
 
-// analyst runs the engine's searches for one position's work. Its table
-// starts empty for each position, so what it finds depends on the
-// position alone, not on what a worker searched before.
+// analyst runs the engine's searches for one piece of work: a game's
+// screen, or one candidate's checks. Its table starts empty for each, so
+// what it finds depends on that work alone, not on what a worker
+// searched before.
 type analyst struct {
 	ctx   context.Context
 	s     *engine.Searcher
 	lim   engine.Limits
-	alt   engine.Limits // limits the searches of single alternatives (see secondMove)
 	nodes int64
 }
 
-func newAnalyst(ctx context.Context, lim, alt engine.Limits) *analyst {
-	return &analyst{ctx: ctx, s: engine.NewSearcher(ttMB), lim: lim, alt: alt}
+func newAnalyst(ctx context.Context, lim engine.Limits) *analyst {
+	return &analyst{ctx: ctx, s: engine.NewSearcher(ttMB), lim: lim}
 }
 
 // ttMB is the size of each analyst's transposition table.
@@ -108,35 +107,41 @@ func (a *analyst) searchWith(g *rules.Game, lim engine.Limits) (engine.Result, e
 
 // best2 returns the best action of the side to act in g, its value, and
 // the value of the best of all its other actions (noValue when it has no
-// other) — or, where finding it costs more, a value that tells the same
-// of whether apart holds: apart(best, second) says the others fall short
-// of the best as much as needed. The engine's search returns the best
-// action only, so the others are searched as positions of their own:
+// other). The engine's search returns the best action only, so the
+// others are found as follows:
 //   - At a ban, every ban but the best leaves the mover its best move: the
 //     second-best ban is worth what the mover's best move is, which a
 //     search of the move ply with another pair banned finds.
-//   - At a move, the same position with the best move's pair banned
-//     instead of the ban in force gives the best move of another pair.
-//     When that is the pair banned in fact, it is worth at least as much
-//     as the true second best: if apart holds for it, it holds for the
-//     second; else the moves are searched one by one (within the
-//     analyst's limits for single alternatives), until one breaks apart.
-//     The other promotions of the best move's pair are always searched
-//     one by one.
+//   - At a move, one search finds two lines (MultiPV), the second the
+//     best of every move but the first — another promotion of its pair
+//     included — with twice the nodes of a search of one line.
 //
 // g is left as it was.
-func (a *analyst) best2(g *rules.Game, apart func(best, second value) bool) (top rules.Action, best, second value, err error) {
-	r, err := a.search(g)
+func (a *analyst) best2(g *rules.Game) (top rules.Action, best, second value, err error) {
+	if g.Turn().Phase == rules.PhaseBan {
+		r, err := a.search(g)
+		if err != nil {
+			return rules.Action{}, value{}, value{}, err
+		}
+		second, err = a.secondBan(g, r)
+		return r.Best, valueOf(r), second, err
+	}
+	lim := a.lim
+	lim.MultiPV = 2
+	lim.Nodes *= 2
+	r, err := a.searchWith(g, lim)
 	if err != nil {
 		return rules.Action{}, value{}, value{}, err
 	}
-	top, best = r.Best, valueOf(r)
-	if g.Turn().Phase == rules.PhaseBan {
-		second, err = a.secondBan(g, r)
-	} else {
-		second, err = a.secondMove(g, top, func(v value) bool { return apart(best, v) })
+	switch {
+	case len(r.Lines) > 1:
+		second = value{mate: r.Lines[1].Mate, cp: r.Lines[1].Score}
+	case len(g.Legal()) > 1:
+		return rules.Action{}, value{}, value{}, errUnstable // the second line was not finished
+	default:
+		second = noValue
 	}
-	return top, best, second, err
+	return r.Best, valueOf(r), second, nil
 }
 
 // secondBan returns the value of the banner's second-best ban: what is
@@ -180,73 +185,6 @@ func (a *analyst) secondBan(g *rules.Game, r engine.Result) (value, error) {
 	return value{}, errUnstable
 }
 
-// secondMove returns the value of the mover's best move other than top,
-// or one that decides apart as it would (see best2).
-func (a *analyst) secondMove(g *rules.Game, top rules.Action, apart func(value) bool) (second value, err error) {
-	second = noValue
-	consider := func(v value) {
-		if second == noValue || v.rank() > second.rank() {
-			second = v
-		}
-	}
-	ban, banned := g.Ban()
-	otherPairs := false
-	for _, m := range g.Legal() {
-		if m.Pair() != top.Pair() {
-			otherPairs = true
-			continue
-		}
-		if m != top { // another promotion of top's pair
-			v, _, err := a.alternative(g, m)
-			if err != nil {
-				return value{}, err
-			}
-			consider(v)
-		}
-	}
-	if !otherPairs {
-		return second, nil
-	}
-	swapped, err := withBan(g, top.Pair())
-	if err != nil {
-		return value{}, err
-	}
-	r, err := a.search(swapped)
-	if err != nil {
-		return value{}, err
-	}
-	bound := valueOf(r)
-	if !banned || r.Best.Pair() != ban || apart(bound) || !apart(second) {
-		consider(bound)
-		return second, nil
-	}
-	// The best other pair is the one banned in fact, and nearly as good
-	// as top: search the moves one by one, until one is as good.
-	for _, m := range g.Legal() {
-		if m.Pair() == top.Pair() || m.Pair() == ban {
-			continue
-		}
-		v, _, err := a.alternative(g, m)
-		if err != nil {
-			return value{}, err
-		}
-		consider(v)
-		if !apart(second) {
-			break
-		}
-	}
-	return second, nil
-}
-
-// alternative is valueAfter within the analyst's limits for single
-// alternatives.
-func (a *analyst) alternative(g *rules.Game, x rules.Action) (value, rules.Action, error) {
-	lim := a.lim
-	a.lim = a.alt
-	defer func() { a.lim = lim }()
-	return a.valueAfter(g, x)
-}
-
 // valueAfter returns the value of action x in g for the side playing it,
 // and the reply the search found (none when x ends the game). g is left
 // as it was.
@@ -274,16 +212,4 @@ func (a *analyst) valueAfter(g *rules.Game, x rules.Action) (value, rules.Action
 		v = v.other()
 	}
 	return v.later(), r.Best, nil
-}
-
-// withBan returns a game at g's position, a move ply, with pair banned
-// instead of the ban in force.
-func withBan(g *rules.Game, pair rules.Pair) (*rules.Game, error) {
-	f := strings.Fields(g.FEN())
-	if len(f) != 7 {
-		return nil, fmt.Errorf("the FEN %q has no Ban Chess ply", g.FEN())
-	}
-	ply, _, _ := strings.Cut(strings.TrimRight(f[6], "+#="), ":")
-	f[6] = ply + ":" + pair.String()
-	return rules.FromFEN(strings.Join(f, " "), rules.BanChess{})
 }

@@ -1,7 +1,6 @@
 package generate
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -60,24 +59,39 @@ func Command(ctx context.Context, args []string, stdout, log io.Writer, open Ope
 		opt.Played = played
 		fmt.Fprintf(log, "%d Ban Chess games from the store\n", len(played))
 	}
+	// Each puzzle is written when kept: a run cut short leaves the first
+	// puzzles, which are what a run asking for that many makes.
+	w, closeOut, err := output(*out, stdout)
+	if err != nil {
+		return err
+	}
+	opt.Found = func(p puzzles.Puzzle) error {
+		if err := puzzles.Write(w, []puzzles.Puzzle{p}); err != nil {
+			return fmt.Errorf("writing the puzzles: %w", err)
+		}
+		return nil
+	}
 	ps, stats, err := Run(ctx, opt)
+	if cerr := closeOut(); err == nil && cerr != nil {
+		err = fmt.Errorf("writing the puzzles: %w", cerr)
+	}
+	if len(ps) > 0 || err == nil {
+		stats.Report(log, len(ps))
+	}
+	return err
+}
+
+// output opens where the puzzles go: a file (created anew) or, for "-",
+// stdout.
+func output(path string, stdout io.Writer) (io.Writer, func() error, error) {
+	if path == "-" {
+		return stdout, func() error { return nil }, nil
+	}
+	f, err := os.Create(path)
 	if err != nil {
-		return err
+		return nil, nil, fmt.Errorf("--out: %w", err)
 	}
-	var buf bytes.Buffer
-	if err := puzzles.Write(&buf, ps); err != nil {
-		return err
-	}
-	if *out == "-" {
-		_, err = stdout.Write(buf.Bytes())
-	} else {
-		err = os.WriteFile(*out, buf.Bytes(), 0o644)
-	}
-	if err != nil {
-		return fmt.Errorf("writing the puzzles: %w", err)
-	}
-	stats.Report(log, len(ps))
-	return nil
+	return f, f.Close, nil
 }
 
 // readStore reads the Ban Chess games of the store dsn names.

@@ -45,28 +45,20 @@ const (
 // Limits are the generator's search limits. They are bounds on depth and
 // nodes, never on time, so a run finds the same puzzles on any machine.
 type Limits struct {
-	Screen engine.Limits // the first look at every position
-	// ScreenAlternative limits the screen's searches of single
-	// alternatives: a cheap first look at the second best.
-	ScreenAlternative engine.Limits
-	Deep              engine.Limits // the searches that verify a candidate and build its line
-	// Alternative limits the deep searches of single alternatives, made
-	// where the search of a whole position cannot tell the second best
-	// (see analyst.best2). Each starts a ply later than a search of the
-	// position, so it needs fewer nodes to look as far.
-	Alternative engine.Limits
-	ProofBudget int64 // positions one proof over explicit bans may visit
-	RateNodes   int64 // nodes of each search that rates a puzzle
+	// Screen limits the first look at every position; Deep, the searches
+	// that verify a candidate and build its line. A search for the best
+	// two moves (analyst.best2) has twice their nodes.
+	Screen, Deep engine.Limits
+	ProofBudget  int64 // positions one proof over explicit bans may visit
+	RateNodes    int64 // nodes of each search that rates a puzzle
 }
 
 // DefaultLimits are the limits the shipped puzzles were made with.
 var DefaultLimits = Limits{
-	Screen:            engine.Limits{Depth: 3, Nodes: 15_000},
-	ScreenAlternative: engine.Limits{Depth: 2, Nodes: 2_000},
-	Deep:              engine.Limits{Nodes: 60_000},
-	Alternative:       engine.Limits{Nodes: 15_000},
-	ProofBudget:       3_000_000,
-	RateNodes:         50_000,
+	Screen:      engine.Limits{Depth: 3, Nodes: 15_000},
+	Deep:        engine.Limits{Nodes: 60_000},
+	ProofBudget: 3_000_000,
+	RateNodes:   50_000,
 }
 
 // rejection is why a candidate is not a puzzle: a reason the figures
@@ -90,6 +82,11 @@ type finder struct {
 	lim   Limits
 	stats *Stats
 	trace io.Writer // a line for each candidate, when set
+	// screen searches a game's positions one after another: each starts
+	// with what the search of the one before left in its table (a game's
+	// positions are searched in order, by one worker, so what it finds
+	// still depends on the game alone).
+	screen *analyst
 }
 
 // hints are what the game a position comes from tells of it.
@@ -115,8 +112,11 @@ func (f *finder) examine(g *rules.Game, h hints) (*puzzles.Puzzle, error) {
 		return nil, nil
 	}
 	f.stats.Positions++
-	screen := newAnalyst(f.ctx, f.lim.Screen, f.lim.ScreenAlternative)
-	defer func() { f.stats.Nodes += screen.nodes }()
+	if f.screen == nil {
+		f.screen = newAnalyst(f.ctx, f.lim.Screen)
+	}
+	screen, before := f.screen, f.screen.nodes
+	defer func() { f.stats.Nodes += screen.nodes - before }()
 	r, err := screen.search(g)
 	if err != nil {
 		return nil, err
@@ -216,16 +216,16 @@ func apart(kind puzzles.Theme) func(best, second value) bool {
 // limits, proves what it can by exhaustive minimax, and builds the
 // puzzle.
 func (f *finder) verify(g *rules.Game, screen *analyst, base int, kind puzzles.Theme) (*puzzles.Puzzle, error) {
-	_, best, second, err := screen.best2(g, apart(kind))
+	_, best, second, err := screen.best2(g)
 	if err != nil {
 		return nil, err
 	}
 	if err := qualify(kind, best, second, base); err != nil {
 		return nil, err
 	}
-	deep := newAnalyst(f.ctx, f.lim.Deep, f.lim.Alternative)
+	deep := newAnalyst(f.ctx, f.lim.Deep)
 	defer func() { f.stats.Nodes += deep.nodes }()
-	top, best, second, err := deep.best2(g, apart(kind))
+	top, best, second, err := deep.best2(g)
 	if err != nil {
 		return nil, err
 	}
@@ -490,7 +490,7 @@ func (b *builder) material(top rules.Action, base int) ([]rules.Action, error) {
 		if b.mine == maxSolverActions {
 			return nil, reject("the material is not won within the line")
 		}
-		next, v1, v2, err := b.deep.best2(b.g, apart(puzzles.Material))
+		next, v1, v2, err := b.deep.best2(b.g)
 		if err != nil {
 			return nil, err
 		}

@@ -44,6 +44,9 @@ type Options struct {
 	// MaxGames bounds the games examined (0: 200 a puzzle asked for),
 	// in case the puzzles asked for cannot be found.
 	MaxGames int
+	// Found, when set, receives each puzzle kept, in the output's order,
+	// as soon as it is kept; an error ends the run.
+	Found func(puzzles.Puzzle) error
 	// Progress, when set, receives a line now and then.
 	Progress io.Writer
 	// Trace, when set, receives a line for every candidate: its position,
@@ -123,7 +126,8 @@ type result struct {
 // self-play games, each a function of the seed and its number; workers
 // examine them in parallel, and the puzzles are kept in the games' order
 // (the first of a position only), so a run's output depends on its
-// options alone, not on the workers or the machine.
+// options alone, not on the workers or the machine. Cancelled, it
+// returns the puzzles kept so far with the error.
 func Run(ctx context.Context, opt Options) ([]puzzles.Puzzle, Stats, error) {
 	start := time.Now()
 	stats := newStats()
@@ -172,7 +176,8 @@ func Run(ctx context.Context, opt Options) ([]puzzles.Puzzle, Stats, error) {
 		select {
 		case r = <-results:
 		case <-ctx.Done():
-			return nil, stats, ctx.Err()
+			stats.Elapsed = time.Since(start)
+			return out, stats, ctx.Err()
 		}
 		pending[r.index] = r
 		for ; len(out) < opt.Count; next++ {
@@ -196,6 +201,11 @@ func Run(ctx context.Context, opt Options) ([]puzzles.Puzzle, Stats, error) {
 				seen[p.ID] = true
 				out = append(out, p)
 				stats.Puzzles[kindName(p.Kind())]++
+				if opt.Found != nil {
+					if err := opt.Found(p); err != nil {
+						return out, stats, err
+					}
+				}
 			}
 			if opt.Progress != nil && len(r.puzzles) > 0 {
 				fmt.Fprintf(opt.Progress, "%d/%d puzzles, %d games, %d positions, %v\n", len(out), opt.Count, stats.Games, stats.Positions, time.Since(start).Round(time.Second))
@@ -256,6 +266,7 @@ func (f *finder) game(played Played, from int) ([]puzzles.Puzzle, error) {
 		return at, nil
 	}
 	actions := g.Actions()
+	f.screen = newAnalyst(f.ctx, f.lim.Screen)
 	var out []puzzles.Puzzle
 	for k := from; k <= len(actions); k++ {
 		now, err := at(k)

@@ -14,12 +14,10 @@ import (
 
 // cheap are limits that make a run quick, for tests.
 var cheap = Limits{
-	Screen:            engine.Limits{Depth: 2, Nodes: 3_000},
-	ScreenAlternative: engine.Limits{Depth: 1, Nodes: 500},
-	Deep:              engine.Limits{Depth: 3, Nodes: 8_000},
-	Alternative:       engine.Limits{Depth: 2, Nodes: 2_000},
-	ProofBudget:       300_000,
-	RateNodes:         5_000,
+	Screen:      engine.Limits{Depth: 2, Nodes: 3_000},
+	Deep:        engine.Limits{Depth: 3, Nodes: 8_000},
+	ProofBudget: 300_000,
+	RateNodes:   5_000,
 }
 
 func runBytes(t *testing.T, opt Options) ([]byte, Stats) {
@@ -37,14 +35,22 @@ func runBytes(t *testing.T, opt Options) ([]byte, Stats) {
 
 // TestRunDeterministic checks that a run's puzzles depend on its options
 // only: the same seed gives the same bytes, however many workers examine
-// the games, and another seed other puzzles. Every puzzle passes Verify.
+// the games, and another seed other puzzles; fewer puzzles asked for are
+// the first of them, and Found receives them in order as they are kept.
+// Every puzzle passes Verify.
 func TestRunDeterministic(t *testing.T) {
 	opt := Options{Count: 3, Seed: 7, Workers: 1, Limits: cheap, MaxLevel: 2}
 	one, stats := runBytes(t, opt)
+	var found bytes.Buffer
 	opt.Workers = 3
+	opt.Found = func(p puzzles.Puzzle) error { return puzzles.Write(&found, []puzzles.Puzzle{p}) }
 	three, _ := runBytes(t, opt)
-	if !bytes.Equal(one, three) {
-		t.Fatalf("1 worker:\n%s3 workers:\n%s", one, three)
+	if !bytes.Equal(one, three) || !bytes.Equal(one, found.Bytes()) {
+		t.Fatalf("1 worker:\n%s3 workers:\n%sfound one by one:\n%s", one, three, found.Bytes())
+	}
+	opt.Count, opt.Found = 2, nil
+	if two, _ := runBytes(t, opt); !bytes.HasPrefix(one, two) || bytes.Equal(one, two) {
+		t.Errorf("2 puzzles:\n%sare not the first of 3:\n%s", two, one)
 	}
 	opt.Seed, opt.Count = 8, 1
 	other, _ := runBytes(t, opt)

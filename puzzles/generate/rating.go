@@ -34,7 +34,7 @@ const (
 func rate(ctx context.Context, start *rules.Game, line []rules.Action, mine int, themes []puzzles.Theme, nodes int64, counter *int64) (int, error) {
 	var work int64
 	for d := 1; d <= maxRatingDepth && work == 0; d++ {
-		a := newAnalyst(ctx, engine.Limits{}, engine.Limits{})
+		a := newAnalyst(ctx, engine.Limits{})
 		r, err := a.searchWith(start, engine.Limits{Depth: d, Nodes: nodes})
 		*counter += a.nodes
 		if err != nil {
