@@ -107,8 +107,7 @@ func (a *analyst) searchWith(g *rules.Game, lim engine.Limits) (engine.Result, e
 
 // best2 returns the best action of the side to act in g, its value, and
 // the value of the best of all its other actions (noValue when it has no
-// other). The engine's search returns the best action only, so the
-// others are found as follows:
+// other), found so:
 //   - At a ban, every ban but the best leaves the mover its best move: the
 //     second-best ban is worth what the mover's best move is, which a
 //     search of the move ply with another pair banned finds.
