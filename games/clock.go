@@ -70,17 +70,29 @@ func (tc TimeControl) PGN() string {
 	return strconv.Itoa(int(tc.Initial/time.Second)) + "+" + strconv.Itoa(int(tc.Increment/time.Second))
 }
 
+// FirstActionWait is how long a side of a game between two players with a
+// clock may take over its first action: past it, the server aborts the
+// game (WithFirstActionWait sets another).
+const FirstActionWait = 30 * time.Second
+
 // Clock is a game's clock, kept by the server. A side's time runs during
 // all of its plies, bans included; the increment is added when it
-// finishes a move. It starts when both players have come to the game: in a
-// game with a friend, when the other player takes the free seat (its
-// creator is there); in a rematch, whose seats are held from the start,
-// when each of its players has opened it (Awaiting).
+// finishes a move. In a game between two players it starts once both
+// players have come to the game (the free seat taken; in a rematch, whose
+// seats are held from the start, each has opened it: Awaiting) and each
+// side has made its first action (Black's first ban and White's first
+// move in Ban Chess); until then each side has FirstActionWait for its
+// first action, from when its turn came (FirstBy). Against the computer
+// it runs from the start.
 type Clock struct {
 	Control TimeControl `json:"control"`
 	// Awaiting are the seats whose players have not yet come to the game:
-	// the clock starts once none is.
+	// the clock waits for the first actions once none is.
 	Awaiting Seats `json:"awaiting,omitzero"`
+	// FirstBy is when the side to act's first action is due, while the
+	// clock waits for the first actions: past it, the game is aborted.
+	// Zero otherwise.
+	FirstBy time.Time `json:"firstBy,omitzero"`
 	// White and Black are the time each side had left when Since was.
 	White time.Duration `json:"white"`
 	Black time.Duration `json:"black"`
@@ -131,17 +143,12 @@ func (c *Clock) awaits(seats Seats) bool {
 	return c != nil && (c.Awaiting.White && seats.White || c.Awaiting.Black && seats.Black)
 }
 
-// arrive notes that the player holding seats has come to the game, and
-// starts the clock for actor at now when no one else is awaited.
-func (c *Clock) arrive(seats Seats, actor rules.Color, now time.Time) {
-	if !c.awaits(seats) {
-		return
-	}
+// arrive notes that the player holding seats has come to the game; once
+// no one else is awaited, the update's Clock.pace waits for the first
+// actions.
+func (c *Clock) arrive(seats Seats) {
 	c.Awaiting.White = c.Awaiting.White && !seats.White
 	c.Awaiting.Black = c.Awaiting.Black && !seats.Black
-	if !c.Awaiting.Any() {
-		c.run(actor, now)
-	}
 }
 
 // Left returns the time side has left at now (never below zero).
@@ -159,6 +166,22 @@ func (c *Clock) Left(side rules.Color, now time.Time) time.Duration {
 // Expired reports whether the running side's time is out at now.
 func (c *Clock) Expired(now time.Time) bool {
 	return c != nil && c.Running != 0 && c.Left(c.Running, now) <= 0
+}
+
+// Idle reports whether, at now, the first action the clock waits for is
+// overdue.
+func (c *Clock) Idle(now time.Time) bool {
+	left, ok := c.FirstActionLeft(now)
+	return ok && left <= 0
+}
+
+// FirstActionLeft is how long the side to act has left for its first
+// action at now; ok is false when the clock does not wait for one.
+func (c *Clock) FirstActionLeft(now time.Time) (left time.Duration, ok bool) {
+	if c == nil || c.Running != 0 || c.FirstBy.IsZero() {
+		return 0, false
+	}
+	return max(0, c.FirstBy.Sub(now)), true
 }
 
 // charge stops the running side's time at now, keeping what it has left.
@@ -196,9 +219,15 @@ type ClockView struct {
 	White, Black time.Duration
 	Running      rules.Color
 	Control      TimeControl
+	// First is the time left for the side to act's first action, when
+	// the clock waits for one (Waiting).
+	First   time.Duration
+	Waiting bool
 }
 
 // At returns the clock as it stands at now.
 func (c *Clock) At(now time.Time) ClockView {
-	return ClockView{White: c.Left(rules.White, now), Black: c.Left(rules.Black, now), Running: c.Running, Control: c.Control}
+	v := ClockView{White: c.Left(rules.White, now), Black: c.Left(rules.Black, now), Running: c.Running, Control: c.Control}
+	v.First, v.Waiting = c.FirstActionLeft(now)
+	return v
 }

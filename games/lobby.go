@@ -277,7 +277,8 @@ func (s *Service) pair(ctx context.Context, req PairRequest) (string, Seek, erro
 }
 
 // pairedGame builds the game of a pairing at now: maker and taker at their
-// sides (the maker's colour, or random), the clock running, rated as the
+// sides (the maker's colour, or random), the clock waiting for each
+// side's first action (Clock.pace), rated as the
 // seek asks (a pool's when both have a name).
 func (s *Service) pairedGame(now time.Time) func(Seek, Seated, Seated) (*Record, error) {
 	return func(k Seek, maker, taker Seated) (*Record, error) {
@@ -303,7 +304,6 @@ func (s *Service) pairedGame(now time.Time) func(Seek, Seated, Seated) (*Record,
 		rec := &Record{Game: g, Mode: Invite, Created: now, Updated: now, Revision: 1}
 		rec.Rated = rated
 		rec.Clock = NewClock(k.Clock)
-		rec.Clock.run(g.Turn().Actor, now)
 		for _, sat := range []struct {
 			side   rules.Color
 			seated Seated
@@ -316,6 +316,7 @@ func (s *Service) pairedGame(now time.Time) func(Seek, Seated, Seated) (*Record,
 				rec.Black = sat.seated.Player.ID
 			}
 		}
+		rec.Clock.pace(rec, true, now, s.firstWait) // its seats are taken: the first turn comes now
 		return rec, nil
 	}
 }

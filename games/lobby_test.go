@@ -138,7 +138,7 @@ func TestAcceptSeek(t *testing.T) {
 	refused(t, "accepting again", second(l.svc.AcceptSeek(l.ctx, l.cat, k.ID)), games.NotFound, "seek_gone")
 	rec := l.record(id)
 	ann, bob := l.player(l.ann), l.player(l.bob)
-	if rec.Black != ann || rec.White != bob || rec.Mode != games.Invite || !rec.Rated || rec.Clock == nil || rec.Clock.Running != rules.Black ||
+	if rec.Black != ann || rec.White != bob || rec.Mode != games.Invite || !rec.Rated || rec.Clock == nil || rec.Clock.Running != 0 || rec.Clock.FirstBy.IsZero() ||
 		rec.BlackPlayer != (games.Entrant{Name: "Ann", Rating: 1500, Provisional: true}) || rec.WhitePlayer.Name != "Bob" || rec.InviteCode != "" {
 		t.Errorf("the game: %+v", rec)
 	}
@@ -200,7 +200,7 @@ func TestPools(t *testing.T) {
 		t.Fatalf("the second is paired: %q, %v", game, err)
 	}
 	rec := l.record(game)
-	if rec.Rated || rec.Clock.Control.Initial != 5*time.Minute || rec.Clock.Running != rules.Black || rec.Game.Variant().ID() != "ban" {
+	if rec.Rated || rec.Clock.Control.Initial != 5*time.Minute || rec.Clock.Running != 0 || rec.Clock.FirstBy.IsZero() || rec.Game.Variant().ID() != "ban" {
 		t.Errorf("a pool game with an anonymous player: %+v", rec)
 	}
 	if v := l.view(); len(v.Seeks) != 0 || v.Waiting["5+3"] != 0 {

@@ -35,6 +35,10 @@ type Permissions struct {
 	// opponent's offers the viewer may accept or decline
 	// (Service.AnswerOffer).
 	Offer, Answer OfferSet
+	// Abort: the viewer may call the game off, with no result
+	// (Service.Abort): a player of a game between two players, until each
+	// side has made its first action.
+	Abort bool
 	// Join: the viewer may take the free seat with the game's invite code
 	// (Service.Join).
 	Join bool
@@ -85,6 +89,7 @@ func (r *Record) Permissions(seats Seats) Permissions {
 		Play:    r.mayPlay(seats, 0) == nil,
 		Undo:    r.mayUndo(seats) == nil,
 		Draw:    r.mayDraw(seats) == nil,
+		Abort:   r.mayAbort(seats) == nil,
 		Join:    r.mayJoin(seats, r.InviteCode) == nil,
 		Hide:    r.mayHide(seats) == nil,
 		Analyse: r.mayAnalyse() == nil,
@@ -210,6 +215,29 @@ func (r *Record) mayDraw(seats Seats) error {
 	return notOver(r.Game)
 }
 
+// mayAbort decides calling the game off: at a game between two players,
+// by either of them, until each side has made its first action.
+func (r *Record) mayAbort(seats Seats) error {
+	if r.Mode != Invite {
+		return (&Error{Code: Invalid, Msg: "Only a game between two players can be aborted: start a new game instead."}).withDetail(NotInvite)
+	}
+	if _, err := r.tableSide(seats, "abort the game"); err != nil {
+		return err
+	}
+	if err := notOver(r.Game); err != nil {
+		return err
+	}
+	if opened(r.Game) {
+		return (&Error{Code: Conflict, Msg: "Both sides have played, so the game can no longer be aborted: resign or offer a draw instead."}).withDetail(TooLateToAbort)
+	}
+	return nil
+}
+
+// opened reports whether each side has made its first action in g.
+func opened(g *rules.Game) bool {
+	return lastPlyBy(g, rules.White) >= 0 && lastPlyBy(g, rules.Black) >= 0
+}
+
 // tableSide is the one seat the holder of seats plays at a game between
 // two players, to do what.
 func (r *Record) tableSide(seats Seats, what string) (rules.Color, error) {
@@ -245,8 +273,8 @@ func (r *Record) mayOffer(seats Seats, o Offer) error {
 		return Errorf(Conflict, "A rematch can be offered once the game is over.")
 	case o != OfferRematch && over:
 		return Errorf(GameOver, "The game is over: %s.", g.Outcome())
-	case o == OfferTakeback && lastPlyBy(g, side) < 0:
-		return Errorf(Conflict, "You have played nothing to take back.")
+	case o == OfferTakeback && lastMoveBy(g, side) < 0:
+		return Errorf(Conflict, "You have made no move yet, so there is nothing to take back.")
 	}
 	return nil
 }
@@ -267,7 +295,7 @@ func (r *Record) mayAnswer(seats Seats, o Offer) error {
 func (r *Record) mayAccept(o Offer) error {
 	switch o {
 	case OfferTakeback:
-		if lastPlyBy(r.Game, r.Offers.Takeback) < 0 {
+		if lastMoveBy(r.Game, r.Offers.Takeback) < 0 {
 			return Errorf(Conflict, "There is nothing to take back.")
 		}
 	case OfferDraw:
@@ -314,11 +342,24 @@ func (r *Record) mayAnalyse() error {
 // plies in a row, so its last ply is among the last four but at a game's
 // start: only then is the whole history read.
 func lastPlyBy(g *rules.Game, side rules.Color) int {
+	return lastPly(g, func(p rules.PlyInfo) bool { return p.Actor == side })
+}
+
+// lastMoveBy is lastPlyBy for side's moves, bans left out: a side moves
+// once in any four plies in a row.
+func lastMoveBy(g *rules.Game, side rules.Color) int {
+	return lastPly(g, func(p rules.PlyInfo) bool { return p.Actor == side && p.Action.Phase == rules.PhaseMove })
+}
+
+// lastPly returns how many plies since the start come before the last
+// ply that is, or -1 when none is; it reads the last four plies, and the
+// whole history only when none of them is.
+func lastPly(g *rules.Game, is func(rules.PlyInfo) bool) int {
 	from := max(0, g.Ply()-g.StartPly()-4)
 	for {
 		hist := g.HistorySince(from)
 		for i := len(hist) - 1; i >= 0; i-- {
-			if hist[i].Actor == side {
+			if is(hist[i]) {
 				return from + i
 			}
 		}

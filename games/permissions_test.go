@@ -185,6 +185,10 @@ var actions = []action{
 		err := e.svc.Draw(e.ctx, id, cred, nil)
 		return err == nil, err
 	}},
+	{"abort", false, always(func(p games.Permissions) bool { return p.Abort }), func(e *env, id string, cred games.Credential, _ games.Permissions) (bool, error) {
+		err := e.svc.Abort(e.ctx, id, cred, nil)
+		return err == nil, err
+	}},
 	offerAction(games.OfferTakeback), offerAction(games.OfferDraw), offerAction(games.OfferRematch),
 	answerAction(games.OfferTakeback, true), answerAction(games.OfferDraw, true), answerAction(games.OfferRematch, true),
 	answerAction(games.OfferTakeback, false), answerAction(games.OfferDraw, false), answerAction(games.OfferRematch, false),
@@ -285,8 +289,8 @@ func TestPermissionsOfAViewer(t *testing.T) {
 	switch {
 	case white.Side != rules.White || !white.Play || white.Offer.Takeback || !white.Offer.Draw || white.Undo || white.Analyse:
 		t.Errorf("White, to move, has played nothing: %+v", white)
-	case black.Side != rules.Black || black.Play || !black.Offer.Takeback || !black.Resign:
-		t.Errorf("Black, who banned, waits: %+v", black)
+	case black.Side != rules.Black || black.Play || black.Offer.Takeback || !black.Resign || !black.Abort:
+		t.Errorf("Black, who banned, waits (and has no move to take back): %+v", black)
 	case other.Side != 0 || other.Play || other.Resign || other.Offer != (games.OfferSet{}) || other.Join || other.Hide:
 		t.Errorf("a spectator: %+v", other)
 	}

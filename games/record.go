@@ -57,6 +57,10 @@ type Table struct {
 	Clock *Clock `json:"clock,omitempty"`
 	// Offers are what a player offered and the other has not yet answered.
 	Offers Offers `json:"offers,omitzero"`
+	// Declined are the offers the opponent declined, each by the side
+	// that made it, until it offers again or a ply is played: its page
+	// tells it.
+	Declined Offers `json:"declined,omitzero"`
 	// Rematch is the id of the game a rematch offer, accepted, started.
 	Rematch string `json:"rematch,omitempty"`
 	// Bot is the computer's seat at a game against it; nil otherwise.
@@ -90,8 +94,10 @@ func (t *Table) seat(side rules.Color, e Entrant) {
 // Offers are the pending offers of each kind, each by the side that made
 // it (no Color for none).
 type Offers struct {
-	// Takeback asks to take back the offerer's last ply (and the
-	// opponent's since); it lapses when a ply is played.
+	// Takeback asks to take the game back to the offerer's last move:
+	// the offerer moves again, facing the ban that move faced (the plies
+	// since are taken back, whoever is to act); it lapses when a ply is
+	// played.
 	Takeback rules.Color `json:"takeback,omitempty"`
 	// Draw offers a draw; it lapses when its maker plays.
 	Draw rules.Color `json:"draw,omitempty"`

@@ -137,11 +137,12 @@ func (r *Result) Side(color rules.Color) *ResultSide {
 }
 
 // ResultOf returns what rec records now, and whether it records anything:
-// only a finished game between two players, each holding one seat.
+// only a finished game between two players, each holding one seat; an
+// aborted game records nothing (no result, no rating).
 func ResultOf(rec *Record) (Result, bool) {
 	g := rec.Game
 	out := g.Outcome()
-	if rec.Mode != Invite || !out.Over() || rec.White == "" || rec.Black == "" || rec.White == rec.Black {
+	if rec.Mode != Invite || !out.Over() || out.Status == rules.Aborted || rec.White == "" || rec.Black == "" || rec.White == rec.Black {
 		return Result{}, false
 	}
 	r := Result{

@@ -191,13 +191,16 @@ func DefaultLimits() Limits {
 // Service creates and plays games on a Store, and keeps players and the
 // lobby.
 type Service struct {
-	store     Store
-	now       func() time.Time
-	limits    Limits
-	variants  []rules.Variant   // the variants it plays, the default first
-	initial   map[string]string // each variant's initial FEN, by ID
-	feed      *Feed
-	timers    flagTimers
+	store    Store
+	now      func() time.Time
+	limits   Limits
+	variants []rules.Variant   // the variants it plays, the default first
+	initial  map[string]string // each variant's initial FEN, by ID
+	feed     *Feed
+	timers   flagTimers
+	// firstWait is how long a side may take over its first action in a
+	// game between two players with a clock (FirstActionWait).
+	firstWait time.Duration
 	analyser  Analyser // nil: no analysis (and no computer to play)
 	bots      bots
 	reviews   reviewer
@@ -230,6 +233,10 @@ func WithVariants(vs ...rules.Variant) Option {
 	return func(s *Service) { s.variants = vs }
 }
 
+// WithFirstActionWait gives each side of a game between two players with
+// a clock d for its first action, instead of FirstActionWait.
+func WithFirstActionWait(d time.Duration) Option { return func(s *Service) { s.firstWait = d } }
+
 // WithFeed makes the service tell f's watchers of every change; the
 // default is a feed of its own.
 func WithFeed(f *Feed) Option { return func(s *Service) { s.feed = f } }
@@ -237,7 +244,7 @@ func WithFeed(f *Feed) Option { return func(s *Service) { s.feed = f } }
 // New returns a service keeping its games in store. Close stops its clock
 // timers.
 func New(store Store, opts ...Option) *Service {
-	s := &Service{store: store, now: time.Now, limits: DefaultLimits(), variants: rules.Variants(), initial: map[string]string{}, feed: NewFeed()}
+	s := &Service{store: store, now: time.Now, limits: DefaultLimits(), variants: rules.Variants(), initial: map[string]string{}, feed: NewFeed(), firstWait: FirstActionWait}
 	for _, o := range opts {
 		o(s)
 	}
@@ -279,7 +286,7 @@ func (s *Service) View(ctx context.Context, id string, cred Credential, fn ViewF
 		var job *botJob
 		err := s.store.View(ctx, id, func(rec *Record) error {
 			seats := seatsOf(rec, holder)
-			if try == 0 && rec.Clock.Expired(s.now()) && !rec.Game.Outcome().Over() {
+			if try == 0 && clockDue(rec, s.now()) {
 				expired = true
 				return nil
 			}
@@ -299,7 +306,7 @@ func (s *Service) View(ctx context.Context, id string, cred Credential, fn ViewF
 		}
 		switch {
 		case expired:
-			// Flag it (the error says so), then show it as it ended.
+			// End it (the error says how), then show it as it ended.
 			_ = s.update(ctx, id, "", nil, func(*Record, Seats) error { return nil })
 		case arrived:
 			// A player awaited has come: their clock may start. Then show it.
@@ -315,7 +322,7 @@ func (s *Service) View(ctx context.Context, id string, cred Credential, fn ViewF
 func (s *Service) arrive(ctx context.Context, id string, cred Credential) error {
 	return s.update(ctx, id, cred, nil, func(rec *Record, seats Seats) error {
 		if !rec.Game.Outcome().Over() {
-			rec.Clock.arrive(seats, rec.Game.Turn().Actor, s.now())
+			rec.Clock.arrive(seats)
 		}
 		return nil
 	})
@@ -493,20 +500,22 @@ func (s *Service) Claim(ctx context.Context, id string, cred Credential) (bool, 
 // fn changed the record it keeps the clock and the offers in step, counts
 // the revision and stamps the update time, and then (if any) describes the
 // game after it. Watchers are told once the change is committed. A clock
-// that ran out ends the game first, and fn is not run.
+// that ends the game (a flag falls, or a first action came too late: see
+// endIfDue) ends it first, and fn is not run.
 func (s *Service) update(ctx context.Context, id string, cred Credential, then ViewFunc, fn func(*Record, Seats) error) error {
 	holder, err := s.holder(ctx, cred)
 	if err != nil {
 		return err
 	}
-	changed, flagged := false, false
+	changed := false
+	var ended error
 	var timer flagTimer
 	var job *botJob
 	err = s.store.Update(ctx, id, func(rec *Record) error {
 		now := s.now()
 		seats := seatsOf(rec, holder)
 		before := rec.state()
-		if flagged = flagIfExpired(rec, now); !flagged {
+		if ended = endIfDue(rec, now); ended == nil {
 			if err := fn(rec, seats); err != nil {
 				return ErrorOf(err)
 			}
@@ -531,42 +540,50 @@ func (s *Service) update(ctx context.Context, id string, cred Credential, then V
 		s.timers.set(id, timer, s.checkClock)
 		s.bots.schedule(s, id, job)
 	}
-	if flagged {
-		return Errorf(GameOver, "Time ran out, so the game is over and nothing was played.")
-	}
-	return nil
+	return ended
 }
 
 // settle follows a change to rec made at now: the clock charges the side
 // whose time ran and runs for the side to act, with the increment after a
-// move; offers lapse (a takeback at any ply, a draw when its maker plays,
-// both at the end); the revision counts it and the update time is now.
+// move (between two players, from each side's first action: Clock.pace);
+// offers lapse (a takeback at any ply, a draw when its maker plays, both
+// at the end), and so does the news of a declined one; the revision
+// counts it and the update time is now.
 func (s *Service) settle(rec *Record, before recordState, now time.Time) {
 	g := rec.Game
 	over := g.Outcome().Over()
 	played := g.Ply() != before.ply || over != before.over
 	if played {
 		rec.Offers.Takeback = 0
+		rec.Declined = Offers{}
 		if over || g.Ply() == before.ply+1 && rec.Offers.Draw == before.actor {
 			rec.Offers.Draw = 0
 		}
 	}
-	if c := rec.Clock; c != nil && c.Running != 0 && played {
-		c.charge(now)
+	if c := rec.Clock; c != nil && played && (c.Running != 0 || rec.Mode == Invite) {
+		running := c.Running != 0 // else a game between two players waits for its first actions
+		if running {
+			c.charge(now)
+		}
 		n := g.Ply() - g.StartPly()
 		if last, ok := g.LastAction(); ok && g.Ply() == before.ply+1 {
-			if last.Phase == rules.PhaseMove {
+			if running && last.Phase == rules.PhaseMove {
 				c.addIncrement(before.actor)
 			}
 			c.mark(n, before.actor, now)
 		} else {
 			c.mark(n, 0, now) // taken back: forget the plies after
 		}
-		next := g.Turn().Actor
-		if over {
-			next = 0
+		if running {
+			next := g.Turn().Actor
+			if over {
+				next = 0
+			}
+			c.run(next, now)
 		}
-		c.run(next, now)
+	}
+	if c := rec.Clock; c != nil && rec.Mode == Invite {
+		c.pace(rec, played, now, s.firstWait)
 	}
 	rec.Revision++
 	rec.Updated = now

@@ -23,7 +23,7 @@ type recordState struct {
 	whiteHidden, blackHidden bool
 	mode                     Mode
 	invite, rematch          string
-	offers                   Offers
+	offers, declined         Offers
 	clock                    clockState
 }
 
@@ -31,7 +31,7 @@ type recordState struct {
 type clockState struct {
 	white, black time.Duration
 	running      rules.Color
-	since        time.Time
+	since, first time.Time
 	marks        int
 	awaiting     Seats
 }
@@ -40,29 +40,45 @@ func (r *Record) state() recordState {
 	st := recordState{
 		gameRev: r.Game.Revision(), ply: r.Game.Ply(), over: r.Game.Outcome().Over(), actor: r.Game.Turn().Actor,
 		white: r.White, black: r.Black, whiteHidden: r.WhiteHidden, blackHidden: r.BlackHidden, mode: r.Mode,
-		invite: r.InviteCode, rematch: r.Rematch, offers: r.Offers,
+		invite: r.InviteCode, rematch: r.Rematch, offers: r.Offers, declined: r.Declined,
 	}
 	if c := r.Clock; c != nil {
-		st.clock = clockState{white: c.White, black: c.Black, running: c.Running, since: c.Since, marks: len(c.After), awaiting: c.Awaiting}
+		st.clock = clockState{white: c.White, black: c.Black, running: c.Running, since: c.Since, first: c.FirstBy, marks: len(c.After), awaiting: c.Awaiting}
 	}
 	return st
 }
 
-// flagIfExpired ends rec's game when the running side's time is out at now,
-// and reports whether it did.
-func flagIfExpired(rec *Record, now time.Time) bool {
-	c := rec.Clock
-	if !c.Expired(now) || rec.Game.Outcome().Over() {
-		return false
-	}
-	if rec.Game.FlagFall(c.Running) != nil {
-		return false
-	}
-	c.run(0, now)
-	return true
+// clockDue reports whether rec's clock ends its game at now: the running
+// side's time is out, or the side to act let its first turn pass.
+func clockDue(rec *Record, now time.Time) bool {
+	return !rec.Game.Outcome().Over() && (rec.Clock.Expired(now) || rec.Clock.Idle(now))
 }
 
-// flagTimer says when a game's clock would run out, if it runs.
+// endIfDue ends rec's game when its clock says so at now (clockDue): a
+// flag falls, or the game is aborted. It returns the refusal to give an
+// action that came too late, or nil when the game goes on.
+func endIfDue(rec *Record, now time.Time) error {
+	if !clockDue(rec, now) {
+		return nil
+	}
+	c, g := rec.Clock, rec.Game
+	if c.Expired(now) {
+		if g.FlagFall(c.Running) != nil {
+			return nil
+		}
+		c.run(0, now)
+		return Errorf(GameOver, "Time ran out, so the game is over and nothing was played.")
+	}
+	actor := g.Turn().Actor
+	if g.Abort() != nil {
+		return nil
+	}
+	c.FirstBy = time.Time{}
+	return Errorf(GameOver, "%s did not make a first %s in time, so the game was aborted and nothing was played.", actor.Name(), g.Turn().Phase)
+}
+
+// flagTimer says when a game's clock would next end it, if ever: its
+// flag falls, or its side to act lets its first turn pass.
 type flagTimer struct {
 	running bool
 	left    time.Duration
@@ -70,10 +86,14 @@ type flagTimer struct {
 
 func flagTimerOf(rec *Record, now time.Time) flagTimer {
 	c := rec.Clock
-	if c == nil || c.Running == 0 || rec.Game.Outcome().Over() {
+	if c == nil || rec.Game.Outcome().Over() {
 		return flagTimer{}
 	}
-	return flagTimer{running: true, left: c.Left(c.Running, now)}
+	if c.Running != 0 {
+		return flagTimer{running: true, left: c.Left(c.Running, now)}
+	}
+	left, ok := c.FirstActionLeft(now)
+	return flagTimer{running: ok, left: left}
 }
 
 // flagTimers end games whose clock runs out while no one acts, so that
@@ -159,6 +179,32 @@ func randomColor() rules.Color {
 	return rules.Black
 }
 
+// pace keeps the clock of a game between two players in step with the
+// game at now: it waits until both seats are taken, both players have
+// come (Awaiting) and each side has made
+// its first action, then runs for the side to act; while it waits for a
+// first action, that action is due wait after its turn came (FirstBy;
+// played: a ply was just played or taken back, so a turn came now). A
+// game's end stops it.
+func (c *Clock) pace(rec *Record, played bool, now time.Time, wait time.Duration) {
+	g := rec.Game
+	switch {
+	case g.Outcome().Over() || rec.White == "" || rec.Black == "" || c.Awaiting.Any():
+		c.run(0, now)
+		c.FirstBy = time.Time{}
+	case opened(g):
+		if c.Running == 0 {
+			c.run(g.Turn().Actor, now)
+		}
+		c.FirstBy = time.Time{}
+	default:
+		c.run(0, now)
+		if played || c.FirstBy.IsZero() {
+			c.FirstBy = now.Add(wait)
+		}
+	}
+}
+
 // InviteSettings are what a game between two players is created with.
 type InviteSettings struct {
 	// Color is the creator's side; no Color picks one at random.
@@ -201,8 +247,8 @@ func (s *Service) CreateInvite(ctx context.Context, cred Credential, g *rules.Ga
 // Join gives cred the free seat of game id when code is its invite code,
 // and returns the seats cred holds afterwards. A player already seated
 // keeps their seat; once both seats are held, the code opens nothing
-// (Conflict, detail SeatTaken). A clock starts when both seats are
-// taken.
+// (Conflict, detail SeatTaken). A clock waits for each side's first
+// action (Clock.Turn).
 func (s *Service) Join(ctx context.Context, id string, cred Credential, code string) (Seats, error) {
 	holder, err := s.holder(ctx, cred)
 	if err != nil {
@@ -226,9 +272,6 @@ func (s *Service) Join(ctx context.Context, id string, cred Credential, code str
 		} else {
 			rec.Black, seats.Black = holder, true
 			rec.seat(rules.Black, s.entrant(ctx, holder, rec))
-		}
-		if c := rec.Clock; c != nil && !rec.Game.Outcome().Over() {
-			c.run(rec.Game.Turn().Actor, s.now())
 		}
 		return nil
 	})
@@ -278,6 +321,7 @@ func (s *Service) MakeOffer(ctx context.Context, id string, cred Credential, off
 			return s.accept(ctx, rec, offer)
 		case 0:
 			*pending = side
+			*offer.pending(&rec.Declined) = 0
 		}
 		return nil // made already, or made now
 	})
@@ -290,7 +334,8 @@ func (s *Service) AnswerOffer(ctx context.Context, id string, cred Credential, o
 			return s.refuse(cred, err)
 		}
 		if !accept {
-			*offer.pending(&rec.Offers) = 0
+			pending := offer.pending(&rec.Offers)
+			*offer.pending(&rec.Declined), *pending = *pending, 0
 			return nil
 		}
 		return s.accept(ctx, rec, offer)
@@ -306,8 +351,8 @@ func (s *Service) accept(ctx context.Context, rec *Record, offer Offer) error {
 	pending := offer.pending(&rec.Offers)
 	switch offer {
 	case OfferTakeback:
-		// Take back the offerer's last ply, and the opponent's since.
-		keep := lastPlyBy(g, *pending)
+		// Back to the offerer's last move, which they play again.
+		keep := lastMoveBy(g, *pending)
 		for g.Ply()-g.StartPly() > keep {
 			if err := g.Undo(); err != nil {
 				return err
@@ -340,6 +385,17 @@ func (s *Service) accept(ctx context.Context, rec *Record, offer Offer) error {
 	}
 	*pending = 0
 	return nil
+}
+
+// Abort calls game id off, with no result: cred holds a seat of a game
+// between two players, and a side has yet to make its first action.
+func (s *Service) Abort(ctx context.Context, id string, cred Credential, then ViewFunc) error {
+	return s.update(ctx, id, cred, then, func(rec *Record, seats Seats) error {
+		if err := rec.mayAbort(seats); err != nil {
+			return s.refuse(cred, err)
+		}
+		return rec.Game.Abort()
+	})
 }
 
 // Watch starts watching game id for a viewer with cred; the watch's

@@ -177,15 +177,26 @@ func TestOffers(t *testing.T) {
 			t.Fatalf("outcome %v", o)
 		}
 	})
-	t.Run("draw: declined", func(t *testing.T) {
+	t.Run("draw: declined, and the offerer told", func(t *testing.T) {
 		tb := newTable(t, "")
 		tb.mustPlay(tb.black, "b:e2e4")
 		tb.svc.MakeOffer(tb.ctx, tb.id, tb.black, games.OfferDraw, nil)
 		if err := tb.svc.AnswerOffer(tb.ctx, tb.id, tb.white, games.OfferDraw, false, nil); err != nil {
 			t.Fatal(err)
 		}
-		if tb.view().Offers.Draw != 0 {
-			t.Fatal("a declined offer stayed")
+		rec := tb.view()
+		if rec.Offers.Draw != 0 || rec.Declined.Draw != rules.Black {
+			t.Fatalf("after the decline: offers %+v, declined %+v, want Black's offer declined", rec.Offers, rec.Declined)
+		}
+		// Offering again forgets the decline; a ply forgets it too.
+		tb.svc.MakeOffer(tb.ctx, tb.id, tb.black, games.OfferDraw, nil)
+		if rec := tb.view(); rec.Declined.Draw != 0 || rec.Offers.Draw != rules.Black {
+			t.Fatalf("offered again: offers %+v, declined %+v", rec.Offers, rec.Declined)
+		}
+		tb.svc.AnswerOffer(tb.ctx, tb.id, tb.white, games.OfferDraw, false, nil)
+		tb.mustPlay(tb.white, "m:d2d4")
+		if rec := tb.view(); rec.Declined != (games.Offers{}) {
+			t.Fatalf("after a ply the decline is still news: %+v", rec.Declined)
 		}
 	})
 	t.Run("draw lapses when its maker plays", func(t *testing.T) {
@@ -199,17 +210,20 @@ func TestOffers(t *testing.T) {
 			t.Fatal("the offer stayed after its maker played")
 		}
 	})
-	t.Run("takeback", func(t *testing.T) {
+	t.Run("takeback: back to the asker's last move, whoever is to act", func(t *testing.T) {
 		tb := newTable(t, "")
 		tb.mustPlay(tb.black, "b:e2e4")
 		if err := tb.svc.MakeOffer(tb.ctx, tb.id, tb.white, games.OfferTakeback, nil); code(err) != "conflict" {
 			t.Fatalf("a takeback with nothing to take back: %v", err)
 		}
-		tb.play(tb.white, "m:d2d4")
-		tb.play(tb.white, "b:e7e5")
-		tb.play(tb.black, "m:d7d5")
-		// White asks to take back the ban e7e5 (its last ply): Black's move
-		// since goes too.
+		if err := tb.svc.MakeOffer(tb.ctx, tb.id, tb.black, games.OfferTakeback, nil); code(err) != "conflict" {
+			t.Fatalf("a takeback by Black, who has only banned: %v", err)
+		}
+		tb.mustPlay(tb.white, "m:d2d4", "b:e7e5")
+		tb.mustPlay(tb.black, "m:d7d5")
+		// Black is to ban; White asks to take back its move d4: Black's
+		// move and White's ban since go too, and White moves again,
+		// facing Black's ban e2e4.
 		if err := tb.svc.MakeOffer(tb.ctx, tb.id, tb.white, games.OfferTakeback, nil); err != nil {
 			t.Fatal(err)
 		}
@@ -219,9 +233,22 @@ func TestOffers(t *testing.T) {
 		if err := tb.svc.AnswerOffer(tb.ctx, tb.id, tb.black, games.OfferTakeback, true, nil); err != nil {
 			t.Fatal(err)
 		}
-		rec := tb.view()
-		if rec.Game.Ply() != 3 || rec.Game.Turn().Actor != rules.White {
-			t.Fatalf("after the takeback: ply %d, %v to act", rec.Game.Ply(), rec.Game.Turn().Actor)
+		g := tb.view().Game
+		ban, banned := g.Ban()
+		if g.Ply() != 2 || g.Turn().Actor != rules.White || g.Turn().Phase != rules.PhaseMove || !banned || ban.String() != "e2e4" {
+			t.Fatalf("after the takeback: ply %d, %v to %v, ban %v %v; want White's move at ply 2 under the ban e2e4", g.Ply(), g.Turn().Actor, g.Turn().Phase, ban, banned)
+		}
+		// White asks while White itself is to move (its ban then Black's
+		// move since): back to White's move again.
+		tb.mustPlay(tb.white, "m:d2d4", "b:e7e5")
+		tb.mustPlay(tb.black, "m:d7d5", "b:c2c4")
+		tb.mustPlay(tb.white, "m:g1f3")
+		tb.svc.MakeOffer(tb.ctx, tb.id, tb.black, games.OfferTakeback, nil)
+		if err := tb.svc.AnswerOffer(tb.ctx, tb.id, tb.white, games.OfferTakeback, true, nil); err != nil {
+			t.Fatal(err)
+		}
+		if g := tb.view().Game; g.Ply() != 4 || g.Turn().Actor != rules.Black || g.Turn().Phase != rules.PhaseMove {
+			t.Fatalf("Black's takeback asked at White's ban: ply %d, %v to %v; want Black's move at ply 4", g.Ply(), g.Turn().Actor, g.Turn().Phase)
 		}
 	})
 	t.Run("takeback lapses at the next ply", func(t *testing.T) {
@@ -269,59 +296,88 @@ func TestOffers(t *testing.T) {
 }
 
 func TestClock(t *testing.T) {
-	t.Run("runs during all of a side's plies; increment after a move", func(t *testing.T) {
+	t.Run("waits for each side's first action; runs during all of a side's plies; increment after a move", func(t *testing.T) {
 		tb := newTable(t, "1+2")
-		if c := tb.view().Clock; c.Running != rules.Black {
-			t.Fatalf("after the join the clock runs for %v, want Black (who bans first)", c.Running)
+		if c := tb.view().Clock; c.Running != 0 || !c.FirstBy.Equal(epoch.Add(games.FirstActionWait)) {
+			t.Fatalf("after the join the clock %+v, want it waiting for Black's first ban since the join", c)
 		}
 		tb.clk.advance(5 * time.Second)
-		tb.mustPlay(tb.black, "b:e2e4") // a ban: no increment
+		tb.mustPlay(tb.black, "b:e2e4") // Black's first action: White's turn comes
 		c := tb.view().Clock
-		if c.Black != 55*time.Second || c.Running != rules.White {
-			t.Fatalf("after Black's ban: black %v, running %v", c.Black, c.Running)
+		if c.Black != time.Minute || c.Running != 0 || !c.FirstBy.Equal(epoch.Add(5*time.Second+games.FirstActionWait)) {
+			t.Fatalf("after Black's first ban: %+v, want no time spent, White's first turn from now", c)
 		}
 		tb.clk.advance(10 * time.Second)
-		tb.play(tb.white, "m:d2d4") // a move: +2 s, and White bans next
+		tb.play(tb.white, "m:d2d4") // each side has acted: the clock runs for White's ban
 		c = tb.view().Clock
-		if c.White != 52*time.Second || c.Running != rules.White {
-			t.Fatalf("after White's move: white %v, running %v", c.White, c.Running)
+		if c.White != time.Minute || c.Running != rules.White || !c.FirstBy.IsZero() {
+			t.Fatalf("after White's first move: %+v", c)
 		}
 		tb.clk.advance(3 * time.Second)
 		tb.play(tb.white, "b:e7e5")
+		tb.clk.advance(4 * time.Second)
+		tb.play(tb.black, "m:d7d5") // a move: +2 s, and Black bans next
 		c = tb.view().Clock
-		if c.White != 49*time.Second || c.Running != rules.Black || c.Black != 55*time.Second {
-			t.Fatalf("after White's ban: %+v", c)
+		if c.White != 57*time.Second || c.Black != 58*time.Second || c.Running != rules.Black {
+			t.Fatalf("after Black's move: %+v", c)
 		}
-		for n, want := range map[int]string{0: "", 1: "[%clk 0:00:55]", 2: "[%clk 0:00:52]", 3: "[%clk 0:00:49]", 4: ""} {
+		for n, want := range map[int]string{1: "[%clk 0:01:00]", 2: "[%clk 0:01:00]", 3: "[%clk 0:00:57]", 4: "[%clk 0:00:58]", 5: ""} {
 			if got := c.ClkComment(n); got != want {
 				t.Errorf("clock comment after %d plies: %q, want %q", n, got, want)
 			}
 		}
-		// Taking back forgets the times of the plies taken back.
+		// Taking back White's first move brings the game back to its
+		// opening: the clock waits again, and forgets the plies taken back.
 		tb.svc.MakeOffer(tb.ctx, tb.id, tb.white, games.OfferTakeback, nil)
 		if err := tb.svc.AnswerOffer(tb.ctx, tb.id, tb.black, games.OfferTakeback, true, nil); err != nil {
 			t.Fatal(err)
 		}
-		if c := tb.view().Clock; c.ClkComment(3) != "" || c.ClkComment(1) == "" {
-			t.Errorf("after taking back ply 3: %v", c.After)
+		if c := tb.view().Clock; c.Running != 0 || c.FirstBy.IsZero() || c.ClkComment(3) != "" {
+			t.Errorf("after taking back White's first move: %+v", c)
+		}
+	})
+	t.Run("a side that lets its first turn pass: the game is aborted, no one loses", func(t *testing.T) {
+		tb := newTable(t, "1+0")
+		tb.mustPlay(tb.black, "b:e2e4")
+		tb.clk.advance(games.FirstActionWait)
+		if err := tb.play(tb.white, "m:d2d4"); code(err) != "game_over" {
+			t.Fatalf("White's first move 30 s late: %v", err)
+		}
+		rec := tb.view()
+		if o := rec.Game.Outcome(); o.Status != rules.Aborted || o.Winner != 0 || o.Result() != "*" {
+			t.Fatalf("outcome %v", o)
+		}
+		if c := rec.Clock; c.White != time.Minute || c.Black != time.Minute || c.Running != 0 {
+			t.Fatalf("a clock ran before each side acted: %+v", c)
+		}
+	})
+	t.Run("a read finds the game aborted", func(t *testing.T) {
+		tb := newTable(t, "1+0")
+		tb.clk.advance(time.Hour)
+		if o := tb.view().Game.Outcome(); o.Status != rules.Aborted {
+			t.Fatalf("outcome %v", o)
 		}
 	})
 	t.Run("flag fall ends the game and refuses the ply", func(t *testing.T) {
 		tb := newTable(t, "1+0")
+		tb.mustPlay(tb.black, "b:e2e4")
+		tb.mustPlay(tb.white, "m:d2d4")
 		tb.clk.advance(61 * time.Second)
-		if err := tb.play(tb.black, "b:e2e4"); code(err) != "game_over" {
+		if err := tb.play(tb.white, "b:e7e5"); code(err) != "game_over" {
 			t.Fatalf("a ply after the flag fell: %v", err)
 		}
 		rec := tb.view()
-		if o := rec.Game.Outcome(); o.Status != rules.TimeForfeit || o.Winner != rules.White {
+		if o := rec.Game.Outcome(); o.Status != rules.TimeForfeit || o.Winner != rules.Black {
 			t.Fatalf("outcome %v", o)
 		}
-		if rec.Clock.Running != 0 || rec.Clock.Black != 0 {
+		if rec.Clock.Running != 0 || rec.Clock.White != 0 {
 			t.Fatalf("clock after the flag: %+v", rec.Clock)
 		}
 	})
 	t.Run("a read finds the flag fallen", func(t *testing.T) {
 		tb := newTable(t, "1+0")
+		tb.mustPlay(tb.black, "b:e2e4")
+		tb.mustPlay(tb.white, "m:d2d4")
 		tb.clk.advance(2 * time.Minute)
 		if o := tb.view().Game.Outcome(); o.Status != rules.TimeForfeit {
 			t.Fatalf("outcome %v", o)
@@ -337,10 +393,19 @@ func TestClock(t *testing.T) {
 		}
 		tc := games.TimeControl{Initial: time.Minute}
 		white, black := issue(t, svc), issue(t, svc)
-		id, inv, _, _ := svc.CreateInvite(context.Background(), white, g, games.InviteSettings{Color: rules.White, Clock: &tc})
-		svc.Join(context.Background(), id, black, inv)
-		clk.advance(time.Hour)
-		svc.View(context.Background(), id, "", func(rec *games.Record, _ games.Seats) {
+		ctx := context.Background()
+		id, inv, _, _ := svc.CreateInvite(ctx, white, g, games.InviteSettings{Color: rules.White, Clock: &tc})
+		svc.Join(ctx, id, black, inv)
+		for _, a := range []struct {
+			cred games.Credential
+			bcn  string
+		}{{white, "m:a1a2"}, {white, "b:e8d8"}, {black, "m:e8e7"}, {black, "b:a2a3"}} {
+			if err := svc.Play(ctx, id, a.cred, games.Input{Text: a.bcn}, nil); err != nil {
+				t.Fatalf("%s: %v", a.bcn, err)
+			}
+		}
+		clk.advance(time.Hour) // White's time runs out; Black has a lone king
+		svc.View(ctx, id, "", func(rec *games.Record, _ games.Seats) {
 			if o := rec.Game.Outcome(); o.Status != rules.Draw || o.Reason != rules.Timeout {
 				t.Fatalf("outcome %v", o)
 			}
@@ -354,11 +419,47 @@ func TestClock(t *testing.T) {
 		id, _, _, _ := svc.CreateInvite(context.Background(), issue(t, svc), rules.New(rules.BanChess{}), games.InviteSettings{Color: rules.White, Clock: &tc})
 		clk.advance(time.Hour)
 		svc.View(context.Background(), id, "", func(rec *games.Record, _ games.Seats) {
-			if rec.Game.Outcome().Over() || rec.Clock.Running != 0 {
+			if rec.Game.Outcome().Over() || rec.Clock.Running != 0 || !rec.Clock.FirstBy.IsZero() {
 				t.Fatalf("a clock ran with a free seat: %v, %+v", rec.Game.Outcome(), rec.Clock)
 			}
 		})
 	})
+}
+
+func TestAbort(t *testing.T) {
+	tb := newTable(t, "5+3")
+	if err := tb.svc.Abort(tb.ctx, tb.id, "", nil); code(err) != "unauthorized" {
+		t.Fatalf("an abort without a seat: %v", err)
+	}
+	tb.mustPlay(tb.black, "b:e2e4")
+	if err := tb.svc.Abort(tb.ctx, tb.id, tb.black, nil); err != nil {
+		t.Fatalf("Black aborts before White's first move: %v", err)
+	}
+	rec := tb.view()
+	if o := rec.Game.Outcome(); o.Status != rules.Aborted || o.Winner != 0 {
+		t.Fatalf("outcome %v", o)
+	}
+	if rec.White == "" {
+		t.Fatal("White's seat is free")
+	}
+	if list, err := tb.svc.PlayedGames(tb.ctx, rec.White, games.PlayedGamesCursor{}, 10); err != nil || len(list) != 0 {
+		t.Fatalf("an aborted game in White's list of games: %v, %v", list, err)
+	}
+	if err := tb.svc.Abort(tb.ctx, tb.id, tb.white, nil); code(err) != "game_over" {
+		t.Fatalf("aborting an aborted game: %v", err)
+	}
+
+	late := newTable(t, "")
+	late.mustPlay(late.black, "b:e2e4")
+	late.mustPlay(late.white, "m:d2d4")
+	if err := late.svc.Abort(late.ctx, late.id, late.white, nil); code(err) != "too_late_to_abort" {
+		t.Fatalf("an abort once each side has acted: %v", err)
+	}
+	e := newEnv(t)
+	cred := issue(t, e.svc)
+	if err := e.svc.Abort(e.ctx, e.create(cred), cred, nil); code(err) != "not_invite" {
+		t.Fatalf("an abort at a hot-seat game: %v", err)
+	}
 }
 
 func TestParseTimeControl(t *testing.T) {
@@ -494,7 +595,8 @@ func TestFlagFallsWithNoOneActing(t *testing.T) {
 	t.Cleanup(svc.Close)
 	ctx := context.Background()
 	tc := games.TimeControl{Initial: 50 * time.Millisecond}
-	id, code, _, err := svc.CreateInvite(ctx, issue(t, svc), rules.New(rules.BanChess{}), games.InviteSettings{Color: rules.White, Clock: &tc})
+	white, black := issue(t, svc), issue(t, svc)
+	id, code, _, err := svc.CreateInvite(ctx, white, rules.New(rules.BanChess{}), games.InviteSettings{Color: rules.White, Clock: &tc})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -503,44 +605,53 @@ func TestFlagFallsWithNoOneActing(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer w.Close()
-	if _, err := svc.Join(ctx, id, issue(t, svc), code); err != nil {
+	if _, err := svc.Join(ctx, id, black, code); err != nil {
 		t.Fatal(err)
 	}
-	blackFlagFalls(t, svc, w, id)
+	// Each side's first action starts the clock, for White's ban.
+	for _, a := range []struct {
+		cred games.Credential
+		bcn  string
+	}{{black, "b:e2e4"}, {white, "m:d2d4"}} {
+		if err := svc.Play(ctx, id, a.cred, games.Input{Text: a.bcn}, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	waitForEnd(t, svc, w, id, rules.Outcome{Status: rules.TimeForfeit, Reason: rules.Timeout, Winner: rules.Black})
 }
 
-// blackFlagFalls waits, reading game id each time w wakes, until it is
-// over, and checks Black lost it on time (Black bans first, so its 50 ms
-// run out first).
-func blackFlagFalls(t *testing.T, svc *games.Service, w *games.Watch, id string) {
+// waitForEnd waits, reading game id each time w wakes, until it is over,
+// and checks it ended as want.
+func waitForEnd(t *testing.T, svc *games.Service, w *games.Watch, id string, want rules.Outcome) {
 	t.Helper()
 	deadline := time.After(5 * time.Second)
 	for {
 		var out rules.Outcome
 		svc.View(context.Background(), id, "", func(rec *games.Record, _ games.Seats) { out = rec.Game.Outcome() })
 		if out.Over() {
-			if out.Status != rules.TimeForfeit || out.Winner != rules.White {
-				t.Fatalf("outcome %v, want Black lost on time", out)
+			if out != want {
+				t.Fatalf("outcome %v, want %v", out, want)
 			}
 			return
 		}
 		select {
 		case <-w.C():
 		case <-deadline:
-			t.Fatal("no flag fell within 5 s of a 50 ms clock")
+			t.Fatalf("the game did not end within 5 s, want %v", want)
 		}
 	}
 }
 
-// TestRematchFlagFalls: a rematch's clock runs once both its players have
-// come to it (as a game with a friend's does once the other player takes
-// the seat), not from its acceptance, and the service's timer ends it when
-// that runs out with no one acting.
-func TestRematchFlagFalls(t *testing.T) {
-	svc := games.New(store.NewMemory())
+// TestRematchAbortedWithNoOneActing: a rematch's clock waits for both its
+// players to come to it (as a game with a friend's does for the other
+// player to take the seat), not from its acceptance; then its first turn
+// comes, and the service's timer aborts it when the first action does not
+// come in time.
+func TestRematchAbortedWithNoOneActing(t *testing.T) {
+	svc := games.New(store.NewMemory(), games.WithFirstActionWait(100*time.Millisecond))
 	t.Cleanup(svc.Close)
 	ctx := context.Background()
-	tc := games.TimeControl{Initial: 50 * time.Millisecond}
+	tc := games.TimeControl{Initial: time.Minute}
 	white, black := issue(t, svc), issue(t, svc)
 	id, code, _, err := svc.CreateInvite(ctx, white, rules.New(rules.BanChess{}), games.InviteSettings{Color: rules.White, Clock: &tc})
 	if err != nil {
@@ -549,7 +660,7 @@ func TestRematchFlagFalls(t *testing.T) {
 	if _, err := svc.Join(ctx, id, black, code); err != nil {
 		t.Fatal(err)
 	}
-	svc.Resign(ctx, id, black, rules.Black, nil) // or its flag falls first: over either way
+	svc.Resign(ctx, id, black, rules.Black, nil)
 	if err := svc.MakeOffer(ctx, id, white, games.OfferRematch, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -565,10 +676,10 @@ func TestRematchFlagFalls(t *testing.T) {
 	defer w.Close()
 	// As in any game, the clock waits for both players to come to it: a
 	// spectator, and one player, start nothing.
-	time.Sleep(100 * time.Millisecond)
+	time.Sleep(150 * time.Millisecond)
 	for _, cred := range []games.Credential{"", black} { // black is White now
 		svc.View(ctx, next, cred, func(rec *games.Record, _ games.Seats) {
-			if c := rec.Clock; c.Running != 0 || rec.Game.Outcome().Over() || c.White != tc.Initial {
+			if c := rec.Clock; c.Running != 0 || !c.FirstBy.IsZero() || rec.Game.Outcome().Over() || c.White != tc.Initial {
 				t.Fatalf("after %q opened it, the rematch's clock runs: %+v, %v", cred, c, rec.Game.Outcome())
 			}
 		})
@@ -578,5 +689,5 @@ func TestRematchFlagFalls(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ww.Close()
-	blackFlagFalls(t, svc, w, next)
+	waitForEnd(t, svc, w, next, rules.Outcome{Status: rules.Aborted, Reason: rules.Abort})
 }

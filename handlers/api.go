@@ -33,6 +33,7 @@ func (s *Server) apiRoutes(g *echo.Group) {
 		{http.MethodPost, "/games/:id/undo", a.undo},
 		{http.MethodPost, "/games/:id/resign", a.resign},
 		{http.MethodPost, "/games/:id/draw", a.draw},
+		{http.MethodPost, "/games/:id/abort", a.abort},
 		{http.MethodGet, "/games/:id/pgn", a.pgn},
 		{http.MethodPost, "/games/:id/join", a.join},
 		{http.MethodPost, "/games/:id/offers", a.offer},
@@ -200,6 +201,16 @@ func (a *api) resign(c echo.Context) error {
 	}
 	return a.write(c, func(ctx context.Context, id string, cred games.Credential, then games.ViewFunc) error {
 		return a.s.games.Resign(ctx, id, cred, side, then)
+	})
+}
+
+// abort calls a game between two players off, with no result.
+func (a *api) abort(c echo.Context) error {
+	if err := readJSON(c, &emptyRequest{}); err != nil {
+		return err
+	}
+	return a.write(c, func(ctx context.Context, id string, cred games.Credential, then games.ViewFunc) error {
+		return a.s.games.Abort(ctx, id, cred, then)
 	})
 }
 

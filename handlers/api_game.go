@@ -35,12 +35,13 @@ type gameObject struct {
 	Mode     string      `json:"mode"`     // "hotseat", "invite" or "bot"
 	Revision int64       `json:"revision"` // counts the game's changes
 	Seats    seatsObject `json:"seats"`
-	Clock    *clockJSON  `json:"clock"`   // null for a game without a clock
-	Offers   offersJSON  `json:"offers"`  // pending offers, by side
-	Rematch  *string     `json:"rematch"` // the rematch game's id, once accepted
-	Bot      *botJSON    `json:"bot"`     // the computer's seat; null but at a game against it
-	Rated    bool        `json:"rated"`   // the result changes both players' ratings
-	Players  playersJSON `json:"players"` // who sits at each side, as the game recorded them
+	Clock    *clockJSON  `json:"clock"`    // null for a game without a clock
+	Offers   offersJSON  `json:"offers"`   // pending offers, by side
+	Declined offersJSON  `json:"declined"` // offers the opponent declined, by the side that made them
+	Rematch  *string     `json:"rematch"`  // the rematch game's id, once accepted
+	Bot      *botJSON    `json:"bot"`      // the computer's seat; null but at a game against it
+	Rated    bool        `json:"rated"`    // the result changes both players' ratings
+	Players  playersJSON `json:"players"`  // who sits at each side, as the game recorded them
 }
 
 // playersJSON are the players of a game's seats.
@@ -90,6 +91,10 @@ type clockJSON struct {
 	Running   *string `json:"running"` // "white", "black", or null when stopped
 	Initial   int64   `json:"initial"` // milliseconds
 	Increment int64   `json:"increment"`
+	// FirstAction is the milliseconds the side to act has left for its
+	// first action before the game is aborted; null when the clock does
+	// not wait for one.
+	FirstAction *int64 `json:"firstAction"`
 }
 
 // offersJSON are the offers pending: each the side that made it, or null.
@@ -123,7 +128,7 @@ func recordSubset(rec *games.Record, now time.Time, want fieldSet, tags ...rules
 	}
 	obj.Mode, obj.Revision = string(rec.Mode), rec.Revision
 	obj.Seats = seatsObject{White: rec.White != "", Black: rec.Black != ""}
-	obj.Offers = offersJSON{Takeback: sideOrNull(rec.Offers.Takeback), Draw: sideOrNull(rec.Offers.Draw), Rematch: sideOrNull(rec.Offers.Rematch)}
+	obj.Offers, obj.Declined = offersOf(rec.Offers), offersOf(rec.Declined)
 	if rec.Rematch != "" {
 		obj.Rematch = &rec.Rematch
 	}
@@ -136,8 +141,17 @@ func recordSubset(rec *games.Record, now time.Time, want fieldSet, tags ...rules
 		cv := rec.Clock.At(now)
 		obj.Clock = &clockJSON{White: cv.White.Milliseconds(), Black: cv.Black.Milliseconds(), Running: sideOrNull(cv.Running),
 			Initial: cv.Control.Initial.Milliseconds(), Increment: cv.Control.Increment.Milliseconds()}
+		if cv.Waiting {
+			ms := cv.First.Milliseconds()
+			obj.Clock.FirstAction = &ms
+		}
 	}
 	return obj
+}
+
+// offersOf writes offers as the game object does: each kind's side, or null.
+func offersOf(o games.Offers) offersJSON {
+	return offersJSON{Takeback: sideOrNull(o.Takeback), Draw: sideOrNull(o.Draw), Rematch: sideOrNull(o.Rematch)}
 }
 
 // gameSubset describes g, stored under id, with only the members in want

@@ -529,3 +529,36 @@ func TestPageStream(t *testing.T) {
 	want("presence", `{"white":false,"black":false,"spectators":1}`)
 	st.quiet(100 * time.Millisecond)
 }
+
+// TestAPIAbortAndDeclined: a clocked game with a friend waits for each
+// side's first action (clock.firstAction counts it down, no time runs);
+// either player aborts it until then (status aborted, PGN "*"), and a
+// declined offer stays in "declined" for its maker.
+func TestAPIAbortAndDeclined(t *testing.T) {
+	l := newLiveServer(t)
+	id, white, black := l.invite(`,"clock":"5+3"`)
+	var g gameObject
+	l.post(black, "/api/games/"+id+"/actions", `{"action":"b:e2e4"}`, http.StatusOK, &g)
+	if c := g.Clock; c == nil || c.Running != nil || c.White != 300000 || c.Black != 300000 || c.FirstAction == nil || *c.FirstAction > 30000 || *c.FirstAction < 20000 {
+		t.Fatalf("after Black's first ban: clock %+v, want none running and White's first move due within 30 s", g.Clock)
+	}
+	l.post(black, "/api/games/"+id+"/offers", `{"offer":"draw"}`, http.StatusOK, nil)
+	l.post(white, "/api/games/"+id+"/offers/decline", `{"offer":"draw"}`, http.StatusOK, &g)
+	if g.Offers.Draw != nil || g.Declined.Draw == nil || *g.Declined.Draw != "black" {
+		t.Fatalf("after White declined Black's draw: offers %+v, declined %+v", g.Offers, g.Declined)
+	}
+	l.post("", "/api/games/"+id+"/abort", `{}`, http.StatusUnauthorized, nil)
+	l.post(white, "/api/games/"+id+"/abort", `{}`, http.StatusOK, &g)
+	if g.Status != "aborted" || g.Winner != "" || g.Result != "*" || !strings.Contains(g.PGN, "[Result \"*\"]") || g.Clock.FirstAction != nil {
+		t.Fatalf("aborted: status %q winner %q result %q clock %+v\n%s", g.Status, g.Winner, g.Result, g.Clock, g.PGN)
+	}
+
+	id, white, black = l.invite("")
+	l.post(black, "/api/games/"+id+"/actions", `{"action":"b:e2e4"}`, http.StatusOK, nil)
+	l.post(white, "/api/games/"+id+"/actions", `{"action":"m:d2d4"}`, http.StatusOK, nil)
+	var refused struct{ Code string }
+	l.post(white, "/api/games/"+id+"/abort", `{}`, http.StatusConflict, &refused)
+	if refused.Code != "too_late_to_abort" {
+		t.Fatalf("an abort once each side acted: %+v", refused)
+	}
+}

@@ -87,8 +87,8 @@ func TestInviteSeatsOnPages(t *testing.T) {
 	if pgn := string(friend.apiState(id)); !strings.Contains(pgn, `[TimeControl \"300+3\"]`) {
 		t.Errorf("the PGN of a 5+3 game has no TimeControl tag: %s", pgn)
 	}
-	if d.Find(`[data-clock="white"]`).AttrOr("data-running", "") != "false" || d.Find(`[data-clock="black"]`).AttrOr("data-running", "") != "true" {
-		t.Fatal("after the join, Black's clock (Black bans first) should run")
+	if d.Find(`[data-clock="white"]`).AttrOr("data-running", "") != "false" || d.Find(`[data-clock="black"]`).AttrOr("data-running", "") != "false" {
+		t.Fatal("after the join no clock should run: each side has its first action to make")
 	}
 	if refreshes(d) {
 		t.Fatal("Black, who acts, has a page that reloads itself")
@@ -191,8 +191,8 @@ func TestOffersOnPages(t *testing.T) {
 		t.Fatal("Black, who has played nothing, may ask to take back")
 	}
 	black.post(gamePath(id)+"/ply", vals("text", "e2e4", "ply", "1"))
-	if d := black.get(gamePath(id)); d.Find("#offer-takeback").AttrOr("disabled", "x") != "x" {
-		t.Fatal("Black, who banned, may not ask to take back the ban")
+	if d := black.get(gamePath(id)); d.Find("#offer-takeback").AttrOr("disabled", "x") == "x" {
+		t.Fatal("Black, who has only banned, may ask to take back: a takeback returns to a move")
 	}
 	if d := white.get(gamePath(id)); d.Find("#offer-takeback").AttrOr("disabled", "x") == "x" {
 		t.Fatal("White, who has played nothing, may ask to take back")

@@ -46,7 +46,7 @@ type Game struct {
 
 type plyRecord struct {
 	action Action
-	san    string // moves only, with + or #
+	san    string // a move's, with + or #; a ban's banned move's (see pairSAN)
 }
 
 // New starts a game of v from its initial position.
@@ -294,7 +294,7 @@ func (g *Game) Play(a Action) error {
 		if !g.hasMove(a.Pair()) {
 			return illegalf(a.String(), "%s cannot ban %s: %s", t.Actor.Name(), a.Coords(), g.whyNot(a.Pair(), t.ToMove))
 		}
-		g.plies = append(g.plies, plyRecord{action: a})
+		g.plies = append(g.plies, plyRecord{action: a, san: g.pairSAN(a.Pair())})
 		g.outcome = g.adjudicate(false)
 		g.revision++
 		return nil
@@ -368,6 +368,29 @@ func (g *Game) MoveSAN(a Action) (string, error) {
 		return san, nil
 	}
 	return "", illegalf(a.String(), "%s", g.whyNot(a.Pair(), g.ToMove()))
+}
+
+// BanSAN returns a pair of the side to move's legal moves as a ban of it
+// is written in the move list: the move's SAN without check or promotion
+// piece ("e4", "Nbd2", "O-O", "e8" for a pawn's promotions).
+func (g *Game) BanSAN(p Pair) (string, error) {
+	if !g.hasMove(p) {
+		return "", illegalf(BanAction(p.From, p.To).String(), "%s", g.whyNot(p, g.ToMove()))
+	}
+	return g.pairSAN(p), nil
+}
+
+// pairSAN writes the legal moves with pair p as one move in SAN, without
+// check or promotion piece ("" when there is none).
+func (g *Game) pairSAN(p Pair) string {
+	for i, m := range g.moves {
+		if m.from == p.From && m.to == p.To {
+			capture, _ := g.mover.flags(i)
+			m.promo = 0
+			return encodeSAN(&g.positions[len(g.positions)-1], g.moves, m, capture)
+		}
+	}
+	return ""
 }
 
 // whyNot explains why the side to move has no legal move with this pair.
@@ -492,6 +515,12 @@ func (g *Game) Resign(side Color) error {
 		return errors.New("resign: the side must be white or black")
 	}
 	return g.declare(Outcome{Status: Resigned, Reason: Resignation, Winner: side.Other()})
+}
+
+// Abort calls the game off: it ends with no result and no winner
+// (Aborted). Who may abort, and when, is for the application to decide.
+func (g *Game) Abort() error {
+	return g.declare(Outcome{Status: Aborted, Reason: Abort})
 }
 
 // AgreeDraw ends the game as a draw by agreement.

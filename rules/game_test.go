@@ -486,3 +486,71 @@ func TestHistorySince(t *testing.T) {
 		}
 	}
 }
+
+// TestBanSAN: a ban is written as the banned move's SAN, without check or
+// promotion piece, in the history and for the position now.
+func TestBanSAN(t *testing.T) {
+	tests := []struct {
+		fen, ban, want string
+	}{
+		{StartFEN, "e2e4", "e4"},
+		{StartFEN, "g1f3", "Nf3"},
+		{"r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "e1g1", "O-O"},
+		{"r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "e1c1", "O-O-O"},
+		{"k7/4P3/8/8/8/8/8/4K3 w - - 0 1", "e7e8", "e8"},
+		{"k7/8/8/3pP3/8/8/8/4K3 w - d6 0 1", "e5d6", "exd6"},
+		{"4k3/8/8/8/8/8/4K3/R6R w - - 0 1", "a1d1", "Rad1"},
+		{"7k/8/6q1/8/8/8/8/K5R1 w - - 0 1", "g1g6", "Rxg6"},
+	}
+	for _, tc := range tests {
+		g, err := FromFEN(tc.fen, BanChess{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := ParsePair(tc.ban)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := g.BanSAN(p)
+		if err != nil || got != tc.want {
+			t.Errorf("%s, ban %s: %q (%v), want %q", tc.fen, tc.ban, got, err, tc.want)
+			continue
+		}
+		mustPlay(t, g, "b:"+tc.ban)
+		if h := g.History(); h[0].SAN != tc.want {
+			t.Errorf("%s: the history writes the ban %s as %q, want %q", tc.fen, tc.ban, h[0].SAN, tc.want)
+		}
+	}
+	if _, err := New(BanChess{}).BanSAN(mustPair(t, "e2e5")); err == nil {
+		t.Error("BanSAN took e2e5, which no move has")
+	}
+}
+
+// TestAbort: an aborted game is over with no winner and PGN result "*",
+// and takes no more plies.
+func TestAbort(t *testing.T) {
+	g := New(BanChess{})
+	mustPlay(t, g, "b:e2e4")
+	if err := g.Abort(); err != nil {
+		t.Fatal(err)
+	}
+	o := g.Outcome()
+	if !o.Over() || o.Status.String() != "aborted" || o.Winner != 0 || o.Result() != "*" || o.String() != "aborted" {
+		t.Errorf("aborted: %+v %q %q", o, o.Result(), o.String())
+	}
+	if err := g.PlayText("m:d2d4"); err == nil {
+		t.Error("an aborted game took a move")
+	}
+	if err := g.Abort(); err == nil {
+		t.Error("an aborted game was aborted again")
+	}
+}
+
+func mustPair(t *testing.T, s string) Pair {
+	t.Helper()
+	p, err := ParsePair(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}

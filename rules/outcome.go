@@ -12,9 +12,12 @@ const (
 	Resigned
 	// TimeForfeit is a game lost on time: the loser's clock ran out.
 	TimeForfeit
+	// Aborted is a game called off before it really began: no result,
+	// no winner (PGN "*").
+	Aborted
 )
 
-var statusNames = [...]string{"ongoing", "checkmate", "stalemate", "draw", "resigned", "timeout"}
+var statusNames = [...]string{"ongoing", "checkmate", "stalemate", "draw", "resigned", "timeout", "aborted"}
 
 // String returns the status as the API writes it, such as "checkmate".
 func (s Status) String() string { return statusNames[s] }
@@ -36,9 +39,11 @@ const (
 	// when the side with time left has no mating material.
 	Timeout
 	KingCapture // EN-Chess: the loser has no king left
+	// Abort is a game called off before each side had acted (Aborted).
+	Abort
 )
 
-var reasonNames = [...]string{"", "ban", "move", "insufficient-material", "threefold-repetition", "fifty-move", "agreement", "resignation", "timeout", "king-capture"}
+var reasonNames = [...]string{"", "ban", "move", "insufficient-material", "threefold-repetition", "fifty-move", "agreement", "resignation", "timeout", "king-capture", "abort"}
 
 // String returns the reason as the API writes it, such as "fifty-move".
 func (r Reason) String() string { return reasonNames[r] }
@@ -54,10 +59,11 @@ type Outcome struct {
 // Over reports whether the game has ended.
 func (o Outcome) Over() bool { return o.Status != Ongoing }
 
-// Result returns the PGN result: "1-0", "0-1", "1/2-1/2" or "*".
+// Result returns the PGN result: "1-0", "0-1", "1/2-1/2" or "*" (a game
+// in progress, or aborted).
 func (o Outcome) Result() string {
 	switch {
-	case !o.Over():
+	case !o.Over() || o.Status == Aborted:
 		return "*"
 	case o.Winner == White:
 		return "1-0"
@@ -114,6 +120,8 @@ func (o Outcome) String() string {
 		return o.Winner.Name() + " won: " + o.Winner.Other().Name() + " resigned"
 	case TimeForfeit:
 		return o.Winner.Name() + " won on time"
+	case Aborted:
+		return "aborted"
 	}
 	return "in progress"
 }

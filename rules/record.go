@@ -10,7 +10,10 @@ type PlyInfo struct {
 	Ply    int
 	Actor  Color
 	Action Action
-	SAN    string // for moves: Standard Algebraic Notation with + or #
+	// SAN is a move's Standard Algebraic Notation, with + or #; for a
+	// ban, the banned move's, without check or promotion piece ("e4",
+	// "O-O", "e8"), as the move list writes it after ⊘.
+	SAN string
 	// Ban is the ban that restricted this move; nil for bans and for moves
 	// played without one (Classic).
 	Ban *Pair

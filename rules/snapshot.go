@@ -14,7 +14,7 @@ type Snapshot struct {
 	Variant  string   // the variant's ID
 	StartFEN string   // the start as extended FEN
 	Actions  []string // every ply, in BCN without indicators
-	// Declared is a resignation, an agreed draw or a flag fall; the zero Outcome when
+	// Declared is a resignation, an agreed draw, a flag fall or an abort; the zero Outcome when
 	// the game ended by a ply or has not ended.
 	Declared      Outcome
 	Tags          []Tag // the PGN tags the game was read with
@@ -124,8 +124,10 @@ func Restore(s Snapshot) (*Game, error) {
 		err = g.FlagFall(d.Winner.Other())
 	case d.Status == Draw && d.Reason == Timeout && d.Winner == 0:
 		err = g.FlagFall(g.Turn().Actor) // only the side to act can run out of time
+	case d == Outcome{Status: Aborted, Reason: Abort}:
+		err = g.Abort()
 	default:
-		err = errors.New("a declared outcome is a resignation, an agreed draw or a flag fall")
+		err = errors.New("a declared outcome is a resignation, an agreed draw, a flag fall or an abort")
 	}
 	if err != nil {
 		return nil, fmt.Errorf("restore: declared %v: %w", s.Declared, err)

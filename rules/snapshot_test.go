@@ -48,11 +48,16 @@ func TestSnapshotDeclaredAndTags(t *testing.T) {
 	if err := drawn.AgreeDraw(); err != nil {
 		t.Fatal(err)
 	}
+	aborted := New(BanChess{})
+	mustPlay(t, aborted, "b:e2e4")
+	if err := aborted.Abort(); err != nil {
+		t.Fatal(err)
+	}
 	fromChess, err := FromPGN("[Event \"Club\"]\n[White \"A\"]\n\n1. e4 e5 2. Nf3 *", PGNOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	for name, g := range map[string]*Game{"resigned": resigned, "drawn": drawn, "from chess": fromChess} {
+	for name, g := range map[string]*Game{"resigned": resigned, "drawn": drawn, "aborted": aborted, "from chess": fromChess} {
 		s := g.Snapshot()
 		back, err := Restore(s)
 		if err != nil {
@@ -78,7 +83,7 @@ func TestRestoreErrors(t *testing.T) {
 		{"unknown variant", func(s *Snapshot) { s.Variant = "atomic" }, "unknown variant"},
 		{"bad start", func(s *Snapshot) { s.StartFEN = "8/8/8/8/8/8/8/8 w - - 0 1" }, "restore"},
 		{"illegal action", func(s *Snapshot) { s.Actions = []string{"m:e2e4"} }, "action 1 (m:e2e4)"},
-		{"declared checkmate", func(s *Snapshot) { s.Declared = Outcome{Status: Checkmate, Reason: ByBan, Winner: White} }, "a resignation, an agreed draw or a flag fall"},
+		{"declared checkmate", func(s *Snapshot) { s.Declared = Outcome{Status: Checkmate, Reason: ByBan, Winner: White} }, "a resignation, an agreed draw, a flag fall or an abort"},
 		{"declared on a finished game", func(s *Snapshot) {
 			s.StartFEN = "7k/5QQ1/8/8/8/8/8/K7 b - - 0 1"
 			s.Declared = Outcome{Status: Draw, Reason: Agreement}

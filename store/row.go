@@ -202,6 +202,7 @@ var declaredNames = map[string]rules.Outcome{
 	"white-flagged":  {Status: rules.TimeForfeit, Reason: rules.Timeout, Winner: rules.Black},
 	"black-flagged":  {Status: rules.TimeForfeit, Reason: rules.Timeout, Winner: rules.White},
 	"flagged-draw":   {Status: rules.Draw, Reason: rules.Timeout},
+	"aborted":        {Status: rules.Aborted, Reason: rules.Abort},
 }
 
 func encodeRow(rec *games.Record) (row, error) {
