@@ -198,6 +198,24 @@ func TestRefusals(t *testing.T) {
 	}
 }
 
+// TestBoardOnlyFEN: the placement alone draws the board as it stands,
+// whichever side would be to move (Black in check: Black to move).
+func TestBoardOnlyFEN(t *testing.T) {
+	for fen, side := range map[string]string{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR": "w", "4k3/8/8/8/8/8/8/4KR2": "w", "4k3/4R3/8/8/8/8/8/4K3": "b"} {
+		s, err := FromFEN(fen)
+		if err != nil {
+			t.Errorf("FromFEN(%q): %v", fen, err)
+			continue
+		}
+		if want := scene(t, fen+" "+side+" - - 0 1"); s != want {
+			t.Errorf("FromFEN(%q) = %+v, want %+v", fen, s, want)
+		}
+	}
+	if _, err := FromFEN("4k3/8/8"); err == nil {
+		t.Error("a placement of three ranks was drawn")
+	}
+}
+
 // BenchmarkPNG draws a new 512-pixel board each time (the cache is
 // bypassed by a new last move each round), and a cached one.
 func BenchmarkPNG(b *testing.B) {

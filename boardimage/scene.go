@@ -58,21 +58,28 @@ func SceneOf(g *rules.Game) Scene {
 // FromFEN returns the scene of an extended FEN (docs/rules.md §2) of any
 // variant: its placement, the ban its seventh field names, and a king in
 // check (EN-Chess's x squares are not drawn). A FEN in a URL may write its
-// spaces as underscores. The error, Ban Chess's reading, says what is
+// spaces as underscores, and may be the placement alone (the board's
+// first field), drawn as it stands. The error, Ban Chess's reading, says what is
 // wrong with it.
 func FromFEN(fen string) (Scene, error) {
 	fen = strings.ReplaceAll(strings.TrimSpace(fen), "_", " ")
 	if fen == "" {
 		return Scene{}, errors.New("the image names no position: give an extended FEN such as " + strings.ReplaceAll(rules.StartFEN, " ", "_"))
 	}
+	candidates := []string{fen}
+	if !strings.Contains(fen, " ") { // the placement alone: either side to move, no rights
+		candidates = []string{fen + " w - - 0 1", fen + " b - - 0 1"}
+	}
 	var first error
-	for _, v := range rules.Variants() { // Ban Chess first: its FEN reads a Classic one too
-		g, err := rules.FromFEN(fen, v)
-		if err == nil {
-			return SceneOf(g), nil
-		}
-		if first == nil {
-			first = err
+	for _, f := range candidates {
+		for _, v := range rules.Variants() { // Ban Chess first: its FEN reads a Classic one too
+			g, err := rules.FromFEN(f, v)
+			if err == nil {
+				return SceneOf(g), nil
+			}
+			if first == nil {
+				first = err
+			}
 		}
 	}
 	return Scene{}, fmt.Errorf("the position: %w", first)

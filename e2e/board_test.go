@@ -439,9 +439,9 @@ func focusedSquare(ctx context.Context) string {
 }
 
 // tabToBoard presses Tab until the board has the focus: it must take at
-// most six (the brand link, the header's four links, the board).
+// most eight (the brand link, the header's six links, the board).
 func tabToBoard(ctx context.Context) error {
-	for range 6 {
+	for range 8 {
 		if err := chromedp.Do(ctx, chromedp.KeyEvent(kb.Tab)); err != nil {
 			return err
 		}
@@ -453,7 +453,7 @@ func tabToBoard(ctx context.Context) error {
 			return err
 		}
 	}
-	return fmt.Errorf("six Tabs did not reach the board")
+	return fmt.Errorf("eight Tabs did not reach the board")
 }
 
 // moveCursor presses arrows until the keyboard is on s (White at the

@@ -142,19 +142,33 @@ type Summary struct {
 	Result  string // "*", "1-0", "0-1" or "1/2-1/2"
 	Created time.Time
 	Updated time.Time
+	// Mode, the seats' holders ("" for a free seat) and the computer's
+	// seat say whom the game is between: a list names the opponent.
+	Mode         Mode
+	White, Black string
+	Bot          *Bot
+	// WhitePlayer and BlackPlayer are the seats' players as the game
+	// recorded them (a game between two players).
+	WhitePlayer, BlackPlayer Entrant
 }
 
 // Summary describes the record for a list of games.
 func (r *Record) Summary() Summary {
 	g := r.Game
 	s := Summary{
-		ID:      r.ID,
-		Variant: g.Variant().ID(),
-		FEN:     g.FEN(),
-		Ply:     g.Ply(),
-		Result:  g.Outcome().Result(),
-		Created: r.Created,
-		Updated: r.Updated,
+		ID:          r.ID,
+		Variant:     g.Variant().ID(),
+		FEN:         g.FEN(),
+		Ply:         g.Ply(),
+		Result:      g.Outcome().Result(),
+		Created:     r.Created,
+		Updated:     r.Updated,
+		Mode:        r.Mode,
+		White:       r.White,
+		Black:       r.Black,
+		Bot:         r.Bot,
+		WhitePlayer: r.WhitePlayer,
+		BlackPlayer: r.BlackPlayer,
 	}
 	if g.Outcome().Over() {
 		s.Phase = "over"

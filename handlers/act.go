@@ -114,6 +114,14 @@ func (p *pages) resign(c echo.Context, id string, o *views.Options) error {
 	return p.done(c, id, *o)
 }
 
+// abort calls a game between two players off, with no result.
+func (p *pages) abort(c echo.Context, id string, o *views.Options) error {
+	if err := p.s.games.Abort(c.Request().Context(), id, player(c), announce(o, ending)); err != nil {
+		return err
+	}
+	return p.done(c, id, *o)
+}
+
 // draw ends the game as a draw by agreement.
 func (p *pages) draw(c echo.Context, id string, o *views.Options) error {
 	if err := p.s.games.Draw(c.Request().Context(), id, player(c), announce(o, ending)); err != nil {
@@ -129,7 +137,7 @@ func announce(o *views.Options, news func(*games.Record) string) games.ViewFunc 
 }
 
 // ending words how the game rec holds ended.
-func ending(rec *games.Record) string { return views.Banner(rec.Game.Outcome()) }
+func ending(rec *games.Record) string { return views.GameBanner(rec.Game) }
 
 // hide removes the game from the browser's list, and goes back to the
 // page the form was on (a game's page, if that game is still there; else
@@ -144,7 +152,9 @@ func (p *pages) hide(c echo.Context) error {
 		return err
 	}
 	back := "/"
-	if from := c.Request().Form.Get("back"); from != id && validID(from) {
+	if from := c.Request().Form.Get("back"); from == "new" {
+		back = "/new" // the page that starts games lists them too
+	} else if from != id && validID(from) {
 		if p.s.games.View(ctx, from, "", func(*games.Record, games.Seats) {}) == nil {
 			back = gamePath(from)
 		}

@@ -59,7 +59,7 @@ func TestBanThenMove(t *testing.T) {
 			post = c.hxPost
 		}
 		d := post(c.path("ply"), vals("from", "e2", "to", "e4", "ply", "1"))
-		if got := text(d, "#status"); !strings.Contains(got, "Ply 2 · White to move — e2→e4 is banned") {
+		if got := text(d, "#status"); !strings.Contains(got, "Move 1 · White to move — e2→e4 is banned") || shownPly(d) != "2" {
 			t.Errorf("hx=%v status = %q", hx, got)
 		}
 		if !sq(d, "e2").HasClass("ban-from") || !sq(d, "e4").HasClass("ban-to") || d.Find("svg.ban-arrow line[x1]").Length() != 1 {
@@ -72,7 +72,7 @@ func TestBanThenMove(t *testing.T) {
 			t.Errorf("hx=%v: e2 dests = %q, want e3 (e4 banned)", hx, dests)
 		}
 		d = post(c.path("ply"), vals("from", "d2", "to", "d4", "ply", "2"))
-		if got := text(d, "#status"); !strings.Contains(got, "Ply 3 · White bans a Black move") {
+		if got := text(d, "#status"); !strings.Contains(got, "Move 1 · White bans a Black move") || shownPly(d) != "3" {
 			t.Errorf("hx=%v status = %q", hx, got)
 		}
 		if !sq(d, "d2").HasClass("last-from") || !sq(d, "d4").HasClass("last-to") {
@@ -83,13 +83,12 @@ func TestBanThenMove(t *testing.T) {
 				t.Errorf("announce = %q", got)
 			}
 		}
-		hist := text(d, "#history")
-		if !strings.Contains(hist, "1.") || !strings.Contains(hist, "e2–e4") || !strings.Contains(hist, "d4") ||
-			strings.Index(hist, "e2–e4") > strings.Index(hist, "d4") {
-			t.Errorf("hx=%v history = %q", hx, hist)
+		// One row for move 1, White's cell the ban before its move: ⊘e4 d4.
+		if hist := text(d, "#history #move-1 .side.white"); hist != "⊘ban e4d4" {
+			t.Errorf("hx=%v history's White cell = %q, want the ban (⊘, said \"ban\") e4 before d4", hx, hist)
 		}
-		if n := d.Find("#history a[href^='" + c.path("history") + "/']").Length(); n != 3 {
-			t.Errorf("hx=%v: %d history links, want 3 (start, ban, move)", hx, n)
+		if n := d.Find("[data-moves] [data-ply]").Length(); n != 2 || d.Find(`[data-moves] a.ban[data-ply="1"]`).Length() != 1 {
+			t.Errorf("hx=%v: %d plies in the list, want 2 (the ban, the move)", hx, n)
 		}
 	}
 }
@@ -97,16 +96,16 @@ func TestBanThenMove(t *testing.T) {
 func TestTypedActions(t *testing.T) {
 	c := newClient(t)
 	c.start()
-	for _, step := range []struct{ text, status string }{
-		{"e2e4", "Ply 2 · White to move — e2→e4 is banned"},
-		{"Nf3", "Ply 3"},
-		{"b:e7e5", "Ply 4"},
-		{"M:D7D5", "Ply 5"}, // BCN in any case
-		{"Nc3", "Ply 6"},    // SAN at a ban names the move to ban
+	for _, step := range []struct{ text, ply, status string }{
+		{"e2e4", "2", "Move 1 · White to move — e2→e4 is banned"},
+		{"Nf3", "3", "Move 1 · White bans a Black move"},
+		{"b:e7e5", "4", "Move 1 · Black to move — e7→e5 is banned"},
+		{"M:D7D5", "5", "Move 2 · Black bans a White move"},      // BCN in any case
+		{"Nc3", "6", "Move 2 · White to move — b1→c3 is banned"}, // SAN at a ban names the move to ban
 	} {
 		d := c.post(c.path("ply"), vals("text", step.text))
-		if got := text(d, "#status"); !strings.Contains(got, step.status) {
-			t.Errorf("after %s status = %q", step.text, got)
+		if got := text(d, "#status"); !strings.Contains(got, step.status) || shownPly(d) != step.ply {
+			t.Errorf("after %s status = %q at ply %s, want %q at ply %s", step.text, got, shownPly(d), step.status, step.ply)
 		}
 	}
 }
@@ -148,7 +147,7 @@ func TestCheckmateByBanAndUndo(t *testing.T) {
 			t.Errorf("hx=%v: checked king not marked", hx)
 		}
 		d = post(c.path("ply"), vals("from", "e8", "to", "e7"))
-		if got := text(d, "#banner"); got != "Checkmate by ban — White wins, 1-0" {
+		if got := text(d, "#banner"); got != "Checkmate by ban: Black's only move, Ke7, was banned — White wins, 1-0" {
 			t.Errorf("hx=%v banner = %q", hx, got)
 		}
 		if d.Find("#board-ply").AttrOr("data-dests", "") != "" || d.Find("#resign:disabled").Length() != 1 {
@@ -162,10 +161,10 @@ func TestCheckmateByBanAndUndo(t *testing.T) {
 			t.Errorf("hx=%v: ply after the end: %d %q", hx, rec.Code, errorText(parse(t, rec)))
 		}
 		d = post(c.path("undo"), vals())
-		if d.Find("#banner").Length() != 0 || !strings.Contains(text(d, "#status"), "Ply 3 · White bans a Black move") {
+		if d.Find("#banner").Length() != 0 || !strings.Contains(text(d, "#status"), "Move 4 · White bans a Black move") {
 			t.Errorf("hx=%v after undo: banner %q, status %q", hx, text(d, "#banner"), text(d, "#status"))
 		}
-		if hx && !strings.HasPrefix(text(d, "#announce"), "Took back: White banned e8–e7") {
+		if hx && !strings.HasPrefix(text(d, "#announce"), "Took back: White banned Ke7 (e8–e7)") {
 			t.Errorf("announce = %q", text(d, "#announce"))
 		}
 	}
@@ -200,7 +199,7 @@ func TestPromotionPicker(t *testing.T) {
 		if d.Find(`.board-wrap #promotion.col-4.top`).Length() != 1 || d.Find(`#promotion button`).First().AttrOr("data-promotion", "") != "q" {
 			t.Errorf("hx=%v: the picker does not hang from e8, the queen first", hx)
 		}
-		if !strings.Contains(text(d, "#status"), "Ply 2") {
+		if shownPly(d) != "2" {
 			t.Errorf("hx=%v: asking for a piece played something: %q", hx, text(d, "#status"))
 		}
 		if hx {
@@ -227,7 +226,7 @@ func TestControls(t *testing.T) {
 	}
 	first := c.id
 	d = c.hxPost("/new", vals("variant", "classic"))
-	if got := text(d, "#status"); !strings.Contains(got, "Ply 1 · White to move") || strings.Contains(got, "ban") || c.id == first {
+	if got := text(d, "#status"); !strings.Contains(got, "Move 1 · White to move") || strings.Contains(got, "ban") || c.id == first {
 		t.Errorf("classic status %q at %s", got, c.id)
 	}
 	if dests, _ := destsOf(d, "e2"); dests != "e3 e4" {
@@ -294,7 +293,7 @@ func TestConcurrentPlies(t *testing.T) {
 	}
 	wg.Wait()
 	d := c.get(c.page())
-	if accepted != len(actions) || !strings.Contains(text(d, "#status"), "Ply 9") {
+	if accepted != len(actions) || shownPly(d) != "9" {
 		t.Errorf("accepted %d plies, status %q", accepted, text(d, "#status"))
 	}
 }

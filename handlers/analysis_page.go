@@ -205,41 +205,36 @@ func describeAnalysis(fen string, variant rules.Variant, res engine.Result, err 
 		a.Message, a.Board = games.ErrorOf(err).Msg, views.NewAnalysisBoard(&pos, rules.Action{})
 		return a, err
 	}
-	a.Eval, a.Depth, a.Nodes, a.MS = evalText(g.Turn().Actor, res), res.Depth, res.Nodes, res.Time.Milliseconds()
-	a.Board, a.WhiteShare = views.NewAnalysisBoard(&pos, res.Best), views.EvalShare(g.Turn().Actor, res.Score, res.Mate)
-	for _, act := range res.PV { // the line, worded on a copy of the position
-		s := actionSentence(g, act)
+	actor := g.Turn().Actor
+	a.Where = views.Where(g)
+	a.Eval, a.EvalWords = views.EvalText(actor, res.Score, res.Mate)
+	a.Depth, a.Nodes, a.MS = res.Depth, res.Nodes, res.Time.Milliseconds()
+	a.Board, a.WhiteShare = views.NewAnalysisBoard(&pos, res.Best), views.EvalShare(actor, res.Score, res.Mate)
+	if len(res.PV) > 0 {
+		a.Best = actionSentence(g, res.PV[0])
+	}
+	start := g.Ply()
+	for _, act := range res.PV { // the line, played on a copy of the position
 		if g.Play(act) != nil {
 			break
 		}
-		a.Line = append(a.Line, s)
 	}
-	if len(a.Line) > 0 {
-		a.Best = a.Line[0]
-	}
+	a.Line = views.PlyLine(g.HistorySince(start-g.StartPly()), pos.Fullmove)
 	return a, nil
 }
 
-// actionSentence words an action about to be played in g: "Black bans
-// e2e4", "White plays Nf3".
+// actionSentence words an action about to be played in g as the move list
+// writes it: "Black bans e4", "White plays Nf3".
 func actionSentence(g *rules.Game, a rules.Action) string {
 	actor := g.Turn().Actor.Name()
 	if a.Phase == rules.PhaseBan {
+		if san, err := g.BanSAN(a.Pair()); err == nil {
+			return fmt.Sprintf("%s bans %s", actor, san)
+		}
 		return fmt.Sprintf("%s bans %s", actor, a.Coords())
 	}
 	if san, err := g.MoveSAN(a); err == nil {
 		return fmt.Sprintf("%s plays %s", actor, san)
 	}
 	return fmt.Sprintf("%s plays %s", actor, a.Coords())
-}
-
-// evalText words a result for the side to act.
-func evalText(actor rules.Color, r engine.Result) string {
-	switch {
-	case r.Mate > 0:
-		return fmt.Sprintf("%s mates in %d plies", actor.Name(), r.Mate)
-	case r.Mate < 0:
-		return fmt.Sprintf("%s is mated in %d plies", actor.Name(), -r.Mate)
-	}
-	return fmt.Sprintf("%+.2f for %s", float64(r.Score)/100, actor.Name())
 }

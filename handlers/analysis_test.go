@@ -119,7 +119,8 @@ func TestAnalysisPage(t *testing.T) {
 	if r.code != http.StatusOK {
 		t.Fatalf("status %d: %s", r.code, r.body)
 	}
-	for _, want := range []string{`<dd id="analysis-best">Black bans `, `for Black</dd>`, `<ol class="analysis-line"><li>Black bans`, `<li>White plays`, `href="/g/` + g.ID + `"`} {
+	// The evaluation from White's side, the line as the move list writes it.
+	for _, want := range []string{`<dd id="analysis-best">Black bans `, `<dd id="analysis-eval" title="`, `<p class="analysis-line" id="analysis-line">1. ⊘`, `href="/g/` + g.ID + `"`} {
 		if !bytes.Contains(r.body, []byte(want)) {
 			t.Errorf("no %q in the analysis page:\n%s", want, r.body)
 		}
@@ -151,8 +152,8 @@ func TestAnalysisPage(t *testing.T) {
 	for _, l := range start.Legal() {
 		legal = legal || l.String() == best
 	}
-	if !legal || !arrow.HasClass("arrow-ban") || text(d, "#analysis-ply") != "1" || d.Find(".eval-white").Length() != 1 {
-		t.Errorf("ply 1: arrow %s (legal %v), ban %v, ply %q", best, legal, arrow.HasClass("arrow-ban"), text(d, "#analysis-ply"))
+	if !legal || !arrow.HasClass("arrow-ban") || d.Find("#analysis-ply").AttrOr("title", "") != "Ply 1" || text(d, "#analysis-ply") != "Move 1 · Black bans a White move" || d.Find(".eval-white").Length() != 1 {
+		t.Errorf("ply 1: arrow %s (legal %v), ban %v, position %q", best, legal, arrow.HasClass("arrow-ban"), text(d, "#analysis-ply"))
 	}
 	for _, q := range []string{"?ply=99", "?ply=x", "?ply=0"} {
 		if r := a.do(http.MethodGet, "/g/"+g.ID+"/analysis"+q, ""); r.code != http.StatusBadRequest {
@@ -249,8 +250,8 @@ func TestAnalysisSteps(t *testing.T) {
 			if got := d.Find("#analysis-game").AttrOr("href", ""); got != c.gameURL {
 				t.Errorf("the position in the game is %q, want %q", got, c.gameURL)
 			}
-			if got := text(d, "#analysis-ply"); got != c.ply {
-				t.Errorf("ply %q, want %q", got, c.ply)
+			if got := d.Find("#analysis-ply").AttrOr("title", ""); got != "Ply "+c.ply {
+				t.Errorf("ply %q, want Ply %s", got, c.ply)
 			}
 			if got := text(d, "#analysis-fen"); c.fenWant != "" && got != c.fenWant {
 				t.Errorf("FEN %q, want %q", got, c.fenWant)
@@ -298,7 +299,7 @@ func TestAnalysisPanel(t *testing.T) {
 	best := root.AttrOr("data-from", "") + root.AttrOr("data-to", "")
 	if root.AttrOr("data-ply", "") != "2" || pos.Turn().Phase != rules.PhaseMove || root.AttrOr("data-kind", "") != "move" ||
 		best != pos.Legal()[0].Coords()[:4] || !strings.Contains(root.AttrOr("data-said", ""), "Best: White plays") ||
-		d.Find(".eval-bar").Length() != 1 || d.Find(".analysis-line li").Length() != 1 {
+		d.Find(".eval-bar").Length() != 1 || !strings.HasPrefix(text(d, "#analysis-line"), "1. ") {
 		t.Errorf("panel at ply 2: %s", r.body)
 	}
 	if a.do(http.MethodGet, "/g/"+g.ID+"/analysis?ply=2", ""); q.budget() != games.DefaultAnalysisBudget {
@@ -372,7 +373,7 @@ func TestPositionAnalysis(t *testing.T) {
 		status      int
 		says        string // in the message, or the best action
 	}{
-		{"Ban Chess", "fen=" + url.QueryEscape(mateBan) + "&v=ban", http.StatusOK, "Black bans c5b6"},
+		{"Ban Chess", "fen=" + url.QueryEscape(mateBan) + "&v=ban", http.StatusOK, "Black bans cxb6"},
 		{"Classic", "fen=" + url.QueryEscape(rules.StartFEN) + "&v=classic", http.StatusOK, "White plays"},
 		{"bad FEN", "fen=" + url.QueryEscape("8/8/8 w - - 0 1") + "&v=ban", http.StatusBadRequest, "FEN"},
 		{"no kings", "fen=" + url.QueryEscape("8/8/8/8/8/8/8/8 w - - 0 1") + "&v=ban", http.StatusBadRequest, "king"},

@@ -121,7 +121,7 @@ func TestAPISeeks(t *testing.T) {
 
 	g := a.game(a.do(http.MethodGet, "/api/games/"+paired.Game, ""), 200)
 	w, b := g.Players.White, g.Players.Black
-	if !g.Rated || g.Mode != "invite" || w.Name == nil || *w.Name != "Ann" || *b.Name != "Bob" || *w.Rating != 1500 || !b.Provisional || g.Clock == nil || g.Clock.Running == nil {
+	if !g.Rated || g.Mode != "invite" || w.Name == nil || *w.Name != "Ann" || *b.Name != "Bob" || *w.Rating != 1500 || !b.Provisional || g.Clock == nil || g.Clock.Running != nil || g.Clock.FirstAction == nil {
 		t.Fatalf("the game: rated %v, players %+v %+v, clock %+v", g.Rated, w, b, g.Clock)
 	}
 	for _, tag := range []string{`[White "Ann"]`, `[Black "Bob"]`, `[WhiteElo "1500"]`, `[BlackElo "1500"]`, `[TimeControl "300+3"]`, `[Rated "true"]`} {

@@ -96,7 +96,7 @@ func (a *apiT) send(req *http.Request) apiResp {
 }
 
 // gameFields are the game object's names, exactly.
-var gameFields = []string{"id", "variant", "fen", "ply", "turn", "phase", "ban", "inCheck", "legal", "status", "reason", "winner", "result", "log", "pgn", "mode", "revision", "seats", "clock", "offers", "rematch", "bot", "rated", "players"}
+var gameFields = []string{"id", "variant", "fen", "ply", "turn", "phase", "ban", "inCheck", "legal", "status", "reason", "winner", "result", "log", "pgn", "mode", "revision", "seats", "clock", "offers", "declined", "rematch", "bot", "rated", "players"}
 
 // game checks r is a game object with status want and decodes it. A new
 // game (201) has its token too, which a keeps for the game's writes.

@@ -161,7 +161,7 @@ func (p *pages) importGame(c echo.Context) error {
 		g, err = p.s.games.Import(text, variant, n)
 	}
 	if err != nil || g == nil {
-		return p.importRefused(c, f.Get("game"), o, err)
+		return p.importRefused(c, o, err)
 	}
 	id, err := p.create(c, g)
 	if err != nil {
@@ -190,24 +190,36 @@ func (p *pages) pgnGame(choice, text string, o *views.Options) (int, error) {
 	return n, nil
 }
 
-// importRefused shows the import box again on game from: with the
-// reader's message (err), or with the PGN's games to choose from (err
-// nil).
-func (p *pages) importRefused(c echo.Context, from string, o views.Options, err error) error {
+// importRefused shows the import box again on the page that starts
+// games: with the reader's message (err), or with the PGN's games to
+// choose from (err nil).
+func (p *pages) importRefused(c echo.Context, o views.Options, err error) error {
 	switch {
-	case err == nil && validID(from):
-		return p.show(c, from, o, http.StatusOK)
 	case err == nil:
-		return titled("Choose a game", invalidf("This PGN holds several games: import it from a game's page to choose one."))
+		return p.showStart(c, o, http.StatusOK)
 	case errorOf(err).Code == games.Internal:
 		return err
-	case validID(from):
-		return shown(err, func(status int, e *games.Error) error {
-			o.Import.Error = e.Msg
-			return p.show(c, from, o, status)
-		})
 	}
-	return titled("This text does not open a game", err)
+	return shown(err, func(status int, e *games.Error) error {
+		o.Import.Error = e.Msg
+		return p.showStart(c, o, status)
+	})
+}
+
+// startPage answers GET /new: the page that starts games.
+func (p *pages) startPage(c echo.Context) error {
+	o, err := p.options(c)
+	if err != nil {
+		return err
+	}
+	return p.showStart(c, o, http.StatusOK)
+}
+
+// showStart renders the page that starts games with o's import box, at
+// status.
+func (p *pages) showStart(c echo.Context, o views.Options, status int) error {
+	s := views.Start{Site: p.s.site(c), Opts: o, Games: p.s.gameLinks(c.Request().Context(), player(c), "")}
+	return render(c, status, views.StartPage(s))
 }
 
 // branch starts a new game (form field variant, Ban Chess by default)

@@ -57,7 +57,7 @@ func TestImport(t *testing.T) {
 	c.start()
 	first := c.id
 	d := c.post("/import", vals("text", "4k3/8/8/8/8/8/4P3/4K3 b - - 0 1", "variant", "ban", "game", c.id))
-	if got := text(d, "#status"); !strings.Contains(got, "Ply 3 · White bans a Black move") || c.id == first {
+	if got := text(d, "#status"); !strings.Contains(got, "Move 1 · White bans a Black move") || shownPly(d) != "3" || c.id == first {
 		t.Errorf("FEN import status = %q at %s", got, c.id)
 	}
 	d = c.post("/import", vals("text", "[Event \"x\"]\n\n1. e4 e5 2. Nf3 *"))
@@ -65,21 +65,22 @@ func TestImport(t *testing.T) {
 		t.Errorf("chess PGN import: notice %q", text(d, "#notice"))
 	}
 	d = c.hxPost("/import", vals("text", "1. {banning: e2e4} d4 {banning: e7e5} d5 *"))
-	if got := text(d, "#status"); !strings.Contains(got, "Ply 5") || d.Find("#notice").Length() != 0 {
+	if got := text(d, "#status"); shownPly(d) != "5" || d.Find("#notice").Length() != 0 {
 		t.Errorf("Ban Chess PGN import status = %q", got)
 	}
-	// A bad one keeps the text and the game it was posted from.
-	before, games := fen(d), len(gameLinks(c.get(c.page())))
-	rec := c.do(http.MethodPost, "/import", vals("text", "not a game at all", "game", c.id), false)
+	// A bad one comes back in the box, with why, on the page that starts
+	// games; no game is made.
+	games := len(gameLinks(c.get(c.page())))
+	rec := c.do(http.MethodPost, "/import", vals("text", "not a game at all"), false)
 	d = parse(t, rec)
-	if rec.Code != 400 || text(d, "#import-text") != "not a game at all" || fen(d) != before || text(d, "#import-error") == "" {
-		t.Errorf("bad import: %d text %q fen %q error %q", rec.Code, text(d, "#import-text"), fen(d), text(d, "#import-error"))
+	if rec.Code != 400 || text(d, "#import-text") != "not a game at all" || d.Find("main#start").Length() != 1 || text(d, "#import-error") == "" {
+		t.Errorf("bad import: %d text %q error %q", rec.Code, text(d, "#import-text"), text(d, "#import-error"))
 	}
 	if n := len(gameLinks(c.get(c.page()))); n != games {
 		t.Errorf("a bad import left %d games, not %d", n, games)
 	}
 	d = c.get("/?fen=" + url.QueryEscape("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"))
-	if !strings.Contains(text(d, "#status"), "Ply 1 · Black bans") {
+	if !strings.Contains(text(d, "#status"), "Move 1 · Black bans") {
 		t.Errorf("/?fen= status %q", text(d, "#status"))
 	}
 	d = c.get("/?pgn=" + url.QueryEscape("1. d4 d5 *"))
@@ -111,8 +112,8 @@ func TestNewGameWithHTMX(t *testing.T) {
 		if rec.Code != http.StatusOK || id == "" || id == first || !strings.HasPrefix(push, gamePath(id)) {
 			t.Fatalf("hx POST %s: %d, HX-Push-Url %q", tc.path, rec.Code, push)
 		}
-		if tc.path == "/new" && push != gamePath(id)+"?flip=1" {
-			t.Errorf("HX-Push-Url %q drops the orientation", push)
+		if push != gamePath(id) {
+			t.Errorf("HX-Push-Url %q: a flip is the page's it was posted from, not the new game's", push)
 		}
 		body := rec.Body.String()
 		d := parse(t, rec)
@@ -127,7 +128,7 @@ func TestNewGameWithHTMX(t *testing.T) {
 		}
 	}
 	// The first game is as it was.
-	if got := text(c.get(gamePath(first)), "#status"); !strings.Contains(got, "Ply 2") {
+	if got := shownPly(c.get(gamePath(first))); got != "2" {
 		t.Errorf("the first game: %q", got)
 	}
 }

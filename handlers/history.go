@@ -49,13 +49,9 @@ func (p *pages) export(c echo.Context) error {
 
 // history shows the board after the first index plies, read-only.
 func (p *pages) history(c echo.Context) error {
-	o, err := p.options(c)
+	o, index, err := p.plyOptions(c)
 	if err != nil {
 		return err
-	}
-	index, err := strconv.Atoi(c.Param("index"))
-	if err != nil {
-		return titled("No such ply", invalidf("%q is not a ply number.", trimText(c.Param("index"))))
 	}
 	o.Notice = noticeText(c.QueryParam("notice"))
 	return p.showHistory(c, c.Param("id"), index, o)
@@ -63,6 +59,49 @@ func (p *pages) history(c echo.Context) error {
 
 // showHistory renders the read-only view of game id after index plies.
 func (p *pages) showHistory(c echo.Context, id string, index int, o views.Options) error {
+	m, err := p.historyAt(c, id, index, o)
+	if err != nil {
+		return err
+	}
+	if isHX(c) {
+		return render(c, http.StatusOK, views.Fragment(m))
+	}
+	return render(c, http.StatusOK, views.Page(m))
+}
+
+// view answers GET /g/{id}/view/{index} (with the page's view options):
+// the board after the first index plies as the game's page shows an
+// earlier position in place (static/steps.js), with the players'
+// material there; the page keeps its own board, strips and clocks, and
+// follows the game meanwhile.
+func (p *pages) view(c echo.Context) error {
+	o, index, err := p.plyOptions(c)
+	if err != nil {
+		return err
+	}
+	m, err := p.historyAt(c, c.Param("id"), index, o)
+	if err != nil {
+		return err
+	}
+	return render(c, http.StatusOK, views.ViewBoard(m))
+}
+
+// plyOptions reads a history request's view options and its ply number
+// (the path's index).
+func (p *pages) plyOptions(c echo.Context) (views.Options, int, error) {
+	o, err := p.options(c)
+	if err != nil {
+		return o, 0, err
+	}
+	index, err := strconv.Atoi(c.Param("index"))
+	if err != nil {
+		return o, 0, titled("No such ply", invalidf("%q is not a ply number.", trimText(c.Param("index"))))
+	}
+	return o, index, nil
+}
+
+// historyAt is the read-only view of game id after index plies.
+func (p *pages) historyAt(c echo.Context, id string, index int, o views.Options) (views.Game, error) {
 	var m views.Game
 	var viewErr error
 	err := p.s.games.View(c.Request().Context(), id, player(c), func(rec *games.Record, seats games.Seats) {
@@ -70,14 +109,11 @@ func (p *pages) showHistory(c echo.Context, id string, index int, o views.Option
 	})
 	switch {
 	case err != nil:
-		return err
+		return m, err
 	case viewErr != nil:
-		return noSuchPly(games.Sentence(viewErr.Error()))
+		return m, noSuchPly(games.Sentence(viewErr.Error()))
 	}
-	if isHX(c) {
-		return render(c, http.StatusOK, views.Fragment(m))
-	}
-	return render(c, http.StatusOK, views.Page(m))
+	return m, nil
 }
 
 // noSuchPly refuses a ply a game does not have.

@@ -49,8 +49,8 @@ func TestImportKeepsTheGame(t *testing.T) {
 			for i := 0; i <= tc.plies; i++ {
 				v := c.get(gamePath(game) + "/history/" + strconv.Itoa(i))
 				fens[fen(v)] = true
-				if cur := v.Find("#history a.current").Length(); cur != 1 {
-					t.Fatalf("ply %d: %d plies marked current", i, cur)
+				if cur := v.Find("#history a.current").Length(); cur != min(i, 1) || v.Find(`#board-ply[data-shown-ply="`+strconv.Itoa(i)+`"]`).Length() != 1 {
+					t.Fatalf("ply %d: %d plies marked current, or the board shows another", i, cur)
 				}
 			}
 			if len(fens) != tc.plies+1 {

@@ -415,17 +415,15 @@ func refusedInput(t *testing.T, e *echo.Echo, h hit, code, want string, ready fu
 		ready()
 	}
 	h.cookie = ck
-	if h.target == "/import" {
-		h.form.Set("game", id)
-	}
 	rec := h.serve(t, e)
 	if h.target == "/import" {
-		// A refused import keeps the game and explains beside the box.
+		// A refused import keeps every game and explains beside the box,
+		// on the page that starts games (a plain page, htmx or not).
 		if rec.Code != http.StatusBadRequest || !strings.Contains(text(parse(t, rec), "#import-error"), want) {
 			t.Fatalf("import: %d, %q, want 400 with %q", rec.Code, errorText(parse(t, rec)), want)
 		}
-		if whole := strings.Contains(rec.Body.String(), "<html"); whole == h.hx {
-			t.Errorf("htmx %v, but whole page %v", h.hx, whole)
+		if !strings.Contains(rec.Body.String(), `<main id="start"`) {
+			t.Errorf("htmx %v: the refusal is not the page that starts games", h.hx)
 		}
 	} else {
 		checkRefusal(t, h, rec, http.StatusBadRequest, code, want)

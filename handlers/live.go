@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"strconv"
+	"time"
 
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
@@ -138,7 +139,7 @@ func (p *pages) answer(c echo.Context, id string, o *views.Options) error {
 		if accept {
 			return offerNews(rec, offer)
 		}
-		return "Offer declined"
+		return "You declined the " + string(offer) + " offer"
 	}
 	then, settle, err := p.s.rematchAllowance(c, offer, accept, announce(o, news))
 	if err != nil {
@@ -153,6 +154,7 @@ func (p *pages) answer(c echo.Context, id string, o *views.Options) error {
 		var next string
 		p.s.games.View(c.Request().Context(), id, "", func(rec *games.Record, _ games.Seats) { next = rec.Rematch })
 		if next != "" {
+			o.Flip = false // a flip was this game's view
 			return p.moveTo(c, next, *o)
 		}
 	}
@@ -162,7 +164,7 @@ func (p *pages) answer(c echo.Context, id string, o *views.Options) error {
 // offerNews says what an offer did, for the live announcement.
 func offerNews(rec *games.Record, offer games.Offer) string {
 	if out := rec.Game.Outcome(); out.Over() && offer == games.OfferDraw {
-		return views.Banner(out)
+		return views.GameBanner(rec.Game)
 	}
 	switch {
 	case offer == games.OfferRematch && rec.Rematch != "":
@@ -175,14 +177,13 @@ func offerNews(rec *games.Record, offer games.Offer) string {
 
 // table describes a game between two players for the viewer holding
 // seats: nil for a hot-seat game.
-func (p *pages) table(c echo.Context, rec *games.Record, seats games.Seats) *views.Table {
+func (p *pages) table(c echo.Context, rec *games.Record, seats games.Seats, presence games.Presence) *views.Table {
 	if rec.Mode != games.Invite {
 		return nil
 	}
-	now := p.s.now()
-	presence := p.s.games.Presence(rec.ID)
 	t := &views.Table{
 		Offers:     rec.Offers,
+		Declined:   rec.Declined,
 		Spectators: presence.Spectators,
 		OfferURL:   templ.SafeURL(gamePath(rec.ID) + "/offer"),
 		AnswerURL:  templ.SafeURL(gamePath(rec.ID) + "/answer"),
@@ -194,33 +195,58 @@ func (p *pages) table(c echo.Context, rec *games.Record, seats games.Seats) *vie
 	if rec.Rematch != "" {
 		t.RematchURL = gamePath(rec.Rematch)
 	}
-	var clock games.ClockView
 	if rec.Clock != nil {
 		t.Clocked, t.TimeControl = true, rec.Clock.Control.String()
-		clock = rec.Clock.At(now)
 	}
 	t.Rated = rec.Rated
-	for _, side := range []rules.Color{rules.White, rules.Black} {
-		e := rec.Entrant(side)
-		pl := views.Player{
-			Side:      side.String(),
-			Name:      side.Name(),
-			Player:    e.Name,
-			Rating:    e.RatingText(),
-			Seated:    rec.Holder(side) != "",
-			You:       seats.Has(side),
-			Connected: side == rules.White && presence.White || side == rules.Black && presence.Black,
+	return t
+}
+
+// players describes who plays each side of the game rec holds, for the
+// viewer holding seats, as the strips show them at now: the computer and
+// its level, a player of a game between two players (and whether they
+// are online), an imported game's tags, or at one board the sides'
+// names; and each side's clock.
+func players(rec *games.Record, seats games.Seats, now time.Time, presence games.Presence) [2]views.Player {
+	tags := [2]views.SideNames{}
+	tags[0], tags[1] = views.TagNames(rec.Game)
+	var clock games.ClockView
+	if rec.Clock != nil {
+		clock = rec.Clock.At(now)
+	}
+	actor := rec.Game.Turn().Actor
+	var out [2]views.Player
+	for i, side := range []rules.Color{rules.White, rules.Black} {
+		pl := views.Player{Side: side, Name: tags[i].Name, Title: tags[i].Title, Rating: tags[i].Rating}
+		switch {
+		case rec.Bot != nil && rec.Bot.Color == side:
+			pl = views.Player{Side: side, Name: "Computer · level " + strconv.Itoa(rec.Bot.Level)}
+		case rec.Mode == games.Invite:
+			e := rec.Entrant(side)
+			pl = views.Player{Side: side, Name: e.Name, Profile: e.Named(), Rating: e.Rating, Provisional: e.Provisional, You: seats.Has(side), Presence: true, Seated: rec.Holder(side) != ""}
+			pl.Connected = side == rules.White && presence.White || side == rules.Black && presence.Black
+			switch {
+			case !pl.Seated:
+				pl.Name = "Waiting for a player"
+			case pl.Name == "":
+				pl.Name = "Anonymous"
+			}
+		case rec.Mode == games.BotGame:
+			pl = views.Player{Side: side, Name: "Anonymous", You: seats.Has(side)}
 		}
-		if t.Clocked {
+		if rec.Clock != nil {
 			left := clock.White
 			if side == rules.Black {
 				left = clock.Black
 			}
-			pl.ClockMS, pl.Clock, pl.Running = left.Milliseconds(), views.ClockText(left.Milliseconds()), clock.Running == side
+			pl.Clock = views.NewClockFace(left.Milliseconds(), clock.Running == side)
+			if clock.Waiting && side == actor {
+				pl.Clock.FirstMS = clock.First.Milliseconds()
+			}
 		}
-		t.Players = append(t.Players, pl)
+		out[i] = pl
 	}
-	return t
+	return out
 }
 
 // events streams game id's changes to its page: event "change" (id: the

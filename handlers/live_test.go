@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"slices"
 	"strings"
 	"testing"
 
@@ -96,7 +97,7 @@ func TestInviteSeatsOnPages(t *testing.T) {
 	// White waits: the page reloads itself without JavaScript, and offers
 	// no board to act on.
 	w := white.get(gamePath(id))
-	if !refreshes(w) || len(actingForms(w, id)) != 2 { // only resign (its action and hx-post)
+	if !refreshes(w) || !slices.Equal(actingForms(w, id), []string{"action=" + gamePath(id) + "/abort", "hx-post=" + gamePath(id) + "/abort"}) { // only abort: no side has acted
 		t.Fatalf("White's waiting page: refresh %v, acting forms %v", refreshes(w), actingForms(w, id))
 	}
 	if w.Find("[data-invite-link]").Length() != 0 {
@@ -209,7 +210,7 @@ func TestOffersOnPages(t *testing.T) {
 		t.Fatal("the opponent is not asked to accept the takeback")
 	}
 	d = black.post(gamePath(id)+"/answer", vals("offer", "takeback", "accept", "yes"))
-	if !strings.Contains(text(d, "#status"), "Ply 2") {
+	if shownPly(d) != "2" {
 		t.Fatalf("after the takeback: %q", text(d, "#status"))
 	}
 

@@ -76,12 +76,12 @@ func TestLobbyWithoutScripts(t *testing.T) {
 	a, b := ann.get(gamePath(game)), bob.get(gamePath(game))
 	for who, d := range map[string]*goquery.Document{"Ann": a, "Bob": b} {
 		names := d.Find("[data-player-name]").Map(func(_ int, s *goquery.Selection) string { return s.AttrOr("data-player-name", "") })
-		if strings.Join(names, " ") != "Ann Bob" || d.Find("#table .rating").Length() != 2 || !strings.Contains(text(d, ".table-kind"), "Rated 5+3") {
-			t.Errorf("%s's page names %q, %d ratings, %q", who, names, d.Find("#table .rating").Length(), text(d, ".table-kind"))
+		if strings.Join(names, " ") != "Ann Bob" || d.Find("[data-player] .rating").Length() != 2 || !strings.Contains(text(d, ".table-kind"), "Rated 5+3") {
+			t.Errorf("%s's page names %q, %d ratings, %q", who, names, d.Find("[data-player] .rating").Length(), text(d, ".table-kind"))
 		}
 	}
-	if text(a, "li.player.you .player-name") == text(b, "li.player.you .player-name") || !strings.Contains(text(a, "li.player.you"), "White") {
-		t.Errorf("both on one side: %q and %q", text(a, "li.player.you"), text(b, "li.player.you"))
+	if sa, sb := a.Find(".strip.you").AttrOr("data-player", ""), b.Find(".strip.you").AttrOr("data-player", ""); sa != "white" || sb != "black" {
+		t.Errorf("Ann's seat %q, Bob's %q: want white and black", sa, sb)
 	}
 	// Accepted once: gone from the lobby.
 	rec = bob.do(http.MethodPost, "/lobby/accept", vals("seek", id), false)

@@ -45,6 +45,11 @@ func (s *Server) pageRoutes(e *echo.Echo) {
 	e.POST("/g/:id/undo", p.onGame(p.undo))
 	e.POST("/g/:id/resign", p.onGame(p.resign))
 	e.POST("/g/:id/draw", p.onGame(p.draw))
+	e.POST("/g/:id/abort", p.onGame(p.abort))
+	get("/g/:id/view/:index", p.view)
+	get("/new", p.startPage)
+	get("/rules", p.rulesPage)
+	get("/rules/en", p.rulesPage)
 	e.POST("/g/:id/hide", p.hide)
 	p.liveRoutes(e)
 	p.accountRoutes(e)
@@ -98,8 +103,9 @@ func (p *pages) onGame(h func(c echo.Context, id string, o *views.Options) error
 }
 
 // options reads the form (or query) and the view choices: those the
-// settings cookie remembers, and a flip or auto the request carries,
-// which are remembered in turn.
+// settings cookie remembers, an auto-flip the request carries, which is
+// remembered in turn, and a flip, which is the page's alone (a view of
+// one game: its links and forms carry it, no other game's do).
 func (p *pages) options(c echo.Context) (views.Options, error) {
 	o := views.NoSelection()
 	if err := c.Request().ParseForm(); err != nil {
@@ -107,14 +113,13 @@ func (p *pages) options(c echo.Context) (views.Options, error) {
 	}
 	readSettings(c, &o)
 	f := c.Request().Form
-	was := o
-	for _, name := range []string{"flip", "auto"} {
-		if v := f.Get(name); v == "0" || v == "1" {
-			applySettings(url.Values{name: {v}}, &o)
+	o.Flip = f.Get("flip") == "1"
+	if v := f.Get("auto"); v == "0" || v == "1" {
+		was := o.Auto
+		applySettings(url.Values{"auto": {v}}, &o)
+		if o.Auto != was {
+			p.s.writeSettings(c, o)
 		}
-	}
-	if o.Flip != was.Flip || o.Auto != was.Auto {
-		p.s.writeSettings(c, o)
 	}
 	return o, nil
 }

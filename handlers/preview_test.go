@@ -32,8 +32,8 @@ func TestLinkPreviews(t *testing.T) {
 		title string
 		url   string
 	}{
-		{"game page", d, "Ply 4 · Black to move — d7→d5 is banned", "https://chess.example.com" + c.page()},
-		{"history view", c.get(c.page() + "/history/2"), "After ply 2: White played e4", "https://chess.example.com" + c.page() + "/history/2"},
+		{"game page", d, "Move 1 · Black to move — d7→d5 is banned", "https://chess.example.com" + c.page()},
+		{"history view", c.get(c.page() + "/history/2"), "Move 1 · White played e4", "https://chess.example.com" + c.page() + "/history/2"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := meta(tc.doc, "og:title"); got != tc.title || meta(tc.doc, "twitter:title") != tc.title {
@@ -42,7 +42,7 @@ func TestLinkPreviews(t *testing.T) {
 			if got := meta(tc.doc, "og:url"); got != tc.url {
 				t.Errorf("og:url %q, want %q", got, tc.url)
 			}
-			if got := meta(tc.doc, "og:description"); got != "Ban Chess · White vs Black · in play at ply 4" {
+			if got := meta(tc.doc, "og:description"); got != "Ban Chess · White vs Black · in play, move 1" {
 				t.Errorf("og:description %q", got)
 			}
 			img := meta(tc.doc, "og:image")

@@ -41,6 +41,7 @@ func renderIn(c echo.Context, status int, t templ.Component, size int) error {
 		// answer may still reach the client: render it all the same.
 		ctx = context.WithoutCancel(ctx)
 	}
+	ctx = views.WithLook(ctx, lookOf(c))
 	if err := t.Render(ctx, &buf); err != nil {
 		return fmt.Errorf("render: %w", err)
 	}
@@ -111,12 +112,17 @@ func (p *pages) respond(c echo.Context, id string, o views.Options, status int, 
 // a game (the page, its fragments, its deltas, its history views) is
 // built on it. Call it under the game's lock (in a games.ViewFunc).
 func (p *pages) gameInfo(c echo.Context, rec *games.Record, seats games.Seats, o views.Options) views.Info {
+	var presence games.Presence
+	if rec.Mode == games.Invite {
+		presence = p.s.games.Presence(rec.ID)
+	}
 	info := views.Info{
 		Site:     p.s.site(c),
 		ID:       rec.ID,
 		Revision: rec.Revision,
 		Perm:     rec.Permissions(seats),
-		Table:    p.table(c, rec, seats),
+		Players:  players(rec, seats, p.s.now(), presence),
+		Table:    p.table(c, rec, seats, presence),
 		Bot:      rec.Bot,
 	}
 	if o.Export {
@@ -164,12 +170,19 @@ func (p *pages) moveTo(c echo.Context, id string, o views.Options, query ...stri
 }
 
 // created moves the browser to game id, which it just started from g,
-// with g's notices. With atStart, a game with plies opens at its start,
-// read-only.
+// with g's notices, seen from the side the player's seat gives (a flip
+// is a view of one game). With atStart, a game with plies opens at its
+// start, read-only.
 func (p *pages) created(c echo.Context, id string, o views.Options, g *rules.Game, atStart bool) error {
 	notice := notices(g)
 	o.Notice = noticeText(notice)
 	o.Sel, o.PromoTo = rules.NoSquare, rules.NoSquare
+	if c.Request().Method != http.MethodGet {
+		// A form posted from another game's page carries that page's
+		// flip, which was a view of that game; a link that opens a game
+		// (GET /?fen=…&flip=1) asks for its own.
+		o.Flip = false
+	}
 	if !atStart || g.Ply() == g.StartPly() {
 		return p.moveTo(c, id, o, "notice", notice)
 	}
@@ -228,19 +241,25 @@ func (s *Server) gameLinks(ctx context.Context, cred games.Credential, current s
 		return nil
 	}
 	links := make([]views.GameLink, 0, len(list))
+	me, err := s.games.Identify(ctx, cred)
+	if err != nil {
+		s.log.ErrorContext(ctx, "identifying the browser's player", "err", err)
+	}
+	holder := me.ID
 	for _, sum := range list {
 		name := sum.Variant
 		if v, err := s.games.Variant(sum.Variant); err == nil {
 			name = v.Name()
 		}
-		placement, _, _ := strings.Cut(sum.FEN, " ")
+		placement, fields, _ := strings.Cut(sum.FEN, " ")
 		link := views.GameLink{
-			URL:     gamePath(sum.ID),
-			HideURL: gamePath(sum.ID) + "/hide",
-			Title:   fmt.Sprintf("%s · ply %d", name, sum.Ply),
-			Status:  summaryStatus(sum),
-			FEN:     sum.FEN,
-			Board:   placement,
+			URL:      gamePath(sum.ID),
+			HideURL:  gamePath(sum.ID) + "/hide",
+			Title:    name + " · move " + fullmove(fields),
+			Status:   summaryStatus(sum),
+			FEN:      sum.FEN,
+			Board:    placement,
+			Opponent: opponent(sum, holder),
 		}
 		if sum.ID == current {
 			// The page itself shows this game, and htmx plies do not
@@ -252,9 +271,45 @@ func (s *Server) gameLinks(ctx context.Context, cred games.Credential, current s
 	return links
 }
 
+// fullmove is the fullmove number among a FEN's fields after the
+// placement ("w KQkq - 0 12 …": "12"), "1" where there is none.
+func fullmove(fields string) string {
+	f := strings.Fields(fields)
+	if len(f) < 5 {
+		return "1"
+	}
+	return f[4]
+}
+
+// opponent says whom a listed game of holder's is against: "vs
+// Computer · level 3", "vs Ann", "vs Anonymous", "waiting for a player", or "on
+// this device" for a game whose seats holder holds both.
+func opponent(s games.Summary, holder string) string {
+	switch {
+	case s.Bot != nil:
+		return "vs Computer · level " + strconv.Itoa(s.Bot.Level)
+	case s.Mode != games.Invite:
+		return "on this device"
+	}
+	other, e := s.Black, s.BlackPlayer
+	if s.Black == holder {
+		other, e = s.White, s.WhitePlayer
+	}
+	switch {
+	case other == "":
+		return "waiting for a player"
+	case e.Named():
+		return "vs " + e.Name
+	}
+	return "vs Anonymous"
+}
+
 // summaryStatus says where a listed game stands: "White to ban", "1-0".
 func summaryStatus(s games.Summary) string {
-	if s.Phase == "over" {
+	switch {
+	case s.Phase == "over" && s.Result == "*":
+		return "Aborted"
+	case s.Phase == "over":
 		return "Finished, " + s.Result
 	}
 	c, err := rules.ParseColor(s.Actor)

@@ -38,7 +38,7 @@ func actingForms(d *goquery.Document, id string) []string {
 			if !ok {
 				continue
 			}
-			for _, act := range []string{"ply", "undo", "resign", "draw"} {
+			for _, act := range []string{"ply", "undo", "resign", "draw", "abort"} {
 				if v == gamePath(id)+"/"+act {
 					found = append(found, a+"="+v)
 				}
@@ -101,7 +101,7 @@ func TestTabsKeepTheirGames(t *testing.T) {
 					}
 					got = first.get(rec.Header().Get("Location"))
 				}
-				if first.id != a || !strings.Contains(text(got, "#status"), "Ply 3 · White bans a Black move") || !strings.Contains(text(got, "#history"), "d4") {
+				if first.id != a || !strings.Contains(text(got, "#status"), "Move 1 · White bans a Black move") || !strings.Contains(text(got, "#history"), "d4") {
 					t.Errorf("the first tab's game after its ply: %s %q", first.id, text(got, "#status"))
 				}
 				if !bytes.Equal(first.apiState(b), bBefore) {
@@ -221,7 +221,7 @@ func TestWatchLink(t *testing.T) {
 	if list := gameLinks(player.get(gamePath(theirs))); len(list) != 1 || list[0] != gamePath(theirs) {
 		t.Errorf("the other browser's games: %v", list)
 	}
-	if d := owner.post(gamePath(id)+"/ply", vals("text", "d4", "ply", "2")); !strings.Contains(text(d, "#status"), "Ply 3") {
+	if d := owner.post(gamePath(id)+"/ply", vals("text", "d4", "ply", "2")); shownPly(d) != "3" {
 		t.Errorf("the owner after the watchers: %q", text(d, "#status"))
 	}
 }
@@ -271,7 +271,7 @@ func TestGameList(t *testing.T) {
 	}
 	// b is still there, and still the browser's to play.
 	d = c.get(gamePath(b))
-	if !strings.Contains(text(d, "#status"), "Ply 2 · Black to move") || len(actingForms(d, b)) == 0 || d.Find("#watching").Length() != 0 {
+	if !strings.Contains(text(d, "#status"), "Move 1 · Black to move") || len(actingForms(d, b)) == 0 || d.Find("#watching").Length() != 0 {
 		t.Errorf("the hidden game: %q, forms %v", text(d, "#status"), actingForms(d, b))
 	}
 	if list := gameLinks(d); len(list) != 1 || list[0] != gamePath(a) {
@@ -337,18 +337,18 @@ func TestLegacyCookie(t *testing.T) {
 		t.Fatalf("no credential: %+v", ck)
 	}
 	d := c.get(c.page())
-	if !strings.Contains(text(d, "#status"), "Ply 2 · White to move") || d.Find("#watching").Length() != 0 || len(actingForms(d, id)) == 0 {
+	if !strings.Contains(text(d, "#status"), "Move 1 · White to move") || d.Find("#watching").Length() != 0 || len(actingForms(d, id)) == 0 {
 		t.Fatalf("the claimed game: %q, forms %v", text(d, "#status"), actingForms(d, id))
 	}
 	if list := gameLinks(d); len(list) != 1 || list[0] != gamePath(id) {
 		t.Errorf("games %v", list)
 	}
 	d = c.post(c.path("ply"), vals("text", "d4", "ply", "2"))
-	if !strings.Contains(text(d, "#status"), "Ply 3") || c.id != id {
+	if shownPly(d) != "3" || c.id != id {
 		t.Errorf("playing the claimed game: %q", text(d, "#status"))
 	}
 	d = c.post(c.path("undo"), vals())
-	if !strings.Contains(text(d, "#status"), "Ply 2") {
+	if shownPly(d) != "2" {
 		t.Errorf("undo in the claimed game: %q", text(d, "#status"))
 	}
 
@@ -387,7 +387,7 @@ func TestLegacyCookie(t *testing.T) {
 	for _, v := range []string{"no-such-game", strings.Repeat("x", 100), "../" + id} {
 		gone := newClientOn(t, e)
 		gone.jar[legacyCookie] = &http.Cookie{Name: legacyCookie, Value: v}
-		if d := gone.start(); gone.jar[legacyCookie] != nil || gone.player() == nil || gone.id == id || !strings.Contains(text(d, "#status"), "Ply 1") {
+		if d := gone.start(); gone.jar[legacyCookie] != nil || gone.player() == nil || gone.id == id || shownPly(d) != "1" {
 			t.Errorf("old cookie %q: %q on %s, old cookie %v", v, text(d, "#status"), gone.id, gone.jar[legacyCookie])
 		}
 	}

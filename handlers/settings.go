@@ -11,8 +11,9 @@ import (
 	"github.com/banchess/banchess/views"
 )
 
-// settingsCookie keeps the viewer's view choices — orientation, auto-flip,
-// sound, board size — for every game and link. It is not HttpOnly: the
+// settingsCookie keeps the viewer's view choices — auto-flip, sound,
+// board size, board colours and pieces — for every game and link (not
+// the orientation: a flip is one game's). It is not HttpOnly: the
 // board script changes it at once, and the server reads it to render the
 // page, so the choices hold without JavaScript too. It is a preference,
 // never a credential.
@@ -42,9 +43,15 @@ func applySettings(v url.Values, o *views.Options) {
 			*dst = vals[len(vals)-1] == on
 		}
 	}
-	flag("flip", &o.Flip, "1")
 	flag("auto", &o.Auto, "1")
 	flag("sound", &o.Mute, "0")
+	if vals := v["board"]; len(vals) > 0 {
+		o.Look.Board = vals[len(vals)-1]
+	}
+	if vals := v["pieces"]; len(vals) > 0 {
+		o.Look.Pieces = vals[len(vals)-1]
+	}
+	o.Look = o.Look.Valid()
 	if vals := v["size"]; len(vals) > 0 {
 		if n, err := strconv.Atoi(vals[len(vals)-1]); err == nil {
 			o.Size = n
@@ -56,8 +63,9 @@ func applySettings(v url.Values, o *views.Options) {
 // writeSettings remembers o's view choices in the settings cookie.
 func (s *Server) writeSettings(c echo.Context, o views.Options) {
 	v := url.Values{}
-	v.Set("flip", boolDigit(o.Flip))
 	v.Set("auto", boolDigit(o.Auto))
+	v.Set("board", o.Look.Board)
+	v.Set("pieces", o.Look.Pieces)
 	v.Set("sound", boolDigit(!o.Mute))
 	v.Set("size", strconv.Itoa(o.BoardSize()))
 	c.SetCookie(&http.Cookie{
@@ -92,4 +100,11 @@ func (p *pages) saveSettings(c echo.Context) error {
 		back = gamePath(id)
 	}
 	return c.Redirect(http.StatusSeeOther, back)
+}
+
+// lookOf is the viewer's look, as the settings cookie keeps it.
+func lookOf(c echo.Context) views.Look {
+	var o views.Options
+	readSettings(c, &o)
+	return o.Look.Valid()
 }

@@ -32,17 +32,20 @@ func TestFourthVariant(t *testing.T) {
 	c := newClientOn(t, e)
 	all := []string{"ban", "classic", "en", "nofifty"}
 	d := c.post("/new", url.Values{"variant": {"classic"}})
+	start := c.get("/new")
 	for _, tc := range []struct {
-		list, sel string
-		want      []string
+		list string
+		d    *goquery.Document
+		sel  string
+		want []string
 	}{
-		{"new game", ".new-game button[name=variant]", all},
-		{"play a friend", ".invite-form:not(.bot-form) select[name=variant] option", all},
-		{"import", "#import select[name=variant] option", append([]string{""}, all...)},
-		{"play the computer", ".bot-form select[name=variant] option", []string{"ban", "classic"}},
-		{"play from here", "#branch button[name=variant]", []string{"ban", "classic", "nofifty"}},
+		{"new game", start, ".new-game button[name=variant]", all},
+		{"play a friend", start, ".invite-form:not(.bot-form) select[name=variant] option", all},
+		{"import", start, "#import select[name=variant] option", append([]string{""}, all...)},
+		{"play the computer", start, ".bot-form select[name=variant] option", []string{"ban", "classic"}},
+		{"play from here", d, "#branch button[name=variant]", []string{"ban", "classic", "nofifty"}},
 	} {
-		if got := values(d, tc.sel); !slices.Equal(got, tc.want) {
+		if got := values(tc.d, tc.sel); !slices.Equal(got, tc.want) {
 			t.Errorf("%s: %v, want %v", tc.list, got, tc.want)
 		}
 	}

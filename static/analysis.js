@@ -6,7 +6,8 @@
 // the best action as an arrow on the board itself. It follows the
 // position shown: after a ply here, a live opponent's or the computer's
 // (htmx swaps in what changed, and #status's data-ply with it), and while
-// stepping through the history. The choice is remembered (localStorage),
+// stepping through the history — in place on the game's page, where the
+// earlier position is #view-board (static/steps.js), or on a history view. The choice is remembered (localStorage),
 // and so are the last answers, for this page: stepping back to a position
 // analysed already shows it at once, without asking the engine again.
 // Without this file the Analyse links lead to the analysis page instead,
@@ -41,15 +42,22 @@
   // with that position's FEN after a "#" (a takeback can bring back a ply
   // number with another position), or "" when the game is over.
   function position(toggle) {
-    var st = $("status"), fen = $("fen");
+    var st = $("status"), fen = $("fen") ? $("fen").value : "", view = $("view-board");
     if (!st) return "";
     var ply = toggle.dataset.viewPly;
-    if (!ply) {
+    if (view) { // an earlier position, shown in place
+      ply = view.dataset.viewPly;
+      fen = view.dataset.fen;
+    } else if (!ply) {
       if (st.dataset.phase === "over") return "";
       ply = st.dataset.ply;
     }
-    return toggle.dataset.url + "?panel=1&ply=" + encodeURIComponent(ply) + "#" + (fen ? fen.value : "");
+    return toggle.dataset.url + "?panel=1&ply=" + encodeURIComponent(ply) + "#" + fen;
   }
+
+  // shownBoard is the board the page shows: an earlier position in place
+  // (#view-board), or the game's own.
+  function shownBoard() { return $("view-board") || $("board"); }
 
   function stop() {
     clearTimeout(timer);
@@ -66,7 +74,7 @@
     toggle.setAttribute("aria-pressed", active ? "true" : "false");
     panel.hidden = !active;
     if (!active) { stop(); wanted = ""; arrow(null); return; }
-    var board = $("board");
+    var board = shownBoard();
     panel.classList.toggle("flipped", !!board && board.classList.contains("flipped"));
     if ($("status") && $("status").dataset.engine === "locked") { // a game between two players, until it ends
       stop();
@@ -163,7 +171,7 @@
   // arrow draws the best action over the board's squares (an SVG like the
   // ban's, #ban-arrow), or takes it away (a null a).
   function arrow(a) {
-    var form = $("board"), b = form && form.querySelector(".board");
+    var form = shownBoard(), b = form && form.querySelector(".board");
     var svg = $("analysis-arrow-board");
     if (!a || !b) {
       if (svg) svg.remove();
@@ -214,5 +222,6 @@
   document.addEventListener("DOMContentLoaded", update);
   document.addEventListener("htmx:afterSwap", update);
   document.addEventListener("htmx:afterSettle", update);
+  document.addEventListener("banchess:shown", update); // steps.js showed another position in place
   window.addEventListener("pageshow", update);
 })();

@@ -126,11 +126,51 @@
   function settle() {
     initBoard();
     refreshExport();
+    reopen();
     var status = document.getElementById("status");
     if (status && status.dataset.title) document.title = status.dataset.title;
     sound(status);
+    offerNews();
     followHistory();
     fit();
+  }
+
+  // playSound plays one of the sounds, unless they are switched off.
+  function playSound(name) {
+    if (settings().get("sound") === "0") return;
+    var a = new Audio("/static/sounds/" + name + ".wav?v=" + asset);
+    a.volume = 0.6;
+    var p = a.play();
+    if (p && p.catch) p.catch(function () {});
+  }
+
+  // offerNews sounds when an offer of the opponent's, or the news that
+  // they declined one's own, comes into the page (the page says it to a
+  // screen reader: role alert or status). Not at the page's start.
+  var offersSeen = null, offersGame = "";
+  function offerNews() {
+    var now = [];
+    document.querySelectorAll("[data-offer-incoming], [data-offer-declined]").forEach(function (el) {
+      now.push((el.dataset.offerIncoming ? "in:" : "declined:") + (el.dataset.offerIncoming || el.dataset.offerDeclined));
+    });
+    var here = location.pathname;
+    if (offersSeen !== null && here === offersGame && now.some(function (k) { return offersSeen.indexOf(k) < 0; })) playSound("offer");
+    offersSeen = now;
+    offersGame = here;
+  }
+
+  // Open confirmations and folded panels stay open across a swap that
+  // replaces them (a live ply replaces the game's actions).
+  var opened = [];
+  function remember() {
+    opened = Array.prototype.map.call(document.querySelectorAll("#game details[open][id]"), function (d) { return d.id; });
+  }
+  function reopen() {
+    opened.forEach(function (id) {
+      var d = document.getElementById(id);
+      if (d && !d.open) d.open = true;
+    });
+    opened = [];
   }
 
   // refreshExport asks again for the PGN and share link the page shows,
@@ -171,49 +211,57 @@
     var play = lastPly !== null && here === lastGame && ply > lastPly && status.dataset.sound;
     lastPly = ply;
     lastGame = here;
-    if (!play || settings().get("sound") === "0") return;
-    var a = new Audio("/static/sounds/" + status.dataset.sound + ".wav?v=" + asset);
-    a.volume = 0.6;
-    var p = a.play();
-    if (p && p.catch) p.catch(function () {});
+    if (play) playSound(status.dataset.sound);
   }
 
-  // followHistory scrolls the history to the ply shown, or the last one.
+  // followHistory scrolls the move list, not the page, to keep the ply
+  // shown (aria-current) in sight, or to its end.
   function followHistory() {
     var list = document.getElementById("history");
     if (!list) return;
-    var cur = list.querySelector("a.current");
-    if (cur) {
-      list.scrollTop = cur.offsetTop - list.offsetTop - list.clientHeight / 2;
-    } else {
+    var cur = list.querySelector('[aria-current="step"]');
+    if (!cur) {
       list.scrollTop = list.scrollHeight;
+      return;
+    }
+    var row = cur.closest("li") || cur;
+    var top = row.offsetTop; // the list is positioned (style.css): its rows' offsets are within it
+    if (top < list.scrollTop) {
+      list.scrollTop = top;
+    } else if (top + row.offsetHeight > list.scrollTop + list.clientHeight) {
+      list.scrollTop = top + row.offsetHeight - list.clientHeight;
     }
   }
 
   // fit makes the board the largest square that fits the window with the
-  // status above it and, when the panels go below, the controls too.
+  // players' strips above and below it, beside the side column on a wide
+  // window (below it on a narrow one, where the side column follows).
   function fit() {
     var g = game(), wrap = g && g.querySelector(".board-wrap");
     if (!wrap) return;
     var cs = getComputedStyle(g);
-    var wide = cs.gridTemplateColumns.trim().split(/\s+/).length > 1; // the panels beside the board
+    var wide = cs.gridTemplateColumns.trim().split(/\s+/).length > 1; // the side column beside the board
     var gap = parseFloat(cs.columnGap) || 16;
     var w = g.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
-    var below = 12;
     if (wide) {
       var side = g.querySelector(".side");
       w -= (side ? side.getBoundingClientRect().width : 360) + gap;
-    } else {
-      var panel = g.querySelector(".play-panel");
-      if (panel) below += panel.getBoundingClientRect().height + (parseFloat(cs.rowGap) || 8);
     }
+    // What the board's column holds besides the board: the strips, an
+    // imported game's heading.
+    var play = wrap.parentElement, other = 0;
+    Array.prototype.forEach.call(play.children, function (el) {
+      if (el !== wrap) other += el.getBoundingClientRect().height;
+    });
     // EN-Chess's x squares stand in margins above and below the board,
     // which pass through the wrap: the board and both margins must fit.
     var b = wrap.querySelector(".board") || wrap, bs = getComputedStyle(b);
     var r = b.getBoundingClientRect();
     var mt = parseFloat(bs.marginTop) || 0, mb = parseFloat(bs.marginBottom) || 0;
     var tall = r.width ? 1 + (mt + mb) / r.width : 1;
-    var size = Math.min(w - 8, (window.innerHeight - (r.top + window.scrollY - mt) - below) / tall);
+    var top = play.getBoundingClientRect().top + window.scrollY;
+    var avail = window.innerHeight - top - other - (parseFloat(cs.paddingBottom) || 8) - 8;
+    var size = Math.min(w - 8, avail / tall);
     size = Math.max(192, Math.floor(size / 8) * 8);
     root.style.setProperty("--fit-js", size + "px");
   }
@@ -259,6 +307,17 @@
   document.addEventListener("click", function (ev) {
     var t = ev.target;
     if (!t.closest) return;
+    var no = t.closest("[data-close-confirm]");
+    if (no) {
+      ev.preventDefault();
+      var d = no.closest("details");
+      if (d) {
+        d.open = false;
+        var s = d.querySelector("summary");
+        if (s) s.focus();
+      }
+      return;
+    }
     var c = t.closest("[data-copy]");
     if (c) {
       ev.preventDefault();
@@ -281,6 +340,13 @@
   document.addEventListener("keydown", function (ev) {
     var t = ev.target;
     if (!t.closest) return;
+    var confirm = t.closest("details[data-confirm][open]");
+    if (confirm && ev.key === "Escape") { // Escape answers no
+      ev.preventDefault();
+      confirm.open = false;
+      confirm.querySelector("summary").focus();
+      return;
+    }
     var layer = document.querySelector(".promo-layer");
     if (layer && ev.key === "Escape") {
       ev.preventDefault();
@@ -399,6 +465,14 @@
       setSize(ev.target.value);
       fit();
     }
+    if (s === "board" || s === "pieces") { // the body's class draws every board (style.css)
+      var body = document.body, v = ev.target.value;
+      Array.prototype.slice.call(body.classList).forEach(function (c) {
+        if (c.indexOf(s + "-") === 0) body.classList.remove(c);
+      });
+      body.classList.add(s + "-" + v);
+      saveSetting(s, v);
+    }
   });
 
   document.addEventListener("htmx:beforeRequest", function () {
@@ -410,6 +484,7 @@
   // picked, a refusal or notice, the promotion picker go before it lands.
   document.addEventListener("htmx:beforeSwap", function (ev) {
     if (!ev.detail.shouldSwap || !ev.detail.target || ev.detail.target.id !== "game") return;
+    remember();
     var form = board();
     if (form) clear(form);
     document.querySelectorAll("#notes #error, #notes #notice, #promotion-slot > *").forEach(function (el) { el.remove(); });
@@ -422,6 +497,7 @@
   document.addEventListener("htmx:afterSwap", settle); // in the swap's own task: no click lands between
   document.addEventListener("htmx:afterSettle", settle);
   document.addEventListener("htmx:load", settle);
+  document.addEventListener("banchess:shown", followHistory); // steps.js showed another position in place
   window.addEventListener("resize", fit);
   settle();
 })();

@@ -71,9 +71,12 @@
   function presence(p) {
     ["white", "black"].forEach(function (side) {
       var el = document.querySelector('[data-player="' + side + '"] .presence');
-      if (!el || el.textContent.trim() === "waiting for a player") return;
+      if (!el || el.title === "waiting for a player") return;
+      var said = p[side] ? "online" : "offline";
       el.dataset.connected = String(p[side]);
-      el.textContent = p[side] ? "online" : "offline";
+      el.title = said;
+      var sr = el.querySelector(".sr-only");
+      if (sr) sr.textContent = said;
     });
     var sp = document.querySelector("[data-spectators]");
     if (sp) {
@@ -100,6 +103,12 @@
       var left = Number(el.dataset.ms) - (now - seen.get(el));
       el.textContent = clockText(left);
       el.classList.toggle("low", left < 20000);
+    });
+    // The time left for a side's first action, before the game is aborted.
+    document.querySelectorAll("[data-first-ms]").forEach(function (el) {
+      if (!seen.has(el)) seen.set(el, now);
+      var left = Math.max(0, Number(el.dataset.firstMs) - (now - seen.get(el)));
+      el.textContent = el.textContent.replace(/^\d+/, String(Math.ceil(left / 1000)));
     });
   }
 

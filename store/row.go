@@ -167,17 +167,25 @@ func scanRecord(id string, scan func(dest ...any) error, noRows error) (rec *gam
 
 // summaryColumns are what a list of games reads of each row, in the order
 // scanSummary takes them.
-const summaryColumns = `id, variant, fen, ply, actor, phase, result, created_at, updated_at`
+const summaryColumns = `id, variant, fen, ply, actor, phase, result, created_at, updated_at, mode, white, black, table_state`
 
 // scanSummary reads a game's summary with scan, which reads summaryColumns
 // of its row.
 func scanSummary(scan func(dest ...any) error) (games.Summary, error) {
 	var sum games.Summary
 	var created, updated int64
-	if err := scan(&sum.ID, &sum.Variant, &sum.FEN, &sum.Ply, &sum.Actor, &sum.Phase, &sum.Result, &created, &updated); err != nil {
+	var mode, table string
+	if err := scan(&sum.ID, &sum.Variant, &sum.FEN, &sum.Ply, &sum.Actor, &sum.Phase, &sum.Result, &created, &updated, &mode, &sum.White, &sum.Black, &table); err != nil {
 		return games.Summary{}, err
 	}
-	sum.Created, sum.Updated = time.Unix(created, 0), time.UnixMilli(updated)
+	sum.Created, sum.Updated, sum.Mode = time.Unix(created, 0), time.UnixMilli(updated), games.Mode(mode)
+	if table != "" {
+		var t games.Table
+		if err := json.Unmarshal([]byte(table), &t); err != nil {
+			return games.Summary{}, fmt.Errorf("decoding game %q's table: %w", trimID(sum.ID), err)
+		}
+		sum.Bot, sum.WhitePlayer, sum.BlackPlayer = t.Bot, t.WhitePlayer, t.BlackPlayer
+	}
 	return sum, nil
 }
 

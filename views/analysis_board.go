@@ -3,6 +3,7 @@ package views
 import (
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/banchess/banchess/rules"
 )
@@ -76,4 +77,77 @@ func Count(n int64) string {
 		b = append(b, s[i])
 	}
 	return string(b)
+}
+
+// EvalText writes an evaluation, score in centipawns (or mate in plies,
+// 0 for none) for actor, the side to act, from White's side: "+0.30"
+// (good for White), "-1.20", "#3" (White mates in 3 plies), "#-2" (Black
+// mates in 2); and in words ("White mates in 3 plies", "+0.30: White is
+// better").
+func EvalText(actor rules.Color, score, mate int) (short, words string) {
+	if mate != 0 {
+		winner, n := actor, mate
+		if mate < 0 {
+			winner, n = actor.Other(), -mate
+		}
+		short = "#" + strconv.Itoa(n)
+		if winner == rules.Black {
+			short = "#-" + strconv.Itoa(n)
+		}
+		return short, winner.Name() + " mates in " + strconv.Itoa(n) + " plies"
+	}
+	if actor == rules.Black {
+		score = -score
+	}
+	short = strconv.FormatFloat(float64(score)/100, 'f', 2, 64)
+	switch {
+	case score > 0:
+		short = "+" + short
+		words = "White is better"
+	case score < 0:
+		words = "Black is better"
+	default:
+		short, words = "0.00", "level"
+	}
+	return short, words
+}
+
+// Where says where a position stands as the game's status does: "Move 2 ·
+// White to move", "Move 1 · Black bans a White move".
+func Where(g *rules.Game) string {
+	pos := g.Position()
+	ban, ok := g.Ban()
+	var banned *rules.Pair
+	if ok {
+		banned = &ban
+	}
+	return statusLine(pos.Fullmove, g.Turn(), g.Outcome(), g.InCheck(), banned)
+}
+
+// PlyLine writes plies as the move list does, on one line, from a
+// position of fullmove number fullmove: "1. ⊘e4 d4 ⊘e5 d5 2. ⊘Nf3 c4",
+// "1… ⊘e5 d5".
+func PlyLine(hist []rules.PlyInfo, fullmove int) string {
+	var b strings.Builder
+	for i, r := range rows(hist, 0, fullmove, -1) {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(strconv.Itoa(r.Number))
+		if len(r.White) == 0 {
+			b.WriteString("…")
+		} else {
+			b.WriteByte('.')
+		}
+		for _, side := range [][]HistoryItem{r.White, r.Black} {
+			for _, it := range side {
+				b.WriteByte(' ')
+				if it.Ban {
+					b.WriteString("⊘")
+				}
+				b.WriteString(it.Text)
+			}
+		}
+	}
+	return b.String()
 }

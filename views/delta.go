@@ -31,6 +31,11 @@ type Delta struct {
 	Squares    []Square
 	Arrow      bool
 
+	// Strips says which of the players' strips (White's, Black's) the
+	// ply changed: their material or place, or, with a clock or who is
+	// online on them, always.
+	Strips [2]bool
+
 	// WholeHistory says the page showed no history: the history panel is
 	// swapped whole (Game.History holds its rows). Else Rows[0] replaces
 	// the page's last row, and the rows after it are appended.
@@ -90,6 +95,14 @@ func NewDelta(g *rules.Game, shown int, info Info, o Options) (d Delta, ok bool)
 		d.Arrow = !sameArrow(was.Arrow, now.Arrow)
 	}
 	d.parts(k, tail[k-first].Actor, g.Variant().HasPasses())
+	wasPos := g.StartPosition()
+	if k > 0 {
+		wasPos = tail[k-1-first].Position
+	}
+	wasStrips := strips(info.Players, &wasPos, bottomSide(o, info.Perm.Seats, false, tail[k-first].Actor))
+	for i, s := range d.Game.Strips {
+		d.Strips[i] = s.Clock != nil || s.Presence || !sameStrip(s, wasStrips[i])
+	}
 
 	all := markNow(rows(tail, first, fullmove, -1))
 	if k == 0 {

@@ -36,6 +36,14 @@ func DeltaSwaps(d Delta) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
+		for i, s := range d.Game.Strips {
+			if d.Strips[i] {
+				templ_7745c5c3_Err = playerStrip(d.Game, s, true).Render(ctx, templ_7745c5c3_Buffer)
+				if templ_7745c5c3_Err != nil {
+					return templ_7745c5c3_Err
+				}
+			}
+		}
 		if d.Notes {
 			templ_7745c5c3_Err = notes(d.Game, true).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
@@ -54,11 +62,9 @@ func DeltaSwaps(d Delta) templ.Component {
 				return templ_7745c5c3_Err
 			}
 		} else {
-			if !d.Board.ReadOnly {
-				templ_7745c5c3_Err = boardPly(d.Game, true).Render(ctx, templ_7745c5c3_Buffer)
-				if templ_7745c5c3_Err != nil {
-					return templ_7745c5c3_Err
-				}
+			templ_7745c5c3_Err = boardPly(d.Game, true).Render(ctx, templ_7745c5c3_Buffer)
+			if templ_7745c5c3_Err != nil {
+				return templ_7745c5c3_Err
 			}
 			for _, sq := range d.Squares {
 				templ_7745c5c3_Err = square(sq, d.Board.ReadOnly, d.Info.Asset, string(d.Paths.Ply), true).Render(ctx, templ_7745c5c3_Buffer)
@@ -173,7 +179,7 @@ func DeltaSwaps(d Delta) templ.Component {
 		var templ_7745c5c3_Var2 string
 		templ_7745c5c3_Var2, templ_7745c5c3_Err = templ.JoinStringErrs(d.Announce)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/delta.templ`, Line: 63, Col: 56}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/delta.templ`, Line: 66, Col: 56}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var2))
 		if templ_7745c5c3_Err != nil {

@@ -14,22 +14,32 @@ type Game struct {
 	Info Info    // the game's address, seats and permissions
 
 	Variant   string // "Ban Chess"
+	VariantID string // "ban"
 	Bans      bool   // the variant has bans: a ply may be a ban or a move
-	Ply       int
+	Ply       int    // the ply to be played next
 	Phase     string // "ban", "move" or "over"
 	Actor     string // "White" or "Black": who acts now
 	ActorID   string // "white" or "black"
-	Status    string // "Ply 2 · White to move — e2→e4 is banned"
-	Title     string // the tab's title: "Black to ban · Ban Chess", "Checkmate · 1-0"
+	Status    string // "Move 2 · White to move — e2→e4 is banned"
+	Title     string // the tab's title: "Black to ban · Ban Chess", "Your turn · …", "Checkmate · 1-0"
 	Sound     string // the sound of the last ply: move, capture, check, ban or end ("" for none)
 	Hint      string // what to do next
 	Banner    string // the result once the game is over
 	Announce  string // for the aria-live region
 	Board     Board
+	// Strips are the players' strips, White's then Black's (Strip.Top
+	// says which is above the board).
+	Strips    [2]Strip
 	Promotion *Promotion
 	History   []HistoryRow
 	Over      bool
 	FEN       string
+	// ShownPly is how many plies of the game the board shows (0: its
+	// start): the board's data-shown-ply.
+	ShownPly int
+	// Heading is an imported game's event and date, above the board
+	// ("London · 1851.06.21"); "" for none.
+	Heading string
 
 	MustPass bool // EN-Chess's partial checkmate: the only move is the pass
 	// Thinking says the computer is to act; VsComputer that the viewer
@@ -60,7 +70,7 @@ type Game struct {
 // HistoryView describes a read-only view of the board at a past ply.
 type HistoryView struct {
 	Index, Last int    // plies shown, plies in the game
-	Caption     string // "After ply 3: White banned e7–e5"
+	Caption     string // "Move 1 · White banned e5 (e7–e5)"
 	Ply         int    // the ply to play in the position shown (what Analyse analyses)
 }
 
@@ -69,11 +79,7 @@ type HistoryView struct {
 func NewGame(g *rules.Game, info Info, o Options) Game {
 	m := describeGame(g, info, o, lastMove(g))
 	m.History = markNow(historyRows(g, -1))
-	title := m.Status
-	if m.Over {
-		title = overTitle(g.Ply(), m.Banner)
-	}
-	m.Preview = newPreview(g, info.Origin, gamePath(info.ID), title, m.FEN, lastMove(g), m.Board.Flipped)
+	m.Preview = gamePreview(g, m)
 	return m
 }
 
@@ -86,24 +92,24 @@ func describeGame(g *rules.Game, info Info, o Options, last *rules.Pair) Game {
 	perm := info.Perm
 	recent := g.HistorySince(played(g) - 1) // the last ply
 	m := Game{
-		Paths:    pathsOf(info.ID),
-		Opts:     o,
-		Info:     info,
-		Variant:  g.Variant().Name(),
-		Bans:     g.Variant().HasBans(),
-		Ply:      g.Ply(),
-		Actor:    turn.Actor.Name(),
-		ActorID:  turn.Actor.String(),
-		Over:     out.Over(),
-		FEN:      g.FEN(),
-		Steps:    stepsAt(info.ID, o, played(g), played(g)),
-		Announce: o.Announce,
+		Paths:     pathsOf(info.ID),
+		Opts:      o,
+		Info:      info,
+		Variant:   g.Variant().Name(),
+		VariantID: g.Variant().ID(),
+		Bans:      g.Variant().HasBans(),
+		Ply:       g.Ply(),
+		Actor:     turn.Actor.Name(),
+		ActorID:   turn.Actor.String(),
+		Over:      out.Over(),
+		FEN:       g.FEN(),
+		ShownPly:  played(g),
+		Heading:   heading(g),
+		Steps:     stepsAt(info.ID, o, played(g), played(g)),
+		Announce:  o.Announce,
 
 		StartComment: g.Comment(0),
 		BranchPly:    -1,
-	}
-	if m.Announce == "" {
-		m.Announce = announceLast(recent, out)
 	}
 	level := 0
 	if b := info.Bot; b != nil {
@@ -115,18 +121,22 @@ func describeGame(g *rules.Game, info Info, o Options, last *rules.Pair) Game {
 	switch {
 	case out.Over():
 		m.Phase = "over"
-		m.Banner = Banner(out)
+		m.Banner = GameBanner(g)
 	case turn.Phase == rules.PhaseBan:
 		m.Phase = "ban"
 	default:
 		m.Phase = "move"
 	}
+	if m.Announce == "" {
+		m.Announce = announceLast(recent, m.Banner)
+	}
 	var banned *rules.Pair
 	if hasBan {
 		banned = &ban
 	}
-	m.Status = statusLine(g.Ply(), turn, out, g.InCheck(), banned)
-	m.Title = title(m.Variant, turn.Actor.Name(), turn.Phase.String(), out)
+	pos := g.Position()
+	m.Status = statusLine(pos.Fullmove, turn, out, g.InCheck(), banned)
+	m.Title = title(m.Variant, turn.Actor.Name(), turn.Phase.String(), out, perm.Play && !perm.Seats.Both())
 	m.Sound = soundOf(recent, out)
 
 	var dests destMap
@@ -136,7 +146,6 @@ func describeGame(g *rules.Game, info Info, o Options, last *rules.Pair) Game {
 	m.MustPass = dests.pass
 	m.Hint = hint(turn, out, perm, m.Thinking, level, m.MustPass)
 	bottom := bottomSide(o, perm.Seats, out.Over(), turn.Actor)
-	pos := g.Position()
 	var banPtr *rules.Pair
 	if last, ok := g.LastAction(); ok && last.Phase == rules.PhaseBan {
 		p := last.Pair()
@@ -146,6 +155,7 @@ func describeGame(g *rules.Game, info Info, o Options, last *rules.Pair) Game {
 	}
 	m.Board = board(&pos, bottom, banPtr, last, g.CheckedKings(&pos), g.Variant().Board().ExtraSquares())
 	m.Board.ReadOnly = !perm.Seats.Any() || !out.Over() && !perm.Play
+	m.Strips = strips(info.Players, &pos, bottom)
 	if _, ok := dests.of(o.Sel); !ok {
 		o.Sel, o.PromoTo = rules.NoSquare, rules.NoSquare
 		m.Opts = o
@@ -166,13 +176,14 @@ func describeGame(g *rules.Game, info Info, o Options, last *rules.Pair) Game {
 	return m
 }
 
-// bottomSide is the side shown at the bottom of the board: the actor's
-// with auto-flip in a game not over, Black's for a viewer who holds only
-// Black's seat, else White's; turned round with Flip.
+// bottomSide is the side shown at the bottom of the board: a player's
+// own (Black's for a viewer who holds only Black's seat), at one board
+// with auto-flip the side to act (in a game not over), else White's;
+// turned round with Flip, which is a view of one game only.
 func bottomSide(o Options, seats games.Seats, over bool, actor rules.Color) rules.Color {
 	bottom := rules.White
 	switch {
-	case o.Auto && !over:
+	case o.Auto && seats.Both() && !over:
 		bottom = actor
 	case seats.Black && !seats.White:
 		bottom = rules.Black
@@ -184,71 +195,105 @@ func bottomSide(o Options, seats games.Seats, over bool, actor rules.Color) rule
 }
 
 // NewHistoryView describes the board after the first index plies of g
-// (0: the start position), read-only.
+// (0: the start position), read-only, seen as the game's page sees it
+// (the same side at the bottom, the same players' strips).
 func NewHistoryView(g *rules.Game, index int, info Info, o Options) (Game, error) {
 	hist := g.History()
 	if index < 0 || index > len(hist) {
 		return Game{}, fmt.Errorf("no ply %d: this game has %d", index, len(hist))
 	}
 	m := Game{
-		Paths:   pathsOf(info.ID),
-		Opts:    o,
-		Info:    info,
-		Variant: g.Variant().Name(),
-		Bans:    g.Variant().HasBans(),
-		Phase:   "view",
-		History: historyRows(g, index),
-		Steps:   stepsAt(info.ID, o, index, len(hist)),
-		Over:    g.Outcome().Over(),
+		Paths:     pathsOf(info.ID),
+		Opts:      o,
+		Info:      info,
+		Variant:   g.Variant().Name(),
+		VariantID: g.Variant().ID(),
+		Bans:      g.Variant().HasBans(),
+		Ply:       g.Ply(),
+		Phase:     "view",
+		History:   historyRows(g, index),
+		Steps:     stepsAt(info.ID, o, index, len(hist)),
+		Over:      g.Outcome().Over(),
+		ShownPly:  index,
+		Heading:   heading(g),
 
 		StartComment: g.Comment(0),
 		BranchPly:    index,
 		Branches:     branches(info.Variants, g.Variant()),
 	}
-	var pos rules.Position
-	var ban *rules.Pair
-	var last *rules.Pair
-	var shown *rules.PlyInfo
+	pos, ban, last, shown, err := positionAfter(g, hist, index)
+	if err != nil {
+		return Game{}, err
+	}
+	if index == 0 {
+		m.FEN = g.StartFEN()
+	} else {
+		m.FEN = shown.FEN()
+	}
+	caption := viewCaption(shown, moveNumberOf(g, hist, index))
+	m.Status = caption
+	m.Title = viewTitle(caption, index, len(hist), m.Variant)
+	m.Hint = viewHint
+	m.View = &HistoryView{Index: index, Last: len(hist), Caption: caption, Ply: g.StartPly() + index}
+	bottom := bottomSide(o, info.Perm.Seats, m.Over, g.Turn().Actor)
+	m.Board = board(&pos, bottom, ban, last, g.CheckedKings(&pos), g.Variant().Board().ExtraSquares())
+	m.Board.ReadOnly = true
+	m.Strips = strips(info.Players, &pos, bottom)
+	m.Preview = newPreview(info.Origin, gamePath(info.ID)+"/history/"+strconv.Itoa(index), caption, previewText(g, info.Players), m.FEN, last, m.Board.Flipped)
+	return m, nil
+}
+
+// positionAfter is the position after the first index plies of g (hist
+// is its history), the ban drawn there, the last move before it, and the
+// ply shown (nil at the start).
+func positionAfter(g *rules.Game, hist []rules.PlyInfo, index int) (pos rules.Position, ban, last *rules.Pair, shown *rules.PlyInfo, err error) {
 	if index == 0 {
 		start, err := rules.FromFEN(g.StartFEN(), g.Variant())
 		if err != nil {
-			return Game{}, fmt.Errorf("start position: %w", err)
+			return pos, nil, nil, nil, fmt.Errorf("start position: %w", err)
 		}
-		pos = start.Position()
-		m.FEN = start.FEN()
 		if b, ok := start.Ban(); ok {
 			ban = &b
 		}
-	} else {
-		p := hist[index-1]
-		shown = &p
-		pos = p.Position
-		m.FEN = p.FEN()
-		if p.Action.Phase == rules.PhaseBan {
-			b := p.Action.Pair()
-			ban = &b
-		}
-		for i := index - 1; i >= 0; i-- {
-			if hist[i].Action.Phase == rules.PhaseMove {
-				b := hist[i].Action.Pair()
-				last = &b
-				break
-			}
+		return start.Position(), ban, nil, nil, nil
+	}
+	p := hist[index-1]
+	if p.Action.Phase == rules.PhaseBan {
+		b := p.Action.Pair()
+		ban = &b
+	}
+	return p.Position, ban, lastMoveIn(hist[:index]), &p, nil
+}
+
+// moveNumberOf is the move number of the ply after the first index plies
+// of g, as the list numbers it: the fullmove number before it.
+func moveNumberOf(g *rules.Game, hist []rules.PlyInfo, index int) int {
+	if index <= 1 {
+		return g.StartPosition().Fullmove
+	}
+	return hist[index-2].Position.Fullmove
+}
+
+// heading is an imported game's event and date, from its tags: "London ·
+// 1851.06.21"; "" when it has neither.
+func heading(g *rules.Game) string {
+	var event, date string
+	for _, t := range g.Tags() {
+		switch v := t.Value; {
+		case v == "" || v == "?" || v == "-" || v == "????.??.??":
+		case t.Name == "Event":
+			event = v
+		case t.Name == "Date":
+			date = v
 		}
 	}
-	caption := viewCaption(shown)
-	m.Status = caption
-	m.Title = viewTitle(index, len(hist), m.Variant)
-	m.Hint = viewHint
-	m.View = &HistoryView{Index: index, Last: len(hist), Caption: caption, Ply: g.StartPly() + index}
-	bottom := rules.White
-	if o.Flip {
-		bottom = rules.Black
+	switch {
+	case event != "" && date != "":
+		return event + " · " + date
+	case event != "":
+		return event
 	}
-	m.Board = board(&pos, bottom, ban, last, g.CheckedKings(&pos), g.Variant().Board().ExtraSquares())
-	m.Board.ReadOnly = true
-	m.Preview = newPreview(g, info.Origin, gamePath(info.ID)+"/history/"+strconv.Itoa(index), caption, m.FEN, last, m.Board.Flipped)
-	return m, nil
+	return date
 }
 
 // Waiting reports whether the viewer plays this game and waits for the

@@ -41,17 +41,24 @@ var hotSeat = games.Seats{White: true, Black: true}
 func TestBoardOrientation(t *testing.T) {
 	g := rules.New(rules.BanChess{})
 	for _, tc := range []struct {
+		seats       games.Seats
 		o           Options
 		first, last string
 	}{
-		{NoSelection(), "a8", "h1"},
-		{Options{Flip: true, Sel: rules.NoSquare, PromoTo: rules.NoSquare}, "h1", "a8"},
-		{Options{Auto: true, Sel: rules.NoSquare, PromoTo: rules.NoSquare}, "h1", "a8"}, // Black bans first
-		{Options{Auto: true, Flip: true, Sel: rules.NoSquare, PromoTo: rules.NoSquare}, "a8", "h1"},
+		{hotSeat, NoSelection(), "a8", "h1"},
+		{hotSeat, Options{Flip: true, Sel: rules.NoSquare, PromoTo: rules.NoSquare}, "h1", "a8"},
+		{hotSeat, Options{Auto: true, Sel: rules.NoSquare, PromoTo: rules.NoSquare}, "h1", "a8"}, // Black bans first
+		{hotSeat, Options{Auto: true, Flip: true, Sel: rules.NoSquare, PromoTo: rules.NoSquare}, "a8", "h1"},
+		// Auto-flip is for one board: a player sees their own side, a
+		// spectator White's.
+		{games.Seats{White: true}, Options{Auto: true, Sel: rules.NoSquare, PromoTo: rules.NoSquare}, "a8", "h1"},
+		{games.Seats{Black: true}, Options{Auto: true, Sel: rules.NoSquare, PromoTo: rules.NoSquare}, "h1", "a8"},
+		{games.Seats{Black: true}, Options{Flip: true, Sel: rules.NoSquare, PromoTo: rules.NoSquare}, "a8", "h1"},
+		{games.Seats{}, Options{Auto: true, Sel: rules.NoSquare, PromoTo: rules.NoSquare}, "a8", "h1"},
 	} {
-		sq := NewGame(g, Info{}, tc.o).Board.Squares
+		sq := NewGame(g, seated(g, tc.seats), tc.o).Board.Squares
 		if sq[0].Name() != tc.first || sq[63].Name() != tc.last {
-			t.Errorf("%+v: board runs %s…%s, want %s…%s", tc.o, sq[0].Name(), sq[63].Name(), tc.first, tc.last)
+			t.Errorf("seats %+v, %+v: board runs %s…%s, want %s…%s", tc.seats, tc.o, sq[0].Name(), sq[63].Name(), tc.first, tc.last)
 		}
 	}
 }
@@ -85,25 +92,33 @@ func TestSelectionAndPromotion(t *testing.T) {
 
 // TestPermissionsShapeThePage checks the page renders what the viewer may
 // do: a spectator gets a read-only board, no controls that act and a
-// note; one seat plays only its own turn and resigns for itself; both
-// seats play every turn, resign for the side to act and may undo and
-// agree a draw.
+// note; one seat plays only its own turn, may abort until each side has
+// acted and resigns for itself after; both seats play every turn, resign
+// for the side to act and may undo and agree a draw.
 func TestPermissionsShapeThePage(t *testing.T) {
-	g := rules.New(rules.BanChess{}) // ply 1: Black bans
+	start := rules.New(rules.BanChess{})                                            // ply 1: Black bans
+	opened, err := rules.Replay(rules.BanChess{}, "", []string{"b:e2e4", "m:d2d4"}) // ply 3: White bans
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		name              string
+		g                 *rules.Game
 		seats             games.Seats
 		readOnly, flipped bool
 		resign            string // the resign form's side
 		forms             []string
 		watching          bool
 	}{
-		{"spectator", games.Seats{}, true, false, "", nil, true},
-		{"white only", games.Seats{White: true}, true, false, "white", []string{"resign"}, false},
-		{"black only", games.Seats{Black: true}, false, true, "black", []string{"ply", "resign"}, false},
-		{"hot seat", hotSeat, false, false, "black", []string{"ply", "undo", "resign", "draw"}, false},
+		{"spectator", start, games.Seats{}, true, false, "", nil, true},
+		{"white only", start, games.Seats{White: true}, true, false, "", []string{"abort"}, false},
+		{"black only", start, games.Seats{Black: true}, false, true, "", []string{"ply", "abort"}, false},
+		{"white only, both acted", opened, games.Seats{White: true}, false, false, "white", []string{"ply", "resign"}, false},
+		{"black only, both acted", opened, games.Seats{Black: true}, true, true, "black", []string{"resign"}, false},
+		{"hot seat", start, hotSeat, false, false, "black", []string{"ply", "undo", "resign", "draw"}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			g := tc.g
 			m := NewGame(g, seated(g, tc.seats), NoSelection())
 			if m.Board.ReadOnly != tc.readOnly || m.Board.Flipped != tc.flipped || (m.Board.Dests != "") == tc.readOnly {
 				t.Errorf("board read-only %v, flipped %v, squares to pick %q", m.Board.ReadOnly, m.Board.Flipped, m.Board.Dests)
@@ -113,7 +128,7 @@ func TestPermissionsShapeThePage(t *testing.T) {
 				t.Fatal(err)
 			}
 			page := buf.String()
-			for _, form := range []string{"ply", "undo", "resign", "draw"} {
+			for _, form := range []string{"ply", "undo", "resign", "draw", "abort"} {
 				if got := strings.Contains(page, `action="/g/x/`+form+`"`); got != slices.Contains(tc.forms, form) {
 					t.Errorf("form %s: %v", form, got)
 				}

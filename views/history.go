@@ -9,7 +9,7 @@ import (
 // HistoryItem is one ply in the history list.
 type HistoryItem struct {
 	Index   int    // plies played up to and including this one: the /history/{Index} view
-	Text    string // "d4", "e2–e4"
+	Text    string // "d4"; a ban's banned move, "e4" (written ⊘e4)
 	Ban     bool
 	Current bool // the ply shown in a history view
 	Title   string
@@ -67,10 +67,9 @@ func rows(hist []rules.PlyInfo, first, fullmove, current int) []HistoryRow {
 		item := HistoryItem{Index: index, Ban: p.Action.Phase == rules.PhaseBan, Current: index == current}
 		item.Title = "Ply " + strconv.Itoa(p.Ply) + ": " + describe(p)
 		item.Comment = p.Comment
-		if item.Ban {
+		item.Text = p.SAN
+		if item.Ban && p.SAN == "" {
 			item.Text = dashPair(p.Action.Pair())
-		} else {
-			item.Text = p.SAN
 		}
 		r := &rows[len(rows)-1]
 		if side == rules.White {

@@ -91,6 +91,25 @@ func square(sq Square, readOnly bool, asset, plyURL string, oob bool) templ.Comp
 	})
 }
 
+// viewSquare is a read-only square of a ViewBoard: as square writes one,
+// without an id (the page's own board has the ids).
+func viewSquare(sq Square, asset string) templ.Component {
+	return templ.ComponentFunc(func(_ context.Context, w io.Writer) error {
+		b := make([]byte, 0, 256)
+		b = append(b, `<div class="`...)
+		b = appendSquareClass(b, sq)
+		b = append(b, `" data-square="`...)
+		b = append(b, sq.Name()...)
+		b = append(b, `" role="img" aria-label="`...)
+		b = append(b, sq.Label()...)
+		b = append(b, `">`...)
+		b = appendSquareInner(b, sq, asset)
+		b = append(b, "</div>"...)
+		_, err := w.Write(b)
+		return err
+	})
+}
+
 // appendSquareInner writes the square's piece and coordinates.
 func appendSquareInner(b []byte, sq Square, asset string) []byte {
 	if code := sq.Piece(); code != "" {
@@ -113,6 +132,11 @@ func appendSquareInner(b []byte, sq Square, asset string) []byte {
 		b = append(b, byte('a'+sq.at.File()))
 		b = append(b, `" aria-hidden="true"></span>`...)
 	}
+	if sq.has(xTop) || sq.has(xBottom) { // an x square: its name beside it
+		b = append(b, `<span class="coord xname" data-c="`...)
+		b = append(b, sq.Name()...)
+		b = append(b, `" aria-hidden="true"></span>`...)
+	}
 	return b
 }
 
@@ -131,7 +155,7 @@ func historyItem(it HistoryItem, query historyLinks) templ.Component {
 		}
 		b = append(b, '>')
 		if it.Ban {
-			b = append(b, `<span class="ban-mark" aria-hidden="true">⊘</span> <span class="sr-only">ban </span> `...)
+			b = append(b, `<span class="ban-mark" aria-hidden="true">⊘</span><span class="sr-only">ban </span>`...)
 		}
 		b = appendEscaped(b, it.Text)
 		b = append(b, "</a>"...)

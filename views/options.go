@@ -10,10 +10,14 @@ import (
 // come from the request (its form, its query, the settings cookie); what
 // a page shows of the game itself comes from an Info.
 type Options struct {
-	Flip bool // turn the board round (relative to Auto's choice)
-	Auto bool // show the acting side at the bottom
+	// Flip turns the board round (from the player's own side, or
+	// Auto's): a view of one game, carried by its links and forms, never
+	// remembered for another.
+	Flip bool
+	Auto bool // at one board (hot seat), show the acting side at the bottom
 	Mute bool // no sounds for plies (they are on by default)
 	Size int  // the board's size in percent of the largest that fits (SizeMin–100; 0 is 100)
+	Look Look // the board's colours and pieces
 
 	// Sel is the square picked on the board (NoSquare for none); PromoTo,
 	// with Sel, asks for the promotion picker.
@@ -70,6 +74,9 @@ type Info struct {
 	// say which seats they hold (none: a spectator, who sees the game
 	// read-only).
 	Perm games.Permissions
+	// Players are the game's players, White's then Black's, as the strips
+	// by the board show them.
+	Players [2]Player
 	// Table is set for a game between two players.
 	Table *Table
 	// Bot is the computer's seat at a game against it; nil otherwise.
@@ -86,11 +93,14 @@ type Info struct {
 type GameLink struct {
 	URL     string // "/g/{id}"
 	HideURL string // the form that removes it from the list
-	Title   string // "Ban Chess · ply 12"
+	Title   string // "Ban Chess · move 12"
 	Status  string // "White to move", "1-0"
 	FEN     string // the position now
 	Board   string // the position's placement, as a small board (see MiniBoard)
 	Current bool   // the game on this page
+	// Opponent says whom the game is against: "vs Anonymous", "vs
+	// Computer · level 3", "Hot seat", "Waiting for a player".
+	Opponent string
 }
 
 // SizeMin and SizeStep bound the board size setting: SizeMin, SizeMin +

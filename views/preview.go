@@ -23,10 +23,32 @@ type Preview struct {
 	ImageSize   string // the image's width and height, in pixels
 }
 
+// gamePreview is the link preview of the game page m describes: where
+// the game stands, or, for an invite link that gives the free seat, the
+// invitation. It returns nil without an origin.
+func gamePreview(g *rules.Game, m Game) *Preview {
+	title, path := m.Status, gamePath(m.Info.ID)
+	if m.Over {
+		title = overTitle(m.Status, m.Banner)
+	}
+	desc := previewText(g, m.Info.Players)
+	flipped := m.Board.Flipped
+	if t := m.Info.Table; t != nil && m.Opts.JoinCode != "" && m.Info.Perm.Join {
+		free := rules.White
+		if m.Info.Players[0].Seated {
+			free = rules.Black
+		}
+		title = invitationTitle(m.Variant, t.TimeControl, free)
+		desc = invitationText(m.Variant, playerOf(m.Info.Players, free.Other()).Display())
+		flipped = free == rules.Black
+	}
+	return newPreview(m.Info.Origin, path, title, desc, m.FEN, lastMove(g), flipped)
+}
+
 // newPreview describes the page at path (under origin) showing fen, with
-// title as the status line and last as the last move (nil for none).
-// It returns nil without an origin: a preview needs absolute URLs.
-func newPreview(g *rules.Game, origin, path, title, fen string, last *rules.Pair, flipped bool) *Preview {
+// title and description, and last as the last move (nil for none). It
+// returns nil without an origin: a preview needs absolute URLs.
+func newPreview(origin, path, title, description, fen string, last *rules.Pair, flipped bool) *Preview {
 	if origin == "" {
 		return nil
 	}
@@ -39,7 +61,7 @@ func newPreview(g *rules.Game, origin, path, title, fen string, last *rules.Pair
 	}
 	return &Preview{
 		Title:       title,
-		Description: previewText(g),
+		Description: description,
 		Image:       img,
 		URL:         origin + path,
 		ImageAlt:    "The board: " + title,
@@ -47,23 +69,14 @@ func newPreview(g *rules.Game, origin, path, title, fen string, last *rules.Pair
 	}
 }
 
-// previewText names the variant, the players (from the game's tags) and
-// where the game stands: "Ban Chess · Morphy vs Duke Karl · 1-0, White wins".
-func previewText(g *rules.Game) string {
-	white, black := "White", "Black"
-	for _, t := range g.Tags() {
-		switch {
-		case t.Name == "White" && t.Value != "" && t.Value != "?":
-			white = t.Value
-		case t.Name == "Black" && t.Value != "" && t.Value != "?":
-			black = t.Value
-		}
-	}
-	parts := []string{g.Variant().Name(), white + " vs " + black}
-	if out := g.Outcome(); out.Over() {
-		parts = append(parts, Banner(out))
+// previewText names the variant, the players and where the game stands:
+// "Ban Chess · Morphy vs Duke Karl · Checkmate — White wins, 1-0".
+func previewText(g *rules.Game, players [2]Player) string {
+	parts := []string{g.Variant().Name(), playerOf(players, rules.White).Display() + " vs " + playerOf(players, rules.Black).Display()}
+	if g.Outcome().Over() {
+		parts = append(parts, GameBanner(g))
 	} else {
-		parts = append(parts, "in play at ply "+strconv.Itoa(g.Ply()))
+		parts = append(parts, "in play, move "+strconv.Itoa(g.Position().Fullmove))
 	}
 	return strings.Join(parts, " · ")
 }

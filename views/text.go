@@ -11,17 +11,18 @@ import (
 // The words of the pages are written here (and in the .templ files), not
 // where the view models are worked out: the seam for a translation.
 
-// statusLine says where the game stands at ply, whose turn it is and, for
-// a move, the ban in force (nil for none): "Ply 2 · White to move — e2→e4
-// is banned", "Ply 9 · Game over".
-func statusLine(ply int, turn rules.Turn, out rules.Outcome, inCheck bool, ban *rules.Pair) string {
+// statusLine says where the game stands at move number move, whose turn
+// it is and, for a move, the ban in force (nil for none): "Move 2 ·
+// White to move — e2→e4 is banned", "Move 9 · Game over". (The ply's
+// number is in the page's data-ply and tooltips.)
+func statusLine(move int, turn rules.Turn, out rules.Outcome, inCheck bool, ban *rules.Pair) string {
 	switch {
 	case out.Over():
-		return fmt.Sprintf("Ply %d · Game over", ply)
+		return fmt.Sprintf("Move %d · Game over", move)
 	case turn.Phase == rules.PhaseBan:
-		return fmt.Sprintf("Ply %d · %s bans a %s move", ply, turn.Actor.Name(), turn.ToMove.Name())
+		return fmt.Sprintf("Move %d · %s bans a %s move", move, turn.Actor.Name(), turn.ToMove.Name())
 	}
-	s := fmt.Sprintf("Ply %d · %s to move", ply, turn.Actor.Name())
+	s := fmt.Sprintf("Move %d · %s to move", move, turn.Actor.Name())
 	if inCheck {
 		s += " (in check)"
 	}
@@ -54,26 +55,52 @@ func hint(turn rules.Turn, out rules.Outcome, perm games.Permissions, thinking b
 	return fmt.Sprintf("%s: pick one of your pieces, then its destination.", actor)
 }
 
-// overTitle is a finished game's title in its link preview: "Ply 31 ·
-// Checkmate by ban — White wins, 1-0".
-func overTitle(ply int, banner string) string { return fmt.Sprintf("Ply %d · %s", ply, banner) }
+// overTitle is a finished game's title in its link preview: "Move 8 ·
+// Game over · Checkmate by ban: … — White wins, 1-0".
+func overTitle(status, banner string) string { return status + " · " + banner }
 
-// viewCaption says what a history view shows: the position after ply p
-// ("After ply 3: White banned e7–e5"), or the start (p nil).
-func viewCaption(p *rules.PlyInfo) string {
+// viewCaption says what a history view shows: the position after ply p,
+// of move number move ("Move 1 · White banned e5 (e7–e5)"), or the start
+// (p nil).
+func viewCaption(p *rules.PlyInfo, move int) string {
 	if p == nil {
 		return "Start position"
 	}
-	return fmt.Sprintf("After ply %d: %s", p.Ply, describe(*p))
+	return fmt.Sprintf("Move %d · %s", move, describe(*p))
 }
 
-// viewTitle is a history view's tab title: "Ply 3 of 12 · Ban Chess".
-func viewTitle(index, plies int, variant string) string {
-	return fmt.Sprintf("Ply %d of %d · %s", index, plies, variant)
+// viewTitle is a history view's tab title: "Move 1 · White banned e5
+// (e7–e5) · ply 3 of 12 · Ban Chess".
+func viewTitle(caption string, index, plies int, variant string) string {
+	return fmt.Sprintf("%s · ply %d of %d · %s", caption, index, plies, variant)
 }
 
 // viewHint is what a history view says to do.
-const viewHint = "A read-only view of the game. To go on from this position, start a new game from it below (Play from here); the game itself stays as it is."
+const viewHint = "A view of an earlier position: the game itself goes on from its last ply (Back to the game). To play on from here, start a new game from it (Play from here)."
+
+// GameBanner describes how g ended: Banner, and for an ending by a ban,
+// the move it banned ("Checkmate by ban: Black's only move, Ke7, was
+// banned — White wins, 1-0").
+func GameBanner(g *rules.Game) string {
+	o := g.Outcome()
+	if o.Reason != rules.ByBan {
+		return Banner(o)
+	}
+	ban, ok := g.Ban()
+	if !ok {
+		return Banner(o)
+	}
+	san, err := g.BanSAN(ban)
+	if err != nil {
+		return Banner(o)
+	}
+	what := "Checkmate by ban"
+	end := " — " + o.Winner.Name() + " wins, " + o.Result()
+	if o.Status == rules.Stalemate {
+		what, end = "Stalemate by ban", " — draw, 1/2-1/2"
+	}
+	return fmt.Sprintf("%s: %s's only move, %s, was banned%s", what, g.ToMove().Name(), san, end)
+}
 
 // Banner describes a finished game: "Checkmate by ban — White wins, 1-0".
 func Banner(o rules.Outcome) string {
@@ -99,6 +126,8 @@ func Banner(o rules.Outcome) string {
 		return o.Winner.Other().Name() + " resigns" + win
 	case rules.TimeForfeit:
 		return o.Winner.Other().Name() + " ran out of time" + win
+	case rules.Aborted:
+		return "Game aborted: no result"
 	case rules.Draw:
 		switch o.Reason {
 		case rules.ThreefoldRepetition:
@@ -117,32 +146,42 @@ func Banner(o rules.Outcome) string {
 	return ""
 }
 
-// describe says what a ply did: "Black banned e2–e4", "White played d4".
+// describe says what a ply did: "Black banned e4 (e2–e4)", "White
+// played d4".
 func describe(p rules.PlyInfo) string {
 	if p.Action.Phase == rules.PhaseBan {
-		return p.Actor.Name() + " banned " + dashPair(p.Action.Pair())
+		if p.SAN == "" {
+			return p.Actor.Name() + " banned " + dashPair(p.Action.Pair())
+		}
+		return p.Actor.Name() + " banned " + p.SAN + " (" + dashPair(p.Action.Pair()) + ")"
 	}
 	return p.Actor.Name() + " played " + p.SAN
 }
 
 // announceLast says what the last ply of hist did, and how the game ended
-// (o) if it has.
-func announceLast(hist []rules.PlyInfo, o rules.Outcome) string {
+// (banner) if it has.
+func announceLast(hist []rules.PlyInfo, banner string) string {
 	if len(hist) == 0 {
-		return ""
+		return banner
 	}
 	s := describe(hist[len(hist)-1])
-	if o.Over() {
-		s += ". " + Banner(o)
+	if banner != "" {
+		s += ". " + banner
 	}
 	return s
 }
 
-// title is the tab's title: whose turn and what to do, or how the game
-// ended ("Black to ban · Ban Chess", "Checkmate · 1-0").
-func title(variant, actor, phase string, o rules.Outcome) string {
+// title is the tab's title: whose turn and what to do, first "Your turn"
+// when the viewer's seat is to act (yours), or how the game ended ("Black
+// to ban · Ban Chess", "Your turn · White to move · Ban Chess",
+// "Checkmate · 1-0").
+func title(variant, actor, phase string, o rules.Outcome, yours bool) string {
 	if !o.Over() {
-		return actor + " to " + phase + " · " + variant
+		t := actor + " to " + phase + " · " + variant
+		if yours {
+			t = "Your turn · " + t
+		}
+		return t
 	}
 	end := "Draw"
 	switch o.Status {
@@ -152,8 +191,25 @@ func title(variant, actor, phase string, o rules.Outcome) string {
 		end = "Stalemate"
 	case rules.Resigned:
 		end = o.Winner.Other().Name() + " resigns"
+	case rules.Aborted:
+		return "Aborted · " + variant
 	}
 	return end + " · " + o.Result()
+}
+
+// invitationTitle is an invite link's preview title: "Invitation to Ban
+// Chess · 5+3 · you play Black" (tc "" for a game without a clock).
+func invitationTitle(variant, tc string, you rules.Color) string {
+	t := "Invitation to " + variant
+	if tc != "" {
+		t += " · " + tc
+	}
+	return t + " · you play " + you.Name()
+}
+
+// invitationText is an invite link's preview description.
+func invitationText(variant, host string) string {
+	return host + " invites you to a game of " + variant + ": open the link to take the free seat."
 }
 
 // soundOf names the sound of the last ply of hist: the end of the game,

@@ -59,13 +59,13 @@ func (o Options) query(extra ...string) string {
 func (g Game) url(extra ...string) string { return g.Opts.GameURL(g.Info.ID, extra...) }
 
 // Paths are the addresses under a game's path that its page posts to.
-type Paths struct{ Select, Ply, Undo, Resign, Draw, Branch, PGN, Analysis, Export templ.SafeURL }
+type Paths struct{ Select, Ply, Undo, Resign, Draw, Abort, Branch, PGN, Analysis, Export templ.SafeURL }
 
 // pathsOf works out the paths of game id, once per page.
 func pathsOf(id string) Paths {
 	base := gamePath(id)
 	p := func(action string) templ.SafeURL { return templ.SafeURL(base + "/" + action) }
-	return Paths{Select: p("select"), Ply: p("ply"), Undo: p("undo"), Resign: p("resign"), Draw: p("draw"), Branch: p("branch"), PGN: p("pgn"), Analysis: p("analysis"), Export: p("export")}
+	return Paths{Select: p("select"), Ply: p("ply"), Undo: p("undo"), Resign: p("resign"), Draw: p("draw"), Abort: p("abort"), Branch: p("branch"), PGN: p("pgn"), Analysis: p("analysis"), Export: p("export")}
 }
 
 // Steps are the addresses of the positions around the one shown: the
@@ -136,6 +136,15 @@ func (g Game) watchURL() string {
 	return g.Info.Origin + gamePath(g.Info.ID)
 }
 
+// RulesURL is the address of a variant's rules: /rules for Ban Chess
+// and Classic, /rules/en for EN-Chess.
+func RulesURL(variant string) string {
+	if variant == "en" {
+		return "/rules/en"
+	}
+	return "/rules"
+}
+
 // eventsURL is the stream of changes of g's game, which its page follows
 // live with JavaScript; "" on a history view.
 func (g Game) eventsURL() string {
@@ -145,14 +154,12 @@ func (g Game) eventsURL() string {
 	return gamePath(g.Info.ID) + "/events"
 }
 
-// flipURL and autoURL toggle the orientation of g's page; turning one off
-// says so (flip=0), as the server remembers the choice.
+// flipURL and autoURL toggle the orientation of g's page: flip for this
+// game's page only, auto-flip remembered (so turning it off says so,
+// auto=0).
 func flipURL(g Game) string {
 	o := g.Opts
 	o.Flip = !o.Flip
-	if !o.Flip {
-		return o.GameURL(g.Info.ID, "flip", "0")
-	}
 	return o.GameURL(g.Info.ID)
 }
 

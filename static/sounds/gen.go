@@ -31,6 +31,9 @@ var sounds = map[string]sound{
 	"check":   {tones: []tone{{0, 0.14, 880, 0.4, 12}, {0.12, 0.2, 1175, 0.4, 10}}},
 	"ban":     {tones: []tone{{0, 0.22, 196, 0.55, 14}, {0, 0.22, 207.7, 0.35, 14}, {0, 0.22, 392, 0.12, 18}}, click: 0.2},
 	"end":     {tones: []tone{{0, 0.6, 523.25, 0.3, 4}, {0.12, 0.5, 659.25, 0.3, 4}, {0.24, 0.45, 783.99, 0.3, 4}}},
+	// An offer from the opponent, or news of one's own: two soft rising
+	// notes, unlike any ply's.
+	"offer": {tones: []tone{{0, 0.18, 659.25, 0.35, 9}, {0.14, 0.26, 987.77, 0.35, 8}}},
 }
 
 func main() {
