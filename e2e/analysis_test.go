@@ -236,8 +236,7 @@ func TestAnalysisPanelInBrowser(t *testing.T) {
 // on to the position after the computer's answer, which comes live.
 func TestAnalysisPanelFollowsComputer(t *testing.T) {
 	ctx, base, problems := browser(t, true)
-	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/"), chromedp.WaitVisible(`#status`),
-		chromedp.Click(`.bot-form summary`),
+	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/new"), chromedp.WaitVisible(`.bot-form`),
 		chromedp.SetValue(`.bot-form select[name="color"]`, "white"),
 		chromedp.SetValue(`.bot-form select[name="level"]`, "1"),
 		chromedp.Click(`.bot-form button[type="submit"]`),

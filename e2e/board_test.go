@@ -150,8 +150,8 @@ func testBoardFits(t *testing.T, js bool) {
 	}
 	// EN-Chess's x squares stand above and below the board: they fit too.
 	for _, size := range [][2]int64{{1280, 720}, {390, 844}} {
-		if err := chromedp.Do(ctx, chromedp.EmulateViewport(size[0], size[1]), chromedp.Navigate(base+"/?fen="+url.QueryEscape(startFEN)),
-			chromedp.WaitVisible(`#status`), chromedp.Click(`.new-game button[value="en"]`), chromedp.WaitVisible(`#board [data-square="x9"]`),
+		if err := chromedp.Do(ctx, chromedp.EmulateViewport(size[0], size[1]), chromedp.Navigate(base+"/new"),
+			chromedp.Click(`.new-game button[value="en"]`), chromedp.WaitVisible(`#board [data-square="x9"]`),
 			chromedp.Sleep(200*time.Millisecond)); err != nil {
 			t.Fatal(err)
 		}
@@ -171,8 +171,8 @@ func testBoardFits(t *testing.T, js bool) {
 		if !js {
 			break // the page of a waiting player without JavaScript reloads itself
 		}
-		if err := chromedp.Do(ctx, chromedp.EmulateViewport(size[0], size[1]), chromedp.Navigate(base+"/?fen="+url.QueryEscape(startFEN)),
-			chromedp.WaitVisible(`#status`), chromedp.Click(`.invite-form summary`), chromedp.Click(`.invite-form form button[type=submit]`),
+		if err := chromedp.Do(ctx, chromedp.EmulateViewport(size[0], size[1]), chromedp.Navigate(base+"/new"),
+			chromedp.Click(`.invite-form form button[type=submit]`),
 			chromedp.WaitVisible(`#table`), chromedp.Sleep(200*time.Millisecond)); err != nil {
 			t.Fatal(err)
 		}
@@ -613,7 +613,7 @@ func TestAccessibility(t *testing.T) {
 				if dark && !phone {
 					screenshot(t, ctx, "playground-dark.png", w, h)
 				}
-				if err := chromedp.Do(ctx, chromedp.Click(`.invite-form summary`), chromedp.Click(`.invite-form form button[type=submit]`), chromedp.WaitVisible(`#table`)); err != nil {
+				if err := chromedp.Do(ctx, chromedp.Navigate(base+"/new"), chromedp.Click(`.invite-form form button[type=submit]`), chromedp.WaitVisible(`#table`)); err != nil {
 					t.Fatal(err)
 				}
 				check("game with a friend")
@@ -682,7 +682,7 @@ func TestSoundsSettingsAndCopy(t *testing.T) {
 	if r := small.Width / full.Width; r < 0.66 || r > 0.74 {
 		t.Errorf("at 70%% the board is %.0f px, %.2f of %.0f", small.Width, r, full.Width)
 	}
-	if err := chromedp.Do(ctx, chromedp.Click(`.new-game button[value="ban"]`), waitPly(1), chromedp.WaitReady(`#game.size-70`), chromedp.Sleep(100*time.Millisecond)); err != nil {
+	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/new"), chromedp.Click(`.new-game button[value="ban"]`), waitPly(1), chromedp.WaitReady(`#game.size-70`), chromedp.Sleep(100*time.Millisecond)); err != nil {
 		t.Fatalf("the new game forgot the size: %v", err)
 	}
 	if b, err := boxOf(ctx, "#board .board"); err != nil || b.Width-small.Width > 1 || small.Width-b.Width > 1 {

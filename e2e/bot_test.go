@@ -64,8 +64,7 @@ func TestBotGameInBrowser(t *testing.T) {
 	withAndWithoutJS(t, func(t *testing.T, js bool) {
 		ctx, base, problems := browser(t, js)
 		// White against the computer at level 1: it bans first, at once.
-		if err := chromedp.Do(ctx, chromedp.Navigate(base+"/"), chromedp.WaitVisible(`#status`),
-			chromedp.Click(`.bot-form summary`),
+		if err := chromedp.Do(ctx, chromedp.Navigate(base+"/new"), chromedp.WaitVisible(`.bot-form`),
 			chromedp.SetValue(`.bot-form select[name="color"]`, "white"),
 			chromedp.SetValue(`.bot-form select[name="level"]`, "1"),
 			chromedp.Click(`.bot-form button[type="submit"]`),

@@ -66,8 +66,7 @@ func inviteGame(t *testing.T, ctx context.Context, base, color, clock string) (i
 	t.Helper()
 	form := `.invite-form form`
 	steps := []chromedp.Action[chromedp.Void]{
-		chromedp.Navigate(base + "/"),
-		chromedp.Click(`.invite-form summary`),
+		chromedp.Navigate(base + "/new"),
 		chromedp.WaitVisible(form + ` select[name="color"]`),
 		chromedp.SetValue(form+` select[name="color"]`, color),
 	}
