@@ -15,6 +15,7 @@
   var browsing = -1;   // the plies the position shown in place has played (-1: the game's own)
   var seenLast = -1;   // the game's plies when browsing began, or last looked at
   var loading = null;  // the AbortController of the view on its way
+  var pending = -1;    // the plies of the position on its way (-1: none)
   var liveMaterial = new WeakMap(); // a strip's material element → its own content, while it shows the view's
 
   function $(id) { return document.getElementById(id); }
@@ -50,17 +51,19 @@
     if (loading) loading.abort();
     var c = new AbortController();
     loading = c;
+    pending = n;
     fetch(game().dataset.view + n + query(), { signal: c.signal, credentials: "same-origin" }).then(function (r) {
       if (!r.ok) throw new Error("view " + r.status);
       return r.text();
     }).then(function (html) {
       if (loading !== c) return;
       loading = null;
+      pending = -1;
       if (browsing < 0) seenLast = end;
       browsing = n;
       place(html);
     }).catch(function () {
-      if (loading === c) loading = null;
+      if (loading === c) { loading = null; pending = -1; }
     });
   }
 
@@ -81,6 +84,7 @@
   // back shows the game's own board again.
   function back() {
     if (loading) { loading.abort(); loading = null; }
+    pending = -1;
     var had = browsing >= 0;
     browsing = -1;
     var old = $("view-board");
@@ -158,7 +162,8 @@
   // game now; it reports whether it did anything.
   function go(where) {
     if (!live()) return false;
-    var end = last(), pos = browsing >= 0 ? browsing : end;
+    // A step taken while a position is on its way steps from that one.
+    var end = last(), pos = pending >= 0 ? pending : browsing >= 0 ? browsing : end;
     var to = { first: 0, prev: pos - 1, next: pos + 1, last: end }[where];
     if (to < 0 || to > end || to === pos) return true;
     if (to === end) back(); else show(to);
