@@ -223,10 +223,12 @@ func TestLiveGameInBrowsers(t *testing.T) {
 	}
 }
 
-// TestLiveClockInBrowsers plays a game with a 3-second clock until Black's
-// flag falls: both pages show the result without a reload. A clock read
-// from a page is a whole minute at least, so the game is made through the
-// service, with White's browser holding White's credential as its cookie.
+// TestLiveClockInBrowsers plays a game with a 6-second clock until Black's
+// flag falls: no clock runs before each side's first action (Black's ban,
+// White's move); then both pages show the result without a reload. A
+// clock read from a page is a whole minute at least, so the game is made
+// through the service, with White's browser holding White's credential as
+// its cookie.
 func TestLiveClockInBrowsers(t *testing.T) {
 	svc := playground(t)
 	ctxs, base := browsersOn(t, 2, true, svc)
@@ -236,7 +238,7 @@ func TestLiveClockInBrowsers(t *testing.T) {
 		t.Fatal(err)
 	}
 	id, code, _, err := svc.CreateInvite(context.Background(), cred, rules.New(rules.BanChess{}),
-		games.InviteSettings{Color: rules.White, Clock: &games.TimeControl{Initial: 3 * time.Second}})
+		games.InviteSettings{Color: rules.White, Clock: &games.TimeControl{Initial: 6 * time.Second}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -251,6 +253,14 @@ func TestLiveClockInBrowsers(t *testing.T) {
 	}
 	join(t, black, base+"/g/"+id+"?invite="+code)
 	mark(t, white, black)
+	for i, who := range []context.Context{black, white, white} {
+		if n, err := chromedp.Run(white, chromedp.Evaluate[int](`document.querySelectorAll('.clock[data-running="true"]').length`)); i < 2 && (err != nil || n != 0) {
+			t.Fatalf("before ply %d a clock runs on White's page (%d, %v)", i+1, n, err)
+		}
+		if err := play(who, i+1, mateLine[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
 	if err := waitFor(white, `.clock[data-clock="black"][data-running="true"]`, liveWait); err != nil {
 		t.Fatalf("Black's clock does not run on White's page: %v", err)
 	}
@@ -262,7 +272,7 @@ func TestLiveClockInBrowsers(t *testing.T) {
 	}
 	want := "Black ran out of time — White wins, 1-0"
 	for name, ctx := range map[string]context.Context{"White": white, "Black": black} {
-		if err := waitFor(ctx, `#banner`, 3*time.Second+liveWait); err != nil {
+		if err := waitFor(ctx, `#banner`, 6*time.Second+liveWait); err != nil {
 			t.Fatalf("no result on %s's page after the flag fell: %v", name, err)
 		}
 		shows(t, name, ctx, want)

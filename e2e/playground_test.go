@@ -39,7 +39,7 @@ var mateLine = []string{
 }
 
 const (
-	mateBanner = "Checkmate by ban — White wins, 1-0"
+	mateBanner = "Checkmate by ban: Black's only move, Ke7, was banned — White wins, 1-0"
 	promoFEN   = "k7/4P3/8/8/8/8/8/4K3 w - - 0 1 1"
 )
 
@@ -92,7 +92,7 @@ func browserOn(t *testing.T, js bool, svc *games.Service) (context.Context, stri
 	srv := httptest.NewServer(e)
 	t.Cleanup(srv.Close)
 
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+	flags := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(bin),
 		chromedp.Headless,
 		chromedp.NoSandbox,
@@ -103,7 +103,7 @@ func browserOn(t *testing.T, js bool, svc *games.Service) (context.Context, stri
 		chromedp.NoFirstRun,
 		chromedp.WindowSize(1280, 900),
 	)
-	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
+	actx, cancel := chromedp.NewExecAllocator(context.Background(), flags...)
 	t.Cleanup(cancel)
 	ctx, cancel := chromedp.NewContext(actx)
 	t.Cleanup(cancel)
@@ -197,7 +197,7 @@ func TestPlaygroundInBrowser(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !strings.Contains(status, "Ply 1 · Black bans a White move") {
+		if !strings.Contains(status, "Move 1 · Black bans a White move") {
 			t.Fatalf("status %q", status)
 		}
 		if js { // htmx swaps fragments: the page itself is never reloaded
