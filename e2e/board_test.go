@@ -127,9 +127,11 @@ func testBoardFits(t *testing.T, js bool) {
 		if b.Width < tc.minBoard || b.Width-b.Height > 1 || b.Height-b.Width > 1 {
 			t.Errorf("%s: the board is %.0f×%.0f, want a square at least %.0f wide", name, b.Width, b.Height, tc.minBoard)
 		}
-		controls := []string{"#status", "#action-text", "#undo", "#flip", "#autoflip", "#resign", "#draw"}
-		if tc.h < 500 {
-			controls = controls[:3] // sideways the panel beside the board scrolls
+		controls := []string{"#status", `[data-player="white"]`, `[data-player="black"]`, "#undo", "#flip", "#autoflip", "#resign", "#draw"}
+		if tc.h < 500 || !tc.beside {
+			// On a phone the list and the actions follow the board;
+			// sideways the panel beside the board scrolls.
+			controls = controls[:3]
 		}
 		for _, sel := range controls {
 			c, err := boxOf(ctx, sel)
@@ -155,7 +157,7 @@ func testBoardFits(t *testing.T, js bool) {
 			chromedp.Sleep(200*time.Millisecond)); err != nil {
 			t.Fatal(err)
 		}
-		for _, sel := range []string{`#board [data-square="x9"]`, `#board [data-square="x0"]`, "#status", "#undo"} {
+		for _, sel := range []string{`#board [data-square="x9"]`, `#board [data-square="x0"]`, "#status"} {
 			b, err := boxOf(ctx, sel)
 			if err != nil || b.Bottom > float64(size[1]) || b.Top < 0 {
 				t.Errorf("%v, EN-Chess: %s at %+v (%v) is outside the window", size, sel, b, err)
@@ -165,8 +167,9 @@ func testBoardFits(t *testing.T, js bool) {
 			t.Errorf("%v, EN-Chess: the board is %+v (%v)", size, b, err)
 		}
 	}
-	// A game with a friend has a players panel (clocks, the invite link):
-	// it goes beside the board, or after the controls on a phone.
+	// A game with a friend has the players' clocks in their strips, by
+	// the board; its actions (abort, until each side has acted) are
+	// beside the board, after it on a phone.
 	for _, size := range [][2]int64{{1280, 720}, {390, 844}} {
 		if !js {
 			break // the page of a waiting player without JavaScript reloads itself
@@ -176,7 +179,11 @@ func testBoardFits(t *testing.T, js bool) {
 			chromedp.WaitVisible(`#table`), chromedp.Sleep(200*time.Millisecond)); err != nil {
 			t.Fatal(err)
 		}
-		for _, sel := range []string{"#board .board", "#status", "#resign"} {
+		sels := []string{"#board .board", `[data-player="white"] [data-clock]`, `[data-player="black"] [data-clock]`, "#status", "#controls .actions"}
+		if size[0] < 500 {
+			sels = sels[:3]
+		}
+		for _, sel := range sels {
 			b, err := boxOf(ctx, sel)
 			if err != nil || b.Bottom > float64(size[1]) || b.Top < 0 {
 				t.Errorf("%v, a game with a friend: %s at %+v (%v) is outside the window", size, sel, b, err)

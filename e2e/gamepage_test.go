@@ -376,7 +376,7 @@ func TestEditorFits(t *testing.T) {
 	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 720), chromedp.Navigate(base+"/editor"), chromedp.WaitVisible(`.editor-board`), chromedp.Sleep(300*time.Millisecond)); err != nil {
 		t.Fatal(err)
 	}
-	if err := inView(ctx, `.editor-board [data-square="a8"]`, `.editor-board [data-square="h1"]`, "#editor-clear", "#editor-update"); err != nil {
+	if err := inView(ctx, `.editor-board [data-square="a8"]`, `.editor-board [data-square="h1"]`, "#editor-clear", "#editor-start", "#editor-flip", "#editor-update"); err != nil {
 		t.Error(err)
 	}
 	out, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll("[data-pick]")].filter(e => {
