@@ -91,26 +91,17 @@ func describeGame(g *rules.Game, info Info, o Options, last *rules.Pair) Game {
 	out := g.Outcome()
 	perm := info.Perm
 	recent := g.HistorySince(played(g) - 1) // the last ply
-	m := Game{
-		Paths:     pathsOf(info.ID),
-		Opts:      o,
-		Info:      info,
-		Variant:   g.Variant().Name(),
-		VariantID: g.Variant().ID(),
-		Bans:      g.Variant().HasBans(),
-		Ply:       g.Ply(),
-		Actor:     turn.Actor.Name(),
-		ActorID:   turn.Actor.String(),
-		Over:      out.Over(),
-		FEN:       g.FEN(),
-		ShownPly:  played(g),
-		Heading:   heading(g),
-		Steps:     stepsAt(info.ID, o, played(g), played(g)),
-		Announce:  o.Announce,
-
-		StartComment: g.Comment(0),
-		BranchPly:    -1,
-	}
+	m := gameOf(g, info, o)
+	m.Actor = turn.Actor.Name()
+	m.ActorID = turn.Actor.String()
+	m.Over = out.Over()
+	m.FEN = g.FEN()
+	m.ShownPly = played(g)
+	m.Heading = heading(g)
+	m.Steps = stepsAt(info.ID, o, played(g), played(g))
+	m.Announce = o.Announce
+	m.StartComment = g.Comment(0)
+	m.BranchPly = -1
 	level := 0
 	if b := info.Bot; b != nil {
 		m.VsComputer = perm.Seats.Has(b.Color.Other())
@@ -202,25 +193,16 @@ func NewHistoryView(g *rules.Game, index int, info Info, o Options) (Game, error
 	if index < 0 || index > len(hist) {
 		return Game{}, fmt.Errorf("no ply %d: this game has %d", index, len(hist))
 	}
-	m := Game{
-		Paths:     pathsOf(info.ID),
-		Opts:      o,
-		Info:      info,
-		Variant:   g.Variant().Name(),
-		VariantID: g.Variant().ID(),
-		Bans:      g.Variant().HasBans(),
-		Ply:       g.Ply(),
-		Phase:     "view",
-		History:   historyRows(g, index),
-		Steps:     stepsAt(info.ID, o, index, len(hist)),
-		Over:      g.Outcome().Over(),
-		ShownPly:  index,
-		Heading:   heading(g),
-
-		StartComment: g.Comment(0),
-		BranchPly:    index,
-		Branches:     branches(info.Variants, g.Variant()),
-	}
+	m := gameOf(g, info, o)
+	m.Phase = "view"
+	m.History = historyRows(g, index)
+	m.Steps = stepsAt(info.ID, o, index, len(hist))
+	m.Over = g.Outcome().Over()
+	m.ShownPly = index
+	m.Heading = heading(g)
+	m.StartComment = g.Comment(0)
+	m.BranchPly = index
+	m.Branches = branches(info.Variants, g.Variant())
 	pos, ban, last, shown, err := positionAfter(g, hist, index)
 	if err != nil {
 		return Game{}, err
@@ -337,4 +319,11 @@ func lastMoveIn(hist []rules.PlyInfo) *rules.Pair {
 		}
 	}
 	return nil
+}
+
+// gameOf is what every view of game g shares: its paths, the view options
+// o, info, its variant and its ply.
+func gameOf(g *rules.Game, info Info, o Options) Game {
+	v := g.Variant()
+	return Game{Paths: pathsOf(info.ID), Opts: o, Info: info, Variant: v.Name(), VariantID: v.ID(), Bans: v.HasBans(), Ply: g.Ply()}
 }
