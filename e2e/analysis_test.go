@@ -131,21 +131,22 @@ func TestAnalysisPanelInBrowser(t *testing.T) {
 		t.Errorf("the toggle is pressed %q", pressed.Value)
 	}
 
-	// Back one ply: the history view's position, White to ban.
-	if err := chromedp.Do(ctx, chromedp.Click(`#step-prev`), chromedp.WaitReady(`#status.status-view`)); err != nil {
+	// Back one ply, shown in place: White to ban.
+	if err := chromedp.Do(ctx, chromedp.Click(`#step-prev`), chromedp.WaitReady(`#view-board[data-shown-ply="2"]`)); err != nil {
 		t.Fatal(err)
 	}
 	p = readPanel(t, ctx, 3)
-	shown, err := chromedp.Run(ctx, chromedp.Value(`#fen`))
+	attr, err := chromedp.Run(ctx, chromedp.AttributeValue(`#view-board`, "data-fen"))
 	if err != nil {
 		t.Fatal(err)
 	}
+	shown := attr.Value
 	if p.FEN != shown || p.Kind != "ban" {
 		t.Errorf("ply 3: the panel analyses %q (%s), the page shows %q", p.FEN, p.Kind, shown)
 	}
 	legalIn(t, p)
 	// Another ply back by the keyboard: White's move.
-	if err := chromedp.Do(ctx, chromedp.KeyEvent(kb.ArrowLeft), chromedp.WaitReady(`#history a[aria-current="step"][data-ply="1"]`)); err != nil {
+	if err := chromedp.Do(ctx, chromedp.Evaluate[chromedp.Void](`document.activeElement && document.activeElement.blur()`), chromedp.KeyEvent(kb.ArrowLeft), chromedp.WaitReady(`#history a[aria-current="step"][data-ply="1"]`)); err != nil {
 		t.Fatal(err)
 	}
 	p = readPanel(t, ctx, 2)

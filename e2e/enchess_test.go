@@ -35,7 +35,7 @@ func TestENChessInBrowser(t *testing.T) {
 	withAndWithoutJS(t, func(t *testing.T, js bool) {
 		ctx, base, problems := browser(t, js)
 		if err := chromedp.Do(ctx,
-			chromedp.Navigate(base+"/"),
+			chromedp.Navigate(base+"/new"),
 			chromedp.WaitVisible(`button[name="variant"][value="en"]`),
 			chromedp.Click(`button[name="variant"][value="en"]`),
 			chromedp.WaitVisible(`#board [data-square="x0"] [data-piece="wA"]`),
