@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -35,6 +36,7 @@ func instances(t *testing.T) [2]*games.Service {
 	var wg sync.WaitGroup
 	t.Cleanup(func() { cancel(); wg.Wait() })
 	var out [2]*games.Service
+	var heard [2]atomic.Bool
 	for i := range out {
 		p, err := store.OpenPostgres(ctx, url, store.PostgresOptions{})
 		if err != nil {
@@ -43,8 +45,23 @@ func instances(t *testing.T) [2]*games.Service {
 		t.Cleanup(func() { p.Close() })
 		svc := games.New(p, games.WithPasswords(newPasswords()))
 		t.Cleanup(svc.Close)
-		wg.Go(func() { p.Listen(ctx, func(string, int64) {}, svc.Notice) })
+		wg.Go(func() { p.Listen(ctx, func(string, int64) { heard[i].Store(true) }, svc.Notice) })
 		out[i] = svc
+	}
+	// A notice sent before an instance listens is not heard by it (as on
+	// servers starting): save games until both have heard one, so both
+	// listen before the test begins.
+	cred, _, err := out[0].NewPlayer(ctx, games.Cookie)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(30 * time.Second); !heard[0].Load() || !heard[1].Load(); time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the instances did not start listening")
+		}
+		if _, err := out[0].Create(ctx, cred, rules.New(rules.BanChess{})); err != nil {
+			t.Fatal(err)
+		}
 	}
 	return out
 }
@@ -93,7 +110,7 @@ func TestTwoInstancesLobby(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !woken(watchers[1], 2*time.Second) {
+	if !woken(watchers[1], 10*time.Second) {
 		t.Fatal("the other instance's lobby was not woken by the new seek")
 	}
 	v, err := inst[1].Lobby(ctx)
