@@ -126,8 +126,8 @@ func (st *streams) Open() int {
 // took over their connections. Streams opened afterwards end at once.
 func (s *Server) CloseStreams() {
 	st := s.streams
+	st.mu.Lock() // closed under the lock: no stream starts on its own after this (see goDetached)
 	st.stopOnce.Do(func() { close(st.done) })
-	st.mu.Lock() // no stream starts on its own after this (see goDetached)
 	st.mu.Unlock()
 	st.detached.Wait()
 }
