@@ -71,6 +71,7 @@ const (
 	AnalysisRate       Detail = "analysis_rate"       // TooMany: the client has used its share of the engine's time
 	AnalysisLocked     Detail = "analysis_locked"     // Forbidden: a game between two players, until it ends
 	NoReview           Detail = "no_review"           // NotFound: the game as it stands has no review
+	NoVariation        Detail = "no_variation"        // Invalid: no such variation or position of one
 	NothingToReview    Detail = "nothing_to_review"   // Conflict: a review of a game with no ply
 	ReviewQueueFull    Detail = "review_queue_full"   // TooMany: the server's reviews are queued to the limit
 	Cancelled          Detail = "cancelled"           // Unavailable: the request was cancelled before it was served
@@ -224,6 +225,8 @@ func rulesError(err error) *Error {
 		return &Error{Code: Invalid, Detail: CommentsTooLong, Msg: msg, Err: err}
 	case errors.Is(err, rules.ErrTooManyVariations):
 		return &Error{Code: Invalid, Detail: TooManyVariations, Msg: msg, Err: err}
+	case errors.Is(err, rules.ErrNoVariation):
+		return &Error{Code: Invalid, Detail: NoVariation, Msg: msg, Err: err}
 	case errors.As(err, &fe):
 		return &Error{Code: Invalid, Detail: BadFEN, Msg: msg, Err: err}
 	case errors.As(err, &pe):
