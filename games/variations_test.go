@@ -1,6 +1,7 @@
 package games_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -43,7 +44,7 @@ func TestPlayVariation(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", step.name, err)
 		}
-		if got.N != step.want.N || !pathEqual(got.Line, step.want.Line) {
+		if got.N != step.want.N || !slices.Equal(got.Line, step.want.Line) {
 			t.Errorf("%s: at %+v, want %+v", step.name, got, step.want)
 		}
 		if pgn := pgnOf(e, id); !strings.Contains(pgn, step.pgn) {
@@ -101,7 +102,7 @@ func TestPromoteAndDeleteVariation(t *testing.T) {
 	// Promote the variation within the variation: its parent's line now.
 	nested := rules.Path{{1, 0}, {1, 0}}
 	line, err := e.svc.PromoteVariation(e.ctx, id, cred, nested)
-	if err != nil || !pathEqual(line, nested[:1]) {
+	if err != nil || !slices.Equal(line, nested[:1]) {
 		t.Fatalf("promote within: %v, %v", line, err)
 	}
 	if pgn := pgnOf(e, id); !strings.Contains(pgn, "(1. c4 {banning: d7d5} (1... {banning: e7e5}))") {
@@ -164,16 +165,4 @@ func TestVariationsOfAnInviteGame(t *testing.T) {
 	if pgn := pgnOf(e, id); !strings.HasPrefix(pgn, "1. {banning: e2e4} d4 (1. c4) 1-0") {
 		t.Errorf("the game: %s", pgn)
 	}
-}
-
-func pathEqual(a, b rules.Path) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
