@@ -1,0 +1,251 @@
+package views
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/a-h/templ"
+
+	"github.com/banchess/banchess/games"
+	"github.com/banchess/banchess/review"
+	"github.com/banchess/banchess/rules"
+)
+
+// ReviewView is a game's review as its page shows it: where it stands
+// (none yet, queued, running, done), and what it has found.
+type ReviewView struct {
+	// Status is the review's ("" when the game has none yet).
+	Status games.ReviewStatus
+	// Place is a queued review's place in its server's queue (1 next);
+	// Percent the share of positions evaluated.
+	Place, Percent int
+	// Request is where a form asks for a review ("" when none may be
+	// asked for), and Message says why there is none, or what went wrong.
+	Request templ.SafeURL
+	Message string
+	// Self is the view's own address, which a page waiting for the review
+	// reloads.
+	Self templ.SafeURL
+
+	Graph EvalGraph
+	// Marked are the plies the review marks, in order, each with the
+	// engine's better line; Shown is the review of the ply that led to the
+	// position shown (nil at the start, or before it is reviewed).
+	Marked []ReviewPly
+	Shown  *ReviewPly
+	// Marks are each ply's marks, by its index (plies since the start),
+	// for the move list.
+	Marks        map[int][]ReviewMark
+	White, Black ReviewSide
+}
+
+// ReviewMark is a mark the review gives an action: its class's glyph, or
+// a label's.
+type ReviewMark struct {
+	Glyph string // "?!", "?", "??", "⊘#" (a mate by ban), "#" (a mate)
+	Kind  string // its class: "inaccuracy", "mistake", "blunder", "banmate", "mate"
+	Title string // in words: "Blunder", "Missed a mate by ban"
+}
+
+// ReviewPly is the review of one action, in words.
+type ReviewPly struct {
+	Index int           // plies since the start, this one included
+	URL   templ.SafeURL // the review view after it
+	Said  string        // "Ply 7: White played Nf3"
+	Marks []ReviewMark
+	Eval  string // the evaluation after it, White's side: "+0.35", "#3", "1-0"
+	// Best is the engine's best action where this one was played, and
+	// Line the line it expected, Best first, as the list writes plies
+	// ("" when the game was over there).
+	Best, Line string
+}
+
+// ReviewSide is one side's summary.
+type ReviewSide struct {
+	Name     string // "White"
+	Accuracy string // "87.3%", or "–" with no action reviewed
+	Counts   []ReviewCount
+}
+
+// ReviewCount is how many of a side's actions have a class or label.
+type ReviewCount struct {
+	Label, Glyph, Kind string
+	N                  int
+}
+
+// ReviewURL returns the address of game id's review view showing the
+// position after index plies (index < 0: the game's end), with o's
+// orientation.
+func (o Options) ReviewURL(id string, index int) string {
+	if index < 0 {
+		return gamePath(id) + "/review" + o.query()
+	}
+	return gamePath(id) + "/review/" + strconv.Itoa(index) + o.query()
+}
+
+// NewReviewView words st, the review of game g (id), for the view showing
+// the position after shown plies; request is where the viewer may ask for
+// one ("" when they may not).
+func NewReviewView(g *rules.Game, id string, o Options, st games.ReviewState, shown int, request templ.SafeURL) ReviewView {
+	v := ReviewView{Status: st.Status, Place: st.Place, Percent: int(100 * st.Progress), Request: request,
+		Self: templ.SafeURL(o.ReviewURL(id, shown)), Marks: map[int][]ReviewMark{}}
+	if st.Status == "" {
+		return v
+	}
+	hist := g.History()
+	link := func(i int) templ.SafeURL { return templ.SafeURL(o.ReviewURL(id, i)) }
+	plies := make([]ReviewPly, len(st.Plies))
+	for i, p := range st.Plies {
+		rp := ReviewPly{Index: i + 1, URL: link(i + 1), Marks: marksOf(p), Eval: p.Eval.String()}
+		if i < len(hist) {
+			rp.Said = "Ply " + strconv.Itoa(hist[i].Ply) + ": " + describe(hist[i])
+		}
+		if len(rp.Marks) > 0 || i+1 == shown {
+			rp.Best, rp.Line = bestLine(g, i, p.Line)
+		}
+		plies[i] = rp
+		if len(rp.Marks) > 0 {
+			v.Marks[i+1] = rp.Marks
+			v.Marked = append(v.Marked, rp)
+		}
+	}
+	if shown >= 1 && shown <= len(plies) {
+		v.Shown = &plies[shown-1]
+	}
+	if len(st.Plies) > 0 {
+		evals := make([]review.Eval, 0, len(st.Plies)+1)
+		evals = append(evals, st.Plies[0].Before)
+		for _, p := range st.Plies {
+			evals = append(evals, p.Eval)
+		}
+		label := func(i int) string {
+			if i == 0 {
+				return "The start: " + evals[0].String()
+			}
+			s := plies[i-1].Said + ": " + plies[i-1].Eval
+			for _, m := range plies[i-1].Marks {
+				s += ", " + strings.ToLower(m.Title)
+			}
+			return s
+		}
+		kind := func(i int) string {
+			if i == 0 || len(plies[i-1].Marks) == 0 {
+				return ""
+			}
+			return plies[i-1].Marks[0].Kind
+		}
+		v.Graph = NewEvalGraph(evals, shown, link, label, kind)
+	}
+	v.White, v.Black = reviewSide(rules.White, st.White), reviewSide(rules.Black, st.Black)
+	return v
+}
+
+// marksOf gives a reviewed ply's marks: its class's, then its labels'.
+func marksOf(p review.Ply) []ReviewMark {
+	var out []ReviewMark
+	switch p.Class {
+	case review.Inaccuracy:
+		out = append(out, ReviewMark{"?!", "inaccuracy", "Inaccuracy"})
+	case review.Mistake:
+		out = append(out, ReviewMark{"?", "mistake", "Mistake"})
+	case review.Blunder:
+		out = append(out, ReviewMark{"??", "blunder", "Blunder"})
+	}
+	for _, l := range p.Labels {
+		switch l {
+		case review.MissedMateByBan:
+			out = append(out, ReviewMark{"⊘#", "banmate", "Missed a mate by ban"})
+		case review.AllowedMateByBan:
+			out = append(out, ReviewMark{"⊘#", "banmate", "Allowed a mate by ban"})
+		case review.MissedMate:
+			out = append(out, ReviewMark{"#", "mate", "Missed a mate"})
+		case review.AllowedMate:
+			out = append(out, ReviewMark{"#", "mate", "Allowed a mate"})
+		}
+	}
+	return out
+}
+
+// bestLine words line (BCN), the engine's line from the position before
+// ply index i of g (from 0): its first action, and the whole line, bans
+// as "⊘e2–e4" and moves in SAN. It stops at an action it cannot read.
+func bestLine(g *rules.Game, i int, line []string) (best, text string) {
+	f, err := g.GameAt(nil, i)
+	if err != nil {
+		return "", ""
+	}
+	words := make([]string, 0, len(line))
+	for _, s := range line {
+		a, err := rules.ParseAction(s)
+		if err != nil {
+			break
+		}
+		w := "⊘" + dashPair(a.Pair())
+		if a.Phase == rules.PhaseMove {
+			if w, err = f.MoveSAN(a); err != nil {
+				break
+			}
+		}
+		if f.Play(a) != nil {
+			break
+		}
+		words = append(words, w)
+	}
+	if len(words) == 0 {
+		return "", ""
+	}
+	return words[0], strings.Join(words, " ")
+}
+
+// reviewSide words one side's summary.
+func reviewSide(c rules.Color, s review.Side) ReviewSide {
+	out := ReviewSide{Name: c.Name(), Accuracy: "–"}
+	if s.Accuracy != nil {
+		out.Accuracy = fmt.Sprintf("%.1f%%", *s.Accuracy)
+	}
+	out.Counts = []ReviewCount{
+		{"Inaccuracies", "?!", "inaccuracy", s.Inaccuracies},
+		{"Mistakes", "?", "mistake", s.Mistakes},
+		{"Blunders", "??", "blunder", s.Blunders},
+		{"Mates by ban missed", "⊘#", "banmate", s.MissedMatesByBan},
+		{"Mates by ban allowed", "⊘#", "banmate", s.AllowedMatesByBan},
+		{"Mates missed", "#", "mate", s.MissedMates},
+		{"Mates allowed", "#", "mate", s.AllowedMates},
+	}
+	return out
+}
+
+// Waiting reports whether the review is under way: its page reloads
+// itself until it is done.
+func (v ReviewView) Waiting() bool {
+	return v.Status == games.ReviewQueued || v.Status == games.ReviewRunning
+}
+
+// StatusText says where the review stands.
+func (v ReviewView) StatusText() string {
+	switch v.Status {
+	case games.ReviewQueued:
+		return fmt.Sprintf("Review queued: %s in line, %d%% done.", ordinal(v.Place), v.Percent)
+	case games.ReviewRunning:
+		return fmt.Sprintf("Reviewing: %d%% of the positions evaluated.", v.Percent)
+	case games.ReviewDone:
+		return "Reviewed by the engine."
+	}
+	return "This game has no review yet."
+}
+
+// ordinal writes n as "1st", "2nd", "3rd", "4th"…
+func ordinal(n int) string {
+	suffix := "th"
+	switch {
+	case n%100 >= 11 && n%100 <= 13:
+	case n%10 == 1:
+		suffix = "st"
+	case n%10 == 2:
+		suffix = "nd"
+	case n%10 == 3:
+		suffix = "rd"
+	}
+	return strconv.Itoa(n) + suffix
+}
