@@ -38,7 +38,7 @@ func TestPlayVariation(t *testing.T) {
 		{"another makes a variation", games.Spot{N: 1}, "c4", games.Spot{Line: c4, N: 1}, "(1. c4)"},
 		{"the same again goes into it", games.Spot{N: 1}, "c2c4", games.Spot{Line: c4, N: 1}, "(1. c4)"},
 		{"at its end it is extended", games.Spot{Line: c4, N: 1}, "b:e7e5", games.Spot{Line: c4, N: 2}, "(1. c4 {banning: e7e5})"},
-		{"within it, a variation of it", games.Spot{Line: c4, N: 1}, "b:d7d5", games.Spot{Line: rules.Path{{1, 0}, {1, 0}}, N: 1}, "(1. c4 {banning: e7e5} (1... {banning: d7d5}))"},
+		{"within it, a variation of it", games.Spot{Line: c4, N: 1}, "b:d7d5", games.Spot{Line: rules.Path{{After: 1, Index: 0}, {After: 1, Index: 0}}, N: 1}, "(1. c4 {banning: e7e5} (1... {banning: d7d5}))"},
 	} {
 		got, err := e.svc.PlayVariation(e.ctx, id, cred, step.at, step.text)
 		if err != nil {
@@ -100,7 +100,7 @@ func TestPromoteAndDeleteVariation(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Promote the variation within the variation: its parent's line now.
-	nested := rules.Path{{1, 0}, {1, 0}}
+	nested := rules.Path{{After: 1, Index: 0}, {After: 1, Index: 0}}
 	line, err := e.svc.PromoteVariation(e.ctx, id, cred, nested)
 	if err != nil || !slices.Equal(line, nested[:1]) {
 		t.Fatalf("promote within: %v, %v", line, err)
@@ -126,8 +126,8 @@ func TestPromoteAndDeleteVariation(t *testing.T) {
 		err  error
 	}{
 		{"delete the main line", e.svc.DeleteVariation(e.ctx, id, cred, nil)},
-		{"delete none", e.svc.DeleteVariation(e.ctx, id, cred, rules.Path{{1, 0}})},
-		{"delete as a spectator", e.svc.DeleteVariation(e.ctx, id, e.cred(), rules.Path{{1, 0}})},
+		{"delete none", e.svc.DeleteVariation(e.ctx, id, cred, rules.Path{{After: 1, Index: 0}})},
+		{"delete as a spectator", e.svc.DeleteVariation(e.ctx, id, e.cred(), rules.Path{{After: 1, Index: 0}})},
 	} {
 		if bad.err == nil {
 			t.Errorf("%s: accepted", bad.name)
@@ -158,7 +158,7 @@ func TestVariationsOfAnInviteGame(t *testing.T) {
 	if _, err := e.svc.PlayVariation(e.ctx, id, black, games.Spot{N: 1}, "c4"); err != nil {
 		t.Fatal(err)
 	}
-	_, err = e.svc.PromoteVariation(e.ctx, id, white, rules.Path{{1, 0}})
+	_, err = e.svc.PromoteVariation(e.ctx, id, white, rules.Path{{After: 1, Index: 0}})
 	if games.ErrorOf(err).Code != games.Forbidden {
 		t.Errorf("promoted a played game's variation: %v", err)
 	}

@@ -23,7 +23,7 @@ func TestLines(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	nested := games.Spot{Line: rules.Path{{1, 0}, {1, 0}}, N: 1}
+	nested := games.Spot{Line: rules.Path{{After: 1, Index: 0}, {After: 1, Index: 0}}, N: 1}
 	e6, err := rules.ParseAction("m:e7e6")
 	if err != nil {
 		t.Fatal(err)
@@ -52,7 +52,7 @@ func TestLines(t *testing.T) {
 	if n := strings.Count(b.String(), `aria-current="step"`); n != 1 {
 		t.Errorf("%d current plies", n)
 	}
-	if _, err := NewLines(g, games.Spot{Line: rules.Path{{3, 0}}}, nil, spotURL); err == nil {
+	if _, err := NewLines(g, games.Spot{Line: rules.Path{{After: 3, Index: 0}}}, nil, spotURL); err == nil {
 		t.Error("a spot on no line was listed")
 	}
 }
