@@ -76,6 +76,9 @@ func FindOnLine(g *rules.Game, at Spot, text string) (a rules.Action, next Spot,
 	if at.N < 0 || at.N > length {
 		return a, Spot{}, false, Errorf(Invalid, "This line has %d plies: there is no position after %d of them.", length, at.N).withDetail(NoVariation)
 	}
+	if len(at.Line) == 0 && at.N == length && !g.Outcome().Over() {
+		return a, Spot{}, false, Errorf(Conflict, "This is where the game stands: a ply here is played on the game's own page, not on the analysis board.")
+	}
 	if a, err = parseAt(g, at, text); err != nil {
 		return a, Spot{}, false, err
 	}
@@ -88,9 +91,6 @@ func FindOnLine(g *rules.Game, at Spot, text string) (a rules.Action, next Spot,
 		if acts := v.Actions(); len(acts) > 0 && acts[0] == a {
 			return a, Spot{Line: append(slices.Clip(at.Line), rules.Branch{After: at.N, Index: i}), N: 1}, true, nil
 		}
-	}
-	if len(at.Line) == 0 && at.N == length {
-		return a, Spot{}, false, Errorf(Conflict, "This is where the game stands: a ply here is played on the game's own page, not on the analysis board.")
 	}
 	return a, Spot{}, false, nil
 }
@@ -147,6 +147,11 @@ func (s *Service) DeleteVariation(ctx context.Context, id string, cred Credentia
 		return nil
 	})
 }
+
+// MayAnalyse says why the engine may not analyse the game now, nil when
+// it may (Permissions.Analyse): a game between two players is locked
+// until it ends. Call it with the game's lock held.
+func (r *Record) MayAnalyse() error { return r.mayAnalyse() }
 
 // mayEditVariations decides who keeps variations with a game: a viewer
 // who holds a seat, where the engine may analyse it.

@@ -58,21 +58,42 @@ func (p *pages) analysisPage(c echo.Context) error {
 	})
 }
 
-// analyseGame answers the analysis of game id for analysisPage.
+// analyseGame answers the analysis of game id for analysisPage: at a ply
+// of its main line, or (the page only) at a spot of its lines, with the
+// viewer's own moves from there (see readSpot), and the board's list of
+// lines and its forms.
 func (p *pages) analyseGame(c echo.Context, id string, panel bool) error {
 	o, err := p.options(c)
 	if err != nil {
 		return err
 	}
 	var at gameAt
-	if v := c.QueryParam("ply"); v != "" {
-		if at.ply, err = strconv.Atoi(v); err != nil || at.ply < 1 {
-			return invalidf("%q is not a ply: give its number, from 1.", trimText(v))
+	var b boardSpot
+	var lines *views.LineBoard
+	var steps views.Steps
+	var locked, plyErr error
+	if err := p.s.games.View(c.Request().Context(), id, player(c), func(rec *games.Record, seats games.Seats) {
+		g := rec.Game
+		if b, plyErr = readSpot(c.Request().Form, g.StartPly(), g.Ply()); plyErr != nil {
+			return
 		}
-	}
-	var plyErr error
-	if err := p.s.games.View(c.Request().Context(), id, player(c), func(rec *games.Record, _ games.Seats) {
-		at, plyErr = positionAt(rec.Game, at.ply)
+		locked = rec.MayAnalyse()
+		if b.main && len(b.moves) == 0 {
+			if at, plyErr = positionAt(g, g.StartPly()+b.N); plyErr != nil || panel {
+				return
+			}
+		}
+		f, acts, err := spotGame(g, b)
+		if plyErr = err; err != nil {
+			return
+		}
+		if !b.main || len(b.moves) > 0 {
+			at = gameAt{fen: f.FEN(), variant: g.Variant(), ply: f.Ply(), start: g.StartPly(), now: g.Ply()}
+		}
+		lines, plyErr = lineBoard(rec, rec.Permissions(seats), b, acts, f.Outcome().Over())
+		if plyErr == nil && (!b.main || len(b.moves) > 0) {
+			steps = lineSteps(g, id, b)
+		}
 	}); err != nil {
 		return err
 	}
@@ -83,7 +104,15 @@ func (p *pages) analyseGame(c echo.Context, id string, panel bool) error {
 	if panel {
 		req.Budget = panelBudget
 	}
-	res, err := p.s.games.AnalyseGame(c.Request().Context(), id, req)
+	var res engine.Result
+	switch {
+	case b.main && len(b.moves) == 0:
+		res, err = p.s.games.AnalyseGame(c.Request().Context(), id, req)
+	case locked != nil:
+		err = locked
+	default:
+		res, err = p.s.games.AnalysePosition(c.Request().Context(), at.fen, at.variant.ID(), games.AnalysisRequest{})
+	}
 	a, err := describeAnalysis(at.fen, at.variant, res, err)
 	if err != nil && a.Message == "" {
 		return err
@@ -93,7 +122,18 @@ func (p *pages) analyseGame(c echo.Context, id string, panel bool) error {
 		if panel {
 			return render(c, status, views.AnalysisPanel(a))
 		}
-		analysisLinks(&a, id, o, at)
+		a.Lines = lines
+		if b.main && len(b.moves) == 0 {
+			analysisLinks(&a, id, o, at)
+		} else {
+			a.Steps = steps
+			if a.Message == "" {
+				a.PlayURL = templ.SafeURL("/?" + url.Values{"fen": {a.FEN}, "v": {at.variant.ID()}}.Encode())
+			}
+			a.EditURL = templ.SafeURL(views.EditURL(a.FEN, at.variant.ID()))
+			a.AgainURL = templ.SafeURL(boardURL(id, at.start, b, len(b.moves)))
+			a.GameURL, a.GameLabel = templ.SafeURL(o.GameURL(id)), "Back to the game"
+		}
 		return render(c, status, views.AnalysisPage(a, p.s.asset))
 	})
 }

@@ -52,6 +52,7 @@ func (s *Server) pageRoutes(e *echo.Echo) {
 	get("/rules/en", p.rulesPage)
 	e.POST("/g/:id/hide", p.hide)
 	p.liveRoutes(e)
+	p.reviewRoutes(e, get)
 	p.accountRoutes(e)
 	p.lobbyRoutes(e)
 	p.profileRoutes(e)

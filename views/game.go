@@ -60,6 +60,9 @@ type Game struct {
 
 	// StartComment is the PGN's comment before the first ply.
 	StartComment string
+
+	// Review is set on the game's review view (see WithReview).
+	Review *ReviewView
 	// BranchPly, when at least 0, offers new games from the position after
 	// that many plies ("Play Ban Chess from here"), of the Branches; -1
 	// offers none.
@@ -283,6 +286,9 @@ func heading(g *rules.Game) string {
 // think): a page without
 // JavaScript then refreshes itself.
 func (g Game) Waiting() bool {
+	if g.Review != nil {
+		return g.Review.Waiting()
+	}
 	if g.VsComputer {
 		return g.Thinking && g.View == nil
 	}

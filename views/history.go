@@ -13,8 +13,9 @@ type HistoryItem struct {
 	Ban     bool
 	Current bool // the ply shown in a history view
 	Title   string
-	Comment string // the PGN's comment after the ply
-	Now     bool   // the game page's last ply: the position shown
+	Comment string       // the PGN's comment after the ply
+	Now     bool         // the game page's last ply: the position shown
+	Marks   []ReviewMark // the review's marks, on its review view
 }
 
 // HistoryRow is one numbered move: each side's ban then move.

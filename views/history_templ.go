@@ -50,7 +50,7 @@ func history(g Game, oob bool) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		query := historyQuery(g.Info.ID, g.Opts)
+		query := g.listLinks()
 		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 4, "<ol id=\"history\" class=\"history\" data-moves>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err

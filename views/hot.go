@@ -158,6 +158,7 @@ func historyItem(it HistoryItem, query historyLinks) templ.Component {
 			b = append(b, `<span class="ban-mark" aria-hidden="true">⊘</span><span class="sr-only">ban </span>`...)
 		}
 		b = appendEscaped(b, it.Text)
+		b = appendMarks(b, it.Marks)
 		b = append(b, "</a>"...)
 		if it.Comment != "" {
 			b = append(b, `<span class="comment">`...)

@@ -216,6 +216,29 @@ func reviewSide(c rules.Color, s review.Side) ReviewSide {
 	return out
 }
 
+// WithReview makes m, the game's view after index plies, its review
+// view: v beside the board, its steps and list leading through the review
+// view, and each reviewed ply marked in the list.
+func WithReview(m Game, v ReviewView, index, last int) Game {
+	m.Review = &v
+	link := func(i int) templ.SafeURL { return templ.SafeURL(m.Opts.ReviewURL(m.Info.ID, i)) }
+	m.Steps = Steps{}
+	if index > 0 {
+		m.Steps.First, m.Steps.Prev = link(0), link(index-1)
+	}
+	if index < last {
+		m.Steps.Next, m.Steps.Last = link(index+1), link(last)
+	}
+	for r := range m.History {
+		for _, side := range [][]HistoryItem{m.History[r].White, m.History[r].Black} {
+			for i := range side {
+				side[i].Marks = v.Marks[side[i].Index]
+			}
+		}
+	}
+	return m
+}
+
 // Waiting reports whether the review is under way: its page reloads
 // itself until it is done.
 func (v ReviewView) Waiting() bool {
@@ -248,4 +271,21 @@ func ordinal(n int) string {
 		suffix = "rd"
 	}
 	return strconv.Itoa(n) + suffix
+}
+
+// appendMarks writes a ply's review marks in the history list: each glyph
+// (its words for a screen reader) in a span of its kind.
+func appendMarks(b []byte, marks []ReviewMark) []byte {
+	for _, m := range marks {
+		b = append(b, `<span class="review-mark mark-`...)
+		b = append(b, m.Kind...)
+		b = append(b, '"')
+		b = attr(b, "title", m.Title)
+		b = append(b, `><span aria-hidden="true">`...)
+		b = appendEscaped(b, m.Glyph)
+		b = append(b, `</span><span class="sr-only"> `...)
+		b = appendEscaped(b, m.Title)
+		b = append(b, "</span></span>"...)
+	}
+	return b
 }

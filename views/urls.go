@@ -105,6 +105,15 @@ func historyQuery(id string, o Options) historyLinks {
 	return historyLinks{prefix: gamePath(id) + "/history/", query: o.query()}
 }
 
+// listLinks are the links of g's history list: through its review view
+// when it is one, else through its history views.
+func (g Game) listLinks() historyLinks {
+	if g.Review != nil {
+		return historyLinks{prefix: gamePath(g.Info.ID) + "/review/", query: g.Opts.query()}
+	}
+	return historyQuery(g.Info.ID, g.Opts)
+}
+
 // historyURL is the read-only view after index plies.
 func historyURL(index int, h historyLinks) templ.SafeURL {
 	return templ.SafeURL(h.prefix + strconv.Itoa(index) + h.query)

@@ -1,0 +1,317 @@
+package handlers
+
+import (
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/a-h/templ"
+	"github.com/labstack/echo/v4"
+
+	"github.com/banchess/banchess/games"
+	"github.com/banchess/banchess/rules"
+	"github.com/banchess/banchess/views"
+)
+
+// The analysis board of a game (its analysis page) lists the game's lines
+// — the main line and its variations — and plays on them: an action other
+// than the line's next one makes a variation. A viewer who holds a seat
+// keeps it with the game (games.Service.PlayVariation); anyone else's line
+// stays in the page's address (moves=…), played on from a spot of the
+// game's lines.
+
+// maxPageMoves bounds the plies a page's own line holds.
+const maxPageMoves = 64
+
+// boardSpot is where an analysis board stands: a spot of the game's
+// lines, and the viewer's own plies played on from it.
+type boardSpot struct {
+	games.Spot
+	moves []string // BCN
+	// main says the spot was named by the main line's ply (ply=…), as the
+	// game's own pages link to it.
+	main bool
+}
+
+// readSpot reads a board's spot from the form or query: line (branches
+// "after.index", comma-separated) and at (the plies into it), or ply (a
+// ply number of the main line; none: the game now), and moves (BCN,
+// comma-separated). start is the game's first ply and now its ply.
+func readSpot(f url.Values, start, now int) (boardSpot, error) {
+	var b boardSpot
+	line, at, ply := f.Get("line"), f.Get("at"), f.Get("ply")
+	switch {
+	case line != "" || at != "":
+		p, err := parseLine(line)
+		if err != nil {
+			return b, err
+		}
+		n, err := strconv.Atoi(at)
+		if err != nil || n < 0 {
+			return b, invalidf("%q is not a number of plies into the line.", trimText(at))
+		}
+		b.Spot = games.Spot{Line: p, N: n}
+	case ply != "":
+		n, err := strconv.Atoi(ply)
+		if err != nil || n < 1 {
+			return b, invalidf("%q is not a ply: give its number, from 1.", trimText(ply))
+		}
+		b.Spot, b.main = games.Spot{N: n - start}, true
+	default:
+		b.Spot, b.main = games.Spot{N: now - start}, true
+	}
+	for len(b.Line) > 0 && b.N == 0 { // a variation's start is where it branched
+		last := b.Line[len(b.Line)-1]
+		b.Line, b.N = b.Line[:len(b.Line)-1], last.After
+	}
+	if m := f.Get("moves"); m != "" {
+		b.moves = strings.Split(m, ",")
+		if len(b.moves) > maxPageMoves {
+			return b, invalidf("A line kept in the page holds %d plies at most.", maxPageMoves)
+		}
+	}
+	return b, nil
+}
+
+// parseLine reads a line= value (views.LineParam writes them).
+func parseLine(s string) (rules.Path, error) {
+	if s == "" {
+		return nil, nil
+	}
+	var p rules.Path
+	for step := range strings.SplitSeq(s, ",") {
+		a, i, ok := strings.Cut(step, ".")
+		after, err1 := strconv.Atoi(a)
+		index, err2 := strconv.Atoi(i)
+		if !ok || err1 != nil || err2 != nil || after < 0 || index < 0 {
+			return nil, invalidf("%q names no variation: each step is after.index, such as 3.0.", trimText(step))
+		}
+		p = append(p, rules.Branch{After: after, Index: index})
+	}
+	if len(p) > 64 {
+		return nil, invalidf("%q names no variation: it nests too deep.", trimText(s))
+	}
+	return p, nil
+}
+
+// boardURL is the analysis board of game id at spot with the first k of
+// its moves played on.
+func boardURL(id string, start int, b boardSpot, k int) string {
+	q := url.Values{}
+	if len(b.Line) == 0 {
+		q.Set("ply", strconv.Itoa(start+b.N))
+	} else {
+		q.Set("line", views.LineParam(b.Line))
+		q.Set("at", strconv.Itoa(b.N))
+	}
+	if k > 0 {
+		q.Set("moves", strings.Join(b.moves[:k], ","))
+	}
+	return gamePath(id) + "/analysis?" + q.Encode()
+}
+
+// spotGame replays game g to spot b: its line's position, then b's own
+// moves, which must be legal.
+func spotGame(g *rules.Game, b boardSpot) (*rules.Game, []rules.Action, error) {
+	f, err := g.GameAt(b.Line, b.N)
+	if err != nil {
+		return nil, nil, games.ErrorOf(err)
+	}
+	acts := make([]rules.Action, 0, len(b.moves))
+	for _, m := range b.moves {
+		a, err := rules.ParseAction(m)
+		if err == nil {
+			err = f.Play(a)
+		}
+		if err != nil {
+			return nil, nil, invalidf("The line in this address does not replay: %s.", trimText(err.Error()))
+		}
+		acts = append(acts, a)
+	}
+	return f, acts, nil
+}
+
+// lineBoard lays out the analysis board of rec's game at b for a viewer
+// with perm: its lines, and the forms that play on them.
+func lineBoard(rec *games.Record, perm games.Permissions, b boardSpot, acts []rules.Action, over bool) (*views.LineBoard, error) {
+	g := rec.Game
+	url := func(s games.Spot, k int) templ.SafeURL {
+		return templ.SafeURL(boardURL(rec.ID, g.StartPly(), boardSpot{Spot: s, moves: b.moves}, k))
+	}
+	ls, err := views.NewLines(g, b.Spot, acts, url)
+	if err != nil {
+		return nil, games.ErrorOf(err)
+	}
+	lb := &views.LineBoard{Lines: ls, Line: views.LineParam(b.Line), At: strconv.Itoa(b.N), Moves: strings.Join(b.moves, ","),
+		Kept: perm.Seats.Any()}
+	if perm.Analyse && !over {
+		lb.Play = templ.SafeURL(gamePath(rec.ID) + "/lines/play")
+	}
+	if perm.Analyse && perm.Seats.Any() && len(b.Line) > 0 && len(b.moves) == 0 {
+		lb.Delete = templ.SafeURL(gamePath(rec.ID) + "/lines/delete")
+		if len(b.Line) > 1 || rec.Mode == games.HotSeat {
+			lb.Promote = templ.SafeURL(gamePath(rec.ID) + "/lines/promote")
+		}
+	}
+	return lb, nil
+}
+
+// lineSteps are the steps from the board at b along its line: back to the
+// line's start (the game's), one ply back (from a variation's first ply,
+// to where it branched), one ply on and to the line's end; a page's own
+// line steps back only.
+func lineSteps(g *rules.Game, id string, b boardSpot) views.Steps {
+	link := func(s boardSpot, k int) templ.SafeURL { return templ.SafeURL(boardURL(id, g.StartPly(), s, k)) }
+	var st views.Steps
+	st.First = link(boardSpot{}, 0)
+	switch k := len(b.moves); {
+	case k > 0:
+		st.Prev = link(b, k-1)
+		return st
+	case b.N > 1 || b.N == 1 && len(b.Line) == 0:
+		st.Prev = link(boardSpot{Spot: games.Spot{Line: b.Line, N: b.N - 1}}, 0)
+	case len(b.Line) > 0: // its first ply: back to where it branched
+		last := b.Line[len(b.Line)-1]
+		st.Prev = link(boardSpot{Spot: games.Spot{Line: b.Line[:len(b.Line)-1], N: last.After}}, 0)
+	}
+	length := len(g.Actions())
+	if len(b.Line) > 0 {
+		if v, err := games.VariationAt(g, b.Line); err == nil {
+			length = v.Len()
+		}
+	}
+	if b.N < length {
+		st.Next = link(boardSpot{Spot: games.Spot{Line: b.Line, N: b.N + 1}}, 0)
+		st.Last = link(boardSpot{Spot: games.Spot{Line: b.Line, N: length}}, 0)
+	}
+	return st
+}
+
+// playLine plays an action on a game's analysis board (POST
+// /g/{id}/lines/play: line, at, moves, action) and answers with the board
+// where it led: for a viewer who holds a seat the game keeps the
+// variation; anyone else's line goes on in the address.
+func (p *pages) playLine(c echo.Context) error {
+	if _, err := p.options(c); err != nil {
+		return err
+	}
+	id, f := c.Param("id"), c.Request().Form
+	text := f.Get("action")
+	var b boardSpot
+	var start int
+	var keep bool
+	var err error
+	verr := p.s.games.View(c.Request().Context(), id, player(c), func(rec *games.Record, seats games.Seats) {
+		g := rec.Game
+		start = g.StartPly()
+		if b, err = readSpot(f, start, g.Ply()); err != nil {
+			return
+		}
+		if err = rec.MayAnalyse(); err != nil {
+			return
+		}
+		if keep = seats.Any() && len(b.moves) == 0; keep {
+			return // the service plays it, under its own lock
+		}
+		b, err = pageLine(g, b, text)
+	})
+	switch {
+	case verr != nil:
+		return verr
+	case err == nil && keep:
+		var to games.Spot
+		if to, err = p.s.games.PlayVariation(c.Request().Context(), id, player(c), b.Spot, text); err == nil {
+			b = boardSpot{Spot: to}
+		}
+	}
+	if err != nil {
+		return p.lineRefused(c, id, err)
+	}
+	return c.Redirect(http.StatusSeeOther, boardURL(id, start, b, len(b.moves)))
+}
+
+// pageLine plays text on g's analysis board at b for a viewer whose line
+// stays in the page: into the game's own lines where they hold it, else
+// on b's moves.
+func pageLine(g *rules.Game, b boardSpot, text string) (boardSpot, error) {
+	f, _, err := spotGame(g, b)
+	if err != nil {
+		return b, err
+	}
+	if len(b.moves) == 0 {
+		a, next, found, err := games.FindOnLine(g, b.Spot, text)
+		switch {
+		case err != nil:
+			return b, err
+		case found:
+			return boardSpot{Spot: next}, nil
+		}
+		b.moves = []string{a.String()}
+		return b, nil
+	}
+	a, err := f.ParseInput(text)
+	if err == nil {
+		err = f.Play(a)
+	}
+	if err != nil {
+		return b, games.ErrorOf(err)
+	}
+	if len(b.moves) >= maxPageMoves {
+		return b, invalidf("A line kept in the page holds %d plies at most: take a seat to keep longer ones.", maxPageMoves)
+	}
+	b.moves = append(b.moves, a.String())
+	return b, nil
+}
+
+// promoteLine promotes the variation line= names (POST
+// /g/{id}/lines/promote) and answers with the board at the same position.
+func (p *pages) promoteLine(c echo.Context) error {
+	return p.editLine(c, func(id string, b boardSpot) (boardSpot, error) {
+		parent, err := p.s.games.PromoteVariation(c.Request().Context(), id, player(c), b.Line)
+		last := b.Line[len(b.Line)-1]
+		return boardSpot{Spot: games.Spot{Line: parent, N: last.After + b.N}}, err
+	})
+}
+
+// deleteLine deletes the variation line= names (POST /g/{id}/lines/delete)
+// and answers with the board where it branched.
+func (p *pages) deleteLine(c echo.Context) error {
+	return p.editLine(c, func(id string, b boardSpot) (boardSpot, error) {
+		err := p.s.games.DeleteVariation(c.Request().Context(), id, player(c), b.Line)
+		last := b.Line[len(b.Line)-1]
+		return boardSpot{Spot: games.Spot{Line: b.Line[:len(b.Line)-1], N: last.After}}, err
+	})
+}
+
+// editLine reads the variation a form names and edits it by edit, then
+// answers with the board where edit says.
+func (p *pages) editLine(c echo.Context, edit func(id string, b boardSpot) (boardSpot, error)) error {
+	if _, err := p.options(c); err != nil {
+		return err
+	}
+	id := c.Param("id")
+	line, err := parseLine(c.Request().Form.Get("line"))
+	if err == nil && len(line) == 0 {
+		err = invalidf("Name the variation: the main line is neither promoted nor deleted here.")
+	}
+	if err != nil {
+		return p.lineRefused(c, id, err)
+	}
+	start := 0
+	if err := p.s.games.View(c.Request().Context(), id, player(c), func(rec *games.Record, _ games.Seats) { start = rec.Game.StartPly() }); err != nil {
+		return err
+	}
+	at, _ := strconv.Atoi(c.Request().Form.Get("at"))
+	to, err := edit(id, boardSpot{Spot: games.Spot{Line: line, N: max(0, at)}})
+	if err != nil {
+		return p.lineRefused(c, id, err)
+	}
+	return c.Redirect(http.StatusSeeOther, boardURL(id, start, to, 0))
+}
+
+// lineRefused answers a refused edit of the analysis board: its error
+// page, with a way back to the board.
+func (p *pages) lineRefused(c echo.Context, id string, err error) error {
+	return titled("Not played on the analysis board", err)
+}
