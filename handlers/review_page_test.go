@@ -34,6 +34,9 @@ func TestReviewPage(t *testing.T) {
 	c.post("/import", url.Values{"text": {`[FEN "` + backRankFEN + `"]
 
 1. {banning: g1f1} f3 *`}})
+	if form := c.get(c.page()).Find("form.review-request"); form.AttrOr("action", "") != c.path("review") || form.Find("#request-review").Length() != 1 {
+		t.Errorf("the game page has no Request a review button")
+	}
 	view := c.get(c.path("review"))
 	if view.Find("form#review-request").Length() != 1 || !strings.Contains(text(view, "#review-status"), "no review yet") {
 		t.Fatalf("before a review: %s", text(view, "#review-panel"))
@@ -94,6 +97,9 @@ func TestReviewPageRefusals(t *testing.T) {
 		t.Errorf("a review of no plies: %d", rec.Code)
 	}
 	c.post("/new", vals("mode", "invite", "color", "white", "variant", "ban"))
+	if c.get(c.page()).Find("#request-review").Length() != 0 {
+		t.Error("a live game between two players offers a review")
+	}
 	rec := c.do(http.MethodPost, c.path("review"), url.Values{}, false)
 	msg := text(parse(t, rec), "#review-message")
 	if rec.Code != http.StatusForbidden || !strings.Contains(msg, "opens when it ends") {
