@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"context"
 	"net/url"
 	"strings"
 	"testing"
@@ -42,6 +43,15 @@ func TestReviewInBrowser(t *testing.T) {
 				st, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`(document.getElementById("review-status") || {}).textContent || "no panel"`))
 				t.Fatalf("no review: %v (%s)", err, st)
 			}
+			if js { // the review view passes the accessibility audit
+				v, err := audit(ctx, axeScript(t))
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, s := range v {
+					t.Errorf("the review view: %s", s)
+				}
+			}
 			marks, err := chromedp.Run(ctx, chromedp.Evaluate[string](`Array.from(document.querySelectorAll("#history a[data-ply] .review-mark")).map(m => m.closest("a").dataset.ply + m.textContent.trim().slice(0, 2)).join(" ")`))
 			if err != nil || !strings.Contains(marks, "2⊘#") {
 				t.Errorf("the marks in the list: %q (%v)", marks, err)
@@ -73,20 +83,27 @@ func TestReviewInBrowser(t *testing.T) {
 	}
 }
 
+// current waits for the ply the analysis board's list marks current, by
+// its words ("played c4").
+func current(said string) chromedp.Action[chromedp.Void] {
+	return chromedp.WaitReady(`a.line-ply[aria-current="step"][title$="` + said + `"]`)
+}
+
+// listed is the analysis board's list of lines as text.
+func listed(ctx context.Context) string {
+	list, _ := chromedp.Run(ctx, chromedp.Text(`#lines`))
+	return strings.Join(strings.Fields(list), " ")
+}
+
 // TestAnalysisBoardInBrowser plays on a game's analysis board: an action
 // other than the game's next makes a variation in the list, which is
-// stepped and is in the game's PGN; promoted, it is the main line; deleted,
-// it is gone.
+// stepped with the arrow keys and is in the game's PGN.
 func TestAnalysisBoardInBrowser(t *testing.T) {
 	ctx, base, problems := browser(t, true)
 	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/?v=ban&a=b:e2e4,m:d2d4,b:e7e5,m:d7d5"), chromedp.WaitVisible(`#status[data-ply="5"]`)); err != nil {
 		t.Fatal(err)
 	}
 	id := gameID(t, ctx)
-	// current waits for the ply the list marks current, by its words.
-	current := func(said string) chromedp.Action[chromedp.Void] {
-		return chromedp.WaitReady(`a.line-ply[aria-current="step"][title$="` + said + `"]`)
-	}
 	if err := chromedp.Do(ctx,
 		chromedp.Navigate(base+"/g/"+id+"/analysis?ply=2"),
 		current("banned e2–e4"),
@@ -96,11 +113,17 @@ func TestAnalysisBoardInBrowser(t *testing.T) {
 	); err != nil {
 		t.Fatal(err)
 	}
-	list, _ := chromedp.Run(ctx, chromedp.Text(`#lines`))
-	if got := strings.Join(strings.Fields(list), " "); got != "Start 1. ⊘e2–e4 d4 (1. c4 ⊘d7–d5 ) ⊘e7–e5 d5" {
+	v, err := audit(ctx, axeScript(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range v {
+		t.Errorf("the analysis board: %s", s)
+	}
+	if got := listed(ctx); got != "Start 1. ⊘e2–e4 d4 (1. c4 ⊘d7–d5 ) ⊘e7–e5 d5" {
 		t.Errorf("the list: %q", got)
 	}
-	pgn, err := chromedp.Run(ctx, chromedp.Evaluate[string](`fetch("/g/`+id+`/pgn").then(r => r.text())`, chromedp.EvalAsValue, chromedp.EvalAwaitPromise))
+	pgn, err := chromedp.Run(ctx, chromedp.Evaluate[string](`fetch("/g/`+id+`/pgn").then(r => r.text())`, chromedp.EvalAwaitPromise))
 	if err != nil || !strings.Contains(pgn, "(1. c4 {banning: d7d5})") {
 		t.Errorf("the PGN: %q (%v)", pgn, err)
 	}
@@ -111,16 +134,29 @@ func TestAnalysisBoardInBrowser(t *testing.T) {
 	); err != nil {
 		t.Fatal(err)
 	}
-	// Promote it, from inside it, then delete the old main line's moves.
+	if len(*problems) > 0 {
+		t.Errorf("browser reported problems: %q", *problems)
+	}
+}
+
+// TestAnalysisBoardEditsInBrowser promotes an imported game's variation
+// on its analysis board, then deletes the old main line's moves.
+func TestAnalysisBoardEditsInBrowser(t *testing.T) {
+	ctx, base, problems := browser(t, true)
+	pgn := "1. {banning: e2e4} d4 (1. c4 {banning: d7d5}) 1... {banning: e7e5} d5 *"
+	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/?pgn="+url.QueryEscape(pgn)), chromedp.WaitVisible(`#status[data-ply="5"]`)); err != nil {
+		t.Fatal(err)
+	}
+	id := gameID(t, ctx)
 	if err := chromedp.Do(ctx,
+		chromedp.Navigate(base+"/g/"+id+"/analysis?ply=2"),
 		chromedp.Click(`#lines .variation a`), current("played c4"),
 		chromedp.Click(`#line-promote`), // c4 is the main line's now, not in a variation
 		chromedp.WaitReady(`#lines > a.line-ply[aria-current="step"][title$="played c4"]`),
 	); err != nil {
 		t.Fatal(err)
 	}
-	list, _ = chromedp.Run(ctx, chromedp.Text(`#lines`))
-	if got := strings.Join(strings.Fields(list), " "); got != "Start 1. ⊘e2–e4 c4 (1. d4 ⊘e7–e5 d5 ) ⊘d7–d5" {
+	if got := listed(ctx); got != "Start 1. ⊘e2–e4 c4 (1. d4 ⊘e7–e5 d5 ) ⊘d7–d5" {
 		t.Errorf("promoted: %q", got)
 	}
 	if err := chromedp.Do(ctx,
@@ -129,8 +165,8 @@ func TestAnalysisBoardInBrowser(t *testing.T) {
 	); err != nil {
 		t.Fatal(err)
 	}
-	if n, _ := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll("#lines .variation").length`)); n != 0 {
-		t.Errorf("%d variations after the delete", n)
+	if got := listed(ctx); got != "Start 1. ⊘e2–e4 c4 ⊘d7–d5" {
+		t.Errorf("deleted: %q", got)
 	}
 	if len(*problems) > 0 {
 		t.Errorf("browser reported problems: %q", *problems)
