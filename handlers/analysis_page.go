@@ -41,7 +41,7 @@ type gameAt struct {
 // again).
 func (p *pages) analysisPage(c echo.Context) error {
 	panel := c.QueryParam("panel") == "1"
-	err := p.analyseGame(c, c.Param("id"), panel)
+	err := p.analyseGame(c, c.Param("id"), panel, nil)
 	var pe *pageError
 	if err == nil || !panel || errors.As(err, &pe) {
 		return err
@@ -61,8 +61,9 @@ func (p *pages) analysisPage(c echo.Context) error {
 // analyseGame answers the analysis of game id for analysisPage: at a ply
 // of its main line, or (the page only) at a spot of its lines, with the
 // viewer's own moves from there (see readSpot), and the board's list of
-// lines and its forms.
-func (p *pages) analyseGame(c echo.Context, id string, panel bool) error {
+// lines and its forms. refused, when not nil, is a refusal of the board's
+// form, shown in its list at its status.
+func (p *pages) analyseGame(c echo.Context, id string, panel bool, refused *games.Error) error {
 	o, err := p.options(c)
 	if err != nil {
 		return err
@@ -123,6 +124,9 @@ func (p *pages) analyseGame(c echo.Context, id string, panel bool) error {
 			return render(c, status, views.AnalysisPanel(a))
 		}
 		a.Lines = lines
+		if refused != nil {
+			lines.Error, status = refused.Msg, httpStatus(refused.Code)
+		}
 		if b.main && len(b.moves) == 0 {
 			analysisLinks(&a, id, o, at)
 		} else {

@@ -310,8 +310,15 @@ func (p *pages) editLine(c echo.Context, edit func(id string, b boardSpot) (boar
 	return c.Redirect(http.StatusSeeOther, boardURL(id, start, to, 0))
 }
 
-// lineRefused answers a refused edit of the analysis board: its error
-// page, with a way back to the board.
+// lineRefused answers a refused form of the analysis board: the board
+// again, at the spot the form names, with the refusal in its list; a
+// refusal that leaves no board to show (no such game or line) has its
+// error page.
 func (p *pages) lineRefused(c echo.Context, id string, err error) error {
-	return titled("Not played on the analysis board", err)
+	e := errorOf(err)
+	switch e.Code {
+	case games.NotFound, games.Internal, games.Unavailable, games.Timeout, games.TooMany:
+		return err
+	}
+	return p.analyseGame(c, id, false, e)
 }

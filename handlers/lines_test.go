@@ -116,6 +116,11 @@ func TestAnalysisBoardVariations(t *testing.T) {
 			t.Errorf("%s %v changed the game", bad.path, bad.form)
 		}
 	}
+	// A refused action is explained on the board it was played on.
+	rec := c.do(http.MethodPost, c.path("lines/play"), url.Values{"ply": {"2"}, "action": {"e2e4"}}, false)
+	if d := parse(t, rec); text(d, "#line-error") != "e2e4 is banned this turn." || text(d, "#lines [aria-current=step]") != "⊘e2–e4" {
+		t.Errorf("the refusal: %q at %q", text(d, "#line-error"), text(d, "#lines [aria-current=step]"))
+	}
 }
 
 // TestAnalysisBoardSpectator: a viewer without a seat plays on the board
