@@ -36,10 +36,10 @@ func TestAnalysisBoardVariations(t *testing.T) {
 		c.post(c.path("ply"), vals("text", a))
 	}
 	board := c.get(c.path("analysis") + "?ply=2") // White's move, after Black's ban
-	if got := lines(board); got != "Start 1. ⊘e2–e4 d4 ⊘e7–e5 d5" {
+	if got := lines(board); got != "Start 1. ⊘e4 d4 ⊘e5 d5" {
 		t.Fatalf("the list: %q", got)
 	}
-	if cur := text(board, "#lines [aria-current=step]"); cur != "⊘e2–e4" {
+	if cur := text(board, "#lines [aria-current=step]"); cur != "⊘e4" {
 		t.Errorf("the current ply: %q", cur)
 	}
 	play := func(d *goquery.Document, action string) *goquery.Document {
@@ -57,14 +57,14 @@ func TestAnalysisBoardVariations(t *testing.T) {
 	}
 	// Another makes a variation, kept with the game (the viewer holds both seats).
 	d = play(board, "c4")
-	if got := lines(d); got != "Start 1. ⊘e2–e4 d4 (1. c4 ) ⊘e7–e5 d5" {
+	if got := lines(d); got != "Start 1. ⊘e4 d4 (1. c4 ) ⊘e5 d5" {
 		t.Errorf("after c4: %q", got)
 	}
 	if cur := text(d, "#lines [aria-current=step]"); cur != "c4" || d.Find("#analysis-best").Length() != 1 {
 		t.Errorf("after c4: current %q, analysis %q", cur, text(d, "#analysis-best"))
 	}
 	d = play(d, "b:d7d5")
-	if got := lines(d); got != "Start 1. ⊘e2–e4 d4 (1. c4 ⊘d7–d5 ) ⊘e7–e5 d5" {
+	if got := lines(d); got != "Start 1. ⊘e4 d4 (1. c4 ⊘d5 ) ⊘e5 d5" {
 		t.Errorf("extended: %q", got)
 	}
 	pgn := c.do(http.MethodGet, c.path("pgn"), nil, false).Body.String()
@@ -77,21 +77,21 @@ func TestAnalysisBoardVariations(t *testing.T) {
 		t.Errorf("one back: %q", cur)
 	}
 	back = c.get(back.Find("#step-prev").AttrOr("href", ""))
-	if cur := text(back, "#lines [aria-current=step]"); cur != "⊘e2–e4" {
+	if cur := text(back, "#lines [aria-current=step]"); cur != "⊘e4" {
 		t.Errorf("two back: %q", cur)
 	}
 	// Promoted, the variation is the main line (a hot-seat game's), at the same position.
 	d = c.post(c.path("lines/promote"), url.Values{"line": {d.Find("#line-promote").Parent().Find("input[name=line]").AttrOr("value", "")}, "at": {"2"}})
-	if got := lines(d); got != "Start 1. ⊘e2–e4 c4 (1. d4 ⊘e7–e5 d5 ) ⊘d7–d5" {
+	if got := lines(d); got != "Start 1. ⊘e4 c4 (1. d4 ⊘e5 d5 ) ⊘d5" {
 		t.Errorf("promoted: %q", got)
 	}
-	if cur := text(d, "#lines [aria-current=step]"); cur != "⊘d7–d5" {
+	if cur := text(d, "#lines [aria-current=step]"); cur != "⊘d5" {
 		t.Errorf("promoted: current %q", cur)
 	}
 	// Deleted, the board stands where it branched.
 	d = c.get(c.path("analysis") + "?line=1.0&at=1")
 	d = c.post(c.path("lines/delete"), url.Values{"line": {"1.0"}})
-	if got := lines(d); got != "Start 1. ⊘e2–e4 c4 ⊘d7–d5" {
+	if got := lines(d); got != "Start 1. ⊘e4 c4 ⊘d5" {
 		t.Errorf("deleted: %q", got)
 	}
 	// Refusals explain and change nothing.
@@ -118,7 +118,7 @@ func TestAnalysisBoardVariations(t *testing.T) {
 	}
 	// A refused action is explained on the board it was played on.
 	rec := c.do(http.MethodPost, c.path("lines/play"), url.Values{"ply": {"2"}, "action": {"e2e4"}}, false)
-	if d := parse(t, rec); text(d, "#line-error") != "e2e4 is banned this turn." || text(d, "#lines [aria-current=step]") != "⊘e2–e4" {
+	if d := parse(t, rec); text(d, "#line-error") != "e2e4 is banned this turn." || text(d, "#lines [aria-current=step]") != "⊘e4" {
 		t.Errorf("the refusal: %q at %q", text(d, "#line-error"), text(d, "#lines [aria-current=step]"))
 	}
 }
@@ -145,10 +145,10 @@ func TestAnalysisBoardSpectator(t *testing.T) {
 	}
 	d = play(d, "c4")
 	d = play(d, "b:d7d5")
-	if got := text(d, "#pending-line"); got != "Your line, not kept with the game: 1. c4 ⊘d7–d5" {
+	if got := text(d, "#pending-line"); got != "Your line, not kept with the game: 1. c4 ⊘d5" {
 		t.Errorf("the page's line: %q", got)
 	}
-	if cur := text(d, "#pending-line [aria-current=step]"); cur != "⊘d7–d5" {
+	if cur := text(d, "#pending-line [aria-current=step]"); cur != "⊘d5" {
 		t.Errorf("current %q", cur)
 	}
 	if d.Find("#line-promote, #line-delete").Length() != 0 {

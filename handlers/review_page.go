@@ -85,6 +85,9 @@ func (p *pages) showReview(c echo.Context, id string, index int, o views.Options
 		return noSuchPly(games.Sentence(viewErr.Error()))
 	}
 	m.Title = "Review · " + m.Title
+	if isHX(c) { // a step or the panel asking again: the main element
+		return render(c, status, views.Fragment(m))
+	}
 	return render(c, status, views.Page(m))
 }
 

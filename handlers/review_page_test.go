@@ -62,7 +62,7 @@ func TestReviewPage(t *testing.T) {
 	if !strings.Contains(f3.Text(), "⊘#") || !strings.Contains(f3.Find(".mark-banmate").AttrOr("title", ""), "Missed a mate by ban") {
 		t.Errorf("f3 in the list: %q", f3.Text())
 	}
-	if best := text(d, "#review-marked [data-ply='2'] .review-best"); !strings.HasPrefix(best, "Best: Ra8+") {
+	if best := text(d, "#review-marked [data-ply='2'] .review-best"); !strings.HasPrefix(best, "Best: 1. Ra8+") {
 		t.Errorf("f3's better line: %q", best)
 	}
 	if d.Find("#review-summary td.accuracy").Length() != 2 {
@@ -77,6 +77,13 @@ func TestReviewPage(t *testing.T) {
 	}
 	if at.Find("#step-next").AttrOr("href", "") != "/g/"+c.id+"/review/2" || at.Find("#history a[data-ply='2']").AttrOr("href", "") != "/g/"+c.id+"/review/2" {
 		t.Error("the steps and the list do not lead through the review")
+	}
+	// The view is the game's: its strips and list; htmx's steps get its main element.
+	if at.Find("[data-player]").Length() != 2 || at.Find("[data-moves]").Length() != 1 {
+		t.Error("the review view has no strips or list")
+	}
+	if hx := parse(t, c.do(http.MethodGet, href, nil, true)); hx.Find("html body header").Length() != 0 || hx.Find("main#game #eval-graph").Length() != 1 {
+		t.Error("htmx's step to a review view is not its main element")
 	}
 	// Asked again, the review is there at once.
 	if rec := c.do(http.MethodPost, c.path("review"), url.Values{}, false); rec.Code != http.StatusSeeOther {

@@ -24,7 +24,7 @@ type Lines struct {
 // LinePly is one ply of a line, a link to the analysis board after it.
 type LinePly struct {
 	Number  string // "3." before a White turn's first ply, "3…" where a line starts on Black's; "" else
-	Text    string // SAN, or "⊘e2–e4" for a ban
+	Text    string // SAN; for a ban, ⊘ and the banned move's SAN ("⊘e4")
 	Ban     bool
 	NAGs    string // "?! $13"
 	Comment string
@@ -146,10 +146,13 @@ func (w linesWalk) line(path rules.Path) ([]LinePly, error) {
 // before it was a ban of the same side's move (it opened the number).
 func linePly(p rules.PlyInfo, first, afterBan bool, fullmove int) LinePly {
 	lp := LinePly{Ban: p.Action.Phase == rules.PhaseBan, Title: "Ply " + strconv.Itoa(p.Ply) + ": " + describe(p)}
-	if lp.Ban {
-		lp.Text = "⊘" + dashPair(p.Action.Pair())
-	} else {
+	switch {
+	case !lp.Ban:
 		lp.Text = p.SAN
+	case p.SAN != "": // the banned move, as the list writes it
+		lp.Text = "⊘" + p.SAN
+	default:
+		lp.Text = "⊘" + dashPair(p.Action.Pair())
 	}
 	switch {
 	case moveSide(p) == rules.White && (first || !afterBan):

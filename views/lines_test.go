@@ -37,7 +37,7 @@ func TestLines(t *testing.T) {
 		t.Fatal(err)
 	}
 	text := strings.Join(strings.Fields(textOf(b.String())), " ")
-	want := "Start 1. ⊘e2–e4 d4 ! ( 1. c4 ⊘e7–e5 ( 1… ⊘d7–d5 e6 ) d5 ) ⊘e7–e5 d5 a comment"
+	want := "Start 1. ⊘e4 d4 ! ( 1. c4 ⊘e5 ( 1… ⊘d5 e6 ) d5 ) ⊘e5 d5 a comment"
 	if !strings.Contains(text, want) {
 		t.Errorf("the lines read\n%s\nwant\n%s", text, want)
 	}

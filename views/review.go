@@ -168,34 +168,34 @@ func marksOf(p review.Ply) []ReviewMark {
 }
 
 // bestLine words line (BCN), the engine's line from the position before
-// ply index i of g (from 0): its first action, and the whole line, bans
-// as "⊘e2–e4" and moves in SAN. It stops at an action it cannot read.
+// ply index i of g (from 0): its first action ("⊘e4", "Nf3"), and the
+// whole line as the list writes plies ("1. ⊘e4 d4 ⊘e5"). It stops at an
+// action it cannot read.
 func bestLine(g *rules.Game, i int, line []string) (best, text string) {
 	f, err := g.GameAt(nil, i)
 	if err != nil {
 		return "", ""
 	}
-	words := make([]string, 0, len(line))
+	fullmove := f.Position().Fullmove
+	start := len(f.Actions())
 	for _, s := range line {
 		a, err := rules.ParseAction(s)
-		if err != nil {
+		if err != nil || f.Play(a) != nil {
 			break
 		}
-		w := "⊘" + dashPair(a.Pair())
-		if a.Phase == rules.PhaseMove {
-			if w, err = f.MoveSAN(a); err != nil {
-				break
-			}
-		}
-		if f.Play(a) != nil {
-			break
-		}
-		words = append(words, w)
 	}
-	if len(words) == 0 {
+	played := f.HistorySince(start)
+	if len(played) == 0 {
 		return "", ""
 	}
-	return words[0], strings.Join(words, " ")
+	best = played[0].SAN
+	if played[0].Action.Phase == rules.PhaseBan {
+		if best == "" {
+			best = dashPair(played[0].Action.Pair())
+		}
+		best = "⊘" + best
+	}
+	return best, PlyLine(played, fullmove)
 }
 
 // reviewSide words one side's summary.

@@ -95,7 +95,7 @@ func TestNewReviewView(t *testing.T) {
 		t.Fatalf("marked %+v, marks %+v", v.Marked, v.Marks)
 	}
 	m := v.Marked[0]
-	if m.Said != "Ply 2: White played d4" || m.Best != "Nf3" || m.Line != "Nf3 ⊘d7–d5 e6" || m.Eval != "-4.00" {
+	if m.Said != "Ply 2: White played d4" || m.Best != "Nf3" || m.Line != "1. Nf3 ⊘d5 e6" || m.Eval != "-4.00" {
 		t.Errorf("the marked ply %+v", m)
 	}
 	if glyphs := []string{m.Marks[0].Glyph, m.Marks[1].Glyph}; glyphs[0] != "??" || glyphs[1] != "⊘#" {
@@ -130,7 +130,7 @@ func TestReviewPanel(t *testing.T) {
 		{"queued", games.ReviewState{Status: games.ReviewQueued, Place: 2}, "/g/abc/review", []string{"2nd in line", `hx-trigger="every 2s"`, "<progress"}, []string{"<form"}},
 		{"done", st, "/g/abc/review", []string{
 			`id="eval-graph"`, `href="/g/abc/review/2"`, `aria-current="step"`, `class="graph-point mark-blunder current"`,
-			"Missed a mate by ban", "Best: Nf3 ⊘d7–d5 e6", `id="review-summary"`,
+			"Missed a mate by ban", "Best: 1. Nf3 ⊘d5 e6", `id="review-summary"`,
 		}, []string{"hx-trigger", "<form"}},
 	} {
 		var b bytes.Buffer
