@@ -13,7 +13,7 @@ import (
 // its container's width.
 const (
 	graphWidth  = 600
-	graphHeight = 120
+	graphHeight = 240
 )
 
 // EvalGraph is a reviewed game's evaluations as a graph, drawn by the

@@ -394,7 +394,7 @@ func evalGraph(g EvalGraph) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 28, "\" preserveAspectRatio=\"none\" role=\"group\" aria-label=\"Evaluation graph: White's winning chances through the game\"><rect class=\"graph-black\" x=\"0\" y=\"0\" width=\"100%\" height=\"100%\"></rect> <path class=\"graph-white\" d=\"")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 28, "\" role=\"group\" aria-label=\"Evaluation graph: White's winning chances through the game\"><rect class=\"graph-black\" x=\"0\" y=\"0\" width=\"100%\" height=\"100%\"></rect> <path class=\"graph-white\" d=\"")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

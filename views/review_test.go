@@ -30,11 +30,11 @@ func TestEvalGraph(t *testing.T) {
 		xs, ys  []string
 	}{
 		{"level, White winning, Black mating", []review.Eval{{}, {CP: 1000}, {Mate: -3}}, 1,
-			[]string{"0.0", "300.0", "600.0"}, []string{"60.0", "2.9", "117.1"}},
+			[]string{"0.0", "300.0", "600.0"}, []string{"120.0", "5.9", "234.1"}},
 		{"a result is its winner's", []review.Eval{{CP: 5}, {Result: "1-0"}}, -1,
-			[]string{"0.0", "600.0"}, []string{"59.4", "2.9"}},
+			[]string{"0.0", "600.0"}, []string{"118.9", "5.9"}},
 		{"one position sits in the middle", []review.Eval{{Result: "1/2-1/2"}}, 0,
-			[]string{"300.0"}, []string{"60.0"}},
+			[]string{"300.0"}, []string{"120.0"}},
 	} {
 		g := NewEvalGraph(tc.evals, tc.current, url, label, kind)
 		if len(g.Points) != len(tc.evals) {
@@ -51,7 +51,7 @@ func TestEvalGraph(t *testing.T) {
 		if (g.Current != nil) != (tc.current >= 0) || g.Current != nil && g.Current.Index != tc.current {
 			t.Errorf("%s: current %+v", tc.name, g.Current)
 		}
-		if !strings.HasPrefix(g.Area, "M0,60.0 ") || !strings.HasSuffix(g.Area, ",60.0 Z") {
+		if !strings.HasPrefix(g.Area, "M0,120.0 ") || !strings.HasSuffix(g.Area, ",120.0 Z") {
 			t.Errorf("%s: area %q", tc.name, g.Area)
 		}
 	}
