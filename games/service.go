@@ -351,25 +351,38 @@ func (s *Service) Play(ctx context.Context, id string, cred Credential, in Input
 		if err := rec.mayPlay(seats, in.Ply); err != nil {
 			return s.refuse(cred, err)
 		}
-		stay := in.Promotion == rules.Pawn // EN-Chess: the pawn stays a pawn
-		if stay {
-			in.Promotion = 0
-		}
-		a := rules.MoveAction(in.From, in.To, in.Promotion)
-		switch {
-		case in.Text != "":
-			var err error
-			if a, err = g.ParseInput(in.Text); err != nil {
-				return ErrorOf(err)
-			}
-		case g.Turn().Phase == rules.PhaseBan:
-			a = rules.BanAction(in.From, in.To) // a ban removes every promotion: none is named
-		}
-		if !stay && needsPromotion(g, a, in.Text == "") {
-			return (&Error{Code: Invalid, Msg: Sentence(a.Coords() + " promotes a pawn: choose the piece (q, r, b or n)")}).withDetail(PromotionNeeded)
+		a, err := in.Action(g)
+		if err != nil {
+			return err
 		}
 		return g.Play(a)
 	})
+}
+
+// Action reads in as the ban or move it names at g's turn: typed text as
+// rules.Game.ParseInput reads it, or squares as a board gives them. A
+// pawn's move to its last rank that names no piece is refused
+// (PromotionNeeded), so a board can ask for one. The action is read, not
+// played: playing it checks it.
+func (in Input) Action(g *rules.Game) (rules.Action, error) {
+	stay := in.Promotion == rules.Pawn // EN-Chess: the pawn stays a pawn
+	if stay {
+		in.Promotion = 0
+	}
+	a := rules.MoveAction(in.From, in.To, in.Promotion)
+	switch {
+	case in.Text != "":
+		var err error
+		if a, err = g.ParseInput(in.Text); err != nil {
+			return a, ErrorOf(err)
+		}
+	case g.Turn().Phase == rules.PhaseBan:
+		a = rules.BanAction(in.From, in.To) // a ban removes every promotion: none is named
+	}
+	if !stay && needsPromotion(g, a, in.Text == "") {
+		return a, (&Error{Code: Invalid, Msg: Sentence(a.Coords() + " promotes a pawn: choose the piece (q, r, b or n)")}).withDetail(PromotionNeeded)
+	}
+	return a, nil
 }
 
 // IsPromotionNeeded reports whether err refused a move only because it
