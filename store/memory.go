@@ -37,6 +37,8 @@ type Memory struct {
 	accounts memoryPlayers
 	// reviews are the games' reviews, by game id (see reviews.go).
 	reviews map[string]games.StoredReview
+
+	memoryTraining // training's learners, puzzles and attempts
 }
 
 type entry struct {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/rules"
+	"github.com/banchess/banchess/training"
 )
 
 // v4Games are games as a database of schema version 4 holds them: holders
@@ -227,7 +228,8 @@ func TestPostgresAcceptRacers(t *testing.T) {
 
 // TestSweepPlayers: a sweep removes the anonymous players older than the
 // TTL who hold no seat, with their credentials; not a named player, one
-// holding a seat, or one made within the TTL.
+// holding a seat, one who has done a lesson step, or one made within the
+// TTL.
 func TestSweepPlayers(t *testing.T) {
 	for _, name := range []string{"sqlite", "postgres"} {
 		t.Run(name, func(t *testing.T) {
@@ -253,10 +255,14 @@ func TestSweepPlayers(t *testing.T) {
 			if err := st.AddPlayer(ctx, newer, games.Issued{Hash: "cred-p-new", Player: newer.ID, Created: clk.Now()}); err != nil {
 				t.Fatal(err)
 			}
+			learner := addPlayer(t, st, "p-learner", "")
+			if err := st.(training.Store).CompleteStep(ctx, learner, "ply-order", 0, clk.Now()); err != nil {
+				t.Fatal(err)
+			}
 			if _, err := st.Sweep(ctx); err != nil {
 				t.Fatal(err)
 			}
-			for id, kept := range map[string]bool{gone: false, seated: true, named: true, "p-new": true} {
+			for id, kept := range map[string]bool{gone: false, seated: true, named: true, "p-new": true, learner: true} {
 				p, _ := st.CredentialPlayer(ctx, "cred-"+id)
 				_, err := st.Player(ctx, id)
 				if (p == id) != kept || (err == nil) != kept {

@@ -75,6 +75,7 @@ type Postgres struct {
 
 	gameCache
 	sqlPlayers
+	sqlTraining
 }
 
 // IsPostgresURL reports whether dsn names a PostgreSQL database
@@ -124,6 +125,7 @@ func OpenPostgres(ctx context.Context, url string, opts PostgresOptions) (*Postg
 	p.init(opts.CacheSize, opts.CacheBytes, opts.Now)
 	p.load, p.gameCache.write, p.revision, p.finish = p.loadRow, p.write, p.rowRevision, p.writeFinished
 	p.sqlPlayers = sqlPlayers{db: pgDB{pgQuerier{pool}, pool}}
+	p.sqlTraining = sqlTraining{db: p.sqlPlayers.db}
 	return p, nil
 }
 
@@ -246,6 +248,47 @@ var postgresMigrations = [...]string{
 			UNION ALL SELECT black, created_at FROM games WHERE black <> '' AND black NOT LIKE 'engine:%'
 		) AS holders GROUP BY holder;
 	INSERT INTO credentials (hash, player, kind, created_at) SELECT id, id, 'cookie', created_at FROM players;`,
+	`CREATE TABLE learners (
+		player     TEXT PRIMARY KEY,
+		rating     DOUBLE PRECISION NOT NULL,
+		deviation  DOUBLE PRECISION NOT NULL,
+		volatility DOUBLE PRECISION NOT NULL,
+		rated_at   BIGINT NOT NULL,
+		puzzles    INTEGER NOT NULL,
+		solved     INTEGER NOT NULL
+	);
+	CREATE TABLE lesson_steps (
+		player  TEXT NOT NULL,
+		lesson  TEXT NOT NULL,
+		step    INTEGER NOT NULL,
+		done_at BIGINT NOT NULL,
+		PRIMARY KEY (player, lesson, step)
+	);
+	CREATE TABLE puzzle_ratings (
+		puzzle     TEXT PRIMARY KEY,
+		rating     DOUBLE PRECISION NOT NULL,
+		deviation  DOUBLE PRECISION NOT NULL,
+		volatility DOUBLE PRECISION NOT NULL,
+		plays      INTEGER NOT NULL,
+		solved     INTEGER NOT NULL
+	);
+	CREATE TABLE puzzle_attempts (
+		player           TEXT NOT NULL,
+		puzzle           TEXT COLLATE "C" NOT NULL,
+		at               BIGINT NOT NULL,
+		solved           BOOLEAN NOT NULL,
+		failed_at        INTEGER NOT NULL,
+		actions          TEXT NOT NULL,
+		reason           TEXT NOT NULL,
+		rated            BOOLEAN NOT NULL,
+		before_rating    DOUBLE PRECISION NOT NULL,
+		before_deviation DOUBLE PRECISION NOT NULL,
+		after_rating     DOUBLE PRECISION NOT NULL,
+		after_deviation  DOUBLE PRECISION NOT NULL,
+		puzzle_before    DOUBLE PRECISION NOT NULL,
+		puzzle_after     DOUBLE PRECISION NOT NULL,
+		PRIMARY KEY (player, puzzle)
+	);`,
 }
 
 // migratePostgres brings the schema to this binary's version, recorded in

@@ -66,6 +66,7 @@ type SQLite struct {
 
 	gameCache
 	sqlPlayers
+	sqlTraining
 }
 
 // OpenSQLite opens (creating or migrating as needed) the database at path;
@@ -143,6 +144,7 @@ func openDB(ctx context.Context, path, dsn string, opts Options) (*SQLite, error
 	s.init(opts.CacheSize, opts.CacheBytes, opts.Now)
 	s.load, s.gameCache.write, s.finish = s.loadRow, s.write, s.writeFinished
 	s.sqlPlayers = sqlPlayers{db: sqliteDB{sqlQuerier{db}, db}}
+	s.sqlTraining = sqlTraining{db: s.sqlPlayers.db}
 	return s, nil
 }
 
@@ -281,6 +283,51 @@ var migrations = [...]string{
 			UNION ALL SELECT black, created_at FROM games WHERE black <> '' AND black NOT LIKE 'engine:%'
 		) GROUP BY holder;
 	INSERT INTO credentials (hash, player, kind, created_at) SELECT id, id, 'cookie', created_at FROM players;`,
+	// Training (package training): each player's puzzle rating and
+	// counts, the lesson steps they have done, each puzzle's rating once
+	// it is rated, and each player's last finished attempt at each puzzle
+	// (its ratings as shown).
+	`CREATE TABLE learners (
+		player     TEXT PRIMARY KEY,
+		rating     REAL NOT NULL,
+		deviation  REAL NOT NULL,
+		volatility REAL NOT NULL,
+		rated_at   INTEGER NOT NULL, -- the last rated attempt
+		puzzles    INTEGER NOT NULL, -- rated attempts
+		solved     INTEGER NOT NULL
+	) WITHOUT ROWID;
+	CREATE TABLE lesson_steps (
+		player  TEXT NOT NULL,
+		lesson  TEXT NOT NULL,
+		step    INTEGER NOT NULL, -- from 0
+		done_at INTEGER NOT NULL,
+		PRIMARY KEY (player, lesson, step)
+	) WITHOUT ROWID;
+	CREATE TABLE puzzle_ratings (
+		puzzle     TEXT PRIMARY KEY,
+		rating     REAL NOT NULL,
+		deviation  REAL NOT NULL,
+		volatility REAL NOT NULL,
+		plays      INTEGER NOT NULL, -- rated attempts
+		solved     INTEGER NOT NULL
+	) WITHOUT ROWID;
+	CREATE TABLE puzzle_attempts (
+		player           TEXT NOT NULL,
+		puzzle           TEXT NOT NULL,
+		at               INTEGER NOT NULL,
+		solved           INTEGER NOT NULL,
+		failed_at        INTEGER NOT NULL, -- the wrong action's index, -1 when solved
+		actions          TEXT NOT NULL,    -- the solver's actions, BCN, space-separated
+		reason           TEXT NOT NULL,    -- why the wrong action fails
+		rated            INTEGER NOT NULL,
+		before_rating    REAL NOT NULL,
+		before_deviation REAL NOT NULL,
+		after_rating     REAL NOT NULL,
+		after_deviation  REAL NOT NULL,
+		puzzle_before    REAL NOT NULL,
+		puzzle_after     REAL NOT NULL,
+		PRIMARY KEY (player, puzzle)
+	) WITHOUT ROWID;`,
 }
 
 // SchemaVersion is the schema version this binary writes.

@@ -438,11 +438,13 @@ func saveStanding(ctx context.Context, q querier, player string, st games.Standi
 }
 
 // forgottenPlayers are the anonymous players made before $1 (unix ms)
-// who hold no seat in any game: nothing they did is kept, and no one can
-// see them.
+// who hold no seat in any game and have done no lesson step and no rated
+// puzzle: nothing they did is kept, and no one can see them.
 const forgottenPlayers = `SELECT id FROM players p WHERE p.name = '' AND p.created_at < $1
 	AND NOT EXISTS (SELECT 1 FROM games WHERE white = p.id AND white <> '')
-	AND NOT EXISTS (SELECT 1 FROM games WHERE black = p.id AND black <> '')`
+	AND NOT EXISTS (SELECT 1 FROM games WHERE black = p.id AND black <> '')
+	AND NOT EXISTS (SELECT 1 FROM learners WHERE player = p.id)
+	AND NOT EXISTS (SELECT 1 FROM lesson_steps WHERE player = p.id)`
 
 // sweepPlayers removes the anonymous players made before cutoff who hold
 // no seat in any game (theirs were swept, or they never had one), with

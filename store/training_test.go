@@ -1,0 +1,125 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/banchess/banchess/rating"
+	"github.com/banchess/banchess/training"
+)
+
+// trainingStores are the stores training's behaviours are tested on.
+var trainingStores = []struct {
+	name string
+	open func(t *testing.T) training.Store
+}{
+	{"memory", func(*testing.T) training.Store { return NewMemory() }},
+	{"sqlite", func(t *testing.T) training.Store { return openSQLite(t, ":memory:", Options{}) }},
+	{"postgres", func(t *testing.T) training.Store { return openPostgres(t, PostgresOptions{}) }},
+}
+
+// plusOne rates an attempt by adding 1 to the player's rating and 2 to
+// the puzzle's: what the store does with the result is what is tested.
+func plusOne(l training.Learner, p training.PuzzleStats) (rating.Rating, rating.Rating, error) {
+	l.Rating.Rating++
+	p.Rating.Rating += 2
+	return l.Rating, p.Rating, nil
+}
+
+var puzzleStart = training.PuzzleStats{ID: "pz1", Rating: rating.Rating{Rating: 1200, Deviation: 150, Volatility: 0.06}}
+
+// TestTrainingStores: lesson steps are kept once each, by lesson; a
+// player's first attempt at a puzzle is rated (the puzzle's start rating
+// when it was never rated, a new learner at rating.New()) and counted,
+// later ones kept unrated with the ratings as they stand; the last
+// attempt is what LastAttempt returns; Attempted lists the puzzles tried;
+// and racing first attempts at one puzzle are each rated once, against
+// each other's result.
+func TestTrainingStores(t *testing.T) {
+	for _, st := range trainingStores {
+		t.Run(st.name, func(t *testing.T) {
+			s := st.open(t)
+			ctx := context.Background()
+			at := time.UnixMilli(1_700_000_000_000)
+
+			for _, step := range []int{2, 0, 2} {
+				if err := s.CompleteStep(ctx, "ann", "pairs", step, at); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := s.CompleteStep(ctx, "ann", "ply-order", 1, at); err != nil {
+				t.Fatal(err)
+			}
+			l, err := s.Learner(ctx, "ann")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(l.Steps["pairs"], []int{0, 2}) || !slices.Equal(l.Steps["ply-order"], []int{1}) || l.Player != "ann" || l.Puzzles != 0 {
+				t.Errorf("learner %+v", l)
+			}
+
+			if _, ok, err := s.PuzzleStats(ctx, "pz1"); ok || err != nil {
+				t.Errorf("a puzzle never rated: %v %v", ok, err)
+			}
+			first, err := s.RecordAttempt(ctx, training.Attempt{Player: "ann", Puzzle: "pz1", At: at, FailedAt: 0, Actions: []string{"b:e2e4"}, Reason: "Not this."}, puzzleStart, plusOne)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !first.Rated || first.Before.Rating != 1500 || first.After.Rating != 1501 || first.PuzzleBefore.Rating != 1200 || first.PuzzleAfter.Rating != 1202 {
+				t.Errorf("first attempt %+v", first)
+			}
+			again, err := s.RecordAttempt(ctx, training.Attempt{Player: "ann", Puzzle: "pz1", At: at.Add(time.Minute), Solved: true, FailedAt: -1, Actions: []string{"b:d2d4", "m:e7e5"}}, puzzleStart, plusOne)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if again.Rated || again.Before.Rating != 1501 || again.After.Rating != 1501 || again.PuzzleAfter.Rating != 1202 {
+				t.Errorf("second attempt %+v", again)
+			}
+			l, _ = s.Learner(ctx, "ann")
+			if l.Rating.Rating != 1501 || l.Puzzles != 1 || l.Solved != 0 || !l.RatedAt.Equal(at) {
+				t.Errorf("learner after two attempts %+v", l)
+			}
+			p, ok, _ := s.PuzzleStats(ctx, "pz1")
+			if !ok || p.Rating.Rating != 1202 || p.Plays != 1 || p.Solved != 0 {
+				t.Errorf("puzzle after two attempts %+v", p)
+			}
+			last, ok, err := s.LastAttempt(ctx, "ann", "pz1")
+			if err != nil || !ok || !last.Solved || last.FailedAt != -1 || !slices.Equal(last.Actions, []string{"b:d2d4", "m:e7e5"}) || last.Reason != "" || last.Rated || !last.At.Equal(at.Add(time.Minute)) {
+				t.Errorf("last attempt %+v %v %v", last, ok, err)
+			}
+			if _, ok, _ := s.LastAttempt(ctx, "bob", "pz1"); ok {
+				t.Error("bob has an attempt")
+			}
+			if ids, _ := s.Attempted(ctx, "ann"); !slices.Equal(ids, []string{"pz1"}) {
+				t.Errorf("attempted %v", ids)
+			}
+
+			// Racers: ten players' first attempts at one puzzle at once.
+			var wg sync.WaitGroup
+			errs := make(chan error, 10)
+			for i := range 10 {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					_, err := s.RecordAttempt(ctx, training.Attempt{Player: fmt.Sprint("racer", i), Puzzle: "pz2", At: at, Solved: true, FailedAt: -1, Actions: []string{"m:e2e4"}}, puzzleStart, plusOne)
+					errs <- err
+				}()
+			}
+			wg.Wait()
+			close(errs)
+			for err := range errs {
+				if err != nil {
+					t.Fatal(err)
+				}
+			}
+			p, _, _ = s.PuzzleStats(ctx, "pz2")
+			if p.Plays != 10 || p.Solved != 10 || p.Rating.Rating != 1220 {
+				t.Errorf("raced puzzle %+v: want 10 plays, 10 solved, 1220", p)
+			}
+		})
+	}
+}

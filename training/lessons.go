@@ -1,0 +1,68 @@
+package training
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/banchess/banchess/games"
+	"github.com/banchess/banchess/lessons"
+	"github.com/banchess/banchess/rules"
+)
+
+// Lessons returns the course, in order. The slice is the service's:
+// callers must not change it.
+func (s *Service) Lessons() []lessons.Lesson { return s.lessons }
+
+// Lesson returns lesson id and the index of its step n (from 0), refusing
+// either when there is none.
+func (s *Service) Lesson(id string, n int) (lessons.Lesson, error) {
+	for _, l := range s.lessons {
+		if l.ID != id {
+			continue
+		}
+		if n < 0 || n >= len(l.Steps) {
+			return l, refused(games.NotFound, NoLesson, fmt.Sprintf("The lesson “%s” has steps 1 to %d.", l.Title, len(l.Steps)))
+		}
+		return l, nil
+	}
+	return lessons.Lesson{}, refused(games.NotFound, NoLesson, "There is no such lesson.")
+}
+
+// StepResult is a judged answer at a lesson's step.
+type StepResult struct {
+	Lesson  lessons.Lesson
+	Step    int
+	Action  rules.Action
+	Verdict lessons.Verdict
+}
+
+// TryStep judges in, the learner's ban or move at step n of lesson id,
+// and keeps a right answer as player's progress (unless player is ""). A
+// wrong answer is a Verdict, not an error; input the rules refuse (not
+// legal, the banned pair, not an action, a promotion without its piece)
+// is an error, as a game refuses it.
+func (s *Service) TryStep(ctx context.Context, player, id string, n int, in games.Input) (StepResult, error) {
+	l, err := s.Lesson(id, n)
+	if err != nil {
+		return StepResult{}, err
+	}
+	step := l.Steps[n]
+	g, err := step.Start()
+	if err != nil {
+		return StepResult{}, games.Internalf(err, "lesson %s step %d", id, n+1)
+	}
+	a, err := in.Action(g)
+	if err != nil {
+		return StepResult{}, err
+	}
+	v, err := step.Judge(a)
+	if err != nil {
+		return StepResult{}, games.ErrorOf(err)
+	}
+	if v.Right && player != "" {
+		if err := s.store.CompleteStep(ctx, player, id, n, s.now()); err != nil {
+			return StepResult{}, games.Internalf(err, "keeping lesson progress")
+		}
+	}
+	return StepResult{Lesson: l, Step: n, Action: a, Verdict: v}, nil
+}
