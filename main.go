@@ -26,10 +26,13 @@ import (
 	"github.com/banchess/banchess/engine/match"
 	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/handlers"
+	"github.com/banchess/banchess/lessons"
+	"github.com/banchess/banchess/puzzles"
 	"github.com/banchess/banchess/puzzles/generate"
 	"github.com/banchess/banchess/rules"
 	"github.com/banchess/banchess/store"
 	"github.com/banchess/banchess/terminal"
+	"github.com/banchess/banchess/training"
 	"github.com/banchess/banchess/uci"
 )
 
@@ -198,7 +201,13 @@ func serve(ctx context.Context, args []string, out io.Writer, getenv func(string
 		go listen(ctx, l, feed, svc, logger)
 	}
 	go svc.RunLobby(ctx)
+	shipped, err := puzzles.Shipped()
+	if err != nil {
+		return fmt.Errorf("the shipped puzzles: %w", err)
+	}
+	trainer := training.New(shipped, lessons.All(), db, training.WithAnalyser(pool))
 	h := handlers.New(svc, nil,
+		handlers.WithTraining(trainer),
 		handlers.WithStreamLimits(handlers.DefaultStreamLimits()),
 		handlers.WithHealthCheck(db),
 		handlers.WithLimits(limits),
@@ -258,6 +267,7 @@ func tuneGC(getenv func(string) string) {
 // check, sweeps of expired games and closing.
 type gameStore interface {
 	games.Store
+	training.Store
 	handlers.Pinger
 	Sweep(ctx context.Context) (int, error)
 	Close() error

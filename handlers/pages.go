@@ -58,6 +58,10 @@ func (s *Server) pageRoutes(e *echo.Echo) {
 	p.profileRoutes(e)
 	e.POST("/settings", p.saveSettings)
 	e.POST("/g/:id/branch", p.onGame(p.branch))
+	if s.training != nil {
+		p.learnRoutes(e)
+		p.trainingRoutes(e)
+	}
 	get("/static/*", p.static)
 	get(imagePrefix+"*", p.image)
 	get("/editor", p.editorPage)

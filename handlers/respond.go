@@ -66,8 +66,10 @@ func (p *pages) respond(c echo.Context, id string, o views.Options, status int, 
 	ctx := c.Request().Context()
 	cred := player(c)
 	var list []views.GameLink
+	var daily *views.DailyPuzzle
 	if !fragment {
 		list = p.s.gameLinks(ctx, cred, id)
+		daily = p.s.dailyPuzzle(ctx)
 	}
 	shown := 0
 	if fragment {
@@ -89,7 +91,7 @@ func (p *pages) respond(c echo.Context, id string, o views.Options, status int, 
 				return
 			}
 		}
-		info.Games = list
+		info.Games, info.Daily = list, daily
 		m = views.NewGame(rec.Game, info, o)
 	})
 	switch {

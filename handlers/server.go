@@ -18,6 +18,7 @@ import (
 	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/internal/ratelimit"
 	"github.com/banchess/banchess/static"
+	"github.com/banchess/banchess/training"
 	"github.com/banchess/banchess/views"
 )
 
@@ -43,6 +44,7 @@ type Server struct {
 	baseURL    string               // scheme://host for absolute links; "": the request's
 	gameWait   time.Duration        // how long a request may wait to read games
 	images     *boardimage.Renderer // draws /img/…; nil: /img answers 503
+	training   *training.Service    // lessons and puzzles; nil: /learn, /training and /api/puzzles are not served
 
 	streamLimits StreamLimits
 	streams      *streams  // the live streams open
@@ -111,6 +113,10 @@ func ParseBaseURL(raw string) (string, error) {
 	}
 	return u.Scheme + "://" + u.Host, nil
 }
+
+// WithTraining serves the lessons (/learn), the puzzle trainer
+// (/training), the puzzles' API and the puzzle of the day with t.
+func WithTraining(t *training.Service) Option { return func(s *Server) { s.training = t } }
 
 // WithLogger sends one line per request, and server-side failures, to l.
 // Without it nothing is logged.

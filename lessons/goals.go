@@ -27,7 +27,7 @@ func (e Exact) Check(g *rules.Game, a rules.Action) (bool, string) {
 	if slices.Contains(e.Answers, a.String()) {
 		return true, ""
 	}
-	return false, fmt.Sprintf("%s is not what this step asks. %s", capital(Name(g, a)), e.Hint)
+	return false, "That is not the one this step asks for. " + e.Hint
 }
 
 // Mate is reached by an action that checkmates at once.

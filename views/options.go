@@ -87,6 +87,8 @@ type Info struct {
 	// them: an absolute link reproducing the game, and its PGN with the
 	// server's tags.
 	ShareURL, PGN string
+	// Daily is the puzzle of the day, on a full page; nil for none.
+	Daily *DailyPuzzle
 }
 
 // GameLink is one of the viewer's games in their list.

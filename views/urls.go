@@ -59,7 +59,20 @@ func (o Options) query(extra ...string) string {
 func (g Game) url(extra ...string) string { return g.Opts.GameURL(g.Info.ID, extra...) }
 
 // Paths are the addresses under a game's path that its page posts to.
-type Paths struct{ Select, Ply, Undo, Resign, Draw, Abort, Branch, PGN, Analysis, Export templ.SafeURL }
+// Page, when set, is the address of the page itself, for a board that is
+// not a game's (a lesson's, a puzzle's): cancelling a promotion goes
+// back there.
+type Paths struct {
+	Select, Ply, Undo, Resign, Draw, Abort, Branch, PGN, Analysis, Export, Page templ.SafeURL
+}
+
+// pageURL is the address of the page g's board is on.
+func (g Game) pageURL() string {
+	if g.Paths.Page != "" {
+		return string(g.Paths.Page)
+	}
+	return g.url()
+}
 
 // pathsOf works out the paths of game id, once per page.
 func pathsOf(id string) Paths {

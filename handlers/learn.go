@@ -1,0 +1,274 @@
+package handlers
+
+import (
+	"net/http"
+	"strconv"
+
+	"github.com/a-h/templ"
+	"github.com/labstack/echo/v4"
+
+	"github.com/banchess/banchess/games"
+	"github.com/banchess/banchess/lessons"
+	"github.com/banchess/banchess/rules"
+	"github.com/banchess/banchess/training"
+	"github.com/banchess/banchess/views"
+)
+
+// learnRoutes adds /learn: the lessons, each step a page whose board
+// posts the learner's answer (a plain form without JavaScript).
+func (p *pages) learnRoutes(e *echo.Echo) {
+	get := func(path string, h echo.HandlerFunc) { e.Match([]string{http.MethodGet, http.MethodHead}, path, h) }
+	get("/learn", p.learn)
+	get("/learn/:lesson", p.lesson)
+	get("/learn/:lesson/:step", p.onStep(p.lessonStep))
+	e.POST("/learn/:lesson/:step/select", p.onStep(p.selectInStep))
+	e.POST("/learn/:lesson/:step", p.onStep(p.answerStep))
+}
+
+// learner is the player whose progress a page shows: the browser's, ""
+// for a browser without one.
+func (s *Server) learner(c echo.Context) (string, error) {
+	cred := player(c)
+	if cred == "" {
+		return "", nil
+	}
+	return s.games.PlayerID(c.Request().Context(), cred)
+}
+
+// ensureLearner is learner, making the browser a player first when it is
+// none: an answer is kept for it.
+func (s *Server) ensureLearner(c echo.Context) (string, error) {
+	cred, err := s.ensurePlayer(c)
+	if err != nil {
+		return "", err
+	}
+	return s.games.PlayerID(c.Request().Context(), cred)
+}
+
+// learn lists the lessons with the browser's progress.
+func (p *pages) learn(c echo.Context) error {
+	ctx := c.Request().Context()
+	id, err := p.s.learner(c)
+	if err != nil {
+		return err
+	}
+	l, err := p.s.training.Learner(ctx, id)
+	if err != nil {
+		return err
+	}
+	list := views.LessonList{Site: p.s.site(c), Rating: ratingText(l.Rating)}
+	for _, ls := range p.s.training.Lessons() {
+		list.Lessons = append(list.Lessons, views.LessonLink{
+			URL: views.LearnPath(ls.ID, -1), Title: ls.Title, Summary: ls.Summary,
+			Done: doneSteps(l, ls), Steps: len(ls.Steps),
+		})
+	}
+	return render(c, http.StatusOK, views.LearnPage(list))
+}
+
+// doneSteps counts the steps of ls the learner has done.
+func doneSteps(l training.Learner, ls lessons.Lesson) int {
+	n := 0
+	for i := range ls.Steps {
+		if l.Done(ls.ID, i) {
+			n++
+		}
+	}
+	return n
+}
+
+// lesson sends the browser to the lesson's first step it has not done
+// (the first, once all are done).
+func (p *pages) lesson(c echo.Context) error {
+	ls, err := p.s.training.Lesson(c.Param("lesson"), 0)
+	if err != nil {
+		return titled("No such lesson", err)
+	}
+	id, err := p.s.learner(c)
+	if err != nil {
+		return err
+	}
+	l, err := p.s.training.Learner(c.Request().Context(), id)
+	if err != nil {
+		return err
+	}
+	n := 0
+	for n < len(ls.Steps) && l.Done(ls.ID, n) {
+		n++
+	}
+	if n == len(ls.Steps) {
+		n = 0
+	}
+	return c.Redirect(http.StatusSeeOther, views.LearnPath(ls.ID, n))
+}
+
+// stepAt is a lesson step a request is about, and the view choices it
+// carries.
+type stepAt struct {
+	lesson lessons.Lesson
+	n      int // from 0
+	o      views.Options
+}
+
+// onStep serves a request on the lesson step its path names (1-based),
+// as onGame does a game's: a refusal shows the step again with its
+// message, at the refusal's status; a step that is not there gets its
+// error page.
+func (p *pages) onStep(h func(c echo.Context, at *stepAt) error) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		n, err := strconv.Atoi(c.Param("step"))
+		if err != nil || n < 1 {
+			return titled("No such lesson", &games.Error{Code: games.NotFound, Detail: training.NoLesson, Msg: "Steps are numbered from 1."})
+		}
+		at := &stepAt{n: n - 1}
+		if at.lesson, err = p.s.training.Lesson(c.Param("lesson"), at.n); err != nil {
+			return titled("No such lesson", err)
+		}
+		if at.o, err = p.options(c); err == nil {
+			err = h(c, at)
+		}
+		if err == nil {
+			return nil
+		}
+		switch errorOf(err).Code {
+		case games.Timeout, games.TooMany, games.Unavailable, games.Internal:
+			return err
+		}
+		return shown(err, func(status int, e *games.Error) error {
+			at.o.Error = e.Msg
+			return p.showStep(c, at, nil, status)
+		})
+	}
+}
+
+// lessonStep shows a step: to be answered, or (played, in BCN) with the
+// judgement of that answer.
+func (p *pages) lessonStep(c echo.Context, at *stepAt) error {
+	var err error
+	if at.o.Sel, err = square(c, "sel", true); err != nil {
+		return err
+	}
+	if at.o.PromoTo, err = square(c, "to", true); err != nil {
+		return err
+	}
+	var v *lessons.Verdict
+	if text := c.QueryParam("played"); text != "" {
+		a, err := rules.ParseAction(text)
+		if err != nil {
+			return invalidf("%q is not an action.", trimText(text))
+		}
+		verdict, err := at.lesson.Steps[at.n].Judge(a)
+		if err != nil {
+			return games.ErrorOf(err)
+		}
+		v = &verdict
+	}
+	return p.showStep(c, at, v, http.StatusOK)
+}
+
+// selectInStep picks a square on the step's board (the no-JavaScript
+// way), as a game's board does.
+func (p *pages) selectInStep(c echo.Context, at *stepAt) error {
+	sq, err := square(c, "square", false)
+	if err != nil {
+		return err
+	}
+	from, err := square(c, "from", true)
+	if err != nil {
+		return err
+	}
+	if sq != from {
+		at.o.Sel = sq // views.NewDrill drops a selection with no legal action
+	}
+	if isHX(c) {
+		return p.showStep(c, at, nil, http.StatusOK)
+	}
+	return c.Redirect(http.StatusSeeOther, stepURL(at, "sel", squareName(at.o.Sel)))
+}
+
+// answerStep judges the learner's answer and keeps a right one as the
+// browser's progress; the page then shows the judgement.
+func (p *pages) answerStep(c echo.Context, at *stepAt) error {
+	in, err := p.boardInput(c)
+	if err != nil {
+		return err
+	}
+	id, err := p.s.ensureLearner(c)
+	if err != nil {
+		return err
+	}
+	res, err := p.s.training.TryStep(c.Request().Context(), id, at.lesson.ID, at.n, in)
+	if in.Text == "" && games.IsPromotionNeeded(err) {
+		at.o.Sel, at.o.PromoTo = in.From, in.To
+		if isHX(c) {
+			return p.showStep(c, at, nil, http.StatusOK)
+		}
+		return c.Redirect(http.StatusSeeOther, stepURL(at, "sel", in.From.String(), "to", in.To.String()))
+	}
+	if err != nil {
+		return err
+	}
+	played := stepURL(at, "played", res.Action.String())
+	if !isHX(c) {
+		return c.Redirect(http.StatusSeeOther, played)
+	}
+	c.Response().Header().Set("HX-Push-Url", played)
+	return p.showStep(c, at, &res.Verdict, http.StatusOK)
+}
+
+// stepURL is the address of the step with query pairs.
+func stepURL(at *stepAt, query ...string) string {
+	return views.LearnPath(at.lesson.ID, at.n) + views.Query(query...)
+}
+
+// squareName is a square's name, "" for none.
+func squareName(s rules.Square) string {
+	if s.Valid() {
+		return s.String()
+	}
+	return ""
+}
+
+// showStep renders a step: its board to answer on or, after a right
+// answer v, the position it led to, with the feedback.
+func (p *pages) showStep(c echo.Context, at *stepAt, v *lessons.Verdict, status int) error {
+	step := at.lesson.Steps[at.n]
+	g, err := step.Start()
+	if err != nil {
+		return games.Internalf(err, "lesson %s step %d", at.lesson.ID, at.n+1)
+	}
+	side := g.Turn().Actor
+	id, err := p.s.learner(c)
+	if err != nil {
+		return err
+	}
+	l, err := p.s.training.Learner(c.Request().Context(), id)
+	if err != nil {
+		return err
+	}
+	here := views.LearnPath(at.lesson.ID, at.n)
+	paths := views.Paths{Select: templ.SafeURL(here + "/select"), Ply: templ.SafeURL(here), Page: templ.SafeURL(here)}
+	m := views.LessonStep{Lesson: at.lesson.Title, Summary: at.lesson.Summary, Index: at.n, Prompt: step.Prompt}
+	for i := range at.lesson.Steps {
+		m.Steps = append(m.Steps, views.StepLink{URL: views.LearnPath(at.lesson.ID, i), Done: l.Done(at.lesson.ID, i), Current: i == at.n})
+	}
+	switch {
+	case v != nil && v.Right:
+		m.Feedback = &views.Feedback{Right: true, Played: v.Played, Text: v.Text}
+		m.Board = views.NewDrill(v.After, side, false, p.s.site(c), at.o, paths, "Well done.")
+		m.Retry = here
+		m.Next, m.NextLabel = "/learn", "Back to the lessons"
+		if at.n+1 < len(at.lesson.Steps) {
+			m.Next, m.NextLabel = views.LearnPath(at.lesson.ID, at.n+1), "Next step"
+		}
+	case v != nil:
+		m.Feedback = &views.Feedback{Played: v.Played, Text: v.Text + " Try again."}
+		fallthrough
+	default:
+		m.Board = views.NewDrill(g, side, true, p.s.site(c), at.o, paths, "")
+	}
+	if isHX(c) {
+		return render(c, status, views.LessonMain(m))
+	}
+	return render(c, status, views.LessonPage(m))
+}
