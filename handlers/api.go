@@ -18,15 +18,18 @@ import (
 type api struct{ s *Server }
 
 // apiRoutes adds the JSON API under g (mounted at /api).
+// apiEndpoint is one of the API's routes: a method, a path, a handler.
+type apiEndpoint struct {
+	method, path string
+	h            echo.HandlerFunc
+}
+
 func (s *Server) apiRoutes(g *echo.Group) {
 	a := &api{s: s}
 	// Use also routes every unknown path under /api through these, so its
 	// 404 is JSON too.
 	g.Use(s.answerErrors, apiHeaders, bodyLimit(maxBody))
-	routes := []struct {
-		method, path string
-		h            echo.HandlerFunc
-	}{
+	routes := []apiEndpoint{
 		{http.MethodPost, "/games", a.create},
 		{http.MethodGet, "/games/:id", a.get},
 		{http.MethodPost, "/games/:id/actions", a.action},
@@ -56,6 +59,7 @@ func (s *Server) apiRoutes(g *echo.Group) {
 		{http.MethodPost, "/pools/:pool", a.joinPool},
 		{http.MethodGet, "/lobby/events", a.lobbyEvents},
 	}
+	routes = append(routes, a.puzzleRoutes()...)
 	for _, r := range routes {
 		g.Add(r.method, r.path, r.h)
 	}

@@ -91,6 +91,9 @@ func (p *pages) onPuzzle(h func(c echo.Context, at *puzzleAt) error) echo.Handle
 		}
 		return shown(err, func(status int, e *games.Error) error {
 			at.o.Error = e.Msg
+			if e.Detail == training.BadStep { // a moment not the solver's: from the start
+				at.at = 0
+			}
 			return p.showPuzzle(c, at, status)
 		})
 	}

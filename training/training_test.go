@@ -1,0 +1,319 @@
+package training_test
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/banchess/banchess/engine"
+	"github.com/banchess/banchess/games"
+	"github.com/banchess/banchess/lessons"
+	"github.com/banchess/banchess/puzzles"
+	"github.com/banchess/banchess/rules"
+	"github.com/banchess/banchess/store"
+	"github.com/banchess/banchess/training"
+)
+
+var now = time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+
+func newService(t *testing.T, opts ...training.Option) (*training.Service, *store.Memory, *puzzles.Set) {
+	t.Helper()
+	set, err := puzzles.Shipped()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if set.Len() < 25 {
+		t.Fatalf("%d shipped puzzles", set.Len())
+	}
+	st := store.NewMemory()
+	return training.New(set, lessons.All(), st, append([]training.Option{training.WithClock(func() time.Time { return now })}, opts...)...), st, set
+}
+
+// find returns a shipped puzzle that ok accepts.
+func find(t *testing.T, set *puzzles.Set, ok func(puzzles.Puzzle) bool) puzzles.Puzzle {
+	t.Helper()
+	for _, p := range set.All() {
+		if ok(p) {
+			return p
+		}
+	}
+	t.Skip("no shipped puzzle of this kind")
+	return puzzles.Puzzle{}
+}
+
+// solverActions are the solver's actions of p's solution (nil when it
+// does not replay).
+func solverActions(p puzzles.Puzzle) []rules.Action {
+	g, err := p.Start()
+	if err != nil {
+		return nil
+	}
+	line, err := p.Line()
+	if err != nil {
+		return nil
+	}
+	solver := g.Turn().Actor
+	var out []rules.Action
+	for _, a := range line {
+		if g.Turn().Actor == solver {
+			out = append(out, a)
+		}
+		if g.Play(a) != nil {
+			return nil
+		}
+	}
+	return out
+}
+
+// wrongFirst is a legal first action of p that is not its solution's and
+// does not mate at once.
+func wrongFirst(t *testing.T, p puzzles.Puzzle) rules.Action {
+	t.Helper()
+	g, err := p.Start()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := solverActions(p)[0]
+	for _, a := range g.Legal() {
+		if a == want {
+			continue
+		}
+		g.Play(a)
+		mate := g.Outcome().Status == rules.Checkmate
+		g.Undo()
+		if !mate {
+			return a
+		}
+	}
+	t.Skip("no wrong first action")
+	return rules.Action{}
+}
+
+func multi(p puzzles.Puzzle) bool { return len(p.Solution) > 2 }
+
+// TestAttempt: a correct prefix is judged correct and keeps nothing; a
+// wrong action ends the attempt with a reason, is kept and rates the
+// player down and the puzzle up; trying again is judged but rated no
+// more; a solution rates the player up; an attempt of nobody's is judged
+// and kept nowhere.
+func TestAttempt(t *testing.T) {
+	svc, st, set := newService(t)
+	ctx := context.Background()
+	p := find(t, set, func(p puzzles.Puzzle) bool { return len(solverActions(p)) >= 2 })
+	mine := solverActions(p)
+
+	res, err := svc.Attempt(ctx, "ann", p.ID, mine[:1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Verdict.Correct || res.Verdict.Solved || res.Done() || res.Attempt != nil || res.Next < 1 {
+		t.Errorf("a correct prefix: %+v", res)
+	}
+	if _, ok, _ := st.LastAttempt(ctx, "ann", p.ID); ok {
+		t.Error("a prefix was kept")
+	}
+
+	wrong := wrongFirst(t, p)
+	res, err = svc.Attempt(ctx, "ann", p.ID, []rules.Action{wrong})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Verdict.Correct || res.Verdict.FailedAt != 0 || !strings.HasPrefix(res.Reason, "Not this: ") {
+		t.Errorf("a wrong action: %+v", res.Verdict)
+	}
+	a := res.Attempt
+	if a == nil || !a.Rated || a.After.Rating >= a.Before.Rating || a.PuzzleAfter.Rating <= a.PuzzleBefore.Rating || a.Reason != res.Reason {
+		t.Fatalf("a wrong action's attempt: %+v", a)
+	}
+	stats, _, _ := st.PuzzleStats(ctx, p.ID)
+	if stats.Plays != 1 || stats.Solved != 0 || stats.Rating != a.PuzzleAfter {
+		t.Errorf("the puzzle after a failure: %+v", stats)
+	}
+
+	res, err = svc.Attempt(ctx, "ann", p.ID, mine)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Verdict.Solved || res.Attempt.Rated || res.Attempt.After != a.After {
+		t.Errorf("a second attempt: %+v %+v", res.Verdict, res.Attempt)
+	}
+	if l, _ := svc.Learner(ctx, "ann"); l.Rating != a.After || l.Puzzles != 1 || l.Solved != 0 {
+		t.Errorf("the learner after a second attempt: %+v", l)
+	}
+
+	q := find(t, set, func(q puzzles.Puzzle) bool { return q.ID != p.ID })
+	res, err = svc.Attempt(ctx, "bob", q.ID, solverActions(q))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Verdict.Solved || !res.Attempt.Rated || res.Attempt.After.Rating <= res.Attempt.Before.Rating || res.Learner.Solved != 1 {
+		t.Errorf("a solution: %+v %+v", res.Verdict, res.Attempt)
+	}
+
+	res, err = svc.Attempt(ctx, "", q.ID, []rules.Action{wrongFirst(t, q)})
+	if err != nil || res.Verdict.Correct || res.Attempt != nil {
+		t.Errorf("nobody's attempt: %+v %v", res, err)
+	}
+	if stats, _, _ := st.PuzzleStats(ctx, q.ID); stats.Plays != 1 {
+		t.Errorf("nobody's attempt rated the puzzle: %+v", stats)
+	}
+}
+
+// TestAttemptRefused: an unknown puzzle, no actions, too many.
+func TestAttemptRefused(t *testing.T) {
+	svc, _, set := newService(t)
+	ctx := context.Background()
+	p := set.All()[0]
+	for name, c := range map[string]struct {
+		id      string
+		actions []rules.Action
+		detail  games.Detail
+	}{
+		"unknown":  {"nope", solverActions(p), training.NoPuzzle},
+		"none":     {p.ID, nil, training.BadActions},
+		"too many": {p.ID, make([]rules.Action, training.MaxActions+1), training.BadActions},
+	} {
+		_, err := svc.Attempt(ctx, "ann", c.id, c.actions)
+		if e := games.ErrorOf(err); e == nil || e.Detail != c.detail {
+			t.Errorf("%s: %v, want %s", name, err, c.detail)
+		}
+	}
+}
+
+// TestNext: the puzzle nearest the learner's rating, of the theme asked,
+// one they have not tried while there is one; a theme that is not one is
+// refused.
+func TestNext(t *testing.T) {
+	svc, _, set := newService(t)
+	ctx := context.Background()
+	first, err := svc.Next(ctx, "ann", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := set.Near(1500, "", nil)
+	if first.ID != want.ID {
+		t.Errorf("next %s, want %s (nearest 1500)", first.ID, want.ID)
+	}
+	if _, err := svc.Attempt(ctx, "ann", first.ID, []rules.Action{wrongFirst(t, first.Puzzle)}); err != nil {
+		t.Fatal(err)
+	}
+	second, err := svc.Next(ctx, "ann", "")
+	if err != nil || second.ID == first.ID {
+		t.Errorf("after trying %s, next is %s (%v)", first.ID, second.ID, err)
+	}
+	for _, th := range puzzles.AllThemes() {
+		if set.Count(th) == 0 {
+			continue
+		}
+		p, err := svc.Next(ctx, "ann", th)
+		if err != nil || !p.Has(th) {
+			t.Errorf("theme %s: %s %v (%v)", th, p.ID, p.Themes, err)
+		}
+	}
+	if _, err := training.ParseTheme("mateIn9"); games.ErrorOf(err).Detail != training.BadTheme {
+		t.Errorf("theme mateIn9: %v", err)
+	}
+}
+
+// TestPlay: a board's action at a solver's moment is the attempt of the
+// solution's solver actions before it and this one; a moment where the
+// opponent acts is refused, and so is input the rules refuse.
+func TestPlay(t *testing.T) {
+	svc, _, set := newService(t)
+	ctx := context.Background()
+	p := find(t, set, multi)
+	sol, _ := p.Line()
+	mine := solverActions(p)
+	res, err := svc.Play(ctx, "ann", p.ID, 0, games.Input{Text: mine[0].String()})
+	if err != nil || !res.Verdict.Correct {
+		t.Fatalf("the first action: %+v %v", res.Verdict, err)
+	}
+	if res.Next < 1 || res.Next >= len(sol) {
+		t.Fatalf("next moment %d of %d", res.Next, len(sol))
+	}
+	res, err = svc.Play(ctx, "ann", p.ID, res.Next, games.Input{Text: mine[1].String()})
+	if err != nil || !res.Verdict.Correct {
+		t.Errorf("the second action: %+v %v", res.Verdict, err)
+	}
+	g, _ := p.Start()
+	solver := g.Turn().Actor
+	for n, a := range sol {
+		if g.Turn().Actor != solver {
+			if _, err := svc.Play(ctx, "ann", p.ID, n, games.Input{Text: a.String()}); games.ErrorOf(err).Detail != training.BadStep {
+				t.Errorf("moment %d, the opponent's: %v", n, err)
+			}
+			break
+		}
+		g.Play(a)
+	}
+	if _, err := svc.Play(ctx, "ann", p.ID, 0, games.Input{Text: "hello"}); games.ErrorOf(err).Code != games.Invalid {
+		t.Errorf("hello: %v", err)
+	}
+}
+
+// TestTryStep: a right answer is kept as the learner's progress, a wrong
+// one is judged and not kept, input the rules refuse is refused.
+func TestTryStep(t *testing.T) {
+	svc, _, _ := newService(t)
+	ctx := context.Background()
+	res, err := svc.TryStep(ctx, "ann", "ply-order", 0, games.Input{Text: "e4"})
+	if err != nil || !res.Verdict.Right {
+		t.Fatalf("b:e2e4: %+v %v", res.Verdict, err)
+	}
+	res, err = svc.TryStep(ctx, "ann", "ply-order", 1, games.Input{Text: "Nf3"})
+	if err != nil || res.Verdict.Right || res.Verdict.Text == "" {
+		t.Fatalf("Nf3 at step 2: %+v %v", res.Verdict, err)
+	}
+	l, _ := svc.Learner(ctx, "ann")
+	if !slices.Equal(l.Steps["ply-order"], []int{0}) {
+		t.Errorf("steps done %v", l.Steps)
+	}
+	if _, err := svc.TryStep(ctx, "ann", "ply-order", 1, games.Input{Text: "e4"}); games.ErrorOf(err).Code != games.Banned {
+		t.Errorf("the banned e4: %v", err)
+	}
+	if _, err := svc.TryStep(ctx, "ann", "ply-order", 9, games.Input{Text: "e4"}); games.ErrorOf(err).Detail != training.NoLesson {
+		t.Errorf("step 10: %v", err)
+	}
+}
+
+// fakeEngine answers every analysis with its line, or fails.
+type fakeEngine struct {
+	res engine.Result
+	err error
+}
+
+func (f fakeEngine) Analyse(context.Context, *rules.Game, engine.Limits) (engine.Result, error) {
+	return f.res, f.err
+}
+
+// TestReasons: a wrong action's reason is the engine's line when it
+// answers, and a proof over the rules when it does not.
+func TestReasons(t *testing.T) {
+	ctx := context.Background()
+	_, _, set := newService(t)
+	p := find(t, set, func(p puzzles.Puzzle) bool { return p.Kind() == puzzles.MateIn2 })
+	wrong := wrongFirst(t, p)
+	g, _ := p.Start()
+	g.Play(wrong)
+	reply := g.Legal()[0]
+
+	withEngine, _, _ := newService(t, training.WithAnalyser(fakeEngine{res: engine.Result{PV: []rules.Action{reply}, Best: reply, Score: -120}}))
+	res, err := withEngine.Attempt(ctx, "", p.ID, []rules.Action{wrong})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(res.Reason, "Best play: ") || !strings.Contains(res.Reason, "there is no mate") {
+		t.Errorf("with the engine: %q", res.Reason)
+	}
+	busy, _, _ := newService(t, training.WithAnalyser(fakeEngine{err: errors.New("busy")}))
+	res, err = busy.Attempt(ctx, "", p.ID, []rules.Action{wrong})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(res.Reason, "mate") || strings.Contains(res.Reason, "Best play") {
+		t.Errorf("without the engine: %q", res.Reason)
+	}
+}
