@@ -25,8 +25,11 @@ import (
 	"github.com/banchess/banchess/engine"
 	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/handlers"
+	"github.com/banchess/banchess/lessons"
+	"github.com/banchess/banchess/puzzles"
 	"github.com/banchess/banchess/rules"
 	"github.com/banchess/banchess/store"
+	"github.com/banchess/banchess/training"
 )
 
 // mateLine is a whole game from the initial position to a checkmate by ban:
@@ -82,13 +85,20 @@ func playground(t *testing.T) *games.Service {
 	return svc
 }
 
-// browserOn starts the playground on svc and a headless Chromium on it.
+// browserOn starts the playground on svc (with the lessons and the
+// shipped puzzles, kept in a store of their own) and a headless Chromium
+// on it.
 func browserOn(t *testing.T, js bool, svc *games.Service) (context.Context, string, *[]string) {
 	t.Helper()
 	bin := chromium(t)
 	e := echo.New()
 	e.HideBanner = true
-	handlers.New(svc, nil).Register(e)
+	shipped, err := puzzles.Shipped()
+	if err != nil {
+		t.Fatal(err)
+	}
+	trainer := training.New(shipped, lessons.All(), store.NewMemory(), training.WithAnalyser(engine.NewPool(1, 2, 4)))
+	handlers.New(svc, nil, handlers.WithTraining(trainer)).Register(e)
 	srv := httptest.NewServer(e)
 	t.Cleanup(srv.Close)
 

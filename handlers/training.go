@@ -310,8 +310,8 @@ func (p *pages) replay(pz training.Puzzle, n int) (*rules.Game, []rules.Action, 
 }
 
 // replied says, at moment n, what the solver's last action was and what
-// the opponent replied since: "Right: Ra8+. Black replied Kh7." ("" at
-// the start).
+// the opponent replied since: "Right: Ra8+. Black replied Kh7, then
+// banned a1a2." ("" at the start).
 func replied(pz training.Puzzle, line []rules.Action, n int) string {
 	if n == 0 {
 		return ""
@@ -327,6 +327,9 @@ func replied(pz training.Puzzle, line []rules.Action, n int) string {
 		if g.Turn().Actor == pz.Solver {
 			mine, replies = name, nil
 		} else {
+			if a.Phase == rules.PhaseBan {
+				name = "banned " + lessons.Pair(a.Pair())
+			}
 			replies = append(replies, name)
 		}
 		if g.Play(a) != nil {
@@ -402,7 +405,7 @@ func (p *pages) puzzleResult(c echo.Context, at *puzzleAt) error {
 	if err != nil {
 		return err
 	}
-	m.Themes, m.PuzzleRating = themeNames(at.pz.Themes), ratingText(at.pz.Stats.Rating)
+	m.Themes, m.PuzzleRating = themeNames(at.pz.Themes), strconv.Itoa(int(math.Round(at.pz.Stats.Rating.Rating)))
 	m.Retry = views.TrainingPath(at.pz.ID, "theme", string(at.theme))
 	m.Result = resultOf(at, a, line, shown)
 	at.o.Sel, at.o.PromoTo = rules.NoSquare, rules.NoSquare
@@ -456,6 +459,9 @@ func resultOf(at *puzzleAt, a training.Attempt, line []rules.Action, shown int) 
 	for i, act := range line {
 		mine := g.Turn().Actor == at.pz.Solver
 		name := lessons.Name(g, act)
+		if act.Phase == rules.PhaseBan {
+			name = "⊘ " + lessons.Pair(act.Pair())
+		}
 		if g.Play(act) != nil {
 			break
 		}

@@ -82,7 +82,7 @@ type TrainerResult struct {
 
 // SolutionStep is one ply of a puzzle's solution.
 type SolutionStep struct {
-	Text    string // "Ra8+", "ban g8–h7"
+	Text    string // "Ra8+", "⊘ g8–h7" (a ban)
 	URL     string
 	Mine    bool // the solver's
 	Current bool
@@ -97,6 +97,9 @@ type ThemeLink struct {
 
 // CountText is the theme's count in words.
 func (t ThemeLink) CountText() string { return strconv.Itoa(t.Count) }
+
+// ThemesText lists the themes shown: "mateIn2, mateByBan".
+func (t Trainer) ThemesText() string { return strings.Join(t.Themes, ", ") }
 
 // Title is the tab's title.
 func (t Trainer) Title() string {
@@ -124,7 +127,7 @@ func PuzzlePrompt(t rules.Turn) string {
 }
 
 // PuzzleReplied says what the solver played last and what opp replied
-// since: "Right: Ra8+. Black replied Kh7, then the ban of e2–e4.";
+// since: "Right: Ra8+. Black replied Kh7, then banned e2–e4.";
 // "Right: Ra8+. Your ban now." when the solver acts again.
 func PuzzleReplied(mine string, opp rules.Color, replies []string) string {
 	if len(replies) == 0 {

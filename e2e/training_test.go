@@ -1,0 +1,175 @@
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/banchess/banchess/lessons"
+	"github.com/banchess/banchess/puzzles"
+	"github.com/banchess/banchess/rules"
+)
+
+// shipped returns the first shipped puzzle ok accepts.
+func shipped(t *testing.T, ok func(puzzles.Puzzle) bool) puzzles.Puzzle {
+	t.Helper()
+	set, err := puzzles.Shipped()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range set.All() {
+		if ok(p) {
+			return p
+		}
+	}
+	t.Fatal("no shipped puzzle of this kind")
+	return puzzles.Puzzle{}
+}
+
+// playerRating reads the puzzle rating the page shows.
+func playerRating(t *testing.T, ctx context.Context) string {
+	t.Helper()
+	r, err := chromedp.Run(ctx, chromedp.Text(`#player-rating`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// TestPuzzleInBrowser: with scripts, a puzzle solved by clicks — a ban,
+// then, after the opponent's replies are played by themselves, the
+// mating move — and another failed by a wrong first click, the rating
+// shown changing both times; the failure says why and shows the
+// solution, which the step links walk through.
+func TestPuzzleInBrowser(t *testing.T) {
+	ctx, base, problems := browser(t, true)
+	p := shipped(t, func(p puzzles.Puzzle) bool {
+		return len(p.Solution) == 4 && strings.HasPrefix(p.Solution[0], "b:") && strings.HasPrefix(p.Solution[3], "m:")
+	})
+	g, err := p.Start()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ply := g.Ply()
+	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/training/"+p.ID), chromedp.WaitVisible(`#status`)); err != nil {
+		t.Fatal(err)
+	}
+	start := playerRating(t, ctx)
+	if err := play(ctx, ply, p.Solution[0]); err != nil {
+		t.Fatal(err)
+	}
+	// The replies come by themselves, and the board is live again.
+	if err := chromedp.Do(ctx, waitPly(ply+3), chromedp.WaitVisible(`#feedback.right`)); err != nil {
+		t.Fatalf("the replies: %v", err)
+	}
+	if err := play(ctx, ply+3, p.Solution[3]); err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(ctx, chromedp.WaitVisible(`#result.right`)); err != nil {
+		t.Fatalf("solved: %v", err)
+	}
+	screenshot(t, ctx, "training.png", 1280, 800)
+	solved := playerRating(t, ctx)
+	if solved == start {
+		t.Errorf("the rating shown stayed %s after a solution", start)
+	}
+
+	q := shipped(t, func(q puzzles.Puzzle) bool { return q.ID != p.ID && q.Kind() != puzzles.MateIn1 })
+	qg, _ := q.Start()
+	var wrong rules.Action
+	for _, a := range qg.Legal() {
+		if a.String() != q.Solution[0] {
+			wrong = a
+			break
+		}
+	}
+	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/training/"+q.ID), chromedp.WaitVisible(`#status`)); err != nil {
+		t.Fatal(err)
+	}
+	if got := playerRating(t, ctx); got != solved {
+		t.Errorf("the next puzzle shows rating %s, not %s", got, solved)
+	}
+	if err := clickAction(ctx, wrong); err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(ctx, chromedp.WaitVisible(`#result.wrong`)); err != nil {
+		t.Fatalf("a wrong first action %s: %v", wrong, err)
+	}
+	failed := playerRating(t, ctx)
+	reason, _ := chromedp.Run(ctx, chromedp.Text(`#result`))
+	if failed == solved || !strings.HasPrefix(reason, "Not this: ") {
+		t.Errorf("after a failure: rating %s (was %s), %q", failed, solved, reason)
+	}
+	if err := chromedp.Do(ctx, chromedp.Click(`.solution-steps li:nth-child(2) a`), chromedp.WaitVisible(`.solution-steps a[aria-current="step"]`)); err != nil {
+		t.Fatalf("stepping through the solution: %v", err)
+	}
+	if len(*problems) > 0 {
+		t.Errorf("the page reported problems: %q", *problems)
+	}
+}
+
+// TestLessonInBrowser: a whole lesson completed by clicking, with
+// scripts and without: a wrong answer first (its reason, the board live
+// again), then each step's answer and "Next step"; the lessons' list
+// then says it is done.
+func TestLessonInBrowser(t *testing.T) {
+	withAndWithoutJS(t, func(t *testing.T, js bool) {
+		ctx, base, problems := browser(t, js)
+		l, ok := lessons.ByID("pairs")
+		if !ok {
+			t.Fatal("no lesson pairs")
+		}
+		if err := chromedp.Do(ctx, chromedp.Navigate(base+"/learn/"+l.ID), chromedp.WaitVisible(`#prompt`)); err != nil {
+			t.Fatal(err)
+		}
+		for i, s := range l.Steps {
+			g, err := s.Start()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if i == 0 {
+				if err := clickAction(ctx, g.Legal()[0]); err != nil {
+					t.Fatal(err)
+				}
+				if err := chromedp.Do(ctx, chromedp.WaitVisible(`#feedback.wrong`), waitPly(g.Ply())); err != nil {
+					t.Fatalf("a wrong answer: %v", err)
+				}
+			}
+			if err := play(ctx, g.Ply(), s.Answers[0]); err != nil {
+				t.Fatalf("step %d: %v", i+1, err)
+			}
+			if err := chromedp.Do(ctx, chromedp.WaitVisible(`#feedback.right`)); err != nil {
+				t.Fatalf("step %d: %v", i+1, err)
+			}
+			if i == 0 {
+				screenshot(t, ctx, "learn.png", 1280, 800)
+			}
+			if i+1 < len(l.Steps) {
+				err = chromedp.Do(ctx, chromedp.Click(`#next-step`), chromedp.WaitVisible(fmt.Sprintf(`.step-dot.current[href$="/%d"]`, i+2)))
+				if err != nil {
+					t.Fatalf("on to step %d: %v", i+2, err)
+				}
+			}
+		}
+		err := chromedp.Do(ctx, chromedp.Navigate(base+"/learn"), chromedp.WaitVisible(`.lesson-list`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		progress, _ := chromedp.Run(ctx, chromedp.Text(`.lesson-list li:nth-child(2) .lesson-progress`))
+		if progress != "Done" {
+			t.Errorf("the lesson's progress %q", progress)
+		}
+		if len(*problems) > 0 {
+			t.Errorf("the page reported problems: %q", *problems)
+		}
+	})
+}
+
+// clickAction clicks a ban's or a move's two squares.
+func clickAction(ctx context.Context, a rules.Action) error {
+	from, to := sqSel(a.From.String()), sqSel(a.To.String())
+	return chromedp.Do(ctx, chromedp.Click(from), chromedp.WaitVisible(to+`.dest`), chromedp.Click(to))
+}
