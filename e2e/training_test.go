@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 
 	"github.com/banchess/banchess/lessons"
@@ -172,4 +173,62 @@ func TestLessonInBrowser(t *testing.T) {
 func clickAction(ctx context.Context, a rules.Action) error {
 	from, to := sqSel(a.From.String()), sqSel(a.To.String())
 	return chromedp.Do(ctx, chromedp.Click(from), chromedp.WaitVisible(to+`.dest`), chromedp.Click(to))
+}
+
+// TestTrainingAccessibility audits the lessons' list, a lesson's step
+// before and after a wrong and a right answer, a puzzle and its result
+// with axe-core, light and dark.
+func TestTrainingAccessibility(t *testing.T) {
+	script := axeScript(t)
+	p := shipped(t, func(p puzzles.Puzzle) bool { return p.Kind() != puzzles.MateIn1 })
+	for _, scheme := range []string{"light", "dark"} {
+		t.Run(scheme, func(t *testing.T) {
+			ctx, base, _ := browser(t, true)
+			if _, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+				Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}}}); err != nil {
+				t.Fatal(err)
+			}
+			g, _ := p.Start()
+			var wrong rules.Action
+			for _, a := range g.Legal() {
+				if a.String() != p.Solution[0] {
+					wrong = a
+					break
+				}
+			}
+			step, _ := lessons.ByID("ply-order")
+			sg, _ := step.Steps[0].Start()
+			for _, c := range []struct {
+				name, path, ready string
+				act               func() error
+			}{
+				{"the lessons", "/learn", `.lesson-list`, nil},
+				{"a step", "/learn/ply-order/1", `#prompt`, nil},
+				{"a wrong answer", "", `#feedback.wrong`, func() error { return clickAction(ctx, sg.Legal()[0]) }},
+				{"a right answer", "", `#feedback.right`, func() error { return clickAction(ctx, rules.BanAction(sq("e2"), sq("e4"))) }},
+				{"a puzzle", "/training/" + p.ID, `#prompt`, nil},
+				{"a failed puzzle", "", `#result.wrong`, func() error { return clickAction(ctx, wrong) }},
+			} {
+				var err error
+				if c.path != "" {
+					err = chromedp.Do(ctx, chromedp.Navigate(base+c.path))
+				} else {
+					err = c.act()
+				}
+				if err == nil {
+					err = chromedp.Do(ctx, chromedp.WaitVisible(c.ready))
+				}
+				if err != nil {
+					t.Fatalf("%s: %v", c.name, err)
+				}
+				v, err := audit(ctx, script)
+				if err != nil {
+					t.Fatalf("%s: %v", c.name, err)
+				}
+				for _, s := range v {
+					t.Errorf("%s: %s", c.name, s)
+				}
+			}
+		})
+	}
 }
