@@ -172,6 +172,16 @@ func twoWaysOut() Lesson {
 			Goal:    SafeFromMate{Plies: 3, Threat: "White has more than one check that leaves you one way out, and your single ban cannot stop them all."},
 			Answers: []string{"m:f6e6"},
 			Right:   "In the middle of the board every check leaves the king several ways out. Kings in Ban Chess want room, not corners.",
+		}, {
+			FEN:     "r5k1/5ppp/8/8/8/8/5PPP/3QR1K1 b - - 0 20 4:g8f8",
+			Prompt:  "White threatens two back-rank checks, Re8+ and Qd8+: after either, taking with the rook would be your one way out, and White would ban it. Your ban after this move can stop only one of them. You are Black: make a move that leaves you safe.",
+			Goal:    SafeFromMate{Plies: 3, Threat: "Re8+ and Qd8+ each leave one way out, and your ban stops only one of them."},
+			Answers: []string{"m:a8e8", "m:a8f8", "m:f7f5", "m:f7f6", "m:g7g5", "m:g7g6", "m:h7h5", "m:h7h6"},
+			Right:   "After this move White has at most one check that leaves you a single way out, and your ban takes that one away. The usual cure is a pawn step in front of the king: after …h6, Re8+ is met by Rxe8 or Kh7.",
+			Mistakes: []Mistake{{
+				Action: "m:g8h8",
+				Why:    "Kh8 changes nothing: Re8+ and Qd8+ still leave only the rook's capture, and one ban cannot stop both.",
+			}},
 		}},
 	}
 }
