@@ -157,9 +157,9 @@ func (p *pages) lessonStep(c echo.Context, at *stepAt) error {
 		if err != nil {
 			return invalidf("%q is not an action.", trimText(text))
 		}
-		verdict, err := at.lesson.Steps[at.n].Judge(a)
+		verdict, err := p.s.training.JudgeStep(at.lesson.ID, at.n, a)
 		if err != nil {
-			return games.ErrorOf(err)
+			return err
 		}
 		v = &verdict
 	}

@@ -55,9 +55,9 @@ func (s *Service) TryStep(ctx context.Context, player, id string, n int, in game
 	if err != nil {
 		return StepResult{}, err
 	}
-	v, err := step.Judge(a)
+	v, err := s.JudgeStep(id, n, a)
 	if err != nil {
-		return StepResult{}, games.ErrorOf(err)
+		return StepResult{}, err
 	}
 	if v.Right && player != "" {
 		if err := s.store.CompleteStep(ctx, player, id, n, s.now()); err != nil {
@@ -65,4 +65,45 @@ func (s *Service) TryStep(ctx context.Context, player, id string, n int, in game
 		}
 	}
 	return StepResult{Lesson: l, Step: n, Action: a, Verdict: v}, nil
+}
+
+// JudgeStep judges action a at step n of lesson id, as lessons.Step.Judge
+// does, keeping nothing. A legal action's judgement is worked out once
+// and remembered: some goals search the game a few plies deep (up to a
+// third of a second), and a step has at most a few dozen legal actions,
+// so what is remembered is bounded by the course.
+func (s *Service) JudgeStep(id string, n int, a rules.Action) (lessons.Verdict, error) {
+	l, err := s.Lesson(id, n)
+	if err != nil {
+		return lessons.Verdict{}, err
+	}
+	step := l.Steps[n]
+	key := judged{id, n, a}
+	if v, ok := s.verdicts.Load(key); ok {
+		v := v.(lessons.Verdict)
+		g, err := step.Start()
+		if err != nil {
+			return lessons.Verdict{}, games.Internalf(err, "lesson %s step %d", id, n+1)
+		}
+		if err := g.Play(a); err != nil {
+			return lessons.Verdict{}, games.ErrorOf(err)
+		}
+		v.After = g
+		return v, nil
+	}
+	v, err := step.Judge(a)
+	if err != nil {
+		return lessons.Verdict{}, games.ErrorOf(err)
+	}
+	kept := v
+	kept.After = nil
+	s.verdicts.Store(key, kept)
+	return v, nil
+}
+
+// judged names a judgement JudgeStep remembers.
+type judged struct {
+	lesson string
+	step   int
+	action rules.Action
 }

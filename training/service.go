@@ -9,6 +9,7 @@ package training
 
 import (
 	"context"
+	"sync"
 	"time"
 
 	"github.com/banchess/banchess/engine"
@@ -46,6 +47,7 @@ type Service struct {
 	store    Store
 	analyser Analyser
 	now      func() time.Time
+	verdicts sync.Map // judged → lessons.Verdict without its After: JudgeStep's
 }
 
 // Option configures a Service.

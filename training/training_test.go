@@ -19,7 +19,7 @@ import (
 
 var now = time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
 
-func newService(t *testing.T, opts ...training.Option) (*training.Service, *store.Memory, *puzzles.Set) {
+func newService(t testing.TB, opts ...training.Option) (*training.Service, *store.Memory, *puzzles.Set) {
 	t.Helper()
 	set, err := puzzles.Shipped()
 	if err != nil {
@@ -33,7 +33,7 @@ func newService(t *testing.T, opts ...training.Option) (*training.Service, *stor
 }
 
 // find returns a shipped puzzle that ok accepts.
-func find(t *testing.T, set *puzzles.Set, ok func(puzzles.Puzzle) bool) puzzles.Puzzle {
+func find(t testing.TB, set *puzzles.Set, ok func(puzzles.Puzzle) bool) puzzles.Puzzle {
 	t.Helper()
 	for _, p := range set.All() {
 		if ok(p) {
@@ -70,7 +70,7 @@ func solverActions(p puzzles.Puzzle) []rules.Action {
 
 // wrongFirst is a legal first action of p that is not its solution's and
 // does not mate at once.
-func wrongFirst(t *testing.T, p puzzles.Puzzle) rules.Action {
+func wrongFirst(t testing.TB, p puzzles.Puzzle) rules.Action {
 	t.Helper()
 	g, err := p.Start()
 	if err != nil {
@@ -276,6 +276,48 @@ func TestTryStep(t *testing.T) {
 	}
 	if _, err := svc.TryStep(ctx, "ann", "ply-order", 9, games.Input{Text: "e4"}); games.ErrorOf(err).Detail != training.NoLesson {
 		t.Errorf("step 10: %v", err)
+	}
+}
+
+// TestJudgeStepRemembered: an answer judged again (remembered by the
+// service) gets the same verdict and its own game after it; an illegal
+// one is refused every time.
+func TestJudgeStepRemembered(t *testing.T) {
+	svc, _, _ := newService(t)
+	for _, tc := range []struct {
+		lesson string
+		step   int
+		action string
+		right  bool
+	}{
+		{"ply-order", 0, "b:e2e4", true},
+		{"ply-order", 1, "m:g1f3", false},
+		{"promotion", 0, "b:e7d8", true},
+	} {
+		a, err := rules.ParseAction(tc.action)
+		if err != nil {
+			t.Fatal(err)
+		}
+		first, err := svc.JudgeStep(tc.lesson, tc.step, a)
+		if err != nil {
+			t.Fatalf("%s at %s/%d: %v", tc.action, tc.lesson, tc.step+1, err)
+		}
+		again, err := svc.JudgeStep(tc.lesson, tc.step, a)
+		if err != nil {
+			t.Fatalf("%s at %s/%d again: %v", tc.action, tc.lesson, tc.step+1, err)
+		}
+		if first.Right != tc.right || again.Right != tc.right || first.Text != again.Text || first.Played != again.Played {
+			t.Errorf("%s at %s/%d: %+v, then %+v", tc.action, tc.lesson, tc.step+1, first, again)
+		}
+		if again.After == nil || again.After == first.After || again.After.FEN() != first.After.FEN() {
+			t.Errorf("%s at %s/%d: the game after is not its own copy", tc.action, tc.lesson, tc.step+1)
+		}
+	}
+	banned, _ := rules.ParseAction("m:e2e4")
+	for range 2 {
+		if _, err := svc.JudgeStep("ply-order", 1, banned); games.ErrorOf(err).Code != games.Banned {
+			t.Errorf("the banned e4: %v", err)
+		}
 	}
 }
 

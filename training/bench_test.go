@@ -1,0 +1,41 @@
+package training_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/banchess/banchess/games"
+	"github.com/banchess/banchess/puzzles"
+	"github.com/banchess/banchess/rules"
+)
+
+// BenchmarkAttemptWrong judges a wrong first action at a mate puzzle and
+// explains it without the engine (the proof over the rules, the costlier
+// reason), by nobody: what a failed attempt costs the server besides the
+// engine's search and the store.
+func BenchmarkAttemptWrong(b *testing.B) {
+	svc, _, set := newService(b)
+	p := find(b, set, func(p puzzles.Puzzle) bool { return p.Kind() == puzzles.MateIn2 })
+	wrong := []rules.Action{wrongFirst(b, p)}
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := svc.Attempt(ctx, "", p.ID, wrong); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkTryStep judges an answer at the lesson step whose goal costs
+// most: the promotion lesson's first, a material search three plies deep
+// (worked out once, then remembered).
+func BenchmarkTryStep(b *testing.B) {
+	svc, _, _ := newService(b)
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := svc.TryStep(ctx, "", "promotion", 0, games.Input{Text: "b:e7d8"}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
