@@ -72,18 +72,28 @@ func (p *pages) loginPage(c echo.Context) error {
 }
 
 // login signs the browser in as the player the form names: a new
-// credential of that player's, which holds their seats here too.
+// credential of that player's, which holds their seats here too; the
+// lesson steps the browser did before are added to the player's.
 func (p *pages) login(c echo.Context) error {
 	f, err := p.form(c)
 	if err != nil {
 		return err
 	}
 	name := f.Get("name")
-	cred, _, err := p.s.games.Login(c.Request().Context(), name, f.Get("password"), clientKey(c.RealIP()), games.Cookie)
+	before, err := p.s.learner(c)
+	if err != nil {
+		return err
+	}
+	cred, pl, err := p.s.games.Login(c.Request().Context(), name, f.Get("password"), clientKey(c.RealIP()), games.Cookie)
 	if err != nil {
 		return shown(err, func(status int, e *games.Error) error {
 			return render(c, status, views.LoginPage(views.Login{Asset: p.s.asset, Error: e.Msg, NameValue: name}))
 		})
+	}
+	if p.s.training != nil {
+		if err := p.s.training.CarrySteps(c.Request().Context(), before, pl.ID); err != nil {
+			return err
+		}
 	}
 	p.s.setPlayer(c, cred)
 	return c.Redirect(http.StatusSeeOther, "/account?done=signed-in")

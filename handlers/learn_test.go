@@ -141,3 +141,38 @@ func TestLearnSelectWithoutScripts(t *testing.T) {
 		t.Errorf("e4 posts to %q", f)
 	}
 }
+
+// TestLearnProgressFollowsAccount: progress is the player's. Named, it
+// stays; signed in on another browser, that browser shows it and adds
+// the steps it did before signing in; signed out, a browser starts
+// afresh.
+func TestLearnProgressFollowsAccount(t *testing.T) {
+	e := newTrainingServer(t, nil)
+	phone := newClientOn(t, e)
+	progress := func(c *client) string { return c.get("/learn").Find(".lesson-progress").First().Text() }
+	phone.post("/learn/ply-order/1", url.Values{"text": {"e4"}})
+	phone.register("Ann")
+	if got := progress(phone); got != "1 of 4 steps" {
+		t.Errorf("named, the phone's progress is %q", got)
+	}
+
+	laptop := phone.session()
+	laptop.post("/learn/ply-order/2", url.Values{"from": {"d2"}, "to": {"d4"}})
+	if got := progress(laptop); got != "1 of 4 steps" {
+		t.Fatalf("the laptop's own progress is %q", got)
+	}
+	if d := laptop.post("/login", vals("name", "ann", "password", secret)); d.Find("#account-name").AttrOr("data-name", "") != "Ann" {
+		t.Fatalf("signing in: %q", text(d, "main"))
+	}
+	for name, c := range map[string]*client{"laptop": laptop, "phone": phone} {
+		if got := progress(c); got != "2 of 4 steps" {
+			t.Errorf("signed in, the %s's progress is %q", name, got)
+		}
+	}
+	if rec := laptop.do(http.MethodPost, "/logout", vals(), false); rec.Code != http.StatusSeeOther {
+		t.Fatalf("signing out: %d", rec.Code)
+	}
+	if got := progress(laptop); got != "0 of 4 steps" {
+		t.Errorf("signed out, the laptop's progress is %q", got)
+	}
+}

@@ -67,6 +67,28 @@ func (s *Service) TryStep(ctx context.Context, player, id string, n int, in game
 	return StepResult{Lesson: l, Step: n, Action: a, Verdict: v}, nil
 }
 
+// CarrySteps adds the lesson steps player from has done to player to's:
+// a browser that took lessons before signing in keeps them in the
+// account it signs in to. The puzzle rating stays the account's: it was
+// earned by the account's attempts.
+func (s *Service) CarrySteps(ctx context.Context, from, to string) error {
+	if from == "" || to == "" || from == to {
+		return nil
+	}
+	l, err := s.store.Learner(ctx, from)
+	if err != nil {
+		return games.Internalf(err, "reading the lessons of %s", from)
+	}
+	for lesson, steps := range l.Steps {
+		for _, n := range steps {
+			if err := s.store.CompleteStep(ctx, to, lesson, n, s.now()); err != nil {
+				return games.Internalf(err, "keeping lesson progress")
+			}
+		}
+	}
+	return nil
+}
+
 // JudgeStep judges action a at step n of lesson id, as lessons.Step.Judge
 // does, keeping nothing. A legal action's judgement is worked out once
 // and remembered: some goals search the game a few plies deep (up to a
