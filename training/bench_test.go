@@ -39,3 +39,23 @@ func BenchmarkTryStep(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkNext chooses the next puzzle for a player who has solved the
+// easier half of the shipped puzzles: their attempts listed, the nearest
+// puzzle they have not tried found, its solver and rating read.
+func BenchmarkNext(b *testing.B) {
+	svc, _, set := newService(b)
+	ctx := context.Background()
+	all := set.All()
+	for _, p := range all[:len(all)/2] {
+		if _, err := svc.Attempt(ctx, "ann", p.ID, solverActions(p)); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := svc.Next(ctx, "ann", ""); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
