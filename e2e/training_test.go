@@ -48,7 +48,7 @@ func playerRating(t *testing.T, ctx context.Context) string {
 func TestPuzzleInBrowser(t *testing.T) {
 	ctx, base, problems := browser(t, true)
 	p := shipped(t, func(p puzzles.Puzzle) bool {
-		return len(p.Solution) == 4 && strings.HasPrefix(p.Solution[0], "b:") && strings.HasPrefix(p.Solution[3], "m:")
+		return p.Kind() == puzzles.MateIn2 && len(p.Solution) == 4 && strings.HasPrefix(p.Solution[0], "b:") && strings.HasPrefix(p.Solution[3], "m:")
 	})
 	g, err := p.Start()
 	if err != nil {
