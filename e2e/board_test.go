@@ -446,9 +446,9 @@ func focusedSquare(ctx context.Context) string {
 }
 
 // tabToBoard presses Tab until the board has the focus: it must take at
-// most eight (the brand link, the header's six links, the board).
+// most ten (the brand link, the header's eight links, the board).
 func tabToBoard(ctx context.Context) error {
-	for range 8 {
+	for range 10 {
 		if err := chromedp.Do(ctx, chromedp.KeyEvent(kb.Tab)); err != nil {
 			return err
 		}
@@ -460,7 +460,7 @@ func tabToBoard(ctx context.Context) error {
 			return err
 		}
 	}
-	return fmt.Errorf("eight Tabs did not reach the board")
+	return fmt.Errorf("ten Tabs did not reach the board")
 }
 
 // moveCursor presses arrows until the keyboard is on s (White at the
