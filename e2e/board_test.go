@@ -175,6 +175,7 @@ func testBoardFits(t *testing.T, js bool) {
 			break // the page of a waiting player without JavaScript reloads itself
 		}
 		if err := chromedp.Do(ctx, chromedp.EmulateViewport(size[0], size[1]), chromedp.Navigate(base+"/new"),
+			chromedp.SetValue(`.invite-form select[name=clock]`, "5+3"),
 			chromedp.Click(`.invite-form form button[type=submit]`),
 			chromedp.WaitVisible(`#table`), chromedp.Sleep(200*time.Millisecond)); err != nil {
 			t.Fatal(err)
@@ -658,6 +659,10 @@ func TestSoundsSettingsAndCopy(t *testing.T) {
 	if got := played(); got != "ban.wav move.wav" {
 		t.Errorf("sounds %q, want a ban then a move", got)
 	}
+	// The sound box is in the folded Settings panel: unfold it first.
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.getElementById("settings-fold").open = true`)); err != nil {
+		t.Fatal(err)
+	}
 	if err := chromedp.Do(ctx, chromedp.Click(`#settings input[name=sound][type=checkbox]`)); err != nil {
 		t.Fatal(err)
 	}
@@ -717,7 +722,11 @@ func TestSoundsSettingsAndCopy(t *testing.T) {
 		t.Errorf("after dragging the handle 10%% outwards from 70%%: %q (%v), want size-80 and the cookie", sized, err)
 	}
 
+	// The Copy buttons are in the folded "Share / export" panel.
 	copyButton := `[data-copy="#fen"]`
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.getElementById("share-fold").open = true`)); err != nil {
+		t.Fatal(err)
+	}
 	if err := chromedp.Do(ctx, chromedp.Click(copyButton)); err != nil {
 		t.Fatal(err)
 	}
