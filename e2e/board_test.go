@@ -24,6 +24,13 @@ const startFEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 // box is an element's place in the viewport, in CSS pixels.
 type box struct{ Top, Bottom, Left, Right, Width, Height float64 }
 
+// unfold opens the folded panel (a <details>) with the given id, as a
+// click on its summary does, so that what is in it can be clicked.
+func unfold(ctx context.Context, id string) error {
+	_, err := chromedp.Run(ctx, chromedp.Evaluate[bool](fmt.Sprintf(`document.getElementById(%q).open = true`, id)))
+	return err
+}
+
 // boxOf reads the layout box of the first element matching sel.
 func boxOf(ctx context.Context, sel string) (box, error) {
 	return chromedp.Run(ctx, chromedp.Evaluate[box](fmt.Sprintf(`(() => {
@@ -660,7 +667,7 @@ func TestSoundsSettingsAndCopy(t *testing.T) {
 		t.Errorf("sounds %q, want a ban then a move", got)
 	}
 	// The sound box is in the folded Settings panel: unfold it first.
-	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.getElementById("settings-fold").open = true`)); err != nil {
+	if err := unfold(ctx, "settings-fold"); err != nil {
 		t.Fatal(err)
 	}
 	if err := chromedp.Do(ctx, chromedp.Click(`#settings input[name=sound][type=checkbox]`)); err != nil {
@@ -724,7 +731,7 @@ func TestSoundsSettingsAndCopy(t *testing.T) {
 
 	// The Copy buttons are in the folded "Share / export" panel.
 	copyButton := `[data-copy="#fen"]`
-	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.getElementById("share-fold").open = true`)); err != nil {
+	if err := unfold(ctx, "share-fold"); err != nil {
 		t.Fatal(err)
 	}
 	if err := chromedp.Do(ctx, chromedp.Click(copyButton)); err != nil {

@@ -105,6 +105,10 @@ func TestBotGameInBrowser(t *testing.T) {
 			t.Fatalf("after the undo, the computer's answer did not show: %v", err)
 		}
 		// The analysis of the position shown: its arrow is a legal action.
+		// Analyse is in the folded "Share / export" panel.
+		if err := unfold(ctx, "share-fold"); err != nil {
+			t.Fatal(err)
+		}
 		if err := chromedp.Do(ctx, chromedp.Click(`#analyse`), chromedp.WaitVisible(`#analysis-arrow`)); err != nil {
 			t.Fatal(err)
 		}
@@ -121,11 +125,8 @@ func TestBotGameInBrowser(t *testing.T) {
 		if err := chromedp.Do(ctx, chromedp.Click(`a[href="/g/`+id+`"]`), chromedp.WaitVisible(`#status[data-ply="10"]`)); err != nil {
 			t.Fatal(err)
 		}
-		// White resigns: the game is over.
-		if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.querySelector("#resign").form.removeAttribute("hx-confirm"), true`)); err != nil {
-			t.Fatal(err)
-		}
-		if err := chromedp.Do(ctx, chromedp.Click(`#resign`), chromedp.WaitVisible(`#banner`)); err != nil {
+		// White resigns, asked in place first: the game is over.
+		if err := chromedp.Do(ctx, chromedp.Click(`#resign`), chromedp.Click(`#resign-yes`), chromedp.WaitVisible(`#banner`)); err != nil {
 			t.Fatal(err)
 		}
 		banner, err := chromedp.Run(ctx, chromedp.Text(`#banner`))
