@@ -286,8 +286,8 @@ func TestAnalysisWithoutJS(t *testing.T) {
 		}
 		for deadline := time.Now().Add(analysisWait); ; {
 			// Asked while the page navigates, the question may fail: ask again.
-			got, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(document.getElementById("analysis-ply") || {}).textContent || ""`))
-			if err == nil && got == want {
+			got, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(document.getElementById("analysis-ply") || {}).title || ""`))
+			if err == nil && got == "Ply "+want { // the text says "Move 1 · Black to move …"; the title names the ply
 				return
 			}
 			if time.Now().After(deadline) {
@@ -303,6 +303,9 @@ func TestAnalysisWithoutJS(t *testing.T) {
 				t.Errorf("#%s is not disabled", id)
 			}
 		}
+	}
+	if err := unfold(ctx, "share-fold"); err != nil { // Analyse is in the folded Share / export panel
+		t.Fatal(err)
 	}
 	step(`#analyse`, "4")
 	disabled("step-next", "step-last")
