@@ -21,7 +21,7 @@ import (
 // analysis: a 150 ms pause, a 400 ms search, and a loaded machine.
 const analysisWait = 30 * time.Second
 
-// panelShown is what the live panel and the board's arrow show.
+// panelShown is what the live panel and the shown board's arrow show.
 type panelShown struct {
 	Ply, FEN, From, To, Kind string // the panel's
 	Arrow                    string // the board's arrow: "kind from to", "" for none
@@ -37,7 +37,7 @@ func readPanel(t *testing.T, ctx context.Context, ply int) panelShown {
 		t.Fatalf("the panel did not show ply %d: %v; it shows %s", ply, err, got)
 	}
 	p, err := chromedp.Run(ctx, chromedp.Evaluate[panelShown](`(() => {
-		const r = document.getElementById("analysis-result").dataset, a = document.querySelector("#board .board > #analysis-arrow-board");
+		const r = document.getElementById("analysis-result").dataset, a = (document.getElementById("view-board") || document.getElementById("board")).querySelector(".board > #analysis-arrow-board"); // the board shown: an earlier position's, browsed in place, or the game's
 		return {Ply: r.ply, FEN: r.fen, From: r.from, To: r.to, Kind: r.kind,
 			Arrow: a ? [a.dataset.kind, a.dataset.from, a.dataset.to].join(" ") : "",
 			Best: (document.getElementById("analysis-best") || {}).textContent || ""};
