@@ -111,7 +111,7 @@ func TestStepKeys(t *testing.T) {
 		chromedp.KeyEvent(kb.ArrowLeft), current("44"),
 		chromedp.KeyEvent(kb.ArrowLeft), current("43"),
 		chromedp.KeyEvent(kb.ArrowRight), current("44"),
-		chromedp.KeyEvent(kb.Home), chromedp.WaitReady(`span#step-prev`),
+		chromedp.KeyEvent(kb.Home), chromedp.WaitReady(`#step-prev[aria-disabled="true"]`),
 		chromedp.KeyEvent(kb.ArrowRight), current("1"),
 		chromedp.KeyEvent(kb.End), current("45"),
 	); err != nil {

@@ -70,7 +70,7 @@ func chooseName(t *testing.T, ctx context.Context, base, name string) {
 // side is the colour the player of ctx's game page has.
 func side(t *testing.T, ctx context.Context) string {
 	t.Helper()
-	s, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(document.querySelector("#table li.player.you") || {}).dataset?.player || ""`))
+	s, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(document.querySelector(".strip.you[data-player]") || {}).dataset?.player || ""`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,7 +123,7 @@ func TestLobbyRatedGameInBrowsers(t *testing.T) {
 		t.Fatal(err)
 	}
 	for name, ctx := range map[string]context.Context{"Ann": ann, "Bob": bob} {
-		if err := waitFor(ctx, `#game #table li.player.you`, gameWait); err != nil {
+		if err := waitFor(ctx, `#game .strip.you[data-player]`, gameWait); err != nil {
 			t.Fatalf("%s's page is not in the game within %v: %v", name, gameWait, err)
 		}
 	}
@@ -138,7 +138,7 @@ func TestLobbyRatedGameInBrowsers(t *testing.T) {
 		t.Fatalf("both on one side: %q and %q", side(t, ann), side(t, bob))
 	}
 	for name, ctx := range map[string]context.Context{"Ann": ann, "Bob": bob} {
-		names, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll("#table [data-player-name]")].map(e => e.dataset.playerName + " " + e.parentElement.querySelector(".rating").textContent)`))
+		names, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll(".strip [data-player-name]")].map(e => e.dataset.playerName + " " + e.closest(".strip").querySelector(".rating").textContent)`))
 		if err != nil || len(names) != 2 || !strings.Contains(strings.Join(names, ","), "Ann 1500?") || !strings.Contains(strings.Join(names, ","), "Bob 1500?") {
 			t.Errorf("%s's page names %q (%v)", name, names, err)
 		}
@@ -200,7 +200,7 @@ func TestLobbyPoolInBrowsers(t *testing.T) {
 	}
 	var at [3]string
 	for i := range 2 {
-		if err := waitFor(ctxs[i], `#game #table li.player.you`, gameWait); err != nil {
+		if err := waitFor(ctxs[i], `#game .strip.you[data-player]`, gameWait); err != nil {
 			t.Fatalf("browser %d is not in a game: %v", i, err)
 		}
 		at[i], _ = chromedp.Run(ctxs[i], chromedp.Location())
