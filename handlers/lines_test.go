@@ -89,7 +89,9 @@ func TestAnalysisBoardVariations(t *testing.T) {
 		t.Errorf("promoted: current %q", cur)
 	}
 	// Deleted, the board stands where it branched.
-	d = c.get(c.path("analysis") + "?line=1.0&at=1")
+	if v := c.get(c.path("analysis") + "?line=1.0&at=1"); v.Find("#lines").Length() == 0 {
+		t.Error("the variation's page has no list")
+	}
 	d = c.post(c.path("lines/delete"), url.Values{"line": {"1.0"}})
 	if got := lines(d); got != "Start 1. ⊘e4 c4 ⊘d5" {
 		t.Errorf("deleted: %q", got)
