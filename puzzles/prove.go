@@ -15,7 +15,7 @@ var ErrBudget = errors.New("puzzles: the proof needs more positions than its bud
 // Prover decides by exhaustive minimax over explicit bans — every ban the
 // banner may choose, every move the ban leaves — whether a side forces
 // checkmate within a number of plies. It plays on the engine's board
-// (engine.Position) for speed and follows RULES.md: a move that leaves the
+// (engine.Position) for speed and follows docs/rules.md: a move that leaves the
 // opponent no move mates or stalemates at once; one that leaves a single
 // pair mates or stalemates by the ban of it, one ply later; a capture that
 // leaves insufficient material draws. Repetition and the fifty-move rule

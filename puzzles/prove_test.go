@@ -112,7 +112,7 @@ func TestProverMatchesMinimax(t *testing.T) {
 	compared, mates := 0, 0
 	for gi, ref := range refs {
 		if _, err := rules.FromFEN(ref.Start, rules.BanChess{}); err != nil {
-			continue // the one start RULES.md rejects
+			continue // the one start docs/rules.md rejects
 		}
 		acts := make([]string, len(ref.Plies))
 		for i, p := range ref.Plies {

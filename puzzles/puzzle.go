@@ -97,7 +97,7 @@ func MateTheme(n int) (Theme, bool) {
 type Puzzle struct {
 	// ID names the puzzle: IDOf its position.
 	ID string `json:"id"`
-	// FEN is the position, in the extended FEN of RULES.md: its seventh
+	// FEN is the position, in the extended FEN of docs/rules.md: its seventh
 	// field says whether the next ply bans and which ban is in force.
 	FEN string `json:"fen"`
 	// Solution is the line in BCN: the solver's actions and the
