@@ -280,17 +280,19 @@ type changeListener interface {
 	Listen(ctx context.Context, fn func(id string, revision int64), notice func(string)) error
 }
 
-// listen wakes the watchers of every game another server changed (and, at
-// no cost but a read, of those this one changed), and passes the servers'
+// listen tells the watchers of every game another server changed of its
+// revision (the notice carries it; those this one changed it has told
+// already, and the feed wakes no one twice), and passes the servers'
 // notices to svc; after a lost connection, when changes may have been
-// missed, it wakes every watcher (and svc forgets what notices change).
+// missed, it wakes every watcher to read its game once (and svc forgets
+// what notices change).
 func listen(ctx context.Context, l changeListener, feed *games.Feed, svc *games.Service, logger *slog.Logger) {
-	err := l.Listen(ctx, func(id string, _ int64) {
+	err := l.Listen(ctx, func(id string, rev int64) {
 		if id == "" {
 			feed.PublishAll()
 			return
 		}
-		feed.Publish(id)
+		feed.Publish(id, rev)
 	}, svc.Notice)
 	if err != nil && ctx.Err() == nil {
 		logger.Error("listening for changes from other servers", "err", err)

@@ -273,48 +273,42 @@ func (s *Service) Create(ctx context.Context, cred Credential, g *rules.Game) (s
 	return rec.ID, nil
 }
 
-// View runs fn on the game id under its lock, with the seats cred holds. A
-// game whose clock ran out is ended first. At a game against the computer
-// whose search was lost (a restart), the computer starts thinking again.
+// View runs fn on the game id under its lock, with the seats cred holds,
+// and changes nothing: one read. What a look at a game sets going happens
+// after it, outside the read: a clock that ran out is flagged by its timer
+// (armed to fire now: a restart lost it, or it is about to fire), a player
+// the clock waits for arrives (a change of their own, as when their stream
+// opens), and at a game against the computer whose search was lost (a
+// restart), the computer starts thinking again. Their changes reach the
+// game's watchers as any change does.
 func (s *Service) View(ctx context.Context, id string, cred Credential, fn ViewFunc) error {
 	holder, err := s.holder(ctx, cred)
 	if err != nil {
 		return err
 	}
-	for try := 0; ; try++ {
-		expired, arrived := false, false
-		var job *botJob
-		err := s.store.View(ctx, id, func(rec *Record) error {
-			seats := seatsOf(rec, holder)
-			if try == 0 && clockDue(rec, s.now()) {
-				expired = true
-				return nil
-			}
-			if try == 0 && rec.Clock.awaits(seats) {
-				arrived = true
-				return nil
-			}
-			job = s.resume(id, rec, engine.ClientOf(ctx))
-			fn(rec, seats)
-			return nil
-		})
-		if err != nil {
-			return storeError(err)
-		}
-		if job != nil {
-			s.bots.schedule(s, id, job)
-		}
-		switch {
-		case expired:
-			// End it (the error says how), then show it as it ended.
-			_ = s.update(ctx, id, "", nil, func(*Record, Seats) error { return nil })
-		case arrived:
-			// A player awaited has come: their clock may start. Then show it.
-			_ = s.arrive(ctx, id, cred)
-		default:
-			return nil
-		}
+	expired, arrived := false, false
+	var job *botJob
+	err = s.store.View(ctx, id, func(rec *Record) error {
+		seats := seatsOf(rec, holder)
+		expired = clockDue(rec, s.now())
+		arrived = rec.Clock.awaits(seats)
+		job = s.resume(id, rec, engine.ClientOf(ctx))
+		fn(rec, seats)
+		return nil
+	})
+	if err != nil {
+		return storeError(err)
 	}
+	if job != nil {
+		s.bots.schedule(s, id, job)
+	}
+	if expired {
+		s.timers.set(id, flagTimer{running: true}, s.checkClock)
+	}
+	if arrived {
+		go s.arrive(context.WithoutCancel(ctx), id, cred)
+	}
+	return nil
 }
 
 // arrive notes that the player holding cred has come to game id, whose
@@ -468,6 +462,7 @@ func (s *Service) Hide(ctx context.Context, id string, cred Credential) error {
 	if err != nil {
 		return err
 	}
+	var rev int64 // the revision it made, if it changed the game
 	err = s.store.Update(ctx, id, func(rec *Record) error {
 		seats := seatsOf(rec, holder)
 		if err := rec.mayHide(seats); err != nil {
@@ -477,13 +472,22 @@ func (s *Service) Hide(ctx context.Context, id string, cred Credential) error {
 		if wh != rec.WhiteHidden || bh != rec.BlackHidden {
 			rec.WhiteHidden, rec.BlackHidden = wh, bh
 			rec.Revision++
+			rev = rec.Revision
 		}
 		return nil
 	})
 	if err != nil {
 		return storeError(err)
 	}
+	s.publish(id, rev)
 	return nil
+}
+
+// publish tells game id's watchers of revision rev, if it made one (not 0).
+func (s *Service) publish(id string, rev int64) {
+	if rev != 0 {
+		s.feed.Publish(id, rev)
+	}
 }
 
 // Claim gives cred both seats of game id when no one holds either: a game
@@ -495,10 +499,12 @@ func (s *Service) Claim(ctx context.Context, id string, cred Credential) (bool, 
 		return false, err
 	}
 	held := false
+	var rev int64
 	err = s.store.Update(ctx, id, func(rec *Record) error {
 		if rec.White == "" && rec.Black == "" {
 			rec.White, rec.Black, rec.Mode = holder, holder, HotSeat
 			rec.Revision++
+			rev = rec.Revision
 		}
 		held = seatsOf(rec, holder).Any()
 		return nil
@@ -506,6 +512,7 @@ func (s *Service) Claim(ctx context.Context, id string, cred Credential) (bool, 
 	if err != nil {
 		return false, storeError(err)
 	}
+	s.publish(id, rev)
 	return held, nil
 }
 
@@ -522,6 +529,7 @@ func (s *Service) update(ctx context.Context, id string, cred Credential, then V
 	}
 	changed := false
 	var ended error
+	var rev int64
 	var timer flagTimer
 	var job *botJob
 	err = s.store.Update(ctx, id, func(rec *Record) error {
@@ -536,7 +544,7 @@ func (s *Service) update(ctx context.Context, id string, cred Credential, then V
 		if changed = rec.state() != before; changed {
 			s.settle(rec, before, now)
 		}
-		timer = flagTimerOf(rec, now)
+		timer, rev = flagTimerOf(rec, now), rec.Revision
 		if changed {
 			job = botJobOf(rec, now, engine.ClientOf(ctx))
 		}
@@ -549,7 +557,7 @@ func (s *Service) update(ctx context.Context, id string, cred Credential, then V
 		return storeError(err)
 	}
 	if changed {
-		s.feed.Publish(id)
+		s.publish(id, rev)
 		s.timers.set(id, timer, s.checkClock)
 		s.bots.schedule(s, id, job)
 	}

@@ -399,7 +399,8 @@ func (s *Service) Abort(ctx context.Context, id string, cred Credential, then Vi
 }
 
 // Watch starts watching game id for a viewer with cred; the watch's
-// channel receives when the game changes or who watches it does. Close
+// channel receives when the game changes or who watches it does, and its
+// Revision is the game's latest (read here once, then from the feed). Close
 // the watch when done. A player the game's clock waits for has come to it
 // (see Clock.Awaiting).
 func (s *Service) Watch(ctx context.Context, id string, cred Credential) (*Watch, error) {
@@ -407,17 +408,21 @@ func (s *Service) Watch(ctx context.Context, id string, cred Credential) (*Watch
 	if err != nil {
 		return nil, err
 	}
+	// Watching before reading: a change committed after the read is heard.
+	w := s.feed.Watch(id)
 	var seats Seats
+	var rev int64
 	arrived := false
 	err = s.store.View(ctx, id, func(rec *Record) error {
-		seats = seatsOf(rec, holder)
+		seats, rev = seatsOf(rec, holder), rec.Revision
 		arrived = rec.Clock.awaits(seats)
 		return nil
 	})
 	if err != nil {
+		w.Close()
 		return nil, storeError(err)
 	}
-	w := s.feed.Watch(id, seats)
+	w.Seat(seats, rev)
 	if arrived { // a player its clock waits for has come (see Clock.Awaiting)
 		_ = s.arrive(ctx, id, cred)
 	}

@@ -80,6 +80,20 @@ func (tb *table) mustPlay(cred games.Credential, actions ...string) {
 	}
 }
 
+// flagged reads game id, whose clock ran out, until the timer its read
+// set going has ended it (at most 5 s), and returns how it ended.
+func flagged(t *testing.T, svc *games.Service, id string) rules.Outcome {
+	t.Helper()
+	var out rules.Outcome
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		svc.View(context.Background(), id, "", func(rec *games.Record, _ games.Seats) { out = rec.Game.Outcome() })
+		if out.Over() {
+			break
+		}
+	}
+	return out
+}
+
 func (tb *table) view() games.Record {
 	tb.t.Helper()
 	var rec games.Record
@@ -374,12 +388,15 @@ func TestClock(t *testing.T) {
 			t.Fatalf("clock after the flag: %+v", rec.Clock)
 		}
 	})
-	t.Run("a read finds the flag fallen", func(t *testing.T) {
+	t.Run("a read sets the fallen flag's timer going, and changes nothing", func(t *testing.T) {
 		tb := newTable(t, "1+0")
 		tb.mustPlay(tb.black, "b:e2e4")
 		tb.mustPlay(tb.white, "m:d2d4")
 		tb.clk.advance(2 * time.Minute)
-		if o := tb.view().Game.Outcome(); o.Status != rules.TimeForfeit {
+		if rec := tb.view(); rec.Game.Outcome().Over() {
+			t.Fatalf("the read itself ended the game: %v", rec.Game.Outcome())
+		}
+		if o := flagged(t, tb.svc, tb.id); o.Status != rules.TimeForfeit {
 			t.Fatalf("outcome %v", o)
 		}
 	})
@@ -405,11 +422,9 @@ func TestClock(t *testing.T) {
 			}
 		}
 		clk.advance(time.Hour) // White's time runs out; Black has a lone king
-		svc.View(ctx, id, "", func(rec *games.Record, _ games.Seats) {
-			if o := rec.Game.Outcome(); o.Status != rules.Draw || o.Reason != rules.Timeout {
-				t.Fatalf("outcome %v", o)
-			}
-		})
+		if o := flagged(t, svc, id); o.Status != rules.Draw || o.Reason != rules.Timeout {
+			t.Fatalf("outcome %v", o)
+		}
 	})
 	t.Run("does not run before both seats are taken", func(t *testing.T) {
 		clk := &manualClock{now: epoch}

@@ -76,15 +76,14 @@ func (p *pages) ply(c echo.Context, id string, o *views.Options) error {
 	if err != nil {
 		return err
 	}
-	err = p.s.games.Play(c.Request().Context(), id, player(c), in, nil)
+	err = p.act(c, id, o, nil, func(then games.ViewFunc) error {
+		return p.s.games.Play(c.Request().Context(), id, player(c), in, then)
+	})
 	if in.Text == "" && games.IsPromotionNeeded(err) {
 		o.Sel, o.PromoTo = in.From, in.To
 		return p.done(c, id, *o)
 	}
-	if err != nil {
-		return err
-	}
-	return p.done(c, id, *o)
+	return err
 }
 
 // undo takes back the last ply (or a resignation or agreed draw).
@@ -108,10 +107,9 @@ func (p *pages) resign(c echo.Context, id string, o *views.Options) error {
 	if !ok {
 		return invalidf("%q is not a side: use white or black.", trimText(v))
 	}
-	if err := p.s.games.Resign(c.Request().Context(), id, player(c), side, announce(o, ending)); err != nil {
-		return err
-	}
-	return p.done(c, id, *o)
+	return p.act(c, id, o, announce(o, ending), func(then games.ViewFunc) error {
+		return p.s.games.Resign(c.Request().Context(), id, player(c), side, then)
+	})
 }
 
 // abort calls a game between two players off, with no result.
@@ -124,10 +122,9 @@ func (p *pages) abort(c echo.Context, id string, o *views.Options) error {
 
 // draw ends the game as a draw by agreement.
 func (p *pages) draw(c echo.Context, id string, o *views.Options) error {
-	if err := p.s.games.Draw(c.Request().Context(), id, player(c), announce(o, ending)); err != nil {
-		return err
-	}
-	return p.done(c, id, *o)
+	return p.act(c, id, o, announce(o, ending), func(then games.ViewFunc) error {
+		return p.s.games.Draw(c.Request().Context(), id, player(c), then)
+	})
 }
 
 // announce is a change's view that sets o's announcement to what news

@@ -114,7 +114,7 @@ func (a *api) events(c echo.Context) error {
 		data, err := json.Marshal(obj)
 		return obj.Revision, data, err
 	}
-	state := streamState{revision: a.s.revisionOf(id, ""), events: func(ctx context.Context, rev int64) (int64, []event, error) {
+	state := streamState{events: func(ctx context.Context, rev int64) (int64, []event, error) {
 		r, data, err := enc.get(rev, func() (int64, []byte, error) { return build(ctx) })
 		if err != nil {
 			return 0, nil, err

@@ -36,7 +36,13 @@ type liveServer struct {
 // real clock, with opts.
 func newLiveServer(t *testing.T, opts ...Option) *liveServer {
 	t.Helper()
-	svc := games.New(store.NewMemory())
+	return newLiveServerOn(t, store.NewMemory(), opts...)
+}
+
+// newLiveServerOn is newLiveServer on the games kept in st.
+func newLiveServerOn(t *testing.T, st games.Store, opts ...Option) *liveServer {
+	t.Helper()
+	svc := games.New(st)
 	t.Cleanup(svc.Close)
 	e := echo.New()
 	s := New(svc, nil, opts...)

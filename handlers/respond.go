@@ -63,49 +63,99 @@ func (p *pages) show(c echo.Context, id string, o views.Options, status int) err
 // respond is show, with fragment choosing between a fragment (a delta when
 // the page's state allows one) and the whole page.
 func (p *pages) respond(c echo.Context, id string, o views.Options, status int, fragment bool) error {
-	ctx := c.Request().Context()
-	cred := player(c)
-	var list []views.GameLink
-	var daily *views.DailyPuzzle
-	if !fragment {
-		list = p.s.gameLinks(ctx, cred, id)
-		daily = p.s.dailyPuzzle(ctx)
-	}
-	shown := 0
-	if fragment {
-		shown = pagePly(c)
-	}
-	var (
-		m     views.Game
-		d     views.Delta
-		delta bool
-		info  views.Info
-	)
-	err := p.s.games.View(ctx, id, cred, func(rec *games.Record, seats games.Seats) {
-		info = p.gameInfo(c, rec, seats, o)
-		if o.JoinCode != "" && !info.Perm.Join && !seats.Any() {
-			o.SeatTaken = true // the invite link opens no seat: say so
-		}
-		if shown > 0 {
-			if d, delta = views.NewDelta(rec.Game, shown, info, o); delta {
-				return
-			}
-		}
-		info.Games, info.Daily = list, daily
-		m = views.NewGame(rec.Game, info, o)
-	})
-	switch {
-	case err != nil:
+	a := p.answerFor(c, id, &o, fragment)
+	if err := p.s.games.View(c.Request().Context(), id, player(c), a.view); err != nil {
 		return err
-	case delta:
-		c.Response().Header().Set("HX-Reswap", "none")
-		c.Response().Header().Set("Delta-Ply", strconv.Itoa(shown))                  // the ply the page must show for it to apply
-		c.Response().Header().Set("Delta-Rev", strconv.FormatInt(info.Revision, 10)) // the game's revision it brings
-		return renderIn(c, status, views.DeltaSwaps(d), deltaSize)
-	case fragment:
-		return render(c, status, views.Fragment(m))
 	}
-	return render(c, status, views.Page(m))
+	return a.write(status)
+}
+
+// answer is the answer to a request on a game's page, built under the
+// game's lock by view: for a read, in a games.Service.View; for an action,
+// in the same store call that commits it (its games.ViewFunc), so that an
+// htmx ply costs one trip to the store.
+type answer struct {
+	p        *pages
+	c        echo.Context
+	o        *views.Options
+	fragment bool
+	shown    int                // the ply the page shows, for a delta (0: none)
+	list     []views.GameLink   // the browser's games, for a whole page
+	daily    *views.DailyPuzzle // the day's puzzle, for a whole page
+	m        views.Game         // the fragment or page
+	d        views.Delta        // the delta, when delta
+	delta    bool
+	info     views.Info
+}
+
+// answerFor starts the answer to c on game id with o, a fragment (a delta
+// when the page's state allows one) or the whole page.
+func (p *pages) answerFor(c echo.Context, id string, o *views.Options, fragment bool) *answer {
+	a := &answer{p: p, c: c, o: o, fragment: fragment}
+	if fragment {
+		a.shown = pagePly(c)
+	} else {
+		a.list = p.s.gameLinks(c.Request().Context(), player(c), id)
+		a.daily = p.s.dailyPuzzle(c.Request().Context())
+	}
+	return a
+}
+
+// view builds the answer from the game rec holds, for the viewer holding
+// seats: a games.ViewFunc.
+func (a *answer) view(rec *games.Record, seats games.Seats) {
+	o := a.o
+	a.info = a.p.gameInfo(a.c, rec, seats, *o)
+	if o.JoinCode != "" && !a.info.Perm.Join && !seats.Any() {
+		o.SeatTaken = true // the invite link opens no seat: say so
+	}
+	if a.shown > 0 {
+		if a.d, a.delta = views.NewDelta(rec.Game, a.shown, a.info, *o); a.delta {
+			return
+		}
+	}
+	a.info.Games, a.info.Daily = a.list, a.daily
+	a.m = views.NewGame(rec.Game, a.info, *o)
+}
+
+// write sends the answer view built, with status.
+func (a *answer) write(status int) error {
+	c := a.c
+	switch {
+	case a.delta:
+		h := c.Response().Header()
+		h.Set("HX-Reswap", "none")
+		h.Set("Delta-Ply", strconv.Itoa(a.shown))                  // the ply the page must show for it to apply
+		h.Set("Delta-Rev", strconv.FormatInt(a.info.Revision, 10)) // the game's revision it brings
+		return renderIn(c, status, views.DeltaSwaps(a.d), deltaSize)
+	case a.fragment:
+		return render(c, status, views.Fragment(a.m))
+	}
+	return render(c, status, views.Page(a.m))
+}
+
+// act does an action on game id that describes the game after it (then):
+// for htmx it answers from the record the action committed, in the same
+// store call; else it redirects to the page (done). before, if not nil, is
+// run under the lock first (it may set o's announcement).
+func (p *pages) act(c echo.Context, id string, o *views.Options, before games.ViewFunc, do func(then games.ViewFunc) error) error {
+	if !isHX(c) {
+		if err := do(before); err != nil {
+			return err
+		}
+		return p.done(c, id, *o)
+	}
+	a := p.answerFor(c, id, o, true)
+	err := do(func(rec *games.Record, seats games.Seats) {
+		if before != nil {
+			before(rec, seats)
+		}
+		a.view(rec, seats)
+	})
+	if err != nil {
+		return err
+	}
+	return a.write(http.StatusOK)
 }
 
 // gameInfo describes the game rec holds for the viewer holding seats, as

@@ -185,15 +185,15 @@ var (
 	streamPing = []byte(": ping\n\n")
 )
 
-// streamState is what a stream tells its client of a game: revision reads
-// the game's revision, at every wake (a change of who watches wakes a
-// stream as a change of the game does), and only when it differs from the
-// last sent does events say the game as it stands at rev or later, with
-// the revision it says. done, if set, is called when the stream ends.
+// streamState is what a stream tells its client of a game: at every wake
+// (a change of who watches wakes a stream as a change of the game does)
+// the stream learns the game's revision from the feed, and only when it
+// differs from the last sent does events say the game as it stands at rev
+// or later, with the revision it says. done, if set, is called when the
+// stream ends.
 type streamState struct {
-	revision func(ctx context.Context) (int64, error)
-	events   func(ctx context.Context, rev int64) (int64, []event, error)
-	done     func()
+	events func(ctx context.Context, rev int64) (int64, []event, error)
+	done   func()
 }
 
 // stream serves a server-sent event stream of game id to the viewer
@@ -234,7 +234,7 @@ func (s *Server) stream(c echo.Context, id string, cred games.Credential, state 
 		sent = last
 	}
 	s.serveEvents(c, finish, func(ctx context.Context, es *eventSource, beat <-chan time.Time) {
-		s.serveStream(ctx, es, w, state, onPresence, sent, beat)
+		s.serveStream(ctx, es, w, s.revisionOf(id, w), state, onPresence, sent, beat)
 	})
 	return nil
 }
@@ -287,9 +287,9 @@ func (s *Server) serveEvents(c echo.Context, done func(), body func(ctx context.
 
 // serveStream sends a stream's events until it must end (see stream), and
 // a heartbeat at each beat (nil: the server's pings send them).
-func (s *Server) serveStream(ctx context.Context, es *eventSource, w *games.Watch, state streamState, onPresence func(*eventSource) error, sent int64, beat <-chan time.Time) {
+func (s *Server) serveStream(ctx context.Context, es *eventSource, w *games.Watch, revision func(context.Context) (int64, error), state streamState, onPresence func(*eventSource) error, sent int64, beat <-chan time.Time) {
 	for {
-		rev, err := state.revision(ctx)
+		rev, err := revision(ctx)
 		var evs []event
 		if err == nil && rev != sent {
 			rev, evs, err = state.events(ctx, rev)
@@ -314,11 +314,19 @@ func (s *Server) serveStream(ctx context.Context, es *eventSource, w *games.Watc
 	}
 }
 
-// revisionOf reads game id's revision, for a stream's viewer with cred.
-func (s *Server) revisionOf(id string, cred games.Credential) func(ctx context.Context) (int64, error) {
+// revisionOf is game id's latest revision as its watch w knows it from
+// the feed; only when the feed lost track (PublishAll) is it read from the
+// store, once, and the feed told.
+func (s *Server) revisionOf(id string, w *games.Watch) func(ctx context.Context) (int64, error) {
 	return func(ctx context.Context) (int64, error) {
+		if rev, ok := w.Revision(); ok {
+			return rev, nil
+		}
 		var rev int64
-		err := s.games.View(ctx, id, cred, func(rec *games.Record, _ games.Seats) { rev = rec.Revision })
+		err := s.games.View(ctx, id, "", func(rec *games.Record, _ games.Seats) { rev = rec.Revision })
+		if err == nil {
+			w.Learn(rev)
+		}
 		return rev, err
 	}
 }
