@@ -69,18 +69,41 @@ func compress() echo.MiddlewareFunc {
 	})
 }
 
-// securityHeaders sets the headers every response carries.
+// securityHeaders sets the headers answers carry: every one nosniff, and a
+// document (a page, or an SVG image, which a browser may open as one)
+// the policy of what it may load and run, and who may frame or open it.
+// A fragment for htmx, an API answer, a stream or a file carries no more:
+// the policy that governs them is the page's that asked for them, and the
+// headers were a third of a ply's answer.
 func securityHeaders(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
-		h := c.Response().Header()
-		h.Set("Content-Security-Policy", contentSecurityPolicy)
+		res := c.Response()
+		h := res.Header()
 		h.Set("X-Content-Type-Options", "nosniff")
-		h.Set("X-Frame-Options", "DENY")
-		h.Set("Referrer-Policy", "same-origin")
-		h.Set("Cross-Origin-Opener-Policy", "same-origin")
-		h.Set("Permissions-Policy", "camera=(), microphone=(), geolocation=()")
+		res.Before(func() {
+			if isDocument(c) {
+				h.Set("Content-Security-Policy", contentSecurityPolicy)
+				h.Set("X-Frame-Options", "DENY")
+				h.Set("Referrer-Policy", "same-origin")
+				h.Set("Cross-Origin-Opener-Policy", "same-origin")
+				h.Set("Permissions-Policy", "camera=(), microphone=(), geolocation=()")
+			}
+		})
 		return next(c)
 	}
+}
+
+// isDocument reports whether c's answer is one a browser shows as a
+// document: HTML that is not a fragment for htmx, or an SVG image.
+func isDocument(c echo.Context) bool {
+	ct := c.Response().Header().Get(echo.HeaderContentType)
+	switch {
+	case strings.HasPrefix(ct, "image/svg+xml"):
+		return true
+	case !strings.HasPrefix(ct, "text/html"):
+		return false
+	}
+	return !isHX(c)
 }
 
 // bodyLimit refuses bodies over limit bytes: at once when the length is
