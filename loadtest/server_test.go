@@ -34,12 +34,12 @@ type server struct {
 
 // newEcho serves st as main does, but without main's rate limits (one
 // client makes all the requests here) and, unless LOAD_LOG is set, its
-// request log, plus the trivial route. With LOAD_LOG the log is written
-// as main writes it, to io.Discard.
-func newEcho(svc *games.Service) *echo.Echo {
+// request log, plus the trivial route, with extra options. With LOAD_LOG
+// the log is written as main writes it, to io.Discard.
+func newEcho(svc *games.Service, extra ...handlers.Option) *echo.Echo {
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
-	var opts []handlers.Option
+	opts := extra
 	if os.Getenv("LOAD_LOG") != "" {
 		opts = append(opts, handlers.WithLogger(slog.New(slog.NewTextHandler(io.Discard, nil))))
 	}
@@ -56,14 +56,15 @@ func startServer(tb testing.TB, st games.Store, conns int) *server {
 	return serve(tb, games.New(st), conns)
 }
 
-// serve is startServer for a service built by the caller.
-func serve(tb testing.TB, svc *games.Service, conns int) *server {
+// serve is startServer for a service built by the caller, served with
+// extra options.
+func serve(tb testing.TB, svc *games.Service, conns int, extra ...handlers.Option) *server {
 	tb.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		tb.Fatal(err)
 	}
-	srv := &http.Server{Handler: newEcho(svc), ReadHeaderTimeout: 10 * time.Second}
+	srv := &http.Server{Handler: newEcho(svc, extra...), ReadHeaderTimeout: 10 * time.Second}
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()
 	tr := &http.Transport{

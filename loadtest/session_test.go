@@ -2,8 +2,10 @@ package loadtest
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"net/http"
 	"slices"
@@ -45,6 +47,7 @@ type session struct {
 	fields string      // api: the ?fields= of its plies ("": the whole game object)
 	game   *rules.Game // the mirror; nil before the first game
 	buf    bytes.Buffer
+	header http.Header // more headers each request sends (a browser's Accept-Encoding, say)
 }
 
 // newSessions returns n sessions of kind against srv, seeded by seed. With
@@ -238,7 +241,13 @@ func (s *session) do(req *http.Request, want int) (*http.Response, error) {
 	}
 	defer resp.Body.Close()
 	s.buf.Reset()
-	if _, err := s.buf.ReadFrom(resp.Body); err != nil {
+	body := io.Reader(resp.Body)
+	if resp.Header.Get("Content-Encoding") == "gzip" { // asked for by s.header: the transport left it
+		if body, err = gzip.NewReader(resp.Body); err != nil {
+			return nil, fmt.Errorf("%s %s: %w", req.Method, req.URL.Path, err)
+		}
+	}
+	if _, err := s.buf.ReadFrom(body); err != nil {
 		return nil, fmt.Errorf("%s %s: reading the answer: %w", req.Method, req.URL.Path, err)
 	}
 	if resp.StatusCode != want {
@@ -254,6 +263,9 @@ func (s *session) post(path, ct, body string, hx bool, want int) (*http.Response
 		return nil, err
 	}
 	req.Header.Set("Content-Type", ct)
+	for name, vs := range s.header {
+		req.Header[name] = vs
+	}
 	if hx {
 		req.Header.Set("HX-Request", "true")
 	}
