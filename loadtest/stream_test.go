@@ -528,6 +528,11 @@ func (s *streamServer) measure(tb testing.TB, gs []*watchedGame, kind string, st
 	return r
 }
 
+// openingAtOnce bounds the streams a client is opening at once, as
+// browsers do (thousands at once overflow the server's accept queue on a
+// busy machine: connections reset, or dropped after ReadHeaderTimeout).
+const openingAtOnce = 64
+
 // openStreams opens n streams of kind over gs, round robin, and returns
 // once each has read its first event.
 func openStreams(tb testing.TB, client *http.Client, srv *streamServer, gs []*watchedGame, kind string, n int) []*watcher {
@@ -537,7 +542,22 @@ func openStreams(tb testing.TB, client *http.Client, srv *streamServer, gs []*wa
 	}
 	ready := make(chan error, n)
 	ws := make([]*watcher, n)
+	opened := 0
+	awaitOne := func() {
+		select {
+		case err := <-ready:
+			if err != nil {
+				tb.Fatalf("opening a stream: %v", err)
+			}
+			opened++
+		case <-time.After(60 * time.Second):
+			tb.Fatal("the streams did not open")
+		}
+	}
 	for i := range ws {
+		if i-opened >= openingAtOnce {
+			awaitOne()
+		}
 		g := gs[i%len(gs)]
 		url := srv.url + "/api/games/" + g.id + "/events"
 		if kind == "page" {
@@ -545,15 +565,8 @@ func openStreams(tb testing.TB, client *http.Client, srv *streamServer, gs []*wa
 		}
 		ws[i] = watch(client, url, g, i/len(gs), ready)
 	}
-	for range n {
-		select {
-		case err := <-ready:
-			if err != nil {
-				tb.Fatalf("opening a stream: %v", err)
-			}
-		case <-time.After(60 * time.Second):
-			tb.Fatal("the streams did not open")
-		}
+	for opened < n {
+		awaitOne()
 	}
 	for i, g := range gs {
 		g.reset(n/len(gs) + btoi(i < n%len(gs))) // the first events are not plies

@@ -56,6 +56,13 @@ func TestStreamWatchers(t *testing.T) {
 	gs := make([]*watchedGame, len(o.Games))
 	ready := make(chan error, len(o.Games)*(o.Hi-o.Lo))
 	var ws []*watcher
+	opened := 0
+	awaitOne := func() {
+		if err := <-ready; err != nil {
+			t.Fatalf("opening a stream: %v", err)
+		}
+		opened++
+	}
 	for i, id := range o.Games {
 		gs[i] = &watchedGame{id: id}
 		gs[i].reset(o.Hi)
@@ -64,13 +71,14 @@ func TestStreamWatchers(t *testing.T) {
 			url = o.URL + "/g/" + id + "/events"
 		}
 		for slot := o.Lo; slot < o.Hi; slot++ {
+			if len(ws)-opened >= openingAtOnce {
+				awaitOne()
+			}
 			ws = append(ws, watch(client, url, gs[i], slot, ready))
 		}
 	}
-	for range ws {
-		if err := <-ready; err != nil {
-			t.Fatalf("opening a stream: %v", err)
-		}
+	for opened < len(ws) {
+		awaitOne()
 	}
 	fmt.Println("ready")
 	for in.Scan() && in.Text() != "collect" {
