@@ -303,7 +303,7 @@ func (s *Service) View(ctx context.Context, id string, cred Credential, fn ViewF
 		s.bots.schedule(s, id, job)
 	}
 	if expired {
-		s.timers.set(id, flagTimer{running: true}, s.checkClock)
+		s.timers.soon(id, s.checkClock)
 	}
 	if arrived {
 		go s.arrive(context.WithoutCancel(ctx), id, cred)

@@ -101,6 +101,7 @@ func flagTimerOf(rec *Record, now time.Time) flagTimer {
 type flagTimers struct {
 	mu     sync.Mutex
 	timers map[string]*time.Timer
+	at     map[string]time.Time // when each timer fires
 	closed bool
 }
 
@@ -112,15 +113,30 @@ func (t *flagTimers) set(id string, ft flagTimer, check func(id string)) {
 	if old := t.timers[id]; old != nil {
 		old.Stop()
 		delete(t.timers, id)
+		delete(t.at, id)
 	}
 	if !ft.running || t.closed {
 		return
 	}
 	if t.timers == nil {
-		t.timers = map[string]*time.Timer{}
+		t.timers, t.at = map[string]*time.Timer{}, map[string]time.Time{}
 	}
 	// A little after the time runs out, so that the check finds it out.
-	t.timers[id] = time.AfterFunc(ft.left+20*time.Millisecond, func() { check(id) })
+	wait := ft.left + 20*time.Millisecond
+	t.timers[id], t.at[id] = time.AfterFunc(wait, func() { check(id) }), time.Now().Add(wait)
+}
+
+// soon arms game id's timer to run check at once, a read having found its
+// clock due, unless it is about to fire anyway (so that reads in a row do
+// not keep putting it off).
+func (t *flagTimers) soon(id string, check func(id string)) {
+	t.mu.Lock()
+	wait := time.Until(t.at[id]) // a timer that fired already is not due
+	due := t.timers[id] != nil && wait >= 0 && wait <= 20*time.Millisecond
+	t.mu.Unlock()
+	if !due {
+		t.set(id, flagTimer{running: true}, check)
+	}
 }
 
 // stop stops every timer.

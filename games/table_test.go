@@ -365,10 +365,10 @@ func TestClock(t *testing.T) {
 			t.Fatalf("a clock ran before each side acted: %+v", c)
 		}
 	})
-	t.Run("a read finds the game aborted", func(t *testing.T) {
+	t.Run("a read sets the abort's timer going", func(t *testing.T) {
 		tb := newTable(t, "1+0")
 		tb.clk.advance(time.Hour)
-		if o := tb.view().Game.Outcome(); o.Status != rules.Aborted {
+		if o := flagged(t, tb.svc, tb.id); o.Status != rules.Aborted {
 			t.Fatalf("outcome %v", o)
 		}
 	})
