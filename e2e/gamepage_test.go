@@ -306,6 +306,10 @@ func TestRulesPage(t *testing.T) {
 	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/"), chromedp.Click(`#rules-link`), chromedp.WaitVisible(`.rules-page`)); err != nil {
 		t.Fatal(err)
 	}
+	// The link is boosted: the diagrams load after the page is swapped in.
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`[...document.querySelectorAll(".diagram img")].every(i => i.complete)`, chromedp.WithPollingTimeout(10*time.Second))); err != nil {
+		t.Fatalf("the diagrams did not finish loading: %v", err)
+	}
 	loaded, err := chromedp.Run(ctx, chromedp.Evaluate[[]bool](`[...document.querySelectorAll(".diagram img")].map(i => i.complete && i.naturalWidth > 0)`))
 	if err != nil || len(loaded) < 3 {
 		t.Fatalf("the rules have %d diagrams (%v)", len(loaded), err)
