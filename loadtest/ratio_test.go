@@ -3,6 +3,7 @@ package loadtest
 import (
 	"fmt"
 	"net/http"
+	"os"
 	"slices"
 	"testing"
 	"time"
@@ -32,6 +33,7 @@ func BenchmarkPlyVsHealthz(b *testing.B) {
 		b.Fatal(err)
 	}
 	s, n := ss[0], envInt(b, "LOAD_RATIO_N", 2000)
+	s.fields = os.Getenv("LOAD_RATIO_FIELDS")
 	health := func() (time.Duration, error) {
 		req, err := http.NewRequest(http.MethodGet, s.base+"/healthz", nil)
 		if err != nil {

@@ -41,7 +41,8 @@ type Game struct {
 	notes         notes // the main line's NAGs, comments and variations
 	fromChessGame bool
 
-	revision uint64 // counts the changes made to the game
+	revision uint64         // counts the changes made to the game
+	movetext *movetextCache // see writeMovetext
 }
 
 type plyRecord struct {
@@ -308,6 +309,13 @@ func (g *Game) Play(a Action) error {
 	return nil
 }
 
+// edited counts a change other than a ply played: one that may change
+// the movetext before the last ply (see movetextCache).
+func (g *Game) edited() {
+	g.revision++
+	g.movetext = nil
+}
+
 // Revision counts the changes made to the game: every ply played or
 // undone, every outcome declared or withdrawn and every variation added,
 // extended, deleted or promoted changes it. A store compares
@@ -487,7 +495,7 @@ func (g *Game) Undo() error {
 	if g.declared {
 		g.declared = false
 		g.outcome = Outcome{}
-		g.revision++
+		g.edited()
 		return nil
 	}
 	n := len(g.plies)
@@ -505,7 +513,7 @@ func (g *Game) Undo() error {
 	g.plies = g.plies[:n-1]
 	delete(g.notes, n) // its NAGs, the comment after it and its alternatives
 	g.outcome = Outcome{}
-	g.revision++
+	g.edited()
 	return nil
 }
 
@@ -547,6 +555,6 @@ func (g *Game) declare(o Outcome) error {
 		return &ActionError{Kind: ErrGameOver, msg: "the game is over: " + g.outcome.String()}
 	}
 	g.outcome, g.declared = o, true
-	g.revision++
+	g.edited()
 	return nil
 }

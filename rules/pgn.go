@@ -77,7 +77,7 @@ func (g *Game) AnnotatedPGN(notes PGNNotes, tags ...Tag) string {
 		b.WriteString("[" + t.Name + " " + quotePGN(t.Value) + "]\n")
 	}
 	b.WriteByte('\n')
-	writeWrapped(&b, g.movetext(notes), 80)
+	g.writeMovetext(&b, notes)
 	b.WriteByte('\n')
 	return b.String()
 }
@@ -96,12 +96,46 @@ func quotePGN(s string) string {
 // pgnEscaper escapes a PGN tag value. A Replacer is safe for concurrent use.
 var pgnEscaper = strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", " ", "\r", " ")
 
-// movetext returns the movetext tokens: move numbers, ban comments, SAN,
-// NAGs, comments, variations and the result.
-func (g *Game) movetext(notes PGNNotes) []string {
-	plies := make([]varPly, len(g.plies))
-	moves := 0
-	for i, p := range g.plies {
+// pgnWidth is the longest line of movetext PGN writes.
+const pgnWidth = 80
+
+// movetextCache is the movetext of a game's first plies as PGN wrote it,
+// without notes added, wrapped: a ply played adds to a game's movetext
+// without changing what comes before its own tokens, so the next PGN
+// writes only the plies after these. It never holds the game's last ply,
+// whose indicator depends on the outcome. Every change to the game other
+// than a ply played drops it (see edited).
+type movetextCache struct {
+	plies    int    // the plies it holds
+	last     Action // the last of them, checked against the game's
+	moves    int    // the moves among them
+	fullmove int    // the move number after them
+	text     string // their movetext, wrapped at pgnWidth
+	col      int    // the column text ends at
+}
+
+// writeMovetext writes the movetext to b, wrapped at pgnWidth: move
+// numbers, ban comments, SAN, NAGs, comments, variations and the result.
+// Without notes added it starts from the game's movetextCache and leaves
+// one that holds all but its last ply, so a game written after every ply
+// costs only its new plies each time.
+func (g *Game) writeMovetext(b *strings.Builder, add PGNNotes) {
+	plain := add.NAGs == nil && add.Comment == nil
+	c := movetextCache{fullmove: g.positions[0].Fullmove}
+	if k := g.movetext; plain && k != nil && k.plies < len(g.plies) && g.plies[k.plies-1].action == k.last {
+		c = *k
+	}
+	n := len(g.plies)
+	plies := make([]varPly, n)
+	if c.plies > 0 {
+		plies[c.plies-1].action = g.plies[c.plies-1].action // for numbering the next
+	}
+	moves, movesAt := c.moves, make([]int, 0, 1) // movesAt: the moves before ply n-1
+	for i := c.plies; i < n; i++ {
+		if i == n-1 {
+			movesAt = append(movesAt, moves)
+		}
+		p := g.plies[i]
 		plies[i] = varPly{p.action, p.san}
 		if p.action.Phase == PhaseBan {
 			plies[i].text = g.indicator(i+1, &g.positions[moves])
@@ -110,8 +144,20 @@ func (g *Game) movetext(notes PGNNotes) []string {
 		}
 	}
 	w := lineWriter{variant: g.variant}
-	w.line(g.startPly, g.positions[0].Fullmove, plies, g.notes, notes)
-	return append(w.out, g.outcome.Result())
+	from, fullmove, col := c.plies, c.fullmove, c.col
+	text := &strings.Builder{}
+	text.WriteString(c.text)
+	if keep := n - 1; plain && keep > c.plies {
+		fullmove = w.lineFrom(g.startPly, fullmove, plies[:keep], g.notes, add, from)
+		col = wrapTokens(text, col, w.out, pgnWidth)
+		w.out, from = w.out[:0], keep
+		g.movetext = &movetextCache{plies: keep, last: g.plies[keep-1].action, moves: movesAt[0],
+			fullmove: fullmove, text: text.String(), col: col}
+	}
+	w.lineFrom(g.startPly, fullmove, plies, g.notes, add, from)
+	w.out = append(w.out, g.outcome.Result())
+	wrapTokens(text, col, w.out, pgnWidth)
+	b.WriteString(text.String())
 }
 
 // lineWriter writes lines of play as movetext tokens.
@@ -128,8 +174,18 @@ type lineWriter struct {
 // again (N. for White's part, N... for Black's). add are notes added to
 // the line's own (see PGNNotes).
 func (w *lineWriter) line(start, fullmove int, plies []varPly, ns notes, add PGNNotes) {
-	w.notes(ns[0], add, 0)
-	for i, p := range plies {
+	w.lineFrom(start, fullmove, plies, ns, add, 0)
+}
+
+// lineFrom writes a line as line does from its ply from on, where the move
+// number is fullmove, and returns the move number after the line. Only
+// the ply before from need be in plies before it (its action).
+func (w *lineWriter) lineFrom(start, fullmove int, plies []varPly, ns notes, add PGNNotes, from int) int {
+	if from == 0 {
+		w.notes(ns[0], add, 0)
+	}
+	for i := from; i < len(plies); i++ {
+		p := plies[i]
 		t := w.variant.turn(start + i)
 		opensWhite := t.ToMove == White && (t.Phase == PhaseBan || i == 0 || plies[i-1].action.Phase == PhaseMove)
 		if opensWhite || i == 0 || ns.interrupts(i) {
@@ -158,6 +214,7 @@ func (w *lineWriter) line(start, fullmove int, plies []varPly, ns notes, add PGN
 			fullmove++
 		}
 	}
+	return fullmove
 }
 
 // notes writes the NAGs and the comments after the first n plies of a
@@ -189,9 +246,10 @@ func (w *lineWriter) notes(nt *note, add PGNNotes, n int) {
 	}
 }
 
-// writeWrapped joins tokens with spaces in lines of at most width columns.
-func writeWrapped(b *strings.Builder, tokens []string, width int) {
-	col := 0
+// wrapTokens writes tokens to b, where the last line has col columns,
+// joined with spaces in lines of at most width columns, and returns the
+// column it ends at.
+func wrapTokens(b *strings.Builder, col int, tokens []string, width int) int {
 	for _, t := range tokens {
 		if col > 0 && col+1+len(t) > width {
 			b.WriteByte('\n')
@@ -203,4 +261,5 @@ func writeWrapped(b *strings.Builder, tokens []string, width int) {
 		b.WriteString(t)
 		col += len(t)
 	}
+	return col
 }

@@ -269,7 +269,7 @@ func (g *Game) AddVariation(p Path, after int, actions []Action, lim VariationLi
 	}
 	nt := ref.notes.at(after + 1)
 	nt.variations = append(nt.variations, &Variation{plies: plies})
-	g.revision++
+	g.edited()
 	return append(slices.Clip(p), Branch{after, len(nt.variations) - 1}), nil
 }
 
@@ -294,7 +294,7 @@ func (g *Game) ExtendVariation(p Path, actions []Action, lim VariationLimits) er
 		return err
 	}
 	v.plies = append(v.plies, plies...)
-	g.revision++
+	g.edited()
 	return nil
 }
 
@@ -308,7 +308,7 @@ func (g *Game) DeleteVariation(p Path) error {
 	nt := (*parent.notes)[b.After+1]
 	nt.variations = slices.Delete(nt.variations, b.Index, b.Index+1)
 	parent.notes.tidy(b.After + 1)
-	g.revision++
+	g.edited()
 	return nil
 }
 
@@ -352,14 +352,14 @@ func (g *Game) PromoteVariation(p Path, lim VariationLimits) error {
 	if parent.v != nil {
 		tail.plies = slices.Clone(parent.v.plies[b.After:])
 		parent.v.plies = append(parent.v.plies[:b.After:b.After], v.plies...)
-		g.revision++
+		g.edited()
 		return nil
 	}
 	if err := g.exchangeMainLine(b.After, v, tail); err != nil {
 		*parent.notes = old
 		return err
 	}
-	g.revision++
+	g.edited()
 	return nil
 }
 
