@@ -16,18 +16,30 @@ import (
 // client, one connection, on the real server over loopback TCP (the store
 // LOAD_STORE names; /healthz pings it, as main's does), alternates runs of
 // LOAD_RATIO_N (default 2,000) GET /healthz and as many API plies (the
-// whole game object answered, its FEN checked), the order swapped each
-// run, five runs of each. Each run's ratio is the API ply's median latency
-// over /healthz's; the benchmark reports every run and the median ratio:
+// whole game object answered, its FEN checked; LOAD_RATIO_FIELDS asks for
+// ?fields=, such as compact), the order swapped each run, five runs of
+// each. Each run's ratio is the API ply's median latency over /healthz's;
+// the benchmark reports every run and the median ratio. The server runs
+// in the benchmark's process, or with LOAD_RATIO_APART=1 in a process of
+// its own (TestStreamServer), measured from outside as a client sees it:
 //
 //	GOGC=400 go test ./loadtest -run '^$' -bench PlyVsHealthz -benchtime 1x
+//	GOGC=400 LOAD_RATIO_APART=1 go test ./loadtest -run '^$' -bench PlyVsHealthz -benchtime 1x
 func BenchmarkPlyVsHealthz(b *testing.B) {
-	st := openStore(b, storeKind())
-	var opts []handlers.Option
-	if p, ok := st.(handlers.Pinger); ok {
-		opts = append(opts, handlers.WithHealthCheck(p))
+	var srv *server
+	if os.Getenv("LOAD_RATIO_APART") != "" {
+		apart := startStreamServer(b)
+		tr := &http.Transport{MaxIdleConnsPerHost: 1, DisableCompression: true}
+		b.Cleanup(tr.CloseIdleConnections)
+		srv = &server{url: apart.url, transport: tr}
+	} else {
+		st := openStore(b, storeKind())
+		var opts []handlers.Option
+		if p, ok := st.(handlers.Pinger); ok {
+			opts = append(opts, handlers.WithHealthCheck(p))
+		}
+		srv = serve(b, games.New(st), 1, opts...)
 	}
-	srv := serve(b, games.New(st), 1, opts...)
 	ss, err := newSessions(srv, apiKind, 1, 0, 29)
 	if err != nil {
 		b.Fatal(err)

@@ -70,7 +70,11 @@ func TestStreamServer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	svc := games.New(openStore(t, storeKind()))
+	st := openStore(t, storeKind())
+	if p, ok := st.(handlers.Pinger); ok {
+		opts = append(opts, handlers.WithHealthCheck(p)) // as main's
+	}
+	svc := games.New(st)
 	defer svc.Close()
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
