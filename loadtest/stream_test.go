@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"runtime/pprof"
 	"slices"
 	"strconv"
 	"strings"
@@ -55,7 +56,8 @@ const streamCapEnv = "LOAD_STREAM_CAP"
 // handlers without their rate or stream limits (one load client opens
 // every stream; with LOAD_STREAM_CAP, main's limit in all), on the store
 // LOAD_STORE names, on a loopback port it prints ("listening http://…").
-// It serves until its standard input ends.
+// It serves until its standard input ends. With LOAD_SERVER_CPUPROFILE it
+// writes its CPU profile there.
 func TestStreamServer(t *testing.T) {
 	if os.Getenv(streamServerEnv) == "" {
 		t.Skip("the server of BenchmarkStreams, which runs it")
@@ -65,6 +67,19 @@ func TestStreamServer(t *testing.T) {
 		opts = append(opts, handlers.WithStreamLimits(handlers.StreamLimits{Total: handlers.DefaultStreamLimits().Total}))
 	} else {
 		raiseFileLimit(uint64(envInt(t, "LOAD_STREAMS", 2000) + 1024))
+	}
+	if path := os.Getenv("LOAD_SERVER_CPUPROFILE"); path != "" { // the server's own profile, to its end
+		f, err := os.Create(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			t.Fatal(err)
+		}
+		defer func() {
+			pprof.StopCPUProfile()
+			f.Close()
+		}()
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
