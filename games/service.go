@@ -392,13 +392,21 @@ type Undone struct {
 	Ply      rules.PlyInfo
 }
 
+// UndoneFunc is a ViewFunc that knows what an undo took back.
+type UndoneFunc func(u Undone, rec *Record, seats Seats)
+
 // Undo takes back the last ply, or a resignation or agreed draw, and says
-// which. Only the holder of both seats may: at a game with two players,
+// which; then (if not nil) describes the game after it, knowing which.
+// Only the holder of both seats may: at a game with two players,
 // taking back needs both. At a game against the computer, its player
 // takes back their last ply and the computer's since.
-func (s *Service) Undo(ctx context.Context, id string, cred Credential, then ViewFunc) (Undone, error) {
+func (s *Service) Undo(ctx context.Context, id string, cred Credential, then UndoneFunc) (Undone, error) {
 	var undone Undone
-	err := s.update(ctx, id, cred, then, func(rec *Record, seats Seats) error {
+	var view ViewFunc
+	if then != nil {
+		view = func(rec *Record, seats Seats) { then(undone, rec, seats) }
+	}
+	err := s.update(ctx, id, cred, view, func(rec *Record, seats Seats) error {
 		if err := rec.mayUndo(seats); err != nil {
 			return s.refuse(cred, err)
 		}

@@ -477,9 +477,10 @@ func TestUndo(t *testing.T) {
 		t.Errorf("undo a draw: %+v, %v", undone, err)
 	}
 	var then int
-	undone, err = e.svc.Undo(e.ctx, id, cred, func(rec *games.Record, _ games.Seats) { then = rec.Game.Ply() })
-	if err != nil || undone.Ply.Action.String() != "b:e2e4" || then != 1 {
-		t.Errorf("undo the ban: %+v, %v, then at ply %d", undone, err, then)
+	var thenUndone games.Undone
+	undone, err = e.svc.Undo(e.ctx, id, cred, func(u games.Undone, rec *games.Record, _ games.Seats) { thenUndone, then = u, rec.Game.Ply() })
+	if err != nil || undone.Ply.Action.String() != "b:e2e4" || then != 1 || thenUndone.Ply.Action != undone.Ply.Action {
+		t.Errorf("undo the ban: %+v, %v, then at ply %d knowing %+v", undone, err, then, thenUndone)
 	}
 	rec, before := e.record(id)
 	_, err = e.svc.Undo(e.ctx, id, cred, nil)

@@ -86,18 +86,22 @@ func (p *pages) ply(c echo.Context, id string, o *views.Options) error {
 	return err
 }
 
-// undo takes back the last ply (or a resignation or agreed draw).
+// undo takes back the last ply (or a resignation or agreed draw), and
+// announces which.
 func (p *pages) undo(c echo.Context, id string, o *views.Options) error {
-	undone, err := p.s.games.Undo(c.Request().Context(), id, player(c), nil)
-	if err != nil {
+	return p.act(c, id, o, nil, func(then games.ViewFunc) error {
+		_, err := p.s.games.Undo(c.Request().Context(), id, player(c), func(u games.Undone, rec *games.Record, seats games.Seats) {
+			if u.Declared.Over() {
+				o.Announce = "Took back: " + views.Banner(u.Declared)
+			} else {
+				o.Announce = views.TookBack(u.Ply)
+			}
+			if then != nil {
+				then(rec, seats)
+			}
+		})
 		return err
-	}
-	if undone.Declared.Over() {
-		o.Announce = "Took back: " + views.Banner(undone.Declared)
-	} else {
-		o.Announce = views.TookBack(undone.Ply)
-	}
-	return p.done(c, id, *o)
+	})
 }
 
 // resign ends the game: side (white or black) resigns.

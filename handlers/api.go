@@ -185,7 +185,7 @@ func (a *api) undo(c echo.Context) error {
 		return err
 	}
 	return a.write(c, func(ctx context.Context, id string, cred games.Credential, then games.ViewFunc) error {
-		_, err := a.s.games.Undo(ctx, id, cred, then)
+		_, err := a.s.games.Undo(ctx, id, cred, func(_ games.Undone, rec *games.Record, seats games.Seats) { then(rec, seats) })
 		return err
 	})
 }

@@ -35,7 +35,7 @@ func (s *tripStore) trips() (updates, views int64) {
 	return s.updates.Swap(0), s.views.Swap(0)
 }
 
-// TestOneTripPerPly: an htmx ply, resignation or draw is one update of
+// TestOneTripPerPly: an htmx ply, undo, resignation or draw is one update of
 // its game, its answer (a delta or the fragment) built from the record it
 // committed; no read of the game follows. (Before, an htmx ply was an
 // update and then a read, which could itself write.) A plain form's ply
@@ -66,7 +66,16 @@ func TestOneTripPerPly(t *testing.T) {
 	}
 	c.get(c.page())
 	st.trips()
-	d := c.hxPost(c.path("resign"), vals("side", "white", "ply", "6"))
+	d := c.hxPost(c.path("undo"), vals("ply", "6"))
+	if u, v := st.trips(); u != 1 || v != 0 {
+		t.Errorf("htmx undo: %d updates and %d reads, want 1 and 0", u, v)
+	}
+	if got := text(d, "#announce"); !strings.Contains(got, "Took back") {
+		t.Errorf("the undo's answer announces %q", got)
+	}
+	c.hxPost(c.path("ply"), vals("from", "g1", "to", "f3", "ply", "5"))
+	st.trips()
+	d = c.hxPost(c.path("resign"), vals("side", "white", "ply", "6"))
 	if u, v := st.trips(); u != 1 || v != 0 {
 		t.Errorf("htmx resignation: %d updates and %d reads, want 1 and 0", u, v)
 	}

@@ -368,7 +368,7 @@ func (s *session) cmdNew(ctx context.Context, variant string) bool {
 
 func (s *session) cmdUndo(ctx context.Context, _ string) bool {
 	var board string
-	undone, err := s.svc.Undo(ctx, s.id, s.cred, onGame(func(g *rules.Game) { board = s.board(g) }))
+	undone, err := s.svc.Undo(ctx, s.id, s.cred, func(_ games.Undone, rec *games.Record, _ games.Seats) { board = s.board(rec.Game) })
 	switch {
 	case err != nil && games.ErrorOf(err).Code == games.Conflict: // the only conflict at an undo
 		s.refuse("nothing to undo: the game is at its start")
