@@ -332,12 +332,14 @@ func (r row) decode(id string) (*games.Record, error) {
 // TestSQLiteCacheEstimate (runtime.MemStats over games of 0 to 2,000 plies
 // read back from their rows): a record and its cache entry with a game
 // past its first moves, what each ply adds (its action and SAN; a move's
-// position too) and what the tags take for each byte of their JSON. Live
+// position too; the movetext the game keeps once its PGN is written, about
+// 20 bytes a ply: see rules' movetextCache) and what the tags take for
+// each byte of their JSON. Live
 // bytes, that is: after many games came and went, the heap in use was
 // twice as much for games of 25 plies (docs/performance.md, Memory).
 const (
-	gameBaseBytes = 2_000
-	plyBytes      = 100
+	gameBaseBytes = 2_700
+	plyBytes      = 120
 	tagByteBytes  = 2
 )
 
