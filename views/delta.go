@@ -48,7 +48,8 @@ type Delta struct {
 	Notes bool
 
 	// The other parts that changed: the controls whole, or only the resign
-	// form (whose side is the actor's in a hot-seat game); the typed form
+	// form's question (whose side is the actor's in a hot-seat game, who
+	// may resign before and after: the game went on); the typed form
 	// whole, or only its ply; the step links whole, or only the link back
 	// (the page showed ply 1 or later, at the game's end); the "Play from
 	// here" panel; the export panel's links.

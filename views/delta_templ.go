@@ -100,7 +100,7 @@ func DeltaSwaps(d Delta) templ.Component {
 				return templ_7745c5c3_Err
 			}
 		} else if d.Resign {
-			templ_7745c5c3_Err = resignForm(d.Game, true).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = resignQuestion(d.Game).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
