@@ -37,10 +37,14 @@ type Delta struct {
 	Strips [2]bool
 
 	// WholeHistory says the page showed no history: the history panel is
-	// swapped whole (Game.History holds its rows). Else Rows[0] replaces
-	// the page's last row, and the rows after it are appended.
+	// swapped whole (Game.History holds its rows). Else Rows[0] is the
+	// page's last row as it is now: Shown, the ply the page showed last,
+	// replaces its link there (it is no longer the ply shown), the plies
+	// after it in that row are appended to their sides (rowTails), and
+	// the rows after it are appended to the list.
 	WholeHistory bool
 	Rows         []HistoryRow
+	Shown        HistoryItem
 
 	// Notes says the notes show something: the page drops its own before
 	// a swap (a refusal, a notice; the spectator's note stays as it was),
@@ -111,12 +115,39 @@ func NewDelta(g *rules.Game, shown int, info Info, o Options) (d Delta, ok bool)
 		return d, true
 	}
 	for i, r := range all {
-		if r.has(k) {
-			d.Rows = all[i:]
-			return d, true
+		for _, side := range [][]HistoryItem{r.White, r.Black} {
+			for _, it := range side {
+				if it.Index == k {
+					d.Rows, d.Shown = all[i:], it
+					return d, true
+				}
+			}
 		}
 	}
 	return Delta{}, false // not reached: ply k is in the tail
+}
+
+// rowTail is the plies of one side of the page's last row that the page
+// does not show yet: appended to that side (class white or black).
+type rowTail struct {
+	side  string
+	items []HistoryItem
+}
+
+// rowTails are the plies of the page's last row after the one it showed.
+func (d Delta) rowTails() []rowTail {
+	var tails []rowTail
+	r := d.Rows[0]
+	for _, s := range []rowTail{{"white", r.White}, {"black", r.Black}} {
+		i := 0
+		for i < len(s.items) && s.items[i].Index <= d.Shown.Index {
+			i++
+		}
+		if i < len(s.items) {
+			tails = append(tails, rowTail{s.side, s.items[i:]})
+		}
+	}
+	return tails
 }
 
 // parts works out which parts besides the board and the history changed,

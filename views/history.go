@@ -93,15 +93,3 @@ func historyClass(it HistoryItem) string {
 	}
 	return c
 }
-
-// has reports whether the row holds history index i.
-func (r HistoryRow) has(i int) bool {
-	for _, side := range [][]HistoryItem{r.White, r.Black} {
-		for _, it := range side {
-			if it.Index == i {
-				return true
-			}
-		}
-	}
-	return false
-}
