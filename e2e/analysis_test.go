@@ -317,7 +317,7 @@ func TestAnalysisWithoutJS(t *testing.T) {
 	if err != nil || !strings.HasPrefix(best, "White plays ") {
 		t.Errorf("ply 2: best %q (%v)", best, err)
 	}
-	if err := chromedp.Do(ctx, chromedp.Click(`#analysis-game`), chromedp.WaitVisible(`#status.status-view`)); err != nil {
+	if err := chromedp.Do(ctx, chromedp.Click(`#analysis-game`), chromedp.WaitVisible(`#status[data-phase="view"]`)); err != nil {
 		t.Fatal(err)
 	}
 	if loc, _ := chromedp.Run(ctx, chromedp.Location()); pathOf(t, loc) != "/g/"+id+"/history/1" {

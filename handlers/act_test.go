@@ -62,7 +62,7 @@ func TestBanThenMove(t *testing.T) {
 		if got := text(d, "#status"); !strings.Contains(got, "Move 1 · White to move — e2→e4 is banned") || shownPly(d) != "2" {
 			t.Errorf("hx=%v status = %q", hx, got)
 		}
-		if !sq(d, "e2").HasClass("ban-from") || !sq(d, "e4").HasClass("ban-to") || d.Find("svg.ban-arrow line[x1]").Length() != 1 {
+		if boardMark(d, "ban") != "e2e4" || d.Find("svg.ban-arrow line[x1]").Length() != 1 {
 			t.Errorf("hx=%v: ban not marked", hx)
 		}
 		if d.Find(".status-bar.phase-move").Length() != 1 {
@@ -75,7 +75,7 @@ func TestBanThenMove(t *testing.T) {
 		if got := text(d, "#status"); !strings.Contains(got, "Move 1 · White bans a Black move") || shownPly(d) != "3" {
 			t.Errorf("hx=%v status = %q", hx, got)
 		}
-		if !sq(d, "d2").HasClass("last-from") || !sq(d, "d4").HasClass("last-to") {
+		if boardMark(d, "last") != "d2d4" {
 			t.Errorf("hx=%v: last move not marked", hx)
 		}
 		if hx {
@@ -83,8 +83,9 @@ func TestBanThenMove(t *testing.T) {
 				t.Errorf("announce = %q", got)
 			}
 		}
-		// One row for move 1, White's cell the ban before its move: ⊘e4 d4.
-		if hist := text(d, "#history #move-1 .side.white"); hist != "⊘ban e4d4" {
+		// One row for move 1, White's cell the ban before its move: ⊘e4 d4
+		// (its ⊘ drawn by the style).
+		if hist := text(d, "#history #move-1 .side.white"); hist != "ban e4d4" {
 			t.Errorf("hx=%v history's White cell = %q, want the ban (⊘, said \"ban\") e4 before d4", hx, hist)
 		}
 		if n := d.Find("[data-moves] [data-ply]").Length(); n != 2 || d.Find(`[data-moves] a.ban[data-ply="1"]`).Length() != 1 {
@@ -143,7 +144,7 @@ func TestCheckmateByBanAndUndo(t *testing.T) {
 		}
 		post(c.path("ply"), vals("from", "a2", "to", "a3"))
 		d := post(c.path("ply"), vals("from", "c4", "to", "f7"))
-		if !sq(d, "e8").HasClass("check") {
+		if boardMark(d, "check") != "e8" {
 			t.Errorf("hx=%v: checked king not marked", hx)
 		}
 		d = post(c.path("ply"), vals("from", "e8", "to", "e7"))

@@ -269,6 +269,12 @@ func sq(d *goquery.Document, name string) *goquery.Selection {
 	return d.Find(`#board [data-square="` + name + `"]`)
 }
 
+// boardMark is the board's placed mark name (last, ban, check), as its
+// ply field carries it: "e2e4".
+func boardMark(d *goquery.Document, name string) string {
+	return d.Find("#board #board-ply").AttrOr("data-"+name, "")
+}
+
 // destsOf returns where the piece on square name can go, as the board's
 // ply field lists them (#board-ply's data-dests: "e2:e3,e4 g1:f3,h3"),
 // joined by spaces; ok is false when it cannot be picked.

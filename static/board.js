@@ -72,7 +72,7 @@
   }
 
   function select(form, btn) {
-    var ban = !!document.querySelector("#status.status-ban"); // the status changes with every ply
+    var ban = !!document.querySelector('#status[data-phase="ban"]'); // the status changes with every ply
     form.elements.from.value = btn.dataset.square;
     btn.classList.add("selected");
     btn.setAttribute("aria-pressed", "true");
@@ -123,8 +123,8 @@
 
   // settle runs after every swap (and at the start), at once: the board
   // gets its size before it is painted, so nothing moves under a click.
-  function settle() {
-    initBoard();
+  function settle(ev) {
+    initBoard(!ev);
     refreshExport();
     reopen();
     var status = document.getElementById("status");
@@ -183,7 +183,12 @@
     window.htmx.ajax("GET", more.dataset.url, { target: "#export-more", swap: "outerHTML" });
   }
 
-  function initBoard() {
+  // initBoard puts the board's Tab stop on its cursor, and the focus there
+  // when the board had it; final is the last chance for that (a square
+  // the request disabled, hx-disabled-elt, and the answer left in place,
+  // is enabled again only after the swaps: it takes the focus once the
+  // request is over).
+  function initBoard(final) {
     var form = board();
     var picker = document.querySelector("#promotion button");
     if (picker && picker.form !== shownPicker) { // a picker just opened: the queen takes the focus
@@ -194,16 +199,17 @@
     if (!form) return;
     var all = squares(form);
     if (!all.length) return;
-    var first = (form.querySelector("#board-ply") || { dataset: {} }).dataset.dests;
+    var field = (form.querySelector("#board-ply") || { dataset: {} }).dataset;
+    var first = field.dests, lastTo = field.last && field.last.slice(2); // data-last="e2e4": the last move's squares
     var cur = (cursor && squareOf(form, cursor)) || form.querySelector("button.selected") ||
-      form.querySelector("button.last-to") || (first && squareOf(form, first.split(":")[0])) || all[0];
+      (lastTo && squareOf(form, lastTo)) || (first && squareOf(form, first.split(":")[0])) || all[0];
     setCursor(form, cur, refocus && !picker);
-    refocus = false;
+    if (final || picker || document.activeElement === cur) refocus = false;
   }
 
   function sound(status) {
     if (!status) return;
-    if (status.classList.contains("status-view")) { // a past ply: no sound, then or on return
+    if (status.dataset.phase === "view") { // a past ply: no sound, then or on return
       lastPly = null;
       return;
     }
@@ -489,6 +495,7 @@
     if (form) clear(form);
     document.querySelectorAll("#notes #error, #notes #notice, #promotion-slot > *").forEach(function (el) { el.remove(); });
   });
+  document.addEventListener("htmx:afterRequest", function () { if (refocus) initBoard(true); });
   // A typed ply that was played leaves its form for the next one.
   document.addEventListener("htmx:afterRequest", function (ev) {
     var f = ev.detail.elt;

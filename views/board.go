@@ -35,6 +35,10 @@ const (
 	lastFrom // the last move, from and to
 	lastTo
 	check // a king in check
+
+	// placed are the marks of where the last move, the ban and a check
+	// stand: the page's board carries them on its ply field (Board.Last).
+	placedMarks = banFrom | banTo | lastFrom | lastTo | check
 )
 
 // Name is the square's name: "e4".
@@ -45,6 +49,13 @@ func (sq Square) Label() string { return squareLabels[sq.at][sq.piece&31] }
 
 // Piece is the code of the piece on it ("wP"), or "" for none.
 func (sq Square) Piece() string { return sq.piece.Code() }
+
+// unplaced is the square without its placed marks: as the page's board
+// draws it.
+func (sq Square) unplaced() Square {
+	sq.marks &^= placedMarks
+	return sq
+}
 
 // has reports whether the square shows all of m.
 func (sq Square) has(m marks) bool { return sq.marks&m == m }
@@ -64,6 +75,11 @@ type Board struct {
 	// once, on the board's ply field, rather than on each square: a ply
 	// changes them all, but only a few squares.
 	Dests string
+	// Last, Ban and Check are the squares' placed marks (the last move,
+	// the ban drawn, the kings in check), which the page's board carries
+	// the same way, on its ply field: "e2e4", "d1c2", "e8" (kings spaced).
+	// Its squares then change only with their pieces.
+	Last, Ban, Check string
 }
 
 // Promotion is the open promotion picker.
@@ -247,6 +263,18 @@ func board(pos *rules.Position, bottom rules.Color, ban, last *rules.Pair, check
 			b.Squares = append(b.Squares, Square{at: x.at, piece: pos.Board[x.at], marks: x.place | mark(x.at)&^(banFrom|banTo)})
 		}
 	}
+	if last != nil {
+		b.Last = last.From.String() + last.To.String()
+	}
+	if ban != nil {
+		b.Ban = ban.From.String() + ban.To.String()
+	}
+	for i, s := range checked {
+		if i > 0 {
+			b.Check += " "
+		}
+		b.Check += s.String()
+	}
 	if ban != nil {
 		c1, r1 := displayXY(ban.From, b.Flipped)
 		c2, r2 := displayXY(ban.To, b.Flipped)
@@ -310,8 +338,9 @@ func promotion(g *rules.Game, from, to rules.Square, c rules.Color) *Promotion {
 	return p
 }
 
-// appendSquareClass writes a square's CSS classes.
-func appendSquareClass(b []byte, sq Square) []byte {
+// appendSquareClass writes a square's CSS classes; without placed, not
+// those of its placed marks (a board whose ply field carries them).
+func appendSquareClass(b []byte, sq Square, placed bool) []byte {
 	b = append(b, "sq"...)
 	switch {
 	case sq.has(xTop):
@@ -324,7 +353,7 @@ func appendSquareClass(b []byte, sq Square) []byte {
 		b = append(b, " dark"...)
 	}
 	for _, f := range squareClasses {
-		if sq.has(f.mark) {
+		if sq.has(f.mark) && (placed || f.mark&placedMarks == 0) {
 			b = append(b, f.class...)
 		}
 	}

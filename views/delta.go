@@ -26,7 +26,8 @@ type Delta struct {
 
 	// WholeBoard says the board's orientation or mode (read-only or not)
 	// changed: #board is swapped whole. Else Squares are the squares whose
-	// piece or marks changed, and Arrow says the ban drawn changed.
+	// piece or marks changed (but for their placed marks, which the ply
+	// field brings), and Arrow says the ban drawn changed.
 	WholeBoard bool
 	Squares    []Square
 	Arrow      bool
@@ -93,7 +94,7 @@ func NewDelta(g *rules.Game, shown int, info Info, o Options) (d Delta, ok bool)
 		d.WholeBoard = true
 	} else {
 		for i, sq := range now.Squares {
-			if sq != was.Squares[i] {
+			if sq.unplaced() != was.Squares[i].unplaced() { // the placed marks come with #board-ply
 				d.Squares = append(d.Squares, sq)
 			}
 		}

@@ -69,7 +69,7 @@ func DeltaSwaps(d Delta) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			for _, sq := range d.Squares {
-				templ_7745c5c3_Err = square(sq, d.Board.ReadOnly, d.Info.Asset, string(d.Paths.Ply), true).Render(ctx, templ_7745c5c3_Buffer)
+				templ_7745c5c3_Err = square(sq, d.Board.ReadOnly, false, d.Info.Asset, string(d.Paths.Ply), true).Render(ctx, templ_7745c5c3_Buffer)
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
@@ -174,7 +174,7 @@ func DeltaSwaps(d Delta) templ.Component {
 				return templ_7745c5c3_Err
 			}
 		} else {
-			templ_7745c5c3_Err = stepLink("step-prev", "◀", "Back one ply", d.Steps.Prev, "prev", true).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = stepLink("step-prev", "◀", "Back one ply", d.Steps.Prev, "prev", d.stepsSwap(), true).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

@@ -186,7 +186,7 @@ func EditorMain(e Editor) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		for _, sq := range e.Board.Squares {
-			templ_7745c5c3_Err = square(sq, false, e.Asset, "", false).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = square(sq, false, true, e.Asset, "", false).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

@@ -18,11 +18,13 @@ import (
 // escape every value as templ does.
 
 // square is one square of the board: a read-only cell, a destination that
-// plays the selected piece there, or a square to pick.
+// plays the selected piece there, or a square to pick. Its placed marks
+// (the last move, the ban, a check) are left to the board's ply field
+// (Board.Last) unless placed says to write them.
 // Its id is "sq-" and its name; oob swaps it into a page out of band.
 // Its name, label and piece come from tables (nothing a user wrote), so
 // they need no escaping; the asset version and the ply's URL are escaped.
-func square(sq Square, readOnly bool, asset, plyURL string, oob bool) templ.Component {
+func square(sq Square, readOnly, placed bool, asset, plyURL string, oob bool) templ.Component {
 	return templ.ComponentFunc(func(_ context.Context, w io.Writer) error {
 		b := make([]byte, 0, 320)
 		name := sq.Name()
@@ -31,7 +33,7 @@ func square(sq Square, readOnly bool, asset, plyURL string, oob bool) templ.Comp
 			b = append(b, `<div id="sq-`...)
 			b = append(b, name...)
 			b = append(b, `" class="`...)
-			b = appendSquareClass(b, sq)
+			b = appendSquareClass(b, sq, placed)
 			b = append(b, `" data-square="`...)
 			b = append(b, name...)
 			b = append(b, `" role="img" aria-label="`...)
@@ -47,7 +49,7 @@ func square(sq Square, readOnly bool, asset, plyURL string, oob bool) templ.Comp
 			b = append(b, `<button id="sq-`...)
 			b = append(b, name...)
 			b = append(b, `" class="`...)
-			b = appendSquareClass(b, sq)
+			b = appendSquareClass(b, sq, placed)
 			b = append(b, `" name="to" value="`...)
 			b = append(b, name...)
 			b = append(b, '"')
@@ -67,7 +69,7 @@ func square(sq Square, readOnly bool, asset, plyURL string, oob bool) templ.Comp
 			b = append(b, `<button id="sq-`...)
 			b = append(b, name...)
 			b = append(b, `" class="`...)
-			b = appendSquareClass(b, sq)
+			b = appendSquareClass(b, sq, placed)
 			b = append(b, `" name="square" value="`...)
 			b = append(b, name...)
 			b = append(b, `" data-square="`...)
@@ -97,7 +99,7 @@ func viewSquare(sq Square, asset string) templ.Component {
 	return templ.ComponentFunc(func(_ context.Context, w io.Writer) error {
 		b := make([]byte, 0, 256)
 		b = append(b, `<div class="`...)
-		b = appendSquareClass(b, sq)
+		b = appendSquareClass(b, sq, true)
 		b = append(b, `" data-square="`...)
 		b = append(b, sq.Name()...)
 		b = append(b, `" role="img" aria-label="`...)
@@ -117,7 +119,7 @@ func appendSquareInner(b []byte, sq Square, asset string) []byte {
 		b = attr(b, "src", PieceURL(code, asset))
 		b = append(b, ` data-piece="`...)
 		b = append(b, code...)
-		b = append(b, `" alt="" draggable="false"> `...)
+		b = append(b, `" alt="">`...) // not draggable: style.css lets the pointer through it
 	}
 	// The coordinates are drawn by CSS from data-c, not written as text:
 	// a square's name is its aria-label, which a visible "8" would have
@@ -183,7 +185,7 @@ func appendHistoryLink(b []byte, it HistoryItem, query historyLinks, oob bool) [
 	}
 	b = append(b, '>')
 	if it.Ban {
-		b = append(b, `<span class="ban-mark" aria-hidden="true">⊘</span><span class="sr-only">ban </span>`...)
+		b = append(b, `<span class="sr-only">ban </span>`...) // its ⊘ is drawn by style.css
 	}
 	b = appendEscaped(b, it.Text)
 	b = appendMarks(b, it.Marks)

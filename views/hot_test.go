@@ -19,7 +19,7 @@ func TestHotEscapes(t *testing.T) {
 	for _, ro := range []bool{false, true} {
 		for _, m := range []marks{0, dest} {
 			sq.marks = sq.marks&^dest | m
-			if err := square(sq, ro, evil, evil, m != 0).Render(context.Background(), &buf); err != nil {
+			if err := square(sq, ro, false, evil, evil, m != 0).Render(context.Background(), &buf); err != nil {
 				t.Fatal(err)
 			}
 		}

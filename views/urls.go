@@ -176,6 +176,12 @@ func (g Game) eventsURL() string {
 	return gamePath(g.Info.ID) + "/events"
 }
 
+// stepsSwap says g's step links swap the history view in with htmx: on
+// its own page (which follows it live, eventsURL) static/steps.js shows
+// the positions in place instead, and the links are for pages without
+// JavaScript.
+func (g Game) stepsSwap() bool { return g.eventsURL() == "" }
+
 // flipURL and autoURL toggle the orientation of g's page: flip for this
 // game's page only, auto-flip remembered (so turning it off says so,
 // auto=0).
