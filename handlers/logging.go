@@ -1,6 +1,8 @@
 package handlers
 
 import (
+	"crypto/rand"
+	"encoding/base64"
 	"errors"
 	"log/slog"
 	"net/http"
@@ -19,9 +21,10 @@ var requestIDRE = regexp.MustCompile(`^[A-Za-z0-9._-]{1,64}$`)
 // requestID gives every request an id, in X-Request-Id on the response and
 // in the request log: the proxy's, when the proxy is trusted and its id is
 // plain, else a new random one. A client's own id is never believed, so it
-// cannot write into the log.
+// cannot write into the log. A new id is 16 characters (96 random bits:
+// enough to tell requests apart, and short, as it goes with every answer).
 func (s *Server) requestID() echo.MiddlewareFunc {
-	set := middleware.RequestID()
+	set := middleware.RequestIDWithConfig(middleware.RequestIDConfig{Generator: newRequestID})
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		h := set(next)
 		return func(c echo.Context) error {
@@ -165,4 +168,12 @@ func redactIDs(text string, known ...string) string {
 		}
 		return run
 	})
+}
+
+// newRequestID is a new random request id: 12 random bytes in URL-safe
+// base64, 16 characters.
+func newRequestID() string {
+	var b [12]byte
+	rand.Read(b[:]) // never fails (crypto/rand)
+	return base64.RawURLEncoding.EncodeToString(b[:])
 }

@@ -48,7 +48,7 @@ func renderIn(c echo.Context, status int, t templ.Component, size int) error {
 	h := c.Response().Header()
 	h.Set("Content-Length", strconv.Itoa(buf.Len()))
 	h.Set("Cache-Control", "no-store")
-	h.Add("Vary", "HX-Request")
+	h.Set("Vary", strings.Join(append(h.Values("Vary"), "HX-Request"), ", ")) // one line with the compressor's Accept-Encoding
 	return c.HTMLBlob(status, buf.Bytes())
 }
 
