@@ -261,7 +261,7 @@ func TestDragAndTap(t *testing.T) {
 			if err := drag("e1", "d1"); err != nil {
 				t.Fatal(err)
 			}
-			if err := chromedp.Do(ctx, waitPly(2), chromedp.WaitReady(sqSel("e1")+".ban-from")); err != nil {
+			if err := chromedp.Do(ctx, waitPly(2), chromedp.WaitReady(`#ban-line line[x1]`)); err != nil {
 				t.Fatalf("the dragged ban: %v", err)
 			}
 			// White promotes: by dragging, or by tapping the pawn and e8.

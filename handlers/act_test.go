@@ -62,7 +62,7 @@ func TestBanThenMove(t *testing.T) {
 		if got := text(d, "#status"); !strings.Contains(got, "Move 1 · White to move — e2→e4 is banned") || shownPly(d) != "2" {
 			t.Errorf("hx=%v status = %q", hx, got)
 		}
-		if boardMark(d, "ban") != "e2e4" || d.Find("svg.ban-arrow line[x1]").Length() != 1 {
+		if banDrawn(d) != "e2e4" || d.Find("svg.ban-arrow line[x1]").Length() != 1 {
 			t.Errorf("hx=%v: ban not marked", hx)
 		}
 		if d.Find(".status-bar.phase-move").Length() != 1 {
@@ -144,7 +144,7 @@ func TestCheckmateByBanAndUndo(t *testing.T) {
 		}
 		post(c.path("ply"), vals("from", "a2", "to", "a3"))
 		d := post(c.path("ply"), vals("from", "c4", "to", "f7"))
-		if boardMark(d, "check") != "e8" {
+		if !sq(d, "e8").HasClass("check") {
 			t.Errorf("hx=%v: checked king not marked", hx)
 		}
 		d = post(c.path("ply"), vals("from", "e8", "to", "e7"))

@@ -76,7 +76,7 @@ func TestHistoryView(t *testing.T) {
 		if rec.Code != 200 || d.Find("#board button").Length() != 0 || d.Find("#board [data-square]").Length() != 64 {
 			t.Errorf("hx=%v: history view %d, buttons %d", hx, rec.Code, d.Find("#board button").Length())
 		}
-		if !strings.Contains(text(d, "#status"), "Move 1 · Black banned e4 (e2–e4)") || boardMark(d, "ban") != "e2e4" || d.Find(`#board-ply[data-shown-ply="1"]`).Length() != 1 {
+		if !strings.Contains(text(d, "#status"), "Move 1 · Black banned e4 (e2–e4)") || banDrawn(d) != "e2e4" || d.Find(`#board-ply[data-shown-ply="1"]`).Length() != 1 {
 			t.Errorf("hx=%v: caption %q", hx, text(d, "#status"))
 		}
 		if d.Find(".history-nav a[href='"+c.page()+"']").Length() != 1 || d.Find("#history a.current").Length() != 1 {

@@ -73,7 +73,7 @@ func TestLearnPages(t *testing.T) {
 	if href, _ := d.Find("#next-step").Attr("href"); href != "/learn/ply-order/2" {
 		t.Errorf("next step %q", href)
 	}
-	if d.Find("#board button").Length() != 0 || boardMark(d, "ban") != "e2e4" {
+	if d.Find("#board button").Length() != 0 || banDrawn(d) != "e2e4" {
 		t.Error("after a right answer the board is not the position it led to, read-only")
 	}
 	if got := c.get("/learn").Find(".lesson-progress").First().Text(); got != "1 of 4 steps" {

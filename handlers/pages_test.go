@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -269,10 +270,32 @@ func sq(d *goquery.Document, name string) *goquery.Selection {
 	return d.Find(`#board [data-square="` + name + `"]`)
 }
 
-// boardMark is the board's placed mark name (last, ban, check), as its
-// ply field carries it: "e2e4".
+// boardMark is the board's placed mark name (last), as its ply field
+// carries it: "e2e4".
 func boardMark(d *goquery.Document, name string) string {
 	return d.Find("#board #board-ply").AttrOr("data-"+name, "")
+}
+
+// banDrawn is the ban the board frames ("e2e4"), from its arrow's squares
+// (display columns and rows: a flipped board's run the other way), and
+// "" when it draws none or draws it otherwise.
+func banDrawn(d *goquery.Document) string {
+	rects := d.Find("#board #ban-line rect")
+	if rects.Length() != 2 || d.Find("#board #ban-line line[x1]").Length() != 1 {
+		return ""
+	}
+	flipped := d.Find("#board").HasClass("flipped")
+	var name string
+	rects.Each(func(_ int, r *goquery.Selection) {
+		x, _ := strconv.Atoi(r.AttrOr("x", ""))
+		y, _ := strconv.Atoi(r.AttrOr("y", ""))
+		file, rank := x, 7-y
+		if flipped {
+			file, rank = 7-x, y
+		}
+		name += string(rune('a'+file)) + strconv.Itoa(rank+1)
+	})
+	return name
 }
 
 // destsOf returns where the piece on square name can go, as the board's

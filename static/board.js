@@ -183,11 +183,7 @@
     window.htmx.ajax("GET", more.dataset.url, { target: "#export-more", swap: "outerHTML" });
   }
 
-  // initBoard puts the board's Tab stop on its cursor, and the focus there
-  // when the board had it; final is the last chance for that (a square
-  // the request disabled, hx-disabled-elt, and the answer left in place,
-  // is enabled again only after the swaps: it takes the focus once the
-  // request is over).
+  // initBoard sets the Tab stop, and the focus back (final: last chance).
   function initBoard(final) {
     var form = board();
     var picker = document.querySelector("#promotion button");
@@ -200,7 +196,7 @@
     var all = squares(form);
     if (!all.length) return;
     var field = (form.querySelector("#board-ply") || { dataset: {} }).dataset;
-    var first = field.dests, lastTo = field.last && field.last.slice(2); // data-last="e2e4": the last move's squares
+    var first = field.dests, lastTo = field.last && field.last.slice(2); // data-last="e2e4"
     var cur = (cursor && squareOf(form, cursor)) || form.querySelector("button.selected") ||
       (lastTo && squareOf(form, lastTo)) || (first && squareOf(form, first.split(":")[0])) || all[0];
     setCursor(form, cur, refocus && !picker);

@@ -36,9 +36,9 @@ const (
 	lastTo
 	check // a king in check
 
-	// placed are the marks of where the last move, the ban and a check
-	// stand: the page's board carries them on its ply field (Board.Last).
-	placedMarks = banFrom | banTo | lastFrom | lastTo | check
+	// placedMarks are the last move's and the ban's: the page's board
+	// draws them from its ply field (Board.Last) and the ban's arrow.
+	placedMarks = banFrom | banTo | lastFrom | lastTo
 )
 
 // Name is the square's name: "e4".
@@ -60,8 +60,10 @@ func (sq Square) unplaced() Square {
 // has reports whether the square shows all of m.
 func (sq Square) has(m marks) bool { return sq.marks&m == m }
 
-// Arrow is the ban in force drawn over the board, in board units (0–8).
-type Arrow struct{ X1, Y1, X2, Y2 string }
+// Arrow is the ban in force drawn over the board, in board units (0–8):
+// its line between the squares' centres, and the squares' corners
+// (FromX, FromY, ToX, ToY), where the page's board frames them.
+type Arrow struct{ X1, Y1, X2, Y2, FromX, FromY, ToX, ToY string }
 
 // Board is the 8×8 board in display order (top-left first), then, in
 // EN-Chess, the x squares above and below it.
@@ -75,11 +77,11 @@ type Board struct {
 	// once, on the board's ply field, rather than on each square: a ply
 	// changes them all, but only a few squares.
 	Dests string
-	// Last, Ban and Check are the squares' placed marks (the last move,
-	// the ban drawn, the kings in check), which the page's board carries
-	// the same way, on its ply field: "e2e4", "d1c2", "e8" (kings spaced).
-	// Its squares then change only with their pieces.
-	Last, Ban, Check string
+	// Last is the last move's squares ("e2e4"), which the page's board
+	// carries the same way, on its ply field, rather than as marks of its
+	// squares (the ban's squares it frames with the ban's arrow): its
+	// squares then change only with their pieces (and a check).
+	Last string
 }
 
 // Promotion is the open promotion picker.
@@ -267,18 +269,10 @@ func board(pos *rules.Position, bottom rules.Color, ban, last *rules.Pair, check
 		b.Last = last.From.String() + last.To.String()
 	}
 	if ban != nil {
-		b.Ban = ban.From.String() + ban.To.String()
-	}
-	for i, s := range checked {
-		if i > 0 {
-			b.Check += " "
-		}
-		b.Check += s.String()
-	}
-	if ban != nil {
 		c1, r1 := displayXY(ban.From, b.Flipped)
 		c2, r2 := displayXY(ban.To, b.Flipped)
-		b.Arrow = &Arrow{X1: centre(c1), Y1: centre(r1), X2: centre(c2), Y2: centre(r2)}
+		b.Arrow = &Arrow{X1: centre(c1), Y1: centre(r1), X2: centre(c2), Y2: centre(r2),
+			FromX: strconv.Itoa(c1), FromY: strconv.Itoa(r1), ToX: strconv.Itoa(c2), ToY: strconv.Itoa(r2)}
 	}
 	return b
 }
