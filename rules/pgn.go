@@ -130,10 +130,10 @@ func (g *Game) writeMovetext(b *strings.Builder, add PGNNotes) {
 	if c.plies > 0 {
 		plies[c.plies-1].action = g.plies[c.plies-1].action // for numbering the next
 	}
-	moves, movesAt := c.moves, make([]int, 0, 1) // movesAt: the moves before ply n-1
+	moves, movesKept := c.moves, c.moves // movesKept: the moves before the last ply
 	for i := c.plies; i < n; i++ {
 		if i == n-1 {
-			movesAt = append(movesAt, moves)
+			movesKept = moves
 		}
 		p := g.plies[i]
 		plies[i] = varPly{p.action, p.san}
@@ -151,7 +151,7 @@ func (g *Game) writeMovetext(b *strings.Builder, add PGNNotes) {
 		fullmove = w.lineFrom(g.startPly, fullmove, plies[:keep], g.notes, add, from)
 		col = wrapTokens(text, col, w.out, pgnWidth)
 		w.out, from = w.out[:0], keep
-		g.movetext = &movetextCache{plies: keep, last: g.plies[keep-1].action, moves: movesAt[0],
+		g.movetext = &movetextCache{plies: keep, last: g.plies[keep-1].action, moves: movesKept,
 			fullmove: fullmove, text: text.String(), col: col}
 	}
 	w.lineFrom(g.startPly, fullmove, plies, g.notes, add, from)
