@@ -79,6 +79,16 @@ func changeEvent(rev string, data []byte) []byte {
 	return append(ev, '\n')
 }
 
+// deltaRequestHeaders are what a live page's request for a delta sends:
+// a browser's htmx headers, without a form's target and trigger.
+func deltaRequestHeaders() http.Header {
+	hdr := browserHeaders()
+	hdr.Del("Hx-Target")
+	hdr.Del("Hx-Trigger")
+	hdr.Set("Hx-Request", "true")
+	return hdr
+}
+
 // BenchmarkChangeEvent compares the two ways issue 29 names for a live
 // page to learn a change, per watcher and change, for a spectator's page
 // following random games one ply behind:
@@ -99,15 +109,12 @@ func BenchmarkChangeEvent(b *testing.B) {
 	b.Run("revision", func(b *testing.B) {
 		w := newFollowedGame(b, 1)
 		e := newEcho(w.svc)
-		hdr := browserHeaders()
-		hdr.Set("Hx-Target", "")
-		hdr.Set("Hx-Trigger", "")
+		hdr := deltaRequestHeaders()
 		for b.Loop() {
 			b.StopTimer()
 			shown := w.next(b)
 			req := httptest.NewRequest(http.MethodGet, "/g/"+w.id+"/delta?ply="+strconv.Itoa(shown), nil)
 			req.Header = hdr.Clone()
-			req.Header.Set("Hx-Request", "true")
 			rec := httptest.NewRecorder()
 			b.StartTimer()
 			e.ServeHTTP(rec, req)
@@ -167,10 +174,7 @@ func TestChangeEventBytes(t *testing.T) {
 	tr := &http.Transport{MaxIdleConnsPerHost: 1}
 	t.Cleanup(tr.CloseIdleConnections)
 	client := &http.Client{Transport: tr}
-	hdr := browserHeaders()
-	hdr.Del("Hx-Target")
-	hdr.Del("Hx-Trigger")
-	hdr.Set("Hx-Request", "true")
+	hdr := deltaRequestHeaders()
 	var asked, answered, inEvent []int
 	for range 1000 {
 		shown := w.next(t)
