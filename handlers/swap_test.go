@@ -16,7 +16,8 @@ import (
 // unless the answer says HX-Reswap: none (a delta), what is left (#game)
 // replaces the page's #game. It fails the test when a target is missing.
 // Before a delta it drops what is the page's own until its next swap, as
-// static/board.js does (a delta describes the page without it).
+// static/board.js does (a delta describes the page without it); after
+// one it marks the ply shown, as static/steps.js does (markLastPly).
 func applySwaps(t *testing.T, page *goquery.Document, rec *httptest.ResponseRecorder) {
 	t.Helper()
 	if rec.Header().Get("HX-Reswap") == "none" {
@@ -58,6 +59,7 @@ func applySwaps(t *testing.T, page *goquery.Document, rec *httptest.ResponseReco
 		}
 	})
 	if rec.Header().Get("HX-Reswap") == "none" {
+		markLastPly(page)
 		return
 	}
 	game := answer.Find("main#game")
@@ -65,6 +67,21 @@ func applySwaps(t *testing.T, page *goquery.Document, rec *httptest.ResponseReco
 		t.Fatalf("the answer has %d #game and is not a delta: %.300s", game.Length(), rec.Body.String())
 	}
 	page.Find("main#game").ReplaceWithSelection(game)
+}
+
+// markLastPly does what static/steps.js does after every swap on a game's
+// own page: of the history's links, the last ply's (#board-ply's
+// data-shown-ply) alone is marked as the one shown. A delta leaves the
+// mark on the ply the page showed before it.
+func markLastPly(page *goquery.Document) {
+	last := page.Find("#board-ply").AttrOr("data-shown-ply", "")
+	page.Find("#history a[data-ply]").Each(func(_ int, a *goquery.Selection) {
+		if a.AttrOr("data-ply", "") == last {
+			a.SetAttr("aria-current", "step")
+		} else {
+			a.RemoveAttr("aria-current")
+		}
+	})
 }
 
 // copyDoc is a copy of d, parsed again from its HTML.

@@ -98,9 +98,10 @@
 
   // mark brings the page in line with the position shown: the game's
   // class (which hides its own board and the typed form while browsing),
-  // the list's current ply, the strips' material, the step buttons and
-  // the bar that leads back. It runs after every swap too: a delta may
-  // have replaced the list, the strips or the steps.
+  // the list's current ply (a delta leaves it to us), the strips'
+  // material, the step buttons and the bar that leads back. It runs
+  // after every swap too: a delta may have replaced the list, the strips
+  // or the steps.
   function mark() {
     var g = game();
     if (!g || !live()) return; // a history view is the server's alone

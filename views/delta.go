@@ -39,13 +39,16 @@ type Delta struct {
 
 	// WholeHistory says the page showed no history: the history panel is
 	// swapped whole (Game.History holds its rows). Else Rows[0] is the
-	// page's last row as it is now: Shown, the ply the page showed last,
-	// replaces its link there (it is no longer the ply shown), the plies
-	// after it in that row are appended to their sides (rowTails), and
-	// the rows after it are appended to the list.
+	// page's last row as it is now: the plies after Shown (the history
+	// index of the ply the page showed last) in that row are appended to
+	// their sides (rowTails), and the rows after it are appended to the
+	// list. Shown's own link is left as it was, marked as the ply shown
+	// (aria-current): the page's script moves the mark to the last ply
+	// after every swap (static/steps.js), so the delta need not re-send
+	// the link for it.
 	WholeHistory bool
 	Rows         []HistoryRow
-	Shown        HistoryItem
+	Shown        int
 
 	// Notes says the notes show something: the page drops its own before
 	// a swap (a refusal, a notice; the spectator's note stays as it was),
@@ -119,7 +122,7 @@ func NewDelta(g *rules.Game, shown int, info Info, o Options) (d Delta, ok bool)
 		for _, side := range [][]HistoryItem{r.White, r.Black} {
 			for _, it := range side {
 				if it.Index == k {
-					d.Rows, d.Shown = all[i:], it
+					d.Rows, d.Shown = all[i:], it.Index
 					return d, true
 				}
 			}
@@ -141,7 +144,7 @@ func (d Delta) rowTails() []rowTail {
 	r := d.Rows[0]
 	for _, s := range []rowTail{{"white", r.White}, {"black", r.Black}} {
 		i := 0
-		for i < len(s.items) && s.items[i].Index <= d.Shown.Index {
+		for i < len(s.items) && s.items[i].Index <= d.Shown {
 			i++
 		}
 		if i < len(s.items) {

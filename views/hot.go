@@ -146,7 +146,7 @@ func appendSquareInner(b []byte, sq Square, asset string) []byte {
 // it, and its comment. query comes from historyQuery.
 func historyItem(it HistoryItem, query historyLinks) templ.Component {
 	return templ.ComponentFunc(func(_ context.Context, w io.Writer) error {
-		b := appendHistoryLink(make([]byte, 0, 256), it, query, false)
+		b := appendHistoryLink(make([]byte, 0, 256), it, query)
 		if it.Comment != "" {
 			b = append(b, `<span class="comment">`...)
 			b = appendEscaped(b, it.Comment)
@@ -157,31 +157,15 @@ func historyItem(it HistoryItem, query historyLinks) templ.Component {
 	})
 }
 
-// historyLinkSwap is historyItem's link alone, swapped out of band for the
-// page's link of the same ply (its comment stays as it was).
-func historyLinkSwap(it HistoryItem, query historyLinks) templ.Component {
-	return templ.ComponentFunc(func(_ context.Context, w io.Writer) error {
-		_, err := w.Write(appendHistoryLink(make([]byte, 0, 256), it, query, true))
-		return err
-	})
-}
-
-// appendHistoryLink writes a history item's link; oob swaps it for the
-// page's link of the same ply.
-func appendHistoryLink(b []byte, it HistoryItem, query historyLinks, oob bool) []byte {
-	index := strconv.Itoa(it.Index)
+// appendHistoryLink writes a history item's link.
+func appendHistoryLink(b []byte, it HistoryItem, query historyLinks) []byte {
 	b = append(b, `<a`...)
 	b = attr(b, "href", string(historyURL(it.Index, query)))
 	b = attr(b, "class", historyClass(it))
 	b = attr(b, "title", it.Title)
-	b = attr(b, "data-ply", index)
+	b = attr(b, "data-ply", strconv.Itoa(it.Index))
 	if it.Current || it.Now {
 		b = attr(b, "aria-current", "step")
-	}
-	if oob {
-		b = append(b, ` hx-swap-oob="outerHTML:#history [data-ply='`...)
-		b = append(b, index...)
-		b = append(b, `']"`...)
 	}
 	b = append(b, '>')
 	if it.Ban {
