@@ -22,12 +22,12 @@ const listSize = 20
 // address, /g/{id}; the forms that act on it post under that address.
 type pages struct {
 	s     *Server
-	files *staticFiles
+	files *StaticFiles
 }
 
 // pageRoutes adds the playground's pages and fragments.
 func (s *Server) pageRoutes(e *echo.Echo) {
-	p := &pages{s: s, files: newStaticFiles()}
+	p := &pages{s: s, files: s.files}
 	get := func(path string, h echo.HandlerFunc) { e.Match([]string{http.MethodGet, http.MethodHead}, path, h) }
 	get("/", p.index)
 	e.POST("/new", p.newGame)

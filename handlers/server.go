@@ -44,6 +44,7 @@ type Server struct {
 	baseURL    string               // scheme://host for absolute links; "": the request's
 	gameWait   time.Duration        // how long a request may wait to read games
 	images     *boardimage.Renderer // draws /img/…; nil: /img answers 503
+	files      *StaticFiles         // the assets under /static/
 	training   *training.Service    // lessons and puzzles; nil: /learn, /training and /api/puzzles are not served
 
 	streamLimits StreamLimits
@@ -118,6 +119,10 @@ func ParseBaseURL(raw string) (string, error) {
 // (/training), the puzzles' API and the puzzle of the day with t.
 func WithTraining(t *training.Service) Option { return func(s *Server) { s.training = t } }
 
+// WithStaticFiles serves the assets f holds, compressed once for every
+// Server that shares them. Without it a Server has its own.
+func WithStaticFiles(f *StaticFiles) Option { return func(s *Server) { s.files = f } }
+
 // WithLogger sends one line per request, and server-side failures, to l.
 // Without it nothing is logged.
 func WithLogger(l *slog.Logger) Option { return func(s *Server) { s.log = l } }
@@ -134,6 +139,9 @@ func New(svc *games.Service, now func() time.Time, opts ...Option) *Server {
 		o(s)
 	}
 	s.games = &guarded{Service: svc, wait: s.gameWait}
+	if s.files == nil {
+		s.files = NewStaticFiles()
+	}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
