@@ -23,14 +23,17 @@ func newReviewClient(t *testing.T) *client {
 	return newClientOn(t, e)
 }
 
-// TestReviewPage: without JavaScript, a game's review view offers the
-// request form; posted, the view shows the review's progress and reloads
+// TestReviewPage: without JavaScript, a game's page offers a review once
+// the game has a ply, and its review view the request form; posted, the view shows the review's progress and reloads
 // itself until it is done; then the graph's points are links to their
 // positions, the marked plies are marked in the list and the summary is
 // there; the position a point leads to is shown and marked.
 func TestReviewPage(t *testing.T) {
 	c := newReviewClient(t)
 	c.start()
+	if c.get(c.page()).Find("#request-review").Length() != 0 {
+		t.Errorf("a game without a ply offers a review, which would be refused")
+	}
 	c.post("/import", url.Values{"text": {`[FEN "` + backRankFEN + `"]
 
 1. {banning: g1f1} f3 *`}})

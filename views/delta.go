@@ -60,7 +60,8 @@ type Delta struct {
 	// may resign before and after: the game went on); the typed form
 	// whole, or only its ply; the step links whole, or only the link back
 	// (the page showed ply 1 or later, at the game's end); the "Play from
-	// here" panel; the export panel's links.
+	// here" panel; the export panel's links (at the game's end, and at its
+	// first ply, which brings "Request a review").
 	Controls, Resign  bool
 	Typed, TypedPly   bool
 	WholeSteps        bool
@@ -183,8 +184,8 @@ func (d *Delta) parts(k int, actor rules.Color, passes bool) {
 		d.Typed = couldAct != perm.Play
 	}
 	d.WholeSteps = k == 0
-	d.Branch = m.BranchPly >= 0 // a game not over shows it only in other variants, where its ply changes
-	d.Exporting = m.Over
+	d.Branch = m.BranchPly >= 0    // a game not over shows it only in other variants, where its ply changes
+	d.Exporting = m.Over || k == 0 // the game ended, or has its first ply: "Request a review" comes
 }
 
 // sameArrow reports whether two boards draw the same ban.

@@ -35,8 +35,9 @@ type Game struct {
 	Over      bool
 	FEN       string
 	// ShownPly is how many plies of the game the board shows (0: its
-	// start): the board's data-shown-ply.
-	ShownPly int
+	// start): the board's data-shown-ply. Played is how many the game
+	// has played.
+	ShownPly, Played int
 	// Heading is an imported game's event and date, above the board
 	// ("London · 1851.06.21"); "" for none.
 	Heading string
@@ -331,5 +332,5 @@ func lastMoveIn(hist []rules.PlyInfo) *rules.Pair {
 // o, info, its variant and its ply.
 func gameOf(g *rules.Game, info Info, o Options) Game {
 	v := g.Variant()
-	return Game{Paths: pathsOf(info.ID), Opts: o, Info: info, Variant: v.Name(), VariantID: v.ID(), Bans: v.HasBans(), Ply: g.Ply()}
+	return Game{Paths: pathsOf(info.ID), Opts: o, Info: info, Variant: v.Name(), VariantID: v.ID(), Bans: v.HasBans(), Ply: g.Ply(), Played: played(g)}
 }
