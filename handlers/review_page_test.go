@@ -24,10 +24,11 @@ func newReviewClient(t *testing.T) *client {
 }
 
 // TestReviewPage: without JavaScript, a game's page offers a review once
-// the game has a ply, and its review view the request form; posted, the view shows the review's progress and reloads
-// itself until it is done; then the graph's points are links to their
-// positions, the marked plies are marked in the list and the summary is
-// there; the position a point leads to is shown and marked.
+// the game has a ply, and its review view the request form; posted, the
+// view shows the review's progress and reloads itself until it is done;
+// then the graph's points are links to their positions, the marked plies
+// are marked in the list and the summary is there; the position a point
+// leads to is shown and marked.
 func TestReviewPage(t *testing.T) {
 	c := newReviewClient(t)
 	c.start()
