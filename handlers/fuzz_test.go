@@ -306,7 +306,9 @@ func fuzzRequest(method, path, query string, body []byte) *http.Request {
 	return req
 }
 
-// The bits of FuzzPages' flags byte.
+// The bits of FuzzPages' flags byte. With both pageNoCookie and
+// pageBadCookie, the cookie's value is an input's y: a credential
+// invented, as a forger or a broken client sends.
 const (
 	pageHX        = 1 << iota // HX-Request: true
 	pageInQuery               // a POST's fields in the query, not the body
@@ -358,11 +360,12 @@ var fuzzPageRoutes = []pageRoute{
 // FEN, a PGN or a share link, the history and the PGN download, hiding a
 // game, / itself, any other path), its fields from x and y, extra fields
 // (raw, first, so they win), with or without htmx, with the credential
-// that holds the game's seats, another browser's or none, with the old
-// cookie or not, same-site or cross-site, against a game of fuzzSetups. It
-// checks that no request panics or gets a 5xx; that a refused one (4xx)
-// leaves the game as it was, creates none and gives the browser no
-// credential; that a request without the game's credential never changes
+// that holds the game's seats, another browser's, one invented or none,
+// with the old cookie or not, same-site or cross-site, against a game of
+// fuzzSetups. It checks that no request panics or gets a 5xx; that a
+// refused one (4xx) leaves the game as it was, creates none and gives the
+// browser no credential; that a browser whose credential names a player
+// is never given another, and one given names a player; that a request without the game's credential never changes
 // it (its seats included); that a game created is held by the browser that
 // asked and is where the answer sends it; that a redirect (or an htmx
 // history push) stays on this site and a redirect lands on a page that
@@ -390,6 +393,11 @@ func FuzzPages(f *testing.F) {
 	f.Add(uint8(0), uint8(18), uint8(pageNoCookie), "1", "", "")
 	f.Add(uint8(1), uint8(19), uint8(0), "AAAAAAAAAAAAAAAAAAAAAQ/history/1", "e2", "")
 	f.Add(uint8(1), uint8(20), uint8(pageBadCookie), "AAAAAAAAAAAAAAAAAAAAAQ/ply", "d4", "ply=2")
+	// Invented credentials: unknown, malformed, too long, quoted.
+	for _, c := range []string{"AAAAAAAAAAAAAAAAAAAAAQ", "not a credential; x=1", strings.Repeat("A", 5000), `"quoted"`, "é\x7f,="} {
+		f.Add(uint8(1), uint8(1), uint8(pageNoCookie|pageBadCookie), "d2", c, "")
+		f.Add(uint8(0), uint8(0), uint8(pageNoCookie|pageBadCookie|pageHX), "", c, "")
+	}
 	// Bounds on a PGN (its tags; 16 KiB in a link) and on what is quoted.
 	f.Add(uint8(0), uint8(10), uint8(0), tagPGN(33, 8, 8), "", "")
 	f.Add(uint8(0), uint8(10), uint8(pageHX), paddedPGN(16<<10+1), "", "")
@@ -454,6 +462,14 @@ func FuzzPages(f *testing.F) {
 		// The credential the request carries, and whether it holds the game.
 		var cred games.Credential
 		switch {
+		case flags&(pageBadCookie|pageNoCookie) == pageBadCookie|pageNoCookie:
+			// What a client can send in a header: no line breaks, no NUL.
+			cred = games.Credential(strings.Map(func(r rune) rune {
+				if r == '\r' || r == '\n' || r == 0 {
+					return -1
+				}
+				return r
+			}, y))
 		case flags&pageBadCookie != 0:
 			cred = fuzzOther
 		case flags&pageNoCookie == 0:
@@ -461,7 +477,7 @@ func FuzzPages(f *testing.F) {
 		}
 		player := cred == fuzzPlayer
 		if cred != "" {
-			req.AddCookie(&http.Cookie{Name: playerCookie, Value: string(cred)})
+			req.Header.Add("Cookie", playerCookie+"="+string(cred)) // as sent, not as net/http would clean it
 		}
 		if flags&pageLegacy != 0 {
 			req.AddCookie(&http.Cookie{Name: legacyCookie, Value: id})
@@ -482,8 +498,10 @@ func FuzzPages(f *testing.F) {
 			t.Fatalf("refused with %d, but the game changed:\n%s\n%s", r.code, before, after)
 		case r.code >= 400 && (s.store.creates > 0 || given != nil):
 			t.Fatalf("refused with %d, but %d games were created and the browser was given a credential (%v)", r.code, s.store.creates, given != nil)
-		case given != nil && cred.Valid():
+		case given != nil && s.store.playerOf(cred) != "":
 			t.Fatalf("a browser with a credential was given another")
+		case given != nil && s.store.playerOf(games.Credential(given.Value)) == "":
+			t.Fatalf("the browser was given a credential that names no player")
 		}
 		if given != nil {
 			cred = games.Credential(given.Value)
