@@ -6,6 +6,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/rating"
 )
 
@@ -42,7 +43,7 @@ func (s *Service) addPlayer(ctx context.Context, kind CredentialKind, p Player) 
 	p.ID, p.Created = newPlayerID(), now
 	cred := NewCredential()
 	if err := s.store.AddPlayer(ctx, p, Issued{Hash: cred.Hash(), Player: p.ID, Kind: kind, Created: now}); err != nil {
-		return "", Player{}, storeError(err)
+		return "", Player{}, errs.FromStore(err)
 	}
 	return cred, p, nil
 }
@@ -66,7 +67,7 @@ func (s *Service) Identify(ctx context.Context, cred Credential) (Player, error)
 		return Player{}, nil
 	}
 	if err != nil {
-		return Player{}, storeError(err)
+		return Player{}, errs.FromStore(err)
 	}
 	return p, nil
 }
@@ -92,26 +93,26 @@ func (s *Service) Register(ctx context.Context, cred Credential, kind Credential
 		case p.ID == "":
 			return "", Player{}, unissued()
 		case p.Named():
-			return "", Player{}, Errorf(Conflict, "You have a name already: %s.", p.Name).withDetail(Named)
+			return "", Player{}, errs.Errorf(errs.Conflict, "You have a name already: %s.", p.Name).WithDetail(errs.Named)
 		}
 	}
 	hash, err := s.passwords.Hash(ctx, pw)
 	if err != nil {
-		return "", Player{}, ErrorOf(err)
+		return "", Player{}, errs.Of(err)
 	}
 	if p.ID == "" {
 		return s.addPlayer(ctx, kind, Player{Name: name, Password: hash})
 	}
 	if err := s.store.SetName(ctx, p.ID, name, hash); err != nil {
-		return "", Player{}, storeError(err)
+		return "", Player{}, errs.FromStore(err)
 	}
 	p.Name, p.Password = name, hash
 	return cred, p, nil
 }
 
 // unissued refuses a credential the server did not issue, or revoked.
-func unissued() *Error {
-	return Errorf(Unauthorized, "This credential was not issued by this server, or was signed out: sign in again, or send none to play as a new anonymous player.")
+func unissued() *errs.Error {
+	return errs.Errorf(errs.Unauthorized, "This credential was not issued by this server, or was signed out: sign in again, or send none to play as a new anonymous player.")
 }
 
 // Login checks a player's name and password and issues them a new
@@ -127,38 +128,38 @@ func (s *Service) Login(ctx context.Context, name, pw, client string, kind Crede
 		// keeps: not at its end.
 		failed, err := s.store.FailedLogins(ctx, key, now.Add(-LoginWindow+time.Millisecond))
 		if err != nil {
-			return "", Player{}, storeError(err)
+			return "", Player{}, errs.FromStore(err)
 		}
 		if len(failed) >= MaxFailedLogins {
 			wait := failed[len(failed)-MaxFailedLogins].Add(LoginWindow).Sub(now)
-			e := Errorf(TooMany, "Too many failed sign-ins for this name or from this address: try again in %d s.", seconds(wait)).withDetail(TooManyLogins)
+			e := errs.Errorf(errs.TooMany, "Too many failed sign-ins for this name or from this address: try again in %d s.", seconds(wait)).WithDetail(errs.TooManyLogins)
 			e.RetryAfter = wait
 			return "", Player{}, e
 		}
 	}
 	p, err := s.store.PlayerNamed(ctx, name)
 	if err != nil && !isNotFound(err) {
-		return "", Player{}, storeError(err)
+		return "", Player{}, errs.FromStore(err)
 	}
 	if len(pw) > MaxPassword {
 		pw = pw[:MaxPassword] // refused below all the same, at the usual cost
 	}
 	ok, err := s.passwords.Check(ctx, p.Password, pw)
 	if err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) {
-		return "", Player{}, Internalf(err, "checking the password of %q", p.ID)
+		return "", Player{}, errs.Internalf(err, "checking the password of %q", p.ID)
 	}
 	if err != nil {
-		return "", Player{}, ErrorOf(err)
+		return "", Player{}, errs.Of(err)
 	}
 	if !ok {
 		if err := s.store.FailLogin(ctx, keys, now, now.Add(-LoginWindow)); err != nil {
-			return "", Player{}, storeError(err)
+			return "", Player{}, errs.FromStore(err)
 		}
-		return "", Player{}, Errorf(Unauthorized, "The name or the password is wrong.").withDetail(BadLogin)
+		return "", Player{}, errs.Errorf(errs.Unauthorized, "The name or the password is wrong.").WithDetail(errs.BadLogin)
 	}
 	cred := NewCredential()
 	if err := s.store.Issue(ctx, Issued{Hash: cred.Hash(), Player: p.ID, Kind: kind, Created: now}); err != nil {
-		return "", Player{}, storeError(err)
+		return "", Player{}, errs.FromStore(err)
 	}
 	return cred, p, nil
 }
@@ -186,7 +187,7 @@ func (s *Service) revoke(ctx context.Context, cred Credential, all bool) error {
 		return nil // nothing to sign out of
 	}
 	if err := s.store.Revoke(ctx, cred.Hash(), all); err != nil {
-		return storeError(err)
+		return errs.FromStore(err)
 	}
 	if all {
 		s.Notice(NoticeSignedOut(player))
@@ -206,13 +207,13 @@ func (s *Service) Named(ctx context.Context, name string) (Player, error) {
 		return Player{}, noPlayer(name)
 	}
 	if err != nil {
-		return Player{}, storeError(err)
+		return Player{}, errs.FromStore(err)
 	}
 	return p, nil
 }
 
-func noPlayer(name string) *Error {
-	return Errorf(NotFound, "No player is called %q.", clipName(name)).withDetail(NoPlayer)
+func noPlayer(name string) *errs.Error {
+	return errs.Errorf(errs.NotFound, "No player is called %q.", clipName(name)).WithDetail(errs.NoPlayer)
 }
 
 // Standings returns the player's standings, each with its Rating as it
@@ -220,7 +221,7 @@ func noPlayer(name string) *Error {
 func (s *Service) Standings(ctx context.Context, player string) ([]Standing, error) {
 	list, err := s.store.Standings(ctx, player)
 	if err != nil {
-		return nil, storeError(err)
+		return nil, errs.FromStore(err)
 	}
 	now := s.now()
 	for i := range list {
@@ -234,7 +235,7 @@ func (s *Service) Standings(ctx context.Context, player string) ([]Standing, err
 func (s *Service) PlayedGames(ctx context.Context, player string, before PlayedGamesCursor, limit int) ([]PlayedGame, error) {
 	list, err := s.store.PlayedGames(ctx, player, before, limit)
 	if err != nil {
-		return nil, storeError(err)
+		return nil, errs.FromStore(err)
 	}
 	return list, nil
 }
@@ -251,7 +252,7 @@ const (
 func (s *Service) Leaders(ctx context.Context, variant string, speed rating.Speed) ([]Leader, error) {
 	list, err := s.store.Leaders(ctx, variant, speed, LeaderGames, LeaderCount)
 	if err != nil {
-		return nil, storeError(err)
+		return nil, errs.FromStore(err)
 	}
 	now := s.now()
 	for i := range list {
@@ -261,4 +262,4 @@ func (s *Service) Leaders(ctx context.Context, variant string, speed rating.Spee
 }
 
 // isNotFound reports whether err is a NotFound refusal.
-func isNotFound(err error) bool { return err != nil && ErrorOf(err).Code == NotFound }
+func isNotFound(err error) bool { return err != nil && errs.Of(err).Code == errs.NotFound }

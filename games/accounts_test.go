@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/password"
 	"github.com/banchess/banchess/rules"
@@ -62,7 +63,7 @@ func TestRegister(t *testing.T) {
 	}
 	// The player keeps their seats.
 	e.play(id, anon, "e4")
-	refused(t, "naming again", third(e.svc.Register(e.ctx, anon, games.Cookie, "Ann_2", "correct horse")), games.Conflict, "named")
+	refused(t, "naming again", third(e.svc.Register(e.ctx, anon, games.Cookie, "Ann_2", "correct horse")), errs.Conflict, "named")
 	for _, c := range []struct{ name, pw, detail string }{
 		{"ANN_1", "correct horse", "name_taken"},
 		{"a", "correct horse", "bad_name"},
@@ -76,9 +77,9 @@ func TestRegister(t *testing.T) {
 		{"Bob", strings.Repeat("x", games.MaxPassword+1), "bad_password"},
 	} {
 		_, _, err := e.svc.Register(e.ctx, "", games.Token, c.name, c.pw)
-		code := games.Invalid
+		code := errs.Invalid
 		if c.detail == "name_taken" {
-			code = games.Conflict
+			code = errs.Conflict
 		}
 		refused(t, "registering "+c.name, err, code, c.detail)
 	}
@@ -87,12 +88,12 @@ func TestRegister(t *testing.T) {
 	if err != nil || tok == "" || bob.Name != "bob-2" || e.id(tok) != bob.ID {
 		t.Fatalf("a new named player: %q, %+v, %v", tok, bob, err)
 	}
-	refused(t, "naming with an invented credential", third(e.svc.Register(e.ctx, games.NewCredential(), games.Cookie, "Cat", "hunter2hunter2")), games.Unauthorized, "")
+	refused(t, "naming with an invented credential", third(e.svc.Register(e.ctx, games.NewCredential(), games.Cookie, "Cat", "hunter2hunter2")), errs.Unauthorized, "")
 	if p, err := e.svc.Named(e.ctx, "BOB-2"); err != nil || p.ID != bob.ID {
 		t.Errorf("Named(BOB-2) = %+v, %v", p, err)
 	}
-	refused(t, "an unknown name", second(e.svc.Named(e.ctx, "nobody")), games.NotFound, "no_player")
-	refused(t, "a name that could not be", second(e.svc.Named(e.ctx, "no/body")), games.NotFound, "no_player")
+	refused(t, "an unknown name", second(e.svc.Named(e.ctx, "nobody")), errs.NotFound, "no_player")
+	refused(t, "a name that could not be", second(e.svc.Named(e.ctx, "no/body")), errs.NotFound, "no_player")
 }
 
 func second[A, B any](_ A, b B) B        { return b }
@@ -122,8 +123,8 @@ func TestLogin(t *testing.T) {
 
 	// A wrong password and an unknown name cost one check each, against a
 	// hash (the unknown name's: the dummy, passed as "").
-	refused(t, "a wrong password", third(e.svc.Login(e.ctx, "Ann", "wrong horse", "10.0.0.1", games.Cookie)), games.Unauthorized, "bad_login")
-	refused(t, "an unknown name", third(e.svc.Login(e.ctx, "Nobody", "correct horse", "10.0.0.1", games.Cookie)), games.Unauthorized, "bad_login")
+	refused(t, "a wrong password", third(e.svc.Login(e.ctx, "Ann", "wrong horse", "10.0.0.1", games.Cookie)), errs.Unauthorized, "bad_login")
+	refused(t, "an unknown name", third(e.svc.Login(e.ctx, "Nobody", "correct horse", "10.0.0.1", games.Cookie)), errs.Unauthorized, "bad_login")
 	if c := pw.checked(); len(c) != 2 || c[0] != ann.Password || c[1] != "" {
 		t.Errorf("checked %q, want Ann's hash then the dummy", c)
 	}
@@ -134,8 +135,8 @@ func TestLogin(t *testing.T) {
 	// with the right password, and costs no check.
 	pw.checked()
 	_, _, err = e.svc.Login(e.ctx, "ann", "correct horse", "10.0.0.3", games.Cookie)
-	refused(t, "the sixth login for a name", err, games.TooMany, "too_many_logins")
-	if ge := games.ErrorOf(err); ge.RetryAfter <= 0 || ge.RetryAfter > games.LoginWindow {
+	refused(t, "the sixth login for a name", err, errs.TooMany, "too_many_logins")
+	if ge := errs.Of(err); ge.RetryAfter <= 0 || ge.RetryAfter > games.LoginWindow {
 		t.Errorf("retry after %v", ge.RetryAfter)
 	}
 	if c := pw.checked(); len(c) != 0 {
@@ -143,7 +144,7 @@ func TestLogin(t *testing.T) {
 	}
 	// Per address too: 10.0.0.2 failed four times, and once more.
 	e.svc.Login(e.ctx, "x1", "wrong", "10.0.0.2", games.Cookie)
-	refused(t, "the sixth failure from an address", third(e.svc.Login(e.ctx, "x3", "whatever", "10.0.0.2", games.Cookie)), games.TooMany, "too_many_logins")
+	refused(t, "the sixth failure from an address", third(e.svc.Login(e.ctx, "x3", "whatever", "10.0.0.2", games.Cookie)), errs.TooMany, "too_many_logins")
 }
 
 // TestLoginWindow: failures a minute old no longer count.
@@ -160,7 +161,7 @@ func TestLoginWindow(t *testing.T) {
 		clk.advance(time.Second)
 	}
 	_, _, err := svc.Login(ctx, "Ann", "correct horse", "b", games.Cookie)
-	if ge := games.ErrorOf(err); err == nil || ge.Code != games.TooMany || ge.RetryAfter != 55*time.Second {
+	if ge := errs.Of(err); err == nil || ge.Code != errs.TooMany || ge.RetryAfter != 55*time.Second {
 		t.Fatalf("limited: %v (retry after %v)", err, ge.RetryAfter)
 	}
 	clk.advance(55 * time.Second)
@@ -209,7 +210,7 @@ func TestSignOut(t *testing.T) {
 	is(a, laptop, ann.ID)
 	a.Notice("") // lost touch: forgets every credential
 	is(a, laptop, "")
-	if _, err := a.Create(ctx, laptop, rules.New(rules.BanChess{})); games.ErrorOf(err).Code != games.Unauthorized {
+	if _, err := a.Create(ctx, laptop, rules.New(rules.BanChess{})); errs.Of(err).Code != errs.Unauthorized {
 		t.Errorf("creating with a revoked credential: %v", err)
 	}
 	// Signed in again, the player has their name and their games.

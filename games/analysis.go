@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/banchess/banchess/engine"
+	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/rules"
 )
 
@@ -44,11 +45,11 @@ type AnalysisRequest struct {
 func (r AnalysisRequest) limits() (engine.Limits, error) {
 	switch {
 	case r.Budget < 0 || r.Budget > MaxAnalysisBudget:
-		return engine.Limits{}, Errorf(Invalid, "The budget must be from 1 ms to %d ms.", MaxAnalysisBudget.Milliseconds()).withDetail(BadBudget)
+		return engine.Limits{}, errs.Errorf(errs.Invalid, "The budget must be from 1 ms to %d ms.", MaxAnalysisBudget.Milliseconds()).WithDetail(errs.BadBudget)
 	case r.Level < 0 || r.Level > engine.Levels:
-		return engine.Limits{}, Errorf(Invalid, "The level must be from 1 to %d.", engine.Levels).withDetail(BadLevel)
+		return engine.Limits{}, errs.Errorf(errs.Invalid, "The level must be from 1 to %d.", engine.Levels).WithDetail(errs.BadLevel)
 	case r.Depth < 0 || r.Depth > 64:
-		return engine.Limits{}, Errorf(Invalid, "The depth must be from 1 to 64 moves.").withDetail(BadDepth)
+		return engine.Limits{}, errs.Errorf(errs.Invalid, "The depth must be from 1 to 64 moves.").WithDetail(errs.BadDepth)
 	}
 	budget := r.Budget
 	if budget == 0 {
@@ -90,7 +91,7 @@ func (s *Service) AnalyseGame(ctx context.Context, id string, req AnalysisReques
 		if req.Ply != 0 {
 			n := req.Ply - rec.Game.StartPly()
 			if n < 0 || n > len(actions) {
-				err = Errorf(Invalid, "This game's plies run from %d to %d.", rec.Game.StartPly(), rec.Game.Ply()).withDetail(BadPly)
+				err = errs.Errorf(errs.Invalid, "This game's plies run from %d to %d.", rec.Game.StartPly(), rec.Game.Ply()).WithDetail(errs.BadPly)
 				return
 			}
 			if n < len(actions) {
@@ -102,7 +103,7 @@ func (s *Service) AnalyseGame(ctx context.Context, id string, req AnalysisReques
 			return
 		}
 		if g, err = rules.Replay(rec.Game.Variant(), rec.Game.StartFEN(), actions); err != nil {
-			err = Internalf(err, "copying game %s", id)
+			err = errs.Internalf(err, "copying game %s", id)
 		}
 	}); verr != nil {
 		return engine.Result{}, verr
@@ -123,7 +124,7 @@ func (s *Service) analyse(ctx context.Context, g *rules.Game, req AnalysisReques
 		return engine.Result{}, err
 	}
 	if s.analyser == nil {
-		return engine.Result{}, Internalf(errors.New("no analyser"), "analysis")
+		return engine.Result{}, errs.Internalf(errors.New("no analyser"), "analysis")
 	}
 	if o := g.Outcome(); o.Over() {
 		return engine.Result{}, gameOver(o)
@@ -140,37 +141,37 @@ func (s *Service) analyse(ctx context.Context, g *rules.Game, req AnalysisReques
 	case errors.Is(err, engine.ErrBusy):
 		return engine.Result{}, engineBusy(&engine.BusyError{Reason: engine.QueueFull, Wait: time.Second})
 	case err != nil:
-		return engine.Result{}, ErrorOf(err)
+		return engine.Result{}, errs.Of(err)
 	}
 	return res, nil
 }
 
 // engineBusy refuses an analysis the engine would not take now, saying
 // when to try again.
-func engineBusy(busy *engine.BusyError) *Error {
+func engineBusy(busy *engine.BusyError) *errs.Error {
 	secs := seconds(busy.Wait)
-	var e *Error
+	var e *errs.Error
 	switch busy.Reason {
 	case engine.ClientBusy:
-		e = Errorf(TooMany, "An analysis of yours is running already: the engine takes one at a time from each player. Try again in %d s.", secs).withDetail(AnalysisRunning)
+		e = errs.Errorf(errs.TooMany, "An analysis of yours is running already: the engine takes one at a time from each player. Try again in %d s.", secs).WithDetail(errs.AnalysisRunning)
 	case engine.ClientRate:
-		e = Errorf(TooMany, "You have used your share of the engine for now. Try again in %d s.", secs).withDetail(AnalysisRate)
+		e = errs.Errorf(errs.TooMany, "You have used your share of the engine for now. Try again in %d s.", secs).WithDetail(errs.AnalysisRate)
 	default:
-		e = Errorf(TooMany, "The engine is busy with other analyses. Try again in %d s.", secs).withDetail(EngineBusy)
+		e = errs.Errorf(errs.TooMany, "The engine is busy with other analyses. Try again in %d s.", secs).WithDetail(errs.EngineBusy)
 	}
 	e.RetryAfter = time.Duration(secs) * time.Second
 	return e
 }
 
 // gameOver refuses to analyse a finished game.
-func gameOver(o rules.Outcome) *Error {
-	return Errorf(GameOver, "The game is over (%s): there is nothing to analyse.", o)
+func gameOver(o rules.Outcome) *errs.Error {
+	return errs.Errorf(errs.GameOver, "The game is over (%s): there is nothing to analyse.", o)
 }
 
 // unsupported refuses a game of v, a variant the engine does not play
 // (engine.Supports). format words the refusal around the names of those
 // it plays, such as "The computer plays %s only".
-func (s *Service) unsupported(format string, v rules.Variant) *Error {
+func (s *Service) unsupported(format string, v rules.Variant) *errs.Error {
 	var names []string
 	for _, w := range s.variants {
 		if engine.Supports(w) {
@@ -185,5 +186,5 @@ func (s *Service) unsupported(format string, v rules.Variant) *Error {
 		}
 		plays += names[n-1]
 	}
-	return Errorf(Invalid, format+", not %s.", plays, v.Name()).withDetail(UnsupportedVariant)
+	return errs.Errorf(errs.Invalid, format+", not %s.", plays, v.Name()).WithDetail(errs.UnsupportedVariant)
 }

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/banchess/banchess/engine"
+	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/rules"
 )
@@ -29,12 +30,12 @@ func TestAnalysisShares(t *testing.T) {
 	go analyseLong()
 	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(time.Millisecond) {
 		_, err := e.svc.AnalysePosition(a, rules.StartFEN, "", games.AnalysisRequest{Budget: 10 * time.Millisecond})
-		if e := games.ErrorOf(err); err != nil && e.Code == games.TooMany && e.Detail == games.AnalysisRunning && e.RetryAfter >= time.Second {
+		if e := errs.Of(err); err != nil && e.Code == errs.TooMany && e.Detail == errs.AnalysisRunning && e.RetryAfter >= time.Second {
 			break
 		}
 		select {
 		case got := <-long: // the short one came first, and refused it: again
-			if e := games.ErrorOf(got.err); got.err == nil || e.Detail != games.AnalysisRunning {
+			if e := errs.Of(got.err); got.err == nil || e.Detail != errs.AnalysisRunning {
 				t.Fatalf("the long analysis: %v, %v", got.res, got.err)
 			}
 			go analyseLong()

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/banchess/banchess/engine"
+	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/rules"
 )
 
@@ -43,9 +44,9 @@ func (s *Service) CreateBot(ctx context.Context, cred Credential, g *rules.Game,
 	case err != nil:
 		return "", 0, err
 	case settings.Level < 1 || settings.Level > engine.Levels:
-		return "", 0, Errorf(Invalid, "The level must be from 1 to %d.", engine.Levels).withDetail(BadLevel)
+		return "", 0, errs.Errorf(errs.Invalid, "The level must be from 1 to %d.", engine.Levels).WithDetail(errs.BadLevel)
 	case s.analyser == nil:
-		return "", 0, Internalf(errors.New("no engine"), "creating a game against the computer")
+		return "", 0, errs.Internalf(errors.New("no engine"), "creating a game against the computer")
 	}
 	if !engine.Supports(g.Variant()) {
 		return "", 0, s.unsupported("The computer plays %s only", g.Variant())
@@ -69,7 +70,7 @@ func (s *Service) CreateBot(ctx context.Context, cred Credential, g *rules.Game,
 		}
 	}
 	if err := s.store.Create(ctx, rec); err != nil {
-		return "", 0, ErrorOf(err)
+		return "", 0, errs.Of(err)
 	}
 	s.timers.set(rec.ID, flagTimerOf(rec, now), s.checkClock)
 	s.bots.schedule(s, rec.ID, botJobOf(rec, now, engine.ClientOf(ctx)))
@@ -214,7 +215,7 @@ func (s *Service) botPlay(ctx context.Context, id string, job *botJob, perPly ti
 	_ = s.update(ctx, id, "", nil, func(rec *Record, _ Seats) error {
 		g := rec.Game
 		if rec.Bot == nil || g.Outcome().Over() || g.Turn().Actor != rec.Bot.Color {
-			return Errorf(Conflict, "The computer is not to act.")
+			return errs.Errorf(errs.Conflict, "The computer is not to act.")
 		}
 		if err := checkPly(g, job.ply); err != nil {
 			return err

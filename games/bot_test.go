@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/banchess/banchess/engine"
+	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/rules"
 )
@@ -240,7 +241,7 @@ func TestCreateBotRefuses(t *testing.T) {
 		{"level 9", rules.New(rules.BanChess{}), 9},
 		{"EN-Chess", rules.New(rules.ENChess{}), 3},
 	} {
-		if _, _, err := e.svc.CreateBot(e.ctx, cred, tc.g, games.BotSettings{Level: tc.level}); !errors.As(err, new(*games.Error)) || games.ErrorOf(err).Code != games.Invalid {
+		if _, _, err := e.svc.CreateBot(e.ctx, cred, tc.g, games.BotSettings{Level: tc.level}); !errors.As(err, new(*errs.Error)) || errs.Of(err).Code != errs.Invalid {
 			t.Errorf("%s: %v, want Invalid", tc.name, err)
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/rules"
 )
 
@@ -38,8 +39,8 @@ func ParseTimeControl(s string) (TimeControl, bool, error) {
 	m, okM := smallUint(min)
 	i, okI := smallUint(inc)
 	if !ok || !okM || !okI || m < MinInitialMinutes || m > MaxInitialMinutes || i > MaxIncrementSeconds {
-		return TimeControl{}, false, (&Error{Code: Invalid, Msg: fmt.Sprintf("%q is not a clock: give whole minutes and whole seconds of increment, such as 5+3 (from %d+0 to %d+%d).",
-			rules.Clip(s), MinInitialMinutes, MaxInitialMinutes, MaxIncrementSeconds)}).withDetail(BadClock)
+		return TimeControl{}, false, (&errs.Error{Code: errs.Invalid, Msg: fmt.Sprintf("%q is not a clock: give whole minutes and whole seconds of increment, such as 5+3 (from %d+0 to %d+%d).",
+			rules.Clip(s), MinInitialMinutes, MaxInitialMinutes, MaxIncrementSeconds)}).WithDetail(errs.BadClock)
 	}
 	return TimeControl{Initial: time.Duration(m) * time.Minute, Increment: time.Duration(i) * time.Second}, true, nil
 }

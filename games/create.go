@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/rules"
 )
 
@@ -23,7 +24,7 @@ func (s *Service) Variant(id string) (rules.Variant, error) {
 			ids = append(ids, fmt.Sprintf("%q", v.ID()))
 		}
 		list := strings.Join(ids[:len(ids)-1], ", ") + " or " + ids[len(ids)-1]
-		return nil, Errorf(Invalid, "%q is not a variant: use %s.", rules.Clip(id), list).withDetail(BadVariant)
+		return nil, errs.Errorf(errs.Invalid, "%q is not a variant: use %s.", rules.Clip(id), list).WithDetail(errs.BadVariant)
 	}
 	return v, nil
 }
@@ -41,7 +42,7 @@ func (s *Service) NewGame(variant string) (*rules.Game, error) {
 // FEN.
 func (s *Service) FromFEN(fen, variant string) (*rules.Game, error) {
 	if strings.TrimSpace(fen) == "" {
-		return nil, Errorf(Invalid, "The FEN is empty: paste a position such as %s.", s.initial[s.variants[0].ID()]).withDetail(BadFEN)
+		return nil, errs.Errorf(errs.Invalid, "The FEN is empty: paste a position such as %s.", s.initial[s.variants[0].ID()]).WithDetail(errs.BadFEN)
 	}
 	if err := s.checkFEN(fen); err != nil {
 		return nil, err
@@ -52,7 +53,7 @@ func (s *Service) FromFEN(fen, variant string) (*rules.Game, error) {
 	}
 	g, err := rules.FromFEN(fen, v)
 	if err != nil {
-		return nil, ErrorOf(err).withDetail(BadFEN)
+		return nil, errs.Of(err).WithDetail(errs.BadFEN)
 	}
 	return g, nil
 }
@@ -68,7 +69,7 @@ func (s *Service) FromPGN(pgn, variant string) (*rules.Game, error) {
 // without it is a Classic game of all its moves.
 func (s *Service) FromPGNGame(pgn, variant string, n int) (*rules.Game, error) {
 	if strings.TrimSpace(pgn) == "" {
-		return nil, Errorf(Invalid, "The PGN is empty.").withDetail(BadPGN)
+		return nil, errs.Errorf(errs.Invalid, "The PGN is empty.").WithDetail(errs.BadPGN)
 	}
 	var v rules.Variant
 	if variant != "" {
@@ -88,10 +89,10 @@ func (s *Service) FromPGNGame(pgn, variant string, n int) (*rules.Game, error) {
 
 // pgnError is a refusal to read a PGN (or a FEN: bad_fen), all Invalid:
 // an illegal move in it is bad input, not a refused ply.
-func pgnError(err error) *Error {
-	e := ErrorOf(err)
-	if e.Detail == "" || e.Code == Illegal {
-		e = &Error{Code: Invalid, Detail: BadPGN, Msg: e.Msg, Err: err}
+func pgnError(err error) *errs.Error {
+	e := errs.Of(err)
+	if e.Detail == "" || e.Code == errs.Illegal {
+		e = &errs.Error{Code: errs.Invalid, Detail: errs.BadPGN, Msg: e.Msg, Err: err}
 	}
 	return e
 }
@@ -113,7 +114,7 @@ func (s *Service) pgnOptions() rules.PGNOptions {
 func (s *Service) PGNGames(pgn string) ([]rules.PGNHeader, error) {
 	list, err := rules.ListPGN(pgn, s.pgnOptions())
 	if err != nil {
-		return nil, ErrorOf(err)
+		return nil, errs.Of(err)
 	}
 	return list, nil
 }
@@ -138,7 +139,7 @@ func (s *Service) Import(text, variant string, n int) (*rules.Game, error) {
 func (s *Service) load(text, variant string, forPGN bool, n int) (*rules.Game, error) {
 	text = strings.TrimSpace(text)
 	if text == "" {
-		return nil, Errorf(Invalid, "Paste a FEN or a PGN first.")
+		return nil, errs.Errorf(errs.Invalid, "Paste a FEN or a PGN first.")
 	}
 	v, err := s.Variant(variant)
 	if err != nil {
@@ -167,7 +168,7 @@ func (s *Service) FromLink(q url.Values) (*rules.Game, error) {
 	if q.Has("pgn") {
 		pgn := q.Get("pgn")
 		if max := s.limits.MaxLinkPGNBytes; max > 0 && len(pgn) > max {
-			return nil, Errorf(Invalid, "The link's PGN is %d bytes long; a link may carry a PGN of at most %d KiB. Paste a longer one into the import box instead.", len(pgn), max>>10).withDetail(PGNTooLong)
+			return nil, errs.Errorf(errs.Invalid, "The link's PGN is %d bytes long; a link may carry a PGN of at most %d KiB. Paste a longer one into the import box instead.", len(pgn), max>>10).WithDetail(errs.PGNTooLong)
 		}
 		return s.FromPGN(pgn, "")
 	}
@@ -180,18 +181,18 @@ func (s *Service) FromLink(q url.Values) (*rules.Game, error) {
 		acts = strings.Split(a, ",")
 	}
 	if s.limits.MaxPlies > 0 && len(acts) > s.limits.MaxPlies {
-		return nil, Errorf(Invalid, "The link holds %d actions, more than the %d plies this server replays.", len(acts), s.limits.MaxPlies).withDetail(TooManyPlies)
+		return nil, errs.Errorf(errs.Invalid, "The link holds %d actions, more than the %d plies this server replays.", len(acts), s.limits.MaxPlies).WithDetail(errs.TooManyPlies)
 	}
 	fen := q.Get("fen")
 	if q.Has("fen") && strings.TrimSpace(fen) == "" {
-		return nil, Errorf(Invalid, "The fen parameter is empty.").withDetail(BadFEN)
+		return nil, errs.Errorf(errs.Invalid, "The fen parameter is empty.").WithDetail(errs.BadFEN)
 	}
 	if err := s.checkFEN(fen); err != nil {
 		return nil, err
 	}
 	g, err := rules.Replay(v, fen, acts)
 	if err != nil {
-		return nil, ErrorOf(err).withDetail(BadLink)
+		return nil, errs.Of(err).WithDetail(errs.BadLink)
 	}
 	switch end := q.Get("end"); end {
 	case "":
@@ -205,7 +206,7 @@ func (s *Service) FromLink(q url.Values) (*rules.Game, error) {
 		err = fmt.Errorf("%q is not an ending: use white-resigned, black-resigned or draw", rules.Clip(end))
 	}
 	if err != nil {
-		return nil, (&Error{Code: Invalid, Msg: Sentence(err.Error()), Err: err}).withDetail(BadLink)
+		return nil, (&errs.Error{Code: errs.Invalid, Msg: errs.Sentence(err.Error()), Err: err}).WithDetail(errs.BadLink)
 	}
 	return g, nil
 }
@@ -246,7 +247,7 @@ func (s *Service) Link(g *rules.Game) string {
 // checkFEN refuses a FEN longer than the limit, without echoing it.
 func (s *Service) checkFEN(fen string) error {
 	if s.limits.MaxFENBytes > 0 && len(fen) > s.limits.MaxFENBytes {
-		return Errorf(Invalid, "The FEN is %d bytes long; this server reads FENs of at most %d bytes.", len(fen), s.limits.MaxFENBytes).withDetail(FENTooLong)
+		return errs.Errorf(errs.Invalid, "The FEN is %d bytes long; this server reads FENs of at most %d bytes.", len(fen), s.limits.MaxFENBytes).WithDetail(errs.FENTooLong)
 	}
 	return nil
 }
@@ -264,13 +265,13 @@ func (s *Service) FromPly(g *rules.Game, n int, variant string) (*rules.Game, er
 	played := g.Ply() - g.StartPly()
 	switch {
 	case n < 0 || n > played:
-		return nil, Errorf(Invalid, "There is no ply %d to play from: the game has %d.", n, played).withDetail(BadPly)
+		return nil, errs.Errorf(errs.Invalid, "There is no ply %d to play from: the game has %d.", n, played).WithDetail(errs.BadPly)
 	case !rules.CanBranch(g.Variant(), v):
-		return nil, Errorf(Invalid, "A position of %s cannot be played as %s.", g.Variant().Name(), v.Name()).withDetail(BadVariant)
+		return nil, errs.Errorf(errs.Invalid, "A position of %s cannot be played as %s.", g.Variant().Name(), v.Name()).WithDetail(errs.BadVariant)
 	}
 	ng, err := g.Branch(n, v)
 	if err != nil {
-		return nil, ErrorOf(err).withDetail(BadFEN)
+		return nil, errs.Of(err).WithDetail(errs.BadFEN)
 	}
 	return ng, nil
 }

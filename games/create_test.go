@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/banchess/banchess/engine"
+	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/rules"
 	"github.com/banchess/banchess/rules/rulestest"
@@ -27,8 +28,8 @@ func TestNewGame(t *testing.T) {
 	}
 	for _, bad := range []string{"nope", strings.Repeat("x", 100)} {
 		_, err := svc.NewGame(bad)
-		refused(t, "NewGame("+bad[:4]+")", err, games.Invalid, "bad_variant")
-		if msg := games.ErrorOf(err).Msg; !strings.Contains(msg, `"ban"`) || !strings.Contains(msg, `"classic"`) || len(msg) > 120 {
+		refused(t, "NewGame("+bad[:4]+")", err, errs.Invalid, "bad_variant")
+		if msg := errs.Of(err).Msg; !strings.Contains(msg, `"ban"`) || !strings.Contains(msg, `"classic"`) || len(msg) > 120 {
 			t.Errorf("the refusal of %.10q: %q", bad, msg)
 		}
 	}
@@ -56,16 +57,16 @@ func TestFromFEN(t *testing.T) {
 		{"bad variant", fen, "nope", "bad_variant"},
 	} {
 		_, err := svc.FromFEN(c.fen, c.variant)
-		refused(t, c.name, err, games.Invalid, c.detail)
-		if msg := games.ErrorOf(err).Msg; strings.Contains(msg, "1111111111") {
+		refused(t, c.name, err, errs.Invalid, c.detail)
+		if msg := errs.Of(err).Msg; strings.Contains(msg, "1111111111") {
 			t.Errorf("%s: the refusal echoes the FEN: %q", c.name, msg)
 		}
 	}
 	// A limit of 0 is no limit.
-	if _, err := games.New(nil, games.WithLimits(games.Limits{})).FromFEN(long, ""); games.ErrorOf(err).Detail == "fen_too_long" {
+	if _, err := games.New(nil, games.WithLimits(games.Limits{})).FromFEN(long, ""); errs.Of(err).Detail == "fen_too_long" {
 		t.Errorf("no limit: %v", err)
 	}
-	if _, err := games.New(nil, games.WithLimits(games.Limits{MaxFENBytes: 10})).FromFEN(fen, ""); games.ErrorOf(err).Detail != "fen_too_long" {
+	if _, err := games.New(nil, games.WithLimits(games.Limits{MaxFENBytes: 10})).FromFEN(fen, ""); errs.Of(err).Detail != "fen_too_long" {
 		t.Errorf("a limit of 10 bytes: %v", err)
 	}
 }
@@ -107,7 +108,7 @@ func TestFromPGN(t *testing.T) {
 		{"variations' plies", "1. e4 e5 (1... c5 2. Nf3) *", "", "too_many_plies", games.New(nil, games.WithLimits(games.Limits{MaxPlies: 3}))},
 	} {
 		_, err := c.svc.FromPGN(c.pgn, c.variant)
-		refused(t, c.name, err, games.Invalid, c.detail)
+		refused(t, c.name, err, errs.Invalid, c.detail)
 	}
 }
 
@@ -136,7 +137,7 @@ func TestFromText(t *testing.T) {
 		{"a bad PGN", "1. e5", "bad_pgn"},
 	} {
 		_, err := svc.FromText(c.text, "")
-		refused(t, c.name, err, games.Invalid, c.detail)
+		refused(t, c.name, err, errs.Invalid, c.detail)
 	}
 }
 
@@ -214,21 +215,21 @@ func TestFromLink(t *testing.T) {
 	}
 	for _, c := range []struct {
 		name, query string
-		code        games.Code
+		code        errs.Code
 		detail      string
 	}{
-		{"bad variant", "v=nope&a=", games.Invalid, "bad_variant"},
-		{"empty fen", "fen=&a=", games.Invalid, "bad_fen"},
-		{"blank fen", "fen=+&a=", games.Invalid, "bad_fen"},
-		{"bad fen", "fen=hello", games.Invalid, "bad_link"},
-		{"long fen", "fen=" + strings.Repeat("8", 101), games.Invalid, "fen_too_long"},
-		{"too many actions", "a=b:e2e4,m:d2d4,b:e7e5,m:d7d5", games.Invalid, "too_many_plies"},
-		{"not an action", "a=hello", games.Invalid, "bad_link"},
-		{"an empty action", "a=b:e2e4,,m:d2d4", games.Invalid, "bad_link"},
-		{"an illegal action", "a=b:e2e5", games.Illegal, "bad_link"},
-		{"a banned move", "a=b:e2e4,m:e2e4", games.Banned, "bad_link"},
-		{"bad end", "a=&end=white-won", games.Invalid, "bad_link"},
-		{"empty pgn", "pgn=", games.Invalid, "bad_pgn"},
+		{"bad variant", "v=nope&a=", errs.Invalid, "bad_variant"},
+		{"empty fen", "fen=&a=", errs.Invalid, "bad_fen"},
+		{"blank fen", "fen=+&a=", errs.Invalid, "bad_fen"},
+		{"bad fen", "fen=hello", errs.Invalid, "bad_link"},
+		{"long fen", "fen=" + strings.Repeat("8", 101), errs.Invalid, "fen_too_long"},
+		{"too many actions", "a=b:e2e4,m:d2d4,b:e7e5,m:d7d5", errs.Invalid, "too_many_plies"},
+		{"not an action", "a=hello", errs.Invalid, "bad_link"},
+		{"an empty action", "a=b:e2e4,,m:d2d4", errs.Invalid, "bad_link"},
+		{"an illegal action", "a=b:e2e5", errs.Illegal, "bad_link"},
+		{"a banned move", "a=b:e2e4,m:e2e4", errs.Banned, "bad_link"},
+		{"bad end", "a=&end=white-won", errs.Invalid, "bad_link"},
+		{"empty pgn", "pgn=", errs.Invalid, "bad_pgn"},
 	} {
 		q, err := url.ParseQuery(c.query)
 		if err != nil {
@@ -239,7 +240,7 @@ func TestFromLink(t *testing.T) {
 	}
 	// Mate ends the game, so a declared ending after it is refused.
 	mated, _ := url.ParseQuery("v=classic&a=m:f2f3,m:e7e5,m:g2g4,m:d8h4&end=draw")
-	if _, err := games.New(nil).FromLink(mated); codeOf(err) != games.Invalid {
+	if _, err := games.New(nil).FromLink(mated); codeOf(err) != errs.Invalid {
 		t.Errorf("a draw after mate: %v", err)
 	}
 	// pgn= reads a PGN; the ply limit holds for it too.
@@ -249,7 +250,7 @@ func TestFromLink(t *testing.T) {
 	}
 	q = url.Values{"pgn": {chessPGN}}
 	_, err := svc.FromLink(q)
-	refused(t, "a long pgn link", err, games.Invalid, "too_many_plies")
+	refused(t, "a long pgn link", err, errs.Invalid, "too_many_plies")
 	for _, c := range []struct {
 		query string
 		link  bool
@@ -289,8 +290,8 @@ func TestPGNTagLimits(t *testing.T) {
 		{"a name of 65 bytes", tagPGN(1, 65, 1), "tag_too_long", "longer than 64 bytes"},
 	} {
 		_, err := svc.FromPGN(c.pgn, "")
-		refused(t, c.name, err, games.Invalid, c.detail)
-		if msg := games.ErrorOf(err).Msg; !strings.Contains(msg, c.want) || len(msg) > 200 || strings.Contains(msg, "vvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvv") {
+		refused(t, c.name, err, errs.Invalid, c.detail)
+		if msg := errs.Of(err).Msg; !strings.Contains(msg, c.want) || len(msg) > 200 || strings.Contains(msg, "vvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvv") {
 			t.Errorf("%s: message %q", c.name, msg)
 		}
 	}
@@ -328,8 +329,8 @@ func TestLinkPGNLimit(t *testing.T) {
 	}
 	for _, pgn := range []string{pad(16<<10 + 1), tagPGN(10_000, 8, 90)} {
 		_, err := svc.FromLink(url.Values{"pgn": {pgn}})
-		refused(t, fmt.Sprintf("a link PGN of %d bytes", len(pgn)), err, games.Invalid, "pgn_too_long")
-		if msg := games.ErrorOf(err).Msg; !strings.Contains(msg, "at most 16 KiB") || !strings.Contains(msg, "import") || len(msg) > 200 {
+		refused(t, fmt.Sprintf("a link PGN of %d bytes", len(pgn)), err, errs.Invalid, "pgn_too_long")
+		if msg := errs.Of(err).Msg; !strings.Contains(msg, "at most 16 KiB") || !strings.Contains(msg, "import") || len(msg) > 200 {
 			t.Errorf("refusal %q", msg)
 		}
 	}
@@ -362,7 +363,7 @@ func TestLongInputQuoted(t *testing.T) {
 		"text":        func() error { _, err := svc.FromText(long, ""); return err },
 		"pgn variant": func() error { _, err := svc.FromPGN("1. e4 *", long); return err },
 	} {
-		msg := games.ErrorOf(f()).Msg
+		msg := errs.Of(f()).Msg
 		if msg == "" || strings.Contains(msg, strings.Repeat("é", 41)) || !utf8.ValidString(msg) || len(msg) > 300 {
 			t.Errorf("%s: %q", name, msg)
 		}
@@ -394,9 +395,9 @@ func TestFromPly(t *testing.T) {
 	}
 	for _, n := range []int{-1, 5} {
 		_, err := svc.FromPly(g, n, "")
-		refused(t, fmt.Sprintf("ply %d", n), err, games.Invalid, "bad_ply")
+		refused(t, fmt.Sprintf("ply %d", n), err, errs.Invalid, "bad_ply")
 	}
-	if _, err := svc.FromPly(g, 1, "nope"); games.ErrorOf(err).Detail != "bad_variant" {
+	if _, err := svc.FromPly(g, 1, "nope"); errs.Of(err).Detail != "bad_variant" {
 		t.Errorf("variant nope: %v", err)
 	}
 	if g.PGN() != before {
@@ -411,7 +412,7 @@ func TestFromPly(t *testing.T) {
 		t.Errorf("EN-Chess from ply 2: %v, %v", ng, err)
 	}
 	_, err = svc.FromPly(en, 2, "ban")
-	refused(t, "EN-Chess as Ban Chess", err, games.Invalid, "bad_variant")
+	refused(t, "EN-Chess as Ban Chess", err, errs.Invalid, "bad_variant")
 }
 
 // TestImport: a FEN or a PGN, both of the variant given, or as the text
@@ -443,7 +444,7 @@ func TestImport(t *testing.T) {
 		{"an illegal move", "1. e4 e4 *", "classic", "bad_pgn"},
 	} {
 		_, err := svc.Import(c.text, c.variant, 0)
-		refused(t, c.name, err, games.Invalid, c.detail)
+		refused(t, c.name, err, errs.Invalid, c.detail)
 	}
 }
 
@@ -464,11 +465,11 @@ func TestWithVariants(t *testing.T) {
 	if again, err := svc.FromLink(url.Values{"v": {"nofifty"}, "a": {""}}); err != nil || again.Variant() != g.Variant() {
 		t.Errorf("FromLink: %v, %v", again, err)
 	}
-	if _, err := games.New(nil).NewGame("nofifty"); games.ErrorOf(err).Detail != "bad_variant" {
+	if _, err := games.New(nil).NewGame("nofifty"); errs.Of(err).Detail != "bad_variant" {
 		t.Errorf("a service without it: %v", err)
 	}
 	_, _, err = svc.CreateBot(context.Background(), issue(t, svc), g, games.BotSettings{Level: 1})
-	if e := games.ErrorOf(err); e.Detail != "unsupported_variant" || e.Msg != "The computer plays Ban Chess and Classic only, not Ban Chess without the fifty-move rule." {
+	if e := errs.Of(err); e.Detail != "unsupported_variant" || e.Msg != "The computer plays Ban Chess and Classic only, not Ban Chess without the fifty-move rule." {
 		t.Errorf("CreateBot: %v", err)
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"sync"
 	"time"
+
+	"github.com/banchess/banchess/errs"
 )
 
 // credentialCache remembers which player recent credentials belong to, so
@@ -117,7 +119,7 @@ func (s *Service) holder(ctx context.Context, cred Credential) (string, error) {
 	epoch := s.creds.begin()
 	p, err := s.store.CredentialPlayer(ctx, hash)
 	if err != nil {
-		return "", storeError(err)
+		return "", errs.FromStore(err)
 	}
 	if p != "" {
 		s.creds.put(hash, p, epoch, now)

@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/rating"
 	"github.com/banchess/banchess/rules"
 )
@@ -157,7 +158,7 @@ func (s *Service) seeker(ctx context.Context, cred Credential) (Player, error) {
 	}
 	if p.ID == "" {
 		if cred == "" {
-			return Player{}, Errorf(Unauthorized, "The lobby needs to know who is asking: send your credential.")
+			return Player{}, errs.Errorf(errs.Unauthorized, "The lobby needs to know who is asking: send your credential.")
 		}
 		return Player{}, unissued()
 	}
@@ -175,14 +176,14 @@ func (s *Service) AddSeek(ctx context.Context, cred Credential, st SeekSettings)
 		return Seek{}, err
 	}
 	if !s.LobbyPlays(v.ID()) {
-		return Seek{}, Errorf(Invalid, "The lobby plays %s, not %s.", s.lobbyNames(), v.Name()).withDetail(UnsupportedVariant)
+		return Seek{}, errs.Errorf(errs.Invalid, "The lobby plays %s, not %s.", s.lobbyNames(), v.Name()).WithDetail(errs.UnsupportedVariant)
 	}
 	tc, ok, err := ParseTimeControl(st.Clock)
 	if err != nil {
 		return Seek{}, err
 	}
 	if !ok {
-		return Seek{}, Errorf(Invalid, "A seek needs a clock, such as 5+3.").withDetail(BadClock)
+		return Seek{}, errs.Errorf(errs.Invalid, "A seek needs a clock, such as 5+3.").WithDetail(errs.BadClock)
 	}
 	var color rules.Color
 	switch st.Color {
@@ -190,7 +191,7 @@ func (s *Service) AddSeek(ctx context.Context, cred Credential, st SeekSettings)
 	case "white", "black":
 		color, _ = rules.ParseColor(st.Color)
 	default:
-		return Seek{}, Errorf(Invalid, "%q is not a colour to play: use white, black or random.", rules.Clip(st.Color)).withDetail(BadColor)
+		return Seek{}, errs.Errorf(errs.Invalid, "%q is not a colour to play: use white, black or random.", rules.Clip(st.Color)).WithDetail(errs.BadColor)
 	}
 	if st.Rated && !p.Named() {
 		return Seek{}, nameNeeded()
@@ -201,14 +202,14 @@ func (s *Service) AddSeek(ctx context.Context, cred Credential, st SeekSettings)
 	}
 	k.Color, k.Rated = color, st.Rated
 	if err := s.store.AddSeek(ctx, k, seekWindow(k.Created), MaxCustomSeeks); err != nil {
-		return Seek{}, storeError(err)
+		return Seek{}, errs.FromStore(err)
 	}
 	s.Notice(NoticeLobby)
 	return k, nil
 }
 
-func nameNeeded() *Error {
-	return Errorf(Forbidden, "Only players with a name play rated games: choose one on your account page first.").withDetail(NameNeeded)
+func nameNeeded() *errs.Error {
+	return errs.Errorf(errs.Forbidden, "Only players with a name play rated games: choose one on your account page first.").WithDetail(errs.NameNeeded)
 }
 
 // newSeek describes a seek by p of variant at tc, in pool ("" for none).
@@ -218,7 +219,7 @@ func (s *Service) newSeek(ctx context.Context, p Player, variant string, tc Time
 	if p.Named() {
 		st, err := s.store.Standing(ctx, p.ID, variant, k.Speed())
 		if err != nil {
-			return Seek{}, storeError(err)
+			return Seek{}, errs.FromStore(err)
 		}
 		r := st.At(now)
 		e := entrantOf(p, &r)
@@ -232,7 +233,7 @@ func (s *Service) newSeek(ctx context.Context, p Player, variant string, tc Time
 // the player waits, and it returns their seek.
 func (s *Service) JoinPool(ctx context.Context, cred Credential, pool string) (string, Seek, error) {
 	if !slices.Contains(Pools(), pool) {
-		return "", Seek{}, Errorf(Invalid, "%q is not a pool: choose one of %s.", rules.Clip(pool), strings.Join(Pools(), ", ")).withDetail(BadPool)
+		return "", Seek{}, errs.Errorf(errs.Invalid, "%q is not a pool: choose one of %s.", rules.Clip(pool), strings.Join(Pools(), ", ")).WithDetail(errs.BadPool)
 	}
 	p, err := s.seeker(ctx, cred)
 	if err != nil {
@@ -265,7 +266,7 @@ func (s *Service) pair(ctx context.Context, req PairRequest) (string, Seek, erro
 	req.Open, req.Game = seekWindow(req.At), s.pairedGame(req.At)
 	rec, k, err := s.store.Pair(ctx, req)
 	if err != nil {
-		return "", Seek{}, storeError(err)
+		return "", Seek{}, errs.FromStore(err)
 	}
 	if rec == nil {
 		s.Notice(NoticeLobby)
@@ -283,7 +284,7 @@ func (s *Service) pair(ctx context.Context, req PairRequest) (string, Seek, erro
 func (s *Service) pairedGame(now time.Time) func(Seek, Seated, Seated) (*Record, error) {
 	return func(k Seek, maker, taker Seated) (*Record, error) {
 		if maker.Player.ID == taker.Player.ID {
-			return nil, Errorf(Conflict, "This is your own seek: wait for another player to accept it.").withDetail(OwnSeek)
+			return nil, errs.Errorf(errs.Conflict, "This is your own seek: wait for another player to accept it.").WithDetail(errs.OwnSeek)
 		}
 		rated := k.Rated
 		switch {
@@ -294,7 +295,7 @@ func (s *Service) pairedGame(now time.Time) func(Seek, Seated, Seated) (*Record,
 		}
 		v, err := s.Variant(k.Variant)
 		if err != nil {
-			return nil, Internalf(err, "pairing seek %s", k.ID)
+			return nil, errs.Internalf(err, "pairing seek %s", k.ID)
 		}
 		g := rules.New(v)
 		side := k.Color
@@ -328,7 +329,7 @@ func (s *Service) CancelSeek(ctx context.Context, cred Credential, id string) er
 		return err
 	}
 	if err := s.store.CancelSeek(ctx, id, p.ID); err != nil {
-		return storeError(err)
+		return errs.FromStore(err)
 	}
 	s.Notice(NoticeLobby)
 	return nil
@@ -370,7 +371,7 @@ func (s *Service) Lobby(ctx context.Context) (LobbyView, error) {
 		return s.store.Seeks(ctx, seekWindow(now))
 	})
 	if err != nil {
-		return LobbyView{}, storeError(err)
+		return LobbyView{}, errs.FromStore(err)
 	}
 	w := seekWindow(s.now())
 	v := LobbyView{Waiting: map[string]int{}}
@@ -395,7 +396,7 @@ func (s *Service) Pairings(ctx context.Context, cred Credential, since time.Time
 	}
 	list, err := s.store.Pairings(ctx, player, since)
 	if err != nil {
-		return nil, storeError(err)
+		return nil, errs.FromStore(err)
 	}
 	return list, nil
 }

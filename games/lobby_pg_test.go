@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/rules"
 	"github.com/banchess/banchess/store"
@@ -157,7 +158,7 @@ func TestTwoInstancesLobby(t *testing.T) {
 			switch {
 			case err == nil:
 				won = append(won, game)
-			case games.ErrorOf(err).Detail == "seek_gone":
+			case errs.Of(err).Detail == "seek_gone":
 				gone++
 			default:
 				t.Error(err)

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/rating"
 	"github.com/banchess/banchess/rules"
@@ -74,17 +75,17 @@ func TestSeekRefusals(t *testing.T) {
 		name   string
 		cred   games.Credential
 		st     games.SeekSettings
-		code   games.Code
+		code   errs.Code
 		detail string
 	}{
-		{"no credential", "", games.SeekSettings{Clock: "5+3"}, games.Unauthorized, ""},
-		{"an invented credential", games.NewCredential(), games.SeekSettings{Clock: "5+3"}, games.Unauthorized, ""},
-		{"EN-Chess", l.ann, games.SeekSettings{Variant: "en", Clock: "5+3"}, games.Invalid, "unsupported_variant"},
-		{"no variant of ours", l.ann, games.SeekSettings{Variant: "go", Clock: "5+3"}, games.Invalid, "bad_variant"},
-		{"no clock", l.ann, games.SeekSettings{}, games.Invalid, "bad_clock"},
-		{"a bad clock", l.ann, games.SeekSettings{Clock: "5+x"}, games.Invalid, "bad_clock"},
-		{"a bad colour", l.ann, games.SeekSettings{Clock: "5+3", Color: "green"}, games.Invalid, "bad_color"},
-		{"rated without a name", l.cat, games.SeekSettings{Clock: "5+3", Rated: true}, games.Forbidden, "name_needed"},
+		{"no credential", "", games.SeekSettings{Clock: "5+3"}, errs.Unauthorized, ""},
+		{"an invented credential", games.NewCredential(), games.SeekSettings{Clock: "5+3"}, errs.Unauthorized, ""},
+		{"EN-Chess", l.ann, games.SeekSettings{Variant: "en", Clock: "5+3"}, errs.Invalid, "unsupported_variant"},
+		{"no variant of ours", l.ann, games.SeekSettings{Variant: "go", Clock: "5+3"}, errs.Invalid, "bad_variant"},
+		{"no clock", l.ann, games.SeekSettings{}, errs.Invalid, "bad_clock"},
+		{"a bad clock", l.ann, games.SeekSettings{Clock: "5+x"}, errs.Invalid, "bad_clock"},
+		{"a bad colour", l.ann, games.SeekSettings{Clock: "5+3", Color: "green"}, errs.Invalid, "bad_color"},
+		{"rated without a name", l.cat, games.SeekSettings{Clock: "5+3", Rated: true}, errs.Forbidden, "name_needed"},
 	} {
 		_, err := l.svc.AddSeek(l.ctx, c.cred, c.st)
 		refused(t, c.name, err, c.code, c.detail)
@@ -92,8 +93,8 @@ func TestSeekRefusals(t *testing.T) {
 	for range games.MaxCustomSeeks {
 		l.seek(l.ann, games.SeekSettings{Clock: "5+3"})
 	}
-	refused(t, "one seek too many", second(l.svc.AddSeek(l.ctx, l.ann, games.SeekSettings{Clock: "5+3"})), games.Conflict, "too_many_seeks")
-	refused(t, "a pool of no one's", third(l.svc.JoinPool(l.ctx, l.ann, "4+4")), games.Invalid, "bad_pool")
+	refused(t, "one seek too many", second(l.svc.AddSeek(l.ctx, l.ann, games.SeekSettings{Clock: "5+3"})), errs.Conflict, "too_many_seeks")
+	refused(t, "a pool of no one's", third(l.svc.JoinPool(l.ctx, l.ann, "4+4")), errs.Invalid, "bad_pool")
 	if n := len(l.view().Seeks); n != games.MaxCustomSeeks {
 		t.Errorf("%d seeks open", n)
 	}
@@ -111,8 +112,8 @@ func TestAcceptSeek(t *testing.T) {
 	if len(v.Custom()) != 1 || len(v.Of(k.Player)) != 1 || v.Custom()[0].ID != k.ID {
 		t.Errorf("the lobby: %+v", v)
 	}
-	refused(t, "accepting one's own seek", second(l.svc.AcceptSeek(l.ctx, l.ann, k.ID)), games.Conflict, "own_seek")
-	refused(t, "an anonymous player accepting a rated seek", second(l.svc.AcceptSeek(l.ctx, l.cat, k.ID)), games.Forbidden, "name_needed")
+	refused(t, "accepting one's own seek", second(l.svc.AcceptSeek(l.ctx, l.ann, k.ID)), errs.Conflict, "own_seek")
+	refused(t, "an anonymous player accepting a rated seek", second(l.svc.AcceptSeek(l.ctx, l.cat, k.ID)), errs.Forbidden, "name_needed")
 	watch, err := l.svc.WatchLobby(l.ctx, l.ann)
 	if err != nil {
 		t.Fatal(err)
@@ -135,7 +136,7 @@ func TestAcceptSeek(t *testing.T) {
 	if err != nil || len(pairings) != 1 || pairings[0].Game != id {
 		t.Errorf("ann's pairings: %+v, %v", pairings, err)
 	}
-	refused(t, "accepting again", second(l.svc.AcceptSeek(l.ctx, l.cat, k.ID)), games.NotFound, "seek_gone")
+	refused(t, "accepting again", second(l.svc.AcceptSeek(l.ctx, l.cat, k.ID)), errs.NotFound, "seek_gone")
 	rec := l.record(id)
 	ann, bob := l.player(l.ann), l.player(l.bob)
 	if rec.Black != ann || rec.White != bob || rec.Mode != games.Invite || !rec.Rated || rec.Clock == nil || rec.Clock.Running != 0 || rec.Clock.FirstBy.IsZero() ||
@@ -245,7 +246,7 @@ func TestSeekLifetime(t *testing.T) {
 	open(true)
 	l.clk.advance(2 * time.Second)
 	open(false)
-	refused(t, "accepting a seek gone", second(l.svc.AcceptSeek(l.ctx, l.bob, k.ID)), games.NotFound, "seek_gone")
+	refused(t, "accepting a seek gone", second(l.svc.AcceptSeek(l.ctx, l.bob, k.ID)), errs.NotFound, "seek_gone")
 
 	l.seek(l.bob, games.SeekSettings{Clock: "5+3"})
 	for range 29 {

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/banchess/banchess/errs"
 )
 
 // Notices are what servers sharing a store tell each other, through it
@@ -211,7 +213,7 @@ func (s *Service) TouchLobby(ctx context.Context, cred Credential) error {
 		return err
 	}
 	if err := s.store.TouchSeeks(ctx, []string{player}, s.now()); err != nil {
-		return storeError(err)
+		return errs.FromStore(err)
 	}
 	s.lobby.invalidate()
 	return nil

@@ -3,6 +3,7 @@ package games
 import (
 	"errors"
 
+	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/rules"
 )
 
@@ -148,7 +149,7 @@ func needSeats(seats Seats, what string, need ...rules.Color) error {
 // notOver refuses an action on a game that has ended.
 func notOver(g *rules.Game) error {
 	if out := g.Outcome(); out.Over() {
-		return &Error{Code: GameOver, Msg: Sentence("the game is over: " + out.String())}
+		return &errs.Error{Code: errs.GameOver, Msg: errs.Sentence("the game is over: " + out.String())}
 	}
 	return nil
 }
@@ -175,11 +176,11 @@ func (r *Record) mayUndo(seats Seats) error {
 		human := r.Bot.Color.Other()
 		switch {
 		case !seats.Has(human):
-			return Errorf(Forbidden, "You are watching this game: only its player can take back a ply.")
+			return errs.Errorf(errs.Forbidden, "You are watching this game: only its player can take back a ply.")
 		case declared(out):
 			return nil
 		case lastPlyBy(g, human) < 0:
-			return Errorf(Conflict, "You have played nothing to take back.")
+			return errs.Errorf(errs.Conflict, "You have played nothing to take back.")
 		}
 		return nil
 	}
@@ -187,7 +188,7 @@ func (r *Record) mayUndo(seats Seats) error {
 		return err
 	}
 	if g.Ply() == g.StartPly() && !declared(out) {
-		return ErrorOf(rules.ErrNothingToUndo)
+		return errs.Of(rules.ErrNothingToUndo)
 	}
 	return nil
 }
@@ -219,7 +220,7 @@ func (r *Record) mayDraw(seats Seats) error {
 // by either of them, until each side has made its first action.
 func (r *Record) mayAbort(seats Seats) error {
 	if r.Mode != Invite {
-		return (&Error{Code: Invalid, Msg: "Only a game between two players can be aborted: start a new game instead."}).withDetail(NotInvite)
+		return (&errs.Error{Code: errs.Invalid, Msg: "Only a game between two players can be aborted: start a new game instead."}).WithDetail(errs.NotInvite)
 	}
 	if _, err := r.tableSide(seats, "abort the game"); err != nil {
 		return err
@@ -228,7 +229,7 @@ func (r *Record) mayAbort(seats Seats) error {
 		return err
 	}
 	if opened(r.Game) {
-		return (&Error{Code: Conflict, Msg: "Both sides have played, so the game can no longer be aborted: resign or offer a draw instead."}).withDetail(TooLateToAbort)
+		return (&errs.Error{Code: errs.Conflict, Msg: "Both sides have played, so the game can no longer be aborted: resign or offer a draw instead."}).WithDetail(errs.TooLateToAbort)
 	}
 	return nil
 }
@@ -242,7 +243,7 @@ func opened(g *rules.Game) bool {
 // two players, to do what.
 func (r *Record) tableSide(seats Seats, what string) (rules.Color, error) {
 	if r.Mode != Invite {
-		return 0, (&Error{Code: Invalid, Msg: "Offers are for games between two players: at this board, play both sides."}).withDetail(NotInvite)
+		return 0, (&errs.Error{Code: errs.Invalid, Msg: "Offers are for games between two players: at this board, play both sides."}).WithDetail(errs.NotInvite)
 	}
 	switch {
 	case seats.White && !seats.Black:
@@ -270,11 +271,11 @@ func (r *Record) mayOffer(seats Seats, o Offer) error {
 	over := g.Outcome().Over()
 	switch {
 	case o == OfferRematch && !over:
-		return Errorf(Conflict, "A rematch can be offered once the game is over.")
+		return errs.Errorf(errs.Conflict, "A rematch can be offered once the game is over.")
 	case o != OfferRematch && over:
-		return Errorf(GameOver, "The game is over: %s.", g.Outcome())
+		return errs.Errorf(errs.GameOver, "The game is over: %s.", g.Outcome())
 	case o == OfferTakeback && lastMoveBy(g, side) < 0:
-		return Errorf(Conflict, "You have made no move yet, so there is nothing to take back.")
+		return errs.Errorf(errs.Conflict, "You have made no move yet, so there is nothing to take back.")
 	}
 	return nil
 }
@@ -286,7 +287,7 @@ func (r *Record) mayAnswer(seats Seats, o Offer) error {
 		return err
 	}
 	if *o.pending(&r.Offers) != side.Other() {
-		return (&Error{Code: Conflict, Msg: Sentence("there is no " + string(o) + " offer from your opponent to answer (it may have lapsed)")}).withDetail(NoOffer)
+		return (&errs.Error{Code: errs.Conflict, Msg: errs.Sentence("there is no " + string(o) + " offer from your opponent to answer (it may have lapsed)")}).WithDetail(errs.NoOffer)
 	}
 	return nil
 }
@@ -296,7 +297,7 @@ func (r *Record) mayAccept(o Offer) error {
 	switch o {
 	case OfferTakeback:
 		if lastMoveBy(r.Game, r.Offers.Takeback) < 0 {
-			return Errorf(Conflict, "There is nothing to take back.")
+			return errs.Errorf(errs.Conflict, "There is nothing to take back.")
 		}
 	case OfferDraw:
 		return notOver(r.Game)
@@ -309,11 +310,11 @@ func (r *Record) mayAccept(o Offer) error {
 func (r *Record) mayJoin(seats Seats, code string) error {
 	switch {
 	case seats.Any():
-		return Errorf(Conflict, "You hold a seat at this game already.")
+		return errs.Errorf(errs.Conflict, "You hold a seat at this game already.")
 	case r.InviteCode == "" || !sameSecret(code, r.InviteCode):
-		return (&Error{Code: Forbidden, Msg: "This invite link is not this game's: ask its player for the link again."}).withDetail(BadInvite)
+		return (&errs.Error{Code: errs.Forbidden, Msg: "This invite link is not this game's: ask its player for the link again."}).WithDetail(errs.BadInvite)
 	case r.White != "" && r.Black != "":
-		return (&Error{Code: Conflict, Msg: "Both seats of this game are taken: you can watch it."}).withDetail(SeatTaken)
+		return (&errs.Error{Code: errs.Conflict, Msg: "Both seats of this game are taken: you can watch it."}).WithDetail(errs.SeatTaken)
 	}
 	return nil
 }
@@ -321,7 +322,7 @@ func (r *Record) mayJoin(seats Seats, code string) error {
 // mayHide decides removing the game from the viewer's list of games.
 func (r *Record) mayHide(seats Seats) error {
 	if !seats.Any() {
-		return Errorf(Forbidden, "This game is not in your list of games.")
+		return errs.Errorf(errs.Forbidden, "This game is not in your list of games.")
 	}
 	return nil
 }
@@ -380,11 +381,11 @@ func (s *Service) refuse(cred Credential, err error) error {
 	}
 	switch {
 	case ns.held.Any():
-		return Errorf(Forbidden, "You hold %s's seat, not %s's, so you cannot %s.", ns.need.Other().Name(), ns.need.Name(), ns.what)
+		return errs.Errorf(errs.Forbidden, "You hold %s's seat, not %s's, so you cannot %s.", ns.need.Other().Name(), ns.need.Name(), ns.what)
 	case cred == "":
-		return Errorf(Unauthorized, "Only this game's players can %s, and this request does not say who is asking.", ns.what)
+		return errs.Errorf(errs.Unauthorized, "Only this game's players can %s, and this request does not say who is asking.", ns.what)
 	}
 	// A credential the server did not issue is answered as one that holds
 	// no seat here: the answer tells nothing of which credentials exist.
-	return Errorf(Forbidden, "You are watching this game: only its players can %s.", ns.what)
+	return errs.Errorf(errs.Forbidden, "You are watching this game: only its players can %s.", ns.what)
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/rules"
 )
 
@@ -106,16 +107,16 @@ var reservedNames = []string{"anonymous", "computer", "admin"}
 // is the store's to say.
 func CheckName(name string) error {
 	if n := utf8.RuneCountInString(name); n < MinName || n > MaxName {
-		return Errorf(Invalid, "A name is %d to %d characters long; %q has %d.", MinName, MaxName, clipName(name), n).withDetail(BadName)
+		return errs.Errorf(errs.Invalid, "A name is %d to %d characters long; %q has %d.", MinName, MaxName, clipName(name), n).WithDetail(errs.BadName)
 	}
 	for _, r := range name {
 		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-') {
-			return Errorf(Invalid, "A name is made of letters A–Z, digits, _ and -: %q has %q.", clipName(name), r).withDetail(BadName)
+			return errs.Errorf(errs.Invalid, "A name is made of letters A–Z, digits, _ and -: %q has %q.", clipName(name), r).WithDetail(errs.BadName)
 		}
 	}
 	for _, res := range reservedNames {
 		if strings.EqualFold(name, res) {
-			return Errorf(Invalid, "%q is reserved: choose another name.", name).withDetail(BadName)
+			return errs.Errorf(errs.Invalid, "%q is reserved: choose another name.", name).WithDetail(errs.BadName)
 		}
 	}
 	return nil
@@ -132,9 +133,9 @@ func clipName(name string) string { return rules.ClipTo(name, MaxName) }
 func CheckPassword(pw string) error {
 	switch {
 	case utf8.RuneCountInString(pw) < MinPassword:
-		return Errorf(Invalid, "A password is at least %d characters long.", MinPassword).withDetail(BadPassword)
+		return errs.Errorf(errs.Invalid, "A password is at least %d characters long.", MinPassword).WithDetail(errs.BadPassword)
 	case len(pw) > MaxPassword:
-		return Errorf(Invalid, "A password is at most %d bytes long.", MaxPassword).withDetail(BadPassword)
+		return errs.Errorf(errs.Invalid, "A password is at most %d bytes long.", MaxPassword).WithDetail(errs.BadPassword)
 	}
 	return nil
 }

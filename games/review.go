@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/banchess/banchess/engine"
+	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/review"
 	"github.com/banchess/banchess/rules"
 )
@@ -128,7 +129,7 @@ var errReviewLost = errors.New("games: the review is held by another server now"
 func (s *Service) reviewOf(ctx context.Context, id string, start bool) (ReviewState, error) {
 	rs, ok := s.store.(ReviewStore)
 	if !ok || s.analyser == nil {
-		return ReviewState{}, Internalf(errors.New("no review store or no engine"), "reviewing game %s", id)
+		return ReviewState{}, errs.Internalf(errors.New("no review store or no engine"), "reviewing game %s", id)
 	}
 	job, err := s.reviewJobOf(ctx, id)
 	if err != nil {
@@ -140,7 +141,7 @@ func (s *Service) reviewOf(ctx context.Context, id string, start bool) (ReviewSt
 	}
 	stored, found, err := rs.LoadReview(ctx, id)
 	if err != nil {
-		return ReviewState{}, Internalf(err, "loading the review of game %s", id)
+		return ReviewState{}, errs.Internalf(err, "loading the review of game %s", id)
 	}
 	now := s.now()
 	resume := found && stored.Key == job.key
@@ -150,16 +151,16 @@ func (s *Service) reviewOf(ctx context.Context, id string, start bool) (ReviewSt
 	case resume:
 		job.done = stored.Positions // its server stopped: go on from what it saved
 	case !start:
-		return ReviewState{}, Errorf(NotFound, "This game, as it stands, has no review yet: ask for one.").withDetail(NoReview)
+		return ReviewState{}, errs.Errorf(errs.NotFound, "This game, as it stands, has no review yet: ask for one.").WithDetail(errs.NoReview)
 	}
 	st, err := s.enqueueReview(ctx, rs, job)
 	if errors.Is(err, errReviewLost) { // another server claimed it meanwhile
 		if stored, found, err = rs.LoadReview(ctx, id); err == nil && found && stored.Key == job.key {
 			return stateOf(stored, job.game), nil
 		}
-		return ReviewState{}, Errorf(Conflict, "Another server has just started a review of this game; ask again.")
+		return ReviewState{}, errs.Errorf(errs.Conflict, "Another server has just started a review of this game; ask again.")
 	}
-	if err != nil && resume && !start && ErrorOf(err).Code == TooMany {
+	if err != nil && resume && !start && errs.Of(err).Code == errs.TooMany {
 		return stateOf(stored, job.game), nil // stalled, until a server has room for it
 	}
 	return st, err
@@ -175,7 +176,7 @@ func (s *Service) FinishedReview(ctx context.Context, id string) (rev StoredRevi
 	}
 	rev, ok, err = rs.LoadReview(ctx, id)
 	if err != nil {
-		return StoredReview{}, false, Internalf(err, "loading the review of game %s", id)
+		return StoredReview{}, false, errs.Internalf(err, "loading the review of game %s", id)
 	}
 	return rev, ok && rev.Status == ReviewDone, nil
 }
@@ -199,7 +200,7 @@ func (s *Service) reviewJobOf(ctx context.Context, id string) (*reviewJob, error
 			return
 		}
 		if len(g.Actions()) == 0 {
-			err = Errorf(Conflict, "This game has no ply yet: there is nothing to review.").withDetail(NothingToReview)
+			err = errs.Errorf(errs.Conflict, "This game has no ply yet: there is nothing to review.").WithDetail(errs.NothingToReview)
 			return
 		}
 		if !engine.Supports(g.Variant()) {
@@ -208,7 +209,7 @@ func (s *Service) reviewJobOf(ctx context.Context, id string) (*reviewJob, error
 		}
 		cp, rerr := rules.Replay(g.Variant(), g.StartFEN(), g.BCN())
 		if rerr != nil {
-			err = Internalf(rerr, "copying game %s", id)
+			err = errs.Internalf(rerr, "copying game %s", id)
 			return
 		}
 		job = &reviewJob{id: id, key: reviewKey(cp), game: cp, total: len(cp.Actions()) + 1}
@@ -342,11 +343,11 @@ func (s *Service) enqueueReview(ctx context.Context, rs ReviewStore, job *review
 	}
 	if r.closed {
 		r.mu.Unlock()
-		return ReviewState{}, Internalf(errors.New("the service is closed"), "queueing a review")
+		return ReviewState{}, errs.Internalf(errors.New("the service is closed"), "queueing a review")
 	}
 	if len(r.queue)+r.pending >= queue {
 		r.mu.Unlock()
-		e := Errorf(TooMany, "The server is busy with %d reviews already; ask again in a minute.", queue).withDetail(ReviewQueueFull)
+		e := errs.Errorf(errs.TooMany, "The server is busy with %d reviews already; ask again in a minute.", queue).WithDetail(errs.ReviewQueueFull)
 		e.RetryAfter = time.Minute
 		return ReviewState{}, e
 	}
@@ -362,7 +363,7 @@ func (s *Service) enqueueReview(ctx context.Context, rs ReviewStore, job *review
 	switch {
 	case err != nil:
 		r.mu.Unlock()
-		return ReviewState{}, Internalf(err, "storing the review of game %s", job.id)
+		return ReviewState{}, errs.Internalf(err, "storing the review of game %s", job.id)
 	case !claimed:
 		r.mu.Unlock()
 		return ReviewState{}, errReviewLost
@@ -561,6 +562,6 @@ func (s *Service) stopReviews() {
 
 // analysisLocked refuses the engine a game between two players that has
 // not ended.
-func analysisLocked() *Error {
-	return Errorf(Forbidden, "This game is between two players: its analysis opens when it ends.").withDetail(AnalysisLocked)
+func analysisLocked() *errs.Error {
+	return errs.Errorf(errs.Forbidden, "This game is between two players: its analysis opens when it ends.").WithDetail(errs.AnalysisLocked)
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/banchess/banchess/engine"
+	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/review"
 	"github.com/banchess/banchess/rules"
@@ -140,7 +141,7 @@ func TestReviewMarksMateByBan(t *testing.T) {
 	// Played on, the game has no review until asked again.
 	e.play(id, cred, "b:h8g8")
 	_, err = e.svc.Review(e.ctx, id)
-	refused(t, "review after a ply", err, games.NotFound, "no_review")
+	refused(t, "review after a ply", err, errs.NotFound, "no_review")
 	if _, err := e.svc.RequestReview(e.ctx, id); err != nil {
 		t.Fatal(err)
 	}
@@ -187,16 +188,16 @@ func TestReviewRefusals(t *testing.T) {
 	cred := e.cred()
 
 	_, err := e.svc.RequestReview(e.ctx, "nope")
-	refused(t, "unknown game", err, games.NotFound, "")
+	refused(t, "unknown game", err, errs.NotFound, "")
 	_, err = e.svc.RequestReview(e.ctx, e.create(cred))
-	refused(t, "no ply", err, games.Conflict, "nothing_to_review")
+	refused(t, "no ply", err, errs.Conflict, "nothing_to_review")
 	id := fromFEN(t, e, cred, backRank, "b:g1f1")
 	_, err = e.svc.Review(e.ctx, id)
-	refused(t, "not asked for", err, games.NotFound, "no_review")
+	refused(t, "not asked for", err, errs.NotFound, "no_review")
 	en := e.createGame(cred, rules.New(rules.ENChess{}))
 	e.play(en, cred, "m:e2e4")
 	_, err = e.svc.RequestReview(e.ctx, en)
-	refused(t, "EN-Chess", err, games.Invalid, "unsupported_variant")
+	refused(t, "EN-Chess", err, errs.Invalid, "unsupported_variant")
 
 	// A game between two players is locked until it ends.
 	svc := games.New(store.NewMemory(), games.WithAnalyser(newCountingEngine()))
@@ -213,7 +214,7 @@ func TestReviewRefusals(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = svc.RequestReview(e.ctx, live)
-	refused(t, "a live game", err, games.Forbidden, "analysis_locked")
+	refused(t, "a live game", err, errs.Forbidden, "analysis_locked")
 	if err := svc.Resign(e.ctx, live, white, rules.White, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -227,7 +228,7 @@ func TestReviewRefusals(t *testing.T) {
 	// Without a store that keeps reviews, or without an engine.
 	noEngine := games.New(store.NewMemory())
 	_, err = noEngine.RequestReview(e.ctx, "any")
-	refused(t, "no engine", err, games.Internal, "")
+	refused(t, "no engine", err, errs.Internal, "")
 }
 
 // gatedEngine answers a search only when the test lets it, one at a time.
@@ -287,7 +288,7 @@ func TestReviewQueue(t *testing.T) {
 		}
 	}
 	_, err := e.svc.RequestReview(e.ctx, ids[3])
-	refused(t, "a full queue", err, games.TooMany, "review_queue_full")
+	refused(t, "a full queue", err, errs.TooMany, "review_queue_full")
 	// Asked again, each answers where it stands.
 	eng.answer <- struct{}{}
 	eng.next(t)

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/banchess/banchess/engine"
+	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/password"
 	"github.com/banchess/banchess/rating"
 	"github.com/banchess/banchess/rules"
@@ -268,7 +269,7 @@ func (s *Service) Create(ctx context.Context, cred Credential, g *rules.Game) (s
 	now := s.now()
 	rec := &Record{Game: g, White: holder, Black: holder, Mode: HotSeat, Created: now, Updated: now, Revision: 1}
 	if err := s.store.Create(ctx, rec); err != nil {
-		return "", ErrorOf(err)
+		return "", errs.Of(err)
 	}
 	return rec.ID, nil
 }
@@ -297,7 +298,7 @@ func (s *Service) View(ctx context.Context, id string, cred Credential, fn ViewF
 		return nil
 	})
 	if err != nil {
-		return storeError(err)
+		return errs.FromStore(err)
 	}
 	if job != nil {
 		s.bots.schedule(s, id, job)
@@ -368,13 +369,13 @@ func (in Input) Action(g *rules.Game) (rules.Action, error) {
 	case in.Text != "":
 		var err error
 		if a, err = g.ParseInput(in.Text); err != nil {
-			return a, ErrorOf(err)
+			return a, errs.Of(err)
 		}
 	case g.Turn().Phase == rules.PhaseBan:
 		a = rules.BanAction(in.From, in.To) // a ban removes every promotion: none is named
 	}
 	if !stay && needsPromotion(g, a, in.Text == "") {
-		return a, (&Error{Code: Invalid, Msg: Sentence(a.Coords() + " promotes a pawn: choose the piece (q, r, b or n)")}).withDetail(PromotionNeeded)
+		return a, (&errs.Error{Code: errs.Invalid, Msg: errs.Sentence(a.Coords() + " promotes a pawn: choose the piece (q, r, b or n)")}).WithDetail(errs.PromotionNeeded)
 	}
 	return a, nil
 }
@@ -382,7 +383,7 @@ func (in Input) Action(g *rules.Game) (rules.Action, error) {
 // IsPromotionNeeded reports whether err refused a move only because it
 // named no promotion piece: a board then asks for one.
 func IsPromotionNeeded(err error) bool {
-	return err != nil && ErrorOf(err).Detail == PromotionNeeded
+	return err != nil && errs.Of(err).Detail == errs.PromotionNeeded
 }
 
 // Undone is what an undo took back: a declared ending (a resignation or
@@ -429,7 +430,7 @@ func (s *Service) Undo(ctx context.Context, id string, cred Credential, then Und
 // Resign ends game id: side resigns. cred must hold side's seat.
 func (s *Service) Resign(ctx context.Context, id string, cred Credential, side rules.Color, then ViewFunc) error {
 	if side != rules.White && side != rules.Black {
-		return Errorf(Invalid, "Say which side resigns: white or black.")
+		return errs.Errorf(errs.Invalid, "Say which side resigns: white or black.")
 	}
 	return s.update(ctx, id, cred, then, func(rec *Record, seats Seats) error {
 		if err := rec.mayResign(seats, side); err != nil {
@@ -458,7 +459,7 @@ func (s *Service) Games(ctx context.Context, cred Credential, limit int) ([]Summ
 	}
 	list, err := s.store.List(ctx, holder, limit)
 	if err != nil {
-		return nil, Internalf(err, "listing games")
+		return nil, errs.Internalf(err, "listing games")
 	}
 	return list, nil
 }
@@ -485,7 +486,7 @@ func (s *Service) Hide(ctx context.Context, id string, cred Credential) error {
 		return nil
 	})
 	if err != nil {
-		return storeError(err)
+		return errs.FromStore(err)
 	}
 	s.publish(id, rev)
 	return nil
@@ -518,7 +519,7 @@ func (s *Service) Claim(ctx context.Context, id string, cred Credential) (bool, 
 		return nil
 	})
 	if err != nil {
-		return false, storeError(err)
+		return false, errs.FromStore(err)
 	}
 	s.publish(id, rev)
 	return held, nil
@@ -546,7 +547,7 @@ func (s *Service) update(ctx context.Context, id string, cred Credential, then V
 		before := rec.state()
 		if ended = endIfDue(rec, now); ended == nil {
 			if err := fn(rec, seats); err != nil {
-				return ErrorOf(err)
+				return errs.Of(err)
 			}
 		}
 		if changed = rec.state() != before; changed {
@@ -562,7 +563,7 @@ func (s *Service) update(ctx context.Context, id string, cred Credential, then V
 		return nil
 	})
 	if err != nil {
-		return storeError(err)
+		return errs.FromStore(err)
 	}
 	if changed {
 		s.publish(id, rev)
@@ -628,7 +629,7 @@ func (s *Service) creator(ctx context.Context, cred Credential) (string, error) 
 	case holder != "":
 		return holder, nil
 	case cred == "":
-		return "", Errorf(Unauthorized, "A new game needs a player to hold its seats.")
+		return "", errs.Errorf(errs.Unauthorized, "A new game needs a player to hold its seats.")
 	}
 	return "", unissued()
 }
@@ -640,7 +641,7 @@ func checkPly(g *rules.Game, seen int) error {
 	if seen == 0 || seen == g.Ply() {
 		return nil
 	}
-	return Errorf(Conflict, "This board was out of date: the game is now at ply %d, so nothing was played. Here is the current position.", g.Ply())
+	return errs.Errorf(errs.Conflict, "This board was out of date: the game is now at ply %d, so nothing was played. Here is the current position.", g.Ply())
 }
 
 // needsPromotion reports whether a is a legal promoting move named without

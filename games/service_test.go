@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/rules"
 	"github.com/banchess/banchess/store"
@@ -118,19 +119,19 @@ func state(g *rules.Game) string {
 	return g.FEN() + "\n" + g.Outcome().String() + "\n" + strings.Join(g.BCN(), " ")
 }
 
-func codeOf(err error) games.Code {
+func codeOf(err error) errs.Code {
 	if err == nil {
 		return ""
 	}
-	return games.ErrorOf(err).Code
+	return errs.Of(err).Code
 }
 
-// refused checks err is an *games.Error of code (and detail, when given).
-func refused(t *testing.T, what string, err error, code games.Code, detail string) {
+// refused checks err is an *errs.Error of code (and detail, when given).
+func refused(t *testing.T, what string, err error, code errs.Code, detail string) {
 	t.Helper()
-	var e *games.Error
+	var e *errs.Error
 	if !errors.As(err, &e) {
-		t.Errorf("%s: %v (%T), want a *games.Error of code %s", what, err, err, code)
+		t.Errorf("%s: %v (%T), want a *errs.Error of code %s", what, err, err, code)
 		return
 	}
 	if e.Code != code || detail != "" && string(e.Detail) != detail {
@@ -173,12 +174,12 @@ func TestCreate(t *testing.T) {
 	}
 	for _, bad := range []games.Credential{"", games.Credential(strings.Repeat("x", 129)), games.NewCredential()} {
 		_, err := e.svc.Create(e.ctx, bad, rules.New(rules.BanChess{}))
-		refused(t, "create without a credential the server issued", err, games.Unauthorized, "")
+		refused(t, "create without a credential the server issued", err, errs.Unauthorized, "")
 	}
 	err := e.svc.View(e.ctx, "nope", cred, func(*games.Record, games.Seats) { t.Error("viewed a game that is not there") })
-	refused(t, "view an unknown game", err, games.NotFound, "")
+	refused(t, "view an unknown game", err, errs.NotFound, "")
 	err = e.svc.Play(e.ctx, "nope", cred, games.Input{Text: "e4"}, nil)
-	refused(t, "play an unknown game", err, games.NotFound, "")
+	refused(t, "play an unknown game", err, errs.NotFound, "")
 }
 
 func TestCredential(t *testing.T) {
@@ -224,14 +225,14 @@ func TestPlayAuthorization(t *testing.T) {
 	for _, c := range []struct {
 		name string
 		cred games.Credential
-		want games.Code
+		want errs.Code
 	}{
-		{"no credential", "", games.Unauthorized},
+		{"no credential", "", errs.Unauthorized},
 		// A credential the server did not issue is answered as one that
 		// holds no seat here: the answer tells nothing of which exist.
-		{"an overlong credential", games.Credential(strings.Repeat("x", 200)), games.Forbidden},
-		{"an unknown credential", games.NewCredential(), games.Forbidden},
-		{"a credential known from another game", other, games.Forbidden},
+		{"an overlong credential", games.Credential(strings.Repeat("x", 200)), errs.Forbidden},
+		{"an unknown credential", games.NewCredential(), errs.Forbidden},
+		{"a credential known from another game", other, errs.Forbidden},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			err := e.svc.Play(e.ctx, id, c.cred, games.Input{Text: "e4"}, func(*games.Record, games.Seats) { t.Error("then ran") })
@@ -266,20 +267,20 @@ func TestSeats(t *testing.T) {
 	steps := []struct {
 		name string
 		do   func() error
-		want games.Code
+		want errs.Code
 	}{
-		{"white bans for black", func() error { return e.svc.Play(e.ctx, id, white, games.Input{Text: "e4"}, nil) }, games.Forbidden},
+		{"white bans for black", func() error { return e.svc.Play(e.ctx, id, white, games.Input{Text: "e4"}, nil) }, errs.Forbidden},
 		{"black bans", func() error { return e.svc.Play(e.ctx, id, black, games.Input{Text: "e4"}, nil) }, ""},
-		{"black moves for white", func() error { return e.svc.Play(e.ctx, id, black, games.Input{Text: "d4"}, nil) }, games.Forbidden},
+		{"black moves for white", func() error { return e.svc.Play(e.ctx, id, black, games.Input{Text: "d4"}, nil) }, errs.Forbidden},
 		{"white moves", func() error { return e.svc.Play(e.ctx, id, white, games.Input{Text: "d4"}, nil) }, ""},
-		{"white takes back", func() error { _, err := e.svc.Undo(e.ctx, id, white, nil); return err }, games.Forbidden},
-		{"black takes back", func() error { _, err := e.svc.Undo(e.ctx, id, black, nil); return err }, games.Forbidden},
-		{"white agrees a draw", func() error { return e.svc.Draw(e.ctx, id, white, nil) }, games.Forbidden},
-		{"white resigns for black", func() error { return e.svc.Resign(e.ctx, id, white, rules.Black, nil) }, games.Forbidden},
-		{"black resigns for white", func() error { return e.svc.Resign(e.ctx, id, black, rules.White, nil) }, games.Forbidden},
-		{"resign for no side", func() error { return e.svc.Resign(e.ctx, id, black, 0, nil) }, games.Invalid},
+		{"white takes back", func() error { _, err := e.svc.Undo(e.ctx, id, white, nil); return err }, errs.Forbidden},
+		{"black takes back", func() error { _, err := e.svc.Undo(e.ctx, id, black, nil); return err }, errs.Forbidden},
+		{"white agrees a draw", func() error { return e.svc.Draw(e.ctx, id, white, nil) }, errs.Forbidden},
+		{"white resigns for black", func() error { return e.svc.Resign(e.ctx, id, white, rules.Black, nil) }, errs.Forbidden},
+		{"black resigns for white", func() error { return e.svc.Resign(e.ctx, id, black, rules.White, nil) }, errs.Forbidden},
+		{"resign for no side", func() error { return e.svc.Resign(e.ctx, id, black, 0, nil) }, errs.Invalid},
 		{"black resigns", func() error { return e.svc.Resign(e.ctx, id, black, rules.Black, nil) }, ""},
-		{"white resigns after", func() error { return e.svc.Resign(e.ctx, id, white, rules.White, nil) }, games.GameOver},
+		{"white resigns after", func() error { return e.svc.Resign(e.ctx, id, white, rules.White, nil) }, errs.GameOver},
 	}
 	for _, s := range steps {
 		_, before := e.record(id)
@@ -297,7 +298,7 @@ func TestSeats(t *testing.T) {
 	}
 	// The message says which seat is held.
 	err := e.svc.Draw(e.ctx, id, white, nil)
-	if msg := games.ErrorOf(err).Msg; !strings.Contains(msg, "White's seat") {
+	if msg := errs.Of(err).Msg; !strings.Contains(msg, "White's seat") {
 		t.Errorf("white's draw refused as %q", msg)
 	}
 }
@@ -309,7 +310,7 @@ func TestPlayInputs(t *testing.T) {
 		before []string // BCN played first
 		in     func(t *testing.T) games.Input
 		want   string // the action played
-		code   games.Code
+		code   errs.Code
 		detail string
 	}{
 		{name: "SAN at a ban bans the move", in: text("Nf3"), want: "b:g1f3"},
@@ -322,17 +323,17 @@ func TestPlayInputs(t *testing.T) {
 		{name: "SAN move", before: []string{"b:e2e4"}, in: text("d4"), want: "m:d2d4"},
 		{name: "SAN knight move", before: []string{"b:e2e4"}, in: text("Nf3+"), want: "m:g1f3"},
 		{name: "a board's move", before: []string{"b:e2e4"}, in: board("g1", "f3", 0), want: "m:g1f3"},
-		{name: "the banned move in SAN", before: []string{"b:e2e4"}, in: text("e4"), code: games.Banned},
-		{name: "the banned move in squares", before: []string{"b:e2e4"}, in: text("e2e4"), code: games.Banned},
-		{name: "the banned move from a board", before: []string{"b:e2e4"}, in: board("e2", "e4", 0), code: games.Banned},
-		{name: "not an action", in: text("hello"), code: games.Invalid, detail: "not_bcn"},
-		{name: "nothing typed", in: text("   "), code: games.Invalid, detail: "not_bcn"},
-		{name: "overlong input", in: text(strings.Repeat("e4", 100)), code: games.Invalid, detail: "not_bcn"},
-		{name: "a move at a ban", in: text("m:e2e4"), code: games.Illegal},
-		{name: "an illegal SAN move", before: []string{"b:e2e4"}, in: text("Qh5"), code: games.Illegal},
-		{name: "an illegal board move", before: []string{"b:e2e4"}, in: board("e2", "e5", 0), code: games.Illegal},
-		{name: "an illegal ban", in: text("e2e5"), code: games.Illegal},
-		{name: "an empty board input", in: func(*testing.T) games.Input { return games.Input{} }, code: games.Illegal},
+		{name: "the banned move in SAN", before: []string{"b:e2e4"}, in: text("e4"), code: errs.Banned},
+		{name: "the banned move in squares", before: []string{"b:e2e4"}, in: text("e2e4"), code: errs.Banned},
+		{name: "the banned move from a board", before: []string{"b:e2e4"}, in: board("e2", "e4", 0), code: errs.Banned},
+		{name: "not an action", in: text("hello"), code: errs.Invalid, detail: "not_bcn"},
+		{name: "nothing typed", in: text("   "), code: errs.Invalid, detail: "not_bcn"},
+		{name: "overlong input", in: text(strings.Repeat("e4", 100)), code: errs.Invalid, detail: "not_bcn"},
+		{name: "a move at a ban", in: text("m:e2e4"), code: errs.Illegal},
+		{name: "an illegal SAN move", before: []string{"b:e2e4"}, in: text("Qh5"), code: errs.Illegal},
+		{name: "an illegal board move", before: []string{"b:e2e4"}, in: board("e2", "e5", 0), code: errs.Illegal},
+		{name: "an illegal ban", in: text("e2e5"), code: errs.Illegal},
+		{name: "an empty board input", in: func(*testing.T) games.Input { return games.Input{} }, code: errs.Illegal},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			e := newEnv(t)
@@ -381,7 +382,7 @@ func TestTypedTextKept(t *testing.T) {
 	e.play(id, cred, "e4")
 	for _, typed := range []string{"bxc3", "e4", "e2e4"} {
 		err := e.svc.Play(e.ctx, id, cred, games.Input{Text: typed}, nil)
-		msg := games.ErrorOf(err).Msg
+		msg := errs.Of(err).Msg
 		if err == nil || !strings.HasPrefix(msg, typed) || !strings.HasSuffix(msg, ".") {
 			t.Errorf("%s refused as %q (%v)", typed, msg, err)
 		}
@@ -400,8 +401,8 @@ func TestStalePly(t *testing.T) {
 	rec, before := e.record(id)
 	for _, ply := range []int{1, 3, 99, -1} {
 		err := e.svc.Play(e.ctx, id, cred, games.Input{Text: "d4", Ply: ply}, nil)
-		refused(t, "a stale ply", err, games.Conflict, "")
-		if msg := games.ErrorOf(err).Msg; !strings.Contains(msg, "ply 2") {
+		refused(t, "a stale ply", err, errs.Conflict, "")
+		if msg := errs.Of(err).Msg; !strings.Contains(msg, "ply 2") {
 			t.Errorf("the refusal does not say the ply: %q", msg)
 		}
 		if after, st := e.record(id); st != before || !after.Updated.Equal(rec.Updated) {
@@ -410,7 +411,7 @@ func TestStalePly(t *testing.T) {
 	}
 	// The seat is checked before the ply: a stranger learns no more.
 	err := e.svc.Play(e.ctx, id, e.cred(), games.Input{Text: "d4", Ply: 1}, nil)
-	refused(t, "a stranger's stale ply", err, games.Forbidden, "")
+	refused(t, "a stranger's stale ply", err, errs.Forbidden, "")
 	if err := e.svc.Play(e.ctx, id, cred, games.Input{Text: "d4", Ply: 2}, nil); err != nil {
 		t.Error(err)
 	}
@@ -436,7 +437,7 @@ func TestPromotionNeeded(t *testing.T) {
 		if !games.IsPromotionNeeded(err) {
 			t.Errorf("%+v: %v, want the piece asked for", in, err)
 		}
-		refused(t, "no promotion piece", err, games.Invalid, "promotion_needed")
+		refused(t, "no promotion piece", err, errs.Invalid, "promotion_needed")
 		if _, after := e.record(id); after != before {
 			t.Errorf("%+v changed the game", in)
 		}
@@ -484,7 +485,7 @@ func TestUndo(t *testing.T) {
 	}
 	rec, before := e.record(id)
 	_, err = e.svc.Undo(e.ctx, id, cred, nil)
-	refused(t, "undo at the start", err, games.Conflict, "nothing_to_undo")
+	refused(t, "undo at the start", err, errs.Conflict, "nothing_to_undo")
 	if after, st := e.record(id); st != before || !after.Updated.Equal(rec.Updated) {
 		t.Error("undoing nothing changed the game")
 	}
@@ -508,7 +509,7 @@ func TestDrawAndGameOver(t *testing.T) {
 		"resign": func() error { return e.svc.Resign(e.ctx, id, cred, rules.White, nil) },
 		"draw":   func() error { return e.svc.Draw(e.ctx, id, cred, nil) },
 	} {
-		refused(t, name, do(), games.GameOver, "")
+		refused(t, name, do(), errs.GameOver, "")
 	}
 	if _, after := e.record(id); after != before {
 		t.Error("the ended game changed")
@@ -520,7 +521,7 @@ func TestDrawAndGameOver(t *testing.T) {
 	}
 	id = e.createGame(cred, g)
 	e.play(id, cred, "Qh4#")
-	refused(t, "after mate", e.svc.Play(e.ctx, id, cred, games.Input{Text: "a3"}, nil), games.GameOver, "")
+	refused(t, "after mate", e.svc.Play(e.ctx, id, cred, games.Input{Text: "a3"}, nil), errs.GameOver, "")
 }
 
 // TestHide removes a game from its holder's list only: it can still be
@@ -547,11 +548,11 @@ func TestHide(t *testing.T) {
 		name string
 		id   string
 		cred games.Credential
-		want games.Code
+		want errs.Code
 	}{
-		{"a stranger", kept, bob, games.Forbidden},
-		{"nobody", kept, "", games.Forbidden},
-		{"an unknown game", "nope", ann, games.NotFound},
+		{"a stranger", kept, bob, errs.Forbidden},
+		{"nobody", kept, "", errs.Forbidden},
+		{"an unknown game", "nope", ann, errs.NotFound},
 	} {
 		refused(t, c.name, e.svc.Hide(e.ctx, c.id, c.cred), c.want, "")
 	}
@@ -581,14 +582,14 @@ func TestClaim(t *testing.T) {
 	legacy := e.insert(rules.New(rules.BanChess{}), "", "")
 	held := e.create(bob)
 
-	refused(t, "play before the claim", e.svc.Play(e.ctx, legacy, ann, games.Input{Text: "e4"}, nil), games.Forbidden, "")
-	refused(t, "play before the claim, known", e.svc.Play(e.ctx, legacy, bob, games.Input{Text: "e4"}, nil), games.Forbidden, "")
+	refused(t, "play before the claim", e.svc.Play(e.ctx, legacy, ann, games.Input{Text: "e4"}, nil), errs.Forbidden, "")
+	refused(t, "play before the claim, known", e.svc.Play(e.ctx, legacy, bob, games.Input{Text: "e4"}, nil), errs.Forbidden, "")
 	for _, c := range []struct {
 		name string
 		id   string
 		cred games.Credential
 		want bool
-		code games.Code
+		code errs.Code
 	}{
 		{"nobody claims", legacy, "", false, ""},
 		{"ann claims", legacy, ann, true, ""},
@@ -596,7 +597,7 @@ func TestClaim(t *testing.T) {
 		{"bob claims after ann", legacy, bob, false, ""},
 		{"ann claims bob's game", held, ann, false, ""},
 		{"bob claims his own game", held, bob, true, ""},
-		{"a claim of no game", "nope", ann, false, games.NotFound},
+		{"a claim of no game", "nope", ann, false, errs.NotFound},
 	} {
 		got, err := e.svc.Claim(e.ctx, c.id, c.cred)
 		if got != c.want || codeOf(err) != c.code {
@@ -612,7 +613,7 @@ func TestClaim(t *testing.T) {
 	}
 	listIs(t, e, ann, 10, legacy)
 	e.play(legacy, ann, "e4")
-	refused(t, "bob plays ann's game", e.svc.Play(e.ctx, legacy, bob, games.Input{Text: "d4"}, nil), games.Forbidden, "")
+	refused(t, "bob plays ann's game", e.svc.Play(e.ctx, legacy, bob, games.Input{Text: "d4"}, nil), errs.Forbidden, "")
 }
 
 // TestGames lists a credential's games, the most recently played first.
@@ -702,8 +703,8 @@ func TestInternal(t *testing.T) {
 		"identify": games.New(brokenCredentials{m, cause}).Play(ctx, rec.ID, cred, games.Input{Text: "e4"}, nil),
 		"hide":     svc.Hide(ctx, rec.ID, cred),
 	} {
-		var e *games.Error
-		if !errors.As(err, &e) || e.Code != games.Internal {
+		var e *errs.Error
+		if !errors.As(err, &e) || e.Code != errs.Internal {
 			t.Errorf("%s: %v, want Internal", name, err)
 			continue
 		}
@@ -719,7 +720,7 @@ func TestInternal(t *testing.T) {
 	cancelled, cancel := context.WithCancel(ctx)
 	cancel()
 	err = games.New(m).Play(cancelled, rec.ID, cred, games.Input{Text: "e4"}, nil)
-	refused(t, "cancelled", err, games.Unavailable, "cancelled")
+	refused(t, "cancelled", err, errs.Unavailable, "cancelled")
 	if !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: %v", err)
 	}

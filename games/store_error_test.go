@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/rules"
 	"github.com/banchess/banchess/store"
@@ -46,8 +47,8 @@ func TestStoreFailureIsInternal(t *testing.T) {
 		"hide":   svc.Hide(ctx, id, cred),
 		"claim":  claimErr,
 	} {
-		e := games.ErrorOf(err)
-		if e == nil || e.Code != games.Internal || e.Detail != "" || strings.Contains(e.Msg, id) || strings.Contains(e.Msg, "restore") {
+		e := errs.Of(err)
+		if e == nil || e.Code != errs.Internal || e.Detail != "" || strings.Contains(e.Msg, id) || strings.Contains(e.Msg, "restore") {
 			t.Errorf("%s: %#v, want Internal with a message that tells nothing of the store", name, e)
 		}
 	}

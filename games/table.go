@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/rating"
 	"github.com/banchess/banchess/rules"
 )
@@ -67,14 +68,14 @@ func endIfDue(rec *Record, now time.Time) error {
 			return nil
 		}
 		c.run(0, now)
-		return Errorf(GameOver, "Time ran out, so the game is over and nothing was played.")
+		return errs.Errorf(errs.GameOver, "Time ran out, so the game is over and nothing was played.")
 	}
 	actor := g.Turn().Actor
 	if g.Abort() != nil {
 		return nil
 	}
 	c.FirstBy = time.Time{}
-	return Errorf(GameOver, "%s did not make a first %s in time, so the game was aborted and nothing was played.", actor.Name(), g.Turn().Phase)
+	return errs.Errorf(errs.GameOver, "%s did not make a first %s in time, so the game was aborted and nothing was played.", actor.Name(), g.Turn().Phase)
 }
 
 // flagTimer says when a game's clock would next end it, if ever: its
@@ -255,7 +256,7 @@ func (s *Service) CreateInvite(ctx context.Context, cred Credential, g *rules.Ga
 	}
 	rec.seat(side, s.entrant(ctx, holder, rec))
 	if err := s.store.Create(ctx, rec); err != nil {
-		return "", "", 0, ErrorOf(err)
+		return "", "", 0, errs.Of(err)
 	}
 	return rec.ID, rec.InviteCode, side, nil
 }
@@ -280,7 +281,7 @@ func (s *Service) Join(ctx context.Context, id string, cred Credential, code str
 			return err
 		}
 		if holder == "" {
-			return Errorf(Unauthorized, "Joining a game needs a player to hold the seat.")
+			return errs.Errorf(errs.Unauthorized, "Joining a game needs a player to hold the seat.")
 		}
 		if rec.White == "" {
 			rec.White, seats.White = holder, true
@@ -311,7 +312,7 @@ func ParseOffer(s string) (Offer, error) {
 	case OfferTakeback, OfferDraw, OfferRematch:
 		return o, nil
 	}
-	return "", (&Error{Code: Invalid, Msg: Sentence("\"" + rules.Clip(s) + "\" is not an offer: use takeback, draw or rematch")}).withDetail(BadOffer)
+	return "", (&errs.Error{Code: errs.Invalid, Msg: errs.Sentence("\"" + rules.Clip(s) + "\" is not an offer: use takeback, draw or rematch")}).WithDetail(errs.BadOffer)
 }
 
 func (o Offer) pending(offers *Offers) *rules.Color {
@@ -395,7 +396,7 @@ func (s *Service) accept(ctx context.Context, rec *Record, offer Offer) error {
 		// The ratings as they stand after this game.
 		re.WhitePlayer, re.BlackPlayer = s.entrant(ctx, re.White, re), s.entrant(ctx, re.Black, re)
 		if err := s.store.Create(ctx, re); err != nil {
-			return Internalf(err, "creating the rematch")
+			return errs.Internalf(err, "creating the rematch")
 		}
 		rec.Rematch = re.ID
 	}
@@ -436,7 +437,7 @@ func (s *Service) Watch(ctx context.Context, id string, cred Credential) (*Watch
 	})
 	if err != nil {
 		w.Close()
-		return nil, storeError(err)
+		return nil, errs.FromStore(err)
 	}
 	w.Seat(seats, rev)
 	if arrived { // a player its clock waits for has come (see Clock.Awaiting)

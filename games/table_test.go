@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/rules"
 	"github.com/banchess/banchess/store"
@@ -114,7 +115,7 @@ func code(err error) string {
 	if err == nil {
 		return ""
 	}
-	e := games.ErrorOf(err)
+	e := errs.Of(err)
 	if e.Detail != "" {
 		return string(e.Detail)
 	}
@@ -519,8 +520,8 @@ func TestParseTimeControl(t *testing.T) {
 		if got != tt.want || ok != tt.ok || (err != nil) != tt.err {
 			t.Errorf("ParseTimeControl(%q) = %v, %v, %v", tt.in, got, ok, err)
 		}
-		if err != nil && games.ErrorOf(err).Detail != "bad_clock" {
-			t.Errorf("ParseTimeControl(%q): detail %q, want bad_clock", tt.in, games.ErrorOf(err).Detail)
+		if err != nil && errs.Of(err).Detail != "bad_clock" {
+			t.Errorf("ParseTimeControl(%q): detail %q, want bad_clock", tt.in, errs.Of(err).Detail)
 		}
 	}
 }

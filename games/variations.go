@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 
+	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/rules"
 )
 
@@ -47,14 +48,14 @@ func (s *Service) PlayVariation(ctx context.Context, id string, cred Credential,
 		length, _ := lineLength(g, at.Line)
 		if at.N == length && len(at.Line) > 0 {
 			if err := g.ExtendVariation(at.Line, []rules.Action{a}, s.variationLimits()); err != nil {
-				return ErrorOf(err)
+				return errs.Of(err)
 			}
 			to = Spot{Line: at.Line, N: at.N + 1}
 			return nil
 		}
 		p, err := g.AddVariation(at.Line, at.N, []rules.Action{a}, s.variationLimits())
 		if err != nil {
-			return ErrorOf(err)
+			return errs.Of(err)
 		}
 		to = Spot{Line: p, N: 1}
 		return nil
@@ -74,10 +75,10 @@ func FindOnLine(g *rules.Game, at Spot, text string) (a rules.Action, next Spot,
 		return a, Spot{}, false, err
 	}
 	if at.N < 0 || at.N > length {
-		return a, Spot{}, false, Errorf(Invalid, "This line has %d plies: there is no position after %d of them.", length, at.N).withDetail(NoVariation)
+		return a, Spot{}, false, errs.Errorf(errs.Invalid, "This line has %d plies: there is no position after %d of them.", length, at.N).WithDetail(errs.NoVariation)
 	}
 	if len(at.Line) == 0 && at.N == length && !g.Outcome().Over() {
-		return a, Spot{}, false, Errorf(Conflict, "This is where the game stands: a ply here is played on the game's own page, not on the analysis board.")
+		return a, Spot{}, false, errs.Errorf(errs.Conflict, "This is where the game stands: a ply here is played on the game's own page, not on the analysis board.")
 	}
 	if a, err = parseAt(g, at, text); err != nil {
 		return a, Spot{}, false, err
@@ -99,14 +100,14 @@ func FindOnLine(g *rules.Game, at Spot, text string) (a rules.Action, next Spot,
 func parseAt(g *rules.Game, at Spot, text string) (rules.Action, error) {
 	f, err := g.GameAt(at.Line, at.N)
 	if err != nil {
-		return rules.Action{}, ErrorOf(err)
+		return rules.Action{}, errs.Of(err)
 	}
 	a, err := f.ParseInput(text)
 	if err == nil {
 		err = f.Play(a) // squares are only read: check them (f is a copy)
 	}
 	if err != nil {
-		return rules.Action{}, ErrorOf(err)
+		return rules.Action{}, errs.Of(err)
 	}
 	return a, nil
 }
@@ -123,10 +124,10 @@ func (s *Service) PromoteVariation(ctx context.Context, id string, cred Credenti
 			return err
 		}
 		if len(line) == 1 && rec.Mode != HotSeat {
-			return Errorf(Forbidden, "This game's moves stay as they were played: a variation of its main line cannot take their place.")
+			return errs.Errorf(errs.Forbidden, "This game's moves stay as they were played: a variation of its main line cannot take their place.")
 		}
 		if err := rec.Game.PromoteVariation(line, s.variationLimits()); err != nil {
-			return ErrorOf(err)
+			return errs.Of(err)
 		}
 		to = slices.Clone(line[:len(line)-1]) // the variation's plies are its parent's now
 		return nil
@@ -142,7 +143,7 @@ func (s *Service) DeleteVariation(ctx context.Context, id string, cred Credentia
 			return err
 		}
 		if err := rec.Game.DeleteVariation(line); err != nil {
-			return ErrorOf(err)
+			return errs.Of(err)
 		}
 		return nil
 	})
@@ -191,12 +192,12 @@ func VariationAt(g *rules.Game, p rules.Path) (*rules.Variation, error) {
 			vs = v.Variations(b.After)
 		}
 		if b.Index < 0 || b.Index >= len(vs) {
-			return nil, Errorf(Invalid, "There is no such variation in this game.").withDetail(NoVariation)
+			return nil, errs.Errorf(errs.Invalid, "There is no such variation in this game.").WithDetail(errs.NoVariation)
 		}
 		v = vs[b.Index]
 	}
 	if v == nil {
-		return nil, Errorf(Invalid, "The main line is no variation.").withDetail(NoVariation)
+		return nil, errs.Errorf(errs.Invalid, "The main line is no variation.").WithDetail(errs.NoVariation)
 	}
 	return v, nil
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/rules"
 )
@@ -62,18 +63,18 @@ func TestPlayVariation(t *testing.T) {
 		cred games.Credential
 		at   games.Spot
 		text string
-		code games.Code
+		code errs.Code
 	}{
-		{"the end of the main line", cred, games.Spot{N: 4}, "b:e2e4", games.Conflict},
-		{"an illegal action", cred, games.Spot{N: 1}, "e2e4", games.Banned},
-		{"not an action", cred, games.Spot{N: 1}, "zz", games.Invalid},
-		{"no such variation", cred, games.Spot{Line: rules.Path{{After: 2, Index: 0}}, N: 1}, "c4", games.Invalid},
-		{"past the line's end", cred, games.Spot{Line: c4, N: 9}, "c4", games.Invalid},
-		{"a spectator", e.cred(), games.Spot{N: 1}, "c4", games.Forbidden},
-		{"no credential", "", games.Spot{N: 1}, "c4", games.Unauthorized},
+		{"the end of the main line", cred, games.Spot{N: 4}, "b:e2e4", errs.Conflict},
+		{"an illegal action", cred, games.Spot{N: 1}, "e2e4", errs.Banned},
+		{"not an action", cred, games.Spot{N: 1}, "zz", errs.Invalid},
+		{"no such variation", cred, games.Spot{Line: rules.Path{{After: 2, Index: 0}}, N: 1}, "c4", errs.Invalid},
+		{"past the line's end", cred, games.Spot{Line: c4, N: 9}, "c4", errs.Invalid},
+		{"a spectator", e.cred(), games.Spot{N: 1}, "c4", errs.Forbidden},
+		{"no credential", "", games.Spot{N: 1}, "c4", errs.Unauthorized},
 	} {
 		_, err := e.svc.PlayVariation(e.ctx, id, bad.cred, bad.at, bad.text)
-		if got := games.ErrorOf(err); got == nil || got.Code != bad.code {
+		if got := errs.Of(err); got == nil || got.Code != bad.code {
 			t.Errorf("%s: %v, want %s", bad.name, err, bad.code)
 		}
 	}
@@ -149,7 +150,7 @@ func TestVariationsOfAnInviteGame(t *testing.T) {
 	}
 	e.play(id, black, "b:e2e4")
 	e.play(id, white, "d4")
-	if _, err := e.svc.PlayVariation(e.ctx, id, white, games.Spot{N: 1}, "c4"); games.ErrorOf(err).Detail != games.AnalysisLocked {
+	if _, err := e.svc.PlayVariation(e.ctx, id, white, games.Spot{N: 1}, "c4"); errs.Of(err).Detail != errs.AnalysisLocked {
 		t.Fatalf("during the game: %v", err)
 	}
 	if err := e.svc.Resign(e.ctx, id, black, rules.Black, nil); err != nil {
@@ -159,7 +160,7 @@ func TestVariationsOfAnInviteGame(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = e.svc.PromoteVariation(e.ctx, id, white, rules.Path{{After: 1, Index: 0}})
-	if games.ErrorOf(err).Code != games.Forbidden {
+	if errs.Of(err).Code != errs.Forbidden {
 		t.Errorf("promoted a played game's variation: %v", err)
 	}
 	if pgn := pgnOf(e, id); !strings.HasPrefix(pgn, "1. {banning: e2e4} d4 (1. c4) 1-0") {

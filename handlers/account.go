@@ -6,6 +6,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/views"
 )
@@ -52,7 +53,7 @@ func (p *pages) register(c echo.Context) error {
 		_, _, err = p.s.games.Register(c.Request().Context(), cred, games.Cookie, name, f.Get("password"))
 	}
 	if err != nil {
-		return shown(err, func(status int, e *games.Error) error {
+		return shown(err, func(status int, e *errs.Error) error {
 			return render(c, status, views.AccountPage(views.Account{Asset: p.s.asset, Error: e.Msg, NameValue: name}))
 		})
 	}
@@ -86,7 +87,7 @@ func (p *pages) login(c echo.Context) error {
 	}
 	cred, pl, err := p.s.games.Login(c.Request().Context(), name, f.Get("password"), clientKey(c.RealIP()), games.Cookie)
 	if err != nil {
-		return shown(err, func(status int, e *games.Error) error {
+		return shown(err, func(status int, e *errs.Error) error {
 			return render(c, status, views.LoginPage(views.Login{Asset: p.s.asset, Error: e.Msg, NameValue: name}))
 		})
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/banchess/banchess/engine"
+	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/games"
 )
 
@@ -45,13 +46,13 @@ func analysisRequest(c echo.Context) (games.AnalysisRequest, error) {
 	var ms int
 	for _, f := range []struct {
 		name, what string
-		detail     games.Detail
+		detail     errs.Detail
 		dst        *int
-	}{{"level", "a whole number", games.BadLevel, &req.Level}, {"depth", "a whole number", games.BadDepth, &req.Depth}, {"ms", "a whole number of milliseconds", games.BadBudget, &ms}} {
+	}{{"level", "a whole number", errs.BadLevel, &req.Level}, {"depth", "a whole number", errs.BadDepth, &req.Depth}, {"ms", "a whole number of milliseconds", errs.BadBudget, &ms}} {
 		if v := c.QueryParam(f.name); v != "" {
 			n, err := strconv.Atoi(v)
 			if err != nil || n < 1 {
-				return req, &games.Error{Code: games.Invalid, Detail: f.detail, Msg: fmt.Sprintf("%s must be %s from 1, not %q.", f.name, f.what, trimText(v))}
+				return req, &errs.Error{Code: errs.Invalid, Detail: f.detail, Msg: fmt.Sprintf("%s must be %s from 1, not %q.", f.name, f.what, trimText(v))}
 			}
 			*f.dst = n
 		}
@@ -68,7 +69,7 @@ func (a *api) analysis(c echo.Context) error {
 	}
 	fen := c.QueryParam("fen")
 	if fen == "" {
-		return &games.Error{Code: games.Invalid, Detail: games.BadFEN, Msg: "Give the position as fen=<extended FEN>."}
+		return &errs.Error{Code: errs.Invalid, Detail: errs.BadFEN, Msg: "Give the position as fen=<extended FEN>."}
 	}
 	res, err := a.s.games.AnalysePosition(c.Request().Context(), fen, c.QueryParam("variant"), req)
 	if err != nil {

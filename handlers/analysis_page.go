@@ -13,6 +13,7 @@ import (
 
 	"github.com/banchess/banchess/editor"
 	"github.com/banchess/banchess/engine"
+	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/rules"
 	"github.com/banchess/banchess/views"
@@ -46,12 +47,12 @@ func (p *pages) analysisPage(c echo.Context) error {
 	if err == nil || !panel || errors.As(err, &pe) {
 		return err
 	}
-	return shown(err, func(status int, e *games.Error) error {
+	return shown(err, func(status int, e *errs.Error) error {
 		msg := e.Msg
 		switch e.Code {
-		case games.Internal:
+		case errs.Internal:
 			msg = "The analysis failed on the server."
-		case games.NotFound:
+		case errs.NotFound:
 			msg = "There is no game at this address."
 		}
 		return render(c, status, views.AnalysisPanel(views.Analysis{Message: msg}))
@@ -63,7 +64,7 @@ func (p *pages) analysisPage(c echo.Context) error {
 // viewer's own moves from there (see readSpot), and the board's list of
 // lines and its forms. refused, when not nil, is a refusal of the board's
 // form, shown in its list at its status.
-func (p *pages) analyseGame(c echo.Context, id string, panel bool, refused *games.Error) error {
+func (p *pages) analyseGame(c echo.Context, id string, panel bool, refused *errs.Error) error {
 	o, err := p.options(c)
 	if err != nil {
 		return err
@@ -146,7 +147,7 @@ func (p *pages) analyseGame(c echo.Context, id string, panel bool, refused *game
 // why the position has none (it is over), at err's status.
 func answerAnalysis(err error, show func(status int) error) error {
 	if err != nil {
-		return shown(err, func(status int, _ *games.Error) error { return show(status) })
+		return shown(err, func(status int, _ *errs.Error) error { return show(status) })
 	}
 	return show(http.StatusOK)
 }
@@ -208,7 +209,7 @@ func (p *pages) positionAnalysis(c echo.Context) error {
 	if q.Get("fen") == "" && q.Has("board") {
 		s, err := editor.FromQuery(q, p.s.games.Variants())
 		if err != nil {
-			return titled(refused, invalidf("%s", games.Sentence("The position cannot be read: "+err.Error())))
+			return titled(refused, invalidf("%s", errs.Sentence("The position cannot be read: "+err.Error())))
 		}
 		return c.Redirect(http.StatusSeeOther, views.AnalysisURL(s.FEN(), s.Variant.ID()))
 	}
@@ -236,17 +237,17 @@ func (p *pages) positionAnalysis(c echo.Context) error {
 // analysis with a message, returned with err; any other refusal is
 // returned alone.
 func describeAnalysis(fen string, variant rules.Variant, res engine.Result, err error) (views.Analysis, error) {
-	if err != nil && games.ErrorOf(err).Code != games.GameOver {
+	if err != nil && errs.Of(err).Code != errs.GameOver {
 		return views.Analysis{}, err
 	}
 	g, ferr := rules.FromFEN(fen, variant)
 	if ferr != nil {
-		return views.Analysis{}, games.Internalf(ferr, "reading the position %q", fen)
+		return views.Analysis{}, errs.Internalf(ferr, "reading the position %q", fen)
 	}
 	pos := g.Position()
 	a := views.Analysis{FEN: fen}
 	if err != nil {
-		a.Message, a.Board = games.ErrorOf(err).Msg, views.NewAnalysisBoard(&pos, rules.Action{})
+		a.Message, a.Board = errs.Of(err).Msg, views.NewAnalysisBoard(&pos, rules.Action{})
 		return a, err
 	}
 	actor := g.Turn().Actor

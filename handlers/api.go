@@ -10,6 +10,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/rules"
 )
@@ -78,7 +79,7 @@ func (s *Server) apiRoutes(g *echo.Group) {
 			return apiNotFound()
 		}
 		c.Response().Header().Set("Allow", strings.Join(allow, ", "))
-		return &games.Error{Code: methodNotAllowed, Msg: fmt.Sprintf("This address takes %s, not %s.", strings.Join(allow, " or "), trimText(c.Request().Method))}
+		return &errs.Error{Code: methodNotAllowed, Msg: fmt.Sprintf("This address takes %s, not %s.", strings.Join(allow, " or "), trimText(c.Request().Method))}
 	}
 	g.RouteNotFound("", notFound)
 	g.RouteNotFound("/*", notFound)
@@ -86,7 +87,7 @@ func (s *Server) apiRoutes(g *echo.Group) {
 
 // apiNotFound refuses a path under /api that names nothing.
 func apiNotFound() error {
-	return &games.Error{Code: games.NotFound, Msg: "There is nothing at this address: see the API's paths in the README."}
+	return &errs.Error{Code: errs.NotFound, Msg: "There is nothing at this address: see the API's paths in the README."}
 }
 
 // pathMatches reports whether path fits the route pattern, where a :name
@@ -165,7 +166,7 @@ func (a *api) action(c echo.Context) error {
 		return err
 	}
 	if strings.TrimSpace(req.Action.val) == "" {
-		return &games.Error{Code: games.Invalid, Detail: games.NotBCN, Msg: `The body names no action: send {"action":"b:e2e4"} (a ban) or {"action":"m:e2e4"} (a move).`}
+		return &errs.Error{Code: errs.Invalid, Detail: errs.NotBCN, Msg: `The body names no action: send {"action":"b:e2e4"} (a ban) or {"action":"m:e2e4"} (a move).`}
 	}
 	in := games.Input{Text: req.Action.val}
 	if req.Ply.ok {
@@ -199,9 +200,9 @@ func (a *api) resign(c echo.Context) error {
 	side, ok := colorField(req.Color.val, false)
 	switch {
 	case !req.Color.ok:
-		return &games.Error{Code: games.Invalid, Detail: games.BadColor, Msg: `Say who resigns: {"color":"white"} or {"color":"black"}.`}
+		return &errs.Error{Code: errs.Invalid, Detail: errs.BadColor, Msg: `Say who resigns: {"color":"white"} or {"color":"black"}.`}
 	case !ok:
-		return &games.Error{Code: games.Invalid, Detail: games.BadColor, Msg: fmt.Sprintf(`%q is not a side: use "white" or "black".`, trimText(req.Color.val))}
+		return &errs.Error{Code: errs.Invalid, Detail: errs.BadColor, Msg: fmt.Sprintf(`%q is not a side: use "white" or "black".`, trimText(req.Color.val))}
 	}
 	return a.write(c, func(ctx context.Context, id string, cred games.Credential, then games.ViewFunc) error {
 		return a.s.games.Resign(ctx, id, cred, side, then)
@@ -251,7 +252,7 @@ func (a *api) write(c echo.Context, change func(ctx context.Context, id string, 
 	err = change(c.Request().Context(), id, bearer(c), func(rec *games.Record, _ games.Seats) {
 		obj = recordSubset(rec, a.s.now(), want, tags...)
 	})
-	if e := games.ErrorOf(err); err != nil && e.Code == games.Conflict && e.Detail == "" {
+	if e := errs.Of(err); err != nil && e.Code == errs.Conflict && e.Detail == "" {
 		// Out of date (another ply came first): here is the game as it
 		// stands, as the message says.
 		if a.s.games.View(c.Request().Context(), id, bearer(c), func(rec *games.Record, _ games.Seats) {

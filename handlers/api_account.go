@@ -7,6 +7,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/games"
 )
 
@@ -91,9 +92,9 @@ func (a *api) account(c echo.Context) error {
 	case err != nil:
 		return err
 	case p.ID == "" && cred == "":
-		return &games.Error{Code: games.Unauthorized, Msg: "Say who is asking: send your token as Authorization: Bearer <token>."}
+		return &errs.Error{Code: errs.Unauthorized, Msg: "Say who is asking: send your token as Authorization: Bearer <token>."}
 	case p.ID == "":
-		return &games.Error{Code: games.Unauthorized, Msg: "This token was not issued by this server, or was signed out."}
+		return &errs.Error{Code: errs.Unauthorized, Msg: "This token was not issued by this server, or was signed out."}
 	}
 	obj, err := a.playerObject(ctx, p)
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/rules"
 )
@@ -36,7 +37,7 @@ func (a *api) create(c echo.Context) error {
 	var g *rules.Game
 	switch {
 	case req.FEN.ok && req.PGN.ok:
-		return &games.Error{Code: games.Invalid, Detail: fenAndPGN, Msg: "Give a FEN or a PGN, not both."}
+		return &errs.Error{Code: errs.Invalid, Detail: fenAndPGN, Msg: "Give a FEN or a PGN, not both."}
 	case req.FEN.ok:
 		g, err = a.s.games.FromFEN(req.FEN.val, req.Variant.val)
 	case req.PGN.ok:
@@ -93,7 +94,7 @@ type gameMode struct {
 // against the computer, which needs no "mode").
 func (req *createRequest) mode() (gameMode, error) {
 	only := func(format string, args ...any) (gameMode, error) {
-		return gameMode{}, &games.Error{Code: games.Invalid, Detail: badMode, Msg: fmt.Sprintf(format, args...)}
+		return gameMode{}, &errs.Error{Code: errs.Invalid, Detail: badMode, Msg: fmt.Sprintf(format, args...)}
 	}
 	if req.Bot.ok {
 		bot, err := req.Bot.val.settings()
@@ -116,7 +117,7 @@ func (req *createRequest) mode() (gameMode, error) {
 	}
 	switch req.Mode.val {
 	case "bot":
-		return gameMode{}, &games.Error{Code: games.Invalid, Detail: badBot, Msg: `A game against the computer needs "bot":{"color":"white"|"black","level":1..8}.`}
+		return gameMode{}, &errs.Error{Code: errs.Invalid, Detail: badBot, Msg: `A game against the computer needs "bot":{"color":"white"|"black","level":1..8}.`}
 	case "", "hotseat":
 		switch {
 		case req.Color.ok:
@@ -132,7 +133,7 @@ func (req *createRequest) mode() (gameMode, error) {
 	var settings games.InviteSettings
 	var ok bool
 	if settings.Color, ok = colorField(req.Color.val, true); !ok {
-		return gameMode{}, &games.Error{Code: games.Invalid, Detail: games.BadColor,
+		return gameMode{}, &errs.Error{Code: errs.Invalid, Detail: errs.BadColor,
 			Msg: fmt.Sprintf(`%q is not a colour to play: use "white", "black" or "random".`, trimText(req.Color.val))}
 	}
 	tc, ok, err := games.ParseTimeControl(req.Clock.val)
@@ -149,7 +150,7 @@ func (req *createRequest) mode() (gameMode, error) {
 func (b botRequest) settings() (*games.BotSettings, error) {
 	side, ok := colorField(string(b.Color.val), false)
 	if !ok {
-		return nil, &games.Error{Code: games.Invalid, Detail: badBot,
+		return nil, &errs.Error{Code: errs.Invalid, Detail: badBot,
 			Msg: fmt.Sprintf("%q is not the computer's colour: use white or black.", trimText(string(b.Color.val)))}
 	}
 	n, err := parseBotLevel(string(b.Level.val))

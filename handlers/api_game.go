@@ -9,6 +9,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/rules"
 )
@@ -245,7 +246,7 @@ func fieldsOf(c echo.Context) (fieldSet, error) {
 				for i, m := range gameMembers {
 					names[i] = m.name
 				}
-				return nil, &games.Error{Code: games.Invalid, Detail: badFields,
+				return nil, &errs.Error{Code: errs.Invalid, Detail: badFields,
 					Msg: fmt.Sprintf("%q is not a member of the game object: ask for some of %s, or for compact.", trimText(name), strings.Join(names, ", "))}
 			}
 		}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/games"
 )
 
@@ -22,7 +23,7 @@ func (a *api) join(c echo.Context) error {
 	}
 	code := req.Invite.val
 	if code == "" {
-		return &games.Error{Code: games.Invalid, Detail: games.BadInvite, Msg: `Send the invite code: {"invite":"…"}, the invite link's "invite" value.`}
+		return &errs.Error{Code: errs.Invalid, Detail: errs.BadInvite, Msg: `Send the invite code: {"invite":"…"}, the invite link's "invite" value.`}
 	}
 	token, err := a.token(c)
 	if err != nil {
@@ -50,7 +51,7 @@ func offerField(c echo.Context) (games.Offer, error) {
 		return "", err
 	}
 	if !req.Offer.ok {
-		return "", &games.Error{Code: games.Invalid, Detail: games.BadOffer, Msg: `Name the offer: {"offer":"takeback"}, "draw" or "rematch".`}
+		return "", &errs.Error{Code: errs.Invalid, Detail: errs.BadOffer, Msg: `Name the offer: {"offer":"takeback"}, "draw" or "rematch".`}
 	}
 	return games.ParseOffer(req.Offer.val)
 }

@@ -7,7 +7,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/banchess/banchess/games"
+	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/rules"
 	"github.com/banchess/banchess/training"
 )
@@ -54,7 +54,7 @@ func (a *api) apiLearner(c echo.Context) (string, error) {
 	if cred := bearer(c); cred != "" {
 		id, err := a.s.games.PlayerID(ctx, cred)
 		if err == nil && id == "" {
-			err = &games.Error{Code: games.Unauthorized, Msg: "This token was not issued by this server, or was signed out."}
+			err = &errs.Error{Code: errs.Unauthorized, Msg: "This token was not issued by this server, or was signed out."}
 		}
 		return id, err
 	}
@@ -130,13 +130,13 @@ func (a *api) attempt(c echo.Context) error {
 		return err
 	}
 	if !req.Actions.ok {
-		return &games.Error{Code: games.Invalid, Detail: training.BadActions, Msg: `Give the solver's actions, in order, as {"actions":["b:e2e4","m:g8f6"]}.`}
+		return &errs.Error{Code: errs.Invalid, Detail: training.BadActions, Msg: `Give the solver's actions, in order, as {"actions":["b:e2e4","m:g8f6"]}.`}
 	}
 	acts := make([]rules.Action, len(req.Actions.val))
 	for i, text := range req.Actions.val {
 		act, err := rules.ParseAction(text)
 		if err != nil {
-			return &games.Error{Code: games.Invalid, Detail: training.BadActions, Msg: games.Sentence("action " + strconv.Itoa(i+1) + ": " + err.Error())}
+			return &errs.Error{Code: errs.Invalid, Detail: training.BadActions, Msg: errs.Sentence("action " + strconv.Itoa(i+1) + ": " + err.Error())}
 		}
 		acts[i] = act
 	}

@@ -7,6 +7,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/banchess/banchess/engine"
+	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/views"
 )
@@ -15,7 +16,7 @@ import (
 func parseBotLevel(s string) (int, error) {
 	n, err := strconv.Atoi(s)
 	if err != nil || n < 1 || n > engine.Levels {
-		return 0, &games.Error{Code: games.Invalid, Detail: games.BadLevel, Msg: fmt.Sprintf("%q is not a level: choose 1 to %d.", trimText(s), engine.Levels)}
+		return 0, &errs.Error{Code: errs.Invalid, Detail: errs.BadLevel, Msg: fmt.Sprintf("%q is not a level: choose 1 to %d.", trimText(s), engine.Levels)}
 	}
 	return n, nil
 }

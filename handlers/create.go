@@ -8,6 +8,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/rules"
 	"github.com/banchess/banchess/views"
@@ -35,7 +36,7 @@ func (p *pages) index(c echo.Context) error {
 				return err
 			}
 			held, err = p.s.games.Claim(ctx, old, cred)
-			if err != nil && games.ErrorOf(err).Code != games.NotFound {
+			if err != nil && errs.Of(err).Code != errs.NotFound {
 				return err
 			}
 		}
@@ -74,10 +75,10 @@ func (p *pages) readableGame(ctx context.Context, cred games.Credential) (string
 		if err == nil {
 			return sum.ID, nil
 		}
-		switch e := games.ErrorOf(err); {
-		case e.Detail == games.Unreadable:
+		switch e := errs.Of(err); {
+		case e.Detail == errs.Unreadable:
 			last = err
-		case e.Code != games.NotFound: // busy, cancelled: the next would fare no better
+		case e.Code != errs.NotFound: // busy, cancelled: the next would fare no better
 			return "", err
 		}
 	}
@@ -197,10 +198,10 @@ func (p *pages) importRefused(c echo.Context, o views.Options, err error) error 
 	switch {
 	case err == nil:
 		return p.showStart(c, o, http.StatusOK)
-	case errorOf(err).Code == games.Internal:
+	case errorOf(err).Code == errs.Internal:
 		return err
 	}
-	return shown(err, func(status int, e *games.Error) error {
+	return shown(err, func(status int, e *errs.Error) error {
 		o.Import.Error = e.Msg
 		return p.showStart(c, o, status)
 	})

@@ -6,7 +6,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/banchess/banchess/editor"
-	"github.com/banchess/banchess/games"
+	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/rules"
 	"github.com/banchess/banchess/views"
 )
@@ -43,9 +43,9 @@ func (p *pages) editorPage(c echo.Context) error {
 	}
 	problem := ""
 	if readErr != nil {
-		problem = games.Sentence("The position cannot be read: " + readErr.Error())
+		problem = errs.Sentence("The position cannot be read: " + readErr.Error())
 	} else if _, err := p.s.games.FromFEN(s.FEN(), s.Variant.ID()); err != nil {
-		problem = games.ErrorOf(err).Msg
+		problem = errs.Of(err).Msg
 	}
 	m := views.NewEditor(s, problem, p.s.asset, p.s.variants)
 	if isHX(c) {

@@ -13,57 +13,57 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/banchess/banchess/games"
+	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/views"
 )
 
-// The kinds of refusal only HTTP has, beside games.Code's.
+// The kinds of refusal only HTTP has, beside errs.Code's.
 const (
-	methodNotAllowed games.Code = "method_not_allowed" // a known address, another method
-	unsupportedMedia games.Code = "unsupported_media_type"
+	methodNotAllowed errs.Code = "method_not_allowed" // a known address, another method
+	unsupportedMedia errs.Code = "unsupported_media_type"
 )
 
-// The details the handlers give, beside games.Detail's.
+// The details the handlers give, beside errs.Detail's.
 const (
-	badRequest     games.Detail = "bad_request"      // Invalid: the body could not be read
-	badJSON        games.Detail = "bad_json"         // Invalid: not one JSON object of the request's members
-	unknownField   games.Detail = "unknown_field"    // Invalid: a member the request does not take
-	notJSON        games.Detail = "not_json"         // unsupportedMedia: a body not sent as JSON
-	badFields      games.Detail = "bad_fields"       // Invalid: ?fields= names no member of the game object
-	badMode        games.Detail = "bad_mode"         // Invalid: not a way to play, or members of another
-	badBot         games.Detail = "bad_bot"          // Invalid: not the computer's colour, or no "bot"
-	fenAndPGN      games.Detail = "fen_and_pgn"      // Invalid: a FEN and a PGN both
-	rateLimited    games.Detail = "rate_limited"     // TooMany: over the POST rate
-	tooManyGames   games.Detail = "too_many_games"   // TooMany: over the games a minute
-	tooManyStreams games.Detail = "too_many_streams" // TooMany: over the streams open
-	badRated       games.Detail = "bad_rated"        // Invalid: rated is not yes or no
-	tooManyImages  games.Detail = "too_many_images"  // TooMany: over the images a client may ask for
-	tooManyReads   games.Detail = "too_many_reads"   // TooMany: over the reads of games not in memory
-	imagesBusy     games.Detail = "images_busy"      // Unavailable: as many images wait to be drawn as may
+	badRequest     errs.Detail = "bad_request"      // Invalid: the body could not be read
+	badJSON        errs.Detail = "bad_json"         // Invalid: not one JSON object of the request's members
+	unknownField   errs.Detail = "unknown_field"    // Invalid: a member the request does not take
+	notJSON        errs.Detail = "not_json"         // unsupportedMedia: a body not sent as JSON
+	badFields      errs.Detail = "bad_fields"       // Invalid: ?fields= names no member of the game object
+	badMode        errs.Detail = "bad_mode"         // Invalid: not a way to play, or members of another
+	badBot         errs.Detail = "bad_bot"          // Invalid: not the computer's colour, or no "bot"
+	fenAndPGN      errs.Detail = "fen_and_pgn"      // Invalid: a FEN and a PGN both
+	rateLimited    errs.Detail = "rate_limited"     // TooMany: over the POST rate
+	tooManyGames   errs.Detail = "too_many_games"   // TooMany: over the games a minute
+	tooManyStreams errs.Detail = "too_many_streams" // TooMany: over the streams open
+	badRated       errs.Detail = "bad_rated"        // Invalid: rated is not yes or no
+	tooManyImages  errs.Detail = "too_many_images"  // TooMany: over the images a client may ask for
+	tooManyReads   errs.Detail = "too_many_reads"   // TooMany: over the reads of games not in memory
+	imagesBusy     errs.Detail = "images_busy"      // Unavailable: as many images wait to be drawn as may
 )
 
 // httpStatus is the HTTP status of a refusal of code.
-func httpStatus(code games.Code) int {
+func httpStatus(code errs.Code) int {
 	switch code {
-	case games.Invalid:
+	case errs.Invalid:
 		return http.StatusBadRequest
-	case games.Illegal, games.Banned:
+	case errs.Illegal, errs.Banned:
 		return http.StatusUnprocessableEntity
-	case games.Conflict, games.GameOver:
+	case errs.Conflict, errs.GameOver:
 		return http.StatusConflict
-	case games.NotFound:
+	case errs.NotFound:
 		return http.StatusNotFound
-	case games.Unauthorized:
+	case errs.Unauthorized:
 		return http.StatusUnauthorized
-	case games.Forbidden:
+	case errs.Forbidden:
 		return http.StatusForbidden
-	case games.TooMany:
+	case errs.TooMany:
 		return http.StatusTooManyRequests
-	case games.TooLarge:
+	case errs.TooLarge:
 		return http.StatusRequestEntityTooLarge
-	case games.Timeout:
+	case errs.Timeout:
 		return http.StatusRequestTimeout
-	case games.Unavailable:
+	case errs.Unavailable:
 		return http.StatusServiceUnavailable
 	case methodNotAllowed:
 		return http.StatusMethodNotAllowed
@@ -88,13 +88,13 @@ func (s *Server) writeError(c echo.Context, err error) error {
 	e := errorOf(err)
 	st := httpStatus(e.Code)
 	wait := e.RetryAfter
-	if wait <= 0 && e.Code == games.Unavailable {
+	if wait <= 0 && e.Code == errs.Unavailable {
 		wait = unavailableWait
 	}
 	if wait > 0 {
 		c.Response().Header().Set("Retry-After", strconv.Itoa(int(math.Ceil(wait.Seconds()))))
 	}
-	if e.Code == games.Internal || e.Code == games.Unavailable {
+	if e.Code == errs.Internal || e.Code == errs.Unavailable {
 		s.logFailure(c, "request failed", err)
 	}
 	if isAPI(c) {
@@ -118,11 +118,11 @@ func (s *Server) writeError(c echo.Context, err error) error {
 	}
 	title, msg := errorTitle(e), e.Msg
 	switch {
-	case e.Code == games.Internal:
+	case e.Code == errs.Internal:
 		return s.stuck(c, st, title, msg)
 	case pe != nil && pe.title != "":
 		title = pe.title
-	case e.Code == games.NotFound && e.Detail == "":
+	case e.Code == errs.NotFound && e.Detail == "":
 		msg = "There is no game at this address: it may have been removed after a long time unplayed."
 	}
 	if isHX(c) {
@@ -139,7 +139,7 @@ type errorBody struct {
 }
 
 // apiCode is the API's word for e: its detail, or else its code.
-func apiCode(e *games.Error) string {
+func apiCode(e *errs.Error) string {
 	if e.Detail != "" {
 		return string(e.Detail)
 	}
@@ -147,32 +147,32 @@ func apiCode(e *games.Error) string {
 }
 
 // errorTitle heads the page that explains a refusal.
-func errorTitle(e *games.Error) string {
+func errorTitle(e *errs.Error) string {
 	switch e.Detail {
-	case games.NoPlayer:
+	case errs.NoPlayer:
 		return "No such player"
-	case games.SeekGone:
+	case errs.SeekGone:
 		return "This seek is gone"
-	case games.BadLogin:
+	case errs.BadLogin:
 		return "Sign-in failed"
-	case games.NameNeeded:
+	case errs.NameNeeded:
 		return "A name is needed"
 	}
 	switch e.Code {
-	case games.NotFound:
+	case errs.NotFound:
 		return "No such game"
-	case games.Unauthorized, games.Forbidden:
+	case errs.Unauthorized, errs.Forbidden:
 		return "Only the players can do this"
-	case games.TooMany:
+	case errs.TooMany:
 		return "Too many requests"
-	case games.TooLarge:
+	case errs.TooLarge:
 		return "Request too large"
-	case games.Timeout:
+	case errs.Timeout:
 		return "Request timed out"
-	case games.Unavailable:
+	case errs.Unavailable:
 		return "Server busy"
-	case games.Internal:
-		if e.Detail == games.Unreadable {
+	case errs.Internal:
+		if e.Detail == errs.Unreadable {
 			return "This game could not be read"
 		}
 		return "Something went wrong"
@@ -202,7 +202,7 @@ func (s *Server) stuck(c echo.Context, status int, title, msg string) error {
 type pageError struct {
 	err   error
 	title string
-	show  func(status int, e *games.Error) error
+	show  func(status int, e *errs.Error) error
 }
 
 func (p *pageError) Error() string { return p.err.Error() }
@@ -212,21 +212,21 @@ func (p *pageError) Unwrap() error { return p.err }
 func titled(title string, err error) error { return &pageError{err: err, title: title} }
 
 // shown answers err, outside the API, with show.
-func shown(err error, show func(status int, e *games.Error) error) error {
+func shown(err error, show func(status int, e *errs.Error) error) error {
 	return &pageError{err: err, show: show}
 }
 
-// errorOf is err as a refusal: a *games.Error as it is, but a store too
+// errorOf is err as a refusal: a *errs.Error as it is, but a store too
 // busy to save as Unavailable; Echo's own (a route or method not found) by
 // its status; a body over the limit as TooLarge; and anything else as
-// games.ErrorOf makes it.
-func errorOf(err error) *games.Error {
-	var e *games.Error
+// errs.Of makes it.
+func errorOf(err error) *errs.Error {
+	var e *errs.Error
 	var tooBig *http.MaxBytesError
 	var he *echo.HTTPError
 	switch {
 	case errors.As(err, &e):
-		if e.Code == games.Internal && e.Detail == "" && storeBusy(e) {
+		if e.Code == errs.Internal && e.Detail == "" && storeBusy(e) {
 			return busy(busySaveMsg, e)
 		}
 		return e
@@ -235,48 +235,48 @@ func errorOf(err error) *games.Error {
 	case errors.As(err, &he):
 		return httpError(he)
 	}
-	return games.ErrorOf(err)
+	return errs.Of(err)
 }
 
 // httpError is a status Echo raised as a refusal, in the words of its
 // message when it has one of its own.
-func httpError(he *echo.HTTPError) *games.Error {
-	e := games.ErrorOf(he) // Internal
+func httpError(he *echo.HTTPError) *errs.Error {
+	e := errs.Of(he) // Internal
 	switch he.Code {
 	case http.StatusBadRequest:
-		e = &games.Error{Code: games.Invalid, Detail: badRequest, Msg: "The request could not be read."}
+		e = &errs.Error{Code: errs.Invalid, Detail: badRequest, Msg: "The request could not be read."}
 	case http.StatusUnauthorized:
-		e = &games.Error{Code: games.Unauthorized, Msg: "This request does not say who is asking."}
+		e = &errs.Error{Code: errs.Unauthorized, Msg: "This request does not say who is asking."}
 	case http.StatusForbidden:
-		e = &games.Error{Code: games.Forbidden, Msg: "This request was refused."}
+		e = &errs.Error{Code: errs.Forbidden, Msg: "This request was refused."}
 	case http.StatusNotFound:
-		e = &games.Error{Code: games.NotFound, Msg: "There is nothing at this address."}
+		e = &errs.Error{Code: errs.NotFound, Msg: "There is nothing at this address."}
 	case http.StatusMethodNotAllowed:
-		e = &games.Error{Code: methodNotAllowed, Msg: "This address does not take this method."}
+		e = &errs.Error{Code: methodNotAllowed, Msg: "This address does not take this method."}
 	case http.StatusRequestTimeout:
-		e = &games.Error{Code: games.Timeout, Msg: slowBodyMsg}
+		e = &errs.Error{Code: errs.Timeout, Msg: slowBodyMsg}
 	case http.StatusRequestEntityTooLarge:
 		e = tooLarge(maxBody)
 	case http.StatusUnsupportedMediaType:
-		e = &games.Error{Code: unsupportedMedia, Detail: notJSON, Msg: "The request body must be JSON (Content-Type: application/json)."}
+		e = &errs.Error{Code: unsupportedMedia, Detail: notJSON, Msg: "The request body must be JSON (Content-Type: application/json)."}
 	case http.StatusTooManyRequests:
-		e = &games.Error{Code: games.TooMany, Msg: "Too many requests: please wait and try again."}
+		e = &errs.Error{Code: errs.TooMany, Msg: "Too many requests: please wait and try again."}
 	case http.StatusServiceUnavailable:
-		e = &games.Error{Code: games.Unavailable, Msg: busyMsg}
+		e = &errs.Error{Code: errs.Unavailable, Msg: busyMsg}
 	default:
 		if he.Code >= 400 && he.Code < 500 {
-			e = &games.Error{Code: games.Invalid, Msg: "This request was refused."}
+			e = &errs.Error{Code: errs.Invalid, Msg: "This request was refused."}
 		}
 	}
 	if m, ok := he.Message.(string); ok && m != "" && m != http.StatusText(he.Code) {
-		e.Msg = games.Sentence(m)
+		e.Msg = errs.Sentence(m)
 	}
 	return e
 }
 
 // tooLarge refuses a body over limit bytes.
-func tooLarge(limit int64) *games.Error {
-	return &games.Error{Code: games.TooLarge, Msg: fmt.Sprintf("The request body is larger than the %d KiB this server accepts.", limit>>10)}
+func tooLarge(limit int64) *errs.Error {
+	return &errs.Error{Code: errs.TooLarge, Msg: fmt.Sprintf("The request body is larger than the %d KiB this server accepts.", limit>>10)}
 }
 
 // slowBodyMsg answers a request whose body did not arrive in time.
@@ -284,15 +284,15 @@ const slowBodyMsg = "The request did not arrive in time (the connection was too 
 
 // bodyError explains a failure to read a request's body: over the limit,
 // not arrived in time, or else unreadable, in the words of unreadable.
-func bodyError(err error, unreadable string) *games.Error {
+func bodyError(err error, unreadable string) *errs.Error {
 	var tooBig *http.MaxBytesError
 	switch {
 	case errors.As(err, &tooBig):
 		return tooLarge(tooBig.Limit)
 	case bodyTimedOut(err):
-		return &games.Error{Code: games.Timeout, Msg: slowBodyMsg, Err: err}
+		return &errs.Error{Code: errs.Timeout, Msg: slowBodyMsg, Err: err}
 	}
-	return &games.Error{Code: games.Invalid, Detail: badRequest, Msg: unreadable, Err: err}
+	return &errs.Error{Code: errs.Invalid, Detail: badRequest, Msg: unreadable, Err: err}
 }
 
 // bodyTimedOut reports whether err, from reading a request's body, is the

@@ -13,7 +13,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/banchess/banchess/games"
+	"github.com/banchess/banchess/errs"
 )
 
 // errorAnswer is what writeError answered.
@@ -75,25 +75,25 @@ var errorKinds = []string{"api", "htmx", "page"}
 // pages alike; the API's code is the detail when there is one.
 func TestWriteErrorStatus(t *testing.T) {
 	for _, tc := range []struct {
-		code   games.Code
-		detail games.Detail
+		code   errs.Code
+		detail errs.Detail
 		status int
 	}{
-		{games.Invalid, "", 400},
-		{games.Invalid, games.BadFEN, 400},
-		{games.Illegal, "", 422},
-		{games.Banned, "", 422},
-		{games.Conflict, games.NothingToUndo, 409},
-		{games.GameOver, "", 409},
-		{games.NotFound, "", 404},
-		{games.Unauthorized, "", 401},
-		{games.Forbidden, games.AnalysisLocked, 403},
-		{games.TooMany, games.EngineBusy, 429},
-		{games.TooLarge, "", 413},
-		{games.Timeout, "", 408},
-		{games.Unavailable, games.Busy, 503},
-		{games.Internal, "", 500},
-		{games.Internal, games.Unreadable, 500},
+		{errs.Invalid, "", 400},
+		{errs.Invalid, errs.BadFEN, 400},
+		{errs.Illegal, "", 422},
+		{errs.Banned, "", 422},
+		{errs.Conflict, errs.NothingToUndo, 409},
+		{errs.GameOver, "", 409},
+		{errs.NotFound, "", 404},
+		{errs.Unauthorized, "", 401},
+		{errs.Forbidden, errs.AnalysisLocked, 403},
+		{errs.TooMany, errs.EngineBusy, 429},
+		{errs.TooLarge, "", 413},
+		{errs.Timeout, "", 408},
+		{errs.Unavailable, errs.Busy, 503},
+		{errs.Internal, "", 500},
+		{errs.Internal, errs.Unreadable, 500},
 		{methodNotAllowed, "", 405},
 		{unsupportedMedia, notJSON, 415},
 		{"no_such_code", "", 500},
@@ -105,8 +105,8 @@ func TestWriteErrorStatus(t *testing.T) {
 		for _, kind := range errorKinds {
 			t.Run(want+"/"+kind, func(t *testing.T) {
 				msg := "Refused as " + want + "."
-				a := writeErrorAs(t, kind, &games.Error{Code: tc.code, Detail: tc.detail, Msg: msg})
-				if kind != "api" && tc.code == games.NotFound {
+				a := writeErrorAs(t, kind, &errs.Error{Code: tc.code, Detail: tc.detail, Msg: msg})
+				if kind != "api" && tc.code == errs.NotFound {
 					msg = "no game at this address" // a page's words for a game not found
 				}
 				a.check(t, kind, tc.status, want, msg)
@@ -124,11 +124,11 @@ func TestWriteErrorRetryAfter(t *testing.T) {
 		want string
 	}{
 		{"rate limit", tooMany(1500*time.Millisecond, rateLimited, "Slow down."), "2"},
-		{"stream limit", &games.Error{Code: games.TooMany, Detail: tooManyStreams, RetryAfter: streamRetry, Msg: "Too many streams."}, "60"},
+		{"stream limit", &errs.Error{Code: errs.TooMany, Detail: tooManyStreams, RetryAfter: streamRetry, Msg: "Too many streams."}, "60"},
 		{"busy", busy(busyMsg, nil), "5"},
-		{"unavailable, its own wait", &games.Error{Code: games.Unavailable, RetryAfter: 30 * time.Second, Msg: "Later."}, "30"},
+		{"unavailable, its own wait", &errs.Error{Code: errs.Unavailable, RetryAfter: 30 * time.Second, Msg: "Later."}, "30"},
 		{"cancelled", context.Canceled, "5"},
-		{"too many, no wait said", &games.Error{Code: games.TooMany, Detail: games.EngineBusy, Msg: "Busy engine."}, ""},
+		{"too many, no wait said", &errs.Error{Code: errs.TooMany, Detail: errs.EngineBusy, Msg: "Busy engine."}, ""},
 		{"invalid", invalidf("No."), ""},
 		{"internal", errors.New("boom"), ""},
 	} {
@@ -154,7 +154,7 @@ func TestErrorOf(t *testing.T) {
 		{"Echo's own message", echo.NewHTTPError(http.StatusForbidden, "keep out"), 403, "forbidden"},
 		{"a body over the limit", fmt.Errorf("reading: %w", &http.MaxBytesError{Limit: maxBody}), 413, "too_large"},
 		{"a cancelled request", fmt.Errorf("saving: %w", context.Canceled), 503, "cancelled"},
-		{"a store too busy to save", games.Internalf(sqliteError(5), "saving"), 503, "busy"},
+		{"a store too busy to save", errs.Internalf(sqliteError(5), "saving"), 503, "busy"},
 		{"a refusal titled", titled("No such ply", invalidf("No ply 9.")), 400, "invalid"},
 		{"anything else", errors.New("disk on fire"), 500, "internal"},
 	} {
@@ -190,7 +190,7 @@ func TestWriteErrorPages(t *testing.T) {
 	}
 	var shownAt int
 	var shownMsg string
-	show := shown(&games.Error{Code: games.Conflict, Msg: "Out of date."}, func(status int, e *games.Error) error {
+	show := shown(&errs.Error{Code: errs.Conflict, Msg: "Out of date."}, func(status int, e *errs.Error) error {
 		shownAt, shownMsg = status, e.Msg
 		return nil
 	})

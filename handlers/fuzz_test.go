@@ -19,6 +19,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/rules"
 	"github.com/banchess/banchess/store"
@@ -173,7 +174,7 @@ func (s *fuzzStore) Create(_ context.Context, rec *games.Record) error {
 func (s *fuzzStore) Update(_ context.Context, id string, fn func(*games.Record) error) error {
 	rec, ok := s.recs[id]
 	if !ok {
-		return &games.Error{Code: games.NotFound, Msg: "There is no game with this id."}
+		return &errs.Error{Code: errs.NotFound, Msg: "There is no game with this id."}
 	}
 	return fn(rec)
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"time"
 
+	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/games"
 )
 
@@ -27,8 +28,8 @@ const (
 
 // guarded is the games service as the handlers use it: a request gives up
 // reading games (View, Games) after the server's game wait (WithGameWait),
-// Unavailable (games.Busy), and a game whose stored record cannot be read
-// is told apart (games.Unreadable). Writes are never abandoned: once a
+// Unavailable (errs.Busy), and a game whose stored record cannot be read
+// is told apart (errs.Unreadable). Writes are never abandoned: once a
 // write waits for its game, it runs (a store too busy to save it is
 // Unavailable too, see errorOf).
 type guarded struct {
@@ -47,7 +48,7 @@ func (g *guarded) View(ctx context.Context, id string, cred games.Credential, fn
 	case err == nil:
 		return nil
 	case ctx.Err() != nil:
-		return games.ErrorOf(ctx.Err()) // the request itself was cancelled
+		return errs.Of(ctx.Err()) // the request itself was cancelled
 	case rctx.Err() != nil:
 		return busy(busyMsg, err)
 	}
@@ -58,16 +59,16 @@ func (g *guarded) View(ctx context.Context, id string, cred games.Credential, fn
 // function cannot fail: a store's failure to read it, a cancelled
 // request, or a game that is not there.
 func readError(id string, err error) error {
-	e := games.ErrorOf(err)
+	e := errs.Of(err)
 	switch {
-	case e.Code == games.NotFound, e.Code == games.TooMany, e.Code == games.Unavailable:
+	case e.Code == errs.NotFound, e.Code == errs.TooMany, e.Code == errs.Unavailable:
 		return e
-	case e.Code == games.Internal && storeBusy(e):
+	case e.Code == errs.Internal && storeBusy(e):
 		return busy(busyMsg, e)
 	}
 	// Whatever the games layer made of it (a record that does not replay
 	// may read as a refusal from the rules), this is the store's failure.
-	return &games.Error{Code: games.Internal, Detail: games.Unreadable, Msg: unreadableMsg, Err: &readFailure{id: id, err: err}}
+	return &errs.Error{Code: errs.Internal, Detail: errs.Unreadable, Msg: unreadableMsg, Err: &readFailure{id: id, err: err}}
 }
 
 // Games lists the browser's games as the service does, giving up after
@@ -82,22 +83,22 @@ func (g *guarded) Games(ctx context.Context, cred games.Credential, limit int) (
 	case ctx.Err() != nil && context.Cause(ctx) == context.DeadlineExceeded:
 		return nil, busy(busyMsg, err)
 	case ctx.Err() != nil:
-		return nil, games.ErrorOf(context.Cause(ctx)) // the request was cancelled
-	case storeBusy(games.ErrorOf(err)):
+		return nil, errs.Of(context.Cause(ctx)) // the request was cancelled
+	case storeBusy(errs.Of(err)):
 		return nil, busy(busyMsg, err)
 	}
 	return nil, err
 }
 
 // busy is the refusal of a request the store could not serve in time.
-func busy(msg string, cause error) *games.Error {
-	return &games.Error{Code: games.Unavailable, Detail: games.Busy, Msg: msg, Err: cause}
+func busy(msg string, cause error) *errs.Error {
+	return &errs.Error{Code: errs.Unavailable, Detail: errs.Busy, Msg: msg, Err: cause}
 }
 
 // storeBusy reports whether e's cause is SQLite's "database is busy" or
 // "locked" (result codes 5 and 6, in their extended forms too): another
 // connection held the database past the busy timeout.
-func storeBusy(e *games.Error) bool {
+func storeBusy(e *errs.Error) bool {
 	var coded interface{ Code() int }
 	if !errors.As(e.Err, &coded) {
 		return false

@@ -6,6 +6,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/rules"
 	"github.com/banchess/banchess/views"
@@ -111,14 +112,14 @@ func (p *pages) historyAt(c echo.Context, id string, index int, o views.Options)
 	case err != nil:
 		return m, err
 	case viewErr != nil:
-		return m, noSuchPly(games.Sentence(viewErr.Error()))
+		return m, noSuchPly(errs.Sentence(viewErr.Error()))
 	}
 	return m, nil
 }
 
 // noSuchPly refuses a ply a game does not have.
 func noSuchPly(msg string) error {
-	return titled("No such ply", &games.Error{Code: games.NotFound, Msg: msg})
+	return titled("No such ply", &errs.Error{Code: errs.NotFound, Msg: msg})
 }
 
 // editPosition opens in the board editor the position that game id's page
@@ -152,7 +153,7 @@ func (p *pages) editPosition(c echo.Context) error {
 	case err != nil:
 		return err
 	case locked:
-		return &games.Error{Code: games.Forbidden, Detail: games.AnalysisLocked,
+		return &errs.Error{Code: errs.Forbidden, Detail: errs.AnalysisLocked,
 			Msg: "This game is between two players: its positions open in the board editor, which analyses them, when it ends."}
 	case !found:
 		return noSuchPly("This game has no ply " + strconv.Itoa(index) + ".")

@@ -11,7 +11,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/banchess/banchess/boardimage"
-	"github.com/banchess/banchess/games"
+	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/rules"
 )
 
@@ -26,16 +26,16 @@ const imagePrefix = "/img/"
 func (p *pages) image(c echo.Context) error {
 	const noImage = "No such image"
 	if p.s.images == nil {
-		return titled("No images", &games.Error{Code: games.Unavailable, Msg: "This server draws no images."})
+		return titled("No images", &errs.Error{Code: errs.Unavailable, Msg: "This server draws no images."})
 	}
 	name := strings.TrimPrefix(c.Request().URL.Path, imagePrefix)
 	fen, ext, ok := cutExt(name)
 	if !ok {
-		return titled(noImage, &games.Error{Code: games.NotFound, Msg: "An image's address ends in .svg or .png, such as /img/" + strings.ReplaceAll(rules.StartFEN, " ", "_") + ".png."})
+		return titled(noImage, &errs.Error{Code: errs.NotFound, Msg: "An image's address ends in .svg or .png, such as /img/" + strings.ReplaceAll(rules.StartFEN, " ", "_") + ".png."})
 	}
 	s, err := boardimage.FromFEN(fen)
 	if err != nil {
-		return titled(noImage, &games.Error{Code: games.Invalid, Msg: games.Sentence(err.Error())})
+		return titled(noImage, &errs.Error{Code: errs.Invalid, Msg: errs.Sentence(err.Error())})
 	}
 	size, err := imageOptions(c, &s)
 	if err != nil {
@@ -47,11 +47,11 @@ func (p *pages) image(c echo.Context) error {
 	img, err := p.s.images.Draw(c.Request().Context(), s, ext, size)
 	switch {
 	case errors.Is(err, boardimage.ErrBusy):
-		return &games.Error{Code: games.Unavailable, Detail: imagesBusy, RetryAfter: time.Second, Msg: "The server is drawing as many images as it can just now. Please try again in a second."}
+		return &errs.Error{Code: errs.Unavailable, Detail: imagesBusy, RetryAfter: time.Second, Msg: "The server is drawing as many images as it can just now. Please try again in a second."}
 	case err != nil && c.Request().Context().Err() != nil:
-		return games.ErrorOf(err) // the client left while it waited
+		return errs.Of(err) // the client left while it waited
 	case err != nil:
-		return &games.Error{Code: games.Internal, Msg: "The image could not be drawn.", Err: fmt.Errorf("drawing an image: %w", err)}
+		return &errs.Error{Code: errs.Internal, Msg: "The image could not be drawn.", Err: fmt.Errorf("drawing an image: %w", err)}
 	}
 	h := c.Response().Header()
 	h.Set("Cache-Control", "public, max-age=31536000, immutable")

@@ -7,6 +7,7 @@ import (
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
+	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/lessons"
 	"github.com/banchess/banchess/rules"
@@ -118,7 +119,7 @@ func (p *pages) onStep(h func(c echo.Context, at *stepAt) error) echo.HandlerFun
 	return func(c echo.Context) error {
 		n, err := strconv.Atoi(c.Param("step"))
 		if err != nil || n < 1 {
-			return titled("No such lesson", &games.Error{Code: games.NotFound, Detail: training.NoLesson, Msg: "Steps are numbered from 1."})
+			return titled("No such lesson", &errs.Error{Code: errs.NotFound, Detail: training.NoLesson, Msg: "Steps are numbered from 1."})
 		}
 		at := &stepAt{n: n - 1}
 		if at.lesson, err = p.s.training.Lesson(c.Param("lesson"), at.n); err != nil {
@@ -131,10 +132,10 @@ func (p *pages) onStep(h func(c echo.Context, at *stepAt) error) echo.HandlerFun
 			return nil
 		}
 		switch errorOf(err).Code {
-		case games.Timeout, games.TooMany, games.Unavailable, games.Internal:
+		case errs.Timeout, errs.TooMany, errs.Unavailable, errs.Internal:
 			return err
 		}
-		return shown(err, func(status int, e *games.Error) error {
+		return shown(err, func(status int, e *errs.Error) error {
 			at.o.Error = e.Msg
 			return p.showStep(c, at, nil, status)
 		})
@@ -235,7 +236,7 @@ func (p *pages) showStep(c echo.Context, at *stepAt, v *lessons.Verdict, status 
 	step := at.lesson.Steps[at.n]
 	g, err := step.Start()
 	if err != nil {
-		return games.Internalf(err, "lesson %s step %d", at.lesson.ID, at.n+1)
+		return errs.Internalf(err, "lesson %s step %d", at.lesson.ID, at.n+1)
 	}
 	side := g.Turn().Actor
 	id, err := p.s.learner(c)

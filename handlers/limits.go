@@ -12,6 +12,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/banchess/banchess/engine"
+	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/games"
 )
 
@@ -65,13 +66,13 @@ func DefaultLimits() Limits {
 // tooMany refuses a client that must wait: for wait, in whole seconds
 // rounded up (the Retry-After it is answered with), which what, its
 // message, is told.
-func tooMany(wait time.Duration, detail games.Detail, what string) *games.Error {
+func tooMany(wait time.Duration, detail errs.Detail, what string) *errs.Error {
 	secs := max(1, int(math.Ceil(wait.Seconds())))
 	unit := "seconds"
 	if secs == 1 {
 		unit = "second"
 	}
-	return &games.Error{Code: games.TooMany, Detail: detail, RetryAfter: time.Duration(secs) * time.Second,
+	return &errs.Error{Code: errs.TooMany, Detail: detail, RetryAfter: time.Duration(secs) * time.Second,
 		Msg: fmt.Sprintf("%s Please wait %d %s and try again.", what, secs, unit)}
 }
 

@@ -9,6 +9,7 @@ import (
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
+	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/rules"
 	"github.com/banchess/banchess/views"
@@ -116,7 +117,7 @@ func boardURL(id string, start int, b boardSpot, k int) string {
 func spotGame(g *rules.Game, b boardSpot) (*rules.Game, []rules.Action, error) {
 	f, err := g.GameAt(b.Line, b.N)
 	if err != nil {
-		return nil, nil, games.ErrorOf(err)
+		return nil, nil, errs.Of(err)
 	}
 	acts := make([]rules.Action, 0, len(b.moves))
 	for _, m := range b.moves {
@@ -141,7 +142,7 @@ func lineBoard(rec *games.Record, perm games.Permissions, b boardSpot, acts []ru
 	}
 	ls, err := views.NewLines(g, b.Spot, acts, url)
 	if err != nil {
-		return nil, games.ErrorOf(err)
+		return nil, errs.Of(err)
 	}
 	lb := &views.LineBoard{Lines: ls, Line: views.LineParam(b.Line), At: strconv.Itoa(b.N), Moves: strings.Join(b.moves, ","),
 		Kept: perm.Seats.Any()}
@@ -255,7 +256,7 @@ func pageLine(g *rules.Game, b boardSpot, text string) (boardSpot, error) {
 		err = f.Play(a)
 	}
 	if err != nil {
-		return b, games.ErrorOf(err)
+		return b, errs.Of(err)
 	}
 	if len(b.moves) >= maxPageMoves {
 		return b, invalidf("A line kept in the page holds %d plies at most: take a seat to keep longer ones.", maxPageMoves)
@@ -317,7 +318,7 @@ func (p *pages) editLine(c echo.Context, edit func(id string, b boardSpot) (boar
 func (p *pages) lineRefused(c echo.Context, id string, err error) error {
 	e := errorOf(err)
 	switch e.Code {
-	case games.NotFound, games.Internal, games.Unavailable, games.Timeout, games.TooMany:
+	case errs.NotFound, errs.Internal, errs.Unavailable, errs.Timeout, errs.TooMany:
 		return err
 	}
 	return p.analyseGame(c, id, false, e)

@@ -10,6 +10,7 @@ import (
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
+	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/rules"
 	"github.com/banchess/banchess/views"
@@ -85,10 +86,10 @@ func (p *pages) takeSeat(c echo.Context, id, code string, o *views.Options) erro
 	if err == nil {
 		_, err = p.s.games.Join(c.Request().Context(), id, cred, code)
 	}
-	switch e := games.ErrorOf(err); {
+	switch e := errs.Of(err); {
 	case err == nil:
 		return c.Redirect(http.StatusSeeOther, o.GameURL(id))
-	case e.Detail == games.SeatTaken:
+	case e.Detail == errs.SeatTaken:
 		o.SeatTaken = true
 		return p.show(c, id, *o, http.StatusOK)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/rating"
 	"github.com/banchess/banchess/rules"
@@ -155,7 +156,7 @@ func variantName(id string) string {
 
 // lobbyRefused shows the lobby again with the message of a refused form.
 func (p *pages) lobbyRefused(c echo.Context, err error) error {
-	return shown(err, func(status int, e *games.Error) error {
+	return shown(err, func(status int, e *errs.Error) error {
 		l, lerr := p.lobbyView(c.Request().Context(), player(c), p.s.now())
 		if lerr != nil {
 			return lerr
@@ -195,7 +196,7 @@ func ratedField(f url.Values) (bool, error) {
 	case "", "0", "false":
 		return false, nil
 	default:
-		return false, &games.Error{Code: games.Invalid, Detail: badRated, Msg: "\"" + trimText(v) + "\" is not a yes or no for rated: use 1 or 0."}
+		return false, &errs.Error{Code: errs.Invalid, Detail: badRated, Msg: "\"" + trimText(v) + "\" is not a yes or no for rated: use 1 or 0."}
 	}
 }
 

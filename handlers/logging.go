@@ -12,7 +12,7 @@ import (
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
 
-	"github.com/banchess/banchess/games"
+	"github.com/banchess/banchess/errs"
 )
 
 // requestIDRE is the shape of a request id taken from a trusted proxy.
@@ -88,9 +88,9 @@ func (s *Server) logFailure(c echo.Context, msg string, err error, attrs ...slog
 	}
 	level := slog.LevelError
 	switch e := errorOf(err); {
-	case e.Detail == games.Cancelled, e.Code == games.Timeout:
+	case e.Detail == errs.Cancelled, e.Code == errs.Timeout:
 		level = slog.LevelInfo
-	case e.Code == games.Unavailable:
+	case e.Code == errs.Unavailable:
 		level = slog.LevelWarn
 	}
 	attrs = append([]slog.Attr{

@@ -9,6 +9,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/rules"
 	"github.com/banchess/banchess/views"
@@ -95,12 +96,12 @@ func (p *pages) onGame(h func(c echo.Context, id string, o *views.Options) error
 			return nil
 		}
 		switch errorOf(err).Code {
-		case games.Timeout, games.NotFound, games.TooMany, games.Unavailable, games.Internal:
+		case errs.Timeout, errs.NotFound, errs.TooMany, errs.Unavailable, errs.Internal:
 			return err
-		case games.Unauthorized:
-			err = &games.Error{Code: games.Forbidden, Msg: "You are watching this game: only its players can play it, so nothing changed."}
+		case errs.Unauthorized:
+			err = &errs.Error{Code: errs.Forbidden, Msg: "You are watching this game: only its players can play it, so nothing changed."}
 		}
-		return shown(err, func(status int, e *games.Error) error {
+		return shown(err, func(status int, e *errs.Error) error {
 			o.Error = e.Msg
 			return p.show(c, id, o, status)
 		})
@@ -131,7 +132,7 @@ func (p *pages) options(c echo.Context) (views.Options, error) {
 
 // invalidf is a request the user can correct.
 func invalidf(format string, args ...any) error {
-	return &games.Error{Code: games.Invalid, Msg: fmt.Sprintf(format, args...)}
+	return &errs.Error{Code: errs.Invalid, Msg: fmt.Sprintf(format, args...)}
 }
 
 // square reads a square field; optional allows it to be empty.
@@ -155,7 +156,7 @@ func square(c echo.Context, field string, optional bool) (rules.Square, error) {
 func (p *pages) promotion(c echo.Context) (rules.PieceKind, error) {
 	k, err := rules.ParsePromotion(c.Request().Form.Get("promotion"), p.s.games.Variants())
 	if err != nil {
-		return 0, invalidf("%s", games.Sentence(err.Error()))
+		return 0, invalidf("%s", errs.Sentence(err.Error()))
 	}
 	return k, nil
 }
@@ -226,5 +227,5 @@ func (p *pages) notFound(c echo.Context) error {
 	if isAPI(c) {
 		return apiNotFound()
 	}
-	return titled("Page not found", &games.Error{Code: games.NotFound, Msg: "There is nothing at " + trimText(c.Request().URL.Path) + "."})
+	return titled("Page not found", &errs.Error{Code: errs.NotFound, Msg: "There is nothing at " + trimText(c.Request().URL.Path) + "."})
 }

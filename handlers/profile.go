@@ -9,6 +9,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/rating"
 	"github.com/banchess/banchess/views"
@@ -71,7 +72,7 @@ func playedCursor(raw string) (games.PlayedGamesCursor, error) {
 	ms, id, ok := strings.Cut(raw, ".")
 	n, err := strconv.ParseInt(ms, 10, 64)
 	if !ok || err != nil || !validID(id) {
-		return games.PlayedGamesCursor{}, &games.Error{Code: games.Invalid, Msg: "\"" + trimText(raw) + "\" is not a place in a list of games."}
+		return games.PlayedGamesCursor{}, &errs.Error{Code: errs.Invalid, Msg: "\"" + trimText(raw) + "\" is not a place in a list of games."}
 	}
 	return games.PlayedGamesCursor{Ended: time.UnixMilli(n), Game: id}, nil
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
+	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/views"
 )
@@ -50,8 +51,8 @@ func (p *pages) showReview(c echo.Context, id string, index int, o views.Options
 	st, err := p.s.games.Review(ctx, id)
 	switch e := errorOf(err); {
 	case err == nil:
-	case e.Detail == games.NoReview:
-	case e.Code == games.NotFound, e.Code == games.Internal, e.Code == games.Unavailable, e.Code == games.Timeout:
+	case e.Detail == errs.NoReview:
+	case e.Code == errs.NotFound, e.Code == errs.Internal, e.Code == errs.Unavailable, e.Code == errs.Timeout:
 		return err
 	default: // why the game has none: locked, nothing to review, another variant
 		if msg == "" {
@@ -82,7 +83,7 @@ func (p *pages) showReview(c echo.Context, id string, index int, o views.Options
 	case err != nil:
 		return err
 	case viewErr != nil:
-		return noSuchPly(games.Sentence(viewErr.Error()))
+		return noSuchPly(errs.Sentence(viewErr.Error()))
 	}
 	m.Title = "Review · " + m.Title
 	if isHX(c) { // a step or the panel asking again: the main element
@@ -103,7 +104,7 @@ func (p *pages) requestReview(c echo.Context) error {
 	id := c.Param("id")
 	if _, err := p.s.games.RequestReview(c.Request().Context(), id); err != nil {
 		e := errorOf(err)
-		if e.Code == games.NotFound || e.Code == games.Internal {
+		if e.Code == errs.NotFound || e.Code == errs.Internal {
 			return err
 		}
 		return p.showReview(c, id, -1, o, httpStatus(e.Code), e.Msg)

@@ -8,7 +8,7 @@ import (
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
 
-	"github.com/banchess/banchess/games"
+	"github.com/banchess/banchess/errs"
 )
 
 // maxBody is the largest request body accepted: room for a long PGN.
@@ -128,7 +128,7 @@ func crossOrigin(cop *http.CrossOriginProtection) echo.MiddlewareFunc {
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c echo.Context) error {
 			if err := cop.Check(c.Request()); err != nil {
-				return titled("Cross-origin request refused", &games.Error{Code: games.Forbidden, Msg: "This request came from another site, so it was refused."})
+				return titled("Cross-origin request refused", &errs.Error{Code: errs.Forbidden, Msg: "This request came from another site, so it was refused."})
 			}
 			return next(c)
 		}

@@ -17,7 +17,7 @@ import (
 	"github.com/andybalholm/brotli"
 	"github.com/labstack/echo/v4"
 
-	"github.com/banchess/banchess/games"
+	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/static"
 )
 
@@ -142,7 +142,7 @@ func accepts(header, coding string) bool {
 func (p *pages) static(c echo.Context) error {
 	f := p.files.get(c.Param("*"))
 	if f == nil {
-		return titled("Not found", &games.Error{Code: games.NotFound, Msg: "There is no such file."})
+		return titled("Not found", &errs.Error{Code: errs.NotFound, Msg: "There is no such file."})
 	}
 	h := c.Response().Header()
 	if c.QueryParam("v") == p.s.asset {

@@ -12,12 +12,13 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/store"
 )
 
 // downStore is a store whose database stops answering when down is set,
-// as PostgreSQL's stores say so (games.ErrUnavailable).
+// as PostgreSQL's stores say so (errs.ErrUnavailable).
 type downStore struct {
 	games.Store
 	down atomic.Bool
@@ -25,7 +26,7 @@ type downStore struct {
 
 func (s *downStore) failure() error {
 	if s.down.Load() {
-		return fmt.Errorf("%w: dial tcp 127.0.0.1:5432: connect: connection refused", games.ErrUnavailable)
+		return fmt.Errorf("%w: dial tcp 127.0.0.1:5432: connect: connection refused", errs.ErrUnavailable)
 	}
 	return nil
 }

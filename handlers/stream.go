@@ -11,6 +11,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/games"
 )
 
@@ -92,10 +93,10 @@ func (st *streams) open(client string) (release func(), err error) {
 	defer st.mu.Unlock()
 	switch {
 	case st.limits.Total > 0 && st.total >= st.limits.Total:
-		return nil, &games.Error{Code: games.TooMany, Detail: tooManyStreams, RetryAfter: streamRetry,
+		return nil, &errs.Error{Code: errs.TooMany, Detail: tooManyStreams, RetryAfter: streamRetry,
 			Msg: "The server has as many live streams open as it takes: try again in a minute."}
 	case st.limits.PerClient > 0 && st.byClient[client] >= st.limits.PerClient:
-		return nil, &games.Error{Code: games.TooMany, Detail: tooManyStreams, RetryAfter: streamRetry,
+		return nil, &errs.Error{Code: errs.TooMany, Detail: tooManyStreams, RetryAfter: streamRetry,
 			Msg: fmt.Sprintf("This address has %d live streams open, the most this server allows: close some first.", st.limits.PerClient)}
 	}
 	st.total++
@@ -299,7 +300,7 @@ func (s *Server) serveStream(ctx context.Context, es *eventSource, w *games.Watc
 			return
 		case err != nil:
 			// The game is gone or unreadable: say so, and end the stream.
-			e := games.ErrorOf(err)
+			e := errs.Of(err)
 			es.send(event{name: "gone", data: []byte(strconv.Quote(e.Msg))})
 			return
 		case evs != nil:

@@ -11,6 +11,7 @@ import (
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
+	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/lessons"
 	"github.com/banchess/banchess/puzzles"
@@ -86,10 +87,10 @@ func (p *pages) onPuzzle(h func(c echo.Context, at *puzzleAt) error) echo.Handle
 			return nil
 		}
 		switch errorOf(err).Code {
-		case games.Timeout, games.TooMany, games.Unavailable, games.Internal:
+		case errs.Timeout, errs.TooMany, errs.Unavailable, errs.Internal:
 			return err
 		}
-		return shown(err, func(status int, e *games.Error) error {
+		return shown(err, func(status int, e *errs.Error) error {
 			at.o.Error = e.Msg
 			if e.Detail == training.BadStep { // a moment not the solver's: from the start
 				at.at = 0
@@ -136,7 +137,7 @@ func formMoment(c echo.Context, pz training.Puzzle) (int, error) {
 	}
 	g, err := pz.Start()
 	if err != nil {
-		return 0, games.Internalf(err, "puzzle %s", pz.ID)
+		return 0, errs.Internalf(err, "puzzle %s", pz.ID)
 	}
 	if ply == 0 {
 		return 0, nil
@@ -254,7 +255,7 @@ func (p *pages) renderPuzzle(c echo.Context, at *puzzleAt, pending string, statu
 		// solver's next moment, or the result.
 		for at.at < len(line) && g.Turn().Actor != at.pz.Solver {
 			if err := g.Play(line[at.at]); err != nil {
-				return games.Internalf(err, "puzzle %s", at.pz.ID)
+				return errs.Internalf(err, "puzzle %s", at.pz.ID)
 			}
 			at.at++
 		}
@@ -292,18 +293,18 @@ func puzzlePaths(at *puzzleAt) views.Paths {
 func (p *pages) replay(pz training.Puzzle, n int) (*rules.Game, []rules.Action, error) {
 	g, err := pz.Start()
 	if err != nil {
-		return nil, nil, games.Internalf(err, "puzzle %s", pz.ID)
+		return nil, nil, errs.Internalf(err, "puzzle %s", pz.ID)
 	}
 	line, err := pz.Line()
 	if err != nil {
-		return nil, nil, games.Internalf(err, "puzzle %s", pz.ID)
+		return nil, nil, errs.Internalf(err, "puzzle %s", pz.ID)
 	}
 	if n > len(line) {
 		return nil, nil, invalidf("This puzzle's solution has %d plies.", len(line))
 	}
 	for _, a := range line[:n] {
 		if err := g.Play(a); err != nil {
-			return nil, nil, games.Internalf(err, "puzzle %s", pz.ID)
+			return nil, nil, errs.Internalf(err, "puzzle %s", pz.ID)
 		}
 	}
 	return g, line, nil
@@ -490,7 +491,7 @@ func (s *Server) dailyPuzzle(ctx context.Context) *views.DailyPuzzle {
 	}
 	pz, err := s.training.Daily(ctx)
 	if err != nil {
-		if games.ErrorOf(err).Code != games.NotFound {
+		if errs.Of(err).Code != errs.NotFound {
 			s.log.ErrorContext(ctx, "the puzzle of the day", "err", err)
 		}
 		return nil

@@ -10,6 +10,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/games"
 )
 
@@ -114,7 +115,7 @@ func (gc *gameCache) Create(ctx context.Context, rec *games.Record) error {
 // change is dropped (the game is read back from the database when next
 // asked for) and the error returned. When the row changed since the game
 // was read (another process saved it), nothing is written and the error
-// is a *games.Error with Code games.Conflict.
+// is a *errs.Error with Code errs.Conflict.
 func (gc *gameCache) Update(ctx context.Context, id string, fn func(*games.Record) error) error {
 	if !validText(id) {
 		return notFound(id)
@@ -172,7 +173,7 @@ func validText(s string) bool {
 // changedElsewhere is the refusal of a save made from a stale copy of the
 // game: another process saved the game since this one read it.
 func changedElsewhere(id string) error {
-	return &games.Error{Code: games.Conflict, Msg: "The game changed elsewhere, so nothing was done; here it is as it stands.",
+	return &errs.Error{Code: errs.Conflict, Msg: "The game changed elsewhere, so nothing was done; here it is as it stands.",
 		Err: fmt.Errorf("game %q: %w", trimID(id), errStale)}
 }
 

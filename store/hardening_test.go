@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/rules"
 )
@@ -171,8 +172,8 @@ func twoStores(t *testing.T) (a, b *SQLite) {
 }
 
 func isConflict(err error) bool {
-	e := games.ErrorOf(err)
-	return err != nil && e.Code == games.Conflict && strings.Contains(e.Msg, "changed elsewhere")
+	e := errs.Of(err)
+	return err != nil && e.Code == errs.Conflict && strings.Contains(e.Msg, "changed elsewhere")
 }
 
 // TestSQLiteStaleWriter has two stores write one game, each from its

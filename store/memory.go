@@ -12,12 +12,13 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/games"
 )
 
 // notFound is the error for an id that names no game.
 func notFound(id string) error {
-	return &games.Error{Code: games.NotFound, Msg: "There is no game with this id (games nobody has played for a long time are removed).",
+	return &errs.Error{Code: errs.NotFound, Msg: "There is no game with this id (games nobody has played for a long time are removed).",
 		Err: fmt.Errorf("game %q is not stored", trimID(id))}
 }
 

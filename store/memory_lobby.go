@@ -6,18 +6,19 @@ import (
 	"slices"
 	"time"
 
+	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/games"
 )
 
 // tooManySeeks refuses a seek past a player's allowance.
 func tooManySeeks(n int) error {
-	return &games.Error{Code: games.Conflict, Detail: games.TooManySeeks, Msg: fmt.Sprintf("You have %d seeks open, the most a player may: cancel one first.", n)}
+	return &errs.Error{Code: errs.Conflict, Detail: errs.TooManySeeks, Msg: fmt.Sprintf("You have %d seeks open, the most a player may: cancel one first.", n)}
 }
 
 // seekGone is the error for a seek that is not open: accepted, cancelled
 // or expired (or never made).
 func seekGone() error {
-	return &games.Error{Code: games.NotFound, Detail: games.SeekGone, Msg: "This seek is gone: someone accepted it first, or its player cancelled it or left."}
+	return &errs.Error{Code: errs.NotFound, Detail: errs.SeekGone, Msg: "This seek is gone: someone accepted it first, or its player cancelled it or left."}
 }
 
 // AddSeek stores custom seek k unless its player has maxCustom open.

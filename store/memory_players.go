@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/rating"
 	"github.com/banchess/banchess/rules"
@@ -41,12 +42,12 @@ func (m *memoryPlayers) init() {
 
 // nameTaken refuses a name another player has in any case.
 func nameTaken(name string) error {
-	return &games.Error{Code: games.Conflict, Detail: games.NameTaken, Msg: "The name " + name + " is taken (names differing only in case count as one): choose another."}
+	return &errs.Error{Code: errs.Conflict, Detail: errs.NameTaken, Msg: "The name " + name + " is taken (names differing only in case count as one): choose another."}
 }
 
 // noSuchPlayer is the error for an id or name that names no player.
 func noSuchPlayer() error {
-	return &games.Error{Code: games.NotFound, Detail: games.NoPlayer, Msg: "There is no such player."}
+	return &errs.Error{Code: errs.NotFound, Detail: errs.NoPlayer, Msg: "There is no such player."}
 }
 
 // AddPlayer stores a new player with its first credential.
@@ -174,7 +175,7 @@ func (m *Memory) SetName(ctx context.Context, id, name, password string) error {
 
 // alreadyNamed refuses to name a player twice.
 func alreadyNamed() error {
-	return &games.Error{Code: games.Conflict, Detail: games.Named, Msg: "This player has a name already."}
+	return &errs.Error{Code: errs.Conflict, Detail: errs.Named, Msg: "This player has a name already."}
 }
 
 // Standings returns the player's standings.

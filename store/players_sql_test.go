@@ -11,6 +11,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/rules"
 	"github.com/banchess/banchess/training"
@@ -55,7 +56,7 @@ func checkHoldersMigrated(t *testing.T, st games.Store, ann, bob games.Credentia
 	if err != nil || p.ID != ann.Hash() || p.Named() || p.Created.Unix() != 50 {
 		t.Errorf("ann migrated as %+v, %v", p, err)
 	}
-	if err := svc.Play(ctx, "duel", bob, games.Input{Text: "e4"}, nil); games.ErrorOf(err).Code != games.Forbidden {
+	if err := svc.Play(ctx, "duel", bob, games.Input{Text: "e4"}, nil); errs.Of(err).Code != errs.Forbidden {
 		t.Errorf("bob banning for black: %v", err)
 	}
 	if err := svc.Play(ctx, "duel", ann, games.Input{Text: "e4"}, nil); err != nil {
@@ -197,7 +198,7 @@ func TestPostgresAcceptRacers(t *testing.T) {
 				switch {
 				case err == nil && rec != nil:
 					games_ = append(games_, rec.ID)
-				case err != nil && games.ErrorOf(err).Detail == "seek_gone":
+				case err != nil && errs.Of(err).Detail == "seek_gone":
 					gone++
 				case err != nil:
 					t.Error(err)

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/rating"
 	"github.com/banchess/banchess/rules"
@@ -43,13 +44,13 @@ func twoPlayerGame(t *testing.T, s games.Store, white, black string, rated bool,
 	return rec.ID
 }
 
-func refusedWith(t *testing.T, what string, err error, code games.Code, detail games.Detail) {
+func refusedWith(t *testing.T, what string, err error, code errs.Code, detail errs.Detail) {
 	t.Helper()
 	if err == nil {
 		t.Errorf("%s: no error, want %s %q", what, code, detail)
 		return
 	}
-	if e := games.ErrorOf(err); e.Code != code || e.Detail != detail {
+	if e := errs.Of(err); e.Code != code || e.Detail != detail {
 		t.Errorf("%s: %v (code %s, detail %q), want %s %q", what, err, e.Code, e.Detail, code, detail)
 	}
 }
@@ -68,7 +69,7 @@ var playerBehaviours = []struct {
 			t.Fatal(err)
 		}
 		err := s.Issue(ctx, games.Issued{Hash: "stray", Player: "p-nobody", Kind: games.Token, Created: epoch})
-		refusedWith(t, "issuing to no player", err, games.NotFound, "no_player")
+		refusedWith(t, "issuing to no player", err, errs.NotFound, "no_player")
 		holds := func(hash, want string) {
 			t.Helper()
 			if got, err := s.CredentialPlayer(ctx, hash); err != nil || got != want {
@@ -83,7 +84,7 @@ var playerBehaviours = []struct {
 		if p, err := s.Player(ctx, ann); err != nil || p.ID != ann || p.Named() || !p.Created.Equal(epoch) {
 			t.Errorf("Player: %+v, %v", p, err)
 		}
-		if _, err := s.Player(ctx, "p-nobody"); games.ErrorOf(err).Code != games.NotFound {
+		if _, err := s.Player(ctx, "p-nobody"); errs.Of(err).Code != errs.NotFound {
 			t.Errorf("Player of no one: %v", err)
 		}
 		if err := s.Revoke(ctx, "cred-p-ann", false); err != nil {
@@ -109,17 +110,17 @@ var playerBehaviours = []struct {
 		ctx := context.Background()
 		addPlayer(t, s, "p-ann", "Ann")
 		err := s.AddPlayer(ctx, games.Player{ID: "p-ann2", Name: "ANN", Created: epoch}, games.Issued{Hash: "h2", Player: "p-ann2", Created: epoch})
-		refusedWith(t, "a second Ann", err, games.Conflict, "name_taken")
+		refusedWith(t, "a second Ann", err, errs.Conflict, "name_taken")
 		if p, _ := s.CredentialPlayer(ctx, "h2"); p != "" {
 			t.Error("a refused player's credential was kept")
 		}
 		anon := addPlayer(t, s, "p-anon", "")
-		refusedWith(t, "naming anon ann", s.SetName(ctx, anon, "aNN", "pw"), games.Conflict, "name_taken")
+		refusedWith(t, "naming anon ann", s.SetName(ctx, anon, "aNN", "pw"), errs.Conflict, "name_taken")
 		if err := s.SetName(ctx, anon, "Bob_2", "bob's hash"); err != nil {
 			t.Fatal(err)
 		}
-		refusedWith(t, "naming bob again", s.SetName(ctx, anon, "Carl", "pw"), games.Conflict, "named")
-		refusedWith(t, "naming no one", s.SetName(ctx, "p-nobody", "Dora", "pw"), games.NotFound, "no_player")
+		refusedWith(t, "naming bob again", s.SetName(ctx, anon, "Carl", "pw"), errs.Conflict, "named")
+		refusedWith(t, "naming no one", s.SetName(ctx, "p-nobody", "Dora", "pw"), errs.NotFound, "no_player")
 		p, err := s.PlayerNamed(ctx, "BOB_2")
 		if err != nil || p.ID != anon || p.Name != "Bob_2" || p.Password != "bob's hash" {
 			t.Errorf("PlayerNamed(BOB_2) = %+v, %v", p, err)
@@ -128,7 +129,7 @@ var playerBehaviours = []struct {
 			t.Errorf("PlayerNamed(ann) = %+v, %v", p, err)
 		}
 		for _, nobody := range []string{"Carl", "", "Bob_"} {
-			if _, err := s.PlayerNamed(ctx, nobody); games.ErrorOf(err).Code != games.NotFound {
+			if _, err := s.PlayerNamed(ctx, nobody); errs.Of(err).Code != errs.NotFound {
 				t.Errorf("PlayerNamed(%q): %v", nobody, err)
 			}
 		}
@@ -296,7 +297,7 @@ var playerBehaviours = []struct {
 			}
 			ids = append(ids, k.ID)
 		}
-		refusedWith(t, "a fourth seek", s.AddSeek(ctx, seek(ann, "", epoch), open, 3), games.Conflict, "too_many_seeks")
+		refusedWith(t, "a fourth seek", s.AddSeek(ctx, seek(ann, "", epoch), open, 3), errs.Conflict, "too_many_seeks")
 		pool := seek(ann, "5+3", epoch.Add(time.Second))
 		if _, _, err := s.Pair(ctx, games.PairRequest{Taker: ann, Pool: "5+3", Wait: pool, Open: open, At: epoch, Game: pairedGame}); err != nil {
 			t.Fatal(err)
@@ -311,11 +312,11 @@ var playerBehaviours = []struct {
 			k.Variant != "ban" || k.Clock != want.Clock || k.Color != rules.White || !k.Rated || k.Pool != "" || !k.Created.Equal(epoch) || !k.Alive.Equal(epoch) || k.Game != "" {
 			t.Errorf("read back %+v", k)
 		}
-		refusedWith(t, "cancelling another's seek", s.CancelSeek(ctx, ids[0], bob), games.NotFound, "seek_gone")
+		refusedWith(t, "cancelling another's seek", s.CancelSeek(ctx, ids[0], bob), errs.NotFound, "seek_gone")
 		if err := s.CancelSeek(ctx, ids[0], ann); err != nil {
 			t.Fatal(err)
 		}
-		refusedWith(t, "cancelling twice", s.CancelSeek(ctx, ids[0], ann), games.NotFound, "seek_gone")
+		refusedWith(t, "cancelling twice", s.CancelSeek(ctx, ids[0], ann), errs.NotFound, "seek_gone")
 		seeksAre(t, s, open, ids[1], ids[2], pool.ID)
 		// Kept alive by its maker's lobby page, the stale one is open again;
 		// swept, the gone ones go.
@@ -344,9 +345,9 @@ var playerBehaviours = []struct {
 			t.Fatal(err)
 		}
 		refused := games.PairRequest{Taker: cat, Seek: k.ID, Open: open, At: epoch, Game: func(games.Seek, games.Seated, games.Seated) (*games.Record, error) {
-			return nil, &games.Error{Code: games.Forbidden, Detail: "name_needed", Msg: "no"}
+			return nil, &errs.Error{Code: errs.Forbidden, Detail: "name_needed", Msg: "no"}
 		}}
-		if _, _, err := s.Pair(ctx, refused); games.ErrorOf(err).Detail != "name_needed" {
+		if _, _, err := s.Pair(ctx, refused); errs.Of(err).Detail != "name_needed" {
 			t.Errorf("a refused pairing: %v", err)
 		}
 		seeksAre(t, s, open, k.ID, bobs.ID, other.ID)
@@ -360,7 +361,7 @@ var playerBehaviours = []struct {
 		}
 		play(t, s, rec.ID, "b:e2e4") // a game like any other
 		_, _, err = s.Pair(ctx, games.PairRequest{Taker: cat, Seek: k.ID, Open: open, At: at, Game: pairedGame})
-		refusedWith(t, "accepting again", err, games.NotFound, "seek_gone")
+		refusedWith(t, "accepting again", err, errs.NotFound, "seek_gone")
 		seeksAre(t, s, open) // both players' other seeks went
 		for _, p := range []string{ann, bob} {
 			list, err := s.Pairings(ctx, p, at)

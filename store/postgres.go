@@ -16,6 +16,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/games"
 )
 
@@ -619,7 +620,7 @@ func (p *Postgres) listen(ctx context.Context, fn func(string, int64), notice fu
 }
 
 // unreachable marks err, from a statement, as the database not answering
-// (games.ErrUnavailable) when it is a failure to reach it rather than its
+// (errs.ErrUnavailable) when it is a failure to reach it rather than its
 // answer: a connection refused, reset or closed, or the server shutting
 // down, starting or out of connections (SQLSTATE class 08, 57P01–57P03,
 // 53300). Any other error, nil included, is returned as it is.
@@ -631,14 +632,14 @@ func unreachable(err error) error {
 	if errors.As(err, &pgErr) {
 		switch c := pgErr.Code; {
 		case strings.HasPrefix(c, "08"), c == "57P01", c == "57P02", c == "57P03", c == "53300":
-			return fmt.Errorf("%w: %w", games.ErrUnavailable, err)
+			return fmt.Errorf("%w: %w", errs.ErrUnavailable, err)
 		}
 		return err
 	}
 	var connect *pgconn.ConnectError
 	var netErr net.Error
 	if errors.As(err, &connect) || errors.As(err, &netErr) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || pgconn.SafeToRetry(err) {
-		return fmt.Errorf("%w: %w", games.ErrUnavailable, err)
+		return fmt.Errorf("%w: %w", errs.ErrUnavailable, err)
 	}
 	return err
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/rules"
 	"github.com/banchess/banchess/store/pgtest"
@@ -94,7 +95,7 @@ func TestPostgresTwoStores(t *testing.T) {
 		play(t, b, id, "m:d7d6")
 		return r.Game.PlayText("m:d7d5")
 	})
-	if e := games.ErrorOf(err); e.Code != games.Conflict || !strings.Contains(e.Msg, "changed elsewhere") {
+	if e := errs.Of(err); e.Code != errs.Conflict || !strings.Contains(e.Msg, "changed elsewhere") {
 		t.Fatalf("the stale save: %v, want a conflict", err)
 	}
 	want = state(mustReplay(t, "b:e2e4", "m:d2d4", "b:e7e5", "m:d7d6"))
@@ -138,7 +139,7 @@ func TestPostgresRacers(t *testing.T) {
 				switch {
 				case err == nil:
 					wins++
-				case games.ErrorOf(err).Code == games.Conflict:
+				case errs.Of(err).Code == errs.Conflict:
 					conflicts++
 				case !errors.Is(err, errMoved):
 					t.Errorf("ply %d: %v", ply+1, err)
@@ -279,7 +280,7 @@ func TestPostgresOddInput(t *testing.T) {
 		if pl, err := p.CredentialPlayer(context.Background(), s); err != nil || pl != "" {
 			t.Errorf("CredentialPlayer(%q): %v, %v", s, pl, err)
 		}
-		if _, err := p.PlayerNamed(context.Background(), s); games.ErrorOf(err).Code != games.NotFound {
+		if _, err := p.PlayerNamed(context.Background(), s); errs.Of(err).Code != errs.NotFound {
 			t.Errorf("PlayerNamed(%q): %v", s, err)
 		}
 	}
@@ -324,7 +325,7 @@ func TestPostgresBatchedSaves(t *testing.T) {
 }
 
 // TestPostgresDownIsUnavailable stops the server under a store: every
-// read and write fails as the database not answering (games.ErrUnavailable,
+// read and write fails as the database not answering (errs.ErrUnavailable,
 // a 503 the client may retry), not as the server's failure.
 func TestPostgresDownIsUnavailable(t *testing.T) {
 	if testing.Short() {
@@ -353,7 +354,7 @@ func TestPostgresDownIsUnavailable(t *testing.T) {
 		"list":       func() error { _, err := p.List(ctx, holder, 10); return err }(),
 		"credential": func() error { _, err := p.CredentialPlayer(ctx, "abc"); return err }(),
 	} {
-		if e := games.ErrorOf(err); !errors.Is(err, games.ErrUnavailable) || e.Code != games.Unavailable || e.RetryAfter <= 0 {
+		if e := errs.Of(err); !errors.Is(err, errs.ErrUnavailable) || e.Code != errs.Unavailable || e.RetryAfter <= 0 {
 			t.Errorf("%s with the server down: %v, want the store unavailable", name, err)
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/rules"
 )
@@ -71,7 +72,7 @@ func newGame(t *testing.T, s games.Store) string {
 	return create(t, s, rules.New(rules.BanChess{}), "")
 }
 
-func isNotFound(err error) bool { return err != nil && games.ErrorOf(err).Code == games.NotFound }
+func isNotFound(err error) bool { return err != nil && errs.Of(err).Code == errs.NotFound }
 
 // state is what two copies of a game must share.
 func state(g *rules.Game) string {
@@ -395,7 +396,7 @@ func TestSQLiteMigrateV1(t *testing.T) {
 	if err := svc.Play(ctx, "old", cred, games.Input{Text: "Nf3", Ply: 5}, nil); err != nil {
 		t.Errorf("playing the claimed game: %v", err)
 	}
-	if err := svc.Play(ctx, "old", stranger, games.Input{Text: "e5"}, nil); games.ErrorOf(err).Code != games.Forbidden {
+	if err := svc.Play(ctx, "old", stranger, games.Input{Text: "e5"}, nil); errs.Of(err).Code != errs.Forbidden {
 		t.Errorf("a stranger playing the claimed game: %v", err)
 	}
 	s.Close()
@@ -497,7 +498,7 @@ func TestFailedWrite(t *testing.T) {
 			if err == nil || !strings.Contains(err.Error(), "disk full") {
 				t.Fatalf("failed write: %v", err)
 			}
-			if e := games.ErrorOf(err); e.Code != games.Internal || strings.Contains(e.Msg, "disk full") {
+			if e := errs.Of(err); e.Code != errs.Internal || strings.Contains(e.Msg, "disk full") {
 				t.Errorf("the failure as a refusal: %+v", e)
 			}
 			var failing interface{ WritesFailing() bool }

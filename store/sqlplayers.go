@@ -10,6 +10,7 @@ import (
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
 
+	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/rating"
 	"github.com/banchess/banchess/rules"
@@ -77,9 +78,9 @@ func issue(ctx context.Context, q querier, cred games.Issued) error {
 	return err
 }
 
-// wrapStore passes on a refusal (*games.Error) and wraps a failure.
+// wrapStore passes on a refusal (*errs.Error) and wraps a failure.
 func wrapStore(err error, what string) error {
-	var ge *games.Error
+	var ge *errs.Error
 	if err == nil || errors.As(err, &ge) {
 		return err
 	}

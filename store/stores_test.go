@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/rules"
 )
@@ -48,7 +49,7 @@ var storeBehaviours = []struct {
 		fn := func(*games.Record) error { called = true; return nil }
 		for _, id := range []string{"nope", "", strings.Repeat("x", 1000)} {
 			err := s.View(ctx, id, fn)
-			if e := games.ErrorOf(err); e.Code != games.NotFound || strings.Contains(e.Msg, "xxxxxxxxxx") {
+			if e := errs.Of(err); e.Code != errs.NotFound || strings.Contains(e.Msg, "xxxxxxxxxx") {
 				t.Errorf("View(%.10q): %#v", id, err)
 			}
 			if err := s.Update(ctx, id, fn); !isNotFound(err) {

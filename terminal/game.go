@@ -6,6 +6,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/rules"
 )
@@ -59,7 +60,7 @@ func onGame(fn func(g *rules.Game)) games.ViewFunc {
 // is the service's message so reworded (never the cause of a failure,
 // which is for logs).
 func reason(err error) string {
-	e := games.ErrorOf(err)
+	e := errs.Of(err)
 	if e == nil {
 		return ""
 	}
@@ -90,7 +91,7 @@ func clause(msg string) string {
 // refusal words an action the service refused without needing the game:
 // one after the end, with what to do instead, or any other by its reason.
 func refusal(err error) string {
-	if games.ErrorOf(err).Code == games.GameOver {
+	if errs.Of(err).Code == errs.GameOver {
 		return reason(err) + "; type undo, new or load"
 	}
 	return reason(err)

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/rules"
 )
@@ -56,7 +57,7 @@ func TestGamesLiveInTheService(t *testing.T) {
 		t.Fatal(err)
 	}
 	err = s.svc.Play(ctx, first, other, games.Input{Text: "e7e5"}, nil)
-	if e := games.ErrorOf(err); e == nil || e.Code != games.Forbidden {
+	if e := errs.Of(err); e == nil || e.Code != errs.Forbidden {
 		t.Errorf("another credential played: %v", err)
 	}
 
@@ -115,12 +116,12 @@ func TestReason(t *testing.T) {
 		want string
 	}{
 		{"nil", nil, ""},
-		{"the rules' words, as typed", games.ErrorOf(parseErr), "Black cannot ban e5: no White pawn can reach e5"},
-		{"a sentence made a clause", games.Errorf(games.Invalid, "The FEN is empty."), "the FEN is empty"},
-		{"an abbreviation kept", games.Errorf(games.Invalid, "FEN placement: White has 0 kings."), "FEN placement: White has 0 kings"},
-		{"a side kept", games.Errorf(games.Forbidden, "Black holds that seat."), "Black holds that seat"},
-		{"a quote kept", games.Errorf(games.Invalid, `"x" is not a variant.`), `"x" is not a variant`},
-		{"a failure's cause hidden", games.Internalf(context.Canceled, "secret"), "something went wrong on the server; the game is unchanged. Please try again"},
+		{"the rules' words, as typed", errs.Of(parseErr), "Black cannot ban e5: no White pawn can reach e5"},
+		{"a sentence made a clause", errs.Errorf(errs.Invalid, "The FEN is empty."), "the FEN is empty"},
+		{"an abbreviation kept", errs.Errorf(errs.Invalid, "FEN placement: White has 0 kings."), "FEN placement: White has 0 kings"},
+		{"a side kept", errs.Errorf(errs.Forbidden, "Black holds that seat."), "Black holds that seat"},
+		{"a quote kept", errs.Errorf(errs.Invalid, `"x" is not a variant.`), `"x" is not a variant`},
+		{"a failure's cause hidden", errs.Internalf(context.Canceled, "secret"), "something went wrong on the server; the game is unchanged. Please try again"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

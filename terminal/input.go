@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/rules"
 )
@@ -26,8 +27,8 @@ func (s *session) act(ctx context.Context, text string) {
 		s.botTurn(ctx)
 		return
 	}
-	switch e := games.ErrorOf(err); e.Code {
-	case games.Invalid, games.Illegal, games.Banned:
+	switch e := errs.Of(err); e.Code {
+	case errs.Invalid, errs.Illegal, errs.Banned:
 		s.view(ctx, func(g *rules.Game) { s.explain(g, text, e) })
 	default: // over, or the service failed
 		s.refuse("%s", refusal(e))
@@ -48,14 +49,14 @@ func (s *session) played(g *rules.Game) {
 
 // explain says why the rules refused text, and what to type instead; g is
 // the game, unchanged.
-func (s *session) explain(g *rules.Game, text string, e *games.Error) {
+func (s *session) explain(g *rules.Game, text string, e *errs.Error) {
 	switch {
 	case games.IsPromotionNeeded(e):
 		a, _ := g.ParseInput(text)
 		s.refuse("%s promotes a pawn: add the piece, as in %sq", a.Coords(), a.Coords())
-	case e.Code == games.Invalid:
+	case e.Code == errs.Invalid:
 		s.notUnderstood(g, e)
-	case e.Code == games.Banned:
+	case e.Code == errs.Banned:
 		s.banned(g, e)
 	default:
 		s.illegal(g, text, e)

@@ -383,6 +383,7 @@ func TestCancelStopsAWaitingSession(t *testing.T) {
 func TestImportsOnlyTheCore(t *testing.T) {
 	allowed := []string{
 		"github.com/banchess/banchess/engine",
+		"github.com/banchess/banchess/errs",
 		"github.com/banchess/banchess/games",
 		"github.com/banchess/banchess/rules",
 		"github.com/banchess/banchess/store",

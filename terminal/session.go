@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/rules"
 )
@@ -370,7 +371,7 @@ func (s *session) cmdUndo(ctx context.Context, _ string) bool {
 	var board string
 	undone, err := s.svc.Undo(ctx, s.id, s.cred, func(_ games.Undone, rec *games.Record, _ games.Seats) { board = s.board(rec.Game) })
 	switch {
-	case err != nil && games.ErrorOf(err).Code == games.Conflict: // the only conflict at an undo
+	case err != nil && errs.Of(err).Code == errs.Conflict: // the only conflict at an undo
 		s.refuse("nothing to undo: the game is at its start")
 		return false
 	case err != nil:

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/lessons"
 	"github.com/banchess/banchess/rules"
@@ -21,11 +22,11 @@ func (s *Service) Lesson(id string, n int) (lessons.Lesson, error) {
 			continue
 		}
 		if n < 0 || n >= len(l.Steps) {
-			return l, refused(games.NotFound, NoLesson, fmt.Sprintf("The lesson “%s” has steps 1 to %d.", l.Title, len(l.Steps)))
+			return l, refused(errs.NotFound, NoLesson, fmt.Sprintf("The lesson “%s” has steps 1 to %d.", l.Title, len(l.Steps)))
 		}
 		return l, nil
 	}
-	return lessons.Lesson{}, refused(games.NotFound, NoLesson, "There is no such lesson.")
+	return lessons.Lesson{}, refused(errs.NotFound, NoLesson, "There is no such lesson.")
 }
 
 // StepResult is a judged answer at a lesson's step.
@@ -49,7 +50,7 @@ func (s *Service) TryStep(ctx context.Context, player, id string, n int, in game
 	step := l.Steps[n]
 	g, err := step.Start()
 	if err != nil {
-		return StepResult{}, games.Internalf(err, "lesson %s step %d", id, n+1)
+		return StepResult{}, errs.Internalf(err, "lesson %s step %d", id, n+1)
 	}
 	a, err := in.Action(g)
 	if err != nil {
@@ -61,7 +62,7 @@ func (s *Service) TryStep(ctx context.Context, player, id string, n int, in game
 	}
 	if v.Right && player != "" {
 		if err := s.store.CompleteStep(ctx, player, id, n, s.now()); err != nil {
-			return StepResult{}, games.Internalf(err, "keeping lesson progress")
+			return StepResult{}, errs.Internalf(err, "keeping lesson progress")
 		}
 	}
 	return StepResult{Lesson: l, Step: n, Action: a, Verdict: v}, nil
@@ -77,12 +78,12 @@ func (s *Service) CarrySteps(ctx context.Context, from, to string) error {
 	}
 	l, err := s.store.Learner(ctx, from)
 	if err != nil {
-		return games.Internalf(err, "reading the lessons of %s", from)
+		return errs.Internalf(err, "reading the lessons of %s", from)
 	}
 	for lesson, steps := range l.Steps {
 		for _, n := range steps {
 			if err := s.store.CompleteStep(ctx, to, lesson, n, s.now()); err != nil {
-				return games.Internalf(err, "keeping lesson progress")
+				return errs.Internalf(err, "keeping lesson progress")
 			}
 		}
 	}
@@ -105,17 +106,17 @@ func (s *Service) JudgeStep(id string, n int, a rules.Action) (lessons.Verdict, 
 		v := v.(lessons.Verdict)
 		g, err := step.Start()
 		if err != nil {
-			return lessons.Verdict{}, games.Internalf(err, "lesson %s step %d", id, n+1)
+			return lessons.Verdict{}, errs.Internalf(err, "lesson %s step %d", id, n+1)
 		}
 		if err := g.Play(a); err != nil {
-			return lessons.Verdict{}, games.ErrorOf(err)
+			return lessons.Verdict{}, errs.Of(err)
 		}
 		v.After = g
 		return v, nil
 	}
 	v, err := step.Judge(a)
 	if err != nil {
-		return lessons.Verdict{}, games.ErrorOf(err)
+		return lessons.Verdict{}, errs.Of(err)
 	}
 	kept := v
 	kept.After = nil

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/puzzles"
 	"github.com/banchess/banchess/rating"
@@ -29,7 +30,7 @@ type Puzzle struct {
 func (s *Service) Puzzle(ctx context.Context, id string) (Puzzle, error) {
 	p, ok := s.set.ByID(id)
 	if !ok {
-		return Puzzle{}, refused(games.NotFound, NoPuzzle, "There is no puzzle with this id.")
+		return Puzzle{}, refused(errs.NotFound, NoPuzzle, "There is no puzzle with this id.")
 	}
 	return s.withStats(ctx, p)
 }
@@ -38,11 +39,11 @@ func (s *Service) Puzzle(ctx context.Context, id string) (Puzzle, error) {
 func (s *Service) withStats(ctx context.Context, p puzzles.Puzzle) (Puzzle, error) {
 	solver, err := p.Solver()
 	if err != nil {
-		return Puzzle{}, games.Internalf(err, "puzzle %s", p.ID)
+		return Puzzle{}, errs.Internalf(err, "puzzle %s", p.ID)
 	}
 	stats, ok, err := s.store.PuzzleStats(ctx, p.ID)
 	if err != nil {
-		return Puzzle{}, games.Internalf(err, "reading puzzle %s", p.ID)
+		return Puzzle{}, errs.Internalf(err, "reading puzzle %s", p.ID)
 	}
 	if !ok {
 		stats = startStats(p)
@@ -66,7 +67,7 @@ func ParseTheme(text string) (puzzles.Theme, error) {
 	for _, k := range puzzles.AllThemes() {
 		names = append(names, string(k))
 	}
-	return "", refused(games.Invalid, BadTheme, fmt.Sprintf("%q is not a puzzle theme: choose one of %s.", rules.Clip(text), strings.Join(names, ", ")))
+	return "", refused(errs.Invalid, BadTheme, fmt.Sprintf("%q is not a puzzle theme: choose one of %s.", rules.Clip(text), strings.Join(names, ", ")))
 }
 
 // Next returns a puzzle for player, of theme t ("" for any): the one
@@ -74,7 +75,7 @@ func ParseTheme(text string) (puzzles.Theme, error) {
 // once they have attempted every one).
 func (s *Service) Next(ctx context.Context, player string, t puzzles.Theme) (Puzzle, error) {
 	if t != "" && s.set.Count(t) == 0 || s.set.Len() == 0 {
-		return Puzzle{}, refused(games.NotFound, NoPuzzle, "There is no puzzle of this theme.")
+		return Puzzle{}, refused(errs.NotFound, NoPuzzle, "There is no puzzle of this theme.")
 	}
 	l, err := s.Learner(ctx, player)
 	if err != nil {
@@ -83,7 +84,7 @@ func (s *Service) Next(ctx context.Context, player string, t puzzles.Theme) (Puz
 	var done []string
 	if player != "" {
 		if done, err = s.store.Attempted(ctx, player); err != nil {
-			return Puzzle{}, games.Internalf(err, "listing attempts")
+			return Puzzle{}, errs.Internalf(err, "listing attempts")
 		}
 		slices.Sort(done)
 	}
@@ -110,7 +111,7 @@ func (s *Service) LastAttempt(ctx context.Context, player, id string) (Attempt, 
 	}
 	a, ok, err := s.store.LastAttempt(ctx, player, id)
 	if err != nil {
-		return Attempt{}, false, games.Internalf(err, "reading an attempt")
+		return Attempt{}, false, errs.Internalf(err, "reading an attempt")
 	}
 	return a, ok, nil
 }
@@ -119,7 +120,7 @@ func (s *Service) LastAttempt(ctx context.Context, player, id string) (Attempt, 
 func (s *Service) Daily(ctx context.Context) (Puzzle, error) {
 	p, ok := s.set.Daily(s.now())
 	if !ok {
-		return Puzzle{}, refused(games.NotFound, NoPuzzle, "There are no puzzles.")
+		return Puzzle{}, refused(errs.NotFound, NoPuzzle, "There are no puzzles.")
 	}
 	return s.withStats(ctx, p)
 }
@@ -159,16 +160,16 @@ func (s *Service) Attempt(ctx context.Context, player, id string, actions []rule
 		return Result{}, err
 	}
 	if len(actions) == 0 || len(actions) > MaxActions {
-		return Result{}, refused(games.Invalid, BadActions, fmt.Sprintf("An attempt gives 1 to %d of the solver's actions.", MaxActions))
+		return Result{}, refused(errs.Invalid, BadActions, fmt.Sprintf("An attempt gives 1 to %d of the solver's actions.", MaxActions))
 	}
 	v, err := p.Judge(actions)
 	if err != nil {
-		return Result{}, games.Internalf(err, "judging puzzle %s", id)
+		return Result{}, errs.Internalf(err, "judging puzzle %s", id)
 	}
 	res := Result{Puzzle: p, Verdict: v, Next: -1}
 	var wrongPlayed bool
 	if res.Line, res.Next, wrongPlayed, err = line(p, actions); err != nil {
-		return Result{}, games.Internalf(err, "replaying puzzle %s", id)
+		return Result{}, errs.Internalf(err, "replaying puzzle %s", id)
 	}
 	if !v.Correct {
 		before := res.Line
@@ -183,7 +184,7 @@ func (s *Service) Attempt(ctx context.Context, player, id string, actions []rule
 	a := Attempt{Player: player, Puzzle: id, At: s.now(), Solved: v.Solved, FailedAt: v.FailedAt, Actions: bcn(actions), Reason: res.Reason}
 	kept, err := s.store.RecordAttempt(ctx, a, startStats(p.Puzzle), rate(v.Solved, a.At))
 	if err != nil {
-		return Result{}, games.Internalf(err, "keeping an attempt at puzzle %s", id)
+		return Result{}, errs.Internalf(err, "keeping an attempt at puzzle %s", id)
 	}
 	res.Attempt = &kept
 	res.Learner.Rating = kept.After
@@ -284,7 +285,7 @@ func (s *Service) Play(ctx context.Context, player, id string, n int, in games.I
 		return Result{}, err
 	}
 	if err := g.Play(a); err != nil {
-		return Result{}, games.ErrorOf(err)
+		return Result{}, errs.Of(err)
 	}
 	return s.Attempt(ctx, player, id, append(done, a))
 }
@@ -294,14 +295,14 @@ func (s *Service) Play(ctx context.Context, player, id string, n int, in games.I
 func (p Puzzle) At(n int) (*rules.Game, []rules.Action, error) {
 	sol, err := p.Line()
 	if err != nil {
-		return nil, nil, games.Internalf(err, "puzzle %s", p.ID)
+		return nil, nil, errs.Internalf(err, "puzzle %s", p.ID)
 	}
 	g, err := p.Start()
 	if err != nil {
-		return nil, nil, games.Internalf(err, "puzzle %s", p.ID)
+		return nil, nil, errs.Internalf(err, "puzzle %s", p.ID)
 	}
 	if n < 0 || n >= len(sol) {
-		return nil, nil, refused(games.Conflict, BadStep, fmt.Sprintf("This puzzle's solution has %d plies: there is no moment %d to play at.", len(sol), n))
+		return nil, nil, refused(errs.Conflict, BadStep, fmt.Sprintf("This puzzle's solution has %d plies: there is no moment %d to play at.", len(sol), n))
 	}
 	var mine []rules.Action
 	for _, a := range sol[:n] {
@@ -309,11 +310,11 @@ func (p Puzzle) At(n int) (*rules.Game, []rules.Action, error) {
 			mine = append(mine, a)
 		}
 		if err := g.Play(a); err != nil {
-			return nil, nil, games.Internalf(err, "puzzle %s", p.ID)
+			return nil, nil, errs.Internalf(err, "puzzle %s", p.ID)
 		}
 	}
 	if g.Turn().Actor != p.Solver {
-		return nil, nil, refused(games.Conflict, BadStep, "At this moment of the puzzle the opponent acts, not you: reload the puzzle.")
+		return nil, nil, refused(errs.Conflict, BadStep, "At this moment of the puzzle the opponent acts, not you: reload the puzzle.")
 	}
 	return g, mine, nil
 }

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/banchess/banchess/engine"
-	"github.com/banchess/banchess/games"
+	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/lessons"
 	"github.com/banchess/banchess/puzzles"
 	"github.com/banchess/banchess/rules"
@@ -42,7 +42,7 @@ func (s *Service) reason(ctx context.Context, p Puzzle, before []rules.Action, w
 	}
 	name := lessons.Name(g, wrong)
 	if err := g.Play(wrong); err != nil {
-		return "Not this: " + games.ErrorOf(err).Msg
+		return "Not this: " + errs.Of(err).Msg
 	}
 	if o := g.Outcome(); o.Over() {
 		return fmt.Sprintf("Not this: %s. It ends the game, %s.", name, o)

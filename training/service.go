@@ -13,20 +13,20 @@ import (
 	"time"
 
 	"github.com/banchess/banchess/engine"
-	"github.com/banchess/banchess/games"
+	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/lessons"
 	"github.com/banchess/banchess/puzzles"
 	"github.com/banchess/banchess/rating"
 	"github.com/banchess/banchess/rules"
 )
 
-// The details of training's refusals, beside games.Detail's.
+// The details of training's refusals, beside errs.Detail's.
 const (
-	BadTheme   games.Detail = "bad_theme"   // Invalid: not a puzzle theme
-	NoPuzzle   games.Detail = "no_puzzle"   // NotFound: no puzzle has this id, or none has the theme
-	NoLesson   games.Detail = "no_lesson"   // NotFound: no lesson or step has this id
-	BadActions games.Detail = "bad_actions" // Invalid: an attempt's actions cannot be read
-	BadStep    games.Detail = "bad_step"    // Conflict: the page shows a moment of the puzzle that is not the solver's to act
+	BadTheme   errs.Detail = "bad_theme"   // Invalid: not a puzzle theme
+	NoPuzzle   errs.Detail = "no_puzzle"   // NotFound: no puzzle has this id, or none has the theme
+	NoLesson   errs.Detail = "no_lesson"   // NotFound: no lesson or step has this id
+	BadActions errs.Detail = "bad_actions" // Invalid: an attempt's actions cannot be read
+	BadStep    errs.Detail = "bad_step"    // Conflict: the page shows a moment of the puzzle that is not the solver's to act
 )
 
 // PuzzleDeviation is the rating deviation a puzzle starts with: its
@@ -79,7 +79,7 @@ func (s *Service) Learner(ctx context.Context, player string) (Learner, error) {
 	}
 	l, err := s.store.Learner(ctx, player)
 	if err != nil {
-		return Learner{}, games.Internalf(err, "reading learner")
+		return Learner{}, errs.Internalf(err, "reading learner")
 	}
 	if l.Rating == (rating.Rating{}) {
 		l.Rating = rating.New()
@@ -88,6 +88,6 @@ func (s *Service) Learner(ctx context.Context, player string) (Learner, error) {
 }
 
 // refused is a refusal of code, with its detail.
-func refused(code games.Code, detail games.Detail, msg string) *games.Error {
-	return &games.Error{Code: code, Detail: detail, Msg: msg}
+func refused(code errs.Code, detail errs.Detail, msg string) *errs.Error {
+	return &errs.Error{Code: code, Detail: detail, Msg: msg}
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/banchess/banchess/engine"
+	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/lessons"
 	"github.com/banchess/banchess/puzzles"
@@ -170,14 +171,14 @@ func TestAttemptRefused(t *testing.T) {
 	for name, c := range map[string]struct {
 		id      string
 		actions []rules.Action
-		detail  games.Detail
+		detail  errs.Detail
 	}{
 		"unknown":  {"nope", solverActions(p), training.NoPuzzle},
 		"none":     {p.ID, nil, training.BadActions},
 		"too many": {p.ID, make([]rules.Action, training.MaxActions+1), training.BadActions},
 	} {
 		_, err := svc.Attempt(ctx, "ann", c.id, c.actions)
-		if e := games.ErrorOf(err); e == nil || e.Detail != c.detail {
+		if e := errs.Of(err); e == nil || e.Detail != c.detail {
 			t.Errorf("%s: %v, want %s", name, err, c.detail)
 		}
 	}
@@ -213,7 +214,7 @@ func TestNext(t *testing.T) {
 			t.Errorf("theme %s: %s %v (%v)", th, p.ID, p.Themes, err)
 		}
 	}
-	if _, err := training.ParseTheme("mateIn9"); games.ErrorOf(err).Detail != training.BadTheme {
+	if _, err := training.ParseTheme("mateIn9"); errs.Of(err).Detail != training.BadTheme {
 		t.Errorf("theme mateIn9: %v", err)
 	}
 }
@@ -242,14 +243,14 @@ func TestPlay(t *testing.T) {
 	solver := g.Turn().Actor
 	for n, a := range sol {
 		if g.Turn().Actor != solver {
-			if _, err := svc.Play(ctx, "ann", p.ID, n, games.Input{Text: a.String()}); games.ErrorOf(err).Detail != training.BadStep {
+			if _, err := svc.Play(ctx, "ann", p.ID, n, games.Input{Text: a.String()}); errs.Of(err).Detail != training.BadStep {
 				t.Errorf("moment %d, the opponent's: %v", n, err)
 			}
 			break
 		}
 		g.Play(a)
 	}
-	if _, err := svc.Play(ctx, "ann", p.ID, 0, games.Input{Text: "hello"}); games.ErrorOf(err).Code != games.Invalid {
+	if _, err := svc.Play(ctx, "ann", p.ID, 0, games.Input{Text: "hello"}); errs.Of(err).Code != errs.Invalid {
 		t.Errorf("hello: %v", err)
 	}
 }
@@ -271,10 +272,10 @@ func TestTryStep(t *testing.T) {
 	if !slices.Equal(l.Steps["ply-order"], []int{0}) {
 		t.Errorf("steps done %v", l.Steps)
 	}
-	if _, err := svc.TryStep(ctx, "ann", "ply-order", 1, games.Input{Text: "e4"}); games.ErrorOf(err).Code != games.Banned {
+	if _, err := svc.TryStep(ctx, "ann", "ply-order", 1, games.Input{Text: "e4"}); errs.Of(err).Code != errs.Banned {
 		t.Errorf("the banned e4: %v", err)
 	}
-	if _, err := svc.TryStep(ctx, "ann", "ply-order", 9, games.Input{Text: "e4"}); games.ErrorOf(err).Detail != training.NoLesson {
+	if _, err := svc.TryStep(ctx, "ann", "ply-order", 9, games.Input{Text: "e4"}); errs.Of(err).Detail != training.NoLesson {
 		t.Errorf("step 10: %v", err)
 	}
 }
@@ -315,7 +316,7 @@ func TestJudgeStepRemembered(t *testing.T) {
 	}
 	banned, _ := rules.ParseAction("m:e2e4")
 	for range 2 {
-		if _, err := svc.JudgeStep("ply-order", 1, banned); games.ErrorOf(err).Code != games.Banned {
+		if _, err := svc.JudgeStep("ply-order", 1, banned); errs.Of(err).Code != errs.Banned {
 			t.Errorf("the banned e4: %v", err)
 		}
 	}

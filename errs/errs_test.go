@@ -1,4 +1,4 @@
-package games_test
+package errs_test
 
 import (
 	"context"
@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/banchess/banchess/games"
+	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/rules"
 )
 
@@ -33,38 +33,38 @@ func TestErrorOf(t *testing.T) {
 		_, err := rules.FromPGN("1. e4 e5 2. Nf3 Nc6 *", rules.PGNOptions{Variant: rules.Classic{}, MaxPlies: 2})
 		return err
 	}
-	own := games.Errorf(games.Conflict, "Mine.")
+	own := errs.Errorf(errs.Conflict, "Mine.")
 	cause := errors.New("open /var/db/games.db: disk I/O error")
 	for _, c := range []struct {
 		name   string
 		err    error
-		code   games.Code
-		detail games.Detail
+		code   errs.Code
+		detail errs.Detail
 	}{
-		{"syntax", rules.New(rules.BanChess{}).PlayText("zz"), games.Invalid, "not_bcn"},
-		{"typed syntax", func() error { _, err := rules.New(rules.BanChess{}).ParseInput("hello"); return err }(), games.Invalid, "not_bcn"},
-		{"illegal", rules.New(rules.BanChess{}).PlayText("m:e2e4"), games.Illegal, ""},
-		{"banned", banned(), games.Banned, ""},
-		{"wrapped banned", fmt.Errorf("action 2: %w", banned()), games.Banned, ""},
-		{"game over", over(), games.GameOver, ""},
-		{"nothing to undo", rules.New(rules.BanChess{}).Undo(), games.Conflict, "nothing_to_undo"},
-		{"FEN", fenErr(), games.Invalid, "bad_fen"},
-		{"PGN", pgnErr(), games.Invalid, "bad_pgn"},
-		{"too many plies", tooMany(), games.Invalid, "too_many_plies"},
-		{"own", own, games.Conflict, ""},
-		{"wrapped own", fmt.Errorf("deep: %w", own), games.Conflict, ""},
-		{"cancelled", fmt.Errorf("loading: %w", context.Canceled), games.Unavailable, games.Cancelled},
-		{"deadline", context.DeadlineExceeded, games.Unavailable, games.Cancelled},
-		{"store down", fmt.Errorf("loading: %w", games.ErrUnavailable), games.Unavailable, games.StoreDown},
-		{"internalf, store down", games.Internalf(fmt.Errorf("%w: refused", games.ErrUnavailable), "listing games"), games.Unavailable, games.StoreDown},
-		{"other", cause, games.Internal, ""},
-		{"internalf", games.Internalf(cause, "saving game %s", "abc"), games.Internal, ""},
+		{"syntax", rules.New(rules.BanChess{}).PlayText("zz"), errs.Invalid, "not_bcn"},
+		{"typed syntax", func() error { _, err := rules.New(rules.BanChess{}).ParseInput("hello"); return err }(), errs.Invalid, "not_bcn"},
+		{"illegal", rules.New(rules.BanChess{}).PlayText("m:e2e4"), errs.Illegal, ""},
+		{"banned", banned(), errs.Banned, ""},
+		{"wrapped banned", fmt.Errorf("action 2: %w", banned()), errs.Banned, ""},
+		{"game over", over(), errs.GameOver, ""},
+		{"nothing to undo", rules.New(rules.BanChess{}).Undo(), errs.Conflict, "nothing_to_undo"},
+		{"FEN", fenErr(), errs.Invalid, "bad_fen"},
+		{"PGN", pgnErr(), errs.Invalid, "bad_pgn"},
+		{"too many plies", tooMany(), errs.Invalid, "too_many_plies"},
+		{"own", own, errs.Conflict, ""},
+		{"wrapped own", fmt.Errorf("deep: %w", own), errs.Conflict, ""},
+		{"cancelled", fmt.Errorf("loading: %w", context.Canceled), errs.Unavailable, errs.Cancelled},
+		{"deadline", context.DeadlineExceeded, errs.Unavailable, errs.Cancelled},
+		{"store down", fmt.Errorf("loading: %w", errs.ErrUnavailable), errs.Unavailable, errs.StoreDown},
+		{"internalf, store down", errs.Internalf(fmt.Errorf("%w: refused", errs.ErrUnavailable), "listing games"), errs.Unavailable, errs.StoreDown},
+		{"other", cause, errs.Internal, ""},
+		{"internalf", errs.Internalf(cause, "saving game %s", "abc"), errs.Internal, ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			if c.err == nil {
 				t.Fatal("no error to map")
 			}
-			e := games.ErrorOf(c.err)
+			e := errs.Of(c.err)
 			if e.Code != c.code || e.Detail != c.detail {
 				t.Errorf("%v: code %s, detail %q; want %s, %q", c.err, e.Code, e.Detail, c.code, c.detail)
 			}
@@ -76,11 +76,11 @@ func TestErrorOf(t *testing.T) {
 			}
 		})
 	}
-	if games.ErrorOf(own) != own {
+	if errs.Of(own) != own {
 		t.Error("an *Error is not returned as itself")
 	}
 	// Internal errors never show their cause; Error() keeps it for logs.
-	for _, e := range []*games.Error{games.ErrorOf(cause), games.Internalf(cause, "saving game %s", "abc")} {
+	for _, e := range []*errs.Error{errs.Of(cause), errs.Internalf(cause, "saving game %s", "abc")} {
 		if strings.Contains(e.Msg, "disk") || strings.Contains(e.Msg, "/var") {
 			t.Errorf("the message shows the cause: %q", e.Msg)
 		}
@@ -88,14 +88,14 @@ func TestErrorOf(t *testing.T) {
 			t.Errorf("Error() = %q loses the cause", e.Error())
 		}
 	}
-	if e := games.Internalf(cause, "saving game %s", "abc"); !strings.Contains(e.Error(), "saving game abc: open") {
+	if e := errs.Internalf(cause, "saving game %s", "abc"); !strings.Contains(e.Error(), "saving game abc: open") {
 		t.Errorf("Internalf: %q", e.Error())
 	}
 	// A refusal's Error() is its message alone.
-	if e := games.ErrorOf(rules.New(rules.BanChess{}).PlayText("m:e2e4")); e.Error() != e.Msg {
+	if e := errs.Of(rules.New(rules.BanChess{}).PlayText("m:e2e4")); e.Error() != e.Msg {
 		t.Errorf("Error() = %q, Msg %q", e.Error(), e.Msg)
 	}
-	if e := games.Errorf(games.NotFound, "no game %d", 7); e.Msg != "no game 7" || e.Code != games.NotFound || e.Err != nil {
+	if e := errs.Errorf(errs.NotFound, "no game %d", 7); e.Msg != "no game 7" || e.Code != errs.NotFound || e.Err != nil {
 		t.Errorf("Errorf: %+v", e)
 	}
 }
@@ -107,7 +107,7 @@ func TestSentence(t *testing.T) {
 		{"e4 is banned this turn", "e4 is banned this turn."},
 		{"b:e2e4 is banned", "b:e2e4 is banned."},
 		{"a7a8 promotes a pawn", "a7a8 promotes a pawn."},
-		// A word is capitalised, even one typed as SAN: ErrorOf keeps an
+		// A word is capitalised, even one typed as SAN: Of keeps an
 		// action's text as typed itself (see TestTypedTextKept).
 		{"bxc3 is not legal", "Bxc3 is not legal."},
 		{"a", "a."},
@@ -118,7 +118,7 @@ func TestSentence(t *testing.T) {
 		{"\"e9\" is not a square", "\"e9\" is not a square."},
 		{"élan", "Élan."},
 	} {
-		if got := games.Sentence(c.in); got != c.want {
+		if got := errs.Sentence(c.in); got != c.want {
 			t.Errorf("Sentence(%q) = %q, want %q", c.in, got, c.want)
 		}
 	}

@@ -1,4 +1,8 @@
-package games
+// Package errs is the one error type every service and front end shares:
+// a refusal with a Code that decides how a front end answers it (an HTTP
+// status, a message's tone), a finer Detail for programs, a sentence for
+// people, and the cause for the logs only.
+package errs
 
 import (
 	"context"
@@ -119,8 +123,8 @@ func Errorf(code Code, format string, args ...any) *Error {
 	return &Error{Code: code, Msg: fmt.Sprintf(format, args...)}
 }
 
-// withDetail sets e's Detail and returns e.
-func (e *Error) withDetail(detail Detail) *Error {
+// WithDetail sets e's Detail and returns e.
+func (e *Error) WithDetail(detail Detail) *Error {
 	e.Detail = detail
 	return e
 }
@@ -134,16 +138,16 @@ const internalMsg = "Something went wrong on the server; the game is unchanged. 
 func Internalf(err error, format string, args ...any) *Error {
 	wrapped := fmt.Errorf(format+": %w", append(args, err)...)
 	if errors.Is(err, ErrUnavailable) {
-		return storeDown(wrapped) // not a failure: the store did not answer
+		return Down(wrapped) // not a failure: the store did not answer
 	}
 	return &Error{Code: Internal, Msg: internalMsg, Err: wrapped}
 }
 
-// ErrorOf returns err as an *Error: itself when it is one, a refusal from
+// Of returns err as an *Error: itself when it is one, a refusal from
 // the rules under its kind, a cancelled request as Unavailable, and
 // anything else (a store's failure) as Internal, its text kept for the
 // log only. A nil err gives nil.
-func ErrorOf(err error) *Error {
+func Of(err error) *Error {
 	if err == nil {
 		return nil
 	}
@@ -155,7 +159,7 @@ func ErrorOf(err error) *Error {
 		return re
 	}
 	if errors.Is(err, ErrUnavailable) {
-		return storeDown(err)
+		return Down(err)
 	}
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return &Error{Code: Unavailable, Detail: Cancelled, Msg: "The request was cancelled before it was served; the game is unchanged.", Err: err}
@@ -173,24 +177,24 @@ var ErrUnavailable = errors.New("the game store does not answer")
 // does not answer.
 const storeDownWait = 5 * time.Second
 
-// storeDown refuses a request the store could not serve: it did not answer.
-func storeDown(err error) *Error {
+// Down refuses a request the store could not serve: it did not answer.
+func Down(err error) *Error {
 	return &Error{Code: Unavailable, Detail: StoreDown, RetryAfter: storeDownWait, Err: err,
 		Msg: "The server cannot reach its game store just now, so nothing changed. Please try again in a few seconds."}
 }
 
-// storeError is an error from a Store's Update or View: a refusal the
+// FromStore is an error from a Store's Update or View: a refusal the
 // function run on the record made (an *Error), or else the store's own
 // failure, such as a record that does not replay: Internal (or
 // Unavailable when cancelled), never a refusal from the rules, whose message would tell
 // the user of the store's insides as if the input were wrong.
-func storeError(err error) *Error {
+func FromStore(err error) *Error {
 	var e *Error
 	if errors.As(err, &e) {
 		return e
 	}
 	if errors.Is(err, ErrUnavailable) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		return ErrorOf(err)
+		return Of(err)
 	}
 	return &Error{Code: Internal, Msg: internalMsg, Err: err}
 }
