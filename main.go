@@ -22,11 +22,15 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/banchess/banchess/analysis"
+	"github.com/banchess/banchess/computer"
 	"github.com/banchess/banchess/engine"
 	"github.com/banchess/banchess/engine/match"
 	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/handlers"
 	"github.com/banchess/banchess/lessons"
+	"github.com/banchess/banchess/lobby"
+	"github.com/banchess/banchess/players"
 	"github.com/banchess/banchess/puzzles"
 	"github.com/banchess/banchess/puzzles/generate"
 	"github.com/banchess/banchess/rules"
@@ -191,22 +195,25 @@ func serve(ctx context.Context, args []string, out io.Writer, getenv func(string
 	e.HideBanner, e.HidePort = true, true
 	feed := games.NewFeed()
 	pool := engine.NewPool(*analysts, *analysisQueue, 32)
-	svc := games.New(db, games.WithFeed(feed), games.WithAnalyser(pool), games.WithBotTime(*botTime),
-		// Pairing strangers: the lobby offers Ban Chess and classic chess.
-		games.WithLobbyVariants(rules.BanChess{}.ID(), rules.Classic{}.ID()))
+	pl := players.New(db)
+	svc := games.New(db, pl, games.WithFeed(feed), games.WithComputer(computer.New(pool, computer.WithTimePerPly(*botTime))))
 	defer svc.Close()
+	an := analysis.New(svc, svc.Loader(), db, pool)
+	defer an.Close()
+	// Pairing strangers: the lobby offers Ban Chess and classic chess.
+	lb := lobby.New(db, svc, svc.Loader(), pl, lobby.WithVariants(rules.BanChess{}.ID(), rules.Classic{}.ID()))
 	if l, ok := db.(changeListener); ok {
 		// Other servers on the same database change games too: their
 		// watchers here hear of it.
-		go listen(ctx, l, feed, svc, logger)
+		go listen(ctx, l, feed, logger, lb.Notice, pl.Notice)
 	}
-	go svc.RunLobby(ctx)
+	go lb.Run(ctx)
 	shipped, err := puzzles.Shipped()
 	if err != nil {
 		return fmt.Errorf("the shipped puzzles: %w", err)
 	}
 	trainer := training.New(shipped, lessons.All(), db, training.WithAnalyser(pool))
-	h := handlers.New(svc, nil,
+	h := handlers.New(handlers.Services{Games: svc, Players: pl, Lobby: lb, Analysis: an}, nil,
 		handlers.WithTraining(trainer),
 		handlers.WithStreamLimits(handlers.DefaultStreamLimits()),
 		handlers.WithHealthCheck(db),
@@ -267,6 +274,9 @@ func tuneGC(getenv func(string) string) {
 // check, sweeps of expired games and closing.
 type gameStore interface {
 	games.Store
+	players.Store
+	lobby.Store
+	analysis.ReviewStore
 	training.Store
 	handlers.Pinger
 	Sweep(ctx context.Context) (int, error)
@@ -283,17 +293,21 @@ type changeListener interface {
 // listen tells the watchers of every game another server changed of its
 // revision (the notice carries it; those this one changed it has told
 // already, and the feed wakes no one twice), and passes the servers'
-// notices to svc; after a lost connection, when changes may have been
-// missed, it wakes every watcher to read its game once (and svc forgets
-// what notices change).
-func listen(ctx context.Context, l changeListener, feed *games.Feed, svc *games.Service, logger *slog.Logger) {
+// notices to each of noticed; after a lost connection, when changes may
+// have been missed, it wakes every watcher to read its game once (and the
+// services forget what notices change).
+func listen(ctx context.Context, l changeListener, feed *games.Feed, logger *slog.Logger, noticed ...func(string)) {
 	err := l.Listen(ctx, func(id string, rev int64) {
 		if id == "" {
 			feed.PublishAll()
 			return
 		}
 		feed.Publish(id, rev)
-	}, svc.Notice)
+	}, func(n string) {
+		for _, fn := range noticed {
+			fn(n)
+		}
+	})
 	if err != nil && ctx.Err() == nil {
 		logger.Error("listening for changes from other servers", "err", err)
 	}

@@ -14,8 +14,8 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"github.com/banchess/banchess/games"
+	"github.com/banchess/banchess/internal/testsite"
 	"github.com/banchess/banchess/rules"
-	"github.com/banchess/banchess/store"
 )
 
 // longPGN is a 40-ply Ban Chess game of random legal actions (none that
@@ -256,7 +256,7 @@ func TestBoardStaysPut(t *testing.T) {
 // move is overdue; in another, a takeback White asks for while Black is
 // to ban returns the game to White's last move.
 func TestAbortAndTakeback(t *testing.T) {
-	svc := games.New(store.NewMemory(), games.WithFirstActionWait(2*time.Second))
+	svc := testsite.New(nil, testsite.Config{Games: []games.Option{games.WithFirstActionWait(2 * time.Second)}})
 	t.Cleanup(svc.Close)
 	ctxs, base := browsersOn(t, 2, true, svc)
 	white, black := ctxs[0], ctxs[1]

@@ -11,6 +11,8 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/banchess/banchess/games"
+	"github.com/banchess/banchess/internal/testsite"
+	"github.com/banchess/banchess/players"
 	"github.com/banchess/banchess/rules"
 )
 
@@ -27,7 +29,7 @@ func browsers(t *testing.T, n int, js bool) (ctxs []context.Context, base string
 }
 
 // browsersOn is browsers on the playground serving svc.
-func browsersOn(t *testing.T, n int, js bool, svc *games.Service) (ctxs []context.Context, base string) {
+func browsersOn(t *testing.T, n int, js bool, svc testsite.Site) (ctxs []context.Context, base string) {
 	t.Helper()
 	first, base, p := browserOn(t, js, svc)
 	ctxs, all := []context.Context{first}, []*[]string{p}
@@ -233,11 +235,11 @@ func TestLiveClockInBrowsers(t *testing.T) {
 	svc := playground(t)
 	ctxs, base := browsersOn(t, 2, true, svc)
 	white, black := ctxs[0], ctxs[1]
-	cred, _, err := svc.NewPlayer(context.Background(), games.Cookie)
+	cred, _, err := svc.Players.NewPlayer(context.Background(), players.Cookie)
 	if err != nil {
 		t.Fatal(err)
 	}
-	id, code, _, err := svc.CreateInvite(context.Background(), cred, rules.New(rules.BanChess{}),
+	id, code, _, err := svc.Games.CreateInvite(context.Background(), cred, rules.New(rules.BanChess{}),
 		games.InviteSettings{Color: rules.White, Clock: &games.TimeControl{Initial: 6 * time.Second}})
 	if err != nil {
 		t.Fatal(err)

@@ -23,8 +23,8 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/banchess/banchess/engine"
-	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/handlers"
+	"github.com/banchess/banchess/internal/testsite"
 	"github.com/banchess/banchess/lessons"
 	"github.com/banchess/banchess/puzzles"
 	"github.com/banchess/banchess/rules"
@@ -84,8 +84,8 @@ func browser(t *testing.T, js bool) (context.Context, string, *[]string) {
 var assets = handlers.NewStaticFiles()
 
 // playground is the games service the playground serves.
-func playground(t *testing.T) *games.Service {
-	svc := games.New(store.NewMemory(), games.WithAnalyser(engine.NewPool(1, 2, 4)))
+func playground(t *testing.T) testsite.Site {
+	svc := testsite.New(nil, testsite.Config{Engine: engine.NewPool(1, 2, 4)})
 	t.Cleanup(svc.Close)
 	return svc
 }
@@ -93,7 +93,7 @@ func playground(t *testing.T) *games.Service {
 // browserOn starts the playground on svc (with the lessons and the
 // shipped puzzles, kept in a store of their own) and a headless Chromium
 // on it.
-func browserOn(t *testing.T, js bool, svc *games.Service) (context.Context, string, *[]string) {
+func browserOn(t *testing.T, js bool, svc testsite.Site) (context.Context, string, *[]string) {
 	t.Helper()
 	bin := chromium(t)
 	e := echo.New()
@@ -103,7 +103,7 @@ func browserOn(t *testing.T, js bool, svc *games.Service) (context.Context, stri
 		t.Fatal(err)
 	}
 	trainer := training.New(shipped, lessons.All(), store.NewMemory(), training.WithAnalyser(engine.NewPool(1, 2, 4)))
-	handlers.New(svc, nil, handlers.WithTraining(trainer), handlers.WithStaticFiles(assets)).Register(e)
+	handlers.New(handlers.Services{Games: svc.Games, Players: svc.Players, Lobby: svc.Lobby, Analysis: svc.Analysis}, nil, handlers.WithTraining(trainer), handlers.WithStaticFiles(assets)).Register(e)
 	srv := httptest.NewServer(e)
 	t.Cleanup(srv.Close)
 

@@ -3,6 +3,8 @@ package games
 import (
 	"errors"
 
+	"github.com/banchess/banchess/players"
+
 	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/rules"
 )
@@ -374,7 +376,7 @@ func lastPly(g *rules.Game, is func(rules.PlyInfo) bool) int {
 // refuse words a may… rule's refusal for cred: a notSeated as
 // Unauthorized when there is no credential, else Forbidden; any other as
 // it is.
-func (s *Service) refuse(cred Credential, err error) error {
+func (s *Service) refuse(cred players.Credential, err error) error {
 	var ns *notSeated
 	if !errors.As(err, &ns) {
 		return err
@@ -388,4 +390,10 @@ func (s *Service) refuse(cred Credential, err error) error {
 	// A credential the server did not issue is answered as one that holds
 	// no seat here: the answer tells nothing of which credentials exist.
 	return errs.Errorf(errs.Forbidden, "You are watching this game: only its players can %s.", ns.what)
+}
+
+// analysisLocked refuses the engine a game between two players that has
+// not ended.
+func analysisLocked() *errs.Error {
+	return errs.Errorf(errs.Forbidden, "This game is between two players: its analysis opens when it ends.").WithDetail(errs.AnalysisLocked)
 }

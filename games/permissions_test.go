@@ -4,8 +4,11 @@ import (
 	"context"
 	"testing"
 
+	"github.com/banchess/banchess/analysis"
+	"github.com/banchess/banchess/computer"
 	"github.com/banchess/banchess/engine"
 	"github.com/banchess/banchess/games"
+	"github.com/banchess/banchess/players"
 	"github.com/banchess/banchess/rules"
 )
 
@@ -27,19 +30,19 @@ func (quietEngine) Play(ctx context.Context, _ *rules.Game, _ engine.Limits) (en
 // two players or against the computer, the holder of both at a hot-seat
 // game, a player of another game, and a request without a credential.
 var (
-	whiteCred = games.NewCredential()
-	blackCred = games.NewCredential()
-	bothCred  = games.NewCredential()
-	otherCred = games.NewCredential()
+	whiteCred = players.NewCredential()
+	blackCred = players.NewCredential()
+	bothCred  = players.NewCredential()
+	otherCred = players.NewCredential()
 )
 
 // issueScenes records the scenes' credentials as issued by e's store, each
 // to a player whose id is its hash.
 func issueScenes(e *env) {
 	e.t.Helper()
-	for _, c := range []games.Credential{whiteCred, blackCred, bothCred, otherCred} {
+	for _, c := range []players.Credential{whiteCred, blackCred, bothCred, otherCred} {
 		h := c.Hash()
-		if err := e.store.AddPlayer(e.ctx, games.Player{ID: h, Created: epoch}, games.Issued{Hash: h, Player: h, Kind: games.Cookie, Created: epoch}); err != nil {
+		if err := e.store.AddPlayer(e.ctx, players.Player{ID: h, Created: epoch}, players.Issued{Hash: h, Player: h, Kind: players.Cookie, Created: epoch}); err != nil {
 			e.t.Fatal(err)
 		}
 	}
@@ -54,7 +57,7 @@ type scene struct {
 	bot     rules.Color
 	offers  games.Offers
 	free    bool // Black's seat is free
-	viewers []games.Credential
+	viewers []players.Credential
 }
 
 // mateByBan ends in checkmate by ban: White wins.
@@ -64,9 +67,9 @@ var mateByBan = []string{
 }
 
 var (
-	hotSeat  = []games.Credential{bothCred, otherCred, ""}
-	twoSeats = []games.Credential{whiteCred, blackCred, otherCred, ""}
-	vsBot    = []games.Credential{whiteCred, otherCred, ""}
+	hotSeat  = []players.Credential{bothCred, otherCred, ""}
+	twoSeats = []players.Credential{whiteCred, blackCred, otherCred, ""}
+	vsBot    = []players.Credential{whiteCred, otherCred, ""}
 )
 
 var scenes = []scene{
@@ -88,7 +91,7 @@ var scenes = []scene{
 	{name: "computer, the player to move", mode: games.BotGame, bot: rules.Black, plies: []string{"b:e2e4"}, viewers: vsBot},
 	{name: "computer, it is to move", mode: games.BotGame, bot: rules.Black, plies: []string{"b:e2e4", "m:d2d4", "b:e7e5"}, viewers: vsBot},
 	{name: "computer, the player resigned", mode: games.BotGame, bot: rules.Black, plies: []string{"b:e2e4", "m:d2d4"}, end: "resign", viewers: vsBot},
-	{name: "computer, the player acts first", mode: games.BotGame, bot: rules.White, viewers: []games.Credential{blackCred, otherCred}},
+	{name: "computer, the player acts first", mode: games.BotGame, bot: rules.White, viewers: []players.Credential{blackCred, otherCred}},
 }
 
 // build stores the scene's game and returns its id.
@@ -138,18 +141,18 @@ type action struct {
 	// refused.
 	never bool
 	// allowed reads the permissions; ok false skips the action.
-	allowed func(p games.Permissions, cred games.Credential) (allowed, ok bool)
+	allowed func(p games.Permissions, cred players.Credential) (allowed, ok bool)
 	// try does it through the service and reports whether it was
 	// accepted (took effect, for a join).
-	try func(e *env, id string, cred games.Credential, p games.Permissions) (bool, error)
+	try func(e *env, id string, cred players.Credential, p games.Permissions) (bool, error)
 }
 
-func always(f func(p games.Permissions) bool) func(games.Permissions, games.Credential) (bool, bool) {
-	return func(p games.Permissions, _ games.Credential) (bool, bool) { return f(p), true }
+func always(f func(p games.Permissions) bool) func(games.Permissions, players.Credential) (bool, bool) {
+	return func(p games.Permissions, _ players.Credential) (bool, bool) { return f(p), true }
 }
 
 var actions = []action{
-	{"play", false, always(func(p games.Permissions) bool { return p.Play }), func(e *env, id string, cred games.Credential, _ games.Permissions) (bool, error) {
+	{"play", false, always(func(p games.Permissions) bool { return p.Play }), func(e *env, id string, cred players.Credential, _ games.Permissions) (bool, error) {
 		in := games.Input{Text: "e2e4"}
 		err := e.svc.View(e.ctx, id, "", func(rec *games.Record, _ games.Seats) {
 			in.Ply = rec.Game.Ply()
@@ -163,17 +166,17 @@ var actions = []action{
 		err = e.svc.Play(e.ctx, id, cred, in, nil)
 		return err == nil, err
 	}},
-	{"undo", false, always(func(p games.Permissions) bool { return p.Undo }), func(e *env, id string, cred games.Credential, _ games.Permissions) (bool, error) {
+	{"undo", false, always(func(p games.Permissions) bool { return p.Undo }), func(e *env, id string, cred players.Credential, _ games.Permissions) (bool, error) {
 		_, err := e.svc.Undo(e.ctx, id, cred, nil)
 		return err == nil, err
 	}},
-	{"resign as Side", false, func(p games.Permissions, _ games.Credential) (bool, bool) { return p.Resign, p.Side != 0 },
-		func(e *env, id string, cred games.Credential, p games.Permissions) (bool, error) {
+	{"resign as Side", false, func(p games.Permissions, _ players.Credential) (bool, bool) { return p.Resign, p.Side != 0 },
+		func(e *env, id string, cred players.Credential, p games.Permissions) (bool, error) {
 			err := e.svc.Resign(e.ctx, id, cred, p.Side, nil)
 			return err == nil, err
 		}},
-	{"resign for a seat not held", true, func(p games.Permissions, _ games.Credential) (bool, bool) { return false, !p.Seats.Both() },
-		func(e *env, id string, cred games.Credential, p games.Permissions) (bool, error) {
+	{"resign for a seat not held", true, func(p games.Permissions, _ players.Credential) (bool, bool) { return false, !p.Seats.Both() },
+		func(e *env, id string, cred players.Credential, p games.Permissions) (bool, error) {
 			side := rules.White
 			if p.Seats.White {
 				side = rules.Black
@@ -181,11 +184,11 @@ var actions = []action{
 			err := e.svc.Resign(e.ctx, id, cred, side, nil)
 			return err == nil, err
 		}},
-	{"draw", false, always(func(p games.Permissions) bool { return p.Draw }), func(e *env, id string, cred games.Credential, _ games.Permissions) (bool, error) {
+	{"draw", false, always(func(p games.Permissions) bool { return p.Draw }), func(e *env, id string, cred players.Credential, _ games.Permissions) (bool, error) {
 		err := e.svc.Draw(e.ctx, id, cred, nil)
 		return err == nil, err
 	}},
-	{"abort", false, always(func(p games.Permissions) bool { return p.Abort }), func(e *env, id string, cred games.Credential, _ games.Permissions) (bool, error) {
+	{"abort", false, always(func(p games.Permissions) bool { return p.Abort }), func(e *env, id string, cred players.Credential, _ games.Permissions) (bool, error) {
 		err := e.svc.Abort(e.ctx, id, cred, nil)
 		return err == nil, err
 	}},
@@ -194,27 +197,27 @@ var actions = []action{
 	answerAction(games.OfferTakeback, false), answerAction(games.OfferDraw, false), answerAction(games.OfferRematch, false),
 	// A join takes a credential, which a page makes for a browser
 	// without one before it joins: the permission assumes one.
-	{"join", false, func(p games.Permissions, cred games.Credential) (bool, bool) { return p.Join, cred != "" },
-		func(e *env, id string, cred games.Credential, p games.Permissions) (bool, error) {
+	{"join", false, func(p games.Permissions, cred players.Credential) (bool, bool) { return p.Join, cred != "" },
+		func(e *env, id string, cred players.Credential, p games.Permissions) (bool, error) {
 			rec, _ := e.record(id)
 			seats, err := e.svc.Join(e.ctx, id, cred, rec.InviteCode)
 			return err == nil && seats != p.Seats, err
 		}},
-	{"hide", false, always(func(p games.Permissions) bool { return p.Hide }), func(e *env, id string, cred games.Credential, _ games.Permissions) (bool, error) {
+	{"hide", false, always(func(p games.Permissions) bool { return p.Hide }), func(e *env, id string, cred players.Credential, _ games.Permissions) (bool, error) {
 		err := e.svc.Hide(e.ctx, id, cred)
 		return err == nil, err
 	}},
 	// The analysis of the game's start position, which every scene has
 	// played on from (so only the lock can refuse it).
-	{"analyse", false, always(func(p games.Permissions) bool { return p.Analyse }), func(e *env, id string, _ games.Credential, _ games.Permissions) (bool, error) {
-		_, err := e.svc.AnalyseGame(e.ctx, id, games.AnalysisRequest{Ply: 1})
+	{"analyse", false, always(func(p games.Permissions) bool { return p.Analyse }), func(e *env, id string, _ players.Credential, _ games.Permissions) (bool, error) {
+		_, err := e.svc.analysis.AnalyseGame(e.ctx, id, analysis.Request{Ply: 1})
 		return err == nil, err
 	}},
 }
 
 func offerAction(o games.Offer) action {
 	return action{"offer " + string(o), false, always(func(p games.Permissions) bool { return p.Offer.Has(o) }),
-		func(e *env, id string, cred games.Credential, _ games.Permissions) (bool, error) {
+		func(e *env, id string, cred players.Credential, _ games.Permissions) (bool, error) {
 			err := e.svc.MakeOffer(e.ctx, id, cred, o, nil)
 			return err == nil, err
 		}}
@@ -226,7 +229,7 @@ func answerAction(o games.Offer, accept bool) action {
 		name = "accept " + string(o)
 	}
 	return action{name, false, always(func(p games.Permissions) bool { return p.Answer.Has(o) }),
-		func(e *env, id string, cred games.Credential, _ games.Permissions) (bool, error) {
+		func(e *env, id string, cred players.Credential, _ games.Permissions) (bool, error) {
 			err := e.svc.AnswerOffer(e.ctx, id, cred, o, accept, nil)
 			return err == nil, err
 		}}
@@ -236,11 +239,12 @@ func answerAction(o games.Offer, accept bool) action {
 // every action the viewer's Permissions allow is accepted by the service,
 // and every one they deny is refused.
 func TestPermissionsAreWhatTheServiceAccepts(t *testing.T) {
-	e := newEnv(t, games.WithAnalyser(quietEngine{}))
+	e := newEnv(t, games.WithComputer(computer.New(quietEngine{})))
+	e.svc.analysis = analysis.New(e.svc, e.svc.Loader(), nil, quietEngine{})
 	t.Cleanup(e.svc.Close)
 	issueScenes(e)
 	e.create(otherCred) // a player of another game: a spectator here
-	names := map[games.Credential]string{whiteCred: "White", blackCred: "Black", bothCred: "both seats", otherCred: "a spectator", "": "no credential"}
+	names := map[players.Credential]string{whiteCred: "White", blackCred: "Black", bothCred: "both seats", otherCred: "a spectator", "": "no credential"}
 	allowedSomewhere, deniedSomewhere := map[string]bool{}, map[string]bool{}
 	for _, sc := range scenes {
 		for _, cred := range sc.viewers {
@@ -276,7 +280,7 @@ func TestPermissionsAreWhatTheServiceAccepts(t *testing.T) {
 // viewer of a game between two players may do as it goes.
 func TestPermissionsOfAViewer(t *testing.T) {
 	e := newEnv(t)
-	perm := func(id string, cred games.Credential) games.Permissions {
+	perm := func(id string, cred players.Credential) games.Permissions {
 		t.Helper()
 		var p games.Permissions
 		if err := e.svc.View(e.ctx, id, cred, func(rec *games.Record, seats games.Seats) { p = rec.Permissions(seats) }); err != nil {

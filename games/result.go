@@ -5,38 +5,11 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/banchess/banchess/players"
+
 	"github.com/banchess/banchess/rating"
 	"github.com/banchess/banchess/rules"
 )
-
-// Standing is a player's rating in one variant at one speed, as the store
-// keeps it.
-type Standing struct {
-	Variant string
-	Speed   rating.Speed
-	// Rating is as it was after the player's last rated game here.
-	Rating rating.Rating
-	// Games counts the player's rated games here.
-	Games int
-	// Last is when the player last finished a rated game here; zero if
-	// never.
-	Last time.Time
-}
-
-// NewStanding is the standing of a player who has not played a rated game
-// of variant at speed.
-func NewStanding(variant string, speed rating.Speed) Standing {
-	return Standing{Variant: variant, Speed: speed, Rating: rating.New()}
-}
-
-// At is the standing's rating at now: its deviation grown with the time
-// since the player's last rated game here (rating.Idle).
-func (s Standing) At(now time.Time) rating.Rating {
-	if s.Last.IsZero() {
-		return s.Rating
-	}
-	return s.Rating.Idle(now.Sub(s.Last))
-}
 
 // Entrant is a side's player as a game records them when it starts: their
 // name and their rating in its variant and speed (zero for an anonymous
@@ -90,9 +63,9 @@ func (r *Record) Tags() []rules.Tag {
 	return append(tags, rules.Tag{Name: "Rated", Value: rated})
 }
 
-// entrantOf describes player p, whose rating in the game's variant and
+// NewEntrant describes player p, whose rating in the game's variant and
 // speed is r (nil: none to show).
-func entrantOf(p Player, r *rating.Rating) Entrant {
+func NewEntrant(p players.Player, r *rating.Rating) Entrant {
 	e := Entrant{Name: p.Name}
 	if r != nil && p.Named() {
 		e.Rating, e.Provisional = int(math.Round(r.Rating)), r.Provisional()
@@ -175,7 +148,7 @@ func ResultOf(rec *Record) (Result, bool) {
 // variant and speed, and returns their standings after it: each a rating
 // period of its own (rating.Game), against the other's rating as it stood
 // at the end, deviations grown with the players' idle time first.
-func (r *Result) Rate(white, black Standing) (Standing, Standing, error) {
+func (r *Result) Rate(white, black players.Standing) (players.Standing, players.Standing, error) {
 	r.White.Before, r.Black.Before = white.At(r.Ended), black.At(r.Ended)
 	w, b, err := rating.Game(r.White.Before, r.Black.Before, r.White.Score)
 	if err != nil {
@@ -185,33 +158,4 @@ func (r *Result) Rate(white, black Standing) (Standing, Standing, error) {
 	white.Rating, white.Games, white.Last = w, white.Games+1, r.Ended
 	black.Rating, black.Games, black.Last = b, black.Games+1, r.Ended
 	return white, black, nil
-}
-
-// PlayedGame is a finished game in a player's list of games (see
-// Service.PlayedGames).
-type PlayedGame struct {
-	Game  string
-	Ended time.Time
-	// Color is the side the player had.
-	Color rules.Color
-	// Opponent is the other side's name as the game recorded it; "" for
-	// an anonymous player.
-	Opponent string
-	Score    rating.Score
-	// Result is "1-0", "0-1" or "1/2-1/2"; Ending says how it ended.
-	Result, Ending string
-	Variant        string
-	Speed          rating.Speed
-	Rated          bool
-	// Before and After are the player's rating before and after a rated
-	// game; 0 for another.
-	Before, After float64
-	FEN           string
-}
-
-// PlayedGamesCursor is where a page of a player's games starts: after
-// the game Game ended at Ended (the zero cursor: the newest).
-type PlayedGamesCursor struct {
-	Ended time.Time
-	Game  string
 }

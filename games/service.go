@@ -7,21 +7,32 @@ package games
 
 import (
 	"context"
-	"runtime"
 	"time"
+
+	"github.com/banchess/banchess/players"
+	"github.com/banchess/banchess/rating"
 
 	"github.com/banchess/banchess/engine"
 	"github.com/banchess/banchess/errs"
-	"github.com/banchess/banchess/password"
-	"github.com/banchess/banchess/rating"
 	"github.com/banchess/banchess/rules"
 )
 
-// Store keeps what the service serves: games, players and the lobby.
-type Store interface {
-	GameStore
-	PlayerStore
-	LobbyStore
+// Store keeps what the service serves: games.
+type Store = GameStore
+
+// Players are who holds seats: whose a credential is, and what a game
+// records of a player who sits (see package players).
+type Players interface {
+	// PlayerID returns the id of the player cred was issued to, "" when
+	// none was.
+	PlayerID(ctx context.Context, cred players.Credential) (string, error)
+	// Identify returns the player cred was issued to, the zero Player
+	// when none was.
+	Identify(ctx context.Context, cred players.Credential) (players.Player, error)
+	// Player returns the player of id.
+	Player(ctx context.Context, id string) (players.Player, error)
+	// Standing returns the player's standing in variant at speed.
+	Standing(ctx context.Context, id, variant string, speed rating.Speed) (players.Standing, error)
 }
 
 // GameStore keeps game records, each behind its own lock. Errors for an
@@ -41,81 +52,6 @@ type GameStore interface {
 	// List returns up to limit of the games holder holds a seat in and has
 	// not hidden, the most recently updated first.
 	List(ctx context.Context, holder string, limit int) ([]Summary, error)
-}
-
-// PlayerStore keeps players, the credentials issued to them, their
-// results and ratings, and failed logins. Errors for an unknown player are
-// *Error with Code NotFound.
-type PlayerStore interface {
-	// AddPlayer stores a new player with its first credential.
-	AddPlayer(ctx context.Context, p Player, cred Issued) error
-	// Issue records another credential of an existing player.
-	Issue(ctx context.Context, cred Issued) error
-	// CredentialPlayer returns the id of the player the credential of hash
-	// was issued to, or "" when none was (or it was revoked).
-	CredentialPlayer(ctx context.Context, hash string) (string, error)
-	// Revoke forgets the credential of hash or, with all, every credential
-	// of its player.
-	Revoke(ctx context.Context, hash string, all bool) error
-	// Player returns the player of id.
-	Player(ctx context.Context, id string) (Player, error)
-	// PlayerNamed returns the player whose name is name in any case.
-	PlayerNamed(ctx context.Context, name string) (Player, error)
-	// SetName gives player id, still unnamed, its name and the hash of its
-	// password: Conflict with detail "name_taken" when another player has
-	// the name in any case, "named" when the player has one already.
-	SetName(ctx context.Context, id, name, password string) error
-	// Standings returns the player's standings, one for each variant and
-	// speed they played rated games of.
-	Standings(ctx context.Context, id string) ([]Standing, error)
-	// Standing returns the player's standing in variant at speed
-	// (NewStanding when they have none).
-	Standing(ctx context.Context, id, variant string, speed rating.Speed) (Standing, error)
-	// PlayedGames returns up to limit of the player's finished games that
-	// ended before the cursor, newest first.
-	PlayedGames(ctx context.Context, id string, before PlayedGamesCursor, limit int) ([]PlayedGame, error)
-	// Leaders returns up to limit players with at least minGames rated
-	// games of variant at speed, the highest rated first.
-	Leaders(ctx context.Context, variant string, speed rating.Speed, minGames, limit int) ([]Leader, error)
-	// FailedLogins returns when the failed logins recorded under key since
-	// since were, oldest first.
-	FailedLogins(ctx context.Context, key string, since time.Time) ([]time.Time, error)
-	// FailLogin records a failed login at at under each key, and forgets
-	// those recorded before forget.
-	FailLogin(ctx context.Context, keys []string, at, forget time.Time) error
-}
-
-// LobbyStore keeps the lobby's seeks and pairs players, in transactions
-// that two servers racing cannot both apply.
-type LobbyStore interface {
-	// AddSeek stores custom seek s, unless its player has maxCustom open
-	// already (Conflict, detail "too_many_seeks"). (A pool's seeks are
-	// added by Pair.)
-	AddSeek(ctx context.Context, s Seek, open SeekWindow, maxCustom int) error
-	// Seeks returns the open seeks, oldest first.
-	Seeks(ctx context.Context, open SeekWindow) ([]Seek, error)
-	// CancelSeek removes player's open seek id (NotFound when player has
-	// no open seek of that id).
-	CancelSeek(ctx context.Context, id, player string) error
-	// Pair pairs players (see PairRequest): it returns the game it
-	// created and the seek accepted, or for a pool with no one else
-	// waiting, no game and the seek that now waits.
-	Pair(ctx context.Context, req PairRequest) (*Record, Seek, error)
-	// TouchSeeks records that players had a lobby page open at at: their
-	// open seeks are alive.
-	TouchSeeks(ctx context.Context, players []string, at time.Time) error
-	// SweepSeeks removes the seeks no longer open, and those accepted
-	// before acceptedBefore, and counts the open ones removed.
-	SweepSeeks(ctx context.Context, open SeekWindow, acceptedBefore time.Time) (int, error)
-	// Pairings returns the seeks player made or accepted that were
-	// accepted at since or later.
-	Pairings(ctx context.Context, player string, since time.Time) ([]Seek, error)
-}
-
-// Leader is a player in a list of the highest rated.
-type Leader struct {
-	Name     string
-	Standing Standing
 }
 
 // Seats are the seats of one game a request's credential holds.
@@ -189,32 +125,20 @@ func DefaultLimits() Limits {
 	}
 }
 
-// Service creates and plays games on a Store, and keeps players and the
-// lobby.
+// Service creates and plays games on a Store: seats, clocks, offers and
+// every action.
 type Service struct {
-	store    Store
-	now      func() time.Time
-	limits   Limits
-	variants []rules.Variant   // the variants it plays, the default first
-	initial  map[string]string // each variant's initial FEN, by ID
-	feed     *Feed
-	timers   flagTimers
+	store  Store
+	now    func() time.Time
+	loader *Loader
+	feed   *Feed
+	timers flagTimers
 	// firstWait is how long a side may take over its first action in a
 	// game between two players with a clock (FirstActionWait).
 	firstWait time.Duration
-	analyser  Analyser // nil: no analysis (and no computer to play)
-	bots      bots
-	reviews   reviewer
-	creds     credentialCache
-	passwords Passwords
-	lobby     lobbyCache
-	lobbyIDs  []string // the variants the lobby plays; nil: all
-	lobbyFeed lobbyFeed
+	computer  Computer // nil: no games against the computer
+	players   Players
 }
-
-// WithLobbyVariants makes the lobby's seeks and pairings of the variants
-// of ids only; by default the lobby plays every variant the service plays.
-func WithLobbyVariants(ids ...string) Option { return func(s *Service) { s.lobbyIDs = ids } }
 
 // Option configures a Service.
 type Option func(*Service)
@@ -223,16 +147,14 @@ type Option func(*Service)
 // updated times); the default is time.Now.
 func WithClock(now func() time.Time) Option { return func(s *Service) { s.now = now } }
 
-// WithLimits bounds the input games are created from; the default is
-// DefaultLimits.
-func WithLimits(l Limits) Option { return func(s *Service) { s.limits = l } }
+// WithLoader makes the service make and play games of l's variants,
+// within l's limits (default: NewLoader(DefaultLimits()), every variant
+// of rules.Variants). Tests add a variant of their own so.
+func WithLoader(l *Loader) Option { return func(s *Service) { s.loader = l } }
 
-// WithVariants makes the service play vs, the default first, instead of
-// rules.Variants: it creates games of them and looks them up by ID, and
-// front ends list them. Tests add a variant of their own so.
-func WithVariants(vs ...rules.Variant) Option {
-	return func(s *Service) { s.variants = vs }
-}
+// Loader returns the loader the service makes games with: its variants,
+// the default first, and what it reads them from.
+func (s *Service) Loader() *Loader { return s.loader }
 
 // WithFirstActionWait gives each side of a game between two players with
 // a clock d for its first action, instead of FirstActionWait.
@@ -242,26 +164,22 @@ func WithFirstActionWait(d time.Duration) Option { return func(s *Service) { s.f
 // default is a feed of its own.
 func WithFeed(f *Feed) Option { return func(s *Service) { s.feed = f } }
 
-// New returns a service keeping its games in store. Close stops its clock
-// timers.
-func New(store Store, opts ...Option) *Service {
-	s := &Service{store: store, now: time.Now, limits: DefaultLimits(), variants: rules.Variants(), initial: map[string]string{}, feed: NewFeed(), firstWait: FirstActionWait}
+// New returns a service keeping its games in store, whose seats are held
+// by players'. Close stops its clock timers.
+func New(store Store, players Players, opts ...Option) *Service {
+	s := &Service{store: store, players: players, now: time.Now, feed: NewFeed(), firstWait: FirstActionWait}
 	for _, o := range opts {
 		o(s)
 	}
-	for _, v := range s.variants {
-		s.initial[v.ID()] = rules.New(v).StartFEN()
+	if s.loader == nil {
+		s.loader = NewLoader(DefaultLimits())
 	}
-	if s.passwords == nil {
-		s.passwords = password.NewHasher(password.Default, runtime.NumCPU())
-	}
-	s.lobbyFeed.left = func(player string) { go s.touchSeeks(context.Background(), []string{player}) }
 	return s
 }
 
 // Create stores g as a new hot-seat game whose two seats cred holds, and
 // returns its id.
-func (s *Service) Create(ctx context.Context, cred Credential, g *rules.Game) (string, error) {
+func (s *Service) Create(ctx context.Context, cred players.Credential, g *rules.Game) (string, error) {
 	holder, err := s.creator(ctx, cred)
 	if err != nil {
 		return "", err
@@ -282,26 +200,26 @@ func (s *Service) Create(ctx context.Context, cred Credential, g *rules.Game) (s
 // opens), and at a game against the computer whose search was lost (a
 // restart), the computer starts thinking again. Their changes reach the
 // game's watchers as any change does.
-func (s *Service) View(ctx context.Context, id string, cred Credential, fn ViewFunc) error {
+func (s *Service) View(ctx context.Context, id string, cred players.Credential, fn ViewFunc) error {
 	holder, err := s.holder(ctx, cred)
 	if err != nil {
 		return err
 	}
 	expired, arrived := false, false
-	var job *botJob
+	var turn *ComputerTurn
 	err = s.store.View(ctx, id, func(rec *Record) error {
 		seats := seatsOf(rec, holder)
 		expired = clockDue(rec, s.now())
 		arrived = rec.Clock.awaits(seats)
-		job = s.resume(id, rec, engine.ClientOf(ctx))
+		turn = s.resume(id, rec, engine.ClientOf(ctx))
 		fn(rec, seats)
 		return nil
 	})
 	if err != nil {
 		return errs.FromStore(err)
 	}
-	if job != nil {
-		s.bots.schedule(s, id, job)
+	if turn != nil {
+		s.tellComputer(id, turn)
 	}
 	if expired {
 		s.timers.soon(id, s.checkClock)
@@ -314,7 +232,7 @@ func (s *Service) View(ctx context.Context, id string, cred Credential, fn ViewF
 
 // arrive notes that the player holding cred has come to game id, whose
 // clock waits for its players (see Clock.Awaiting).
-func (s *Service) arrive(ctx context.Context, id string, cred Credential) error {
+func (s *Service) arrive(ctx context.Context, id string, cred players.Credential) error {
 	return s.update(ctx, id, cred, nil, func(rec *Record, seats Seats) error {
 		if !rec.Game.Outcome().Over() {
 			rec.Clock.arrive(seats)
@@ -340,7 +258,7 @@ type Input struct {
 // Play applies one ban or move to game id for the holder of cred, who must
 // hold the seat of the side that acts now. then, if not nil, describes the
 // game after it, under the same lock.
-func (s *Service) Play(ctx context.Context, id string, cred Credential, in Input, then ViewFunc) error {
+func (s *Service) Play(ctx context.Context, id string, cred players.Credential, in Input, then ViewFunc) error {
 	return s.update(ctx, id, cred, then, func(rec *Record, seats Seats) error {
 		g := rec.Game
 		if err := rec.mayPlay(seats, in.Ply); err != nil {
@@ -401,7 +319,7 @@ type UndoneFunc func(u Undone, rec *Record, seats Seats)
 // Only the holder of both seats may: at a game with two players,
 // taking back needs both. At a game against the computer, its player
 // takes back their last ply and the computer's since.
-func (s *Service) Undo(ctx context.Context, id string, cred Credential, then UndoneFunc) (Undone, error) {
+func (s *Service) Undo(ctx context.Context, id string, cred players.Credential, then UndoneFunc) (Undone, error) {
 	var undone Undone
 	var view ViewFunc
 	if then != nil {
@@ -428,7 +346,7 @@ func (s *Service) Undo(ctx context.Context, id string, cred Credential, then Und
 }
 
 // Resign ends game id: side resigns. cred must hold side's seat.
-func (s *Service) Resign(ctx context.Context, id string, cred Credential, side rules.Color, then ViewFunc) error {
+func (s *Service) Resign(ctx context.Context, id string, cred players.Credential, side rules.Color, then ViewFunc) error {
 	if side != rules.White && side != rules.Black {
 		return errs.Errorf(errs.Invalid, "Say which side resigns: white or black.")
 	}
@@ -441,7 +359,7 @@ func (s *Service) Resign(ctx context.Context, id string, cred Credential, side r
 }
 
 // Draw ends game id as a draw by agreement; cred must hold both seats.
-func (s *Service) Draw(ctx context.Context, id string, cred Credential, then ViewFunc) error {
+func (s *Service) Draw(ctx context.Context, id string, cred players.Credential, then ViewFunc) error {
 	return s.update(ctx, id, cred, then, func(rec *Record, seats Seats) error {
 		if err := rec.mayDraw(seats); err != nil {
 			return s.refuse(cred, err)
@@ -452,7 +370,7 @@ func (s *Service) Draw(ctx context.Context, id string, cred Credential, then Vie
 
 // Games lists up to limit games cred holds a seat in, the most recently
 // played first, without those it hid.
-func (s *Service) Games(ctx context.Context, cred Credential, limit int) ([]Summary, error) {
+func (s *Service) Games(ctx context.Context, cred players.Credential, limit int) ([]Summary, error) {
 	holder, err := s.holder(ctx, cred)
 	if err != nil || holder == "" {
 		return nil, err
@@ -466,7 +384,7 @@ func (s *Service) Games(ctx context.Context, cred Credential, limit int) ([]Summ
 
 // Hide removes game id from cred's list of games; the game itself stays
 // as it is, for its other player and its watchers.
-func (s *Service) Hide(ctx context.Context, id string, cred Credential) error {
+func (s *Service) Hide(ctx context.Context, id string, cred players.Credential) error {
 	holder, err := s.holder(ctx, cred)
 	if err != nil {
 		return err
@@ -502,7 +420,7 @@ func (s *Service) publish(id string, rev int64) {
 // Claim gives cred both seats of game id when no one holds either: a game
 // stored before games had seats, which only the browser whose cookie named
 // it knew. It reports whether cred holds a seat afterwards.
-func (s *Service) Claim(ctx context.Context, id string, cred Credential) (bool, error) {
+func (s *Service) Claim(ctx context.Context, id string, cred players.Credential) (bool, error) {
 	holder, err := s.holder(ctx, cred)
 	if err != nil || holder == "" {
 		return false, err
@@ -531,7 +449,7 @@ func (s *Service) Claim(ctx context.Context, id string, cred Credential) (bool, 
 // game after it. Watchers are told once the change is committed. A clock
 // that ends the game (a flag falls, or a first action came too late: see
 // endIfDue) ends it first, and fn is not run.
-func (s *Service) update(ctx context.Context, id string, cred Credential, then ViewFunc, fn func(*Record, Seats) error) error {
+func (s *Service) update(ctx context.Context, id string, cred players.Credential, then ViewFunc, fn func(*Record, Seats) error) error {
 	holder, err := s.holder(ctx, cred)
 	if err != nil {
 		return err
@@ -540,7 +458,7 @@ func (s *Service) update(ctx context.Context, id string, cred Credential, then V
 	var ended error
 	var rev int64
 	var timer flagTimer
-	var job *botJob
+	var turn *ComputerTurn
 	err = s.store.Update(ctx, id, func(rec *Record) error {
 		now := s.now()
 		seats := seatsOf(rec, holder)
@@ -555,7 +473,7 @@ func (s *Service) update(ctx context.Context, id string, cred Credential, then V
 		}
 		timer, rev = flagTimerOf(rec, now), rec.Revision
 		if changed {
-			job = botJobOf(rec, now, engine.ClientOf(ctx))
+			turn = s.computerTurn(id, rec, now, engine.ClientOf(ctx))
 		}
 		if then != nil {
 			then(rec, seats)
@@ -568,7 +486,7 @@ func (s *Service) update(ctx context.Context, id string, cred Credential, then V
 	if changed {
 		s.publish(id, rev)
 		s.timers.set(id, timer, s.checkClock)
-		s.bots.schedule(s, id, job)
+		s.tellComputer(id, turn)
 	}
 	return ended
 }
@@ -621,7 +539,7 @@ func (s *Service) settle(rec *Record, before recordState, now time.Time) {
 
 // creator returns the holder for a new game's seats: cred's player, who
 // must have been issued it.
-func (s *Service) creator(ctx context.Context, cred Credential) (string, error) {
+func (s *Service) creator(ctx context.Context, cred players.Credential) (string, error) {
 	holder, err := s.holder(ctx, cred)
 	switch {
 	case err != nil:
@@ -631,7 +549,7 @@ func (s *Service) creator(ctx context.Context, cred Credential) (string, error) 
 	case cred == "":
 		return "", errs.Errorf(errs.Unauthorized, "A new game needs a player to hold its seats.")
 	}
-	return "", unissued()
+	return "", players.Unissued()
 }
 
 // checkPly refuses input made at another ply than the game's: the client
@@ -663,6 +581,12 @@ func needsPromotion(g *rules.Game, a rules.Action, board bool) bool {
 		promotes = promotes || l.From == a.From && l.To == a.To && l.Promotion != 0
 	}
 	return promotes
+}
+
+// holder returns the id of the player cred was issued to, or "" when it
+// was not issued (or was revoked): it holds nothing.
+func (s *Service) holder(ctx context.Context, cred players.Credential) (string, error) {
+	return s.players.PlayerID(ctx, cred)
 }
 
 func seatsOf(rec *Record, holder string) Seats {

@@ -8,8 +8,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/banchess/banchess/analysis"
 	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/games"
+	"github.com/banchess/banchess/players"
 	"github.com/banchess/banchess/rules"
 	"github.com/banchess/banchess/store"
 )
@@ -30,11 +32,27 @@ func (c *clock) Now() time.Time {
 
 var epoch = time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
 
+// service is a games service with the players who hold its seats.
+type service struct {
+	*games.Service
+	players  *players.Service
+	analysis *analysis.Service // nil unless a test sets it
+}
+
+// newService returns a service on st, whose players st keeps too.
+func newService(st interface {
+	games.Store
+	players.Store
+}, opts ...games.Option) service {
+	pl := players.New(st)
+	return service{Service: games.New(st, pl, opts...), players: pl}
+}
+
 // env is a service on a fresh in-memory store.
 type env struct {
 	t     *testing.T
 	ctx   context.Context
-	svc   *games.Service
+	svc   service
 	store *store.Memory
 }
 
@@ -42,13 +60,13 @@ func newEnv(t *testing.T, opts ...games.Option) *env {
 	t.Helper()
 	clk := &clock{now: epoch}
 	m := store.NewMemory()
-	return &env{t: t, ctx: context.Background(), svc: games.New(m, append([]games.Option{games.WithClock(clk.Now)}, opts...)...), store: m}
+	return &env{t: t, ctx: context.Background(), svc: newService(m, append([]games.Option{games.WithClock(clk.Now)}, opts...)...), store: m}
 }
 
 // issue gives a new anonymous player of svc a credential.
-func issue(t testing.TB, svc *games.Service) games.Credential {
+func issue(t testing.TB, svc service) players.Credential {
 	t.Helper()
-	cred, _, err := svc.NewPlayer(context.Background(), games.Cookie)
+	cred, _, err := svc.players.NewPlayer(context.Background(), players.Cookie)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,12 +74,12 @@ func issue(t testing.TB, svc *games.Service) games.Credential {
 }
 
 // cred gives a new anonymous player a credential.
-func (e *env) cred() games.Credential { return issue(e.t, e.svc) }
+func (e *env) cred() players.Credential { return issue(e.t, e.svc) }
 
 // id returns the id of cred's player ("" for none).
-func (e *env) id(cred games.Credential) string {
+func (e *env) id(cred players.Credential) string {
 	e.t.Helper()
-	p, err := e.svc.Identify(e.ctx, cred)
+	p, err := e.svc.players.Identify(e.ctx, cred)
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -69,12 +87,12 @@ func (e *env) id(cred games.Credential) string {
 }
 
 // create starts a new Ban Chess game whose seats cred holds.
-func (e *env) create(cred games.Credential) string {
+func (e *env) create(cred players.Credential) string {
 	e.t.Helper()
 	return e.createGame(cred, rules.New(rules.BanChess{}))
 }
 
-func (e *env) createGame(cred games.Credential, g *rules.Game) string {
+func (e *env) createGame(cred players.Credential, g *rules.Game) string {
 	e.t.Helper()
 	id, err := e.svc.Create(e.ctx, cred, g)
 	if err != nil {
@@ -85,7 +103,7 @@ func (e *env) createGame(cred games.Credential, g *rules.Game) string {
 
 // insert stores a record straight into the store, as a game with other
 // seats than a hot-seat game's (two players, or none).
-func (e *env) insert(g *rules.Game, white, black games.Credential) string {
+func (e *env) insert(g *rules.Game, white, black players.Credential) string {
 	e.t.Helper()
 	rec := &games.Record{Game: g, White: e.id(white), Black: e.id(black), Mode: games.HotSeat, Created: epoch, Updated: epoch}
 	if err := e.store.Create(e.ctx, rec); err != nil {
@@ -105,7 +123,7 @@ func (e *env) record(id string) (games.Record, string) {
 	return rec, st
 }
 
-func (e *env) play(id string, cred games.Credential, texts ...string) {
+func (e *env) play(id string, cred players.Credential, texts ...string) {
 	e.t.Helper()
 	for _, text := range texts {
 		if err := e.svc.Play(e.ctx, id, cred, games.Input{Text: text}, nil); err != nil {
@@ -166,13 +184,13 @@ func TestCreate(t *testing.T) {
 	if err := e.svc.View(e.ctx, id, cred, func(_ *games.Record, s games.Seats) { seats = s }); err != nil || !seats.Both() {
 		t.Errorf("the creator's seats: %+v (%v)", seats, err)
 	}
-	if err := e.svc.View(e.ctx, id, games.NewCredential(), func(_ *games.Record, s games.Seats) { seats = s }); err != nil || seats.Any() {
+	if err := e.svc.View(e.ctx, id, players.NewCredential(), func(_ *games.Record, s games.Seats) { seats = s }); err != nil || seats.Any() {
 		t.Errorf("a watcher's seats: %+v (%v)", seats, err)
 	}
 	if err := e.svc.View(e.ctx, id, "", func(_ *games.Record, s games.Seats) { seats = s }); err != nil || seats.Any() {
 		t.Errorf("an anonymous watcher's seats: %+v (%v)", seats, err)
 	}
-	for _, bad := range []games.Credential{"", games.Credential(strings.Repeat("x", 129)), games.NewCredential()} {
+	for _, bad := range []players.Credential{"", players.Credential(strings.Repeat("x", 129)), players.NewCredential()} {
 		_, err := e.svc.Create(e.ctx, bad, rules.New(rules.BanChess{}))
 		refused(t, "create without a credential the server issued", err, errs.Unauthorized, "")
 	}
@@ -183,7 +201,7 @@ func TestCreate(t *testing.T) {
 }
 
 func TestCredential(t *testing.T) {
-	a, b := games.NewCredential(), games.NewCredential()
+	a, b := players.NewCredential(), players.NewCredential()
 	if a == b || !a.Valid() || len(a) != 43 {
 		t.Errorf("credentials %q, %q", a, b)
 	}
@@ -193,10 +211,10 @@ func TestCredential(t *testing.T) {
 	// A credential's hash is its SHA-256 (base64url, unpadded): the same on
 	// every call, server and restart, so a stored credential knows its
 	// player. "abc" is FIPS 180-2's example (ba7816bf…).
-	if got, want := games.Credential("abc").Hash(), "ungWv48Bz-pBQUDeXa4iI7ADYaOWF3qctBD_YfIAFa0"; got != want {
+	if got, want := players.Credential("abc").Hash(), "ungWv48Bz-pBQUDeXa4iI7ADYaOWF3qctBD_YfIAFa0"; got != want {
 		t.Errorf("the hash of %q is %q, want %q", "abc", got, want)
 	}
-	for _, bad := range []games.Credential{"", games.Credential(strings.Repeat("x", 129))} {
+	for _, bad := range []players.Credential{"", players.Credential(strings.Repeat("x", 129))} {
 		if bad.Valid() || bad.Hash() != "" {
 			t.Errorf("%.10q is valid or hashed", bad)
 		}
@@ -224,14 +242,14 @@ func TestPlayAuthorization(t *testing.T) {
 	_, before := e.record(id)
 	for _, c := range []struct {
 		name string
-		cred games.Credential
+		cred players.Credential
 		want errs.Code
 	}{
 		{"no credential", "", errs.Unauthorized},
 		// A credential the server did not issue is answered as one that
 		// holds no seat here: the answer tells nothing of which exist.
-		{"an overlong credential", games.Credential(strings.Repeat("x", 200)), errs.Forbidden},
-		{"an unknown credential", games.NewCredential(), errs.Forbidden},
+		{"an overlong credential", players.Credential(strings.Repeat("x", 200)), errs.Forbidden},
+		{"an unknown credential", players.NewCredential(), errs.Forbidden},
 		{"a credential known from another game", other, errs.Forbidden},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -425,7 +443,7 @@ func TestStalePly(t *testing.T) {
 func TestPromotionNeeded(t *testing.T) {
 	e := newEnv(t)
 	cred := e.cred()
-	g, err := e.svc.FromFEN("4k3/P7/8/8/8/8/8/4K3 w - - 0 1", "")
+	g, err := e.svc.Loader().FromFEN("4k3/P7/8/8/8/8/8/4K3 w - - 0 1", "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -547,7 +565,7 @@ func TestHide(t *testing.T) {
 	for _, c := range []struct {
 		name string
 		id   string
-		cred games.Credential
+		cred players.Credential
 		want errs.Code
 	}{
 		{"a stranger", kept, bob, errs.Forbidden},
@@ -559,7 +577,7 @@ func TestHide(t *testing.T) {
 	listIs(t, e, ann, 10, kept)
 }
 
-func listIs(t *testing.T, e *env, cred games.Credential, limit int, ids ...string) {
+func listIs(t *testing.T, e *env, cred players.Credential, limit int, ids ...string) {
 	t.Helper()
 	list, err := e.svc.Games(e.ctx, cred, limit)
 	if err != nil {
@@ -587,7 +605,7 @@ func TestClaim(t *testing.T) {
 	for _, c := range []struct {
 		name string
 		id   string
-		cred games.Credential
+		cred players.Credential
 		want bool
 		code errs.Code
 	}{
@@ -640,22 +658,28 @@ func TestGames(t *testing.T) {
 	if err != nil || len(list) != 1 || list[0].Phase != "over" || list[0].Result != "0-1" {
 		t.Errorf("the resigned game listed as %+v (%v)", list, err)
 	}
-	for _, nobody := range []games.Credential{"", games.NewCredential()} {
+	for _, nobody := range []players.Credential{"", players.NewCredential()} {
 		if list, err := e.svc.Games(e.ctx, nobody, 10); err != nil || len(list) != 0 {
 			t.Errorf("games of %.8q: %+v, %v", nobody, list, err)
 		}
 	}
 }
 
+// fullStore keeps games and players.
+type fullStore interface {
+	games.Store
+	players.Store
+}
+
 // brokenStore fails as a database can.
 type brokenStore struct {
-	games.Store
+	fullStore
 	err error
 }
 
 func (b brokenStore) Create(context.Context, *games.Record) error { return b.err }
 func (b brokenStore) Update(ctx context.Context, id string, fn func(*games.Record) error) error {
-	if err := b.Store.Update(ctx, id, fn); err != nil {
+	if err := b.fullStore.Update(ctx, id, fn); err != nil {
 		return err
 	}
 	return b.err
@@ -664,7 +688,7 @@ func (b brokenStore) List(context.Context, string, int) ([]games.Summary, error)
 
 // brokenCredentials cannot look up credentials.
 type brokenCredentials struct {
-	games.Store
+	fullStore
 	err error
 }
 
@@ -678,8 +702,8 @@ func TestInternal(t *testing.T) {
 	ctx := context.Background()
 	cause := errors.New("disk on fire at /var/lib/banchess/games.db")
 	m := store.NewMemory()
-	svc := games.New(brokenStore{m, cause})
-	cred, p, err := svc.NewPlayer(ctx, games.Cookie)
+	svc := newService(brokenStore{m, cause})
+	cred, p, err := svc.players.NewPlayer(ctx, players.Cookie)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -700,7 +724,7 @@ func TestInternal(t *testing.T) {
 		"claim":    claimErr,
 		"undo":     undoErr,
 		"play":     svc.Play(ctx, rec.ID, cred, games.Input{Text: "e4"}, nil),
-		"identify": games.New(brokenCredentials{m, cause}).Play(ctx, rec.ID, cred, games.Input{Text: "e4"}, nil),
+		"identify": newService(brokenCredentials{m, cause}).Play(ctx, rec.ID, cred, games.Input{Text: "e4"}, nil),
 		"hide":     svc.Hide(ctx, rec.ID, cred),
 	} {
 		var e *errs.Error
@@ -719,7 +743,7 @@ func TestInternal(t *testing.T) {
 	// says so.
 	cancelled, cancel := context.WithCancel(ctx)
 	cancel()
-	err = games.New(m).Play(cancelled, rec.ID, cred, games.Input{Text: "e4"}, nil)
+	err = newService(m).Play(cancelled, rec.ID, cred, games.Input{Text: "e4"}, nil)
 	refused(t, "cancelled", err, errs.Unavailable, "cancelled")
 	if !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: %v", err)

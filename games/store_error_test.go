@@ -32,7 +32,7 @@ func (d damaged) Update(_ context.Context, id string, _ func(*games.Record) erro
 // server's failure (Internal, its text for the log only), not a refusal
 // of the user's input, whatever rules error it wraps.
 func TestStoreFailureIsInternal(t *testing.T) {
-	svc := games.New(damaged{store.NewMemory()})
+	svc := newService(damaged{store.NewMemory()})
 	ctx := context.Background()
 	const id = "Z5_U_ElhSR0FlkJ3Xy6wkw"
 	cred := issue(t, svc)

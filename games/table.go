@@ -8,6 +8,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/banchess/banchess/players"
+
 	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/rating"
 	"github.com/banchess/banchess/rules"
@@ -151,12 +153,12 @@ func (t *flagTimers) stop() {
 	t.closed = true
 }
 
-// Close stops the service's clock timers, the computer's searches and
-// the reviews (which another server may then resume).
+// Close stops the service's clock timers and the computer's searches.
 func (s *Service) Close() {
 	s.timers.stop()
-	s.bots.stop()
-	s.stopReviews()
+	if s.computer != nil {
+		s.computer.Close()
+	}
 }
 
 // checkClock ends game id if its clock ran out, and otherwise arms its
@@ -234,7 +236,7 @@ type InviteSettings struct {
 // seat of the side settings name, the other is free for whoever presents
 // the returned invite code first. It returns the game's id, the code and
 // the creator's side.
-func (s *Service) CreateInvite(ctx context.Context, cred Credential, g *rules.Game, settings InviteSettings) (id, code string, side rules.Color, err error) {
+func (s *Service) CreateInvite(ctx context.Context, cred players.Credential, g *rules.Game, settings InviteSettings) (id, code string, side rules.Color, err error) {
 	holder, err := s.creator(ctx, cred)
 	if err != nil {
 		return "", "", 0, err
@@ -266,7 +268,7 @@ func (s *Service) CreateInvite(ctx context.Context, cred Credential, g *rules.Ga
 // keeps their seat; once both seats are held, the code opens nothing
 // (Conflict, detail SeatTaken). A clock waits for each side's first
 // action (Clock.Turn).
-func (s *Service) Join(ctx context.Context, id string, cred Credential, code string) (Seats, error) {
+func (s *Service) Join(ctx context.Context, id string, cred players.Credential, code string) (Seats, error) {
 	holder, err := s.holder(ctx, cred)
 	if err != nil {
 		return Seats{}, err
@@ -327,7 +329,7 @@ func (o Offer) pending(offers *Offers) *rules.Color {
 
 // MakeOffer offers the opponent a takeback, a draw or a rematch. Making
 // the offer the opponent made already accepts it.
-func (s *Service) MakeOffer(ctx context.Context, id string, cred Credential, offer Offer, then ViewFunc) error {
+func (s *Service) MakeOffer(ctx context.Context, id string, cred players.Credential, offer Offer, then ViewFunc) error {
 	return s.update(ctx, id, cred, then, func(rec *Record, seats Seats) error {
 		if err := rec.mayOffer(seats, offer); err != nil {
 			return s.refuse(cred, err)
@@ -345,7 +347,7 @@ func (s *Service) MakeOffer(ctx context.Context, id string, cred Credential, off
 }
 
 // AnswerOffer accepts or declines the offer the opponent made.
-func (s *Service) AnswerOffer(ctx context.Context, id string, cred Credential, offer Offer, accept bool, then ViewFunc) error {
+func (s *Service) AnswerOffer(ctx context.Context, id string, cred players.Credential, offer Offer, accept bool, then ViewFunc) error {
 	return s.update(ctx, id, cred, then, func(rec *Record, seats Seats) error {
 		if err := rec.mayAnswer(seats, offer); err != nil {
 			return s.refuse(cred, err)
@@ -406,7 +408,7 @@ func (s *Service) accept(ctx context.Context, rec *Record, offer Offer) error {
 
 // Abort calls game id off, with no result: cred holds a seat of a game
 // between two players, and a side has yet to make its first action.
-func (s *Service) Abort(ctx context.Context, id string, cred Credential, then ViewFunc) error {
+func (s *Service) Abort(ctx context.Context, id string, cred players.Credential, then ViewFunc) error {
 	return s.update(ctx, id, cred, then, func(rec *Record, seats Seats) error {
 		if err := rec.mayAbort(seats); err != nil {
 			return s.refuse(cred, err)
@@ -420,7 +422,7 @@ func (s *Service) Abort(ctx context.Context, id string, cred Credential, then Vi
 // Revision is the game's latest (read here once, then from the feed). Close
 // the watch when done. A player the game's clock waits for has come to it
 // (see Clock.Awaiting).
-func (s *Service) Watch(ctx context.Context, id string, cred Credential) (*Watch, error) {
+func (s *Service) Watch(ctx context.Context, id string, cred players.Credential) (*Watch, error) {
 	holder, err := s.holder(ctx, cred)
 	if err != nil {
 		return nil, err
@@ -453,18 +455,18 @@ func (s *Service) Presence(id string) Presence { return s.feed.Presence(id) }
 // name, and their rating in its variant and speed when it has a clock. A
 // failure to read them leaves them out: they are for show.
 func (s *Service) entrant(ctx context.Context, holder string, rec *Record) Entrant {
-	p, err := s.store.Player(ctx, holder)
+	p, err := s.players.Player(ctx, holder)
 	if err != nil || !p.Named() {
 		return Entrant{}
 	}
 	if rec.Clock == nil {
-		return entrantOf(p, nil)
+		return NewEntrant(p, nil)
 	}
 	tc := rec.Clock.Control
-	st, err := s.store.Standing(ctx, holder, rec.Game.Variant().ID(), rating.SpeedOf(tc.Initial, tc.Increment))
+	st, err := s.players.Standing(ctx, holder, rec.Game.Variant().ID(), rating.SpeedOf(tc.Initial, tc.Increment))
 	if err != nil {
-		return entrantOf(p, nil)
+		return NewEntrant(p, nil)
 	}
 	r := st.At(s.now())
-	return entrantOf(p, &r)
+	return NewEntrant(p, &r)
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/games"
+	"github.com/banchess/banchess/players"
 	"github.com/banchess/banchess/rules"
 	"github.com/banchess/banchess/store"
 )
@@ -34,17 +35,17 @@ func (c *manualClock) advance(d time.Duration) {
 type table struct {
 	t            *testing.T
 	ctx          context.Context
-	svc          *games.Service
+	svc          service
 	clk          *manualClock
 	id, code     string
-	white, black games.Credential
+	white, black players.Credential
 }
 
 // newTable starts an invite game: white creates it, black joins.
 func newTable(t *testing.T, tc string) *table {
 	t.Helper()
 	clk := &manualClock{now: epoch}
-	svc := games.New(store.NewMemory(), games.WithClock(clk.Now))
+	svc := newService(store.NewMemory(), games.WithClock(clk.Now))
 	t.Cleanup(svc.Close)
 	tb := &table{t: t, ctx: context.Background(), svc: svc, clk: clk, white: issue(t, svc), black: issue(t, svc)}
 	settings := games.InviteSettings{Color: rules.White}
@@ -68,11 +69,11 @@ func newTable(t *testing.T, tc string) *table {
 	return tb
 }
 
-func (tb *table) play(cred games.Credential, bcn string) error {
+func (tb *table) play(cred players.Credential, bcn string) error {
 	return tb.svc.Play(tb.ctx, tb.id, cred, games.Input{Text: bcn}, nil)
 }
 
-func (tb *table) mustPlay(cred games.Credential, actions ...string) {
+func (tb *table) mustPlay(cred players.Credential, actions ...string) {
 	tb.t.Helper()
 	for _, a := range actions {
 		if err := tb.play(cred, a); err != nil {
@@ -83,7 +84,7 @@ func (tb *table) mustPlay(cred games.Credential, actions ...string) {
 
 // flagged reads game id, whose clock ran out, until the timer its read
 // set going has ended it (at most 5 s), and returns how it ended.
-func flagged(t *testing.T, svc *games.Service, id string) rules.Outcome {
+func flagged(t *testing.T, svc service, id string) rules.Outcome {
 	t.Helper()
 	var out rules.Outcome
 	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
@@ -151,7 +152,7 @@ func TestInviteSeats(t *testing.T) {
 }
 
 func TestInviteRandomColourAndCreatorSeat(t *testing.T) {
-	svc := games.New(store.NewMemory())
+	svc := newService(store.NewMemory())
 	t.Cleanup(svc.Close)
 	seen := map[rules.Color]bool{}
 	for i := 0; i < 64 && len(seen) < 2; i++ {
@@ -403,7 +404,7 @@ func TestClock(t *testing.T) {
 	})
 	t.Run("a side that cannot mate draws on time", func(t *testing.T) {
 		clk := &manualClock{now: epoch}
-		svc := games.New(store.NewMemory(), games.WithClock(clk.Now))
+		svc := newService(store.NewMemory(), games.WithClock(clk.Now))
 		t.Cleanup(svc.Close)
 		g, err := rules.FromFEN("4k3/8/8/8/8/8/8/R3K3 w - - 0 1 2", rules.BanChess{})
 		if err != nil {
@@ -415,7 +416,7 @@ func TestClock(t *testing.T) {
 		id, inv, _, _ := svc.CreateInvite(ctx, white, g, games.InviteSettings{Color: rules.White, Clock: &tc})
 		svc.Join(ctx, id, black, inv)
 		for _, a := range []struct {
-			cred games.Credential
+			cred players.Credential
 			bcn  string
 		}{{white, "m:a1a2"}, {white, "b:e8d8"}, {black, "m:e8e7"}, {black, "b:a2a3"}} {
 			if err := svc.Play(ctx, id, a.cred, games.Input{Text: a.bcn}, nil); err != nil {
@@ -429,7 +430,7 @@ func TestClock(t *testing.T) {
 	})
 	t.Run("does not run before both seats are taken", func(t *testing.T) {
 		clk := &manualClock{now: epoch}
-		svc := games.New(store.NewMemory(), games.WithClock(clk.Now))
+		svc := newService(store.NewMemory(), games.WithClock(clk.Now))
 		t.Cleanup(svc.Close)
 		tc := games.TimeControl{Initial: time.Minute}
 		id, _, _, _ := svc.CreateInvite(context.Background(), issue(t, svc), rules.New(rules.BanChess{}), games.InviteSettings{Color: rules.White, Clock: &tc})
@@ -458,7 +459,7 @@ func TestAbort(t *testing.T) {
 	if rec.White == "" {
 		t.Fatal("White's seat is free")
 	}
-	if list, err := tb.svc.PlayedGames(tb.ctx, rec.White, games.PlayedGamesCursor{}, 10); err != nil || len(list) != 0 {
+	if list, err := tb.svc.players.PlayedGames(tb.ctx, rec.White, players.PlayedGamesCursor{}, 10); err != nil || len(list) != 0 {
 		t.Fatalf("an aborted game in White's list of games: %v, %v", list, err)
 	}
 	if err := tb.svc.Abort(tb.ctx, tb.id, tb.white, nil); code(err) != "game_over" {
@@ -607,7 +608,7 @@ func TestRevisionCountsChanges(t *testing.T) {
 // TestFlagFallsWithNoOneActing: the service's timer ends a game whose
 // clock runs out while no one acts, and wakes its watchers.
 func TestFlagFallsWithNoOneActing(t *testing.T) {
-	svc := games.New(store.NewMemory())
+	svc := newService(store.NewMemory())
 	t.Cleanup(svc.Close)
 	ctx := context.Background()
 	tc := games.TimeControl{Initial: 50 * time.Millisecond}
@@ -626,7 +627,7 @@ func TestFlagFallsWithNoOneActing(t *testing.T) {
 	}
 	// Each side's first action starts the clock, for White's ban.
 	for _, a := range []struct {
-		cred games.Credential
+		cred players.Credential
 		bcn  string
 	}{{black, "b:e2e4"}, {white, "m:d2d4"}} {
 		if err := svc.Play(ctx, id, a.cred, games.Input{Text: a.bcn}, nil); err != nil {
@@ -638,7 +639,7 @@ func TestFlagFallsWithNoOneActing(t *testing.T) {
 
 // waitForEnd waits, reading game id each time w wakes, until it is over,
 // and checks it ended as want.
-func waitForEnd(t *testing.T, svc *games.Service, w *games.Watch, id string, want rules.Outcome) {
+func waitForEnd(t *testing.T, svc service, w *games.Watch, id string, want rules.Outcome) {
 	t.Helper()
 	deadline := time.After(5 * time.Second)
 	for {
@@ -664,7 +665,7 @@ func waitForEnd(t *testing.T, svc *games.Service, w *games.Watch, id string, wan
 // comes, and the service's timer aborts it when the first action does not
 // come in time.
 func TestRematchAbortedWithNoOneActing(t *testing.T) {
-	svc := games.New(store.NewMemory(), games.WithFirstActionWait(100*time.Millisecond))
+	svc := newService(store.NewMemory(), games.WithFirstActionWait(100*time.Millisecond))
 	t.Cleanup(svc.Close)
 	ctx := context.Background()
 	tc := games.TimeControl{Initial: time.Minute}
@@ -693,7 +694,7 @@ func TestRematchAbortedWithNoOneActing(t *testing.T) {
 	// As in any game, the clock waits for both players to come to it: a
 	// spectator, and one player, start nothing.
 	time.Sleep(150 * time.Millisecond)
-	for _, cred := range []games.Credential{"", black} { // black is White now
+	for _, cred := range []players.Credential{"", black} { // black is White now
 		svc.View(ctx, next, cred, func(rec *games.Record, _ games.Seats) {
 			if c := rec.Clock; c.Running != 0 || !c.FirstBy.IsZero() || rec.Game.Outcome().Over() || c.White != tc.Initial {
 				t.Fatalf("after %q opened it, the rematch's clock runs: %+v, %v", cred, c, rec.Game.Outcome())

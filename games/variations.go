@@ -4,6 +4,8 @@ import (
 	"context"
 	"slices"
 
+	"github.com/banchess/banchess/players"
+
 	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/rules"
 )
@@ -18,7 +20,7 @@ type Spot struct {
 // variationLimits are the bounds the service keeps a game's variations
 // within: its limits on plies and variations.
 func (s *Service) variationLimits() rules.VariationLimits {
-	return rules.VariationLimits{MaxPlies: s.limits.MaxPlies, MaxVariations: s.limits.MaxVariations, MaxDepth: s.limits.MaxVariationDepth}
+	return rules.VariationLimits{MaxPlies: s.loader.limits.MaxPlies, MaxVariations: s.loader.limits.MaxVariations, MaxDepth: s.loader.limits.MaxVariationDepth}
 }
 
 // PlayVariation plays text (typed input: BCN, squares, SAN) on the
@@ -30,7 +32,7 @@ func (s *Service) variationLimits() rules.VariationLimits {
 // rule decides it as it does analysis (a game between two players only
 // once it has ended); the main line is played on the game's own page, so
 // its end is refused.
-func (s *Service) PlayVariation(ctx context.Context, id string, cred Credential, at Spot, text string) (Spot, error) {
+func (s *Service) PlayVariation(ctx context.Context, id string, cred players.Credential, at Spot, text string) (Spot, error) {
 	var to Spot
 	err := s.update(ctx, id, cred, nil, func(rec *Record, seats Seats) error {
 		if err := s.mayEditVariations(rec, seats, cred); err != nil {
@@ -117,7 +119,7 @@ func parseAt(g *rules.Game, at Spot, text string) (rules.Action, error) {
 // and returns the line that names the spot's plies after it. A variation of
 // the main line of a game played between two players, or against the
 // computer, is not promoted: those moves stay as they were played.
-func (s *Service) PromoteVariation(ctx context.Context, id string, cred Credential, line rules.Path) (rules.Path, error) {
+func (s *Service) PromoteVariation(ctx context.Context, id string, cred players.Credential, line rules.Path) (rules.Path, error) {
 	var to rules.Path
 	err := s.update(ctx, id, cred, nil, func(rec *Record, seats Seats) error {
 		if err := s.mayEditVariations(rec, seats, cred); err != nil {
@@ -137,7 +139,7 @@ func (s *Service) PromoteVariation(ctx context.Context, id string, cred Credenti
 
 // DeleteVariation removes the variation at line, with those within it,
 // for a viewer who holds a seat of game id.
-func (s *Service) DeleteVariation(ctx context.Context, id string, cred Credential, line rules.Path) error {
+func (s *Service) DeleteVariation(ctx context.Context, id string, cred players.Credential, line rules.Path) error {
 	return s.update(ctx, id, cred, nil, func(rec *Record, seats Seats) error {
 		if err := s.mayEditVariations(rec, seats, cred); err != nil {
 			return err
@@ -156,7 +158,7 @@ func (r *Record) MayAnalyse() error { return r.mayAnalyse() }
 
 // mayEditVariations decides who keeps variations with a game: a viewer
 // who holds a seat, where the engine may analyse it.
-func (s *Service) mayEditVariations(rec *Record, seats Seats, cred Credential) error {
+func (s *Service) mayEditVariations(rec *Record, seats Seats, cred players.Credential) error {
 	if !seats.Any() {
 		return s.refuse(cred, &notSeated{held: seats, need: rules.White, what: "keep variations with this game"})
 	}

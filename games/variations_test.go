@@ -7,6 +7,7 @@ import (
 
 	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/games"
+	"github.com/banchess/banchess/players"
 	"github.com/banchess/banchess/rules"
 )
 
@@ -60,7 +61,7 @@ func TestPlayVariation(t *testing.T) {
 	before := pgnOf(e, id)
 	for _, bad := range []struct {
 		name string
-		cred games.Credential
+		cred players.Credential
 		at   games.Spot
 		text string
 		code errs.Code

@@ -4,10 +4,11 @@ import (
 	"net/http"
 	"net/url"
 
+	"github.com/banchess/banchess/players"
+
 	"github.com/labstack/echo/v4"
 
 	"github.com/banchess/banchess/errs"
-	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/views"
 )
 
@@ -26,7 +27,7 @@ func (p *pages) accountRoutes(e *echo.Echo) {
 // account shows the browser's player: the form that names them, or their
 // name and the ways to sign out.
 func (p *pages) account(c echo.Context) error {
-	pl, err := p.s.games.Identify(c.Request().Context(), player(c))
+	pl, err := p.s.players.Identify(c.Request().Context(), player(c))
 	if err != nil {
 		return err
 	}
@@ -50,7 +51,7 @@ func (p *pages) register(c echo.Context) error {
 	name := f.Get("name")
 	cred, err := p.s.ensurePlayer(c)
 	if err == nil {
-		_, _, err = p.s.games.Register(c.Request().Context(), cred, games.Cookie, name, f.Get("password"))
+		_, _, err = p.s.players.Register(c.Request().Context(), cred, players.Cookie, name, f.Get("password"))
 	}
 	if err != nil {
 		return shown(err, func(status int, e *errs.Error) error {
@@ -85,7 +86,7 @@ func (p *pages) login(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	cred, pl, err := p.s.games.Login(c.Request().Context(), name, f.Get("password"), clientKey(c.RealIP()), games.Cookie)
+	cred, pl, err := p.s.players.Login(c.Request().Context(), name, f.Get("password"), clientKey(c.RealIP()), players.Cookie)
 	if err != nil {
 		return shown(err, func(status int, e *errs.Error) error {
 			return render(c, status, views.LoginPage(views.Login{Asset: p.s.asset, Error: e.Msg, NameValue: name}))
@@ -107,9 +108,9 @@ func (p *pages) logout(everywhere bool) echo.HandlerFunc {
 		ctx, cred := c.Request().Context(), player(c)
 		var err error
 		if everywhere {
-			err = p.s.games.SignOutEverywhere(ctx, cred)
+			err = p.s.players.SignOutEverywhere(ctx, cred)
 		} else {
-			err = p.s.games.SignOut(ctx, cred)
+			err = p.s.players.SignOut(ctx, cred)
 		}
 		if err != nil {
 			return err

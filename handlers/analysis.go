@@ -6,11 +6,12 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/banchess/banchess/analysis"
+
 	"github.com/labstack/echo/v4"
 
 	"github.com/banchess/banchess/engine"
 	"github.com/banchess/banchess/errs"
-	"github.com/banchess/banchess/games"
 )
 
 // analysisObject is an analysis as the API writes it: the best action and
@@ -41,8 +42,8 @@ func analysisJSON(r engine.Result) analysisObject {
 }
 
 // analysisRequest reads ms, level and depth from the query.
-func analysisRequest(c echo.Context) (games.AnalysisRequest, error) {
-	var req games.AnalysisRequest
+func analysisRequest(c echo.Context) (analysis.Request, error) {
+	var req analysis.Request
 	var ms int
 	for _, f := range []struct {
 		name, what string
@@ -71,7 +72,7 @@ func (a *api) analysis(c echo.Context) error {
 	if fen == "" {
 		return &errs.Error{Code: errs.Invalid, Detail: errs.BadFEN, Msg: "Give the position as fen=<extended FEN>."}
 	}
-	res, err := a.s.games.AnalysePosition(c.Request().Context(), fen, c.QueryParam("variant"), req)
+	res, err := a.s.analysis.AnalysePosition(c.Request().Context(), fen, c.QueryParam("variant"), req)
 	if err != nil {
 		return err
 	}
@@ -84,7 +85,7 @@ func (a *api) gameAnalysis(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	res, err := a.s.games.AnalyseGame(c.Request().Context(), c.Param("id"), req)
+	res, err := a.s.analysis.AnalyseGame(c.Request().Context(), c.Param("id"), req)
 	if err != nil {
 		return err
 	}

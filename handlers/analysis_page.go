@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/banchess/banchess/analysis"
+
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
@@ -102,18 +104,18 @@ func (p *pages) analyseGame(c echo.Context, id string, panel bool, refused *errs
 	if plyErr != nil {
 		return plyErr
 	}
-	req := games.AnalysisRequest{Ply: at.ply}
+	req := analysis.Request{Ply: at.ply}
 	if panel {
 		req.Budget = panelBudget
 	}
 	var res engine.Result
 	switch {
 	case b.main && len(b.moves) == 0:
-		res, err = p.s.games.AnalyseGame(c.Request().Context(), id, req)
+		res, err = p.s.analysis.AnalyseGame(c.Request().Context(), id, req)
 	case locked != nil:
 		err = locked
 	default:
-		res, err = p.s.games.AnalysePosition(c.Request().Context(), at.fen, at.variant.ID(), games.AnalysisRequest{})
+		res, err = p.s.analysis.AnalysePosition(c.Request().Context(), at.fen, at.variant.ID(), analysis.Request{})
 	}
 	a, err := describeAnalysis(at.fen, at.variant, res, err)
 	if err != nil && a.Message == "" {
@@ -207,18 +209,18 @@ func (p *pages) positionAnalysis(c echo.Context) error {
 	const refused = "This position cannot be analysed"
 	q := c.QueryParams()
 	if q.Get("fen") == "" && q.Has("board") {
-		s, err := editor.FromQuery(q, p.s.games.Variants())
+		s, err := editor.FromQuery(q, p.s.loader.Variants())
 		if err != nil {
 			return titled(refused, invalidf("%s", errs.Sentence("The position cannot be read: "+err.Error())))
 		}
 		return c.Redirect(http.StatusSeeOther, views.AnalysisURL(s.FEN(), s.Variant.ID()))
 	}
 	fen, variant := q.Get("fen"), q.Get("v")
-	g, err := p.s.games.FromFEN(fen, variant)
+	g, err := p.s.loader.FromFEN(fen, variant)
 	if err != nil {
 		return titled(refused, err)
 	}
-	res, err := p.s.games.AnalysePosition(c.Request().Context(), fen, variant, games.AnalysisRequest{})
+	res, err := p.s.analysis.AnalysePosition(c.Request().Context(), fen, variant, analysis.Request{})
 	a, err := describeAnalysis(g.FEN(), g.Variant(), res, err)
 	if err != nil && a.Message == "" {
 		return titled(refused, err)

@@ -15,18 +15,18 @@ import (
 	"time"
 
 	"github.com/PuerkitoBio/goquery"
-
 	"github.com/labstack/echo/v4"
 
+	"github.com/banchess/banchess/analysis"
 	"github.com/banchess/banchess/engine"
-	"github.com/banchess/banchess/games"
+	"github.com/banchess/banchess/internal/testsite"
 	"github.com/banchess/banchess/rules"
 )
 
 // newAnalysisAPI serves everything Register adds, analysing with a.
-func newAnalysisAPI(t *testing.T, a games.Analyser) *apiT {
+func newAnalysisAPI(t *testing.T, a analysis.Analyser) *apiT {
 	e := echo.New()
-	New(newService(nil, games.WithAnalyser(a)), apiClock).Register(e)
+	New(newServiceWith(nil, testsite.Config{Engine: a}), apiClock).Register(e)
 	return newAPIT(t, e)
 }
 
@@ -302,8 +302,8 @@ func TestAnalysisPanel(t *testing.T) {
 		d.Find(".eval-bar").Length() != 1 || !strings.HasPrefix(text(d, "#analysis-line"), "1. ") {
 		t.Errorf("panel at ply 2: %s", r.body)
 	}
-	if a.do(http.MethodGet, "/g/"+g.ID+"/analysis?ply=2", ""); q.budget() != games.DefaultAnalysisBudget {
-		t.Errorf("the page thought for %v, want the default %v", q.budget(), games.DefaultAnalysisBudget)
+	if a.do(http.MethodGet, "/g/"+g.ID+"/analysis?ply=2", ""); q.budget() != analysis.DefaultAnalysisBudget {
+		t.Errorf("the page thought for %v, want the default %v", q.budget(), analysis.DefaultAnalysisBudget)
 	}
 
 	over := a.create(`{}`)
@@ -459,7 +459,7 @@ func (w waitingAnalyser) Analyse(ctx context.Context, _ *rules.Game, _ engine.Li
 func TestAnalysisCancelled(t *testing.T) {
 	w := waitingAnalyser{started: make(chan struct{}, 1), ended: make(chan struct{}, 1)}
 	e := echo.New()
-	New(newService(nil, games.WithAnalyser(w)), apiClock).Register(e)
+	New(newServiceWith(nil, testsite.Config{Engine: w}), apiClock).Register(e)
 	srv := httptest.NewServer(e)
 	defer srv.Close()
 	id := newAPIT(t, e).create(`{}`).ID

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/banchess/banchess/players"
+
 	"github.com/labstack/echo/v4"
 
 	"github.com/banchess/banchess/errs"
@@ -175,7 +177,7 @@ func (a *api) action(c echo.Context) error {
 			return invalidJSON(`"ply" must be a ply number (1 or more), the ply the client saw.`)
 		}
 	}
-	return a.write(c, func(ctx context.Context, id string, cred games.Credential, then games.ViewFunc) error {
+	return a.write(c, func(ctx context.Context, id string, cred players.Credential, then games.ViewFunc) error {
 		return a.s.games.Play(ctx, id, cred, in, then)
 	})
 }
@@ -185,7 +187,7 @@ func (a *api) undo(c echo.Context) error {
 	if err := readJSON(c, &emptyRequest{}); err != nil {
 		return err
 	}
-	return a.write(c, func(ctx context.Context, id string, cred games.Credential, then games.ViewFunc) error {
+	return a.write(c, func(ctx context.Context, id string, cred players.Credential, then games.ViewFunc) error {
 		_, err := a.s.games.Undo(ctx, id, cred, func(_ games.Undone, rec *games.Record, seats games.Seats) { then(rec, seats) })
 		return err
 	})
@@ -204,7 +206,7 @@ func (a *api) resign(c echo.Context) error {
 	case !ok:
 		return &errs.Error{Code: errs.Invalid, Detail: errs.BadColor, Msg: fmt.Sprintf(`%q is not a side: use "white" or "black".`, trimText(req.Color.val))}
 	}
-	return a.write(c, func(ctx context.Context, id string, cred games.Credential, then games.ViewFunc) error {
+	return a.write(c, func(ctx context.Context, id string, cred players.Credential, then games.ViewFunc) error {
 		return a.s.games.Resign(ctx, id, cred, side, then)
 	})
 }
@@ -214,7 +216,7 @@ func (a *api) abort(c echo.Context) error {
 	if err := readJSON(c, &emptyRequest{}); err != nil {
 		return err
 	}
-	return a.write(c, func(ctx context.Context, id string, cred games.Credential, then games.ViewFunc) error {
+	return a.write(c, func(ctx context.Context, id string, cred players.Credential, then games.ViewFunc) error {
 		return a.s.games.Abort(ctx, id, cred, then)
 	})
 }
@@ -224,7 +226,7 @@ func (a *api) draw(c echo.Context) error {
 	if err := readJSON(c, &emptyRequest{}); err != nil {
 		return err
 	}
-	return a.write(c, func(ctx context.Context, id string, cred games.Credential, then games.ViewFunc) error {
+	return a.write(c, func(ctx context.Context, id string, cred players.Credential, then games.ViewFunc) error {
 		return a.s.games.Draw(ctx, id, cred, then)
 	})
 }
@@ -232,7 +234,7 @@ func (a *api) draw(c echo.Context) error {
 // pgn answers the game as a PGN file.
 func (a *api) pgn(c echo.Context) error {
 	id := c.Param("id")
-	text, err := reviewedPGNOf(c.Request().Context(), a.s.games, id, "", a.pgnTags(c)...)
+	text, err := a.s.reviewedPGNOf(c.Request().Context(), id, "", a.pgnTags(c)...)
 	if err != nil {
 		return err
 	}
@@ -242,7 +244,7 @@ func (a *api) pgn(c echo.Context) error {
 
 // write runs one change to the game in the path for the request's bearer
 // token and answers the game after it, described under the same lock.
-func (a *api) write(c echo.Context, change func(ctx context.Context, id string, cred games.Credential, then games.ViewFunc) error) error {
+func (a *api) write(c echo.Context, change func(ctx context.Context, id string, cred players.Credential, then games.ViewFunc) error) error {
 	id, tags := c.Param("id"), a.pgnTags(c)
 	want, err := fieldsOf(c)
 	if err != nil {

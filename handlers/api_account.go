@@ -5,10 +5,11 @@ import (
 	"math"
 	"net/http"
 
+	"github.com/banchess/banchess/players"
+
 	"github.com/labstack/echo/v4"
 
 	"github.com/banchess/banchess/errs"
-	"github.com/banchess/banchess/games"
 )
 
 // accountRequest is the body of POST /api/account and POST /api/token.
@@ -55,7 +56,7 @@ func (a *api) register(c echo.Context) error {
 	if err := readJSON(c, &req); err != nil {
 		return err
 	}
-	cred, p, err := a.s.games.Register(c.Request().Context(), bearer(c), games.Token, req.Name.val, req.Password.val)
+	cred, p, err := a.s.players.Register(c.Request().Context(), bearer(c), players.Token, req.Name.val, req.Password.val)
 	if err != nil {
 		return err
 	}
@@ -69,7 +70,7 @@ func (a *api) newToken(c echo.Context) error {
 	if err := readJSON(c, &req); err != nil {
 		return err
 	}
-	cred, p, err := a.s.games.Login(c.Request().Context(), req.Name.val, req.Password.val, clientKey(c.RealIP()), games.Token)
+	cred, p, err := a.s.players.Login(c.Request().Context(), req.Name.val, req.Password.val, clientKey(c.RealIP()), players.Token)
 	if err != nil {
 		return err
 	}
@@ -78,7 +79,7 @@ func (a *api) newToken(c echo.Context) error {
 
 // dropToken signs the bearer token out: it holds nothing from now on.
 func (a *api) dropToken(c echo.Context) error {
-	if err := a.s.games.SignOut(c.Request().Context(), bearer(c)); err != nil {
+	if err := a.s.players.SignOut(c.Request().Context(), bearer(c)); err != nil {
 		return err
 	}
 	return c.NoContent(http.StatusNoContent)
@@ -87,7 +88,7 @@ func (a *api) dropToken(c echo.Context) error {
 // account answers the bearer token's player.
 func (a *api) account(c echo.Context) error {
 	ctx, cred := c.Request().Context(), bearer(c)
-	p, err := a.s.games.Identify(ctx, cred)
+	p, err := a.s.players.Identify(ctx, cred)
 	switch {
 	case err != nil:
 		return err
@@ -106,7 +107,7 @@ func (a *api) account(c echo.Context) error {
 // playerPublic answers the player named in the path.
 func (a *api) playerPublic(c echo.Context) error {
 	ctx := c.Request().Context()
-	p, err := a.s.games.Named(ctx, c.Param("name"))
+	p, err := a.s.players.Named(ctx, c.Param("name"))
 	if err != nil {
 		return err
 	}
@@ -118,12 +119,12 @@ func (a *api) playerPublic(c echo.Context) error {
 }
 
 // playerObject describes player p, their ratings as they stand now.
-func (a *api) playerObject(ctx context.Context, p games.Player) (playerObject, error) {
+func (a *api) playerObject(ctx context.Context, p players.Player) (playerObject, error) {
 	obj := playerObject{Ratings: map[string]map[string]ratingJSON{}, Results: resultsJSON{Win: p.Wins, Loss: p.Losses, Draw: p.Draws}}
 	if p.Named() {
 		obj.Name = &p.Name
 	}
-	standings, err := a.s.games.Standings(ctx, p.ID)
+	standings, err := a.s.players.Standings(ctx, p.ID)
 	if err != nil {
 		return obj, err
 	}

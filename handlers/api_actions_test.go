@@ -10,7 +10,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/banchess/banchess/games"
+	"github.com/banchess/banchess/players"
 	"github.com/banchess/banchess/rules"
 )
 
@@ -425,14 +425,14 @@ func TestAPIAuth(t *testing.T) {
 			// issue is answered as one that holds none here: word for
 			// word, so the answer tells nothing of which tokens exist.
 			{"the game id", g.ID, 403, "forbidden"},
-			{"a token nobody holds", string(games.NewCredential()), 403, "forbidden"},
+			{"a token nobody holds", string(players.NewCredential()), 403, "forbidden"},
 			{"an overlong token", strings.Repeat("t", 200), 403, "forbidden"},
 			{"another game's token", otherTok, 403, "forbidden"},
 		} {
 			a.fail(a.doAs(tc.token, http.MethodPost, path, w.body), tc.status, tc.code)
 			a.unchanged(g.ID, before)
 		}
-		unknown := string(a.doAs(string(games.NewCredential()), http.MethodPost, path, w.body).body)
+		unknown := string(a.doAs(string(players.NewCredential()), http.MethodPost, path, w.body).body)
 		if wrong := string(a.doAs(otherTok, http.MethodPost, path, w.body).body); wrong != unknown {
 			t.Errorf("%s: an unknown token is answered %s, another game's %s", w.path, unknown, wrong)
 		}

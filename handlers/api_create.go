@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"net/http"
 
+	"github.com/banchess/banchess/players"
+
 	"github.com/labstack/echo/v4"
 
 	"github.com/banchess/banchess/errs"
@@ -39,11 +41,11 @@ func (a *api) create(c echo.Context) error {
 	case req.FEN.ok && req.PGN.ok:
 		return &errs.Error{Code: errs.Invalid, Detail: fenAndPGN, Msg: "Give a FEN or a PGN, not both."}
 	case req.FEN.ok:
-		g, err = a.s.games.FromFEN(req.FEN.val, req.Variant.val)
+		g, err = a.s.loader.FromFEN(req.FEN.val, req.Variant.val)
 	case req.PGN.ok:
-		g, err = a.s.games.FromPGN(req.PGN.val, req.Variant.val) // no variant: the PGN decides
+		g, err = a.s.loader.FromPGN(req.PGN.val, req.Variant.val) // no variant: the PGN decides
 	default:
-		g, err = a.s.games.NewGame(req.Variant.val)
+		g, err = a.s.loader.NewGame(req.Variant.val)
 	}
 	if err != nil {
 		return err
@@ -161,10 +163,10 @@ func (b botRequest) settings() (*games.BotSettings, error) {
 }
 
 // token returns the request's bearer token, or with none a new player's.
-func (a *api) token(c echo.Context) (games.Credential, error) {
+func (a *api) token(c echo.Context) (players.Credential, error) {
 	if token := bearer(c); token != "" {
 		return token, nil
 	}
-	token, _, err := a.s.games.NewPlayer(c.Request().Context(), games.Token)
+	token, _, err := a.s.players.NewPlayer(c.Request().Context(), players.Token)
 	return token, err
 }

@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"strconv"
 
+	"github.com/banchess/banchess/players"
+
 	"github.com/labstack/echo/v4"
 
 	"github.com/banchess/banchess/errs"
@@ -62,7 +64,7 @@ func (a *api) offer(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return a.write(c, func(ctx context.Context, id string, cred games.Credential, then games.ViewFunc) error {
+	return a.write(c, func(ctx context.Context, id string, cred players.Credential, then games.ViewFunc) error {
 		then, settle, err := a.s.rematchAllowance(c, offer, a.s.acceptsOffer(ctx, id, cred, offer), then)
 		if err != nil {
 			return err
@@ -79,7 +81,7 @@ func (a *api) answerOffer(accept bool) echo.HandlerFunc {
 		if err != nil {
 			return err
 		}
-		return a.write(c, func(ctx context.Context, id string, cred games.Credential, then games.ViewFunc) error {
+		return a.write(c, func(ctx context.Context, id string, cred players.Credential, then games.ViewFunc) error {
 			then, settle, err := a.s.rematchAllowance(c, offer, accept, then)
 			if err != nil {
 				return err

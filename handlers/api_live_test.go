@@ -18,7 +18,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/banchess/banchess/games"
+	"github.com/banchess/banchess/internal/testsite"
 	"github.com/banchess/banchess/store"
 )
 
@@ -40,10 +40,10 @@ func newLiveServer(t *testing.T, opts ...Option) *liveServer {
 }
 
 // newLiveServerOn is newLiveServer on the games kept in st.
-func newLiveServerOn(t *testing.T, st games.Store, opts ...Option) *liveServer {
+func newLiveServerOn(t *testing.T, st testsite.Store, opts ...Option) *liveServer {
 	t.Helper()
-	svc := games.New(st)
-	t.Cleanup(svc.Close)
+	svc := plainService(st)
+	t.Cleanup(closer(svc))
 	e := echo.New()
 	s := New(svc, nil, opts...)
 	s.Register(e)

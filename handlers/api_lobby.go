@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/banchess/banchess/lobby"
+
 	"github.com/labstack/echo/v4"
 
 	"github.com/banchess/banchess/games"
@@ -32,7 +34,7 @@ type seekJSON struct {
 	Created     string  `json:"created"`
 }
 
-func seekJSONOf(k games.Seek) seekJSON {
+func seekJSONOf(k lobby.Seek) seekJSON {
 	e := games.Entrant{Name: k.Name, Rating: k.Rating, Provisional: k.Provisional}
 	p := playerJSONOf(e)
 	j := seekJSON{ID: k.ID, Name: p.Name, Rating: p.Rating, Provisional: p.Provisional, Variant: k.Variant, Clock: k.Clock.String(),
@@ -54,7 +56,7 @@ type pairedJSON struct {
 // seeks answers the open custom seeks, oldest first, and how many wait in
 // each pool.
 func (a *api) seeks(c echo.Context) error {
-	v, err := a.s.games.Lobby(c.Request().Context())
+	v, err := a.s.lobby.View(c.Request().Context())
 	if err != nil {
 		return err
 	}
@@ -65,7 +67,7 @@ func (a *api) seeks(c echo.Context) error {
 	for _, k := range v.Custom() {
 		out.Seeks = append(out.Seeks, seekJSONOf(k))
 	}
-	for _, pool := range games.Pools() {
+	for _, pool := range lobby.Pools() {
 		out.Pools[pool] = v.Waiting[pool]
 	}
 	return c.JSON(http.StatusOK, out)
@@ -77,7 +79,7 @@ func (a *api) addSeek(c echo.Context) error {
 	if err := readJSON(c, &req); err != nil {
 		return err
 	}
-	k, err := a.s.games.AddSeek(c.Request().Context(), bearer(c), games.SeekSettings{
+	k, err := a.s.lobby.AddSeek(c.Request().Context(), bearer(c), lobby.SeekSettings{
 		Variant: req.Variant.val, Clock: req.Clock.val, Color: req.Color.val, Rated: bool(req.Rated.val)})
 	if err != nil {
 		return err
@@ -94,7 +96,7 @@ func (a *api) acceptSeek(c echo.Context) error {
 	if err := a.s.allowGame(c); err != nil {
 		return err
 	}
-	game, err := a.s.games.AcceptSeek(c.Request().Context(), bearer(c), c.Param("id"))
+	game, err := a.s.lobby.AcceptSeek(c.Request().Context(), bearer(c), c.Param("id"))
 	if err != nil {
 		return err
 	}
@@ -103,7 +105,7 @@ func (a *api) acceptSeek(c echo.Context) error {
 
 // cancelSeek removes the bearer token's player's seek.
 func (a *api) cancelSeek(c echo.Context) error {
-	if err := a.s.games.CancelSeek(c.Request().Context(), bearer(c), c.Param("id")); err != nil {
+	if err := a.s.lobby.CancelSeek(c.Request().Context(), bearer(c), c.Param("id")); err != nil {
 		return err
 	}
 	return c.NoContent(http.StatusNoContent)
@@ -119,7 +121,7 @@ func (a *api) joinPool(c echo.Context) error {
 	if err := a.s.allowGame(c); err != nil {
 		return err
 	}
-	game, k, err := a.s.games.JoinPool(c.Request().Context(), bearer(c), c.Param("pool"))
+	game, k, err := a.s.lobby.JoinPool(c.Request().Context(), bearer(c), c.Param("pool"))
 	if err != nil {
 		return err
 	}

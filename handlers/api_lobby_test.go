@@ -168,7 +168,7 @@ func TestAPISeeks(t *testing.T) {
 // gone, the pools' counts, and the games its player is paired into.
 func TestAPILobbyEvents(t *testing.T) {
 	svc := newService(nil)
-	t.Cleanup(svc.Close)
+	t.Cleanup(closer(svc))
 	e := echo.New()
 	s := New(svc, apiClock) // the service's clock starts there too
 	s.Register(e)

@@ -52,7 +52,7 @@ func puzzleObject(p training.Puzzle, withSolution bool) puzzleJSON {
 func (a *api) apiLearner(c echo.Context) (string, error) {
 	ctx := c.Request().Context()
 	if cred := bearer(c); cred != "" {
-		id, err := a.s.games.PlayerID(ctx, cred)
+		id, err := a.s.players.PlayerID(ctx, cred)
 		if err == nil && id == "" {
 			err = &errs.Error{Code: errs.Unauthorized, Msg: "This token was not issued by this server, or was signed out."}
 		}

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/banchess/banchess/games"
+	"github.com/banchess/banchess/players"
 	"github.com/banchess/banchess/puzzles"
 	"github.com/banchess/banchess/rules"
 	"github.com/banchess/banchess/store"
@@ -67,7 +67,7 @@ func TestAPIPuzzlesDrawn(t *testing.T) {
 	a := newAPIT(t, newTrainingServer(t, st))
 	token := a.tokens[a.create(`{}`).ID]
 	ctx := context.Background()
-	player, err := games.New(st).PlayerID(ctx, games.Credential(token))
+	player, err := plainService(st).Players.PlayerID(ctx, players.Credential(token))
 	if err != nil || player == "" {
 		t.Fatalf("the token's player: %q %v", player, err)
 	}

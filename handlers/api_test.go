@@ -15,7 +15,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/banchess/banchess/games"
+	"github.com/banchess/banchess/players"
 	"github.com/banchess/banchess/rules"
 )
 
@@ -135,7 +135,7 @@ func (a *apiT) game(r apiResp, want int) gameObject {
 		a.t.Fatal(err)
 	}
 	if want == http.StatusCreated {
-		if !games.Credential(g.Token).Valid() || len(g.Token) < 40 || strings.Contains(g.Token, g.ID) {
+		if !players.Credential(g.Token).Valid() || len(g.Token) < 40 || strings.Contains(g.Token, g.ID) {
 			a.t.Fatalf("token %q for game %q", g.Token, g.ID)
 		}
 		a.tokens[g.ID] = g.Token

@@ -33,7 +33,7 @@ func (p *pages) newBot(c echo.Context, o views.Options) error {
 	if err != nil {
 		return err
 	}
-	g, err := p.s.games.NewGame(f.Get("variant"))
+	g, err := p.s.loader.NewGame(f.Get("variant"))
 	if err != nil {
 		return err
 	}

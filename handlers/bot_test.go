@@ -9,8 +9,9 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/banchess/banchess/analysis"
 	"github.com/banchess/banchess/engine"
-	"github.com/banchess/banchess/games"
+	"github.com/banchess/banchess/internal/testsite"
 	"github.com/banchess/banchess/rules"
 )
 
@@ -33,9 +34,9 @@ func (g *gatedEngine) Play(ctx context.Context, gm *rules.Game, lim engine.Limit
 }
 
 // newBotServer serves everything Register adds, the computer playing on a.
-func newBotServer(t *testing.T, a games.Analyser) *echo.Echo {
-	svc := newService(nil, games.WithAnalyser(a))
-	t.Cleanup(svc.Close)
+func newBotServer(t *testing.T, a analysis.Analyser) *echo.Echo {
+	svc := newServiceWith(nil, testsite.Config{Engine: a})
+	t.Cleanup(closer(svc))
 	e := echo.New()
 	New(svc, apiClock).Register(e)
 	return e

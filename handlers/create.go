@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/banchess/banchess/players"
+
 	"github.com/labstack/echo/v4"
 
 	"github.com/banchess/banchess/errs"
@@ -52,7 +54,7 @@ func (p *pages) index(c echo.Context) error {
 	if current != "" {
 		return c.Redirect(http.StatusSeeOther, o.GameURL(current))
 	}
-	g, _ := p.s.games.NewGame("")
+	g, _ := p.s.loader.NewGame("")
 	id, err := p.create(c, g)
 	if err != nil {
 		return err
@@ -64,7 +66,7 @@ func (p *pages) index(c echo.Context) error {
 // that can be read, skipping those that cannot (a damaged record, a game
 // removed since it was listed), or "" when it has none. When it has games
 // and none can be read, the error is the last one's.
-func (p *pages) readableGame(ctx context.Context, cred games.Credential) (string, error) {
+func (p *pages) readableGame(ctx context.Context, cred players.Credential) (string, error) {
 	list, err := p.s.games.Games(ctx, cred, listSize)
 	if err != nil {
 		return "", err
@@ -105,7 +107,7 @@ func (p *pages) open(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	g, err := p.s.games.FromLink(c.QueryParams())
+	g, err := p.s.loader.FromLink(c.QueryParams())
 	if err != nil {
 		return titled("This link does not open a game", err)
 	}
@@ -131,7 +133,7 @@ func (p *pages) newGame(c echo.Context) error {
 	default:
 		return invalidf("%q is not a way to play: use hotseat, invite or bot.", trimText(mode))
 	}
-	g, err := p.s.games.NewGame(c.Request().Form.Get("variant"))
+	g, err := p.s.loader.NewGame(c.Request().Form.Get("variant"))
 	if err != nil {
 		return err
 	}
@@ -159,7 +161,7 @@ func (p *pages) importGame(c echo.Context) error {
 	var g *rules.Game
 	n, err := p.pgnGame(f.Get("pgn_game"), text, &o) // a FEN holds no games to choose from
 	if err == nil && o.Import.Games == nil {
-		g, err = p.s.games.Import(text, variant, n)
+		g, err = p.s.loader.Import(text, variant, n)
 	}
 	if err != nil || g == nil {
 		return p.importRefused(c, o, err)
@@ -176,7 +178,7 @@ func (p *pages) importGame(c echo.Context) error {
 // only one. For a PGN of several games and no choice, it sets o's list of
 // them to choose from instead.
 func (p *pages) pgnGame(choice, text string, o *views.Options) (int, error) {
-	list, err := p.s.games.PGNGames(text)
+	list, err := p.s.loader.PGNGames(text)
 	if err != nil || len(list) < 2 {
 		return 0, err
 	}
@@ -235,7 +237,7 @@ func (p *pages) branch(c echo.Context, id string, o *views.Options) error {
 	var g *rules.Game
 	var fromErr error
 	err = p.s.games.View(c.Request().Context(), id, player(c), func(rec *games.Record, _ games.Seats) {
-		g, fromErr = p.s.games.FromPly(rec.Game, index, f.Get("variant"))
+		g, fromErr = p.s.loader.FromPly(rec.Game, index, f.Get("variant"))
 	})
 	if err == nil {
 		err = fromErr

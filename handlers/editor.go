@@ -20,7 +20,7 @@ import (
 // a step.
 func (p *pages) editorPage(c echo.Context) error {
 	q := c.QueryParams()
-	s, readErr := editor.FromQuery(q, p.s.games.Variants())
+	s, readErr := editor.FromQuery(q, p.s.loader.Variants())
 	if v := q.Get("square"); v != "" {
 		if sq, err := rules.ParseSquare(v); err == nil && len(v) == 2 {
 			s.Place(sq)
@@ -44,7 +44,7 @@ func (p *pages) editorPage(c echo.Context) error {
 	problem := ""
 	if readErr != nil {
 		problem = errs.Sentence("The position cannot be read: " + readErr.Error())
-	} else if _, err := p.s.games.FromFEN(s.FEN(), s.Variant.ID()); err != nil {
+	} else if _, err := p.s.loader.FromFEN(s.FEN(), s.Variant.ID()); err != nil {
 		problem = errs.Of(err).Msg
 	}
 	m := views.NewEditor(s, problem, p.s.asset, p.s.variants)

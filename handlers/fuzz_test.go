@@ -21,6 +21,8 @@ import (
 
 	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/games"
+	"github.com/banchess/banchess/internal/testsite"
+	"github.com/banchess/banchess/players"
 	"github.com/banchess/banchess/rules"
 	"github.com/banchess/banchess/store"
 )
@@ -126,8 +128,8 @@ func tagsWithin(g *rules.Game) bool {
 // holds both seats of the game an input plays against; fuzzOther holds a
 // game of its own, and no seat in that one.
 const (
-	fuzzPlayer games.Credential = "fuzz-player-credential"
-	fuzzOther  games.Credential = "fuzz-other-credential"
+	fuzzPlayer players.Credential = "fuzz-player-credential"
+	fuzzOther  players.Credential = "fuzz-other-credential"
 )
 
 // fuzzStore is the store under test: a map emptied for each input, so that
@@ -146,14 +148,14 @@ type fuzzStore struct {
 // fuzzOther, whose ids are their credentials' hashes.
 func (s *fuzzStore) reset() {
 	s.Memory, s.recs, s.creates = store.NewMemory(), map[string]*games.Record{}, 0
-	for _, cred := range []games.Credential{fuzzPlayer, fuzzOther} {
+	for _, cred := range []players.Credential{fuzzPlayer, fuzzOther} {
 		h := cred.Hash()
-		s.AddPlayer(context.Background(), games.Player{ID: h}, games.Issued{Hash: h, Player: h, Kind: games.Cookie})
+		s.AddPlayer(context.Background(), players.Player{ID: h}, players.Issued{Hash: h, Player: h, Kind: players.Cookie})
 	}
 }
 
 // playerOf returns the id of the player cred was issued to.
-func (s *fuzzStore) playerOf(cred games.Credential) string {
+func (s *fuzzStore) playerOf(cred players.Credential) string {
 	id, _ := s.CredentialPlayer(context.Background(), cred.Hash())
 	return id
 }
@@ -209,7 +211,7 @@ type fuzzServer struct {
 
 func newFuzzServer() *fuzzServer {
 	s := &fuzzServer{e: echo.New(), store: &fuzzStore{}}
-	New(games.New(s.store, games.WithClock(apiClock)), apiClock).Register(s.e)
+	New(servicesOf(testsite.New(s.store, testsite.Config{Now: apiClock})), apiClock).Register(s.e)
 	s.e.Logger.SetOutput(&s.log)
 	handle := s.e.HTTPErrorHandler
 	s.e.HTTPErrorHandler = func(err error, c echo.Context) {
@@ -231,7 +233,7 @@ func (s *fuzzServer) start(t *testing.T, setup uint8) (id, state string) {
 	if err != nil {
 		t.Fatalf("setup %d: %v", setup, err)
 	}
-	hold := func(g *rules.Game, cred games.Credential) *games.Record {
+	hold := func(g *rules.Game, cred players.Credential) *games.Record {
 		h := cred.Hash()
 		return &games.Record{Game: g, White: h, Black: h, Mode: games.HotSeat, Created: apiClock(), Updated: apiClock()}
 	}
@@ -461,11 +463,11 @@ func FuzzPages(f *testing.F) {
 			req.Header.Set("Sec-Fetch-Site", "same-origin")
 		}
 		// The credential the request carries, and whether it holds the game.
-		var cred games.Credential
+		var cred players.Credential
 		switch {
 		case flags&(pageBadCookie|pageNoCookie) == pageBadCookie|pageNoCookie:
 			// What a client can send in a header: no line breaks, no NUL.
-			cred = games.Credential(strings.Map(func(r rune) rune {
+			cred = players.Credential(strings.Map(func(r rune) rune {
 				if r == '\r' || r == '\n' || r == 0 {
 					return -1
 				}
@@ -501,11 +503,11 @@ func FuzzPages(f *testing.F) {
 			t.Fatalf("refused with %d, but %d games were created and the browser was given a credential (%v)", r.code, s.store.creates, given != nil)
 		case given != nil && s.store.playerOf(cred) != "":
 			t.Fatalf("a browser with a credential was given another")
-		case given != nil && s.store.playerOf(games.Credential(given.Value)) == "":
+		case given != nil && s.store.playerOf(players.Credential(given.Value)) == "":
 			t.Fatalf("the browser was given a credential that names no player")
 		}
 		if given != nil {
-			cred = games.Credential(given.Value)
+			cred = players.Credential(given.Value)
 		}
 		loc, push := r.hdr.Get("Location"), r.hdr.Get("HX-Push-Url")
 		for _, rec := range s.created() {
@@ -656,7 +658,7 @@ func FuzzAPI(f *testing.F) {
 		if flags&apiCrossSite != 0 {
 			req.Header.Set("Sec-Fetch-Site", "cross-site")
 		}
-		var token games.Credential // as the server reads it: trimmed
+		var token players.Credential // as the server reads it: trimmed
 		switch flags / apiTokenMode % 4 {
 		case 0:
 			token = fuzzPlayer
@@ -665,12 +667,12 @@ func FuzzAPI(f *testing.F) {
 		case 3:
 			sent := cmp.Or(id, gameID)
 			req.Header.Set("Authorization", "Bearer "+sent)
-			token = games.Credential(strings.TrimSpace(sent))
+			token = players.Credential(strings.TrimSpace(sent))
 		}
 		if token != "" && req.Header.Get("Authorization") == "" {
 			req.Header.Set("Authorization", "Bearer "+string(token))
 		}
-		send := func(token games.Credential) apiResp { // req again, with another token
+		send := func(token players.Credential) apiResp { // req again, with another token
 			again := req.Clone(context.Background())
 			again.Body = io.NopCloser(bytes.NewReader(body))
 			again.Header.Set("Authorization", "Bearer "+string(token))
@@ -721,14 +723,14 @@ func FuzzAPI(f *testing.F) {
 				t.Fatalf("%s %q answers %d without the game's token", method, path, r.code)
 			}
 			if created {
-				if token != "" && g.Token != string(token) || !games.Credential(g.Token).Valid() {
+				if token != "" && g.Token != string(token) || !players.Credential(g.Token).Valid() {
 					t.Fatalf("a game created with token %q answers token %q", token, g.Token)
 				}
 				rec := s.store.recs[g.ID]
 				if rec == nil {
 					t.Fatalf("the game created, %s, is not stored", g.ID)
 				}
-				if err := createdFor(rec, s.store.playerOf(games.Credential(g.Token))); err != nil {
+				if err := createdFor(rec, s.store.playerOf(players.Credential(g.Token))); err != nil {
 					t.Fatal(err)
 				}
 			} else if g.Token != "" {

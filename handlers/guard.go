@@ -5,6 +5,8 @@ import (
 	"errors"
 	"time"
 
+	"github.com/banchess/banchess/players"
+
 	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/games"
 )
@@ -40,7 +42,7 @@ type guarded struct {
 // View runs fn on the game as the service does, but gives up after the
 // game wait: the stores' game locks and database reads
 // follow the context, so a read stuck behind a slow save ends in time.
-func (g *guarded) View(ctx context.Context, id string, cred games.Credential, fn games.ViewFunc) error {
+func (g *guarded) View(ctx context.Context, id string, cred players.Credential, fn games.ViewFunc) error {
 	rctx, cancel := context.WithTimeout(ctx, g.wait)
 	defer cancel()
 	err := g.Service.View(rctx, id, cred, fn)
@@ -73,7 +75,7 @@ func readError(id string, err error) error {
 
 // Games lists the browser's games as the service does, giving up after
 // the game wait.
-func (g *guarded) Games(ctx context.Context, cred games.Credential, limit int) ([]games.Summary, error) {
+func (g *guarded) Games(ctx context.Context, cred players.Credential, limit int) ([]games.Summary, error) {
 	ctx, cancel := context.WithTimeout(ctx, g.wait)
 	defer cancel()
 	list, err := g.Service.Games(ctx, cred, limit)

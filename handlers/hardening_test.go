@@ -21,6 +21,7 @@ import (
 	_ "modernc.org/sqlite" // the driver the store uses, to damage a row behind its back
 
 	"github.com/banchess/banchess/games"
+	"github.com/banchess/banchess/players"
 	"github.com/banchess/banchess/rules"
 	"github.com/banchess/banchess/store"
 )
@@ -29,7 +30,7 @@ import (
 // games of one browser, cred: good, and bad, played after it, whose
 // stored plies were then overwritten with garbage behind the store's back.
 // The store is opened afresh after, so nothing of bad is cached.
-func damagedStore(t *testing.T) (st *store.SQLite, cred games.Credential, good, bad string) {
+func damagedStore(t *testing.T) (st *store.SQLite, cred players.Credential, good, bad string) {
 	t.Helper()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "games.db")
@@ -40,10 +41,10 @@ func damagedStore(t *testing.T) (st *store.SQLite, cred games.Credential, good, 
 	svc := newService(first)
 	cred = issue(t, svc)
 	for _, id := range []*string{&good, &bad} {
-		if *id, err = svc.Create(ctx, cred, rules.New(rules.BanChess{})); err != nil {
+		if *id, err = svc.Games.Create(ctx, cred, rules.New(rules.BanChess{})); err != nil {
 			t.Fatal(err)
 		}
-		if err := svc.Play(ctx, *id, cred, games.Input{Text: "b:e2e4"}, nil); err != nil {
+		if err := svc.Games.Play(ctx, *id, cred, games.Input{Text: "b:e2e4"}, nil); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -195,7 +196,7 @@ func TestLogRedactsIDs(t *testing.T) {
 	e := newServerOn(st, WithLogger(jsonLogger(&logs)))
 	svc := newService(st)
 	cred := issue(t, svc)
-	id, err := svc.Create(context.Background(), cred, rules.New(rules.BanChess{}))
+	id, err := svc.Games.Create(context.Background(), cred, rules.New(rules.BanChess{}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -469,7 +470,7 @@ func TestBusyGame(t *testing.T) {
 	slow := &slowStore{Memory: store.NewMemory(), release: make(chan struct{})}
 	slowSvc := newService(slow)
 	cred := issue(t, slowSvc)
-	id, err := slowSvc.Create(context.Background(), cred, rules.New(rules.BanChess{}))
+	id, err := slowSvc.Games.Create(context.Background(), cred, rules.New(rules.BanChess{}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -530,7 +531,7 @@ func TestBusyGame(t *testing.T) {
 	busySvc := newService(busySt)
 	cred = issue(t, busySvc)
 	ck = &http.Cookie{Name: playerCookie, Value: string(cred)}
-	id, err = busySvc.Create(context.Background(), cred, rules.New(rules.BanChess{}))
+	id, err = busySvc.Games.Create(context.Background(), cred, rules.New(rules.BanChess{}))
 	if err != nil {
 		t.Fatal(err)
 	}

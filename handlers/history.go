@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"strconv"
 
+	"github.com/banchess/banchess/analysis"
+
 	"github.com/labstack/echo/v4"
 
 	"github.com/banchess/banchess/errs"
@@ -165,7 +167,7 @@ func (p *pages) editPosition(c echo.Context) error {
 // evaluations once it has one.
 func (p *pages) downloadPGN(c echo.Context) error {
 	id := c.Param("id")
-	pgn, err := reviewedPGNOf(c.Request().Context(), p.s.games, id, player(c), p.pgnTags()...)
+	pgn, err := p.s.reviewedPGNOf(c.Request().Context(), id, player(c), p.pgnTags()...)
 	if err != nil {
 		return err
 	}
@@ -187,7 +189,7 @@ func (p *pages) pgnTags() []rules.Tag {
 // record's tags (games.Record.Tags: the time control, the players) and
 // the clock's time left after each ply (see reviewedPGN for its review's).
 func recordPGN(rec *games.Record, own ...rules.Tag) string {
-	return reviewedPGN(rec, games.StoredReview{}, own...)
+	return reviewedPGN(rec, analysis.StoredReview{}, own...)
 }
 
 // exportPGN writes g's PGN with notes added (see rules.PGNNotes): a game

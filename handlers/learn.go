@@ -33,7 +33,7 @@ func (s *Server) learner(c echo.Context) (string, error) {
 	if cred == "" {
 		return "", nil
 	}
-	return s.games.PlayerID(c.Request().Context(), cred)
+	return s.players.PlayerID(c.Request().Context(), cred)
 }
 
 // ensureLearner is learner, making the browser a player first when it is
@@ -43,7 +43,7 @@ func (s *Server) ensureLearner(c echo.Context) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return s.games.PlayerID(c.Request().Context(), cred)
+	return s.players.PlayerID(c.Request().Context(), cred)
 }
 
 // learn lists the lessons with the browser's progress.

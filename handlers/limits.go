@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/banchess/banchess/players"
+
 	"github.com/labstack/echo/v4"
 
 	"github.com/banchess/banchess/engine"
@@ -130,7 +132,7 @@ func (s *Server) rematchAllowance(c echo.Context, offer games.Offer, accepts boo
 
 // acceptsOffer reports whether cred's offer of offer in game id accepts
 // the one its opponent has made (see games.Service.MakeOffer).
-func (s *Server) acceptsOffer(ctx context.Context, id string, cred games.Credential, offer games.Offer) bool {
+func (s *Server) acceptsOffer(ctx context.Context, id string, cred players.Credential, offer games.Offer) bool {
 	accepts := false
 	s.games.View(ctx, id, cred, func(rec *games.Record, seats games.Seats) {
 		by := rec.Offers.Rematch

@@ -318,7 +318,7 @@ func TestInputBounds(t *testing.T) {
 	longFEN := fen56 + strings.Repeat(" ", 150) + "1"                        // 207 bytes, and a good FEN
 	shareLink := "/?a=" + strings.TrimSuffix(strings.Repeat("b:e2e4,", 2001), ",")
 	const pgn5 = "1. {banning: e2e4} d4 {banning: e7e5} d5 2. {banning: g1f3} *"
-	small := games.WithLimits(games.Limits{MaxPlies: 4, MaxFENBytes: 60})
+	small := games.WithLoader(games.NewLoader(games.Limits{MaxPlies: 4, MaxFENBytes: 60}))
 	tests := []struct {
 		name       string
 		opts       []games.Option
@@ -364,7 +364,7 @@ func TestInputBounds(t *testing.T) {
 // TestLimitsOff: Limits{} switches every rate limit off, and
 // games.Limits{} every bound on input.
 func TestLimitsOff(t *testing.T) {
-	e := limitedGames(newTestClock(), []games.Option{games.WithLimits(games.Limits{})}, WithLimits(Limits{}))
+	e := limitedGames(newTestClock(), []games.Option{games.WithLoader(games.NewLoader(games.Limits{}))}, WithLimits(Limits{}))
 	longFEN := "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1" + strings.Repeat(" ", 300) + "1"
 	for i := range 100 {
 		h := hit{method: http.MethodPost, target: "/api/games", json: fmt.Sprintf(`{"fen":%q}`, longFEN)}

@@ -10,7 +10,7 @@ import (
 	"github.com/PuerkitoBio/goquery"
 	"github.com/labstack/echo/v4"
 
-	"github.com/banchess/banchess/games"
+	"github.com/banchess/banchess/internal/testsite"
 	"github.com/banchess/banchess/rules"
 	"github.com/banchess/banchess/views"
 )
@@ -18,7 +18,7 @@ import (
 // newLinesClient is a browser on a server whose engine answers at once.
 func newLinesClient(t *testing.T) *client {
 	e := echo.New()
-	New(newService(nil, games.WithAnalyser(&quickAnalyser{})), apiClock).Register(e)
+	New(newServiceWith(nil, testsite.Config{Engine: &quickAnalyser{}}), apiClock).Register(e)
 	return newClientOn(t, e)
 }
 

@@ -50,7 +50,7 @@ func (p *pages) newInvite(c echo.Context, o views.Options) error {
 	if err != nil {
 		return err
 	}
-	g, err := p.s.games.NewGame(c.Request().Form.Get("variant"))
+	g, err := p.s.loader.NewGame(c.Request().Form.Get("variant"))
 	if err != nil {
 		return err
 	}
@@ -208,7 +208,7 @@ func (p *pages) table(c echo.Context, rec *games.Record, seats games.Seats, pres
 // its level, a player of a game between two players (and whether they
 // are online), an imported game's tags, or at one board the sides'
 // names; and each side's clock.
-func players(rec *games.Record, seats games.Seats, now time.Time, presence games.Presence) [2]views.Player {
+func playerStrips(rec *games.Record, seats games.Seats, now time.Time, presence games.Presence) [2]views.Player {
 	tags := [2]views.SideNames{}
 	tags[0], tags[1] = views.TagNames(rec.Game)
 	var clock games.ClockView

@@ -7,6 +7,10 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/banchess/banchess/lobby"
+
+	"github.com/banchess/banchess/players"
+
 	"github.com/labstack/echo/v4"
 
 	"github.com/banchess/banchess/errs"
@@ -71,7 +75,7 @@ func (p *pages) lobby(c echo.Context) error {
 		return err
 	}
 	if l.Waiting {
-		if err := p.s.games.TouchLobby(ctx, cred); err != nil {
+		if err := p.s.lobby.Touch(ctx, cred); err != nil {
 			return err
 		}
 	}
@@ -80,8 +84,8 @@ func (p *pages) lobby(c echo.Context) error {
 
 // pairedGame returns the last game cred's player was paired into since
 // since, or "".
-func (s *Server) pairedGame(ctx context.Context, cred games.Credential, since time.Time) (string, error) {
-	list, err := s.games.Pairings(ctx, cred, since)
+func (s *Server) pairedGame(ctx context.Context, cred players.Credential, since time.Time) (string, error) {
+	list, err := s.lobby.Pairings(ctx, cred, since)
 	if err != nil || len(list) == 0 {
 		return "", err
 	}
@@ -98,12 +102,12 @@ func (p *pages) lobbyList(c echo.Context) error {
 }
 
 // lobbyView describes the lobby for the viewer holding cred.
-func (p *pages) lobbyView(ctx context.Context, cred games.Credential, since time.Time) (views.Lobby, error) {
-	v, err := p.s.games.Lobby(ctx)
+func (p *pages) lobbyView(ctx context.Context, cred players.Credential, since time.Time) (views.Lobby, error) {
+	v, err := p.s.lobby.View(ctx)
 	if err != nil {
 		return views.Lobby{}, err
 	}
-	me, err := p.s.games.Identify(ctx, cred)
+	me, err := p.s.players.Identify(ctx, cred)
 	if err != nil {
 		return views.Lobby{}, err
 	}
@@ -114,7 +118,7 @@ func (p *pages) lobbyView(ctx context.Context, cred games.Credential, since time
 		mine[k.Pool] = k.ID
 		l.Waiting = true
 	}
-	for _, pool := range games.Pools() {
+	for _, pool := range lobby.Pools() {
 		tc, _, _ := games.ParseTimeControl(pool)
 		l.Pools = append(l.Pools, views.Pool{Name: pool, Speed: string(rating.SpeedOf(tc.Initial, tc.Increment)),
 			Waiting: v.Waiting[pool], Seek: mine[pool]})
@@ -129,7 +133,7 @@ func (p *pages) lobbyView(ctx context.Context, cred games.Credential, since time
 func (s *Server) lobbyVariants() []views.Variant {
 	var out []views.Variant
 	for _, v := range s.variants {
-		if s.games.LobbyPlays(v.ID) {
+		if s.lobby.Plays(v.ID) {
 			out = append(out, v)
 		}
 	}
@@ -137,7 +141,7 @@ func (s *Server) lobbyVariants() []views.Variant {
 }
 
 // seekRow describes seek k to the viewer, player me.
-func seekRow(k games.Seek, me string) views.SeekRow {
+func seekRow(k lobby.Seek, me string) views.SeekRow {
 	row := views.SeekRow{ID: k.ID, Name: k.Name, Variant: variantName(k.Variant), Clock: k.Clock.String(), Color: "random", Rated: k.Rated, Mine: k.Player == me}
 	if k.Color != 0 {
 		row.Color = k.Color.String()
@@ -172,14 +176,14 @@ func (p *pages) makeSeek(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	st := games.SeekSettings{Variant: f.Get("variant"), Clock: f.Get("clock"), Color: f.Get("color")}
+	st := lobby.SeekSettings{Variant: f.Get("variant"), Clock: f.Get("clock"), Color: f.Get("color")}
 	if st.Rated, err = ratedField(f); err != nil {
 		return p.lobbyRefused(c, err)
 	}
 	next := p.s.lobbyPath()
 	cred, err := p.s.ensurePlayer(c)
 	if err == nil {
-		_, err = p.s.games.AddSeek(c.Request().Context(), cred, st)
+		_, err = p.s.lobby.AddSeek(c.Request().Context(), cred, st)
 	}
 	if err != nil {
 		return p.lobbyRefused(c, err)
@@ -208,8 +212,8 @@ func (p *pages) joinPool(c echo.Context) error {
 		return err
 	}
 	next := p.s.lobbyPath()
-	game, err := p.paired(c, func(ctx context.Context, cred games.Credential) (string, error) {
-		game, _, err := p.s.games.JoinPool(ctx, cred, f.Get("pool"))
+	game, err := p.paired(c, func(ctx context.Context, cred players.Credential) (string, error) {
+		game, _, err := p.s.lobby.JoinPool(ctx, cred, f.Get("pool"))
 		return game, err
 	})
 	if err != nil {
@@ -223,7 +227,7 @@ func (p *pages) joinPool(c echo.Context) error {
 
 // paired runs pair, which may start a game, for the browser's player, when
 // it may start one now.
-func (p *pages) paired(c echo.Context, pair func(context.Context, games.Credential) (string, error)) (string, error) {
+func (p *pages) paired(c echo.Context, pair func(context.Context, players.Credential) (string, error)) (string, error) {
 	if err := p.s.allowGame(c); err != nil {
 		return "", err
 	}
@@ -240,8 +244,8 @@ func (p *pages) acceptSeek(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	game, err := p.paired(c, func(ctx context.Context, cred games.Credential) (string, error) {
-		return p.s.games.AcceptSeek(ctx, cred, f.Get("seek"))
+	game, err := p.paired(c, func(ctx context.Context, cred players.Credential) (string, error) {
+		return p.s.lobby.AcceptSeek(ctx, cred, f.Get("seek"))
 	})
 	if err != nil {
 		return p.lobbyRefused(c, err)
@@ -255,7 +259,7 @@ func (p *pages) cancelSeek(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := p.s.games.CancelSeek(c.Request().Context(), player(c), f.Get("seek")); err != nil {
+	if err := p.s.lobby.CancelSeek(c.Request().Context(), player(c), f.Get("seek")); err != nil {
 		return p.lobbyRefused(c, err)
 	}
 	return c.Redirect(http.StatusSeeOther, "/lobby")

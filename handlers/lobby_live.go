@@ -8,14 +8,16 @@ import (
 	"strings"
 	"time"
 
-	"github.com/labstack/echo/v4"
+	"github.com/banchess/banchess/lobby"
 
-	"github.com/banchess/banchess/games"
+	"github.com/banchess/banchess/players"
+
+	"github.com/labstack/echo/v4"
 )
 
 // lobbyEvents turns the lobby as it stands into the events a stream sends:
 // those that say what changed since the last call.
-type lobbyEvents func(v games.LobbyView) []event
+type lobbyEvents func(v lobby.View) []event
 
 // lobbyStream serves the lobby as server-sent events to the viewer holding
 // cred (if any): changes (as changes says) whenever the lobby changes, and
@@ -23,13 +25,13 @@ type lobbyEvents func(v games.LobbyView) []event
 // into from since on. While it lasts, the player's seeks stay alive. It
 // ends when the client leaves, the server shuts down, or a write fails;
 // it is served as a game's stream is (see serveEvents).
-func (s *Server) lobbyStream(c echo.Context, cred games.Credential, since time.Time, changes lobbyEvents, paired func(games.Seek) event) error {
+func (s *Server) lobbyStream(c echo.Context, cred players.Credential, since time.Time, changes lobbyEvents, paired func(lobby.Seek) event) error {
 	release, err := s.streams.open(clientKey(c.RealIP()))
 	if err != nil {
 		c.Response().Header().Set(echo.HeaderConnection, "close") // see stream
 		return err
 	}
-	w, err := s.games.WatchLobby(c.Request().Context(), cred)
+	w, err := s.lobby.Watch(c.Request().Context(), cred)
 	if err != nil {
 		release()
 		return err
@@ -47,12 +49,12 @@ func (s *Server) lobbyStream(c echo.Context, cred games.Credential, since time.T
 // serveLobby sends a lobby stream's events until it must end (see
 // lobbyStream), and a heartbeat at each beat (nil: the server's pings
 // send them).
-func (s *Server) serveLobby(ctx context.Context, es *eventSource, w *games.LobbyWatch, beat <-chan time.Time, cred games.Credential, since time.Time, changes lobbyEvents, paired func(games.Seek) event) {
+func (s *Server) serveLobby(ctx context.Context, es *eventSource, w *lobby.Watch, beat <-chan time.Time, cred players.Credential, since time.Time, changes lobbyEvents, paired func(lobby.Seek) event) {
 	sent := map[string]bool{} // the games told of
 	for {
 		var evs []event
 		if cred != "" && w.Paired() {
-			list, err := s.games.Pairings(ctx, cred, since)
+			list, err := s.lobby.Pairings(ctx, cred, since)
 			if err != nil && ctx.Err() != nil {
 				return
 			}
@@ -63,7 +65,7 @@ func (s *Server) serveLobby(ctx context.Context, es *eventSource, w *games.Lobby
 				}
 			}
 		}
-		v, err := s.games.Lobby(ctx)
+		v, err := s.lobby.View(ctx)
 		if err != nil && ctx.Err() != nil {
 			return
 		}
@@ -85,7 +87,7 @@ func (s *Server) serveLobby(ctx context.Context, es *eventSource, w *games.Lobby
 // goes there).
 func (p *pages) lobbyEvents(c echo.Context) error {
 	last := ""
-	changes := func(v games.LobbyView) []event {
+	changes := func(v lobby.View) []event {
 		key := lobbyKey(v)
 		if key == last {
 			return nil
@@ -93,7 +95,7 @@ func (p *pages) lobbyEvents(c echo.Context) error {
 		last = key
 		return []event{{name: "lobby", data: []byte(strconv.Quote(key))}}
 	}
-	paired := func(k games.Seek) event {
+	paired := func(k lobby.Seek) event {
 		data, _ := json.Marshal(map[string]string{"url": gamePath(k.Game)})
 		return event{name: "paired", data: data}
 	}
@@ -102,13 +104,13 @@ func (p *pages) lobbyEvents(c echo.Context) error {
 
 // lobbyKey sums up what a lobby page lists — the open seeks and how many
 // wait in each pool — so that a stream tells the page only of a change.
-func lobbyKey(v games.LobbyView) string {
+func lobbyKey(v lobby.View) string {
 	h := fnv.New64a()
 	for _, k := range v.Seeks {
 		h.Write([]byte(k.ID))
 		h.Write([]byte{0})
 	}
-	for _, pool := range games.Pools() {
+	for _, pool := range lobby.Pools() {
 		h.Write([]byte(pool + ":" + strconv.Itoa(v.Waiting[pool]) + ";"))
 	}
 	return strconv.FormatUint(h.Sum64(), 36)
@@ -124,7 +126,7 @@ func lobbyKey(v games.LobbyView) string {
 func (a *api) lobbyEvents(c echo.Context) error {
 	open := map[string]bool{}
 	var pools string
-	changes := func(v games.LobbyView) []event {
+	changes := func(v lobby.View) []event {
 		var evs []event
 		now := map[string]bool{}
 		for _, k := range v.Custom() {
@@ -147,7 +149,7 @@ func (a *api) lobbyEvents(c echo.Context) error {
 		}
 		return evs
 	}
-	paired := func(k games.Seek) event {
+	paired := func(k lobby.Seek) event {
 		data, _ := json.Marshal(map[string]string{"game": k.Game, "seek": k.ID})
 		return event{name: "paired", data: data}
 	}
@@ -155,10 +157,10 @@ func (a *api) lobbyEvents(c echo.Context) error {
 }
 
 // poolsJSON writes how many wait in each pool: {"3+2":0,"5+3":1,…}.
-func poolsJSON(v games.LobbyView) string {
+func poolsJSON(v lobby.View) string {
 	var b strings.Builder
 	b.WriteByte('{')
-	for i, pool := range games.Pools() {
+	for i, pool := range lobby.Pools() {
 		if i > 0 {
 			b.WriteByte(',')
 		}

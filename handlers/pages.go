@@ -154,7 +154,7 @@ func square(c echo.Context, field string, optional bool) (rules.Square, error) {
 // promotion reads the promotion field: "", or the letter of a piece a
 // pawn may become in a variant the service plays (p: it stays a pawn).
 func (p *pages) promotion(c echo.Context) (rules.PieceKind, error) {
-	k, err := rules.ParsePromotion(c.Request().Form.Get("promotion"), p.s.games.Variants())
+	k, err := rules.ParsePromotion(c.Request().Form.Get("promotion"), p.s.loader.Variants())
 	if err != nil {
 		return 0, invalidf("%s", errs.Sentence(err.Error()))
 	}

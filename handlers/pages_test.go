@@ -15,9 +15,8 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/banchess/banchess/games"
-	"github.com/banchess/banchess/password"
-	"github.com/banchess/banchess/rules"
-	"github.com/banchess/banchess/store"
+	"github.com/banchess/banchess/internal/testsite"
+	"github.com/banchess/banchess/players"
 )
 
 // ticker returns a clock for the games service that moves on a millisecond
@@ -35,26 +34,43 @@ func ticker() func() time.Time {
 	}
 }
 
-// newService is a games service on st (a fresh memory store when nil), on
+// newService is the services on st (a fresh memory store when nil), on
 // a ticking clock, hashing passwords with cheap parameters (the format
-// and checks are password.Default's).
-func newService(st games.Store, opts ...games.Option) *games.Service {
-	if st == nil {
-		st = store.NewMemory()
-	}
-	cheap := password.NewHasher(password.Params{Memory: 64, Time: 1, Threads: 1}, 2)
-	return games.New(st, append([]games.Option{games.WithClock(ticker()), games.WithPasswords(cheap), lobbyAsMain()}, opts...)...)
+// and checks are password.Default's), the lobby playing what main's does.
+func newService(st testsite.Store, opts ...games.Option) Services {
+	return newServiceWith(st, testsite.Config{Games: opts})
 }
 
-// lobbyAsMain makes a test service's lobby play what main's does.
-func lobbyAsMain() games.Option {
-	return games.WithLobbyVariants(rules.BanChess{}.ID(), rules.Classic{}.ID())
+// newServiceWith is newService as c says (its clock, when it has one).
+func newServiceWith(st testsite.Store, c testsite.Config) Services {
+	if c.Now == nil {
+		c.Now = ticker()
+	}
+	c.LobbyAsMain = true
+	return servicesOf(testsite.New(st, c))
+}
+
+// plainService is the services on st, on the machine's clock.
+func plainService(st testsite.Store) Services {
+	return servicesOf(testsite.New(st, testsite.Config{}))
+}
+
+func servicesOf(s testsite.Site) Services {
+	return Services{Games: s.Games, Players: s.Players, Lobby: s.Lobby, Analysis: s.Analysis}
+}
+
+// closer closes svc's services.
+func closer(svc Services) func() {
+	return func() {
+		svc.Analysis.Close()
+		svc.Games.Close()
+	}
 }
 
 // issue gives a new anonymous player of svc a credential.
-func issue(t testing.TB, svc *games.Service) games.Credential {
+func issue(t testing.TB, svc Services) players.Credential {
 	t.Helper()
-	cred, _, err := svc.NewPlayer(context.Background(), games.Cookie)
+	cred, _, err := svc.Players.NewPlayer(context.Background(), players.Cookie)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +79,7 @@ func issue(t testing.TB, svc *games.Service) games.Credential {
 
 // newServerOn serves everything Register adds, as main does, on the games
 // kept in st.
-func newServerOn(st games.Store, opts ...Option) *echo.Echo {
+func newServerOn(st testsite.Store, opts ...Option) *echo.Echo {
 	e := echo.New()
 	New(newService(st), apiClock, opts...).Register(e)
 	return e

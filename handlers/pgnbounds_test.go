@@ -14,12 +14,13 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/banchess/banchess/games"
+	"github.com/banchess/banchess/internal/testsite"
 	"github.com/banchess/banchess/store"
 )
 
 // countingStore counts the games created on it.
 type countingStore struct {
-	games.Store
+	testsite.Store
 	creates atomic.Int64
 }
 

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/banchess/banchess/players"
+
 	"github.com/labstack/echo/v4"
 
 	"github.com/banchess/banchess/errs"
@@ -31,7 +33,7 @@ func (p *pages) profileRoutes(e *echo.Echo) {
 // back.
 func (p *pages) profile(c echo.Context) error {
 	ctx := c.Request().Context()
-	pl, err := p.s.games.Named(ctx, c.Param("name"))
+	pl, err := p.s.players.Named(ctx, c.Param("name"))
 	if err != nil {
 		return titled("No such player", err)
 	}
@@ -39,11 +41,11 @@ func (p *pages) profile(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	standings, err := p.s.games.Standings(ctx, pl.ID)
+	standings, err := p.s.players.Standings(ctx, pl.ID)
 	if err != nil {
 		return err
 	}
-	list, err := p.s.games.PlayedGames(ctx, pl.ID, before, profilePageSize+1)
+	list, err := p.s.players.PlayedGames(ctx, pl.ID, before, profilePageSize+1)
 	if err != nil {
 		return err
 	}
@@ -65,16 +67,16 @@ func (p *pages) profile(c echo.Context) error {
 
 // playedCursor reads a profile's ?before=: "<unix ms>.<game id>", or ""
 // for the newest.
-func playedCursor(raw string) (games.PlayedGamesCursor, error) {
+func playedCursor(raw string) (players.PlayedGamesCursor, error) {
 	if raw == "" {
-		return games.PlayedGamesCursor{}, nil
+		return players.PlayedGamesCursor{}, nil
 	}
 	ms, id, ok := strings.Cut(raw, ".")
 	n, err := strconv.ParseInt(ms, 10, 64)
 	if !ok || err != nil || !validID(id) {
-		return games.PlayedGamesCursor{}, &errs.Error{Code: errs.Invalid, Msg: "\"" + trimText(raw) + "\" is not a place in a list of games."}
+		return players.PlayedGamesCursor{}, &errs.Error{Code: errs.Invalid, Msg: "\"" + trimText(raw) + "\" is not a place in a list of games."}
 	}
-	return games.PlayedGamesCursor{Ended: time.UnixMilli(n), Game: id}, nil
+	return players.PlayedGamesCursor{Ended: time.UnixMilli(n), Game: id}, nil
 }
 
 // ratingText writes a rating as players read it: "1500?" while
@@ -84,7 +86,7 @@ func ratingText(r rating.Rating) string {
 }
 
 // playedRow describes a finished game in a profile's list.
-func playedRow(g games.PlayedGame) views.PlayedRow {
+func playedRow(g players.PlayedGame) views.PlayedRow {
 	row := views.PlayedRow{URL: gamePath(g.Game), Opponent: g.Opponent, Color: g.Color.String(), Ending: g.Ending,
 		Variant: variantName(g.Variant), Speed: string(g.Speed), Rated: g.Rated, Date: g.Ended.UTC().Format("2006-01-02")}
 	row.Board, _, _ = strings.Cut(g.FEN, " ")
@@ -108,13 +110,13 @@ func playedRow(g games.PlayedGame) views.PlayedRow {
 // leaders lists the highest rated players of a variant (?variant=, Ban
 // Chess by default) at each speed.
 func (p *pages) leaders(c echo.Context) error {
-	v, err := p.s.games.Variant(c.QueryParam("variant"))
+	v, err := p.s.loader.Variant(c.QueryParam("variant"))
 	if err != nil {
 		return err
 	}
-	l := views.Leaders{Asset: p.s.asset, Variant: v.ID(), Variants: p.s.lobbyVariants(), MinGames: games.LeaderGames}
+	l := views.Leaders{Asset: p.s.asset, Variant: v.ID(), Variants: p.s.lobbyVariants(), MinGames: players.LeaderGames}
 	for _, sp := range rating.Speeds() {
-		list, err := p.s.games.Leaders(c.Request().Context(), v.ID(), sp)
+		list, err := p.s.players.Leaders(c.Request().Context(), v.ID(), sp)
 		if err != nil {
 			return err
 		}

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/banchess/banchess/players"
+
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
@@ -173,12 +175,12 @@ func (p *pages) gameInfo(c echo.Context, rec *games.Record, seats games.Seats, o
 		ID:       rec.ID,
 		Revision: rec.Revision,
 		Perm:     rec.Permissions(seats),
-		Players:  players(rec, seats, p.s.now(), presence),
+		Players:  playerStrips(rec, seats, p.s.now(), presence),
 		Table:    p.table(c, rec, seats, presence),
 		Bot:      rec.Bot,
 	}
 	if o.Export {
-		info.ShareURL = info.Origin + "/?" + p.s.games.Link(rec.Game)
+		info.ShareURL = info.Origin + "/?" + p.s.loader.Link(rec.Game)
 		info.PGN = p.pgn(rec)
 	}
 	return info
@@ -286,21 +288,21 @@ func (s *Server) origin(c echo.Context) string {
 
 // gameLinks lists the browser's games for its page; a failure to list
 // them is logged and leaves the list out rather than the game.
-func (s *Server) gameLinks(ctx context.Context, cred games.Credential, current string) []views.GameLink {
+func (s *Server) gameLinks(ctx context.Context, cred players.Credential, current string) []views.GameLink {
 	list, err := s.games.Games(ctx, cred, listSize)
 	if err != nil {
 		s.log.ErrorContext(ctx, "listing the browser's games", "err", err)
 		return nil
 	}
 	links := make([]views.GameLink, 0, len(list))
-	me, err := s.games.Identify(ctx, cred)
+	me, err := s.players.Identify(ctx, cred)
 	if err != nil {
 		s.log.ErrorContext(ctx, "identifying the browser's player", "err", err)
 	}
 	holder := me.ID
 	for _, sum := range list {
 		name := sum.Variant
-		if v, err := s.games.Variant(sum.Variant); err == nil {
+		if v, err := s.loader.Variant(sum.Variant); err == nil {
 			name = v.Name()
 		}
 		placement, fields, _ := strings.Cut(sum.FEN, " ")

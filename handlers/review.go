@@ -6,6 +6,10 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/banchess/banchess/analysis"
+
+	"github.com/banchess/banchess/players"
+
 	"github.com/labstack/echo/v4"
 
 	"github.com/banchess/banchess/games"
@@ -15,17 +19,17 @@ import (
 
 // reviewObject is a game's review as the API writes it.
 type reviewObject struct {
-	Status   games.ReviewStatus `json:"status"`
-	Place    *int               `json:"place"` // a queued review's place in its server's queue; null otherwise
-	Progress float64            `json:"progress"`
-	Plies    []review.Ply       `json:"plies"`
-	White    review.Side        `json:"white"`
-	Black    review.Side        `json:"black"`
+	Status   analysis.ReviewStatus `json:"status"`
+	Place    *int                  `json:"place"` // a queued review's place in its server's queue; null otherwise
+	Progress float64               `json:"progress"`
+	Plies    []review.Ply          `json:"plies"`
+	White    review.Side           `json:"white"`
+	Black    review.Side           `json:"black"`
 }
 
-func reviewJSON(st games.ReviewState) reviewObject {
+func reviewJSON(st analysis.ReviewState) reviewObject {
 	obj := reviewObject{Status: st.Status, Progress: st.Progress, Plies: st.Plies, White: st.White, Black: st.Black}
-	if st.Status == games.ReviewQueued {
+	if st.Status == analysis.ReviewQueued {
 		obj.Place = &st.Place
 	}
 	if obj.Plies == nil {
@@ -38,22 +42,22 @@ func reviewJSON(st games.ReviewState) reviewObject {
 // under way: POST /api/games/{id}/review. 202 while it is queued or
 // running, 200 once done.
 func (a *api) requestReview(c echo.Context) error {
-	return a.answerReview(c, a.s.games.RequestReview, http.StatusAccepted)
+	return a.answerReview(c, a.s.analysis.RequestReview, http.StatusAccepted)
 }
 
 // gameReview answers the game's review: GET /api/games/{id}/review.
 func (a *api) gameReview(c echo.Context) error {
-	return a.answerReview(c, a.s.games.Review, http.StatusOK)
+	return a.answerReview(c, a.s.analysis.Review, http.StatusOK)
 }
 
 // answerReview answers what ask says of the game's review, with status
 // until it is done.
-func (a *api) answerReview(c echo.Context, ask func(ctx context.Context, id string) (games.ReviewState, error), status int) error {
+func (a *api) answerReview(c echo.Context, ask func(ctx context.Context, id string) (analysis.ReviewState, error), status int) error {
 	st, err := ask(c.Request().Context(), c.Param("id"))
 	if err != nil {
 		return err
 	}
-	if st.Status == games.ReviewDone {
+	if st.Status == analysis.ReviewDone {
 		status = http.StatusOK
 	}
 	return c.JSON(status, reviewJSON(st))
@@ -62,7 +66,7 @@ func (a *api) answerReview(c echo.Context, ask func(ctx context.Context, id stri
 // reviewedPGN is recordPGN with, when rev is the done review of the game
 // rec holds, each ply's class's NAG ($6, $2, $4) and evaluation ([%eval
 // …], before its clock).
-func reviewedPGN(rec *games.Record, rev games.StoredReview, own ...rules.Tag) string {
+func reviewedPGN(rec *games.Record, rev analysis.StoredReview, own ...rules.Tag) string {
 	var notes rules.PGNNotes
 	if r, ok := rev.Of(rec.Game); ok {
 		notes = rules.PGNNotes{NAGs: r.NAGs, Comment: r.EvalNote}
@@ -88,8 +92,9 @@ func joinNotes(a, b func(int) string) func(int) string {
 
 // reviewedPGNOf writes game id's PGN (see reviewedPGN) with its review
 // when one is done, under the game's lock.
-func reviewedPGNOf(ctx context.Context, svc *guarded, id string, cred games.Credential, own ...rules.Tag) (string, error) {
-	rev, _, err := svc.FinishedReview(ctx, id)
+func (s *Server) reviewedPGNOf(ctx context.Context, id string, cred players.Credential, own ...rules.Tag) (string, error) {
+	svc := s.games
+	rev, _, err := s.analysis.FinishedReview(ctx, id)
 	if err != nil {
 		return "", err
 	}

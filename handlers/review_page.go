@@ -48,7 +48,7 @@ func (p *pages) reviewPage(c echo.Context) error {
 // "".
 func (p *pages) showReview(c echo.Context, id string, index int, o views.Options, status int, msg string) error {
 	ctx := c.Request().Context()
-	st, err := p.s.games.Review(ctx, id)
+	st, err := p.s.analysis.Review(ctx, id)
 	switch e := errorOf(err); {
 	case err == nil:
 	case e.Detail == errs.NoReview:
@@ -102,7 +102,7 @@ func (p *pages) requestReview(c echo.Context) error {
 		return err
 	}
 	id := c.Param("id")
-	if _, err := p.s.games.RequestReview(c.Request().Context(), id); err != nil {
+	if _, err := p.s.analysis.RequestReview(c.Request().Context(), id); err != nil {
 		e := errorOf(err)
 		if e.Code == errs.NotFound || e.Code == errs.Internal {
 			return err

@@ -9,15 +9,16 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/banchess/banchess/analysis"
 	"github.com/banchess/banchess/engine"
-	"github.com/banchess/banchess/games"
+	"github.com/banchess/banchess/internal/testsite"
 )
 
 // newReviewClient is a browser on a server that reviews at depth 2.
 func newReviewClient(t *testing.T) *client {
-	svc := newService(nil, games.WithAnalyser(engine.NewPool(1, 4, 8)),
-		games.WithReviewSettings(games.ReviewSettings{Limits: engine.Limits{Depth: 2}}))
-	t.Cleanup(svc.Close)
+	svc := newServiceWith(nil, testsite.Config{Engine: engine.NewPool(1, 4, 8),
+		Analysis: []analysis.Option{analysis.WithReviewSettings(analysis.ReviewSettings{Limits: engine.Limits{Depth: 2}})}})
+	t.Cleanup(closer(svc))
 	e := echo.New()
 	New(svc, apiClock).Register(e)
 	return newClientOn(t, e)

@@ -11,16 +11,17 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/banchess/banchess/analysis"
 	"github.com/banchess/banchess/engine"
-	"github.com/banchess/banchess/games"
+	"github.com/banchess/banchess/internal/testsite"
 	"github.com/banchess/banchess/review"
 )
 
 // newReviewAPI serves everything Register adds, reviewing at depth 2.
-func newReviewAPI(t *testing.T, opts ...games.Option) *apiT {
-	svc := newService(nil, append([]games.Option{games.WithAnalyser(engine.NewPool(1, 4, 8)),
-		games.WithReviewSettings(games.ReviewSettings{Limits: engine.Limits{Depth: 2}})}, opts...)...)
-	t.Cleanup(svc.Close)
+func newReviewAPI(t *testing.T, opts ...analysis.Option) *apiT {
+	svc := newServiceWith(nil, testsite.Config{Engine: engine.NewPool(1, 4, 8),
+		Analysis: append([]analysis.Option{analysis.WithReviewSettings(analysis.ReviewSettings{Limits: engine.Limits{Depth: 2}})}, opts...)})
+	t.Cleanup(closer(svc))
 	e := echo.New()
 	New(svc, apiClock).Register(e)
 	return newAPIT(t, e)
@@ -61,7 +62,7 @@ func (a *apiT) reviewDone(id string) reviewObject {
 	deadline := time.Now().Add(time.Minute)
 	for {
 		obj := a.review(a.do(http.MethodGet, "/api/games/"+id+"/review", ""), http.StatusOK)
-		if obj.Status == games.ReviewDone {
+		if obj.Status == analysis.ReviewDone {
 			return obj
 		}
 		if time.Now().After(deadline) {
@@ -83,7 +84,7 @@ func TestAPIReview(t *testing.T) {
 	a.fail(a.do(http.MethodGet, path, ""), http.StatusNotFound, "no_review")
 
 	first := a.review(a.do(http.MethodPost, path, ""), http.StatusAccepted)
-	if first.Status == games.ReviewDone || first.Progress == 1 {
+	if first.Status == analysis.ReviewDone || first.Progress == 1 {
 		t.Errorf("first answer: %+v", first)
 	}
 	done := a.reviewDone(g.ID)
@@ -106,7 +107,7 @@ func TestAPIReview(t *testing.T) {
 		}
 	}
 	// Asked again, it answers at once: 200, done.
-	if again := a.review(a.do(http.MethodPost, path, ""), http.StatusOK); again.Status != games.ReviewDone || len(again.Plies) != 2 {
+	if again := a.review(a.do(http.MethodPost, path, ""), http.StatusOK); again.Status != analysis.ReviewDone || len(again.Plies) != 2 {
 		t.Errorf("second POST: %+v", again)
 	}
 
@@ -168,7 +169,7 @@ func TestAPIReviewRefused(t *testing.T) {
 }
 
 func TestAPIReviewQueueFull(t *testing.T) {
-	a := newReviewAPI(t, games.WithReviewSettings(games.ReviewSettings{Queue: 1, Limits: engine.Limits{Nodes: 2_000_000}}))
+	a := newReviewAPI(t, analysis.WithReviewSettings(analysis.ReviewSettings{Queue: 1, Limits: engine.Limits{Nodes: 2_000_000}}))
 	var ids []string
 	for range 3 {
 		g := a.create(`{}`)
@@ -178,13 +179,13 @@ func TestAPIReviewQueueFull(t *testing.T) {
 	a.review(a.do(http.MethodPost, "/api/games/"+ids[0]+"/review", ""), http.StatusAccepted)
 	// The first runs (or waits to), the second waits: the third is refused.
 	for {
-		if st := a.review(a.do(http.MethodGet, "/api/games/"+ids[0]+"/review", ""), http.StatusOK); st.Status == games.ReviewRunning {
+		if st := a.review(a.do(http.MethodGet, "/api/games/"+ids[0]+"/review", ""), http.StatusOK); st.Status == analysis.ReviewRunning {
 			break
 		}
 		time.Sleep(time.Millisecond)
 	}
 	queued := a.review(a.do(http.MethodPost, "/api/games/"+ids[1]+"/review", ""), http.StatusAccepted)
-	if queued.Status != games.ReviewQueued || queued.Place == nil || *queued.Place != 1 {
+	if queued.Status != analysis.ReviewQueued || queued.Place == nil || *queued.Place != 1 {
 		t.Errorf("the second: %+v", queued)
 	}
 	r := a.do(http.MethodPost, "/api/games/"+ids[2]+"/review", "")

@@ -13,10 +13,13 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/banchess/banchess/analysis"
 	"github.com/banchess/banchess/boardimage"
 	"github.com/banchess/banchess/engine"
 	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/internal/ratelimit"
+	"github.com/banchess/banchess/lobby"
+	"github.com/banchess/banchess/players"
 	"github.com/banchess/banchess/static"
 	"github.com/banchess/banchess/training"
 	"github.com/banchess/banchess/views"
@@ -30,6 +33,10 @@ type Pinger interface {
 // Server holds what the handlers share.
 type Server struct {
 	games      *guarded
+	loader     *games.Loader
+	players    *players.Service
+	lobby      *lobby.Service
+	analysis   *analysis.Service
 	asset      string          // the static files' version, for cache busting
 	variants   []views.Variant // the variants the service plays, as the pages offer them
 	pinger     Pinger          // nil: always healthy
@@ -127,18 +134,31 @@ func WithStaticFiles(f *StaticFiles) Option { return func(s *Server) { s.files =
 // Without it nothing is logged.
 func WithLogger(l *slog.Logger) Option { return func(s *Server) { s.log = l } }
 
-// New returns a Server on the games service svc, through which every page
-// and API call goes. now gives the time (for PGN dates and the rate
+// Services are the services a Server serves: every page and API call goes
+// through them.
+type Services struct {
+	Games   *games.Service
+	Players *players.Service
+	Lobby   *lobby.Service
+	// Analysis analyses positions and games and reviews games; nil: the
+	// engine's analysis and reviews are not served.
+	Analysis *analysis.Service
+}
+
+// New returns a Server on svc. now gives the time (for PGN dates and the rate
 // limits); nil means time.Now.
-func New(svc *games.Service, now func() time.Time, opts ...Option) *Server {
+func New(svc Services, now func() time.Time, opts ...Option) *Server {
 	if now == nil {
 		now = time.Now
 	}
-	s := &Server{now: now, asset: assetVersion(), variants: views.VariantsOf(svc.Variants(), engine.Supports), gameWait: DefaultGameWait, failed: map[string]bool{}}
+	s := &Server{loader: svc.Games.Loader(), players: svc.Players, lobby: svc.Lobby, analysis: svc.Analysis, now: now, asset: assetVersion(), variants: views.VariantsOf(svc.Games.Loader().Variants(), engine.Supports), gameWait: DefaultGameWait, failed: map[string]bool{}}
 	for _, o := range opts {
 		o(s)
 	}
-	s.games = &guarded{Service: svc, wait: s.gameWait}
+	s.games = &guarded{Service: svc.Games, wait: s.gameWait}
+	if s.analysis == nil {
+		s.analysis = analysis.New(svc.Games, svc.Games.Loader(), nil, nil) // refuses analyses, keeps no reviews
+	}
 	if s.files == nil {
 		s.files = NewStaticFiles()
 	}

@@ -5,9 +5,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/labstack/echo/v4"
+	"github.com/banchess/banchess/players"
 
-	"github.com/banchess/banchess/games"
+	"github.com/labstack/echo/v4"
 )
 
 // playerCookie holds the browser's credential: one secret for all its
@@ -24,28 +24,28 @@ const legacyCookie = "banchess_game"
 const playerMaxAge = 400 * 24 * time.Hour
 
 // player returns the browser's credential, or "" when it has none.
-func player(c echo.Context) games.Credential {
-	if cred, ok := c.Get(playerCookie).(games.Credential); ok {
+func player(c echo.Context) players.Credential {
+	if cred, ok := c.Get(playerCookie).(players.Credential); ok {
 		return cred
 	}
 	ck, err := c.Cookie(playerCookie)
-	if err != nil || !games.Credential(ck.Value).Valid() {
+	if err != nil || !players.Credential(ck.Value).Valid() {
 		return ""
 	}
-	return games.Credential(ck.Value)
+	return players.Credential(ck.Value)
 }
 
 // ensurePlayer returns the browser's credential, giving it a new player's
 // first if it has none the server issued (or had it signed out).
-func (s *Server) ensurePlayer(c echo.Context) (games.Credential, error) {
+func (s *Server) ensurePlayer(c echo.Context) (players.Credential, error) {
 	ctx := c.Request().Context()
 	if cred := player(c); cred != "" {
-		id, err := s.games.PlayerID(ctx, cred)
+		id, err := s.players.PlayerID(ctx, cred)
 		if err != nil || id != "" {
 			return cred, err
 		}
 	}
-	cred, _, err := s.games.NewPlayer(ctx, games.Cookie)
+	cred, _, err := s.players.NewPlayer(ctx, players.Cookie)
 	if err != nil {
 		return "", err
 	}
@@ -54,7 +54,7 @@ func (s *Server) ensurePlayer(c echo.Context) (games.Credential, error) {
 }
 
 // setPlayer makes cred the browser's credential, from this request on.
-func (s *Server) setPlayer(c echo.Context, cred games.Credential) {
+func (s *Server) setPlayer(c echo.Context, cred players.Credential) {
 	c.Set(playerCookie, cred)
 	c.SetCookie(&http.Cookie{
 		Name:     playerCookie,
@@ -69,7 +69,7 @@ func (s *Server) setPlayer(c echo.Context, cred games.Credential) {
 
 // dropPlayer deletes the browser's credential (signed out).
 func dropPlayer(c echo.Context) {
-	c.Set(playerCookie, games.Credential(""))
+	c.Set(playerCookie, players.Credential(""))
 	c.SetCookie(&http.Cookie{Name: playerCookie, Value: "", Path: "/", MaxAge: -1, HttpOnly: true, SameSite: http.SameSiteLaxMode})
 }
 
@@ -94,10 +94,10 @@ func dropLegacy(c echo.Context) {
 
 // bearer returns the API credential of an "Authorization: Bearer <token>"
 // header, or "" when there is none.
-func bearer(c echo.Context) games.Credential {
+func bearer(c echo.Context) players.Credential {
 	scheme, token, ok := strings.Cut(c.Request().Header.Get(echo.HeaderAuthorization), " ")
 	if !ok || !strings.EqualFold(scheme, "Bearer") {
 		return ""
 	}
-	return games.Credential(strings.TrimSpace(token))
+	return players.Credential(strings.TrimSpace(token))
 }

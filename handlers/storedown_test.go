@@ -14,13 +14,14 @@ import (
 
 	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/games"
+	"github.com/banchess/banchess/internal/testsite"
 	"github.com/banchess/banchess/store"
 )
 
 // downStore is a store whose database stops answering when down is set,
 // as PostgreSQL's stores say so (errs.ErrUnavailable).
 type downStore struct {
-	games.Store
+	testsite.Store
 	down atomic.Bool
 }
 
@@ -141,7 +142,7 @@ func TestReadBudget(t *testing.T) {
 	a := newAPIT(t, e)
 	var ids []string
 	for range 3 {
-		id, err := svc.Create(context.Background(), issue(t, svc), longGame(t, 300))
+		id, err := svc.Games.Create(context.Background(), issue(t, svc), longGame(t, 300))
 		if err != nil {
 			t.Fatal(err)
 		}

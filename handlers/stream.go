@@ -9,6 +9,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/banchess/banchess/players"
+
 	"github.com/labstack/echo/v4"
 
 	"github.com/banchess/banchess/errs"
@@ -205,7 +207,7 @@ type streamState struct {
 // shuts down, or a write fails. Where it can, it takes the connection
 // from the HTTP server and goes on without the handler (see detach), which
 // returns at once; else the handler serves it to its end.
-func (s *Server) stream(c echo.Context, id string, cred games.Credential, state streamState, onPresence func(*eventSource) error) error {
+func (s *Server) stream(c echo.Context, id string, cred players.Credential, state streamState, onPresence func(*eventSource) error) error {
 	end := func() {}
 	if state.done != nil {
 		end = state.done

@@ -13,15 +13,14 @@ import (
 
 	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/rules"
-	"github.com/banchess/banchess/store"
 )
 
 // TestStreamsOutlastServerTimeouts: a live stream on a server with short
 // read and write timeouts (main's are 15 s and 30 s) stays open past them
 // and still carries the next change; shutting down ends it cleanly.
 func TestStreamsOutlastServerTimeouts(t *testing.T) {
-	svc := games.New(store.NewMemory())
-	t.Cleanup(svc.Close)
+	svc := plainService(nil)
+	t.Cleanup(closer(svc))
 	h := New(svc, nil, WithStreamLimits(StreamLimits{Heartbeat: 50 * time.Millisecond}))
 	e := echo.New()
 	h.Register(e)
@@ -35,7 +34,7 @@ func TestStreamsOutlastServerTimeouts(t *testing.T) {
 	t.Cleanup(func() { srv.Close() })
 
 	cred := issue(t, svc)
-	id, err := svc.Create(context.Background(), cred, rules.New(rules.BanChess{}))
+	id, err := svc.Games.Create(context.Background(), cred, rules.New(rules.BanChess{}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,7 +76,7 @@ func TestStreamsOutlastServerTimeouts(t *testing.T) {
 		t.Fatalf("first event %q, want id: 1", got)
 	}
 	time.Sleep(600 * time.Millisecond) // three times both timeouts
-	if err := svc.Play(context.Background(), id, cred, games.Input{Text: "b:e2e4"}, nil); err != nil {
+	if err := svc.Games.Play(context.Background(), id, cred, games.Input{Text: "b:e2e4"}, nil); err != nil {
 		t.Fatal(err)
 	}
 	if got := next("id: ", time.Second); got != "id: 2" {

@@ -134,7 +134,7 @@ func allocated() uint64 {
 // alone.
 func TestAPIStreamsShareTheirEvents(t *testing.T) {
 	l := newLiveServer(t)
-	cred := issue(t, l.s.games.Service)
+	cred := issue(t, Services{Players: l.s.players})
 	id, err := l.s.games.Create(context.Background(), cred, longGame(t, 400))
 	if err != nil {
 		t.Fatal(err)

@@ -10,13 +10,14 @@ import (
 	"testing"
 
 	"github.com/banchess/banchess/games"
+	"github.com/banchess/banchess/internal/testsite"
 	"github.com/banchess/banchess/store"
 )
 
 // tripStore counts the trips made to the games it keeps: updates and
 // reads.
 type tripStore struct {
-	games.Store
+	testsite.Store
 	updates, views atomic.Int64
 }
 

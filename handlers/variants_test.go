@@ -28,7 +28,7 @@ func values(d *goquery.Document, sel string) []string {
 // game of it is played as its hooks say.
 func TestFourthVariant(t *testing.T) {
 	e := echo.New()
-	New(newService(store.NewMemory(), games.WithVariants(rulestest.Variants()...)), apiClock).Register(e)
+	New(newService(store.NewMemory(), games.WithLoader(games.NewLoader(games.DefaultLimits(), rulestest.Variants()...))), apiClock).Register(e)
 	c := newClientOn(t, e)
 	all := []string{"ban", "classic", "en", "nofifty"}
 	d := c.post("/new", url.Values{"variant": {"classic"}})

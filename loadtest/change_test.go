@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/banchess/banchess/games"
+	"github.com/banchess/banchess/internal/testsite"
+	"github.com/banchess/banchess/players"
 	"github.com/banchess/banchess/rules"
 	"github.com/banchess/banchess/store"
 	"github.com/banchess/banchess/views"
@@ -20,8 +22,8 @@ import (
 // followedGame is a game a spectator's live page follows, played one
 // random ply at a time through the service.
 type followedGame struct {
-	svc  *games.Service
-	cred games.Credential
+	svc  testsite.Site
+	cred players.Credential
 	rng  *rand.Rand
 	id   string
 	game *rules.Game // the server's game, mirrored
@@ -41,14 +43,14 @@ func (w *followedGame) next(tb testing.TB) (shown int) {
 		if err != nil {
 			tb.Fatal(err)
 		}
-		if w.id, err = w.svc.Create(ctx, w.cred, mirror); err != nil {
+		if w.id, err = w.svc.Games.Create(ctx, w.cred, mirror); err != nil {
 			tb.Fatal(err)
 		}
 	}
 	shown = w.game.Ply()
 	legal := w.game.Legal()
 	a := legal[w.rng.IntN(len(legal))]
-	if err := w.svc.Play(ctx, w.id, w.cred, games.Input{Text: a.String()}, nil); err != nil {
+	if err := w.svc.Games.Play(ctx, w.id, w.cred, games.Input{Text: a.String()}, nil); err != nil {
 		tb.Fatal(err)
 	}
 	if err := w.game.Play(a); err != nil {
@@ -59,9 +61,9 @@ func (w *followedGame) next(tb testing.TB) (shown int) {
 
 // newFollowedGame returns a game to watch on a memory store.
 func newFollowedGame(tb testing.TB, seed uint64) *followedGame {
-	svc := games.New(store.NewMemory())
+	svc := testsite.New(store.NewMemory(), testsite.Config{})
 	tb.Cleanup(func() { svc.Close() })
-	cred, _, err := svc.NewPlayer(context.Background(), games.Cookie)
+	cred, _, err := svc.Players.NewPlayer(context.Background(), players.Cookie)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -134,7 +136,7 @@ func BenchmarkChangeEvent(b *testing.B) {
 			b.StartTimer()
 			buf.Reset()
 			var rev int64
-			err := w.svc.View(ctx, w.id, "", func(rec *games.Record, seats games.Seats) {
+			err := w.svc.Games.View(ctx, w.id, "", func(rec *games.Record, seats games.Seats) {
 				rev = rec.Revision
 				info := views.Info{ID: rec.ID, Revision: rec.Revision, Perm: rec.Permissions(seats), Bot: rec.Bot}
 				d, ok := views.NewDelta(rec.Game, shown, info, views.NoSelection())

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/banchess/banchess/engine"
-	"github.com/banchess/banchess/games"
+	"github.com/banchess/banchess/internal/testsite"
 	"github.com/banchess/banchess/rules"
 )
 
@@ -22,7 +22,7 @@ func BenchmarkEngineBusy(b *testing.B) {
 	n := max(envInt(b, "LOAD_SESSIONS", 20), 1)
 	rate := float64(envInt(b, "LOAD_RATE", 0))
 	pool := engine.NewPool(1, 2, 16)
-	svc := games.New(openStore(b, storeKind()), games.WithAnalyser(pool))
+	svc := testsite.New(openStore(b, storeKind()), testsite.Config{Engine: pool})
 	b.Cleanup(svc.Close)
 	srv := serve(b, svc, n)
 	ss, err := newSessions(srv, htmlKind, n, envInt(b, "LOAD_MAX_PLIES", 160), 1)

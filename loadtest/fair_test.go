@@ -20,8 +20,8 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/banchess/banchess/engine"
-	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/handlers"
+	"github.com/banchess/banchess/internal/testsite"
 	"github.com/banchess/banchess/rules"
 )
 
@@ -249,11 +249,11 @@ func TestFairShares(t *testing.T) {
 		t.Skip("set LOAD_FAIR=1 to flood the server from one client and time another's requests")
 	}
 	pool := engine.NewPool(1, 4, 32)
-	svc := games.New(openStore(t, storeKind()), games.WithAnalyser(pool))
+	svc := testsite.New(openStore(t, storeKind()), testsite.Config{Engine: pool})
 	t.Cleanup(svc.Close)
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
-	handlers.New(svc, nil, handlers.WithLimits(handlers.DefaultLimits()), handlers.WithStreamLimits(handlers.DefaultStreamLimits())).Register(e)
+	handlers.New(services(svc), nil, handlers.WithLimits(handlers.DefaultLimits()), handlers.WithStreamLimits(handlers.DefaultStreamLimits())).Register(e)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

@@ -2,7 +2,6 @@ package loadtest
 
 import (
 	"bufio"
-
 	"context"
 	"encoding/json"
 	"fmt"
@@ -16,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/banchess/banchess/games"
+	"github.com/banchess/banchess/internal/testsite"
 	"github.com/banchess/banchess/password"
 )
 
@@ -90,15 +89,15 @@ func quantile(sorted []time.Duration, q float64) time.Duration {
 // lobbyLoad serves st, names n players, opens their lobby streams, and has
 // them pair and play games of maxPlies plies until total games have ended.
 // start, when not nil, is called just before the clock starts.
-func lobbyLoad(tb testing.TB, st games.Store, n, maxPlies, total int, start func()) lobbyResult {
+func lobbyLoad(tb testing.TB, st testsite.Store, n, maxPlies, total int, start func()) lobbyResult {
 	tb.Helper()
 	cheap := password.NewHasher(password.Params{Memory: 64, Time: 1, Threads: 1}, 2)
-	svc := games.New(st, games.WithPasswords(cheap))
+	svc := testsite.New(st, testsite.Config{Passwords: cheap})
 	tb.Cleanup(svc.Close)
 	srv := serve(tb, svc, 4*n)
 	ctx, cancel := context.WithCancel(context.Background())
 	tb.Cleanup(cancel)
-	go svc.RunLobby(ctx)
+	go svc.Lobby.Run(ctx)
 	client := &http.Client{Transport: srv.transport}
 	players := make([]*lobbyPlayer, n)
 	for i := range players {

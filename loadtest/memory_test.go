@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/banchess/banchess/games"
+	"github.com/banchess/banchess/players"
 	"github.com/banchess/banchess/rules"
 	"github.com/banchess/banchess/store"
 )
@@ -42,7 +43,7 @@ func TestMemory(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "memory.db")
 	st := openSQLite(t, path, store.Options{CacheSize: cached})
 	base := memoryNow(t)
-	holder := games.NewCredential().Hash()
+	holder := players.NewCredential().Hash()
 
 	// Fill: every core builds random games and stores them. The first
 	// `cached` ids are kept to touch afterwards.

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/banchess/banchess/games"
+	"github.com/banchess/banchess/players"
 	"github.com/banchess/banchess/rules"
 )
 
@@ -54,11 +54,11 @@ func benchmarkPlyAt(b *testing.B, k kind, fields string, at int) {
 		b.Fatal(err)
 	}
 	ctx := context.Background()
-	cred, _, err := srv.games.NewPlayer(ctx, games.Cookie)
+	cred, _, err := srv.games.Players.NewPlayer(ctx, players.Cookie)
 	if err != nil {
 		b.Fatal(err)
 	}
-	id, err := srv.games.Create(ctx, cred, g)
+	id, err := srv.games.Games.Create(ctx, cred, g)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -90,7 +90,7 @@ func benchmarkPlyAt(b *testing.B, k kind, fields string, at int) {
 		b.StopTimer()
 		size = s.buf.Len()
 		zsize = gzipLen(s.buf.Bytes())
-		if _, err := srv.games.Undo(ctx, id, cred, nil); err != nil {
+		if _, err := srv.games.Games.Undo(ctx, id, cred, nil); err != nil {
 			b.Fatal(err)
 		}
 		b.StartTimer()

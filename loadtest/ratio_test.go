@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/handlers"
+	"github.com/banchess/banchess/internal/testsite"
 )
 
 // BenchmarkPlyVsHealthz is issue 29's sequential cost of an API ply: one
@@ -38,7 +38,7 @@ func BenchmarkPlyVsHealthz(b *testing.B) {
 		if p, ok := st.(handlers.Pinger); ok {
 			opts = append(opts, handlers.WithHealthCheck(p))
 		}
-		srv = serve(b, games.New(st), 1, opts...)
+		srv = serve(b, testsite.New(st, testsite.Config{}), 1, opts...)
 	}
 	ss, err := newSessions(srv, apiKind, 1, 0, 29)
 	if err != nil {

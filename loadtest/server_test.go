@@ -16,8 +16,8 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/handlers"
+	"github.com/banchess/banchess/internal/testsite"
 	"github.com/banchess/banchess/store"
 )
 
@@ -28,7 +28,7 @@ const trivialPath = "/_trivial"
 // server is the real server, and how the client side reaches it.
 type server struct {
 	url       string
-	games     *games.Service
+	games     testsite.Site
 	transport http.RoundTripper
 }
 
@@ -36,14 +36,14 @@ type server struct {
 // client makes all the requests here) and, unless LOAD_LOG is set, its
 // request log, plus the trivial route, with extra options. With LOAD_LOG
 // the log is written as main writes it, to io.Discard.
-func newEcho(svc *games.Service, extra ...handlers.Option) *echo.Echo {
+func newEcho(svc testsite.Site, extra ...handlers.Option) *echo.Echo {
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
 	opts := extra
 	if os.Getenv("LOAD_LOG") != "" {
 		opts = append(opts, handlers.WithLogger(slog.New(slog.NewTextHandler(io.Discard, nil))))
 	}
-	handlers.New(svc, nil, opts...).Register(e)
+	handlers.New(services(svc), nil, opts...).Register(e)
 	e.GET(trivialPath, func(c echo.Context) error { return c.String(http.StatusOK, "ok") })
 	return e
 }
@@ -51,14 +51,14 @@ func newEcho(svc *games.Service, extra ...handlers.Option) *echo.Echo {
 // startServer serves st on 127.0.0.1 over TCP. conns is how many
 // connections the client side keeps open. The server stops when the test
 // ends.
-func startServer(tb testing.TB, st games.Store, conns int) *server {
+func startServer(tb testing.TB, st testsite.Store, conns int) *server {
 	tb.Helper()
-	return serve(tb, games.New(st), conns)
+	return serve(tb, testsite.New(st, testsite.Config{}), conns)
 }
 
 // serve is startServer for a service built by the caller, served with
 // extra options.
-func serve(tb testing.TB, svc *games.Service, conns int, extra ...handlers.Option) *server {
+func serve(tb testing.TB, svc testsite.Site, conns int, extra ...handlers.Option) *server {
 	tb.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -92,9 +92,14 @@ func serve(tb testing.TB, svc *games.Service, conns int, extra ...handlers.Optio
 
 // inProcess serves st by calling its handler directly, without a network:
 // what is left is the server's own work.
-func inProcess(st games.Store) *server {
-	svc := games.New(st)
+func inProcess(st testsite.Store) *server {
+	svc := testsite.New(st, testsite.Config{})
 	return &server{url: "http://banchess.test", games: svc, transport: direct{newEcho(svc)}}
+}
+
+// services are s's services as the handlers take them.
+func services(s testsite.Site) handlers.Services {
+	return handlers.Services{Games: s.Games, Players: s.Players, Lobby: s.Lobby, Analysis: s.Analysis}
 }
 
 // direct is a RoundTripper that hands each request to a handler.
@@ -120,7 +125,7 @@ func storeKind() string {
 
 // openStore opens a store of kind; SQLite stores are closed when the test
 // ends.
-func openStore(tb testing.TB, kind string) games.Store {
+func openStore(tb testing.TB, kind string) testsite.Store {
 	tb.Helper()
 	var opts store.Options
 	switch kind {

@@ -15,7 +15,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/banchess/banchess/games"
+	"github.com/banchess/banchess/players"
 	"github.com/banchess/banchess/rules"
 )
 
@@ -70,11 +70,11 @@ func newSessions(srv *server, k kind, n, maxPlies int, seed uint64) ([]*session,
 				if err != nil {
 					return nil, err
 				}
-				cred, _, err := srv.games.NewPlayer(context.Background(), games.Cookie)
+				cred, _, err := srv.games.Players.NewPlayer(context.Background(), players.Cookie)
 				if err != nil {
 					return nil, err
 				}
-				id, err := srv.games.Create(context.Background(), cred, g)
+				id, err := srv.games.Games.Create(context.Background(), cred, g)
 				if err != nil {
 					return nil, err
 				}

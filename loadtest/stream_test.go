@@ -23,8 +23,8 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/handlers"
+	"github.com/banchess/banchess/internal/testsite"
 )
 
 // streamServerEnv makes TestStreamServer serve: BenchmarkStreams runs this
@@ -89,11 +89,11 @@ func TestStreamServer(t *testing.T) {
 	if p, ok := st.(handlers.Pinger); ok {
 		opts = append(opts, handlers.WithHealthCheck(p)) // as main's
 	}
-	svc := games.New(st)
+	svc := testsite.New(st, testsite.Config{})
 	defer svc.Close()
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
-	hs := handlers.New(svc, nil, opts...)
+	hs := handlers.New(services(svc), nil, opts...)
 	hs.Register(e)
 	e.GET(statsPath, func(c echo.Context) error {
 		cpu := cpuTime()

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/banchess/banchess/games"
+	"github.com/banchess/banchess/internal/testsite"
 	"github.com/banchess/banchess/store"
 )
 
@@ -70,7 +70,7 @@ func wireSizes(tb testing.TB, n int) []int {
 		tb.Fatal(err)
 	}
 	cl := &countingListener{Listener: ln}
-	svc := games.New(store.NewMemory())
+	svc := testsite.New(store.NewMemory(), testsite.Config{})
 	srv := &http.Server{Handler: newEcho(svc), ReadHeaderTimeout: 10 * time.Second}
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(cl) }()

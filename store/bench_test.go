@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/banchess/banchess/players"
+
 	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/rules"
 )
@@ -20,7 +22,7 @@ func BenchmarkSQLiteSavePly(b *testing.B) {
 	}
 	defer s.Close()
 	ctx := context.Background()
-	holder := games.NewCredential().Hash()
+	holder := players.NewCredential().Hash()
 	now := time.Now()
 	rec := &games.Record{Game: rules.New(rules.BanChess{}), White: holder, Black: holder, Mode: games.HotSeat, Created: now, Updated: now}
 	if err := s.Create(ctx, rec); err != nil {

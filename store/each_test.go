@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/rules"
 )
 
@@ -17,7 +16,7 @@ import (
 // error.
 func TestEachGame(t *testing.T) {
 	type walker interface {
-		games.Store
+		fullStore
 		EachGame(ctx context.Context, fn func(id, variant, startFEN string, actions []string) error) error
 	}
 	for _, st := range []struct {

@@ -12,6 +12,8 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/banchess/banchess/analysis"
+
 	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/games"
 )
@@ -37,7 +39,7 @@ type Memory struct {
 	games    map[string]*entry
 	accounts memoryPlayers
 	// reviews are the games' reviews, by game id (see reviews.go).
-	reviews map[string]games.StoredReview
+	reviews map[string]analysis.StoredReview
 
 	memoryTraining // training's learners, puzzles and attempts
 }
@@ -49,7 +51,7 @@ type entry struct {
 
 // NewMemory returns an empty in-memory store.
 func NewMemory() *Memory {
-	m := &Memory{games: make(map[string]*entry), reviews: make(map[string]games.StoredReview)}
+	m := &Memory{games: make(map[string]*entry), reviews: make(map[string]analysis.StoredReview)}
 	m.accounts.init()
 	return m
 }

@@ -6,6 +6,10 @@ import (
 	"slices"
 	"time"
 
+	"github.com/banchess/banchess/lobby"
+
+	"github.com/banchess/banchess/players"
+
 	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/games"
 )
@@ -22,7 +26,7 @@ func seekGone() error {
 }
 
 // AddSeek stores custom seek k unless its player has maxCustom open.
-func (m *Memory) AddSeek(ctx context.Context, k games.Seek, open games.SeekWindow, maxCustom int) error {
+func (m *Memory) AddSeek(ctx context.Context, k lobby.Seek, open lobby.SeekWindow, maxCustom int) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -43,26 +47,26 @@ func (m *Memory) AddSeek(ctx context.Context, k games.Seek, open games.SeekWindo
 }
 
 // Seeks returns the open seeks, oldest first.
-func (m *Memory) Seeks(ctx context.Context, open games.SeekWindow) ([]games.Seek, error) {
+func (m *Memory) Seeks(ctx context.Context, open lobby.SeekWindow) ([]lobby.Seek, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	a := &m.accounts
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	return a.openSeeks(open, func(games.Seek) bool { return true }), nil
+	return a.openSeeks(open, func(lobby.Seek) bool { return true }), nil
 }
 
 // openSeeks returns the open seeks that keep says, oldest first; a.mu is
 // held.
-func (a *memoryPlayers) openSeeks(open games.SeekWindow, keep func(games.Seek) bool) []games.Seek {
-	var out []games.Seek
+func (a *memoryPlayers) openSeeks(open lobby.SeekWindow, keep func(lobby.Seek) bool) []lobby.Seek {
+	var out []lobby.Seek
 	for _, k := range a.seeks {
 		if open.Open(k) && keep(k) {
 			out = append(out, k)
 		}
 	}
-	slices.SortFunc(out, func(x, y games.Seek) int {
+	slices.SortFunc(out, func(x, y lobby.Seek) int {
 		if c := x.Created.Compare(y.Created); c != 0 {
 			return c
 		}
@@ -98,22 +102,22 @@ func (m *Memory) CancelSeek(ctx context.Context, id, player string) error {
 }
 
 // Pair pairs players as req asks (see games.PairRequest).
-func (m *Memory) Pair(ctx context.Context, req games.PairRequest) (*games.Record, games.Seek, error) {
+func (m *Memory) Pair(ctx context.Context, req lobby.PairRequest) (*games.Record, lobby.Seek, error) {
 	if err := ctx.Err(); err != nil {
-		return nil, games.Seek{}, err
+		return nil, lobby.Seek{}, err
 	}
 	a := &m.accounts
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	var k games.Seek
+	var k lobby.Seek
 	if req.Pool == "" {
 		var ok bool
 		k, ok = a.seeks[req.Seek]
 		if !ok || k.Pool != "" || !req.Open.Open(k) {
-			return nil, games.Seek{}, seekGone()
+			return nil, lobby.Seek{}, seekGone()
 		}
 	} else {
-		waiting := a.openSeeks(req.Open, func(k games.Seek) bool { return k.Pool == req.Pool && k.Player != req.Taker })
+		waiting := a.openSeeks(req.Open, func(k lobby.Seek) bool { return k.Pool == req.Pool && k.Player != req.Taker })
 		if len(waiting) == 0 {
 			return nil, a.wait(req), nil
 		}
@@ -122,10 +126,10 @@ func (m *Memory) Pair(ctx context.Context, req games.PairRequest) (*games.Record
 	maker, taker := a.seated(k.Player, k), a.seated(req.Taker, k)
 	rec, err := req.Game(k, maker, taker)
 	if err != nil {
-		return nil, games.Seek{}, err
+		return nil, lobby.Seek{}, err
 	}
 	if err := m.Create(ctx, rec); err != nil {
-		return nil, games.Seek{}, err
+		return nil, lobby.Seek{}, err
 	}
 	k.Game, k.Acceptor, k.Accepted = rec.ID, req.Taker, req.At
 	a.seeks[k.ID] = k
@@ -139,7 +143,7 @@ func (m *Memory) Pair(ctx context.Context, req games.PairRequest) (*games.Record
 
 // wait keeps req's taker waiting in its pool: their seek there, kept
 // alive, or req.Wait added; a.mu is held.
-func (a *memoryPlayers) wait(req games.PairRequest) games.Seek {
+func (a *memoryPlayers) wait(req lobby.PairRequest) lobby.Seek {
 	for id, k := range a.seeks {
 		if k.Player == req.Taker && k.Pool == req.Pool && req.Open.Open(k) {
 			k.Alive = req.At
@@ -152,8 +156,8 @@ func (a *memoryPlayers) wait(req games.PairRequest) games.Seek {
 }
 
 // seated describes player id about to sit at k's game; a.mu is held.
-func (a *memoryPlayers) seated(id string, k games.Seek) games.Seated {
-	var p games.Player
+func (a *memoryPlayers) seated(id string, k lobby.Seek) games.Seated {
+	var p players.Player
 	if pp := a.players[id]; pp != nil {
 		p = *pp
 	}
@@ -179,7 +183,7 @@ func (m *Memory) TouchSeeks(ctx context.Context, players []string, at time.Time)
 
 // SweepSeeks removes the seeks no longer open and those accepted before
 // acceptedBefore, and counts the open ones removed.
-func (m *Memory) SweepSeeks(ctx context.Context, open games.SeekWindow, acceptedBefore time.Time) (int, error) {
+func (m *Memory) SweepSeeks(ctx context.Context, open lobby.SeekWindow, acceptedBefore time.Time) (int, error) {
 	if err := ctx.Err(); err != nil {
 		return 0, err
 	}
@@ -201,19 +205,19 @@ func (m *Memory) SweepSeeks(ctx context.Context, open games.SeekWindow, accepted
 
 // Pairings returns the seeks player made or accepted that were accepted
 // at since or later.
-func (m *Memory) Pairings(ctx context.Context, player string, since time.Time) ([]games.Seek, error) {
+func (m *Memory) Pairings(ctx context.Context, player string, since time.Time) ([]lobby.Seek, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	a := &m.accounts
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	var out []games.Seek
+	var out []lobby.Seek
 	for _, k := range a.seeks {
 		if k.Game != "" && (k.Player == player || k.Acceptor == player) && !k.Accepted.Before(since) {
 			out = append(out, k)
 		}
 	}
-	slices.SortFunc(out, func(x, y games.Seek) int { return x.Accepted.Compare(y.Accepted) })
+	slices.SortFunc(out, func(x, y lobby.Seek) int { return x.Accepted.Compare(y.Accepted) })
 	return out, nil
 }

@@ -8,6 +8,10 @@ import (
 	"sync"
 	"time"
 
+	"github.com/banchess/banchess/lobby"
+
+	"github.com/banchess/banchess/players"
+
 	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/rating"
@@ -18,14 +22,14 @@ import (
 // results and ratings, failed logins and the lobby's seeks.
 type memoryPlayers struct {
 	mu        sync.Mutex
-	players   map[string]*games.Player
-	names     map[string]string       // player id by name key
-	creds     map[string]games.Issued // by hash
-	standings map[standingKey]games.Standing
-	played    map[string][]games.PlayedGame // by player, in the order recorded
-	recorded  map[string]bool               // games whose result is recorded
+	players   map[string]*players.Player
+	names     map[string]string         // player id by name key
+	creds     map[string]players.Issued // by hash
+	standings map[standingKey]players.Standing
+	played    map[string][]players.PlayedGame // by player, in the order recorded
+	recorded  map[string]bool                 // games whose result is recorded
 	failures  map[string][]time.Time
-	seeks     map[string]games.Seek
+	seeks     map[string]lobby.Seek
 }
 
 // standingKey names a player's standing in a variant at a speed.
@@ -35,9 +39,9 @@ type standingKey struct {
 }
 
 func (m *memoryPlayers) init() {
-	m.players, m.names, m.creds = map[string]*games.Player{}, map[string]string{}, map[string]games.Issued{}
-	m.standings, m.played, m.recorded = map[standingKey]games.Standing{}, map[string][]games.PlayedGame{}, map[string]bool{}
-	m.failures, m.seeks = map[string][]time.Time{}, map[string]games.Seek{}
+	m.players, m.names, m.creds = map[string]*players.Player{}, map[string]string{}, map[string]players.Issued{}
+	m.standings, m.played, m.recorded = map[standingKey]players.Standing{}, map[string][]players.PlayedGame{}, map[string]bool{}
+	m.failures, m.seeks = map[string][]time.Time{}, map[string]lobby.Seek{}
 }
 
 // nameTaken refuses a name another player has in any case.
@@ -51,7 +55,7 @@ func noSuchPlayer() error {
 }
 
 // AddPlayer stores a new player with its first credential.
-func (m *Memory) AddPlayer(ctx context.Context, p games.Player, cred games.Issued) error {
+func (m *Memory) AddPlayer(ctx context.Context, p players.Player, cred players.Issued) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -59,10 +63,10 @@ func (m *Memory) AddPlayer(ctx context.Context, p games.Player, cred games.Issue
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if p.Named() {
-		if _, taken := a.names[games.NameKey(p.Name)]; taken {
+		if _, taken := a.names[players.NameKey(p.Name)]; taken {
 			return nameTaken(p.Name)
 		}
-		a.names[games.NameKey(p.Name)] = p.ID
+		a.names[players.NameKey(p.Name)] = p.ID
 	}
 	a.players[p.ID] = &p
 	a.creds[cred.Hash] = cred
@@ -70,7 +74,7 @@ func (m *Memory) AddPlayer(ctx context.Context, p games.Player, cred games.Issue
 }
 
 // Issue records another credential of an existing player.
-func (m *Memory) Issue(ctx context.Context, cred games.Issued) error {
+func (m *Memory) Issue(ctx context.Context, cred players.Issued) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -121,31 +125,31 @@ func (m *Memory) Revoke(ctx context.Context, hash string, all bool) error {
 }
 
 // Player returns the player of id.
-func (m *Memory) Player(ctx context.Context, id string) (games.Player, error) {
+func (m *Memory) Player(ctx context.Context, id string) (players.Player, error) {
 	if err := ctx.Err(); err != nil {
-		return games.Player{}, err
+		return players.Player{}, err
 	}
 	a := &m.accounts
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	p := a.players[id]
 	if p == nil {
-		return games.Player{}, noSuchPlayer()
+		return players.Player{}, noSuchPlayer()
 	}
 	return *p, nil
 }
 
 // PlayerNamed returns the player whose name is name in any case.
-func (m *Memory) PlayerNamed(ctx context.Context, name string) (games.Player, error) {
+func (m *Memory) PlayerNamed(ctx context.Context, name string) (players.Player, error) {
 	if err := ctx.Err(); err != nil {
-		return games.Player{}, err
+		return players.Player{}, err
 	}
 	a := &m.accounts
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	p := a.players[a.names[games.NameKey(name)]]
+	p := a.players[a.names[players.NameKey(name)]]
 	if p == nil {
-		return games.Player{}, noSuchPlayer()
+		return players.Player{}, noSuchPlayer()
 	}
 	return *p, nil
 }
@@ -165,10 +169,10 @@ func (m *Memory) SetName(ctx context.Context, id, name, password string) error {
 	case p.Named():
 		return alreadyNamed()
 	}
-	if _, taken := a.names[games.NameKey(name)]; taken {
+	if _, taken := a.names[players.NameKey(name)]; taken {
 		return nameTaken(name)
 	}
-	a.names[games.NameKey(name)] = id
+	a.names[players.NameKey(name)] = id
 	p.Name, p.Password = name, password
 	return nil
 }
@@ -179,14 +183,14 @@ func alreadyNamed() error {
 }
 
 // Standings returns the player's standings.
-func (m *Memory) Standings(ctx context.Context, id string) ([]games.Standing, error) {
+func (m *Memory) Standings(ctx context.Context, id string) ([]players.Standing, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	a := &m.accounts
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	var out []games.Standing
+	var out []players.Standing
 	for k, st := range a.standings {
 		if k.player == id {
 			out = append(out, st)
@@ -197,7 +201,7 @@ func (m *Memory) Standings(ctx context.Context, id string) ([]games.Standing, er
 }
 
 // sortStandings orders standings by variant, then speed, fastest first.
-func sortStandings(list []games.Standing) {
+func sortStandings(list []players.Standing) {
 	order := map[rating.Speed]int{}
 	for i, sp := range rating.Speeds() {
 		order[sp] = i
@@ -211,9 +215,9 @@ func sortStandings(list []games.Standing) {
 }
 
 // Standing returns the player's standing in variant at speed.
-func (m *Memory) Standing(ctx context.Context, id, variant string, speed rating.Speed) (games.Standing, error) {
+func (m *Memory) Standing(ctx context.Context, id, variant string, speed rating.Speed) (players.Standing, error) {
 	if err := ctx.Err(); err != nil {
-		return games.Standing{}, err
+		return players.Standing{}, err
 	}
 	a := &m.accounts
 	a.mu.Lock()
@@ -222,16 +226,16 @@ func (m *Memory) Standing(ctx context.Context, id, variant string, speed rating.
 }
 
 // standing returns a standing, or a new one; a.mu is held.
-func (a *memoryPlayers) standing(id, variant string, speed rating.Speed) games.Standing {
+func (a *memoryPlayers) standing(id, variant string, speed rating.Speed) players.Standing {
 	if st, ok := a.standings[standingKey{id, variant, speed}]; ok {
 		return st
 	}
-	return games.NewStanding(variant, speed)
+	return players.NewStanding(variant, speed)
 }
 
 // PlayedGames returns up to limit of the player's finished games that
 // ended before the cursor, newest first.
-func (m *Memory) PlayedGames(ctx context.Context, id string, before games.PlayedGamesCursor, limit int) ([]games.PlayedGame, error) {
+func (m *Memory) PlayedGames(ctx context.Context, id string, before players.PlayedGamesCursor, limit int) ([]players.PlayedGame, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -239,13 +243,13 @@ func (m *Memory) PlayedGames(ctx context.Context, id string, before games.Played
 	a.mu.Lock()
 	list := slices.Clone(a.played[id])
 	a.mu.Unlock()
-	slices.SortFunc(list, func(x, y games.PlayedGame) int {
+	slices.SortFunc(list, func(x, y players.PlayedGame) int {
 		if c := y.Ended.Compare(x.Ended); c != 0 {
 			return c
 		}
 		return strings.Compare(y.Game, x.Game)
 	})
-	var out []games.PlayedGame
+	var out []players.PlayedGame
 	for _, g := range list {
 		if len(out) >= limit {
 			break
@@ -259,20 +263,20 @@ func (m *Memory) PlayedGames(ctx context.Context, id string, before games.Played
 
 // Leaders returns up to limit players with at least minGames rated games
 // of variant at speed, the highest rated first.
-func (m *Memory) Leaders(ctx context.Context, variant string, speed rating.Speed, minGames, limit int) ([]games.Leader, error) {
+func (m *Memory) Leaders(ctx context.Context, variant string, speed rating.Speed, minGames, limit int) ([]players.Leader, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	a := &m.accounts
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	var out []games.Leader
+	var out []players.Leader
 	for k, st := range a.standings {
 		if k.variant == variant && k.speed == speed && st.Games >= minGames {
-			out = append(out, games.Leader{Name: a.players[k.player].Name, Standing: st})
+			out = append(out, players.Leader{Name: a.players[k.player].Name, Standing: st})
 		}
 	}
-	slices.SortFunc(out, func(x, y games.Leader) int {
+	slices.SortFunc(out, func(x, y players.Leader) int {
 		if x.Standing.Rating.Rating != y.Standing.Rating.Rating {
 			if x.Standing.Rating.Rating > y.Standing.Rating.Rating {
 				return -1
@@ -357,8 +361,8 @@ func (a *memoryPlayers) record(rec *games.Record) error {
 }
 
 // playedGame is the entry of res in the list of games of side's player.
-func playedGame(res *games.Result, side rules.Color, me, them *games.ResultSide) games.PlayedGame {
-	g := games.PlayedGame{Game: res.Game, Ended: res.Ended, Color: side, Opponent: them.Name, Score: me.Score,
+func playedGame(res *games.Result, side rules.Color, me, them *games.ResultSide) players.PlayedGame {
+	g := players.PlayedGame{Game: res.Game, Ended: res.Ended, Color: side, Opponent: them.Name, Score: me.Score,
 		Result: res.Result, Ending: res.Ending, Variant: res.Variant, Speed: res.Speed, Rated: res.Rated, FEN: res.FEN}
 	if res.Rated {
 		g.Before, g.After = me.Before.Rating, me.After.Rating
@@ -367,7 +371,7 @@ func playedGame(res *games.Result, side rules.Color, me, them *games.ResultSide)
 }
 
 // countResult adds a game of score to p's wins, losses or draws.
-func countResult(p *games.Player, score rating.Score) {
+func countResult(p *players.Player, score rating.Score) {
 	switch score {
 	case rating.Win:
 		p.Wins++

@@ -9,6 +9,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/banchess/banchess/lobby"
+
+	"github.com/banchess/banchess/players"
+
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/banchess/banchess/errs"
@@ -19,7 +23,7 @@ import (
 
 // v4Games are games as a database of schema version 4 holds them: holders
 // are the hashes of the credentials that made them.
-func v4Games(ann, bob games.Credential) []string {
+func v4Games(ann, bob players.Credential) []string {
 	a, b := ann.Hash(), bob.Hash()
 	return []string{
 		`INSERT INTO games (id, variant, start_fen, actions, declared, tags, from_chess, created_at, touched_at, white, black, mode, updated_at, revision)
@@ -34,13 +38,13 @@ func v4Games(ann, bob games.Credential) []string {
 // checkHoldersMigrated checks a store migrated from schema version 4:
 // every holder is a player whose credential is the one it was made from,
 // holding the same seats; the computer is no player.
-func checkHoldersMigrated(t *testing.T, st games.Store, ann, bob games.Credential) {
+func checkHoldersMigrated(t *testing.T, st fullStore, ann, bob players.Credential) {
 	t.Helper()
 	ctx := context.Background()
-	svc := games.New(st)
+	svc := newServices(st)
 	defer svc.Close()
 	for _, c := range []struct {
-		cred         games.Credential
+		cred         players.Credential
 		id           string
 		white, black bool
 	}{{ann, "hot", true, true}, {ann, "duel", false, true}, {bob, "duel", true, false}, {bob, "bot", false, true}} {
@@ -52,7 +56,7 @@ func checkHoldersMigrated(t *testing.T, st games.Store, ann, bob games.Credentia
 			t.Errorf("game %s: seats %+v, want white %v black %v", c.id, seats, c.white, c.black)
 		}
 	}
-	p, err := svc.Identify(ctx, ann)
+	p, err := svc.players.Identify(ctx, ann)
 	if err != nil || p.ID != ann.Hash() || p.Named() || p.Created.Unix() != 50 {
 		t.Errorf("ann migrated as %+v, %v", p, err)
 	}
@@ -78,7 +82,7 @@ func TestSQLiteMigrateHolders(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ann, bob := games.NewCredential(), games.NewCredential()
+	ann, bob := players.NewCredential(), players.NewCredential()
 	steps := append(append([]string{}, migrations[:4]...), v4Games(ann, bob)...)
 	for _, q := range append(steps, "PRAGMA user_version = 4") {
 		if _, err := db.Exec(q); err != nil {
@@ -97,7 +101,7 @@ func TestPostgresMigrateHolders(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ann, bob := games.NewCredential(), games.NewCredential()
+	ann, bob := players.NewCredential(), players.NewCredential()
 	steps := append(append([]string{`CREATE TABLE schema_version (version INTEGER NOT NULL)`, `INSERT INTO schema_version VALUES (4)`}, postgresMigrations[:4]...), v4Games(ann, bob)...)
 	for _, q := range steps {
 		if _, err := pool.Exec(ctx, q); err != nil {
@@ -177,7 +181,7 @@ func TestPostgresAcceptRacers(t *testing.T) {
 	url := pg.Server(t).Schema(t)
 	stores := []*Postgres{openPostgres(t, PostgresOptions{}, url), openPostgres(t, PostgresOptions{}, url)}
 	ctx := context.Background()
-	open := games.SeekWindow{AliveSince: epoch.Add(-time.Minute), CreatedSince: epoch.Add(-time.Hour)}
+	open := lobby.SeekWindow{AliveSince: epoch.Add(-time.Minute), CreatedSince: epoch.Add(-time.Hour)}
 	maker := addPlayer(t, stores[0], "p-maker", "Maker")
 	k := seek(maker, "", epoch)
 	if err := stores[1].AddSeek(ctx, k, open, 3); err != nil {
@@ -187,7 +191,7 @@ func TestPostgresAcceptRacers(t *testing.T) {
 	for i := range 20 {
 		racers = append(racers, addPlayer(t, stores[i%2], "p-racer"+string(rune('a'+i)), ""))
 	}
-	race := func(req func(i int) games.PairRequest) (games_ []string, gone int) {
+	race := func(req func(i int) lobby.PairRequest) (games_ []string, gone int) {
 		var mu sync.Mutex
 		var wg sync.WaitGroup
 		for i := range racers {
@@ -208,8 +212,8 @@ func TestPostgresAcceptRacers(t *testing.T) {
 		wg.Wait()
 		return games_, gone
 	}
-	won, gone := race(func(i int) games.PairRequest {
-		return games.PairRequest{Taker: racers[i], Seek: k.ID, Open: open, At: epoch, Game: pairedGame}
+	won, gone := race(func(i int) lobby.PairRequest {
+		return lobby.PairRequest{Taker: racers[i], Seek: k.ID, Open: open, At: epoch, Game: pairedGame}
 	})
 	if len(won) != 1 || gone != 19 {
 		t.Fatalf("%d games, %d found the seek gone; want 1 and 19", len(won), gone)
@@ -218,8 +222,8 @@ func TestPostgresAcceptRacers(t *testing.T) {
 	if err := stores[0].pool.QueryRow(ctx, `SELECT count(*) FROM games`).Scan(&n); err != nil || n != 1 {
 		t.Errorf("%d games stored (%v)", n, err)
 	}
-	won, _ = race(func(i int) games.PairRequest {
-		return games.PairRequest{Taker: racers[i], Pool: "5+3", Wait: seek(racers[i], "5+3", epoch), Open: open, At: epoch, Game: pairedGame}
+	won, _ = race(func(i int) lobby.PairRequest {
+		return lobby.PairRequest{Taker: racers[i], Pool: "5+3", Wait: seek(racers[i], "5+3", epoch), Open: open, At: epoch, Game: pairedGame}
 	})
 	if len(won) != 10 {
 		t.Errorf("twenty joining a pool: %d games, want 10", len(won))
@@ -237,7 +241,7 @@ func TestSweepPlayers(t *testing.T) {
 			clk := &clock{now: epoch.Add(40 * 24 * time.Hour)}
 			ttl := 30 * 24 * time.Hour
 			var st interface {
-				games.Store
+				fullStore
 				Sweep(context.Context) (int, error)
 			}
 			if name == "sqlite" {
@@ -252,8 +256,8 @@ func TestSweepPlayers(t *testing.T) {
 			if err := st.Create(ctx, rec); err != nil {
 				t.Fatal(err)
 			}
-			newer := games.Player{ID: "p-new", Created: clk.Now()}
-			if err := st.AddPlayer(ctx, newer, games.Issued{Hash: "cred-p-new", Player: newer.ID, Created: clk.Now()}); err != nil {
+			newer := players.Player{ID: "p-new", Created: clk.Now()}
+			if err := st.AddPlayer(ctx, newer, players.Issued{Hash: "cred-p-new", Player: newer.ID, Created: clk.Now()}); err != nil {
 				t.Fatal(err)
 			}
 			learner := addPlayer(t, st, "p-learner", "")

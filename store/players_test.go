@@ -7,6 +7,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/banchess/banchess/lobby"
+
+	"github.com/banchess/banchess/players"
+
 	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/rating"
@@ -18,13 +22,13 @@ var banMate = []string{"b:d2d4", "m:e2e4", "b:d7d5", "m:e7e5", "b:f1c4", "m:d1h5
 
 // addPlayer stores a player, named name ("" for none), with a credential
 // whose hash is "cred-"+id, and returns its id.
-func addPlayer(t *testing.T, s games.Store, id, name string) string {
+func addPlayer(t *testing.T, s fullStore, id, name string) string {
 	t.Helper()
-	p := games.Player{ID: id, Name: name, Created: epoch}
+	p := players.Player{ID: id, Name: name, Created: epoch}
 	if name != "" {
 		p.Password = "hash-of-" + name
 	}
-	if err := s.AddPlayer(context.Background(), p, games.Issued{Hash: "cred-" + id, Player: id, Kind: games.Cookie, Created: epoch}); err != nil {
+	if err := s.AddPlayer(context.Background(), p, players.Issued{Hash: "cred-" + id, Player: id, Kind: players.Cookie, Created: epoch}); err != nil {
 		t.Fatalf("adding %s: %v", id, err)
 	}
 	return id
@@ -32,7 +36,7 @@ func addPlayer(t *testing.T, s games.Store, id, name string) string {
 
 // twoPlayerGame stores a game between white and black, rated or not, with
 // a 5+3 clock, ending at ended, and returns its id.
-func twoPlayerGame(t *testing.T, s games.Store, white, black string, rated bool, ended time.Time) string {
+func twoPlayerGame(t *testing.T, s fullStore, white, black string, rated bool, ended time.Time) string {
 	t.Helper()
 	rec := &games.Record{Game: rules.New(rules.BanChess{}), White: white, Black: black, Mode: games.Invite, Created: epoch, Updated: ended, Revision: 1}
 	rec.Clock = games.NewClock(games.TimeControl{Initial: 5 * time.Minute, Increment: 3 * time.Second})
@@ -59,16 +63,16 @@ func refusedWith(t *testing.T, what string, err error, code errs.Code, detail er
 // the lobby.
 var playerBehaviours = []struct {
 	name string
-	test func(t *testing.T, s games.Store)
+	test func(t *testing.T, s fullStore)
 }{
-	{"credentials belong to players until revoked", func(t *testing.T, s games.Store) {
+	{"credentials belong to players until revoked", func(t *testing.T, s fullStore) {
 		ctx := context.Background()
 		ann := addPlayer(t, s, "p-ann", "")
 		addPlayer(t, s, "p-bob", "")
-		if err := s.Issue(ctx, games.Issued{Hash: "second", Player: ann, Kind: games.Token, Created: epoch}); err != nil {
+		if err := s.Issue(ctx, players.Issued{Hash: "second", Player: ann, Kind: players.Token, Created: epoch}); err != nil {
 			t.Fatal(err)
 		}
-		err := s.Issue(ctx, games.Issued{Hash: "stray", Player: "p-nobody", Kind: games.Token, Created: epoch})
+		err := s.Issue(ctx, players.Issued{Hash: "stray", Player: "p-nobody", Kind: players.Token, Created: epoch})
 		refusedWith(t, "issuing to no player", err, errs.NotFound, "no_player")
 		holds := func(hash, want string) {
 			t.Helper()
@@ -96,7 +100,7 @@ var playerBehaviours = []struct {
 			t.Fatal(err)
 		}
 		holds("second", ann)
-		if err := s.Issue(ctx, games.Issued{Hash: "third", Player: ann, Kind: games.Cookie, Created: epoch}); err != nil {
+		if err := s.Issue(ctx, players.Issued{Hash: "third", Player: ann, Kind: players.Cookie, Created: epoch}); err != nil {
 			t.Fatal(err)
 		}
 		if err := s.Revoke(ctx, "second", true); err != nil {
@@ -106,10 +110,10 @@ var playerBehaviours = []struct {
 		holds("third", "")
 		holds("cred-p-bob", "p-bob")
 	}},
-	{"names are unique in any case", func(t *testing.T, s games.Store) {
+	{"names are unique in any case", func(t *testing.T, s fullStore) {
 		ctx := context.Background()
 		addPlayer(t, s, "p-ann", "Ann")
-		err := s.AddPlayer(ctx, games.Player{ID: "p-ann2", Name: "ANN", Created: epoch}, games.Issued{Hash: "h2", Player: "p-ann2", Created: epoch})
+		err := s.AddPlayer(ctx, players.Player{ID: "p-ann2", Name: "ANN", Created: epoch}, players.Issued{Hash: "h2", Player: "p-ann2", Created: epoch})
 		refusedWith(t, "a second Ann", err, errs.Conflict, "name_taken")
 		if p, _ := s.CredentialPlayer(ctx, "h2"); p != "" {
 			t.Error("a refused player's credential was kept")
@@ -134,7 +138,7 @@ var playerBehaviours = []struct {
 			}
 		}
 	}},
-	{"a finished game records its result once", func(t *testing.T, s games.Store) {
+	{"a finished game records its result once", func(t *testing.T, s fullStore) {
 		ctx := context.Background()
 		ann, bob := addPlayer(t, s, "p-ann", "Ann"), addPlayer(t, s, "p-bob", "Bob")
 		id := twoPlayerGame(t, s, ann, bob, true, epoch.Add(time.Hour))
@@ -154,7 +158,7 @@ var playerBehaviours = []struct {
 			if pa.Wins != 1 || pa.Losses != 0 || pb.Losses != 1 || pb.Wins+pb.Draws+pa.Draws != 0 {
 				t.Errorf("%s: results %+v, %+v", when, pa, pb)
 			}
-			list, err := s.PlayedGames(ctx, ann, games.PlayedGamesCursor{}, 10)
+			list, err := s.PlayedGames(ctx, ann, players.PlayedGamesCursor{}, 10)
 			if err != nil || len(list) != 1 {
 				t.Fatalf("%s: ann's games %+v, %v", when, list, err)
 			}
@@ -172,7 +176,7 @@ var playerBehaviours = []struct {
 		play(t, s, id, "b:e8f7")
 		check("finished again")
 	}},
-	{"a casual game is listed, not rated; a hot-seat game neither", func(t *testing.T, s games.Store) {
+	{"a casual game is listed, not rated; a hot-seat game neither", func(t *testing.T, s fullStore) {
 		ctx := context.Background()
 		ann, bob := addPlayer(t, s, "p-ann", "Ann"), addPlayer(t, s, "p-bob", "")
 		id := twoPlayerGame(t, s, ann, bob, false, epoch)
@@ -183,7 +187,7 @@ var playerBehaviours = []struct {
 		if st, _ := s.Standings(ctx, ann); len(st) != 0 {
 			t.Errorf("standings after a casual game: %+v", st)
 		}
-		list, _ := s.PlayedGames(ctx, bob, games.PlayedGamesCursor{}, 10)
+		list, _ := s.PlayedGames(ctx, bob, players.PlayedGamesCursor{}, 10)
 		if len(list) != 1 || list[0].Game != id || list[0].Rated || list[0].Score != rating.Draw || list[0].Before != 0 || list[0].Color != rules.Black {
 			t.Errorf("bob's games: %+v", list)
 		}
@@ -191,7 +195,7 @@ var playerBehaviours = []struct {
 			t.Errorf("ann's results: %+v", p)
 		}
 	}},
-	{"played games: newest first, page by page", func(t *testing.T, s games.Store) {
+	{"played games: newest first, page by page", func(t *testing.T, s fullStore) {
 		ctx := context.Background()
 		ann, bob := addPlayer(t, s, "p-ann", "Ann"), addPlayer(t, s, "p-bob", "Bob")
 		ids := map[string]bool{}
@@ -201,7 +205,7 @@ var playerBehaviours = []struct {
 			update(t, s, id, func(r *games.Record) error { return r.Game.Resign(rules.Black) })
 			ids[id] = true
 		}
-		all, err := s.PlayedGames(ctx, ann, games.PlayedGamesCursor{}, 10)
+		all, err := s.PlayedGames(ctx, ann, players.PlayedGamesCursor{}, 10)
 		if err != nil || len(all) != 5 || !ids[all[0].Game] || !ids[all[4].Game] {
 			t.Fatalf("all: %+v, %v", all, err)
 		}
@@ -212,7 +216,7 @@ var playerBehaviours = []struct {
 			}
 		}
 		var paged []string
-		cursor := games.PlayedGamesCursor{}
+		cursor := players.PlayedGamesCursor{}
 		for range 4 {
 			page, err := s.PlayedGames(ctx, ann, cursor, 2)
 			if err != nil {
@@ -224,7 +228,7 @@ var playerBehaviours = []struct {
 			if len(page) < 2 {
 				break
 			}
-			cursor = games.PlayedGamesCursor{Ended: page[len(page)-1].Ended, Game: page[len(page)-1].Game}
+			cursor = players.PlayedGamesCursor{Ended: page[len(page)-1].Ended, Game: page[len(page)-1].Game}
 		}
 		var want []string
 		for _, g := range all {
@@ -234,7 +238,7 @@ var playerBehaviours = []struct {
 			t.Errorf("paged %q, want %q", paged, want)
 		}
 	}},
-	{"leaders: ten rated games or more, highest first", func(t *testing.T, s games.Store) {
+	{"leaders: ten rated games or more, highest first", func(t *testing.T, s fullStore) {
 		ctx := context.Background()
 		ann, bob, cat := addPlayer(t, s, "p-ann", "Ann"), addPlayer(t, s, "p-bob", "Bob"), addPlayer(t, s, "p-cat", "Cat")
 		for i := range 10 {
@@ -266,7 +270,7 @@ var playerBehaviours = []struct {
 			t.Errorf("rapid leaders: %+v", l)
 		}
 	}},
-	{"failed logins are kept a while", func(t *testing.T, s games.Store) {
+	{"failed logins are kept a while", func(t *testing.T, s fullStore) {
 		ctx := context.Background()
 		for i := range 3 {
 			if err := s.FailLogin(ctx, []string{"name:ann", "addr:1"}, epoch.Add(time.Duration(i)*time.Second), epoch.Add(-time.Minute)); err != nil {
@@ -285,10 +289,10 @@ var playerBehaviours = []struct {
 			t.Errorf("after forgetting: %v", got)
 		}
 	}},
-	{"seeks: added, listed while open, cancelled by their maker", func(t *testing.T, s games.Store) {
+	{"seeks: added, listed while open, cancelled by their maker", func(t *testing.T, s fullStore) {
 		ctx := context.Background()
 		ann, bob := addPlayer(t, s, "p-ann", "Ann"), addPlayer(t, s, "p-bob", "")
-		open := games.SeekWindow{AliveSince: epoch.Add(-30 * time.Second), CreatedSince: epoch.Add(-30 * time.Minute)}
+		open := lobby.SeekWindow{AliveSince: epoch.Add(-30 * time.Second), CreatedSince: epoch.Add(-30 * time.Minute)}
 		var ids []string
 		for i := range 3 {
 			k := seek(ann, "", epoch.Add(time.Duration(i)*time.Millisecond))
@@ -299,7 +303,7 @@ var playerBehaviours = []struct {
 		}
 		refusedWith(t, "a fourth seek", s.AddSeek(ctx, seek(ann, "", epoch), open, 3), errs.Conflict, "too_many_seeks")
 		pool := seek(ann, "5+3", epoch.Add(time.Second))
-		if _, _, err := s.Pair(ctx, games.PairRequest{Taker: ann, Pool: "5+3", Wait: pool, Open: open, At: epoch, Game: pairedGame}); err != nil {
+		if _, _, err := s.Pair(ctx, lobby.PairRequest{Taker: ann, Pool: "5+3", Wait: pool, Open: open, At: epoch, Game: pairedGame}); err != nil {
 			t.Fatal(err)
 		}
 		stale := seek(bob, "", epoch.Add(-time.Minute)) // its maker left a minute ago
@@ -324,27 +328,27 @@ var playerBehaviours = []struct {
 			t.Fatal(err)
 		}
 		seeksAre(t, s, open, stale.ID, ids[1], ids[2], pool.ID)
-		later := games.SeekWindow{AliveSince: epoch.Add(2 * time.Millisecond), CreatedSince: epoch.Add(-30 * time.Minute)}
+		later := lobby.SeekWindow{AliveSince: epoch.Add(2 * time.Millisecond), CreatedSince: epoch.Add(-30 * time.Minute)}
 		if n, err := s.SweepSeeks(ctx, later, epoch); err != nil || n != 2 {
 			t.Errorf("swept %d, %v; want 2", n, err)
 		}
 		seeksAre(t, s, open, ids[2], pool.ID)
 	}},
-	{"a seek is accepted once", func(t *testing.T, s games.Store) {
+	{"a seek is accepted once", func(t *testing.T, s fullStore) {
 		ctx := context.Background()
 		ann, bob, cat := addPlayer(t, s, "p-ann", "Ann"), addPlayer(t, s, "p-bob", "Bob"), addPlayer(t, s, "p-cat", "")
-		open := games.SeekWindow{AliveSince: epoch.Add(-30 * time.Second), CreatedSince: epoch.Add(-30 * time.Minute)}
+		open := lobby.SeekWindow{AliveSince: epoch.Add(-30 * time.Second), CreatedSince: epoch.Add(-30 * time.Minute)}
 		k, other := seek(ann, "", epoch), seek(ann, "", epoch.Add(time.Millisecond))
 		bobs := seek(bob, "3+2", epoch)
-		for _, x := range []games.Seek{k, other} {
+		for _, x := range []lobby.Seek{k, other} {
 			if err := s.AddSeek(ctx, x, open, 3); err != nil {
 				t.Fatal(err)
 			}
 		}
-		if _, _, err := s.Pair(ctx, games.PairRequest{Taker: bob, Pool: "3+2", Wait: bobs, Open: open, At: epoch, Game: pairedGame}); err != nil {
+		if _, _, err := s.Pair(ctx, lobby.PairRequest{Taker: bob, Pool: "3+2", Wait: bobs, Open: open, At: epoch, Game: pairedGame}); err != nil {
 			t.Fatal(err)
 		}
-		refused := games.PairRequest{Taker: cat, Seek: k.ID, Open: open, At: epoch, Game: func(games.Seek, games.Seated, games.Seated) (*games.Record, error) {
+		refused := lobby.PairRequest{Taker: cat, Seek: k.ID, Open: open, At: epoch, Game: func(lobby.Seek, games.Seated, games.Seated) (*games.Record, error) {
 			return nil, &errs.Error{Code: errs.Forbidden, Detail: "name_needed", Msg: "no"}
 		}}
 		if _, _, err := s.Pair(ctx, refused); errs.Of(err).Detail != "name_needed" {
@@ -352,7 +356,7 @@ var playerBehaviours = []struct {
 		}
 		seeksAre(t, s, open, k.ID, bobs.ID, other.ID)
 		at := epoch.Add(time.Second)
-		rec, got, err := s.Pair(ctx, games.PairRequest{Taker: bob, Seek: k.ID, Open: open, At: at, Game: pairedGame})
+		rec, got, err := s.Pair(ctx, lobby.PairRequest{Taker: bob, Seek: k.ID, Open: open, At: at, Game: pairedGame})
 		if err != nil || rec == nil || rec.ID == "" || got.ID != k.ID || got.Game != rec.ID || got.Acceptor != bob || !got.Accepted.Equal(at) {
 			t.Fatalf("accepted: %+v, %+v, %v", rec, got, err)
 		}
@@ -360,7 +364,7 @@ var playerBehaviours = []struct {
 			t.Errorf("the game: %+v", r)
 		}
 		play(t, s, rec.ID, "b:e2e4") // a game like any other
-		_, _, err = s.Pair(ctx, games.PairRequest{Taker: cat, Seek: k.ID, Open: open, At: at, Game: pairedGame})
+		_, _, err = s.Pair(ctx, lobby.PairRequest{Taker: cat, Seek: k.ID, Open: open, At: at, Game: pairedGame})
 		refusedWith(t, "accepting again", err, errs.NotFound, "seek_gone")
 		seeksAre(t, s, open) // both players' other seeks went
 		for _, p := range []string{ann, bob} {
@@ -382,13 +386,13 @@ var playerBehaviours = []struct {
 			t.Errorf("pairings after the sweep: %+v", list)
 		}
 	}},
-	{"a pool pairs players in turn", func(t *testing.T, s games.Store) {
+	{"a pool pairs players in turn", func(t *testing.T, s fullStore) {
 		ctx := context.Background()
 		ann, bob, cat := addPlayer(t, s, "p-ann", "Ann"), addPlayer(t, s, "p-bob", "Bob"), addPlayer(t, s, "p-cat", "")
-		open := games.SeekWindow{AliveSince: epoch.Add(-30 * time.Second), CreatedSince: epoch.Add(-30 * time.Minute)}
-		join := func(player string, at time.Time) (*games.Record, games.Seek) {
+		open := lobby.SeekWindow{AliveSince: epoch.Add(-30 * time.Second), CreatedSince: epoch.Add(-30 * time.Minute)}
+		join := func(player string, at time.Time) (*games.Record, lobby.Seek) {
 			t.Helper()
-			rec, k, err := s.Pair(ctx, games.PairRequest{Taker: player, Pool: "5+3", Wait: seek(player, "5+3", at), Open: open, At: at, Game: pairedGame})
+			rec, k, err := s.Pair(ctx, lobby.PairRequest{Taker: player, Pool: "5+3", Wait: seek(player, "5+3", at), Open: open, At: at, Game: pairedGame})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -419,8 +423,8 @@ var playerBehaviours = []struct {
 }
 
 // seek is a custom seek by player (or a pool's, with pool) made at at.
-func seek(player, pool string, at time.Time) games.Seek {
-	k := games.Seek{ID: fmt.Sprintf("k-%s-%s-%d", player, pool, at.UnixNano()), Player: player, Name: strings.TrimPrefix(player, "p-"), Rating: 1500, Provisional: true,
+func seek(player, pool string, at time.Time) lobby.Seek {
+	k := lobby.Seek{ID: fmt.Sprintf("k-%s-%s-%d", player, pool, at.UnixNano()), Player: player, Name: strings.TrimPrefix(player, "p-"), Rating: 1500, Provisional: true,
 		Variant: "ban", Clock: games.TimeControl{Initial: 5 * time.Minute, Increment: 3 * time.Second}, Color: rules.White, Rated: true, Pool: pool, Created: at, Alive: at}
 	if pool != "" {
 		k.Color = 0
@@ -429,7 +433,7 @@ func seek(player, pool string, at time.Time) games.Seek {
 }
 
 // pairedGame builds the game of a pairing: the maker White, rated.
-func pairedGame(k games.Seek, maker, taker games.Seated) (*games.Record, error) {
+func pairedGame(k lobby.Seek, maker, taker games.Seated) (*games.Record, error) {
 	rec := &games.Record{Game: rules.New(rules.BanChess{}), White: maker.Player.ID, Black: taker.Player.ID, Mode: games.Invite, Created: epoch, Updated: epoch, Revision: 1}
 	rec.Clock = games.NewClock(k.Clock)
 	rec.Rated = true
@@ -438,7 +442,7 @@ func pairedGame(k games.Seek, maker, taker games.Seated) (*games.Record, error) 
 }
 
 // seeksAre checks the open seeks are ids, in that order.
-func seeksAre(t *testing.T, s games.Store, open games.SeekWindow, ids ...string) {
+func seeksAre(t *testing.T, s fullStore, open lobby.SeekWindow, ids ...string) {
 	t.Helper()
 	list, err := s.Seeks(context.Background(), open)
 	if err != nil {

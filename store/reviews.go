@@ -11,17 +11,18 @@ import (
 	"strings"
 	"time"
 
+	"github.com/banchess/banchess/analysis"
+
 	"github.com/jackc/pgx/v5"
 
-	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/review"
 )
 
 // Every store keeps reviews.
 var (
-	_ games.ReviewStore = (*Memory)(nil)
-	_ games.ReviewStore = (*SQLite)(nil)
-	_ games.ReviewStore = (*Postgres)(nil)
+	_ analysis.ReviewStore = (*Memory)(nil)
+	_ analysis.ReviewStore = (*SQLite)(nil)
+	_ analysis.ReviewStore = (*Postgres)(nil)
 )
 
 // The reviews table's queries, in SQLite's placeholders (dollars makes
@@ -66,7 +67,7 @@ type reviewRow struct {
 	positions          string // JSON
 }
 
-func encodeReview(rev games.StoredReview) (reviewRow, error) {
+func encodeReview(rev analysis.StoredReview) (reviewRow, error) {
 	positions := rev.Positions
 	if positions == nil {
 		positions = []review.Position{}
@@ -83,11 +84,11 @@ func (r *reviewRow) scanArgs() []any {
 	return []any{&r.key, &r.status, &r.owner, &r.lease, &r.place, &r.total, &r.positions}
 }
 
-func (r reviewRow) decode(id string) (games.StoredReview, error) {
-	rev := games.StoredReview{GameID: id, Key: r.key, Status: games.ReviewStatus(r.status), Owner: r.owner,
+func (r reviewRow) decode(id string) (analysis.StoredReview, error) {
+	rev := analysis.StoredReview{GameID: id, Key: r.key, Status: analysis.ReviewStatus(r.status), Owner: r.owner,
 		Lease: time.UnixMilli(r.lease), Place: r.place, Total: r.total}
 	if err := json.Unmarshal([]byte(r.positions), &rev.Positions); err != nil {
-		return games.StoredReview{}, fmt.Errorf("decoding the review of game %q: %w", trimID(id), err)
+		return analysis.StoredReview{}, fmt.Errorf("decoding the review of game %q: %w", trimID(id), err)
 	}
 	if len(rev.Positions) == 0 {
 		rev.Positions = nil // as stored
@@ -105,9 +106,9 @@ func (r reviewRow) saveArgs(id string) []any {
 }
 
 // LoadReview returns game id's review, if one is stored.
-func (m *Memory) LoadReview(ctx context.Context, id string) (games.StoredReview, bool, error) {
+func (m *Memory) LoadReview(ctx context.Context, id string) (analysis.StoredReview, bool, error) {
 	if err := ctx.Err(); err != nil {
-		return games.StoredReview{}, false, err
+		return analysis.StoredReview{}, false, err
 	}
 	m.mu.RLock()
 	defer m.mu.RUnlock()
@@ -118,14 +119,14 @@ func (m *Memory) LoadReview(ctx context.Context, id string) (games.StoredReview,
 
 // ClaimReview stores rev unless the review stored for its game is of the
 // same game and done, or held by another owner whose lease runs past now.
-func (m *Memory) ClaimReview(ctx context.Context, rev games.StoredReview, now time.Time) (bool, error) {
+func (m *Memory) ClaimReview(ctx context.Context, rev analysis.StoredReview, now time.Time) (bool, error) {
 	if err := ctx.Err(); err != nil {
 		return false, err
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if old, ok := m.reviews[rev.GameID]; ok && old.Key == rev.Key &&
-		(old.Status == games.ReviewDone || old.Owner != rev.Owner && old.Lease.UnixMilli() > now.UnixMilli()) {
+		(old.Status == analysis.ReviewDone || old.Owner != rev.Owner && old.Lease.UnixMilli() > now.UnixMilli()) {
 		return false, nil
 	}
 	rev.Positions = slices.Clone(rev.Positions)
@@ -135,7 +136,7 @@ func (m *Memory) ClaimReview(ctx context.Context, rev games.StoredReview, now ti
 
 // SaveReview rewrites rev if the review stored for its game is still
 // rev.Owner's and of rev.Key.
-func (m *Memory) SaveReview(ctx context.Context, rev games.StoredReview) (bool, error) {
+func (m *Memory) SaveReview(ctx context.Context, rev analysis.StoredReview) (bool, error) {
 	if err := ctx.Err(); err != nil {
 		return false, err
 	}
@@ -151,14 +152,14 @@ func (m *Memory) SaveReview(ctx context.Context, rev games.StoredReview) (bool, 
 }
 
 // LoadReview returns game id's review, if one is stored.
-func (s *SQLite) LoadReview(ctx context.Context, id string) (games.StoredReview, bool, error) {
+func (s *SQLite) LoadReview(ctx context.Context, id string) (analysis.StoredReview, bool, error) {
 	var r reviewRow
 	err := s.db.QueryRowContext(ctx, loadReviewQuery, id).Scan(r.scanArgs()...)
 	if errors.Is(err, sql.ErrNoRows) {
-		return games.StoredReview{}, false, nil
+		return analysis.StoredReview{}, false, nil
 	}
 	if err != nil {
-		return games.StoredReview{}, false, fmt.Errorf("loading the review of game %q: %w", trimID(id), err)
+		return analysis.StoredReview{}, false, fmt.Errorf("loading the review of game %q: %w", trimID(id), err)
 	}
 	rev, err := r.decode(id)
 	return rev, err == nil, err
@@ -166,7 +167,7 @@ func (s *SQLite) LoadReview(ctx context.Context, id string) (games.StoredReview,
 
 // ClaimReview stores rev unless the review stored for its game is of the
 // same game and done, or held by another owner whose lease runs past now.
-func (s *SQLite) ClaimReview(ctx context.Context, rev games.StoredReview, now time.Time) (bool, error) {
+func (s *SQLite) ClaimReview(ctx context.Context, rev analysis.StoredReview, now time.Time) (bool, error) {
 	r, err := encodeReview(rev)
 	if err != nil {
 		return false, err
@@ -176,7 +177,7 @@ func (s *SQLite) ClaimReview(ctx context.Context, rev games.StoredReview, now ti
 
 // SaveReview rewrites rev if the review stored for its game is still
 // rev.Owner's and of rev.Key.
-func (s *SQLite) SaveReview(ctx context.Context, rev games.StoredReview) (bool, error) {
+func (s *SQLite) SaveReview(ctx context.Context, rev analysis.StoredReview) (bool, error) {
 	r, err := encodeReview(rev)
 	if err != nil {
 		return false, err
@@ -197,17 +198,17 @@ func sqliteAffected(res sql.Result, err error) (bool, error) {
 }
 
 // LoadReview returns game id's review, if one is stored.
-func (p *Postgres) LoadReview(ctx context.Context, id string) (games.StoredReview, bool, error) {
+func (p *Postgres) LoadReview(ctx context.Context, id string) (analysis.StoredReview, bool, error) {
 	if !validText(id) {
-		return games.StoredReview{}, false, nil
+		return analysis.StoredReview{}, false, nil
 	}
 	var r reviewRow
 	err := p.pool.QueryRow(ctx, dollars(loadReviewQuery), id).Scan(r.scanArgs()...)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return games.StoredReview{}, false, nil
+		return analysis.StoredReview{}, false, nil
 	}
 	if err != nil {
-		return games.StoredReview{}, false, fmt.Errorf("loading the review of game %q: %w", trimID(id), err)
+		return analysis.StoredReview{}, false, fmt.Errorf("loading the review of game %q: %w", trimID(id), err)
 	}
 	rev, err := r.decode(id)
 	return rev, err == nil, err
@@ -215,7 +216,7 @@ func (p *Postgres) LoadReview(ctx context.Context, id string) (games.StoredRevie
 
 // ClaimReview stores rev unless the review stored for its game is of the
 // same game and done, or held by another owner whose lease runs past now.
-func (p *Postgres) ClaimReview(ctx context.Context, rev games.StoredReview, now time.Time) (bool, error) {
+func (p *Postgres) ClaimReview(ctx context.Context, rev analysis.StoredReview, now time.Time) (bool, error) {
 	r, err := encodeReview(rev)
 	if err != nil {
 		return false, err
@@ -229,7 +230,7 @@ func (p *Postgres) ClaimReview(ctx context.Context, rev games.StoredReview, now 
 
 // SaveReview rewrites rev if the review stored for its game is still
 // rev.Owner's and of rev.Key.
-func (p *Postgres) SaveReview(ctx context.Context, rev games.StoredReview) (bool, error) {
+func (p *Postgres) SaveReview(ctx context.Context, rev analysis.StoredReview) (bool, error) {
 	r, err := encodeReview(rev)
 	if err != nil {
 		return false, err

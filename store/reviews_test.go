@@ -6,13 +6,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/banchess/banchess/games"
+	"github.com/banchess/banchess/analysis"
+
 	"github.com/banchess/banchess/review"
 )
 
 // storedReview is a review of game id by owner, held until lease.
-func storedReview(id, key, owner string, lease time.Time) games.StoredReview {
-	return games.StoredReview{GameID: id, Key: key, Status: games.ReviewQueued, Owner: owner, Lease: lease, Place: 2, Total: 3}
+func storedReview(id, key, owner string, lease time.Time) analysis.StoredReview {
+	return analysis.StoredReview{GameID: id, Key: key, Status: analysis.ReviewQueued, Owner: owner, Lease: lease, Place: 2, Total: 3}
 }
 
 // TestReviewStores runs games.ReviewStore's contract on every store.
@@ -21,9 +22,9 @@ func TestReviewStores(t *testing.T) {
 	for _, st := range stores {
 		t.Run(st.name, func(t *testing.T) {
 			gs := st.open(t)
-			s := gs.(games.ReviewStore)
+			s := gs.(analysis.ReviewStore)
 			id := newGame(t, gs)
-			load := func() (games.StoredReview, bool) {
+			load := func() (analysis.StoredReview, bool) {
 				t.Helper()
 				rev, ok, err := s.LoadReview(ctx, id)
 				if err != nil {
@@ -31,13 +32,13 @@ func TestReviewStores(t *testing.T) {
 				}
 				return rev, ok
 			}
-			claim := func(rev games.StoredReview, now time.Time, want bool) {
+			claim := func(rev analysis.StoredReview, now time.Time, want bool) {
 				t.Helper()
 				if ok, err := s.ClaimReview(ctx, rev, now); err != nil || ok != want {
 					t.Errorf("claim by %s of %s at %v: %v (%v), want %v", rev.Owner, rev.Key, now.Sub(epoch), ok, err, want)
 				}
 			}
-			saveAs := func(rev games.StoredReview, want bool) {
+			saveAs := func(rev analysis.StoredReview, want bool) {
 				t.Helper()
 				if ok, err := s.SaveReview(ctx, rev); err != nil || ok != want {
 					t.Errorf("save by %s of %s: %v (%v), want %v", rev.Owner, rev.Key, ok, err, want)
@@ -60,9 +61,9 @@ func TestReviewStores(t *testing.T) {
 			claim(a, epoch.Add(30*time.Second), true)
 			claim(b, lease, true) // a lease up to now has run out
 			// Taken over: a's saves fail, b's go through.
-			a.Status, a.Positions = games.ReviewRunning, []review.Position{{Eval: review.Eval{CP: 12}, Best: "b:e2e4"}}
+			a.Status, a.Positions = analysis.ReviewRunning, []review.Position{{Eval: review.Eval{CP: 12}, Best: "b:e2e4"}}
 			saveAs(a, false)
-			b.Status, b.Place = games.ReviewRunning, 0
+			b.Status, b.Place = analysis.ReviewRunning, 0
 			b.Positions = []review.Position{
 				{Eval: review.Eval{CP: 30}, Best: "b:e2e4", Line: []string{"b:e2e4", "m:d2d4"}, BanMates: []string{"m:a1a8"}},
 				{Eval: review.Eval{Mate: -3}, Best: "m:d7d5", Mates: []string{"m:d8h4"}},
@@ -72,11 +73,11 @@ func TestReviewStores(t *testing.T) {
 				t.Errorf("saved %+v, read back %+v", b, got)
 			}
 			// Done: no one claims it again, whatever the lease.
-			b.Status, b.Positions = games.ReviewDone, append(b.Positions, review.Position{Eval: review.Eval{Result: "0-1"}})
+			b.Status, b.Positions = analysis.ReviewDone, append(b.Positions, review.Position{Eval: review.Eval{Result: "0-1"}})
 			saveAs(b, true)
 			claim(storedReview(id, "k1", "server:b", lease), lease.Add(time.Hour), false)
 			claim(storedReview(id, "k1", "server:c", lease), lease.Add(time.Hour), false)
-			if got, _ := load(); got.Status != games.ReviewDone || len(got.Positions) != 3 || got.Positions[2].Eval.Result != "0-1" {
+			if got, _ := load(); got.Status != analysis.ReviewDone || len(got.Positions) != 3 || got.Positions[2].Eval.Result != "0-1" {
 				t.Errorf("done review read back as %+v", got)
 			}
 			// The game played on: a review of it replaces the old one, and
@@ -93,7 +94,7 @@ func TestReviewStores(t *testing.T) {
 
 // sameReview reports whether a and b are the same review (their leases
 // the same instant).
-func sameReview(a, b games.StoredReview) bool {
+func sameReview(a, b analysis.StoredReview) bool {
 	la, lb := a.Lease, b.Lease
 	a.Lease, b.Lease = time.Time{}, time.Time{}
 	return la.Equal(lb) && reflect.DeepEqual(a, b)
@@ -101,8 +102,8 @@ func sameReview(a, b games.StoredReview) bool {
 
 // sweptStore is a store that sweeps and keeps reviews.
 type sweptStore interface {
-	games.Store
-	games.ReviewStore
+	fullStore
+	analysis.ReviewStore
 	Sweep(context.Context) (int, error)
 }
 

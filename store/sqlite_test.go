@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/banchess/banchess/players"
+
 	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/rules"
@@ -55,7 +57,7 @@ func record(g *rules.Game, holder string) *games.Record {
 }
 
 // create stores a record of g held by holder and returns its id.
-func create(t *testing.T, s games.Store, g *rules.Game, holder string) string {
+func create(t *testing.T, s fullStore, g *rules.Game, holder string) string {
 	t.Helper()
 	rec := record(g, holder)
 	if err := s.Create(context.Background(), rec); err != nil {
@@ -67,7 +69,7 @@ func create(t *testing.T, s games.Store, g *rules.Game, holder string) string {
 	return rec.ID
 }
 
-func newGame(t *testing.T, s games.Store) string {
+func newGame(t *testing.T, s fullStore) string {
 	t.Helper()
 	return create(t, s, rules.New(rules.BanChess{}), "")
 }
@@ -79,7 +81,7 @@ func state(g *rules.Game) string {
 	return g.FEN() + "\n" + g.Outcome().String() + "\n" + g.PGN()
 }
 
-func viewRecord(t *testing.T, s games.Store, id string) games.Record {
+func viewRecord(t *testing.T, s fullStore, id string) games.Record {
 	t.Helper()
 	var rec games.Record
 	if err := s.View(context.Background(), id, func(r *games.Record) error { rec = *r; return nil }); err != nil {
@@ -88,12 +90,12 @@ func viewRecord(t *testing.T, s games.Store, id string) games.Record {
 	return rec
 }
 
-func viewState(t *testing.T, s games.Store, id string) string {
+func viewState(t *testing.T, s fullStore, id string) string {
 	t.Helper()
 	return state(viewRecord(t, s, id).Game)
 }
 
-func play(t *testing.T, s games.Store, id string, actions ...string) {
+func play(t *testing.T, s fullStore, id string, actions ...string) {
 	t.Helper()
 	for _, a := range actions {
 		if err := s.Update(context.Background(), id, func(r *games.Record) error { return r.Game.PlayText(a) }); err != nil {
@@ -103,7 +105,7 @@ func play(t *testing.T, s games.Store, id string, actions ...string) {
 }
 
 // update runs fn on the game of record id.
-func update(t *testing.T, s games.Store, id string, fn func(*games.Record) error) {
+func update(t *testing.T, s fullStore, id string, fn func(*games.Record) error) {
 	t.Helper()
 	if err := s.Update(context.Background(), id, fn); err != nil {
 		t.Fatalf("update %s: %v", id, err)
@@ -375,12 +377,12 @@ func TestSQLiteMigrateV1(t *testing.T) {
 	}
 	play(t, s, "old", "m:d7d5")
 
-	svc := games.New(s)
-	cred, me, err := svc.NewPlayer(ctx, games.Cookie)
+	svc := newServices(s)
+	cred, me, err := svc.players.NewPlayer(ctx, players.Cookie)
 	if err != nil {
 		t.Fatal(err)
 	}
-	stranger, _, err := svc.NewPlayer(ctx, games.Cookie)
+	stranger, _, err := svc.players.NewPlayer(ctx, players.Cookie)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -475,7 +477,7 @@ func TestFailedWrite(t *testing.T) {
 	for _, name := range []string{"sqlite", "postgres"} {
 		t.Run(name, func(t *testing.T) {
 			var s interface {
-				games.Store
+				fullStore
 				Ping(context.Context) error
 			}
 			var refuse func()

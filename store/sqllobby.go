@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/banchess/banchess/lobby"
+
 	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/rules"
 )
@@ -21,8 +23,8 @@ func openAt(n int) string {
 	return fmt.Sprintf(`game = '' AND alive_at >= $%d AND created_at >= $%d`, n, n+1)
 }
 
-func scanSeek(sc scanner) (games.Seek, error) {
-	var k games.Seek
+func scanSeek(sc scanner) (lobby.Seek, error) {
+	var k lobby.Seek
 	var initial, increment, created, alive, accepted int64
 	var color string
 	err := sc.Scan(&k.ID, &k.Player, &k.Name, &k.Rating, &k.Provisional, &k.Variant, &initial, &increment, &color, &k.Rated, &k.Pool,
@@ -33,7 +35,7 @@ func scanSeek(sc scanner) (games.Seek, error) {
 	return k, err
 }
 
-func insertSeek(ctx context.Context, q querier, k games.Seek) error {
+func insertSeek(ctx context.Context, q querier, k lobby.Seek) error {
 	color := ""
 	if k.Color != 0 {
 		color = k.Color.String()
@@ -46,7 +48,7 @@ func insertSeek(ctx context.Context, q querier, k games.Seek) error {
 
 // AddSeek stores custom seek k unless its player has maxCustom open; the
 // servers sharing the database are told.
-func (s sqlPlayers) AddSeek(ctx context.Context, k games.Seek, open games.SeekWindow, maxCustom int) error {
+func (s sqlPlayers) AddSeek(ctx context.Context, k lobby.Seek, open lobby.SeekWindow, maxCustom int) error {
 	err := s.db.inTx(ctx, func(q querier) error {
 		// One player's seeks are added one at a time.
 		if _, err := q.exec(ctx, `SELECT id FROM players WHERE id = $1`+s.db.forUpdate(), k.Player); err != nil {
@@ -64,13 +66,13 @@ func (s sqlPlayers) AddSeek(ctx context.Context, k games.Seek, open games.SeekWi
 		if err := insertSeek(ctx, q, k); err != nil {
 			return err
 		}
-		return s.db.notify(ctx, q, games.NoticeLobby)
+		return s.db.notify(ctx, q, lobby.NoticeLobby)
 	})
 	return wrapStore(err, "adding a seek")
 }
 
 // Seeks returns the open seeks, oldest first.
-func (s sqlPlayers) Seeks(ctx context.Context, open games.SeekWindow) ([]games.Seek, error) {
+func (s sqlPlayers) Seeks(ctx context.Context, open lobby.SeekWindow) ([]lobby.Seek, error) {
 	r, err := s.db.query(ctx, `SELECT `+seekColumns+` FROM seeks WHERE `+openAt(1)+` ORDER BY created_at, id`, ms(open.AliveSince), ms(open.CreatedSince))
 	if err != nil {
 		return nil, fmt.Errorf("listing seeks: %w", err)
@@ -95,7 +97,7 @@ func (s sqlPlayers) CancelSeek(ctx context.Context, id, player string) error {
 		case n == 0:
 			return seekGone()
 		}
-		return s.db.notify(ctx, q, games.NoticeLobby)
+		return s.db.notify(ctx, q, lobby.NoticeLobby)
 	})
 	return wrapStore(err, "cancelling a seek")
 }
@@ -106,14 +108,14 @@ var insertGameSQL = fmt.Sprintf(upsertSQL("$", "games"), saveSets[saveAll])
 // Pair pairs players as req asks (see games.PairRequest), in one
 // transaction: a seek is accepted once, and a pool's players are taken in
 // turn (a lock per pool), whichever server they come to.
-func (s sqlPlayers) Pair(ctx context.Context, req games.PairRequest) (*games.Record, games.Seek, error) {
+func (s sqlPlayers) Pair(ctx context.Context, req lobby.PairRequest) (*games.Record, lobby.Seek, error) {
 	if !validText(req.Seek) {
-		return nil, games.Seek{}, seekGone()
+		return nil, lobby.Seek{}, seekGone()
 	}
 	var rec *games.Record
-	var k games.Seek
+	var k lobby.Seek
 	err := s.db.inTx(ctx, func(q querier) error {
-		rec, k = nil, games.Seek{}
+		rec, k = nil, lobby.Seek{}
 		var err error
 		if k, err = s.pairedSeek(ctx, q, req); err != nil || k.ID == "" {
 			if errors.Is(err, errNoRows) {
@@ -152,10 +154,10 @@ func (s sqlPlayers) Pair(ctx context.Context, req games.PairRequest) (*games.Rec
 		if _, err := q.exec(ctx, `DELETE FROM seeks WHERE game = '' AND (player = $1 OR player = $2)`, k.Player, req.Taker); err != nil {
 			return err
 		}
-		return s.db.notify(ctx, q, games.NoticePaired(k.Player, req.Taker))
+		return s.db.notify(ctx, q, lobby.NoticePaired(k.Player, req.Taker))
 	})
 	if err != nil {
-		return nil, games.Seek{}, wrapStore(err, "pairing")
+		return nil, lobby.Seek{}, wrapStore(err, "pairing")
 	}
 	return rec, k, nil
 }
@@ -163,7 +165,7 @@ func (s sqlPlayers) Pair(ctx context.Context, req games.PairRequest) (*games.Rec
 // pairedSeek reads, locked, the seek req pairs with: the seek it names,
 // or the oldest open one of its pool by another player (errNoRows when
 // there is none).
-func (s sqlPlayers) pairedSeek(ctx context.Context, q querier, req games.PairRequest) (games.Seek, error) {
+func (s sqlPlayers) pairedSeek(ctx context.Context, q querier, req lobby.PairRequest) (lobby.Seek, error) {
 	alive, created := ms(req.Open.AliveSince), ms(req.Open.CreatedSince)
 	if req.Pool == "" {
 		k, err := scanSeek(q.queryRow(ctx, `SELECT `+seekColumns+` FROM seeks WHERE id = $1 AND pool = '' AND `+openAt(2)+s.db.forUpdate(),
@@ -175,7 +177,7 @@ func (s sqlPlayers) pairedSeek(ctx context.Context, q querier, req games.PairReq
 	}
 	// Players joining a pool at once on several servers are taken in turn.
 	if err := s.db.lock(ctx, q, "pool:"+req.Pool); err != nil {
-		return games.Seek{}, err
+		return lobby.Seek{}, err
 	}
 	return scanSeek(q.queryRow(ctx, `SELECT `+seekColumns+` FROM seeks WHERE pool = $1 AND player <> $2 AND `+openAt(3)+`
 		ORDER BY created_at, id LIMIT 1`+s.db.forUpdate(), req.Pool, req.Taker, alive, created))
@@ -183,11 +185,11 @@ func (s sqlPlayers) pairedSeek(ctx context.Context, q querier, req games.PairReq
 
 // wait keeps req's taker waiting in its pool: their open seek there, kept
 // alive, or req.Wait added (in place of one past its time).
-func (s sqlPlayers) wait(ctx context.Context, q querier, req games.PairRequest) (games.Seek, error) {
+func (s sqlPlayers) wait(ctx context.Context, q querier, req lobby.PairRequest) (lobby.Seek, error) {
 	alive, created := ms(req.Open.AliveSince), ms(req.Open.CreatedSince)
 	if _, err := q.exec(ctx, `DELETE FROM seeks WHERE player = $1 AND pool = $2 AND game = '' AND (alive_at < $3 OR created_at < $4)`,
 		req.Taker, req.Pool, alive, created); err != nil {
-		return games.Seek{}, err
+		return lobby.Seek{}, err
 	}
 	k, err := scanSeek(q.queryRow(ctx, `UPDATE seeks SET alive_at = $3 WHERE player = $1 AND pool = $2 AND game = '' RETURNING `+seekColumns,
 		req.Taker, req.Pool, ms(req.At)))
@@ -195,14 +197,14 @@ func (s sqlPlayers) wait(ctx context.Context, q querier, req games.PairRequest) 
 		return k, err
 	}
 	if err := insertSeek(ctx, q, req.Wait); err != nil {
-		return games.Seek{}, err
+		return lobby.Seek{}, err
 	}
-	return req.Wait, s.db.notify(ctx, q, games.NoticeLobby)
+	return req.Wait, s.db.notify(ctx, q, lobby.NoticeLobby)
 }
 
 // seated reads player id, about to sit at k's game, with their standing
 // in its variant and speed.
-func seated(ctx context.Context, q querier, id string, k games.Seek) (games.Seated, error) {
+func seated(ctx context.Context, q querier, id string, k lobby.Seek) (games.Seated, error) {
 	p, err := scanPlayer(q.queryRow(ctx, `SELECT `+playerColumns+` FROM players WHERE id = $1`, id))
 	if err != nil {
 		return games.Seated{}, err
@@ -238,7 +240,7 @@ func (s sqlPlayers) TouchSeeks(ctx context.Context, players []string, at time.Ti
 // SweepSeeks removes the seeks no longer open and those accepted before
 // acceptedBefore, and counts the open ones removed; the servers sharing
 // the database are told when there were any.
-func (s sqlPlayers) SweepSeeks(ctx context.Context, open games.SeekWindow, acceptedBefore time.Time) (int, error) {
+func (s sqlPlayers) SweepSeeks(ctx context.Context, open lobby.SeekWindow, acceptedBefore time.Time) (int, error) {
 	var n int64
 	err := s.db.inTx(ctx, func(q querier) error {
 		var err error
@@ -250,7 +252,7 @@ func (s sqlPlayers) SweepSeeks(ctx context.Context, open games.SeekWindow, accep
 			return err
 		}
 		if n > 0 {
-			return s.db.notify(ctx, q, games.NoticeLobby)
+			return s.db.notify(ctx, q, lobby.NoticeLobby)
 		}
 		return nil
 	})
@@ -259,7 +261,7 @@ func (s sqlPlayers) SweepSeeks(ctx context.Context, open games.SeekWindow, accep
 
 // Pairings returns the seeks player made or accepted that were accepted
 // at since or later.
-func (s sqlPlayers) Pairings(ctx context.Context, player string, since time.Time) ([]games.Seek, error) {
+func (s sqlPlayers) Pairings(ctx context.Context, player string, since time.Time) ([]lobby.Seek, error) {
 	if !validText(player) {
 		return nil, nil
 	}

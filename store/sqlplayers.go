@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/banchess/banchess/players"
+
 	"github.com/jackc/pgx/v5/pgconn"
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
@@ -53,11 +55,11 @@ func nameKeyOf(name string) any {
 	if name == "" {
 		return nil
 	}
-	return games.NameKey(name)
+	return players.NameKey(name)
 }
 
 // AddPlayer stores a new player with its first credential.
-func (s sqlPlayers) AddPlayer(ctx context.Context, p games.Player, cred games.Issued) error {
+func (s sqlPlayers) AddPlayer(ctx context.Context, p players.Player, cred players.Issued) error {
 	err := s.db.inTx(ctx, func(q querier) error {
 		_, err := q.exec(ctx, `INSERT INTO players (id, name, name_key, password, created_at) VALUES ($1, $2, $3, $4, $5)`,
 			p.ID, p.Name, nameKeyOf(p.Name), p.Password, ms(p.Created))
@@ -72,7 +74,7 @@ func (s sqlPlayers) AddPlayer(ctx context.Context, p games.Player, cred games.Is
 	return wrapStore(err, "adding a player")
 }
 
-func issue(ctx context.Context, q querier, cred games.Issued) error {
+func issue(ctx context.Context, q querier, cred players.Issued) error {
 	_, err := q.exec(ctx, `INSERT INTO credentials (hash, player, kind, created_at) VALUES ($1, $2, $3, $4)`,
 		cred.Hash, cred.Player, string(cred.Kind), ms(cred.Created))
 	return err
@@ -88,7 +90,7 @@ func wrapStore(err error, what string) error {
 }
 
 // Issue records another credential of an existing player.
-func (s sqlPlayers) Issue(ctx context.Context, cred games.Issued) error {
+func (s sqlPlayers) Issue(ctx context.Context, cred players.Issued) error {
 	err := s.db.inTx(ctx, func(q querier) error {
 		var one int
 		if err := q.queryRow(ctx, `SELECT 1 FROM players WHERE id = $1`, cred.Player).Scan(&one); errors.Is(err, errNoRows) {
@@ -128,44 +130,44 @@ func (s sqlPlayers) Revoke(ctx context.Context, hash string, all bool) error {
 			return err
 		}
 		if !all {
-			return s.db.notify(ctx, q, games.NoticeRevoked(hash))
+			return s.db.notify(ctx, q, players.NoticeRevoked(hash))
 		}
 		if _, err := q.exec(ctx, `DELETE FROM credentials WHERE player = $1`, player); err != nil {
 			return err
 		}
-		return s.db.notify(ctx, q, games.NoticeSignedOut(player))
+		return s.db.notify(ctx, q, players.NoticeSignedOut(player))
 	})
 	return wrapStore(err, "revoking credentials")
 }
 
 const playerColumns = `id, name, password, created_at, wins, losses, draws`
 
-func scanPlayer(sc scanner) (games.Player, error) {
-	var p games.Player
+func scanPlayer(sc scanner) (players.Player, error) {
+	var p players.Player
 	var created int64
 	err := sc.Scan(&p.ID, &p.Name, &p.Password, &created, &p.Wins, &p.Losses, &p.Draws)
 	if errors.Is(err, errNoRows) {
-		return games.Player{}, noSuchPlayer()
+		return players.Player{}, noSuchPlayer()
 	}
 	p.Created = fromMS(created)
 	return p, err
 }
 
 // Player returns the player of id.
-func (s sqlPlayers) Player(ctx context.Context, id string) (games.Player, error) {
+func (s sqlPlayers) Player(ctx context.Context, id string) (players.Player, error) {
 	if !validText(id) {
-		return games.Player{}, noSuchPlayer()
+		return players.Player{}, noSuchPlayer()
 	}
 	p, err := scanPlayer(s.db.queryRow(ctx, `SELECT `+playerColumns+` FROM players WHERE id = $1`, id))
 	return p, wrapStore(err, "reading a player")
 }
 
 // PlayerNamed returns the player whose name is name in any case.
-func (s sqlPlayers) PlayerNamed(ctx context.Context, name string) (games.Player, error) {
+func (s sqlPlayers) PlayerNamed(ctx context.Context, name string) (players.Player, error) {
 	if !validText(name) || name == "" {
-		return games.Player{}, noSuchPlayer()
+		return players.Player{}, noSuchPlayer()
 	}
-	p, err := scanPlayer(s.db.queryRow(ctx, `SELECT `+playerColumns+` FROM players WHERE name_key = $1`, games.NameKey(name)))
+	p, err := scanPlayer(s.db.queryRow(ctx, `SELECT `+playerColumns+` FROM players WHERE name_key = $1`, players.NameKey(name)))
 	return p, wrapStore(err, "reading a player")
 }
 
@@ -173,7 +175,7 @@ func (s sqlPlayers) PlayerNamed(ctx context.Context, name string) (games.Player,
 func (s sqlPlayers) SetName(ctx context.Context, id, name, password string) error {
 	err := s.db.inTx(ctx, func(q querier) error {
 		n, err := q.exec(ctx, `UPDATE players SET name = $2, name_key = $3, password = $4 WHERE id = $1 AND name = ''`,
-			id, name, games.NameKey(name), password)
+			id, name, players.NameKey(name), password)
 		switch {
 		case isUniqueViolation(err):
 			return nameTaken(name)
@@ -192,8 +194,8 @@ func (s sqlPlayers) SetName(ctx context.Context, id, name, password string) erro
 
 const standingColumns = `variant, speed, rating, deviation, volatility, games, last_at`
 
-func scanStanding(sc scanner) (games.Standing, error) {
-	var st games.Standing
+func scanStanding(sc scanner) (players.Standing, error) {
+	var st players.Standing
 	var last int64
 	var speed string
 	err := sc.Scan(&st.Variant, &speed, &st.Rating.Rating, &st.Rating.Deviation, &st.Rating.Volatility, &st.Games, &last)
@@ -202,7 +204,7 @@ func scanStanding(sc scanner) (games.Standing, error) {
 }
 
 // Standings returns the player's standings.
-func (s sqlPlayers) Standings(ctx context.Context, id string) ([]games.Standing, error) {
+func (s sqlPlayers) Standings(ctx context.Context, id string) ([]players.Standing, error) {
 	if !validText(id) {
 		return nil, nil
 	}
@@ -233,17 +235,17 @@ func collect[T any](r rows, scan func(scanner) (T, error)) ([]T, error) {
 }
 
 // Standing returns the player's standing in variant at speed.
-func (s sqlPlayers) Standing(ctx context.Context, id, variant string, speed rating.Speed) (games.Standing, error) {
+func (s sqlPlayers) Standing(ctx context.Context, id, variant string, speed rating.Speed) (players.Standing, error) {
 	st, err := standing(ctx, s.db, id, variant, speed)
 	return st, wrapStore(err, "reading a standing")
 }
 
 // standing reads a standing (a new one when there is none).
-func standing(ctx context.Context, q querier, id, variant string, speed rating.Speed) (games.Standing, error) {
+func standing(ctx context.Context, q querier, id, variant string, speed rating.Speed) (players.Standing, error) {
 	st, err := scanStanding(q.queryRow(ctx, `SELECT `+standingColumns+` FROM standings WHERE player = $1 AND variant = $2 AND speed = $3`,
 		id, variant, string(speed)))
 	if errors.Is(err, errNoRows) {
-		return games.NewStanding(variant, speed), nil
+		return players.NewStanding(variant, speed), nil
 	}
 	return st, err
 }
@@ -256,7 +258,7 @@ const playedQuery = `SELECT game, ended_at, color, opponent, score, result, endi
 
 // PlayedGames returns up to limit of the player's finished games that
 // ended before the cursor, newest first.
-func (s sqlPlayers) PlayedGames(ctx context.Context, id string, before games.PlayedGamesCursor, limit int) ([]games.PlayedGame, error) {
+func (s sqlPlayers) PlayedGames(ctx context.Context, id string, before players.PlayedGamesCursor, limit int) ([]players.PlayedGame, error) {
 	if !validText(id) || !validText(before.Game) || limit <= 0 {
 		return nil, nil
 	}
@@ -270,8 +272,8 @@ func (s sqlPlayers) PlayedGames(ctx context.Context, id string, before games.Pla
 	if err != nil {
 		return nil, fmt.Errorf("listing played games: %w", err)
 	}
-	out, err := collect(r, func(sc scanner) (games.PlayedGame, error) {
-		var g games.PlayedGame
+	out, err := collect(r, func(sc scanner) (players.PlayedGame, error) {
+		var g players.PlayedGame
 		var ended int64
 		var color, speed string
 		var score float64
@@ -298,7 +300,7 @@ const leadersQuery = `SELECT p.name, s.variant, s.speed, s.rating, s.deviation, 
 // Leaders returns up to limit players with at least minGames rated games
 // of variant at speed, the highest rated first. minGames below 10 counts
 // as 10, the index's bound.
-func (s sqlPlayers) Leaders(ctx context.Context, variant string, speed rating.Speed, minGames, limit int) ([]games.Leader, error) {
+func (s sqlPlayers) Leaders(ctx context.Context, variant string, speed rating.Speed, minGames, limit int) ([]players.Leader, error) {
 	if !validText(variant) || !validText(string(speed)) {
 		return nil, nil
 	}
@@ -306,8 +308,8 @@ func (s sqlPlayers) Leaders(ctx context.Context, variant string, speed rating.Sp
 	if err != nil {
 		return nil, fmt.Errorf("listing leaders: %w", err)
 	}
-	out, err := collect(r, func(sc scanner) (games.Leader, error) {
-		var l games.Leader
+	out, err := collect(r, func(sc scanner) (players.Leader, error) {
+		var l players.Leader
 		var last int64
 		var sp string
 		st := &l.Standing
@@ -429,7 +431,7 @@ func recordResult(ctx context.Context, db database, q querier, rec *games.Record
 }
 
 // saveStanding writes a player's standing.
-func saveStanding(ctx context.Context, q querier, player string, st games.Standing) error {
+func saveStanding(ctx context.Context, q querier, player string, st players.Standing) error {
 	_, err := q.exec(ctx, `INSERT INTO standings (player, variant, speed, rating, deviation, volatility, games, last_at)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
 		ON CONFLICT (player, variant, speed) DO UPDATE SET rating = excluded.rating, deviation = excluded.deviation,

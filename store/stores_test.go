@@ -14,35 +14,35 @@ import (
 	"github.com/banchess/banchess/rules"
 )
 
-// Both stores implement games.Store.
+// Both stores implement fullStore.
 var (
-	_ games.Store = (*Memory)(nil)
-	_ games.Store = (*SQLite)(nil)
-	_ games.Store = (*Postgres)(nil)
+	_ fullStore = (*Memory)(nil)
+	_ fullStore = (*SQLite)(nil)
+	_ fullStore = (*Postgres)(nil)
 )
 
-// stores are the stores every behaviour of games.Store is tested on: in
+// stores are the stores every behaviour of fullStore is tested on: in
 // memory, in SQLite, and in SQLite caching one game, so that most
 // requests read their game back from the database.
 var stores = []struct {
 	name string
-	open func(t *testing.T) games.Store
+	open func(t *testing.T) fullStore
 }{
-	{"memory", func(*testing.T) games.Store { return NewMemory() }},
-	{"sqlite", func(t *testing.T) games.Store { return openSQLite(t, ":memory:", Options{}) }},
-	{"sqlite cache 1", func(t *testing.T) games.Store {
+	{"memory", func(*testing.T) fullStore { return NewMemory() }},
+	{"sqlite", func(t *testing.T) fullStore { return openSQLite(t, ":memory:", Options{}) }},
+	{"sqlite cache 1", func(t *testing.T) fullStore {
 		return openSQLite(t, filepath.Join(t.TempDir(), "games.db"), Options{CacheSize: 1})
 	}},
-	{"postgres", func(t *testing.T) games.Store { return openPostgres(t, PostgresOptions{}) }},
-	{"postgres cache 1", func(t *testing.T) games.Store { return openPostgres(t, PostgresOptions{CacheSize: 1}) }},
+	{"postgres", func(t *testing.T) fullStore { return openPostgres(t, PostgresOptions{}) }},
+	{"postgres cache 1", func(t *testing.T) fullStore { return openPostgres(t, PostgresOptions{CacheSize: 1}) }},
 }
 
-// storeBehaviours are what a games.Store does, whichever it is.
+// storeBehaviours are what a fullStore does, whichever it is.
 var storeBehaviours = []struct {
 	name string
-	test func(t *testing.T, s games.Store)
+	test func(t *testing.T, s fullStore)
 }{
-	{"unknown id is NotFound", func(t *testing.T, s games.Store) {
+	{"unknown id is NotFound", func(t *testing.T, s fullStore) {
 		ctx := context.Background()
 		newGame(t, s)
 		called := false
@@ -60,7 +60,7 @@ var storeBehaviours = []struct {
 			t.Error("fn was called for an unknown id")
 		}
 	}},
-	{"create sets a fresh id and keeps the record", func(t *testing.T, s games.Store) {
+	{"create sets a fresh id and keeps the record", func(t *testing.T, s fullStore) {
 		seen := map[string]bool{}
 		for range 20 {
 			id := create(t, s, rules.New(rules.BanChess{}), "ann")
@@ -81,7 +81,7 @@ var storeBehaviours = []struct {
 			t.Errorf("stored %+v, got %+v", rec, got)
 		}
 	}},
-	{"the table and the revision are kept", func(t *testing.T, s games.Store) {
+	{"the table and the revision are kept", func(t *testing.T, s fullStore) {
 		rec := record(rules.New(rules.BanChess{}), "ann")
 		rec.Mode, rec.Black, rec.Revision = games.Invite, "", 1
 		rec.Table = games.Table{InviteCode: "secret", Offers: games.Offers{Draw: rules.White}}
@@ -106,7 +106,7 @@ var storeBehaviours = []struct {
 			t.Errorf("after a change to the table alone: revision %d, table %+v", got.Revision, got.Table)
 		}
 	}},
-	{"a game against the computer keeps the computer's seat", func(t *testing.T, s games.Store) {
+	{"a game against the computer keeps the computer's seat", func(t *testing.T, s fullStore) {
 		rec := record(rules.New(rules.BanChess{}), "ann")
 		rec.Mode, rec.Black, rec.Revision = games.BotGame, "engine:5", 1
 		rec.Bot = &games.Bot{Color: rules.Black, Level: 5}
@@ -118,7 +118,7 @@ var storeBehaviours = []struct {
 			t.Errorf("stored mode %s, black %q, bot %+v", got.Mode, got.Black, got.Bot)
 		}
 	}},
-	{"update commits and passes on fn's error", func(t *testing.T, s games.Store) {
+	{"update commits and passes on fn's error", func(t *testing.T, s fullStore) {
 		ctx := context.Background()
 		id := newGame(t, s)
 		play(t, s, id, "b:e2e4", "m:d2d4")
@@ -138,7 +138,7 @@ var storeBehaviours = []struct {
 			t.Errorf("cancelled view: %v", err)
 		}
 	}},
-	{"list: newest updated first, not hidden, up to limit", func(t *testing.T, s games.Store) {
+	{"list: newest updated first, not hidden, up to limit", func(t *testing.T, s fullStore) {
 		ctx := context.Background()
 		const ann = "ann"
 		ids := make([]string, 4)
@@ -164,7 +164,7 @@ var storeBehaviours = []struct {
 		listIs(t, s, ann, -1)
 		listIs(t, s, "cat", 10)
 	}},
-	{"list: each seat's own list", func(t *testing.T, s games.Store) {
+	{"list: each seat's own list", func(t *testing.T, s fullStore) {
 		rec := record(rules.New(rules.BanChess{}), "ann")
 		rec.Black = "bob"
 		if err := s.Create(context.Background(), rec); err != nil {
@@ -183,7 +183,7 @@ var storeBehaviours = []struct {
 		update(t, s, hot, func(r *games.Record) error { r.WhiteHidden = true; return nil })
 		listIs(t, s, "cat", 10)
 	}},
-	{"list: summaries follow the latest ply", func(t *testing.T, s games.Store) {
+	{"list: summaries follow the latest ply", func(t *testing.T, s fullStore) {
 		ctx := context.Background()
 		id := create(t, s, rules.New(rules.BanChess{}), "ann")
 		check := func(ply int, actor, phase, result string) {
@@ -209,7 +209,7 @@ var storeBehaviours = []struct {
 		update(t, s, id, func(r *games.Record) error { return r.Game.AgreeDraw() })
 		check(3, "", "over", "1/2-1/2")
 	}},
-	{"annotations are kept, edited and taken back", func(t *testing.T, s games.Store) {
+	{"annotations are kept, edited and taken back", func(t *testing.T, s fullStore) {
 		// Variations (nested, with bans, NAGs and comments in them), NAGs
 		// and comments survive a save and a load; so do an edit and an
 		// undo that takes a ply's annotations with it. A second game
@@ -251,7 +251,7 @@ var storeBehaviours = []struct {
 			}
 		}
 	}},
-	{"nobody holds the free seats", func(t *testing.T, s games.Store) {
+	{"nobody holds the free seats", func(t *testing.T, s fullStore) {
 		newGame(t, s)
 		id := create(t, s, rules.New(rules.BanChess{}), "ann")
 		update(t, s, id, func(r *games.Record) error { r.Black = ""; return nil })
@@ -261,7 +261,7 @@ var storeBehaviours = []struct {
 }
 
 // listIs checks holder's list of games, up to limit, is the games ids.
-func listIs(t *testing.T, s games.Store, holder string, limit int, ids ...string) {
+func listIs(t *testing.T, s fullStore, holder string, limit int, ids ...string) {
 	t.Helper()
 	list, err := s.List(context.Background(), holder, limit)
 	if err != nil {
@@ -325,7 +325,7 @@ func sqlitePlan(t *testing.T, s *SQLite, q string, args ...any) string {
 func TestWaitingForAGameFollowsTheContext(t *testing.T) {
 	for _, name := range []string{"memory", "sqlite", "postgres"} {
 		t.Run(name, func(t *testing.T) {
-			var st games.Store
+			var st fullStore
 			switch name {
 			case "memory":
 				st = NewMemory()

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/banchess/banchess/analysis"
+
 	"github.com/banchess/banchess/engine"
 	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/rules"
@@ -22,7 +24,7 @@ func (s *session) botTurn(ctx context.Context) {
 		if !s.view(ctx, func(g *rules.Game) { botActs = !g.Outcome().Over() && g.Turn().Actor == s.bot }) || !botActs {
 			return
 		}
-		res, err := s.svc.AnalyseGame(ctx, s.id, games.AnalysisRequest{Level: s.level})
+		res, err := s.analysis.AnalyseGame(ctx, s.id, analysis.Request{Level: s.level})
 		if err != nil {
 			s.refuse("the computer cannot play: %s", reason(err))
 			return
@@ -46,7 +48,7 @@ func (s *session) cmdGo(ctx context.Context, _ string) bool {
 
 // cmdAnalyse writes the engine's view of the current game.
 func (s *session) cmdAnalyse(ctx context.Context, arg string) bool {
-	req := games.AnalysisRequest{}
+	req := analysis.Request{}
 	if arg != "" {
 		ms, err := strconv.Atoi(arg)
 		if err != nil || ms < 1 {
@@ -55,7 +57,7 @@ func (s *session) cmdAnalyse(ctx context.Context, arg string) bool {
 		}
 		req.Budget = time.Duration(ms) * time.Millisecond
 	}
-	res, err := s.svc.AnalyseGame(ctx, s.id, req)
+	res, err := s.analysis.AnalyseGame(ctx, s.id, req)
 	if err != nil {
 		s.refuse("%s", reason(err))
 		return false

@@ -6,6 +6,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/banchess/banchess/players"
+
 	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/rules"
@@ -23,7 +25,7 @@ import (
 // the seats of every game it makes.
 func (s *session) open(ctx context.Context, g *rules.Game) error {
 	if s.cred == "" {
-		cred, _, err := s.svc.NewPlayer(ctx, games.Cookie)
+		cred, _, err := s.players.NewPlayer(ctx, players.Cookie)
 		if err != nil {
 			return err
 		}

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/banchess/banchess/players"
+
 	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/rules"
@@ -18,7 +20,7 @@ func started(t *testing.T) (*session, *bytes.Buffer) {
 	svc := service()
 	var out bytes.Buffer
 	s := newSession(svc, &out, plain(), false)
-	g, err := svc.NewGame("")
+	g, err := svc.games.Loader().NewGame("")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +54,7 @@ func TestGamesLiveInTheService(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	other, _, err := s.svc.NewPlayer(ctx, games.Cookie)
+	other, _, err := s.players.NewPlayer(ctx, players.Cookie)
 	if err != nil {
 		t.Fatal(err)
 	}

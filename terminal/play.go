@@ -18,8 +18,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/banchess/banchess/analysis"
 	"github.com/banchess/banchess/engine"
 	"github.com/banchess/banchess/games"
+	"github.com/banchess/banchess/players"
 	"github.com/banchess/banchess/rules"
 	"github.com/banchess/banchess/store"
 )
@@ -38,7 +40,7 @@ type options struct {
 // position that cannot be read, 1 when reading or writing fails, 130 when ctx
 // is cancelled (an interrupt).
 func Run(ctx context.Context, args []string, in io.Reader, out, errOut io.Writer) int {
-	svc := games.New(store.NewMemory(), games.WithAnalyser(engine.NewPool(1, 0, 32)))
+	svc := newServices(engine.NewPool(1, 0, 32))
 	return run(ctx, svc, args, in, out, errOut, detect(isTerminal(in), isTerminal(out), os.Getenv))
 }
 
@@ -147,9 +149,9 @@ func variantChoices(variants []rules.Variant) string {
 	return b.String()
 }
 
-// startGame builds the first game from the flags with svc's builders, with
+// startGame builds the first game from the flags with svc's loader, with
 // a note to show the player when the start needs explaining.
-func startGame(svc *games.Service, c config) (*rules.Game, string, error) {
+func startGame(svc *games.Loader, c config) (*rules.Game, string, error) {
 	if _, err := svc.Variant(c.variant); err != nil {
 		return nil, "", fmt.Errorf("--variant: %s", reason(err))
 	}
@@ -175,9 +177,27 @@ func startGame(svc *games.Service, c config) (*rules.Game, string, error) {
 	return g, "", err
 }
 
+// services are what the terminal plays through, as the web does: games,
+// the players who hold their seats and the engine's analysis, kept in
+// memory.
+type services struct {
+	games    *games.Service
+	players  *players.Service
+	analysis *analysis.Service
+}
+
+// newServices returns services over a fresh memory store, the engine
+// analysing with e.
+func newServices(e analysis.Analyser, opts ...games.Option) services {
+	mem := store.NewMemory()
+	pl := players.New(mem)
+	svc := games.New(mem, pl, opts...)
+	return services{games: svc, players: pl, analysis: analysis.New(svc, svc.Loader(), nil, e)}
+}
+
 // run is Run on svc with the options given, so tests can choose them.
-func run(ctx context.Context, svc *games.Service, args []string, in io.Reader, out, errOut io.Writer, opts options) int {
-	c, err := parseFlags(args, errOut, svc.Variants())
+func run(ctx context.Context, svc services, args []string, in io.Reader, out, errOut io.Writer, opts options) int {
+	c, err := parseFlags(args, errOut, svc.games.Loader().Variants())
 	if errors.Is(err, flag.ErrHelp) {
 		return 0
 	}
@@ -187,7 +207,7 @@ func run(ctx context.Context, svc *games.Service, args []string, in io.Reader, o
 		}
 		return 2
 	}
-	g, note, err := startGame(svc, c)
+	g, note, err := startGame(svc.games.Loader(), c)
 	if err != nil {
 		fmt.Fprintln(errOut, "banchess play:", err)
 		return 2

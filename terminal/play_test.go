@@ -17,9 +17,7 @@ import (
 	"time"
 
 	"github.com/banchess/banchess/engine"
-	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/rules"
-	"github.com/banchess/banchess/store"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden transcripts in testdata")
@@ -30,8 +28,8 @@ func plain() options {
 }
 
 // service is a fresh service over memory, as Run makes.
-func service() *games.Service {
-	return games.New(store.NewMemory(), games.WithAnalyser(engine.NewPool(1, 0, 1)))
+func service() services {
+	return newServices(engine.NewPool(1, 0, 1))
 }
 
 // play runs a session on input, as `banchess play args…` on a pipe, and
@@ -382,9 +380,11 @@ func TestCancelStopsAWaitingSession(t *testing.T) {
 // front end, it reaches rules and the store through games.
 func TestImportsOnlyTheCore(t *testing.T) {
 	allowed := []string{
+		"github.com/banchess/banchess/analysis",
 		"github.com/banchess/banchess/engine",
 		"github.com/banchess/banchess/errs",
 		"github.com/banchess/banchess/games",
+		"github.com/banchess/banchess/players",
 		"github.com/banchess/banchess/rules",
 		"github.com/banchess/banchess/store",
 		"golang.org/x/term",

@@ -7,6 +7,9 @@ import (
 	"os"
 	"strings"
 
+	"github.com/banchess/banchess/analysis"
+	"github.com/banchess/banchess/players"
+
 	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/rules"
@@ -15,9 +18,11 @@ import (
 // session is one player's conversation: the game it plays through the
 // service, how the board is drawn, and where the answers go.
 type session struct {
-	svc  *games.Service
-	cred games.Credential // holds both seats of the session's games
-	id   string           // the current game's
+	svc      *games.Service
+	players  *players.Service
+	analysis *analysis.Service
+	cred     players.Credential // holds both seats of the session's games
+	id       string             // the current game's
 
 	out     io.Writer
 	opts    options
@@ -34,8 +39,8 @@ type session struct {
 }
 
 // newSession starts a conversation on svc, with no game yet (see open).
-func newSession(svc *games.Service, out io.Writer, opts options, unicode bool) *session {
-	return &session{svc: svc, out: out, opts: opts, unicode: unicode}
+func newSession(svc services, out io.Writer, opts options, unicode bool) *session {
+	return &session{svc: svc.games, players: svc.players, analysis: svc.analysis, out: out, opts: opts, unicode: unicode}
 }
 
 // command is one word the session understands.
@@ -56,7 +61,7 @@ func (s *session) commands() []command {
 		{name: "pgn", help: "the game as PGN", run: (*session).cmdPGN},
 		{name: "save", args: "FILE", help: "write the game as PGN to FILE", run: (*session).cmdSave},
 		{name: "load", args: "FEN|PGN|FILE", help: "start from a FEN or PGN (alone: paste lines, end with an empty one)", run: (*session).cmdLoad},
-		{name: "new", args: "[" + variantIDs(s.svc.Variants(), "|") + "]", help: "start a new game (of the same variant unless named)", run: (*session).cmdNew},
+		{name: "new", args: "[" + variantIDs(s.svc.Loader().Variants(), "|") + "]", help: "start a new game (of the same variant unless named)", run: (*session).cmdNew},
 		{name: "undo", help: "take back the last ban or move", run: (*session).cmdUndo},
 		{name: "analyse", args: "[MS]", help: "the engine's best action, score and line (thinking MS milliseconds, 1000 by default)", run: (*session).cmdAnalyse},
 		{name: "go", help: "let the computer (--bot) act now", run: (*session).cmdGo},
@@ -311,7 +316,7 @@ func (s *session) load(ctx context.Context, text string) {
 	if !ok {
 		return
 	}
-	g, err := s.svc.FromText(text, variant)
+	g, err := s.svc.Loader().FromText(text, variant)
 	if err != nil {
 		s.refuse("could not load it, the game is unchanged: %s", reason(err))
 		return
@@ -358,7 +363,7 @@ func (s *session) cmdNew(ctx context.Context, variant string) bool {
 			return false
 		}
 	}
-	g, err := s.svc.NewGame(variant)
+	g, err := s.svc.Loader().NewGame(variant)
 	if err != nil {
 		s.refuse("%s", reason(err))
 		return false

@@ -8,7 +8,6 @@ import (
 
 	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/rules/rulestest"
-	"github.com/banchess/banchess/store"
 )
 
 // TestFourthVariant: a variant the terminal's code has never heard of
@@ -16,7 +15,7 @@ import (
 // the help, and --variant and new play it.
 func TestFourthVariant(t *testing.T) {
 	run := func(input string, args ...string) (string, string, int) {
-		svc := games.New(store.NewMemory(), games.WithVariants(rulestest.Variants()...))
+		svc := newServices(nil, games.WithLoader(games.NewLoader(games.DefaultLimits(), rulestest.Variants()...)))
 		var out, errOut bytes.Buffer
 		code := run(context.Background(), svc, args, strings.NewReader(input), &out, &errOut, plain())
 		return out.String(), errOut.String(), code

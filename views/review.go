@@ -5,9 +5,10 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/banchess/banchess/analysis"
+
 	"github.com/a-h/templ"
 
-	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/review"
 	"github.com/banchess/banchess/rules"
 )
@@ -16,7 +17,7 @@ import (
 // (none yet, queued, running, done), and what it has found.
 type ReviewView struct {
 	// Status is the review's ("" when the game has none yet).
-	Status games.ReviewStatus
+	Status analysis.ReviewStatus
 	// Place is a queued review's place in its server's queue (1 next);
 	// Percent the share of positions evaluated.
 	Place, Percent int
@@ -87,7 +88,7 @@ func (o Options) ReviewURL(id string, index int) string {
 // NewReviewView words st, the review of game g (id), for the view showing
 // the position after shown plies; request is where the viewer may ask for
 // one ("" when they may not).
-func NewReviewView(g *rules.Game, id string, o Options, st games.ReviewState, shown int, request templ.SafeURL) ReviewView {
+func NewReviewView(g *rules.Game, id string, o Options, st analysis.ReviewState, shown int, request templ.SafeURL) ReviewView {
 	v := ReviewView{Status: st.Status, Place: st.Place, Percent: int(100 * st.Progress), Request: request,
 		Self: templ.SafeURL(o.ReviewURL(id, shown)), Marks: map[int][]ReviewMark{}}
 	if st.Status == "" {
@@ -242,17 +243,17 @@ func WithReview(m Game, v ReviewView, index, last int) Game {
 // Waiting reports whether the review is under way: its page reloads
 // itself until it is done.
 func (v ReviewView) Waiting() bool {
-	return v.Status == games.ReviewQueued || v.Status == games.ReviewRunning
+	return v.Status == analysis.ReviewQueued || v.Status == analysis.ReviewRunning
 }
 
 // StatusText says where the review stands.
 func (v ReviewView) StatusText() string {
 	switch v.Status {
-	case games.ReviewQueued:
+	case analysis.ReviewQueued:
 		return fmt.Sprintf("Review queued: %s in line, %d%% done.", ordinal(v.Place), v.Percent)
-	case games.ReviewRunning:
+	case analysis.ReviewRunning:
 		return fmt.Sprintf("Reviewing: %d%% of the positions evaluated.", v.Percent)
-	case games.ReviewDone:
+	case analysis.ReviewDone:
 		return "Reviewed by the engine."
 	}
 	return "This game has no review yet."

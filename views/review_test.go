@@ -7,9 +7,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/banchess/banchess/analysis"
+
 	"github.com/a-h/templ"
 
-	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/review"
 	"github.com/banchess/banchess/rules"
 )
@@ -62,14 +63,14 @@ func TestEvalGraph(t *testing.T) {
 
 // reviewedGame is a game of four plies and a review of it: White's d4 a
 // blunder that missed a mate by ban, Black's ban best.
-func reviewedGame(t *testing.T) (*rules.Game, games.ReviewState) {
+func reviewedGame(t *testing.T) (*rules.Game, analysis.ReviewState) {
 	t.Helper()
 	g, err := rules.Replay(rules.BanChess{}, "", []string{"b:e2e4", "m:d2d4", "b:e7e5", "m:d7d5"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	acc := 71.25
-	st := games.ReviewState{Status: games.ReviewDone, Progress: 1, Review: review.Review{
+	st := analysis.ReviewState{Status: analysis.ReviewDone, Progress: 1, Review: review.Review{
 		Plies: []review.Ply{
 			{Ply: 1, Before: review.Eval{CP: 20}, Eval: review.Eval{CP: 30}, Best: "b:e2e4", Line: []string{"b:e2e4", "m:d2d4"}, Class: review.Best},
 			{Ply: 2, Before: review.Eval{CP: 30}, Eval: review.Eval{CP: -400}, Best: "m:g1f3", Line: []string{"m:g1f3", "b:d7d5", "m:e7e6"}, Class: review.Blunder, Labels: []review.Label{review.MissedMateByBan}},
@@ -120,14 +121,14 @@ func TestReviewPanel(t *testing.T) {
 	g, st := reviewedGame(t)
 	for _, tc := range []struct {
 		name string
-		st   games.ReviewState
+		st   analysis.ReviewState
 		req  templ.SafeURL
 		want []string
 		not  []string
 	}{
-		{"none yet", games.ReviewState{}, "/g/abc/review", []string{`action="/g/abc/review"`, "Request a review", "no review yet"}, []string{"eval-graph", "hx-trigger"}},
-		{"none, and none may be asked", games.ReviewState{}, "", []string{"no review yet"}, []string{"<form"}},
-		{"queued", games.ReviewState{Status: games.ReviewQueued, Place: 2}, "/g/abc/review", []string{"2nd in line", `hx-trigger="every 2s"`, "<progress"}, []string{"<form"}},
+		{"none yet", analysis.ReviewState{}, "/g/abc/review", []string{`action="/g/abc/review"`, "Request a review", "no review yet"}, []string{"eval-graph", "hx-trigger"}},
+		{"none, and none may be asked", analysis.ReviewState{}, "", []string{"no review yet"}, []string{"<form"}},
+		{"queued", analysis.ReviewState{Status: analysis.ReviewQueued, Place: 2}, "/g/abc/review", []string{"2nd in line", `hx-trigger="every 2s"`, "<progress"}, []string{"<form"}},
 		{"done", st, "/g/abc/review", []string{
 			`id="eval-graph"`, `href="/g/abc/review/2"`, `aria-current="step"`, `class="graph-point mark-blunder current"`,
 			"Missed a mate by ban", "Best: 1. Nf3 ⊘d5 e6", `id="review-summary"`,

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/banchess/banchess/computer"
 	"github.com/banchess/banchess/engine"
 	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/games"
@@ -17,7 +18,7 @@ import (
 )
 
 func TestNewGame(t *testing.T) {
-	svc := games.New(nil)
+	svc := games.NewLoader(games.DefaultLimits())
 	for _, c := range []struct{ in, want string }{
 		{"", "ban"}, {"ban", "ban"}, {"BAN", "ban"}, {"Ban Chess", "ban"}, {"classic", "classic"}, {"Classic", "classic"},
 	} {
@@ -36,7 +37,7 @@ func TestNewGame(t *testing.T) {
 }
 
 func TestFromFEN(t *testing.T) {
-	svc := games.New(nil)
+	svc := games.NewLoader(games.DefaultLimits())
 	const fen = "4k3/P7/8/8/8/8/8/4K3 w - - 0 1"
 	g, err := svc.FromFEN(fen, "")
 	if err != nil || g.Variant().ID() != "ban" || !strings.HasPrefix(g.FEN(), fen) {
@@ -63,10 +64,10 @@ func TestFromFEN(t *testing.T) {
 		}
 	}
 	// A limit of 0 is no limit.
-	if _, err := games.New(nil, games.WithLimits(games.Limits{})).FromFEN(long, ""); errs.Of(err).Detail == "fen_too_long" {
+	if _, err := games.NewLoader(games.Limits{}).FromFEN(long, ""); errs.Of(err).Detail == "fen_too_long" {
 		t.Errorf("no limit: %v", err)
 	}
-	if _, err := games.New(nil, games.WithLimits(games.Limits{MaxFENBytes: 10})).FromFEN(fen, ""); errs.Of(err).Detail != "fen_too_long" {
+	if _, err := games.NewLoader(games.Limits{MaxFENBytes: 10}).FromFEN(fen, ""); errs.Of(err).Detail != "fen_too_long" {
 		t.Errorf("a limit of 10 bytes: %v", err)
 	}
 }
@@ -74,7 +75,7 @@ func TestFromFEN(t *testing.T) {
 const chessPGN = "[Event \"Club\"]\n[White \"Ann\"]\n\n1. e4 e5 2. Nf3 Nc6 *"
 
 func TestFromPGN(t *testing.T) {
-	svc := games.New(nil)
+	svc := games.NewLoader(games.DefaultLimits())
 	g, err := svc.FromPGN(chessPGN, "")
 	if err != nil || g.Variant().ID() != "classic" || len(g.BCN()) != 4 || !g.FromChessGame() || len(g.Tags()) != 2 {
 		t.Fatalf("FromPGN: a chess PGN is a Classic game of its moves: %v, %v", g, err)
@@ -94,18 +95,18 @@ func TestFromPGN(t *testing.T) {
 	}
 	for _, c := range []struct {
 		name, pgn, variant, detail string
-		svc                        *games.Service
+		svc                        *games.Loader
 	}{
 		{"empty", "", "", "bad_pgn", svc},
 		{"blank", "\n\n", "", "bad_pgn", svc},
 		{"an illegal move", "1. e5 *", "", "bad_pgn", svc},
 		{"an illegal move, classic", "1. e4 e4 *", "classic", "bad_pgn", svc},
 		{"bad variant", chessPGN, "nope", "bad_variant", svc},
-		{"too many plies", chessPGN, "classic", "too_many_plies", games.New(nil, games.WithLimits(games.Limits{MaxPlies: 3}))},
+		{"too many plies", chessPGN, "classic", "too_many_plies", games.NewLoader(games.Limits{MaxPlies: 3})},
 		{"an illegal variation", "1. e4 e5 (1... e4) *", "", "bad_pgn", svc},
-		{"too many variations", "1. e4 (1. d4) (1. c4) *", "", "too_many_variations", games.New(nil, games.WithLimits(games.Limits{MaxVariations: 1}))},
-		{"variations too deep", "1. e4 (1. d4 (1. c4)) *", "", "too_many_variations", games.New(nil, games.WithLimits(games.Limits{MaxVariationDepth: 1}))},
-		{"variations' plies", "1. e4 e5 (1... c5 2. Nf3) *", "", "too_many_plies", games.New(nil, games.WithLimits(games.Limits{MaxPlies: 3}))},
+		{"too many variations", "1. e4 (1. d4) (1. c4) *", "", "too_many_variations", games.NewLoader(games.Limits{MaxVariations: 1})},
+		{"variations too deep", "1. e4 (1. d4 (1. c4)) *", "", "too_many_variations", games.NewLoader(games.Limits{MaxVariationDepth: 1})},
+		{"variations' plies", "1. e4 e5 (1... c5 2. Nf3) *", "", "too_many_plies", games.NewLoader(games.Limits{MaxPlies: 3})},
 	} {
 		_, err := c.svc.FromPGN(c.pgn, c.variant)
 		refused(t, c.name, err, errs.Invalid, c.detail)
@@ -113,7 +114,7 @@ func TestFromPGN(t *testing.T) {
 }
 
 func TestFromText(t *testing.T) {
-	svc := games.New(nil)
+	svc := games.NewLoader(games.DefaultLimits())
 	const fen = "4k3/P7/8/8/8/8/8/4K3 w - - 0 1"
 	for _, c := range []struct {
 		name, text, variant string
@@ -176,7 +177,7 @@ func linkGames(t *testing.T) map[string]*rules.Game {
 
 // TestLinkRoundTrip rebuilds games from their share links.
 func TestLinkRoundTrip(t *testing.T) {
-	svc := games.New(nil)
+	svc := games.NewLoader(games.DefaultLimits())
 	for name, g := range linkGames(t) {
 		t.Run(name, func(t *testing.T) {
 			link := svc.Link(g)
@@ -209,7 +210,7 @@ func TestLinkRoundTrip(t *testing.T) {
 }
 
 func TestFromLink(t *testing.T) {
-	svc := games.New(nil, games.WithLimits(games.Limits{MaxPlies: 3, MaxFENBytes: 100}))
+	svc := games.NewLoader(games.Limits{MaxPlies: 3, MaxFENBytes: 100})
 	if d := games.DefaultLimits(); d.MaxPlies <= 0 || d.MaxFENBytes <= 0 {
 		t.Errorf("default limits %+v", d)
 	}
@@ -240,7 +241,7 @@ func TestFromLink(t *testing.T) {
 	}
 	// Mate ends the game, so a declared ending after it is refused.
 	mated, _ := url.ParseQuery("v=classic&a=m:f2f3,m:e7e5,m:g2g4,m:d8h4&end=draw")
-	if _, err := games.New(nil).FromLink(mated); codeOf(err) != errs.Invalid {
+	if _, err := games.NewLoader(games.DefaultLimits()).FromLink(mated); codeOf(err) != errs.Invalid {
 		t.Errorf("a draw after mate: %v", err)
 	}
 	// pgn= reads a PGN; the ply limit holds for it too.
@@ -280,7 +281,7 @@ func TestPGNTagLimits(t *testing.T) {
 	if d.MaxTags != 32 || d.MaxTagBytes != 256 || d.MaxTagNameBytes != 64 || d.MaxLinkPGNBytes != 16<<10 || d.MaxVariations != 400 || d.MaxVariationDepth != 16 {
 		t.Errorf("default limits %+v", d)
 	}
-	svc := games.New(nil)
+	svc := games.NewLoader(games.DefaultLimits())
 	for _, c := range []struct {
 		name, pgn, detail, want string
 	}{
@@ -311,7 +312,7 @@ func TestPGNTagLimits(t *testing.T) {
 		t.Errorf("the game's PGN is %d bytes", len(pgn))
 	}
 	// A limit of 0 is no limit.
-	if _, err := games.New(nil, games.WithLimits(games.Limits{})).FromPGN(tagPGN(100, 100, 1000), ""); err != nil {
+	if _, err := games.NewLoader(games.Limits{}).FromPGN(tagPGN(100, 100, 1000), ""); err != nil {
 		t.Errorf("no limit: %v", err)
 	}
 }
@@ -319,7 +320,7 @@ func TestPGNTagLimits(t *testing.T) {
 // TestLinkPGNLimit: a link carries a PGN of at most 16 KiB; a longer one is
 // refused before it is read, and must be posted.
 func TestLinkPGNLimit(t *testing.T) {
-	svc := games.New(nil)
+	svc := games.NewLoader(games.DefaultLimits())
 	pad := func(n int) string { // a good PGN of n bytes, mostly blank
 		const moves = "1. e4 e5 *"
 		return strings.Repeat(" ", n-len(moves)) + moves
@@ -341,7 +342,7 @@ func TestLinkPGNLimit(t *testing.T) {
 	if _, err := svc.FromText(pad(64<<10), ""); err != nil {
 		t.Errorf("an imported PGN of 64 KiB: %v", err)
 	}
-	if _, err := games.New(nil, games.WithLimits(games.Limits{})).FromLink(url.Values{"pgn": {pad(64 << 10)}}); err != nil {
+	if _, err := games.NewLoader(games.Limits{}).FromLink(url.Values{"pgn": {pad(64 << 10)}}); err != nil {
 		t.Errorf("no limit: %v", err)
 	}
 }
@@ -350,7 +351,7 @@ func TestLinkPGNLimit(t *testing.T) {
 // sent, cut between characters.
 func TestLongInputQuoted(t *testing.T) {
 	long := strings.Repeat("é", 3555)
-	svc := games.New(nil, games.WithLimits(games.Limits{}))
+	svc := games.NewLoader(games.Limits{})
 	for name, f := range map[string]func() error{
 		"variant":     func() error { _, err := svc.NewGame(long); return err },
 		"link v":      func() error { _, err := svc.FromLink(url.Values{"a": {""}, "v": {long}}); return err },
@@ -373,7 +374,7 @@ func TestLongInputQuoted(t *testing.T) {
 // TestFromPly: a new game from the position after n plies of another, at
 // its first ply, of the variant asked for; the game itself is unchanged.
 func TestFromPly(t *testing.T) {
-	svc := games.New(nil)
+	svc := games.NewLoader(games.DefaultLimits())
 	g, err := svc.FromPGN(chessPGN, "")
 	if err != nil {
 		t.Fatal(err)
@@ -418,7 +419,7 @@ func TestFromPly(t *testing.T) {
 // TestImport: a FEN or a PGN, both of the variant given, or as the text
 // says; of a PGN of several games, the one asked for.
 func TestImport(t *testing.T) {
-	svc := games.New(nil)
+	svc := games.NewLoader(games.DefaultLimits())
 	two := "[White \"Al\"]\n\n1. e4 e5 *\n\n[White \"Bo\"]\n\n1. d4 *\n"
 	for _, c := range []struct {
 		name, text, variant string
@@ -451,21 +452,21 @@ func TestImport(t *testing.T) {
 // TestWithVariants: a service plays the variants it is given, a test's
 // own among them, and names those its engine plays when refusing one.
 func TestWithVariants(t *testing.T) {
-	svc := games.New(store.NewMemory(), games.WithVariants(rulestest.Variants()...), games.WithAnalyser(engine.NewPool(1, 0, 4)))
-	if got := svc.Variants(); len(got) != 4 || got[3] != (rulestest.NoFifty{}) {
+	svc := newService(store.NewMemory(), games.WithLoader(games.NewLoader(games.DefaultLimits(), rulestest.Variants()...)), games.WithComputer(computer.New(engine.NewPool(1, 0, 4))))
+	if got := svc.Loader().Variants(); len(got) != 4 || got[3] != (rulestest.NoFifty{}) {
 		t.Fatalf("Variants: %v", got)
 	}
-	g, err := svc.NewGame("nofifty")
+	g, err := svc.Loader().NewGame("nofifty")
 	if err != nil || g.Variant() != (rulestest.NoFifty{}) {
 		t.Fatalf("NewGame: %v, %v", g, err)
 	}
-	if link := svc.Link(g); link != "a=&v=nofifty" {
+	if link := svc.Loader().Link(g); link != "a=&v=nofifty" {
 		t.Errorf("Link: %s", link)
 	}
-	if again, err := svc.FromLink(url.Values{"v": {"nofifty"}, "a": {""}}); err != nil || again.Variant() != g.Variant() {
+	if again, err := svc.Loader().FromLink(url.Values{"v": {"nofifty"}, "a": {""}}); err != nil || again.Variant() != g.Variant() {
 		t.Errorf("FromLink: %v, %v", again, err)
 	}
-	if _, err := games.New(nil).NewGame("nofifty"); errs.Of(err).Detail != "bad_variant" {
+	if _, err := games.NewLoader(games.DefaultLimits()).NewGame("nofifty"); errs.Of(err).Detail != "bad_variant" {
 		t.Errorf("a service without it: %v", err)
 	}
 	_, _, err = svc.CreateBot(context.Background(), issue(t, svc), g, games.BotSettings{Level: 1})

@@ -1,4 +1,4 @@
-package games_test
+package analysis_test
 
 import (
 	"context"
@@ -9,9 +9,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/banchess/banchess/analysis"
 	"github.com/banchess/banchess/engine"
 	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/games"
+	"github.com/banchess/banchess/internal/testsite"
+	"github.com/banchess/banchess/players"
 	"github.com/banchess/banchess/review"
 	"github.com/banchess/banchess/rules"
 	"github.com/banchess/banchess/store"
@@ -51,15 +54,15 @@ func (c *countingEngine) searches() int {
 }
 
 // waitReview asks for game id's review until it is done.
-func waitReview(t *testing.T, svc *games.Service, id string) games.ReviewState {
+func waitReview(t *testing.T, svc testsite.Site, id string) analysis.ReviewState {
 	t.Helper()
 	deadline := time.Now().Add(2 * time.Minute)
 	for {
-		st, err := svc.Review(context.Background(), id)
+		st, err := svc.Analysis.Review(context.Background(), id)
 		if err != nil {
 			t.Fatalf("review: %v", err)
 		}
-		if st.Status == games.ReviewDone {
+		if st.Status == analysis.ReviewDone {
 			return st
 		}
 		if time.Now().After(deadline) {
@@ -70,9 +73,9 @@ func waitReview(t *testing.T, svc *games.Service, id string) games.ReviewState {
 }
 
 // fromFEN creates a hot-seat game of cred's from fen and plays actions.
-func fromFEN(t *testing.T, e *env, cred games.Credential, fen string, actions ...string) string {
+func fromFEN(t *testing.T, e *env, cred players.Credential, fen string, actions ...string) string {
 	t.Helper()
-	g, err := e.svc.FromFEN(fen, "")
+	g, err := e.svc.Games.Loader().FromFEN(fen, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,13 +86,13 @@ func fromFEN(t *testing.T, e *env, cred games.Credential, fen string, actions ..
 
 // createFrom stores on svc a hot-seat game from backRank with actions
 // played.
-func createFrom(t *testing.T, svc *games.Service, actions ...string) string {
+func createFrom(t *testing.T, svc testsite.Site, actions ...string) string {
 	t.Helper()
 	g, err := rules.Replay(rules.BanChess{}, backRank, actions)
 	if err != nil {
 		t.Fatal(err)
 	}
-	id, err := svc.Create(context.Background(), issue(t, svc), g)
+	id, err := svc.Games.Create(context.Background(), issue(t, svc), g)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,16 +103,16 @@ func createFrom(t *testing.T, svc *games.Service, actions ...string) string {
 // whose ban of the king's only way out mates; White plays f3 instead.
 func TestReviewMarksMateByBan(t *testing.T) {
 	eng := newCountingEngine()
-	e := newEnv(t, games.WithAnalyser(eng))
+	e := newEnv(t, testsite.Config{Engine: eng})
 	t.Cleanup(e.svc.Close)
 	cred := e.cred()
 	id := fromFEN(t, e, cred, backRank, "b:g1f1", "m:f2f3")
 
-	st, err := e.svc.RequestReview(e.ctx, id)
+	st, err := e.svc.Analysis.RequestReview(e.ctx, id)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st.Status == games.ReviewDone {
+	if st.Status == analysis.ReviewDone {
 		t.Errorf("the first request answered a review done")
 	}
 	st = waitReview(t, e.svc, id)
@@ -133,16 +136,16 @@ func TestReviewMarksMateByBan(t *testing.T) {
 
 	// A second request answers from storage, searching nothing.
 	before := eng.searches()
-	again, err := e.svc.RequestReview(e.ctx, id)
-	if err != nil || again.Status != games.ReviewDone || len(again.Plies) != 2 || eng.searches() != before {
+	again, err := e.svc.Analysis.RequestReview(e.ctx, id)
+	if err != nil || again.Status != analysis.ReviewDone || len(again.Plies) != 2 || eng.searches() != before {
 		t.Errorf("second request: %s, %d plies, %v; %d more searches", again.Status, len(again.Plies), err, eng.searches()-before)
 	}
 
 	// Played on, the game has no review until asked again.
 	e.play(id, cred, "b:h8g8")
-	_, err = e.svc.Review(e.ctx, id)
+	_, err = e.svc.Analysis.Review(e.ctx, id)
 	refused(t, "review after a ply", err, errs.NotFound, "no_review")
-	if _, err := e.svc.RequestReview(e.ctx, id); err != nil {
+	if _, err := e.svc.Analysis.RequestReview(e.ctx, id); err != nil {
 		t.Fatal(err)
 	}
 	if st := waitReview(t, e.svc, id); len(st.Plies) != 3 {
@@ -153,17 +156,17 @@ func TestReviewMarksMateByBan(t *testing.T) {
 // A review is stored with the game: it survives a restart.
 func TestReviewSurvivesRestart(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "games.db")
-	open := func(a games.Analyser) (*games.Service, func()) {
+	open := func(a analysis.Analyser) (testsite.Site, func()) {
 		st, err := store.OpenSQLite(context.Background(), path, store.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		svc := games.New(st, games.WithAnalyser(a), games.WithReviewSettings(games.ReviewSettings{Limits: engine.Limits{Depth: 2}}))
+		svc := testsite.New(st, testsite.Config{Engine: a, Analysis: []analysis.Option{analysis.WithReviewSettings(analysis.ReviewSettings{Limits: engine.Limits{Depth: 2}})}})
 		return svc, func() { svc.Close(); st.Close() }
 	}
 	svc, closeIt := open(newCountingEngine())
 	id := createFrom(t, svc, "b:g1f1", "m:a1a8", "b:h8g7")
-	if _, err := svc.RequestReview(context.Background(), id); err != nil {
+	if _, err := svc.Analysis.RequestReview(context.Background(), id); err != nil {
 		t.Fatal(err)
 	}
 	done := waitReview(t, svc, id)
@@ -173,9 +176,9 @@ func TestReviewSurvivesRestart(t *testing.T) {
 	eng.failOnSearch = t
 	svc, closeIt = open(eng)
 	defer closeIt()
-	for _, ask := range []func(context.Context, string) (games.ReviewState, error){svc.Review, svc.RequestReview} {
+	for _, ask := range []func(context.Context, string) (analysis.ReviewState, error){svc.Analysis.Review, svc.Analysis.RequestReview} {
 		st, err := ask(context.Background(), id)
-		if err != nil || st.Status != games.ReviewDone || len(st.Plies) != 3 || st.Plies[2].Eval != (review.Eval{Result: "1-0"}) ||
+		if err != nil || st.Status != analysis.ReviewDone || len(st.Plies) != 3 || st.Plies[2].Eval != (review.Eval{Result: "1-0"}) ||
 			*st.White.Accuracy != *done.White.Accuracy {
 			t.Errorf("after a restart: %+v, %v", st, err)
 		}
@@ -183,42 +186,42 @@ func TestReviewSurvivesRestart(t *testing.T) {
 }
 
 func TestReviewRefusals(t *testing.T) {
-	e := newEnv(t, games.WithAnalyser(newCountingEngine()))
+	e := newEnv(t, testsite.Config{Engine: newCountingEngine()})
 	t.Cleanup(e.svc.Close)
 	cred := e.cred()
 
-	_, err := e.svc.RequestReview(e.ctx, "nope")
+	_, err := e.svc.Analysis.RequestReview(e.ctx, "nope")
 	refused(t, "unknown game", err, errs.NotFound, "")
-	_, err = e.svc.RequestReview(e.ctx, e.create(cred))
+	_, err = e.svc.Analysis.RequestReview(e.ctx, e.create(cred))
 	refused(t, "no ply", err, errs.Conflict, "nothing_to_review")
 	id := fromFEN(t, e, cred, backRank, "b:g1f1")
-	_, err = e.svc.Review(e.ctx, id)
+	_, err = e.svc.Analysis.Review(e.ctx, id)
 	refused(t, "not asked for", err, errs.NotFound, "no_review")
 	en := e.createGame(cred, rules.New(rules.ENChess{}))
 	e.play(en, cred, "m:e2e4")
-	_, err = e.svc.RequestReview(e.ctx, en)
+	_, err = e.svc.Analysis.RequestReview(e.ctx, en)
 	refused(t, "EN-Chess", err, errs.Invalid, "unsupported_variant")
 
 	// A game between two players is locked until it ends.
-	svc := games.New(store.NewMemory(), games.WithAnalyser(newCountingEngine()))
+	svc := testsite.New(store.NewMemory(), testsite.Config{Engine: newCountingEngine()})
 	t.Cleanup(svc.Close)
 	white, black := issue(t, svc), issue(t, svc)
-	live, code, _, err := svc.CreateInvite(e.ctx, white, rules.New(rules.BanChess{}), games.InviteSettings{Color: rules.White})
+	live, code, _, err := svc.Games.CreateInvite(e.ctx, white, rules.New(rules.BanChess{}), games.InviteSettings{Color: rules.White})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := svc.Join(e.ctx, live, black, code); err != nil {
+	if _, err := svc.Games.Join(e.ctx, live, black, code); err != nil {
 		t.Fatal(err)
 	}
-	if err := svc.Play(e.ctx, live, black, games.Input{Text: "b:e2e4"}, nil); err != nil {
+	if err := svc.Games.Play(e.ctx, live, black, games.Input{Text: "b:e2e4"}, nil); err != nil {
 		t.Fatal(err)
 	}
-	_, err = svc.RequestReview(e.ctx, live)
+	_, err = svc.Analysis.RequestReview(e.ctx, live)
 	refused(t, "a live game", err, errs.Forbidden, "analysis_locked")
-	if err := svc.Resign(e.ctx, live, white, rules.White, nil); err != nil {
+	if err := svc.Games.Resign(e.ctx, live, white, rules.White, nil); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := svc.RequestReview(e.ctx, live); err != nil {
+	if _, err := svc.Analysis.RequestReview(e.ctx, live); err != nil {
 		t.Errorf("the game ended: %v", err)
 	}
 	if st := waitReview(t, svc, live); len(st.Plies) != 1 {
@@ -226,8 +229,8 @@ func TestReviewRefusals(t *testing.T) {
 	}
 
 	// Without a store that keeps reviews, or without an engine.
-	noEngine := games.New(store.NewMemory())
-	_, err = noEngine.RequestReview(e.ctx, "any")
+	noEngine := testsite.New(nil, testsite.Config{})
+	_, err = noEngine.Analysis.RequestReview(e.ctx, "any")
 	refused(t, "no engine", err, errs.Internal, "")
 }
 
@@ -271,7 +274,7 @@ func (f *gatedEngine) next(t *testing.T) *rules.Game {
 // each knowing its place; beyond, it refuses.
 func TestReviewQueue(t *testing.T) {
 	eng := newGatedEngine()
-	e := newEnv(t, games.WithAnalyser(eng), games.WithReviewSettings(games.ReviewSettings{Queue: 2}))
+	e := newEnv(t, testsite.Config{Engine: eng, Analysis: []analysis.Option{analysis.WithReviewSettings(analysis.ReviewSettings{Queue: 2})}})
 	t.Cleanup(e.svc.Close)
 	cred := e.cred()
 	var ids []string
@@ -279,31 +282,31 @@ func TestReviewQueue(t *testing.T) {
 		ids = append(ids, fromFEN(t, e, cred, backRank, "b:g1f1", "m:f2f3"))
 	}
 	for i, id := range ids[:3] {
-		st, err := e.svc.RequestReview(e.ctx, id)
-		if err != nil || st.Status != games.ReviewQueued || st.Place != max(i, 1) { // the first runs once it is queued
+		st, err := e.svc.Analysis.RequestReview(e.ctx, id)
+		if err != nil || st.Status != analysis.ReviewQueued || st.Place != max(i, 1) { // the first runs once it is queued
 			t.Errorf("request %d: %s place %d, %v", i, st.Status, st.Place, err)
 		}
 		if i == 0 {
 			eng.next(t) // the first runs, and waits for its first position
 		}
 	}
-	_, err := e.svc.RequestReview(e.ctx, ids[3])
+	_, err := e.svc.Analysis.RequestReview(e.ctx, ids[3])
 	refused(t, "a full queue", err, errs.TooMany, "review_queue_full")
 	// Asked again, each answers where it stands.
 	eng.answer <- struct{}{}
 	eng.next(t)
-	for i, want := range []games.ReviewState{{Status: games.ReviewRunning, Progress: 1.0 / 3}, {Status: games.ReviewQueued, Place: 1}, {Status: games.ReviewQueued, Place: 2}} {
-		st, err := e.svc.Review(e.ctx, ids[i])
+	for i, want := range []analysis.ReviewState{{Status: analysis.ReviewRunning, Progress: 1.0 / 3}, {Status: analysis.ReviewQueued, Place: 1}, {Status: analysis.ReviewQueued, Place: 2}} {
+		st, err := e.svc.Analysis.Review(e.ctx, ids[i])
 		if err != nil || st.Status != want.Status || st.Place != want.Place || st.Progress != want.Progress {
 			t.Errorf("review %d: %s place %d progress %v (%v), want %+v", i, st.Status, st.Place, st.Progress, err, want)
 		}
 	}
-	if st, _ := e.svc.Review(e.ctx, ids[0]); len(st.Plies) != 0 {
+	if st, _ := e.svc.Analysis.Review(e.ctx, ids[0]); len(st.Plies) != 0 {
 		t.Errorf("one position in: %d plies reviewed", len(st.Plies))
 	}
 	eng.answer <- struct{}{}
 	eng.next(t)
-	if st, _ := e.svc.Review(e.ctx, ids[0]); len(st.Plies) != 1 || st.Plies[0].Action != "b:g1f1" {
+	if st, _ := e.svc.Analysis.Review(e.ctx, ids[0]); len(st.Plies) != 1 || st.Plies[0].Action != "b:g1f1" {
 		t.Errorf("two positions in: %+v", st.Plies)
 	}
 	// The rest run in turn: 9 positions in all, 3 started, 2 answered.
@@ -317,7 +320,7 @@ func TestReviewQueue(t *testing.T) {
 			t.Errorf("%d plies reviewed", len(st.Plies))
 		}
 	}
-	if _, err := e.svc.RequestReview(e.ctx, ids[3]); err != nil {
+	if _, err := e.svc.Analysis.RequestReview(e.ctx, ids[3]); err != nil {
 		t.Errorf("with room again: %v", err)
 	}
 }
@@ -329,13 +332,12 @@ func TestReviewResumedByAnotherServer(t *testing.T) {
 	shared := store.NewMemory()
 	clkA, clkB := &manualClock{now: epoch}, &manualClock{now: epoch}
 	engA, engB := newGatedEngine(), newCountingEngine()
-	a := games.New(shared, games.WithClock(clkA.Now), games.WithAnalyser(engA))
-	b := games.New(shared, games.WithClock(clkB.Now), games.WithAnalyser(engB),
-		games.WithReviewSettings(games.ReviewSettings{Limits: engine.Limits{Depth: 2}}))
+	a := testsite.New(shared, testsite.Config{Now: clkA.Now, Engine: engA})
+	b := testsite.New(shared, testsite.Config{Now: clkB.Now, Engine: engB, Analysis: []analysis.Option{analysis.WithReviewSettings(analysis.ReviewSettings{Limits: engine.Limits{Depth: 2}})}})
 	t.Cleanup(b.Close)
 	ctx := context.Background()
 	id := createFrom(t, a, "b:g1f1", "m:f2f3", "b:h8g8")
-	if _, err := a.RequestReview(ctx, id); err != nil {
+	if _, err := a.Analysis.RequestReview(ctx, id); err != nil {
 		t.Fatal(err)
 	}
 	for range 2 {
@@ -344,17 +346,17 @@ func TestReviewResumedByAnotherServer(t *testing.T) {
 	}
 	engA.next(t) // A has saved two positions of four and searches the third
 
-	st, err := b.Review(ctx, id)
-	if err != nil || st.Status != games.ReviewRunning || st.Progress != 0.5 || len(st.Plies) != 1 {
+	st, err := b.Analysis.Review(ctx, id)
+	if err != nil || st.Status != analysis.ReviewRunning || st.Progress != 0.5 || len(st.Plies) != 1 {
 		t.Errorf("B sees A's review: %s %v, %d plies (%v)", st.Status, st.Progress, len(st.Plies), err)
 	}
-	if _, err := b.RequestReview(ctx, id); err != nil || engB.searches() != 0 {
+	if _, err := b.Analysis.RequestReview(ctx, id); err != nil || engB.searches() != 0 {
 		t.Errorf("B asked while A holds it: %v, %d searches", err, engB.searches())
 	}
 	// A dies (its lease is not renewed); once the lease has run out, B's
 	// next look resumes it.
-	clkB.advance(games.DefaultReviewLease + time.Second)
-	if _, err := b.Review(ctx, id); err != nil {
+	clkB.advance(analysis.DefaultReviewLease + time.Second)
+	if _, err := b.Analysis.Review(ctx, id); err != nil {
 		t.Fatal(err)
 	}
 	done := waitReview(t, b, id)
@@ -363,7 +365,7 @@ func TestReviewResumedByAnotherServer(t *testing.T) {
 	}
 	// A, stopped, cannot let go of what it no longer holds.
 	a.Close()
-	if st, err := b.Review(ctx, id); err != nil || st.Status != games.ReviewDone {
+	if st, err := b.Analysis.Review(ctx, id); err != nil || st.Status != analysis.ReviewDone {
 		t.Errorf("after A stopped: %s, %v", st.Status, err)
 	}
 }
@@ -373,13 +375,12 @@ func TestReviewReleasedOnClose(t *testing.T) {
 	shared := store.NewMemory()
 	clk := &manualClock{now: epoch}
 	engA := newGatedEngine()
-	a := games.New(shared, games.WithClock(clk.Now), games.WithAnalyser(engA))
-	b := games.New(shared, games.WithClock(clk.Now), games.WithAnalyser(newCountingEngine()),
-		games.WithReviewSettings(games.ReviewSettings{Limits: engine.Limits{Depth: 2}}))
+	a := testsite.New(shared, testsite.Config{Now: clk.Now, Engine: engA})
+	b := testsite.New(shared, testsite.Config{Now: clk.Now, Engine: newCountingEngine(), Analysis: []analysis.Option{analysis.WithReviewSettings(analysis.ReviewSettings{Limits: engine.Limits{Depth: 2}})}})
 	t.Cleanup(b.Close)
 	ctx := context.Background()
 	id := createFrom(t, a, "b:g1f1")
-	if _, err := a.RequestReview(ctx, id); err != nil {
+	if _, err := a.Analysis.RequestReview(ctx, id); err != nil {
 		t.Fatal(err)
 	}
 	engA.next(t)
@@ -394,24 +395,24 @@ func TestReviewReleasedOnClose(t *testing.T) {
 // a whole review.
 func TestReviewLetsTheComputerPlay(t *testing.T) {
 	eng := newCountingEngine()
-	e := newEnv(t, games.WithAnalyser(eng), games.WithReviewSettings(games.ReviewSettings{Limits: engine.Limits{Nodes: 300_000}}))
+	e := newEnv(t, testsite.Config{Engine: eng, Analysis: []analysis.Option{analysis.WithReviewSettings(analysis.ReviewSettings{Limits: engine.Limits{Nodes: 300_000}})}})
 	t.Cleanup(e.svc.Close)
 	cred := e.cred()
 	long := e.createGame(cred, selfPlayed(t, 30))
-	if _, err := e.svc.RequestReview(e.ctx, long); err != nil {
+	if _, err := e.svc.Analysis.RequestReview(e.ctx, long); err != nil {
 		t.Fatal(err)
 	}
 	for eng.searches() == 0 {
 		time.Sleep(time.Millisecond)
 	}
 	// Black (the computer) bans first.
-	bot, _, err := e.svc.CreateBot(e.ctx, cred, rules.New(rules.BanChess{}), games.BotSettings{Color: rules.White, Level: 1})
+	bot, _, err := e.svc.Games.CreateBot(e.ctx, cred, rules.New(rules.BanChess{}), games.BotSettings{Color: rules.White, Level: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for {
 		var ply int
-		if err := e.svc.View(e.ctx, bot, cred, func(rec *games.Record, _ games.Seats) { ply = rec.Game.Ply() }); err != nil {
+		if err := e.svc.Games.View(e.ctx, bot, cred, func(rec *games.Record, _ games.Seats) { ply = rec.Game.Ply() }); err != nil {
 			t.Fatal(err)
 		}
 		if ply > 1 {
@@ -419,8 +420,8 @@ func TestReviewLetsTheComputerPlay(t *testing.T) {
 		}
 		time.Sleep(time.Millisecond)
 	}
-	st, err := e.svc.Review(e.ctx, long)
-	if err != nil || st.Status == games.ReviewDone {
+	st, err := e.svc.Analysis.Review(e.ctx, long)
+	if err != nil || st.Status == analysis.ReviewDone {
 		t.Errorf("the computer played only once the review was %s (%v)", st.Status, err)
 	}
 }
@@ -461,26 +462,26 @@ func BenchmarkReviewService(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		svc := games.New(db, games.WithAnalyser(engine.NewPool(1, 4, 32)))
-		id, err := svc.Create(context.Background(), issue(b, svc), g)
+		svc := testsite.New(db, testsite.Config{Engine: engine.NewPool(1, 4, 32)})
+		id, err := svc.Games.Create(context.Background(), issue(b, svc), g)
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := svc.RequestReview(context.Background(), id); err != nil {
+		if _, err := svc.Analysis.RequestReview(context.Background(), id); err != nil {
 			b.Fatal(err)
 		}
 		for {
-			st, err := svc.Review(context.Background(), id)
+			st, err := svc.Analysis.Review(context.Background(), id)
 			if err != nil {
 				b.Fatal(err)
 			}
-			if st.Status == games.ReviewDone {
+			if st.Status == analysis.ReviewDone {
 				break
 			}
 			time.Sleep(10 * time.Millisecond)
 		}
 		start := time.Now()
-		if st, err := svc.RequestReview(context.Background(), id); err != nil || st.Status != games.ReviewDone || len(st.Plies) != 60 {
+		if st, err := svc.Analysis.RequestReview(context.Background(), id); err != nil || st.Status != analysis.ReviewDone || len(st.Plies) != 60 {
 			b.Fatalf("second request: %s, %d plies, %v", st.Status, len(st.Plies), err)
 		}
 		again += time.Since(start)

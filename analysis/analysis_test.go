@@ -1,12 +1,13 @@
-package games_test
+package analysis_test
 
 import (
 	"testing"
 	"time"
 
+	"github.com/banchess/banchess/analysis"
 	"github.com/banchess/banchess/engine"
 	"github.com/banchess/banchess/errs"
-	"github.com/banchess/banchess/games"
+	"github.com/banchess/banchess/internal/testsite"
 	"github.com/banchess/banchess/rules"
 )
 
@@ -15,7 +16,7 @@ import (
 // short, which answers what it found so far; another client's analysis
 // waits its turn and is answered.
 func TestAnalysisShares(t *testing.T) {
-	e := newEnv(t, games.WithAnalyser(engine.NewPool(1, 4, 1, engine.WithYieldAfter(30*time.Millisecond))))
+	e := newEnv(t, testsite.Config{Engine: engine.NewPool(1, 4, 1, engine.WithYieldAfter(30*time.Millisecond))})
 	defer e.svc.Close()
 	a := engine.WithClient(e.ctx, "192.0.2.1")
 	type answer struct {
@@ -24,12 +25,12 @@ func TestAnalysisShares(t *testing.T) {
 	}
 	long := make(chan answer, 1)
 	analyseLong := func() {
-		res, err := e.svc.AnalysePosition(a, rules.StartFEN, "", games.AnalysisRequest{Budget: games.MaxAnalysisBudget})
+		res, err := e.svc.Analysis.AnalysePosition(a, rules.StartFEN, "", analysis.Request{Budget: analysis.MaxAnalysisBudget})
 		long <- answer{res, err}
 	}
 	go analyseLong()
 	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(time.Millisecond) {
-		_, err := e.svc.AnalysePosition(a, rules.StartFEN, "", games.AnalysisRequest{Budget: 10 * time.Millisecond})
+		_, err := e.svc.Analysis.AnalysePosition(a, rules.StartFEN, "", analysis.Request{Budget: 10 * time.Millisecond})
 		if e := errs.Of(err); err != nil && e.Code == errs.TooMany && e.Detail == errs.AnalysisRunning && e.RetryAfter >= time.Second {
 			break
 		}
@@ -47,14 +48,14 @@ func TestAnalysisShares(t *testing.T) {
 	}
 	other := make(chan answer, 1)
 	go func() {
-		res, err := e.svc.AnalysePosition(engine.WithClient(e.ctx, "192.0.2.2"), rules.StartFEN, "", games.AnalysisRequest{Budget: 100 * time.Millisecond})
+		res, err := e.svc.Analysis.AnalysePosition(engine.WithClient(e.ctx, "192.0.2.2"), rules.StartFEN, "", analysis.Request{Budget: 100 * time.Millisecond})
 		other <- answer{res, err}
 	}()
 	// Level 6: a search of the workers' (levels 1 to 5 have a searcher of
 	// their own).
 	e.botGame(engine.WithClient(e.ctx, "192.0.2.3"), rules.New(rules.BanChess{}), rules.White, 6).waitPly(2)
 	got := <-long
-	if got.err != nil || got.res.Best == (rules.Action{}) || got.res.Time >= games.MaxAnalysisBudget/2 {
+	if got.err != nil || got.res.Best == (rules.Action{}) || got.res.Time >= analysis.MaxAnalysisBudget/2 {
 		t.Errorf("the analysis cut short for the computer: %+v, %v; want its result so far", got.res, got.err)
 	}
 	if got := <-other; got.err != nil || got.res.Best == (rules.Action{}) {

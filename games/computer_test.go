@@ -7,9 +7,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/banchess/banchess/computer"
 	"github.com/banchess/banchess/engine"
 	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/games"
+	"github.com/banchess/banchess/players"
 	"github.com/banchess/banchess/rules"
 )
 
@@ -58,7 +60,7 @@ func (s search) answer() { s.reply <- engine.Result{Best: s.g.Legal()[0]} }
 type botEnv struct {
 	*env
 	eng   *fakeEngine
-	cred  games.Credential
+	cred  players.Credential
 	id    string
 	watch *games.Watch
 }
@@ -66,7 +68,7 @@ type botEnv struct {
 func newBotEnv(t *testing.T, human rules.Color) *botEnv {
 	t.Helper()
 	eng := &fakeEngine{calls: make(chan search, 4)}
-	e := newEnv(t, games.WithAnalyser(eng))
+	e := newEnv(t, games.WithComputer(computer.New(eng)))
 	t.Cleanup(e.svc.Close)
 	cred := e.cred()
 	id, side, err := e.svc.CreateBot(e.ctx, cred, rules.New(rules.BanChess{}), games.BotSettings{Color: human, Level: 2})
@@ -229,7 +231,7 @@ func TestBotStaleSearchRefused(t *testing.T) {
 }
 
 func TestCreateBotRefuses(t *testing.T) {
-	e := newEnv(t, games.WithAnalyser(&fakeEngine{calls: make(chan search, 4)}))
+	e := newEnv(t, games.WithComputer(computer.New(&fakeEngine{calls: make(chan search, 4)})))
 	defer e.svc.Close()
 	cred := e.cred()
 	for _, tc := range []struct {
@@ -249,7 +251,7 @@ func TestCreateBotRefuses(t *testing.T) {
 
 // A game against the real engine at level 1 plays itself on.
 func TestBotWithEngine(t *testing.T) {
-	e := newEnv(t, games.WithAnalyser(engine.NewPool(1, 2, 1)))
+	e := newEnv(t, games.WithComputer(computer.New(engine.NewPool(1, 2, 1))))
 	defer e.svc.Close()
 	e.botGame(e.ctx, rules.New(rules.Classic{}), rules.Black, 1).waitPly(2)
 }
@@ -275,7 +277,7 @@ func TestBotResumesAfterRestart(t *testing.T) {
 	b.eng.next(t) // the search the restart loses
 	b.svc.Close()
 	eng := &fakeEngine{calls: make(chan search, 4)}
-	again := games.New(b.store, games.WithAnalyser(eng))
+	again := newService(b.store, games.WithComputer(computer.New(eng)))
 	defer again.Close()
 	w, err := again.Watch(b.ctx, b.id, b.cred)
 	if err != nil {
@@ -295,7 +297,7 @@ func TestBotResumesAfterRestart(t *testing.T) {
 func newClockBot(t *testing.T, tc games.TimeControl) *botEnv {
 	t.Helper()
 	eng := &fakeEngine{calls: make(chan search, 4)}
-	e := newEnv(t, games.WithAnalyser(eng))
+	e := newEnv(t, games.WithComputer(computer.New(eng)))
 	t.Cleanup(e.svc.Close)
 	cred := e.cred()
 	id, _, err := e.svc.CreateBot(e.ctx, cred, rules.New(rules.BanChess{}), games.BotSettings{Color: rules.White, Level: 8, Clock: &tc})
@@ -350,7 +352,7 @@ func TestBotOutOfTime(t *testing.T) {
 // after all of the first client's.
 func TestBotFairAmongClients(t *testing.T) {
 	pool := &countingPool{Pool: engine.NewPool(1, 0, 1)}
-	e := newEnv(t, games.WithAnalyser(pool), games.WithBotTime(100*time.Millisecond))
+	e := newEnv(t, games.WithComputer(computer.New(pool, computer.WithTimePerPly(100*time.Millisecond))))
 	defer e.svc.Close()
 	flood := engine.WithClient(e.ctx, "198.51.100.7")
 	var theirs []string

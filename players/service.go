@@ -1,14 +1,50 @@
-package games
+package players
 
 import (
 	"context"
 	"errors"
 	"math"
+	"runtime"
+	"strings"
 	"time"
 
 	"github.com/banchess/banchess/errs"
+	"github.com/banchess/banchess/password"
 	"github.com/banchess/banchess/rating"
 )
+
+// Service keeps players: it issues their credentials and tells whose a
+// credential is, gives them names and passwords and signs them in, and
+// reads their standings and finished games.
+type Service struct {
+	store     Store
+	now       func() time.Time
+	passwords Passwords
+	creds     credentialCache
+}
+
+// Option configures a Service.
+type Option func(*Service)
+
+// WithClock makes the service read the time from now; the default is
+// time.Now.
+func WithClock(now func() time.Time) Option { return func(s *Service) { s.now = now } }
+
+// WithPasswords makes the service hash passwords with h (the default:
+// password.Default, as many at once as there are CPUs).
+func WithPasswords(h Passwords) Option { return func(s *Service) { s.passwords = h } }
+
+// New returns a service keeping its players in store.
+func New(store Store, opts ...Option) *Service {
+	s := &Service{store: store, now: time.Now}
+	for _, o := range opts {
+		o(s)
+	}
+	if s.passwords == nil {
+		s.passwords = password.NewHasher(password.Default, runtime.NumCPU())
+	}
+	return s
+}
 
 // Failed logins are limited per name and per client address: at most
 // MaxFailedLogins in any LoginWindow, then TooMany until the oldest of
@@ -26,10 +62,6 @@ type Passwords interface {
 	// (no such player) takes as long, and is false.
 	Check(ctx context.Context, encoded, pw string) (bool, error)
 }
-
-// WithPasswords makes the service hash passwords with h (the default:
-// password.Default, as many at once as there are CPUs).
-func WithPasswords(h Passwords) Option { return func(s *Service) { s.passwords = h } }
 
 // NewPlayer issues a credential of kind to a new anonymous player and
 // returns both.
@@ -91,7 +123,7 @@ func (s *Service) Register(ctx context.Context, cred Credential, kind Credential
 		}
 		switch {
 		case p.ID == "":
-			return "", Player{}, unissued()
+			return "", Player{}, Unissued()
 		case p.Named():
 			return "", Player{}, errs.Errorf(errs.Conflict, "You have a name already: %s.", p.Name).WithDetail(errs.Named)
 		}
@@ -111,7 +143,7 @@ func (s *Service) Register(ctx context.Context, cred Credential, kind Credential
 }
 
 // unissued refuses a credential the server did not issue, or revoked.
-func unissued() *errs.Error {
+func Unissued() *errs.Error {
 	return errs.Errorf(errs.Unauthorized, "This credential was not issued by this server, or was signed out: sign in again, or send none to play as a new anonymous player.")
 }
 
@@ -163,9 +195,6 @@ func (s *Service) Login(ctx context.Context, name, pw, client string, kind Crede
 	}
 	return cred, p, nil
 }
-
-// seconds rounds d up to whole seconds, at least 1.
-func seconds(d time.Duration) int { return max(1, int(math.Ceil(d.Seconds()))) }
 
 // SignOut revokes cred: this device or program is no longer its player.
 // The player's other credentials keep working.
@@ -261,5 +290,96 @@ func (s *Service) Leaders(ctx context.Context, variant string, speed rating.Spee
 	return list, nil
 }
 
+// PlayerStore keeps players, the credentials issued to them, their
+// results and ratings, and failed logins. Errors for an unknown player are
+// *Error with Code NotFound.
+type Store interface {
+	// AddPlayer stores a new player with its first credential.
+	AddPlayer(ctx context.Context, p Player, cred Issued) error
+	// Issue records another credential of an existing player.
+	Issue(ctx context.Context, cred Issued) error
+	// CredentialPlayer returns the id of the player the credential of hash
+	// was issued to, or "" when none was (or it was revoked).
+	CredentialPlayer(ctx context.Context, hash string) (string, error)
+	// Revoke forgets the credential of hash or, with all, every credential
+	// of its player.
+	Revoke(ctx context.Context, hash string, all bool) error
+	// Player returns the player of id.
+	Player(ctx context.Context, id string) (Player, error)
+	// PlayerNamed returns the player whose name is name in any case.
+	PlayerNamed(ctx context.Context, name string) (Player, error)
+	// SetName gives player id, still unnamed, its name and the hash of its
+	// password: Conflict with detail "name_taken" when another player has
+	// the name in any case, "named" when the player has one already.
+	SetName(ctx context.Context, id, name, password string) error
+	// Standings returns the player's standings, one for each variant and
+	// speed they played rated games of.
+	Standings(ctx context.Context, id string) ([]Standing, error)
+	// Standing returns the player's standing in variant at speed
+	// (NewStanding when they have none).
+	Standing(ctx context.Context, id, variant string, speed rating.Speed) (Standing, error)
+	// PlayedGames returns up to limit of the player's finished games that
+	// ended before the cursor, newest first.
+	PlayedGames(ctx context.Context, id string, before PlayedGamesCursor, limit int) ([]PlayedGame, error)
+	// Leaders returns up to limit players with at least minGames rated
+	// games of variant at speed, the highest rated first.
+	Leaders(ctx context.Context, variant string, speed rating.Speed, minGames, limit int) ([]Leader, error)
+	// FailedLogins returns when the failed logins recorded under key since
+	// since were, oldest first.
+	FailedLogins(ctx context.Context, key string, since time.Time) ([]time.Time, error)
+	// FailLogin records a failed login at at under each key, and forgets
+	// those recorded before forget.
+	FailLogin(ctx context.Context, keys []string, at, forget time.Time) error
+}
+
+// Player returns the player of id.
+func (s *Service) Player(ctx context.Context, id string) (Player, error) {
+	p, err := s.store.Player(ctx, id)
+	if err != nil {
+		return Player{}, errs.FromStore(err)
+	}
+	return p, nil
+}
+
+// Standing returns the player's standing in variant at speed, as the
+// store keeps it (NewStanding when they have none).
+func (s *Service) Standing(ctx context.Context, id, variant string, speed rating.Speed) (Standing, error) {
+	st, err := s.store.Standing(ctx, id, variant, speed)
+	if err != nil {
+		return Standing{}, errs.FromStore(err)
+	}
+	return st, nil
+}
+
 // isNotFound reports whether err is a NotFound refusal.
 func isNotFound(err error) bool { return err != nil && errs.Of(err).Code == errs.NotFound }
+
+// seconds rounds d up to whole seconds, at least 1.
+func seconds(d time.Duration) int { return max(1, int(math.Ceil(d.Seconds()))) }
+
+// Notices that servers sharing a store tell each other of credentials
+// (see Service.Notice).
+const (
+	noticeRevoked   = "revoked:"
+	noticeSignedOut = "signedout:"
+)
+
+// NoticeRevoked says the credential of hash was revoked.
+func NoticeRevoked(hash string) string { return noticeRevoked + hash }
+
+// NoticeSignedOut says every credential of player was revoked.
+func NoticeSignedOut(player string) string { return noticeSignedOut + player }
+
+// Notice acts on a notice from a server sharing the store (this one
+// included): it forgets revoked credentials. The notice "" says notices
+// may have been missed: every credential is forgotten.
+func (s *Service) Notice(n string) {
+	switch {
+	case n == "":
+		s.creds.flush()
+	case strings.HasPrefix(n, noticeRevoked):
+		s.creds.forget(strings.TrimPrefix(n, noticeRevoked))
+	case strings.HasPrefix(n, noticeSignedOut):
+		s.creds.forgetPlayer(strings.TrimPrefix(n, noticeSignedOut))
+	}
+}

@@ -10,17 +10,38 @@ import (
 	"github.com/banchess/banchess/rules"
 )
 
-// Variants lists the variants the service plays, the default first
-// (rules.Variants unless WithVariants).
-func (s *Service) Variants() []rules.Variant { return slices.Clone(s.variants) }
+// Loader makes games from what users give: a variant's start, an extended
+// FEN, a PGN, typed text, a share link, or a ply of another game, within
+// its Limits and of the variants it plays.
+type Loader struct {
+	limits   Limits
+	variants []rules.Variant   // the variants it plays, the default first
+	initial  map[string]string // each variant's initial FEN, by ID
+}
 
-// Variant reads the id or name of a variant the service plays, in any
+// NewLoader returns a Loader of variants, the default first (none:
+// rules.Variants), within limits.
+func NewLoader(limits Limits, variants ...rules.Variant) *Loader {
+	if len(variants) == 0 {
+		variants = rules.Variants()
+	}
+	l := &Loader{limits: limits, variants: variants, initial: map[string]string{}}
+	for _, v := range variants {
+		l.initial[v.ID()] = rules.New(v).StartFEN()
+	}
+	return l
+}
+
+// Variants lists the variants the loader plays, the default first.
+func (l *Loader) Variants() []rules.Variant { return slices.Clone(l.variants) }
+
+// Variant reads the id or name of a variant the loader plays, in any
 // case; "" is the default, Ban Chess.
-func (s *Service) Variant(id string) (rules.Variant, error) {
-	v, err := rules.LookupVariant(s.variants, id)
+func (l *Loader) Variant(id string) (rules.Variant, error) {
+	v, err := rules.LookupVariant(l.variants, id)
 	if err != nil {
-		ids := make([]string, 0, len(s.variants))
-		for _, v := range s.variants {
+		ids := make([]string, 0, len(l.variants))
+		for _, v := range l.variants {
 			ids = append(ids, fmt.Sprintf("%q", v.ID()))
 		}
 		list := strings.Join(ids[:len(ids)-1], ", ") + " or " + ids[len(ids)-1]
@@ -30,8 +51,8 @@ func (s *Service) Variant(id string) (rules.Variant, error) {
 }
 
 // NewGame returns a game of the variant named by id at its start.
-func (s *Service) NewGame(variant string) (*rules.Game, error) {
-	v, err := s.Variant(variant)
+func (l *Loader) NewGame(variant string) (*rules.Game, error) {
+	v, err := l.Variant(variant)
 	if err != nil {
 		return nil, err
 	}
@@ -40,14 +61,14 @@ func (s *Service) NewGame(variant string) (*rules.Game, error) {
 
 // FromFEN returns a game of the variant named by variant from an extended
 // FEN.
-func (s *Service) FromFEN(fen, variant string) (*rules.Game, error) {
+func (l *Loader) FromFEN(fen, variant string) (*rules.Game, error) {
 	if strings.TrimSpace(fen) == "" {
-		return nil, errs.Errorf(errs.Invalid, "The FEN is empty: paste a position such as %s.", s.initial[s.variants[0].ID()]).WithDetail(errs.BadFEN)
+		return nil, errs.Errorf(errs.Invalid, "The FEN is empty: paste a position such as %s.", l.initial[l.variants[0].ID()]).WithDetail(errs.BadFEN)
 	}
-	if err := s.checkFEN(fen); err != nil {
+	if err := l.checkFEN(fen); err != nil {
 		return nil, err
 	}
-	v, err := s.Variant(variant)
+	v, err := l.Variant(variant)
 	if err != nil {
 		return nil, err
 	}
@@ -59,26 +80,26 @@ func (s *Service) FromFEN(fen, variant string) (*rules.Game, error) {
 }
 
 // FromPGN returns the first game a PGN records (see FromPGNGame).
-func (s *Service) FromPGN(pgn, variant string) (*rules.Game, error) {
-	return s.FromPGNGame(pgn, variant, 0)
+func (l *Loader) FromPGN(pgn, variant string) (*rules.Game, error) {
+	return l.FromPGNGame(pgn, variant, 0)
 }
 
 // FromPGNGame returns game n (from 0) of a PGN, with its tags and
 // annotations: comments, NAGs and variations.
 // variant "" lets the PGN decide: with ban comments it is Ban Chess,
 // without it is a Classic game of all its moves.
-func (s *Service) FromPGNGame(pgn, variant string, n int) (*rules.Game, error) {
+func (l *Loader) FromPGNGame(pgn, variant string, n int) (*rules.Game, error) {
 	if strings.TrimSpace(pgn) == "" {
 		return nil, errs.Errorf(errs.Invalid, "The PGN is empty.").WithDetail(errs.BadPGN)
 	}
 	var v rules.Variant
 	if variant != "" {
 		var err error
-		if v, err = s.Variant(variant); err != nil {
+		if v, err = l.Variant(variant); err != nil {
 			return nil, err
 		}
 	}
-	opts := s.pgnOptions()
+	opts := l.pgnOptions()
 	opts.Variant, opts.Game, opts.ChessAsClassic = v, n, true
 	g, err := rules.FromPGN(pgn, opts)
 	if err != nil {
@@ -98,21 +119,21 @@ func pgnError(err error) *errs.Error {
 }
 
 // pgnOptions are the reader's bounds: the service's limits.
-func (s *Service) pgnOptions() rules.PGNOptions {
+func (l *Loader) pgnOptions() rules.PGNOptions {
 	return rules.PGNOptions{
-		MaxPlies:          s.limits.MaxPlies,
-		MaxTags:           s.limits.MaxTags,
-		MaxTagBytes:       s.limits.MaxTagBytes,
-		MaxTagNameBytes:   s.limits.MaxTagNameBytes,
-		MaxCommentBytes:   s.limits.MaxCommentBytes,
-		MaxVariations:     s.limits.MaxVariations,
-		MaxVariationDepth: s.limits.MaxVariationDepth,
+		MaxPlies:          l.limits.MaxPlies,
+		MaxTags:           l.limits.MaxTags,
+		MaxTagBytes:       l.limits.MaxTagBytes,
+		MaxTagNameBytes:   l.limits.MaxTagNameBytes,
+		MaxCommentBytes:   l.limits.MaxCommentBytes,
+		MaxVariations:     l.limits.MaxVariations,
+		MaxVariationDepth: l.limits.MaxVariationDepth,
 	}
 }
 
 // PGNGames lists the games of a PGN (their tags), for choosing one.
-func (s *Service) PGNGames(pgn string) ([]rules.PGNHeader, error) {
-	list, err := rules.ListPGN(pgn, s.pgnOptions())
+func (l *Loader) PGNGames(pgn string) ([]rules.PGNHeader, error) {
+	list, err := rules.ListPGN(pgn, l.pgnOptions())
 	if err != nil {
 		return nil, errs.Of(err)
 	}
@@ -122,35 +143,35 @@ func (s *Service) PGNGames(pgn string) ([]rules.PGNHeader, error) {
 // FromText reads text pasted by a person: a FEN of the variant named by
 // variant, or a PGN, which decides its own variant (rules.Load tells them
 // apart).
-func (s *Service) FromText(text, variant string) (*rules.Game, error) {
-	return s.load(text, variant, false, 0)
+func (l *Loader) FromText(text, variant string) (*rules.Game, error) {
+	return l.load(text, variant, false, 0)
 }
 
 // Import reads a FEN or a PGN, both of the variant named by variant (""
 // lets a PGN decide, and makes a FEN Ban Chess), and of a PGN of several
 // games the nth (from 0; see PGNGames).
-func (s *Service) Import(text, variant string, n int) (*rules.Game, error) {
-	return s.load(text, variant, true, n)
+func (l *Loader) Import(text, variant string, n int) (*rules.Game, error) {
+	return l.load(text, variant, true, n)
 }
 
 // load reads a FEN or game n of a PGN with rules.Load: a FEN of variant,
 // a PGN of variant too when forPGN, else of the variant the text says.
 // Errors name the FEN or the PGN as FromFEN and FromPGN do.
-func (s *Service) load(text, variant string, forPGN bool, n int) (*rules.Game, error) {
+func (l *Loader) load(text, variant string, forPGN bool, n int) (*rules.Game, error) {
 	text = strings.TrimSpace(text)
 	if text == "" {
 		return nil, errs.Errorf(errs.Invalid, "Paste a FEN or a PGN first.")
 	}
-	v, err := s.Variant(variant)
+	v, err := l.Variant(variant)
 	if err != nil {
 		return nil, err
 	}
 	if rules.LooksLikeFEN(text) { // read no FEN past the limit, as FromFEN
-		if err := s.checkFEN(text); err != nil {
+		if err := l.checkFEN(text); err != nil {
 			return nil, err
 		}
 	}
-	opts := s.pgnOptions()
+	opts := l.pgnOptions()
 	opts.Game, opts.ChessAsClassic = n, true
 	if forPGN && variant != "" {
 		opts.Variant = v
@@ -164,15 +185,15 @@ func (s *Service) load(text, variant string, forPGN bool, n int) (*rules.Game, e
 
 // FromLink returns the game a link's query describes: pgn=… (of at most
 // Limits.MaxLinkPGNBytes), fen=…, or a share link (see Link).
-func (s *Service) FromLink(q url.Values) (*rules.Game, error) {
+func (l *Loader) FromLink(q url.Values) (*rules.Game, error) {
 	if q.Has("pgn") {
 		pgn := q.Get("pgn")
-		if max := s.limits.MaxLinkPGNBytes; max > 0 && len(pgn) > max {
+		if max := l.limits.MaxLinkPGNBytes; max > 0 && len(pgn) > max {
 			return nil, errs.Errorf(errs.Invalid, "The link's PGN is %d bytes long; a link may carry a PGN of at most %d KiB. Paste a longer one into the import box instead.", len(pgn), max>>10).WithDetail(errs.PGNTooLong)
 		}
-		return s.FromPGN(pgn, "")
+		return l.FromPGN(pgn, "")
 	}
-	v, err := s.Variant(q.Get("v"))
+	v, err := l.Variant(q.Get("v"))
 	if err != nil {
 		return nil, err
 	}
@@ -180,14 +201,14 @@ func (s *Service) FromLink(q url.Values) (*rules.Game, error) {
 	if a := q.Get("a"); a != "" {
 		acts = strings.Split(a, ",")
 	}
-	if s.limits.MaxPlies > 0 && len(acts) > s.limits.MaxPlies {
-		return nil, errs.Errorf(errs.Invalid, "The link holds %d actions, more than the %d plies this server replays.", len(acts), s.limits.MaxPlies).WithDetail(errs.TooManyPlies)
+	if l.limits.MaxPlies > 0 && len(acts) > l.limits.MaxPlies {
+		return nil, errs.Errorf(errs.Invalid, "The link holds %d actions, more than the %d plies this server replays.", len(acts), l.limits.MaxPlies).WithDetail(errs.TooManyPlies)
 	}
 	fen := q.Get("fen")
 	if q.Has("fen") && strings.TrimSpace(fen) == "" {
 		return nil, errs.Errorf(errs.Invalid, "The fen parameter is empty.").WithDetail(errs.BadFEN)
 	}
-	if err := s.checkFEN(fen); err != nil {
+	if err := l.checkFEN(fen); err != nil {
 		return nil, err
 	}
 	g, err := rules.Replay(v, fen, acts)
@@ -219,12 +240,12 @@ func IsLink(q url.Values) bool { return q.Has("fen") || q.Has("pgn") || q.Has("a
 // itself: the variant (unless the default, Ban Chess), the start position (unless the
 // variant's initial one), every action, and a resignation or agreed draw.
 // FromLink reads it back.
-func (s *Service) Link(g *rules.Game) string {
+func (l *Loader) Link(g *rules.Game) string {
 	q := url.Values{}
-	if id := g.Variant().ID(); id != s.variants[0].ID() {
+	if id := g.Variant().ID(); id != l.variants[0].ID() {
 		q.Set("v", id)
 	}
-	if start := g.StartFEN(); start != s.initial[g.Variant().ID()] {
+	if start := g.StartFEN(); start != l.initial[g.Variant().ID()] {
 		q.Set("fen", start)
 	}
 	var actions []byte
@@ -245,9 +266,9 @@ func (s *Service) Link(g *rules.Game) string {
 }
 
 // checkFEN refuses a FEN longer than the limit, without echoing it.
-func (s *Service) checkFEN(fen string) error {
-	if s.limits.MaxFENBytes > 0 && len(fen) > s.limits.MaxFENBytes {
-		return errs.Errorf(errs.Invalid, "The FEN is %d bytes long; this server reads FENs of at most %d bytes.", len(fen), s.limits.MaxFENBytes).WithDetail(errs.FENTooLong)
+func (l *Loader) checkFEN(fen string) error {
+	if l.limits.MaxFENBytes > 0 && len(fen) > l.limits.MaxFENBytes {
+		return errs.Errorf(errs.Invalid, "The FEN is %d bytes long; this server reads FENs of at most %d bytes.", len(fen), l.limits.MaxFENBytes).WithDetail(errs.FENTooLong)
 	}
 	return nil
 }
@@ -257,8 +278,8 @@ func (s *Service) checkFEN(fen string) error {
 // own at its first ply (rules.Game.Branch): for Ban Chess the ban before
 // the side to move moves. The variant must be played on g's board
 // (rules.CanBranch). g is unchanged.
-func (s *Service) FromPly(g *rules.Game, n int, variant string) (*rules.Game, error) {
-	v, err := s.Variant(variant)
+func (l *Loader) FromPly(g *rules.Game, n int, variant string) (*rules.Game, error) {
+	v, err := l.Variant(variant)
 	if err != nil {
 		return nil, err
 	}

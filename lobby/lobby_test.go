@@ -1,4 +1,4 @@
-package games_test
+package lobby_test
 
 import (
 	"context"
@@ -7,63 +7,70 @@ import (
 
 	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/games"
+	"github.com/banchess/banchess/internal/testsite"
+	"github.com/banchess/banchess/lobby"
+	"github.com/banchess/banchess/players"
 	"github.com/banchess/banchess/rating"
 	"github.com/banchess/banchess/rules"
 	"github.com/banchess/banchess/store"
 )
 
-// lobby is a service with a manual clock and some players: two named
-// (ann, bob), one anonymous (cat).
-type lobby struct {
+// room is the lobby's service with a manual clock and some players: two
+// named (ann, bob), one anonymous (cat).
+type room struct {
 	t             *testing.T
 	ctx           context.Context
-	svc           *games.Service
+	svc           testsite.Site
 	clk           *manualClock
-	ann, bob, cat games.Credential
+	ann, bob, cat players.Credential
 }
 
-func newLobby(t *testing.T, st games.Store) *lobby {
+func newLobby(t *testing.T, st testsite.Store) *room {
 	t.Helper()
 	clk := &manualClock{now: epoch}
-	svc := games.New(st, games.WithClock(clk.Now), games.WithPasswords(newPasswords()), games.WithLobbyVariants(rules.BanChess{}.ID(), rules.Classic{}.ID()))
-	t.Cleanup(svc.Close)
-	l := &lobby{t: t, ctx: context.Background(), svc: svc, clk: clk}
+	svc := testsite.New(st, testsite.Config{Now: clk.Now, LobbyAsMain: true})
+	t.Cleanup(svc.Games.Close)
+	l := &room{t: t, ctx: context.Background(), svc: svc, clk: clk}
 	l.ann, l.bob = l.named("Ann"), l.named("Bob")
-	l.cat = issue(t, svc)
+	cat, _, err := svc.Players.NewPlayer(l.ctx, players.Cookie)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.cat = cat
 	return l
 }
 
-func (l *lobby) named(name string) games.Credential {
+func (l *room) named(name string) players.Credential {
 	l.t.Helper()
-	cred, _, err := l.svc.Register(l.ctx, "", games.Cookie, name, "password "+name)
+	cred, _, err := l.svc.Players.Register(l.ctx, "", players.Cookie, name, "password "+name)
 	if err != nil {
 		l.t.Fatal(err)
 	}
 	return cred
 }
 
-func (l *lobby) seek(cred games.Credential, st games.SeekSettings) games.Seek {
+func (l *room) seek(cred players.Credential, st lobby.SeekSettings) lobby.Seek {
 	l.t.Helper()
-	k, err := l.svc.AddSeek(l.ctx, cred, st)
+	k, err := l.svc.Lobby.AddSeek(l.ctx, cred, st)
 	if err != nil {
 		l.t.Fatal(err)
 	}
 	return k
 }
 
-func (l *lobby) view() games.LobbyView {
+func (l *room) view() lobby.View {
 	l.t.Helper()
-	v, err := l.svc.Lobby(l.ctx)
+	v, err := l.svc.Lobby.View(l.ctx)
 	if err != nil {
 		l.t.Fatal(err)
 	}
 	return v
 }
 
-func (l *lobby) record(id string) games.Record {
+func (l *room) record(id string) games.Record {
 	l.t.Helper()
 	var rec games.Record
-	if err := l.svc.View(l.ctx, id, "", func(r *games.Record, _ games.Seats) { rec = *r }); err != nil {
+	if err := l.svc.Games.View(l.ctx, id, "", func(r *games.Record, _ games.Seats) { rec = *r }); err != nil {
 		l.t.Fatal(err)
 	}
 	return rec
@@ -73,29 +80,29 @@ func TestSeekRefusals(t *testing.T) {
 	l := newLobby(t, store.NewMemory())
 	for _, c := range []struct {
 		name   string
-		cred   games.Credential
-		st     games.SeekSettings
+		cred   players.Credential
+		st     lobby.SeekSettings
 		code   errs.Code
 		detail string
 	}{
-		{"no credential", "", games.SeekSettings{Clock: "5+3"}, errs.Unauthorized, ""},
-		{"an invented credential", games.NewCredential(), games.SeekSettings{Clock: "5+3"}, errs.Unauthorized, ""},
-		{"EN-Chess", l.ann, games.SeekSettings{Variant: "en", Clock: "5+3"}, errs.Invalid, "unsupported_variant"},
-		{"no variant of ours", l.ann, games.SeekSettings{Variant: "go", Clock: "5+3"}, errs.Invalid, "bad_variant"},
-		{"no clock", l.ann, games.SeekSettings{}, errs.Invalid, "bad_clock"},
-		{"a bad clock", l.ann, games.SeekSettings{Clock: "5+x"}, errs.Invalid, "bad_clock"},
-		{"a bad colour", l.ann, games.SeekSettings{Clock: "5+3", Color: "green"}, errs.Invalid, "bad_color"},
-		{"rated without a name", l.cat, games.SeekSettings{Clock: "5+3", Rated: true}, errs.Forbidden, "name_needed"},
+		{"no credential", "", lobby.SeekSettings{Clock: "5+3"}, errs.Unauthorized, ""},
+		{"an invented credential", players.NewCredential(), lobby.SeekSettings{Clock: "5+3"}, errs.Unauthorized, ""},
+		{"EN-Chess", l.ann, lobby.SeekSettings{Variant: "en", Clock: "5+3"}, errs.Invalid, "unsupported_variant"},
+		{"no variant of ours", l.ann, lobby.SeekSettings{Variant: "go", Clock: "5+3"}, errs.Invalid, "bad_variant"},
+		{"no clock", l.ann, lobby.SeekSettings{}, errs.Invalid, "bad_clock"},
+		{"a bad clock", l.ann, lobby.SeekSettings{Clock: "5+x"}, errs.Invalid, "bad_clock"},
+		{"a bad colour", l.ann, lobby.SeekSettings{Clock: "5+3", Color: "green"}, errs.Invalid, "bad_color"},
+		{"rated without a name", l.cat, lobby.SeekSettings{Clock: "5+3", Rated: true}, errs.Forbidden, "name_needed"},
 	} {
-		_, err := l.svc.AddSeek(l.ctx, c.cred, c.st)
+		_, err := l.svc.Lobby.AddSeek(l.ctx, c.cred, c.st)
 		refused(t, c.name, err, c.code, c.detail)
 	}
-	for range games.MaxCustomSeeks {
-		l.seek(l.ann, games.SeekSettings{Clock: "5+3"})
+	for range lobby.MaxCustomSeeks {
+		l.seek(l.ann, lobby.SeekSettings{Clock: "5+3"})
 	}
-	refused(t, "one seek too many", second(l.svc.AddSeek(l.ctx, l.ann, games.SeekSettings{Clock: "5+3"})), errs.Conflict, "too_many_seeks")
-	refused(t, "a pool of no one's", third(l.svc.JoinPool(l.ctx, l.ann, "4+4")), errs.Invalid, "bad_pool")
-	if n := len(l.view().Seeks); n != games.MaxCustomSeeks {
+	refused(t, "one seek too many", second(l.svc.Lobby.AddSeek(l.ctx, l.ann, lobby.SeekSettings{Clock: "5+3"})), errs.Conflict, "too_many_seeks")
+	refused(t, "a pool of no one's", third(l.svc.Lobby.JoinPool(l.ctx, l.ann, "4+4")), errs.Invalid, "bad_pool")
+	if n := len(l.view().Seeks); n != lobby.MaxCustomSeeks {
 		t.Errorf("%d seeks open", n)
 	}
 }
@@ -104,7 +111,7 @@ func TestSeekRefusals(t *testing.T) {
 // the clock running, names and ratings recorded; accepted once.
 func TestAcceptSeek(t *testing.T) {
 	l := newLobby(t, store.NewMemory())
-	k := l.seek(l.ann, games.SeekSettings{Variant: "ban", Clock: "5+3", Color: "black", Rated: true})
+	k := l.seek(l.ann, lobby.SeekSettings{Variant: "ban", Clock: "5+3", Color: "black", Rated: true})
 	if k.Name != "Ann" || k.Rating != 1500 || !k.Provisional || !k.Rated || k.Color != rules.Black || k.Speed() != rating.Blitz {
 		t.Errorf("the seek %+v", k)
 	}
@@ -112,15 +119,15 @@ func TestAcceptSeek(t *testing.T) {
 	if len(v.Custom()) != 1 || len(v.Of(k.Player)) != 1 || v.Custom()[0].ID != k.ID {
 		t.Errorf("the lobby: %+v", v)
 	}
-	refused(t, "accepting one's own seek", second(l.svc.AcceptSeek(l.ctx, l.ann, k.ID)), errs.Conflict, "own_seek")
-	refused(t, "an anonymous player accepting a rated seek", second(l.svc.AcceptSeek(l.ctx, l.cat, k.ID)), errs.Forbidden, "name_needed")
-	watch, err := l.svc.WatchLobby(l.ctx, l.ann)
+	refused(t, "accepting one's own seek", second(l.svc.Lobby.AcceptSeek(l.ctx, l.ann, k.ID)), errs.Conflict, "own_seek")
+	refused(t, "an anonymous player accepting a rated seek", second(l.svc.Lobby.AcceptSeek(l.ctx, l.cat, k.ID)), errs.Forbidden, "name_needed")
+	watch, err := l.svc.Lobby.Watch(l.ctx, l.ann)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer watch.Close()
 	watch.Paired() // a new watch checks once
-	id, err := l.svc.AcceptSeek(l.ctx, l.bob, k.ID)
+	id, err := l.svc.Lobby.AcceptSeek(l.ctx, l.bob, k.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,11 +139,11 @@ func TestAcceptSeek(t *testing.T) {
 	if !watch.Paired() {
 		t.Error("the maker's watch does not say they may be paired")
 	}
-	pairings, err := l.svc.Pairings(l.ctx, l.ann, epoch)
+	pairings, err := l.svc.Lobby.Pairings(l.ctx, l.ann, epoch)
 	if err != nil || len(pairings) != 1 || pairings[0].Game != id {
 		t.Errorf("ann's pairings: %+v, %v", pairings, err)
 	}
-	refused(t, "accepting again", second(l.svc.AcceptSeek(l.ctx, l.cat, k.ID)), errs.NotFound, "seek_gone")
+	refused(t, "accepting again", second(l.svc.Lobby.AcceptSeek(l.ctx, l.cat, k.ID)), errs.NotFound, "seek_gone")
 	rec := l.record(id)
 	ann, bob := l.player(l.ann), l.player(l.bob)
 	if rec.Black != ann || rec.White != bob || rec.Mode != games.Invite || !rec.Rated || rec.Clock == nil || rec.Clock.Running != 0 || rec.Clock.FirstBy.IsZero() ||
@@ -147,23 +154,23 @@ func TestAcceptSeek(t *testing.T) {
 		t.Error("the accepted seek is still open")
 	}
 	// Played to its end: both ratings move, once.
-	if err := l.svc.Resign(l.ctx, id, l.bob, rules.White, nil); err != nil {
+	if err := l.svc.Games.Resign(l.ctx, id, l.bob, rules.White, nil); err != nil {
 		t.Fatal(err)
 	}
-	a, _ := l.svc.Standings(l.ctx, ann)
-	b, _ := l.svc.Standings(l.ctx, bob)
+	a, _ := l.svc.Players.Standings(l.ctx, ann)
+	b, _ := l.svc.Players.Standings(l.ctx, bob)
 	if len(a) != 1 || len(b) != 1 || a[0].Rating.Rating <= 1500 || b[0].Rating.Rating >= 1500 || a[0].Games != 1 {
 		t.Errorf("standings %+v, %+v", a, b)
 	}
-	list, err := l.svc.PlayedGames(l.ctx, ann, games.PlayedGamesCursor{}, 10)
+	list, err := l.svc.Players.PlayedGames(l.ctx, ann, players.PlayedGamesCursor{}, 10)
 	if err != nil || len(list) != 1 || list[0].Opponent != "Bob" || list[0].Score != rating.Win {
 		t.Errorf("ann's games: %+v, %v", list, err)
 	}
 	// The rematch is rated too, with the ratings as they stand now.
-	if err := l.svc.MakeOffer(l.ctx, id, l.bob, games.OfferRematch, nil); err != nil {
+	if err := l.svc.Games.MakeOffer(l.ctx, id, l.bob, games.OfferRematch, nil); err != nil {
 		t.Fatal(err)
 	}
-	if err := l.svc.AnswerOffer(l.ctx, id, l.ann, games.OfferRematch, true, nil); err != nil {
+	if err := l.svc.Games.AnswerOffer(l.ctx, id, l.ann, games.OfferRematch, true, nil); err != nil {
 		t.Fatal(err)
 	}
 	re := l.record(l.record(id).Rematch)
@@ -172,9 +179,9 @@ func TestAcceptSeek(t *testing.T) {
 	}
 }
 
-func (l *lobby) player(cred games.Credential) string {
+func (l *room) player(cred players.Credential) string {
 	l.t.Helper()
-	p, err := l.svc.Identify(l.ctx, cred)
+	p, err := l.svc.Players.Identify(l.ctx, cred)
 	if err != nil || p.ID == "" {
 		l.t.Fatalf("identify: %+v, %v", p, err)
 	}
@@ -185,18 +192,18 @@ func (l *lobby) player(cred games.Credential) string {
 // have a name; a third waits; a player's other seeks go when paired.
 func TestPools(t *testing.T) {
 	l := newLobby(t, store.NewMemory())
-	other := l.seek(l.ann, games.SeekSettings{Clock: "10+5"})
-	game, k, err := l.svc.JoinPool(l.ctx, l.ann, "5+3")
+	other := l.seek(l.ann, lobby.SeekSettings{Clock: "10+5"})
+	game, k, err := l.svc.Lobby.JoinPool(l.ctx, l.ann, "5+3")
 	if err != nil || game != "" || k.Pool != "5+3" || !k.Rated {
 		t.Fatalf("the first waits: %q, %+v, %v", game, k, err)
 	}
 	if v := l.view(); v.Waiting["5+3"] != 1 || len(v.Custom()) != 1 || v.Custom()[0].ID != other.ID {
 		t.Errorf("the lobby: %+v", v)
 	}
-	if game, again, err := l.svc.JoinPool(l.ctx, l.ann, "5+3"); err != nil || game != "" || again.ID != k.ID {
+	if game, again, err := l.svc.Lobby.JoinPool(l.ctx, l.ann, "5+3"); err != nil || game != "" || again.ID != k.ID {
 		t.Errorf("joining twice: %q, %+v, %v", game, again, err)
 	}
-	game, _, err = l.svc.JoinPool(l.ctx, l.cat, "5+3")
+	game, _, err = l.svc.Lobby.JoinPool(l.ctx, l.cat, "5+3")
 	if err != nil || game == "" {
 		t.Fatalf("the second is paired: %q, %v", game, err)
 	}
@@ -207,10 +214,10 @@ func TestPools(t *testing.T) {
 	if v := l.view(); len(v.Seeks) != 0 || v.Waiting["5+3"] != 0 {
 		t.Errorf("after the pairing: %+v", v)
 	}
-	if game, _, _ := l.svc.JoinPool(l.ctx, l.bob, "5+3"); game != "" {
+	if game, _, _ := l.svc.Lobby.JoinPool(l.ctx, l.bob, "5+3"); game != "" {
 		t.Errorf("the third was paired into %s", game)
 	}
-	game, _, _ = l.svc.JoinPool(l.ctx, l.ann, "5+3")
+	game, _, _ = l.svc.Lobby.JoinPool(l.ctx, l.ann, "5+3")
 	if rec := l.record(game); !rec.Rated {
 		t.Errorf("a pool game between named players: %+v", rec)
 	}
@@ -220,19 +227,19 @@ func TestPools(t *testing.T) {
 // SeekAbsence once the last is closed, and SeekLifetime at most.
 func TestSeekLifetime(t *testing.T) {
 	l := newLobby(t, store.NewMemory())
-	k := l.seek(l.ann, games.SeekSettings{Clock: "5+3"})
-	w, _ := l.svc.WatchLobby(l.ctx, l.ann)
-	w2, _ := l.svc.WatchLobby(l.ctx, l.ann)
+	k := l.seek(l.ann, lobby.SeekSettings{Clock: "5+3"})
+	w, _ := l.svc.Lobby.Watch(l.ctx, l.ann)
+	w2, _ := l.svc.Lobby.Watch(l.ctx, l.ann)
 	open := func(want bool) {
 		t.Helper()
-		l.svc.SweepLobby(l.ctx)
+		l.svc.Lobby.Sweep(l.ctx)
 		if got := len(l.view().Seeks) == 1; got != want {
 			t.Errorf("at %v: open %v, want %v", l.clk.Now().Sub(epoch), got, want)
 		}
 	}
 	for range 10 { // present for 10 minutes: touched by the heartbeat
 		l.clk.advance(time.Minute)
-		l.svc.TouchLobby(l.ctx, l.ann)
+		l.svc.Lobby.Touch(l.ctx, l.ann)
 		open(true)
 	}
 	w.Close()
@@ -242,30 +249,30 @@ func TestSeekLifetime(t *testing.T) {
 	for len(l.view().Seeks) == 0 && time.Now().Before(deadline) {
 		time.Sleep(time.Millisecond)
 	}
-	l.clk.advance(games.SeekAbsence - time.Second)
+	l.clk.advance(lobby.SeekAbsence - time.Second)
 	open(true)
 	l.clk.advance(2 * time.Second)
 	open(false)
-	refused(t, "accepting a seek gone", second(l.svc.AcceptSeek(l.ctx, l.bob, k.ID)), errs.NotFound, "seek_gone")
+	refused(t, "accepting a seek gone", second(l.svc.Lobby.AcceptSeek(l.ctx, l.bob, k.ID)), errs.NotFound, "seek_gone")
 
-	l.seek(l.bob, games.SeekSettings{Clock: "5+3"})
+	l.seek(l.bob, lobby.SeekSettings{Clock: "5+3"})
 	for range 29 {
 		l.clk.advance(time.Minute)
-		l.svc.TouchLobby(l.ctx, l.bob)
+		l.svc.Lobby.Touch(l.ctx, l.bob)
 		open(true)
 	}
 	l.clk.advance(time.Minute + time.Second)
-	l.svc.TouchLobby(l.ctx, l.bob)
+	l.svc.Lobby.Touch(l.ctx, l.bob)
 	open(false)
 }
 
 // TestLobbyVariants: by default the lobby plays every variant the service
-// plays; WithLobbyVariants narrows it; an unknown variant is never played.
+// plays; WithVariants narrows it; an unknown variant is never played.
 func TestLobbyVariants(t *testing.T) {
-	all := games.New(store.NewMemory())
-	some := games.New(store.NewMemory(), games.WithLobbyVariants(rules.BanChess{}.ID()))
+	all := testsite.New(nil, testsite.Config{})
+	some := testsite.New(nil, testsite.Config{Lobby: []lobby.Option{lobby.WithVariants(rules.BanChess{}.ID())}})
 	for _, c := range []struct {
-		svc  *games.Service
+		svc  testsite.Site
 		id   string
 		want bool
 	}{
@@ -275,8 +282,8 @@ func TestLobbyVariants(t *testing.T) {
 		{some, rules.BanChess{}.ID(), true},
 		{some, rules.ENChess{}.ID(), false},
 	} {
-		if got := c.svc.LobbyPlays(c.id); got != c.want {
-			t.Errorf("LobbyPlays(%q) = %v, want %v", c.id, got, c.want)
+		if got := c.svc.Lobby.Plays(c.id); got != c.want {
+			t.Errorf("Plays(%q) = %v, want %v", c.id, got, c.want)
 		}
 	}
 }

@@ -1,0 +1,105 @@
+// Package testsite wires the services together as main does, for the
+// tests of the front ends: games, the players who hold their seats, the
+// lobby, analysis and reviews, and the computer.
+package testsite
+
+import (
+	"time"
+
+	"github.com/banchess/banchess/analysis"
+	"github.com/banchess/banchess/computer"
+	"github.com/banchess/banchess/games"
+	"github.com/banchess/banchess/lobby"
+	"github.com/banchess/banchess/password"
+	"github.com/banchess/banchess/players"
+	"github.com/banchess/banchess/rules"
+	"github.com/banchess/banchess/store"
+)
+
+// Store is a store of everything the services keep (every store of
+// package store is one).
+type Store interface {
+	games.Store
+	players.Store
+	lobby.Store
+	analysis.ReviewStore
+}
+
+// Engine analyses positions and plays the computer's plies
+// (engine.Pool is one).
+type Engine interface {
+	analysis.Analyser
+	computer.Engine
+}
+
+// Config says how to wire the services. Its zero value wires them on a
+// fresh memory store with no engine.
+type Config struct {
+	// Now is the services' clock; nil is time.Now.
+	Now func() time.Time
+	// Passwords hash passwords; nil is a cheap hasher (password.Default's
+	// format and checks, a fraction of its cost).
+	Passwords players.Passwords
+	// Engine analyses and plays the computer's seat; nil: neither.
+	Engine Engine
+	// LobbyAsMain makes the lobby play what main's does.
+	LobbyAsMain bool
+	// Options for each service, after those Config makes.
+	Games    []games.Option
+	Lobby    []lobby.Option
+	Analysis []analysis.Option
+	Computer []computer.Option
+}
+
+// Site is the services wired together.
+type Site struct {
+	Games    *games.Service
+	Players  *players.Service
+	Lobby    *lobby.Service
+	Analysis *analysis.Service
+}
+
+// Cheap is a password hasher of password.Default's format and checks at a
+// fraction of its cost.
+func Cheap() players.Passwords {
+	return password.NewHasher(password.Params{Memory: 64, Time: 1, Threads: 1}, 2)
+}
+
+// New wires the services on st (a fresh memory store when nil) as c says.
+// Close the Site's Games and Analysis when done with them.
+func New(st Store, c Config) Site {
+	if st == nil {
+		st = store.NewMemory()
+	}
+	if c.Now == nil {
+		c.Now = time.Now
+	}
+	if c.Passwords == nil {
+		c.Passwords = Cheap()
+	}
+	pl := players.New(st, players.WithClock(c.Now), players.WithPasswords(c.Passwords))
+	gopts := []games.Option{games.WithClock(c.Now)}
+	var an analysis.Analyser
+	if c.Engine != nil {
+		gopts = append(gopts, games.WithComputer(computer.New(c.Engine, c.Computer...)))
+		an = c.Engine
+	}
+	svc := games.New(st, pl, append(gopts, c.Games...)...)
+	lopts := []lobby.Option{lobby.WithClock(c.Now)}
+	if c.LobbyAsMain {
+		lopts = append(lopts, lobby.WithVariants(rules.BanChess{}.ID(), rules.Classic{}.ID()))
+	}
+	return Site{
+		Games:    svc,
+		Players:  pl,
+		Lobby:    lobby.New(st, svc, svc.Loader(), pl, append(lopts, c.Lobby...)...),
+		Analysis: analysis.New(svc, svc.Loader(), st, an, append([]analysis.Option{analysis.WithClock(c.Now)}, c.Analysis...)...),
+	}
+}
+
+// Close stops the services' clock timers, the computer's searches and the
+// reviews.
+func (s Site) Close() {
+	s.Analysis.Close()
+	s.Games.Close()
+}

@@ -1,0 +1,177 @@
+package lobby
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/base64"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/banchess/banchess/games"
+	"github.com/banchess/banchess/rating"
+	"github.com/banchess/banchess/rules"
+)
+
+// Seek is an offer to play in the lobby: a custom seek anyone may accept,
+// or a player waiting in a quick-pairing pool for the next to come.
+type Seek struct {
+	ID string
+	// Player is the maker's id; Name, Rating and Provisional describe them
+	// as the lobby shows them (the rating in the seek's variant and speed;
+	// none for an anonymous player).
+	Player      string
+	Name        string
+	Rating      int
+	Provisional bool
+	Variant     string
+	Clock       games.TimeControl
+	// Color is the maker's side; no Color is random.
+	Color rules.Color
+	// Rated asks for a rated game. In a pool it says the maker could play
+	// one: the game is rated when both players have a name.
+	Rated bool
+	// Pool is the quick-pairing pool the maker waits in ("5+3"); "" for a
+	// custom seek.
+	Pool    string
+	Created time.Time
+	// Alive is when the maker last had a lobby page open (or made it).
+	Alive time.Time
+	// Game is the game the seek was accepted into, Acceptor who accepted
+	// it and Accepted when; "" while it is open.
+	Game     string
+	Acceptor string
+	Accepted time.Time
+}
+
+// Speed is the class of the seek's clock.
+func (k Seek) Speed() rating.Speed { return rating.SpeedOf(k.Clock.Initial, k.Clock.Increment) }
+
+// SeekWindow says which seeks are open: not accepted, their maker seen
+// since AliveSince and made since CreatedSince.
+type SeekWindow struct{ AliveSince, CreatedSince time.Time }
+
+// Open reports whether k is open in the window.
+func (w SeekWindow) Open(k Seek) bool {
+	return k.Game == "" && !k.Alive.Before(w.AliveSince) && !k.Created.Before(w.CreatedSince)
+}
+
+// How long seeks live, and how the lobby keeps them.
+const (
+	// SeekAbsence is how long a seek stays once its maker's last lobby
+	// page has closed.
+	SeekAbsence = 30 * time.Second
+	// SeekLifetime is how long a seek stays at most.
+	SeekLifetime = 30 * time.Minute
+	// MaxCustomSeeks bounds the custom seeks one player has open.
+	MaxCustomSeeks = 3
+	// pairingMemory is how long an accepted seek is kept, so that its
+	// maker's pages learn which game it became.
+	pairingMemory = 10 * time.Minute
+	// lobbyHeartbeat is how often the makers with a lobby page open here
+	// are recorded as present; well within SeekAbsence.
+	lobbyHeartbeat = 10 * time.Second
+	// lobbySweep is how often seeks past their time are removed.
+	lobbySweep = 2 * time.Second
+	// lobbyFresh is how long a read of the lobby is shown without asking
+	// the store again, when nothing said it changed.
+	lobbyFresh = 5 * time.Second
+)
+
+// Pools are the quick-pairing pools, Ban Chess at each clock.
+func Pools() []string { return []string{"3+2", "5+3", "10+5", "15+10"} }
+
+// PairRequest asks a store to pair a player, in one transaction: to accept
+// seek Seek, or with Pool to take the oldest open seek in that pool made
+// by another player, or if there is none to add Wait (or, if the player
+// waits there already, keep their seek alive). Game builds the game from
+// the seek and both players; its refusal changes nothing. Once paired,
+// the seek records the game, and both players' other open seeks go.
+type PairRequest struct {
+	Taker string
+	Seek  string
+	Pool  string
+	Wait  Seek
+	Open  SeekWindow
+	At    time.Time
+	Game  func(seek Seek, maker, taker games.Seated) (*games.Record, error)
+}
+
+// SeekSettings are what a custom seek is made with, as a client gives
+// them.
+type SeekSettings struct {
+	Variant string // "ban" (or "") or "classic"
+	Clock   string // "5+3"
+	Color   string // "white", "black" or "random" (or "")
+	Rated   bool
+}
+
+// newSeekID returns a fresh seek id (96 random bits, URL-safe).
+func newSeekID() string {
+	var b [12]byte
+	rand.Read(b[:])
+	return base64.RawURLEncoding.EncodeToString(b[:])
+}
+
+// seekWindow is the window of open seeks at now.
+func seekWindow(now time.Time) SeekWindow {
+	return SeekWindow{AliveSince: now.Add(-SeekAbsence), CreatedSince: now.Add(-SeekLifetime)}
+}
+
+// LobbyView is the lobby as it stands: the open seeks, oldest first (pool
+// seeks among them), and the players waiting in each pool.
+type View struct {
+	Seeks   []Seek
+	Waiting map[string]int
+}
+
+// Custom returns the view's custom seeks.
+func (v View) Custom() []Seek {
+	var out []Seek
+	for _, k := range v.Seeks {
+		if k.Pool == "" {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// Of returns player's open seeks.
+func (v View) Of(player string) []Seek {
+	var out []Seek
+	for _, k := range v.Seeks {
+		if k.Player == player && player != "" {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// seekCache is the lobby's seeks as last read, shared by every page.
+type seekCache struct {
+	gen     atomic.Uint64 // counts the changes heard of
+	mu      sync.Mutex    // held while reading, so a crowd of readers reads once
+	seeks   []Seek
+	at      time.Time
+	readGen uint64 // gen when seeks were read
+}
+
+// read returns the seeks, read with fetch unless a read made since the
+// last change heard of, and fresh, is at hand.
+func (c *seekCache) read(ctx context.Context, now time.Time, fetch func(context.Context, time.Time) ([]Seek, error)) ([]Seek, error) {
+	gen := c.gen.Load()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.at.IsZero() && c.readGen == gen && now.Sub(c.at) < lobbyFresh && !now.Before(c.at) {
+		return c.seeks, nil
+	}
+	seeks, err := fetch(ctx, now)
+	if err != nil {
+		return nil, err
+	}
+	c.seeks, c.at, c.readGen = seeks, now, gen
+	return seeks, nil
+}
+
+// invalidate says the lobby changed: the next read asks the store.
+func (c *seekCache) invalidate() { c.gen.Add(1) }

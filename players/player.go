@@ -1,0 +1,141 @@
+package players
+
+import (
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/banchess/banchess/errs"
+	"github.com/banchess/banchess/rules"
+)
+
+// Player is someone who plays: a browser or a program, anonymous until
+// they choose a name. Their seats belong to them, not to a credential:
+// every credential issued to them holds the same seats.
+type Player struct {
+	ID string
+	// Name is "" until the player chooses one (see Service.Register).
+	Name string
+	// Password is the argon2id hash of the player's password (see package
+	// password), "" while they have none. It never leaves the server.
+	Password string
+	Created  time.Time
+	// Wins, Losses and Draws count the player's finished games against
+	// another player.
+	Wins, Losses, Draws int
+}
+
+// Named reports whether the player has chosen a name: only they play
+// rated games.
+func (p Player) Named() bool { return p.Name != "" }
+
+// Credential is the secret that proves who a player is: a browser's
+// cookie or an API client's bearer token. The server issues every one
+// (see Service.NewPlayer, Service.Login) and records only its Hash, with
+// the player it belongs to; a credential it did not issue proves nothing.
+type Credential string
+
+// NewCredential returns a fresh secret of 256 random bits. It proves
+// nothing until it is recorded as issued to a player.
+func NewCredential() Credential {
+	var b [32]byte
+	rand.Read(b[:]) // never fails (crypto/rand panics rather than return an error)
+	return Credential(base64.RawURLEncoding.EncodeToString(b[:]))
+}
+
+// maxCredential bounds the credentials read: a longer one is not one of
+// ours.
+const maxCredential = 128
+
+// Valid reports whether c could be a credential this service issued (any
+// non-empty, not overlong text is looked up, so this only keeps junk out
+// of the store's queries).
+func (c Credential) Valid() bool { return c != "" && len(c) <= maxCredential }
+
+// Hash is what the store keeps of a credential: its SHA-256, so the
+// database holds no secret that would let its reader play.
+func (c Credential) Hash() string {
+	if !c.Valid() {
+		return ""
+	}
+	sum := sha256.Sum256([]byte(c))
+	return base64.RawURLEncoding.EncodeToString(sum[:])
+}
+
+// CredentialKind says how a credential travels.
+type CredentialKind string
+
+// The kinds of credential.
+const (
+	Cookie CredentialKind = "cookie" // a browser's player cookie
+	Token  CredentialKind = "token"  // an API client's bearer token
+)
+
+// Issued is a credential as the store records it.
+type Issued struct {
+	Hash    string // Credential.Hash
+	Player  string // the id of the player it belongs to
+	Kind    CredentialKind
+	Created time.Time
+}
+
+// newPlayerID returns a fresh player id (128 random bits, URL-safe).
+func newPlayerID() string {
+	var b [16]byte
+	rand.Read(b[:])
+	return base64.RawURLEncoding.EncodeToString(b[:])
+}
+
+// Name and password rules.
+const (
+	MinName     = 2
+	MaxName     = 20
+	MinPassword = 8
+	// MaxPassword bounds a password in bytes: a passphrase fits, and
+	// hashing costs the same whatever its length.
+	MaxPassword = 1024
+)
+
+// reservedNames may not be chosen, in any case.
+var reservedNames = []string{"anonymous", "computer", "admin"}
+
+// CheckName refuses a name that breaks the rules: 2 to 20 of A–Z, a–z,
+// 0–9, _ and -, and not a reserved one. Whether it is taken (in any case)
+// is the store's to say.
+func CheckName(name string) error {
+	if n := utf8.RuneCountInString(name); n < MinName || n > MaxName {
+		return errs.Errorf(errs.Invalid, "A name is %d to %d characters long; %q has %d.", MinName, MaxName, clipName(name), n).WithDetail(errs.BadName)
+	}
+	for _, r := range name {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-') {
+			return errs.Errorf(errs.Invalid, "A name is made of letters A–Z, digits, _ and -: %q has %q.", clipName(name), r).WithDetail(errs.BadName)
+		}
+	}
+	for _, res := range reservedNames {
+		if strings.EqualFold(name, res) {
+			return errs.Errorf(errs.Invalid, "%q is reserved: choose another name.", name).WithDetail(errs.BadName)
+		}
+	}
+	return nil
+}
+
+// NameKey is the form of a name that two names equal in any case share:
+// the store keeps names unique by it.
+func NameKey(name string) string { return strings.ToLower(name) }
+
+// clipName shortens a name a refusal quotes.
+func clipName(name string) string { return rules.ClipTo(name, MaxName) }
+
+// CheckPassword refuses a password too short or too long.
+func CheckPassword(pw string) error {
+	switch {
+	case utf8.RuneCountInString(pw) < MinPassword:
+		return errs.Errorf(errs.Invalid, "A password is at least %d characters long.", MinPassword).WithDetail(errs.BadPassword)
+	case len(pw) > MaxPassword:
+		return errs.Errorf(errs.Invalid, "A password is at most %d bytes long.", MaxPassword).WithDetail(errs.BadPassword)
+	}
+	return nil
+}
