@@ -8,24 +8,8 @@ import (
 	"github.com/banchess/banchess/rules"
 )
 
-// ANSI styles, written only when options.colour is set.
-const (
-	red   = "\x1b[31;1m"
-	bold  = "\x1b[1m"
-	reset = "\x1b[0m"
-)
-
-// paint wraps text in an ANSI style when colour is on, and returns it
-// unchanged otherwise.
-func (s *session) paint(style, text string) string {
-	if !s.opts.colour {
-		return text
-	}
-	return style + text + reset
-}
-
 // showBoard writes the board of g and the status line under it.
-func (s *session) showBoard(g *rules.Game) { fmt.Fprint(s.out, s.board(g)) }
+func (s *session) showBoard(g *rules.Game) { s.out.print(s.board(g)) }
 
 // board is the board of g and the status line under it, for showBoard.
 func (s *session) board(g *rules.Game) string {
@@ -61,7 +45,7 @@ func (s *session) renderBoard(g *rules.Game) string {
 		}
 		glyph := s.glyph(pos.Board[sq])
 		if slices.Contains(checked, sq) {
-			glyph = s.paint(red, glyph)
+			glyph = s.out.paint(red, glyph)
 		}
 		fmt.Fprintf(&b, "%s%s  %s\n", strings.Repeat(" ", 14), glyph, sq)
 	}
@@ -76,11 +60,11 @@ func (s *session) renderBoard(g *rules.Game) string {
 			sq := rules.SquareAt(s.file(col), rank)
 			glyph := s.glyph(pos.Board[sq])
 			if slices.Contains(checked, sq) {
-				glyph = s.paint(red, glyph)
+				glyph = s.out.paint(red, glyph)
 			}
 			switch {
 			case banned && (sq == ban.From || sq == ban.To):
-				b.WriteString(s.paint(red, "[") + glyph + s.paint(red, "]"))
+				b.WriteString(s.out.paint(red, "[") + glyph + s.out.paint(red, "]"))
 			case moved && (sq == last.From || sq == last.To):
 				b.WriteString("(" + glyph + ")")
 			default:
@@ -137,14 +121,14 @@ func (s *session) glyph(p rules.Piece) string {
 // numbered as on the web page.
 func (s *session) status(g *rules.Game) string {
 	if o := g.Outcome(); o.Over() {
-		return s.paint(bold, fmt.Sprintf("Ply %d · game over: %s · %s", g.Ply(), o, o.Result()))
+		return s.out.paint(bold, fmt.Sprintf("Ply %d · game over: %s · %s", g.Ply(), o, o.Result()))
 	}
 	parts := []string{fmt.Sprintf("Ply %d", g.Ply()), turnSentence(g.Turn())}
 	if ban, ok := g.Ban(); ok {
 		parts = append(parts, ban.String()+" is banned")
 	}
 	if g.InCheck() {
-		parts = append(parts, s.paint(red, g.ToMove().Name()+" is in check"))
+		parts = append(parts, s.out.paint(red, g.ToMove().Name()+" is in check"))
 	}
 	return strings.Join(parts, " · ")
 }

@@ -24,11 +24,11 @@ func (s *session) botTurn(ctx context.Context) {
 		}
 		res, err := s.svc.AnalyseGame(ctx, s.id, games.AnalysisRequest{Level: s.level})
 		if err != nil {
-			s.refuse("the computer cannot play: %s", reason(err))
+			s.out.refuse("the computer cannot play: %s", reason(err))
 			return
 		}
 		if err := s.svc.Play(ctx, s.id, s.cred, games.Input{Text: res.Best.String()}, onGame(s.played)); err != nil {
-			s.refuse("the computer's %s was refused: %s", res.Best, reason(err))
+			s.out.refuse("the computer's %s was refused: %s", res.Best, reason(err))
 			return
 		}
 	}
@@ -37,7 +37,7 @@ func (s *session) botTurn(ctx context.Context) {
 // cmdGo lets the computer act now, after an undo gave its turn back.
 func (s *session) cmdGo(ctx context.Context, _ string) bool {
 	if s.bot == 0 {
-		s.refuse("the computer plays no side: start with --bot white or --bot black")
+		s.out.refuse("the computer plays no side: start with --bot white or --bot black")
 		return false
 	}
 	s.botTurn(ctx)
@@ -50,22 +50,22 @@ func (s *session) cmdAnalyse(ctx context.Context, arg string) bool {
 	if arg != "" {
 		ms, err := strconv.Atoi(arg)
 		if err != nil || ms < 1 {
-			s.refuse("analyse takes a number of milliseconds, such as analyse 2000")
+			s.out.refuse("analyse takes a number of milliseconds, such as analyse 2000")
 			return false
 		}
 		req.Budget = time.Duration(ms) * time.Millisecond
 	}
 	res, err := s.svc.AnalyseGame(ctx, s.id, req)
 	if err != nil {
-		s.refuse("%s", reason(err))
+		s.out.refuse("%s", reason(err))
 		return false
 	}
-	s.say("Best: %s (%s; depth %d, %d nodes in %v)", res.Best, scoreText(res), res.Depth, res.Nodes, res.Time.Round(time.Millisecond))
+	s.out.say("Best: %s (%s; depth %d, %d nodes in %v)", res.Best, scoreText(res), res.Depth, res.Nodes, res.Time.Round(time.Millisecond))
 	pv := make([]string, len(res.PV))
 	for i, a := range res.PV {
 		pv[i] = a.String()
 	}
-	s.say("Line: %s", strings.Join(pv, " "))
+	s.out.say("Line: %s", strings.Join(pv, " "))
 	return false
 }
 

@@ -42,7 +42,7 @@ func (s *session) open(ctx context.Context, g *rules.Game) error {
 // when the service fails (a cancelled context) it says so instead.
 func (s *session) view(ctx context.Context, fn func(g *rules.Game)) bool {
 	if err := s.svc.View(ctx, s.id, s.cred, onGame(fn)); err != nil {
-		s.refuse("%s", reason(err))
+		s.out.refuse("%s", reason(err))
 		return false
 	}
 	return true

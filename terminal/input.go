@@ -31,7 +31,7 @@ func (s *session) act(ctx context.Context, text string) {
 	case errs.Invalid, errs.Illegal, errs.Banned:
 		s.view(ctx, func(g *rules.Game) { s.explain(g, text, e) })
 	default: // over, or the service failed
-		s.refuse("%s", refusal(e))
+		s.out.refuse("%s", refusal(e))
 	}
 }
 
@@ -42,7 +42,7 @@ func (s *session) played(g *rules.Game) {
 	if last.Phase == rules.PhaseBan {
 		s.announceBan(g, actor, last.Pair())
 	} else {
-		s.say("%s plays %s.", actor.Name(), lastLog(g))
+		s.out.say("%s plays %s.", actor.Name(), lastLog(g))
 	}
 	s.afterPly(g)
 }
@@ -53,7 +53,7 @@ func (s *session) explain(g *rules.Game, text string, e *errs.Error) {
 	switch {
 	case games.IsPromotionNeeded(e):
 		a, _ := g.ParseInput(text)
-		s.refuse("%s promotes a pawn: add the piece, as in %sq", a.Coords(), a.Coords())
+		s.out.refuse("%s promotes a pawn: add the piece, as in %sq", a.Coords(), a.Coords())
 	case e.Code == errs.Invalid:
 		s.notUnderstood(g, e)
 	case e.Code == errs.Banned:
@@ -79,7 +79,7 @@ func (s *session) illegal(g *rules.Game, text string, err error) {
 	case a.Phase != t.Phase, a.Phase == rules.PhaseBan && pc != rules.NoPiece && pc.Color() == t.Actor:
 		s.wrongPhase(g) // squares of the banner's own move are a move typed at a ban
 	case a.Phase == rules.PhaseBan:
-		s.refuse("%s%s", reason(err), fromSquareHint(g, a.From, true))
+		s.out.refuse("%s%s", reason(err), fromSquareHint(g, a.From, true))
 	default:
 		s.moveRefused(g, text, a, err)
 	}
@@ -106,10 +106,10 @@ func (s *session) unknownCommand(word string) {
 		}
 	}
 	if best != "" {
-		s.refuse("%s is not a command: did you mean %s? Type help for the commands", word, best)
+		s.out.refuse("%s is not a command: did you mean %s? Type help for the commands", word, best)
 		return
 	}
-	s.refuse("%s is not a command, a ban or a move: type help for the commands", word)
+	s.out.refuse("%s is not a command, a ban or a move: type help for the commands", word)
 }
 
 // editDistance is the Levenshtein distance between two short ASCII words.
@@ -137,10 +137,10 @@ func editDistance(a, b string) int {
 // SAN when it differs: "Black bans g1f3 (Nf3)."
 func (s *session) announceBan(g *rules.Game, actor rules.Color, pair rules.Pair) {
 	if san, err := sanOfPair(g, pair); err == nil && san != pair.String() {
-		s.say("%s bans %s (%s).", actor.Name(), pair, strings.TrimRight(san, "+#"))
+		s.out.say("%s bans %s (%s).", actor.Name(), pair, strings.TrimRight(san, "+#"))
 		return
 	}
-	s.say("%s bans %s.", actor.Name(), pair)
+	s.out.say("%s bans %s.", actor.Name(), pair)
 }
 
 // sanOfPair writes the move of a pair in SAN, a promotion as to a queen.
@@ -162,7 +162,7 @@ func lastLog(g *rules.Game) string {
 // it came.
 func (s *session) afterPly(g *rules.Game) {
 	if g.Outcome().Over() { // the end is told once, under the board
-		fmt.Fprint(s.out, s.renderBoard(g))
+		s.out.print(s.renderBoard(g))
 		s.announceEnd(g)
 		return
 	}
@@ -171,7 +171,7 @@ func (s *session) afterPly(g *rules.Game) {
 
 // notUnderstood refuses text that is neither a command nor a ban nor a move.
 func (s *session) notUnderstood(g *rules.Game, err error) {
-	s.refuse("%s; type help for the commands, moves for the legal %ss", reason(err), g.Turn().Phase)
+	s.out.refuse("%s; type help for the commands, moves for the legal %ss", reason(err), g.Turn().Phase)
 }
 
 // wrongPhase refuses a ban at a move or a move at a ban, with an example of
@@ -184,7 +184,7 @@ func (s *session) wrongPhase(g *rules.Game) {
 		if san, err := sanOfPair(g, example.Pair()); err == nil {
 			like += " or " + strings.TrimRight(san, "+#")
 		}
-		s.refuse("it is %s's turn to ban one of %s's moves: type a move of %s's, like %s",
+		s.out.refuse("it is %s's turn to ban one of %s's moves: type a move of %s's, like %s",
 			t.Actor.Name(), t.ToMove.Name(), t.ToMove.Name(), like)
 		return
 	}
@@ -192,7 +192,7 @@ func (s *session) wrongPhase(g *rules.Game) {
 	if ban, ok := g.Ban(); ok {
 		why = fmt.Sprintf(" (%s is banned)", ban)
 	}
-	s.refuse("it is %s's turn to move, not to ban%s: type a move like %s or %s",
+	s.out.refuse("it is %s's turn to move, not to ban%s: type a move like %s or %s",
 		t.Actor.Name(), why, sans(g, []rules.Action{example})[0], example.Coords())
 }
 
@@ -241,10 +241,10 @@ func (s *session) banned(g *rules.Game, err error) {
 		return abs(a.From.File()-ban.From.File()) - abs(b.From.File()-ban.From.File())
 	})
 	if moves := append(same, others...); len(moves) > 0 {
-		s.refuse("%s — other %s moves: %s", reason(err), kind, listMoves(g, moves))
+		s.out.refuse("%s — other %s moves: %s", reason(err), kind, listMoves(g, moves))
 		return
 	}
-	s.refuse("%s — %s has no other %s move; the others: %s", reason(err), g.ToMove().Name(), kind, listMoves(g, g.Legal()))
+	s.out.refuse("%s — %s has no other %s move; the others: %s", reason(err), g.ToMove().Name(), kind, listMoves(g, g.Legal()))
 }
 
 // listMoves writes moves in SAN, at most maxSuggestions of them.
@@ -262,10 +262,10 @@ func listMoves(g *rules.Game, moves []rules.Action) string {
 // the piece on its from square can do.
 func (s *session) moveRefused(g *rules.Game, text string, a rules.Action, err error) {
 	if slices.ContainsFunc(g.Legal(), func(m rules.Action) bool { return m.Pair() == a.Pair() }) {
-		s.refuse("%s is not legal: %s", text, reason(err)) // a piece added to a move that is no promotion
+		s.out.refuse("%s is not legal: %s", text, reason(err)) // a piece added to a move that is no promotion
 		return
 	}
-	s.refuse("%s is not legal: %s%s", text, reason(err), fromSquareHint(g, a.From, false))
+	s.out.refuse("%s is not legal: %s%s", text, reason(err), fromSquareHint(g, a.From, false))
 }
 
 // sanRefused explains SAN that names no single legal move (err says why),
@@ -273,7 +273,7 @@ func (s *session) moveRefused(g *rules.Game, text string, a rules.Action, err er
 func (s *session) sanRefused(g *rules.Game, text string, err error) {
 	kind, to, ok := sanHint(text)
 	if !ok {
-		s.refuse("%s", reason(err))
+		s.out.refuse("%s", reason(err))
 		return
 	}
 	var fits []rules.Action
@@ -284,11 +284,11 @@ func (s *session) sanRefused(g *rules.Game, text string, err error) {
 	}
 	switch {
 	case len(fits) > 1 && fits[0].From == fits[len(fits)-1].From:
-		s.refuse("%s", reason(err)) // the promotions of one pawn: err says how to choose
+		s.out.refuse("%s", reason(err)) // the promotions of one pawn: err says how to choose
 	case len(fits) > 1:
-		s.refuse("%s — type %s", reason(err), strings.Join(sans(g, fits), " or "))
+		s.out.refuse("%s — type %s", reason(err), strings.Join(sans(g, fits), " or "))
 	default:
-		s.refuse("%s%s", reason(err), kindHint(g, kind))
+		s.out.refuse("%s%s", reason(err), kindHint(g, kind))
 	}
 }
 

@@ -237,7 +237,7 @@ func loop(ctx context.Context, s *session, in io.Reader, w *errWriter, errOut io
 			return 1
 		}
 		if interactive && ed == nil {
-			s.prompt()
+			s.out.prompt()
 		}
 		var l line
 		var ok bool
@@ -251,7 +251,7 @@ func loop(ctx context.Context, s *session, in io.Reader, w *errWriter, errOut io
 		case ok && l.interrupt && (confirming || s.over(ctx)):
 			return 130
 		case ok && l.interrupt:
-			s.say("Quit this unfinished game? Type y to quit, anything else to play on.")
+			s.out.say("Quit this unfinished game? Type y to quit, anything else to play on.")
 			ed.ask("quit? (y/n) ")
 			confirming = true
 			continue
@@ -261,7 +261,7 @@ func loop(ctx context.Context, s *session, in io.Reader, w *errWriter, errOut io
 			if answer := strings.ToLower(strings.TrimSpace(l.text)); answer == "y" || answer == "yes" {
 				return 130
 			}
-			s.say("The game goes on.")
+			s.out.say("The game goes on.")
 			continue
 		}
 		line := l.text
@@ -278,7 +278,7 @@ func loop(ctx context.Context, s *session, in io.Reader, w *errWriter, errOut io
 			return 0
 		}
 		if !interactive {
-			s.echo(line)
+			s.out.echo(line)
 		}
 		if quit := s.handle(ctx, line); quit {
 			if w.err != nil {

@@ -19,7 +19,7 @@ type session struct {
 	cred games.Credential // holds both seats of the session's games
 	id   string           // the current game's
 
-	out     io.Writer
+	out     *printer
 	opts    options
 	unicode bool
 	flipped bool // Black at the bottom
@@ -35,7 +35,7 @@ type session struct {
 
 // newSession starts a conversation on svc, with no game yet (see open).
 func newSession(svc *games.Service, out io.Writer, opts options, unicode bool) *session {
-	return &session{svc: svc, out: out, opts: opts, unicode: unicode}
+	return &session{svc: svc, out: &printer{w: out, colour: opts.colour}, opts: opts, unicode: unicode}
 }
 
 // command is one word the session understands.
@@ -103,20 +103,13 @@ func (s *session) handle(ctx context.Context, line string) bool {
 // welcome opens the session.
 func (s *session) welcome(ctx context.Context, note string) {
 	s.view(ctx, func(g *rules.Game) {
-		s.say("%s in the terminal. Type help for the commands, quit to leave.", g.Variant().Name())
+		s.out.say("%s in the terminal. Type help for the commands, quit to leave.", g.Variant().Name())
 		if note != "" {
-			s.say("%s", note)
+			s.out.say("%s", note)
 		}
 		s.showBoard(g)
 	})
 }
-
-// prompt asks for the next line on a terminal.
-func (s *session) prompt() { fmt.Fprint(s.out, "> ") }
-
-// echo repeats a line read from a pipe after the prompt, so that the output
-// reads as the conversation it was.
-func (s *session) echo(line string) { fmt.Fprintf(s.out, "> %s\n", line) }
 
 // endOfInput finishes a paste cut short by the end of input, and says bye.
 func (s *session) endOfInput(ctx context.Context) {
@@ -127,19 +120,8 @@ func (s *session) endOfInput(ctx context.Context) {
 		}
 	}
 	if s.opts.interactive {
-		fmt.Fprintln(s.out)
+		s.out.print("\n")
 	}
-}
-
-// say writes one line of answer.
-func (s *session) say(format string, args ...any) {
-	fmt.Fprintf(s.out, format+"\n", args...)
-}
-
-// refuse writes why an input was refused; nothing has changed.
-func (s *session) refuse(format string, args ...any) {
-	msg := fmt.Sprintf(format, args...)
-	fmt.Fprintln(s.out, s.paint(red, "✗ "+msg))
 }
 
 func (s *session) cmdBoard(ctx context.Context, _ string) bool {
@@ -154,12 +136,12 @@ func (s *session) cmdFlip(ctx context.Context, _ string) bool {
 }
 
 func (s *session) cmdFEN(ctx context.Context, _ string) bool {
-	s.view(ctx, func(g *rules.Game) { s.say("%s", g.FEN()) })
+	s.view(ctx, func(g *rules.Game) { s.out.say("%s", g.FEN()) })
 	return false
 }
 
 func (s *session) cmdPGN(ctx context.Context, _ string) bool {
-	s.view(ctx, func(g *rules.Game) { fmt.Fprint(s.out, s.pgn(g)) })
+	s.view(ctx, func(g *rules.Game) { s.out.print(s.pgn(g)) })
 	return false
 }
 
@@ -175,7 +157,7 @@ func (s *session) pgn(g *rules.Game) string {
 
 func (s *session) cmdSave(ctx context.Context, arg string) bool {
 	if arg == "" {
-		s.refuse("save needs a file name, as in: save game.pgn")
+		s.out.refuse("save needs a file name, as in: save game.pgn")
 		return false
 	}
 	var pgn string
@@ -183,17 +165,17 @@ func (s *session) cmdSave(ctx context.Context, arg string) bool {
 		return false
 	}
 	if err := os.WriteFile(arg, []byte(pgn), 0o644); err != nil {
-		s.refuse("could not save the game: %v", err)
+		s.out.refuse("could not save the game: %v", err)
 		return false
 	}
-	s.say("Saved the game as PGN to %s.", arg)
+	s.out.say("Saved the game as PGN to %s.", arg)
 	return false
 }
 
 func (s *session) cmdHistory(ctx context.Context, _ string) bool {
 	s.view(ctx, func(g *rules.Game) {
 		for _, line := range historyLines(g) {
-			s.say("%s", line)
+			s.out.say("%s", line)
 		}
 	})
 	return false
@@ -208,22 +190,22 @@ func (s *session) cmdMoves(ctx context.Context, _ string) bool {
 // SAN.
 func (s *session) showMoves(g *rules.Game) {
 	if o := g.Outcome(); o.Over() {
-		s.say("No legal actions: the game is over (%s).", o)
+		s.out.say("No legal actions: the game is over (%s).", o)
 		return
 	}
 	legal := g.Legal()
 	t := g.Turn()
 	if t.Phase == rules.PhaseBan {
 		if len(legal) == 1 {
-			s.say("%s bans %s's only move, by its squares:", t.Actor.Name(), t.ToMove.Name())
+			s.out.say("%s bans %s's only move, by its squares:", t.Actor.Name(), t.ToMove.Name())
 		} else {
-			s.say("%s bans one of %s's %d moves, by its squares:", t.Actor.Name(), t.ToMove.Name(), len(legal))
+			s.out.say("%s bans one of %s's %d moves, by its squares:", t.Actor.Name(), t.ToMove.Name(), len(legal))
 		}
 		coords := make([]string, len(legal))
 		for i, a := range legal {
 			coords[i] = a.Coords()
 		}
-		s.wrapped(coords)
+		s.out.wrapped(coords)
 		return
 	}
 	head := fmt.Sprintf("%s has %d legal moves", t.Actor.Name(), len(legal))
@@ -233,33 +215,14 @@ func (s *session) showMoves(g *rules.Game) {
 	if ban, ok := g.Ban(); ok {
 		head += fmt.Sprintf(" (%s is banned)", ban)
 	}
-	s.say("%s:", head)
-	s.wrapped(sans(g, legal))
-}
-
-// wrapped writes words indented, in lines of at most 72 columns.
-func (s *session) wrapped(words []string) {
-	var b strings.Builder
-	col := 0
-	for _, w := range words {
-		if col > 0 && col+1+len(w) > 72 {
-			b.WriteByte('\n')
-			col = 0
-		}
-		if col == 0 {
-			b.WriteString(" ")
-			col = 1
-		}
-		b.WriteString(" " + w)
-		col += 1 + len(w)
-	}
-	s.say("%s", b.String())
+	s.out.say("%s:", head)
+	s.out.wrapped(sans(g, legal))
 }
 
 func (s *session) cmdLoad(ctx context.Context, arg string) bool {
 	if arg == "" {
 		s.pasting, s.paste = true, nil
-		s.say("Paste a FEN, or a PGN followed by an empty line.")
+		s.out.say("Paste a FEN, or a PGN followed by an empty line.")
 		return false
 	}
 	text := arg
@@ -288,7 +251,7 @@ func (s *session) pasteLine(ctx context.Context, line string) {
 	pasted := strings.Join(s.paste, "\n")
 	s.paste = nil
 	if strings.TrimSpace(pasted) == "" {
-		s.refuse("nothing to load: the game goes on")
+		s.out.refuse("nothing to load: the game goes on")
 		return
 	}
 	s.load(ctx, pasted)
@@ -313,13 +276,13 @@ func (s *session) load(ctx context.Context, text string) {
 	}
 	g, err := s.svc.FromText(text, variant)
 	if err != nil {
-		s.refuse("could not load it, the game is unchanged: %s", reason(err))
+		s.out.refuse("could not load it, the game is unchanged: %s", reason(err))
 		return
 	}
 	s.replace(ctx, g, func(g *rules.Game) {
-		s.say("Loaded a %s game.", g.Variant().Name())
+		s.out.say("Loaded a %s game.", g.Variant().Name())
 		if note := chessGameNote(g); note != "" {
-			s.say("%s", note)
+			s.out.say("%s", note)
 		}
 	})
 }
@@ -333,7 +296,7 @@ func (s *session) variant(ctx context.Context) (id string, ok bool) {
 // replace makes g the session's game, introduced by intro and shown.
 func (s *session) replace(ctx context.Context, g *rules.Game, intro func(g *rules.Game)) {
 	if err := s.open(ctx, g); err != nil {
-		s.refuse("%s", reason(err))
+		s.out.refuse("%s", reason(err))
 		return
 	}
 	s.view(ctx, func(g *rules.Game) {
@@ -360,10 +323,10 @@ func (s *session) cmdNew(ctx context.Context, variant string) bool {
 	}
 	g, err := s.svc.NewGame(variant)
 	if err != nil {
-		s.refuse("%s", reason(err))
+		s.out.refuse("%s", reason(err))
 		return false
 	}
-	s.replace(ctx, g, func(g *rules.Game) { s.say("New %s game.", g.Variant().Name()) })
+	s.replace(ctx, g, func(g *rules.Game) { s.out.say("New %s game.", g.Variant().Name()) })
 	return false
 }
 
@@ -372,19 +335,19 @@ func (s *session) cmdUndo(ctx context.Context, _ string) bool {
 	undone, err := s.svc.Undo(ctx, s.id, s.cred, func(_ games.Undone, rec *games.Record, _ games.Seats) { board = s.board(rec.Game) })
 	switch {
 	case err != nil && errs.Of(err).Code == errs.Conflict: // the only conflict at an undo
-		s.refuse("nothing to undo: the game is at its start")
+		s.out.refuse("nothing to undo: the game is at its start")
 		return false
 	case err != nil:
-		s.refuse("%s", reason(err))
+		s.out.refuse("%s", reason(err))
 		return false
 	case undone.Declared.Over():
-		s.say("Took back the end of the game.")
+		s.out.say("Took back the end of the game.")
 	case undone.Ply.Action.Phase == rules.PhaseBan:
-		s.say("Took back the ban %s.", undone.Ply.Action.Coords())
+		s.out.say("Took back the ban %s.", undone.Ply.Action.Coords())
 	default:
-		s.say("Took back the move %s.", undone.Ply.SAN)
+		s.out.say("Took back the move %s.", undone.Ply.SAN)
 	}
-	fmt.Fprint(s.out, board)
+	s.out.print(board)
 	return false
 }
 
@@ -394,14 +357,14 @@ func (s *session) cmdResign(ctx context.Context, _ string) bool {
 		return false
 	}
 	if err := s.svc.Resign(ctx, s.id, s.cred, actor, onGame(s.announceEnd)); err != nil {
-		s.refuse("%s", refusal(err))
+		s.out.refuse("%s", refusal(err))
 	}
 	return false
 }
 
 func (s *session) cmdDraw(ctx context.Context, _ string) bool {
 	if err := s.svc.Draw(ctx, s.id, s.cred, onGame(s.announceEnd)); err != nil {
-		s.refuse("%s", refusal(err))
+		s.out.refuse("%s", refusal(err))
 	}
 	return false
 }
@@ -409,22 +372,22 @@ func (s *session) cmdDraw(ctx context.Context, _ string) bool {
 func (s *session) cmdQuit(context.Context, string) bool { return true }
 
 func (s *session) cmdHelp(ctx context.Context, _ string) bool {
-	s.say("Play by typing a ban or a move on its own line:")
-	s.say("  a ban:  a move of the side to be banned, by its squares or in SAN: e2e4 or e4 (or b:e2e4)")
-	s.say("  a move: SAN (Nf3, exd5, O-O or 0-0, e8=Q, + and # optional)")
-	s.say("          or squares (g1f3, e7e8q, m:g1f3)")
-	s.say("Before every move the opponent bans one of the mover's moves; Black bans first.")
-	s.say("Commands:")
+	s.out.say("Play by typing a ban or a move on its own line:")
+	s.out.say("  a ban:  a move of the side to be banned, by its squares or in SAN: e2e4 or e4 (or b:e2e4)")
+	s.out.say("  a move: SAN (Nf3, exd5, O-O or 0-0, e8=Q, + and # optional)")
+	s.out.say("          or squares (g1f3, e7e8q, m:g1f3)")
+	s.out.say("Before every move the opponent bans one of the mover's moves; Black bans first.")
+	s.out.say("Commands:")
 	for _, c := range s.commands() {
 		name := c.name
 		if c.args != "" {
 			name += " " + c.args
 		}
-		s.say("  %-20s %s", name, c.help)
+		s.out.say("  %-20s %s", name, c.help)
 	}
 	s.view(ctx, func(g *rules.Game) {
 		if !g.Outcome().Over() {
-			s.say("Now: %s.", turnSentence(g.Turn()))
+			s.out.say("Now: %s.", turnSentence(g.Turn()))
 		}
 	})
 	return false
@@ -441,8 +404,8 @@ func turnSentence(t rules.Turn) string {
 // announceEnd tells the result and reason of a game just ended.
 func (s *session) announceEnd(g *rules.Game) {
 	o := g.Outcome()
-	s.say("%s", s.paint(bold, fmt.Sprintf("Game over: %s (%s).", sentenceCase(o.String()), o.Result())))
-	s.say("Type undo to take back, new or load to play again, pgn or save FILE to keep the game, quit to leave.")
+	s.out.say("%s", s.out.paint(bold, fmt.Sprintf("Game over: %s (%s).", sentenceCase(o.String()), o.Result())))
+	s.out.say("Type undo to take back, new or load to play again, pgn or save FILE to keep the game, quit to leave.")
 }
 
 func sentenceCase(s string) string {
