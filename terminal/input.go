@@ -162,11 +162,11 @@ func lastLog(g *rules.Game) string {
 // it came.
 func (s *session) afterPly(g *rules.Game) {
 	if g.Outcome().Over() { // the end is told once, under the board
-		s.out.print(s.renderBoard(g))
+		s.out.print(s.board.render(g))
 		s.announceEnd(g)
 		return
 	}
-	s.showBoard(g)
+	s.board.show(g)
 }
 
 // notUnderstood refuses text that is neither a command nor a ban nor a move.

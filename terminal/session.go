@@ -19,10 +19,9 @@ type session struct {
 	cred games.Credential // holds both seats of the session's games
 	id   string           // the current game's
 
-	out     *printer
-	opts    options
-	unicode bool
-	flipped bool // Black at the bottom
+	out   *printer
+	board *boardView
+	opts  options
 
 	bot   rules.Color // the side the computer plays; none when 0
 	level int         // the computer's level
@@ -35,7 +34,8 @@ type session struct {
 
 // newSession starts a conversation on svc, with no game yet (see open).
 func newSession(svc *games.Service, out io.Writer, opts options, unicode bool) *session {
-	return &session{svc: svc, out: &printer{w: out, colour: opts.colour}, opts: opts, unicode: unicode}
+	p := &printer{w: out, colour: opts.colour}
+	return &session{svc: svc, out: p, board: &boardView{out: p, unicode: unicode}, opts: opts}
 }
 
 // command is one word the session understands.
@@ -107,7 +107,7 @@ func (s *session) welcome(ctx context.Context, note string) {
 		if note != "" {
 			s.out.say("%s", note)
 		}
-		s.showBoard(g)
+		s.board.show(g)
 	})
 }
 
@@ -125,13 +125,13 @@ func (s *session) endOfInput(ctx context.Context) {
 }
 
 func (s *session) cmdBoard(ctx context.Context, _ string) bool {
-	s.view(ctx, s.showBoard)
+	s.view(ctx, s.board.show)
 	return false
 }
 
 func (s *session) cmdFlip(ctx context.Context, _ string) bool {
-	s.flipped = !s.flipped
-	s.view(ctx, s.showBoard)
+	s.board.flip()
+	s.view(ctx, s.board.show)
 	return false
 }
 
@@ -301,7 +301,7 @@ func (s *session) replace(ctx context.Context, g *rules.Game, intro func(g *rule
 	}
 	s.view(ctx, func(g *rules.Game) {
 		intro(g)
-		s.showBoard(g)
+		s.board.show(g)
 	})
 	s.botTurn(ctx)
 }
@@ -332,7 +332,7 @@ func (s *session) cmdNew(ctx context.Context, variant string) bool {
 
 func (s *session) cmdUndo(ctx context.Context, _ string) bool {
 	var board string
-	undone, err := s.svc.Undo(ctx, s.id, s.cred, func(_ games.Undone, rec *games.Record, _ games.Seats) { board = s.board(rec.Game) })
+	undone, err := s.svc.Undo(ctx, s.id, s.cred, func(_ games.Undone, rec *games.Record, _ games.Seats) { board = s.board.text(rec.Game) })
 	switch {
 	case err != nil && errs.Of(err).Code == errs.Conflict: // the only conflict at an undo
 		s.out.refuse("nothing to undo: the game is at its start")
