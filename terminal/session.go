@@ -26,10 +26,7 @@ type session struct {
 	bot   rules.Color // the side the computer plays; none when 0
 	level int         // the computer's level
 
-	// pasting collects the lines of a FEN or PGN after a bare "load", until
-	// an empty line.
-	pasting bool
-	paste   []string
+	paste paste // a FEN or PGN pasted after a bare "load"
 }
 
 // newSession starts a conversation on svc, with no game yet (see open).
@@ -84,7 +81,7 @@ func (s *session) findCommand(word string) (command, bool) {
 
 // handle answers one line of input. It reports whether the player quit.
 func (s *session) handle(ctx context.Context, line string) bool {
-	if s.pasting {
+	if s.paste.active {
 		s.pasteLine(ctx, line)
 		return false
 	}
@@ -113,11 +110,8 @@ func (s *session) welcome(ctx context.Context, note string) {
 
 // endOfInput finishes a paste cut short by the end of input, and says bye.
 func (s *session) endOfInput(ctx context.Context) {
-	if s.pasting {
-		s.pasting = false
-		if len(s.paste) > 0 {
-			s.load(ctx, strings.Join(s.paste, "\n"))
-		}
+	if text := s.paste.end(); text != "" {
+		s.load(ctx, text)
 	}
 	if s.opts.interactive {
 		s.out.print("\n")
@@ -221,7 +215,7 @@ func (s *session) showMoves(g *rules.Game) {
 
 func (s *session) cmdLoad(ctx context.Context, arg string) bool {
 	if arg == "" {
-		s.pasting, s.paste = true, nil
+		s.paste.start()
 		s.out.say("Paste a FEN, or a PGN followed by an empty line.")
 		return false
 	}
@@ -233,38 +227,17 @@ func (s *session) cmdLoad(ctx context.Context, arg string) bool {
 	return false
 }
 
-// pasteLine collects one line of a pasted FEN or PGN. A FEN is one line and
-// loads at once; a PGN ends at an empty line after its moves (the empty line
-// between its tags and its moves does not end it).
+// pasteLine adds one line to the paste, and loads what was pasted once it
+// is complete.
 func (s *session) pasteLine(ctx context.Context, line string) {
-	text := strings.TrimSpace(line)
+	text, done := s.paste.add(line)
 	switch {
-	case text != "" && len(s.paste) == 0 && rules.LooksLikeFEN(text):
-		s.paste = []string{text}
-	case text != "":
-		s.paste = append(s.paste, line)
-		return
-	case onlyTags(s.paste):
-		return
-	}
-	s.pasting = false
-	pasted := strings.Join(s.paste, "\n")
-	s.paste = nil
-	if strings.TrimSpace(pasted) == "" {
+	case !done:
+	case strings.TrimSpace(text) == "":
 		s.out.refuse("nothing to load: the game goes on")
-		return
+	default:
+		s.load(ctx, text)
 	}
-	s.load(ctx, pasted)
-}
-
-// onlyTags reports whether lines are PGN tag pairs only, at least one.
-func onlyTags(lines []string) bool {
-	for _, l := range lines {
-		if !strings.HasPrefix(strings.TrimSpace(l), "[") {
-			return false
-		}
-	}
-	return len(lines) > 0
 }
 
 // load replaces the game by one read from a FEN (of the current variant) or
