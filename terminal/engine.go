@@ -34,31 +34,31 @@ func (s *session) botTurn(ctx context.Context) {
 	}
 }
 
-// cmdGo lets the computer act now, after an undo gave its turn back.
-func (s *session) cmdGo(ctx context.Context, _ string) bool {
+// playNow lets the computer act now, after an undo gave its turn back.
+func (s *session) playNow(ctx context.Context) {
 	if s.bot == 0 {
 		s.out.refuse("the computer plays no side: start with --bot white or --bot black")
-		return false
+		return
 	}
 	s.botTurn(ctx)
-	return false
 }
 
-// cmdAnalyse writes the engine's view of the current game.
-func (s *session) cmdAnalyse(ctx context.Context, arg string) bool {
+// analyse writes the engine's view of the current game, thinking for the
+// milliseconds in arg (or the service's default when it is empty).
+func (s *session) analyse(ctx context.Context, arg string) {
 	req := games.AnalysisRequest{}
 	if arg != "" {
 		ms, err := strconv.Atoi(arg)
 		if err != nil || ms < 1 {
 			s.out.refuse("analyse takes a number of milliseconds, such as analyse 2000")
-			return false
+			return
 		}
 		req.Budget = time.Duration(ms) * time.Millisecond
 	}
 	res, err := s.svc.AnalyseGame(ctx, s.id, req)
 	if err != nil {
 		s.out.refuse("%s", reason(err))
-		return false
+		return
 	}
 	s.out.say("Best: %s (%s; depth %d, %d nodes in %v)", res.Best, scoreText(res), res.Depth, res.Nodes, res.Time.Round(time.Millisecond))
 	pv := make([]string, len(res.PV))
@@ -66,7 +66,6 @@ func (s *session) cmdAnalyse(ctx context.Context, arg string) bool {
 		pv[i] = a.String()
 	}
 	s.out.say("Line: %s", strings.Join(pv, " "))
-	return false
 }
 
 // scoreText words a result's score for the side to act.

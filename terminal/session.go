@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/games"
@@ -38,7 +39,7 @@ func newSession(svc *games.Service, out io.Writer, opts options, unicode bool) *
 // command is one word the session understands.
 type command struct {
 	name, args, help string
-	run              func(s *session, ctx context.Context, arg string) (quit bool)
+	run              func(ctx context.Context, arg string) // nil for quit, which ends the session
 }
 
 // commands lists what the player can type besides bans and moves, new
@@ -46,23 +47,28 @@ type command struct {
 // variable, so that no state is shared.
 func (s *session) commands() []command {
 	return []command{
-		{name: "board", help: "show the board", run: (*session).cmdBoard},
-		{name: "moves", help: "list the legal actions now (bans or moves)", run: (*session).cmdMoves},
-		{name: "history", help: "the game so far, each ban before the move it restricted", run: (*session).cmdHistory},
-		{name: "fen", help: "the position as an extended FEN", run: (*session).cmdFEN},
-		{name: "pgn", help: "the game as PGN", run: (*session).cmdPGN},
-		{name: "save", args: "FILE", help: "write the game as PGN to FILE", run: (*session).cmdSave},
-		{name: "load", args: "FEN|PGN|FILE", help: "start from a FEN or PGN (alone: paste lines, end with an empty one)", run: (*session).cmdLoad},
-		{name: "new", args: "[" + variantIDs(s.svc.Variants(), "|") + "]", help: "start a new game (of the same variant unless named)", run: (*session).cmdNew},
-		{name: "undo", help: "take back the last ban or move", run: (*session).cmdUndo},
-		{name: "analyse", args: "[MS]", help: "the engine's best action, score and line (thinking MS milliseconds, 1000 by default)", run: (*session).cmdAnalyse},
-		{name: "go", help: "let the computer (--bot) act now", run: (*session).cmdGo},
-		{name: "flip", help: "turn the board round", run: (*session).cmdFlip},
-		{name: "resign", help: "the player to act resigns", run: (*session).cmdResign},
-		{name: "draw", help: "end the game as a draw by agreement", run: (*session).cmdDraw},
-		{name: "help", help: "this list", run: (*session).cmdHelp},
-		{name: "quit", help: "leave (also exit, or end of input)", run: (*session).cmdQuit},
+		{name: "board", help: "show the board", run: noArg(s.showBoard)},
+		{name: "moves", help: "list the legal actions now (bans or moves)", run: noArg(s.showMoves)},
+		{name: "history", help: "the game so far, each ban before the move it restricted", run: noArg(s.showHistory)},
+		{name: "fen", help: "the position as an extended FEN", run: noArg(s.showFEN)},
+		{name: "pgn", help: "the game as PGN", run: noArg(s.showPGN)},
+		{name: "save", args: "FILE", help: "write the game as PGN to FILE", run: s.save},
+		{name: "load", args: "FEN|PGN|FILE", help: "start from a FEN or PGN (alone: paste lines, end with an empty one)", run: s.load},
+		{name: "new", args: "[" + variantIDs(s.svc.Variants(), "|") + "]", help: "start a new game (of the same variant unless named)", run: s.newGame},
+		{name: "undo", help: "take back the last ban or move", run: noArg(s.undo)},
+		{name: "analyse", args: "[MS]", help: "the engine's best action, score and line (thinking MS milliseconds, 1000 by default)", run: s.analyse},
+		{name: "go", help: "let the computer (--bot) act now", run: noArg(s.playNow)},
+		{name: "flip", help: "turn the board round", run: noArg(s.flip)},
+		{name: "resign", help: "the player to act resigns", run: noArg(s.resign)},
+		{name: "draw", help: "end the game as a draw by agreement", run: noArg(s.draw)},
+		{name: "help", help: "this list", run: noArg(s.help)},
+		{name: "quit", help: "leave (also exit, or end of input)"},
 	}
+}
+
+// noArg makes f a command's run, which ignores any argument typed.
+func noArg(f func(ctx context.Context)) func(ctx context.Context, arg string) {
+	return func(ctx context.Context, _ string) { f(ctx) }
 }
 
 // findCommand returns the command named word, in any case; "exit" is quit.
@@ -91,7 +97,11 @@ func (s *session) handle(ctx context.Context, line string) bool {
 	}
 	word, arg, _ := strings.Cut(text, " ")
 	if c, ok := s.findCommand(word); ok {
-		return c.run(s, ctx, strings.TrimSpace(arg))
+		if c.run == nil {
+			return true
+		}
+		c.run(ctx, strings.TrimSpace(arg))
+		return false
 	}
 	s.act(ctx, text)
 	return false
@@ -111,78 +121,74 @@ func (s *session) welcome(ctx context.Context, note string) {
 // endOfInput finishes a paste cut short by the end of input, and says bye.
 func (s *session) endOfInput(ctx context.Context) {
 	if text := s.paste.end(); text != "" {
-		s.load(ctx, text)
+		s.loadText(ctx, text)
 	}
 	if s.opts.interactive {
 		s.out.print("\n")
 	}
 }
 
-func (s *session) cmdBoard(ctx context.Context, _ string) bool {
-	s.view(ctx, s.board.show)
-	return false
-}
+// showBoard writes the board.
+func (s *session) showBoard(ctx context.Context) { s.view(ctx, s.board.show) }
 
-func (s *session) cmdFlip(ctx context.Context, _ string) bool {
+// flip turns the board round and shows it.
+func (s *session) flip(ctx context.Context) {
 	s.board.flip()
 	s.view(ctx, s.board.show)
-	return false
 }
 
-func (s *session) cmdFEN(ctx context.Context, _ string) bool {
+// showFEN writes the position as an extended FEN.
+func (s *session) showFEN(ctx context.Context) {
 	s.view(ctx, func(g *rules.Game) { s.out.say("%s", g.FEN()) })
-	return false
 }
 
-func (s *session) cmdPGN(ctx context.Context, _ string) bool {
-	s.view(ctx, func(g *rules.Game) { s.out.print(s.pgn(g)) })
-	return false
+// showPGN writes the game as PGN.
+func (s *session) showPGN(ctx context.Context) {
+	s.view(ctx, func(g *rules.Game) { s.out.print(exportPGN(g, s.opts.now())) })
 }
 
-// pgn writes the game with this program as its site and today as its date,
-// unless the game was read with tags of its own.
-func (s *session) pgn(g *rules.Game) string {
+// exportPGN writes the game with this program as its site and today as its
+// date, unless the game was read with tags of its own.
+func exportPGN(g *rules.Game, today time.Time) string {
 	if len(g.Tags()) > 0 {
 		return g.PGN()
 	}
 	return g.PGN(rules.Tag{Name: "Site", Value: "banchess play"},
-		rules.Tag{Name: "Date", Value: s.opts.now().Format("2006.01.02")})
+		rules.Tag{Name: "Date", Value: today.Format("2006.01.02")})
 }
 
-func (s *session) cmdSave(ctx context.Context, arg string) bool {
-	if arg == "" {
+// save writes the game as PGN to the file named.
+func (s *session) save(ctx context.Context, file string) {
+	if file == "" {
 		s.out.refuse("save needs a file name, as in: save game.pgn")
-		return false
+		return
 	}
 	var pgn string
-	if !s.view(ctx, func(g *rules.Game) { pgn = s.pgn(g) }) {
-		return false
+	if !s.view(ctx, func(g *rules.Game) { pgn = exportPGN(g, s.opts.now()) }) {
+		return
 	}
-	if err := os.WriteFile(arg, []byte(pgn), 0o644); err != nil {
+	if err := os.WriteFile(file, []byte(pgn), 0o644); err != nil {
 		s.out.refuse("could not save the game: %v", err)
-		return false
+		return
 	}
-	s.out.say("Saved the game as PGN to %s.", arg)
-	return false
+	s.out.say("Saved the game as PGN to %s.", file)
 }
 
-func (s *session) cmdHistory(ctx context.Context, _ string) bool {
+// showHistory writes the game so far, numbered by moves.
+func (s *session) showHistory(ctx context.Context) {
 	s.view(ctx, func(g *rules.Game) {
 		for _, line := range historyLines(g) {
 			s.out.say("%s", line)
 		}
 	})
-	return false
 }
 
-func (s *session) cmdMoves(ctx context.Context, _ string) bool {
-	s.view(ctx, s.showMoves)
-	return false
-}
+// showMoves lists the legal actions now.
+func (s *session) showMoves(ctx context.Context) { s.view(ctx, s.showLegal) }
 
-// showMoves lists the legal actions now: bans by their squares, moves in
+// showLegal lists the legal actions of g: bans by their squares, moves in
 // SAN.
-func (s *session) showMoves(g *rules.Game) {
+func (s *session) showLegal(g *rules.Game) {
 	if o := g.Outcome(); o.Over() {
 		s.out.say("No legal actions: the game is over (%s).", o)
 		return
@@ -213,18 +219,19 @@ func (s *session) showMoves(g *rules.Game) {
 	s.out.wrapped(sans(g, legal))
 }
 
-func (s *session) cmdLoad(ctx context.Context, arg string) bool {
+// load starts from the FEN or PGN in arg, or in the file it names; alone,
+// it starts a paste.
+func (s *session) load(ctx context.Context, arg string) {
 	if arg == "" {
 		s.paste.start()
 		s.out.say("Paste a FEN, or a PGN followed by an empty line.")
-		return false
+		return
 	}
 	text := arg
 	if data, err := os.ReadFile(arg); err == nil { // a file, else the text itself
 		text = string(data)
 	}
-	s.load(ctx, text)
-	return false
+	s.loadText(ctx, text)
 }
 
 // pasteLine adds one line to the paste, and loads what was pasted once it
@@ -236,13 +243,14 @@ func (s *session) pasteLine(ctx context.Context, line string) {
 	case strings.TrimSpace(text) == "":
 		s.out.refuse("nothing to load: the game goes on")
 	default:
-		s.load(ctx, text)
+		s.loadText(ctx, text)
 	}
 }
 
-// load replaces the game by one read from a FEN (of the current variant) or
-// a PGN (whose text decides the variant). A bad text changes nothing.
-func (s *session) load(ctx context.Context, text string) {
+// loadText replaces the game by one read from a FEN (of the current
+// variant) or a PGN (whose text decides the variant). A bad text changes
+// nothing.
+func (s *session) loadText(ctx context.Context, text string) {
 	variant, ok := s.variant(ctx)
 	if !ok {
 		return
@@ -287,32 +295,33 @@ func chessGameNote(g *rules.Game) string {
 	return "That PGN has no bans: it is a Classic game of all its moves. To play Ban Chess from a position, load its FEN."
 }
 
-func (s *session) cmdNew(ctx context.Context, variant string) bool {
+// newGame starts a new game of variant, or of the current game's.
+func (s *session) newGame(ctx context.Context, variant string) {
 	if variant == "" {
 		var ok bool
 		if variant, ok = s.variant(ctx); !ok {
-			return false
+			return
 		}
 	}
 	g, err := s.svc.NewGame(variant)
 	if err != nil {
 		s.out.refuse("%s", reason(err))
-		return false
+		return
 	}
 	s.replace(ctx, g, func(g *rules.Game) { s.out.say("New %s game.", g.Variant().Name()) })
-	return false
 }
 
-func (s *session) cmdUndo(ctx context.Context, _ string) bool {
+// undo takes back the last ban or move, or the end of the game.
+func (s *session) undo(ctx context.Context) {
 	var board string
 	undone, err := s.svc.Undo(ctx, s.id, s.cred, func(_ games.Undone, rec *games.Record, _ games.Seats) { board = s.board.text(rec.Game) })
 	switch {
 	case err != nil && errs.Of(err).Code == errs.Conflict: // the only conflict at an undo
 		s.out.refuse("nothing to undo: the game is at its start")
-		return false
+		return
 	case err != nil:
 		s.out.refuse("%s", reason(err))
-		return false
+		return
 	case undone.Declared.Over():
 		s.out.say("Took back the end of the game.")
 	case undone.Ply.Action.Phase == rules.PhaseBan:
@@ -321,30 +330,28 @@ func (s *session) cmdUndo(ctx context.Context, _ string) bool {
 		s.out.say("Took back the move %s.", undone.Ply.SAN)
 	}
 	s.out.print(board)
-	return false
 }
 
-func (s *session) cmdResign(ctx context.Context, _ string) bool {
+// resign ends the game: the player to act resigns.
+func (s *session) resign(ctx context.Context) {
 	var actor rules.Color
 	if !s.view(ctx, func(g *rules.Game) { actor = g.Turn().Actor }) {
-		return false
+		return
 	}
 	if err := s.svc.Resign(ctx, s.id, s.cred, actor, onGame(s.announceEnd)); err != nil {
 		s.out.refuse("%s", refusal(err))
 	}
-	return false
 }
 
-func (s *session) cmdDraw(ctx context.Context, _ string) bool {
+// draw ends the game as a draw by agreement.
+func (s *session) draw(ctx context.Context) {
 	if err := s.svc.Draw(ctx, s.id, s.cred, onGame(s.announceEnd)); err != nil {
 		s.out.refuse("%s", refusal(err))
 	}
-	return false
 }
 
-func (s *session) cmdQuit(context.Context, string) bool { return true }
-
-func (s *session) cmdHelp(ctx context.Context, _ string) bool {
+// help lists how to play and the commands, and says whose turn it is.
+func (s *session) help(ctx context.Context) {
 	s.out.say("Play by typing a ban or a move on its own line:")
 	s.out.say("  a ban:  a move of the side to be banned, by its squares or in SAN: e2e4 or e4 (or b:e2e4)")
 	s.out.say("  a move: SAN (Nf3, exd5, O-O or 0-0, e8=Q, + and # optional)")
@@ -363,7 +370,6 @@ func (s *session) cmdHelp(ctx context.Context, _ string) bool {
 			s.out.say("Now: %s.", turnSentence(g.Turn()))
 		}
 	})
-	return false
 }
 
 // turnSentence says who acts and what they do: "White bans a Black move".
