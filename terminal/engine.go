@@ -19,15 +19,15 @@ func (s *session) botTurn(ctx context.Context) {
 	}
 	for {
 		var botActs bool
-		if !s.view(ctx, func(g *rules.Game) { botActs = !g.Outcome().Over() && g.Turn().Actor == s.bot }) || !botActs {
+		if !s.game.view(ctx, func(g *rules.Game) { botActs = !g.Outcome().Over() && g.Turn().Actor == s.bot }) || !botActs {
 			return
 		}
-		res, err := s.svc.AnalyseGame(ctx, s.id, games.AnalysisRequest{Level: s.level})
+		res, err := s.game.svc.AnalyseGame(ctx, s.game.id, games.AnalysisRequest{Level: s.level})
 		if err != nil {
 			s.out.refuse("the computer cannot play: %s", reason(err))
 			return
 		}
-		if err := s.svc.Play(ctx, s.id, s.cred, games.Input{Text: res.Best.String()}, onGame(s.played)); err != nil {
+		if err := s.game.svc.Play(ctx, s.game.id, s.game.cred, games.Input{Text: res.Best.String()}, onGame(s.game.played)); err != nil {
 			s.out.refuse("the computer's %s was refused: %s", res.Best, reason(err))
 			return
 		}
@@ -55,7 +55,7 @@ func (s *session) analyse(ctx context.Context, arg string) {
 		}
 		req.Budget = time.Duration(ms) * time.Millisecond
 	}
-	res, err := s.svc.AnalyseGame(ctx, s.id, req)
+	res, err := s.game.svc.AnalyseGame(ctx, s.game.id, req)
 	if err != nil {
 		s.out.refuse("%s", reason(err))
 		return

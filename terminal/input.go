@@ -1,7 +1,6 @@
 package terminal
 
 import (
-	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -13,39 +12,6 @@ import (
 
 // maxSuggestions bounds the moves listed in one message.
 const maxSuggestions = 8
-
-// act plays a line that is not a command: a ban or a move, whichever the
-// turn asks for, as the service reads typed input. Anything refused is
-// explained and changes nothing.
-func (s *session) act(ctx context.Context, text string) {
-	if isWord(text) {
-		s.unknownCommand(text)
-		return
-	}
-	err := s.svc.Play(ctx, s.id, s.cred, games.Input{Text: text}, onGame(s.played))
-	if err == nil {
-		s.botTurn(ctx)
-		return
-	}
-	switch e := errs.Of(err); e.Code {
-	case errs.Invalid, errs.Illegal, errs.Banned:
-		s.view(ctx, func(g *rules.Game) { s.out.refuse("%s", explanation(g, text, e)) })
-	default: // over, or the service failed
-		s.out.refuse("%s", refusal(e))
-	}
-}
-
-// played tells the ban or move just played and shows the game after it.
-func (s *session) played(g *rules.Game) {
-	last, _ := g.LastAction()
-	actor := g.ToMove().Other() // a move passes the turn; a ban is made by the mover's opponent
-	if last.Phase == rules.PhaseBan {
-		s.announceBan(g, actor, last.Pair())
-	} else {
-		s.out.say("%s plays %s.", actor.Name(), lastLog(g))
-	}
-	s.afterPly(g)
-}
 
 // explanation says why the rules refused text, and what to type instead,
 // for the player's refusal; g is the game, unchanged.
@@ -132,16 +98,6 @@ func editDistance(a, b string) int {
 	return prev[len(b)]
 }
 
-// announceBan tells the ban of pair just made by actor, with the move's
-// SAN when it differs: "Black bans g1f3 (Nf3)."
-func (s *session) announceBan(g *rules.Game, actor rules.Color, pair rules.Pair) {
-	if san, err := sanOfPair(g, pair); err == nil && san != pair.String() {
-		s.out.say("%s bans %s (%s).", actor.Name(), pair, strings.TrimRight(san, "+#"))
-		return
-	}
-	s.out.say("%s bans %s.", actor.Name(), pair)
-}
-
 // sanOfPair writes the move of a pair in SAN, a promotion as to a queen.
 func sanOfPair(g *rules.Game, p rules.Pair) (string, error) {
 	san, err := g.MoveSAN(rules.MoveAction(p.From, p.To, 0))
@@ -149,23 +105,6 @@ func sanOfPair(g *rules.Game, p rules.Pair) (string, error) {
 		return g.MoveSAN(rules.MoveAction(p.From, p.To, rules.Queen))
 	}
 	return san, nil
-}
-
-// lastLog returns the last entry of the action log.
-func lastLog(g *rules.Game) string {
-	log := g.Log()
-	return log[len(log)-1]
-}
-
-// afterPly shows the board after a ban or move, and the end of the game if
-// it came.
-func (s *session) afterPly(g *rules.Game) {
-	if g.Outcome().Over() { // the end is told once, under the board
-		s.out.print(s.board.render(g))
-		s.announceEnd(g)
-		return
-	}
-	s.board.show(g)
 }
 
 // notUnderstood explains text that is neither a command nor a ban nor a

@@ -207,7 +207,7 @@ func run(ctx context.Context, svc *games.Service, args []string, in io.Reader, o
 		s.bot, _ = rules.ParseColor(c.bot)
 		s.level = c.level
 	}
-	if err := s.open(ctx, g); err != nil {
+	if err := s.game.open(ctx, g); err != nil {
 		if ctx.Err() != nil {
 			return 130 // interrupted before the start
 		}
@@ -248,7 +248,7 @@ func loop(ctx context.Context, s *session, in io.Reader, w *errWriter, errOut io
 		case l, ok = <-lines:
 		}
 		switch {
-		case ok && l.interrupt && (confirming || s.over(ctx)):
+		case ok && l.interrupt && (confirming || s.game.over(ctx)):
 			return 130
 		case ok && l.interrupt:
 			s.out.say("Quit this unfinished game? Type y to quit, anything else to play on.")

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/rules"
 )
@@ -16,12 +15,9 @@ import (
 // session is one player's conversation: the game it plays through the
 // service, how the board is drawn, and where the answers go.
 type session struct {
-	svc  *games.Service
-	cred games.Credential // holds both seats of the session's games
-	id   string           // the current game's
-
 	out   *printer
 	board *boardView
+	game  *game
 	opts  options
 
 	bot   rules.Color // the side the computer plays; none when 0
@@ -30,10 +26,11 @@ type session struct {
 	paste paste // a FEN or PGN pasted after a bare "load"
 }
 
-// newSession starts a conversation on svc, with no game yet (see open).
+// newSession starts a conversation on svc, with no game yet (see game.open).
 func newSession(svc *games.Service, out io.Writer, opts options, unicode bool) *session {
 	p := &printer{w: out, colour: opts.colour}
-	return &session{svc: svc, out: p, board: &boardView{out: p, unicode: unicode}, opts: opts}
+	board := &boardView{out: p, unicode: unicode}
+	return &session{out: p, board: board, game: &game{svc: svc, out: p, board: board}, opts: opts}
 }
 
 // command is one word the session understands.
@@ -54,13 +51,13 @@ func (s *session) commands() []command {
 		{name: "pgn", help: "the game as PGN", run: noArg(s.showPGN)},
 		{name: "save", args: "FILE", help: "write the game as PGN to FILE", run: s.save},
 		{name: "load", args: "FEN|PGN|FILE", help: "start from a FEN or PGN (alone: paste lines, end with an empty one)", run: s.load},
-		{name: "new", args: "[" + variantIDs(s.svc.Variants(), "|") + "]", help: "start a new game (of the same variant unless named)", run: s.newGame},
-		{name: "undo", help: "take back the last ban or move", run: noArg(s.undo)},
+		{name: "new", args: "[" + variantIDs(s.game.svc.Variants(), "|") + "]", help: "start a new game (of the same variant unless named)", run: s.newGame},
+		{name: "undo", help: "take back the last ban or move", run: noArg(s.game.undo)},
 		{name: "analyse", args: "[MS]", help: "the engine's best action, score and line (thinking MS milliseconds, 1000 by default)", run: s.analyse},
 		{name: "go", help: "let the computer (--bot) act now", run: noArg(s.playNow)},
 		{name: "flip", help: "turn the board round", run: noArg(s.flip)},
-		{name: "resign", help: "the player to act resigns", run: noArg(s.resign)},
-		{name: "draw", help: "end the game as a draw by agreement", run: noArg(s.draw)},
+		{name: "resign", help: "the player to act resigns", run: noArg(s.game.resign)},
+		{name: "draw", help: "end the game as a draw by agreement", run: noArg(s.game.draw)},
 		{name: "help", help: "this list", run: noArg(s.help)},
 		{name: "quit", help: "leave (also exit, or end of input)"},
 	}
@@ -103,13 +100,19 @@ func (s *session) handle(ctx context.Context, line string) bool {
 		c.run(ctx, strings.TrimSpace(arg))
 		return false
 	}
-	s.act(ctx, text)
+	if isWord(text) {
+		s.unknownCommand(text)
+		return false
+	}
+	if s.game.act(ctx, text) {
+		s.botTurn(ctx)
+	}
 	return false
 }
 
 // welcome opens the session.
 func (s *session) welcome(ctx context.Context, note string) {
-	s.view(ctx, func(g *rules.Game) {
+	s.game.view(ctx, func(g *rules.Game) {
 		s.out.say("%s in the terminal. Type help for the commands, quit to leave.", g.Variant().Name())
 		if note != "" {
 			s.out.say("%s", note)
@@ -129,22 +132,22 @@ func (s *session) endOfInput(ctx context.Context) {
 }
 
 // showBoard writes the board.
-func (s *session) showBoard(ctx context.Context) { s.view(ctx, s.board.show) }
+func (s *session) showBoard(ctx context.Context) { s.game.view(ctx, s.board.show) }
 
 // flip turns the board round and shows it.
 func (s *session) flip(ctx context.Context) {
 	s.board.flip()
-	s.view(ctx, s.board.show)
+	s.game.view(ctx, s.board.show)
 }
 
 // showFEN writes the position as an extended FEN.
 func (s *session) showFEN(ctx context.Context) {
-	s.view(ctx, func(g *rules.Game) { s.out.say("%s", g.FEN()) })
+	s.game.view(ctx, func(g *rules.Game) { s.out.say("%s", g.FEN()) })
 }
 
 // showPGN writes the game as PGN.
 func (s *session) showPGN(ctx context.Context) {
-	s.view(ctx, func(g *rules.Game) { s.out.print(exportPGN(g, s.opts.now())) })
+	s.game.view(ctx, func(g *rules.Game) { s.out.print(exportPGN(g, s.opts.now())) })
 }
 
 // exportPGN writes the game with this program as its site and today as its
@@ -164,7 +167,7 @@ func (s *session) save(ctx context.Context, file string) {
 		return
 	}
 	var pgn string
-	if !s.view(ctx, func(g *rules.Game) { pgn = exportPGN(g, s.opts.now()) }) {
+	if !s.game.view(ctx, func(g *rules.Game) { pgn = exportPGN(g, s.opts.now()) }) {
 		return
 	}
 	if err := os.WriteFile(file, []byte(pgn), 0o644); err != nil {
@@ -176,7 +179,7 @@ func (s *session) save(ctx context.Context, file string) {
 
 // showHistory writes the game so far, numbered by moves.
 func (s *session) showHistory(ctx context.Context) {
-	s.view(ctx, func(g *rules.Game) {
+	s.game.view(ctx, func(g *rules.Game) {
 		for _, line := range historyLines(g) {
 			s.out.say("%s", line)
 		}
@@ -184,7 +187,7 @@ func (s *session) showHistory(ctx context.Context) {
 }
 
 // showMoves lists the legal actions now.
-func (s *session) showMoves(ctx context.Context) { s.view(ctx, s.showLegal) }
+func (s *session) showMoves(ctx context.Context) { s.game.view(ctx, s.showLegal) }
 
 // showLegal lists the legal actions of g: bans by their squares, moves in
 // SAN.
@@ -247,106 +250,19 @@ func (s *session) pasteLine(ctx context.Context, line string) {
 	}
 }
 
-// loadText replaces the game by one read from a FEN (of the current
-// variant) or a PGN (whose text decides the variant). A bad text changes
-// nothing.
-func (s *session) loadText(ctx context.Context, text string) {
-	variant, ok := s.variant(ctx)
-	if !ok {
-		return
-	}
-	g, err := s.svc.FromText(text, variant)
-	if err != nil {
-		s.out.refuse("could not load it, the game is unchanged: %s", reason(err))
-		return
-	}
-	s.replace(ctx, g, func(g *rules.Game) {
-		s.out.say("Loaded a %s game.", g.Variant().Name())
-		if note := chessGameNote(g); note != "" {
-			s.out.say("%s", note)
-		}
-	})
-}
-
-// variant returns the id of the current game's variant.
-func (s *session) variant(ctx context.Context) (id string, ok bool) {
-	ok = s.view(ctx, func(g *rules.Game) { id = g.Variant().ID() })
-	return id, ok
-}
-
-// replace makes g the session's game, introduced by intro and shown.
-func (s *session) replace(ctx context.Context, g *rules.Game, intro func(g *rules.Game)) {
-	if err := s.open(ctx, g); err != nil {
-		s.out.refuse("%s", reason(err))
-		return
-	}
-	s.view(ctx, func(g *rules.Game) {
-		intro(g)
-		s.board.show(g)
-	})
-	s.botTurn(ctx)
-}
-
-// chessGameNote explains a game read from a PGN without bans.
-func chessGameNote(g *rules.Game) string {
-	if !g.FromChessGame() {
-		return ""
-	}
-	return "That PGN has no bans: it is a Classic game of all its moves. To play Ban Chess from a position, load its FEN."
-}
-
-// newGame starts a new game of variant, or of the current game's.
+// newGame starts a new game of variant, or of the current game's, and
+// lets the computer play if it is its turn.
 func (s *session) newGame(ctx context.Context, variant string) {
-	if variant == "" {
-		var ok bool
-		if variant, ok = s.variant(ctx); !ok {
-			return
-		}
-	}
-	g, err := s.svc.NewGame(variant)
-	if err != nil {
-		s.out.refuse("%s", reason(err))
-		return
-	}
-	s.replace(ctx, g, func(g *rules.Game) { s.out.say("New %s game.", g.Variant().Name()) })
-}
-
-// undo takes back the last ban or move, or the end of the game.
-func (s *session) undo(ctx context.Context) {
-	var board string
-	undone, err := s.svc.Undo(ctx, s.id, s.cred, func(_ games.Undone, rec *games.Record, _ games.Seats) { board = s.board.text(rec.Game) })
-	switch {
-	case err != nil && errs.Of(err).Code == errs.Conflict: // the only conflict at an undo
-		s.out.refuse("nothing to undo: the game is at its start")
-		return
-	case err != nil:
-		s.out.refuse("%s", reason(err))
-		return
-	case undone.Declared.Over():
-		s.out.say("Took back the end of the game.")
-	case undone.Ply.Action.Phase == rules.PhaseBan:
-		s.out.say("Took back the ban %s.", undone.Ply.Action.Coords())
-	default:
-		s.out.say("Took back the move %s.", undone.Ply.SAN)
-	}
-	s.out.print(board)
-}
-
-// resign ends the game: the player to act resigns.
-func (s *session) resign(ctx context.Context) {
-	var actor rules.Color
-	if !s.view(ctx, func(g *rules.Game) { actor = g.Turn().Actor }) {
-		return
-	}
-	if err := s.svc.Resign(ctx, s.id, s.cred, actor, onGame(s.announceEnd)); err != nil {
-		s.out.refuse("%s", refusal(err))
+	if s.game.start(ctx, variant) {
+		s.botTurn(ctx)
 	}
 }
 
-// draw ends the game as a draw by agreement.
-func (s *session) draw(ctx context.Context) {
-	if err := s.svc.Draw(ctx, s.id, s.cred, onGame(s.announceEnd)); err != nil {
-		s.out.refuse("%s", refusal(err))
+// loadText replaces the game by one read from text (see game.load), and
+// lets the computer play if it is its turn.
+func (s *session) loadText(ctx context.Context, text string) {
+	if s.game.load(ctx, text) {
+		s.botTurn(ctx)
 	}
 }
 
@@ -365,7 +281,7 @@ func (s *session) help(ctx context.Context) {
 		}
 		s.out.say("  %-20s %s", name, c.help)
 	}
-	s.view(ctx, func(g *rules.Game) {
+	s.game.view(ctx, func(g *rules.Game) {
 		if !g.Outcome().Over() {
 			s.out.say("Now: %s.", turnSentence(g.Turn()))
 		}
@@ -378,18 +294,4 @@ func turnSentence(t rules.Turn) string {
 		return fmt.Sprintf("%s bans a %s move", t.Actor.Name(), t.ToMove.Name())
 	}
 	return fmt.Sprintf("%s moves", t.Actor.Name())
-}
-
-// announceEnd tells the result and reason of a game just ended.
-func (s *session) announceEnd(g *rules.Game) {
-	o := g.Outcome()
-	s.out.say("%s", s.out.paint(bold, fmt.Sprintf("Game over: %s (%s).", sentenceCase(o.String()), o.Result())))
-	s.out.say("Type undo to take back, new or load to play again, pgn or save FILE to keep the game, quit to leave.")
-}
-
-func sentenceCase(s string) string {
-	if s == "" {
-		return s
-	}
-	return strings.ToUpper(s[:1]) + s[1:]
 }
