@@ -17,7 +17,7 @@ func started(t *testing.T) (*session, *bytes.Buffer) {
 	t.Helper()
 	svc := service()
 	var out bytes.Buffer
-	s := newSession(svc, &out, plain(), false)
+	s := newSession(svc, &out, plain(), config{})
 	g, err := svc.NewGame("")
 	if err != nil {
 		t.Fatal(err)

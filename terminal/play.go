@@ -202,11 +202,7 @@ func run(ctx context.Context, svc *games.Service, args []string, in io.Reader, o
 		out = ed
 	}
 	w := &errWriter{w: out}
-	s := newSession(svc, w, opts, c.unicode)
-	if c.bot != "" {
-		s.bot, _ = rules.ParseColor(c.bot)
-		s.level = c.level
-	}
+	s := newSession(svc, w, opts, c)
 	if err := s.game.open(ctx, g); err != nil {
 		if ctx.Err() != nil {
 			return 130 // interrupted before the start
@@ -215,7 +211,7 @@ func run(ctx context.Context, svc *games.Service, args []string, in io.Reader, o
 		return 1
 	}
 	s.welcome(ctx, note)
-	s.botTurn(ctx)
+	s.computer.play(ctx)
 	return loop(ctx, s, in, w, errOut, opts.interactive, ed)
 }
 

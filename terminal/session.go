@@ -15,22 +15,32 @@ import (
 // session is one player's conversation: the game it plays through the
 // service, how the board is drawn, and where the answers go.
 type session struct {
-	out   *printer
-	board *boardView
-	game  *game
-	opts  options
-
-	bot   rules.Color // the side the computer plays; none when 0
-	level int         // the computer's level
+	out      *printer
+	board    *boardView
+	game     *game
+	computer *computer
+	opts     options
 
 	paste paste // a FEN or PGN pasted after a bare "load"
 }
 
-// newSession starts a conversation on svc, with no game yet (see game.open).
-func newSession(svc *games.Service, out io.Writer, opts options, unicode bool) *session {
+// newSession starts a conversation on svc as the flags in c ask (--unicode,
+// --bot, --level), with no game yet (see game.open).
+func newSession(svc *games.Service, out io.Writer, opts options, c config) *session {
 	p := &printer{w: out, colour: opts.colour}
-	board := &boardView{out: p, unicode: unicode}
-	return &session{out: p, board: board, game: &game{svc: svc, out: p, board: board}, opts: opts}
+	board := &boardView{out: p, unicode: c.unicode}
+	gm := &game{svc: svc, out: p, board: board}
+	var side rules.Color // none without --bot
+	if c.bot != "" {
+		side, _ = rules.ParseColor(c.bot) // parseFlags checked it
+	}
+	return &session{
+		out:      p,
+		board:    board,
+		game:     gm,
+		computer: &computer{game: gm, out: p, side: side, level: c.level},
+		opts:     opts,
+	}
 }
 
 // command is one word the session understands.
@@ -53,8 +63,8 @@ func (s *session) commands() []command {
 		{name: "load", args: "FEN|PGN|FILE", help: "start from a FEN or PGN (alone: paste lines, end with an empty one)", run: s.load},
 		{name: "new", args: "[" + variantIDs(s.game.svc.Variants(), "|") + "]", help: "start a new game (of the same variant unless named)", run: s.newGame},
 		{name: "undo", help: "take back the last ban or move", run: noArg(s.game.undo)},
-		{name: "analyse", args: "[MS]", help: "the engine's best action, score and line (thinking MS milliseconds, 1000 by default)", run: s.analyse},
-		{name: "go", help: "let the computer (--bot) act now", run: noArg(s.playNow)},
+		{name: "analyse", args: "[MS]", help: "the engine's best action, score and line (thinking MS milliseconds, 1000 by default)", run: s.computer.analyse},
+		{name: "go", help: "let the computer (--bot) act now", run: noArg(s.computer.playNow)},
 		{name: "flip", help: "turn the board round", run: noArg(s.flip)},
 		{name: "resign", help: "the player to act resigns", run: noArg(s.game.resign)},
 		{name: "draw", help: "end the game as a draw by agreement", run: noArg(s.game.draw)},
@@ -105,7 +115,7 @@ func (s *session) handle(ctx context.Context, line string) bool {
 		return false
 	}
 	if s.game.act(ctx, text) {
-		s.botTurn(ctx)
+		s.computer.play(ctx)
 	}
 	return false
 }
@@ -254,7 +264,7 @@ func (s *session) pasteLine(ctx context.Context, line string) {
 // lets the computer play if it is its turn.
 func (s *session) newGame(ctx context.Context, variant string) {
 	if s.game.start(ctx, variant) {
-		s.botTurn(ctx)
+		s.computer.play(ctx)
 	}
 }
 
@@ -262,7 +272,7 @@ func (s *session) newGame(ctx context.Context, variant string) {
 // lets the computer play if it is its turn.
 func (s *session) loadText(ctx context.Context, text string) {
 	if s.game.load(ctx, text) {
-		s.botTurn(ctx)
+		s.computer.play(ctx)
 	}
 }
 
