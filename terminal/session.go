@@ -12,8 +12,11 @@ import (
 	"github.com/banchess/banchess/rules"
 )
 
-// session is one player's conversation: the game it plays through the
-// service, how the board is drawn, and where the answers go.
+// session is one player's conversation. It reads their lines and hands
+// each to the part whose job it is: bans, moves and the commands that
+// change the game to the game, go and analyse to the computer. It answers
+// the commands that only read the game itself, drawn by the board and
+// written by the printer.
 type session struct {
 	out      *printer
 	board    *boardView
