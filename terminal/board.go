@@ -8,79 +8,74 @@ import (
 	"github.com/banchess/banchess/rules"
 )
 
-// ANSI styles, written only when options.colour is set.
-const (
-	red   = "\x1b[31;1m"
-	bold  = "\x1b[1m"
-	reset = "\x1b[0m"
-)
-
-// paint wraps text in an ANSI style when colour is on, and returns it
-// unchanged otherwise.
-func (s *session) paint(style, text string) string {
-	if !s.opts.colour {
-		return text
-	}
-	return style + text + reset
+// boardView draws the board of a game as text, with the status line
+// under it: pieces as letters or figurines, White at the bottom unless
+// flipped.
+type boardView struct {
+	out     *printer // writes the board (show) and paints the ban and checks
+	unicode bool     // figurines instead of FEN letters
+	flipped bool     // Black at the bottom
 }
 
-// showBoard writes the board of g and the status line under it.
-func (s *session) showBoard(g *rules.Game) { fmt.Fprint(s.out, s.board(g)) }
+// flip turns the board round.
+func (v *boardView) flip() { v.flipped = !v.flipped }
 
-// board is the board of g and the status line under it, for showBoard.
-func (s *session) board(g *rules.Game) string {
-	return s.renderBoard(g) + s.status(g) + "\n"
+// show writes the board of g and the status line under it.
+func (v *boardView) show(g *rules.Game) { v.out.print(v.text(g)) }
+
+// text is the board of g and the status line under it, for show.
+func (v *boardView) text(g *rules.Game) string {
+	return v.render(g) + v.status(g) + "\n"
 }
 
-// renderBoard draws the position with files and ranks labelled, White at
-// the bottom unless flipped. Each square is three columns wide; the two
-// squares of the ban in force are bracketed, [P], and those of the last
-// move in parentheses, (P). A board's extra squares (EN-Chess's x
-// squares) get a line each, at the d/e corner above rank 8 (x9) and below
-// rank 1 (x0).
-func (s *session) renderBoard(g *rules.Game) string {
+// render draws the position with files and ranks labelled, White at the
+// bottom unless flipped. Each square is three columns wide; the two squares
+// of the ban in force are bracketed, [P], and those of the last move in
+// parentheses, (P). A board's extra squares (EN-Chess's x squares) get a
+// line each, at the d/e corner above rank 8 (x9) and below rank 1 (x0).
+func (v *boardView) render(g *rules.Game) string {
 	pos := g.Position()
 	ban, banned := g.Ban()
 	last, moved := lastMove(g)
 	checked := g.CheckedKings(&pos)
 	files := "   "
 	for i := range 8 {
-		files += " " + string(rune('a'+s.file(i))) + " "
+		files += " " + string(rune('a'+v.file(i))) + " "
 	}
 	var b strings.Builder
 	files = strings.TrimRight(files, " ")
 	b.WriteString(files + "\n")
 	extra := g.Variant().Board().ExtraSquares()
 	top, bottom := rules.X9, rules.X0
-	if s.flipped {
+	if v.flipped {
 		top, bottom = bottom, top
 	}
 	xLine := func(sq rules.Square) {
 		if !slices.Contains(extra, sq) {
 			return
 		}
-		glyph := s.glyph(pos.Board[sq])
+		glyph := v.glyph(pos.Board[sq])
 		if slices.Contains(checked, sq) {
-			glyph = s.paint(red, glyph)
+			glyph = v.out.paint(red, glyph)
 		}
 		fmt.Fprintf(&b, "%s%s  %s\n", strings.Repeat(" ", 14), glyph, sq)
 	}
 	xLine(top)
 	for row := range 8 {
 		rank := 7 - row
-		if s.flipped {
+		if v.flipped {
 			rank = row
 		}
 		fmt.Fprintf(&b, " %d ", rank+1)
 		for col := range 8 {
-			sq := rules.SquareAt(s.file(col), rank)
-			glyph := s.glyph(pos.Board[sq])
+			sq := rules.SquareAt(v.file(col), rank)
+			glyph := v.glyph(pos.Board[sq])
 			if slices.Contains(checked, sq) {
-				glyph = s.paint(red, glyph)
+				glyph = v.out.paint(red, glyph)
 			}
 			switch {
 			case banned && (sq == ban.From || sq == ban.To):
-				b.WriteString(s.paint(red, "[") + glyph + s.paint(red, "]"))
+				b.WriteString(v.out.paint(red, "[") + glyph + v.out.paint(red, "]"))
 			case moved && (sq == last.From || sq == last.To):
 				b.WriteString("(" + glyph + ")")
 			default:
@@ -106,22 +101,22 @@ func lastMove(g *rules.Game) (rules.Pair, bool) {
 }
 
 // file maps a column on screen to a file, a to h or h to a when flipped.
-func (s *session) file(col int) int {
-	if s.flipped {
+func (v *boardView) file(col int) int {
+	if v.flipped {
 		return 7 - col
 	}
 	return col
 }
 
 // glyph draws a piece: its FEN letter, or a figurine with --unicode.
-func (s *session) glyph(p rules.Piece) string {
+func (v *boardView) glyph(p rules.Piece) string {
 	if p == rules.NoPiece {
-		if s.unicode {
+		if v.unicode {
 			return "·"
 		}
 		return "."
 	}
-	if !s.unicode || p.Kind() == rules.Auror { // no figurine for EN-Chess's Auror
+	if !v.unicode || p.Kind() == rules.Auror { // no figurine for EN-Chess's Auror
 		return string(p.FENLetter())
 	}
 	const white, black = "♙♘♗♖♕♔", "♟♞♝♜♛♚"
@@ -135,16 +130,16 @@ func (s *session) glyph(p rules.Piece) string {
 // status is the line under the board: "Ply 3 · White bans a Black move",
 // with the ban in force and a check, or the end of the game; the ply is
 // numbered as on the web page.
-func (s *session) status(g *rules.Game) string {
+func (v *boardView) status(g *rules.Game) string {
 	if o := g.Outcome(); o.Over() {
-		return s.paint(bold, fmt.Sprintf("Ply %d · game over: %s · %s", g.Ply(), o, o.Result()))
+		return v.out.paint(bold, fmt.Sprintf("Ply %d · game over: %s · %s", g.Ply(), o, o.Result()))
 	}
 	parts := []string{fmt.Sprintf("Ply %d", g.Ply()), turnSentence(g.Turn())}
 	if ban, ok := g.Ban(); ok {
 		parts = append(parts, ban.String()+" is banned")
 	}
 	if g.InCheck() {
-		parts = append(parts, s.paint(red, g.ToMove().Name()+" is in check"))
+		parts = append(parts, v.out.paint(red, g.ToMove().Name()+" is in check"))
 	}
 	return strings.Join(parts, " · ")
 }

@@ -2,52 +2,244 @@ package terminal
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/banchess/banchess/players"
-
 	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/games"
+	"github.com/banchess/banchess/players"
 	"github.com/banchess/banchess/rules"
 )
 
-// The session keeps its game where the web and the API keep theirs: in a
-// games.Service, which creates games, applies actions and decides
-// refusals. The session holds a credential with both seats of every game
-// it creates and the id of the current one; it touches a game only inside
-// the service's callbacks, under the game's lock.
+// game is the session's current game and what the player does to it. It
+// is kept where the web and the API keep theirs: in a games.Service, which
+// creates games, applies actions and decides refusals. game holds a
+// credential with both seats of every game it creates and the id of the
+// current one; it touches a game only inside the service's callbacks,
+// under the game's lock. It tells the player what each action changed.
+type game struct {
+	svc     *games.Service
+	players *players.Service   // issues the session's player its credential
+	cred    players.Credential // holds both seats of the session's games
+	id      string             // the current game's
+
+	out   *printer
+	board *boardView // shown after every change
+}
 
 // open stores g as a new game and makes it the session's game, in place of
 // the one before. g must not be used afterwards except through the
 // service. The first opens the session's player, whose credential holds
 // the seats of every game it makes.
-func (s *session) open(ctx context.Context, g *rules.Game) error {
-	if s.cred == "" {
-		cred, _, err := s.players.NewPlayer(ctx, players.Cookie)
+func (gm *game) open(ctx context.Context, g *rules.Game) error {
+	if gm.cred == "" {
+		cred, _, err := gm.players.NewPlayer(ctx, players.Cookie)
 		if err != nil {
 			return err
 		}
-		s.cred = cred
+		gm.cred = cred
 	}
-	id, err := s.svc.Create(ctx, s.cred, g)
+	id, err := gm.svc.Create(ctx, gm.cred, g)
 	if err != nil {
 		return err
 	}
-	s.id = id
+	gm.id = id
 	return nil
 }
 
 // view runs fn on the current game, which it must not change, under the
 // game's lock: fn must not call the service. view reports whether fn ran;
 // when the service fails (a cancelled context) it says so instead.
-func (s *session) view(ctx context.Context, fn func(g *rules.Game)) bool {
-	if err := s.svc.View(ctx, s.id, s.cred, onGame(fn)); err != nil {
-		s.refuse("%s", reason(err))
+func (gm *game) view(ctx context.Context, fn func(g *rules.Game)) bool {
+	if err := gm.svc.View(ctx, gm.id, gm.cred, onGame(fn)); err != nil {
+		gm.out.refuse("%s", reason(err))
 		return false
 	}
 	return true
+}
+
+// over reports whether the game has ended (or cannot be read).
+func (gm *game) over(ctx context.Context) bool {
+	over := true
+	gm.view(ctx, func(g *rules.Game) { over = g.Outcome().Over() })
+	return over
+}
+
+// variant returns the id of the game's variant.
+func (gm *game) variant(ctx context.Context) (id string, ok bool) {
+	ok = gm.view(ctx, func(g *rules.Game) { id = g.Variant().ID() })
+	return id, ok
+}
+
+// act plays a line that is not a command: a ban or a move, whichever the
+// turn asks for, as the service reads typed input. Anything refused is
+// explained and changes nothing. act reports whether text was played.
+func (gm *game) act(ctx context.Context, text string) bool {
+	err := gm.svc.Play(ctx, gm.id, gm.cred, games.Input{Text: text}, onGame(gm.played))
+	if err == nil {
+		return true
+	}
+	switch e := errs.Of(err); e.Code {
+	case errs.Invalid, errs.Illegal, errs.Banned:
+		gm.view(ctx, func(g *rules.Game) { gm.out.refuse("%s", explanation(g, text, e)) })
+	default: // over, or the service failed
+		gm.out.refuse("%s", refusal(e))
+	}
+	return false
+}
+
+// played tells the ban or move just played and shows the game after it.
+func (gm *game) played(g *rules.Game) {
+	last, _ := g.LastAction()
+	actor := g.ToMove().Other() // a move passes the turn; a ban is made by the mover's opponent
+	if last.Phase == rules.PhaseBan {
+		gm.announceBan(g, actor, last.Pair())
+	} else {
+		gm.out.say("%s plays %s.", actor.Name(), lastLog(g))
+	}
+	gm.afterPly(g)
+}
+
+// announceBan tells the ban of pair just made by actor, with the move's
+// SAN when it differs: "Black bans g1f3 (Nf3)."
+func (gm *game) announceBan(g *rules.Game, actor rules.Color, pair rules.Pair) {
+	if san, err := sanOfPair(g, pair); err == nil && san != pair.String() {
+		gm.out.say("%s bans %s (%s).", actor.Name(), pair, strings.TrimRight(san, "+#"))
+		return
+	}
+	gm.out.say("%s bans %s.", actor.Name(), pair)
+}
+
+// lastLog returns the last entry of the action log.
+func lastLog(g *rules.Game) string {
+	log := g.Log()
+	return log[len(log)-1]
+}
+
+// afterPly shows the board after a ban or move, and the end of the game if
+// it came.
+func (gm *game) afterPly(g *rules.Game) {
+	if g.Outcome().Over() { // the end is told once, under the board
+		gm.out.print(gm.board.render(g))
+		gm.announceEnd(g)
+		return
+	}
+	gm.board.show(g)
+}
+
+// announceEnd tells the result and reason of a game just ended.
+func (gm *game) announceEnd(g *rules.Game) {
+	o := g.Outcome()
+	gm.out.say("%s", gm.out.paint(bold, fmt.Sprintf("Game over: %s (%s).", sentenceCase(o.String()), o.Result())))
+	gm.out.say("Type undo to take back, new or load to play again, pgn or save FILE to keep the game, quit to leave.")
+}
+
+func sentenceCase(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// load replaces the game by one read from a FEN (of the current variant)
+// or a PGN (whose text decides the variant). A bad text changes nothing.
+// load reports whether the game was replaced.
+func (gm *game) load(ctx context.Context, text string) bool {
+	variant, ok := gm.variant(ctx)
+	if !ok {
+		return false
+	}
+	g, err := gm.svc.Loader().FromText(text, variant)
+	if err != nil {
+		gm.out.refuse("could not load it, the game is unchanged: %s", reason(err))
+		return false
+	}
+	return gm.replace(ctx, g, func(g *rules.Game) {
+		gm.out.say("Loaded a %s game.", g.Variant().Name())
+		if note := chessGameNote(g); note != "" {
+			gm.out.say("%s", note)
+		}
+	})
+}
+
+// chessGameNote explains a game read from a PGN without bans.
+func chessGameNote(g *rules.Game) string {
+	if !g.FromChessGame() {
+		return ""
+	}
+	return "That PGN has no bans: it is a Classic game of all its moves. To play Ban Chess from a position, load its FEN."
+}
+
+// start replaces the game by a new one of variant, or of the current
+// game's variant when it is empty. It reports whether it did.
+func (gm *game) start(ctx context.Context, variant string) bool {
+	if variant == "" {
+		var ok bool
+		if variant, ok = gm.variant(ctx); !ok {
+			return false
+		}
+	}
+	g, err := gm.svc.Loader().NewGame(variant)
+	if err != nil {
+		gm.out.refuse("%s", reason(err))
+		return false
+	}
+	return gm.replace(ctx, g, func(g *rules.Game) { gm.out.say("New %s game.", g.Variant().Name()) })
+}
+
+// replace makes g the session's game, introduced by intro and shown. It
+// reports whether g was stored (shown or not).
+func (gm *game) replace(ctx context.Context, g *rules.Game, intro func(g *rules.Game)) bool {
+	if err := gm.open(ctx, g); err != nil {
+		gm.out.refuse("%s", reason(err))
+		return false
+	}
+	gm.view(ctx, func(g *rules.Game) {
+		intro(g)
+		gm.board.show(g)
+	})
+	return true
+}
+
+// undo takes back the last ban or move, or the end of the game.
+func (gm *game) undo(ctx context.Context) {
+	var board string
+	undone, err := gm.svc.Undo(ctx, gm.id, gm.cred, func(_ games.Undone, rec *games.Record, _ games.Seats) { board = gm.board.text(rec.Game) })
+	switch {
+	case err != nil && errs.Of(err).Code == errs.Conflict: // the only conflict at an undo
+		gm.out.refuse("nothing to undo: the game is at its start")
+		return
+	case err != nil:
+		gm.out.refuse("%s", reason(err))
+		return
+	case undone.Declared.Over():
+		gm.out.say("Took back the end of the game.")
+	case undone.Ply.Action.Phase == rules.PhaseBan:
+		gm.out.say("Took back the ban %s.", undone.Ply.Action.Coords())
+	default:
+		gm.out.say("Took back the move %s.", undone.Ply.SAN)
+	}
+	gm.out.print(board)
+}
+
+// resign ends the game: the player to act resigns.
+func (gm *game) resign(ctx context.Context) {
+	var actor rules.Color
+	if !gm.view(ctx, func(g *rules.Game) { actor = g.Turn().Actor }) {
+		return
+	}
+	if err := gm.svc.Resign(ctx, gm.id, gm.cred, actor, onGame(gm.announceEnd)); err != nil {
+		gm.out.refuse("%s", refusal(err))
+	}
+}
+
+// draw ends the game as a draw by agreement.
+func (gm *game) draw(ctx context.Context) {
+	if err := gm.svc.Draw(ctx, gm.id, gm.cred, onGame(gm.announceEnd)); err != nil {
+		gm.out.refuse("%s", refusal(err))
+	}
 }
 
 // onGame adapts fn to a games.ViewFunc. The session holds both seats of its
@@ -97,11 +289,4 @@ func refusal(err error) string {
 		return reason(err) + "; type undo, new or load"
 	}
 	return reason(err)
-}
-
-// over reports whether the session's game has ended (or cannot be read).
-func (s *session) over(ctx context.Context) bool {
-	over := true
-	s.view(ctx, func(g *rules.Game) { over = g.Outcome().Over() })
-	return over
 }

@@ -6,10 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/banchess/banchess/players"
-
 	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/games"
+	"github.com/banchess/banchess/players"
 	"github.com/banchess/banchess/rules"
 )
 
@@ -19,12 +18,12 @@ func started(t *testing.T) (*session, *bytes.Buffer) {
 	t.Helper()
 	svc := service()
 	var out bytes.Buffer
-	s := newSession(svc, &out, plain(), false)
+	s := newSession(svc, &out, plain(), config{})
 	g, err := svc.games.Loader().NewGame("")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.open(context.Background(), g); err != nil {
+	if err := s.game.open(context.Background(), g); err != nil {
 		t.Fatal(err)
 	}
 	return s, &out
@@ -36,14 +35,14 @@ func started(t *testing.T) (*session, *bytes.Buffer) {
 func TestGamesLiveInTheService(t *testing.T) {
 	ctx := context.Background()
 	s, out := started(t)
-	first := s.id
+	first := s.game.id
 	for _, line := range []string{"e2e4", "d4", "resign", "undo"} {
 		s.handle(ctx, line)
 	}
 	if strings.Contains(out.String(), "✗") {
 		t.Fatalf("refused:\n%s", out)
 	}
-	err := s.svc.View(ctx, first, s.cred, func(rec *games.Record, seats games.Seats) {
+	err := s.game.svc.View(ctx, first, s.game.cred, func(rec *games.Record, seats games.Seats) {
 		if got := strings.Join(rec.Game.BCN(), " "); got != "b:e2e4 m:d2d4" {
 			t.Errorf("stored plies %q, want b:e2e4 m:d2d4", got)
 		}
@@ -54,20 +53,20 @@ func TestGamesLiveInTheService(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	other, _, err := s.players.NewPlayer(ctx, players.Cookie)
+	other, _, err := s.game.players.NewPlayer(ctx, players.Cookie)
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = s.svc.Play(ctx, first, other, games.Input{Text: "e7e5"}, nil)
+	err = s.game.svc.Play(ctx, first, other, games.Input{Text: "e7e5"}, nil)
 	if e := errs.Of(err); e == nil || e.Code != errs.Forbidden {
 		t.Errorf("another credential played: %v", err)
 	}
 
 	s.handle(ctx, "new classic")
-	if s.id == first {
+	if s.game.id == first {
 		t.Fatal("new kept the game's id")
 	}
-	err = s.svc.View(ctx, s.id, s.cred, func(rec *games.Record, _ games.Seats) {
+	err = s.game.svc.View(ctx, s.game.id, s.game.cred, func(rec *games.Record, _ games.Seats) {
 		if rec.Game.Variant().ID() != (rules.Classic{}).ID() || rec.Game.Ply() != 1 {
 			t.Errorf("new game: %s at ply %d", rec.Game.Variant().Name(), rec.Game.Ply())
 		}

@@ -1,7 +1,6 @@
 package terminal
 
 import (
-	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -14,52 +13,19 @@ import (
 // maxSuggestions bounds the moves listed in one message.
 const maxSuggestions = 8
 
-// act plays a line that is not a command: a ban or a move, whichever the
-// turn asks for, as the service reads typed input. Anything refused is
-// explained and changes nothing.
-func (s *session) act(ctx context.Context, text string) {
-	if isWord(text) {
-		s.unknownCommand(text)
-		return
-	}
-	err := s.svc.Play(ctx, s.id, s.cred, games.Input{Text: text}, onGame(s.played))
-	if err == nil {
-		s.botTurn(ctx)
-		return
-	}
-	switch e := errs.Of(err); e.Code {
-	case errs.Invalid, errs.Illegal, errs.Banned:
-		s.view(ctx, func(g *rules.Game) { s.explain(g, text, e) })
-	default: // over, or the service failed
-		s.refuse("%s", refusal(e))
-	}
-}
-
-// played tells the ban or move just played and shows the game after it.
-func (s *session) played(g *rules.Game) {
-	last, _ := g.LastAction()
-	actor := g.ToMove().Other() // a move passes the turn; a ban is made by the mover's opponent
-	if last.Phase == rules.PhaseBan {
-		s.announceBan(g, actor, last.Pair())
-	} else {
-		s.say("%s plays %s.", actor.Name(), lastLog(g))
-	}
-	s.afterPly(g)
-}
-
-// explain says why the rules refused text, and what to type instead; g is
-// the game, unchanged.
-func (s *session) explain(g *rules.Game, text string, e *errs.Error) {
+// explanation says why the rules refused text, and what to type instead,
+// for the player's refusal; g is the game, unchanged.
+func explanation(g *rules.Game, text string, e *errs.Error) string {
 	switch {
 	case games.IsPromotionNeeded(e):
 		a, _ := g.ParseInput(text)
-		s.refuse("%s promotes a pawn: add the piece, as in %sq", a.Coords(), a.Coords())
+		return fmt.Sprintf("%s promotes a pawn: add the piece, as in %sq", a.Coords(), a.Coords())
 	case e.Code == errs.Invalid:
-		s.notUnderstood(g, e)
+		return notUnderstood(g, e)
 	case e.Code == errs.Banned:
-		s.banned(g, e)
+		return bannedMove(g, e)
 	default:
-		s.illegal(g, text, e)
+		return illegal(g, text, e)
 	}
 }
 
@@ -67,21 +33,20 @@ func (s *session) explain(g *rules.Game, text string, e *errs.Error) {
 // text reads as: SAN naming no single legal move, an action of the other
 // phase (squares of the banner's own move too), or squares of no legal ban
 // or move.
-func (s *session) illegal(g *rules.Game, text string, err error) {
+func illegal(g *rules.Game, text string, err error) string {
 	t := g.Turn()
 	a, parseErr := g.ParseInput(text)
 	if parseErr != nil {
-		s.sanRefused(g, text, err)
-		return
+		return sanRefused(g, text, err)
 	}
 	pc := g.Position().Board[a.From]
 	switch {
 	case a.Phase != t.Phase, a.Phase == rules.PhaseBan && pc != rules.NoPiece && pc.Color() == t.Actor:
-		s.wrongPhase(g) // squares of the banner's own move are a move typed at a ban
+		return wrongPhase(g) // squares of the banner's own move are a move typed at a ban
 	case a.Phase == rules.PhaseBan:
-		s.refuse("%s%s", reason(err), fromSquareHint(g, a.From, true))
+		return reason(err) + fromSquareHint(g, a.From, true)
 	default:
-		s.moveRefused(g, text, a, err)
+		return moveRefused(g, text, a, err)
 	}
 }
 
@@ -106,10 +71,10 @@ func (s *session) unknownCommand(word string) {
 		}
 	}
 	if best != "" {
-		s.refuse("%s is not a command: did you mean %s? Type help for the commands", word, best)
+		s.out.refuse("%s is not a command: did you mean %s? Type help for the commands", word, best)
 		return
 	}
-	s.refuse("%s is not a command, a ban or a move: type help for the commands", word)
+	s.out.refuse("%s is not a command, a ban or a move: type help for the commands", word)
 }
 
 // editDistance is the Levenshtein distance between two short ASCII words.
@@ -133,16 +98,6 @@ func editDistance(a, b string) int {
 	return prev[len(b)]
 }
 
-// announceBan tells the ban of pair just made by actor, with the move's
-// SAN when it differs: "Black bans g1f3 (Nf3)."
-func (s *session) announceBan(g *rules.Game, actor rules.Color, pair rules.Pair) {
-	if san, err := sanOfPair(g, pair); err == nil && san != pair.String() {
-		s.say("%s bans %s (%s).", actor.Name(), pair, strings.TrimRight(san, "+#"))
-		return
-	}
-	s.say("%s bans %s.", actor.Name(), pair)
-}
-
 // sanOfPair writes the move of a pair in SAN, a promotion as to a queen.
 func sanOfPair(g *rules.Game, p rules.Pair) (string, error) {
 	san, err := g.MoveSAN(rules.MoveAction(p.From, p.To, 0))
@@ -152,31 +107,15 @@ func sanOfPair(g *rules.Game, p rules.Pair) (string, error) {
 	return san, nil
 }
 
-// lastLog returns the last entry of the action log.
-func lastLog(g *rules.Game) string {
-	log := g.Log()
-	return log[len(log)-1]
+// notUnderstood explains text that is neither a command nor a ban nor a
+// move.
+func notUnderstood(g *rules.Game, err error) string {
+	return fmt.Sprintf("%s; type help for the commands, moves for the legal %ss", reason(err), g.Turn().Phase)
 }
 
-// afterPly shows the board after a ban or move, and the end of the game if
-// it came.
-func (s *session) afterPly(g *rules.Game) {
-	if g.Outcome().Over() { // the end is told once, under the board
-		fmt.Fprint(s.out, s.renderBoard(g))
-		s.announceEnd(g)
-		return
-	}
-	s.showBoard(g)
-}
-
-// notUnderstood refuses text that is neither a command nor a ban nor a move.
-func (s *session) notUnderstood(g *rules.Game, err error) {
-	s.refuse("%s; type help for the commands, moves for the legal %ss", reason(err), g.Turn().Phase)
-}
-
-// wrongPhase refuses a ban at a move or a move at a ban, with an example of
-// what fits now.
-func (s *session) wrongPhase(g *rules.Game) {
+// wrongPhase explains a ban typed at a move or a move at a ban, with an
+// example of what fits now.
+func wrongPhase(g *rules.Game) string {
 	t := g.Turn()
 	example := exampleAction(g)
 	if t.Phase == rules.PhaseBan {
@@ -184,15 +123,14 @@ func (s *session) wrongPhase(g *rules.Game) {
 		if san, err := sanOfPair(g, example.Pair()); err == nil {
 			like += " or " + strings.TrimRight(san, "+#")
 		}
-		s.refuse("it is %s's turn to ban one of %s's moves: type a move of %s's, like %s",
+		return fmt.Sprintf("it is %s's turn to ban one of %s's moves: type a move of %s's, like %s",
 			t.Actor.Name(), t.ToMove.Name(), t.ToMove.Name(), like)
-		return
 	}
 	why := ""
 	if ban, ok := g.Ban(); ok {
 		why = fmt.Sprintf(" (%s is banned)", ban)
 	}
-	s.refuse("it is %s's turn to move, not to ban%s: type a move like %s or %s",
+	return fmt.Sprintf("it is %s's turn to move, not to ban%s: type a move like %s or %s",
 		t.Actor.Name(), why, sans(g, []rules.Action{example})[0], example.Coords())
 }
 
@@ -222,10 +160,10 @@ func abs(n int) int {
 	return n
 }
 
-// banned refuses the move under the ban (err says so), naming the other
-// moves of the same kind of piece: "e4 (e2e4) is banned this turn — other
-// pawn moves: e3, d4, d3".
-func (s *session) banned(g *rules.Game, err error) {
+// bannedMove explains the move under the ban (err says so), naming the
+// other moves of the same kind of piece: "e4 (e2e4) is banned this turn —
+// other pawn moves: e3, d4, d3".
+func bannedMove(g *rules.Game, err error) string {
 	ban, _ := g.Ban()
 	kind := g.Position().Board[ban.From].Kind()
 	var same, others []rules.Action
@@ -241,10 +179,9 @@ func (s *session) banned(g *rules.Game, err error) {
 		return abs(a.From.File()-ban.From.File()) - abs(b.From.File()-ban.From.File())
 	})
 	if moves := append(same, others...); len(moves) > 0 {
-		s.refuse("%s — other %s moves: %s", reason(err), kind, listMoves(g, moves))
-		return
+		return fmt.Sprintf("%s — other %s moves: %s", reason(err), kind, listMoves(g, moves))
 	}
-	s.refuse("%s — %s has no other %s move; the others: %s", reason(err), g.ToMove().Name(), kind, listMoves(g, g.Legal()))
+	return fmt.Sprintf("%s — %s has no other %s move; the others: %s", reason(err), g.ToMove().Name(), kind, listMoves(g, g.Legal()))
 }
 
 // listMoves writes moves in SAN, at most maxSuggestions of them.
@@ -260,21 +197,19 @@ func listMoves(g *rules.Game, moves []rules.Action) string {
 // moveRefused explains a move read from squares that the rules refused
 // (err; not for the ban, nor for a promotion without its piece), with what
 // the piece on its from square can do.
-func (s *session) moveRefused(g *rules.Game, text string, a rules.Action, err error) {
+func moveRefused(g *rules.Game, text string, a rules.Action, err error) string {
 	if slices.ContainsFunc(g.Legal(), func(m rules.Action) bool { return m.Pair() == a.Pair() }) {
-		s.refuse("%s is not legal: %s", text, reason(err)) // a piece added to a move that is no promotion
-		return
+		return fmt.Sprintf("%s is not legal: %s", text, reason(err)) // a piece added to a move that is no promotion
 	}
-	s.refuse("%s is not legal: %s%s", text, reason(err), fromSquareHint(g, a.From, false))
+	return fmt.Sprintf("%s is not legal: %s%s", text, reason(err), fromSquareHint(g, a.From, false))
 }
 
 // sanRefused explains SAN that names no single legal move (err says why),
 // at a move or at a ban, and suggests the moves that fit what was typed.
-func (s *session) sanRefused(g *rules.Game, text string, err error) {
+func sanRefused(g *rules.Game, text string, err error) string {
 	kind, to, ok := sanHint(text)
 	if !ok {
-		s.refuse("%s", reason(err))
-		return
+		return reason(err)
 	}
 	var fits []rules.Action
 	for _, m := range g.Legal() {
@@ -284,11 +219,11 @@ func (s *session) sanRefused(g *rules.Game, text string, err error) {
 	}
 	switch {
 	case len(fits) > 1 && fits[0].From == fits[len(fits)-1].From:
-		s.refuse("%s", reason(err)) // the promotions of one pawn: err says how to choose
+		return reason(err) // the promotions of one pawn: err says how to choose
 	case len(fits) > 1:
-		s.refuse("%s — type %s", reason(err), strings.Join(sans(g, fits), " or "))
+		return reason(err) + " — type " + strings.Join(sans(g, fits), " or ")
 	default:
-		s.refuse("%s%s", reason(err), kindHint(g, kind))
+		return reason(err) + kindHint(g, kind)
 	}
 }
 

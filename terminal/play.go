@@ -222,12 +222,8 @@ func run(ctx context.Context, svc services, args []string, in io.Reader, out, er
 		out = ed
 	}
 	w := &errWriter{w: out}
-	s := newSession(svc, w, opts, c.unicode)
-	if c.bot != "" {
-		s.bot, _ = rules.ParseColor(c.bot)
-		s.level = c.level
-	}
-	if err := s.open(ctx, g); err != nil {
+	s := newSession(svc, w, opts, c)
+	if err := s.game.open(ctx, g); err != nil {
 		if ctx.Err() != nil {
 			return 130 // interrupted before the start
 		}
@@ -235,7 +231,7 @@ func run(ctx context.Context, svc services, args []string, in io.Reader, out, er
 		return 1
 	}
 	s.welcome(ctx, note)
-	s.botTurn(ctx)
+	s.computer.play(ctx)
 	return loop(ctx, s, in, w, errOut, opts.interactive, ed)
 }
 
@@ -257,7 +253,7 @@ func loop(ctx context.Context, s *session, in io.Reader, w *errWriter, errOut io
 			return 1
 		}
 		if interactive && ed == nil {
-			s.prompt()
+			s.out.prompt()
 		}
 		var l line
 		var ok bool
@@ -268,10 +264,10 @@ func loop(ctx context.Context, s *session, in io.Reader, w *errWriter, errOut io
 		case l, ok = <-lines:
 		}
 		switch {
-		case ok && l.interrupt && (confirming || s.over(ctx)):
+		case ok && l.interrupt && (confirming || s.game.over(ctx)):
 			return 130
 		case ok && l.interrupt:
-			s.say("Quit this unfinished game? Type y to quit, anything else to play on.")
+			s.out.say("Quit this unfinished game? Type y to quit, anything else to play on.")
 			ed.ask("quit? (y/n) ")
 			confirming = true
 			continue
@@ -281,7 +277,7 @@ func loop(ctx context.Context, s *session, in io.Reader, w *errWriter, errOut io
 			if answer := strings.ToLower(strings.TrimSpace(l.text)); answer == "y" || answer == "yes" {
 				return 130
 			}
-			s.say("The game goes on.")
+			s.out.say("The game goes on.")
 			continue
 		}
 		line := l.text
@@ -298,7 +294,7 @@ func loop(ctx context.Context, s *session, in io.Reader, w *errWriter, errOut io
 			return 0
 		}
 		if !interactive {
-			s.echo(line)
+			s.out.echo(line)
 		}
 		if quit := s.handle(ctx, line); quit {
 			if w.err != nil {
