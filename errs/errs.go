@@ -263,3 +263,28 @@ func stop(msg string) string {
 	}
 	return msg
 }
+
+// The kinds of refusal only HTTP has.
+const (
+	MethodNotAllowed Code = "method_not_allowed" // a known address, another method
+	UnsupportedMedia Code = "unsupported_media_type"
+)
+
+// The details the front ends give.
+const (
+	BadRequest     Detail = "bad_request"      // Invalid: the body could not be read
+	BadJSON        Detail = "bad_json"         // Invalid: not one JSON object of the request's members
+	UnknownField   Detail = "unknown_field"    // Invalid: a member the request does not take
+	NotJSON        Detail = "not_json"         // UnsupportedMedia: a body not sent as JSON
+	BadFields      Detail = "bad_fields"       // Invalid: ?fields= names no member of the game object
+	BadMode        Detail = "bad_mode"         // Invalid: not a way to play, or members of another
+	BadBot         Detail = "bad_bot"          // Invalid: not the computer's colour, or no "bot"
+	FENAndPGN      Detail = "fen_and_pgn"      // Invalid: a FEN and a PGN both
+	RateLimited    Detail = "rate_limited"     // TooMany: over the POST rate
+	TooManyGames   Detail = "too_many_games"   // TooMany: over the games a minute
+	TooManyStreams Detail = "too_many_streams" // TooMany: over the streams open
+	BadRated       Detail = "bad_rated"        // Invalid: rated is not yes or no
+	TooManyImages  Detail = "too_many_images"  // TooMany: over the images a client may ask for
+	TooManyReads   Detail = "too_many_reads"   // TooMany: over the reads of games not in memory
+	ImagesBusy     Detail = "images_busy"      // Unavailable: as many images wait to be drawn as may
+)

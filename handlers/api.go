@@ -81,7 +81,7 @@ func (s *Server) apiRoutes(g *echo.Group) {
 			return apiNotFound()
 		}
 		c.Response().Header().Set("Allow", strings.Join(allow, ", "))
-		return &errs.Error{Code: methodNotAllowed, Msg: fmt.Sprintf("This address takes %s, not %s.", strings.Join(allow, " or "), trimText(c.Request().Method))}
+		return &errs.Error{Code: errs.MethodNotAllowed, Msg: fmt.Sprintf("This address takes %s, not %s.", strings.Join(allow, " or "), trimText(c.Request().Method))}
 	}
 	g.RouteNotFound("", notFound)
 	g.RouteNotFound("/*", notFound)

@@ -39,7 +39,7 @@ func (a *api) create(c echo.Context) error {
 	var g *rules.Game
 	switch {
 	case req.FEN.ok && req.PGN.ok:
-		return &errs.Error{Code: errs.Invalid, Detail: fenAndPGN, Msg: "Give a FEN or a PGN, not both."}
+		return &errs.Error{Code: errs.Invalid, Detail: errs.FENAndPGN, Msg: "Give a FEN or a PGN, not both."}
 	case req.FEN.ok:
 		g, err = a.s.loader.FromFEN(req.FEN.val, req.Variant.val)
 	case req.PGN.ok:
@@ -96,7 +96,7 @@ type gameMode struct {
 // against the computer, which needs no "mode").
 func (req *createRequest) mode() (gameMode, error) {
 	only := func(format string, args ...any) (gameMode, error) {
-		return gameMode{}, &errs.Error{Code: errs.Invalid, Detail: badMode, Msg: fmt.Sprintf(format, args...)}
+		return gameMode{}, &errs.Error{Code: errs.Invalid, Detail: errs.BadMode, Msg: fmt.Sprintf(format, args...)}
 	}
 	if req.Bot.ok {
 		bot, err := req.Bot.val.settings()
@@ -119,7 +119,7 @@ func (req *createRequest) mode() (gameMode, error) {
 	}
 	switch req.Mode.val {
 	case "bot":
-		return gameMode{}, &errs.Error{Code: errs.Invalid, Detail: badBot, Msg: `A game against the computer needs "bot":{"color":"white"|"black","level":1..8}.`}
+		return gameMode{}, &errs.Error{Code: errs.Invalid, Detail: errs.BadBot, Msg: `A game against the computer needs "bot":{"color":"white"|"black","level":1..8}.`}
 	case "", "hotseat":
 		switch {
 		case req.Color.ok:
@@ -152,7 +152,7 @@ func (req *createRequest) mode() (gameMode, error) {
 func (b botRequest) settings() (*games.BotSettings, error) {
 	side, ok := colorField(string(b.Color.val), false)
 	if !ok {
-		return nil, &errs.Error{Code: errs.Invalid, Detail: badBot,
+		return nil, &errs.Error{Code: errs.Invalid, Detail: errs.BadBot,
 			Msg: fmt.Sprintf("%q is not the computer's colour: use white or black.", trimText(string(b.Color.val)))}
 	}
 	n, err := parseBotLevel(string(b.Level.val))

@@ -246,7 +246,7 @@ func fieldsOf(c echo.Context) (fieldSet, error) {
 				for i, m := range gameMembers {
 					names[i] = m.name
 				}
-				return nil, &errs.Error{Code: errs.Invalid, Detail: badFields,
+				return nil, &errs.Error{Code: errs.Invalid, Detail: errs.BadFields,
 					Msg: fmt.Sprintf("%q is not a member of the game object: ask for some of %s, or for compact.", trimText(name), strings.Join(names, ", "))}
 			}
 		}

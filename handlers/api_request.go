@@ -162,7 +162,7 @@ func readJSON(c echo.Context, req any) error {
 		return nil
 	}
 	if ct := r.Header.Get(echo.HeaderContentType); !isJSONType(ct) {
-		return &errs.Error{Code: unsupportedMedia, Detail: notJSON,
+		return &errs.Error{Code: errs.UnsupportedMedia, Detail: errs.NotJSON,
 			Msg: fmt.Sprintf("The request body must be JSON, sent with Content-Type: application/json (it came as %q).", trimText(ct))}
 	}
 	return decodeObject(body, req, "")
@@ -226,7 +226,7 @@ func memberNames(v any) []string {
 // unknownMember refuses the member m, not among names, of the object
 // named in (the body when "").
 func unknownMember(m string, names []string, in string) error {
-	e := &errs.Error{Code: errs.Invalid, Detail: unknownField}
+	e := &errs.Error{Code: errs.Invalid, Detail: errs.UnknownField}
 	switch {
 	case in != "":
 		e.Msg = fmt.Sprintf("Unknown field %q: %q takes %s.", in+"."+trimText(m), in, quoteList(names))
@@ -269,7 +269,7 @@ func jsonWant(t reflect.Type) string {
 
 // invalidJSON is a body that is not the JSON its request takes.
 func invalidJSON(format string, args ...any) error {
-	return &errs.Error{Code: errs.Invalid, Detail: badJSON, Msg: fmt.Sprintf(format, args...)}
+	return &errs.Error{Code: errs.Invalid, Detail: errs.BadJSON, Msg: fmt.Sprintf(format, args...)}
 }
 
 // example is a body of the request v points to.

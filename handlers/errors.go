@@ -17,31 +17,6 @@ import (
 	"github.com/banchess/banchess/views"
 )
 
-// The kinds of refusal only HTTP has, beside errs.Code's.
-const (
-	methodNotAllowed errs.Code = "method_not_allowed" // a known address, another method
-	unsupportedMedia errs.Code = "unsupported_media_type"
-)
-
-// The details the handlers give, beside errs.Detail's.
-const (
-	badRequest     errs.Detail = "bad_request"      // Invalid: the body could not be read
-	badJSON        errs.Detail = "bad_json"         // Invalid: not one JSON object of the request's members
-	unknownField   errs.Detail = "unknown_field"    // Invalid: a member the request does not take
-	notJSON        errs.Detail = "not_json"         // unsupportedMedia: a body not sent as JSON
-	badFields      errs.Detail = "bad_fields"       // Invalid: ?fields= names no member of the game object
-	badMode        errs.Detail = "bad_mode"         // Invalid: not a way to play, or members of another
-	badBot         errs.Detail = "bad_bot"          // Invalid: not the computer's colour, or no "bot"
-	fenAndPGN      errs.Detail = "fen_and_pgn"      // Invalid: a FEN and a PGN both
-	rateLimited    errs.Detail = "rate_limited"     // TooMany: over the POST rate
-	tooManyGames   errs.Detail = "too_many_games"   // TooMany: over the games a minute
-	tooManyStreams errs.Detail = "too_many_streams" // TooMany: over the streams open
-	badRated       errs.Detail = "bad_rated"        // Invalid: rated is not yes or no
-	tooManyImages  errs.Detail = "too_many_images"  // TooMany: over the images a client may ask for
-	tooManyReads   errs.Detail = "too_many_reads"   // TooMany: over the reads of games not in memory
-	imagesBusy     errs.Detail = "images_busy"      // Unavailable: as many images wait to be drawn as may
-)
-
 // httpStatus is the HTTP status of a refusal of code.
 func httpStatus(code errs.Code) int {
 	switch code {
@@ -65,9 +40,9 @@ func httpStatus(code errs.Code) int {
 		return http.StatusRequestTimeout
 	case errs.Unavailable:
 		return http.StatusServiceUnavailable
-	case methodNotAllowed:
+	case errs.MethodNotAllowed:
 		return http.StatusMethodNotAllowed
-	case unsupportedMedia:
+	case errs.UnsupportedMedia:
 		return http.StatusUnsupportedMediaType
 	}
 	return http.StatusInternalServerError
@@ -244,7 +219,7 @@ func httpError(he *echo.HTTPError) *errs.Error {
 	e := errs.Of(he) // Internal
 	switch he.Code {
 	case http.StatusBadRequest:
-		e = &errs.Error{Code: errs.Invalid, Detail: badRequest, Msg: "The request could not be read."}
+		e = &errs.Error{Code: errs.Invalid, Detail: errs.BadRequest, Msg: "The request could not be read."}
 	case http.StatusUnauthorized:
 		e = &errs.Error{Code: errs.Unauthorized, Msg: "This request does not say who is asking."}
 	case http.StatusForbidden:
@@ -252,13 +227,13 @@ func httpError(he *echo.HTTPError) *errs.Error {
 	case http.StatusNotFound:
 		e = &errs.Error{Code: errs.NotFound, Msg: "There is nothing at this address."}
 	case http.StatusMethodNotAllowed:
-		e = &errs.Error{Code: methodNotAllowed, Msg: "This address does not take this method."}
+		e = &errs.Error{Code: errs.MethodNotAllowed, Msg: "This address does not take this method."}
 	case http.StatusRequestTimeout:
 		e = &errs.Error{Code: errs.Timeout, Msg: slowBodyMsg}
 	case http.StatusRequestEntityTooLarge:
 		e = tooLarge(maxBody)
 	case http.StatusUnsupportedMediaType:
-		e = &errs.Error{Code: unsupportedMedia, Detail: notJSON, Msg: "The request body must be JSON (Content-Type: application/json)."}
+		e = &errs.Error{Code: errs.UnsupportedMedia, Detail: errs.NotJSON, Msg: "The request body must be JSON (Content-Type: application/json)."}
 	case http.StatusTooManyRequests:
 		e = &errs.Error{Code: errs.TooMany, Msg: "Too many requests: please wait and try again."}
 	case http.StatusServiceUnavailable:
@@ -292,7 +267,7 @@ func bodyError(err error, unreadable string) *errs.Error {
 	case bodyTimedOut(err):
 		return &errs.Error{Code: errs.Timeout, Msg: slowBodyMsg, Err: err}
 	}
-	return &errs.Error{Code: errs.Invalid, Detail: badRequest, Msg: unreadable, Err: err}
+	return &errs.Error{Code: errs.Invalid, Detail: errs.BadRequest, Msg: unreadable, Err: err}
 }
 
 // bodyTimedOut reports whether err, from reading a request's body, is the

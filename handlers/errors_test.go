@@ -94,8 +94,8 @@ func TestWriteErrorStatus(t *testing.T) {
 		{errs.Unavailable, errs.Busy, 503},
 		{errs.Internal, "", 500},
 		{errs.Internal, errs.Unreadable, 500},
-		{methodNotAllowed, "", 405},
-		{unsupportedMedia, notJSON, 415},
+		{errs.MethodNotAllowed, "", 405},
+		{errs.UnsupportedMedia, errs.NotJSON, 415},
 		{"no_such_code", "", 500},
 	} {
 		want := string(tc.code)
@@ -123,8 +123,8 @@ func TestWriteErrorRetryAfter(t *testing.T) {
 		err  error
 		want string
 	}{
-		{"rate limit", tooMany(1500*time.Millisecond, rateLimited, "Slow down."), "2"},
-		{"stream limit", &errs.Error{Code: errs.TooMany, Detail: tooManyStreams, RetryAfter: streamRetry, Msg: "Too many streams."}, "60"},
+		{"rate limit", tooMany(1500*time.Millisecond, errs.RateLimited, "Slow down."), "2"},
+		{"stream limit", &errs.Error{Code: errs.TooMany, Detail: errs.TooManyStreams, RetryAfter: streamRetry, Msg: "Too many streams."}, "60"},
 		{"busy", busy(busyMsg, nil), "5"},
 		{"unavailable, its own wait", &errs.Error{Code: errs.Unavailable, RetryAfter: 30 * time.Second, Msg: "Later."}, "30"},
 		{"cancelled", context.Canceled, "5"},

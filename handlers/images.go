@@ -42,12 +42,12 @@ func (p *pages) image(c echo.Context) error {
 		return titled(noImage, err)
 	}
 	if wait := p.s.imageRate.Take(clientKey(c.RealIP()), 1); wait > 0 {
-		return tooMany(wait, tooManyImages, "This address has asked for more position images than the server draws for one client in a short time.")
+		return tooMany(wait, errs.TooManyImages, "This address has asked for more position images than the server draws for one client in a short time.")
 	}
 	img, err := p.s.images.Draw(c.Request().Context(), s, ext, size)
 	switch {
 	case errors.Is(err, boardimage.ErrBusy):
-		return &errs.Error{Code: errs.Unavailable, Detail: imagesBusy, RetryAfter: time.Second, Msg: "The server is drawing as many images as it can just now. Please try again in a second."}
+		return &errs.Error{Code: errs.Unavailable, Detail: errs.ImagesBusy, RetryAfter: time.Second, Msg: "The server is drawing as many images as it can just now. Please try again in a second."}
 	case err != nil && c.Request().Context().Err() != nil:
 		return errs.Of(err) // the client left while it waited
 	case err != nil:

@@ -85,7 +85,7 @@ func (s *Server) limitPosts(next echo.HandlerFunc) echo.HandlerFunc {
 			return next(c)
 		}
 		if wait := s.posts.Take(clientKey(c.RealIP()), 1); wait > 0 {
-			return tooMany(wait, rateLimited,
+			return tooMany(wait, errs.RateLimited,
 				"This address has sent more requests than the server takes in a short time, so this one was refused and nothing changed.")
 		}
 		return next(c)
@@ -96,7 +96,7 @@ func (s *Server) limitPosts(next echo.HandlerFunc) echo.HandlerFunc {
 // returns the refusal (code TooMany) to answer with.
 func (s *Server) allowGame(c echo.Context) error {
 	if wait := s.created.Take(clientKey(c.RealIP()), 1); wait > 0 {
-		return tooMany(wait, tooManyGames,
+		return tooMany(wait, errs.TooManyGames,
 			fmt.Sprintf("This address has started %d games in the last minute, the most this server allows.", s.limits.GamesPerMinute))
 	}
 	return nil
@@ -181,7 +181,7 @@ func (s *Server) meterReads(next echo.HandlerFunc) echo.HandlerFunc {
 		}
 		key := clientKey(c.RealIP())
 		if wait := s.reads.Take(key, 0); wait > 0 {
-			return tooMany(wait, tooManyReads, "This address has asked for more long games not in the server's memory than it reads for one client in a short time.")
+			return tooMany(wait, errs.TooManyReads, "This address has asked for more long games not in the server's memory than it reads for one client in a short time.")
 		}
 		m := &games.ReadMeter{}
 		c.SetRequest(r.WithContext(games.WithReadMeter(r.Context(), m)))

@@ -200,7 +200,7 @@ func ratedField(f url.Values) (bool, error) {
 	case "", "0", "false":
 		return false, nil
 	default:
-		return false, &errs.Error{Code: errs.Invalid, Detail: badRated, Msg: "\"" + trimText(v) + "\" is not a yes or no for rated: use 1 or 0."}
+		return false, &errs.Error{Code: errs.Invalid, Detail: errs.BadRated, Msg: "\"" + trimText(v) + "\" is not a yes or no for rated: use 1 or 0."}
 	}
 }
 

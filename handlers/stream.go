@@ -95,10 +95,10 @@ func (st *streams) open(client string) (release func(), err error) {
 	defer st.mu.Unlock()
 	switch {
 	case st.limits.Total > 0 && st.total >= st.limits.Total:
-		return nil, &errs.Error{Code: errs.TooMany, Detail: tooManyStreams, RetryAfter: streamRetry,
+		return nil, &errs.Error{Code: errs.TooMany, Detail: errs.TooManyStreams, RetryAfter: streamRetry,
 			Msg: "The server has as many live streams open as it takes: try again in a minute."}
 	case st.limits.PerClient > 0 && st.byClient[client] >= st.limits.PerClient:
-		return nil, &errs.Error{Code: errs.TooMany, Detail: tooManyStreams, RetryAfter: streamRetry,
+		return nil, &errs.Error{Code: errs.TooMany, Detail: errs.TooManyStreams, RetryAfter: streamRetry,
 			Msg: fmt.Sprintf("This address has %d live streams open, the most this server allows: close some first.", st.limits.PerClient)}
 	}
 	st.total++
