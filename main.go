@@ -20,6 +20,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/banchess/banchess/handlers/kit"
+
 	"github.com/labstack/echo/v4"
 
 	"github.com/banchess/banchess/analysis"
@@ -150,7 +152,7 @@ func serve(ctx context.Context, args []string, out io.Writer, getenv func(string
 	fs.Var(&ttl, "game-ttl", "remove games idle for longer than this (e.g. 30d, 12h); 0 keeps them forever")
 	baseURL := fs.String("base-url", "", "the public URL the server is reached at, such as https://chess.example.com: every absolute link (watch and share links) starts with it; without it links take the request's Host header, which any client can set")
 	trustProxy := fs.Bool("trust-proxy", false, "behind a reverse proxy: take the client's address from X-Forwarded-For and HTTPS from X-Forwarded-Proto when they come from a loopback or private address")
-	limits := handlers.DefaultLimits()
+	limits := kit.DefaultLimits()
 	fs.Float64Var(&limits.PostsPerSecond, "post-rate", limits.PostsPerSecond, "POST requests a second one client address may send, in bursts of twice as many; 0: no limit")
 	analysts := fs.Int("analysts", 1, "analyses (searches of the engine) that run at once; each takes a core while it runs")
 	analysisQueue := fs.Int("analysis-queue", 4, "analyses that may wait for a free analyst; more are refused with 429 busy")

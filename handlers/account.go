@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"net/url"
 
+	"github.com/banchess/banchess/handlers/kit"
+
 	"github.com/banchess/banchess/players"
 
 	"github.com/labstack/echo/v4"
@@ -27,7 +29,7 @@ func (p *pages) accountRoutes(e *echo.Echo) {
 // account shows the browser's player: the form that names them, or their
 // name and the ways to sign out.
 func (p *pages) account(c echo.Context) error {
-	pl, err := p.s.players.Identify(c.Request().Context(), player(c))
+	pl, err := p.s.players.Identify(c.Request().Context(), kit.Player(c))
 	if err != nil {
 		return err
 	}
@@ -49,12 +51,12 @@ func (p *pages) register(c echo.Context) error {
 		return err
 	}
 	name := f.Get("name")
-	cred, err := p.s.ensurePlayer(c)
+	cred, err := p.s.kit.EnsurePlayer(c)
 	if err == nil {
 		_, _, err = p.s.players.Register(c.Request().Context(), cred, players.Cookie, name, f.Get("password"))
 	}
 	if err != nil {
-		return shown(err, func(status int, e *errs.Error) error {
+		return kit.Shown(err, func(status int, e *errs.Error) error {
 			return render(c, status, views.AccountPage(views.Account{Asset: p.s.asset, Error: e.Msg, NameValue: name}))
 		})
 	}
@@ -64,7 +66,7 @@ func (p *pages) register(c echo.Context) error {
 // form reads a posted form.
 func (p *pages) form(c echo.Context) (url.Values, error) {
 	if err := c.Request().ParseForm(); err != nil {
-		return nil, bodyError(err, "The form could not be read: "+err.Error())
+		return nil, kit.BodyError(err, "The form could not be read: "+err.Error())
 	}
 	return c.Request().PostForm, nil
 }
@@ -86,9 +88,9 @@ func (p *pages) login(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	cred, pl, err := p.s.players.Login(c.Request().Context(), name, f.Get("password"), clientKey(c.RealIP()), players.Cookie)
+	cred, pl, err := p.s.players.Login(c.Request().Context(), name, f.Get("password"), kit.ClientKey(c.RealIP()), players.Cookie)
 	if err != nil {
-		return shown(err, func(status int, e *errs.Error) error {
+		return kit.Shown(err, func(status int, e *errs.Error) error {
 			return render(c, status, views.LoginPage(views.Login{Asset: p.s.asset, Error: e.Msg, NameValue: name}))
 		})
 	}
@@ -97,7 +99,7 @@ func (p *pages) login(c echo.Context) error {
 			return err
 		}
 	}
-	p.s.setPlayer(c, cred)
+	p.s.kit.SetPlayer(c, cred)
 	return c.Redirect(http.StatusSeeOther, "/account?done=signed-in")
 }
 
@@ -105,7 +107,7 @@ func (p *pages) login(c echo.Context) error {
 // its player) and goes to the home page, where it starts afresh.
 func (p *pages) logout(everywhere bool) echo.HandlerFunc {
 	return func(c echo.Context) error {
-		ctx, cred := c.Request().Context(), player(c)
+		ctx, cred := c.Request().Context(), kit.Player(c)
 		var err error
 		if everywhere {
 			err = p.s.players.SignOutEverywhere(ctx, cred)
@@ -115,7 +117,7 @@ func (p *pages) logout(everywhere bool) echo.HandlerFunc {
 		if err != nil {
 			return err
 		}
-		dropPlayer(c)
+		kit.DropPlayer(c)
 		return c.Redirect(http.StatusSeeOther, "/")
 	}
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/banchess/banchess/handlers/kit"
 	"github.com/banchess/banchess/store"
 )
 
@@ -75,7 +76,7 @@ func TestAccountDevices(t *testing.T) {
 		t.Errorf("a device signed out everywhere played: %d", rec.Code)
 	}
 	stale := phone.session()
-	stale.jar[playerCookie] = &old
+	stale.jar[kit.PlayerCookie] = &old
 	if stale.get("/account").Find("#account-name").Length() != 0 {
 		t.Error("a credential signed out everywhere still names its player")
 	}

@@ -3,6 +3,8 @@ package handlers
 import (
 	"net/http"
 
+	"github.com/banchess/banchess/handlers/kit"
+
 	"github.com/labstack/echo/v4"
 
 	"github.com/banchess/banchess/games"
@@ -42,11 +44,11 @@ func (p *pages) selectSquare(c echo.Context, id string, o *views.Options) error 
 	if sq != from {
 		o.Sel = sq // views.NewGame drops a selection with no legal action
 	}
-	if !isHX(c) {
+	if !kit.IsHX(c) {
 		// The redirect carries the selection: keep only one the viewer may
 		// act on, and send no one to the address of a game that is not
 		// there (the fragment of htmx checks both as it renders).
-		err := p.s.games.View(c.Request().Context(), id, player(c), func(rec *games.Record, seats games.Seats) {
+		err := p.s.games.View(c.Request().Context(), id, kit.Player(c), func(rec *games.Record, seats games.Seats) {
 			if !rec.Permissions(seats).Play || !canPick(rec.Game, sq) {
 				o.Sel = rules.NoSquare
 			}
@@ -77,7 +79,7 @@ func (p *pages) ply(c echo.Context, id string, o *views.Options) error {
 		return err
 	}
 	err = p.act(c, id, o, nil, func(then games.ViewFunc) error {
-		return p.s.games.Play(c.Request().Context(), id, player(c), in, then)
+		return p.s.games.Play(c.Request().Context(), id, kit.Player(c), in, then)
 	})
 	if in.Text == "" && games.IsPromotionNeeded(err) {
 		o.Sel, o.PromoTo = in.From, in.To
@@ -90,7 +92,7 @@ func (p *pages) ply(c echo.Context, id string, o *views.Options) error {
 // announces which.
 func (p *pages) undo(c echo.Context, id string, o *views.Options) error {
 	return p.act(c, id, o, nil, func(then games.ViewFunc) error {
-		_, err := p.s.games.Undo(c.Request().Context(), id, player(c), func(u games.Undone, rec *games.Record, seats games.Seats) {
+		_, err := p.s.games.Undo(c.Request().Context(), id, kit.Player(c), func(u games.Undone, rec *games.Record, seats games.Seats) {
 			if u.Declared.Over() {
 				o.Announce = "Took back: " + views.Banner(u.Declared)
 			} else {
@@ -109,16 +111,16 @@ func (p *pages) resign(c echo.Context, id string, o *views.Options) error {
 	v := c.Request().Form.Get("side")
 	side, ok := colorField(v, false)
 	if !ok {
-		return invalidf("%q is not a side: use white or black.", trimText(v))
+		return kit.Invalidf("%q is not a side: use white or black.", kit.TrimText(v))
 	}
 	return p.act(c, id, o, announce(o, ending), func(then games.ViewFunc) error {
-		return p.s.games.Resign(c.Request().Context(), id, player(c), side, then)
+		return p.s.games.Resign(c.Request().Context(), id, kit.Player(c), side, then)
 	})
 }
 
 // abort calls a game between two players off, with no result.
 func (p *pages) abort(c echo.Context, id string, o *views.Options) error {
-	if err := p.s.games.Abort(c.Request().Context(), id, player(c), announce(o, ending)); err != nil {
+	if err := p.s.games.Abort(c.Request().Context(), id, kit.Player(c), announce(o, ending)); err != nil {
 		return err
 	}
 	return p.done(c, id, *o)
@@ -127,7 +129,7 @@ func (p *pages) abort(c echo.Context, id string, o *views.Options) error {
 // draw ends the game as a draw by agreement.
 func (p *pages) draw(c echo.Context, id string, o *views.Options) error {
 	return p.act(c, id, o, announce(o, ending), func(then games.ViewFunc) error {
-		return p.s.games.Draw(c.Request().Context(), id, player(c), then)
+		return p.s.games.Draw(c.Request().Context(), id, kit.Player(c), then)
 	})
 }
 
@@ -149,13 +151,13 @@ func (p *pages) hide(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	if err := p.s.games.Hide(ctx, id, player(c)); err != nil {
+	if err := p.s.games.Hide(ctx, id, kit.Player(c)); err != nil {
 		return err
 	}
 	back := "/"
 	if from := c.Request().Form.Get("back"); from == "new" {
 		back = "/new" // the page that starts games lists them too
-	} else if from != id && validID(from) {
+	} else if from != id && kit.ValidID(from) {
 		if p.s.games.View(ctx, from, "", func(*games.Record, games.Seats) {}) == nil {
 			back = gamePath(from)
 		}

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/banchess/banchess/handlers/kit"
+
 	"github.com/banchess/banchess/analysis"
 
 	"github.com/labstack/echo/v4"
@@ -53,7 +55,7 @@ func analysisRequest(c echo.Context) (analysis.Request, error) {
 		if v := c.QueryParam(f.name); v != "" {
 			n, err := strconv.Atoi(v)
 			if err != nil || n < 1 {
-				return req, &errs.Error{Code: errs.Invalid, Detail: f.detail, Msg: fmt.Sprintf("%s must be %s from 1, not %q.", f.name, f.what, trimText(v))}
+				return req, &errs.Error{Code: errs.Invalid, Detail: f.detail, Msg: fmt.Sprintf("%s must be %s from 1, not %q.", f.name, f.what, kit.TrimText(v))}
 			}
 			*f.dst = n
 		}

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/banchess/banchess/handlers/kit"
+
 	"github.com/banchess/banchess/analysis"
 
 	"github.com/a-h/templ"
@@ -45,11 +47,11 @@ type gameAt struct {
 func (p *pages) analysisPage(c echo.Context) error {
 	panel := c.QueryParam("panel") == "1"
 	err := p.analyseGame(c, c.Param("id"), panel, nil)
-	var pe *pageError
+	var pe *kit.PageError
 	if err == nil || !panel || errors.As(err, &pe) {
 		return err
 	}
-	return shown(err, func(status int, e *errs.Error) error {
+	return kit.Shown(err, func(status int, e *errs.Error) error {
 		msg := e.Msg
 		switch e.Code {
 		case errs.Internal:
@@ -76,7 +78,7 @@ func (p *pages) analyseGame(c echo.Context, id string, panel bool, refused *errs
 	var lines *views.LineBoard
 	var steps views.Steps
 	var locked, plyErr error
-	if err := p.s.games.View(c.Request().Context(), id, player(c), func(rec *games.Record, seats games.Seats) {
+	if err := p.s.games.View(c.Request().Context(), id, kit.Player(c), func(rec *games.Record, seats games.Seats) {
 		g := rec.Game
 		if b, plyErr = readSpot(c.Request().Form, g.StartPly(), g.Ply()); plyErr != nil {
 			return
@@ -128,7 +130,7 @@ func (p *pages) analyseGame(c echo.Context, id string, panel bool, refused *errs
 		}
 		a.Lines = lines
 		if refused != nil {
-			lines.Error, status = refused.Msg, httpStatus(refused.Code)
+			lines.Error, status = refused.Msg, kit.Status(refused.Code)
 		}
 		if b.main && len(b.moves) == 0 {
 			analysisLinks(&a, id, o, at)
@@ -149,7 +151,7 @@ func (p *pages) analyseGame(c echo.Context, id string, panel bool, refused *errs
 // why the position has none (it is over), at err's status.
 func answerAnalysis(err error, show func(status int) error) error {
 	if err != nil {
-		return shown(err, func(status int, _ *errs.Error) error { return show(status) })
+		return kit.Shown(err, func(status int, _ *errs.Error) error { return show(status) })
 	}
 	return show(http.StatusOK)
 }
@@ -164,7 +166,7 @@ func positionAt(g *rules.Game, ply int) (gameAt, error) {
 	hist, n := g.History(), at.ply-at.start
 	switch {
 	case n < 0 || n > len(hist):
-		return at, invalidf("This game's plies run from %d to %d: there is no ply %d.", at.start, at.now, at.ply)
+		return at, kit.Invalidf("This game's plies run from %d to %d: there is no ply %d.", at.start, at.now, at.ply)
 	case n == 0:
 		at.fen = g.StartFEN()
 	case n < len(hist):
@@ -211,19 +213,19 @@ func (p *pages) positionAnalysis(c echo.Context) error {
 	if q.Get("fen") == "" && q.Has("board") {
 		s, err := editor.FromQuery(q, p.s.loader.Variants())
 		if err != nil {
-			return titled(refused, invalidf("%s", errs.Sentence("The position cannot be read: "+err.Error())))
+			return kit.Titled(refused, kit.Invalidf("%s", errs.Sentence("The position cannot be read: "+err.Error())))
 		}
 		return c.Redirect(http.StatusSeeOther, views.AnalysisURL(s.FEN(), s.Variant.ID()))
 	}
 	fen, variant := q.Get("fen"), q.Get("v")
 	g, err := p.s.loader.FromFEN(fen, variant)
 	if err != nil {
-		return titled(refused, err)
+		return kit.Titled(refused, err)
 	}
 	res, err := p.s.analysis.AnalysePosition(c.Request().Context(), fen, variant, analysis.Request{})
 	a, err := describeAnalysis(g.FEN(), g.Variant(), res, err)
 	if err != nil && a.Message == "" {
-		return titled(refused, err)
+		return kit.Titled(refused, err)
 	}
 	v := g.Variant().ID()
 	if a.Message == "" { // a finished position has nothing left to play

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/banchess/banchess/handlers/kit"
+
 	"github.com/banchess/banchess/players"
 
 	"github.com/labstack/echo/v4"
@@ -31,7 +33,7 @@ func (s *Server) apiRoutes(g *echo.Group) {
 	a := &api{s: s}
 	// Use also routes every unknown path under /api through these, so its
 	// 404 is JSON too.
-	g.Use(s.answerErrors, apiHeaders, bodyLimit(maxBody))
+	g.Use(s.kit.AnswerErrors, apiHeaders, kit.BodyLimit(kit.MaxBody))
 	routes := []apiEndpoint{
 		{http.MethodPost, "/games", a.create},
 		{http.MethodGet, "/games/:id", a.get},
@@ -81,7 +83,7 @@ func (s *Server) apiRoutes(g *echo.Group) {
 			return apiNotFound()
 		}
 		c.Response().Header().Set("Allow", strings.Join(allow, ", "))
-		return &errs.Error{Code: errs.MethodNotAllowed, Msg: fmt.Sprintf("This address takes %s, not %s.", strings.Join(allow, " or "), trimText(c.Request().Method))}
+		return &errs.Error{Code: errs.MethodNotAllowed, Msg: fmt.Sprintf("This address takes %s, not %s.", strings.Join(allow, " or "), kit.TrimText(c.Request().Method))}
 	}
 	g.RouteNotFound("", notFound)
 	g.RouteNotFound("/*", notFound)
@@ -133,15 +135,6 @@ func (a *api) pgnTags(c echo.Context) []rules.Tag {
 }
 
 var siteRE = regexp.MustCompile(`^[A-Za-z0-9.:\[\]-]{1,255}$`)
-
-// trimText shortens input that a message echoes to rules.MaxQuote
-// characters, or to max when given, as for a log (see rules.ClipTo).
-func trimText(s string, max ...int) string {
-	if len(max) > 0 {
-		return rules.ClipTo(s, max[0])
-	}
-	return rules.Clip(s)
-}
 
 // get answers the game.
 func (a *api) get(c echo.Context) error {
@@ -204,7 +197,7 @@ func (a *api) resign(c echo.Context) error {
 	case !req.Color.ok:
 		return &errs.Error{Code: errs.Invalid, Detail: errs.BadColor, Msg: `Say who resigns: {"color":"white"} or {"color":"black"}.`}
 	case !ok:
-		return &errs.Error{Code: errs.Invalid, Detail: errs.BadColor, Msg: fmt.Sprintf(`%q is not a side: use "white" or "black".`, trimText(req.Color.val))}
+		return &errs.Error{Code: errs.Invalid, Detail: errs.BadColor, Msg: fmt.Sprintf(`%q is not a side: use "white" or "black".`, kit.TrimText(req.Color.val))}
 	}
 	return a.write(c, func(ctx context.Context, id string, cred players.Credential, then games.ViewFunc) error {
 		return a.s.games.Resign(ctx, id, cred, side, then)
@@ -251,16 +244,16 @@ func (a *api) write(c echo.Context, change func(ctx context.Context, id string, 
 		return err
 	}
 	var obj gameObject
-	err = change(c.Request().Context(), id, bearer(c), func(rec *games.Record, _ games.Seats) {
+	err = change(c.Request().Context(), id, kit.Bearer(c), func(rec *games.Record, _ games.Seats) {
 		obj = recordSubset(rec, a.s.now(), want, tags...)
 	})
 	if e := errs.Of(err); err != nil && e.Code == errs.Conflict && e.Detail == "" {
 		// Out of date (another ply came first): here is the game as it
 		// stands, as the message says.
-		if a.s.games.View(c.Request().Context(), id, bearer(c), func(rec *games.Record, _ games.Seats) {
+		if a.s.games.View(c.Request().Context(), id, kit.Bearer(c), func(rec *games.Record, _ games.Seats) {
 			obj = recordSubset(rec, a.s.now(), want, tags...)
 		}) == nil {
-			return &withGame{err: err, game: gameValue(obj, want)}
+			return &kit.WithGame{Err: err, Game: gameValue(obj, want)}
 		}
 	}
 	if err != nil {
@@ -268,13 +261,3 @@ func (a *api) write(c echo.Context, change func(ctx context.Context, id string, 
 	}
 	return gameAnswer(c, obj, want)
 }
-
-// withGame is a refusal whose API answer carries the game as it stands
-// ("game" beside "error" and "code").
-type withGame struct {
-	err  error
-	game any
-}
-
-func (w *withGame) Error() string { return w.err.Error() }
-func (w *withGame) Unwrap() error { return w.err }

@@ -5,6 +5,8 @@ import (
 	"math"
 	"net/http"
 
+	"github.com/banchess/banchess/handlers/kit"
+
 	"github.com/banchess/banchess/players"
 
 	"github.com/labstack/echo/v4"
@@ -56,7 +58,7 @@ func (a *api) register(c echo.Context) error {
 	if err := readJSON(c, &req); err != nil {
 		return err
 	}
-	cred, p, err := a.s.players.Register(c.Request().Context(), bearer(c), players.Token, req.Name.val, req.Password.val)
+	cred, p, err := a.s.players.Register(c.Request().Context(), kit.Bearer(c), players.Token, req.Name.val, req.Password.val)
 	if err != nil {
 		return err
 	}
@@ -70,7 +72,7 @@ func (a *api) newToken(c echo.Context) error {
 	if err := readJSON(c, &req); err != nil {
 		return err
 	}
-	cred, p, err := a.s.players.Login(c.Request().Context(), req.Name.val, req.Password.val, clientKey(c.RealIP()), players.Token)
+	cred, p, err := a.s.players.Login(c.Request().Context(), req.Name.val, req.Password.val, kit.ClientKey(c.RealIP()), players.Token)
 	if err != nil {
 		return err
 	}
@@ -79,7 +81,7 @@ func (a *api) newToken(c echo.Context) error {
 
 // dropToken signs the bearer token out: it holds nothing from now on.
 func (a *api) dropToken(c echo.Context) error {
-	if err := a.s.players.SignOut(c.Request().Context(), bearer(c)); err != nil {
+	if err := a.s.players.SignOut(c.Request().Context(), kit.Bearer(c)); err != nil {
 		return err
 	}
 	return c.NoContent(http.StatusNoContent)
@@ -87,7 +89,7 @@ func (a *api) dropToken(c echo.Context) error {
 
 // account answers the bearer token's player.
 func (a *api) account(c echo.Context) error {
-	ctx, cred := c.Request().Context(), bearer(c)
+	ctx, cred := c.Request().Context(), kit.Bearer(c)
 	p, err := a.s.players.Identify(ctx, cred)
 	switch {
 	case err != nil:

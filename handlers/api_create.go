@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"net/http"
 
+	"github.com/banchess/banchess/handlers/kit"
+
 	"github.com/banchess/banchess/players"
 
 	"github.com/labstack/echo/v4"
@@ -50,7 +52,7 @@ func (a *api) create(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := a.s.allowGame(c); err != nil {
+	if err := a.s.kit.AllowGame(c); err != nil {
 		return err
 	}
 	ctx := c.Request().Context()
@@ -130,13 +132,13 @@ func (req *createRequest) mode() (gameMode, error) {
 		return gameMode{}, nil
 	case "invite":
 	default:
-		return only(`%q is not a mode: use "hotseat" (one token plays both sides), "invite" (a game with a friend or a program, who joins) or "bot" (against the computer).`, trimText(req.Mode.val))
+		return only(`%q is not a mode: use "hotseat" (one token plays both sides), "invite" (a game with a friend or a program, who joins) or "bot" (against the computer).`, kit.TrimText(req.Mode.val))
 	}
 	var settings games.InviteSettings
 	var ok bool
 	if settings.Color, ok = colorField(req.Color.val, true); !ok {
 		return gameMode{}, &errs.Error{Code: errs.Invalid, Detail: errs.BadColor,
-			Msg: fmt.Sprintf(`%q is not a colour to play: use "white", "black" or "random".`, trimText(req.Color.val))}
+			Msg: fmt.Sprintf(`%q is not a colour to play: use "white", "black" or "random".`, kit.TrimText(req.Color.val))}
 	}
 	tc, ok, err := games.ParseTimeControl(req.Clock.val)
 	if err != nil {
@@ -153,7 +155,7 @@ func (b botRequest) settings() (*games.BotSettings, error) {
 	side, ok := colorField(string(b.Color.val), false)
 	if !ok {
 		return nil, &errs.Error{Code: errs.Invalid, Detail: errs.BadBot,
-			Msg: fmt.Sprintf("%q is not the computer's colour: use white or black.", trimText(string(b.Color.val)))}
+			Msg: fmt.Sprintf("%q is not the computer's colour: use white or black.", kit.TrimText(string(b.Color.val)))}
 	}
 	n, err := parseBotLevel(string(b.Level.val))
 	if err != nil {
@@ -164,7 +166,7 @@ func (b botRequest) settings() (*games.BotSettings, error) {
 
 // token returns the request's bearer token, or with none a new player's.
 func (a *api) token(c echo.Context) (players.Credential, error) {
-	if token := bearer(c); token != "" {
+	if token := kit.Bearer(c); token != "" {
 		return token, nil
 	}
 	token, _, err := a.s.players.NewPlayer(c.Request().Context(), players.Token)

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/banchess/banchess/handlers/kit"
+
 	"github.com/labstack/echo/v4"
 
 	"github.com/banchess/banchess/errs"
@@ -247,7 +249,7 @@ func fieldsOf(c echo.Context) (fieldSet, error) {
 					names[i] = m.name
 				}
 				return nil, &errs.Error{Code: errs.Invalid, Detail: errs.BadFields,
-					Msg: fmt.Sprintf("%q is not a member of the game object: ask for some of %s, or for compact.", trimText(name), strings.Join(names, ", "))}
+					Msg: fmt.Sprintf("%q is not a member of the game object: ask for some of %s, or for compact.", kit.TrimText(name), strings.Join(names, ", "))}
 			}
 		}
 	}

@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"strconv"
 
+	"github.com/banchess/banchess/handlers/kit"
+
 	"github.com/banchess/banchess/players"
 
 	"github.com/labstack/echo/v4"
@@ -65,7 +67,7 @@ func (a *api) offer(c echo.Context) error {
 		return err
 	}
 	return a.write(c, func(ctx context.Context, id string, cred players.Credential, then games.ViewFunc) error {
-		then, settle, err := a.s.rematchAllowance(c, offer, a.s.acceptsOffer(ctx, id, cred, offer), then)
+		then, settle, err := a.s.kit.RematchAllowance(c, offer, a.s.kit.AcceptsOffer(ctx, id, cred, offer), then)
 		if err != nil {
 			return err
 		}
@@ -82,7 +84,7 @@ func (a *api) answerOffer(accept bool) echo.HandlerFunc {
 			return err
 		}
 		return a.write(c, func(ctx context.Context, id string, cred players.Credential, then games.ViewFunc) error {
-			then, settle, err := a.s.rematchAllowance(c, offer, accept, then)
+			then, settle, err := a.s.kit.RematchAllowance(c, offer, accept, then)
 			if err != nil {
 				return err
 			}
@@ -124,5 +126,5 @@ func (a *api) events(c echo.Context) error {
 		}
 		return r, []event{{id: strconv.FormatInt(r, 10), data: data}}, nil
 	}, done: func() { a.s.encodings.leave(enc) }}
-	return a.s.stream(c, id, bearer(c), state, nil)
+	return a.s.stream(c, id, kit.Bearer(c), state, nil)
 }

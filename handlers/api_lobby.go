@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/banchess/banchess/handlers/kit"
+
 	"github.com/banchess/banchess/lobby"
 
 	"github.com/labstack/echo/v4"
@@ -79,7 +81,7 @@ func (a *api) addSeek(c echo.Context) error {
 	if err := readJSON(c, &req); err != nil {
 		return err
 	}
-	k, err := a.s.lobby.AddSeek(c.Request().Context(), bearer(c), lobby.SeekSettings{
+	k, err := a.s.lobby.AddSeek(c.Request().Context(), kit.Bearer(c), lobby.SeekSettings{
 		Variant: req.Variant.val, Clock: req.Clock.val, Color: req.Color.val, Rated: bool(req.Rated.val)})
 	if err != nil {
 		return err
@@ -93,10 +95,10 @@ func (a *api) acceptSeek(c echo.Context) error {
 	if err := readJSON(c, &emptyRequest{}); err != nil {
 		return err
 	}
-	if err := a.s.allowGame(c); err != nil {
+	if err := a.s.kit.AllowGame(c); err != nil {
 		return err
 	}
-	game, err := a.s.lobby.AcceptSeek(c.Request().Context(), bearer(c), c.Param("id"))
+	game, err := a.s.lobby.AcceptSeek(c.Request().Context(), kit.Bearer(c), c.Param("id"))
 	if err != nil {
 		return err
 	}
@@ -105,7 +107,7 @@ func (a *api) acceptSeek(c echo.Context) error {
 
 // cancelSeek removes the bearer token's player's seek.
 func (a *api) cancelSeek(c echo.Context) error {
-	if err := a.s.lobby.CancelSeek(c.Request().Context(), bearer(c), c.Param("id")); err != nil {
+	if err := a.s.lobby.CancelSeek(c.Request().Context(), kit.Bearer(c), c.Param("id")); err != nil {
 		return err
 	}
 	return c.NoContent(http.StatusNoContent)
@@ -118,10 +120,10 @@ func (a *api) joinPool(c echo.Context) error {
 	if err := readJSON(c, &emptyRequest{}); err != nil {
 		return err
 	}
-	if err := a.s.allowGame(c); err != nil {
+	if err := a.s.kit.AllowGame(c); err != nil {
 		return err
 	}
-	game, k, err := a.s.lobby.JoinPool(c.Request().Context(), bearer(c), c.Param("pool"))
+	game, k, err := a.s.lobby.JoinPool(c.Request().Context(), kit.Bearer(c), c.Param("pool"))
 	if err != nil {
 		return err
 	}

@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"strconv"
 
+	"github.com/banchess/banchess/handlers/kit"
+
 	"github.com/labstack/echo/v4"
 
 	"github.com/banchess/banchess/errs"
@@ -51,7 +53,7 @@ func puzzleObject(p training.Puzzle, withSolution bool) puzzleJSON {
 // refused.
 func (a *api) apiLearner(c echo.Context) (string, error) {
 	ctx := c.Request().Context()
-	if cred := bearer(c); cred != "" {
+	if cred := kit.Bearer(c); cred != "" {
 		id, err := a.s.players.PlayerID(ctx, cred)
 		if err == nil && id == "" {
 			err = &errs.Error{Code: errs.Unauthorized, Msg: "This token was not issued by this server, or was signed out."}

@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/banchess/banchess/handlers/kit"
+
 	"github.com/labstack/echo/v4"
 
 	"github.com/banchess/banchess/errs"
@@ -155,7 +157,7 @@ func readJSON(c echo.Context, req any) error {
 	if r.Body != nil {
 		var err error
 		if body, err = io.ReadAll(r.Body); err != nil {
-			return bodyError(err, "The request body could not be read.")
+			return kit.BodyError(err, "The request body could not be read.")
 		}
 	}
 	if len(strings.TrimSpace(string(body))) == 0 {
@@ -163,7 +165,7 @@ func readJSON(c echo.Context, req any) error {
 	}
 	if ct := r.Header.Get(echo.HeaderContentType); !isJSONType(ct) {
 		return &errs.Error{Code: errs.UnsupportedMedia, Detail: errs.NotJSON,
-			Msg: fmt.Sprintf("The request body must be JSON, sent with Content-Type: application/json (it came as %q).", trimText(ct))}
+			Msg: fmt.Sprintf("The request body must be JSON, sent with Content-Type: application/json (it came as %q).", kit.TrimText(ct))}
 	}
 	return decodeObject(body, req, "")
 }
@@ -229,11 +231,11 @@ func unknownMember(m string, names []string, in string) error {
 	e := &errs.Error{Code: errs.Invalid, Detail: errs.UnknownField}
 	switch {
 	case in != "":
-		e.Msg = fmt.Sprintf("Unknown field %q: %q takes %s.", in+"."+trimText(m), in, quoteList(names))
+		e.Msg = fmt.Sprintf("Unknown field %q: %q takes %s.", in+"."+kit.TrimText(m), in, quoteList(names))
 	case len(names) == 0:
-		e.Msg = fmt.Sprintf("This request takes no fields, but the body has %q: send no body or {}.", trimText(m))
+		e.Msg = fmt.Sprintf("This request takes no fields, but the body has %q: send no body or {}.", kit.TrimText(m))
 	default:
-		e.Msg = fmt.Sprintf("Unknown field %q: this request takes %s.", trimText(m), quoteList(names))
+		e.Msg = fmt.Sprintf("Unknown field %q: this request takes %s.", kit.TrimText(m), quoteList(names))
 	}
 	return e
 }

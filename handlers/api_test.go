@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/banchess/banchess/handlers/kit"
+
 	"github.com/labstack/echo/v4"
 
 	"github.com/banchess/banchess/players"
@@ -387,7 +389,7 @@ func TestAPIErrorShape(t *testing.T) {
 // TestAPIBodyLimit sends bodies over the limit, with and without a declared
 // length, to the API alone and behind the shared middleware.
 func TestAPIBodyLimit(t *testing.T) {
-	big := `{"pgn":"` + strings.Repeat("1. e4 e5 ", maxBody/9+1) + `*"}`
+	big := `{"pgn":"` + strings.Repeat("1. e4 e5 ", kit.MaxBody/9+1) + `*"}`
 	for name, a := range map[string]*apiT{"bare": newBareAPI(t), "registered": newAPI(t)} {
 		t.Run(name, func(t *testing.T) {
 			g := a.create("")
@@ -400,7 +402,7 @@ func TestAPIBodyLimit(t *testing.T) {
 			// API's own runs, the body still has the API's shape.
 			a.fail(a.do(http.MethodPost, "/api/games", big), 413, "too_large")
 			// A body just under the limit is read (and refused for what it says).
-			ok := `{"pgn":"` + strings.Repeat(" ", maxBody-20) + `"}`
+			ok := `{"pgn":"` + strings.Repeat(" ", kit.MaxBody-20) + `"}`
 			a.fail(a.do(http.MethodPost, "/api/games", ok), 400, "bad_pgn")
 		})
 	}
@@ -411,8 +413,8 @@ func TestAPIBodyLimit(t *testing.T) {
 func TestMiddlewareRefusal(t *testing.T) {
 	e := echo.New()
 	s := New(newService(nil), nil)
-	e.Use(s.answerErrors, func(next echo.HandlerFunc) echo.HandlerFunc {
-		return func(c echo.Context) error { return tooLarge(maxBody) }
+	e.Use(s.kit.AnswerErrors, func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c echo.Context) error { return &http.MaxBytesError{Limit: kit.MaxBody} }
 	})
 	e.POST("/api/games", func(c echo.Context) error { return nil })
 	a := newAPIT(t, e)
@@ -425,7 +427,7 @@ func TestAPIPanic(t *testing.T) {
 	e := echo.New()
 	var log bytes.Buffer
 	s := New(newService(nil), nil, WithLogger(slog.New(slog.NewTextHandler(&log, nil))))
-	e.GET("/api/boom", func(c echo.Context) error { panic("boom") }, s.answerErrors)
+	e.GET("/api/boom", func(c echo.Context) error { panic("boom") }, s.kit.AnswerErrors)
 	a := newAPIT(t, e)
 	a.fail(a.do(http.MethodGet, "/api/boom", ""), 500, "internal")
 	if !strings.Contains(log.String(), "level=ERROR") || !strings.Contains(log.String(), "panic: boom") {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/banchess/banchess/handlers/kit"
+
 	"github.com/labstack/echo/v4"
 
 	"github.com/banchess/banchess/engine"
@@ -16,7 +18,7 @@ import (
 func parseBotLevel(s string) (int, error) {
 	n, err := strconv.Atoi(s)
 	if err != nil || n < 1 || n > engine.Levels {
-		return 0, &errs.Error{Code: errs.Invalid, Detail: errs.BadLevel, Msg: fmt.Sprintf("%q is not a level: choose 1 to %d.", trimText(s), engine.Levels)}
+		return 0, &errs.Error{Code: errs.Invalid, Detail: errs.BadLevel, Msg: fmt.Sprintf("%q is not a level: choose 1 to %d.", kit.TrimText(s), engine.Levels)}
 	}
 	return n, nil
 }
@@ -37,10 +39,10 @@ func (p *pages) newBot(c echo.Context, o views.Options) error {
 	if err != nil {
 		return err
 	}
-	if err := p.s.allowGame(c); err != nil {
+	if err := p.s.kit.AllowGame(c); err != nil {
 		return err
 	}
-	cred, err := p.s.ensurePlayer(c)
+	cred, err := p.s.kit.EnsurePlayer(c)
 	if err != nil {
 		return err
 	}

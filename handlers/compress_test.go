@@ -12,6 +12,7 @@ import (
 
 	"github.com/andybalholm/brotli"
 
+	"github.com/banchess/banchess/handlers/kit"
 	"github.com/banchess/banchess/static"
 )
 
@@ -126,7 +127,7 @@ func TestCompressedAnswers(t *testing.T) {
 		rec := httptest.NewRecorder()
 		c.e.ServeHTTP(rec, req)
 		coding := rec.Header().Get("Content-Encoding")
-		if want := plain.Body.Len() >= compressMin; (coding == "gzip") != want || rec.Code != plain.Code {
+		if want := plain.Body.Len() >= kit.CompressMin; (coding == "gzip") != want || rec.Code != plain.Code {
 			t.Errorf("GET %s: %d, %q for %d bytes; want %d, gzip %v", tt.target, rec.Code, coding, plain.Body.Len(), plain.Code, want)
 		}
 		if got := decode(t, coding, rec.Body.Bytes()); !bytes.Equal(got, plain.Body.Bytes()) {

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/banchess/banchess/handlers/kit"
+
 	"github.com/banchess/banchess/players"
 
 	"github.com/labstack/echo/v4"
@@ -29,12 +31,12 @@ func (p *pages) index(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	cred := player(c)
-	if old, ok := legacyGame(c); ok {
+	cred := kit.Player(c)
+	if old, ok := kit.LegacyGame(c); ok {
 		held := false
 		if old != "" {
 			var err error
-			if cred, err = p.s.ensurePlayer(c); err != nil {
+			if cred, err = p.s.kit.EnsurePlayer(c); err != nil {
 				return err
 			}
 			held, err = p.s.games.Claim(ctx, old, cred)
@@ -42,7 +44,7 @@ func (p *pages) index(c echo.Context) error {
 				return err
 			}
 		}
-		dropLegacy(c)
+		kit.DropLegacy(c)
 		if held {
 			return c.Redirect(http.StatusSeeOther, o.GameURL(old))
 		}
@@ -90,10 +92,10 @@ func (p *pages) readableGame(ctx context.Context, cred players.Credential) (stri
 // create stores g as a new game held by this browser, when it may create
 // one now.
 func (p *pages) create(c echo.Context, g *rules.Game) (string, error) {
-	if err := p.s.allowGame(c); err != nil {
+	if err := p.s.kit.AllowGame(c); err != nil {
 		return "", err
 	}
-	cred, err := p.s.ensurePlayer(c)
+	cred, err := p.s.kit.EnsurePlayer(c)
 	if err != nil {
 		return "", err
 	}
@@ -109,7 +111,7 @@ func (p *pages) open(c echo.Context) error {
 	}
 	g, err := p.s.loader.FromLink(c.QueryParams())
 	if err != nil {
-		return titled("This link does not open a game", err)
+		return kit.Titled("This link does not open a game", err)
 	}
 	id, err := p.create(c, g)
 	if err != nil {
@@ -131,7 +133,7 @@ func (p *pages) newGame(c echo.Context) error {
 	case "bot":
 		return p.newBot(c, o)
 	default:
-		return invalidf("%q is not a way to play: use hotseat, invite or bot.", trimText(mode))
+		return kit.Invalidf("%q is not a way to play: use hotseat, invite or bot.", kit.TrimText(mode))
 	}
 	g, err := p.s.loader.NewGame(c.Request().Form.Get("variant"))
 	if err != nil {
@@ -188,7 +190,7 @@ func (p *pages) pgnGame(choice, text string, o *views.Options) (int, error) {
 	}
 	n, err := strconv.Atoi(choice)
 	if err != nil || n < 0 || n >= len(list) {
-		return 0, invalidf("%q is not one of the PGN's %d games.", trimText(choice), len(list))
+		return 0, kit.Invalidf("%q is not one of the PGN's %d games.", kit.TrimText(choice), len(list))
 	}
 	return n, nil
 }
@@ -200,10 +202,10 @@ func (p *pages) importRefused(c echo.Context, o views.Options, err error) error 
 	switch {
 	case err == nil:
 		return p.showStart(c, o, http.StatusOK)
-	case errorOf(err).Code == errs.Internal:
+	case kit.ErrorOf(err).Code == errs.Internal:
 		return err
 	}
-	return shown(err, func(status int, e *errs.Error) error {
+	return kit.Shown(err, func(status int, e *errs.Error) error {
 		o.Import.Error = e.Msg
 		return p.showStart(c, o, status)
 	})
@@ -221,7 +223,7 @@ func (p *pages) startPage(c echo.Context) error {
 // showStart renders the page that starts games with o's import box, at
 // status.
 func (p *pages) showStart(c echo.Context, o views.Options, status int) error {
-	s := views.Start{Site: p.s.site(c), Opts: o, Games: p.s.gameLinks(c.Request().Context(), player(c), "")}
+	s := views.Start{Site: p.s.site(c), Opts: o, Games: p.s.gameLinks(c.Request().Context(), kit.Player(c), "")}
 	return render(c, status, views.StartPage(s))
 }
 
@@ -232,11 +234,11 @@ func (p *pages) branch(c echo.Context, id string, o *views.Options) error {
 	f := c.Request().Form
 	index, err := strconv.Atoi(f.Get("index"))
 	if err != nil {
-		return invalidf("%q is not a ply number.", trimText(f.Get("index")))
+		return kit.Invalidf("%q is not a ply number.", kit.TrimText(f.Get("index")))
 	}
 	var g *rules.Game
 	var fromErr error
-	err = p.s.games.View(c.Request().Context(), id, player(c), func(rec *games.Record, _ games.Seats) {
+	err = p.s.games.View(c.Request().Context(), id, kit.Player(c), func(rec *games.Record, _ games.Seats) {
 		g, fromErr = p.s.loader.FromPly(rec.Game, index, f.Get("variant"))
 	})
 	if err == nil {

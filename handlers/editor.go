@@ -3,6 +3,8 @@ package handlers
 import (
 	"net/http"
 
+	"github.com/banchess/banchess/handlers/kit"
+
 	"github.com/labstack/echo/v4"
 
 	"github.com/banchess/banchess/editor"
@@ -38,7 +40,7 @@ func (p *pages) editorPage(c echo.Context) error {
 		s.Flip = !s.Flip
 	}
 	canonical := "/editor?" + s.Query().Encode()
-	if readErr == nil && len(q) > 0 && q.Encode() != s.Query().Encode() && !isHX(c) {
+	if readErr == nil && len(q) > 0 && q.Encode() != s.Query().Encode() && !kit.IsHX(c) {
 		return c.Redirect(http.StatusSeeOther, canonical)
 	}
 	problem := ""
@@ -48,7 +50,7 @@ func (p *pages) editorPage(c echo.Context) error {
 		problem = errs.Of(err).Msg
 	}
 	m := views.NewEditor(s, problem, p.s.asset, p.s.variants)
-	if isHX(c) {
+	if kit.IsHX(c) {
 		c.Response().Header().Set("HX-Push-Url", canonical)
 		return render(c, http.StatusOK, views.EditorMain(m))
 	}

@@ -1,15 +1,7 @@
 package handlers
 
 import (
-	"context"
-	"errors"
-	"fmt"
-	"math"
-	"net"
-	"net/http"
-	"os"
-	"strconv"
-	"time"
+	"github.com/banchess/banchess/handlers/kit"
 
 	"github.com/labstack/echo/v4"
 
@@ -17,108 +9,25 @@ import (
 	"github.com/banchess/banchess/views"
 )
 
-// httpStatus is the HTTP status of a refusal of code.
-func httpStatus(code errs.Code) int {
-	switch code {
-	case errs.Invalid:
-		return http.StatusBadRequest
-	case errs.Illegal, errs.Banned:
-		return http.StatusUnprocessableEntity
-	case errs.Conflict, errs.GameOver:
-		return http.StatusConflict
-	case errs.NotFound:
-		return http.StatusNotFound
-	case errs.Unauthorized:
-		return http.StatusUnauthorized
-	case errs.Forbidden:
-		return http.StatusForbidden
-	case errs.TooMany:
-		return http.StatusTooManyRequests
-	case errs.TooLarge:
-		return http.StatusRequestEntityTooLarge
-	case errs.Timeout:
-		return http.StatusRequestTimeout
-	case errs.Unavailable:
-		return http.StatusServiceUnavailable
-	case errs.MethodNotAllowed:
-		return http.StatusMethodNotAllowed
-	case errs.UnsupportedMedia:
-		return http.StatusUnsupportedMediaType
-	}
-	return http.StatusInternalServerError
-}
-
-// unavailableWait is what a 503 asks the client to wait when its refusal
-// does not say.
-const unavailableWait = 5 * time.Second
-
-// writeError answers a request that failed with err, and is the one place
-// a failure becomes an HTTP status (httpStatus, by its code). Under /api it
-// answers the API's {"error","code"}; elsewhere what a page made of it
-// (see shown), or else an error page — its main part for htmx — that, for
-// a failure of the server's own, offers ways on. It sets Retry-After when
-// the refusal says when to try again (a 503 always does), and logs the
-// server's failures.
-func (s *Server) writeError(c echo.Context, err error) error {
-	e := errorOf(err)
-	st := httpStatus(e.Code)
-	wait := e.RetryAfter
-	if wait <= 0 && e.Code == errs.Unavailable {
-		wait = unavailableWait
-	}
-	if wait > 0 {
-		c.Response().Header().Set("Retry-After", strconv.Itoa(int(math.Ceil(wait.Seconds()))))
-	}
-	if e.Code == errs.Internal || e.Code == errs.Unavailable {
-		s.logFailure(c, "request failed", err)
-	}
-	if isAPI(c) {
-		body := errorBody{Msg: e.Msg, Code: apiCode(e)}
-		var wg *withGame
-		if errors.As(err, &wg) {
-			body.Game = wg.game
-		}
-		return c.JSON(st, body)
-	}
-	var pe *pageError
-	errors.As(err, &pe)
-	if pe != nil && pe.show != nil {
-		// What the page shows may be refused in turn (the game it shows
-		// again is gone): that refusal is answered instead.
-		serr := pe.show(st, e)
-		if serr != nil && !c.Response().Committed {
-			return s.writeError(c, errorOf(serr))
-		}
-		return serr
-	}
-	title, msg := errorTitle(e), e.Msg
+// errorPage answers refusal e, outside the API, with a page of status:
+// one that offers ways on for the server's own failure (stuck), else one
+// that explains it under title ("" for the refusal's own).
+func (s *Server) errorPage(c echo.Context, status int, e *errs.Error, title string) error {
+	msg, own := e.Msg, title != ""
 	switch {
 	case e.Code == errs.Internal:
-		return s.stuck(c, st, title, msg)
-	case pe != nil && pe.title != "":
-		title = pe.title
+		return s.stuck(c, status, errorTitle(e), msg)
+	case own:
 	case e.Code == errs.NotFound && e.Detail == "":
 		msg = "There is no game at this address: it may have been removed after a long time unplayed."
 	}
-	if isHX(c) {
-		return render(c, st, views.ErrorMain(title, msg))
+	if !own {
+		title = errorTitle(e)
 	}
-	return render(c, st, views.ErrorPage(title, msg, s.asset))
-}
-
-// errorBody is the body of every failure under /api.
-type errorBody struct {
-	Msg  string `json:"error"`          // a sentence a person understands
-	Code string `json:"code"`           // a short machine word
-	Game any    `json:"game,omitempty"` // the game as it stands, for a 409 conflict
-}
-
-// apiCode is the API's word for e: its detail, or else its code.
-func apiCode(e *errs.Error) string {
-	if e.Detail != "" {
-		return string(e.Detail)
+	if kit.IsHX(c) {
+		return render(c, status, views.ErrorMain(title, msg))
 	}
-	return string(e.Code)
+	return render(c, status, views.ErrorPage(title, msg, s.asset))
 }
 
 // errorTitle heads the page that explains a refusal.
@@ -160,156 +69,12 @@ func errorTitle(e *errs.Error) string {
 // browser's games, not only a link back that may fail the same way.
 func (s *Server) stuck(c echo.Context, status int, title, msg string) error {
 	info := views.Info{Site: s.site(c)}
-	if id := c.Param("id"); validID(id) {
+	if id := c.Param("id"); kit.ValidID(id) {
 		info.ID = id
 	}
-	if isHX(c) {
+	if kit.IsHX(c) {
 		return render(c, status, views.StuckMain(title, msg, info.Site))
 	}
-	info.Games = s.gameLinks(c.Request().Context(), player(c), c.Param("id"))
+	info.Games = s.gameLinks(c.Request().Context(), kit.Player(c), c.Param("id"))
 	return render(c, status, views.StuckPage(title, msg, info))
-}
-
-// pageError is a refusal a page words or shows in its own way: under a
-// title of its own rather than its code's, or by show, which renders it —
-// the game again with its message, the analysis panel saying why — at the
-// status writeError chose. The API answers it as any other.
-type pageError struct {
-	err   error
-	title string
-	show  func(status int, e *errs.Error) error
-}
-
-func (p *pageError) Error() string { return p.err.Error() }
-func (p *pageError) Unwrap() error { return p.err }
-
-// titled heads the error page of err with title.
-func titled(title string, err error) error { return &pageError{err: err, title: title} }
-
-// shown answers err, outside the API, with show.
-func shown(err error, show func(status int, e *errs.Error) error) error {
-	return &pageError{err: err, show: show}
-}
-
-// errorOf is err as a refusal: a *errs.Error as it is, but a store too
-// busy to save as Unavailable; Echo's own (a route or method not found) by
-// its status; a body over the limit as TooLarge; and anything else as
-// errs.Of makes it.
-func errorOf(err error) *errs.Error {
-	var e *errs.Error
-	var tooBig *http.MaxBytesError
-	var he *echo.HTTPError
-	switch {
-	case errors.As(err, &e):
-		if e.Code == errs.Internal && e.Detail == "" && storeBusy(e) {
-			return busy(busySaveMsg, e)
-		}
-		return e
-	case errors.As(err, &tooBig):
-		return tooLarge(tooBig.Limit)
-	case errors.As(err, &he):
-		return httpError(he)
-	}
-	return errs.Of(err)
-}
-
-// httpError is a status Echo raised as a refusal, in the words of its
-// message when it has one of its own.
-func httpError(he *echo.HTTPError) *errs.Error {
-	e := errs.Of(he) // Internal
-	switch he.Code {
-	case http.StatusBadRequest:
-		e = &errs.Error{Code: errs.Invalid, Detail: errs.BadRequest, Msg: "The request could not be read."}
-	case http.StatusUnauthorized:
-		e = &errs.Error{Code: errs.Unauthorized, Msg: "This request does not say who is asking."}
-	case http.StatusForbidden:
-		e = &errs.Error{Code: errs.Forbidden, Msg: "This request was refused."}
-	case http.StatusNotFound:
-		e = &errs.Error{Code: errs.NotFound, Msg: "There is nothing at this address."}
-	case http.StatusMethodNotAllowed:
-		e = &errs.Error{Code: errs.MethodNotAllowed, Msg: "This address does not take this method."}
-	case http.StatusRequestTimeout:
-		e = &errs.Error{Code: errs.Timeout, Msg: slowBodyMsg}
-	case http.StatusRequestEntityTooLarge:
-		e = tooLarge(maxBody)
-	case http.StatusUnsupportedMediaType:
-		e = &errs.Error{Code: errs.UnsupportedMedia, Detail: errs.NotJSON, Msg: "The request body must be JSON (Content-Type: application/json)."}
-	case http.StatusTooManyRequests:
-		e = &errs.Error{Code: errs.TooMany, Msg: "Too many requests: please wait and try again."}
-	case http.StatusServiceUnavailable:
-		e = &errs.Error{Code: errs.Unavailable, Msg: busyMsg}
-	default:
-		if he.Code >= 400 && he.Code < 500 {
-			e = &errs.Error{Code: errs.Invalid, Msg: "This request was refused."}
-		}
-	}
-	if m, ok := he.Message.(string); ok && m != "" && m != http.StatusText(he.Code) {
-		e.Msg = errs.Sentence(m)
-	}
-	return e
-}
-
-// tooLarge refuses a body over limit bytes.
-func tooLarge(limit int64) *errs.Error {
-	return &errs.Error{Code: errs.TooLarge, Msg: fmt.Sprintf("The request body is larger than the %d KiB this server accepts.", limit>>10)}
-}
-
-// slowBodyMsg answers a request whose body did not arrive in time.
-const slowBodyMsg = "The request did not arrive in time (the connection was too slow or stalled), so nothing changed. Please try again."
-
-// bodyError explains a failure to read a request's body: over the limit,
-// not arrived in time, or else unreadable, in the words of unreadable.
-func bodyError(err error, unreadable string) *errs.Error {
-	var tooBig *http.MaxBytesError
-	switch {
-	case errors.As(err, &tooBig):
-		return tooLarge(tooBig.Limit)
-	case bodyTimedOut(err):
-		return &errs.Error{Code: errs.Timeout, Msg: slowBodyMsg, Err: err}
-	}
-	return &errs.Error{Code: errs.Invalid, Detail: errs.BadRequest, Msg: unreadable, Err: err}
-}
-
-// bodyTimedOut reports whether err, from reading a request's body, is the
-// server giving up on it: the connection's read deadline (the server's
-// ReadTimeout) passed, or the request was cancelled meanwhile. The client
-// is slow or gone, and the answer is 408, not a server failure.
-func bodyTimedOut(err error) bool {
-	var ne net.Error
-	return errors.Is(err, os.ErrDeadlineExceeded) || errors.As(err, &ne) && ne.Timeout() ||
-		errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
-}
-
-// answerErrors answers every failure of the handlers and middleware after
-// it, a panic included, with writeError: inside the middleware before it
-// (compression, the request log), as any answer.
-func (s *Server) answerErrors(next echo.HandlerFunc) echo.HandlerFunc {
-	return func(c echo.Context) (err error) {
-		defer func() {
-			if r := recover(); r != nil {
-				if r == http.ErrAbortHandler {
-					panic(r)
-				}
-				err = fmt.Errorf("panic: %v", r)
-			}
-			if err != nil && !c.Response().Committed {
-				err = s.writeError(c, err)
-			}
-		}()
-		return next(c)
-	}
-}
-
-// errorHandler answers, with writeError, the failures that reach Echo
-// itself: those of the middleware before answerErrors. Should writeError
-// fail in turn, def answers.
-func (s *Server) errorHandler(def echo.HTTPErrorHandler) echo.HTTPErrorHandler {
-	return func(err error, c echo.Context) {
-		if c.Response().Committed {
-			return
-		}
-		if s.writeError(c, err) != nil {
-			def(err, c)
-		}
-	}
 }

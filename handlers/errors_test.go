@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/banchess/banchess/handlers/kit"
+
 	"github.com/labstack/echo/v4"
 
 	"github.com/banchess/banchess/errs"
@@ -37,7 +39,7 @@ func writeErrorAs(t *testing.T, kind string, err error) errorAnswer {
 		req.Header.Set("HX-Request", "true")
 	}
 	rec := httptest.NewRecorder()
-	if werr := s.writeError(echo.New().NewContext(req, rec), err); werr != nil {
+	if werr := s.kit.WriteError(echo.New().NewContext(req, rec), err); werr != nil {
 		t.Fatalf("writeError(%v): %v", err, werr)
 	}
 	return errorAnswer{rec.Code, rec.Header(), rec.Body.String()}
@@ -52,7 +54,7 @@ func (a errorAnswer) check(t *testing.T, kind string, status int, code, msg stri
 		t.Errorf("%s: status %d, want %d: %s", kind, a.status, status, a.body)
 	}
 	if kind == "api" {
-		var body errorBody
+		var body kit.ErrorBody
 		if err := json.Unmarshal([]byte(a.body), &body); err != nil || !strings.HasPrefix(a.hdr.Get("Content-Type"), "application/json") {
 			t.Fatalf("%s: %q %s, want the API's error body", kind, a.hdr.Get("Content-Type"), a.body)
 		}
@@ -123,13 +125,13 @@ func TestWriteErrorRetryAfter(t *testing.T) {
 		err  error
 		want string
 	}{
-		{"rate limit", tooMany(1500*time.Millisecond, errs.RateLimited, "Slow down."), "2"},
+		{"rate limit", kit.TooMany(1500*time.Millisecond, errs.RateLimited, "Slow down."), "2"},
 		{"stream limit", &errs.Error{Code: errs.TooMany, Detail: errs.TooManyStreams, RetryAfter: streamRetry, Msg: "Too many streams."}, "60"},
-		{"busy", busy(busyMsg, nil), "5"},
+		{"busy", kit.Busy("Busy.", nil), "5"},
 		{"unavailable, its own wait", &errs.Error{Code: errs.Unavailable, RetryAfter: 30 * time.Second, Msg: "Later."}, "30"},
 		{"cancelled", context.Canceled, "5"},
 		{"too many, no wait said", &errs.Error{Code: errs.TooMany, Detail: errs.EngineBusy, Msg: "Busy engine."}, ""},
-		{"invalid", invalidf("No."), ""},
+		{"invalid", kit.Invalidf("No."), ""},
 		{"internal", errors.New("boom"), ""},
 	} {
 		for _, kind := range errorKinds {
@@ -152,15 +154,15 @@ func TestErrorOf(t *testing.T) {
 		{"Echo's not found", echo.ErrNotFound, 404, "not_found"},
 		{"Echo's wrong method", echo.ErrMethodNotAllowed, 405, "method_not_allowed"},
 		{"Echo's own message", echo.NewHTTPError(http.StatusForbidden, "keep out"), 403, "forbidden"},
-		{"a body over the limit", fmt.Errorf("reading: %w", &http.MaxBytesError{Limit: maxBody}), 413, "too_large"},
+		{"a body over the limit", fmt.Errorf("reading: %w", &http.MaxBytesError{Limit: kit.MaxBody}), 413, "too_large"},
 		{"a cancelled request", fmt.Errorf("saving: %w", context.Canceled), 503, "cancelled"},
 		{"a store too busy to save", errs.Internalf(sqliteError(5), "saving"), 503, "busy"},
-		{"a refusal titled", titled("No such ply", invalidf("No ply 9.")), 400, "invalid"},
+		{"a refusal titled", kit.Titled("No such ply", kit.Invalidf("No ply 9.")), 400, "invalid"},
 		{"anything else", errors.New("disk on fire"), 500, "internal"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			a := writeErrorAs(t, "api", tc.err)
-			var body errorBody
+			var body kit.ErrorBody
 			if err := json.Unmarshal([]byte(a.body), &body); err != nil || a.status != tc.status || body.Code != tc.code {
 				t.Errorf("%d %s, want %d with code %s", a.status, a.body, tc.status, tc.code)
 			}
@@ -175,14 +177,14 @@ func TestErrorOf(t *testing.T) {
 // failures answered with ways on.
 func TestWriteErrorPages(t *testing.T) {
 	for _, kind := range []string{"htmx", "page"} {
-		a := writeErrorAs(t, kind, titled("No such ply", invalidf("No ply 9.")))
+		a := writeErrorAs(t, kind, kit.Titled("No such ply", kit.Invalidf("No ply 9.")))
 		a.check(t, kind, 400, "", "No ply 9.")
 		if !strings.Contains(a.body, "<h1>No such ply</h1>") {
 			t.Errorf("%s: the title is not the page's own: %s", kind, a.body)
 		}
 		// A page's title does not hide a failure of the server's: its page
 		// offers a new game.
-		a = writeErrorAs(t, kind, titled("No such image", errors.New("disk on fire")))
+		a = writeErrorAs(t, kind, kit.Titled("No such image", errors.New("disk on fire")))
 		a.check(t, kind, 500, "", "Something went wrong")
 		if !strings.Contains(a.body, `action="/new"`) || strings.Contains(a.body, "fire") {
 			t.Errorf("%s: a server failure's page: %s", kind, a.body)
@@ -190,7 +192,7 @@ func TestWriteErrorPages(t *testing.T) {
 	}
 	var shownAt int
 	var shownMsg string
-	show := shown(&errs.Error{Code: errs.Conflict, Msg: "Out of date."}, func(status int, e *errs.Error) error {
+	show := kit.Shown(&errs.Error{Code: errs.Conflict, Msg: "Out of date."}, func(status int, e *errs.Error) error {
 		shownAt, shownMsg = status, e.Msg
 		return nil
 	})

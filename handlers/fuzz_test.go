@@ -17,6 +17,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/banchess/banchess/handlers/kit"
+
 	"github.com/labstack/echo/v4"
 
 	"github.com/banchess/banchess/errs"
@@ -447,7 +449,7 @@ func FuzzPages(f *testing.F) {
 			body = []byte(form)
 		}
 		if flags&pageHuge != 0 {
-			body = append(body, bytes.Repeat([]byte("&"), maxBody+1-len(body))...)
+			body = append(body, bytes.Repeat([]byte("&"), kit.MaxBody+1-len(body))...)
 		}
 		req := fuzzRequest(rt.method, path, query, body)
 		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
@@ -480,16 +482,16 @@ func FuzzPages(f *testing.F) {
 		}
 		player := cred == fuzzPlayer
 		if cred != "" {
-			req.Header.Add("Cookie", playerCookie+"="+string(cred)) // as sent, not as net/http would clean it
+			req.Header.Add("Cookie", kit.PlayerCookie+"="+string(cred)) // as sent, not as net/http would clean it
 		}
 		if flags&pageLegacy != 0 {
-			req.AddCookie(&http.Cookie{Name: legacyCookie, Value: id})
+			req.AddCookie(&http.Cookie{Name: kit.LegacyCookie, Value: id})
 		}
 
 		r := s.serve(t, req)
 		var given *http.Cookie
 		for _, ck := range (&http.Response{Header: r.hdr}).Cookies() {
-			if ck.Name == playerCookie {
+			if ck.Name == kit.PlayerCookie {
 				given = ck
 			}
 		}
@@ -534,7 +536,7 @@ func FuzzPages(f *testing.F) {
 		for range 2 {
 			next := httptest.NewRequest(http.MethodGet, loc, nil)
 			if cred != "" {
-				next.AddCookie(&http.Cookie{Name: playerCookie, Value: string(cred)})
+				next.AddCookie(&http.Cookie{Name: kit.PlayerCookie, Value: string(cred)})
 			}
 			r = s.serve(t, next)
 			if r.code != http.StatusSeeOther || loc != "/" {
@@ -646,7 +648,7 @@ func FuzzAPI(f *testing.F) {
 		}
 		path = strings.ReplaceAll(path, "{id}", want)
 		if flags&apiHuge != 0 {
-			body = append(body, bytes.Repeat([]byte(" "), maxBody+1-len(body))...)
+			body = append(body, bytes.Repeat([]byte(" "), kit.MaxBody+1-len(body))...)
 		}
 		req := fuzzRequest(method, path, "", body)
 		if flags&apiNoLength != 0 {

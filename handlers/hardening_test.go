@@ -18,6 +18,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/banchess/banchess/handlers/kit"
+
 	_ "modernc.org/sqlite" // the driver the store uses, to damage a row behind its back
 
 	"github.com/banchess/banchess/games"
@@ -77,7 +79,7 @@ func TestUnreadableGame(t *testing.T) {
 	st, cred, good, bad := damagedStore(t)
 	var logs bytes.Buffer
 	e := newServerOn(st, WithLogger(jsonLogger(&logs)))
-	ck := &http.Cookie{Name: playerCookie, Value: string(cred)}
+	ck := &http.Cookie{Name: kit.PlayerCookie, Value: string(cred)}
 
 	for _, target := range []string{gamePath(bad), gamePath(bad) + "/history/1", gamePath(bad) + "/pgn", gamePath(bad) + "?flip=1"} {
 		for _, hx := range []bool{false, true} {
@@ -118,7 +120,7 @@ func TestUnreadableGame(t *testing.T) {
 	if len(failures) != 1 {
 		t.Fatalf("logged %d failures, want 1: %v", len(failures), failures)
 	}
-	if msg, _ := failures[0]["err"].(string); !strings.Contains(msg, bad[:idPrefix]+"…") || strings.Contains(msg, bad) || failures[0]["level"] != "ERROR" {
+	if msg, _ := failures[0]["err"].(string); !strings.Contains(msg, kit.ShortID(bad)) || strings.Contains(msg, bad) || failures[0]["level"] != "ERROR" {
 		t.Errorf("failure logged as %v", failures[0])
 	}
 
@@ -136,7 +138,7 @@ func TestUnreadableGame(t *testing.T) {
 		{method: http.MethodPost, target: "/api/games/" + bad + "/actions", json: `{"action":"m:d2d4"}`, header: map[string]string{"Authorization": "Bearer " + string(cred)}},
 	} {
 		rec := h.send(e)
-		var body errorBody
+		var body kit.ErrorBody
 		if err := json.Unmarshal(rec.Body.Bytes(), &body); err != nil || rec.Code != http.StatusInternalServerError {
 			t.Fatalf("%s %s: %d %s", h.method, h.target, rec.Code, rec.Body)
 		}
@@ -200,7 +202,7 @@ func TestLogRedactsIDs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ck := &http.Cookie{Name: playerCookie, Value: string(cred)}
+	ck := &http.Cookie{Name: kit.PlayerCookie, Value: string(cred)}
 	for _, h := range []hit{
 		{method: http.MethodPost, target: gamePath(id) + "/ply", form: vals("text", "b:e2e4"), cookie: ck},
 		{method: http.MethodPost, target: gamePath(id) + "/resign", form: vals("side", "white"), cookie: ck, hx: true},
@@ -215,11 +217,11 @@ func TestLogRedactsIDs(t *testing.T) {
 	for _, l := range lines {
 		if msg, ok := l["err"].(string); ok {
 			errs++
-			if !strings.Contains(msg, id[:idPrefix]+"…") || !strings.Contains(msg, "SQLITE_IOERR_WRITE") {
+			if !strings.Contains(msg, kit.ShortID(id)) || !strings.Contains(msg, "SQLITE_IOERR_WRITE") {
 				t.Errorf("err logged as %q", msg)
 			}
 		}
-		if p, ok := l["path"].(string); ok && strings.Contains(p, id[:idPrefix]+"…") {
+		if p, ok := l["path"].(string); ok && strings.Contains(p, kit.ShortID(id)) {
 			paths++
 		}
 	}
@@ -228,32 +230,6 @@ func TestLogRedactsIDs(t *testing.T) {
 	}
 	if strings.Contains(raw, id) {
 		t.Errorf("the log holds the full id %s: %s", id, raw)
-	}
-}
-
-func TestRedactIDs(t *testing.T) {
-	for in, want := range map[string]string{
-		`game "Z5_U_ElhSR0FlkJ3Xy6wkw": saving the game: database is locked (5) (SQLITE_BUSY)`: `game "Z5_U_E…": saving the game: database is locked (5) (SQLITE_BUSY)`,
-		`UNIQUE constraint failed (SQLITE_CONSTRAINT_PRIMARYKEY)`:                              `UNIQUE constraint failed (SQLITE_CONSTRAINT_PRIMARYKEY)`,
-		`open /var/lib/banchess/some_long_file_name.db: permission denied`:                     `open /var/lib/banchess/some_long_file_name.db: permission denied`,
-		`games Z5_U_ElhSR0FlkJ3Xy6wkw and 0123456789abcdefghij`:                                `games Z5_U_E… and 012345…`,
-	} {
-		if got := redactIDs(in); got != want {
-			t.Errorf("redactIDs(%q) = %q, want %q", in, got, want)
-		}
-	}
-	if got := redactIDs(`game "legacy-game": gone`, "legacy-game"); got != `game "legacy…": gone` {
-		t.Errorf("a known id: %q", got)
-	}
-	for in, want := range map[string]string{
-		"/g/Z5_U_ElhSR0FlkJ3Xy6wkw":           "/g/Z5_U_E…",
-		"/g/Z5_U_ElhSR0FlkJ3Xy6wkw/history/3": "/g/Z5_U_E…/history/3",
-		"/g/abc/ply":                          "/g/abc/ply",
-		"/gx/Z5_U_ElhSR0FlkJ3Xy6wkw":          "/gx/Z5_U_ElhSR0FlkJ3Xy6wkw",
-	} {
-		if got := logPath(in); got != want {
-			t.Errorf("logPath(%q) = %q, want %q", in, got, want)
-		}
 	}
 }
 
@@ -360,7 +336,7 @@ func checkTimeout(t *testing.T, target string, code int, hdr http.Header, body [
 		return
 	}
 	if strings.HasPrefix(target, "/api/") {
-		var ae errorBody
+		var ae kit.ErrorBody
 		if err := json.Unmarshal(body, &ae); err != nil || ae.Code != "timeout" || ae.Msg == "" {
 			t.Errorf("%s: %s, want the API's error with code timeout", target, body)
 		}
@@ -478,7 +454,7 @@ func TestBusyGame(t *testing.T) {
 	var logs bytes.Buffer
 	const wait = 200 * time.Millisecond
 	e := newServerOn(slow, WithGameWait(wait), WithLogger(jsonLogger(&logs)))
-	ck := &http.Cookie{Name: playerCookie, Value: string(cred)}
+	ck := &http.Cookie{Name: kit.PlayerCookie, Value: string(cred)}
 
 	check := func(h hit) {
 		t.Helper()
@@ -497,7 +473,7 @@ func TestBusyGame(t *testing.T) {
 			t.Errorf("%s %s hx=%v: %d, Retry-After %q, after %v; want 503 with Retry-After within %v", h.method, h.target, h.hx, rec.Code, rec.Header().Get("Retry-After"), took, 10*wait)
 		}
 		if strings.HasPrefix(h.target, "/api/") {
-			var ae errorBody
+			var ae kit.ErrorBody
 			if err := json.Unmarshal(rec.Body.Bytes(), &ae); err != nil || ae.Code != "busy" {
 				t.Errorf("%s: %s, want code busy", h.target, rec.Body)
 			}
@@ -530,7 +506,7 @@ func TestBusyGame(t *testing.T) {
 	e = newServerOn(busySt)
 	busySvc := newService(busySt)
 	cred = issue(t, busySvc)
-	ck = &http.Cookie{Name: playerCookie, Value: string(cred)}
+	ck = &http.Cookie{Name: kit.PlayerCookie, Value: string(cred)}
 	id, err = busySvc.Games.Create(context.Background(), cred, rules.New(rules.BanChess{}))
 	if err != nil {
 		t.Fatal(err)

@@ -31,10 +31,10 @@ func (s *Server) health(c echo.Context) error {
 		if err := p.Ping(ctx); err != nil {
 			var wf writesFailing
 			if errors.As(err, &wf) && wf.WritesFailing() {
-				s.logFailure(c, "health check: the store cannot save", err)
+				s.kit.LogFailure(c, "health check: the store cannot save", err)
 				return c.String(http.StatusServiceUnavailable, "unavailable: the game store cannot save\n")
 			}
-			s.logFailure(c, "health check: the store does not answer", err)
+			s.kit.LogFailure(c, "health check: the store does not answer", err)
 			return c.String(http.StatusServiceUnavailable, "unavailable: the game store does not answer\n")
 		}
 	}

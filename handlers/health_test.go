@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/banchess/banchess/handlers/kit"
+
 	"github.com/labstack/echo/v4"
 
 	"github.com/banchess/banchess/store"
@@ -38,7 +40,7 @@ func TestHealthz(t *testing.T) {
 			var buf bytes.Buffer
 			e := echo.New()
 			// Even with every limit at its tightest, /healthz answers.
-			opts := append([]Option{WithLogger(jsonLogger(&buf)), WithLimits(Limits{PostsPerSecond: 1e-9, GamesPerMinute: 1})}, tt.opts...)
+			opts := append([]Option{WithLogger(jsonLogger(&buf)), WithLimits(kit.Limits{PostsPerSecond: 1e-9, GamesPerMinute: 1})}, tt.opts...)
 			New(newService(nil), nil, opts...).Register(e)
 			for range 3 {
 				rec := hit{method: http.MethodGet, target: "/healthz"}.send(e)

@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"strconv"
 
+	"github.com/banchess/banchess/handlers/kit"
+
 	"github.com/banchess/banchess/analysis"
 
 	"github.com/labstack/echo/v4"
@@ -37,11 +39,11 @@ func (p *pages) export(c echo.Context) error {
 	}
 	id := c.Param("id")
 	o.Export = true
-	if !isHX(c) {
+	if !kit.IsHX(c) {
 		return c.Redirect(http.StatusSeeOther, o.GameURL(id, "export", "1"))
 	}
 	var m views.Game
-	err = p.s.games.View(c.Request().Context(), id, player(c), func(rec *games.Record, seats games.Seats) {
+	err = p.s.games.View(c.Request().Context(), id, kit.Player(c), func(rec *games.Record, seats games.Seats) {
 		m = views.NewGame(rec.Game, p.gameInfo(c, rec, seats, o), o)
 	})
 	if err != nil {
@@ -66,7 +68,7 @@ func (p *pages) showHistory(c echo.Context, id string, index int, o views.Option
 	if err != nil {
 		return err
 	}
-	if isHX(c) {
+	if kit.IsHX(c) {
 		return render(c, http.StatusOK, views.Fragment(m))
 	}
 	return render(c, http.StatusOK, views.Page(m))
@@ -98,7 +100,7 @@ func (p *pages) plyOptions(c echo.Context) (views.Options, int, error) {
 	}
 	index, err := strconv.Atoi(c.Param("index"))
 	if err != nil {
-		return o, 0, titled("No such ply", invalidf("%q is not a ply number.", trimText(c.Param("index"))))
+		return o, 0, kit.Titled("No such ply", kit.Invalidf("%q is not a ply number.", kit.TrimText(c.Param("index"))))
 	}
 	return o, index, nil
 }
@@ -107,7 +109,7 @@ func (p *pages) plyOptions(c echo.Context) (views.Options, int, error) {
 func (p *pages) historyAt(c echo.Context, id string, index int, o views.Options) (views.Game, error) {
 	var m views.Game
 	var viewErr error
-	err := p.s.games.View(c.Request().Context(), id, player(c), func(rec *games.Record, seats games.Seats) {
+	err := p.s.games.View(c.Request().Context(), id, kit.Player(c), func(rec *games.Record, seats games.Seats) {
 		m, viewErr = views.NewHistoryView(rec.Game, index, p.gameInfo(c, rec, seats, o), o)
 	})
 	switch {
@@ -121,7 +123,7 @@ func (p *pages) historyAt(c echo.Context, id string, index int, o views.Options)
 
 // noSuchPly refuses a ply a game does not have.
 func noSuchPly(msg string) error {
-	return titled("No such ply", &errs.Error{Code: errs.NotFound, Msg: msg})
+	return kit.Titled("No such ply", &errs.Error{Code: errs.NotFound, Msg: msg})
 }
 
 // editPosition opens in the board editor the position that game id's page
@@ -135,13 +137,13 @@ func (p *pages) editPosition(c echo.Context) error {
 	if v := c.Param("index"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 0 {
-			return titled("No such ply", invalidf("%q is not a ply number.", trimText(v)))
+			return kit.Titled("No such ply", kit.Invalidf("%q is not a ply number.", kit.TrimText(v)))
 		}
 		index = n
 	}
 	var fen, variant string
 	found, locked := true, false
-	err := p.s.games.View(c.Request().Context(), c.Param("id"), player(c), func(rec *games.Record, seats games.Seats) {
+	err := p.s.games.View(c.Request().Context(), c.Param("id"), kit.Player(c), func(rec *games.Record, seats games.Seats) {
 		if locked = !rec.Permissions(seats).Analyse; locked {
 			return
 		}
@@ -167,7 +169,7 @@ func (p *pages) editPosition(c echo.Context) error {
 // evaluations once it has one.
 func (p *pages) downloadPGN(c echo.Context) error {
 	id := c.Param("id")
-	pgn, err := p.s.reviewedPGNOf(c.Request().Context(), id, player(c), p.pgnTags()...)
+	pgn, err := p.s.reviewedPGNOf(c.Request().Context(), id, kit.Player(c), p.pgnTags()...)
 	if err != nil {
 		return err
 	}

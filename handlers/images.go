@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/banchess/banchess/handlers/kit"
+
 	"github.com/labstack/echo/v4"
 
 	"github.com/banchess/banchess/boardimage"
@@ -26,23 +28,23 @@ const imagePrefix = "/img/"
 func (p *pages) image(c echo.Context) error {
 	const noImage = "No such image"
 	if p.s.images == nil {
-		return titled("No images", &errs.Error{Code: errs.Unavailable, Msg: "This server draws no images."})
+		return kit.Titled("No images", &errs.Error{Code: errs.Unavailable, Msg: "This server draws no images."})
 	}
 	name := strings.TrimPrefix(c.Request().URL.Path, imagePrefix)
 	fen, ext, ok := cutExt(name)
 	if !ok {
-		return titled(noImage, &errs.Error{Code: errs.NotFound, Msg: "An image's address ends in .svg or .png, such as /img/" + strings.ReplaceAll(rules.StartFEN, " ", "_") + ".png."})
+		return kit.Titled(noImage, &errs.Error{Code: errs.NotFound, Msg: "An image's address ends in .svg or .png, such as /img/" + strings.ReplaceAll(rules.StartFEN, " ", "_") + ".png."})
 	}
 	s, err := boardimage.FromFEN(fen)
 	if err != nil {
-		return titled(noImage, &errs.Error{Code: errs.Invalid, Msg: errs.Sentence(err.Error())})
+		return kit.Titled(noImage, &errs.Error{Code: errs.Invalid, Msg: errs.Sentence(err.Error())})
 	}
 	size, err := imageOptions(c, &s)
 	if err != nil {
-		return titled(noImage, err)
+		return kit.Titled(noImage, err)
 	}
-	if wait := p.s.imageRate.Take(clientKey(c.RealIP()), 1); wait > 0 {
-		return tooMany(wait, errs.TooManyImages, "This address has asked for more position images than the server draws for one client in a short time.")
+	if wait := p.s.imageRate.Take(kit.ClientKey(c.RealIP()), 1); wait > 0 {
+		return kit.TooMany(wait, errs.TooManyImages, "This address has asked for more position images than the server draws for one client in a short time.")
 	}
 	img, err := p.s.images.Draw(c.Request().Context(), s, ext, size)
 	switch {
@@ -79,7 +81,7 @@ func imageOptions(c echo.Context, s *boardimage.Scene) (int, error) {
 	if v := q.Get("size"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < boardimage.MinSize || n > boardimage.MaxSize {
-			return 0, invalidf("size=%q: an image is %d to %d pixels wide.", trimText(v), boardimage.MinSize, boardimage.MaxSize)
+			return 0, kit.Invalidf("size=%q: an image is %d to %d pixels wide.", kit.TrimText(v), boardimage.MinSize, boardimage.MaxSize)
 		}
 		size = n
 	}
@@ -88,7 +90,7 @@ func imageOptions(c echo.Context, s *boardimage.Scene) (int, error) {
 	case "1":
 		s.Flip = true
 	default:
-		return 0, invalidf("flip=%q: use flip=1 for Black at the bottom.", trimText(v))
+		return 0, kit.Invalidf("flip=%q: use flip=1 for Black at the bottom.", kit.TrimText(v))
 	}
 	for _, f := range []struct {
 		name string
@@ -104,7 +106,7 @@ func imageOptions(c echo.Context, s *boardimage.Scene) (int, error) {
 		}
 		pair, err := rules.ParsePair(strings.ToLower(v))
 		if err != nil || pair.From == pair.To {
-			return 0, invalidf("%s=%q: give two squares, such as e2e4.", f.name, trimText(v))
+			return 0, kit.Invalidf("%s=%q: give two squares, such as e2e4.", f.name, kit.TrimText(v))
 		}
 		*f.into = pair
 	}

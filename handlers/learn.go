@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"strconv"
 
+	"github.com/banchess/banchess/handlers/kit"
+
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
@@ -29,7 +31,7 @@ func (p *pages) learnRoutes(e *echo.Echo) {
 // learner is the player whose progress a page shows: the browser's, ""
 // for a browser without one.
 func (s *Server) learner(c echo.Context) (string, error) {
-	cred := player(c)
+	cred := kit.Player(c)
 	if cred == "" {
 		return "", nil
 	}
@@ -39,7 +41,7 @@ func (s *Server) learner(c echo.Context) (string, error) {
 // ensureLearner is learner, making the browser a player first when it is
 // none: an answer is kept for it.
 func (s *Server) ensureLearner(c echo.Context) (string, error) {
-	cred, err := s.ensurePlayer(c)
+	cred, err := s.kit.EnsurePlayer(c)
 	if err != nil {
 		return "", err
 	}
@@ -83,7 +85,7 @@ func doneSteps(l training.Learner, ls lessons.Lesson) int {
 func (p *pages) lesson(c echo.Context) error {
 	ls, err := p.s.training.Lesson(c.Param("lesson"), 0)
 	if err != nil {
-		return titled("No such lesson", err)
+		return kit.Titled("No such lesson", err)
 	}
 	id, err := p.s.learner(c)
 	if err != nil {
@@ -119,11 +121,11 @@ func (p *pages) onStep(h func(c echo.Context, at *stepAt) error) echo.HandlerFun
 	return func(c echo.Context) error {
 		n, err := strconv.Atoi(c.Param("step"))
 		if err != nil || n < 1 {
-			return titled("No such lesson", &errs.Error{Code: errs.NotFound, Detail: training.NoLesson, Msg: "Steps are numbered from 1."})
+			return kit.Titled("No such lesson", &errs.Error{Code: errs.NotFound, Detail: training.NoLesson, Msg: "Steps are numbered from 1."})
 		}
 		at := &stepAt{n: n - 1}
 		if at.lesson, err = p.s.training.Lesson(c.Param("lesson"), at.n); err != nil {
-			return titled("No such lesson", err)
+			return kit.Titled("No such lesson", err)
 		}
 		if at.o, err = p.options(c); err == nil {
 			err = h(c, at)
@@ -131,11 +133,11 @@ func (p *pages) onStep(h func(c echo.Context, at *stepAt) error) echo.HandlerFun
 		if err == nil {
 			return nil
 		}
-		switch errorOf(err).Code {
+		switch kit.ErrorOf(err).Code {
 		case errs.Timeout, errs.TooMany, errs.Unavailable, errs.Internal:
 			return err
 		}
-		return shown(err, func(status int, e *errs.Error) error {
+		return kit.Shown(err, func(status int, e *errs.Error) error {
 			at.o.Error = e.Msg
 			return p.showStep(c, at, nil, status)
 		})
@@ -156,7 +158,7 @@ func (p *pages) lessonStep(c echo.Context, at *stepAt) error {
 	if text := c.QueryParam("played"); text != "" {
 		a, err := rules.ParseAction(text)
 		if err != nil {
-			return invalidf("%q is not an action.", trimText(text))
+			return kit.Invalidf("%q is not an action.", kit.TrimText(text))
 		}
 		verdict, err := p.s.training.JudgeStep(at.lesson.ID, at.n, a)
 		if err != nil {
@@ -181,7 +183,7 @@ func (p *pages) selectInStep(c echo.Context, at *stepAt) error {
 	if sq != from {
 		at.o.Sel = sq // views.NewDrill drops a selection with no legal action
 	}
-	if isHX(c) {
+	if kit.IsHX(c) {
 		return p.showStep(c, at, nil, http.StatusOK)
 	}
 	return c.Redirect(http.StatusSeeOther, stepURL(at, "sel", squareName(at.o.Sel)))
@@ -201,7 +203,7 @@ func (p *pages) answerStep(c echo.Context, at *stepAt) error {
 	res, err := p.s.training.TryStep(c.Request().Context(), id, at.lesson.ID, at.n, in)
 	if in.Text == "" && games.IsPromotionNeeded(err) {
 		at.o.Sel, at.o.PromoTo = in.From, in.To
-		if isHX(c) {
+		if kit.IsHX(c) {
 			return p.showStep(c, at, nil, http.StatusOK)
 		}
 		return c.Redirect(http.StatusSeeOther, stepURL(at, "sel", in.From.String(), "to", in.To.String()))
@@ -210,7 +212,7 @@ func (p *pages) answerStep(c echo.Context, at *stepAt) error {
 		return err
 	}
 	played := stepURL(at, "played", res.Action.String())
-	if !isHX(c) {
+	if !kit.IsHX(c) {
 		return c.Redirect(http.StatusSeeOther, played)
 	}
 	c.Response().Header().Set("HX-Push-Url", played)
@@ -268,7 +270,7 @@ func (p *pages) showStep(c echo.Context, at *stepAt, v *lessons.Verdict, status 
 	default:
 		m.Board = views.NewDrill(g, side, true, p.s.site(c), at.o, paths, "")
 	}
-	if isHX(c) {
+	if kit.IsHX(c) {
 		return render(c, status, views.LessonMain(m))
 	}
 	return render(c, status, views.LessonPage(m))

@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/banchess/banchess/handlers/kit"
+
 	"github.com/labstack/echo/v4"
 
 	"github.com/banchess/banchess/games"
@@ -104,7 +106,7 @@ func (h hit) send(e http.Handler) *httptest.ResponseRecorder {
 // playerOf returns the credential cookie rec sets, or nil.
 func playerOf(rec *httptest.ResponseRecorder) *http.Cookie {
 	for _, ck := range rec.Result().Cookies() {
-		if ck.Name == playerCookie {
+		if ck.Name == kit.PlayerCookie {
 			return ck
 		}
 	}
@@ -182,7 +184,7 @@ func TestPostRateLimit(t *testing.T) {
 	for _, kind := range []string{"page", "htmx", "api"} {
 		t.Run(kind, func(t *testing.T) {
 			clock := newTestClock()
-			e := limited(clock, WithLimits(Limits{PostsPerSecond: 1, PostBurst: 2}))
+			e := limited(clock, WithLimits(kit.Limits{PostsPerSecond: 1, PostBurst: 2}))
 			ck, id := startSession(t, e, "")
 			var token string
 			if kind == "api" {
@@ -249,7 +251,7 @@ func TestGamesPerMinute(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			clock := newTestClock()
-			e := limited(clock, WithLimits(Limits{GamesPerMinute: 2}))
+			e := limited(clock, WithLimits(kit.Limits{GamesPerMinute: 2}))
 			ck, id := startSession(t, e, "") // the first visit is the first game
 			h := tt.create
 			h.cookie = ck
@@ -303,7 +305,7 @@ func TestGamesPerMinute(t *testing.T) {
 // TestFirstVisitLimited: a client without a credential cookie starts a game
 // with every GET /, so those count too.
 func TestFirstVisitLimited(t *testing.T) {
-	e := limited(newTestClock(), WithLimits(Limits{GamesPerMinute: 1}))
+	e := limited(newTestClock(), WithLimits(kit.Limits{GamesPerMinute: 1}))
 	startSession(t, e, "")
 	h := hit{method: http.MethodGet, target: "/"}
 	rec := h.serve(t, e)
@@ -364,7 +366,7 @@ func TestInputBounds(t *testing.T) {
 // TestLimitsOff: Limits{} switches every rate limit off, and
 // games.Limits{} every bound on input.
 func TestLimitsOff(t *testing.T) {
-	e := limitedGames(newTestClock(), []games.Option{games.WithLoader(games.NewLoader(games.Limits{}))}, WithLimits(Limits{}))
+	e := limitedGames(newTestClock(), []games.Option{games.WithLoader(games.NewLoader(games.Limits{}))}, WithLimits(kit.Limits{}))
 	longFEN := "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1" + strings.Repeat(" ", 300) + "1"
 	for i := range 100 {
 		h := hit{method: http.MethodPost, target: "/api/games", json: fmt.Sprintf(`{"fen":%q}`, longFEN)}
@@ -383,7 +385,7 @@ func TestClientKey(t *testing.T) {
 		"":                     "",
 		"not an ip":            "not an ip",
 	} {
-		if got := clientKey(in); got != want {
+		if got := kit.ClientKey(in); got != want {
 			t.Errorf("clientKey(%q) = %q, want %q", in, got, want)
 		}
 	}
@@ -393,7 +395,7 @@ func TestClientKey(t *testing.T) {
 // such share one allowance), not a panic.
 func TestOddRemoteAddr(t *testing.T) {
 	var logs bytes.Buffer
-	e := limited(newTestClock(), WithLimits(DefaultLimits()), WithLogger(jsonLogger(&logs)))
+	e := limited(newTestClock(), WithLimits(kit.DefaultLimits()), WithLogger(jsonLogger(&logs)))
 	for _, remote := range []string{"garbage", "[::1", "1.2.3.4:99999:1"} {
 		h := hit{method: http.MethodPost, target: "/api/games", json: "{}", remote: remote}
 		if rec := h.serve(t, e); rec.Code != http.StatusCreated {

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/banchess/banchess/handlers/kit"
+
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
@@ -50,13 +52,13 @@ func readSpot(f url.Values, start, now int) (boardSpot, error) {
 		}
 		n, err := strconv.Atoi(at)
 		if err != nil || n < 0 {
-			return b, invalidf("%q is not a number of plies into the line.", trimText(at))
+			return b, kit.Invalidf("%q is not a number of plies into the line.", kit.TrimText(at))
 		}
 		b.Spot = games.Spot{Line: p, N: n}
 	case ply != "":
 		n, err := strconv.Atoi(ply)
 		if err != nil || n < 1 {
-			return b, invalidf("%q is not a ply: give its number, from 1.", trimText(ply))
+			return b, kit.Invalidf("%q is not a ply: give its number, from 1.", kit.TrimText(ply))
 		}
 		b.Spot, b.main = games.Spot{N: n - start}, true
 	default:
@@ -69,7 +71,7 @@ func readSpot(f url.Values, start, now int) (boardSpot, error) {
 	if m := f.Get("moves"); m != "" {
 		b.moves = strings.Split(m, ",")
 		if len(b.moves) > maxPageMoves {
-			return b, invalidf("A line kept in the page holds %d plies at most.", maxPageMoves)
+			return b, kit.Invalidf("A line kept in the page holds %d plies at most.", maxPageMoves)
 		}
 	}
 	return b, nil
@@ -86,12 +88,12 @@ func parseLine(s string) (rules.Path, error) {
 		after, err1 := strconv.Atoi(a)
 		index, err2 := strconv.Atoi(i)
 		if !ok || err1 != nil || err2 != nil || after < 0 || index < 0 {
-			return nil, invalidf("%q names no variation: each step is after.index, such as 3.0.", trimText(step))
+			return nil, kit.Invalidf("%q names no variation: each step is after.index, such as 3.0.", kit.TrimText(step))
 		}
 		p = append(p, rules.Branch{After: after, Index: index})
 	}
 	if len(p) > 64 {
-		return nil, invalidf("%q names no variation: it nests too deep.", trimText(s))
+		return nil, kit.Invalidf("%q names no variation: it nests too deep.", kit.TrimText(s))
 	}
 	return p, nil
 }
@@ -126,7 +128,7 @@ func spotGame(g *rules.Game, b boardSpot) (*rules.Game, []rules.Action, error) {
 			err = f.Play(a)
 		}
 		if err != nil {
-			return nil, nil, invalidf("The line in this address does not replay: %s.", trimText(err.Error()))
+			return nil, nil, kit.Invalidf("The line in this address does not replay: %s.", kit.TrimText(err.Error()))
 		}
 		acts = append(acts, a)
 	}
@@ -203,7 +205,7 @@ func (p *pages) playLine(c echo.Context) error {
 	var start int
 	var keep bool
 	var err error
-	verr := p.s.games.View(c.Request().Context(), id, player(c), func(rec *games.Record, seats games.Seats) {
+	verr := p.s.games.View(c.Request().Context(), id, kit.Player(c), func(rec *games.Record, seats games.Seats) {
 		g := rec.Game
 		start = g.StartPly()
 		if b, err = readSpot(f, start, g.Ply()); err != nil {
@@ -222,7 +224,7 @@ func (p *pages) playLine(c echo.Context) error {
 		return verr
 	case err == nil && keep:
 		var to games.Spot
-		if to, err = p.s.games.PlayVariation(c.Request().Context(), id, player(c), b.Spot, text); err == nil {
+		if to, err = p.s.games.PlayVariation(c.Request().Context(), id, kit.Player(c), b.Spot, text); err == nil {
 			b = boardSpot{Spot: to}
 		}
 	}
@@ -259,7 +261,7 @@ func pageLine(g *rules.Game, b boardSpot, text string) (boardSpot, error) {
 		return b, errs.Of(err)
 	}
 	if len(b.moves) >= maxPageMoves {
-		return b, invalidf("A line kept in the page holds %d plies at most: take a seat to keep longer ones.", maxPageMoves)
+		return b, kit.Invalidf("A line kept in the page holds %d plies at most: take a seat to keep longer ones.", maxPageMoves)
 	}
 	b.moves = append(b.moves, a.String())
 	return b, nil
@@ -269,7 +271,7 @@ func pageLine(g *rules.Game, b boardSpot, text string) (boardSpot, error) {
 // /g/{id}/lines/promote) and answers with the board at the same position.
 func (p *pages) promoteLine(c echo.Context) error {
 	return p.editLine(c, func(id string, b boardSpot) (boardSpot, error) {
-		parent, err := p.s.games.PromoteVariation(c.Request().Context(), id, player(c), b.Line)
+		parent, err := p.s.games.PromoteVariation(c.Request().Context(), id, kit.Player(c), b.Line)
 		last := b.Line[len(b.Line)-1]
 		return boardSpot{Spot: games.Spot{Line: parent, N: last.After + b.N}}, err
 	})
@@ -279,7 +281,7 @@ func (p *pages) promoteLine(c echo.Context) error {
 // and answers with the board where it branched.
 func (p *pages) deleteLine(c echo.Context) error {
 	return p.editLine(c, func(id string, b boardSpot) (boardSpot, error) {
-		err := p.s.games.DeleteVariation(c.Request().Context(), id, player(c), b.Line)
+		err := p.s.games.DeleteVariation(c.Request().Context(), id, kit.Player(c), b.Line)
 		last := b.Line[len(b.Line)-1]
 		return boardSpot{Spot: games.Spot{Line: b.Line[:len(b.Line)-1], N: last.After}}, err
 	})
@@ -294,13 +296,13 @@ func (p *pages) editLine(c echo.Context, edit func(id string, b boardSpot) (boar
 	id := c.Param("id")
 	line, err := parseLine(c.Request().Form.Get("line"))
 	if err == nil && len(line) == 0 {
-		err = invalidf("Name the variation: the main line is neither promoted nor deleted here.")
+		err = kit.Invalidf("Name the variation: the main line is neither promoted nor deleted here.")
 	}
 	if err != nil {
 		return p.lineRefused(c, id, err)
 	}
 	start := 0
-	if err := p.s.games.View(c.Request().Context(), id, player(c), func(rec *games.Record, _ games.Seats) { start = rec.Game.StartPly() }); err != nil {
+	if err := p.s.games.View(c.Request().Context(), id, kit.Player(c), func(rec *games.Record, _ games.Seats) { start = rec.Game.StartPly() }); err != nil {
 		return err
 	}
 	at, _ := strconv.Atoi(c.Request().Form.Get("at"))
@@ -316,7 +318,7 @@ func (p *pages) editLine(c echo.Context, edit func(id string, b boardSpot) (boar
 // refusal that leaves no board to show (no such game or line) has its
 // error page.
 func (p *pages) lineRefused(c echo.Context, id string, err error) error {
-	e := errorOf(err)
+	e := kit.ErrorOf(err)
 	switch e.Code {
 	case errs.NotFound, errs.Internal, errs.Unavailable, errs.Timeout, errs.TooMany:
 		return err

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/banchess/banchess/handlers/kit"
+
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
@@ -31,7 +33,7 @@ func inviteSettings(c echo.Context) (games.InviteSettings, error) {
 	var st games.InviteSettings
 	var ok bool
 	if st.Color, ok = colorField(f.Get("color"), true); !ok {
-		return st, invalidf("%q is not a colour to play: use white, black or random.", trimText(f.Get("color")))
+		return st, kit.Invalidf("%q is not a colour to play: use white, black or random.", kit.TrimText(f.Get("color")))
 	}
 	tc, ok, err := games.ParseTimeControl(f.Get("clock"))
 	if err != nil {
@@ -54,10 +56,10 @@ func (p *pages) newInvite(c echo.Context, o views.Options) error {
 	if err != nil {
 		return err
 	}
-	if err := p.s.allowGame(c); err != nil {
+	if err := p.s.kit.AllowGame(c); err != nil {
 		return err
 	}
-	cred, err := p.s.ensurePlayer(c)
+	cred, err := p.s.kit.EnsurePlayer(c)
 	if err != nil {
 		return err
 	}
@@ -82,7 +84,7 @@ func (p *pages) openInvite(c echo.Context, id, code string, o *views.Options) er
 
 // takeSeat joins game id with code and goes to its page.
 func (p *pages) takeSeat(c echo.Context, id, code string, o *views.Options) error {
-	cred, err := p.s.ensurePlayer(c)
+	cred, err := p.s.kit.EnsurePlayer(c)
 	if err == nil {
 		_, err = p.s.games.Join(c.Request().Context(), id, cred, code)
 	}
@@ -109,11 +111,11 @@ func (p *pages) offer(c echo.Context, id string, o *views.Options) error {
 	}
 	news := func(rec *games.Record) string { return offerNews(rec, offer) }
 	ctx := c.Request().Context()
-	then, settle, err := p.s.rematchAllowance(c, offer, p.s.acceptsOffer(ctx, id, player(c), offer), announce(o, news))
+	then, settle, err := p.s.kit.RematchAllowance(c, offer, p.s.kit.AcceptsOffer(ctx, id, kit.Player(c), offer), announce(o, news))
 	if err != nil {
 		return err
 	}
-	err = p.s.games.MakeOffer(ctx, id, player(c), offer, then)
+	err = p.s.games.MakeOffer(ctx, id, kit.Player(c), offer, then)
 	settle()
 	if err != nil {
 		return err
@@ -134,7 +136,7 @@ func (p *pages) answer(c echo.Context, id string, o *views.Options) error {
 		accept = true
 	case "no":
 	default:
-		return invalidf("%q is not an answer: use yes or no.", trimText(v))
+		return kit.Invalidf("%q is not an answer: use yes or no.", kit.TrimText(v))
 	}
 	news := func(rec *games.Record) string {
 		if accept {
@@ -142,11 +144,11 @@ func (p *pages) answer(c echo.Context, id string, o *views.Options) error {
 		}
 		return "You declined the " + string(offer) + " offer"
 	}
-	then, settle, err := p.s.rematchAllowance(c, offer, accept, announce(o, news))
+	then, settle, err := p.s.kit.RematchAllowance(c, offer, accept, announce(o, news))
 	if err != nil {
 		return err
 	}
-	err = p.s.games.AnswerOffer(c.Request().Context(), id, player(c), offer, accept, then)
+	err = p.s.games.AnswerOffer(c.Request().Context(), id, kit.Player(c), offer, accept, then)
 	settle()
 	if err != nil {
 		return err
@@ -257,7 +259,7 @@ func playerStrips(rec *games.Record, seats games.Seats, now time.Time, presence 
 // revision it has (Last-Event-ID) and hears at once if it missed one.
 func (p *pages) events(c echo.Context) error {
 	id := c.Param("id")
-	cred := player(c)
+	cred := kit.Player(c)
 	state := streamState{events: func(_ context.Context, rev int64) (int64, []event, error) {
 		r := strconv.FormatInt(rev, 10)
 		return rev, []event{{id: r, name: "change", data: []byte(r)}}, nil

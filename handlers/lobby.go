@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/banchess/banchess/handlers/kit"
+
 	"github.com/banchess/banchess/lobby"
 
 	"github.com/banchess/banchess/players"
@@ -62,7 +64,7 @@ func (s *Server) lobbyPath() string {
 // the game; one with a seek open is counted present (the page reloads
 // itself without scripts, and holds a stream with them).
 func (p *pages) lobby(c echo.Context) error {
-	ctx, cred := c.Request().Context(), player(c)
+	ctx, cred := c.Request().Context(), kit.Player(c)
 	since := p.s.lobbySince(c)
 	if game, err := p.s.pairedGame(ctx, cred, since); err != nil || game != "" {
 		if err != nil {
@@ -94,7 +96,7 @@ func (s *Server) pairedGame(ctx context.Context, cred players.Credential, since 
 
 // lobbyList answers the part of the lobby that changes, for a live page.
 func (p *pages) lobbyList(c echo.Context) error {
-	l, err := p.lobbyView(c.Request().Context(), player(c), p.s.now())
+	l, err := p.lobbyView(c.Request().Context(), kit.Player(c), p.s.now())
 	if err != nil {
 		return err
 	}
@@ -160,8 +162,8 @@ func variantName(id string) string {
 
 // lobbyRefused shows the lobby again with the message of a refused form.
 func (p *pages) lobbyRefused(c echo.Context, err error) error {
-	return shown(err, func(status int, e *errs.Error) error {
-		l, lerr := p.lobbyView(c.Request().Context(), player(c), p.s.now())
+	return kit.Shown(err, func(status int, e *errs.Error) error {
+		l, lerr := p.lobbyView(c.Request().Context(), kit.Player(c), p.s.now())
 		if lerr != nil {
 			return lerr
 		}
@@ -181,7 +183,7 @@ func (p *pages) makeSeek(c echo.Context) error {
 		return p.lobbyRefused(c, err)
 	}
 	next := p.s.lobbyPath()
-	cred, err := p.s.ensurePlayer(c)
+	cred, err := p.s.kit.EnsurePlayer(c)
 	if err == nil {
 		_, err = p.s.lobby.AddSeek(c.Request().Context(), cred, st)
 	}
@@ -200,7 +202,7 @@ func ratedField(f url.Values) (bool, error) {
 	case "", "0", "false":
 		return false, nil
 	default:
-		return false, &errs.Error{Code: errs.Invalid, Detail: errs.BadRated, Msg: "\"" + trimText(v) + "\" is not a yes or no for rated: use 1 or 0."}
+		return false, &errs.Error{Code: errs.Invalid, Detail: errs.BadRated, Msg: "\"" + kit.TrimText(v) + "\" is not a yes or no for rated: use 1 or 0."}
 	}
 }
 
@@ -228,10 +230,10 @@ func (p *pages) joinPool(c echo.Context) error {
 // paired runs pair, which may start a game, for the browser's player, when
 // it may start one now.
 func (p *pages) paired(c echo.Context, pair func(context.Context, players.Credential) (string, error)) (string, error) {
-	if err := p.s.allowGame(c); err != nil {
+	if err := p.s.kit.AllowGame(c); err != nil {
 		return "", err
 	}
-	cred, err := p.s.ensurePlayer(c)
+	cred, err := p.s.kit.EnsurePlayer(c)
 	if err != nil {
 		return "", err
 	}
@@ -259,7 +261,7 @@ func (p *pages) cancelSeek(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := p.s.lobby.CancelSeek(c.Request().Context(), player(c), f.Get("seek")); err != nil {
+	if err := p.s.lobby.CancelSeek(c.Request().Context(), kit.Player(c), f.Get("seek")); err != nil {
 		return p.lobbyRefused(c, err)
 	}
 	return c.Redirect(http.StatusSeeOther, "/lobby")

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/banchess/banchess/handlers/kit"
+
 	"github.com/banchess/banchess/lobby"
 
 	"github.com/banchess/banchess/players"
@@ -26,7 +28,7 @@ type lobbyEvents func(v lobby.View) []event
 // ends when the client leaves, the server shuts down, or a write fails;
 // it is served as a game's stream is (see serveEvents).
 func (s *Server) lobbyStream(c echo.Context, cred players.Credential, since time.Time, changes lobbyEvents, paired func(lobby.Seek) event) error {
-	release, err := s.streams.open(clientKey(c.RealIP()))
+	release, err := s.streams.open(kit.ClientKey(c.RealIP()))
 	if err != nil {
 		c.Response().Header().Set(echo.HeaderConnection, "close") // see stream
 		return err
@@ -99,7 +101,7 @@ func (p *pages) lobbyEvents(c echo.Context) error {
 		data, _ := json.Marshal(map[string]string{"url": gamePath(k.Game)})
 		return event{name: "paired", data: data}
 	}
-	return p.s.lobbyStream(c, player(c), p.s.lobbySince(c), changes, paired)
+	return p.s.lobbyStream(c, kit.Player(c), p.s.lobbySince(c), changes, paired)
 }
 
 // lobbyKey sums up what a lobby page lists — the open seeks and how many
@@ -153,7 +155,7 @@ func (a *api) lobbyEvents(c echo.Context) error {
 		data, _ := json.Marshal(map[string]string{"game": k.Game, "seek": k.ID})
 		return event{name: "paired", data: data}
 	}
-	return a.s.lobbyStream(c, bearer(c), a.s.lobbySince(c), changes, paired)
+	return a.s.lobbyStream(c, kit.Bearer(c), a.s.lobbySince(c), changes, paired)
 }
 
 // poolsJSON writes how many wait in each pool: {"3+2":0,"5+3":1,…}.

@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/banchess/banchess/handlers/kit"
 )
 
 // TestEditorLockedInLiveGames: the app's own links do not lead around the
@@ -21,7 +23,7 @@ func TestEditorLockedInLiveGames(t *testing.T) {
 		for _, path := range []string{"/g/" + id, "/g/" + id + "/history/1"} {
 			req := a.request(http.MethodGet, path, "")
 			if token != "" {
-				req.AddCookie(&http.Cookie{Name: playerCookie, Value: token})
+				req.AddCookie(&http.Cookie{Name: kit.PlayerCookie, Value: token})
 			}
 			d := parseBody(t, a.send(req))
 			if d.Find("a#edit-position").Length() != 0 || d.Find("#edit-position[hidden]").Length() != 1 {
@@ -59,7 +61,7 @@ func TestEditorLinkAfterTheLastPly(t *testing.T) {
 	req.Body = io.NopCloser(strings.NewReader("text=b%3Ac5b6&ply=1"))
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	req.Header.Set("HX-Request", "true")
-	req.AddCookie(&http.Cookie{Name: playerCookie, Value: joined.Token})
+	req.AddCookie(&http.Cookie{Name: kit.PlayerCookie, Value: joined.Token})
 	r := a.send(req)
 	d := parseBody(t, r)
 	if r.code != http.StatusOK || d.Find("#banner").Length() == 0 || d.Find(`a#edit-position[hx-swap-oob="true"]`).Length() != 1 {

@@ -180,21 +180,3 @@ func TestRequestIDFromProxy(t *testing.T) {
 		}
 	}
 }
-
-func TestLogPath(t *testing.T) {
-	for in, want := range map[string]string{
-		"/":                                      "/",
-		"/ply":                                   "/ply",
-		"/api/games":                             "/api/games",
-		"/api/games/":                            "/api/games/",
-		"/api/games/Z5_U_ElhSR0FlkJ3Xy6wkw":      "/api/games/Z5_U_E…",
-		"/api/games/Z5_U_ElhSR0FlkJ3Xy6wkw/":     "/api/games/Z5_U_E…/",
-		"/api/games/Z5_U_ElhSR0FlkJ3Xy6wkw/undo": "/api/games/Z5_U_E…/undo",
-		"/api/games/abc/x/y":                     "/api/games/abc/x/y",
-		"/" + strings.Repeat("a", 300):           "/" + strings.Repeat("a", 199) + "…",
-	} {
-		if got := logPath(in); got != want {
-			t.Errorf("logPath(%q) = %q, want %q", in, got, want)
-		}
-	}
-}

@@ -1,11 +1,12 @@
 package handlers
 
 import (
-	"fmt"
 	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
+
+	"github.com/banchess/banchess/handlers/kit"
 
 	"github.com/labstack/echo/v4"
 
@@ -73,11 +74,6 @@ func (s *Server) pageRoutes(e *echo.Echo) {
 // gamePath is the address of game id.
 func gamePath(id string) string { return "/g/" + id }
 
-func isHX(c echo.Context) bool {
-	h := c.Request().Header
-	return h.Get("HX-Request") == "true" && h.Get("HX-History-Restore-Request") != "true"
-}
-
 // onGame serves a request on game id (its path's) made from the game's
 // page: h gets the view options the request carries, and a refusal — h's,
 // or of a form that cannot be read — shows the game again with its
@@ -95,13 +91,13 @@ func (p *pages) onGame(h func(c echo.Context, id string, o *views.Options) error
 		if err == nil {
 			return nil
 		}
-		switch errorOf(err).Code {
+		switch kit.ErrorOf(err).Code {
 		case errs.Timeout, errs.NotFound, errs.TooMany, errs.Unavailable, errs.Internal:
 			return err
 		case errs.Unauthorized:
 			err = &errs.Error{Code: errs.Forbidden, Msg: "You are watching this game: only its players can play it, so nothing changed."}
 		}
-		return shown(err, func(status int, e *errs.Error) error {
+		return kit.Shown(err, func(status int, e *errs.Error) error {
 			o.Error = e.Msg
 			return p.show(c, id, o, status)
 		})
@@ -115,7 +111,7 @@ func (p *pages) onGame(h func(c echo.Context, id string, o *views.Options) error
 func (p *pages) options(c echo.Context) (views.Options, error) {
 	o := views.NoSelection()
 	if err := c.Request().ParseForm(); err != nil {
-		return o, bodyError(err, "The form could not be read: "+err.Error())
+		return o, kit.BodyError(err, "The form could not be read: "+err.Error())
 	}
 	readSettings(c, &o)
 	f := c.Request().Form
@@ -130,11 +126,6 @@ func (p *pages) options(c echo.Context) (views.Options, error) {
 	return o, nil
 }
 
-// invalidf is a request the user can correct.
-func invalidf(format string, args ...any) error {
-	return &errs.Error{Code: errs.Invalid, Msg: fmt.Sprintf(format, args...)}
-}
-
 // square reads a square field; optional allows it to be empty.
 func square(c echo.Context, field string, optional bool) (rules.Square, error) {
 	v := strings.TrimSpace(c.Request().Form.Get(field))
@@ -142,11 +133,11 @@ func square(c echo.Context, field string, optional bool) (rules.Square, error) {
 		return rules.NoSquare, nil
 	}
 	if v == "" {
-		return rules.NoSquare, invalidf("The form has no %q square.", field)
+		return rules.NoSquare, kit.Invalidf("The form has no %q square.", field)
 	}
 	s, err := rules.ParseSquare(v)
 	if err != nil || len(v) > 2 {
-		return rules.NoSquare, invalidf("%q is not a square: use a file a–h and a rank 1–8, such as e4.", trimText(v))
+		return rules.NoSquare, kit.Invalidf("%q is not a square: use a file a–h and a rank 1–8, such as e4.", kit.TrimText(v))
 	}
 	return s, nil
 }
@@ -156,7 +147,7 @@ func square(c echo.Context, field string, optional bool) (rules.Square, error) {
 func (p *pages) promotion(c echo.Context) (rules.PieceKind, error) {
 	k, err := rules.ParsePromotion(c.Request().Form.Get("promotion"), p.s.loader.Variants())
 	if err != nil {
-		return 0, invalidf("%s", errs.Sentence(err.Error()))
+		return 0, kit.Invalidf("%s", errs.Sentence(err.Error()))
 	}
 	return k, nil
 }
@@ -169,7 +160,7 @@ func seenPly(c echo.Context) (int, error) {
 	}
 	n, err := strconv.Atoi(v)
 	if err != nil || n < 1 {
-		return 0, invalidf("%q is not a ply number.", trimText(v))
+		return 0, kit.Invalidf("%q is not a ply number.", kit.TrimText(v))
 	}
 	return n, nil
 }
@@ -209,23 +200,10 @@ func colorField(v string, random bool) (rules.Color, bool) {
 	return 0, false
 }
 
-// validID reports whether id could name a game: URL-safe and short.
-func validID(id string) bool {
-	if id == "" || len(id) > 64 {
-		return false
-	}
-	for _, r := range id {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_') {
-			return false
-		}
-	}
-	return true
-}
-
 // notFound answers unknown paths: JSON under /api, a page elsewhere.
 func (p *pages) notFound(c echo.Context) error {
-	if isAPI(c) {
+	if kit.IsAPI(c) {
 		return apiNotFound()
 	}
-	return titled("Page not found", &errs.Error{Code: errs.NotFound, Msg: "There is nothing at " + trimText(c.Request().URL.Path) + "."})
+	return kit.Titled("Page not found", &errs.Error{Code: errs.NotFound, Msg: "There is nothing at " + kit.TrimText(c.Request().URL.Path) + "."})
 }

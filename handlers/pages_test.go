@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/banchess/banchess/handlers/kit"
+
 	"github.com/PuerkitoBio/goquery"
 	"github.com/labstack/echo/v4"
 
@@ -123,7 +125,7 @@ func (c *client) page() string              { return gamePath(c.id) }
 func (c *client) path(action string) string { return gamePath(c.id) + "/" + action }
 
 // player is the browser's credential cookie, or nil.
-func (c *client) player() *http.Cookie { return c.jar[playerCookie] }
+func (c *client) player() *http.Cookie { return c.jar[kit.PlayerCookie] }
 
 // gameOf returns the game id of a path or URL under /g/, or "".
 func gameOf(target string) string {
@@ -428,7 +430,7 @@ func TestFragmentWithHXRequest(t *testing.T) {
 const mateFEN = "rnbqkb1r/pppp1ppp/5n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4 1"
 
 func TestBadInput(t *testing.T) {
-	big := strings.Repeat("x", maxBody+10)
+	big := strings.Repeat("x", kit.MaxBody+10)
 	for _, tc := range []struct {
 		name, method, target string // target: a path under the game ("ply"), or from the root ("/new")
 		form                 url.Values
@@ -536,7 +538,7 @@ func TestUnknownGame(t *testing.T) {
 	// A credential the server did not issue is replaced by one it
 	// issues: GET / starts a game that one holds.
 	other := c.session()
-	other.jar[playerCookie] = &http.Cookie{Name: playerCookie, Value: "a-credential-nobody-knows"}
+	other.jar[kit.PlayerCookie] = &http.Cookie{Name: kit.PlayerCookie, Value: "a-credential-nobody-knows"}
 	d := other.start()
 	if shownPly(d) != "1" || other.id == c.id || d.Find("#watching").Length() != 0 {
 		t.Errorf("unknown credential: %q at %s", text(d, "#status"), other.id)
@@ -547,7 +549,7 @@ func TestUnknownGame(t *testing.T) {
 	other.post(other.path("ply"), vals("text", "e2e4"))
 	// One that is not of our shape is replaced.
 	bad := c.session()
-	bad.jar[playerCookie] = &http.Cookie{Name: playerCookie, Value: strings.Repeat("x", 200)}
+	bad.jar[kit.PlayerCookie] = &http.Cookie{Name: kit.PlayerCookie, Value: strings.Repeat("x", 200)}
 	bad.start()
 	if ck := bad.player(); ck == nil || len(ck.Value) >= 200 {
 		t.Errorf("an overlong credential was kept: %v", ck)

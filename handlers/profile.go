@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/banchess/banchess/handlers/kit"
+
 	"github.com/banchess/banchess/players"
 
 	"github.com/labstack/echo/v4"
@@ -35,7 +37,7 @@ func (p *pages) profile(c echo.Context) error {
 	ctx := c.Request().Context()
 	pl, err := p.s.players.Named(ctx, c.Param("name"))
 	if err != nil {
-		return titled("No such player", err)
+		return kit.Titled("No such player", err)
 	}
 	before, err := playedCursor(c.QueryParam("before"))
 	if err != nil {
@@ -73,8 +75,8 @@ func playedCursor(raw string) (players.PlayedGamesCursor, error) {
 	}
 	ms, id, ok := strings.Cut(raw, ".")
 	n, err := strconv.ParseInt(ms, 10, 64)
-	if !ok || err != nil || !validID(id) {
-		return players.PlayedGamesCursor{}, &errs.Error{Code: errs.Invalid, Msg: "\"" + trimText(raw) + "\" is not a place in a list of games."}
+	if !ok || err != nil || !kit.ValidID(id) {
+		return players.PlayedGamesCursor{}, &errs.Error{Code: errs.Invalid, Msg: "\"" + kit.TrimText(raw) + "\" is not a place in a list of games."}
 	}
 	return players.PlayedGamesCursor{Ended: time.UnixMilli(n), Game: id}, nil
 }

@@ -6,13 +6,15 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"github.com/banchess/banchess/handlers/kit"
 )
 
 // TestTrustProxy: without WithTrustProxy a client cannot dodge the rate
 // limit by sending X-Forwarded-For; with it, the address the proxy names is
 // the client.
 func TestTrustProxy(t *testing.T) {
-	oneEach := WithLimits(Limits{PostsPerSecond: 1, PostBurst: 1})
+	oneEach := WithLimits(kit.Limits{PostsPerSecond: 1, PostBurst: 1})
 	post := func(remote, xff string) hit {
 		h := hit{method: http.MethodPost, target: "/api/games", json: "{}", remote: remote}
 		if xff != "" {

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/banchess/banchess/handlers/kit"
+
 	"github.com/labstack/echo/v4"
 )
 
@@ -22,7 +24,7 @@ type refusalBench struct {
 func newRefusalBench(tb testing.TB) *refusalBench {
 	tb.Helper()
 	rb := &refusalBench{refusing: echo.New(), playing: echo.New()}
-	New(newService(nil), apiClock, WithLimits(Limits{PostsPerSecond: 0.001, PostBurst: 1})).Register(rb.refusing)
+	New(newService(nil), apiClock, WithLimits(kit.Limits{PostsPerSecond: 0.001, PostBurst: 1})).Register(rb.refusing)
 	New(newService(nil), apiClock).Register(rb.playing)
 	rec := rb.serve(rb.playing, http.MethodPost, "/api/games", `{}`, "application/json", false)
 	rb.id, rb.token = between(rec.Body.String(), `"id":"`, `"`), between(rec.Body.String(), `"token":"`, `"`)
@@ -33,7 +35,7 @@ func newRefusalBench(tb testing.TB) *refusalBench {
 func (rb *refusalBench) serve(e *echo.Echo, method, path, body, ctype string, hx bool) *httptest.ResponseRecorder {
 	req := httptest.NewRequest(method, path, strings.NewReader(body))
 	req.Header.Set("Content-Type", ctype)
-	req.AddCookie(&http.Cookie{Name: playerCookie, Value: rb.token})
+	req.AddCookie(&http.Cookie{Name: kit.PlayerCookie, Value: rb.token})
 	if hx {
 		req.Header.Set("HX-Request", "true")
 	}

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/banchess/banchess/handlers/kit"
+
 	"github.com/banchess/banchess/players"
 
 	"github.com/a-h/templ"
@@ -59,14 +61,14 @@ func renderIn(c echo.Context, status int, t templ.Component, size int) error {
 // or the whole #game fragment; else the whole page (with the browser's
 // list of games).
 func (p *pages) show(c echo.Context, id string, o views.Options, status int) error {
-	return p.respond(c, id, o, status, isHX(c))
+	return p.respond(c, id, o, status, kit.IsHX(c))
 }
 
 // respond is show, with fragment choosing between a fragment (a delta when
 // the page's state allows one) and the whole page.
 func (p *pages) respond(c echo.Context, id string, o views.Options, status int, fragment bool) error {
 	a := p.answerFor(c, id, &o, fragment)
-	if err := p.s.games.View(c.Request().Context(), id, player(c), a.view); err != nil {
+	if err := p.s.games.View(c.Request().Context(), id, kit.Player(c), a.view); err != nil {
 		return err
 	}
 	return a.write(status)
@@ -97,7 +99,7 @@ func (p *pages) answerFor(c echo.Context, id string, o *views.Options, fragment 
 	if fragment {
 		a.shown = pagePly(c)
 	} else {
-		a.list = p.s.gameLinks(c.Request().Context(), player(c), id)
+		a.list = p.s.gameLinks(c.Request().Context(), kit.Player(c), id)
 		a.daily = p.s.dailyPuzzle(c.Request().Context())
 	}
 	return a
@@ -141,7 +143,7 @@ func (a *answer) write(status int) error {
 // store call; else it redirects to the page (done). before, if not nil, is
 // run under the lock first (it may set o's announcement).
 func (p *pages) act(c echo.Context, id string, o *views.Options, before games.ViewFunc, do func(then games.ViewFunc) error) error {
-	if !isHX(c) {
+	if !kit.IsHX(c) {
 		if err := do(before); err != nil {
 			return err
 		}
@@ -200,7 +202,7 @@ func pagePly(c echo.Context) int {
 // done answers a request on game id that worked: the fragment for htmx,
 // or a redirect to the page for a plain form (Post/Redirect/Get).
 func (p *pages) done(c echo.Context, id string, o views.Options, extra ...string) error {
-	if isHX(c) {
+	if kit.IsHX(c) {
 		return p.show(c, id, o, http.StatusOK)
 	}
 	sel, to := "", ""
@@ -216,7 +218,7 @@ func (p *pages) done(c echo.Context, id string, o views.Options, extra ...string
 // moveTo sends the browser to game id, with query after its address: a
 // redirect, or for htmx the game's fragment with its address pushed.
 func (p *pages) moveTo(c echo.Context, id string, o views.Options, query ...string) error {
-	if isHX(c) {
+	if kit.IsHX(c) {
 		c.Response().Header().Set("HX-Push-Url", o.GameURL(id, query...))
 		return p.show(c, id, o, http.StatusOK)
 	}
@@ -241,7 +243,7 @@ func (p *pages) created(c echo.Context, id string, o views.Options, g *rules.Gam
 		return p.moveTo(c, id, o, "notice", notice)
 	}
 	start := o.HistoryURL(id, 0, "notice", notice)
-	if isHX(c) {
+	if kit.IsHX(c) {
 		c.Response().Header().Set("HX-Push-Url", start)
 		return p.showHistory(c, id, 0, o)
 	}
@@ -283,7 +285,7 @@ func (s *Server) origin(c echo.Context) string {
 	if s.baseURL != "" {
 		return s.baseURL
 	}
-	return s.scheme(c) + "://" + c.Request().Host
+	return s.kit.Scheme(c) + "://" + c.Request().Host
 }
 
 // gameLinks lists the browser's games for its page; a failure to list

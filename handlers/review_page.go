@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"strconv"
 
+	"github.com/banchess/banchess/handlers/kit"
+
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
@@ -37,7 +39,7 @@ func (p *pages) reviewPage(c echo.Context) error {
 	index := -1
 	if v := c.Param("index"); v != "" {
 		if index, err = strconv.Atoi(v); err != nil || index < 0 {
-			return titled("No such ply", invalidf("%q is not a ply number.", trimText(v)))
+			return kit.Titled("No such ply", kit.Invalidf("%q is not a ply number.", kit.TrimText(v)))
 		}
 	}
 	return p.showReview(c, c.Param("id"), index, o, http.StatusOK, "")
@@ -49,7 +51,7 @@ func (p *pages) reviewPage(c echo.Context) error {
 func (p *pages) showReview(c echo.Context, id string, index int, o views.Options, status int, msg string) error {
 	ctx := c.Request().Context()
 	st, err := p.s.analysis.Review(ctx, id)
-	switch e := errorOf(err); {
+	switch e := kit.ErrorOf(err); {
 	case err == nil:
 	case e.Detail == errs.NoReview:
 	case e.Code == errs.NotFound, e.Code == errs.Internal, e.Code == errs.Unavailable, e.Code == errs.Timeout:
@@ -61,7 +63,7 @@ func (p *pages) showReview(c echo.Context, id string, index int, o views.Options
 	}
 	var m views.Game
 	var viewErr error
-	err = p.s.games.View(ctx, id, player(c), func(rec *games.Record, seats games.Seats) {
+	err = p.s.games.View(ctx, id, kit.Player(c), func(rec *games.Record, seats games.Seats) {
 		g := rec.Game
 		last := len(g.Actions())
 		if index < 0 {
@@ -86,7 +88,7 @@ func (p *pages) showReview(c echo.Context, id string, index int, o views.Options
 		return noSuchPly(errs.Sentence(viewErr.Error()))
 	}
 	m.Title = "Review · " + m.Title
-	if isHX(c) { // a step or the panel asking again: the main element
+	if kit.IsHX(c) { // a step or the panel asking again: the main element
 		return render(c, status, views.Fragment(m))
 	}
 	return render(c, status, views.Page(m))
@@ -103,11 +105,11 @@ func (p *pages) requestReview(c echo.Context) error {
 	}
 	id := c.Param("id")
 	if _, err := p.s.analysis.RequestReview(c.Request().Context(), id); err != nil {
-		e := errorOf(err)
+		e := kit.ErrorOf(err)
 		if e.Code == errs.NotFound || e.Code == errs.Internal {
 			return err
 		}
-		return p.showReview(c, id, -1, o, httpStatus(e.Code), e.Msg)
+		return p.showReview(c, id, -1, o, kit.Status(e.Code), e.Msg)
 	}
 	return c.Redirect(http.StatusSeeOther, o.ReviewURL(id, -1))
 }

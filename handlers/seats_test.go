@@ -13,6 +13,7 @@ import (
 	"github.com/PuerkitoBio/goquery"
 
 	"github.com/banchess/banchess/games"
+	"github.com/banchess/banchess/handlers/kit"
 	"github.com/banchess/banchess/rules"
 	"github.com/banchess/banchess/store"
 )
@@ -321,7 +322,7 @@ func TestLegacyCookie(t *testing.T) {
 	id := storeLegacy(t, st, "b:e2e4")
 
 	c := newClientOn(t, e)
-	c.jar[legacyCookie] = &http.Cookie{Name: legacyCookie, Value: id}
+	c.jar[kit.LegacyCookie] = &http.Cookie{Name: kit.LegacyCookie, Value: id}
 	rec := c.do(http.MethodGet, "/", nil, false)
 	if rec.Code != http.StatusSeeOther || rec.Header().Get("Location") != gamePath(id) {
 		t.Fatalf("GET / with the old cookie: %d %q", rec.Code, rec.Header().Get("Location"))
@@ -330,10 +331,10 @@ func TestLegacyCookie(t *testing.T) {
 	for _, ck := range rec.Result().Cookies() {
 		set[ck.Name] = ck
 	}
-	if ck := set[legacyCookie]; ck == nil || ck.MaxAge >= 0 || ck.Value != "" || ck.Path != "/" {
+	if ck := set[kit.LegacyCookie]; ck == nil || ck.MaxAge >= 0 || ck.Value != "" || ck.Path != "/" {
 		t.Errorf("the old cookie is not dropped: %+v", ck)
 	}
-	if ck := set[playerCookie]; ck == nil || !ck.HttpOnly || len(ck.Value) < 40 {
+	if ck := set[kit.PlayerCookie]; ck == nil || !ck.HttpOnly || len(ck.Value) < 40 {
 		t.Fatalf("no credential: %+v", ck)
 	}
 	d := c.get(c.page())
@@ -355,10 +356,10 @@ func TestLegacyCookie(t *testing.T) {
 	// Another browser with the same old cookie (copied, say) gets nothing
 	// of it: the game is held now.
 	other := newClientOn(t, e)
-	other.jar[legacyCookie] = &http.Cookie{Name: legacyCookie, Value: id}
+	other.jar[kit.LegacyCookie] = &http.Cookie{Name: kit.LegacyCookie, Value: id}
 	other.start()
-	if other.id == id || other.jar[legacyCookie] != nil {
-		t.Errorf("a second claim: on %s, old cookie %v", other.id, other.jar[legacyCookie])
+	if other.id == id || other.jar[kit.LegacyCookie] != nil {
+		t.Errorf("a second claim: on %s, old cookie %v", other.id, other.jar[kit.LegacyCookie])
 	}
 	before := c.apiState(id)
 	if rec := other.do(http.MethodPost, gamePath(id)+"/ply", vals("text", "d4"), false); rec.Code != http.StatusForbidden {
@@ -373,9 +374,9 @@ func TestLegacyCookie(t *testing.T) {
 	b.start()
 	mine := b.id
 	old := storeLegacy(t, st)
-	b.jar[legacyCookie] = &http.Cookie{Name: legacyCookie, Value: old}
+	b.jar[kit.LegacyCookie] = &http.Cookie{Name: kit.LegacyCookie, Value: old}
 	cred := b.player().Value
-	if b.get("/"); b.id != old || b.player().Value != cred || b.jar[legacyCookie] != nil {
+	if b.get("/"); b.id != old || b.player().Value != cred || b.jar[kit.LegacyCookie] != nil {
 		t.Errorf("claim with a credential: on %s (want %s), credential kept %v", b.id, old, b.player().Value == cred)
 	}
 	if list := gameLinks(b.get(b.page())); len(list) != 2 || !slices.Contains(list, gamePath(mine)) || !slices.Contains(list, gamePath(old)) {
@@ -386,9 +387,9 @@ func TestLegacyCookie(t *testing.T) {
 	// dropped, and a game started.
 	for _, v := range []string{"no-such-game", strings.Repeat("x", 100), "../" + id} {
 		gone := newClientOn(t, e)
-		gone.jar[legacyCookie] = &http.Cookie{Name: legacyCookie, Value: v}
-		if d := gone.start(); gone.jar[legacyCookie] != nil || gone.player() == nil || gone.id == id || shownPly(d) != "1" {
-			t.Errorf("old cookie %q: %q on %s, old cookie %v", v, text(d, "#status"), gone.id, gone.jar[legacyCookie])
+		gone.jar[kit.LegacyCookie] = &http.Cookie{Name: kit.LegacyCookie, Value: v}
+		if d := gone.start(); gone.jar[kit.LegacyCookie] != nil || gone.player() == nil || gone.id == id || shownPly(d) != "1" {
+			t.Errorf("old cookie %q: %q on %s, old cookie %v", v, text(d, "#status"), gone.id, gone.jar[kit.LegacyCookie])
 		}
 	}
 }

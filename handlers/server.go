@@ -8,8 +8,9 @@ import (
 	"log/slog"
 	"net/url"
 	"strings"
-	"sync"
 	"time"
+
+	"github.com/banchess/banchess/handlers/kit"
 
 	"github.com/labstack/echo/v4"
 
@@ -32,7 +33,8 @@ type Pinger interface {
 
 // Server holds what the handlers share.
 type Server struct {
-	games      *guarded
+	kit        *kit.Kit
+	games      *kit.Games
 	loader     *games.Loader
 	players    *players.Service
 	lobby      *lobby.Service
@@ -41,13 +43,10 @@ type Server struct {
 	variants   []views.Variant // the variants the service plays, as the pages offer them
 	pinger     Pinger          // nil: always healthy
 	now        func() time.Time
-	limits     Limits
+	limits     kit.Limits
 	trustProxy bool
 	log        *slog.Logger
-	posts      *ratelimit.Limiter   // POSTs per client; nil: no limit
-	created    *ratelimit.Limiter   // games created per client; nil: no limit
 	imageRate  *ratelimit.Limiter   // images asked for per client; nil: no limit
-	reads      *ratelimit.Limiter   // plies replayed to read games, per client; nil: no limit
 	baseURL    string               // scheme://host for absolute links; "": the request's
 	gameWait   time.Duration        // how long a request may wait to read games
 	images     *boardimage.Renderer // draws /img/…; nil: /img answers 503
@@ -58,8 +57,6 @@ type Server struct {
 	streams      *streams  // the live streams open
 	encodings    encodings // the API streams' events, shared by game
 
-	failedMu sync.Mutex
-	failed   map[string]bool // games whose read failure was logged
 }
 
 // Option configures a Server.
@@ -67,7 +64,7 @@ type Option func(*Server)
 
 // WithLimits sets the rate limits the server enforces (see Limits; main
 // passes DefaultLimits). Without it, a Server limits no rates.
-func WithLimits(l Limits) Option { return func(s *Server) { s.limits = l } }
+func WithLimits(l kit.Limits) Option { return func(s *Server) { s.limits = l } }
 
 // WithTrustProxy makes the server believe the headers a reverse proxy sets
 // when the connection comes from a loopback, link-local or private address:
@@ -151,19 +148,21 @@ func New(svc Services, now func() time.Time, opts ...Option) *Server {
 	if now == nil {
 		now = time.Now
 	}
-	s := &Server{loader: svc.Games.Loader(), players: svc.Players, lobby: svc.Lobby, analysis: svc.Analysis, now: now, asset: assetVersion(), variants: views.VariantsOf(svc.Games.Loader().Variants(), engine.Supports), gameWait: DefaultGameWait, failed: map[string]bool{}}
+	s := &Server{loader: svc.Games.Loader(), players: svc.Players, lobby: svc.Lobby, analysis: svc.Analysis, now: now, asset: assetVersion(), variants: views.VariantsOf(svc.Games.Loader().Variants(), engine.Supports), gameWait: kit.DefaultGameWait}
 	for _, o := range opts {
 		o(s)
 	}
-	s.games = &guarded{Service: svc.Games, wait: s.gameWait}
+	if s.log == nil {
+		s.log = slog.New(slog.DiscardHandler)
+	}
+	s.kit = kit.New(svc.Games, svc.Players, kit.Config{Now: now, Limits: s.limits, TrustProxy: s.trustProxy, Log: s.log, GameWait: s.gameWait})
+	s.kit.SetErrorPage(s.errorPage)
+	s.games = s.kit.Games()
 	if s.analysis == nil {
 		s.analysis = analysis.New(svc.Games, svc.Games.Loader(), nil, nil) // refuses analyses, keeps no reviews
 	}
 	if s.files == nil {
 		s.files = NewStaticFiles()
-	}
-	if s.log == nil {
-		s.log = slog.New(slog.DiscardHandler)
 	}
 	s.streams = newStreams(s.streamLimits)
 	images, err := boardimage.NewRenderer(static.FS, 0)
@@ -171,10 +170,7 @@ func New(svc Services, now func() time.Time, opts ...Option) *Server {
 		s.log.Error("position images are off", "err", err)
 	}
 	s.images = images
-	s.posts = ratelimit.New(s.limits.PostsPerSecond, float64(s.limits.PostBurst), now)
-	s.created = ratelimit.New(float64(s.limits.GamesPerMinute)/60, float64(s.limits.GamesPerMinute), now)
 	s.imageRate = ratelimit.New(s.limits.ImagesPerSecond, float64(s.limits.ImageBurst), now)
-	s.reads = ratelimit.New(s.limits.ReadPliesPerSecond, float64(s.limits.ReadPlyBurst), now)
 	return s
 }
 
@@ -187,8 +183,8 @@ func (s *Server) Register(e *echo.Echo) {
 	} else {
 		e.IPExtractor = echo.ExtractIPDirect()
 	}
-	e.HTTPErrorHandler = s.errorHandler(e.DefaultHTTPErrorHandler)
-	e.Use(s.middleware()...)
+	e.HTTPErrorHandler = s.kit.ErrorHandler(e.DefaultHTTPErrorHandler)
+	e.Use(s.kit.Middleware()...)
 	s.healthRoutes(e)
 	s.pageRoutes(e)
 	s.apiRoutes(e.Group("/api"))

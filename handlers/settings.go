@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/banchess/banchess/handlers/kit"
+
 	"github.com/labstack/echo/v4"
 
 	"github.com/banchess/banchess/views"
@@ -73,7 +75,7 @@ func (s *Server) writeSettings(c echo.Context, o views.Options) {
 		Value:    v.Encode(),
 		Path:     "/",
 		MaxAge:   int(settingsMaxAge.Seconds()),
-		Secure:   s.scheme(c) == "https",
+		Secure:   s.kit.Scheme(c) == "https",
 		SameSite: http.SameSiteLaxMode,
 	})
 }
@@ -96,7 +98,7 @@ func (p *pages) saveSettings(c echo.Context) error {
 	applySettings(c.Request().Form, &o)
 	p.s.writeSettings(c, o)
 	back := "/"
-	if id := c.Request().Form.Get("back"); validID(id) {
+	if id := c.Request().Form.Get("back"); kit.ValidID(id) {
 		back = gamePath(id)
 	}
 	return c.Redirect(http.StatusSeeOther, back)

@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/banchess/banchess/handlers/kit"
+
 	"github.com/labstack/echo/v4"
 
 	"github.com/banchess/banchess/boardimage"
@@ -106,7 +108,7 @@ func (a *apiT) as(token, path, body string, want int) []byte {
 // an answer to none) spends nothing.
 func TestRematchCountsAsAGame(t *testing.T) {
 	e := echo.New()
-	New(newService(nil), apiClock, WithLimits(Limits{GamesPerMinute: 4})).Register(e)
+	New(newService(nil), apiClock, WithLimits(kit.Limits{GamesPerMinute: 4})).Register(e)
 	a := newAPIT(t, e)
 	var created createdGame
 	json.Unmarshal(a.as("", "/api/games", `{"mode":"invite","color":"white"}`, http.StatusCreated), &created)
@@ -144,7 +146,7 @@ func TestRematchCountsAsAGame(t *testing.T) {
 // too_many_images with Retry-After; another address's image is drawn.
 func TestImagesPerClient(t *testing.T) {
 	e := echo.New()
-	New(newService(nil), apiClock, WithLimits(Limits{ImagesPerSecond: 1, ImageBurst: 5})).Register(e)
+	New(newService(nil), apiClock, WithLimits(kit.Limits{ImagesPerSecond: 1, ImageBurst: 5})).Register(e)
 	a := newAPIT(t, e)
 	flood, other := from{a, "198.51.100.1"}, from{a, "198.51.100.2"}
 	drawn := 0

@@ -14,6 +14,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/banchess/banchess/handlers/kit"
+
 	"github.com/andybalholm/brotli"
 	"github.com/labstack/echo/v4"
 
@@ -142,7 +144,7 @@ func accepts(header, coding string) bool {
 func (p *pages) static(c echo.Context) error {
 	f := p.files.get(c.Param("*"))
 	if f == nil {
-		return titled("Not found", &errs.Error{Code: errs.NotFound, Msg: "There is no such file."})
+		return kit.Titled("Not found", &errs.Error{Code: errs.NotFound, Msg: "There is no such file."})
 	}
 	h := c.Response().Header()
 	if c.QueryParam("v") == p.s.asset {

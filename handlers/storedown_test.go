@@ -10,6 +10,8 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/banchess/banchess/handlers/kit"
+
 	"github.com/labstack/echo/v4"
 
 	"github.com/banchess/banchess/errs"
@@ -138,7 +140,7 @@ func TestReadBudget(t *testing.T) {
 	defer st.Close()
 	svc := newService(st)
 	e := echo.New()
-	New(svc, apiClock, WithLimits(Limits{ReadPliesPerSecond: 1, ReadPlyBurst: 500})).Register(e)
+	New(svc, apiClock, WithLimits(kit.Limits{ReadPliesPerSecond: 1, ReadPlyBurst: 500})).Register(e)
 	a := newAPIT(t, e)
 	var ids []string
 	for range 3 {

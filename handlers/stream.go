@@ -9,6 +9,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/banchess/banchess/handlers/kit"
+
 	"github.com/banchess/banchess/players"
 
 	"github.com/labstack/echo/v4"
@@ -212,7 +214,7 @@ func (s *Server) stream(c echo.Context, id string, cred players.Credential, stat
 	if state.done != nil {
 		end = state.done
 	}
-	release, err := s.streams.open(clientKey(c.RealIP()))
+	release, err := s.streams.open(kit.ClientKey(c.RealIP()))
 	if err != nil {
 		end()
 		// The connection is a file too: close it after the refusal rather

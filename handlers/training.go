@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/banchess/banchess/handlers/kit"
+
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
@@ -43,7 +45,7 @@ func (p *pages) nextOf(c echo.Context, t puzzles.Theme) error {
 	}
 	pz, err := p.s.training.Next(c.Request().Context(), id, t)
 	if err != nil {
-		return titled("No puzzle", err)
+		return kit.Titled("No puzzle", err)
 	}
 	return c.Redirect(http.StatusSeeOther, views.TrainingPath(pz.ID, "theme", string(t)))
 }
@@ -73,7 +75,7 @@ func (p *pages) onPuzzle(h func(c echo.Context, at *puzzleAt) error) echo.Handle
 	return func(c echo.Context) error {
 		pz, err := p.s.training.Puzzle(c.Request().Context(), c.Param("key"))
 		if err != nil {
-			return titled("No such puzzle", err)
+			return kit.Titled("No such puzzle", err)
 		}
 		at := &puzzleAt{pz: pz}
 		at.o, err = p.options(c)
@@ -86,11 +88,11 @@ func (p *pages) onPuzzle(h func(c echo.Context, at *puzzleAt) error) echo.Handle
 		if err == nil {
 			return nil
 		}
-		switch errorOf(err).Code {
+		switch kit.ErrorOf(err).Code {
 		case errs.Timeout, errs.TooMany, errs.Unavailable, errs.Internal:
 			return err
 		}
-		return shown(err, func(status int, e *errs.Error) error {
+		return kit.Shown(err, func(status int, e *errs.Error) error {
 			at.o.Error = e.Msg
 			if e.Detail == training.BadStep { // a moment not the solver's: from the start
 				at.at = 0
@@ -123,7 +125,7 @@ func momentOf(v string) (int, error) {
 	}
 	n, err := strconv.Atoi(v)
 	if err != nil || n < 0 || n > 64 {
-		return 0, invalidf("%q is not a moment of the puzzle: give the plies played into its solution, from 0.", trimText(v))
+		return 0, kit.Invalidf("%q is not a moment of the puzzle: give the plies played into its solution, from 0.", kit.TrimText(v))
 	}
 	return n, nil
 }
@@ -162,7 +164,7 @@ func (p *pages) selectInPuzzle(c echo.Context, at *puzzleAt) error {
 	if sq != from {
 		at.o.Sel = sq
 	}
-	if isHX(c) {
+	if kit.IsHX(c) {
 		return p.showPuzzle(c, at, http.StatusOK)
 	}
 	return c.Redirect(http.StatusSeeOther, at.url("sel", squareName(at.o.Sel)))
@@ -203,7 +205,7 @@ func (p *pages) playPuzzle(c echo.Context, at *puzzleAt) error {
 	res, err := p.s.training.Play(c.Request().Context(), id, at.pz.ID, at.at, in)
 	if in.Text == "" && games.IsPromotionNeeded(err) {
 		at.o.Sel, at.o.PromoTo = in.From, in.To
-		if isHX(c) {
+		if kit.IsHX(c) {
 			return p.showPuzzle(c, at, http.StatusOK)
 		}
 		return c.Redirect(http.StatusSeeOther, at.url("sel", in.From.String(), "to", in.To.String()))
@@ -212,14 +214,14 @@ func (p *pages) playPuzzle(c echo.Context, at *puzzleAt) error {
 		return err
 	}
 	if res.Done() {
-		if !isHX(c) {
+		if !kit.IsHX(c) {
 			return c.Redirect(http.StatusSeeOther, at.resultURL())
 		}
 		c.Response().Header().Set("HX-Push-Url", at.resultURL())
 		return p.puzzleResult(c, at)
 	}
 	next := &puzzleAt{pz: at.pz, at: res.Next, theme: at.theme}
-	if !isHX(c) {
+	if !kit.IsHX(c) {
 		return c.Redirect(http.StatusSeeOther, next.url())
 	}
 	c.Response().Header().Set("HX-Push-Url", next.url())
@@ -268,7 +270,7 @@ func (p *pages) renderPuzzle(c echo.Context, at *puzzleAt, pending string, statu
 	m.Replied = replied(at.pz, line, at.at)
 	m.Pending = pending
 	m.Board = views.NewDrill(g, at.pz.Solver, solverActs, p.s.site(c), at.o, puzzlePaths(at), waitHint(pending))
-	if isHX(c) {
+	if kit.IsHX(c) {
 		return render(c, status, views.TrainerMain(m))
 	}
 	return render(c, status, views.TrainerPage(m))
@@ -300,7 +302,7 @@ func (p *pages) replay(pz training.Puzzle, n int) (*rules.Game, []rules.Action, 
 		return nil, nil, errs.Internalf(err, "puzzle %s", pz.ID)
 	}
 	if n > len(line) {
-		return nil, nil, invalidf("This puzzle's solution has %d plies.", len(line))
+		return nil, nil, kit.Invalidf("This puzzle's solution has %d plies.", len(line))
 	}
 	for _, a := range line[:n] {
 		if err := g.Play(a); err != nil {
@@ -411,7 +413,7 @@ func (p *pages) puzzleResult(c echo.Context, at *puzzleAt) error {
 	m.Result = resultOf(at, a, line, shown)
 	at.o.Sel, at.o.PromoTo = rules.NoSquare, rules.NoSquare
 	m.Board = views.NewDrill(g, at.pz.Solver, false, p.s.site(c), at.o, puzzlePaths(at), m.Result.Caption)
-	if isHX(c) {
+	if kit.IsHX(c) {
 		return render(c, http.StatusOK, views.TrainerMain(m))
 	}
 	return render(c, http.StatusOK, views.TrainerPage(m))
