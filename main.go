@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/banchess/banchess/handlers/kit"
+	"github.com/banchess/banchess/handlers/stream"
 
 	"github.com/labstack/echo/v4"
 
@@ -217,7 +218,7 @@ func serve(ctx context.Context, args []string, out io.Writer, getenv func(string
 	trainer := training.New(shipped, lessons.All(), db, training.WithAnalyser(pool))
 	h := handlers.New(handlers.Services{Games: svc, Players: pl, Lobby: lb, Analysis: an}, nil,
 		handlers.WithTraining(trainer),
-		handlers.WithStreamLimits(handlers.DefaultStreamLimits()),
+		handlers.WithStreamLimits(stream.DefaultLimits()),
 		handlers.WithHealthCheck(db),
 		handlers.WithLimits(limits),
 		handlers.WithTrustProxy(*trustProxy),

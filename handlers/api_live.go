@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/banchess/banchess/handlers/kit"
+	"github.com/banchess/banchess/handlers/stream"
 
 	"github.com/banchess/banchess/players"
 
@@ -107,7 +108,7 @@ func (a *api) events(c echo.Context) error {
 	for _, t := range tags {
 		key += "\x00" + t.Value
 	}
-	enc := a.s.encodings.join(key)
+	enc := a.s.encodings.Join(key)
 	build := func(ctx context.Context) (int64, []byte, error) {
 		var obj gameObject
 		err := a.s.games.View(ctx, id, "", func(rec *games.Record, _ games.Seats) {
@@ -119,12 +120,12 @@ func (a *api) events(c echo.Context) error {
 		data, err := json.Marshal(obj)
 		return obj.Revision, data, err
 	}
-	state := streamState{events: func(ctx context.Context, rev int64) (int64, []event, error) {
-		r, data, err := enc.get(rev, func() (int64, []byte, error) { return build(ctx) })
+	state := stream.State{Events: func(ctx context.Context, rev int64) (int64, []stream.Event, error) {
+		r, data, err := enc.Get(rev, func() (int64, []byte, error) { return build(ctx) })
 		if err != nil {
 			return 0, nil, err
 		}
-		return r, []event{{id: strconv.FormatInt(r, 10), data: data}}, nil
-	}, done: func() { a.s.encodings.leave(enc) }}
-	return a.s.stream(c, id, kit.Bearer(c), state, nil)
+		return r, []stream.Event{{ID: strconv.FormatInt(r, 10), Data: data}}, nil
+	}, Done: func() { a.s.encodings.Leave(enc) }}
+	return a.s.streams.Game(c, id, kit.Bearer(c), state, nil)
 }

@@ -18,6 +18,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/banchess/banchess/handlers/stream"
 	"github.com/banchess/banchess/internal/testsite"
 	"github.com/banchess/banchess/store"
 )
@@ -345,7 +346,7 @@ func TestAPIStreamBotPlaysAGame(t *testing.T) {
 // closed) and checks the server notices: its streams close and their
 // goroutines end, back to the count before they opened.
 func TestStreamClientVanishes(t *testing.T) {
-	l := newLiveServer(t, WithStreamLimits(StreamLimits{Heartbeat: 50 * time.Millisecond}))
+	l := newLiveServer(t, WithStreamLimits(stream.Limits{Heartbeat: 50 * time.Millisecond}))
 	id, _, _ := l.invite("")
 	addr := strings.TrimPrefix(l.url, "http://")
 	// The baseline: no HTTP connection left on either side, the invite's
@@ -440,7 +441,7 @@ func goroutines(names ...string) []string {
 }
 
 func TestStreamLimits(t *testing.T) {
-	l := newLiveServer(t, WithStreamLimits(StreamLimits{PerClient: 2}))
+	l := newLiveServer(t, WithStreamLimits(stream.Limits{PerClient: 2}))
 	id, _, _ := l.invite("")
 	for _, path := range []string{"/api/games/" + id + "/events", "/g/" + id + "/events"} {
 		t.Run(path, func(t *testing.T) {

@@ -126,7 +126,7 @@ func TestWriteErrorRetryAfter(t *testing.T) {
 		want string
 	}{
 		{"rate limit", kit.TooMany(1500*time.Millisecond, errs.RateLimited, "Slow down."), "2"},
-		{"stream limit", &errs.Error{Code: errs.TooMany, Detail: errs.TooManyStreams, RetryAfter: streamRetry, Msg: "Too many streams."}, "60"},
+		{"stream limit", &errs.Error{Code: errs.TooMany, Detail: errs.TooManyStreams, RetryAfter: time.Minute, Msg: "Too many streams."}, "60"},
 		{"busy", kit.Busy("Busy.", nil), "5"},
 		{"unavailable, its own wait", &errs.Error{Code: errs.Unavailable, RetryAfter: 30 * time.Second, Msg: "Later."}, "30"},
 		{"cancelled", context.Canceled, "5"},

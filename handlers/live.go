@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/banchess/banchess/handlers/kit"
+	"github.com/banchess/banchess/handlers/stream"
 
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
@@ -260,14 +261,14 @@ func playerStrips(rec *games.Record, seats games.Seats, now time.Time, presence 
 func (p *pages) events(c echo.Context) error {
 	id := c.Param("id")
 	cred := kit.Player(c)
-	state := streamState{events: func(_ context.Context, rev int64) (int64, []event, error) {
+	state := stream.State{Events: func(_ context.Context, rev int64) (int64, []stream.Event, error) {
 		r := strconv.FormatInt(rev, 10)
-		return rev, []event{{id: r, name: "change", data: []byte(r)}}, nil
+		return rev, []stream.Event{{ID: r, Name: "change", Data: []byte(r)}}, nil
 	}}
 	// A watch wakes for a change of the game as for one of who watches:
 	// say who watches only when that changed.
 	var said *games.Presence
-	presence := func(es *eventSource) error {
+	presence := func(es *stream.Source) error {
 		pr := p.s.games.Presence(id)
 		if said != nil && *said == pr {
 			return nil
@@ -278,7 +279,7 @@ func (p *pages) events(c echo.Context) error {
 			Black      bool `json:"black"`
 			Spectators int  `json:"spectators"`
 		}{pr.White, pr.Black, pr.Spectators})
-		return es.send(event{name: "presence", data: data})
+		return es.Send(stream.Event{Name: "presence", Data: data})
 	}
-	return p.s.stream(c, id, cred, state, presence)
+	return p.s.streams.Game(c, id, cred, state, presence)
 }

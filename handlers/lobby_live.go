@@ -1,87 +1,18 @@
 package handlers
 
 import (
-	"context"
 	"encoding/json"
 	"hash/fnv"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/banchess/banchess/handlers/kit"
+	"github.com/banchess/banchess/handlers/stream"
 
 	"github.com/banchess/banchess/lobby"
 
-	"github.com/banchess/banchess/players"
-
 	"github.com/labstack/echo/v4"
 )
-
-// lobbyEvents turns the lobby as it stands into the events a stream sends:
-// those that say what changed since the last call.
-type lobbyEvents func(v lobby.View) []event
-
-// lobbyStream serves the lobby as server-sent events to the viewer holding
-// cred (if any): changes (as changes says) whenever the lobby changes, and
-// a "paired" event (paired's) for each game the viewer's player is paired
-// into from since on. While it lasts, the player's seeks stay alive. It
-// ends when the client leaves, the server shuts down, or a write fails;
-// it is served as a game's stream is (see serveEvents).
-func (s *Server) lobbyStream(c echo.Context, cred players.Credential, since time.Time, changes lobbyEvents, paired func(lobby.Seek) event) error {
-	release, err := s.streams.open(kit.ClientKey(c.RealIP()))
-	if err != nil {
-		c.Response().Header().Set(echo.HeaderConnection, "close") // see stream
-		return err
-	}
-	w, err := s.lobby.Watch(c.Request().Context(), cred)
-	if err != nil {
-		release()
-		return err
-	}
-	finish := func() {
-		w.Close()
-		release()
-	}
-	s.serveEvents(c, finish, func(ctx context.Context, es *eventSource, beat <-chan time.Time) {
-		s.serveLobby(ctx, es, w, beat, cred, since, changes, paired)
-	})
-	return nil
-}
-
-// serveLobby sends a lobby stream's events until it must end (see
-// lobbyStream), and a heartbeat at each beat (nil: the server's pings
-// send them).
-func (s *Server) serveLobby(ctx context.Context, es *eventSource, w *lobby.Watch, beat <-chan time.Time, cred players.Credential, since time.Time, changes lobbyEvents, paired func(lobby.Seek) event) {
-	sent := map[string]bool{} // the games told of
-	for {
-		var evs []event
-		if cred != "" && w.Paired() {
-			list, err := s.lobby.Pairings(ctx, cred, since)
-			if err != nil && ctx.Err() != nil {
-				return
-			}
-			for _, k := range list {
-				if !sent[k.Game] {
-					sent[k.Game] = true
-					evs = append(evs, paired(k))
-				}
-			}
-		}
-		v, err := s.lobby.View(ctx)
-		if err != nil && ctx.Err() != nil {
-			return
-		}
-		if err == nil {
-			evs = append(evs, changes(v)...)
-		}
-		if len(evs) > 0 && es.send(evs...) != nil {
-			return
-		}
-		if !s.awaitChange(ctx, es, w.C(), beat, nil) {
-			return
-		}
-	}
-}
 
 // lobbyEvents streams the lobby to its page: event "lobby" when what the
 // page lists changed (the page then asks for /lobby/list), and "paired"
@@ -89,19 +20,19 @@ func (s *Server) serveLobby(ctx context.Context, es *eventSource, w *lobby.Watch
 // goes there).
 func (p *pages) lobbyEvents(c echo.Context) error {
 	last := ""
-	changes := func(v lobby.View) []event {
+	changes := func(v lobby.View) []stream.Event {
 		key := lobbyKey(v)
 		if key == last {
 			return nil
 		}
 		last = key
-		return []event{{name: "lobby", data: []byte(strconv.Quote(key))}}
+		return []stream.Event{{Name: "lobby", Data: []byte(strconv.Quote(key))}}
 	}
-	paired := func(k lobby.Seek) event {
+	paired := func(k lobby.Seek) stream.Event {
 		data, _ := json.Marshal(map[string]string{"url": gamePath(k.Game)})
-		return event{name: "paired", data: data}
+		return stream.Event{Name: "paired", Data: data}
 	}
-	return p.s.lobbyStream(c, kit.Player(c), p.s.lobbySince(c), changes, paired)
+	return p.s.streams.Lobby(c, kit.Player(c), p.s.lobbySince(c), changes, paired)
 }
 
 // lobbyKey sums up what a lobby page lists — the open seeks and how many
@@ -128,34 +59,34 @@ func lobbyKey(v lobby.View) string {
 func (a *api) lobbyEvents(c echo.Context) error {
 	open := map[string]bool{}
 	var pools string
-	changes := func(v lobby.View) []event {
-		var evs []event
+	changes := func(v lobby.View) []stream.Event {
+		var evs []stream.Event
 		now := map[string]bool{}
 		for _, k := range v.Custom() {
 			now[k.ID] = true
 			if !open[k.ID] {
 				data, _ := json.Marshal(seekJSONOf(k))
-				evs = append(evs, event{name: "seek", data: data})
+				evs = append(evs, stream.Event{Name: "seek", Data: data})
 			}
 		}
 		for id := range open {
 			if !now[id] {
 				data, _ := json.Marshal(map[string]string{"id": id})
-				evs = append(evs, event{name: "seekRemoved", data: data})
+				evs = append(evs, stream.Event{Name: "seekRemoved", Data: data})
 			}
 		}
 		open = now
 		if p := poolsJSON(v); p != pools {
 			pools = p
-			evs = append(evs, event{name: "pools", data: []byte(p)})
+			evs = append(evs, stream.Event{Name: "pools", Data: []byte(p)})
 		}
 		return evs
 	}
-	paired := func(k lobby.Seek) event {
+	paired := func(k lobby.Seek) stream.Event {
 		data, _ := json.Marshal(map[string]string{"game": k.Game, "seek": k.ID})
-		return event{name: "paired", data: data}
+		return stream.Event{Name: "paired", Data: data}
 	}
-	return a.s.lobbyStream(c, kit.Bearer(c), a.s.lobbySince(c), changes, paired)
+	return a.s.streams.Lobby(c, kit.Bearer(c), a.s.lobbySince(c), changes, paired)
 }
 
 // poolsJSON writes how many wait in each pool: {"3+2":0,"5+3":1,…}.

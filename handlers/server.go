@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/banchess/banchess/handlers/kit"
+	"github.com/banchess/banchess/handlers/stream"
 
 	"github.com/labstack/echo/v4"
 
@@ -53,9 +54,9 @@ type Server struct {
 	files      *StaticFiles         // the assets under /static/
 	training   *training.Service    // lessons and puzzles; nil: /learn, /training and /api/puzzles are not served
 
-	streamLimits StreamLimits
-	streams      *streams  // the live streams open
-	encodings    encodings // the API streams' events, shared by game
+	streamLimits stream.Limits
+	streams      *stream.Server   // the live streams open
+	encodings    stream.Encodings // the API streams' events, shared by game
 
 }
 
@@ -164,7 +165,7 @@ func New(svc Services, now func() time.Time, opts ...Option) *Server {
 	if s.files == nil {
 		s.files = NewStaticFiles()
 	}
-	s.streams = newStreams(s.streamLimits)
+	s.streams = stream.New(s.streamLimits, s.games, svc.Lobby)
 	images, err := boardimage.NewRenderer(static.FS, 0)
 	if err != nil { // the embedded art is unreadable: serve all but images
 		s.log.Error("position images are off", "err", err)
@@ -189,3 +190,14 @@ func (s *Server) Register(e *echo.Echo) {
 	s.pageRoutes(e)
 	s.apiRoutes(e.Group("/api"))
 }
+
+// WithStreamLimits sets the limits of the live streams (see
+// stream.Limits).
+func WithStreamLimits(l stream.Limits) Option { return func(s *Server) { s.streamLimits = l } }
+
+// CloseStreams ends every open stream cleanly and returns once they have
+// ended (see stream.Server.Close).
+func (s *Server) CloseStreams() { s.streams.Close() }
+
+// OpenStreams counts the streams open now.
+func (s *Server) OpenStreams() int { return s.streams.Open() }

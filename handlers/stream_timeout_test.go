@@ -12,6 +12,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/banchess/banchess/games"
+	"github.com/banchess/banchess/handlers/stream"
 	"github.com/banchess/banchess/rules"
 )
 
@@ -21,7 +22,7 @@ import (
 func TestStreamsOutlastServerTimeouts(t *testing.T) {
 	svc := plainService(nil)
 	t.Cleanup(closer(svc))
-	h := New(svc, nil, WithStreamLimits(StreamLimits{Heartbeat: 50 * time.Millisecond}))
+	h := New(svc, nil, WithStreamLimits(stream.Limits{Heartbeat: 50 * time.Millisecond}))
 	e := echo.New()
 	h.Register(e)
 	srv := &http.Server{Handler: e, ReadTimeout: 200 * time.Millisecond, WriteTimeout: 200 * time.Millisecond}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/banchess/banchess/games"
+	"github.com/banchess/banchess/handlers/stream"
 	"github.com/banchess/banchess/rules"
 )
 
@@ -205,7 +206,7 @@ func longGame(t *testing.T, n int) *rules.Game {
 // server's pings, its own goroutine asleep), and a stream that ends its
 // client's way (the client closes it) is counted closed at once.
 func TestIdleStreamPings(t *testing.T) {
-	l := newLiveServer(t, WithStreamLimits(StreamLimits{Heartbeat: 50 * time.Millisecond}))
+	l := newLiveServer(t, WithStreamLimits(stream.Limits{Heartbeat: 50 * time.Millisecond}))
 	id, _, _ := l.invite("")
 	st, _ := l.openStream("/api/games/"+id+"/events", "", "")
 	st.next()

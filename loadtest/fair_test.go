@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/banchess/banchess/handlers/kit"
+	"github.com/banchess/banchess/handlers/stream"
 
 	"github.com/labstack/echo/v4"
 
@@ -255,7 +256,7 @@ func TestFairShares(t *testing.T) {
 	t.Cleanup(svc.Close)
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
-	handlers.New(services(svc), nil, handlers.WithLimits(kit.DefaultLimits()), handlers.WithStreamLimits(handlers.DefaultStreamLimits())).Register(e)
+	handlers.New(services(svc), nil, handlers.WithLimits(kit.DefaultLimits()), handlers.WithStreamLimits(stream.DefaultLimits())).Register(e)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

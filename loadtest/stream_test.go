@@ -24,6 +24,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/banchess/banchess/handlers"
+	"github.com/banchess/banchess/handlers/stream"
 	"github.com/banchess/banchess/internal/testsite"
 )
 
@@ -64,7 +65,7 @@ func TestStreamServer(t *testing.T) {
 	}
 	var opts []handlers.Option
 	if os.Getenv(streamCapEnv) != "" {
-		opts = append(opts, handlers.WithStreamLimits(handlers.StreamLimits{Total: handlers.DefaultStreamLimits().Total}))
+		opts = append(opts, handlers.WithStreamLimits(stream.Limits{Total: stream.DefaultLimits().Total}))
 	} else {
 		raiseFileLimit(uint64(envInt(t, "LOAD_STREAMS", 2000) + 1024))
 	}
@@ -105,7 +106,7 @@ func TestStreamServer(t *testing.T) {
 	})
 	srv := &http.Server{Handler: e, ReadHeaderTimeout: 10 * time.Second}
 	go srv.Serve(ln)
-	fmt.Printf("listening http://%s (at most %d streams)\n", ln.Addr(), handlers.DefaultStreamLimits().Total)
+	fmt.Printf("listening http://%s (at most %d streams)\n", ln.Addr(), stream.DefaultLimits().Total)
 	io.Copy(io.Discard, os.Stdin)
 	hs.CloseStreams()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)

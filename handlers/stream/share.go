@@ -1,22 +1,22 @@
-package handlers
+package stream
 
 import (
 	"sync"
 )
 
-// encodings share among the API streams of a game the data of the event
+// Encodings share among the API streams of a game the data of the event
 // each change makes (the game object, 60 KB for a game of 2,000 plies):
 // it is built once per revision, by the first stream to wake for it, and
 // the others send the same bytes. It is kept until every stream of the
 // game has taken it, then dropped, so what it holds is only what is on
 // its way.
-type encodings struct {
+type Encodings struct {
 	mu sync.Mutex
-	m  map[string]*encoding // by game and what else the data says (the PGN's tags)
+	m  map[string]*Encoding // by game and what else the data says (the PGN's tags)
 }
 
-// encoding is the last event data built for one key's streams.
-type encoding struct {
+// Encoding is the last event data built for one key's streams.
+type Encoding struct {
 	key string
 
 	mu       sync.Mutex // held while the data is built, and to read it
@@ -26,16 +26,16 @@ type encoding struct {
 	untaken  int        // streams that have not taken data
 }
 
-// join adds a stream to key's encoding, and returns it.
-func (e *encodings) join(key string) *encoding {
+// Join adds a stream to key's Encoding, and returns it.
+func (e *Encodings) Join(key string) *Encoding {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.m == nil {
-		e.m = map[string]*encoding{}
+		e.m = map[string]*Encoding{}
 	}
 	enc := e.m[key]
 	if enc == nil {
-		enc = &encoding{key: key, rev: -1}
+		enc = &Encoding{key: key, rev: -1}
 		e.m[key] = enc
 	}
 	enc.mu.Lock()
@@ -44,9 +44,9 @@ func (e *encodings) join(key string) *encoding {
 	return enc
 }
 
-// leave takes a stream from its encoding, forgetting the encoding with its
+// Leave takes a stream from its Encoding, forgetting the Encoding with its
 // last stream.
-func (e *encodings) leave(enc *encoding) {
+func (e *Encodings) Leave(enc *Encoding) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	enc.mu.Lock()
@@ -59,10 +59,10 @@ func (e *encodings) leave(enc *encoding) {
 	}
 }
 
-// get returns the data at revision rev or a later one, and its revision:
+// Get returns the data at revision rev or a later one, and its revision:
 // the data built last, if it is that recent, or else what build makes now
 // (while the others wait for it).
-func (enc *encoding) get(rev int64, build func() (int64, []byte, error)) (int64, []byte, error) {
+func (enc *Encoding) Get(rev int64, build func() (int64, []byte, error)) (int64, []byte, error) {
 	enc.mu.Lock()
 	defer enc.mu.Unlock()
 	if enc.data == nil || enc.rev < rev {

@@ -1,16 +1,16 @@
 //go:build unix
 
-package handlers
+package stream
 
 import (
 	"syscall"
 	"testing"
 )
 
-func TestStreamCap(t *testing.T) {
+func TestCap(t *testing.T) {
 	for files, want := range map[int]int{0: MaxStreams, 1024: 512, 4096: 3072, 20_000: 17_500, 1 << 20: MaxStreams} {
-		if got := StreamCap(files); got != want {
-			t.Errorf("StreamCap(%d) = %d, want %d", files, got, want)
+		if got := Cap(files); got != want {
+			t.Errorf("Cap(%d) = %d, want %d", files, got, want)
 		}
 	}
 }
@@ -32,9 +32,9 @@ func TestDefaultStreamLimitsFollowFileLimit(t *testing.T) {
 		if err := syscall.Setrlimit(syscall.RLIMIT_NOFILE, &lim); err != nil {
 			t.Skip(err)
 		}
-		got := DefaultStreamLimits().Total
+		got := DefaultLimits().Total
 		syscall.Setrlimit(syscall.RLIMIT_NOFILE, &old)
-		if want := StreamCap(int(files)); got != want || got > int(files)-1024 {
+		if want := Cap(int(files)); got != want || got > int(files)-1024 {
 			t.Errorf("with %d files: %d streams in all, want %d (a reserve of at least 1,024 files)", files, got, want)
 		}
 	}

@@ -1,6 +1,6 @@
 //go:build linux
 
-package handlers
+package stream
 
 import (
 	"net"

@@ -1,4 +1,8 @@
-package handlers
+// Package stream serves server-sent event streams: a game's, telling its
+// watchers of each change, and the lobby's, within limits per client and
+// in all, on connections taken from the HTTP server where it can, with a
+// heartbeat, ending cleanly when the server shuts down.
+package stream
 
 import (
 	"context"
@@ -10,6 +14,7 @@ import (
 	"time"
 
 	"github.com/banchess/banchess/handlers/kit"
+	"github.com/banchess/banchess/lobby"
 
 	"github.com/banchess/banchess/players"
 
@@ -19,10 +24,10 @@ import (
 	"github.com/banchess/banchess/games"
 )
 
-// StreamLimits bound the server-sent event streams (live pages and the
+// Limits bound the server-sent event streams (live pages and the
 // API's game streams) open at once: per client address and in all. Zero
 // is no limit.
-type StreamLimits struct {
+type Limits struct {
 	PerClient, Total int
 	// Heartbeat is how often an idle stream sends a comment, so proxies
 	// keep it open and a vanished client is noticed; zero means
@@ -30,26 +35,26 @@ type StreamLimits struct {
 	Heartbeat time.Duration
 }
 
-// DefaultStreamLimits are the stream limits main serves with: a browser
+// DefaultLimits are the stream limits main serves with: a browser
 // with a dozen tabs open on games, a bot watching a few dozen games; and
 // in all, as many as the process may open files for (a stream is a
 // connection, and a connection a file) less a reserve for everything
 // else — ordinary requests, /healthz, the database — so that streams are
 // refused (429) before the server runs out of files, and at most
 // MaxStreams, for memory (docs/deployment.md: about 20 KiB a stream).
-func DefaultStreamLimits() StreamLimits {
-	return StreamLimits{PerClient: 64, Total: StreamCap(openFileLimit())}
+func DefaultLimits() Limits {
+	return Limits{PerClient: 64, Total: Cap(openFileLimit())}
 }
 
 // MaxStreams bounds the streams open at once whatever the file limit: at
 // about 20 KiB each when idle, 400 MiB.
 const MaxStreams = 20_000
 
-// StreamCap is how many streams a process that may open files files
+// Cap is how many streams a process that may open files files
 // serves at once: all but a reserve of an eighth of them, or of 1,024 when
 // that is more (half of a small limit), and at most MaxStreams. An unknown
 // limit (0) gives MaxStreams.
-func StreamCap(files int) int {
+func Cap(files int) int {
 	if files <= 0 {
 		return MaxStreams
 	}
@@ -67,13 +72,10 @@ const streamRetry = time.Minute
 // reading is dropped instead of holding the stream open.
 const streamWriteTimeout = 10 * time.Second
 
-// WithStreamLimits sets the stream limits (see StreamLimits).
-func WithStreamLimits(l StreamLimits) Option { return func(s *Server) { s.streamLimits = l } }
-
 // streams counts the streams open, by client and in all, and ends them
 // all at shutdown.
 type streams struct {
-	limits   StreamLimits
+	limits   Limits
 	mu       sync.Mutex
 	byClient map[string]int
 	total    int
@@ -84,7 +86,7 @@ type streams struct {
 	detached sync.WaitGroup // those streams
 }
 
-func newStreams(l StreamLimits) *streams {
+func newStreams(l Limits) *streams {
 	if l.Heartbeat <= 0 {
 		l.Heartbeat = DefaultHeartbeat
 	}
@@ -125,11 +127,11 @@ func (st *streams) Open() int {
 	return st.total
 }
 
-// CloseStreams ends every open stream cleanly (each sends its last event
+// Close ends every open stream cleanly (each sends its last event
 // and returns), and returns once they have ended: for a server shutting
 // down, whose Shutdown waits for handlers but not for the streams that
 // took over their connections. Streams opened afterwards end at once.
-func (s *Server) CloseStreams() {
+func (s *Server) Close() {
 	st := s.streams
 	st.mu.Lock() // closed under the lock: no stream starts on its own after this (see goDetached)
 	st.stopOnce.Do(func() { close(st.done) })
@@ -151,32 +153,32 @@ func (st *streams) goDetached(stream func()) bool {
 	return true
 }
 
-// OpenStreams counts the streams open now.
-func (s *Server) OpenStreams() int { return s.streams.Open() }
+// Open counts the streams open now.
+func (s *Server) Open() int { return s.streams.Open() }
 
-// event is one server-sent event.
-type event struct {
-	id   string // "" for none
-	name string // "" for the default, "message"
-	data []byte // one line
+// Event is one server-sent event.
+type Event struct {
+	ID   string // "" for none
+	Name string // "" for the default, "message"
+	Data []byte // one line
 }
 
-// eventSource writes server-sent events to its sink, each send one write.
-type eventSource struct{ sink eventSink }
+// Source writes server-sent events to its sink, each send one write.
+type Source struct{ sink eventSink }
 
-// send writes evs in one write; an event's data (a game object, shared
+// Send writes evs in one write; an event's data (a game object, shared
 // by a game's streams) is written as it is, not copied.
-func (es *eventSource) send(evs ...event) error {
+func (es *Source) Send(evs ...Event) error {
 	parts := make([][]byte, 0, 3*len(evs))
 	for _, ev := range evs {
-		head := make([]byte, 0, len(ev.id)+len(ev.name)+20)
-		if ev.id != "" {
-			head = append(append(append(head, "id: "...), ev.id...), '\n')
+		head := make([]byte, 0, len(ev.ID)+len(ev.Name)+20)
+		if ev.ID != "" {
+			head = append(append(append(head, "id: "...), ev.ID...), '\n')
 		}
-		if ev.name != "" {
-			head = append(append(append(head, "event: "...), ev.name...), '\n')
+		if ev.Name != "" {
+			head = append(append(append(head, "event: "...), ev.Name...), '\n')
 		}
-		parts = append(parts, append(head, "data: "...), ev.data, eventEnd)
+		parts = append(parts, append(head, "data: "...), ev.Data, eventEnd)
 	}
 	return es.sink.write(parts...)
 }
@@ -190,18 +192,18 @@ var (
 	streamPing = []byte(": ping\n\n")
 )
 
-// streamState is what a stream tells its client of a game: at every wake
+// State is what a stream tells its client of a game: at every wake
 // (a change of who watches wakes a stream as a change of the game does)
 // the stream learns the game's revision from the feed, and only when it
-// differs from the last sent does events say the game as it stands at rev
-// or later, with the revision it says. done, if set, is called when the
+// differs from the last sent does Events say the game as it stands at rev
+// or later, with the revision it says. Done, if set, is called when the
 // stream ends.
-type streamState struct {
-	events func(ctx context.Context, rev int64) (int64, []event, error)
-	done   func()
+type State struct {
+	Events func(ctx context.Context, rev int64) (int64, []Event, error)
+	Done   func()
 }
 
-// stream serves a server-sent event stream of game id to the viewer
+// Game serves a server-sent event stream of game id to the viewer
 // holding cred: state's events at once (unless the client's Last-Event-ID
 // says it has that revision) and again whenever the revision changes;
 // between, a heartbeat. Presence changes call onPresence, which may send
@@ -209,10 +211,10 @@ type streamState struct {
 // shuts down, or a write fails. Where it can, it takes the connection
 // from the HTTP server and goes on without the handler (see detach), which
 // returns at once; else the handler serves it to its end.
-func (s *Server) stream(c echo.Context, id string, cred players.Credential, state streamState, onPresence func(*eventSource) error) error {
+func (s *Server) Game(c echo.Context, id string, cred players.Credential, state State, onPresence func(*Source) error) error {
 	end := func() {}
-	if state.done != nil {
-		end = state.done
+	if state.Done != nil {
+		end = state.Done
 	}
 	release, err := s.streams.open(kit.ClientKey(c.RealIP()))
 	if err != nil {
@@ -238,7 +240,7 @@ func (s *Server) stream(c echo.Context, id string, cred players.Credential, stat
 	if last, err := strconv.ParseInt(strings.TrimSpace(c.Request().Header.Get("Last-Event-ID")), 10, 64); err == nil {
 		sent = last
 	}
-	s.serveEvents(c, finish, func(ctx context.Context, es *eventSource, beat <-chan time.Time) {
+	s.serveEvents(c, finish, func(ctx context.Context, es *Source, beat <-chan time.Time) {
 		s.serveStream(ctx, es, w, s.revisionOf(id, w), state, onPresence, sent, beat)
 	})
 	return nil
@@ -252,7 +254,7 @@ func (s *Server) stream(c echo.Context, id string, cred players.Credential, stat
 // server the request is over), where to send events, and a heartbeat's
 // times (nil where the server's pings send them); done is called once the
 // stream has ended.
-func (s *Server) serveEvents(c echo.Context, done func(), body func(ctx context.Context, es *eventSource, beat <-chan time.Time)) {
+func (s *Server) serveEvents(c echo.Context, done func(), body func(ctx context.Context, es *Source, beat <-chan time.Time)) {
 	h := c.Response().Header()
 	h.Set(echo.HeaderContentType, "text/event-stream")
 	h.Set("Cache-Control", "no-store")
@@ -269,7 +271,7 @@ func (s *Server) serveEvents(c echo.Context, done func(), body func(ctx context.
 			defer unwatch()
 			defer cancel()
 			defer s.streams.pings.add(sink, s.streams.limits.Heartbeat)()
-			es := &eventSource{sink: sink}
+			es := &Source{sink: sink}
 			if es.sink.write(streamOpen) == nil {
 				body(ctx, es, nil)
 			}
@@ -284,7 +286,7 @@ func (s *Server) serveEvents(c echo.Context, done func(), body func(ctx context.
 	res.WriteHeader(http.StatusOK)
 	beat := time.NewTicker(s.streams.limits.Heartbeat)
 	defer beat.Stop()
-	es := &eventSource{sink: responseSink{res, http.NewResponseController(res.Writer)}}
+	es := &Source{sink: responseSink{res, http.NewResponseController(res.Writer)}}
 	if es.sink.write(streamOpen) == nil {
 		body(c.Request().Context(), es, beat.C)
 	}
@@ -292,12 +294,12 @@ func (s *Server) serveEvents(c echo.Context, done func(), body func(ctx context.
 
 // serveStream sends a stream's events until it must end (see stream), and
 // a heartbeat at each beat (nil: the server's pings send them).
-func (s *Server) serveStream(ctx context.Context, es *eventSource, w *games.Watch, revision func(context.Context) (int64, error), state streamState, onPresence func(*eventSource) error, sent int64, beat <-chan time.Time) {
+func (s *Server) serveStream(ctx context.Context, es *Source, w *games.Watch, revision func(context.Context) (int64, error), state State, onPresence func(*Source) error, sent int64, beat <-chan time.Time) {
 	for {
 		rev, err := revision(ctx)
-		var evs []event
+		var evs []Event
 		if err == nil && rev != sent {
-			rev, evs, err = state.events(ctx, rev)
+			rev, evs, err = state.Events(ctx, rev)
 		}
 		switch {
 		case err != nil && ctx.Err() != nil:
@@ -305,10 +307,10 @@ func (s *Server) serveStream(ctx context.Context, es *eventSource, w *games.Watc
 		case err != nil:
 			// The game is gone or unreadable: say so, and end the stream.
 			e := errs.Of(err)
-			es.send(event{name: "gone", data: []byte(strconv.Quote(e.Msg))})
+			es.Send(Event{Name: "gone", Data: []byte(strconv.Quote(e.Msg))})
 			return
 		case evs != nil:
-			if es.send(evs...) != nil {
+			if es.Send(evs...) != nil {
 				return
 			}
 			sent = rev
@@ -340,13 +342,13 @@ func (s *Server) revisionOf(id string, w *games.Watch) func(ctx context.Context)
 // receives: true) or the stream must end (false): the client left, the
 // server shuts down, or a write failed. Meanwhile it sends heartbeats; a
 // wake calls onWake, if not nil, which may send events of its own.
-func (s *Server) awaitChange(ctx context.Context, es *eventSource, wake <-chan struct{}, beat <-chan time.Time, onWake func(*eventSource) error) bool {
+func (s *Server) awaitChange(ctx context.Context, es *Source, wake <-chan struct{}, beat <-chan time.Time, onWake func(*Source) error) bool {
 	for {
 		select {
 		case <-ctx.Done():
 			return false
 		case <-s.streams.done:
-			es.send(event{name: "bye", data: []byte(`"the server is restarting"`)})
+			es.Send(Event{Name: "bye", Data: []byte(`"the server is restarting"`)})
 			return false
 		case <-beat:
 			if es.sink.write(streamPing) != nil {
@@ -356,4 +358,98 @@ func (s *Server) awaitChange(ctx context.Context, es *eventSource, wake <-chan s
 			return onWake == nil || onWake(es) == nil
 		}
 	}
+}
+
+// LobbyEvents turns the lobby as it stands into the events a stream sends:
+// those that say what changed since the last call.
+type LobbyEvents func(v lobby.View) []Event
+
+// Lobby serves the lobby as server-sent events to the viewer holding
+// cred (if any): changes (as changes says) whenever the lobby changes, and
+// a "paired" event (paired's) for each game the viewer's player is paired
+// into from since on. While it lasts, the player's seeks stay alive. It
+// ends when the client leaves, the server shuts down, or a write fails;
+// it is served as a game's stream is (see serveEvents).
+func (s *Server) Lobby(c echo.Context, cred players.Credential, since time.Time, changes LobbyEvents, paired func(lobby.Seek) Event) error {
+	release, err := s.streams.open(kit.ClientKey(c.RealIP()))
+	if err != nil {
+		c.Response().Header().Set(echo.HeaderConnection, "close") // see stream
+		return err
+	}
+	w, err := s.lobby.Watch(c.Request().Context(), cred)
+	if err != nil {
+		release()
+		return err
+	}
+	finish := func() {
+		w.Close()
+		release()
+	}
+	s.serveEvents(c, finish, func(ctx context.Context, es *Source, beat <-chan time.Time) {
+		s.serveLobby(ctx, es, w, beat, cred, since, changes, paired)
+	})
+	return nil
+}
+
+// serveLobby sends a lobby stream's events until it must end (see
+// lobbyStream), and a heartbeat at each beat (nil: the server's pings
+// send them).
+func (s *Server) serveLobby(ctx context.Context, es *Source, w *lobby.Watch, beat <-chan time.Time, cred players.Credential, since time.Time, changes LobbyEvents, paired func(lobby.Seek) Event) {
+	sent := map[string]bool{} // the games told of
+	for {
+		var evs []Event
+		if cred != "" && w.Paired() {
+			list, err := s.lobby.Pairings(ctx, cred, since)
+			if err != nil && ctx.Err() != nil {
+				return
+			}
+			for _, k := range list {
+				if !sent[k.Game] {
+					sent[k.Game] = true
+					evs = append(evs, paired(k))
+				}
+			}
+		}
+		v, err := s.lobby.View(ctx)
+		if err != nil && ctx.Err() != nil {
+			return
+		}
+		if err == nil {
+			evs = append(evs, changes(v)...)
+		}
+		if len(evs) > 0 && es.Send(evs...) != nil {
+			return
+		}
+		if !s.awaitChange(ctx, es, w.C(), beat, nil) {
+			return
+		}
+	}
+}
+
+// Games are what streams need of the games service: a game's watch, and a
+// read of its revision when the feed lost track.
+type Games interface {
+	Watch(ctx context.Context, id string, cred players.Credential) (*games.Watch, error)
+	View(ctx context.Context, id string, cred players.Credential, fn games.ViewFunc) error
+}
+
+// Lobby is what streams need of the lobby: its watch, its seeks, and the
+// pairings of a player.
+type Lobby interface {
+	Watch(ctx context.Context, cred players.Credential) (*lobby.Watch, error)
+	View(ctx context.Context) (lobby.View, error)
+	Pairings(ctx context.Context, cred players.Credential, since time.Time) ([]lobby.Seek, error)
+}
+
+// Server serves the streams of games' games and of lb, within l.
+type Server struct {
+	streams *streams
+	games   Games
+	lobby   Lobby
+}
+
+// New returns a Server of the streams of games' games and of lb, within
+// l.
+func New(l Limits, games Games, lb Lobby) *Server {
+	return &Server{streams: newStreams(l), games: games, lobby: lb}
 }

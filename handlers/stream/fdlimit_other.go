@@ -1,6 +1,6 @@
 //go:build !unix
 
-package handlers
+package stream
 
 // openFileLimit is 0, unknown, where there is no RLIMIT_NOFILE.
 func openFileLimit() int { return 0 }
