@@ -349,6 +349,17 @@ func (rev StoredReview) Of(g *rules.Game) (review.Review, bool) {
 	return review.Build(g, rev.Positions), true
 }
 
+// Notes are the PGN notes of rev's review of g — each ply's class's NAG
+// ($6, $2, $4) and evaluation ([%eval …]) — when rev is done and of g as
+// it stands; else none.
+func (rev StoredReview) Notes(g *rules.Game) rules.PGNNotes {
+	r, ok := rev.Of(g)
+	if !ok {
+		return rules.PGNNotes{}
+	}
+	return rules.PGNNotes{NAGs: r.NAGs, Comment: r.EvalNote}
+}
+
 // reviewJobOf copies game id under its lock for a review.
 func (s *Service) reviewJobOf(ctx context.Context, id string) (*reviewJob, error) {
 	var job *reviewJob

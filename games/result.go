@@ -2,7 +2,9 @@ package games
 
 import (
 	"math"
+	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/banchess/banchess/players"
@@ -158,4 +160,32 @@ func (r *Result) Rate(white, black players.Standing) (players.Standing, players.
 	white.Rating, white.Games, white.Last = w, white.Games+1, r.Ended
 	black.Rating, black.Games, black.Last = b, black.Games+1, r.Ended
 	return white, black, nil
+}
+
+// PGN writes rec's game as PGN with notes added (see rules.PGNNotes), the
+// record's tags (Tags: the time control, the players) after own, and the
+// clock's time left after each ply ([%clk …], after the notes' comment).
+// A game imported with tags and no clock keeps its tags as they were.
+func (r *Record) PGN(notes rules.PGNNotes, own ...rules.Tag) string {
+	g := r.Game
+	tags := slices.Concat(own, r.Tags())
+	if r.Clock == nil {
+		if len(g.Tags()) > 0 {
+			return g.AnnotatedPGN(notes)
+		}
+		return g.AnnotatedPGN(notes, tags...)
+	}
+	notes.Comment = joinNotes(notes.Comment, r.Clock.ClkComment)
+	return g.AnnotatedPGN(notes, tags...)
+}
+
+// joinNotes gives each ply both notes' comment commands, in one comment
+// ("[%eval 0.17] [%clk 0:04:59]"); a nil note gives none.
+func joinNotes(a, b func(int) string) func(int) string {
+	if a == nil {
+		return b
+	}
+	return func(n int) string {
+		return strings.TrimSpace(a(n) + " " + b(n))
+	}
 }

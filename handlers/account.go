@@ -84,7 +84,7 @@ func (p *pages) login(c echo.Context) error {
 		return err
 	}
 	name := f.Get("name")
-	before, err := p.s.learner(c)
+	before, err := p.s.kit.Learner(c)
 	if err != nil {
 		return err
 	}

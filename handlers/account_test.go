@@ -51,7 +51,7 @@ func TestAccountDevices(t *testing.T) {
 		t.Errorf("the second device's home is %s, not the player's game %s", laptop.id, game)
 	}
 	laptop.post(laptop.path("ply"), vals("text", "b:e2e4"))
-	if d := phone.get(gamePath(game)); !strings.Contains(text(d, "#status"), "Move 1 · White to move") {
+	if d := phone.get(kit.GamePath(game)); !strings.Contains(text(d, "#status"), "Move 1 · White to move") {
 		t.Errorf("the second device's ply did not land: %q", text(d, "#status"))
 	}
 

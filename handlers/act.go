@@ -109,7 +109,7 @@ func (p *pages) undo(c echo.Context, id string, o *views.Options) error {
 // resign ends the game: side (white or black) resigns.
 func (p *pages) resign(c echo.Context, id string, o *views.Options) error {
 	v := c.Request().Form.Get("side")
-	side, ok := colorField(v, false)
+	side, ok := kit.ColorField(v, false)
 	if !ok {
 		return kit.Invalidf("%q is not a side: use white or black.", kit.TrimText(v))
 	}
@@ -159,7 +159,7 @@ func (p *pages) hide(c echo.Context) error {
 		back = "/new" // the page that starts games lists them too
 	} else if from != id && kit.ValidID(from) {
 		if p.s.games.View(ctx, from, "", func(*games.Record, games.Seats) {}) == nil {
-			back = gamePath(from)
+			back = kit.GamePath(from)
 		}
 	}
 	return c.Redirect(http.StatusSeeOther, back)

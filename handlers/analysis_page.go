@@ -180,9 +180,9 @@ func positionAt(g *rules.Game, ply int) (gameAt, error) {
 func analysisLinks(a *views.Analysis, id string, o views.Options, at gameAt) {
 	link := func(ply int) templ.SafeURL {
 		if ply == at.now {
-			return templ.SafeURL(gamePath(id) + "/analysis")
+			return templ.SafeURL(kit.GamePath(id) + "/analysis")
 		}
-		return templ.SafeURL(gamePath(id) + "/analysis?ply=" + strconv.Itoa(ply))
+		return templ.SafeURL(kit.GamePath(id) + "/analysis?ply=" + strconv.Itoa(ply))
 	}
 	if at.ply > at.start {
 		a.Steps.First, a.Steps.Prev = link(at.start), link(at.ply-1)

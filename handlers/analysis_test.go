@@ -19,6 +19,7 @@ import (
 
 	"github.com/banchess/banchess/analysis"
 	"github.com/banchess/banchess/engine"
+	"github.com/banchess/banchess/handlers/api"
 	"github.com/banchess/banchess/internal/testsite"
 	"github.com/banchess/banchess/rules"
 )
@@ -30,12 +31,12 @@ func newAnalysisAPI(t *testing.T, a analysis.Analyser) *apiT {
 	return newAPIT(t, e)
 }
 
-func decodeAnalysis(t *testing.T, r apiResp) analysisObject {
+func decodeAnalysis(t *testing.T, r apiResp) api.Analysis {
 	t.Helper()
 	if r.code != http.StatusOK {
 		t.Fatalf("status %d: %s", r.code, r.body)
 	}
-	var obj analysisObject
+	var obj api.Analysis
 	dec := json.NewDecoder(bytes.NewReader(r.body))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&obj); err != nil {

@@ -10,6 +10,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/banchess/banchess/handlers/kit"
+
 	"github.com/banchess/banchess/players"
 	"github.com/banchess/banchess/rules"
 )
@@ -519,7 +521,7 @@ func TestAPIPlaysBrowserGames(t *testing.T) {
 	a.fail(a.doAs(a.tokens[api.ID], http.MethodPost, "/api/games/"+c.id+"/actions", `{"action":"b:e2e4"}`), 403, "forbidden")
 	a.unchanged(c.id, before)
 	// And a browser holds no seat in a game made through the API.
-	rec := c.do(http.MethodPost, gamePath(api.ID)+"/ply", vals("text", "e2e4"), false)
+	rec := c.do(http.MethodPost, kit.GamePath(api.ID)+"/ply", vals("text", "e2e4"), false)
 	if rec.Code != http.StatusForbidden {
 		t.Errorf("the browser's ply in the API's game: %d", rec.Code)
 	}

@@ -18,6 +18,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/banchess/banchess/handlers/api"
 	"github.com/banchess/banchess/handlers/stream"
 	"github.com/banchess/banchess/internal/testsite"
 	"github.com/banchess/banchess/store"
@@ -88,12 +89,12 @@ func (l *liveServer) post(token, path, body string, want int, out any) {
 // second player with the invite code: the tokens of White and Black.
 func (l *liveServer) invite(extra string) (id, white, black string) {
 	l.t.Helper()
-	var created createdGame
+	var created api.Created
 	l.post("", "/api/games", `{"mode":"invite","color":"white"`+extra+`}`, http.StatusCreated, &created)
 	if created.InviteCode == "" || !strings.Contains(created.Invite, "invite="+created.InviteCode) {
 		l.t.Fatalf("invite game answered %+v", created)
 	}
-	var joined createdGame
+	var joined api.Created
 	l.post("", "/api/games/"+created.ID+"/join", `{"invite":"`+created.InviteCode+`"}`, http.StatusOK, &joined)
 	if joined.Token == "" || joined.Token == created.Token || !joined.Seats.White || !joined.Seats.Black {
 		l.t.Fatalf("join answered %+v", joined)
@@ -214,10 +215,10 @@ func (st *sseStream) next() sseEvent {
 }
 
 // game returns the next event as a game object.
-func (st *sseStream) game() gameObject {
+func (st *sseStream) game() api.Game {
 	st.t.Helper()
 	ev := st.next()
-	var g gameObject
+	var g api.Game
 	if err := json.Unmarshal([]byte(ev.data), &g); err != nil {
 		st.t.Fatalf("event %+v: %v", ev, err)
 	}
@@ -285,14 +286,14 @@ func TestAPIStreamBotPlaysAGame(t *testing.T) {
 	l := newLiveServer(t)
 	id, white, black := l.invite("")
 	type result struct {
-		last gameObject
+		last api.Game
 		err  error
 	}
 	results := make(chan result, 2)
 	for _, p := range []struct{ side, token string }{{"white", white}, {"black", black}} {
 		st, _ := l.openStream("/api/games/"+id+"/events", "", p.token)
 		go func() {
-			var last gameObject
+			var last api.Game
 			for ev := range st.events {
 				if err := json.Unmarshal([]byte(ev.data), &last); err != nil {
 					results <- result{err: err}
@@ -544,7 +545,7 @@ func TestPageStream(t *testing.T) {
 func TestAPIAbortAndDeclined(t *testing.T) {
 	l := newLiveServer(t)
 	id, white, black := l.invite(`,"clock":"5+3"`)
-	var g gameObject
+	var g api.Game
 	l.post(black, "/api/games/"+id+"/actions", `{"action":"b:e2e4"}`, http.StatusOK, &g)
 	if c := g.Clock; c == nil || c.Running != nil || c.White != 300000 || c.Black != 300000 || c.FirstAction == nil || *c.FirstAction > 30000 || *c.FirstAction < 20000 {
 		t.Fatalf("after Black's first ban: clock %+v, want none running and White's first move due within 30 s", g.Clock)

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/banchess/banchess/handlers/api"
 	"github.com/labstack/echo/v4"
 )
 
@@ -14,7 +15,7 @@ import (
 func (a *apiT) account(name string) string {
 	a.t.Helper()
 	r := a.do(http.MethodPost, "/api/account", `{"name":"`+name+`","password":"`+secret+`"}`)
-	var tok tokenJSON
+	var tok api.Token
 	if r.code != http.StatusCreated || json.Unmarshal(r.body, &tok) != nil || tok.Token == "" || tok.Name != name {
 		a.t.Fatalf("POST /api/account %s: %d %s", name, r.code, r.body)
 	}
@@ -35,9 +36,9 @@ func (a *apiT) decode(r apiResp, want int, out any) {
 func TestAPIAccount(t *testing.T) {
 	a := newAPI(t)
 	ann := a.account("Ann")
-	var me playerObject
+	var me api.Player
 	a.decode(a.doAs(ann, http.MethodGet, "/api/account", ""), 200, &me)
-	if me.Name == nil || *me.Name != "Ann" || len(me.Ratings) != 0 || me.Results != (resultsJSON{}) {
+	if me.Name == nil || *me.Name != "Ann" || len(me.Ratings) != 0 || me.Results != (api.Results{}) {
 		t.Errorf("GET /api/account: %+v", me)
 	}
 	a.fail(a.doAs("", http.MethodGet, "/api/account", ""), 401, "unauthorized")
@@ -50,7 +51,7 @@ func TestAPIAccount(t *testing.T) {
 	// An anonymous program's token takes the name, and keeps its games.
 	g := a.create("")
 	anon := a.tokens[g.ID]
-	var tok tokenJSON
+	var tok api.Token
 	a.decode(a.doAs(anon, http.MethodPost, "/api/account", `{"name":"Dora","password":"`+secret+`"}`), 201, &tok)
 	if tok.Token != anon || tok.Name != "Dora" {
 		t.Errorf("naming an anonymous token: %+v", tok)
@@ -96,7 +97,7 @@ func TestAPISeeks(t *testing.T) {
 	} {
 		a.fail(a.doAs(c.token, http.MethodPost, "/api/seeks", c.body), c.status, c.code)
 	}
-	var k seekJSON
+	var k api.Seek
 	r := a.doAs(ann, http.MethodPost, "/api/seeks", `{"variant":"ban","clock":"5+3","color":"white","rated":true}`)
 	a.decode(r, 201, &k)
 	if k.ID == "" || r.hdr.Get("Location") != "/api/seeks/"+k.ID || *k.Name != "Ann" || *k.Rating != 1500 || !k.Provisional || !k.Rated ||
@@ -104,7 +105,7 @@ func TestAPISeeks(t *testing.T) {
 		t.Fatalf("the seek: %+v", k)
 	}
 	var list struct {
-		Seeks []seekJSON
+		Seeks []api.Seek
 		Pools map[string]int
 	}
 	a.decode(a.do(http.MethodGet, "/api/seeks", ""), 200, &list)
@@ -114,7 +115,7 @@ func TestAPISeeks(t *testing.T) {
 	a.fail(a.doAs(ann, http.MethodPost, "/api/seeks/"+k.ID+"/accept", ""), 409, "own_seek")
 	a.fail(a.doAs(anon, http.MethodPost, "/api/seeks/"+k.ID+"/accept", ""), 403, "name_needed")
 	a.fail(a.doAs(bob, http.MethodDelete, "/api/seeks/"+k.ID, ""), 404, "seek_gone")
-	var paired pairedJSON
+	var paired api.Paired
 	a.decode(a.doAs(bob, http.MethodPost, "/api/seeks/"+k.ID+"/accept", ""), 200, &paired)
 	a.fail(a.doAs(anon, http.MethodPost, "/api/seeks/"+k.ID+"/accept", ""), 404, "seek_gone")
 	a.fail(a.doAs(ann, http.MethodDelete, "/api/seeks/"+k.ID, ""), 404, "seek_gone")
@@ -136,19 +137,19 @@ func TestAPISeeks(t *testing.T) {
 		}
 		a.game(a.doAs(tok, http.MethodPost, "/api/games/"+paired.Game+"/actions", `{"action":"`+act+`"}`), 200)
 	}
-	var winner, loser playerObject
+	var winner, loser api.Player
 	a.decode(a.do(http.MethodGet, "/api/players/ann", ""), 200, &winner)
 	a.decode(a.do(http.MethodGet, "/api/players/BOB", ""), 200, &loser)
 	wr, lr := winner.Ratings["ban"]["blitz"], loser.Ratings["ban"]["blitz"]
 	if wr.Rating <= 1500 || lr.Rating >= 1500 || wr.Games != 1 || lr.Games != 1 || !wr.Provisional || wr.RD < 100 ||
-		winner.Results != (resultsJSON{Win: 1}) || loser.Results != (resultsJSON{Loss: 1}) {
+		winner.Results != (api.Results{Win: 1}) || loser.Results != (api.Results{Loss: 1}) {
 		t.Errorf("after the game: Ann %+v, Bob %+v", winner, loser)
 	}
 	a.fail(a.do(http.MethodGet, "/api/players/nobody", ""), 404, "no_player")
 	a.fail(a.do(http.MethodGet, "/api/players/no!body", ""), 404, "no_player")
 
 	// Pools, and the limit on custom seeks.
-	var waiting seekJSON
+	var waiting api.Seek
 	a.decode(a.doAs(ann, http.MethodPost, "/api/pools/3+2", ""), 202, &waiting)
 	if waiting.Pool == nil || *waiting.Pool != "3+2" {
 		t.Errorf("waiting in a pool: %+v", waiting)
@@ -177,7 +178,7 @@ func TestAPILobbyEvents(t *testing.T) {
 	l := &liveServer{t: t, s: s, url: srv.URL}
 	a := newAPIT(t, e)
 	ann, bob := a.account("Ann"), a.account("Bob")
-	var old seekJSON
+	var old api.Seek
 	a.decode(a.doAs(bob, http.MethodPost, "/api/seeks", `{"clock":"3+2"}`), 201, &old)
 
 	st, res := l.openStream("/api/lobby/events", "", ann)
@@ -198,14 +199,14 @@ func TestAPILobbyEvents(t *testing.T) {
 	}
 	expect("seek", func(d string) bool { return strings.Contains(d, old.ID) })
 	expect("pools", func(d string) bool { return d == `{"3+2":0,"5+3":0,"10+5":0,"15+10":0}` })
-	var mine seekJSON
+	var mine api.Seek
 	a.decode(a.doAs(ann, http.MethodPost, "/api/seeks", `{"clock":"5+3","rated":true}`), 201, &mine)
 	expect("seek", func(d string) bool { return strings.Contains(d, mine.ID) && strings.Contains(d, `"name":"Ann"`) })
 	if r := a.doAs(bob, http.MethodDelete, "/api/seeks/"+old.ID, ""); r.code != http.StatusNoContent {
 		t.Fatal(r.code)
 	}
 	expect("seekRemoved", func(d string) bool { return d == `{"id":"`+old.ID+`"}` })
-	var paired pairedJSON
+	var paired api.Paired
 	a.decode(a.doAs(bob, http.MethodPost, "/api/seeks/"+mine.ID+"/accept", ""), 200, &paired)
 	expect("paired", func(d string) bool { return d == `{"game":"`+paired.Game+`","seek":"`+mine.ID+`"}` })
 }

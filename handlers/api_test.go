@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/banchess/banchess/handlers/api"
 	"github.com/banchess/banchess/handlers/kit"
 
 	"github.com/labstack/echo/v4"
@@ -46,7 +47,8 @@ func newAPI(t *testing.T) *apiT {
 // newBareAPI serves the API group alone, without the shared middleware.
 func newBareAPI(t *testing.T) *apiT {
 	e := echo.New()
-	New(newService(nil), apiClock).apiRoutes(e.Group("/api"))
+	s := New(newService(nil), apiClock)
+	api.Register(e.Group("/api"), s.apiDeps())
 	return newAPIT(t, e)
 }
 
@@ -102,7 +104,7 @@ var gameFields = []string{"id", "variant", "fen", "ply", "turn", "phase", "ban",
 
 // game checks r is a game object with status want and decodes it. A new
 // game (201) has its token too, which a keeps for the game's writes.
-func (a *apiT) game(r apiResp, want int) gameObject {
+func (a *apiT) game(r apiResp, want int) api.Game {
 	a.t.Helper()
 	if r.code != want {
 		a.t.Fatalf("status %d, want %d: %s", r.code, want, r.body)
@@ -130,7 +132,7 @@ func (a *apiT) game(r apiResp, want int) gameObject {
 			a.t.Fatalf("%s is null, want a list", k)
 		}
 	}
-	var g createdGame
+	var g api.Created
 	dec := json.NewDecoder(bytes.NewReader(r.body))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&g); err != nil {
@@ -142,7 +144,7 @@ func (a *apiT) game(r apiResp, want int) gameObject {
 		}
 		a.tokens[g.ID] = g.Token
 	}
-	return g.gameObject
+	return g.Game
 }
 
 // fail checks r is a failure with status and code, in the API's shape.
@@ -173,15 +175,15 @@ func (a *apiT) fail(r apiResp, status int, code string) string {
 }
 
 // create starts a game from body and returns it.
-func (a *apiT) create(body string) gameObject {
+func (a *apiT) create(body string) api.Game {
 	a.t.Helper()
 	return a.game(a.do(http.MethodPost, "/api/games", body), http.StatusCreated)
 }
 
 // play plays actions in order and returns the game after the last.
-func (a *apiT) play(id string, actions ...string) gameObject {
+func (a *apiT) play(id string, actions ...string) api.Game {
 	a.t.Helper()
-	var g gameObject
+	var g api.Game
 	for _, act := range actions {
 		g = a.game(a.do(http.MethodPost, "/api/games/"+id+"/actions", `{"action":"`+act+`"}`), http.StatusOK)
 	}
@@ -251,7 +253,7 @@ func TestAPICreate(t *testing.T) {
 	}
 }
 
-func equalGames(x, y gameObject) bool {
+func equalGames(x, y api.Game) bool {
 	xb, _ := json.Marshal(x)
 	yb, _ := json.Marshal(y)
 	return bytes.Equal(xb, yb)
@@ -463,7 +465,7 @@ const illegalStart = "8/8/4k3/8/8/3K4/4R3/8 w - - 90 80 1"
 func TestAPIFields(t *testing.T) {
 	e := newServer()
 	rec := hit{method: http.MethodPost, target: "/api/games", json: "{}"}.serve(t, e)
-	var g createdGame
+	var g api.Created
 	if err := json.Unmarshal(rec.Body.Bytes(), &g); err != nil {
 		t.Fatal(err)
 	}

@@ -1,27 +1,15 @@
 package handlers
 
 import (
-	"fmt"
 	"strconv"
 
 	"github.com/banchess/banchess/handlers/kit"
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/banchess/banchess/engine"
-	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/views"
 )
-
-// parseBotLevel reads the computer's level, 1 to engine.Levels.
-func parseBotLevel(s string) (int, error) {
-	n, err := strconv.Atoi(s)
-	if err != nil || n < 1 || n > engine.Levels {
-		return 0, &errs.Error{Code: errs.Invalid, Detail: errs.BadLevel, Msg: fmt.Sprintf("%q is not a level: choose 1 to %d.", kit.TrimText(s), engine.Levels)}
-	}
-	return n, nil
-}
 
 // newBot starts a game against the computer: this browser holds the seat
 // of the colour chosen, the computer the other.
@@ -31,7 +19,7 @@ func (p *pages) newBot(c echo.Context, o views.Options) error {
 	if err != nil {
 		return err
 	}
-	level, err := parseBotLevel(f.Get("level"))
+	level, err := kit.ParseBotLevel(f.Get("level"))
 	if err != nil {
 		return err
 	}

@@ -5,6 +5,8 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+
+	"github.com/banchess/banchess/handlers/kit"
 )
 
 func TestBadLinks(t *testing.T) {
@@ -109,10 +111,10 @@ func TestNewGameWithHTMX(t *testing.T) {
 		rec := c.do(http.MethodPost, tc.path, tc.form, true)
 		push := rec.Header().Get("HX-Push-Url")
 		id := gameOf(push)
-		if rec.Code != http.StatusOK || id == "" || id == first || !strings.HasPrefix(push, gamePath(id)) {
+		if rec.Code != http.StatusOK || id == "" || id == first || !strings.HasPrefix(push, kit.GamePath(id)) {
 			t.Fatalf("hx POST %s: %d, HX-Push-Url %q", tc.path, rec.Code, push)
 		}
-		if push != gamePath(id) {
+		if push != kit.GamePath(id) {
 			t.Errorf("HX-Push-Url %q: a flip is the page's it was posted from, not the new game's", push)
 		}
 		body := rec.Body.String()
@@ -120,7 +122,7 @@ func TestNewGameWithHTMX(t *testing.T) {
 		if strings.Contains(body, "<html") || d.Find("main#game").Length() != 1 || d.Find(`#announce[hx-swap-oob]`).Length() != 1 {
 			t.Errorf("hx POST %s: not the fragment", tc.path)
 		}
-		if d.Find(`form.typed[action="`+gamePath(id)+`/ply"]`).Length() != 1 || d.Find("[data-watch-link]").AttrOr("value", "") != "http://example.com"+gamePath(id) {
+		if d.Find(`form.typed[action="`+kit.GamePath(id)+`/ply"]`).Length() != 1 || d.Find("[data-watch-link]").AttrOr("value", "") != "http://example.com"+kit.GamePath(id) {
 			t.Errorf("hx POST %s: the fragment is not the new game's", tc.path)
 		}
 		if rec.Header().Get("Location") != "" {
@@ -128,7 +130,7 @@ func TestNewGameWithHTMX(t *testing.T) {
 		}
 	}
 	// The first game is as it was.
-	if got := shownPly(c.get(gamePath(first))); got != "2" {
+	if got := shownPly(c.get(kit.GamePath(first))); got != "2" {
 		t.Errorf("the first game: %q", got)
 	}
 }

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/banchess/banchess/handlers/kit"
+
 	"github.com/PuerkitoBio/goquery"
 	"golang.org/x/net/html"
 
@@ -162,11 +164,13 @@ func TestDeltaLiveTable(t *testing.T) {
 	if rec := black.join(invite); rec.Code != http.StatusSeeOther {
 		t.Fatalf("joining: %d", rec.Code)
 	}
-	black.get(gamePath(id))
-	white.get(gamePath(id))
-	fresh := func(c *client) string { return gameHTML(t, parse(t, c.do(http.MethodGet, gamePath(id), nil, false))) }
+	black.get(kit.GamePath(id))
+	white.get(kit.GamePath(id))
+	fresh := func(c *client) string {
+		return gameHTML(t, parse(t, c.do(http.MethodGet, kit.GamePath(id), nil, false)))
+	}
 
-	rec := black.do(http.MethodPost, gamePath(id)+"/ply", vals("from", "e2", "to", "e4", "ply", shownPly(black.shown)), true)
+	rec := black.do(http.MethodPost, kit.GamePath(id)+"/ply", vals("from", "e2", "to", "e4", "ply", shownPly(black.shown)), true)
 	if rec.Code != http.StatusOK || rec.Header().Get("HX-Reswap") != "none" || !strings.Contains(rec.Body.String(), `<section id="table" class="table-panel" aria-label="Players" hx-swap-oob="true"`) {
 		t.Fatalf("Black's ban: %d %q, no #table swapped: %.300s", rec.Code, rec.Header().Get("HX-Reswap"), rec.Body.String())
 	}
@@ -174,7 +178,7 @@ func TestDeltaLiveTable(t *testing.T) {
 	if got, want := gameHTML(t, black.shown), fresh(black); got != want {
 		t.Fatalf("Black's page after the ban differs from the page rendered fresh:\n%s\nwant\n%s", got, want)
 	}
-	rec = white.do(http.MethodGet, gamePath(id)+"/delta?ply="+shownPly(white.shown), nil, true)
+	rec = white.do(http.MethodGet, kit.GamePath(id)+"/delta?ply="+shownPly(white.shown), nil, true)
 	if rec.Code != http.StatusOK || !strings.Contains(rec.Body.String(), `id="table"`) {
 		t.Fatalf("White's delta: %d %.300s", rec.Code, rec.Body.String())
 	}

@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/banchess/banchess/handlers/api"
 	"github.com/banchess/banchess/handlers/kit"
 
 	"github.com/labstack/echo/v4"
@@ -422,7 +423,7 @@ func FuzzPages(f *testing.F) {
 		id, before := s.start(t, setup)
 		rt := fuzzPageRoutes[int(route)%len(fuzzPageRoutes)]
 		fields := url.Values{}
-		path := strings.ReplaceAll(rt.path, "{g}", gamePath(id))
+		path := strings.ReplaceAll(rt.path, "{g}", kit.GamePath(id))
 		if rt.pathArg {
 			path += x
 		} else if rt.x != "" {
@@ -713,7 +714,7 @@ func FuzzAPI(f *testing.F) {
 				t.Fatalf("the PGN answers %q: %s", ct, r.body)
 			}
 		default:
-			var g createdGame
+			var g api.Created
 			if err := json.Unmarshal(r.body, &g); err != nil || g.ID == "" || !slices.Contains([]string{"ban", "classic"}, g.Variant) {
 				t.Fatalf("%d, not a game (%v): %s", r.code, err, r.body)
 			}

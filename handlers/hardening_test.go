@@ -81,7 +81,7 @@ func TestUnreadableGame(t *testing.T) {
 	e := newServerOn(st, WithLogger(jsonLogger(&logs)))
 	ck := &http.Cookie{Name: kit.PlayerCookie, Value: string(cred)}
 
-	for _, target := range []string{gamePath(bad), gamePath(bad) + "/history/1", gamePath(bad) + "/pgn", gamePath(bad) + "?flip=1"} {
+	for _, target := range []string{kit.GamePath(bad), kit.GamePath(bad) + "/history/1", kit.GamePath(bad) + "/pgn", kit.GamePath(bad) + "?flip=1"} {
 		for _, hx := range []bool{false, true} {
 			rec := hit{method: http.MethodGet, target: target, cookie: ck, hx: hx}.send(e)
 			if rec.Code != http.StatusInternalServerError || !strings.HasPrefix(rec.Header().Get("Content-Type"), "text/html") {
@@ -104,7 +104,7 @@ func TestUnreadableGame(t *testing.T) {
 				continue
 			}
 			links := gameLinks(d)
-			if !containsString(links, gamePath(good)) {
+			if !containsString(links, kit.GamePath(good)) {
 				t.Errorf("GET %s: the browser's other game is not offered: %v", target, links)
 			}
 		}
@@ -126,8 +126,8 @@ func TestUnreadableGame(t *testing.T) {
 
 	// GET / goes to the most recent game that can be read.
 	rec := hit{method: http.MethodGet, target: "/", cookie: ck}.send(e)
-	if rec.Code != http.StatusSeeOther || rec.Header().Get("Location") != gamePath(good) {
-		t.Fatalf("GET /: %d to %q, want 303 to %s", rec.Code, rec.Header().Get("Location"), gamePath(good))
+	if rec.Code != http.StatusSeeOther || rec.Header().Get("Location") != kit.GamePath(good) {
+		t.Fatalf("GET /: %d to %q, want 303 to %s", rec.Code, rec.Header().Get("Location"), kit.GamePath(good))
 	}
 
 	// The API: 500 "unreadable" for a read, "internal" for a write, and no
@@ -156,12 +156,12 @@ func TestUnreadableGame(t *testing.T) {
 
 	// With the good game gone from the list, GET / has nowhere to go: it
 	// says so and offers a new game and the list.
-	if rec := (hit{method: http.MethodPost, target: gamePath(good) + "/hide", form: vals(), cookie: ck}).send(e); rec.Code != http.StatusSeeOther {
+	if rec := (hit{method: http.MethodPost, target: kit.GamePath(good) + "/hide", form: vals(), cookie: ck}).send(e); rec.Code != http.StatusSeeOther {
 		t.Fatalf("hide: %d", rec.Code)
 	}
 	rec = hit{method: http.MethodGet, target: "/", cookie: ck}.send(e)
 	d := parse(t, rec)
-	if rec.Code != http.StatusInternalServerError || d.Find(`form[action="/new"]`).Length() == 0 || !containsString(gameLinks(d), gamePath(bad)) {
+	if rec.Code != http.StatusInternalServerError || d.Find(`form[action="/new"]`).Length() == 0 || !containsString(gameLinks(d), kit.GamePath(bad)) {
 		t.Fatalf("GET / with only an unreadable game: %d %v", rec.Code, gameLinks(d))
 	}
 	// And a new game from there works.
@@ -204,10 +204,10 @@ func TestLogRedactsIDs(t *testing.T) {
 	}
 	ck := &http.Cookie{Name: kit.PlayerCookie, Value: string(cred)}
 	for _, h := range []hit{
-		{method: http.MethodPost, target: gamePath(id) + "/ply", form: vals("text", "b:e2e4"), cookie: ck},
-		{method: http.MethodPost, target: gamePath(id) + "/resign", form: vals("side", "white"), cookie: ck, hx: true},
+		{method: http.MethodPost, target: kit.GamePath(id) + "/ply", form: vals("text", "b:e2e4"), cookie: ck},
+		{method: http.MethodPost, target: kit.GamePath(id) + "/resign", form: vals("side", "white"), cookie: ck, hx: true},
 		{method: http.MethodPost, target: "/api/games/" + id + "/actions", json: `{"action":"b:e2e4"}`, header: map[string]string{"Authorization": "Bearer " + string(cred)}},
-		{method: http.MethodGet, target: gamePath(id) + "/history/0", cookie: ck},
+		{method: http.MethodGet, target: kit.GamePath(id) + "/history/0", cookie: ck},
 	} {
 		h.send(e)
 	}
@@ -482,9 +482,9 @@ func TestBusyGame(t *testing.T) {
 		}
 	}
 	for _, h := range []hit{
-		{method: http.MethodGet, target: gamePath(id), cookie: ck},
-		{method: http.MethodGet, target: gamePath(id), cookie: ck, hx: true},
-		{method: http.MethodGet, target: gamePath(id) + "/history/0"},
+		{method: http.MethodGet, target: kit.GamePath(id), cookie: ck},
+		{method: http.MethodGet, target: kit.GamePath(id), cookie: ck, hx: true},
+		{method: http.MethodGet, target: kit.GamePath(id) + "/history/0"},
 		{method: http.MethodGet, target: "/", cookie: ck},
 		{method: http.MethodGet, target: "/api/games/" + id},
 		{method: http.MethodGet, target: "/api/games/" + id + "/pgn"},
@@ -511,7 +511,7 @@ func TestBusyGame(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	check(hit{method: http.MethodPost, target: gamePath(id) + "/ply", form: vals("text", "b:e2e4"), cookie: ck})
+	check(hit{method: http.MethodPost, target: kit.GamePath(id) + "/ply", form: vals("text", "b:e2e4"), cookie: ck})
 	check(hit{method: http.MethodPost, target: "/api/games/" + id + "/actions", json: `{"action":"b:e2e4"}`, header: map[string]string{"Authorization": "Bearer " + string(cred)}})
 
 	for _, l := range logLines(t, &logs) {

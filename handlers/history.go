@@ -6,8 +6,6 @@ import (
 
 	"github.com/banchess/banchess/handlers/kit"
 
-	"github.com/banchess/banchess/analysis"
-
 	"github.com/labstack/echo/v4"
 
 	"github.com/banchess/banchess/errs"
@@ -169,7 +167,7 @@ func (p *pages) editPosition(c echo.Context) error {
 // evaluations once it has one.
 func (p *pages) downloadPGN(c echo.Context) error {
 	id := c.Param("id")
-	pgn, err := p.s.reviewedPGNOf(c.Request().Context(), id, kit.Player(c), p.pgnTags()...)
+	pgn, err := p.s.games.PGN(c.Request().Context(), id, kit.Player(c), p.s.analysis, p.pgnTags()...)
 	if err != nil {
 		return err
 	}
@@ -179,27 +177,10 @@ func (p *pages) downloadPGN(c echo.Context) error {
 }
 
 // pgn writes the PGN of the game rec holds, with the playground's Site and
-// Date if it created the game (see exportPGN).
-func (p *pages) pgn(rec *games.Record) string { return recordPGN(rec, p.pgnTags()...) }
+// Date if it created the game (see games.Record.PGN).
+func (p *pages) pgn(rec *games.Record) string { return rec.PGN(rules.PGNNotes{}, p.pgnTags()...) }
 
 // pgnTags are the playground's Site and Date.
 func (p *pages) pgnTags() []rules.Tag {
 	return []rules.Tag{{Name: "Site", Value: "Ban Chess playground"}, {Name: "Date", Value: p.s.now().Format("2006.01.02")}}
-}
-
-// recordPGN writes the game rec holds as PGN (see exportPGN) with its
-// record's tags (games.Record.Tags: the time control, the players) and
-// the clock's time left after each ply (see reviewedPGN for its review's).
-func recordPGN(rec *games.Record, own ...rules.Tag) string {
-	return reviewedPGN(rec, analysis.StoredReview{}, own...)
-}
-
-// exportPGN writes g's PGN with notes added (see rules.PGNNotes): a game
-// imported with tags keeps them as they were; one the server created gets
-// the server's own tags.
-func exportPGN(g *rules.Game, notes rules.PGNNotes, own ...rules.Tag) string {
-	if len(g.Tags()) > 0 {
-		return g.AnnotatedPGN(notes)
-	}
-	return g.AnnotatedPGN(notes, own...)
 }

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/banchess/banchess/handlers/kit"
+
 	"github.com/PuerkitoBio/goquery"
 
 	"github.com/banchess/banchess/rules"
@@ -47,7 +49,7 @@ func TestImportKeepsTheGame(t *testing.T) {
 			game := c.id
 			fens := map[string]bool{}
 			for i := 0; i <= tc.plies; i++ {
-				v := c.get(gamePath(game) + "/history/" + strconv.Itoa(i))
+				v := c.get(kit.GamePath(game) + "/history/" + strconv.Itoa(i))
 				fens[fen(v)] = true
 				if cur := v.Find("#history a.current").Length(); cur != min(i, 1) || v.Find(`#board-ply[data-shown-ply="`+strconv.Itoa(i)+`"]`).Length() != 1 {
 					t.Fatalf("ply %d: %d plies marked current, or the board shows another", i, cur)
@@ -56,7 +58,7 @@ func TestImportKeepsTheGame(t *testing.T) {
 			if len(fens) != tc.plies+1 {
 				t.Errorf("%d positions in %d steps", len(fens), tc.plies+1)
 			}
-			pgn := c.do(http.MethodGet, gamePath(game)+"/pgn", nil, false).Body.String()
+			pgn := c.do(http.MethodGet, kit.GamePath(game)+"/pgn", nil, false).Body.String()
 			for _, line := range strings.Split(pgnText, "\n") {
 				if strings.HasPrefix(line, "[") && !strings.Contains(pgn, line+"\n") {
 					t.Errorf("the exported PGN lost %s", line)
@@ -93,12 +95,12 @@ func TestPlayBanChessFromHere(t *testing.T) {
 	c.post("/import", url.Values{"text": {classic(t, "immortal.pgn")}})
 	game := c.id
 	for _, n := range []int{0, 7, 20, 45} {
-		v := c.get(gamePath(game) + "/history/" + strconv.Itoa(n))
+		v := c.get(kit.GamePath(game) + "/history/" + strconv.Itoa(n))
 		want := strings.Join(strings.Fields(fen(v))[:6], " ")
 		if v.Find("#branch-ban").Length() != 1 {
 			t.Fatalf("ply %d offers no Play Ban Chess from here", n)
 		}
-		d := c.post(gamePath(game)+"/branch", url.Values{"index": {strconv.Itoa(n)}, "variant": {"ban"}})
+		d := c.post(kit.GamePath(game)+"/branch", url.Values{"index": {strconv.Itoa(n)}, "variant": {"ban"}})
 		if c.id == game {
 			t.Fatal("the new game has the imported game's address")
 		}
@@ -114,10 +116,10 @@ func TestPlayBanChessFromHere(t *testing.T) {
 		}
 		c.id = game
 	}
-	if d := c.get(gamePath(game)); d.Find("#history a[data-ply]").Length() != 45 {
+	if d := c.get(kit.GamePath(game)); d.Find("#history a[data-ply]").Length() != 45 {
 		t.Error("the imported game changed")
 	}
-	rec := c.do(http.MethodPost, gamePath(game)+"/branch", url.Values{"index": {"46"}}, false)
+	rec := c.do(http.MethodPost, kit.GamePath(game)+"/branch", url.Values{"index": {"46"}}, false)
 	if rec.Code != http.StatusBadRequest || !strings.Contains(rec.Body.String(), "no ply 46") {
 		t.Errorf("ply 46: %d", rec.Code)
 	}
@@ -190,7 +192,7 @@ func TestStepLinks(t *testing.T) {
 	c := newClient(t)
 	c.start()
 	d := c.post("/import", url.Values{"text": {classic(t, "immortal.pgn")}})
-	base := gamePath(c.id)
+	base := kit.GamePath(c.id)
 	href := func(d *goquery.Document, id string) string {
 		v, _ := d.Find("a#" + id).Attr("href")
 		return v

@@ -28,30 +28,10 @@ func (p *pages) learnRoutes(e *echo.Echo) {
 	e.POST("/learn/:lesson/:step", p.onStep(p.answerStep))
 }
 
-// learner is the player whose progress a page shows: the browser's, ""
-// for a browser without one.
-func (s *Server) learner(c echo.Context) (string, error) {
-	cred := kit.Player(c)
-	if cred == "" {
-		return "", nil
-	}
-	return s.players.PlayerID(c.Request().Context(), cred)
-}
-
-// ensureLearner is learner, making the browser a player first when it is
-// none: an answer is kept for it.
-func (s *Server) ensureLearner(c echo.Context) (string, error) {
-	cred, err := s.kit.EnsurePlayer(c)
-	if err != nil {
-		return "", err
-	}
-	return s.players.PlayerID(c.Request().Context(), cred)
-}
-
 // learn lists the lessons with the browser's progress.
 func (p *pages) learn(c echo.Context) error {
 	ctx := c.Request().Context()
-	id, err := p.s.learner(c)
+	id, err := p.s.kit.Learner(c)
 	if err != nil {
 		return err
 	}
@@ -87,7 +67,7 @@ func (p *pages) lesson(c echo.Context) error {
 	if err != nil {
 		return kit.Titled("No such lesson", err)
 	}
-	id, err := p.s.learner(c)
+	id, err := p.s.kit.Learner(c)
 	if err != nil {
 		return err
 	}
@@ -196,7 +176,7 @@ func (p *pages) answerStep(c echo.Context, at *stepAt) error {
 	if err != nil {
 		return err
 	}
-	id, err := p.s.ensureLearner(c)
+	id, err := p.s.kit.EnsureLearner(c)
 	if err != nil {
 		return err
 	}
@@ -241,7 +221,7 @@ func (p *pages) showStep(c echo.Context, at *stepAt, v *lessons.Verdict, status 
 		return errs.Internalf(err, "lesson %s step %d", at.lesson.ID, at.n+1)
 	}
 	side := g.Turn().Actor
-	id, err := p.s.learner(c)
+	id, err := p.s.kit.Learner(c)
 	if err != nil {
 		return err
 	}

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/banchess/banchess/handlers/api"
 	"github.com/banchess/banchess/handlers/kit"
 
 	"github.com/labstack/echo/v4"
@@ -129,9 +130,9 @@ func startSession(t *testing.T, e http.Handler, remote string) (*http.Cookie, st
 // of ck.
 func listed(t *testing.T, e http.Handler, ck *http.Cookie, id string) []string {
 	t.Helper()
-	rec := hit{method: http.MethodGet, target: gamePath(id), cookie: ck}.serve(t, e)
+	rec := hit{method: http.MethodGet, target: kit.GamePath(id), cookie: ck}.serve(t, e)
 	if rec.Code != http.StatusOK {
-		t.Fatalf("GET %s: %d", gamePath(id), rec.Code)
+		t.Fatalf("GET %s: %d", kit.GamePath(id), rec.Code)
 	}
 	return gameLinks(parse(t, rec))
 }
@@ -191,7 +192,7 @@ func TestPostRateLimit(t *testing.T) {
 				// A game of the API's, created from another address so as not
 				// to spend this one's allowance.
 				rec := hit{method: http.MethodPost, target: "/api/games", remote: "203.0.113.9:1"}.serve(t, e)
-				var g createdGame
+				var g api.Created
 				if err := json.Unmarshal(rec.Body.Bytes(), &g); err != nil || g.Token == "" {
 					t.Fatalf("create: %d %s", rec.Code, rec.Body)
 				}
@@ -202,7 +203,7 @@ func TestPostRateLimit(t *testing.T) {
 					return hit{method: http.MethodPost, target: "/api/games/" + id + "/actions", json: `{"action":"` + apiPlies[i] + `"}`,
 						header: map[string]string{"Authorization": "Bearer " + token}}
 				}
-				return hit{method: http.MethodPost, target: gamePath(id) + "/ply", form: vals("text", plies[i]), hx: kind == "htmx", cookie: ck}
+				return hit{method: http.MethodPost, target: kit.GamePath(id) + "/ply", form: vals("text", plies[i]), hx: kind == "htmx", cookie: ck}
 			}
 			for i := range 2 {
 				if rec := post(i).serve(t, e); rec.Code != http.StatusOK && rec.Code != http.StatusSeeOther {
@@ -224,7 +225,7 @@ func TestPostRateLimit(t *testing.T) {
 			if rec := other.serve(t, e); rec.Code == http.StatusTooManyRequests {
 				t.Errorf("another address was limited: %s", rec.Body)
 			}
-			if rec := (hit{method: http.MethodGet, target: gamePath(id), cookie: ck}).serve(t, e); rec.Code != http.StatusOK {
+			if rec := (hit{method: http.MethodGet, target: kit.GamePath(id), cookie: ck}).serve(t, e); rec.Code != http.StatusOK {
 				t.Errorf("GET after the limit: %d", rec.Code)
 			}
 			clock.add(time.Second)
@@ -291,7 +292,7 @@ func TestGamesPerMinute(t *testing.T) {
 				t.Errorf("a refused creation changed the browser's games: %v, were %v", got, list)
 			}
 			// The playing goes on, and a game comes free every 30 seconds.
-			if rec := (hit{method: http.MethodPost, target: gamePath(id) + "/ply", form: vals("text", "e2e4"), cookie: ck}).serve(t, e); rec.Code != http.StatusSeeOther {
+			if rec := (hit{method: http.MethodPost, target: kit.GamePath(id) + "/ply", form: vals("text", "e2e4"), cookie: ck}).serve(t, e); rec.Code != http.StatusSeeOther {
 				t.Errorf("playing was refused: %d %s", rec.Code, rec.Body)
 			}
 			clock.add(30 * time.Second)

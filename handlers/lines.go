@@ -111,7 +111,7 @@ func boardURL(id string, start int, b boardSpot, k int) string {
 	if k > 0 {
 		q.Set("moves", strings.Join(b.moves[:k], ","))
 	}
-	return gamePath(id) + "/analysis?" + q.Encode()
+	return kit.GamePath(id) + "/analysis?" + q.Encode()
 }
 
 // spotGame replays game g to spot b: its line's position, then b's own
@@ -149,12 +149,12 @@ func lineBoard(rec *games.Record, perm games.Permissions, b boardSpot, acts []ru
 	lb := &views.LineBoard{Lines: ls, Line: views.LineParam(b.Line), At: strconv.Itoa(b.N), Moves: strings.Join(b.moves, ","),
 		Kept: perm.Seats.Any()}
 	if perm.Analyse && !over {
-		lb.Play = templ.SafeURL(gamePath(rec.ID) + "/lines/play")
+		lb.Play = templ.SafeURL(kit.GamePath(rec.ID) + "/lines/play")
 	}
 	if perm.Analyse && perm.Seats.Any() && len(b.Line) > 0 && len(b.moves) == 0 {
-		lb.Delete = templ.SafeURL(gamePath(rec.ID) + "/lines/delete")
+		lb.Delete = templ.SafeURL(kit.GamePath(rec.ID) + "/lines/delete")
 		if len(b.Line) > 1 || rec.Mode == games.HotSeat {
-			lb.Promote = templ.SafeURL(gamePath(rec.ID) + "/lines/promote")
+			lb.Promote = templ.SafeURL(kit.GamePath(rec.ID) + "/lines/promote")
 		}
 	}
 	return lb, nil

@@ -33,7 +33,7 @@ func inviteSettings(c echo.Context) (games.InviteSettings, error) {
 	f := c.Request().Form
 	var st games.InviteSettings
 	var ok bool
-	if st.Color, ok = colorField(f.Get("color"), true); !ok {
+	if st.Color, ok = kit.ColorField(f.Get("color"), true); !ok {
 		return st, kit.Invalidf("%q is not a colour to play: use white, black or random.", kit.TrimText(f.Get("color")))
 	}
 	tc, ok, err := games.ParseTimeControl(f.Get("clock"))
@@ -189,15 +189,15 @@ func (p *pages) table(c echo.Context, rec *games.Record, seats games.Seats, pres
 		Offers:     rec.Offers,
 		Declined:   rec.Declined,
 		Spectators: presence.Spectators,
-		OfferURL:   templ.SafeURL(gamePath(rec.ID) + "/offer"),
-		AnswerURL:  templ.SafeURL(gamePath(rec.ID) + "/answer"),
+		OfferURL:   templ.SafeURL(kit.GamePath(rec.ID) + "/offer"),
+		AnswerURL:  templ.SafeURL(kit.GamePath(rec.ID) + "/answer"),
 	}
 	free := rec.White == "" || rec.Black == ""
 	if free && seats.Any() {
-		t.InviteURL = p.s.origin(c) + gamePath(rec.ID) + "?invite=" + rec.InviteCode
+		t.InviteURL = p.s.kit.Origin(c) + kit.GamePath(rec.ID) + "?invite=" + rec.InviteCode
 	}
 	if rec.Rematch != "" {
-		t.RematchURL = gamePath(rec.Rematch)
+		t.RematchURL = kit.GamePath(rec.Rematch)
 	}
 	if rec.Clock != nil {
 		t.Clocked, t.TimeControl = true, rec.Clock.Control.String()

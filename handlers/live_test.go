@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/banchess/banchess/handlers/kit"
+
 	"github.com/PuerkitoBio/goquery"
 	"github.com/labstack/echo/v4"
 )
@@ -78,10 +80,10 @@ func TestInviteSeatsOnPages(t *testing.T) {
 
 	friend := newClientOn(t, e)
 	rec := friend.join(invite)
-	if rec.Code != http.StatusSeeOther || rec.Header().Get("Location") != gamePath(id) {
+	if rec.Code != http.StatusSeeOther || rec.Header().Get("Location") != kit.GamePath(id) {
 		t.Fatalf("the friend taking the seat: %d to %q", rec.Code, rec.Header().Get("Location"))
 	}
-	d := friend.get(gamePath(id))
+	d := friend.get(kit.GamePath(id))
 	if !strings.Contains(text(d, `[data-player="black"]`), "(you)") || !d.Find("#board").HasClass("flipped") {
 		t.Fatalf("the friend is not seated as Black, seeing the board from Black's side: %q", text(d, "#table"))
 	}
@@ -96,8 +98,8 @@ func TestInviteSeatsOnPages(t *testing.T) {
 	}
 	// White waits: the page reloads itself without JavaScript, and offers
 	// no board to act on.
-	w := white.get(gamePath(id))
-	if !refreshes(w) || !slices.Equal(actingForms(w, id), []string{"action=" + gamePath(id) + "/abort", "hx-post=" + gamePath(id) + "/abort"}) { // only abort: no side has acted
+	w := white.get(kit.GamePath(id))
+	if !refreshes(w) || !slices.Equal(actingForms(w, id), []string{"action=" + kit.GamePath(id) + "/abort", "hx-post=" + kit.GamePath(id) + "/abort"}) { // only abort: no side has acted
 		t.Fatalf("White's waiting page: refresh %v, acting forms %v", refreshes(w), actingForms(w, id))
 	}
 	if w.Find("[data-invite-link]").Length() != 0 {
@@ -114,10 +116,10 @@ func TestInviteSeatsOnPages(t *testing.T) {
 		t.Fatalf("the third browser may act: %v", forms)
 	}
 	before := third.apiState(id)
-	if r := third.do(http.MethodPost, gamePath(id)+"/ply", vals("text", "b:e2e4", "ply", "1"), false); r.Code != http.StatusForbidden {
+	if r := third.do(http.MethodPost, kit.GamePath(id)+"/ply", vals("text", "b:e2e4", "ply", "1"), false); r.Code != http.StatusForbidden {
 		t.Fatalf("the third browser's ply: %d", r.Code)
 	}
-	if r := third.do(http.MethodPost, gamePath(id)+"/offer", vals("offer", "draw"), false); r.Code != http.StatusForbidden && r.Code != http.StatusUnauthorized {
+	if r := third.do(http.MethodPost, kit.GamePath(id)+"/offer", vals("offer", "draw"), false); r.Code != http.StatusForbidden && r.Code != http.StatusUnauthorized {
 		t.Fatalf("the third browser's offer: %d", r.Code)
 	}
 	if string(third.apiState(id)) != string(before) {
@@ -125,14 +127,14 @@ func TestInviteSeatsOnPages(t *testing.T) {
 	}
 
 	// Black bans; now White acts and Black waits.
-	friend.post(gamePath(id)+"/ply", vals("text", "e2e4", "ply", "1"))
+	friend.post(kit.GamePath(id)+"/ply", vals("text", "e2e4", "ply", "1"))
 	if pgn := string(friend.apiState(id)); !strings.Contains(pgn, `{banning: e2e4} {[%clk 0:05:00]}`) {
 		t.Errorf("the PGN has no clock time after the ban: %s", pgn)
 	}
-	if w := white.get(gamePath(id)); refreshes(w) {
+	if w := white.get(kit.GamePath(id)); refreshes(w) {
 		t.Fatal("White's page reloads itself at White's turn")
 	}
-	if d := friend.get(gamePath(id)); !refreshes(d) {
+	if d := friend.get(kit.GamePath(id)); !refreshes(d) {
 		t.Fatal("Black's page does not reload itself while White acts")
 	}
 }
@@ -157,7 +159,7 @@ func TestInviteLinkTakesNoSeat(t *testing.T) {
 			t.Fatalf("opening the invite link with %q: %d, and no button to take the seat", h, rec.Code)
 		}
 	}
-	if creator.get(gamePath(creator.id)).Find("[data-invite-link]").Length() != 1 {
+	if creator.get(kit.GamePath(creator.id)).Find("[data-invite-link]").Length() != 1 {
 		t.Fatal("loading the invite link took the seat")
 	}
 	preview := newClientOn(t, e)
@@ -171,11 +173,11 @@ func TestInviteLinkTakesNoSeat(t *testing.T) {
 	if again := friend.get(invite); again.Find("#join").Length() != 1 {
 		t.Fatal("a preview took the seat")
 	}
-	d = friend.post(gamePath(preview.id)+"/join", vals("invite", code))
+	d = friend.post(kit.GamePath(preview.id)+"/join", vals("invite", code))
 	if !strings.Contains(text(d, `[data-player="white"]`), "(you)") {
 		t.Fatalf("the join button did not seat the friend as White: %q", text(d, "#table"))
 	}
-	if r := preview.do(http.MethodPost, gamePath(preview.id)+"/join", vals("invite", "wrong"), false); r.Code != http.StatusForbidden {
+	if r := preview.do(http.MethodPost, kit.GamePath(preview.id)+"/join", vals("invite", "wrong"), false); r.Code != http.StatusForbidden {
 		t.Fatalf("a wrong invite code: %d", r.Code)
 	}
 }
@@ -188,59 +190,59 @@ func TestOffersOnPages(t *testing.T) {
 	black.join(invite)
 	// A takeback is offered only to a player who has played: as the
 	// service would refuse it (games.Permissions).
-	if d := black.get(gamePath(id)); d.Find("#offer-takeback").AttrOr("disabled", "x") == "x" {
+	if d := black.get(kit.GamePath(id)); d.Find("#offer-takeback").AttrOr("disabled", "x") == "x" {
 		t.Fatal("Black, who has played nothing, may ask to take back")
 	}
-	black.post(gamePath(id)+"/ply", vals("text", "e2e4", "ply", "1"))
-	if d := black.get(gamePath(id)); d.Find("#offer-takeback").AttrOr("disabled", "x") == "x" {
+	black.post(kit.GamePath(id)+"/ply", vals("text", "e2e4", "ply", "1"))
+	if d := black.get(kit.GamePath(id)); d.Find("#offer-takeback").AttrOr("disabled", "x") == "x" {
 		t.Fatal("Black, who has only banned, may ask to take back: a takeback returns to a move")
 	}
-	if d := white.get(gamePath(id)); d.Find("#offer-takeback").AttrOr("disabled", "x") == "x" {
+	if d := white.get(kit.GamePath(id)); d.Find("#offer-takeback").AttrOr("disabled", "x") == "x" {
 		t.Fatal("White, who has played nothing, may ask to take back")
 	}
-	white.post(gamePath(id)+"/ply", vals("text", "d4", "ply", "2"))
+	white.post(kit.GamePath(id)+"/ply", vals("text", "d4", "ply", "2"))
 
 	// A takeback, asked with htmx and accepted without.
-	d := white.hxPost(gamePath(id)+"/offer", vals("offer", "takeback"))
+	d := white.hxPost(kit.GamePath(id)+"/offer", vals("offer", "takeback"))
 	if d.Find("#offer-takeback").AttrOr("disabled", "x") == "x" {
 		t.Fatal("the asker's takeback button is not shown as asked")
 	}
-	d = black.get(gamePath(id))
+	d = black.get(kit.GamePath(id))
 	if d.Find("#accept-takeback").Length() != 1 {
 		t.Fatal("the opponent is not asked to accept the takeback")
 	}
-	d = black.post(gamePath(id)+"/answer", vals("offer", "takeback", "accept", "yes"))
+	d = black.post(kit.GamePath(id)+"/answer", vals("offer", "takeback", "accept", "yes"))
 	if shownPly(d) != "2" {
 		t.Fatalf("after the takeback: %q", text(d, "#status"))
 	}
 
 	// A draw offered, declined, offered again and accepted.
-	white.post(gamePath(id)+"/offer", vals("offer", "draw"))
-	black.post(gamePath(id)+"/answer", vals("offer", "draw", "accept", "no"))
-	if d := white.get(gamePath(id)); d.Find("#offer-draw").AttrOr("disabled", "") != "" {
+	white.post(kit.GamePath(id)+"/offer", vals("offer", "draw"))
+	black.post(kit.GamePath(id)+"/answer", vals("offer", "draw", "accept", "no"))
+	if d := white.get(kit.GamePath(id)); d.Find("#offer-draw").AttrOr("disabled", "") != "" {
 		t.Fatal("a declined draw offer still shows as made")
 	}
-	white.post(gamePath(id)+"/offer", vals("offer", "draw"))
-	d = black.post(gamePath(id)+"/answer", vals("offer", "draw", "accept", "yes"))
+	white.post(kit.GamePath(id)+"/offer", vals("offer", "draw"))
+	d = black.post(kit.GamePath(id)+"/answer", vals("offer", "draw", "accept", "yes"))
 	if !strings.Contains(text(d, "#banner"), "Draw by agreement") {
 		t.Fatalf("after the accepted draw: %q", text(d, "#banner"))
 	}
 
 	// A rematch: offered by White, accepted by Black, who goes to it.
-	white.post(gamePath(id)+"/offer", vals("offer", "rematch"))
-	if d := white.get(gamePath(id)); !refreshes(d) {
+	white.post(kit.GamePath(id)+"/offer", vals("offer", "rematch"))
+	if d := white.get(kit.GamePath(id)); !refreshes(d) {
 		t.Fatal("the player waiting for a rematch answer has no reloading page")
 	}
-	rec := black.do(http.MethodPost, gamePath(id)+"/answer", vals("offer", "rematch", "accept", "yes"), false)
+	rec := black.do(http.MethodPost, kit.GamePath(id)+"/answer", vals("offer", "rematch", "accept", "yes"), false)
 	next := gameOf(rec.Header().Get("Location"))
 	if rec.Code != http.StatusSeeOther || next == "" || next == id {
 		t.Fatalf("accepting the rematch: %d to %q", rec.Code, rec.Header().Get("Location"))
 	}
-	d = black.get(gamePath(next))
+	d = black.get(kit.GamePath(next))
 	if !strings.Contains(text(d, `[data-player="white"]`), "(you)") {
 		t.Fatal("in the rematch the old Black is not White")
 	}
-	if w := white.get(gamePath(id)); w.Find("#rematch-link").AttrOr("href", "") != gamePath(next) || w.Find("#table").AttrOr("data-rematch", "") != gamePath(next) {
+	if w := white.get(kit.GamePath(id)); w.Find("#rematch-link").AttrOr("href", "") != kit.GamePath(next) || w.Find("#table").AttrOr("data-rematch", "") != kit.GamePath(next) {
 		t.Fatal("the old game's page does not lead to the rematch")
 	}
 }
@@ -259,11 +261,11 @@ func TestOfferRefusals(t *testing.T) {
 		status int
 		says   string
 	}{
-		{"unknown offer", white, gamePath(id) + "/offer", vals("offer", "pizza"), 400, "not an offer"},
-		{"bad answer", white, gamePath(id) + "/answer", vals("offer", "draw", "accept", "maybe"), 400, "not an answer"},
-		{"no offer to answer", white, gamePath(id) + "/answer", vals("offer", "draw", "accept", "yes"), 409, "no draw offer"},
-		{"rematch before the end", white, gamePath(id) + "/offer", vals("offer", "rematch"), 409, "once the game is over"},
-		{"takeback of nothing", white, gamePath(id) + "/offer", vals("offer", "takeback"), 409, "nothing to take back"},
+		{"unknown offer", white, kit.GamePath(id) + "/offer", vals("offer", "pizza"), 400, "not an offer"},
+		{"bad answer", white, kit.GamePath(id) + "/answer", vals("offer", "draw", "accept", "maybe"), 400, "not an answer"},
+		{"no offer to answer", white, kit.GamePath(id) + "/answer", vals("offer", "draw", "accept", "yes"), 409, "no draw offer"},
+		{"rematch before the end", white, kit.GamePath(id) + "/offer", vals("offer", "rematch"), 409, "once the game is over"},
+		{"takeback of nothing", white, kit.GamePath(id) + "/offer", vals("offer", "takeback"), 409, "nothing to take back"},
 		{"hot seat", hot, hot.path("offer"), vals("offer", "draw"), 400, "two players"},
 		{"bad invite form", white, "/new", vals("mode", "invite", "color", "green"), 400, "not a colour"},
 		{"bad clock", white, "/new", vals("mode", "invite", "clock", "forever"), 400, "not a clock"},

@@ -35,26 +35,6 @@ func (p *pages) lobbyRoutes(e *echo.Echo) {
 	e.POST("/lobby/cancel", p.cancelSeek)
 }
 
-// pairingMemory is how far back the lobby's since may reach: a page older
-// than this is not sent to a game it was paired into.
-const pairingMemory = 10 * time.Minute
-
-// lobbySince reads a lobby address's since (unix ms): pairings of the
-// viewer from then on send the page to their game. Absent, or out of
-// bounds, it is now.
-func (s *Server) lobbySince(c echo.Context) time.Time {
-	now := s.now()
-	ms, err := strconv.ParseInt(c.QueryParam("since"), 10, 64)
-	if err != nil {
-		return now
-	}
-	since := time.UnixMilli(ms)
-	if since.After(now) || now.Sub(since) > pairingMemory {
-		return now
-	}
-	return since
-}
-
 // lobbyPath is the lobby's address for a page that waits since now.
 func (s *Server) lobbyPath() string {
 	return "/lobby?since=" + strconv.FormatInt(s.now().UnixMilli(), 10)
@@ -65,12 +45,12 @@ func (s *Server) lobbyPath() string {
 // itself without scripts, and holds a stream with them).
 func (p *pages) lobby(c echo.Context) error {
 	ctx, cred := c.Request().Context(), kit.Player(c)
-	since := p.s.lobbySince(c)
+	since := kit.LobbySince(c, p.s.now())
 	if game, err := p.s.pairedGame(ctx, cred, since); err != nil || game != "" {
 		if err != nil {
 			return err
 		}
-		return c.Redirect(http.StatusSeeOther, gamePath(game))
+		return c.Redirect(http.StatusSeeOther, kit.GamePath(game))
 	}
 	l, err := p.lobbyView(ctx, cred, since)
 	if err != nil {
@@ -224,7 +204,7 @@ func (p *pages) joinPool(c echo.Context) error {
 	if game == "" {
 		return c.Redirect(http.StatusSeeOther, next)
 	}
-	return c.Redirect(http.StatusSeeOther, gamePath(game))
+	return c.Redirect(http.StatusSeeOther, kit.GamePath(game))
 }
 
 // paired runs pair, which may start a game, for the browser's player, when
@@ -252,7 +232,7 @@ func (p *pages) acceptSeek(c echo.Context) error {
 	if err != nil {
 		return p.lobbyRefused(c, err)
 	}
-	return c.Redirect(http.StatusSeeOther, gamePath(game))
+	return c.Redirect(http.StatusSeeOther, kit.GamePath(game))
 }
 
 // cancelSeek removes the browser's player's seek the form names.

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/banchess/banchess/handlers/kit"
+
 	"github.com/PuerkitoBio/goquery"
 )
 
@@ -73,7 +75,7 @@ func TestLobbyWithoutScripts(t *testing.T) {
 	if gameOf(rec.Header().Get("Location")) != game {
 		t.Fatalf("the maker's lobby, reloaded: %d to %q, want the game %s", rec.Code, rec.Header().Get("Location"), game)
 	}
-	a, b := ann.get(gamePath(game)), bob.get(gamePath(game))
+	a, b := ann.get(kit.GamePath(game)), bob.get(kit.GamePath(game))
 	for who, d := range map[string]*goquery.Document{"Ann": a, "Bob": b} {
 		names := d.Find("[data-player-name]").Map(func(_ int, s *goquery.Selection) string { return s.AttrOr("data-player-name", "") })
 		if strings.Join(names, " ") != "Ann Bob" || d.Find("[data-player] .rating").Length() != 2 || !strings.Contains(text(d, ".table-kind"), "Rated 5+3") {
@@ -108,7 +110,7 @@ func TestLobbyPools(t *testing.T) {
 	if rec := ann.do(http.MethodGet, wait, nil, false); gameOf(rec.Header().Get("Location")) != game {
 		t.Fatalf("the first player's page goes to %q, not %s", rec.Header().Get("Location"), game)
 	}
-	if d := ann.get(gamePath(game)); strings.Contains(text(d, ".table-kind"), "Rated") {
+	if d := ann.get(kit.GamePath(game)); strings.Contains(text(d, ".table-kind"), "Rated") {
 		t.Error("a game with an anonymous player is rated")
 	}
 	cat.lobbyWait("/lobby/pool", map[string]string{"pool": "5+3"})

@@ -10,6 +10,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/banchess/banchess/handlers/api"
 )
 
 // jsonLogger logs into w, one JSON object a line.
@@ -95,7 +97,7 @@ func TestRequestLog(t *testing.T) {
 	var buf bytes.Buffer
 	e := limited(newTestClock(), WithLogger(jsonLogger(&buf)))
 	rec := hit{method: http.MethodPost, target: "/api/games", json: "{}"}.serve(t, e)
-	var g gameObject
+	var g api.Game
 	if err := json.Unmarshal(rec.Body.Bytes(), &g); err != nil {
 		t.Fatal(err)
 	}

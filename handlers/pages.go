@@ -71,9 +71,6 @@ func (s *Server) pageRoutes(e *echo.Echo) {
 	e.RouteNotFound("/*", p.notFound)
 }
 
-// gamePath is the address of game id.
-func gamePath(id string) string { return "/g/" + id }
-
 // onGame serves a request on game id (its path's) made from the game's
 // page: h gets the view options the request carries, and a refusal — h's,
 // or of a form that cannot be read — shows the game again with its
@@ -185,25 +182,10 @@ func (p *pages) boardInput(c echo.Context) (games.Input, error) {
 	return in, err
 }
 
-// colorField reads a colour as the forms and the API name it: exactly
-// "white" or "black"; with random, "" and "random" too, which name none
-// (the server draws one).
-func colorField(v string, random bool) (rules.Color, bool) {
-	switch v {
-	case "white":
-		return rules.White, true
-	case "black":
-		return rules.Black, true
-	case "", "random":
-		return 0, random
-	}
-	return 0, false
-}
-
 // notFound answers unknown paths: JSON under /api, a page elsewhere.
 func (p *pages) notFound(c echo.Context) error {
 	if kit.IsAPI(c) {
-		return apiNotFound()
+		return kit.APINotFound()
 	}
 	return kit.Titled("Page not found", &errs.Error{Code: errs.NotFound, Msg: "There is nothing at " + kit.TrimText(c.Request().URL.Path) + "."})
 }

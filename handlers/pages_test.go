@@ -121,8 +121,8 @@ func (c *client) tab() *client {
 }
 
 // page is the address of the tab's game; path that of one of its forms.
-func (c *client) page() string              { return gamePath(c.id) }
-func (c *client) path(action string) string { return gamePath(c.id) + "/" + action }
+func (c *client) page() string              { return kit.GamePath(c.id) }
+func (c *client) path(action string) string { return kit.GamePath(c.id) + "/" + action }
 
 // player is the browser's credential cookie, or nil.
 func (c *client) player() *http.Cookie { return c.jar[kit.PlayerCookie] }
@@ -332,7 +332,7 @@ func TestIndexStartsAGame(t *testing.T) {
 	c := newClient(t)
 	rec := c.do(http.MethodGet, "/", nil, false)
 	loc := rec.Header().Get("Location")
-	if rec.Code != http.StatusSeeOther || gameOf(loc) == "" || loc != gamePath(gameOf(loc)) {
+	if rec.Code != http.StatusSeeOther || gameOf(loc) == "" || loc != kit.GamePath(gameOf(loc)) {
 		t.Fatalf("GET /: %d to %q, want 303 to /g/{id}", rec.Code, loc)
 	}
 	ck := c.player()

@@ -89,7 +89,7 @@ func ratingText(r rating.Rating) string {
 
 // playedRow describes a finished game in a profile's list.
 func playedRow(g players.PlayedGame) views.PlayedRow {
-	row := views.PlayedRow{URL: gamePath(g.Game), Opponent: g.Opponent, Color: g.Color.String(), Ending: g.Ending,
+	row := views.PlayedRow{URL: kit.GamePath(g.Game), Opponent: g.Opponent, Color: g.Color.String(), Ending: g.Ending,
 		Variant: variantName(g.Variant), Speed: string(g.Speed), Rated: g.Rated, Date: g.Ended.UTC().Format("2006-01-02")}
 	row.Board, _, _ = strings.Cut(g.FEN, " ")
 	switch g.Score {

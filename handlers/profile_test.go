@@ -4,15 +4,18 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/banchess/banchess/handlers/api"
+	"github.com/banchess/banchess/handlers/kit"
 )
 
 // ratedGame has maker seek a rated game at clock, taker accept it, and
 // the maker resign it: a win for the taker. It returns the game's id.
 func (a *apiT) ratedGame(maker, taker, clock string) string {
 	a.t.Helper()
-	var k seekJSON
+	var k api.Seek
 	a.decode(a.doAs(maker, http.MethodPost, "/api/seeks", `{"clock":"`+clock+`","rated":true,"color":"white"}`), 201, &k)
-	var p pairedJSON
+	var p api.Paired
 	a.decode(a.doAs(taker, http.MethodPost, "/api/seeks/"+k.ID+"/accept", ""), 200, &p)
 	a.game(a.doAs(maker, http.MethodPost, "/api/games/"+p.Game+"/resign", `{"color":"white"}`), 200)
 	return p.Game
@@ -38,14 +41,14 @@ func TestProfile(t *testing.T) {
 		t.Errorf("Bob's ratings: %q", text(d, ".ratings"))
 	}
 	played := d.Find("li[data-played]")
-	if played.Length() != profilePageSize || played.First().AttrOr("data-played", "") != gamePath(ids[len(ids)-1]) ||
+	if played.Length() != profilePageSize || played.First().AttrOr("data-played", "") != kit.GamePath(ids[len(ids)-1]) ||
 		played.First().Find(".mini-board").Length() != 1 || !strings.Contains(played.First().Text(), "Won with black against Ann") ||
 		!strings.Contains(played.First().Text(), "blitz") || !strings.Contains(played.First().Text(), "rated +") {
 		t.Fatalf("Bob's games: %d, the first %q", played.Length(), strings.Join(strings.Fields(played.First().Text()), " "))
 	}
 	next := d.Find("#older-games").AttrOr("href", "")
 	d = c.get(next)
-	if got := d.Find("li[data-played]"); got.Length() != 1 || got.AttrOr("data-played", "") != gamePath(ids[0]) || d.Find("#older-games").Length() != 0 {
+	if got := d.Find("li[data-played]"); got.Length() != 1 || got.AttrOr("data-played", "") != kit.GamePath(ids[0]) || d.Find("#older-games").Length() != 0 {
 		t.Errorf("the second page: %d games, %q", got.Length(), got.AttrOr("data-played", ""))
 	}
 	if rec := c.do(http.MethodGet, "/@/nobody", nil, false); rec.Code != http.StatusNotFound || text(parse(t, rec), "h1") != "No such player" {

@@ -54,10 +54,10 @@ func (rb *refusalBench) refuse(tb testing.TB) {
 // ply plays a ban by htmx and takes it back: two htmx requests, one op.
 func (rb *refusalBench) ply(tb testing.TB) {
 	const form = "application/x-www-form-urlencoded"
-	if rec := rb.serve(rb.playing, http.MethodPost, gamePath(rb.id)+"/ply", "from=e2&to=e4&ply=1", form, true); rec.Code != http.StatusOK {
+	if rec := rb.serve(rb.playing, http.MethodPost, kit.GamePath(rb.id)+"/ply", "from=e2&to=e4&ply=1", form, true); rec.Code != http.StatusOK {
 		tb.Fatalf("the ply: %d %.300s", rec.Code, rec.Body)
 	}
-	if rec := rb.serve(rb.playing, http.MethodPost, gamePath(rb.id)+"/undo", "ply=2", form, true); rec.Code != http.StatusOK {
+	if rec := rb.serve(rb.playing, http.MethodPost, kit.GamePath(rb.id)+"/undo", "ply=2", form, true); rec.Code != http.StatusOK {
 		tb.Fatalf("the undo: %d %.300s", rec.Code, rec.Body)
 	}
 }

@@ -23,25 +23,6 @@ func requestBodies() map[string]string {
 	}
 }
 
-// BenchmarkDecodeRequest reads request bodies as the API does.
-func BenchmarkDecodeRequest(b *testing.B) {
-	newRequest := map[string]func() any{
-		"action": func() any { return &actionRequest{} },
-		"bot":    func() any { return &createRequest{} },
-		"pgn":    func() any { return &createRequest{} },
-	}
-	for name, body := range requestBodies() {
-		b.Run(name, func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				if err := decodeObject([]byte(body), newRequest[name](), ""); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-	}
-}
-
 // BenchmarkAPIRequest serves whole API requests: creating a game, and an
 // action (each op plays a ban and undoes it).
 func BenchmarkAPIRequest(b *testing.B) {

@@ -276,16 +276,7 @@ func noticeText(names string) string {
 
 // site is what every page of the server shares, for the request c.
 func (s *Server) site(c echo.Context) views.Site {
-	return views.Site{Asset: s.asset, Origin: s.origin(c), Variants: s.variants}
-}
-
-// origin is scheme://host for absolute links: the base URL when the server
-// has one (WithBaseURL), else the request's, whose Host any client sets.
-func (s *Server) origin(c echo.Context) string {
-	if s.baseURL != "" {
-		return s.baseURL
-	}
-	return s.kit.Scheme(c) + "://" + c.Request().Host
+	return views.Site{Asset: s.asset, Origin: s.kit.Origin(c), Variants: s.variants}
 }
 
 // gameLinks lists the browser's games for its page; a failure to list
@@ -309,8 +300,8 @@ func (s *Server) gameLinks(ctx context.Context, cred players.Credential, current
 		}
 		placement, fields, _ := strings.Cut(sum.FEN, " ")
 		link := views.GameLink{
-			URL:      gamePath(sum.ID),
-			HideURL:  gamePath(sum.ID) + "/hide",
+			URL:      kit.GamePath(sum.ID),
+			HideURL:  kit.GamePath(sum.ID) + "/hide",
 			Title:    name + " · move " + fullmove(fields),
 			Status:   summaryStatus(sum),
 			FEN:      sum.FEN,

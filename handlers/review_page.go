@@ -75,7 +75,7 @@ func (p *pages) showReview(c echo.Context, id string, index int, o views.Options
 		}
 		var request templ.SafeURL
 		if info.Perm.Analyse && last > 0 {
-			request = templ.SafeURL(gamePath(id) + "/review")
+			request = templ.SafeURL(kit.GamePath(id) + "/review")
 		}
 		v := views.NewReviewView(g, id, o, st, index, request)
 		v.Message = msg

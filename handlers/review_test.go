@@ -13,6 +13,7 @@ import (
 
 	"github.com/banchess/banchess/analysis"
 	"github.com/banchess/banchess/engine"
+	"github.com/banchess/banchess/handlers/api"
 	"github.com/banchess/banchess/internal/testsite"
 	"github.com/banchess/banchess/review"
 )
@@ -28,7 +29,7 @@ func newReviewAPI(t *testing.T, opts ...analysis.Option) *apiT {
 }
 
 // review checks r is a review object with status want and decodes it.
-func (a *apiT) review(r apiResp, want int) reviewObject {
+func (a *apiT) review(r apiResp, want int) api.Review {
 	a.t.Helper()
 	if r.code != want {
 		a.t.Fatalf("status %d, want %d: %s", r.code, want, r.body)
@@ -47,7 +48,7 @@ func (a *apiT) review(r apiResp, want int) reviewObject {
 	if want := []string{"black", "place", "plies", "progress", "status", "white"}; !slices.Equal(names, want) {
 		a.t.Fatalf("review object fields %v, want %v", names, want)
 	}
-	var obj reviewObject
+	var obj api.Review
 	dec := json.NewDecoder(bytes.NewReader(r.body))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&obj); err != nil {
@@ -57,7 +58,7 @@ func (a *apiT) review(r apiResp, want int) reviewObject {
 }
 
 // reviewDone asks for game id's review until it is done.
-func (a *apiT) reviewDone(id string) reviewObject {
+func (a *apiT) reviewDone(id string) api.Review {
 	a.t.Helper()
 	deadline := time.Now().Add(time.Minute)
 	for {

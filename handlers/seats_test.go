@@ -40,7 +40,7 @@ func actingForms(d *goquery.Document, id string) []string {
 				continue
 			}
 			for _, act := range []string{"ply", "undo", "resign", "draw", "abort"} {
-				if v == gamePath(id)+"/"+act {
+				if v == kit.GamePath(id)+"/"+act {
 					found = append(found, a+"="+v)
 				}
 			}
@@ -97,7 +97,7 @@ func TestTabsKeepTheirGames(t *testing.T) {
 					got = first.hxPost(first.path("ply"), vals("text", "d4", "ply", "2"))
 				} else {
 					rec := first.do(http.MethodPost, first.path("ply"), vals("text", "d4", "ply", "2"), false)
-					if rec.Code != http.StatusSeeOther || rec.Header().Get("Location") != gamePath(a) {
+					if rec.Code != http.StatusSeeOther || rec.Header().Get("Location") != kit.GamePath(a) {
 						t.Fatalf("the first tab's ply: %d to %q: %s", rec.Code, rec.Header().Get("Location"), errorText(parse(t, rec)))
 					}
 					got = first.get(rec.Header().Get("Location"))
@@ -110,9 +110,9 @@ func TestTabsKeepTheirGames(t *testing.T) {
 				}
 				// Both are the browser's; the one played last comes first, and
 				// is where / leads.
-				list := gameLinks(first.get(gamePath(b)))
-				if len(list) != 2 || list[0] != gamePath(a) || list[1] != gamePath(b) {
-					t.Errorf("games %v, want [%s %s]", list, gamePath(a), gamePath(b))
+				list := gameLinks(first.get(kit.GamePath(b)))
+				if len(list) != 2 || list[0] != kit.GamePath(a) || list[1] != kit.GamePath(b) {
+					t.Errorf("games %v, want [%s %s]", list, kit.GamePath(a), kit.GamePath(b))
 				}
 				if first.get("/"); first.id != a {
 					t.Errorf("/ leads to %s, want the game played last, %s", first.id, a)
@@ -131,7 +131,7 @@ func TestWatchLink(t *testing.T) {
 	id := owner.id
 	watch := d.Find("[data-watch-link]").AttrOr("value", "")
 	u, err := url.Parse(watch)
-	if err != nil || u.Host == "" || u.Path != gamePath(id) || u.RawQuery != "" {
+	if err != nil || u.Host == "" || u.Path != kit.GamePath(id) || u.RawQuery != "" {
 		t.Fatalf("watch link %q", watch)
 	}
 	if f := actingForms(d, id); len(f) < 3 {
@@ -162,7 +162,7 @@ func TestWatchLink(t *testing.T) {
 			if wd.Find("[data-watch-link]").AttrOr("value", "") != watch {
 				t.Errorf("hx=%v: the watcher's page has no watch link", hx)
 			}
-			if slices.Contains(gameLinks(wd), gamePath(id)) {
+			if slices.Contains(gameLinks(wd), kit.GamePath(id)) {
 				t.Errorf("hx=%v: the watched game is in the watcher's list", hx)
 			}
 		}
@@ -183,7 +183,7 @@ func TestWatchLink(t *testing.T) {
 				{"resign", vals("side", "black")},
 				{"draw", vals()},
 			} {
-				rec := w.do(http.MethodPost, gamePath(id)+"/"+p.action, p.form, hx)
+				rec := w.do(http.MethodPost, kit.GamePath(id)+"/"+p.action, p.form, hx)
 				wd := parse(t, rec)
 				if rec.Code != http.StatusForbidden || !strings.Contains(errorText(wd), "only its players") {
 					t.Errorf("hx=%v: the watcher's %s %v: %d %q", hx, p.action, p.form, rec.Code, errorText(wd))
@@ -200,12 +200,12 @@ func TestWatchLink(t *testing.T) {
 			}
 			// Hiding a game one does not hold is refused too; selecting
 			// selects nothing.
-			if rec := w.do(http.MethodPost, gamePath(id)+"/hide", vals(), hx); rec.Code != http.StatusForbidden {
+			if rec := w.do(http.MethodPost, kit.GamePath(id)+"/hide", vals(), hx); rec.Code != http.StatusForbidden {
 				t.Errorf("hx=%v: the watcher's hide: %d", hx, rec.Code)
 			}
 			if !hx {
-				rec := w.do(http.MethodPost, gamePath(id)+"/select", vals("square", "d2"), false)
-				if rec.Code != http.StatusSeeOther || rec.Header().Get("Location") != gamePath(id) {
+				rec := w.do(http.MethodPost, kit.GamePath(id)+"/select", vals("square", "d2"), false)
+				if rec.Code != http.StatusSeeOther || rec.Header().Get("Location") != kit.GamePath(id) {
 					t.Errorf("the watcher's select: %d %q", rec.Code, rec.Header().Get("Location"))
 				}
 			}
@@ -216,13 +216,13 @@ func TestWatchLink(t *testing.T) {
 	}
 	// The owner's list is as it was, the other player's own game too, and
 	// the owner plays on.
-	if list := gameLinks(owner.get(gamePath(id))); len(list) != 1 || list[0] != gamePath(id) {
+	if list := gameLinks(owner.get(kit.GamePath(id))); len(list) != 1 || list[0] != kit.GamePath(id) {
 		t.Errorf("the owner's games: %v", list)
 	}
-	if list := gameLinks(player.get(gamePath(theirs))); len(list) != 1 || list[0] != gamePath(theirs) {
+	if list := gameLinks(player.get(kit.GamePath(theirs))); len(list) != 1 || list[0] != kit.GamePath(theirs) {
 		t.Errorf("the other browser's games: %v", list)
 	}
-	if d := owner.post(gamePath(id)+"/ply", vals("text", "d4", "ply", "2")); shownPly(d) != "3" {
+	if d := owner.post(kit.GamePath(id)+"/ply", vals("text", "d4", "ply", "2")); shownPly(d) != "3" {
 		t.Errorf("the owner after the watchers: %q", text(d, "#status"))
 	}
 }
@@ -235,11 +235,11 @@ func TestGameList(t *testing.T) {
 	a := c.id
 	c.post("/new", vals("variant", "classic"))
 	b := c.id
-	d := c.get(gamePath(b))
-	if list := gameLinks(d); len(list) != 2 || list[0] != gamePath(b) || list[1] != gamePath(a) {
-		t.Fatalf("games %v, want [%s %s]", list, gamePath(b), gamePath(a))
+	d := c.get(kit.GamePath(b))
+	if list := gameLinks(d); len(list) != 2 || list[0] != kit.GamePath(b) || list[1] != kit.GamePath(a) {
+		t.Fatalf("games %v, want [%s %s]", list, kit.GamePath(b), kit.GamePath(a))
 	}
-	if cur := d.Find("li.current [data-game-link]").AttrOr("href", ""); cur != gamePath(b) {
+	if cur := d.Find("li.current [data-game-link]").AttrOr("href", ""); cur != kit.GamePath(b) {
 		t.Errorf("current game %q", cur)
 	}
 	d.Find("[data-game-link]").Each(func(_ int, s *goquery.Selection) {
@@ -253,44 +253,44 @@ func TestGameList(t *testing.T) {
 		t.Errorf("the list says %q", text(d, ".game-list"))
 	}
 	// Playing the first game puts it first.
-	c.post(gamePath(a)+"/ply", vals("text", "e2e4"))
-	if list := gameLinks(c.get(gamePath(b))); len(list) != 2 || list[0] != gamePath(a) || list[1] != gamePath(b) {
+	c.post(kit.GamePath(a)+"/ply", vals("text", "e2e4"))
+	if list := gameLinks(c.get(kit.GamePath(b))); len(list) != 2 || list[0] != kit.GamePath(a) || list[1] != kit.GamePath(b) {
 		t.Errorf("after a ply in %s, games %v", a, list)
 	}
 	// Fragments carry no list.
-	if rec := c.do(http.MethodPost, gamePath(b)+"/ply", vals("text", "e4"), true); strings.Contains(rec.Body.String(), "data-game-link") {
+	if rec := c.do(http.MethodPost, kit.GamePath(b)+"/ply", vals("text", "e4"), true); strings.Contains(rec.Body.String(), "data-game-link") {
 		t.Error("a fragment carries the list of games")
 	}
 
 	// Hide b from a's page: back to a's page, without b.
-	rec := c.do(http.MethodPost, gamePath(b)+"/hide", vals("back", a), false)
-	if rec.Code != http.StatusSeeOther || rec.Header().Get("Location") != gamePath(a) {
+	rec := c.do(http.MethodPost, kit.GamePath(b)+"/hide", vals("back", a), false)
+	if rec.Code != http.StatusSeeOther || rec.Header().Get("Location") != kit.GamePath(a) {
 		t.Fatalf("hide: %d %q", rec.Code, rec.Header().Get("Location"))
 	}
-	if list := gameLinks(c.get(gamePath(a))); len(list) != 1 || list[0] != gamePath(a) {
+	if list := gameLinks(c.get(kit.GamePath(a))); len(list) != 1 || list[0] != kit.GamePath(a) {
 		t.Errorf("after hiding %s, games %v", b, list)
 	}
 	// b is still there, and still the browser's to play.
-	d = c.get(gamePath(b))
+	d = c.get(kit.GamePath(b))
 	if !strings.Contains(text(d, "#status"), "Move 1 · Black to move") || len(actingForms(d, b)) == 0 || d.Find("#watching").Length() != 0 {
 		t.Errorf("the hidden game: %q, forms %v", text(d, "#status"), actingForms(d, b))
 	}
-	if list := gameLinks(d); len(list) != 1 || list[0] != gamePath(a) {
+	if list := gameLinks(d); len(list) != 1 || list[0] != kit.GamePath(a) {
 		t.Errorf("the hidden game's page lists %v", list)
 	}
-	if c.post(gamePath(b)+"/ply", vals("text", "e5")); c.id != b {
+	if c.post(kit.GamePath(b)+"/ply", vals("text", "e5")); c.id != b {
 		t.Errorf("playing the hidden game went to %s", c.id)
 	}
 	// Hiding is once: again changes nothing, and a back naming nothing
 	// useful goes to /.
 	for _, back := range []string{"", b, "../x", "/evil", "no-such-game"} {
-		rec := c.do(http.MethodPost, gamePath(b)+"/hide", vals("back", back), false)
+		rec := c.do(http.MethodPost, kit.GamePath(b)+"/hide", vals("back", back), false)
 		if rec.Code != http.StatusSeeOther || rec.Header().Get("Location") != "/" {
 			t.Errorf("hide with back %q: %d %q", back, rec.Code, rec.Header().Get("Location"))
 		}
 	}
 	// With every game hidden, / starts a new one.
-	c.do(http.MethodPost, gamePath(a)+"/hide", vals("back", a), false)
+	c.do(http.MethodPost, kit.GamePath(a)+"/hide", vals("back", a), false)
 	if c.get("/"); c.id == a || c.id == b {
 		t.Errorf("/ with every game hidden leads to %s", c.id)
 	}
@@ -324,7 +324,7 @@ func TestLegacyCookie(t *testing.T) {
 	c := newClientOn(t, e)
 	c.jar[kit.LegacyCookie] = &http.Cookie{Name: kit.LegacyCookie, Value: id}
 	rec := c.do(http.MethodGet, "/", nil, false)
-	if rec.Code != http.StatusSeeOther || rec.Header().Get("Location") != gamePath(id) {
+	if rec.Code != http.StatusSeeOther || rec.Header().Get("Location") != kit.GamePath(id) {
 		t.Fatalf("GET / with the old cookie: %d %q", rec.Code, rec.Header().Get("Location"))
 	}
 	set := map[string]*http.Cookie{}
@@ -341,7 +341,7 @@ func TestLegacyCookie(t *testing.T) {
 	if !strings.Contains(text(d, "#status"), "Move 1 · White to move") || d.Find("#watching").Length() != 0 || len(actingForms(d, id)) == 0 {
 		t.Fatalf("the claimed game: %q, forms %v", text(d, "#status"), actingForms(d, id))
 	}
-	if list := gameLinks(d); len(list) != 1 || list[0] != gamePath(id) {
+	if list := gameLinks(d); len(list) != 1 || list[0] != kit.GamePath(id) {
 		t.Errorf("games %v", list)
 	}
 	d = c.post(c.path("ply"), vals("text", "d4", "ply", "2"))
@@ -362,7 +362,7 @@ func TestLegacyCookie(t *testing.T) {
 		t.Errorf("a second claim: on %s, old cookie %v", other.id, other.jar[kit.LegacyCookie])
 	}
 	before := c.apiState(id)
-	if rec := other.do(http.MethodPost, gamePath(id)+"/ply", vals("text", "d4"), false); rec.Code != http.StatusForbidden {
+	if rec := other.do(http.MethodPost, kit.GamePath(id)+"/ply", vals("text", "d4"), false); rec.Code != http.StatusForbidden {
 		t.Errorf("the second claimant's ply: %d", rec.Code)
 	}
 	if !bytes.Equal(c.apiState(id), before) {
@@ -379,7 +379,7 @@ func TestLegacyCookie(t *testing.T) {
 	if b.get("/"); b.id != old || b.player().Value != cred || b.jar[kit.LegacyCookie] != nil {
 		t.Errorf("claim with a credential: on %s (want %s), credential kept %v", b.id, old, b.player().Value == cred)
 	}
-	if list := gameLinks(b.get(b.page())); len(list) != 2 || !slices.Contains(list, gamePath(mine)) || !slices.Contains(list, gamePath(old)) {
+	if list := gameLinks(b.get(b.page())); len(list) != 2 || !slices.Contains(list, kit.GamePath(mine)) || !slices.Contains(list, kit.GamePath(old)) {
 		t.Errorf("games %v", list)
 	}
 

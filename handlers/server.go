@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/banchess/banchess/handlers/api"
 	"github.com/banchess/banchess/handlers/kit"
 	"github.com/banchess/banchess/handlers/stream"
 
@@ -55,8 +56,7 @@ type Server struct {
 	training   *training.Service    // lessons and puzzles; nil: /learn, /training and /api/puzzles are not served
 
 	streamLimits stream.Limits
-	streams      *stream.Server   // the live streams open
-	encodings    stream.Encodings // the API streams' events, shared by game
+	streams      *stream.Server // the live streams open
 
 }
 
@@ -156,7 +156,7 @@ func New(svc Services, now func() time.Time, opts ...Option) *Server {
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
-	s.kit = kit.New(svc.Games, svc.Players, kit.Config{Now: now, Limits: s.limits, TrustProxy: s.trustProxy, Log: s.log, GameWait: s.gameWait})
+	s.kit = kit.New(svc.Games, svc.Players, kit.Config{Now: now, Limits: s.limits, TrustProxy: s.trustProxy, BaseURL: s.baseURL, Log: s.log, GameWait: s.gameWait})
 	s.kit.SetErrorPage(s.errorPage)
 	s.games = s.kit.Games()
 	if s.analysis == nil {
@@ -188,7 +188,7 @@ func (s *Server) Register(e *echo.Echo) {
 	e.Use(s.kit.Middleware()...)
 	s.healthRoutes(e)
 	s.pageRoutes(e)
-	s.apiRoutes(e.Group("/api"))
+	api.Register(e.Group("/api"), s.apiDeps())
 }
 
 // WithStreamLimits sets the limits of the live streams (see
@@ -201,3 +201,13 @@ func (s *Server) CloseStreams() { s.streams.Close() }
 
 // OpenStreams counts the streams open now.
 func (s *Server) OpenStreams() int { return s.streams.Open() }
+
+// apiDeps are what the API serves.
+func (s *Server) apiDeps() api.Deps {
+	d := api.Deps{Kit: s.kit, Loader: s.loader, Players: s.players, Lobby: s.lobby,
+		Analysis: s.analysis, Streams: s.streams, BaseURL: s.baseURL}
+	if s.training != nil { // a nil *training.Service is no Training
+		d.Training = s.training
+	}
+	return d
+}

@@ -99,7 +99,7 @@ func (p *pages) saveSettings(c echo.Context) error {
 	p.s.writeSettings(c, o)
 	back := "/"
 	if id := c.Request().Form.Get("back"); kit.ValidID(id) {
-		back = gamePath(id)
+		back = kit.GamePath(id)
 	}
 	return c.Redirect(http.StatusSeeOther, back)
 }

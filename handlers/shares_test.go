@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/banchess/banchess/handlers/api"
 	"github.com/banchess/banchess/handlers/kit"
 
 	"github.com/labstack/echo/v4"
@@ -110,9 +111,9 @@ func TestRematchCountsAsAGame(t *testing.T) {
 	e := echo.New()
 	New(newService(nil), apiClock, WithLimits(kit.Limits{GamesPerMinute: 4})).Register(e)
 	a := newAPIT(t, e)
-	var created createdGame
+	var created api.Created
 	json.Unmarshal(a.as("", "/api/games", `{"mode":"invite","color":"white"}`, http.StatusCreated), &created)
-	var joined createdGame
+	var joined api.Created
 	json.Unmarshal(a.as("", "/api/games/"+created.ID+"/join", `{"invite":"`+created.InviteCode+`"}`, http.StatusOK), &joined)
 	id, white, black := created.ID, created.Token, joined.Token
 	for i := range 3 { // the first game and three rematches: four games
@@ -123,7 +124,7 @@ func TestRematchCountsAsAGame(t *testing.T) {
 		if i == 1 {
 			accept = "/offers" // offering what the opponent offered accepts it
 		}
-		var g gameObject
+		var g api.Game
 		json.Unmarshal(a.as(black, "/api/games/"+id+accept, `{"offer":"rematch"}`, http.StatusOK), &g)
 		if g.Rematch == nil {
 			t.Fatalf("the accepted rematch names no game: %+v", g)

@@ -39,7 +39,7 @@ func (p *pages) trainingRoutes(e *echo.Echo) {
 func (p *pages) nextPuzzle(c echo.Context) error { return p.nextOf(c, "") }
 
 func (p *pages) nextOf(c echo.Context, t puzzles.Theme) error {
-	id, err := p.s.learner(c)
+	id, err := p.s.kit.Learner(c)
 	if err != nil {
 		return err
 	}
@@ -198,7 +198,7 @@ func (p *pages) playPuzzle(c echo.Context, at *puzzleAt) error {
 	if err != nil {
 		return err
 	}
-	id, err := p.s.ensureLearner(c)
+	id, err := p.s.kit.EnsureLearner(c)
 	if err != nil {
 		return err
 	}
@@ -346,7 +346,7 @@ func replied(pz training.Puzzle, line []rules.Action, n int) string {
 // viewer's rating, the themes (when trained), the way on.
 func (p *pages) trainer(c echo.Context, at *puzzleAt) (views.Trainer, error) {
 	ctx := c.Request().Context()
-	id, err := p.s.learner(c)
+	id, err := p.s.kit.Learner(c)
 	if err != nil {
 		return views.Trainer{}, err
 	}
@@ -379,7 +379,7 @@ func (p *pages) themeLinks(current puzzles.Theme) []views.ThemeLink {
 // puzzle, with the solution step by step (?at= the moment shown).
 func (p *pages) puzzleResult(c echo.Context, at *puzzleAt) error {
 	ctx := c.Request().Context()
-	id, err := p.s.learner(c)
+	id, err := p.s.kit.Learner(c)
 	if err != nil {
 		return err
 	}
@@ -408,7 +408,7 @@ func (p *pages) puzzleResult(c echo.Context, at *puzzleAt) error {
 	if err != nil {
 		return err
 	}
-	m.Themes, m.PuzzleRating = themeNames(at.pz.Themes), strconv.Itoa(int(math.Round(at.pz.Stats.Rating.Rating)))
+	m.Themes, m.PuzzleRating = puzzles.ThemeNames(at.pz.Themes), strconv.Itoa(int(math.Round(at.pz.Stats.Rating.Rating)))
 	m.Retry = views.TrainingPath(at.pz.ID, "theme", string(at.theme))
 	m.Result = resultOf(at, a, line, shown)
 	at.o.Sel, at.o.PromoTo = rules.NoSquare, rules.NoSquare
@@ -474,15 +474,6 @@ func resultOf(at *puzzleAt, a training.Attempt, line []rules.Action, shown int) 
 		}
 	}
 	return r
-}
-
-// themeNames are themes as words.
-func themeNames(ts []puzzles.Theme) []string {
-	out := make([]string, len(ts))
-	for i, t := range ts {
-		out[i] = string(t)
-	}
-	return out
 }
 
 // dailyPuzzle is the puzzle of the day as a game's page links to it; nil

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/banchess/banchess/games"
+	"github.com/banchess/banchess/handlers/api"
 	"github.com/banchess/banchess/internal/testsite"
 	"github.com/banchess/banchess/store"
 )
@@ -93,7 +94,7 @@ func TestOneTripPerPly(t *testing.T) {
 func TestStreamsReadNoStore(t *testing.T) {
 	st := &tripStore{Store: store.NewMemory()}
 	l := newLiveServerOn(t, st)
-	var created createdGame
+	var created api.Created
 	l.post("", "/api/games", `{}`, http.StatusCreated, &created)
 	var streams []*sseStream
 	for range 3 {

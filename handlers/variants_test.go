@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/banchess/banchess/handlers/kit"
+
 	"github.com/PuerkitoBio/goquery"
 	"github.com/labstack/echo/v4"
 
@@ -83,11 +85,11 @@ func TestBranchOnItsBoard(t *testing.T) {
 	if got := values(d, "#branch button[name=variant]"); !slices.Equal(got, []string{"en"}) || d.Find("#branch-en").Length() != 1 {
 		t.Fatalf("Play from here: %v", got)
 	}
-	d = c.post(gamePath(game)+"/branch", url.Values{"index": {"1"}, "variant": {"en"}})
+	d = c.post(kit.GamePath(game)+"/branch", url.Values{"index": {"1"}, "variant": {"en"}})
 	if c.id == game || fen(d) != "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1 Aa" {
 		t.Errorf("EN-Chess from ply 1: %s", fen(d))
 	}
-	rec := c.do(http.MethodPost, gamePath(game)+"/branch", url.Values{"index": {"1"}, "variant": {"ban"}}, false)
+	rec := c.do(http.MethodPost, kit.GamePath(game)+"/branch", url.Values{"index": {"1"}, "variant": {"ban"}}, false)
 	if rec.Code != http.StatusBadRequest || !strings.Contains(rec.Body.String(), "A position of EN-Chess cannot be played as Ban Chess.") {
 		t.Errorf("EN-Chess as Ban Chess: %d", rec.Code)
 	}

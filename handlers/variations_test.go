@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/banchess/banchess/handlers/kit"
+
 	"github.com/banchess/banchess/rules"
 )
 
@@ -54,7 +56,7 @@ func TestImportKeepsVariations(t *testing.T) {
 			if n := d.Find("#history a[data-ply]").Length(); n == 0 || strings.Contains(text(d, "#notice"), "dropped") {
 				t.Errorf("%d plies, notice %q", n, text(d, "#notice"))
 			}
-			pgn := c.do(http.MethodGet, gamePath(c.id)+"/pgn", nil, false).Body.String()
+			pgn := c.do(http.MethodGet, kit.GamePath(c.id)+"/pgn", nil, false).Body.String()
 			if got := movetextOf(t, pgn); got != want {
 				t.Errorf("the download:\n%s\nwant\n%s", got, want)
 			}

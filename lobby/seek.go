@@ -65,9 +65,9 @@ const (
 	SeekLifetime = 30 * time.Minute
 	// MaxCustomSeeks bounds the custom seeks one player has open.
 	MaxCustomSeeks = 3
-	// pairingMemory is how long an accepted seek is kept, so that its
+	// PairingMemory is how long an accepted seek is kept, so that its
 	// maker's pages learn which game it became.
-	pairingMemory = 10 * time.Minute
+	PairingMemory = 10 * time.Minute
 	// lobbyHeartbeat is how often the makers with a lobby page open here
 	// are recorded as present; well within SeekAbsence.
 	lobbyHeartbeat = 10 * time.Second

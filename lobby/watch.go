@@ -177,7 +177,7 @@ func (s *Service) Run(ctx context.Context) {
 // watchers when one that was open went.
 func (s *Service) Sweep(ctx context.Context) {
 	now := s.now()
-	n, err := s.store.SweepSeeks(ctx, seekWindow(now), now.Add(-pairingMemory))
+	n, err := s.store.SweepSeeks(ctx, seekWindow(now), now.Add(-PairingMemory))
 	if err == nil && n > 0 {
 		s.Notice(NoticeLobby)
 	}

@@ -223,3 +223,12 @@ func Read(r io.Reader) ([]Puzzle, error) {
 	}
 	return out, nil
 }
+
+// ThemeNames are themes as words.
+func ThemeNames(ts []Theme) []string {
+	out := make([]string, len(ts))
+	for i, t := range ts {
+		out[i] = string(t)
+	}
+	return out
+}

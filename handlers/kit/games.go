@@ -5,9 +5,11 @@ import (
 	"errors"
 	"time"
 
+	"github.com/banchess/banchess/analysis"
 	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/players"
+	"github.com/banchess/banchess/rules"
 )
 
 // DefaultGameWait is how long a request waits to read games before it
@@ -136,4 +138,24 @@ func (k *Kit) firstFailure(id string) bool {
 	}
 	k.failed[id] = true
 	return true
+}
+
+// Reviews tell a game's finished review (analysis.Service does).
+type Reviews interface {
+	FinishedReview(ctx context.Context, id string) (analysis.StoredReview, bool, error)
+}
+
+// PGN writes game id's PGN (games.Record.PGN) for the viewer holding cred,
+// with own tags, and with its review's notes when reviews has one done,
+// under the game's lock.
+func (g *Games) PGN(ctx context.Context, id string, cred players.Credential, reviews Reviews, own ...rules.Tag) (string, error) {
+	rev, _, err := reviews.FinishedReview(ctx, id)
+	if err != nil {
+		return "", err
+	}
+	var text string
+	err = g.View(ctx, id, cred, func(rec *games.Record, _ games.Seats) {
+		text = rec.PGN(rev.Notes(rec.Game), own...)
+	})
+	return text, err
 }

@@ -43,6 +43,7 @@ type Kit struct {
 	now        func() time.Time
 	limits     Limits
 	trustProxy bool
+	baseURL    string
 	log        *slog.Logger
 	posts      *ratelimit.Limiter // POSTs per client; nil: no limit
 	created    *ratelimit.Limiter // games created per client; nil: no limit
@@ -64,7 +65,9 @@ type Config struct {
 	Now        func() time.Time // nil: time.Now
 	Limits     Limits
 	TrustProxy bool
-	Log        *slog.Logger // nil: nothing is logged
+	// BaseURL is scheme://host for absolute links; "": the request's.
+	BaseURL string
+	Log     *slog.Logger // nil: nothing is logged
 	// GameWait bounds how long a request waits to read games (see Games);
 	// 0 is DefaultGameWait.
 	GameWait time.Duration
@@ -88,6 +91,7 @@ func New(svc *games.Service, players Players, c Config) *Kit {
 		now:        c.Now,
 		limits:     l,
 		trustProxy: c.TrustProxy,
+		baseURL:    c.BaseURL,
 		log:        c.Log,
 		posts:      ratelimit.New(l.PostsPerSecond, float64(l.PostBurst), c.Now),
 		created:    ratelimit.New(float64(l.GamesPerMinute)/60, float64(l.GamesPerMinute), c.Now),

@@ -1,4 +1,4 @@
-package handlers
+package api
 
 import (
 	"math"
@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/banchess/banchess/handlers/kit"
+	"github.com/banchess/banchess/puzzles"
 
 	"github.com/labstack/echo/v4"
 
@@ -15,7 +16,7 @@ import (
 )
 
 // puzzleRoutes are the puzzles' API, when the server has training.
-func (a *api) puzzleRoutes() []apiEndpoint {
+func (a *puzzlesAPI) puzzleRoutes() []apiEndpoint {
 	if a.s.training == nil {
 		return nil
 	}
@@ -40,7 +41,7 @@ type puzzleJSON struct {
 }
 
 func puzzleObject(p training.Puzzle, withSolution bool) puzzleJSON {
-	out := puzzleJSON{ID: p.ID, FEN: p.FEN, Themes: themeNames(p.Themes), Rating: int(math.Round(p.Stats.Rating.Rating)),
+	out := puzzleJSON{ID: p.ID, FEN: p.FEN, Themes: puzzles.ThemeNames(p.Themes), Rating: int(math.Round(p.Stats.Rating.Rating)),
 		Color: p.Solver.String(), Plays: p.Stats.Plays}
 	if withSolution {
 		out.Solution = p.Solution
@@ -51,7 +52,7 @@ func puzzleObject(p training.Puzzle, withSolution bool) puzzleJSON {
 // apiLearner is the player an API request trains as: its bearer token's,
 // else its cookie's, "" for neither. A token the server did not issue is
 // refused.
-func (a *api) apiLearner(c echo.Context) (string, error) {
+func (a *puzzlesAPI) apiLearner(c echo.Context) (string, error) {
 	ctx := c.Request().Context()
 	if cred := kit.Bearer(c); cred != "" {
 		id, err := a.s.players.PlayerID(ctx, cred)
@@ -60,12 +61,12 @@ func (a *api) apiLearner(c echo.Context) (string, error) {
 		}
 		return id, err
 	}
-	return a.s.learner(c)
+	return a.s.kit.Learner(c)
 }
 
 // nextPuzzle answers a puzzle near the player's rating, of ?theme= when
 // given, without its solution.
-func (a *api) nextPuzzle(c echo.Context) error {
+func (a *puzzlesAPI) nextPuzzle(c echo.Context) error {
 	t, err := training.ParseTheme(c.QueryParam("theme"))
 	if err != nil {
 		return err
@@ -82,7 +83,7 @@ func (a *api) nextPuzzle(c echo.Context) error {
 }
 
 // dailyPuzzle answers the puzzle of the day, without its solution.
-func (a *api) dailyPuzzle(c echo.Context) error {
+func (a *puzzlesAPI) dailyPuzzle(c echo.Context) error {
 	p, err := a.s.training.Daily(c.Request().Context())
 	if err != nil {
 		return err
@@ -91,7 +92,7 @@ func (a *api) dailyPuzzle(c echo.Context) error {
 }
 
 // puzzle answers the puzzle with the path's id, with its solution.
-func (a *api) puzzle(c echo.Context) error {
+func (a *puzzlesAPI) puzzle(c echo.Context) error {
 	p, err := a.s.training.Puzzle(c.Request().Context(), c.Param("id"))
 	if err != nil {
 		return err
@@ -126,7 +127,7 @@ type attemptJSON struct {
 
 // attempt judges the solver's actions at the puzzle, keeping and rating
 // an attempt that ends for its player.
-func (a *api) attempt(c echo.Context) error {
+func (a *puzzlesAPI) attempt(c echo.Context) error {
 	var req attemptRequest
 	if err := readJSON(c, &req); err != nil {
 		return err

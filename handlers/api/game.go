@@ -1,4 +1,4 @@
-package handlers
+package api
 
 import (
 	"fmt"
@@ -16,8 +16,8 @@ import (
 	"github.com/banchess/banchess/rules"
 )
 
-// gameObject is a game as the API writes it (issue 4).
-type gameObject struct {
+// Game is a game as the API writes it (issue 4).
+type Game struct {
 	ID      string   `json:"id"`
 	Variant string   `json:"variant"`
 	FEN     string   `json:"fen"`
@@ -118,16 +118,16 @@ func sideOrNull(c rules.Color) *string {
 
 // recordJSON describes the game rec holds, with its seats, clock and
 // offers as they stand at now. Call it with the game's lock held.
-func recordJSON(rec *games.Record, now time.Time, tags ...rules.Tag) gameObject {
+func recordJSON(rec *games.Record, now time.Time, tags ...rules.Tag) Game {
 	return recordSubset(rec, now, nil, tags...)
 }
 
 // recordSubset is recordJSON with only the members in want filled (nil:
 // all; see gameSubset).
-func recordSubset(rec *games.Record, now time.Time, want fieldSet, tags ...rules.Tag) gameObject {
+func recordSubset(rec *games.Record, now time.Time, want fieldSet, tags ...rules.Tag) Game {
 	obj := gameSubset(rec.ID, rec.Game, want)
 	if want.has("pgn") {
-		obj.PGN = recordPGN(rec, tags...)
+		obj.PGN = rec.PGN(rules.PGNNotes{}, tags...)
 	}
 	obj.Mode, obj.Revision = string(rec.Mode), rec.Revision
 	obj.Seats = seatsObject{White: rec.White != "", Black: rec.Black != ""}
@@ -161,7 +161,7 @@ func offersOf(o games.Offers) offersJSON {
 // filled (nil: all) but for its PGN, which recordSubset writes: the log,
 // which grows with the game, only when asked for. Call it with the game's
 // lock held.
-func gameSubset(id string, g *rules.Game, want fieldSet) gameObject {
+func gameSubset(id string, g *rules.Game, want fieldSet) Game {
 	turn, out := g.Turn(), g.Outcome()
 	var legal []string
 	if want.has("legal") {
@@ -181,7 +181,7 @@ func gameSubset(id string, g *rules.Game, want fieldSet) gameObject {
 			log = []string{}
 		}
 	}
-	return gameObject{
+	return Game{
 		ID:      id,
 		Variant: g.Variant().ID(),
 		FEN:     g.FEN(),
@@ -215,7 +215,7 @@ type member struct {
 // gameMembers are the game object's members, in its order, as its struct
 // tags name them (read-only).
 var gameMembers = func() []member {
-	t := reflect.TypeFor[gameObject]()
+	t := reflect.TypeFor[Game]()
 	ms := make([]member, t.NumField())
 	for i := range ms {
 		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
@@ -267,12 +267,12 @@ func memberNamed(name string) bool {
 }
 
 // gameAnswer writes obj with only the members in want (all when nil).
-func gameAnswer(c echo.Context, obj gameObject, want fieldSet) error {
+func gameAnswer(c echo.Context, obj Game, want fieldSet) error {
 	return c.JSON(http.StatusOK, gameValue(obj, want))
 }
 
 // gameValue is obj as written with only the members in want (nil: all).
-func gameValue(obj gameObject, want fieldSet) any {
+func gameValue(obj Game, want fieldSet) any {
 	if want == nil {
 		return obj
 	}

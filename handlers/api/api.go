@@ -1,4 +1,8 @@
-package handlers
+// Package api serves the JSON API under /api: games and their actions,
+// the lobby, accounts and tokens, puzzles, analysis and reviews, and the
+// games' and lobby's event streams, every failure answered as
+// {"error","code"} by the kit.
+package api
 
 import (
 	"context"
@@ -19,52 +23,60 @@ import (
 	"github.com/banchess/banchess/rules"
 )
 
-// api serves the JSON API.
-type api struct{ s *Server }
+// The API's parts, one for each capability, each with what it serves.
+type (
+	gamesAPI    struct{ s *deps } // games: creating, reading, acting, offers, streams
+	accountsAPI struct{ s *deps } // accounts, tokens and players
+	lobbyAPI    struct{ s *deps } // seeks, pools and the lobby's stream
+	puzzlesAPI  struct{ s *deps } // puzzles and attempts
+	analysisAPI struct{ s *deps } // the engine's analysis and reviews
+)
 
-// apiRoutes adds the JSON API under g (mounted at /api).
 // apiEndpoint is one of the API's routes: a method, a path, a handler.
 type apiEndpoint struct {
 	method, path string
 	h            echo.HandlerFunc
 }
 
-func (s *Server) apiRoutes(g *echo.Group) {
-	a := &api{s: s}
+// Register adds the JSON API under g (mounted at /api).
+func Register(g *echo.Group, d Deps) {
+	s := &deps{kit: d.Kit, games: d.Kit.Games(), loader: d.Loader, players: d.Players, lobby: d.Lobby, analysis: d.Analysis,
+		training: d.Training, streams: d.Streams, baseURL: d.BaseURL}
+	gm, acc, lb, pz, an := &gamesAPI{s}, &accountsAPI{s}, &lobbyAPI{s}, &puzzlesAPI{s}, &analysisAPI{s}
 	// Use also routes every unknown path under /api through these, so its
 	// 404 is JSON too.
 	g.Use(s.kit.AnswerErrors, apiHeaders, kit.BodyLimit(kit.MaxBody))
 	routes := []apiEndpoint{
-		{http.MethodPost, "/games", a.create},
-		{http.MethodGet, "/games/:id", a.get},
-		{http.MethodPost, "/games/:id/actions", a.action},
-		{http.MethodPost, "/games/:id/undo", a.undo},
-		{http.MethodPost, "/games/:id/resign", a.resign},
-		{http.MethodPost, "/games/:id/draw", a.draw},
-		{http.MethodPost, "/games/:id/abort", a.abort},
-		{http.MethodGet, "/games/:id/pgn", a.pgn},
-		{http.MethodPost, "/games/:id/join", a.join},
-		{http.MethodPost, "/games/:id/offers", a.offer},
-		{http.MethodPost, "/games/:id/offers/accept", a.answerOffer(true)},
-		{http.MethodPost, "/games/:id/offers/decline", a.answerOffer(false)},
-		{http.MethodGet, "/games/:id/events", a.events},
-		{http.MethodGet, "/games/:id/analysis", a.gameAnalysis},
-		{http.MethodPost, "/games/:id/review", a.requestReview},
-		{http.MethodGet, "/games/:id/review", a.gameReview},
-		{http.MethodGet, "/analysis", a.analysis},
-		{http.MethodPost, "/account", a.register},
-		{http.MethodGet, "/account", a.account},
-		{http.MethodPost, "/token", a.newToken},
-		{http.MethodDelete, "/token", a.dropToken},
-		{http.MethodGet, "/players/:name", a.playerPublic},
-		{http.MethodGet, "/seeks", a.seeks},
-		{http.MethodPost, "/seeks", a.addSeek},
-		{http.MethodPost, "/seeks/:id/accept", a.acceptSeek},
-		{http.MethodDelete, "/seeks/:id", a.cancelSeek},
-		{http.MethodPost, "/pools/:pool", a.joinPool},
-		{http.MethodGet, "/lobby/events", a.lobbyEvents},
+		{http.MethodPost, "/games", gm.create},
+		{http.MethodGet, "/games/:id", gm.get},
+		{http.MethodPost, "/games/:id/actions", gm.action},
+		{http.MethodPost, "/games/:id/undo", gm.undo},
+		{http.MethodPost, "/games/:id/resign", gm.resign},
+		{http.MethodPost, "/games/:id/draw", gm.draw},
+		{http.MethodPost, "/games/:id/abort", gm.abort},
+		{http.MethodGet, "/games/:id/pgn", gm.pgn},
+		{http.MethodPost, "/games/:id/join", gm.join},
+		{http.MethodPost, "/games/:id/offers", gm.offer},
+		{http.MethodPost, "/games/:id/offers/accept", gm.answerOffer(true)},
+		{http.MethodPost, "/games/:id/offers/decline", gm.answerOffer(false)},
+		{http.MethodGet, "/games/:id/events", gm.events},
+		{http.MethodGet, "/games/:id/analysis", an.gameAnalysis},
+		{http.MethodPost, "/games/:id/review", an.requestReview},
+		{http.MethodGet, "/games/:id/review", an.gameReview},
+		{http.MethodGet, "/analysis", an.analysis},
+		{http.MethodPost, "/account", acc.register},
+		{http.MethodGet, "/account", acc.account},
+		{http.MethodPost, "/token", acc.newToken},
+		{http.MethodDelete, "/token", acc.dropToken},
+		{http.MethodGet, "/players/:name", acc.playerPublic},
+		{http.MethodGet, "/seeks", lb.seeks},
+		{http.MethodPost, "/seeks", lb.addSeek},
+		{http.MethodPost, "/seeks/:id/accept", lb.acceptSeek},
+		{http.MethodDelete, "/seeks/:id", lb.cancelSeek},
+		{http.MethodPost, "/pools/:pool", lb.joinPool},
+		{http.MethodGet, "/lobby/events", lb.lobbyEvents},
 	}
-	routes = append(routes, a.puzzleRoutes()...)
+	routes = append(routes, pz.puzzleRoutes()...)
 	for _, r := range routes {
 		g.Add(r.method, r.path, r.h)
 	}
@@ -80,18 +92,13 @@ func (s *Server) apiRoutes(g *echo.Group) {
 			}
 		}
 		if len(allow) == 0 {
-			return apiNotFound()
+			return kit.APINotFound()
 		}
 		c.Response().Header().Set("Allow", strings.Join(allow, ", "))
 		return &errs.Error{Code: errs.MethodNotAllowed, Msg: fmt.Sprintf("This address takes %s, not %s.", strings.Join(allow, " or "), kit.TrimText(c.Request().Method))}
 	}
 	g.RouteNotFound("", notFound)
 	g.RouteNotFound("/*", notFound)
-}
-
-// apiNotFound refuses a path under /api that names nothing.
-func apiNotFound() error {
-	return &errs.Error{Code: errs.NotFound, Msg: "There is nothing at this address: see the API's paths in the README."}
 }
 
 // pathMatches reports whether path fits the route pattern, where a :name
@@ -121,7 +128,7 @@ func apiHeaders(next echo.HandlerFunc) echo.HandlerFunc {
 // pgnTags are the tags the API's PGN carries: today's date and the host of
 // the base URL (WithBaseURL), else the host the request named (or
 // "banchess" when it named none we would print).
-func (a *api) pgnTags(c echo.Context) []rules.Tag {
+func (a *gamesAPI) pgnTags(c echo.Context) []rules.Tag {
 	site := c.Request().Host
 	if base, ok := strings.CutPrefix(a.s.baseURL, "https://"); ok {
 		site = base
@@ -137,13 +144,13 @@ func (a *api) pgnTags(c echo.Context) []rules.Tag {
 var siteRE = regexp.MustCompile(`^[A-Za-z0-9.:\[\]-]{1,255}$`)
 
 // get answers the game.
-func (a *api) get(c echo.Context) error {
+func (a *gamesAPI) get(c echo.Context) error {
 	id, tags := c.Param("id"), a.pgnTags(c)
 	want, err := fieldsOf(c)
 	if err != nil {
 		return err
 	}
-	var obj gameObject
+	var obj Game
 	if err := a.s.games.View(c.Request().Context(), id, "", func(rec *games.Record, _ games.Seats) {
 		obj = recordSubset(rec, a.s.now(), want, tags...)
 	}); err != nil {
@@ -155,7 +162,7 @@ func (a *api) get(c echo.Context) error {
 // action plays one ban or move: BCN ("b:e2e4", "m:e7e8q"), or anything
 // else the typed-input grammar reads (squares, SAN). "ply", when given,
 // is the ply the client saw: a game that has moved on refuses (409).
-func (a *api) action(c echo.Context) error {
+func (a *gamesAPI) action(c echo.Context) error {
 	var req actionRequest
 	if err := readJSON(c, &req); err != nil {
 		return err
@@ -176,7 +183,7 @@ func (a *api) action(c echo.Context) error {
 }
 
 // undo takes back the last ply (or a resignation or agreed draw).
-func (a *api) undo(c echo.Context) error {
+func (a *gamesAPI) undo(c echo.Context) error {
 	if err := readJSON(c, &emptyRequest{}); err != nil {
 		return err
 	}
@@ -187,12 +194,12 @@ func (a *api) undo(c echo.Context) error {
 }
 
 // resign ends the game: the given side resigns.
-func (a *api) resign(c echo.Context) error {
+func (a *gamesAPI) resign(c echo.Context) error {
 	var req resignRequest
 	if err := readJSON(c, &req); err != nil {
 		return err
 	}
-	side, ok := colorField(req.Color.val, false)
+	side, ok := kit.ColorField(req.Color.val, false)
 	switch {
 	case !req.Color.ok:
 		return &errs.Error{Code: errs.Invalid, Detail: errs.BadColor, Msg: `Say who resigns: {"color":"white"} or {"color":"black"}.`}
@@ -205,7 +212,7 @@ func (a *api) resign(c echo.Context) error {
 }
 
 // abort calls a game between two players off, with no result.
-func (a *api) abort(c echo.Context) error {
+func (a *gamesAPI) abort(c echo.Context) error {
 	if err := readJSON(c, &emptyRequest{}); err != nil {
 		return err
 	}
@@ -215,7 +222,7 @@ func (a *api) abort(c echo.Context) error {
 }
 
 // draw ends the game as a draw by agreement.
-func (a *api) draw(c echo.Context) error {
+func (a *gamesAPI) draw(c echo.Context) error {
 	if err := readJSON(c, &emptyRequest{}); err != nil {
 		return err
 	}
@@ -225,9 +232,9 @@ func (a *api) draw(c echo.Context) error {
 }
 
 // pgn answers the game as a PGN file.
-func (a *api) pgn(c echo.Context) error {
+func (a *gamesAPI) pgn(c echo.Context) error {
 	id := c.Param("id")
-	text, err := a.s.reviewedPGNOf(c.Request().Context(), id, "", a.pgnTags(c)...)
+	text, err := a.s.games.PGN(c.Request().Context(), id, "", a.s.analysis, a.pgnTags(c)...)
 	if err != nil {
 		return err
 	}
@@ -237,13 +244,13 @@ func (a *api) pgn(c echo.Context) error {
 
 // write runs one change to the game in the path for the request's bearer
 // token and answers the game after it, described under the same lock.
-func (a *api) write(c echo.Context, change func(ctx context.Context, id string, cred players.Credential, then games.ViewFunc) error) error {
+func (a *gamesAPI) write(c echo.Context, change func(ctx context.Context, id string, cred players.Credential, then games.ViewFunc) error) error {
 	id, tags := c.Param("id"), a.pgnTags(c)
 	want, err := fieldsOf(c)
 	if err != nil {
 		return err
 	}
-	var obj gameObject
+	var obj Game
 	err = change(c.Request().Context(), id, kit.Bearer(c), func(rec *games.Record, _ games.Seats) {
 		obj = recordSubset(rec, a.s.now(), want, tags...)
 	})

@@ -1,4 +1,4 @@
-package handlers
+package api
 
 import (
 	"fmt"
@@ -16,11 +16,11 @@ import (
 	"github.com/banchess/banchess/errs"
 )
 
-// analysisObject is an analysis as the API writes it: the best action and
+// Analysis is an analysis as the API writes it: the best action and
 // line in BCN, the score in centipawns for the side to act (null when a
 // mate is found) or the plies to mate (positive when the side to act
 // mates; null when none is found).
-type analysisObject struct {
+type Analysis struct {
 	Best  string   `json:"best"`
 	PV    []string `json:"pv"`
 	Score *int     `json:"score"`
@@ -30,8 +30,8 @@ type analysisObject struct {
 	MS    int64    `json:"ms"`
 }
 
-func analysisJSON(r engine.Result) analysisObject {
-	obj := analysisObject{Best: r.Best.String(), PV: make([]string, 0, len(r.PV)), Depth: r.Depth, Nodes: r.Nodes, MS: r.Time.Milliseconds()}
+func analysisJSON(r engine.Result) Analysis {
+	obj := Analysis{Best: r.Best.String(), PV: make([]string, 0, len(r.PV)), Depth: r.Depth, Nodes: r.Nodes, MS: r.Time.Milliseconds()}
 	for _, a := range r.PV {
 		obj.PV = append(obj.PV, a.String())
 	}
@@ -65,7 +65,7 @@ func analysisRequest(c echo.Context) (analysis.Request, error) {
 }
 
 // analysis analyses a position: GET /api/analysis?fen=…&variant=…&ms=…
-func (a *api) analysis(c echo.Context) error {
+func (a *analysisAPI) analysis(c echo.Context) error {
 	req, err := analysisRequest(c)
 	if err != nil {
 		return err
@@ -82,7 +82,7 @@ func (a *api) analysis(c echo.Context) error {
 }
 
 // gameAnalysis analyses a game as it stands: GET /api/games/{id}/analysis.
-func (a *api) gameAnalysis(c echo.Context) error {
+func (a *analysisAPI) gameAnalysis(c echo.Context) error {
 	req, err := analysisRequest(c)
 	if err != nil {
 		return err

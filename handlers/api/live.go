@@ -1,4 +1,4 @@
-package handlers
+package api
 
 import (
 	"context"
@@ -21,7 +21,7 @@ import (
 // invite code ({"invite":"…"}, the invite link's invite value). The
 // caller's bearer token holds the seat; without one a new token does, and
 // the answer carries it like a created game's.
-func (a *api) join(c echo.Context) error {
+func (a *gamesAPI) join(c echo.Context) error {
 	var req joinRequest
 	if err := readJSON(c, &req); err != nil {
 		return err
@@ -39,10 +39,10 @@ func (a *api) join(c echo.Context) error {
 	if _, err := a.s.games.Join(ctx, id, token, code); err != nil {
 		return err
 	}
-	obj := createdGame{Token: string(token)}
+	obj := Created{Token: string(token)}
 	tags := a.pgnTags(c)
 	if err := a.s.games.View(ctx, id, token, func(rec *games.Record, _ games.Seats) {
-		obj.gameObject = recordJSON(rec, a.s.now(), tags...)
+		obj.Game = recordJSON(rec, a.s.now(), tags...)
 	}); err != nil {
 		return err
 	}
@@ -62,7 +62,7 @@ func offerField(c echo.Context) (games.Offer, error) {
 }
 
 // offer makes an offer to the opponent: {"offer":"takeback"|"draw"|"rematch"}.
-func (a *api) offer(c echo.Context) error {
+func (a *gamesAPI) offer(c echo.Context) error {
 	offer, err := offerField(c)
 	if err != nil {
 		return err
@@ -78,7 +78,7 @@ func (a *api) offer(c echo.Context) error {
 }
 
 // answerOffer accepts or declines the opponent's offer.
-func (a *api) answerOffer(accept bool) echo.HandlerFunc {
+func (a *gamesAPI) answerOffer(accept bool) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		offer, err := offerField(c)
 		if err != nil {
@@ -101,7 +101,7 @@ func (a *api) answerOffer(accept bool) echo.HandlerFunc {
 // once only if it changed since. The bearer token, if any, counts its
 // holder as connected to the game. The game's streams share each event's
 // data (see encodings): a change is encoded once however many watch.
-func (a *api) events(c echo.Context) error {
+func (a *gamesAPI) events(c echo.Context) error {
 	id := c.Param("id")
 	tags := a.pgnTags(c)
 	key := id
@@ -110,7 +110,7 @@ func (a *api) events(c echo.Context) error {
 	}
 	enc := a.s.encodings.Join(key)
 	build := func(ctx context.Context) (int64, []byte, error) {
-		var obj gameObject
+		var obj Game
 		err := a.s.games.View(ctx, id, "", func(rec *games.Record, _ games.Seats) {
 			obj = recordJSON(rec, a.s.now(), tags...)
 		})

@@ -1,4 +1,4 @@
-package handlers
+package api
 
 import (
 	"fmt"
@@ -15,10 +15,10 @@ import (
 	"github.com/banchess/banchess/rules"
 )
 
-// createdGame is the answer to a new game: the game, and the token that
+// Created is the answer to a new game: the game, and the token that
 // holds its seats.
-type createdGame struct {
-	gameObject
+type Created struct {
+	Game
 	Token string `json:"token"`
 	// Invite is the link that gives a game with a friend's free seat (a
 	// browser opens it; a program joins with InviteCode), "" otherwise.
@@ -29,7 +29,7 @@ type createdGame struct {
 // create starts a game: new, from a FEN, or from a PGN. The caller's
 // bearer token, if it sends one, holds the new game's seats; otherwise a
 // new token does. Either way the answer carries it.
-func (a *api) create(c echo.Context) error {
+func (a *gamesAPI) create(c echo.Context) error {
 	var req createRequest
 	if err := readJSON(c, &req); err != nil {
 		return err
@@ -60,7 +60,7 @@ func (a *api) create(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	obj := createdGame{Token: string(token)}
+	obj := Created{Token: string(token)}
 	var id string
 	switch {
 	case mode.bot != nil:
@@ -68,7 +68,7 @@ func (a *api) create(c echo.Context) error {
 	case mode.invite != nil:
 		var code string
 		id, code, _, err = a.s.games.CreateInvite(ctx, token, g, *mode.invite)
-		obj.Invite = a.s.origin(c) + gamePath(id) + "?invite=" + code
+		obj.Invite = a.s.kit.Origin(c) + kit.GamePath(id) + "?invite=" + code
 		obj.InviteCode = code
 	default:
 		id, err = a.s.games.Create(ctx, token, g)
@@ -78,7 +78,7 @@ func (a *api) create(c echo.Context) error {
 	}
 	tags := a.pgnTags(c)
 	if err := a.s.games.View(ctx, id, token, func(rec *games.Record, _ games.Seats) {
-		obj.gameObject = recordJSON(rec, a.s.now(), tags...)
+		obj.Game = recordJSON(rec, a.s.now(), tags...)
 	}); err != nil {
 		return err
 	}
@@ -136,7 +136,7 @@ func (req *createRequest) mode() (gameMode, error) {
 	}
 	var settings games.InviteSettings
 	var ok bool
-	if settings.Color, ok = colorField(req.Color.val, true); !ok {
+	if settings.Color, ok = kit.ColorField(req.Color.val, true); !ok {
 		return gameMode{}, &errs.Error{Code: errs.Invalid, Detail: errs.BadColor,
 			Msg: fmt.Sprintf(`%q is not a colour to play: use "white", "black" or "random".`, kit.TrimText(req.Color.val))}
 	}
@@ -152,12 +152,12 @@ func (req *createRequest) mode() (gameMode, error) {
 
 // settings reads the computer's colour and level.
 func (b botRequest) settings() (*games.BotSettings, error) {
-	side, ok := colorField(string(b.Color.val), false)
+	side, ok := kit.ColorField(string(b.Color.val), false)
 	if !ok {
 		return nil, &errs.Error{Code: errs.Invalid, Detail: errs.BadBot,
 			Msg: fmt.Sprintf("%q is not the computer's colour: use white or black.", kit.TrimText(string(b.Color.val)))}
 	}
-	n, err := parseBotLevel(string(b.Level.val))
+	n, err := kit.ParseBotLevel(string(b.Level.val))
 	if err != nil {
 		return nil, err
 	}
@@ -165,7 +165,7 @@ func (b botRequest) settings() (*games.BotSettings, error) {
 }
 
 // token returns the request's bearer token, or with none a new player's.
-func (a *api) token(c echo.Context) (players.Credential, error) {
+func (a *gamesAPI) token(c echo.Context) (players.Credential, error) {
 	if token := kit.Bearer(c); token != "" {
 		return token, nil
 	}

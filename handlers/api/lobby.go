@@ -1,10 +1,14 @@
-package handlers
+package api
 
 import (
+	"encoding/json"
 	"net/http"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/banchess/banchess/handlers/kit"
+	"github.com/banchess/banchess/handlers/stream"
 
 	"github.com/banchess/banchess/lobby"
 
@@ -21,8 +25,8 @@ type seekRequest struct {
 	Rated   field[boolean] `json:"rated"`
 }
 
-// seekJSON is an open seek as the API writes it.
-type seekJSON struct {
+// Seek is an open seek as the API writes it.
+type Seek struct {
 	ID          string  `json:"id"`
 	Name        *string `json:"name"`   // the maker's; null for an anonymous player
 	Rating      *int    `json:"rating"` // the maker's in the seek's variant and speed
@@ -36,10 +40,10 @@ type seekJSON struct {
 	Created     string  `json:"created"`
 }
 
-func seekJSONOf(k lobby.Seek) seekJSON {
+func seekJSONOf(k lobby.Seek) Seek {
 	e := games.Entrant{Name: k.Name, Rating: k.Rating, Provisional: k.Provisional}
 	p := playerJSONOf(e)
-	j := seekJSON{ID: k.ID, Name: p.Name, Rating: p.Rating, Provisional: p.Provisional, Variant: k.Variant, Clock: k.Clock.String(),
+	j := Seek{ID: k.ID, Name: p.Name, Rating: p.Rating, Provisional: p.Provisional, Variant: k.Variant, Clock: k.Clock.String(),
 		Speed: string(k.Speed()), Color: "random", Rated: k.Rated, Created: k.Created.UTC().Format(time.RFC3339)}
 	if k.Color != 0 {
 		j.Color = k.Color.String()
@@ -50,22 +54,22 @@ func seekJSONOf(k lobby.Seek) seekJSON {
 	return j
 }
 
-// pairedJSON answers an accepted seek or a pool that paired at once.
-type pairedJSON struct {
+// Paired answers an accepted seek or a pool that paired at once.
+type Paired struct {
 	Game string `json:"game"`
 }
 
 // seeks answers the open custom seeks, oldest first, and how many wait in
 // each pool.
-func (a *api) seeks(c echo.Context) error {
+func (a *lobbyAPI) seeks(c echo.Context) error {
 	v, err := a.s.lobby.View(c.Request().Context())
 	if err != nil {
 		return err
 	}
 	out := struct {
-		Seeks []seekJSON     `json:"seeks"`
+		Seeks []Seek         `json:"seeks"`
 		Pools map[string]int `json:"pools"`
-	}{Seeks: []seekJSON{}, Pools: map[string]int{}}
+	}{Seeks: []Seek{}, Pools: map[string]int{}}
 	for _, k := range v.Custom() {
 		out.Seeks = append(out.Seeks, seekJSONOf(k))
 	}
@@ -76,7 +80,7 @@ func (a *api) seeks(c echo.Context) error {
 }
 
 // addSeek makes a custom seek for the bearer token's player.
-func (a *api) addSeek(c echo.Context) error {
+func (a *lobbyAPI) addSeek(c echo.Context) error {
 	var req seekRequest
 	if err := readJSON(c, &req); err != nil {
 		return err
@@ -91,7 +95,7 @@ func (a *api) addSeek(c echo.Context) error {
 }
 
 // acceptSeek accepts a seek for the bearer token's player: the game.
-func (a *api) acceptSeek(c echo.Context) error {
+func (a *lobbyAPI) acceptSeek(c echo.Context) error {
 	if err := readJSON(c, &emptyRequest{}); err != nil {
 		return err
 	}
@@ -102,11 +106,11 @@ func (a *api) acceptSeek(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, pairedJSON{Game: game})
+	return c.JSON(http.StatusOK, Paired{Game: game})
 }
 
 // cancelSeek removes the bearer token's player's seek.
-func (a *api) cancelSeek(c echo.Context) error {
+func (a *lobbyAPI) cancelSeek(c echo.Context) error {
 	if err := a.s.lobby.CancelSeek(c.Request().Context(), kit.Bearer(c), c.Param("id")); err != nil {
 		return err
 	}
@@ -116,7 +120,7 @@ func (a *api) cancelSeek(c echo.Context) error {
 // joinPool puts the bearer token's player in a quick-pairing pool: 200
 // and the game when someone waited there; else 202 and the seek that now
 // waits (the pairing comes as a "paired" event of /api/lobby/events).
-func (a *api) joinPool(c echo.Context) error {
+func (a *lobbyAPI) joinPool(c echo.Context) error {
 	if err := readJSON(c, &emptyRequest{}); err != nil {
 		return err
 	}
@@ -130,5 +134,59 @@ func (a *api) joinPool(c echo.Context) error {
 	if game == "" {
 		return c.JSON(http.StatusAccepted, seekJSONOf(k))
 	}
-	return c.JSON(http.StatusOK, pairedJSON{Game: game})
+	return c.JSON(http.StatusOK, Paired{Game: game})
+}
+
+// apiLobbyEvents streams the lobby to a program: event "seek" (the seek
+// object) for each open custom seek, at once and whenever one is made;
+// "seekRemoved" ({"id"}) when one goes; "pools" (how many wait in each)
+// when that changes; and with a bearer token, "paired" ({"game","seek"})
+// for each game its player is paired into from the stream's start (or
+// ?since=, unix ms, up to 10 minutes back). While it lasts, the player's
+// seeks stay alive.
+func (a *lobbyAPI) lobbyEvents(c echo.Context) error {
+	open := map[string]bool{}
+	var pools string
+	changes := func(v lobby.View) []stream.Event {
+		var evs []stream.Event
+		now := map[string]bool{}
+		for _, k := range v.Custom() {
+			now[k.ID] = true
+			if !open[k.ID] {
+				data, _ := json.Marshal(seekJSONOf(k))
+				evs = append(evs, stream.Event{Name: "seek", Data: data})
+			}
+		}
+		for id := range open {
+			if !now[id] {
+				data, _ := json.Marshal(map[string]string{"id": id})
+				evs = append(evs, stream.Event{Name: "seekRemoved", Data: data})
+			}
+		}
+		open = now
+		if p := poolsJSON(v); p != pools {
+			pools = p
+			evs = append(evs, stream.Event{Name: "pools", Data: []byte(p)})
+		}
+		return evs
+	}
+	paired := func(k lobby.Seek) stream.Event {
+		data, _ := json.Marshal(map[string]string{"game": k.Game, "seek": k.ID})
+		return stream.Event{Name: "paired", Data: data}
+	}
+	return a.s.streams.Lobby(c, kit.Bearer(c), kit.LobbySince(c, a.s.now()), changes, paired)
+}
+
+// poolsJSON writes how many wait in each pool: {"3+2":0,"5+3":1,…}.
+func poolsJSON(v lobby.View) string {
+	var b strings.Builder
+	b.WriteByte('{')
+	for i, pool := range lobby.Pools() {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(strconv.Quote(pool) + ":" + strconv.Itoa(v.Waiting[pool]))
+	}
+	b.WriteByte('}')
+	return b.String()
 }

@@ -1,4 +1,4 @@
-package handlers
+package api
 
 import (
 	"context"
@@ -20,18 +20,18 @@ type accountRequest struct {
 	Password field[string] `json:"password"`
 }
 
-// tokenJSON answers a new token: the token, and its player's name.
-type tokenJSON struct {
+// Token answers a new token: the token, and its player's name.
+type Token struct {
 	Token string `json:"token"`
 	Name  string `json:"name"`
 }
 
-// playerObject is a player as the API writes them: their name, ratings
+// Player is a player as the API writes them: their name, ratings
 // by variant and speed, and results.
-type playerObject struct {
+type Player struct {
 	Name    *string                          `json:"name"` // null for an anonymous player
 	Ratings map[string]map[string]ratingJSON `json:"ratings"`
-	Results resultsJSON                      `json:"results"`
+	Results Results                          `json:"results"`
 }
 
 // ratingJSON is a rating as it stands now: rounded, with its deviation
@@ -44,8 +44,8 @@ type ratingJSON struct {
 	Provisional bool `json:"provisional"`
 }
 
-// resultsJSON counts a player's finished games against another player.
-type resultsJSON struct {
+// Results counts a player's finished games against another player.
+type Results struct {
 	Win  int `json:"win"`
 	Loss int `json:"loss"`
 	Draw int `json:"draw"`
@@ -53,7 +53,7 @@ type resultsJSON struct {
 
 // register names a player: the bearer token's, when it has no name yet,
 // or else a new one, and answers the token that is theirs (201).
-func (a *api) register(c echo.Context) error {
+func (a *accountsAPI) register(c echo.Context) error {
 	var req accountRequest
 	if err := readJSON(c, &req); err != nil {
 		return err
@@ -62,12 +62,12 @@ func (a *api) register(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusCreated, tokenJSON{Token: string(cred), Name: p.Name})
+	return c.JSON(http.StatusCreated, Token{Token: string(cred), Name: p.Name})
 }
 
 // newToken signs a program in as the player the body names: a new token
 // of theirs (201). Failed sign-ins are limited per name and per address.
-func (a *api) newToken(c echo.Context) error {
+func (a *accountsAPI) newToken(c echo.Context) error {
 	var req accountRequest
 	if err := readJSON(c, &req); err != nil {
 		return err
@@ -76,11 +76,11 @@ func (a *api) newToken(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusCreated, tokenJSON{Token: string(cred), Name: p.Name})
+	return c.JSON(http.StatusCreated, Token{Token: string(cred), Name: p.Name})
 }
 
 // dropToken signs the bearer token out: it holds nothing from now on.
-func (a *api) dropToken(c echo.Context) error {
+func (a *accountsAPI) dropToken(c echo.Context) error {
 	if err := a.s.players.SignOut(c.Request().Context(), kit.Bearer(c)); err != nil {
 		return err
 	}
@@ -88,7 +88,7 @@ func (a *api) dropToken(c echo.Context) error {
 }
 
 // account answers the bearer token's player.
-func (a *api) account(c echo.Context) error {
+func (a *accountsAPI) account(c echo.Context) error {
 	ctx, cred := c.Request().Context(), kit.Bearer(c)
 	p, err := a.s.players.Identify(ctx, cred)
 	switch {
@@ -107,7 +107,7 @@ func (a *api) account(c echo.Context) error {
 }
 
 // playerPublic answers the player named in the path.
-func (a *api) playerPublic(c echo.Context) error {
+func (a *accountsAPI) playerPublic(c echo.Context) error {
 	ctx := c.Request().Context()
 	p, err := a.s.players.Named(ctx, c.Param("name"))
 	if err != nil {
@@ -121,8 +121,8 @@ func (a *api) playerPublic(c echo.Context) error {
 }
 
 // playerObject describes player p, their ratings as they stand now.
-func (a *api) playerObject(ctx context.Context, p players.Player) (playerObject, error) {
-	obj := playerObject{Ratings: map[string]map[string]ratingJSON{}, Results: resultsJSON{Win: p.Wins, Loss: p.Losses, Draw: p.Draws}}
+func (a *accountsAPI) playerObject(ctx context.Context, p players.Player) (Player, error) {
+	obj := Player{Ratings: map[string]map[string]ratingJSON{}, Results: Results{Win: p.Wins, Loss: p.Losses, Draw: p.Draws}}
 	if p.Named() {
 		obj.Name = &p.Name
 	}
