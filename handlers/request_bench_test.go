@@ -9,20 +9,6 @@ import (
 	"github.com/labstack/echo/v4"
 )
 
-// requestBodies are the API bodies the request benchmarks read: an
-// action, a game against the computer, and a long PGN to import.
-func requestBodies() map[string]string {
-	var pgn strings.Builder
-	for i := 1; i <= 300; i++ {
-		pgn.WriteString("{banning: e2e4} Nf3 {banning: e7e5} Nf6 {banning: c2c4} Ng1 {banning: d7d5} Ng8 ")
-	}
-	return map[string]string{
-		"action": `{"action":"b:e2e4","ply":1}`,
-		"bot":    `{"variant":"ban","bot":{"color":"black","level":3}}`,
-		"pgn":    `{"pgn":"` + pgn.String() + `*"}`,
-	}
-}
-
 // BenchmarkAPIRequest serves whole API requests: creating a game, and an
 // action (each op plays a ban and undoes it).
 func BenchmarkAPIRequest(b *testing.B) {
