@@ -216,8 +216,7 @@ func serve(ctx context.Context, args []string, out io.Writer, getenv func(string
 		return fmt.Errorf("the shipped puzzles: %w", err)
 	}
 	trainer := training.New(shipped, lessons.All(), db, training.WithAnalyser(pool))
-	h := handlers.New(handlers.Services{Games: svc, Players: pl, Lobby: lb, Analysis: an}, nil,
-		handlers.WithTraining(trainer),
+	h := handlers.New(handlers.Services{Games: svc, Players: pl, Lobby: lb, Analysis: an, Training: trainer}, nil,
 		handlers.WithStreamLimits(stream.DefaultLimits()),
 		handlers.WithHealthCheck(db),
 		handlers.WithLimits(limits),

@@ -24,6 +24,7 @@ import (
 
 	"github.com/banchess/banchess/engine"
 	"github.com/banchess/banchess/handlers"
+	"github.com/banchess/banchess/handlers/pages"
 	"github.com/banchess/banchess/internal/testsite"
 	"github.com/banchess/banchess/lessons"
 	"github.com/banchess/banchess/puzzles"
@@ -81,7 +82,7 @@ func browser(t *testing.T, js bool) (context.Context, string, *[]string) {
 // assets are the static files every test's server serves, compressed once
 // for the package: each test's first page paid for it before (about 1 s of
 // CPU, 8 s under the race detector).
-var assets = handlers.NewStaticFiles()
+var assets = pages.NewStaticFiles()
 
 // playground is the games service the playground serves.
 func playground(t *testing.T) testsite.Site {
@@ -103,7 +104,7 @@ func browserOn(t *testing.T, js bool, svc testsite.Site) (context.Context, strin
 		t.Fatal(err)
 	}
 	trainer := training.New(shipped, lessons.All(), store.NewMemory(), training.WithAnalyser(engine.NewPool(1, 2, 4)))
-	handlers.New(handlers.Services{Games: svc.Games, Players: svc.Players, Lobby: svc.Lobby, Analysis: svc.Analysis}, nil, handlers.WithTraining(trainer), handlers.WithStaticFiles(assets)).Register(e)
+	handlers.New(handlers.Services{Games: svc.Games, Players: svc.Players, Lobby: svc.Lobby, Analysis: svc.Analysis, Training: trainer}, nil, handlers.WithStaticFiles(assets)).Register(e)
 	srv := httptest.NewServer(e)
 	t.Cleanup(srv.Close)
 

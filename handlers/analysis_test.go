@@ -20,6 +20,7 @@ import (
 	"github.com/banchess/banchess/analysis"
 	"github.com/banchess/banchess/engine"
 	"github.com/banchess/banchess/handlers/api"
+	"github.com/banchess/banchess/handlers/pages"
 	"github.com/banchess/banchess/internal/testsite"
 	"github.com/banchess/banchess/rules"
 )
@@ -287,8 +288,8 @@ func TestAnalysisPanel(t *testing.T) {
 	if r.code != http.StatusOK || bytes.Contains(r.body, []byte("<html")) || !bytes.HasPrefix(r.body, []byte(`<div id="analysis-result"`)) {
 		t.Fatalf("status %d, not the panel alone:\n%s", r.code, r.body)
 	}
-	if q.budget() != panelBudget {
-		t.Errorf("the panel thought for %v, want %v", q.budget(), panelBudget)
+	if q.budget() != pages.PanelBudget {
+		t.Errorf("the panel thought for %v, want %v", q.budget(), pages.PanelBudget)
 	}
 	d := parseBody(t, r)
 	root := d.Find("#analysis-result")

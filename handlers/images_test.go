@@ -9,12 +9,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/banchess/banchess/handlers/kit"
 	"github.com/banchess/banchess/rules"
 )
 
 // imageURL is the address of fen's image with the query q.
 func imageURL(fen, ext, q string) string {
-	u := imagePrefix + url.PathEscape(fen) + "." + ext
+	u := kit.ImagePrefix + url.PathEscape(fen) + "." + ext
 	if q != "" {
 		u += "?" + q
 	}
@@ -40,9 +41,9 @@ func TestImages(t *testing.T) {
 	}{
 		{"png, default size", imageURL(rules.StartFEN, "png", ""), "image/png", 512},
 		{"png, small, flipped, last", imageURL(banned, "png", "size=128&flip=1&last=e2e4"), "image/png", 128},
-		{"png, underscores", imagePrefix + strings.ReplaceAll(banned, " ", "_") + ".png?size=200", "image/png", 200},
+		{"png, underscores", kit.ImagePrefix + strings.ReplaceAll(banned, " ", "_") + ".png?size=200", "image/png", 200},
 		{"svg", imageURL(banned, "svg", "ban=-"), "image/svg+xml", 0},
-		{"unescaped slashes", imagePrefix + strings.ReplaceAll(rules.StartFEN, " ", "%20") + ".svg", "image/svg+xml", 0},
+		{"unescaped slashes", kit.ImagePrefix + strings.ReplaceAll(rules.StartFEN, " ", "%20") + ".svg", "image/svg+xml", 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rec := getImage(t, tc.target)
@@ -100,7 +101,7 @@ func FuzzImage(f *testing.F) {
 	}
 	e := newServer()
 	f.Fuzz(func(t *testing.T, target string) {
-		if !strings.HasPrefix(target, imagePrefix) || strings.ContainsAny(target, " \n\r#") || len(target) > 2000 {
+		if !strings.HasPrefix(target, kit.ImagePrefix) || strings.ContainsAny(target, " \n\r#") || len(target) > 2000 {
 			return
 		}
 		req, err := http.NewRequest(http.MethodGet, target, nil)

@@ -26,7 +26,7 @@ func newTrainingServer(t *testing.T, st *store.Memory) *echo.Echo {
 		t.Fatal(err)
 	}
 	tr := training.New(set, lessons.All(), st, training.WithClock(apiClock))
-	return newServerOn(st, WithTraining(tr))
+	return newServerOn(st, withTraining(tr))
 }
 
 // TestLearnPages: the lessons list with no progress; a lesson leads to

@@ -3,7 +3,6 @@ package handlers
 import (
 	"net/http"
 	"net/url"
-	"slices"
 	"strings"
 	"testing"
 
@@ -11,8 +10,6 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/banchess/banchess/internal/testsite"
-	"github.com/banchess/banchess/rules"
-	"github.com/banchess/banchess/views"
 )
 
 // newLinesClient is a browser on a server whose engine answers at once.
@@ -167,29 +164,5 @@ func TestAnalysisBoardSpectator(t *testing.T) {
 	// A page's line that does not replay is refused.
 	if rec := s.do(http.MethodGet, s.path("analysis")+"?ply=2&moves=m:e2e4", nil, false); rec.Code != http.StatusBadRequest {
 		t.Errorf("an illegal page line: %d", rec.Code)
-	}
-}
-
-func TestParseLine(t *testing.T) {
-	for _, tc := range []struct {
-		in   string
-		want rules.Path
-		ok   bool
-	}{
-		{"", nil, true},
-		{"3.0", rules.Path{{After: 3, Index: 0}}, true},
-		{"3.0,1.2", rules.Path{{After: 3, Index: 0}, {After: 1, Index: 2}}, true},
-		{"3", nil, false},
-		{"3.-1", nil, false},
-		{"a.b", nil, false},
-		{"3.0,", nil, false},
-	} {
-		got, err := parseLine(tc.in)
-		if (err == nil) != tc.ok || tc.ok && !slices.Equal(got, tc.want) {
-			t.Errorf("parseLine(%q) = %v, %v", tc.in, got, err)
-		}
-		if tc.ok && views.LineParam(got) != tc.in {
-			t.Errorf("%q is written back %q", tc.in, views.LineParam(got))
-		}
 	}
 }

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/banchess/banchess/handlers/kit"
+	"github.com/banchess/banchess/handlers/pages"
+	"github.com/banchess/banchess/training"
 
 	"github.com/PuerkitoBio/goquery"
 	"github.com/labstack/echo/v4"
@@ -60,6 +62,9 @@ func plainService(st testsite.Store) Services {
 func servicesOf(s testsite.Site) Services {
 	return Services{Games: s.Games, Players: s.Players, Lobby: s.Lobby, Analysis: s.Analysis}
 }
+
+// withTraining serves the lessons and puzzles with tr.
+func withTraining(tr *training.Service) Option { return func(s *Server) { s.svc.Training = tr } }
 
 // closer closes svc's services.
 func closer(svc Services) func() {
@@ -574,7 +579,7 @@ func TestStaticAssets(t *testing.T) {
 			t.Errorf("%s: %d %q", tc.path, rec.Code, rec.Header().Get("Content-Type"))
 		}
 	}
-	v := assetVersion()
+	v := pages.AssetVersion()
 	rec := c.do(http.MethodGet, "/static/style.css?v="+v, nil, false)
 	if !strings.Contains(rec.Header().Get("Cache-Control"), "immutable") {
 		t.Errorf("versioned asset cache %q", rec.Header().Get("Cache-Control"))

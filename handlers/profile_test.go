@@ -7,6 +7,7 @@ import (
 
 	"github.com/banchess/banchess/handlers/api"
 	"github.com/banchess/banchess/handlers/kit"
+	"github.com/banchess/banchess/handlers/pages"
 )
 
 // ratedGame has maker seek a rated game at clock, taker accept it, and
@@ -28,7 +29,7 @@ func TestProfile(t *testing.T) {
 	a := newAPIT(t, e)
 	ann, bob := a.account("Ann"), a.account("Bob")
 	var ids []string
-	for range profilePageSize + 1 {
+	for range pages.ProfilePageSize + 1 {
 		ids = append(ids, a.ratedGame(ann, bob, "5+3"))
 	}
 	c := newClientOn(t, e)
@@ -41,7 +42,7 @@ func TestProfile(t *testing.T) {
 		t.Errorf("Bob's ratings: %q", text(d, ".ratings"))
 	}
 	played := d.Find("li[data-played]")
-	if played.Length() != profilePageSize || played.First().AttrOr("data-played", "") != kit.GamePath(ids[len(ids)-1]) ||
+	if played.Length() != pages.ProfilePageSize || played.First().AttrOr("data-played", "") != kit.GamePath(ids[len(ids)-1]) ||
 		played.First().Find(".mini-board").Length() != 1 || !strings.Contains(played.First().Text(), "Won with black against Ann") ||
 		!strings.Contains(played.First().Text(), "blitz") || !strings.Contains(played.First().Text(), "rated +") {
 		t.Fatalf("Bob's games: %d, the first %q", played.Length(), strings.Join(strings.Fields(played.First().Text()), " "))

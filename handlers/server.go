@@ -1,5 +1,7 @@
-// Package handlers serves Ban Chess over HTTP: the playground's pages and
-// htmx fragments, and the JSON API, all through the games layer.
+// Package handlers serves Ban Chess over HTTP: it wires the front ends —
+// the playground's pages and htmx fragments (package pages), the JSON API
+// (package api), the live streams (package stream) — on the services,
+// over the kit they share (package kit), and answers /healthz.
 package handlers
 
 import (
@@ -12,6 +14,7 @@ import (
 
 	"github.com/banchess/banchess/handlers/api"
 	"github.com/banchess/banchess/handlers/kit"
+	"github.com/banchess/banchess/handlers/pages"
 	"github.com/banchess/banchess/handlers/stream"
 
 	"github.com/labstack/echo/v4"
@@ -20,7 +23,6 @@ import (
 	"github.com/banchess/banchess/boardimage"
 	"github.com/banchess/banchess/engine"
 	"github.com/banchess/banchess/games"
-	"github.com/banchess/banchess/internal/ratelimit"
 	"github.com/banchess/banchess/lobby"
 	"github.com/banchess/banchess/players"
 	"github.com/banchess/banchess/static"
@@ -33,38 +35,49 @@ type Pinger interface {
 	Ping(ctx context.Context) error
 }
 
-// Server holds what the handlers share.
+// Services are the services a Server serves: every page and API call goes
+// through them.
+type Services struct {
+	Games   *games.Service
+	Players *players.Service
+	Lobby   *lobby.Service
+	// Analysis analyses positions and games and reviews games; nil: the
+	// engine's analysis and reviews are refused.
+	Analysis *analysis.Service
+	// Training serves the lessons (/learn), the puzzle trainer
+	// (/training), the puzzles' API and the puzzle of the day; nil: they
+	// are not served.
+	Training *training.Service
+}
+
+// Server wires the front ends on the services: the pages (package
+// pages), the JSON API (package api) and the live streams (package
+// stream), over the kit they share (package kit).
 type Server struct {
-	kit        *kit.Kit
-	games      *kit.Games
-	loader     *games.Loader
-	players    *players.Service
-	lobby      *lobby.Service
-	analysis   *analysis.Service
-	asset      string          // the static files' version, for cache busting
-	variants   []views.Variant // the variants the service plays, as the pages offer them
-	pinger     Pinger          // nil: always healthy
-	now        func() time.Time
-	limits     kit.Limits
-	trustProxy bool
-	log        *slog.Logger
-	imageRate  *ratelimit.Limiter   // images asked for per client; nil: no limit
-	baseURL    string               // scheme://host for absolute links; "": the request's
-	gameWait   time.Duration        // how long a request may wait to read games
-	images     *boardimage.Renderer // draws /img/…; nil: /img answers 503
-	files      *StaticFiles         // the assets under /static/
-	training   *training.Service    // lessons and puzzles; nil: /learn, /training and /api/puzzles are not served
+	svc     Services
+	kit     *kit.Kit
+	streams *stream.Server
+	pages   *pages.Pages
+	pinger  Pinger // nil: always healthy
+	config
+}
 
+// config is what the options set.
+type config struct {
+	limits       kit.Limits
+	trustProxy   bool
+	baseURL      string        // scheme://host for absolute links; "": the request's
+	gameWait     time.Duration // how long a request may wait to read games
+	log          *slog.Logger
+	files        *pages.StaticFiles // the assets under /static/
 	streamLimits stream.Limits
-	streams      *stream.Server // the live streams open
-
 }
 
 // Option configures a Server.
 type Option func(*Server)
 
-// WithLimits sets the rate limits the server enforces (see Limits; main
-// passes DefaultLimits). Without it, a Server limits no rates.
+// WithLimits sets the rate limits the server enforces (see kit.Limits;
+// main passes kit.DefaultLimits). Without it, a Server limits no rates.
 func WithLimits(l kit.Limits) Option { return func(s *Server) { s.limits = l } }
 
 // WithTrustProxy makes the server believe the headers a reverse proxy sets
@@ -120,64 +133,40 @@ func ParseBaseURL(raw string) (string, error) {
 	return u.Scheme + "://" + u.Host, nil
 }
 
-// WithTraining serves the lessons (/learn), the puzzle trainer
-// (/training), the puzzles' API and the puzzle of the day with t.
-func WithTraining(t *training.Service) Option { return func(s *Server) { s.training = t } }
-
 // WithStaticFiles serves the assets f holds, compressed once for every
 // Server that shares them. Without it a Server has its own.
-func WithStaticFiles(f *StaticFiles) Option { return func(s *Server) { s.files = f } }
+func WithStaticFiles(f *pages.StaticFiles) Option { return func(s *Server) { s.files = f } }
 
 // WithLogger sends one line per request, and server-side failures, to l.
 // Without it nothing is logged.
 func WithLogger(l *slog.Logger) Option { return func(s *Server) { s.log = l } }
 
-// Services are the services a Server serves: every page and API call goes
-// through them.
-type Services struct {
-	Games   *games.Service
-	Players *players.Service
-	Lobby   *lobby.Service
-	// Analysis analyses positions and games and reviews games; nil: the
-	// engine's analysis and reviews are not served.
-	Analysis *analysis.Service
-}
+// WithStreamLimits sets the limits of the live streams (see
+// stream.Limits).
+func WithStreamLimits(l stream.Limits) Option { return func(s *Server) { s.streamLimits = l } }
 
-// New returns a Server on svc. now gives the time (for PGN dates and the rate
-// limits); nil means time.Now.
+// New returns a Server on svc. now gives the time (for PGN dates and the
+// rate limits); nil means time.Now.
 func New(svc Services, now func() time.Time, opts ...Option) *Server {
-	if now == nil {
-		now = time.Now
-	}
-	s := &Server{loader: svc.Games.Loader(), players: svc.Players, lobby: svc.Lobby, analysis: svc.Analysis, now: now, asset: assetVersion(), variants: views.VariantsOf(svc.Games.Loader().Variants(), engine.Supports), gameWait: kit.DefaultGameWait}
+	s := &Server{svc: svc, config: config{gameWait: kit.DefaultGameWait}}
 	for _, o := range opts {
 		o(s)
 	}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
+	if s.svc.Analysis == nil {
+		s.svc.Analysis = analysis.New(svc.Games, svc.Games.Loader(), nil, nil) // refuses analyses, keeps no reviews
+	}
 	s.kit = kit.New(svc.Games, svc.Players, kit.Config{Now: now, Limits: s.limits, TrustProxy: s.trustProxy, BaseURL: s.baseURL, Log: s.log, GameWait: s.gameWait})
-	s.kit.SetErrorPage(s.errorPage)
-	s.games = s.kit.Games()
-	if s.analysis == nil {
-		s.analysis = analysis.New(svc.Games, svc.Games.Loader(), nil, nil) // refuses analyses, keeps no reviews
-	}
-	if s.files == nil {
-		s.files = NewStaticFiles()
-	}
-	s.streams = stream.New(s.streamLimits, s.games, svc.Lobby)
-	images, err := boardimage.NewRenderer(static.FS, 0)
-	if err != nil { // the embedded art is unreadable: serve all but images
-		s.log.Error("position images are off", "err", err)
-	}
-	s.images = images
-	s.imageRate = ratelimit.New(s.limits.ImagesPerSecond, float64(s.limits.ImageBurst), now)
+	s.streams = stream.New(s.streamLimits, s.kit.Games(), svc.Lobby)
+	s.pages = pages.New(s.pagesDeps())
 	return s
 }
 
 // Register adds every route and the shared middleware to e, and sets e's
 // IPExtractor (the connection's address, or with WithTrustProxy the
-// client X-Forwarded-For names) and its HTTPErrorHandler (writeError).
+// client X-Forwarded-For names) and its HTTPErrorHandler (the kit's).
 func (s *Server) Register(e *echo.Echo) {
 	if s.trustProxy {
 		e.IPExtractor = echo.ExtractIPFromXFFHeader()
@@ -187,13 +176,9 @@ func (s *Server) Register(e *echo.Echo) {
 	e.HTTPErrorHandler = s.kit.ErrorHandler(e.DefaultHTTPErrorHandler)
 	e.Use(s.kit.Middleware()...)
 	s.healthRoutes(e)
-	s.pageRoutes(e)
+	s.pages.Register(e)
 	api.Register(e.Group("/api"), s.apiDeps())
 }
-
-// WithStreamLimits sets the limits of the live streams (see
-// stream.Limits).
-func WithStreamLimits(l stream.Limits) Option { return func(s *Server) { s.streamLimits = l } }
 
 // CloseStreams ends every open stream cleanly and returns once they have
 // ended (see stream.Server.Close).
@@ -202,12 +187,24 @@ func (s *Server) CloseStreams() { s.streams.Close() }
 // OpenStreams counts the streams open now.
 func (s *Server) OpenStreams() int { return s.streams.Open() }
 
+// pagesDeps are what the pages serve.
+func (s *Server) pagesDeps() pages.Deps {
+	images, err := boardimage.NewRenderer(static.FS, 0)
+	if err != nil { // the embedded art is unreadable: serve all but images
+		s.log.Error("position images are off", "err", err)
+	}
+	return pages.Deps{Kit: s.kit, Loader: s.svc.Games.Loader(), Players: s.svc.Players, Lobby: s.svc.Lobby,
+		Analysis: s.svc.Analysis, Training: s.svc.Training, Streams: s.streams, Files: s.files, Images: images,
+		ImagesPerSecond: s.limits.ImagesPerSecond, ImageBurst: s.limits.ImageBurst,
+		Variants: views.VariantsOf(s.svc.Games.Loader().Variants(), engine.Supports)}
+}
+
 // apiDeps are what the API serves.
 func (s *Server) apiDeps() api.Deps {
-	d := api.Deps{Kit: s.kit, Loader: s.loader, Players: s.players, Lobby: s.lobby,
-		Analysis: s.analysis, Streams: s.streams, BaseURL: s.baseURL}
-	if s.training != nil { // a nil *training.Service is no Training
-		d.Training = s.training
+	d := api.Deps{Kit: s.kit, Loader: s.svc.Games.Loader(), Players: s.svc.Players, Lobby: s.svc.Lobby,
+		Analysis: s.svc.Analysis, Streams: s.streams, BaseURL: s.baseURL}
+	if s.svc.Training != nil { // a nil *training.Service is no Training
+		d.Training = s.svc.Training
 	}
 	return d
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/PuerkitoBio/goquery"
+	"github.com/banchess/banchess/handlers/pages"
 )
 
 // firstSquare is the square at the top left of the board.
@@ -25,7 +26,7 @@ func TestSettingsSurviveLinksAndNewGames(t *testing.T) {
 	if first := firstSquare(d); first != "h1" {
 		t.Fatalf("?flip=1 starts at %q", first)
 	}
-	if ck := c.jar[settingsCookie]; ck != nil && strings.Contains(ck.Value, "flip") {
+	if ck := c.jar[pages.SettingsCookie]; ck != nil && strings.Contains(ck.Value, "flip") {
 		t.Fatalf("the flip was remembered: settings cookie %+v", ck)
 	}
 	if off, _ := d.Find("#flip").Attr("href"); off != c.page() {
@@ -70,7 +71,7 @@ func TestSettingsForm(t *testing.T) {
 		if rec.Code != http.StatusSeeOther || rec.Header().Get("Location") != c.page() {
 			t.Fatalf("POST /settings %v: %d %q", tc.form, rec.Code, rec.Header().Get("Location"))
 		}
-		if ck := c.jar[settingsCookie]; ck == nil || !strings.Contains(ck.Value, tc.cookieHas) {
+		if ck := c.jar[pages.SettingsCookie]; ck == nil || !strings.Contains(ck.Value, tc.cookieHas) {
 			t.Errorf("%v: cookie %+v, want %s", tc.form, ck, tc.cookieHas)
 		}
 		d := c.get(c.page())
@@ -85,7 +86,7 @@ func TestSettingsForm(t *testing.T) {
 		}
 	}
 	// A settings cookie that is not ours changes nothing.
-	c.jar[settingsCookie] = &http.Cookie{Name: settingsCookie, Value: "%zz;size=9000"}
+	c.jar[pages.SettingsCookie] = &http.Cookie{Name: pages.SettingsCookie, Value: "%zz;size=9000"}
 	if d := c.get(c.page()); !d.Find("main#game").HasClass("size-100") {
 		t.Errorf("a bad cookie gave %q", d.Find("main#game").AttrOr("class", ""))
 	}

@@ -135,8 +135,8 @@ func allocated() uint64 {
 // alone.
 func TestAPIStreamsShareTheirEvents(t *testing.T) {
 	l := newLiveServer(t)
-	cred := issue(t, Services{Players: l.s.players})
-	id, err := l.s.games.Create(context.Background(), cred, longGame(t, 400))
+	cred := issue(t, l.s.svc)
+	id, err := l.s.svc.Games.Create(context.Background(), cred, longGame(t, 400))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,9 +153,9 @@ func TestAPIStreamsShareTheirEvents(t *testing.T) {
 		}
 		presence = allocated() - before
 		var next string
-		l.s.games.View(context.Background(), id, "", func(rec *games.Record, _ games.Seats) { next = rec.Game.Legal()[0].String() })
+		l.s.svc.Games.View(context.Background(), id, "", func(rec *games.Record, _ games.Seats) { next = rec.Game.Legal()[0].String() })
 		before = allocated()
-		if err := l.s.games.Play(context.Background(), id, cred, games.Input{Text: next}, nil); err != nil {
+		if err := l.s.svc.Games.Play(context.Background(), id, cred, games.Input{Text: next}, nil); err != nil {
 			t.Fatal(err)
 		}
 		for _, q := range qs {

@@ -25,8 +25,11 @@ import (
 // it passes.
 const (
 	StaticPrefix = "/static/"
-	ImagePrefix  = "/img/"
-	HealthPath   = "/healthz"
+	// ImagePrefix starts the address of a position's image: /img/{extended
+	// FEN}.svg or .png, the FEN URL-escaped (or with its spaces as
+	// underscores).
+	ImagePrefix = "/img/"
+	HealthPath  = "/healthz"
 )
 
 // Players are what the kit needs of the players service: whose a

@@ -1,4 +1,4 @@
-package handlers
+package pages
 
 import (
 	"errors"
@@ -23,10 +23,10 @@ import (
 	"github.com/banchess/banchess/views"
 )
 
-// panelBudget is how long the game page's live panel lets the engine
+// PanelBudget is how long the game page's live panel lets the engine
 // think: it follows every position the board shows, so it answers soon
 // (the analysis page, asked for once, thinks for the default second).
-const panelBudget = 400 * time.Millisecond
+const PanelBudget = 400 * time.Millisecond
 
 // gameAt is the position of a game an analysis is of.
 type gameAt struct {
@@ -108,7 +108,7 @@ func (p *pages) analyseGame(c echo.Context, id string, panel bool, refused *errs
 	}
 	req := analysis.Request{Ply: at.ply}
 	if panel {
-		req.Budget = panelBudget
+		req.Budget = PanelBudget
 	}
 	var res engine.Result
 	switch {

@@ -1,4 +1,4 @@
-package handlers
+package pages
 
 import (
 	"net/http"
@@ -13,20 +13,20 @@ import (
 	"github.com/banchess/banchess/views"
 )
 
-// settingsCookie keeps the viewer's view choices — auto-flip, sound,
+// SettingsCookie keeps the viewer's view choices — auto-flip, sound,
 // board size, board colours and pieces — for every game and link (not
 // the orientation: a flip is one game's). It is not HttpOnly: the
 // board script changes it at once, and the server reads it to render the
 // page, so the choices hold without JavaScript too. It is a preference,
 // never a credential.
-const settingsCookie = "banchess_view"
+const SettingsCookie = "banchess_view"
 
 // settingsMaxAge is how long the browser keeps the settings.
 const settingsMaxAge = 400 * 24 * time.Hour
 
 // readSettings sets o's view choices from the settings cookie.
 func readSettings(c echo.Context, o *views.Options) {
-	ck, err := c.Cookie(settingsCookie)
+	ck, err := c.Cookie(SettingsCookie)
 	if err != nil {
 		return
 	}
@@ -63,7 +63,7 @@ func applySettings(v url.Values, o *views.Options) {
 }
 
 // writeSettings remembers o's view choices in the settings cookie.
-func (s *Server) writeSettings(c echo.Context, o views.Options) {
+func (s *deps) writeSettings(c echo.Context, o views.Options) {
 	v := url.Values{}
 	v.Set("auto", boolDigit(o.Auto))
 	v.Set("board", o.Look.Board)
@@ -71,7 +71,7 @@ func (s *Server) writeSettings(c echo.Context, o views.Options) {
 	v.Set("sound", boolDigit(!o.Mute))
 	v.Set("size", strconv.Itoa(o.BoardSize()))
 	c.SetCookie(&http.Cookie{
-		Name:     settingsCookie,
+		Name:     SettingsCookie,
 		Value:    v.Encode(),
 		Path:     "/",
 		MaxAge:   int(settingsMaxAge.Seconds()),

@@ -1,4 +1,4 @@
-package handlers
+package pages
 
 import (
 	"net/http"
@@ -23,12 +23,12 @@ const listSize = 20
 // Get) and #game fragments for htmx requests. Every game has its own
 // address, /g/{id}; the forms that act on it post under that address.
 type pages struct {
-	s     *Server
+	s     *deps
 	files *StaticFiles
 }
 
 // pageRoutes adds the playground's pages and fragments.
-func (s *Server) pageRoutes(e *echo.Echo) {
+func (s *deps) pageRoutes(e *echo.Echo) {
 	p := &pages{s: s, files: s.files}
 	get := func(path string, h echo.HandlerFunc) { e.Match([]string{http.MethodGet, http.MethodHead}, path, h) }
 	get("/", p.index)
@@ -65,7 +65,7 @@ func (s *Server) pageRoutes(e *echo.Echo) {
 		p.trainingRoutes(e)
 	}
 	get("/static/*", p.static)
-	get(imagePrefix+"*", p.image)
+	get(kit.ImagePrefix+"*", p.image)
 	get("/editor", p.editorPage)
 	get("/analysis", p.positionAnalysis)
 	e.RouteNotFound("/*", p.notFound)

@@ -1,4 +1,4 @@
-package handlers
+package pages
 
 import (
 	"context"
@@ -478,7 +478,7 @@ func resultOf(at *puzzleAt, a training.Attempt, line []rules.Action, shown int) 
 
 // dailyPuzzle is the puzzle of the day as a game's page links to it; nil
 // without training, or when it cannot be read (logged).
-func (s *Server) dailyPuzzle(ctx context.Context) *views.DailyPuzzle {
+func (s *deps) dailyPuzzle(ctx context.Context) *views.DailyPuzzle {
 	if s.training == nil {
 		return nil
 	}

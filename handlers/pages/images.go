@@ -1,4 +1,4 @@
-package handlers
+package pages
 
 import (
 	"errors"
@@ -17,11 +17,6 @@ import (
 	"github.com/banchess/banchess/rules"
 )
 
-// imagePrefix starts the address of a position's image:
-// /img/{extended FEN}.svg or .png, the FEN URL-escaped (or with its spaces
-// as underscores).
-const imagePrefix = "/img/"
-
 // image draws a position: GET /img/{FEN}.png?size=512&flip=1&last=e2e4&ban=d7d5.
 // The ban defaults to the one the FEN's seventh field names; ban=- shows
 // none. An image's address says all it shows, so it is cached for good.
@@ -30,7 +25,7 @@ func (p *pages) image(c echo.Context) error {
 	if p.s.images == nil {
 		return kit.Titled("No images", &errs.Error{Code: errs.Unavailable, Msg: "This server draws no images."})
 	}
-	name := strings.TrimPrefix(c.Request().URL.Path, imagePrefix)
+	name := strings.TrimPrefix(c.Request().URL.Path, kit.ImagePrefix)
 	fen, ext, ok := cutExt(name)
 	if !ok {
 		return kit.Titled(noImage, &errs.Error{Code: errs.NotFound, Msg: "An image's address ends in .svg or .png, such as /img/" + strings.ReplaceAll(rules.StartFEN, " ", "_") + ".png."})

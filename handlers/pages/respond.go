@@ -1,4 +1,4 @@
-package handlers
+package pages
 
 import (
 	"bytes"
@@ -275,13 +275,13 @@ func noticeText(names string) string {
 }
 
 // site is what every page of the server shares, for the request c.
-func (s *Server) site(c echo.Context) views.Site {
+func (s *deps) site(c echo.Context) views.Site {
 	return views.Site{Asset: s.asset, Origin: s.kit.Origin(c), Variants: s.variants}
 }
 
 // gameLinks lists the browser's games for its page; a failure to list
 // them is logged and leaves the list out rather than the game.
-func (s *Server) gameLinks(ctx context.Context, cred players.Credential, current string) []views.GameLink {
+func (s *deps) gameLinks(ctx context.Context, cred players.Credential, current string) []views.GameLink {
 	list, err := s.games.Games(ctx, cred, listSize)
 	if err != nil {
 		s.log.ErrorContext(ctx, "listing the browser's games", "err", err)

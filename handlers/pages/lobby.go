@@ -1,4 +1,4 @@
-package handlers
+package pages
 
 import (
 	"context"
@@ -36,7 +36,7 @@ func (p *pages) lobbyRoutes(e *echo.Echo) {
 }
 
 // lobbyPath is the lobby's address for a page that waits since now.
-func (s *Server) lobbyPath() string {
+func (s *deps) lobbyPath() string {
 	return "/lobby?since=" + strconv.FormatInt(s.now().UnixMilli(), 10)
 }
 
@@ -66,7 +66,7 @@ func (p *pages) lobby(c echo.Context) error {
 
 // pairedGame returns the last game cred's player was paired into since
 // since, or "".
-func (s *Server) pairedGame(ctx context.Context, cred players.Credential, since time.Time) (string, error) {
+func (s *deps) pairedGame(ctx context.Context, cred players.Credential, since time.Time) (string, error) {
 	list, err := s.lobby.Pairings(ctx, cred, since)
 	if err != nil || len(list) == 0 {
 		return "", err
@@ -112,7 +112,7 @@ func (p *pages) lobbyView(ctx context.Context, cred players.Credential, since ti
 }
 
 // lobbyVariants are the variants the server plays that the lobby plays.
-func (s *Server) lobbyVariants() []views.Variant {
+func (s *deps) lobbyVariants() []views.Variant {
 	var out []views.Variant
 	for _, v := range s.variants {
 		if s.lobby.Plays(v.ID) {

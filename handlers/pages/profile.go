@@ -1,4 +1,4 @@
-package handlers
+package pages
 
 import (
 	"math"
@@ -19,8 +19,8 @@ import (
 	"github.com/banchess/banchess/views"
 )
 
-// profilePageSize is how many games a page of a profile lists.
-const profilePageSize = 20
+// ProfilePageSize is how many games a page of a profile lists.
+const ProfilePageSize = 20
 
 // profileRoutes adds the players' pages: a profile each, and the lists of
 // the highest rated.
@@ -47,7 +47,7 @@ func (p *pages) profile(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	list, err := p.s.players.PlayedGames(ctx, pl.ID, before, profilePageSize+1)
+	list, err := p.s.players.PlayedGames(ctx, pl.ID, before, ProfilePageSize+1)
 	if err != nil {
 		return err
 	}
@@ -56,8 +56,8 @@ func (p *pages) profile(c echo.Context) error {
 		v.Ratings = append(v.Ratings, views.RatingRow{Variant: variantName(st.Variant), Speed: string(st.Speed),
 			Rating: ratingText(st.Rating), Deviation: int(math.Round(st.Rating.Deviation)), Games: st.Games})
 	}
-	if len(list) > profilePageSize {
-		list = list[:profilePageSize]
+	if len(list) > ProfilePageSize {
+		list = list[:ProfilePageSize]
 		last := list[len(list)-1]
 		v.Next = views.ProfilePath(pl.Name) + "?before=" + strconv.FormatInt(last.Ended.UnixMilli(), 10) + "." + last.Game
 	}

@@ -1,4 +1,4 @@
-package handlers
+package pages
 
 import (
 	"bytes"
@@ -23,9 +23,9 @@ import (
 	"github.com/banchess/banchess/static"
 )
 
-// assetVersion hashes the embedded static files: page links carry it, so a
+// AssetVersion hashes the embedded static files: page links carry it, so a
 // new binary's assets are never mixed with a browser's cached old ones.
-func assetVersion() string {
+func AssetVersion() string {
 	h := sha256.New()
 	_ = fs.WalkDir(static.FS, ".", func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {

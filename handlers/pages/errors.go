@@ -1,4 +1,4 @@
-package handlers
+package pages
 
 import (
 	"github.com/banchess/banchess/handlers/kit"
@@ -12,7 +12,7 @@ import (
 // errorPage answers refusal e, outside the API, with a page of status:
 // one that offers ways on for the server's own failure (stuck), else one
 // that explains it under title ("" for the refusal's own).
-func (s *Server) errorPage(c echo.Context, status int, e *errs.Error, title string) error {
+func (s *deps) errorPage(c echo.Context, status int, e *errs.Error, title string) error {
 	msg, own := e.Msg, title != ""
 	switch {
 	case e.Code == errs.Internal:
@@ -67,7 +67,7 @@ func errorTitle(e *errs.Error) string {
 // stuck answers a request the server failed (a game it could not read, a
 // store that failed) with a page that offers ways on: a new game, and the
 // browser's games, not only a link back that may fail the same way.
-func (s *Server) stuck(c echo.Context, status int, title, msg string) error {
+func (s *deps) stuck(c echo.Context, status int, title, msg string) error {
 	info := views.Info{Site: s.site(c)}
 	if id := c.Param("id"); kit.ValidID(id) {
 		info.ID = id
