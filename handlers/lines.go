@@ -115,7 +115,7 @@ func boardURL(id string, start int, b boardSpot, k int) string {
 // spotGame replays game g to spot b: its line's position, then b's own
 // moves, which must be legal.
 func spotGame(g *rules.Game, b boardSpot) (*rules.Game, []rules.Action, error) {
-	f, err := g.GameAt(b.Line, b.N)
+	f, err := g.Variations().GameAt(b.Line, b.N)
 	if err != nil {
 		return nil, nil, errs.Of(err)
 	}

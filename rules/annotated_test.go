@@ -48,7 +48,7 @@ func TestAnnotatedRoundTrip(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := g.Size(); got != c.size {
+			if got := g.Variations().Size(); got != c.size {
 				t.Errorf("size %+v, want %+v", got, c.size)
 			}
 			out := g.PGN()
@@ -126,7 +126,7 @@ func TestVariationsRead(t *testing.T) {
 	if nags := g.NAGs(6); !slices.Equal(nags, []NAG{6}) || nags[0].Symbol() != "?!" {
 		t.Errorf("NAGs of 3... Bg4: %v", nags)
 	}
-	vs := g.Variations(5)
+	vs := g.Variations().After(5)
 	if len(vs) != 1 || !slices.Equal(vs[0].Log(), []string{"exd4"}) || vs[0].Comment(1) != "is the usual move." {
 		t.Fatalf("the variation for 3... Bg4: %v", vs)
 	}
@@ -134,7 +134,7 @@ func TestVariationsRead(t *testing.T) {
 		t.Errorf("the history of ply 6: %s %v", h.SAN, h.NAGs)
 	}
 	// 8. Nc3 $5 {…} (8. Qxb7 Qb4+ 9. Qxb4 Bxb4+ {…})
-	v := g.Variations(14)[0]
+	v := g.Variations().After(14)[0]
 	if !slices.Equal(v.Log(), []string{"Qxb7", "Qb4+", "Qxb4", "Bxb4+"}) || v.Comment(4) == "" || len(v.Actions()) != v.Len() {
 		t.Errorf("the variation for 8. Nc3: %v %q", v.Log(), v.Comment(4))
 	}
@@ -147,14 +147,14 @@ func TestVariationsRead(t *testing.T) {
 	if !slices.Equal(ban.NAGs(1), []NAG{1}) || ban.Comment(1) != "The only ban that holds." {
 		t.Errorf("the first ban: %v %q", ban.NAGs(1), ban.Comment(1))
 	}
-	mate := ban.Variations(0)[0]
+	mate := ban.Variations().After(0)[0]
 	if !slices.Equal(mate.Log(), []string{"b:a1a2", "Re8+", "b:g8h7#"}) || !slices.Equal(mate.NAGs(1), []NAG{4}) {
 		t.Errorf("the mate by ban: %v %v", mate.Log(), mate.NAGs(1))
 	}
 	if ban.Outcome().Reason != Agreement {
 		t.Errorf("the game's outcome: %v", ban.Outcome())
 	}
-	nested := g.Variations(14)[0].Variations(0)
+	nested := g.Variations().After(14)[0].Variations(0)
 	if nested != nil {
 		t.Errorf("a variation without nested ones has %v", nested)
 	}
@@ -162,7 +162,7 @@ func TestVariationsRead(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	inner := deep.Variations(8)[0].Variations(1)
+	inner := deep.Variations().After(8)[0].Variations(1)
 	if len(inner) != 1 || !slices.Equal(inner[0].Log(), []string{"gxf6"}) {
 		t.Errorf("5. Nxf6+ exf6 (5... gxf6): %v", inner)
 	}
@@ -225,8 +225,8 @@ func TestPGNVariationBounds(t *testing.T) {
 			opts.ChessAsClassic = true
 			g, err := FromPGN(tt.pgn, opts)
 			if tt.kind == nil {
-				if err != nil || g.Size() != (TreeSize{Plies: 7, Variations: 3, Depth: 2, CommentBytes: 14}) {
-					t.Fatalf("FromPGN: %v, size %+v", err, g.Size())
+				if err != nil || g.Variations().Size() != (TreeSize{Plies: 7, Variations: 3, Depth: 2, CommentBytes: 14}) {
+					t.Fatalf("FromPGN: %v, size %+v", err, g.Variations().Size())
 				}
 				return
 			}

@@ -48,7 +48,7 @@ func TestClassicsKeepTheGame(t *testing.T) {
 			if hist[len(hist)-1].SAN != c.lastSAN || g.Outcome().Result() != c.result {
 				t.Errorf("ends %s %s, want %s %s", hist[len(hist)-1].SAN, g.Outcome().Result(), c.lastSAN, c.result)
 			}
-			if n, size := len(g.Snapshot().Comments), g.Size(); n != c.comments || size.Variations != c.variations {
+			if n, size := len(g.Snapshot().Comments), g.Variations().Size(); n != c.comments || size.Variations != c.variations {
 				t.Errorf("%d comments, %d variations; want %d, %d", n, size.Variations, c.comments, c.variations)
 			}
 			// Every tag is written back as it was, in its order.

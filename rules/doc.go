@@ -11,9 +11,9 @@
 // and EN-Chess (ENChess: two x squares, Aurors, several kings; no bans).
 //
 // Beside the plies played — the main line — a game keeps the annotations
-// it was read with or given: comments, NAGs and Variations, each checked
-// legal where it branches, which AddVariation, DeleteVariation,
-// PromoteVariation and the like edit by a Path.
+// it was read with or given: comments, NAGs and variations, each checked
+// legal where it branches, which its Variations (Add, Delete, Promote and
+// the like) edit by a Path.
 //
 // # Variants
 //

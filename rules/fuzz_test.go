@@ -84,7 +84,7 @@ func FuzzPGN(f *testing.F) {
 					t.Fatalf("tag %q %q read, longer than the bounds", tag.Name, tag.Value)
 				}
 			}
-			if size := g.Size(); size.Variations > bounds.MaxVariations || size.Depth > bounds.MaxVariationDepth {
+			if size := g.Variations().Size(); size.Variations > bounds.MaxVariations || size.Depth > bounds.MaxVariationDepth {
 				t.Fatalf("%+v read, past the bounds", size)
 			}
 			if free, err := FromPGN(s, PGNOptions{}); err != nil || free.PGN() != g.PGN() {
@@ -178,23 +178,23 @@ func FuzzVariationEdits(f *testing.F) {
 			switch op {
 			case 0, 1: // add: c+1 legal actions from after b of the line's plies
 				after := b
-				if at, e := g.GameAt(p, min(after, 1000)); e == nil {
-					_, err = g.AddVariation(p, after, someActions(at, c), lim)
+				if at, e := g.Variations().GameAt(p, min(after, 1000)); e == nil {
+					_, err = g.Variations().Add(p, after, someActions(at, c), lim)
 				} else {
-					_, err = g.AddVariation(p, after, mustActions(t, "b:e2e4"), lim)
+					_, err = g.Variations().Add(p, after, mustActions(t, "b:e2e4"), lim)
 				}
 			case 2: // extend
-				at, e := g.GameAt(p, lineLen(g, p))
+				at, e := g.Variations().GameAt(p, lineLen(g, p))
 				if e != nil {
 					t.Fatal(e)
 				}
-				err = g.ExtendVariation(p, someActions(at, c), lim)
+				err = g.Variations().Extend(p, someActions(at, c), lim)
 			case 3:
-				err = g.DeleteVariation(p)
+				err = g.Variations().Delete(p)
 			case 4:
-				err = g.PromoteVariation(p, lim)
+				err = g.Variations().Promote(p, lim)
 			case 5:
-				err = g.PromoteToMainLine(p, lim)
+				err = g.Variations().PromoteToMainLine(p, lim)
 			case 6:
 				err = g.Undo()
 			}
@@ -205,7 +205,7 @@ func FuzzVariationEdits(f *testing.F) {
 				continue
 			}
 			out := g.PGN()
-			if s := g.Size(); op < 6 && (s.Plies > lim.MaxPlies || s.Variations > lim.MaxVariations || s.Depth > lim.MaxDepth) {
+			if s := g.Variations().Size(); op < 6 && (s.Plies > lim.MaxPlies || s.Variations > lim.MaxVariations || s.Depth > lim.MaxDepth) {
 				t.Fatalf("edit %d left %+v, past %+v", op, s, lim)
 			}
 			back, err := FromPGN(out, PGNOptions{ChessAsClassic: true})
@@ -232,13 +232,13 @@ func linesOf(g *Game) []Path {
 			}
 		}
 	}
-	walk(nil, g.Variations, g.Ply()-g.StartPly())
+	walk(nil, g.Variations().After, g.Ply()-g.StartPly())
 	return out
 }
 
 // lineLen counts the plies of the line p names.
 func lineLen(g *Game, p Path) int {
-	ref, err := g.line(p)
+	ref, err := g.Variations().line(p)
 	if err != nil {
 		panic(err)
 	}

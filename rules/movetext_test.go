@@ -57,19 +57,19 @@ func TestMovetextCache(t *testing.T) {
 					case r < 14 && len(g.plies) > 1:
 						op = "add a variation"
 						after := rng.IntN(len(g.plies))
-						at, e := g.GameAt(nil, after)
+						at, e := g.Variations().GameAt(nil, after)
 						if e != nil {
 							t.Fatal(e)
 						}
-						_, err = g.AddVariation(nil, after, someActions(at, rng.IntN(4)), lim)
+						_, err = g.Variations().Add(nil, after, someActions(at, rng.IntN(4)), lim)
 					case r < 17:
 						op = "promote or delete"
 						if paths := linesOf(g); len(paths) > 1 {
 							p := paths[1+rng.IntN(len(paths)-1)]
 							if rng.IntN(2) == 0 {
-								err = g.PromoteToMainLine(p, lim)
+								err = g.Variations().PromoteToMainLine(p, lim)
 							} else {
-								err = g.DeleteVariation(p)
+								err = g.Variations().Delete(p)
 							}
 						}
 					case r < 19:

@@ -105,7 +105,7 @@ func FromPGN(text string, opts PGNOptions) (*Game, error) {
 		return nil, err
 	}
 	if max := opts.MaxCommentBytes; max > 0 {
-		if n := g.Size().CommentBytes; n > max {
+		if n := g.Variations().Size().CommentBytes; n > max {
 			return nil, &PGNError{Err: tagLimitError{ErrCommentsTooLong, fmt.Sprintf("the game's comments are %d bytes long in all; this reader keeps at most %d", n, max)}}
 		}
 	}

@@ -51,7 +51,7 @@ func LineParam(p rules.Path) string {
 // keep; url gives the address of a spot with the first k of pending
 // played on from it.
 func NewLines(g *rules.Game, current games.Spot, pending []rules.Action, url func(s games.Spot, k int) templ.SafeURL) (Lines, error) {
-	f, err := g.GameAt(current.Line, current.N)
+	f, err := g.Variations().GameAt(current.Line, current.N)
 	if err != nil {
 		return Lines{}, err
 	}
@@ -102,7 +102,7 @@ func (w linesWalk) line(path rules.Path) ([]LinePly, error) {
 		}
 		length = v.Len()
 	}
-	f, err := w.g.GameAt(path, length)
+	f, err := w.g.Variations().GameAt(path, length)
 	if err != nil {
 		return nil, err
 	}
@@ -124,7 +124,7 @@ func (w linesWalk) line(path rules.Path) ([]LinePly, error) {
 		var nags []rules.NAG
 		var alts []*rules.Variation
 		if v == nil {
-			nags, lp.Comment, alts = w.g.NAGs(j+1), w.g.Comment(j+1), w.g.Variations(j)
+			nags, lp.Comment, alts = w.g.NAGs(j+1), w.g.Comment(j+1), w.g.Variations().After(j)
 		} else {
 			nags, lp.Comment, alts = v.NAGs(j+1), v.Comment(j+1), v.Variations(j)
 		}

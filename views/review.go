@@ -172,7 +172,7 @@ func marksOf(p review.Ply) []ReviewMark {
 // whole line as the list writes plies ("1. ⊘e4 d4 ⊘e5"). It stops at an
 // action it cannot read.
 func bestLine(g *rules.Game, i int, line []string) (best, text string) {
-	f, err := g.GameAt(nil, i)
+	f, err := g.Variations().GameAt(nil, i)
 	if err != nil {
 		return "", ""
 	}
