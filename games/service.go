@@ -421,7 +421,7 @@ func (s *Service) Undo(ctx context.Context, id string, cred Credential, then Und
 			undone.Ply, err = undoBot(rec)
 			return err
 		}
-		undone.Ply = g.HistorySince(g.Ply() - g.StartPly() - 1)[0]
+		undone.Ply = g.Record().HistorySince(g.Ply() - g.StartPly() - 1)[0]
 		return g.Undo()
 	})
 	return undone, err

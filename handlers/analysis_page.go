@@ -159,7 +159,7 @@ func positionAt(g *rules.Game, ply int) (gameAt, error) {
 	if ply == 0 {
 		at.ply = at.now
 	}
-	hist, n := g.History(), at.ply-at.start
+	hist, n := g.Record().History(), at.ply-at.start
 	switch {
 	case n < 0 || n > len(hist):
 		return at, invalidf("This game's plies run from %d to %d: there is no ply %d.", at.start, at.now, at.ply)
@@ -264,7 +264,7 @@ func describeAnalysis(fen string, variant rules.Variant, res engine.Result, err 
 			break
 		}
 	}
-	a.Line = views.PlyLine(g.HistorySince(start-g.StartPly()), pos.Fullmove)
+	a.Line = views.PlyLine(g.Record().HistorySince(start-g.StartPly()), pos.Fullmove)
 	return a, nil
 }
 

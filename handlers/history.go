@@ -146,7 +146,7 @@ func (p *pages) editPosition(c echo.Context) error {
 		g := rec.Game
 		variant, fen = g.Variant().ID(), g.FEN()
 		if index >= 0 {
-			fen, found = g.FENAfter(index)
+			fen, found = g.Record().FENAfter(index)
 		}
 	})
 	switch {
@@ -194,7 +194,7 @@ func recordPGN(rec *games.Record, own ...rules.Tag) string {
 // imported with tags keeps them as they were; one the server created gets
 // the server's own tags.
 func exportPGN(g *rules.Game, notes rules.PGNNotes, own ...rules.Tag) string {
-	if len(g.Tags()) > 0 {
+	if len(g.Record().Tags()) > 0 {
 		return g.AnnotatedPGN(notes)
 	}
 	return g.AnnotatedPGN(notes, own...)

@@ -123,14 +123,14 @@ func TestVariationsRead(t *testing.T) {
 		t.Fatal(err)
 	}
 	// 3... Bg4 $6 is ply 6: its NAG, and the variation replacing it.
-	if nags := g.NAGs(6); !slices.Equal(nags, []NAG{6}) || nags[0].Symbol() != "?!" {
+	if nags := g.Record().NAGs(6); !slices.Equal(nags, []NAG{6}) || nags[0].Symbol() != "?!" {
 		t.Errorf("NAGs of 3... Bg4: %v", nags)
 	}
 	vs := g.Variations().After(5)
 	if len(vs) != 1 || !slices.Equal(vs[0].Log(), []string{"exd4"}) || vs[0].Comment(1) != "is the usual move." {
 		t.Fatalf("the variation for 3... Bg4: %v", vs)
 	}
-	if h := g.History()[5]; !slices.Equal(h.NAGs, []NAG{6}) || h.SAN != "Bg4" {
+	if h := g.Record().History()[5]; !slices.Equal(h.NAGs, []NAG{6}) || h.SAN != "Bg4" {
 		t.Errorf("the history of ply 6: %s %v", h.SAN, h.NAGs)
 	}
 	// 8. Nc3 $5 {…} (8. Qxb7 Qb4+ 9. Qxb4 Bxb4+ {…})
@@ -144,8 +144,8 @@ func TestVariationsRead(t *testing.T) {
 	}
 	// A NAG on a ban, and a variation replacing it that ends in a mate by
 	// ban.
-	if !slices.Equal(ban.NAGs(1), []NAG{1}) || ban.Comment(1) != "The only ban that holds." {
-		t.Errorf("the first ban: %v %q", ban.NAGs(1), ban.Comment(1))
+	if !slices.Equal(ban.Record().NAGs(1), []NAG{1}) || ban.Record().Comment(1) != "The only ban that holds." {
+		t.Errorf("the first ban: %v %q", ban.Record().NAGs(1), ban.Record().Comment(1))
 	}
 	mate := ban.Variations().After(0)[0]
 	if !slices.Equal(mate.Log(), []string{"b:a1a2", "Re8+", "b:g8h7#"}) || !slices.Equal(mate.NAGs(1), []NAG{4}) {
@@ -266,8 +266,8 @@ func TestNAGs(t *testing.T) {
 	}
 	// A glyph on its move, apart, and as $n: one NAG, once.
 	g, err := FromPGN("1. e4! $1 ! $146 e5 *", PGNOptions{Variant: Classic{}})
-	if err != nil || !slices.Equal(g.NAGs(1), []NAG{1, 146}) || g.NAGs(2) != nil {
-		t.Errorf("NAGs %v %v (%v)", g.NAGs(1), g.NAGs(2), err)
+	if err != nil || !slices.Equal(g.Record().NAGs(1), []NAG{1, 146}) || g.Record().NAGs(2) != nil {
+		t.Errorf("NAGs %v %v (%v)", g.Record().NAGs(1), g.Record().NAGs(2), err)
 	}
 }
 
@@ -286,7 +286,7 @@ func TestPGNNotes(t *testing.T) {
 	if got := strings.Join(strings.Fields(g.AnnotatedPGN(notes)), " "); !strings.HasSuffix(got, want) {
 		t.Errorf("got\n%s\nwant …%s", got, want)
 	}
-	if g.NAGs(1) == nil || len(g.NAGs(2)) != 0 {
-		t.Errorf("writing changed the game's NAGs: %v %v", g.NAGs(1), g.NAGs(2))
+	if g.Record().NAGs(1) == nil || len(g.Record().NAGs(2)) != 0 {
+		t.Errorf("writing changed the game's NAGs: %v %v", g.Record().NAGs(1), g.Record().NAGs(2))
 	}
 }

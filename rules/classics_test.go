@@ -41,9 +41,9 @@ func TestClassicsKeepTheGame(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			hist := g.History()
-			if g.Variant() != Variant(Classic{}) || len(hist) != c.moves || !g.FromChessGame() {
-				t.Fatalf("%s game of %d plies (from chess %v), want Classic of %d", g.Variant().Name(), len(hist), g.FromChessGame(), c.moves)
+			hist := g.Record().History()
+			if g.Variant() != Variant(Classic{}) || len(hist) != c.moves || !g.Record().FromChessGame() {
+				t.Fatalf("%s game of %d plies (from chess %v), want Classic of %d", g.Variant().Name(), len(hist), g.Record().FromChessGame(), c.moves)
 			}
 			if hist[len(hist)-1].SAN != c.lastSAN || g.Outcome().Result() != c.result {
 				t.Errorf("ends %s %s, want %s %s", hist[len(hist)-1].SAN, g.Outcome().Result(), c.lastSAN, c.result)
@@ -63,7 +63,7 @@ func TestClassicsKeepTheGame(t *testing.T) {
 			if err != nil {
 				t.Fatalf("the written PGN does not read: %v\n%s", err, out)
 			}
-			if again.PGN() != out || len(again.History()) != c.moves {
+			if again.PGN() != out || len(again.Record().History()) != c.moves {
 				t.Errorf("round trip differs:\n%s\nthen\n%s", out, again.PGN())
 			}
 			s, err := Restore(g.Snapshot())
@@ -79,10 +79,10 @@ func TestClassicComments(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c := g.Comment(0); c != "Played in a box at the opera during a performance." {
+	if c := g.Record().Comment(0); c != "Played in a box at the opera during a performance." {
 		t.Errorf("the game's comment %q", c)
 	}
-	if c := g.History()[3].Comment; c != "Philidor's Defence." {
+	if c := g.Record().History()[3].Comment; c != "Philidor's Defence." {
 		t.Errorf("after 2... d6: %q", c)
 	}
 	if !strings.Contains(g.PGN(), "d6\n{Philidor's Defence.} 3. d4") {
@@ -92,7 +92,7 @@ func TestClassicComments(t *testing.T) {
 	if err != nil || !strings.Contains(short.PGN(), "1. e4 {best by test} 1... e5 *") {
 		t.Errorf("the move after a comment is not numbered: %v\n%s", err, short.PGN())
 	}
-	if err := g.Undo(); err != nil || g.Comment(33) != "" {
-		t.Errorf("undo keeps the comment of the ply it took back: %v %q", err, g.Comment(33))
+	if err := g.Undo(); err != nil || g.Record().Comment(33) != "" {
+		t.Errorf("undo keeps the comment of the ply it took back: %v %q", err, g.Record().Comment(33))
 	}
 }

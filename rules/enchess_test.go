@@ -140,7 +140,7 @@ func TestENPlay(t *testing.T) {
 					t.Fatalf("%s: %v", m, err)
 				}
 			}
-			if got := g.Log(); !slices.Equal(got, tt.san) && !(len(got) == 0 && len(tt.san) == 0) {
+			if got := g.Record().Log(); !slices.Equal(got, tt.san) && !(len(got) == 0 && len(tt.san) == 0) {
 				t.Errorf("log %q, want %q", got, tt.san)
 			}
 			if got := g.FEN(); got != tt.after {
@@ -307,7 +307,7 @@ func TestENRandomGames(t *testing.T) {
 				t.Fatalf("game %d: %v", i, err)
 			}
 			// Its SAN reads back as the move, from the position before.
-			san := g.History()[g.Ply()-g.StartPly()-1].SAN
+			san := g.Record().History()[g.Ply()-g.StartPly()-1].SAN
 			if err := g.Undo(); err != nil {
 				t.Fatal(err)
 			}
@@ -438,7 +438,7 @@ func TestENSANDisambiguation(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := g.History()[0].SAN; got != tt.san {
+		if got := g.Record().History()[0].SAN; got != tt.san {
 			t.Errorf("%s in %s written %q, want %q", tt.move, tt.fen, got, tt.san)
 		}
 	}

@@ -68,7 +68,7 @@ func ExampleFromPGN() {
 		fmt.Println(err)
 		return
 	}
-	fmt.Println(g.Variant().Name(), g.Log())
+	fmt.Println(g.Variant().Name(), g.Record().Log())
 	// Output:
 	// Ban Chess [b:e2e4 d4 b:e7e5 d5]
 }

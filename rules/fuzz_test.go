@@ -76,10 +76,10 @@ func FuzzPGN(f *testing.F) {
 		// Within bounds on tags, a game's tags are within them, and the
 		// game is the one read without bounds: a bound only refuses.
 		if g, err := FromPGN(s, bounds); err == nil {
-			if len(g.Tags()) > bounds.MaxTags {
-				t.Fatalf("%d tags read, more than %d", len(g.Tags()), bounds.MaxTags)
+			if len(g.Record().Tags()) > bounds.MaxTags {
+				t.Fatalf("%d tags read, more than %d", len(g.Record().Tags()), bounds.MaxTags)
 			}
-			for _, tag := range g.Tags() {
+			for _, tag := range g.Record().Tags() {
 				if len(tag.Name) > bounds.MaxTagNameBytes || len(tag.Value) > bounds.MaxTagBytes {
 					t.Fatalf("tag %q %q read, longer than the bounds", tag.Name, tag.Value)
 				}
@@ -103,7 +103,7 @@ func FuzzPGN(f *testing.F) {
 		if err != nil {
 			t.Fatalf("%q loads, but its PGN does not: %v\n%s", s, err, out)
 		}
-		if back.FEN() != g.FEN() || back.Outcome() != g.Outcome() || !slices.Equal(back.Log(), g.Log()) || back.PGN() != out ||
+		if back.FEN() != g.FEN() || back.Outcome() != g.Outcome() || !slices.Equal(back.Record().Log(), g.Record().Log()) || back.PGN() != out ||
 			!reflect.DeepEqual(back.Snapshot().Annotations, g.Snapshot().Annotations) {
 			t.Fatalf("%q: PGN round trip changed the game:\n%s\n%s", s, out, back.PGN())
 		}

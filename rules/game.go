@@ -171,11 +171,6 @@ func (g *Game) LastAction() (Action, bool) {
 	return Action{}, false
 }
 
-// FromChessGame reports whether the game was read from a PGN without bans:
-// a Classic game of all its moves (PGNOptions.ChessAsClassic), or a Ban
-// Chess game starting where its moves, played as chess, end.
-func (g *Game) FromChessGame() bool { return g.fromChessGame }
-
 // hasMove reports whether the side to move has a legal move with this pair.
 func (g *Game) hasMove(p Pair) bool {
 	for _, m := range g.moves {

@@ -51,7 +51,7 @@ func TestPlyModel(t *testing.T) {
 	if got, want := g.FEN(), "rnbqkbnr/ppp1pppp/8/3p4/3P4/8/PPP1PPPP/RNBQKBNR w KQkq d6 0 2 6:g1f3"; got != want {
 		t.Errorf("FEN %s, want %s", got, want)
 	}
-	if got, want := strings.Join(g.Log(), " "), "b:e2e4 d4 b:e7e5 d5 b:g1f3"; got != want {
+	if got, want := strings.Join(g.Record().Log(), " "), "b:e2e4 d4 b:e7e5 d5 b:g1f3"; got != want {
 		t.Errorf("log %q, want %q", got, want)
 	}
 	if ban, ok := g.Ban(); !ok || ban.String() != "g1f3" {
@@ -201,7 +201,7 @@ func TestGameEnd(t *testing.T) {
 				t.Errorf("FEN %s, want %s", g.FEN(), tt.fen7)
 			}
 			if tt.log != "" {
-				if log := g.Log(); log[len(log)-1] != tt.log {
+				if log := g.Record().Log(); log[len(log)-1] != tt.log {
 					t.Errorf("last log entry %q, want %q", log[len(log)-1], tt.log)
 				}
 			}
@@ -293,7 +293,7 @@ func TestBans(t *testing.T) {
 			t.Fatalf("0-0-0: %v %v", a, err)
 		}
 		mustPlay(t, g, a.String())
-		if got := g.Log()[1]; got != "O-O-O" {
+		if got := g.Record().Log()[1]; got != "O-O-O" {
 			t.Errorf("SAN %q, want O-O-O", got)
 		}
 	})
@@ -305,7 +305,7 @@ func TestBans(t *testing.T) {
 		}
 		g = mustFEN(t, "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1", BanChess{})
 		mustPlay(t, g, "b:e5e6", "m:e5d6")
-		if got := g.Log()[1]; got != "exd6" || g.Position().Board[SquareAt(3, 4)] != NoPiece {
+		if got := g.Record().Log()[1]; got != "exd6" || g.Position().Board[SquareAt(3, 4)] != NoPiece {
 			t.Errorf("en passant: SAN %q, board %s", got, g.FEN())
 		}
 	})
@@ -322,7 +322,7 @@ func TestBans(t *testing.T) {
 			}
 		}
 		mustPlay(t, g, "m:e7e8n")
-		if got := g.Log()[1]; got != "e8=N" || g.Position().Board[SquareAt(4, 7)] != NewPiece(White, Knight) {
+		if got := g.Record().Log()[1]; got != "e8=N" || g.Position().Board[SquareAt(4, 7)] != NewPiece(White, Knight) {
 			t.Errorf("underpromotion: SAN %q FEN %s", got, g.FEN())
 		}
 		if g.Outcome().Over() {
@@ -471,10 +471,10 @@ func TestHistorySince(t *testing.T) {
 			continue
 		}
 		g := ref.played(t)
-		all := g.History()
+		all := g.Record().History()
 		for n := -1; n <= len(all)+1; n++ {
 			want := all[max(0, min(n, len(all))):]
-			got := g.HistorySince(n)
+			got := g.Record().HistorySince(n)
 			if len(got) != len(want) {
 				t.Fatalf("game %d: HistorySince(%d) has %d plies, want %d", ref.Seed, n, len(got), len(want))
 			}
@@ -517,7 +517,7 @@ func TestBanSAN(t *testing.T) {
 			continue
 		}
 		mustPlay(t, g, "b:"+tc.ban)
-		if h := g.History(); h[0].SAN != tc.want {
+		if h := g.Record().History(); h[0].SAN != tc.want {
 			t.Errorf("%s: the history writes the ban %s as %q, want %q", tc.fen, tc.ban, h[0].SAN, tc.want)
 		}
 	}

@@ -168,7 +168,7 @@ func TestParseInputThenPlay(t *testing.T) {
 		}
 	}
 	want := []string{"b:e2e4", "d4", "b:g8f6", "e5", "b:g1f3", "dxe5", "b:d7d6", "Nc6", "b:e2e4", "Nc3", "b:f8b4", "Nxe5"}
-	if log := g.Log(); !slices.Equal(log, want) {
+	if log := g.Record().Log(); !slices.Equal(log, want) {
 		t.Errorf("log %q, want %q", log, want)
 	}
 	// Wrong-phase BCN is read, and Play refuses it.

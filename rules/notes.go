@@ -160,14 +160,6 @@ func (ns notes) size(depth int, s *TreeSize) {
 	}
 }
 
-// Comment returns the PGN comment after the first n plies of the main line
-// (n = 0: before the first), or "".
-func (g *Game) Comment(n int) string { return g.notes.comment(n) }
-
-// NAGs returns the NAGs of the main line's ply n (n = 0: those before the
-// first ply), in the order read.
-func (g *Game) NAGs(n int) []NAG { return g.notes.nags(n) }
-
 // TreeSize is how much a game holds beside its main line, which its
 // limits bound (see VariationLimits and Variations.Size).
 type TreeSize struct {

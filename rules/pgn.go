@@ -11,11 +11,6 @@ type Tag struct {
 	Name, Value string
 }
 
-// Tags returns the PGN tags the game was read with (empty for a game not
-// read from PGN). Result, SetUp, FEN and Variant are not kept: PGN derives
-// them from the game.
-func (g *Game) Tags() []Tag { return append([]Tag(nil), g.tags...) }
-
 // derivedTags are written from the game itself, never copied.
 var derivedTags = map[string]bool{"Result": true, "SetUp": true, "FEN": true, "Variant": true}
 
@@ -138,7 +133,7 @@ func (g *Game) writeMovetext(b *strings.Builder, add PGNNotes) {
 		p := g.plies[i]
 		plies[i] = varPly{p.action, p.san}
 		if p.action.Phase == PhaseBan {
-			plies[i].text = g.indicator(i+1, &g.positions[moves])
+			plies[i].text = g.Record().indicator(i+1, &g.positions[moves])
 		} else {
 			moves++
 		}

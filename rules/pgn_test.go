@@ -114,18 +114,18 @@ func TestPGNReadRealWorld(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if g.FEN() != tt.fen || g.FromChessGame() != tt.chessGame || g.Outcome() != tt.outcome {
-				t.Errorf("got %s (chess game %v, %+v)\nwant %s (chess game %v, %+v)", g.FEN(), g.FromChessGame(), g.Outcome(), tt.fen, tt.chessGame, tt.outcome)
+			if g.FEN() != tt.fen || g.Record().FromChessGame() != tt.chessGame || g.Outcome() != tt.outcome {
+				t.Errorf("got %s (chess game %v, %+v)\nwant %s (chess game %v, %+v)", g.FEN(), g.Record().FromChessGame(), g.Outcome(), tt.fen, tt.chessGame, tt.outcome)
 			}
 		})
 	}
 
 	second, err := FromPGN("[Event \"one\"]\n1. {banning: e2e4} d4 *\n\n[Event \"two\"]\n1. {banning: d2d4} e4 *\n", PGNOptions{Game: 1})
-	if err != nil || !slices.Equal(second.Log(), []string{"b:d2d4", "e4"}) || second.Tags()[0].Value != "two" {
+	if err != nil || !slices.Equal(second.Record().Log(), []string{"b:d2d4", "e4"}) || second.Record().Tags()[0].Value != "two" {
 		t.Errorf("second game: %v %v", err, second)
 	}
 	classic, err := FromPGN("1. e4 e5 2. Nf3 *", PGNOptions{Variant: Classic{}})
-	if err != nil || classic.Ply() != 4 || classic.FromChessGame() {
+	if err != nil || classic.Ply() != 4 || classic.Record().FromChessGame() {
 		t.Errorf("classic PGN: %v ply %d", err, classic.Ply())
 	}
 }
@@ -194,7 +194,7 @@ func TestPGNRoundTrip(t *testing.T) {
 			t.Fatalf("seed %d: PGN does not read back: %v\n%s", ref.Seed, err, pgn)
 		}
 		if back.FEN() != g.FEN() || back.Outcome() != g.Outcome() || back.StartFEN() != g.StartFEN() ||
-			!slices.Equal(back.Log(), g.Log()) || !slices.EqualFunc(back.History(), g.History(), samePly) {
+			!slices.Equal(back.Record().Log(), g.Record().Log()) || !slices.EqualFunc(back.Record().History(), g.Record().History(), samePly) {
 			t.Fatalf("seed %d: read back as %s (%v), want %s (%v)", ref.Seed, back.FEN(), back.Outcome(), g.FEN(), g.Outcome())
 		}
 		if back.PGN() != pgn {
@@ -260,7 +260,7 @@ func TestPGNTagEscapes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if tags := back.Tags(); !slices.Contains(tags, Tag{Name: "Event", Value: `the "big" one \ final`}) {
+	if tags := back.Record().Tags(); !slices.Contains(tags, Tag{Name: "Event", Value: `the "big" one \ final`}) {
 		t.Errorf("tags read back: %v", tags)
 	}
 }
@@ -304,8 +304,8 @@ func TestPGNTagBounds(t *testing.T) {
 				if err != nil {
 					t.Fatalf("FromPGN: %v", err)
 				}
-				if n := tt.opts.MaxTags; n > 0 && len(g.Tags()) > n {
-					t.Errorf("%d tags kept, more than %d", len(g.Tags()), n)
+				if n := tt.opts.MaxTags; n > 0 && len(g.Record().Tags()) > n {
+					t.Errorf("%d tags kept, more than %d", len(g.Record().Tags()), n)
 				}
 				return
 			}
@@ -361,7 +361,7 @@ func TestPGNCommentsBounded(t *testing.T) {
 		}
 	}
 	g, err := FromPGN("1. {banning: e2e4} d4 {just a comment} {banning: e7e5} d5 *", PGNOptions{MaxCommentBytes: 14})
-	if err != nil || g.Comment(2) != "just a comment" || g.Comment(0) != "" {
-		t.Errorf("a short comment: %q, %v", g.Comment(2), err)
+	if err != nil || g.Record().Comment(2) != "just a comment" || g.Record().Comment(0) != "" {
+		t.Errorf("a short comment: %q, %v", g.Record().Comment(2), err)
 	}
 }

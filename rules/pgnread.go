@@ -265,7 +265,7 @@ func (r *pgnReader) line(tokens []pgnToken, i int, ns *notes, v *Variation, wher
 			return 0, at(err)
 		}
 		if v != nil {
-			v.plies = append(v.plies, g.lastPly())
+			v.plies = append(v.plies, g.Record().lastPly())
 		}
 	}
 	return i, nil

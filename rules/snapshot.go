@@ -18,7 +18,7 @@ type Snapshot struct {
 	// the game ended by a ply or has not ended.
 	Declared      Outcome
 	Tags          []Tag // the PGN tags the game was read with
-	FromChessGame bool  // read from a plain chess game (see Game.FromChessGame)
+	FromChessGame bool  // read from a plain chess game (see Record.FromChessGame)
 	// Annotations are the main line's comments, NAGs and variations.
 	Annotations
 }
@@ -46,7 +46,7 @@ func (g *Game) Snapshot() Snapshot {
 		Variant:       g.variant.ID(),
 		StartFEN:      g.StartFEN(),
 		Actions:       g.BCN(),
-		Tags:          g.Tags(),
+		Tags:          g.Record().Tags(),
 		FromChessGame: g.fromChessGame,
 		Annotations:   g.notes.snapshot(),
 	}
@@ -193,7 +193,7 @@ func (g *Game) replayLine(acts []Action, a Annotations, keep bool) (notes, []var
 			return nil, nil, fmt.Errorf("action %d (%s): %w", i+1, act, err)
 		}
 		if keep {
-			plies = append(plies, g.lastPly())
+			plies = append(plies, g.Record().lastPly())
 		}
 	}
 	return ns, plies, nil

@@ -37,8 +37,8 @@ func (v *Variation) Actions() []Action {
 	return out
 }
 
-// Log returns the variation's plies as Game.Log writes a game's: bans in
-// BCN with the indicator of the state they leave, moves in SAN.
+// Log returns the variation's plies as Record.Log writes a game's: bans
+// in BCN with the indicator of the state they leave, moves in SAN.
 func (v *Variation) Log() []string {
 	out := make([]string, len(v.plies))
 	for i, p := range v.plies {
@@ -72,8 +72,8 @@ type Variations struct{ g *Game }
 func (g *Game) Variations() Variations { return Variations{g} }
 
 // After returns the variations that branch from the main line after its
-// first n plies: alternatives to ply n+1, from the position FENAfter(n)
-// gives.
+// first n plies: alternatives to ply n+1, from the position
+// Record.FENAfter(n) gives.
 func (vs Variations) After(n int) []*Variation { return vs.g.notes.variationsAfter(n) }
 
 // Size measures the game with its variations.
@@ -217,7 +217,7 @@ func (vs Variations) forkAt(n int) (*Game, error) {
 	if n < 0 || n > len(g.plies) {
 		return nil, fmt.Errorf("%w: the main line has %d plies, not %d", ErrNoVariation, len(g.plies), n)
 	}
-	k := g.movesIn(n)
+	k := g.Record().movesIn(n)
 	f := &Game{variant: g.variant, startPly: g.startPly, startBan: g.startBan, startHasBan: g.startHasBan, promotions: g.promotions, mover: g.variant.newMover()}
 	f.positions = append(make([]Position, 0, k+16), g.positions[:k+1]...)
 	f.plies = append(make([]plyRecord, 0, n+16), g.plies[:n]...)
@@ -233,16 +233,6 @@ func (vs Variations) forkAt(n int) (*Game, error) {
 	return f, nil
 }
 
-// lastPly returns the last ply played as a variation keeps it.
-func (g *Game) lastPly() varPly {
-	n := len(g.plies)
-	p := g.plies[n-1]
-	if p.action.Phase == PhaseMove {
-		return varPly{p.action, p.san}
-	}
-	return varPly{p.action, g.indicator(n, &g.positions[len(g.positions)-1])}
-}
-
 // playOn plays actions on f, the game where a line stands, and returns
 // them as a variation keeps its plies. An illegal one is named.
 func playOn(f *Game, actions []Action) ([]varPly, error) {
@@ -251,7 +241,7 @@ func playOn(f *Game, actions []Action) ([]varPly, error) {
 		if err := f.Play(a); err != nil {
 			return nil, fmt.Errorf("action %d (%s): %w", i+1, a, err)
 		}
-		out = append(out, f.lastPly())
+		out = append(out, f.Record().lastPly())
 	}
 	return out, nil
 }

@@ -34,8 +34,8 @@ func mustPGN(t *testing.T, pgn string, v Variant) *Game {
 func standsAs(t *testing.T, g *Game, want *Game) {
 	t.Helper()
 	if g.FEN() != want.FEN() || !slices.Equal(g.Legal(), want.Legal()) || g.Outcome() != want.Outcome() ||
-		!slices.Equal(g.Log(), want.Log()) || !slices.EqualFunc(g.History(), want.History(), samePly) {
-		t.Fatalf("the game stands at\n%s %v %v\nwant\n%s %v %v", g.FEN(), g.Log(), g.Outcome(), want.FEN(), want.Log(), want.Outcome())
+		!slices.Equal(g.Record().Log(), want.Record().Log()) || !slices.EqualFunc(g.Record().History(), want.Record().History(), samePly) {
+		t.Fatalf("the game stands at\n%s %v %v\nwant\n%s %v %v", g.FEN(), g.Record().Log(), g.Outcome(), want.FEN(), want.Record().Log(), want.Outcome())
 	}
 }
 
@@ -156,8 +156,8 @@ func TestPromoteVariation(t *testing.T) {
 	if len(old) != 1 || !slices.Equal(old[0].Log(), []string{"Nf3", "Nc6", "Bb5"}) || old[0].Comment(1) != "main" || !slices.Equal(old[0].NAGs(2), []NAG{1}) {
 		t.Fatalf("the old main line: %v", old)
 	}
-	if g.Comment(3) != "the King's Gambit" || !slices.Equal(g.NAGs(3), []NAG{5}) || len(g.Variations().After(4)) != 1 {
-		t.Errorf("the new main line's annotations: %q %v %v", g.Comment(3), g.NAGs(3), g.Variations().After(4))
+	if g.Record().Comment(3) != "the King's Gambit" || !slices.Equal(g.Record().NAGs(3), []NAG{5}) || len(g.Variations().After(4)) != 1 {
+		t.Errorf("the new main line's annotations: %q %v %v", g.Record().Comment(3), g.Record().NAGs(3), g.Variations().After(4))
 	}
 	want := "1. e4 e5 2. f4 $5 {the King's Gambit} (2. Nf3 {main} 2... Nc6 $1 3. Bb5) 2... exf4 3. Nf3 (3. Bc4) 3... g5 *"
 	if got := strings.Join(strings.Fields(g.PGN()), " "); !strings.Contains(got, want) {
@@ -183,8 +183,8 @@ func TestPromoteVariation(t *testing.T) {
 	// What comes before a variation's first ply joins the note of the ply
 	// it branches from.
 	start := mustPGN(t, "1. e4 {open} e5 ( $10 {Better is} 1... c5) *", Classic{})
-	if err := start.Variations().Promote(Path{{1, 0}}, VariationLimits{}); err != nil || start.Comment(1) != "open Better is" || !slices.Equal(start.NAGs(1), []NAG{10}) {
-		t.Errorf("the start's notes: %v %q %v", err, start.Comment(1), start.NAGs(1))
+	if err := start.Variations().Promote(Path{{1, 0}}, VariationLimits{}); err != nil || start.Record().Comment(1) != "open Better is" || !slices.Equal(start.Record().NAGs(1), []NAG{10}) {
+		t.Errorf("the start's notes: %v %q %v", err, start.Record().Comment(1), start.Record().NAGs(1))
 	}
 }
 
@@ -222,7 +222,7 @@ func TestPromoteToMainLine(t *testing.T) {
 	if err := g.Variations().PromoteToMainLine(Path{{8, 0}, {1, 0}}, VariationLimits{}); err != nil {
 		t.Fatal(err)
 	}
-	if log := g.Log(); len(log) != 10 || log[8] != "Nxf6+" || log[9] != "gxf6" {
+	if log := g.Record().Log(); len(log) != 10 || log[8] != "Nxf6+" || log[9] != "gxf6" {
 		t.Errorf("the main line: %v", log)
 	}
 	if old := g.Variations().After(8); len(old) != 1 || old[0].Log()[0] != "Qd3" || g.Variations().After(9)[0].Log()[0] != "exf6" {
@@ -243,8 +243,8 @@ func TestUndoTakesItsAnnotations(t *testing.T) {
 	if err := g.Undo(); err != nil {
 		t.Fatal(err)
 	}
-	if g.NAGs(2) != nil || g.Comment(2) != "" || g.Variations().After(1) != nil || g.Variations().Size().Variations != 1 || g.Comment(1) != "best" {
-		t.Errorf("after undo: %v %q %v\n%s", g.NAGs(2), g.Comment(2), g.Variations().After(1), g.PGN())
+	if g.Record().NAGs(2) != nil || g.Record().Comment(2) != "" || g.Variations().After(1) != nil || g.Variations().Size().Variations != 1 || g.Record().Comment(1) != "best" {
+		t.Errorf("after undo: %v %q %v\n%s", g.Record().NAGs(2), g.Record().Comment(2), g.Variations().After(1), g.PGN())
 	}
 	s, err := Restore(g.Snapshot())
 	if err != nil || s.PGN() != g.PGN() {

@@ -152,7 +152,7 @@ func (s *session) status(g *rules.Game) string {
 // historyLines numbers the game's moves, each ban written before the move it
 // restricted: " 1. b:e2e4 d4        b:e7e5 d5".
 func historyLines(g *rules.Game) []string {
-	hist, log := g.History(), g.Log()
+	hist, log := g.Record().History(), g.Record().Log()
 	if len(hist) == 0 {
 		return []string{fmt.Sprintf("Nothing played yet. Ply %d: %s.", g.Ply(), turnSentence(g.Turn()))}
 	}

@@ -154,7 +154,7 @@ func sanOfPair(g *rules.Game, p rules.Pair) (string, error) {
 
 // lastLog returns the last entry of the action log.
 func lastLog(g *rules.Game) string {
-	log := g.Log()
+	log := g.Record().Log()
 	return log[len(log)-1]
 }
 

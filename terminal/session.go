@@ -166,7 +166,7 @@ func (s *session) cmdPGN(ctx context.Context, _ string) bool {
 // pgn writes the game with this program as its site and today as its date,
 // unless the game was read with tags of its own.
 func (s *session) pgn(g *rules.Game) string {
-	if len(g.Tags()) > 0 {
+	if len(g.Record().Tags()) > 0 {
 		return g.PGN()
 	}
 	return g.PGN(rules.Tag{Name: "Site", Value: "banchess play"},
@@ -345,7 +345,7 @@ func (s *session) replace(ctx context.Context, g *rules.Game, intro func(g *rule
 
 // chessGameNote explains a game read from a PGN without bans.
 func chessGameNote(g *rules.Game) string {
-	if !g.FromChessGame() {
+	if !g.Record().FromChessGame() {
 		return ""
 	}
 	return "That PGN has no bans: it is a Classic game of all its moves. To play Ban Chess from a position, load its FEN."

@@ -62,7 +62,7 @@ func NewLines(g *rules.Game, current games.Spot, pending []rules.Action, url fun
 	}
 	if len(pending) > 0 {
 		before := f.StartPosition().Fullmove
-		if h := f.History(); len(h) > 0 {
+		if h := f.Record().History(); len(h) > 0 {
 			before = h[len(h)-1].Position.Fullmove
 		}
 		for _, a := range pending {
@@ -70,7 +70,7 @@ func NewLines(g *rules.Game, current games.Spot, pending []rules.Action, url fun
 				return Lines{}, err
 			}
 		}
-		hist := f.History()
+		hist := f.Record().History()
 		afterBan := false
 		for k, p := range hist[len(hist)-len(pending):] {
 			lp := linePly(p, k == 0, afterBan, before)
@@ -106,10 +106,10 @@ func (w linesWalk) line(path rules.Path) ([]LinePly, error) {
 	if err != nil {
 		return nil, err
 	}
-	hist := f.History()
+	hist := f.Record().History()
 	hist = hist[len(hist)-length:]
 	fullmove := f.StartPosition().Fullmove
-	if all := f.History(); len(all) > length {
+	if all := f.Record().History(); len(all) > length {
 		fullmove = all[len(all)-length-1].Position.Fullmove
 	}
 	out := make([]LinePly, 0, length)
@@ -124,7 +124,7 @@ func (w linesWalk) line(path rules.Path) ([]LinePly, error) {
 		var nags []rules.NAG
 		var alts []*rules.Variation
 		if v == nil {
-			nags, lp.Comment, alts = w.g.NAGs(j+1), w.g.Comment(j+1), w.g.Variations().After(j)
+			nags, lp.Comment, alts = w.g.Record().NAGs(j+1), w.g.Record().Comment(j+1), w.g.Variations().After(j)
 		} else {
 			nags, lp.Comment, alts = v.NAGs(j+1), v.Comment(j+1), v.Variations(j)
 		}

@@ -93,7 +93,7 @@ func NewReviewView(g *rules.Game, id string, o Options, st games.ReviewState, sh
 	if st.Status == "" {
 		return v
 	}
-	hist := g.History()
+	hist := g.Record().History()
 	link := func(i int) templ.SafeURL { return templ.SafeURL(o.ReviewURL(id, i)) }
 	plies := make([]ReviewPly, len(st.Plies))
 	for i, p := range st.Plies {
@@ -184,7 +184,7 @@ func bestLine(g *rules.Game, i int, line []string) (best, text string) {
 			break
 		}
 	}
-	played := f.HistorySince(start)
+	played := f.Record().HistorySince(start)
 	if len(played) == 0 {
 		return "", ""
 	}
