@@ -309,7 +309,7 @@ func TestPGNTagLimits(t *testing.T) {
 	if n := len(g.Record().Tags()); n != 32 || size > 32*(64+256) {
 		t.Errorf("%d tags kept, %d bytes", n, size)
 	}
-	if pgn := g.PGN(); len(pgn) > 12<<10 {
+	if pgn := g.Record().PGN(); len(pgn) > 12<<10 {
 		t.Errorf("the game's PGN is %d bytes", len(pgn))
 	}
 	// A limit of 0 is no limit.
@@ -380,7 +380,7 @@ func TestFromPly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	before := g.PGN()
+	before := g.Record().PGN()
 	for _, c := range []struct {
 		n             int
 		variant, want string
@@ -402,7 +402,7 @@ func TestFromPly(t *testing.T) {
 	if _, err := svc.FromPly(g, 1, "nope"); errs.Of(err).Detail != "bad_variant" {
 		t.Errorf("variant nope: %v", err)
 	}
-	if g.PGN() != before {
+	if g.Record().PGN() != before {
 		t.Error("the game changed")
 	}
 	// EN-Chess positions stay EN-Chess, x squares and all.

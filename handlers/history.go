@@ -195,7 +195,7 @@ func recordPGN(rec *games.Record, own ...rules.Tag) string {
 // the server's own tags.
 func exportPGN(g *rules.Game, notes rules.PGNNotes, own ...rules.Tag) string {
 	if len(g.Record().Tags()) > 0 {
-		return g.AnnotatedPGN(notes)
+		return g.Record().AnnotatedPGN(notes)
 	}
-	return g.AnnotatedPGN(notes, own...)
+	return g.Record().AnnotatedPGN(notes, own...)
 }

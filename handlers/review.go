@@ -72,7 +72,7 @@ func reviewedPGN(rec *games.Record, rev games.StoredReview, own ...rules.Tag) st
 		return exportPGN(rec.Game, notes, tags...)
 	}
 	notes.Comment = joinNotes(notes.Comment, rec.Clock.ClkComment)
-	return rec.Game.AnnotatedPGN(notes, tags...)
+	return rec.Game.Record().AnnotatedPGN(notes, tags...)
 }
 
 // joinNotes gives each ply both notes' comment commands, in one comment

@@ -51,7 +51,7 @@ func TestAnnotatedRoundTrip(t *testing.T) {
 			if got := g.Variations().Size(); got != c.size {
 				t.Errorf("size %+v, want %+v", got, c.size)
 			}
-			out := g.PGN()
+			out := g.Record().PGN()
 			if want, got := meaning(t, text), meaning(t, out); !slices.Equal(got, want) {
 				t.Errorf("the PGN says something else:\n%s\nfrom\n%s", strings.Join(got, " "), strings.Join(want, " "))
 			}
@@ -61,8 +61,8 @@ func TestAnnotatedRoundTrip(t *testing.T) {
 				}
 			}
 			back, err := FromPGN(out, PGNOptions{ChessAsClassic: true})
-			if err != nil || back.PGN() != out {
-				t.Fatalf("read back: %v\n%s\nthen\n%s", err, out, back.PGN())
+			if err != nil || back.Record().PGN() != out {
+				t.Fatalf("read back: %v\n%s\nthen\n%s", err, out, back.Record().PGN())
 			}
 			b, err := json.Marshal(g.Snapshot())
 			if err != nil {
@@ -73,8 +73,8 @@ func TestAnnotatedRoundTrip(t *testing.T) {
 				t.Fatal(err)
 			}
 			restored, err := Restore(s)
-			if err != nil || restored.PGN() != out {
-				t.Errorf("restored: %v\n%s", err, restored.PGN())
+			if err != nil || restored.Record().PGN() != out {
+				t.Errorf("restored: %v\n%s", err, restored.Record().PGN())
 			}
 		})
 	}
@@ -191,7 +191,7 @@ func TestVariationMoveNumbers(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", tt.pgn, err)
 		}
-		got := g.PGN()
+		got := g.Record().PGN()
 		if !strings.Contains(got, "\n\n"+tt.want+"\n") && !strings.HasSuffix(got, tt.want+"\n") {
 			t.Errorf("%s:\n%s\nwant …%s", tt.pgn, got, tt.want)
 		}
@@ -283,7 +283,7 @@ func TestPGNNotes(t *testing.T) {
 		Comment: func(n int) string { return map[int]string{1: "[%clk 0:05:00]"}[n] },
 	}
 	want := `[Result "*"] $1 $10 1. e4 $1 $11 {best} {[%clk 0:05:00]} (1. d4 $2) 1... e5 $1 $12 *`
-	if got := strings.Join(strings.Fields(g.AnnotatedPGN(notes)), " "); !strings.HasSuffix(got, want) {
+	if got := strings.Join(strings.Fields(g.Record().AnnotatedPGN(notes)), " "); !strings.HasSuffix(got, want) {
 		t.Errorf("got\n%s\nwant …%s", got, want)
 	}
 	if g.Record().NAGs(1) == nil || len(g.Record().NAGs(2)) != 0 {

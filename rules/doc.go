@@ -4,8 +4,8 @@
 // A Game is a start position plus the plies played since. Each ply is an
 // Action: a ban (the opponent removes one from→to pair of the mover's legal
 // moves) or a move. Play applies one ply, Undo takes the last one back, and
-// the query methods (Ply, Turn, Legal, Outcome, FEN, PGN …) describe the
-// game at any moment; its Record writes its plies out (Log, History …). Games are created with New, FromFEN, FromPGN,
+// the query methods (Ply, Turn, Legal, Outcome, FEN …) describe the game
+// at any moment; its Record writes it out (PGN, Log, History …). Games are created with New, FromFEN, FromPGN,
 // Load (a FEN or a PGN, told apart), Replay or Branch (from a position of
 // another game), for a Variant: Ban Chess (the default), Classic (no bans),
 // and EN-Chess (ENChess: two x squares, Aurors, several kings; no bans).

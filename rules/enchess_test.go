@@ -266,7 +266,7 @@ func TestENPGN(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		pgn := g.PGN()
+		pgn := g.Record().PGN()
 		if !strings.Contains(pgn, `[Variant "EN-Chess"]`) {
 			t.Errorf("no Variant tag:\n%s", pgn)
 		}

@@ -142,13 +142,13 @@ func ExampleGame_ParseInput() {
 }
 
 // The PGN writes each ban as a comment before the move it restricted.
-func ExampleGame_PGN() {
+func ExampleRecord_PGN() {
 	g, err := rules.Replay(rules.BanChess{}, "", []string{"b:e2e4", "m:d2d4", "b:e7e5"})
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	fmt.Print(g.PGN(rules.Tag{Name: "White", Value: "Ann"}))
+	fmt.Print(g.Record().PGN(rules.Tag{Name: "White", Value: "Ann"}))
 	// Output:
 	// [Event "Ban Chess game"]
 	// [Site "?"]

@@ -24,13 +24,13 @@ func TestPGNWrite(t *testing.T) {
 1. {banning: e2e4} d4 {banning: e7e5} d5 2. {banning: g1f3} Bf4 {banning: h7h6}
 *
 `
-	if got := g.PGN(Tag{"Date", "2026.11.22"}, Tag{"Site", "banchess"}); got != want {
+	if got := g.Record().PGN(Tag{"Date", "2026.11.22"}, Tag{"Site", "banchess"}); got != want {
 		t.Errorf("PGN:\n%s\nwant:\n%s", got, want)
 	}
 
 	mate := mustFEN(t, "6k1/5pp1/8/8/8/8/8/K3R3 w - - 0 1", BanChess{})
 	mustPlay(t, mate, "b:a1a2", "m:e1e8", "b:g8h7")
-	pgn := mate.PGN()
+	pgn := mate.Record().PGN()
 	for _, s := range []string{`[Result "1-0"]`, `[SetUp "1"]`, `[FEN "6k1/5pp1/8/8/8/8/8/K3R3 w - - 0 1 1"]`, "1. {banning: a1a2} Re8+ {banning: g8h7#} 1-0\n"} {
 		if !strings.Contains(pgn, s) {
 			t.Errorf("ban-mate PGN lacks %q:\n%s", s, pgn)
@@ -39,13 +39,13 @@ func TestPGNWrite(t *testing.T) {
 
 	black := mustFEN(t, "6k1/5pp1/8/8/8/8/8/K3R3 b - - 0 1", BanChess{})
 	mustPlay(t, black, "b:g8h8", "m:g8f8", "b:a1b1")
-	if !strings.Contains(black.PGN(), "\n1... {banning: g8h8} Kf8 2. {banning: a1b1} *\n") {
-		t.Errorf("Black-first PGN:\n%s", black.PGN())
+	if !strings.Contains(black.Record().PGN(), "\n1... {banning: g8h8} Kf8 2. {banning: a1b1} *\n") {
+		t.Errorf("Black-first PGN:\n%s", black.Record().PGN())
 	}
 
 	classic := New(Classic{})
 	mustPlay(t, classic, "m:e2e4", "m:e7e5")
-	if got := classic.PGN(); strings.Contains(got, "Variant") || strings.Contains(got, "banning") || !strings.Contains(got, "\n1. e4 e5 *\n") {
+	if got := classic.Record().PGN(); strings.Contains(got, "Variant") || strings.Contains(got, "banning") || !strings.Contains(got, "\n1. e4 e5 *\n") {
 		t.Errorf("classic PGN:\n%s", got)
 	}
 }
@@ -188,7 +188,7 @@ func TestPGNRoundTrip(t *testing.T) {
 			continue
 		}
 		g := ref.played(t)
-		pgn := g.PGN()
+		pgn := g.Record().PGN()
 		back, err := FromPGN(pgn, PGNOptions{})
 		if err != nil {
 			t.Fatalf("seed %d: PGN does not read back: %v\n%s", ref.Seed, err, pgn)
@@ -197,7 +197,7 @@ func TestPGNRoundTrip(t *testing.T) {
 			!slices.Equal(back.Record().Log(), g.Record().Log()) || !slices.EqualFunc(back.Record().History(), g.Record().History(), samePly) {
 			t.Fatalf("seed %d: read back as %s (%v), want %s (%v)", ref.Seed, back.FEN(), back.Outcome(), g.FEN(), g.Outcome())
 		}
-		if back.PGN() != pgn {
+		if back.Record().PGN() != pgn {
 			t.Fatalf("seed %d: PGN changes on a second round trip", ref.Seed)
 		}
 	}
@@ -250,7 +250,7 @@ func TestPGNMaxPlies(t *testing.T) {
 // breaks, and reads them back.
 func TestPGNTagEscapes(t *testing.T) {
 	g := New(BanChess{})
-	pgn := g.PGN(Tag{Name: "Event", Value: `the "big" one \ final`}, Tag{Name: "Site", Value: "two\nlines"})
+	pgn := g.Record().PGN(Tag{Name: "Event", Value: `the "big" one \ final`}, Tag{Name: "Site", Value: "two\nlines"})
 	for _, want := range []string{`[Event "the \"big\" one \\ final"]`, `[Site "two lines"]`} {
 		if !strings.Contains(pgn, want) {
 			t.Errorf("PGN lacks %s:\n%s", want, pgn)

@@ -60,8 +60,8 @@ func TestAddVariation(t *testing.T) {
 		t.Errorf("the variation: %v", v.Log())
 	}
 	want := "2. {banning: g1f3} (2. {banning: b1c3} Nf3 (2. c4) 2... {banning: g8f6} c5) 2. Bf4 *"
-	if pgn := strings.Join(strings.Fields(g.PGN()), " "); !strings.Contains(pgn, want) {
-		t.Errorf("the PGN:\n%s\nwant …%s", g.PGN(), want)
+	if pgn := strings.Join(strings.Fields(g.Record().PGN()), " "); !strings.Contains(pgn, want) {
+		t.Errorf("the PGN:\n%s\nwant …%s", g.Record().PGN(), want)
 	}
 	at, err := g.Variations().GameAt(inner, 1)
 	if err != nil {
@@ -73,7 +73,7 @@ func TestAddVariation(t *testing.T) {
 	}
 
 	// Refusals change nothing.
-	before, rev := g.PGN(), g.Revision()
+	before, rev := g.Record().PGN(), g.Revision()
 	lim := VariationLimits{MaxPlies: 100, MaxVariations: 2, MaxDepth: 2}
 	for _, tt := range []struct {
 		name string
@@ -114,8 +114,8 @@ func TestAddVariation(t *testing.T) {
 		if !errors.Is(err, tt.kind) || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%s: %v, want %v saying %q", tt.name, err, tt.kind, tt.want)
 		}
-		if g.PGN() != before || g.Revision() != rev {
-			t.Fatalf("%s changed the game:\n%s", tt.name, g.PGN())
+		if g.Record().PGN() != before || g.Revision() != rev {
+			t.Fatalf("%s changed the game:\n%s", tt.name, g.Record().PGN())
 		}
 	}
 	if _, err := g.Variations().Add(nil, 0, nil, VariationLimits{}); err == nil {
@@ -132,7 +132,7 @@ func TestDeleteVariation(t *testing.T) {
 	if err := g.Variations().Delete(Path{{1, 1}}); err != nil {
 		t.Fatal(err)
 	}
-	if got := g.PGN(); !strings.Contains(got, "\n1. e4 e5 (1... c5 2. Nf3 d6) 2. Nf3 *\n") {
+	if got := g.Record().PGN(); !strings.Contains(got, "\n1. e4 e5 (1... c5 2. Nf3 d6) 2. Nf3 *\n") {
 		t.Errorf("after two deletions:\n%s", got)
 	}
 	if err := g.Variations().Delete(Path{{1, 0}}); err != nil || g.Variations().After(1) != nil || g.Variations().Size().Variations != 0 {
@@ -143,7 +143,7 @@ func TestDeleteVariation(t *testing.T) {
 func TestPromoteVariation(t *testing.T) {
 	const pgn = "1. e4 e5 2. Nf3 {main} (2. f4 $5 {the King's Gambit} exf4 3. Nf3 (3. Bc4) 3... g5) 2... Nc6 $1 3. Bb5 *"
 	g := mustPGN(t, pgn, Classic{})
-	original := g.PGN()
+	original := g.Record().PGN()
 	p := Path{{2, 0}}
 	if err := g.Variations().Promote(p, VariationLimits{}); err != nil {
 		t.Fatal(err)
@@ -160,24 +160,24 @@ func TestPromoteVariation(t *testing.T) {
 		t.Errorf("the new main line's annotations: %q %v %v", g.Record().Comment(3), g.Record().NAGs(3), g.Variations().After(4))
 	}
 	want := "1. e4 e5 2. f4 $5 {the King's Gambit} (2. Nf3 {main} 2... Nc6 $1 3. Bb5) 2... exf4 3. Nf3 (3. Bc4) 3... g5 *"
-	if got := strings.Join(strings.Fields(g.PGN()), " "); !strings.Contains(got, want) {
-		t.Errorf("promoted:\n%s\nwant …%s", g.PGN(), want)
+	if got := strings.Join(strings.Fields(g.Record().PGN()), " "); !strings.Contains(got, want) {
+		t.Errorf("promoted:\n%s\nwant …%s", g.Record().PGN(), want)
 	}
 	// Promoting again exchanges them back.
-	if err := g.Variations().Promote(p, VariationLimits{}); err != nil || g.PGN() != original {
-		t.Errorf("promoted back: %v\n%s\nwant\n%s", err, g.PGN(), original)
+	if err := g.Variations().Promote(p, VariationLimits{}); err != nil || g.Record().PGN() != original {
+		t.Errorf("promoted back: %v\n%s\nwant\n%s", err, g.Record().PGN(), original)
 	}
 
 	// A promotion nests the line's own variations one deeper, within the
 	// bound.
 	nested := mustPGN(t, "1. e4 e5 (1... c5) 2. Nf3 (2. Nc3) *", Classic{})
-	before := nested.PGN()
-	if err := nested.Variations().Promote(Path{{1, 0}}, VariationLimits{MaxDepth: 1}); !errors.Is(err, ErrTooManyVariations) || nested.PGN() != before {
-		t.Errorf("a promotion past the depth: %v\n%s", err, nested.PGN())
+	before := nested.Record().PGN()
+	if err := nested.Variations().Promote(Path{{1, 0}}, VariationLimits{MaxDepth: 1}); !errors.Is(err, ErrTooManyVariations) || nested.Record().PGN() != before {
+		t.Errorf("a promotion past the depth: %v\n%s", err, nested.Record().PGN())
 	}
 	if err := nested.Variations().Promote(Path{{1, 0}}, VariationLimits{MaxDepth: 2}); err != nil ||
-		!strings.Contains(nested.PGN(), "1. e4 c5 (1... e5 2. Nf3 (2. Nc3)) *") {
-		t.Errorf("promoted: %v\n%s", err, nested.PGN())
+		!strings.Contains(nested.Record().PGN(), "1. e4 c5 (1... e5 2. Nf3 (2. Nc3)) *") {
+		t.Errorf("promoted: %v\n%s", err, nested.Record().PGN())
 	}
 
 	// What comes before a variation's first ply joins the note of the ply
@@ -204,8 +204,8 @@ func TestPromoteDeclared(t *testing.T) {
 	if o := g.Outcome(); o != (Outcome{Status: Checkmate, Reason: ByBan, Winner: White}) || g.Snapshot().Declared != (Outcome{}) {
 		t.Errorf("the mate by ban promoted: %v", o)
 	}
-	if !strings.HasSuffix(strings.Join(strings.Fields(g.PGN()), " "), "1. Re8+ {banning: g8h7#} {The king has one move, and White bans it.} 1-0") {
-		t.Errorf("the PGN:\n%s", g.PGN())
+	if !strings.HasSuffix(strings.Join(strings.Fields(g.Record().PGN()), " "), "1. Re8+ {banning: g8h7#} {The king has one move, and White bans it.} 1-0") {
+		t.Errorf("the PGN:\n%s", g.Record().PGN())
 	}
 	if err := g.Variations().Promote(Path{{0, 0}}, VariationLimits{}); err != nil || g.Outcome().Over() {
 		t.Errorf("promoted back: %v %v", err, g.Outcome())
@@ -231,8 +231,8 @@ func TestPromoteToMainLine(t *testing.T) {
 	if g.Variations().Size() != size {
 		t.Errorf("size %+v, was %+v", g.Variations().Size(), size)
 	}
-	if _, err := FromPGN(g.PGN(), PGNOptions{ChessAsClassic: true}); err != nil {
-		t.Errorf("the PGN does not read: %v\n%s", err, g.PGN())
+	if _, err := FromPGN(g.Record().PGN(), PGNOptions{ChessAsClassic: true}); err != nil {
+		t.Errorf("the PGN does not read: %v\n%s", err, g.Record().PGN())
 	}
 }
 
@@ -244,11 +244,11 @@ func TestUndoTakesItsAnnotations(t *testing.T) {
 		t.Fatal(err)
 	}
 	if g.Record().NAGs(2) != nil || g.Record().Comment(2) != "" || g.Variations().After(1) != nil || g.Variations().Size().Variations != 1 || g.Record().Comment(1) != "best" {
-		t.Errorf("after undo: %v %q %v\n%s", g.Record().NAGs(2), g.Record().Comment(2), g.Variations().After(1), g.PGN())
+		t.Errorf("after undo: %v %q %v\n%s", g.Record().NAGs(2), g.Record().Comment(2), g.Variations().After(1), g.Record().PGN())
 	}
 	s, err := Restore(g.Snapshot())
-	if err != nil || s.PGN() != g.PGN() {
-		t.Errorf("restored: %v\n%s", err, s.PGN())
+	if err != nil || s.Record().PGN() != g.Record().PGN() {
+		t.Errorf("restored: %v\n%s", err, s.Record().PGN())
 	}
 }
 
@@ -259,8 +259,8 @@ func TestRestoreVariations(t *testing.T) {
 		}}}},
 	}}
 	g, err := Restore(good)
-	if err != nil || !strings.Contains(g.PGN(), "1. e4 e5 ({Sicilian} 1... c5 2. Nf3 $1) *") {
-		t.Fatalf("%v\n%s", err, g.PGN())
+	if err != nil || !strings.Contains(g.Record().PGN(), "1. e4 e5 ({Sicilian} 1... c5 2. Nf3 $1) *") {
+		t.Fatalf("%v\n%s", err, g.Record().PGN())
 	}
 	for _, tt := range []struct {
 		name string

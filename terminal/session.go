@@ -167,9 +167,9 @@ func (s *session) cmdPGN(ctx context.Context, _ string) bool {
 // unless the game was read with tags of its own.
 func (s *session) pgn(g *rules.Game) string {
 	if len(g.Record().Tags()) > 0 {
-		return g.PGN()
+		return g.Record().PGN()
 	}
-	return g.PGN(rules.Tag{Name: "Site", Value: "banchess play"},
+	return g.Record().PGN(rules.Tag{Name: "Site", Value: "banchess play"},
 		rules.Tag{Name: "Date", Value: s.opts.now().Format("2006.01.02")})
 }
 
