@@ -102,7 +102,7 @@ func parseAt(g *rules.Game, at Spot, text string) (rules.Action, error) {
 	if err != nil {
 		return rules.Action{}, errs.Of(err)
 	}
-	a, err := f.ParseInput(text)
+	a, err := f.Notation().ParseInput(text)
 	if err == nil {
 		err = f.Play(a) // squares are only read: check them (f is a copy)
 	}

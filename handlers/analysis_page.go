@@ -273,12 +273,12 @@ func describeAnalysis(fen string, variant rules.Variant, res engine.Result, err 
 func actionSentence(g *rules.Game, a rules.Action) string {
 	actor := g.Turn().Actor.Name()
 	if a.Phase == rules.PhaseBan {
-		if san, err := g.BanSAN(a.Pair()); err == nil {
+		if san, err := g.Notation().BanSAN(a.Pair()); err == nil {
 			return fmt.Sprintf("%s bans %s", actor, san)
 		}
 		return fmt.Sprintf("%s bans %s", actor, a.Coords())
 	}
-	if san, err := g.MoveSAN(a); err == nil {
+	if san, err := g.Notation().MoveSAN(a); err == nil {
 		return fmt.Sprintf("%s plays %s", actor, san)
 	}
 	return fmt.Sprintf("%s plays %s", actor, a.Coords())

@@ -251,7 +251,7 @@ func pageLine(g *rules.Game, b boardSpot, text string) (boardSpot, error) {
 		b.moves = []string{a.String()}
 		return b, nil
 	}
-	a, err := f.ParseInput(text)
+	a, err := f.Notation().ParseInput(text)
 	if err == nil {
 		err = f.Play(a)
 	}

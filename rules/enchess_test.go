@@ -170,7 +170,7 @@ func TestENPassRecorded(t *testing.T) {
 	if err := g.PlayText("m:0000"); !errors.Is(err, ErrIllegal) {
 		t.Errorf("a pass when not in partial checkmate: %v, want ErrIllegal", err)
 	}
-	if _, err := g.ParseInput("--"); !errors.Is(err, ErrIllegal) {
+	if _, err := g.Notation().ParseInput("--"); !errors.Is(err, ErrIllegal) {
 		t.Errorf("-- when not in partial checkmate: %v, want ErrIllegal", err)
 	}
 }
@@ -195,7 +195,7 @@ func TestENInput(t *testing.T) {
 	}
 	for _, tt := range tests {
 		g := enGame(t, tt.fen)
-		a, err := g.ParseInput(tt.text)
+		a, err := g.Notation().ParseInput(tt.text)
 		if err != nil {
 			t.Errorf("%s in %s: %v", tt.text, tt.fen, err)
 			continue
@@ -311,7 +311,7 @@ func TestENRandomGames(t *testing.T) {
 			if err := g.Undo(); err != nil {
 				t.Fatal(err)
 			}
-			if back, err := g.ParseInput(san); err != nil || back != a {
+			if back, err := g.Notation().ParseInput(san); err != nil || back != a {
 				t.Fatalf("game %d: %s written %q reads back as %v, %v in %s", i, a, san, back, err, g.FEN())
 			}
 			if err := g.Play(a); err != nil {
@@ -443,7 +443,7 @@ func TestENSANDisambiguation(t *testing.T) {
 		}
 	}
 	g := enGame(t, "4k3/8/8/8/8/8/1K5R/A1A5 w - - 0 1 --")
-	if a, err := g.ParseInput("A@cb2"); err != nil || a.String() != "m:c1b2" {
+	if a, err := g.Notation().ParseInput("A@cb2"); err != nil || a.String() != "m:c1b2" {
 		t.Errorf("A@cb2 read as %v, %v; want m:c1b2", a, err)
 	}
 }

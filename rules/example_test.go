@@ -14,7 +14,7 @@ func Example() {
 		fmt.Println(err)
 		return
 	}
-	a, err := g.ParseMove("d4") // SAN or coordinates
+	a, err := g.Notation().ParseMove("d4") // SAN or coordinates
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -126,10 +126,10 @@ func ExampleGame_Legal() {
 }
 
 // A person types squares or SAN; at a ban, the move to ban.
-func ExampleGame_ParseInput() {
+func ExampleNotation_ParseInput() {
 	g := rules.New(rules.BanChess{})
 	for _, text := range []string{"Nf3", "e2e4", "e5"} {
-		if a, err := g.ParseInput(text); err != nil {
+		if a, err := g.Notation().ParseInput(text); err != nil {
 			fmt.Println(err)
 		} else {
 			fmt.Println(a)

@@ -288,9 +288,9 @@ func (g *Game) Play(a Action) error {
 	}
 	if a.Phase == PhaseBan {
 		if !g.hasMove(a.Pair()) {
-			return illegalf(a.String(), "%s cannot ban %s: %s", t.Actor.Name(), a.Coords(), g.whyNot(a.Pair(), t.ToMove))
+			return illegalf(a.String(), "%s cannot ban %s: %s", t.Actor.Name(), a.Coords(), whyNot(&g.positions[len(g.positions)-1], a.Pair(), t.ToMove))
 		}
-		g.plies = append(g.plies, plyRecord{action: a, san: g.pairSAN(a.Pair())})
+		g.plies = append(g.plies, plyRecord{action: a, san: g.Notation().pairSAN(a.Pair())})
 		g.outcome = g.adjudicate(false)
 		g.revision++
 		return nil
@@ -350,55 +350,13 @@ func (g *Game) findMove(a Action) (int, error) {
 	case pairMatch:
 		return 0, illegalf(a.String(), "%s is not a promotion", a.Pair())
 	}
-	return 0, illegalf(a.String(), "%s", g.whyNot(a.Pair(), g.ToMove()))
+	return 0, illegalf(a.String(), "%s", whyNot(&g.positions[len(g.positions)-1], a.Pair(), g.ToMove()))
 }
 
-// MoveSAN returns a legal move of the side to move in SAN, with + or # as
-// playing it would give, without playing it.
-func (g *Game) MoveSAN(a Action) (string, error) {
-	for i, m := range g.moves {
-		if m.from != a.From || m.to != a.To || m.promo != a.Promotion {
-			continue
-		}
-		capture, check := g.mover.flags(i)
-		san := encodeSAN(&g.positions[len(g.positions)-1], g.moves, m, capture)
-		if check {
-			if g.mover.mates(i) {
-				return san + "#", nil
-			}
-			return san + "+", nil
-		}
-		return san, nil
-	}
-	return "", illegalf(a.String(), "%s", g.whyNot(a.Pair(), g.ToMove()))
-}
-
-// BanSAN returns a pair of the side to move's legal moves as a ban of it
-// is written in the move list: the move's SAN without check or promotion
-// piece ("e4", "Nbd2", "O-O", "e8" for a pawn's promotions).
-func (g *Game) BanSAN(p Pair) (string, error) {
-	if !g.hasMove(p) {
-		return "", illegalf(BanAction(p.From, p.To).String(), "%s", g.whyNot(p, g.ToMove()))
-	}
-	return g.pairSAN(p), nil
-}
-
-// pairSAN writes the legal moves with pair p as one move in SAN, without
-// check or promotion piece ("" when there is none).
-func (g *Game) pairSAN(p Pair) string {
-	for i, m := range g.moves {
-		if m.from == p.From && m.to == p.To {
-			capture, _ := g.mover.flags(i)
-			m.promo = 0
-			return encodeSAN(&g.positions[len(g.positions)-1], g.moves, m, capture)
-		}
-	}
-	return ""
-}
-
-// whyNot explains why the side to move has no legal move with this pair.
-func (g *Game) whyNot(p Pair, side Color) string {
-	board := &g.positions[len(g.positions)-1].Board
+// whyNot explains why side, to move at pos, has no legal move with this
+// pair.
+func whyNot(pos *Position, p Pair, side Color) string {
+	board := &pos.Board
 	if !p.From.Valid() {
 		return "there is nothing to pass: a side passes only in partial checkmate"
 	}
@@ -408,7 +366,7 @@ func (g *Game) whyNot(p Pair, side Color) string {
 		return fmt.Sprintf("there is no piece on %s", p.From)
 	case pc.Color() != side:
 		return fmt.Sprintf("the %s on %s is %s's, and it is %s's move", pc.Kind(), p.From, pc.Color().Name(), side.Name())
-	case g.InCheck():
+	case pos.inCheck:
 		return fmt.Sprintf("the %s on %s cannot move to %s (%s is in check)", pc.Kind(), p.From, p.To, side.Name())
 	}
 	return fmt.Sprintf("the %s on %s cannot move to %s", pc.Kind(), p.From, p.To)

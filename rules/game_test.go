@@ -285,10 +285,10 @@ func TestBans(t *testing.T) {
 		if slices.Contains(bcnStrings(g.Legal()), "m:e1g1") || !slices.Contains(bcnStrings(g.Legal()), "m:e1c1") {
 			t.Fatalf("legal after banning O-O: %v", bcnStrings(g.Legal()))
 		}
-		if _, err := g.ParseMove("O-O"); err == nil {
+		if _, err := g.Notation().ParseMove("O-O"); err == nil {
 			t.Fatal("O-O accepted while banned")
 		}
-		a, err := g.ParseMove("0-0-0")
+		a, err := g.Notation().ParseMove("0-0-0")
 		if err != nil || a.String() != "m:e1c1" {
 			t.Fatalf("0-0-0: %v %v", a, err)
 		}
@@ -405,11 +405,11 @@ func TestMoveSAN(t *testing.T) {
 	g := mustFEN(t, "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4 2:h5h7", BanChess{})
 	for bcn, want := range map[string]string{"m:h5f7": "Qxf7#", "m:c4f7": "Bxf7+", "m:g1f3": "Nf3", "m:e1f1": "Kf1"} {
 		a, _ := ParseAction(bcn)
-		if got, err := g.MoveSAN(a); err != nil || got != want {
+		if got, err := g.Notation().MoveSAN(a); err != nil || got != want {
 			t.Errorf("MoveSAN(%s) = %q, %v; want %q", bcn, got, err, want)
 		}
 	}
-	if _, err := g.MoveSAN(MoveAction(SquareAt(6, 0), SquareAt(6, 2), 0)); err == nil {
+	if _, err := g.Notation().MoveSAN(MoveAction(SquareAt(6, 0), SquareAt(6, 2), 0)); err == nil {
 		t.Error("MoveSAN accepted g1g3")
 	}
 }
@@ -511,7 +511,7 @@ func TestBanSAN(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := g.BanSAN(p)
+		got, err := g.Notation().BanSAN(p)
 		if err != nil || got != tc.want {
 			t.Errorf("%s, ban %s: %q (%v), want %q", tc.fen, tc.ban, got, err, tc.want)
 			continue
@@ -521,7 +521,7 @@ func TestBanSAN(t *testing.T) {
 			t.Errorf("%s: the history writes the ban %s as %q, want %q", tc.fen, tc.ban, h[0].SAN, tc.want)
 		}
 	}
-	if _, err := New(BanChess{}).BanSAN(mustPair(t, "e2e5")); err == nil {
+	if _, err := New(BanChess{}).Notation().BanSAN(mustPair(t, "e2e5")); err == nil {
 		t.Error("BanSAN took e2e5, which no move has")
 	}
 }

@@ -207,7 +207,7 @@ func moveNumber(p rules.PlyInfo) (int, rules.Color) {
 func sans(g *rules.Game, moves []rules.Action) []string {
 	out := make([]string, len(moves))
 	for i, a := range moves {
-		san, err := g.MoveSAN(a)
+		san, err := g.Notation().MoveSAN(a)
 		if err != nil {
 			san = a.Coords()
 		}

@@ -52,7 +52,7 @@ func (s *session) played(g *rules.Game) {
 func (s *session) explain(g *rules.Game, text string, e *errs.Error) {
 	switch {
 	case games.IsPromotionNeeded(e):
-		a, _ := g.ParseInput(text)
+		a, _ := g.Notation().ParseInput(text)
 		s.refuse("%s promotes a pawn: add the piece, as in %sq", a.Coords(), a.Coords())
 	case e.Code == errs.Invalid:
 		s.notUnderstood(g, e)
@@ -69,7 +69,7 @@ func (s *session) explain(g *rules.Game, text string, e *errs.Error) {
 // or move.
 func (s *session) illegal(g *rules.Game, text string, err error) {
 	t := g.Turn()
-	a, parseErr := g.ParseInput(text)
+	a, parseErr := g.Notation().ParseInput(text)
 	if parseErr != nil {
 		s.sanRefused(g, text, err)
 		return
@@ -145,9 +145,9 @@ func (s *session) announceBan(g *rules.Game, actor rules.Color, pair rules.Pair)
 
 // sanOfPair writes the move of a pair in SAN, a promotion as to a queen.
 func sanOfPair(g *rules.Game, p rules.Pair) (string, error) {
-	san, err := g.MoveSAN(rules.MoveAction(p.From, p.To, 0))
+	san, err := g.Notation().MoveSAN(rules.MoveAction(p.From, p.To, 0))
 	if err != nil {
-		return g.MoveSAN(rules.MoveAction(p.From, p.To, rules.Queen))
+		return g.Notation().MoveSAN(rules.MoveAction(p.From, p.To, rules.Queen))
 	}
 	return san, nil
 }
