@@ -25,8 +25,8 @@ type Game struct {
 	positions []Position // the start, then the position after each move
 	plies     []plyRecord
 
-	mover mover  // the variant's board, at the current position
-	moves []move // its legal moves
+	mover mover    // the variant's board, at the current position
+	moves moveList // its legal moves
 
 	// before holds the legal moves of the position before the last move
 	// played, while beforeKnown says they are those of the last ply (see
@@ -72,27 +72,19 @@ func FromFEN(fen string, v Variant) (*Game, error) {
 	if err != nil {
 		return nil, err
 	}
-	g := &Game{variant: v, promotions: kindSetOf(v.Promotions()), startPly: ply, startBan: ban, startHasBan: hasBan, mover: v.newMover()}
-	if err := g.reset(pos); err != nil {
+	g := &Game{
+		variant: v, promotions: kindSetOf(v.Promotions()), startPly: ply, startBan: ban, startHasBan: hasBan,
+		mover: v.newMover(), positions: []Position{pos}, // the start, the only position
+	}
+	if err := g.mover.load(&g.positions[0]); err != nil {
 		return nil, err
 	}
-	if hasBan && !g.hasMove(ban) {
+	g.moves = g.mover.moves()
+	if hasBan && !g.moves.has(ban) {
 		return nil, fenErrorf("ban", "%s matches no legal move of %s", ban, pos.ToMove.Name())
 	}
 	g.outcome = g.adjudicate(!hasBan)
 	return g, nil
-}
-
-// reset makes pos the start and only position.
-func (g *Game) reset(pos Position) error {
-	g.positions = append(g.positions[:0], pos)
-	g.plies = g.plies[:0]
-	g.beforeKnown = false
-	if err := g.mover.load(&g.positions[0]); err != nil {
-		return err
-	}
-	g.moves = g.mover.moves()
-	return nil
 }
 
 // Replay starts a game of v from fen ("" for the initial position) and
@@ -171,9 +163,12 @@ func (g *Game) LastAction() (Action, bool) {
 	return Action{}, false
 }
 
-// hasMove reports whether the side to move has a legal move with this pair.
-func (g *Game) hasMove(p Pair) bool {
-	for _, m := range g.moves {
+// moveList is a position's legal moves, as its mover lists them.
+type moveList []move
+
+// has reports whether a move of the list has the pair p.
+func (ms moveList) has(p Pair) bool {
+	for _, m := range ms {
 		if m.from == p.From && m.to == p.To {
 			return true
 		}
@@ -181,11 +176,10 @@ func (g *Game) hasMove(p Pair) bool {
 	return false
 }
 
-// playable counts the legal moves the ban in force leaves.
-func (g *Game) playable() int {
-	ban, banned := g.Ban()
+// playable counts the moves of the list that ban, when banned, leaves.
+func (ms moveList) playable(ban Pair, banned bool) int {
 	n := 0
-	for _, m := range g.moves {
+	for _, m := range ms {
 		if !banned || m.from != ban.From || m.to != ban.To {
 			n++
 		}
@@ -287,7 +281,7 @@ func (g *Game) Play(a Action) error {
 		return illegalf(a.String(), "it is %s's turn to %s, not to %s", t.Actor.Name(), t.Phase, a.Phase)
 	}
 	if a.Phase == PhaseBan {
-		if !g.hasMove(a.Pair()) {
+		if !g.moves.has(a.Pair()) {
 			return illegalf(a.String(), "%s cannot ban %s: %s", t.Actor.Name(), a.Coords(), whyNot(&g.positions[len(g.positions)-1], a.Pair(), t.ToMove))
 		}
 		g.plies = append(g.plies, plyRecord{action: a, san: g.Notation().pairSAN(a.Pair())})
@@ -402,7 +396,7 @@ func (g *Game) adjudicate(afterMove bool) Outcome {
 	if o := g.mover.decided(pos); o.Over() {
 		return o
 	}
-	if g.playable() == 0 {
+	if g.moves.playable(g.Ban()) == 0 {
 		reason := ByMove
 		if _, banned := g.Ban(); banned {
 			reason = ByBan

@@ -32,7 +32,7 @@ func (n Notation) MoveSAN(a Action) (string, error) {
 // piece ("e4", "Nbd2", "O-O", "e8" for a pawn's promotions).
 func (n Notation) BanSAN(p Pair) (string, error) {
 	g := n.g
-	if !g.hasMove(p) {
+	if !g.moves.has(p) {
 		return "", illegalf(BanAction(p.From, p.To).String(), "%s", whyNot(&g.positions[len(g.positions)-1], p, g.ToMove()))
 	}
 	return n.pairSAN(p), nil
