@@ -69,8 +69,9 @@ func (g *Game) BCN() []string {
 
 // Record is a game's record: its main line written out — the action log,
 // each ply with its SAN, the FEN after it, its NAGs and the comment after
-// it — with the PGN tags the game was read with. Game.Record returns it;
-// it reads the game as it stands.
+// it — with the PGN tags the game was read with, and the whole game, its
+// variations too, as PGN. Game.Record returns it; it reads the game as it
+// stands.
 type Record struct{ g *Game }
 
 // Record returns the game's record.
