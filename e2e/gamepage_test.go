@@ -35,7 +35,7 @@ func longPGN(t *testing.T) string {
 			}
 		}
 	}
-	return g.PGN(rules.Tag{Name: "White", Value: "Morphy"}, rules.Tag{Name: "Black", Value: "Duke Karl"})
+	return g.Record().PGN(rules.Tag{Name: "White", Value: "Morphy"}, rules.Tag{Name: "Black", Value: "Duke Karl"})
 }
 
 // inView checks that the first element each selector names is wholly

@@ -42,7 +42,7 @@ func TestErrorOf(t *testing.T) {
 		detail errs.Detail
 	}{
 		{"syntax", rules.New(rules.BanChess{}).PlayText("zz"), errs.Invalid, "not_bcn"},
-		{"typed syntax", func() error { _, err := rules.New(rules.BanChess{}).ParseInput("hello"); return err }(), errs.Invalid, "not_bcn"},
+		{"typed syntax", func() error { _, err := rules.New(rules.BanChess{}).Notation().ParseInput("hello"); return err }(), errs.Invalid, "not_bcn"},
 		{"illegal", rules.New(rules.BanChess{}).PlayText("m:e2e4"), errs.Illegal, ""},
 		{"banned", banned(), errs.Banned, ""},
 		{"wrapped banned", fmt.Errorf("action 2: %w", banned()), errs.Banned, ""},

@@ -172,7 +172,7 @@ func (s *Service) tellComputer(id string, t *ComputerTurn) {
 func undoBot(rec *Record) (rules.PlyInfo, error) {
 	g := rec.Game
 	keep := lastPlyBy(g, rec.Bot.Color.Other())
-	undone := g.HistorySince(keep)[0]
+	undone := g.Record().HistorySince(keep)[0]
 	for g.Ply()-g.StartPly() > keep {
 		if err := g.Undo(); err != nil {
 			return undone, err

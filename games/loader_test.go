@@ -77,14 +77,14 @@ const chessPGN = "[Event \"Club\"]\n[White \"Ann\"]\n\n1. e4 e5 2. Nf3 Nc6 *"
 func TestFromPGN(t *testing.T) {
 	svc := games.NewLoader(games.DefaultLimits())
 	g, err := svc.FromPGN(chessPGN, "")
-	if err != nil || g.Variant().ID() != "classic" || len(g.BCN()) != 4 || !g.FromChessGame() || len(g.Tags()) != 2 {
+	if err != nil || g.Variant().ID() != "classic" || len(g.BCN()) != 4 || !g.Record().FromChessGame() || len(g.Record().Tags()) != 2 {
 		t.Fatalf("FromPGN: a chess PGN is a Classic game of its moves: %v, %v", g, err)
 	}
 	if _, err := svc.FromPGN(chessPGN, "ban"); err == nil || !strings.Contains(err.Error(), "no ban comment") {
 		t.Errorf("FromPGN ban: a chess PGN read as Ban Chess: %v", err)
 	}
 	two := chessPGN + "\n\n[White \"Bo\"]\n\n1. d4 d5 2. c4 *"
-	if g, err := svc.FromPGNGame(two, "", 1); err != nil || len(g.BCN()) != 3 || g.Tags()[0].Value != "Bo" {
+	if g, err := svc.FromPGNGame(two, "", 1); err != nil || len(g.BCN()) != 3 || g.Record().Tags()[0].Value != "Bo" {
 		t.Errorf("FromPGNGame 1: %v, %v", g, err)
 	}
 	if list, err := svc.PGNGames(two); err != nil || len(list) != 2 || list[1].Tag("White") != "Bo" {
@@ -122,7 +122,9 @@ func TestFromText(t *testing.T) {
 	}{
 		{"a FEN", "  " + fen + "\n", "", func(g *rules.Game) bool { return strings.HasPrefix(g.FEN(), fen) && g.Ply() == 1 }},
 		{"a FEN of a variant", fen, "classic", func(g *rules.Game) bool { return g.Variant().ID() == "classic" }},
-		{"a PGN", chessPGN, "", func(g *rules.Game) bool { return g.FromChessGame() && g.Variant().ID() == "classic" && g.Ply() == 5 }},
+		{"a PGN", chessPGN, "", func(g *rules.Game) bool {
+			return g.Record().FromChessGame() && g.Variant().ID() == "classic" && g.Ply() == 5
+		}},
 		{"a PGN ignores the variant", chessPGN, "ban", func(g *rules.Game) bool { return g.Variant().ID() == "classic" }},
 		{"moves alone", "1. d4 d5", "", func(g *rules.Game) bool { return strings.HasPrefix(g.FEN(), "rnbqkbnr/ppp1pppp/8/3p4/3P4/") }},
 	} {
@@ -246,7 +248,7 @@ func TestFromLink(t *testing.T) {
 	}
 	// pgn= reads a PGN; the ply limit holds for it too.
 	q := url.Values{"pgn": {"1. e4 e5 *"}}
-	if g, err := svc.FromLink(q); err != nil || !g.FromChessGame() {
+	if g, err := svc.FromLink(q); err != nil || !g.Record().FromChessGame() {
 		t.Errorf("pgn link: %v, %v", g, err)
 	}
 	q = url.Values{"pgn": {chessPGN}}
@@ -302,13 +304,13 @@ func TestPGNTagLimits(t *testing.T) {
 		t.Fatal(err)
 	}
 	size := 0
-	for _, tag := range g.Tags() {
+	for _, tag := range g.Record().Tags() {
 		size += len(tag.Name) + len(tag.Value)
 	}
-	if n := len(g.Tags()); n != 32 || size > 32*(64+256) {
+	if n := len(g.Record().Tags()); n != 32 || size > 32*(64+256) {
 		t.Errorf("%d tags kept, %d bytes", n, size)
 	}
-	if pgn := g.PGN(); len(pgn) > 12<<10 {
+	if pgn := g.Record().PGN(); len(pgn) > 12<<10 {
 		t.Errorf("the game's PGN is %d bytes", len(pgn))
 	}
 	// A limit of 0 is no limit.
@@ -379,7 +381,7 @@ func TestFromPly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	before := g.PGN()
+	before := g.Record().PGN()
 	for _, c := range []struct {
 		n             int
 		variant, want string
@@ -401,7 +403,7 @@ func TestFromPly(t *testing.T) {
 	if _, err := svc.FromPly(g, 1, "nope"); errs.Of(err).Detail != "bad_variant" {
 		t.Errorf("variant nope: %v", err)
 	}
-	if g.PGN() != before {
+	if g.Record().PGN() != before {
 		t.Error("the game changed")
 	}
 	// EN-Chess positions stay EN-Chess, x squares and all.
@@ -428,9 +430,9 @@ func TestImport(t *testing.T) {
 	}{
 		{"a FEN, Ban Chess", rules.StartFEN, "", 0, func(g *rules.Game) bool { return g.Variant().ID() == "ban" }},
 		{"a FEN of a variant", rules.StartFEN, "classic", 0, func(g *rules.Game) bool { return g.Variant().ID() == "classic" }},
-		{"a PGN decides", chessPGN, "", 0, func(g *rules.Game) bool { return g.Variant().ID() == "classic" && g.FromChessGame() }},
-		{"a PGN of the variant given", chessPGN, "classic", 0, func(g *rules.Game) bool { return g.Variant().ID() == "classic" && !g.FromChessGame() }},
-		{"the second game", two, "", 1, func(g *rules.Game) bool { return g.Tags()[0].Value == "Bo" }},
+		{"a PGN decides", chessPGN, "", 0, func(g *rules.Game) bool { return g.Variant().ID() == "classic" && g.Record().FromChessGame() }},
+		{"a PGN of the variant given", chessPGN, "classic", 0, func(g *rules.Game) bool { return g.Variant().ID() == "classic" && !g.Record().FromChessGame() }},
+		{"the second game", two, "", 1, func(g *rules.Game) bool { return g.Record().Tags()[0].Value == "Bo" }},
 	} {
 		g, err := svc.Import(c.text, c.variant, c.n)
 		if err != nil || !c.want(g) {

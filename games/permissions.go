@@ -360,7 +360,7 @@ func lastMoveBy(g *rules.Game, side rules.Color) int {
 func lastPly(g *rules.Game, is func(rules.PlyInfo) bool) int {
 	from := max(0, g.Ply()-g.StartPly()-4)
 	for {
-		hist := g.HistorySince(from)
+		hist := g.Record().HistorySince(from)
 		for i := len(hist) - 1; i >= 0; i-- {
 			if is(hist[i]) {
 				return from + i

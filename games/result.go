@@ -170,13 +170,13 @@ func (r *Record) PGN(notes rules.PGNNotes, own ...rules.Tag) string {
 	g := r.Game
 	tags := slices.Concat(own, r.Tags())
 	if r.Clock == nil {
-		if len(g.Tags()) > 0 {
-			return g.AnnotatedPGN(notes)
+		if len(g.Record().Tags()) > 0 {
+			return g.Record().AnnotatedPGN(notes)
 		}
-		return g.AnnotatedPGN(notes, tags...)
+		return g.Record().AnnotatedPGN(notes, tags...)
 	}
 	notes.Comment = joinNotes(notes.Comment, r.Clock.ClkComment)
-	return g.AnnotatedPGN(notes, tags...)
+	return g.Record().AnnotatedPGN(notes, tags...)
 }
 
 // joinNotes gives each ply both notes' comment commands, in one comment

@@ -243,7 +243,7 @@ func (s *Service) arrive(ctx context.Context, id string, cred players.Credential
 
 // Input is one ban or move as a client sends it.
 type Input struct {
-	// Text is typed input in any form rules.Game.ParseInput reads (BCN,
+	// Text is typed input in any form rules.Notation.ParseInput reads (BCN,
 	// squares, SAN). When it is empty, From and To (and Promotion, for a
 	// move) name the ban or the move the turn asks for, as a board gives
 	// them; Promotion rules.Pawn is EN-Chess's pawn that stays a pawn.
@@ -273,7 +273,7 @@ func (s *Service) Play(ctx context.Context, id string, cred players.Credential, 
 }
 
 // Action reads in as the ban or move it names at g's turn: typed text as
-// rules.Game.ParseInput reads it, or squares as a board gives them. A
+// rules.Notation.ParseInput reads it, or squares as a board gives them. A
 // pawn's move to its last rank that names no piece is refused
 // (PromotionNeeded), so a board can ask for one. The action is read, not
 // played: playing it checks it.
@@ -286,7 +286,7 @@ func (in Input) Action(g *rules.Game) (rules.Action, error) {
 	switch {
 	case in.Text != "":
 		var err error
-		if a, err = g.ParseInput(in.Text); err != nil {
+		if a, err = g.Notation().ParseInput(in.Text); err != nil {
 			return a, errs.Of(err)
 		}
 	case g.Turn().Phase == rules.PhaseBan:
@@ -339,7 +339,7 @@ func (s *Service) Undo(ctx context.Context, id string, cred players.Credential, 
 			undone.Ply, err = undoBot(rec)
 			return err
 		}
-		undone.Ply = g.HistorySince(g.Ply() - g.StartPly() - 1)[0]
+		undone.Ply = g.Record().HistorySince(g.Ply() - g.StartPly() - 1)[0]
 		return g.Undo()
 	})
 	return undone, err

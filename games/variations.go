@@ -49,13 +49,13 @@ func (s *Service) PlayVariation(ctx context.Context, id string, cred players.Cre
 		}
 		length, _ := lineLength(g, at.Line)
 		if at.N == length && len(at.Line) > 0 {
-			if err := g.ExtendVariation(at.Line, []rules.Action{a}, s.variationLimits()); err != nil {
+			if err := g.Variations().Extend(at.Line, []rules.Action{a}, s.variationLimits()); err != nil {
 				return errs.Of(err)
 			}
 			to = Spot{Line: at.Line, N: at.N + 1}
 			return nil
 		}
-		p, err := g.AddVariation(at.Line, at.N, []rules.Action{a}, s.variationLimits())
+		p, err := g.Variations().Add(at.Line, at.N, []rules.Action{a}, s.variationLimits())
 		if err != nil {
 			return errs.Of(err)
 		}
@@ -100,11 +100,11 @@ func FindOnLine(g *rules.Game, at Spot, text string) (a rules.Action, next Spot,
 
 // parseAt reads text as an action at spot, legal there.
 func parseAt(g *rules.Game, at Spot, text string) (rules.Action, error) {
-	f, err := g.GameAt(at.Line, at.N)
+	f, err := g.Variations().GameAt(at.Line, at.N)
 	if err != nil {
 		return rules.Action{}, errs.Of(err)
 	}
-	a, err := f.ParseInput(text)
+	a, err := f.Notation().ParseInput(text)
 	if err == nil {
 		err = f.Play(a) // squares are only read: check them (f is a copy)
 	}
@@ -115,7 +115,7 @@ func parseAt(g *rules.Game, at Spot, text string) (rules.Action, error) {
 }
 
 // PromoteVariation promotes the variation at line one step (see
-// rules.Game.PromoteVariation) for a viewer who holds a seat of game id,
+// rules.Variations.Promote) for a viewer who holds a seat of game id,
 // and returns the line that names the spot's plies after it. A variation of
 // the main line of a game played between two players, or against the
 // computer, is not promoted: those moves stay as they were played.
@@ -128,7 +128,7 @@ func (s *Service) PromoteVariation(ctx context.Context, id string, cred players.
 		if len(line) == 1 && rec.Mode != HotSeat {
 			return errs.Errorf(errs.Forbidden, "This game's moves stay as they were played: a variation of its main line cannot take their place.")
 		}
-		if err := rec.Game.PromoteVariation(line, s.variationLimits()); err != nil {
+		if err := rec.Game.Variations().Promote(line, s.variationLimits()); err != nil {
 			return errs.Of(err)
 		}
 		to = slices.Clone(line[:len(line)-1]) // the variation's plies are its parent's now
@@ -144,7 +144,7 @@ func (s *Service) DeleteVariation(ctx context.Context, id string, cred players.C
 		if err := s.mayEditVariations(rec, seats, cred); err != nil {
 			return err
 		}
-		if err := rec.Game.DeleteVariation(line); err != nil {
+		if err := rec.Game.Variations().Delete(line); err != nil {
 			return errs.Of(err)
 		}
 		return nil
@@ -189,7 +189,7 @@ func VariationAt(g *rules.Game, p rules.Path) (*rules.Variation, error) {
 	for i, b := range p {
 		var vs []*rules.Variation
 		if i == 0 {
-			vs = g.Variations(b.After)
+			vs = g.Variations().After(b.After)
 		} else {
 			vs = v.Variations(b.After)
 		}
@@ -208,7 +208,7 @@ func VariationAt(g *rules.Game, p rules.Path) (*rules.Variation, error) {
 // its line's next ply.
 func variationsAt(g *rules.Game, at Spot) []*rules.Variation {
 	if len(at.Line) == 0 {
-		return g.Variations(at.N)
+		return g.Variations().After(at.N)
 	}
 	v, err := VariationAt(g, at.Line)
 	if err != nil {

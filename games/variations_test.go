@@ -19,7 +19,7 @@ var opening = []string{"b:e2e4", "d2d4", "b:e7e5", "d7d5"}
 func pgnOf(e *env, id string) string {
 	e.t.Helper()
 	rec, _ := e.record(id)
-	_, moves, _ := strings.Cut(rec.Game.PGN(), "\n\n")
+	_, moves, _ := strings.Cut(rec.Game.Record().PGN(), "\n\n")
 	return strings.Join(strings.Fields(moves), " ")
 }
 

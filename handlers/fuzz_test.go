@@ -102,7 +102,7 @@ func createdFor(rec *games.Record, holder string) error {
 	case holder == "" || !held:
 		return fmt.Errorf("game %s (%s) was created for another browser than the one that asked", rec.ID, rec.Mode)
 	case !tagsWithin(rec.Game):
-		return fmt.Errorf("game %s was created with %d tags, beyond the limits", rec.ID, len(rec.Game.Tags()))
+		return fmt.Errorf("game %s was created with %d tags, beyond the limits", rec.ID, len(rec.Game.Record().Tags()))
 	case rec.Clock != nil && !clockWithin(rec.Clock.Control):
 		return fmt.Errorf("game %s was created with the clock %+v, beyond a time control's bounds", rec.ID, rec.Clock.Control)
 	}
@@ -118,7 +118,7 @@ func clockWithin(tc games.TimeControl) bool {
 
 func tagsWithin(g *rules.Game) bool {
 	l := games.DefaultLimits()
-	tags := g.Tags()
+	tags := g.Record().Tags()
 	for _, t := range tags {
 		if len(t.Name) > l.MaxTagNameBytes || len(t.Value) > l.MaxTagBytes {
 			return false
@@ -263,7 +263,7 @@ func (s *fuzzServer) created() []*games.Record {
 func (s *fuzzServer) state(t *testing.T, id string) string {
 	t.Helper()
 	describe := func(g *rules.Game) string {
-		return fmt.Sprintf("%s %s\n%s\n%q\n%q\n%v", g.Variant().ID(), g.StartFEN(), g.FEN(), g.BCN(), g.Log(), g.Outcome())
+		return fmt.Sprintf("%s %s\n%s\n%q\n%q\n%v", g.Variant().ID(), g.StartFEN(), g.FEN(), g.BCN(), g.Record().Log(), g.Outcome())
 	}
 	var desc string
 	err := s.store.View(context.Background(), id, func(rec *games.Record) error {

@@ -105,7 +105,7 @@ func TestStreamsReadNoStore(t *testing.T) {
 		streams = append(streams, s)
 	}
 	st.trips()
-	plies := longGame(t, 21).History()
+	plies := longGame(t, 21).Record().History()
 	for n, info := range plies {
 		l.post(created.Token, "/api/games/"+created.ID+"/actions", `{"action":"`+info.Action.String()+`"}`, http.StatusOK, nil)
 		rev := strconv.Itoa(n + 2)

@@ -30,7 +30,7 @@ func annotatedPGN(t *testing.T, name string) (pgn, movetext string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return string(b), movetextOf(t, g.PGN())
+	return string(b), movetextOf(t, g.Record().PGN())
 }
 
 // movetextOf returns what follows a PGN's tags.

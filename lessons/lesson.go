@@ -111,7 +111,7 @@ func Name(g *rules.Game, a rules.Action) string {
 	if a.Phase == rules.PhaseBan {
 		return "the ban of " + Pair(a.Pair())
 	}
-	if san, err := g.MoveSAN(a); err == nil {
+	if san, err := g.Notation().MoveSAN(a); err == nil {
 		return san
 	}
 	return a.Coords()

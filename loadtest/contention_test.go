@@ -86,9 +86,9 @@ func TestContention(t *testing.T) {
 				t.Fatalf("the winners do not replay: %v", err)
 			}
 			got := c.get(id)
-			if got.FEN != want.FEN() || !slices.Equal(got.Log, want.Log()) || got.Status != want.Outcome().Status.String() {
+			if got.FEN != want.FEN() || !slices.Equal(got.Log, want.Record().Log()) || got.Status != want.Outcome().Status.String() {
 				t.Errorf("the API has %s %v %s; a serial replay of the winners %s %v %s",
-					got.FEN, got.Log, got.Status, want.FEN(), want.Log(), want.Outcome().Status)
+					got.FEN, got.Log, got.Status, want.FEN(), want.Record().Log(), want.Outcome().Status)
 			}
 			if err := st.View(context.Background(), id, func(rec *games.Record) error {
 				g := rec.Game

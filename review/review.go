@@ -121,7 +121,7 @@ type Review struct {
 // the one after, as Run returns them. With fewer positions than g has
 // plies plus one, it reviews the plies evaluated so far.
 func Build(g *rules.Game, positions []Position) Review {
-	hist := g.History()
+	hist := g.Record().History()
 	n := max(0, min(len(hist), len(positions)-1))
 	r := Review{Plies: make([]Ply, 0, n)}
 	actors := make([]rules.Color, n)

@@ -48,10 +48,10 @@ func TestAnnotatedRoundTrip(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := g.Size(); got != c.size {
+			if got := g.Variations().Size(); got != c.size {
 				t.Errorf("size %+v, want %+v", got, c.size)
 			}
-			out := g.PGN()
+			out := g.Record().PGN()
 			if want, got := meaning(t, text), meaning(t, out); !slices.Equal(got, want) {
 				t.Errorf("the PGN says something else:\n%s\nfrom\n%s", strings.Join(got, " "), strings.Join(want, " "))
 			}
@@ -61,8 +61,8 @@ func TestAnnotatedRoundTrip(t *testing.T) {
 				}
 			}
 			back, err := FromPGN(out, PGNOptions{ChessAsClassic: true})
-			if err != nil || back.PGN() != out {
-				t.Fatalf("read back: %v\n%s\nthen\n%s", err, out, back.PGN())
+			if err != nil || back.Record().PGN() != out {
+				t.Fatalf("read back: %v\n%s\nthen\n%s", err, out, back.Record().PGN())
 			}
 			b, err := json.Marshal(g.Snapshot())
 			if err != nil {
@@ -73,8 +73,8 @@ func TestAnnotatedRoundTrip(t *testing.T) {
 				t.Fatal(err)
 			}
 			restored, err := Restore(s)
-			if err != nil || restored.PGN() != out {
-				t.Errorf("restored: %v\n%s", err, restored.PGN())
+			if err != nil || restored.Record().PGN() != out {
+				t.Errorf("restored: %v\n%s", err, restored.Record().PGN())
 			}
 		})
 	}
@@ -123,18 +123,18 @@ func TestVariationsRead(t *testing.T) {
 		t.Fatal(err)
 	}
 	// 3... Bg4 $6 is ply 6: its NAG, and the variation replacing it.
-	if nags := g.NAGs(6); !slices.Equal(nags, []NAG{6}) || nags[0].Symbol() != "?!" {
+	if nags := g.Record().NAGs(6); !slices.Equal(nags, []NAG{6}) || nags[0].Symbol() != "?!" {
 		t.Errorf("NAGs of 3... Bg4: %v", nags)
 	}
-	vs := g.Variations(5)
+	vs := g.Variations().After(5)
 	if len(vs) != 1 || !slices.Equal(vs[0].Log(), []string{"exd4"}) || vs[0].Comment(1) != "is the usual move." {
 		t.Fatalf("the variation for 3... Bg4: %v", vs)
 	}
-	if h := g.History()[5]; !slices.Equal(h.NAGs, []NAG{6}) || h.SAN != "Bg4" {
+	if h := g.Record().History()[5]; !slices.Equal(h.NAGs, []NAG{6}) || h.SAN != "Bg4" {
 		t.Errorf("the history of ply 6: %s %v", h.SAN, h.NAGs)
 	}
 	// 8. Nc3 $5 {…} (8. Qxb7 Qb4+ 9. Qxb4 Bxb4+ {…})
-	v := g.Variations(14)[0]
+	v := g.Variations().After(14)[0]
 	if !slices.Equal(v.Log(), []string{"Qxb7", "Qb4+", "Qxb4", "Bxb4+"}) || v.Comment(4) == "" || len(v.Actions()) != v.Len() {
 		t.Errorf("the variation for 8. Nc3: %v %q", v.Log(), v.Comment(4))
 	}
@@ -144,17 +144,17 @@ func TestVariationsRead(t *testing.T) {
 	}
 	// A NAG on a ban, and a variation replacing it that ends in a mate by
 	// ban.
-	if !slices.Equal(ban.NAGs(1), []NAG{1}) || ban.Comment(1) != "The only ban that holds." {
-		t.Errorf("the first ban: %v %q", ban.NAGs(1), ban.Comment(1))
+	if !slices.Equal(ban.Record().NAGs(1), []NAG{1}) || ban.Record().Comment(1) != "The only ban that holds." {
+		t.Errorf("the first ban: %v %q", ban.Record().NAGs(1), ban.Record().Comment(1))
 	}
-	mate := ban.Variations(0)[0]
+	mate := ban.Variations().After(0)[0]
 	if !slices.Equal(mate.Log(), []string{"b:a1a2", "Re8+", "b:g8h7#"}) || !slices.Equal(mate.NAGs(1), []NAG{4}) {
 		t.Errorf("the mate by ban: %v %v", mate.Log(), mate.NAGs(1))
 	}
 	if ban.Outcome().Reason != Agreement {
 		t.Errorf("the game's outcome: %v", ban.Outcome())
 	}
-	nested := g.Variations(14)[0].Variations(0)
+	nested := g.Variations().After(14)[0].Variations(0)
 	if nested != nil {
 		t.Errorf("a variation without nested ones has %v", nested)
 	}
@@ -162,7 +162,7 @@ func TestVariationsRead(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	inner := deep.Variations(8)[0].Variations(1)
+	inner := deep.Variations().After(8)[0].Variations(1)
 	if len(inner) != 1 || !slices.Equal(inner[0].Log(), []string{"gxf6"}) {
 		t.Errorf("5. Nxf6+ exf6 (5... gxf6): %v", inner)
 	}
@@ -191,7 +191,7 @@ func TestVariationMoveNumbers(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", tt.pgn, err)
 		}
-		got := g.PGN()
+		got := g.Record().PGN()
 		if !strings.Contains(got, "\n\n"+tt.want+"\n") && !strings.HasSuffix(got, tt.want+"\n") {
 			t.Errorf("%s:\n%s\nwant …%s", tt.pgn, got, tt.want)
 		}
@@ -225,8 +225,8 @@ func TestPGNVariationBounds(t *testing.T) {
 			opts.ChessAsClassic = true
 			g, err := FromPGN(tt.pgn, opts)
 			if tt.kind == nil {
-				if err != nil || g.Size() != (TreeSize{Plies: 7, Variations: 3, Depth: 2, CommentBytes: 14}) {
-					t.Fatalf("FromPGN: %v, size %+v", err, g.Size())
+				if err != nil || g.Variations().Size() != (TreeSize{Plies: 7, Variations: 3, Depth: 2, CommentBytes: 14}) {
+					t.Fatalf("FromPGN: %v, size %+v", err, g.Variations().Size())
 				}
 				return
 			}
@@ -266,8 +266,8 @@ func TestNAGs(t *testing.T) {
 	}
 	// A glyph on its move, apart, and as $n: one NAG, once.
 	g, err := FromPGN("1. e4! $1 ! $146 e5 *", PGNOptions{Variant: Classic{}})
-	if err != nil || !slices.Equal(g.NAGs(1), []NAG{1, 146}) || g.NAGs(2) != nil {
-		t.Errorf("NAGs %v %v (%v)", g.NAGs(1), g.NAGs(2), err)
+	if err != nil || !slices.Equal(g.Record().NAGs(1), []NAG{1, 146}) || g.Record().NAGs(2) != nil {
+		t.Errorf("NAGs %v %v (%v)", g.Record().NAGs(1), g.Record().NAGs(2), err)
 	}
 }
 
@@ -283,10 +283,10 @@ func TestPGNNotes(t *testing.T) {
 		Comment: func(n int) string { return map[int]string{1: "[%clk 0:05:00]"}[n] },
 	}
 	want := `[Result "*"] $1 $10 1. e4 $1 $11 {best} {[%clk 0:05:00]} (1. d4 $2) 1... e5 $1 $12 *`
-	if got := strings.Join(strings.Fields(g.AnnotatedPGN(notes)), " "); !strings.HasSuffix(got, want) {
+	if got := strings.Join(strings.Fields(g.Record().AnnotatedPGN(notes)), " "); !strings.HasSuffix(got, want) {
 		t.Errorf("got\n%s\nwant …%s", got, want)
 	}
-	if g.NAGs(1) == nil || len(g.NAGs(2)) != 0 {
-		t.Errorf("writing changed the game's NAGs: %v %v", g.NAGs(1), g.NAGs(2))
+	if g.Record().NAGs(1) == nil || len(g.Record().NAGs(2)) != 0 {
+		t.Errorf("writing changed the game's NAGs: %v %v", g.Record().NAGs(1), g.Record().NAGs(2))
 	}
 }

@@ -17,7 +17,7 @@ func (g *Game) Branch(n int, v Variant) (*Game, error) {
 	case !CanBranch(g.variant, v):
 		return nil, fmt.Errorf("a position of %s cannot be played as %s: they are played on different boards", g.variant.Name(), v.Name())
 	}
-	pos := g.positions[g.movesIn(n)]
+	pos := g.positions[g.Record().movesIn(n)]
 	suffix := ""
 	if ext := StartExtension(v, &pos, false, nil); ext != "" {
 		suffix = " " + ext

@@ -4,16 +4,16 @@
 // A Game is a start position plus the plies played since. Each ply is an
 // Action: a ban (the opponent removes one from→to pair of the mover's legal
 // moves) or a move. Play applies one ply, Undo takes the last one back, and
-// the query methods (Ply, Turn, Legal, Outcome, History, FEN, PGN …) describe
-// the game at any moment. Games are created with New, FromFEN, FromPGN,
+// the query methods (Ply, Turn, Legal, Outcome, FEN …) describe the game
+// at any moment; its Record writes it out (PGN, Log, History …). Games are created with New, FromFEN, FromPGN,
 // Load (a FEN or a PGN, told apart), Replay or Branch (from a position of
 // another game), for a Variant: Ban Chess (the default), Classic (no bans),
 // and EN-Chess (ENChess: two x squares, Aurors, several kings; no bans).
 //
 // Beside the plies played — the main line — a game keeps the annotations
-// it was read with or given: comments, NAGs and Variations, each checked
-// legal where it branches, which AddVariation, DeleteVariation,
-// PromoteVariation and the like edit by a Path.
+// it was read with or given: comments, NAGs and variations, each checked
+// legal where it branches, which its Variations (Add, Delete, Promote and
+// the like) edit by a Path.
 //
 // # Variants
 //

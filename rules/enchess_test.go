@@ -140,7 +140,7 @@ func TestENPlay(t *testing.T) {
 					t.Fatalf("%s: %v", m, err)
 				}
 			}
-			if got := g.Log(); !slices.Equal(got, tt.san) && !(len(got) == 0 && len(tt.san) == 0) {
+			if got := g.Record().Log(); !slices.Equal(got, tt.san) && !(len(got) == 0 && len(tt.san) == 0) {
 				t.Errorf("log %q, want %q", got, tt.san)
 			}
 			if got := g.FEN(); got != tt.after {
@@ -170,7 +170,7 @@ func TestENPassRecorded(t *testing.T) {
 	if err := g.PlayText("m:0000"); !errors.Is(err, ErrIllegal) {
 		t.Errorf("a pass when not in partial checkmate: %v, want ErrIllegal", err)
 	}
-	if _, err := g.ParseInput("--"); !errors.Is(err, ErrIllegal) {
+	if _, err := g.Notation().ParseInput("--"); !errors.Is(err, ErrIllegal) {
 		t.Errorf("-- when not in partial checkmate: %v, want ErrIllegal", err)
 	}
 }
@@ -195,7 +195,7 @@ func TestENInput(t *testing.T) {
 	}
 	for _, tt := range tests {
 		g := enGame(t, tt.fen)
-		a, err := g.ParseInput(tt.text)
+		a, err := g.Notation().ParseInput(tt.text)
 		if err != nil {
 			t.Errorf("%s in %s: %v", tt.text, tt.fen, err)
 			continue
@@ -266,7 +266,7 @@ func TestENPGN(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		pgn := g.PGN()
+		pgn := g.Record().PGN()
 		if !strings.Contains(pgn, `[Variant "EN-Chess"]`) {
 			t.Errorf("no Variant tag:\n%s", pgn)
 		}
@@ -307,11 +307,11 @@ func TestENRandomGames(t *testing.T) {
 				t.Fatalf("game %d: %v", i, err)
 			}
 			// Its SAN reads back as the move, from the position before.
-			san := g.History()[g.Ply()-g.StartPly()-1].SAN
+			san := g.Record().History()[g.Ply()-g.StartPly()-1].SAN
 			if err := g.Undo(); err != nil {
 				t.Fatal(err)
 			}
-			if back, err := g.ParseInput(san); err != nil || back != a {
+			if back, err := g.Notation().ParseInput(san); err != nil || back != a {
 				t.Fatalf("game %d: %s written %q reads back as %v, %v in %s", i, a, san, back, err, g.FEN())
 			}
 			if err := g.Play(a); err != nil {
@@ -438,12 +438,12 @@ func TestENSANDisambiguation(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := g.History()[0].SAN; got != tt.san {
+		if got := g.Record().History()[0].SAN; got != tt.san {
 			t.Errorf("%s in %s written %q, want %q", tt.move, tt.fen, got, tt.san)
 		}
 	}
 	g := enGame(t, "4k3/8/8/8/8/8/1K5R/A1A5 w - - 0 1 --")
-	if a, err := g.ParseInput("A@cb2"); err != nil || a.String() != "m:c1b2" {
+	if a, err := g.Notation().ParseInput("A@cb2"); err != nil || a.String() != "m:c1b2" {
 		t.Errorf("A@cb2 read as %v, %v; want m:c1b2", a, err)
 	}
 }

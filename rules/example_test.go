@@ -14,7 +14,7 @@ func Example() {
 		fmt.Println(err)
 		return
 	}
-	a, err := g.ParseMove("d4") // SAN or coordinates
+	a, err := g.Notation().ParseMove("d4") // SAN or coordinates
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -68,7 +68,7 @@ func ExampleFromPGN() {
 		fmt.Println(err)
 		return
 	}
-	fmt.Println(g.Variant().Name(), g.Log())
+	fmt.Println(g.Variant().Name(), g.Record().Log())
 	// Output:
 	// Ban Chess [b:e2e4 d4 b:e7e5 d5]
 }
@@ -126,10 +126,10 @@ func ExampleGame_Legal() {
 }
 
 // A person types squares or SAN; at a ban, the move to ban.
-func ExampleGame_ParseInput() {
+func ExampleNotation_ParseInput() {
 	g := rules.New(rules.BanChess{})
 	for _, text := range []string{"Nf3", "e2e4", "e5"} {
-		if a, err := g.ParseInput(text); err != nil {
+		if a, err := g.Notation().ParseInput(text); err != nil {
 			fmt.Println(err)
 		} else {
 			fmt.Println(a)
@@ -142,13 +142,13 @@ func ExampleGame_ParseInput() {
 }
 
 // The PGN writes each ban as a comment before the move it restricted.
-func ExampleGame_PGN() {
+func ExampleRecord_PGN() {
 	g, err := rules.Replay(rules.BanChess{}, "", []string{"b:e2e4", "m:d2d4", "b:e7e5"})
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	fmt.Print(g.PGN(rules.Tag{Name: "White", Value: "Ann"}))
+	fmt.Print(g.Record().PGN(rules.Tag{Name: "White", Value: "Ann"}))
 	// Output:
 	// [Event "Ban Chess game"]
 	// [Site "?"]

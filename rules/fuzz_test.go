@@ -76,18 +76,18 @@ func FuzzPGN(f *testing.F) {
 		// Within bounds on tags, a game's tags are within them, and the
 		// game is the one read without bounds: a bound only refuses.
 		if g, err := FromPGN(s, bounds); err == nil {
-			if len(g.Tags()) > bounds.MaxTags {
-				t.Fatalf("%d tags read, more than %d", len(g.Tags()), bounds.MaxTags)
+			if len(g.Record().Tags()) > bounds.MaxTags {
+				t.Fatalf("%d tags read, more than %d", len(g.Record().Tags()), bounds.MaxTags)
 			}
-			for _, tag := range g.Tags() {
+			for _, tag := range g.Record().Tags() {
 				if len(tag.Name) > bounds.MaxTagNameBytes || len(tag.Value) > bounds.MaxTagBytes {
 					t.Fatalf("tag %q %q read, longer than the bounds", tag.Name, tag.Value)
 				}
 			}
-			if size := g.Size(); size.Variations > bounds.MaxVariations || size.Depth > bounds.MaxVariationDepth {
+			if size := g.Variations().Size(); size.Variations > bounds.MaxVariations || size.Depth > bounds.MaxVariationDepth {
 				t.Fatalf("%+v read, past the bounds", size)
 			}
-			if free, err := FromPGN(s, PGNOptions{}); err != nil || free.PGN() != g.PGN() {
+			if free, err := FromPGN(s, PGNOptions{}); err != nil || free.Record().PGN() != g.Record().PGN() {
 				t.Fatalf("read within bounds, but not the same without: %v", err)
 			}
 		} else {
@@ -98,17 +98,17 @@ func FuzzPGN(f *testing.F) {
 			checkQuote(t, s, err)
 			return
 		}
-		out := g.PGN()
+		out := g.Record().PGN()
 		back, err := FromPGN(out, PGNOptions{})
 		if err != nil {
 			t.Fatalf("%q loads, but its PGN does not: %v\n%s", s, err, out)
 		}
-		if back.FEN() != g.FEN() || back.Outcome() != g.Outcome() || !slices.Equal(back.Log(), g.Log()) || back.PGN() != out ||
+		if back.FEN() != g.FEN() || back.Outcome() != g.Outcome() || !slices.Equal(back.Record().Log(), g.Record().Log()) || back.Record().PGN() != out ||
 			!reflect.DeepEqual(back.Snapshot().Annotations, g.Snapshot().Annotations) {
-			t.Fatalf("%q: PGN round trip changed the game:\n%s\n%s", s, out, back.PGN())
+			t.Fatalf("%q: PGN round trip changed the game:\n%s\n%s", s, out, back.Record().PGN())
 		}
 		// A store keeps the game as its snapshot: its variations too.
-		if restored, err := Restore(g.Snapshot()); err != nil || restored.PGN() != out {
+		if restored, err := Restore(g.Snapshot()); err != nil || restored.Record().PGN() != out {
 			t.Fatalf("%q: restored from its snapshot: %v\n%s", s, err, out)
 		}
 	})
@@ -173,46 +173,46 @@ func FuzzVariationEdits(f *testing.F) {
 			op, b, c := ops[i]%7, int(ops[i+2]), int(ops[i+3])
 			paths := linesOf(g)
 			p := paths[int(ops[i+1])%len(paths)]
-			before, rev := g.PGN(), g.Revision()
+			before, rev := g.Record().PGN(), g.Revision()
 			var err error
 			switch op {
 			case 0, 1: // add: c+1 legal actions from after b of the line's plies
 				after := b
-				if at, e := g.GameAt(p, min(after, 1000)); e == nil {
-					_, err = g.AddVariation(p, after, someActions(at, c), lim)
+				if at, e := g.Variations().GameAt(p, min(after, 1000)); e == nil {
+					_, err = g.Variations().Add(p, after, someActions(at, c), lim)
 				} else {
-					_, err = g.AddVariation(p, after, mustActions(t, "b:e2e4"), lim)
+					_, err = g.Variations().Add(p, after, mustActions(t, "b:e2e4"), lim)
 				}
 			case 2: // extend
-				at, e := g.GameAt(p, lineLen(g, p))
+				at, e := g.Variations().GameAt(p, lineLen(g, p))
 				if e != nil {
 					t.Fatal(e)
 				}
-				err = g.ExtendVariation(p, someActions(at, c), lim)
+				err = g.Variations().Extend(p, someActions(at, c), lim)
 			case 3:
-				err = g.DeleteVariation(p)
+				err = g.Variations().Delete(p)
 			case 4:
-				err = g.PromoteVariation(p, lim)
+				err = g.Variations().Promote(p, lim)
 			case 5:
-				err = g.PromoteToMainLine(p, lim)
+				err = g.Variations().PromoteToMainLine(p, lim)
 			case 6:
 				err = g.Undo()
 			}
 			if err != nil {
-				if g.PGN() != before || g.Revision() != rev {
-					t.Fatalf("edit %d refused (%v), but it changed the game:\n%s\nto\n%s", op, err, before, g.PGN())
+				if g.Record().PGN() != before || g.Revision() != rev {
+					t.Fatalf("edit %d refused (%v), but it changed the game:\n%s\nto\n%s", op, err, before, g.Record().PGN())
 				}
 				continue
 			}
-			out := g.PGN()
-			if s := g.Size(); op < 6 && (s.Plies > lim.MaxPlies || s.Variations > lim.MaxVariations || s.Depth > lim.MaxDepth) {
+			out := g.Record().PGN()
+			if s := g.Variations().Size(); op < 6 && (s.Plies > lim.MaxPlies || s.Variations > lim.MaxVariations || s.Depth > lim.MaxDepth) {
 				t.Fatalf("edit %d left %+v, past %+v", op, s, lim)
 			}
 			back, err := FromPGN(out, PGNOptions{ChessAsClassic: true})
-			if err != nil || back.PGN() != out {
+			if err != nil || back.Record().PGN() != out {
 				t.Fatalf("after edit %d the PGN reads back as %v:\n%s", op, err, out)
 			}
-			if r, err := Restore(g.Snapshot()); err != nil || r.PGN() != out || r.FEN() != g.FEN() {
+			if r, err := Restore(g.Snapshot()); err != nil || r.Record().PGN() != out || r.FEN() != g.FEN() {
 				t.Fatalf("after edit %d the snapshot restores as %v", op, err)
 			}
 		}
@@ -232,13 +232,13 @@ func linesOf(g *Game) []Path {
 			}
 		}
 	}
-	walk(nil, g.Variations, g.Ply()-g.StartPly())
+	walk(nil, g.Variations().After, g.Ply()-g.StartPly())
 	return out
 }
 
 // lineLen counts the plies of the line p names.
 func lineLen(g *Game, p Path) int {
-	ref, err := g.line(p)
+	ref, err := g.Variations().line(p)
 	if err != nil {
 		panic(err)
 	}

@@ -25,8 +25,8 @@ type Game struct {
 	positions []Position // the start, then the position after each move
 	plies     []plyRecord
 
-	mover mover  // the variant's board, at the current position
-	moves []move // its legal moves
+	mover mover    // the variant's board, at the current position
+	moves moveList // its legal moves
 
 	// before holds the legal moves of the position before the last move
 	// played, while beforeKnown says they are those of the last ply (see
@@ -72,27 +72,19 @@ func FromFEN(fen string, v Variant) (*Game, error) {
 	if err != nil {
 		return nil, err
 	}
-	g := &Game{variant: v, promotions: kindSetOf(v.Promotions()), startPly: ply, startBan: ban, startHasBan: hasBan, mover: v.newMover()}
-	if err := g.reset(pos); err != nil {
+	g := &Game{
+		variant: v, promotions: kindSetOf(v.Promotions()), startPly: ply, startBan: ban, startHasBan: hasBan,
+		mover: v.newMover(), positions: []Position{pos}, // the start, the only position
+	}
+	if err := g.mover.load(&g.positions[0]); err != nil {
 		return nil, err
 	}
-	if hasBan && !g.hasMove(ban) {
+	g.moves = g.mover.moves()
+	if hasBan && !g.moves.has(ban) {
 		return nil, fenErrorf("ban", "%s matches no legal move of %s", ban, pos.ToMove.Name())
 	}
 	g.outcome = g.adjudicate(!hasBan)
 	return g, nil
-}
-
-// reset makes pos the start and only position.
-func (g *Game) reset(pos Position) error {
-	g.positions = append(g.positions[:0], pos)
-	g.plies = g.plies[:0]
-	g.beforeKnown = false
-	if err := g.mover.load(&g.positions[0]); err != nil {
-		return err
-	}
-	g.moves = g.mover.moves()
-	return nil
 }
 
 // Replay starts a game of v from fen ("" for the initial position) and
@@ -171,14 +163,12 @@ func (g *Game) LastAction() (Action, bool) {
 	return Action{}, false
 }
 
-// FromChessGame reports whether the game was read from a PGN without bans:
-// a Classic game of all its moves (PGNOptions.ChessAsClassic), or a Ban
-// Chess game starting where its moves, played as chess, end.
-func (g *Game) FromChessGame() bool { return g.fromChessGame }
+// moveList is a position's legal moves, as its mover lists them.
+type moveList []move
 
-// hasMove reports whether the side to move has a legal move with this pair.
-func (g *Game) hasMove(p Pair) bool {
-	for _, m := range g.moves {
+// has reports whether a move of the list has the pair p.
+func (ms moveList) has(p Pair) bool {
+	for _, m := range ms {
 		if m.from == p.From && m.to == p.To {
 			return true
 		}
@@ -186,11 +176,10 @@ func (g *Game) hasMove(p Pair) bool {
 	return false
 }
 
-// playable counts the legal moves the ban in force leaves.
-func (g *Game) playable() int {
-	ban, banned := g.Ban()
+// playable counts the moves of the list that ban, when banned, leaves.
+func (ms moveList) playable(ban Pair, banned bool) int {
 	n := 0
-	for _, m := range g.moves {
+	for _, m := range ms {
 		if !banned || m.from != ban.From || m.to != ban.To {
 			n++
 		}
@@ -292,10 +281,10 @@ func (g *Game) Play(a Action) error {
 		return illegalf(a.String(), "it is %s's turn to %s, not to %s", t.Actor.Name(), t.Phase, a.Phase)
 	}
 	if a.Phase == PhaseBan {
-		if !g.hasMove(a.Pair()) {
-			return illegalf(a.String(), "%s cannot ban %s: %s", t.Actor.Name(), a.Coords(), g.whyNot(a.Pair(), t.ToMove))
+		if !g.moves.has(a.Pair()) {
+			return illegalf(a.String(), "%s cannot ban %s: %s", t.Actor.Name(), a.Coords(), whyNot(&g.positions[len(g.positions)-1], a.Pair(), t.ToMove))
 		}
-		g.plies = append(g.plies, plyRecord{action: a, san: g.pairSAN(a.Pair())})
+		g.plies = append(g.plies, plyRecord{action: a, san: g.Notation().pairSAN(a.Pair())})
 		g.outcome = g.adjudicate(false)
 		g.revision++
 		return nil
@@ -355,55 +344,13 @@ func (g *Game) findMove(a Action) (int, error) {
 	case pairMatch:
 		return 0, illegalf(a.String(), "%s is not a promotion", a.Pair())
 	}
-	return 0, illegalf(a.String(), "%s", g.whyNot(a.Pair(), g.ToMove()))
+	return 0, illegalf(a.String(), "%s", whyNot(&g.positions[len(g.positions)-1], a.Pair(), g.ToMove()))
 }
 
-// MoveSAN returns a legal move of the side to move in SAN, with + or # as
-// playing it would give, without playing it.
-func (g *Game) MoveSAN(a Action) (string, error) {
-	for i, m := range g.moves {
-		if m.from != a.From || m.to != a.To || m.promo != a.Promotion {
-			continue
-		}
-		capture, check := g.mover.flags(i)
-		san := encodeSAN(&g.positions[len(g.positions)-1], g.moves, m, capture)
-		if check {
-			if g.mover.mates(i) {
-				return san + "#", nil
-			}
-			return san + "+", nil
-		}
-		return san, nil
-	}
-	return "", illegalf(a.String(), "%s", g.whyNot(a.Pair(), g.ToMove()))
-}
-
-// BanSAN returns a pair of the side to move's legal moves as a ban of it
-// is written in the move list: the move's SAN without check or promotion
-// piece ("e4", "Nbd2", "O-O", "e8" for a pawn's promotions).
-func (g *Game) BanSAN(p Pair) (string, error) {
-	if !g.hasMove(p) {
-		return "", illegalf(BanAction(p.From, p.To).String(), "%s", g.whyNot(p, g.ToMove()))
-	}
-	return g.pairSAN(p), nil
-}
-
-// pairSAN writes the legal moves with pair p as one move in SAN, without
-// check or promotion piece ("" when there is none).
-func (g *Game) pairSAN(p Pair) string {
-	for i, m := range g.moves {
-		if m.from == p.From && m.to == p.To {
-			capture, _ := g.mover.flags(i)
-			m.promo = 0
-			return encodeSAN(&g.positions[len(g.positions)-1], g.moves, m, capture)
-		}
-	}
-	return ""
-}
-
-// whyNot explains why the side to move has no legal move with this pair.
-func (g *Game) whyNot(p Pair, side Color) string {
-	board := &g.positions[len(g.positions)-1].Board
+// whyNot explains why side, to move at pos, has no legal move with this
+// pair.
+func whyNot(pos *Position, p Pair, side Color) string {
+	board := &pos.Board
 	if !p.From.Valid() {
 		return "there is nothing to pass: a side passes only in partial checkmate"
 	}
@@ -413,7 +360,7 @@ func (g *Game) whyNot(p Pair, side Color) string {
 		return fmt.Sprintf("there is no piece on %s", p.From)
 	case pc.Color() != side:
 		return fmt.Sprintf("the %s on %s is %s's, and it is %s's move", pc.Kind(), p.From, pc.Color().Name(), side.Name())
-	case g.InCheck():
+	case pos.inCheck:
 		return fmt.Sprintf("the %s on %s cannot move to %s (%s is in check)", pc.Kind(), p.From, p.To, side.Name())
 	}
 	return fmt.Sprintf("the %s on %s cannot move to %s", pc.Kind(), p.From, p.To)
@@ -449,7 +396,7 @@ func (g *Game) adjudicate(afterMove bool) Outcome {
 	if o := g.mover.decided(pos); o.Over() {
 		return o
 	}
-	if g.playable() == 0 {
+	if g.moves.playable(g.Ban()) == 0 {
 		reason := ByMove
 		if _, banned := g.Ban(); banned {
 			reason = ByBan

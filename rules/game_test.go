@@ -51,7 +51,7 @@ func TestPlyModel(t *testing.T) {
 	if got, want := g.FEN(), "rnbqkbnr/ppp1pppp/8/3p4/3P4/8/PPP1PPPP/RNBQKBNR w KQkq d6 0 2 6:g1f3"; got != want {
 		t.Errorf("FEN %s, want %s", got, want)
 	}
-	if got, want := strings.Join(g.Log(), " "), "b:e2e4 d4 b:e7e5 d5 b:g1f3"; got != want {
+	if got, want := strings.Join(g.Record().Log(), " "), "b:e2e4 d4 b:e7e5 d5 b:g1f3"; got != want {
 		t.Errorf("log %q, want %q", got, want)
 	}
 	if ban, ok := g.Ban(); !ok || ban.String() != "g1f3" {
@@ -201,7 +201,7 @@ func TestGameEnd(t *testing.T) {
 				t.Errorf("FEN %s, want %s", g.FEN(), tt.fen7)
 			}
 			if tt.log != "" {
-				if log := g.Log(); log[len(log)-1] != tt.log {
+				if log := g.Record().Log(); log[len(log)-1] != tt.log {
 					t.Errorf("last log entry %q, want %q", log[len(log)-1], tt.log)
 				}
 			}
@@ -285,15 +285,15 @@ func TestBans(t *testing.T) {
 		if slices.Contains(bcnStrings(g.Legal()), "m:e1g1") || !slices.Contains(bcnStrings(g.Legal()), "m:e1c1") {
 			t.Fatalf("legal after banning O-O: %v", bcnStrings(g.Legal()))
 		}
-		if _, err := g.ParseMove("O-O"); err == nil {
+		if _, err := g.Notation().ParseMove("O-O"); err == nil {
 			t.Fatal("O-O accepted while banned")
 		}
-		a, err := g.ParseMove("0-0-0")
+		a, err := g.Notation().ParseMove("0-0-0")
 		if err != nil || a.String() != "m:e1c1" {
 			t.Fatalf("0-0-0: %v %v", a, err)
 		}
 		mustPlay(t, g, a.String())
-		if got := g.Log()[1]; got != "O-O-O" {
+		if got := g.Record().Log()[1]; got != "O-O-O" {
 			t.Errorf("SAN %q, want O-O-O", got)
 		}
 	})
@@ -305,7 +305,7 @@ func TestBans(t *testing.T) {
 		}
 		g = mustFEN(t, "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1", BanChess{})
 		mustPlay(t, g, "b:e5e6", "m:e5d6")
-		if got := g.Log()[1]; got != "exd6" || g.Position().Board[SquareAt(3, 4)] != NoPiece {
+		if got := g.Record().Log()[1]; got != "exd6" || g.Position().Board[SquareAt(3, 4)] != NoPiece {
 			t.Errorf("en passant: SAN %q, board %s", got, g.FEN())
 		}
 	})
@@ -322,7 +322,7 @@ func TestBans(t *testing.T) {
 			}
 		}
 		mustPlay(t, g, "m:e7e8n")
-		if got := g.Log()[1]; got != "e8=N" || g.Position().Board[SquareAt(4, 7)] != NewPiece(White, Knight) {
+		if got := g.Record().Log()[1]; got != "e8=N" || g.Position().Board[SquareAt(4, 7)] != NewPiece(White, Knight) {
 			t.Errorf("underpromotion: SAN %q FEN %s", got, g.FEN())
 		}
 		if g.Outcome().Over() {
@@ -405,11 +405,11 @@ func TestMoveSAN(t *testing.T) {
 	g := mustFEN(t, "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4 2:h5h7", BanChess{})
 	for bcn, want := range map[string]string{"m:h5f7": "Qxf7#", "m:c4f7": "Bxf7+", "m:g1f3": "Nf3", "m:e1f1": "Kf1"} {
 		a, _ := ParseAction(bcn)
-		if got, err := g.MoveSAN(a); err != nil || got != want {
+		if got, err := g.Notation().MoveSAN(a); err != nil || got != want {
 			t.Errorf("MoveSAN(%s) = %q, %v; want %q", bcn, got, err, want)
 		}
 	}
-	if _, err := g.MoveSAN(MoveAction(SquareAt(6, 0), SquareAt(6, 2), 0)); err == nil {
+	if _, err := g.Notation().MoveSAN(MoveAction(SquareAt(6, 0), SquareAt(6, 2), 0)); err == nil {
 		t.Error("MoveSAN accepted g1g3")
 	}
 }
@@ -471,10 +471,10 @@ func TestHistorySince(t *testing.T) {
 			continue
 		}
 		g := ref.played(t)
-		all := g.History()
+		all := g.Record().History()
 		for n := -1; n <= len(all)+1; n++ {
 			want := all[max(0, min(n, len(all))):]
-			got := g.HistorySince(n)
+			got := g.Record().HistorySince(n)
 			if len(got) != len(want) {
 				t.Fatalf("game %d: HistorySince(%d) has %d plies, want %d", ref.Seed, n, len(got), len(want))
 			}
@@ -511,17 +511,17 @@ func TestBanSAN(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := g.BanSAN(p)
+		got, err := g.Notation().BanSAN(p)
 		if err != nil || got != tc.want {
 			t.Errorf("%s, ban %s: %q (%v), want %q", tc.fen, tc.ban, got, err, tc.want)
 			continue
 		}
 		mustPlay(t, g, "b:"+tc.ban)
-		if h := g.History(); h[0].SAN != tc.want {
+		if h := g.Record().History(); h[0].SAN != tc.want {
 			t.Errorf("%s: the history writes the ban %s as %q, want %q", tc.fen, tc.ban, h[0].SAN, tc.want)
 		}
 	}
-	if _, err := New(BanChess{}).BanSAN(mustPair(t, "e2e5")); err == nil {
+	if _, err := New(BanChess{}).Notation().BanSAN(mustPair(t, "e2e5")); err == nil {
 		t.Error("BanSAN took e2e5, which no move has")
 	}
 }

@@ -7,6 +7,14 @@ import (
 	"unicode/utf8"
 )
 
+// Notation reads and writes the actions of the side to act as people and
+// programs write them — SAN, squares, BCN — against the game as it
+// stands: its legal moves and the ban in force. Game.Notation returns it.
+type Notation struct{ g *Game }
+
+// Notation returns the game's notation, for the position it stands at.
+func (g *Game) Notation() Notation { return Notation{g} }
+
 // maxInput is the longest text ParseInput reads, in bytes; the longest
 // action ("m:e7e8q+", "Qh4xe1+") is well under it.
 const maxInput = 16
@@ -32,7 +40,8 @@ const maxInput = 16
 // ErrSyntax (not an action), ErrIllegal (SAN that names no single legal
 // move), ErrBanned (the banned move) or ErrGameOver; its message quotes the
 // text as typed.
-func (g *Game) ParseInput(text string) (Action, error) {
+func (n Notation) ParseInput(text string) (Action, error) {
+	g := n.g
 	s := strings.TrimSpace(text)
 	t := g.Turn()
 	switch {
@@ -56,9 +65,9 @@ func (g *Game) ParseInput(text string) (Action, error) {
 		q, sanErr := readSAN(s, g.promotions.letters())
 		switch {
 		case sanErr == nil && t.Phase == PhaseBan:
-			return g.sanBan(s, q)
+			return n.sanBan(s, q)
 		case sanErr == nil:
-			return g.sanMove(s, q)
+			return n.sanMove(s, q)
 		case squareShaped(body, true):
 			a, err = readSquares(t.Phase, s, body, g.promotions.letters())
 		default:
@@ -69,9 +78,33 @@ func (g *Game) ParseInput(text string) (Action, error) {
 		return Action{}, err
 	}
 	if a.Phase == PhaseMove {
-		return g.notBanned(s, a)
+		return n.notBanned(s, a)
 	}
 	return a, nil
+}
+
+// ParseMove reads a move of the side to move in SAN ("Nf3", "exd5", "O-O",
+// "e8=Q") or coordinates ("g1f3", "e7e8q", "m:g1f3"). SAN is resolved
+// against the legal moves and the ban in force, so a move it cannot name
+// is refused here (ErrIllegal, or ErrBanned for the banned move);
+// coordinates name their squares themselves and are only read: Play checks
+// them. To read whatever the turn asks, ban or move, use ParseInput.
+func (n Notation) ParseMove(text string) (Action, error) {
+	g := n.g
+	s := strings.TrimSpace(text)
+	if strings.HasPrefix(s, "m:") || strings.HasPrefix(s, "M:") {
+		return parseAction(s, g.promotions.letters())
+	}
+	if coords := strings.TrimRight(s, "+#="); len(coords) >= 4 && coords[0] >= 'a' && coords[0] <= 'h' {
+		if a, err := parseCoords(PhaseMove, coords, g.promotions.letters()); err == nil {
+			return a, nil
+		}
+	}
+	q, err := readSAN(s, g.promotions.letters())
+	if err != nil {
+		return Action{}, err
+	}
+	return n.sanMove(s, q)
 }
 
 // inputHint says what to type at this turn.
@@ -158,7 +191,8 @@ func readSAN(s, promos string) (sanQuery, error) {
 
 // sanMove returns the one legal move q names; s is the text as typed, for
 // messages.
-func (g *Game) sanMove(s string, q sanQuery) (Action, error) {
+func (n Notation) sanMove(s string, q sanQuery) (Action, error) {
+	g := n.g
 	found := q.match(&g.positions[len(g.positions)-1], g.moves)
 	switch {
 	case len(found) == 0 && q.castle != 0:
@@ -168,7 +202,7 @@ func (g *Game) sanMove(s string, q sanQuery) (Action, error) {
 	case !onePair(found):
 		return Action{}, ambiguous(s, found)
 	}
-	a, err := g.notBanned(s, found[0].action())
+	a, err := n.notBanned(s, found[0].action())
 	if err == nil && len(found) > 1 {
 		return Action{}, illegalf(s, "%s promotes a pawn: add the piece, as in %s=Q", Clip(s), Clip(strings.TrimRight(s, "+#")))
 	}
@@ -177,7 +211,8 @@ func (g *Game) sanMove(s string, q sanQuery) (Action, error) {
 
 // sanBan returns the ban of the one legal move of the side to move that q
 // names; s is the text as typed, for messages.
-func (g *Game) sanBan(s string, q sanQuery) (Action, error) {
+func (n Notation) sanBan(s string, q sanQuery) (Action, error) {
+	g := n.g
 	t := g.Turn()
 	found := q.match(&g.positions[len(g.positions)-1], g.moves)
 	switch {
@@ -215,8 +250,8 @@ func ambiguous(s string, found []move) error {
 
 // notBanned returns the move a, or refuses it with ErrBanned when it is the
 // ban in force; s is the text as typed, for the message.
-func (g *Game) notBanned(s string, a Action) (Action, error) {
-	ban, banned := g.Ban()
+func (n Notation) notBanned(s string, a Action) (Action, error) {
+	ban, banned := n.g.Ban()
 	if !banned || a.Pair() != ban {
 		return a, nil
 	}

@@ -125,7 +125,7 @@ func TestParseInput(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			g := mustFEN(t, tt.fen, BanChess{})
 			before := g.FEN()
-			a, err := g.ParseInput(tt.text)
+			a, err := g.Notation().ParseInput(tt.text)
 			if g.FEN() != before {
 				t.Errorf("the game changed: %s, then %s", before, g.FEN())
 			}
@@ -159,7 +159,7 @@ func TestParseInput(t *testing.T) {
 func TestParseInputThenPlay(t *testing.T) {
 	g := New(BanChess{})
 	for _, text := range []string{"e4", "d4", "Nf6", "e5", "Nf3", "dxe5", "B:D7D6", "Nc6", "e2e4", "m:b1c3", "f8b4", "Nxe5"} {
-		a, err := g.ParseInput(text)
+		a, err := g.Notation().ParseInput(text)
 		if err != nil {
 			t.Fatalf("ply %d, %q: %v", g.Ply(), text, err)
 		}
@@ -168,11 +168,11 @@ func TestParseInputThenPlay(t *testing.T) {
 		}
 	}
 	want := []string{"b:e2e4", "d4", "b:g8f6", "e5", "b:g1f3", "dxe5", "b:d7d6", "Nc6", "b:e2e4", "Nc3", "b:f8b4", "Nxe5"}
-	if log := g.Log(); !slices.Equal(log, want) {
+	if log := g.Record().Log(); !slices.Equal(log, want) {
 		t.Errorf("log %q, want %q", log, want)
 	}
 	// Wrong-phase BCN is read, and Play refuses it.
-	a, err := g.ParseInput("m:a2a3")
+	a, err := g.Notation().ParseInput("m:a2a3")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -183,8 +183,8 @@ func TestParseInputThenPlay(t *testing.T) {
 
 func TestBannedIsIllegal(t *testing.T) {
 	g := mustFEN(t, StartFEN+" 2:e2e4", BanChess{})
-	_, parseErr := g.ParseInput("e4")
-	_, moveErr := g.ParseMove("e4")
+	_, parseErr := g.Notation().ParseInput("e4")
+	_, moveErr := g.Notation().ParseMove("e4")
 	for name, err := range map[string]error{
 		"ParseInput": parseErr,
 		"ParseMove":  moveErr,
@@ -223,13 +223,13 @@ func TestParseInputReadsEveryLegalAction(t *testing.T) {
 		g := mustFEN(t, fen, BanChess{})
 		for _, a := range g.Legal() {
 			texts := []string{a.String(), strings.ToUpper(a.String()), a.Coords(), strings.ToUpper(a.Coords())}
-			san, err := g.MoveSAN(MoveAction(a.From, a.To, cmp.Or(a.Promotion, promoIn(g, a))))
+			san, err := g.Notation().MoveSAN(MoveAction(a.From, a.To, cmp.Or(a.Promotion, promoIn(g, a))))
 			if err != nil {
 				t.Fatalf("%s: MoveSAN(%s): %v", fen, a, err)
 			}
 			texts = append(texts, san)
 			for _, text := range texts {
-				if got, err := g.ParseInput(text); err != nil || got != a {
+				if got, err := g.Notation().ParseInput(text); err != nil || got != a {
 					t.Errorf("%s: ParseInput(%q) = %v, %v; want %v", fen, text, got, err, a)
 				}
 			}
@@ -252,7 +252,7 @@ func FuzzParseInput(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		for _, fen := range []string{StartFEN + " 1", StartFEN + " 2:e2e4", "8/4P3/7k/p7/8/8/8/4K3 w - - 0 1 2", "8/4P3/7k/p7/8/8/8/4K3 w - - 0 1 1"} {
 			g := mustFEN(t, fen, BanChess{})
-			a, err := g.ParseInput(s)
+			a, err := g.Notation().ParseInput(s)
 			if g.FEN() != fen {
 				t.Fatalf("ParseInput(%q) changed the game to %s", s, g.FEN())
 			}

@@ -14,7 +14,7 @@ func uncachedPGN(g *Game, notes PGNNotes) string {
 	saved := g.movetext
 	g.movetext = nil
 	defer func() { g.movetext = saved }()
-	return g.AnnotatedPGN(notes)
+	return g.Record().AnnotatedPGN(notes)
 }
 
 // TestMovetextCache: a PGN written from the movetext cache (the plies
@@ -57,19 +57,19 @@ func TestMovetextCache(t *testing.T) {
 					case r < 14 && len(g.plies) > 1:
 						op = "add a variation"
 						after := rng.IntN(len(g.plies))
-						at, e := g.GameAt(nil, after)
+						at, e := g.Variations().GameAt(nil, after)
 						if e != nil {
 							t.Fatal(e)
 						}
-						_, err = g.AddVariation(nil, after, someActions(at, rng.IntN(4)), lim)
+						_, err = g.Variations().Add(nil, after, someActions(at, rng.IntN(4)), lim)
 					case r < 17:
 						op = "promote or delete"
 						if paths := linesOf(g); len(paths) > 1 {
 							p := paths[1+rng.IntN(len(paths)-1)]
 							if rng.IntN(2) == 0 {
-								err = g.PromoteToMainLine(p, lim)
+								err = g.Variations().PromoteToMainLine(p, lim)
 							} else {
-								err = g.DeleteVariation(p)
+								err = g.Variations().Delete(p)
 							}
 						}
 					case r < 19:
@@ -77,7 +77,7 @@ func TestMovetextCache(t *testing.T) {
 						err = g.Resign(White)
 					case r < 25:
 						op = "write with notes"
-						if got, want := g.AnnotatedPGN(notes), uncachedPGN(g, notes); got != want {
+						if got, want := g.Record().AnnotatedPGN(notes), uncachedPGN(g, notes); got != want {
 							t.Fatalf("step %d: with notes:\n%s\nwant\n%s", step, got, want)
 						}
 					default:
@@ -87,7 +87,7 @@ func TestMovetextCache(t *testing.T) {
 						}
 					}
 					_ = err // refusals (nothing to undo, limits) change nothing: the PGNs must agree all the same
-					if got, want := g.PGN(), uncachedPGN(g, PGNNotes{}); got != want {
+					if got, want := g.Record().PGN(), uncachedPGN(g, PGNNotes{}); got != want {
 						t.Fatalf("step %d, after %s:\n%s\nwant\n%s", step, op, got, want)
 					}
 				}
@@ -123,7 +123,7 @@ func BenchmarkPGNAfterEachPly(b *testing.B) {
 						b.Fatal(err)
 					}
 					if cached {
-						g.PGN()
+						g.Record().PGN()
 					} else {
 						uncachedPGN(g, PGNNotes{})
 					}

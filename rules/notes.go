@@ -160,33 +160,13 @@ func (ns notes) size(depth int, s *TreeSize) {
 	}
 }
 
-// Comment returns the PGN comment after the first n plies of the main line
-// (n = 0: before the first), or "".
-func (g *Game) Comment(n int) string { return g.notes.comment(n) }
-
-// NAGs returns the NAGs of the main line's ply n (n = 0: those before the
-// first ply), in the order read.
-func (g *Game) NAGs(n int) []NAG { return g.notes.nags(n) }
-
-// Variations returns the variations that branch from the main line after
-// its first n plies: alternatives to ply n+1, from the position
-// FENAfter(n) gives.
-func (g *Game) Variations(n int) []*Variation { return g.notes.variationsAfter(n) }
-
 // TreeSize is how much a game holds beside its main line, which its
-// limits bound (see VariationLimits).
+// limits bound (see VariationLimits and Variations.Size).
 type TreeSize struct {
 	Plies        int // every ply, the main line's and every variation's
 	Variations   int // every variation, nested ones included
 	Depth        int // the deepest variation: 1 for a variation of the main line, 0 for none
 	CommentBytes int // the comments (other than bans), in all
-}
-
-// Size measures the game with its variations.
-func (g *Game) Size() TreeSize {
-	s := TreeSize{Plies: len(g.plies)}
-	g.notes.size(0, &s)
-	return s
 }
 
 // PGNHeader is what a PGN says of one of its games before its moves.

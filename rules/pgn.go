@@ -11,18 +11,13 @@ type Tag struct {
 	Name, Value string
 }
 
-// Tags returns the PGN tags the game was read with (empty for a game not
-// read from PGN). Result, SetUp, FEN and Variant are not kept: PGN derives
-// them from the game.
-func (g *Game) Tags() []Tag { return append([]Tag(nil), g.tags...) }
-
 // derivedTags are written from the game itself, never copied.
 var derivedTags = map[string]bool{"Result": true, "SetUp": true, "FEN": true, "Variant": true}
 
 // PGN writes the game as docs/rules.md §4 specifies. Tags given here
 // override the game's own (from import) and the defaults of the Seven Tag
 // Roster.
-func (g *Game) PGN(tags ...Tag) string { return g.AnnotatedPGN(PGNNotes{}, tags...) }
+func (r Record) PGN(tags ...Tag) string { return r.AnnotatedPGN(PGNNotes{}, tags...) }
 
 // PGNNotes are what a writer adds to a game's PGN, after the first n plies
 // of its main line, without changing the game: NAGs(n), after the game's
@@ -35,7 +30,8 @@ type PGNNotes struct {
 }
 
 // AnnotatedPGN writes the game as PGN does, with notes added.
-func (g *Game) AnnotatedPGN(notes PGNNotes, tags ...Tag) string {
+func (r Record) AnnotatedPGN(notes PGNNotes, tags ...Tag) string {
+	g := r.g
 	roster := []Tag{
 		{"Event", g.variant.Name() + " game"}, {"Site", "?"}, {"Date", "????.??.??"},
 		{"Round", "-"}, {"White", "White"}, {"Black", "Black"},
@@ -69,20 +65,18 @@ func (g *Game) AnnotatedPGN(notes PGNNotes, tags ...Tag) string {
 	if _, classic := g.variant.(Classic); !classic {
 		roster = append(roster, Tag{"Variant", g.variant.Name()})
 	}
-	if g.customStart() {
-		roster = append(roster, Tag{"SetUp", "1"}, Tag{"FEN", g.StartFEN()})
+	if start := g.StartFEN(); start != g.variant.startFEN() {
+		roster = append(roster, Tag{"SetUp", "1"}, Tag{"FEN", start})
 	}
 	var b strings.Builder
 	for _, t := range append(roster, extra...) {
 		b.WriteString("[" + t.Name + " " + quotePGN(t.Value) + "]\n")
 	}
 	b.WriteByte('\n')
-	g.writeMovetext(&b, notes)
+	r.writeMovetext(&b, notes)
 	b.WriteByte('\n')
 	return b.String()
 }
-
-func (g *Game) customStart() bool { return g.StartFEN() != g.variant.startFEN() }
 
 // quotePGN writes s as a PGN string: quoted, with quotes and backslashes
 // escaped and line breaks made spaces.
@@ -119,7 +113,8 @@ type movetextCache struct {
 // Without notes added it starts from the game's movetextCache and leaves
 // one that holds all but its last ply, so a game written after every ply
 // costs only its new plies each time.
-func (g *Game) writeMovetext(b *strings.Builder, add PGNNotes) {
+func (r Record) writeMovetext(b *strings.Builder, add PGNNotes) {
+	g := r.g
 	plain := add.NAGs == nil && add.Comment == nil
 	c := movetextCache{fullmove: g.positions[0].Fullmove}
 	if k := g.movetext; plain && k != nil && k.plies < len(g.plies) && g.plies[k.plies-1].action == k.last {
@@ -138,7 +133,7 @@ func (g *Game) writeMovetext(b *strings.Builder, add PGNNotes) {
 		p := g.plies[i]
 		plies[i] = varPly{p.action, p.san}
 		if p.action.Phase == PhaseBan {
-			plies[i].text = g.indicator(i+1, &g.positions[moves])
+			plies[i].text = r.indicator(i+1, &g.positions[moves])
 		} else {
 			moves++
 		}

@@ -24,13 +24,13 @@ func TestPGNWrite(t *testing.T) {
 1. {banning: e2e4} d4 {banning: e7e5} d5 2. {banning: g1f3} Bf4 {banning: h7h6}
 *
 `
-	if got := g.PGN(Tag{"Date", "2026.11.22"}, Tag{"Site", "banchess"}); got != want {
+	if got := g.Record().PGN(Tag{"Date", "2026.11.22"}, Tag{"Site", "banchess"}); got != want {
 		t.Errorf("PGN:\n%s\nwant:\n%s", got, want)
 	}
 
 	mate := mustFEN(t, "6k1/5pp1/8/8/8/8/8/K3R3 w - - 0 1", BanChess{})
 	mustPlay(t, mate, "b:a1a2", "m:e1e8", "b:g8h7")
-	pgn := mate.PGN()
+	pgn := mate.Record().PGN()
 	for _, s := range []string{`[Result "1-0"]`, `[SetUp "1"]`, `[FEN "6k1/5pp1/8/8/8/8/8/K3R3 w - - 0 1 1"]`, "1. {banning: a1a2} Re8+ {banning: g8h7#} 1-0\n"} {
 		if !strings.Contains(pgn, s) {
 			t.Errorf("ban-mate PGN lacks %q:\n%s", s, pgn)
@@ -39,13 +39,13 @@ func TestPGNWrite(t *testing.T) {
 
 	black := mustFEN(t, "6k1/5pp1/8/8/8/8/8/K3R3 b - - 0 1", BanChess{})
 	mustPlay(t, black, "b:g8h8", "m:g8f8", "b:a1b1")
-	if !strings.Contains(black.PGN(), "\n1... {banning: g8h8} Kf8 2. {banning: a1b1} *\n") {
-		t.Errorf("Black-first PGN:\n%s", black.PGN())
+	if !strings.Contains(black.Record().PGN(), "\n1... {banning: g8h8} Kf8 2. {banning: a1b1} *\n") {
+		t.Errorf("Black-first PGN:\n%s", black.Record().PGN())
 	}
 
 	classic := New(Classic{})
 	mustPlay(t, classic, "m:e2e4", "m:e7e5")
-	if got := classic.PGN(); strings.Contains(got, "Variant") || strings.Contains(got, "banning") || !strings.Contains(got, "\n1. e4 e5 *\n") {
+	if got := classic.Record().PGN(); strings.Contains(got, "Variant") || strings.Contains(got, "banning") || !strings.Contains(got, "\n1. e4 e5 *\n") {
 		t.Errorf("classic PGN:\n%s", got)
 	}
 }
@@ -114,18 +114,18 @@ func TestPGNReadRealWorld(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if g.FEN() != tt.fen || g.FromChessGame() != tt.chessGame || g.Outcome() != tt.outcome {
-				t.Errorf("got %s (chess game %v, %+v)\nwant %s (chess game %v, %+v)", g.FEN(), g.FromChessGame(), g.Outcome(), tt.fen, tt.chessGame, tt.outcome)
+			if g.FEN() != tt.fen || g.Record().FromChessGame() != tt.chessGame || g.Outcome() != tt.outcome {
+				t.Errorf("got %s (chess game %v, %+v)\nwant %s (chess game %v, %+v)", g.FEN(), g.Record().FromChessGame(), g.Outcome(), tt.fen, tt.chessGame, tt.outcome)
 			}
 		})
 	}
 
 	second, err := FromPGN("[Event \"one\"]\n1. {banning: e2e4} d4 *\n\n[Event \"two\"]\n1. {banning: d2d4} e4 *\n", PGNOptions{Game: 1})
-	if err != nil || !slices.Equal(second.Log(), []string{"b:d2d4", "e4"}) || second.Tags()[0].Value != "two" {
+	if err != nil || !slices.Equal(second.Record().Log(), []string{"b:d2d4", "e4"}) || second.Record().Tags()[0].Value != "two" {
 		t.Errorf("second game: %v %v", err, second)
 	}
 	classic, err := FromPGN("1. e4 e5 2. Nf3 *", PGNOptions{Variant: Classic{}})
-	if err != nil || classic.Ply() != 4 || classic.FromChessGame() {
+	if err != nil || classic.Ply() != 4 || classic.Record().FromChessGame() {
 		t.Errorf("classic PGN: %v ply %d", err, classic.Ply())
 	}
 }
@@ -188,16 +188,16 @@ func TestPGNRoundTrip(t *testing.T) {
 			continue
 		}
 		g := ref.played(t)
-		pgn := g.PGN()
+		pgn := g.Record().PGN()
 		back, err := FromPGN(pgn, PGNOptions{})
 		if err != nil {
 			t.Fatalf("seed %d: PGN does not read back: %v\n%s", ref.Seed, err, pgn)
 		}
 		if back.FEN() != g.FEN() || back.Outcome() != g.Outcome() || back.StartFEN() != g.StartFEN() ||
-			!slices.Equal(back.Log(), g.Log()) || !slices.EqualFunc(back.History(), g.History(), samePly) {
+			!slices.Equal(back.Record().Log(), g.Record().Log()) || !slices.EqualFunc(back.Record().History(), g.Record().History(), samePly) {
 			t.Fatalf("seed %d: read back as %s (%v), want %s (%v)", ref.Seed, back.FEN(), back.Outcome(), g.FEN(), g.Outcome())
 		}
-		if back.PGN() != pgn {
+		if back.Record().PGN() != pgn {
 			t.Fatalf("seed %d: PGN changes on a second round trip", ref.Seed)
 		}
 	}
@@ -250,7 +250,7 @@ func TestPGNMaxPlies(t *testing.T) {
 // breaks, and reads them back.
 func TestPGNTagEscapes(t *testing.T) {
 	g := New(BanChess{})
-	pgn := g.PGN(Tag{Name: "Event", Value: `the "big" one \ final`}, Tag{Name: "Site", Value: "two\nlines"})
+	pgn := g.Record().PGN(Tag{Name: "Event", Value: `the "big" one \ final`}, Tag{Name: "Site", Value: "two\nlines"})
 	for _, want := range []string{`[Event "the \"big\" one \\ final"]`, `[Site "two lines"]`} {
 		if !strings.Contains(pgn, want) {
 			t.Errorf("PGN lacks %s:\n%s", want, pgn)
@@ -260,7 +260,7 @@ func TestPGNTagEscapes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if tags := back.Tags(); !slices.Contains(tags, Tag{Name: "Event", Value: `the "big" one \ final`}) {
+	if tags := back.Record().Tags(); !slices.Contains(tags, Tag{Name: "Event", Value: `the "big" one \ final`}) {
 		t.Errorf("tags read back: %v", tags)
 	}
 }
@@ -304,8 +304,8 @@ func TestPGNTagBounds(t *testing.T) {
 				if err != nil {
 					t.Fatalf("FromPGN: %v", err)
 				}
-				if n := tt.opts.MaxTags; n > 0 && len(g.Tags()) > n {
-					t.Errorf("%d tags kept, more than %d", len(g.Tags()), n)
+				if n := tt.opts.MaxTags; n > 0 && len(g.Record().Tags()) > n {
+					t.Errorf("%d tags kept, more than %d", len(g.Record().Tags()), n)
 				}
 				return
 			}
@@ -361,7 +361,7 @@ func TestPGNCommentsBounded(t *testing.T) {
 		}
 	}
 	g, err := FromPGN("1. {banning: e2e4} d4 {just a comment} {banning: e7e5} d5 *", PGNOptions{MaxCommentBytes: 14})
-	if err != nil || g.Comment(2) != "just a comment" || g.Comment(0) != "" {
-		t.Errorf("a short comment: %q, %v", g.Comment(2), err)
+	if err != nil || g.Record().Comment(2) != "just a comment" || g.Record().Comment(0) != "" {
+		t.Errorf("a short comment: %q, %v", g.Record().Comment(2), err)
 	}
 }

@@ -105,7 +105,7 @@ func FromPGN(text string, opts PGNOptions) (*Game, error) {
 		return nil, err
 	}
 	if max := opts.MaxCommentBytes; max > 0 {
-		if n := g.Size().CommentBytes; n > max {
+		if n := g.Variations().Size().CommentBytes; n > max {
 			return nil, &PGNError{Err: tagLimitError{ErrCommentsTooLong, fmt.Sprintf("the game's comments are %d bytes long in all; this reader keeps at most %d", n, max)}}
 		}
 	}
@@ -255,7 +255,7 @@ func (r *pgnReader) line(tokens []pgnToken, i int, ns *notes, v *Variation, wher
 			if g.Turn().Phase == PhaseBan && !g.outcome.Over() {
 				return 0, at(fmt.Errorf("no ban comment before this move; in Ban Chess every move follows a ban like {banning: e2e4}"))
 			}
-			a, err := g.ParseMove(t.text)
+			a, err := g.Notation().ParseMove(t.text)
 			if err != nil {
 				return 0, at(err)
 			}
@@ -265,7 +265,7 @@ func (r *pgnReader) line(tokens []pgnToken, i int, ns *notes, v *Variation, wher
 			return 0, at(err)
 		}
 		if v != nil {
-			v.plies = append(v.plies, g.lastPly())
+			v.plies = append(v.plies, g.Record().lastPly())
 		}
 	}
 	return i, nil
@@ -330,29 +330,6 @@ func plyName(pos Position, p plyRecord) string {
 		return num + " {banning: " + p.action.Coords() + "}"
 	}
 	return num + " " + p.san
-}
-
-// ParseMove reads a move of the side to move in SAN ("Nf3", "exd5", "O-O",
-// "e8=Q") or coordinates ("g1f3", "e7e8q", "m:g1f3"). SAN is resolved
-// against the legal moves and the ban in force, so a move it cannot name
-// is refused here (ErrIllegal, or ErrBanned for the banned move);
-// coordinates name their squares themselves and are only read: Play checks
-// them. To read whatever the turn asks, ban or move, use ParseInput.
-func (g *Game) ParseMove(text string) (Action, error) {
-	s := strings.TrimSpace(text)
-	if strings.HasPrefix(s, "m:") || strings.HasPrefix(s, "M:") {
-		return parseAction(s, g.promotions.letters())
-	}
-	if coords := strings.TrimRight(s, "+#="); len(coords) >= 4 && coords[0] >= 'a' && coords[0] <= 'h' {
-		if a, err := parseCoords(PhaseMove, coords, g.promotions.letters()); err == nil {
-			return a, nil
-		}
-	}
-	q, err := readSAN(s, g.promotions.letters())
-	if err != nil {
-		return Action{}, err
-	}
-	return g.sanMove(s, q)
 }
 
 // splitPGN tokenises PGN text into games, within opts' bounds on tags.

@@ -60,7 +60,10 @@ func TestLongInputQuoted(t *testing.T) {
 		"PGN tag":        func() error { _, err := FromPGN("[Event \""+long, PGNOptions{}); return err },
 		"PGN comment":    func() error { _, err := FromPGN("1. e4 {"+long, PGNOptions{}); return err },
 		"PGN variation":  func() error { _, err := FromPGN("1. e4 ("+long, PGNOptions{}); return err },
-		"ParseMove":      func() error { _, err := New(Classic{}).ParseMove("N" + strings.Repeat("x", 3555) + "f6"); return err },
+		"ParseMove": func() error {
+			_, err := New(Classic{}).Notation().ParseMove("N" + strings.Repeat("x", 3555) + "f6")
+			return err
+		},
 	}
 	for name, f := range errs {
 		err := f()

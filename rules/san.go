@@ -6,6 +6,52 @@ import (
 	"strings"
 )
 
+// MoveSAN returns a legal move of the side to move in SAN, with + or # as
+// playing it would give, without playing it.
+func (n Notation) MoveSAN(a Action) (string, error) {
+	g := n.g
+	for i, m := range g.moves {
+		if m.from != a.From || m.to != a.To || m.promo != a.Promotion {
+			continue
+		}
+		capture, check := g.mover.flags(i)
+		san := encodeSAN(&g.positions[len(g.positions)-1], g.moves, m, capture)
+		if check {
+			if g.mover.mates(i) {
+				return san + "#", nil
+			}
+			return san + "+", nil
+		}
+		return san, nil
+	}
+	return "", illegalf(a.String(), "%s", whyNot(&g.positions[len(g.positions)-1], a.Pair(), g.ToMove()))
+}
+
+// BanSAN returns a pair of the side to move's legal moves as a ban of it
+// is written in the move list: the move's SAN without check or promotion
+// piece ("e4", "Nbd2", "O-O", "e8" for a pawn's promotions).
+func (n Notation) BanSAN(p Pair) (string, error) {
+	g := n.g
+	if !g.moves.has(p) {
+		return "", illegalf(BanAction(p.From, p.To).String(), "%s", whyNot(&g.positions[len(g.positions)-1], p, g.ToMove()))
+	}
+	return n.pairSAN(p), nil
+}
+
+// pairSAN writes the legal moves with pair p as one move in SAN, without
+// check or promotion piece ("" when there is none).
+func (n Notation) pairSAN(p Pair) string {
+	g := n.g
+	for i, m := range g.moves {
+		if m.from == p.From && m.to == p.To {
+			capture, _ := g.mover.flags(i)
+			m.promo = 0
+			return encodeSAN(&g.positions[len(g.positions)-1], g.moves, m, capture)
+		}
+	}
+	return ""
+}
+
 // encodeSAN writes m, played from p where moves are all legal moves, in
 // Standard Algebraic Notation without a check suffix; capture says whether
 // it captures. EN-Chess adds the pass "--", the swap "A@e1", promotion in

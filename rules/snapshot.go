@@ -18,7 +18,7 @@ type Snapshot struct {
 	// the game ended by a ply or has not ended.
 	Declared      Outcome
 	Tags          []Tag // the PGN tags the game was read with
-	FromChessGame bool  // read from a plain chess game (see Game.FromChessGame)
+	FromChessGame bool  // read from a plain chess game (see Record.FromChessGame)
 	// Annotations are the main line's comments, NAGs and variations.
 	Annotations
 }
@@ -46,7 +46,7 @@ func (g *Game) Snapshot() Snapshot {
 		Variant:       g.variant.ID(),
 		StartFEN:      g.StartFEN(),
 		Actions:       g.BCN(),
-		Tags:          g.Tags(),
+		Tags:          g.Record().Tags(),
 		FromChessGame: g.fromChessGame,
 		Annotations:   g.notes.snapshot(),
 	}
@@ -106,11 +106,11 @@ func Restore(s Snapshot) (*Game, error) {
 	if err != nil {
 		return nil, fmt.Errorf("restore: %w", err)
 	}
-	acts, err := g.parseActions(s.Actions)
+	acts, err := parseActions(s.Actions, g.promotions.letters())
 	if err != nil {
 		return nil, fmt.Errorf("restore: %w", err)
 	}
-	ns, _, err := g.replayLine(acts, s.Annotations, false)
+	ns, _, err := snapshotReader{g}.line(acts, s.Annotations, false)
 	if err != nil {
 		return nil, fmt.Errorf("restore: %w", err)
 	}
@@ -138,11 +138,11 @@ func Restore(s Snapshot) (*Game, error) {
 	return g, nil
 }
 
-// parseActions reads BCN actions of the game's variant.
-func (g *Game) parseActions(texts []string) ([]Action, error) {
+// parseActions reads BCN actions promoting to one of promos.
+func parseActions(texts []string, promos string) ([]Action, error) {
 	acts := make([]Action, len(texts))
 	for i, text := range texts {
-		a, err := parseAction(text, g.promotions.letters())
+		a, err := parseAction(text, promos)
 		if err != nil {
 			return nil, fmt.Errorf("action %d (%s): %w", i+1, Clip(text), err)
 		}
@@ -151,11 +151,17 @@ func (g *Game) parseActions(texts []string) ([]Action, error) {
 	return acts, nil
 }
 
-// replayLine plays a line's actions on g from where it stands, with its
+// snapshotReader plays a snapshot's lines on g: its main line, and each
+// variation where it branches, played and then taken back, as pgnReader
+// reads a PGN's.
+type snapshotReader struct{ g *Game }
+
+// line plays a line's actions on r.g from where it stands, with its
 // annotations, and returns its notes and, when keep is set, its plies as
 // a variation keeps them: each variation is played where it branches, with
-// those within it, and taken back. g ends at the line's end.
-func (g *Game) replayLine(acts []Action, a Annotations, keep bool) (notes, []varPly, error) {
+// those within it, and taken back. r.g ends at the line's end.
+func (r snapshotReader) line(acts []Action, a Annotations, keep bool) (notes, []varPly, error) {
+	g := r.g
 	var ns notes
 	for n, c := range a.Comments {
 		if n < 0 || n > len(acts) {
@@ -182,7 +188,7 @@ func (g *Game) replayLine(acts []Action, a Annotations, keep bool) (notes, []var
 	}
 	for i, act := range acts {
 		for j, vs := range a.Variations[i] {
-			v, err := g.replayVariation(vs)
+			v, err := r.variation(vs)
 			if err != nil {
 				return nil, nil, fmt.Errorf("variation %d after ply %d: %w", j+1, i, err)
 			}
@@ -193,23 +199,24 @@ func (g *Game) replayLine(acts []Action, a Annotations, keep bool) (notes, []var
 			return nil, nil, fmt.Errorf("action %d (%s): %w", i+1, act, err)
 		}
 		if keep {
-			plies = append(plies, g.lastPly())
+			plies = append(plies, g.Record().lastPly())
 		}
 	}
 	return ns, plies, nil
 }
 
-// replayVariation plays a variation from where g stands and takes it back.
-func (g *Game) replayVariation(vs VariationSnapshot) (*Variation, error) {
+// variation plays a variation from where r.g stands and takes it back.
+func (r snapshotReader) variation(vs VariationSnapshot) (*Variation, error) {
+	g := r.g
 	if len(vs.Actions) == 0 {
 		return nil, errors.New("a variation without plies")
 	}
-	acts, err := g.parseActions(vs.Actions)
+	acts, err := parseActions(vs.Actions, g.promotions.letters())
 	if err != nil {
 		return nil, err
 	}
 	base := len(g.plies)
-	ns, plies, err := g.replayLine(acts, vs.Annotations, true)
+	ns, plies, err := r.line(acts, vs.Annotations, true)
 	if back := g.takeBack(base); err == nil {
 		err = back
 	}

@@ -10,8 +10,8 @@ import (
 // PGN.
 func sameGame(a, b *Game) bool {
 	return a.Variant() == b.Variant() && a.StartFEN() == b.StartFEN() && a.FEN() == b.FEN() &&
-		a.Outcome() == b.Outcome() && slices.EqualFunc(a.History(), b.History(), samePly) &&
-		a.PGN() == b.PGN() && a.FromChessGame() == b.FromChessGame()
+		a.Outcome() == b.Outcome() && slices.EqualFunc(a.Record().History(), b.Record().History(), samePly) &&
+		a.Record().PGN() == b.Record().PGN() && a.Record().FromChessGame() == b.Record().FromChessGame()
 }
 
 // TestSnapshotReferenceGames restores every reference game, and each of
@@ -63,8 +63,8 @@ func TestSnapshotDeclaredAndTags(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		if !sameGame(back, g) || !slices.Equal(back.Tags(), g.Tags()) {
-			t.Errorf("%s: restored as\n%s\nwant\n%s", name, back.PGN(), g.PGN())
+		if !sameGame(back, g) || !slices.Equal(back.Record().Tags(), g.Record().Tags()) {
+			t.Errorf("%s: restored as\n%s\nwant\n%s", name, back.Record().PGN(), g.Record().PGN())
 		}
 		// The declared outcome stays undoable after a restore.
 		if g.Outcome().Over() && (back.Undo() != nil || back.Outcome().Over() || back.Ply() != g.Ply()) {

@@ -12,8 +12,8 @@ import (
 // holds its plies, each with its NAGs and the comment after it, and
 // variations of its own. A game checks that its variations are legal
 // where they branch when it reads or adds them. A Variation is read only:
-// a game changes its variations with AddVariation, ExtendVariation,
-// DeleteVariation and PromoteVariation.
+// a game changes its variations with its Variations' Add, Extend, Delete
+// and Promote.
 type Variation struct {
 	plies []varPly
 	notes notes
@@ -37,8 +37,8 @@ func (v *Variation) Actions() []Action {
 	return out
 }
 
-// Log returns the variation's plies as Game.Log writes a game's: bans in
-// BCN with the indicator of the state they leave, moves in SAN.
+// Log returns the variation's plies as Record.Log writes a game's: bans
+// in BCN with the indicator of the state they leave, moves in SAN.
 func (v *Variation) Log() []string {
 	out := make([]string, len(v.plies))
 	for i, p := range v.plies {
@@ -63,6 +63,26 @@ func (v *Variation) NAGs(n int) []NAG { return v.notes.nags(n) }
 // first n plies: alternatives to its ply n+1.
 func (v *Variation) Variations(n int) []*Variation { return v.notes.variationsAfter(n) }
 
+// Variations are a game's variations: the lines that branch from its main
+// line or from one another, each named by a Path. Game.Variations returns
+// them; they read, play out and edit the game's variations.
+type Variations struct{ g *Game }
+
+// Variations returns the game's variations.
+func (g *Game) Variations() Variations { return Variations{g} }
+
+// After returns the variations that branch from the main line after its
+// first n plies: alternatives to ply n+1, from the position
+// Record.FENAfter(n) gives.
+func (vs Variations) After(n int) []*Variation { return vs.g.notes.variationsAfter(n) }
+
+// Size measures the game with its variations.
+func (vs Variations) Size() TreeSize {
+	s := TreeSize{Plies: len(vs.g.plies)}
+	vs.g.notes.size(0, &s)
+	return s
+}
+
 // Path names a line of a game: nil for the main line; else the steps that
 // lead from the main line to a variation, each naming a variation of the
 // line reached so far.
@@ -86,7 +106,7 @@ type VariationLimits struct {
 	MaxDepth int
 }
 
-// Errors of the variation editing methods; test with errors.Is.
+// Errors of the Variations editing methods; test with errors.Is.
 var (
 	// ErrNoVariation: a Path or a ply number names no line or ply of the
 	// game.
@@ -126,8 +146,8 @@ type lineRef struct {
 }
 
 // line finds the line p names, or says which step of p names none.
-func (g *Game) line(p Path) (lineRef, error) {
-	ref := lineRef{notes: &g.notes, plies: len(g.plies)}
+func (vs Variations) line(p Path) (lineRef, error) {
+	ref := lineRef{notes: &vs.g.notes, plies: len(vs.g.plies)}
 	for i, b := range p {
 		var vs []*Variation
 		if nt := (*ref.notes)[b.After+1]; nt != nil && b.After >= 0 {
@@ -161,8 +181,8 @@ func (p Path) name() string {
 // variation's on the way, then the line's own. It is a new game, without
 // tags or annotations; g is unchanged. Use it to show or analyse a
 // position of a variation.
-func (g *Game) GameAt(p Path, n int) (*Game, error) {
-	ref, err := g.line(p)
+func (vs Variations) GameAt(p Path, n int) (*Game, error) {
+	ref, err := vs.line(p)
 	if err != nil {
 		return nil, err
 	}
@@ -170,9 +190,9 @@ func (g *Game) GameAt(p Path, n int) (*Game, error) {
 		return nil, fmt.Errorf("%w: %s has %d plies, not %d", ErrNoVariation, p.name(), ref.plies, n)
 	}
 	if len(p) == 0 {
-		return g.forkAt(n)
+		return vs.forkAt(n)
 	}
-	f, err := g.forkAt(p[0].After)
+	f, err := vs.forkAt(p[0].After)
 	if err != nil {
 		return nil, err
 	}
@@ -192,11 +212,12 @@ func (g *Game) GameAt(p Path, n int) (*Game, error) {
 
 // forkAt returns a new game of the main line's first n plies, without
 // replaying them: it copies their positions.
-func (g *Game) forkAt(n int) (*Game, error) {
+func (vs Variations) forkAt(n int) (*Game, error) {
+	g := vs.g
 	if n < 0 || n > len(g.plies) {
 		return nil, fmt.Errorf("%w: the main line has %d plies, not %d", ErrNoVariation, len(g.plies), n)
 	}
-	k := g.movesIn(n)
+	k := g.Record().movesIn(n)
 	f := &Game{variant: g.variant, startPly: g.startPly, startBan: g.startBan, startHasBan: g.startHasBan, promotions: g.promotions, mover: g.variant.newMover()}
 	f.positions = append(make([]Position, 0, k+16), g.positions[:k+1]...)
 	f.plies = append(make([]plyRecord, 0, n+16), g.plies[:n]...)
@@ -212,16 +233,6 @@ func (g *Game) forkAt(n int) (*Game, error) {
 	return f, nil
 }
 
-// lastPly returns the last ply played as a variation keeps it.
-func (g *Game) lastPly() varPly {
-	n := len(g.plies)
-	p := g.plies[n-1]
-	if p.action.Phase == PhaseMove {
-		return varPly{p.action, p.san}
-	}
-	return varPly{p.action, g.indicator(n, &g.positions[len(g.positions)-1])}
-}
-
 // playOn plays actions on f, the game where a line stands, and returns
 // them as a variation keeps its plies. An illegal one is named.
 func playOn(f *Game, actions []Action) ([]varPly, error) {
@@ -230,19 +241,19 @@ func playOn(f *Game, actions []Action) ([]varPly, error) {
 		if err := f.Play(a); err != nil {
 			return nil, fmt.Errorf("action %d (%s): %w", i+1, a, err)
 		}
-		out = append(out, f.lastPly())
+		out = append(out, f.Record().lastPly())
 	}
 	return out, nil
 }
 
-// AddVariation adds a variation to the line p names (nil: the main line)
-// that branches after its first after plies — an alternative to its ply
+// Add adds a variation to the line p names (nil: the main line) that
+// branches after its first after plies — an alternative to its ply
 // after+1 — made of actions, which must be legal from there, and returns
 // the new variation's Path. It comes after the variations already there.
 // Refused (ErrNoVariation, an *ActionError for an illegal action, or past
 // lim, ErrTooManyPlies or ErrTooManyVariations), it changes nothing.
-func (g *Game) AddVariation(p Path, after int, actions []Action, lim VariationLimits) (Path, error) {
-	ref, err := g.line(p)
+func (vs Variations) Add(p Path, after int, actions []Action, lim VariationLimits) (Path, error) {
+	ref, err := vs.line(p)
 	if err != nil {
 		return nil, err
 	}
@@ -252,14 +263,14 @@ func (g *Game) AddVariation(p Path, after int, actions []Action, lim VariationLi
 	if len(actions) == 0 {
 		return nil, errors.New("a variation needs at least one ply")
 	}
-	size := g.Size()
+	size := vs.Size()
 	size.Plies += len(actions)
 	size.Variations++
 	size.Depth = max(size.Depth, len(p)+1)
 	if err := lim.check(size); err != nil {
 		return nil, err
 	}
-	f, err := g.GameAt(p, after)
+	f, err := vs.GameAt(p, after)
 	if err != nil {
 		return nil, err
 	}
@@ -269,23 +280,23 @@ func (g *Game) AddVariation(p Path, after int, actions []Action, lim VariationLi
 	}
 	nt := ref.notes.at(after + 1)
 	nt.variations = append(nt.variations, &Variation{plies: plies})
-	g.edited()
+	vs.g.edited()
 	return append(slices.Clip(p), Branch{after, len(nt.variations) - 1}), nil
 }
 
-// ExtendVariation plays actions at the end of the variation p names, which
-// must be legal there. Refused as AddVariation is, it changes nothing.
-func (g *Game) ExtendVariation(p Path, actions []Action, lim VariationLimits) error {
-	_, _, v, err := g.branch(p, "the main line is extended by playing on it")
+// Extend plays actions at the end of the variation p names, which must be
+// legal there. Refused as Add is, it changes nothing.
+func (vs Variations) Extend(p Path, actions []Action, lim VariationLimits) error {
+	_, _, v, err := vs.branch(p, "the main line is extended by playing on it")
 	if err != nil {
 		return err
 	}
-	size := g.Size()
+	size := vs.Size()
 	size.Plies += len(actions)
 	if err := lim.check(size); err != nil {
 		return err
 	}
-	f, err := g.GameAt(p, len(v.plies))
+	f, err := vs.GameAt(p, len(v.plies))
 	if err != nil {
 		return err
 	}
@@ -294,39 +305,38 @@ func (g *Game) ExtendVariation(p Path, actions []Action, lim VariationLimits) er
 		return err
 	}
 	v.plies = append(v.plies, plies...)
-	g.edited()
+	vs.g.edited()
 	return nil
 }
 
-// DeleteVariation removes the variation p names, with the variations
-// within it.
-func (g *Game) DeleteVariation(p Path) error {
-	parent, b, _, err := g.branch(p, "the main line cannot be deleted")
+// Delete removes the variation p names, with the variations within it.
+func (vs Variations) Delete(p Path) error {
+	parent, b, _, err := vs.branch(p, "the main line cannot be deleted")
 	if err != nil {
 		return err
 	}
 	nt := (*parent.notes)[b.After+1]
 	nt.variations = slices.Delete(nt.variations, b.Index, b.Index+1)
 	parent.notes.tidy(b.After + 1)
-	g.edited()
+	vs.g.edited()
 	return nil
 }
 
 // branch finds the variation p names, the line it branches from and where;
 // for the main line, the error says why, as mainLine.
-func (g *Game) branch(p Path, mainLine string) (parent lineRef, b Branch, v *Variation, err error) {
+func (vs Variations) branch(p Path, mainLine string) (parent lineRef, b Branch, v *Variation, err error) {
 	if len(p) == 0 {
 		return lineRef{}, Branch{}, nil, fmt.Errorf("%w: %s", ErrNoVariation, mainLine)
 	}
-	ref, err := g.line(p)
+	ref, err := vs.line(p)
 	if err != nil {
 		return lineRef{}, Branch{}, nil, err
 	}
-	parent, _ = g.line(p[:len(p)-1])
+	parent, _ = vs.line(p[:len(p)-1])
 	return parent, p[len(p)-1], ref.v, nil
 }
 
-// PromoteVariation exchanges the variation p names with the line it
+// Promote exchanges the variation p names with the line it
 // branches from, from that point on: the variation's plies, with their
 // annotations, become the line's, and the line's plies from there become
 // the variation, which p then names (promoting it again exchanges them
@@ -336,8 +346,9 @@ func (g *Game) branch(p Path, mainLine string) (parent lineRef, b Branch, v *Var
 // ply joins those after the ply it branches from. Refused (ErrNoVariation,
 // or past lim, ErrTooManyVariations: the line's own variations nest one
 // deeper in the variation it becomes), it changes nothing.
-func (g *Game) PromoteVariation(p Path, lim VariationLimits) error {
-	parent, b, v, err := g.branch(p, "the main line is the main line already")
+func (vs Variations) Promote(p Path, lim VariationLimits) error {
+	g := vs.g
+	parent, b, v, err := vs.branch(p, "the main line is the main line already")
 	if err != nil {
 		return err
 	}
@@ -345,7 +356,7 @@ func (g *Game) PromoteVariation(p Path, lim VariationLimits) error {
 	tail := &Variation{notes: notes{}}
 	promoted := exchangeNotes(old, b, v, tail)
 	*parent.notes = promoted
-	if err := lim.check(g.Size()); err != nil {
+	if err := lim.check(vs.Size()); err != nil {
 		*parent.notes = old
 		return err
 	}
@@ -355,7 +366,7 @@ func (g *Game) PromoteVariation(p Path, lim VariationLimits) error {
 		g.edited()
 		return nil
 	}
-	if err := g.exchangeMainLine(b.After, v, tail); err != nil {
+	if err := vs.exchangeMainLine(b.After, v, tail); err != nil {
 		*parent.notes = old
 		return err
 	}
@@ -364,14 +375,14 @@ func (g *Game) PromoteVariation(p Path, lim VariationLimits) error {
 }
 
 // PromoteToMainLine makes the variation p names the main line, promoting
-// it, then the line it became part of, and so on (see PromoteVariation).
-// The old main line is then the variation p[:1] names.
-func (g *Game) PromoteToMainLine(p Path, lim VariationLimits) error {
-	if _, err := g.line(p); err != nil {
+// it, then the line it became part of, and so on (see Promote). The old
+// main line is then the variation p[:1] names.
+func (vs Variations) PromoteToMainLine(p Path, lim VariationLimits) error {
+	if _, err := vs.line(p); err != nil {
 		return err
 	}
 	for k := len(p); k >= 1; k-- {
-		if err := g.PromoteVariation(p[:k], lim); err != nil {
+		if err := vs.Promote(p[:k], lim); err != nil {
 			return err
 		}
 	}
@@ -437,8 +448,9 @@ func exchangeNotes(ns notes, b Branch, v *Variation, tail *Variation) notes {
 
 // exchangeMainLine makes the main line its first after plies followed by
 // v's, and fills tail's plies with those of the main line after them.
-func (g *Game) exchangeMainLine(after int, v *Variation, tail *Variation) error {
-	rest, err := g.forkAt(after)
+func (vs Variations) exchangeMainLine(after int, v *Variation, tail *Variation) error {
+	g := vs.g
+	rest, err := vs.forkAt(after)
 	if err != nil {
 		return err
 	}
@@ -446,7 +458,7 @@ func (g *Game) exchangeMainLine(after int, v *Variation, tail *Variation) error 
 	if err != nil {
 		return fmt.Errorf("the main line after ply %d: %w", after, err)
 	}
-	f, err := g.forkAt(after)
+	f, err := vs.forkAt(after)
 	if err != nil {
 		return err
 	}

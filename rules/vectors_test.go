@@ -90,7 +90,7 @@ func TestReferenceGames(t *testing.T) {
 				t.Fatalf("seed %d ply %d after %s: FEN\n got %s\nwant %s", ref.Seed, i+1, p.Play, got, p.FEN)
 			}
 			if p.SAN != "" {
-				if got := g.Log()[len(g.Log())-1]; got != p.SAN {
+				if got := g.Record().Log()[len(g.Record().Log())-1]; got != p.SAN {
 					t.Fatalf("seed %d ply %d: SAN %q, want %q", ref.Seed, i+1, got, p.SAN)
 				}
 			}
@@ -103,10 +103,10 @@ func TestReferenceGames(t *testing.T) {
 		if o.Over() && len(g.Legal()) != 0 {
 			t.Fatalf("seed %d: finished game still offers actions", ref.Seed)
 		}
-		if ref.ActionLog != nil && !slices.Equal(g.Log(), ref.ActionLog) {
-			t.Fatalf("seed %d: log\n got %v\nwant %v", ref.Seed, g.Log(), ref.ActionLog)
+		if ref.ActionLog != nil && !slices.Equal(g.Record().Log(), ref.ActionLog) {
+			t.Fatalf("seed %d: log\n got %v\nwant %v", ref.Seed, g.Record().Log(), ref.ActionLog)
 		}
-		for i, h := range g.History() {
+		for i, h := range g.Record().History() {
 			if h.FEN() != ref.Plies[i].FEN {
 				t.Fatalf("seed %d: history ply %d: FEN %s, want %s", ref.Seed, i+1, h.FEN(), ref.Plies[i].FEN)
 			}

@@ -82,7 +82,7 @@ func addVariations(t *testing.T, g *rules.Game, n, plies int) {
 	t.Helper()
 	for i := range n {
 		after := i * (g.Ply() - g.StartPly()) / n
-		at, err := g.GameAt(nil, after)
+		at, err := g.Variations().GameAt(nil, after)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -98,7 +98,7 @@ func addVariations(t *testing.T, g *rules.Game, n, plies int) {
 			}
 			acts = append(acts, a)
 		}
-		if _, err := g.AddVariation(nil, after, acts, rules.VariationLimits{}); err != nil {
+		if _, err := g.Variations().Add(nil, after, acts, rules.VariationLimits{}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -64,7 +64,7 @@ func longGame(tb testing.TB, plies int, seed uint64) *rules.Game {
 			}
 		}
 	}
-	imported, err := rules.FromPGN(g.PGN(tags...), rules.PGNOptions{})
+	imported, err := rules.FromPGN(g.Record().PGN(tags...), rules.PGNOptions{})
 	if err != nil {
 		tb.Fatal(err)
 	}

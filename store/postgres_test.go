@@ -120,7 +120,7 @@ func TestPostgresRacers(t *testing.T) {
 	url := pg.Server(t).Schema(t)
 	stores := []*Postgres{openPostgres(t, PostgresOptions{}, url), openPostgres(t, PostgresOptions{}, url)}
 	id := newGame(t, stores[0])
-	line := mustReplay(t, "b:e2e4", "m:d2d4", "b:e7e5", "m:d7d5", "b:g1f3", "m:b1c3").History()
+	line := mustReplay(t, "b:e2e4", "m:d2d4", "b:e7e5", "m:d7d5", "b:g1f3", "m:b1c3").Record().History()
 	errMoved := errors.New("the game moved on")
 	for ply, h := range line {
 		var wg sync.WaitGroup

@@ -78,7 +78,7 @@ func isNotFound(err error) bool { return err != nil && errs.Of(err).Code == errs
 
 // state is what two copies of a game must share.
 func state(g *rules.Game) string {
-	return g.FEN() + "\n" + g.Outcome().String() + "\n" + g.PGN()
+	return g.FEN() + "\n" + g.Outcome().String() + "\n" + g.Record().PGN()
 }
 
 func viewRecord(t *testing.T, s fullStore, id string) games.Record {

@@ -236,10 +236,10 @@ var storeBehaviours = []struct {
 				if err := g.Undo(); err != nil {
 					return err
 				}
-				if _, err := g.AddVariation(nil, 0, g.Actions()[:1], rules.VariationLimits{}); err != nil {
+				if _, err := g.Variations().Add(nil, 0, g.Actions()[:1], rules.VariationLimits{}); err != nil {
 					return err
 				}
-				return g.PromoteVariation(c.promote, rules.VariationLimits{})
+				return g.Variations().Promote(c.promote, rules.VariationLimits{})
 			}
 			if err := edit(want); err != nil {
 				t.Fatal(err)

@@ -147,7 +147,7 @@ func (v *boardView) status(g *rules.Game) string {
 // historyLines numbers the game's moves, each ban written before the move it
 // restricted: " 1. b:e2e4 d4        b:e7e5 d5".
 func historyLines(g *rules.Game) []string {
-	hist, log := g.History(), g.Log()
+	hist, log := g.Record().History(), g.Record().Log()
 	if len(hist) == 0 {
 		return []string{fmt.Sprintf("Nothing played yet. Ply %d: %s.", g.Ply(), turnSentence(g.Turn()))}
 	}
@@ -202,7 +202,7 @@ func moveNumber(p rules.PlyInfo) (int, rules.Color) {
 func sans(g *rules.Game, moves []rules.Action) []string {
 	out := make([]string, len(moves))
 	for i, a := range moves {
-		san, err := g.MoveSAN(a)
+		san, err := g.Notation().MoveSAN(a)
 		if err != nil {
 			san = a.Coords()
 		}

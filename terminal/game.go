@@ -114,7 +114,7 @@ func (gm *game) announceBan(g *rules.Game, actor rules.Color, pair rules.Pair) {
 
 // lastLog returns the last entry of the action log.
 func lastLog(g *rules.Game) string {
-	log := g.Log()
+	log := g.Record().Log()
 	return log[len(log)-1]
 }
 
@@ -166,7 +166,7 @@ func (gm *game) load(ctx context.Context, text string) bool {
 
 // chessGameNote explains a game read from a PGN without bans.
 func chessGameNote(g *rules.Game) string {
-	if !g.FromChessGame() {
+	if !g.Record().FromChessGame() {
 		return ""
 	}
 	return "That PGN has no bans: it is a Classic game of all its moves. To play Ban Chess from a position, load its FEN."

@@ -110,7 +110,7 @@ func TestRunCancelledBeforeTheStart(t *testing.T) {
 
 func TestReason(t *testing.T) {
 	g := rules.New(rules.BanChess{})
-	_, parseErr := g.ParseInput("e5")
+	_, parseErr := g.Notation().ParseInput("e5")
 	tests := []struct {
 		name string
 		err  error

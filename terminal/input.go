@@ -18,7 +18,7 @@ const maxSuggestions = 8
 func explanation(g *rules.Game, text string, e *errs.Error) string {
 	switch {
 	case games.IsPromotionNeeded(e):
-		a, _ := g.ParseInput(text)
+		a, _ := g.Notation().ParseInput(text)
 		return fmt.Sprintf("%s promotes a pawn: add the piece, as in %sq", a.Coords(), a.Coords())
 	case e.Code == errs.Invalid:
 		return notUnderstood(g, e)
@@ -35,7 +35,7 @@ func explanation(g *rules.Game, text string, e *errs.Error) string {
 // or move.
 func illegal(g *rules.Game, text string, err error) string {
 	t := g.Turn()
-	a, parseErr := g.ParseInput(text)
+	a, parseErr := g.Notation().ParseInput(text)
 	if parseErr != nil {
 		return sanRefused(g, text, err)
 	}
@@ -100,9 +100,9 @@ func editDistance(a, b string) int {
 
 // sanOfPair writes the move of a pair in SAN, a promotion as to a queen.
 func sanOfPair(g *rules.Game, p rules.Pair) (string, error) {
-	san, err := g.MoveSAN(rules.MoveAction(p.From, p.To, 0))
+	san, err := g.Notation().MoveSAN(rules.MoveAction(p.From, p.To, 0))
 	if err != nil {
-		return g.MoveSAN(rules.MoveAction(p.From, p.To, rules.Queen))
+		return g.Notation().MoveSAN(rules.MoveAction(p.From, p.To, rules.Queen))
 	}
 	return san, nil
 }

@@ -165,10 +165,10 @@ func (s *session) showPGN(ctx context.Context) {
 // exportPGN writes the game with this program as its site and today as its
 // date, unless the game was read with tags of its own.
 func exportPGN(g *rules.Game, today time.Time) string {
-	if len(g.Tags()) > 0 {
-		return g.PGN()
+	if len(g.Record().Tags()) > 0 {
+		return g.Record().PGN()
 	}
-	return g.PGN(rules.Tag{Name: "Site", Value: "banchess play"},
+	return g.Record().PGN(rules.Tag{Name: "Site", Value: "banchess play"},
 		rules.Tag{Name: "Date", Value: today.Format("2006.01.02")})
 }
 

@@ -31,7 +31,7 @@ func benchGame(b *testing.B, n int) *rules.Game {
 func BenchmarkFragment(b *testing.B) {
 	g := benchGame(b, 80)
 	o := NoSelection()
-	info := Info{PGN: g.PGN()}
+	info := Info{PGN: g.Record().PGN()}
 	var buf bytes.Buffer
 	b.Run("model", func(b *testing.B) {
 		b.ReportAllocs()

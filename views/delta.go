@@ -82,7 +82,7 @@ func NewDelta(g *rules.Game, shown int, info Info, o Options) (d Delta, ok bool)
 	// The plies from a little before the page's last row begins (a row
 	// holds at most four plies), and the one before them for its number.
 	first := max(0, k-6)
-	tail := g.HistorySince(max(0, first-1))
+	tail := g.Record().HistorySince(max(0, first-1))
 	fullmove := g.StartPosition().Fullmove
 	if first > 0 {
 		fullmove, tail = tail[0].Position.Fullmove, tail[1:]

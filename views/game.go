@@ -94,7 +94,7 @@ func describeGame(g *rules.Game, info Info, o Options, last *rules.Pair) Game {
 	turn := g.Turn()
 	out := g.Outcome()
 	perm := info.Perm
-	recent := g.HistorySince(played(g) - 1) // the last ply
+	recent := g.Record().HistorySince(played(g) - 1) // the last ply
 	m := gameOf(g, info, o)
 	m.Actor = turn.Actor.Name()
 	m.ActorID = turn.Actor.String()
@@ -104,7 +104,7 @@ func describeGame(g *rules.Game, info Info, o Options, last *rules.Pair) Game {
 	m.Heading = heading(g)
 	m.Steps = stepsAt(info.ID, o, played(g), played(g))
 	m.Announce = o.Announce
-	m.StartComment = g.Comment(0)
+	m.StartComment = g.Record().Comment(0)
 	m.BranchPly = -1
 	level := 0
 	if b := info.Bot; b != nil {
@@ -193,7 +193,7 @@ func bottomSide(o Options, seats games.Seats, over bool, actor rules.Color) rule
 // (0: the start position), read-only, seen as the game's page sees it
 // (the same side at the bottom, the same players' strips).
 func NewHistoryView(g *rules.Game, index int, info Info, o Options) (Game, error) {
-	hist := g.History()
+	hist := g.Record().History()
 	if index < 0 || index > len(hist) {
 		return Game{}, fmt.Errorf("no ply %d: this game has %d", index, len(hist))
 	}
@@ -204,7 +204,7 @@ func NewHistoryView(g *rules.Game, index int, info Info, o Options) (Game, error
 	m.Over = g.Outcome().Over()
 	m.ShownPly = index
 	m.Heading = heading(g)
-	m.StartComment = g.Comment(0)
+	m.StartComment = g.Record().Comment(0)
 	m.BranchPly = index
 	m.Branches = branches(info.Variants, g.Variant())
 	pos, ban, last, shown, err := positionAfter(g, hist, index)
@@ -264,7 +264,7 @@ func moveNumberOf(g *rules.Game, hist []rules.PlyInfo, index int) int {
 // 1851.06.21"; "" when it has neither.
 func heading(g *rules.Game) string {
 	var event, date string
-	for _, t := range g.Tags() {
+	for _, t := range g.Record().Tags() {
 		switch v := t.Value; {
 		case v == "" || v == "?" || v == "-" || v == "????.??.??":
 		case t.Name == "Event":
@@ -311,10 +311,10 @@ func played(g *rules.Game) int { return g.Ply() - g.StartPly() }
 // alternate): only then is the whole history read.
 func lastMove(g *rules.Game) *rules.Pair {
 	n := played(g)
-	if last := lastMoveIn(g.HistorySince(n - 4)); last != nil || n <= 4 {
+	if last := lastMoveIn(g.Record().HistorySince(n - 4)); last != nil || n <= 4 {
 		return last
 	}
-	return lastMoveIn(g.History())
+	return lastMoveIn(g.Record().History())
 }
 
 // lastMoveIn is the from→to of the last move in hist, if any.

@@ -27,7 +27,7 @@ type HistoryRow struct {
 // historyRows numbers the plies as moves, each ban before the move it
 // restricted; current marks the ply a history view shows (-1 for none).
 func historyRows(g *rules.Game, current int) []HistoryRow {
-	return rows(g.History(), 0, g.StartPosition().Fullmove, current)
+	return rows(g.Record().History(), 0, g.StartPosition().Fullmove, current)
 }
 
 // markNow marks the last ply of the game page's history as the one shown

@@ -51,7 +51,7 @@ func LineParam(p rules.Path) string {
 // keep; url gives the address of a spot with the first k of pending
 // played on from it.
 func NewLines(g *rules.Game, current games.Spot, pending []rules.Action, url func(s games.Spot, k int) templ.SafeURL) (Lines, error) {
-	f, err := g.GameAt(current.Line, current.N)
+	f, err := g.Variations().GameAt(current.Line, current.N)
 	if err != nil {
 		return Lines{}, err
 	}
@@ -62,7 +62,7 @@ func NewLines(g *rules.Game, current games.Spot, pending []rules.Action, url fun
 	}
 	if len(pending) > 0 {
 		before := f.StartPosition().Fullmove
-		if h := f.History(); len(h) > 0 {
+		if h := f.Record().History(); len(h) > 0 {
 			before = h[len(h)-1].Position.Fullmove
 		}
 		for _, a := range pending {
@@ -70,7 +70,7 @@ func NewLines(g *rules.Game, current games.Spot, pending []rules.Action, url fun
 				return Lines{}, err
 			}
 		}
-		hist := f.History()
+		hist := f.Record().History()
 		afterBan := false
 		for k, p := range hist[len(hist)-len(pending):] {
 			lp := linePly(p, k == 0, afterBan, before)
@@ -102,14 +102,14 @@ func (w linesWalk) line(path rules.Path) ([]LinePly, error) {
 		}
 		length = v.Len()
 	}
-	f, err := w.g.GameAt(path, length)
+	f, err := w.g.Variations().GameAt(path, length)
 	if err != nil {
 		return nil, err
 	}
-	hist := f.History()
+	hist := f.Record().History()
 	hist = hist[len(hist)-length:]
 	fullmove := f.StartPosition().Fullmove
-	if all := f.History(); len(all) > length {
+	if all := f.Record().History(); len(all) > length {
 		fullmove = all[len(all)-length-1].Position.Fullmove
 	}
 	out := make([]LinePly, 0, length)
@@ -124,7 +124,7 @@ func (w linesWalk) line(path rules.Path) ([]LinePly, error) {
 		var nags []rules.NAG
 		var alts []*rules.Variation
 		if v == nil {
-			nags, lp.Comment, alts = w.g.NAGs(j+1), w.g.Comment(j+1), w.g.Variations(j)
+			nags, lp.Comment, alts = w.g.Record().NAGs(j+1), w.g.Record().Comment(j+1), w.g.Variations().After(j)
 		} else {
 			nags, lp.Comment, alts = v.NAGs(j+1), v.Comment(j+1), v.Variations(j)
 		}

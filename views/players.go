@@ -61,7 +61,7 @@ type SideNames struct {
 // the names of an imported game's players; "" where a tag is missing or
 // "?".
 func TagNames(g *rules.Game) (white, black SideNames) {
-	for _, t := range g.Tags() {
+	for _, t := range g.Record().Tags() {
 		v := strings.TrimSpace(t.Value)
 		if v == "" || v == "?" || v == "-" {
 			continue

@@ -94,7 +94,7 @@ func NewReviewView(g *rules.Game, id string, o Options, st analysis.ReviewState,
 	if st.Status == "" {
 		return v
 	}
-	hist := g.History()
+	hist := g.Record().History()
 	link := func(i int) templ.SafeURL { return templ.SafeURL(o.ReviewURL(id, i)) }
 	plies := make([]ReviewPly, len(st.Plies))
 	for i, p := range st.Plies {
@@ -173,7 +173,7 @@ func marksOf(p review.Ply) []ReviewMark {
 // whole line as the list writes plies ("1. ⊘e4 d4 ⊘e5"). It stops at an
 // action it cannot read.
 func bestLine(g *rules.Game, i int, line []string) (best, text string) {
-	f, err := g.GameAt(nil, i)
+	f, err := g.Variations().GameAt(nil, i)
 	if err != nil {
 		return "", ""
 	}
@@ -185,7 +185,7 @@ func bestLine(g *rules.Game, i int, line []string) (best, text string) {
 			break
 		}
 	}
-	played := f.HistorySince(start)
+	played := f.Record().HistorySince(start)
 	if len(played) == 0 {
 		return "", ""
 	}

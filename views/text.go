@@ -90,7 +90,7 @@ func GameBanner(g *rules.Game) string {
 	if !ok {
 		return Banner(o)
 	}
-	san, err := g.BanSAN(ban)
+	san, err := g.Notation().BanSAN(ban)
 	if err != nil {
 		return Banner(o)
 	}

@@ -177,7 +177,7 @@ func gameSubset(id string, g *rules.Game, want fieldSet) Game {
 	}
 	var log []string
 	if want.has("log") {
-		if log = g.Log(); log == nil {
+		if log = g.Record().Log(); log == nil {
 			log = []string{}
 		}
 	}

@@ -163,7 +163,7 @@ func positionAt(g *rules.Game, ply int) (gameAt, error) {
 	if ply == 0 {
 		at.ply = at.now
 	}
-	hist, n := g.History(), at.ply-at.start
+	hist, n := g.Record().History(), at.ply-at.start
 	switch {
 	case n < 0 || n > len(hist):
 		return at, kit.Invalidf("This game's plies run from %d to %d: there is no ply %d.", at.start, at.now, at.ply)
@@ -268,7 +268,7 @@ func describeAnalysis(fen string, variant rules.Variant, res engine.Result, err 
 			break
 		}
 	}
-	a.Line = views.PlyLine(g.HistorySince(start-g.StartPly()), pos.Fullmove)
+	a.Line = views.PlyLine(g.Record().HistorySince(start-g.StartPly()), pos.Fullmove)
 	return a, nil
 }
 
@@ -277,12 +277,12 @@ func describeAnalysis(fen string, variant rules.Variant, res engine.Result, err 
 func actionSentence(g *rules.Game, a rules.Action) string {
 	actor := g.Turn().Actor.Name()
 	if a.Phase == rules.PhaseBan {
-		if san, err := g.BanSAN(a.Pair()); err == nil {
+		if san, err := g.Notation().BanSAN(a.Pair()); err == nil {
 			return fmt.Sprintf("%s bans %s", actor, san)
 		}
 		return fmt.Sprintf("%s bans %s", actor, a.Coords())
 	}
-	if san, err := g.MoveSAN(a); err == nil {
+	if san, err := g.Notation().MoveSAN(a); err == nil {
 		return fmt.Sprintf("%s plays %s", actor, san)
 	}
 	return fmt.Sprintf("%s plays %s", actor, a.Coords())

@@ -148,7 +148,7 @@ func (p *pages) editPosition(c echo.Context) error {
 		g := rec.Game
 		variant, fen = g.Variant().ID(), g.FEN()
 		if index >= 0 {
-			fen, found = g.FENAfter(index)
+			fen, found = g.Record().FENAfter(index)
 		}
 	})
 	switch {

@@ -117,7 +117,7 @@ func boardURL(id string, start int, b boardSpot, k int) string {
 // spotGame replays game g to spot b: its line's position, then b's own
 // moves, which must be legal.
 func spotGame(g *rules.Game, b boardSpot) (*rules.Game, []rules.Action, error) {
-	f, err := g.GameAt(b.Line, b.N)
+	f, err := g.Variations().GameAt(b.Line, b.N)
 	if err != nil {
 		return nil, nil, errs.Of(err)
 	}
@@ -253,7 +253,7 @@ func pageLine(g *rules.Game, b boardSpot, text string) (boardSpot, error) {
 		b.moves = []string{a.String()}
 		return b, nil
 	}
-	a, err := f.ParseInput(text)
+	a, err := f.Notation().ParseInput(text)
 	if err == nil {
 		err = f.Play(a)
 	}

@@ -257,7 +257,7 @@ const chessNotice = "This PGN has no bans: it is a Classic game of all its moves
 // notices names the notices of an imported game g, for its address (""
 // or "chess").
 func notices(g *rules.Game) string {
-	if g.FromChessGame() {
+	if g.Record().FromChessGame() {
 		return "chess"
 	}
 	return ""

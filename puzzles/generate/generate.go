@@ -258,7 +258,7 @@ func (f *finder) game(played Played, from int) ([]puzzles.Puzzle, error) {
 	}
 	end := g.Outcome()
 	at := func(k int) (*rules.Game, error) {
-		fen, _ := g.FENAfter(k)
+		fen, _ := g.Record().FENAfter(k)
 		at, err := rules.FromFEN(fen, rules.BanChess{})
 		if err != nil {
 			return nil, fmt.Errorf("generate: game %s, ply %d: %w", played.Name, k, err)

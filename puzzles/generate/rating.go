@@ -50,7 +50,7 @@ func rate(ctx context.Context, start *rules.Game, line []rules.Action, mine int,
 	rating := ratingOffset + perDoubling*log2x16(max(work, minWork))/16 + perAction*(mine-1)
 	if line[0].Phase == rules.PhaseBan {
 		rating += banBonus
-	} else if san, err := start.MoveSAN(line[0]); err != nil {
+	} else if san, err := start.Notation().MoveSAN(line[0]); err != nil {
 		return 0, err
 	} else if !strings.ContainsAny(san, "x+#=") {
 		rating += quietBonus
