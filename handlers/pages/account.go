@@ -16,7 +16,7 @@ import (
 
 // accountRoutes adds the account pages: a name and password, signing in
 // on another device, signing out.
-func (p *pages) accountRoutes(e *echo.Echo) {
+func (p *accounts) accountRoutes(e *echo.Echo) {
 	get := func(path string, h echo.HandlerFunc) { e.Match([]string{http.MethodGet, http.MethodHead}, path, h) }
 	get("/account", p.account)
 	e.POST("/account", p.register)
@@ -28,7 +28,7 @@ func (p *pages) accountRoutes(e *echo.Echo) {
 
 // account shows the browser's player: the form that names them, or their
 // name and the ways to sign out.
-func (p *pages) account(c echo.Context) error {
+func (p *accounts) account(c echo.Context) error {
 	pl, err := p.s.players.Identify(c.Request().Context(), kit.Player(c))
 	if err != nil {
 		return err
@@ -45,8 +45,8 @@ func (p *pages) account(c echo.Context) error {
 
 // register names the browser's player (a new one if it has none) with the
 // form's name and password.
-func (p *pages) register(c echo.Context) error {
-	f, err := p.form(c)
+func (p *accounts) register(c echo.Context) error {
+	f, err := p.core.form(c)
 	if err != nil {
 		return err
 	}
@@ -64,22 +64,22 @@ func (p *pages) register(c echo.Context) error {
 }
 
 // form reads a posted form.
-func (p *pages) form(c echo.Context) (url.Values, error) {
+func (p *core) form(c echo.Context) (url.Values, error) {
 	if err := c.Request().ParseForm(); err != nil {
 		return nil, kit.BodyError(err, "The form could not be read: "+err.Error())
 	}
 	return c.Request().PostForm, nil
 }
 
-func (p *pages) loginPage(c echo.Context) error {
+func (p *accounts) loginPage(c echo.Context) error {
 	return render(c, http.StatusOK, views.LoginPage(views.Login{Asset: p.s.asset}))
 }
 
 // login signs the browser in as the player the form names: a new
 // credential of that player's, which holds their seats here too; the
 // lesson steps the browser did before are added to the player's.
-func (p *pages) login(c echo.Context) error {
-	f, err := p.form(c)
+func (p *accounts) login(c echo.Context) error {
+	f, err := p.core.form(c)
 	if err != nil {
 		return err
 	}
@@ -105,7 +105,7 @@ func (p *pages) login(c echo.Context) error {
 
 // logout signs the browser out (everywhere: every device and program of
 // its player) and goes to the home page, where it starts afresh.
-func (p *pages) logout(everywhere bool) echo.HandlerFunc {
+func (p *accounts) logout(everywhere bool) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		ctx, cred := c.Request().Context(), kit.Player(c)
 		var err error

@@ -13,7 +13,7 @@ import (
 )
 
 // game shows game id at /g/{id}.
-func (p *pages) game(c echo.Context, id string, o *views.Options) error {
+func (p *play) game(c echo.Context, id string, o *views.Options) error {
 	var err error
 	if o.Sel, err = square(c, "sel", true); err != nil {
 		return err
@@ -26,13 +26,13 @@ func (p *pages) game(c echo.Context, id string, o *views.Options) error {
 		return p.openInvite(c, id, code, o)
 	}
 	o.Export = c.QueryParam("export") == "1"
-	return p.show(c, id, *o, http.StatusOK)
+	return p.core.show(c, id, *o, http.StatusOK)
 }
 
 // selectSquare picks a square (the no-JavaScript way): the page comes back
 // with its destinations marked. Picking the picked square again, or a square
 // with nothing to do, clears the selection.
-func (p *pages) selectSquare(c echo.Context, id string, o *views.Options) error {
+func (p *play) selectSquare(c echo.Context, id string, o *views.Options) error {
 	sq, err := square(c, "square", false)
 	if err != nil {
 		return err
@@ -57,7 +57,7 @@ func (p *pages) selectSquare(c echo.Context, id string, o *views.Options) error 
 			return err
 		}
 	}
-	return p.done(c, id, *o)
+	return p.core.done(c, id, *o)
 }
 
 // canPick reports whether some legal action starts on sq.
@@ -73,25 +73,25 @@ func canPick(g *rules.Game, sq rules.Square) bool {
 // ply plays a ban or a move: from the board (from, to, promotion) or typed
 // (text: "e2e4", "Nf3", "b:e2e4"). A move that promotes without a piece
 // chosen opens the promotion picker instead.
-func (p *pages) ply(c echo.Context, id string, o *views.Options) error {
-	in, err := p.boardInput(c)
+func (p *play) ply(c echo.Context, id string, o *views.Options) error {
+	in, err := p.core.boardInput(c)
 	if err != nil {
 		return err
 	}
-	err = p.act(c, id, o, nil, func(then games.ViewFunc) error {
+	err = p.core.act(c, id, o, nil, func(then games.ViewFunc) error {
 		return p.s.games.Play(c.Request().Context(), id, kit.Player(c), in, then)
 	})
 	if in.Text == "" && games.IsPromotionNeeded(err) {
 		o.Sel, o.PromoTo = in.From, in.To
-		return p.done(c, id, *o)
+		return p.core.done(c, id, *o)
 	}
 	return err
 }
 
 // undo takes back the last ply (or a resignation or agreed draw), and
 // announces which.
-func (p *pages) undo(c echo.Context, id string, o *views.Options) error {
-	return p.act(c, id, o, nil, func(then games.ViewFunc) error {
+func (p *play) undo(c echo.Context, id string, o *views.Options) error {
+	return p.core.act(c, id, o, nil, func(then games.ViewFunc) error {
 		_, err := p.s.games.Undo(c.Request().Context(), id, kit.Player(c), func(u games.Undone, rec *games.Record, seats games.Seats) {
 			if u.Declared.Over() {
 				o.Announce = "Took back: " + views.Banner(u.Declared)
@@ -107,28 +107,28 @@ func (p *pages) undo(c echo.Context, id string, o *views.Options) error {
 }
 
 // resign ends the game: side (white or black) resigns.
-func (p *pages) resign(c echo.Context, id string, o *views.Options) error {
+func (p *play) resign(c echo.Context, id string, o *views.Options) error {
 	v := c.Request().Form.Get("side")
 	side, ok := kit.ColorField(v, false)
 	if !ok {
 		return kit.Invalidf("%q is not a side: use white or black.", kit.TrimText(v))
 	}
-	return p.act(c, id, o, announce(o, ending), func(then games.ViewFunc) error {
+	return p.core.act(c, id, o, announce(o, ending), func(then games.ViewFunc) error {
 		return p.s.games.Resign(c.Request().Context(), id, kit.Player(c), side, then)
 	})
 }
 
 // abort calls a game between two players off, with no result.
-func (p *pages) abort(c echo.Context, id string, o *views.Options) error {
+func (p *play) abort(c echo.Context, id string, o *views.Options) error {
 	if err := p.s.games.Abort(c.Request().Context(), id, kit.Player(c), announce(o, ending)); err != nil {
 		return err
 	}
-	return p.done(c, id, *o)
+	return p.core.done(c, id, *o)
 }
 
 // draw ends the game as a draw by agreement.
-func (p *pages) draw(c echo.Context, id string, o *views.Options) error {
-	return p.act(c, id, o, announce(o, ending), func(then games.ViewFunc) error {
+func (p *play) draw(c echo.Context, id string, o *views.Options) error {
+	return p.core.act(c, id, o, announce(o, ending), func(then games.ViewFunc) error {
 		return p.s.games.Draw(c.Request().Context(), id, kit.Player(c), then)
 	})
 }
@@ -145,9 +145,9 @@ func ending(rec *games.Record) string { return views.GameBanner(rec.Game) }
 // hide removes the game from the browser's list, and goes back to the
 // page the form was on (a game's page, if that game is still there; else
 // the current game).
-func (p *pages) hide(c echo.Context) error {
+func (p *play) hide(c echo.Context) error {
 	id := c.Param("id")
-	if _, err := p.options(c); err != nil {
+	if _, err := p.core.options(c); err != nil {
 		return err
 	}
 	ctx := c.Request().Context()

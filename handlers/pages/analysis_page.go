@@ -44,7 +44,7 @@ type gameAt struct {
 // the game's board (static/analysis.js), thinking for panelBudget, which
 // also says why when the analysis is refused (429 tells the script to try
 // again).
-func (p *pages) analysisPage(c echo.Context) error {
+func (p *browse) analysisPage(c echo.Context) error {
 	panel := c.QueryParam("panel") == "1"
 	err := p.analyseGame(c, c.Param("id"), panel, nil)
 	var pe *kit.PageError
@@ -68,8 +68,8 @@ func (p *pages) analysisPage(c echo.Context) error {
 // viewer's own moves from there (see readSpot), and the board's list of
 // lines and its forms. refused, when not nil, is a refusal of the board's
 // form, shown in its list at its status.
-func (p *pages) analyseGame(c echo.Context, id string, panel bool, refused *errs.Error) error {
-	o, err := p.options(c)
+func (p *browse) analyseGame(c echo.Context, id string, panel bool, refused *errs.Error) error {
+	o, err := p.core.options(c)
 	if err != nil {
 		return err
 	}
@@ -204,8 +204,8 @@ func analysisLinks(a *views.Analysis, id string, o views.Options, at gameAt) {
 // analysis page with no steps, leading to a game from the position and
 // back to the editor. The editor's own fields (board=…, as its form
 // sends them) are answered with a redirect to the address of their FEN.
-func (p *pages) positionAnalysis(c echo.Context) error {
-	if _, err := p.options(c); err != nil {
+func (p *browse) positionAnalysis(c echo.Context) error {
+	if _, err := p.core.options(c); err != nil {
 		return err
 	}
 	const refused = "This position cannot be analysed"

@@ -13,7 +13,7 @@ import (
 
 // newBot starts a game against the computer: this browser holds the seat
 // of the colour chosen, the computer the other.
-func (p *pages) newBot(c echo.Context, o views.Options) error {
+func (p *create) newBot(c echo.Context, o views.Options) error {
 	f := c.Request().Form
 	settings, err := inviteSettings(c)
 	if err != nil {
@@ -39,5 +39,5 @@ func (p *pages) newBot(c echo.Context, o views.Options) error {
 		return err
 	}
 	o.Announce = "New game against the computer, level " + strconv.Itoa(level)
-	return p.created(c, id, o, g, false)
+	return p.core.created(c, id, o, g, false)
 }

@@ -21,12 +21,12 @@ import (
 // index sends the browser to its current game, the one it played last,
 // or starts one; with fen, pgn or a (a share link) in the query it opens
 // that game as a new one.
-func (p *pages) index(c echo.Context) error {
+func (p *create) index(c echo.Context) error {
 	q := c.QueryParams()
 	if games.IsLink(q) {
 		return p.open(c)
 	}
-	o, err := p.options(c)
+	o, err := p.core.options(c)
 	if err != nil {
 		return err
 	}
@@ -68,7 +68,7 @@ func (p *pages) index(c echo.Context) error {
 // that can be read, skipping those that cannot (a damaged record, a game
 // removed since it was listed), or "" when it has none. When it has games
 // and none can be read, the error is the last one's.
-func (p *pages) readableGame(ctx context.Context, cred players.Credential) (string, error) {
+func (p *create) readableGame(ctx context.Context, cred players.Credential) (string, error) {
 	list, err := p.s.games.Games(ctx, cred, listSize)
 	if err != nil {
 		return "", err
@@ -91,7 +91,7 @@ func (p *pages) readableGame(ctx context.Context, cred players.Credential) (stri
 
 // create stores g as a new game held by this browser, when it may create
 // one now.
-func (p *pages) create(c echo.Context, g *rules.Game) (string, error) {
+func (p *create) create(c echo.Context, g *rules.Game) (string, error) {
 	if err := p.s.kit.AllowGame(c); err != nil {
 		return "", err
 	}
@@ -104,8 +104,8 @@ func (p *pages) create(c echo.Context, g *rules.Game) (string, error) {
 
 // open starts a game from a link: /?fen=…, /?pgn=…, or a share link
 // /?v=…&fen=…&a=b:e2e4,m:d2d4&end=….
-func (p *pages) open(c echo.Context) error {
-	o, err := p.options(c)
+func (p *create) open(c echo.Context) error {
+	o, err := p.core.options(c)
 	if err != nil {
 		return err
 	}
@@ -117,12 +117,12 @@ func (p *pages) open(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return p.created(c, id, o, g, false)
+	return p.core.created(c, id, o, g, false)
 }
 
 // newGame starts a new game of the chosen variant.
-func (p *pages) newGame(c echo.Context) error {
-	o, err := p.options(c)
+func (p *create) newGame(c echo.Context) error {
+	o, err := p.core.options(c)
 	if err != nil {
 		return err
 	}
@@ -144,7 +144,7 @@ func (p *pages) newGame(c echo.Context) error {
 		return err
 	}
 	o.Announce = "New " + g.Variant().Name() + " game"
-	return p.created(c, id, o, g, false)
+	return p.core.created(c, id, o, g, false)
 }
 
 // importGame starts a game from a pasted FEN or PGN, of the variant
@@ -152,8 +152,8 @@ func (p *pages) newGame(c echo.Context) error {
 // at=start, at its start. A PGN of several games asks which one first
 // (pgn_game). A bad text leaves every game as it was and shows the
 // reader's message beside it, on the game the form was posted from.
-func (p *pages) importGame(c echo.Context) error {
-	o, err := p.options(c)
+func (p *create) importGame(c echo.Context) error {
+	o, err := p.core.options(c)
 	if err != nil {
 		return err
 	}
@@ -173,13 +173,13 @@ func (p *pages) importGame(c echo.Context) error {
 		return err
 	}
 	o.Announce = "Game loaded"
-	return p.created(c, id, o, g, o.Import.AtStart)
+	return p.core.created(c, id, o, g, o.Import.AtStart)
 }
 
 // pgnGame reads which game of a PGN to import: the form's choice, or the
 // only one. For a PGN of several games and no choice, it sets o's list of
 // them to choose from instead.
-func (p *pages) pgnGame(choice, text string, o *views.Options) (int, error) {
+func (p *create) pgnGame(choice, text string, o *views.Options) (int, error) {
 	list, err := p.s.loader.PGNGames(text)
 	if err != nil || len(list) < 2 {
 		return 0, err
@@ -198,7 +198,7 @@ func (p *pages) pgnGame(choice, text string, o *views.Options) (int, error) {
 // importRefused shows the import box again on the page that starts
 // games: with the reader's message (err), or with the PGN's games to
 // choose from (err nil).
-func (p *pages) importRefused(c echo.Context, o views.Options, err error) error {
+func (p *create) importRefused(c echo.Context, o views.Options, err error) error {
 	switch {
 	case err == nil:
 		return p.showStart(c, o, http.StatusOK)
@@ -212,8 +212,8 @@ func (p *pages) importRefused(c echo.Context, o views.Options, err error) error 
 }
 
 // startPage answers GET /new: the page that starts games.
-func (p *pages) startPage(c echo.Context) error {
-	o, err := p.options(c)
+func (p *create) startPage(c echo.Context) error {
+	o, err := p.core.options(c)
 	if err != nil {
 		return err
 	}
@@ -222,7 +222,7 @@ func (p *pages) startPage(c echo.Context) error {
 
 // showStart renders the page that starts games with o's import box, at
 // status.
-func (p *pages) showStart(c echo.Context, o views.Options, status int) error {
+func (p *create) showStart(c echo.Context, o views.Options, status int) error {
 	s := views.Start{Site: p.s.site(c), Opts: o, Games: p.s.gameLinks(c.Request().Context(), kit.Player(c), "")}
 	return render(c, status, views.StartPage(s))
 }
@@ -230,7 +230,7 @@ func (p *pages) showStart(c echo.Context, o views.Options, status int) error {
 // branch starts a new game (form field variant, Ban Chess by default)
 // from the position after the first index plies of game id, which stays
 // as it is. Anyone who can see the game may.
-func (p *pages) branch(c echo.Context, id string, o *views.Options) error {
+func (p *create) branch(c echo.Context, id string, o *views.Options) error {
 	f := c.Request().Form
 	index, err := strconv.Atoi(f.Get("index"))
 	if err != nil {
@@ -252,5 +252,5 @@ func (p *pages) branch(c echo.Context, id string, o *views.Options) error {
 		return err
 	}
 	o.Announce = "New " + g.Variant().Name() + " game from this position"
-	return p.created(c, nid, *o, g, false)
+	return p.core.created(c, nid, *o, g, false)
 }

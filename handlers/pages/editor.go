@@ -20,7 +20,7 @@ import (
 // redirect to the address of the state it leads to (for htmx: the editor,
 // that address pushed), so every position has its address and Back undoes
 // a step.
-func (p *pages) editorPage(c echo.Context) error {
+func (p *create) editorPage(c echo.Context) error {
 	q := c.QueryParams()
 	s, readErr := editor.FromQuery(q, p.s.loader.Variants())
 	if v := q.Get("square"); v != "" {

@@ -20,18 +20,18 @@ import (
 // out-of-band swaps with HX-Reswap: none, or the whole #game when the page
 // is too far behind (see docs/fragments.md). Live pages ask for it when
 // the game changes.
-func (p *pages) delta(c echo.Context) error {
-	o, err := p.options(c)
+func (p *browse) delta(c echo.Context) error {
+	o, err := p.core.options(c)
 	if err != nil {
 		return err
 	}
-	return p.respond(c, c.Param("id"), o, http.StatusOK, true)
+	return p.core.respond(c, c.Param("id"), o, http.StatusOK, true)
 }
 
 // export shows the game's PGN and share link: for htmx, the export panel's
 // part that holds them; else the game's page with them shown.
-func (p *pages) export(c echo.Context) error {
-	o, err := p.options(c)
+func (p *browse) export(c echo.Context) error {
+	o, err := p.core.options(c)
 	if err != nil {
 		return err
 	}
@@ -42,7 +42,7 @@ func (p *pages) export(c echo.Context) error {
 	}
 	var m views.Game
 	err = p.s.games.View(c.Request().Context(), id, kit.Player(c), func(rec *games.Record, seats games.Seats) {
-		m = views.NewGame(rec.Game, p.gameInfo(c, rec, seats, o), o)
+		m = views.NewGame(rec.Game, p.core.gameInfo(c, rec, seats, o), o)
 	})
 	if err != nil {
 		return err
@@ -51,17 +51,17 @@ func (p *pages) export(c echo.Context) error {
 }
 
 // history shows the board after the first index plies, read-only.
-func (p *pages) history(c echo.Context) error {
+func (p *browse) history(c echo.Context) error {
 	o, index, err := p.plyOptions(c)
 	if err != nil {
 		return err
 	}
 	o.Notice = noticeText(c.QueryParam("notice"))
-	return p.showHistory(c, c.Param("id"), index, o)
+	return p.core.showHistory(c, c.Param("id"), index, o)
 }
 
 // showHistory renders the read-only view of game id after index plies.
-func (p *pages) showHistory(c echo.Context, id string, index int, o views.Options) error {
+func (p *core) showHistory(c echo.Context, id string, index int, o views.Options) error {
 	m, err := p.historyAt(c, id, index, o)
 	if err != nil {
 		return err
@@ -77,12 +77,12 @@ func (p *pages) showHistory(c echo.Context, id string, index int, o views.Option
 // earlier position in place (static/steps.js), with the players'
 // material there; the page keeps its own board, strips and clocks, and
 // follows the game meanwhile.
-func (p *pages) view(c echo.Context) error {
+func (p *browse) view(c echo.Context) error {
 	o, index, err := p.plyOptions(c)
 	if err != nil {
 		return err
 	}
-	m, err := p.historyAt(c, c.Param("id"), index, o)
+	m, err := p.core.historyAt(c, c.Param("id"), index, o)
 	if err != nil {
 		return err
 	}
@@ -91,8 +91,8 @@ func (p *pages) view(c echo.Context) error {
 
 // plyOptions reads a history request's view options and its ply number
 // (the path's index).
-func (p *pages) plyOptions(c echo.Context) (views.Options, int, error) {
-	o, err := p.options(c)
+func (p *browse) plyOptions(c echo.Context) (views.Options, int, error) {
+	o, err := p.core.options(c)
 	if err != nil {
 		return o, 0, err
 	}
@@ -104,7 +104,7 @@ func (p *pages) plyOptions(c echo.Context) (views.Options, int, error) {
 }
 
 // historyAt is the read-only view of game id after index plies.
-func (p *pages) historyAt(c echo.Context, id string, index int, o views.Options) (views.Game, error) {
+func (p *core) historyAt(c echo.Context, id string, index int, o views.Options) (views.Game, error) {
 	var m views.Game
 	var viewErr error
 	err := p.s.games.View(c.Request().Context(), id, kit.Player(c), func(rec *games.Record, seats games.Seats) {
@@ -130,7 +130,7 @@ func noSuchPly(msg string) error {
 // ply, so a ply's delta need not carry it.
 // While the engine may not analyse the game (games.Permissions.Analyse)
 // it refuses (403 analysis_locked): the editor analyses its position.
-func (p *pages) editPosition(c echo.Context) error {
+func (p *browse) editPosition(c echo.Context) error {
 	index := -1
 	if v := c.Param("index"); v != "" {
 		n, err := strconv.Atoi(v)
@@ -165,9 +165,9 @@ func (p *pages) editPosition(c echo.Context) error {
 
 // downloadPGN sends the game as a .pgn file, with its review's
 // evaluations once it has one.
-func (p *pages) downloadPGN(c echo.Context) error {
+func (p *browse) downloadPGN(c echo.Context) error {
 	id := c.Param("id")
-	pgn, err := p.s.games.PGN(c.Request().Context(), id, kit.Player(c), p.s.analysis, p.pgnTags()...)
+	pgn, err := p.s.games.PGN(c.Request().Context(), id, kit.Player(c), p.s.analysis, p.core.pgnTags()...)
 	if err != nil {
 		return err
 	}
@@ -178,9 +178,9 @@ func (p *pages) downloadPGN(c echo.Context) error {
 
 // pgn writes the PGN of the game rec holds, with the playground's Site and
 // Date if it created the game (see games.Record.PGN).
-func (p *pages) pgn(rec *games.Record) string { return rec.PGN(rules.PGNNotes{}, p.pgnTags()...) }
+func (p *core) pgn(rec *games.Record) string { return rec.PGN(rules.PGNNotes{}, p.pgnTags()...) }
 
 // pgnTags are the playground's Site and Date.
-func (p *pages) pgnTags() []rules.Tag {
+func (p *core) pgnTags() []rules.Tag {
 	return []rules.Tag{{Name: "Site", Value: "Ban Chess playground"}, {Name: "Date", Value: p.s.now().Format("2006.01.02")}}
 }

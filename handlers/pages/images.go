@@ -20,7 +20,7 @@ import (
 // image draws a position: GET /img/{FEN}.png?size=512&flip=1&last=e2e4&ban=d7d5.
 // The ban defaults to the one the FEN's seventh field names; ban=- shows
 // none. An image's address says all it shows, so it is cached for good.
-func (p *pages) image(c echo.Context) error {
+func (p *site) image(c echo.Context) error {
 	const noImage = "No such image"
 	if p.s.images == nil {
 		return kit.Titled("No images", &errs.Error{Code: errs.Unavailable, Msg: "This server draws no images."})

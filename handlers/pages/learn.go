@@ -19,7 +19,7 @@ import (
 
 // learnRoutes adds /learn: the lessons, each step a page whose board
 // posts the learner's answer (a plain form without JavaScript).
-func (p *pages) learnRoutes(e *echo.Echo) {
+func (p *trainer) learnRoutes(e *echo.Echo) {
 	get := func(path string, h echo.HandlerFunc) { e.Match([]string{http.MethodGet, http.MethodHead}, path, h) }
 	get("/learn", p.learn)
 	get("/learn/:lesson", p.lesson)
@@ -29,7 +29,7 @@ func (p *pages) learnRoutes(e *echo.Echo) {
 }
 
 // learn lists the lessons with the browser's progress.
-func (p *pages) learn(c echo.Context) error {
+func (p *trainer) learn(c echo.Context) error {
 	ctx := c.Request().Context()
 	id, err := p.s.kit.Learner(c)
 	if err != nil {
@@ -62,7 +62,7 @@ func doneSteps(l training.Learner, ls lessons.Lesson) int {
 
 // lesson sends the browser to the lesson's first step it has not done
 // (the first, once all are done).
-func (p *pages) lesson(c echo.Context) error {
+func (p *trainer) lesson(c echo.Context) error {
 	ls, err := p.s.training.Lesson(c.Param("lesson"), 0)
 	if err != nil {
 		return kit.Titled("No such lesson", err)
@@ -97,7 +97,7 @@ type stepAt struct {
 // as onGame does a game's: a refusal shows the step again with its
 // message, at the refusal's status; a step that is not there gets its
 // error page.
-func (p *pages) onStep(h func(c echo.Context, at *stepAt) error) echo.HandlerFunc {
+func (p *trainer) onStep(h func(c echo.Context, at *stepAt) error) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		n, err := strconv.Atoi(c.Param("step"))
 		if err != nil || n < 1 {
@@ -107,7 +107,7 @@ func (p *pages) onStep(h func(c echo.Context, at *stepAt) error) echo.HandlerFun
 		if at.lesson, err = p.s.training.Lesson(c.Param("lesson"), at.n); err != nil {
 			return kit.Titled("No such lesson", err)
 		}
-		if at.o, err = p.options(c); err == nil {
+		if at.o, err = p.core.options(c); err == nil {
 			err = h(c, at)
 		}
 		if err == nil {
@@ -126,7 +126,7 @@ func (p *pages) onStep(h func(c echo.Context, at *stepAt) error) echo.HandlerFun
 
 // lessonStep shows a step: to be answered, or (played, in BCN) with the
 // judgement of that answer.
-func (p *pages) lessonStep(c echo.Context, at *stepAt) error {
+func (p *trainer) lessonStep(c echo.Context, at *stepAt) error {
 	var err error
 	if at.o.Sel, err = square(c, "sel", true); err != nil {
 		return err
@@ -151,7 +151,7 @@ func (p *pages) lessonStep(c echo.Context, at *stepAt) error {
 
 // selectInStep picks a square on the step's board (the no-JavaScript
 // way), as a game's board does.
-func (p *pages) selectInStep(c echo.Context, at *stepAt) error {
+func (p *trainer) selectInStep(c echo.Context, at *stepAt) error {
 	sq, err := square(c, "square", false)
 	if err != nil {
 		return err
@@ -171,8 +171,8 @@ func (p *pages) selectInStep(c echo.Context, at *stepAt) error {
 
 // answerStep judges the learner's answer and keeps a right one as the
 // browser's progress; the page then shows the judgement.
-func (p *pages) answerStep(c echo.Context, at *stepAt) error {
-	in, err := p.boardInput(c)
+func (p *trainer) answerStep(c echo.Context, at *stepAt) error {
+	in, err := p.core.boardInput(c)
 	if err != nil {
 		return err
 	}
@@ -214,7 +214,7 @@ func squareName(s rules.Square) string {
 
 // showStep renders a step: its board to answer on or, after a right
 // answer v, the position it led to, with the feedback.
-func (p *pages) showStep(c echo.Context, at *stepAt, v *lessons.Verdict, status int) error {
+func (p *trainer) showStep(c echo.Context, at *stepAt, v *lessons.Verdict, status int) error {
 	step := at.lesson.Steps[at.n]
 	g, err := step.Start()
 	if err != nil {

@@ -195,8 +195,8 @@ func lineSteps(g *rules.Game, id string, b boardSpot) views.Steps {
 // /g/{id}/lines/play: line, at, moves, action) and answers with the board
 // where it led: for a viewer who holds a seat the game keeps the
 // variation; anyone else's line goes on in the address.
-func (p *pages) playLine(c echo.Context) error {
-	if _, err := p.options(c); err != nil {
+func (p *browse) playLine(c echo.Context) error {
+	if _, err := p.core.options(c); err != nil {
 		return err
 	}
 	id, f := c.Param("id"), c.Request().Form
@@ -269,7 +269,7 @@ func pageLine(g *rules.Game, b boardSpot, text string) (boardSpot, error) {
 
 // promoteLine promotes the variation line= names (POST
 // /g/{id}/lines/promote) and answers with the board at the same position.
-func (p *pages) promoteLine(c echo.Context) error {
+func (p *browse) promoteLine(c echo.Context) error {
 	return p.editLine(c, func(id string, b boardSpot) (boardSpot, error) {
 		parent, err := p.s.games.PromoteVariation(c.Request().Context(), id, kit.Player(c), b.Line)
 		last := b.Line[len(b.Line)-1]
@@ -279,7 +279,7 @@ func (p *pages) promoteLine(c echo.Context) error {
 
 // deleteLine deletes the variation line= names (POST /g/{id}/lines/delete)
 // and answers with the board where it branched.
-func (p *pages) deleteLine(c echo.Context) error {
+func (p *browse) deleteLine(c echo.Context) error {
 	return p.editLine(c, func(id string, b boardSpot) (boardSpot, error) {
 		err := p.s.games.DeleteVariation(c.Request().Context(), id, kit.Player(c), b.Line)
 		last := b.Line[len(b.Line)-1]
@@ -289,8 +289,8 @@ func (p *pages) deleteLine(c echo.Context) error {
 
 // editLine reads the variation a form names and edits it by edit, then
 // answers with the board where edit says.
-func (p *pages) editLine(c echo.Context, edit func(id string, b boardSpot) (boardSpot, error)) error {
-	if _, err := p.options(c); err != nil {
+func (p *browse) editLine(c echo.Context, edit func(id string, b boardSpot) (boardSpot, error)) error {
+	if _, err := p.core.options(c); err != nil {
 		return err
 	}
 	id := c.Param("id")
@@ -317,7 +317,7 @@ func (p *pages) editLine(c echo.Context, edit func(id string, b boardSpot) (boar
 // again, at the spot the form names, with the refusal in its list; a
 // refusal that leaves no board to show (no such game or line) has its
 // error page.
-func (p *pages) lineRefused(c echo.Context, id string, err error) error {
+func (p *browse) lineRefused(c echo.Context, id string, err error) error {
 	e := kit.ErrorOf(err)
 	switch e.Code {
 	case errs.NotFound, errs.Internal, errs.Unavailable, errs.Timeout, errs.TooMany:

@@ -21,11 +21,11 @@ import (
 
 // liveRoutes adds the pages of games between two players and the live
 // stream every game page follows.
-func (p *pages) liveRoutes(e *echo.Echo) {
+func (p *play) liveRoutes(e *echo.Echo) {
 	e.GET("/g/:id/events", p.events)
-	e.POST("/g/:id/join", p.onGame(p.join))
-	e.POST("/g/:id/offer", p.onGame(p.offer))
-	e.POST("/g/:id/answer", p.onGame(p.answer))
+	e.POST("/g/:id/join", p.core.onGame(p.join))
+	e.POST("/g/:id/offer", p.core.onGame(p.offer))
+	e.POST("/g/:id/answer", p.core.onGame(p.answer))
 }
 
 // inviteSettings reads the invite form: colour and clock.
@@ -48,7 +48,7 @@ func inviteSettings(c echo.Context) (games.InviteSettings, error) {
 
 // newInvite starts a game with a friend: this browser holds the seat of
 // the colour chosen, and the page shows the link that gives the other.
-func (p *pages) newInvite(c echo.Context, o views.Options) error {
+func (p *create) newInvite(c echo.Context, o views.Options) error {
 	settings, err := inviteSettings(c)
 	if err != nil {
 		return err
@@ -69,7 +69,7 @@ func (p *pages) newInvite(c echo.Context, o views.Options) error {
 		return err
 	}
 	o.Announce = "New game with a friend: send them the invite link"
-	return p.created(c, id, o, g, false)
+	return p.core.created(c, id, o, g, false)
 }
 
 // openInvite answers the invite link /g/{id}?invite=CODE with the game and
@@ -78,13 +78,13 @@ func (p *pages) newInvite(c echo.Context, o views.Options) error {
 // prefetch (Sec-Purpose: prefetch) or a headless browser does as a person
 // opening it would. Once both seats are taken it shows the game to watch,
 // saying so.
-func (p *pages) openInvite(c echo.Context, id, code string, o *views.Options) error {
+func (p *play) openInvite(c echo.Context, id, code string, o *views.Options) error {
 	o.JoinCode = code
-	return p.show(c, id, *o, http.StatusOK)
+	return p.core.show(c, id, *o, http.StatusOK)
 }
 
 // takeSeat joins game id with code and goes to its page.
-func (p *pages) takeSeat(c echo.Context, id, code string, o *views.Options) error {
+func (p *play) takeSeat(c echo.Context, id, code string, o *views.Options) error {
 	cred, err := p.s.kit.EnsurePlayer(c)
 	if err == nil {
 		_, err = p.s.games.Join(c.Request().Context(), id, cred, code)
@@ -94,18 +94,18 @@ func (p *pages) takeSeat(c echo.Context, id, code string, o *views.Options) erro
 		return c.Redirect(http.StatusSeeOther, o.GameURL(id))
 	case e.Detail == errs.SeatTaken:
 		o.SeatTaken = true
-		return p.show(c, id, *o, http.StatusOK)
+		return p.core.show(c, id, *o, http.StatusOK)
 	}
 	return err
 }
 
 // join takes the free seat: the invite page's button.
-func (p *pages) join(c echo.Context, id string, o *views.Options) error {
+func (p *play) join(c echo.Context, id string, o *views.Options) error {
 	return p.takeSeat(c, id, c.Request().Form.Get("invite"), o)
 }
 
 // offer makes an offer: takeback, draw or rematch.
-func (p *pages) offer(c echo.Context, id string, o *views.Options) error {
+func (p *play) offer(c echo.Context, id string, o *views.Options) error {
 	offer, err := games.ParseOffer(c.Request().Form.Get("offer"))
 	if err != nil {
 		return err
@@ -121,11 +121,11 @@ func (p *pages) offer(c echo.Context, id string, o *views.Options) error {
 	if err != nil {
 		return err
 	}
-	return p.done(c, id, *o)
+	return p.core.done(c, id, *o)
 }
 
 // answer accepts or declines the opponent's offer.
-func (p *pages) answer(c echo.Context, id string, o *views.Options) error {
+func (p *play) answer(c echo.Context, id string, o *views.Options) error {
 	f := c.Request().Form
 	offer, err := games.ParseOffer(f.Get("offer"))
 	if err != nil {
@@ -159,10 +159,10 @@ func (p *pages) answer(c echo.Context, id string, o *views.Options) error {
 		p.s.games.View(c.Request().Context(), id, "", func(rec *games.Record, _ games.Seats) { next = rec.Rematch })
 		if next != "" {
 			o.Flip = false // a flip was this game's view
-			return p.moveTo(c, next, *o)
+			return p.core.moveTo(c, next, *o)
 		}
 	}
-	return p.done(c, id, *o)
+	return p.core.done(c, id, *o)
 }
 
 // offerNews says what an offer did, for the live announcement.
@@ -181,7 +181,7 @@ func offerNews(rec *games.Record, offer games.Offer) string {
 
 // table describes a game between two players for the viewer holding
 // seats: nil for a hot-seat game.
-func (p *pages) table(c echo.Context, rec *games.Record, seats games.Seats, presence games.Presence) *views.Table {
+func (p *core) table(c echo.Context, rec *games.Record, seats games.Seats, presence games.Presence) *views.Table {
 	if rec.Mode != games.Invite {
 		return nil
 	}
@@ -258,7 +258,7 @@ func playerStrips(rec *games.Record, seats games.Seats, now time.Time, presence 
 // (once at the start).
 // The page then asks for what changed; a page that reconnects says the
 // revision it has (Last-Event-ID) and hears at once if it missed one.
-func (p *pages) events(c echo.Context) error {
+func (p *play) events(c echo.Context) error {
 	id := c.Param("id")
 	cred := kit.Player(c)
 	state := stream.State{Events: func(_ context.Context, rev int64) (int64, []stream.Event, error) {

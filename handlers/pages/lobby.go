@@ -24,7 +24,7 @@ import (
 
 // lobbyRoutes adds the lobby: its page, the part of it that changes, its
 // live stream, and its forms.
-func (p *pages) lobbyRoutes(e *echo.Echo) {
+func (p *lobbyPages) lobbyRoutes(e *echo.Echo) {
 	get := func(path string, h echo.HandlerFunc) { e.Match([]string{http.MethodGet, http.MethodHead}, path, h) }
 	get("/lobby", p.lobby)
 	get("/lobby/list", p.lobbyList)
@@ -43,7 +43,7 @@ func (s *deps) lobbyPath() string {
 // lobby shows the lobby. A viewer paired since the page's since goes to
 // the game; one with a seek open is counted present (the page reloads
 // itself without scripts, and holds a stream with them).
-func (p *pages) lobby(c echo.Context) error {
+func (p *lobbyPages) lobby(c echo.Context) error {
 	ctx, cred := c.Request().Context(), kit.Player(c)
 	since := kit.LobbySince(c, p.s.now())
 	if game, err := p.s.pairedGame(ctx, cred, since); err != nil || game != "" {
@@ -75,7 +75,7 @@ func (s *deps) pairedGame(ctx context.Context, cred players.Credential, since ti
 }
 
 // lobbyList answers the part of the lobby that changes, for a live page.
-func (p *pages) lobbyList(c echo.Context) error {
+func (p *lobbyPages) lobbyList(c echo.Context) error {
 	l, err := p.lobbyView(c.Request().Context(), kit.Player(c), p.s.now())
 	if err != nil {
 		return err
@@ -84,7 +84,7 @@ func (p *pages) lobbyList(c echo.Context) error {
 }
 
 // lobbyView describes the lobby for the viewer holding cred.
-func (p *pages) lobbyView(ctx context.Context, cred players.Credential, since time.Time) (views.Lobby, error) {
+func (p *lobbyPages) lobbyView(ctx context.Context, cred players.Credential, since time.Time) (views.Lobby, error) {
 	v, err := p.s.lobby.View(ctx)
 	if err != nil {
 		return views.Lobby{}, err
@@ -141,7 +141,7 @@ func variantName(id string) string {
 }
 
 // lobbyRefused shows the lobby again with the message of a refused form.
-func (p *pages) lobbyRefused(c echo.Context, err error) error {
+func (p *lobbyPages) lobbyRefused(c echo.Context, err error) error {
 	return kit.Shown(err, func(status int, e *errs.Error) error {
 		l, lerr := p.lobbyView(c.Request().Context(), kit.Player(c), p.s.now())
 		if lerr != nil {
@@ -153,8 +153,8 @@ func (p *pages) lobbyRefused(c echo.Context, err error) error {
 }
 
 // makeSeek adds a custom seek: variant, clock, color, rated (1 or 0).
-func (p *pages) makeSeek(c echo.Context) error {
-	f, err := p.form(c)
+func (p *lobbyPages) makeSeek(c echo.Context) error {
+	f, err := p.core.form(c)
 	if err != nil {
 		return err
 	}
@@ -188,8 +188,8 @@ func ratedField(f url.Values) (bool, error) {
 
 // joinPool puts the browser's player in the pool the form names: to the
 // game at once when someone waited there, else back to the lobby to wait.
-func (p *pages) joinPool(c echo.Context) error {
-	f, err := p.form(c)
+func (p *lobbyPages) joinPool(c echo.Context) error {
+	f, err := p.core.form(c)
 	if err != nil {
 		return err
 	}
@@ -209,7 +209,7 @@ func (p *pages) joinPool(c echo.Context) error {
 
 // paired runs pair, which may start a game, for the browser's player, when
 // it may start one now.
-func (p *pages) paired(c echo.Context, pair func(context.Context, players.Credential) (string, error)) (string, error) {
+func (p *lobbyPages) paired(c echo.Context, pair func(context.Context, players.Credential) (string, error)) (string, error) {
 	if err := p.s.kit.AllowGame(c); err != nil {
 		return "", err
 	}
@@ -221,8 +221,8 @@ func (p *pages) paired(c echo.Context, pair func(context.Context, players.Creden
 }
 
 // acceptSeek accepts the seek the form names and goes to its game.
-func (p *pages) acceptSeek(c echo.Context) error {
-	f, err := p.form(c)
+func (p *lobbyPages) acceptSeek(c echo.Context) error {
+	f, err := p.core.form(c)
 	if err != nil {
 		return err
 	}
@@ -236,8 +236,8 @@ func (p *pages) acceptSeek(c echo.Context) error {
 }
 
 // cancelSeek removes the browser's player's seek the form names.
-func (p *pages) cancelSeek(c echo.Context) error {
-	f, err := p.form(c)
+func (p *lobbyPages) cancelSeek(c echo.Context) error {
+	f, err := p.core.form(c)
 	if err != nil {
 		return err
 	}

@@ -17,7 +17,7 @@ import (
 // page lists changed (the page then asks for /lobby/list), and "paired"
 // with the game's address when the viewer is paired into one (the page
 // goes there).
-func (p *pages) lobbyEvents(c echo.Context) error {
+func (p *lobbyPages) lobbyEvents(c echo.Context) error {
 	last := ""
 	changes := func(v lobby.View) []stream.Event {
 		key := lobbyKey(v)

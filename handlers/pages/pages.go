@@ -19,56 +19,94 @@ import (
 // listSize is how many of a browser's games its list shows.
 const listSize = 20
 
-// pages serves the playground: full pages for plain forms (Post/Redirect/
-// Get) and #game fragments for htmx requests. Every game has its own
+// The pages serve the playground: full pages for plain forms (Post/
+// Redirect/Get) and fragments for htmx requests. Every game has its own
 // address, /g/{id}; the forms that act on it post under that address.
-type pages struct {
-	s     *deps
-	files *StaticFiles
-}
+// Each capability has a part of its own, and they share core, which
+// renders a game's page and its answers.
+type (
+	core struct{ s *deps } // a game's page, its fragments and deltas, and the forms every part reads
+	play struct {
+		s    *deps
+		core *core
+	} // acting at a game: plies, undo, resign, draw, offers, seats, its stream
+	create struct {
+		s    *deps
+		core *core
+	} // new games: the start page, hot seat, with a friend, the computer, imports, the editor
+	browse struct {
+		s    *deps
+		core *core
+	} // a game's history, export, analysis board and its lines, the engine's analysis
+	lobbyPages struct {
+		s    *deps
+		core *core
+	} // the lobby: seeks, pools, its stream
+	accounts struct {
+		s    *deps
+		core *core
+	} // names, sign-in, profiles, leaders, view settings
+	trainer struct {
+		s    *deps
+		core *core
+	} // lessons and puzzles
+	reviews struct {
+		s    *deps
+		core *core
+	} // a game's review view
+	site struct {
+		s    *deps
+		core *core
+	} // static files, position images, the rules, unknown paths
+)
 
 // pageRoutes adds the playground's pages and fragments.
 func (s *deps) pageRoutes(e *echo.Echo) {
-	p := &pages{s: s, files: s.files}
+	c := &core{s: s}
+	pl, cr, br := &play{s, c}, &create{s, c}, &browse{s, c}
+	lb, acc, tr, rv, st := &lobbyPages{s, c}, &accounts{s, c}, &trainer{s, c}, &reviews{s, c}, &site{s, c}
 	get := func(path string, h echo.HandlerFunc) { e.Match([]string{http.MethodGet, http.MethodHead}, path, h) }
-	get("/", p.index)
-	e.POST("/new", p.newGame)
-	e.POST("/import", p.importGame)
-	get("/g/:id", p.onGame(p.game))
-	get("/g/:id/delta", p.delta)
-	get("/g/:id/export", p.export)
-	get("/g/:id/history/:index", p.history)
-	get("/g/:id/pgn", p.downloadPGN)
-	get("/g/:id/analysis", p.analysisPage)
-	get("/g/:id/edit", p.editPosition)
-	get("/g/:id/history/:index/edit", p.editPosition)
-	e.POST("/g/:id/select", p.onGame(p.selectSquare))
-	e.POST("/g/:id/ply", p.onGame(p.ply))
-	e.POST("/g/:id/undo", p.onGame(p.undo))
-	e.POST("/g/:id/resign", p.onGame(p.resign))
-	e.POST("/g/:id/draw", p.onGame(p.draw))
-	e.POST("/g/:id/abort", p.onGame(p.abort))
-	get("/g/:id/view/:index", p.view)
-	get("/new", p.startPage)
-	get("/rules", p.rulesPage)
-	get("/rules/en", p.rulesPage)
-	e.POST("/g/:id/hide", p.hide)
-	p.liveRoutes(e)
-	p.reviewRoutes(e, get)
-	p.accountRoutes(e)
-	p.lobbyRoutes(e)
-	p.profileRoutes(e)
-	e.POST("/settings", p.saveSettings)
-	e.POST("/g/:id/branch", p.onGame(p.branch))
+	get("/", cr.index)
+	e.POST("/new", cr.newGame)
+	e.POST("/import", cr.importGame)
+	get("/new", cr.startPage)
+	get("/editor", cr.editorPage)
+	e.POST("/g/:id/branch", c.onGame(cr.branch))
+	get("/g/:id", c.onGame(pl.game))
+	e.POST("/g/:id/select", c.onGame(pl.selectSquare))
+	e.POST("/g/:id/ply", c.onGame(pl.ply))
+	e.POST("/g/:id/undo", c.onGame(pl.undo))
+	e.POST("/g/:id/resign", c.onGame(pl.resign))
+	e.POST("/g/:id/draw", c.onGame(pl.draw))
+	e.POST("/g/:id/abort", c.onGame(pl.abort))
+	e.POST("/g/:id/hide", pl.hide)
+	pl.liveRoutes(e)
+	get("/g/:id/delta", br.delta)
+	get("/g/:id/export", br.export)
+	get("/g/:id/history/:index", br.history)
+	get("/g/:id/pgn", br.downloadPGN)
+	get("/g/:id/analysis", br.analysisPage)
+	get("/g/:id/edit", br.editPosition)
+	get("/g/:id/history/:index/edit", br.editPosition)
+	get("/g/:id/view/:index", br.view)
+	e.POST("/g/:id/lines/play", br.playLine)
+	e.POST("/g/:id/lines/promote", br.promoteLine)
+	e.POST("/g/:id/lines/delete", br.deleteLine)
+	get("/analysis", br.positionAnalysis)
+	rv.reviewRoutes(e, get)
+	acc.accountRoutes(e)
+	acc.profileRoutes(e)
+	e.POST("/settings", acc.saveSettings)
+	lb.lobbyRoutes(e)
 	if s.training != nil {
-		p.learnRoutes(e)
-		p.trainingRoutes(e)
+		tr.learnRoutes(e)
+		tr.trainingRoutes(e)
 	}
-	get("/static/*", p.static)
-	get(kit.ImagePrefix+"*", p.image)
-	get("/editor", p.editorPage)
-	get("/analysis", p.positionAnalysis)
-	e.RouteNotFound("/*", p.notFound)
+	get("/rules", st.rulesPage)
+	get("/rules/en", st.rulesPage)
+	get("/static/*", st.static)
+	get(kit.ImagePrefix+"*", st.image)
+	e.RouteNotFound("/*", st.notFound)
 }
 
 // onGame serves a request on game id (its path's) made from the game's
@@ -78,7 +116,7 @@ func (s *deps) pageRoutes(e *echo.Echo) {
 // credential than its cookie, so "unauthorized" is answered as 403. A
 // refusal that leaves no game to show (an unknown game, a limit, a server
 // failure, a form that never arrived) gets its error page.
-func (p *pages) onGame(h func(c echo.Context, id string, o *views.Options) error) echo.HandlerFunc {
+func (p *core) onGame(h func(c echo.Context, id string, o *views.Options) error) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		id := c.Param("id")
 		o, err := p.options(c)
@@ -105,7 +143,7 @@ func (p *pages) onGame(h func(c echo.Context, id string, o *views.Options) error
 // settings cookie remembers, an auto-flip the request carries, which is
 // remembered in turn, and a flip, which is the page's alone (a view of
 // one game: its links and forms carry it, no other game's do).
-func (p *pages) options(c echo.Context) (views.Options, error) {
+func (p *core) options(c echo.Context) (views.Options, error) {
 	o := views.NoSelection()
 	if err := c.Request().ParseForm(); err != nil {
 		return o, kit.BodyError(err, "The form could not be read: "+err.Error())
@@ -141,7 +179,7 @@ func square(c echo.Context, field string, optional bool) (rules.Square, error) {
 
 // promotion reads the promotion field: "", or the letter of a piece a
 // pawn may become in a variant the service plays (p: it stays a pawn).
-func (p *pages) promotion(c echo.Context) (rules.PieceKind, error) {
+func (p *core) promotion(c echo.Context) (rules.PieceKind, error) {
 	k, err := rules.ParsePromotion(c.Request().Form.Get("promotion"), p.s.loader.Variants())
 	if err != nil {
 		return 0, kit.Invalidf("%s", errs.Sentence(err.Error()))
@@ -163,7 +201,7 @@ func seenPly(c echo.Context) (int, error) {
 }
 
 // boardInput reads the ply a form posts: typed text, or squares.
-func (p *pages) boardInput(c echo.Context) (games.Input, error) {
+func (p *core) boardInput(c echo.Context) (games.Input, error) {
 	var in games.Input
 	var err error
 	if in.Ply, err = seenPly(c); err != nil {
@@ -183,7 +221,7 @@ func (p *pages) boardInput(c echo.Context) (games.Input, error) {
 }
 
 // notFound answers unknown paths: JSON under /api, a page elsewhere.
-func (p *pages) notFound(c echo.Context) error {
+func (p *site) notFound(c echo.Context) error {
 	if kit.IsAPI(c) {
 		return kit.APINotFound()
 	}

@@ -24,7 +24,7 @@ const ProfilePageSize = 20
 
 // profileRoutes adds the players' pages: a profile each, and the lists of
 // the highest rated.
-func (p *pages) profileRoutes(e *echo.Echo) {
+func (p *accounts) profileRoutes(e *echo.Echo) {
 	get := func(path string, h echo.HandlerFunc) { e.Match([]string{http.MethodGet, http.MethodHead}, path, h) }
 	get("/@/:name", p.profile)
 	get("/players", p.leaders)
@@ -33,7 +33,7 @@ func (p *pages) profileRoutes(e *echo.Echo) {
 // profile shows a player: ratings, results, and their games newest first;
 // ?before= (the last game of the page before, as "<unix ms>.<id>") pages
 // back.
-func (p *pages) profile(c echo.Context) error {
+func (p *accounts) profile(c echo.Context) error {
 	ctx := c.Request().Context()
 	pl, err := p.s.players.Named(ctx, c.Param("name"))
 	if err != nil {
@@ -111,7 +111,7 @@ func playedRow(g players.PlayedGame) views.PlayedRow {
 
 // leaders lists the highest rated players of a variant (?variant=, Ban
 // Chess by default) at each speed.
-func (p *pages) leaders(c echo.Context) error {
+func (p *accounts) leaders(c echo.Context) error {
 	v, err := p.s.loader.Variant(c.QueryParam("variant"))
 	if err != nil {
 		return err

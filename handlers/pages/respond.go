@@ -60,13 +60,13 @@ func renderIn(c echo.Context, status int, t templ.Component, size int) error {
 // since the page the request came from (see pagePly and views.Delta),
 // or the whole #game fragment; else the whole page (with the browser's
 // list of games).
-func (p *pages) show(c echo.Context, id string, o views.Options, status int) error {
+func (p *core) show(c echo.Context, id string, o views.Options, status int) error {
 	return p.respond(c, id, o, status, kit.IsHX(c))
 }
 
 // respond is show, with fragment choosing between a fragment (a delta when
 // the page's state allows one) and the whole page.
-func (p *pages) respond(c echo.Context, id string, o views.Options, status int, fragment bool) error {
+func (p *core) respond(c echo.Context, id string, o views.Options, status int, fragment bool) error {
 	a := p.answerFor(c, id, &o, fragment)
 	if err := p.s.games.View(c.Request().Context(), id, kit.Player(c), a.view); err != nil {
 		return err
@@ -79,7 +79,7 @@ func (p *pages) respond(c echo.Context, id string, o views.Options, status int, 
 // in the same store call that commits it (its games.ViewFunc), so that an
 // htmx ply costs one trip to the store.
 type answer struct {
-	p        *pages
+	p        *core
 	c        echo.Context
 	o        *views.Options
 	fragment bool
@@ -94,7 +94,7 @@ type answer struct {
 
 // answerFor starts the answer to c on game id with o, a fragment (a delta
 // when the page's state allows one) or the whole page.
-func (p *pages) answerFor(c echo.Context, id string, o *views.Options, fragment bool) *answer {
+func (p *core) answerFor(c echo.Context, id string, o *views.Options, fragment bool) *answer {
 	a := &answer{p: p, c: c, o: o, fragment: fragment}
 	if fragment {
 		a.shown = pagePly(c)
@@ -142,7 +142,7 @@ func (a *answer) write(status int) error {
 // for htmx it answers from the record the action committed, in the same
 // store call; else it redirects to the page (done). before, if not nil, is
 // run under the lock first (it may set o's announcement).
-func (p *pages) act(c echo.Context, id string, o *views.Options, before games.ViewFunc, do func(then games.ViewFunc) error) error {
+func (p *core) act(c echo.Context, id string, o *views.Options, before games.ViewFunc, do func(then games.ViewFunc) error) error {
 	if !kit.IsHX(c) {
 		if err := do(before); err != nil {
 			return err
@@ -167,7 +167,7 @@ func (p *pages) act(c echo.Context, id string, o *views.Options, before games.Vi
 // the export panel's PGN and share link when o shows them. Every page of
 // a game (the page, its fragments, its deltas, its history views) is
 // built on it. Call it under the game's lock (in a games.ViewFunc).
-func (p *pages) gameInfo(c echo.Context, rec *games.Record, seats games.Seats, o views.Options) views.Info {
+func (p *core) gameInfo(c echo.Context, rec *games.Record, seats games.Seats, o views.Options) views.Info {
 	var presence games.Presence
 	if rec.Mode == games.Invite {
 		presence = p.s.games.Presence(rec.ID)
@@ -201,7 +201,7 @@ func pagePly(c echo.Context) int {
 
 // done answers a request on game id that worked: the fragment for htmx,
 // or a redirect to the page for a plain form (Post/Redirect/Get).
-func (p *pages) done(c echo.Context, id string, o views.Options, extra ...string) error {
+func (p *core) done(c echo.Context, id string, o views.Options, extra ...string) error {
 	if kit.IsHX(c) {
 		return p.show(c, id, o, http.StatusOK)
 	}
@@ -217,7 +217,7 @@ func (p *pages) done(c echo.Context, id string, o views.Options, extra ...string
 
 // moveTo sends the browser to game id, with query after its address: a
 // redirect, or for htmx the game's fragment with its address pushed.
-func (p *pages) moveTo(c echo.Context, id string, o views.Options, query ...string) error {
+func (p *core) moveTo(c echo.Context, id string, o views.Options, query ...string) error {
 	if kit.IsHX(c) {
 		c.Response().Header().Set("HX-Push-Url", o.GameURL(id, query...))
 		return p.show(c, id, o, http.StatusOK)
@@ -229,7 +229,7 @@ func (p *pages) moveTo(c echo.Context, id string, o views.Options, query ...stri
 // with g's notices, seen from the side the player's seat gives (a flip
 // is a view of one game). With atStart, a game with plies opens at its
 // start, read-only.
-func (p *pages) created(c echo.Context, id string, o views.Options, g *rules.Game, atStart bool) error {
+func (p *core) created(c echo.Context, id string, o views.Options, g *rules.Game, atStart bool) error {
 	notice := notices(g)
 	o.Notice = noticeText(notice)
 	o.Sel, o.PromoTo = rules.NoSquare, rules.NoSquare

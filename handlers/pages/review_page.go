@@ -16,13 +16,10 @@ import (
 
 // reviewRoutes adds the game's review view, its request form, and the
 // analysis board's forms.
-func (p *pages) reviewRoutes(e *echo.Echo, get func(string, echo.HandlerFunc)) {
+func (p *reviews) reviewRoutes(e *echo.Echo, get func(string, echo.HandlerFunc)) {
 	get("/g/:id/review", p.reviewPage)
 	get("/g/:id/review/:index", p.reviewPage)
 	e.POST("/g/:id/review", p.requestReview)
-	e.POST("/g/:id/lines/play", p.playLine)
-	e.POST("/g/:id/lines/promote", p.promoteLine)
-	e.POST("/g/:id/lines/delete", p.deleteLine)
 }
 
 // reviewPage shows game id's review view (GET /g/{id}/review, at the
@@ -31,8 +28,8 @@ func (p *pages) reviewRoutes(e *echo.Echo, get func(string, echo.HandlerFunc)) {
 // stands, or, done, the evaluation graph, the marks in the list, the
 // better line and each side's summary. Without a review it offers the
 // request form to a viewer who may ask for one.
-func (p *pages) reviewPage(c echo.Context) error {
-	o, err := p.options(c)
+func (p *reviews) reviewPage(c echo.Context) error {
+	o, err := p.core.options(c)
 	if err != nil {
 		return err
 	}
@@ -48,7 +45,7 @@ func (p *pages) reviewPage(c echo.Context) error {
 // showReview renders game id's review view after index plies (< 0: the
 // game's end) at status, with msg (a refusal of the request) when not
 // "".
-func (p *pages) showReview(c echo.Context, id string, index int, o views.Options, status int, msg string) error {
+func (p *reviews) showReview(c echo.Context, id string, index int, o views.Options, status int, msg string) error {
 	ctx := c.Request().Context()
 	st, err := p.s.analysis.Review(ctx, id)
 	switch e := kit.ErrorOf(err); {
@@ -69,7 +66,7 @@ func (p *pages) showReview(c echo.Context, id string, index int, o views.Options
 		if index < 0 {
 			index = last
 		}
-		info := p.gameInfo(c, rec, seats, o)
+		info := p.core.gameInfo(c, rec, seats, o)
 		if m, viewErr = views.NewHistoryView(g, index, info, o); viewErr != nil {
 			return
 		}
@@ -98,8 +95,8 @@ func (p *pages) showReview(c echo.Context, id string, index int, o views.Options
 // review view's and the game page's form) and answers with its review
 // view; a refusal (the server's queue full, a live game) is shown there
 // with its status.
-func (p *pages) requestReview(c echo.Context) error {
-	o, err := p.options(c)
+func (p *reviews) requestReview(c echo.Context) error {
+	o, err := p.core.options(c)
 	if err != nil {
 		return err
 	}

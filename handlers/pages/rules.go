@@ -11,8 +11,8 @@ import (
 
 // rulesPage answers GET /rules (Ban Chess) and /rules/en (EN-Chess): the
 // rules with board diagrams, which the server draws (/img/…).
-func (p *pages) rulesPage(c echo.Context) error {
-	if _, err := p.options(c); err != nil {
+func (p *site) rulesPage(c echo.Context) error {
+	if _, err := p.core.options(c); err != nil {
 		return err
 	}
 	if strings.HasSuffix(c.Request().URL.Path, "/en") {

@@ -90,8 +90,8 @@ func boolDigit(b bool) string {
 // saveSettings stores the settings form's choices (the no-JavaScript
 // way; the board script writes the cookie itself) and goes back to the
 // game the form was on.
-func (p *pages) saveSettings(c echo.Context) error {
-	o, err := p.options(c)
+func (p *accounts) saveSettings(c echo.Context) error {
+	o, err := p.core.options(c)
 	if err != nil {
 		return err
 	}

@@ -141,8 +141,8 @@ func accepts(header, coding string) bool {
 // static serves an embedded asset, brotli or gzip encoded when the client
 // accepts it, with an ETag per encoding (If-None-Match answers 304);
 // versioned URLs are cached for good.
-func (p *pages) static(c echo.Context) error {
-	f := p.files.get(c.Param("*"))
+func (p *site) static(c echo.Context) error {
+	f := p.s.files.get(c.Param("*"))
 	if f == nil {
 		return kit.Titled("Not found", &errs.Error{Code: errs.NotFound, Msg: "There is no such file."})
 	}

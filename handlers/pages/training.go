@@ -25,7 +25,7 @@ import (
 // trainingRoutes adds /training: the next puzzle near the browser's
 // rating (of a theme: /training/{theme}), every puzzle at /training/{id},
 // the result of an attempt and its solution step by step.
-func (p *pages) trainingRoutes(e *echo.Echo) {
+func (p *trainer) trainingRoutes(e *echo.Echo) {
 	get := func(path string, h echo.HandlerFunc) { e.Match([]string{http.MethodGet, http.MethodHead}, path, h) }
 	get("/training", p.nextPuzzle)
 	get("/training/:key", p.puzzleOrTheme)
@@ -36,9 +36,9 @@ func (p *pages) trainingRoutes(e *echo.Echo) {
 
 // nextPuzzle sends the browser to the puzzle nearest its rating that it
 // has not tried, of the theme the path names ("" for any).
-func (p *pages) nextPuzzle(c echo.Context) error { return p.nextOf(c, "") }
+func (p *trainer) nextPuzzle(c echo.Context) error { return p.nextOf(c, "") }
 
-func (p *pages) nextOf(c echo.Context, t puzzles.Theme) error {
+func (p *trainer) nextOf(c echo.Context, t puzzles.Theme) error {
 	id, err := p.s.kit.Learner(c)
 	if err != nil {
 		return err
@@ -52,7 +52,7 @@ func (p *pages) nextOf(c echo.Context, t puzzles.Theme) error {
 
 // puzzleOrTheme serves /training/{key}: a theme's next puzzle, or the
 // puzzle with that id.
-func (p *pages) puzzleOrTheme(c echo.Context) error {
+func (p *trainer) puzzleOrTheme(c echo.Context) error {
 	if t := puzzles.Theme(c.Param("key")); t.Known() {
 		return p.nextOf(c, t)
 	}
@@ -71,14 +71,14 @@ type puzzleAt struct {
 
 // onPuzzle serves a request on the puzzle its path names, as onGame does
 // a game's: a refusal shows the puzzle again with its message.
-func (p *pages) onPuzzle(h func(c echo.Context, at *puzzleAt) error) echo.HandlerFunc {
+func (p *trainer) onPuzzle(h func(c echo.Context, at *puzzleAt) error) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		pz, err := p.s.training.Puzzle(c.Request().Context(), c.Param("key"))
 		if err != nil {
 			return kit.Titled("No such puzzle", err)
 		}
 		at := &puzzleAt{pz: pz}
-		at.o, err = p.options(c)
+		at.o, err = p.core.options(c)
 		if err == nil {
 			at.theme, err = training.ParseTheme(c.Request().Form.Get("theme"))
 		}
@@ -104,7 +104,7 @@ func (p *pages) onPuzzle(h func(c echo.Context, at *puzzleAt) error) echo.Handle
 
 // puzzlePage shows the puzzle at a moment of its solution (?at=, from 0),
 // with a square picked (?sel=, ?to= for a promotion).
-func (p *pages) puzzlePage(c echo.Context, at *puzzleAt) error {
+func (p *trainer) puzzlePage(c echo.Context, at *puzzleAt) error {
 	var err error
 	if at.at, err = momentOf(c.QueryParam("at")); err != nil {
 		return err
@@ -148,7 +148,7 @@ func formMoment(c echo.Context, pz training.Puzzle) (int, error) {
 }
 
 // selectInPuzzle picks a square (the no-JavaScript way).
-func (p *pages) selectInPuzzle(c echo.Context, at *puzzleAt) error {
+func (p *trainer) selectInPuzzle(c echo.Context, at *puzzleAt) error {
 	var err error
 	if at.at, err = formMoment(c, at.pz); err != nil {
 		return err
@@ -189,12 +189,12 @@ func (at *puzzleAt) resultURL(query ...string) string {
 // the puzzle moves on to the solver's next moment (the replies played,
 // with scripts after a pause), an attempt that ends (solved, or a wrong
 // action) is kept and rated and its result shown.
-func (p *pages) playPuzzle(c echo.Context, at *puzzleAt) error {
+func (p *trainer) playPuzzle(c echo.Context, at *puzzleAt) error {
 	var err error
 	if at.at, err = formMoment(c, at.pz); err != nil {
 		return err
 	}
-	in, err := p.boardInput(c)
+	in, err := p.core.boardInput(c)
 	if err != nil {
 		return err
 	}
@@ -234,7 +234,7 @@ func (p *pages) playPuzzle(c echo.Context, at *puzzleAt) error {
 }
 
 // showPuzzle renders the puzzle at its moment.
-func (p *pages) showPuzzle(c echo.Context, at *puzzleAt, status int) error {
+func (p *trainer) showPuzzle(c echo.Context, at *puzzleAt, status int) error {
 	return p.renderPuzzle(c, at, "", status)
 }
 
@@ -242,7 +242,7 @@ func (p *pages) showPuzzle(c echo.Context, at *puzzleAt, status int) error {
 // (its board live), or — after a right action, pending set — the moment
 // before the replies, which a page with scripts moves on from by itself.
 // A moment past the solver's last leads to the result.
-func (p *pages) renderPuzzle(c echo.Context, at *puzzleAt, pending string, status int) error {
+func (p *trainer) renderPuzzle(c echo.Context, at *puzzleAt, pending string, status int) error {
 	g, line, err := p.replay(at.pz, at.at)
 	if err != nil {
 		return err
@@ -292,7 +292,7 @@ func puzzlePaths(at *puzzleAt) views.Paths {
 }
 
 // replay plays the first n plies of the puzzle's solution.
-func (p *pages) replay(pz training.Puzzle, n int) (*rules.Game, []rules.Action, error) {
+func (p *trainer) replay(pz training.Puzzle, n int) (*rules.Game, []rules.Action, error) {
 	g, err := pz.Start()
 	if err != nil {
 		return nil, nil, errs.Internalf(err, "puzzle %s", pz.ID)
@@ -344,7 +344,7 @@ func replied(pz training.Puzzle, line []rules.Action, n int) string {
 
 // trainer is what every view of a puzzle shows besides its board: the
 // viewer's rating, the themes (when trained), the way on.
-func (p *pages) trainer(c echo.Context, at *puzzleAt) (views.Trainer, error) {
+func (p *trainer) trainer(c echo.Context, at *puzzleAt) (views.Trainer, error) {
 	ctx := c.Request().Context()
 	id, err := p.s.kit.Learner(c)
 	if err != nil {
@@ -365,7 +365,7 @@ func (p *pages) trainer(c echo.Context, at *puzzleAt) (views.Trainer, error) {
 }
 
 // themeLinks are the themes to train, each with its count.
-func (p *pages) themeLinks(current puzzles.Theme) []views.ThemeLink {
+func (p *trainer) themeLinks(current puzzles.Theme) []views.ThemeLink {
 	var out []views.ThemeLink
 	for _, t := range puzzles.AllThemes() {
 		if n := p.s.training.Count(t); n > 0 {
@@ -377,7 +377,7 @@ func (p *pages) themeLinks(current puzzles.Theme) []views.ThemeLink {
 
 // puzzleResult shows the result of the browser's last attempt at the
 // puzzle, with the solution step by step (?at= the moment shown).
-func (p *pages) puzzleResult(c echo.Context, at *puzzleAt) error {
+func (p *trainer) puzzleResult(c echo.Context, at *puzzleAt) error {
 	ctx := c.Request().Context()
 	id, err := p.s.kit.Learner(c)
 	if err != nil {
