@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"crypto/subtle"
 	"encoding/base64"
+	"encoding/json"
 	"sync"
 	"time"
 
@@ -15,40 +16,31 @@ import (
 	"github.com/banchess/banchess/rules"
 )
 
-// recordState is what of a record a change may touch, compared before and
-// after a change to learn whether there was one.
+// recordState is a record as a change is told from no change: its game's
+// revision (rules.Game counts its own changes), and every other field as
+// the store keeps it — the record's own fields by value, its Table as the
+// JSON the store writes. No list of fields to keep up to date: a field
+// added to Record is compared as soon as it exists (and one that cannot be
+// compared does not compile), one added to Table as soon as it is stored.
+// ply, over and actor are what settle needs of the game before a change.
 type recordState struct {
-	gameRev                  uint64
-	ply                      int
-	over                     bool
-	actor                    rules.Color
-	white, black             string
-	whiteHidden, blackHidden bool
-	mode                     Mode
-	invite, rematch          string
-	offers, declined         Offers
-	clock                    clockState
-}
-
-// clockState is what of a clock a change may touch.
-type clockState struct {
-	white, black time.Duration
-	running      rules.Color
-	since, first time.Time
-	marks        int
-	awaiting     Seats
+	gameRev uint64
+	fields  Record // without Game, Table, Revision and Updated, which a change sets itself
+	table   string // Table as JSON
+	ply     int
+	over    bool
+	actor   rules.Color
 }
 
 func (r *Record) state() recordState {
-	st := recordState{
-		gameRev: r.Game.Revision(), ply: r.Game.Ply(), over: r.Game.Outcome().Over(), actor: r.Game.Turn().Actor,
-		white: r.White, black: r.Black, whiteHidden: r.WhiteHidden, blackHidden: r.BlackHidden, mode: r.Mode,
-		invite: r.InviteCode, rematch: r.Rematch, offers: r.Offers, declined: r.Declined,
+	fields := *r
+	fields.Game, fields.Table, fields.Revision, fields.Updated = nil, Table{}, 0, time.Time{}
+	table, err := json.Marshal(&r.Table)
+	if err != nil { // not seen: the store's save fails the same way and says so
+		table = []byte("unencodable: " + err.Error())
 	}
-	if c := r.Clock; c != nil {
-		st.clock = clockState{white: c.White, black: c.Black, running: c.Running, since: c.Since, first: c.FirstBy, marks: len(c.After), awaiting: c.Awaiting}
-	}
-	return st
+	g := r.Game
+	return recordState{gameRev: g.Revision(), fields: fields, table: string(table), ply: g.Ply(), over: g.Outcome().Over(), actor: g.Turn().Actor}
 }
 
 // clockDue reports whether rec's clock ends its game at now: the running
