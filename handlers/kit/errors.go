@@ -274,3 +274,16 @@ func (k *Kit) ErrorHandler(def echo.HTTPErrorHandler) echo.HTTPErrorHandler {
 func Invalidf(format string, args ...any) error {
 	return &errs.Error{Code: errs.Invalid, Msg: fmt.Sprintf(format, args...)}
 }
+
+// ShowAgain reports whether a page answers refusal err by showing itself
+// again with the refusal's message — a refusal of what the user gave:
+// input, a move, a conflict, a seat — rather than with an error page: the
+// server's failure or its limits, a request that did not arrive in time,
+// or the thing the page shows gone (NotFound). Every page decides so.
+func ShowAgain(err error) bool {
+	switch ErrorOf(err).Code {
+	case errs.Timeout, errs.NotFound, errs.TooMany, errs.Unavailable, errs.Internal:
+		return false
+	}
+	return true
+}

@@ -202,7 +202,7 @@ func (p *create) importRefused(c echo.Context, o views.Options, err error) error
 	switch {
 	case err == nil:
 		return p.showStart(c, o, http.StatusOK)
-	case kit.ErrorOf(err).Code == errs.Internal:
+	case !kit.ShowAgain(err):
 		return err
 	}
 	return kit.Shown(err, func(status int, e *errs.Error) error {

@@ -113,8 +113,7 @@ func (p *trainer) onStep(h func(c echo.Context, at *stepAt) error) echo.HandlerF
 		if err == nil {
 			return nil
 		}
-		switch kit.ErrorOf(err).Code {
-		case errs.Timeout, errs.TooMany, errs.Unavailable, errs.Internal:
+		if !kit.ShowAgain(err) {
 			return err
 		}
 		return kit.Shown(err, func(status int, e *errs.Error) error {

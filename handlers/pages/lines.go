@@ -318,10 +318,8 @@ func (p *browse) editLine(c echo.Context, edit func(id string, b boardSpot) (boa
 // refusal that leaves no board to show (no such game or line) has its
 // error page.
 func (p *browse) lineRefused(c echo.Context, id string, err error) error {
-	e := kit.ErrorOf(err)
-	switch e.Code {
-	case errs.NotFound, errs.Internal, errs.Unavailable, errs.Timeout, errs.TooMany:
+	if !kit.ShowAgain(err) {
 		return err
 	}
-	return p.analyseGame(c, id, false, e)
+	return p.analyseGame(c, id, false, kit.ErrorOf(err))
 }

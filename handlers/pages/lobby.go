@@ -142,6 +142,9 @@ func variantName(id string) string {
 
 // lobbyRefused shows the lobby again with the message of a refused form.
 func (p *lobbyPages) lobbyRefused(c echo.Context, err error) error {
+	if !kit.ShowAgain(err) {
+		return err
+	}
 	return kit.Shown(err, func(status int, e *errs.Error) error {
 		l, lerr := p.lobbyView(c.Request().Context(), kit.Player(c), p.s.now())
 		if lerr != nil {

@@ -126,10 +126,10 @@ func (p *core) onGame(h func(c echo.Context, id string, o *views.Options) error)
 		if err == nil {
 			return nil
 		}
-		switch kit.ErrorOf(err).Code {
-		case errs.Timeout, errs.NotFound, errs.TooMany, errs.Unavailable, errs.Internal:
+		if !kit.ShowAgain(err) {
 			return err
-		case errs.Unauthorized:
+		}
+		if kit.ErrorOf(err).Code == errs.Unauthorized {
 			err = &errs.Error{Code: errs.Forbidden, Msg: "You are watching this game: only its players can play it, so nothing changed."}
 		}
 		return kit.Shown(err, func(status int, e *errs.Error) error {

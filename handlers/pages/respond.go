@@ -192,8 +192,8 @@ func (p *core) gameInfo(c echo.Context, rec *games.Record, seats games.Seats, o 
 // ply field), for a delta; 0 when it does not say, or says it in a way
 // that does not parse: the answer is then the whole #game.
 func pagePly(c echo.Context) int {
-	ply, err := strconv.Atoi(c.Request().Form.Get("ply"))
-	if err != nil || ply < 1 {
+	ply, err := seenPly(c)
+	if err != nil {
 		return 0
 	}
 	return ply

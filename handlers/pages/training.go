@@ -88,8 +88,7 @@ func (p *trainer) onPuzzle(h func(c echo.Context, at *puzzleAt) error) echo.Hand
 		if err == nil {
 			return nil
 		}
-		switch kit.ErrorOf(err).Code {
-		case errs.Timeout, errs.TooMany, errs.Unavailable, errs.Internal:
+		if !kit.ShowAgain(err) {
 			return err
 		}
 		return kit.Shown(err, func(status int, e *errs.Error) error {
