@@ -282,12 +282,12 @@ func variantOf(id string, variants []rules.Variant) rules.Variant {
 	if v, err := rules.LookupVariant(variants, id); err == nil && Edits(v) {
 		return v
 	}
-	for _, v := range variants {
+	for _, v := range append(variants, rules.Variants()...) {
 		if Edits(v) {
 			return v
 		}
 	}
-	return rules.BanChess{}
+	return rules.Variants()[0]
 }
 
 // castling keeps the rights of "KQkq" that s names, in that order.

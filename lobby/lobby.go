@@ -158,3 +158,15 @@ func (s *Service) Pairings(ctx context.Context, cred players.Credential, since t
 	}
 	return list, nil
 }
+
+// PoolVariant is the variant the quick-pairing pools play: the first the
+// lobby plays (see WithVariants), in the order games' variants are given.
+func (s *Service) PoolVariant() rules.Variant {
+	vs := s.known.Variants()
+	for _, v := range vs {
+		if s.Plays(v.ID()) {
+			return v
+		}
+	}
+	return vs[0]
+}

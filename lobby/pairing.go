@@ -102,7 +102,7 @@ func (s *Service) JoinPool(ctx context.Context, cred players.Credential, pool st
 		return "", Seek{}, err
 	}
 	tc, _, _ := games.ParseTimeControl(pool)
-	wait, err := s.newSeek(ctx, p, (rules.BanChess{}).ID(), tc, pool)
+	wait, err := s.newSeek(ctx, p, s.PoolVariant().ID(), tc, pool)
 	if err != nil {
 		return "", Seek{}, err
 	}

@@ -78,7 +78,8 @@ const (
 	lobbyFresh = 5 * time.Second
 )
 
-// Pools are the quick-pairing pools, Ban Chess at each clock.
+// Pools are the quick-pairing pools: the lobby's first variant
+// (Service.PoolVariant) at each clock.
 func Pools() []string { return []string{"3+2", "5+3", "10+5", "15+10"} }
 
 // PairRequest asks a store to pair a player, in one transaction: to accept

@@ -36,7 +36,7 @@ const (
 // at once or by the one ban the solver then has; Ban when the solution
 // starts with a ban.
 func Describe(fen string, solution []string, kind Theme) ([]Theme, error) {
-	g, err := rules.FromFEN(fen, rules.BanChess{})
+	g, err := rules.FromFEN(fen, Variant())
 	if err != nil {
 		return nil, err
 	}
@@ -130,7 +130,7 @@ func Describe(fen string, solution []string, kind Theme) ([]Theme, error) {
 // reports whether one stalemates (at once, or by the one ban the solver
 // then has) and names one that ends the game at once, if any.
 func alternatives(fen string, firsts []rules.Action, solution rules.Action) (trap bool, ends string, err error) {
-	g, err := rules.FromFEN(fen, rules.BanChess{})
+	g, err := rules.FromFEN(fen, Variant())
 	if err != nil {
 		return false, "", err
 	}

@@ -21,6 +21,9 @@ import (
 	"github.com/banchess/banchess/rules"
 )
 
+// Variant is the variant puzzles are of: Ban Chess.
+func Variant() rules.Variant { return rules.BanChess{} }
+
 // Theme is what a puzzle is about. Every puzzle has one kind (MateIn1,
 // MateIn2, MateIn3, Material or Defence) and any of the others its
 // solution shows.
@@ -131,7 +134,7 @@ func (p Puzzle) Has(t Theme) bool {
 
 // Start returns a game at the puzzle's position.
 func (p Puzzle) Start() (*rules.Game, error) {
-	g, err := rules.FromFEN(p.FEN, rules.BanChess{})
+	g, err := rules.FromFEN(p.FEN, Variant())
 	if err != nil {
 		return nil, fmt.Errorf("puzzle %s: %w", p.ID, err)
 	}

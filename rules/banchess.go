@@ -18,6 +18,9 @@ func (BanChess) ID() string { return "ban" }
 // Name implements Variant.
 func (BanChess) Name() string { return "Ban Chess" }
 
+// UCIName implements Variant.
+func (BanChess) UCIName() string { return "banchess" }
+
 // HasBans implements Variant: Ban Chess is the game of bans.
 func (BanChess) HasBans() bool { return true }
 

@@ -16,6 +16,9 @@ func (Classic) ID() string { return "classic" }
 // Name implements Variant.
 func (Classic) Name() string { return "Classic" }
 
+// UCIName implements Variant.
+func (Classic) UCIName() string { return "chess" }
+
 func (Classic) turn(ply int) Turn {
 	if ply%2 == 1 {
 		return Turn{Actor: White, Phase: PhaseMove, ToMove: White}

@@ -21,6 +21,9 @@ func (ENChess) ID() string { return "en" }
 // Name implements Variant.
 func (ENChess) Name() string { return "EN-Chess" }
 
+// UCIName implements Variant.
+func (ENChess) UCIName() string { return "enchess" }
+
 func (ENChess) turn(ply int) Turn { return Classic{}.turn(ply) }
 
 func (ENChess) startFEN() string { return ENStartFEN }

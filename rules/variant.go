@@ -36,6 +36,9 @@ type Variant interface {
 	ID() string
 	// Name is the human name, also the PGN Variant tag, such as "Ban Chess".
 	Name() string
+	// UCIName is the name UCI's UCI_Variant option gives it:
+	// Fairy-Stockfish's where it has the variant, such as "chess".
+	UCIName() string
 
 	// HasBans reports whether plies alternate ban and move as in Ban
 	// Chess: before every move the mover's opponent bans one of its moves

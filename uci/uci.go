@@ -33,17 +33,8 @@ const (
 	maxLine         = 1 << 20
 )
 
-// uciNames are the UCI_Variant names of the rules' variants, by their
-// IDs: Fairy-Stockfish's where it has the variant.
-var uciNames = map[string]string{"ban": "banchess", "classic": "chess", "en": "enchess"}
-
 // uciName is v's UCI_Variant name.
-func uciName(v rules.Variant) string {
-	if n, ok := uciNames[v.ID()]; ok {
-		return n
-	}
-	return v.ID()
-}
+func uciName(v rules.Variant) string { return v.UCIName() }
 
 // playable returns the UCI_Variant names of the variants the engine plays.
 func playable() []string {
@@ -103,7 +94,7 @@ func (w *writer) line(format string, args ...any) {
 func Run(ctx context.Context, in io.Reader, out io.Writer) error {
 	s := &session{
 		out:      &writer{w: out},
-		variant:  rules.BanChess{},
+		variant:  rules.Variants()[0], // the default
 		searcher: engine.NewSearcher(defaultHash),
 		hashMB:   defaultHash,
 		threads:  1,

@@ -15,6 +15,7 @@ type Game struct {
 
 	Variant   string // "Ban Chess"
 	VariantID string // "ban"
+	RulesURL  string // its rules' page
 	Bans      bool   // the variant has bans: a ply may be a ban or a move
 	Ply       int    // the ply to be played next
 	Phase     string // "ban", "move" or "over"
@@ -332,5 +333,5 @@ func lastMoveIn(hist []rules.PlyInfo) *rules.Pair {
 // o, info, its variant and its ply.
 func gameOf(g *rules.Game, info Info, o Options) Game {
 	v := g.Variant()
-	return Game{Paths: pathsOf(info.ID), Opts: o, Info: info, Variant: v.Name(), VariantID: v.ID(), Bans: v.HasBans(), Ply: g.Ply(), Played: played(g)}
+	return Game{Paths: pathsOf(info.ID), Opts: o, Info: info, Variant: v.Name(), VariantID: v.ID(), RulesURL: RulesURL(v), Bans: v.HasBans(), Ply: g.Ply(), Played: played(g)}
 }

@@ -16,8 +16,9 @@ type Lobby struct {
 	Variants []Variant
 	// Named says the viewer has a name (and so may play rated games).
 	Named bool
-	// Pools are the quick-pairing pools.
-	Pools []Pool
+	// Pools are the quick-pairing pools, all of PoolVariant (its name).
+	Pools       []Pool
+	PoolVariant string
 	// Seeks are the custom seeks open, oldest first.
 	Seeks []SeekRow
 	// Waiting says the viewer has a seek open: without scripts the page

@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/a-h/templ"
+	"github.com/banchess/banchess/rules"
 )
 
 // gamePath is the address of game id, under which its forms post: "/g/{id}",
@@ -158,13 +159,14 @@ func (g Game) watchURL() string {
 	return g.Info.Origin + gamePath(g.Info.ID)
 }
 
-// RulesURL is the address of a variant's rules: /rules for Ban Chess
-// and Classic, /rules/en for EN-Chess.
-func RulesURL(variant string) string {
-	if variant == "en" {
-		return "/rules/en"
+// RulesURL is the address of v's rules: /rules for the variants played on
+// chess's board (Ban Chess, Classic), /rules/{id} for another (EN-Chess's
+// /rules/en).
+func RulesURL(v rules.Variant) string {
+	if v.Board() == rules.ChessBoard {
+		return "/rules"
 	}
-	return "/rules"
+	return "/rules/" + v.ID()
 }
 
 // eventsURL is the stream of changes of g's game, which its page follows

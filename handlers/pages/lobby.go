@@ -93,7 +93,7 @@ func (p *lobbyPages) lobbyView(ctx context.Context, cred players.Credential, sin
 	if err != nil {
 		return views.Lobby{}, err
 	}
-	l := views.Lobby{Asset: p.s.asset, Variants: p.s.lobbyVariants(), Named: me.Named(), Since: since.UnixMilli()}
+	l := views.Lobby{Asset: p.s.asset, Variants: p.s.lobbyVariants(), Named: me.Named(), Since: since.UnixMilli(), PoolVariant: p.s.lobby.PoolVariant().Name()}
 	l.Events, l.Key = "/lobby/events?since="+l.SinceText(), lobbyKey(v)
 	mine := map[string]string{}
 	for _, k := range v.Of(me.ID) {

@@ -10,7 +10,6 @@ import (
 	"runtime"
 
 	"github.com/banchess/banchess/puzzles"
-	"github.com/banchess/banchess/rules"
 )
 
 // Store is where played games are kept, read in a fixed order (by id).
@@ -103,7 +102,7 @@ func readStore(ctx context.Context, open OpenStore, dsn string) ([]Played, error
 	defer closer.Close()
 	var played []Played
 	err = s.EachGame(ctx, func(id, variant, start string, actions []string) error {
-		if variant == (rules.BanChess{}).ID() && len(actions) > 0 {
+		if variant == puzzles.Variant().ID() && len(actions) > 0 {
 			played = append(played, Played{Name: "stored " + id, Start: start, Actions: actions})
 		}
 		return nil

@@ -256,7 +256,7 @@ func (f *finder) verify(g *rules.Game, screen *analyst, base int, kind puzzles.T
 	if err != nil {
 		return nil, fmt.Errorf("generate: %s: the line %v fails its check: %w", b.start, solution, err)
 	}
-	start, err := rules.FromFEN(b.start, rules.BanChess{})
+	start, err := rules.FromFEN(b.start, puzzles.Variant())
 	if err != nil {
 		return nil, err
 	}

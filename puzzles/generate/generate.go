@@ -252,14 +252,14 @@ func examineGame(ctx context.Context, opt Options, i int) result {
 // its last.
 // After a puzzle it skips the positions its solution spans.
 func (f *finder) game(played Played, from int) ([]puzzles.Puzzle, error) {
-	g, err := rules.Replay(rules.BanChess{}, played.Start, played.Actions)
+	g, err := rules.Replay(puzzles.Variant(), played.Start, played.Actions)
 	if err != nil {
 		return nil, fmt.Errorf("generate: game %s: %w", played.Name, err)
 	}
 	end := g.Outcome()
 	at := func(k int) (*rules.Game, error) {
 		fen, _ := g.Record().FENAfter(k)
-		at, err := rules.FromFEN(fen, rules.BanChess{})
+		at, err := rules.FromFEN(fen, puzzles.Variant())
 		if err != nil {
 			return nil, fmt.Errorf("generate: game %s, ply %d: %w", played.Name, k, err)
 		}

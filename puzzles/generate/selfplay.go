@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/banchess/banchess/engine"
+	"github.com/banchess/banchess/puzzles"
 	"github.com/banchess/banchess/rules"
 )
 
@@ -37,7 +38,7 @@ func selfPlay(ctx context.Context, seed uint64, n, maxLevel int, nodes *int64) (
 	plies := minOpening + r.IntN(openingSpread)
 	var g *rules.Game
 	for g == nil || g.Outcome().Over() {
-		g = rules.New(rules.BanChess{})
+		g = rules.New(puzzles.Variant())
 		for range plies {
 			legal := g.Legal()
 			if len(legal) == 0 {
