@@ -50,7 +50,7 @@ func (pr *Prover) Mates(g *rules.Game, side rules.Color, plies int) (bool, error
 	if o := g.Outcome(); o.Over() {
 		return o.Status == rules.Checkmate && o.Winner == side, nil
 	}
-	if _, ok := g.Variant().(rules.BanChess); !ok {
+	if g.Variant() != Variant() {
 		return false, fmt.Errorf("puzzles: proofs are of Ban Chess, not %s", g.Variant().Name())
 	}
 	if pos := g.Position(); pos.HalfmoveClock+plies/2+1 >= 100 {
