@@ -1,31 +1,110 @@
 package pages
 
 import (
+	"context"
 	"log/slog"
+	"net/url"
 	"time"
 
 	"github.com/labstack/echo/v4"
 
 	"github.com/banchess/banchess/analysis"
 	"github.com/banchess/banchess/boardimage"
+	"github.com/banchess/banchess/engine"
 	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/handlers/kit"
 	"github.com/banchess/banchess/handlers/stream"
 	"github.com/banchess/banchess/internal/ratelimit"
 	"github.com/banchess/banchess/lobby"
 	"github.com/banchess/banchess/players"
+	"github.com/banchess/banchess/rating"
+	"github.com/banchess/banchess/rules"
 	"github.com/banchess/banchess/training"
 	"github.com/banchess/banchess/views"
 )
+
+// Games are the games service as the pages use it (kit.Games: reads give
+// up after the server's game wait).
+type Games interface {
+	Create(ctx context.Context, cred players.Credential, g *rules.Game) (string, error)
+	CreateBot(ctx context.Context, cred players.Credential, g *rules.Game, settings games.BotSettings) (string, rules.Color, error)
+	CreateInvite(ctx context.Context, cred players.Credential, g *rules.Game, settings games.InviteSettings) (id, code string, side rules.Color, err error)
+	View(ctx context.Context, id string, cred players.Credential, fn games.ViewFunc) error
+	Games(ctx context.Context, cred players.Credential, limit int) ([]games.Summary, error)
+	PGN(ctx context.Context, id string, cred players.Credential, reviews kit.Reviews, own ...rules.Tag) (string, error)
+	Presence(id string) games.Presence
+	Claim(ctx context.Context, id string, cred players.Credential) (bool, error)
+	Hide(ctx context.Context, id string, cred players.Credential) error
+	Play(ctx context.Context, id string, cred players.Credential, in games.Input, then games.ViewFunc) error
+	Undo(ctx context.Context, id string, cred players.Credential, then games.UndoneFunc) (games.Undone, error)
+	Resign(ctx context.Context, id string, cred players.Credential, side rules.Color, then games.ViewFunc) error
+	Draw(ctx context.Context, id string, cred players.Credential, then games.ViewFunc) error
+	Abort(ctx context.Context, id string, cred players.Credential, then games.ViewFunc) error
+	Join(ctx context.Context, id string, cred players.Credential, code string) (games.Seats, error)
+	MakeOffer(ctx context.Context, id string, cred players.Credential, offer games.Offer, then games.ViewFunc) error
+	AnswerOffer(ctx context.Context, id string, cred players.Credential, offer games.Offer, accept bool, then games.ViewFunc) error
+	PlayVariation(ctx context.Context, id string, cred players.Credential, at games.Spot, text string) (games.Spot, error)
+	PromoteVariation(ctx context.Context, id string, cred players.Credential, line rules.Path) (rules.Path, error)
+	DeleteVariation(ctx context.Context, id string, cred players.Credential, line rules.Path) error
+}
+
+// Loader makes the games the pages create, and knows the variants played
+// (games.Loader).
+type Loader interface {
+	Variants() []rules.Variant
+	Variant(id string) (rules.Variant, error)
+	NewGame(variant string) (*rules.Game, error)
+	FromFEN(fen, variant string) (*rules.Game, error)
+	FromLink(q url.Values) (*rules.Game, error)
+	Link(g *rules.Game) string
+	Import(text, variant string, n int) (*rules.Game, error)
+	PGNGames(pgn string) ([]rules.PGNHeader, error)
+	FromPly(g *rules.Game, n int, variant string) (*rules.Game, error)
+}
+
+// Players are the players service as the pages use it.
+type Players interface {
+	Identify(ctx context.Context, cred players.Credential) (players.Player, error)
+	Register(ctx context.Context, cred players.Credential, kind players.CredentialKind, name, pw string) (players.Credential, players.Player, error)
+	Login(ctx context.Context, name, pw, client string, kind players.CredentialKind) (players.Credential, players.Player, error)
+	SignOut(ctx context.Context, cred players.Credential) error
+	SignOutEverywhere(ctx context.Context, cred players.Credential) error
+	Named(ctx context.Context, name string) (players.Player, error)
+	Standings(ctx context.Context, player string) ([]players.Standing, error)
+	PlayedGames(ctx context.Context, player string, before players.PlayedGamesCursor, limit int) ([]players.PlayedGame, error)
+	Leaders(ctx context.Context, variant string, speed rating.Speed) ([]players.Leader, error)
+}
+
+// Lobby is the lobby as the pages use it.
+type Lobby interface {
+	View(ctx context.Context) (lobby.View, error)
+	Plays(id string) bool
+	PoolVariant() rules.Variant
+	AddSeek(ctx context.Context, cred players.Credential, st lobby.SeekSettings) (lobby.Seek, error)
+	AcceptSeek(ctx context.Context, cred players.Credential, id string) (string, error)
+	CancelSeek(ctx context.Context, cred players.Credential, id string) error
+	JoinPool(ctx context.Context, cred players.Credential, pool string) (string, lobby.Seek, error)
+	Pairings(ctx context.Context, cred players.Credential, since time.Time) ([]lobby.Seek, error)
+	Touch(ctx context.Context, cred players.Credential) error
+}
+
+// Analyst is the engine's analysis and reviews as the pages use them.
+type Analyst interface {
+	AnalysePosition(ctx context.Context, fen, variant string, req analysis.Request) (engine.Result, error)
+	AnalyseGame(ctx context.Context, id string, req analysis.Request) (engine.Result, error)
+	RequestReview(ctx context.Context, id string) (analysis.ReviewState, error)
+	Review(ctx context.Context, id string) (analysis.ReviewState, error)
+	kit.Reviews
+}
 
 // Deps are what the pages serve: the kit the front ends share, the
 // services, the live streams, the static files and the position images.
 type Deps struct {
 	Kit      *kit.Kit
-	Loader   *games.Loader
-	Players  *players.Service
-	Lobby    *lobby.Service
-	Analysis *analysis.Service
+	Loader   Loader
+	Players  Players
+	Lobby    Lobby
+	Analysis Analyst
 	Training *training.Service // nil: /learn and /training are not served
 	Streams  *stream.Server
 	Files    *StaticFiles
@@ -42,11 +121,11 @@ type Deps struct {
 // deps are Deps as the pages' handlers reach them.
 type deps struct {
 	kit       *kit.Kit
-	games     *kit.Games
-	loader    *games.Loader
-	players   *players.Service
-	lobby     *lobby.Service
-	analysis  *analysis.Service
+	games     Games
+	loader    Loader
+	players   Players
+	lobby     Lobby
+	analysis  Analyst
 	training  *training.Service
 	streams   *stream.Server
 	files     *StaticFiles
