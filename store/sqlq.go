@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -34,9 +35,10 @@ type rows interface {
 // database.
 var errNoRows = errors.New("no rows")
 
-// database is what the players' and the lobby's code needs of a store's
-// database besides statements: transactions, and the few words the two
-// databases say differently.
+// database is what the code both databases share (the players', the
+// lobby's, the migrations') needs of a store's database besides
+// statements: transactions, and the few words the two databases say
+// differently.
 type database interface {
 	querier
 	// inTx runs fn in a transaction, committed when fn returns nil.
@@ -50,6 +52,13 @@ type database interface {
 	// notify tells the servers sharing the database of a change, when the
 	// transaction commits.
 	notify(ctx context.Context, q querier, notice string) error
+
+	// schemaVersion reads, in migrate's transaction, how many migrations
+	// have run; setSchemaVersion records it.
+	schemaVersion(ctx context.Context, q querier) (int, error)
+	setSchemaVersion(ctx context.Context, q querier, version int) error
+	// ddl is a migration's SQL in the database's words (see sqliteDDL).
+	ddl(sql string) string
 }
 
 // sqlQuerier runs statements on database/sql (SQLite).
@@ -117,6 +126,20 @@ func (sqliteDB) forUpdate() string                             { return "" }
 func (sqliteDB) lock(context.Context, querier, string) error   { return nil }
 func (sqliteDB) notify(context.Context, querier, string) error { return nil }
 
+// schemaVersion is SQLite's PRAGMA user_version.
+func (sqliteDB) schemaVersion(ctx context.Context, q querier) (int, error) {
+	var version int
+	err := q.queryRow(ctx, "PRAGMA user_version").Scan(&version)
+	return version, err
+}
+
+func (sqliteDB) setSchemaVersion(ctx context.Context, q querier, version int) error {
+	_, err := q.exec(ctx, fmt.Sprintf("PRAGMA user_version = %d", version))
+	return err
+}
+
+func (sqliteDB) ddl(sql string) string { return sqliteDDL(sql) }
+
 // pgQuerier runs statements on pgx (PostgreSQL).
 type pgQuerier struct {
 	q interface {
@@ -177,3 +200,28 @@ func (pgDB) notify(ctx context.Context, q querier, notice string) error {
 	_, err := q.exec(ctx, `SELECT pg_notify('`+LobbyChannel+`', $1)`, notice)
 	return err
 }
+
+// schemaVersion is the row of the table schema_version, made if need be.
+// It first takes a lock, which the transaction holds, so that servers
+// starting together migrate one after the other.
+func (pgDB) schemaVersion(ctx context.Context, q querier) (int, error) {
+	if _, err := q.exec(ctx, `SELECT pg_advisory_xact_lock(7424637243657)`); err != nil {
+		return 0, err
+	}
+	if _, err := q.exec(ctx, `CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)`); err != nil {
+		return 0, err
+	}
+	var version int
+	err := q.queryRow(ctx, `SELECT version FROM schema_version`).Scan(&version)
+	if errors.Is(err, errNoRows) {
+		_, err = q.exec(ctx, `INSERT INTO schema_version (version) VALUES (0)`)
+	}
+	return version, err
+}
+
+func (pgDB) setSchemaVersion(ctx context.Context, q querier, version int) error {
+	_, err := q.exec(ctx, `UPDATE schema_version SET version = $1`, version)
+	return err
+}
+
+func (pgDB) ddl(sql string) string { return postgresDDL(sql) }
