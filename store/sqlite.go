@@ -54,9 +54,9 @@ const DefaultCacheBytes = 64 << 20
 // each game is only ever touched under its own lock.
 type SQLite struct {
 	db       *sql.DB
-	lock     *fileLock            // held while the store is open: one store per file
-	saves    [saveKinds]*sql.Stmt // insert a game's row, or update what the kind of save changes
-	probe    *sql.Stmt            // a tiny write, to learn whether writes work again
+	sqlite   *sqliteDB         // db as a database
+	lock     *fileLock         // held while the store is open: one store per file
+	saves    [saveKinds]string // insert a game's row, or update what the kind of save changes
 	commits  *committer
 	failures writeFailures
 
@@ -118,33 +118,26 @@ func openDB(ctx context.Context, path, dsn string, opts Options) (*SQLite, error
 	db.SetMaxOpenConns(1)
 	db.SetConnMaxIdleTime(0)
 	db.SetConnMaxLifetime(0)
-	if err := migrate(ctx, sqliteDB{sqlQuerier{db}, db}); err != nil {
+	d := newSQLiteDB(db)
+	if err := migrate(ctx, d); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("open database %s: %w", path, err)
 	}
 	// A ply rewrites only what a ply changes (see saveSets).
-	var queries []string
-	for _, set := range saveSets {
-		queries = append(queries, fmt.Sprintf(saveSQL, set))
+	var saves [saveKinds]string
+	for k, set := range saveSets {
+		saves[k] = fmt.Sprintf(saveSQL, set)
 	}
-	queries = append(queries, `INSERT INTO write_probe (id, at) VALUES (1, ?) ON CONFLICT(id) DO UPDATE SET at = excluded.at`)
-	var stmts []*sql.Stmt
-	for _, q := range queries {
-		stmt, err := db.PrepareContext(ctx, q)
-		if err != nil {
-			for _, st := range stmts {
-				st.Close()
-			}
-			db.Close()
-			return nil, fmt.Errorf("open database %s: %w", path, err)
-		}
-		stmts = append(stmts, stmt)
+	if err := d.prepare(ctx, saves[:]...); err != nil {
+		d.close()
+		db.Close()
+		return nil, fmt.Errorf("open database %s: %w", path, err)
 	}
-	s := &SQLite{db: db, saves: [saveKinds]*sql.Stmt(stmts[:saveKinds]), probe: stmts[saveKinds], commits: newCommitter(db), opts: opts}
+	s := &SQLite{db: db, sqlite: d, saves: saves, commits: newCommitter(d, groupWait, 0), opts: opts}
 	s.init(opts.CacheSize, opts.CacheBytes, opts.Now)
 	s.load, s.gameCache.write, s.finish = s.loadRow, s.write, s.writeFinished
-	s.sqlPlayers = sqlPlayers{db: sqliteDB{sqlQuerier{db}, db}}
-	s.sqlTraining = sqlTraining{db: s.sqlPlayers.db}
+	s.sqlPlayers = sqlPlayers{db: d}
+	s.sqlTraining = sqlTraining{db: d}
 	return s, nil
 }
 
@@ -153,7 +146,7 @@ func (s *SQLite) write(c *cachedGame) (int64, error) {
 	return writeRow(c, s.opts.Now(), &s.failures, func(kind saveKind, args []any) error {
 		// Once begun, a save runs to its end whatever becomes of the
 		// request.
-		return s.commits.write(s.saves[kind], true, args...)
+		return s.commits.write(c.id, s.saves[kind], args)
 	})
 }
 
@@ -250,7 +243,10 @@ func (s *SQLite) Ping(ctx context.Context) error {
 		return fmt.Errorf("database: %w", err)
 	}
 	now := s.opts.Now()
-	return s.failures.check(now, func() error { return s.commits.write(s.probe, false, now.Unix()) })
+	return s.failures.check(now, func() error {
+		_, err := s.db.ExecContext(ctx, probeSQL, now.Unix())
+		return err
+	})
 }
 
 // Stats counts the games stored and those cached in memory.
@@ -267,10 +263,7 @@ func (s *SQLite) Stats(ctx context.Context) (stored, cached int, err error) {
 func (s *SQLite) Close() error {
 	s.closeOnce.Do(func() {
 		s.commits.close()
-		for _, st := range s.saves {
-			st.Close()
-		}
-		s.probe.Close()
+		s.sqlite.close()
 		if err := s.db.Close(); err != nil {
 			s.closeErr = fmt.Errorf("close database: %w", err)
 		}

@@ -52,6 +52,11 @@ type database interface {
 	// notify tells the servers sharing the database of a change, when the
 	// transaction commits.
 	notify(ctx context.Context, q querier, notice string) error
+	// batch runs stmts in order in one transaction and returns what each
+	// did, or nil when none ran; err says why the transaction did not
+	// commit (then none of it did). SQLite undoes a statement it refuses
+	// alone and commits the others; in PostgreSQL it fails the batch.
+	batch(ctx context.Context, stmts []statement) (done []outcome, err error)
 
 	// schemaVersion reads, in migrate's transaction, how many migrations
 	// have run; setSchemaVersion records it.
@@ -59,6 +64,19 @@ type database interface {
 	setSchemaVersion(ctx context.Context, q querier, version int) error
 	// ddl is a migration's SQL in the database's words (see sqliteDDL).
 	ddl(sql string) string
+}
+
+// statement is a statement of a batch, with its arguments.
+type statement struct {
+	query string
+	args  []any
+}
+
+// outcome is what a statement of a batch did: the rows it affected, or
+// its error.
+type outcome struct {
+	rows int64
+	err  error
 }
 
 // sqlQuerier runs statements on database/sql (SQLite).
@@ -108,9 +126,67 @@ func (r sqlRows) Close() { r.Rows.Close() }
 type sqliteDB struct {
 	sqlQuerier
 	db *sql.DB
+	// prepared are the statements prepared for batch (see prepare),
+	// by their query.
+	prepared map[string]*sql.Stmt
 }
 
-func (d sqliteDB) inTx(ctx context.Context, fn func(q querier) error) error {
+func newSQLiteDB(db *sql.DB) *sqliteDB {
+	return &sqliteDB{sqlQuerier: sqlQuerier{db}, db: db, prepared: make(map[string]*sql.Stmt)}
+}
+
+// prepare prepares queries once for every batch that runs them (the
+// saves': batch would otherwise prepare them on each transaction). It
+// runs before the store is used; close closes them.
+func (d *sqliteDB) prepare(ctx context.Context, queries ...string) error {
+	for _, q := range queries {
+		stmt, err := d.db.PrepareContext(ctx, q)
+		if err != nil {
+			return err
+		}
+		d.prepared[q] = stmt
+	}
+	return nil
+}
+
+func (d *sqliteDB) close() {
+	for _, stmt := range d.prepared {
+		stmt.Close()
+	}
+}
+
+func (d *sqliteDB) batch(ctx context.Context, stmts []statement) ([]outcome, error) {
+	tx, err := d.db.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	onTx := make(map[string]*sql.Stmt, 2) // each query prepared on the transaction once
+	done := make([]outcome, len(stmts))
+	for i, s := range stmts {
+		stmt, ok := onTx[s.query]
+		if !ok {
+			if p, ok := d.prepared[s.query]; ok {
+				stmt = tx.StmtContext(ctx, p)
+			} else if stmt, err = tx.PrepareContext(ctx, s.query); err != nil {
+				done[i].err = err
+				continue
+			}
+			onTx[s.query] = stmt
+		}
+		res, err := stmt.ExecContext(ctx, s.args...)
+		if err == nil {
+			done[i].rows, err = res.RowsAffected()
+		}
+		done[i].err = err
+	}
+	if err := tx.Commit(); err != nil {
+		return done, fmt.Errorf("commit: %w", err)
+	}
+	return done, nil
+}
+
+func (d *sqliteDB) inTx(ctx context.Context, fn func(q querier) error) error {
 	tx, err := d.db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
@@ -122,23 +198,23 @@ func (d sqliteDB) inTx(ctx context.Context, fn func(q querier) error) error {
 	return tx.Commit()
 }
 
-func (sqliteDB) forUpdate() string                             { return "" }
-func (sqliteDB) lock(context.Context, querier, string) error   { return nil }
-func (sqliteDB) notify(context.Context, querier, string) error { return nil }
+func (*sqliteDB) forUpdate() string                             { return "" }
+func (*sqliteDB) lock(context.Context, querier, string) error   { return nil }
+func (*sqliteDB) notify(context.Context, querier, string) error { return nil }
 
 // schemaVersion is SQLite's PRAGMA user_version.
-func (sqliteDB) schemaVersion(ctx context.Context, q querier) (int, error) {
+func (*sqliteDB) schemaVersion(ctx context.Context, q querier) (int, error) {
 	var version int
 	err := q.queryRow(ctx, "PRAGMA user_version").Scan(&version)
 	return version, err
 }
 
-func (sqliteDB) setSchemaVersion(ctx context.Context, q querier, version int) error {
+func (*sqliteDB) setSchemaVersion(ctx context.Context, q querier, version int) error {
 	_, err := q.exec(ctx, fmt.Sprintf("PRAGMA user_version = %d", version))
 	return err
 }
 
-func (sqliteDB) ddl(sql string) string { return sqliteDDL(sql) }
+func (*sqliteDB) ddl(sql string) string { return sqliteDDL(sql) }
 
 // pgQuerier runs statements on pgx (PostgreSQL).
 type pgQuerier struct {
@@ -187,6 +263,29 @@ type pgDB struct {
 
 func (d pgDB) inTx(ctx context.Context, fn func(q querier) error) error {
 	return unreachable(pgx.BeginFunc(ctx, d.pool, func(tx pgx.Tx) error { return fn(pgQuerier{tx}) }))
+}
+
+// batch sends the statements as one pipelined batch: one round trip, one
+// implicit transaction, one flush of the write-ahead log.
+func (d pgDB) batch(ctx context.Context, stmts []statement) ([]outcome, error) {
+	b := &pgx.Batch{}
+	for _, s := range stmts {
+		b.Queue(s.query, s.args...)
+	}
+	res := d.pool.SendBatch(ctx, b)
+	done := make([]outcome, len(stmts))
+	var failed error // the first statement's failure, which fails the batch
+	for i := range done {
+		tag, err := res.Exec()
+		done[i] = outcome{tag.RowsAffected(), err}
+		if failed == nil {
+			failed = err
+		}
+	}
+	if err := res.Close(); err != nil {
+		return done, unreachable(err)
+	}
+	return done, unreachable(failed)
 }
 
 func (pgDB) forUpdate() string { return " FOR UPDATE" }
