@@ -15,7 +15,6 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/banchess/banchess/errs"
-	"github.com/banchess/banchess/games"
 )
 
 // PostgresOptions configure a PostgreSQL store. The database URL may set
@@ -62,15 +61,8 @@ const LobbyChannel = "banchess_lobby"
 // stale overwrites nothing, and a cached game is revalidated (its row's
 // revision read) before each use. It is safe for concurrent use.
 type Postgres struct {
-	pool     *pgxpool.Pool
-	opts     PostgresOptions
-	failures writeFailures
-	queries  [saveKinds]string // insert a game's row, or update what the kind of save changes
-	commits  *committer
-
-	gameCache
-	sqlPlayers
-	sqlTraining
+	sqlStore
+	pool *pgxpool.Pool
 }
 
 // IsPostgresURL reports whether dsn names a PostgreSQL database
@@ -106,127 +98,17 @@ func OpenPostgres(ctx context.Context, url string, opts PostgresOptions) (*Postg
 	if err != nil {
 		return nil, fmt.Errorf("open database %s: %w", where, err)
 	}
-	if err := migrate(ctx, pgDB{pgQuerier{pool}, pool}); err != nil {
+	d := pgDB{pgQuerier{pool}, pool}
+	if err := migrate(ctx, d); err != nil {
 		pool.Close()
 		return nil, fmt.Errorf("open database %s: %w", where, err)
 	}
-	save := `WITH saved AS (` + upsertSQL("$", "games") + ` RETURNING games.id, games.revision)
-	SELECT pg_notify('` + NotifyChannel + `', id || ':' || revision) FROM saved`
-	d := pgDB{pgQuerier{pool}, pool}
+	p := &Postgres{pool: pool}
 	// Its batches take the saves queued but wait for no more (groupWait
 	// was measured on SQLite).
-	p := &Postgres{pool: pool, opts: opts, commits: newCommitter(d, 0, opts.WriteTimeout)}
-	for k, set := range saveSets {
-		p.queries[k] = fmt.Sprintf(save, set)
-	}
-	p.init(opts.CacheSize, opts.CacheBytes, opts.Now)
-	p.load, p.gameCache.write, p.revision, p.finish = p.loadRow, p.write, p.rowRevision, p.writeFinished
-	p.sqlPlayers = sqlPlayers{db: d}
-	p.sqlTraining = sqlTraining{db: p.sqlPlayers.db}
+	p.start(d, sqlConfig{cacheSize: opts.CacheSize, cacheBytes: opts.CacheBytes, ttl: opts.TTL, now: opts.Now,
+		timeout: opts.WriteTimeout, shared: true})
 	return p, nil
-}
-
-// write commits c's game (see writeRow) and notifies NotifyChannel of it
-// in the same transaction (a single statement).
-func (p *Postgres) write(c *cachedGame) (int64, error) {
-	return writeRow(c, p.opts.Now(), &p.failures, func(kind saveKind, args []any) error {
-		return p.commits.write(c.id, p.queries[kind], args)
-	})
-}
-
-// loadRow reads a game's record from its row (see scanRecord).
-func (p *Postgres) loadRow(ctx context.Context, id string) (rec *games.Record, revision, size int64, err error) {
-	rec, revision, size, err = scanRecord(id, p.pool.QueryRow(ctx, `SELECT `+loadColumns+` FROM games WHERE id = $1`, id).Scan, pgx.ErrNoRows)
-	return rec, revision, size, unreachable(err)
-}
-
-// rowRevision reads the revision of a game's row.
-func (p *Postgres) rowRevision(ctx context.Context, id string) (int64, error) {
-	var revision int64
-	err := p.pool.QueryRow(ctx, `SELECT revision FROM games WHERE id = $1`, id).Scan(&revision)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return 0, notFound(id)
-	}
-	if err != nil {
-		return 0, unreachable(fmt.Errorf("game %q: reading its revision: %w", trimID(id), err))
-	}
-	return revision, nil
-}
-
-// List returns up to limit of holder's games that it has not hidden, the
-// most recently updated first. No one ("") holds a game.
-func (p *Postgres) List(ctx context.Context, holder string, limit int) ([]games.Summary, error) {
-	if holder == "" || limit <= 0 || !validText(holder) {
-		return nil, ctx.Err()
-	}
-	rows, err := p.pool.Query(ctx, `SELECT `+summaryColumns+` FROM games
-		WHERE white = $1 AND white <> '' AND NOT white_hidden OR black = $1 AND black <> '' AND NOT black_hidden
-		ORDER BY updated_at DESC, created_at DESC, id COLLATE "C" LIMIT $2`, holder, limit)
-	if err != nil {
-		return nil, unreachable(fmt.Errorf("listing games: %w", err))
-	}
-	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (games.Summary, error) { return scanSummary(r.Scan) })
-	if err != nil {
-		return nil, unreachable(fmt.Errorf("listing games: %w", err))
-	}
-	return out, nil
-}
-
-// Sweep removes the games untouched for longer than the TTL and reports how
-// many it removed. It first records when the games cached here were last
-// used; a game only read, and only on another instance, since that
-// instance's last sweep, with no save for the whole TTL, may be swept.
-// Then it removes the anonymous players made before the TTL who hold no
-// seat any more (see sweepPlayers).
-func (p *Postgres) Sweep(ctx context.Context) (int, error) {
-	n, err := p.sweep(ctx, p.opts.TTL, p.touch, p.removeUntouched)
-	if err == nil && p.opts.TTL > 0 {
-		err = p.sweepPlayers(ctx, p.opts.Now().Add(-p.opts.TTL))
-	}
-	return n, err
-}
-
-// touch records when the games were last used.
-func (p *Postgres) touch(ctx context.Context, used map[string]time.Time) error {
-	b := &pgx.Batch{}
-	for id, t := range used {
-		b.Queue(`UPDATE games SET touched_at = GREATEST(touched_at, $1) WHERE id = $2`, t.Unix(), id)
-	}
-	return p.pool.SendBatch(ctx, b).Close()
-}
-
-// removeUntouched deletes the rows untouched since cutoff (unix seconds),
-// and the reviews of the games removed, and counts the games.
-func (p *Postgres) removeUntouched(ctx context.Context, cutoff int64) (int64, error) {
-	tag, err := p.pool.Exec(ctx, `DELETE FROM games WHERE touched_at < $1`, cutoff)
-	if err != nil {
-		return 0, err
-	}
-	if _, err := p.pool.Exec(ctx, sweepReviewsSQL); err != nil {
-		return 0, fmt.Errorf("the reviews of removed games: %w", err)
-	}
-	return tag.RowsAffected(), nil
-}
-
-// Ping checks the database answers, and that writes work, as SQLite.Ping
-// does.
-func (p *Postgres) Ping(ctx context.Context) error {
-	if err := p.pool.Ping(ctx); err != nil {
-		return fmt.Errorf("database: %w", err)
-	}
-	now := p.opts.Now()
-	return p.failures.check(now, func() error {
-		_, err := p.pool.Exec(ctx, probeSQL, now.Unix())
-		return err
-	})
-}
-
-// Stats counts the games stored and those cached in memory.
-func (p *Postgres) Stats(ctx context.Context) (stored, cached int, err error) {
-	if err := p.pool.QueryRow(ctx, "SELECT count(*) FROM games").Scan(&stored); err != nil {
-		return 0, 0, fmt.Errorf("counting games: %w", err)
-	}
-	return stored, p.cached(), nil
 }
 
 // Close stops the committer and closes the pool. Every acknowledged change

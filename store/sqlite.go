@@ -9,8 +9,6 @@ import (
 	"time"
 
 	_ "modernc.org/sqlite" // the pure-Go SQLite driver, registered as "sqlite"
-
-	"github.com/banchess/banchess/games"
 )
 
 // Options configure an SQLite store.
@@ -53,20 +51,13 @@ const DefaultCacheBytes = 64 << 20
 // change is committed before Update returns. It is safe for concurrent use;
 // each game is only ever touched under its own lock.
 type SQLite struct {
-	db       *sql.DB
-	sqlite   *sqliteDB         // db as a database
-	lock     *fileLock         // held while the store is open: one store per file
-	saves    [saveKinds]string // insert a game's row, or update what the kind of save changes
-	commits  *committer
-	failures writeFailures
+	sqlStore
+	db     *sql.DB
+	sqlite *sqliteDB // db as a database (sqlStore.db)
+	lock   *fileLock // held while the store is open: one store per file
 
 	closeOnce sync.Once
 	closeErr  error
-	opts      Options
-
-	gameCache
-	sqlPlayers
-	sqlTraining
 }
 
 // OpenSQLite opens (creating or migrating as needed) the database at path;
@@ -102,10 +93,6 @@ func OpenSQLite(ctx context.Context, path string, opts Options) (*SQLite, error)
 	return s, nil
 }
 
-// saveSQL inserts a game's row, or updates the columns set (see
-// upsertSQL).
-var saveSQL = upsertSQL("?", "games")
-
 // openDB opens the database with dsn, migrated, and prepares the
 // store's statements.
 func openDB(ctx context.Context, path, dsn string, opts Options) (*SQLite, error) {
@@ -123,138 +110,15 @@ func openDB(ctx context.Context, path, dsn string, opts Options) (*SQLite, error
 		db.Close()
 		return nil, fmt.Errorf("open database %s: %w", path, err)
 	}
-	// A ply rewrites only what a ply changes (see saveSets).
-	var saves [saveKinds]string
-	for k, set := range saveSets {
-		saves[k] = fmt.Sprintf(saveSQL, set)
-	}
-	if err := d.prepare(ctx, saves[:]...); err != nil {
+	s := &SQLite{db: db, sqlite: d}
+	s.start(d, sqlConfig{cacheSize: opts.CacheSize, cacheBytes: opts.CacheBytes, ttl: opts.TTL, now: opts.Now, groupWait: groupWait})
+	if err := d.prepare(ctx, s.saves[:]...); err != nil {
+		s.commits.close()
 		d.close()
 		db.Close()
 		return nil, fmt.Errorf("open database %s: %w", path, err)
 	}
-	s := &SQLite{db: db, sqlite: d, saves: saves, commits: newCommitter(d, groupWait, 0), opts: opts}
-	s.init(opts.CacheSize, opts.CacheBytes, opts.Now)
-	s.load, s.gameCache.write, s.finish = s.loadRow, s.write, s.writeFinished
-	s.sqlPlayers = sqlPlayers{db: d}
-	s.sqlTraining = sqlTraining{db: d}
 	return s, nil
-}
-
-// write commits c's game (see writeRow).
-func (s *SQLite) write(c *cachedGame) (int64, error) {
-	return writeRow(c, s.opts.Now(), &s.failures, func(kind saveKind, args []any) error {
-		// Once begun, a save runs to its end whatever becomes of the
-		// request.
-		return s.commits.write(c.id, s.saves[kind], args)
-	})
-}
-
-// loadRow reads a game's record from its row (see scanRecord).
-func (s *SQLite) loadRow(ctx context.Context, id string) (rec *games.Record, revision, size int64, err error) {
-	return scanRecord(id, s.db.QueryRowContext(ctx, `SELECT `+loadColumns+` FROM games WHERE id = ?`, id).Scan, sql.ErrNoRows)
-}
-
-// listQuery lists holder ?1's games, up to ?2. The terms saying a seat is
-// not free (the partial indexes' conditions) let SQLite use the indexes on
-// the seats: without them it reads every game.
-const listQuery = `SELECT ` + summaryColumns + ` FROM games
-	WHERE white = ?1 AND white <> '' AND white_hidden = 0 OR black = ?1 AND black <> '' AND black_hidden = 0
-	ORDER BY updated_at DESC, created_at DESC, id LIMIT ?2`
-
-// List returns up to limit of holder's games that it has not hidden, the
-// most recently updated first. No one ("") holds a game.
-func (s *SQLite) List(ctx context.Context, holder string, limit int) ([]games.Summary, error) {
-	if holder == "" || limit <= 0 {
-		return nil, ctx.Err()
-	}
-	rows, err := s.db.QueryContext(ctx, listQuery, holder, limit)
-	if err != nil {
-		return nil, fmt.Errorf("listing games: %w", err)
-	}
-	defer rows.Close()
-	var out []games.Summary
-	for rows.Next() {
-		sum, err := scanSummary(rows.Scan)
-		if err != nil {
-			return nil, fmt.Errorf("listing games: %w", err)
-		}
-		out = append(out, sum)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("listing games: %w", err)
-	}
-	return out, nil
-}
-
-// Sweep removes the games untouched for longer than the TTL and reports how
-// many it removed. It first records when the cached games were last used,
-// so a game in play is never swept.
-// Then it removes the anonymous players made before the TTL who hold no
-// seat any more (see sweepPlayers).
-func (s *SQLite) Sweep(ctx context.Context) (int, error) {
-	n, err := s.sweep(ctx, s.opts.TTL, s.touch, s.removeUntouched)
-	if err == nil && s.opts.TTL > 0 {
-		err = s.sweepPlayers(ctx, s.opts.Now().Add(-s.opts.TTL))
-	}
-	return n, err
-}
-
-// removeUntouched deletes the rows untouched since cutoff (unix seconds),
-// and the reviews of the games removed, and counts the games.
-func (s *SQLite) removeUntouched(ctx context.Context, cutoff int64) (int64, error) {
-	res, err := s.db.ExecContext(ctx, `DELETE FROM games WHERE touched_at < ?`, cutoff)
-	if err != nil {
-		return 0, err
-	}
-	if _, err := s.db.ExecContext(ctx, sweepReviewsSQL); err != nil {
-		return 0, fmt.Errorf("the reviews of removed games: %w", err)
-	}
-	return res.RowsAffected()
-}
-
-// touch records when the games were last used.
-func (s *SQLite) touch(ctx context.Context, used map[string]time.Time) error {
-	tx, err := s.db.BeginTx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	stmt, err := tx.PrepareContext(ctx, `UPDATE games SET touched_at = max(touched_at, ?) WHERE id = ?`)
-	if err != nil {
-		return err
-	}
-	for id, t := range used {
-		if _, err := stmt.ExecContext(ctx, t.Unix(), id); err != nil {
-			return err
-		}
-	}
-	return tx.Commit()
-}
-
-// Ping checks the database answers, and that writes work: while saves
-// are failing (a full disk, a read-only file) it returns an error that
-// says so (WritesFailing reports true), until a save succeeds again. So
-// that a server no longer sent requests learns when writes work again, it
-// then tries a tiny write itself, at most once every probeEvery.
-func (s *SQLite) Ping(ctx context.Context) error {
-	var one int
-	if err := s.db.QueryRowContext(ctx, "SELECT 1").Scan(&one); err != nil {
-		return fmt.Errorf("database: %w", err)
-	}
-	now := s.opts.Now()
-	return s.failures.check(now, func() error {
-		_, err := s.db.ExecContext(ctx, probeSQL, now.Unix())
-		return err
-	})
-}
-
-// Stats counts the games stored and those cached in memory.
-func (s *SQLite) Stats(ctx context.Context) (stored, cached int, err error) {
-	if err := s.db.QueryRowContext(ctx, "SELECT count(*) FROM games").Scan(&stored); err != nil {
-		return 0, 0, fmt.Errorf("counting games: %w", err)
-	}
-	return stored, s.cached(), nil
 }
 
 // Close closes the database. Every acknowledged change is already

@@ -12,8 +12,9 @@ import (
 )
 
 // querier runs statements on either database, in a transaction or not.
-// The players' and the lobby's statements are written once, with $n
-// placeholders, which SQLite reads as PostgreSQL does.
+// The statements are written once, with $n placeholders, which SQLite
+// reads as PostgreSQL does (a game's save aside: see
+// database.placeholder).
 type querier interface {
 	exec(ctx context.Context, q string, args ...any) (int64, error)
 	// queryRow's Scan fails with errNoRows when there is no row.
@@ -57,6 +58,16 @@ type database interface {
 	// commit (then none of it did). SQLite undoes a statement it refuses
 	// alone and commits the others; in PostgreSQL it fails the batch.
 	batch(ctx context.Context, stmts []statement) (done []outcome, err error)
+
+	// placeholder is how a save writes its parameters (see upsertSQL):
+	// "?", SQLite's own, or "$" for PostgreSQL's $1, $2, ….
+	placeholder() string
+	// saveStatement is the statement a save runs, given its upsert (see
+	// upsertSQL): PostgreSQL's also notifies NotifyChannel of the save.
+	saveStatement(upsert string) string
+	// byteOrder, after an ORDER BY's term, orders text byte by byte, as
+	// SQLite's BINARY collation does.
+	byteOrder() string
 
 	// schemaVersion reads, in migrate's transaction, how many migrations
 	// have run; setSchemaVersion records it.
@@ -201,6 +212,9 @@ func (d *sqliteDB) inTx(ctx context.Context, fn func(q querier) error) error {
 func (*sqliteDB) forUpdate() string                             { return "" }
 func (*sqliteDB) lock(context.Context, querier, string) error   { return nil }
 func (*sqliteDB) notify(context.Context, querier, string) error { return nil }
+func (*sqliteDB) placeholder() string                           { return "?" }
+func (*sqliteDB) saveStatement(upsert string) string            { return upsert }
+func (*sqliteDB) byteOrder() string                             { return "" }
 
 // schemaVersion is SQLite's PRAGMA user_version.
 func (*sqliteDB) schemaVersion(ctx context.Context, q querier) (int, error) {
@@ -242,8 +256,13 @@ func (p pgQuerier) query(ctx context.Context, q string, args ...any) (rows, erro
 	if err != nil {
 		return nil, unreachable(err)
 	}
-	return r, nil
+	return pgRows{r}, nil
 }
+
+// pgRows are pgx's rows, whose error is marked as unreachable's are.
+type pgRows struct{ pgx.Rows }
+
+func (r pgRows) Err() error { return unreachable(r.Rows.Err()) }
 
 type pgRow struct{ r pgx.Row }
 
@@ -288,7 +307,16 @@ func (d pgDB) batch(ctx context.Context, stmts []statement) ([]outcome, error) {
 	return done, unreachable(failed)
 }
 
-func (pgDB) forUpdate() string { return " FOR UPDATE" }
+func (pgDB) forUpdate() string   { return " FOR UPDATE" }
+func (pgDB) placeholder() string { return "$" }
+func (pgDB) byteOrder() string   { return ` COLLATE "C"` }
+
+// saveStatement runs the upsert and notifies NotifyChannel of the save, in
+// the same statement: "<id>:<revision>".
+func (pgDB) saveStatement(upsert string) string {
+	return `WITH saved AS (` + upsert + ` RETURNING games.id, games.revision)
+	SELECT pg_notify('` + NotifyChannel + `', id || ':' || revision) FROM saved`
+}
 
 func (pgDB) lock(ctx context.Context, q querier, key string) error {
 	_, err := q.exec(ctx, `SELECT pg_advisory_xact_lock(hashtext($1))`, key)
