@@ -14,11 +14,12 @@ type migration struct {
 }
 
 // migrations make and evolve the schema, in order. A database records how
-// many of them have run (SQLite's PRAGMA user_version, PostgreSQL's table
-// schema_version), so the list only grows at its end, and a migration
-// that has run somewhere never changes what it makes
-// (TestMigrationsFromOldSchemas checks the list against the two lists it
-// replaced, which the databases made so far count by).
+// many of them have run, its schema version (SQLite's PRAGMA
+// user_version, PostgreSQL's table schema_version), so the list only
+// grows at its end, and a migration that has run somewhere never changes
+// what it makes. The list replaced two, one a database, that counted the
+// same steps one for one: the version a database made by them records
+// means the same here (TestMigrationsFromOldSchemas).
 var migrations = [...]migration{
 	{"games", `CREATE TABLE games (
 		id         TEXT PRIMARY KEY,
@@ -206,8 +207,9 @@ const SchemaVersion = len(migrations)
 // ROWID, which PostgreSQL has no use for: each database reads them in its
 // own words.
 var (
-	// sqliteDDL gives SQLite's types, which store the same values, and
-	// its byte order (BINARY) for PostgreSQL's COLLATE "C".
+	// sqliteDDL gives SQLite's types, which hold the same values (false
+	// as 0, as SQLite's own migrations wrote it), and drops COLLATE "C":
+	// SQLite's BINARY collation is byte order already.
 	sqliteDDL = strings.NewReplacer(
 		"BIGINT", "INTEGER",
 		"BOOLEAN", "INTEGER",
