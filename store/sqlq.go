@@ -36,10 +36,10 @@ type rows interface {
 // database.
 var errNoRows = errors.New("no rows")
 
-// database is what the code both databases share (the players', the
-// lobby's, the migrations') needs of a store's database besides
-// statements: transactions, and the few words the two databases say
-// differently.
+// database is what the code both databases share (the games table's, the
+// players', the lobby's, the migrations') needs of a store's database
+// besides statements: transactions, and the few words the two databases
+// say differently.
 type database interface {
 	querier
 	// inTx runs fn in a transaction, committed when fn returns nil.
