@@ -2,9 +2,10 @@ package store
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 )
@@ -14,15 +15,15 @@ const maxBatch = 256
 
 // committer commits the saves of concurrent requests together: each
 // request waits for its own, but the saves queued while one transaction
-// commits go into the next as a batch (held open a moment for more when
-// the server is busy: see groupWait), so a busy server pays for one
-// commit (and, with Fsync, one flush to disk) per batch instead of per
-// ply.
+// commits go into the next as a batch (in SQLite, held open a moment for
+// more when the server is busy: see groupWait), so a busy server pays for
+// one commit (and one flush to disk) per batch instead of per ply.
 type committer struct {
-	db    *sql.DB
-	queue chan save
-	done  chan struct{} // closed when the committer has stopped
-	wait  time.Duration // groupWait, but for tests
+	db      database
+	queue   chan save
+	done    chan struct{} // closed when the committer has stopped
+	wait    time.Duration // how long a batch after a busy one waits for more; 0: never
+	timeout time.Duration // bounds a batch's transaction; 0: no bound
 
 	mu     sync.RWMutex // held to read while queueing, to write while closing
 	closed bool
@@ -35,42 +36,42 @@ var errClosed = errors.New("saving the game: the store is closed")
 // row was not at the revision the save expected.
 var errStale = errors.New("saving the game: the game changed elsewhere since it was read")
 
-// save is one statement to execute, with its arguments, and where to
-// report how it went.
+// save is one game's save, queued, and where to report how it went.
 type save struct {
-	stmt    *sql.Stmt
-	args    []any
-	checked bool // the save fails with errStale when it affects no row
-	result  chan error
+	id     string // the game's
+	stmt   statement
+	result chan error
 }
 
-func newCommitter(db *sql.DB) *committer {
-	c := &committer{db: db, queue: make(chan save, maxBatch), done: make(chan struct{}), wait: groupWait}
+func newCommitter(db database, wait, timeout time.Duration) *committer {
+	c := &committer{db: db, queue: make(chan save, maxBatch), done: make(chan struct{}), wait: wait, timeout: timeout}
 	go c.run()
 	return c
 }
 
-// write executes stmt with args, committed, and returns once it is on
-// disk (or failed). When checked, a statement that affects no row fails
-// with errStale (and, having changed nothing, fails alone).
-func (c *committer) write(stmt *sql.Stmt, checked bool, args ...any) error {
-	r := save{stmt: stmt, args: args, checked: checked, result: make(chan error, 1)}
+// write commits game id's save, query with args, and returns once it is
+// committed (nil), refused as stale (errStale: it affected no row) or
+// failed.
+func (c *committer) write(id, query string, args []any) error {
+	s := save{id: id, stmt: statement{query, args}, result: make(chan error, 1)}
 	c.mu.RLock()
 	if c.closed {
 		c.mu.RUnlock()
 		return errClosed
 	}
-	c.queue <- r
+	c.queue <- s
 	c.mu.RUnlock()
-	return <-r.result
+	return <-s.result
 }
 
 // close stops the committer once the saves queued are committed; later
-// saves fail with errClosed.
+// saves fail with errClosed. Closing again does nothing.
 func (c *committer) close() {
 	c.mu.Lock()
-	c.closed = true
-	close(c.queue)
+	if !c.closed {
+		c.closed = true
+		close(c.queue)
+	}
 	c.mu.Unlock()
 	<-c.done
 }
@@ -82,14 +83,14 @@ func (c *committer) run() {
 	for first := range c.queue {
 		batch = c.gather(append(batch[:0], first), busy)
 		c.commit(batch)
-		busy = len(batch) > 1
+		busy = c.wait > 0 && len(batch) > 1
 	}
 }
 
-// groupWait is how long a transaction waits for more saves when the one
-// before it carried several. Under load a commit costs about as much as
-// two saves; waiting a little lets one commit carry several plies (5–6
-// instead of 2 in the load test). A lone player's saves, one a
+// groupWait is how long an SQLite transaction waits for more saves when
+// the one before it carried several. Under load a commit costs about as
+// much as two saves; waiting a little lets one commit carry several plies
+// (5–6 instead of 2 in the load test). A lone player's saves, one a
 // transaction, never wait.
 const groupWait = 100 * time.Microsecond
 
@@ -126,47 +127,42 @@ func (c *committer) gather(batch []save, busy bool) []save {
 	return batch
 }
 
-// commit writes the batch in one transaction. A save the database refuses
-// fails alone (SQLite undoes just that statement); if the commit fails,
-// every save in the batch fails.
+// commit writes the batch in one transaction, whatever becomes of the
+// requests (up to c.timeout), its saves in the order of their games' ids,
+// so that two processes' batches lock rows in one order and never
+// deadlock. A save that affects no row fails alone with errStale; one the
+// database refuses fails; when the transaction fails, every save in it
+// fails but the stale ones.
 func (c *committer) commit(batch []save) {
-	errs := make([]error, len(batch))
-	err := func() error {
-		ctx := context.Background()
-		tx, err := c.db.BeginTx(ctx, nil)
-		if err != nil {
-			return fmt.Errorf("saving the game: %w", err)
-		}
-		defer tx.Rollback()
-		stmts := make(map[*sql.Stmt]*sql.Stmt, 2) // each statement prepared on the transaction once
-		for i, s := range batch {
-			stmt, ok := stmts[s.stmt]
-			if !ok {
-				stmt = tx.StmtContext(ctx, s.stmt)
-				stmts[s.stmt] = stmt
-			}
-			res, err := stmt.ExecContext(ctx, s.args...)
-			if err != nil {
-				errs[i] = fmt.Errorf("saving the game: %w", err)
-				continue
-			}
-			if s.checked {
-				if n, err := res.RowsAffected(); err != nil {
-					errs[i] = fmt.Errorf("saving the game: %w", err)
-				} else if n == 0 {
-					errs[i] = errStale
-				}
-			}
-		}
-		if err := tx.Commit(); err != nil {
-			return fmt.Errorf("saving the game: commit: %w", err)
-		}
-		return nil
-	}()
+	slices.SortFunc(batch, func(a, b save) int { return strings.Compare(a.id, b.id) })
+	ctx, cancel := writeContext(c.timeout)
+	defer cancel()
+	stmts := make([]statement, len(batch))
 	for i, s := range batch {
-		if err != nil {
-			errs[i] = err
-		}
-		s.result <- errs[i]
+		stmts[i] = s.stmt
 	}
+	done, err := c.db.batch(ctx, stmts)
+	for i, s := range batch {
+		var e error
+		switch {
+		case done == nil:
+		case done[i].err != nil:
+			e = fmt.Errorf("saving the game: %w", done[i].err)
+		case done[i].rows == 0:
+			e = errStale
+		}
+		if err != nil && e != errStale {
+			e = fmt.Errorf("saving the game: %w", err)
+		}
+		s.result <- e
+	}
+}
+
+// writeContext is the context of a write, which runs to its end whatever
+// becomes of the request, or until timeout if it is not 0.
+func writeContext(timeout time.Duration) (context.Context, context.CancelFunc) {
+	if timeout == 0 {
+		return context.Background(), func() {}
+	}
+	return context.WithTimeout(context.Background(), timeout)
 }

@@ -29,22 +29,13 @@ func commitFinished(ctx context.Context, db database, query string, args []any, 
 	})
 }
 
-// writeFinished is SQLite's gameCache.finish: write, with the game's
-// result.
-func (s *SQLite) writeFinished(c *cachedGame) (int64, error) {
-	return writeRow(c, s.opts.Now(), &s.failures, func(kind saveKind, args []any) error {
+// saveFinished is gameCache.finish: saveRow, with the game's result.
+func (s *sqlStore) saveFinished(c *cachedGame) (int64, error) {
+	return writeRow(c, s.now(), &s.failures, func(kind saveKind, args []any) error {
 		// Once begun, a save runs to its end whatever becomes of the
-		// request.
-		return commitFinished(context.Background(), s.sqlPlayers.db, fmt.Sprintf(saveSQL, saveSets[kind]), args, c.rec)
-	})
-}
-
-// writeFinished is Postgres's gameCache.finish: write (notifying
-// NotifyChannel), with the game's result.
-func (p *Postgres) writeFinished(c *cachedGame) (int64, error) {
-	return writeRow(c, p.opts.Now(), &p.failures, func(kind saveKind, args []any) error {
-		ctx, cancel := context.WithTimeout(context.Background(), p.opts.WriteTimeout)
+		// request (up to the timeout).
+		ctx, cancel := writeContext(s.timeout)
 		defer cancel()
-		return commitFinished(ctx, p.sqlPlayers.db, p.queries[kind], args, c.rec)
+		return commitFinished(ctx, s.db, s.saves[kind], args, c.rec)
 	})
 }

@@ -11,6 +11,9 @@ import (
 // failing.
 const probeEvery = 10 * time.Second
 
+// probeSQL is the write Ping tries: a row of its own.
+const probeSQL = `INSERT INTO write_probe (id, at) VALUES (1, $1) ON CONFLICT (id) DO UPDATE SET at = excluded.at`
+
 // writeFailures remembers whether the store's writes are failing: the
 // last write's error, if it failed, and since when they fail.
 type writeFailures struct {

@@ -83,7 +83,7 @@ func TestSQLiteMigrateHolders(t *testing.T) {
 		t.Fatal(err)
 	}
 	ann, bob := players.NewCredential(), players.NewCredential()
-	steps := append(append([]string{}, migrations[:4]...), v4Games(ann, bob)...)
+	steps := append(append([]string{}, oldSQLiteMigrations[:4]...), v4Games(ann, bob)...)
 	for _, q := range append(steps, "PRAGMA user_version = 4") {
 		if _, err := db.Exec(q); err != nil {
 			t.Fatal(err)
@@ -102,7 +102,7 @@ func TestPostgresMigrateHolders(t *testing.T) {
 		t.Fatal(err)
 	}
 	ann, bob := players.NewCredential(), players.NewCredential()
-	steps := append(append([]string{`CREATE TABLE schema_version (version INTEGER NOT NULL)`, `INSERT INTO schema_version VALUES (4)`}, postgresMigrations[:4]...), v4Games(ann, bob)...)
+	steps := append(append([]string{`CREATE TABLE schema_version (version INTEGER NOT NULL)`, `INSERT INTO schema_version VALUES (4)`}, oldPostgresMigrations[:4]...), v4Games(ann, bob)...)
 	for _, q := range steps {
 		if _, err := pool.Exec(ctx, q); err != nil {
 			t.Fatal(err)

@@ -6,10 +6,8 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -17,7 +15,6 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/banchess/banchess/errs"
-	"github.com/banchess/banchess/games"
 )
 
 // PostgresOptions configure a PostgreSQL store. The database URL may set
@@ -64,19 +61,8 @@ const LobbyChannel = "banchess_lobby"
 // stale overwrites nothing, and a cached game is revalidated (its row's
 // revision read) before each use. It is safe for concurrent use.
 type Postgres struct {
-	pool     *pgxpool.Pool
-	opts     PostgresOptions
-	failures writeFailures
-	queries  [saveKinds]string // insert a game's row, or update what the kind of save changes
-	saves    chan pgSave       // to the committer
-	stop     chan struct{}     // closed by Close: the committer stops
-	stopped  chan struct{}     // closed when the committer has stopped
-	closing  sync.RWMutex      // held to read while queueing, to write while closing
-	closed   bool
-
-	gameCache
-	sqlPlayers
-	sqlTraining
+	sqlStore
+	pool *pgxpool.Pool
 }
 
 // IsPostgresURL reports whether dsn names a PostgreSQL database
@@ -112,434 +98,25 @@ func OpenPostgres(ctx context.Context, url string, opts PostgresOptions) (*Postg
 	if err != nil {
 		return nil, fmt.Errorf("open database %s: %w", where, err)
 	}
-	if err := migratePostgres(ctx, pool); err != nil {
+	d := pgDB{pgQuerier{pool}, pool}
+	if err := migrate(ctx, d); err != nil {
 		pool.Close()
 		return nil, fmt.Errorf("open database %s: %w", where, err)
 	}
-	save := `WITH saved AS (` + upsertSQL("$", "games") + ` RETURNING games.id, games.revision)
-	SELECT pg_notify('` + NotifyChannel + `', id || ':' || revision) FROM saved`
-	p := &Postgres{pool: pool, opts: opts, saves: make(chan pgSave, maxBatch), stop: make(chan struct{}), stopped: make(chan struct{})}
-	for k, set := range saveSets {
-		p.queries[k] = fmt.Sprintf(save, set)
-	}
-	go p.commit()
-	p.init(opts.CacheSize, opts.CacheBytes, opts.Now)
-	p.load, p.gameCache.write, p.revision, p.finish = p.loadRow, p.write, p.rowRevision, p.writeFinished
-	p.sqlPlayers = sqlPlayers{db: pgDB{pgQuerier{pool}, pool}}
-	p.sqlTraining = sqlTraining{db: p.sqlPlayers.db}
+	p := &Postgres{pool: pool}
+	// Its batches take the saves queued but wait for no more (groupWait
+	// was measured on SQLite).
+	p.start(d, sqlConfig{cacheSize: opts.CacheSize, cacheBytes: opts.CacheBytes, ttl: opts.TTL, now: opts.Now,
+		timeout: opts.WriteTimeout, shared: true})
 	return p, nil
-}
-
-// postgresMigrations are SQLite's migrations in PostgreSQL's words: step
-// for step the same logical schema, so the two count versions alike.
-var postgresMigrations = [...]string{
-	`CREATE TABLE games (
-		id         TEXT PRIMARY KEY,
-		variant    TEXT NOT NULL,
-		start_fen  TEXT NOT NULL,
-		actions    TEXT NOT NULL,
-		declared   TEXT NOT NULL,
-		tags       TEXT NOT NULL,
-		from_chess BOOLEAN NOT NULL,
-		created_at BIGINT NOT NULL,
-		touched_at BIGINT NOT NULL
-	);
-	CREATE INDEX games_touched_at ON games(touched_at);`,
-	`ALTER TABLE games ADD COLUMN white TEXT NOT NULL DEFAULT '',
-		ADD COLUMN black TEXT NOT NULL DEFAULT '',
-		ADD COLUMN white_hidden BOOLEAN NOT NULL DEFAULT false,
-		ADD COLUMN black_hidden BOOLEAN NOT NULL DEFAULT false,
-		ADD COLUMN mode TEXT NOT NULL DEFAULT 'hotseat',
-		ADD COLUMN updated_at BIGINT NOT NULL DEFAULT 0,
-		ADD COLUMN fen TEXT NOT NULL DEFAULT '',
-		ADD COLUMN ply INTEGER NOT NULL DEFAULT 0,
-		ADD COLUMN actor TEXT NOT NULL DEFAULT '',
-		ADD COLUMN phase TEXT NOT NULL DEFAULT '',
-		ADD COLUMN result TEXT NOT NULL DEFAULT '';
-	UPDATE games SET updated_at = touched_at * 1000;
-	CREATE INDEX games_white ON games(white) WHERE white <> '';
-	CREATE INDEX games_black ON games(black) WHERE black <> '';`,
-	`ALTER TABLE games ADD COLUMN revision BIGINT NOT NULL DEFAULT 0;
-	CREATE TABLE write_probe (id INTEGER PRIMARY KEY CHECK (id = 1), at BIGINT NOT NULL);`,
-	`ALTER TABLE games ADD COLUMN table_state TEXT NOT NULL DEFAULT '';`,
-	`CREATE TABLE reviews (
-		game_id     TEXT PRIMARY KEY,
-		game_key    TEXT NOT NULL,
-		status      TEXT NOT NULL,
-		owner       TEXT NOT NULL,
-		lease_until BIGINT NOT NULL,
-		place       INTEGER NOT NULL,
-		total       INTEGER NOT NULL,
-		positions   TEXT NOT NULL
-	);`,
-	`CREATE TABLE players (
-		id         TEXT PRIMARY KEY,
-		name       TEXT NOT NULL DEFAULT '',
-		name_key   TEXT UNIQUE,
-		password   TEXT NOT NULL DEFAULT '',
-		created_at BIGINT NOT NULL,
-		wins       INTEGER NOT NULL DEFAULT 0,
-		losses     INTEGER NOT NULL DEFAULT 0,
-		draws      INTEGER NOT NULL DEFAULT 0
-	);
-	CREATE TABLE credentials (
-		hash       TEXT PRIMARY KEY,
-		player     TEXT NOT NULL,
-		kind       TEXT NOT NULL,
-		created_at BIGINT NOT NULL
-	);
-	CREATE INDEX credentials_player ON credentials(player);
-	CREATE TABLE standings (
-		player     TEXT NOT NULL,
-		variant    TEXT NOT NULL,
-		speed      TEXT NOT NULL,
-		rating     DOUBLE PRECISION NOT NULL,
-		deviation  DOUBLE PRECISION NOT NULL,
-		volatility DOUBLE PRECISION NOT NULL,
-		games      INTEGER NOT NULL,
-		last_at    BIGINT NOT NULL,
-		PRIMARY KEY (player, variant, speed)
-	);
-	CREATE INDEX standings_leaders ON standings(variant, speed, rating) WHERE games >= 10;
-	CREATE TABLE played (
-		player        TEXT NOT NULL,
-		game          TEXT COLLATE "C" NOT NULL,
-		ended_at      BIGINT NOT NULL,
-		color         TEXT NOT NULL,
-		opponent      TEXT NOT NULL,
-		score         DOUBLE PRECISION NOT NULL,
-		result        TEXT NOT NULL,
-		ending        TEXT NOT NULL,
-		variant       TEXT NOT NULL,
-		speed         TEXT NOT NULL,
-		rated         BOOLEAN NOT NULL,
-		rating_before DOUBLE PRECISION NOT NULL,
-		rating_after  DOUBLE PRECISION NOT NULL,
-		fen           TEXT NOT NULL,
-		PRIMARY KEY (player, game)
-	);
-	CREATE INDEX played_newest ON played(player, ended_at, game);
-	CREATE TABLE seeks (
-		id           TEXT PRIMARY KEY,
-		player       TEXT NOT NULL,
-		name         TEXT NOT NULL,
-		rating       INTEGER NOT NULL,
-		provisional  BOOLEAN NOT NULL,
-		variant      TEXT NOT NULL,
-		initial_ms   BIGINT NOT NULL,
-		increment_ms BIGINT NOT NULL,
-		color        TEXT NOT NULL,
-		rated        BOOLEAN NOT NULL,
-		pool         TEXT NOT NULL,
-		created_at   BIGINT NOT NULL,
-		alive_at     BIGINT NOT NULL,
-		game         TEXT NOT NULL,
-		acceptor     TEXT NOT NULL,
-		accepted_at  BIGINT NOT NULL
-	);
-	CREATE INDEX seeks_player ON seeks(player);
-	CREATE INDEX seeks_acceptor ON seeks(acceptor) WHERE acceptor <> '';
-	CREATE INDEX seeks_pool ON seeks(pool, created_at) WHERE game = '';
-	CREATE TABLE failed_logins (key TEXT NOT NULL, at BIGINT NOT NULL);
-	CREATE INDEX failed_logins_key ON failed_logins(key, at);
-	CREATE INDEX failed_logins_at ON failed_logins(at);
-	INSERT INTO players (id, created_at)
-		SELECT holder, min(created) * 1000 FROM (
-			SELECT white AS holder, created_at AS created FROM games WHERE white <> '' AND white NOT LIKE 'engine:%'
-			UNION ALL SELECT black, created_at FROM games WHERE black <> '' AND black NOT LIKE 'engine:%'
-		) AS holders GROUP BY holder;
-	INSERT INTO credentials (hash, player, kind, created_at) SELECT id, id, 'cookie', created_at FROM players;`,
-	`CREATE TABLE learners (
-		player     TEXT PRIMARY KEY,
-		rating     DOUBLE PRECISION NOT NULL,
-		deviation  DOUBLE PRECISION NOT NULL,
-		volatility DOUBLE PRECISION NOT NULL,
-		rated_at   BIGINT NOT NULL,
-		puzzles    INTEGER NOT NULL,
-		solved     INTEGER NOT NULL
-	);
-	CREATE TABLE lesson_steps (
-		player  TEXT NOT NULL,
-		lesson  TEXT NOT NULL,
-		step    INTEGER NOT NULL,
-		done_at BIGINT NOT NULL,
-		PRIMARY KEY (player, lesson, step)
-	);
-	CREATE TABLE puzzle_ratings (
-		puzzle     TEXT PRIMARY KEY,
-		rating     DOUBLE PRECISION NOT NULL,
-		deviation  DOUBLE PRECISION NOT NULL,
-		volatility DOUBLE PRECISION NOT NULL,
-		plays      INTEGER NOT NULL,
-		solved     INTEGER NOT NULL
-	);
-	CREATE TABLE puzzle_attempts (
-		player           TEXT NOT NULL,
-		puzzle           TEXT COLLATE "C" NOT NULL,
-		at               BIGINT NOT NULL,
-		solved           BOOLEAN NOT NULL,
-		failed_at        INTEGER NOT NULL,
-		actions          TEXT NOT NULL,
-		reason           TEXT NOT NULL,
-		rated            BOOLEAN NOT NULL,
-		before_rating    DOUBLE PRECISION NOT NULL,
-		before_deviation DOUBLE PRECISION NOT NULL,
-		after_rating     DOUBLE PRECISION NOT NULL,
-		after_deviation  DOUBLE PRECISION NOT NULL,
-		puzzle_before    DOUBLE PRECISION NOT NULL,
-		puzzle_after     DOUBLE PRECISION NOT NULL,
-		PRIMARY KEY (player, puzzle)
-	);`,
-}
-
-// migratePostgres brings the schema to this binary's version, recorded in
-// the table schema_version. Processes starting together take turns (an
-// advisory lock), and each migration commits with the version it reaches.
-func migratePostgres(ctx context.Context, pool *pgxpool.Pool) error {
-	return pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(7424637243657)`); err != nil {
-			return fmt.Errorf("migrate: %w", err)
-		}
-		if _, err := tx.Exec(ctx, `CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)`); err != nil {
-			return fmt.Errorf("migrate: %w", err)
-		}
-		var version int
-		err := tx.QueryRow(ctx, `SELECT version FROM schema_version`).Scan(&version)
-		if errors.Is(err, pgx.ErrNoRows) {
-			_, err = tx.Exec(ctx, `INSERT INTO schema_version (version) VALUES (0)`)
-		}
-		if err != nil {
-			return fmt.Errorf("migrate: reading the schema version: %w", err)
-		}
-		err = runMigrations(version, postgresMigrations[:], func(step string) error {
-			_, err := tx.Exec(ctx, step)
-			return err
-		})
-		if err != nil {
-			return err
-		}
-		if _, err := tx.Exec(ctx, `UPDATE schema_version SET version = $1`, len(postgresMigrations)); err != nil {
-			return fmt.Errorf("migrate: recording the schema version: %w", err)
-		}
-		return nil
-	})
-}
-
-// write commits c's game (see writeRow) and notifies NotifyChannel of it
-// in the same transaction (a single statement).
-func (p *Postgres) write(c *cachedGame) (int64, error) {
-	return writeRow(c, p.opts.Now(), &p.failures, func(kind saveKind, args []any) error {
-		return p.save(pgSave{id: c.id, query: p.queries[kind], args: args})
-	})
-}
-
-// pgSave is one game's save, queued for the committer, and where to
-// report how it went.
-type pgSave struct {
-	id     string
-	query  string
-	args   []any
-	result chan error
-}
-
-// save has the committer commit s, and returns once it is committed (nil),
-// refused as stale (errStale) or failed.
-func (p *Postgres) save(s pgSave) error {
-	s.result = make(chan error, 1)
-	p.closing.RLock()
-	if p.closed {
-		p.closing.RUnlock()
-		return errClosed
-	}
-	p.saves <- s
-	p.closing.RUnlock()
-	return <-s.result
-}
-
-// commit is the committer: it commits the saves queued while the last
-// batch committed together, as one batch (one round trip, one implicit
-// transaction, one flush of the write-ahead log), as SQLite's committer
-// does, until the store is closed.
-func (p *Postgres) commit() {
-	defer close(p.stopped)
-	batch := make([]pgSave, 0, maxBatch)
-	for {
-		select {
-		case s := <-p.saves:
-			batch = append(batch[:0], s)
-		case <-p.stop:
-			// No save is queued after stop is closed: commit those queued.
-			for {
-				select {
-				case s := <-p.saves:
-					p.commitBatch([]pgSave{s})
-				default:
-					return
-				}
-			}
-		}
-	more:
-		for len(batch) < maxBatch {
-			select {
-			case s := <-p.saves:
-				batch = append(batch, s)
-			default:
-				break more
-			}
-		}
-		p.commitBatch(batch)
-	}
-}
-
-// commitBatch commits the batch; a save that changes no row (stale) fails
-// alone with errStale, and when the batch fails (one statement failed, or
-// the commit) every save in it fails. The saves run in the order of their
-// games' ids, so that two instances' batches lock rows in one order and
-// never deadlock.
-func (p *Postgres) commitBatch(batch []pgSave) {
-	slices.SortFunc(batch, func(a, b pgSave) int { return strings.Compare(a.id, b.id) })
-	// Once begun, a save runs to its end whatever becomes of the request.
-	ctx, cancel := context.WithTimeout(context.Background(), p.opts.WriteTimeout)
-	defer cancel()
-	b := &pgx.Batch{}
-	for _, s := range batch {
-		b.Queue(s.query, s.args...)
-	}
-	errs := make([]error, len(batch))
-	res := p.pool.SendBatch(ctx, b)
-	for i := range batch {
-		tag, err := res.Exec()
-		switch {
-		case err != nil:
-			errs[i] = fmt.Errorf("saving the game: %w", err)
-		case tag.RowsAffected() == 0:
-			errs[i] = errStale
-		}
-	}
-	err := res.Close()
-	for _, e := range errs {
-		if err == nil && e != nil && e != errStale {
-			err = e
-		}
-	}
-	err = unreachable(err)
-	for i := range errs {
-		if err != nil && errs[i] != errStale {
-			errs[i] = err // the batch is one transaction: none of it was committed
-		}
-	}
-	for i, s := range batch {
-		s.result <- errs[i]
-	}
-}
-
-// loadRow reads a game's record from its row (see scanRecord).
-func (p *Postgres) loadRow(ctx context.Context, id string) (rec *games.Record, revision, size int64, err error) {
-	rec, revision, size, err = scanRecord(id, p.pool.QueryRow(ctx, `SELECT `+loadColumns+` FROM games WHERE id = $1`, id).Scan, pgx.ErrNoRows)
-	return rec, revision, size, unreachable(err)
-}
-
-// rowRevision reads the revision of a game's row.
-func (p *Postgres) rowRevision(ctx context.Context, id string) (int64, error) {
-	var revision int64
-	err := p.pool.QueryRow(ctx, `SELECT revision FROM games WHERE id = $1`, id).Scan(&revision)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return 0, notFound(id)
-	}
-	if err != nil {
-		return 0, unreachable(fmt.Errorf("game %q: reading its revision: %w", trimID(id), err))
-	}
-	return revision, nil
-}
-
-// List returns up to limit of holder's games that it has not hidden, the
-// most recently updated first. No one ("") holds a game.
-func (p *Postgres) List(ctx context.Context, holder string, limit int) ([]games.Summary, error) {
-	if holder == "" || limit <= 0 || !validText(holder) {
-		return nil, ctx.Err()
-	}
-	rows, err := p.pool.Query(ctx, `SELECT `+summaryColumns+` FROM games
-		WHERE white = $1 AND white <> '' AND NOT white_hidden OR black = $1 AND black <> '' AND NOT black_hidden
-		ORDER BY updated_at DESC, created_at DESC, id COLLATE "C" LIMIT $2`, holder, limit)
-	if err != nil {
-		return nil, unreachable(fmt.Errorf("listing games: %w", err))
-	}
-	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (games.Summary, error) { return scanSummary(r.Scan) })
-	if err != nil {
-		return nil, unreachable(fmt.Errorf("listing games: %w", err))
-	}
-	return out, nil
-}
-
-// Sweep removes the games untouched for longer than the TTL and reports how
-// many it removed. It first records when the games cached here were last
-// used; a game only read, and only on another instance, since that
-// instance's last sweep, with no save for the whole TTL, may be swept.
-// Then it removes the anonymous players made before the TTL who hold no
-// seat any more (see sweepPlayers).
-func (p *Postgres) Sweep(ctx context.Context) (int, error) {
-	n, err := p.sweep(ctx, p.opts.TTL, p.touch, p.removeUntouched)
-	if err == nil && p.opts.TTL > 0 {
-		err = p.sweepPlayers(ctx, p.opts.Now().Add(-p.opts.TTL))
-	}
-	return n, err
-}
-
-// touch records when the games were last used.
-func (p *Postgres) touch(ctx context.Context, used map[string]time.Time) error {
-	b := &pgx.Batch{}
-	for id, t := range used {
-		b.Queue(`UPDATE games SET touched_at = GREATEST(touched_at, $1) WHERE id = $2`, t.Unix(), id)
-	}
-	return p.pool.SendBatch(ctx, b).Close()
-}
-
-// removeUntouched deletes the rows untouched since cutoff (unix seconds),
-// and the reviews of the games removed, and counts the games.
-func (p *Postgres) removeUntouched(ctx context.Context, cutoff int64) (int64, error) {
-	tag, err := p.pool.Exec(ctx, `DELETE FROM games WHERE touched_at < $1`, cutoff)
-	if err != nil {
-		return 0, err
-	}
-	if _, err := p.pool.Exec(ctx, sweepReviewsSQL); err != nil {
-		return 0, fmt.Errorf("the reviews of removed games: %w", err)
-	}
-	return tag.RowsAffected(), nil
-}
-
-// Ping checks the database answers, and that writes work, as SQLite.Ping
-// does.
-func (p *Postgres) Ping(ctx context.Context) error {
-	if err := p.pool.Ping(ctx); err != nil {
-		return fmt.Errorf("database: %w", err)
-	}
-	now := p.opts.Now()
-	return p.failures.check(now, func() error {
-		_, err := p.pool.Exec(ctx, `INSERT INTO write_probe (id, at) VALUES (1, $1) ON CONFLICT (id) DO UPDATE SET at = excluded.at`, now.Unix())
-		return err
-	})
-}
-
-// Stats counts the games stored and those cached in memory.
-func (p *Postgres) Stats(ctx context.Context) (stored, cached int, err error) {
-	if err := p.pool.QueryRow(ctx, "SELECT count(*) FROM games").Scan(&stored); err != nil {
-		return 0, 0, fmt.Errorf("counting games: %w", err)
-	}
-	return stored, p.cached(), nil
 }
 
 // Close stops the committer and closes the pool. Every acknowledged change
 // is already committed; call it once no request is in flight. Closing
 // again does nothing.
 func (p *Postgres) Close() error {
-	p.closing.Lock()
-	if !p.closed {
-		p.closed = true
-		close(p.stop)
-		<-p.stopped
-		p.pool.Close()
-	}
-	p.closing.Unlock()
+	p.commits.close()
+	p.pool.Close()
 	return nil
 }
 

@@ -39,14 +39,14 @@ const columns = `variant, start_fen, actions, declared, tags, from_chess, white,
 
 // upsertSQL inserts a game's row, or updates the columns set, with the
 // placeholders ph makes of a parameter's number (SQLite's "?" or
-// PostgreSQL's "$"), for the table named tbl. The insert gives the row
-// revision parameter 3; the update happens only if the row is at the
-// revision before, so a save made from a stale copy of the game changes
-// nothing (and affects no row). Every save rewrites the tags column, which
+// PostgreSQL's "$"). The insert gives the row revision parameter 3; the
+// update happens only if the row is at the revision before, so a save
+// made from a stale copy of the game changes nothing (and affects no
+// row). Every save rewrites the tags column, which
 // holds the annotations too: an undo takes a ply's with it, and variations
 // are edited (for most games it is "[]"). The set clause ends in a %s for
 // what else the save rewrites (see saveSets).
-func upsertSQL(ph, tbl string) string {
+func upsertSQL(ph string) string {
 	n := 3 + strings.Count(columns, ",") + 1
 	params := make([]string, n)
 	for i := range params {
@@ -55,13 +55,13 @@ func upsertSQL(ph, tbl string) string {
 			params[i] = fmt.Sprintf("$%d", i+1)
 		}
 	}
-	return `INSERT INTO ` + tbl + ` (id, touched_at, revision, ` + columns + `)
+	return `INSERT INTO games (id, touched_at, revision, ` + columns + `)
 	VALUES (` + strings.Join(params, ", ") + `)
 	ON CONFLICT(id) DO UPDATE SET actions = excluded.actions, declared = excluded.declared,
 		tags = excluded.tags, updated_at = excluded.updated_at, fen = excluded.fen,
 		ply = excluded.ply, actor = excluded.actor, phase = excluded.phase, result = excluded.result,
 		table_state = excluded.table_state, revision = excluded.revision%s
-	WHERE ` + tbl + `.revision = excluded.revision - 1`
+	WHERE games.revision = excluded.revision - 1`
 }
 
 // saveKind is what a save rewrites of a stored row besides what a ply
@@ -120,8 +120,8 @@ func (c *cachedGame) saved(k saveKind, now int64) {
 // new row or the changed columns of its row, if the row is still at the
 // revision c read or wrote last (else it fails with errStale). It records
 // how the write went in failures and returns the game's estimated size.
-// It is gameCache.write for both databases: upserting means a game a
-// sweep removed while it was in use is written back whole.
+// It is gameCache.write and finish for both databases: upserting means a
+// game a sweep removed while it was in use is written back whole.
 func writeRow(c *cachedGame, now time.Time, failures *writeFailures, commit func(kind saveKind, args []any) error) (int64, error) {
 	r, err := encodeRow(c.rec)
 	if err != nil {
@@ -145,13 +145,12 @@ func writeRow(c *cachedGame, now time.Time, failures *writeFailures, commit func
 const loadColumns = `revision, ` + columns
 
 // scanRecord reads game id's record with scan, which reads loadColumns of
-// its row or fails with noRows when there is none, and returns it with
-// the row's revision and the game's estimated size. It is gameCache.load
-// for both databases.
-func scanRecord(id string, scan func(dest ...any) error, noRows error) (rec *games.Record, revision, size int64, err error) {
+// its row or fails with errNoRows when there is none, and returns it with
+// the row's revision and the game's estimated size.
+func scanRecord(id string, scan func(dest ...any) error) (rec *games.Record, revision, size int64, err error) {
 	var r row
 	err = scan(append([]any{&revision}, r.scanArgs()...)...)
-	if errors.Is(err, noRows) {
+	if errors.Is(err, errNoRows) {
 		return nil, 0, 0, notFound(id)
 	}
 	if err != nil {

@@ -9,8 +9,6 @@ import (
 	"time"
 
 	_ "modernc.org/sqlite" // the pure-Go SQLite driver, registered as "sqlite"
-
-	"github.com/banchess/banchess/games"
 )
 
 // Options configure an SQLite store.
@@ -53,20 +51,13 @@ const DefaultCacheBytes = 64 << 20
 // change is committed before Update returns. It is safe for concurrent use;
 // each game is only ever touched under its own lock.
 type SQLite struct {
-	db       *sql.DB
-	lock     *fileLock            // held while the store is open: one store per file
-	saves    [saveKinds]*sql.Stmt // insert a game's row, or update what the kind of save changes
-	probe    *sql.Stmt            // a tiny write, to learn whether writes work again
-	commits  *committer
-	failures writeFailures
+	sqlStore
+	db     *sql.DB
+	sqlite *sqliteDB // db as a database (sqlStore.db)
+	lock   *fileLock // held while the store is open: one store per file
 
 	closeOnce sync.Once
 	closeErr  error
-	opts      Options
-
-	gameCache
-	sqlPlayers
-	sqlTraining
 }
 
 // OpenSQLite opens (creating or migrating as needed) the database at path;
@@ -102,10 +93,6 @@ func OpenSQLite(ctx context.Context, path string, opts Options) (*SQLite, error)
 	return s, nil
 }
 
-// saveSQL inserts a game's row, or updates the columns set (see
-// upsertSQL).
-var saveSQL = upsertSQL("?", "games")
-
 // openDB opens the database with dsn, migrated, and prepares the
 // store's statements.
 func openDB(ctx context.Context, path, dsn string, opts Options) (*SQLite, error) {
@@ -118,372 +105,20 @@ func openDB(ctx context.Context, path, dsn string, opts Options) (*SQLite, error
 	db.SetMaxOpenConns(1)
 	db.SetConnMaxIdleTime(0)
 	db.SetConnMaxLifetime(0)
-	if err := migrate(ctx, db); err != nil {
+	d := newSQLiteDB(db)
+	if err := migrate(ctx, d); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("open database %s: %w", path, err)
 	}
-	// A ply rewrites only what a ply changes (see saveSets).
-	var queries []string
-	for _, set := range saveSets {
-		queries = append(queries, fmt.Sprintf(saveSQL, set))
+	s := &SQLite{db: db, sqlite: d}
+	s.start(d, sqlConfig{cacheSize: opts.CacheSize, cacheBytes: opts.CacheBytes, ttl: opts.TTL, now: opts.Now, groupWait: groupWait})
+	if err := d.prepare(ctx, s.saves[:]...); err != nil {
+		s.commits.close()
+		d.close()
+		db.Close()
+		return nil, fmt.Errorf("open database %s: %w", path, err)
 	}
-	queries = append(queries, `INSERT INTO write_probe (id, at) VALUES (1, ?) ON CONFLICT(id) DO UPDATE SET at = excluded.at`)
-	var stmts []*sql.Stmt
-	for _, q := range queries {
-		stmt, err := db.PrepareContext(ctx, q)
-		if err != nil {
-			for _, st := range stmts {
-				st.Close()
-			}
-			db.Close()
-			return nil, fmt.Errorf("open database %s: %w", path, err)
-		}
-		stmts = append(stmts, stmt)
-	}
-	s := &SQLite{db: db, saves: [saveKinds]*sql.Stmt(stmts[:saveKinds]), probe: stmts[saveKinds], commits: newCommitter(db), opts: opts}
-	s.init(opts.CacheSize, opts.CacheBytes, opts.Now)
-	s.load, s.gameCache.write, s.finish = s.loadRow, s.write, s.writeFinished
-	s.sqlPlayers = sqlPlayers{db: sqliteDB{sqlQuerier{db}, db}}
-	s.sqlTraining = sqlTraining{db: s.sqlPlayers.db}
 	return s, nil
-}
-
-// migrations create and evolve the schema; PRAGMA user_version records how
-// many have run.
-var migrations = [...]string{
-	`CREATE TABLE games (
-		id         TEXT PRIMARY KEY,
-		variant    TEXT NOT NULL,
-		start_fen  TEXT NOT NULL,
-		actions    TEXT NOT NULL,  -- every ply in BCN, separated by spaces
-		declared   TEXT NOT NULL,  -- '', 'white-resigned', 'black-resigned' or 'draw-agreed'
-		tags       TEXT NOT NULL,  -- PGN tags as JSON
-		from_chess INTEGER NOT NULL,
-		created_at INTEGER NOT NULL, -- unix seconds
-		touched_at INTEGER NOT NULL  -- unix seconds of the last request
-	) WITHOUT ROWID;
-	CREATE INDEX games_touched_at ON games(touched_at);`,
-	// Seats, and a summary of each game for lists. Games stored before
-	// have no holders: the browser whose cookie names one claims it.
-	`ALTER TABLE games ADD COLUMN white TEXT NOT NULL DEFAULT '';  -- the holders of the seats
-	ALTER TABLE games ADD COLUMN black TEXT NOT NULL DEFAULT '';
-	ALTER TABLE games ADD COLUMN white_hidden INTEGER NOT NULL DEFAULT 0;
-	ALTER TABLE games ADD COLUMN black_hidden INTEGER NOT NULL DEFAULT 0;
-	ALTER TABLE games ADD COLUMN mode TEXT NOT NULL DEFAULT 'hotseat';
-	ALTER TABLE games ADD COLUMN updated_at INTEGER NOT NULL DEFAULT 0; -- unix milliseconds of the last change
-	ALTER TABLE games ADD COLUMN fen TEXT NOT NULL DEFAULT '';
-	ALTER TABLE games ADD COLUMN ply INTEGER NOT NULL DEFAULT 0;
-	ALTER TABLE games ADD COLUMN actor TEXT NOT NULL DEFAULT '';
-	ALTER TABLE games ADD COLUMN phase TEXT NOT NULL DEFAULT '';
-	ALTER TABLE games ADD COLUMN result TEXT NOT NULL DEFAULT '';
-	UPDATE games SET updated_at = touched_at * 1000;
-	CREATE INDEX games_white ON games(white) WHERE white <> '';
-	CREATE INDEX games_black ON games(black) WHERE black <> '';`,
-	// A revision per row, which every save checks and increments, so a
-	// save from a stale copy of a game (another process's) overwrites
-	// nothing; and a row a health check may write to learn whether writes
-	// work.
-	`ALTER TABLE games ADD COLUMN revision INTEGER NOT NULL DEFAULT 0; -- counts the row's saves
-	CREATE TABLE write_probe (id INTEGER PRIMARY KEY CHECK (id = 1), at INTEGER NOT NULL);`,
-	// What a game between two players has besides its game (the invite,
-	// the clock, the offers), as JSON: '' for a hot-seat game.
-	`ALTER TABLE games ADD COLUMN table_state TEXT NOT NULL DEFAULT '';`,
-	// Each game's review (games.StoredReview): which state of the game it
-	// is of, where it stands, the server holding it and until when, and
-	// the positions evaluated so far as JSON.
-	`CREATE TABLE reviews (
-		game_id     TEXT PRIMARY KEY,
-		game_key    TEXT NOT NULL,    -- SHA-256 of the game reviewed: variant, start, plies
-		status      TEXT NOT NULL,    -- 'queued', 'running' or 'done'
-		owner       TEXT NOT NULL,    -- the server that queued or runs it
-		lease_until INTEGER NOT NULL, -- unix milliseconds: until when owner holds it
-		place       INTEGER NOT NULL, -- a queued review's place in its server's queue
-		total       INTEGER NOT NULL, -- positions to evaluate
-		positions   TEXT NOT NULL     -- JSON: the positions evaluated so far
-	) WITHOUT ROWID;`,
-	// Players, the credentials issued to them (hashes), their results and
-	// ratings, failed logins and the lobby's seeks (times in unix
-	// milliseconds). Every seat's holder so far becomes a player, and its
-	// hash (the SHA-256 of the cookie or token it was) that player's
-	// credential: seats now belong to players.
-	`CREATE TABLE players (
-		id         TEXT PRIMARY KEY,
-		name       TEXT NOT NULL DEFAULT '', -- '' until chosen
-		name_key   TEXT UNIQUE,              -- lower(name), NULL until chosen: names are unique in any case
-		password   TEXT NOT NULL DEFAULT '', -- argon2id, PHC string
-		created_at INTEGER NOT NULL,
-		wins       INTEGER NOT NULL DEFAULT 0,
-		losses     INTEGER NOT NULL DEFAULT 0,
-		draws      INTEGER NOT NULL DEFAULT 0
-	) WITHOUT ROWID;
-	CREATE TABLE credentials (
-		hash       TEXT PRIMARY KEY, -- SHA-256 of the cookie or token
-		player     TEXT NOT NULL,
-		kind       TEXT NOT NULL,    -- 'cookie' or 'token'
-		created_at INTEGER NOT NULL
-	) WITHOUT ROWID;
-	CREATE INDEX credentials_player ON credentials(player);
-	CREATE TABLE standings (
-		player     TEXT NOT NULL,
-		variant    TEXT NOT NULL,
-		speed      TEXT NOT NULL,
-		rating     REAL NOT NULL,
-		deviation  REAL NOT NULL,
-		volatility REAL NOT NULL,
-		games      INTEGER NOT NULL,
-		last_at    INTEGER NOT NULL, -- the last rated game's end
-		PRIMARY KEY (player, variant, speed)
-	) WITHOUT ROWID;
-	CREATE INDEX standings_leaders ON standings(variant, speed, rating) WHERE games >= 10;
-	CREATE TABLE played (
-		player        TEXT NOT NULL,
-		game          TEXT NOT NULL,
-		ended_at      INTEGER NOT NULL,
-		color         TEXT NOT NULL,
-		opponent      TEXT NOT NULL, -- the name the game recorded, '' for none
-		score         REAL NOT NULL,
-		result        TEXT NOT NULL,
-		ending        TEXT NOT NULL,
-		variant       TEXT NOT NULL,
-		speed         TEXT NOT NULL,
-		rated         INTEGER NOT NULL,
-		rating_before REAL NOT NULL,
-		rating_after  REAL NOT NULL,
-		fen           TEXT NOT NULL,
-		PRIMARY KEY (player, game)
-	) WITHOUT ROWID;
-	CREATE INDEX played_newest ON played(player, ended_at, game);
-	CREATE TABLE seeks (
-		id           TEXT PRIMARY KEY,
-		player       TEXT NOT NULL,
-		name         TEXT NOT NULL,
-		rating       INTEGER NOT NULL,
-		provisional  INTEGER NOT NULL,
-		variant      TEXT NOT NULL,
-		initial_ms   INTEGER NOT NULL,
-		increment_ms INTEGER NOT NULL,
-		color        TEXT NOT NULL, -- the maker's, '' for random
-		rated        INTEGER NOT NULL,
-		pool         TEXT NOT NULL, -- '' for a custom seek
-		created_at   INTEGER NOT NULL,
-		alive_at     INTEGER NOT NULL, -- the maker last seen in the lobby
-		game         TEXT NOT NULL,    -- once accepted
-		acceptor     TEXT NOT NULL,
-		accepted_at  INTEGER NOT NULL
-	) WITHOUT ROWID;
-	CREATE INDEX seeks_player ON seeks(player);
-	CREATE INDEX seeks_acceptor ON seeks(acceptor) WHERE acceptor <> '';
-	CREATE INDEX seeks_pool ON seeks(pool, created_at) WHERE game = '';
-	CREATE TABLE failed_logins (key TEXT NOT NULL, at INTEGER NOT NULL);
-	CREATE INDEX failed_logins_key ON failed_logins(key, at);
-	CREATE INDEX failed_logins_at ON failed_logins(at);
-	INSERT INTO players (id, created_at)
-		SELECT holder, min(created) * 1000 FROM (
-			SELECT white AS holder, created_at AS created FROM games WHERE white <> '' AND white NOT LIKE 'engine:%'
-			UNION ALL SELECT black, created_at FROM games WHERE black <> '' AND black NOT LIKE 'engine:%'
-		) GROUP BY holder;
-	INSERT INTO credentials (hash, player, kind, created_at) SELECT id, id, 'cookie', created_at FROM players;`,
-	// Training (package training): each player's puzzle rating and
-	// counts, the lesson steps they have done, each puzzle's rating once
-	// it is rated, and each player's last finished attempt at each puzzle
-	// (its ratings as shown).
-	`CREATE TABLE learners (
-		player     TEXT PRIMARY KEY,
-		rating     REAL NOT NULL,
-		deviation  REAL NOT NULL,
-		volatility REAL NOT NULL,
-		rated_at   INTEGER NOT NULL, -- the last rated attempt
-		puzzles    INTEGER NOT NULL, -- rated attempts
-		solved     INTEGER NOT NULL
-	) WITHOUT ROWID;
-	CREATE TABLE lesson_steps (
-		player  TEXT NOT NULL,
-		lesson  TEXT NOT NULL,
-		step    INTEGER NOT NULL, -- from 0
-		done_at INTEGER NOT NULL,
-		PRIMARY KEY (player, lesson, step)
-	) WITHOUT ROWID;
-	CREATE TABLE puzzle_ratings (
-		puzzle     TEXT PRIMARY KEY,
-		rating     REAL NOT NULL,
-		deviation  REAL NOT NULL,
-		volatility REAL NOT NULL,
-		plays      INTEGER NOT NULL, -- rated attempts
-		solved     INTEGER NOT NULL
-	) WITHOUT ROWID;
-	CREATE TABLE puzzle_attempts (
-		player           TEXT NOT NULL,
-		puzzle           TEXT NOT NULL,
-		at               INTEGER NOT NULL,
-		solved           INTEGER NOT NULL,
-		failed_at        INTEGER NOT NULL, -- the wrong action's index, -1 when solved
-		actions          TEXT NOT NULL,    -- the solver's actions, BCN, space-separated
-		reason           TEXT NOT NULL,    -- why the wrong action fails
-		rated            INTEGER NOT NULL,
-		before_rating    REAL NOT NULL,
-		before_deviation REAL NOT NULL,
-		after_rating     REAL NOT NULL,
-		after_deviation  REAL NOT NULL,
-		puzzle_before    REAL NOT NULL,
-		puzzle_after     REAL NOT NULL,
-		PRIMARY KEY (player, puzzle)
-	) WITHOUT ROWID;`,
-}
-
-// SchemaVersion is the schema version this binary writes.
-const SchemaVersion = len(migrations)
-
-// runMigrations runs with exec the steps of a database at schema version
-// version still to run, and refuses a database newer than this binary.
-func runMigrations(version int, steps []string, exec func(step string) error) error {
-	if version > len(steps) {
-		return fmt.Errorf("migrate: the database has schema version %d, newer than this binary's %d", version, len(steps))
-	}
-	for i := version; i < len(steps); i++ {
-		if err := exec(steps[i]); err != nil {
-			return fmt.Errorf("migrate to schema version %d: %w", i+1, err)
-		}
-	}
-	return nil
-}
-
-func migrate(ctx context.Context, db *sql.DB) error {
-	tx, err := db.BeginTx(ctx, nil)
-	if err != nil {
-		return fmt.Errorf("migrate: %w", err)
-	}
-	defer tx.Rollback()
-	var version int
-	if err := tx.QueryRowContext(ctx, "PRAGMA user_version").Scan(&version); err != nil {
-		return fmt.Errorf("migrate: reading the schema version: %w", err)
-	}
-	err = runMigrations(version, migrations[:], func(step string) error {
-		_, err := tx.ExecContext(ctx, step)
-		return err
-	})
-	if err != nil {
-		return err
-	}
-	if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", len(migrations))); err != nil {
-		return fmt.Errorf("migrate: recording the schema version: %w", err)
-	}
-	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("migrate: %w", err)
-	}
-	return nil
-}
-
-// write commits c's game (see writeRow).
-func (s *SQLite) write(c *cachedGame) (int64, error) {
-	return writeRow(c, s.opts.Now(), &s.failures, func(kind saveKind, args []any) error {
-		// Once begun, a save runs to its end whatever becomes of the
-		// request.
-		return s.commits.write(s.saves[kind], true, args...)
-	})
-}
-
-// loadRow reads a game's record from its row (see scanRecord).
-func (s *SQLite) loadRow(ctx context.Context, id string) (rec *games.Record, revision, size int64, err error) {
-	return scanRecord(id, s.db.QueryRowContext(ctx, `SELECT `+loadColumns+` FROM games WHERE id = ?`, id).Scan, sql.ErrNoRows)
-}
-
-// listQuery lists holder ?1's games, up to ?2. The terms saying a seat is
-// not free (the partial indexes' conditions) let SQLite use the indexes on
-// the seats: without them it reads every game.
-const listQuery = `SELECT ` + summaryColumns + ` FROM games
-	WHERE white = ?1 AND white <> '' AND white_hidden = 0 OR black = ?1 AND black <> '' AND black_hidden = 0
-	ORDER BY updated_at DESC, created_at DESC, id LIMIT ?2`
-
-// List returns up to limit of holder's games that it has not hidden, the
-// most recently updated first. No one ("") holds a game.
-func (s *SQLite) List(ctx context.Context, holder string, limit int) ([]games.Summary, error) {
-	if holder == "" || limit <= 0 {
-		return nil, ctx.Err()
-	}
-	rows, err := s.db.QueryContext(ctx, listQuery, holder, limit)
-	if err != nil {
-		return nil, fmt.Errorf("listing games: %w", err)
-	}
-	defer rows.Close()
-	var out []games.Summary
-	for rows.Next() {
-		sum, err := scanSummary(rows.Scan)
-		if err != nil {
-			return nil, fmt.Errorf("listing games: %w", err)
-		}
-		out = append(out, sum)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("listing games: %w", err)
-	}
-	return out, nil
-}
-
-// Sweep removes the games untouched for longer than the TTL and reports how
-// many it removed. It first records when the cached games were last used,
-// so a game in play is never swept.
-// Then it removes the anonymous players made before the TTL who hold no
-// seat any more (see sweepPlayers).
-func (s *SQLite) Sweep(ctx context.Context) (int, error) {
-	n, err := s.sweep(ctx, s.opts.TTL, s.touch, s.removeUntouched)
-	if err == nil && s.opts.TTL > 0 {
-		err = s.sweepPlayers(ctx, s.opts.Now().Add(-s.opts.TTL))
-	}
-	return n, err
-}
-
-// removeUntouched deletes the rows untouched since cutoff (unix seconds),
-// and the reviews of the games removed, and counts the games.
-func (s *SQLite) removeUntouched(ctx context.Context, cutoff int64) (int64, error) {
-	res, err := s.db.ExecContext(ctx, `DELETE FROM games WHERE touched_at < ?`, cutoff)
-	if err != nil {
-		return 0, err
-	}
-	if _, err := s.db.ExecContext(ctx, sweepReviewsSQL); err != nil {
-		return 0, fmt.Errorf("the reviews of removed games: %w", err)
-	}
-	return res.RowsAffected()
-}
-
-// touch records when the games were last used.
-func (s *SQLite) touch(ctx context.Context, used map[string]time.Time) error {
-	tx, err := s.db.BeginTx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	stmt, err := tx.PrepareContext(ctx, `UPDATE games SET touched_at = max(touched_at, ?) WHERE id = ?`)
-	if err != nil {
-		return err
-	}
-	for id, t := range used {
-		if _, err := stmt.ExecContext(ctx, t.Unix(), id); err != nil {
-			return err
-		}
-	}
-	return tx.Commit()
-}
-
-// Ping checks the database answers, and that writes work: while saves
-// are failing (a full disk, a read-only file) it returns an error that
-// says so (WritesFailing reports true), until a save succeeds again. So
-// that a server no longer sent requests learns when writes work again, it
-// then tries a tiny write itself, at most once every probeEvery.
-func (s *SQLite) Ping(ctx context.Context) error {
-	var one int
-	if err := s.db.QueryRowContext(ctx, "SELECT 1").Scan(&one); err != nil {
-		return fmt.Errorf("database: %w", err)
-	}
-	now := s.opts.Now()
-	return s.failures.check(now, func() error { return s.commits.write(s.probe, false, now.Unix()) })
-}
-
-// Stats counts the games stored and those cached in memory.
-func (s *SQLite) Stats(ctx context.Context) (stored, cached int, err error) {
-	if err := s.db.QueryRowContext(ctx, "SELECT count(*) FROM games").Scan(&stored); err != nil {
-		return 0, 0, fmt.Errorf("counting games: %w", err)
-	}
-	return stored, s.cached(), nil
 }
 
 // Close closes the database. Every acknowledged change is already
@@ -492,10 +127,7 @@ func (s *SQLite) Stats(ctx context.Context) (stored, cached int, err error) {
 func (s *SQLite) Close() error {
 	s.closeOnce.Do(func() {
 		s.commits.close()
-		for _, st := range s.saves {
-			st.Close()
-		}
-		s.probe.Close()
+		s.sqlite.close()
 		if err := s.db.Close(); err != nil {
 			s.closeErr = fmt.Errorf("close database: %w", err)
 		}

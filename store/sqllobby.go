@@ -103,7 +103,7 @@ func (s sqlPlayers) CancelSeek(ctx context.Context, id, player string) error {
 }
 
 // insertGameSQL inserts a new game's row (see upsertSQL).
-var insertGameSQL = fmt.Sprintf(upsertSQL("$", "games"), saveSets[saveAll])
+var insertGameSQL = fmt.Sprintf(upsertSQL("$"), saveSets[saveAll])
 
 // Pair pairs players as req asks (see games.PairRequest), in one
 // transaction: a seek is accepted once, and a pool's players are taken in

@@ -292,9 +292,9 @@ func TestStores(t *testing.T) {
 // the indexes on the seats rather than reading every game.
 func TestSQLiteSeatIndexes(t *testing.T) {
 	s := openSQLite(t, ":memory:", Options{})
-	plan := sqlitePlan(t, s, listQuery, "ann", 10)
+	plan := sqlitePlan(t, s, s.list, "ann", 10)
 	if strings.Contains(plan, "SCAN games") || !strings.Contains(plan, "games_white") || !strings.Contains(plan, "games_black") {
-		t.Errorf("%s\nis planned as\n%s", listQuery, plan)
+		t.Errorf("%s\nis planned as\n%s", s.list, plan)
 	}
 }
 

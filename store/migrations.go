@@ -1,0 +1,245 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"strings"
+)
+
+// migration is a step of the schema: a name saying what it makes, and
+// its SQL, written once for both databases (see sqliteDDL).
+type migration struct {
+	name string
+	sql  string
+}
+
+// migrations make and evolve the schema, in order. A database records how
+// many of them have run, its schema version (SQLite's PRAGMA
+// user_version, PostgreSQL's table schema_version), so the list only
+// grows at its end, and a migration that has run somewhere never changes
+// what it makes. The list replaced two, one a database, that counted the
+// same steps one for one: the version a database made by them records
+// means the same here (TestMigrationsFromOldSchemas).
+var migrations = [...]migration{
+	{"games", `CREATE TABLE games (
+		id         TEXT PRIMARY KEY,
+		variant    TEXT NOT NULL,
+		start_fen  TEXT NOT NULL,
+		actions    TEXT NOT NULL,  -- every ply in BCN, separated by spaces
+		declared   TEXT NOT NULL,  -- '', 'white-resigned', 'black-resigned' or 'draw-agreed'
+		tags       TEXT NOT NULL,  -- PGN tags as JSON
+		from_chess BOOLEAN NOT NULL,
+		created_at BIGINT NOT NULL, -- unix seconds
+		touched_at BIGINT NOT NULL  -- unix seconds of the last request
+	) WITHOUT ROWID;
+	CREATE INDEX games_touched_at ON games(touched_at);`},
+	// Games stored before have no holders: the browser whose cookie names
+	// one claims it.
+	{"games_seats_summary", `ALTER TABLE games ADD COLUMN white TEXT NOT NULL DEFAULT '';  -- the holders of the seats
+	ALTER TABLE games ADD COLUMN black TEXT NOT NULL DEFAULT '';
+	ALTER TABLE games ADD COLUMN white_hidden BOOLEAN NOT NULL DEFAULT false;
+	ALTER TABLE games ADD COLUMN black_hidden BOOLEAN NOT NULL DEFAULT false;
+	ALTER TABLE games ADD COLUMN mode TEXT NOT NULL DEFAULT 'hotseat';
+	ALTER TABLE games ADD COLUMN updated_at BIGINT NOT NULL DEFAULT 0; -- unix milliseconds of the last change
+	ALTER TABLE games ADD COLUMN fen TEXT NOT NULL DEFAULT '';
+	ALTER TABLE games ADD COLUMN ply INTEGER NOT NULL DEFAULT 0;
+	ALTER TABLE games ADD COLUMN actor TEXT NOT NULL DEFAULT '';
+	ALTER TABLE games ADD COLUMN phase TEXT NOT NULL DEFAULT '';
+	ALTER TABLE games ADD COLUMN result TEXT NOT NULL DEFAULT '';
+	UPDATE games SET updated_at = touched_at * 1000;
+	CREATE INDEX games_white ON games(white) WHERE white <> '';
+	CREATE INDEX games_black ON games(black) WHERE black <> '';`},
+	// Every save checks and increments the revision, so a save from a
+	// stale copy of a game (another process's) overwrites nothing; a
+	// health check may write write_probe's row to learn whether writes
+	// work.
+	{"games_revision_write_probe", `ALTER TABLE games ADD COLUMN revision BIGINT NOT NULL DEFAULT 0; -- counts the row's saves
+	CREATE TABLE write_probe (id INTEGER PRIMARY KEY CHECK (id = 1), at BIGINT NOT NULL);`},
+	// What a game between two players has besides its game (the invite,
+	// the clock, the offers), as JSON: '' for a hot-seat game.
+	{"games_table_state", `ALTER TABLE games ADD COLUMN table_state TEXT NOT NULL DEFAULT '';`},
+	// Each game's review (games.StoredReview).
+	{"reviews", `CREATE TABLE reviews (
+		game_id     TEXT PRIMARY KEY,
+		game_key    TEXT NOT NULL,    -- SHA-256 of the game reviewed: variant, start, plies
+		status      TEXT NOT NULL,    -- 'queued', 'running' or 'done'
+		owner       TEXT NOT NULL,    -- the server that queued or runs it
+		lease_until BIGINT NOT NULL,  -- unix milliseconds: until when owner holds it
+		place       INTEGER NOT NULL, -- a queued review's place in its server's queue
+		total       INTEGER NOT NULL, -- positions to evaluate
+		positions   TEXT NOT NULL     -- JSON: the positions evaluated so far
+	) WITHOUT ROWID;`},
+	// Players, the credentials issued to them (hashes), their results and
+	// ratings, failed logins and the lobby's seeks (times in unix
+	// milliseconds). Every seat's holder so far becomes a player, and its
+	// hash (the SHA-256 of the cookie or token it was) that player's
+	// credential: seats now belong to players. One migration, as it ran:
+	// splitting it would renumber the versions databases record.
+	{"players_results_lobby", `CREATE TABLE players (
+		id         TEXT PRIMARY KEY,
+		name       TEXT NOT NULL DEFAULT '', -- '' until chosen
+		name_key   TEXT UNIQUE,              -- lower(name), NULL until chosen: names are unique in any case
+		password   TEXT NOT NULL DEFAULT '', -- argon2id, PHC string
+		created_at BIGINT NOT NULL,
+		wins       INTEGER NOT NULL DEFAULT 0,
+		losses     INTEGER NOT NULL DEFAULT 0,
+		draws      INTEGER NOT NULL DEFAULT 0
+	) WITHOUT ROWID;
+	CREATE TABLE credentials (
+		hash       TEXT PRIMARY KEY, -- SHA-256 of the cookie or token
+		player     TEXT NOT NULL,
+		kind       TEXT NOT NULL,    -- 'cookie' or 'token'
+		created_at BIGINT NOT NULL
+	) WITHOUT ROWID;
+	CREATE INDEX credentials_player ON credentials(player);
+	CREATE TABLE standings (
+		player     TEXT NOT NULL,
+		variant    TEXT NOT NULL,
+		speed      TEXT NOT NULL,
+		rating     DOUBLE PRECISION NOT NULL,
+		deviation  DOUBLE PRECISION NOT NULL,
+		volatility DOUBLE PRECISION NOT NULL,
+		games      INTEGER NOT NULL,
+		last_at    BIGINT NOT NULL, -- the last rated game's end
+		PRIMARY KEY (player, variant, speed)
+	) WITHOUT ROWID;
+	CREATE INDEX standings_leaders ON standings(variant, speed, rating) WHERE games >= 10;
+	CREATE TABLE played (
+		player        TEXT NOT NULL,
+		game          TEXT COLLATE "C" NOT NULL,
+		ended_at      BIGINT NOT NULL,
+		color         TEXT NOT NULL,
+		opponent      TEXT NOT NULL, -- the name the game recorded, '' for none
+		score         DOUBLE PRECISION NOT NULL,
+		result        TEXT NOT NULL,
+		ending        TEXT NOT NULL,
+		variant       TEXT NOT NULL,
+		speed         TEXT NOT NULL,
+		rated         BOOLEAN NOT NULL,
+		rating_before DOUBLE PRECISION NOT NULL,
+		rating_after  DOUBLE PRECISION NOT NULL,
+		fen           TEXT NOT NULL,
+		PRIMARY KEY (player, game)
+	) WITHOUT ROWID;
+	CREATE INDEX played_newest ON played(player, ended_at, game);
+	CREATE TABLE seeks (
+		id           TEXT PRIMARY KEY,
+		player       TEXT NOT NULL,
+		name         TEXT NOT NULL,
+		rating       INTEGER NOT NULL,
+		provisional  BOOLEAN NOT NULL,
+		variant      TEXT NOT NULL,
+		initial_ms   BIGINT NOT NULL,
+		increment_ms BIGINT NOT NULL,
+		color        TEXT NOT NULL, -- the maker's, '' for random
+		rated        BOOLEAN NOT NULL,
+		pool         TEXT NOT NULL, -- '' for a custom seek
+		created_at   BIGINT NOT NULL,
+		alive_at     BIGINT NOT NULL, -- the maker last seen in the lobby
+		game         TEXT NOT NULL,   -- once accepted
+		acceptor     TEXT NOT NULL,
+		accepted_at  BIGINT NOT NULL
+	) WITHOUT ROWID;
+	CREATE INDEX seeks_player ON seeks(player);
+	CREATE INDEX seeks_acceptor ON seeks(acceptor) WHERE acceptor <> '';
+	CREATE INDEX seeks_pool ON seeks(pool, created_at) WHERE game = '';
+	CREATE TABLE failed_logins (key TEXT NOT NULL, at BIGINT NOT NULL);
+	CREATE INDEX failed_logins_key ON failed_logins(key, at);
+	CREATE INDEX failed_logins_at ON failed_logins(at);
+	INSERT INTO players (id, created_at)
+		SELECT holder, min(created) * 1000 FROM (
+			SELECT white AS holder, created_at AS created FROM games WHERE white <> '' AND white NOT LIKE 'engine:%'
+			UNION ALL SELECT black, created_at FROM games WHERE black <> '' AND black NOT LIKE 'engine:%'
+		) AS holders GROUP BY holder;
+	INSERT INTO credentials (hash, player, kind, created_at) SELECT id, id, 'cookie', created_at FROM players;`},
+	// Training (package training): each player's puzzle rating and
+	// counts, the lesson steps they have done, each puzzle's rating once
+	// it is rated, and each player's last finished attempt at each puzzle
+	// (its ratings as shown).
+	{"training", `CREATE TABLE learners (
+		player     TEXT PRIMARY KEY,
+		rating     DOUBLE PRECISION NOT NULL,
+		deviation  DOUBLE PRECISION NOT NULL,
+		volatility DOUBLE PRECISION NOT NULL,
+		rated_at   BIGINT NOT NULL,  -- the last rated attempt
+		puzzles    INTEGER NOT NULL, -- rated attempts
+		solved     INTEGER NOT NULL
+	) WITHOUT ROWID;
+	CREATE TABLE lesson_steps (
+		player  TEXT NOT NULL,
+		lesson  TEXT NOT NULL,
+		step    INTEGER NOT NULL, -- from 0
+		done_at BIGINT NOT NULL,
+		PRIMARY KEY (player, lesson, step)
+	) WITHOUT ROWID;
+	CREATE TABLE puzzle_ratings (
+		puzzle     TEXT PRIMARY KEY,
+		rating     DOUBLE PRECISION NOT NULL,
+		deviation  DOUBLE PRECISION NOT NULL,
+		volatility DOUBLE PRECISION NOT NULL,
+		plays      INTEGER NOT NULL, -- rated attempts
+		solved     INTEGER NOT NULL
+	) WITHOUT ROWID;
+	CREATE TABLE puzzle_attempts (
+		player           TEXT NOT NULL,
+		puzzle           TEXT COLLATE "C" NOT NULL,
+		at               BIGINT NOT NULL,
+		solved           BOOLEAN NOT NULL,
+		failed_at        INTEGER NOT NULL, -- the wrong action's index, -1 when solved
+		actions          TEXT NOT NULL,    -- the solver's actions, BCN, space-separated
+		reason           TEXT NOT NULL,    -- why the wrong action fails
+		rated            BOOLEAN NOT NULL,
+		before_rating    DOUBLE PRECISION NOT NULL,
+		before_deviation DOUBLE PRECISION NOT NULL,
+		after_rating     DOUBLE PRECISION NOT NULL,
+		after_deviation  DOUBLE PRECISION NOT NULL,
+		puzzle_before    DOUBLE PRECISION NOT NULL,
+		puzzle_after     DOUBLE PRECISION NOT NULL,
+		PRIMARY KEY (player, puzzle)
+	) WITHOUT ROWID;`},
+}
+
+// SchemaVersion is the schema version this binary writes.
+const SchemaVersion = len(migrations)
+
+// The migrations are written in PostgreSQL's types, which say more than
+// SQLite's (a 64-bit integer, a boolean), and with SQLite's WITHOUT
+// ROWID, which PostgreSQL has no use for: each database reads them in its
+// own words.
+var (
+	// sqliteDDL gives SQLite's types, which hold the same values (false
+	// as 0, as SQLite's own migrations wrote it), and drops COLLATE "C":
+	// SQLite's BINARY collation is byte order already.
+	sqliteDDL = strings.NewReplacer(
+		"BIGINT", "INTEGER",
+		"BOOLEAN", "INTEGER",
+		"DOUBLE PRECISION", "REAL",
+		"DEFAULT false", "DEFAULT 0",
+		` COLLATE "C"`, "",
+	).Replace
+	postgresDDL = strings.NewReplacer(" WITHOUT ROWID", "").Replace
+)
+
+// migrate brings db's schema to SchemaVersion, in one transaction: it
+// reads how many migrations have run, refuses a database newer than this
+// binary, runs those left and records the new version.
+func migrate(ctx context.Context, db database) error {
+	return db.inTx(ctx, func(q querier) error {
+		version, err := db.schemaVersion(ctx, q)
+		if err != nil {
+			return fmt.Errorf("migrate: reading the schema version: %w", err)
+		}
+		if version > len(migrations) {
+			return fmt.Errorf("migrate: the database has schema version %d, newer than this binary's %d", version, len(migrations))
+		}
+		for i, m := range migrations[version:] {
+			if _, err := q.exec(ctx, db.ddl(m.sql)); err != nil {
+				return fmt.Errorf("migrate to schema version %d (%s): %w", version+i+1, m.name, err)
+			}
+		}
+		if err := db.setSchemaVersion(ctx, q, len(migrations)); err != nil {
+			return fmt.Errorf("migrate: recording the schema version: %w", err)
+		}
+		return nil
+	})
+}
