@@ -291,12 +291,7 @@ func flatten(out snapshot, prefix string, v reflect.Value) {
 		if !f.IsExported() || f.Type == reflect.TypeFor[*rules.Game]() {
 			continue
 		}
-		name := f.Name
-		if !f.Anonymous {
-			name = prefix + f.Name
-		} else {
-			name = prefix
-		}
+		name := prefix + f.Name
 		fv := v.Field(i)
 		ft := f.Type
 		if ft.Kind() == reflect.Pointer && ft.Elem().Kind() == reflect.Struct {
