@@ -1,6 +1,7 @@
 package games
 
 import (
+	"maps"
 	"time"
 
 	"github.com/banchess/banchess/rules"
@@ -177,4 +178,22 @@ func (r *Record) Summary() Summary {
 		s.Actor, s.Phase = t.Actor.String(), t.Phase.String()
 	}
 	return s
+}
+
+// Clone returns a copy of r that shares nothing a change to r makes: what
+// the service gives a front end to render once the game's lock is
+// released (see ViewFunc).
+func (r *Record) Clone() *Record {
+	c := *r
+	c.Game = r.Game.Clone()
+	if r.Clock != nil {
+		ck := *r.Clock
+		ck.After = maps.Clone(r.Clock.After)
+		c.Clock = &ck
+	}
+	if r.Bot != nil {
+		b := *r.Bot
+		c.Bot = &b
+	}
+	return &c
 }

@@ -71,9 +71,9 @@ func (s Seats) Any() bool { return s.White || s.Black }
 // Both reports whether both seats are held, as at a hot-seat game.
 func (s Seats) Both() bool { return s.White && s.Black }
 
-// ViewFunc describes a game under its lock, for a front end to render:
-// the record and the seats the request holds in it. It must not change
-// the record.
+// ViewFunc describes a game for a front end to render: a copy of its
+// record taken under the game's lock (Record.Clone), given once the lock
+// is released, and the seats the request holds in it.
 type ViewFunc func(rec *Record, seats Seats)
 
 // Limits bound what a game may be created from. A zero field is no limit.
@@ -207,17 +207,20 @@ func (s *Service) View(ctx context.Context, id string, cred players.Credential, 
 	}
 	expired, arrived := false, false
 	var turn *ComputerTurn
+	var view *Record
+	var seats Seats
 	err = s.store.View(ctx, id, func(rec *Record) error {
-		seats := seatsOf(rec, holder)
+		seats = seatsOf(rec, holder)
 		expired = clockDue(rec, s.now())
 		arrived = rec.Clock.awaits(seats)
 		turn = s.resume(id, rec, engine.ClientOf(ctx))
-		fn(rec, seats)
+		view = rec.Clone()
 		return nil
 	})
 	if err != nil {
 		return errs.FromStore(err)
 	}
+	fn(view, seats)
 	if turn != nil {
 		s.tellComputer(id, turn)
 	}
@@ -445,8 +448,9 @@ func (s *Service) Claim(ctx context.Context, id string, cred players.Credential)
 
 // update runs fn on game id under its lock with the seats cred holds; when
 // fn changed the record it keeps the clock and the offers in step, counts
-// the revision and stamps the update time, and then (if any) describes the
-// game after it. Watchers are told once the change is committed. A clock
+// the revision and stamps the update time. Once the change is committed
+// and the lock released, then (if any) describes the game after it, on a
+// copy taken under the lock, and watchers are told. A clock
 // that ends the game (a flag falls, or a first action came too late: see
 // endIfDue) ends it first, and fn is not run.
 func (s *Service) update(ctx context.Context, id string, cred players.Credential, then ViewFunc, fn func(*Record, Seats) error) error {
@@ -459,6 +463,8 @@ func (s *Service) update(ctx context.Context, id string, cred players.Credential
 	var rev int64
 	var timer flagTimer
 	var turn *ComputerTurn
+	var view *Record
+	var viewSeats Seats
 	err = s.store.Update(ctx, id, func(rec *Record) error {
 		now := s.now()
 		seats := seatsOf(rec, holder)
@@ -476,12 +482,15 @@ func (s *Service) update(ctx context.Context, id string, cred players.Credential
 			turn = s.computerTurn(id, rec, now, engine.ClientOf(ctx))
 		}
 		if then != nil {
-			then(rec, seats)
+			view, viewSeats = rec.Clone(), seats
 		}
 		return nil
 	})
 	if err != nil {
 		return errs.FromStore(err)
+	}
+	if then != nil {
+		then(view, viewSeats)
 	}
 	if changed {
 		s.publish(id, rev)

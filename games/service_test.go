@@ -3,6 +3,8 @@ package games_test
 import (
 	"context"
 	"errors"
+	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -748,4 +750,50 @@ func TestInternal(t *testing.T) {
 	if !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: %v", err)
 	}
+}
+
+// TestRecordCloneSharesNothing: a clone keeps what its record held while
+// the record changes — its game, clock, offers and the computer's seat —
+// and every field that refers to memory (a pointer, map or slice) is one
+// Clone copies.
+func TestRecordCloneSharesNothing(t *testing.T) {
+	rec := &games.Record{Game: rules.New(rules.BanChess{}), White: "a", Black: "b", Mode: games.Invite}
+	rec.Clock = games.NewClock(games.TimeControl{Initial: time.Minute})
+	rec.Clock.After = map[int]time.Duration{1: time.Second}
+	rec.Bot = &games.Bot{Color: rules.Black, Level: 3}
+	c := rec.Clone()
+	if err := rec.Game.PlayText("b:e2e4"); err != nil {
+		t.Fatal(err)
+	}
+	rec.Clock.White, rec.Clock.After[2] = time.Hour, time.Hour
+	rec.Bot.Level = 8
+	rec.Offers.Draw = rules.White
+	if c.Game.Ply() != 1 || c.Clock.White != time.Minute || len(c.Clock.After) != 1 || c.Bot.Level != 3 || c.Offers.Draw != 0 {
+		t.Errorf("the clone changed with its record: ply %d, %+v, %+v, %+v", c.Game.Ply(), c.Clock, c.Bot, c.Offers)
+	}
+	copied := []string{"Record.Game", "Table.Clock", "Table.Bot", "Clock.After"}
+	var walk func(name string, t reflect.Type)
+	seen := map[reflect.Type]bool{}
+	walk = func(name string, typ reflect.Type) {
+		if seen[typ] {
+			return
+		}
+		seen[typ] = true
+		for i := range typ.NumField() {
+			f := typ.Field(i)
+			path := name + "." + f.Name
+			switch k := f.Type.Kind(); {
+			case k == reflect.Struct && f.Type.PkgPath() == typ.PkgPath():
+				walk(f.Type.Name(), f.Type)
+			case k == reflect.Pointer || k == reflect.Map || k == reflect.Slice:
+				if !slices.Contains(copied, path) {
+					t.Errorf("%s refers to memory Record.Clone does not copy", path)
+				}
+				if k == reflect.Pointer && f.Type.Elem().Kind() == reflect.Struct && f.Type.Elem().PkgPath() == typ.PkgPath() {
+					walk(f.Type.Elem().Name(), f.Type.Elem())
+				}
+			}
+		}
+	}
+	walk("Record", reflect.TypeFor[games.Record]())
 }

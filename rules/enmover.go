@@ -1,5 +1,7 @@
 package rules
 
+import "slices"
+
 // EN-Chess's board is a 66-square mailbox: the 64 squares and X0, X9, with
 // every ray and knight jump worked out once (enGeo). Diagonal rays bend at
 // an x square: c2 towards d1 goes on d1 x0 e1 f2 g3 h4.
@@ -213,6 +215,10 @@ func (m *enMover) load(p *Position) error {
 }
 
 func (m *enMover) moves() []move { return m.mv }
+
+func (m *enMover) clone() mover {
+	return &enMover{pos: m.pos, em: slices.Clone(m.em), mv: slices.Clone(m.mv)}
+}
 
 func (m *enMover) play(i int, next *Position) {
 	applyEN(next, m.em[i])

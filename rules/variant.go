@@ -277,4 +277,7 @@ type mover interface {
 	canMate(b *Board, side Color) bool
 	// checkedKings lists the kings of p's side to move that are in check.
 	checkedKings(p *Position) []Square
+	// clone returns a mover at the same position that shares nothing the
+	// receiver changes when it loads or plays.
+	clone() mover
 }
