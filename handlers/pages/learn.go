@@ -152,21 +152,9 @@ func (p *trainer) lessonStep(c echo.Context, at *stepAt) error {
 // selectInStep picks a square on the step's board (the no-JavaScript
 // way), as a game's board does.
 func (p *trainer) selectInStep(c echo.Context, at *stepAt) error {
-	sq, err := square(c, "square", false)
-	if err != nil {
-		return err
-	}
-	from, err := square(c, "from", true)
-	if err != nil {
-		return err
-	}
-	if sq != from {
-		at.o.Sel = sq // views.NewDrill drops a selection with no legal action
-	}
-	if kit.IsHX(c) {
-		return p.showStep(c, at, nil, http.StatusOK)
-	}
-	return c.Redirect(http.StatusSeeOther, stepURL(at, "sel", squareName(at.o.Sel)))
+	return pick(c, &at.o, func() error { return p.showStep(c, at, nil, http.StatusOK) }, func() error {
+		return c.Redirect(http.StatusSeeOther, stepURL(at, "sel", squareName(at.o.Sel)))
+	})
 }
 
 // answerStep judges the learner's answer and keeps a right one as the

@@ -153,21 +153,9 @@ func (p *trainer) selectInPuzzle(c echo.Context, at *puzzleAt) error {
 	if at.at, err = formMoment(c, at.pz); err != nil {
 		return err
 	}
-	sq, err := square(c, "square", false)
-	if err != nil {
-		return err
-	}
-	from, err := square(c, "from", true)
-	if err != nil {
-		return err
-	}
-	if sq != from {
-		at.o.Sel = sq
-	}
-	if kit.IsHX(c) {
-		return p.showPuzzle(c, at, http.StatusOK)
-	}
-	return c.Redirect(http.StatusSeeOther, at.url("sel", squareName(at.o.Sel)))
+	return pick(c, &at.o, func() error { return p.showPuzzle(c, at, http.StatusOK) }, func() error {
+		return c.Redirect(http.StatusSeeOther, at.url("sel", squareName(at.o.Sel)))
+	})
 }
 
 // url is the puzzle's address at the request's moment and theme, with
