@@ -280,11 +280,12 @@ func TestTryStep(t *testing.T) {
 	}
 }
 
-// TestJudgeStepRemembered: an answer judged again (remembered by the
-// service) gets the same verdict and its own game after it; an illegal
-// one is refused every time.
-func TestJudgeStepRemembered(t *testing.T) {
+// TestAnswerRemembered: an answer judged again (remembered by the
+// service) gets the same verdict and, when right, its own game after it;
+// an illegal one is refused every time.
+func TestAnswerRemembered(t *testing.T) {
 	svc, _, _ := newService(t)
+	ctx := context.Background()
 	for _, tc := range []struct {
 		lesson string
 		step   int
@@ -299,26 +300,60 @@ func TestJudgeStepRemembered(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		first, err := svc.JudgeStep(tc.lesson, tc.step, a)
+		first, err := svc.Answered(ctx, "", tc.lesson, tc.step, a)
 		if err != nil {
 			t.Fatalf("%s at %s/%d: %v", tc.action, tc.lesson, tc.step+1, err)
 		}
-		again, err := svc.JudgeStep(tc.lesson, tc.step, a)
+		again, err := svc.Answered(ctx, "", tc.lesson, tc.step, a)
 		if err != nil {
 			t.Fatalf("%s at %s/%d again: %v", tc.action, tc.lesson, tc.step+1, err)
 		}
-		if first.Right != tc.right || again.Right != tc.right || first.Text != again.Text || first.Played != again.Played {
-			t.Errorf("%s at %s/%d: %+v, then %+v", tc.action, tc.lesson, tc.step+1, first, again)
+		v, w := first.Verdict, again.Verdict
+		if v.Right != tc.right || w.Right != tc.right || v.Text != w.Text || v.Played != w.Played {
+			t.Errorf("%s at %s/%d: %+v, then %+v", tc.action, tc.lesson, tc.step+1, v, w)
 		}
-		if again.After == nil || again.After == first.After || again.After.FEN() != first.After.FEN() {
-			t.Errorf("%s at %s/%d: the game after is not its own copy", tc.action, tc.lesson, tc.step+1)
+		if again.Game == first.Game || again.Game.FEN() != first.Game.FEN() {
+			t.Errorf("%s at %s/%d: the board is not its own copy of the same position", tc.action, tc.lesson, tc.step+1)
+		}
+		if last, ok := again.Game.LastAction(); tc.right != (ok && last == a) {
+			t.Errorf("%s at %s/%d: the board's last action %v, right %v", tc.action, tc.lesson, tc.step+1, last, tc.right)
 		}
 	}
 	banned, _ := rules.ParseAction("m:e2e4")
 	for range 2 {
-		if _, err := svc.JudgeStep("ply-order", 1, banned); errs.Of(err).Code != errs.Banned {
+		if _, err := svc.Answered(ctx, "", "ply-order", 1, banned); errs.Of(err).Code != errs.Banned {
 			t.Errorf("the banned e4: %v", err)
 		}
+	}
+}
+
+// TestSteps: the course lists each lesson with the steps done; a lesson
+// resumes at its first step not done; a step's page says which are done
+// and, after a right answer, shows the position it led to and leads on.
+func TestSteps(t *testing.T) {
+	svc, _, _ := newService(t)
+	ctx := context.Background()
+	if _, err := svc.TryStep(ctx, "ann", "ply-order", 0, games.Input{Text: "e4"}); err != nil {
+		t.Fatal(err)
+	}
+	_, course, err := svc.Course(ctx, "ann")
+	if err != nil || len(course) != len(lessons.All()) || course[0].Lesson.ID != "ply-order" || course[0].Done != 1 || course[1].Done != 0 {
+		t.Fatalf("the course: %+v %v", course, err)
+	}
+	if _, n, err := svc.Resume(ctx, "ann", "ply-order"); err != nil || n != 1 {
+		t.Errorf("ply-order resumes at %d (%v), want 1", n, err)
+	}
+	st, err := svc.Step(ctx, "ann", "ply-order", 1)
+	if err != nil || !slices.Equal(st.Done, []bool{true, false, false, false}) || st.Verdict != nil || st.Side != st.Game.Turn().Actor {
+		t.Fatalf("step 2: %+v %v", st, err)
+	}
+	st, err = svc.TryStep(ctx, "ann", "ply-order", 1, games.Input{Text: "d4"})
+	if err != nil || !st.Verdict.Right || !st.Done[1] || st.Next() != 2 || st.Game.Ply() == st.Game.StartPly() {
+		t.Fatalf("a right answer at step 2: %+v %v", st, err)
+	}
+	last, err := svc.Step(ctx, "ann", "ply-order", 3)
+	if err != nil || last.Next() != -1 {
+		t.Errorf("after the last step: %d %v", last.Next(), err)
 	}
 }
 
