@@ -10,10 +10,6 @@ import (
 	"github.com/banchess/banchess/rules"
 )
 
-// Lessons returns the course, in order. The slice is the service's:
-// callers must not change it.
-func (s *Service) Lessons() []lessons.Lesson { return s.lessons }
-
 // Lesson returns lesson id and the index of its step n (from 0), refusing
 // either when there is none.
 func (s *Service) Lesson(id string, n int) (lessons.Lesson, error) {

@@ -219,39 +219,137 @@ func TestNext(t *testing.T) {
 	}
 }
 
-// TestPlay: a board's action at a solver's moment is the attempt of the
-// solution's solver actions before it and this one; a moment where the
-// opponent acts is refused, and so is input the rules refuse.
+// TestPlay: a board's action at a solver's moment (the board's ply) is
+// the attempt of the solution's solver actions before it and this one; a
+// moment where the opponent acts is refused, and so is input the rules
+// refuse. While the attempt goes on, the page shows the moment after the
+// action, the replies ahead; once it ends, its review.
 func TestPlay(t *testing.T) {
 	svc, _, set := newService(t)
 	ctx := context.Background()
 	p := find(t, set, multi)
 	sol, _ := p.Line()
 	mine := solverActions(p)
-	res, err := svc.Play(ctx, "ann", p.ID, 0, games.Input{Text: mine[0].String()})
+	g, _ := p.Start()
+	start := g.Ply()
+	res, err := svc.Play(ctx, "ann", p.ID, games.Input{Text: mine[0].String()})
 	if err != nil || !res.Verdict.Correct {
 		t.Fatalf("the first action: %+v %v", res.Verdict, err)
 	}
 	if res.Next < 1 || res.Next >= len(sol) {
 		t.Fatalf("next moment %d of %d", res.Next, len(sol))
 	}
-	res, err = svc.Play(ctx, "ann", p.ID, res.Next, games.Input{Text: mine[1].String()})
+	if m := res.Moment; m == nil || m.At != 1 || m.Ahead != res.Next || m.Game.Ply() != start+1 || res.Review != nil {
+		t.Fatalf("the moment after the first action: %+v", m)
+	}
+	res, err = svc.Play(ctx, "ann", p.ID, games.Input{Text: mine[1].String(), Ply: start + res.Next})
 	if err != nil || !res.Verdict.Correct {
 		t.Errorf("the second action: %+v %v", res.Verdict, err)
 	}
-	g, _ := p.Start()
+	if res.Done() && (res.Review == nil || res.Review.Failed != len(sol) || len(res.Review.Steps) != len(sol) || !res.Review.Attempt.Solved) {
+		t.Errorf("the review of a solution: %+v", res.Review)
+	}
 	solver := g.Turn().Actor
 	for n, a := range sol {
 		if g.Turn().Actor != solver {
-			if _, err := svc.Play(ctx, "ann", p.ID, n, games.Input{Text: a.String()}); errs.Of(err).Detail != training.BadStep {
+			if _, err := svc.Play(ctx, "ann", p.ID, games.Input{Text: a.String(), Ply: start + n}); errs.Of(err).Detail != training.BadStep {
 				t.Errorf("moment %d, the opponent's: %v", n, err)
 			}
 			break
 		}
 		g.Play(a)
 	}
-	if _, err := svc.Play(ctx, "ann", p.ID, 0, games.Input{Text: "hello"}); errs.Of(err).Code != errs.Invalid {
+	if _, err := svc.Play(ctx, "ann", p.ID, games.Input{Text: "hello"}); errs.Of(err).Code != errs.Invalid {
 		t.Errorf("hello: %v", err)
+	}
+}
+
+// TestLook: a puzzle's moment where the solver acts waits for them,
+// with what they played and the replies since; at a moment of the
+// replies, or past the solution, Ahead says where the solver acts next;
+// a moment the solution does not have is refused.
+func TestLook(t *testing.T) {
+	svc, _, set := newService(t)
+	ctx := context.Background()
+	p := find(t, set, func(p puzzles.Puzzle) bool { return len(p.Solution) >= 4 })
+	g, _ := p.Start()
+	m, err := svc.Look(ctx, "ann", p.ID, training.Where{})
+	if err != nil || !m.SolverActs() || m.At != 0 || len(m.Played) != 0 || m.Ahead != 0 || m.Learner.Rating.Rating != 1500 {
+		t.Fatalf("the start: %+v %v", m, err)
+	}
+	m, err = svc.Look(ctx, "ann", p.ID, training.Where{Moment: 1})
+	if err != nil || m.SolverActs() || m.At != 1 || m.Ahead <= 1 || m.Game.Ply() != g.Ply()+1 {
+		t.Fatalf("moment 1: %+v %v", m, err)
+	}
+	ahead := m.Ahead
+	m, err = svc.Look(ctx, "ann", p.ID, training.Where{Ply: g.Ply() + ahead})
+	if err != nil || !m.SolverActs() || m.At != ahead || len(m.Played) != ahead {
+		t.Fatalf("moment %d by its ply: %+v %v", ahead, m, err)
+	}
+	if mine, replies, ok := m.Replied(); !ok || mine.Action.String() != p.Solution[0] || len(replies) != ahead-1 || replies[0].Mine {
+		t.Errorf("replied: %+v %+v %v", mine, replies, ok)
+	}
+	m, err = svc.Look(ctx, "ann", p.ID, training.Where{Moment: len(p.Solution)})
+	if err != nil || m.SolverActs() || m.Ahead != len(p.Solution) {
+		t.Errorf("the end: %+v %v", m, err)
+	}
+	for _, w := range []training.Where{{Moment: len(p.Solution) + 1}, {Ply: g.Ply() - 1}} {
+		if _, err := svc.Look(ctx, "ann", p.ID, w); errs.Of(err).Code != errs.Invalid {
+			t.Errorf("%+v: %v", w, err)
+		}
+	}
+	if _, err := svc.Look(ctx, "ann", "nope", training.Where{}); errs.Of(err).Detail != training.NoPuzzle {
+		t.Errorf("nope: %v", err)
+	}
+}
+
+// TestReview: there is none before an attempt; after a failed one it is
+// shown where it went wrong, or at any moment asked for (past the
+// solution: at its end), with the solution step by step and the
+// puzzle's rating as it stands.
+func TestReview(t *testing.T) {
+	svc, _, set := newService(t)
+	ctx := context.Background()
+	p := find(t, set, multi)
+	if _, ok, err := svc.Review(ctx, "ann", p.ID, -1); ok || err != nil {
+		t.Fatalf("a review before an attempt: %v %v", ok, err)
+	}
+	wrong := wrongFirst(t, p)
+	if _, err := svc.Attempt(ctx, "ann", p.ID, []rules.Action{wrong}); err != nil {
+		t.Fatal(err)
+	}
+	r, ok, err := svc.Review(ctx, "ann", p.ID, -1)
+	if err != nil || !ok || r.Failed != 0 || r.Shown != 0 || r.At != 0 || len(r.Steps) != len(p.Solution) || r.Attempt.Solved || r.Stats.Plays != 1 {
+		t.Fatalf("the review: %+v %v %v", r, ok, err)
+	}
+	if !r.Steps[0].Mine || r.Steps[0].Action.String() != p.Solution[0] {
+		t.Errorf("the first step: %+v", r.Steps[0])
+	}
+	for at, want := range map[int]int{1: 1, 99: len(p.Solution)} {
+		r, _, err := svc.Review(ctx, "ann", p.ID, at)
+		if err != nil || r.Shown != at || r.At != want || len(r.Played) != want {
+			t.Errorf("at %d: shown %d at %d (%v)", at, r.Shown, r.At, err)
+		}
+	}
+}
+
+// TestPlyNames: a solution's plies are named as the lessons name
+// actions.
+func TestPlyNames(t *testing.T) {
+	svc, _, set := newService(t)
+	ctx := context.Background()
+	for _, p := range set.All() {
+		m, err := svc.Look(ctx, "", p.ID, training.Where{Moment: len(p.Solution)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, _ := p.Start()
+		for _, ply := range m.Played {
+			if want := lessons.Name(g, ply.Action); ply.Name() != want {
+				t.Errorf("puzzle %s: %q, want %q", p.ID, ply.Name(), want)
+			}
+			g.Play(ply.Action)
+		}
 	}
 }
 
