@@ -163,6 +163,30 @@ func TestAttempt(t *testing.T) {
 	}
 }
 
+// TestAttemptPastAMateOfItsOwn: an action after a mate the solution does
+// not show fails, and the reason says the puzzle was solved.
+func TestAttemptPastAMateOfItsOwn(t *testing.T) {
+	// White mates by Qb8 and the ban of h8–h7, or at once by Qh1.
+	trap := puzzles.Puzzle{ID: "trap", FEN: "7k/5K2/8/8/8/p7/P7/1Q6 w - - 0 1 2", Solution: []string{"m:b1b8", "b:h8h7"},
+		Themes: []puzzles.Theme{puzzles.MateIn2}, Rating: 1500}
+	set, err := puzzles.NewSet([]puzzles.Puzzle{trap})
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc := training.New(set, nil, store.NewMemory(), training.WithClock(func() time.Time { return now }))
+	ctx := context.Background()
+	mate, _ := rules.ParseAction("m:b1h1")
+	res, err := svc.Attempt(ctx, "", trap.ID, []rules.Action{mate})
+	if err != nil || !res.Verdict.Solved {
+		t.Fatalf("the mate of its own: %+v %v", res.Verdict, err)
+	}
+	after, _ := rules.ParseAction("b:h8g8")
+	res, err = svc.Attempt(ctx, "", trap.ID, []rules.Action{mate, after})
+	if err != nil || res.Verdict.FailedAt != 1 || res.Reason != "The puzzle was already solved: there is nothing more to play." {
+		t.Errorf("an action after it: %+v %q %v", res.Verdict, res.Reason, err)
+	}
+}
+
 // TestAttemptRefused: an unknown puzzle, no actions, too many.
 func TestAttemptRefused(t *testing.T) {
 	svc, _, set := newService(t)
