@@ -157,7 +157,7 @@ func (s *Service) judged(ctx context.Context, player string, pz puzzles.Puzzle, 
 	if !v.Correct {
 		res.Reason = s.reason(ctx, p, sv.Game(), actions[v.FailedAt])
 	}
-	if res.Learner, err = s.Learner(ctx, player); err != nil || !res.Done() || player == "" {
+	if res.Learner, err = s.learner(ctx, player); err != nil || !res.Done() || player == "" {
 		return res, err
 	}
 	a := Attempt{Player: player, Puzzle: p.ID, At: s.now(), Solved: v.Solved, FailedAt: v.FailedAt, Actions: bcn(actions), Reason: res.Reason}

@@ -34,7 +34,7 @@ type Progress struct {
 // Course returns player (their rating) and the course, in order, with
 // their progress in each lesson.
 func (s *Service) Course(ctx context.Context, player string) (Learner, []Progress, error) {
-	l, err := s.Learner(ctx, player)
+	l, err := s.learner(ctx, player)
 	if err != nil {
 		return Learner{}, nil, err
 	}
@@ -57,7 +57,7 @@ func (s *Service) Resume(ctx context.Context, player, id string) (lessons.Lesson
 	if err != nil {
 		return lessons.Lesson{}, 0, err
 	}
-	l, err := s.Learner(ctx, player)
+	l, err := s.learner(ctx, player)
 	if err != nil {
 		return lessons.Lesson{}, 0, err
 	}
@@ -159,7 +159,7 @@ func (s *Service) step(id string, n int) (Step, error) {
 
 // progress adds to st the steps player has done.
 func (s *Service) progress(ctx context.Context, player string, st *Step) error {
-	l, err := s.Learner(ctx, player)
+	l, err := s.learner(ctx, player)
 	if err != nil {
 		return err
 	}

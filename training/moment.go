@@ -125,7 +125,7 @@ func (s *Service) Look(ctx context.Context, player, id string, w Where) (Moment,
 	if n < 0 || n > len(sv.Line()) {
 		return Moment{}, &errs.Error{Code: errs.Invalid, Msg: fmt.Sprintf("This puzzle's solution has %d plies.", len(sv.Line()))}
 	}
-	l, err := s.Learner(ctx, player)
+	l, err := s.learner(ctx, player)
 	if err != nil {
 		return Moment{}, err
 	}
@@ -185,7 +185,7 @@ func (s *Service) Review(ctx context.Context, player, id string, at int) (r Revi
 	if err != nil {
 		return Review{}, false, err
 	}
-	l, err := s.Learner(ctx, player)
+	l, err := s.learner(ctx, player)
 	if err != nil {
 		return Review{}, false, err
 	}

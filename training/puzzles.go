@@ -114,7 +114,7 @@ func (s *Service) Next(ctx context.Context, player string, t puzzles.Theme) (Puz
 	if t != "" && s.set.Count(t) == 0 || s.set.Len() == 0 {
 		return Puzzle{}, refused(errs.NotFound, NoPuzzle, "There is no puzzle of this theme.")
 	}
-	l, err := s.Learner(ctx, player)
+	l, err := s.learner(ctx, player)
 	if err != nil {
 		return Puzzle{}, err
 	}

@@ -141,7 +141,7 @@ func TestAttempt(t *testing.T) {
 	if !res.Verdict.Solved || res.Attempt.Rated || res.Attempt.After != a.After {
 		t.Errorf("a second attempt: %+v %+v", res.Verdict, res.Attempt)
 	}
-	if l, _ := svc.Learner(ctx, "ann"); l.Rating != a.After || l.Puzzles != 1 || l.Solved != 0 {
+	if l, _ := st.Learner(ctx, "ann"); l.Rating != a.After || l.Puzzles != 1 || l.Solved != 0 {
 		t.Errorf("the learner after a second attempt: %+v", l)
 	}
 
@@ -380,7 +380,7 @@ func TestPlyNames(t *testing.T) {
 // TestTryStep: a right answer is kept as the learner's progress, a wrong
 // one is judged and not kept, input the rules refuse is refused.
 func TestTryStep(t *testing.T) {
-	svc, _, _ := newService(t)
+	svc, st, _ := newService(t)
 	ctx := context.Background()
 	res, err := svc.TryStep(ctx, "ann", "ply-order", 0, games.Input{Text: "e4"})
 	if err != nil || !res.Verdict.Right {
@@ -390,7 +390,7 @@ func TestTryStep(t *testing.T) {
 	if err != nil || res.Verdict.Right || res.Verdict.Text == "" {
 		t.Fatalf("Nf3 at step 2: %+v %v", res.Verdict, err)
 	}
-	l, _ := svc.Learner(ctx, "ann")
+	l, _ := st.Learner(ctx, "ann")
 	if !slices.Equal(l.Steps["ply-order"], []int{0}) {
 		t.Errorf("steps done %v", l.Steps)
 	}
