@@ -1,10 +1,6 @@
 package puzzles
 
-import (
-	"fmt"
-
-	"github.com/banchess/banchess/rules"
-)
+import "github.com/banchess/banchess/rules"
 
 // Verdict is the judgement of an attempt at a puzzle.
 type Verdict struct {
@@ -23,36 +19,14 @@ type Verdict struct {
 // or when it checkmates at once (a mate the solution does not show still
 // solves the puzzle).
 func (p Puzzle) Judge(actions []rules.Action) (Verdict, error) {
-	g, err := p.Start()
+	s, err := p.Solve()
 	if err != nil {
 		return Verdict{}, err
 	}
-	line, err := p.Line()
-	if err != nil {
-		return Verdict{}, err
-	}
-	solver := g.Turn().Actor
-	given := 0
-	for i, want := range line {
-		if g.Turn().Actor == solver {
-			if given == len(actions) {
-				return Verdict{Correct: true, FailedAt: -1}, nil
-			}
-			a := actions[given]
-			given++
-			if a != want {
-				if g.Play(a) != nil || g.Outcome().Status != rules.Checkmate || g.Outcome().Winner != solver {
-					return Verdict{FailedAt: given - 1}, nil
-				}
-				break // an immediate mate of its own
-			}
-		}
-		if err := g.Play(want); err != nil {
-			return Verdict{}, fmt.Errorf("puzzle %s: solution action %d: %w", p.ID, i+1, err)
+	for _, a := range actions {
+		if _, err := s.Act(a); err != nil {
+			return Verdict{}, err
 		}
 	}
-	if given < len(actions) {
-		return Verdict{FailedAt: given}, nil
-	}
-	return Verdict{Correct: true, Solved: true, FailedAt: -1}, nil
+	return s.Verdict(), nil
 }

@@ -10,10 +10,6 @@ import (
 	"github.com/banchess/banchess/rules"
 )
 
-// Lessons returns the course, in order. The slice is the service's:
-// callers must not change it.
-func (s *Service) Lessons() []lessons.Lesson { return s.lessons }
-
 // Lesson returns lesson id and the index of its step n (from 0), refusing
 // either when there is none.
 func (s *Service) Lesson(id string, n int) (lessons.Lesson, error) {
@@ -29,12 +25,98 @@ func (s *Service) Lesson(id string, n int) (lessons.Lesson, error) {
 	return lessons.Lesson{}, refused(errs.NotFound, NoLesson, "There is no such lesson.")
 }
 
-// StepResult is a judged answer at a lesson's step.
-type StepResult struct {
-	Lesson  lessons.Lesson
-	Step    int
-	Action  rules.Action
-	Verdict lessons.Verdict
+// Progress is a lesson with how many of its steps a player has done.
+type Progress struct {
+	Lesson lessons.Lesson
+	Done   int
+}
+
+// Course returns player (their rating) and the course, in order, with
+// their progress in each lesson.
+func (s *Service) Course(ctx context.Context, player string) (Learner, []Progress, error) {
+	l, err := s.learner(ctx, player)
+	if err != nil {
+		return Learner{}, nil, err
+	}
+	out := make([]Progress, len(s.lessons))
+	for i, ls := range s.lessons {
+		out[i].Lesson = ls
+		for n := range ls.Steps {
+			if l.Done(ls.ID, n) {
+				out[i].Done++
+			}
+		}
+	}
+	return l, out, nil
+}
+
+// Resume returns lesson id and the step player takes it up at: the first
+// they have not done (the first, once they have done all).
+func (s *Service) Resume(ctx context.Context, player, id string) (lessons.Lesson, int, error) {
+	ls, err := s.Lesson(id, 0)
+	if err != nil {
+		return lessons.Lesson{}, 0, err
+	}
+	l, err := s.learner(ctx, player)
+	if err != nil {
+		return lessons.Lesson{}, 0, err
+	}
+	n := 0
+	for n < len(ls.Steps) && l.Done(ls.ID, n) {
+		n++
+	}
+	if n == len(ls.Steps) {
+		n = 0
+	}
+	return ls, n, nil
+}
+
+// Step is a step of a lesson as a player sees it: what its page shows.
+type Step struct {
+	Lesson lessons.Lesson
+	N      int // the step, from 0
+	// Game is the board: the step's position, or — after a right answer
+	// — the position the answer led to.
+	Game *rules.Game
+	// Side is the learner's: the side to act at the step's position.
+	Side rules.Color
+	// Done says, for each of the lesson's steps, whether the player has
+	// done it.
+	Done []bool
+	// Answer is the answer given and Verdict its judgement (without its
+	// After: Game is the board); nil before an answer.
+	Answer  rules.Action
+	Verdict *lessons.Verdict
+}
+
+// Next is the step after this one, from 0; -1 after the lesson's last.
+func (s Step) Next() int {
+	if s.N+1 < len(s.Lesson.Steps) {
+		return s.N + 1
+	}
+	return -1
+}
+
+// Step returns step n (from 0) of lesson id, for player to answer.
+func (s *Service) Step(ctx context.Context, player, id string, n int) (Step, error) {
+	st, err := s.step(id, n)
+	if err != nil {
+		return Step{}, err
+	}
+	return st, s.progress(ctx, player, &st)
+}
+
+// Answered returns step n of lesson id after answer a, judged but not
+// kept: the page a right or wrong answer leads to.
+func (s *Service) Answered(ctx context.Context, player, id string, n int, a rules.Action) (Step, error) {
+	st, err := s.step(id, n)
+	if err != nil {
+		return Step{}, err
+	}
+	if err := s.answer(&st, a); err != nil {
+		return Step{}, err
+	}
+	return st, s.progress(ctx, player, &st)
 }
 
 // TryStep judges in, the learner's ban or move at step n of lesson id,
@@ -42,30 +124,80 @@ type StepResult struct {
 // wrong answer is a Verdict, not an error; input the rules refuse (not
 // legal, the banned pair, not an action, a promotion without its piece)
 // is an error, as a game refuses it.
-func (s *Service) TryStep(ctx context.Context, player, id string, n int, in games.Input) (StepResult, error) {
-	l, err := s.Lesson(id, n)
+func (s *Service) TryStep(ctx context.Context, player, id string, n int, in games.Input) (Step, error) {
+	st, err := s.step(id, n)
 	if err != nil {
-		return StepResult{}, err
+		return Step{}, err
 	}
-	step := l.Steps[n]
-	g, err := step.Start()
+	a, err := in.Action(st.Game)
 	if err != nil {
-		return StepResult{}, errs.Internalf(err, "lesson %s step %d", id, n+1)
+		return Step{}, err
 	}
-	a, err := in.Action(g)
-	if err != nil {
-		return StepResult{}, err
+	if err := s.answer(&st, a); err != nil {
+		return Step{}, err
 	}
-	v, err := s.JudgeStep(id, n, a)
-	if err != nil {
-		return StepResult{}, err
-	}
-	if v.Right && player != "" {
+	if st.Verdict.Right && player != "" {
 		if err := s.store.CompleteStep(ctx, player, id, n, s.now()); err != nil {
-			return StepResult{}, errs.Internalf(err, "keeping lesson progress")
+			return Step{}, errs.Internalf(err, "keeping lesson progress")
 		}
 	}
-	return StepResult{Lesson: l, Step: n, Action: a, Verdict: v}, nil
+	return st, s.progress(ctx, player, &st)
+}
+
+// step is step n of lesson id at its position, before an answer.
+func (s *Service) step(id string, n int) (Step, error) {
+	l, err := s.Lesson(id, n)
+	if err != nil {
+		return Step{}, err
+	}
+	g, err := l.Steps[n].Start()
+	if err != nil {
+		return Step{}, errs.Internalf(err, "lesson %s step %d", id, n+1)
+	}
+	return Step{Lesson: l, N: n, Game: g, Side: g.Turn().Actor}, nil
+}
+
+// progress adds to st the steps player has done.
+func (s *Service) progress(ctx context.Context, player string, st *Step) error {
+	l, err := s.learner(ctx, player)
+	if err != nil {
+		return err
+	}
+	st.Done = make([]bool, len(st.Lesson.Steps))
+	for i := range st.Done {
+		st.Done[i] = l.Done(st.Lesson.ID, i)
+	}
+	return nil
+}
+
+// answer judges a at st, as lessons.Step.Judge does, and moves st's
+// board to where a right answer leads. A legal action's judgement is
+// worked out once and remembered: some goals search the game a few plies
+// deep (up to a third of a second), and a step has at most a few dozen
+// legal actions, so what is remembered is bounded by the course.
+func (s *Service) answer(st *Step, a rules.Action) error {
+	key := judged{st.Lesson.ID, st.N, a}
+	v, known := s.verdicts.Load(key)
+	if !known {
+		fresh, err := st.Lesson.Steps[st.N].Judge(a)
+		if err != nil {
+			return errs.Of(err)
+		}
+		if fresh.Right {
+			st.Game = fresh.After
+		}
+		fresh.After = nil
+		s.verdicts.Store(key, fresh)
+		v = fresh
+	}
+	verdict := v.(lessons.Verdict)
+	if known && verdict.Right {
+		if err := st.Game.Play(a); err != nil {
+			return errs.Of(err)
+		}
+	}
+	st.Answer, st.Verdict = a, &verdict
+	return nil
 }
 
 // CarrySteps adds the lesson steps player from has done to player to's:
@@ -90,41 +222,7 @@ func (s *Service) CarrySteps(ctx context.Context, from, to string) error {
 	return nil
 }
 
-// JudgeStep judges action a at step n of lesson id, as lessons.Step.Judge
-// does, keeping nothing. A legal action's judgement is worked out once
-// and remembered: some goals search the game a few plies deep (up to a
-// third of a second), and a step has at most a few dozen legal actions,
-// so what is remembered is bounded by the course.
-func (s *Service) JudgeStep(id string, n int, a rules.Action) (lessons.Verdict, error) {
-	l, err := s.Lesson(id, n)
-	if err != nil {
-		return lessons.Verdict{}, err
-	}
-	step := l.Steps[n]
-	key := judged{id, n, a}
-	if v, ok := s.verdicts.Load(key); ok {
-		v := v.(lessons.Verdict)
-		g, err := step.Start()
-		if err != nil {
-			return lessons.Verdict{}, errs.Internalf(err, "lesson %s step %d", id, n+1)
-		}
-		if err := g.Play(a); err != nil {
-			return lessons.Verdict{}, errs.Of(err)
-		}
-		v.After = g
-		return v, nil
-	}
-	v, err := step.Judge(a)
-	if err != nil {
-		return lessons.Verdict{}, errs.Of(err)
-	}
-	kept := v
-	kept.After = nil
-	s.verdicts.Store(key, kept)
-	return v, nil
-}
-
-// judged names a judgement JudgeStep remembers.
+// judged names a judgement answer remembers.
 type judged struct {
 	lesson string
 	step   int

@@ -23,20 +23,12 @@ const reasonLine = 4
 // proofPlies is how far the rules-only reason looks for a mate.
 const proofPlies = 5
 
-// reason says why wrong, played after the actions before (from the
-// puzzle's start), fails: the rules' refusal of an illegal action, the
-// draw it makes, or the line that answers it — the engine's when the
-// service has one and it answers, else a proof over the rules.
-func (s *Service) reason(ctx context.Context, p Puzzle, before []rules.Action, wrong rules.Action) string {
-	g, err := p.Start()
-	if err != nil {
-		return "Not this."
-	}
-	for _, a := range before {
-		if g.Play(a) != nil {
-			return "Not this."
-		}
-	}
+// reason says why wrong, played at g (the puzzle's position with the
+// solution played as far as the attempt went), fails: the rules' refusal
+// of an illegal action, the draw it makes, or the line that answers it —
+// the engine's when the service has one and it answers, else a proof over
+// the rules. It leaves g as it was.
+func (s *Service) reason(ctx context.Context, p Puzzle, g *rules.Game, wrong rules.Action) string {
 	if g.Outcome().Over() {
 		return "The puzzle was already solved: there is nothing more to play."
 	}
@@ -44,6 +36,7 @@ func (s *Service) reason(ctx context.Context, p Puzzle, before []rules.Action, w
 	if err := g.Play(wrong); err != nil {
 		return "Not this: " + errs.Of(err).Msg
 	}
+	defer g.Undo()
 	if o := g.Outcome(); o.Over() {
 		return fmt.Sprintf("Not this: %s. It ends the game, %s.", name, o)
 	}

@@ -71,9 +71,9 @@ func New(set *puzzles.Set, course []lessons.Lesson, store Store, opts ...Option)
 	return s
 }
 
-// Learner returns what is kept of player (nothing for "": a new
+// learner returns what is kept of player (nothing for "": a new
 // learner).
-func (s *Service) Learner(ctx context.Context, player string) (Learner, error) {
+func (s *Service) learner(ctx context.Context, player string) (Learner, error) {
 	if player == "" {
 		return Learner{Rating: rating.New()}, nil
 	}

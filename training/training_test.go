@@ -141,7 +141,7 @@ func TestAttempt(t *testing.T) {
 	if !res.Verdict.Solved || res.Attempt.Rated || res.Attempt.After != a.After {
 		t.Errorf("a second attempt: %+v %+v", res.Verdict, res.Attempt)
 	}
-	if l, _ := svc.Learner(ctx, "ann"); l.Rating != a.After || l.Puzzles != 1 || l.Solved != 0 {
+	if l, _ := st.Learner(ctx, "ann"); l.Rating != a.After || l.Puzzles != 1 || l.Solved != 0 {
 		t.Errorf("the learner after a second attempt: %+v", l)
 	}
 
@@ -160,6 +160,30 @@ func TestAttempt(t *testing.T) {
 	}
 	if stats, _, _ := st.PuzzleStats(ctx, q.ID); stats.Plays != 1 {
 		t.Errorf("nobody's attempt rated the puzzle: %+v", stats)
+	}
+}
+
+// TestAttemptPastAMateOfItsOwn: an action after a mate the solution does
+// not show fails, and the reason says the puzzle was solved.
+func TestAttemptPastAMateOfItsOwn(t *testing.T) {
+	// White mates by Qb8 and the ban of h8–h7, or at once by Qh1.
+	trap := puzzles.Puzzle{ID: "trap", FEN: "7k/5K2/8/8/8/p7/P7/1Q6 w - - 0 1 2", Solution: []string{"m:b1b8", "b:h8h7"},
+		Themes: []puzzles.Theme{puzzles.MateIn2}, Rating: 1500}
+	set, err := puzzles.NewSet([]puzzles.Puzzle{trap})
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc := training.New(set, nil, store.NewMemory(), training.WithClock(func() time.Time { return now }))
+	ctx := context.Background()
+	mate, _ := rules.ParseAction("m:b1h1")
+	res, err := svc.Attempt(ctx, "", trap.ID, []rules.Action{mate})
+	if err != nil || !res.Verdict.Solved {
+		t.Fatalf("the mate of its own: %+v %v", res.Verdict, err)
+	}
+	after, _ := rules.ParseAction("b:h8g8")
+	res, err = svc.Attempt(ctx, "", trap.ID, []rules.Action{mate, after})
+	if err != nil || res.Verdict.FailedAt != 1 || res.Reason != "The puzzle was already solved: there is nothing more to play." {
+		t.Errorf("an action after it: %+v %q %v", res.Verdict, res.Reason, err)
 	}
 }
 
@@ -219,46 +243,144 @@ func TestNext(t *testing.T) {
 	}
 }
 
-// TestPlay: a board's action at a solver's moment is the attempt of the
-// solution's solver actions before it and this one; a moment where the
-// opponent acts is refused, and so is input the rules refuse.
+// TestPlay: a board's action at a solver's moment (the board's ply) is
+// the attempt of the solution's solver actions before it and this one; a
+// moment where the opponent acts is refused, and so is input the rules
+// refuse. While the attempt goes on, the page shows the moment after the
+// action, the replies ahead; once it ends, its review.
 func TestPlay(t *testing.T) {
 	svc, _, set := newService(t)
 	ctx := context.Background()
 	p := find(t, set, multi)
 	sol, _ := p.Line()
 	mine := solverActions(p)
-	res, err := svc.Play(ctx, "ann", p.ID, 0, games.Input{Text: mine[0].String()})
+	g, _ := p.Start()
+	start := g.Ply()
+	res, err := svc.Play(ctx, "ann", p.ID, games.Input{Text: mine[0].String()})
 	if err != nil || !res.Verdict.Correct {
 		t.Fatalf("the first action: %+v %v", res.Verdict, err)
 	}
 	if res.Next < 1 || res.Next >= len(sol) {
 		t.Fatalf("next moment %d of %d", res.Next, len(sol))
 	}
-	res, err = svc.Play(ctx, "ann", p.ID, res.Next, games.Input{Text: mine[1].String()})
+	if m := res.Moment; m == nil || m.At != 1 || m.Ahead != res.Next || m.Game.Ply() != start+1 || res.Review != nil {
+		t.Fatalf("the moment after the first action: %+v", m)
+	}
+	res, err = svc.Play(ctx, "ann", p.ID, games.Input{Text: mine[1].String(), Ply: start + res.Next})
 	if err != nil || !res.Verdict.Correct {
 		t.Errorf("the second action: %+v %v", res.Verdict, err)
 	}
-	g, _ := p.Start()
+	if res.Done() && (res.Review == nil || res.Review.Failed != len(sol) || len(res.Review.Steps) != len(sol) || !res.Review.Attempt.Solved) {
+		t.Errorf("the review of a solution: %+v", res.Review)
+	}
 	solver := g.Turn().Actor
 	for n, a := range sol {
 		if g.Turn().Actor != solver {
-			if _, err := svc.Play(ctx, "ann", p.ID, n, games.Input{Text: a.String()}); errs.Of(err).Detail != training.BadStep {
+			if _, err := svc.Play(ctx, "ann", p.ID, games.Input{Text: a.String(), Ply: start + n}); errs.Of(err).Detail != training.BadStep {
 				t.Errorf("moment %d, the opponent's: %v", n, err)
 			}
 			break
 		}
 		g.Play(a)
 	}
-	if _, err := svc.Play(ctx, "ann", p.ID, 0, games.Input{Text: "hello"}); errs.Of(err).Code != errs.Invalid {
+	if _, err := svc.Play(ctx, "ann", p.ID, games.Input{Text: "hello"}); errs.Of(err).Code != errs.Invalid {
 		t.Errorf("hello: %v", err)
+	}
+}
+
+// TestLook: a puzzle's moment where the solver acts waits for them,
+// with what they played and the replies since; at a moment of the
+// replies, or past the solution, Ahead says where the solver acts next;
+// a moment the solution does not have is refused.
+func TestLook(t *testing.T) {
+	svc, _, set := newService(t)
+	ctx := context.Background()
+	p := find(t, set, func(p puzzles.Puzzle) bool { return len(p.Solution) >= 4 })
+	g, _ := p.Start()
+	m, err := svc.Look(ctx, "ann", p.ID, training.Where{})
+	if err != nil || !m.SolverActs() || m.At != 0 || len(m.Played) != 0 || m.Ahead != 0 || m.Learner.Rating.Rating != 1500 {
+		t.Fatalf("the start: %+v %v", m, err)
+	}
+	m, err = svc.Look(ctx, "ann", p.ID, training.Where{Moment: 1})
+	if err != nil || m.SolverActs() || m.At != 1 || m.Ahead <= 1 || m.Game.Ply() != g.Ply()+1 {
+		t.Fatalf("moment 1: %+v %v", m, err)
+	}
+	ahead := m.Ahead
+	m, err = svc.Look(ctx, "ann", p.ID, training.Where{Ply: g.Ply() + ahead})
+	if err != nil || !m.SolverActs() || m.At != ahead || len(m.Played) != ahead {
+		t.Fatalf("moment %d by its ply: %+v %v", ahead, m, err)
+	}
+	if mine, replies, ok := m.Replied(); !ok || mine.Action.String() != p.Solution[0] || len(replies) != ahead-1 || replies[0].Mine {
+		t.Errorf("replied: %+v %+v %v", mine, replies, ok)
+	}
+	m, err = svc.Look(ctx, "ann", p.ID, training.Where{Moment: len(p.Solution)})
+	if err != nil || m.SolverActs() || m.Ahead != len(p.Solution) {
+		t.Errorf("the end: %+v %v", m, err)
+	}
+	for _, w := range []training.Where{{Moment: len(p.Solution) + 1}, {Ply: g.Ply() - 1}} {
+		if _, err := svc.Look(ctx, "ann", p.ID, w); errs.Of(err).Code != errs.Invalid {
+			t.Errorf("%+v: %v", w, err)
+		}
+	}
+	if _, err := svc.Look(ctx, "ann", "nope", training.Where{}); errs.Of(err).Detail != training.NoPuzzle {
+		t.Errorf("nope: %v", err)
+	}
+}
+
+// TestReview: there is none before an attempt; after a failed one it is
+// shown where it went wrong, or at any moment asked for (past the
+// solution: at its end), with the solution step by step and the
+// puzzle's rating as it stands.
+func TestReview(t *testing.T) {
+	svc, _, set := newService(t)
+	ctx := context.Background()
+	p := find(t, set, multi)
+	if _, ok, err := svc.Review(ctx, "ann", p.ID, -1); ok || err != nil {
+		t.Fatalf("a review before an attempt: %v %v", ok, err)
+	}
+	wrong := wrongFirst(t, p)
+	if _, err := svc.Attempt(ctx, "ann", p.ID, []rules.Action{wrong}); err != nil {
+		t.Fatal(err)
+	}
+	r, ok, err := svc.Review(ctx, "ann", p.ID, -1)
+	if err != nil || !ok || r.Failed != 0 || r.Shown != 0 || r.At != 0 || len(r.Steps) != len(p.Solution) || r.Attempt.Solved || r.Stats.Plays != 1 {
+		t.Fatalf("the review: %+v %v %v", r, ok, err)
+	}
+	if !r.Steps[0].Mine || r.Steps[0].Action.String() != p.Solution[0] {
+		t.Errorf("the first step: %+v", r.Steps[0])
+	}
+	for at, want := range map[int]int{1: 1, 99: len(p.Solution)} {
+		r, _, err := svc.Review(ctx, "ann", p.ID, at)
+		if err != nil || r.Shown != at || r.At != want || len(r.Played) != want {
+			t.Errorf("at %d: shown %d at %d (%v)", at, r.Shown, r.At, err)
+		}
+	}
+}
+
+// TestPlyNames: a solution's plies are named as the lessons name
+// actions.
+func TestPlyNames(t *testing.T) {
+	svc, _, set := newService(t)
+	ctx := context.Background()
+	for _, p := range set.All() {
+		m, err := svc.Look(ctx, "", p.ID, training.Where{Moment: len(p.Solution)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, _ := p.Start()
+		for _, ply := range m.Played {
+			if want := lessons.Name(g, ply.Action); ply.Name() != want {
+				t.Errorf("puzzle %s: %q, want %q", p.ID, ply.Name(), want)
+			}
+			g.Play(ply.Action)
+		}
 	}
 }
 
 // TestTryStep: a right answer is kept as the learner's progress, a wrong
 // one is judged and not kept, input the rules refuse is refused.
 func TestTryStep(t *testing.T) {
-	svc, _, _ := newService(t)
+	svc, st, _ := newService(t)
 	ctx := context.Background()
 	res, err := svc.TryStep(ctx, "ann", "ply-order", 0, games.Input{Text: "e4"})
 	if err != nil || !res.Verdict.Right {
@@ -268,7 +390,7 @@ func TestTryStep(t *testing.T) {
 	if err != nil || res.Verdict.Right || res.Verdict.Text == "" {
 		t.Fatalf("Nf3 at step 2: %+v %v", res.Verdict, err)
 	}
-	l, _ := svc.Learner(ctx, "ann")
+	l, _ := st.Learner(ctx, "ann")
 	if !slices.Equal(l.Steps["ply-order"], []int{0}) {
 		t.Errorf("steps done %v", l.Steps)
 	}
@@ -280,11 +402,12 @@ func TestTryStep(t *testing.T) {
 	}
 }
 
-// TestJudgeStepRemembered: an answer judged again (remembered by the
-// service) gets the same verdict and its own game after it; an illegal
-// one is refused every time.
-func TestJudgeStepRemembered(t *testing.T) {
+// TestAnswerRemembered: an answer judged again (remembered by the
+// service) gets the same verdict and, when right, its own game after it;
+// an illegal one is refused every time.
+func TestAnswerRemembered(t *testing.T) {
 	svc, _, _ := newService(t)
+	ctx := context.Background()
 	for _, tc := range []struct {
 		lesson string
 		step   int
@@ -299,26 +422,60 @@ func TestJudgeStepRemembered(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		first, err := svc.JudgeStep(tc.lesson, tc.step, a)
+		first, err := svc.Answered(ctx, "", tc.lesson, tc.step, a)
 		if err != nil {
 			t.Fatalf("%s at %s/%d: %v", tc.action, tc.lesson, tc.step+1, err)
 		}
-		again, err := svc.JudgeStep(tc.lesson, tc.step, a)
+		again, err := svc.Answered(ctx, "", tc.lesson, tc.step, a)
 		if err != nil {
 			t.Fatalf("%s at %s/%d again: %v", tc.action, tc.lesson, tc.step+1, err)
 		}
-		if first.Right != tc.right || again.Right != tc.right || first.Text != again.Text || first.Played != again.Played {
-			t.Errorf("%s at %s/%d: %+v, then %+v", tc.action, tc.lesson, tc.step+1, first, again)
+		v, w := first.Verdict, again.Verdict
+		if v.Right != tc.right || w.Right != tc.right || v.Text != w.Text || v.Played != w.Played {
+			t.Errorf("%s at %s/%d: %+v, then %+v", tc.action, tc.lesson, tc.step+1, v, w)
 		}
-		if again.After == nil || again.After == first.After || again.After.FEN() != first.After.FEN() {
-			t.Errorf("%s at %s/%d: the game after is not its own copy", tc.action, tc.lesson, tc.step+1)
+		if again.Game == first.Game || again.Game.FEN() != first.Game.FEN() {
+			t.Errorf("%s at %s/%d: the board is not its own copy of the same position", tc.action, tc.lesson, tc.step+1)
+		}
+		if last, ok := again.Game.LastAction(); tc.right != (ok && last == a) {
+			t.Errorf("%s at %s/%d: the board's last action %v, right %v", tc.action, tc.lesson, tc.step+1, last, tc.right)
 		}
 	}
 	banned, _ := rules.ParseAction("m:e2e4")
 	for range 2 {
-		if _, err := svc.JudgeStep("ply-order", 1, banned); errs.Of(err).Code != errs.Banned {
+		if _, err := svc.Answered(ctx, "", "ply-order", 1, banned); errs.Of(err).Code != errs.Banned {
 			t.Errorf("the banned e4: %v", err)
 		}
+	}
+}
+
+// TestSteps: the course lists each lesson with the steps done; a lesson
+// resumes at its first step not done; a step's page says which are done
+// and, after a right answer, shows the position it led to and leads on.
+func TestSteps(t *testing.T) {
+	svc, _, _ := newService(t)
+	ctx := context.Background()
+	if _, err := svc.TryStep(ctx, "ann", "ply-order", 0, games.Input{Text: "e4"}); err != nil {
+		t.Fatal(err)
+	}
+	_, course, err := svc.Course(ctx, "ann")
+	if err != nil || len(course) != len(lessons.All()) || course[0].Lesson.ID != "ply-order" || course[0].Done != 1 || course[1].Done != 0 {
+		t.Fatalf("the course: %+v %v", course, err)
+	}
+	if _, n, err := svc.Resume(ctx, "ann", "ply-order"); err != nil || n != 1 {
+		t.Errorf("ply-order resumes at %d (%v), want 1", n, err)
+	}
+	st, err := svc.Step(ctx, "ann", "ply-order", 1)
+	if err != nil || !slices.Equal(st.Done, []bool{true, false, false, false}) || st.Verdict != nil || st.Side != st.Game.Turn().Actor {
+		t.Fatalf("step 2: %+v %v", st, err)
+	}
+	st, err = svc.TryStep(ctx, "ann", "ply-order", 1, games.Input{Text: "d4"})
+	if err != nil || !st.Verdict.Right || !st.Done[1] || st.Next() != 2 || st.Game.Ply() == st.Game.StartPly() {
+		t.Fatalf("a right answer at step 2: %+v %v", st, err)
+	}
+	last, err := svc.Step(ctx, "ann", "ply-order", 3)
+	if err != nil || last.Next() != -1 {
+		t.Errorf("after the last step: %d %v", last.Next(), err)
 	}
 }
 

@@ -135,10 +135,7 @@ func describeGame(g *rules.Game, info Info, o Options, last *rules.Pair) Game {
 	m.Title = title(m.Variant, turn.Actor.Name(), turn.Phase.String(), out, perm.Play && !perm.Seats.Both())
 	m.Sound = soundOf(recent, out)
 
-	var dests destMap
-	if perm.Play {
-		dests = destinations(g.Legal())
-	}
+	dests := pickable(g, perm)
 	m.MustPass = dests.pass
 	m.Hint = hint(turn, out, perm, m.Thinking, level, m.MustPass)
 	bottom := bottomSide(o, perm.Seats, out.Over(), turn.Actor)
@@ -170,6 +167,24 @@ func describeGame(g *rules.Game, info Info, o Options, last *rules.Pair) Game {
 		m.BranchPly, m.Branches = played(g), branches(info.Variants, g.Variant())
 	}
 	return m
+}
+
+// pickable is what a viewer with perm may pick on g's board: the squares
+// its legal actions start from, with where they go; none when they may
+// not play.
+func pickable(g *rules.Game, perm games.Permissions) destMap {
+	if !perm.Play {
+		return destMap{}
+	}
+	return destinations(g.Legal())
+}
+
+// CanPick reports whether a viewer with perm may pick square sq on g's
+// board: they may play, and a legal action starts there. A board shows a
+// picked square only then.
+func CanPick(g *rules.Game, perm games.Permissions, sq rules.Square) bool {
+	_, ok := pickable(g, perm).of(sq)
+	return ok
 }
 
 // bottomSide is the side shown at the bottom of the board: a player's

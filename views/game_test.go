@@ -90,6 +90,35 @@ func TestSelectionAndPromotion(t *testing.T) {
 	}
 }
 
+// TestCanPick: a square may be picked when the viewer may play and a
+// legal action starts there, and a board keeps a picked square then
+// only: one decision for the page and a plain form's redirect.
+func TestCanPick(t *testing.T) {
+	g := rules.New(rules.BanChess{}) // Black bans one of White's moves
+	for _, tc := range []struct {
+		seats games.Seats
+		sq    string
+		want  bool
+	}{
+		{hotSeat, "e2", true},
+		{hotSeat, "g1", true},
+		{hotSeat, "e1", false}, // the king has no move
+		{hotSeat, "e7", false}, // Black's pawn: White's moves are banned
+		{hotSeat, "e4", false}, // empty
+		{games.Seats{Black: true}, "e2", true},
+		{games.Seats{White: true}, "e2", false}, // not White's turn to act
+		{games.Seats{}, "e2", false},            // a spectator
+	} {
+		sq, _ := rules.ParseSquare(tc.sq)
+		info := seated(g, tc.seats)
+		got := CanPick(g, info.Perm, sq)
+		kept := NewGame(g, info, Options{Sel: sq, PromoTo: rules.NoSquare}).Opts.Sel == sq
+		if got != tc.want || kept != tc.want {
+			t.Errorf("seats %+v, %s: CanPick %v, the board keeps it %v; want %v", tc.seats, tc.sq, got, kept, tc.want)
+		}
+	}
+}
+
 // TestPermissionsShapeThePage checks the page renders what the viewer may
 // do: a spectator gets a read-only board, no controls that act and a
 // note; one seat plays only its own turn, may abort until each side has

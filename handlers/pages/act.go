@@ -33,41 +33,20 @@ func (p *play) game(c echo.Context, id string, o *views.Options) error {
 // with its destinations marked. Picking the picked square again, or a square
 // with nothing to do, clears the selection.
 func (p *play) selectSquare(c echo.Context, id string, o *views.Options) error {
-	sq, err := square(c, "square", false)
-	if err != nil {
-		return err
-	}
-	from, err := square(c, "from", true)
-	if err != nil {
-		return err
-	}
-	if sq != from {
-		o.Sel = sq // views.NewGame drops a selection with no legal action
-	}
-	if !kit.IsHX(c) {
+	return pick(c, o, func() error { return p.core.show(c, id, *o, http.StatusOK) }, func() error {
 		// The redirect carries the selection: keep only one the viewer may
-		// act on, and send no one to the address of a game that is not
-		// there (the fragment of htmx checks both as it renders).
+		// pick, and send no one to the address of a game that is not there
+		// (the fragment of htmx checks both as it renders).
 		err := p.s.games.View(c.Request().Context(), id, kit.Player(c), func(rec *games.Record, seats games.Seats) {
-			if !rec.Permissions(seats).Play || !canPick(rec.Game, sq) {
+			if !views.CanPick(rec.Game, rec.Permissions(seats), o.Sel) {
 				o.Sel = rules.NoSquare
 			}
 		})
 		if err != nil {
 			return err
 		}
-	}
-	return p.core.done(c, id, *o)
-}
-
-// canPick reports whether some legal action starts on sq.
-func canPick(g *rules.Game, sq rules.Square) bool {
-	for _, a := range g.Legal() {
-		if a.From == sq {
-			return true
-		}
-	}
-	return false
+		return p.core.done(c, id, *o)
+	})
 }
 
 // ply plays a ban or a move: from the board (from, to, promotion) or typed

@@ -30,57 +30,38 @@ func (p *trainer) learnRoutes(e *echo.Echo) {
 
 // learn lists the lessons with the browser's progress.
 func (p *trainer) learn(c echo.Context) error {
-	ctx := c.Request().Context()
 	id, err := p.s.kit.Learner(c)
 	if err != nil {
 		return err
 	}
-	l, err := p.s.training.Learner(ctx, id)
+	l, course, err := p.s.training.Course(c.Request().Context(), id)
 	if err != nil {
 		return err
 	}
 	list := views.LessonList{Site: p.s.site(c), Rating: ratingText(l.Rating)}
-	for _, ls := range p.s.training.Lessons() {
+	for _, pr := range course {
+		ls := pr.Lesson
 		list.Lessons = append(list.Lessons, views.LessonLink{
 			URL: views.LearnPath(ls.ID, -1), Title: ls.Title, Summary: ls.Summary,
-			Done: doneSteps(l, ls), Steps: len(ls.Steps),
+			Done: pr.Done, Steps: len(ls.Steps),
 		})
 	}
 	return render(c, http.StatusOK, views.LearnPage(list))
 }
 
-// doneSteps counts the steps of ls the learner has done.
-func doneSteps(l training.Learner, ls lessons.Lesson) int {
-	n := 0
-	for i := range ls.Steps {
-		if l.Done(ls.ID, i) {
-			n++
-		}
-	}
-	return n
-}
-
-// lesson sends the browser to the lesson's first step it has not done
-// (the first, once all are done).
+// lesson sends the browser to the step of the lesson it takes up (see
+// training.Service.Resume).
 func (p *trainer) lesson(c echo.Context) error {
-	ls, err := p.s.training.Lesson(c.Param("lesson"), 0)
-	if err != nil {
-		return kit.Titled("No such lesson", err)
-	}
 	id, err := p.s.kit.Learner(c)
 	if err != nil {
 		return err
 	}
-	l, err := p.s.training.Learner(c.Request().Context(), id)
+	ls, n, err := p.s.training.Resume(c.Request().Context(), id, c.Param("lesson"))
 	if err != nil {
+		if errs.Of(err).Detail == training.NoLesson {
+			return kit.Titled("No such lesson", err)
+		}
 		return err
-	}
-	n := 0
-	for n < len(ls.Steps) && l.Done(ls.ID, n) {
-		n++
-	}
-	if n == len(ls.Steps) {
-		n = 0
 	}
 	return c.Redirect(http.StatusSeeOther, views.LearnPath(ls.ID, n))
 }
@@ -118,7 +99,7 @@ func (p *trainer) onStep(h func(c echo.Context, at *stepAt) error) echo.HandlerF
 		}
 		return kit.Shown(err, func(status int, e *errs.Error) error {
 			at.o.Error = e.Msg
-			return p.showStep(c, at, nil, status)
+			return p.showStep(c, at, status)
 		})
 	}
 }
@@ -133,39 +114,31 @@ func (p *trainer) lessonStep(c echo.Context, at *stepAt) error {
 	if at.o.PromoTo, err = square(c, "to", true); err != nil {
 		return err
 	}
-	var v *lessons.Verdict
-	if text := c.QueryParam("played"); text != "" {
-		a, err := rules.ParseAction(text)
-		if err != nil {
-			return kit.Invalidf("%q is not an action.", kit.TrimText(text))
-		}
-		verdict, err := p.s.training.JudgeStep(at.lesson.ID, at.n, a)
-		if err != nil {
-			return err
-		}
-		v = &verdict
+	text := c.QueryParam("played")
+	if text == "" {
+		return p.showStep(c, at, http.StatusOK)
 	}
-	return p.showStep(c, at, v, http.StatusOK)
+	a, err := rules.ParseAction(text)
+	if err != nil {
+		return kit.Invalidf("%q is not an action.", kit.TrimText(text))
+	}
+	id, err := p.s.kit.Learner(c)
+	if err != nil {
+		return err
+	}
+	st, err := p.s.training.Answered(c.Request().Context(), id, at.lesson.ID, at.n, a)
+	if err != nil {
+		return err
+	}
+	return p.renderStep(c, at, st, http.StatusOK)
 }
 
 // selectInStep picks a square on the step's board (the no-JavaScript
 // way), as a game's board does.
 func (p *trainer) selectInStep(c echo.Context, at *stepAt) error {
-	sq, err := square(c, "square", false)
-	if err != nil {
-		return err
-	}
-	from, err := square(c, "from", true)
-	if err != nil {
-		return err
-	}
-	if sq != from {
-		at.o.Sel = sq // views.NewDrill drops a selection with no legal action
-	}
-	if kit.IsHX(c) {
-		return p.showStep(c, at, nil, http.StatusOK)
-	}
-	return c.Redirect(http.StatusSeeOther, stepURL(at, "sel", squareName(at.o.Sel)))
+	return pick(c, &at.o, func() error { return p.showStep(c, at, http.StatusOK) }, func() error {
+		return c.Redirect(http.StatusSeeOther, stepURL(at, "sel", squareName(at.o.Sel)))
+	})
 }
 
 // answerStep judges the learner's answer and keeps a right one as the
@@ -179,23 +152,23 @@ func (p *trainer) answerStep(c echo.Context, at *stepAt) error {
 	if err != nil {
 		return err
 	}
-	res, err := p.s.training.TryStep(c.Request().Context(), id, at.lesson.ID, at.n, in)
+	st, err := p.s.training.TryStep(c.Request().Context(), id, at.lesson.ID, at.n, in)
 	if in.Text == "" && games.IsPromotionNeeded(err) {
 		at.o.Sel, at.o.PromoTo = in.From, in.To
 		if kit.IsHX(c) {
-			return p.showStep(c, at, nil, http.StatusOK)
+			return p.showStep(c, at, http.StatusOK)
 		}
 		return c.Redirect(http.StatusSeeOther, stepURL(at, "sel", in.From.String(), "to", in.To.String()))
 	}
 	if err != nil {
 		return err
 	}
-	played := stepURL(at, "played", res.Action.String())
+	played := stepURL(at, "played", st.Answer.String())
 	if !kit.IsHX(c) {
 		return c.Redirect(http.StatusSeeOther, played)
 	}
 	c.Response().Header().Set("HX-Push-Url", played)
-	return p.showStep(c, at, &res.Verdict, http.StatusOK)
+	return p.renderStep(c, at, st, http.StatusOK)
 }
 
 // stepURL is the address of the step with query pairs.
@@ -211,43 +184,43 @@ func squareName(s rules.Square) string {
 	return ""
 }
 
-// showStep renders a step: its board to answer on or, after a right
-// answer v, the position it led to, with the feedback.
-func (p *trainer) showStep(c echo.Context, at *stepAt, v *lessons.Verdict, status int) error {
-	step := at.lesson.Steps[at.n]
-	g, err := step.Start()
-	if err != nil {
-		return errs.Internalf(err, "lesson %s step %d", at.lesson.ID, at.n+1)
-	}
-	side := g.Turn().Actor
+// showStep renders the step, to be answered.
+func (p *trainer) showStep(c echo.Context, at *stepAt, status int) error {
 	id, err := p.s.kit.Learner(c)
 	if err != nil {
 		return err
 	}
-	l, err := p.s.training.Learner(c.Request().Context(), id)
+	st, err := p.s.training.Step(c.Request().Context(), id, at.lesson.ID, at.n)
 	if err != nil {
 		return err
 	}
-	here := views.LearnPath(at.lesson.ID, at.n)
+	return p.renderStep(c, at, st, status)
+}
+
+// renderStep renders step st: its board to answer on or, after a right
+// answer, the position it led to, with the feedback.
+func (p *trainer) renderStep(c echo.Context, at *stepAt, st training.Step, status int) error {
+	ls := st.Lesson
+	here := views.LearnPath(ls.ID, st.N)
 	paths := views.Paths{Select: templ.SafeURL(here + "/select"), Ply: templ.SafeURL(here), Page: templ.SafeURL(here)}
-	m := views.LessonStep{Lesson: at.lesson.Title, Summary: at.lesson.Summary, Index: at.n, Prompt: step.Prompt}
-	for i := range at.lesson.Steps {
-		m.Steps = append(m.Steps, views.StepLink{URL: views.LearnPath(at.lesson.ID, i), Done: l.Done(at.lesson.ID, i), Current: i == at.n})
+	m := views.LessonStep{Lesson: ls.Title, Summary: ls.Summary, Index: st.N, Prompt: ls.Steps[st.N].Prompt}
+	for i, done := range st.Done {
+		m.Steps = append(m.Steps, views.StepLink{URL: views.LearnPath(ls.ID, i), Done: done, Current: i == st.N})
 	}
-	switch {
+	switch v := st.Verdict; {
 	case v != nil && v.Right:
 		m.Feedback = &views.Feedback{Right: true, Played: v.Played, Text: v.Text}
-		m.Board = views.NewDrill(v.After, side, false, p.s.site(c), at.o, paths, "Well done.")
+		m.Board = views.NewDrill(st.Game, st.Side, false, p.s.site(c), at.o, paths, "Well done.")
 		m.Retry = here
 		m.Next, m.NextLabel = "/learn", "Back to the lessons"
-		if at.n+1 < len(at.lesson.Steps) {
-			m.Next, m.NextLabel = views.LearnPath(at.lesson.ID, at.n+1), "Next step"
+		if next := st.Next(); next >= 0 {
+			m.Next, m.NextLabel = views.LearnPath(ls.ID, next), "Next step"
 		}
 	case v != nil:
 		m.Feedback = &views.Feedback{Played: v.Played, Text: v.Text + " Try again."}
 		fallthrough
 	default:
-		m.Board = views.NewDrill(g, side, true, p.s.site(c), at.o, paths, "")
+		m.Board = views.NewDrill(st.Game, st.Side, true, p.s.site(c), at.o, paths, "")
 	}
 	if kit.IsHX(c) {
 		return render(c, status, views.LessonMain(m))

@@ -177,6 +177,30 @@ func square(c echo.Context, field string, optional bool) (rules.Square, error) {
 	return s, nil
 }
 
+// pick answers a square picked on a board (the no-JavaScript way: with
+// scripts a pick needs no request), a game's, a lesson's or a puzzle's:
+// o's selection becomes the square, or none when the form picks the
+// picked square again (the board drops a square with nothing to do). For
+// htmx show renders the board with it; else plain sends the browser to
+// the board's address with it.
+func pick(c echo.Context, o *views.Options, show, plain func() error) error {
+	sq, err := square(c, "square", false)
+	if err != nil {
+		return err
+	}
+	from, err := square(c, "from", true)
+	if err != nil {
+		return err
+	}
+	if sq != from {
+		o.Sel = sq
+	}
+	if kit.IsHX(c) {
+		return show()
+	}
+	return plain()
+}
+
 // promotion reads the promotion field: "", or the letter of a piece a
 // pawn may become in a variant the service plays (p: it stays a pawn).
 func (p *core) promotion(c echo.Context) (rules.PieceKind, error) {

@@ -59,12 +59,11 @@ func (p *trainer) puzzleOrTheme(c echo.Context) error {
 	return p.onPuzzle(p.puzzlePage)(c)
 }
 
-// puzzleAt is a puzzle a request is about, the moment of its solution
-// shown (the plies played into it), the theme trained and the view
-// choices the request carries.
+// puzzleAt is a request on a puzzle: its id, the moment of its solution
+// it names, the theme trained and the view choices it carries.
 type puzzleAt struct {
-	pz    training.Puzzle
-	at    int
+	id    string
+	where training.Where
 	theme puzzles.Theme
 	o     views.Options
 }
@@ -73,11 +72,11 @@ type puzzleAt struct {
 // a game's: a refusal shows the puzzle again with its message.
 func (p *trainer) onPuzzle(h func(c echo.Context, at *puzzleAt) error) echo.HandlerFunc {
 	return func(c echo.Context) error {
-		pz, err := p.s.training.Puzzle(c.Request().Context(), c.Param("key"))
-		if err != nil {
+		at := &puzzleAt{id: c.Param("key")}
+		if err := p.s.training.Known(at.id); err != nil {
 			return kit.Titled("No such puzzle", err)
 		}
-		at := &puzzleAt{pz: pz}
+		var err error
 		at.o, err = p.core.options(c)
 		if err == nil {
 			at.theme, err = training.ParseTheme(c.Request().Form.Get("theme"))
@@ -94,7 +93,7 @@ func (p *trainer) onPuzzle(h func(c echo.Context, at *puzzleAt) error) echo.Hand
 		return kit.Shown(err, func(status int, e *errs.Error) error {
 			at.o.Error = e.Msg
 			if e.Detail == training.BadStep { // a moment not the solver's: from the start
-				at.at = 0
+				at.where = training.Where{}
 			}
 			return p.showPuzzle(c, at, status)
 		})
@@ -105,7 +104,7 @@ func (p *trainer) onPuzzle(h func(c echo.Context, at *puzzleAt) error) echo.Hand
 // with a square picked (?sel=, ?to= for a promotion).
 func (p *trainer) puzzlePage(c echo.Context, at *puzzleAt) error {
 	var err error
-	if at.at, err = momentOf(c.QueryParam("at")); err != nil {
+	if at.where.Moment, err = momentOf(c.QueryParam("at")); err != nil {
 		return err
 	}
 	if at.o.Sel, err = square(c, "sel", true); err != nil {
@@ -129,59 +128,40 @@ func momentOf(v string) (int, error) {
 	return n, nil
 }
 
-// formMoment is the moment a board's form was made at: its ply field
-// less the puzzle's first ply.
-func formMoment(c echo.Context, pz training.Puzzle) (int, error) {
+// selectInPuzzle picks a square (the no-JavaScript way) at the moment of
+// the board's form.
+func (p *trainer) selectInPuzzle(c echo.Context, at *puzzleAt) error {
 	ply, err := seenPly(c)
 	if err != nil {
-		return 0, err
+		return err
 	}
-	g, err := pz.Start()
-	if err != nil {
-		return 0, errs.Internalf(err, "puzzle %s", pz.ID)
-	}
-	if ply == 0 {
-		return 0, nil
-	}
-	return ply - g.Ply(), nil
+	at.where = training.Where{Ply: ply}
+	return pick(c, &at.o, func() error { return p.showPuzzle(c, at, http.StatusOK) }, func() error { return p.sendTo(c, at) })
 }
 
-// selectInPuzzle picks a square (the no-JavaScript way).
-func (p *trainer) selectInPuzzle(c echo.Context, at *puzzleAt) error {
-	var err error
-	if at.at, err = formMoment(c, at.pz); err != nil {
-		return err
-	}
-	sq, err := square(c, "square", false)
+// sendTo redirects to the puzzle at the request's moment, with the square
+// picked.
+func (p *trainer) sendTo(c echo.Context, at *puzzleAt) error {
+	n, err := p.s.training.MomentOf(at.id, at.where)
 	if err != nil {
 		return err
 	}
-	from, err := square(c, "from", true)
-	if err != nil {
-		return err
-	}
-	if sq != from {
-		at.o.Sel = sq
-	}
-	if kit.IsHX(c) {
-		return p.showPuzzle(c, at, http.StatusOK)
-	}
-	return c.Redirect(http.StatusSeeOther, at.url("sel", squareName(at.o.Sel)))
+	return c.Redirect(http.StatusSeeOther, at.url(n, "sel", squareName(at.o.Sel), "to", squareName(at.o.PromoTo)))
 }
 
-// url is the puzzle's address at the request's moment and theme, with
+// url is the puzzle's address at moment n and the request's theme, with
 // query pairs.
-func (at *puzzleAt) url(query ...string) string {
+func (at *puzzleAt) url(n int, query ...string) string {
 	q := []string{"at", "", "theme", string(at.theme)}
-	if at.at > 0 {
-		q[1] = strconv.Itoa(at.at)
+	if n > 0 {
+		q[1] = strconv.Itoa(n)
 	}
-	return views.TrainingPath(at.pz.ID, append(q, query...)...)
+	return views.TrainingPath(at.id, append(q, query...)...)
 }
 
 // resultURL is the address of the result of the browser's last attempt.
 func (at *puzzleAt) resultURL(query ...string) string {
-	return "/training/" + at.pz.ID + "/result" + views.Query(append([]string{"theme", string(at.theme)}, query...)...)
+	return "/training/" + at.id + "/result" + views.Query(append([]string{"theme", string(at.theme)}, query...)...)
 }
 
 // playPuzzle judges the solver's action: a right one that does not end
@@ -189,90 +169,96 @@ func (at *puzzleAt) resultURL(query ...string) string {
 // with scripts after a pause), an attempt that ends (solved, or a wrong
 // action) is kept and rated and its result shown.
 func (p *trainer) playPuzzle(c echo.Context, at *puzzleAt) error {
-	var err error
-	if at.at, err = formMoment(c, at.pz); err != nil {
-		return err
-	}
 	in, err := p.core.boardInput(c)
 	if err != nil {
 		return err
 	}
+	at.where = training.Where{Ply: in.Ply}
 	id, err := p.s.kit.EnsureLearner(c)
 	if err != nil {
 		return err
 	}
-	res, err := p.s.training.Play(c.Request().Context(), id, at.pz.ID, at.at, in)
+	res, err := p.s.training.Play(c.Request().Context(), id, at.id, in)
 	if in.Text == "" && games.IsPromotionNeeded(err) {
 		at.o.Sel, at.o.PromoTo = in.From, in.To
 		if kit.IsHX(c) {
 			return p.showPuzzle(c, at, http.StatusOK)
 		}
-		return c.Redirect(http.StatusSeeOther, at.url("sel", in.From.String(), "to", in.To.String()))
+		return p.sendTo(c, at)
 	}
 	if err != nil {
 		return err
 	}
-	if res.Done() {
+	if r := res.Review; r != nil {
 		if !kit.IsHX(c) {
 			return c.Redirect(http.StatusSeeOther, at.resultURL())
 		}
 		c.Response().Header().Set("HX-Push-Url", at.resultURL())
-		return p.puzzleResult(c, at)
+		return p.renderResult(c, at, *r)
 	}
-	next := &puzzleAt{pz: at.pz, at: res.Next, theme: at.theme}
+	if res.Done() { // kept for no one: nothing to show
+		return c.Redirect(http.StatusSeeOther, at.resultURL())
+	}
+	next := at.url(res.Next)
 	if !kit.IsHX(c) {
-		return c.Redirect(http.StatusSeeOther, next.url())
+		return c.Redirect(http.StatusSeeOther, next)
 	}
-	c.Response().Header().Set("HX-Push-Url", next.url())
-	if next.at == at.at+1 { // the solver acts again: a ban after its move
-		next.o = at.o
-		return p.showPuzzle(c, next, http.StatusOK)
+	c.Response().Header().Set("HX-Push-Url", next)
+	pending := "" // the solver acts again: a ban after its move
+	if !res.Moment.SolverActs() {
+		pending = next // the replies come: the moment after the action, read-only, until they do
 	}
-	at.at++ // the moment after the solver's action, before the replies
-	return p.renderPuzzle(c, at, next.url(), http.StatusOK)
+	return p.renderPuzzle(c, at, *res.Moment, pending, http.StatusOK)
 }
 
-// showPuzzle renders the puzzle at its moment.
+// showPuzzle renders the puzzle at the request's moment when the solver
+// acts there; from a moment of the replies, or past the solution, it
+// leads on to the solver's next moment, or the result.
 func (p *trainer) showPuzzle(c echo.Context, at *puzzleAt, status int) error {
-	return p.renderPuzzle(c, at, "", status)
+	id, err := p.s.kit.Learner(c)
+	if err != nil {
+		return err
+	}
+	m, err := p.s.training.Look(c.Request().Context(), id, at.id, at.where)
+	if err != nil {
+		return err
+	}
+	switch {
+	case m.SolverActs():
+		return p.renderPuzzle(c, at, m, "", status)
+	case m.Ahead >= m.Length:
+		return c.Redirect(http.StatusSeeOther, at.resultURL())
+	}
+	return c.Redirect(http.StatusSeeOther, at.url(m.Ahead))
 }
 
-// renderPuzzle renders the puzzle at its moment: the solver's to act
-// (its board live), or — after a right action, pending set — the moment
+// renderPuzzle renders the puzzle at moment m: the solver's to act (its
+// board live), or — after a right action, pending set — the moment
 // before the replies, which a page with scripts moves on from by itself.
-// A moment past the solver's last leads to the result.
-func (p *trainer) renderPuzzle(c echo.Context, at *puzzleAt, pending string, status int) error {
-	g, line, err := p.replay(at.pz, at.at)
-	if err != nil {
-		return err
-	}
-	m, err := p.trainer(c, at)
-	if err != nil {
-		return err
-	}
-	solverActs := at.at < len(line) && g.Turn().Actor == at.pz.Solver
-	if !solverActs && pending == "" {
-		// A moment of the replies, or past the solution: on to the
-		// solver's next moment, or the result.
-		for at.at < len(line) && g.Turn().Actor != at.pz.Solver {
-			if err := g.Play(line[at.at]); err != nil {
-				return errs.Internalf(err, "puzzle %s", at.pz.ID)
+func (p *trainer) renderPuzzle(c echo.Context, at *puzzleAt, m training.Moment, pending string, status int) error {
+	t := p.trainerOf(at, m.Solver, m.Learner)
+	t.Prompt = views.PuzzlePrompt(m.Game.Turn())
+	if mine, replies, ok := m.Replied(); ok {
+		names := make([]string, len(replies))
+		for i, r := range replies {
+			names[i] = r.Name()
+			if r.Action.Phase == rules.PhaseBan {
+				names[i] = "banned " + lessons.Pair(r.Action.Pair())
 			}
-			at.at++
 		}
-		if at.at >= len(line) {
-			return c.Redirect(http.StatusSeeOther, at.resultURL())
-		}
-		return c.Redirect(http.StatusSeeOther, at.url())
+		t.Replied = views.PuzzleReplied(mine.Name(), m.Solver.Other(), names)
 	}
-	m.Prompt = views.PuzzlePrompt(g.Turn())
-	m.Replied = replied(at.pz, line, at.at)
-	m.Pending = pending
-	m.Board = views.NewDrill(g, at.pz.Solver, solverActs, p.s.site(c), at.o, puzzlePaths(at), waitHint(pending))
+	t.Pending = pending
+	t.Board = views.NewDrill(m.Game, m.Solver, m.SolverActs(), p.s.site(c), at.o, puzzlePaths(at, m.At), waitHint(pending))
+	return renderTrainer(c, t, status)
+}
+
+// renderTrainer renders a puzzle's page: for htmx its main element.
+func renderTrainer(c echo.Context, t views.Trainer, status int) error {
 	if kit.IsHX(c) {
-		return render(c, status, views.TrainerMain(m))
+		return render(c, status, views.TrainerMain(t))
 	}
-	return render(c, status, views.TrainerPage(m))
+	return render(c, status, views.TrainerPage(t))
 }
 
 // waitHint is the hint while the replies are pending: what the page does.
@@ -283,84 +269,24 @@ func waitHint(pending string) string {
 	return "Right! The reply comes…"
 }
 
-// puzzlePaths are the addresses the puzzle's board posts to.
-func puzzlePaths(at *puzzleAt) views.Paths {
-	base := "/training/" + at.pz.ID
+// puzzlePaths are the addresses the puzzle's board posts to, at moment n.
+func puzzlePaths(at *puzzleAt, n int) views.Paths {
+	base := "/training/" + at.id
 	q := views.Query("theme", string(at.theme))
-	return views.Paths{Select: templ.SafeURL(base + "/select" + q), Ply: templ.SafeURL(base + "/play" + q), Page: templ.SafeURL(at.url())}
+	return views.Paths{Select: templ.SafeURL(base + "/select" + q), Ply: templ.SafeURL(base + "/play" + q), Page: templ.SafeURL(at.url(n))}
 }
 
-// replay plays the first n plies of the puzzle's solution.
-func (p *trainer) replay(pz training.Puzzle, n int) (*rules.Game, []rules.Action, error) {
-	g, err := pz.Start()
-	if err != nil {
-		return nil, nil, errs.Internalf(err, "puzzle %s", pz.ID)
-	}
-	line, err := pz.Line()
-	if err != nil {
-		return nil, nil, errs.Internalf(err, "puzzle %s", pz.ID)
-	}
-	if n > len(line) {
-		return nil, nil, kit.Invalidf("This puzzle's solution has %d plies.", len(line))
-	}
-	for _, a := range line[:n] {
-		if err := g.Play(a); err != nil {
-			return nil, nil, errs.Internalf(err, "puzzle %s", pz.ID)
-		}
-	}
-	return g, line, nil
-}
-
-// replied says, at moment n, what the solver's last action was and what
-// the opponent replied since: "Right: Ra8+. Black replied Kh7, then
-// banned a1a2." ("" at the start).
-func replied(pz training.Puzzle, line []rules.Action, n int) string {
-	if n == 0 {
-		return ""
-	}
-	g, err := pz.Start()
-	if err != nil {
-		return ""
-	}
-	var mine string
-	var replies []string
-	for _, a := range line[:n] {
-		name := lessons.Name(g, a)
-		if g.Turn().Actor == pz.Solver {
-			mine, replies = name, nil
-		} else {
-			if a.Phase == rules.PhaseBan {
-				name = "banned " + lessons.Pair(a.Pair())
-			}
-			replies = append(replies, name)
-		}
-		if g.Play(a) != nil {
-			return ""
-		}
-	}
-	return views.PuzzleReplied(mine, pz.Solver.Other(), replies)
-}
-
-// trainer is what every view of a puzzle shows besides its board: the
+// trainerOf is what every view of a puzzle shows besides its board: the
 // viewer's rating, the themes (when trained), the way on.
-func (p *trainer) trainer(c echo.Context, at *puzzleAt) (views.Trainer, error) {
-	ctx := c.Request().Context()
-	id, err := p.s.kit.Learner(c)
-	if err != nil {
-		return views.Trainer{}, err
-	}
-	l, err := p.s.training.Learner(ctx, id)
-	if err != nil {
-		return views.Trainer{}, err
-	}
-	m := views.Trainer{ID: at.pz.ID, Solver: at.pz.Solver.Name(), Theme: string(at.theme), Rating: ratingText(l.Rating)}
-	m.Next = "/training"
+func (p *trainer) trainerOf(at *puzzleAt, solver rules.Color, l training.Learner) views.Trainer {
+	t := views.Trainer{ID: at.id, Solver: solver.Name(), Theme: string(at.theme), Rating: ratingText(l.Rating)}
+	t.Next = "/training"
 	if at.theme != "" {
-		m.Next += "/" + string(at.theme)
-		m.Themes = []string{string(at.theme)}
+		t.Next += "/" + string(at.theme)
+		t.Themes = []string{string(at.theme)}
 	}
-	m.ThemeLinks = p.themeLinks(at.theme)
-	return m, nil
+	t.ThemeLinks = p.themeLinks(at.theme)
+	return t
 }
 
 // themeLinks are the themes to train, each with its count.
@@ -377,102 +303,59 @@ func (p *trainer) themeLinks(current puzzles.Theme) []views.ThemeLink {
 // puzzleResult shows the result of the browser's last attempt at the
 // puzzle, with the solution step by step (?at= the moment shown).
 func (p *trainer) puzzleResult(c echo.Context, at *puzzleAt) error {
-	ctx := c.Request().Context()
-	id, err := p.s.kit.Learner(c)
-	if err != nil {
-		return err
-	}
-	a, ok, err := p.s.training.LastAttempt(ctx, id, at.pz.ID)
-	if err != nil {
-		return err
-	}
-	if !ok {
-		return c.Redirect(http.StatusSeeOther, at.url())
-	}
-	_, line, err := p.replay(at.pz, 0)
-	if err != nil {
-		return err
-	}
-	shown := failedMoment(at.pz, line, a)
+	shown := -1 // where the attempt went wrong
 	if v := c.QueryParam("at"); v != "" {
+		var err error
 		if shown, err = momentOf(v); err != nil {
 			return err
 		}
 	}
-	g, _, err := p.replay(at.pz, min(shown, len(line)))
+	id, err := p.s.kit.Learner(c)
 	if err != nil {
 		return err
 	}
-	m, err := p.trainer(c, at)
+	r, ok, err := p.s.training.Review(c.Request().Context(), id, at.id, shown)
 	if err != nil {
 		return err
 	}
-	m.Themes, m.PuzzleRating = puzzles.ThemeNames(at.pz.Themes), strconv.Itoa(int(math.Round(at.pz.Stats.Rating.Rating)))
-	m.Retry = views.TrainingPath(at.pz.ID, "theme", string(at.theme))
-	m.Result = resultOf(at, a, line, shown)
+	if !ok {
+		return c.Redirect(http.StatusSeeOther, at.url(0))
+	}
+	return p.renderResult(c, at, r)
+}
+
+// renderResult renders the review of an attempt.
+func (p *trainer) renderResult(c echo.Context, at *puzzleAt, r training.Review) error {
+	t := p.trainerOf(at, r.Solver, r.Learner)
+	t.Themes, t.PuzzleRating = puzzles.ThemeNames(r.Themes), strconv.Itoa(int(math.Round(r.Stats.Rating.Rating)))
+	t.Retry = views.TrainingPath(at.id, "theme", string(at.theme))
+	t.Result = resultOf(at, r)
 	at.o.Sel, at.o.PromoTo = rules.NoSquare, rules.NoSquare
-	m.Board = views.NewDrill(g, at.pz.Solver, false, p.s.site(c), at.o, puzzlePaths(at), m.Result.Caption)
-	if kit.IsHX(c) {
-		return render(c, http.StatusOK, views.TrainerMain(m))
-	}
-	return render(c, http.StatusOK, views.TrainerPage(m))
+	t.Board = views.NewDrill(r.Game, r.Solver, false, p.s.site(c), at.o, puzzlePaths(at, 0), t.Result.Caption)
+	return renderTrainer(c, t, http.StatusOK)
 }
 
-// failedMoment is where an attempt went wrong: the moment of its wrong
-// action, or the end of the solution once solved.
-func failedMoment(pz training.Puzzle, line []rules.Action, a training.Attempt) int {
-	if a.Solved {
-		return len(line)
-	}
-	g, err := pz.Start()
-	if err != nil {
-		return 0
-	}
-	mine := 0
-	for i, act := range line {
-		if g.Turn().Actor == pz.Solver {
-			if mine == a.FailedAt {
-				return i
-			}
-			mine++
-		}
-		if g.Play(act) != nil {
-			return i
-		}
-	}
-	return len(line)
-}
-
-// resultOf describes attempt a for its page, the solution shown at
-// moment shown.
-func resultOf(at *puzzleAt, a training.Attempt, line []rules.Action, shown int) *views.TrainerResult {
-	r := &views.TrainerResult{Solved: a.Solved, Text: a.Reason, Rated: a.Rated,
+// resultOf describes the attempt r reviews for its page.
+func resultOf(at *puzzleAt, r training.Review) *views.TrainerResult {
+	a := r.Attempt
+	out := &views.TrainerResult{Solved: a.Solved, Text: a.Reason, Rated: a.Rated,
 		Before: ratingText(a.Before), After: ratingText(a.After), Change: views.RatingChange(a.After.Rating - a.Before.Rating)}
 	if a.Solved {
-		r.Text = views.SolvedText(len(a.Actions))
+		out.Text = views.SolvedText(len(a.Actions))
 	}
-	base := &puzzleAt{pz: at.pz, theme: at.theme}
-	r.Start = base.resultURL("at", "0")
-	g, err := at.pz.Start()
-	if err != nil {
-		return r
-	}
-	r.Caption = views.SolutionCaption(0, "", len(line))
-	for i, act := range line {
-		mine := g.Turn().Actor == at.pz.Solver
-		name := lessons.Name(g, act)
-		if act.Phase == rules.PhaseBan {
-			name = "⊘ " + lessons.Pair(act.Pair())
+	out.Start = at.resultURL("at", "0")
+	out.Caption = views.SolutionCaption(0, "", len(r.Steps))
+	for i, st := range r.Steps {
+		name := st.Name()
+		if st.Action.Phase == rules.PhaseBan {
+			name = "⊘ " + lessons.Pair(st.Action.Pair())
 		}
-		if g.Play(act) != nil {
-			break
-		}
-		r.Steps = append(r.Steps, views.SolutionStep{Text: name, URL: base.resultURL("at", strconv.Itoa(i+1)), Mine: mine, Current: i+1 == shown})
-		if i+1 == shown {
-			r.Caption = views.SolutionCaption(i+1, name, len(line))
+		out.Steps = append(out.Steps, views.SolutionStep{Text: name, URL: at.resultURL("at", strconv.Itoa(i+1)), Mine: st.Mine, Current: i+1 == r.Shown})
+		if i+1 == r.Shown {
+			out.Caption = views.SolutionCaption(i+1, name, len(r.Steps))
 		}
 	}
-	return r
+	return out
 }
 
 // dailyPuzzle is the puzzle of the day as a game's page links to it; nil
