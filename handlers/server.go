@@ -193,10 +193,14 @@ func (s *Server) pagesDeps() pages.Deps {
 	if err != nil { // the embedded art is unreadable: serve all but images
 		s.log.Error("position images are off", "err", err)
 	}
-	return pages.Deps{Kit: s.kit, Loader: s.svc.Games.Loader(), Players: s.svc.Players, Lobby: s.svc.Lobby,
-		Analysis: s.svc.Analysis, Training: s.svc.Training, Streams: s.streams, Files: s.files, Images: images,
+	d := pages.Deps{Kit: s.kit, Loader: s.svc.Games.Loader(), Players: s.svc.Players, Lobby: s.svc.Lobby,
+		Analysis: s.svc.Analysis, Streams: s.streams, Files: s.files, Images: images,
 		ImagesPerSecond: s.limits.ImagesPerSecond, ImageBurst: s.limits.ImageBurst,
 		Variants: views.VariantsOf(s.svc.Games.Loader().Variants(), engine.Supports)}
+	if s.svc.Training != nil { // a nil *training.Service is no Training
+		d.Training = s.svc.Training
+	}
+	return d
 }
 
 // apiDeps are what the API serves.

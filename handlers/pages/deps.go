@@ -15,8 +15,10 @@ import (
 	"github.com/banchess/banchess/handlers/kit"
 	"github.com/banchess/banchess/handlers/stream"
 	"github.com/banchess/banchess/internal/ratelimit"
+	"github.com/banchess/banchess/lessons"
 	"github.com/banchess/banchess/lobby"
 	"github.com/banchess/banchess/players"
+	"github.com/banchess/banchess/puzzles"
 	"github.com/banchess/banchess/rating"
 	"github.com/banchess/banchess/rules"
 	"github.com/banchess/banchess/training"
@@ -97,6 +99,25 @@ type Analyst interface {
 	kit.Reviews
 }
 
+// Training is the trainer of lessons and puzzles as the pages use it.
+type Training interface {
+	Course(ctx context.Context, player string) (training.Learner, []training.Progress, error)
+	Resume(ctx context.Context, player, id string) (lessons.Lesson, int, error)
+	Lesson(id string, n int) (lessons.Lesson, error)
+	Step(ctx context.Context, player, id string, n int) (training.Step, error)
+	Answered(ctx context.Context, player, id string, n int, a rules.Action) (training.Step, error)
+	TryStep(ctx context.Context, player, id string, n int, in games.Input) (training.Step, error)
+	CarrySteps(ctx context.Context, from, to string) error
+	Next(ctx context.Context, player string, t puzzles.Theme) (training.Puzzle, error)
+	Daily(ctx context.Context) (training.Puzzle, error)
+	Count(t puzzles.Theme) int
+	Known(id string) error
+	MomentOf(id string, w training.Where) (int, error)
+	Look(ctx context.Context, player, id string, w training.Where) (training.Moment, error)
+	Play(ctx context.Context, player, id string, in games.Input) (training.Played, error)
+	Review(ctx context.Context, player, id string, at int) (r training.Review, ok bool, err error)
+}
+
 // Deps are what the pages serve: the kit the front ends share, the
 // services, the live streams, the static files and the position images.
 type Deps struct {
@@ -105,7 +126,7 @@ type Deps struct {
 	Players  Players
 	Lobby    Lobby
 	Analysis Analyst
-	Training *training.Service // nil: /learn and /training are not served
+	Training Training // nil: /learn and /training are not served
 	Streams  *stream.Server
 	Files    *StaticFiles
 	Images   *boardimage.Renderer // nil: /img answers 503
@@ -126,7 +147,7 @@ type deps struct {
 	players   Players
 	lobby     Lobby
 	analysis  Analyst
-	training  *training.Service
+	training  Training
 	streams   *stream.Server
 	files     *StaticFiles
 	images    *boardimage.Renderer
