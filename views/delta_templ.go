@@ -79,7 +79,7 @@ func DeltaSwaps(d Delta) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			if d.Arrow {
-				templ_7745c5c3_Err = banLine(d.Board, true).Render(ctx, templ_7745c5c3_Buffer)
+				templ_7745c5c3_Err = banLineSwap(d.Board).Render(ctx, templ_7745c5c3_Buffer)
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
