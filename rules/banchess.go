@@ -84,7 +84,13 @@ func (v BanChess) parseExtension(field string, toMove Color, fullmove int) (int,
 		return 0, Pair{}, false, fenErrorf("ply", "%q is not a ply: it must be a whole number from 1, optionally followed by :<from><to>", Clip(field))
 	}
 	if t := v.turn(ply); t.ToMove != toMove {
-		return 0, Pair{}, false, fenErrorf("ply", "ply %d is %s's %s, but the side to move is %s", ply, t.Actor.Name(), t.Phase, toMove.Name())
+		first := v.firstPly(toMove, fullmove)
+		did := t.Actor.Name() + " moves"
+		if t.Phase == PhaseBan {
+			did = t.Actor.Name() + " bans one of " + t.ToMove.Name() + "'s moves"
+		}
+		return 0, Pair{}, false, fenErrorf("ply", "ply %d is where %s, so %s is to move there, but the FEN's second field says %s (%s); with %s to move at move %d, the ply is %d (before the ban) or %d (after it)",
+			ply, did, t.ToMove.Name(), toMove.Name(), strings.ToLower(toMove.Name()[:1]), toMove.Name(), fullmove, first, first+1)
 	}
 	if !hasBan {
 		return ply, Pair{}, false, nil

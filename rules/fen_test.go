@@ -46,6 +46,9 @@ func TestFENErrors(t *testing.T) {
 		fen, field, msg string
 	}{
 		{"", "position", "6 fields"},
+		{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR", "side to move", "the FEN stops after 1 of its 6 fields; still to come: the side to move (w or b)"},
+		{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -", "halfmove clock", "stops after 4 of its 6 fields; still to come: the halfmove clock (0), the fullmove number (1)"},
+		{"rnbqkbnr/pppppppp/8/8", "placement", "has 4 ranks"},
 		{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1", "placement", "7 ranks"},
 		{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNRR w KQkq - 0 1", "placement", "more than 8 squares"},
 		{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN w KQkq - 0 1", "placement", "covers 7 squares"},
@@ -71,7 +74,7 @@ func TestFENErrors(t *testing.T) {
 		{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 0", "fullmove number", "from 1"},
 		{"4k3/8/8/8/8/8/8/r3K3 b - - 0 1", "position", "White is in check but it is Black's turn"},
 		{"4k3/8/8/8/8/8/8/4K2R w - - 0 1", "position", ""}, // fine (control row, see below)
-		{StartFEN + " 3", "ply", "ply 3 is White's ban, but the side to move is White"},
+		{StartFEN + " 3", "ply", "ply 3 is where White bans one of Black's moves, so Black is to move there, but the FEN's second field says White (w); with White to move at move 1, the ply is 1 (before the ban) or 2 (after it)"},
 		{StartFEN + " 0", "ply", "not a ply"},
 		{StartFEN + " x", "ply", "not a ply"},
 		{StartFEN + " 1:e2e4", "ban", "ban ply"},
@@ -138,4 +141,27 @@ func equalActions(a, b []Action) bool {
 		}
 	}
 	return true
+}
+
+// TestLooksLikeFEN: a FEN is told from a PGN by its shape — a placement
+// first — so that one cut short is refused for its own fault, not read
+// as a PGN's first move.
+func TestLooksLikeFEN(t *testing.T) {
+	for text, want := range map[string]bool{
+		StartFEN:        true,
+		StartFEN + " 1": true,
+		"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR": true,
+		"rnbqkbnr/pppppppp/8/8":                       true,
+		"rnbqkbnr/ppp?pppp/8/8/8/8/PPPPPPPP/RNBQKBNR": false,
+		"1. e4 e5 1/2-1/2":                            false,
+		"1/2-1/2":                                     false,
+		`[Event "x"] 1. e4`:                           false,
+		"1. {banning: e2e4} d4":                       false,
+		"e4 e5":                                       false,
+		"":                                            false,
+	} {
+		if got := LooksLikeFEN(text); got != want {
+			t.Errorf("LooksLikeFEN(%q) = %v, want %v", text, got, want)
+		}
+	}
 }

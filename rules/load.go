@@ -14,9 +14,19 @@ func Load(text string, v Variant, opts PGNOptions) (*Game, error) {
 }
 
 // LooksLikeFEN reports whether text has the shape of a FEN rather than a
-// PGN: 2 to 8 fields whose first has 7 slashes, and no PGN tag or comment.
+// PGN: at most 8 fields, the first a placement — letters and digits with a
+// slash between ranks, as no PGN's first token is — and no PGN tag or
+// comment. A FEN cut short or mistyped is read, and refused, as a FEN,
+// whose error names the field at fault.
 func LooksLikeFEN(text string) bool {
 	fields := strings.Fields(text)
-	return len(fields) >= 2 && len(fields) <= 8 && strings.Count(fields[0], "/") == 7 &&
-		!strings.ContainsAny(text, "[{")
+	if len(fields) == 0 || len(fields) > 8 || strings.ContainsAny(text, "[{") || !strings.Contains(fields[0], "/") {
+		return false
+	}
+	for _, r := range fields[0] {
+		if !(r == '/' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
+			return false
+		}
+	}
+	return true
 }

@@ -249,10 +249,25 @@ func (b *Board) canMate(side Color) bool {
 	return minors > 1
 }
 
+// missingFENFields names the field a FEN of n fields lacks first, and
+// fenFieldHelp says what each field holds, for a FEN cut short.
+var (
+	missingFENFields = [...]string{"placement", "side to move", "castling", "en passant", "halfmove clock", "fullmove number"}
+	fenFieldHelp     = [...]string{"the placement", "the side to move (w or b)", "castling (KQkq, or -)", "en passant (a square, or -)", "the halfmove clock (0)", "the fullmove number (1)"}
+)
+
 // readChessFEN reads a chess FEN of 6 fields, or 7 with an extension that
 // ext reads (a Ban Chess ply).
 func readChessFEN(fields []string, ext func(string, Color, int) (int, Pair, bool, error)) (Position, int, Pair, bool, error) {
-	if len(fields) < 6 || len(fields) > 7 {
+	if len(fields) > 0 && len(fields) < 6 {
+		var b Board
+		if err := parsePlacement(&b, fields[0], false); err != nil {
+			return Position{}, 0, Pair{}, false, err // the placement's fault first: the field a reader fixes first
+		}
+		return Position{}, 0, Pair{}, false, fenErrorf(missingFENFields[len(fields)], "the FEN stops after %d of its 6 fields; still to come: %s",
+			len(fields), strings.Join(fenFieldHelp[len(fields):], ", "))
+	}
+	if len(fields) == 0 || len(fields) > 7 {
 		return Position{}, 0, Pair{}, false, fenErrorf("position", "a FEN has 6 fields (7 with the Ban Chess ply), not %d", len(fields))
 	}
 	pos, err := parseFEN6(fields, false)
