@@ -60,19 +60,12 @@ func (b banDrawn) drawn() error {
 // lays out — after a swap in place (JavaScript) as after a page (none);
 // a move lifts it, the next ban draws the next.
 func TestBanDrawnOnTheBoard(t *testing.T) {
+	t.Parallel()
 	for _, js := range []bool{true, false} {
 		t.Run(map[bool]string{true: "javascript", false: "no-javascript"}[js], func(t *testing.T) {
 			ctx, base, problems := browser(t, js)
 			if err := chromedp.Do(ctx, chromedp.Navigate(base+"/"), chromedp.WaitVisible(`#status[data-ply="1"]`)); err != nil {
 				t.Fatal(err)
-			}
-			click := func(squares ...string) {
-				t.Helper()
-				for _, s := range squares {
-					if err := chromedp.Do(ctx, chromedp.Click(sqSel(s), chromedp.NodeVisible)); err != nil {
-						t.Fatal(err)
-					}
-				}
 			}
 			check := func(ply int, want bool) {
 				t.Helper()
@@ -90,12 +83,12 @@ func TestBanDrawnOnTheBoard(t *testing.T) {
 					t.Errorf("ply %d: a ban is drawn after the move lifted it: %+v", ply, b.Elements)
 				}
 			}
-			click("e2", "e4") // Black bans e2–e4
-			check(2, true)
-			click("d2", "d4") // White moves
-			check(3, false)
-			click("e7", "e5") // White bans e7–e5
-			check(4, true)
+			for ply, action := range []string{"b:e2e4", "m:d2d4", "b:e7e5"} { // Black bans, White moves, White bans
+				if err := play(ctx, ply+1, action); err != nil {
+					t.Fatal(err)
+				}
+				check(ply+2, action[0] == 'b')
+			}
 			if len(*problems) > 0 {
 				t.Errorf("the page reported: %v", *problems)
 			}
