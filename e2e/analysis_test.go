@@ -109,6 +109,7 @@ func gameID(t *testing.T, ctx context.Context) string {
 // follows the player's plies and the steps through the history, and the
 // choice stays across pages until turned off.
 func TestAnalysisPanelInBrowser(t *testing.T) {
+	long(t)
 	ctx, base, problems := browser(t, true)
 	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/?fen="+url.QueryEscape(startFEN)), chromedp.WaitVisible(`#status`)); err != nil {
 		t.Fatal(err)
@@ -236,6 +237,7 @@ func TestAnalysisPanelInBrowser(t *testing.T) {
 // TestAnalysisPanelFollowsComputer: against the computer, the panel moves
 // on to the position after the computer's answer, which comes live.
 func TestAnalysisPanelFollowsComputer(t *testing.T) {
+	long(t)
 	ctx, base, problems := browser(t, true)
 	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/new"), chromedp.WaitVisible(`.bot-form`),
 		chromedp.SetValue(`.bot-form select[name="color"]`, "white"),
@@ -272,6 +274,7 @@ func TestAnalysisPanelFollowsComputer(t *testing.T) {
 // goes back to the position in the game, and analyses the board editor's
 // position, all with JavaScript off.
 func TestAnalysisWithoutJS(t *testing.T) {
+	long(t)
 	ctx, base, problems := browser(t, false)
 	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/?v=ban&a=b:e2e4,m:d2d4,b:e7e5"), chromedp.WaitVisible(`#status[data-ply="4"]`)); err != nil {
 		t.Fatal(err)
@@ -354,6 +357,7 @@ func TestAnalysisWithoutJS(t *testing.T) {
 // TestEditorAnalysisAsEdited: with JavaScript, "Analyse this position"
 // carries the editor's fields as they stand, a typed ban not yet sent.
 func TestEditorAnalysisAsEdited(t *testing.T) {
+	t.Parallel()
 	ctx, base, problems := browser(t, true)
 	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/editor"), fenIs("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 1"),
 		chromedp.SetValue(`#editor-act`, "move"),

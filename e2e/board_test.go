@@ -87,6 +87,7 @@ func sqSel(s string) string { return fmt.Sprintf(`#board [data-square="%s"]`, s)
 // a wide window and below it on a phone. Without JavaScript the size is
 // CSS's estimate, which must fit too.
 func TestBoardFitsTheWindow(t *testing.T) {
+	long(t)
 	withAndWithoutJS(t, testBoardFits)
 }
 
@@ -207,6 +208,7 @@ func testBoardFits(t *testing.T, js bool) {
 // touch (a drag, then taps), choosing the piece on the picker that opens
 // over the promotion square.
 func TestDragAndTap(t *testing.T) {
+	t.Parallel()
 	for _, touch := range []bool{false, true} {
 		t.Run(map[bool]string{false: "mouse", true: "touch"}[touch], func(t *testing.T) {
 			ctx, base, problems := browser(t, true)
@@ -348,6 +350,7 @@ func touchDrag(ctx context.Context, from, to string) error {
 // reaches the board, arrows move the cursor, Enter picks, Escape cancels;
 // then a promotion through the picker. The tab's title follows the game.
 func TestKeyboardOnly(t *testing.T) {
+	t.Parallel()
 	ctx, base, problems := browser(t, true)
 	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/"), chromedp.WaitVisible(`#status`), chromedp.Sleep(100*time.Millisecond)); err != nil {
 		t.Fatal(err)
@@ -564,6 +567,7 @@ func mateFEN(t *testing.T) string {
 // in light and dark mode, on a desktop and a phone: no serious or
 // critical violation.
 func TestAccessibility(t *testing.T) {
+	long(t)
 	script := axeScript(t)
 	for _, dark := range []bool{false, true} {
 		for _, phone := range []bool{false, true} {
@@ -641,6 +645,7 @@ func TestAccessibility(t *testing.T) {
 // switched off; the board size setting applies at once and holds for a
 // new game; Copy says what happened and then reads Copy again.
 func TestSoundsSettingsAndCopy(t *testing.T) {
+	long(t)
 	ctx, base, problems := browser(t, true)
 	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1366, 768), chromedp.Navigate(base+"/?fen="+url.QueryEscape(startFEN)), chromedp.WaitVisible(`#status`)); err != nil {
 		t.Fatal(err)

@@ -61,6 +61,7 @@ func playFirst(t *testing.T, ctx context.Context, base, id string, ply int) {
 }
 
 func TestBotGameInBrowser(t *testing.T) {
+	long(t)
 	withAndWithoutJS(t, func(t *testing.T, js bool) {
 		ctx, base, problems := browser(t, js)
 		// White against the computer at level 1: it bans first, at once.

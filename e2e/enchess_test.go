@@ -32,6 +32,7 @@ func TestENLineIsLegal(t *testing.T) {
 // then, from a position, pieces move through and onto x0, the Auror swaps
 // with the king and a pawn becomes a king, all by clicking.
 func TestENChessInBrowser(t *testing.T) {
+	long(t)
 	withAndWithoutJS(t, func(t *testing.T, js bool) {
 		ctx, base, problems := browser(t, js)
 		if err := chromedp.Do(ctx,

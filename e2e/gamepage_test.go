@@ -76,6 +76,7 @@ func lastPly(ctx context.Context) (string, error) {
 // a 390×844 phone in a clocked game with a friend the board and both
 // clocks are on the first screen (at 1280×720 its list and actions too).
 func TestGamePageFits(t *testing.T) {
+	long(t)
 	ctx, base, problems := browser(t, true)
 	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/new"), chromedp.WaitVisible(`#import-text`),
 		chromedp.SetValue(`#import-text`, longPGN(t)), chromedp.Click(`#import button[type="submit"]`), waitPly(41)); err != nil {
@@ -138,6 +139,7 @@ func key(ctx context.Context, k string) error {
 // the game again and the player plays on. The tab says "Your turn" to the
 // seat to act alone.
 func TestBrowseInPlace(t *testing.T) {
+	long(t)
 	ctxs, watch := friends(t, 2, true, "5+3")
 	white, black := ctxs[0], ctxs[1]
 	for i, who := range []context.Context{black, white, white, black} {
@@ -195,6 +197,7 @@ func TestBrowseInPlace(t *testing.T) {
 // TestFlipIsPerGame: a board flipped in one game does not carry into the
 // next: a new game with a friend created as White shows a1 bottom left.
 func TestFlipIsPerGame(t *testing.T) {
+	long(t)
 	ctx, base, _ := browser(t, true)
 	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/new"), chromedp.Click(`.new-game button[value="ban"]`), waitPly(1),
 		chromedp.Click(`#flip`), chromedp.WaitReady(`#board.flipped`)); err != nil {
@@ -217,6 +220,7 @@ func TestFlipIsPerGame(t *testing.T) {
 // TestBoardStaysPut: the board keeps its box (±1 px) at ply 1, in check
 // and after a checkmate by ban, whose result names the banned move.
 func TestBoardStaysPut(t *testing.T) {
+	long(t)
 	for _, size := range [][2]int64{{1280, 720}, {390, 844}} {
 		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
 			ctx, base, _ := browser(t, true)
@@ -256,6 +260,7 @@ func TestBoardStaysPut(t *testing.T) {
 // move is overdue; in another, a takeback White asks for while Black is
 // to ban returns the game to White's last move.
 func TestAbortAndTakeback(t *testing.T) {
+	long(t)
 	svc := testsite.New(nil, testsite.Config{Games: []games.Option{games.WithFirstActionWait(2 * time.Second)}})
 	t.Cleanup(svc.Close)
 	ctxs, base := browsersOn(t, 2, true, svc)
@@ -302,6 +307,7 @@ func TestAbortAndTakeback(t *testing.T) {
 
 // TestRulesPage: /rules answers with its diagrams, drawn by the server.
 func TestRulesPage(t *testing.T) {
+	t.Parallel()
 	ctx, base, problems := browser(t, true)
 	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/"), chromedp.Click(`#rules-link`), chromedp.WaitVisible(`.rules-page`)); err != nil {
 		t.Fatal(err)
@@ -328,6 +334,7 @@ func TestRulesPage(t *testing.T) {
 // links load the history view, which keeps the strips and the player's
 // orientation (Black at the bottom for Black).
 func TestHistoryLinksWithoutJS(t *testing.T) {
+	long(t)
 	ctxs, _ := friends(t, 2, false, "")
 	white, black := ctxs[0], ctxs[1]
 	for i, who := range []context.Context{black, white, white} {
@@ -354,6 +361,7 @@ func TestHistoryLinksWithoutJS(t *testing.T) {
 // TestGamePageAccessibility audits the game page of a game with a friend,
 // /rules and the editor with axe-core: no serious or critical violation.
 func TestGamePageAccessibility(t *testing.T) {
+	long(t)
 	script := axeScript(t)
 	ctxs, watch := friends(t, 2, true, "5+3")
 	ctx := ctxs[0]
@@ -376,6 +384,7 @@ func TestGamePageAccessibility(t *testing.T) {
 // TestEditorFits: at 1280×720 the editor's board, every spare piece and
 // its buttons are on screen together.
 func TestEditorFits(t *testing.T) {
+	long(t)
 	ctx, base, _ := browser(t, true)
 	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 720), chromedp.Navigate(base+"/editor"), chromedp.WaitVisible(`.editor-board`), chromedp.Sleep(300*time.Millisecond)); err != nil {
 		t.Fatal(err)

@@ -21,6 +21,7 @@ func fenIs(prefix string) chromedp.Action[chromedp.Void] {
 // board, sees the FEN change, is told why the side not to move may not be
 // in check, fixes it and plays from there.
 func TestEditorInBrowser(t *testing.T) {
+	long(t)
 	withAndWithoutJS(t, func(t *testing.T, js bool) {
 		ctx, base, problems := browser(t, js)
 		place := func(code, sq, fen string) []chromedp.Action[chromedp.Void] {
@@ -97,6 +98,7 @@ func TestEditorInBrowser(t *testing.T) {
 // TestStepKeys steps through an imported game with the arrow keys, Home
 // and End, which leave the board alone when it has the focus.
 func TestStepKeys(t *testing.T) {
+	long(t)
 	ctx, base, problems := browser(t, true)
 	pgn, err := os.ReadFile(filepath.Join("..", "rules", "testdata", "classics", "immortal.pgn"))
 	if err != nil {
@@ -134,6 +136,7 @@ func TestStepKeys(t *testing.T) {
 // TestEditorDrag drops a palette piece on a square and drags a piece from
 // one square to another (the drag events as the browser sends them).
 func TestEditorDrag(t *testing.T) {
+	long(t)
 	ctx, base, problems := browser(t, true)
 	drag := func(from, to string) chromedp.Action[chromedp.Void] {
 		return chromedp.Evaluate[chromedp.Void](`(function () {

@@ -159,6 +159,7 @@ func shows(t *testing.T, name string, ctx context.Context, want string) {
 // shows on the other two pages without a reload, and the watcher can do
 // nothing.
 func TestLiveGameInBrowsers(t *testing.T) {
+	long(t)
 	ctxs, watch := friends(t, 3, true, "")
 	white, black, watcher := ctxs[0], ctxs[1], ctxs[2]
 	if err := chromedp.Do(watcher, chromedp.Navigate(watch), chromedp.WaitVisible(`#watching`)); err != nil {
@@ -232,6 +233,7 @@ func TestLiveGameInBrowsers(t *testing.T) {
 // through the service, with White's browser holding White's credential as
 // its cookie.
 func TestLiveClockInBrowsers(t *testing.T) {
+	long(t)
 	svc := playground(t)
 	ctxs, base := browsersOn(t, 2, true, svc)
 	white, black := ctxs[0], ctxs[1]
@@ -287,6 +289,7 @@ func TestLiveClockInBrowsers(t *testing.T) {
 // TestWaitingPageRefreshesWithoutJS: with JavaScript off, White's page
 // reloads itself while Black is to play, until it is White's turn.
 func TestWaitingPageRefreshesWithoutJS(t *testing.T) {
+	long(t)
 	ctxs, _ := friends(t, 2, false, "")
 	white, black := ctxs[0], ctxs[1]
 	const refresh = `meta[http-equiv="refresh"]`

@@ -84,6 +84,7 @@ func side(t *testing.T, ctx context.Context) string {
 // above 1500 and the loser's below, one game each, and the game is on
 // their profiles.
 func TestLobbyRatedGameInBrowsers(t *testing.T) {
+	t.Parallel()
 	ctxs, base := browsers(t, 2, true)
 	ann, bob := ctxs[0], ctxs[1]
 	chooseName(t, ann, base, "Ann")
@@ -183,6 +184,7 @@ func TestLobbyRatedGameInBrowsers(t *testing.T) {
 // TestLobbyPoolInBrowsers: two people pressing the same quick-pairing
 // button end up in one game; a third waits.
 func TestLobbyPoolInBrowsers(t *testing.T) {
+	long(t)
 	ctxs, base := browsers(t, 3, true)
 	for i, ctx := range ctxs {
 		err := chromedp.Do(ctx, chromedp.Navigate(base+"/lobby"), chromedp.WaitVisible(`#make-seek`))
@@ -216,6 +218,7 @@ func TestLobbyPoolInBrowsers(t *testing.T) {
 // TestSecondDeviceInBrowsers: a player signed in on a second device plays
 // their seat there; signing out there leaves the first signed in.
 func TestSecondDeviceInBrowsers(t *testing.T) {
+	long(t)
 	ctxs, base := browsers(t, 2, false)
 	phone, laptop := ctxs[0], ctxs[1]
 	if err := chromedp.Do(phone, chromedp.Navigate(base+"/"), chromedp.WaitVisible(`#status[data-ply="1"]`)); err != nil {
@@ -251,6 +254,7 @@ func TestSecondDeviceInBrowsers(t *testing.T) {
 // TestLobbyAccessibility audits the lobby, account, sign-in, profile and
 // players pages with axe-core, light and dark.
 func TestLobbyAccessibility(t *testing.T) {
+	long(t)
 	script := axeScript(t)
 	for _, dark := range []bool{false, true} {
 		t.Run(map[bool]string{false: "light", true: "dark"}[dark], func(t *testing.T) {

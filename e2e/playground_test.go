@@ -5,6 +5,7 @@ package e2e
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"os"
@@ -49,7 +50,7 @@ const (
 
 // chromium finds a Chromium binary, skipping the test without one (and
 // failing in CI, which installs it).
-func chromium(t *testing.T) string {
+func chromium(t testing.TB) string {
 	t.Helper()
 	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "headless-shell"} {
 		if p, err := exec.LookPath(name); err == nil {
@@ -74,7 +75,7 @@ func TestMateLineIsLegal(t *testing.T) {
 }
 
 // browser starts the playground and a headless Chromium on it.
-func browser(t *testing.T, js bool) (context.Context, string, *[]string) {
+func browser(t testing.TB, js bool) (context.Context, string, *[]string) {
 	t.Helper()
 	return browserOn(t, js, playground(t))
 }
@@ -85,7 +86,7 @@ func browser(t *testing.T, js bool) (context.Context, string, *[]string) {
 var assets = pages.NewStaticFiles()
 
 // playground is the games service the playground serves.
-func playground(t *testing.T) testsite.Site {
+func playground(t testing.TB) testsite.Site {
 	svc := testsite.New(nil, testsite.Config{Engine: engine.NewPool(1, 2, 4)})
 	t.Cleanup(svc.Close)
 	return svc
@@ -94,7 +95,14 @@ func playground(t *testing.T) testsite.Site {
 // browserOn starts the playground on svc (with the lessons and the
 // shipped puzzles, kept in a store of their own) and a headless Chromium
 // on it.
-func browserOn(t *testing.T, js bool, svc testsite.Site) (context.Context, string, *[]string) {
+func browserOn(t testing.TB, js bool, svc testsite.Site) (context.Context, string, *[]string) {
+	t.Helper()
+	return browserThrough(t, js, svc, nil)
+}
+
+// browserThrough is browserOn with the server's handler wrapped in
+// through (none when nil): a test's way to hold or look at requests.
+func browserThrough(t testing.TB, js bool, svc testsite.Site, through func(http.Handler) http.Handler) (context.Context, string, *[]string) {
 	t.Helper()
 	bin := chromium(t)
 	e := echo.New()
@@ -105,23 +113,14 @@ func browserOn(t *testing.T, js bool, svc testsite.Site) (context.Context, strin
 	}
 	trainer := training.New(shipped, lessons.All(), store.NewMemory(), training.WithAnalyser(engine.NewPool(1, 2, 4)))
 	handlers.New(handlers.Services{Games: svc.Games, Players: svc.Players, Lobby: svc.Lobby, Analysis: svc.Analysis, Training: trainer}, nil, handlers.WithStaticFiles(assets)).Register(e)
-	srv := httptest.NewServer(e)
+	var h http.Handler = e
+	if through != nil {
+		h = through(e)
+	}
+	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
 
-	flags := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(bin),
-		chromedp.Headless,
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.NoFirstRun,
-		chromedp.WindowSize(1280, 900),
-	)
-	actx, cancel := chromedp.NewExecAllocator(context.Background(), flags...)
-	t.Cleanup(cancel)
-	ctx, cancel := chromedp.NewContext(actx)
+	ctx, cancel := chromedp.NewContext(shared.start(t, bin), chromedp.WithNewBrowserContext())
 	t.Cleanup(cancel)
 	ctx, cancel = context.WithTimeout(ctx, 90*time.Second)
 	t.Cleanup(cancel)
@@ -131,7 +130,7 @@ func browserOn(t *testing.T, js bool, svc testsite.Site) (context.Context, strin
 
 // instrument switches JavaScript on or off in ctx's tab and collects what
 // it reports as going wrong: exceptions and console errors.
-func instrument(t *testing.T, ctx context.Context, js bool) *[]string {
+func instrument(t testing.TB, ctx context.Context, js bool) *[]string {
 	t.Helper()
 	var mu sync.Mutex
 	problems := &[]string{}
@@ -202,6 +201,7 @@ func withAndWithoutJS(t *testing.T, test func(t *testing.T, js bool)) {
 }
 
 func TestPlaygroundInBrowser(t *testing.T) {
+	long(t)
 	withAndWithoutJS(t, func(t *testing.T, js bool) {
 		ctx, base, problems := browser(t, js)
 
@@ -303,6 +303,7 @@ func TestPlaygroundInBrowser(t *testing.T) {
 // other tab's game alone, the home page lists both, and a watcher sees the
 // game read-only.
 func TestGamesHaveAddresses(t *testing.T) {
+	long(t)
 	withAndWithoutJS(t, func(t *testing.T, js bool) {
 		tabA, base, problems := browser(t, js)
 		if err := chromedp.Do(tabA, chromedp.Navigate(base+"/"), chromedp.WaitVisible(`#status`)); err != nil {
@@ -437,6 +438,7 @@ func screenshot(t *testing.T, ctx context.Context, name string, width, height in
 // loaded (the Resource Timing API's transferSize: headers and the encoded
 // bodies): at most 60 KB, which takes the compressed static files.
 func TestFirstVisitTransfer(t *testing.T) {
+	t.Parallel()
 	ctx, base, problems := browser(t, true)
 	err := chromedp.Do(ctx, chromedp.Navigate(base+"/"), chromedp.WaitVisible(`#status`))
 	if err != nil {

@@ -24,6 +24,7 @@ const backRank = "7k/7p/6p1/8/7r/8/5PPP/R5K1 w - - 0 1"
 // the page reloads itself): the graph is shown, the marks are in the list,
 // clicking a point on the graph shows that ply, and the arrow keys step.
 func TestReviewInBrowser(t *testing.T) {
+	long(t)
 	for _, js := range []bool{true, false} {
 		t.Run(map[bool]string{true: "js", false: "nojs"}[js], func(t *testing.T) {
 			ctx, base, problems := browser(t, js)
@@ -99,6 +100,7 @@ func listed(ctx context.Context) string {
 // other than the game's next makes a variation in the list, which is
 // stepped with the arrow keys and is in the game's PGN.
 func TestAnalysisBoardInBrowser(t *testing.T) {
+	long(t)
 	ctx, base, problems := browser(t, true)
 	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/?v=ban&a=b:e2e4,m:d2d4,b:e7e5,m:d7d5"), chromedp.WaitVisible(`#status[data-ply="5"]`)); err != nil {
 		t.Fatal(err)
@@ -142,6 +144,7 @@ func TestAnalysisBoardInBrowser(t *testing.T) {
 // TestAnalysisBoardEditsInBrowser promotes an imported game's variation
 // on its analysis board, then deletes the old main line's moves.
 func TestAnalysisBoardEditsInBrowser(t *testing.T) {
+	long(t)
 	ctx, base, problems := browser(t, true)
 	pgn := "1. {banning: e2e4} d4 (1. c4 {banning: d7d5}) 1... {banning: e7e5} d5 *"
 	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/?pgn="+url.QueryEscape(pgn)), chromedp.WaitVisible(`#status[data-ply="5"]`)); err != nil {

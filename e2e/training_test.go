@@ -46,6 +46,7 @@ func playerRating(t *testing.T, ctx context.Context) string {
 // shown changing both times; the failure says why and shows the
 // solution, which the step links walk through.
 func TestPuzzleInBrowser(t *testing.T) {
+	t.Parallel()
 	ctx, base, problems := browser(t, true)
 	p := shipped(t, func(p puzzles.Puzzle) bool {
 		return p.Kind() == puzzles.MateIn2 && len(p.Solution) == 4 && strings.HasPrefix(p.Solution[0], "b:") && strings.HasPrefix(p.Solution[3], "m:")
@@ -117,6 +118,7 @@ func TestPuzzleInBrowser(t *testing.T) {
 // again), then each step's answer and "Next step"; the lessons' list
 // then says it is done.
 func TestLessonInBrowser(t *testing.T) {
+	long(t)
 	withAndWithoutJS(t, func(t *testing.T, js bool) {
 		ctx, base, problems := browser(t, js)
 		l, ok := lessons.ByID("pairs")
@@ -179,6 +181,7 @@ func clickAction(ctx context.Context, a rules.Action) error {
 // before and after a wrong and a right answer, a puzzle and its result
 // with axe-core, light and dark.
 func TestTrainingAccessibility(t *testing.T) {
+	long(t)
 	script := axeScript(t)
 	p := shipped(t, func(p puzzles.Puzzle) bool { return p.Kind() != puzzles.MateIn1 })
 	for _, scheme := range []string{"light", "dark"} {

@@ -55,6 +55,7 @@ func (w *plyWire) listen(ev any) {
 // the move list is the one a fresh page shows: the deltas' swaps applied
 // by htmx itself.
 func TestPlyOnTheWireInChromium(t *testing.T) {
+	long(t)
 	ctx, base, problems := browser(t, true)
 	w := &plyWire{plies: map[network.RequestID]bool{}, headers: map[network.RequestID]int{}}
 	if err := chromedp.Listen(ctx, w.listen); err != nil {
