@@ -62,7 +62,8 @@
 
   function clear(form) {
     if (form.elements.from) form.elements.from.value = ""; // a read-only board has none
-    squares(form).forEach(function (b) {
+    // Only the marked squares: touching all 64 restyles the whole board.
+    form.querySelectorAll("button.selected, button.dest, button.drag-origin, button.drag-over, button[formaction], button[aria-pressed]").forEach(function (b) {
       b.classList.remove("selected", "dest", "capture", "promo", "drag-origin", "drag-over");
       b.setAttribute("name", "square");
       b.removeAttribute("formaction");
@@ -92,11 +93,125 @@
   function pick(btn) {
     var form = btn.form;
     var sel = form.elements.from.value;
+    if (shown) return false; // a ply is on its way: the board waits for it
     cursor = btn.dataset.square;
-    if (sel && btn.classList.contains("dest")) return true;
+    if (sel && btn.classList.contains("dest")) {
+      showAhead(form, sel, btn);
+      return true;
+    }
     clear(form);
     if (pickable(btn) && btn.dataset.square !== sel) select(form, btn);
     return false;
+  }
+
+  // --- A ply drawn at once ------------------------------------------------
+
+  // A ply posted from the board is drawn the moment it is made, before the
+  // server answers: the piece moved (with the rook when castling, without
+  // the pawn taken en passant), or the ban framed with its arrow. What it
+  // changed is kept, and put back just before the answer is swapped in, so
+  // the answer — the ply as played, or a refusal with its reason — lands
+  // on the page it was written for. A promotion waits for its picker.
+  var shown = null; // the ply drawn ahead of its answer: {kept: [[element, its HTML]]}
+
+  function keepHTML(el) {
+    if (el) shown.kept.push([el, el.innerHTML]);
+  }
+
+  // unshow puts back what a ply drawn ahead changed.
+  function unshow() {
+    if (!shown) return;
+    for (var i = shown.kept.length - 1; i >= 0; i--) shown.kept[i][0].innerHTML = shown.kept[i][1]; // the first kept of an element is how it was
+    shown = null;
+    var form = board();
+    if (form) form.classList.remove("ahead");
+  }
+
+  // gridXY is where square name sits on the board's 8×8 grid, or null
+  // (EN-Chess's x squares lie beside it).
+  function gridXY(name, flipped) {
+    var m = /^([a-h])([1-8])$/.exec(name);
+    if (!m) return null;
+    var file = m[1].charCodeAt(0) - 97, rank = +m[2] - 1;
+    return flipped ? [7 - file, rank] : [file, 7 - rank];
+  }
+
+  var svgNS = "http://www.w3.org/2000/svg";
+
+  // drawBan draws the ban from → to in the ban group, as the server does.
+  function drawBan(line, from, to, flipped) {
+    var a = gridXY(from, flipped), b = gridXY(to, flipped);
+    if (!line || !a || !b) return false;
+    keepHTML(line);
+    line.textContent = "";
+    [a, b].forEach(function (p) {
+      var r = document.createElementNS(svgNS, "rect");
+      r.setAttribute("x", p[0]);
+      r.setAttribute("y", p[1]);
+      line.appendChild(r);
+    });
+    var l = document.createElementNS(svgNS, "line");
+    l.setAttribute("x1", a[0] + 0.5);
+    l.setAttribute("y1", a[1] + 0.5);
+    l.setAttribute("x2", b[0] + 0.5);
+    l.setAttribute("y2", b[1] + 0.5);
+    l.setAttribute("marker-end", "url(#ban-head)");
+    line.appendChild(l);
+    return true;
+  }
+
+  // movePiece draws the move from → to on the board's squares.
+  function movePiece(form, from, to) {
+    var a = squareOf(form, from), b = squareOf(form, to);
+    var img = a && a.querySelector("img[data-piece]");
+    if (!img || !b) return false;
+    var kind = img.dataset.piece.charAt(1).toUpperCase();
+    if (kind === "P" && /[18]$/.test(to)) return false; // the picker comes from the server
+    var taken = b.querySelector("img[data-piece]");
+    var also = [];
+    var df = to.charCodeAt(0) - from.charCodeAt(0);
+    if (kind === "K" && Math.abs(df) === 2) { // castling: the rook crosses the king
+      also.push([(df > 0 ? "h" : "a") + from.charAt(1), String.fromCharCode(from.charCodeAt(0) + df / 2) + from.charAt(1)]);
+    }
+    var passed = kind === "P" && df !== 0 && !taken && squareOf(form, to.charAt(0) + from.charAt(1));
+    keepHTML(a);
+    keepHTML(b);
+    if (taken) taken.remove();
+    b.insertBefore(img, b.firstChild);
+    if (passed) {
+      keepHTML(passed);
+      var p = passed.querySelector("img[data-piece]");
+      if (p) p.remove();
+    }
+    also.forEach(function (m) {
+      var ra = squareOf(form, m[0]), rb = squareOf(form, m[1]);
+      var rook = ra && ra.querySelector("img[data-piece]");
+      if (!rook || !rb) return;
+      keepHTML(ra);
+      keepHTML(rb);
+      rb.insertBefore(rook, rb.firstChild);
+    });
+    var line = document.getElementById("ban-line"); // a move lifts the ban
+    if (line && line.firstChild) {
+      keepHTML(line);
+      line.textContent = "";
+    }
+    return true;
+  }
+
+  // showAhead draws the ply the click on destination dest posts.
+  function showAhead(form, from, dest) {
+    if (!window.htmx || shown) return;
+    var status = document.getElementById("status");
+    var phase = status ? status.dataset.phase : "";
+    shown = { kept: [] };
+    var drawn = phase === "ban" ? drawBan(document.getElementById("ban-line"), from, dest.dataset.square, form.classList.contains("flipped")) :
+      phase === "move" && movePiece(form, from, dest.dataset.square);
+    if (!drawn) {
+      unshow();
+      return;
+    }
+    form.classList.add("ahead");
   }
 
   // --- The board's one Tab stop and its cursor --------------------------
@@ -477,6 +592,21 @@
     }
   });
 
+  // The ply drawn ahead leaves its marks (the piece picked, where it could
+  // go) once its request has left, with what the click chose.
+  document.addEventListener("htmx:beforeRequest", function (ev) {
+    var form = board();
+    if (shown && form && ev.detail.elt === form) clear(form);
+  });
+  // What a ply drawn ahead changed is put back before an answer that
+  // touches the board is swapped in, and when its request fails unanswered.
+  document.addEventListener("htmx:beforeSwap", function (ev) {
+    var d = ev.detail;
+    if (shown && d.shouldSwap && (d.elt === board() || (d.target && d.target.id === "game") || /id="(sq-|ban-line|board)/.test(d.serverResponse || ""))) unshow();
+  });
+  document.addEventListener("htmx:afterRequest", function (ev) {
+    if (shown && ev.detail.elt === board()) unshow();
+  });
   document.addEventListener("htmx:beforeRequest", function () {
     var a = document.activeElement;
     refocus = refocus || !!(a && a.closest && a.closest("#board, #promotion, .promo-layer"));
