@@ -27,7 +27,9 @@ type Permissions struct {
 	// seats, the last ply or a declared ending; against the computer,
 	// their last ply and the computer's since, or their resignation.
 	Undo bool
-	// Resign: the viewer may resign for Side (Service.Resign).
+	// Resign: the viewer may resign for Side (Service.Resign); at a game
+	// between two players, once each side has made its first action
+	// (before, it can be aborted: Abort).
 	Resign bool
 	// Draw: the viewer may agree a draw at once, holding both seats
 	// (Service.Draw).
@@ -202,12 +204,27 @@ func declared(o rules.Outcome) bool {
 	return o.Reason == rules.Resignation || o.Reason == rules.Agreement || o.Reason == rules.Timeout
 }
 
-// mayResign decides side's resignation.
+// mayResign decides side's resignation: at a game between two players,
+// once each side has made its first action (before, it is aborted, with
+// no result).
 func (r *Record) mayResign(seats Seats, side rules.Color) error {
 	if err := needSeats(seats, "resign for "+side.Name(), side); err != nil {
 		return err
 	}
-	return notOver(r.Game)
+	if err := notOver(r.Game); err != nil {
+		return err
+	}
+	if r.Mode == Invite && !opened(r.Game) {
+		return tooEarly("resigned")
+	}
+	return nil
+}
+
+// tooEarly refuses to end a game between two players with a result
+// (what: "resigned", "drawn") before each side has made its first
+// action: it can only be aborted then, with no result, as on lichess.
+func tooEarly(what string) *errs.Error {
+	return errs.Errorf(errs.Conflict, "A side has yet to make its first action, so the game cannot be %s yet: abort it instead (it ends with no result, and no rating changes).", what).WithDetail(errs.TooEarly)
 }
 
 // mayDraw decides a draw agreed at once, by the holder of both seats.
@@ -278,6 +295,8 @@ func (r *Record) mayOffer(seats Seats, o Offer) error {
 		return errs.Errorf(errs.GameOver, "The game is over: %s.", g.Outcome())
 	case o == OfferTakeback && lastMoveBy(g, side) < 0:
 		return errs.Errorf(errs.Conflict, "You have made no move yet, so there is nothing to take back.")
+	case o == OfferDraw && !opened(g):
+		return tooEarly("drawn")
 	}
 	return nil
 }
@@ -302,7 +321,12 @@ func (r *Record) mayAccept(o Offer) error {
 			return errs.Errorf(errs.Conflict, "There is nothing to take back.")
 		}
 	case OfferDraw:
-		return notOver(r.Game)
+		if err := notOver(r.Game); err != nil {
+			return err
+		}
+		if !opened(r.Game) {
+			return tooEarly("drawn")
+		}
 	}
 	return nil
 }

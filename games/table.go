@@ -369,6 +369,9 @@ func (s *Service) accept(ctx context.Context, rec *Record, offer Offer) error {
 				return err
 			}
 		}
+		if !opened(g) {
+			rec.Offers.Draw = 0 // back before a side's first action: no draw, only an abort
+		}
 	case OfferDraw:
 		if err := g.AgreeDraw(); err != nil {
 			return err

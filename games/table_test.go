@@ -177,6 +177,7 @@ func TestOffers(t *testing.T) {
 	t.Run("draw: accepted", func(t *testing.T) {
 		tb := newTable(t, "")
 		tb.mustPlay(tb.black, "b:e2e4")
+		tb.mustPlay(tb.white, "m:d2d4", "b:e7e5") // each side has acted
 		if err := tb.svc.MakeOffer(tb.ctx, tb.id, tb.black, games.OfferDraw, nil); err != nil {
 			t.Fatal(err)
 		}
@@ -196,6 +197,7 @@ func TestOffers(t *testing.T) {
 	t.Run("draw: declined, and the offerer told", func(t *testing.T) {
 		tb := newTable(t, "")
 		tb.mustPlay(tb.black, "b:e2e4")
+		tb.mustPlay(tb.white, "m:d2d4", "b:e7e5")
 		tb.svc.MakeOffer(tb.ctx, tb.id, tb.black, games.OfferDraw, nil)
 		if err := tb.svc.AnswerOffer(tb.ctx, tb.id, tb.white, games.OfferDraw, false, nil); err != nil {
 			t.Fatal(err)
@@ -210,7 +212,7 @@ func TestOffers(t *testing.T) {
 			t.Fatalf("offered again: offers %+v, declined %+v", rec.Offers, rec.Declined)
 		}
 		tb.svc.AnswerOffer(tb.ctx, tb.id, tb.white, games.OfferDraw, false, nil)
-		tb.mustPlay(tb.white, "m:d2d4")
+		tb.mustPlay(tb.black, "m:d7d5")
 		if rec := tb.view(); rec.Declined != (games.Offers{}) {
 			t.Fatalf("after a ply the decline is still news: %+v", rec.Declined)
 		}
@@ -218,8 +220,11 @@ func TestOffers(t *testing.T) {
 	t.Run("draw lapses when its maker plays", func(t *testing.T) {
 		tb := newTable(t, "")
 		tb.mustPlay(tb.black, "b:e2e4")
-		tb.svc.MakeOffer(tb.ctx, tb.id, tb.white, games.OfferDraw, nil)
-		if err := tb.play(tb.white, "m:d2d4"); err != nil {
+		tb.mustPlay(tb.white, "m:d2d4")
+		if err := tb.svc.MakeOffer(tb.ctx, tb.id, tb.white, games.OfferDraw, nil); err != nil {
+			t.Fatal(err)
+		}
+		if err := tb.play(tb.white, "b:e7e5"); err != nil {
 			t.Fatal(err)
 		}
 		if tb.view().Offers.Draw != 0 {
@@ -281,6 +286,8 @@ func TestOffers(t *testing.T) {
 		if err := tb.svc.MakeOffer(tb.ctx, tb.id, tb.black, games.OfferRematch, nil); code(err) != "conflict" {
 			t.Fatalf("a rematch before the end: %v", err)
 		}
+		tb.mustPlay(tb.black, "b:e2e4")
+		tb.mustPlay(tb.white, "m:d2d4")
 		if err := tb.svc.Resign(tb.ctx, tb.id, tb.black, rules.Black, nil); err != nil {
 			t.Fatal(err)
 		}
@@ -598,10 +605,12 @@ func TestRevisionCountsChanges(t *testing.T) {
 	tb := newTable(t, "")
 	r0 := tb.view().Revision
 	tb.mustPlay(tb.black, "b:e2e4")
-	tb.play(tb.black, "b:e2e4") // refused
+	tb.play(tb.black, "b:e2e4")                                     // refused
+	tb.svc.MakeOffer(tb.ctx, tb.id, tb.black, games.OfferDraw, nil) // refused: White has yet to act
+	tb.mustPlay(tb.white, "m:d2d4")
 	tb.svc.MakeOffer(tb.ctx, tb.id, tb.black, games.OfferDraw, nil)
-	if r := tb.view().Revision; r != r0+2 {
-		t.Fatalf("revision %d after a ply and an offer from %d", r, r0)
+	if r := tb.view().Revision; r != r0+3 {
+		t.Fatalf("revision %d after two plies and an offer from %d", r, r0)
 	}
 }
 
@@ -677,7 +686,17 @@ func TestRematchAbortedWithNoOneActing(t *testing.T) {
 	if _, err := svc.Join(ctx, id, black, code); err != nil {
 		t.Fatal(err)
 	}
-	svc.Resign(ctx, id, black, rules.Black, nil)
+	for _, a := range []struct {
+		cred players.Credential
+		bcn  string
+	}{{black, "b:e2e4"}, {white, "m:d2d4"}} {
+		if err := svc.Play(ctx, id, a.cred, games.Input{Text: a.bcn}, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := svc.Resign(ctx, id, black, rules.Black, nil); err != nil {
+		t.Fatal(err)
+	}
 	if err := svc.MakeOffer(ctx, id, white, games.OfferRematch, nil); err != nil {
 		t.Fatal(err)
 	}

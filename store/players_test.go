@@ -241,12 +241,16 @@ var playerBehaviours = []struct {
 	{"leaders: ten rated games or more, highest first", func(t *testing.T, s fullStore) {
 		ctx := context.Background()
 		ann, bob, cat := addPlayer(t, s, "p-ann", "Ann"), addPlayer(t, s, "p-bob", "Bob"), addPlayer(t, s, "p-cat", "Cat")
+		// Each game is resigned once each side has made its first action
+		// (before, it would count for no rating).
 		for i := range 10 {
 			id := twoPlayerGame(t, s, ann, bob, true, epoch.Add(time.Duration(i)*time.Minute))
+			play(t, s, id, "b:e2e4", "m:d2d4")
 			update(t, s, id, func(r *games.Record) error { return r.Game.Resign(rules.Black) })
 		}
 		for i := range 9 {
 			id := twoPlayerGame(t, s, cat, ann, true, epoch.Add(time.Duration(20+i)*time.Minute))
+			play(t, s, id, "b:e2e4", "m:d2d4")
 			update(t, s, id, func(r *games.Record) error { return r.Game.Resign(rules.Black) })
 		}
 		list, err := s.Leaders(ctx, "ban", rating.Blitz, 10, 50)
