@@ -62,6 +62,7 @@ const (
 	BadClock           Detail = "bad_clock"           // Invalid: not a time control
 	BadInvite          Detail = "bad_invite"          // Forbidden: not the game's invite code
 	SeatTaken          Detail = "seat_taken"          // Conflict: both seats are taken
+	AlreadySeated      Detail = "already_seated"      // Conflict: joining a game with a credential that holds a seat in it
 	BadOffer           Detail = "bad_offer"           // Invalid: not an offer
 	NotInvite          Detail = "not_invite"          // Invalid: offers at a game not between two players
 	NoOffer            Detail = "no_offer"            // Conflict: no such offer to answer

@@ -336,13 +336,30 @@ func (r *Record) mayAccept(o Offer) error {
 func (r *Record) mayJoin(seats Seats, code string) error {
 	switch {
 	case seats.Any():
-		return errs.Errorf(errs.Conflict, "You hold a seat at this game already.")
+		return r.alreadySeated(seats)
 	case r.InviteCode == "" || !sameSecret(code, r.InviteCode):
 		return (&errs.Error{Code: errs.Forbidden, Msg: "This invite link is not this game's: ask its player for the link again."}).WithDetail(errs.BadInvite)
 	case r.White != "" && r.Black != "":
 		return (&errs.Error{Code: errs.Conflict, Msg: "Both seats of this game are taken: you can watch it."}).WithDetail(errs.SeatTaken)
 	}
 	return nil
+}
+
+// alreadySeated refuses a join by the holder of seats, who holds one: the
+// invite link is for their opponent.
+func (r *Record) alreadySeated(seats Seats) *errs.Error {
+	e := errs.Errorf(errs.Conflict, "You hold both seats of this game already.")
+	if !seats.Both() {
+		held, other := rules.White, r.Black
+		if seats.Black {
+			held, other = rules.Black, r.White
+		}
+		e = errs.Errorf(errs.Conflict, "You already hold %s in this game: both seats are taken.", held.Name())
+		if other == "" {
+			e = errs.Errorf(errs.Conflict, "You already hold %s in this game: send the invite link to your opponent, who takes %s with it.", held.Name(), held.Other().Name())
+		}
+	}
+	return e.WithDetail(errs.AlreadySeated)
 }
 
 // mayHide decides removing the game from the viewer's list of games.

@@ -132,8 +132,8 @@ func TestInviteSeats(t *testing.T) {
 	if _, err := tb.svc.Join(tb.ctx, tb.id, third, "wrong"); code(err) != "bad_invite" {
 		t.Fatalf("a wrong code: %v, want bad_invite", err)
 	}
-	if seats, err := tb.svc.Join(tb.ctx, tb.id, tb.white, tb.code); err != nil || !seats.White || seats.Black {
-		t.Fatalf("the creator opening the invite again: %+v, %v", seats, err)
+	if _, err := tb.svc.Join(tb.ctx, tb.id, tb.white, tb.code); code(err) != "already_seated" {
+		t.Fatalf("the creator joining with the invite: %v, want already_seated", err)
 	}
 	// Each acts only on their turn: Black bans first.
 	if err := tb.play(tb.white, "b:e7e5"); code(err) != "forbidden" {
@@ -148,6 +148,54 @@ func TestInviteSeats(t *testing.T) {
 	}
 	if _, err := tb.svc.Undo(tb.ctx, tb.id, tb.white, nil); code(err) != "forbidden" {
 		t.Fatalf("a one-seat player undoing alone: %v", err)
+	}
+}
+
+// TestJoinHoldingASeat: a player who holds a seat of a game and joins it
+// with its invite code is refused (Conflict, already_seated), told which
+// seat they hold and, while the other is free, to send the link to their
+// opponent; the game is left as it was.
+func TestJoinHoldingASeat(t *testing.T) {
+	svc := newService(store.NewMemory())
+	t.Cleanup(svc.Close)
+	ctx := context.Background()
+	white, black := issue(t, svc), issue(t, svc)
+	id, code, _, err := svc.CreateInvite(ctx, white, rules.New(rules.BanChess{}), games.InviteSettings{Color: rules.White})
+	if err != nil {
+		t.Fatal(err)
+	}
+	record := func() games.Record {
+		var rec games.Record
+		if err := svc.View(ctx, id, "", func(r *games.Record, _ games.Seats) { rec = *r }); err != nil {
+			t.Fatal(err)
+		}
+		return rec
+	}
+	for _, tc := range []struct {
+		name string
+		cred players.Credential
+		join bool // the opponent has joined first
+		msg  string
+	}{
+		{"the creator, the other seat free", white, false, "You already hold White in this game: send the invite link to your opponent, who takes Black with it."},
+		{"the creator, both seats taken", white, true, "You already hold White in this game: both seats are taken."},
+		{"the opponent, joining again", black, true, "You already hold Black in this game: both seats are taken."},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.join && record().Black == "" {
+				if _, err := svc.Join(ctx, id, black, code); err != nil {
+					t.Fatal(err)
+				}
+			}
+			before := record()
+			seats, err := svc.Join(ctx, id, tc.cred, code)
+			if e := errs.Of(err); err == nil || e.Code != errs.Conflict || e.Detail != errs.AlreadySeated || e.Msg != tc.msg {
+				t.Fatalf("joined holding a seat: seats %+v, %v; want Conflict already_seated %q", seats, err, tc.msg)
+			}
+			if after := record(); after.White != before.White || after.Black != before.Black || after.Revision != before.Revision {
+				t.Errorf("the refused join changed the game: %+v, then %+v", before, after)
+			}
+		})
 	}
 }
 
