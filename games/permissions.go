@@ -159,10 +159,16 @@ func notOver(g *rules.Game) error {
 }
 
 // mayPlay decides the ban or move the game asks for now, from a client
-// that saw ply seen (0: it does not say).
+// that saw ply seen (0: it does not say). A ply the viewer's side played
+// already, sent again (a retry whose answer was lost), is out of date
+// (Conflict, as any stale ply), not out of turn: the client learns from
+// the game it was played.
 func (r *Record) mayPlay(seats Seats, seen int) error {
 	g := r.Game
 	if err := needSeats(seats, "play", g.Turn().Actor); err != nil {
+		if seats.Has(actorOf(g, seen)) {
+			return checkPly(g, seen)
+		}
 		return err
 	}
 	if err := checkPly(g, seen); err != nil {
@@ -379,6 +385,15 @@ func (r *Record) mayAnalyse() error {
 		return analysisLocked()
 	}
 	return nil
+}
+
+// actorOf returns the side that played ply n of g, or no Color when g has
+// not played ply n (0, a ply before its start, or one to come).
+func actorOf(g *rules.Game, n int) rules.Color {
+	if n < g.StartPly() || n >= g.Ply() {
+		return 0
+	}
+	return g.Record().HistorySince(n - g.StartPly())[0].Actor
 }
 
 // lastPlyBy returns how many plies since the start come before side's last
