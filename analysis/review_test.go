@@ -218,14 +218,17 @@ func TestReviewRefusals(t *testing.T) {
 	}
 	_, err = svc.Analysis.RequestReview(e.ctx, live)
 	refused(t, "a live game", err, errs.Forbidden, "analysis_locked")
+	if err := svc.Games.Play(e.ctx, live, white, games.Input{Text: "m:d2d4"}, nil); err != nil {
+		t.Fatal(err)
+	}
 	if err := svc.Games.Resign(e.ctx, live, white, rules.White, nil); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := svc.Analysis.RequestReview(e.ctx, live); err != nil {
 		t.Errorf("the game ended: %v", err)
 	}
-	if st := waitReview(t, svc, live); len(st.Plies) != 1 {
-		t.Errorf("a resigned game of one ply: %d plies reviewed", len(st.Plies))
+	if st := waitReview(t, svc, live); len(st.Plies) != 2 {
+		t.Errorf("a resigned game of two plies: %d plies reviewed", len(st.Plies))
 	}
 
 	// Without a store that keeps reviews, or without an engine.

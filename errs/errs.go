@@ -62,10 +62,12 @@ const (
 	BadClock           Detail = "bad_clock"           // Invalid: not a time control
 	BadInvite          Detail = "bad_invite"          // Forbidden: not the game's invite code
 	SeatTaken          Detail = "seat_taken"          // Conflict: both seats are taken
+	AlreadySeated      Detail = "already_seated"      // Conflict: joining a game with a credential that holds a seat in it
 	BadOffer           Detail = "bad_offer"           // Invalid: not an offer
 	NotInvite          Detail = "not_invite"          // Invalid: offers at a game not between two players
 	NoOffer            Detail = "no_offer"            // Conflict: no such offer to answer
 	TooLateToAbort     Detail = "too_late_to_abort"   // Conflict: both sides have acted: the game can no longer be aborted
+	TooEarly           Detail = "too_early"           // Conflict: a side has yet to act: the game can be aborted, not resigned or drawn
 	BadLevel           Detail = "bad_level"           // Invalid: not a level of the engine
 	BadBudget          Detail = "bad_budget"          // Invalid: an analysis's time out of bounds
 	BadDepth           Detail = "bad_depth"           // Invalid: an analysis's depth out of bounds

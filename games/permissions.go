@@ -27,7 +27,9 @@ type Permissions struct {
 	// seats, the last ply or a declared ending; against the computer,
 	// their last ply and the computer's since, or their resignation.
 	Undo bool
-	// Resign: the viewer may resign for Side (Service.Resign).
+	// Resign: the viewer may resign for Side (Service.Resign); at a game
+	// between two players, once each side has made its first action
+	// (before, it can be aborted: Abort).
 	Resign bool
 	// Draw: the viewer may agree a draw at once, holding both seats
 	// (Service.Draw).
@@ -157,10 +159,16 @@ func notOver(g *rules.Game) error {
 }
 
 // mayPlay decides the ban or move the game asks for now, from a client
-// that saw ply seen (0: it does not say).
+// that saw ply seen (0: it does not say). A ply the viewer's side played
+// already, sent again (a retry whose answer was lost), is out of date
+// (Conflict, as any stale ply), not out of turn: the client learns from
+// the game it was played.
 func (r *Record) mayPlay(seats Seats, seen int) error {
 	g := r.Game
 	if err := needSeats(seats, "play", g.Turn().Actor); err != nil {
+		if seats.Has(actorOf(g, seen)) {
+			return checkPly(g, seen)
+		}
 		return err
 	}
 	if err := checkPly(g, seen); err != nil {
@@ -202,12 +210,27 @@ func declared(o rules.Outcome) bool {
 	return o.Reason == rules.Resignation || o.Reason == rules.Agreement || o.Reason == rules.Timeout
 }
 
-// mayResign decides side's resignation.
+// mayResign decides side's resignation: at a game between two players,
+// once each side has made its first action (before, it is aborted, with
+// no result).
 func (r *Record) mayResign(seats Seats, side rules.Color) error {
 	if err := needSeats(seats, "resign for "+side.Name(), side); err != nil {
 		return err
 	}
-	return notOver(r.Game)
+	if err := notOver(r.Game); err != nil {
+		return err
+	}
+	if r.Mode == Invite && !opened(r.Game) {
+		return tooEarly("resigned")
+	}
+	return nil
+}
+
+// tooEarly refuses to end a game between two players with a result
+// (what: "resigned", "drawn") before each side has made its first
+// action: it can only be aborted then, with no result, as on lichess.
+func tooEarly(what string) *errs.Error {
+	return errs.Errorf(errs.Conflict, "A side has yet to make its first action, so the game cannot be %s yet: abort it instead (it ends with no result, and no rating changes).", what).WithDetail(errs.TooEarly)
 }
 
 // mayDraw decides a draw agreed at once, by the holder of both seats.
@@ -278,6 +301,8 @@ func (r *Record) mayOffer(seats Seats, o Offer) error {
 		return errs.Errorf(errs.GameOver, "The game is over: %s.", g.Outcome())
 	case o == OfferTakeback && lastMoveBy(g, side) < 0:
 		return errs.Errorf(errs.Conflict, "You have made no move yet, so there is nothing to take back.")
+	case o == OfferDraw && !opened(g):
+		return tooEarly("drawn")
 	}
 	return nil
 }
@@ -302,7 +327,12 @@ func (r *Record) mayAccept(o Offer) error {
 			return errs.Errorf(errs.Conflict, "There is nothing to take back.")
 		}
 	case OfferDraw:
-		return notOver(r.Game)
+		if err := notOver(r.Game); err != nil {
+			return err
+		}
+		if !opened(r.Game) {
+			return tooEarly("drawn")
+		}
 	}
 	return nil
 }
@@ -312,13 +342,30 @@ func (r *Record) mayAccept(o Offer) error {
 func (r *Record) mayJoin(seats Seats, code string) error {
 	switch {
 	case seats.Any():
-		return errs.Errorf(errs.Conflict, "You hold a seat at this game already.")
+		return r.alreadySeated(seats)
 	case r.InviteCode == "" || !sameSecret(code, r.InviteCode):
 		return (&errs.Error{Code: errs.Forbidden, Msg: "This invite link is not this game's: ask its player for the link again."}).WithDetail(errs.BadInvite)
 	case r.White != "" && r.Black != "":
 		return (&errs.Error{Code: errs.Conflict, Msg: "Both seats of this game are taken: you can watch it."}).WithDetail(errs.SeatTaken)
 	}
 	return nil
+}
+
+// alreadySeated refuses a join by the holder of seats, who holds one: the
+// invite link is for their opponent.
+func (r *Record) alreadySeated(seats Seats) *errs.Error {
+	e := errs.Errorf(errs.Conflict, "You hold both seats of this game already.")
+	if !seats.Both() {
+		held, other := rules.White, r.Black
+		if seats.Black {
+			held, other = rules.Black, r.White
+		}
+		e = errs.Errorf(errs.Conflict, "You already hold %s in this game: both seats are taken.", held.Name())
+		if other == "" {
+			e = errs.Errorf(errs.Conflict, "You already hold %s in this game: send the invite link to your opponent, who takes %s with it.", held.Name(), held.Other().Name())
+		}
+	}
+	return e.WithDetail(errs.AlreadySeated)
 }
 
 // mayHide decides removing the game from the viewer's list of games.
@@ -338,6 +385,15 @@ func (r *Record) mayAnalyse() error {
 		return analysisLocked()
 	}
 	return nil
+}
+
+// actorOf returns the side that played ply n of g, or no Color when g has
+// not played ply n (0, a ply before its start, or one to come).
+func actorOf(g *rules.Game, n int) rules.Color {
+	if n < g.StartPly() || n >= g.Ply() {
+		return 0
+	}
+	return g.Record().HistorySince(n - g.StartPly())[0].Actor
 }
 
 // lastPlyBy returns how many plies since the start come before side's last

@@ -291,12 +291,16 @@ func TestPermissionsOfAViewer(t *testing.T) {
 	id := scene{mode: games.Invite, plies: []string{"b:e2e4"}}.build(e)
 	white, black, other := perm(id, whiteCred), perm(id, blackCred), perm(id, otherCred)
 	switch {
-	case white.Side != rules.White || !white.Play || white.Offer.Takeback || !white.Offer.Draw || white.Undo || white.Analyse:
-		t.Errorf("White, to move, has played nothing: %+v", white)
-	case black.Side != rules.Black || black.Play || black.Offer.Takeback || !black.Resign || !black.Abort:
-		t.Errorf("Black, who banned, waits (and has no move to take back): %+v", black)
+	case white.Side != rules.White || !white.Play || white.Offer.Takeback || white.Offer.Draw || white.Resign || !white.Abort || white.Undo || white.Analyse:
+		t.Errorf("White, to move, has played nothing (so it may abort, not resign or offer a draw): %+v", white)
+	case black.Side != rules.Black || black.Play || black.Offer.Takeback || black.Offer.Draw || black.Resign || !black.Abort:
+		t.Errorf("Black, who banned, waits (and has no move to take back, and White has not acted): %+v", black)
 	case other.Side != 0 || other.Play || other.Resign || other.Offer != (games.OfferSet{}) || other.Join || other.Hide:
 		t.Errorf("a spectator: %+v", other)
+	}
+	id = scene{mode: games.Invite, plies: []string{"b:e2e4", "m:d2d4"}}.build(e)
+	if white, black := perm(id, whiteCred), perm(id, blackCred); !white.Resign || !white.Offer.Draw || white.Abort || !black.Resign || !black.Offer.Draw || black.Abort {
+		t.Errorf("once each side has acted, each may resign or offer a draw, not abort: White %+v, Black %+v", white, black)
 	}
 	hot := scene{mode: games.HotSeat, plies: []string{"b:e2e4"}}.build(e)
 	if p := perm(hot, bothCred); p.Side != rules.White || !p.Play || !p.Undo || !p.Draw || !p.Resign || !p.Analyse || p.Offer.Draw {

@@ -140,8 +140,11 @@ func ResultOf(rec *Record) (Result, bool) {
 	case rules.Black:
 		r.White.Score, r.Black.Score = rating.Loss, rating.Win
 	}
-	if r.Speed == "" {
-		r.Rated = false // never: a rated game has a clock
+	if r.Speed == "" || !opened(g) {
+		// Never: a rated game has a clock, and ends with a result only
+		// once each side has made its first action (before, it is
+		// aborted).
+		r.Rated = false
 	}
 	return r, true
 }

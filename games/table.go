@@ -256,10 +256,11 @@ func (s *Service) CreateInvite(ctx context.Context, cred players.Credential, g *
 }
 
 // Join gives cred the free seat of game id when code is its invite code,
-// and returns the seats cred holds afterwards. A player already seated
-// keeps their seat; once both seats are held, the code opens nothing
-// (Conflict, detail SeatTaken). A clock waits for each side's first
-// action (Clock.Turn).
+// and returns the seats cred holds afterwards. A player already seated is
+// refused (Conflict, detail AlreadySeated: the link is for their
+// opponent); once both seats are held, the code opens nothing (Conflict,
+// detail SeatTaken). A clock waits for each side's first action
+// (Clock.Turn).
 func (s *Service) Join(ctx context.Context, id string, cred players.Credential, code string) (Seats, error) {
 	holder, err := s.holder(ctx, cred)
 	if err != nil {
@@ -268,9 +269,6 @@ func (s *Service) Join(ctx context.Context, id string, cred players.Credential, 
 	var seats Seats
 	err = s.update(ctx, id, cred, nil, func(rec *Record, held Seats) error {
 		seats = held
-		if held.Any() {
-			return nil // a player already seated keeps their seat
-		}
 		if err := rec.mayJoin(held, code); err != nil {
 			return err
 		}
@@ -368,6 +366,9 @@ func (s *Service) accept(ctx context.Context, rec *Record, offer Offer) error {
 			if err := g.Undo(); err != nil {
 				return err
 			}
+		}
+		if !opened(g) {
+			rec.Offers.Draw = 0 // back before a side's first action: no draw, only an abort
 		}
 	case OfferDraw:
 		if err := g.AgreeDraw(); err != nil {

@@ -132,8 +132,8 @@ func TestInviteSeats(t *testing.T) {
 	if _, err := tb.svc.Join(tb.ctx, tb.id, third, "wrong"); code(err) != "bad_invite" {
 		t.Fatalf("a wrong code: %v, want bad_invite", err)
 	}
-	if seats, err := tb.svc.Join(tb.ctx, tb.id, tb.white, tb.code); err != nil || !seats.White || seats.Black {
-		t.Fatalf("the creator opening the invite again: %+v, %v", seats, err)
+	if _, err := tb.svc.Join(tb.ctx, tb.id, tb.white, tb.code); code(err) != "already_seated" {
+		t.Fatalf("the creator joining with the invite: %v, want already_seated", err)
 	}
 	// Each acts only on their turn: Black bans first.
 	if err := tb.play(tb.white, "b:e7e5"); code(err) != "forbidden" {
@@ -148,6 +148,54 @@ func TestInviteSeats(t *testing.T) {
 	}
 	if _, err := tb.svc.Undo(tb.ctx, tb.id, tb.white, nil); code(err) != "forbidden" {
 		t.Fatalf("a one-seat player undoing alone: %v", err)
+	}
+}
+
+// TestJoinHoldingASeat: a player who holds a seat of a game and joins it
+// with its invite code is refused (Conflict, already_seated), told which
+// seat they hold and, while the other is free, to send the link to their
+// opponent; the game is left as it was.
+func TestJoinHoldingASeat(t *testing.T) {
+	svc := newService(store.NewMemory())
+	t.Cleanup(svc.Close)
+	ctx := context.Background()
+	white, black := issue(t, svc), issue(t, svc)
+	id, code, _, err := svc.CreateInvite(ctx, white, rules.New(rules.BanChess{}), games.InviteSettings{Color: rules.White})
+	if err != nil {
+		t.Fatal(err)
+	}
+	record := func() games.Record {
+		var rec games.Record
+		if err := svc.View(ctx, id, "", func(r *games.Record, _ games.Seats) { rec = *r }); err != nil {
+			t.Fatal(err)
+		}
+		return rec
+	}
+	for _, tc := range []struct {
+		name string
+		cred players.Credential
+		join bool // the opponent has joined first
+		msg  string
+	}{
+		{"the creator, the other seat free", white, false, "You already hold White in this game: send the invite link to your opponent, who takes Black with it."},
+		{"the creator, both seats taken", white, true, "You already hold White in this game: both seats are taken."},
+		{"the opponent, joining again", black, true, "You already hold Black in this game: both seats are taken."},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.join && record().Black == "" {
+				if _, err := svc.Join(ctx, id, black, code); err != nil {
+					t.Fatal(err)
+				}
+			}
+			before := record()
+			seats, err := svc.Join(ctx, id, tc.cred, code)
+			if e := errs.Of(err); err == nil || e.Code != errs.Conflict || e.Detail != errs.AlreadySeated || e.Msg != tc.msg {
+				t.Fatalf("joined holding a seat: seats %+v, %v; want Conflict already_seated %q", seats, err, tc.msg)
+			}
+			if after := record(); after.White != before.White || after.Black != before.Black || after.Revision != before.Revision {
+				t.Errorf("the refused join changed the game: %+v, then %+v", before, after)
+			}
+		})
 	}
 }
 
@@ -177,6 +225,7 @@ func TestOffers(t *testing.T) {
 	t.Run("draw: accepted", func(t *testing.T) {
 		tb := newTable(t, "")
 		tb.mustPlay(tb.black, "b:e2e4")
+		tb.mustPlay(tb.white, "m:d2d4", "b:e7e5") // each side has acted
 		if err := tb.svc.MakeOffer(tb.ctx, tb.id, tb.black, games.OfferDraw, nil); err != nil {
 			t.Fatal(err)
 		}
@@ -196,6 +245,7 @@ func TestOffers(t *testing.T) {
 	t.Run("draw: declined, and the offerer told", func(t *testing.T) {
 		tb := newTable(t, "")
 		tb.mustPlay(tb.black, "b:e2e4")
+		tb.mustPlay(tb.white, "m:d2d4", "b:e7e5")
 		tb.svc.MakeOffer(tb.ctx, tb.id, tb.black, games.OfferDraw, nil)
 		if err := tb.svc.AnswerOffer(tb.ctx, tb.id, tb.white, games.OfferDraw, false, nil); err != nil {
 			t.Fatal(err)
@@ -210,7 +260,7 @@ func TestOffers(t *testing.T) {
 			t.Fatalf("offered again: offers %+v, declined %+v", rec.Offers, rec.Declined)
 		}
 		tb.svc.AnswerOffer(tb.ctx, tb.id, tb.white, games.OfferDraw, false, nil)
-		tb.mustPlay(tb.white, "m:d2d4")
+		tb.mustPlay(tb.black, "m:d7d5")
 		if rec := tb.view(); rec.Declined != (games.Offers{}) {
 			t.Fatalf("after a ply the decline is still news: %+v", rec.Declined)
 		}
@@ -218,8 +268,11 @@ func TestOffers(t *testing.T) {
 	t.Run("draw lapses when its maker plays", func(t *testing.T) {
 		tb := newTable(t, "")
 		tb.mustPlay(tb.black, "b:e2e4")
-		tb.svc.MakeOffer(tb.ctx, tb.id, tb.white, games.OfferDraw, nil)
-		if err := tb.play(tb.white, "m:d2d4"); err != nil {
+		tb.mustPlay(tb.white, "m:d2d4")
+		if err := tb.svc.MakeOffer(tb.ctx, tb.id, tb.white, games.OfferDraw, nil); err != nil {
+			t.Fatal(err)
+		}
+		if err := tb.play(tb.white, "b:e7e5"); err != nil {
 			t.Fatal(err)
 		}
 		if tb.view().Offers.Draw != 0 {
@@ -281,6 +334,8 @@ func TestOffers(t *testing.T) {
 		if err := tb.svc.MakeOffer(tb.ctx, tb.id, tb.black, games.OfferRematch, nil); code(err) != "conflict" {
 			t.Fatalf("a rematch before the end: %v", err)
 		}
+		tb.mustPlay(tb.black, "b:e2e4")
+		tb.mustPlay(tb.white, "m:d2d4")
 		if err := tb.svc.Resign(tb.ctx, tb.id, tb.black, rules.Black, nil); err != nil {
 			t.Fatal(err)
 		}
@@ -598,10 +653,12 @@ func TestRevisionCountsChanges(t *testing.T) {
 	tb := newTable(t, "")
 	r0 := tb.view().Revision
 	tb.mustPlay(tb.black, "b:e2e4")
-	tb.play(tb.black, "b:e2e4") // refused
+	tb.play(tb.black, "b:e2e4")                                     // refused
+	tb.svc.MakeOffer(tb.ctx, tb.id, tb.black, games.OfferDraw, nil) // refused: White has yet to act
+	tb.mustPlay(tb.white, "m:d2d4")
 	tb.svc.MakeOffer(tb.ctx, tb.id, tb.black, games.OfferDraw, nil)
-	if r := tb.view().Revision; r != r0+2 {
-		t.Fatalf("revision %d after a ply and an offer from %d", r, r0)
+	if r := tb.view().Revision; r != r0+3 {
+		t.Fatalf("revision %d after two plies and an offer from %d", r, r0)
 	}
 }
 
@@ -677,7 +734,17 @@ func TestRematchAbortedWithNoOneActing(t *testing.T) {
 	if _, err := svc.Join(ctx, id, black, code); err != nil {
 		t.Fatal(err)
 	}
-	svc.Resign(ctx, id, black, rules.Black, nil)
+	for _, a := range []struct {
+		cred players.Credential
+		bcn  string
+	}{{black, "b:e2e4"}, {white, "m:d2d4"}} {
+		if err := svc.Play(ctx, id, a.cred, games.Input{Text: a.bcn}, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := svc.Resign(ctx, id, black, rules.Black, nil); err != nil {
+		t.Fatal(err)
+	}
 	if err := svc.MakeOffer(ctx, id, white, games.OfferRematch, nil); err != nil {
 		t.Fatal(err)
 	}

@@ -3,6 +3,7 @@ package handlers
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -10,6 +11,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/banchess/banchess/handlers/api"
 	"github.com/banchess/banchess/handlers/kit"
 
 	"github.com/banchess/banchess/players"
@@ -525,4 +527,47 @@ func TestAPIPlaysBrowserGames(t *testing.T) {
 	if rec.Code != http.StatusForbidden {
 		t.Errorf("the browser's ply in the API's game: %d", rec.Code)
 	}
+}
+
+// TestAPIRetriedAction: an action sent again with the ply it was played at
+// (a retry whose answer was lost) by the player who played it answers 409
+// conflict with the game as it stands, which shows it was played, even
+// when the turn has passed to the opponent (whose seat the retry does not
+// hold); the game is unchanged. A ply the sender did not play is still
+// refused for the seat (403).
+func TestAPIRetriedAction(t *testing.T) {
+	a := newAPI(t)
+	r := a.do(http.MethodPost, "/api/games", `{"mode":"invite","color":"white"}`)
+	var created api.Created
+	if err := json.Unmarshal(r.body, &created); err != nil || r.code != http.StatusCreated {
+		t.Fatalf("creating: %d %s", r.code, r.body)
+	}
+	var joined api.Created
+	if r := a.doAs("", http.MethodPost, "/api/games/"+created.ID+"/join", `{"invite":"`+created.InviteCode+`"}`); r.code != http.StatusOK || json.Unmarshal(r.body, &joined) != nil {
+		t.Fatalf("joining: %d %s", r.code, r.body)
+	}
+	id, white, black := created.ID, created.Token, joined.Token
+	actions := "/api/games/" + id + "/actions"
+	for _, step := range []struct {
+		token, action string
+		ply           int
+	}{
+		{black, "b:e2e4", 1}, // then White moves
+		{white, "m:d2d4", 2}, // then White bans: the same side
+		{white, "b:e7e5", 3}, // then Black moves
+	} {
+		body := fmt.Sprintf(`{"action":%q,"ply":%d}`, step.action, step.ply)
+		played := a.game(a.doAs(step.token, http.MethodPost, actions, body), http.StatusOK)
+		before := a.do(http.MethodGet, "/api/games/"+id, "")
+		retry := a.doAs(step.token, http.MethodPost, actions, body)
+		a.fail(retry, http.StatusConflict, "conflict")
+		var refused struct{ Game api.Game }
+		if err := json.Unmarshal(retry.body, &refused); err != nil || refused.Game.ID != id || refused.Game.Ply != played.Ply || !slices.Equal(refused.Game.Log, played.Log) {
+			t.Fatalf("%s sent again: the 409 carries %+v (%v), want the game after it, at ply %d", step.action, refused.Game, err, played.Ply)
+		}
+		a.unchanged(id, before)
+	}
+	// At Black's move, White sends ply 1, which Black played: out of turn.
+	a.fail(a.doAs(white, http.MethodPost, actions, `{"action":"b:e2e4","ply":1}`), http.StatusForbidden, "forbidden")
+	a.fail(a.doAs("", http.MethodPost, actions, `{"action":"b:e2e4","ply":1}`), http.StatusUnauthorized, "unauthorized")
 }

@@ -540,8 +540,9 @@ func TestPageStream(t *testing.T) {
 
 // TestAPIAbortAndDeclined: a clocked game with a friend waits for each
 // side's first action (clock.firstAction counts it down, no time runs);
-// either player aborts it until then (status aborted, PGN "*"), and a
-// declined offer stays in "declined" for its maker.
+// until then it cannot be resigned or drawn (409 too_early), either
+// player aborts it (status aborted, PGN "*"); a declined offer stays in
+// "declined" for its maker.
 func TestAPIAbortAndDeclined(t *testing.T) {
 	l := newLiveServer(t)
 	id, white, black := l.invite(`,"clock":"5+3"`)
@@ -550,10 +551,17 @@ func TestAPIAbortAndDeclined(t *testing.T) {
 	if c := g.Clock; c == nil || c.Running != nil || c.White != 300000 || c.Black != 300000 || c.FirstAction == nil || *c.FirstAction > 30000 || *c.FirstAction < 20000 {
 		t.Fatalf("after Black's first ban: clock %+v, want none running and White's first move due within 30 s", g.Clock)
 	}
-	l.post(black, "/api/games/"+id+"/offers", `{"offer":"draw"}`, http.StatusOK, nil)
-	l.post(white, "/api/games/"+id+"/offers/decline", `{"offer":"draw"}`, http.StatusOK, &g)
-	if g.Offers.Draw != nil || g.Declined.Draw == nil || *g.Declined.Draw != "black" {
-		t.Fatalf("after White declined Black's draw: offers %+v, declined %+v", g.Offers, g.Declined)
+	var refused struct{ Code string }
+	for _, r := range []struct{ cred, path, body string }{
+		{black, "/offers", `{"offer":"draw"}`},
+		{white, "/offers", `{"offer":"draw"}`},
+		{black, "/resign", `{"color":"black"}`},
+		{white, "/resign", `{"color":"white"}`},
+	} {
+		l.post(r.cred, "/api/games/"+id+r.path, r.body, http.StatusConflict, &refused)
+		if refused.Code != "too_early" {
+			t.Fatalf("%s %s before White's first move: %+v, want too_early", r.path, r.body, refused)
+		}
 	}
 	l.post("", "/api/games/"+id+"/abort", `{}`, http.StatusUnauthorized, nil)
 	l.post(white, "/api/games/"+id+"/abort", `{}`, http.StatusOK, &g)
@@ -564,7 +572,11 @@ func TestAPIAbortAndDeclined(t *testing.T) {
 	id, white, black = l.invite("")
 	l.post(black, "/api/games/"+id+"/actions", `{"action":"b:e2e4"}`, http.StatusOK, nil)
 	l.post(white, "/api/games/"+id+"/actions", `{"action":"m:d2d4"}`, http.StatusOK, nil)
-	var refused struct{ Code string }
+	l.post(black, "/api/games/"+id+"/offers", `{"offer":"draw"}`, http.StatusOK, nil)
+	l.post(white, "/api/games/"+id+"/offers/decline", `{"offer":"draw"}`, http.StatusOK, &g)
+	if g.Offers.Draw != nil || g.Declined.Draw == nil || *g.Declined.Draw != "black" {
+		t.Fatalf("after White declined Black's draw: offers %+v, declined %+v", g.Offers, g.Declined)
+	}
 	l.post(white, "/api/games/"+id+"/abort", `{}`, http.StatusConflict, &refused)
 	if refused.Code != "too_late_to_abort" {
 		t.Fatalf("an abort once each side acted: %+v", refused)

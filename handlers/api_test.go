@@ -317,6 +317,38 @@ func TestAPICreateRefused(t *testing.T) {
 	}
 }
 
+// TestAPIJoinHoldingASeat: joining a game with a friend with the token
+// that holds one of its seats is refused (409 already_seated, saying which
+// seat it holds and, while the other is free, to send the invite to the
+// opponent) and changes nothing; the opponent's token joins as before,
+// and joining again with it is refused too.
+func TestAPIJoinHoldingASeat(t *testing.T) {
+	a := newAPI(t)
+	r := a.do(http.MethodPost, "/api/games", `{"mode":"invite","color":"white"}`)
+	var created api.Created
+	if err := json.Unmarshal(r.body, &created); err != nil || r.code != http.StatusCreated || created.InviteCode == "" {
+		t.Fatalf("creating: %d %s", r.code, r.body)
+	}
+	id, join := created.ID, "/api/games/"+created.ID+"/join"
+	body := `{"invite":"` + created.InviteCode + `"}`
+	before := a.do(http.MethodGet, "/api/games/"+id, "")
+	msg := a.fail(a.doAs(created.Token, http.MethodPost, join, body), http.StatusConflict, "already_seated")
+	if msg != "You already hold White in this game: send the invite link to your opponent, who takes Black with it." {
+		t.Errorf("the creator joining: %q", msg)
+	}
+	a.unchanged(id, before)
+
+	var joined api.Created
+	if r := a.doAs("", http.MethodPost, join, body); r.code != http.StatusOK || json.Unmarshal(r.body, &joined) != nil || !joined.Seats.Black || joined.Token == "" {
+		t.Fatalf("the opponent joining: %d %s", r.code, r.body)
+	}
+	before = a.do(http.MethodGet, "/api/games/"+id, "")
+	for _, tok := range []string{created.Token, joined.Token} {
+		a.fail(a.doAs(tok, http.MethodPost, join, body), http.StatusConflict, "already_seated")
+		a.unchanged(id, before)
+	}
+}
+
 func TestAPIGet(t *testing.T) {
 	a := newAPI(t)
 	g := a.create("")

@@ -215,6 +215,15 @@ func TestOffersOnPages(t *testing.T) {
 	if shownPly(d) != "2" {
 		t.Fatalf("after the takeback: %q", text(d, "#status"))
 	}
+	// Back before White's first move: no draw to offer, no resigning,
+	// the game can be aborted; White's move again, and each may.
+	if d := white.get(kit.GamePath(id)); !d.Find("#offer-draw").Is("[disabled]") || d.Find("#resign").Length() != 0 || d.Find("#abort").Length() != 1 {
+		t.Fatal("before White's first move, White may offer a draw or resign, or may not abort")
+	}
+	white.post(kit.GamePath(id)+"/ply", vals("text", "d4", "ply", "2"))
+	if d := white.get(kit.GamePath(id)); d.Find("#offer-draw").Length() != 1 || d.Find("#offer-draw").Is("[disabled]") || d.Find("#resign").Length() != 1 || d.Find("#abort").Length() != 0 {
+		t.Fatal("once each side has acted, White may not offer a draw or resign, or may abort")
+	}
 
 	// A draw offered, declined, offered again and accepted.
 	white.post(kit.GamePath(id)+"/offer", vals("offer", "draw"))

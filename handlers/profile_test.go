@@ -18,6 +18,10 @@ func (a *apiT) ratedGame(maker, taker, clock string) string {
 	a.decode(a.doAs(maker, http.MethodPost, "/api/seeks", `{"clock":"`+clock+`","rated":true,"color":"white"}`), 201, &k)
 	var p api.Paired
 	a.decode(a.doAs(taker, http.MethodPost, "/api/seeks/"+k.ID+"/accept", ""), 200, &p)
+	// Each side's first action, then White resigns: a game resigned
+	// before would be aborted instead, with no result.
+	a.game(a.doAs(taker, http.MethodPost, "/api/games/"+p.Game+"/actions", `{"action":"b:e2e4"}`), 200)
+	a.game(a.doAs(maker, http.MethodPost, "/api/games/"+p.Game+"/actions", `{"action":"m:d2d4"}`), 200)
 	a.game(a.doAs(maker, http.MethodPost, "/api/games/"+p.Game+"/resign", `{"color":"white"}`), 200)
 	return p.Game
 }

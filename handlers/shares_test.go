@@ -116,8 +116,14 @@ func TestRematchCountsAsAGame(t *testing.T) {
 	var joined api.Created
 	json.Unmarshal(a.as("", "/api/games/"+created.ID+"/join", `{"invite":"`+created.InviteCode+`"}`, http.StatusOK), &joined)
 	id, white, black := created.ID, created.Token, joined.Token
-	for i := range 3 { // the first game and three rematches: four games
+	// resign resigns for White once each side has made its first action.
+	resign := func(id, white, black string) {
+		a.as(black, "/api/games/"+id+"/actions", `{"action":"b:e2e4"}`, http.StatusOK)
+		a.as(white, "/api/games/"+id+"/actions", `{"action":"m:d2d4"}`, http.StatusOK)
 		a.as(white, "/api/games/"+id+"/resign", `{"color":"white"}`, http.StatusOK)
+	}
+	for i := range 3 { // the first game and three rematches: four games
+		resign(id, white, black)
 		a.as(black, "/api/games/"+id+"/offers/accept", `{"offer":"rematch"}`, http.StatusConflict) // none made
 		a.as(white, "/api/games/"+id+"/offers", `{"offer":"rematch"}`, http.StatusOK)
 		accept := "/offers/accept"
@@ -131,7 +137,7 @@ func TestRematchCountsAsAGame(t *testing.T) {
 		}
 		id, white, black = *g.Rematch, black, white
 	}
-	a.as(white, "/api/games/"+id+"/resign", `{"color":"white"}`, http.StatusOK)
+	resign(id, white, black)
 	a.as(white, "/api/games/"+id+"/offers", `{"offer":"rematch"}`, http.StatusOK)
 	r := a.doAs(black, http.MethodPost, "/api/games/"+id+"/offers/accept", `{"offer":"rematch"}`)
 	if r.code != http.StatusTooManyRequests || !bytes.Contains(r.body, []byte(`"too_many_games"`)) || r.hdr.Get("Retry-After") == "" {

@@ -153,7 +153,16 @@ func TestAcceptSeek(t *testing.T) {
 	if len(l.view().Seeks) != 0 {
 		t.Error("the accepted seek is still open")
 	}
-	// Played to its end: both ratings move, once.
+	// Played to its end (resigned once each side has acted): both
+	// ratings move, once.
+	for _, a := range []struct {
+		cred players.Credential
+		bcn  string
+	}{{l.ann, "b:e2e4"}, {l.bob, "m:d2d4"}} {
+		if err := l.svc.Games.Play(l.ctx, id, a.cred, games.Input{Text: a.bcn}, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
 	if err := l.svc.Games.Resign(l.ctx, id, l.bob, rules.White, nil); err != nil {
 		t.Fatal(err)
 	}

@@ -271,6 +271,27 @@ func TestLoginWindow(t *testing.T) {
 	}
 }
 
+// TestLoginSuccessIsNoFailure: each attempt counts while its password is
+// checked, and one with the right password is forgotten: signing in often
+// never reaches the limit, and failures still do.
+func TestLoginSuccessIsNoFailure(t *testing.T) {
+	svc := players.New(store.NewMemory(), players.WithClock(func() time.Time { return epoch }), players.WithPasswords(newPasswords()))
+	ctx := context.Background()
+	if _, _, err := svc.Register(ctx, "", players.Cookie, "Ann", "correct horse"); err != nil {
+		t.Fatal(err)
+	}
+	for range players.MaxFailedLogins - 1 {
+		svc.Login(ctx, "Ann", "wrong", "a", players.Cookie)
+	}
+	for i := range 2 * players.MaxFailedLogins {
+		if _, _, err := svc.Login(ctx, "Ann", "correct horse", "a", players.Cookie); err != nil {
+			t.Fatalf("sign-in %d with the right password: %v", i+1, err)
+		}
+	}
+	refused(t, "the fifth failure", third(svc.Login(ctx, "Ann", "wrong", "a", players.Cookie)), errs.Unauthorized, "bad_login")
+	refused(t, "after five failures", third(svc.Login(ctx, "Ann", "correct horse", "a", players.Cookie)), errs.TooMany, "too_many_logins")
+}
+
 // TestSignOut: signing out ends one credential; signing out everywhere
 // ends every one; another instance on the same store learns of it by the
 // notice.

@@ -152,22 +152,25 @@ func Unissued() *errs.Error {
 // is the address asking; failed logins are limited per name and per
 // address (TooMany with RetryAfter), and a name that does not exist costs
 // as long to refuse as a wrong password.
+//
+// Each attempt is counted before its password is checked, in one step of
+// the store with the check of the limit, and forgotten once it succeeds:
+// concurrent guesses are counted one after another, so no more than
+// MaxFailedLogins of them are checked in a LoginWindow.
 func (s *Service) Login(ctx context.Context, name, pw, client string, kind CredentialKind) (Credential, Player, error) {
 	now := s.now()
-	keys := []string{"name:" + NameKey(clipName(name)), "addr:" + client}
-	for _, key := range keys {
-		// A failure counts for LoginWindow, to the millisecond the store
-		// keeps: not at its end.
-		failed, err := s.store.FailedLogins(ctx, key, now.Add(-LoginWindow+time.Millisecond))
-		if err != nil {
-			return "", Player{}, errs.FromStore(err)
-		}
-		if len(failed) >= MaxFailedLogins {
-			wait := failed[len(failed)-MaxFailedLogins].Add(LoginWindow).Sub(now)
-			e := errs.Errorf(errs.TooMany, "Too many failed sign-ins for this name or from this address: try again in %d s.", seconds(wait)).WithDetail(errs.TooManyLogins)
-			e.RetryAfter = wait
-			return "", Player{}, e
-		}
+	attempt := LoginAttempt{ID: newPlayerID(), Keys: []string{"name:" + NameKey(clipName(name)), "addr:" + client}, At: now}
+	// An attempt counts for LoginWindow, to the millisecond the store
+	// keeps: not at its end.
+	failed, err := s.store.StartLogin(ctx, attempt, now.Add(-LoginWindow+time.Millisecond), MaxFailedLogins)
+	if err != nil {
+		return "", Player{}, errs.FromStore(err)
+	}
+	if len(failed) >= MaxFailedLogins {
+		wait := failed[len(failed)-MaxFailedLogins].Add(LoginWindow).Sub(now)
+		e := errs.Errorf(errs.TooMany, "Too many failed sign-ins for this name or from this address: try again in %d s.", seconds(wait)).WithDetail(errs.TooManyLogins)
+		e.RetryAfter = wait
+		return "", Player{}, e
 	}
 	p, err := s.store.PlayerNamed(ctx, name)
 	if err != nil && !isNotFound(err) {
@@ -184,16 +187,28 @@ func (s *Service) Login(ctx context.Context, name, pw, client string, kind Crede
 		return "", Player{}, errs.Of(err)
 	}
 	if !ok {
-		if err := s.store.FailLogin(ctx, keys, now, now.Add(-LoginWindow)); err != nil {
-			return "", Player{}, errs.FromStore(err)
-		}
+		// The attempt counted stays counted: a failure.
 		return "", Player{}, errs.Errorf(errs.Unauthorized, "The name or the password is wrong.").WithDetail(errs.BadLogin)
+	}
+	if err := s.store.ForgetLogin(ctx, attempt); err != nil {
+		return "", Player{}, errs.FromStore(err)
 	}
 	cred := NewCredential()
 	if err := s.store.Issue(ctx, Issued{Hash: cred.Hash(), Player: p.ID, Kind: kind, Created: now}); err != nil {
 		return "", Player{}, errs.FromStore(err)
 	}
 	return cred, p, nil
+}
+
+// LoginAttempt is a sign-in attempt as the store counts it: under each of
+// its keys (the name's and the client address's), from At until it leaves
+// the window, unless it is forgotten because it succeeded.
+type LoginAttempt struct {
+	// ID tells the attempt from others under the same keys at the same
+	// time, to forget it.
+	ID   string
+	Keys []string
+	At   time.Time
 }
 
 // SignOut revokes cred: this device or program is no longer its player.
@@ -290,9 +305,9 @@ func (s *Service) Leaders(ctx context.Context, variant string, speed rating.Spee
 	return list, nil
 }
 
-// PlayerStore keeps players, the credentials issued to them, their
-// results and ratings, and failed logins. Errors for an unknown player are
-// *Error with Code NotFound.
+// Store keeps players, the credentials issued to them, their results and
+// ratings, and sign-in attempts. Errors for an unknown player are *Error
+// with Code NotFound.
 type Store interface {
 	// AddPlayer stores a new player with its first credential.
 	AddPlayer(ctx context.Context, p Player, cred Issued) error
@@ -324,12 +339,15 @@ type Store interface {
 	// Leaders returns up to limit players with at least minGames rated
 	// games of variant at speed, the highest rated first.
 	Leaders(ctx context.Context, variant string, speed rating.Speed, minGames, limit int) ([]Leader, error)
-	// FailedLogins returns when the failed logins recorded under key since
-	// since were, oldest first.
-	FailedLogins(ctx context.Context, key string, since time.Time) ([]time.Time, error)
-	// FailLogin records a failed login at at under each key, and forgets
-	// those recorded before forget.
-	FailLogin(ctx context.Context, keys []string, at, forget time.Time) error
+	// StartLogin counts attempt under each of its keys, unless one of them
+	// counts limit attempts since since already: then it counts nothing
+	// and returns when that key's attempts since since were, oldest first
+	// (at least limit of them). The check and the count are one atomic
+	// step, among the servers sharing the store too. It forgets attempts
+	// made before since.
+	StartLogin(ctx context.Context, attempt LoginAttempt, since time.Time, limit int) (refused []time.Time, err error)
+	// ForgetLogin forgets attempt, which succeeded: it counts no more.
+	ForgetLogin(ctx context.Context, attempt LoginAttempt) error
 }
 
 // Player returns the player of id.

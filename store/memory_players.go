@@ -19,7 +19,7 @@ import (
 )
 
 // memoryPlayers is what Memory keeps besides games: players, credentials,
-// results and ratings, failed logins and the lobby's seeks.
+// results and ratings, sign-in attempts and the lobby's seeks.
 type memoryPlayers struct {
 	mu        sync.Mutex
 	players   map[string]*players.Player
@@ -28,7 +28,7 @@ type memoryPlayers struct {
 	standings map[standingKey]players.Standing
 	played    map[string][]players.PlayedGame // by player, in the order recorded
 	recorded  map[string]bool                 // games whose result is recorded
-	failures  map[string][]time.Time
+	logins    map[string][]loginAt            // sign-in attempts by key
 	seeks     map[string]lobby.Seek
 }
 
@@ -41,7 +41,7 @@ type standingKey struct {
 func (m *memoryPlayers) init() {
 	m.players, m.names, m.creds = map[string]*players.Player{}, map[string]string{}, map[string]players.Issued{}
 	m.standings, m.played, m.recorded = map[standingKey]players.Standing{}, map[string][]players.PlayedGame{}, map[string]bool{}
-	m.failures, m.seeks = map[string][]time.Time{}, map[string]lobby.Seek{}
+	m.logins, m.seeks = map[string][]loginAt{}, map[string]lobby.Seek{}
 }
 
 // nameTaken refuses a name another player has in any case.
@@ -288,44 +288,63 @@ func (m *Memory) Leaders(ctx context.Context, variant string, speed rating.Speed
 	return out[:min(len(out), limit)], nil
 }
 
-// FailedLogins returns when the failed logins under key since since were.
-func (m *Memory) FailedLogins(ctx context.Context, key string, since time.Time) ([]time.Time, error) {
+// StartLogin counts attempt under each of its keys unless one of them
+// counts limit attempts since since: then it returns their times, oldest
+// first. It forgets attempts before since.
+func (m *Memory) StartLogin(ctx context.Context, attempt players.LoginAttempt, since time.Time, limit int) ([]time.Time, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	a := &m.accounts
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	var out []time.Time
-	for _, t := range a.failures[key] {
-		if !t.Before(since) {
-			out = append(out, t)
+	for k, list := range a.logins {
+		list = slices.DeleteFunc(list, func(l loginAt) bool { return l.at.Before(since) })
+		if len(list) == 0 {
+			delete(a.logins, k)
+		} else {
+			a.logins[k] = list
 		}
 	}
-	return out, nil
+	for _, k := range attempt.Keys {
+		if list := a.logins[k]; len(list) >= limit {
+			out := make([]time.Time, len(list))
+			for i, l := range list {
+				out[i] = l.at
+			}
+			slices.SortFunc(out, time.Time.Compare)
+			return out, nil
+		}
+	}
+	for _, k := range attempt.Keys {
+		a.logins[k] = append(a.logins[k], loginAt{attempt.ID, attempt.At})
+	}
+	return nil, nil
 }
 
-// FailLogin records a failed login under each key, and forgets those
-// before forget.
-func (m *Memory) FailLogin(ctx context.Context, keys []string, at, forget time.Time) error {
+// ForgetLogin forgets attempt, which succeeded.
+func (m *Memory) ForgetLogin(ctx context.Context, attempt players.LoginAttempt) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
 	a := &m.accounts
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	for k, list := range a.failures {
-		list = slices.DeleteFunc(list, func(t time.Time) bool { return t.Before(forget) })
+	for _, k := range attempt.Keys {
+		list := slices.DeleteFunc(a.logins[k], func(l loginAt) bool { return l.id == attempt.ID })
 		if len(list) == 0 {
-			delete(a.failures, k)
+			delete(a.logins, k)
 		} else {
-			a.failures[k] = list
+			a.logins[k] = list
 		}
 	}
-	for _, k := range keys {
-		a.failures[k] = append(a.failures[k], at)
-	}
 	return nil
+}
+
+// loginAt is a sign-in attempt counted under a key: its id and time.
+type loginAt struct {
+	id string
+	at time.Time
 }
 
 // record records the result of rec's game if it has one and it is not

@@ -197,6 +197,10 @@ var migrations = [...]migration{
 		puzzle_after     DOUBLE PRECISION NOT NULL,
 		PRIMARY KEY (player, puzzle)
 	) WITHOUT ROWID;`},
+	// A sign-in attempt is counted before its password is checked, and
+	// forgotten if it was right: each row is an attempt, which a success
+	// finds by its id ('' for the failures recorded before).
+	{"failed_logins_attempt", `ALTER TABLE failed_logins ADD COLUMN attempt TEXT NOT NULL DEFAULT '';`},
 }
 
 // SchemaVersion is the schema version this binary writes.

@@ -15,9 +15,10 @@ import (
 // TestMigrationsFromOldSchemas: a database made by the two lists of
 // migrations the one list replaced (oldSQLiteMigrations,
 // oldPostgresMigrations), at any of their versions, is migrated by the
-// list to the schema the old lists made, and one at their last version is
-// left as it is. The old lists counted their steps as the list counts its
-// migrations, so the version a database records means the same.
+// list to the schema the old lists made and the list's migrations since
+// (newMigrations) make of it. The old lists counted their steps as the
+// list counts its migrations, so the version a database records means the
+// same.
 func TestMigrationsFromOldSchemas(t *testing.T) {
 	if len(oldSQLiteMigrations) != len(oldPostgresMigrations) || len(oldSQLiteMigrations) > SchemaVersion {
 		t.Fatalf("%d and %d old steps, %d migrations", len(oldSQLiteMigrations), len(oldPostgresMigrations), SchemaVersion)
@@ -31,6 +32,11 @@ func TestMigrationsFromOldSchemas(t *testing.T) {
 	}
 	t.Run("sqlite", func(t *testing.T) {
 		old := oldSQLiteSchema(t, len(oldSQLiteMigrations))
+		for _, m := range newMigrations() {
+			if _, err := old.Exec(sqliteDDL(m.sql)); err != nil {
+				t.Fatalf("%s: %v", m.name, err)
+			}
+		}
 		want := sqliteSchema(t, old)
 		if got := sqliteSchema(t, openSQLite(t, ":memory:", Options{}).db); got != want {
 			t.Errorf("a new database's schema:\n%s\nthe old list's:\n%s", got, want)
@@ -75,6 +81,11 @@ func TestMigrationsFromOldSchemas(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
+		for _, m := range newMigrations() {
+			if _, err := ref.Exec(ctx, postgresDDL(m.sql)); err != nil {
+				t.Fatalf("%s: %v", m.name, err)
+			}
+		}
 		want := postgresSchema(t, ref)
 		if got := postgresSchema(t, openPostgres(t, PostgresOptions{}).pool); got != want {
 			t.Errorf("a new database's schema:\n%s\nthe old list's:\n%s", got, want)
@@ -106,6 +117,10 @@ func TestMigrationsFromOldSchemas(t *testing.T) {
 		}
 	})
 }
+
+// newMigrations are the migrations added to the list after the old lists
+// it replaced.
+func newMigrations() []migration { return migrations[len(oldSQLiteMigrations):] }
 
 // TestMigrationSchemasAlike: the list makes the same tables in SQLite and
 // PostgreSQL, with the same columns in the same order, of types that

@@ -241,12 +241,16 @@ var playerBehaviours = []struct {
 	{"leaders: ten rated games or more, highest first", func(t *testing.T, s fullStore) {
 		ctx := context.Background()
 		ann, bob, cat := addPlayer(t, s, "p-ann", "Ann"), addPlayer(t, s, "p-bob", "Bob"), addPlayer(t, s, "p-cat", "Cat")
+		// Each game is resigned once each side has made its first action
+		// (before, it would count for no rating).
 		for i := range 10 {
 			id := twoPlayerGame(t, s, ann, bob, true, epoch.Add(time.Duration(i)*time.Minute))
+			play(t, s, id, "b:e2e4", "m:d2d4")
 			update(t, s, id, func(r *games.Record) error { return r.Game.Resign(rules.Black) })
 		}
 		for i := range 9 {
 			id := twoPlayerGame(t, s, cat, ann, true, epoch.Add(time.Duration(20+i)*time.Minute))
+			play(t, s, id, "b:e2e4", "m:d2d4")
 			update(t, s, id, func(r *games.Record) error { return r.Game.Resign(rules.Black) })
 		}
 		list, err := s.Leaders(ctx, "ban", rating.Blitz, 10, 50)
@@ -270,23 +274,44 @@ var playerBehaviours = []struct {
 			t.Errorf("rapid leaders: %+v", l)
 		}
 	}},
-	{"failed logins are kept a while", func(t *testing.T, s fullStore) {
+	{"sign-in attempts: counted to a limit, forgotten when they succeed or get old", func(t *testing.T, s fullStore) {
 		ctx := context.Background()
+		start := func(id string, at, since time.Time, limit int, keys ...string) []time.Time {
+			t.Helper()
+			refused, err := s.StartLogin(ctx, players.LoginAttempt{ID: id, Keys: keys, At: at}, since, limit)
+			if err != nil {
+				t.Fatalf("attempt %s: %v", id, err)
+			}
+			return refused
+		}
+		sec := func(n float64) time.Time { return epoch.Add(time.Duration(n * float64(time.Second))) }
+		old := epoch.Add(-time.Minute)
 		for i := range 3 {
-			if err := s.FailLogin(ctx, []string{"name:ann", "addr:1"}, epoch.Add(time.Duration(i)*time.Second), epoch.Add(-time.Minute)); err != nil {
-				t.Fatal(err)
+			if refused := start(fmt.Sprint(i), sec(float64(i)), old, 3, "name:ann", "addr:1"); refused != nil {
+				t.Fatalf("attempt %d refused: %v", i, refused)
 			}
 		}
-		got, err := s.FailedLogins(ctx, "name:ann", epoch.Add(time.Second))
-		if err != nil || len(got) != 2 || !got[0].Equal(epoch.Add(time.Second)) || !got[1].Equal(epoch.Add(2*time.Second)) {
-			t.Errorf("failed logins since 1 s: %v, %v", got, err)
+		// A key at its limit refuses an attempt, counted under no key.
+		if refused := start("x", sec(3), old, 3, "name:bob", "addr:1"); len(refused) != 3 || !refused[0].Equal(sec(0)) || !refused[2].Equal(sec(2)) {
+			t.Fatalf("over the limit: refused %v", refused)
 		}
-		// A later failure forgets those before its bound.
-		if err := s.FailLogin(ctx, []string{"addr:2"}, epoch.Add(time.Minute), epoch.Add(1500*time.Millisecond)); err != nil {
+		// A success is forgotten.
+		if err := s.ForgetLogin(ctx, players.LoginAttempt{ID: "1", Keys: []string{"name:ann", "addr:1"}, At: sec(1)}); err != nil {
 			t.Fatal(err)
 		}
-		if got, _ := s.FailedLogins(ctx, "addr:1", time.Time{}); len(got) != 1 {
-			t.Errorf("after forgetting: %v", got)
+		if refused := start("z", sec(3), old, 2, "addr:3", "name:ann"); len(refused) != 2 || !refused[0].Equal(sec(0)) || !refused[1].Equal(sec(2)) {
+			t.Errorf("after a success was forgotten: refused %v, want the attempts at 0 and 2 s", refused)
+		}
+		// Bob's attempt was not counted; an attempt counts those since
+		// its bound, and forgets those before it.
+		if refused := start("bob", sec(4), sec(1), 1, "name:bob", "addr:2"); refused != nil {
+			t.Fatalf("Bob's first attempt refused: %v", refused)
+		}
+		if refused := start("y", sec(5), sec(1), 1, "addr:1"); len(refused) != 1 || !refused[0].Equal(sec(2)) {
+			t.Errorf("since 1 s: refused %v, want the attempt at 2 s", refused)
+		}
+		if refused := start("v", sec(6), time.Time{}, 1, "name:ann"); len(refused) != 1 {
+			t.Errorf("after forgetting those before 1 s: refused %v, want the attempt at 2 s alone", refused)
 		}
 	}},
 	{"seeks: added, listed while open, cancelled by their maker", func(t *testing.T, s fullStore) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/banchess/banchess/players"
@@ -18,7 +19,7 @@ import (
 	"github.com/banchess/banchess/rules"
 )
 
-// sqlPlayers keeps players, credentials, results, ratings, failed logins
+// sqlPlayers keeps players, credentials, results, ratings, sign-in attempts
 // and the lobby in a database, for SQLite and Postgres alike. Times are
 // unix milliseconds.
 type sqlPlayers struct {
@@ -323,44 +324,68 @@ func (s sqlPlayers) Leaders(ctx context.Context, variant string, speed rating.Sp
 	return out, nil
 }
 
-// FailedLogins returns when the failed logins under key since since were.
-func (s sqlPlayers) FailedLogins(ctx context.Context, key string, since time.Time) ([]time.Time, error) {
-	if !validText(key) {
-		return nil, nil
+// StartLogin counts attempt under each of its keys unless one of them
+// counts limit attempts since since: then it returns their times, oldest
+// first. Each key's count and the attempt's rows are one transaction that
+// holds the key's lock (PostgreSQL's advisory lock; SQLite's transaction
+// holds the whole database), so that concurrent attempts, on any server,
+// are counted one after another. Attempts before since are forgotten
+// first, in a statement of their own, which takes no key's lock.
+func (s sqlPlayers) StartLogin(ctx context.Context, attempt players.LoginAttempt, since time.Time, limit int) ([]time.Time, error) {
+	if _, err := s.db.exec(ctx, `DELETE FROM failed_logins WHERE at < $1`, ms(since)); err != nil {
+		return nil, fmt.Errorf("forgetting old sign-in attempts: %w", err)
 	}
-	r, err := s.db.query(ctx, `SELECT at FROM failed_logins WHERE key = $1 AND at >= $2 ORDER BY at`, key, ms(since))
-	if err != nil {
-		return nil, fmt.Errorf("reading failed logins: %w", err)
-	}
-	out, err := collect(r, func(sc scanner) (time.Time, error) {
-		var at int64
-		err := sc.Scan(&at)
-		return fromMS(at), err
-	})
-	if err != nil {
-		return nil, fmt.Errorf("reading failed logins: %w", err)
-	}
-	return out, nil
-}
-
-// FailLogin records a failed login under each key, and forgets those
-// before forget.
-func (s sqlPlayers) FailLogin(ctx context.Context, keys []string, at, forget time.Time) error {
+	keys := slices.Sorted(slices.Values(slices.DeleteFunc(slices.Clone(attempt.Keys), func(k string) bool { return !validText(k) })))
+	var refused []time.Time
 	err := s.db.inTx(ctx, func(q querier) error {
-		if _, err := q.exec(ctx, `DELETE FROM failed_logins WHERE at < $1`, ms(forget)); err != nil {
-			return err
+		refused = nil
+		for _, k := range keys { // in order, so that two attempts never wait for each other's
+			if err := s.db.lock(ctx, q, "login:"+k); err != nil {
+				return err
+			}
 		}
 		for _, k := range keys {
-			if !validText(k) {
-				continue
+			r, err := q.query(ctx, `SELECT at FROM failed_logins WHERE key = $1 AND at >= $2 ORDER BY at`, k, ms(since))
+			if err != nil {
+				return err
 			}
-			if _, err := q.exec(ctx, `INSERT INTO failed_logins (key, at) VALUES ($1, $2)`, k, ms(at)); err != nil {
+			times, err := collect(r, func(sc scanner) (time.Time, error) {
+				var at int64
+				err := sc.Scan(&at)
+				return fromMS(at), err
+			})
+			if err != nil {
+				return err
+			}
+			if len(times) >= limit {
+				refused = times
+				return nil
+			}
+		}
+		for _, k := range keys {
+			if _, err := q.exec(ctx, `INSERT INTO failed_logins (key, at, attempt) VALUES ($1, $2, $3)`, k, ms(attempt.At), attempt.ID); err != nil {
 				return err
 			}
 		}
 		return nil
 	})
-	return wrapStore(err, "recording a failed login")
+	if err != nil {
+		return nil, wrapStore(err, "counting a sign-in attempt")
+	}
+	return refused, nil
+}
+
+// ForgetLogin forgets attempt, which succeeded.
+func (s sqlPlayers) ForgetLogin(ctx context.Context, attempt players.LoginAttempt) error {
+	for _, k := range attempt.Keys {
+		if !validText(k) {
+			continue
+		}
+		if _, err := s.db.exec(ctx, `DELETE FROM failed_logins WHERE key = $1 AND at = $2 AND attempt = $3`, k, ms(attempt.At), attempt.ID); err != nil {
+			return fmt.Errorf("forgetting a successful sign-in attempt: %w", err)
+		}
+	}
+	return nil
 }
 
 // recordResult records, in the transaction of the save that finished

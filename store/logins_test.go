@@ -1,0 +1,103 @@
+package store
+
+import (
+	"context"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/banchess/banchess/errs"
+	"github.com/banchess/banchess/password"
+	"github.com/banchess/banchess/players"
+)
+
+// countedPasswords hashes with cheap parameters and counts the passwords
+// checked; each check takes a while, as argon2id's does, so that guesses
+// sent together are checked together unless something stops them.
+type countedPasswords struct {
+	h      *password.Hasher
+	checks atomic.Int64
+}
+
+func (p *countedPasswords) Hash(ctx context.Context, pw string) (string, error) {
+	return p.h.Hash(ctx, pw)
+}
+
+func (p *countedPasswords) Check(ctx context.Context, encoded, pw string) (bool, error) {
+	p.checks.Add(1)
+	time.Sleep(20 * time.Millisecond)
+	return p.h.Check(ctx, encoded, pw)
+}
+
+// TestLoginLimitUnderConcurrency: 40 wrong passwords for one name from
+// one address, sent at once, get at most MaxFailedLogins passwords
+// checked, and the right password sent after them is refused for the
+// rate while the window lasts. On PostgreSQL the guesses go to two
+// servers sharing the database.
+func TestLoginLimitUnderConcurrency(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		open func(t *testing.T) []fullStore
+	}{
+		{"memory", func(*testing.T) []fullStore { return []fullStore{NewMemory()} }},
+		{"sqlite", func(t *testing.T) []fullStore {
+			return []fullStore{openSQLite(t, filepath.Join(t.TempDir(), "games.db"), Options{})}
+		}},
+		{"postgres, two servers", func(t *testing.T) []fullStore {
+			url := pg.Server(t).Schema(t)
+			return []fullStore{openPostgres(t, PostgresOptions{}, url), openPostgres(t, PostgresOptions{}, url)}
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx := context.Background()
+			pw := &countedPasswords{h: password.NewHasher(password.Params{Memory: 64, Time: 1, Threads: 1}, 40)}
+			now := func() time.Time { return epoch } // the window lasts throughout
+			var servers []*players.Service
+			for _, st := range tc.open(t) {
+				servers = append(servers, players.New(st, players.WithClock(now), players.WithPasswords(pw)))
+			}
+			if _, _, err := servers[0].Register(ctx, "", players.Cookie, "Ann", "correct horse"); err != nil {
+				t.Fatal(err)
+			}
+			const guesses = 40
+			start := make(chan struct{})
+			var wg sync.WaitGroup
+			refusals := make([]*errs.Error, guesses)
+			for i := range guesses {
+				wg.Go(func() {
+					<-start
+					_, _, err := servers[i%len(servers)].Login(ctx, "ann", "wrong horse", "10.0.0.1", players.Cookie)
+					refusals[i] = errs.Of(err)
+				})
+			}
+			close(start)
+			wg.Wait()
+			bad, limited := 0, 0
+			for i, e := range refusals {
+				switch e.Detail {
+				case errs.BadLogin:
+					bad++
+				case errs.TooManyLogins:
+					limited++
+				default:
+					t.Errorf("guess %d: %v", i, e)
+				}
+			}
+			if n := pw.checks.Load(); n > players.MaxFailedLogins || int(n) != bad || bad+limited != guesses {
+				t.Errorf("%d passwords checked of %d guesses sent at once (%d wrong, %d limited), want at most %d", n, guesses, bad, limited, players.MaxFailedLogins)
+			}
+			checked := pw.checks.Load()
+			for _, svc := range servers {
+				_, _, err := svc.Login(ctx, "Ann", "correct horse", "10.0.0.1", players.Cookie)
+				if e := errs.Of(err); err == nil || e.Detail != errs.TooManyLogins || e.RetryAfter <= 0 {
+					t.Errorf("the right password after the guesses: %v, want too_many_logins", err)
+				}
+			}
+			if n := pw.checks.Load(); n != checked {
+				t.Errorf("the right password, refused for the rate, was checked too (%d checks, then %d)", checked, n)
+			}
+		})
+	}
+}
