@@ -235,7 +235,7 @@ func NewHistoryView(g *rules.Game, index int, info Info, o Options) (Game, error
 	caption := viewCaption(shown, moveNumberOf(g, hist, index))
 	m.Status = caption
 	m.Title = viewTitle(caption, index, len(hist), m.Variant)
-	m.Hint = viewHint
+	m.Hint = viewHint(m.Over)
 	m.View = &HistoryView{Index: index, Last: len(hist), Caption: caption, Ply: g.StartPly() + index}
 	bottom := bottomSide(o, info.Perm.Seats, m.Over, g.Turn().Actor)
 	m.Board = board(&pos, bottom, ban, last, g.CheckedKings(&pos), g.Variant().Board().ExtraSquares())

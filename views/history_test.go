@@ -38,3 +38,26 @@ func TestHistoryRowsPutBansBeforeTheirMoves(t *testing.T) {
 		t.Errorf("rows %+v", rows)
 	}
 }
+
+// TestHistoryViewSaysWhetherTheGameGoesOn: a history view of a game that
+// goes on says so; one of a finished game does not claim it goes on.
+func TestHistoryViewSaysWhetherTheGameGoesOn(t *testing.T) {
+	mate := []string{"b:d2d4", "m:e2e4", "b:d7d5", "m:e7e5", "b:g1f3", "m:f1c4", "b:a7a6", "m:b8c6",
+		"b:d2d4", "m:d1h5", "b:a7a6", "m:g8f6", "b:a2a3", "m:c4f7", "b:e8e7"}
+	for _, tt := range []struct {
+		plies  []string
+		goesOn bool
+	}{{mate[:4], true}, {mate, false}} {
+		g, err := rules.Replay(rules.BanChess{}, "", tt.plies)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := NewHistoryView(g, 2, Info{ID: "x"}, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if says := strings.Contains(m.Hint, "goes on"); says != tt.goesOn {
+			t.Errorf("after %d plies (over: %v) the history view's hint is %q", len(tt.plies), g.Outcome().Over(), m.Hint)
+		}
+	}
+}

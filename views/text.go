@@ -75,8 +75,14 @@ func viewTitle(caption string, index, plies int, variant string) string {
 	return fmt.Sprintf("%s · ply %d of %d · %s", caption, index, plies, variant)
 }
 
-// viewHint is what a history view says to do.
-const viewHint = "A view of an earlier position: the game itself goes on from its last ply (Back to the game). To play on from here, start a new game from it (Play from here)."
+// viewHint is what a history view says to do, in a game that goes on or
+// one that is over.
+func viewHint(over bool) string {
+	if over {
+		return "A view of an earlier position of this finished game (Back to the game shows its end). To play on from here, start a new game from it (Play from here)."
+	}
+	return "A view of an earlier position: the game itself goes on from its last ply (Back to the game). To play on from here, start a new game from it (Play from here)."
+}
 
 // GameBanner describes how g ended: Banner, and for an ending by a ban,
 // the move it banned ("Checkmate by ban: Black's only move, Ke7, was
