@@ -18,7 +18,7 @@ func endActions(ctx context.Context) (string, error) {
 
 // shown reports whether the page draws the element sel names.
 func shown(ctx context.Context, sel string) (bool, error) {
-	return chromedp.Run(ctx, chromedp.Evaluate[bool](`(() => { const el = document.querySelector(` + jsString(sel) + `); return !!el && el.getBoundingClientRect().height > 0; })()`))
+	return chromedp.Run(ctx, chromedp.Evaluate[bool](`(() => { const el = document.querySelector(`+jsString(sel)+`); return !!el && el.getBoundingClientRect().height > 0; })()`))
 }
 
 // TestEndOfGameOffers: a finished game offers what follows it first — its

@@ -114,4 +114,3 @@ func TestPastLooksPast(t *testing.T) {
 		t.Errorf("the page reported: %v", *problems)
 	}
 }
-
