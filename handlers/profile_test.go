@@ -72,3 +72,35 @@ func TestProfile(t *testing.T) {
 		t.Errorf("leaders of no variant: %d", rec.Code)
 	}
 }
+
+// TestRatingChangeShownAtTheEnd: a finished rated game shows by each
+// name what it changed the rating by, the loser's down and the winner's
+// up, and its PGN carries them (WhiteRatingDiff, BlackRatingDiff); a
+// casual game shows none.
+func TestRatingChangeShownAtTheEnd(t *testing.T) {
+	e := newServer()
+	a := newAPIT(t, e)
+	ann, bob := a.account("Ann"), a.account("Bob")
+	id := a.ratedGame(ann, bob, "5+3") // Ann (White) resigns
+	c := newClientOn(t, e)
+	d := c.get(kit.GamePath(id))
+	white := d.Find(`[data-player="white"] .rating-diff`).AttrOr("data-rating-diff", "")
+	black := d.Find(`[data-player="black"] .rating-diff`).AttrOr("data-rating-diff", "")
+	if !strings.HasPrefix(white, "−") || !strings.HasPrefix(black, "+") {
+		t.Errorf("the game's page shows White %q, Black %q: want the loser's rating down, the winner's up", white, black)
+	}
+	if strip := strings.Join(strings.Fields(text(d, `[data-player="black"]`)), " "); !strings.Contains(strip, "1500? "+black) {
+		t.Errorf("Black's strip reads %q, want the rating before and its change (1500? %s)", strip, black)
+	}
+	pgn := string(c.do(http.MethodGet, kit.GamePath(id)+"/pgn", nil, false).Body.Bytes())
+	if !strings.Contains(pgn, `[WhiteRatingDiff "-`) || !strings.Contains(pgn, `[BlackRatingDiff "+`) {
+		t.Errorf("the PGN has no rating changes:\n%s", pgn)
+	}
+	if r := a.doAs(ann, http.MethodGet, "/api/games/"+id+"/pgn", ""); !strings.Contains(string(r.body), `[BlackRatingDiff "+`) {
+		t.Errorf("the API's PGN has no rating changes:\n%s", r.body)
+	}
+	casual := c.get("/")
+	if casual.Find(".rating-diff").Length() != 0 {
+		t.Error("a game not rated shows a rating change")
+	}
+}

@@ -284,6 +284,18 @@ func (s *Service) PlayedGames(ctx context.Context, player string, before PlayedG
 	return list, nil
 }
 
+// PlayedGame returns game as the player's list of finished games records
+// it (with the ratings before and after a rated game), and whether it
+// does: a game being played, or one that recorded no result, is in no
+// list.
+func (s *Service) PlayedGame(ctx context.Context, player, game string) (PlayedGame, bool, error) {
+	g, ok, err := s.store.PlayedGame(ctx, player, game)
+	if err != nil {
+		return PlayedGame{}, false, errs.FromStore(err)
+	}
+	return g, ok, nil
+}
+
 // Leaders are the top players of a speed: those with at least LeaderGames
 // rated games, up to LeaderCount.
 const (
@@ -336,6 +348,9 @@ type Store interface {
 	// PlayedGames returns up to limit of the player's finished games that
 	// ended before the cursor, newest first.
 	PlayedGames(ctx context.Context, id string, before PlayedGamesCursor, limit int) ([]PlayedGame, error)
+	// PlayedGame returns the entry of game in the player's list of
+	// finished games, and whether there is one.
+	PlayedGame(ctx context.Context, id, game string) (PlayedGame, bool, error)
 	// Leaders returns up to limit players with at least minGames rated
 	// games of variant at speed, the highest rated first.
 	Leaders(ctx context.Context, variant string, speed rating.Speed, minGames, limit int) ([]Leader, error)

@@ -233,6 +233,23 @@ func (a *memoryPlayers) standing(id, variant string, speed rating.Speed) players
 	return players.NewStanding(variant, speed)
 }
 
+// PlayedGame returns the entry of game in the player's list of finished
+// games, and whether there is one.
+func (m *Memory) PlayedGame(ctx context.Context, id, game string) (players.PlayedGame, bool, error) {
+	if err := ctx.Err(); err != nil {
+		return players.PlayedGame{}, false, err
+	}
+	a := &m.accounts
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	for _, g := range a.played[id] {
+		if g.Game == game {
+			return g, true, nil
+		}
+	}
+	return players.PlayedGame{}, false, nil
+}
+
 // PlayedGames returns up to limit of the player's finished games that
 // ended before the cursor, newest first.
 func (m *Memory) PlayedGames(ctx context.Context, id string, before players.PlayedGamesCursor, limit int) ([]players.PlayedGame, error) {

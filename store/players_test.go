@@ -167,6 +167,12 @@ var playerBehaviours = []struct {
 				g.Before != 1500 || g.After <= 1500 || g.Speed != rating.Blitz || !g.Ended.Equal(epoch.Add(time.Hour)) || !strings.Contains(g.Ending, "checkmate") || g.FEN == "" {
 				t.Errorf("%s: ann's game %+v", when, g)
 			}
+			if one, ok, err := s.PlayedGame(ctx, ann, id); err != nil || !ok || one != g {
+				t.Errorf("%s: ann's game read alone: %+v, %v, %v; want %+v", when, one, ok, err, g)
+			}
+			if _, ok, err := s.PlayedGame(ctx, ann, "no-such-game"); err != nil || ok {
+				t.Errorf("%s: a game ann did not play: %v, %v", when, ok, err)
+			}
 		}
 		check("at the end")
 		update(t, s, id, func(r *games.Record) error { r.Offers.Rematch = rules.Black; r.Revision++; return nil })

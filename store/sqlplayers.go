@@ -273,20 +273,44 @@ func (s sqlPlayers) PlayedGames(ctx context.Context, id string, before players.P
 	if err != nil {
 		return nil, fmt.Errorf("listing played games: %w", err)
 	}
-	out, err := collect(r, func(sc scanner) (players.PlayedGame, error) {
-		var g players.PlayedGame
-		var ended int64
-		var color, speed string
-		var score float64
-		err := sc.Scan(&g.Game, &ended, &color, &g.Opponent, &score, &g.Result, &g.Ending, &g.Variant, &speed, &g.Rated, &g.Before, &g.After, &g.FEN)
-		g.Ended, g.Score, g.Speed = fromMS(ended), rating.Score(score), rating.Speed(speed)
-		g.Color, _ = rules.ParseColor(color)
-		return g, err
-	})
+	out, err := collect(r, scanPlayed)
 	if err != nil {
 		return nil, fmt.Errorf("listing played games: %w", err)
 	}
 	return out, nil
+}
+
+// PlayedGame returns the entry of game in the player's list of finished
+// games, and whether there is one.
+func (s sqlPlayers) PlayedGame(ctx context.Context, id, game string) (players.PlayedGame, bool, error) {
+	if !validText(id) || !validText(game) {
+		return players.PlayedGame{}, false, nil
+	}
+	r, err := s.db.query(ctx, `SELECT game, ended_at, color, opponent, score, result, ending, variant, speed, rated, rating_before, rating_after, fen
+		FROM played WHERE player = $1 AND game = $2`, id, game)
+	if err != nil {
+		return players.PlayedGame{}, false, fmt.Errorf("reading a played game: %w", err)
+	}
+	out, err := collect(r, scanPlayed)
+	if err != nil {
+		return players.PlayedGame{}, false, fmt.Errorf("reading a played game: %w", err)
+	}
+	if len(out) == 0 {
+		return players.PlayedGame{}, false, nil
+	}
+	return out[0], true, nil
+}
+
+// scanPlayed scans a row of played, its columns as playedQuery lists them.
+func scanPlayed(sc scanner) (players.PlayedGame, error) {
+	var g players.PlayedGame
+	var ended int64
+	var color, speed string
+	var score float64
+	err := sc.Scan(&g.Game, &ended, &color, &g.Opponent, &score, &g.Result, &g.Ending, &g.Variant, &speed, &g.Rated, &g.Before, &g.After, &g.FEN)
+	g.Ended, g.Score, g.Speed = fromMS(ended), rating.Score(score), rating.Speed(speed)
+	g.Color, _ = rules.ParseColor(color)
+	return g, err
 }
 
 // leadersQuery lists the highest rated of a variant ($1) at a speed ($2)

@@ -26,6 +26,9 @@ type Player struct {
 	// yet settled, written with a "?".
 	Rating      int
 	Provisional bool
+	// RatingDiff is what a finished rated game changed the rating by
+	// ("+12"); "" for none.
+	RatingDiff string
 	// You says the viewer plays this side (alone: not at one board).
 	You bool
 	// Presence says the strip shows whether the side's player is online

@@ -234,7 +234,7 @@ func (a *gamesAPI) draw(c echo.Context) error {
 // pgn answers the game as a PGN file.
 func (a *gamesAPI) pgn(c echo.Context) error {
 	id := c.Param("id")
-	text, err := a.s.games.PGN(c.Request().Context(), id, "", a.s.analysis, a.pgnTags(c)...)
+	text, err := a.s.games.PGN(c.Request().Context(), id, "", a.s.analysis, a.s.players, a.pgnTags(c)...)
 	if err != nil {
 		return err
 	}

@@ -23,7 +23,7 @@ type Games interface {
 	CreateBot(ctx context.Context, cred players.Credential, g *rules.Game, settings games.BotSettings) (string, rules.Color, error)
 	CreateInvite(ctx context.Context, cred players.Credential, g *rules.Game, settings games.InviteSettings) (id, code string, side rules.Color, err error)
 	View(ctx context.Context, id string, cred players.Credential, fn games.ViewFunc) error
-	PGN(ctx context.Context, id string, cred players.Credential, reviews kit.Reviews, own ...rules.Tag) (string, error)
+	PGN(ctx context.Context, id string, cred players.Credential, reviews kit.Reviews, played kit.PlayedGames, own ...rules.Tag) (string, error)
 	Play(ctx context.Context, id string, cred players.Credential, in games.Input, then games.ViewFunc) error
 	Undo(ctx context.Context, id string, cred players.Credential, then games.UndoneFunc) (games.Undone, error)
 	Resign(ctx context.Context, id string, cred players.Credential, side rules.Color, then games.ViewFunc) error
@@ -44,6 +44,7 @@ type Loader interface {
 // Players are the players service as the API uses it.
 type Players interface {
 	PlayerID(ctx context.Context, cred players.Credential) (string, error)
+	PlayedGame(ctx context.Context, player, game string) (players.PlayedGame, bool, error)
 	Identify(ctx context.Context, cred players.Credential) (players.Player, error)
 	NewPlayer(ctx context.Context, kind players.CredentialKind) (players.Credential, players.Player, error)
 	Register(ctx context.Context, cred players.Credential, kind players.CredentialKind, name, pw string) (players.Credential, players.Player, error)

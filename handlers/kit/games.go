@@ -146,16 +146,17 @@ type Reviews interface {
 }
 
 // PGN writes game id's PGN (games.Record.PGN) for the viewer holding cred,
-// with own tags, and with its review's notes when reviews has one done,
-// under the game's lock.
-func (g *Games) PGN(ctx context.Context, id string, cred players.Credential, reviews Reviews, own ...rules.Tag) (string, error) {
+// with own tags, the rating changes of a finished rated game (played
+// tells them), and with its review's notes when reviews has one done.
+func (g *Games) PGN(ctx context.Context, id string, cred players.Credential, reviews Reviews, played PlayedGames, own ...rules.Tag) (string, error) {
 	rev, _, err := reviews.FinishedReview(ctx, id)
 	if err != nil {
 		return "", err
 	}
 	var text string
 	err = g.View(ctx, id, cred, func(rec *games.Record, _ games.Seats) {
-		text = rec.PGN(rev.Notes(rec.Game), own...)
+		tags := append(own[:len(own):len(own)], RatingDiffTags(RatingDiffs(ctx, played, rec))...)
+		text = rec.PGN(rev.Notes(rec.Game), tags...)
 	})
 	return text, err
 }

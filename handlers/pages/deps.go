@@ -33,7 +33,7 @@ type Games interface {
 	CreateInvite(ctx context.Context, cred players.Credential, g *rules.Game, settings games.InviteSettings) (id, code string, side rules.Color, err error)
 	View(ctx context.Context, id string, cred players.Credential, fn games.ViewFunc) error
 	Games(ctx context.Context, cred players.Credential, limit int) ([]games.Summary, error)
-	PGN(ctx context.Context, id string, cred players.Credential, reviews kit.Reviews, own ...rules.Tag) (string, error)
+	PGN(ctx context.Context, id string, cred players.Credential, reviews kit.Reviews, played kit.PlayedGames, own ...rules.Tag) (string, error)
 	Presence(id string) games.Presence
 	Claim(ctx context.Context, id string, cred players.Credential) (bool, error)
 	Hide(ctx context.Context, id string, cred players.Credential) error
@@ -74,6 +74,7 @@ type Players interface {
 	Named(ctx context.Context, name string) (players.Player, error)
 	Standings(ctx context.Context, player string) ([]players.Standing, error)
 	PlayedGames(ctx context.Context, player string, before players.PlayedGamesCursor, limit int) ([]players.PlayedGame, error)
+	PlayedGame(ctx context.Context, player, game string) (players.PlayedGame, bool, error)
 	Leaders(ctx context.Context, variant string, speed rating.Speed) ([]players.Leader, error)
 }
 

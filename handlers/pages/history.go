@@ -1,6 +1,7 @@
 package pages
 
 import (
+	"context"
 	"net/http"
 	"strconv"
 
@@ -167,7 +168,7 @@ func (p *browse) editPosition(c echo.Context) error {
 // evaluations once it has one.
 func (p *browse) downloadPGN(c echo.Context) error {
 	id := c.Param("id")
-	pgn, err := p.s.games.PGN(c.Request().Context(), id, kit.Player(c), p.s.analysis, p.core.pgnTags()...)
+	pgn, err := p.s.games.PGN(c.Request().Context(), id, kit.Player(c), p.s.analysis, p.s.players, p.core.pgnTags()...)
 	if err != nil {
 		return err
 	}
@@ -178,7 +179,9 @@ func (p *browse) downloadPGN(c echo.Context) error {
 
 // pgn writes the PGN of the game rec holds, with the playground's Site and
 // Date if it created the game (see games.Record.PGN).
-func (p *core) pgn(rec *games.Record) string { return rec.PGN(rules.PGNNotes{}, p.pgnTags()...) }
+func (p *core) pgn(ctx context.Context, rec *games.Record) string {
+	return rec.PGN(rules.PGNNotes{}, append(p.pgnTags(), kit.RatingDiffTags(kit.RatingDiffs(ctx, p.s.players, rec))...)...)
+}
 
 // pgnTags are the playground's Site and Date.
 func (p *core) pgnTags() []rules.Tag {

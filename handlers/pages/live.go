@@ -283,3 +283,14 @@ func (p *play) events(c echo.Context) error {
 	}
 	return p.s.streams.Game(c, id, cred, state, presence)
 }
+
+// withRatingDiffs adds to the strips of a finished rated game what it
+// changed each player's rating by, as their lists of games record it.
+func (p *core) withRatingDiffs(c echo.Context, rec *games.Record, strips [2]views.Player) [2]views.Player {
+	for i, d := range kit.RatingDiffs(c.Request().Context(), p.s.players, rec) {
+		if d != nil {
+			strips[i].RatingDiff = views.RatingChange(*d)
+		}
+	}
+	return strips
+}

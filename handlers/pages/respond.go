@@ -177,13 +177,13 @@ func (p *core) gameInfo(c echo.Context, rec *games.Record, seats games.Seats, o 
 		ID:       rec.ID,
 		Revision: rec.Revision,
 		Perm:     rec.Permissions(seats),
-		Players:  playerStrips(rec, seats, p.s.now(), presence),
+		Players:  p.withRatingDiffs(c, rec, playerStrips(rec, seats, p.s.now(), presence)),
 		Table:    p.table(c, rec, seats, presence),
 		Bot:      rec.Bot,
 	}
 	if o.Export {
 		info.ShareURL = info.Origin + "/?" + p.s.loader.Link(rec.Game)
-		info.PGN = p.pgn(rec)
+		info.PGN = p.pgn(c.Request().Context(), rec)
 	}
 	return info
 }
