@@ -353,3 +353,38 @@ func TestOutOfFiles(t *testing.T) {
 	f.fails.Store(0)
 	dial(t, l, "").mustGet(t, "a client once files are free")
 }
+
+// TestTakenConnection: a connection a handler takes over (a live stream)
+// keeps what the stream uses of a TCP connection — its descriptor, to
+// watch for the client hanging up, and closing for writing — is never
+// closed to make room, and is counted until the handler closes it.
+func TestTakenConnection(t *testing.T) {
+	taken := make(chan net.Conn, 1)
+	h := http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		c, _, err := http.NewResponseController(w).Hijack()
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		io.WriteString(c, "HTTP/1.1 200 OK\r\nContent-Length: 3\r\n\r\nok\n")
+		taken <- c
+	})
+	l := serve(t, nil, Config{PerAddr: 1}, h)
+	c := dial(t, l, "")
+	c.mustGet(t, "the stream")
+	stream := <-taken
+	if _, ok := stream.(syscall.Conn); !ok {
+		t.Error("a taken connection gives no descriptor")
+	}
+	if _, ok := stream.(interface{ CloseWrite() error }); !ok {
+		t.Error("a taken connection cannot be closed for writing")
+	}
+	if c2 := dial(t, l, ""); !c2.closed(time.Second) {
+		t.Error("a second connection from the address was kept, the stream's being busy")
+	}
+	if c.closed(50 * time.Millisecond) {
+		t.Error("the stream's connection was closed to make room")
+	}
+	stream.Close()
+	settled(t, l, 0)
+}
