@@ -153,7 +153,7 @@ func serve(ctx context.Context, args []string, out io.Writer, getenv func(string
 	ttl := days(30 * 24 * time.Hour)
 	fs.Var(&ttl, "game-ttl", "remove games idle for longer than this (e.g. 30d, 12h); 0 keeps them forever")
 	baseURL := fs.String("base-url", "", "the public URL the server is reached at, such as https://chess.example.com: every absolute link (watch and share links) starts with it, and a request whose Host names another host is refused (421), all but /healthz; without it links take the request's Host header, which any client can set (a server listening beyond loopback warns of it at start)")
-	trustProxy := fs.Bool("trust-proxy", false, "behind a reverse proxy: take the client's address from X-Forwarded-For and HTTPS from X-Forwarded-Proto when they come from a loopback or private address")
+	trustProxy := fs.Bool("trust-proxy", false, "behind a reverse proxy: take the client's address from X-Forwarded-For, HTTPS from X-Forwarded-Proto and the host from X-Forwarded-Host when they come from a loopback or private address")
 	limits := kit.DefaultLimits()
 	fs.Float64Var(&limits.PostsPerSecond, "post-rate", limits.PostsPerSecond, "POST requests a second one client address may send, in bursts of twice as many; 0: no limit")
 	analysts := fs.Int("analysts", 1, "analyses (searches of the engine) that run at once; each takes a core while it runs")

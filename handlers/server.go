@@ -84,7 +84,8 @@ func WithLimits(l kit.Limits) Option { return func(s *Server) { s.limits = l } }
 // WithTrustProxy makes the server believe the headers a reverse proxy sets
 // when the connection comes from a loopback, link-local or private address:
 // the client address from X-Forwarded-For, the scheme from
-// X-Forwarded-Proto, and X-Request-Id. Without it they are ignored, since
+// X-Forwarded-Proto, the host from X-Forwarded-Host (checked against the
+// base URL), and X-Request-Id. Without it they are ignored, since
 // any client can send them.
 func WithTrustProxy(trust bool) Option { return func(s *Server) { s.trustProxy = trust } }
 

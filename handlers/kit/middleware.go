@@ -51,9 +51,8 @@ const contentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 
 // Middleware returns the middleware every route shares: a request id, the
 // request log, panic recovery, security headers, compression, the answer
 // to every failure after it (answerErrors), the Host check (with a base
-// URL), the POST rate limit, the
-// budget of reads, the client for the engine, a body limit and
-// cross-origin POST protection.
+// URL), the POST rate limit, the budget of reads, the client for the
+// engine, a body limit and cross-origin POST protection.
 func (k *Kit) Middleware() []echo.MiddlewareFunc {
 	cop := http.NewCrossOriginProtection()
 	return []echo.MiddlewareFunc{
