@@ -22,6 +22,7 @@ import (
 
 	"github.com/banchess/banchess/handlers/kit"
 	"github.com/banchess/banchess/handlers/stream"
+	"github.com/banchess/banchess/internal/connlimit"
 
 	"github.com/labstack/echo/v4"
 
@@ -151,22 +152,23 @@ func serve(ctx context.Context, args []string, out io.Writer, getenv func(string
 	cacheMB := fs.Int("cache-mb", store.DefaultCacheBytes>>20, "memory the games kept in memory may take, in MiB (estimated from their plies); the cache keeps within this and --cache")
 	ttl := days(30 * 24 * time.Hour)
 	fs.Var(&ttl, "game-ttl", "remove games idle for longer than this (e.g. 30d, 12h); 0 keeps them forever")
-	baseURL := fs.String("base-url", "", "the public URL the server is reached at, such as https://chess.example.com: every absolute link (watch and share links) starts with it; without it links take the request's Host header, which any client can set")
-	trustProxy := fs.Bool("trust-proxy", false, "behind a reverse proxy: take the client's address from X-Forwarded-For and HTTPS from X-Forwarded-Proto when they come from a loopback or private address")
+	baseURL := fs.String("base-url", "", "the public URL the server is reached at, such as https://chess.example.com: every absolute link (watch and share links) starts with it, and a request whose Host names another host is refused (421), all but /healthz; without it links take the request's Host header, which any client can set (a server listening beyond loopback warns of it at start)")
+	trustProxy := fs.Bool("trust-proxy", false, "behind a reverse proxy: take the client's address from X-Forwarded-For, HTTPS from X-Forwarded-Proto and the host from X-Forwarded-Host when they come from a loopback or private address")
 	limits := kit.DefaultLimits()
 	fs.Float64Var(&limits.PostsPerSecond, "post-rate", limits.PostsPerSecond, "POST requests a second one client address may send, in bursts of twice as many; 0: no limit")
 	analysts := fs.Int("analysts", 1, "analyses (searches of the engine) that run at once; each takes a core while it runs")
 	analysisQueue := fs.Int("analysis-queue", 4, "analyses that may wait for a free analyst; more are refused with 429 busy")
 	botTime := fs.Duration("bot-time", engine.DefaultPerPly, "how long the computer thinks a ply at level 8 (levels 1–7 are bound by depth and nodes)")
 	fs.IntVar(&limits.GamesPerMinute, "games-per-minute", limits.GamesPerMinute, "games one client address may start in a minute; 0: no limit")
+	connsPerIP := fs.Int("conns-per-ip", defaultConnsPerIP, "connections one client address (an IPv6 client by its /64) may hold open, live streams included; past it the address's longest idle connection is closed, or with none idle the new one refused; 0: no limit. It counts the connection's own peer: with --trust-proxy, loopback and private peers (the proxy) are not limited")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil // the usage is printed: that is all -h asks
 		}
 		return err
 	}
-	if limits.PostsPerSecond < 0 || limits.GamesPerMinute < 0 {
-		return errors.New("--post-rate and --games-per-minute must be 0 (no limit) or more")
+	if limits.PostsPerSecond < 0 || limits.GamesPerMinute < 0 || *connsPerIP < 0 {
+		return errors.New("--post-rate, --games-per-minute and --conns-per-ip must be 0 (no limit) or more")
 	}
 	limits.PostBurst = 0 // twice the rate
 	base, err := handlers.ParseBaseURL(*baseURL)
@@ -226,17 +228,13 @@ func serve(ctx context.Context, args []string, out io.Writer, getenv func(string
 	)
 	h.Register(e)
 
-	ln, err := net.Listen("tcp", *addr)
+	tcp, err := net.Listen("tcp", *addr)
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)
 	}
-	srv := &http.Server{
-		Handler:           e,
-		ReadHeaderTimeout: 5 * time.Second,
-		ReadTimeout:       15 * time.Second,
-		WriteTimeout:      30 * time.Second,
-		IdleTimeout:       2 * time.Minute,
-	}
+	ln := connlimit.New(tcp, connlimit.Config{PerAddr: *connsPerIP, Files: connlimit.FileLimit(), ExemptPrivate: *trustProxy, Log: logger})
+	srv := newHTTPServer(e, ln, logger)
+	h.WarnHostLinks(ln.Addr())
 	// Live streams outlast WriteTimeout (each bounds its own writes) and
 	// end cleanly when the server shuts down.
 	srv.RegisterOnShutdown(h.CloseStreams)
@@ -255,6 +253,31 @@ func serve(ctx context.Context, args []string, out io.Writer, getenv func(string
 	}
 	h.CloseStreams() // the streams that took over their connections end before the store closes
 	return nil
+}
+
+// defaultConnsPerIP is --conns-per-ip's default: a client address may
+// hold its 64 live streams (stream.DefaultLimits) and as many other
+// connections, far more than a browser opens (six to a host).
+const defaultConnsPerIP = 128
+
+// idleTimeout is how long a connection is kept open waiting for its next
+// request; when the open-file limit is near, the longest idle are closed
+// sooner (package connlimit).
+const idleTimeout = 30 * time.Second
+
+// newHTTPServer returns the server of h on ln, whose idle connections it
+// tells ln of, logging its own errors (accepting, a bad TLS handshake) to
+// logger.
+func newHTTPServer(h http.Handler, ln *connlimit.Listener, logger *slog.Logger) *http.Server {
+	return &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       15 * time.Second,
+		WriteTimeout:      30 * time.Second,
+		IdleTimeout:       idleTimeout,
+		ConnState:         ln.ConnState,
+		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
+	}
 }
 
 // tuneGC trades memory for speed unless GOGC or GOMEMLIMIT say otherwise:

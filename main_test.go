@@ -7,6 +7,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
+	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -20,6 +22,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/banchess/banchess/internal/connlimit"
 	"github.com/banchess/banchess/store"
 )
 
@@ -33,8 +36,15 @@ const serveArgsEnv = "BANCHESS_TEST_SERVE_ARGS"
 // without the tests.
 const runArgsEnv = "BANCHESS_TEST_RUN_ARGS"
 
+// noFileEnv, set in a child process of the test binary, lowers its
+// open-file limit (RLIMIT_NOFILE) to this many before it serves.
+const noFileEnv = "BANCHESS_TEST_NOFILE"
+
 func TestMain(m *testing.M) {
 	if args, ok := os.LookupEnv(serveArgsEnv); ok {
+		if n := os.Getenv(noFileEnv); n != "" {
+			lowerFileLimit(n)
+		}
 		main2(strings.Split(args, "\n"))
 		return
 	}
@@ -70,8 +80,16 @@ type server struct {
 // startServer runs the server in a child process on a free port.
 func startServer(t testing.TB, args ...string) *server {
 	t.Helper()
+	return startServerEnv(t, nil, args...)
+}
+
+// startServerEnv runs the server in a child process on a free port, with
+// env added to its environment.
+func startServerEnv(t testing.TB, env []string, args ...string) *server {
+	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), serveArgsEnv+"="+strings.Join(append([]string{"--addr", "127.0.0.1:0"}, args...), "\n"))
+	cmd.Env = append(cmd.Env, env...)
 	cmd.Stderr = os.Stderr
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
@@ -309,6 +327,7 @@ func TestServeFlags(t *testing.T) {
 		{[]string{"--addr", "256.0.0.1:99999"}, "listen"},
 		{[]string{"--post-rate", "-1"}, "must be 0 (no limit) or more"},
 		{[]string{"--games-per-minute", "-5"}, "must be 0 (no limit) or more"},
+		{[]string{"--conns-per-ip", "-1"}, "must be 0 (no limit) or more"},
 		{[]string{"--post-rate", "fast"}, "invalid value"},
 		{[]string{"--base-url", "chess.example.com"}, "--base-url"},
 		{[]string{"--base-url", "https://chess.example.com/play?x=1"}, "only the scheme and host"},
@@ -339,6 +358,28 @@ func TestServeFlags(t *testing.T) {
 		if err := d.Set(in); err != nil || d.String() != want {
 			t.Errorf("days %q: %s, %v; want %s", in, d.String(), err, want)
 		}
+	}
+}
+
+// TestIdleConnectionsKeptBriefly: an idle keep-alive connection is kept
+// 30 s, not 2 minutes (a probe held every file with them), and the
+// listener is told which connections are idle, to close the longest idle
+// first when files run short (TestIdleConnectionsLeaveRoom).
+func TestIdleConnectionsKeptBriefly(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	srv := newHTTPServer(http.NotFoundHandler(), connlimit.New(ln, connlimit.Config{}), slog.New(slog.DiscardHandler))
+	if srv.IdleTimeout <= 0 || srv.IdleTimeout > 30*time.Second {
+		t.Errorf("idle connections kept %v, want at most 30 s", srv.IdleTimeout)
+	}
+	if srv.ConnState == nil {
+		t.Error("the listener is not told which connections are idle")
+	}
+	if srv.ReadHeaderTimeout <= 0 || srv.ReadTimeout <= 0 || srv.WriteTimeout <= 0 {
+		t.Errorf("timeouts %v, %v, %v: a slow client may hold a connection", srv.ReadHeaderTimeout, srv.ReadTimeout, srv.WriteTimeout)
 	}
 }
 

@@ -270,6 +270,7 @@ func stop(msg string) string {
 const (
 	MethodNotAllowed Code = "method_not_allowed" // a known address, another method
 	UnsupportedMedia Code = "unsupported_media_type"
+	Misdirected      Code = "misdirected" // a Host the server is not reached at (its base URL names another)
 )
 
 // The details the front ends give.

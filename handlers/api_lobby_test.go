@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
 	"testing"
 
@@ -209,4 +210,29 @@ func TestAPILobbyEvents(t *testing.T) {
 	var paired api.Paired
 	a.decode(a.doAs(bob, http.MethodPost, "/api/seeks/"+mine.ID+"/accept", ""), 200, &paired)
 	expect("paired", func(d string) bool { return d == `{"game":"`+paired.Game+`","seek":"`+mine.ID+`"}` })
+}
+
+// TestAPIPoolInPath: a pool's name in the path may come escaped, as URL
+// libraries and encodeURIComponent write it (3%2B2), or not (3+2: in a
+// path + is itself, not a space); either joins the pool, and a name that
+// is no pool, escaped or not, is refused with bad_pool.
+func TestAPIPoolInPath(t *testing.T) {
+	a := newAPI(t)
+	ann, bob := a.account("Ann"), a.account("Bob")
+	for _, pool := range []string{"3%2B2", "3+2", "10%2b5", "%31%30+5"} {
+		var waiting api.Seek
+		a.decode(a.doAs(ann, http.MethodPost, "/api/pools/"+pool, ""), 202, &waiting)
+		want, _ := url.PathUnescape(pool)
+		if waiting.Pool == nil || *waiting.Pool != want {
+			t.Errorf("POST /api/pools/%s: waiting %+v, want in pool %s", pool, waiting, want)
+		}
+		var paired api.Paired
+		a.decode(a.doAs(bob, http.MethodPost, "/api/pools/"+pool, ""), 200, &paired)
+		if paired.Game == "" {
+			t.Errorf("POST /api/pools/%s: no game", pool)
+		}
+	}
+	for _, pool := range []string{"4%2B4", "4+4", "3%202", "3%252B2"} {
+		a.fail(a.doAs(ann, http.MethodPost, "/api/pools/"+pool, ""), 400, "bad_pool")
+	}
 }

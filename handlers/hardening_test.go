@@ -348,12 +348,14 @@ func checkTimeout(t *testing.T, target string, code int, hdr http.Header, body [
 }
 
 // TestBaseURL: with a base URL, the links a page writes start with it,
-// whatever Host the request names; without one they take the request's.
+// whatever scheme and port the request came by; without one they take
+// the request's Host (here evil.example). TestHostMustBeBaseURLs shows a
+// request naming another host is refused.
 func TestBaseURL(t *testing.T) {
-	for _, tt := range []struct{ base, want string }{
-		{"https://chess.example.com", "https://chess.example.com/"},
-		{"https://chess.example.com/", "https://chess.example.com/"},
-		{"", "http://evil.example/"},
+	for _, tt := range []struct{ base, host, want string }{
+		{"https://chess.example.com", "chess.example.com:80", "https://chess.example.com/"},
+		{"https://chess.example.com/", "Chess.Example.com", "https://chess.example.com/"},
+		{"", "evil.example", "http://evil.example/"},
 	} {
 		base, err := ParseBaseURL(tt.base)
 		if err != nil {
@@ -361,10 +363,11 @@ func TestBaseURL(t *testing.T) {
 		}
 		e := newServerOn(nil, WithBaseURL(base))
 		c := newClientOn(t, e)
+		c.host = tt.host
 		c.start()
 		for _, hx := range []bool{false, true} {
 			req := c.request(http.MethodGet, c.page()+"?export=1", nil, hx)
-			req.Host = "evil.example"
+			req.Host = tt.host
 			rec := httptest.NewRecorder()
 			e.ServeHTTP(rec, req)
 			d := parse(t, rec)
@@ -378,7 +381,7 @@ func TestBaseURL(t *testing.T) {
 			}
 		}
 		req := httptest.NewRequest(http.MethodGet, "/api/games/"+c.id+"/pgn", nil)
-		req.Host = "evil.example"
+		req.Host = tt.host
 		rec := httptest.NewRecorder()
 		e.ServeHTTP(rec, req)
 		if tt.base != "" && !strings.Contains(rec.Body.String(), `[Site "chess.example.com"]`) {

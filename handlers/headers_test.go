@@ -1,7 +1,9 @@
 package handlers
 
 import (
+	"crypto/tls"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -59,5 +61,54 @@ func TestHeadersOnlyDocumentsNeed(t *testing.T) {
 	}
 	if size > 300 {
 		t.Errorf("a ply's delta has %d bytes of headers, want at most 300: %v", size, delta.Header())
+	}
+}
+
+// TestStrictTransportSecurity: over HTTPS — TLS, or a trusted proxy
+// saying the client used it — every answer tells the browser to keep to
+// HTTPS for a year (not its subdomains: the server does not know them);
+// over plain HTTP, or on an X-Forwarded-Proto nobody vouches for, none
+// does.
+func TestStrictTransportSecurity(t *testing.T) {
+	const proxy, public = "10.0.0.1:1000", "192.0.2.1:1000"
+	tests := []struct {
+		name   string
+		trust  bool
+		remote string
+		tls    bool
+		proto  string
+		hsts   bool
+	}{
+		{"plain http", false, public, false, "", false},
+		{"tls", false, public, true, "", true},
+		{"trusted proxy, https", true, proxy, false, "https", true},
+		{"trusted proxy, http", true, proxy, false, "http", false},
+		{"trusted proxy, no header", true, proxy, false, "", false},
+		{"X-Forwarded-Proto without --trust-proxy", false, proxy, false, "https", false},
+		{"X-Forwarded-Proto from a public address", true, public, false, "https", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := limited(newTestClock(), WithTrustProxy(tt.trust))
+			for _, target := range []string{"/", "/healthz", "/api/games/nothing", "/static/nothing"} {
+				req := httptest.NewRequest(http.MethodGet, target, nil)
+				req.RemoteAddr = tt.remote
+				if tt.tls {
+					req.TLS = &tls.ConnectionState{}
+				}
+				if tt.proto != "" {
+					req.Header.Set("X-Forwarded-Proto", tt.proto)
+				}
+				rec := httptest.NewRecorder()
+				e.ServeHTTP(rec, req)
+				got := rec.Header().Values("Strict-Transport-Security")
+				switch {
+				case tt.hsts && (len(got) != 1 || got[0] != "max-age=31536000"):
+					t.Errorf("GET %s (%d): Strict-Transport-Security %q, want max-age=31536000", target, rec.Code, got)
+				case !tt.hsts && len(got) > 0:
+					t.Errorf("GET %s (%d): Strict-Transport-Security %q over plain HTTP", target, rec.Code, got)
+				}
+			}
+		})
 	}
 }

@@ -103,6 +103,7 @@ type client struct {
 	jar   map[string]*http.Cookie
 	id    string
 	shown *goquery.Document // the game page the tab shows, as htmx leaves it; nil before one
+	host  string            // the Host the browser names; "": httptest's, example.com
 }
 
 func newClient(t *testing.T) *client { return newClientOn(t, newServer()) }
@@ -113,12 +114,14 @@ func newClientOn(t *testing.T, e *echo.Echo) *client {
 }
 
 // session is a second browser on the same server: its own cookies.
-func (c *client) session() *client { return &client{t: c.t, e: c.e, jar: map[string]*http.Cookie{}} }
+func (c *client) session() *client {
+	return &client{t: c.t, e: c.e, jar: map[string]*http.Cookie{}, host: c.host}
+}
 
 // tab is another tab of the same browser: the same cookies, on the same
 // game until it goes elsewhere.
 func (c *client) tab() *client {
-	tab := &client{t: c.t, e: c.e, jar: c.jar, id: c.id}
+	tab := &client{t: c.t, e: c.e, jar: c.jar, id: c.id, host: c.host}
 	if c.shown != nil {
 		tab.shown = copyDoc(c.t, c.shown)
 	}
@@ -156,6 +159,9 @@ func (c *client) request(method, target string, form url.Values, hx bool) *http.
 		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	} else {
 		req = httptest.NewRequest(method, target, nil)
+	}
+	if c.host != "" {
+		req.Host = c.host
 	}
 	if method == http.MethodPost {
 		req.Header.Set("Sec-Fetch-Site", "same-origin")

@@ -18,9 +18,10 @@ func meta(d *goquery.Document, key string) string {
 
 // TestLinkPreviews: a game page and a history view carry Open Graph and
 // Twitter tags whose image is the position's PNG at the server's base URL,
-// whatever Host the request names.
+// whatever scheme the request came by.
 func TestLinkPreviews(t *testing.T) {
 	c := newClientOn(t, newServerOn(nil, WithBaseURL("https://chess.example.com")))
+	c.host = "chess.example.com"
 	c.start()
 	c.post(c.path("ply"), url.Values{"text": {"b:d2d4"}})
 	c.post(c.path("ply"), url.Values{"text": {"e2e4"}})

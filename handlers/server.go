@@ -8,6 +8,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/url"
 	"strings"
 	"time"
@@ -83,7 +84,8 @@ func WithLimits(l kit.Limits) Option { return func(s *Server) { s.limits = l } }
 // WithTrustProxy makes the server believe the headers a reverse proxy sets
 // when the connection comes from a loopback, link-local or private address:
 // the client address from X-Forwarded-For, the scheme from
-// X-Forwarded-Proto, and X-Request-Id. Without it they are ignored, since
+// X-Forwarded-Proto, the host from X-Forwarded-Host (checked against the
+// base URL), and X-Request-Id. Without it they are ignored, since
 // any client can send them.
 func WithTrustProxy(trust bool) Option { return func(s *Server) { s.trustProxy = trust } }
 
@@ -92,10 +94,12 @@ func WithHealthCheck(p Pinger) Option { return func(s *Server) { s.pinger = p } 
 
 // WithBaseURL makes every absolute link the pages write (the watch link,
 // the share link) start with base, a URL such as https://chess.example.com
-// (see ParseBaseURL). Without it they start with the scheme and the Host
-// header of the request, which any client can set: a page fetched with
-// "Host: evil.example" links to http://evil.example/…, so a cache or proxy
-// that keys on something else could show other people such links.
+// (see ParseBaseURL), and refuses (421) a request whose Host, or trusted
+// proxy's X-Forwarded-Host, names another host, but for /healthz. Without
+// it links start with the scheme and the Host header of the request,
+// which any client can set: a page fetched with "Host: evil.example"
+// links to http://evil.example/…, so a cache or proxy that keys on
+// something else could show other people such links (see WarnHostLinks).
 func WithBaseURL(base string) Option {
 	return func(s *Server) { s.baseURL = strings.TrimSuffix(base, "/") }
 }
@@ -178,6 +182,25 @@ func (s *Server) Register(e *echo.Echo) {
 	s.healthRoutes(e)
 	s.pages.Register(e)
 	api.Register(e.Group("/api"), s.apiDeps())
+}
+
+// WarnHostLinks logs a warning when the server, without a base URL,
+// listens at addr, an address other machines reach: its absolute links
+// then follow each request's Host header, which any client sets. At a
+// loopback address only this machine can ask.
+func (s *Server) WarnHostLinks(addr net.Addr) {
+	if s.baseURL != "" {
+		return
+	}
+	host, _, err := net.SplitHostPort(addr.String())
+	if err != nil {
+		host = addr.String()
+	}
+	if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() || host == "localhost" {
+		return
+	}
+	s.log.Warn("no --base-url: the watch and share links, the previews' images and the PGN's Site take each request's Host header, which any client sets; set --base-url to the address players use",
+		"addr", addr.String())
 }
 
 // CloseStreams ends every open stream cleanly and returns once they have

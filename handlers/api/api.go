@@ -8,6 +8,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"net/url"
 	"regexp"
 	"strconv"
 	"strings"
@@ -45,7 +46,7 @@ func Register(g *echo.Group, d Deps) {
 	gm, acc, lb, pz, an := &gamesAPI{s}, &accountsAPI{s}, &lobbyAPI{s}, &puzzlesAPI{s}, &analysisAPI{s}
 	// Use also routes every unknown path under /api through these, so its
 	// 404 is JSON too.
-	g.Use(s.kit.AnswerErrors, apiHeaders, kit.BodyLimit(kit.MaxBody))
+	g.Use(s.kit.AnswerErrors, apiHeaders, kit.BodyLimit(kit.MaxBody), unescapeParams)
 	routes := []apiEndpoint{
 		{http.MethodPost, "/games", gm.create},
 		{http.MethodGet, "/games/:id", gm.get},
@@ -115,6 +116,31 @@ func pathMatches(pattern, path string) bool {
 		return false
 	}
 	return true
+}
+
+// unescapeParams unescapes the path's parameters (a pool's name, a
+// player's) when Echo took them from the path as it was sent: it routes on
+// URL.RawPath when that is set, as it is when the path was escaped in a
+// way of its own (/api/pools/3%2B2, pool 3+2); otherwise on URL.Path,
+// unescaped already (/api/pools/3+2: in a path + is itself, not a space),
+// which must not be unescaped twice (3%252B2 names "3%2B2", no pool).
+// net/http has refused a path with a bad escape already; a parameter that
+// still fails to unescape is left as it came, and refused as no such
+// thing.
+func unescapeParams(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		if c.Request().URL.RawPath == "" {
+			return next(c)
+		}
+		vals := c.ParamValues()
+		for i, v := range vals {
+			if u, err := url.PathUnescape(v); err == nil {
+				vals[i] = u
+			}
+		}
+		c.SetParamValues(vals...)
+		return next(c)
+	}
 }
 
 // apiHeaders marks every API response as not to be cached: games change.

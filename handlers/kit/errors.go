@@ -42,6 +42,8 @@ func Status(code errs.Code) int {
 		return http.StatusMethodNotAllowed
 	case errs.UnsupportedMedia:
 		return http.StatusUnsupportedMediaType
+	case errs.Misdirected:
+		return http.StatusMisdirectedRequest
 	}
 	return http.StatusInternalServerError
 }

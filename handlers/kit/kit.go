@@ -68,7 +68,8 @@ type Config struct {
 	Now        func() time.Time // nil: time.Now
 	Limits     Limits
 	TrustProxy bool
-	// BaseURL is scheme://host for absolute links; "": the request's.
+	// BaseURL is scheme://host for absolute links, and the only host
+	// requests may name (but /healthz); "": the request's, any.
 	BaseURL string
 	Log     *slog.Logger // nil: nothing is logged
 	// GameWait bounds how long a request waits to read games (see Games);

@@ -50,18 +50,19 @@ const contentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 
 
 // Middleware returns the middleware every route shares: a request id, the
 // request log, panic recovery, security headers, compression, the answer
-// to every failure after it (answerErrors), the POST rate limit, the
-// budget of reads, the client for the engine, a body limit and
-// cross-origin POST protection.
+// to every failure after it (answerErrors), the Host check (with a base
+// URL), the POST rate limit, the budget of reads, the client for the
+// engine, a body limit and cross-origin POST protection.
 func (k *Kit) Middleware() []echo.MiddlewareFunc {
 	cop := http.NewCrossOriginProtection()
 	return []echo.MiddlewareFunc{
 		k.requestID(),
 		k.requestLog(),
 		middleware.Recover(),
-		securityHeaders,
+		k.securityHeaders,
 		compress(),
 		k.AnswerErrors,
+		k.checkHost,
 		k.limitPosts,
 		k.meterReads,
 		searchClient,
@@ -98,17 +99,29 @@ func compress() echo.MiddlewareFunc {
 	})
 }
 
-// securityHeaders sets the headers answers carry: every one nosniff, and a
-// document (a page, or an SVG image, which a browser may open as one)
-// the policy of what it may load and run, and who may frame or open it.
-// A fragment for htmx, an API answer, a stream or a file carries no more:
-// the policy that governs them is the page's that asked for them, and the
-// headers were a third of a ply's answer.
-func securityHeaders(next echo.HandlerFunc) echo.HandlerFunc {
+// strictTransportSecurity tells a browser to reach the site only over
+// HTTPS for a year. Not includeSubDomains: the server does not know
+// what else is served under its host's name (served at the apex, that
+// would be every subdomain of the domain); a proxy that does may add it.
+const strictTransportSecurity = "max-age=31536000"
+
+// securityHeaders sets the headers answers carry: every one nosniff, over
+// HTTPS (TLS, or a trusted proxy's X-Forwarded-Proto: see Scheme)
+// Strict-Transport-Security, and a document (a page, or an SVG image,
+// which a browser may open as one) the policy of what it may load and
+// run, and who may frame or open it. A fragment for htmx, an API answer,
+// a stream or a file carries no more: the policy that governs them is the
+// page's that asked for them, and the headers were a third of a ply's
+// answer. Over plain HTTP no Strict-Transport-Security is sent: a browser
+// ignores it there, and the server may well not be served over HTTPS.
+func (k *Kit) securityHeaders(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		res := c.Response()
 		h := res.Header()
 		h.Set("X-Content-Type-Options", "nosniff")
+		if k.Scheme(c) == "https" {
+			h.Set("Strict-Transport-Security", strictTransportSecurity)
+		}
 		res.Before(func() {
 			if isDocument(c) {
 				h.Set("Content-Security-Policy", contentSecurityPolicy)

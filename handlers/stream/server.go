@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/banchess/banchess/handlers/kit"
+	"github.com/banchess/banchess/internal/connlimit"
 	"github.com/banchess/banchess/lobby"
 
 	"github.com/banchess/banchess/players"
@@ -43,7 +44,7 @@ type Limits struct {
 // refused (429) before the server runs out of files, and at most
 // MaxStreams, for memory (docs/deployment.md: about 20 KiB a stream).
 func DefaultLimits() Limits {
-	return Limits{PerClient: 64, Total: Cap(openFileLimit())}
+	return Limits{PerClient: 64, Total: Cap(connlimit.FileLimit())}
 }
 
 // MaxStreams bounds the streams open at once whatever the file limit: at
