@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/PuerkitoBio/goquery"
+
 	"github.com/banchess/banchess/handlers/api"
 	"github.com/banchess/banchess/handlers/kit"
 	"github.com/banchess/banchess/handlers/pages"
@@ -67,6 +69,19 @@ func TestProfile(t *testing.T) {
 	leaders := d.Find(`[data-speed="blitz"] li[data-leader]`)
 	if leaders.Length() != 2 || leaders.First().AttrOr("data-leader", "") != "Bob" || d.Find(`[data-speed="rapid"] li`).Length() != 0 {
 		t.Errorf("the blitz leaders: %q", text(d, `[data-speed="blitz"]`))
+	}
+	// A player with fewer rated games follows the established, marked.
+	cat := a.account("Cat")
+	a.ratedGame(cat, ann, "1+0")
+	d = c.get("/players")
+	if bullet := d.Find(`[data-speed="bullet"] li[data-leader]`); bullet.Length() != 2 || bullet.First().AttrOr("data-established", "") != "false" || !strings.Contains(bullet.First().Text(), "new") {
+		t.Errorf("the bullet list, of new players only: %q", text(d, `[data-speed="bullet"]`))
+	}
+	if blitz := d.Find(`[data-speed="blitz"] li[data-leader]`); blitz.First().AttrOr("data-established", "") != "true" {
+		t.Errorf("an established player is marked new: %q", text(d, `[data-speed="blitz"]`))
+	}
+	if got := strings.Join(d.Find(".variant-switch li").Map(func(_ int, s *goquery.Selection) string { return s.Text() }), ", "); !strings.HasPrefix(got, "Ban Chess, Classic") {
+		t.Errorf("the variant switch reads %q, its names apart", got)
 	}
 	if rec := c.do(http.MethodGet, "/players?variant=nope", nil, false); rec.Code != http.StatusBadRequest {
 		t.Errorf("leaders of no variant: %d", rec.Code)

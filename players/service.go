@@ -310,6 +310,19 @@ func (s *Service) Leaders(ctx context.Context, variant string, speed rating.Spee
 	if err != nil {
 		return nil, errs.FromStore(err)
 	}
+	if len(list) < LeaderCount {
+		// Below the established, those with fewer games (Leader.Established
+		// tells them apart): a new site's list is not empty.
+		all, err := s.store.Leaders(ctx, variant, speed, 1, LeaderCount+len(list))
+		if err != nil {
+			return nil, errs.FromStore(err)
+		}
+		for _, l := range all {
+			if l.Standing.Games < LeaderGames && len(list) < LeaderCount {
+				list = append(list, l)
+			}
+		}
+	}
 	now := s.now()
 	for i := range list {
 		list[i].Standing.Rating = list[i].Standing.At(now)

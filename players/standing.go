@@ -70,3 +70,7 @@ type Leader struct {
 	Name     string
 	Standing Standing
 }
+
+// Established reports whether the leader has played the LeaderGames
+// rated games that rank a player among the established.
+func (l Leader) Established() bool { return l.Standing.Games >= LeaderGames }

@@ -322,6 +322,12 @@ const leadersQuery = `SELECT p.name, s.variant, s.speed, s.rating, s.deviation, 
 	WHERE s.variant = $1 AND s.speed = $2 AND s.games >= 10 AND s.games >= $3
 	ORDER BY s.rating DESC LIMIT $4`
 
+// anyLeadersQuery is leadersQuery for a bar below the partial index's.
+const anyLeadersQuery = `SELECT p.name, s.variant, s.speed, s.rating, s.deviation, s.volatility, s.games, s.last_at
+	FROM standings s JOIN players p ON p.id = s.player
+	WHERE s.variant = $1 AND s.speed = $2 AND s.games >= $3
+	ORDER BY s.rating DESC LIMIT $4`
+
 // Leaders returns up to limit players with at least minGames rated games
 // of variant at speed, the highest rated first. minGames below 10 counts
 // as 10, the index's bound.
@@ -329,7 +335,11 @@ func (s sqlPlayers) Leaders(ctx context.Context, variant string, speed rating.Sp
 	if !validText(variant) || !validText(string(speed)) {
 		return nil, nil
 	}
-	r, err := s.db.query(ctx, leadersQuery, variant, string(speed), minGames, limit)
+	q := leadersQuery
+	if minGames < players.LeaderGames {
+		q = anyLeadersQuery
+	}
+	r, err := s.db.query(ctx, q, variant, string(speed), minGames, limit)
 	if err != nil {
 		return nil, fmt.Errorf("listing leaders: %w", err)
 	}

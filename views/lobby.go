@@ -131,6 +131,9 @@ type LeaderRow struct {
 	Name   string
 	Rating string
 	Games  int
+	// Established says the player has the rated games that rank the
+	// established (Leaders.MinGames); those with fewer follow, marked.
+	Established bool
 }
 
 // seekName is how a player is named in lists: their name, or Anonymous.

@@ -124,7 +124,7 @@ func (p *accounts) leaders(c echo.Context) error {
 		}
 		ls := views.LeaderSpeed{Speed: string(sp)}
 		for i, ld := range list {
-			ls.Rows = append(ls.Rows, views.LeaderRow{Rank: i + 1, Name: ld.Name, Rating: ratingText(ld.Standing.Rating), Games: ld.Standing.Games})
+			ls.Rows = append(ls.Rows, views.LeaderRow{Rank: i + 1, Name: ld.Name, Rating: ratingText(ld.Standing.Rating), Games: ld.Standing.Games, Established: ld.Established()})
 		}
 		l.Speeds = append(l.Speeds, ls)
 	}
