@@ -8,8 +8,9 @@ import (
 
 // TestLayoutKeepsThingsApart: the editor's palette has the white pieces
 // on one row and the black on the next, on a wide window and a phone;
-// the board's size handle leaves the h-file's and first rank's names in
-// the corner square clear.
+// the board's size handle leaves the h-file's name in the corner square
+// clear; a card of "Your games" has its title on one line beside its
+// thumbnail.
 func TestLayoutKeepsThingsApart(t *testing.T) {
 	long(t)
 	ctx, base, problems := browser(t, true)
@@ -53,6 +54,20 @@ func TestLayoutKeepsThingsApart(t *testing.T) {
 		}
 		if handle.Left < name.Right && name.Left < handle.Right && handle.Top < name.Bottom && name.Top < handle.Bottom {
 			t.Errorf("%dx%d: the size handle %+v covers the h-file's name %+v", size[0], size[1], handle, name)
+		}
+		if err := chromedp.Do(ctx, chromedp.Navigate(base+"/new"), chromedp.WaitVisible(`.game-list .game-title`)); err != nil {
+			t.Fatal(err)
+		}
+		card, err := chromedp.Run(ctx, chromedp.Evaluate[[2]float64](`(() => {
+			const title = document.querySelector(".game-list .game-title"), board = document.querySelector(".game-list .mini-board");
+			const cs = getComputedStyle(title), line = parseFloat(cs.lineHeight) || parseFloat(cs.fontSize) * 1.25;
+			return [title.getBoundingClientRect().height / line, board ? board.getBoundingClientRect().width : 0];
+		})()`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if card[0] > 1.5 || card[1] == 0 {
+			t.Errorf("%dx%d: a card of your games has its title on %.1f lines, its thumbnail %.0f px wide", size[0], size[1], card[0], card[1])
 		}
 	}
 	if len(*problems) > 0 {
