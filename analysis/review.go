@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -74,6 +75,34 @@ const (
 	DefaultReviewLease = 30 * time.Second
 )
 
+// Bounds on what one requester holds and what one review costs.
+const (
+	// MaxReviewsPerRequester is how many reviews one player, and one
+	// client address, may have queued or running on a server at once:
+	// with the queue's eight places, a client can no longer take them all.
+	MaxReviewsPerRequester = 2
+	// DefaultReviewPlies is how many plies of a game a review evaluates
+	// unless ReviewSettings say: the first 400 (401 searches of
+	// review.DefaultLimits' 100,000 nodes at most); a longer game's review
+	// ends there. Few games go that long, and a review's time grows with
+	// its plies.
+	DefaultReviewPlies = 400
+)
+
+// Requester is who asks for a review: the player asking ("" for none)
+// and their client's address (as the front end keys clients; "" for
+// none). Each is held to MaxReviewsPerRequester, and the queue takes
+// turns among requesters (by address, else by player).
+type Requester struct{ Player, Addr string }
+
+// turnKey is the requester whose turn the queue keeps.
+func (q Requester) turnKey() string {
+	if q.Addr != "" {
+		return "addr:" + q.Addr
+	}
+	return "player:" + q.Player
+}
+
 // ReviewSettings tune the reviews a server runs.
 type ReviewSettings struct {
 	// Queue is how many reviews may wait on this server besides the one
@@ -82,6 +111,9 @@ type ReviewSettings struct {
 	// Limits bound each position's search (review.DefaultLimits when
 	// zero).
 	Limits engine.Limits
+	// Plies is how many of a game's plies a review evaluates, the first
+	// ones (DefaultReviewPlies when 0).
+	Plies int
 	// Lease is how long a server holds a review without renewing it
 	// (DefaultReviewLease when 0): a review whose server died is resumed
 	// by the next request to any server once it has run out.
@@ -107,23 +139,27 @@ type ReviewState struct {
 // is); a game with no ply has nothing to review. A review holds the
 // engine one position at a time, behind the computer's plies; this
 // server runs one review at a time, and queues up to ReviewSettings.Queue
-// more.
-func (s *Service) RequestReview(ctx context.Context, id string) (ReviewState, error) {
-	return s.reviewOf(ctx, id, true)
+// more, at most MaxReviewsPerRequester of them by's (TooMany,
+// "too_many_reviews"), taking turns among requesters. A review evaluates
+// the game's first ReviewSettings.Plies plies at most (400 by default).
+func (s *Service) RequestReview(ctx context.Context, id string, by Requester) (ReviewState, error) {
+	return s.reviewOf(ctx, id, &by)
 }
 
 // Review answers game id's review, as RequestReview does, without
 // starting one: NotFound ("no_review") when the game as it stands has
 // none. A review whose server stopped holding it is resumed here.
 func (s *Service) Review(ctx context.Context, id string) (ReviewState, error) {
-	return s.reviewOf(ctx, id, false)
+	return s.reviewOf(ctx, id, nil)
 }
 
 // errReviewLost stops a review whose stored record another server (or a
 // newer review of the game) has taken over.
 var errReviewLost = errors.New("analysis: the review is held by another server now")
 
-func (s *Service) reviewOf(ctx context.Context, id string, start bool) (ReviewState, error) {
+// reviewOf answers game id's review, starting it for by when not nil.
+func (s *Service) reviewOf(ctx context.Context, id string, by *Requester) (ReviewState, error) {
+	start := by != nil
 	rs, ok := s.store, s.store != nil
 	if !ok || s.analyser == nil {
 		return ReviewState{}, errs.Internalf(errors.New("no review store or no engine"), "reviewing game %s", id)
@@ -131,6 +167,9 @@ func (s *Service) reviewOf(ctx context.Context, id string, start bool) (ReviewSt
 	job, err := s.reviewJobOf(ctx, id)
 	if err != nil {
 		return ReviewState{}, err
+	}
+	if by != nil {
+		job.by = *by
 	}
 	r := &s.reviews
 	if st, ok := r.local(job); ok {
@@ -146,7 +185,7 @@ func (s *Service) reviewOf(ctx context.Context, id string, start bool) (ReviewSt
 	case resume && (stored.Status == ReviewDone || stored.Lease.After(now)):
 		return stateOf(stored, job.game), nil
 	case resume:
-		job.done = stored.Positions // its server stopped: go on from what it saved
+		job.done = stored.Positions[:min(len(stored.Positions), job.total)] // its server stopped: go on from what it saved
 	case !start:
 		return ReviewState{}, errs.Errorf(errs.NotFound, "This game, as it stands, has no review yet: ask for one.").WithDetail(errs.NoReview)
 	}
@@ -220,12 +259,27 @@ func (s *Service) reviewJobOf(ctx context.Context, id string) (*reviewJob, error
 			err = errs.Internalf(rerr, "copying game %s", id)
 			return
 		}
-		job = &reviewJob{id: id, key: reviewKey(cp), game: cp, total: len(cp.Actions()) + 1}
+		reviewed := cp
+		if bcn := cp.BCN(); len(bcn) > s.reviewPlies() {
+			if reviewed, rerr = rules.Replay(g.Variant(), g.StartFEN(), bcn[:s.reviewPlies()]); rerr != nil {
+				err = errs.Internalf(rerr, "copying game %s", id)
+				return
+			}
+		}
+		job = &reviewJob{id: id, key: reviewKey(cp), game: reviewed, total: len(reviewed.Actions()) + 1}
 	})
 	if verr != nil {
 		return nil, verr
 	}
 	return job, err
+}
+
+// reviewPlies is how many plies a review evaluates at most.
+func (s *Service) reviewPlies() int {
+	if n := s.reviews.settings.Plies; n > 0 {
+		return n
+	}
+	return DefaultReviewPlies
 }
 
 // reviewKey names the state of g a review is of: a hash of its variant,
@@ -250,8 +304,9 @@ func stateOf(rev StoredReview, g *rules.Game) ReviewState {
 // reviewJob is a review this server holds: queued or running.
 type reviewJob struct {
 	id, key string
-	game    *rules.Game // the copy reviewed, not changed
+	game    *rules.Game // the copy reviewed (its first plies: see ReviewSettings.Plies), not changed
 	total   int
+	by      Requester // who asked; none for a review resumed
 	// Under reviewer.mu:
 	status ReviewStatus
 	place  int
@@ -264,10 +319,15 @@ type reviewer struct {
 	settings ReviewSettings
 
 	mu      sync.Mutex
-	owner   string // this server, as stored reviews name it
-	queue   []*reviewJob
+	owner   string       // this server, as stored reviews name it
+	queue   []*reviewJob // in the order they will run (see arrange)
 	current *reviewJob
-	pending int  // requests claiming a place in the store
+	pending []*reviewJob // requests claiming a place in the store
+	// served is when each requester holding a review was last served (a
+	// count of the reviews started): the queue serves first the requester
+	// served longest ago.
+	served  map[string]uint64
+	turns   uint64
 	working bool // the worker runs
 	closed  bool
 	ctx     context.Context // the worker's; cancelled by stop
@@ -319,10 +379,68 @@ func (r *reviewer) dropLocked(job *reviewJob) {
 	}
 	if i := slices.Index(r.queue, job); i >= 0 {
 		r.queue = slices.Delete(r.queue, i, i+1)
-		for k, j := range r.queue {
-			j.place = k + 1
+		r.arrange()
+	}
+}
+
+// arrange orders the queue as the worker will take it, and numbers the
+// places: in turns among requesters, each time the review of the
+// requester served longest ago (one never served first), a requester's
+// own in the order they came. It forgets requesters holding no review;
+// r.mu is held.
+func (r *reviewer) arrange() {
+	holding := map[string]bool{}
+	for _, j := range r.queue {
+		holding[j.by.turnKey()] = true
+	}
+	if r.current != nil {
+		holding[r.current.by.turnKey()] = true
+	}
+	for k := range r.served {
+		if !holding[k] {
+			delete(r.served, k)
 		}
 	}
+	served := maps.Clone(r.served)
+	if served == nil {
+		served = map[string]uint64{}
+	}
+	turn := r.turns
+	rest := slices.Clone(r.queue)
+	r.queue = r.queue[:0]
+	for len(rest) > 0 {
+		next := 0
+		for i, j := range rest {
+			if served[j.by.turnKey()] < served[rest[next].by.turnKey()] {
+				next = i
+			}
+		}
+		turn++
+		served[rest[next].by.turnKey()] = turn
+		r.queue = append(r.queue, rest[next])
+		rest = slices.Delete(rest, next, next+1)
+	}
+	for i, j := range r.queue {
+		j.place = i + 1
+	}
+}
+
+// heldBy counts the reviews this server holds or is claiming that were
+// asked for by by's player or from by's address; r.mu is held.
+func (r *reviewer) heldBy(by Requester) (player, addr int) {
+	jobs := append(slices.Clone(r.queue), r.pending...)
+	if r.current != nil {
+		jobs = append(jobs, r.current)
+	}
+	for _, j := range jobs {
+		if by.Player != "" && j.by.Player == by.Player {
+			player++
+		}
+		if by.Addr != "" && j.by.Addr == by.Addr {
+			addr++
+		}
+	}
+	return player, addr
 }
 
 // held returns the jobs this server holds.
@@ -353,21 +471,33 @@ func (s *Service) enqueueReview(ctx context.Context, rs ReviewStore, job *review
 		r.mu.Unlock()
 		return ReviewState{}, errs.Internalf(errors.New("the service is closed"), "queueing a review")
 	}
-	if len(r.queue)+r.pending >= queue {
+	if p, a := r.heldBy(job.by); max(p, a) >= MaxReviewsPerRequester {
+		r.mu.Unlock()
+		whose := "This player has"
+		if a >= MaxReviewsPerRequester {
+			whose = "Your address has"
+		}
+		e := errs.Errorf(errs.TooMany, "%s %d reviews queued or running already; ask again once one is done.", whose, MaxReviewsPerRequester).WithDetail(errs.TooManyReviews)
+		e.RetryAfter = time.Minute
+		return ReviewState{}, e
+	}
+	if len(r.queue)+len(r.pending) >= queue {
 		r.mu.Unlock()
 		e := errs.Errorf(errs.TooMany, "The server is busy with %d reviews already; ask again in a minute.", queue).WithDetail(errs.ReviewQueueFull)
 		e.RetryAfter = time.Minute
 		return ReviewState{}, e
 	}
-	r.pending++
-	job.status, job.place = ReviewQueued, len(r.queue)+r.pending
+	r.pending = append(r.pending, job)
+	job.status, job.place = ReviewQueued, len(r.queue)+len(r.pending)
 	r.mu.Unlock()
 
 	now := s.now()
 	claimed, err := rs.ClaimReview(ctx, s.storedReview(job, now.Add(s.reviewLease())), now)
 
 	r.mu.Lock()
-	r.pending--
+	if i := slices.Index(r.pending, job); i >= 0 {
+		r.pending = slices.Delete(r.pending, i, i+1)
+	}
 	switch {
 	case err != nil:
 		r.mu.Unlock()
@@ -379,8 +509,8 @@ func (s *Service) enqueueReview(ctx context.Context, rs ReviewStore, job *review
 	if held := r.find(job.id); held != nil && held.key == job.key { // a request just before this one
 		job = held
 	} else {
-		job.place = len(r.queue) + 1
 		r.queue = append(r.queue, job)
+		r.arrange()
 		if !r.working && !r.closed {
 			r.working = true
 			if r.ctx == nil {
@@ -454,15 +584,18 @@ func (s *Service) reviewWorker(rs ReviewStore) {
 			r.mu.Unlock()
 			return
 		}
-		job := r.queue[0]
+		job := r.queue[0] // the queue is in turns (see arrange)
 		r.queue = r.queue[1:]
-		for i, j := range r.queue {
-			j.place = i + 1
+		if r.served == nil {
+			r.served = map[string]uint64{}
 		}
+		r.turns++
+		r.served[job.by.turnKey()] = r.turns
 		var ctx context.Context
 		ctx, job.cancel = context.WithCancel(r.ctx)
 		job.status, job.place = ReviewRunning, 0
 		r.current = job
+		r.arrange()
 		r.mu.Unlock()
 		s.runReview(ctx, rs, job)
 		job.cancel()

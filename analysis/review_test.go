@@ -108,7 +108,7 @@ func TestReviewMarksMateByBan(t *testing.T) {
 	cred := e.cred()
 	id := fromFEN(t, e, cred, backRank, "b:g1f1", "m:f2f3")
 
-	st, err := e.svc.Analysis.RequestReview(e.ctx, id)
+	st, err := e.svc.Analysis.RequestReview(e.ctx, id, analysis.Requester{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,7 +136,7 @@ func TestReviewMarksMateByBan(t *testing.T) {
 
 	// A second request answers from storage, searching nothing.
 	before := eng.searches()
-	again, err := e.svc.Analysis.RequestReview(e.ctx, id)
+	again, err := e.svc.Analysis.RequestReview(e.ctx, id, analysis.Requester{})
 	if err != nil || again.Status != analysis.ReviewDone || len(again.Plies) != 2 || eng.searches() != before {
 		t.Errorf("second request: %s, %d plies, %v; %d more searches", again.Status, len(again.Plies), err, eng.searches()-before)
 	}
@@ -145,7 +145,7 @@ func TestReviewMarksMateByBan(t *testing.T) {
 	e.play(id, cred, "b:h8g8")
 	_, err = e.svc.Analysis.Review(e.ctx, id)
 	refused(t, "review after a ply", err, errs.NotFound, "no_review")
-	if _, err := e.svc.Analysis.RequestReview(e.ctx, id); err != nil {
+	if _, err := e.svc.Analysis.RequestReview(e.ctx, id, analysis.Requester{}); err != nil {
 		t.Fatal(err)
 	}
 	if st := waitReview(t, e.svc, id); len(st.Plies) != 3 {
@@ -166,7 +166,7 @@ func TestReviewSurvivesRestart(t *testing.T) {
 	}
 	svc, closeIt := open(newCountingEngine())
 	id := createFrom(t, svc, "b:g1f1", "m:a1a8", "b:h8g7")
-	if _, err := svc.Analysis.RequestReview(context.Background(), id); err != nil {
+	if _, err := svc.Analysis.RequestReview(context.Background(), id, analysis.Requester{}); err != nil {
 		t.Fatal(err)
 	}
 	done := waitReview(t, svc, id)
@@ -176,7 +176,9 @@ func TestReviewSurvivesRestart(t *testing.T) {
 	eng.failOnSearch = t
 	svc, closeIt = open(eng)
 	defer closeIt()
-	for _, ask := range []func(context.Context, string) (analysis.ReviewState, error){svc.Analysis.Review, svc.Analysis.RequestReview} {
+	for _, ask := range []func(context.Context, string) (analysis.ReviewState, error){svc.Analysis.Review, func(ctx context.Context, id string) (analysis.ReviewState, error) {
+		return svc.Analysis.RequestReview(ctx, id, analysis.Requester{})
+	}} {
 		st, err := ask(context.Background(), id)
 		if err != nil || st.Status != analysis.ReviewDone || len(st.Plies) != 3 || st.Plies[2].Eval != (review.Eval{Result: "1-0"}) ||
 			*st.White.Accuracy != *done.White.Accuracy {
@@ -190,16 +192,16 @@ func TestReviewRefusals(t *testing.T) {
 	t.Cleanup(e.svc.Close)
 	cred := e.cred()
 
-	_, err := e.svc.Analysis.RequestReview(e.ctx, "nope")
+	_, err := e.svc.Analysis.RequestReview(e.ctx, "nope", analysis.Requester{})
 	refused(t, "unknown game", err, errs.NotFound, "")
-	_, err = e.svc.Analysis.RequestReview(e.ctx, e.create(cred))
+	_, err = e.svc.Analysis.RequestReview(e.ctx, e.create(cred), analysis.Requester{})
 	refused(t, "no ply", err, errs.Conflict, "nothing_to_review")
 	id := fromFEN(t, e, cred, backRank, "b:g1f1")
 	_, err = e.svc.Analysis.Review(e.ctx, id)
 	refused(t, "not asked for", err, errs.NotFound, "no_review")
 	en := e.createGame(cred, rules.New(rules.ENChess{}))
 	e.play(en, cred, "m:e2e4")
-	_, err = e.svc.Analysis.RequestReview(e.ctx, en)
+	_, err = e.svc.Analysis.RequestReview(e.ctx, en, analysis.Requester{})
 	refused(t, "EN-Chess", err, errs.Invalid, "unsupported_variant")
 
 	// A game between two players is locked until it ends.
@@ -216,7 +218,7 @@ func TestReviewRefusals(t *testing.T) {
 	if err := svc.Games.Play(e.ctx, live, black, games.Input{Text: "b:e2e4"}, nil); err != nil {
 		t.Fatal(err)
 	}
-	_, err = svc.Analysis.RequestReview(e.ctx, live)
+	_, err = svc.Analysis.RequestReview(e.ctx, live, analysis.Requester{})
 	refused(t, "a live game", err, errs.Forbidden, "analysis_locked")
 	if err := svc.Games.Play(e.ctx, live, white, games.Input{Text: "m:d2d4"}, nil); err != nil {
 		t.Fatal(err)
@@ -224,7 +226,7 @@ func TestReviewRefusals(t *testing.T) {
 	if err := svc.Games.Resign(e.ctx, live, white, rules.White, nil); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := svc.Analysis.RequestReview(e.ctx, live); err != nil {
+	if _, err := svc.Analysis.RequestReview(e.ctx, live, analysis.Requester{}); err != nil {
 		t.Errorf("the game ended: %v", err)
 	}
 	if st := waitReview(t, svc, live); len(st.Plies) != 2 {
@@ -233,7 +235,7 @@ func TestReviewRefusals(t *testing.T) {
 
 	// Without a store that keeps reviews, or without an engine.
 	noEngine := testsite.New(nil, testsite.Config{})
-	_, err = noEngine.Analysis.RequestReview(e.ctx, "any")
+	_, err = noEngine.Analysis.RequestReview(e.ctx, "any", analysis.Requester{})
 	refused(t, "no engine", err, errs.Internal, "")
 }
 
@@ -285,7 +287,7 @@ func TestReviewQueue(t *testing.T) {
 		ids = append(ids, fromFEN(t, e, cred, backRank, "b:g1f1", "m:f2f3"))
 	}
 	for i, id := range ids[:3] {
-		st, err := e.svc.Analysis.RequestReview(e.ctx, id)
+		st, err := e.svc.Analysis.RequestReview(e.ctx, id, analysis.Requester{})
 		if err != nil || st.Status != analysis.ReviewQueued || st.Place != max(i, 1) { // the first runs once it is queued
 			t.Errorf("request %d: %s place %d, %v", i, st.Status, st.Place, err)
 		}
@@ -293,7 +295,7 @@ func TestReviewQueue(t *testing.T) {
 			eng.next(t) // the first runs, and waits for its first position
 		}
 	}
-	_, err := e.svc.Analysis.RequestReview(e.ctx, ids[3])
+	_, err := e.svc.Analysis.RequestReview(e.ctx, ids[3], analysis.Requester{})
 	refused(t, "a full queue", err, errs.TooMany, "review_queue_full")
 	// Asked again, each answers where it stands.
 	eng.answer <- struct{}{}
@@ -323,7 +325,7 @@ func TestReviewQueue(t *testing.T) {
 			t.Errorf("%d plies reviewed", len(st.Plies))
 		}
 	}
-	if _, err := e.svc.Analysis.RequestReview(e.ctx, ids[3]); err != nil {
+	if _, err := e.svc.Analysis.RequestReview(e.ctx, ids[3], analysis.Requester{}); err != nil {
 		t.Errorf("with room again: %v", err)
 	}
 }
@@ -340,7 +342,7 @@ func TestReviewResumedByAnotherServer(t *testing.T) {
 	t.Cleanup(b.Close)
 	ctx := context.Background()
 	id := createFrom(t, a, "b:g1f1", "m:f2f3", "b:h8g8")
-	if _, err := a.Analysis.RequestReview(ctx, id); err != nil {
+	if _, err := a.Analysis.RequestReview(ctx, id, analysis.Requester{}); err != nil {
 		t.Fatal(err)
 	}
 	for range 2 {
@@ -353,7 +355,7 @@ func TestReviewResumedByAnotherServer(t *testing.T) {
 	if err != nil || st.Status != analysis.ReviewRunning || st.Progress != 0.5 || len(st.Plies) != 1 {
 		t.Errorf("B sees A's review: %s %v, %d plies (%v)", st.Status, st.Progress, len(st.Plies), err)
 	}
-	if _, err := b.Analysis.RequestReview(ctx, id); err != nil || engB.searches() != 0 {
+	if _, err := b.Analysis.RequestReview(ctx, id, analysis.Requester{}); err != nil || engB.searches() != 0 {
 		t.Errorf("B asked while A holds it: %v, %d searches", err, engB.searches())
 	}
 	// A dies (its lease is not renewed); once the lease has run out, B's
@@ -383,7 +385,7 @@ func TestReviewReleasedOnClose(t *testing.T) {
 	t.Cleanup(b.Close)
 	ctx := context.Background()
 	id := createFrom(t, a, "b:g1f1")
-	if _, err := a.Analysis.RequestReview(ctx, id); err != nil {
+	if _, err := a.Analysis.RequestReview(ctx, id, analysis.Requester{}); err != nil {
 		t.Fatal(err)
 	}
 	engA.next(t)
@@ -402,7 +404,7 @@ func TestReviewLetsTheComputerPlay(t *testing.T) {
 	t.Cleanup(e.svc.Close)
 	cred := e.cred()
 	long := e.createGame(cred, selfPlayed(t, 30))
-	if _, err := e.svc.Analysis.RequestReview(e.ctx, long); err != nil {
+	if _, err := e.svc.Analysis.RequestReview(e.ctx, long, analysis.Requester{}); err != nil {
 		t.Fatal(err)
 	}
 	for eng.searches() == 0 {
@@ -470,7 +472,7 @@ func BenchmarkReviewService(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := svc.Analysis.RequestReview(context.Background(), id); err != nil {
+		if _, err := svc.Analysis.RequestReview(context.Background(), id, analysis.Requester{}); err != nil {
 			b.Fatal(err)
 		}
 		for {
@@ -484,7 +486,7 @@ func BenchmarkReviewService(b *testing.B) {
 			time.Sleep(10 * time.Millisecond)
 		}
 		start := time.Now()
-		if st, err := svc.Analysis.RequestReview(context.Background(), id); err != nil || st.Status != analysis.ReviewDone || len(st.Plies) != 60 {
+		if st, err := svc.Analysis.RequestReview(context.Background(), id, analysis.Requester{}); err != nil || st.Status != analysis.ReviewDone || len(st.Plies) != 60 {
 			b.Fatalf("second request: %s, %d plies, %v", st.Status, len(st.Plies), err)
 		}
 		again += time.Since(start)
@@ -492,4 +494,105 @@ func BenchmarkReviewService(b *testing.B) {
 		db.Close()
 	}
 	b.ReportMetric(float64(again.Microseconds())/float64(b.N), "µs/second-request")
+}
+
+// One player, or one address, holds at most two reviews (queued or
+// running) at once: the third is refused with its code, whoever else
+// still has room.
+func TestReviewsPerRequester(t *testing.T) {
+	eng := newGatedEngine()
+	e := newEnv(t, testsite.Config{Engine: eng})
+	t.Cleanup(e.svc.Close)
+	cred := e.cred()
+	var ids []string
+	for range 8 {
+		ids = append(ids, fromFEN(t, e, cred, backRank, "b:g1f1", "m:f2f3"))
+	}
+	a := analysis.Requester{Player: "p1", Addr: "198.51.100.1"}
+	for i, id := range ids[:2] {
+		if _, err := e.svc.Analysis.RequestReview(e.ctx, id, a); err != nil {
+			t.Fatalf("request %d: %v", i, err)
+		}
+	}
+	for i, id := range ids[2:] {
+		_, err := e.svc.Analysis.RequestReview(e.ctx, id, a)
+		refused(t, "a third review of one client", err, errs.TooMany, "too_many_reviews")
+		if i == 0 {
+			if ee := errs.Of(err); ee == nil || ee.RetryAfter <= 0 {
+				t.Errorf("no Retry-After: %+v", ee)
+			}
+		}
+	}
+	_, err := e.svc.Analysis.RequestReview(e.ctx, ids[2], analysis.Requester{Player: "p2", Addr: a.Addr})
+	refused(t, "another player at the same address", err, errs.TooMany, "too_many_reviews")
+	_, err = e.svc.Analysis.RequestReview(e.ctx, ids[2], analysis.Requester{Player: a.Player, Addr: "198.51.100.2"})
+	refused(t, "the same player at another address", err, errs.TooMany, "too_many_reviews")
+	if _, err := e.svc.Analysis.RequestReview(e.ctx, ids[2], analysis.Requester{Player: "p3", Addr: "198.51.100.3"}); err != nil {
+		t.Errorf("another client: %v", err)
+	}
+}
+
+// The queue takes turns among requesters: with client A's first review
+// running and its second queued, client B's, asked for after, runs
+// before A's second.
+func TestReviewQueueTakesTurns(t *testing.T) {
+	eng := newGatedEngine()
+	e := newEnv(t, testsite.Config{Engine: eng})
+	t.Cleanup(e.svc.Close)
+	cred := e.cred()
+	a1, a2, b1 := fromFEN(t, e, cred, backRank, "b:g1f1", "m:f2f3"), fromFEN(t, e, cred, backRank, "b:g1f1", "m:f2f3"), fromFEN(t, e, cred, backRank, "b:g1f1", "m:f2f3")
+	a, b := analysis.Requester{Player: "pa", Addr: "198.51.100.1"}, analysis.Requester{Player: "pb", Addr: "198.51.100.2"}
+	if _, err := e.svc.Analysis.RequestReview(e.ctx, a1, a); err != nil {
+		t.Fatal(err)
+	}
+	eng.next(t) // A's first runs
+	if _, err := e.svc.Analysis.RequestReview(e.ctx, a2, a); err != nil {
+		t.Fatal(err)
+	}
+	st, err := e.svc.Analysis.RequestReview(e.ctx, b1, b)
+	if err != nil || st.Place != 1 {
+		t.Errorf("B's review: place %d (%v), want 1", st.Place, err)
+	}
+	if st, _ := e.svc.Analysis.Review(e.ctx, a2); st.Place != 2 {
+		t.Errorf("A's second: place %d, want 2", st.Place)
+	}
+	// A's first has 3 positions; then the next review starts.
+	for range 2 {
+		eng.answer <- struct{}{}
+		eng.next(t)
+	}
+	eng.answer <- struct{}{}
+	eng.next(t)
+	if st, _ := e.svc.Analysis.Review(e.ctx, b1); st.Status != analysis.ReviewRunning {
+		t.Errorf("after A's first, B's is %s, want running", st.Status)
+	}
+	if st, _ := e.svc.Analysis.Review(e.ctx, a2); st.Status != analysis.ReviewQueued || st.Place != 1 {
+		t.Errorf("after A's first, A's second is %s at %d, want queued at 1", st.Status, st.Place)
+	}
+}
+
+// A review's cost is bounded by plies: of a game longer than
+// ReviewSettings.Plies, only the first Plies are searched (Plies+1
+// positions), and the review ends done there. Ban Chess's draws
+// (repetition, the fifty-move rule) keep the test from building a
+// 2,000-ply game; the bound is the same code at any length: a 2,000-ply
+// game is searched at DefaultReviewPlies+1 positions.
+func TestReviewCostBoundedByPlies(t *testing.T) {
+	eng := newCountingEngine()
+	e := newEnv(t, testsite.Config{Engine: eng, Analysis: []analysis.Option{analysis.WithReviewSettings(analysis.ReviewSettings{Plies: 20, Limits: engine.Limits{Depth: 1}})}})
+	t.Cleanup(e.svc.Close)
+	long := e.createGame(e.cred(), selfPlayed(t, 60))
+	if _, err := e.svc.Analysis.RequestReview(e.ctx, long, analysis.Requester{}); err != nil {
+		t.Fatal(err)
+	}
+	st := waitReview(t, e.svc, long)
+	if n := eng.searches(); n != 21 {
+		t.Errorf("%d positions searched of a 60-ply game, want 21", n)
+	}
+	if len(st.Plies) != 20 || st.Progress != 1 {
+		t.Errorf("%d plies reviewed, progress %v; want 20, 1", len(st.Plies), st.Progress)
+	}
+	if analysis.DefaultReviewPlies != 400 {
+		t.Errorf("DefaultReviewPlies %d, documented as 400", analysis.DefaultReviewPlies)
+	}
 }

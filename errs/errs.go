@@ -80,6 +80,8 @@ const (
 	NoVariation        Detail = "no_variation"        // Invalid: no such variation or position of one
 	NothingToReview    Detail = "nothing_to_review"   // Conflict: a review of a game with no ply
 	ReviewQueueFull    Detail = "review_queue_full"   // TooMany: the server's reviews are queued to the limit
+	TooManyReviews     Detail = "too_many_reviews"    // TooMany: the player or address has its reviews queued to the limit
+	NoCookie           Detail = "no_cookie"           // Unauthorized: a form needs the player cookie its page set, and came without it
 	Cancelled          Detail = "cancelled"           // Unavailable: the request was cancelled before it was served
 	Busy               Detail = "busy"                // Unavailable: the store could not serve the game in time
 	StoreDown          Detail = "store_down"          // Unavailable: the store does not answer (see ErrUnavailable)

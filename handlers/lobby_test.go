@@ -19,6 +19,7 @@ func (c *client) lobbyWait(path string, form map[string]string) string {
 	for k, v := range form {
 		kv = append(kv, k, v)
 	}
+	c.openLobby()
 	rec := c.do(http.MethodPost, path, vals(kv...), false)
 	loc := rec.Header().Get("Location")
 	if rec.Code != http.StatusSeeOther || !strings.HasPrefix(loc, "/lobby?since=") {
@@ -27,10 +28,20 @@ func (c *client) lobbyWait(path string, form map[string]string) string {
 	return loc
 }
 
+// openLobby opens the lobby, as a browser does before its forms, when it
+// has no player cookie yet: the lobby's page sets it.
+func (c *client) openLobby() {
+	c.t.Helper()
+	if c.player() == nil {
+		c.get("/lobby")
+	}
+}
+
 // lobbyGame posts a lobby form that pairs the browser, and returns the
 // game it is sent to.
 func (c *client) lobbyGame(path string, form ...string) string {
 	c.t.Helper()
+	c.openLobby()
 	rec := c.do(http.MethodPost, path, vals(form...), false)
 	if rec.Code != http.StatusSeeOther || gameOf(rec.Header().Get("Location")) == "" {
 		c.t.Fatalf("POST %s: %d to %q, want a game: %s", path, rec.Code, rec.Header().Get("Location"), errorText(parse(c.t, rec)))
@@ -141,6 +152,7 @@ func TestLobbyPools(t *testing.T) {
 func TestSeekFormRefusals(t *testing.T) {
 	e := newServer()
 	anon := newClientOn(t, e)
+	anon.openLobby()
 	for _, c := range []struct {
 		form   []string
 		status int
@@ -160,5 +172,35 @@ func TestSeekFormRefusals(t *testing.T) {
 	}
 	if d := anon.get("/lobby"); d.Find("li[data-seek]").Length() != 0 {
 		t.Error("a refused seek was listed")
+	}
+}
+
+// TestCookielessSeeksRefused: a seek or a pool's form posted without the
+// player cookie the lobby's page sets makes no player and no seek (issue
+// 45: 139 seeks in 5 s from one address, each a new player); it is
+// refused 401, no_cookie, with a sentence. The lobby's page sets the
+// cookie, and with it the same form is a seek.
+func TestCookielessSeeksRefused(t *testing.T) {
+	e := newServer()
+	for i := range 100 {
+		path, form := "/lobby/seek", vals("clock", "5+3")
+		if i%2 == 1 {
+			path, form = "/lobby/pool", vals("pool", "5+3")
+		}
+		rec := hit{method: http.MethodPost, target: path, form: form}.send(e)
+		if rec.Code != http.StatusUnauthorized || playerOf(rec) != nil || !strings.Contains(text(parse(t, rec), "#lobby-error"), "cookie") {
+			t.Fatalf("cookieless POST %s %d: %d, cookie %v: %s", path, i, rec.Code, playerOf(rec), errorText(parse(t, rec)))
+		}
+	}
+	viewer := newClientOn(t, e)
+	if n := viewer.get("/lobby").Find("li[data-seek]").Length(); n != 0 {
+		t.Errorf("100 cookieless posts: %d seeks listed, want 0", n)
+	}
+	if viewer.player() == nil {
+		t.Fatal("the lobby's page sets no player cookie")
+	}
+	viewer.lobbyWait("/lobby/seek", map[string]string{"clock": "5+3"})
+	if n := viewer.get("/lobby").Find("li[data-seek]").Length(); n != 1 {
+		t.Errorf("a browser with its cookie: %d seeks listed, want 1", n)
 	}
 }

@@ -2,10 +2,12 @@ package handlers
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"io"
 	"log/slog"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
@@ -179,6 +181,34 @@ func TestRequestIDFromProxy(t *testing.T) {
 		}
 		if l := logLines(t, &buf); len(l) != 1 || l[0]["request_id"] != got {
 			t.Errorf("logged %v, want request_id %q", l, got)
+		}
+	}
+}
+
+// TestStreamClientGoneIsNotAnError: a client that goes away before its
+// stream starts (its request cancelled) ends it normally: nothing is
+// logged at ERROR and no 503 is logged, for a game's stream and the
+// lobby's, page and API alike.
+func TestStreamClientGoneIsNotAnError(t *testing.T) {
+	var buf bytes.Buffer
+	e := limited(newTestClock(), WithLogger(jsonLogger(&buf)))
+	ck, id := startSession(t, e, "")
+	for _, target := range []string{"/g/" + id + "/events", "/api/games/" + id + "/events", "/lobby/events", "/api/lobby/events"} {
+		buf.Reset()
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel() // the client has gone
+		req := httptest.NewRequestWithContext(ctx, http.MethodGet, target, nil)
+		req.AddCookie(ck)
+		rec := httptest.NewRecorder()
+		e.ServeHTTP(rec, req)
+		lines := logLines(t, &buf)
+		if len(lines) == 0 {
+			t.Errorf("%s: nothing logged", target)
+		}
+		for _, l := range lines {
+			if l["level"] == "ERROR" || l["status"] == float64(http.StatusServiceUnavailable) {
+				t.Errorf("%s: a client gone is logged as %v", target, l)
+			}
 		}
 	}
 }

@@ -189,7 +189,12 @@ func TestAPIReviewQueueFull(t *testing.T) {
 	if queued.Status != analysis.ReviewQueued || queued.Place == nil || *queued.Place != 1 {
 		t.Errorf("the second: %+v", queued)
 	}
-	r := a.do(http.MethodPost, "/api/games/"+ids[2]+"/review", "")
+	// This client holds two already; another's is refused for the full
+	// queue.
+	a.fail(a.do(http.MethodPost, "/api/games/"+ids[2]+"/review", ""), http.StatusTooManyRequests, "too_many_reviews")
+	req := a.request(http.MethodPost, "/api/games/"+ids[2]+"/review", "")
+	req.RemoteAddr = "198.51.100.9:1234"
+	r := a.send(req)
 	a.fail(r, http.StatusTooManyRequests, "review_queue_full")
 	if r.hdr.Get("Retry-After") == "" {
 		t.Error("no Retry-After")

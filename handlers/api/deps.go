@@ -67,7 +67,7 @@ type Lobby interface {
 type Analyst interface {
 	AnalysePosition(ctx context.Context, fen, variant string, req analysis.Request) (engine.Result, error)
 	AnalyseGame(ctx context.Context, id string, req analysis.Request) (engine.Result, error)
-	RequestReview(ctx context.Context, id string) (analysis.ReviewState, error)
+	RequestReview(ctx context.Context, id string, by analysis.Requester) (analysis.ReviewState, error)
 	Review(ctx context.Context, id string) (analysis.ReviewState, error)
 	kit.Reviews
 }

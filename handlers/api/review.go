@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"github.com/banchess/banchess/analysis"
+	"github.com/banchess/banchess/handlers/kit"
 
 	"github.com/labstack/echo/v4"
 
@@ -36,7 +37,14 @@ func reviewJSON(st analysis.ReviewState) Review {
 // under way: POST /api/games/{id}/review. 202 while it is queued or
 // running, 200 once done.
 func (a *analysisAPI) requestReview(c echo.Context) error {
-	return a.answerReview(c, a.s.analysis.RequestReview, http.StatusAccepted)
+	player, err := a.s.players.PlayerID(c.Request().Context(), kit.Bearer(c))
+	if err != nil {
+		return err
+	}
+	by := analysis.Requester{Player: player, Addr: kit.ClientKey(c.RealIP())}
+	return a.answerReview(c, func(ctx context.Context, id string) (analysis.ReviewState, error) {
+		return a.s.analysis.RequestReview(ctx, id, by)
+	}, http.StatusAccepted)
 }
 
 // gameReview answers the game's review: GET /api/games/{id}/review.

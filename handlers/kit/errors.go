@@ -61,6 +61,10 @@ const unavailableWait = 5 * time.Second
 // server's failures.
 func (k *Kit) WriteError(c echo.Context, err error) error {
 	e := ErrorOf(err)
+	if ClientGone(c, e) {
+		// Nobody reads the answer: the request log says 499, at INFO.
+		return c.NoContent(StatusClientGone)
+	}
 	st := Status(e.Code)
 	wait := e.RetryAfter
 	if wait <= 0 && e.Code == errs.Unavailable {
@@ -99,6 +103,19 @@ func (k *Kit) WriteError(c echo.Context, err error) error {
 		return c.String(st, e.Msg)
 	}
 	return k.errorPage(c, st, e, title)
+}
+
+// StatusClientGone is the status logged for a request whose client went
+// away before it was answered (nginx's "client closed request"): a
+// normal end, not the server's failure.
+const StatusClientGone = 499
+
+// ClientGone reports whether e, a request's failure, is only its client
+// going away: the request was cancelled (its connection closed, as a
+// browser leaving a page closes its stream) while it was served. A store
+// that gave up in time (a deadline) is not the client's doing.
+func ClientGone(c echo.Context, e *errs.Error) bool {
+	return e.Detail == errs.Cancelled && errors.Is(c.Request().Context().Err(), context.Canceled)
 }
 
 // WithGame is a refusal whose API answer carries the game as it stands

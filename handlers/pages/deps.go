@@ -66,6 +66,7 @@ type Loader interface {
 
 // Players are the players service as the pages use it.
 type Players interface {
+	PlayerID(ctx context.Context, cred players.Credential) (string, error)
 	Identify(ctx context.Context, cred players.Credential) (players.Player, error)
 	Register(ctx context.Context, cred players.Credential, kind players.CredentialKind, name, pw string) (players.Credential, players.Player, error)
 	Login(ctx context.Context, name, pw, client string, kind players.CredentialKind) (players.Credential, players.Player, error)
@@ -95,7 +96,7 @@ type Lobby interface {
 type Analyst interface {
 	AnalysePosition(ctx context.Context, fen, variant string, req analysis.Request) (engine.Result, error)
 	AnalyseGame(ctx context.Context, id string, req analysis.Request) (engine.Result, error)
-	RequestReview(ctx context.Context, id string) (analysis.ReviewState, error)
+	RequestReview(ctx context.Context, id string, by analysis.Requester) (analysis.ReviewState, error)
 	Review(ctx context.Context, id string) (analysis.ReviewState, error)
 	kit.Reviews
 }

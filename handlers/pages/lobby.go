@@ -44,7 +44,13 @@ func (s *deps) lobbyPath() string {
 // the game; one with a seek open is counted present (the page reloads
 // itself without scripts, and holds a stream with them).
 func (p *lobbyPages) lobby(c echo.Context) error {
-	ctx, cred := c.Request().Context(), kit.Player(c)
+	ctx := c.Request().Context()
+	// The browser gets its player here, so that its seeks come back with
+	// it (see seekingPlayer).
+	cred, err := p.s.kit.EnsurePlayer(c)
+	if err != nil {
+		return err
+	}
 	since := kit.LobbySince(c, p.s.now())
 	if game, err := p.s.pairedGame(ctx, cred, since); err != nil || game != "" {
 		if err != nil {
@@ -166,7 +172,7 @@ func (p *lobbyPages) makeSeek(c echo.Context) error {
 		return p.lobbyRefused(c, err)
 	}
 	next := p.s.lobbyPath()
-	cred, err := p.s.kit.EnsurePlayer(c)
+	cred, err := seekingPlayer(c)
 	if err == nil {
 		_, err = p.s.lobby.AddSeek(c.Request().Context(), cred, st)
 	}
@@ -174,6 +180,17 @@ func (p *lobbyPages) makeSeek(c echo.Context) error {
 		return p.lobbyRefused(c, err)
 	}
 	return c.Redirect(http.StatusSeeOther, next)
+}
+
+// seekingPlayer is the credential of the browser making a seek: the
+// player cookie the lobby's page set. A post without it is refused rather
+// than given a new player: each such post would make one, and its seek,
+// anew (issue 45: one address made 139 seeks in 5 s without a cookie).
+func seekingPlayer(c echo.Context) (players.Credential, error) {
+	if cred := kit.Player(c); cred != "" {
+		return cred, nil
+	}
+	return "", errs.Errorf(errs.Unauthorized, "Your browser did not send back this site's cookie, so the lobby cannot tell who is seeking: allow cookies for this site, open the lobby again and seek from there.").WithDetail(errs.NoCookie)
 }
 
 // ratedField reads a form's rated: "1" (or "true", "on") or "0" (or
@@ -216,7 +233,7 @@ func (p *lobbyPages) paired(c echo.Context, pair func(context.Context, players.C
 	if err := p.s.kit.AllowGame(c); err != nil {
 		return "", err
 	}
-	cred, err := p.s.kit.EnsurePlayer(c)
+	cred, err := seekingPlayer(c)
 	if err != nil {
 		return "", err
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
+	"github.com/banchess/banchess/analysis"
 	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/views"
@@ -101,7 +102,13 @@ func (p *reviews) requestReview(c echo.Context) error {
 		return err
 	}
 	id := c.Param("id")
-	if _, err := p.s.analysis.RequestReview(c.Request().Context(), id); err != nil {
+	ctx := c.Request().Context()
+	player, err := p.s.players.PlayerID(ctx, kit.Player(c))
+	if err != nil {
+		return err
+	}
+	by := analysis.Requester{Player: player, Addr: kit.ClientKey(c.RealIP())}
+	if _, err := p.s.analysis.RequestReview(ctx, id, by); err != nil {
 		e := kit.ErrorOf(err)
 		if e.Code == errs.NotFound || e.Code == errs.Internal {
 			return err
