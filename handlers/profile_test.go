@@ -107,7 +107,7 @@ func TestRatingChangeShownAtTheEnd(t *testing.T) {
 	if strip := strings.Join(strings.Fields(text(d, `[data-player="black"]`)), " "); !strings.Contains(strip, "1500? "+black) {
 		t.Errorf("Black's strip reads %q, want the rating before and its change (1500? %s)", strip, black)
 	}
-	pgn := string(c.do(http.MethodGet, kit.GamePath(id)+"/pgn", nil, false).Body.Bytes())
+	pgn := c.do(http.MethodGet, kit.GamePath(id)+"/pgn", nil, false).Body.String()
 	if !strings.Contains(pgn, `[WhiteRatingDiff "-`) || !strings.Contains(pgn, `[BlackRatingDiff "+`) {
 		t.Errorf("the PGN has no rating changes:\n%s", pgn)
 	}
