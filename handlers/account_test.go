@@ -2,7 +2,9 @@ package handlers
 
 import (
 	"bytes"
+	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +13,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/banchess/banchess/handlers/kit"
+	"github.com/banchess/banchess/players"
 	"github.com/banchess/banchess/store"
 )
 
@@ -111,9 +114,10 @@ func TestAccountRefusals(t *testing.T) {
 	}
 }
 
-// TestLoginLimit: five failed sign-ins in a minute for a name, then 429
-// with Retry-After, even with the right password; the page and the API
-// alike; a name that does not exist fails as a wrong password does.
+// TestLoginLimit: five failed sign-ins for a name from an address, then
+// 429 with Retry-After from there, even with the right password; the page
+// and the API alike; a name that does not exist fails as a wrong password
+// does.
 func TestLoginLimit(t *testing.T) {
 	e := newServer()
 	newClientOn(t, e).register("Ann")
@@ -130,11 +134,72 @@ func TestLoginLimit(t *testing.T) {
 	}
 	a := newAPIT(t, e)
 	a.fail(a.do(http.MethodPost, "/api/token", `{"name":"Ann","password":"`+secret+`"}`), 429, "too_many_logins")
-	// Another name from this address: four more failures are allowed (the
-	// address has had five), so the next is refused too.
-	a.fail(a.do(http.MethodPost, "/api/token", `{"name":"Nobody","password":"whatever1"}`), 429, "too_many_logins")
-	b := newAPIT(t, newServer())
-	b.fail(b.do(http.MethodPost, "/api/token", `{"name":"Nobody","password":"whatever1"}`), 401, "bad_login")
+	a.fail(a.do(http.MethodPost, "/api/token", `{"name":"Nobody","password":"whatever1"}`), 401, "bad_login")
+}
+
+// TestLoginDevices (issue 45, item 6): wrong passwords from one address
+// leave the owner signing in from another; once the name's ceiling is
+// reached from many addresses, the owner's browser that signed in before
+// (its device cookie) still signs in, a new browser is refused, and a
+// forged device cookie helps nothing. The API keeps the cookie as the
+// pages do.
+func TestLoginDevices(t *testing.T) {
+	e := newServer()
+	from := func(addr string) *client { c := newClientOn(t, e); c.addr = addr + ":1000"; return c }
+	from("198.51.100.7").register("Ann")
+	laptop := from("198.51.100.7")
+	laptop.post("/login", vals("name", "Ann", "password", secret))
+	device := laptop.jar[kit.DeviceCookie]
+	if device == nil || !device.HttpOnly || device.SameSite != http.SameSiteStrictMode || device.Path != "/" || strings.Contains(device.Value, secret) {
+		t.Fatalf("signed in, the device cookie is %+v", device)
+	}
+	guess := func(c *client, pw string) int {
+		return c.do(http.MethodPost, "/login", vals("name", "Ann", "password", pw), false).Code
+	}
+	attacker := from("203.0.113.1")
+	for i := range 5 {
+		if code := guess(attacker, fmt.Sprint("guess ", i)); code != http.StatusUnauthorized {
+			t.Fatalf("guess %d: %d", i+1, code)
+		}
+	}
+	if code := guess(attacker, secret); code != http.StatusTooManyRequests {
+		t.Errorf("the right password from the guessing address: %d", code)
+	}
+	if code := guess(from("198.51.100.8"), secret); code != http.StatusSeeOther {
+		t.Errorf("the right password from another address, a new browser: %d", code)
+	}
+	// The name's ceiling, from many addresses.
+	for i := range players.MaxFailedLoginsPerName - 5 {
+		guess(from(fmt.Sprint("203.0.113.", 2+i/5)), "guess")
+	}
+	stranger := from("198.51.100.9")
+	rec := stranger.do(http.MethodPost, "/login", vals("name", "Ann", "password", secret), false)
+	if rec.Code != http.StatusTooManyRequests || rec.Header().Get("Retry-After") == "" || !strings.Contains(text(parse(t, rec), "#account-error"), "signed in as it before") {
+		t.Errorf("a new browser over the name's ceiling: %d, %q", rec.Code, text(parse(t, rec), "#account-error"))
+	}
+	forged := *device
+	forged.Value = device.Value[:len(device.Value)-2] + "AA"
+	stranger.jar[kit.DeviceCookie] = &forged
+	if code := guess(stranger, secret); code != http.StatusTooManyRequests {
+		t.Errorf("a forged device cookie: %d", code)
+	}
+	laptop.addr = "198.51.100.9:1000"
+	if code := guess(laptop, secret); code != http.StatusSeeOther {
+		t.Errorf("the browser that signed in before: %d", code)
+	}
+	if laptop.jar[kit.DeviceCookie].Value == device.Value {
+		t.Error("signing in again kept the device cookie; want a fresh one")
+	}
+	// The API reads and sets the same cookie.
+	req := httptest.NewRequest(http.MethodPost, "/api/token", strings.NewReader(`{"name":"Ann","password":"`+secret+`"}`))
+	req.Header.Set("Content-Type", "application/json")
+	req.RemoteAddr = "198.51.100.9:1000"
+	req.AddCookie(&http.Cookie{Name: kit.DeviceCookie, Value: laptop.jar[kit.DeviceCookie].Value})
+	res := httptest.NewRecorder()
+	e.ServeHTTP(res, req)
+	if res.Code != http.StatusCreated || !strings.Contains(res.Header().Get("Set-Cookie"), kit.DeviceCookie+"=") {
+		t.Errorf("a program with the device cookie: %d %s", res.Code, res.Body)
+	}
 }
 
 // TestPasswordNeverShown: a password given through the pages and the API

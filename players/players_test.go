@@ -3,6 +3,7 @@ package players_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -200,9 +201,15 @@ func TestRegister(t *testing.T) {
 func second[A, B any](_ A, b B) B        { return b }
 func third[A, B, C any](_ A, _ B, c C) C { return c }
 
+// signIn is a sign-in from client with a cookie, without a device token.
+func signIn(name, pw, client string) players.SignIn {
+	return players.SignIn{Name: name, Password: pw, Client: client, Kind: players.Cookie}
+}
+
 // TestLogin: a second device signs in with the name and password and holds
-// the player's seats; failed logins are limited per name and per address,
-// and an unknown name is checked against a hash as a known one is.
+// the player's seats; failed logins are limited per name from an address
+// and per address, and an unknown name is checked against a hash as a
+// known one is.
 func TestLogin(t *testing.T) {
 	e, pw := newAccountsEnv(t)
 	first, ann, err := e.svc.Register(e.ctx, "", players.Cookie, "Ann", "correct horse")
@@ -211,44 +218,51 @@ func TestLogin(t *testing.T) {
 	}
 	id := e.create(first)
 	pw.checked()
-	second, p, err := e.svc.Login(e.ctx, "aNN", "correct horse", "10.0.0.1", players.Cookie)
-	if err != nil || second == first || p.ID != ann.ID {
-		t.Fatalf("login: %q, %+v, %v", second, p, err)
+	in, err := e.svc.Login(e.ctx, signIn("aNN", "correct horse", "10.0.0.1"))
+	if err != nil || in.Credential == first || in.Player.ID != ann.ID || in.Device == "" {
+		t.Fatalf("login: %+v, %v", in, err)
 	}
 	if c := pw.checked(); len(c) != 1 || c[0] != ann.Password {
 		t.Errorf("checked %q", c)
 	}
-	e.play(id, second, "e4") // the seats are the player's
+	e.play(id, in.Credential, "e4") // the seats are the player's
 	listIs(t, e, first, 10, id)
-	listIs(t, e, second, 10, id)
+	listIs(t, e, in.Credential, 10, id)
 
 	// A wrong password and an unknown name cost one check each, against a
 	// hash (the unknown name's: the dummy, passed as "").
-	refused(t, "a wrong password", third(e.svc.Login(e.ctx, "Ann", "wrong horse", "10.0.0.1", players.Cookie)), errs.Unauthorized, "bad_login")
-	refused(t, "an unknown name", third(e.svc.Login(e.ctx, "Nobody", "correct horse", "10.0.0.1", players.Cookie)), errs.Unauthorized, "bad_login")
+	refused(t, "a wrong password", second(e.svc.Login(e.ctx, signIn("Ann", "wrong horse", "10.0.0.1"))), errs.Unauthorized, "bad_login")
+	refused(t, "an unknown name", second(e.svc.Login(e.ctx, signIn("Nobody", "correct horse", "10.0.0.1"))), errs.Unauthorized, "bad_login")
 	if c := pw.checked(); len(c) != 2 || c[0] != ann.Password || c[1] != "" {
 		t.Errorf("checked %q, want Ann's hash then the dummy", c)
 	}
-	for range 4 {
-		e.svc.Login(e.ctx, "Ann", "wrong", "10.0.0.2", players.Cookie)
+	for range players.MaxFailedLogins - 1 {
+		e.svc.Login(e.ctx, signIn("Ann", "wrong", "10.0.0.1"))
 	}
-	// Five failures for Ann in the minute: the sixth try is refused, even
-	// with the right password, and costs no check.
+	// Five failures for Ann from 10.0.0.1 in the window: the sixth try
+	// from there is refused, even with the right password, and costs no
+	// check.
 	pw.checked()
-	_, _, err = e.svc.Login(e.ctx, "ann", "correct horse", "10.0.0.3", players.Cookie)
-	refused(t, "the sixth login for a name", err, errs.TooMany, "too_many_logins")
-	if ge := errs.Of(err); ge.RetryAfter <= 0 || ge.RetryAfter > players.LoginWindow {
-		t.Errorf("retry after %v", ge.RetryAfter)
+	_, err = e.svc.Login(e.ctx, signIn("ann", "correct horse", "10.0.0.1"))
+	refused(t, "the sixth login for a name from an address", err, errs.TooMany, "too_many_logins")
+	if ge := errs.Of(err); ge.RetryAfter <= 0 || ge.RetryAfter > players.LoginWindow || !strings.Contains(ge.Msg, "for this name from this address") {
+		t.Errorf("retry after %v: %s", ge.RetryAfter, ge.Msg)
 	}
 	if c := pw.checked(); len(c) != 0 {
 		t.Errorf("a limited login checked %q", c)
 	}
-	// Per address too: 10.0.0.2 failed four times, and once more.
-	e.svc.Login(e.ctx, "x1", "wrong", "10.0.0.2", players.Cookie)
-	refused(t, "the sixth failure from an address", third(e.svc.Login(e.ctx, "x3", "whatever", "10.0.0.2", players.Cookie)), errs.TooMany, "too_many_logins")
+	// Per address too, whatever the names: 10.0.0.2 fails for many.
+	for i := range players.MaxFailedLoginsPerAddress {
+		refused(t, "a failure from 10.0.0.2", second(e.svc.Login(e.ctx, signIn(fmt.Sprint("x", i), "wrong", "10.0.0.2"))), errs.Unauthorized, "bad_login")
+	}
+	_, err = e.svc.Login(e.ctx, signIn("Ann", "correct horse", "10.0.0.2"))
+	refused(t, "a failure too many from an address", err, errs.TooMany, "too_many_logins")
+	if !strings.Contains(errs.Of(err).Msg, "from this address") {
+		t.Errorf("refused with %q", errs.Of(err).Msg)
+	}
 }
 
-// TestLoginWindow: failures a minute old no longer count.
+// TestLoginWindow: failures a window old no longer count.
 func TestLoginWindow(t *testing.T) {
 	clk := &manualClock{now: epoch}
 	pw := newPasswords()
@@ -258,16 +272,16 @@ func TestLoginWindow(t *testing.T) {
 		t.Fatal(err)
 	}
 	for range players.MaxFailedLogins {
-		svc.Login(ctx, "Ann", "wrong", "a", players.Cookie)
+		svc.Login(ctx, signIn("Ann", "wrong", "a"))
 		clk.advance(time.Second)
 	}
-	_, _, err := svc.Login(ctx, "Ann", "correct horse", "b", players.Cookie)
-	if ge := errs.Of(err); err == nil || ge.Code != errs.TooMany || ge.RetryAfter != 55*time.Second {
+	_, err := svc.Login(ctx, signIn("Ann", "correct horse", "a"))
+	if ge := errs.Of(err); err == nil || ge.Code != errs.TooMany || ge.RetryAfter != players.LoginWindow-5*time.Second {
 		t.Fatalf("limited: %v (retry after %v)", err, ge.RetryAfter)
 	}
-	clk.advance(55 * time.Second)
-	if _, _, err := svc.Login(ctx, "Ann", "correct horse", "b", players.Cookie); err != nil {
-		t.Errorf("a minute after the first failure: %v", err)
+	clk.advance(players.LoginWindow - 5*time.Second)
+	if _, err := svc.Login(ctx, signIn("Ann", "correct horse", "a")); err != nil {
+		t.Errorf("a window after the first failure: %v", err)
 	}
 }
 
@@ -281,15 +295,136 @@ func TestLoginSuccessIsNoFailure(t *testing.T) {
 		t.Fatal(err)
 	}
 	for range players.MaxFailedLogins - 1 {
-		svc.Login(ctx, "Ann", "wrong", "a", players.Cookie)
+		svc.Login(ctx, signIn("Ann", "wrong", "a"))
 	}
 	for i := range 2 * players.MaxFailedLogins {
-		if _, _, err := svc.Login(ctx, "Ann", "correct horse", "a", players.Cookie); err != nil {
+		if _, err := svc.Login(ctx, signIn("Ann", "correct horse", "a")); err != nil {
 			t.Fatalf("sign-in %d with the right password: %v", i+1, err)
 		}
 	}
-	refused(t, "the fifth failure", third(svc.Login(ctx, "Ann", "wrong", "a", players.Cookie)), errs.Unauthorized, "bad_login")
-	refused(t, "after five failures", third(svc.Login(ctx, "Ann", "correct horse", "a", players.Cookie)), errs.TooMany, "too_many_logins")
+	refused(t, "the fifth failure", second(svc.Login(ctx, signIn("Ann", "wrong", "a"))), errs.Unauthorized, "bad_login")
+	refused(t, "after five failures", second(svc.Login(ctx, signIn("Ann", "correct horse", "a"))), errs.TooMany, "too_many_logins")
+}
+
+// TestLoginLockoutIsPerAddress (issue 45, item 6): five wrong passwords
+// for a name from one address do not lock the name's owner out at
+// another: the right password from there signs in.
+func TestLoginLockoutIsPerAddress(t *testing.T) {
+	e, _ := newAccountsEnv(t)
+	if _, _, err := e.svc.Register(e.ctx, "", players.Cookie, "Ann", "correct horse"); err != nil {
+		t.Fatal(err)
+	}
+	for i := range players.MaxFailedLogins {
+		refused(t, fmt.Sprint("guess ", i+1, " from A"), second(e.svc.Login(e.ctx, signIn("Ann", "guess", "192.0.2.66"))), errs.Unauthorized, "bad_login")
+	}
+	refused(t, "the right password from A", second(e.svc.Login(e.ctx, signIn("Ann", "correct horse", "192.0.2.66"))), errs.TooMany, "too_many_logins")
+	if _, err := e.svc.Login(e.ctx, signIn("Ann", "correct horse", "198.51.100.7")); err != nil {
+		t.Errorf("the right password from B, after five wrong ones from A: %v", err)
+	}
+}
+
+// TestLoginNameCeiling (issue 45, item 6): guesses for a name spread over
+// many addresses, each under its own limit, stop at the name's ceiling:
+// then the name is refused from every address without a device token,
+// the right password too, unchecked.
+func TestLoginNameCeiling(t *testing.T) {
+	e, pw := newAccountsEnv(t)
+	if _, _, err := e.svc.Register(e.ctx, "", players.Cookie, "Ann", "correct horse"); err != nil {
+		t.Fatal(err)
+	}
+	for i := range players.MaxFailedLoginsPerName {
+		addr := fmt.Sprintf("203.0.113.%d", i/2) // two guesses an address: under its limits
+		refused(t, fmt.Sprint("guess ", i+1), second(e.svc.Login(e.ctx, signIn("Ann", fmt.Sprint("guess ", i), addr))), errs.Unauthorized, "bad_login")
+	}
+	pw.checked()
+	for _, addr := range []string{"198.51.100.7", "2001:db8::/64"} {
+		_, err := e.svc.Login(e.ctx, signIn("ANN", "correct horse", addr))
+		refused(t, "the right password from "+addr, err, errs.TooMany, "too_many_logins")
+		if !strings.Contains(errs.Of(err).Msg, "for this name") {
+			t.Errorf("refused with %q", errs.Of(err).Msg)
+		}
+	}
+	if c := pw.checked(); len(c) != 0 {
+		t.Errorf("%d passwords checked over the name's ceiling", len(c))
+	}
+	// Another name is not limited.
+	if _, _, err := e.svc.Register(e.ctx, "", players.Cookie, "Bob", "battery staple"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.svc.Login(e.ctx, signIn("Bob", "battery staple", "198.51.100.7")); err != nil {
+		t.Errorf("another name: %v", err)
+	}
+}
+
+// TestLoginTrustedDevice (issue 45, item 6): a device that signed in as a
+// name before (its device token) signs in while the name is locked for
+// everyone else; its attempts are limited for that device alone; a
+// forged token, another name's or another server's, helps nothing.
+func TestLoginTrustedDevice(t *testing.T) {
+	e, _ := newAccountsEnv(t)
+	for _, name := range []string{"Ann", "Bob"} {
+		if _, _, err := e.svc.Register(e.ctx, "", players.Cookie, name, "correct horse"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	device := func(svc *players.Service, name string) string {
+		t.Helper()
+		in, err := svc.Login(e.ctx, signIn(name, "correct horse", "192.0.2.1"))
+		if err != nil || in.Device == "" {
+			t.Fatalf("signing in as %s: %+v, %v", name, in, err)
+		}
+		return in.Device
+	}
+	phone, laptop, bobs := device(e.svc, "Ann"), device(e.svc, "Ann"), device(e.svc, "Bob")
+	m := store.NewMemory()
+	elsewhere := players.New(m, players.WithPasswords(newPasswords()))
+	if _, _, err := elsewhere.Register(e.ctx, "", players.Cookie, "Ann", "correct horse"); err != nil {
+		t.Fatal(err)
+	}
+	foreign := device(elsewhere, "Ann")
+
+	// Others lock the name: its ceiling, from many addresses.
+	for i := range players.MaxFailedLoginsPerName {
+		e.svc.Login(e.ctx, signIn("Ann", "guess", fmt.Sprintf("203.0.113.%d", i/2)))
+	}
+	withDevice := func(token, pw, addr string) players.SignIn {
+		in := signIn("ann", pw, addr)
+		in.Device = token
+		return in
+	}
+	refused(t, "without a device token", second(e.svc.Login(e.ctx, signIn("Ann", "correct horse", "192.0.2.1"))), errs.TooMany, "too_many_logins")
+	// The devices sign in, from an address that guessed too.
+	for _, token := range []string{phone, laptop} {
+		in, err := e.svc.Login(e.ctx, withDevice(token, "correct horse", "203.0.113.0"))
+		if err != nil || in.Player.Name != "Ann" || in.Device == "" || in.Device == token {
+			t.Errorf("a device that signed in before: %+v, %v", in, err)
+		}
+	}
+	// Forged tokens are no device's.
+	parts := strings.Split(phone, ".")
+	for _, f := range []struct{ what, token string }{
+		{"its MAC changed", strings.Join(append(parts[:3:3], strings.Repeat("A", len(parts[3]))), ".")},
+		{"its nonce changed", strings.Join([]string{parts[0], parts[1], parts[2] + "x", parts[3]}, ".")},
+		{"another name's", bobs},
+		{"another name's, renamed", strings.Replace(bobs, ".bob.", ".ann.", 1)},
+		{"another server's", foreign},
+		{"not a token", "v1.ann.nonce"},
+	} {
+		refused(t, "a device token "+f.what, second(e.svc.Login(e.ctx, withDevice(f.token, "correct horse", "192.0.2.1"))), errs.TooMany, "too_many_logins")
+	}
+	// A device's failures count for it alone: the phone, guessed on,
+	// is locked; the laptop is not.
+	for range players.MaxFailedLogins {
+		refused(t, "a wrong password from the phone", second(e.svc.Login(e.ctx, withDevice(phone, "guess", "192.0.2.1"))), errs.Unauthorized, "bad_login")
+	}
+	_, err := e.svc.Login(e.ctx, withDevice(phone, "correct horse", "192.0.2.1"))
+	refused(t, "the phone after five failures", err, errs.TooMany, "too_many_logins")
+	if !strings.Contains(errs.Of(err).Msg, "from this device") {
+		t.Errorf("refused with %q", errs.Of(err).Msg)
+	}
+	if _, err := e.svc.Login(e.ctx, withDevice(laptop, "correct horse", "192.0.2.1")); err != nil {
+		t.Errorf("the laptop, after the phone was locked: %v", err)
+	}
 }
 
 // TestSignOut: signing out ends one credential; signing out everywhere
@@ -304,8 +439,10 @@ func TestSignOut(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	laptop, _, _ := a.Login(ctx, "Ann", "correct horse", "x", players.Cookie)
-	bot, _, _ := b.Login(ctx, "Ann", "correct horse", "x", players.Token)
+	in, _ := a.Login(ctx, signIn("Ann", "correct horse", "x"))
+	laptop := in.Credential
+	in, _ = b.Login(ctx, players.SignIn{Name: "Ann", Password: "correct horse", Client: "x", Kind: players.Token})
+	bot := in.Credential
 	is := func(svc *players.Service, cred players.Credential, want string) {
 		t.Helper()
 		if p, err := svc.Identify(ctx, cred); err != nil || p.ID != want {
@@ -336,11 +473,11 @@ func TestSignOut(t *testing.T) {
 		t.Errorf("creating with a revoked credential: %v", err)
 	}
 	// Signed in again, the player has their name and their games.
-	again, p, err := a.Login(ctx, "ann", "correct horse", "x", players.Cookie)
-	if err != nil || p.ID != ann.ID {
-		t.Fatalf("signing in again: %+v, %v", p, err)
+	again, err := a.Login(ctx, signIn("ann", "correct horse", "x"))
+	if err != nil || again.Player.ID != ann.ID {
+		t.Fatalf("signing in again: %+v, %v", again, err)
 	}
-	is(a, again, ann.ID)
+	is(a, again.Credential, ann.ID)
 	if err := a.SignOut(ctx, players.NewCredential()); err != nil {
 		t.Errorf("signing out an unknown credential: %v", err)
 	}

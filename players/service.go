@@ -2,7 +2,6 @@ package players
 
 import (
 	"context"
-	"errors"
 	"math"
 	"runtime"
 	"strings"
@@ -21,6 +20,7 @@ type Service struct {
 	now       func() time.Time
 	passwords Passwords
 	creds     credentialCache
+	devices   deviceKey
 }
 
 // Option configures a Service.
@@ -45,14 +45,6 @@ func New(store Store, opts ...Option) *Service {
 	}
 	return s
 }
-
-// Failed logins are limited per name and per client address: at most
-// MaxFailedLogins in any LoginWindow, then TooMany until the oldest of
-// them leaves the window.
-const (
-	MaxFailedLogins = 5
-	LoginWindow     = time.Minute
-)
 
 // Passwords hash players' passwords and check them (see package
 // password).
@@ -145,70 +137,6 @@ func (s *Service) Register(ctx context.Context, cred Credential, kind Credential
 // unissued refuses a credential the server did not issue, or revoked.
 func Unissued() *errs.Error {
 	return errs.Errorf(errs.Unauthorized, "This credential was not issued by this server, or was signed out: sign in again, or send none to play as a new anonymous player.")
-}
-
-// Login checks a player's name and password and issues them a new
-// credential of kind: a second device, or a program's new token. client
-// is the address asking; failed logins are limited per name and per
-// address (TooMany with RetryAfter), and a name that does not exist costs
-// as long to refuse as a wrong password.
-//
-// Each attempt is counted before its password is checked, in one step of
-// the store with the check of the limit, and forgotten once it succeeds:
-// concurrent guesses are counted one after another, so no more than
-// MaxFailedLogins of them are checked in a LoginWindow.
-func (s *Service) Login(ctx context.Context, name, pw, client string, kind CredentialKind) (Credential, Player, error) {
-	now := s.now()
-	attempt := LoginAttempt{ID: newPlayerID(), Keys: []string{"name:" + NameKey(clipName(name)), "addr:" + client}, At: now}
-	// An attempt counts for LoginWindow, to the millisecond the store
-	// keeps: not at its end.
-	failed, err := s.store.StartLogin(ctx, attempt, now.Add(-LoginWindow+time.Millisecond), MaxFailedLogins)
-	if err != nil {
-		return "", Player{}, errs.FromStore(err)
-	}
-	if len(failed) >= MaxFailedLogins {
-		wait := failed[len(failed)-MaxFailedLogins].Add(LoginWindow).Sub(now)
-		e := errs.Errorf(errs.TooMany, "Too many failed sign-ins for this name or from this address: try again in %d s.", seconds(wait)).WithDetail(errs.TooManyLogins)
-		e.RetryAfter = wait
-		return "", Player{}, e
-	}
-	p, err := s.store.PlayerNamed(ctx, name)
-	if err != nil && !isNotFound(err) {
-		return "", Player{}, errs.FromStore(err)
-	}
-	if len(pw) > MaxPassword {
-		pw = pw[:MaxPassword] // refused below all the same, at the usual cost
-	}
-	ok, err := s.passwords.Check(ctx, p.Password, pw)
-	if err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) {
-		return "", Player{}, errs.Internalf(err, "checking the password of %q", p.ID)
-	}
-	if err != nil {
-		return "", Player{}, errs.Of(err)
-	}
-	if !ok {
-		// The attempt counted stays counted: a failure.
-		return "", Player{}, errs.Errorf(errs.Unauthorized, "The name or the password is wrong.").WithDetail(errs.BadLogin)
-	}
-	if err := s.store.ForgetLogin(ctx, attempt); err != nil {
-		return "", Player{}, errs.FromStore(err)
-	}
-	cred := NewCredential()
-	if err := s.store.Issue(ctx, Issued{Hash: cred.Hash(), Player: p.ID, Kind: kind, Created: now}); err != nil {
-		return "", Player{}, errs.FromStore(err)
-	}
-	return cred, p, nil
-}
-
-// LoginAttempt is a sign-in attempt as the store counts it: under each of
-// its keys (the name's and the client address's), from At until it leaves
-// the window, unless it is forgotten because it succeeded.
-type LoginAttempt struct {
-	// ID tells the attempt from others under the same keys at the same
-	// time, to forget it.
-	ID   string
-	Keys []string
-	At   time.Time
 }
 
 // SignOut revokes cred: this device or program is no longer its player.
@@ -339,15 +267,18 @@ type Store interface {
 	// Leaders returns up to limit players with at least minGames rated
 	// games of variant at speed, the highest rated first.
 	Leaders(ctx context.Context, variant string, speed rating.Speed, minGames, limit int) ([]Leader, error)
-	// StartLogin counts attempt under each of its keys, unless one of them
-	// counts limit attempts since since already: then it counts nothing
-	// and returns when that key's attempts since since were, oldest first
-	// (at least limit of them). The check and the count are one atomic
-	// step, among the servers sharing the store too. It forgets attempts
-	// made before since.
-	StartLogin(ctx context.Context, attempt LoginAttempt, since time.Time, limit int) (refused []time.Time, err error)
-	// ForgetLogin forgets attempt, which succeeded: it counts no more.
-	ForgetLogin(ctx context.Context, attempt LoginAttempt) error
+	// StartAttempt counts attempt under each of its counters' keys,
+	// unless one of them counts its Max attempts already: then it counts
+	// nothing and says which (Refused). The check and the count are one
+	// atomic step, among the servers sharing the store too. It forgets
+	// attempts that no longer count.
+	StartAttempt(ctx context.Context, attempt Attempt) (*Refused, error)
+	// ForgetAttempt forgets attempt: it counts no more (a sign-in whose
+	// password was right).
+	ForgetAttempt(ctx context.Context, attempt Attempt) error
+	// ServerKey returns the secret named name that the servers sharing the
+	// store share, made of 32 random bytes when first asked for.
+	ServerKey(ctx context.Context, name string) ([]byte, error)
 }
 
 // Player returns the player of id.

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"sync"
 	"sync/atomic"
@@ -68,7 +69,7 @@ func TestLoginLimitUnderConcurrency(t *testing.T) {
 			for i := range guesses {
 				wg.Go(func() {
 					<-start
-					_, _, err := servers[i%len(servers)].Login(ctx, "ann", "wrong horse", "10.0.0.1", players.Cookie)
+					_, err := servers[i%len(servers)].Login(ctx, players.SignIn{Name: "ann", Password: "wrong horse", Client: "10.0.0.1", Kind: players.Cookie})
 					refusals[i] = errs.Of(err)
 				})
 			}
@@ -90,13 +91,79 @@ func TestLoginLimitUnderConcurrency(t *testing.T) {
 			}
 			checked := pw.checks.Load()
 			for _, svc := range servers {
-				_, _, err := svc.Login(ctx, "Ann", "correct horse", "10.0.0.1", players.Cookie)
+				_, err := svc.Login(ctx, players.SignIn{Name: "Ann", Password: "correct horse", Client: "10.0.0.1", Kind: players.Cookie})
 				if e := errs.Of(err); err == nil || e.Detail != errs.TooManyLogins || e.RetryAfter <= 0 {
 					t.Errorf("the right password after the guesses: %v, want too_many_logins", err)
 				}
 			}
 			if n := pw.checks.Load(); n != checked {
 				t.Errorf("the right password, refused for the rate, was checked too (%d checks, then %d)", checked, n)
+			}
+		})
+	}
+}
+
+// TestLoginLimitsAcrossServers (issue 45, item 6): the sign-in limits and
+// device tokens hold for servers sharing a store: five wrong passwords
+// from one address, sent to either server, lock the name at that address
+// on both and nowhere else; the name's ceiling, reached through both,
+// holds on both; a device token one server issued lets the device sign
+// in through the other while the name is locked.
+func TestLoginLimitsAcrossServers(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		open func(t *testing.T) []fullStore
+	}{
+		{"memory", func(*testing.T) []fullStore { m := NewMemory(); return []fullStore{m, m} }},
+		{"sqlite", func(t *testing.T) []fullStore {
+			s := openSQLite(t, filepath.Join(t.TempDir(), "games.db"), Options{})
+			return []fullStore{s, s}
+		}},
+		{"postgres, two servers", func(t *testing.T) []fullStore {
+			url := pg.Server(t).Schema(t)
+			return []fullStore{openPostgres(t, PostgresOptions{}, url), openPostgres(t, PostgresOptions{}, url)}
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx := context.Background()
+			pw := &countedPasswords{h: password.NewHasher(password.Params{Memory: 64, Time: 1, Threads: 1}, 4)}
+			now := func() time.Time { return epoch }
+			var servers []*players.Service
+			for _, st := range tc.open(t) {
+				servers = append(servers, players.New(st, players.WithClock(now), players.WithPasswords(pw)))
+			}
+			if _, _, err := servers[0].Register(ctx, "", players.Cookie, "Ann", "correct horse"); err != nil {
+				t.Fatal(err)
+			}
+			login := func(i int, password, addr, device string) error {
+				_, err := servers[i%2].Login(ctx, players.SignIn{Name: "Ann", Password: password, Client: addr, Device: device, Kind: players.Cookie})
+				return err
+			}
+			home, err := servers[0].Login(ctx, players.SignIn{Name: "Ann", Password: "correct horse", Client: "192.0.2.1", Kind: players.Cookie})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := range players.MaxFailedLogins {
+				login(i, "wrong horse", "10.0.0.1", "")
+			}
+			for i := range servers {
+				if err := login(i, "correct horse", "10.0.0.1", ""); errs.Of(err).Detail != errs.TooManyLogins {
+					t.Errorf("server %d, from the guessing address: %v, want too_many_logins", i, err)
+				}
+				if err := login(i, "correct horse", fmt.Sprint("10.0.1.", i), ""); err != nil {
+					t.Errorf("server %d, from another address: %v", i, err)
+				}
+			}
+			for i := range players.MaxFailedLoginsPerName {
+				login(i, "wrong horse", fmt.Sprint("10.0.2.", i/2), "")
+			}
+			for i := range servers {
+				if err := login(i, "correct horse", "10.0.3.1", ""); errs.Of(err).Detail != errs.TooManyLogins {
+					t.Errorf("server %d, over the name's ceiling: %v, want too_many_logins", i, err)
+				}
+				if err := login(i, "correct horse", "10.0.3.1", home.Device); err != nil {
+					t.Errorf("server %d, the device server 0 trusted: %v", i, err)
+				}
 			}
 		})
 	}

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"crypto/rand"
 	"slices"
 	"sort"
 	"strings"
@@ -19,7 +20,7 @@ import (
 )
 
 // memoryPlayers is what Memory keeps besides games: players, credentials,
-// results and ratings, sign-in attempts and the lobby's seeks.
+// results and ratings, attempts counted, the servers' keys and the lobby's seeks.
 type memoryPlayers struct {
 	mu        sync.Mutex
 	players   map[string]*players.Player
@@ -28,7 +29,8 @@ type memoryPlayers struct {
 	standings map[standingKey]players.Standing
 	played    map[string][]players.PlayedGame // by player, in the order recorded
 	recorded  map[string]bool                 // games whose result is recorded
-	logins    map[string][]loginAt            // sign-in attempts by key
+	attempts  map[string][]counted            // attempts counted, by key
+	keys      map[string][]byte               // the servers' keys, by name
 	seeks     map[string]lobby.Seek
 }
 
@@ -41,7 +43,7 @@ type standingKey struct {
 func (m *memoryPlayers) init() {
 	m.players, m.names, m.creds = map[string]*players.Player{}, map[string]string{}, map[string]players.Issued{}
 	m.standings, m.played, m.recorded = map[standingKey]players.Standing{}, map[string][]players.PlayedGame{}, map[string]bool{}
-	m.logins, m.seeks = map[string][]loginAt{}, map[string]lobby.Seek{}
+	m.attempts, m.keys, m.seeks = map[string][]counted{}, map[string][]byte{}, map[string]lobby.Seek{}
 }
 
 // nameTaken refuses a name another player has in any case.
@@ -288,63 +290,81 @@ func (m *Memory) Leaders(ctx context.Context, variant string, speed rating.Speed
 	return out[:min(len(out), limit)], nil
 }
 
-// StartLogin counts attempt under each of its keys unless one of them
-// counts limit attempts since since: then it returns their times, oldest
-// first. It forgets attempts before since.
-func (m *Memory) StartLogin(ctx context.Context, attempt players.LoginAttempt, since time.Time, limit int) ([]time.Time, error) {
+// StartAttempt counts attempt under each of its counters' keys unless one
+// of them is full: then it says which. It forgets attempts that no longer
+// count.
+func (m *Memory) StartAttempt(ctx context.Context, attempt players.Attempt) (*players.Refused, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	a := &m.accounts
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	for k, list := range a.logins {
-		list = slices.DeleteFunc(list, func(l loginAt) bool { return l.at.Before(since) })
+	for k, list := range a.attempts {
+		list = slices.DeleteFunc(list, func(c counted) bool { return !c.until.After(attempt.At) })
 		if len(list) == 0 {
-			delete(a.logins, k)
+			delete(a.attempts, k)
 		} else {
-			a.logins[k] = list
+			a.attempts[k] = list
 		}
 	}
-	for _, k := range attempt.Keys {
-		if list := a.logins[k]; len(list) >= limit {
-			out := make([]time.Time, len(list))
-			for i, l := range list {
-				out[i] = l.at
+	for i, c := range attempt.Counters {
+		if list := a.attempts[c.Key]; len(list) >= c.Max {
+			until := make([]time.Time, len(list))
+			for j, l := range list {
+				until[j] = l.until
 			}
-			slices.SortFunc(out, time.Time.Compare)
-			return out, nil
+			slices.SortFunc(until, time.Time.Compare)
+			return &players.Refused{Counter: i, Until: until}, nil
 		}
 	}
-	for _, k := range attempt.Keys {
-		a.logins[k] = append(a.logins[k], loginAt{attempt.ID, attempt.At})
+	for _, c := range attempt.Counters {
+		a.attempts[c.Key] = append(a.attempts[c.Key], counted{attempt.ID, attempt.At.Add(c.Window)})
 	}
 	return nil, nil
 }
 
-// ForgetLogin forgets attempt, which succeeded.
-func (m *Memory) ForgetLogin(ctx context.Context, attempt players.LoginAttempt) error {
+// ForgetAttempt forgets attempt.
+func (m *Memory) ForgetAttempt(ctx context.Context, attempt players.Attempt) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
 	a := &m.accounts
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	for _, k := range attempt.Keys {
-		list := slices.DeleteFunc(a.logins[k], func(l loginAt) bool { return l.id == attempt.ID })
+	for _, c := range attempt.Counters {
+		list := slices.DeleteFunc(a.attempts[c.Key], func(l counted) bool { return l.id == attempt.ID })
 		if len(list) == 0 {
-			delete(a.logins, k)
+			delete(a.attempts, c.Key)
 		} else {
-			a.logins[k] = list
+			a.attempts[c.Key] = list
 		}
 	}
 	return nil
 }
 
-// loginAt is a sign-in attempt counted under a key: its id and time.
-type loginAt struct {
-	id string
-	at time.Time
+// counted is an attempt counted under a key: its id, and until when it
+// counts.
+type counted struct {
+	id    string
+	until time.Time
+}
+
+// ServerKey returns the key named name, made the first time.
+func (m *Memory) ServerKey(ctx context.Context, name string) ([]byte, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	a := &m.accounts
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	key, ok := a.keys[name]
+	if !ok {
+		key = make([]byte, serverKeyBytes)
+		rand.Read(key)
+		a.keys[name] = key
+	}
+	return slices.Clone(key), nil
 }
 
 // record records the result of rec's game if it has one and it is not

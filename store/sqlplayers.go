@@ -2,6 +2,8 @@ package store
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"slices"
@@ -19,8 +21,8 @@ import (
 	"github.com/banchess/banchess/rules"
 )
 
-// sqlPlayers keeps players, credentials, results, ratings, sign-in attempts
-// and the lobby in a database, for SQLite and Postgres alike. Times are
+// sqlPlayers keeps players, credentials, results, ratings, attempts
+// counted, the servers' keys and the lobby in a database, for SQLite and Postgres alike. Times are
 // unix milliseconds.
 type sqlPlayers struct {
 	db database
@@ -324,19 +326,25 @@ func (s sqlPlayers) Leaders(ctx context.Context, variant string, speed rating.Sp
 	return out, nil
 }
 
-// StartLogin counts attempt under each of its keys unless one of them
-// counts limit attempts since since: then it returns their times, oldest
-// first. Each key's count and the attempt's rows are one transaction that
-// holds the key's lock (PostgreSQL's advisory lock; SQLite's transaction
-// holds the whole database), so that concurrent attempts, on any server,
-// are counted one after another. Attempts before since are forgotten
-// first, in a statement of their own, which takes no key's lock.
-func (s sqlPlayers) StartLogin(ctx context.Context, attempt players.LoginAttempt, since time.Time, limit int) ([]time.Time, error) {
-	if _, err := s.db.exec(ctx, `DELETE FROM failed_logins WHERE at < $1`, ms(since)); err != nil {
-		return nil, fmt.Errorf("forgetting old sign-in attempts: %w", err)
+// StartAttempt counts attempt under each of its counters' keys unless one
+// of them is full: then it says which. The keys' counts and the attempt's
+// rows are one transaction that holds the keys' locks (PostgreSQL's
+// advisory locks; SQLite's transaction holds the whole database), so that
+// concurrent attempts, on any server, are counted one after another.
+// Attempts that no longer count are forgotten first, in a statement of
+// their own, which takes no key's lock.
+func (s sqlPlayers) StartAttempt(ctx context.Context, attempt players.Attempt) (*players.Refused, error) {
+	if _, err := s.db.exec(ctx, `DELETE FROM failed_logins WHERE expires_at <= $1`, ms(attempt.At)); err != nil {
+		return nil, fmt.Errorf("forgetting old attempts: %w", err)
 	}
-	keys := slices.Sorted(slices.Values(slices.DeleteFunc(slices.Clone(attempt.Keys), func(k string) bool { return !validText(k) })))
-	var refused []time.Time
+	var keys []string
+	for _, c := range attempt.Counters {
+		if validText(c.Key) {
+			keys = append(keys, c.Key)
+		}
+	}
+	slices.Sort(keys)
+	var refused *players.Refused
 	err := s.db.inTx(ctx, func(q querier) error {
 		refused = nil
 		for _, k := range keys { // in order, so that two attempts never wait for each other's
@@ -344,12 +352,15 @@ func (s sqlPlayers) StartLogin(ctx context.Context, attempt players.LoginAttempt
 				return err
 			}
 		}
-		for _, k := range keys {
-			r, err := q.query(ctx, `SELECT at FROM failed_logins WHERE key = $1 AND at >= $2 ORDER BY at`, k, ms(since))
+		for i, c := range attempt.Counters {
+			if !validText(c.Key) {
+				continue
+			}
+			r, err := q.query(ctx, `SELECT expires_at FROM failed_logins WHERE key = $1 AND expires_at > $2 ORDER BY expires_at`, c.Key, ms(attempt.At))
 			if err != nil {
 				return err
 			}
-			times, err := collect(r, func(sc scanner) (time.Time, error) {
+			until, err := collect(r, func(sc scanner) (time.Time, error) {
 				var at int64
 				err := sc.Scan(&at)
 				return fromMS(at), err
@@ -357,36 +368,64 @@ func (s sqlPlayers) StartLogin(ctx context.Context, attempt players.LoginAttempt
 			if err != nil {
 				return err
 			}
-			if len(times) >= limit {
-				refused = times
+			if len(until) >= c.Max {
+				refused = &players.Refused{Counter: i, Until: until}
 				return nil
 			}
 		}
-		for _, k := range keys {
-			if _, err := q.exec(ctx, `INSERT INTO failed_logins (key, at, attempt) VALUES ($1, $2, $3)`, k, ms(attempt.At), attempt.ID); err != nil {
+		for _, c := range attempt.Counters {
+			if !validText(c.Key) {
+				continue
+			}
+			if _, err := q.exec(ctx, `INSERT INTO failed_logins (key, at, attempt, expires_at) VALUES ($1, $2, $3, $4)`,
+				c.Key, ms(attempt.At), attempt.ID, ms(attempt.At.Add(c.Window))); err != nil {
 				return err
 			}
 		}
 		return nil
 	})
 	if err != nil {
-		return nil, wrapStore(err, "counting a sign-in attempt")
+		return nil, wrapStore(err, "counting an attempt")
 	}
 	return refused, nil
 }
 
-// ForgetLogin forgets attempt, which succeeded.
-func (s sqlPlayers) ForgetLogin(ctx context.Context, attempt players.LoginAttempt) error {
-	for _, k := range attempt.Keys {
-		if !validText(k) {
+// ForgetAttempt forgets attempt.
+func (s sqlPlayers) ForgetAttempt(ctx context.Context, attempt players.Attempt) error {
+	for _, c := range attempt.Counters {
+		if !validText(c.Key) {
 			continue
 		}
-		if _, err := s.db.exec(ctx, `DELETE FROM failed_logins WHERE key = $1 AND at = $2 AND attempt = $3`, k, ms(attempt.At), attempt.ID); err != nil {
-			return fmt.Errorf("forgetting a successful sign-in attempt: %w", err)
+		if _, err := s.db.exec(ctx, `DELETE FROM failed_logins WHERE key = $1 AND expires_at = $2 AND attempt = $3`,
+			c.Key, ms(attempt.At.Add(c.Window)), attempt.ID); err != nil {
+			return fmt.Errorf("forgetting an attempt: %w", err)
 		}
 	}
 	return nil
 }
+
+// ServerKey returns the key named name, made the first time: of servers
+// asking at once, the first to insert it makes it, and all read it back.
+func (s sqlPlayers) ServerKey(ctx context.Context, name string) ([]byte, error) {
+	fresh := make([]byte, serverKeyBytes)
+	rand.Read(fresh)
+	if _, err := s.db.exec(ctx, `INSERT INTO server_keys (name, secret) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING`,
+		name, base64.StdEncoding.EncodeToString(fresh)); err != nil {
+		return nil, fmt.Errorf("making the key %q: %w", name, err)
+	}
+	var stored string
+	if err := s.db.queryRow(ctx, `SELECT secret FROM server_keys WHERE name = $1`, name).Scan(&stored); err != nil {
+		return nil, fmt.Errorf("reading the key %q: %w", name, err)
+	}
+	key, err := base64.StdEncoding.DecodeString(stored)
+	if err != nil {
+		return nil, fmt.Errorf("reading the key %q: %w", name, err)
+	}
+	return key, nil
+}
+
+// serverKeyBytes is the size of a key ServerKey makes.
+const serverKeyBytes = 32
 
 // recordResult records, in the transaction of the save that finished
 // rec's game, its result if it has one (games.ResultOf): the players'

@@ -72,6 +72,37 @@ func DropPlayer(c echo.Context) {
 	c.SetCookie(&http.Cookie{Name: PlayerCookie, Value: "", Path: "/", MaxAge: -1, HttpOnly: true, SameSite: http.SameSiteLaxMode})
 }
 
+// DeviceCookie holds the browser's device token (players.SignedIn.Device):
+// it says the browser signed in as a name before, so that its sign-ins as
+// that name are limited for this browser alone. It proves nothing else.
+const DeviceCookie = "banchess_device"
+
+// Device returns the browser's device token, or "" when it has none.
+func Device(c echo.Context) string {
+	ck, err := c.Cookie(DeviceCookie)
+	if err != nil {
+		return ""
+	}
+	return ck.Value
+}
+
+// SetDevice makes token the browser's device token; "" changes nothing.
+// Only this site's own requests carry it (SameSite=Strict).
+func (k *Kit) SetDevice(c echo.Context, token string) {
+	if token == "" {
+		return
+	}
+	c.SetCookie(&http.Cookie{
+		Name:     DeviceCookie,
+		Value:    token,
+		Path:     "/",
+		MaxAge:   int(playerMaxAge.Seconds()),
+		HttpOnly: true,
+		Secure:   k.Scheme(c) == "https",
+		SameSite: http.SameSiteStrictMode,
+	})
+}
+
 // legacyGame returns the game id an old session cookie names ("" when it
 // names none that could be a game), and whether the request has one at
 // all: one that names nothing is dropped too.

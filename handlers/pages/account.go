@@ -77,7 +77,9 @@ func (p *accounts) loginPage(c echo.Context) error {
 
 // login signs the browser in as the player the form names: a new
 // credential of that player's, which holds their seats here too; the
-// lesson steps the browser did before are added to the player's.
+// lesson steps the browser did before are added to the player's. The
+// browser keeps a device token naming the player, with which its next
+// sign-ins are limited for this device alone.
 func (p *accounts) login(c echo.Context) error {
 	f, err := p.core.form(c)
 	if err != nil {
@@ -88,18 +90,20 @@ func (p *accounts) login(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	cred, pl, err := p.s.players.Login(c.Request().Context(), name, f.Get("password"), kit.ClientKey(c.RealIP()), players.Cookie)
+	in, err := p.s.players.Login(c.Request().Context(), players.SignIn{Name: name, Password: f.Get("password"),
+		Client: kit.ClientKey(c.RealIP()), Device: kit.Device(c), Kind: players.Cookie})
 	if err != nil {
 		return kit.Shown(err, func(status int, e *errs.Error) error {
 			return render(c, status, views.LoginPage(views.Login{Asset: p.s.asset, Error: e.Msg, NameValue: name}))
 		})
 	}
 	if p.s.training != nil {
-		if err := p.s.training.CarrySteps(c.Request().Context(), before, pl.ID); err != nil {
+		if err := p.s.training.CarrySteps(c.Request().Context(), before, in.Player.ID); err != nil {
 			return err
 		}
 	}
-	p.s.kit.SetPlayer(c, cred)
+	p.s.kit.SetPlayer(c, in.Credential)
+	p.s.kit.SetDevice(c, in.Device)
 	return c.Redirect(http.StatusSeeOther, "/account?done=signed-in")
 }
 
