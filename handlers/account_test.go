@@ -13,6 +13,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/banchess/banchess/handlers/kit"
+	"github.com/banchess/banchess/internal/testsite"
 	"github.com/banchess/banchess/players"
 	"github.com/banchess/banchess/store"
 )
@@ -200,6 +201,34 @@ func TestLoginDevices(t *testing.T) {
 	if res.Code != http.StatusCreated || !strings.Contains(res.Header().Get("Set-Cookie"), kit.DeviceCookie+"=") {
 		t.Errorf("a program with the device cookie: %d %s", res.Code, res.Body)
 	}
+}
+
+// TestSignupLimit (issue 45, item 7): an address signs up five players in
+// an hour, through the pages and the API together; the sixth is refused
+// with 429, Retry-After and code too_many_signups (the page shows why);
+// another address still signs up.
+func TestSignupLimit(t *testing.T) {
+	e := echo.New()
+	New(newServiceWith(nil, testsite.Config{Players: []players.Option{players.WithSignupsPerHour(5)}}), apiClock).Register(e)
+	for i := range 3 {
+		c := newClientOn(t, e)
+		c.register(fmt.Sprint("Page", i))
+	}
+	a := newAPIT(t, e)
+	for i := range 2 {
+		if r := a.do(http.MethodPost, "/api/account", fmt.Sprintf(`{"name":"Api%d","password":"%s"}`, i, secret)); r.code != http.StatusCreated {
+			t.Fatalf("API sign-up %d: %d %s", i, r.code, r.body)
+		}
+	}
+	c := newClientOn(t, e)
+	rec := c.do(http.MethodPost, "/account", vals("name", "Sixth", "password", secret), false)
+	if rec.Code != http.StatusTooManyRequests || rec.Header().Get("Retry-After") == "" || !strings.Contains(text(parse(t, rec), "#account-error"), "signed up 5 players") {
+		t.Errorf("the sixth sign-up: %d, Retry-After %q, %q", rec.Code, rec.Header().Get("Retry-After"), text(parse(t, rec), "#account-error"))
+	}
+	a.fail(a.do(http.MethodPost, "/api/account", `{"name":"Sixth","password":"`+secret+`"}`), 429, "too_many_signups")
+	other := newClientOn(t, e)
+	other.addr = "198.51.100.1:1000"
+	other.register("Sixth")
 }
 
 // TestPasswordNeverShown: a password given through the pages and the API

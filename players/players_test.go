@@ -18,18 +18,38 @@ import (
 )
 
 // passwords hashes with cheap parameters (the format and checks are
-// password.Default's) and records what it is asked to check.
+// password.Default's) and records what it is asked to check, and how
+// many passwords it hashed.
 type passwords struct {
 	h      *password.Hasher
 	mu     sync.Mutex
 	checks []string // the hashes checked against
+	hashes int
 }
 
 func newPasswords() *passwords {
 	return &passwords{h: password.NewHasher(password.Params{Memory: 64, Time: 1, Threads: 1}, 2)}
 }
 
-func (p *passwords) Hash(ctx context.Context, pw string) (string, error) { return p.h.Hash(ctx, pw) }
+func (p *passwords) Hash(ctx context.Context, pw string) (string, error) {
+	p.mu.Lock()
+	p.hashes++
+	p.mu.Unlock()
+	if pw == unhashable {
+		return "", errors.New("out of memory")
+	}
+	return p.h.Hash(ctx, pw)
+}
+
+// unhashable is a password passwords fails to hash.
+const unhashable = "unhashable password"
+
+// hashed returns how many passwords were hashed.
+func (p *passwords) hashed() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.hashes
+}
 
 func (p *passwords) Check(ctx context.Context, encoded, pw string) (bool, error) {
 	p.mu.Lock()
@@ -156,16 +176,17 @@ func TestRegister(t *testing.T) {
 	e, _ := newAccountsEnv(t)
 	anon := e.cred()
 	id := e.create(anon)
-	cred, p, err := e.svc.Register(e.ctx, anon, players.Cookie, "Ann_1", "correct horse")
-	if err != nil || cred != anon || p.Name != "Ann_1" || p.ID != e.id(anon) {
-		t.Fatalf("naming an anonymous player: %q, %+v, %v", cred, p, err)
+	in, err := e.svc.Register(e.ctx, players.SignUp{Name: "Ann_1", Password: "correct horse", Credential: anon})
+	p := in.Player
+	if err != nil || in.Credential != anon || p.Name != "Ann_1" || p.ID != e.id(anon) || in.Device == "" {
+		t.Fatalf("naming an anonymous player: %+v, %v", in, err)
 	}
 	if strings.Contains(p.Password, "correct horse") || !strings.HasPrefix(p.Password, "$argon2id$") {
 		t.Errorf("the password is kept as %q", p.Password)
 	}
 	// The player keeps their seats.
 	e.play(id, anon, "e4")
-	refused(t, "naming again", third(e.svc.Register(e.ctx, anon, players.Cookie, "Ann_2", "correct horse")), errs.Conflict, "named")
+	refused(t, "naming again", second(e.svc.Register(e.ctx, players.SignUp{Name: "Ann_2", Password: "correct horse", Credential: anon})), errs.Conflict, "named")
 	for _, c := range []struct{ name, pw, detail string }{
 		{"ANN_1", "correct horse", "name_taken"},
 		{"a", "correct horse", "bad_name"},
@@ -178,7 +199,7 @@ func TestRegister(t *testing.T) {
 		{"Bob", "short", "bad_password"},
 		{"Bob", strings.Repeat("x", players.MaxPassword+1), "bad_password"},
 	} {
-		_, _, err := e.svc.Register(e.ctx, "", players.Token, c.name, c.pw)
+		_, err := e.svc.Register(e.ctx, players.SignUp{Name: c.name, Password: c.pw, Kind: players.Token})
 		code := errs.Invalid
 		if c.detail == "name_taken" {
 			code = errs.Conflict
@@ -186,11 +207,12 @@ func TestRegister(t *testing.T) {
 		refused(t, "registering "+c.name, err, code, c.detail)
 	}
 	// Without a credential: a new player, with one.
-	tok, bob, err := e.svc.Register(e.ctx, "", players.Token, "bob-2", "hunter2hunter2")
-	if err != nil || tok == "" || bob.Name != "bob-2" || e.id(tok) != bob.ID {
-		t.Fatalf("a new named player: %q, %+v, %v", tok, bob, err)
+	in, err = e.svc.Register(e.ctx, players.SignUp{Name: "bob-2", Password: "hunter2hunter2", Kind: players.Token})
+	bob := in.Player
+	if err != nil || in.Credential == "" || bob.Name != "bob-2" || e.id(in.Credential) != bob.ID {
+		t.Fatalf("a new named player: %+v, %v", in, err)
 	}
-	refused(t, "naming with an invented credential", third(e.svc.Register(e.ctx, players.NewCredential(), players.Cookie, "Cat", "hunter2hunter2")), errs.Unauthorized, "")
+	refused(t, "naming with an invented credential", second(e.svc.Register(e.ctx, players.SignUp{Name: "Cat", Password: "hunter2hunter2", Credential: players.NewCredential()})), errs.Unauthorized, "")
 	if p, err := e.svc.Named(e.ctx, "BOB-2"); err != nil || p.ID != bob.ID {
 		t.Errorf("Named(BOB-2) = %+v, %v", p, err)
 	}
@@ -198,8 +220,12 @@ func TestRegister(t *testing.T) {
 	refused(t, "a name that could not be", second(e.svc.Named(e.ctx, "no/body")), errs.NotFound, "no_player")
 }
 
-func second[A, B any](_ A, b B) B        { return b }
-func third[A, B, C any](_ A, _ B, c C) C { return c }
+func second[A, B any](_ A, b B) B { return b }
+
+// signUp is a sign-up of a new player with a cookie.
+func signUp(name, pw string) players.SignUp {
+	return players.SignUp{Name: name, Password: pw, Kind: players.Cookie}
+}
 
 // signIn is a sign-in from client with a cookie, without a device token.
 func signIn(name, pw, client string) players.SignIn {
@@ -212,10 +238,11 @@ func signIn(name, pw, client string) players.SignIn {
 // known one is.
 func TestLogin(t *testing.T) {
 	e, pw := newAccountsEnv(t)
-	first, ann, err := e.svc.Register(e.ctx, "", players.Cookie, "Ann", "correct horse")
+	up, err := e.svc.Register(e.ctx, signUp("Ann", "correct horse"))
 	if err != nil {
 		t.Fatal(err)
 	}
+	first, ann := up.Credential, up.Player
 	id := e.create(first)
 	pw.checked()
 	in, err := e.svc.Login(e.ctx, signIn("aNN", "correct horse", "10.0.0.1"))
@@ -268,7 +295,7 @@ func TestLoginWindow(t *testing.T) {
 	pw := newPasswords()
 	svc := players.New(store.NewMemory(), players.WithClock(clk.Now), players.WithPasswords(pw))
 	ctx := context.Background()
-	if _, _, err := svc.Register(ctx, "", players.Cookie, "Ann", "correct horse"); err != nil {
+	if _, err := svc.Register(ctx, signUp("Ann", "correct horse")); err != nil {
 		t.Fatal(err)
 	}
 	for range players.MaxFailedLogins {
@@ -291,7 +318,7 @@ func TestLoginWindow(t *testing.T) {
 func TestLoginSuccessIsNoFailure(t *testing.T) {
 	svc := players.New(store.NewMemory(), players.WithClock(func() time.Time { return epoch }), players.WithPasswords(newPasswords()))
 	ctx := context.Background()
-	if _, _, err := svc.Register(ctx, "", players.Cookie, "Ann", "correct horse"); err != nil {
+	if _, err := svc.Register(ctx, signUp("Ann", "correct horse")); err != nil {
 		t.Fatal(err)
 	}
 	for range players.MaxFailedLogins - 1 {
@@ -311,7 +338,7 @@ func TestLoginSuccessIsNoFailure(t *testing.T) {
 // another: the right password from there signs in.
 func TestLoginLockoutIsPerAddress(t *testing.T) {
 	e, _ := newAccountsEnv(t)
-	if _, _, err := e.svc.Register(e.ctx, "", players.Cookie, "Ann", "correct horse"); err != nil {
+	if _, err := e.svc.Register(e.ctx, signUp("Ann", "correct horse")); err != nil {
 		t.Fatal(err)
 	}
 	for i := range players.MaxFailedLogins {
@@ -329,7 +356,7 @@ func TestLoginLockoutIsPerAddress(t *testing.T) {
 // the right password too, unchecked.
 func TestLoginNameCeiling(t *testing.T) {
 	e, pw := newAccountsEnv(t)
-	if _, _, err := e.svc.Register(e.ctx, "", players.Cookie, "Ann", "correct horse"); err != nil {
+	if _, err := e.svc.Register(e.ctx, signUp("Ann", "correct horse")); err != nil {
 		t.Fatal(err)
 	}
 	for i := range players.MaxFailedLoginsPerName {
@@ -348,7 +375,7 @@ func TestLoginNameCeiling(t *testing.T) {
 		t.Errorf("%d passwords checked over the name's ceiling", len(c))
 	}
 	// Another name is not limited.
-	if _, _, err := e.svc.Register(e.ctx, "", players.Cookie, "Bob", "battery staple"); err != nil {
+	if _, err := e.svc.Register(e.ctx, signUp("Bob", "battery staple")); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := e.svc.Login(e.ctx, signIn("Bob", "battery staple", "198.51.100.7")); err != nil {
@@ -363,7 +390,7 @@ func TestLoginNameCeiling(t *testing.T) {
 func TestLoginTrustedDevice(t *testing.T) {
 	e, _ := newAccountsEnv(t)
 	for _, name := range []string{"Ann", "Bob"} {
-		if _, _, err := e.svc.Register(e.ctx, "", players.Cookie, name, "correct horse"); err != nil {
+		if _, err := e.svc.Register(e.ctx, signUp(name, "correct horse")); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -378,7 +405,7 @@ func TestLoginTrustedDevice(t *testing.T) {
 	phone, laptop, bobs := device(e.svc, "Ann"), device(e.svc, "Ann"), device(e.svc, "Bob")
 	m := store.NewMemory()
 	elsewhere := players.New(m, players.WithPasswords(newPasswords()))
-	if _, _, err := elsewhere.Register(e.ctx, "", players.Cookie, "Ann", "correct horse"); err != nil {
+	if _, err := elsewhere.Register(e.ctx, signUp("Ann", "correct horse")); err != nil {
 		t.Fatal(err)
 	}
 	foreign := device(elsewhere, "Ann")
@@ -435,10 +462,11 @@ func TestSignOut(t *testing.T) {
 	m := store.NewMemory()
 	a, b := players.New(m, players.WithPasswords(pw)), players.New(m, players.WithPasswords(pw))
 	ctx := context.Background()
-	phone, ann, err := a.Register(ctx, "", players.Cookie, "Ann", "correct horse")
+	up, err := a.Register(ctx, signUp("Ann", "correct horse"))
 	if err != nil {
 		t.Fatal(err)
 	}
+	phone, ann := up.Credential, up.Player
 	in, _ := a.Login(ctx, signIn("Ann", "correct horse", "x"))
 	laptop := in.Credential
 	in, _ = b.Login(ctx, players.SignIn{Name: "Ann", Password: "correct horse", Client: "x", Kind: players.Token})
@@ -480,5 +508,92 @@ func TestSignOut(t *testing.T) {
 	is(a, again.Credential, ann.ID)
 	if err := a.SignOut(ctx, players.NewCredential()); err != nil {
 		t.Errorf("signing out an unknown credential: %v", err)
+	}
+}
+
+// TestSignupsPerAddress (issue 45, item 7): an address signs up at most
+// the limit's players in an hour; the next sign-up is refused (TooMany,
+// too_many_signups, with the time to wait) before its password is hashed.
+// Sign-ups that name no one do not count; other addresses are not
+// limited; an hour later the address signs up again.
+func TestSignupsPerAddress(t *testing.T) {
+	const limit = 5
+	clk := &manualClock{now: epoch}
+	pw := newPasswords()
+	svc := players.New(store.NewMemory(), players.WithClock(clk.Now), players.WithPasswords(pw), players.WithSignupsPerHour(limit))
+	ctx := context.Background()
+	from := func(client, name string) players.SignUp {
+		up := signUp(name, "correct horse")
+		up.Client = client
+		return up
+	}
+	if _, err := svc.Register(ctx, from("192.0.2.9", "Taken")); err != nil {
+		t.Fatal(err)
+	}
+	for i := range limit {
+		// A taken name, a short password, a failure to hash between:
+		// they count for nothing.
+		refused(t, "a taken name", second(svc.Register(ctx, from("192.0.2.1", "taken"))), errs.Conflict, "name_taken")
+		up := from("192.0.2.1", "Shorty")
+		up.Password = "short"
+		refused(t, "a short password", second(svc.Register(ctx, up)), errs.Invalid, "bad_password")
+		up.Password = unhashable
+		refused(t, "a password not hashed", second(svc.Register(ctx, up)), errs.Internal, "")
+		if i == 0 { // an anonymous player named counts as a sign-up
+			anon, _, err := svc.NewPlayer(ctx, players.Cookie)
+			if err != nil {
+				t.Fatal(err)
+			}
+			up := from("192.0.2.1", "Anon")
+			up.Credential = anon
+			if _, err := svc.Register(ctx, up); err != nil {
+				t.Fatalf("naming an anonymous player: %v", err)
+			}
+			continue
+		}
+		clk.advance(time.Minute)
+		if _, err := svc.Register(ctx, from("192.0.2.1", fmt.Sprint("Player", i))); err != nil {
+			t.Fatalf("sign-up %d: %v", i+1, err)
+		}
+	}
+	hashed := pw.hashed()
+	_, err := svc.Register(ctx, from("192.0.2.1", "OneTooMany"))
+	refused(t, "a sign-up over the limit", err, errs.TooMany, "too_many_signups")
+	if e := errs.Of(err); e.RetryAfter != players.SignupWindow-(limit-1)*time.Minute || !strings.Contains(e.Msg, "signed up 5 players in the last hour") {
+		t.Errorf("refused with %q, retry after %v", e.Msg, e.RetryAfter)
+	}
+	if n := pw.hashed(); n != hashed {
+		t.Errorf("a sign-up over the limit hashed %d passwords", n-hashed)
+	}
+	if _, err := svc.Register(ctx, from("198.51.100.1", "OneTooMany")); err != nil {
+		t.Errorf("another address: %v", err)
+	}
+	clk.advance(players.SignupWindow - (limit-1)*time.Minute)
+	if _, err := svc.Register(ctx, from("192.0.2.1", "AnHourLater")); err != nil {
+		t.Errorf("an hour after the first sign-up: %v", err)
+	}
+	// Without the option, sign-ups are not limited.
+	free := players.New(store.NewMemory(), players.WithPasswords(pw))
+	for i := range 2 * limit {
+		if _, err := free.Register(ctx, from("192.0.2.1", fmt.Sprint("Free", i))); err != nil {
+			t.Fatalf("unlimited sign-up %d: %v", i+1, err)
+		}
+	}
+}
+
+// TestTakenNameNotHashed (issue 45, item 7): a name taken in any case is
+// refused before the password is hashed.
+func TestTakenNameNotHashed(t *testing.T) {
+	e, pw := newAccountsEnv(t)
+	if _, err := e.svc.Register(e.ctx, signUp("Ann", "correct horse")); err != nil {
+		t.Fatal(err)
+	}
+	anon := e.cred()
+	hashed := pw.hashed()
+	for _, up := range []players.SignUp{signUp("ANN", "correct horse"), {Name: "ann", Password: "correct horse", Credential: anon}} {
+		refused(t, "the name taken", second(e.svc.Register(e.ctx, up)), errs.Conflict, "name_taken")
+	}
+	if n := pw.hashed(); n != hashed {
+		t.Errorf("refusing a taken name hashed %d passwords", n-hashed)
 	}
 }

@@ -21,6 +21,9 @@ type Service struct {
 	passwords Passwords
 	creds     credentialCache
 	devices   deviceKey
+	// signupsPerHour bounds the sign-ups from one address in an hour; 0:
+	// no bound.
+	signupsPerHour int
 }
 
 // Option configures a Service.
@@ -33,6 +36,11 @@ func WithClock(now func() time.Time) Option { return func(s *Service) { s.now = 
 // WithPasswords makes the service hash passwords with h (the default:
 // password.Default, as many at once as there are CPUs).
 func WithPasswords(h Passwords) Option { return func(s *Service) { s.passwords = h } }
+
+// WithSignupsPerHour limits the sign-ups from one client address to n an
+// hour, on every server sharing the store together (0, the default: no
+// limit).
+func WithSignupsPerHour(n int) Option { return func(s *Service) { s.signupsPerHour = n } }
 
 // New returns a service keeping its players in store.
 func New(store Store, opts ...Option) *Service {
@@ -94,44 +102,6 @@ func (s *Service) Identify(ctx context.Context, cred Credential) (Player, error)
 		return Player{}, errs.FromStore(err)
 	}
 	return p, nil
-}
-
-// Register gives a player a name and a password: cred's player, which
-// must have no name yet, or with no cred a new player, issued a
-// credential of kind. It returns the player's credential (cred, or the
-// new one) and the player.
-func (s *Service) Register(ctx context.Context, cred Credential, kind CredentialKind, name, pw string) (Credential, Player, error) {
-	if err := CheckName(name); err != nil {
-		return "", Player{}, err
-	}
-	if err := CheckPassword(pw); err != nil {
-		return "", Player{}, err
-	}
-	var p Player
-	if cred != "" {
-		var err error
-		if p, err = s.Identify(ctx, cred); err != nil {
-			return "", Player{}, err
-		}
-		switch {
-		case p.ID == "":
-			return "", Player{}, Unissued()
-		case p.Named():
-			return "", Player{}, errs.Errorf(errs.Conflict, "You have a name already: %s.", p.Name).WithDetail(errs.Named)
-		}
-	}
-	hash, err := s.passwords.Hash(ctx, pw)
-	if err != nil {
-		return "", Player{}, errs.Of(err)
-	}
-	if p.ID == "" {
-		return s.addPlayer(ctx, kind, Player{Name: name, Password: hash})
-	}
-	if err := s.store.SetName(ctx, p.ID, name, hash); err != nil {
-		return "", Player{}, errs.FromStore(err)
-	}
-	p.Name, p.Password = name, hash
-	return cred, p, nil
 }
 
 // unissued refuses a credential the server did not issue, or revoked.

@@ -15,14 +15,17 @@ import (
 )
 
 // countedPasswords hashes with cheap parameters and counts the passwords
-// checked; each check takes a while, as argon2id's does, so that guesses
-// sent together are checked together unless something stops them.
+// hashed and checked; each takes a while, as argon2id's does, so that
+// requests sent together are hashed together unless something stops them.
 type countedPasswords struct {
 	h      *password.Hasher
+	hashes atomic.Int64
 	checks atomic.Int64
 }
 
 func (p *countedPasswords) Hash(ctx context.Context, pw string) (string, error) {
+	p.hashes.Add(1)
+	time.Sleep(20 * time.Millisecond)
 	return p.h.Hash(ctx, pw)
 }
 
@@ -59,7 +62,7 @@ func TestLoginLimitUnderConcurrency(t *testing.T) {
 			for _, st := range tc.open(t) {
 				servers = append(servers, players.New(st, players.WithClock(now), players.WithPasswords(pw)))
 			}
-			if _, _, err := servers[0].Register(ctx, "", players.Cookie, "Ann", "correct horse"); err != nil {
+			if _, err := servers[0].Register(ctx, players.SignUp{Name: "Ann", Password: "correct horse", Kind: players.Cookie}); err != nil {
 				t.Fatal(err)
 			}
 			const guesses = 40
@@ -132,7 +135,7 @@ func TestLoginLimitsAcrossServers(t *testing.T) {
 			for _, st := range tc.open(t) {
 				servers = append(servers, players.New(st, players.WithClock(now), players.WithPasswords(pw)))
 			}
-			if _, _, err := servers[0].Register(ctx, "", players.Cookie, "Ann", "correct horse"); err != nil {
+			if _, err := servers[0].Register(ctx, players.SignUp{Name: "Ann", Password: "correct horse", Kind: players.Cookie}); err != nil {
 				t.Fatal(err)
 			}
 			login := func(i int, password, addr, device string) error {
@@ -163,6 +166,69 @@ func TestLoginLimitsAcrossServers(t *testing.T) {
 				}
 				if err := login(i, "correct horse", "10.0.3.1", home.Device); err != nil {
 					t.Errorf("server %d, the device server 0 trusted: %v", i, err)
+				}
+			}
+		})
+	}
+}
+
+// TestSignupLimitUnderConcurrency (issue 45, item 7): twenty sign-ups
+// from one address sent at once, to two servers sharing the store on
+// PostgreSQL, name the limit's players and no more, and hash no more
+// passwords; another address signs up after them.
+func TestSignupLimitUnderConcurrency(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		open func(t *testing.T) []fullStore
+	}{
+		{"memory", func(*testing.T) []fullStore { m := NewMemory(); return []fullStore{m, m} }},
+		{"sqlite", func(t *testing.T) []fullStore {
+			s := openSQLite(t, filepath.Join(t.TempDir(), "games.db"), Options{})
+			return []fullStore{s, s}
+		}},
+		{"postgres, two servers", func(t *testing.T) []fullStore {
+			url := pg.Server(t).Schema(t)
+			return []fullStore{openPostgres(t, PostgresOptions{}, url), openPostgres(t, PostgresOptions{}, url)}
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			const limit, sent = 5, 20
+			ctx := context.Background()
+			pw := &countedPasswords{h: password.NewHasher(password.Params{Memory: 64, Time: 1, Threads: 1}, 40)}
+			now := func() time.Time { return epoch }
+			var servers []*players.Service
+			for _, st := range tc.open(t) {
+				servers = append(servers, players.New(st, players.WithClock(now), players.WithPasswords(pw), players.WithSignupsPerHour(limit)))
+			}
+			start := make(chan struct{})
+			var wg sync.WaitGroup
+			answers := make([]error, sent)
+			for i := range sent {
+				wg.Go(func() {
+					<-start
+					_, answers[i] = servers[i%2].Register(ctx, players.SignUp{Name: fmt.Sprint("Player", i), Password: "correct horse", Client: "10.0.0.1", Kind: players.Cookie})
+				})
+			}
+			close(start)
+			wg.Wait()
+			named := 0
+			for i, err := range answers {
+				switch {
+				case err == nil:
+					named++
+				case errs.Of(err).Detail != errs.TooManySignups:
+					t.Errorf("sign-up %d: %v", i, err)
+				}
+			}
+			if n := pw.hashes.Load(); named != limit || n != limit {
+				t.Errorf("%d sign-ups sent at once named %d players and hashed %d passwords, want %d", sent, named, n, limit)
+			}
+			for i, svc := range servers {
+				if _, err := svc.Register(ctx, players.SignUp{Name: fmt.Sprint("Late", i), Password: "correct horse", Client: "10.0.0.1", Kind: players.Cookie}); errs.Of(err).Detail != errs.TooManySignups {
+					t.Errorf("server %d, a sign-up after them: %v, want too_many_signups", i, err)
+				}
+				if _, err := svc.Register(ctx, players.SignUp{Name: fmt.Sprint("Other", i), Password: "correct horse", Client: "10.0.0.2", Kind: players.Cookie}); err != nil {
+					t.Errorf("server %d, another address: %v", i, err)
 				}
 			}
 		})

@@ -47,9 +47,7 @@ func (m *memoryPlayers) init() {
 }
 
 // nameTaken refuses a name another player has in any case.
-func nameTaken(name string) error {
-	return &errs.Error{Code: errs.Conflict, Detail: errs.NameTaken, Msg: "The name " + name + " is taken (names differing only in case count as one): choose another."}
-}
+func nameTaken(name string) error { return players.NameTaken(name) }
 
 // noSuchPlayer is the error for an id or name that names no player.
 func noSuchPlayer() error {

@@ -58,11 +58,13 @@ func (a *accountsAPI) register(c echo.Context) error {
 	if err := readJSON(c, &req); err != nil {
 		return err
 	}
-	cred, p, err := a.s.players.Register(c.Request().Context(), kit.Bearer(c), players.Token, req.Name.val, req.Password.val)
+	in, err := a.s.players.Register(c.Request().Context(), players.SignUp{Name: req.Name.val, Password: req.Password.val,
+		Client: kit.ClientKey(c.RealIP()), Credential: kit.Bearer(c), Kind: players.Token})
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusCreated, Token{Token: string(cred), Name: p.Name})
+	a.s.kit.SetDevice(c, in.Device)
+	return c.JSON(http.StatusCreated, Token{Token: string(in.Credential), Name: in.Player.Name})
 }
 
 // newToken signs a program in as the player the body names: a new token

@@ -52,14 +52,17 @@ func (p *accounts) register(c echo.Context) error {
 	}
 	name := f.Get("name")
 	cred, err := p.s.kit.EnsurePlayer(c)
+	var in players.SignedIn
 	if err == nil {
-		_, _, err = p.s.players.Register(c.Request().Context(), cred, players.Cookie, name, f.Get("password"))
+		in, err = p.s.players.Register(c.Request().Context(), players.SignUp{Name: name, Password: f.Get("password"),
+			Client: kit.ClientKey(c.RealIP()), Credential: cred, Kind: players.Cookie})
 	}
 	if err != nil {
 		return kit.Shown(err, func(status int, e *errs.Error) error {
 			return render(c, status, views.AccountPage(views.Account{Asset: p.s.asset, Error: e.Msg, NameValue: name}))
 		})
 	}
+	p.s.kit.SetDevice(c, in.Device)
 	return c.Redirect(http.StatusSeeOther, "/account?done=named")
 }
 

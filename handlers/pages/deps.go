@@ -67,7 +67,7 @@ type Loader interface {
 // Players are the players service as the pages use it.
 type Players interface {
 	Identify(ctx context.Context, cred players.Credential) (players.Player, error)
-	Register(ctx context.Context, cred players.Credential, kind players.CredentialKind, name, pw string) (players.Credential, players.Player, error)
+	Register(ctx context.Context, up players.SignUp) (players.SignedIn, error)
 	Login(ctx context.Context, in players.SignIn) (players.SignedIn, error)
 	SignOut(ctx context.Context, cred players.Credential) error
 	SignOutEverywhere(ctx context.Context, cred players.Credential) error
