@@ -231,6 +231,77 @@ func TestSignupLimit(t *testing.T) {
 	other.register("Sixth")
 }
 
+// TestSignUpNewCredential (issue 45, item 8): signing up on the account
+// page gives the browser a new credential and revokes the one it had, so
+// that whoever planted or saw the cookie before holds nothing after; the
+// browser keeps its game. Signing in revokes the browser's credential too.
+func TestSignUpNewCredential(t *testing.T) {
+	e := newServer()
+	c := newClientOn(t, e)
+	c.start()
+	game := c.id
+	before := *c.player()
+	c.register("Ann")
+	if after := c.player(); after == nil || after.Value == before.Value {
+		t.Fatalf("signed up, the browser's cookie is %v, as before", after)
+	}
+	planted := c.session()
+	planted.jar[kit.PlayerCookie] = &before
+	if planted.get("/account").Find("#account-name").Length() != 0 {
+		t.Error("the cookie from before the sign-up names the player")
+	}
+	planted.jar[kit.PlayerCookie] = &before
+	planted.id = game
+	if rec := planted.do(http.MethodPost, planted.path("ply"), vals("text", "b:e2e4"), false); rec.Code != http.StatusForbidden {
+		t.Errorf("a ply with the cookie from before the sign-up: %d", rec.Code)
+	}
+	c.id = game
+	c.post(c.path("ply"), vals("text", "b:e2e4"))
+
+	laptop := c.session()
+	laptop.start()
+	held, its := *laptop.player(), laptop.id
+	laptop.post("/login", vals("name", "Ann", "password", secret))
+	stale := laptop.session()
+	stale.jar[kit.PlayerCookie] = &held
+	stale.id = its
+	if rec := stale.do(http.MethodPost, stale.path("ply"), vals("text", "b:e2e4"), false); rec.Code != http.StatusForbidden {
+		t.Errorf("a ply with the cookie a browser held before signing in: %d", rec.Code)
+	}
+}
+
+// TestHostCookies (issue 45, item 8): served over HTTPS (here, an https
+// base URL), the browser's cookies are named __Host-… (Secure, Path=/, no
+// Domain); a credential under the plain name, from before, is still read,
+// and moves to the __Host- name.
+func TestHostCookies(t *testing.T) {
+	e := newServerOn(nil, WithBaseURL("https://chess.example.com"))
+	c := newClientOn(t, e)
+	c.start()
+	c.register("Ann")
+	for _, name := range []string{kit.PlayerCookie, kit.DeviceCookie} {
+		if ck := c.jar[name]; ck != nil {
+			t.Errorf("over https, a cookie %s", name)
+		}
+		ck := c.jar[kit.HostPrefix+name]
+		if ck == nil || !ck.Secure || !ck.HttpOnly || ck.Path != "/" || ck.Domain != "" {
+			t.Errorf("over https, the cookie %s%s is %+v", kit.HostPrefix, name, ck)
+		}
+	}
+	cred := c.jar[kit.HostPrefix+kit.PlayerCookie].Value
+	old := c.session()
+	old.jar[kit.PlayerCookie] = &http.Cookie{Name: kit.PlayerCookie, Value: cred}
+	if got := old.get("/account").Find("#account-name").AttrOr("data-name", ""); got != "Ann" {
+		t.Errorf("a credential under the plain name names %q, want Ann", got)
+	}
+	if rec := old.do(http.MethodPost, "/new", vals(), false); rec.Code != http.StatusSeeOther {
+		t.Fatalf("a new game: %d", rec.Code)
+	}
+	if ck := old.jar[kit.HostPrefix+kit.PlayerCookie]; ck == nil || ck.Value != cred || old.jar[kit.PlayerCookie] != nil {
+		t.Errorf("the credential under the plain name did not move: %v, plain %v", ck, old.jar[kit.PlayerCookie])
+	}
+}
+
 // TestPasswordNeverShown: a password given through the pages and the API
 // is in no answer, no log line and, in clear, nowhere in the database's
 // files.

@@ -39,6 +39,9 @@ type SignIn struct {
 	Device string
 	// Kind is the kind of credential to issue.
 	Kind CredentialKind
+	// Replaces is the credential the client holds ("" for none), revoked
+	// once it signs in: a browser keeps one credential, the new one.
+	Replaces Credential
 }
 
 // SignedIn is what a sign-in or a sign-up gives: a new credential of the
@@ -103,6 +106,12 @@ func (s *Service) Login(ctx context.Context, in SignIn) (SignedIn, error) {
 	cred := NewCredential()
 	if err := s.store.Issue(ctx, Issued{Hash: cred.Hash(), Player: p.ID, Kind: in.Kind, Created: now}); err != nil {
 		return SignedIn{}, errs.FromStore(err)
+	}
+	if in.Replaces.Valid() {
+		if err := s.store.Revoke(ctx, in.Replaces.Hash(), false); err != nil {
+			return SignedIn{}, errs.FromStore(err)
+		}
+		s.Notice(NoticeRevoked(in.Replaces.Hash()))
 	}
 	device, err := s.deviceToken(ctx, p.Name)
 	if err != nil {

@@ -176,17 +176,18 @@ func TestRegister(t *testing.T) {
 	e, _ := newAccountsEnv(t)
 	anon := e.cred()
 	id := e.create(anon)
+	anonID := e.id(anon)
 	in, err := e.svc.Register(e.ctx, players.SignUp{Name: "Ann_1", Password: "correct horse", Credential: anon})
 	p := in.Player
-	if err != nil || in.Credential != anon || p.Name != "Ann_1" || p.ID != e.id(anon) || in.Device == "" {
+	if err != nil || p.Name != "Ann_1" || p.ID != anonID || e.id(in.Credential) != anonID || in.Device == "" {
 		t.Fatalf("naming an anonymous player: %+v, %v", in, err)
 	}
 	if strings.Contains(p.Password, "correct horse") || !strings.HasPrefix(p.Password, "$argon2id$") {
 		t.Errorf("the password is kept as %q", p.Password)
 	}
-	// The player keeps their seats.
-	e.play(id, anon, "e4")
-	refused(t, "naming again", second(e.svc.Register(e.ctx, players.SignUp{Name: "Ann_2", Password: "correct horse", Credential: anon})), errs.Conflict, "named")
+	// The player keeps their seats, with their new credential.
+	e.play(id, in.Credential, "e4")
+	refused(t, "naming again", second(e.svc.Register(e.ctx, players.SignUp{Name: "Ann_2", Password: "correct horse", Credential: in.Credential})), errs.Conflict, "named")
 	for _, c := range []struct{ name, pw, detail string }{
 		{"ANN_1", "correct horse", "name_taken"},
 		{"a", "correct horse", "bad_name"},
@@ -595,5 +596,47 @@ func TestTakenNameNotHashed(t *testing.T) {
 	}
 	if n := pw.hashed(); n != hashed {
 		t.Errorf("refusing a taken name hashed %d passwords", n-hashed)
+	}
+}
+
+// TestSignUpRevokesTheCredential (issue 45, item 8): signing up gives the
+// player a new credential and revokes the one it signed up with, even on
+// the server that had it cached: a credential planted or seen before the
+// sign-up holds nothing after it. The player keeps its games. Signing in
+// revokes the credential the browser held too.
+func TestSignUpRevokesTheCredential(t *testing.T) {
+	e, _ := newAccountsEnv(t)
+	anon := e.cred()
+	game := e.create(anon)
+	player := e.id(anon) // now cached
+	in, err := e.svc.Register(e.ctx, players.SignUp{Name: "Ann", Password: "correct horse", Credential: anon, Kind: players.Cookie})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if in.Credential == anon || e.id(in.Credential) != player {
+		t.Fatalf("signed up: credential %q (before: %q), player %q", in.Credential, anon, e.id(in.Credential))
+	}
+	if id := e.id(anon); id != "" {
+		t.Errorf("the credential signed up with still holds player %q", id)
+	}
+	if err := e.games.Play(e.ctx, game, anon, games.Input{Text: "e4"}, nil); err == nil || errs.Of(err).Code != errs.Forbidden {
+		t.Errorf("playing with the credential signed up with: %v", err)
+	}
+	listIs(t, e, in.Credential, 10, game)
+	e.play(game, in.Credential, "e4")
+
+	// Signing in from a browser that holds a credential: it is revoked.
+	held := e.cred()
+	si := signIn("Ann", "correct horse", "x")
+	si.Replaces = held
+	out, err := e.svc.Login(e.ctx, si)
+	if err != nil || e.id(out.Credential) != player {
+		t.Fatalf("signing in: %+v, %v", out, err)
+	}
+	if id := e.id(held); id != "" {
+		t.Errorf("the credential held before signing in still holds player %q", id)
+	}
+	if e.id(in.Credential) != player {
+		t.Error("signing in elsewhere revoked the player's other credential")
 	}
 }

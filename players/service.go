@@ -221,10 +221,12 @@ type Store interface {
 	Player(ctx context.Context, id string) (Player, error)
 	// PlayerNamed returns the player whose name is name in any case.
 	PlayerNamed(ctx context.Context, name string) (Player, error)
-	// SetName gives player id, still unnamed, its name and the hash of its
-	// password: Conflict with detail "name_taken" when another player has
-	// the name in any case, "named" when the player has one already.
-	SetName(ctx context.Context, id, name, password string) error
+	// SetName gives a player, still unnamed, its name and the hash of its
+	// password, issues it a new credential and revokes the one it
+	// replaces, in one step: Conflict with detail "name_taken" when
+	// another player has the name in any case, "named" when the player
+	// has one already (then nothing changes).
+	SetName(ctx context.Context, n Naming) error
 	// Standings returns the player's standings, one for each variant and
 	// speed they played rated games of.
 	Standings(ctx context.Context, id string) ([]Standing, error)
@@ -249,6 +251,17 @@ type Store interface {
 	// ServerKey returns the secret named name that the servers sharing the
 	// store share, made of 32 random bytes when first asked for.
 	ServerKey(ctx context.Context, name string) ([]byte, error)
+}
+
+// Naming is a player's sign-up as the store records it (Store.SetName).
+type Naming struct {
+	// Player is the id of the player named.
+	Player         string
+	Name, Password string
+	// Issued is the player's new credential.
+	Issued Issued
+	// Revoked is the hash of the credential it replaces.
+	Revoked string
 }
 
 // Player returns the player of id.

@@ -16,8 +16,11 @@ type SignUp struct {
 	// (WithSignupsPerHour).
 	Client string
 	// Credential is the anonymous player's to name, "" for a new player.
+	// It is revoked once the player is named: the player's new credential
+	// replaces it, so that a credential someone else planted or saw
+	// before the sign-up holds nothing after it.
 	Credential Credential
-	// Kind is the kind of a new player's credential.
+	// Kind is the kind of the player's new credential.
 	Kind CredentialKind
 }
 
@@ -26,9 +29,9 @@ type SignUp struct {
 const SignupWindow = time.Hour
 
 // Register gives a player a name and a password: up.Credential's player,
-// which must have no name yet, or with no credential a new player, issued
-// a credential of up.Kind. It returns the player's credential (the one
-// given, or the new one), the player and a device token naming them.
+// which must have no name yet (it keeps its games; up.Credential is
+// revoked), or with no credential a new player. It returns the player's
+// new credential, of up.Kind, the player and a device token naming them.
 //
 // What costs nothing is checked first: the name and password's rules,
 // whether the name is taken; then, before the password is hashed, the
@@ -117,15 +120,19 @@ func (s *Service) register(ctx context.Context, up SignUp, p Player) (SignedIn, 
 	if err != nil {
 		return SignedIn{}, errs.Of(err)
 	}
-	cred := up.Credential
+	var cred Credential
 	if p.ID == "" {
 		if cred, p, err = s.addPlayer(ctx, up.Kind, Player{Name: up.Name, Password: hash}); err != nil {
 			return SignedIn{}, err
 		}
 	} else {
-		if err := s.store.SetName(ctx, p.ID, up.Name, hash); err != nil {
+		cred = NewCredential()
+		n := Naming{Player: p.ID, Name: up.Name, Password: hash,
+			Issued: Issued{Hash: cred.Hash(), Player: p.ID, Kind: up.Kind, Created: s.now()}, Revoked: up.Credential.Hash()}
+		if err := s.store.SetName(ctx, n); err != nil {
 			return SignedIn{}, errs.FromStore(err)
 		}
+		s.Notice(NoticeRevoked(n.Revoked))
 		p.Name, p.Password = up.Name, hash
 	}
 	device, err := s.deviceToken(ctx, p.Name)

@@ -234,3 +234,60 @@ func TestSignupLimitUnderConcurrency(t *testing.T) {
 		})
 	}
 }
+
+// TestPostgresSignUpRevokesEverywhere (issue 45, item 8): the credential
+// an anonymous player signs up with is revoked on every server: one that
+// had it cached hears of it and forgets it, and the new credential holds
+// the player there.
+func TestPostgresSignUpRevokesEverywhere(t *testing.T) {
+	url := pg.Server(t).Schema(t)
+	a, b := openPostgres(t, PostgresOptions{}, url), openPostgres(t, PostgresOptions{}, url)
+	pw := password.NewHasher(password.Params{Memory: 64, Time: 1, Threads: 1}, 2)
+	pa, pb := players.New(a, players.WithPasswords(pw)), players.New(b, players.WithPasswords(pw))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	saves := make(chan string, 100)
+	go b.Listen(ctx, func(id string, _ int64) { saves <- id }, pb.Notice)
+	// b listens once it hears a save.
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		id := newGame(t, a)
+		select {
+		case heard := <-saves:
+			if heard != id {
+				continue
+			}
+		case <-time.After(100 * time.Millisecond):
+			if time.Now().After(deadline) {
+				t.Fatal("b never heard a save")
+			}
+			continue
+		}
+		break
+	}
+	anon, p, err := pa.NewPlayer(ctx, players.Cookie)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if id, err := pb.PlayerID(ctx, anon); err != nil || id != p.ID { // cached on b
+		t.Fatalf("b: %q, %v", id, err)
+	}
+	in, err := pa.Register(ctx, players.SignUp{Name: "Ann", Password: "correct horse", Credential: anon, Kind: players.Cookie})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		id, err := pb.PlayerID(ctx, anon)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if id == "" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("b still takes the credential signed up with for the player")
+		}
+	}
+	if id, err := pb.PlayerID(ctx, in.Credential); err != nil || id != p.ID {
+		t.Errorf("b, the new credential: %q, %v; want %q", id, err, p.ID)
+	}
+}

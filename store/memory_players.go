@@ -154,26 +154,31 @@ func (m *Memory) PlayerNamed(ctx context.Context, name string) (players.Player, 
 	return *p, nil
 }
 
-// SetName gives player id, still unnamed, its name and password hash.
-func (m *Memory) SetName(ctx context.Context, id, name, password string) error {
+// SetName gives a player, still unnamed, its name and password hash,
+// issues it a new credential and revokes the one it replaces.
+func (m *Memory) SetName(ctx context.Context, n players.Naming) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
 	a := &m.accounts
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	p := a.players[id]
+	p := a.players[n.Player]
 	switch {
 	case p == nil:
 		return noSuchPlayer()
 	case p.Named():
 		return alreadyNamed()
 	}
-	if _, taken := a.names[players.NameKey(name)]; taken {
-		return nameTaken(name)
+	if _, taken := a.names[players.NameKey(n.Name)]; taken {
+		return nameTaken(n.Name)
 	}
-	a.names[players.NameKey(name)] = id
-	p.Name, p.Password = name, password
+	a.names[players.NameKey(n.Name)] = n.Player
+	p.Name, p.Password = n.Name, n.Password
+	a.creds[n.Issued.Hash] = n.Issued
+	if old, ok := a.creds[n.Revoked]; ok && old.Player == n.Player {
+		delete(a.creds, n.Revoked)
+	}
 	return nil
 }
 

@@ -120,12 +120,36 @@ var playerBehaviours = []struct {
 			t.Error("a refused player's credential was kept")
 		}
 		anon := addPlayer(t, s, "p-anon", "")
-		refusedWith(t, "naming anon ann", s.SetName(ctx, anon, "aNN", "pw"), errs.Conflict, "name_taken")
-		if err := s.SetName(ctx, anon, "Bob_2", "bob's hash"); err != nil {
+		naming := func(id, name, pw, issued string) players.Naming {
+			return players.Naming{Player: id, Name: name, Password: pw, Issued: players.Issued{Hash: issued, Player: id, Kind: players.Cookie, Created: epoch}, Revoked: "cred-" + id}
+		}
+		refusedWith(t, "naming anon ann", s.SetName(ctx, naming(anon, "aNN", "pw", "refused")), errs.Conflict, "name_taken")
+		for hash, want := range map[string]string{"refused": "", "cred-p-anon": anon} {
+			if p, _ := s.CredentialPlayer(ctx, hash); p != want {
+				t.Errorf("after a refused naming, %s is %q's, want %q's", hash, p, want)
+			}
+		}
+		if err := s.SetName(ctx, naming(anon, "Bob_2", "bob's hash", "bob's new")); err != nil {
 			t.Fatal(err)
 		}
-		refusedWith(t, "naming bob again", s.SetName(ctx, anon, "Carl", "pw"), errs.Conflict, "named")
-		refusedWith(t, "naming no one", s.SetName(ctx, "p-nobody", "Dora", "pw"), errs.NotFound, "no_player")
+		// The credential named is replaced by the one issued.
+		for hash, want := range map[string]string{"bob's new": anon, "cred-p-anon": ""} {
+			if p, _ := s.CredentialPlayer(ctx, hash); p != want {
+				t.Errorf("after naming, %s is %q's, want %q's", hash, p, want)
+			}
+		}
+		refusedWith(t, "naming bob again", s.SetName(ctx, naming(anon, "Carl", "pw", "again")), errs.Conflict, "named")
+		refusedWith(t, "naming no one", s.SetName(ctx, naming("p-nobody", "Dora", "pw", "nobody's")), errs.NotFound, "no_player")
+		// Another player's credential is not revoked by a naming.
+		cat := addPlayer(t, s, "p-cat", "")
+		other := naming(cat, "Cat", "pw", "cat's new")
+		other.Revoked = "cred-p-ann"
+		if err := s.SetName(ctx, other); err != nil {
+			t.Fatal(err)
+		}
+		if p, _ := s.CredentialPlayer(ctx, "cred-p-ann"); p != "p-ann" {
+			t.Errorf("naming Cat revoked Ann's credential: %q", p)
+		}
 		p, err := s.PlayerNamed(ctx, "BOB_2")
 		if err != nil || p.ID != anon || p.Name != "Bob_2" || p.Password != "bob's hash" {
 			t.Errorf("PlayerNamed(BOB_2) = %+v, %v", p, err)

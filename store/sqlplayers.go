@@ -174,23 +174,33 @@ func (s sqlPlayers) PlayerNamed(ctx context.Context, name string) (players.Playe
 	return p, wrapStore(err, "reading a player")
 }
 
-// SetName gives player id, still unnamed, its name and password hash.
-func (s sqlPlayers) SetName(ctx context.Context, id, name, password string) error {
+// SetName gives a player, still unnamed, its name and password hash,
+// issues it a new credential and revokes the one it replaces, in one
+// transaction; the servers sharing the database are told of the
+// revocation.
+func (s sqlPlayers) SetName(ctx context.Context, n players.Naming) error {
 	err := s.db.inTx(ctx, func(q querier) error {
-		n, err := q.exec(ctx, `UPDATE players SET name = $2, name_key = $3, password = $4 WHERE id = $1 AND name = ''`,
-			id, name, players.NameKey(name), password)
+		named, err := q.exec(ctx, `UPDATE players SET name = $2, name_key = $3, password = $4 WHERE id = $1 AND name = ''`,
+			n.Player, n.Name, players.NameKey(n.Name), n.Password)
 		switch {
 		case isUniqueViolation(err):
-			return nameTaken(name)
+			return nameTaken(n.Name)
 		case err != nil:
 			return err
-		case n == 1:
-			return nil
+		case named == 0:
+			if _, err := scanPlayer(q.queryRow(ctx, `SELECT `+playerColumns+` FROM players WHERE id = $1`, n.Player)); err != nil {
+				return err
+			}
+			return alreadyNamed()
 		}
-		if _, err := scanPlayer(q.queryRow(ctx, `SELECT `+playerColumns+` FROM players WHERE id = $1`, id)); err != nil {
+		if err := issue(ctx, q, n.Issued); err != nil {
 			return err
 		}
-		return alreadyNamed()
+		revoked, err := q.exec(ctx, `DELETE FROM credentials WHERE hash = $1 AND player = $2`, n.Revoked, n.Player)
+		if err != nil || revoked == 0 {
+			return err
+		}
+		return s.db.notify(ctx, q, players.NoticeRevoked(n.Revoked))
 	})
 	return wrapStore(err, "naming a player")
 }

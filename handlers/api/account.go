@@ -51,8 +51,9 @@ type Results struct {
 	Draw int `json:"draw"`
 }
 
-// register names a player: the bearer token's, when it has no name yet,
-// or else a new one, and answers the token that is theirs (201).
+// register names a player: the bearer token's, when it has no name yet
+// (that token is revoked), or else a new one, and answers the player's new
+// token (201).
 func (a *accountsAPI) register(c echo.Context) error {
 	var req accountRequest
 	if err := readJSON(c, &req); err != nil {
