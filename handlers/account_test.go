@@ -87,7 +87,8 @@ func TestAccountDevices(t *testing.T) {
 }
 
 // TestAccountRefusals: the form comes back with the reason, and the name
-// typed, for names against the rules, taken ones and short passwords.
+// typed, for names against the rules, reserved, taken or like one taken
+// (issue 45, item 9), and short passwords.
 func TestAccountRefusals(t *testing.T) {
 	e := newServer()
 	first := newClientOn(t, e)
@@ -101,6 +102,9 @@ func TestAccountRefusals(t *testing.T) {
 		{"TAKEN_1", secret, http.StatusConflict, "taken"},
 		{"x", secret, http.StatusBadRequest, "2 to 20"},
 		{"admin", secret, http.StatusBadRequest, "reserved"},
+		{"administrator", secret, http.StatusBadRequest, "reserved"},
+		{"--", secret, http.StatusBadRequest, "a letter or a digit"},
+		{"TAKEN_I", secret, http.StatusConflict, "looks too much like Taken_1"},
 		{"bad name!", secret, http.StatusBadRequest, "letters"},
 		{"Fine", "short", http.StatusBadRequest, "8 characters"},
 	} {

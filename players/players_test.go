@@ -640,3 +640,92 @@ func TestSignUpRevokesTheCredential(t *testing.T) {
 		t.Error("signing in elsewhere revoked the player's other credential")
 	}
 }
+
+// TestReservedNames (issue 45, item 9): names that claim to speak for the
+// site or to hold a power, the pages' own words, names that read as them
+// (in any case, with look-alike letters, with _ or - between) and names
+// of punctuation alone are refused; names that only contain one are not.
+func TestReservedNames(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		ok   bool
+	}{
+		{"administrator", false}, {"Admin", false}, {"ADM1N", false}, {"root", false}, {"r00t", false},
+		{"system", false}, {"SYSTEM", false}, {"moderator", false}, {"M0DERAT0R", false}, {"mod", false},
+		{"banchess", false}, {"BanChess", false}, {"ban_chess", false}, {"Ban-Chess", false},
+		{"anonymous", false}, {"computer", false}, {"support", false}, {"staff", false}, {"nu11", false},
+		{"--", false}, {"__", false}, {"-_-", false}, {"_-_-_-", false},
+		{"Rooted", true}, {"Adminton", true}, {"Mod_Squad", true}, {"_Ann_", true}, {"a-1", true}, {"42", true},
+	} {
+		err := players.CheckName(c.name)
+		switch {
+		case c.ok && err != nil:
+			t.Errorf("%q refused: %v", c.name, err)
+		case !c.ok:
+			refused(t, c.name, err, errs.Invalid, "bad_name")
+		}
+	}
+	if err := players.CheckName("Ban-Chess"); err == nil || !strings.Contains(err.Error(), `reads as "banchess"`) {
+		t.Errorf("refused with %v, want the reserved name it reads as", err)
+	}
+}
+
+// TestLookAlikeNames (issue 45, item 9): a name whose skeleton (I, l, 1
+// and |; O and 0; rn and m; vv and w; case) is another player's is
+// refused, before the password is hashed, with a message naming that
+// player; the same name in another case is taken, as before.
+func TestLookAlikeNames(t *testing.T) {
+	for _, c := range []struct {
+		had, wants, detail string
+	}{
+		{"Carlsen", "CarIsen", "name_look_alike"},
+		{"Carlsen", "Car1sen", "name_look_alike"},
+		{"CarIsen", "carlsen", "name_look_alike"},
+		{"Carlsen", "CARLSEN", "name_taken"},
+		{"Bob", "B0b", "name_look_alike"},
+		{"Karnov", "Kamov", "name_look_alike"},
+		{"Wendy", "VVendy", "name_look_alike"},
+		{"Kill", "KIlI", "name_look_alike"},
+		{"Carlsen", "Carlson", ""},
+		{"Bob", "Bobby", ""},
+	} {
+		t.Run(c.had+" then "+c.wants, func(t *testing.T) {
+			e, pw := newAccountsEnv(t)
+			if _, err := e.svc.Register(e.ctx, signUp(c.had, "correct horse")); err != nil {
+				t.Fatal(err)
+			}
+			hashed := pw.hashed()
+			_, err := e.svc.Register(e.ctx, signUp(c.wants, "correct horse"))
+			if c.detail == "" {
+				if err != nil {
+					t.Errorf("%s refused: %v", c.wants, err)
+				}
+				return
+			}
+			refused(t, c.wants, err, errs.Conflict, c.detail)
+			if err == nil {
+				return
+			}
+			if msg := errs.Of(err).Msg; c.detail == "name_look_alike" && (!strings.Contains(msg, "looks too much like "+c.had) || !strings.Contains(msg, c.wants)) {
+				t.Errorf("refused with %q, want it to say whose name %s looks like", msg, c.wants)
+			}
+			if n := pw.hashed(); n != hashed {
+				t.Errorf("the refusal hashed %d passwords", n-hashed)
+			}
+			// Naming an anonymous player is refused alike.
+			refused(t, c.wants+", naming an anonymous player", second(e.svc.Register(e.ctx, players.SignUp{Name: c.wants, Password: "correct horse", Credential: e.cred()})), errs.Conflict, c.detail)
+		})
+	}
+}
+
+// TestSkeleton: the form look-alike names share.
+func TestSkeleton(t *testing.T) {
+	for name, want := range map[string]string{
+		"CarIsen": "carlsen", "Carlsen": "carlsen", "Car1sen": "carlsen", "carisen": "carlsen",
+		"B0b": "bob", "Karnov": "kamov", "VVendy": "wendy", "vvvv": "ww", "rnrn": "mm", "A-1_b": "a-l_b",
+	} {
+		if got := players.Skeleton(name); got != want {
+			t.Errorf("Skeleton(%q) = %q, want %q", name, got, want)
+		}
+	}
+}

@@ -221,11 +221,16 @@ type Store interface {
 	Player(ctx context.Context, id string) (Player, error)
 	// PlayerNamed returns the player whose name is name in any case.
 	PlayerNamed(ctx context.Context, name string) (Player, error)
+	// PlayerLike returns the player whose name looks like name: its
+	// skeleton (Skeleton) is name's.
+	PlayerLike(ctx context.Context, name string) (Player, error)
 	// SetName gives a player, still unnamed, its name and the hash of its
 	// password, issues it a new credential and revokes the one it
 	// replaces, in one step: Conflict with detail "name_taken" when
-	// another player has the name in any case, "named" when the player
-	// has one already (then nothing changes).
+	// another player has the name in any case, "name_look_alike" when
+	// another's looks like it (Skeleton), "named" when the player has one
+	// already (then nothing changes). Of two players named alike at once,
+	// one is refused. AddPlayer refuses names as SetName does.
 	SetName(ctx context.Context, n Naming) error
 	// Standings returns the player's standings, one for each variant and
 	// speed they played rated games of.

@@ -74,16 +74,25 @@ func (s *Service) Register(ctx context.Context, up SignUp) (SignedIn, error) {
 	return in, err
 }
 
-// nameFree refuses a name another player has.
+// nameFree refuses a name another player has, or one that looks like
+// it. The store refuses them too, when it names the player, in the same
+// step: this is to refuse them before the password is hashed.
 func (s *Service) nameFree(ctx context.Context, name string) error {
 	_, err := s.store.PlayerNamed(ctx, name)
 	switch {
 	case err == nil:
 		return NameTaken(name)
-	case isNotFound(err):
-		return nil
+	case !isNotFound(err):
+		return errs.FromStore(err)
 	}
-	return errs.FromStore(err)
+	p, err := s.store.PlayerLike(ctx, name)
+	switch {
+	case err == nil:
+		return LooksLike(name, p.Name)
+	case !isNotFound(err):
+		return errs.FromStore(err)
+	}
+	return nil
 }
 
 // NameTaken refuses a name another player has in any case.

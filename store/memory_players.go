@@ -25,6 +25,7 @@ type memoryPlayers struct {
 	mu        sync.Mutex
 	players   map[string]*players.Player
 	names     map[string]string         // player id by name key
+	skeletons map[string]string         // player id by name skeleton
 	creds     map[string]players.Issued // by hash
 	standings map[standingKey]players.Standing
 	played    map[string][]players.PlayedGame // by player, in the order recorded
@@ -41,7 +42,7 @@ type standingKey struct {
 }
 
 func (m *memoryPlayers) init() {
-	m.players, m.names, m.creds = map[string]*players.Player{}, map[string]string{}, map[string]players.Issued{}
+	m.players, m.names, m.skeletons, m.creds = map[string]*players.Player{}, map[string]string{}, map[string]string{}, map[string]players.Issued{}
 	m.standings, m.played, m.recorded = map[standingKey]players.Standing{}, map[string][]players.PlayedGame{}, map[string]bool{}
 	m.attempts, m.keys, m.seeks = map[string][]counted{}, map[string][]byte{}, map[string]lobby.Seek{}
 }
@@ -63,10 +64,9 @@ func (m *Memory) AddPlayer(ctx context.Context, p players.Player, cred players.I
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if p.Named() {
-		if _, taken := a.names[players.NameKey(p.Name)]; taken {
-			return nameTaken(p.Name)
+		if err := a.claimName(p.ID, p.Name); err != nil {
+			return err
 		}
-		a.names[players.NameKey(p.Name)] = p.ID
 	}
 	a.players[p.ID] = &p
 	a.creds[cred.Hash] = cred
@@ -170,16 +170,44 @@ func (m *Memory) SetName(ctx context.Context, n players.Naming) error {
 	case p.Named():
 		return alreadyNamed()
 	}
-	if _, taken := a.names[players.NameKey(n.Name)]; taken {
-		return nameTaken(n.Name)
+	if err := a.claimName(n.Player, n.Name); err != nil {
+		return err
 	}
-	a.names[players.NameKey(n.Name)] = n.Player
 	p.Name, p.Password = n.Name, n.Password
 	a.creds[n.Issued.Hash] = n.Issued
 	if old, ok := a.creds[n.Revoked]; ok && old.Player == n.Player {
 		delete(a.creds, n.Revoked)
 	}
 	return nil
+}
+
+// claimName records that player id is named name, unless another has
+// the name in any case or one that looks like it.
+func (a *memoryPlayers) claimName(id, name string) error {
+	if _, taken := a.names[players.NameKey(name)]; taken {
+		return nameTaken(name)
+	}
+	if other, taken := a.skeletons[players.Skeleton(name)]; taken {
+		return players.LooksLike(name, a.players[other].Name)
+	}
+	a.names[players.NameKey(name)] = id
+	a.skeletons[players.Skeleton(name)] = id
+	return nil
+}
+
+// PlayerLike returns the player whose name looks like name.
+func (m *Memory) PlayerLike(ctx context.Context, name string) (players.Player, error) {
+	if err := ctx.Err(); err != nil {
+		return players.Player{}, err
+	}
+	a := &m.accounts
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	p := a.players[a.skeletons[players.Skeleton(name)]]
+	if p == nil || name == "" {
+		return players.Player{}, noSuchPlayer()
+	}
+	return *p, nil
 }
 
 // alreadyNamed refuses to name a player twice.

@@ -216,6 +216,19 @@ var migrations = [...]migration{
 		name   TEXT PRIMARY KEY,
 		secret TEXT NOT NULL
 	) WITHOUT ROWID;`},
+	// No two players' names look alike: each name's skeleton
+	// (players.Skeleton, computed here as it computes it) is unique.
+	// Players named alike before keep their names; the oldest of them
+	// holds the skeleton, the others none (NULL, as the unnamed).
+	{"players_name_skeleton", `ALTER TABLE players ADD COLUMN name_skeleton TEXT;
+	UPDATE players SET name_skeleton = replace(replace(replace(replace(replace(replace(lower(name),
+		'1', 'l'), '|', 'l'), 'i', 'l'), '0', 'o'), 'rn', 'm'), 'vv', 'w') WHERE name <> '';
+	CREATE INDEX players_name_skeleton_alike ON players(name_skeleton);
+	UPDATE players SET name_skeleton = NULL WHERE name_skeleton IS NOT NULL AND EXISTS (
+		SELECT 1 FROM players AS older WHERE older.name_skeleton = players.name_skeleton
+		AND (older.created_at < players.created_at OR older.created_at = players.created_at AND older.id < players.id));
+	DROP INDEX players_name_skeleton_alike;
+	CREATE UNIQUE INDEX players_name_skeleton ON players(name_skeleton);`},
 }
 
 // SchemaVersion is the schema version this binary writes.

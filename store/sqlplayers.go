@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/banchess/banchess/players"
@@ -44,13 +45,13 @@ func fromMS(v int64) time.Time {
 	return time.UnixMilli(v)
 }
 
-// isUniqueViolation reports whether err is a unique index's refusal, in
-// either database.
-func isUniqueViolation(err error) bool {
+// isNameViolation reports whether err is the refusal of a unique index
+// of players' names (name_key, name_skeleton), in either database.
+func isNameViolation(err error) bool {
 	var se *sqlite.Error
 	var pe *pgconn.PgError
-	return errors.As(err, &se) && se.Code() == sqlite3.SQLITE_CONSTRAINT_UNIQUE ||
-		errors.As(err, &pe) && pe.Code == "23505"
+	return errors.As(err, &se) && se.Code() == sqlite3.SQLITE_CONSTRAINT_UNIQUE && strings.Contains(se.Error(), "players.name") ||
+		errors.As(err, &pe) && pe.Code == "23505" && strings.HasPrefix(pe.ConstraintName, "players_name")
 }
 
 // nameKeyOf is the name key column's value: NULL for no name.
@@ -61,19 +62,40 @@ func nameKeyOf(name string) any {
 	return players.NameKey(name)
 }
 
+// skeletonOf is the name skeleton column's value: NULL for no name.
+func skeletonOf(name string) any {
+	if name == "" {
+		return nil
+	}
+	return players.Skeleton(name)
+}
+
+// refuseName is the refusal of name, which a unique index refused: taken
+// in any case, or like another player's.
+func (s sqlPlayers) refuseName(ctx context.Context, name string) error {
+	if _, err := s.PlayerNamed(ctx, name); err == nil {
+		return nameTaken(name)
+	}
+	other, err := s.PlayerLike(ctx, name)
+	if err != nil {
+		return players.LooksLike(name, "")
+	}
+	return players.LooksLike(name, other.Name)
+}
+
 // AddPlayer stores a new player with its first credential.
 func (s sqlPlayers) AddPlayer(ctx context.Context, p players.Player, cred players.Issued) error {
 	err := s.db.inTx(ctx, func(q querier) error {
-		_, err := q.exec(ctx, `INSERT INTO players (id, name, name_key, password, created_at) VALUES ($1, $2, $3, $4, $5)`,
-			p.ID, p.Name, nameKeyOf(p.Name), p.Password, ms(p.Created))
-		if isUniqueViolation(err) {
-			return nameTaken(p.Name)
-		}
+		_, err := q.exec(ctx, `INSERT INTO players (id, name, name_key, name_skeleton, password, created_at) VALUES ($1, $2, $3, $4, $5, $6)`,
+			p.ID, p.Name, nameKeyOf(p.Name), skeletonOf(p.Name), p.Password, ms(p.Created))
 		if err != nil {
 			return err
 		}
 		return issue(ctx, q, cred)
 	})
+	if isNameViolation(err) {
+		return s.refuseName(ctx, p.Name)
+	}
 	return wrapStore(err, "adding a player")
 }
 
@@ -174,17 +196,24 @@ func (s sqlPlayers) PlayerNamed(ctx context.Context, name string) (players.Playe
 	return p, wrapStore(err, "reading a player")
 }
 
+// PlayerLike returns the player whose name looks like name.
+func (s sqlPlayers) PlayerLike(ctx context.Context, name string) (players.Player, error) {
+	if !validText(name) || name == "" {
+		return players.Player{}, noSuchPlayer()
+	}
+	p, err := scanPlayer(s.db.queryRow(ctx, `SELECT `+playerColumns+` FROM players WHERE name_skeleton = $1`, players.Skeleton(name)))
+	return p, wrapStore(err, "reading a player")
+}
+
 // SetName gives a player, still unnamed, its name and password hash,
 // issues it a new credential and revokes the one it replaces, in one
 // transaction; the servers sharing the database are told of the
 // revocation.
 func (s sqlPlayers) SetName(ctx context.Context, n players.Naming) error {
 	err := s.db.inTx(ctx, func(q querier) error {
-		named, err := q.exec(ctx, `UPDATE players SET name = $2, name_key = $3, password = $4 WHERE id = $1 AND name = ''`,
-			n.Player, n.Name, players.NameKey(n.Name), n.Password)
+		named, err := q.exec(ctx, `UPDATE players SET name = $2, name_key = $3, name_skeleton = $4, password = $5 WHERE id = $1 AND name = ''`,
+			n.Player, n.Name, players.NameKey(n.Name), players.Skeleton(n.Name), n.Password)
 		switch {
-		case isUniqueViolation(err):
-			return nameTaken(n.Name)
 		case err != nil:
 			return err
 		case named == 0:
@@ -202,6 +231,9 @@ func (s sqlPlayers) SetName(ctx context.Context, n players.Naming) error {
 		}
 		return s.db.notify(ctx, q, players.NoticeRevoked(n.Revoked))
 	})
+	if isNameViolation(err) {
+		return s.refuseName(ctx, n.Name)
+	}
 	return wrapStore(err, "naming a player")
 }
 
