@@ -161,14 +161,15 @@ func serve(ctx context.Context, args []string, out io.Writer, getenv func(string
 	botTime := fs.Duration("bot-time", engine.DefaultPerPly, "how long the computer thinks a ply at level 8 (levels 1–7 are bound by depth and nodes)")
 	fs.IntVar(&limits.GamesPerMinute, "games-per-minute", limits.GamesPerMinute, "games one client address may start in a minute; 0: no limit")
 	connsPerIP := fs.Int("conns-per-ip", defaultConnsPerIP, "connections one client address (an IPv6 client by its /64) may hold open, live streams included; past it the address's longest idle connection is closed, or with none idle the new one refused; 0: no limit. It counts the connection's own peer: with --trust-proxy, loopback and private peers (the proxy) are not limited")
+	signups := fs.Int("signups-per-hour", 5, "players one client address may sign up (name, with a password) in an hour, on every server sharing the database together; 0: no limit")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil // the usage is printed: that is all -h asks
 		}
 		return err
 	}
-	if limits.PostsPerSecond < 0 || limits.GamesPerMinute < 0 || *connsPerIP < 0 {
-		return errors.New("--post-rate, --games-per-minute and --conns-per-ip must be 0 (no limit) or more")
+	if limits.PostsPerSecond < 0 || limits.GamesPerMinute < 0 || *connsPerIP < 0 || *signups < 0 {
+		return errors.New("--post-rate, --games-per-minute, --conns-per-ip and --signups-per-hour must be 0 (no limit) or more")
 	}
 	limits.PostBurst = 0 // twice the rate
 	base, err := handlers.ParseBaseURL(*baseURL)
@@ -200,7 +201,7 @@ func serve(ctx context.Context, args []string, out io.Writer, getenv func(string
 	e.HideBanner, e.HidePort = true, true
 	feed := games.NewFeed()
 	pool := engine.NewPool(*analysts, *analysisQueue, 32)
-	pl := players.New(db)
+	pl := players.New(db, players.WithSignupsPerHour(*signups))
 	svc := games.New(db, pl, games.WithFeed(feed), games.WithComputer(computer.New(pool, computer.WithTimePerPly(*botTime))))
 	defer svc.Close()
 	an := analysis.New(svc, svc.Loader(), db, pool)

@@ -328,6 +328,7 @@ func TestServeFlags(t *testing.T) {
 		{[]string{"--post-rate", "-1"}, "must be 0 (no limit) or more"},
 		{[]string{"--games-per-minute", "-5"}, "must be 0 (no limit) or more"},
 		{[]string{"--conns-per-ip", "-1"}, "must be 0 (no limit) or more"},
+		{[]string{"--signups-per-hour", "-1"}, "must be 0 (no limit) or more"},
 		{[]string{"--post-rate", "fast"}, "invalid value"},
 		{[]string{"--base-url", "chess.example.com"}, "--base-url"},
 		{[]string{"--base-url", "https://chess.example.com/play?x=1"}, "only the scheme and host"},
@@ -390,7 +391,7 @@ func TestHelp(t *testing.T) {
 		if err := serve(context.Background(), []string{arg}, &out, func(string) string { return "" }); err != nil {
 			t.Errorf("%s: %v", arg, err)
 		}
-		if !strings.Contains(out.String(), "usage: banchess") || !strings.Contains(out.String(), "-addr") {
+		if !strings.Contains(out.String(), "usage: banchess") || !strings.Contains(out.String(), "-addr") || !strings.Contains(out.String(), "-signups-per-hour") {
 			t.Errorf("%s printed %q", arg, out.String())
 		}
 	}

@@ -90,9 +90,11 @@ const (
 	BadName            Detail = "bad_name"            // Invalid: a name against the rules (CheckName)
 	BadPassword        Detail = "bad_password"        // Invalid: a password too short or too long
 	NameTaken          Detail = "name_taken"          // Conflict: another player has the name, in any case
+	NameLookAlike      Detail = "name_look_alike"     // Conflict: the name looks like another player's (players.Skeleton)
 	Named              Detail = "named"               // Conflict: the player has a name already
 	BadLogin           Detail = "bad_login"           // Unauthorized: the name or the password is wrong
 	TooManyLogins      Detail = "too_many_logins"     // TooMany: failed logins over the limit (RetryAfter)
+	TooManySignups     Detail = "too_many_signups"    // TooMany: sign-ups from the address over the limit (RetryAfter)
 	NoPlayer           Detail = "no_player"           // NotFound: no player has this name or id
 	NameNeeded         Detail = "name_needed"         // Forbidden: rated play without a name
 	OwnSeek            Detail = "own_seek"            // Conflict: accepting one's own seek

@@ -29,13 +29,15 @@ func newRatedTable(t *testing.T) *ratedTable {
 	t.Cleanup(svc.Close)
 	ctx := context.Background()
 	rt := &ratedTable{table: &table{t: t, ctx: ctx, svc: svc, clk: clk}}
-	var err error
-	if rt.white, rt.ann, err = pl.Register(ctx, "", players.Cookie, "Ann", "correct horse"); err != nil {
+	ann, err := pl.Register(ctx, players.SignUp{Name: "Ann", Password: "correct horse", Kind: players.Cookie})
+	if err != nil {
 		t.Fatal(err)
 	}
-	if rt.black, rt.bob, err = pl.Register(ctx, "", players.Cookie, "Bob", "battery staple"); err != nil {
+	bob, err := pl.Register(ctx, players.SignUp{Name: "Bob", Password: "battery staple", Kind: players.Cookie})
+	if err != nil {
 		t.Fatal(err)
 	}
+	rt.white, rt.ann, rt.black, rt.bob = ann.Credential, ann.Player, bob.Credential, bob.Player
 	tc := games.TimeControl{Initial: 5 * time.Minute, Increment: 3 * time.Second}
 	seated := func(p players.Player) games.Seated {
 		st, err := pl.Standing(ctx, p.ID, rules.BanChess{}.ID(), rating.SpeedOf(tc.Initial, tc.Increment))

@@ -54,9 +54,12 @@ func TestAPIAccount(t *testing.T) {
 	anon := a.tokens[g.ID]
 	var tok api.Token
 	a.decode(a.doAs(anon, http.MethodPost, "/api/account", `{"name":"Dora","password":"`+secret+`"}`), 201, &tok)
-	if tok.Token != anon || tok.Name != "Dora" {
-		t.Errorf("naming an anonymous token: %+v", tok)
+	if tok.Token == anon || tok.Name != "Dora" {
+		t.Errorf("naming an anonymous token: %+v, want a new token", tok)
 	}
+	// The token named is replaced by the one answered (issue 45, item 8).
+	a.fail(a.doAs(anon, http.MethodGet, "/api/account", ""), 401, "unauthorized")
+	a.tokens[g.ID] = tok.Token
 	a.play(g.ID, "b:e2e4")
 	// A second token for Ann, then signed out alone.
 	a.decode(a.do(http.MethodPost, "/api/token", `{"name":"ann","password":"`+secret+`"}`), 201, &tok)

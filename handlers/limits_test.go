@@ -107,7 +107,7 @@ func (h hit) send(e http.Handler) *httptest.ResponseRecorder {
 // playerOf returns the credential cookie rec sets, or nil.
 func playerOf(rec *httptest.ResponseRecorder) *http.Cookie {
 	for _, ck := range rec.Result().Cookies() {
-		if ck.Name == kit.PlayerCookie {
+		if (ck.Name == kit.PlayerCookie || ck.Name == kit.HostPrefix+kit.PlayerCookie) && ck.MaxAge >= 0 {
 			return ck
 		}
 	}

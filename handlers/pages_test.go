@@ -104,6 +104,7 @@ type client struct {
 	id    string
 	shown *goquery.Document // the game page the tab shows, as htmx leaves it; nil before one
 	host  string            // the Host the browser names; "": httptest's, example.com
+	addr  string            // the address the browser sends from: "" for httptest's
 }
 
 func newClient(t *testing.T) *client { return newClientOn(t, newServer()) }
@@ -171,6 +172,9 @@ func (c *client) request(method, target string, form url.Values, hx bool) *http.
 	}
 	for _, ck := range c.jar {
 		req.AddCookie(&http.Cookie{Name: ck.Name, Value: ck.Value})
+	}
+	if c.addr != "" {
+		req.RemoteAddr = c.addr
 	}
 	return req
 }

@@ -56,9 +56,11 @@ func TestTrustProxy(t *testing.T) {
 	}
 }
 
-// TestSecureCookie: the credential cookie is Secure over TLS, or behind a
-// trusted proxy that says the client used HTTPS; never on a header alone.
-// The share and watch links take the same scheme.
+// TestSecureCookie: the credential cookie is Secure, and named with the
+// __Host- prefix (Path=/, no Domain), over TLS, behind a trusted proxy
+// that says the client used HTTPS, or with an https base URL; never on a
+// header alone (issue 45, item 8). The share and watch links take the same
+// scheme.
 func TestSecureCookie(t *testing.T) {
 	const proxy, public = "10.0.0.1:1000", "192.0.2.1:1000"
 	tests := []struct {
@@ -67,22 +69,28 @@ func TestSecureCookie(t *testing.T) {
 		remote string
 		tls    bool
 		proto  string
+		base   string
 		secure bool
 	}{
-		{"plain http", false, proxy, false, "", false},
-		{"tls", false, public, true, "", true},
-		{"untrusted X-Forwarded-Proto", false, proxy, false, "https", false},
-		{"trusted X-Forwarded-Proto", true, proxy, false, "https", true},
-		{"X-Forwarded-Proto from a public address", true, public, false, "https", false},
-		{"trusted proxy over http", true, proxy, false, "http", false},
-		{"trusted proxy, no header", true, proxy, false, "", false},
+		{"plain http", false, proxy, false, "", "", false},
+		{"tls", false, public, true, "", "", true},
+		{"untrusted X-Forwarded-Proto", false, proxy, false, "https", "", false},
+		{"trusted X-Forwarded-Proto", true, proxy, false, "https", "", true},
+		{"X-Forwarded-Proto from a public address", true, public, false, "https", "", false},
+		{"trusted proxy over http", true, proxy, false, "http", "", false},
+		{"trusted proxy, no header", true, proxy, false, "", "", false},
+		{"an https base URL", false, proxy, false, "", "https://chess.example.com", true},
+		{"an http base URL", false, proxy, false, "", "http://chess.example.com", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			e := limited(newTestClock(), WithTrustProxy(tt.trust))
+			e := limited(newTestClock(), WithTrustProxy(tt.trust), WithBaseURL(tt.base))
 			get := func(target string, cookie *http.Cookie) *httptest.ResponseRecorder {
 				req := httptest.NewRequest(http.MethodGet, target, nil)
 				req.RemoteAddr = tt.remote
+				if tt.base != "" {
+					req.Host = "chess.example.com" // the base URL's: another is refused (421)
+				}
 				if tt.tls {
 					req.TLS = &tls.ConnectionState{}
 				}
@@ -101,8 +109,11 @@ func TestSecureCookie(t *testing.T) {
 			if ck == nil {
 				t.Fatalf("no credential cookie: %d", rec.Code)
 			}
-			if ck.Secure != tt.secure || !ck.HttpOnly || ck.SameSite != http.SameSiteLaxMode {
-				t.Errorf("cookie Secure %v HttpOnly %v SameSite %v, want Secure %v", ck.Secure, ck.HttpOnly, ck.SameSite, tt.secure)
+			if ck.Secure != tt.secure || !ck.HttpOnly || ck.SameSite != http.SameSiteLaxMode || ck.Path != "/" || ck.Domain != "" {
+				t.Errorf("cookie Secure %v HttpOnly %v SameSite %v Path %q Domain %q, want Secure %v", ck.Secure, ck.HttpOnly, ck.SameSite, ck.Path, ck.Domain, tt.secure)
+			}
+			if want := map[bool]string{true: kit.HostPrefix + kit.PlayerCookie, false: kit.PlayerCookie}[tt.secure]; ck.Name != want {
+				t.Errorf("cookie %s, want %s", ck.Name, want)
 			}
 			loc := rec.Header().Get("Location")
 			if rec = get(loc+"?export=1", ck); rec.Code != http.StatusOK {

@@ -74,7 +74,8 @@ func instances(t *testing.T) [2]testsite.Site {
 // register names a new player on svc.
 func register(t *testing.T, svc testsite.Site, name string) players.Credential {
 	t.Helper()
-	cred, _, err := svc.Players.Register(context.Background(), "", players.Cookie, name, "password "+name)
+	in, err := svc.Players.Register(context.Background(), players.SignUp{Name: name, Password: "password " + name, Kind: players.Cookie})
+	cred := in.Credential
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -42,7 +42,8 @@ func newLobby(t *testing.T, st testsite.Store) *room {
 
 func (l *room) named(name string) players.Credential {
 	l.t.Helper()
-	cred, _, err := l.svc.Players.Register(l.ctx, "", players.Cookie, name, "password "+name)
+	in, err := l.svc.Players.Register(l.ctx, players.SignUp{Name: name, Password: "password " + name, Kind: players.Cookie})
+	cred := in.Credential
 	if err != nil {
 		l.t.Fatal(err)
 	}

@@ -40,37 +40,54 @@ const (
 )
 
 // Hasher hashes and checks passwords, a bounded number at a time (each
-// takes Params.Memory while it runs). It is safe for concurrent use.
+// takes Params.Memory while it runs). Hashes (new passwords: sign-ups)
+// may take only part of its slots, so that checks (sign-ins) always find
+// one free however many sign-ups wait. It is safe for concurrent use.
 type Hasher struct {
 	params Params
-	slots  chan struct{}
+	slots  chan struct{} // held by every hash and check running
+	hashes chan struct{} // held by every hash running: fewer than slots
+	derive func(pw, salt []byte, p Params, keyLen uint32) []byte
 	dummy  string // a hash of nothing anyone chose, to check against for unknown names
 }
 
 // NewHasher returns a Hasher making hashes with params, running at most
-// concurrent of them at once (at least one).
+// concurrent hashes and checks at once (at least two), of which hashes
+// take at most half (at least one): the others are kept for checks.
 func NewHasher(params Params, concurrent int) *Hasher {
-	h := &Hasher{params: params, slots: make(chan struct{}, max(concurrent, 1))}
+	concurrent = max(concurrent, 2)
+	h := &Hasher{params: params, slots: make(chan struct{}, concurrent), hashes: make(chan struct{}, concurrent/2), derive: argon2id}
 	var b [saltBytes]byte
 	rand.Read(b[:])
-	h.dummy = h.encode(b[:], argon2.IDKey(b[:], b[:], params.Time, params.Memory, params.Threads, keyBytes))
+	h.dummy = h.encode(b[:], argon2id(b[:], b[:], params, keyBytes))
 	return h
 }
 
+// argon2id derives a key of keyLen bytes from pw and salt.
+func argon2id(pw, salt []byte, p Params, keyLen uint32) []byte {
+	return argon2.IDKey(pw, salt, p.Time, p.Memory, p.Threads, keyLen)
+}
+
 // Hash returns the PHC string of a fresh hash of pw, with a random salt.
+// It waits for one of the slots hashes may take.
 func (h *Hasher) Hash(ctx context.Context, pw string) (string, error) {
-	if err := h.acquire(ctx); err != nil {
+	if err := acquire(ctx, h.hashes); err != nil {
 		return "", err
 	}
-	defer h.release()
+	defer release(h.hashes)
+	if err := acquire(ctx, h.slots); err != nil {
+		return "", err
+	}
+	defer release(h.slots)
 	salt := make([]byte, saltBytes)
 	rand.Read(salt)
-	return h.encode(salt, argon2.IDKey([]byte(pw), salt, h.params.Time, h.params.Memory, h.params.Threads, keyBytes)), nil
+	return h.encode(salt, h.derive([]byte(pw), salt, h.params, keyBytes)), nil
 }
 
 // Check reports whether pw is the password encoded hashes. An encoded of
 // "" (no such player) is checked against a dummy hash, so that the answer
-// takes as long as for a player who exists, and is false.
+// takes as long as for a player who exists, and is false. It may take any
+// free slot, hashes' too.
 func (h *Hasher) Check(ctx context.Context, encoded, pw string) (bool, error) {
 	known := encoded != ""
 	if !known {
@@ -80,24 +97,25 @@ func (h *Hasher) Check(ctx context.Context, encoded, pw string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	if err := h.acquire(ctx); err != nil {
+	if err := acquire(ctx, h.slots); err != nil {
 		return false, err
 	}
-	defer h.release()
-	got := argon2.IDKey([]byte(pw), salt, p.Time, p.Memory, p.Threads, uint32(len(key)))
+	defer release(h.slots)
+	got := h.derive([]byte(pw), salt, p, uint32(len(key)))
 	return subtle.ConstantTimeCompare(got, key) == 1 && known, nil
 }
 
-func (h *Hasher) acquire(ctx context.Context) error {
+// acquire takes one of slots, waiting until one is free or ctx ends.
+func acquire(ctx context.Context, slots chan struct{}) error {
 	select {
-	case h.slots <- struct{}{}:
+	case slots <- struct{}{}:
 		return nil
 	case <-ctx.Done():
 		return ctx.Err()
 	}
 }
 
-func (h *Hasher) release() { <-h.slots }
+func release(slots chan struct{}) { <-slots }
 
 func (h *Hasher) encode(salt, key []byte) string {
 	b64 := base64.RawStdEncoding

@@ -2,8 +2,11 @@ package password
 
 import (
 	"context"
+	"fmt"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 )
 
 // fast are parameters that keep the tests quick; the format and the
@@ -74,11 +77,16 @@ func TestDamagedHashes(t *testing.T) {
 
 func TestCheckFollowsTheContext(t *testing.T) {
 	h := NewHasher(fast, 1)
-	h.slots <- struct{}{} // the one slot is taken
+	for range cap(h.slots) {
+		h.slots <- struct{}{} // every slot is taken
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	if _, err := h.Check(ctx, "", "x"); err == nil {
 		t.Error("a check waiting for a slot ignored its context")
+	}
+	if _, err := h.Hash(ctx, "x"); err == nil {
+		t.Error("a hash waiting for a slot ignored its context")
 	}
 }
 
@@ -88,5 +96,49 @@ func BenchmarkDefault(b *testing.B) {
 	enc, _ := h.Hash(ctx, "benchmark password")
 	for b.Loop() {
 		h.Check(ctx, enc, "benchmark password")
+	}
+}
+
+// TestChecksNotStarvedByHashes (issue 45, item 7): hashes (sign-ups) that
+// fill every slot they may take, with more waiting, leave checks
+// (sign-ins) slots of their own: a check runs while the hashes block.
+func TestChecksNotStarvedByHashes(t *testing.T) {
+	for _, concurrent := range []int{1, 2, 8} {
+		t.Run(fmt.Sprint(concurrent), func(t *testing.T) {
+			ctx := context.Background()
+			h := NewHasher(fast, concurrent)
+			encoded, err := h.Hash(ctx, "correct horse")
+			if err != nil {
+				t.Fatal(err)
+			}
+			block, entered := make(chan struct{}), make(chan struct{}, 100)
+			real := h.derive
+			h.derive = func(pw, salt []byte, p Params, keyLen uint32) []byte {
+				if string(pw) == "sign-up" {
+					entered <- struct{}{}
+					<-block
+				}
+				return real(pw, salt, p, keyLen)
+			}
+			var wg sync.WaitGroup
+			defer wg.Wait()
+			defer close(block)
+			for range 3*concurrent + 2 {
+				wg.Go(func() { h.Hash(ctx, "sign-up") })
+			}
+			share := max(concurrent, 2) / 2
+			for range share {
+				<-entered
+			}
+			time.Sleep(50 * time.Millisecond) // the other hashes have every chance to start: none may
+			if n := len(entered); n != 0 {
+				t.Errorf("%d hashes run at once, want %d (of %d slots)", share+n, share, max(concurrent, 2))
+			}
+			checkCtx, cancel := context.WithTimeout(ctx, 2*time.Second)
+			defer cancel()
+			if ok, err := h.Check(checkCtx, encoded, "correct horse"); err != nil || !ok {
+				t.Errorf("a check while hashes fill their share: %v, %v", ok, err)
+			}
+		})
 	}
 }

@@ -99,27 +99,77 @@ const (
 	MaxPassword = 1024
 )
 
-// reservedNames may not be chosen, in any case.
-var reservedNames = []string{"anonymous", "computer", "admin"}
+// reservedNames may not be chosen, nor any name that looks like one of
+// them once _ and - are left out (see reserved): names that claim to
+// speak for the site or to hold a power over others, and the words the
+// pages show for players without a name.
+var reservedNames = [...]string{
+	"admin", "administrator", "root", "system", "sysadmin", "superuser",
+	"moderator", "mod", "staff", "support", "official", "owner",
+	"banchess", "server",
+	"anonymous", "computer", "engine", "nobody", "null", "undefined",
+}
 
 // CheckName refuses a name that breaks the rules: 2 to 20 of A–Z, a–z,
-// 0–9, _ and -, and not a reserved one. Whether it is taken (in any case)
-// is the store's to say.
+// 0–9, _ and -, with a letter or a digit among them, and not a reserved
+// one. Whether it is taken, or looks like one that is, is the store's to
+// say.
 func CheckName(name string) error {
 	if n := utf8.RuneCountInString(name); n < MinName || n > MaxName {
 		return errs.Errorf(errs.Invalid, "A name is %d to %d characters long; %q has %d.", MinName, MaxName, clipName(name), n).WithDetail(errs.BadName)
 	}
+	alnum := false
 	for _, r := range name {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-') {
+		switch {
+		case r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9':
+			alnum = true
+		case r != '_' && r != '-':
 			return errs.Errorf(errs.Invalid, "A name is made of letters A–Z, digits, _ and -: %q has %q.", clipName(name), r).WithDetail(errs.BadName)
 		}
 	}
-	for _, res := range reservedNames {
-		if strings.EqualFold(name, res) {
-			return errs.Errorf(errs.Invalid, "%q is reserved: choose another name.", name).WithDetail(errs.BadName)
-		}
+	if !alnum {
+		return errs.Errorf(errs.Invalid, "A name has a letter or a digit: %q has none.", name).WithDetail(errs.BadName)
+	}
+	if res := reserved(name); res != "" {
+		return errs.Errorf(errs.Invalid, "%q is reserved (it reads as %q): choose another name.", name, res).WithDetail(errs.BadName)
 	}
 	return nil
+}
+
+// reserved returns the reserved name that name reads as, "" for none:
+// the same skeleton (see Skeleton) once _ and - are left out, so that
+// Admin, ADM1N, ban_chess and r00t are refused.
+func reserved(name string) string {
+	bare := Skeleton(strings.NewReplacer("_", "", "-", "").Replace(name))
+	for _, res := range reservedNames {
+		if Skeleton(res) == bare {
+			return res
+		}
+	}
+	return ""
+}
+
+// Skeleton is the form of a name that names that look alike share: in
+// lower case, with i, l, 1 and | as l, o and 0 as o, rn as m and vv as w.
+// No two players' names have one skeleton (the store keeps them unique),
+// so that CarIsen cannot pass for Carlsen. Case is folded first, so a
+// lower-case i reads as l too: Kevin and Kevln look alike. Names equal in
+// any case share their skeleton. The store's migration
+// players_name_skeleton computes it in SQL the same way.
+func Skeleton(name string) string {
+	s := strings.NewReplacer("1", "l", "|", "l", "i", "l", "0", "o").Replace(strings.ToLower(name))
+	return strings.ReplaceAll(strings.ReplaceAll(s, "rn", "m"), "vv", "w")
+}
+
+// LooksLike refuses name, which looks like other, another player's name
+// ("" when the store could not say whose).
+func LooksLike(name, other string) *errs.Error {
+	whose := "another player's name"
+	if other != "" {
+		whose = other + ", another player's name"
+	}
+	return errs.Errorf(errs.Conflict, "The name %s looks too much like %s (I, l, 1; O, 0; rn, m; vv, w and letters in any case are taken for one another): choose another.",
+		name, whose).WithDetail(errs.NameLookAlike)
 }
 
 // NameKey is the form of a name that two names equal in any case share:

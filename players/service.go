@@ -2,7 +2,6 @@ package players
 
 import (
 	"context"
-	"errors"
 	"math"
 	"runtime"
 	"strings"
@@ -21,6 +20,10 @@ type Service struct {
 	now       func() time.Time
 	passwords Passwords
 	creds     credentialCache
+	devices   deviceKey
+	// signupsPerHour bounds the sign-ups from one address in an hour; 0:
+	// no bound.
+	signupsPerHour int
 }
 
 // Option configures a Service.
@@ -34,6 +37,11 @@ func WithClock(now func() time.Time) Option { return func(s *Service) { s.now = 
 // password.Default, as many at once as there are CPUs).
 func WithPasswords(h Passwords) Option { return func(s *Service) { s.passwords = h } }
 
+// WithSignupsPerHour limits the sign-ups from one client address to n an
+// hour, on every server sharing the store together (0, the default: no
+// limit).
+func WithSignupsPerHour(n int) Option { return func(s *Service) { s.signupsPerHour = n } }
+
 // New returns a service keeping its players in store.
 func New(store Store, opts ...Option) *Service {
 	s := &Service{store: store, now: time.Now}
@@ -45,14 +53,6 @@ func New(store Store, opts ...Option) *Service {
 	}
 	return s
 }
-
-// Failed logins are limited per name and per client address: at most
-// MaxFailedLogins in any LoginWindow, then TooMany until the oldest of
-// them leaves the window.
-const (
-	MaxFailedLogins = 5
-	LoginWindow     = time.Minute
-)
 
 // Passwords hash players' passwords and check them (see package
 // password).
@@ -104,111 +104,9 @@ func (s *Service) Identify(ctx context.Context, cred Credential) (Player, error)
 	return p, nil
 }
 
-// Register gives a player a name and a password: cred's player, which
-// must have no name yet, or with no cred a new player, issued a
-// credential of kind. It returns the player's credential (cred, or the
-// new one) and the player.
-func (s *Service) Register(ctx context.Context, cred Credential, kind CredentialKind, name, pw string) (Credential, Player, error) {
-	if err := CheckName(name); err != nil {
-		return "", Player{}, err
-	}
-	if err := CheckPassword(pw); err != nil {
-		return "", Player{}, err
-	}
-	var p Player
-	if cred != "" {
-		var err error
-		if p, err = s.Identify(ctx, cred); err != nil {
-			return "", Player{}, err
-		}
-		switch {
-		case p.ID == "":
-			return "", Player{}, Unissued()
-		case p.Named():
-			return "", Player{}, errs.Errorf(errs.Conflict, "You have a name already: %s.", p.Name).WithDetail(errs.Named)
-		}
-	}
-	hash, err := s.passwords.Hash(ctx, pw)
-	if err != nil {
-		return "", Player{}, errs.Of(err)
-	}
-	if p.ID == "" {
-		return s.addPlayer(ctx, kind, Player{Name: name, Password: hash})
-	}
-	if err := s.store.SetName(ctx, p.ID, name, hash); err != nil {
-		return "", Player{}, errs.FromStore(err)
-	}
-	p.Name, p.Password = name, hash
-	return cred, p, nil
-}
-
 // unissued refuses a credential the server did not issue, or revoked.
 func Unissued() *errs.Error {
 	return errs.Errorf(errs.Unauthorized, "This credential was not issued by this server, or was signed out: sign in again, or send none to play as a new anonymous player.")
-}
-
-// Login checks a player's name and password and issues them a new
-// credential of kind: a second device, or a program's new token. client
-// is the address asking; failed logins are limited per name and per
-// address (TooMany with RetryAfter), and a name that does not exist costs
-// as long to refuse as a wrong password.
-//
-// Each attempt is counted before its password is checked, in one step of
-// the store with the check of the limit, and forgotten once it succeeds:
-// concurrent guesses are counted one after another, so no more than
-// MaxFailedLogins of them are checked in a LoginWindow.
-func (s *Service) Login(ctx context.Context, name, pw, client string, kind CredentialKind) (Credential, Player, error) {
-	now := s.now()
-	attempt := LoginAttempt{ID: newPlayerID(), Keys: []string{"name:" + NameKey(clipName(name)), "addr:" + client}, At: now}
-	// An attempt counts for LoginWindow, to the millisecond the store
-	// keeps: not at its end.
-	failed, err := s.store.StartLogin(ctx, attempt, now.Add(-LoginWindow+time.Millisecond), MaxFailedLogins)
-	if err != nil {
-		return "", Player{}, errs.FromStore(err)
-	}
-	if len(failed) >= MaxFailedLogins {
-		wait := failed[len(failed)-MaxFailedLogins].Add(LoginWindow).Sub(now)
-		e := errs.Errorf(errs.TooMany, "Too many failed sign-ins for this name or from this address: try again in %d s.", seconds(wait)).WithDetail(errs.TooManyLogins)
-		e.RetryAfter = wait
-		return "", Player{}, e
-	}
-	p, err := s.store.PlayerNamed(ctx, name)
-	if err != nil && !isNotFound(err) {
-		return "", Player{}, errs.FromStore(err)
-	}
-	if len(pw) > MaxPassword {
-		pw = pw[:MaxPassword] // refused below all the same, at the usual cost
-	}
-	ok, err := s.passwords.Check(ctx, p.Password, pw)
-	if err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) {
-		return "", Player{}, errs.Internalf(err, "checking the password of %q", p.ID)
-	}
-	if err != nil {
-		return "", Player{}, errs.Of(err)
-	}
-	if !ok {
-		// The attempt counted stays counted: a failure.
-		return "", Player{}, errs.Errorf(errs.Unauthorized, "The name or the password is wrong.").WithDetail(errs.BadLogin)
-	}
-	if err := s.store.ForgetLogin(ctx, attempt); err != nil {
-		return "", Player{}, errs.FromStore(err)
-	}
-	cred := NewCredential()
-	if err := s.store.Issue(ctx, Issued{Hash: cred.Hash(), Player: p.ID, Kind: kind, Created: now}); err != nil {
-		return "", Player{}, errs.FromStore(err)
-	}
-	return cred, p, nil
-}
-
-// LoginAttempt is a sign-in attempt as the store counts it: under each of
-// its keys (the name's and the client address's), from At until it leaves
-// the window, unless it is forgotten because it succeeded.
-type LoginAttempt struct {
-	// ID tells the attempt from others under the same keys at the same
-	// time, to forget it.
-	ID   string
-	Keys []string
-	At   time.Time
 }
 
 // SignOut revokes cred: this device or program is no longer its player.
@@ -348,10 +246,17 @@ type Store interface {
 	Player(ctx context.Context, id string) (Player, error)
 	// PlayerNamed returns the player whose name is name in any case.
 	PlayerNamed(ctx context.Context, name string) (Player, error)
-	// SetName gives player id, still unnamed, its name and the hash of its
-	// password: Conflict with detail "name_taken" when another player has
-	// the name in any case, "named" when the player has one already.
-	SetName(ctx context.Context, id, name, password string) error
+	// PlayerLike returns the player whose name looks like name: its
+	// skeleton (Skeleton) is name's.
+	PlayerLike(ctx context.Context, name string) (Player, error)
+	// SetName gives a player, still unnamed, its name and the hash of its
+	// password, issues it a new credential and revokes the one it
+	// replaces, in one step: Conflict with detail "name_taken" when
+	// another player has the name in any case, "name_look_alike" when
+	// another's looks like it (Skeleton), "named" when the player has one
+	// already (then nothing changes). Of two players named alike at once,
+	// one is refused. AddPlayer refuses names as SetName does.
+	SetName(ctx context.Context, n Naming) error
 	// Standings returns the player's standings, one for each variant and
 	// speed they played rated games of.
 	Standings(ctx context.Context, id string) ([]Standing, error)
@@ -367,15 +272,29 @@ type Store interface {
 	// Leaders returns up to limit players with at least minGames rated
 	// games of variant at speed, the highest rated first.
 	Leaders(ctx context.Context, variant string, speed rating.Speed, minGames, limit int) ([]Leader, error)
-	// StartLogin counts attempt under each of its keys, unless one of them
-	// counts limit attempts since since already: then it counts nothing
-	// and returns when that key's attempts since since were, oldest first
-	// (at least limit of them). The check and the count are one atomic
-	// step, among the servers sharing the store too. It forgets attempts
-	// made before since.
-	StartLogin(ctx context.Context, attempt LoginAttempt, since time.Time, limit int) (refused []time.Time, err error)
-	// ForgetLogin forgets attempt, which succeeded: it counts no more.
-	ForgetLogin(ctx context.Context, attempt LoginAttempt) error
+	// StartAttempt counts attempt under each of its counters' keys,
+	// unless one of them counts its Max attempts already: then it counts
+	// nothing and says which (Refused). The check and the count are one
+	// atomic step, among the servers sharing the store too. It forgets
+	// attempts that no longer count.
+	StartAttempt(ctx context.Context, attempt Attempt) (*Refused, error)
+	// ForgetAttempt forgets attempt: it counts no more (a sign-in whose
+	// password was right).
+	ForgetAttempt(ctx context.Context, attempt Attempt) error
+	// ServerKey returns the secret named name that the servers sharing the
+	// store share, made of 32 random bytes when first asked for.
+	ServerKey(ctx context.Context, name string) ([]byte, error)
+}
+
+// Naming is a player's sign-up as the store records it (Store.SetName).
+type Naming struct {
+	// Player is the id of the player named.
+	Player         string
+	Name, Password string
+	// Issued is the player's new credential.
+	Issued Issued
+	// Revoked is the hash of the credential it replaces.
+	Revoked string
 }
 
 // Player returns the player of id.

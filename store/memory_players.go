@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"crypto/rand"
 	"slices"
 	"sort"
 	"strings"
@@ -19,16 +20,18 @@ import (
 )
 
 // memoryPlayers is what Memory keeps besides games: players, credentials,
-// results and ratings, sign-in attempts and the lobby's seeks.
+// results and ratings, attempts counted, the servers' keys and the lobby's seeks.
 type memoryPlayers struct {
 	mu        sync.Mutex
 	players   map[string]*players.Player
 	names     map[string]string         // player id by name key
+	skeletons map[string]string         // player id by name skeleton
 	creds     map[string]players.Issued // by hash
 	standings map[standingKey]players.Standing
 	played    map[string][]players.PlayedGame // by player, in the order recorded
 	recorded  map[string]bool                 // games whose result is recorded
-	logins    map[string][]loginAt            // sign-in attempts by key
+	attempts  map[string][]counted            // attempts counted, by key
+	keys      map[string][]byte               // the servers' keys, by name
 	seeks     map[string]lobby.Seek
 }
 
@@ -39,15 +42,13 @@ type standingKey struct {
 }
 
 func (m *memoryPlayers) init() {
-	m.players, m.names, m.creds = map[string]*players.Player{}, map[string]string{}, map[string]players.Issued{}
+	m.players, m.names, m.skeletons, m.creds = map[string]*players.Player{}, map[string]string{}, map[string]string{}, map[string]players.Issued{}
 	m.standings, m.played, m.recorded = map[standingKey]players.Standing{}, map[string][]players.PlayedGame{}, map[string]bool{}
-	m.logins, m.seeks = map[string][]loginAt{}, map[string]lobby.Seek{}
+	m.attempts, m.keys, m.seeks = map[string][]counted{}, map[string][]byte{}, map[string]lobby.Seek{}
 }
 
 // nameTaken refuses a name another player has in any case.
-func nameTaken(name string) error {
-	return &errs.Error{Code: errs.Conflict, Detail: errs.NameTaken, Msg: "The name " + name + " is taken (names differing only in case count as one): choose another."}
-}
+func nameTaken(name string) error { return players.NameTaken(name) }
 
 // noSuchPlayer is the error for an id or name that names no player.
 func noSuchPlayer() error {
@@ -63,10 +64,9 @@ func (m *Memory) AddPlayer(ctx context.Context, p players.Player, cred players.I
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if p.Named() {
-		if _, taken := a.names[players.NameKey(p.Name)]; taken {
-			return nameTaken(p.Name)
+		if err := a.claimName(p.ID, p.Name); err != nil {
+			return err
 		}
-		a.names[players.NameKey(p.Name)] = p.ID
 	}
 	a.players[p.ID] = &p
 	a.creds[cred.Hash] = cred
@@ -154,27 +154,60 @@ func (m *Memory) PlayerNamed(ctx context.Context, name string) (players.Player, 
 	return *p, nil
 }
 
-// SetName gives player id, still unnamed, its name and password hash.
-func (m *Memory) SetName(ctx context.Context, id, name, password string) error {
+// SetName gives a player, still unnamed, its name and password hash,
+// issues it a new credential and revokes the one it replaces.
+func (m *Memory) SetName(ctx context.Context, n players.Naming) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
 	a := &m.accounts
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	p := a.players[id]
+	p := a.players[n.Player]
 	switch {
 	case p == nil:
 		return noSuchPlayer()
 	case p.Named():
 		return alreadyNamed()
 	}
+	if err := a.claimName(n.Player, n.Name); err != nil {
+		return err
+	}
+	p.Name, p.Password = n.Name, n.Password
+	a.creds[n.Issued.Hash] = n.Issued
+	if old, ok := a.creds[n.Revoked]; ok && old.Player == n.Player {
+		delete(a.creds, n.Revoked)
+	}
+	return nil
+}
+
+// claimName records that player id is named name, unless another has
+// the name in any case or one that looks like it.
+func (a *memoryPlayers) claimName(id, name string) error {
 	if _, taken := a.names[players.NameKey(name)]; taken {
 		return nameTaken(name)
 	}
+	if other, taken := a.skeletons[players.Skeleton(name)]; taken {
+		return players.LooksLike(name, a.players[other].Name)
+	}
 	a.names[players.NameKey(name)] = id
-	p.Name, p.Password = name, password
+	a.skeletons[players.Skeleton(name)] = id
 	return nil
+}
+
+// PlayerLike returns the player whose name looks like name.
+func (m *Memory) PlayerLike(ctx context.Context, name string) (players.Player, error) {
+	if err := ctx.Err(); err != nil {
+		return players.Player{}, err
+	}
+	a := &m.accounts
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	p := a.players[a.skeletons[players.Skeleton(name)]]
+	if p == nil || name == "" {
+		return players.Player{}, noSuchPlayer()
+	}
+	return *p, nil
 }
 
 // alreadyNamed refuses to name a player twice.
@@ -305,63 +338,81 @@ func (m *Memory) Leaders(ctx context.Context, variant string, speed rating.Speed
 	return out[:min(len(out), limit)], nil
 }
 
-// StartLogin counts attempt under each of its keys unless one of them
-// counts limit attempts since since: then it returns their times, oldest
-// first. It forgets attempts before since.
-func (m *Memory) StartLogin(ctx context.Context, attempt players.LoginAttempt, since time.Time, limit int) ([]time.Time, error) {
+// StartAttempt counts attempt under each of its counters' keys unless one
+// of them is full: then it says which. It forgets attempts that no longer
+// count.
+func (m *Memory) StartAttempt(ctx context.Context, attempt players.Attempt) (*players.Refused, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	a := &m.accounts
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	for k, list := range a.logins {
-		list = slices.DeleteFunc(list, func(l loginAt) bool { return l.at.Before(since) })
+	for k, list := range a.attempts {
+		list = slices.DeleteFunc(list, func(c counted) bool { return !c.until.After(attempt.At) })
 		if len(list) == 0 {
-			delete(a.logins, k)
+			delete(a.attempts, k)
 		} else {
-			a.logins[k] = list
+			a.attempts[k] = list
 		}
 	}
-	for _, k := range attempt.Keys {
-		if list := a.logins[k]; len(list) >= limit {
-			out := make([]time.Time, len(list))
-			for i, l := range list {
-				out[i] = l.at
+	for i, c := range attempt.Counters {
+		if list := a.attempts[c.Key]; len(list) >= c.Max {
+			until := make([]time.Time, len(list))
+			for j, l := range list {
+				until[j] = l.until
 			}
-			slices.SortFunc(out, time.Time.Compare)
-			return out, nil
+			slices.SortFunc(until, time.Time.Compare)
+			return &players.Refused{Counter: i, Until: until}, nil
 		}
 	}
-	for _, k := range attempt.Keys {
-		a.logins[k] = append(a.logins[k], loginAt{attempt.ID, attempt.At})
+	for _, c := range attempt.Counters {
+		a.attempts[c.Key] = append(a.attempts[c.Key], counted{attempt.ID, attempt.At.Add(c.Window)})
 	}
 	return nil, nil
 }
 
-// ForgetLogin forgets attempt, which succeeded.
-func (m *Memory) ForgetLogin(ctx context.Context, attempt players.LoginAttempt) error {
+// ForgetAttempt forgets attempt.
+func (m *Memory) ForgetAttempt(ctx context.Context, attempt players.Attempt) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
 	a := &m.accounts
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	for _, k := range attempt.Keys {
-		list := slices.DeleteFunc(a.logins[k], func(l loginAt) bool { return l.id == attempt.ID })
+	for _, c := range attempt.Counters {
+		list := slices.DeleteFunc(a.attempts[c.Key], func(l counted) bool { return l.id == attempt.ID })
 		if len(list) == 0 {
-			delete(a.logins, k)
+			delete(a.attempts, c.Key)
 		} else {
-			a.logins[k] = list
+			a.attempts[c.Key] = list
 		}
 	}
 	return nil
 }
 
-// loginAt is a sign-in attempt counted under a key: its id and time.
-type loginAt struct {
-	id string
-	at time.Time
+// counted is an attempt counted under a key: its id, and until when it
+// counts.
+type counted struct {
+	id    string
+	until time.Time
+}
+
+// ServerKey returns the key named name, made the first time.
+func (m *Memory) ServerKey(ctx context.Context, name string) ([]byte, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	a := &m.accounts
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	key, ok := a.keys[name]
+	if !ok {
+		key = make([]byte, serverKeyBytes)
+		rand.Read(key)
+		a.keys[name] = key
+	}
+	return slices.Clone(key), nil
 }
 
 // record records the result of rec's game if it has one and it is not

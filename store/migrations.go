@@ -201,6 +201,34 @@ var migrations = [...]migration{
 	// forgotten if it was right: each row is an attempt, which a success
 	// finds by its id ('' for the failures recorded before).
 	{"failed_logins_attempt", `ALTER TABLE failed_logins ADD COLUMN attempt TEXT NOT NULL DEFAULT '';`},
+	// An attempt counts under each of its keys for a window of that key's
+	// (a sign-in's name from an address, a name, an address, a device): a
+	// row says until when it counts. The rows before counted a minute.
+	{"failed_logins_expire", `ALTER TABLE failed_logins ADD COLUMN expires_at BIGINT NOT NULL DEFAULT 0;
+	UPDATE failed_logins SET expires_at = at + 60000;
+	DROP INDEX failed_logins_key;
+	DROP INDEX failed_logins_at;
+	CREATE INDEX failed_logins_key ON failed_logins(key, expires_at);
+	CREATE INDEX failed_logins_expires ON failed_logins(expires_at);`},
+	// Secrets the servers sharing the database share (base64): the key
+	// that signs device tokens (players.SignIn.Device).
+	{"server_keys", `CREATE TABLE server_keys (
+		name   TEXT PRIMARY KEY,
+		secret TEXT NOT NULL
+	) WITHOUT ROWID;`},
+	// No two players' names look alike: each name's skeleton
+	// (players.Skeleton, computed here as it computes it) is unique.
+	// Players named alike before keep their names; the oldest of them
+	// holds the skeleton, the others none (NULL, as the unnamed).
+	{"players_name_skeleton", `ALTER TABLE players ADD COLUMN name_skeleton TEXT;
+	UPDATE players SET name_skeleton = replace(replace(replace(replace(replace(replace(lower(name),
+		'1', 'l'), '|', 'l'), 'i', 'l'), '0', 'o'), 'rn', 'm'), 'vv', 'w') WHERE name <> '';
+	CREATE INDEX players_name_skeleton_alike ON players(name_skeleton);
+	UPDATE players SET name_skeleton = NULL WHERE name_skeleton IS NOT NULL AND EXISTS (
+		SELECT 1 FROM players AS older WHERE older.name_skeleton = players.name_skeleton
+		AND (older.created_at < players.created_at OR older.created_at = players.created_at AND older.id < players.id));
+	DROP INDEX players_name_skeleton_alike;
+	CREATE UNIQUE INDEX players_name_skeleton ON players(name_skeleton);`},
 }
 
 // SchemaVersion is the schema version this binary writes.

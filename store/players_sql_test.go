@@ -124,6 +124,7 @@ func TestSQLitePlayerIndexes(t *testing.T) {
 		{leadersQuery, "standings_leaders", []any{"ban", "blitz", 10, 50}},
 		{`SELECT player FROM credentials WHERE hash = $1`, "PRIMARY KEY", []any{"h"}},
 		{`SELECT id FROM players WHERE name_key = $1`, "USING INDEX sqlite_autoindex_players", []any{"ann"}},
+		{`SELECT id FROM players WHERE name_skeleton = $1`, "INDEX players_name_skeleton", []any{"ann"}},
 		{`SELECT hash FROM credentials WHERE player = $1`, "credentials_player", []any{"p"}},
 	} {
 		text := sqlitePlan(t, s, c.q, c.args...)

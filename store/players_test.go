@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"strings"
@@ -119,12 +120,36 @@ var playerBehaviours = []struct {
 			t.Error("a refused player's credential was kept")
 		}
 		anon := addPlayer(t, s, "p-anon", "")
-		refusedWith(t, "naming anon ann", s.SetName(ctx, anon, "aNN", "pw"), errs.Conflict, "name_taken")
-		if err := s.SetName(ctx, anon, "Bob_2", "bob's hash"); err != nil {
+		naming := func(id, name, pw, issued string) players.Naming {
+			return players.Naming{Player: id, Name: name, Password: pw, Issued: players.Issued{Hash: issued, Player: id, Kind: players.Cookie, Created: epoch}, Revoked: "cred-" + id}
+		}
+		refusedWith(t, "naming anon ann", s.SetName(ctx, naming(anon, "aNN", "pw", "refused")), errs.Conflict, "name_taken")
+		for hash, want := range map[string]string{"refused": "", "cred-p-anon": anon} {
+			if p, _ := s.CredentialPlayer(ctx, hash); p != want {
+				t.Errorf("after a refused naming, %s is %q's, want %q's", hash, p, want)
+			}
+		}
+		if err := s.SetName(ctx, naming(anon, "Bob_2", "bob's hash", "bob's new")); err != nil {
 			t.Fatal(err)
 		}
-		refusedWith(t, "naming bob again", s.SetName(ctx, anon, "Carl", "pw"), errs.Conflict, "named")
-		refusedWith(t, "naming no one", s.SetName(ctx, "p-nobody", "Dora", "pw"), errs.NotFound, "no_player")
+		// The credential named is replaced by the one issued.
+		for hash, want := range map[string]string{"bob's new": anon, "cred-p-anon": ""} {
+			if p, _ := s.CredentialPlayer(ctx, hash); p != want {
+				t.Errorf("after naming, %s is %q's, want %q's", hash, p, want)
+			}
+		}
+		refusedWith(t, "naming bob again", s.SetName(ctx, naming(anon, "Carl", "pw", "again")), errs.Conflict, "named")
+		refusedWith(t, "naming no one", s.SetName(ctx, naming("p-nobody", "Dora", "pw", "nobody's")), errs.NotFound, "no_player")
+		// Another player's credential is not revoked by a naming.
+		cat := addPlayer(t, s, "p-cat", "")
+		other := naming(cat, "Cat", "pw", "cat's new")
+		other.Revoked = "cred-p-ann"
+		if err := s.SetName(ctx, other); err != nil {
+			t.Fatal(err)
+		}
+		if p, _ := s.CredentialPlayer(ctx, "cred-p-ann"); p != "p-ann" {
+			t.Errorf("naming Cat revoked Ann's credential: %q", p)
+		}
 		p, err := s.PlayerNamed(ctx, "BOB_2")
 		if err != nil || p.ID != anon || p.Name != "Bob_2" || p.Password != "bob's hash" {
 			t.Errorf("PlayerNamed(BOB_2) = %+v, %v", p, err)
@@ -280,44 +305,74 @@ var playerBehaviours = []struct {
 			t.Errorf("rapid leaders: %+v", l)
 		}
 	}},
-	{"sign-in attempts: counted to a limit, forgotten when they succeed or get old", func(t *testing.T, s fullStore) {
+	{"attempts: counted to each key's limit for its window, forgotten when they succeed or get old", func(t *testing.T, s fullStore) {
 		ctx := context.Background()
-		start := func(id string, at, since time.Time, limit int, keys ...string) []time.Time {
+		sec := func(n float64) time.Time { return epoch.Add(time.Duration(n * float64(time.Second))) }
+		c := func(key string, limit int, window time.Duration) players.Counter {
+			return players.Counter{Key: key, Max: limit, Window: window}
+		}
+		start := func(id string, at time.Time, counters ...players.Counter) *players.Refused {
 			t.Helper()
-			refused, err := s.StartLogin(ctx, players.LoginAttempt{ID: id, Keys: keys, At: at}, since, limit)
+			refused, err := s.StartAttempt(ctx, players.Attempt{ID: id, At: at, Counters: counters})
 			if err != nil {
 				t.Fatalf("attempt %s: %v", id, err)
 			}
 			return refused
 		}
-		sec := func(n float64) time.Time { return epoch.Add(time.Duration(n * float64(time.Second))) }
-		old := epoch.Add(-time.Minute)
+		refusedBy := func(what string, got *players.Refused, counter int, until ...time.Time) {
+			t.Helper()
+			if got == nil || got.Counter != counter || len(got.Until) != len(until) {
+				t.Errorf("%s: refused %+v, want by counter %d, until %v", what, got, counter, until)
+				return
+			}
+			for i := range until {
+				if !got.Until[i].Equal(until[i]) {
+					t.Errorf("%s: refused %+v, want until %v", what, got, until)
+				}
+			}
+		}
+		const w = 10 * time.Second
 		for i := range 3 {
-			if refused := start(fmt.Sprint(i), sec(float64(i)), old, 3, "name:ann", "addr:1"); refused != nil {
-				t.Fatalf("attempt %d refused: %v", i, refused)
+			if refused := start(fmt.Sprint(i), sec(float64(i)), c("name:ann", 3, w), c("addr:1", 3, w)); refused != nil {
+				t.Fatalf("attempt %d refused: %+v", i, refused)
 			}
 		}
 		// A key at its limit refuses an attempt, counted under no key.
-		if refused := start("x", sec(3), old, 3, "name:bob", "addr:1"); len(refused) != 3 || !refused[0].Equal(sec(0)) || !refused[2].Equal(sec(2)) {
-			t.Fatalf("over the limit: refused %v", refused)
-		}
+		refusedBy("over the limit", start("x", sec(3), c("name:bob", 3, w), c("addr:1", 3, w)), 1, sec(10), sec(11), sec(12))
 		// A success is forgotten.
-		if err := s.ForgetLogin(ctx, players.LoginAttempt{ID: "1", Keys: []string{"name:ann", "addr:1"}, At: sec(1)}); err != nil {
+		if err := s.ForgetAttempt(ctx, players.Attempt{ID: "1", At: sec(1), Counters: []players.Counter{c("name:ann", 3, w), c("addr:1", 3, w)}}); err != nil {
 			t.Fatal(err)
 		}
-		if refused := start("z", sec(3), old, 2, "addr:3", "name:ann"); len(refused) != 2 || !refused[0].Equal(sec(0)) || !refused[1].Equal(sec(2)) {
-			t.Errorf("after a success was forgotten: refused %v, want the attempts at 0 and 2 s", refused)
+		refusedBy("after a success was forgotten", start("z", sec(3), c("addr:3", 2, w), c("name:ann", 2, w)), 1, sec(10), sec(12))
+		// Bob's attempt was not counted.
+		if refused := start("bob", sec(4), c("name:bob", 1, w)); refused != nil {
+			t.Fatalf("Bob's first attempt refused: %+v", refused)
 		}
-		// Bob's attempt was not counted; an attempt counts those since
-		// its bound, and forgets those before it.
-		if refused := start("bob", sec(4), sec(1), 1, "name:bob", "addr:2"); refused != nil {
-			t.Fatalf("Bob's first attempt refused: %v", refused)
+		// Each key counts for its own window: an hour under one, ten
+		// seconds under the other.
+		if refused := start("long", sec(4), c("name:cat", 5, time.Hour), c("addr:1", 5, w)); refused != nil {
+			t.Fatalf("an attempt refused: %+v", refused)
 		}
-		if refused := start("y", sec(5), sec(1), 1, "addr:1"); len(refused) != 1 || !refused[0].Equal(sec(2)) {
-			t.Errorf("since 1 s: refused %v, want the attempt at 2 s", refused)
+		// At 12 s the attempts at 0 and 2 s no longer count (nor at 1 s,
+		// forgotten): the one at 4 s does, until 14 s.
+		refusedBy("at 12 s", start("y", sec(12), c("addr:1", 1, w)), 0, sec(14))
+		refusedBy("the hour's", start("v", sec(20), c("name:cat", 1, time.Hour)), 0, sec(4).Add(time.Hour))
+		if refused := start("u", sec(20), c("addr:1", 1, w), c("name:ann", 1, w)); refused != nil {
+			t.Errorf("after their windows: refused %+v", refused)
 		}
-		if refused := start("v", sec(6), time.Time{}, 1, "name:ann"); len(refused) != 1 {
-			t.Errorf("after forgetting those before 1 s: refused %v, want the attempt at 2 s alone", refused)
+	}},
+	{"server keys: made the first time, the same after", func(t *testing.T, s fullStore) {
+		ctx := context.Background()
+		a, err := s.ServerKey(ctx, "a")
+		if err != nil || len(a) != 32 {
+			t.Fatalf("key a: %x, %v", a, err)
+		}
+		again, err := s.ServerKey(ctx, "a")
+		if err != nil || !bytes.Equal(a, again) {
+			t.Errorf("key a again: %x, %v; want %x", again, err, a)
+		}
+		if b, err := s.ServerKey(ctx, "b"); err != nil || len(b) != 32 || bytes.Equal(a, b) {
+			t.Errorf("key b: %x, %v", b, err)
 		}
 	}},
 	{"seeks: added, listed while open, cancelled by their maker", func(t *testing.T, s fullStore) {

@@ -242,7 +242,8 @@ func (s *saveScene) player(name string) players.Credential {
 		s.must(err)
 		return cred
 	}
-	cred, _, err := s.players.Register(s.ctx, "", players.Cookie, name, "password "+name)
+	in, err := s.players.Register(s.ctx, players.SignUp{Name: name, Password: "password " + name, Kind: players.Cookie})
+	cred := in.Credential
 	s.must(err)
 	return cred
 }

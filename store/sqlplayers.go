@@ -2,9 +2,12 @@ package store
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/banchess/banchess/players"
@@ -19,8 +22,8 @@ import (
 	"github.com/banchess/banchess/rules"
 )
 
-// sqlPlayers keeps players, credentials, results, ratings, sign-in attempts
-// and the lobby in a database, for SQLite and Postgres alike. Times are
+// sqlPlayers keeps players, credentials, results, ratings, attempts
+// counted, the servers' keys and the lobby in a database, for SQLite and Postgres alike. Times are
 // unix milliseconds.
 type sqlPlayers struct {
 	db database
@@ -42,13 +45,13 @@ func fromMS(v int64) time.Time {
 	return time.UnixMilli(v)
 }
 
-// isUniqueViolation reports whether err is a unique index's refusal, in
-// either database.
-func isUniqueViolation(err error) bool {
+// isNameViolation reports whether err is the refusal of a unique index
+// of players' names (name_key, name_skeleton), in either database.
+func isNameViolation(err error) bool {
 	var se *sqlite.Error
 	var pe *pgconn.PgError
-	return errors.As(err, &se) && se.Code() == sqlite3.SQLITE_CONSTRAINT_UNIQUE ||
-		errors.As(err, &pe) && pe.Code == "23505"
+	return errors.As(err, &se) && se.Code() == sqlite3.SQLITE_CONSTRAINT_UNIQUE && strings.Contains(se.Error(), "players.name") ||
+		errors.As(err, &pe) && pe.Code == "23505" && strings.HasPrefix(pe.ConstraintName, "players_name")
 }
 
 // nameKeyOf is the name key column's value: NULL for no name.
@@ -59,19 +62,40 @@ func nameKeyOf(name string) any {
 	return players.NameKey(name)
 }
 
+// skeletonOf is the name skeleton column's value: NULL for no name.
+func skeletonOf(name string) any {
+	if name == "" {
+		return nil
+	}
+	return players.Skeleton(name)
+}
+
+// refuseName is the refusal of name, which a unique index refused: taken
+// in any case, or like another player's.
+func (s sqlPlayers) refuseName(ctx context.Context, name string) error {
+	if _, err := s.PlayerNamed(ctx, name); err == nil {
+		return nameTaken(name)
+	}
+	other, err := s.PlayerLike(ctx, name)
+	if err != nil {
+		return players.LooksLike(name, "")
+	}
+	return players.LooksLike(name, other.Name)
+}
+
 // AddPlayer stores a new player with its first credential.
 func (s sqlPlayers) AddPlayer(ctx context.Context, p players.Player, cred players.Issued) error {
 	err := s.db.inTx(ctx, func(q querier) error {
-		_, err := q.exec(ctx, `INSERT INTO players (id, name, name_key, password, created_at) VALUES ($1, $2, $3, $4, $5)`,
-			p.ID, p.Name, nameKeyOf(p.Name), p.Password, ms(p.Created))
-		if isUniqueViolation(err) {
-			return nameTaken(p.Name)
-		}
+		_, err := q.exec(ctx, `INSERT INTO players (id, name, name_key, name_skeleton, password, created_at) VALUES ($1, $2, $3, $4, $5, $6)`,
+			p.ID, p.Name, nameKeyOf(p.Name), skeletonOf(p.Name), p.Password, ms(p.Created))
 		if err != nil {
 			return err
 		}
 		return issue(ctx, q, cred)
 	})
+	if isNameViolation(err) {
+		return s.refuseName(ctx, p.Name)
+	}
 	return wrapStore(err, "adding a player")
 }
 
@@ -172,24 +196,44 @@ func (s sqlPlayers) PlayerNamed(ctx context.Context, name string) (players.Playe
 	return p, wrapStore(err, "reading a player")
 }
 
-// SetName gives player id, still unnamed, its name and password hash.
-func (s sqlPlayers) SetName(ctx context.Context, id, name, password string) error {
+// PlayerLike returns the player whose name looks like name.
+func (s sqlPlayers) PlayerLike(ctx context.Context, name string) (players.Player, error) {
+	if !validText(name) || name == "" {
+		return players.Player{}, noSuchPlayer()
+	}
+	p, err := scanPlayer(s.db.queryRow(ctx, `SELECT `+playerColumns+` FROM players WHERE name_skeleton = $1`, players.Skeleton(name)))
+	return p, wrapStore(err, "reading a player")
+}
+
+// SetName gives a player, still unnamed, its name and password hash,
+// issues it a new credential and revokes the one it replaces, in one
+// transaction; the servers sharing the database are told of the
+// revocation.
+func (s sqlPlayers) SetName(ctx context.Context, n players.Naming) error {
 	err := s.db.inTx(ctx, func(q querier) error {
-		n, err := q.exec(ctx, `UPDATE players SET name = $2, name_key = $3, password = $4 WHERE id = $1 AND name = ''`,
-			id, name, players.NameKey(name), password)
+		named, err := q.exec(ctx, `UPDATE players SET name = $2, name_key = $3, name_skeleton = $4, password = $5 WHERE id = $1 AND name = ''`,
+			n.Player, n.Name, players.NameKey(n.Name), players.Skeleton(n.Name), n.Password)
 		switch {
-		case isUniqueViolation(err):
-			return nameTaken(name)
 		case err != nil:
 			return err
-		case n == 1:
-			return nil
+		case named == 0:
+			if _, err := scanPlayer(q.queryRow(ctx, `SELECT `+playerColumns+` FROM players WHERE id = $1`, n.Player)); err != nil {
+				return err
+			}
+			return alreadyNamed()
 		}
-		if _, err := scanPlayer(q.queryRow(ctx, `SELECT `+playerColumns+` FROM players WHERE id = $1`, id)); err != nil {
+		if err := issue(ctx, q, n.Issued); err != nil {
 			return err
 		}
-		return alreadyNamed()
+		revoked, err := q.exec(ctx, `DELETE FROM credentials WHERE hash = $1 AND player = $2`, n.Revoked, n.Player)
+		if err != nil || revoked == 0 {
+			return err
+		}
+		return s.db.notify(ctx, q, players.NoticeRevoked(n.Revoked))
 	})
+	if isNameViolation(err) {
+		return s.refuseName(ctx, n.Name)
+	}
 	return wrapStore(err, "naming a player")
 }
 
@@ -358,19 +402,25 @@ func (s sqlPlayers) Leaders(ctx context.Context, variant string, speed rating.Sp
 	return out, nil
 }
 
-// StartLogin counts attempt under each of its keys unless one of them
-// counts limit attempts since since: then it returns their times, oldest
-// first. Each key's count and the attempt's rows are one transaction that
-// holds the key's lock (PostgreSQL's advisory lock; SQLite's transaction
-// holds the whole database), so that concurrent attempts, on any server,
-// are counted one after another. Attempts before since are forgotten
-// first, in a statement of their own, which takes no key's lock.
-func (s sqlPlayers) StartLogin(ctx context.Context, attempt players.LoginAttempt, since time.Time, limit int) ([]time.Time, error) {
-	if _, err := s.db.exec(ctx, `DELETE FROM failed_logins WHERE at < $1`, ms(since)); err != nil {
-		return nil, fmt.Errorf("forgetting old sign-in attempts: %w", err)
+// StartAttempt counts attempt under each of its counters' keys unless one
+// of them is full: then it says which. The keys' counts and the attempt's
+// rows are one transaction that holds the keys' locks (PostgreSQL's
+// advisory locks; SQLite's transaction holds the whole database), so that
+// concurrent attempts, on any server, are counted one after another.
+// Attempts that no longer count are forgotten first, in a statement of
+// their own, which takes no key's lock.
+func (s sqlPlayers) StartAttempt(ctx context.Context, attempt players.Attempt) (*players.Refused, error) {
+	if _, err := s.db.exec(ctx, `DELETE FROM failed_logins WHERE expires_at <= $1`, ms(attempt.At)); err != nil {
+		return nil, fmt.Errorf("forgetting old attempts: %w", err)
 	}
-	keys := slices.Sorted(slices.Values(slices.DeleteFunc(slices.Clone(attempt.Keys), func(k string) bool { return !validText(k) })))
-	var refused []time.Time
+	var keys []string
+	for _, c := range attempt.Counters {
+		if validText(c.Key) {
+			keys = append(keys, c.Key)
+		}
+	}
+	slices.Sort(keys)
+	var refused *players.Refused
 	err := s.db.inTx(ctx, func(q querier) error {
 		refused = nil
 		for _, k := range keys { // in order, so that two attempts never wait for each other's
@@ -378,12 +428,15 @@ func (s sqlPlayers) StartLogin(ctx context.Context, attempt players.LoginAttempt
 				return err
 			}
 		}
-		for _, k := range keys {
-			r, err := q.query(ctx, `SELECT at FROM failed_logins WHERE key = $1 AND at >= $2 ORDER BY at`, k, ms(since))
+		for i, c := range attempt.Counters {
+			if !validText(c.Key) {
+				continue
+			}
+			r, err := q.query(ctx, `SELECT expires_at FROM failed_logins WHERE key = $1 AND expires_at > $2 ORDER BY expires_at`, c.Key, ms(attempt.At))
 			if err != nil {
 				return err
 			}
-			times, err := collect(r, func(sc scanner) (time.Time, error) {
+			until, err := collect(r, func(sc scanner) (time.Time, error) {
 				var at int64
 				err := sc.Scan(&at)
 				return fromMS(at), err
@@ -391,36 +444,64 @@ func (s sqlPlayers) StartLogin(ctx context.Context, attempt players.LoginAttempt
 			if err != nil {
 				return err
 			}
-			if len(times) >= limit {
-				refused = times
+			if len(until) >= c.Max {
+				refused = &players.Refused{Counter: i, Until: until}
 				return nil
 			}
 		}
-		for _, k := range keys {
-			if _, err := q.exec(ctx, `INSERT INTO failed_logins (key, at, attempt) VALUES ($1, $2, $3)`, k, ms(attempt.At), attempt.ID); err != nil {
+		for _, c := range attempt.Counters {
+			if !validText(c.Key) {
+				continue
+			}
+			if _, err := q.exec(ctx, `INSERT INTO failed_logins (key, at, attempt, expires_at) VALUES ($1, $2, $3, $4)`,
+				c.Key, ms(attempt.At), attempt.ID, ms(attempt.At.Add(c.Window))); err != nil {
 				return err
 			}
 		}
 		return nil
 	})
 	if err != nil {
-		return nil, wrapStore(err, "counting a sign-in attempt")
+		return nil, wrapStore(err, "counting an attempt")
 	}
 	return refused, nil
 }
 
-// ForgetLogin forgets attempt, which succeeded.
-func (s sqlPlayers) ForgetLogin(ctx context.Context, attempt players.LoginAttempt) error {
-	for _, k := range attempt.Keys {
-		if !validText(k) {
+// ForgetAttempt forgets attempt.
+func (s sqlPlayers) ForgetAttempt(ctx context.Context, attempt players.Attempt) error {
+	for _, c := range attempt.Counters {
+		if !validText(c.Key) {
 			continue
 		}
-		if _, err := s.db.exec(ctx, `DELETE FROM failed_logins WHERE key = $1 AND at = $2 AND attempt = $3`, k, ms(attempt.At), attempt.ID); err != nil {
-			return fmt.Errorf("forgetting a successful sign-in attempt: %w", err)
+		if _, err := s.db.exec(ctx, `DELETE FROM failed_logins WHERE key = $1 AND expires_at = $2 AND attempt = $3`,
+			c.Key, ms(attempt.At.Add(c.Window)), attempt.ID); err != nil {
+			return fmt.Errorf("forgetting an attempt: %w", err)
 		}
 	}
 	return nil
 }
+
+// ServerKey returns the key named name, made the first time: of servers
+// asking at once, the first to insert it makes it, and all read it back.
+func (s sqlPlayers) ServerKey(ctx context.Context, name string) ([]byte, error) {
+	fresh := make([]byte, serverKeyBytes)
+	rand.Read(fresh)
+	if _, err := s.db.exec(ctx, `INSERT INTO server_keys (name, secret) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING`,
+		name, base64.StdEncoding.EncodeToString(fresh)); err != nil {
+		return nil, fmt.Errorf("making the key %q: %w", name, err)
+	}
+	var stored string
+	if err := s.db.queryRow(ctx, `SELECT secret FROM server_keys WHERE name = $1`, name).Scan(&stored); err != nil {
+		return nil, fmt.Errorf("reading the key %q: %w", name, err)
+	}
+	key, err := base64.StdEncoding.DecodeString(stored)
+	if err != nil {
+		return nil, fmt.Errorf("reading the key %q: %w", name, err)
+	}
+	return key, nil
+}
+
+// serverKeyBytes is the size of a key ServerKey makes.
+const serverKeyBytes = 32
 
 // recordResult records, in the transaction of the save that finished
 // rec's game, its result if it has one (games.ResultOf): the players'

@@ -51,32 +51,38 @@ type Results struct {
 	Draw int `json:"draw"`
 }
 
-// register names a player: the bearer token's, when it has no name yet,
-// or else a new one, and answers the token that is theirs (201).
+// register names a player: the bearer token's, when it has no name yet
+// (that token is revoked), or else a new one, and answers the player's new
+// token (201).
 func (a *accountsAPI) register(c echo.Context) error {
 	var req accountRequest
 	if err := readJSON(c, &req); err != nil {
 		return err
 	}
-	cred, p, err := a.s.players.Register(c.Request().Context(), kit.Bearer(c), players.Token, req.Name.val, req.Password.val)
+	in, err := a.s.players.Register(c.Request().Context(), players.SignUp{Name: req.Name.val, Password: req.Password.val,
+		Client: kit.ClientKey(c.RealIP()), Credential: kit.Bearer(c), Kind: players.Token})
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusCreated, Token{Token: string(cred), Name: p.Name})
+	a.s.kit.SetDevice(c, in.Device)
+	return c.JSON(http.StatusCreated, Token{Token: string(in.Credential), Name: in.Player.Name})
 }
 
 // newToken signs a program in as the player the body names: a new token
-// of theirs (201). Failed sign-ins are limited per name and per address.
+// of theirs (201). Failed sign-ins are limited per name and per address,
+// or per device for a client that keeps the device cookie.
 func (a *accountsAPI) newToken(c echo.Context) error {
 	var req accountRequest
 	if err := readJSON(c, &req); err != nil {
 		return err
 	}
-	cred, p, err := a.s.players.Login(c.Request().Context(), req.Name.val, req.Password.val, kit.ClientKey(c.RealIP()), players.Token)
+	in, err := a.s.players.Login(c.Request().Context(), players.SignIn{Name: req.Name.val, Password: req.Password.val,
+		Client: kit.ClientKey(c.RealIP()), Device: kit.Device(c), Kind: players.Token})
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusCreated, Token{Token: string(cred), Name: p.Name})
+	a.s.kit.SetDevice(c, in.Device)
+	return c.JSON(http.StatusCreated, Token{Token: string(in.Credential), Name: in.Player.Name})
 }
 
 // dropToken signs the bearer token out: it holds nothing from now on.

@@ -47,8 +47,8 @@ type Players interface {
 	PlayedGame(ctx context.Context, player, game string) (players.PlayedGame, bool, error)
 	Identify(ctx context.Context, cred players.Credential) (players.Player, error)
 	NewPlayer(ctx context.Context, kind players.CredentialKind) (players.Credential, players.Player, error)
-	Register(ctx context.Context, cred players.Credential, kind players.CredentialKind, name, pw string) (players.Credential, players.Player, error)
-	Login(ctx context.Context, name, pw, client string, kind players.CredentialKind) (players.Credential, players.Player, error)
+	Register(ctx context.Context, up players.SignUp) (players.SignedIn, error)
+	Login(ctx context.Context, in players.SignIn) (players.SignedIn, error)
 	SignOut(ctx context.Context, cred players.Credential) error
 	Named(ctx context.Context, name string) (players.Player, error)
 	Standings(ctx context.Context, player string) ([]players.Standing, error)

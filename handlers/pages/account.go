@@ -44,7 +44,9 @@ func (p *accounts) account(c echo.Context) error {
 }
 
 // register names the browser's player (a new one if it has none) with the
-// form's name and password.
+// form's name and password, and gives the browser the player's new
+// credential: the one it had is revoked, so that a cookie planted or seen
+// before the sign-up holds nothing after it.
 func (p *accounts) register(c echo.Context) error {
 	f, err := p.core.form(c)
 	if err != nil {
@@ -52,14 +54,18 @@ func (p *accounts) register(c echo.Context) error {
 	}
 	name := f.Get("name")
 	cred, err := p.s.kit.EnsurePlayer(c)
+	var in players.SignedIn
 	if err == nil {
-		_, _, err = p.s.players.Register(c.Request().Context(), cred, players.Cookie, name, f.Get("password"))
+		in, err = p.s.players.Register(c.Request().Context(), players.SignUp{Name: name, Password: f.Get("password"),
+			Client: kit.ClientKey(c.RealIP()), Credential: cred, Kind: players.Cookie})
 	}
 	if err != nil {
 		return kit.Shown(err, func(status int, e *errs.Error) error {
 			return render(c, status, views.AccountPage(views.Account{Asset: p.s.asset, Error: e.Msg, NameValue: name}))
 		})
 	}
+	p.s.kit.SetPlayer(c, in.Credential)
+	p.s.kit.SetDevice(c, in.Device)
 	return c.Redirect(http.StatusSeeOther, "/account?done=named")
 }
 
@@ -77,7 +83,10 @@ func (p *accounts) loginPage(c echo.Context) error {
 
 // login signs the browser in as the player the form names: a new
 // credential of that player's, which holds their seats here too; the
-// lesson steps the browser did before are added to the player's.
+// lesson steps the browser did before are added to the player's, and the
+// credential it held is revoked. The
+// browser keeps a device token naming the player, with which its next
+// sign-ins are limited for this device alone.
 func (p *accounts) login(c echo.Context) error {
 	f, err := p.core.form(c)
 	if err != nil {
@@ -88,18 +97,20 @@ func (p *accounts) login(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	cred, pl, err := p.s.players.Login(c.Request().Context(), name, f.Get("password"), kit.ClientKey(c.RealIP()), players.Cookie)
+	in, err := p.s.players.Login(c.Request().Context(), players.SignIn{Name: name, Password: f.Get("password"),
+		Client: kit.ClientKey(c.RealIP()), Device: kit.Device(c), Kind: players.Cookie, Replaces: kit.Player(c)})
 	if err != nil {
 		return kit.Shown(err, func(status int, e *errs.Error) error {
 			return render(c, status, views.LoginPage(views.Login{Asset: p.s.asset, Error: e.Msg, NameValue: name}))
 		})
 	}
 	if p.s.training != nil {
-		if err := p.s.training.CarrySteps(c.Request().Context(), before, pl.ID); err != nil {
+		if err := p.s.training.CarrySteps(c.Request().Context(), before, in.Player.ID); err != nil {
 			return err
 		}
 	}
-	p.s.kit.SetPlayer(c, cred)
+	p.s.kit.SetPlayer(c, in.Credential)
+	p.s.kit.SetDevice(c, in.Device)
 	return c.Redirect(http.StatusSeeOther, "/account?done=signed-in")
 }
 

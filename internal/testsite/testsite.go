@@ -45,6 +45,7 @@ type Config struct {
 	// LobbyAsMain makes the lobby play what main's does.
 	LobbyAsMain bool
 	// Options for each service, after those Config makes.
+	Players  []players.Option
 	Games    []games.Option
 	Lobby    []lobby.Option
 	Analysis []analysis.Option
@@ -77,7 +78,7 @@ func New(st Store, c Config) Site {
 	if c.Passwords == nil {
 		c.Passwords = Cheap()
 	}
-	pl := players.New(st, players.WithClock(c.Now), players.WithPasswords(c.Passwords))
+	pl := players.New(st, append([]players.Option{players.WithClock(c.Now), players.WithPasswords(c.Passwords)}, c.Players...)...)
 	gopts := []games.Option{games.WithClock(c.Now)}
 	var an analysis.Analyser
 	if c.Engine != nil {
