@@ -98,7 +98,6 @@ func clicks(ctx context.Context, squares ...string) error {
 // refuses (another tab played first) is taken back, and the page shows
 // the game as it is.
 func TestPlyDrawnBeforeTheAnswer(t *testing.T) {
-	t.Parallel()
 	g := newGate()
 	ctx, base, problems := browserThrough(t, true, playground(t), g.wrap)
 	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/new"), chromedp.Click(`.new-game button[value="ban"]`), waitPly(1)); err != nil {

@@ -357,7 +357,6 @@ func TestAnalysisWithoutJS(t *testing.T) {
 // TestEditorAnalysisAsEdited: with JavaScript, "Analyse this position"
 // carries the editor's fields as they stand, a typed ban not yet sent.
 func TestEditorAnalysisAsEdited(t *testing.T) {
-	t.Parallel()
 	ctx, base, problems := browser(t, true)
 	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/editor"), fenIs("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 1"),
 		chromedp.SetValue(`#editor-act`, "move"),

@@ -60,7 +60,6 @@ func (b banDrawn) drawn() error {
 // lays out — after a swap in place (JavaScript) as after a page (none);
 // a move lifts it, the next ban draws the next.
 func TestBanDrawnOnTheBoard(t *testing.T) {
-	t.Parallel()
 	for _, js := range []bool{true, false} {
 		t.Run(map[bool]string{true: "javascript", false: "no-javascript"}[js], func(t *testing.T) {
 			ctx, base, problems := browser(t, js)

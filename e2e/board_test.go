@@ -208,7 +208,6 @@ func testBoardFits(t *testing.T, js bool) {
 // touch (a drag, then taps), choosing the piece on the picker that opens
 // over the promotion square.
 func TestDragAndTap(t *testing.T) {
-	t.Parallel()
 	for _, touch := range []bool{false, true} {
 		t.Run(map[bool]string{false: "mouse", true: "touch"}[touch], func(t *testing.T) {
 			ctx, base, problems := browser(t, true)
@@ -350,7 +349,6 @@ func touchDrag(ctx context.Context, from, to string) error {
 // reaches the board, arrows move the cursor, Enter picks, Escape cancels;
 // then a promotion through the picker. The tab's title follows the game.
 func TestKeyboardOnly(t *testing.T) {
-	t.Parallel()
 	ctx, base, problems := browser(t, true)
 	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/"), chromedp.WaitVisible(`#status`), chromedp.Sleep(100*time.Millisecond)); err != nil {
 		t.Fatal(err)

@@ -12,7 +12,6 @@ import (
 // shows (one that crossed another answer on the way) is not swapped in;
 // the page asks again from where it stands and stays as it renders fresh.
 func TestStaleDeltaIsNotSwapped(t *testing.T) {
-	t.Parallel()
 	ctx, base, problems := browser(t, true)
 	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/?fen="+url.QueryEscape(startFEN)), chromedp.WaitVisible(`#status`)); err != nil {
 		t.Fatal(err)

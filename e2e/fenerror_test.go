@@ -12,7 +12,6 @@ import (
 // whose "move 1" is not a move; a long token in the message wraps inside
 // the error box instead of running out of it.
 func TestFENErrorsExplained(t *testing.T) {
-	t.Parallel()
 	ctx, base, _ := browser(t, false)
 	long := "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR" + strings.Repeat("x", 120) + " w KQkq - 0 1"
 	for _, c := range []struct {

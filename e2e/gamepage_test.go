@@ -261,7 +261,8 @@ func TestBoardStaysPut(t *testing.T) {
 // to ban returns the game to White's last move.
 func TestAbortAndTakeback(t *testing.T) {
 	long(t)
-	svc := testsite.New(nil, testsite.Config{Games: []games.Option{games.WithFirstActionWait(2 * time.Second)}})
+	const firstWait = 5 * time.Second // long enough for Black's first ban under the race detector
+	svc := testsite.New(nil, testsite.Config{Games: []games.Option{games.WithFirstActionWait(firstWait)}})
 	t.Cleanup(svc.Close)
 	ctxs, base := browsersOn(t, 2, true, svc)
 	white, black := ctxs[0], ctxs[1]
@@ -274,7 +275,7 @@ func TestAbortAndTakeback(t *testing.T) {
 		t.Errorf("a clock runs before White's first move (%d, %v)", n, err)
 	}
 	for name, ctx := range map[string]context.Context{"White": white, "Black": black} {
-		if err := waitFor(ctx, `#banner`, 2*time.Second+liveWait); err != nil {
+		if err := waitFor(ctx, `#banner`, firstWait+liveWait); err != nil {
 			t.Fatalf("%s's page: the game was not aborted: %v", name, err)
 		}
 		if banner, _ := chromedp.Run(ctx, chromedp.Text(`#banner`)); !strings.Contains(banner, "aborted") || strings.Contains(banner, "wins") {
@@ -307,7 +308,6 @@ func TestAbortAndTakeback(t *testing.T) {
 
 // TestRulesPage: /rules answers with its diagrams, drawn by the server.
 func TestRulesPage(t *testing.T) {
-	t.Parallel()
 	ctx, base, problems := browser(t, true)
 	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/"), chromedp.Click(`#rules-link`), chromedp.WaitVisible(`.rules-page`)); err != nil {
 		t.Fatal(err)

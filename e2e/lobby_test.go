@@ -84,7 +84,6 @@ func side(t *testing.T, ctx context.Context) string {
 // above 1500 and the loser's below, one game each, and the game is on
 // their profiles.
 func TestLobbyRatedGameInBrowsers(t *testing.T) {
-	t.Parallel()
 	ctxs, base := browsers(t, 2, true)
 	ann, bob := ctxs[0], ctxs[1]
 	chooseName(t, ann, base, "Ann")

@@ -7,8 +7,6 @@ import (
 	"testing"
 
 	"github.com/chromedp/chromedp"
-
-	"github.com/banchess/banchess/internal/race"
 )
 
 // shared is the one Chromium the package's tests run in, each in a
@@ -66,19 +64,13 @@ func (b *sharedBrowser) close() {
 	}
 }
 
-// long marks a browser test outside the sample, which it skips under
-// -short and under the race detector (there the server runs ten times
-// slower, and the sample's paths are what it can find races on; CI then
-// runs them all without it, as go test ./e2e does). Every browser test
-// runs in parallel with the others: most of a test's time is spent
-// waiting for the page.
+// long marks a browser test outside the -short sample, which it skips;
+// go test ./e2e runs them all. The tests run one at a time: Chromium's
+// drawing keeps both cores busy, so tests run side by side took as long
+// and timed out under load.
 func long(t *testing.T) {
 	t.Helper()
-	switch {
-	case testing.Short():
+	if testing.Short() {
 		t.Skip("a browser test outside the -short sample (go test ./e2e runs it)")
-	case race.Enabled:
-		t.Skip("a browser test outside the sample the race detector runs (go test ./e2e runs it)")
 	}
-	t.Parallel()
 }

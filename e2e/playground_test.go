@@ -438,7 +438,6 @@ func screenshot(t *testing.T, ctx context.Context, name string, width, height in
 // loaded (the Resource Timing API's transferSize: headers and the encoded
 // bodies): at most 60 KB, which takes the compressed static files.
 func TestFirstVisitTransfer(t *testing.T) {
-	t.Parallel()
 	ctx, base, problems := browser(t, true)
 	err := chromedp.Do(ctx, chromedp.Navigate(base+"/"), chromedp.WaitVisible(`#status`))
 	if err != nil {

@@ -46,7 +46,6 @@ func playerRating(t *testing.T, ctx context.Context) string {
 // shown changing both times; the failure says why and shows the
 // solution, which the step links walk through.
 func TestPuzzleInBrowser(t *testing.T) {
-	t.Parallel()
 	ctx, base, problems := browser(t, true)
 	p := shipped(t, func(p puzzles.Puzzle) bool {
 		return p.Kind() == puzzles.MateIn2 && len(p.Solution) == 4 && strings.HasPrefix(p.Solution[0], "b:") && strings.HasPrefix(p.Solution[3], "m:")
