@@ -113,20 +113,7 @@ func TestLoginLimitUnderConcurrency(t *testing.T) {
 // holds on both; a device token one server issued lets the device sign
 // in through the other while the name is locked.
 func TestLoginLimitsAcrossServers(t *testing.T) {
-	for _, tc := range []struct {
-		name string
-		open func(t *testing.T) []fullStore
-	}{
-		{"memory", func(*testing.T) []fullStore { m := NewMemory(); return []fullStore{m, m} }},
-		{"sqlite", func(t *testing.T) []fullStore {
-			s := openSQLite(t, filepath.Join(t.TempDir(), "games.db"), Options{})
-			return []fullStore{s, s}
-		}},
-		{"postgres, two servers", func(t *testing.T) []fullStore {
-			url := pg.Server(t).Schema(t)
-			return []fullStore{openPostgres(t, PostgresOptions{}, url), openPostgres(t, PostgresOptions{}, url)}
-		}},
-	} {
+	for _, tc := range twoServers() {
 		t.Run(tc.name, func(t *testing.T) {
 			ctx := context.Background()
 			pw := &countedPasswords{h: password.NewHasher(password.Params{Memory: 64, Time: 1, Threads: 1}, 4)}
@@ -177,20 +164,7 @@ func TestLoginLimitsAcrossServers(t *testing.T) {
 // PostgreSQL, name the limit's players and no more, and hash no more
 // passwords; another address signs up after them.
 func TestSignupLimitUnderConcurrency(t *testing.T) {
-	for _, tc := range []struct {
-		name string
-		open func(t *testing.T) []fullStore
-	}{
-		{"memory", func(*testing.T) []fullStore { m := NewMemory(); return []fullStore{m, m} }},
-		{"sqlite", func(t *testing.T) []fullStore {
-			s := openSQLite(t, filepath.Join(t.TempDir(), "games.db"), Options{})
-			return []fullStore{s, s}
-		}},
-		{"postgres, two servers", func(t *testing.T) []fullStore {
-			url := pg.Server(t).Schema(t)
-			return []fullStore{openPostgres(t, PostgresOptions{}, url), openPostgres(t, PostgresOptions{}, url)}
-		}},
-	} {
+	for _, tc := range twoServers() {
 		t.Run(tc.name, func(t *testing.T) {
 			const limit, sent = 5, 20
 			ctx := context.Background()

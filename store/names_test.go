@@ -22,20 +22,7 @@ import (
 // looking like it, though each passed the check made before hashing
 // (which takes a while here, so that all of them do).
 func TestLookAlikeSignUpsRace(t *testing.T) {
-	for _, tc := range []struct {
-		name string
-		open func(t *testing.T) []fullStore
-	}{
-		{"memory", func(*testing.T) []fullStore { m := NewMemory(); return []fullStore{m, m} }},
-		{"sqlite", func(t *testing.T) []fullStore {
-			s := openSQLite(t, filepath.Join(t.TempDir(), "games.db"), Options{})
-			return []fullStore{s, s}
-		}},
-		{"postgres, two servers", func(t *testing.T) []fullStore {
-			url := pg.Server(t).Schema(t)
-			return []fullStore{openPostgres(t, PostgresOptions{}, url), openPostgres(t, PostgresOptions{}, url)}
-		}},
-	} {
+	for _, tc := range twoServers() {
 		t.Run(tc.name, func(t *testing.T) {
 			ctx := context.Background()
 			pw := &countedPasswords{h: password.NewHasher(password.Params{Memory: 64, Time: 1, Threads: 1}, 40)}
@@ -230,4 +217,26 @@ func deref(s *string) any {
 		return nil
 	}
 	return *s
+}
+
+// twoServers are stores as two servers share them: memory and SQLite (one
+// store, reached by both) and PostgreSQL (two servers on one database).
+func twoServers() []struct {
+	name string
+	open func(t *testing.T) []fullStore
+} {
+	return []struct {
+		name string
+		open func(t *testing.T) []fullStore
+	}{
+		{"memory", func(*testing.T) []fullStore { m := NewMemory(); return []fullStore{m, m} }},
+		{"sqlite", func(t *testing.T) []fullStore {
+			s := openSQLite(t, filepath.Join(t.TempDir(), "games.db"), Options{})
+			return []fullStore{s, s}
+		}},
+		{"postgres, two servers", func(t *testing.T) []fullStore {
+			url := pg.Server(t).Schema(t)
+			return []fullStore{openPostgres(t, PostgresOptions{}, url), openPostgres(t, PostgresOptions{}, url)}
+		}},
+	}
 }
