@@ -322,3 +322,43 @@ func TestLobbyAccessibility(t *testing.T) {
 		})
 	}
 }
+
+// TestSeekFormRemembersInBrowsers (issue 37, item 12): a player who
+// makes a Classic 10+5 casual seek as Black finds the lobby's form
+// showing those choices again once the seek is made, and on the lobby's
+// next visit — with JavaScript and without — as lichess keeps a
+// player's last setup.
+func TestSeekFormRemembersInBrowsers(t *testing.T) {
+	long(t)
+	withAndWithoutJS(t, func(t *testing.T, js bool) {
+		ctxs, base := browsers(t, 1, js)
+		ann := ctxs[0]
+		chooseName(t, ann, base, "Ann")
+		err := chromedp.Do(ann,
+			chromedp.Navigate(base+"/lobby"),
+			chromedp.WaitVisible(`#make-seek`),
+			chromedp.SetValue(`.seek-form select[name="variant"]`, "classic"),
+			chromedp.SetValue(`.seek-form select[name="clock"]`, "10+5"),
+			chromedp.SetValue(`.seek-form select[name="color"]`, "black"),
+			chromedp.Click(`.seek-form input[name="rated"]`),
+			chromedp.Click(`#make-seek`),
+		)
+		if err == nil {
+			err = present(ann, `li.mine[data-seek]`, seekWait)
+		}
+		if err != nil {
+			t.Fatalf("making the seek: %v", err)
+		}
+		const read = `["variant", "clock", "color"].map(n => document.querySelector('.seek-form select[name="' + n + '"]').value).concat(document.querySelector('.seek-form input[name="rated"]').checked ? "rated" : "casual").join(" ")`
+		want := "classic 10+5 black casual"
+		if got, err := chromedp.Run(ann, chromedp.Evaluate[string](read)); err != nil || got != want {
+			t.Errorf("after the seek the form shows %q (%v), want %q", got, err, want)
+		}
+		if err := chromedp.Do(ann, chromedp.Navigate(base+"/lobby"), chromedp.WaitVisible(`#make-seek`)); err != nil {
+			t.Fatal(err)
+		}
+		if got, err := chromedp.Run(ann, chromedp.Evaluate[string](read)); err != nil || got != want {
+			t.Errorf("the lobby opened again shows %q (%v), want %q", got, err, want)
+		}
+	})
+}

@@ -204,3 +204,42 @@ func TestCookielessSeeksRefused(t *testing.T) {
 		t.Errorf("a browser with its cookie: %d seeks listed, want 1", n)
 	}
 }
+
+// seekForm reads the choices the lobby's seek form shows chosen:
+// variant, clock, colour, and whether rated is checked.
+func seekForm(d *goquery.Document) [4]string {
+	sel := func(name string) string {
+		return d.Find(`.seek-form select[name="` + name + `"] option[selected]`).AttrOr("value", "")
+	}
+	rated := "casual"
+	if _, ok := d.Find(`.seek-form input[name="rated"]`).Attr("checked"); ok {
+		rated = "rated"
+	}
+	return [4]string{sel("variant"), sel("clock"), sel("color"), rated}
+}
+
+// TestSeekFormRemembers (issue 37, item 12): after a seek, the lobby's
+// form shows the seek's choices again — variant, clock, colour, rated —
+// not its defaults, on the next visit too; a refused seek's page shows
+// what was posted; another browser sees the defaults.
+func TestSeekFormRemembers(t *testing.T) {
+	e := newServer()
+	ann, bob := newClientOn(t, e), newClientOn(t, e)
+	ann.register("Ann")
+	bob.register("Bob")
+	if got, want := seekForm(bob.get("/lobby")), [4]string{"", "5+3", "random", "rated"}; got != want {
+		t.Errorf("a first visit's form shows %v, want %v", got, want)
+	}
+	ann.get(ann.lobbyWait("/lobby/seek", map[string]string{"variant": "classic", "clock": "10+5", "color": "black"}))
+	want := [4]string{"classic", "10+5", "black", "casual"}
+	if got := seekForm(ann.get("/lobby")); got != want {
+		t.Errorf("after the seek the form shows %v, want %v", got, want)
+	}
+	rec := ann.do(http.MethodPost, "/lobby/seek", vals("variant", "ban", "clock", "15+10", "color", "white", "rated", "maybe"), false)
+	if got, want := seekForm(parse(t, rec)), [4]string{"ban", "15+10", "white", "casual"}; rec.Code != http.StatusBadRequest || got != want {
+		t.Errorf("a refused seek's form: %d %v, want 400 %v", rec.Code, got, want)
+	}
+	if got, want := seekForm(bob.get("/lobby")), [4]string{"", "5+3", "random", "rated"}; got != want {
+		t.Errorf("another browser's form shows %v, want %v", got, want)
+	}
+}

@@ -32,6 +32,33 @@ type Lobby struct {
 	Since  int64
 	Key    string
 	Error  string
+	// Choice is what the seek form shows chosen: the viewer's last seek's
+	// settings, or the form's defaults.
+	Choice SeekChoice
+}
+
+// SeekChoice is a seek form's settings: a variant's id, a clock
+// ("5+3"), the maker's colour ("white", "black", "random") and rated.
+// An empty field is the form's default.
+type SeekChoice struct {
+	Variant, Clock, Color string
+	Rated                 bool
+}
+
+// ClockOr is c's clock, or def when it has none.
+func (c SeekChoice) ClockOr(def string) string {
+	if c.Clock == "" {
+		return def
+	}
+	return c.Clock
+}
+
+// ColorOr is c's colour, or def when it has none.
+func (c SeekChoice) ColorOr(def string) string {
+	if c.Color == "" {
+		return def
+	}
+	return c.Color
 }
 
 // Pool is a quick-pairing pool.

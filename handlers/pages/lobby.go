@@ -62,6 +62,7 @@ func (p *lobbyPages) lobby(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	l.Choice = seekChoiceOf(c)
 	if l.Waiting {
 		if err := p.s.lobby.Touch(ctx, cred); err != nil {
 			return err
@@ -146,8 +147,58 @@ func variantName(id string) string {
 	return id
 }
 
-// lobbyRefused shows the lobby again with the message of a refused form.
-func (p *lobbyPages) lobbyRefused(c echo.Context, err error) error {
+// SeekCookie remembers the settings of the browser's last seek, which
+// the lobby's seek form shows chosen again (lichess keeps a player's
+// last setup too). A preference, never a credential.
+const SeekCookie = "banchess_seek"
+
+// seekChoiceOf is what the browser's seek form shows chosen: its last
+// seek's settings, as SeekCookie keeps them, or the defaults (rated,
+// for a viewer who may play rated games).
+func seekChoiceOf(c echo.Context) views.SeekChoice {
+	choice := views.SeekChoice{Rated: true}
+	ck, err := c.Cookie(SeekCookie)
+	if err != nil {
+		return choice
+	}
+	v, err := url.ParseQuery(ck.Value)
+	if err != nil {
+		return choice
+	}
+	return seekChoice(v)
+}
+
+// seekChoice reads a seek's settings from a seek form, or from
+// SeekCookie.
+func seekChoice(f url.Values) views.SeekChoice {
+	rated, err := ratedField(f)
+	return views.SeekChoice{Variant: f.Get("variant"), Clock: f.Get("clock"), Color: f.Get("color"), Rated: rated && err == nil}
+}
+
+// rememberSeek keeps the settings of seek form f in SeekCookie.
+func (s *deps) rememberSeek(c echo.Context, f url.Values) {
+	v := url.Values{}
+	for _, k := range []string{"variant", "clock", "color"} {
+		v.Set(k, kit.TrimText(f.Get(k)))
+	}
+	v.Set("rated", "0")
+	if ch := seekChoice(f); ch.Rated {
+		v.Set("rated", "1")
+	}
+	c.SetCookie(&http.Cookie{
+		Name:     SeekCookie,
+		Value:    v.Encode(),
+		Path:     "/",
+		MaxAge:   int(settingsMaxAge.Seconds()),
+		HttpOnly: true,
+		Secure:   s.kit.Scheme(c) == "https",
+		SameSite: http.SameSiteLaxMode,
+	})
+}
+
+// lobbyRefused shows the lobby again with the message of a refused form;
+// its seek form shows choice chosen.
+func (p *lobbyPages) lobbyRefused(c echo.Context, err error, choice views.SeekChoice) error {
 	if !kit.ShowAgain(err) {
 		return err
 	}
@@ -156,20 +207,23 @@ func (p *lobbyPages) lobbyRefused(c echo.Context, err error) error {
 		if lerr != nil {
 			return lerr
 		}
-		l.Error = e.Msg
+		l.Error, l.Choice = e.Msg, choice
 		return render(c, status, views.LobbyPage(l))
 	})
 }
 
 // makeSeek adds a custom seek: variant, clock, color, rated (1 or 0).
+// The lobby's seek form then shows the same settings chosen (a refused
+// seek's page too), for the next seek.
 func (p *lobbyPages) makeSeek(c echo.Context) error {
 	f, err := p.core.form(c)
 	if err != nil {
 		return err
 	}
+	choice := seekChoice(f)
 	st := lobby.SeekSettings{Variant: f.Get("variant"), Clock: f.Get("clock"), Color: f.Get("color")}
 	if st.Rated, err = ratedField(f); err != nil {
-		return p.lobbyRefused(c, err)
+		return p.lobbyRefused(c, err, choice)
 	}
 	next := p.s.lobbyPath()
 	cred, err := seekingPlayer(c)
@@ -177,8 +231,9 @@ func (p *lobbyPages) makeSeek(c echo.Context) error {
 		_, err = p.s.lobby.AddSeek(c.Request().Context(), cred, st)
 	}
 	if err != nil {
-		return p.lobbyRefused(c, err)
+		return p.lobbyRefused(c, err, choice)
 	}
+	p.s.rememberSeek(c, f)
 	return c.Redirect(http.StatusSeeOther, next)
 }
 
@@ -219,7 +274,7 @@ func (p *lobbyPages) joinPool(c echo.Context) error {
 		return game, err
 	})
 	if err != nil {
-		return p.lobbyRefused(c, err)
+		return p.lobbyRefused(c, err, seekChoiceOf(c))
 	}
 	if game == "" {
 		return c.Redirect(http.StatusSeeOther, next)
@@ -250,7 +305,7 @@ func (p *lobbyPages) acceptSeek(c echo.Context) error {
 		return p.s.lobby.AcceptSeek(ctx, cred, f.Get("seek"))
 	})
 	if err != nil {
-		return p.lobbyRefused(c, err)
+		return p.lobbyRefused(c, err, seekChoiceOf(c))
 	}
 	return c.Redirect(http.StatusSeeOther, kit.GamePath(game))
 }
@@ -262,7 +317,7 @@ func (p *lobbyPages) cancelSeek(c echo.Context) error {
 		return err
 	}
 	if err := p.s.lobby.CancelSeek(c.Request().Context(), kit.Player(c), f.Get("seek")); err != nil {
-		return p.lobbyRefused(c, err)
+		return p.lobbyRefused(c, err, seekChoiceOf(c))
 	}
 	return c.Redirect(http.StatusSeeOther, "/lobby")
 }
