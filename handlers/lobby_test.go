@@ -209,7 +209,7 @@ func TestCookielessSeeksRefused(t *testing.T) {
 // variant, clock, colour, and whether rated is checked.
 func seekForm(d *goquery.Document) [4]string {
 	sel := func(name string) string {
-		return d.Find(`.seek-form select[name="` + name + `"] option[selected]`).AttrOr("value", "")
+		return d.Find(`.seek-form select[name="`+name+`"] option[selected]`).AttrOr("value", "")
 	}
 	rated := "casual"
 	if _, ok := d.Find(`.seek-form input[name="rated"]`).Attr("checked"); ok {
