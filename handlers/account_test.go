@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -50,10 +51,11 @@ func TestAccountDevices(t *testing.T) {
 	if d.Find("#account-name").AttrOr("data-name", "") != "Ann" {
 		t.Fatalf("signed in, the account page says %q", text(d, "main"))
 	}
-	// The second device is sent to the player's game, and plays in it.
-	if laptop.get("/"); laptop.id != game {
-		t.Errorf("the second device's home is %s, not the player's game %s", laptop.id, game)
+	// The second device lists the player's game, and plays in it.
+	if list := gameLinks(laptop.get("/new")); !slices.Contains(list, kit.GamePath(game)) {
+		t.Errorf("the second device's games are %v, not the player's game %s", list, game)
 	}
+	laptop.get(kit.GamePath(game))
 	laptop.post(laptop.path("ply"), vals("text", "b:e2e4"))
 	if d := phone.get(kit.GamePath(game)); !strings.Contains(text(d, "#status"), "Move 1 · White to move") {
 		t.Errorf("the second device's ply did not land: %q", text(d, "#status"))

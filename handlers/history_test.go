@@ -13,7 +13,7 @@ func TestExportAndShareLink(t *testing.T) {
 	c.post(c.path("ply"), vals("text", "a2a3"))
 	c.post(c.path("ply"), vals("text", "Bxf7+"))
 	c.post(c.path("resign"), vals("side", "black"))
-	d := c.get("/")
+	d := c.get(c.page())
 	if got := text(d, "#banner"); got != "Black resigns — White wins, 1-0" {
 		t.Errorf("banner = %q", got)
 	}

@@ -62,7 +62,7 @@ func TestHostMustBeBaseURLs(t *testing.T) {
 				t.Errorf("/healthz: %d %s, want 200 whatever the Host", health.Code, health.Body)
 			}
 			if tt.ok {
-				if page.Code != http.StatusSeeOther || api.Code != http.StatusCreated {
+				if page.Code != http.StatusOK || api.Code != http.StatusCreated {
 					t.Errorf("page %d, API %d %s; want them served", page.Code, api.Code, api.Body)
 				}
 				return

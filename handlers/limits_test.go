@@ -114,16 +114,22 @@ func playerOf(rec *httptest.ResponseRecorder) *http.Cookie {
 	return nil
 }
 
-// startSession opens the playground from addr as a new browser and returns
-// its credential cookie and the game GET / started.
+// startSession has a new browser at addr play on this device (the home
+// page's form) and returns its credential cookie and the game started.
 func startSession(t *testing.T, e http.Handler, remote string) (*http.Cookie, string) {
 	t.Helper()
-	rec := hit{method: http.MethodGet, target: "/", remote: remote}.serve(t, e)
+	rec := hotSeat(remote, nil).serve(t, e)
 	ck, id := playerOf(rec), gameOf(rec.Header().Get("Location"))
 	if ck == nil || id == "" || rec.Code != http.StatusSeeOther {
-		t.Fatalf("GET /: %d to %q, cookie %v", rec.Code, rec.Header().Get("Location"), ck)
+		t.Fatalf("POST /new: %d to %q, cookie %v", rec.Code, rec.Header().Get("Location"), ck)
 	}
 	return ck, id
+}
+
+// hotSeat is the home page's "Play on this device" from remote, by the
+// browser of ck (nil: a first visit).
+func hotSeat(remote string, ck *http.Cookie) hit {
+	return hit{method: http.MethodPost, target: "/new", form: vals("mode", "hotseat"), remote: remote, cookie: ck}
 }
 
 // listed returns the "Your games" list of game id's page for the browser
@@ -186,7 +192,7 @@ func TestPostRateLimit(t *testing.T) {
 		t.Run(kind, func(t *testing.T) {
 			clock := newTestClock()
 			e := limited(clock, WithLimits(kit.Limits{PostsPerSecond: 1, PostBurst: 2}))
-			ck, id := startSession(t, e, "")
+			ck, id := startSession(t, e, "203.0.113.8:1") // from another address, so as not to spend this one's posts
 			var token string
 			if kind == "api" {
 				// A game of the API's, created from another address so as not
@@ -253,7 +259,7 @@ func TestGamesPerMinute(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			clock := newTestClock()
 			e := limited(clock, WithLimits(kit.Limits{GamesPerMinute: 2}))
-			ck, id := startSession(t, e, "") // the first visit is the first game
+			ck, id := startSession(t, e, "") // playing on this device is the first game
 			h := tt.create
 			h.cookie = ck
 			if h.target == "/import" {
@@ -303,16 +309,22 @@ func TestGamesPerMinute(t *testing.T) {
 	}
 }
 
-// TestFirstVisitLimited: a client without a credential cookie starts a game
-// with every GET /, so those count too.
+// TestFirstVisitLimited: the home page starts no game and gives no
+// credential, so a client over its games' limit still gets it; a first
+// game played on this device counts, and one over the limit is refused
+// with no credential given.
 func TestFirstVisitLimited(t *testing.T) {
 	e := limited(newTestClock(), WithLimits(kit.Limits{GamesPerMinute: 1}))
 	startSession(t, e, "")
-	h := hit{method: http.MethodGet, target: "/"}
+	home := hit{method: http.MethodGet, target: "/"}
+	if rec := home.serve(t, e); rec.Code != http.StatusOK || playerOf(rec) != nil {
+		t.Errorf("the home page over the games' limit: %d, credential %v", rec.Code, playerOf(rec))
+	}
+	h := hotSeat("", nil)
 	rec := h.serve(t, e)
 	checkRefusal(t, h, rec, http.StatusTooManyRequests, "", "Please wait 60 seconds")
 	if playerOf(rec) != nil {
-		t.Error("a refused first visit was given a credential")
+		t.Error("a refused first game was given a credential")
 	}
 }
 

@@ -254,15 +254,24 @@ func (c *client) hxPost(target string, form url.Values) *goquery.Document {
 	return copyDoc(c.t, c.shown)
 }
 
-// start opens the playground (GET /, which creates the browser's first
-// game) and returns the page.
+// start opens a game on this device, as the home page's "Play on this
+// device" does (a hot-seat game, the browser's first when it has none),
+// and returns the page.
 func (c *client) start() *goquery.Document {
 	c.t.Helper()
-	d := c.get("/")
+	c.id = ""
+	d := c.post("/new", vals("mode", "hotseat"))
 	if c.id == "" {
-		c.t.Fatal("GET / led to no game")
+		c.t.Fatal("playing on this device led to no game")
 	}
 	return d
+}
+
+// lastGame opens the home page and returns the game its last game card
+// leads to, "" when it shows none.
+func (c *client) lastGame() string {
+	c.t.Helper()
+	return gameOf(c.get("/").Find("#last-game").AttrOr("href", ""))
 }
 
 func parse(t *testing.T, rec *httptest.ResponseRecorder) *goquery.Document {
@@ -343,12 +352,14 @@ func destsOf(d *goquery.Document, name string) (dests string, ok bool) {
 	return "", false
 }
 
-func TestIndexStartsAGame(t *testing.T) {
+// TestHotSeatStartsAGame: the home page's "Play on this device" starts a
+// game the browser holds both seats of, at its own address.
+func TestHotSeatStartsAGame(t *testing.T) {
 	c := newClient(t)
-	rec := c.do(http.MethodGet, "/", nil, false)
+	rec := c.do(http.MethodPost, "/new", vals("mode", "hotseat"), false)
 	loc := rec.Header().Get("Location")
 	if rec.Code != http.StatusSeeOther || gameOf(loc) == "" || loc != kit.GamePath(gameOf(loc)) {
-		t.Fatalf("GET /: %d to %q, want 303 to /g/{id}", rec.Code, loc)
+		t.Fatalf("POST /new: %d to %q, want 303 to /g/{id}", rec.Code, loc)
 	}
 	ck := c.player()
 	if ck == nil || !ck.HttpOnly || ck.SameSite != http.SameSiteLaxMode || ck.Path != "/" || len(ck.Value) < 40 || ck.MaxAge < 365*24*3600 {
@@ -416,9 +427,9 @@ func TestIndexStartsAGame(t *testing.T) {
 	if w := d.Find("[data-watch-link]").AttrOr("value", ""); w != "http://example.com"+c.page() {
 		t.Errorf("watch link %q", w)
 	}
-	// The same game on reload, and at its address.
+	// The same game on reload.
 	id := c.id
-	if got := fen(c.get("/")); got != fen(d) || c.id != id {
+	if got := fen(c.get(c.page())); got != fen(d) || c.id != id {
 		t.Errorf("reload shows another game: %q at %s", got, c.id)
 	}
 }

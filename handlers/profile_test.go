@@ -114,7 +114,7 @@ func TestRatingChangeShownAtTheEnd(t *testing.T) {
 	if r := a.doAs(ann, http.MethodGet, "/api/games/"+id+"/pgn", ""); !strings.Contains(string(r.body), `[BlackRatingDiff "+`) {
 		t.Errorf("the API's PGN has no rating changes:\n%s", r.body)
 	}
-	casual := c.get("/")
+	casual := c.start()
 	if casual.Find(".rating-diff").Length() != 0 {
 		t.Error("a game not rated shows a rating change")
 	}

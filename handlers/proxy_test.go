@@ -4,6 +4,7 @@ import (
 	"crypto/tls"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
 	"testing"
 
@@ -104,7 +105,7 @@ func TestSecureCookie(t *testing.T) {
 				e.ServeHTTP(rec, req)
 				return rec
 			}
-			rec := get("/", nil)
+			rec := get("/?fen="+url.QueryEscape("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"), nil) // a link that opens a game
 			ck := playerOf(rec)
 			if ck == nil {
 				t.Fatalf("no credential cookie: %d", rec.Code)

@@ -109,13 +109,13 @@ func TestTabsKeepTheirGames(t *testing.T) {
 					t.Error("the first tab's ply changed the other tab's game")
 				}
 				// Both are the browser's; the one played last comes first, and
-				// is where / leads.
+				// is the home page's last game.
 				list := gameLinks(first.get(kit.GamePath(b)))
 				if len(list) != 2 || list[0] != kit.GamePath(a) || list[1] != kit.GamePath(b) {
 					t.Errorf("games %v, want [%s %s]", list, kit.GamePath(a), kit.GamePath(b))
 				}
-				if first.get("/"); first.id != a {
-					t.Errorf("/ leads to %s, want the game played last, %s", first.id, a)
+				if got := first.lastGame(); got != a {
+					t.Errorf("the home page's last game is %q, want the game played last, %s", got, a)
 				}
 			})
 		}
@@ -289,10 +289,14 @@ func TestGameList(t *testing.T) {
 			t.Errorf("hide with back %q: %d %q", back, rec.Code, rec.Header().Get("Location"))
 		}
 	}
-	// With every game hidden, / starts a new one.
+	// With every game hidden, the home page offers none, and a new one
+	// is the only one listed.
 	c.do(http.MethodPost, kit.GamePath(a)+"/hide", vals("back", a), false)
-	if c.get("/"); c.id == a || c.id == b {
-		t.Errorf("/ with every game hidden leads to %s", c.id)
+	if got := c.lastGame(); got != "" {
+		t.Errorf("the home page with every game hidden offers %s", got)
+	}
+	if c.start(); c.id == a || c.id == b {
+		t.Errorf("a new game with every game hidden is %s", c.id)
 	}
 	if list := gameLinks(c.get(c.page())); len(list) != 1 || list[0] != c.page() {
 		t.Errorf("games %v", list)
@@ -357,6 +361,7 @@ func TestLegacyCookie(t *testing.T) {
 	// of it: the game is held now.
 	other := newClientOn(t, e)
 	other.jar[kit.LegacyCookie] = &http.Cookie{Name: kit.LegacyCookie, Value: id}
+	other.get("/")
 	other.start()
 	if other.id == id || other.jar[kit.LegacyCookie] != nil {
 		t.Errorf("a second claim: on %s, old cookie %v", other.id, other.jar[kit.LegacyCookie])
@@ -384,10 +389,13 @@ func TestLegacyCookie(t *testing.T) {
 	}
 
 	// An old cookie naming no game, or nothing that could be one, is
-	// dropped, and a game started.
+	// dropped by the home page, and a game may be started from there.
 	for _, v := range []string{"no-such-game", strings.Repeat("x", 100), "../" + id} {
 		gone := newClientOn(t, e)
 		gone.jar[kit.LegacyCookie] = &http.Cookie{Name: kit.LegacyCookie, Value: v}
+		if home := gone.get("/"); home.Find("#home-hotseat").Length() != 1 {
+			t.Errorf("old cookie %q: the home page offers no game on this device", v)
+		}
 		if d := gone.start(); gone.jar[kit.LegacyCookie] != nil || gone.player() == nil || gone.id == id || shownPly(d) != "1" {
 			t.Errorf("old cookie %q: %q on %s, old cookie %v", v, text(d, "#status"), gone.id, gone.jar[kit.LegacyCookie])
 		}

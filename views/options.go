@@ -103,6 +103,9 @@ type GameLink struct {
 	// Opponent says whom the game is against: "vs Anonymous", "vs
 	// Computer · level 3", "Hot seat", "Waiting for a player".
 	Opponent string
+	// Turn says the viewer acts next in it; Over, that it has ended (the
+	// home page's last game says so).
+	Turn, Over bool
 }
 
 // SizeMin and SizeStep bound the board size setting: SizeMin, SizeMin +

@@ -1,14 +1,11 @@
 package pages
 
 import (
-	"context"
 	"net/http"
 	"strconv"
 	"strings"
 
 	"github.com/banchess/banchess/handlers/kit"
-
-	"github.com/banchess/banchess/players"
 
 	"github.com/labstack/echo/v4"
 
@@ -17,77 +14,6 @@ import (
 	"github.com/banchess/banchess/rules"
 	"github.com/banchess/banchess/views"
 )
-
-// index sends the browser to its current game, the one it played last,
-// or starts one; with fen, pgn or a (a share link) in the query it opens
-// that game as a new one.
-func (p *create) index(c echo.Context) error {
-	q := c.QueryParams()
-	if games.IsLink(q) {
-		return p.open(c)
-	}
-	o, err := p.core.options(c)
-	if err != nil {
-		return err
-	}
-	ctx := c.Request().Context()
-	cred := kit.Player(c)
-	if old, ok := kit.LegacyGame(c); ok {
-		held := false
-		if old != "" {
-			var err error
-			if cred, err = p.s.kit.EnsurePlayer(c); err != nil {
-				return err
-			}
-			held, err = p.s.games.Claim(ctx, old, cred)
-			if err != nil && errs.Of(err).Code != errs.NotFound {
-				return err
-			}
-		}
-		kit.DropLegacy(c)
-		if held {
-			return c.Redirect(http.StatusSeeOther, o.GameURL(old))
-		}
-	}
-	current, err := p.readableGame(ctx, cred) // skipping games that cannot be read
-	if err != nil {
-		return err
-	}
-	if current != "" {
-		return c.Redirect(http.StatusSeeOther, o.GameURL(current))
-	}
-	g, _ := p.s.loader.NewGame("")
-	id, err := p.create(c, g)
-	if err != nil {
-		return err
-	}
-	return c.Redirect(http.StatusSeeOther, o.GameURL(id))
-}
-
-// readableGame returns the most recently played of the browser's games
-// that can be read, skipping those that cannot (a damaged record, a game
-// removed since it was listed), or "" when it has none. When it has games
-// and none can be read, the error is the last one's.
-func (p *create) readableGame(ctx context.Context, cred players.Credential) (string, error) {
-	list, err := p.s.games.Games(ctx, cred, listSize)
-	if err != nil {
-		return "", err
-	}
-	var last error
-	for _, sum := range list {
-		err := p.s.games.View(ctx, sum.ID, cred, func(*games.Record, games.Seats) {})
-		if err == nil {
-			return sum.ID, nil
-		}
-		switch e := errs.Of(err); {
-		case e.Detail == errs.Unreadable:
-			last = err
-		case e.Code != errs.NotFound: // busy, cancelled: the next would fare no better
-			return "", err
-		}
-	}
-	return "", last
-}
 
 // create stores g as a new game held by this browser, when it may create
 // one now.

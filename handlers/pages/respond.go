@@ -294,28 +294,38 @@ func (s *deps) gameLinks(ctx context.Context, cred players.Credential, current s
 	}
 	holder := me.ID
 	for _, sum := range list {
-		name := sum.Variant
-		if v, err := s.loader.Variant(sum.Variant); err == nil {
-			name = v.Name()
-		}
-		placement, fields, _ := strings.Cut(sum.FEN, " ")
-		link := views.GameLink{
-			URL:      kit.GamePath(sum.ID),
-			HideURL:  kit.GamePath(sum.ID) + "/hide",
-			Title:    name + " · move " + fullmove(fields),
-			Status:   summaryStatus(sum),
-			FEN:      sum.FEN,
-			Board:    placement,
-			Opponent: opponent(sum, holder),
-		}
+		link := s.gameLink(sum, holder)
 		if sum.ID == current {
 			// The page itself shows this game, and htmx plies do not
 			// reload the list: it would soon be out of date.
-			link.Current, link.Title, link.Status, link.Board = true, name+" · this game", "On the board above", ""
+			link.Current, link.Title, link.Status, link.Board = true, s.variantName(sum.Variant)+" · this game", "On the board above", ""
 		}
 		links = append(links, link)
 	}
 	return links
+}
+
+// gameLink describes game sum for a list of player holder's games.
+func (s *deps) gameLink(sum games.Summary, holder string) views.GameLink {
+	placement, fields, _ := strings.Cut(sum.FEN, " ")
+	return views.GameLink{
+		URL:      kit.GamePath(sum.ID),
+		HideURL:  kit.GamePath(sum.ID) + "/hide",
+		Title:    s.variantName(sum.Variant) + " · move " + fullmove(fields),
+		Status:   summaryStatus(sum),
+		FEN:      sum.FEN,
+		Board:    placement,
+		Opponent: opponent(sum, holder),
+	}
+}
+
+// variantName is the name of the variant with id among those the server
+// plays, or the id.
+func (s *deps) variantName(id string) string {
+	if v, err := s.loader.Variant(id); err == nil {
+		return v.Name()
+	}
+	return id
 }
 
 // fullmove is the fullmove number among a FEN's fields after the
