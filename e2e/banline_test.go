@@ -63,7 +63,7 @@ func TestBanDrawnOnTheBoard(t *testing.T) {
 	for _, js := range []bool{true, false} {
 		t.Run(map[bool]string{true: "javascript", false: "no-javascript"}[js], func(t *testing.T) {
 			ctx, base, problems := browser(t, js)
-			if err := chromedp.Do(ctx, chromedp.Navigate(base+"/"), chromedp.WaitVisible(`#status[data-ply="1"]`)); err != nil {
+			if err := chromedp.Do(ctx, hotSeat(base), chromedp.WaitVisible(`#status[data-ply="1"]`)); err != nil {
 				t.Fatal(err)
 			}
 			check := func(ply int, want bool) {

@@ -350,7 +350,7 @@ func touchDrag(ctx context.Context, from, to string) error {
 // then a promotion through the picker. The tab's title follows the game.
 func TestKeyboardOnly(t *testing.T) {
 	ctx, base, problems := browser(t, true)
-	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/"), chromedp.WaitVisible(`#status`), chromedp.Sleep(100*time.Millisecond)); err != nil {
+	if err := chromedp.Do(ctx, hotSeat(base), chromedp.WaitVisible(`#status`), chromedp.Sleep(100*time.Millisecond)); err != nil {
 		t.Fatal(err)
 	}
 	wantTitle := func(want string) {
@@ -561,7 +561,8 @@ func mateFEN(t *testing.T) string {
 	return g.FEN()
 }
 
-// TestAccessibility audits the pages a game goes through with axe-core,
+// TestAccessibility audits the home page and the pages a game goes
+// through with axe-core,
 // in light and dark mode, on a desktop and a phone: no serious or
 // critical violation.
 func TestAccessibility(t *testing.T) {
@@ -597,7 +598,11 @@ func TestAccessibility(t *testing.T) {
 						t.Errorf("%s: %s", state, s)
 					}
 				}
-				if err := chromedp.Do(ctx, chromedp.Navigate(base+"/"), chromedp.WaitVisible(`#status`)); err != nil {
+				if err := chromedp.Do(ctx, chromedp.Navigate(base+"/"), chromedp.WaitVisible(`#home`)); err != nil {
+					t.Fatal(err)
+				}
+				check("home page")
+				if err := chromedp.Do(ctx, chromedp.Click(`#home-hotseat`), chromedp.WaitVisible(`#status`)); err != nil {
 					t.Fatal(err)
 				}
 				check("start")

@@ -41,7 +41,7 @@ func TestLayoutKeepsThingsApart(t *testing.T) {
 			t.Errorf("%dx%d: the palette's rows: white at %v, black at %v; want each on a row of its own, white first", size[0], size[1], rows["w"], rows["b"])
 		}
 
-		if err := chromedp.Do(ctx, chromedp.Navigate(base+"/"), waitPly(1), chromedp.WaitVisible(`[data-size-handle]`)); err != nil {
+		if err := chromedp.Do(ctx, hotSeat(base), waitPly(1), chromedp.WaitVisible(`[data-size-handle]`)); err != nil {
 			t.Fatal(err)
 		}
 		handle, err := boxOf(ctx, `[data-size-handle]`)

@@ -220,7 +220,7 @@ func TestSecondDeviceInBrowsers(t *testing.T) {
 	long(t)
 	ctxs, base := browsers(t, 2, false)
 	phone, laptop := ctxs[0], ctxs[1]
-	if err := chromedp.Do(phone, chromedp.Navigate(base+"/"), chromedp.WaitVisible(`#status[data-ply="1"]`)); err != nil {
+	if err := chromedp.Do(phone, hotSeat(base), chromedp.WaitVisible(`#status[data-ply="1"]`)); err != nil {
 		t.Fatal(err)
 	}
 	game, _ := chromedp.Run(phone, chromedp.Location())

@@ -193,6 +193,13 @@ func play(ctx context.Context, ply int, action string) error {
 	return nil
 }
 
+// hotSeat opens the home page and presses "Play on this device", as a
+// first visit that plays at one board does: a new game, both seats the
+// browser's.
+func hotSeat(base string) chromedp.Action[chromedp.Void] {
+	return chromedp.Steps(chromedp.Navigate(base+"/"), chromedp.Click(`#home-hotseat`), chromedp.WaitVisible(`#status`))
+}
+
 // withAndWithoutJS runs test twice: with JavaScript on, and off.
 func withAndWithoutJS(t *testing.T, test func(t *testing.T, js bool)) {
 	for _, js := range []bool{true, false} {
@@ -206,7 +213,7 @@ func TestPlaygroundInBrowser(t *testing.T) {
 		ctx, base, problems := browser(t, js)
 
 		// A whole game to a checkmate by ban, by clicking squares.
-		if err := chromedp.Do(ctx, chromedp.Navigate(base+"/"), chromedp.WaitVisible(`#status`)); err != nil {
+		if err := chromedp.Do(ctx, hotSeat(base), chromedp.WaitVisible(`#status`)); err != nil {
 			t.Fatal(err)
 		}
 		status, err := chromedp.Run(ctx, chromedp.Text(`#status`))
@@ -300,13 +307,14 @@ func TestPlaygroundInBrowser(t *testing.T) {
 
 // TestGamesHaveAddresses plays two games in two tabs of one browser and
 // watches one from a second browser: opening a link in one tab leaves the
-// other tab's game alone, the home page lists both, and a watcher sees the
+// other tab's game alone, the home page offers the one played and the
+// list holds both, and a watcher sees the
 // game read-only.
 func TestGamesHaveAddresses(t *testing.T) {
 	long(t)
 	withAndWithoutJS(t, func(t *testing.T, js bool) {
 		tabA, base, problems := browser(t, js)
-		if err := chromedp.Do(tabA, chromedp.Navigate(base+"/"), chromedp.WaitVisible(`#status`)); err != nil {
+		if err := chromedp.Do(tabA, hotSeat(base), chromedp.WaitVisible(`#status`)); err != nil {
 			t.Fatal(err)
 		}
 		if err := play(tabA, 1, "b:e2e4"); err != nil {
@@ -350,8 +358,15 @@ func TestGamesHaveAddresses(t *testing.T) {
 			t.Errorf("the first tab's ply was refused: %q", errText)
 		}
 
-		// The home page lists both games.
-		if err := chromedp.Do(tabA, chromedp.Navigate(base+"/"), chromedp.WaitVisible(`[data-game-link]`)); err != nil {
+		// The home page offers the game played (the other is untouched),
+		// and the list of games holds both.
+		if err := chromedp.Do(tabA, chromedp.Navigate(base+"/"), chromedp.WaitVisible(`#last-game`)); err != nil {
+			t.Fatal(err)
+		}
+		if last, err := chromedp.Run(tabA, chromedp.Evaluate[string](`document.querySelector("#last-game").getAttribute("href")`)); err != nil || last != pathA {
+			t.Errorf("the home page's last game is %q (%v), want %s", last, err, pathA)
+		}
+		if err := chromedp.Do(tabA, chromedp.Click(`#home-games`), chromedp.WaitVisible(`[data-game-link]`)); err != nil {
 			t.Fatal(err)
 		}
 		links, err := chromedp.Run(tabA, chromedp.Evaluate[[]string](`[...document.querySelectorAll("[data-game-link]")].map(a => a.getAttribute("href"))`))
@@ -359,7 +374,7 @@ func TestGamesHaveAddresses(t *testing.T) {
 			t.Fatal(err)
 		}
 		if len(links) != 2 || links[0] != pathA || links[1] != pathOf(t, urlB) {
-			t.Errorf("the home page lists %q, want %s then %s", links, pathA, pathOf(t, urlB))
+			t.Errorf("the list of games holds %q, want %s then %s", links, pathA, pathOf(t, urlB))
 		}
 
 		// A second browser opens the watch link: read-only.
@@ -433,31 +448,48 @@ func screenshot(t *testing.T, ctx context.Context, name string, width, height in
 	t.Logf("screenshot: %s", path)
 }
 
-// TestFirstVisitTransfer loads the playground once in a fresh browser and
-// adds up what came over the network for the page and everything it
+// TestFirstVisitTransfer loads the home page once in a fresh browser, and
+// a game's page once in another (as a shared link is first opened), and
+// adds up what came over the network for each page and everything it
 // loaded (the Resource Timing API's transferSize: headers and the encoded
-// bodies): at most 60 KB, which takes the compressed static files.
+// bodies): at most 60 KB each, which takes the compressed static files.
 func TestFirstVisitTransfer(t *testing.T) {
 	ctx, base, problems := browser(t, true)
-	err := chromedp.Do(ctx, chromedp.Navigate(base+"/"), chromedp.WaitVisible(`#status`))
+	transferred := func(ctx context.Context, what string) {
+		t.Helper()
+		if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.readyState === "complete" && !!window.htmx`)); err != nil {
+			t.Fatal(err)
+		}
+		total, err := chromedp.Run(ctx, chromedp.Evaluate[float64](`performance.getEntriesByType("navigation").concat(performance.getEntriesByType("resource")).reduce((s, e) => s + e.transferSize, 0)`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		count, err := chromedp.Run(ctx, chromedp.Evaluate[float64](`performance.getEntriesByType("resource").length`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("first visit of %s: %.0f bytes transferred, the page and %.0f files", what, total, count)
+		if total > 60_000 || count < 3 {
+			t.Errorf("first visit of %s transferred %.0f bytes for the page and %.0f files, want at most 60,000", what, total, count)
+		}
+	}
+	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/"), chromedp.WaitVisible(`#home`)); err != nil {
+		t.Fatal(err)
+	}
+	transferred(ctx, "the home page")
+	if err := chromedp.Do(ctx, chromedp.Click(`#home-hotseat`), chromedp.WaitVisible(`#status`)); err != nil {
+		t.Fatal(err)
+	}
+	game, err := chromedp.Run(ctx, chromedp.Location())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.readyState === "complete" && !!window.htmx`)); err != nil {
+	other, cancel := chromedp.NewContext(ctx, chromedp.WithNewBrowserContext())
+	defer cancel()
+	if err := chromedp.Do(other, chromedp.Navigate(game), chromedp.WaitVisible(`#status`)); err != nil {
 		t.Fatal(err)
 	}
-	total, err := chromedp.Run(ctx, chromedp.Evaluate[float64](`performance.getEntriesByType("navigation").concat(performance.getEntriesByType("resource")).reduce((s, e) => s + e.transferSize, 0)`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	count, err := chromedp.Run(ctx, chromedp.Evaluate[float64](`performance.getEntriesByType("resource").length`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("first visit: %.0f bytes transferred, the page and %.0f files", total, count)
-	if total > 60_000 || count < 3 {
-		t.Errorf("first visit transferred %.0f bytes for the page and %.0f files, want at most 60,000", total, count)
-	}
+	transferred(other, "a game's page")
 	if len(*problems) > 0 {
 		t.Errorf("page problems: %v", *problems)
 	}

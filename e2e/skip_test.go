@@ -13,7 +13,7 @@ import (
 func TestSkipLinkToTheBoard(t *testing.T) {
 	long(t)
 	ctx, base, problems := browser(t, true)
-	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/"), waitPly(1), chromedp.KeyEvent(kb.Tab)); err != nil {
+	if err := chromedp.Do(ctx, hotSeat(base), waitPly(1), chromedp.KeyEvent(kb.Tab)); err != nil {
 		t.Fatal(err)
 	}
 	first, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.activeElement.textContent.trim()`))

@@ -64,7 +64,7 @@ func TestPlyOnTheWireInChromium(t *testing.T) {
 	if _, err := chromedp.Call(ctx, network.Enable, network.EnableParams{}); err != nil {
 		t.Fatal(err)
 	}
-	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/"), chromedp.WaitVisible(`#status`)); err != nil {
+	if err := chromedp.Do(ctx, hotSeat(base), chromedp.WaitVisible(`#status`)); err != nil {
 		t.Fatal(err)
 	}
 	g := rules.New(rules.BanChess{})
