@@ -239,7 +239,7 @@ func TestSecondDeviceInBrowsers(t *testing.T) {
 	if err := play(laptop, 1, mateLine[0]); err != nil {
 		t.Fatalf("the second device playing the player's seat: %v", err)
 	}
-	if err := chromedp.Do(laptop, chromedp.Navigate(base+"/account"), chromedp.Click(`#sign-out`), chromedp.WaitReady(`#game`)); err != nil {
+	if err := chromedp.Do(laptop, chromedp.Navigate(base+"/account"), chromedp.Click(`#sign-out`), chromedp.WaitReady(`#home`)); err != nil {
 		t.Fatal(err)
 	}
 	if err := chromedp.Do(phone, chromedp.Navigate(base+"/account"), chromedp.WaitVisible(`#account-name[data-name="Ann"]`)); err != nil {
