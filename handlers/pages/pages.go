@@ -33,7 +33,7 @@ type (
 	create struct {
 		s    *deps
 		core *core
-	} // new games: the start page, hot seat, with a friend, the computer, imports, the editor
+	} // new games: the home page, the start page, hot seat, with a friend, the computer, imports, the editor
 	browse struct {
 		s    *deps
 		core *core
