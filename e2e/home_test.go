@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 )
@@ -22,8 +23,12 @@ func TestHomePageInBrowsers(t *testing.T) {
 			withAndWithoutJS(t, func(t *testing.T, js bool) {
 				ctx, base, problems := browser(t, js)
 				home := chromedp.Steps(chromedp.Navigate(base+"/"), chromedp.WaitVisible(`#home`))
-				if err := chromedp.Do(ctx, chromedp.EmulateViewport(size[0], size[1]), home); err != nil {
+				if err := chromedp.Do(ctx, chromedp.EmulateViewport(size[0], size[1]), chromedp.Navigate(base+"/")); err != nil {
 					t.Fatal(err)
+				}
+				if err := waitFor(ctx, "#home", 5*time.Second); err != nil {
+					loc, _ := chromedp.Run(ctx, chromedp.Location())
+					t.Fatalf("a first visit lands on %s, not on the home page: %v", loc, err)
 				}
 				pitch, err := chromedp.Run(ctx, chromedp.Text(`#pitch`))
 				if err != nil || !strings.Contains(pitch, "bans one of your moves") {
