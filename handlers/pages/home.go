@@ -62,7 +62,8 @@ func (p *create) index(c echo.Context) error {
 // back to: the latest unfinished one where it is their turn, else the
 // latest unfinished one, else the latest finished one — never an aborted
 // game or one where nothing was played, nor one that cannot be read.
-// more says the player has other games in their list.
+// more says the player has other games in their list. The list ranks the
+// games; only those it ranks first are read, most often one.
 func (p *create) lastGame(ctx context.Context, cred players.Credential) (last *views.GameLink, more bool, err error) {
 	list, err := p.s.games.Games(ctx, cred, listSize)
 	if err != nil || len(list) == 0 {
@@ -72,45 +73,58 @@ func (p *create) lastGame(ctx context.Context, cred players.Credential) (last *v
 	if err != nil {
 		return nil, false, err
 	}
-	best, rank := -1, 0 // rank: 3 their turn, 2 unfinished, 1 finished
-	for i, sum := range list {
-		if sum.Phase == "over" && sum.Result == "*" { // aborted
-			continue
-		}
-		played, turn := false, false
-		err := p.s.games.View(ctx, sum.ID, cred, func(rec *games.Record, seats games.Seats) {
-			g := rec.Game
-			played = g.Ply() > g.StartPly()
-			turn = !g.Outcome().Over() && seats.Has(g.Turn().Actor)
-		})
-		switch e := errs.Of(err); {
-		case err == nil:
-		case e.Detail == errs.Unreadable, e.Code == errs.NotFound:
-			continue
-		default:
-			return nil, false, err
-		}
-		r := 1
-		switch {
-		case !played:
-			continue
-		case turn:
-			r = 3
-		case sum.Phase != "over":
-			r = 2
-		}
-		if r > rank {
-			best, rank = i, r
-		}
-		if rank == 3 {
-			break
+	for rank := yourTurn; rank > aborted; rank-- {
+		for _, sum := range list {
+			if lastRank(sum, me.ID) != rank {
+				continue
+			}
+			played, err := p.played(ctx, sum.ID, cred)
+			if err != nil {
+				return nil, false, err
+			}
+			if played {
+				link := p.s.gameLink(sum, me.ID)
+				link.Turn, link.Over = rank == yourTurn, rank == finished
+				return &link, len(list) > 1, nil
+			}
 		}
 	}
-	if best < 0 {
-		return nil, len(list) > 0, nil
+	return nil, true, nil
+}
+
+// The ranks of a player's games as the home page's last game.
+const (
+	aborted  = iota // never the last game
+	finished        // a result
+	waiting         // unfinished, the opponent to play
+	yourTurn        // unfinished, the player to play
+)
+
+// lastRank ranks game sum of player me's as the home page's last game.
+func lastRank(sum games.Summary, me string) int {
+	switch {
+	case sum.Phase == "over" && sum.Result == "*":
+		return aborted
+	case sum.Phase == "over":
+		return finished
+	case sum.Actor == "white" && sum.White == me, sum.Actor == "black" && sum.Black == me:
+		return yourTurn
 	}
-	link := p.s.gameLink(list[best], me.ID)
-	link.Turn = rank == 3
-	link.Over = rank == 1
-	return &link, len(list) > 1, nil
+	return waiting
+}
+
+// played says something was played in game id since it started; a game
+// gone or that cannot be read has not.
+func (p *create) played(ctx context.Context, id string, cred players.Credential) (bool, error) {
+	played := false
+	err := p.s.games.View(ctx, id, cred, func(rec *games.Record, _ games.Seats) {
+		played = rec.Game.Ply() > rec.Game.StartPly()
+	})
+	switch e := errs.Of(err); {
+	case err == nil:
+		return played, nil
+	case e.Detail == errs.Unreadable, e.Code == errs.NotFound:
+		return false, nil
+	}
+	return false, err
 }
