@@ -100,6 +100,8 @@ const (
 	OwnSeek            Detail = "own_seek"            // Conflict: accepting one's own seek
 	SeekGone           Detail = "seek_gone"           // NotFound: the seek was accepted, cancelled or expired
 	TooManySeeks       Detail = "too_many_seeks"      // Conflict: over MaxCustomSeeks
+	SeeksFromAddress   Detail = "seeks_from_address"  // TooMany: the client address has MaxAddressSeeks open
+	BadPage            Detail = "bad_page"            // Invalid: a page number that is not a whole number from 1
 	BadPool            Detail = "bad_pool"            // Invalid: not a quick-pairing pool
 )
 

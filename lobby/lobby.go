@@ -6,6 +6,7 @@ package lobby
 
 import (
 	"context"
+	"math"
 	"slices"
 	"strings"
 	"time"
@@ -20,10 +21,11 @@ import (
 // LobbyStore keeps the lobby's seeks and pairs players, in transactions
 // that two servers racing cannot both apply.
 type Store interface {
-	// AddSeek stores custom seek s, unless its player has maxCustom open
-	// already (Conflict, detail "too_many_seeks"). (A pool's seeks are
-	// added by Pair.)
-	AddSeek(ctx context.Context, s Seek, open SeekWindow, maxCustom int) error
+	// AddSeek stores custom seek s, unless its player has limits.PerPlayer
+	// custom seeks open already or its address limits.PerAddress seeks of
+	// any kind (Conflict, detail "too_many_seeks"). (A pool's seeks are
+	// added by Pair, under the same limit per address.)
+	AddSeek(ctx context.Context, s Seek, open SeekWindow, limits SeekLimits) error
 	// Seeks returns the open seeks, oldest first.
 	Seeks(ctx context.Context, open SeekWindow) ([]Seek, error)
 	// CancelSeek removes player's open seek id (NotFound when player has
@@ -169,4 +171,37 @@ func (s *Service) PoolVariant() rules.Variant {
 		}
 	}
 	return vs[0]
+}
+
+// SeeksFor returns page n (from 1) of v's custom seeks as viewer p sees
+// them: p's own first, then nearest p's rating in each seek's variant and
+// speed (a player without a name, or new there, counts as a new player's
+// rating); see View.Nearest.
+func (s *Service) SeeksFor(ctx context.Context, v View, p players.Player, n int) (SeekPage, error) {
+	type class struct {
+		variant string
+		speed   rating.Speed
+	}
+	ratings := map[class]int{}
+	if p.Named() {
+		now := s.now()
+		for _, k := range v.Custom() {
+			c := class{k.Variant, k.Speed()}
+			if _, ok := ratings[c]; ok {
+				continue
+			}
+			st, err := s.players.Standing(ctx, p.ID, c.variant, c.speed)
+			if err != nil {
+				return SeekPage{}, errs.FromStore(err)
+			}
+			ratings[c] = int(math.Round(st.At(now).Rating))
+		}
+	}
+	mine := func(k Seek) int {
+		if r, ok := ratings[class{k.Variant, k.Speed()}]; ok {
+			return r
+		}
+		return rating.DefaultRating
+	}
+	return v.Nearest(p.ID, mine, n), nil
 }

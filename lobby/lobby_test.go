@@ -102,7 +102,7 @@ func TestSeekRefusals(t *testing.T) {
 		l.seek(l.ann, lobby.SeekSettings{Clock: "5+3"})
 	}
 	refused(t, "one seek too many", second(l.svc.Lobby.AddSeek(l.ctx, l.ann, lobby.SeekSettings{Clock: "5+3"})), errs.Conflict, "too_many_seeks")
-	refused(t, "a pool of no one's", third(l.svc.Lobby.JoinPool(l.ctx, l.ann, "4+4")), errs.Invalid, "bad_pool")
+	refused(t, "a pool of no one's", third(l.svc.Lobby.JoinPool(l.ctx, l.ann, "4+4", "")), errs.Invalid, "bad_pool")
 	if n := len(l.view().Seeks); n != lobby.MaxCustomSeeks {
 		t.Errorf("%d seeks open", n)
 	}
@@ -203,17 +203,17 @@ func (l *room) player(cred players.Credential) string {
 func TestPools(t *testing.T) {
 	l := newLobby(t, store.NewMemory())
 	other := l.seek(l.ann, lobby.SeekSettings{Clock: "10+5"})
-	game, k, err := l.svc.Lobby.JoinPool(l.ctx, l.ann, "5+3")
+	game, k, err := l.svc.Lobby.JoinPool(l.ctx, l.ann, "5+3", "")
 	if err != nil || game != "" || k.Pool != "5+3" || !k.Rated {
 		t.Fatalf("the first waits: %q, %+v, %v", game, k, err)
 	}
 	if v := l.view(); v.Waiting["5+3"] != 1 || len(v.Custom()) != 1 || v.Custom()[0].ID != other.ID {
 		t.Errorf("the lobby: %+v", v)
 	}
-	if game, again, err := l.svc.Lobby.JoinPool(l.ctx, l.ann, "5+3"); err != nil || game != "" || again.ID != k.ID {
+	if game, again, err := l.svc.Lobby.JoinPool(l.ctx, l.ann, "5+3", ""); err != nil || game != "" || again.ID != k.ID {
 		t.Errorf("joining twice: %q, %+v, %v", game, again, err)
 	}
-	game, _, err = l.svc.Lobby.JoinPool(l.ctx, l.cat, "5+3")
+	game, _, err = l.svc.Lobby.JoinPool(l.ctx, l.cat, "5+3", "")
 	if err != nil || game == "" {
 		t.Fatalf("the second is paired: %q, %v", game, err)
 	}
@@ -224,10 +224,10 @@ func TestPools(t *testing.T) {
 	if v := l.view(); len(v.Seeks) != 0 || v.Waiting["5+3"] != 0 {
 		t.Errorf("after the pairing: %+v", v)
 	}
-	if game, _, _ := l.svc.Lobby.JoinPool(l.ctx, l.bob, "5+3"); game != "" {
+	if game, _, _ := l.svc.Lobby.JoinPool(l.ctx, l.bob, "5+3", ""); game != "" {
 		t.Errorf("the third was paired into %s", game)
 	}
-	game, _, _ = l.svc.Lobby.JoinPool(l.ctx, l.ann, "5+3")
+	game, _, _ = l.svc.Lobby.JoinPool(l.ctx, l.ann, "5+3", "")
 	if rec := l.record(game); !rec.Rated {
 		t.Errorf("a pool game between named players: %+v", rec)
 	}

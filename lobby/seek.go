@@ -1,9 +1,11 @@
 package lobby
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/base64"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -20,7 +22,10 @@ type Seek struct {
 	// Player is the maker's id; Name, Rating and Provisional describe them
 	// as the lobby shows them (the rating in the seek's variant and speed;
 	// none for an anonymous player).
-	Player      string
+	Player string
+	// Address is the client address the seek was made from (never
+	// shown): the lobby bounds the seeks open from one address.
+	Address     string
 	Name        string
 	Rating      int
 	Provisional bool
@@ -65,6 +70,13 @@ const (
 	SeekLifetime = 30 * time.Minute
 	// MaxCustomSeeks bounds the custom seeks one player has open.
 	MaxCustomSeeks = 3
+	// MaxAddressSeeks bounds the seeks (custom and waiting in pools) open
+	// from one client address, whoever makes them: a household or a club
+	// behind one address seeks side by side, a script with many accounts
+	// does not fill the lobby (issue 45: 486 seeks in 10 s from four).
+	MaxAddressSeeks = 10
+	// SeeksPerPage bounds the custom seeks a page of the lobby lists.
+	SeeksPerPage = 50
 	// PairingMemory is how long an accepted seek is kept, so that its
 	// maker's pages learn which game it became.
 	PairingMemory = 10 * time.Minute
@@ -93,9 +105,11 @@ type PairRequest struct {
 	Seek  string
 	Pool  string
 	Wait  Seek
-	Open  SeekWindow
-	At    time.Time
-	Game  func(seek Seek, maker, taker games.Seated) (*games.Record, error)
+	// Limits bound the seeks open from Wait's address.
+	Limits SeekLimits
+	Open   SeekWindow
+	At     time.Time
+	Game   func(seek Seek, maker, taker games.Seated) (*games.Record, error)
 }
 
 // SeekSettings are what a custom seek is made with, as a client gives
@@ -105,6 +119,20 @@ type SeekSettings struct {
 	Clock   string // "5+3"
 	Color   string // "white", "black" or "random" (or "")
 	Rated   bool
+	// Address is the client address the seek comes from ("" if unknown).
+	Address string
+}
+
+// SeekLimits bound the open seeks a new seek may join: its player's
+// custom seeks, and every seek from its address ("" for none known).
+type SeekLimits struct {
+	PerPlayer  int
+	PerAddress int
+}
+
+// seekLimits are the lobby's bounds on open seeks.
+func seekLimits() SeekLimits {
+	return SeekLimits{PerPlayer: MaxCustomSeeks, PerAddress: MaxAddressSeeks}
 }
 
 // newSeekID returns a fresh seek id (96 random bits, URL-safe).
@@ -135,6 +163,46 @@ func (v View) Custom() []Seek {
 		}
 	}
 	return out
+}
+
+// SeekPage is one page of the custom seeks, as a viewer sees them.
+type SeekPage struct {
+	Seeks []Seek
+	// Number is the page's number (from 1) of Pages (at least 1); its first
+	// seek is the From-th (from 1) of Total, the custom seeks on every
+	// page.
+	Number, Pages, From, Total int
+}
+
+// Nearest returns page n (from 1; past the last, the last) of the custom
+// seeks, SeeksPerPage a page, for the viewer player me whose rating in a
+// seek's variant and speed is mine(k): me's own seeks first, then the
+// others by how far their maker's rating is from the viewer's (an
+// anonymous maker counts as a new player), the oldest first among equals.
+func (v View) Nearest(me string, mine func(Seek) int, n int) SeekPage {
+	custom := v.Custom()
+	dist := func(k Seek) int {
+		if k.Player == me && me != "" {
+			return -1
+		}
+		r := k.Rating
+		if r == 0 {
+			r = rating.DefaultRating
+		}
+		return abs(r - mine(k))
+	}
+	slices.SortStableFunc(custom, func(a, b Seek) int { return cmp.Compare(dist(a), dist(b)) })
+	pages := max(1, (len(custom)+SeeksPerPage-1)/SeeksPerPage)
+	n = min(max(n, 1), pages)
+	from := (n - 1) * SeeksPerPage
+	return SeekPage{Seeks: custom[from:min(len(custom), from+SeeksPerPage)], Number: n, Pages: pages, From: from + 1, Total: len(custom)}
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
 }
 
 // Of returns player's open seeks.

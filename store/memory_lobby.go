@@ -19,14 +19,20 @@ func tooManySeeks(n int) error {
 	return &errs.Error{Code: errs.Conflict, Detail: errs.TooManySeeks, Msg: fmt.Sprintf("You have %d seeks open, the most a player may: cancel one first.", n)}
 }
 
+// tooManyFromAddress refuses a seek from an address with n seeks open.
+func tooManyFromAddress(n int) error {
+	return &errs.Error{Code: errs.TooMany, Detail: errs.SeeksFromAddress,
+		Msg: fmt.Sprintf("%d seeks are open from your network address, the most the lobby takes from one: accept one of the seeks open, or wait for one of yours to be taken.", n)}
+}
+
 // seekGone is the error for a seek that is not open: accepted, cancelled
 // or expired (or never made).
 func seekGone() error {
 	return &errs.Error{Code: errs.NotFound, Detail: errs.SeekGone, Msg: "This seek is gone: someone accepted it first, or its player cancelled it or left."}
 }
 
-// AddSeek stores custom seek k unless its player has maxCustom open.
-func (m *Memory) AddSeek(ctx context.Context, k lobby.Seek, open lobby.SeekWindow, maxCustom int) error {
+// AddSeek stores custom seek k within limits (see lobby.Store).
+func (m *Memory) AddSeek(ctx context.Context, k lobby.Seek, open lobby.SeekWindow, limits lobby.SeekLimits) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -39,10 +45,31 @@ func (m *Memory) AddSeek(ctx context.Context, k lobby.Seek, open lobby.SeekWindo
 			custom++
 		}
 	}
-	if custom >= maxCustom {
+	if custom >= limits.PerPlayer {
 		return tooManySeeks(custom)
 	}
+	if err := a.addressFull(k, open, limits.PerAddress); err != nil {
+		return err
+	}
 	a.seeks[k.ID] = k
+	return nil
+}
+
+// addressFull refuses seek k when its address has max seeks open; a.mu
+// is held.
+func (a *memoryPlayers) addressFull(k lobby.Seek, open lobby.SeekWindow, max int) error {
+	if k.Address == "" || max <= 0 {
+		return nil
+	}
+	n := 0
+	for _, other := range a.seeks {
+		if other.Address == k.Address && open.Open(other) {
+			n++
+		}
+	}
+	if n >= max {
+		return tooManyFromAddress(n)
+	}
 	return nil
 }
 
@@ -119,7 +146,8 @@ func (m *Memory) Pair(ctx context.Context, req lobby.PairRequest) (*games.Record
 	} else {
 		waiting := a.openSeeks(req.Open, func(k lobby.Seek) bool { return k.Pool == req.Pool && k.Player != req.Taker })
 		if len(waiting) == 0 {
-			return nil, a.wait(req), nil
+			k, err := a.wait(req)
+			return nil, k, err
 		}
 		k = waiting[0]
 	}
@@ -142,17 +170,20 @@ func (m *Memory) Pair(ctx context.Context, req lobby.PairRequest) (*games.Record
 }
 
 // wait keeps req's taker waiting in its pool: their seek there, kept
-// alive, or req.Wait added; a.mu is held.
-func (a *memoryPlayers) wait(req lobby.PairRequest) lobby.Seek {
+// alive, or req.Wait added within its address's limit; a.mu is held.
+func (a *memoryPlayers) wait(req lobby.PairRequest) (lobby.Seek, error) {
 	for id, k := range a.seeks {
 		if k.Player == req.Taker && k.Pool == req.Pool && req.Open.Open(k) {
 			k.Alive = req.At
 			a.seeks[id] = k
-			return k
+			return k, nil
 		}
 	}
+	if err := a.addressFull(req.Wait, req.Open, req.Limits.PerAddress); err != nil {
+		return lobby.Seek{}, err
+	}
 	a.seeks[req.Wait.ID] = req.Wait
-	return req.Wait
+	return req.Wait, nil
 }
 
 // seated describes player id about to sit at k's game; a.mu is held.

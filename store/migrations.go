@@ -229,6 +229,10 @@ var migrations = [...]migration{
 		AND (older.created_at < players.created_at OR older.created_at = players.created_at AND older.id < players.id));
 	DROP INDEX players_name_skeleton_alike;
 	CREATE UNIQUE INDEX players_name_skeleton ON players(name_skeleton);`},
+	// The client address a seek was made from: the seeks open from one
+	// address are bounded (lobby.MaxAddressSeeks).
+	{"seeks_address", `ALTER TABLE seeks ADD COLUMN address TEXT NOT NULL DEFAULT '';
+	CREATE INDEX seeks_address ON seeks(address) WHERE game = '' AND address <> '';`},
 }
 
 // SchemaVersion is the schema version this binary writes.

@@ -2,6 +2,7 @@ package store
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"fmt"
 	"strings"
@@ -382,18 +383,18 @@ var playerBehaviours = []struct {
 		var ids []string
 		for i := range 3 {
 			k := seek(ann, "", epoch.Add(time.Duration(i)*time.Millisecond))
-			if err := s.AddSeek(ctx, k, open, 3); err != nil {
+			if err := s.AddSeek(ctx, k, open, lobby.SeekLimits{PerPlayer: 3}); err != nil {
 				t.Fatal(err)
 			}
 			ids = append(ids, k.ID)
 		}
-		refusedWith(t, "a fourth seek", s.AddSeek(ctx, seek(ann, "", epoch), open, 3), errs.Conflict, "too_many_seeks")
+		refusedWith(t, "a fourth seek", s.AddSeek(ctx, seek(ann, "", epoch), open, lobby.SeekLimits{PerPlayer: 3}), errs.Conflict, "too_many_seeks")
 		pool := seek(ann, "5+3", epoch.Add(time.Second))
 		if _, _, err := s.Pair(ctx, lobby.PairRequest{Taker: ann, Pool: "5+3", Wait: pool, Open: open, At: epoch, Game: pairedGame}); err != nil {
 			t.Fatal(err)
 		}
 		stale := seek(bob, "", epoch.Add(-time.Minute)) // its maker left a minute ago
-		if err := s.AddSeek(ctx, stale, open, 3); err != nil {
+		if err := s.AddSeek(ctx, stale, open, lobby.SeekLimits{PerPlayer: 3}); err != nil {
 			t.Fatal(err)
 		}
 		seeksAre(t, s, open, append(ids, pool.ID)...)
@@ -420,6 +421,40 @@ var playerBehaviours = []struct {
 		}
 		seeksAre(t, s, open, ids[2], pool.ID)
 	}},
+	{"seeks from one address are bounded, custom and in pools, while open", func(t *testing.T, s fullStore) {
+		ctx := context.Background()
+		open := lobby.SeekWindow{AliveSince: epoch.Add(-30 * time.Second), CreatedSince: epoch.Add(-30 * time.Minute)}
+		limits := lobby.SeekLimits{PerPlayer: 3, PerAddress: 4}
+		from := func(k lobby.Seek, addr string) lobby.Seek { k.Address = addr; return k }
+		var first string
+		for i, name := range []string{"a", "b", "c"} {
+			p := addPlayer(t, s, "p-"+name, "")
+			k := from(seek(p, "", epoch.Add(time.Duration(i)*time.Millisecond)), "10.0.0.1")
+			if err := s.AddSeek(ctx, k, open, limits); err != nil {
+				t.Fatal(err)
+			}
+			first = cmp.Or(first, k.ID)
+		}
+		d := addPlayer(t, s, "p-d", "")
+		wait := from(seek(d, "5+3", epoch), "10.0.0.1")
+		if _, _, err := s.Pair(ctx, lobby.PairRequest{Taker: d, Pool: "5+3", Wait: wait, Limits: limits, Open: open, At: epoch, Game: pairedGame}); err != nil {
+			t.Fatal(err)
+		}
+		e := addPlayer(t, s, "p-e", "")
+		refusedWith(t, "a fifth seek from the address", s.AddSeek(ctx, from(seek(e, "", epoch), "10.0.0.1"), open, limits), errs.TooMany, "seeks_from_address")
+		_, _, err := s.Pair(ctx, lobby.PairRequest{Taker: e, Pool: "3+2", Wait: from(seek(e, "3+2", epoch), "10.0.0.1"), Limits: limits, Open: open, At: epoch, Game: pairedGame})
+		refusedWith(t, "a fifth seek from the address, in a pool", err, errs.TooMany, "seeks_from_address")
+		if err := s.AddSeek(ctx, from(seek(e, "", epoch), "10.0.0.2"), open, limits); err != nil {
+			t.Errorf("a seek from another address: %v", err)
+		}
+		// A seek gone frees its place.
+		if err := s.CancelSeek(ctx, first, "p-a"); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.AddSeek(ctx, from(seek(e, "", epoch.Add(time.Second)), "10.0.0.1"), open, limits); err != nil {
+			t.Errorf("a seek from the address once one is cancelled: %v", err)
+		}
+	}},
 	{"a seek is accepted once", func(t *testing.T, s fullStore) {
 		ctx := context.Background()
 		ann, bob, cat := addPlayer(t, s, "p-ann", "Ann"), addPlayer(t, s, "p-bob", "Bob"), addPlayer(t, s, "p-cat", "")
@@ -427,7 +462,7 @@ var playerBehaviours = []struct {
 		k, other := seek(ann, "", epoch), seek(ann, "", epoch.Add(time.Millisecond))
 		bobs := seek(bob, "3+2", epoch)
 		for _, x := range []lobby.Seek{k, other} {
-			if err := s.AddSeek(ctx, x, open, 3); err != nil {
+			if err := s.AddSeek(ctx, x, open, lobby.SeekLimits{PerPlayer: 3}); err != nil {
 				t.Fatal(err)
 			}
 		}

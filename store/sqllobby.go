@@ -40,15 +40,37 @@ func insertSeek(ctx context.Context, q querier, k lobby.Seek) error {
 	if k.Color != 0 {
 		color = k.Color.String()
 	}
-	_, err := q.exec(ctx, `INSERT INTO seeks (`+seekColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, '', '', 0)`,
+	_, err := q.exec(ctx, `INSERT INTO seeks (`+seekColumns+`, address) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, '', '', 0, $14)`,
 		k.ID, k.Player, k.Name, k.Rating, k.Provisional, k.Variant, k.Clock.Initial.Milliseconds(), k.Clock.Increment.Milliseconds(),
-		color, k.Rated, k.Pool, ms(k.Created), ms(k.Alive))
+		color, k.Rated, k.Pool, ms(k.Created), ms(k.Alive), k.Address)
 	return err
 }
 
-// AddSeek stores custom seek k unless its player has maxCustom open; the
+// addressFull refuses seek k when its address has max seeks open (of any
+// kind) in the window. Seeks from one address are added one at a time,
+// whichever server they come to (a lock per address; SQLite's
+// transaction holds the whole database).
+func (s sqlPlayers) addressFull(ctx context.Context, q querier, k lobby.Seek, open lobby.SeekWindow, max int) error {
+	if k.Address == "" || max <= 0 {
+		return nil
+	}
+	if err := s.db.lock(ctx, q, "seeks-from:"+k.Address); err != nil {
+		return err
+	}
+	var n int
+	if err := q.queryRow(ctx, `SELECT count(*) FROM seeks WHERE address = $1 AND `+openAt(2),
+		k.Address, ms(open.AliveSince), ms(open.CreatedSince)).Scan(&n); err != nil {
+		return err
+	}
+	if n >= max {
+		return tooManyFromAddress(n)
+	}
+	return nil
+}
+
+// AddSeek stores custom seek k within limits (see lobby.Store); the
 // servers sharing the database are told.
-func (s sqlPlayers) AddSeek(ctx context.Context, k lobby.Seek, open lobby.SeekWindow, maxCustom int) error {
+func (s sqlPlayers) AddSeek(ctx context.Context, k lobby.Seek, open lobby.SeekWindow, limits lobby.SeekLimits) error {
 	err := s.db.inTx(ctx, func(q querier) error {
 		// One player's seeks are added one at a time.
 		if _, err := q.exec(ctx, `SELECT id FROM players WHERE id = $1`+s.db.forUpdate(), k.Player); err != nil {
@@ -60,8 +82,11 @@ func (s sqlPlayers) AddSeek(ctx context.Context, k lobby.Seek, open lobby.SeekWi
 		switch {
 		case err != nil:
 			return err
-		case custom >= maxCustom:
+		case custom >= limits.PerPlayer:
 			return tooManySeeks(custom)
+		}
+		if err := s.addressFull(ctx, q, k, open, limits.PerAddress); err != nil {
+			return err
 		}
 		if err := insertSeek(ctx, q, k); err != nil {
 			return err
@@ -195,6 +220,9 @@ func (s sqlPlayers) wait(ctx context.Context, q querier, req lobby.PairRequest) 
 		req.Taker, req.Pool, ms(req.At)))
 	if err == nil || !errors.Is(err, errNoRows) {
 		return k, err
+	}
+	if err := s.addressFull(ctx, q, req.Wait, req.Open, req.Limits.PerAddress); err != nil {
+		return lobby.Seek{}, err
 	}
 	if err := insertSeek(ctx, q, req.Wait); err != nil {
 		return lobby.Seek{}, err

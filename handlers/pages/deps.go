@@ -82,12 +82,13 @@ type Players interface {
 // Lobby is the lobby as the pages use it.
 type Lobby interface {
 	View(ctx context.Context) (lobby.View, error)
+	SeeksFor(ctx context.Context, v lobby.View, p players.Player, n int) (lobby.SeekPage, error)
 	Plays(id string) bool
 	PoolVariant() rules.Variant
 	AddSeek(ctx context.Context, cred players.Credential, st lobby.SeekSettings) (lobby.Seek, error)
 	AcceptSeek(ctx context.Context, cred players.Credential, id string) (string, error)
 	CancelSeek(ctx context.Context, cred players.Credential, id string) error
-	JoinPool(ctx context.Context, cred players.Credential, pool string) (string, lobby.Seek, error)
+	JoinPool(ctx context.Context, cred players.Credential, pool, address string) (string, lobby.Seek, error)
 	Pairings(ctx context.Context, cred players.Credential, since time.Time) ([]lobby.Seek, error)
 	Touch(ctx context.Context, cred players.Credential) error
 }
