@@ -108,8 +108,8 @@ func TestAPIAnalysisBusy(t *testing.T) {
 }
 
 // TestAnalysisPage checks the page the Analyse link answers, without
-// JavaScript: the best action for the side to act, a line, and the way
-// back; a finished game is refused.
+// JavaScript: the best action for the side to act, drawn over the board,
+// a line, and the way back; a finished game's final position too.
 func TestAnalysisPage(t *testing.T) {
 	a := newAnalysisAPI(t, engine.NewPool(1, 1, 1))
 	g := a.create(`{}`)
@@ -129,11 +129,13 @@ func TestAnalysisPage(t *testing.T) {
 	}
 	a.play(g.ID, "b:e2e4")
 	a.game(a.do(http.MethodPost, "/api/games/"+g.ID+"/resign", `{"color":"white"}`), http.StatusOK)
-	if r := a.do(http.MethodGet, "/g/"+g.ID+"/analysis", ""); r.code != http.StatusConflict {
-		t.Errorf("finished game: status %d, want 409", r.code)
+	// The final position of a finished game is analysed too (a
+	// resignation leaves White a move to play).
+	if r := a.do(http.MethodGet, "/g/"+g.ID+"/analysis", ""); r.code != http.StatusOK || !bytes.Contains(r.body, []byte(`<dd id="analysis-best">White plays `)) {
+		t.Errorf("finished game: status %d, want 200 with White's best move:\n%s", r.code, r.body)
 	}
-	// Its history can still be analysed: ply 1 is the start, where the
-	// arrow is one of Black's bans.
+	// So is its history: ply 1 is the start, where the arrow drawn over
+	// the board is one of Black's bans.
 	r = a.do(http.MethodGet, "/g/"+g.ID+"/analysis?ply=1", "")
 	if r.code != http.StatusOK {
 		t.Fatalf("ply 1: status %d: %s", r.code, r.body)
@@ -142,10 +144,11 @@ func TestAnalysisPage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	arrow := d.Find("#analysis-arrow")
+	arrow := d.Find("#board .board > svg#analysis-arrow-board")
+	line := arrow.Find("line")
 	sq := func(x, y string) string {
-		fx, _ := strconv.ParseFloat(arrow.AttrOr(x, ""), 64)
-		fy, _ := strconv.ParseFloat(arrow.AttrOr(y, ""), 64)
+		fx, _ := strconv.ParseFloat(line.AttrOr(x, ""), 64)
+		fy, _ := strconv.ParseFloat(line.AttrOr(y, ""), 64)
 		return string([]byte{'a' + byte(fx), '8' - byte(fy)})
 	}
 	best := "b:" + sq("x1", "y1") + sq("x2", "y2")
@@ -154,8 +157,11 @@ func TestAnalysisPage(t *testing.T) {
 	for _, l := range start.Legal() {
 		legal = legal || l.String() == best
 	}
-	if !legal || !arrow.HasClass("arrow-ban") || d.Find("#analysis-ply").AttrOr("title", "") != "Ply 1" || text(d, "#analysis-ply") != "Move 1 · Black bans a White move" || d.Find(".eval-white").Length() != 1 {
-		t.Errorf("ply 1: arrow %s (legal %v), ban %v, position %q", best, legal, arrow.HasClass("arrow-ban"), text(d, "#analysis-ply"))
+	if best != "b:"+arrow.AttrOr("data-from", "")+arrow.AttrOr("data-to", "") {
+		t.Errorf("ply 1: the arrow is drawn %s, says %s to %s", best, arrow.AttrOr("data-from", ""), arrow.AttrOr("data-to", ""))
+	}
+	if !legal || arrow.AttrOr("data-kind", "") != "ban" || d.Find("#analysis-ply").AttrOr("title", "") != "Ply 1" || text(d, "#analysis-ply") != "Move 1 · Black bans a White move" || d.Find(".eval-white").Length() != 1 {
+		t.Errorf("ply 1: arrow %s (legal %v), kind %q, position %q", best, legal, arrow.AttrOr("data-kind", ""), text(d, "#analysis-ply"))
 	}
 	for _, q := range []string{"?ply=99", "?ply=x", "?ply=0"} {
 		if r := a.do(http.MethodGet, "/g/"+g.ID+"/analysis"+q, ""); r.code != http.StatusBadRequest {
@@ -263,12 +269,12 @@ func TestAnalysisSteps(t *testing.T) {
 			}
 		})
 	}
-	// A finished game: now has nothing to analyse, but the page still
+	// A finished game: its final position is analysed, and the page
 	// steps back through it.
 	a.game(a.do(http.MethodPost, "/api/games/"+g.ID+"/resign", `{"color":"white"}`), http.StatusOK)
 	r := a.do(http.MethodGet, an, "")
 	d := parseBody(t, r)
-	if r.code != http.StatusConflict || !strings.Contains(text(d, "#analysis-message"), "The game is over") || d.Find("#analysis-best").Length() != 0 {
+	if r.code != http.StatusOK || d.Find("#analysis-message").Length() != 0 || d.Find("#analysis-best").Length() != 1 {
 		t.Errorf("finished game: status %d, message %q", r.code, text(d, "#analysis-message"))
 	}
 	if got := stepHrefs(d); got[1] != an+"?ply=4" || got[2] != " " {
@@ -546,4 +552,84 @@ func (a *apiT) liveGame() (id, white, black string) {
 		}
 	}
 	return id, created.Token, joined.Token
+}
+
+// TestAnalysisBoardIsPlayable: the analysis page draws the position on the
+// game page's board, whose squares play plies without JavaScript (a
+// square picked, then where it goes, as on the game's page): a ban, the
+// game's next ply stepped on to, then a move of the analyst's own, a
+// variation, drawn on its new square.
+func TestAnalysisBoardIsPlayable(t *testing.T) {
+	c := newLinesClient(t)
+	c.get("/?v=ban&a=b:e2e4,m:d2d4,b:e7e5")
+	d := c.get(c.path("analysis") + "?ply=1") // the start: Black bans
+	board := d.Find("main#game.game.analysis-page form#board")
+	if board.Find(".board button[data-square]").Length() != 64 || d.Find("svg#analysis-board").Length() != 0 ||
+		!strings.Contains(d.Find("#board-ply").AttrOr("data-dests", ""), "e2:e3,e4") || d.Find(`#status[data-phase="ban"]`).Length() != 1 {
+		t.Fatalf("not the game page's board, playable by Black's ban: %d squares, dests %q", board.Find(".board button[data-square]").Length(), d.Find("#board-ply").AttrOr("data-dests", ""))
+	}
+	pickURL, plyURL := board.AttrOr("action", ""), board.AttrOr("data-ply-url", "")
+	if !strings.HasPrefix(pickURL, c.path("lines/select?")) || !strings.HasPrefix(plyURL, c.path("lines/play?")) {
+		t.Fatalf("the board's forms post to %q and %q", pickURL, plyURL)
+	}
+	// Picked without JavaScript: a form post, then the page with its marks.
+	d = c.post(pickURL, url.Values{"square": {"e2"}, "from": {""}, "ply": {"1"}})
+	to := d.Find("button#sq-e4.dest")
+	if d.Find(`#sq-e2[aria-pressed="true"]`).Length() != 1 || to.AttrOr("name", "") != "to" || to.AttrOr("formaction", "") != plyURL {
+		t.Fatalf("e2 picked: %s", d.Find("#board").Text())
+	}
+	// The ban is the game's first ply: the board steps on to it.
+	d = c.post(plyURL, url.Values{"from": {"e2"}, "to": {"e4"}, "ply": {"1"}})
+	if cur := text(d, "#lines [aria-current=step]"); cur != "⊘e4" || d.Find("#ban-line rect").Length() != 2 || d.Find(`#status[data-phase="move"]`).Length() != 1 {
+		t.Errorf("after the ban: current %q, ban drawn %d", cur, d.Find("#ban-line rect").Length())
+	}
+	// White's move of the analyst's own: a variation, its knight on f3.
+	board = d.Find("form#board")
+	d = c.post(board.AttrOr("data-ply-url", ""), url.Values{"from": {"g1"}, "to": {"f3"}, "ply": {"2"}})
+	if got := lines(d); !strings.Contains(got, "(1. Nf3 )") || text(d, "#lines [aria-current=step]") != "Nf3" {
+		t.Errorf("after Nf3: %q", got)
+	}
+	if d.Find(`#sq-f3 img[data-piece="wN"]`).Length() != 1 || d.Find("#sq-g1 img").Length() != 0 || d.Find("#analysis-best").Length() != 1 {
+		t.Errorf("Nf3 is not drawn on f3, or no analysis: %s", d.Find("#board").Text())
+	}
+	// With htmx the same answer is the page's main alone, its address pushed.
+	rec := c.do(http.MethodGet, c.path("analysis")+"?ply=2", nil, true)
+	if rec.Code != http.StatusOK || strings.Contains(rec.Body.String(), "<html") || !strings.HasPrefix(rec.Body.String(), `<main id="game"`) ||
+		rec.Header().Get("HX-Push-Url") != c.path("analysis")+"?ply=2" {
+		t.Errorf("htmx: %d, pushed %q: %.200s", rec.Code, rec.Header().Get("HX-Push-Url"), rec.Body)
+	}
+	// Where the game stands, plies are the game's own: the board is read-only.
+	d = c.get(c.path("analysis"))
+	if d.Find("form#board button").Length() != 0 || d.Find("#line-play").Length() != 0 || d.Find("#analysis-best").Length() != 1 {
+		t.Errorf("the game now: %d buttons on the board", d.Find("form#board button").Length())
+	}
+}
+
+// TestAnalysisOfTheEnd: the final position of a finished game is shown,
+// not refused: after a resignation it is analysed and played on (a
+// variation from the last position); after a mate it is shown with its
+// result and no engine line.
+func TestAnalysisOfTheEnd(t *testing.T) {
+	c := newLinesClient(t)
+	c.get("/?v=ban&a=b:e2e4,m:d2d4")
+	c.post(c.path("resign"), url.Values{"ply": {"3"}, "side": {"black"}})
+	d := c.get(c.path("analysis"))
+	if d.Find("#analysis-best").Length() != 1 || d.Find("form#board .board button[data-square]").Length() != 64 {
+		t.Fatalf("a resigned game's end: best %q, message %q", text(d, "#analysis-best"), text(d, "#analysis-message"))
+	}
+	board := d.Find("form#board")
+	d = c.post(board.AttrOr("data-ply-url", ""), url.Values{"from": {"e7"}, "to": {"e5"}, "ply": {"3"}})
+	if got := text(d, "#pending-line [aria-current=step]"); got != "⊘e5" || d.Find("#ban-line rect").Length() != 2 || d.Find("#analysis-best").Length() != 1 {
+		t.Errorf("a ban from the end: current %q in %q", got, text(d, "#pending-line"))
+	}
+
+	mate := newLinesClient(t)
+	mate.get("/?v=ban&fen=" + url.QueryEscape("7k/8/p4n2/bpP5/2K5/4q3/8/8 w - b6 0 1"))
+	mate.post(mate.path("ply"), vals("text", "b:c5b6")) // the only escape banned: mate
+	rec := mate.do(http.MethodGet, mate.path("analysis"), nil, false)
+	d = parse(t, rec)
+	if rec.Code != http.StatusOK || !strings.Contains(text(d, "#banner"), "heckmate") || d.Find("#analysis-best").Length() != 0 ||
+		!strings.Contains(text(d, "#analysis-message"), "no line") || d.Find("form#board .board [data-square]").Length() != 64 || d.Find("form#board button").Length() != 0 {
+		t.Errorf("a mate's end: %d, banner %q, message %q, best %q", rec.Code, text(d, "#banner"), text(d, "#analysis-message"), text(d, "#analysis-best"))
+	}
 }
