@@ -480,3 +480,30 @@ func TestAnalysisBoardPlayedInBrowser(t *testing.T) {
 		t.Errorf("browser reported problems: %q", *problems)
 	}
 }
+
+// TestAnalysisBoardWithoutJS plays a ban on the analysis board with
+// JavaScript off: the square picked is a form post that marks where it
+// may go, and the destination's post plays it.
+func TestAnalysisBoardWithoutJS(t *testing.T) {
+	long(t)
+	ctx, base, problems := browser(t, false)
+	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/?v=ban&a=b:e2e4,m:d2d4"), chromedp.WaitVisible(`#status[data-ply="3"]`)); err != nil {
+		t.Fatal(err)
+	}
+	id := gameID(t, ctx)
+	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/g/"+id+"/analysis?ply=1"), chromedp.WaitVisible(`#analysis-line`),
+		chromedp.Click(sqSel("d2")), chromedp.WaitVisible(`#sq-d4.dest`),
+		chromedp.Click(`#sq-d4`), chromedp.WaitVisible(`#status[data-ply="2"]`),
+	); err != nil {
+		t.Fatal(err)
+	}
+	if ban, _ := banAt(ctx); ban != "3,6 3,4" {
+		t.Errorf("the ban drawn: %q, want d2 and d4 framed", ban)
+	}
+	if got, _ := chromedp.Run(ctx, chromedp.Text(`#lines`)); !strings.Contains(got, "(1. ⊘d4 )") {
+		t.Errorf("the list: %q", got)
+	}
+	if len(*problems) > 0 {
+		t.Errorf("browser reported problems: %q", *problems)
+	}
+}

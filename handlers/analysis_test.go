@@ -633,3 +633,24 @@ func TestAnalysisOfTheEnd(t *testing.T) {
 		t.Errorf("a mate's end: %d, banner %q, message %q, best %q", rec.Code, text(d, "#banner"), text(d, "#analysis-message"), text(d, "#analysis-best"))
 	}
 }
+
+// TestAnalysisBoardPromotes: a pawn's move to the last rank from the
+// analysis board opens the promotion picker (the page again, without
+// JavaScript), whose choice plays the move.
+func TestAnalysisBoardPromotes(t *testing.T) {
+	c := newLinesClient(t)
+	c.get("/?v=ban&fen=" + url.QueryEscape("4k3/P7/8/8/8/8/8/4K3 w - - 0 1") + "&a=b:e1d1,m:e1e2")
+	d := c.get(c.path("analysis") + "?ply=2") // White to move, e1d1 banned
+	plyURL := d.Find("form#board").AttrOr("data-ply-url", "")
+	d = c.post(plyURL, url.Values{"from": {"a7"}, "to": {"a8"}, "ply": {"2"}})
+	picker := d.Find("form#promotion")
+	if picker.AttrOr("action", "") != plyURL || picker.Find(`button[name="promotion"][value="q"]`).Length() != 1 {
+		t.Fatalf("no promotion picker posting to %q: %s", plyURL, d.Find("#promotion-slot").Text())
+	}
+	form := url.Values{"promotion": {"q"}}
+	picker.Find("input[type=hidden]").Each(func(_ int, s *goquery.Selection) { form.Set(s.AttrOr("name", ""), s.AttrOr("value", "")) })
+	d = c.post(plyURL, form)
+	if d.Find(`#sq-a8 img[data-piece="wQ"]`).Length() != 1 || !strings.Contains(lines(d), "a8=Q") {
+		t.Errorf("promoted: a8 %q, list %q", d.Find("#sq-a8 img").AttrOr("data-piece", ""), lines(d))
+	}
+}
