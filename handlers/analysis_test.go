@@ -20,6 +20,7 @@ import (
 	"github.com/banchess/banchess/analysis"
 	"github.com/banchess/banchess/engine"
 	"github.com/banchess/banchess/handlers/api"
+	"github.com/banchess/banchess/handlers/kit"
 	"github.com/banchess/banchess/handlers/pages"
 	"github.com/banchess/banchess/internal/testsite"
 	"github.com/banchess/banchess/rules"
@@ -498,10 +499,12 @@ func TestAnalysisCancelled(t *testing.T) {
 // TestAnalysisLockedInLiveGames: a game between two players is closed to
 // the engine until it ends — its API analysis, its panel and its page
 // refuse, and its pages offer no Analyse link and tell the panel why —
-// then open to it for every ply but the last.
+// then open to it: its panel at every ply but the last (the game's own
+// analysis refuses a finished game), its analysis board at every one,
+// seen from the viewer's side.
 func TestAnalysisLockedInLiveGames(t *testing.T) {
 	a := newAnalysisAPI(t, &quickAnalyser{})
-	id, white, _ := a.liveGame()
+	id, white, black := a.liveGame()
 	for _, path := range []string{"/api/games/" + id + "/analysis"} {
 		if msg := a.fail(a.do(http.MethodGet, path, ""), http.StatusForbidden, "analysis_locked"); !strings.Contains(msg, "opens when it ends") {
 			t.Errorf("GET %s: %q", path, msg)
@@ -528,6 +531,22 @@ func TestAnalysisLockedInLiveGames(t *testing.T) {
 	d := parseBody(t, a.do(http.MethodGet, "/g/"+id+"/history/1", ""))
 	if d.Find("#status[data-engine]").Length() != 0 || d.Find("#history-analyse").Length() != 1 {
 		t.Error("the game over, its history view still keeps the engine out")
+	}
+	// Its analysis board, the last position included, is seen from the
+	// viewer's side, as the game's page is.
+	for _, c := range []struct {
+		token   string
+		flipped bool
+	}{{white, false}, {black, true}, {"", false}} {
+		req := a.request(http.MethodGet, "/g/"+id+"/analysis", "")
+		if c.token != "" { // a browser's credential is its cookie
+			req.AddCookie(&http.Cookie{Name: kit.PlayerCookie, Value: c.token})
+		}
+		r := a.send(req)
+		d := parseBody(t, r)
+		if r.code != http.StatusOK || d.Find("form#board").HasClass("flipped") != c.flipped || d.Find("#analysis-best").Length() != 1 {
+			t.Errorf("the analysis board, flipped %v for %q: %d, flipped %v", c.flipped, c.token, r.code, d.Find("form#board").HasClass("flipped"))
+		}
 	}
 }
 
