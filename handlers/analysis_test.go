@@ -673,3 +673,30 @@ func TestAnalysisBoardPromotes(t *testing.T) {
 		t.Errorf("promoted: a8 %q, list %q", d.Find("#sq-a8 img").AttrOr("data-piece", ""), lines(d))
 	}
 }
+
+// TestAnalysisBoardFlipped: the analysis board turned round (flip=1)
+// stays turned round through its links and its forms, and Flip board
+// turns it back.
+func TestAnalysisBoardFlipped(t *testing.T) {
+	c := newLinesClient(t)
+	c.get("/?v=ban&a=b:e2e4,m:d2d4,b:e7e5")
+	d := c.get(c.path("analysis") + "?ply=2&flip=1")
+	board := d.Find("form#board")
+	if !board.HasClass("flipped") || board.Find(`input[name="flip"][value="1"]`).Length() != 1 ||
+		d.Find("#analysis-flip").AttrOr("href", "") != c.path("analysis")+"?ply=2" {
+		t.Fatalf("turned round: flipped %v, flip link %q", board.HasClass("flipped"), d.Find("#analysis-flip").AttrOr("href", ""))
+	}
+	for _, sel := range []string{"#step-prev", "#step-next", "#lines a.line-ply"} {
+		if href := d.Find(sel).AttrOr("href", ""); !strings.Contains(href, "flip=1") {
+			t.Errorf("%s leads to %q, not turned round", sel, href)
+		}
+	}
+	rec := c.do(http.MethodPost, board.AttrOr("data-ply-url", ""), url.Values{"from": {"g1"}, "to": {"f3"}, "ply": {"2"}, "flip": {"1"}}, false)
+	if loc := rec.Header().Get("Location"); rec.Code != http.StatusSeeOther || !strings.Contains(loc, "flip=1") {
+		t.Errorf("a ply played: %d to %q", rec.Code, loc)
+	}
+	d = c.get(rec.Header().Get("Location"))
+	if !d.Find("form#board").HasClass("flipped") || d.Find(`#line-play input[name="flip"][value="1"]`).Length() != 1 {
+		t.Errorf("after a ply the board is not turned round")
+	}
+}

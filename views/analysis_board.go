@@ -61,9 +61,11 @@ func (b BestArrow) Line(flipped bool) *AnalysisArrow {
 // the same code as the game page's: when play says so either side's
 // action can be played on it, its forms posting to paths (Select, Ply,
 // and Page, the page itself); else it is read-only. players are the
-// strips' (zero for a bare position: the sides' names).
-func NewAnalysisGame(g *rules.Game, site Site, players [2]Player, o Options, paths Paths, play bool) Game {
-	perm := games.Permissions{Seats: games.Seats{White: true, Black: true}, Side: g.Turn().Actor, Play: play, Analyse: true}
+// strips' (zero for a bare position: the sides' names); seats are the
+// viewer's, which turn the board as on the game's page (Black's player
+// sees Black at the bottom), with o's Flip.
+func NewAnalysisGame(g *rules.Game, site Site, players [2]Player, seats games.Seats, o Options, paths Paths, play bool) Game {
+	perm := games.Permissions{Seats: seats, Side: g.Turn().Actor, Play: play, Analyse: true}
 	o.Auto = false // the board turns round with Flip only
 	m := describeGame(g, Info{Site: site, Perm: perm, Players: players}, o, lastMove(g))
 	m.Paths = paths

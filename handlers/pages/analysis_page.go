@@ -150,6 +150,9 @@ func (p *browse) analyseGame(c echo.Context, id string, panel bool, refused *err
 	}
 	return answerAnalysis(err, func(status int) error {
 		a.Lines, a.Game = lines, &shown
+		turned := b
+		turned.flip = !b.flip
+		a.FlipURL = templ.SafeURL(boardURL(id, at.start, turned, len(b.moves)))
 		if refused != nil {
 			lines.Error, status = refused.Msg, kit.Status(refused.Code)
 		}
@@ -183,14 +186,11 @@ func (p *browse) spotBoard(c echo.Context, rec *games.Record, seats games.Seats,
 	for i := range players {
 		players[i].Clock, players[i].Presence = nil, false
 	}
-	if seats.Black && !seats.White { // a player sees their own side at the bottom, as on the game's page
-		o.Flip = !o.Flip
-	}
 	q := spotQuery(b, len(b.moves)).Encode()
 	base := kit.GamePath(rec.ID) + "/lines/"
 	paths := views.Paths{Select: templ.SafeURL(base + "select?" + q), Ply: templ.SafeURL(base + "play?" + q),
 		Page: templ.SafeURL(boardURL(rec.ID, rec.Game.StartPly(), b, len(b.moves)))}
-	return views.NewAnalysisGame(f, p.s.site(c), players, o, paths, play)
+	return views.NewAnalysisGame(f, p.s.site(c), players, seats, o, paths, play)
 }
 
 // answerAnalysis answers an analysis by show: at 200, or, when err says
@@ -225,10 +225,17 @@ func positionAt(g *rules.Game, ply int) (gameAt, error) {
 // analyses of the plies around it, and the position in the game.
 func analysisLinks(a *views.Analysis, id string, o views.Options, at gameAt) {
 	link := func(ply int) templ.SafeURL {
-		if ply == at.now {
+		q := url.Values{}
+		if ply != at.now {
+			q.Set("ply", strconv.Itoa(ply))
+		}
+		if o.Flip {
+			q.Set("flip", "1")
+		}
+		if len(q) == 0 {
 			return templ.SafeURL(kit.GamePath(id) + "/analysis")
 		}
-		return templ.SafeURL(kit.GamePath(id) + "/analysis?ply=" + strconv.Itoa(ply))
+		return templ.SafeURL(kit.GamePath(id) + "/analysis?" + q.Encode())
 	}
 	if at.ply > at.start {
 		a.Steps.First, a.Steps.Prev = link(at.start), link(at.ply-1)
@@ -275,7 +282,7 @@ func (p *browse) positionAnalysis(c echo.Context) error {
 		return kit.Titled(refused, err)
 	}
 	v := g.Variant().ID()
-	shown := views.NewAnalysisGame(g, p.s.site(c), [2]views.Player{}, o, views.Paths{}, false)
+	shown := views.NewAnalysisGame(g, p.s.site(c), [2]views.Player{}, games.Seats{}, o, views.Paths{}, false)
 	a.Game = &shown
 	if a.Message == "" { // a finished position has nothing left to play
 		a.PlayURL = templ.SafeURL("/?" + url.Values{"fen": {a.FEN}, "v": {v}}.Encode())

@@ -35,6 +35,9 @@ type boardSpot struct {
 	// main says the spot was named by the main line's ply (ply=…), as the
 	// game's own pages link to it.
 	main bool
+	// flip says the board is turned round (flip=1), which its links and
+	// forms carry on, as a game's pages do.
+	flip bool
 }
 
 // readSpot reads a board's spot from the form or query: line (branches
@@ -42,7 +45,7 @@ type boardSpot struct {
 // ply number of the main line; none: the game now), and moves (BCN,
 // comma-separated). start is the game's first ply and now its ply.
 func readSpot(f url.Values, start, now int) (boardSpot, error) {
-	var b boardSpot
+	b := boardSpot{flip: f.Get("flip") == "1"}
 	line, at, ply := f.Get("line"), f.Get("at"), f.Get("ply")
 	switch {
 	case line != "" || at != "":
@@ -112,6 +115,9 @@ func boardURL(id string, start int, b boardSpot, k int, extra ...string) string 
 	if k > 0 {
 		q.Set("moves", strings.Join(b.moves[:k], ","))
 	}
+	if b.flip {
+		q.Set("flip", "1")
+	}
 	for i := 0; i+1 < len(extra); i += 2 {
 		if extra[i+1] != "" {
 			q.Set(extra[i], extra[i+1])
@@ -158,14 +164,14 @@ func spotGame(g *rules.Game, b boardSpot) (*rules.Game, []rules.Action, error) {
 func lineBoard(rec *games.Record, perm games.Permissions, b boardSpot, acts []rules.Action, over bool) (*views.LineBoard, error) {
 	g := rec.Game
 	url := func(s games.Spot, k int) templ.SafeURL {
-		return templ.SafeURL(boardURL(rec.ID, g.StartPly(), boardSpot{Spot: s, moves: b.moves}, k))
+		return templ.SafeURL(boardURL(rec.ID, g.StartPly(), boardSpot{Spot: s, moves: b.moves, flip: b.flip}, k))
 	}
 	ls, err := views.NewLines(g, b.Spot, acts, url)
 	if err != nil {
 		return nil, errs.Of(err)
 	}
 	lb := &views.LineBoard{Lines: ls, Line: views.LineParam(b.Line), At: strconv.Itoa(b.N), Moves: strings.Join(b.moves, ","),
-		Kept: perm.Seats.Any()}
+		Flip: b.flip, Kept: perm.Seats.Any()}
 	// Where the game stands, a ply is the game's own (games.FindOnLine).
 	now := len(b.Line) == 0 && len(b.moves) == 0 && b.N == len(g.Actions()) && !g.Outcome().Over()
 	if perm.Analyse && !over && !now {
@@ -185,7 +191,10 @@ func lineBoard(rec *games.Record, perm games.Permissions, b boardSpot, acts []ru
 // to where it branched), one ply on and to the line's end; a page's own
 // line steps back only.
 func lineSteps(g *rules.Game, id string, b boardSpot) views.Steps {
-	link := func(s boardSpot, k int) templ.SafeURL { return templ.SafeURL(boardURL(id, g.StartPly(), s, k)) }
+	link := func(s boardSpot, k int) templ.SafeURL {
+		s.flip = b.flip
+		return templ.SafeURL(boardURL(id, g.StartPly(), s, k))
+	}
 	var st views.Steps
 	st.First = link(boardSpot{}, 0)
 	switch k := len(b.moves); {
@@ -260,7 +269,7 @@ func (p *browse) playLine(c echo.Context) error {
 	case err == nil && keep:
 		var at games.Spot
 		if at, err = p.s.games.PlayVariation(c.Request().Context(), c.Param("id"), kit.Player(c), b.Spot, text); err == nil {
-			b = boardSpot{Spot: at}
+			b = boardSpot{Spot: at, flip: b.flip}
 		}
 	}
 	if err != nil {
@@ -354,7 +363,7 @@ func pageLine(g *rules.Game, b boardSpot, text string) (boardSpot, error) {
 		case err != nil:
 			return b, err
 		case found:
-			return boardSpot{Spot: next}, nil
+			return boardSpot{Spot: next, flip: b.flip}, nil
 		}
 		b.moves = []string{a.String()}
 		return b, nil
@@ -416,6 +425,7 @@ func (p *browse) editLine(c echo.Context, edit func(id string, b boardSpot) (boa
 	if err != nil {
 		return p.lineRefused(c, id, err)
 	}
+	to.flip = c.Request().Form.Get("flip") == "1"
 	return c.Redirect(http.StatusSeeOther, boardURL(id, start, to, 0))
 }
 
