@@ -424,6 +424,7 @@ func TestAnalysisBoardPlayedInBrowser(t *testing.T) {
 	engine(2)
 
 	// A click on the knight, a click on f3: drawn at once, then answered.
+	clicked := time.Now()
 	if err := clicks(ctx, "g1", "f3"); err != nil {
 		t.Fatal(err)
 	}
@@ -431,6 +432,7 @@ func TestAnalysisBoardPlayedInBrowser(t *testing.T) {
 		t.Errorf("after the click, f3 holds %q (%v)", piece, err)
 	}
 	engine(3)
+	t.Logf("a ply on the analysis board: answered with its analysis in %v", time.Since(clicked).Round(time.Millisecond))
 	if piece, _ := pieceOn(ctx, "f3"); piece != "wN" {
 		t.Errorf("answered, f3 holds %q", piece)
 	}
@@ -463,6 +465,14 @@ func TestAnalysisBoardPlayedInBrowser(t *testing.T) {
 		t.Errorf("the list: %q", got)
 	}
 	screenshot(t, ctx, "analysis-board.png", 1280, 800)
+	// Back one ply by the step link: the position before the drag.
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 900), chromedp.Click(`#step-prev`)); err != nil {
+		t.Fatal(err)
+	}
+	engine(4)
+	if piece, _ := pieceOn(ctx, "d7"); piece != "bP" {
+		t.Errorf("one ply back, d7 holds %q", piece)
+	}
 
 	// A game mated by a ban: its final position, shown with its result.
 	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/?v=ban&fen="+url.QueryEscape("7k/8/p4n2/bpP5/2K5/4q3/8/8 w - b6 0 1")+"&a=b:c5b6"), chromedp.WaitVisible(`#status[data-phase="over"]`)); err != nil {

@@ -314,6 +314,13 @@ func TestAnalysisPanel(t *testing.T) {
 	if a.do(http.MethodGet, "/g/"+g.ID+"/analysis?ply=2", ""); q.budget() != analysis.DefaultAnalysisBudget {
 		t.Errorf("the page thought for %v, want the default %v", q.budget(), analysis.DefaultAnalysisBudget)
 	}
+	// The analysis board's answer to a ply played with scripts thinks as
+	// briefly as the panel.
+	req := a.request(http.MethodGet, "/g/"+g.ID+"/analysis?line=&at=1", "")
+	req.Header.Set("HX-Request", "true")
+	if r := a.send(req); r.code != http.StatusOK || q.budget() != pages.PanelBudget {
+		t.Errorf("the board's htmx answer: %d, thought for %v, want %v", r.code, q.budget(), pages.PanelBudget)
+	}
 
 	over := a.create(`{}`)
 	a.game(a.do(http.MethodPost, "/api/games/"+over.ID+"/resign", `{"color":"white"}`), http.StatusOK)

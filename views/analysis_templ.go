@@ -249,7 +249,7 @@ func AnalysisMain(a Analysis) templ.Component {
 			}
 		}
 		if a.Steps != (Steps{}) {
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 8, "<nav id=\"steps\" class=\"steps\" aria-label=\"Step through the positions\">")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 8, "<nav id=\"steps\" class=\"steps\" aria-label=\"Step through the positions\" hx-boost=\"true\">")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

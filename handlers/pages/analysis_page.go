@@ -24,8 +24,10 @@ import (
 )
 
 // PanelBudget is how long the game page's live panel lets the engine
-// think: it follows every position the board shows, so it answers soon
-// (the analysis page, asked for once, thinks for the default second).
+// think: it follows every position the board shows, so it answers soon;
+// so does the analysis board's answer to a ply played with scripts (the
+// analysis page asked for as a page thinks for the default second, and
+// "Analyse again" asks for that).
 const PanelBudget = 400 * time.Millisecond
 
 // gameAt is the position of a game an analysis is of.
@@ -125,7 +127,7 @@ func (p *browse) analyseGame(c echo.Context, id string, panel bool, refused *err
 		return plyErr
 	}
 	req := analysis.Request{Ply: at.ply}
-	if panel {
+	if panel || kit.IsHX(c) { // the live panel, and a ply played on the board with scripts: soon
 		req.Budget = PanelBudget
 	}
 	var res engine.Result
@@ -135,7 +137,7 @@ func (p *browse) analyseGame(c echo.Context, id string, panel bool, refused *err
 	case locked != nil:
 		err = locked
 	default:
-		res, err = p.s.analysis.AnalysePosition(c.Request().Context(), at.fen, at.variant.ID(), analysis.Request{})
+		res, err = p.s.analysis.AnalysePosition(c.Request().Context(), at.fen, at.variant.ID(), analysis.Request{Budget: req.Budget})
 	}
 	a, err := describeAnalysis(at.fen, at.variant, res, err)
 	if err != nil && a.Message == "" {
