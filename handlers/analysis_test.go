@@ -624,6 +624,9 @@ func TestAnalysisBoardIsPlayable(t *testing.T) {
 		rec.Header().Get("HX-Push-Url") != c.path("analysis")+"?ply=2" {
 		t.Errorf("htmx: %d, pushed %q: %.200s", rec.Code, rec.Header().Get("HX-Push-Url"), rec.Body)
 	}
+	if said := text(parse(t, rec), `#announce[hx-swap-oob="innerHTML"]`); !strings.HasPrefix(said, "Black banned e4") || !strings.Contains(said, ". Best: White plays ") {
+		t.Errorf("htmx: a screen reader hears %q", said)
+	}
 	// Where the game stands, plies are the game's own: the board is read-only.
 	d = c.get(c.path("analysis"))
 	if d.Find("form#board button").Length() != 0 || d.Find("#line-play").Length() != 0 || d.Find("#analysis-best").Length() != 1 {

@@ -173,7 +173,7 @@ func (p *browse) analyseGame(c echo.Context, id string, panel bool, refused *err
 			if refused == nil {
 				c.Response().Header().Set("HX-Push-Url", c.Request().URL.RequestURI())
 			}
-			return render(c, status, views.AnalysisMain(a))
+			return render(c, status, views.AnalysisFragment(a))
 		}
 		return render(c, status, views.AnalysisPage(a, p.s.asset))
 	})
