@@ -465,6 +465,15 @@ func TestAnalysisBoardPlayedInBrowser(t *testing.T) {
 		t.Errorf("the list: %q", got)
 	}
 	screenshot(t, ctx, "analysis-board.png", 1280, 800)
+	// On a phone the board fills the width, the analysis below it.
+	screenshot(t, ctx, "analysis-board-phone.png", 390, 844)
+	phone, err := boxOf(ctx, "#board .board")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if side, err := boxOf(ctx, "#engine-lines"); err != nil || phone.Width < 330 || side.Top < phone.Bottom || side.Right > 390 {
+		t.Errorf("on a phone the board is %+v, the engine's lines %+v (%v)", phone, side, err)
+	}
 	// Back one ply by the step link: the position before the drag.
 	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 900), chromedp.Click(`#step-prev`)); err != nil {
 		t.Fatal(err)
