@@ -627,6 +627,10 @@ func TestAnalysisBoardIsPlayable(t *testing.T) {
 	if said := text(parse(t, rec), `#announce[hx-swap-oob="innerHTML"]`); !strings.HasPrefix(said, "Black banned e4") || !strings.Contains(said, ". Best: White plays ") {
 		t.Errorf("htmx: a screen reader hears %q", said)
 	}
+	// A square picked on a spot that cannot be read is refused, saying why.
+	if rec := c.do(http.MethodPost, c.path("lines/select?line=x&at=0"), url.Values{"square": {"e2"}}, false); rec.Code != http.StatusBadRequest {
+		t.Errorf("a pick on an unreadable line: %d", rec.Code)
+	}
 	// Where the game stands, plies are the game's own: the board is read-only.
 	d = c.get(c.path("analysis"))
 	if d.Find("form#board button").Length() != 0 || d.Find("#line-play").Length() != 0 || d.Find("#analysis-best").Length() != 1 {

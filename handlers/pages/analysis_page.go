@@ -181,7 +181,8 @@ func (p *browse) analyseGame(c echo.Context, id string, panel bool, refused *err
 
 // spotBoard lays out f, the position at spot b of rec's game, on the game
 // page's board for the viewer holding seats, with o (Black at the bottom
-// for Black's player, as on the game's page): playable when play says so, its forms posting the spot back (line and at, never ply: the
+// for Black's player, as on the game's page): playable when play says
+// so, its forms posting the spot back (line and at, never ply: the
 // board's own ply field is the position's).
 func (p *browse) spotBoard(c echo.Context, rec *games.Record, seats games.Seats, f *rules.Game, o views.Options, b boardSpot, play bool) views.Game {
 	players := playerStrips(rec, seats, p.s.now(), games.Presence{})

@@ -334,13 +334,14 @@ func (p *browse) selectLine(c echo.Context) error {
 	id := c.Param("id")
 	var b boardSpot
 	var start int
-	if err := p.s.games.View(c.Request().Context(), id, kit.Player(c), func(rec *games.Record, _ games.Seats) {
+	verr := p.s.games.View(c.Request().Context(), id, kit.Player(c), func(rec *games.Record, _ games.Seats) {
 		start = rec.Game.StartPly()
 		b, err = readSpot(c.Request().Form, start, rec.Game.Ply())
-	}); err != nil {
-		return err
-	}
-	if err != nil {
+	})
+	switch {
+	case verr != nil:
+		return verr
+	case err != nil:
 		return p.lineRefused(c, id, err)
 	}
 	to := func() error {
