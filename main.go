@@ -161,6 +161,7 @@ func serve(ctx context.Context, args []string, out io.Writer, getenv func(string
 	botTime := fs.Duration("bot-time", engine.DefaultPerPly, "how long the computer thinks a ply at level 8 (levels 1–7 are bound by depth and nodes)")
 	fs.IntVar(&limits.GamesPerMinute, "games-per-minute", limits.GamesPerMinute, "games one client address may start in a minute; 0: no limit")
 	connsPerIP := fs.Int("conns-per-ip", defaultConnsPerIP, "connections one client address (an IPv6 client by its /64) may hold open, live streams included; past it the address's longest idle connection is closed, or with none idle the new one refused; 0: no limit. It counts the connection's own peer: with --trust-proxy, loopback and private peers (the proxy) are not limited")
+	clockSweep := fs.Duration("clock-sweep", games.DefaultClockSweep, "how often this server ends the games whose clock ran out or whose first action is overdue, whichever server they were played on (one that died leaves its games to the others); 0: never")
 	signups := fs.Int("signups-per-hour", 5, "players one client address may sign up (name, with a password) in an hour, on every server sharing the database together; 0: no limit")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -170,6 +171,13 @@ func serve(ctx context.Context, args []string, out io.Writer, getenv func(string
 	}
 	if limits.PostsPerSecond < 0 || limits.GamesPerMinute < 0 || *connsPerIP < 0 || *signups < 0 {
 		return errors.New("--post-rate, --games-per-minute, --conns-per-ip and --signups-per-hour must be 0 (no limit) or more")
+	}
+	if *clockSweep < 0 {
+		return errors.New("--clock-sweep must be 0 (never) or more")
+	}
+	sweepClocks := games.ClockSweep{Every: *clockSweep}
+	if *clockSweep == 0 {
+		sweepClocks.Every = -1
 	}
 	limits.PostBurst = 0 // twice the rate
 	base, err := handlers.ParseBaseURL(*baseURL)
@@ -202,8 +210,10 @@ func serve(ctx context.Context, args []string, out io.Writer, getenv func(string
 	feed := games.NewFeed()
 	pool := engine.NewPool(*analysts, *analysisQueue, 32)
 	pl := players.New(db, players.WithSignupsPerHour(*signups))
-	svc := games.New(db, pl, games.WithFeed(feed), games.WithComputer(computer.New(pool, computer.WithTimePerPly(*botTime))))
+	svc := games.New(db, pl, games.WithFeed(feed), games.WithComputer(computer.New(pool, computer.WithTimePerPly(*botTime))),
+		games.WithClockSweep(sweepClocks))
 	defer svc.Close()
+	go svc.RunClocks(ctx, db, func(err error) { logger.Error("ending the games whose clocks are due", "err", err) })
 	an := analysis.New(svc, svc.Loader(), db, pool)
 	defer an.Close()
 	// Pairing strangers: the lobby offers Ban Chess and classic chess.
@@ -300,6 +310,7 @@ func tuneGC(getenv func(string) string) {
 // check, sweeps of expired games and closing.
 type gameStore interface {
 	games.Store
+	games.DueGames
 	players.Store
 	lobby.Store
 	analysis.ReviewStore

@@ -229,6 +229,14 @@ var migrations = [...]migration{
 		AND (older.created_at < players.created_at OR older.created_at = players.created_at AND older.id < players.id));
 	DROP INDEX players_name_skeleton_alike;
 	CREATE UNIQUE INDEX players_name_skeleton ON players(name_skeleton);`},
+	// When each game's clock ends it (games.Record.Due), so that any
+	// server finds the games its clocks should have ended without reading
+	// every game: a game whose server died is ended on time. 0 for none
+	// (no clock, a stopped one, a game over, and the games saved before
+	// this, until their next save). A sweep claims a due game by moving it
+	// on (a lease), and the game's next save writes it afresh.
+	{"games_due_at", `ALTER TABLE games ADD COLUMN due_at BIGINT NOT NULL DEFAULT 0; -- unix milliseconds
+	CREATE INDEX games_due_at ON games(due_at) WHERE due_at > 0;`},
 }
 
 // SchemaVersion is the schema version this binary writes.
