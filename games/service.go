@@ -88,7 +88,7 @@ type Service struct {
 	// game between two players with a clock (FirstActionWait).
 	firstWait time.Duration
 	sweep     ClockSweep // how RunClocks looks for games due
-	computer  Computer // nil: no games against the computer
+	computer  Computer   // nil: no games against the computer
 	players   Players
 }
 

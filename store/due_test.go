@@ -62,7 +62,7 @@ func TestClaimDue(t *testing.T) {
 			at := func(d time.Duration) time.Time { return epoch.Add(d) }
 			claimIs(t, s, at(29*time.Second), at(time.Hour), 10)
 			claimIs(t, s, at(30*time.Second), at(35*time.Second), 10, first)
-			claimIs(t, s, at(34*time.Second), at(time.Hour), 10) // claimed
+			claimIs(t, s, at(34*time.Second), at(time.Hour), 10)      // claimed
 			claimIs(t, s, at(2*time.Minute), at(time.Hour), 1, first) // its lease ran out
 			claimIs(t, s, at(2*time.Minute), at(2*time.Minute+5*time.Second), 10, running)
 			claimIs(t, s, at(2*time.Minute+4*time.Second), at(time.Hour), 10)
