@@ -162,6 +162,8 @@ func serve(ctx context.Context, args []string, out io.Writer, getenv func(string
 	fs.IntVar(&limits.GamesPerMinute, "games-per-minute", limits.GamesPerMinute, "games one client address may start in a minute; 0: no limit")
 	connsPerIP := fs.Int("conns-per-ip", defaultConnsPerIP, "connections one client address (an IPv6 client by its /64) may hold open, live streams included; past it the address's longest idle connection is closed, or with none idle the new one refused; 0: no limit. It counts the connection's own peer: with --trust-proxy, loopback and private peers (the proxy) are not limited")
 	clockSweep := fs.Duration("clock-sweep", games.DefaultClockSweep, "how often this server ends the games whose clock ran out or whose first action is overdue, whichever server they were played on (one that died leaves its games to the others); 0: never")
+	beat := fs.Duration("heartbeat", lobby.DefaultBeat, "how often this server records in the database that it is alive")
+	instanceTimeout := fs.Duration("instance-timeout", lobby.DefaultInstanceTimeout, "how long a server sharing the database may go without recording that it is alive before the lobby's seeks it held end (their makers' lobby pages were on it); 0: never, the seeks then lasting 30 s after their makers' last page")
 	signups := fs.Int("signups-per-hour", 5, "players one client address may sign up (name, with a password) in an hour, on every server sharing the database together; 0: no limit")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -174,6 +176,13 @@ func serve(ctx context.Context, args []string, out io.Writer, getenv func(string
 	}
 	if *clockSweep < 0 {
 		return errors.New("--clock-sweep must be 0 (never) or more")
+	}
+	if *beat <= 0 || *instanceTimeout < 0 || *instanceTimeout > 0 && *instanceTimeout < 2**beat {
+		return errors.New("--heartbeat must be more than 0, and --instance-timeout 0 (never) or at least twice --heartbeat")
+	}
+	liveness := lobby.Liveness{Beat: *beat, Timeout: *instanceTimeout}
+	if *instanceTimeout == 0 {
+		liveness.Timeout = -1
 	}
 	sweepClocks := games.ClockSweep{Every: *clockSweep}
 	if *clockSweep == 0 {
@@ -217,7 +226,7 @@ func serve(ctx context.Context, args []string, out io.Writer, getenv func(string
 	an := analysis.New(svc, svc.Loader(), db, pool)
 	defer an.Close()
 	// Pairing strangers: the lobby offers Ban Chess and classic chess.
-	lb := lobby.New(db, svc, svc.Loader(), pl, lobby.WithVariants(rules.BanChess{}.ID(), rules.Classic{}.ID()))
+	lb := lobby.New(db, svc, svc.Loader(), pl, lobby.WithVariants(rules.BanChess{}.ID(), rules.Classic{}.ID()), lobby.WithLiveness(liveness))
 	if l, ok := db.(changeListener); ok {
 		// Other servers on the same database change games too: their
 		// watchers here hear of it.

@@ -237,6 +237,15 @@ var migrations = [...]migration{
 	// on (a lease), and the game's next save writes it afresh.
 	{"games_due_at", `ALTER TABLE games ADD COLUMN due_at BIGINT NOT NULL DEFAULT 0; -- unix milliseconds
 	CREATE INDEX games_due_at ON games(due_at) WHERE due_at > 0;`},
+	// Each server records that it is alive every second or so (a beat),
+	// and a seek the server that holds its maker's lobby page, so that
+	// the seeks of a server that died end within seconds ('' for the
+	// seeks made before, which keep the lobby's other limits).
+	{"instances", `CREATE TABLE instances (
+		id      TEXT PRIMARY KEY,
+		beat_at BIGINT NOT NULL -- unix milliseconds of its last beat
+	) WITHOUT ROWID;
+	ALTER TABLE seeks ADD COLUMN instance TEXT NOT NULL DEFAULT '';`},
 }
 
 // SchemaVersion is the schema version this binary writes.
