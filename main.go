@@ -222,7 +222,7 @@ func serve(ctx context.Context, args []string, out io.Writer, getenv func(string
 	svc := games.New(db, pl, games.WithFeed(feed), games.WithComputer(computer.New(pool, computer.WithTimePerPly(*botTime))),
 		games.WithClockSweep(sweepClocks))
 	defer svc.Close()
-	go svc.RunClocks(ctx, db, func(err error) { logger.Error("ending the games whose clocks are due", "err", err) })
+	go svc.Clocks().Run(ctx, db, func(err error) { logger.Error("ending the games whose clocks are due", "err", err) })
 	an := analysis.New(svc, svc.Loader(), db, pool)
 	defer an.Close()
 	// Pairing strangers: the lobby offers Ban Chess and classic chess.

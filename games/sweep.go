@@ -39,7 +39,7 @@ const (
 	clockSweepBatch = 100
 )
 
-// WithClockSweep sets how the service's RunClocks looks for games due.
+// WithClockSweep sets how the service's Clocks look for games due.
 func WithClockSweep(c ClockSweep) Option { return func(s *Service) { s.sweep = c } }
 
 // every is how often the sweep runs; 0: never.
@@ -60,14 +60,21 @@ func (c ClockSweep) lease() time.Duration {
 	return c.Lease
 }
 
-// RunClocks ends the games in due whose clock ran out or whose first
-// action is overdue, on any server, every ClockSweep.Every until ctx
-// ends; failed (if not nil) hears of each sweep that failed. Each server
-// sharing the store runs it once: a game is ended by one of them, through
-// the same change a flag timer makes (its result and ratings recorded
-// once, its watchers told).
-func (s *Service) RunClocks(ctx context.Context, due DueGames, failed func(error)) {
-	every := s.sweep.every()
+// Clocks end the games whose clocks are due, whichever server armed their
+// flag timers: the service's sweep (see Run).
+type Clocks struct{ s *Service }
+
+// Clocks returns the service's sweep of the games whose clocks are due.
+func (s *Service) Clocks() Clocks { return Clocks{s} }
+
+// Run ends the games in due whose clock ran out or whose first action is
+// overdue, on any server, every ClockSweep.Every until ctx ends; failed
+// (if not nil) hears of each sweep that failed. Each server sharing the
+// store runs it once: a game is ended by one of them, through the same
+// change a flag timer makes (its result and ratings recorded once, its
+// watchers told).
+func (c Clocks) Run(ctx context.Context, due DueGames, failed func(error)) {
+	every := c.s.sweep.every()
 	if every == 0 {
 		return
 	}
@@ -79,17 +86,18 @@ func (s *Service) RunClocks(ctx context.Context, due DueGames, failed func(error
 			return
 		case <-t.C:
 		}
-		if _, err := s.SweepClocks(ctx, due); err != nil && ctx.Err() == nil && failed != nil {
+		if _, err := c.Sweep(ctx, due); err != nil && ctx.Err() == nil && failed != nil {
 			failed(err)
 		}
 	}
 }
 
-// SweepClocks claims the games in due whose clock is due now and ends
-// each (see RunClocks); it counts the games it ended. A game claimed but
-// not yet due by this server's clock (clocks of servers differ a little)
-// gets a flag timer here.
-func (s *Service) SweepClocks(ctx context.Context, due DueGames) (int, error) {
+// Sweep claims the games in due whose clock is due now and ends each
+// (see Run); it counts the games it ended. A game claimed but not yet due
+// by this server's clock (clocks of servers differ a little) gets a flag
+// timer here.
+func (c Clocks) Sweep(ctx context.Context, due DueGames) (int, error) {
+	s := c.s
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	now := s.now()
@@ -100,7 +108,7 @@ func (s *Service) SweepClocks(ctx context.Context, due DueGames) (int, error) {
 	n := 0
 	var failed error
 	for _, id := range ids {
-		ended, err := s.endIfDue(ctx, id)
+		ended, err := c.end(ctx, id)
 		switch {
 		case ended:
 			n++
@@ -111,9 +119,10 @@ func (s *Service) SweepClocks(ctx context.Context, due DueGames) (int, error) {
 	return n, failed
 }
 
-// endIfDue ends game id if its clock says so now, and otherwise arms its
-// flag timer for when it would; it reports whether it ended the game.
-func (s *Service) endIfDue(ctx context.Context, id string) (bool, error) {
+// end ends game id if its clock says so now, and otherwise arms its flag
+// timer for when it would; it reports whether it ended the game.
+func (c Clocks) end(ctx context.Context, id string) (bool, error) {
+	s := c.s
 	err := s.update(ctx, id, "", nil, func(*Record, Seats) error { return nil })
 	if codeOf(err) == errs.GameOver {
 		return true, nil // the refusal an action would have had: the clock ended the game

@@ -24,7 +24,7 @@ func TestSweepEndsGamesDue(t *testing.T) {
 		other := games.New(rt.store, rt.players, games.WithClock(rt.clk.Now))
 		t.Cleanup(other.Close)
 		rt.clk.advance(5*time.Minute - time.Second)
-		if n, err := rt.svc.SweepClocks(rt.ctx, rt.store); n != 0 || err != nil {
+		if n, err := rt.svc.Clocks().Sweep(rt.ctx, rt.store); n != 0 || err != nil {
 			t.Fatalf("a second before the flag: the sweep ended %d games (%v)", n, err)
 		}
 		rt.clk.advance(2 * time.Second)
@@ -33,7 +33,7 @@ func TestSweepEndsGamesDue(t *testing.T) {
 		ended := 0
 		for _, svc := range []*games.Service{rt.svc.Service, other} {
 			wg.Go(func() {
-				n, err := svc.SweepClocks(rt.ctx, rt.store)
+				n, err := svc.Clocks().Sweep(rt.ctx, rt.store)
 				if err != nil {
 					t.Error(err)
 				}
@@ -59,14 +59,14 @@ func TestSweepEndsGamesDue(t *testing.T) {
 				t.Errorf("%s's standings: %+v, %v; want one rated game", p.Name, st, err)
 			}
 		}
-		if n, err := other.SweepClocks(rt.ctx, rt.store); n != 0 || err != nil {
+		if n, err := other.Clocks().Sweep(rt.ctx, rt.store); n != 0 || err != nil {
 			t.Errorf("sweeping again ended %d games (%v)", n, err)
 		}
 	})
 	t.Run("a first action overdue", func(t *testing.T) {
 		rt := newRatedTable(t)
 		rt.clk.advance(games.FirstActionWait + time.Second)
-		if n, err := rt.svc.SweepClocks(rt.ctx, rt.store); n != 1 || err != nil {
+		if n, err := rt.svc.Clocks().Sweep(rt.ctx, rt.store); n != 1 || err != nil {
 			t.Fatalf("the sweep ended %d games (%v), want 1", n, err)
 		}
 		if out := rt.view().Game.Outcome(); out.Status != rules.Aborted {

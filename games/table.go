@@ -158,7 +158,7 @@ func (s *Service) Close() {
 func (s *Service) checkClock(id string) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	_, _ = s.endIfDue(ctx, id) // flagged (no timer armed), or the game is gone
+	_, _ = s.Clocks().end(ctx, id) // flagged (no timer armed), or the game is gone
 }
 
 // sameSecret reports whether a secret presented is the one kept, in time
