@@ -8,6 +8,7 @@ import (
 	"context"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/banchess/banchess/errs"
@@ -78,7 +79,8 @@ type Service struct {
 	seeks    seekCache
 	variants []string // the variants the lobby plays; nil: all
 	watchers watchers
-	live     Liveness // Instance set
+	live     Liveness    // Instance set
+	beating  atomic.Bool // this server has beaten: its seeks record it
 }
 
 // Option configures a Service.

@@ -77,7 +77,7 @@ func nameNeeded() *errs.Error {
 // newSeek describes a seek by p of variant at tc, in pool ("" for none).
 func (s *Service) newSeek(ctx context.Context, p players.Player, variant string, tc games.TimeControl, pool string) (Seek, error) {
 	now := s.now()
-	k := Seek{ID: newSeekID(), Player: p.ID, Name: p.Name, Variant: variant, Clock: tc, Pool: pool, Created: now, Alive: now, Instance: s.live.Instance}
+	k := Seek{ID: newSeekID(), Player: p.ID, Name: p.Name, Variant: variant, Clock: tc, Pool: pool, Created: now, Alive: now, Instance: s.instance()}
 	if p.Named() {
 		st, err := s.players.Standing(ctx, p.ID, variant, k.Speed())
 		if err != nil {

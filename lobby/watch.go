@@ -191,11 +191,27 @@ func (s *Service) Run(ctx context.Context) {
 	}
 }
 
-// beat records that this server is alive now.
+// beat records that this server is alive now (unless its liveness is
+// off: Liveness.Timeout negative).
 func (s *Service) beat(ctx context.Context) {
+	if s.live.timeout() == 0 {
+		return
+	}
 	ctx, cancel := context.WithTimeout(ctx, s.live.beat())
 	defer cancel()
-	_ = s.store.Beat(ctx, s.live.Instance, s.now()) // a beat missed is made up by the next; a few missed end this server's seeks
+	if s.store.Beat(ctx, s.live.Instance, s.now()) == nil { // a beat missed is made up by the next; a few missed end this server's seeks
+		s.beating.Store(true)
+	}
+}
+
+// instance is the server the seeks made or kept alive here record: this
+// one once it has beaten, none before (a lobby that never beats, as in
+// tests that do not Run it, leaves its seeks to SeekAbsence alone).
+func (s *Service) instance() string {
+	if s.beating.Load() {
+		return s.live.Instance
+	}
+	return ""
 }
 
 // Sweep removes the seeks past their time, and tells the lobby's
@@ -214,7 +230,7 @@ func (s *Service) Sweep(ctx context.Context) {
 func (s *Service) touchSeeks(ctx context.Context, players []string) {
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
-	_ = s.store.TouchSeeks(ctx, players, s.now(), s.live.Instance) // a failure shortens the seeks' lives at worst
+	_ = s.store.TouchSeeks(ctx, players, s.now(), s.instance()) // a failure shortens the seeks' lives at worst
 	s.seeks.invalidate()
 }
 
@@ -225,7 +241,7 @@ func (s *Service) Touch(ctx context.Context, cred players.Credential) error {
 	if err != nil || player == "" {
 		return err
 	}
-	if err := s.store.TouchSeeks(ctx, []string{player}, s.now(), s.live.Instance); err != nil {
+	if err := s.store.TouchSeeks(ctx, []string{player}, s.now(), s.instance()); err != nil {
 		return errs.FromStore(err)
 	}
 	s.seeks.invalidate()
