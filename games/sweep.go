@@ -92,31 +92,35 @@ func (c Clocks) Run(ctx context.Context, due DueGames, failed func(error)) {
 	}
 }
 
-// Sweep claims the games in due whose clock is due now and ends each
-// (see Run); it counts the games it ended. A game claimed but not yet due
-// by this server's clock (clocks of servers differ a little) gets a flag
-// timer here.
+// Sweep claims the games in due whose clock is due now, clockSweepBatch
+// at a time until none is left, and ends each (see Run); it counts the
+// games it ended. A game claimed but not yet due by this server's clock
+// (clocks of servers differ a little) gets a flag timer here.
 func (c Clocks) Sweep(ctx context.Context, due DueGames) (int, error) {
 	s := c.s
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	now := s.now()
-	ids, err := due.ClaimDue(ctx, now, now.Add(s.sweep.lease()), clockSweepBatch)
-	if err != nil {
-		return 0, errs.Internalf(err, "claiming the games whose clocks are due")
-	}
 	n := 0
 	var failed error
-	for _, id := range ids {
-		ended, err := c.end(ctx, id)
-		switch {
-		case ended:
-			n++
-		case err != nil && failed == nil && codeOf(err) != errs.Conflict && codeOf(err) != errs.NotFound:
-			failed = err // another server's change (a conflict), or a game gone, is no failure
+	for {
+		now := s.now()
+		ids, err := due.ClaimDue(ctx, now, now.Add(s.sweep.lease()), clockSweepBatch)
+		if err != nil {
+			return n, errs.Internalf(err, "claiming the games whose clocks are due")
+		}
+		for _, id := range ids {
+			ended, err := c.end(ctx, id)
+			switch {
+			case ended:
+				n++
+			case err != nil && failed == nil && codeOf(err) != errs.Conflict && codeOf(err) != errs.NotFound:
+				failed = err // another server's change (a conflict), or a game gone, is no failure
+			}
+		}
+		if len(ids) < clockSweepBatch || ctx.Err() != nil {
+			return n, failed
 		}
 	}
-	return n, failed
 }
 
 // end ends game id if its clock says so now, and otherwise arms its flag

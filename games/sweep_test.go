@@ -78,6 +78,24 @@ func TestSweepEndsGamesDue(t *testing.T) {
 	})
 }
 
+// TestSweepEndsManyGames: more games due than one claim takes all end in
+// one sweep.
+func TestSweepEndsManyGames(t *testing.T) {
+	rt := newRatedTable(t)
+	for range 150 {
+		rec := &games.Record{Game: rules.New(rules.BanChess{}), White: rt.ann.ID, Black: rt.ann.ID, Mode: games.HotSeat, Created: epoch, Updated: epoch, Revision: 1}
+		rec.Clock = games.NewClock(games.TimeControl{Initial: time.Minute})
+		rec.Clock.Running, rec.Clock.Since = rules.White, epoch
+		if err := rt.store.Create(rt.ctx, rec); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rt.clk.advance(time.Minute)
+	if n, err := rt.svc.Clocks().Sweep(rt.ctx, rt.store); n != 151 || err != nil {
+		t.Errorf("the sweep ended %d games (%v), want 151 (the rated game's first action overdue too)", n, err)
+	}
+}
+
 // TestDue: a record's Due is when its clock would end it, by the same
 // rules as a flag timer: the running side's time out, a first action
 // overdue, never for a game over or a stopped clock.

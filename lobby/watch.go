@@ -162,7 +162,8 @@ func (f *watchers) presentPlayers() []string {
 // lobbyHeartbeat, that the players with a lobby page open here are
 // present (their seeks stay alive); and it removes the seeks past their
 // time, their server's death included, every lobbySweep (or half the
-// Liveness.Timeout, if sooner), telling the lobby's watchers. A server runs it once.
+// Liveness.Timeout, if sooner), telling the lobby's watchers. A server
+// runs it once.
 func (s *Service) Run(ctx context.Context) {
 	s.beat(ctx)
 	live := time.NewTicker(s.live.beat())
