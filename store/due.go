@@ -17,15 +17,21 @@ var (
 )
 
 // claimDueSQL claims up to $3 games due at $1 (unix milliseconds) until
-// $2, the soonest due first, and returns their ids. The outer conditions
-// repeat the inner ones: of two servers claiming at once on PostgreSQL,
-// the second waits for the first's row locks and then finds those rows
-// claimed (it checks the rows' new versions), so each game goes to one.
-// The partial index games_due_at holds only the games a clock may end.
-const claimDueSQL = `UPDATE games SET due_at = $2
-	WHERE due_at > 0 AND due_at <= $1 AND id IN (
-		SELECT id FROM games WHERE due_at > 0 AND due_at <= $1 ORDER BY due_at LIMIT $3)
-	RETURNING id`
+// $2, the soonest due first, and returns their ids; %s locks the rows the
+// first SELECT reads, passing over those another transaction holds
+// (database.skipLocked). On PostgreSQL a game being saved, or claimed by
+// another server, is so left to the next sweep: the claim waits for no
+// row, so it cannot deadlock with a batch of saves, which locks rows in
+// the order of their ids. The games are chosen once (MATERIALIZED: a
+// subquery of the UPDATE could be run again and, skipping the rows it
+// locked, claim more than $3), and the UPDATE repeats the condition, so a
+// row is claimed only while it is due. The partial index games_due_at
+// holds only the games a clock may end.
+const claimDueSQL = `WITH due AS MATERIALIZED (
+		SELECT id FROM games WHERE due_at > 0 AND due_at <= $1 ORDER BY due_at LIMIT $3%s)
+	UPDATE games SET due_at = $2 FROM due
+	WHERE games.id = due.id AND games.due_at > 0 AND games.due_at <= $1
+	RETURNING games.id`
 
 // ClaimDue returns up to limit games whose clock was due at now, and
 // claims them until until: they are due again then, unless a save of
@@ -34,7 +40,7 @@ func (s *sqlStore) ClaimDue(ctx context.Context, now, until time.Time, limit int
 	if limit <= 0 {
 		return nil, ctx.Err()
 	}
-	r, err := s.db.query(ctx, claimDueSQL, now.UnixMilli(), until.UnixMilli(), limit)
+	r, err := s.db.query(ctx, fmt.Sprintf(claimDueSQL, s.db.skipLocked()), now.UnixMilli(), until.UnixMilli(), limit)
 	if err != nil {
 		return nil, fmt.Errorf("claiming the games due: %w", err)
 	}

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"sync"
@@ -112,8 +113,9 @@ func TestClaimDue(t *testing.T) {
 // the games a clock may end, not by reading every game.
 func TestSQLiteDueIndex(t *testing.T) {
 	s := openSQLite(t, ":memory:", Options{})
-	plan := sqlitePlan(t, s, claimDueSQL, 1, 2, 3)
+	q := fmt.Sprintf(claimDueSQL, "") // SQLite locks no rows
+	plan := sqlitePlan(t, s, q, 1, 2, 3)
 	if strings.Contains(plan, "SCAN games") || !strings.Contains(plan, "games_due_at") {
-		t.Errorf("%s\nis planned as\n%s", claimDueSQL, plan)
+		t.Errorf("%s\nis planned as\n%s", q, plan)
 	}
 }
