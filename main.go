@@ -161,6 +161,9 @@ func serve(ctx context.Context, args []string, out io.Writer, getenv func(string
 	botTime := fs.Duration("bot-time", engine.DefaultPerPly, "how long the computer thinks a ply at level 8 (levels 1–7 are bound by depth and nodes)")
 	fs.IntVar(&limits.GamesPerMinute, "games-per-minute", limits.GamesPerMinute, "games one client address may start in a minute; 0: no limit")
 	connsPerIP := fs.Int("conns-per-ip", defaultConnsPerIP, "connections one client address (an IPv6 client by its /64) may hold open, live streams included; past it the address's longest idle connection is closed, or with none idle the new one refused; 0: no limit. It counts the connection's own peer: with --trust-proxy, loopback and private peers (the proxy) are not limited")
+	clockSweep := fs.Duration("clock-sweep", games.DefaultClockSweep, "how often this server ends the games whose clock ran out or whose first action is overdue, whichever server they were played on (one that died leaves its games to the others); 0: never")
+	beat := fs.Duration("heartbeat", lobby.DefaultBeat, "how often this server records in the database that it is alive")
+	instanceTimeout := fs.Duration("instance-timeout", lobby.DefaultInstanceTimeout, "how long a server sharing the database may go without recording that it is alive before the lobby's seeks it held end (their makers' lobby pages were on it); 0: never, the seeks then lasting 30 s after their makers' last page")
 	signups := fs.Int("signups-per-hour", 5, "players one client address may sign up (name, with a password) in an hour, on every server sharing the database together; 0: no limit")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -170,6 +173,20 @@ func serve(ctx context.Context, args []string, out io.Writer, getenv func(string
 	}
 	if limits.PostsPerSecond < 0 || limits.GamesPerMinute < 0 || *connsPerIP < 0 || *signups < 0 {
 		return errors.New("--post-rate, --games-per-minute, --conns-per-ip and --signups-per-hour must be 0 (no limit) or more")
+	}
+	if *clockSweep < 0 {
+		return errors.New("--clock-sweep must be 0 (never) or more")
+	}
+	if *beat <= 0 || *instanceTimeout < 0 || *instanceTimeout > 0 && *instanceTimeout < 2**beat {
+		return errors.New("--heartbeat must be more than 0, and --instance-timeout 0 (never) or at least twice --heartbeat")
+	}
+	liveness := lobby.Liveness{Beat: *beat, Timeout: *instanceTimeout}
+	if *instanceTimeout == 0 {
+		liveness.Timeout = -1
+	}
+	sweepClocks := games.ClockSweep{Every: *clockSweep}
+	if *clockSweep == 0 {
+		sweepClocks.Every = -1
 	}
 	limits.PostBurst = 0 // twice the rate
 	base, err := handlers.ParseBaseURL(*baseURL)
@@ -202,12 +219,14 @@ func serve(ctx context.Context, args []string, out io.Writer, getenv func(string
 	feed := games.NewFeed()
 	pool := engine.NewPool(*analysts, *analysisQueue, 32)
 	pl := players.New(db, players.WithSignupsPerHour(*signups))
-	svc := games.New(db, pl, games.WithFeed(feed), games.WithComputer(computer.New(pool, computer.WithTimePerPly(*botTime))))
+	svc := games.New(db, pl, games.WithFeed(feed), games.WithComputer(computer.New(pool, computer.WithTimePerPly(*botTime))),
+		games.WithClockSweep(sweepClocks))
 	defer svc.Close()
+	go svc.Clocks().Run(ctx, db, func(err error) { logger.Error("ending the games whose clocks are due", "err", err) })
 	an := analysis.New(svc, svc.Loader(), db, pool)
 	defer an.Close()
 	// Pairing strangers: the lobby offers Ban Chess and classic chess.
-	lb := lobby.New(db, svc, svc.Loader(), pl, lobby.WithVariants(rules.BanChess{}.ID(), rules.Classic{}.ID()))
+	lb := lobby.New(db, svc, svc.Loader(), pl, lobby.WithVariants(rules.BanChess{}.ID(), rules.Classic{}.ID()), lobby.WithLiveness(liveness))
 	if l, ok := db.(changeListener); ok {
 		// Other servers on the same database change games too: their
 		// watchers here hear of it.
@@ -300,6 +319,7 @@ func tuneGC(getenv func(string) string) {
 // check, sweeps of expired games and closing.
 type gameStore interface {
 	games.Store
+	games.DueGames
 	players.Store
 	lobby.Store
 	analysis.ReviewStore

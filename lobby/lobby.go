@@ -9,6 +9,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/banchess/banchess/errs"
@@ -35,11 +36,14 @@ type Store interface {
 	// created and the seek accepted, or for a pool with no one else
 	// waiting, no game and the seek that now waits.
 	Pair(ctx context.Context, req PairRequest) (*games.Record, Seek, error)
-	// TouchSeeks records that players had a lobby page open at at: their
-	// open seeks are alive.
-	TouchSeeks(ctx context.Context, players []string, at time.Time) error
-	// SweepSeeks removes the seeks no longer open, and those accepted
-	// before acceptedBefore, and counts the open ones removed.
+	// TouchSeeks records that players had a lobby page open at at, on
+	// server instance: their open seeks are alive, and now that server's.
+	TouchSeeks(ctx context.Context, players []string, at time.Time, instance string) error
+	// Beat records that server instance is alive at at.
+	Beat(ctx context.Context, instance string, at time.Time) error
+	// SweepSeeks removes the seeks no longer open (their server's
+	// liveness included), and those accepted before acceptedBefore, and
+	// counts the open ones removed.
 	SweepSeeks(ctx context.Context, open SeekWindow, acceptedBefore time.Time) (int, error)
 	// Pairings returns the seeks player made or accepted that were
 	// accepted at since or later.
@@ -77,6 +81,8 @@ type Service struct {
 	seeks    seekCache
 	variants []string // the variants the lobby plays; nil: all
 	watchers watchers
+	live     Liveness    // Instance set
+	beating  atomic.Bool // this server has beaten: its seeks record it
 }
 
 // Option configures a Service.
@@ -97,7 +103,11 @@ func New(store Store, games Games, known Variants, players Players, opts ...Opti
 	for _, o := range opts {
 		o(s)
 	}
-	s.watchers.left = func(player string) { go s.touchSeeks(context.Background(), []string{player}) }
+	if s.live.Instance == "" {
+		s.live.Instance = "server:" + newSeekID()
+	}
+	touch := func(player string) { go s.touchSeeks(context.Background(), []string{player}) }
+	s.watchers.left, s.watchers.came = touch, touch
 	return s
 }
 
@@ -128,12 +138,12 @@ func (s *Service) lobbyNames() string {
 // one read of the store.
 func (s *Service) View(ctx context.Context) (View, error) {
 	seeks, err := s.seeks.read(ctx, s.now(), func(ctx context.Context, now time.Time) ([]Seek, error) {
-		return s.store.Seeks(ctx, seekWindow(now))
+		return s.store.Seeks(ctx, s.window(now))
 	})
 	if err != nil {
 		return View{}, errs.FromStore(err)
 	}
-	w := seekWindow(s.now())
+	w := s.window(s.now())
 	v := View{Waiting: map[string]int{}}
 	for _, k := range seeks {
 		if !w.Open(k) {

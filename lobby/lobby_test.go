@@ -297,3 +297,51 @@ func TestLobbyVariants(t *testing.T) {
 		}
 	}
 }
+
+// TestSeeksEndWithTheirServer: two servers share a store; the seeks made
+// on one, a custom seek and a player waiting in a pool, end once it has
+// not beaten for Liveness.Timeout: the other lists neither, accepting the
+// seek is refused, and a player joining the pool waits rather than be
+// paired with a player no server holds. Within the timeout they stay.
+func TestSeeksEndWithTheirServer(t *testing.T) {
+	st := store.NewMemory()
+	clk := &manualClock{now: epoch}
+	site := func(name string) testsite.Site {
+		svc := testsite.New(st, testsite.Config{Now: clk.Now, LobbyAsMain: true,
+			Lobby: []lobby.Option{lobby.WithLiveness(lobby.Liveness{Instance: name, Timeout: 5 * time.Second})}})
+		t.Cleanup(svc.Games.Close)
+		return svc
+	}
+	a, b := site("server:a"), site("server:b")
+	ctx := context.Background()
+	ann, bob, cat := register(t, a, "Ann"), register(t, b, "Bob"), register(t, a, "Cat")
+	a.Lobby.Sweep(ctx) // each server beats as it sweeps
+	k, err := a.Lobby.AddSeek(ctx, ann, lobby.SeekSettings{Clock: "5+3"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if game, _, err := a.Lobby.JoinPool(ctx, cat, "3+2", ""); err != nil || game != "" {
+		t.Fatalf("cat waits: %q, %v", game, err)
+	}
+	seeks := func() int {
+		t.Helper()
+		b.Lobby.Sweep(ctx)
+		v, err := b.Lobby.View(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(v.Seeks)
+	}
+	clk.advance(5 * time.Second)
+	if n := seeks(); n != 2 {
+		t.Fatalf("server a last heard of 5 s ago: the other lists %d seeks, want 2", n)
+	}
+	clk.advance(time.Second)
+	if n := seeks(); n != 0 {
+		t.Errorf("server a unheard of for 6 s: the other lists %d seeks, want none", n)
+	}
+	refused(t, "accepting the seek of a server that died", second(b.Lobby.AcceptSeek(ctx, bob, k.ID)), errs.NotFound, "seek_gone")
+	if game, _, err := b.Lobby.JoinPool(ctx, bob, "3+2", ""); err != nil || game != "" {
+		t.Errorf("joining the pool on the other: paired into %q (%v), want to wait", game, err)
+	}
+}

@@ -63,7 +63,7 @@ func (s *Service) AddSeek(ctx context.Context, cred players.Credential, st SeekS
 		return Seek{}, err
 	}
 	k.Color, k.Rated, k.Address = color, st.Rated, st.Address
-	if err := s.store.AddSeek(ctx, k, seekWindow(k.Created), seekLimits()); err != nil {
+	if err := s.store.AddSeek(ctx, k, s.window(k.Created), seekLimits()); err != nil {
 		return Seek{}, errs.FromStore(err)
 	}
 	s.Notice(NoticeLobby)
@@ -77,7 +77,7 @@ func nameNeeded() *errs.Error {
 // newSeek describes a seek by p of variant at tc, in pool ("" for none).
 func (s *Service) newSeek(ctx context.Context, p players.Player, variant string, tc games.TimeControl, pool string) (Seek, error) {
 	now := s.now()
-	k := Seek{ID: newSeekID(), Player: p.ID, Name: p.Name, Variant: variant, Clock: tc, Pool: pool, Created: now, Alive: now}
+	k := Seek{ID: newSeekID(), Player: p.ID, Name: p.Name, Variant: variant, Clock: tc, Pool: pool, Created: now, Alive: now, Instance: s.instance()}
 	if p.Named() {
 		st, err := s.players.Standing(ctx, p.ID, variant, k.Speed())
 		if err != nil {
@@ -127,7 +127,7 @@ func (s *Service) AcceptSeek(ctx context.Context, cred players.Credential, id st
 // pair has the store pair as req asks, and starts the game's clock.
 func (s *Service) pair(ctx context.Context, req PairRequest) (string, Seek, error) {
 	req.At = s.now()
-	req.Open, req.Game = seekWindow(req.At), s.pairedGame(req.At)
+	req.Open, req.Game = s.window(req.At), s.pairedGame(req.At)
 	rec, k, err := s.store.Pair(ctx, req)
 	if err != nil {
 		return "", Seek{}, errs.FromStore(err)

@@ -42,6 +42,10 @@ type Seek struct {
 	Created time.Time
 	// Alive is when the maker last had a lobby page open (or made it).
 	Alive time.Time
+	// Instance is the server that made the seek or last found its maker
+	// present (see Liveness): once that server stops beating, the seek
+	// ends. "" for a seek kept by no server's liveness.
+	Instance string
 	// Game is the game the seek was accepted into, Acceptor who accepted
 	// it and Accepted when; "" while it is open.
 	Game     string
@@ -53,12 +57,21 @@ type Seek struct {
 func (k Seek) Speed() rating.Speed { return rating.SpeedOf(k.Clock.Initial, k.Clock.Increment) }
 
 // SeekWindow says which seeks are open: not accepted, their maker seen
-// since AliveSince and made since CreatedSince.
-type SeekWindow struct{ AliveSince, CreatedSince time.Time }
+// since AliveSince and made since CreatedSince, and their server alive:
+// it beat since BeatSince, or the seek was kept alive since (a server
+// beats first as it starts). A zero BeatSince asks nothing of servers.
+type SeekWindow struct{ AliveSince, CreatedSince, BeatSince time.Time }
 
-// Open reports whether k is open in the window.
+// Open reports whether k is open in the window by its own times; whether
+// its server is alive is the store's to say (see Live).
 func (w SeekWindow) Open(k Seek) bool {
 	return k.Game == "" && !k.Alive.Before(w.AliveSince) && !k.Created.Before(w.CreatedSince)
+}
+
+// Live reports whether k's server is alive in the window, that server
+// having last beat at beat (zero: never heard of).
+func (w SeekWindow) Live(k Seek, beat time.Time) bool {
+	return k.Instance == "" || !k.Alive.Before(w.BeatSince) || !beat.Before(w.BeatSince)
 }
 
 // How long seeks live, and how the lobby keeps them.
@@ -80,6 +93,13 @@ const (
 	// PairingMemory is how long an accepted seek is kept, so that its
 	// maker's pages learn which game it became.
 	PairingMemory = 10 * time.Minute
+	// DefaultBeat is how often a server records that it is alive
+	// (Liveness.Beat).
+	DefaultBeat = time.Second
+	// DefaultInstanceTimeout is how long a server may go unheard before
+	// its seeks end (Liveness.Timeout): several beats, so that a busy
+	// database or a pause of the collector ends no one's seeks.
+	DefaultInstanceTimeout = 5 * time.Second
 	// lobbyHeartbeat is how often the makers with a lobby page open here
 	// are recorded as present; well within SeekAbsence.
 	lobbyHeartbeat = 10 * time.Second
@@ -142,10 +162,51 @@ func newSeekID() string {
 	return base64.RawURLEncoding.EncodeToString(b[:])
 }
 
-// seekWindow is the window of open seeks at now.
-func seekWindow(now time.Time) SeekWindow {
-	return SeekWindow{AliveSince: now.Add(-SeekAbsence), CreatedSince: now.Add(-SeekLifetime)}
+// window is the window of open seeks at now.
+func (s *Service) window(now time.Time) SeekWindow {
+	w := SeekWindow{AliveSince: now.Add(-SeekAbsence), CreatedSince: now.Add(-SeekLifetime)}
+	if t := s.live.timeout(); t > 0 {
+		w.BeatSince = now.Add(-t)
+	}
+	return w
 }
+
+// Liveness is how a server tells the others sharing its store that it is
+// alive, so that the seeks whose makers' lobby pages it held end within
+// seconds of its death, rather than linger for SeekAbsence to be paired
+// into games no one plays.
+type Liveness struct {
+	// Instance names this server (a fresh random name when "").
+	Instance string
+	// Beat is how often the server records that it is alive
+	// (DefaultBeat when 0).
+	Beat time.Duration
+	// Timeout is how long a server may go unheard before its seeks end
+	// (DefaultInstanceTimeout when 0; negative: never, the seeks then
+	// lasting SeekAbsence after their makers' last page).
+	Timeout time.Duration
+}
+
+func (l Liveness) beat() time.Duration {
+	if l.Beat <= 0 {
+		return DefaultBeat
+	}
+	return l.Beat
+}
+
+func (l Liveness) timeout() time.Duration {
+	switch {
+	case l.Timeout < 0:
+		return 0
+	case l.Timeout == 0:
+		return DefaultInstanceTimeout
+	}
+	return l.Timeout
+}
+
+// WithLiveness sets how the server beats, and how long the others wait
+// for a beat (see Liveness).
+func WithLiveness(l Liveness) Option { return func(s *Service) { s.live = l } }
 
 // LobbyView is the lobby as it stands: the open seeks, oldest first (pool
 // seeks among them), and the players waiting in each pool.

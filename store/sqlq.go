@@ -48,6 +48,10 @@ type database interface {
 	// (" FOR UPDATE" in PostgreSQL; SQLite's transaction holds the whole
 	// database already).
 	forUpdate() string
+	// skipLocked locks the rows a SELECT reads, passing over those another
+	// transaction holds (" FOR UPDATE SKIP LOCKED" in PostgreSQL; "" in
+	// SQLite, whose writers take turns).
+	skipLocked() string
 	// lock takes a lock named key until the transaction ends.
 	lock(ctx context.Context, q querier, key string) error
 	// notify tells the servers sharing the database of a change, when the
@@ -210,6 +214,7 @@ func (d *sqliteDB) inTx(ctx context.Context, fn func(q querier) error) error {
 }
 
 func (*sqliteDB) forUpdate() string                             { return "" }
+func (*sqliteDB) skipLocked() string                            { return "" }
 func (*sqliteDB) lock(context.Context, querier, string) error   { return nil }
 func (*sqliteDB) notify(context.Context, querier, string) error { return nil }
 func (*sqliteDB) placeholder() string                           { return "?" }
@@ -308,6 +313,7 @@ func (d pgDB) batch(ctx context.Context, stmts []statement) ([]outcome, error) {
 }
 
 func (pgDB) forUpdate() string   { return " FOR UPDATE" }
+func (pgDB) skipLocked() string  { return " FOR UPDATE SKIP LOCKED" }
 func (pgDB) placeholder() string { return "$" }
 func (pgDB) byteOrder() string   { return ` COLLATE "C"` }
 
