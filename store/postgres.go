@@ -200,9 +200,17 @@ func (p *Postgres) listen(ctx context.Context, fn func(string, int64), notice fu
 // (errs.ErrUnavailable) when it is a failure to reach it rather than its
 // answer: a connection refused, reset or closed, or the server shutting
 // down, starting or out of connections (SQLSTATE class 08, 57P01–57P03,
-// 53300). Any other error, nil included, is returned as it is.
+// 53300); and as the database too busy (errs.ErrBusy) when it did not
+// answer in time: a lock or statement timeout or a cancelled statement
+// (55P03, 57014), a deadlock or serialization failure (40P01, 40001), a
+// server short of resources (53000, 53200), or the request's deadline
+// passed while the statement waited. Any other error, nil and a request
+// cancelled by its client included, is returned as it is.
 func unreachable(err error) error {
-	if err == nil || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) && !pgconn.Timeout(err) {
+	switch {
+	case err == nil, errors.Is(err, errs.ErrUnavailable), errors.Is(err, errs.ErrBusy):
+		return err
+	case errors.Is(err, context.Canceled) && !pgconn.Timeout(err):
 		return err
 	}
 	var pgErr *pgconn.PgError
@@ -210,12 +218,20 @@ func unreachable(err error) error {
 		switch c := pgErr.Code; {
 		case strings.HasPrefix(c, "08"), c == "57P01", c == "57P02", c == "57P03", c == "53300":
 			return fmt.Errorf("%w: %w", errs.ErrUnavailable, err)
+		case c == "55P03", c == "57014", c == "40P01", c == "40001", c == "53000", c == "53200":
+			return fmt.Errorf("%w: %w", errs.ErrBusy, err)
 		}
 		return err
 	}
 	var connect *pgconn.ConnectError
+	if errors.As(err, &connect) {
+		return fmt.Errorf("%w: %w", errs.ErrUnavailable, err) // timed out connecting too: the server does not answer
+	}
+	if errors.Is(err, context.DeadlineExceeded) || pgconn.Timeout(err) {
+		return fmt.Errorf("%w: %w", errs.ErrBusy, err)
+	}
 	var netErr net.Error
-	if errors.As(err, &connect) || errors.As(err, &netErr) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || pgconn.SafeToRetry(err) {
+	if errors.As(err, &netErr) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || pgconn.SafeToRetry(err) {
 		return fmt.Errorf("%w: %w", errs.ErrUnavailable, err)
 	}
 	return err

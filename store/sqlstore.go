@@ -82,10 +82,11 @@ const (
 )
 
 // saveRow is gameCache.write: it has the committer commit c's game (see
-// writeRow), whatever becomes of the request.
-func (s *sqlStore) saveRow(c *cachedGame) (int64, error) {
+// writeRow), whatever becomes of the request, but not past ctx's deadline.
+func (s *sqlStore) saveRow(ctx context.Context, c *cachedGame) (int64, error) {
+	deadline, _ := ctx.Deadline()
 	return writeRow(c, s.now(), &s.failures, func(kind saveKind, args []any) error {
-		return s.commits.write(c.id, s.saves[kind], args)
+		return s.commits.write(c.id, s.saves[kind], args, deadline)
 	})
 }
 

@@ -59,19 +59,25 @@ func (g *Games) View(ctx context.Context, id string, cred players.Credential, fn
 }
 
 // readError classifies the failure of a read of game id, whose view
-// function cannot fail: a store's failure to read it, a cancelled
-// request, or a game that is not there.
+// function cannot fail: a stored record that cannot be decoded
+// (errs.ErrUnreadable: the one failure called unreadable), a store busy
+// or down, a cancelled request, a game that is not there, or else the
+// server's failure (Internal, not the game's: the game may be fine).
 func readError(id string, err error) error {
+	if errors.Is(err, errs.ErrUnreadable) {
+		// Whatever the games layer made of it (a record that does not
+		// replay may read as a refusal from the rules), this is the
+		// store's record.
+		return &errs.Error{Code: errs.Internal, Detail: errs.Unreadable, Msg: unreadableMsg, Err: &readFailure{id: id, err: err}}
+	}
 	e := errs.Of(err)
 	switch {
-	case e.Code == errs.NotFound, e.Code == errs.TooMany, e.Code == errs.Unavailable:
-		return e
 	case e.Code == errs.Internal && storeBusy(e):
 		return Busy(busyMsg, e)
+	case e.Code == errs.Internal:
+		return errs.Internalf(err, "reading game %q", id)
 	}
-	// Whatever the games layer made of it (a record that does not replay
-	// may read as a refusal from the rules), this is the store's failure.
-	return &errs.Error{Code: errs.Internal, Detail: errs.Unreadable, Msg: unreadableMsg, Err: &readFailure{id: id, err: err}}
+	return e
 }
 
 // Games lists the browser's games as the service does, giving up after
