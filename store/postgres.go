@@ -25,6 +25,16 @@ type PostgresOptions struct {
 	// pool_max_conns, or pgxpool's default (4, or the number of CPUs if
 	// more).
 	MaxConns int32
+	// GameConns bounds the pool's connections game work (reading, saving,
+	// listing and sweeping games) holds at once, so that the others are
+	// always there for the rest (players, the lobby, sign-ins, training)
+	// however many requests wait on a busy games table; 0: all but a
+	// quarter of the pool (at least one). It must be fewer than the pool's.
+	GameConns int32
+	// ConnWait bounds how long a statement waits for a free connection
+	// (game work: for one of its share); past it the statement fails busy
+	// (errs.ErrBusy: 503 with Retry-After). 0 means DefaultConnWait.
+	ConnWait time.Duration
 	// ConnectTimeout bounds opening a connection; 0 keeps the URL's
 	// connect_timeout, or DefaultConnectTimeout.
 	ConnectTimeout time.Duration
@@ -62,7 +72,8 @@ const LobbyChannel = "banchess_lobby"
 // revision read) before each use. It is safe for concurrent use.
 type Postgres struct {
 	sqlStore
-	pool *pgxpool.Pool
+	pool  *pgxpool.Pool
+	conns pgConns // the pool's connections for all but game work
 }
 
 // IsPostgresURL reports whether dsn names a PostgreSQL database
@@ -87,6 +98,14 @@ func OpenPostgres(ctx context.Context, url string, opts PostgresOptions) (*Postg
 	} else if cfg.ConnConfig.ConnectTimeout == 0 {
 		cfg.ConnConfig.ConnectTimeout = DefaultConnectTimeout
 	}
+	if opts.GameConns <= 0 {
+		opts.GameConns = gameShare(cfg.MaxConns)
+	} else if opts.GameConns >= cfg.MaxConns && cfg.MaxConns > 1 {
+		return nil, fmt.Errorf("open database: %d connections for games of a pool of %d: %w", opts.GameConns, cfg.MaxConns, errNoShare)
+	}
+	if opts.ConnWait <= 0 {
+		opts.ConnWait = DefaultConnWait
+	}
 	if opts.WriteTimeout <= 0 {
 		opts.WriteTimeout = DefaultWriteTimeout
 	}
@@ -98,16 +117,21 @@ func OpenPostgres(ctx context.Context, url string, opts PostgresOptions) (*Postg
 	if err != nil {
 		return nil, fmt.Errorf("open database %s: %w", where, err)
 	}
-	d := pgDB{pgQuerier{pool}, pool}
+	conns := pgConns{pool: pool, wait: opts.ConnWait}
+	gameConns := conns
+	if opts.GameConns < cfg.MaxConns {
+		gameConns.share = make(chan struct{}, opts.GameConns)
+	}
+	d := newPGDB(conns)
 	if err := migrate(ctx, d); err != nil {
 		pool.Close()
 		return nil, fmt.Errorf("open database %s: %w", where, err)
 	}
-	p := &Postgres{pool: pool}
+	p := &Postgres{pool: pool, conns: conns}
 	// Its batches take the saves queued but wait for no more (groupWait
 	// was measured on SQLite).
 	p.start(d, sqlConfig{cacheSize: opts.CacheSize, cacheBytes: opts.CacheBytes, ttl: opts.TTL, now: opts.Now,
-		timeout: opts.WriteTimeout, shared: true})
+		timeout: opts.WriteTimeout, shared: true, games: newPGDB(gameConns)})
 	return p, nil
 }
 
