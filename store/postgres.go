@@ -12,6 +12,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgconn/ctxwatch"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/banchess/banchess/errs"
@@ -55,6 +56,10 @@ const (
 	DefaultWriteTimeout   = 10 * time.Second
 )
 
+// cancelGrace is how long a statement given up waits for the server to
+// confirm its cancel before its connection is closed.
+const cancelGrace = time.Second
+
 // NotifyChannel is the channel every committed save notifies, with the
 // payload "<id>:<revision>".
 const NotifyChannel = "banchess_games"
@@ -97,6 +102,15 @@ func OpenPostgres(ctx context.Context, url string, opts PostgresOptions) (*Postg
 		cfg.ConnConfig.ConnectTimeout = opts.ConnectTimeout
 	} else if cfg.ConnConfig.ConnectTimeout == 0 {
 		cfg.ConnConfig.ConnectTimeout = DefaultConnectTimeout
+	}
+	// A statement given up (the request's deadline, a save's) is
+	// cancelled on the server, not only left by this end: closing the
+	// connection could leave a save waiting on a lock there, to commit
+	// once the lock is released, after its request was told nothing
+	// changed. The connection is closed if the server does not answer the
+	// cancel within cancelGrace.
+	cfg.ConnConfig.BuildContextWatcherHandler = func(pc *pgconn.PgConn) ctxwatch.Handler {
+		return &pgconn.CancelRequestContextWatcherHandler{Conn: pc, DeadlineDelay: cancelGrace}
 	}
 	if opts.GameConns <= 0 {
 		opts.GameConns = gameShare(cfg.MaxConns)
