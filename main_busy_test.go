@@ -132,7 +132,9 @@ func TestBusyDatabase(t *testing.T) {
 	release := lockGames(t, url, "EXCLUSIVE")
 	var wg sync.WaitGroup
 	var post answer
-	wg.Go(func() { post = srv.timed(t, http.MethodPost, "/api/games/"+id+"/actions", `{"action":"b:e2e4"}`, token) })
+	wg.Go(func() {
+		post = srv.timed(t, http.MethodPost, "/api/games/"+id+"/actions", `{"action":"b:e2e4"}`, token)
+	})
 	readers := make([]answer, 8)
 	for i := range readers {
 		wg.Go(func() {

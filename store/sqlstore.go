@@ -20,8 +20,8 @@ type sqlStore struct {
 	sqlPlayers
 	sqlTraining
 
-	db       database // for all but game work
-	gdb      database // for game work: the games' rows (db itself but on PostgreSQL)
+	db       database          // for all but game work
+	gdb      database          // for game work: the games' rows (db itself but on PostgreSQL)
 	saves    [saveKinds]string // insert a game's row, or update what the kind of save changes
 	list     string            // listSQL in the database's words
 	each     string            // eachSQL in the database's words
