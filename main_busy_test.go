@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/banchess/banchess/store/pgtest"
 )
 
 // gameWait is the server's game wait (kit.DefaultGameWait), which bounds
@@ -190,5 +192,78 @@ func TestBusyDatabase(t *testing.T) {
 	}
 	if _, err := srv.post("/api/games/"+id+"/actions", `{"action":"b:e2e4"}`, token); err != nil {
 		t.Errorf("the ply after the lock: %v", err)
+	}
+}
+
+// TestTwoInstancesRevocationAfterOutage (issue 45, item 19): two servers
+// on one PostgreSQL, which goes down and comes back. A token signed out
+// on the first right after the database is back is refused at once by the
+// second, whose listener has not yet reconnected (it backs off up to 5 s)
+// and so did not hear the revocation: it stayed valid there for 0.5–2.7 s,
+// served from the second's cache of credentials, which now holds nothing
+// from the moment its listener's connection is lost until it listens
+// again.
+func TestTwoInstancesRevocationAfterOutage(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts PostgreSQL and server processes")
+	}
+	pg.Server(t) // skips where there is no PostgreSQL
+	db, err := pgtest.Start(false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(db.Stop)
+	var pair [2]*server
+	for i := range pair {
+		pair[i] = startServer(t, "--db", db.URL(), "--post-rate", "0", "--games-per-minute", "0")
+	}
+	a, b := pair[0], pair[1]
+	token := a.account(t, "Ann")
+	// The second server has the token in its cache (its listener
+	// listening: it heard the account's notices).
+	deadline := time.Now().Add(10 * time.Second)
+	for b.call(t, http.MethodGet, "/api/account", "", token, nil) != http.StatusOK {
+		if time.Now().After(deadline) {
+			t.Fatal("the second server never knew the token")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+
+	// The outage: the listeners lose their connections and back off (100,
+	// 200, 400, 800 ms, 1.6 s, 3.2 s between tries), so after 3.3 s down
+	// neither tries again for about 3 s once the database is back.
+	if err := db.Down(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(3300 * time.Millisecond)
+	if err := db.Up(); err != nil {
+		t.Fatal(err)
+	}
+	back := time.Now()
+	// Signed out on the first (whose pool reconnects: it may answer 503
+	// first).
+	for {
+		code := a.call(t, http.MethodDelete, "/api/token", "", token, nil)
+		if code == http.StatusNoContent {
+			break
+		}
+		if code != http.StatusServiceUnavailable || time.Since(back) > 5*time.Second {
+			t.Fatalf("signing out after the outage: %d", code)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	signedOut := time.Since(back)
+	// Refused on the second at once (it may answer 503 while its pool
+	// reconnects, never 200).
+	for {
+		a := b.timed(t, http.MethodGet, "/api/account", "", token)
+		if a.status == http.StatusUnauthorized {
+			t.Logf("signed out %v after the database was back; refused on the other server %v after that", signedOut, time.Since(back)-signedOut)
+			break
+		}
+		if a.status != http.StatusServiceUnavailable || time.Since(back) > 5*time.Second {
+			t.Fatalf("the token signed out on the first server, on the second %v after the database was back: %+v, want 401", time.Since(back), a)
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/banchess/banchess/errs"
+	"github.com/banchess/banchess/players"
 )
 
 // PostgresOptions configure a PostgreSQL store. The database URL may set
@@ -164,12 +165,19 @@ func (p *Postgres) Close() error {
 // until ctx ends; it then returns ctx's error. It holds a connection of
 // its own, and when that is lost it connects again (waiting longer after
 // each failure, up to 5 s) and then calls fn once with id "" and revision
-// 0, and notice with "": what was committed while it was away was not
-// reported, so whoever shows games or keeps what notices change should
-// refresh it. Notifications come in commit order; fn and notice run on
-// Listen's goroutine and should not block for long.
+// 0: what was committed while it was away was not reported, so whoever
+// shows games should refresh them. Notice hears players.NoticeDeaf when
+// Listen begins and at once when its connection is lost, and "" each time
+// it listens (again): between the two, notices go unheard, so whoever
+// keeps what notices change (a cache of credentials) should keep nothing
+// from NoticeDeaf until "", and refresh it then. Notifications come in
+// commit order; fn and notice run on Listen's goroutine and should not
+// block for long.
 func (p *Postgres) Listen(ctx context.Context, fn func(id string, revision int64), notice func(string)) error {
 	wait := 100 * time.Millisecond
+	if notice != nil {
+		notice(players.NoticeDeaf) // not listening yet
+	}
 	for lost := false; ; {
 		err := p.listen(ctx, fn, notice, lost)
 		if ctx.Err() != nil {
@@ -177,6 +185,9 @@ func (p *Postgres) Listen(ctx context.Context, fn func(id string, revision int64
 		}
 		if errors.Is(err, errListened) {
 			lost, wait = true, 100*time.Millisecond
+			if notice != nil {
+				notice(players.NoticeDeaf)
+			}
 		}
 		select {
 		case <-ctx.Done():
@@ -209,9 +220,9 @@ func (p *Postgres) listen(ctx context.Context, fn func(string, int64), notice fu
 	}
 	if again {
 		fn("", 0)
-		if notice != nil {
-			notice("")
-		}
+	}
+	if notice != nil {
+		notice("") // listening (again)
 	}
 	for {
 		n, err := conn.WaitForNotification(ctx)
