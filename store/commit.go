@@ -182,8 +182,19 @@ func (c *committer) commit(batch []save) {
 		if err != nil && e != errStale {
 			e = fmt.Errorf("saving the game: %w", err)
 		}
-		s.result <- e
+		s.result <- timedOut(ctx, e)
 	}
+}
+
+// timedOut marks err, a write's failure on ctx, as the store too busy
+// (errs.ErrBusy) when ctx's deadline passed: whatever the database said of
+// the statement it gave up (SQLite's "interrupted"), it did not answer in
+// time.
+func timedOut(ctx context.Context, err error) error {
+	if err == nil || errors.Is(err, errStale) || ctx.Err() == nil || errors.Is(err, errs.ErrBusy) {
+		return err
+	}
+	return fmt.Errorf("%w: %w", errs.ErrBusy, err)
 }
 
 // writeContext is the context of a write, which runs to its end whatever

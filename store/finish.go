@@ -37,6 +37,6 @@ func (s *sqlStore) saveFinished(ctx context.Context, c *cachedGame) (int64, erro
 		// request (up to the timeout, or the request's deadline).
 		ctx, cancel := writeContext(s.timeout, deadline)
 		defer cancel()
-		return commitFinished(ctx, s.gdb, s.saves[kind], args, c.rec)
+		return timedOut(ctx, commitFinished(ctx, s.gdb, s.saves[kind], args, c.rec))
 	})
 }
