@@ -29,12 +29,13 @@ const (
 	unreadableMsg = "This game could not be read from the server's store, so it cannot be shown or played. Your other games are not affected: start a new game or open another one."
 )
 
-// guarded is the games service as the handlers use it: a request gives up
+// Games is the games service as the handlers use it: a request gives up
 // reading games (View, Games) after the server's game wait (WithGameWait),
-// Unavailable (errs.Busy), and a game whose stored record cannot be read
-// is told apart (errs.Unreadable). Writes are never abandoned: once a
-// write waits for its game, it runs (a store too busy to save it is
-// Unavailable too, see errorOf).
+// Unavailable (errs.Busy), and a game whose stored record cannot be
+// decoded is told apart (errs.Unreadable). A request that changes games
+// is bounded by the same wait (see boundGameWrites): a save is not begun
+// past it and is given up at it, the game unchanged (a store too busy to
+// save is Unavailable too, see ErrorOf).
 type Games struct {
 	*games.Service
 	wait time.Duration
