@@ -30,7 +30,7 @@ type gameCache struct {
 	// write commits c's game if its row is still at revision c.row (else
 	// it fails with errStale) and returns the game's estimated size; it
 	// sets c's revisions. It runs to its end whatever becomes of the
-	// request, but not past ctx's deadline (see saveDeadline).
+	// request, but not past ctx's deadline (see committer.write).
 	write func(ctx context.Context, c *cachedGame) (int64, error)
 	// finish is write for a save that finishes a game between two
 	// players: it records the game's result in the same transaction.
