@@ -119,7 +119,7 @@ func openGames(ctx context.Context, dsn string) (generate.Store, io.Closer, erro
 			return nil, nil, fmt.Errorf("--db: %w", err)
 		}
 	}
-	s, err := openStore(ctx, dsn, store.Options{})
+	s, err := openStore(ctx, dsn, store.Options{}, store.PostgresOptions{})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -147,6 +147,8 @@ func serve(ctx context.Context, args []string, out io.Writer, getenv func(string
 	}
 	addr := fs.String("addr", "localhost:8080", "address to listen on; the PORT environment variable, when set, listens on :PORT unless --addr is given")
 	dbPath := fs.String("db", "banchess.db", "where the games are kept: a PostgreSQL URL (postgres://… or postgresql://…), which any number of servers may share, or else an SQLite file (:memory: keeps them only while the server runs); without --db, the DATABASE_URL environment variable when set")
+	gameConns := fs.Int("db-game-conns", 0, "PostgreSQL: connections of the pool (pool_max_conns in the URL) that reading and saving games may hold at once, so the others stay free for players, the lobby and sign-ins while games are busy; 0: all but a quarter of the pool (at least one)")
+	connWait := fs.Duration("db-conn-wait", store.DefaultConnWait, "PostgreSQL: how long a request waits for a free connection (games: for one of their share) before it is answered 503 busy")
 	fsync := fs.Bool("fsync", false, "wait for the disk on every ply, so a power loss loses no acknowledged ply (slower; a killed process loses none either way)")
 	cacheSize := fs.Int("cache", store.DefaultCacheSize, "games kept in memory; others are read from the database when asked for")
 	cacheMB := fs.Int("cache-mb", store.DefaultCacheBytes>>20, "memory the games kept in memory may take, in MiB (estimated from their plies); the cache keeps within this and --cache")
@@ -207,7 +209,11 @@ func serve(ctx context.Context, args []string, out io.Writer, getenv func(string
 	if *cacheSize < 0 || *cacheMB < 0 {
 		return errors.New("--cache and --cache-mb must not be negative")
 	}
-	db, err := openStore(ctx, *dbPath, store.Options{Fsync: *fsync, CacheSize: *cacheSize, CacheBytes: int64(*cacheMB) << 20, TTL: time.Duration(ttl)})
+	if *gameConns < 0 || *connWait < 0 {
+		return errors.New("--db-game-conns and --db-conn-wait must not be negative")
+	}
+	db, err := openStore(ctx, *dbPath, store.Options{Fsync: *fsync, CacheSize: *cacheSize, CacheBytes: int64(*cacheMB) << 20, TTL: time.Duration(ttl)},
+		store.PostgresOptions{GameConns: int32(*gameConns), ConnWait: *connWait})
 	if err != nil {
 		return err
 	}
@@ -360,13 +366,15 @@ func listen(ctx context.Context, l changeListener, feed *games.Feed, logger *slo
 }
 
 // openStore opens the store dsn names: a PostgreSQL database for a
-// postgres:// or postgresql:// URL, else an SQLite file.
-func openStore(ctx context.Context, dsn string, opts store.Options) (gameStore, error) {
+// postgres:// or postgresql:// URL (with pg's pool settings), else an
+// SQLite file.
+func openStore(ctx context.Context, dsn string, opts store.Options, pg store.PostgresOptions) (gameStore, error) {
 	if store.IsPostgresURL(dsn) {
 		if opts.Fsync {
 			return nil, errors.New("--fsync is for SQLite: PostgreSQL waits for the disk on every commit unless its synchronous_commit setting says otherwise")
 		}
-		return store.OpenPostgres(ctx, dsn, store.PostgresOptions{CacheSize: opts.CacheSize, CacheBytes: opts.CacheBytes, TTL: opts.TTL})
+		pg.CacheSize, pg.CacheBytes, pg.TTL = opts.CacheSize, opts.CacheBytes, opts.TTL
+		return store.OpenPostgres(ctx, dsn, pg)
 	}
 	if strings.Contains(dsn, "://") {
 		return nil, fmt.Errorf("--db: %q is a URL but not a PostgreSQL one (postgres://…); an SQLite database is a file path", redact(dsn))

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/rules"
 )
@@ -160,7 +161,7 @@ func scanRecord(id string, scan func(dest ...any) error) (rec *games.Record, rev
 	}
 	rec, err = r.decode(id)
 	if err != nil {
-		return nil, 0, 0, fmt.Errorf("game %q: %w", trimID(id), err)
+		return nil, 0, 0, fmt.Errorf("game %q: %w: %w", trimID(id), errs.ErrUnreadable, err)
 	}
 	rec.Revision = revision
 	return rec, revision, r.size(), nil

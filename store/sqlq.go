@@ -8,7 +8,6 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
-	"github.com/jackc/pgx/v5/pgxpool"
 )
 
 // querier runs statements on either database, in a transaction or not.
@@ -279,14 +278,18 @@ func (r pgRow) Scan(dest ...any) error {
 	return unreachable(err)
 }
 
-// pgDB is the PostgreSQL database as a database.
+// pgDB is the PostgreSQL database as a database, on connections of the
+// pool (or of game work's share of it: see pgConns).
 type pgDB struct {
 	pgQuerier
-	pool *pgxpool.Pool
+	conns pgConns
 }
 
+// newPGDB is the database on conns.
+func newPGDB(conns pgConns) pgDB { return pgDB{pgQuerier{conns}, conns} }
+
 func (d pgDB) inTx(ctx context.Context, fn func(q querier) error) error {
-	return unreachable(pgx.BeginFunc(ctx, d.pool, func(tx pgx.Tx) error { return fn(pgQuerier{tx}) }))
+	return unreachable(d.conns.beginFunc(ctx, func(tx pgx.Tx) error { return fn(pgQuerier{tx}) }))
 }
 
 // batch sends the statements as one pipelined batch: one round trip, one
@@ -296,7 +299,10 @@ func (d pgDB) batch(ctx context.Context, stmts []statement) ([]outcome, error) {
 	for _, s := range stmts {
 		b.Queue(s.query, s.args...)
 	}
-	res := d.pool.SendBatch(ctx, b)
+	res, err := d.conns.sendBatch(ctx, b)
+	if err != nil {
+		return nil, err
+	}
 	done := make([]outcome, len(stmts))
 	var failed error // the first statement's failure, which fails the batch
 	for i := range done {
