@@ -90,7 +90,7 @@ func TestAPIPuzzlesDrawn(t *testing.T) {
 		if err != nil {
 			t.Fatalf("puzzle %s: %v", p.ID, err)
 		}
-		if !slices.Equal(puzzles.ThemeNames(themes), p.Themes) {
+		if !slices.Equal(puzzles.ThemeKeys(themes), p.Themes) {
 			t.Errorf("puzzle %s claims %v, its solution shows %v", p.ID, p.Themes, themes)
 		}
 		g, err := rules.FromFEN(p.FEN, rules.BanChess{})

@@ -41,7 +41,7 @@ type puzzleJSON struct {
 }
 
 func puzzleObject(p training.Puzzle, withSolution bool) puzzleJSON {
-	out := puzzleJSON{ID: p.ID, FEN: p.FEN, Themes: puzzles.ThemeNames(p.Themes), Rating: int(math.Round(p.Stats.Rating.Rating)),
+	out := puzzleJSON{ID: p.ID, FEN: p.FEN, Themes: puzzles.ThemeKeys(p.Themes), Rating: int(math.Round(p.Stats.Rating.Rating)),
 		Color: p.Solver.String(), Plays: p.Stats.Plays}
 	if withSolution {
 		out.Solution = p.Solution

@@ -314,7 +314,7 @@ func (p *trainer) puzzleResult(c echo.Context, at *puzzleAt) error {
 	if err != nil {
 		return err
 	}
-	r, ok, err := p.s.training.Review(c.Request().Context(), id, at.id, shown)
+	r, ok, err := p.s.training.Review(c.Request().Context(), id, at.id, shown, -1)
 	if err != nil {
 		return err
 	}
@@ -327,7 +327,7 @@ func (p *trainer) puzzleResult(c echo.Context, at *puzzleAt) error {
 // renderResult renders the review of an attempt.
 func (p *trainer) renderResult(c echo.Context, at *puzzleAt, r training.Review) error {
 	t := p.trainerOf(at, r.Solver, r.Learner)
-	t.Themes, t.PuzzleRating = puzzles.ThemeNames(r.Themes), strconv.Itoa(int(math.Round(r.Stats.Rating.Rating)))
+	t.Themes, t.PuzzleRating = puzzles.ThemeKeys(r.Themes), strconv.Itoa(int(math.Round(r.Stats.Rating.Rating)))
 	t.Retry = views.TrainingPath(at.id, "theme", string(at.theme))
 	t.Result = resultOf(at, r)
 	at.o.Sel, at.o.PromoTo = rules.NoSquare, rules.NoSquare
