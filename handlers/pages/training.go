@@ -340,8 +340,20 @@ func (p *trainer) renderResult(c echo.Context, at *puzzleAt, r training.Review, 
 	t.Result = resultOf(at, r, solution)
 	at.o.Sel, at.o.PromoTo = rules.NoSquare, rules.NoSquare
 	t.Board = views.NewDrill(r.Game, r.Solver, false, p.s.site(c), at.o, puzzlePaths(at, 0), t.Result.Caption)
-	t.Board.Status, t.Board.Title = views.ResultStatus(r.Attempt.Solved), t.Title() // the attempt is over: nobody's turn
+	// The attempt is over: nobody's turn, whatever the position shown.
+	t.Board.Status, t.Board.Title, t.Board.Phase = views.ResultStatus(r.Attempt.Solved), t.Title(), "over"
 	return renderTrainer(c, t, http.StatusOK)
+}
+
+// reasonText is a failed attempt's reason under "That's not the move!":
+// without the "Not this: " it starts with, nor the wrong action's name
+// after it when the board shows that action (failure).
+func reasonText(reason string, failure []training.Ply) string {
+	text := strings.TrimPrefix(reason, "Not this: ")
+	if len(failure) > 0 {
+		text = strings.TrimPrefix(text, failure[0].Name()+". ")
+	}
+	return text
 }
 
 // failureCaption says what the board shows of failure, the wrong action
@@ -367,7 +379,7 @@ func failureCaption(failure []training.Ply, shown int, solver rules.Color) strin
 // (shown once solved).
 func resultOf(at *puzzleAt, r training.Review, solution bool) *views.TrainerResult {
 	a := r.Attempt
-	out := &views.TrainerResult{Solved: a.Solved, Text: strings.TrimPrefix(a.Reason, "Not this: "), Rated: a.Rated,
+	out := &views.TrainerResult{Solved: a.Solved, Text: reasonText(a.Reason, r.Failure), Rated: a.Rated,
 		Before: ratingText(a.Before), After: ratingText(a.After), Change: views.RatingChange(a.After.Rating - a.Before.Rating),
 		ShowSteps: a.Solved || solution}
 	if a.Solved {
