@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/PuerkitoBio/goquery"
+	"github.com/labstack/echo/v4"
 
 	"github.com/banchess/banchess/engine"
 	"github.com/banchess/banchess/lessons"
@@ -39,9 +40,9 @@ func (firstLegal) Analyse(_ context.Context, g *rules.Game, _ engine.Limits) (en
 	return engine.Result{PV: pv, Best: pv[0], Score: -300}, nil
 }
 
-// refutedServer serves training on the shipped puzzles with firstLegal
-// as its engine.
-func refutedServer(t *testing.T) *client {
+// refutedEcho serves training on the shipped puzzles with firstLegal as
+// its engine.
+func refutedEcho(t *testing.T) *echo.Echo {
 	t.Helper()
 	set, err := puzzles.Shipped()
 	if err != nil {
@@ -49,7 +50,13 @@ func refutedServer(t *testing.T) *client {
 	}
 	st := store.NewMemory()
 	tr := training.New(set, lessons.All(), st, training.WithClock(apiClock), training.WithAnalyser(firstLegal{}))
-	return newClientOn(t, newServerOn(st, withTraining(tr)))
+	return newServerOn(st, withTraining(tr))
+}
+
+// refutedServer is a browser's client of refutedEcho.
+func refutedServer(t *testing.T) *client {
+	t.Helper()
+	return newClientOn(t, refutedEcho(t))
 }
 
 // moveFirstMate is a mate in 2 by a move and the ban after it: after a
