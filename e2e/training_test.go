@@ -176,8 +176,11 @@ func TestWrongPuzzleAnswerInBrowser(t *testing.T) {
 				}
 			}
 		}
-		if err := chromedp.Do(ctx, chromedp.Navigate(base+"/training/"+p.ID), chromedp.WaitVisible(`#goal`)); err != nil {
+		if err := chromedp.Do(ctx, chromedp.Navigate(base+"/training/"+p.ID), chromedp.WaitVisible(`#prompt`)); err != nil {
 			t.Fatal(err)
+		}
+		if goal, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector("#goal")?.textContent ?? ""`)); !strings.Contains(goal, "checkmate in 2") {
+			t.Errorf("the goal before answering: %q", goal)
 		}
 		if err := clickAction(ctx, wrong); err != nil {
 			t.Fatal(err)
