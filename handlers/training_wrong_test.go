@@ -196,7 +196,7 @@ func TestWrongPuzzleAnswerWithoutScripts(t *testing.T) {
 	if d.Find("#board button").Length() == 0 || d.Find("#board-ply").AttrOr("value", "") != strconv.Itoa(ply) || !strings.Contains(d.Find("#status").Text(), "your move") {
 		t.Errorf("retry: ply %q, status %q", d.Find("#board-ply").AttrOr("value", ""), d.Find("#status").Text())
 	}
-	d = c.post("/training/"+p.ID+"/play", boardInputOf(t, p.Solution[0], ply))
+	c.post("/training/"+p.ID+"/play", boardInputOf(t, p.Solution[0], ply))
 	d = c.post("/training/"+p.ID+"/play", boardInputOf(t, p.Solution[1], ply+1))
 	if d.Find("#result.right").Length() != 1 || !strings.Contains(d.Find("#rating-change").Text(), "tried this puzzle before") || d.Find("#player-rating").Text() != failed {
 		t.Errorf("solved on retry: %q %q, rating %q (was %q)", d.Find("#result").Text(), d.Find("#rating-change").Text(), d.Find("#player-rating").Text(), failed)
