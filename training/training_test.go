@@ -578,6 +578,67 @@ func TestRefutation(t *testing.T) {
 	}
 }
 
+// TestRefutationLater: a wrong action after right ones is drawn where it
+// was tried, the solution played up to there, and then its refutation.
+func TestRefutationLater(t *testing.T) {
+	ctx := context.Background()
+	_, _, set := newService(t)
+	p := find(t, set, func(p puzzles.Puzzle) bool { return len(solverActions(p)) >= 2 })
+	mine := solverActions(p)
+	line, _ := p.Line()
+	g, _ := p.Start()
+	start := g.Ply()
+	failed := slices.Index(line, mine[1]) // the moment of the solver's second action
+	for _, a := range line[:failed] {
+		g.Play(a)
+	}
+	var wrong rules.Action
+	for _, a := range g.Legal() {
+		if a != mine[1] && g.Play(a) == nil {
+			over := g.Outcome().Over()
+			g.Undo()
+			if !over {
+				wrong = a
+				break
+			}
+		}
+	}
+	refuted := 1 // after a wrong ban, the opponent's move
+	if wrong.Phase == rules.PhaseMove {
+		refuted = 2 // after a wrong move, the solver's ban, then the opponent's move
+	}
+	svc, _, _ := newService(t, training.WithAnalyser(firstLegal{}))
+	if _, err := svc.Attempt(ctx, "ann", p.ID, []rules.Action{mine[0], wrong}); err != nil {
+		t.Fatal(err)
+	}
+	r, _, err := svc.Review(ctx, "ann", p.ID, -1, -1)
+	if err != nil || r.Failed != failed || len(r.Failure) != 1+refuted || r.Failure[0].Action != wrong || r.Game.Ply() != start+failed+1+refuted {
+		t.Errorf("the review: failed at %d (want %d), failure %+v, ply %d: %v", r.Failed, failed, r.Failure, r.Game.Ply(), err)
+	}
+}
+
+// firstLegal is an engine whose best line is the first legal action,
+// three plies deep.
+type firstLegal struct{}
+
+func (firstLegal) Analyse(_ context.Context, g *rules.Game, _ engine.Limits) (engine.Result, error) {
+	var pv []rules.Action
+	for range 3 {
+		legal := g.Legal()
+		if len(legal) == 0 || g.Play(legal[0]) != nil {
+			break
+		}
+		pv = append(pv, legal[0])
+	}
+	for range pv {
+		g.Undo()
+	}
+	if len(pv) == 0 {
+		return engine.Result{}, engine.ErrNoAction
+	}
+	return engine.Result{PV: pv, Best: pv[0], Score: -300}, nil
+}
+
 // puzzlesBCN writes actions in BCN.
 func puzzlesBCN(as []rules.Action) []string {
 	out := make([]string, len(as))
