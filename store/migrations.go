@@ -250,6 +250,9 @@ var migrations = [...]migration{
 		beat_at BIGINT NOT NULL -- unix milliseconds of its last beat
 	) WITHOUT ROWID;
 	ALTER TABLE seeks ADD COLUMN instance TEXT NOT NULL DEFAULT '';`},
+	// A failed attempt keeps the engine's answer to its wrong action, which
+	// the result page plays on the board after it (training.Attempt).
+	{"puzzle_attempts_refutation", `ALTER TABLE puzzle_attempts ADD COLUMN refutation TEXT NOT NULL DEFAULT ''; -- BCN, space-separated`},
 }
 
 // SchemaVersion is the schema version this binary writes.

@@ -118,7 +118,7 @@ type Training interface {
 	MomentOf(id string, w training.Where) (int, error)
 	Look(ctx context.Context, player, id string, w training.Where) (training.Moment, error)
 	Play(ctx context.Context, player, id string, in games.Input) (training.Played, error)
-	Review(ctx context.Context, player, id string, at int) (r training.Review, ok bool, err error)
+	Review(ctx context.Context, player, id string, at, line int) (r training.Review, ok bool, err error)
 }
 
 // Deps are what the pages serve: the kit the front ends share, the
