@@ -119,7 +119,7 @@ func openGames(ctx context.Context, dsn string) (generate.Store, io.Closer, erro
 			return nil, nil, fmt.Errorf("--db: %w", err)
 		}
 	}
-	s, err := openStore(ctx, dsn, store.Options{})
+	s, err := openStore(ctx, dsn, store.Options{}, store.PostgresOptions{})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -147,6 +147,8 @@ func serve(ctx context.Context, args []string, out io.Writer, getenv func(string
 	}
 	addr := fs.String("addr", "localhost:8080", "address to listen on; the PORT environment variable, when set, listens on :PORT unless --addr is given")
 	dbPath := fs.String("db", "banchess.db", "where the games are kept: a PostgreSQL URL (postgres://… or postgresql://…), which any number of servers may share, or else an SQLite file (:memory: keeps them only while the server runs); without --db, the DATABASE_URL environment variable when set")
+	gameConns := fs.Int("db-game-conns", 0, "PostgreSQL: connections of the pool (pool_max_conns in the URL) that reading and saving games may hold at once, so the others stay free for players, the lobby and sign-ins while games are busy; 0: all but a quarter of the pool (at least one)")
+	connWait := fs.Duration("db-conn-wait", store.DefaultConnWait, "PostgreSQL: how long a request waits for a free connection (games: for one of their share) before it is answered 503 busy")
 	fsync := fs.Bool("fsync", false, "wait for the disk on every ply, so a power loss loses no acknowledged ply (slower; a killed process loses none either way)")
 	cacheSize := fs.Int("cache", store.DefaultCacheSize, "games kept in memory; others are read from the database when asked for")
 	cacheMB := fs.Int("cache-mb", store.DefaultCacheBytes>>20, "memory the games kept in memory may take, in MiB (estimated from their plies); the cache keeps within this and --cache")
@@ -161,6 +163,9 @@ func serve(ctx context.Context, args []string, out io.Writer, getenv func(string
 	botTime := fs.Duration("bot-time", engine.DefaultPerPly, "how long the computer thinks a ply at level 8 (levels 1–7 are bound by depth and nodes)")
 	fs.IntVar(&limits.GamesPerMinute, "games-per-minute", limits.GamesPerMinute, "games one client address may start in a minute; 0: no limit")
 	connsPerIP := fs.Int("conns-per-ip", defaultConnsPerIP, "connections one client address (an IPv6 client by its /64) may hold open, live streams included; past it the address's longest idle connection is closed, or with none idle the new one refused; 0: no limit. It counts the connection's own peer: with --trust-proxy, loopback and private peers (the proxy) are not limited")
+	clockSweep := fs.Duration("clock-sweep", games.DefaultClockSweep, "how often this server ends the games whose clock ran out or whose first action is overdue, whichever server they were played on (one that died leaves its games to the others); 0: never")
+	beat := fs.Duration("heartbeat", lobby.DefaultBeat, "how often this server records in the database that it is alive")
+	instanceTimeout := fs.Duration("instance-timeout", lobby.DefaultInstanceTimeout, "how long a server sharing the database may go without recording that it is alive before the lobby's seeks it held end (their makers' lobby pages were on it); 0: never, the seeks then lasting 30 s after their makers' last page")
 	signups := fs.Int("signups-per-hour", 5, "players one client address may sign up (name, with a password) in an hour, on every server sharing the database together; 0: no limit")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -170,6 +175,20 @@ func serve(ctx context.Context, args []string, out io.Writer, getenv func(string
 	}
 	if limits.PostsPerSecond < 0 || limits.GamesPerMinute < 0 || *connsPerIP < 0 || *signups < 0 {
 		return errors.New("--post-rate, --games-per-minute, --conns-per-ip and --signups-per-hour must be 0 (no limit) or more")
+	}
+	if *clockSweep < 0 {
+		return errors.New("--clock-sweep must be 0 (never) or more")
+	}
+	if *beat <= 0 || *instanceTimeout < 0 || *instanceTimeout > 0 && *instanceTimeout < 2**beat {
+		return errors.New("--heartbeat must be more than 0, and --instance-timeout 0 (never) or at least twice --heartbeat")
+	}
+	liveness := lobby.Liveness{Beat: *beat, Timeout: *instanceTimeout}
+	if *instanceTimeout == 0 {
+		liveness.Timeout = -1
+	}
+	sweepClocks := games.ClockSweep{Every: *clockSweep}
+	if *clockSweep == 0 {
+		sweepClocks.Every = -1
 	}
 	limits.PostBurst = 0 // twice the rate
 	base, err := handlers.ParseBaseURL(*baseURL)
@@ -190,7 +209,11 @@ func serve(ctx context.Context, args []string, out io.Writer, getenv func(string
 	if *cacheSize < 0 || *cacheMB < 0 {
 		return errors.New("--cache and --cache-mb must not be negative")
 	}
-	db, err := openStore(ctx, *dbPath, store.Options{Fsync: *fsync, CacheSize: *cacheSize, CacheBytes: int64(*cacheMB) << 20, TTL: time.Duration(ttl)})
+	if *gameConns < 0 || *connWait < 0 {
+		return errors.New("--db-game-conns and --db-conn-wait must not be negative")
+	}
+	db, err := openStore(ctx, *dbPath, store.Options{Fsync: *fsync, CacheSize: *cacheSize, CacheBytes: int64(*cacheMB) << 20, TTL: time.Duration(ttl)},
+		store.PostgresOptions{GameConns: int32(*gameConns), ConnWait: *connWait})
 	if err != nil {
 		return err
 	}
@@ -202,12 +225,14 @@ func serve(ctx context.Context, args []string, out io.Writer, getenv func(string
 	feed := games.NewFeed()
 	pool := engine.NewPool(*analysts, *analysisQueue, 32)
 	pl := players.New(db, players.WithSignupsPerHour(*signups))
-	svc := games.New(db, pl, games.WithFeed(feed), games.WithComputer(computer.New(pool, computer.WithTimePerPly(*botTime))))
+	svc := games.New(db, pl, games.WithFeed(feed), games.WithComputer(computer.New(pool, computer.WithTimePerPly(*botTime))),
+		games.WithClockSweep(sweepClocks))
 	defer svc.Close()
+	go svc.Clocks().Run(ctx, db, func(err error) { logger.Error("ending the games whose clocks are due", "err", err) })
 	an := analysis.New(svc, svc.Loader(), db, pool)
 	defer an.Close()
 	// Pairing strangers: the lobby offers Ban Chess and classic chess.
-	lb := lobby.New(db, svc, svc.Loader(), pl, lobby.WithVariants(rules.BanChess{}.ID(), rules.Classic{}.ID()))
+	lb := lobby.New(db, svc, svc.Loader(), pl, lobby.WithVariants(rules.BanChess{}.ID(), rules.Classic{}.ID()), lobby.WithLiveness(liveness))
 	if l, ok := db.(changeListener); ok {
 		// Other servers on the same database change games too: their
 		// watchers here hear of it.
@@ -300,6 +325,7 @@ func tuneGC(getenv func(string) string) {
 // check, sweeps of expired games and closing.
 type gameStore interface {
 	games.Store
+	games.DueGames
 	players.Store
 	lobby.Store
 	analysis.ReviewStore
@@ -340,13 +366,15 @@ func listen(ctx context.Context, l changeListener, feed *games.Feed, logger *slo
 }
 
 // openStore opens the store dsn names: a PostgreSQL database for a
-// postgres:// or postgresql:// URL, else an SQLite file.
-func openStore(ctx context.Context, dsn string, opts store.Options) (gameStore, error) {
+// postgres:// or postgresql:// URL (with pg's pool settings), else an
+// SQLite file.
+func openStore(ctx context.Context, dsn string, opts store.Options, pg store.PostgresOptions) (gameStore, error) {
 	if store.IsPostgresURL(dsn) {
 		if opts.Fsync {
 			return nil, errors.New("--fsync is for SQLite: PostgreSQL waits for the disk on every commit unless its synchronous_commit setting says otherwise")
 		}
-		return store.OpenPostgres(ctx, dsn, store.PostgresOptions{CacheSize: opts.CacheSize, CacheBytes: opts.CacheBytes, TTL: opts.TTL})
+		pg.CacheSize, pg.CacheBytes, pg.TTL = opts.CacheSize, opts.CacheBytes, opts.TTL
+		return store.OpenPostgres(ctx, dsn, pg)
 	}
 	if strings.Contains(dsn, "://") {
 		return nil, fmt.Errorf("--db: %q is a URL but not a PostgreSQL one (postgres://…); an SQLite database is a file path", redact(dsn))

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"net/http"
 	"net/url"
 	"slices"
@@ -377,6 +378,149 @@ func TestEditorAnalysisAsEdited(t *testing.T) {
 	best, _ := chromedp.Run(ctx, chromedp.Text(`#analysis-best`))
 	if fen != "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 2:e2e4" || !strings.HasPrefix(best, "White plays ") || best == "White plays e4" {
 		t.Errorf("analysed %q, best %q", fen, best)
+	}
+	if len(*problems) > 0 {
+		t.Errorf("browser reported problems: %q", *problems)
+	}
+}
+
+// TestAnalysisBoardPlayedInBrowser: the analysis page draws the game page's
+// board at the game page's size, and plays on it as the game page does —
+// a click, the keyboard, a drag — each ply drawn on its square and then
+// analysed, the engine's line beside the board; the final position of a
+// finished game is shown with its result, not refused.
+func TestAnalysisBoardPlayedInBrowser(t *testing.T) {
+	long(t)
+	ctx, base, problems := browser(t, true)
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 900), chromedp.Navigate(base+"/?v=ban&a=b:e2e4,m:d2d4,b:e7e5,m:d7d5"), chromedp.WaitVisible(`#status[data-ply="5"]`)); err != nil {
+		t.Fatal(err)
+	}
+	id := gameID(t, ctx)
+	game, err := boxOf(ctx, "#board .board")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// White's move after Black's first ban.
+	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/g/"+id+"/analysis?ply=2"), chromedp.WaitVisible(`#analysis-line`)); err != nil {
+		t.Fatal(err)
+	}
+	board, err := boxOf(ctx, "#board .board")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if board.Width < 400 || math.Abs(board.Width-game.Width) > 0.05*game.Width || math.Abs(board.Height-board.Width) > 1 {
+		t.Errorf("the analysis board is %.0f×%.0f, the game page's %.0f×%.0f", board.Width, board.Height, game.Width, game.Height)
+	}
+	engine := func(ply int) {
+		t.Helper()
+		if err := waitFor(ctx, fmt.Sprintf(`#status[data-ply="%d"]`, ply), analysisWait); err != nil {
+			t.Fatalf("ply %d: the page did not come: %v", ply, err)
+		}
+		line, err := chromedp.Run(ctx, chromedp.Evaluate[string](`[document.getElementById("analysis-line").textContent, (document.querySelector("#board .board > #analysis-arrow-board") || {dataset: {}}).dataset.kind].join(" | ")`))
+		if err != nil || line == "" || line[0] < '1' || line[0] > '9' || strings.HasSuffix(line, " | ") {
+			t.Errorf("ply %d: no engine line beside the board, or no arrow on it: %q (%v)", ply, line, err)
+		}
+	}
+	engine(2)
+
+	// A click on the knight, a click on f3: drawn at once, then answered.
+	clicked := time.Now()
+	if err := clicks(ctx, "g1", "f3"); err != nil {
+		t.Fatal(err)
+	}
+	if piece, err := pieceOn(ctx, "f3"); err != nil || piece != "wN" {
+		t.Errorf("after the click, f3 holds %q (%v)", piece, err)
+	}
+	engine(3)
+	t.Logf("a ply on the analysis board: answered with its analysis in %v", time.Since(clicked).Round(time.Millisecond))
+	if piece, _ := pieceOn(ctx, "f3"); piece != "wN" {
+		t.Errorf("answered, f3 holds %q", piece)
+	}
+	if cur, _ := chromedp.Run(ctx, chromedp.Text(`#lines [aria-current="step"]`)); cur != "Nf3" {
+		t.Errorf("the list's current ply is %q, want Nf3", cur)
+	}
+	if loc, _ := chromedp.Run(ctx, chromedp.Location()); !strings.Contains(loc, "line=1.0") {
+		t.Errorf("the address does not follow the board: %s", loc)
+	}
+
+	// White's ban of a Black move by the keyboard: the focus came back
+	// to the board with the answer.
+	if err := keyboardPly(ctx, 3, rules.Action{Phase: rules.PhaseBan, From: sq("e7"), To: sq("e5")}); err != nil {
+		t.Fatal(err)
+	}
+	engine(4)
+	if n, _ := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll("#ban-line rect").length`)); n != 2 {
+		t.Errorf("the ban is not framed: %d squares", n)
+	}
+
+	// Black's move by a drag.
+	if err := touchDrag(ctx, sqSel("d7"), sqSel("d5")); err != nil {
+		t.Fatal(err)
+	}
+	engine(5)
+	if piece, _ := pieceOn(ctx, "d5"); piece != "bP" {
+		t.Errorf("after the drag, d5 holds %q", piece)
+	}
+	if got, _ := chromedp.Run(ctx, chromedp.Text(`#lines`)); !strings.Contains(got, "(1. Nf3 ⊘e5 d5 )") {
+		t.Errorf("the list: %q", got)
+	}
+	screenshot(t, ctx, "analysis-board.png", 1280, 800)
+	// On a phone the board fills the width, the analysis below it.
+	screenshot(t, ctx, "analysis-board-phone.png", 390, 844)
+	phone, err := boxOf(ctx, "#board .board")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if side, err := boxOf(ctx, "#engine-lines"); err != nil || phone.Width < 330 || side.Top < phone.Bottom || side.Right > 390 {
+		t.Errorf("on a phone the board is %+v, the engine's lines %+v (%v)", phone, side, err)
+	}
+	// Back one ply by the step link: the position before the drag.
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 900), chromedp.Click(`#step-prev`)); err != nil {
+		t.Fatal(err)
+	}
+	engine(4)
+	if piece, _ := pieceOn(ctx, "d7"); piece != "bP" {
+		t.Errorf("one ply back, d7 holds %q", piece)
+	}
+
+	// A game mated by a ban: its final position, shown with its result.
+	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/?v=ban&fen="+url.QueryEscape("7k/8/p4n2/bpP5/2K5/4q3/8/8 w - b6 0 1")+"&a=b:c5b6"), chromedp.WaitVisible(`#status[data-phase="over"]`)); err != nil {
+		t.Fatal(err)
+	}
+	id = gameID(t, ctx)
+	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/g/"+id+"/analysis"), chromedp.WaitVisible(`#analysis-message`)); err != nil {
+		t.Fatal(err)
+	}
+	end, err := chromedp.Run(ctx, chromedp.Evaluate[string](`[document.getElementById("banner").textContent, document.querySelectorAll("#board .board [data-square] img").length, !!document.getElementById("analysis-best")].join(" | ")`))
+	if err != nil || !strings.Contains(end, "heckmate") || !strings.HasSuffix(end, "| 8 | false") {
+		t.Errorf("the mate's final position: %q (%v)", end, err)
+	}
+	if len(*problems) > 0 {
+		t.Errorf("browser reported problems: %q", *problems)
+	}
+}
+
+// TestAnalysisBoardWithoutJS plays a ban on the analysis board with
+// JavaScript off: the square picked is a form post that marks where it
+// may go, and the destination's post plays it.
+func TestAnalysisBoardWithoutJS(t *testing.T) {
+	long(t)
+	ctx, base, problems := browser(t, false)
+	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/?v=ban&a=b:e2e4,m:d2d4"), chromedp.WaitVisible(`#status[data-ply="3"]`)); err != nil {
+		t.Fatal(err)
+	}
+	id := gameID(t, ctx)
+	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/g/"+id+"/analysis?ply=1"), chromedp.WaitVisible(`#analysis-line`),
+		chromedp.Click(sqSel("d2")), chromedp.WaitVisible(`#sq-d4.dest`),
+		chromedp.Click(`#sq-d4`), chromedp.WaitVisible(`#status[data-ply="2"]`),
+	); err != nil {
+		t.Fatal(err)
+	}
+	if ban, _ := banAt(ctx); ban != "3,6 3,4" {
+		t.Errorf("the ban drawn: %q, want d2 and d4 framed", ban)
+	}
+	if got, _ := chromedp.Run(ctx, chromedp.Text(`#lines`)); !strings.Contains(got, "(1. ⊘d4 )") {
+		t.Errorf("the list: %q", got)
 	}
 	if len(*problems) > 0 {
 		t.Errorf("browser reported problems: %q", *problems)

@@ -38,9 +38,9 @@ func searchGame(t *testing.T, g *rules.Game, lim Limits) Result {
 
 // TestEdges checks bans of a promotion (one pair, four moves), of an en
 // passant capture (the only escape from check: a mate by the ban), and the
-// draw rules, at every level from 2.
+// draw rules, at every level from 2 (see testedLevels).
 func TestEdges(t *testing.T) {
-	for level := 2; level <= Levels; level++ {
+	for _, level := range testedLevels(2) {
 		lim, err := Level(level, 100*time.Millisecond)
 		if err != nil {
 			t.Fatal(err)

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/banchess/banchess/internal/race"
 	"github.com/banchess/banchess/rules"
 )
 
@@ -86,7 +87,7 @@ func TestLevelsFinish(t *testing.T) {
 	if len(fs) < 20 {
 		t.Fatalf("found %d finishing positions, want 20 or more", len(fs))
 	}
-	for level := 2; level <= Levels; level++ {
+	for _, level := range testedLevels(2) {
 		lim, err := Level(level, 10*time.Second)
 		if err != nil {
 			t.Fatal(err)
@@ -161,7 +162,7 @@ func TestForcedMates(t *testing.T) {
 		t.Fatalf("found %d forced mates, want 5 or more", len(mates))
 	}
 	t.Logf("%d forced mates", len(mates))
-	for level := 4; level <= Levels; level++ {
+	for _, level := range testedLevels(4) {
 		lim, err := Level(level, 10*time.Second)
 		if err != nil {
 			t.Fatal(err)
@@ -180,6 +181,20 @@ func TestForcedMates(t *testing.T) {
 			}
 		}
 	}
+}
+
+// testedLevels are the levels from from to Levels a test searches at:
+// under the race detector only the first and the last (ten times slower
+// there, the levels between add nothing for it to find; CI tests them
+// all without it, see .ci/run).
+func testedLevels(from int) []int {
+	var out []int
+	for level := from; level <= Levels; level++ {
+		if !race.Enabled || level == from || level == Levels {
+			out = append(out, level)
+		}
+	}
+	return out
 }
 
 // BenchmarkFinish reports the time each level takes to find the mate in

@@ -100,6 +100,8 @@ const (
 	OwnSeek            Detail = "own_seek"            // Conflict: accepting one's own seek
 	SeekGone           Detail = "seek_gone"           // NotFound: the seek was accepted, cancelled or expired
 	TooManySeeks       Detail = "too_many_seeks"      // Conflict: over MaxCustomSeeks
+	SeeksFromAddress   Detail = "seeks_from_address"  // TooMany: the client address has MaxAddressSeeks open
+	BadPage            Detail = "bad_page"            // Invalid: a page number that is not a whole number from 1
 	BadPool            Detail = "bad_pool"            // Invalid: not a quick-pairing pool
 )
 
@@ -146,6 +148,9 @@ func Internalf(err error, format string, args ...any) *Error {
 	if errors.Is(err, ErrUnavailable) {
 		return Down(wrapped) // not a failure: the store did not answer
 	}
+	if errors.Is(err, ErrBusy) {
+		return StoreBusy(wrapped) // not a failure: the store did not answer in time
+	}
 	return &Error{Code: Internal, Msg: internalMsg, Err: wrapped}
 }
 
@@ -167,7 +172,10 @@ func Of(err error) *Error {
 	if errors.Is(err, ErrUnavailable) {
 		return Down(err)
 	}
-	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+	if errors.Is(err, ErrBusy) || errors.Is(err, context.DeadlineExceeded) {
+		return StoreBusy(err)
+	}
+	if errors.Is(err, context.Canceled) {
 		return &Error{Code: Unavailable, Detail: Cancelled, Msg: "The request was cancelled before it was served; the game is unchanged.", Err: err}
 	}
 	return &Error{Code: Internal, Msg: internalMsg, Err: err}
@@ -178,6 +186,27 @@ func Of(err error) *Error {
 // again shortly (Unavailable, detail StoreDown, 503 with Retry-After), not
 // the server's failure.
 var ErrUnavailable = errors.New("the game store does not answer")
+
+// ErrBusy marks a Store's failure as the database too busy to serve in
+// time: a lock or statement timeout, no connection free within the wait,
+// a deadline passed while waiting for the database or a game's lock, a
+// change whose save failed so that a request waiting for the game must
+// read it afresh. A refusal to try again shortly (Unavailable, detail
+// Busy, 503 with Retry-After), not the server's failure, and never a
+// game that cannot be read.
+var ErrBusy = errors.New("the game store is too busy to answer in time")
+
+// ErrUnreadable marks a Store's failure as a stored record that cannot be
+// decoded (or does not replay): the one failure that says a game is
+// unreadable (detail Unreadable) rather than the store busy or down.
+var ErrUnreadable = errors.New("the stored record cannot be read")
+
+// StoreBusy refuses a request the store was too busy to serve in time
+// (see ErrBusy).
+func StoreBusy(err error) *Error {
+	return &Error{Code: Unavailable, Detail: Busy, RetryAfter: storeDownWait, Err: err,
+		Msg: "The server is too busy to serve this just now, so nothing changed. Please try again in a few seconds."}
+}
 
 // storeDownWait is how long a client is asked to wait while the store
 // does not answer.
@@ -192,14 +221,14 @@ func Down(err error) *Error {
 // FromStore is an error from a Store's Update or View: a refusal the
 // function run on the record made (an *Error), or else the store's own
 // failure, such as a record that does not replay: Internal (or
-// Unavailable when cancelled), never a refusal from the rules, whose message would tell
+// Unavailable when the store is down or busy, or the request cancelled), never a refusal from the rules, whose message would tell
 // the user of the store's insides as if the input were wrong.
 func FromStore(err error) *Error {
 	var e *Error
 	if errors.As(err, &e) {
 		return e
 	}
-	if errors.Is(err, ErrUnavailable) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+	if errors.Is(err, ErrUnavailable) || errors.Is(err, ErrBusy) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return Of(err)
 	}
 	return &Error{Code: Internal, Msg: internalMsg, Err: err}

@@ -176,6 +176,22 @@ func (c *Clock) Idle(now time.Time) bool {
 	return ok && left <= 0
 }
 
+// due is when the clock would end its game, as it stands: the running
+// side's flag falls (when Since was, plus what that side had left then),
+// or the side to act's first action is overdue (FirstBy); zero when
+// neither can happen (the clock stopped, not waiting for a first action).
+func (c *Clock) due() time.Time {
+	switch {
+	case c == nil:
+		return time.Time{}
+	case c.Running == rules.White:
+		return c.Since.Add(max(c.White, 0))
+	case c.Running == rules.Black:
+		return c.Since.Add(max(c.Black, 0))
+	}
+	return c.FirstBy
+}
+
 // FirstActionLeft is how long the side to act has left for its first
 // action at now; ok is false when the clock does not wait for one.
 func (c *Clock) FirstActionLeft(now time.Time) (left time.Duration, ok bool) {

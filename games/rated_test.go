@@ -18,6 +18,8 @@ import (
 type ratedTable struct {
 	*table
 	ann, bob players.Player
+	store    *store.Memory
+	players  *players.Service
 }
 
 func newRatedTable(t *testing.T) *ratedTable {
@@ -28,7 +30,7 @@ func newRatedTable(t *testing.T) *ratedTable {
 	svc := service{Service: games.New(m, pl, games.WithClock(clk.Now)), players: pl}
 	t.Cleanup(svc.Close)
 	ctx := context.Background()
-	rt := &ratedTable{table: &table{t: t, ctx: ctx, svc: svc, clk: clk}}
+	rt := &ratedTable{table: &table{t: t, ctx: ctx, svc: svc, clk: clk}, store: m, players: pl}
 	ann, err := pl.Register(ctx, players.SignUp{Name: "Ann", Password: "correct horse", Kind: players.Cookie})
 	if err != nil {
 		t.Fatal(err)

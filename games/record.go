@@ -180,6 +180,18 @@ func (r *Record) Summary() Summary {
 	return s
 }
 
+// Due is when the game's clock would end it, as the record stands: its
+// running side's flag falls, or the side to act's first action is
+// overdue; zero when the clock cannot end it (no clock, a stopped one,
+// or the game is over). A store keeps it beside the game, so that any
+// server finds the games due (see DueGames) without reading every game.
+func (r *Record) Due() time.Time {
+	if r.Clock == nil || r.Game.Outcome().Over() {
+		return time.Time{}
+	}
+	return r.Clock.due()
+}
+
 // Clone returns a copy of r that shares nothing a change to r makes: what
 // the service gives a front end to render once the game's lock is
 // released (see ViewFunc).

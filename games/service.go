@@ -87,7 +87,8 @@ type Service struct {
 	// firstWait is how long a side may take over its first action in a
 	// game between two players with a clock (FirstActionWait).
 	firstWait time.Duration
-	computer  Computer // nil: no games against the computer
+	sweep     ClockSweep // how Clocks look for games due
+	computer  Computer   // nil: no games against the computer
 	players   Players
 }
 

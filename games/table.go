@@ -158,13 +158,7 @@ func (s *Service) Close() {
 func (s *Service) checkClock(id string) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	if err := s.update(ctx, id, "", nil, func(*Record, Seats) error { return nil }); err != nil {
-		return // flagged (the update armed no timer), or the game is gone
-	}
-	var ft flagTimer
-	if s.store.View(ctx, id, func(rec *Record) error { ft = flagTimerOf(rec, s.now()); return nil }) == nil {
-		s.timers.set(id, ft, s.checkClock)
-	}
+	_, _ = s.Clocks().end(ctx, id) // flagged (no timer armed), or the game is gone
 }
 
 // sameSecret reports whether a secret presented is the one kept, in time

@@ -20,6 +20,7 @@ import (
 	"github.com/banchess/banchess/analysis"
 	"github.com/banchess/banchess/engine"
 	"github.com/banchess/banchess/handlers/api"
+	"github.com/banchess/banchess/handlers/kit"
 	"github.com/banchess/banchess/handlers/pages"
 	"github.com/banchess/banchess/internal/testsite"
 	"github.com/banchess/banchess/rules"
@@ -108,8 +109,8 @@ func TestAPIAnalysisBusy(t *testing.T) {
 }
 
 // TestAnalysisPage checks the page the Analyse link answers, without
-// JavaScript: the best action for the side to act, a line, and the way
-// back; a finished game is refused.
+// JavaScript: the best action for the side to act, drawn over the board,
+// a line, and the way back; a finished game's final position too.
 func TestAnalysisPage(t *testing.T) {
 	a := newAnalysisAPI(t, engine.NewPool(1, 1, 1))
 	g := a.create(`{}`)
@@ -129,11 +130,13 @@ func TestAnalysisPage(t *testing.T) {
 	}
 	a.play(g.ID, "b:e2e4")
 	a.game(a.do(http.MethodPost, "/api/games/"+g.ID+"/resign", `{"color":"white"}`), http.StatusOK)
-	if r := a.do(http.MethodGet, "/g/"+g.ID+"/analysis", ""); r.code != http.StatusConflict {
-		t.Errorf("finished game: status %d, want 409", r.code)
+	// The final position of a finished game is analysed too (a
+	// resignation leaves White a move to play).
+	if r := a.do(http.MethodGet, "/g/"+g.ID+"/analysis", ""); r.code != http.StatusOK || !bytes.Contains(r.body, []byte(`<dd id="analysis-best">White plays `)) {
+		t.Errorf("finished game: status %d, want 200 with White's best move:\n%s", r.code, r.body)
 	}
-	// Its history can still be analysed: ply 1 is the start, where the
-	// arrow is one of Black's bans.
+	// So is its history: ply 1 is the start, where the arrow drawn over
+	// the board is one of Black's bans.
 	r = a.do(http.MethodGet, "/g/"+g.ID+"/analysis?ply=1", "")
 	if r.code != http.StatusOK {
 		t.Fatalf("ply 1: status %d: %s", r.code, r.body)
@@ -142,10 +145,11 @@ func TestAnalysisPage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	arrow := d.Find("#analysis-arrow")
+	arrow := d.Find("#board .board > svg#analysis-arrow-board")
+	line := arrow.Find("line")
 	sq := func(x, y string) string {
-		fx, _ := strconv.ParseFloat(arrow.AttrOr(x, ""), 64)
-		fy, _ := strconv.ParseFloat(arrow.AttrOr(y, ""), 64)
+		fx, _ := strconv.ParseFloat(line.AttrOr(x, ""), 64)
+		fy, _ := strconv.ParseFloat(line.AttrOr(y, ""), 64)
 		return string([]byte{'a' + byte(fx), '8' - byte(fy)})
 	}
 	best := "b:" + sq("x1", "y1") + sq("x2", "y2")
@@ -154,8 +158,11 @@ func TestAnalysisPage(t *testing.T) {
 	for _, l := range start.Legal() {
 		legal = legal || l.String() == best
 	}
-	if !legal || !arrow.HasClass("arrow-ban") || d.Find("#analysis-ply").AttrOr("title", "") != "Ply 1" || text(d, "#analysis-ply") != "Move 1 · Black bans a White move" || d.Find(".eval-white").Length() != 1 {
-		t.Errorf("ply 1: arrow %s (legal %v), ban %v, position %q", best, legal, arrow.HasClass("arrow-ban"), text(d, "#analysis-ply"))
+	if best != "b:"+arrow.AttrOr("data-from", "")+arrow.AttrOr("data-to", "") {
+		t.Errorf("ply 1: the arrow is drawn %s, says %s to %s", best, arrow.AttrOr("data-from", ""), arrow.AttrOr("data-to", ""))
+	}
+	if !legal || arrow.AttrOr("data-kind", "") != "ban" || d.Find("#analysis-ply").AttrOr("title", "") != "Ply 1" || text(d, "#analysis-ply") != "Move 1 · Black bans a White move" || d.Find(".eval-white").Length() != 1 {
+		t.Errorf("ply 1: arrow %s (legal %v), kind %q, position %q", best, legal, arrow.AttrOr("data-kind", ""), text(d, "#analysis-ply"))
 	}
 	for _, q := range []string{"?ply=99", "?ply=x", "?ply=0"} {
 		if r := a.do(http.MethodGet, "/g/"+g.ID+"/analysis"+q, ""); r.code != http.StatusBadRequest {
@@ -263,12 +270,12 @@ func TestAnalysisSteps(t *testing.T) {
 			}
 		})
 	}
-	// A finished game: now has nothing to analyse, but the page still
+	// A finished game: its final position is analysed, and the page
 	// steps back through it.
 	a.game(a.do(http.MethodPost, "/api/games/"+g.ID+"/resign", `{"color":"white"}`), http.StatusOK)
 	r := a.do(http.MethodGet, an, "")
 	d := parseBody(t, r)
-	if r.code != http.StatusConflict || !strings.Contains(text(d, "#analysis-message"), "The game is over") || d.Find("#analysis-best").Length() != 0 {
+	if r.code != http.StatusOK || d.Find("#analysis-message").Length() != 0 || d.Find("#analysis-best").Length() != 1 {
 		t.Errorf("finished game: status %d, message %q", r.code, text(d, "#analysis-message"))
 	}
 	if got := stepHrefs(d); got[1] != an+"?ply=4" || got[2] != " " {
@@ -306,6 +313,13 @@ func TestAnalysisPanel(t *testing.T) {
 	}
 	if a.do(http.MethodGet, "/g/"+g.ID+"/analysis?ply=2", ""); q.budget() != analysis.DefaultAnalysisBudget {
 		t.Errorf("the page thought for %v, want the default %v", q.budget(), analysis.DefaultAnalysisBudget)
+	}
+	// The analysis board's answer to a ply played with scripts thinks as
+	// briefly as the panel.
+	req := a.request(http.MethodGet, "/g/"+g.ID+"/analysis?line=&at=1", "")
+	req.Header.Set("HX-Request", "true")
+	if r := a.send(req); r.code != http.StatusOK || q.budget() != pages.PanelBudget {
+		t.Errorf("the board's htmx answer: %d, thought for %v, want %v", r.code, q.budget(), pages.PanelBudget)
 	}
 
 	over := a.create(`{}`)
@@ -492,10 +506,12 @@ func TestAnalysisCancelled(t *testing.T) {
 // TestAnalysisLockedInLiveGames: a game between two players is closed to
 // the engine until it ends — its API analysis, its panel and its page
 // refuse, and its pages offer no Analyse link and tell the panel why —
-// then open to it for every ply but the last.
+// then open to it: its panel at every ply but the last (the game's own
+// analysis refuses a finished game), its analysis board at every one,
+// seen from the viewer's side.
 func TestAnalysisLockedInLiveGames(t *testing.T) {
 	a := newAnalysisAPI(t, &quickAnalyser{})
-	id, white, _ := a.liveGame()
+	id, white, black := a.liveGame()
 	for _, path := range []string{"/api/games/" + id + "/analysis"} {
 		if msg := a.fail(a.do(http.MethodGet, path, ""), http.StatusForbidden, "analysis_locked"); !strings.Contains(msg, "opens when it ends") {
 			t.Errorf("GET %s: %q", path, msg)
@@ -523,6 +539,22 @@ func TestAnalysisLockedInLiveGames(t *testing.T) {
 	if d.Find("#status[data-engine]").Length() != 0 || d.Find("#history-analyse").Length() != 1 {
 		t.Error("the game over, its history view still keeps the engine out")
 	}
+	// Its analysis board, the last position included, is seen from the
+	// viewer's side, as the game's page is.
+	for _, c := range []struct {
+		token   string
+		flipped bool
+	}{{white, false}, {black, true}, {"", false}} {
+		req := a.request(http.MethodGet, "/g/"+id+"/analysis", "")
+		if c.token != "" { // a browser's credential is its cookie
+			req.AddCookie(&http.Cookie{Name: kit.PlayerCookie, Value: c.token})
+		}
+		r := a.send(req)
+		d := parseBody(t, r)
+		if r.code != http.StatusOK || d.Find("form#board").HasClass("flipped") != c.flipped || d.Find("#analysis-best").Length() != 1 {
+			t.Errorf("the analysis board, flipped %v for %q: %d, flipped %v", c.flipped, c.token, r.code, d.Find("form#board").HasClass("flipped"))
+		}
+	}
 }
 
 // liveGame starts a game between two players through the API and plays
@@ -546,4 +578,139 @@ func (a *apiT) liveGame() (id, white, black string) {
 		}
 	}
 	return id, created.Token, joined.Token
+}
+
+// TestAnalysisBoardIsPlayable: the analysis page draws the position on the
+// game page's board, whose squares play plies without JavaScript (a
+// square picked, then where it goes, as on the game's page): a ban, the
+// game's next ply stepped on to, then a move of the analyst's own, a
+// variation, drawn on its new square.
+func TestAnalysisBoardIsPlayable(t *testing.T) {
+	c := newLinesClient(t)
+	c.get("/?v=ban&a=b:e2e4,m:d2d4,b:e7e5")
+	d := c.get(c.path("analysis") + "?ply=1") // the start: Black bans
+	board := d.Find("main#game.game.analysis-page form#board")
+	if board.Find(".board button[data-square]").Length() != 64 || d.Find("svg#analysis-board").Length() != 0 ||
+		!strings.Contains(d.Find("#board-ply").AttrOr("data-dests", ""), "e2:e3,e4") || d.Find(`#status[data-phase="ban"]`).Length() != 1 {
+		t.Fatalf("not the game page's board, playable by Black's ban: %d squares, dests %q", board.Find(".board button[data-square]").Length(), d.Find("#board-ply").AttrOr("data-dests", ""))
+	}
+	pickURL, plyURL := board.AttrOr("action", ""), board.AttrOr("data-ply-url", "")
+	if !strings.HasPrefix(pickURL, c.path("lines/select?")) || !strings.HasPrefix(plyURL, c.path("lines/play?")) {
+		t.Fatalf("the board's forms post to %q and %q", pickURL, plyURL)
+	}
+	// Picked without JavaScript: a form post, then the page with its marks.
+	d = c.post(pickURL, url.Values{"square": {"e2"}, "from": {""}, "ply": {"1"}})
+	to := d.Find("button#sq-e4.dest")
+	if d.Find(`#sq-e2[aria-pressed="true"]`).Length() != 1 || to.AttrOr("name", "") != "to" || to.AttrOr("formaction", "") != plyURL {
+		t.Fatalf("e2 picked: %s", d.Find("#board").Text())
+	}
+	// The ban is the game's first ply: the board steps on to it.
+	d = c.post(plyURL, url.Values{"from": {"e2"}, "to": {"e4"}, "ply": {"1"}})
+	if cur := text(d, "#lines [aria-current=step]"); cur != "⊘e4" || d.Find("#ban-line rect").Length() != 2 || d.Find(`#status[data-phase="move"]`).Length() != 1 {
+		t.Errorf("after the ban: current %q, ban drawn %d", cur, d.Find("#ban-line rect").Length())
+	}
+	// White's move of the analyst's own: a variation, its knight on f3.
+	board = d.Find("form#board")
+	d = c.post(board.AttrOr("data-ply-url", ""), url.Values{"from": {"g1"}, "to": {"f3"}, "ply": {"2"}})
+	if got := lines(d); !strings.Contains(got, "(1. Nf3 )") || text(d, "#lines [aria-current=step]") != "Nf3" {
+		t.Errorf("after Nf3: %q", got)
+	}
+	if d.Find(`#sq-f3 img[data-piece="wN"]`).Length() != 1 || d.Find("#sq-g1 img").Length() != 0 || d.Find("#analysis-best").Length() != 1 {
+		t.Errorf("Nf3 is not drawn on f3, or no analysis: %s", d.Find("#board").Text())
+	}
+	// With htmx the same answer is the page's main alone, its address pushed.
+	rec := c.do(http.MethodGet, c.path("analysis")+"?ply=2", nil, true)
+	if rec.Code != http.StatusOK || strings.Contains(rec.Body.String(), "<html") || !strings.HasPrefix(rec.Body.String(), `<main id="game"`) ||
+		rec.Header().Get("HX-Push-Url") != c.path("analysis")+"?ply=2" {
+		t.Errorf("htmx: %d, pushed %q: %.200s", rec.Code, rec.Header().Get("HX-Push-Url"), rec.Body)
+	}
+	if said := text(parse(t, rec), `#announce[hx-swap-oob="innerHTML"]`); !strings.HasPrefix(said, "Black banned e4") || !strings.Contains(said, ". Best: White plays ") {
+		t.Errorf("htmx: a screen reader hears %q", said)
+	}
+	// A square picked on a spot that cannot be read is refused, saying why.
+	if rec := c.do(http.MethodPost, c.path("lines/select?line=x&at=0"), url.Values{"square": {"e2"}}, false); rec.Code != http.StatusBadRequest {
+		t.Errorf("a pick on an unreadable line: %d", rec.Code)
+	}
+	// Where the game stands, plies are the game's own: the board is read-only.
+	d = c.get(c.path("analysis"))
+	if d.Find("form#board button").Length() != 0 || d.Find("#line-play").Length() != 0 || d.Find("#analysis-best").Length() != 1 {
+		t.Errorf("the game now: %d buttons on the board", d.Find("form#board button").Length())
+	}
+}
+
+// TestAnalysisOfTheEnd: the final position of a finished game is shown,
+// not refused: after a resignation it is analysed and played on (a
+// variation from the last position); after a mate it is shown with its
+// result and no engine line.
+func TestAnalysisOfTheEnd(t *testing.T) {
+	c := newLinesClient(t)
+	c.get("/?v=ban&a=b:e2e4,m:d2d4")
+	c.post(c.path("resign"), url.Values{"ply": {"3"}, "side": {"black"}})
+	d := c.get(c.path("analysis"))
+	if d.Find("#analysis-best").Length() != 1 || d.Find("form#board .board button[data-square]").Length() != 64 {
+		t.Fatalf("a resigned game's end: best %q, message %q", text(d, "#analysis-best"), text(d, "#analysis-message"))
+	}
+	board := d.Find("form#board")
+	d = c.post(board.AttrOr("data-ply-url", ""), url.Values{"from": {"e7"}, "to": {"e5"}, "ply": {"3"}})
+	if got := text(d, "#pending-line [aria-current=step]"); got != "⊘e5" || d.Find("#ban-line rect").Length() != 2 || d.Find("#analysis-best").Length() != 1 {
+		t.Errorf("a ban from the end: current %q in %q", got, text(d, "#pending-line"))
+	}
+
+	mate := newLinesClient(t)
+	mate.get("/?v=ban&fen=" + url.QueryEscape("7k/8/p4n2/bpP5/2K5/4q3/8/8 w - b6 0 1"))
+	mate.post(mate.path("ply"), vals("text", "b:c5b6")) // the only escape banned: mate
+	rec := mate.do(http.MethodGet, mate.path("analysis"), nil, false)
+	d = parse(t, rec)
+	if rec.Code != http.StatusOK || !strings.Contains(text(d, "#banner"), "heckmate") || d.Find("#analysis-best").Length() != 0 ||
+		!strings.Contains(text(d, "#analysis-message"), "no line") || d.Find("form#board .board [data-square]").Length() != 64 || d.Find("form#board button").Length() != 0 {
+		t.Errorf("a mate's end: %d, banner %q, message %q, best %q", rec.Code, text(d, "#banner"), text(d, "#analysis-message"), text(d, "#analysis-best"))
+	}
+}
+
+// TestAnalysisBoardPromotes: a pawn's move to the last rank from the
+// analysis board opens the promotion picker (the page again, without
+// JavaScript), whose choice plays the move.
+func TestAnalysisBoardPromotes(t *testing.T) {
+	c := newLinesClient(t)
+	c.get("/?v=ban&fen=" + url.QueryEscape("4k3/P7/8/8/8/8/8/4K3 w - - 0 1") + "&a=b:e1d1,m:e1e2")
+	d := c.get(c.path("analysis") + "?ply=2") // White to move, e1d1 banned
+	plyURL := d.Find("form#board").AttrOr("data-ply-url", "")
+	d = c.post(plyURL, url.Values{"from": {"a7"}, "to": {"a8"}, "ply": {"2"}})
+	picker := d.Find("form#promotion")
+	if picker.AttrOr("action", "") != plyURL || picker.Find(`button[name="promotion"][value="q"]`).Length() != 1 {
+		t.Fatalf("no promotion picker posting to %q: %s", plyURL, d.Find("#promotion-slot").Text())
+	}
+	form := url.Values{"promotion": {"q"}}
+	picker.Find("input[type=hidden]").Each(func(_ int, s *goquery.Selection) { form.Set(s.AttrOr("name", ""), s.AttrOr("value", "")) })
+	d = c.post(plyURL, form)
+	if d.Find(`#sq-a8 img[data-piece="wQ"]`).Length() != 1 || !strings.Contains(lines(d), "a8=Q") {
+		t.Errorf("promoted: a8 %q, list %q", d.Find("#sq-a8 img").AttrOr("data-piece", ""), lines(d))
+	}
+}
+
+// TestAnalysisBoardFlipped: the analysis board turned round (flip=1)
+// stays turned round through its links and its forms, and Flip board
+// turns it back.
+func TestAnalysisBoardFlipped(t *testing.T) {
+	c := newLinesClient(t)
+	c.get("/?v=ban&a=b:e2e4,m:d2d4,b:e7e5")
+	d := c.get(c.path("analysis") + "?ply=2&flip=1")
+	board := d.Find("form#board")
+	if !board.HasClass("flipped") || board.Find(`input[name="flip"][value="1"]`).Length() != 1 ||
+		d.Find("#analysis-flip").AttrOr("href", "") != c.path("analysis")+"?ply=2" {
+		t.Fatalf("turned round: flipped %v, flip link %q", board.HasClass("flipped"), d.Find("#analysis-flip").AttrOr("href", ""))
+	}
+	for _, sel := range []string{"#step-prev", "#step-next", "#lines a.line-ply"} {
+		if href := d.Find(sel).AttrOr("href", ""); !strings.Contains(href, "flip=1") {
+			t.Errorf("%s leads to %q, not turned round", sel, href)
+		}
+	}
+	rec := c.do(http.MethodPost, board.AttrOr("data-ply-url", ""), url.Values{"from": {"g1"}, "to": {"f3"}, "ply": {"2"}, "flip": {"1"}}, false)
+	if loc := rec.Header().Get("Location"); rec.Code != http.StatusSeeOther || !strings.Contains(loc, "flip=1") {
+		t.Errorf("a ply played: %d to %q", rec.Code, loc)
+	}
+	d = c.get(rec.Header().Get("Location"))
+	if !d.Find("form#board").HasClass("flipped") || d.Find(`#line-play input[name="flip"][value="1"]`).Length() != 1 {
+		t.Errorf("after a ply the board is not turned round")
+	}
 }

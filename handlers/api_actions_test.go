@@ -13,6 +13,7 @@ import (
 
 	"github.com/banchess/banchess/handlers/api"
 	"github.com/banchess/banchess/handlers/kit"
+	"github.com/banchess/banchess/internal/race"
 
 	"github.com/banchess/banchess/players"
 	"github.com/banchess/banchess/rules"
@@ -358,6 +359,13 @@ func TestAPIConcurrent(t *testing.T) {
 func TestAPIReferenceGames(t *testing.T) {
 	a := newAPI(t)
 	kept, games, plies, refused, illegalSeen := 0, 0, 0, 0, false
+	// Every tenth game, and under the race detector every fortieth: one
+	// request at a time, ten times slower there (CI replays every tenth
+	// without it).
+	every := 10
+	if race.Enabled {
+		every = 40
+	}
 	for _, ref := range loadRefGames(t) {
 		if ref.Start == illegalStart {
 			if !illegalSeen {
@@ -367,7 +375,7 @@ func TestAPIReferenceGames(t *testing.T) {
 			}
 			continue
 		}
-		if kept++; kept%10 != 1 {
+		if kept++; kept%every != 1 {
 			continue
 		}
 		games++
@@ -395,7 +403,7 @@ func TestAPIReferenceGames(t *testing.T) {
 			t.Fatalf("seed %d: log\n got %v\nwant %v", ref.Seed, g.Log, ref.ActionLog)
 		}
 	}
-	if games < 20 || refused != 1 {
+	if games < 200/every || refused != 1 {
 		t.Fatalf("replayed %d games, refused %d starts", games, refused)
 	}
 	t.Logf("replayed %d reference games (%d plies) through the API", games, plies)

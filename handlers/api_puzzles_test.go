@@ -31,6 +31,7 @@ type attemptObj struct {
 	Solved       bool     `json:"solved"`
 	FailedAt     *int     `json:"failedAt"`
 	Reason       string   `json:"reason"`
+	Refutation   []string `json:"refutation"`
 	Solution     []string `json:"solution"`
 	Rating       *int     `json:"rating"`
 	RatingChange int      `json:"ratingChange"`
@@ -90,7 +91,7 @@ func TestAPIPuzzlesDrawn(t *testing.T) {
 		if err != nil {
 			t.Fatalf("puzzle %s: %v", p.ID, err)
 		}
-		if !slices.Equal(puzzles.ThemeNames(themes), p.Themes) {
+		if !slices.Equal(puzzles.ThemeKeys(themes), p.Themes) {
 			t.Errorf("puzzle %s claims %v, its solution shows %v", p.ID, p.Themes, themes)
 		}
 		g, err := rules.FromFEN(p.FEN, rules.BanChess{})
@@ -179,6 +180,31 @@ func TestAPIPuzzleAttempts(t *testing.T) {
 	set, _ := puzzles.Shipped()
 	if want, _ := set.Daily(apiClock()); daily.ID != want.ID || daily.Solution != nil {
 		t.Errorf("daily %+v, want %s", daily, want.ID)
+	}
+}
+
+// TestAPIPuzzleRefutation: a wrong move's judgement carries its
+// refutation, the engine's line up to the opponent's first action (the
+// solver's ban before it); a right action's none.
+func TestAPIPuzzleRefutation(t *testing.T) {
+	a := newAPIT(t, refutedEcho(t))
+	p := shippedWhere(t, moveFirstMate)
+	wrong, after := wrongAndRefuted(t, p)
+	hist := after.Record().History()
+	var want []string
+	for _, h := range hist[len(hist)-2:] {
+		want = append(want, h.Action.String())
+	}
+	var res attemptObj
+	decodeStrict(t, a.do(http.MethodPost, "/api/puzzles/"+p.ID+"/attempt", `{"actions":["`+wrong.String()+`"]}`), &res)
+	if res.Correct || !slices.Equal(res.Refutation, want) {
+		t.Errorf("a wrong move: refutation %q, want %q", res.Refutation, want)
+	}
+	r := a.do(http.MethodPost, "/api/puzzles/"+p.ID+"/attempt", `{"actions":["`+p.Solution[0]+`"]}`)
+	res = attemptObj{}
+	decodeStrict(t, r, &res)
+	if !res.Correct || res.Refutation != nil || strings.Contains(string(r.body), "refutation") {
+		t.Errorf("a right move: %s", r.body)
 	}
 }
 

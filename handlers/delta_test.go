@@ -60,7 +60,10 @@ func shownPly(d *goquery.Document) string { return d.Find("#status").AttrOr("dat
 func TestDeltaEqualsPage(t *testing.T) {
 	refs := loadRefGames(t)
 	every := 30
-	if race.Enabled || testing.Short() { // a sample: CI checks them all without the race detector
+	switch {
+	case race.Enabled: // a sample: CI checks them all without the race detector
+		every = 120
+	case testing.Short():
 		every = 90
 	}
 	for i, ref := range refs {

@@ -1,11 +1,15 @@
 package handlers
 
 import (
+	"encoding/json"
+	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/banchess/banchess/handlers/kit"
+	"github.com/banchess/banchess/lobby"
 
 	"github.com/PuerkitoBio/goquery"
 )
@@ -241,5 +245,121 @@ func TestSeekFormRemembers(t *testing.T) {
 	}
 	if got, want := seekForm(bob.get("/lobby")), [4]string{"", "5+3", "random", "rated"}; got != want {
 		t.Errorf("another browser's form shows %v, want %v", got, want)
+	}
+}
+
+// TestSeeksPerAddress bounds the seeks open from one client address
+// (lobby.MaxAddressSeeks), whoever makes them, custom or in a pool:
+// issue 45 found four addresses with accounts making 486 seeks in 10 s.
+// Another address still seeks, and the lobby lists only the bound.
+func TestSeeksPerAddress(t *testing.T) {
+	e := newServer()
+	from := func(addr string) *client {
+		c := newClientOn(t, e)
+		c.addr = addr
+		return c
+	}
+	for i := range lobby.MaxAddressSeeks {
+		path, form := "/lobby/seek", map[string]string{"clock": "5+3"}
+		if i%4 == 3 {
+			path, form = "/lobby/pool", map[string]string{"pool": lobby.Pools()[i/4]} // a pool each: not paired
+		}
+		from("198.51.100.7:1000").lobbyWait(path, form)
+	}
+	for _, path := range []string{"/lobby/seek", "/lobby/pool"} {
+		c := from("198.51.100.7:2000")
+		c.openLobby()
+		rec := c.do(http.MethodPost, path, vals("clock", "5+3", "pool", lobby.Pools()[3]), false)
+		if msg := text(parse(t, rec), "#lobby-error"); rec.Code != http.StatusTooManyRequests || !strings.Contains(msg, "network address") {
+			t.Errorf("POST %s, a seek past the bound from one address: %d %q, want 429 saying why: %s", path, rec.Code, msg, rec.Body)
+		}
+	}
+	from("203.0.113.5:1000").lobbyWait("/lobby/seek", map[string]string{"clock": "3+2"})
+	viewer := from("192.0.2.9:1000")
+	doc := viewer.get("/lobby")
+	custom := doc.Find("li[data-seek]").Length()
+	waiting := 0
+	doc.Find("[data-waiting-count]").Each(func(_ int, s *goquery.Selection) {
+		n, _ := strconv.Atoi(s.AttrOr("data-waiting-count", ""))
+		waiting += n
+	})
+	if custom+waiting != lobby.MaxAddressSeeks+1 {
+		t.Errorf("the lobby lists %d seeks and %d waiting, want %d in all", custom, waiting, lobby.MaxAddressSeeks+1)
+	}
+}
+
+// TestLobbyListsAPage lists 500 seeks a page at a time
+// (lobby.SeeksPerPage), the viewer's own first, with links to the other
+// pages that work without scripts; the live list keeps the page; the API
+// pages alike and refuses a page that is not one.
+func TestLobbyListsAPage(t *testing.T) {
+	e := newServer()
+	const seeks = 500
+	for i := range seeks / lobby.MaxCustomSeeks {
+		c := newClientOn(t, e)
+		c.addr = fmt.Sprintf("198.51.%d.%d:1000", i/200, i%200)
+		for range lobby.MaxCustomSeeks {
+			c.lobbyWait("/lobby/seek", map[string]string{"clock": "5+3"})
+		}
+	}
+	me := newClientOn(t, e)
+	me.addr = "192.0.2.9:1000"
+	me.lobbyWait("/lobby/seek", map[string]string{"clock": "10+5"})
+	total := seeks/lobby.MaxCustomSeeks*lobby.MaxCustomSeeks + 1
+	pages := (total + lobby.SeeksPerPage - 1) / lobby.SeeksPerPage
+	seen := map[string]bool{}
+	for n := 1; n <= pages; n++ {
+		for _, path := range []string{fmt.Sprintf("/lobby?page=%d", n), fmt.Sprintf("/lobby/list?page=%d", n)} {
+			doc := me.get(path)
+			rows := doc.Find("li[data-seek]")
+			want := min(lobby.SeeksPerPage, total-(n-1)*lobby.SeeksPerPage)
+			if rows.Length() != want {
+				t.Fatalf("%s lists %d seeks, want %d", path, rows.Length(), want)
+			}
+			if n == 1 && !rows.First().HasClass("mine") {
+				t.Errorf("%s: the viewer's own seek is not first", path)
+			}
+			next := doc.Find(`.seek-pages a[rel="next"]`)
+			if got, want := next.AttrOr("href", ""), fmt.Sprintf("/lobby?page=%d", n+1); n < pages && got != want {
+				t.Errorf("%s: next page link %q, want %q", path, got, want)
+			}
+			if n == pages && next.Length() != 0 {
+				t.Errorf("%s: the last page links to a next one", path)
+			}
+			if n > 1 && doc.Find(`.seek-pages a[rel="prev"]`).Length() != 1 {
+				t.Errorf("%s: no link to the page before", path)
+			}
+			if strings.HasPrefix(path, "/lobby?") {
+				rows.Each(func(_ int, s *goquery.Selection) { seen[s.AttrOr("data-seek", "")] = true })
+			}
+		}
+	}
+	if len(seen) != total {
+		t.Errorf("the pages list %d seeks in all, want %d", len(seen), total)
+	}
+	if n := me.get(fmt.Sprintf("/lobby?page=%d", pages+5)).Find("li[data-seek]").Length(); n != total-(pages-1)*lobby.SeeksPerPage {
+		t.Errorf("a page past the last lists %d seeks, want the last page's", n)
+	}
+	if size := len(me.get("/lobby").Text()); size > 40_000 {
+		t.Errorf("the lobby's page with %d seeks open is %d B of text", total, size)
+	}
+
+	a := newAPIT(t, e)
+	var got struct {
+		Seeks              []struct{ ID string }
+		Page, Pages, Total int
+	}
+	r := a.do(http.MethodGet, "/api/seeks?page=2", "")
+	if err := json.Unmarshal(r.body, &got); err != nil || r.code != http.StatusOK {
+		t.Fatalf("GET /api/seeks?page=2: %d %s", r.code, r.body)
+	}
+	if len(got.Seeks) != lobby.SeeksPerPage || got.Page != 2 || got.Pages != pages || got.Total != total {
+		t.Errorf("GET /api/seeks?page=2: %d seeks, page %d of %d, total %d; want %d, 2 of %d, %d",
+			len(got.Seeks), got.Page, got.Pages, got.Total, lobby.SeeksPerPage, pages, total)
+	}
+	for _, q := range []string{"0", "x", "-1"} {
+		if r := a.do(http.MethodGet, "/api/seeks?page="+q, ""); r.code != http.StatusBadRequest || !strings.Contains(string(r.body), "bad_page") {
+			t.Errorf("GET /api/seeks?page=%s: %d %s, want 400 bad_page", q, r.code, r.body)
+		}
 	}
 }

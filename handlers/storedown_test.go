@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"path/filepath"
@@ -163,5 +164,53 @@ func TestReadBudget(t *testing.T) {
 	}
 	if r := other.get("/api/games/" + ids[0]); r.code != http.StatusOK {
 		t.Errorf("another address's read: %d", r.code)
+	}
+}
+
+// failingViews is a store whose reads of games fail with err.
+type failingViews struct {
+	testsite.Store
+	err atomic.Pointer[error]
+}
+
+func (s *failingViews) View(ctx context.Context, id string, fn func(*games.Record) error) error {
+	if err := s.err.Load(); err != nil {
+		return *err
+	}
+	return s.Store.View(ctx, id, fn)
+}
+
+// TestOnlyUndecodableIsUnreadable: a read of a game the store was too
+// busy for (a lock or statement timeout, no connection free, a save
+// waited behind that failed: errs.ErrBusy) is 503 busy with Retry-After,
+// and a failure of the store's that says nothing of the record is 500
+// internal; only a record that cannot be decoded (errs.ErrUnreadable) is
+// "unreadable" (issue 45, item 16: a slow save made its game's readers
+// "unreadable").
+func TestOnlyUndecodableIsUnreadable(t *testing.T) {
+	st := &failingViews{Store: store.NewMemory()}
+	e := echo.New()
+	New(newService(st), apiClock).Register(e)
+	a := newAPIT(t, e)
+	g := a.create(`{}`)
+	for _, c := range []struct {
+		err    error
+		status int
+		code   string
+	}{
+		{fmt.Errorf("game x: %w: canceling statement due to lock timeout (SQLSTATE 55P03)", errs.ErrBusy), http.StatusServiceUnavailable, "busy"},
+		{fmt.Errorf("game x: %w: the game's last change could not be saved", errs.ErrBusy), http.StatusServiceUnavailable, "busy"},
+		{errors.New("game x: something the store did not expect"), http.StatusInternalServerError, "internal"},
+		{fmt.Errorf("game x: %w: decoding the game: unknown declared outcome", errs.ErrUnreadable), http.StatusInternalServerError, "unreadable"},
+	} {
+		st.err.Store(&c.err)
+		res := a.do(http.MethodGet, "/api/games/"+g.ID, "")
+		if res.code != c.status || !contains(res.body, `"code":"`+c.code+`"`) || c.status == http.StatusServiceUnavailable && res.hdr.Get("Retry-After") == "" {
+			t.Errorf("a read failing with %q: %d (Retry-After %q) %s; want %d %s", c.err, res.code, res.hdr.Get("Retry-After"), res.body, c.status, c.code)
+		}
+		page := a.do(http.MethodGet, "/g/"+g.ID, "")
+		if page.code != c.status || c.code != "unreadable" && contains(page.body, "could not be read") {
+			t.Errorf("the page of a game failing with %q: %d, or called unreadable", c.err, page.code)
+		}
 	}
 }

@@ -114,7 +114,7 @@ func TestTrainingWithoutScripts(t *testing.T) {
 		}
 	}
 	d = c.post("/training/"+q.ID+"/play", boardInputOf(t, wrong, g.Ply()))
-	if got := d.Find("#result.wrong").Text(); !strings.HasPrefix(got, "Not this: ") {
+	if got := d.Find("#result.wrong").Text(); !strings.HasPrefix(got, "That's not the move! ") {
 		t.Errorf("a wrong first action: %q", got)
 	}
 	failed := d.Find("#player-rating").Text()

@@ -6,8 +6,10 @@ package lobby
 
 import (
 	"context"
+	"math"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/banchess/banchess/errs"
@@ -20,10 +22,11 @@ import (
 // LobbyStore keeps the lobby's seeks and pairs players, in transactions
 // that two servers racing cannot both apply.
 type Store interface {
-	// AddSeek stores custom seek s, unless its player has maxCustom open
-	// already (Conflict, detail "too_many_seeks"). (A pool's seeks are
-	// added by Pair.)
-	AddSeek(ctx context.Context, s Seek, open SeekWindow, maxCustom int) error
+	// AddSeek stores custom seek s, unless its player has limits.PerPlayer
+	// custom seeks open already or its address limits.PerAddress seeks of
+	// any kind (Conflict, detail "too_many_seeks"). (A pool's seeks are
+	// added by Pair, under the same limit per address.)
+	AddSeek(ctx context.Context, s Seek, open SeekWindow, limits SeekLimits) error
 	// Seeks returns the open seeks, oldest first.
 	Seeks(ctx context.Context, open SeekWindow) ([]Seek, error)
 	// CancelSeek removes player's open seek id (NotFound when player has
@@ -33,11 +36,14 @@ type Store interface {
 	// created and the seek accepted, or for a pool with no one else
 	// waiting, no game and the seek that now waits.
 	Pair(ctx context.Context, req PairRequest) (*games.Record, Seek, error)
-	// TouchSeeks records that players had a lobby page open at at: their
-	// open seeks are alive.
-	TouchSeeks(ctx context.Context, players []string, at time.Time) error
-	// SweepSeeks removes the seeks no longer open, and those accepted
-	// before acceptedBefore, and counts the open ones removed.
+	// TouchSeeks records that players had a lobby page open at at, on
+	// server instance: their open seeks are alive, and now that server's.
+	TouchSeeks(ctx context.Context, players []string, at time.Time, instance string) error
+	// Beat records that server instance is alive at at.
+	Beat(ctx context.Context, instance string, at time.Time) error
+	// SweepSeeks removes the seeks no longer open (their server's
+	// liveness included), and those accepted before acceptedBefore, and
+	// counts the open ones removed.
 	SweepSeeks(ctx context.Context, open SeekWindow, acceptedBefore time.Time) (int, error)
 	// Pairings returns the seeks player made or accepted that were
 	// accepted at since or later.
@@ -75,6 +81,8 @@ type Service struct {
 	seeks    seekCache
 	variants []string // the variants the lobby plays; nil: all
 	watchers watchers
+	live     Liveness    // Instance set
+	beating  atomic.Bool // this server has beaten: its seeks record it
 }
 
 // Option configures a Service.
@@ -95,7 +103,11 @@ func New(store Store, games Games, known Variants, players Players, opts ...Opti
 	for _, o := range opts {
 		o(s)
 	}
-	s.watchers.left = func(player string) { go s.touchSeeks(context.Background(), []string{player}) }
+	if s.live.Instance == "" {
+		s.live.Instance = "server:" + newSeekID()
+	}
+	touch := func(player string) { go s.touchSeeks(context.Background(), []string{player}) }
+	s.watchers.left, s.watchers.came = touch, touch
 	return s
 }
 
@@ -126,12 +138,12 @@ func (s *Service) lobbyNames() string {
 // one read of the store.
 func (s *Service) View(ctx context.Context) (View, error) {
 	seeks, err := s.seeks.read(ctx, s.now(), func(ctx context.Context, now time.Time) ([]Seek, error) {
-		return s.store.Seeks(ctx, seekWindow(now))
+		return s.store.Seeks(ctx, s.window(now))
 	})
 	if err != nil {
 		return View{}, errs.FromStore(err)
 	}
-	w := seekWindow(s.now())
+	w := s.window(s.now())
 	v := View{Waiting: map[string]int{}}
 	for _, k := range seeks {
 		if !w.Open(k) {
@@ -169,4 +181,37 @@ func (s *Service) PoolVariant() rules.Variant {
 		}
 	}
 	return vs[0]
+}
+
+// SeeksFor returns page n (from 1) of v's custom seeks as viewer p sees
+// them: p's own first, then nearest p's rating in each seek's variant and
+// speed (a player without a name, or new there, counts as a new player's
+// rating); see View.Nearest.
+func (s *Service) SeeksFor(ctx context.Context, v View, p players.Player, n int) (SeekPage, error) {
+	type class struct {
+		variant string
+		speed   rating.Speed
+	}
+	ratings := map[class]int{}
+	if p.Named() {
+		now := s.now()
+		for _, k := range v.Custom() {
+			c := class{k.Variant, k.Speed()}
+			if _, ok := ratings[c]; ok {
+				continue
+			}
+			st, err := s.players.Standing(ctx, p.ID, c.variant, c.speed)
+			if err != nil {
+				return SeekPage{}, errs.FromStore(err)
+			}
+			ratings[c] = int(math.Round(st.At(now).Rating))
+		}
+	}
+	mine := func(k Seek) int {
+		if r, ok := ratings[class{k.Variant, k.Speed()}]; ok {
+			return r
+		}
+		return rating.DefaultRating
+	}
+	return v.Nearest(p.ID, mine, n), nil
 }

@@ -247,7 +247,7 @@ func TestTwoInstancesPool(t *testing.T) {
 	var wg sync.WaitGroup
 	for i := range 2 {
 		wg.Go(func() {
-			g, _, err := inst[i].Lobby.JoinPool(ctx, creds[i], "3+2")
+			g, _, err := inst[i].Lobby.JoinPool(ctx, creds[i], "3+2", "")
 			if err != nil {
 				t.Error(err)
 			}
@@ -263,7 +263,7 @@ func TestTwoInstancesPool(t *testing.T) {
 	if err != nil || len(list) != 1 || list[0].Game != paired {
 		t.Errorf("the first's pairings: %+v, %v", list, err)
 	}
-	if g, k, err := inst[1].Lobby.JoinPool(ctx, creds[2], "3+2"); err != nil || g != "" || k.Pool != "3+2" {
+	if g, k, err := inst[1].Lobby.JoinPool(ctx, creds[2], "3+2", ""); err != nil || g != "" || k.Pool != "3+2" {
 		t.Errorf("the third: %q, %+v, %v", g, k, err)
 	}
 }

@@ -102,7 +102,7 @@ func TestSeekRefusals(t *testing.T) {
 		l.seek(l.ann, lobby.SeekSettings{Clock: "5+3"})
 	}
 	refused(t, "one seek too many", second(l.svc.Lobby.AddSeek(l.ctx, l.ann, lobby.SeekSettings{Clock: "5+3"})), errs.Conflict, "too_many_seeks")
-	refused(t, "a pool of no one's", third(l.svc.Lobby.JoinPool(l.ctx, l.ann, "4+4")), errs.Invalid, "bad_pool")
+	refused(t, "a pool of no one's", third(l.svc.Lobby.JoinPool(l.ctx, l.ann, "4+4", "")), errs.Invalid, "bad_pool")
 	if n := len(l.view().Seeks); n != lobby.MaxCustomSeeks {
 		t.Errorf("%d seeks open", n)
 	}
@@ -203,17 +203,17 @@ func (l *room) player(cred players.Credential) string {
 func TestPools(t *testing.T) {
 	l := newLobby(t, store.NewMemory())
 	other := l.seek(l.ann, lobby.SeekSettings{Clock: "10+5"})
-	game, k, err := l.svc.Lobby.JoinPool(l.ctx, l.ann, "5+3")
+	game, k, err := l.svc.Lobby.JoinPool(l.ctx, l.ann, "5+3", "")
 	if err != nil || game != "" || k.Pool != "5+3" || !k.Rated {
 		t.Fatalf("the first waits: %q, %+v, %v", game, k, err)
 	}
 	if v := l.view(); v.Waiting["5+3"] != 1 || len(v.Custom()) != 1 || v.Custom()[0].ID != other.ID {
 		t.Errorf("the lobby: %+v", v)
 	}
-	if game, again, err := l.svc.Lobby.JoinPool(l.ctx, l.ann, "5+3"); err != nil || game != "" || again.ID != k.ID {
+	if game, again, err := l.svc.Lobby.JoinPool(l.ctx, l.ann, "5+3", ""); err != nil || game != "" || again.ID != k.ID {
 		t.Errorf("joining twice: %q, %+v, %v", game, again, err)
 	}
-	game, _, err = l.svc.Lobby.JoinPool(l.ctx, l.cat, "5+3")
+	game, _, err = l.svc.Lobby.JoinPool(l.ctx, l.cat, "5+3", "")
 	if err != nil || game == "" {
 		t.Fatalf("the second is paired: %q, %v", game, err)
 	}
@@ -224,10 +224,10 @@ func TestPools(t *testing.T) {
 	if v := l.view(); len(v.Seeks) != 0 || v.Waiting["5+3"] != 0 {
 		t.Errorf("after the pairing: %+v", v)
 	}
-	if game, _, _ := l.svc.Lobby.JoinPool(l.ctx, l.bob, "5+3"); game != "" {
+	if game, _, _ := l.svc.Lobby.JoinPool(l.ctx, l.bob, "5+3", ""); game != "" {
 		t.Errorf("the third was paired into %s", game)
 	}
-	game, _, _ = l.svc.Lobby.JoinPool(l.ctx, l.ann, "5+3")
+	game, _, _ = l.svc.Lobby.JoinPool(l.ctx, l.ann, "5+3", "")
 	if rec := l.record(game); !rec.Rated {
 		t.Errorf("a pool game between named players: %+v", rec)
 	}
@@ -295,5 +295,53 @@ func TestLobbyVariants(t *testing.T) {
 		if got := c.svc.Lobby.Plays(c.id); got != c.want {
 			t.Errorf("Plays(%q) = %v, want %v", c.id, got, c.want)
 		}
+	}
+}
+
+// TestSeeksEndWithTheirServer: two servers share a store; the seeks made
+// on one, a custom seek and a player waiting in a pool, end once it has
+// not beaten for Liveness.Timeout: the other lists neither, accepting the
+// seek is refused, and a player joining the pool waits rather than be
+// paired with a player no server holds. Within the timeout they stay.
+func TestSeeksEndWithTheirServer(t *testing.T) {
+	st := store.NewMemory()
+	clk := &manualClock{now: epoch}
+	site := func(name string) testsite.Site {
+		svc := testsite.New(st, testsite.Config{Now: clk.Now, LobbyAsMain: true,
+			Lobby: []lobby.Option{lobby.WithLiveness(lobby.Liveness{Instance: name, Timeout: 5 * time.Second})}})
+		t.Cleanup(svc.Games.Close)
+		return svc
+	}
+	a, b := site("server:a"), site("server:b")
+	ctx := context.Background()
+	ann, bob, cat := register(t, a, "Ann"), register(t, b, "Bob"), register(t, a, "Cat")
+	a.Lobby.Sweep(ctx) // each server beats as it sweeps
+	k, err := a.Lobby.AddSeek(ctx, ann, lobby.SeekSettings{Clock: "5+3"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if game, _, err := a.Lobby.JoinPool(ctx, cat, "3+2", ""); err != nil || game != "" {
+		t.Fatalf("cat waits: %q, %v", game, err)
+	}
+	seeks := func() int {
+		t.Helper()
+		b.Lobby.Sweep(ctx)
+		v, err := b.Lobby.View(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(v.Seeks)
+	}
+	clk.advance(5 * time.Second)
+	if n := seeks(); n != 2 {
+		t.Fatalf("server a last heard of 5 s ago: the other lists %d seeks, want 2", n)
+	}
+	clk.advance(time.Second)
+	if n := seeks(); n != 0 {
+		t.Errorf("server a unheard of for 6 s: the other lists %d seeks, want none", n)
+	}
+	refused(t, "accepting the seek of a server that died", second(b.Lobby.AcceptSeek(ctx, bob, k.ID)), errs.NotFound, "seek_gone")
+	if game, _, err := b.Lobby.JoinPool(ctx, bob, "3+2", ""); err != nil || game != "" {
+		t.Errorf("joining the pool on the other: paired into %q (%v), want to wait", game, err)
 	}
 }

@@ -62,8 +62,8 @@ func (s *Service) AddSeek(ctx context.Context, cred players.Credential, st SeekS
 	if err != nil {
 		return Seek{}, err
 	}
-	k.Color, k.Rated = color, st.Rated
-	if err := s.store.AddSeek(ctx, k, seekWindow(k.Created), MaxCustomSeeks); err != nil {
+	k.Color, k.Rated, k.Address = color, st.Rated, st.Address
+	if err := s.store.AddSeek(ctx, k, s.window(k.Created), seekLimits()); err != nil {
 		return Seek{}, errs.FromStore(err)
 	}
 	s.Notice(NoticeLobby)
@@ -77,7 +77,7 @@ func nameNeeded() *errs.Error {
 // newSeek describes a seek by p of variant at tc, in pool ("" for none).
 func (s *Service) newSeek(ctx context.Context, p players.Player, variant string, tc games.TimeControl, pool string) (Seek, error) {
 	now := s.now()
-	k := Seek{ID: newSeekID(), Player: p.ID, Name: p.Name, Variant: variant, Clock: tc, Pool: pool, Created: now, Alive: now}
+	k := Seek{ID: newSeekID(), Player: p.ID, Name: p.Name, Variant: variant, Clock: tc, Pool: pool, Created: now, Alive: now, Instance: s.instance()}
 	if p.Named() {
 		st, err := s.players.Standing(ctx, p.ID, variant, k.Speed())
 		if err != nil {
@@ -92,8 +92,10 @@ func (s *Service) newSeek(ctx context.Context, p players.Player, variant string,
 
 // JoinPool puts cred's player in the quick-pairing pool named pool: paired
 // at once with a player waiting there, it returns the new game's id; else
-// the player waits, and it returns their seek.
-func (s *Service) JoinPool(ctx context.Context, cred players.Credential, pool string) (string, Seek, error) {
+// the player waits, and it returns their seek. address is the client
+// address the player comes from ("" if unknown): the seeks open from one
+// are bounded (MaxAddressSeeks).
+func (s *Service) JoinPool(ctx context.Context, cred players.Credential, pool, address string) (string, Seek, error) {
 	if !slices.Contains(Pools(), pool) {
 		return "", Seek{}, errs.Errorf(errs.Invalid, "%q is not a pool: choose one of %s.", rules.Clip(pool), strings.Join(Pools(), ", ")).WithDetail(errs.BadPool)
 	}
@@ -106,8 +108,8 @@ func (s *Service) JoinPool(ctx context.Context, cred players.Credential, pool st
 	if err != nil {
 		return "", Seek{}, err
 	}
-	wait.Rated = p.Named()
-	return s.pair(ctx, PairRequest{Taker: p.ID, Pool: pool, Wait: wait})
+	wait.Rated, wait.Address = p.Named(), address
+	return s.pair(ctx, PairRequest{Taker: p.ID, Pool: pool, Wait: wait, Limits: seekLimits()})
 }
 
 // AcceptSeek accepts seek id for cred's player and returns the game it
@@ -125,7 +127,7 @@ func (s *Service) AcceptSeek(ctx context.Context, cred players.Credential, id st
 // pair has the store pair as req asks, and starts the game's clock.
 func (s *Service) pair(ctx context.Context, req PairRequest) (string, Seek, error) {
 	req.At = s.now()
-	req.Open, req.Game = seekWindow(req.At), s.pairedGame(req.At)
+	req.Open, req.Game = s.window(req.At), s.pairedGame(req.At)
 	rec, k, err := s.store.Pair(ctx, req)
 	if err != nil {
 		return "", Seek{}, errs.FromStore(err)

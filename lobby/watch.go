@@ -49,7 +49,9 @@ type watchers struct {
 	mu      sync.Mutex
 	watches map[*Watch]struct{}
 	present map[string]int // open watches by player
-	left    func(player string)
+	// left and came hear of a player's last lobby page here closing, and
+	// of their first opening.
+	left, came func(player string)
 }
 
 // LobbyWatch is one watcher of the lobby: a lobby page's stream or an
@@ -93,6 +95,11 @@ func (s *Service) Watch(ctx context.Context, cred players.Credential) (*Watch, e
 	f.watches[w] = struct{}{}
 	if player != "" {
 		f.present[player]++
+		if f.present[player] == 1 && f.came != nil {
+			// Their seeks are this server's now: a player whose server
+			// died keeps them by coming back here in time.
+			f.came(player)
+		}
 	}
 	return w, nil
 }
@@ -150,20 +157,32 @@ func (f *watchers) presentPlayers() []string {
 	return out
 }
 
-// Run keeps the lobby until ctx ends: it records, every
+// Run keeps the lobby until ctx ends: it records that this server is
+// alive, at once and every Liveness.Beat; it records, every
 // lobbyHeartbeat, that the players with a lobby page open here are
-// present (their seeks stay alive), and removes the seeks past their time
-// every lobbySweep, telling the lobby's watchers. A server runs it once.
+// present (their seeks stay alive); and it removes the seeks past their
+// time, their server's death included, every lobbySweep (or half the
+// Liveness.Timeout, if sooner), telling the lobby's watchers. A server
+// runs it once.
 func (s *Service) Run(ctx context.Context) {
-	beat := time.NewTicker(lobbyHeartbeat)
-	defer beat.Stop()
-	sweep := time.NewTicker(lobbySweep)
+	s.beat(ctx)
+	live := time.NewTicker(s.live.beat())
+	defer live.Stop()
+	present := time.NewTicker(lobbyHeartbeat)
+	defer present.Stop()
+	every := lobbySweep
+	if t := s.live.timeout(); t > 0 && t/2 < every {
+		every = t / 2
+	}
+	sweep := time.NewTicker(every)
 	defer sweep.Stop()
 	for {
 		select {
 		case <-ctx.Done():
 			return
-		case <-beat.C:
+		case <-live.C:
+			s.beat(ctx)
+		case <-present.C:
 			if players := s.watchers.presentPlayers(); len(players) > 0 {
 				s.touchSeeks(ctx, players)
 			}
@@ -173,11 +192,36 @@ func (s *Service) Run(ctx context.Context) {
 	}
 }
 
+// beat records that this server is alive now (unless its liveness is
+// off: Liveness.Timeout negative).
+func (s *Service) beat(ctx context.Context) {
+	if s.live.timeout() == 0 {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, s.live.beat())
+	defer cancel()
+	if s.store.Beat(ctx, s.live.Instance, s.now()) == nil { // a beat missed is made up by the next; a few missed end this server's seeks
+		s.beating.Store(true)
+	}
+}
+
+// instance is the server the seeks made or kept alive here record: this
+// one once it has beaten, none before (a lobby that never beats, as in
+// tests that do not Run it, leaves its seeks to SeekAbsence alone).
+func (s *Service) instance() string {
+	if s.beating.Load() {
+		return s.live.Instance
+	}
+	return ""
+}
+
 // Sweep removes the seeks past their time, and tells the lobby's
-// watchers when one that was open went.
+// watchers when one that was open went. A server sweeping is alive: it
+// beats first, so that a beat held up never ends its own seeks.
 func (s *Service) Sweep(ctx context.Context) {
+	s.beat(ctx)
 	now := s.now()
-	n, err := s.store.SweepSeeks(ctx, seekWindow(now), now.Add(-PairingMemory))
+	n, err := s.store.SweepSeeks(ctx, s.window(now), now.Add(-PairingMemory))
 	if err == nil && n > 0 {
 		s.Notice(NoticeLobby)
 	}
@@ -187,7 +231,7 @@ func (s *Service) Sweep(ctx context.Context) {
 func (s *Service) touchSeeks(ctx context.Context, players []string) {
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
-	_ = s.store.TouchSeeks(ctx, players, s.now()) // a failure shortens the seeks' lives at worst
+	_ = s.store.TouchSeeks(ctx, players, s.now(), s.instance()) // a failure shortens the seeks' lives at worst
 	s.seeks.invalidate()
 }
 
@@ -198,7 +242,7 @@ func (s *Service) Touch(ctx context.Context, cred players.Credential) error {
 	if err != nil || player == "" {
 		return err
 	}
-	if err := s.store.TouchSeeks(ctx, []string{player}, s.now()); err != nil {
+	if err := s.store.TouchSeeks(ctx, []string{player}, s.now(), s.instance()); err != nil {
 		return errs.FromStore(err)
 	}
 	s.seeks.invalidate()

@@ -12,10 +12,13 @@ import (
 // that a request needs no query to learn who is asking. A revocation
 // forgets at once on the server that made it, and on the others when its
 // notice arrives (see Service.Notice); an entry lives credentialTTL at
-// most in any case.
+// most in any case. While the notices may not arrive (deaf: the
+// connection that carries them is lost, and until it listens again) it
+// holds nothing, and every credential is looked up.
 type credentialCache struct {
 	mu      sync.Mutex
 	epoch   uint64 // counts forgettings: a lookup begun before one is not cached
+	deaf    bool   // revocations may go unheard: nothing is cached
 	players map[string]cachedCredential
 }
 
@@ -36,7 +39,7 @@ func (c *credentialCache) get(hash string, now time.Time) (string, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	e, ok := c.players[hash]
-	if !ok || now.Sub(e.at) > credentialTTL {
+	if !ok || c.deaf || now.Sub(e.at) > credentialTTL {
 		return "", false
 	}
 	return e.player, true
@@ -55,7 +58,7 @@ func (c *credentialCache) begin() uint64 {
 func (c *credentialCache) put(hash, player string, epoch uint64, now time.Time) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if epoch != c.epoch {
+	if epoch != c.epoch || c.deaf {
 		return
 	}
 	if c.players == nil {
@@ -97,11 +100,23 @@ func (c *credentialCache) forgetPlayer(player string) {
 	}
 }
 
-// flush drops every entry: revocations may have been missed.
+// flush drops every entry, and caches again: revocations may have been
+// missed, and are heard again.
 func (c *credentialCache) flush() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.epoch++
+	c.deaf = false
+	clear(c.players)
+}
+
+// deafen drops every entry and caches nothing until flush: revocations
+// are not heard.
+func (c *credentialCache) deafen() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.epoch++
+	c.deaf = true
 	clear(c.players)
 }
 

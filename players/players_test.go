@@ -729,3 +729,44 @@ func TestSkeleton(t *testing.T) {
 		}
 	}
 }
+
+// TestDeafCacheTrustsNothing: while an instance's listener does not hear
+// the others' notices (players.NoticeDeaf, until ""), its cache of
+// credentials holds nothing, so a credential revoked on another instance
+// meanwhile is refused at once; once it hears again it caches again.
+func TestDeafCacheTrustsNothing(t *testing.T) {
+	pw := newPasswords()
+	m := store.NewMemory()
+	a, b := players.New(m, players.WithPasswords(pw)), players.New(m, players.WithPasswords(pw))
+	ctx := context.Background()
+	up, err := a.Register(ctx, signUp("Ann", "correct horse"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := a.Login(ctx, signIn("Ann", "correct horse", "x"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	phone, laptop, ann := up.Credential, in.Credential, up.Player
+	is := func(svc *players.Service, cred players.Credential, want string) {
+		t.Helper()
+		if p, err := svc.Identify(ctx, cred); err != nil || p.ID != want {
+			t.Errorf("Identify: %q, %v; want %q", p.ID, err, want)
+		}
+	}
+	is(b, phone, ann.ID) // cached on b
+	b.Notice(players.NoticeDeaf)
+	if err := a.SignOut(ctx, phone); err != nil { // b hears nothing of it
+		t.Fatal(err)
+	}
+	is(b, phone, "")
+	is(b, laptop, ann.ID) // looked up, not cached
+	b.Notice("")          // hearing again
+	is(b, laptop, ann.ID) // cached now
+	if err := a.SignOut(ctx, laptop); err != nil {
+		t.Fatal(err)
+	}
+	is(b, laptop, ann.ID) // cached, until its notice arrives
+	b.Notice(players.NoticeRevoked(laptop.Hash()))
+	is(b, laptop, "")
+}

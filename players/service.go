@@ -329,6 +329,12 @@ const (
 	noticeSignedOut = "signedout:"
 )
 
+// NoticeDeaf is the notice a server's listener gives itself when it stops
+// hearing the others' notices (its connection lost, or not yet made): until
+// the notice "" says it hears them again, revocations made elsewhere may
+// go unheard, so no credential is trusted from memory.
+const NoticeDeaf = "deaf"
+
 // NoticeRevoked says the credential of hash was revoked.
 func NoticeRevoked(hash string) string { return noticeRevoked + hash }
 
@@ -336,10 +342,15 @@ func NoticeRevoked(hash string) string { return noticeRevoked + hash }
 func NoticeSignedOut(player string) string { return noticeSignedOut + player }
 
 // Notice acts on a notice from a server sharing the store (this one
-// included): it forgets revoked credentials. The notice "" says notices
-// may have been missed: every credential is forgotten.
+// included): it forgets revoked credentials. NoticeDeaf says notices are
+// not heard (the listener's connection is lost): every credential is
+// forgotten, and none is remembered until the notice "", which says
+// notices are heard again after some may have been missed: every
+// credential is forgotten once more, and they are remembered again.
 func (s *Service) Notice(n string) {
 	switch {
+	case n == NoticeDeaf:
+		s.creds.deafen()
 	case n == "":
 		s.creds.flush()
 	case strings.HasPrefix(n, noticeRevoked):

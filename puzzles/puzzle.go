@@ -64,6 +64,36 @@ var themeOrder = []Theme{MateIn1, MateIn2, MateIn3, Material, Defence, MateByBan
 // AllThemes returns every theme, kinds first.
 func AllThemes() []Theme { return append([]Theme(nil), themeOrder...) }
 
+// Name is the theme as people read it: "Mate in 1", "Checkmate by ban",
+// "Stalemate trap" (the theme itself when unknown). It is the one table
+// of the themes' names: the pages, the lists of themes and the API's
+// names all read it.
+func (t Theme) Name() string {
+	switch t {
+	case MateIn1:
+		return "Mate in 1"
+	case MateIn2:
+		return "Mate in 2"
+	case MateIn3:
+		return "Mate in 3"
+	case Material:
+		return "Winning material"
+	case Defence:
+		return "Defence"
+	case MateByBan:
+		return "Checkmate by ban"
+	case Promotion:
+		return "Promotion"
+	case UnderPromotion:
+		return "Underpromotion"
+	case StalemateTrap:
+		return "Stalemate trap"
+	case Ban:
+		return "The ban first"
+	}
+	return string(t)
+}
+
 // IsKind reports whether t is a kind of puzzle rather than a trait.
 func (t Theme) IsKind() bool {
 	switch t {
@@ -227,8 +257,9 @@ func Read(r io.Reader) ([]Puzzle, error) {
 	return out, nil
 }
 
-// ThemeNames are themes as words.
-func ThemeNames(ts []Theme) []string {
+// ThemeKeys are themes as their keys ("mateIn2"), as files, addresses
+// and the API name them; Theme.Name is the name for people.
+func ThemeKeys(ts []Theme) []string {
 	out := make([]string, len(ts))
 	for i, t := range ts {
 		out[i] = string(t)

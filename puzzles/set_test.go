@@ -134,3 +134,22 @@ func TestReadWrite(t *testing.T) {
 		}
 	}
 }
+
+// TestThemeNames: every theme has a name for people, not its key, and
+// no two share one.
+func TestThemeNames(t *testing.T) {
+	seen := map[string]Theme{}
+	for _, th := range AllThemes() {
+		n := th.Name()
+		if n == string(th) || n == "" {
+			t.Errorf("%s has no name for people", th)
+		}
+		if o, ok := seen[n]; ok {
+			t.Errorf("%s and %s are both %q", o, th, n)
+		}
+		seen[n] = th
+	}
+	if MateIn1.Name() != "Mate in 1" || MateByBan.Name() != "Checkmate by ban" || StalemateTrap.Name() != "Stalemate trap" {
+		t.Errorf("names: %q, %q, %q", MateIn1.Name(), MateByBan.Name(), StalemateTrap.Name())
+	}
+}

@@ -15,7 +15,9 @@
   function refresh() {
     if (busy) { again = true; return; }
     busy = true;
-    fetch("/lobby/list", { credentials: "same-origin", headers: { "HX-Request": "true" } })
+    // The page of seeks the viewer looks at (?page=2) stays in view.
+    var page = new URLSearchParams(location.search).get("page");
+    fetch("/lobby/list" + (page ? "?page=" + encodeURIComponent(page) : ""), { credentials: "same-origin", headers: { "HX-Request": "true" } })
       .then(function (res) { return res.ok ? res.text() : null; })
       .then(function (html) {
         var live = document.getElementById("lobby-live");

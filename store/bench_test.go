@@ -42,6 +42,41 @@ func BenchmarkSQLiteSavePly(b *testing.B) {
 	}
 }
 
+// BenchmarkSQLiteSaveClockedPly is BenchmarkSQLiteSavePly on a game
+// whose clock runs: each save moves the time the clock ends the game (the
+// row's due_at, and its index entry).
+func BenchmarkSQLiteSaveClockedPly(b *testing.B) {
+	s, err := OpenSQLite(context.Background(), filepath.Join(b.TempDir(), "bench.db"), Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	ctx := context.Background()
+	white, black := players.NewCredential().Hash(), players.NewCredential().Hash()
+	now := time.Now()
+	rec := &games.Record{Game: rules.New(rules.BanChess{}), White: white, Black: black, Mode: games.Invite, Created: now, Updated: now}
+	rec.Clock = games.NewClock(games.TimeControl{Initial: 5 * time.Minute})
+	rec.Clock.Running, rec.Clock.Since = rules.White, now
+	if err := s.Create(ctx, rec); err != nil {
+		b.Fatal(err)
+	}
+	steps := []func(g *rules.Game) error{
+		func(g *rules.Game) error { return g.PlayText("b:e2e4") },
+		func(g *rules.Game) error { return g.PlayText("m:d2d4") },
+		(*rules.Game).Undo,
+		(*rules.Game).Undo,
+	}
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		if err := s.Update(ctx, rec.ID, func(r *games.Record) error {
+			r.Clock.Since = r.Clock.Since.Add(time.Millisecond)
+			return steps[i%len(steps)](r.Game)
+		}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 // BenchmarkSQLiteLoad2000 measures reading a 2,000-ply imported game back
 // from its row: the query, and replaying every ply (what a request for a
 // game not in the cache costs).

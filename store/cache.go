@@ -29,11 +29,12 @@ type gameCache struct {
 	load func(ctx context.Context, id string) (rec *games.Record, revision, size int64, err error)
 	// write commits c's game if its row is still at revision c.row (else
 	// it fails with errStale) and returns the game's estimated size; it
-	// sets c's revisions.
-	write func(c *cachedGame) (int64, error)
+	// sets c's revisions. It runs to its end whatever becomes of the
+	// request, but not past ctx's deadline (see committer.write).
+	write func(ctx context.Context, c *cachedGame) (int64, error)
 	// finish is write for a save that finishes a game between two
 	// players: it records the game's result in the same transaction.
-	finish func(c *cachedGame) (int64, error)
+	finish func(ctx context.Context, c *cachedGame) (int64, error)
 	// revision, when set, reads a game's row revision: a cached game whose
 	// row has moved on (another process saved it) is read afresh before
 	// it is used. Nil when no other process writes the rows.
@@ -95,7 +96,7 @@ func (gc *gameCache) Create(ctx context.Context, rec *games.Record) error {
 	}
 	rec.ID = NewID()
 	c := &cachedGame{id: rec.ID, lock: newGameLock(), rec: rec}
-	size, err := gc.write(c)
+	size, err := gc.write(ctx, c)
 	if err != nil {
 		return fmt.Errorf("create game: %w", err)
 	}
@@ -135,7 +136,7 @@ func (gc *gameCache) Update(ctx context.Context, id string, fn func(*games.Recor
 	if _, records := games.ResultOf(c.rec); records && !c.over {
 		write = gc.finish
 	}
-	size, err := write(c)
+	size, err := write(ctx, c)
 	if err != nil {
 		if errors.Is(err, errStale) {
 			err = changedElsewhere(id)
@@ -178,11 +179,41 @@ func changedElsewhere(id string) error {
 }
 
 // errUnsaved answers the requests that waited for a game whose change
-// could not be saved.
-var errUnsaved = errors.New("the game's last change could not be saved; try again")
+// could not be saved (after they tried to read it afresh: see acquire): the
+// store was too busy for it, whatever the save's own failure, and the game
+// is as its row has it.
+var errUnsaved = fmt.Errorf("%w: the game's last change could not be saved; try again", errs.ErrBusy)
 
-// acquire returns the game's entry, loaded (or revalidated) and locked.
+// acquireTries bounds how often acquire reads a game afresh because the
+// request it waited behind failed for reasons of its own.
+const acquireTries = 3
+
+// acquire returns the game's entry, loaded (or revalidated) and locked. A
+// request that waited for the game behind one whose save failed, or whose
+// read of the game ended with its own context (its client gone, its
+// deadline passed), reads the game afresh itself rather than take that
+// failure for its own, a few times at most.
 func (gc *gameCache) acquire(ctx context.Context, id string) (*cachedGame, error) {
+	for try := 1; ; try++ {
+		c, err := gc.acquireOnce(ctx, id)
+		if err == nil || try == acquireTries || ctx.Err() != nil || !othersFailure(err) {
+			return c, err
+		}
+	}
+}
+
+// othersFailure reports whether err, which a request got from the game's
+// entry while its own context is alive, is another request's failure: a
+// save that failed, or a context that ended.
+func othersFailure(err error) bool {
+	if errors.Is(err, errs.ErrUnavailable) {
+		return false // the database does not answer: reading again will not help
+	}
+	return errors.Is(err, errUnsaved) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
+}
+
+// acquireOnce is one try of acquire.
+func (gc *gameCache) acquireOnce(ctx context.Context, id string) (*cachedGame, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}

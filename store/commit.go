@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/banchess/banchess/errs"
 )
 
 // maxBatch bounds the saves one transaction commits.
@@ -36,11 +38,16 @@ var errClosed = errors.New("saving the game: the store is closed")
 // row was not at the revision the save expected.
 var errStale = errors.New("saving the game: the game changed elsewhere since it was read")
 
+// errNotBegun answers a save whose request's deadline passed before its
+// transaction began: nothing was written, and it says nothing of the disk.
+var errNotBegun = fmt.Errorf("saving the game: %w: the request's time ran out while the save waited its turn", errs.ErrBusy)
+
 // save is one game's save, queued, and where to report how it went.
 type save struct {
-	id     string // the game's
-	stmt   statement
-	result chan error
+	id       string // the game's
+	stmt     statement
+	deadline time.Time // the request's, past which it must not run; zero: none
+	result   chan error
 }
 
 func newCommitter(db database, wait, timeout time.Duration) *committer {
@@ -51,9 +58,11 @@ func newCommitter(db database, wait, timeout time.Duration) *committer {
 
 // write commits game id's save, query with args, and returns once it is
 // committed (nil), refused as stale (errStale: it affected no row) or
-// failed.
-func (c *committer) write(id, query string, args []any) error {
-	s := save{id: id, stmt: statement{query, args}, result: make(chan error, 1)}
+// failed. A save is not begun past deadline (unless it is zero), and the
+// transaction that carries it is given up at the earliest deadline of its
+// saves: a request waits for its save no longer than it waits to read.
+func (c *committer) write(id, query string, args []any, deadline time.Time) error {
+	s := save{id: id, stmt: statement{query, args}, deadline: deadline, result: make(chan error, 1)}
 	c.mu.RLock()
 	if c.closed {
 		c.mu.RUnlock()
@@ -134,8 +143,27 @@ func (c *committer) gather(batch []save, busy bool) []save {
 // database refuses fails; when the transaction fails, every save in it
 // fails but the stale ones.
 func (c *committer) commit(batch []save) {
+	// Saves whose requests' deadlines passed while they were queued are
+	// not begun: they fail busy, and their games are unchanged.
+	now := time.Now()
+	batch = slices.DeleteFunc(batch, func(s save) bool {
+		if !s.deadline.IsZero() && !now.Before(s.deadline) {
+			s.result <- errNotBegun
+			return true
+		}
+		return false
+	})
+	if len(batch) == 0 {
+		return
+	}
 	slices.SortFunc(batch, func(a, b save) int { return strings.Compare(a.id, b.id) })
-	ctx, cancel := writeContext(c.timeout)
+	var earliest time.Time
+	for _, s := range batch {
+		if !s.deadline.IsZero() && (earliest.IsZero() || s.deadline.Before(earliest)) {
+			earliest = s.deadline
+		}
+	}
+	ctx, cancel := writeContext(c.timeout, earliest)
 	defer cancel()
 	stmts := make([]statement, len(batch))
 	for i, s := range batch {
@@ -154,15 +182,33 @@ func (c *committer) commit(batch []save) {
 		if err != nil && e != errStale {
 			e = fmt.Errorf("saving the game: %w", err)
 		}
-		s.result <- e
+		s.result <- timedOut(ctx, e)
 	}
 }
 
+// timedOut marks err, a write's failure on ctx, as the store too busy
+// (errs.ErrBusy) when ctx's deadline passed: whatever the database said of
+// the statement it gave up (SQLite's "interrupted"), it did not answer in
+// time.
+func timedOut(ctx context.Context, err error) error {
+	if err == nil || errors.Is(err, errStale) || ctx.Err() == nil || errors.Is(err, errs.ErrBusy) {
+		return err
+	}
+	return fmt.Errorf("%w: %w", errs.ErrBusy, err)
+}
+
 // writeContext is the context of a write, which runs to its end whatever
-// becomes of the request, or until timeout if it is not 0.
-func writeContext(timeout time.Duration) (context.Context, context.CancelFunc) {
-	if timeout == 0 {
+// becomes of the request (its client going away does not cancel it), or
+// until timeout if it is not 0, or until deadline, the request's, if it
+// is not zero and comes first.
+func writeContext(timeout time.Duration, deadline time.Time) (context.Context, context.CancelFunc) {
+	if timeout > 0 {
+		if d := time.Now().Add(timeout); deadline.IsZero() || d.Before(deadline) {
+			deadline = d
+		}
+	}
+	if deadline.IsZero() {
 		return context.Background(), func() {}
 	}
-	return context.WithTimeout(context.Background(), timeout)
+	return context.WithDeadline(context.Background(), deadline)
 }

@@ -18,7 +18,7 @@ type storedGame struct {
 // first call, so fn may take its time. An error from fn stops the walk
 // and is returned.
 func (s *sqlStore) EachGame(ctx context.Context, fn func(id, variant, startFEN string, actions []string) error) error {
-	r, err := s.db.query(ctx, s.each)
+	r, err := s.gdb.query(ctx, s.each)
 	if err != nil {
 		return fmt.Errorf("reading the games: %w", err)
 	}

@@ -30,12 +30,13 @@ func commitFinished(ctx context.Context, db database, query string, args []any, 
 }
 
 // saveFinished is gameCache.finish: saveRow, with the game's result.
-func (s *sqlStore) saveFinished(c *cachedGame) (int64, error) {
+func (s *sqlStore) saveFinished(ctx context.Context, c *cachedGame) (int64, error) {
+	deadline, _ := ctx.Deadline()
 	return writeRow(c, s.now(), &s.failures, func(kind saveKind, args []any) error {
 		// Once begun, a save runs to its end whatever becomes of the
-		// request (up to the timeout).
-		ctx, cancel := writeContext(s.timeout)
+		// request (up to the timeout, or the request's deadline).
+		ctx, cancel := writeContext(s.timeout, deadline)
 		defer cancel()
-		return commitFinished(ctx, s.db, s.saves[kind], args, c.rec)
+		return timedOut(ctx, commitFinished(ctx, s.gdb, s.saves[kind], args, c.rec))
 	})
 }

@@ -24,9 +24,10 @@ type writeFailures struct {
 }
 
 // record notes how a write went. A save refused because the game changed
-// elsewhere, or because the store is closed, says nothing of the disk.
+// elsewhere, because the store is closed, or not begun because its
+// request's time ran out, says nothing of the disk.
 func (w *writeFailures) record(err error, now time.Time) {
-	if errors.Is(err, errStale) || errors.Is(err, errClosed) {
+	if errors.Is(err, errStale) || errors.Is(err, errClosed) || errors.Is(err, errNotBegun) {
 		return
 	}
 	w.mu.Lock()

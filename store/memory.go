@@ -40,6 +40,8 @@ type Memory struct {
 	accounts memoryPlayers
 	// reviews are the games' reviews, by game id (see reviews.go).
 	reviews map[string]analysis.StoredReview
+	// claims are the games due that a sweep claimed, by id (see due.go).
+	claims map[string]dueClaim
 
 	memoryTraining // training's learners, puzzles and attempts
 }
@@ -51,7 +53,7 @@ type entry struct {
 
 // NewMemory returns an empty in-memory store.
 func NewMemory() *Memory {
-	m := &Memory{games: make(map[string]*entry), reviews: make(map[string]analysis.StoredReview)}
+	m := &Memory{games: make(map[string]*entry), reviews: make(map[string]analysis.StoredReview), claims: map[string]dueClaim{}}
 	m.accounts.init()
 	return m
 }

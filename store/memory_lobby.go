@@ -19,14 +19,20 @@ func tooManySeeks(n int) error {
 	return &errs.Error{Code: errs.Conflict, Detail: errs.TooManySeeks, Msg: fmt.Sprintf("You have %d seeks open, the most a player may: cancel one first.", n)}
 }
 
+// tooManyFromAddress refuses a seek from an address with n seeks open.
+func tooManyFromAddress(n int) error {
+	return &errs.Error{Code: errs.TooMany, Detail: errs.SeeksFromAddress,
+		Msg: fmt.Sprintf("%d seeks are open from your network address, the most the lobby takes from one: accept one of the seeks open, or wait for one of yours to be taken.", n)}
+}
+
 // seekGone is the error for a seek that is not open: accepted, cancelled
 // or expired (or never made).
 func seekGone() error {
 	return &errs.Error{Code: errs.NotFound, Detail: errs.SeekGone, Msg: "This seek is gone: someone accepted it first, or its player cancelled it or left."}
 }
 
-// AddSeek stores custom seek k unless its player has maxCustom open.
-func (m *Memory) AddSeek(ctx context.Context, k lobby.Seek, open lobby.SeekWindow, maxCustom int) error {
+// AddSeek stores custom seek k within limits (see lobby.Store).
+func (m *Memory) AddSeek(ctx context.Context, k lobby.Seek, open lobby.SeekWindow, limits lobby.SeekLimits) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -35,14 +41,35 @@ func (m *Memory) AddSeek(ctx context.Context, k lobby.Seek, open lobby.SeekWindo
 	defer a.mu.Unlock()
 	custom := 0
 	for _, other := range a.seeks {
-		if other.Player == k.Player && other.Pool == "" && open.Open(other) {
+		if other.Player == k.Player && other.Pool == "" && a.open(open, other) {
 			custom++
 		}
 	}
-	if custom >= maxCustom {
+	if custom >= limits.PerPlayer {
 		return tooManySeeks(custom)
 	}
+	if err := a.addressFull(k, open, limits.PerAddress); err != nil {
+		return err
+	}
 	a.seeks[k.ID] = k
+	return nil
+}
+
+// addressFull refuses seek k when its address has max seeks open; a.mu
+// is held.
+func (a *memoryPlayers) addressFull(k lobby.Seek, open lobby.SeekWindow, max int) error {
+	if k.Address == "" || max <= 0 {
+		return nil
+	}
+	n := 0
+	for _, other := range a.seeks {
+		if other.Address == k.Address && a.open(open, other) {
+			n++
+		}
+	}
+	if n >= max {
+		return tooManyFromAddress(n)
+	}
 	return nil
 }
 
@@ -62,7 +89,7 @@ func (m *Memory) Seeks(ctx context.Context, open lobby.SeekWindow) ([]lobby.Seek
 func (a *memoryPlayers) openSeeks(open lobby.SeekWindow, keep func(lobby.Seek) bool) []lobby.Seek {
 	var out []lobby.Seek
 	for _, k := range a.seeks {
-		if open.Open(k) && keep(k) {
+		if a.open(open, k) && keep(k) {
 			out = append(out, k)
 		}
 	}
@@ -113,13 +140,14 @@ func (m *Memory) Pair(ctx context.Context, req lobby.PairRequest) (*games.Record
 	if req.Pool == "" {
 		var ok bool
 		k, ok = a.seeks[req.Seek]
-		if !ok || k.Pool != "" || !req.Open.Open(k) {
+		if !ok || k.Pool != "" || !a.open(req.Open, k) {
 			return nil, lobby.Seek{}, seekGone()
 		}
 	} else {
 		waiting := a.openSeeks(req.Open, func(k lobby.Seek) bool { return k.Pool == req.Pool && k.Player != req.Taker })
 		if len(waiting) == 0 {
-			return nil, a.wait(req), nil
+			k, err := a.wait(req)
+			return nil, k, err
 		}
 		k = waiting[0]
 	}
@@ -142,17 +170,20 @@ func (m *Memory) Pair(ctx context.Context, req lobby.PairRequest) (*games.Record
 }
 
 // wait keeps req's taker waiting in its pool: their seek there, kept
-// alive, or req.Wait added; a.mu is held.
-func (a *memoryPlayers) wait(req lobby.PairRequest) lobby.Seek {
+// alive, or req.Wait added within its address's limit; a.mu is held.
+func (a *memoryPlayers) wait(req lobby.PairRequest) (lobby.Seek, error) {
 	for id, k := range a.seeks {
-		if k.Player == req.Taker && k.Pool == req.Pool && req.Open.Open(k) {
-			k.Alive = req.At
+		if k.Player == req.Taker && k.Pool == req.Pool && a.open(req.Open, k) {
+			k.Alive, k.Instance = req.At, req.Wait.Instance
 			a.seeks[id] = k
-			return k
+			return k, nil
 		}
 	}
+	if err := a.addressFull(req.Wait, req.Open, req.Limits.PerAddress); err != nil {
+		return lobby.Seek{}, err
+	}
 	a.seeks[req.Wait.ID] = req.Wait
-	return req.Wait
+	return req.Wait, nil
 }
 
 // seated describes player id about to sit at k's game; a.mu is held.
@@ -164,8 +195,15 @@ func (a *memoryPlayers) seated(id string, k lobby.Seek) games.Seated {
 	return games.Seated{Player: p, Standing: a.standing(id, k.Variant, k.Speed())}
 }
 
-// TouchSeeks records that players had a lobby page open at at.
-func (m *Memory) TouchSeeks(ctx context.Context, players []string, at time.Time) error {
+// open reports whether k is open in w, its server's liveness included;
+// a.mu is held.
+func (a *memoryPlayers) open(w lobby.SeekWindow, k lobby.Seek) bool {
+	return w.Open(k) && w.Live(k, a.beats[k.Instance])
+}
+
+// TouchSeeks records that players had a lobby page open at at, on server
+// instance.
+func (m *Memory) TouchSeeks(ctx context.Context, players []string, at time.Time, instance string) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -174,7 +212,7 @@ func (m *Memory) TouchSeeks(ctx context.Context, players []string, at time.Time)
 	defer a.mu.Unlock()
 	for id, k := range a.seeks {
 		if k.Game == "" && slices.Contains(players, k.Player) && at.After(k.Alive) {
-			k.Alive = at
+			k.Alive, k.Instance = at, instance
 			a.seeks[id] = k
 		}
 	}
@@ -193,14 +231,33 @@ func (m *Memory) SweepSeeks(ctx context.Context, open lobby.SeekWindow, accepted
 	n := 0
 	for id, k := range a.seeks {
 		switch {
-		case k.Game == "" && !open.Open(k):
+		case k.Game == "" && !a.open(open, k):
 			n++
 			delete(a.seeks, id)
 		case k.Game != "" && k.Accepted.Before(acceptedBefore):
 			delete(a.seeks, id)
 		}
 	}
+	for id, at := range a.beats {
+		if at.Before(open.CreatedSince) {
+			delete(a.beats, id)
+		}
+	}
 	return n, nil
+}
+
+// Beat records that server instance is alive at at.
+func (m *Memory) Beat(ctx context.Context, instance string, at time.Time) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	a := &m.accounts
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if at.After(a.beats[instance]) {
+		a.beats[instance] = at
+	}
+	return nil
 }
 
 // Pairings returns the seeks player made or accepted that were accepted

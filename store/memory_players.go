@@ -33,6 +33,7 @@ type memoryPlayers struct {
 	attempts  map[string][]counted            // attempts counted, by key
 	keys      map[string][]byte               // the servers' keys, by name
 	seeks     map[string]lobby.Seek
+	beats     map[string]time.Time // each server's last beat, by its name
 }
 
 // standingKey names a player's standing in a variant at a speed.
@@ -45,6 +46,7 @@ func (m *memoryPlayers) init() {
 	m.players, m.names, m.skeletons, m.creds = map[string]*players.Player{}, map[string]string{}, map[string]string{}, map[string]players.Issued{}
 	m.standings, m.played, m.recorded = map[standingKey]players.Standing{}, map[string][]players.PlayedGame{}, map[string]bool{}
 	m.attempts, m.keys, m.seeks = map[string][]counted{}, map[string][]byte{}, map[string]lobby.Seek{}
+	m.beats = map[string]time.Time{}
 }
 
 // nameTaken refuses a name another player has in any case.

@@ -229,6 +229,30 @@ var migrations = [...]migration{
 		AND (older.created_at < players.created_at OR older.created_at = players.created_at AND older.id < players.id));
 	DROP INDEX players_name_skeleton_alike;
 	CREATE UNIQUE INDEX players_name_skeleton ON players(name_skeleton);`},
+	// The client address a seek was made from: the seeks open from one
+	// address are bounded (lobby.MaxAddressSeeks).
+	{"seeks_address", `ALTER TABLE seeks ADD COLUMN address TEXT NOT NULL DEFAULT '';
+	CREATE INDEX seeks_address ON seeks(address) WHERE game = '' AND address <> '';`},
+	// When each game's clock ends it (games.Record.Due), so that any
+	// server finds the games its clocks should have ended without reading
+	// every game: a game whose server died is ended on time. 0 for none
+	// (no clock, a stopped one, a game over, and the games saved before
+	// this, until their next save). A sweep claims a due game by moving it
+	// on (a lease), and the game's next save writes it afresh.
+	{"games_due_at", `ALTER TABLE games ADD COLUMN due_at BIGINT NOT NULL DEFAULT 0; -- unix milliseconds
+	CREATE INDEX games_due_at ON games(due_at) WHERE due_at > 0;`},
+	// Each server records that it is alive every second or so (a beat),
+	// and a seek the server that holds its maker's lobby page, so that
+	// the seeks of a server that died end within seconds ('' for the
+	// seeks made before, which keep the lobby's other limits).
+	{"instances", `CREATE TABLE instances (
+		id      TEXT PRIMARY KEY,
+		beat_at BIGINT NOT NULL -- unix milliseconds of its last beat
+	) WITHOUT ROWID;
+	ALTER TABLE seeks ADD COLUMN instance TEXT NOT NULL DEFAULT '';`},
+	// A failed attempt keeps the engine's answer to its wrong action, which
+	// the result page plays on the board after it (training.Attempt).
+	{"puzzle_attempts_refutation", `ALTER TABLE puzzle_attempts ADD COLUMN refutation TEXT NOT NULL DEFAULT ''; -- BCN, space-separated`},
 }
 
 // SchemaVersion is the schema version this binary writes.

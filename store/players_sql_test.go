@@ -185,7 +185,7 @@ func TestPostgresAcceptRacers(t *testing.T) {
 	open := lobby.SeekWindow{AliveSince: epoch.Add(-time.Minute), CreatedSince: epoch.Add(-time.Hour)}
 	maker := addPlayer(t, stores[0], "p-maker", "Maker")
 	k := seek(maker, "", epoch)
-	if err := stores[1].AddSeek(ctx, k, open, 3); err != nil {
+	if err := stores[1].AddSeek(ctx, k, open, lobby.SeekLimits{PerPlayer: 3}); err != nil {
 		t.Fatal(err)
 	}
 	var racers []string

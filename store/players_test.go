@@ -2,6 +2,7 @@ package store
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"fmt"
 	"strings"
@@ -382,18 +383,18 @@ var playerBehaviours = []struct {
 		var ids []string
 		for i := range 3 {
 			k := seek(ann, "", epoch.Add(time.Duration(i)*time.Millisecond))
-			if err := s.AddSeek(ctx, k, open, 3); err != nil {
+			if err := s.AddSeek(ctx, k, open, lobby.SeekLimits{PerPlayer: 3}); err != nil {
 				t.Fatal(err)
 			}
 			ids = append(ids, k.ID)
 		}
-		refusedWith(t, "a fourth seek", s.AddSeek(ctx, seek(ann, "", epoch), open, 3), errs.Conflict, "too_many_seeks")
+		refusedWith(t, "a fourth seek", s.AddSeek(ctx, seek(ann, "", epoch), open, lobby.SeekLimits{PerPlayer: 3}), errs.Conflict, "too_many_seeks")
 		pool := seek(ann, "5+3", epoch.Add(time.Second))
 		if _, _, err := s.Pair(ctx, lobby.PairRequest{Taker: ann, Pool: "5+3", Wait: pool, Open: open, At: epoch, Game: pairedGame}); err != nil {
 			t.Fatal(err)
 		}
 		stale := seek(bob, "", epoch.Add(-time.Minute)) // its maker left a minute ago
-		if err := s.AddSeek(ctx, stale, open, 3); err != nil {
+		if err := s.AddSeek(ctx, stale, open, lobby.SeekLimits{PerPlayer: 3}); err != nil {
 			t.Fatal(err)
 		}
 		seeksAre(t, s, open, append(ids, pool.ID)...)
@@ -410,7 +411,7 @@ var playerBehaviours = []struct {
 		seeksAre(t, s, open, ids[1], ids[2], pool.ID)
 		// Kept alive by its maker's lobby page, the stale one is open again;
 		// swept, the gone ones go.
-		if err := s.TouchSeeks(ctx, []string{bob}, epoch); err != nil {
+		if err := s.TouchSeeks(ctx, []string{bob}, epoch, "server:a"); err != nil {
 			t.Fatal(err)
 		}
 		seeksAre(t, s, open, stale.ID, ids[1], ids[2], pool.ID)
@@ -420,6 +421,40 @@ var playerBehaviours = []struct {
 		}
 		seeksAre(t, s, open, ids[2], pool.ID)
 	}},
+	{"seeks from one address are bounded, custom and in pools, while open", func(t *testing.T, s fullStore) {
+		ctx := context.Background()
+		open := lobby.SeekWindow{AliveSince: epoch.Add(-30 * time.Second), CreatedSince: epoch.Add(-30 * time.Minute)}
+		limits := lobby.SeekLimits{PerPlayer: 3, PerAddress: 4}
+		from := func(k lobby.Seek, addr string) lobby.Seek { k.Address = addr; return k }
+		var first string
+		for i, name := range []string{"a", "b", "c"} {
+			p := addPlayer(t, s, "p-"+name, "")
+			k := from(seek(p, "", epoch.Add(time.Duration(i)*time.Millisecond)), "10.0.0.1")
+			if err := s.AddSeek(ctx, k, open, limits); err != nil {
+				t.Fatal(err)
+			}
+			first = cmp.Or(first, k.ID)
+		}
+		d := addPlayer(t, s, "p-d", "")
+		wait := from(seek(d, "5+3", epoch), "10.0.0.1")
+		if _, _, err := s.Pair(ctx, lobby.PairRequest{Taker: d, Pool: "5+3", Wait: wait, Limits: limits, Open: open, At: epoch, Game: pairedGame}); err != nil {
+			t.Fatal(err)
+		}
+		e := addPlayer(t, s, "p-e", "")
+		refusedWith(t, "a fifth seek from the address", s.AddSeek(ctx, from(seek(e, "", epoch), "10.0.0.1"), open, limits), errs.TooMany, "seeks_from_address")
+		_, _, err := s.Pair(ctx, lobby.PairRequest{Taker: e, Pool: "3+2", Wait: from(seek(e, "3+2", epoch), "10.0.0.1"), Limits: limits, Open: open, At: epoch, Game: pairedGame})
+		refusedWith(t, "a fifth seek from the address, in a pool", err, errs.TooMany, "seeks_from_address")
+		if err := s.AddSeek(ctx, from(seek(e, "", epoch), "10.0.0.2"), open, limits); err != nil {
+			t.Errorf("a seek from another address: %v", err)
+		}
+		// A seek gone frees its place.
+		if err := s.CancelSeek(ctx, first, "p-a"); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.AddSeek(ctx, from(seek(e, "", epoch.Add(time.Second)), "10.0.0.1"), open, limits); err != nil {
+			t.Errorf("a seek from the address once one is cancelled: %v", err)
+		}
+	}},
 	{"a seek is accepted once", func(t *testing.T, s fullStore) {
 		ctx := context.Background()
 		ann, bob, cat := addPlayer(t, s, "p-ann", "Ann"), addPlayer(t, s, "p-bob", "Bob"), addPlayer(t, s, "p-cat", "")
@@ -427,7 +462,7 @@ var playerBehaviours = []struct {
 		k, other := seek(ann, "", epoch), seek(ann, "", epoch.Add(time.Millisecond))
 		bobs := seek(bob, "3+2", epoch)
 		for _, x := range []lobby.Seek{k, other} {
-			if err := s.AddSeek(ctx, x, open, 3); err != nil {
+			if err := s.AddSeek(ctx, x, open, lobby.SeekLimits{PerPlayer: 3}); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -505,6 +540,62 @@ var playerBehaviours = []struct {
 			t.Errorf("the third waits: %+v, %+v", rec, third)
 		}
 		seeksAre(t, s, open, third.ID)
+	}},
+	{"a seek ends with its server", func(t *testing.T, s fullStore) {
+		ctx := context.Background()
+		ann, bob, cat, dan := addPlayer(t, s, "p-ann", "Ann"), addPlayer(t, s, "p-bob", "Bob"), addPlayer(t, s, "p-cat", "Cat"), addPlayer(t, s, "p-dan", "Dan")
+		at := func(d time.Duration) time.Time { return epoch.Add(d) }
+		on := func(k lobby.Seek, instance string) lobby.Seek { k.Instance = instance; return k }
+		unbounded := lobby.SeekWindow{AliveSince: epoch.Add(-30 * time.Second), CreatedSince: epoch.Add(-30 * time.Minute)}
+		for _, b := range []struct {
+			instance string
+			at       time.Time
+		}{{"server:a", epoch}, {"server:b", epoch}, {"server:b", at(5 * time.Second)}, {"server:b", at(time.Second)}} {
+			if err := s.Beat(ctx, b.instance, b.at); err != nil {
+				t.Fatal(err)
+			}
+		}
+		annA, bobB, legacy := on(seek(ann, "", epoch), "server:a"), on(seek(bob, "", epoch), "server:b"), seek(dan, "", epoch)
+		for _, k := range []lobby.Seek{annA, bobB, legacy} {
+			if err := s.AddSeek(ctx, k, unbounded, lobby.SeekLimits{PerPlayer: 3}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		catA := on(seek(cat, "3+2", epoch), "server:a")
+		if rec, _, err := s.Pair(ctx, lobby.PairRequest{Taker: cat, Pool: "3+2", Wait: catA, Open: unbounded, At: epoch, Game: pairedGame}); err != nil || rec != nil {
+			t.Fatalf("cat waits: %v, %v", rec, err)
+		}
+		now := at(6 * time.Second)
+		fresh := on(seek(ann, "", now), "server:c") // a server starting: it has yet to beat
+		if err := s.AddSeek(ctx, fresh, unbounded, lobby.SeekLimits{PerPlayer: 3}); err != nil {
+			t.Fatal(err)
+		}
+		seeksAre(t, s, unbounded, annA.ID, bobB.ID, catA.ID, legacy.ID, fresh.ID)
+		// Six seconds on, server a has not beaten for more than five.
+		open := lobby.SeekWindow{AliveSince: now.Add(-30 * time.Second), CreatedSince: now.Add(-30 * time.Minute), BeatSince: now.Add(-5 * time.Second)}
+		seeksAre(t, s, open, bobB.ID, legacy.ID, fresh.ID)
+		_, _, err := s.Pair(ctx, lobby.PairRequest{Taker: dan, Seek: annA.ID, Open: open, At: now, Game: pairedGame})
+		refusedWith(t, "accepting the seek of a server that died", err, errs.NotFound, "seek_gone")
+		danWaits := seek(dan, "3+2", now)
+		if rec, k, err := s.Pair(ctx, lobby.PairRequest{Taker: dan, Pool: "3+2", Wait: danWaits, Open: open, At: now, Game: pairedGame}); err != nil || rec != nil || k.ID != danWaits.ID {
+			t.Fatalf("joining the pool where only a dead server's player waits: %+v, %+v, %v; want to wait", rec, k, err)
+		}
+		if n, err := s.SweepSeeks(ctx, open, epoch); err != nil || n != 2 {
+			t.Errorf("swept %d, %v; want the dead server's 2", n, err)
+		}
+		seeksAre(t, s, unbounded, bobB.ID, legacy.ID, fresh.ID, danWaits.ID)
+		// A player present on a live server keeps their seeks there.
+		if err := s.TouchSeeks(ctx, []string{bob}, now, "server:c"); err != nil {
+			t.Fatal(err)
+		}
+		later := lobby.SeekWindow{AliveSince: now, CreatedSince: now.Add(-30 * time.Minute), BeatSince: now.Add(time.Second)}
+		if err := s.Beat(ctx, "server:c", now.Add(2*time.Second)); err != nil {
+			t.Fatal(err)
+		}
+		seeksAre(t, s, later, bobB.ID, fresh.ID, danWaits.ID)
+		if got, _ := s.Seeks(ctx, later); len(got) == 0 || got[0].Instance != "server:c" {
+			t.Errorf("bob's seek, touched on server c: %+v", got)
+		}
 	}},
 }
 

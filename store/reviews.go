@@ -203,7 +203,7 @@ func (p *Postgres) LoadReview(ctx context.Context, id string) (analysis.StoredRe
 		return analysis.StoredReview{}, false, nil
 	}
 	var r reviewRow
-	err := p.pool.QueryRow(ctx, dollars(loadReviewQuery), id).Scan(r.scanArgs()...)
+	err := p.conns.QueryRow(ctx, dollars(loadReviewQuery), id).Scan(r.scanArgs()...)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return analysis.StoredReview{}, false, nil
 	}
@@ -221,7 +221,7 @@ func (p *Postgres) ClaimReview(ctx context.Context, rev analysis.StoredReview, n
 	if err != nil {
 		return false, err
 	}
-	tag, err := p.pool.Exec(ctx, dollars(claimReviewSQL), r.claimArgs(rev.GameID, now)...)
+	tag, err := p.conns.Exec(ctx, dollars(claimReviewSQL), r.claimArgs(rev.GameID, now)...)
 	if err != nil {
 		return false, fmt.Errorf("claiming the review of game %q: %w", trimID(rev.GameID), err)
 	}
@@ -235,7 +235,7 @@ func (p *Postgres) SaveReview(ctx context.Context, rev analysis.StoredReview) (b
 	if err != nil {
 		return false, err
 	}
-	tag, err := p.pool.Exec(ctx, dollars(saveReviewSQL), r.saveArgs(rev.GameID)...)
+	tag, err := p.conns.Exec(ctx, dollars(saveReviewSQL), r.saveArgs(rev.GameID)...)
 	if err != nil {
 		return false, fmt.Errorf("saving the review of game %q: %w", trimID(rev.GameID), err)
 	}

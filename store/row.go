@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/rules"
 )
@@ -31,11 +32,13 @@ type row struct {
 	ply                       int
 
 	table string // games.Table as JSON; "" for none (a hot-seat game)
+
+	due int64 // unix milliseconds when its clock ends the game (games.Record.Due); 0 for never
 }
 
 // columns are the row's columns in the order args and scanArgs use.
 const columns = `variant, start_fen, actions, declared, tags, from_chess, white, black, white_hidden, black_hidden, mode,
-	created_at, updated_at, fen, ply, actor, phase, result, table_state`
+	created_at, updated_at, fen, ply, actor, phase, result, table_state, due_at`
 
 // upsertSQL inserts a game's row, or updates the columns set, with the
 // placeholders ph makes of a parameter's number (SQLite's "?" or
@@ -60,7 +63,7 @@ func upsertSQL(ph string) string {
 	ON CONFLICT(id) DO UPDATE SET actions = excluded.actions, declared = excluded.declared,
 		tags = excluded.tags, updated_at = excluded.updated_at, fen = excluded.fen,
 		ply = excluded.ply, actor = excluded.actor, phase = excluded.phase, result = excluded.result,
-		table_state = excluded.table_state, revision = excluded.revision%s
+		table_state = excluded.table_state, due_at = excluded.due_at, revision = excluded.revision%s
 	WHERE games.revision = excluded.revision - 1`
 }
 
@@ -158,7 +161,7 @@ func scanRecord(id string, scan func(dest ...any) error) (rec *games.Record, rev
 	}
 	rec, err = r.decode(id)
 	if err != nil {
-		return nil, 0, 0, fmt.Errorf("game %q: %w", trimID(id), err)
+		return nil, 0, 0, fmt.Errorf("game %q: %w: %w", trimID(id), errs.ErrUnreadable, err)
 	}
 	rec.Revision = revision
 	return rec, revision, r.size(), nil
@@ -191,13 +194,13 @@ func scanSummary(scan func(dest ...any) error) (games.Summary, error) {
 // args returns the row's values in the order of columns.
 func (r *row) args() []any {
 	return []any{r.variant, r.startFEN, r.actions, r.declared, r.tags, r.fromChess, r.white, r.black, r.whiteHidden, r.blackHidden, r.mode,
-		r.created, r.updated, r.fen, r.ply, r.actor, r.phase, r.result, r.table}
+		r.created, r.updated, r.fen, r.ply, r.actor, r.phase, r.result, r.table, r.due}
 }
 
 // scanArgs returns pointers to the row's fields in the order of columns.
 func (r *row) scanArgs() []any {
 	return []any{&r.variant, &r.startFEN, &r.actions, &r.declared, &r.tags, &r.fromChess, &r.white, &r.black, &r.whiteHidden, &r.blackHidden, &r.mode,
-		&r.created, &r.updated, &r.fen, &r.ply, &r.actor, &r.phase, &r.result, &r.table}
+		&r.created, &r.updated, &r.fen, &r.ply, &r.actor, &r.phase, &r.result, &r.table, &r.due}
 }
 
 // declaredNames are how a row writes a declared outcome.
@@ -233,6 +236,7 @@ func encodeRow(rec *games.Record) (row, error) {
 		actor:       sum.Actor,
 		phase:       sum.Phase,
 		result:      sum.Result,
+		due:         ms(rec.Due()),
 	}
 	found := false
 	for name, o := range declaredNames {

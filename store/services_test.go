@@ -10,6 +10,7 @@ import (
 // this package.
 type fullStore interface {
 	games.Store
+	games.DueGames
 	players.Store
 	lobby.Store
 }

@@ -15,12 +15,20 @@ import (
 )
 
 // seekColumns are a seek's columns, in the order scanSeek reads them.
-const seekColumns = `id, player, name, rating, provisional, variant, initial_ms, increment_ms, color, rated, pool, created_at, alive_at, game, acceptor, accepted_at`
+const seekColumns = `id, player, name, rating, provisional, variant, initial_ms, increment_ms, color, rated, pool, created_at, alive_at, game, acceptor, accepted_at, instance`
 
-// openSeek is the condition of an open seek, with the window's bounds as
-// parameters $n and $n+1 (see openAt).
+// openAt is the condition of an open seek, with the window's bounds as
+// parameters $n to $n+2 (openArgs): not accepted, its maker seen and it
+// made within the window, and its server alive (lobby.SeekWindow.Live):
+// it beat since the window's BeatSince, or the seek was kept alive since.
 func openAt(n int) string {
-	return fmt.Sprintf(`game = '' AND alive_at >= $%d AND created_at >= $%d`, n, n+1)
+	return fmt.Sprintf(`game = '' AND alive_at >= $%d AND created_at >= $%d AND (instance = '' OR alive_at >= $%d
+		OR EXISTS (SELECT 1 FROM instances WHERE instances.id = seeks.instance AND instances.beat_at >= $%[3]d))`, n, n+1, n+2)
+}
+
+// openArgs are openAt's parameters for w.
+func openArgs(w lobby.SeekWindow) []any {
+	return []any{ms(w.AliveSince), ms(w.CreatedSince), ms(w.BeatSince)}
 }
 
 func scanSeek(sc scanner) (lobby.Seek, error) {
@@ -28,7 +36,7 @@ func scanSeek(sc scanner) (lobby.Seek, error) {
 	var initial, increment, created, alive, accepted int64
 	var color string
 	err := sc.Scan(&k.ID, &k.Player, &k.Name, &k.Rating, &k.Provisional, &k.Variant, &initial, &increment, &color, &k.Rated, &k.Pool,
-		&created, &alive, &k.Game, &k.Acceptor, &accepted)
+		&created, &alive, &k.Game, &k.Acceptor, &accepted, &k.Instance)
 	k.Clock = games.TimeControl{Initial: time.Duration(initial) * time.Millisecond, Increment: time.Duration(increment) * time.Millisecond}
 	k.Color, _ = rules.ParseColor(color)
 	k.Created, k.Alive, k.Accepted = fromMS(created), fromMS(alive), fromMS(accepted)
@@ -40,15 +48,37 @@ func insertSeek(ctx context.Context, q querier, k lobby.Seek) error {
 	if k.Color != 0 {
 		color = k.Color.String()
 	}
-	_, err := q.exec(ctx, `INSERT INTO seeks (`+seekColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, '', '', 0)`,
+	_, err := q.exec(ctx, `INSERT INTO seeks (`+seekColumns+`, address) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, '', '', 0, $14, $15)`,
 		k.ID, k.Player, k.Name, k.Rating, k.Provisional, k.Variant, k.Clock.Initial.Milliseconds(), k.Clock.Increment.Milliseconds(),
-		color, k.Rated, k.Pool, ms(k.Created), ms(k.Alive))
+		color, k.Rated, k.Pool, ms(k.Created), ms(k.Alive), k.Instance, k.Address)
 	return err
 }
 
-// AddSeek stores custom seek k unless its player has maxCustom open; the
+// addressFull refuses seek k when its address has max seeks open (of any
+// kind) in the window. Seeks from one address are added one at a time,
+// whichever server they come to (a lock per address; SQLite's
+// transaction holds the whole database).
+func (s sqlPlayers) addressFull(ctx context.Context, q querier, k lobby.Seek, open lobby.SeekWindow, max int) error {
+	if k.Address == "" || max <= 0 {
+		return nil
+	}
+	if err := s.db.lock(ctx, q, "seeks-from:"+k.Address); err != nil {
+		return err
+	}
+	var n int
+	if err := q.queryRow(ctx, `SELECT count(*) FROM seeks WHERE address = $1 AND `+openAt(2),
+		append([]any{k.Address}, openArgs(open)...)...).Scan(&n); err != nil {
+		return err
+	}
+	if n >= max {
+		return tooManyFromAddress(n)
+	}
+	return nil
+}
+
+// AddSeek stores custom seek k within limits (see lobby.Store); the
 // servers sharing the database are told.
-func (s sqlPlayers) AddSeek(ctx context.Context, k lobby.Seek, open lobby.SeekWindow, maxCustom int) error {
+func (s sqlPlayers) AddSeek(ctx context.Context, k lobby.Seek, open lobby.SeekWindow, limits lobby.SeekLimits) error {
 	err := s.db.inTx(ctx, func(q querier) error {
 		// One player's seeks are added one at a time.
 		if _, err := q.exec(ctx, `SELECT id FROM players WHERE id = $1`+s.db.forUpdate(), k.Player); err != nil {
@@ -56,12 +86,15 @@ func (s sqlPlayers) AddSeek(ctx context.Context, k lobby.Seek, open lobby.SeekWi
 		}
 		var custom int
 		err := q.queryRow(ctx, `SELECT count(*) FROM seeks WHERE player = $1 AND pool = '' AND `+openAt(2),
-			k.Player, ms(open.AliveSince), ms(open.CreatedSince)).Scan(&custom)
+			append([]any{k.Player}, openArgs(open)...)...).Scan(&custom)
 		switch {
 		case err != nil:
 			return err
-		case custom >= maxCustom:
+		case custom >= limits.PerPlayer:
 			return tooManySeeks(custom)
+		}
+		if err := s.addressFull(ctx, q, k, open, limits.PerAddress); err != nil {
+			return err
 		}
 		if err := insertSeek(ctx, q, k); err != nil {
 			return err
@@ -73,7 +106,7 @@ func (s sqlPlayers) AddSeek(ctx context.Context, k lobby.Seek, open lobby.SeekWi
 
 // Seeks returns the open seeks, oldest first.
 func (s sqlPlayers) Seeks(ctx context.Context, open lobby.SeekWindow) ([]lobby.Seek, error) {
-	r, err := s.db.query(ctx, `SELECT `+seekColumns+` FROM seeks WHERE `+openAt(1)+` ORDER BY created_at, id`, ms(open.AliveSince), ms(open.CreatedSince))
+	r, err := s.db.query(ctx, `SELECT `+seekColumns+` FROM seeks WHERE `+openAt(1)+` ORDER BY created_at, id`, openArgs(open)...)
 	if err != nil {
 		return nil, fmt.Errorf("listing seeks: %w", err)
 	}
@@ -166,10 +199,10 @@ func (s sqlPlayers) Pair(ctx context.Context, req lobby.PairRequest) (*games.Rec
 // or the oldest open one of its pool by another player (errNoRows when
 // there is none).
 func (s sqlPlayers) pairedSeek(ctx context.Context, q querier, req lobby.PairRequest) (lobby.Seek, error) {
-	alive, created := ms(req.Open.AliveSince), ms(req.Open.CreatedSince)
+	open := openArgs(req.Open)
 	if req.Pool == "" {
 		k, err := scanSeek(q.queryRow(ctx, `SELECT `+seekColumns+` FROM seeks WHERE id = $1 AND pool = '' AND `+openAt(2)+s.db.forUpdate(),
-			req.Seek, alive, created))
+			append([]any{req.Seek}, open...)...))
 		if errors.Is(err, errNoRows) {
 			return k, seekGone()
 		}
@@ -180,7 +213,7 @@ func (s sqlPlayers) pairedSeek(ctx context.Context, q querier, req lobby.PairReq
 		return lobby.Seek{}, err
 	}
 	return scanSeek(q.queryRow(ctx, `SELECT `+seekColumns+` FROM seeks WHERE pool = $1 AND player <> $2 AND `+openAt(3)+`
-		ORDER BY created_at, id LIMIT 1`+s.db.forUpdate(), req.Pool, req.Taker, alive, created))
+		ORDER BY created_at, id LIMIT 1`+s.db.forUpdate(), append([]any{req.Pool, req.Taker}, open...)...))
 }
 
 // wait keeps req's taker waiting in its pool: their open seek there, kept
@@ -191,10 +224,13 @@ func (s sqlPlayers) wait(ctx context.Context, q querier, req lobby.PairRequest) 
 		req.Taker, req.Pool, alive, created); err != nil {
 		return lobby.Seek{}, err
 	}
-	k, err := scanSeek(q.queryRow(ctx, `UPDATE seeks SET alive_at = $3 WHERE player = $1 AND pool = $2 AND game = '' RETURNING `+seekColumns,
-		req.Taker, req.Pool, ms(req.At)))
+	k, err := scanSeek(q.queryRow(ctx, `UPDATE seeks SET alive_at = $3, instance = $4 WHERE player = $1 AND pool = $2 AND game = '' RETURNING `+seekColumns,
+		req.Taker, req.Pool, ms(req.At), req.Wait.Instance))
 	if err == nil || !errors.Is(err, errNoRows) {
 		return k, err
+	}
+	if err := s.addressFull(ctx, q, req.Wait, req.Open, req.Limits.PerAddress); err != nil {
+		return lobby.Seek{}, err
 	}
 	if err := insertSeek(ctx, q, req.Wait); err != nil {
 		return lobby.Seek{}, err
@@ -213,12 +249,13 @@ func seated(ctx context.Context, q querier, id string, k lobby.Seek) (games.Seat
 	return games.Seated{Player: p, Standing: st}, err
 }
 
-// TouchSeeks records that players had a lobby page open at at.
-func (s sqlPlayers) TouchSeeks(ctx context.Context, players []string, at time.Time) error {
+// TouchSeeks records that players had a lobby page open at at, on
+// server instance.
+func (s sqlPlayers) TouchSeeks(ctx context.Context, players []string, at time.Time, instance string) error {
 	const chunk = 500
 	for len(players) > 0 {
 		n := min(len(players), chunk)
-		args := []any{ms(at)}
+		args := []any{ms(at), instance}
 		marks := make([]string, 0, n)
 		for _, p := range players[:n] {
 			if validText(p) {
@@ -230,7 +267,7 @@ func (s sqlPlayers) TouchSeeks(ctx context.Context, players []string, at time.Ti
 		if len(marks) == 0 {
 			continue
 		}
-		if _, err := s.db.exec(ctx, `UPDATE seeks SET alive_at = $1 WHERE game = '' AND alive_at < $1 AND player IN (`+strings.Join(marks, ", ")+`)`, args...); err != nil {
+		if _, err := s.db.exec(ctx, `UPDATE seeks SET alive_at = $1, instance = $2 WHERE game = '' AND alive_at < $1 AND player IN (`+strings.Join(marks, ", ")+`)`, args...); err != nil {
 			return fmt.Errorf("keeping seeks alive: %w", err)
 		}
 	}
@@ -244,8 +281,12 @@ func (s sqlPlayers) SweepSeeks(ctx context.Context, open lobby.SeekWindow, accep
 	var n int64
 	err := s.db.inTx(ctx, func(q querier) error {
 		var err error
-		n, err = q.exec(ctx, `DELETE FROM seeks WHERE game = '' AND (alive_at < $1 OR created_at < $2)`, ms(open.AliveSince), ms(open.CreatedSince))
+		n, err = q.exec(ctx, `DELETE FROM seeks WHERE game = '' AND NOT (`+openAt(1)+`)`, openArgs(open)...)
 		if err != nil {
+			return err
+		}
+		// The servers unheard of for as long as a seek lives have no seek left.
+		if _, err := q.exec(ctx, `DELETE FROM instances WHERE beat_at < $1`, ms(open.CreatedSince)); err != nil {
 			return err
 		}
 		if _, err := q.exec(ctx, `DELETE FROM seeks WHERE game <> '' AND accepted_at < $1`, ms(acceptedBefore)); err != nil {
@@ -257,6 +298,15 @@ func (s sqlPlayers) SweepSeeks(ctx context.Context, open lobby.SeekWindow, accep
 		return nil
 	})
 	return int(n), wrapStore(err, "sweeping seeks")
+}
+
+// Beat records that server instance is alive at at.
+func (s sqlPlayers) Beat(ctx context.Context, instance string, at time.Time) error {
+	if _, err := s.db.exec(ctx, `INSERT INTO instances (id, beat_at) VALUES ($1, $2)
+		ON CONFLICT (id) DO UPDATE SET beat_at = excluded.beat_at WHERE instances.beat_at < excluded.beat_at`, instance, ms(at)); err != nil {
+		return fmt.Errorf("recording that the server is alive: %w", err)
+	}
+	return nil
 }
 
 // Pairings returns the seeks player made or accepted that were accepted

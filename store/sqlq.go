@@ -8,7 +8,6 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
-	"github.com/jackc/pgx/v5/pgxpool"
 )
 
 // querier runs statements on either database, in a transaction or not.
@@ -48,6 +47,10 @@ type database interface {
 	// (" FOR UPDATE" in PostgreSQL; SQLite's transaction holds the whole
 	// database already).
 	forUpdate() string
+	// skipLocked locks the rows a SELECT reads, passing over those another
+	// transaction holds (" FOR UPDATE SKIP LOCKED" in PostgreSQL; "" in
+	// SQLite, whose writers take turns).
+	skipLocked() string
 	// lock takes a lock named key until the transaction ends.
 	lock(ctx context.Context, q querier, key string) error
 	// notify tells the servers sharing the database of a change, when the
@@ -210,6 +213,7 @@ func (d *sqliteDB) inTx(ctx context.Context, fn func(q querier) error) error {
 }
 
 func (*sqliteDB) forUpdate() string                             { return "" }
+func (*sqliteDB) skipLocked() string                            { return "" }
 func (*sqliteDB) lock(context.Context, querier, string) error   { return nil }
 func (*sqliteDB) notify(context.Context, querier, string) error { return nil }
 func (*sqliteDB) placeholder() string                           { return "?" }
@@ -274,14 +278,18 @@ func (r pgRow) Scan(dest ...any) error {
 	return unreachable(err)
 }
 
-// pgDB is the PostgreSQL database as a database.
+// pgDB is the PostgreSQL database as a database, on connections of the
+// pool (or of game work's share of it: see pgConns).
 type pgDB struct {
 	pgQuerier
-	pool *pgxpool.Pool
+	conns pgConns
 }
 
+// newPGDB is the database on conns.
+func newPGDB(conns pgConns) pgDB { return pgDB{pgQuerier{conns}, conns} }
+
 func (d pgDB) inTx(ctx context.Context, fn func(q querier) error) error {
-	return unreachable(pgx.BeginFunc(ctx, d.pool, func(tx pgx.Tx) error { return fn(pgQuerier{tx}) }))
+	return unreachable(d.conns.beginFunc(ctx, func(tx pgx.Tx) error { return fn(pgQuerier{tx}) }))
 }
 
 // batch sends the statements as one pipelined batch: one round trip, one
@@ -291,7 +299,10 @@ func (d pgDB) batch(ctx context.Context, stmts []statement) ([]outcome, error) {
 	for _, s := range stmts {
 		b.Queue(s.query, s.args...)
 	}
-	res := d.pool.SendBatch(ctx, b)
+	res, err := d.conns.sendBatch(ctx, b)
+	if err != nil {
+		return nil, err
+	}
 	done := make([]outcome, len(stmts))
 	var failed error // the first statement's failure, which fails the batch
 	for i := range done {
@@ -308,6 +319,7 @@ func (d pgDB) batch(ctx context.Context, stmts []statement) ([]outcome, error) {
 }
 
 func (pgDB) forUpdate() string   { return " FOR UPDATE" }
+func (pgDB) skipLocked() string  { return " FOR UPDATE SKIP LOCKED" }
 func (pgDB) placeholder() string { return "$" }
 func (pgDB) byteOrder() string   { return ` COLLATE "C"` }
 

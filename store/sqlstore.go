@@ -20,7 +20,8 @@ type sqlStore struct {
 	sqlPlayers
 	sqlTraining
 
-	db       database
+	db       database          // for all but game work
+	gdb      database          // for game work: the games' rows (db itself but on PostgreSQL)
 	saves    [saveKinds]string // insert a game's row, or update what the kind of save changes
 	list     string            // listSQL in the database's words
 	each     string            // eachSQL in the database's words
@@ -38,6 +39,10 @@ type sqlConfig struct {
 	now        func() time.Time
 	groupWait  time.Duration // see committer.wait
 	timeout    time.Duration // bounds a save; 0: no bound
+	// games is the database game work (reading, saving, listing and
+	// sweeping games) runs on, when not db: PostgreSQL's share of the
+	// pool for it (see pgConns).
+	games database
 	// shared says other processes write the rows: a cached game is
 	// revalidated (its row's revision read) before each use.
 	shared bool
@@ -45,13 +50,16 @@ type sqlConfig struct {
 
 // start readies s on db and starts its committer.
 func (s *sqlStore) start(db database, c sqlConfig) {
-	s.db, s.ttl, s.timeout = db, c.ttl, c.timeout
+	s.db, s.gdb, s.ttl, s.timeout = db, c.games, c.ttl, c.timeout
+	if s.gdb == nil {
+		s.gdb = db
+	}
 	for k, set := range saveSets {
 		s.saves[k] = db.saveStatement(fmt.Sprintf(upsertSQL(db.placeholder()), set))
 	}
 	s.list = fmt.Sprintf(listSQL, db.byteOrder())
 	s.each = eachSQL + db.byteOrder()
-	s.commits = newCommitter(db, c.groupWait, c.timeout)
+	s.commits = newCommitter(s.gdb, c.groupWait, c.timeout)
 	s.init(c.cacheSize, c.cacheBytes, c.now)
 	s.load, s.write, s.finish = s.loadRow, s.saveRow, s.saveFinished
 	if c.shared {
@@ -82,24 +90,25 @@ const (
 )
 
 // saveRow is gameCache.write: it has the committer commit c's game (see
-// writeRow), whatever becomes of the request.
-func (s *sqlStore) saveRow(c *cachedGame) (int64, error) {
+// writeRow), whatever becomes of the request, but not past ctx's deadline.
+func (s *sqlStore) saveRow(ctx context.Context, c *cachedGame) (int64, error) {
+	deadline, _ := ctx.Deadline()
 	return writeRow(c, s.now(), &s.failures, func(kind saveKind, args []any) error {
-		return s.commits.write(c.id, s.saves[kind], args)
+		return s.commits.write(c.id, s.saves[kind], args, deadline)
 	})
 }
 
 // loadRow is gameCache.load: it reads a game's record from its row (see
 // scanRecord).
 func (s *sqlStore) loadRow(ctx context.Context, id string) (rec *games.Record, revision, size int64, err error) {
-	return scanRecord(id, s.db.queryRow(ctx, loadSQL, id).Scan)
+	return scanRecord(id, s.gdb.queryRow(ctx, loadSQL, id).Scan)
 }
 
 // rowRevision is gameCache.revision: it reads the revision of a game's
 // row.
 func (s *sqlStore) rowRevision(ctx context.Context, id string) (int64, error) {
 	var revision int64
-	err := s.db.queryRow(ctx, revisionSQL, id).Scan(&revision)
+	err := s.gdb.queryRow(ctx, revisionSQL, id).Scan(&revision)
 	if errors.Is(err, errNoRows) {
 		return 0, notFound(id)
 	}
@@ -115,7 +124,7 @@ func (s *sqlStore) List(ctx context.Context, holder string, limit int) ([]games.
 	if holder == "" || limit <= 0 || !validText(holder) {
 		return nil, ctx.Err()
 	}
-	r, err := s.db.query(ctx, s.list, holder, limit)
+	r, err := s.gdb.query(ctx, s.list, holder, limit)
 	if err != nil {
 		return nil, fmt.Errorf("listing games: %w", err)
 	}
@@ -148,7 +157,7 @@ func (s *sqlStore) touch(ctx context.Context, used map[string]time.Time) error {
 	for _, id := range slices.Sorted(maps.Keys(used)) {
 		stmts = append(stmts, statement{touchSQL, []any{used[id].Unix(), id}})
 	}
-	done, err := s.db.batch(ctx, stmts)
+	done, err := s.gdb.batch(ctx, stmts)
 	for _, d := range done {
 		if err == nil {
 			err = d.err
@@ -160,11 +169,11 @@ func (s *sqlStore) touch(ctx context.Context, used map[string]time.Time) error {
 // removeUntouched deletes the rows untouched since cutoff (unix seconds),
 // and the reviews of the games removed, and counts the games.
 func (s *sqlStore) removeUntouched(ctx context.Context, cutoff int64) (int64, error) {
-	n, err := s.db.exec(ctx, removeSQL, cutoff)
+	n, err := s.gdb.exec(ctx, removeSQL, cutoff)
 	if err != nil {
 		return 0, err
 	}
-	if _, err := s.db.exec(ctx, sweepReviewsSQL); err != nil {
+	if _, err := s.gdb.exec(ctx, sweepReviewsSQL); err != nil {
 		return 0, fmt.Errorf("the reviews of removed games: %w", err)
 	}
 	return n, nil
@@ -189,7 +198,7 @@ func (s *sqlStore) Ping(ctx context.Context) error {
 
 // Stats counts the games stored and those cached in memory.
 func (s *sqlStore) Stats(ctx context.Context) (stored, cached int, err error) {
-	if err := s.db.queryRow(ctx, countSQL).Scan(&stored); err != nil {
+	if err := s.gdb.queryRow(ctx, countSQL).Scan(&stored); err != nil {
 		return 0, 0, fmt.Errorf("counting games: %w", err)
 	}
 	return stored, s.cached(), nil

@@ -112,7 +112,7 @@ func (m *memoryTraining) LastAttempt(ctx context.Context, player, puzzle string)
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	a, ok := m.attempts[[2]string{player, puzzle}]
-	a.Actions = slices.Clone(a.Actions)
+	a.Actions, a.Refutation = slices.Clone(a.Actions), slices.Clone(a.Refutation)
 	return a, ok, nil
 }
 
@@ -145,7 +145,7 @@ func (m *memoryTraining) RecordAttempt(ctx context.Context, a training.Attempt, 
 	if m.attempts == nil {
 		m.attempts = map[[2]string]training.Attempt{}
 	}
-	a.Actions = slices.Clone(a.Actions)
+	a.Actions, a.Refutation = slices.Clone(a.Actions), slices.Clone(a.Refutation)
 	m.attempts[key] = a
 	return a, nil
 }

@@ -100,7 +100,7 @@ func (s sqlTraining) Attempted(ctx context.Context, player string) ([]string, er
 }
 
 // attemptColumns are an attempt's row but its key.
-const attemptColumns = `at, solved, failed_at, actions, reason, rated, before_rating, before_deviation, after_rating, after_deviation, puzzle_before, puzzle_after`
+const attemptColumns = `at, solved, failed_at, actions, reason, rated, before_rating, before_deviation, after_rating, after_deviation, puzzle_before, puzzle_after, refutation`
 
 // LastAttempt returns player's last finished attempt at puzzle. The
 // ratings it holds are those shown: the rating and deviation of the
@@ -108,17 +108,17 @@ const attemptColumns = `at, solved, failed_at, actions, reason, rated, before_ra
 func (s sqlTraining) LastAttempt(ctx context.Context, player, puzzle string) (training.Attempt, bool, error) {
 	a := training.Attempt{Player: player, Puzzle: puzzle}
 	var at int64
-	var actions string
+	var actions, refutation string
 	err := s.db.queryRow(ctx, `SELECT `+attemptColumns+` FROM puzzle_attempts WHERE player = $1 AND puzzle = $2`, player, puzzle).
 		Scan(&at, &a.Solved, &a.FailedAt, &actions, &a.Reason, &a.Rated, &a.Before.Rating, &a.Before.Deviation,
-			&a.After.Rating, &a.After.Deviation, &a.PuzzleBefore.Rating, &a.PuzzleAfter.Rating)
+			&a.After.Rating, &a.After.Deviation, &a.PuzzleBefore.Rating, &a.PuzzleAfter.Rating, &refutation)
 	if errors.Is(err, errNoRows) {
 		return training.Attempt{}, false, nil
 	}
 	if err != nil {
 		return training.Attempt{}, false, wrapStore(err, "reading an attempt")
 	}
-	a.At, a.Actions = fromMS(at), strings.Fields(actions)
+	a.At, a.Actions, a.Refutation = fromMS(at), strings.Fields(actions), strings.Fields(refutation)
 	return a, true, nil
 }
 
@@ -159,13 +159,15 @@ func (s sqlTraining) RecordAttempt(ctx context.Context, a training.Attempt, star
 			}
 		}
 		_, err = q.exec(ctx, `INSERT INTO puzzle_attempts (player, puzzle, `+attemptColumns+`)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
 			ON CONFLICT (player, puzzle) DO UPDATE SET at = excluded.at, solved = excluded.solved, failed_at = excluded.failed_at,
 				actions = excluded.actions, reason = excluded.reason, rated = excluded.rated, before_rating = excluded.before_rating,
 				before_deviation = excluded.before_deviation, after_rating = excluded.after_rating,
-				after_deviation = excluded.after_deviation, puzzle_before = excluded.puzzle_before, puzzle_after = excluded.puzzle_after`,
+				after_deviation = excluded.after_deviation, puzzle_before = excluded.puzzle_before, puzzle_after = excluded.puzzle_after,
+				refutation = excluded.refutation`,
 			a.Player, a.Puzzle, ms(a.At), a.Solved, a.FailedAt, strings.Join(a.Actions, " "), a.Reason, a.Rated,
-			a.Before.Rating, a.Before.Deviation, a.After.Rating, a.After.Deviation, a.PuzzleBefore.Rating, a.PuzzleAfter.Rating)
+			a.Before.Rating, a.Before.Deviation, a.After.Rating, a.After.Deviation, a.PuzzleBefore.Rating, a.PuzzleAfter.Rating,
+			strings.Join(a.Refutation, " "))
 		return err
 	})
 	if err != nil {

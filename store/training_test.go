@@ -65,12 +65,15 @@ func TestTrainingStores(t *testing.T) {
 			if _, ok, err := s.PuzzleStats(ctx, "pz1"); ok || err != nil {
 				t.Errorf("a puzzle never rated: %v %v", ok, err)
 			}
-			first, err := s.RecordAttempt(ctx, training.Attempt{Player: "ann", Puzzle: "pz1", At: at, FailedAt: 0, Actions: []string{"b:e2e4"}, Reason: "Not this."}, puzzleStart, plusOne)
+			first, err := s.RecordAttempt(ctx, training.Attempt{Player: "ann", Puzzle: "pz1", At: at, FailedAt: 0, Actions: []string{"b:e2e4"}, Reason: "Not this.", Refutation: []string{"m:d2d4", "b:e7e5"}}, puzzleStart, plusOne)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if !first.Rated || first.Before.Rating != 1500 || first.After.Rating != 1501 || first.PuzzleBefore.Rating != 1200 || first.PuzzleAfter.Rating != 1202 {
 				t.Errorf("first attempt %+v", first)
+			}
+			if kept, ok, err := s.LastAttempt(ctx, "ann", "pz1"); err != nil || !ok || kept.Reason != "Not this." || !slices.Equal(kept.Refutation, []string{"m:d2d4", "b:e7e5"}) {
+				t.Errorf("the failed attempt as kept %+v %v %v", kept, ok, err)
 			}
 			again, err := s.RecordAttempt(ctx, training.Attempt{Player: "ann", Puzzle: "pz1", At: at.Add(time.Minute), Solved: true, FailedAt: -1, Actions: []string{"b:d2d4", "m:e7e5"}}, puzzleStart, plusOne)
 			if err != nil {
@@ -88,7 +91,7 @@ func TestTrainingStores(t *testing.T) {
 				t.Errorf("puzzle after two attempts %+v", p)
 			}
 			last, ok, err := s.LastAttempt(ctx, "ann", "pz1")
-			if err != nil || !ok || !last.Solved || last.FailedAt != -1 || !slices.Equal(last.Actions, []string{"b:d2d4", "m:e7e5"}) || last.Reason != "" || last.Rated || !last.At.Equal(at.Add(time.Minute)) {
+			if err != nil || !ok || !last.Solved || last.FailedAt != -1 || !slices.Equal(last.Actions, []string{"b:d2d4", "m:e7e5"}) || last.Reason != "" || len(last.Refutation) != 0 || last.Rated || !last.At.Equal(at.Add(time.Minute)) {
 				t.Errorf("last attempt %+v %v %v", last, ok, err)
 			}
 			if _, ok, _ := s.LastAttempt(ctx, "bob", "pz1"); ok {

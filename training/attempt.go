@@ -20,8 +20,11 @@ type Result struct {
 	// a correct unfinished attempt (the replies before it played); -1
 	// once the attempt is over.
 	Next int
-	// Reason says, for a wrong action, why not.
-	Reason string
+	// Reason says, for a wrong action, why not; Refutation is the
+	// engine's answer to it, as a board shows it after the wrong action
+	// (see Attempt.Refutation), nil when the engine gave none.
+	Reason     string
+	Refutation []rules.Action
 	// Attempt is the attempt as kept once it finished (solved or failed)
 	// for a player; nil otherwise.
 	Attempt *Attempt
@@ -62,7 +65,9 @@ type Played struct {
 	// moment, Result.Next).
 	Moment *Moment
 	// Review, once the attempt is over and kept, is its review at the
-	// moment it went wrong (the end, solved).
+	// moment it went wrong with the wrong action played on its board (its
+	// refutation not yet: a page with scripts plays it after a pause), or
+	// at the end, solved.
 	Review *Review
 }
 
@@ -106,11 +111,11 @@ func (s *Service) Play(ctx context.Context, player, id string, in games.Input) (
 		if err := sv.To(n + 1); err != nil {
 			return Played{}, errs.Internalf(err, "puzzle %s", id)
 		}
-		m := moment(p.ID, res.Learner, sv, nil)
+		m := moment(p, res.Learner, sv, nil)
 		m.Ahead = res.Next
 		out.Moment = &m
 	case res.Attempt != nil:
-		r, err := review(p, res.Puzzle.Stats, res.Learner, *res.Attempt, sv, -1)
+		r, err := review(p, res.Puzzle.Stats, res.Learner, *res.Attempt, sv, -1, 1)
 		if err != nil {
 			return Played{}, err
 		}
@@ -155,12 +160,12 @@ func (s *Service) judged(ctx context.Context, player string, pz puzzles.Puzzle, 
 		res.Next = sv.At()
 	}
 	if !v.Correct {
-		res.Reason = s.reason(ctx, p, sv.Game(), actions[v.FailedAt])
+		res.Reason, res.Refutation = s.reason(ctx, p, sv.Game(), actions[v.FailedAt])
 	}
 	if res.Learner, err = s.learner(ctx, player); err != nil || !res.Done() || player == "" {
 		return res, err
 	}
-	a := Attempt{Player: player, Puzzle: p.ID, At: s.now(), Solved: v.Solved, FailedAt: v.FailedAt, Actions: bcn(actions), Reason: res.Reason}
+	a := Attempt{Player: player, Puzzle: p.ID, At: s.now(), Solved: v.Solved, FailedAt: v.FailedAt, Actions: bcn(actions), Reason: res.Reason, Refutation: bcn(res.Refutation)}
 	kept, err := s.store.RecordAttempt(ctx, a, startStats(pz), rate(v.Solved, a.At))
 	if err != nil {
 		return Result{}, errs.Internalf(err, "keeping an attempt at puzzle %s", p.ID)

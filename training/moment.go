@@ -63,7 +63,10 @@ func (p Ply) Name() string {
 // Moment is a puzzle at a moment of its solution, as a player sees it:
 // what a page of the puzzle shows.
 type Moment struct {
-	ID      string
+	ID string
+	// Kind is the puzzle's kind (puzzles.Puzzle.Kind): the goal a page
+	// shows before the solver answers.
+	Kind    puzzles.Theme
 	Solver  rules.Color
 	Learner Learner
 	// At is the moment: the solution's plies played. Game is the
@@ -97,10 +100,11 @@ func (m Moment) Replied() (mine Ply, replies []Ply, ok bool) {
 	return mine, replies, ok
 }
 
-// moment describes the moment sv stands at, for learner l, its Ahead
-// at At: the plies played are played[:At], or (nil) read from the game.
-func moment(id string, l Learner, sv *puzzles.Solving, played []Ply) Moment {
-	m := Moment{ID: id, Solver: sv.Solver(), Learner: l, At: sv.At(), Game: sv.Game(), Length: len(sv.Line()), Ahead: sv.At()}
+// moment describes the moment sv stands at of puzzle p, for learner l,
+// its Ahead at At: the plies played are played[:At], or (nil) read from
+// the game.
+func moment(p puzzles.Puzzle, l Learner, sv *puzzles.Solving, played []Ply) Moment {
+	m := Moment{ID: p.ID, Kind: p.Kind(), Solver: sv.Solver(), Learner: l, At: sv.At(), Game: sv.Game(), Length: len(sv.Line()), Ahead: sv.At()}
 	if played != nil {
 		m.Played = played[:m.At]
 		return m
@@ -133,7 +137,7 @@ func (s *Service) Look(ctx context.Context, player, id string, w Where) (Moment,
 	if err != nil {
 		return Moment{}, errs.Internalf(err, "puzzle %s", id)
 	}
-	m := moment(p.ID, l, sv, nil)
+	m := moment(p, l, sv, nil)
 	m.Ahead = ahead
 	return m, nil
 }
@@ -167,12 +171,21 @@ type Review struct {
 	Shown int
 	// Steps are the solution's plies.
 	Steps []Ply
+	// Failure, for a failed attempt shown where it went wrong, is what
+	// went wrong: its wrong action, then the refutation the engine
+	// answered it with (Attempt.Refutation), as played from moment
+	// Failed; nil otherwise, or when the wrong action cannot be played
+	// (an attempt through the API may give an illegal one). The first
+	// FailureShown of them are played on Game.
+	Failure      []Ply
+	FailureShown int
 }
 
 // Review returns player's last finished attempt at puzzle id with the
-// solution shown at moment at (from 0; below 0, the moment the attempt
-// went wrong); ok is false when player has made none.
-func (s *Service) Review(ctx context.Context, player, id string, at int) (r Review, ok bool, err error) {
+// solution shown at moment at (from 0); below 0, at the moment the
+// attempt went wrong, with the first line plies of its Failure played
+// (below 0, all of them). ok is false when player has made none.
+func (s *Service) Review(ctx context.Context, player, id string, at, line int) (r Review, ok bool, err error) {
 	p, sv, err := s.solving(id)
 	if err != nil {
 		return Review{}, false, err
@@ -189,20 +202,20 @@ func (s *Service) Review(ctx context.Context, player, id string, at int) (r Revi
 	if err != nil {
 		return Review{}, false, err
 	}
-	r, err = review(p, stats, l, a, sv, at)
+	r, err = review(p, stats, l, a, sv, at, line)
 	return r, err == nil, err
 }
 
 // review describes attempt a at the puzzle sv solves, its solution
 // played to the end for its steps and shown at moment at (below 0, where
-// a went wrong).
-func review(p puzzles.Puzzle, stats PuzzleStats, l Learner, a Attempt, sv *puzzles.Solving, at int) (Review, error) {
-	line := sv.Line()
-	if err := sv.To(len(line)); err != nil {
+// a went wrong, with line plies of its failure: see Service.Review).
+func review(p puzzles.Puzzle, stats PuzzleStats, l Learner, a Attempt, sv *puzzles.Solving, at, line int) (Review, error) {
+	solution := sv.Line()
+	if err := sv.To(len(solution)); err != nil {
 		return Review{}, errs.Internalf(err, "puzzle %s", p.ID)
 	}
-	r := Review{Themes: p.Themes, Stats: stats, Attempt: a, Failed: len(line), Shown: at}
-	r.Steps = moment(p.ID, l, sv, nil).Played
+	r := Review{Themes: p.Themes, Stats: stats, Attempt: a, Failed: len(solution), Shown: at}
+	r.Steps = moment(p, l, sv, nil).Played
 	if !a.Solved {
 		mine := 0
 		for i, step := range r.Steps {
@@ -218,9 +231,41 @@ func review(p puzzles.Puzzle, stats PuzzleStats, l Learner, a Attempt, sv *puzzl
 	if r.Shown < 0 {
 		r.Shown = r.Failed
 	}
-	if err := sv.To(min(r.Shown, len(line))); err != nil {
+	if err := sv.To(min(r.Shown, len(solution))); err != nil {
 		return Review{}, errs.Internalf(err, "puzzle %s", p.ID)
 	}
-	r.Moment = moment(p.ID, l, sv, r.Steps)
+	r.Moment = moment(p, l, sv, r.Steps)
+	if at < 0 && !a.Solved {
+		r.Failure = failure(sv.Game(), a, sv.Solver())
+		r.FailureShown = len(r.Failure)
+		if line >= 0 && line < len(r.Failure) {
+			r.FailureShown = line
+		}
+		for range len(r.Failure) - r.FailureShown {
+			if err := sv.Game().Undo(); err != nil {
+				return Review{}, errs.Internalf(err, "puzzle %s", p.ID)
+			}
+		}
+	}
 	return r, nil
+}
+
+// failure plays, on g at the moment failed attempt a went wrong, its
+// wrong action and then the refutation kept with it, as far as g takes
+// them, and returns them as played (nil when g refuses the wrong action).
+func failure(g *rules.Game, a Attempt, solver rules.Color) []Ply {
+	if a.FailedAt < 0 || a.FailedAt >= len(a.Actions) {
+		return nil
+	}
+	var out []Ply
+	for _, text := range append([]string{a.Actions[a.FailedAt]}, a.Refutation...) {
+		act, err := rules.ParseAction(text)
+		if err != nil || g.Play(act) != nil {
+			break
+		}
+		hist := g.Record().History()
+		h := hist[len(hist)-1]
+		out = append(out, Ply{Action: h.Action, SAN: h.SAN, Mine: h.Actor == solver})
+	}
+	return out
 }

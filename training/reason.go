@@ -3,6 +3,7 @@ package training
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -27,36 +28,71 @@ const proofPlies = 5
 // solution played as far as the attempt went), fails: the rules' refusal
 // of an illegal action, the draw it makes, or the line that answers it —
 // the engine's when the service has one and it answers, else a proof over
-// the rules. It leaves g as it was.
-func (s *Service) reason(ctx context.Context, p Puzzle, g *rules.Game, wrong rules.Action) string {
+// the rules. With the engine's line comes the refutation a board shows
+// after the wrong action (see refutation); nil without. It leaves g as it
+// was.
+func (s *Service) reason(ctx context.Context, p Puzzle, g *rules.Game, wrong rules.Action) (string, []rules.Action) {
 	if g.Outcome().Over() {
-		return "The puzzle was already solved: there is nothing more to play."
+		return "The puzzle was already solved: there is nothing more to play.", nil
 	}
 	name := lessons.Name(g, wrong)
 	if err := g.Play(wrong); err != nil {
-		return "Not this: " + errs.Of(err).Msg
+		return "Not this: " + errs.Of(err).Msg, nil
 	}
 	defer g.Undo()
 	if o := g.Outcome(); o.Over() {
-		return fmt.Sprintf("Not this: %s. It ends the game, %s.", name, o)
+		return fmt.Sprintf("Not this: %s. It ends the game, %s.", name, o), nil
 	}
-	why := ""
+	why, answer := "", []rules.Action(nil)
 	if s.analyser != nil {
-		why = s.engineReason(ctx, g, p)
+		why, answer = s.engineReason(ctx, g, p)
 	}
 	if why == "" {
 		why = proofReason(g, p)
 	}
-	return fmt.Sprintf("Not this: %s. %s", name, why)
+	return fmt.Sprintf("Not this: %s. %s", name, why), answer
+}
+
+// refutation is the start of line, the engine's best play from g just
+// after a wrong action, that answers it on the board: its plies up to
+// and including the opponent's first — after a wrong move, the solver's
+// best ban comes before it, for in Ban Chess the solver bans next — or
+// up to the end of the game. It is nil when line reaches neither (or
+// holds an action g refuses). It leaves g as it was.
+func refutation(g *rules.Game, line []rules.Action, solver rules.Color) []rules.Action {
+	var out []rules.Action
+	defer func() {
+		for range out {
+			g.Undo()
+		}
+	}()
+	for _, a := range line {
+		actor := g.Turn().Actor
+		if g.Play(a) != nil {
+			break
+		}
+		out = append(out, a)
+		if actor != solver || g.Outcome().Over() {
+			return slices.Clone(out)
+		}
+	}
+	return nil
 }
 
 // engineReason is the engine's line from g, after the wrong action, and
-// what it comes to for the solver; "" when the engine does not answer.
-func (s *Service) engineReason(ctx context.Context, g *rules.Game, p Puzzle) string {
+// what it comes to for the solver, with its refutation; "" when the
+// engine does not answer.
+func (s *Service) engineReason(ctx context.Context, g *rules.Game, p Puzzle) (string, []rules.Action) {
 	res, err := s.analyser.Analyse(ctx, g, reasonLimits)
 	if err != nil || len(res.PV) == 0 {
-		return ""
+		return "", nil
 	}
+	return lineReason(g, p, res), refutation(g, res.PV, p.Solver)
+}
+
+// lineReason says what the engine's result res from g, after the wrong
+// action, comes to for the solver.
+func lineReason(g *rules.Game, p Puzzle, res engine.Result) string {
 	solver, opp := p.Solver, p.Solver.Other()
 	line := "Best play: " + names(g, res.PV, reasonLine)
 	actor := g.Turn().Actor

@@ -27,11 +27,12 @@ type Store interface {
 	// LastAttempt returns player's last finished attempt at puzzle.
 	LastAttempt(ctx context.Context, player, puzzle string) (a Attempt, ok bool, err error)
 	// RecordAttempt records a finished attempt (a.Player, a.Puzzle, a.At,
-	// a.Solved, a.FailedAt, a.Actions, a.Reason) as the player's last at the puzzle,
-	// atomically with the ratings it changes. The player's first attempt
-	// at a puzzle is rated: rate gets the player as kept and the puzzle as
-	// kept (start when it was never rated) and returns their new ratings,
-	// which are kept, with the counts of attempts and solutions. A later
+	// a.Solved, a.FailedAt, a.Actions, a.Reason, a.Refutation) as the
+	// player's last at the puzzle, atomically with the ratings it
+	// changes. The player's first attempt at a puzzle is rated: rate gets
+	// the player as kept and the puzzle as kept (start when it was never
+	// rated) and returns their new ratings, which are kept, with the counts
+	// of attempts and solutions. A later
 	// attempt is kept unrated, the ratings as they are. It returns the
 	// attempt as kept: Rated, and the ratings before and after.
 	RecordAttempt(ctx context.Context, a Attempt, start PuzzleStats, rate RateFunc) (Attempt, error)
@@ -85,6 +86,11 @@ type Attempt struct {
 	Actions []string
 	// Reason says why the wrong action fails ("" when solved).
 	Reason string
+	// Refutation is how the engine answered the wrong action, in BCN:
+	// its plies after it up to and including the opponent's first (after
+	// a wrong move the solver's best ban comes first), or to the end of
+	// the game. Empty when solved or when the engine gave no line.
+	Refutation []string
 	// Rated says the attempt changed the ratings: the player's first at
 	// this puzzle. Before and After are the player's rating, PuzzleBefore
 	// and PuzzleAfter the puzzle's (equal when not rated).

@@ -335,14 +335,14 @@ func TestReview(t *testing.T) {
 	svc, _, set := newService(t)
 	ctx := context.Background()
 	p := find(t, set, multi)
-	if _, ok, err := svc.Review(ctx, "ann", p.ID, -1); ok || err != nil {
+	if _, ok, err := svc.Review(ctx, "ann", p.ID, -1, -1); ok || err != nil {
 		t.Fatalf("a review before an attempt: %v %v", ok, err)
 	}
 	wrong := wrongFirst(t, p)
 	if _, err := svc.Attempt(ctx, "ann", p.ID, []rules.Action{wrong}); err != nil {
 		t.Fatal(err)
 	}
-	r, ok, err := svc.Review(ctx, "ann", p.ID, -1)
+	r, ok, err := svc.Review(ctx, "ann", p.ID, -1, -1)
 	if err != nil || !ok || r.Failed != 0 || r.Shown != 0 || r.At != 0 || len(r.Steps) != len(p.Solution) || r.Attempt.Solved || r.Stats.Plays != 1 {
 		t.Fatalf("the review: %+v %v %v", r, ok, err)
 	}
@@ -350,8 +350,8 @@ func TestReview(t *testing.T) {
 		t.Errorf("the first step: %+v", r.Steps[0])
 	}
 	for at, want := range map[int]int{1: 1, 99: len(p.Solution)} {
-		r, _, err := svc.Review(ctx, "ann", p.ID, at)
-		if err != nil || r.Shown != at || r.At != want || len(r.Played) != want {
+		r, _, err := svc.Review(ctx, "ann", p.ID, at, -1)
+		if err != nil || r.Shown != at || r.At != want || len(r.Played) != want || r.Failure != nil {
 			t.Errorf("at %d: shown %d at %d (%v)", at, r.Shown, r.At, err)
 		}
 	}
@@ -516,4 +516,134 @@ func TestReasons(t *testing.T) {
 	if !strings.Contains(res.Reason, "mate") || strings.Contains(res.Reason, "Best play") {
 		t.Errorf("without the engine: %q", res.Reason)
 	}
+}
+
+// TestRefutation: a wrong action's refutation is the engine's line up to
+// and including the opponent's first action — after a wrong move, the
+// solver's best ban first; after a wrong ban, the opponent's move — kept
+// with the attempt; the review where it went wrong plays the wrong
+// action and the refutation on its board, or as many of them as asked.
+// Without the engine's line there is none, and the board shows the
+// wrong action alone.
+func TestRefutation(t *testing.T) {
+	ctx := context.Background()
+	_, _, set := newService(t)
+	for _, first := range []rules.Phase{rules.PhaseMove, rules.PhaseBan} {
+		p := find(t, set, func(p puzzles.Puzzle) bool {
+			g, err := p.Start()
+			return err == nil && g.Turn().Phase == first && p.Kind() != puzzles.MateIn1
+		})
+		wrong := wrongFirst(t, p)
+		g, _ := p.Start()
+		start := g.Ply()
+		g.Play(wrong)
+		var pv []rules.Action // three plies of legal play after the wrong action
+		for range 3 {
+			a := g.Legal()[0]
+			pv = append(pv, a)
+			g.Play(a)
+		}
+		want := pv[:1] // after a ban, the opponent's move
+		if first == rules.PhaseMove {
+			want = pv[:2] // after a move, the solver's ban, then the opponent's move
+		}
+		svc, _, _ := newService(t, training.WithAnalyser(fakeEngine{res: engine.Result{PV: pv, Best: pv[0], Score: -120}}))
+		res, err := svc.Attempt(ctx, "ann", p.ID, []rules.Action{wrong})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(res.Refutation, want) || res.Attempt == nil || !slices.Equal(res.Attempt.Refutation, puzzlesBCN(want)) {
+			t.Errorf("%s first: refutation %v, kept %+v, want %v", first, res.Refutation, res.Attempt, want)
+		}
+		r, ok, err := svc.Review(ctx, "ann", p.ID, -1, -1)
+		if err != nil || !ok || len(r.Failure) != 1+len(want) || r.FailureShown != len(r.Failure) || r.Game.Ply() != start+1+len(want) {
+			t.Fatalf("%s first: the review %+v %v %v", first, r.Failure, ok, err)
+		}
+		if !r.Failure[0].Mine || r.Failure[0].Action != wrong || r.Failure[len(r.Failure)-1].Mine || r.Failure[len(r.Failure)-1].Action != want[len(want)-1] {
+			t.Errorf("%s first: the failure %+v", first, r.Failure)
+		}
+		r, _, _ = svc.Review(ctx, "ann", p.ID, -1, 1)
+		if r.FailureShown != 1 || r.Game.Ply() != start+1 {
+			t.Errorf("%s first: one ply of the failure shows %d at ply %d", first, r.FailureShown, r.Game.Ply())
+		}
+
+		busy, _, _ := newService(t, training.WithAnalyser(fakeEngine{err: errors.New("busy")}))
+		res, err = busy.Attempt(ctx, "ann", p.ID, []rules.Action{wrong})
+		if err != nil || res.Refutation != nil {
+			t.Errorf("%s first, the engine busy: %v %v", first, res.Refutation, err)
+		}
+		if r, _, _ := busy.Review(ctx, "ann", p.ID, -1, -1); len(r.Failure) != 1 || r.Game.Ply() != start+1 {
+			t.Errorf("%s first, the engine busy: the failure %+v", first, r.Failure)
+		}
+	}
+}
+
+// TestRefutationLater: a wrong action after right ones is drawn where it
+// was tried, the solution played up to there, and then its refutation.
+func TestRefutationLater(t *testing.T) {
+	ctx := context.Background()
+	_, _, set := newService(t)
+	p := find(t, set, func(p puzzles.Puzzle) bool { return len(solverActions(p)) >= 2 })
+	mine := solverActions(p)
+	line, _ := p.Line()
+	g, _ := p.Start()
+	start := g.Ply()
+	failed := slices.Index(line, mine[1]) // the moment of the solver's second action
+	for _, a := range line[:failed] {
+		g.Play(a)
+	}
+	var wrong rules.Action
+	for _, a := range g.Legal() {
+		if a != mine[1] && g.Play(a) == nil {
+			over := g.Outcome().Over()
+			g.Undo()
+			if !over {
+				wrong = a
+				break
+			}
+		}
+	}
+	refuted := 1 // after a wrong ban, the opponent's move
+	if wrong.Phase == rules.PhaseMove {
+		refuted = 2 // after a wrong move, the solver's ban, then the opponent's move
+	}
+	svc, _, _ := newService(t, training.WithAnalyser(firstLegal{}))
+	if _, err := svc.Attempt(ctx, "ann", p.ID, []rules.Action{mine[0], wrong}); err != nil {
+		t.Fatal(err)
+	}
+	r, _, err := svc.Review(ctx, "ann", p.ID, -1, -1)
+	if err != nil || r.Failed != failed || len(r.Failure) != 1+refuted || r.Failure[0].Action != wrong || r.Game.Ply() != start+failed+1+refuted {
+		t.Errorf("the review: failed at %d (want %d), failure %+v, ply %d: %v", r.Failed, failed, r.Failure, r.Game.Ply(), err)
+	}
+}
+
+// firstLegal is an engine whose best line is the first legal action,
+// three plies deep.
+type firstLegal struct{}
+
+func (firstLegal) Analyse(_ context.Context, g *rules.Game, _ engine.Limits) (engine.Result, error) {
+	var pv []rules.Action
+	for range 3 {
+		legal := g.Legal()
+		if len(legal) == 0 || g.Play(legal[0]) != nil {
+			break
+		}
+		pv = append(pv, legal[0])
+	}
+	for range pv {
+		g.Undo()
+	}
+	if len(pv) == 0 {
+		return engine.Result{}, engine.ErrNoAction
+	}
+	return engine.Result{PV: pv, Best: pv[0], Score: -300}, nil
+}
+
+// puzzlesBCN writes actions in BCN.
+func puzzlesBCN(as []rules.Action) []string {
+	out := make([]string, len(as))
+	for i, a := range as {
+		out[i] = a.String()
+	}
+	return out
 }

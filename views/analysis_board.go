@@ -5,46 +5,81 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/rules"
 )
 
-// AnalysisBoard is a position drawn small, White at the bottom, with the
-// engine's best action as an arrow.
-type AnalysisBoard struct {
-	Squares []AnalysisSquare
-	// Arrow is the best action, from the centre of one square to another
-	// (nil for none); Ban says it is a ban (drawn in the ban colour).
-	Arrow *AnalysisArrow
-	Ban   bool
-	// From and To name the best action's squares ("e2", "e4"; "" for
-	// none), for the arrow the live panel draws on the game's own board.
+// BestArrow is the engine's best action as the analysis board draws it:
+// an arrow over the board's squares, from From to To ("" for none; the
+// live panel draws the same arrow on the game's own board); Ban says it
+// is a ban (drawn in the ban colour).
+type BestArrow struct {
 	From, To string
+	Ban      bool
 }
 
-// AnalysisSquare is one square of an AnalysisBoard.
-type AnalysisSquare struct {
-	X, Y  int // 0–7, from the top left
-	Light bool
-	Piece string // code, such as "wK"; "" for none
-}
-
-// AnalysisArrow runs from (X1, Y1) to (X2, Y2), in squares.
+// AnalysisArrow runs from (X1, Y1) to (X2, Y2), in squares from the
+// board's top left corner.
 type AnalysisArrow struct{ X1, Y1, X2, Y2 string }
 
-// NewAnalysisBoard draws pos with best as an arrow; an action from a
-// square to itself, such as the zero Action, draws none.
-func NewAnalysisBoard(pos *rules.Position, best rules.Action) AnalysisBoard {
-	var b AnalysisBoard
-	for sq := rules.Square(0); sq < 64; sq++ {
-		b.Squares = append(b.Squares, AnalysisSquare{X: sq.File(), Y: 7 - sq.Rank(), Light: sq.Light(), Piece: pos.Board[sq].Code()})
+// NewBestArrow is best as an arrow; an action from a square to itself,
+// such as the zero Action, or from or to a square beside the board, is
+// none.
+func NewBestArrow(best rules.Action) BestArrow {
+	if !best.From.Valid() || !best.To.Valid() || best.From == best.To || best.From.IsX() || best.To.IsX() {
+		return BestArrow{}
 	}
-	if best.From.Valid() && best.To.Valid() && best.From != best.To && !best.From.IsX() && !best.To.IsX() {
-		c := func(v int) string { return strconv.FormatFloat(float64(v)+0.5, 'f', 1, 64) }
-		b.Arrow = &AnalysisArrow{X1: c(best.From.File()), Y1: c(7 - best.From.Rank()), X2: c(best.To.File()), Y2: c(7 - best.To.Rank())}
-		b.Ban = best.Phase == rules.PhaseBan
-		b.From, b.To = best.From.String(), best.To.String()
+	return BestArrow{From: best.From.String(), To: best.To.String(), Ban: best.Phase == rules.PhaseBan}
+}
+
+// Kind is the arrow's kind: "ban", "move", or "" for none.
+func (b BestArrow) Kind() string {
+	switch {
+	case b.From == "":
+		return ""
+	case b.Ban:
+		return "ban"
 	}
-	return b
+	return "move"
+}
+
+// Line is the arrow on a board, flipped (Black at the bottom) or not,
+// between its squares' centres; nil for none.
+func (b BestArrow) Line(flipped bool) *AnalysisArrow {
+	from, err1 := rules.ParseSquare(b.From)
+	to, err2 := rules.ParseSquare(b.To)
+	if b.From == "" || err1 != nil || err2 != nil {
+		return nil
+	}
+	c1, r1 := displayXY(from, flipped)
+	c2, r2 := displayXY(to, flipped)
+	return &AnalysisArrow{X1: centre(c1), Y1: centre(r1), X2: centre(c2), Y2: centre(r2)}
+}
+
+// NewAnalysisGame lays out position g for the analysis page with the game
+// page's board, status, players' strips and promotion picker, built by
+// the same code as the game page's: when play says so either side's
+// action can be played on it, its forms posting to paths (Select, Ply,
+// and Page, the page itself); else it is read-only. players are the
+// strips' (zero for a bare position: the sides' names); seats are the
+// viewer's, which turn the board as on the game's page (Black's player
+// sees Black at the bottom), with o's Flip.
+func NewAnalysisGame(g *rules.Game, site Site, players [2]Player, seats games.Seats, o Options, paths Paths, play bool) Game {
+	perm := games.Permissions{Seats: seats, Side: g.Turn().Actor, Play: play, Analyse: true}
+	o.Auto = false // the board turns round with Flip only
+	m := describeGame(g, Info{Site: site, Perm: perm, Players: players}, o, lastMove(g))
+	m.Paths = paths
+	m.Board.ReadOnly = !play
+	m.Title = "Analysis · " + m.Status + " · Ban Chess playground"
+	switch {
+	case m.Over:
+		m.Hint = "The game ends in this position: step back, or pick another ply of the list."
+	case !play:
+		m.Hint = "The engine's view of this position."
+	default:
+		m.Hint += " Each ply you play goes on the line shown."
+	}
+	return m
 }
 
 // EvalShare is White's share of an evaluation bar, in percent: 50 for

@@ -1,6 +1,7 @@
 package views
 
 import (
+	"github.com/a-h/templ"
 	"net/url"
 	"strconv"
 )
@@ -19,8 +20,11 @@ type Lobby struct {
 	// Pools are the quick-pairing pools, all of PoolVariant (its name).
 	Pools       []Pool
 	PoolVariant string
-	// Seeks are the custom seeks open, oldest first.
-	Seeks []SeekRow
+	// Seeks are a page of the custom seeks open: the viewer's own first,
+	// then those nearest their rating. SeekPage is its number (from 1) of
+	// SeekPages; its first seek is the SeekFrom-th (from 1) of SeekTotal.
+	Seeks                                    []SeekRow
+	SeekPage, SeekPages, SeekFrom, SeekTotal int
 	// Waiting says the viewer has a seek open: without scripts the page
 	// reloads itself, and goes to the game once one is paired.
 	Waiting bool
@@ -81,6 +85,17 @@ type SeekRow struct {
 	Rated   bool
 	// Mine says the viewer made it: it may cancel it, not accept it.
 	Mine bool
+}
+
+// SeekPageURL is the lobby's address showing page n of its seeks.
+func (l Lobby) SeekPageURL(n int) templ.SafeURL {
+	return templ.SafeURL("/lobby?page=" + strconv.Itoa(n))
+}
+
+// SeekCountText says which seeks a page shows when there are several
+// pages: "seeks 51–100 of 230".
+func (l Lobby) SeekCountText() string {
+	return "Seeks " + strconv.Itoa(l.SeekFrom) + "–" + strconv.Itoa(l.SeekFrom+len(l.Seeks)-1) + " of " + strconv.Itoa(l.SeekTotal) + ", nearest your rating first"
 }
 
 // SinceText writes Since for the page's address and its stream.

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/banchess/banchess/puzzles"
 	"github.com/banchess/banchess/rules"
 )
 
@@ -46,9 +47,10 @@ type Trainer struct {
 	PuzzleRating string
 	// Rating is the viewer's puzzle rating ("1500?").
 	Rating string
-	// Prompt says what to find; Replied, after a right action, what the
+	// Prompt says what to find, Goal what the puzzle asks of its kind
+	// ("Goal: checkmate in 2 …"); Replied, after a right action, what the
 	// opponent replied.
-	Prompt, Replied string
+	Prompt, Goal, Replied string
 	// Pending, set on the moment after a right action and before the
 	// replies, is the moment with them, which a page with scripts loads
 	// after a short pause (the replies played automatically).
@@ -64,7 +66,7 @@ type Trainer struct {
 // TrainerResult is a finished attempt as its page shows it.
 type TrainerResult struct {
 	Solved bool
-	// Text is "Solved!" or the reason the wrong action fails.
+	// Text praises a solution, or says why the wrong action fails.
 	Text string
 	// Rated says the attempt changed the ratings (the viewer's first at
 	// this puzzle); Before and After are the viewer's rating, Change the
@@ -78,6 +80,15 @@ type TrainerResult struct {
 	Start string
 	// Caption says what the board shows.
 	Caption string
+	// ShowSteps says the solution's steps are listed: once solved, or
+	// after a failure when the viewer asks to see them (ViewSolution, set
+	// until then, is where they are).
+	ShowSteps    bool
+	ViewSolution string
+	// Then, while the board shows a wrong action before its refutation,
+	// is the result with the refutation played, which a page with scripts
+	// loads after a pause.
+	Then string
 }
 
 // SolutionStep is one ply of a puzzle's solution.
@@ -98,7 +109,8 @@ type ThemeLink struct {
 // CountText is the theme's count in words.
 func (t ThemeLink) CountText() string { return strconv.Itoa(t.Count) }
 
-// ThemesText lists the themes shown: "mateIn2, mateByBan".
+// ThemesText lists the themes shown, by their names: "Mate in 2,
+// Checkmate by ban".
 func (t Trainer) ThemesText() string { return strings.Join(t.Themes, ", ") }
 
 // Title is the tab's title.
@@ -124,6 +136,70 @@ type DailyPuzzle struct {
 // ban for White", "Find the best move for Black".
 func PuzzlePrompt(t rules.Turn) string {
 	return fmt.Sprintf("Find the best %s for %s.", t.Phase, t.Actor.Name())
+}
+
+// PuzzleGoal says what a puzzle of kind asks, shown before the solver
+// answers, as lichess shows a mate's theme: "Goal: checkmate in 2 of your
+// actions (a ban is one)."; "" for a kind it does not know.
+func PuzzleGoal(kind puzzles.Theme) string {
+	switch kind {
+	case puzzles.MateIn1:
+		return "Goal: checkmate in 1."
+	case puzzles.MateIn2:
+		return "Goal: checkmate in 2 of your actions (a ban is one)."
+	case puzzles.MateIn3:
+		return "Goal: checkmate in 3 of your actions (a ban is one)."
+	case puzzles.Material:
+		return "Goal: win material."
+	case puzzles.Defence:
+		return "Goal: hold on. Every other action lets the opponent force mate."
+	}
+	return ""
+}
+
+// ThemeNamesOf are themes by their names for people (Theme.Name): "Mate
+// in 2", "Checkmate by ban".
+func ThemeNamesOf(ts []puzzles.Theme) []string {
+	out := make([]string, len(ts))
+	for i, t := range ts {
+		out[i] = t.Name()
+	}
+	return out
+}
+
+// ResultStatus is the status line of a puzzle's page once the attempt is
+// over: no longer the solver's turn.
+func ResultStatus(solved bool) string {
+	if solved {
+		return "Puzzle solved"
+	}
+	return "Puzzle failed"
+}
+
+// NotTheMove heads a failed attempt's result, as lichess says it.
+const NotTheMove = "That's not the move!"
+
+// FailureCaption says what the board shows after a wrong action, named
+// wrong: with more to come (its refutation, played next), "You played
+// Nf3…"; else what answered it, opp's answer after the solver's best
+// bans (pairs, "e7–e5"; after a wrong move the solver bans next): "You
+// played Nf3. Even after your best ban, e7–e5, Black answers Qxf2#.";
+// "You played the ban of e2–e4. White answers e4." ("" answer: none).
+func FailureCaption(wrong string, bans []string, answer string, opp rules.Color, more bool) string {
+	if more {
+		return "You played " + wrong + "…"
+	}
+	s := "You played " + wrong + "."
+	switch {
+	case answer == "" && len(bans) > 0:
+		s += " Then your best ban, " + strings.Join(bans, ", ") + ", ends the game."
+	case answer == "":
+	case len(bans) > 0:
+		s += fmt.Sprintf(" Even after your best ban, %s, %s answers %s.", strings.Join(bans, ", "), opp.Name(), answer)
+	default:
+		s += fmt.Sprintf(" %s answers %s.", opp.Name(), answer)
+	}
+	return s
 }
 
 // PuzzleReplied says what the solver played last and what opp replied

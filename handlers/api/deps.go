@@ -57,10 +57,11 @@ type Players interface {
 // Lobby is the lobby as the API uses it.
 type Lobby interface {
 	View(ctx context.Context) (lobby.View, error)
+	SeeksFor(ctx context.Context, v lobby.View, p players.Player, n int) (lobby.SeekPage, error)
 	AddSeek(ctx context.Context, cred players.Credential, st lobby.SeekSettings) (lobby.Seek, error)
 	AcceptSeek(ctx context.Context, cred players.Credential, id string) (string, error)
 	CancelSeek(ctx context.Context, cred players.Credential, id string) error
-	JoinPool(ctx context.Context, cred players.Credential, pool string) (string, lobby.Seek, error)
+	JoinPool(ctx context.Context, cred players.Credential, pool, address string) (string, lobby.Seek, error)
 }
 
 // Analyst is the engine's analysis and reviews as the API uses them.

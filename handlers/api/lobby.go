@@ -14,6 +14,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/games"
 )
 
@@ -59,18 +60,38 @@ type Paired struct {
 	Game string `json:"game"`
 }
 
-// seeks answers the open custom seeks, oldest first, and how many wait in
-// each pool.
+// seeks answers a page (?page=, from 1) of the open custom seeks, at most
+// lobby.SeeksPerPage, the bearer's own first and then those nearest their
+// rating, and how many wait in each pool.
 func (a *lobbyAPI) seeks(c echo.Context) error {
-	v, err := a.s.lobby.View(c.Request().Context())
+	ctx := c.Request().Context()
+	n := 1
+	if q := c.QueryParam("page"); q != "" {
+		var err error
+		if n, err = strconv.Atoi(q); err != nil || n < 1 {
+			return errs.Errorf(errs.Invalid, "%q is not a page: pages are numbered from 1.", kit.TrimText(q)).WithDetail(errs.BadPage)
+		}
+	}
+	v, err := a.s.lobby.View(ctx)
+	if err != nil {
+		return err
+	}
+	me, err := a.s.players.Identify(ctx, kit.Bearer(c))
+	if err != nil {
+		return err
+	}
+	page, err := a.s.lobby.SeeksFor(ctx, v, me, n)
 	if err != nil {
 		return err
 	}
 	out := struct {
 		Seeks []Seek         `json:"seeks"`
+		Page  int            `json:"page"`
+		Pages int            `json:"pages"`
+		Total int            `json:"total"`
 		Pools map[string]int `json:"pools"`
-	}{Seeks: []Seek{}, Pools: map[string]int{}}
-	for _, k := range v.Custom() {
+	}{Seeks: []Seek{}, Page: page.Number, Pages: page.Pages, Total: page.Total, Pools: map[string]int{}}
+	for _, k := range page.Seeks {
 		out.Seeks = append(out.Seeks, seekJSONOf(k))
 	}
 	for _, pool := range lobby.Pools() {
@@ -86,7 +107,8 @@ func (a *lobbyAPI) addSeek(c echo.Context) error {
 		return err
 	}
 	k, err := a.s.lobby.AddSeek(c.Request().Context(), kit.Bearer(c), lobby.SeekSettings{
-		Variant: req.Variant.val, Clock: req.Clock.val, Color: req.Color.val, Rated: bool(req.Rated.val)})
+		Variant: req.Variant.val, Clock: req.Clock.val, Color: req.Color.val, Rated: bool(req.Rated.val),
+		Address: kit.ClientKey(c.RealIP())})
 	if err != nil {
 		return err
 	}
@@ -127,7 +149,7 @@ func (a *lobbyAPI) joinPool(c echo.Context) error {
 	if err := a.s.kit.AllowGame(c); err != nil {
 		return err
 	}
-	game, k, err := a.s.lobby.JoinPool(c.Request().Context(), kit.Bearer(c), c.Param("pool"))
+	game, k, err := a.s.lobby.JoinPool(c.Request().Context(), kit.Bearer(c), c.Param("pool"), kit.ClientKey(c.RealIP()))
 	if err != nil {
 		return err
 	}

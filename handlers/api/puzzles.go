@@ -41,7 +41,7 @@ type puzzleJSON struct {
 }
 
 func puzzleObject(p training.Puzzle, withSolution bool) puzzleJSON {
-	out := puzzleJSON{ID: p.ID, FEN: p.FEN, Themes: puzzles.ThemeNames(p.Themes), Rating: int(math.Round(p.Stats.Rating.Rating)),
+	out := puzzleJSON{ID: p.ID, FEN: p.FEN, Themes: puzzles.ThemeKeys(p.Themes), Rating: int(math.Round(p.Stats.Rating.Rating)),
 		Color: p.Solver.String(), Plays: p.Stats.Plays}
 	if withSolution {
 		out.Solution = p.Solution
@@ -108,11 +108,14 @@ type attemptRequest struct {
 
 // attemptJSON is the judgement of an attempt.
 type attemptJSON struct {
-	Correct  bool     `json:"correct"`
-	Solved   bool     `json:"solved"`
-	FailedAt *int     `json:"failedAt"`
-	Reason   string   `json:"reason,omitempty"`
-	Solution []string `json:"solution"`
+	Correct  bool   `json:"correct"`
+	Solved   bool   `json:"solved"`
+	FailedAt *int   `json:"failedAt"`
+	Reason   string `json:"reason,omitempty"`
+	// Refutation is the engine's answer to the wrong action, in BCN (see
+	// training.Attempt.Refutation); left out without one.
+	Refutation []string `json:"refutation,omitempty"`
+	Solution   []string `json:"solution"`
 	// Rating is the player's puzzle rating after the attempt, null for
 	// an attempt of nobody's; RatingChange what it changed by (0 unless
 	// Rated).
@@ -152,7 +155,7 @@ func (a *puzzlesAPI) attempt(c echo.Context) error {
 		return err
 	}
 	out := attemptJSON{Correct: res.Verdict.Correct, Solved: res.Verdict.Solved, Reason: res.Reason,
-		Solution: res.Puzzle.Solution, PuzzleRating: int(math.Round(res.Puzzle.Stats.Rating.Rating))}
+		Refutation: bcn(res.Refutation), Solution: res.Puzzle.Solution, PuzzleRating: int(math.Round(res.Puzzle.Stats.Rating.Rating))}
 	if !res.Verdict.Correct {
 		out.FailedAt = &res.Verdict.FailedAt
 	}
@@ -165,4 +168,13 @@ func (a *puzzlesAPI) attempt(c echo.Context) error {
 		out.RatingChange = int(math.Round(k.After.Rating)) - int(math.Round(k.Before.Rating))
 	}
 	return c.JSON(http.StatusOK, out)
+}
+
+// bcn writes actions in BCN (nil for none).
+func bcn(actions []rules.Action) []string {
+	var out []string
+	for _, a := range actions {
+		out = append(out, a.String())
+	}
+	return out
 }

@@ -29,12 +29,13 @@ const (
 	unreadableMsg = "This game could not be read from the server's store, so it cannot be shown or played. Your other games are not affected: start a new game or open another one."
 )
 
-// guarded is the games service as the handlers use it: a request gives up
+// Games is the games service as the handlers use it: a request gives up
 // reading games (View, Games) after the server's game wait (WithGameWait),
-// Unavailable (errs.Busy), and a game whose stored record cannot be read
-// is told apart (errs.Unreadable). Writes are never abandoned: once a
-// write waits for its game, it runs (a store too busy to save it is
-// Unavailable too, see errorOf).
+// Unavailable (errs.Busy), and a game whose stored record cannot be
+// decoded is told apart (errs.Unreadable). A request that changes games
+// is bounded by the same wait (see boundGameWrites): a save is not begun
+// past it and is given up at it, the game unchanged (a store too busy to
+// save is Unavailable too, see ErrorOf).
 type Games struct {
 	*games.Service
 	wait time.Duration
@@ -59,19 +60,25 @@ func (g *Games) View(ctx context.Context, id string, cred players.Credential, fn
 }
 
 // readError classifies the failure of a read of game id, whose view
-// function cannot fail: a store's failure to read it, a cancelled
-// request, or a game that is not there.
+// function cannot fail: a stored record that cannot be decoded
+// (errs.ErrUnreadable: the one failure called unreadable), a store busy
+// or down, a cancelled request, a game that is not there, or else the
+// server's failure (Internal, not the game's: the game may be fine).
 func readError(id string, err error) error {
+	if errors.Is(err, errs.ErrUnreadable) {
+		// Whatever the games layer made of it (a record that does not
+		// replay may read as a refusal from the rules), this is the
+		// store's record.
+		return &errs.Error{Code: errs.Internal, Detail: errs.Unreadable, Msg: unreadableMsg, Err: &readFailure{id: id, err: err}}
+	}
 	e := errs.Of(err)
 	switch {
-	case e.Code == errs.NotFound, e.Code == errs.TooMany, e.Code == errs.Unavailable:
-		return e
 	case e.Code == errs.Internal && storeBusy(e):
 		return Busy(busyMsg, e)
+	case e.Code == errs.Internal:
+		return errs.Internalf(err, "reading game %q", id)
 	}
-	// Whatever the games layer made of it (a record that does not replay
-	// may read as a refusal from the rules), this is the store's failure.
-	return &errs.Error{Code: errs.Internal, Detail: errs.Unreadable, Msg: unreadableMsg, Err: &readFailure{id: id, err: err}}
+	return e
 }
 
 // Games lists the browser's games as the service does, giving up after

@@ -2,6 +2,7 @@ package kit
 
 import (
 	"compress/gzip"
+	"context"
 	"net"
 	"net/http"
 	"strings"
@@ -61,6 +62,7 @@ func (k *Kit) Middleware() []echo.MiddlewareFunc {
 		middleware.Recover(),
 		k.securityHeaders,
 		compress(),
+		k.boundGameWrites, // outside AnswerErrors: a refusal is answered within the bound
 		k.AnswerErrors,
 		k.checkHost,
 		k.limitPosts,
@@ -175,4 +177,38 @@ func crossOrigin(cop *http.CrossOriginProtection) echo.MiddlewareFunc {
 			return next(c)
 		}
 	}
+}
+
+// gameWritePaths start the paths of the POSTs that change or make games:
+// a game's actions and forms, new games and imports, and the lobby's
+// pairings (each starts a game).
+var gameWritePaths = []string{"/g/", "/api/games", "/new", "/import", "/lobby/", "/api/seeks", "/api/pools/"}
+
+// boundGameWrites gives a request that changes or makes games the game
+// wait (GameWait) to be served, as a read of a game has: its wait for the
+// game's lock, the database's connections and its save end by then, and
+// it is answered 503 busy, the game unchanged (a save is not begun past
+// the deadline, and one under way is rolled back at it). Sign-ins and
+// sign-ups, whose wait is for the password hasher, are not bounded here.
+func (k *Kit) boundGameWrites(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		req := c.Request()
+		if req.Method != http.MethodPost && req.Method != http.MethodDelete || !gameWrite(req.URL.Path) {
+			return next(c)
+		}
+		ctx, cancel := context.WithTimeout(req.Context(), k.games.wait)
+		defer cancel()
+		c.SetRequest(req.WithContext(ctx))
+		return next(c)
+	}
+}
+
+// gameWrite reports whether a POST to path changes or makes games.
+func gameWrite(path string) bool {
+	for _, p := range gameWritePaths {
+		if strings.HasPrefix(path, p) || path == strings.TrimSuffix(p, "/") {
+			return true
+		}
+	}
+	return false
 }

@@ -24,8 +24,10 @@ import (
 )
 
 // PanelBudget is how long the game page's live panel lets the engine
-// think: it follows every position the board shows, so it answers soon
-// (the analysis page, asked for once, thinks for the default second).
+// think: it follows every position the board shows, so it answers soon;
+// so does the analysis board's answer to a ply played with scripts (the
+// analysis page asked for as a page thinks for the default second, and
+// "Analyse again" asks for that).
 const PanelBudget = 400 * time.Millisecond
 
 // gameAt is the position of a game an analysis is of.
@@ -65,19 +67,32 @@ func (p *browse) analysisPage(c echo.Context) error {
 
 // analyseGame answers the analysis of game id for analysisPage: at a ply
 // of its main line, or (the page only) at a spot of its lines, with the
-// viewer's own moves from there (see readSpot), and the board's list of
+// viewer's own moves from there (see readSpot), drawn on the game page's
+// board, playable where the viewer may play a line on (the square picked
+// in sel=, the promotion asked for in to=), with the board's list of
 // lines and its forms. refused, when not nil, is a refusal of the board's
-// form, shown in its list at its status.
+// form, shown in its list at its status. The final position of a
+// finished game is analysed as a position (the game's analysis refuses a
+// finished game); one where the game ended by the rules (a mate) is shown
+// with its result and no engine line, at 200.
 func (p *browse) analyseGame(c echo.Context, id string, panel bool, refused *errs.Error) error {
 	o, err := p.core.options(c)
 	if err != nil {
+		return err
+	}
+	if o.Sel, err = square(c, "sel", true); err != nil {
+		return err
+	}
+	if o.PromoTo, err = square(c, "to", true); err != nil {
 		return err
 	}
 	var at gameAt
 	var b boardSpot
 	var lines *views.LineBoard
 	var steps views.Steps
+	var shown views.Game
 	var locked, plyErr error
+	final := false // the main line's last position of a finished game
 	if err := p.s.games.View(c.Request().Context(), id, kit.Player(c), func(rec *games.Record, seats games.Seats) {
 		g := rec.Game
 		if b, plyErr = readSpot(c.Request().Form, g.StartPly(), g.Ply()); plyErr != nil {
@@ -88,6 +103,7 @@ func (p *browse) analyseGame(c echo.Context, id string, panel bool, refused *err
 			if at, plyErr = positionAt(g, g.StartPly()+b.N); plyErr != nil || panel {
 				return
 			}
+			final = at.ply == at.now && g.Outcome().Over()
 		}
 		f, acts, err := spotGame(g, b)
 		if plyErr = err; err != nil {
@@ -97,9 +113,13 @@ func (p *browse) analyseGame(c echo.Context, id string, panel bool, refused *err
 			at = gameAt{fen: f.FEN(), variant: g.Variant(), ply: f.Ply(), start: g.StartPly(), now: g.Ply()}
 		}
 		lines, plyErr = lineBoard(rec, rec.Permissions(seats), b, acts, f.Outcome().Over())
-		if plyErr == nil && (!b.main || len(b.moves) > 0) {
+		if plyErr != nil {
+			return
+		}
+		if !b.main || len(b.moves) > 0 {
 			steps = lineSteps(g, id, b)
 		}
+		shown = p.spotBoard(c, rec, seats, f, o, b, lines.Play != "")
 	}); err != nil {
 		return err
 	}
@@ -107,28 +127,34 @@ func (p *browse) analyseGame(c echo.Context, id string, panel bool, refused *err
 		return plyErr
 	}
 	req := analysis.Request{Ply: at.ply}
-	if panel {
+	if panel || kit.IsHX(c) { // the live panel, and a ply played on the board with scripts: soon
 		req.Budget = PanelBudget
 	}
 	var res engine.Result
 	switch {
-	case b.main && len(b.moves) == 0:
+	case b.main && len(b.moves) == 0 && !final:
 		res, err = p.s.analysis.AnalyseGame(c.Request().Context(), id, req)
 	case locked != nil:
 		err = locked
 	default:
-		res, err = p.s.analysis.AnalysePosition(c.Request().Context(), at.fen, at.variant.ID(), analysis.Request{})
+		res, err = p.s.analysis.AnalysePosition(c.Request().Context(), at.fen, at.variant.ID(), analysis.Request{Budget: req.Budget})
 	}
 	a, err := describeAnalysis(at.fen, at.variant, res, err)
 	if err != nil && a.Message == "" {
 		return err
 	}
 	a.Ply = strconv.Itoa(at.ply)
+	if panel {
+		return answerAnalysis(err, func(status int) error { return render(c, status, views.AnalysisPanel(a)) })
+	}
+	if err != nil { // a position the game ended in: shown with its result
+		a.Message, err = "The game ends in this position: the engine has no line to show.", nil
+	}
 	return answerAnalysis(err, func(status int) error {
-		if panel {
-			return render(c, status, views.AnalysisPanel(a))
-		}
-		a.Lines = lines
+		a.Lines, a.Game = lines, &shown
+		turned := b
+		turned.flip = !b.flip
+		a.FlipURL = templ.SafeURL(boardURL(id, at.start, turned, len(b.moves)))
 		if refused != nil {
 			lines.Error, status = refused.Msg, kit.Status(refused.Code)
 		}
@@ -143,8 +169,31 @@ func (p *browse) analyseGame(c echo.Context, id string, panel bool, refused *err
 			a.AgainURL = templ.SafeURL(boardURL(id, at.start, b, len(b.moves)))
 			a.GameURL, a.GameLabel = templ.SafeURL(o.GameURL(id)), "Back to the game"
 		}
+		if kit.IsHX(c) { // the board's own forms: the page's main, at the address it shows
+			if refused == nil {
+				c.Response().Header().Set("HX-Push-Url", c.Request().URL.RequestURI())
+			}
+			return render(c, status, views.AnalysisFragment(a))
+		}
 		return render(c, status, views.AnalysisPage(a, p.s.asset))
 	})
+}
+
+// spotBoard lays out f, the position at spot b of rec's game, on the game
+// page's board for the viewer holding seats, with o (Black at the bottom
+// for Black's player, as on the game's page): playable when play says
+// so, its forms posting the spot back (line and at, never ply: the
+// board's own ply field is the position's).
+func (p *browse) spotBoard(c echo.Context, rec *games.Record, seats games.Seats, f *rules.Game, o views.Options, b boardSpot, play bool) views.Game {
+	players := playerStrips(rec, seats, p.s.now(), games.Presence{})
+	for i := range players {
+		players[i].Clock, players[i].Presence = nil, false
+	}
+	q := spotQuery(b, len(b.moves)).Encode()
+	base := kit.GamePath(rec.ID) + "/lines/"
+	paths := views.Paths{Select: templ.SafeURL(base + "select?" + q), Ply: templ.SafeURL(base + "play?" + q),
+		Page: templ.SafeURL(boardURL(rec.ID, rec.Game.StartPly(), b, len(b.moves)))}
+	return views.NewAnalysisGame(f, p.s.site(c), players, seats, o, paths, play)
 }
 
 // answerAnalysis answers an analysis by show: at 200, or, when err says
@@ -179,10 +228,17 @@ func positionAt(g *rules.Game, ply int) (gameAt, error) {
 // analyses of the plies around it, and the position in the game.
 func analysisLinks(a *views.Analysis, id string, o views.Options, at gameAt) {
 	link := func(ply int) templ.SafeURL {
-		if ply == at.now {
+		q := url.Values{}
+		if ply != at.now {
+			q.Set("ply", strconv.Itoa(ply))
+		}
+		if o.Flip {
+			q.Set("flip", "1")
+		}
+		if len(q) == 0 {
 			return templ.SafeURL(kit.GamePath(id) + "/analysis")
 		}
-		return templ.SafeURL(kit.GamePath(id) + "/analysis?ply=" + strconv.Itoa(ply))
+		return templ.SafeURL(kit.GamePath(id) + "/analysis?" + q.Encode())
 	}
 	if at.ply > at.start {
 		a.Steps.First, a.Steps.Prev = link(at.start), link(at.ply-1)
@@ -205,7 +261,8 @@ func analysisLinks(a *views.Analysis, id string, o views.Options, at gameAt) {
 // back to the editor. The editor's own fields (board=…, as its form
 // sends them) are answered with a redirect to the address of their FEN.
 func (p *browse) positionAnalysis(c echo.Context) error {
-	if _, err := p.core.options(c); err != nil {
+	o, err := p.core.options(c)
+	if err != nil {
 		return err
 	}
 	const refused = "This position cannot be analysed"
@@ -228,6 +285,8 @@ func (p *browse) positionAnalysis(c echo.Context) error {
 		return kit.Titled(refused, err)
 	}
 	v := g.Variant().ID()
+	shown := views.NewAnalysisGame(g, p.s.site(c), [2]views.Player{}, games.Seats{}, o, views.Paths{}, false)
+	a.Game = &shown
 	if a.Message == "" { // a finished position has nothing left to play
 		a.PlayURL = templ.SafeURL("/?" + url.Values{"fen": {a.FEN}, "v": {v}}.Encode())
 	}
@@ -251,14 +310,14 @@ func describeAnalysis(fen string, variant rules.Variant, res engine.Result, err 
 	pos := g.Position()
 	a := views.Analysis{FEN: fen}
 	if err != nil {
-		a.Message, a.Board = errs.Of(err).Msg, views.NewAnalysisBoard(&pos, rules.Action{})
+		a.Message = errs.Of(err).Msg
 		return a, err
 	}
 	actor := g.Turn().Actor
 	a.Where = views.Where(g)
 	a.Eval, a.EvalWords = views.EvalText(actor, res.Score, res.Mate)
 	a.Depth, a.Nodes, a.MS = res.Depth, res.Nodes, res.Time.Milliseconds()
-	a.Board, a.WhiteShare = views.NewAnalysisBoard(&pos, res.Best), views.EvalShare(actor, res.Score, res.Mate)
+	a.Arrow, a.WhiteShare = views.NewBestArrow(res.Best), views.EvalShare(actor, res.Score, res.Mate)
 	if len(res.PV) > 0 {
 		a.Best = actionSentence(g, res.PV[0])
 	}

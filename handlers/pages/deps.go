@@ -82,12 +82,13 @@ type Players interface {
 // Lobby is the lobby as the pages use it.
 type Lobby interface {
 	View(ctx context.Context) (lobby.View, error)
+	SeeksFor(ctx context.Context, v lobby.View, p players.Player, n int) (lobby.SeekPage, error)
 	Plays(id string) bool
 	PoolVariant() rules.Variant
 	AddSeek(ctx context.Context, cred players.Credential, st lobby.SeekSettings) (lobby.Seek, error)
 	AcceptSeek(ctx context.Context, cred players.Credential, id string) (string, error)
 	CancelSeek(ctx context.Context, cred players.Credential, id string) error
-	JoinPool(ctx context.Context, cred players.Credential, pool string) (string, lobby.Seek, error)
+	JoinPool(ctx context.Context, cred players.Credential, pool, address string) (string, lobby.Seek, error)
 	Pairings(ctx context.Context, cred players.Credential, since time.Time) ([]lobby.Seek, error)
 	Touch(ctx context.Context, cred players.Credential) error
 }
@@ -117,7 +118,7 @@ type Training interface {
 	MomentOf(id string, w training.Where) (int, error)
 	Look(ctx context.Context, player, id string, w training.Where) (training.Moment, error)
 	Play(ctx context.Context, player, id string, in games.Input) (training.Played, error)
-	Review(ctx context.Context, player, id string, at int) (r training.Review, ok bool, err error)
+	Review(ctx context.Context, player, id string, at, line int) (r training.Review, ok bool, err error)
 }
 
 // Deps are what the pages serve: the kit the front ends share, the

@@ -35,6 +35,9 @@ type boardSpot struct {
 	// main says the spot was named by the main line's ply (ply=…), as the
 	// game's own pages link to it.
 	main bool
+	// flip says the board is turned round (flip=1), which its links and
+	// forms carry on, as a game's pages do.
+	flip bool
 }
 
 // readSpot reads a board's spot from the form or query: line (branches
@@ -42,7 +45,7 @@ type boardSpot struct {
 // ply number of the main line; none: the game now), and moves (BCN,
 // comma-separated). start is the game's first ply and now its ply.
 func readSpot(f url.Values, start, now int) (boardSpot, error) {
-	var b boardSpot
+	b := boardSpot{flip: f.Get("flip") == "1"}
 	line, at, ply := f.Get("line"), f.Get("at"), f.Get("ply")
 	switch {
 	case line != "" || at != "":
@@ -99,8 +102,9 @@ func parseLine(s string) (rules.Path, error) {
 }
 
 // boardURL is the analysis board of game id at spot with the first k of
-// its moves played on.
-func boardURL(id string, start int, b boardSpot, k int) string {
+// its moves played on, and extra query pairs (name, value, …; an empty
+// value is left out).
+func boardURL(id string, start int, b boardSpot, k int, extra ...string) string {
 	q := url.Values{}
 	if len(b.Line) == 0 {
 		q.Set("ply", strconv.Itoa(start+b.N))
@@ -111,7 +115,27 @@ func boardURL(id string, start int, b boardSpot, k int) string {
 	if k > 0 {
 		q.Set("moves", strings.Join(b.moves[:k], ","))
 	}
+	if b.flip {
+		q.Set("flip", "1")
+	}
+	for i := 0; i+1 < len(extra); i += 2 {
+		if extra[i+1] != "" {
+			q.Set(extra[i], extra[i+1])
+		}
+	}
 	return kit.GamePath(id) + "/analysis?" + q.Encode()
+}
+
+// spotQuery is spot b with the first k of its moves as the board's forms
+// post it: line (none for the main line), at and moves. It never says
+// ply, which the board's own ply field says (the position's ply, which is
+// not the spot's where the viewer's moves go on from it).
+func spotQuery(b boardSpot, k int) url.Values {
+	q := url.Values{"line": {views.LineParam(b.Line)}, "at": {strconv.Itoa(b.N)}}
+	if k > 0 {
+		q.Set("moves", strings.Join(b.moves[:k], ","))
+	}
+	return q
 }
 
 // spotGame replays game g to spot b: its line's position, then b's own
@@ -140,15 +164,17 @@ func spotGame(g *rules.Game, b boardSpot) (*rules.Game, []rules.Action, error) {
 func lineBoard(rec *games.Record, perm games.Permissions, b boardSpot, acts []rules.Action, over bool) (*views.LineBoard, error) {
 	g := rec.Game
 	url := func(s games.Spot, k int) templ.SafeURL {
-		return templ.SafeURL(boardURL(rec.ID, g.StartPly(), boardSpot{Spot: s, moves: b.moves}, k))
+		return templ.SafeURL(boardURL(rec.ID, g.StartPly(), boardSpot{Spot: s, moves: b.moves, flip: b.flip}, k))
 	}
 	ls, err := views.NewLines(g, b.Spot, acts, url)
 	if err != nil {
 		return nil, errs.Of(err)
 	}
 	lb := &views.LineBoard{Lines: ls, Line: views.LineParam(b.Line), At: strconv.Itoa(b.N), Moves: strings.Join(b.moves, ","),
-		Kept: perm.Seats.Any()}
-	if perm.Analyse && !over {
+		Flip: b.flip, Kept: perm.Seats.Any()}
+	// Where the game stands, a ply is the game's own (games.FindOnLine).
+	now := len(b.Line) == 0 && len(b.moves) == 0 && b.N == len(g.Actions()) && !g.Outcome().Over()
+	if perm.Analyse && !over && !now {
 		lb.Play = templ.SafeURL(kit.GamePath(rec.ID) + "/lines/play")
 	}
 	if perm.Analyse && perm.Seats.Any() && len(b.Line) > 0 && len(b.moves) == 0 {
@@ -165,7 +191,10 @@ func lineBoard(rec *games.Record, perm games.Permissions, b boardSpot, acts []ru
 // to where it branched), one ply on and to the line's end; a page's own
 // line steps back only.
 func lineSteps(g *rules.Game, id string, b boardSpot) views.Steps {
-	link := func(s boardSpot, k int) templ.SafeURL { return templ.SafeURL(boardURL(id, g.StartPly(), s, k)) }
+	link := func(s boardSpot, k int) templ.SafeURL {
+		s.flip = b.flip
+		return templ.SafeURL(boardURL(id, g.StartPly(), s, k))
+	}
 	var st views.Steps
 	st.First = link(boardSpot{}, 0)
 	switch k := len(b.moves); {
@@ -192,20 +221,25 @@ func lineSteps(g *rules.Game, id string, b boardSpot) views.Steps {
 }
 
 // playLine plays an action on a game's analysis board (POST
-// /g/{id}/lines/play: line, at, moves, action) and answers with the board
-// where it led: for a viewer who holds a seat the game keeps the
-// variation; anyone else's line goes on in the address.
+// /g/{id}/lines/play: line, at, moves, and the action typed, or from the
+// board: from, to and promotion) and answers with the board where it led:
+// for a viewer who holds a seat the game keeps the variation; anyone
+// else's line goes on in the address. A pawn's move to the last rank from
+// the board without a piece chosen answers the board with the promotion
+// picker open.
 func (p *browse) playLine(c echo.Context) error {
 	if _, err := p.core.options(c); err != nil {
 		return err
 	}
-	id, f := c.Param("id"), c.Request().Form
-	text := f.Get("action")
+	f := c.Request().Form
+	text, from, to, err := p.lineInput(c)
+	if err != nil {
+		return p.lineRefused(c, c.Param("id"), err)
+	}
 	var b boardSpot
 	var start int
-	var keep bool
-	var err error
-	verr := p.s.games.View(c.Request().Context(), id, kit.Player(c), func(rec *games.Record, seats games.Seats) {
+	var keep, promote bool
+	verr := p.s.games.View(c.Request().Context(), c.Param("id"), kit.Player(c), func(rec *games.Record, seats games.Seats) {
 		g := rec.Game
 		start = g.StartPly()
 		if b, err = readSpot(f, start, g.Ply()); err != nil {
@@ -214,7 +248,15 @@ func (p *browse) playLine(c echo.Context) error {
 		if err = rec.MayAnalyse(); err != nil {
 			return
 		}
-		if keep = seats.Any() && len(b.moves) == 0; keep {
+		if from.Valid() && f.Get("promotion") == "" {
+			if promote, err = promotes(g, b, from, to); err != nil || promote {
+				return
+			}
+		}
+		// A player keeps variations with the game, but for plies after its
+		// end (a finished game's), which are no alternative to one of it.
+		end := len(b.Line) == 0 && b.N == len(g.Actions())
+		if keep = seats.Any() && len(b.moves) == 0 && !end; keep {
 			return // the service plays it, under its own lock
 		}
 		b, err = pageLine(g, b, text)
@@ -222,16 +264,90 @@ func (p *browse) playLine(c echo.Context) error {
 	switch {
 	case verr != nil:
 		return verr
+	case err == nil && promote:
+		return c.Redirect(http.StatusSeeOther, boardURL(c.Param("id"), start, b, len(b.moves), "sel", from.String(), "to", to.String()))
 	case err == nil && keep:
-		var to games.Spot
-		if to, err = p.s.games.PlayVariation(c.Request().Context(), id, kit.Player(c), b.Spot, text); err == nil {
-			b = boardSpot{Spot: to}
+		var at games.Spot
+		if at, err = p.s.games.PlayVariation(c.Request().Context(), c.Param("id"), kit.Player(c), b.Spot, text); err == nil {
+			b = boardSpot{Spot: at, flip: b.flip}
 		}
 	}
 	if err != nil {
+		return p.lineRefused(c, c.Param("id"), err)
+	}
+	return c.Redirect(http.StatusSeeOther, boardURL(c.Param("id"), start, b, len(b.moves)))
+}
+
+// lineInput reads the action a form of the analysis board plays: typed
+// (action), or from the board (from, to, promotion), written as typed
+// coordinates ("e2e4", "e7e8q"), which the position reads as its phase's
+// action; from is NoSquare for a typed one.
+func (p *browse) lineInput(c echo.Context) (text string, from, to rules.Square, err error) {
+	f := c.Request().Form
+	if text = strings.TrimSpace(f.Get("action")); text != "" || f.Get("to") == "" {
+		return text, rules.NoSquare, rules.NoSquare, nil
+	}
+	if from, err = square(c, "from", false); err != nil {
+		return "", from, to, err
+	}
+	if to, err = square(c, "to", false); err != nil {
+		return "", from, to, err
+	}
+	k, err := p.core.promotion(c)
+	if err != nil {
+		return "", from, to, err
+	}
+	text = from.String() + to.String()
+	if k != 0 {
+		text += strings.ToLower(string(k.Letter()))
+	}
+	return text, from, to, nil
+}
+
+// promotes reports whether the move from→to at spot b of g is a pawn's
+// that promotes (a piece must then be chosen).
+func promotes(g *rules.Game, b boardSpot, from, to rules.Square) (bool, error) {
+	f, _, err := spotGame(g, b)
+	if err != nil {
+		return false, err
+	}
+	if f.Turn().Phase != rules.PhaseMove {
+		return false, nil
+	}
+	for _, a := range f.Legal() {
+		if a.From == from && a.To == to && a.Promotion != 0 {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+// selectLine picks a square on the analysis board (POST
+// /g/{id}/lines/select, the way without JavaScript: with board.js a pick
+// needs no request), and answers with the board where the form stands,
+// the square picked (or none, when it picks the picked one again).
+func (p *browse) selectLine(c echo.Context) error {
+	o, err := p.core.options(c)
+	if err != nil {
+		return err
+	}
+	id := c.Param("id")
+	var b boardSpot
+	var start int
+	verr := p.s.games.View(c.Request().Context(), id, kit.Player(c), func(rec *games.Record, _ games.Seats) {
+		start = rec.Game.StartPly()
+		b, err = readSpot(c.Request().Form, start, rec.Game.Ply())
+	})
+	switch {
+	case verr != nil:
+		return verr
+	case err != nil:
 		return p.lineRefused(c, id, err)
 	}
-	return c.Redirect(http.StatusSeeOther, boardURL(id, start, b, len(b.moves)))
+	to := func() error {
+		return c.Redirect(http.StatusSeeOther, boardURL(id, start, b, len(b.moves), "sel", squareName(o.Sel)))
+	}
+	return pick(c, &o, to, to)
 }
 
 // pageLine plays text on g's analysis board at b for a viewer whose line
@@ -248,7 +364,7 @@ func pageLine(g *rules.Game, b boardSpot, text string) (boardSpot, error) {
 		case err != nil:
 			return b, err
 		case found:
-			return boardSpot{Spot: next}, nil
+			return boardSpot{Spot: next, flip: b.flip}, nil
 		}
 		b.moves = []string{a.String()}
 		return b, nil
@@ -310,6 +426,7 @@ func (p *browse) editLine(c echo.Context, edit func(id string, b boardSpot) (boa
 	if err != nil {
 		return p.lineRefused(c, id, err)
 	}
+	to.flip = c.Request().Form.Get("flip") == "1"
 	return c.Redirect(http.StatusSeeOther, boardURL(id, start, to, 0))
 }
 

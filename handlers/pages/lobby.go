@@ -58,7 +58,7 @@ func (p *lobbyPages) lobby(c echo.Context) error {
 		}
 		return c.Redirect(http.StatusSeeOther, kit.GamePath(game))
 	}
-	l, err := p.lobbyView(ctx, cred, since)
+	l, err := p.lobbyView(ctx, cred, since, seekPageOf(c))
 	if err != nil {
 		return err
 	}
@@ -83,15 +83,26 @@ func (s *deps) pairedGame(ctx context.Context, cred players.Credential, since ti
 
 // lobbyList answers the part of the lobby that changes, for a live page.
 func (p *lobbyPages) lobbyList(c echo.Context) error {
-	l, err := p.lobbyView(c.Request().Context(), kit.Player(c), p.s.now())
+	l, err := p.lobbyView(c.Request().Context(), kit.Player(c), p.s.now(), seekPageOf(c))
 	if err != nil {
 		return err
 	}
 	return render(c, http.StatusOK, views.LobbyLive(l))
 }
 
-// lobbyView describes the lobby for the viewer holding cred.
-func (p *lobbyPages) lobbyView(ctx context.Context, cred players.Credential, since time.Time) (views.Lobby, error) {
+// seekPageOf is the page of seeks a lobby request asks for (its query's
+// page, from 1); a page that is not a number is the first.
+func seekPageOf(c echo.Context) int {
+	n, err := strconv.Atoi(c.QueryParam("page"))
+	if err != nil {
+		return 1
+	}
+	return n
+}
+
+// lobbyView describes the lobby for the viewer holding cred, with page n
+// of the custom seeks (nearest the viewer's rating first).
+func (p *lobbyPages) lobbyView(ctx context.Context, cred players.Credential, since time.Time, n int) (views.Lobby, error) {
 	v, err := p.s.lobby.View(ctx)
 	if err != nil {
 		return views.Lobby{}, err
@@ -112,9 +123,14 @@ func (p *lobbyPages) lobbyView(ctx context.Context, cred players.Credential, sin
 		l.Pools = append(l.Pools, views.Pool{Name: pool, Speed: string(rating.SpeedOf(tc.Initial, tc.Increment)),
 			Waiting: v.Waiting[pool], Seek: mine[pool]})
 	}
-	for _, k := range v.Custom() {
+	page, err := p.s.lobby.SeeksFor(ctx, v, me, n)
+	if err != nil {
+		return views.Lobby{}, err
+	}
+	for _, k := range page.Seeks {
 		l.Seeks = append(l.Seeks, seekRow(k, me.ID))
 	}
+	l.SeekPage, l.SeekPages, l.SeekFrom, l.SeekTotal = page.Number, page.Pages, page.From, page.Total
 	return l, nil
 }
 
@@ -197,13 +213,15 @@ func (s *deps) rememberSeek(c echo.Context, f url.Values) {
 }
 
 // lobbyRefused shows the lobby again with the message of a refused form;
-// its seek form shows choice chosen.
+// its seek form shows choice chosen. A bound on the seeks from the
+// client's address shows the lobby too: the seeks open are there to
+// accept.
 func (p *lobbyPages) lobbyRefused(c echo.Context, err error, choice views.SeekChoice) error {
-	if !kit.ShowAgain(err) {
+	if !kit.ShowAgain(err) && kit.ErrorOf(err).Detail != errs.SeeksFromAddress {
 		return err
 	}
 	return kit.Shown(err, func(status int, e *errs.Error) error {
-		l, lerr := p.lobbyView(c.Request().Context(), kit.Player(c), p.s.now())
+		l, lerr := p.lobbyView(c.Request().Context(), kit.Player(c), p.s.now(), seekPageOf(c))
 		if lerr != nil {
 			return lerr
 		}
@@ -221,7 +239,7 @@ func (p *lobbyPages) makeSeek(c echo.Context) error {
 		return err
 	}
 	choice := seekChoice(f)
-	st := lobby.SeekSettings{Variant: f.Get("variant"), Clock: f.Get("clock"), Color: f.Get("color")}
+	st := lobby.SeekSettings{Variant: f.Get("variant"), Clock: f.Get("clock"), Color: f.Get("color"), Address: kit.ClientKey(c.RealIP())}
 	if st.Rated, err = ratedField(f); err != nil {
 		return p.lobbyRefused(c, err, choice)
 	}
@@ -270,7 +288,7 @@ func (p *lobbyPages) joinPool(c echo.Context) error {
 	}
 	next := p.s.lobbyPath()
 	game, err := p.paired(c, func(ctx context.Context, cred players.Credential) (string, error) {
-		game, _, err := p.s.lobby.JoinPool(ctx, cred, f.Get("pool"))
+		game, _, err := p.s.lobby.JoinPool(ctx, cred, f.Get("pool"), kit.ClientKey(c.RealIP()))
 		return game, err
 	})
 	if err != nil {

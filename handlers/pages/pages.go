@@ -90,6 +90,7 @@ func (s *deps) pageRoutes(e *echo.Echo) {
 	get("/g/:id/history/:index/edit", br.editPosition)
 	get("/g/:id/view/:index", br.view)
 	e.POST("/g/:id/lines/play", br.playLine)
+	e.POST("/g/:id/lines/select", br.selectLine)
 	e.POST("/g/:id/lines/promote", br.promoteLine)
 	e.POST("/g/:id/lines/delete", br.deleteLine)
 	get("/analysis", br.positionAnalysis)

@@ -189,12 +189,12 @@ func (p *trainer) playPuzzle(c echo.Context, at *puzzleAt) error {
 	if err != nil {
 		return err
 	}
-	if r := res.Review; r != nil {
+	if r := res.Review; r != nil { // without scripts, the refutation at once; with them, after a pause
 		if !kit.IsHX(c) {
 			return c.Redirect(http.StatusSeeOther, at.resultURL())
 		}
 		c.Response().Header().Set("HX-Push-Url", at.resultURL())
-		return p.renderResult(c, at, *r)
+		return p.renderResult(c, at, *r, false)
 	}
 	if res.Done() { // kept for no one: nothing to show
 		return c.Redirect(http.StatusSeeOther, at.resultURL())
@@ -237,7 +237,7 @@ func (p *trainer) showPuzzle(c echo.Context, at *puzzleAt, status int) error {
 // before the replies, which a page with scripts moves on from by itself.
 func (p *trainer) renderPuzzle(c echo.Context, at *puzzleAt, m training.Moment, pending string, status int) error {
 	t := p.trainerOf(at, m.Solver, m.Learner)
-	t.Prompt = views.PuzzlePrompt(m.Game.Turn())
+	t.Prompt, t.Goal = views.PuzzlePrompt(m.Game.Turn()), views.PuzzleGoal(m.Kind)
 	if mine, replies, ok := m.Replied(); ok {
 		names := make([]string, len(replies))
 		for i, r := range replies {
@@ -283,7 +283,7 @@ func (p *trainer) trainerOf(at *puzzleAt, solver rules.Color, l training.Learner
 	t.Next = "/training"
 	if at.theme != "" {
 		t.Next += "/" + string(at.theme)
-		t.Themes = []string{string(at.theme)}
+		t.Themes = []string{at.theme.Name()}
 	}
 	t.ThemeLinks = p.themeLinks(at.theme)
 	return t
@@ -294,19 +294,26 @@ func (p *trainer) themeLinks(current puzzles.Theme) []views.ThemeLink {
 	var out []views.ThemeLink
 	for _, t := range puzzles.AllThemes() {
 		if n := p.s.training.Count(t); n > 0 {
-			out = append(out, views.ThemeLink{Name: string(t), URL: "/training/" + string(t), Count: n, Current: t == current})
+			out = append(out, views.ThemeLink{Name: t.Name(), URL: "/training/" + string(t), Count: n, Current: t == current})
 		}
 	}
 	return out
 }
 
 // puzzleResult shows the result of the browser's last attempt at the
-// puzzle, with the solution step by step (?at= the moment shown).
+// puzzle: where it went wrong, with the wrong action and its refutation
+// played (?line= as many plies of them), or the solution step by step
+// (?at= the moment shown; solved, at its end).
 func (p *trainer) puzzleResult(c echo.Context, at *puzzleAt) error {
-	shown := -1 // where the attempt went wrong
+	shown, line := -1, -1 // where the attempt went wrong, all of it played
+	var err error
 	if v := c.QueryParam("at"); v != "" {
-		var err error
 		if shown, err = momentOf(v); err != nil {
+			return err
+		}
+	}
+	if v := c.QueryParam("line"); v != "" {
+		if line, err = momentOf(v); err != nil {
 			return err
 		}
 	}
@@ -314,34 +321,80 @@ func (p *trainer) puzzleResult(c echo.Context, at *puzzleAt) error {
 	if err != nil {
 		return err
 	}
-	r, ok, err := p.s.training.Review(c.Request().Context(), id, at.id, shown)
+	r, ok, err := p.s.training.Review(c.Request().Context(), id, at.id, shown, line)
 	if err != nil {
 		return err
 	}
 	if !ok {
 		return c.Redirect(http.StatusSeeOther, at.url(0))
 	}
-	return p.renderResult(c, at, r)
+	return p.renderResult(c, at, r, shown >= 0)
 }
 
-// renderResult renders the review of an attempt.
-func (p *trainer) renderResult(c echo.Context, at *puzzleAt, r training.Review) error {
+// renderResult renders the review of an attempt, with the solution's
+// steps when solution says so (see resultOf).
+func (p *trainer) renderResult(c echo.Context, at *puzzleAt, r training.Review, solution bool) error {
 	t := p.trainerOf(at, r.Solver, r.Learner)
-	t.Themes, t.PuzzleRating = puzzles.ThemeNames(r.Themes), strconv.Itoa(int(math.Round(r.Stats.Rating.Rating)))
+	t.Themes, t.PuzzleRating = views.ThemeNamesOf(r.Themes), strconv.Itoa(int(math.Round(r.Stats.Rating.Rating)))
 	t.Retry = views.TrainingPath(at.id, "theme", string(at.theme))
-	t.Result = resultOf(at, r)
+	t.Result = resultOf(at, r, solution)
 	at.o.Sel, at.o.PromoTo = rules.NoSquare, rules.NoSquare
 	t.Board = views.NewDrill(r.Game, r.Solver, false, p.s.site(c), at.o, puzzlePaths(at, 0), t.Result.Caption)
+	// The attempt is over: nobody's turn, whatever the position shown.
+	t.Board.Status, t.Board.Title, t.Board.Phase = views.ResultStatus(r.Attempt.Solved), t.Title(), "over"
 	return renderTrainer(c, t, http.StatusOK)
 }
 
-// resultOf describes the attempt r reviews for its page.
-func resultOf(at *puzzleAt, r training.Review) *views.TrainerResult {
+// reasonText is a failed attempt's reason under "That's not the move!":
+// without the "Not this: " it starts with, nor the wrong action's name
+// after it when the board shows that action (failure).
+func reasonText(reason string, failure []training.Ply) string {
+	text := strings.TrimPrefix(reason, "Not this: ")
+	if len(failure) > 0 {
+		text = strings.TrimPrefix(text, failure[0].Name()+". ")
+	}
+	return text
+}
+
+// failureCaption says what the board shows of failure, the wrong action
+// and its refutation, shown plies of it played.
+func failureCaption(failure []training.Ply, shown int, solver rules.Color) string {
+	var bans []string
+	answer := ""
+	for _, pl := range failure[1:] {
+		switch {
+		case pl.Mine:
+			bans = append(bans, lessons.Pair(pl.Action.Pair()))
+		case pl.Action.Phase == rules.PhaseBan:
+			answer = "with the ban of " + lessons.Pair(pl.Action.Pair())
+		default:
+			answer = pl.SAN
+		}
+	}
+	return views.FailureCaption(failure[0].Name(), bans, answer, solver.Other(), shown < len(failure))
+}
+
+// resultOf describes the attempt r reviews for its page: a failed one
+// where it went wrong, unless solution asks for the solution's steps
+// (shown once solved).
+func resultOf(at *puzzleAt, r training.Review, solution bool) *views.TrainerResult {
 	a := r.Attempt
-	out := &views.TrainerResult{Solved: a.Solved, Text: a.Reason, Rated: a.Rated,
-		Before: ratingText(a.Before), After: ratingText(a.After), Change: views.RatingChange(a.After.Rating - a.Before.Rating)}
+	out := &views.TrainerResult{Solved: a.Solved, Text: reasonText(a.Reason, r.Failure), Rated: a.Rated,
+		Before: ratingText(a.Before), After: ratingText(a.After), Change: views.RatingChange(a.After.Rating - a.Before.Rating),
+		ShowSteps: a.Solved || solution}
 	if a.Solved {
 		out.Text = views.SolvedText(len(a.Actions))
+	}
+	if !out.ShowSteps { // where it went wrong, the solution a click away
+		out.ViewSolution = at.resultURL("at", strconv.Itoa(min(r.Failed+1, len(r.Steps))))
+		out.Caption = "Where you went wrong."
+		if len(r.Failure) > 0 {
+			out.Caption = failureCaption(r.Failure, r.FailureShown, r.Solver)
+		}
+		if r.FailureShown < len(r.Failure) {
+			out.Then = at.resultURL()
+		}
+		return out
 	}
 	out.Start = at.resultURL("at", "0")
 	out.Caption = views.SolutionCaption(0, "", len(r.Steps))

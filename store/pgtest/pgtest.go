@@ -31,6 +31,7 @@ type Server struct {
 	bin     string
 	port    int
 	cred    *syscall.Credential // whom the server runs as; nil: this process's user
+	opts    string              // the server's options (pg_ctl's -o)
 	schemas atomic.Int64
 }
 
@@ -117,12 +118,27 @@ func Start(fsync bool) (*Server, error) {
 	}
 	opts := fmt.Sprintf("-c listen_addresses=127.0.0.1 -p %d -k %s -c max_connections=200 -c fsync=%s -c synchronous_commit=%s",
 		s.port, dir, onOff(fsync), onOff(fsync))
-	if err := s.run("pg_ctl", "start", "-w", "-t", "60", "-D", data, "-l", filepath.Join(dir, "log"), "-o", opts); err != nil {
-		log, _ := os.ReadFile(filepath.Join(dir, "log"))
+	s.opts = opts
+	if err := s.Up(); err != nil {
 		os.RemoveAll(dir)
-		return nil, fmt.Errorf("%w\n%s", err, log)
+		return nil, err
 	}
 	return s, nil
+}
+
+// Up starts the server (again, after Down) on its data, at its port.
+func (s *Server) Up() error {
+	if err := s.run("pg_ctl", "start", "-w", "-t", "60", "-D", filepath.Join(s.dir, "data"), "-l", filepath.Join(s.dir, "log"), "-o", s.opts); err != nil {
+		log, _ := os.ReadFile(filepath.Join(s.dir, "log"))
+		return fmt.Errorf("%w\n%s", err, log)
+	}
+	return nil
+}
+
+// Down stops the server, as a database outage does (every connection is
+// closed), keeping its data for Up.
+func (s *Server) Down() error {
+	return s.run("pg_ctl", "stop", "-m", "fast", "-w", "-D", filepath.Join(s.dir, "data"))
 }
 
 // traversable reports whether every user may pass through dir and each
