@@ -123,7 +123,7 @@ func StuckMain(title, message string, site Site) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 5, "</form><p><a class=\"button\" href=\"/\" hx-boost=\"false\">Your current game</a></p></section></main>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 5, "</form><p><a class=\"button\" href=\"/\" hx-boost=\"false\">Home: your last game</a></p></section></main>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
