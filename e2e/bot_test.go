@@ -113,7 +113,7 @@ func TestBotGameInBrowser(t *testing.T) {
 		var clickErr error
 		for try := 0; try < 3; try++ {
 			if clickErr = unfold(ctx, "share-fold"); clickErr == nil {
-				clickErr = chromedp.Do(ctx, chromedp.Click(`#analyse`), chromedp.WaitVisible(`#analysis-arrow`))
+				clickErr = chromedp.Do(ctx, chromedp.Click(`#analyse`), chromedp.WaitVisible(`#analysis-arrow-board line`))
 			}
 			if clickErr == nil || !strings.Contains(clickErr.Error(), "Could not find node") {
 				break
@@ -122,9 +122,11 @@ func TestBotGameInBrowser(t *testing.T) {
 		if clickErr != nil {
 			t.Fatal(clickErr)
 		}
+		// The arrow drawn over the analysis board's squares.
 		best, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(() => {
-			const a = document.getElementById("analysis-arrow"), sq = (x, y) => "abcdefgh"[Math.floor(a.getAttribute(x))] + (8 - Math.floor(a.getAttribute(y)));
-			return (a.classList.contains("arrow-ban") ? "b:" : "m:") + sq("x1", "y1") + sq("x2", "y2");
+			const a = document.getElementById("analysis-arrow-board"), box = a.querySelector("line").getBoundingClientRect();
+			if (box.width + box.height < 1) return "an arrow not drawn";
+			return (a.dataset.kind === "ban" ? "b:" : "m:") + a.dataset.from + a.dataset.to;
 		})()`))
 		if err != nil {
 			t.Fatal(err)
