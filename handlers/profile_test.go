@@ -1,9 +1,14 @@
 package handlers
 
 import (
+	"context"
+	"encoding/json"
 	"net/http"
+	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/PuerkitoBio/goquery"
 
@@ -114,8 +119,35 @@ func TestRatingChangeShownAtTheEnd(t *testing.T) {
 	if r := a.doAs(ann, http.MethodGet, "/api/games/"+id+"/pgn", ""); !strings.Contains(string(r.body), `[BlackRatingDiff "+`) {
 		t.Errorf("the API's PGN has no rating changes:\n%s", r.body)
 	}
+	// The game object, read and streamed, carries them too, and its PGN.
+	var obj struct {
+		PGN     string `json:"pgn"`
+		Players struct{ White, Black struct{ RatingDiff *int } }
+	}
+	r := a.do(http.MethodGet, "/api/games/"+id, "")
+	if err := json.Unmarshal(r.body, &obj); err != nil {
+		t.Fatalf("GET /api/games/%s: %d %s", id, r.code, r.body)
+	}
+	if w, b := obj.Players.White.RatingDiff, obj.Players.Black.RatingDiff; w == nil || b == nil || *w >= 0 || *b <= 0 ||
+		"−"+strconv.Itoa(-*w) != white || "+"+strconv.Itoa(*b) != black {
+		t.Errorf("the game object's ratingDiff: White %v, Black %v; the page shows %s, %s", w, b, white, black)
+	}
+	if !strings.Contains(obj.PGN, `[BlackRatingDiff "+`) {
+		t.Errorf("the game object's PGN has no rating changes:\n%s", obj.PGN)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second) // the stream's first event, then it is closed
+	defer cancel()
+	stream := httptest.NewRecorder()
+	e.ServeHTTP(stream, httptest.NewRequestWithContext(ctx, http.MethodGet, "/api/games/"+id+"/events", nil))
+	if !strings.Contains(stream.Body.String(), `"ratingDiff":`+strconv.Itoa(*obj.Players.Black.RatingDiff)) {
+		t.Errorf("the game's stream carries no rating change:\n%.600s", stream.Body)
+	}
 	casual := c.start()
 	if casual.Find(".rating-diff").Length() != 0 {
 		t.Error("a game not rated shows a rating change")
+	}
+	r = a.do(http.MethodGet, "/api/games/"+casual.Find("#game").AttrOr("data-id", ""), "")
+	if strings.Contains(string(r.body), "ratingDiff") {
+		t.Errorf("a game not rated has a rating change in its object: %.300s", r.body)
 	}
 }

@@ -177,8 +177,9 @@ func (a *gamesAPI) get(c echo.Context) error {
 		return err
 	}
 	var obj Game
-	if err := a.s.games.View(c.Request().Context(), id, "", func(rec *games.Record, _ games.Seats) {
-		obj = recordSubset(rec, a.s.now(), want, tags...)
+	ctx := c.Request().Context()
+	if err := a.s.games.View(ctx, id, "", func(rec *games.Record, _ games.Seats) {
+		obj = rated(ctx, a.s.players, rec, tags, func(tags ...rules.Tag) Game { return recordSubset(rec, a.s.now(), want, tags...) })
 	}); err != nil {
 		return err
 	}

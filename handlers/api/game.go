@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"reflect"
@@ -61,6 +62,9 @@ type playerJSON struct {
 	Name        *string `json:"name"`
 	Rating      *int    `json:"rating"`
 	Provisional bool    `json:"provisional"`
+	// RatingDiff is what a finished rated game changed the rating by
+	// (+12, -8); left out otherwise.
+	RatingDiff *int `json:"ratingDiff,omitempty"`
 }
 
 // playerJSONOf describes a seat's entrant.
@@ -147,6 +151,21 @@ func recordSubset(rec *games.Record, now time.Time, want fieldSet, tags ...rules
 		if cv.Waiting {
 			ms := cv.First.Milliseconds()
 			obj.Clock.FirstAction = &ms
+		}
+	}
+	return obj
+}
+
+// rated is the object of a finished rated game rec, built by object with
+// the tags given and the PGN tags of its rating changes, and with each
+// player's change (kit.RatingDiffs, read from played).
+func rated(ctx context.Context, played kit.PlayedGames, rec *games.Record, tags []rules.Tag, object func(tags ...rules.Tag) Game) Game {
+	diffs := kit.RatingDiffs(ctx, played, rec)
+	obj := object(append(tags[:len(tags):len(tags)], kit.RatingDiffTags(diffs)...)...)
+	for i, p := range []*playerJSON{&obj.Players.White, &obj.Players.Black} {
+		if d := diffs[i]; d != nil {
+			n := int(*d)
+			p.RatingDiff = &n
 		}
 	}
 	return obj

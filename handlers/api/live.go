@@ -15,6 +15,7 @@ import (
 
 	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/games"
+	"github.com/banchess/banchess/rules"
 )
 
 // join takes the free seat of a game with a friend: the body names the
@@ -112,7 +113,7 @@ func (a *gamesAPI) events(c echo.Context) error {
 	build := func(ctx context.Context) (int64, []byte, error) {
 		var obj Game
 		err := a.s.games.View(ctx, id, "", func(rec *games.Record, _ games.Seats) {
-			obj = recordJSON(rec, a.s.now(), tags...)
+			obj = rated(ctx, a.s.players, rec, tags, func(tags ...rules.Tag) Game { return recordJSON(rec, a.s.now(), tags...) })
 		})
 		if err != nil {
 			return 0, nil, err
