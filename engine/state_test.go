@@ -2,6 +2,7 @@ package engine
 
 import (
 	"slices"
+	"sync"
 	"testing"
 
 	"github.com/banchess/banchess/internal/race"
@@ -20,8 +21,17 @@ type refGame struct {
 }
 
 func loadRefGames(tb testing.TB) []refGame {
-	return vectors.Load[refGame](tb, "../"+vectors.File)
+	tb.Helper()
+	games, err := refGames()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return games
 }
+
+// refGames reads the reference games once for the package's tests, which
+// only read them: decoding them took 2.5 s a test under the race detector.
+var refGames = sync.OnceValues(func() ([]refGame, error) { return vectors.Read[refGame]("../" + vectors.File) })
 
 func actionStrings(as []rules.Action) []string {
 	out := make([]string, len(as))

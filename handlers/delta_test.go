@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/banchess/banchess/handlers/kit"
@@ -22,8 +23,17 @@ import (
 
 // loadRefGames reads the reference games of rules/testdata.
 func loadRefGames(t *testing.T) []apiRefGame {
-	return vectors.Load[apiRefGame](t, "../"+vectors.File)
+	t.Helper()
+	games, err := refGames()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return games
 }
+
+// refGames reads the reference games once for the package's tests, which
+// only read them: decoding them took 2.5 s a test under the race detector.
+var refGames = sync.OnceValues(func() ([]apiRefGame, error) { return vectors.Read[apiRefGame]("../" + vectors.File) })
 
 // gameHTML is what a page shows of its game: #game and the announcement,
 // each element's attributes in name order (HTML gives their order no
@@ -62,7 +72,7 @@ func TestDeltaEqualsPage(t *testing.T) {
 	every := 30
 	switch {
 	case race.Enabled: // a sample: CI checks them all without the race detector
-		every = 120
+		every = 240
 	case testing.Short():
 		every = 90
 	}

@@ -2,6 +2,7 @@ package puzzles
 
 import (
 	"fmt"
+	"github.com/banchess/banchess/internal/race"
 	"testing"
 	"time"
 )
@@ -30,7 +31,7 @@ func shippedSet(t *testing.T) *Set {
 func TestShipped(t *testing.T) {
 	s := shippedSet(t)
 	every := 1
-	if testing.Short() {
+	if testing.Short() || race.Enabled { // one goroutine's work: CI verifies them all without the race detector
 		every = 10
 	}
 	for i, p := range s.All() {

@@ -106,7 +106,7 @@ func TestFENErrors(t *testing.T) {
 // checks the loaded game has the same FEN, legal actions and outcome
 // (threefold repetition excepted: FEN does not carry the history).
 func TestFENRoundTrip(t *testing.T) {
-	games := loadRefGames(t)
+	games := raceSample(loadRefGames(t))
 	if testing.Short() {
 		games = games[:20]
 	}

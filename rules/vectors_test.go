@@ -3,8 +3,10 @@ package rules
 import (
 	"errors"
 	"slices"
+	"sync"
 	"testing"
 
+	"github.com/banchess/banchess/internal/race"
 	"github.com/banchess/banchess/internal/vectors"
 )
 
@@ -30,11 +32,35 @@ type refGame struct {
 
 func loadRefGames(tb testing.TB) []refGame {
 	tb.Helper()
-	games := vectors.Load[refGame](tb, "../"+vectors.File)
+	games, err := refGames()
+	if err != nil {
+		tb.Fatal(err)
+	}
 	if len(games) != 240 {
 		tb.Fatalf("read %d reference games, want 240", len(games))
 	}
 	return games
+}
+
+// refGames reads the reference games once for the package's tests, which
+// only read them: decoding them took 2.5 s a test under the race detector.
+var refGames = sync.OnceValues(func() ([]refGame, error) { return vectors.Read[refGame]("../" + vectors.File) })
+
+// raceSample is games, or under the race detector every sixth of them:
+// a test that replays them all is one goroutine's work, ten times slower
+// there, where the detector finds nothing a sample does not (CI replays
+// them all without it: .ci/run).
+func raceSample(games []refGame) []refGame {
+	if !race.Enabled {
+		return games
+	}
+	var out []refGame
+	for i, g := range games {
+		if i%6 == 0 || g.Start == illegalRefStart {
+			out = append(out, g)
+		}
+	}
+	return out
 }
 
 // played returns the reference game played to its end.
