@@ -414,7 +414,8 @@ func TestAnalysisBoardPlayedInBrowser(t *testing.T) {
 	engine := func(ply int) {
 		t.Helper()
 		if err := waitFor(ctx, fmt.Sprintf(`#status[data-ply="%d"]`, ply), analysisWait); err != nil {
-			t.Fatalf("ply %d: the page did not come: %v", ply, err)
+			at, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`location.href + " at ply " + (document.getElementById("status") || {dataset: {}}).dataset.ply`))
+			t.Fatalf("ply %d: the page did not come: %v (the page: %s)", ply, err, at)
 		}
 		line, err := chromedp.Run(ctx, chromedp.Evaluate[string](`[document.getElementById("analysis-line").textContent, (document.querySelector("#board .board > #analysis-arrow-board") || {dataset: {}}).dataset.kind].join(" | ")`))
 		if err != nil || line == "" || line[0] < '1' || line[0] > '9' || strings.HasSuffix(line, " | ") {
@@ -475,7 +476,7 @@ func TestAnalysisBoardPlayedInBrowser(t *testing.T) {
 		t.Errorf("on a phone the board is %+v, the engine's lines %+v (%v)", phone, side, err)
 	}
 	// Back one ply by the step link: the position before the drag.
-	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 900), chromedp.Click(`#step-prev`)); err != nil {
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 900), settled(`#step-prev`), chromedp.Click(`#step-prev`)); err != nil {
 		t.Fatal(err)
 	}
 	engine(4)

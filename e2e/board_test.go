@@ -40,6 +40,29 @@ func boxOf(ctx context.Context, sel string) (box, error) {
 	})()`, sel)))
 }
 
+// settled waits until the element sel names keeps its box over two
+// animation frames: after the viewport changes, the page lays itself out
+// again (the board sizes itself to the window) and a click aimed before
+// that can land beside its target.
+func settled(sel string) chromedp.Action[chromedp.Void] {
+	return chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
+		_, err := chromedp.Run(ctx, chromedp.Evaluate[bool](fmt.Sprintf(`new Promise((done, fail) => {
+			const box = () => { const e = document.querySelector(%q); return e ? JSON.stringify(e.getBoundingClientRect()) : ""; };
+			let last = "", same = 0, frames = 0;
+			const look = () => {
+				const now = box();
+				same = now !== "" && now === last ? same + 1 : 0;
+				last = now;
+				if (same >= 2) return done(true);
+				if (++frames > 600) return fail(new Error("still moving: " + now));
+				requestAnimationFrame(look);
+			};
+			requestAnimationFrame(look);
+		})`, sel), chromedp.EvalAwaitPromise))
+		return err
+	})
+}
+
 // tap taps the middle of the element sel names with a finger, as
 // chromedp.Tap does but with the touches stamped 50 ms apart: Chromium
 // reads a tap from the events' times, and on a loaded machine the time
