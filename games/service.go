@@ -307,6 +307,7 @@ func (s *Service) update(ctx context.Context, id string, cred players.Credential
 			turn = s.computerTurn(id, rec, now, engine.ClientOf(ctx))
 		}
 		if then != nil {
+			rec.Game.KeepMovetext() // the clone writes its PGN from the ply before
 			view, viewSeats = rec.Clone(), seats
 		}
 		return nil

@@ -26,9 +26,14 @@ const (
 	htmlKind    kind = iota // the playground's htmx endpoints
 	apiKind                 // the JSON API
 	trivialKind             // GET /_trivial, the floor
+	healthKind              // GET /healthz, which pings the store
 )
 
-func (k kind) String() string { return [...]string{"html", "api", "trivial"}[k] }
+func (k kind) String() string { return [...]string{"html", "api", "trivial", "healthz"}[k] }
+
+// plays reports whether k's sessions play games (rather than ask one
+// route again and again).
+func (k kind) plays() bool { return k == htmlKind || k == apiKind }
 
 // session is one client playing one game at a time: a browser with its
 // cookie (html) or a program holding a game id (api). It keeps a mirror of
@@ -63,7 +68,7 @@ func newSessions(srv *server, k kind, n, maxPlies int, seed uint64) ([]*session,
 	for i := range ss {
 		s := &session{kind: k, base: srv.url, client: client, maxPlies: maxPlies,
 			rng: rand.New(rand.NewPCG(seed, uint64(i)))}
-		if maxPlies > 0 && k != trivialKind {
+		if maxPlies > 0 && k.plays() && srv.games.Games != nil { // apart, the server's store is out of reach
 			g, _ := randomGame(s.rng, s.rng.IntN(maxPlies))
 			if !g.Outcome().Over() {
 				mirror, err := rules.Restore(g.Snapshot())
@@ -190,14 +195,14 @@ func run(ss []*session, n int, rate float64, start func()) result {
 // that request counts in the run's time, not in the ply's latency. A ply
 // with a due time waits for it, and its latency counts from it.
 func (s *session) step(r *result, due time.Time) (time.Duration, error) {
-	if s.kind != trivialKind && (s.game == nil || s.game.Outcome().Over() || s.maxPlies > 0 && s.game.Ply() > s.maxPlies) {
+	if s.kind.plays() && (s.game == nil || s.game.Outcome().Over() || s.maxPlies > 0 && s.game.Ply() > s.maxPlies) {
 		if err := s.newGame(); err != nil {
 			return 0, err
 		}
 		r.games++
 	}
 	var a rules.Action
-	if s.kind != trivialKind {
+	if s.kind.plays() {
 		legal := s.game.Legal()
 		a = legal[s.rng.IntN(len(legal))]
 	}
@@ -209,7 +214,10 @@ func (s *session) step(r *result, due time.Time) (time.Duration, error) {
 	var err error
 	switch s.kind {
 	case trivialKind:
-		err := s.trivial()
+		err := s.ask(trivialPath, "ok")
+		return time.Since(t0), err
+	case healthKind:
+		err := s.ask("/healthz", "")
 		return time.Since(t0), err
 	case htmlKind:
 		err = s.htmlPly(a)
@@ -348,17 +356,17 @@ func (s *session) apiPly(a rules.Action) error {
 	return err
 }
 
-// trivial asks the trivial route.
-func (s *session) trivial() error {
-	req, err := http.NewRequest(http.MethodGet, s.base+trivialPath, nil)
+// ask gets path, which must answer 200 (and want, unless want is "").
+func (s *session) ask(path, want string) error {
+	req, err := http.NewRequest(http.MethodGet, s.base+path, nil)
 	if err != nil {
 		return err
 	}
 	if _, err := s.do(req, http.StatusOK); err != nil {
 		return err
 	}
-	if s.buf.String() != "ok" {
-		return fmt.Errorf("GET %s: %q", trivialPath, s.buf.Bytes())
+	if want != "" && s.buf.String() != want {
+		return fmt.Errorf("GET %s: %q", path, s.buf.Bytes())
 	}
 	return nil
 }

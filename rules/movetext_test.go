@@ -87,7 +87,15 @@ func TestMovetextCache(t *testing.T) {
 						}
 					}
 					_ = err // refusals (nothing to undo, limits) change nothing: the PGNs must agree all the same
-					if got, want := g.Record().PGN(), uncachedPGN(g, PGNNotes{}); got != want {
+					written := g
+					if step%2 == 1 { // as a cache answers: kept on the game, written by a clone
+						g.KeepMovetext()
+						written = g.Clone()
+						if n := len(g.plies); n > 1 && (written.movetext == nil || written.movetext.plies != n-1) {
+							t.Fatalf("step %d, after %s: the clone of a game that kept its movetext keeps %+v, want its %d plies but the last", step, op, written.movetext, n)
+						}
+					}
+					if got, want := written.Record().PGN(), uncachedPGN(g, PGNNotes{}); got != want {
 						t.Fatalf("step %d, after %s:\n%s\nwant\n%s", step, op, got, want)
 					}
 				}

@@ -155,6 +155,16 @@ func (r Record) writeMovetext(b *strings.Builder, add PGNNotes) {
 	b.WriteString(text.String())
 }
 
+// KeepMovetext brings the movetext the game keeps for its PGN up to all
+// but its last ply (see movetextCache), as writing its PGN does: a clone
+// made afterwards writes its PGN from there. A game kept in a cache and
+// cloned for every answer keeps it this way on the original, where the
+// clones' own would be lost.
+func (g *Game) KeepMovetext() {
+	var discard strings.Builder
+	Record{g}.writeMovetext(&discard, PGNNotes{})
+}
+
 // lineWriter writes lines of play as movetext tokens.
 type lineWriter struct {
 	variant Variant
