@@ -96,7 +96,7 @@ func TestLoadShort(t *testing.T) {
 			if tr == "tcp" {
 				srv = startServer(t, st, 4)
 			}
-			for _, k := range kinds() {
+			for _, k := range append(kinds(), healthKind) {
 				ss, err := newSessions(srv, k, 4, 20, 7)
 				if err != nil {
 					t.Fatal(err)
@@ -110,7 +110,7 @@ func TestLoadShort(t *testing.T) {
 					t.Errorf("%s: %d plies, %d errors; the first: %v", k, r.ops, r.errors, r.first)
 				}
 				// 25 plies a session, games of at most 20: a new game each.
-				if k != trivialKind && r.games < 4 {
+				if k.plays() && r.games < 4 {
 					t.Errorf("%s: %d games in 100 plies, want at least 4", k, r.games)
 				}
 				if q := r.quantile(0.99); q <= 0 {
