@@ -15,6 +15,7 @@ import (
 
 	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/games"
+	"github.com/banchess/banchess/internal/race"
 	"github.com/banchess/banchess/rules"
 )
 
@@ -28,6 +29,9 @@ import (
 func TestSQLiteCacheEstimate(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds long games")
+	}
+	if race.Enabled {
+		t.Skip("a calibration of memory, one goroutine's: CI runs it without the race detector")
 	}
 	for _, c := range []struct{ plies, variations int }{{0, 0}, {25, 0}, {100, 0}, {500, 0}, {2000, 0}, {1000, 100}} {
 		plies := c.plies
