@@ -432,7 +432,7 @@ func lastPly(g *rules.Game, is func(rules.PlyInfo) bool) int {
 // refuse words a may… rule's refusal for cred: a notSeated as
 // Unauthorized when there is no credential, else Forbidden; any other as
 // it is.
-func (s *Service) refuse(cred players.Credential, err error) error {
+func refuse(cred players.Credential, err error) error {
 	var ns *notSeated
 	if !errors.As(err, &ns) {
 		return err

@@ -30,7 +30,7 @@ func (s *Service) Play(ctx context.Context, id string, cred players.Credential, 
 	return s.update(ctx, id, cred, then, func(rec *Record, seats Seats) error {
 		g := rec.Game
 		if err := rec.mayPlay(seats, in.Ply); err != nil {
-			return s.refuse(cred, err)
+			return refuse(cred, err)
 		}
 		a, err := in.Action(g)
 		if err != nil {
@@ -95,7 +95,7 @@ func (s *Service) Undo(ctx context.Context, id string, cred players.Credential, 
 	}
 	err := s.update(ctx, id, cred, view, func(rec *Record, seats Seats) error {
 		if err := rec.mayUndo(seats); err != nil {
-			return s.refuse(cred, err)
+			return refuse(cred, err)
 		}
 		g := rec.Game
 		if out := g.Outcome(); declared(out) {
@@ -120,7 +120,7 @@ func (s *Service) Resign(ctx context.Context, id string, cred players.Credential
 	}
 	return s.update(ctx, id, cred, then, func(rec *Record, seats Seats) error {
 		if err := rec.mayResign(seats, side); err != nil {
-			return s.refuse(cred, err)
+			return refuse(cred, err)
 		}
 		return rec.Game.Resign(side)
 	})
@@ -130,7 +130,7 @@ func (s *Service) Resign(ctx context.Context, id string, cred players.Credential
 func (s *Service) Draw(ctx context.Context, id string, cred players.Credential, then ViewFunc) error {
 	return s.update(ctx, id, cred, then, func(rec *Record, seats Seats) error {
 		if err := rec.mayDraw(seats); err != nil {
-			return s.refuse(cred, err)
+			return refuse(cred, err)
 		}
 		return rec.Game.AgreeDraw()
 	})

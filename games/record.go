@@ -73,6 +73,9 @@ type Table struct {
 	// records them when they sit: names and ratings.
 	WhitePlayer Entrant `json:"whitePlayer,omitzero"`
 	BlackPlayer Entrant `json:"blackPlayer,omitzero"`
+	// Premoves are what each player queued to play when their turn
+	// comes (see Premove); each side's is shown to that side only.
+	Premoves PremoveQueues `json:"premoves,omitzero"`
 }
 
 // Entrant returns the player of side's seat as the game records them.

@@ -290,17 +290,20 @@ func (s *Service) update(ctx context.Context, id string, cred players.Credential
 	var turn *ComputerTurn
 	var view *Record
 	var viewSeats Seats
+	quiet := false
 	err = s.store.Update(ctx, id, func(rec *Record) error {
 		now := s.now()
 		seats := seatsOf(rec, holder)
-		before := rec.state()
+		before, premoves := rec.state(), rec.Premoves
 		if ended = endIfDue(rec, now); ended == nil {
 			if err := fn(rec, seats); err != nil {
 				return errs.Of(err)
 			}
 		}
 		if changed = rec.state() != before; changed {
+			quiet = rec.onlyPremoved(before, premoves)
 			s.settle(rec, before, now)
+			playPremoves(rec, func(before recordState) { s.settle(rec, before, now) })
 		}
 		timer, rev = flagTimerOf(rec, now), rec.Revision
 		if changed {
@@ -318,7 +321,7 @@ func (s *Service) update(ctx context.Context, id string, cred players.Credential
 	if then != nil {
 		then(view, viewSeats)
 	}
-	if changed {
+	if changed && !quiet { // a queued premove is its player's secret
 		s.publish(id, rev)
 		s.timers.set(id, timer, s.checkClock)
 		s.tellComputer(id, turn)

@@ -316,7 +316,7 @@ func (o Offer) pending(offers *Offers) *rules.Color {
 func (s *Service) MakeOffer(ctx context.Context, id string, cred players.Credential, offer Offer, then ViewFunc) error {
 	return s.update(ctx, id, cred, then, func(rec *Record, seats Seats) error {
 		if err := rec.mayOffer(seats, offer); err != nil {
-			return s.refuse(cred, err)
+			return refuse(cred, err)
 		}
 		side := rec.sideOf(seats)
 		switch pending := offer.pending(&rec.Offers); *pending {
@@ -334,7 +334,7 @@ func (s *Service) MakeOffer(ctx context.Context, id string, cred players.Credent
 func (s *Service) AnswerOffer(ctx context.Context, id string, cred players.Credential, offer Offer, accept bool, then ViewFunc) error {
 	return s.update(ctx, id, cred, then, func(rec *Record, seats Seats) error {
 		if err := rec.mayAnswer(seats, offer); err != nil {
-			return s.refuse(cred, err)
+			return refuse(cred, err)
 		}
 		if !accept {
 			pending := offer.pending(&rec.Offers)
@@ -398,7 +398,7 @@ func (s *Service) accept(ctx context.Context, rec *Record, offer Offer) error {
 func (s *Service) Abort(ctx context.Context, id string, cred players.Credential, then ViewFunc) error {
 	return s.update(ctx, id, cred, then, func(rec *Record, seats Seats) error {
 		if err := rec.mayAbort(seats); err != nil {
-			return s.refuse(cred, err)
+			return refuse(cred, err)
 		}
 		return rec.Game.Abort()
 	})

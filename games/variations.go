@@ -160,7 +160,7 @@ func (r *Record) MayAnalyse() error { return r.mayAnalyse() }
 // who holds a seat, where the engine may analyse it.
 func (s *Service) mayEditVariations(rec *Record, seats Seats, cred players.Credential) error {
 	if !seats.Any() {
-		return s.refuse(cred, &notSeated{held: seats, need: rules.White, what: "keep variations with this game"})
+		return refuse(cred, &notSeated{held: seats, need: rules.White, what: "keep variations with this game"})
 	}
 	return rec.mayAnalyse()
 }
