@@ -39,7 +39,16 @@ func (p Premove) Actions() []string {
 type PremoveQueues struct {
 	White Premove `json:"white,omitzero"`
 	Black Premove `json:"black,omitzero"`
+	// Secret counts the changes to the record that changed only a queue:
+	// Revision counts them (the store saves them), the revision shown to
+	// watchers does not (see Record.ShownRevision).
+	Secret int64 `json:"secret,omitempty"`
 }
+
+// ShownRevision is the record's revision as its watchers and the API see
+// it: Revision without the changes only a premove's player knows of, so
+// that a queued premove leaves no trace for the opponent.
+func (r *Record) ShownRevision() int64 { return r.Revision - r.Premoves.Secret }
 
 // of returns side's premove.
 func (q *PremoveQueues) of(side rules.Color) *Premove {

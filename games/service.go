@@ -227,7 +227,7 @@ func (s *Service) Hide(ctx context.Context, id string, cred players.Credential) 
 		if wh != rec.WhiteHidden || bh != rec.BlackHidden {
 			rec.WhiteHidden, rec.BlackHidden = wh, bh
 			rec.Revision++
-			rev = rec.Revision
+			rev = rec.ShownRevision()
 		}
 		return nil
 	})
@@ -259,7 +259,7 @@ func (s *Service) Claim(ctx context.Context, id string, cred players.Credential)
 		if rec.White == "" && rec.Black == "" {
 			rec.White, rec.Black, rec.Mode = holder, holder, HotSeat
 			rec.Revision++
-			rev = rec.Revision
+			rev = rec.ShownRevision()
 		}
 		held = seatsOf(rec, holder).Any()
 		return nil
@@ -303,9 +303,12 @@ func (s *Service) update(ctx context.Context, id string, cred players.Credential
 		if changed = rec.state() != before; changed {
 			quiet = rec.onlyPremoved(before, premoves)
 			s.settle(rec, before, now)
+			if quiet {
+				rec.Premoves.Secret++ // counted, never shown
+			}
 			playPremoves(rec, func(before recordState) { s.settle(rec, before, now) })
 		}
-		timer, rev = flagTimerOf(rec, now), rec.Revision
+		timer, rev = flagTimerOf(rec, now), rec.ShownRevision()
 		if changed {
 			turn = s.computerTurn(id, rec, now, engine.ClientOf(ctx))
 		}

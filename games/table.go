@@ -420,7 +420,7 @@ func (s *Service) Watch(ctx context.Context, id string, cred players.Credential)
 	var rev int64
 	arrived := false
 	err = s.store.View(ctx, id, func(rec *Record) error {
-		seats, rev = seatsOf(rec, holder), rec.Revision
+		seats, rev = seatsOf(rec, holder), rec.ShownRevision()
 		arrived = rec.Clock.awaits(seats)
 		return nil
 	})

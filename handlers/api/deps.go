@@ -32,6 +32,7 @@ type Games interface {
 	Join(ctx context.Context, id string, cred players.Credential, code string) (games.Seats, error)
 	MakeOffer(ctx context.Context, id string, cred players.Credential, offer games.Offer, then games.ViewFunc) error
 	AnswerOffer(ctx context.Context, id string, cred players.Credential, offer games.Offer, accept bool, then games.ViewFunc) error
+	Premoves() games.Premoves
 }
 
 // Loader makes the games the API creates (games.Loader).

@@ -133,7 +133,7 @@ func recordSubset(rec *games.Record, now time.Time, want fieldSet, tags ...rules
 	if want.has("pgn") {
 		obj.PGN = rec.PGN(rules.PGNNotes{}, tags...)
 	}
-	obj.Mode, obj.Revision = string(rec.Mode), rec.Revision
+	obj.Mode, obj.Revision = string(rec.Mode), rec.ShownRevision()
 	obj.Seats = seatsObject{White: rec.White != "", Black: rec.Black != ""}
 	obj.Offers, obj.Declined = offersOf(rec.Offers), offersOf(rec.Declined)
 	if rec.Rematch != "" {

@@ -42,6 +42,9 @@ type (
 	offerRequest struct {
 		Offer field[string] `json:"offer"`
 	}
+	premoveRequest struct {
+		Actions field[[]string] `json:"actions"`
+	}
 	emptyRequest struct{}
 )
 

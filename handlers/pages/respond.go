@@ -175,7 +175,7 @@ func (p *core) gameInfo(c echo.Context, rec *games.Record, seats games.Seats, o 
 	info := views.Info{
 		Site:     p.s.site(c),
 		ID:       rec.ID,
-		Revision: rec.Revision,
+		Revision: rec.ShownRevision(),
 		Perm:     rec.Permissions(seats),
 		Players:  p.withRatingDiffs(c, rec, playerStrips(rec, seats, p.s.now(), presence)),
 		Table:    p.table(c, rec, seats, presence),

@@ -331,7 +331,7 @@ func (s *Server) revisionOf(id string, w *games.Watch) func(ctx context.Context)
 			return rev, nil
 		}
 		var rev int64
-		err := s.games.View(ctx, id, "", func(rec *games.Record, _ games.Seats) { rev = rec.Revision })
+		err := s.games.View(ctx, id, "", func(rec *games.Record, _ games.Seats) { rev = rec.ShownRevision() })
 		if err == nil {
 			w.Learn(rev)
 		}
