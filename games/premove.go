@@ -3,6 +3,7 @@ package games
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/players"
@@ -23,6 +24,21 @@ type Premove struct {
 
 // Queued reports whether anything is queued.
 func (p Premove) Queued() bool { return p.Move != "" || p.Ban != "" }
+
+// Text says what is queued as a player reads it: "c2c4, then ban c7c5".
+func (p Premove) Text() string {
+	var parts []string
+	for _, a := range p.Actions() {
+		if act, err := rules.ParseAction(a); err == nil {
+			if act.Phase == rules.PhaseBan {
+				parts = append(parts, "then ban "+act.Pair().String())
+			} else {
+				parts = append(parts, act.Pair().String())
+			}
+		}
+	}
+	return strings.Join(parts, ", ")
+}
 
 // Actions returns what is queued, in the order it is played.
 func (p Premove) Actions() []string {
@@ -49,6 +65,9 @@ type PremoveQueues struct {
 // it: Revision without the changes only a premove's player knows of, so
 // that a queued premove leaves no trace for the opponent.
 func (r *Record) ShownRevision() int64 { return r.Revision - r.Premoves.Secret }
+
+// Of returns side's premove.
+func (q PremoveQueues) Of(side rules.Color) Premove { return *q.of(side) }
 
 // of returns side's premove.
 func (q *PremoveQueues) of(side rules.Color) *Premove {

@@ -68,6 +68,17 @@ func (s Seats) Has(side rules.Color) bool {
 // Any reports whether any seat is held: false for a spectator.
 func (s Seats) Any() bool { return s.White || s.Black }
 
+// Side returns the one side held, or no Color when none or both are.
+func (s Seats) Side() rules.Color {
+	switch {
+	case s.White && !s.Black:
+		return rules.White
+	case s.Black && !s.White:
+		return rules.Black
+	}
+	return 0
+}
+
 // Both reports whether both seats are held, as at a hot-seat game.
 func (s Seats) Both() bool { return s.White && s.Black }
 

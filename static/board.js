@@ -578,6 +578,7 @@
   document.addEventListener("change", function (ev) {
     var s = ev.target.dataset && ev.target.dataset.setting;
     if (s === "sound") saveSetting("sound", ev.target.checked ? "1" : "0");
+    if (s === "premoves") saveSetting("premoves", ev.target.checked ? "1" : "0"); // premove.js reads it
     if (s === "size") {
       setSize(ev.target.value);
       fit();

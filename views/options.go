@@ -16,8 +16,10 @@ type Options struct {
 	Flip bool
 	Auto bool // at one board (hot seat), show the acting side at the bottom
 	Mute bool // no sounds for plies (they are on by default)
-	Size int  // the board's size in percent of the largest that fits (SizeMin–100; 0 is 100)
-	Look Look // the board's colours and pieces
+	// NoPremoves turns premoves off: no queueing while the opponent acts.
+	NoPremoves bool
+	Size       int  // the board's size in percent of the largest that fits (SizeMin–100; 0 is 100)
+	Look       Look // the board's colours and pieces
 
 	// Sel is the square picked on the board (NoSquare for none); PromoTo,
 	// with Sel, asks for the promotion picker.

@@ -27,6 +27,22 @@ type Table struct {
 	Spectators int
 	// OfferURL and AnswerURL are the forms that make and answer offers.
 	OfferURL, AnswerURL templ.SafeURL
+	// Premove is the viewer's own premove, when they may queue one.
+	Premove Premove
+}
+
+// Premove is a player's premove at a game between two players, shown to
+// that player alone: what is queued (BCN, and as read), why the last was
+// dropped, and the form that queues and cancels ("" when the viewer may
+// not premove: a spectator, a game over). Side is the player's colour
+// ("white", "black"): the page's script queues a move from their pieces
+// and a ban from the opponent's.
+type Premove struct {
+	URL     templ.SafeURL
+	Side    string
+	Actions []string
+	Text    string
+	Dropped string
 }
 
 func boolAttr(b bool) string {

@@ -45,6 +45,7 @@ type Games interface {
 	Join(ctx context.Context, id string, cred players.Credential, code string) (games.Seats, error)
 	MakeOffer(ctx context.Context, id string, cred players.Credential, offer games.Offer, then games.ViewFunc) error
 	AnswerOffer(ctx context.Context, id string, cred players.Credential, offer games.Offer, accept bool, then games.ViewFunc) error
+	Premoves() games.Premoves
 	PlayVariation(ctx context.Context, id string, cred players.Credential, at games.Spot, text string) (games.Spot, error)
 	PromoteVariation(ctx context.Context, id string, cred players.Credential, line rules.Path) (rules.Path, error)
 	DeleteVariation(ctx context.Context, id string, cred players.Credential, line rules.Path) error

@@ -26,6 +26,7 @@ func (p *play) liveRoutes(e *echo.Echo) {
 	e.POST("/g/:id/join", p.core.onGame(p.join))
 	e.POST("/g/:id/offer", p.core.onGame(p.offer))
 	e.POST("/g/:id/answer", p.core.onGame(p.answer))
+	e.POST("/g/:id/premove", p.core.onGame(p.premove))
 }
 
 // inviteSettings reads the invite form: colour and clock.
@@ -203,6 +204,13 @@ func (p *core) table(c echo.Context, rec *games.Record, seats games.Seats, prese
 		t.Clocked, t.TimeControl = true, rec.Clock.Control.String()
 	}
 	t.Rated = rec.Rated
+	var o views.Options
+	readSettings(c, &o)
+	if side := seats.Side(); side != 0 && !rec.Game.Outcome().Over() && !o.NoPremoves {
+		q := rec.Premoves.Of(side)
+		t.Premove = views.Premove{URL: templ.SafeURL(kit.GamePath(rec.ID) + "/premove"), Side: side.String(),
+			Actions: q.Actions(), Text: q.Text(), Dropped: q.Dropped}
+	}
 	return t
 }
 

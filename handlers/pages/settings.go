@@ -47,6 +47,7 @@ func applySettings(v url.Values, o *views.Options) {
 	}
 	flag("auto", &o.Auto, "1")
 	flag("sound", &o.Mute, "0")
+	flag("premoves", &o.NoPremoves, "0")
 	if vals := v["board"]; len(vals) > 0 {
 		o.Look.Board = vals[len(vals)-1]
 	}
@@ -69,6 +70,7 @@ func (s *deps) writeSettings(c echo.Context, o views.Options) {
 	v.Set("board", o.Look.Board)
 	v.Set("pieces", o.Look.Pieces)
 	v.Set("sound", boolDigit(!o.Mute))
+	v.Set("premoves", boolDigit(!o.NoPremoves))
 	v.Set("size", strconv.Itoa(o.BoardSize()))
 	c.SetCookie(&http.Cookie{
 		Name:     SettingsCookie,
