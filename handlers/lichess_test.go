@@ -547,3 +547,36 @@ func TestLichessOffers(t *testing.T) {
 		t.Fatalf("resigned: %s", line)
 	}
 }
+
+// TestAccountPageMakesTokens: the account page makes a named player a
+// token limited to the scopes ticked, shown once, which lichess's routes
+// take within its scopes; none ticked is refused.
+func TestAccountPageMakesTokens(t *testing.T) {
+	e := newServer()
+	c := newClientOn(t, e)
+	c.get("/account")
+	c.register("Ann")
+	if d := c.get("/account"); d.Find(`form[action="/account/token"] input[name="scope"][value="board:play"]`).Length() != 1 {
+		t.Fatal("the account page has no form to make a token")
+	}
+	rec := c.do(http.MethodPost, "/account/token", vals("scope", "board:play"), false)
+	if rec.Code != http.StatusOK || rec.Header().Get("Cache-Control") != "no-store" {
+		t.Fatalf("POST /account/token: %d %q", rec.Code, rec.Header().Get("Cache-Control"))
+	}
+	d := parse(t, rec)
+	tok := strings.TrimSpace(d.Find("#new-token").Text())
+	if len(tok) < 40 || !strings.Contains(text(d, "main"), "limited to board:play") {
+		t.Fatalf("the new token: %q in %q", tok, text(d, "main"))
+	}
+	a := newAPIT(t, e)
+	a.fail(a.doAs(tok, http.MethodPost, "/api/bot/account/upgrade", ""), http.StatusForbidden, "missing_scope")
+	var me api.Player
+	a.decode(a.doAs(tok, http.MethodGet, "/api/account", ""), http.StatusOK, &me)
+	if me.Username != "Ann" {
+		t.Errorf("the token's account: %+v", me)
+	}
+	rec = c.do(http.MethodPost, "/account/token", vals(), false)
+	if d := parse(t, rec); rec.Code != http.StatusBadRequest || !strings.Contains(text(d, "#account-error"), "Tick what the token may do") || d.Find("#new-token").Length() != 0 {
+		t.Errorf("no scope ticked: %d %q", rec.Code, text(d, "main"))
+	}
+}

@@ -51,13 +51,7 @@ func ParseScopes(names []string) (Scopes, error) {
 }
 
 // scopeList names the scopes for a message.
-func scopeList() string {
-	names := make([]string, len(AllScopes))
-	for i, s := range AllScopes {
-		names[i] = string(s)
-	}
-	return strings.Join(names, ", ")
-}
+func scopeList() string { return strings.Join(ScopeNames(), ", ") }
 
 // Limited reports whether the credential is limited to its scopes.
 func (ss Scopes) Limited() bool { return len(ss) > 0 }
@@ -145,4 +139,33 @@ func (s *Service) UpgradeToBot(ctx context.Context, cred Credential) (Player, er
 	}
 	p.Bot = true
 	return p, nil
+}
+
+// IssueToken issues cred's player, a named one, a new bearer token
+// limited to scopes (none: not limited): the account page's, for a bot or
+// a board.
+func (s *Service) IssueToken(ctx context.Context, cred Credential, scopes Scopes) (Credential, error) {
+	p, err := s.Identify(ctx, cred)
+	switch {
+	case err != nil:
+		return "", err
+	case p.ID == "":
+		return "", Unissued()
+	case !p.Named():
+		return "", errs.Errorf(errs.Forbidden, "Choose a name first: a token is a named account's.").WithDetail(errs.NameNeeded)
+	}
+	tok := NewCredential()
+	if err := s.store.Issue(ctx, Issued{Hash: tok.Hash(), Player: p.ID, Kind: Token, Created: s.now(), Scopes: scopes}); err != nil {
+		return "", errs.FromStore(err)
+	}
+	return tok, nil
+}
+
+// ScopeNames are the names of the scopes there are, in order.
+func ScopeNames() []string {
+	names := make([]string, len(AllScopes))
+	for i, s := range AllScopes {
+		names[i] = string(s)
+	}
+	return names
 }
