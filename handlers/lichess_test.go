@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/banchess/banchess/handlers/api"
+	"github.com/banchess/banchess/handlers/stream"
 )
 
 // The lichess API's objects as lichess's published documentation
@@ -438,7 +439,7 @@ func TestLichessBoardGame(t *testing.T) {
 	// Bad plies change nothing: out of turn, not squares, illegal,
 	// someone else's game, no such game.
 	before := l.read("/api/games/" + id)
-	l.refused(annB, http.MethodPost, "/api/board/game/"+id+"/move/e7e5", http.StatusForbidden) // Black bans first
+	l.refused(annB, http.MethodPost, "/api/board/game/"+id+"/move/e7e5", http.StatusBadRequest) // Black bans first
 	l.refused(bobB, http.MethodPost, "/api/board/game/"+id+"/move/Nf3", http.StatusBadRequest)
 	l.refused(bobB, http.MethodPost, "/api/board/game/"+id+"/move/e2e5", http.StatusBadRequest)
 	l.refused(carlB, http.MethodPost, "/api/board/game/"+id+"/move/e2e4", http.StatusForbidden)
@@ -491,6 +492,25 @@ func TestLichessBoardGame(t *testing.T) {
 		t.Fatalf("gameFinish: %s", line)
 	}
 	l.refused(bobB, http.MethodPost, "/api/board/game/"+id+"/move/e1e2", http.StatusBadRequest) // over
+}
+
+// TestLichessKeepAlive: lichess's streams write an empty line when idle
+// (every 6 s, or the streams' heartbeat when shorter).
+func TestLichessKeepAlive(t *testing.T) {
+	l := &lichessT{newLiveServer(t, WithStreamLimits(stream.Limits{Heartbeat: 50 * time.Millisecond}))}
+	ann, bob := l.account("Ann"), l.account("Bob")
+	id := l.pair(ann, bob, "5+3", false)
+	for _, path := range []string{"/api/stream/event", "/api/board/game/stream/" + id} {
+		s := l.open(ann, path)
+		for range 2 {
+			select {
+			case <-s.empty:
+			case <-time.After(eventWait):
+				t.Fatalf("%s: no empty line in time", path)
+			}
+		}
+		s.close()
+	}
 }
 
 // TestLichessOffers: a draw offered with a move and accepted, a takeback

@@ -95,6 +95,12 @@ func (p *playAPI) move(c echo.Context) error {
 	}
 	ctx, id := c.Request().Context(), c.Param("id")
 	if err := p.s.games.Play(ctx, id, who.cred, games.Input{Text: text}, nil); err != nil {
+		if errs.Of(err).Code == errs.Forbidden {
+			// A player of the game out of turn: lichess's 400.
+			if _, _, serr := p.seat(ctx, who, id); serr == nil {
+				return errs.Errorf(errs.Invalid, "Not your turn: %s", errs.Of(err).Msg).WithDetail(errs.NotYourTurn)
+			}
+		}
 		return err
 	}
 	if c.QueryParam("offeringDraw") == "true" {
