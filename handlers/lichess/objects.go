@@ -122,6 +122,9 @@ type compatJSON struct {
 func status(o rules.Outcome) statusJSON {
 	switch o.Status {
 	case rules.Checkmate:
+		if o.Reason == rules.KingCapture {
+			return statusJSON{60, "variantEnd"}
+		}
 		return statusJSON{30, "mate"}
 	case rules.Resigned:
 		return statusJSON{31, "resign"}
@@ -138,9 +141,6 @@ func status(o rules.Outcome) statusJSON {
 		return statusJSON{34, "draw"}
 	case rules.Ongoing:
 		return statusJSON{20, "started"}
-	}
-	if o.Reason == rules.KingCapture {
-		return statusJSON{60, "variantEnd"}
 	}
 	return statusJSON{38, "unknownFinish"}
 }
