@@ -8,6 +8,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/handlers/stream"
 	"github.com/banchess/banchess/players"
@@ -42,6 +43,9 @@ func (a *eventsAPI) events(c echo.Context) error {
 	finished := map[string]bool{} // those told of as finished
 	poll := func(ctx context.Context) ([]stream.Event, error) {
 		list, err := a.s.games.Games(ctx, who.cred, eventsListed)
+		if err != nil && errs.Of(err).Code == errs.Unavailable && ctx.Err() == nil {
+			return nil, nil // the store was busy: look again next time
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -53,8 +57,11 @@ func (a *eventsAPI) events(c echo.Context) error {
 				continue
 			}
 			ev, err := a.event(ctx, who, sum.ID, side)
-			if err != nil {
+			if err != nil && ctx.Err() != nil {
 				return nil, err
+			}
+			if err != nil {
+				continue // unreadable or busy now: told of when it can be read
 			}
 			started[sum.ID] = true
 			if ev.Type == "gameFinish" {
