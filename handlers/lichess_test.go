@@ -388,6 +388,13 @@ func TestLichessBotAccount(t *testing.T) {
 		t.Fatalf("after the bot's ban: %v", st)
 	}
 	l.refused(bot, http.MethodPost, "/api/bot/game/"+id+"/takeback/yes", http.StatusNotFound)
+	l.ok(eve, "/api/board/game/"+id+"/move/d2d4") // a token not limited plays through the Board API too
+	l.ok(bot, "/api/bot/game/"+id+"/draw/yes")
+	s.until("the bot's offer", func(o map[string]any) bool { return o["bdraw"] == true && plies(o) == 2 })
+	l.ok(bot, "/api/bot/game/"+id+"/resign")
+	if st, line := s.until("the resignation", func(o map[string]any) bool { return o["status"] != "started" }); st["status"] != "resign" || st["winner"] != "white" {
+		t.Fatalf("the bot resigned: %s", line)
+	}
 }
 
 // TestLichessBoardGame: two accounts play a Ban Chess game through the
@@ -407,6 +414,10 @@ func TestLichessBoardGame(t *testing.T) {
 	conform(t, "GET /api/account", data, lichessAccount)
 
 	events := l.open(annB, "/api/stream/event")
+	// A game with a friend who has not come yet has not started: no
+	// gameStart (the first must be the paired game's).
+	l.post(ann, "/api/games", `{"mode":"invite","color":"white"}`, http.StatusCreated, nil)
+	time.Sleep(1100 * time.Millisecond) // a look at the player's games
 	id := l.pair(ann, bob, "5+3", false)
 	start, line := events.until("gameStart", func(o map[string]any) bool { return o["type"] == "gameStart" })
 	conform(t, "gameStart", line, lichessEvent)

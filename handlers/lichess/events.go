@@ -93,10 +93,13 @@ func (a *eventsAPI) event(ctx context.Context, who caller, id string, side rules
 }
 
 // sideOf is the side player holds at the game sum, when it holds exactly
-// one.
+// one and the other is taken (a game with a friend starts when the friend
+// comes).
 func sideOf(sum games.Summary, player string) (rules.Color, bool) {
 	w, b := sum.White == player, sum.Black == player
 	switch {
+	case sum.White == "" || sum.Black == "":
+		return 0, false
 	case w && !b:
 		return rules.White, true
 	case b && !w:
