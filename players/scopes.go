@@ -22,8 +22,8 @@ const (
 	ChallengeWrite Scope = "challenge:write"
 )
 
-// AllScopes are the scopes there are, in the order they are written.
-var AllScopes = []Scope{BotPlay, BoardPlay, ChallengeWrite}
+// AllScopes lists the scopes there are, in the order they are written.
+func AllScopes() Scopes { return Scopes{BotPlay, BoardPlay, ChallengeWrite} }
 
 // Scopes are the scopes a credential is limited to; none means it is not
 // limited: it may do whatever its player may (a browser's cookie, a token
@@ -40,7 +40,7 @@ func ParseScopes(names []string) (Scopes, error) {
 	var out Scopes
 	for _, n := range names {
 		s := Scope(strings.TrimSpace(n))
-		if !slices.Contains(AllScopes, s) {
+		if !slices.Contains(AllScopes(), s) {
 			return nil, errs.Errorf(errs.Invalid, "%q is not a scope: the scopes are %s.", clipName(n), scopeList()).WithDetail(errs.BadScope)
 		}
 		if !slices.Contains(out, s) {
@@ -75,7 +75,7 @@ func (ss Scopes) String() string {
 func ScopesOf(text string) Scopes {
 	var out Scopes
 	for _, f := range strings.Fields(text) {
-		if s := Scope(f); slices.Contains(AllScopes, s) {
+		if s := Scope(f); slices.Contains(AllScopes(), s) {
 			out = append(out, s)
 		}
 	}
@@ -163,8 +163,9 @@ func (s *Service) IssueToken(ctx context.Context, cred Credential, scopes Scopes
 
 // ScopeNames are the names of the scopes there are, in order.
 func ScopeNames() []string {
-	names := make([]string, len(AllScopes))
-	for i, s := range AllScopes {
+	all := AllScopes()
+	names := make([]string, len(all))
+	for i, s := range all {
 		names[i] = string(s)
 	}
 	return names

@@ -85,10 +85,10 @@ type api struct {
 	bot   bool // only bot accounts may use it; else, bot accounts may not
 }
 
-var (
-	boardAPI = api{name: "board", scope: players.BoardPlay}
-	botAPI   = api{name: "bot", scope: players.BotPlay, bot: true}
-)
+// apis are lichess's two APIs for playing, the Board API first.
+func apis() []api {
+	return []api{{name: "board", scope: players.BoardPlay}, {name: "bot", scope: players.BotPlay, bot: true}}
+}
 
 // Register adds lichess's routes to g, the group mounted at /api that
 // package api's routes are on (and its middleware: errors answered as
@@ -98,7 +98,7 @@ func Register(g *echo.Group, d Deps) {
 	acc, ev := &accountAPI{s}, &eventsAPI{s}
 	g.POST("/bot/account/upgrade", acc.upgrade, lichessErrors)
 	g.GET("/stream/event", ev.events, lichessErrors)
-	for _, kind := range []api{boardAPI, botAPI} {
+	for _, kind := range apis() {
 		p := &playAPI{s: s, kind: kind}
 		base := "/" + kind.name + "/game"
 		g.GET(base+"/stream/:id", p.stream, lichessErrors)
@@ -106,7 +106,7 @@ func Register(g *echo.Group, d Deps) {
 		g.POST(base+"/:id/resign", p.resign, lichessErrors)
 		g.POST(base+"/:id/abort", p.abort, lichessErrors)
 		g.POST(base+"/:id/draw/:accept", p.answer(games.OfferDraw), lichessErrors)
-		if kind == boardAPI {
+		if !kind.bot { // lichess's Bot API takes no takebacks
 			g.POST(base+"/:id/takeback/:accept", p.answer(games.OfferTakeback), lichessErrors)
 		}
 	}
@@ -173,7 +173,7 @@ func (s *deps) authorize(c echo.Context, scopes ...players.Scope) (caller, error
 	}
 	list := g.Scopes
 	if !list.Limited() {
-		list = players.AllScopes
+		list = players.AllScopes()
 	}
 	h.Set("X-OAuth-Scopes", strings.ReplaceAll(list.String(), " ", ", "))
 	allowed := len(scopes) == 0
