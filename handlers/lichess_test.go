@@ -571,10 +571,12 @@ func TestLichessOffers(t *testing.T) {
 	if v := full["variant"].(map[string]any); v["key"] != "standard" || full["initialFen"] != "startpos" || full["clock"] != nil || full["speed"] != "correspondence" {
 		t.Fatalf("a Classic game's gameFull: %s", line)
 	}
-	l.ok(annB, "/api/board/game/"+created.ID+"/move/e2e4")
-	l.ok(bobB, "/api/board/game/"+created.ID+"/move/e7e5")
+	classic := []string{"e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6", "e1g1"} // castling as lichess's clients write it
+	for i, mv := range classic {
+		l.ok([]string{annB, bobB}[i%2], "/api/board/game/"+created.ID+"/move/"+mv)
+	}
 	l.ok(bobB, "/api/board/game/"+created.ID+"/resign")
-	if st, line := s.until("the resignation", func(o map[string]any) bool { return o["status"] != "started" }); st["status"] != "resign" || st["winner"] != "white" || st["moves"] != "e2e4 e7e5" {
+	if st, line := s.until("the resignation", func(o map[string]any) bool { return o["status"] != "started" }); st["status"] != "resign" || st["winner"] != "white" || st["moves"] != strings.Join(classic, " ") {
 		t.Fatalf("resigned: %s", line)
 	}
 }
