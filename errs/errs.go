@@ -104,6 +104,10 @@ const (
 	SeeksFromAddress   Detail = "seeks_from_address"  // TooMany: the client address has MaxAddressSeeks open
 	BadPage            Detail = "bad_page"            // Invalid: a page number that is not a whole number from 1
 	BadPool            Detail = "bad_pool"            // Invalid: not a quick-pairing pool
+	BadScope           Detail = "bad_scope"           // Invalid: not a token's scope
+	MissingScope       Detail = "missing_scope"       // Forbidden: the token is limited to scopes without the one needed
+	NotYourTurn        Detail = "not_your_turn"       // Invalid: lichess's API: a player of the game, out of turn
+	BotNotAllowed      Detail = "bot_not_allowed"     // Forbidden: a bot account where bots may not go (the pools), or an account that cannot become one
 )
 
 // Error is a refused request. Msg is a sentence for a person; Detail, when

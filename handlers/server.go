@@ -1,6 +1,7 @@
 // Package handlers serves Ban Chess over HTTP: it wires the front ends —
 // the playground's pages and htmx fragments (package pages), the JSON API
-// (package api), the live streams (package stream) — on the services,
+// (package api), lichess's Board and Bot API (package lichess), the live
+// streams (package stream) — on the services,
 // over the kit they share (package kit), and answers /healthz.
 package handlers
 
@@ -15,6 +16,7 @@ import (
 
 	"github.com/banchess/banchess/handlers/api"
 	"github.com/banchess/banchess/handlers/kit"
+	"github.com/banchess/banchess/handlers/lichess"
 	"github.com/banchess/banchess/handlers/pages"
 	"github.com/banchess/banchess/handlers/stream"
 
@@ -181,7 +183,9 @@ func (s *Server) Register(e *echo.Echo) {
 	e.Use(s.kit.Middleware()...)
 	s.healthRoutes(e)
 	s.pages.Register(e)
-	api.Register(e.Group("/api"), s.apiDeps())
+	g := e.Group("/api")
+	api.Register(g, s.apiDeps())
+	lichess.Register(g, lichess.Deps{Kit: s.kit, Players: s.svc.Players, Loader: s.svc.Games.Loader(), Streams: s.streams})
 }
 
 // WarnHostLinks logs a warning when the server, without a base URL,

@@ -103,6 +103,10 @@ func (s *Service) JoinPool(ctx context.Context, cred players.Credential, pool, a
 	if err != nil {
 		return "", Seek{}, err
 	}
+	if p.Bot {
+		// As on lichess: bots play seeks and challenges, not the pools.
+		return "", Seek{}, errs.Errorf(errs.Forbidden, "Bot accounts may not join the quick-pairing pools: post a seek, or accept one.").WithDetail(errs.BotNotAllowed)
+	}
 	tc, _, _ := games.ParseTimeControl(pool)
 	wait, err := s.newSeek(ctx, p, s.PoolVariant().ID(), tc, pool)
 	if err != nil {

@@ -39,6 +39,8 @@ type SignIn struct {
 	Device string
 	// Kind is the kind of credential to issue.
 	Kind CredentialKind
+	// Scopes limit the new credential (none: it is not limited).
+	Scopes Scopes
 	// Replaces is the credential the client holds ("" for none), revoked
 	// once it signs in: a browser keeps one credential, the new one.
 	Replaces Credential
@@ -104,7 +106,7 @@ func (s *Service) Login(ctx context.Context, in SignIn) (SignedIn, error) {
 		return SignedIn{}, errs.FromStore(err)
 	}
 	cred := NewCredential()
-	if err := s.store.Issue(ctx, Issued{Hash: cred.Hash(), Player: p.ID, Kind: in.Kind, Created: now}); err != nil {
+	if err := s.store.Issue(ctx, Issued{Hash: cred.Hash(), Player: p.ID, Kind: in.Kind, Created: now, Scopes: in.Scopes}); err != nil {
 		return SignedIn{}, errs.FromStore(err)
 	}
 	if in.Replaces.Valid() {

@@ -26,6 +26,10 @@ type Player struct {
 	// Wins, Losses and Draws count the player's finished games against
 	// another player.
 	Wins, Losses, Draws int
+	// Bot says the player is a bot account (Service.UpgradeToBot): a
+	// program that plays through the Bot API, kept out of the lobby's
+	// pools.
+	Bot bool
 }
 
 // Named reports whether the player has chosen a name: only they play
@@ -80,6 +84,8 @@ type Issued struct {
 	Player  string // the id of the player it belongs to
 	Kind    CredentialKind
 	Created time.Time
+	// Scopes limit what the credential may do; none: it is not limited.
+	Scopes Scopes
 }
 
 // newPlayerID returns a fresh player id (128 random bits, URL-safe).

@@ -239,6 +239,13 @@ type Store interface {
 	// CredentialPlayer returns the id of the player the credential of hash
 	// was issued to, or "" when none was (or it was revoked).
 	CredentialPlayer(ctx context.Context, hash string) (string, error)
+	// Credential returns the credential of hash as issued, and whether
+	// there is one (not revoked).
+	Credential(ctx context.Context, hash string) (Issued, bool, error)
+	// SetBot makes the player of id a bot account, unless they are one
+	// already or have played a rated game: then Forbidden, detail
+	// bot_not_allowed, and nothing changes.
+	SetBot(ctx context.Context, id string) error
 	// Revoke forgets the credential of hash or, with all, every credential
 	// of its player.
 	Revoke(ctx context.Context, hash string, all bool) error

@@ -102,6 +102,44 @@ func (m *Memory) CredentialPlayer(ctx context.Context, hash string) (string, err
 	return a.creds[hash].Player, nil
 }
 
+// Credential returns the credential of hash as issued, and whether there
+// is one.
+func (m *Memory) Credential(ctx context.Context, hash string) (players.Issued, bool, error) {
+	if err := ctx.Err(); err != nil {
+		return players.Issued{}, false, err
+	}
+	a := &m.accounts
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	iss, ok := a.creds[hash]
+	return iss, ok, nil
+}
+
+// SetBot makes the player of id a bot account, unless they are one or
+// have played a rated game.
+func (m *Memory) SetBot(ctx context.Context, id string) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	a := &m.accounts
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	p := a.players[id]
+	switch {
+	case p == nil:
+		return noSuchPlayer()
+	case p.Bot:
+		return players.AlreadyBot()
+	}
+	for k, st := range a.standings {
+		if k.player == id && st.Games > 0 {
+			return players.PlayedRated()
+		}
+	}
+	p.Bot = true
+	return nil
+}
+
 // Revoke forgets the credential of hash or, with all, every credential of
 // its player.
 func (m *Memory) Revoke(ctx context.Context, hash string, all bool) error {

@@ -253,6 +253,10 @@ var migrations = [...]migration{
 	// A failed attempt keeps the engine's answer to its wrong action, which
 	// the result page plays on the board after it (training.Attempt).
 	{"puzzle_attempts_refutation", `ALTER TABLE puzzle_attempts ADD COLUMN refutation TEXT NOT NULL DEFAULT ''; -- BCN, space-separated`},
+	// The scopes a token is limited to (players.Scopes, space-separated;
+	// '' for none: not limited), and bot accounts (the Bot API's).
+	{"credential_scopes_bots", `ALTER TABLE credentials ADD COLUMN scopes TEXT NOT NULL DEFAULT '';
+	ALTER TABLE players ADD COLUMN bot BOOLEAN NOT NULL DEFAULT false;`},
 }
 
 // SchemaVersion is the schema version this binary writes.

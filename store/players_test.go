@@ -112,6 +112,37 @@ var playerBehaviours = []struct {
 		holds("third", "")
 		holds("cred-p-bob", "p-bob")
 	}},
+	{"a credential keeps its scopes; a player becomes a bot once, unless rated games were played", func(t *testing.T, s fullStore) {
+		ctx := context.Background()
+		ann, bob, cid := addPlayer(t, s, "p-ann", "Ann"), addPlayer(t, s, "p-bob", "Bob"), addPlayer(t, s, "p-cid", "Cid")
+		limited := players.Scopes{players.BoardPlay, players.BotPlay}
+		if err := s.Issue(ctx, players.Issued{Hash: "limited", Player: ann, Kind: players.Token, Created: epoch, Scopes: limited}); err != nil {
+			t.Fatal(err)
+		}
+		for hash, want := range map[string]players.Scopes{"limited": limited, "cred-p-ann": nil} {
+			iss, ok, err := s.Credential(ctx, hash)
+			if err != nil || !ok || iss.Player != ann || iss.Scopes.String() != want.String() || !iss.Created.Equal(epoch) {
+				t.Errorf("Credential(%q) = %+v, %v, %v; want scopes %q", hash, iss, ok, err, want)
+			}
+		}
+		if _, ok, err := s.Credential(ctx, "no-such"); ok || err != nil {
+			t.Errorf("Credential of none: %v, %v", ok, err)
+		}
+		if err := s.SetBot(ctx, ann); err != nil {
+			t.Fatal(err)
+		}
+		if p, err := s.Player(ctx, ann); err != nil || !p.Bot {
+			t.Errorf("after SetBot: %+v, %v", p, err)
+		}
+		refusedWith(t, "a bot again", s.SetBot(ctx, ann), errs.Forbidden, errs.BotNotAllowed)
+		id := twoPlayerGame(t, s, bob, cid, true, epoch.Add(time.Hour))
+		play(t, s, id, banMate...)
+		refusedWith(t, "a player with a rated game", s.SetBot(ctx, bob), errs.Forbidden, errs.BotNotAllowed)
+		if p, err := s.PlayerNamed(ctx, "bob"); err != nil || p.Bot {
+			t.Errorf("refused, Bob: %+v, %v", p, err)
+		}
+		refusedWith(t, "no one", s.SetBot(ctx, "p-nobody"), errs.NotFound, errs.NoPlayer)
+	}},
 	{"names are unique in any case", func(t *testing.T, s fullStore) {
 		ctx := context.Background()
 		addPlayer(t, s, "p-ann", "Ann")

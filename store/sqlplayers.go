@@ -100,8 +100,8 @@ func (s sqlPlayers) AddPlayer(ctx context.Context, p players.Player, cred player
 }
 
 func issue(ctx context.Context, q querier, cred players.Issued) error {
-	_, err := q.exec(ctx, `INSERT INTO credentials (hash, player, kind, created_at) VALUES ($1, $2, $3, $4)`,
-		cred.Hash, cred.Player, string(cred.Kind), ms(cred.Created))
+	_, err := q.exec(ctx, `INSERT INTO credentials (hash, player, kind, created_at, scopes) VALUES ($1, $2, $3, $4, $5)`,
+		cred.Hash, cred.Player, string(cred.Kind), ms(cred.Created), cred.Scopes.String())
 	return err
 }
 
@@ -142,6 +142,53 @@ func (s sqlPlayers) CredentialPlayer(ctx context.Context, hash string) (string, 
 	return player, wrapStore(err, "looking up a credential")
 }
 
+// Credential returns the credential of hash as issued, and whether there
+// is one.
+func (s sqlPlayers) Credential(ctx context.Context, hash string) (players.Issued, bool, error) {
+	if !validText(hash) {
+		return players.Issued{}, false, nil
+	}
+	iss := players.Issued{Hash: hash}
+	var kind, scopes string
+	var created int64
+	err := s.db.queryRow(ctx, `SELECT player, kind, created_at, scopes FROM credentials WHERE hash = $1`, hash).Scan(&iss.Player, &kind, &created, &scopes)
+	if errors.Is(err, errNoRows) {
+		return players.Issued{}, false, nil
+	}
+	if err != nil {
+		return players.Issued{}, false, wrapStore(err, "reading a credential")
+	}
+	iss.Kind, iss.Created, iss.Scopes = players.CredentialKind(kind), fromMS(created), players.ScopesOf(scopes)
+	return iss, true, nil
+}
+
+// SetBot makes the player of id a bot account, unless they are one or
+// have played a rated game.
+func (s sqlPlayers) SetBot(ctx context.Context, id string) error {
+	if !validText(id) {
+		return noSuchPlayer()
+	}
+	err := s.db.inTx(ctx, func(q querier) error {
+		p, err := scanPlayer(q.queryRow(ctx, `SELECT `+playerColumns+` FROM players WHERE id = $1`, id))
+		if err != nil {
+			return err
+		}
+		if p.Bot {
+			return players.AlreadyBot()
+		}
+		var rated int
+		if err := q.queryRow(ctx, `SELECT COUNT(*) FROM standings WHERE player = $1 AND games > 0`, id).Scan(&rated); err != nil {
+			return err
+		}
+		if rated > 0 {
+			return players.PlayedRated()
+		}
+		_, err = q.exec(ctx, `UPDATE players SET bot = $2 WHERE id = $1`, id, true)
+		return err
+	})
+	return wrapStore(err, "making a bot account")
+}
+
 // Revoke forgets the credential of hash or, with all, every credential of
 // its player; the servers sharing the database are told.
 func (s sqlPlayers) Revoke(ctx context.Context, hash string, all bool) error {
@@ -165,12 +212,12 @@ func (s sqlPlayers) Revoke(ctx context.Context, hash string, all bool) error {
 	return wrapStore(err, "revoking credentials")
 }
 
-const playerColumns = `id, name, password, created_at, wins, losses, draws`
+const playerColumns = `id, name, password, created_at, wins, losses, draws, bot`
 
 func scanPlayer(sc scanner) (players.Player, error) {
 	var p players.Player
 	var created int64
-	err := sc.Scan(&p.ID, &p.Name, &p.Password, &created, &p.Wins, &p.Losses, &p.Draws)
+	err := sc.Scan(&p.ID, &p.Name, &p.Password, &created, &p.Wins, &p.Losses, &p.Draws, &p.Bot)
 	if errors.Is(err, errNoRows) {
 		return players.Player{}, noSuchPlayer()
 	}

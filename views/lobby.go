@@ -111,6 +111,10 @@ type Account struct {
 	Error, NameValue string
 	// Done says what the last form did.
 	Done string
+	// Scopes are the scopes a token may be limited to; Token is the token
+	// the last form made (shown once), TokenScopes what it is limited to.
+	Scopes             []string
+	Token, TokenScopes string
 }
 
 // Login is the sign-in page.

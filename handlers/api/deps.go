@@ -40,6 +40,7 @@ type Loader interface {
 	NewGame(variant string) (*rules.Game, error)
 	FromFEN(fen, variant string) (*rules.Game, error)
 	FromPGN(pgn, variant string) (*rules.Game, error)
+	Variant(id string) (rules.Variant, error)
 }
 
 // Players are the players service as the API uses it.

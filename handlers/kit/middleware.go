@@ -182,7 +182,7 @@ func crossOrigin(cop *http.CrossOriginProtection) echo.MiddlewareFunc {
 // gameWritePaths start the paths of the POSTs that change or make games:
 // a game's actions and forms, new games and imports, and the lobby's
 // pairings (each starts a game).
-var gameWritePaths = []string{"/g/", "/api/games", "/new", "/import", "/lobby/", "/api/seeks", "/api/pools/"}
+var gameWritePaths = []string{"/g/", "/api/games", "/new", "/import", "/lobby/", "/api/seeks", "/api/pools/", "/api/board/game/", "/api/bot/game/"}
 
 // boundGameWrites gives a request that changes or makes games the game
 // wait (GameWait) to be served, as a read of a game has: its wait for the

@@ -3,6 +3,7 @@ package pages
 import (
 	"net/http"
 	"net/url"
+	"strings"
 
 	"github.com/banchess/banchess/handlers/kit"
 
@@ -20,6 +21,7 @@ func (p *accounts) accountRoutes(e *echo.Echo) {
 	get := func(path string, h echo.HandlerFunc) { e.Match([]string{http.MethodGet, http.MethodHead}, path, h) }
 	get("/account", p.account)
 	e.POST("/account", p.register)
+	e.POST("/account/token", p.newToken)
 	get("/login", p.loginPage)
 	e.POST("/login", p.login)
 	e.POST("/logout", p.logout(false))
@@ -33,7 +35,7 @@ func (p *accounts) account(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	a := views.Account{Asset: p.s.asset, Name: pl.Name}
+	a := views.Account{Asset: p.s.asset, Name: pl.Name, Scopes: players.ScopeNames()}
 	switch c.QueryParam("done") {
 	case "named":
 		a.Done = "Your name is yours: sign in with it and your password on your other devices."
@@ -67,6 +69,43 @@ func (p *accounts) register(c echo.Context) error {
 	p.s.kit.SetPlayer(c, in.Credential)
 	p.s.kit.SetDevice(c, in.Device)
 	return c.Redirect(http.StatusSeeOther, "/account?done=named")
+}
+
+// newToken makes the signed-in player a bearer token limited to the
+// scopes the form ticks, for a program written for lichess's Bot or Board
+// API, and shows it once: the page is answered, not redirected to, so
+// that the token is in no address (a reload asks to post again, and makes
+// another).
+func (p *accounts) newToken(c echo.Context) error {
+	f, err := p.core.form(c)
+	if err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	pl, err := p.s.players.Identify(ctx, kit.Player(c))
+	if err != nil {
+		return err
+	}
+	a := views.Account{Asset: p.s.asset, Name: pl.Name, Scopes: players.ScopeNames()}
+	var scopes players.Scopes
+	if len(f["scope"]) == 0 {
+		err = errs.Errorf(errs.Invalid, "Tick what the token may do: a token limited to nothing could do nothing.").WithDetail(errs.BadScope)
+	} else {
+		scopes, err = players.ParseScopes(f["scope"])
+	}
+	var tok players.Credential
+	if err == nil {
+		tok, err = p.s.players.IssueToken(ctx, kit.Player(c), scopes)
+	}
+	if err != nil {
+		return kit.Shown(err, func(status int, e *errs.Error) error {
+			a.Error = e.Msg
+			return render(c, status, views.AccountPage(a))
+		})
+	}
+	a.Token, a.TokenScopes = string(tok), strings.ReplaceAll(scopes.String(), " ", ", ")
+	c.Response().Header().Set("Cache-Control", "no-store")
+	return render(c, http.StatusOK, views.AccountPage(a))
 }
 
 // form reads a posted form.

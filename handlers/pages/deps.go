@@ -78,6 +78,7 @@ type Players interface {
 	PlayedGames(ctx context.Context, player string, before players.PlayedGamesCursor, limit int) ([]players.PlayedGame, error)
 	PlayedGame(ctx context.Context, player, game string) (players.PlayedGame, bool, error)
 	Leaders(ctx context.Context, variant string, speed rating.Speed) ([]players.Leader, error)
+	IssueToken(ctx context.Context, cred players.Credential, scopes players.Scopes) (players.Credential, error)
 }
 
 // Lobby is the lobby as the pages use it.

@@ -43,6 +43,7 @@ func (r responseSink) write(parts ...[]byte) error {
 type connSink struct {
 	conn net.Conn
 	end  func() // ends the stream, when a heartbeat cannot be written
+	beat []byte // its heartbeat: an SSE comment, or NDJSON's empty line
 
 	mu   sync.Mutex
 	last time.Time // when it last wrote
@@ -80,7 +81,7 @@ func (c *connSink) ping(idle time.Time) {
 	if c.last.After(idle) {
 		return
 	}
-	if c.writeWithin(pingWait, streamPing) != nil {
+	if c.writeWithin(pingWait, c.beat) != nil {
 		c.end()
 	}
 }

@@ -84,6 +84,7 @@ type streams struct {
 	stopOnce sync.Once
 	hangups  hangups        // tells the streams that took over their connections of clients that left
 	pings    pings          // sends those streams' heartbeats
+	lines    pings          // sends the NDJSON streams' heartbeats, LinesHeartbeat apart
 	detached sync.WaitGroup // those streams
 }
 
@@ -164,13 +165,30 @@ type Event struct {
 	Data []byte // one line
 }
 
-// Source writes server-sent events to its sink, each send one write.
-type Source struct{ sink eventSink }
+// Source writes server-sent events to its sink, each send one write; or,
+// for an NDJSON stream, each event's data as a line.
+type Source struct {
+	sink eventSink
+	fmt  *format
+}
 
 // Send writes evs in one write; an event's data (a game object, shared
-// by a game's streams) is written as it is, not copied.
+// by a game's streams) is written as it is, not copied. An NDJSON stream
+// writes each unnamed event's data and a newline, and leaves out named
+// events (the SSE streams' "gone" and "bye"): its end says as much.
 func (es *Source) Send(evs ...Event) error {
 	parts := make([][]byte, 0, 3*len(evs))
+	if es.fmt.lines {
+		for _, ev := range evs {
+			if ev.Name == "" {
+				parts = append(parts, ev.Data, newline)
+			}
+		}
+		if len(parts) == 0 {
+			return nil
+		}
+		return es.sink.write(parts...)
+	}
 	for _, ev := range evs {
 		head := make([]byte, 0, len(ev.ID)+len(ev.Name)+20)
 		if ev.ID != "" {
@@ -191,7 +209,28 @@ var eventEnd = []byte("\n\n")
 var (
 	streamOpen = []byte(": banchess live\n\n")
 	streamPing = []byte(": ping\n\n")
+	newline    = []byte("\n")
 )
+
+// format is how a stream is written: server-sent events, or NDJSON as
+// lichess's streams are (a JSON object a line, an empty line as the
+// heartbeat).
+type format struct {
+	contentType string
+	open, beat  []byte // written first ("" for nothing), and when idle
+	lines       bool
+}
+
+// The formats of the streams.
+var (
+	sseFormat    = &format{contentType: "text/event-stream", open: streamOpen, beat: streamPing}
+	ndjsonFormat = &format{contentType: "application/x-ndjson", beat: newline, lines: true}
+)
+
+// LinesHeartbeat is how often an idle NDJSON stream writes an empty
+// line, as lichess's do (or the streams' Heartbeat, when that is
+// shorter).
+const LinesHeartbeat = 6 * time.Second
 
 // State is what a stream tells its client of a game: at every wake
 // (a change of who watches wakes a stream as a change of the game does)
@@ -241,8 +280,95 @@ func (s *Server) Game(c echo.Context, id string, cred players.Credential, state 
 	if last, err := strconv.ParseInt(strings.TrimSpace(c.Request().Header.Get("Last-Event-ID")), 10, 64); err == nil {
 		sent = last
 	}
-	s.serveEvents(c, finish, func(ctx context.Context, es *Source, beat <-chan time.Time) {
+	s.serveEvents(c, sseFormat, finish, func(ctx context.Context, es *Source, beat <-chan time.Time) {
 		s.serveStream(ctx, es, w, s.revisionOf(id, w), state, onPresence, sent, beat)
+	})
+	return nil
+}
+
+// open writes what the stream starts with: SSE's comment; nothing for
+// NDJSON, but the head, flushed.
+func (es *Source) open() error {
+	if len(es.fmt.open) == 0 {
+		return es.sink.write()
+	}
+	return es.sink.write(es.fmt.open)
+}
+
+// GameLines serves game id to the viewer holding cred as NDJSON, as
+// lichess's game streams are: state's events (each one line) at once and
+// again whenever the game's revision changes, learnt from the games'
+// feed as Game's streams learn it; between, an empty line every
+// LinesHeartbeat. It ends as Game's streams do; a game that is gone or
+// unreadable ends it.
+func (s *Server) GameLines(c echo.Context, id string, cred players.Credential, state State) error {
+	end := func() {}
+	if state.Done != nil {
+		end = state.Done
+	}
+	release, err := s.streams.open(kit.ClientKey(c.RealIP()))
+	if err != nil {
+		end()
+		c.Response().Header().Set(echo.HeaderConnection, "close") // see Game
+		return err
+	}
+	w, err := s.games.Watch(c.Request().Context(), id, cred)
+	if err != nil {
+		release()
+		end()
+		return err
+	}
+	finish := func() {
+		w.Close()
+		release()
+		end()
+	}
+	s.serveEvents(c, ndjsonFormat, finish, func(ctx context.Context, es *Source, beat <-chan time.Time) {
+		s.serveStream(ctx, es, w, s.revisionOf(id, w), state, nil, -1, beat)
+	})
+	return nil
+}
+
+// Poll serves an NDJSON stream of what poll finds: its events at once and
+// then every period (each one line), and an empty line every
+// LinesHeartbeat while it finds nothing. It is for what no feed wakes a
+// stream for (a player's games starting and ending, lichess's stream of
+// events). A failure of poll ends the stream; done, if set, is called
+// when it has ended.
+func (s *Server) Poll(c echo.Context, period time.Duration, poll func(ctx context.Context) ([]Event, error), done func()) error {
+	if done == nil {
+		done = func() {}
+	}
+	release, err := s.streams.open(kit.ClientKey(c.RealIP()))
+	if err != nil {
+		done()
+		c.Response().Header().Set(echo.HeaderConnection, "close") // see Game
+		return err
+	}
+	finish := func() {
+		release()
+		done()
+	}
+	s.serveEvents(c, ndjsonFormat, finish, func(ctx context.Context, es *Source, beat <-chan time.Time) {
+		tick := time.NewTicker(period)
+		defer tick.Stop()
+		for {
+			evs, err := poll(ctx)
+			if err != nil || es.Send(evs...) != nil {
+				return
+			}
+			select {
+			case <-ctx.Done():
+				return
+			case <-s.streams.done:
+				return
+			case <-beat:
+				if es.sink.write(es.fmt.beat) != nil {
+					return
+				}
+			case <-tick.C:
+			}
+		}
 	})
 	return nil
 }
@@ -255,9 +381,13 @@ func (s *Server) Game(c echo.Context, id string, cred players.Credential, state 
 // server the request is over), where to send events, and a heartbeat's
 // times (nil where the server's pings send them); done is called once the
 // stream has ended.
-func (s *Server) serveEvents(c echo.Context, done func(), body func(ctx context.Context, es *Source, beat <-chan time.Time)) {
+func (s *Server) serveEvents(c echo.Context, f *format, done func(), body func(ctx context.Context, es *Source, beat <-chan time.Time)) {
+	every, pinger := s.streams.limits.Heartbeat, &s.streams.pings
+	if f.lines {
+		every, pinger = min(every, LinesHeartbeat), &s.streams.lines
+	}
 	h := c.Response().Header()
-	h.Set(echo.HeaderContentType, "text/event-stream")
+	h.Set(echo.HeaderContentType, f.contentType)
 	h.Set("Cache-Control", "no-store")
 	h.Set("X-Accel-Buffering", "no") // nginx: pass events on at once
 	if conn, ok := detach(c); ok {
@@ -265,15 +395,15 @@ func (s *Server) serveEvents(c echo.Context, done func(), body func(ctx context.
 		// else its next write fails).
 		ctx, cancel := context.WithCancel(context.WithoutCancel(c.Request().Context()))
 		unwatch := s.streams.hangups.watch(conn, cancel)
-		sink := &connSink{conn: conn, end: cancel}
+		sink := &connSink{conn: conn, end: cancel, beat: f.beat}
 		run := func() {
 			defer conn.Close() // last: the stream is counted closed when its client sees the end
 			defer done()
 			defer unwatch()
 			defer cancel()
-			defer s.streams.pings.add(sink, s.streams.limits.Heartbeat)()
-			es := &Source{sink: sink}
-			if es.sink.write(streamOpen) == nil {
+			defer pinger.add(sink, every)()
+			es := &Source{sink: sink, fmt: f}
+			if es.open() == nil {
 				body(ctx, es, nil)
 			}
 		}
@@ -285,10 +415,10 @@ func (s *Server) serveEvents(c echo.Context, done func(), body func(ctx context.
 	defer done()
 	res := c.Response()
 	res.WriteHeader(http.StatusOK)
-	beat := time.NewTicker(s.streams.limits.Heartbeat)
+	beat := time.NewTicker(every)
 	defer beat.Stop()
-	es := &Source{sink: responseSink{res, http.NewResponseController(res.Writer)}}
-	if es.sink.write(streamOpen) == nil {
+	es := &Source{sink: responseSink{res, http.NewResponseController(res.Writer)}, fmt: f}
+	if es.open() == nil {
 		body(c.Request().Context(), es, beat.C)
 	}
 }
@@ -352,7 +482,7 @@ func (s *Server) awaitChange(ctx context.Context, es *Source, wake <-chan struct
 			es.Send(Event{Name: "bye", Data: []byte(`"the server is restarting"`)})
 			return false
 		case <-beat:
-			if es.sink.write(streamPing) != nil {
+			if es.sink.write(es.fmt.beat) != nil {
 				return false
 			}
 		case <-wake:
@@ -386,7 +516,7 @@ func (s *Server) Lobby(c echo.Context, cred players.Credential, since time.Time,
 		w.Close()
 		release()
 	}
-	s.serveEvents(c, finish, func(ctx context.Context, es *Source, beat <-chan time.Time) {
+	s.serveEvents(c, sseFormat, finish, func(ctx context.Context, es *Source, beat <-chan time.Time) {
 		s.serveLobby(ctx, es, w, beat, cred, since, changes, paired)
 	})
 	return nil
