@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/banchess/banchess/errs"
+	"github.com/banchess/banchess/games"
+	"github.com/banchess/banchess/players"
 	"github.com/banchess/banchess/rules"
 	"github.com/banchess/banchess/store"
 )
@@ -212,5 +214,55 @@ func TestPremoveIsSecret(t *testing.T) {
 	case <-w.C():
 	case <-time.After(5 * time.Second):
 		t.Fatal("a ply was not told")
+	}
+}
+
+// BenchmarkPremoveAfterBan: the opponent's ban that brings the player's
+// turn, at a clocked game, with and without the player's premove (a move
+// and a ban) played in the same change; p50 and p99 of the ban's call.
+// The difference is all a premove waits after the opponent's ply: the
+// server's work, charged to no clock.
+//
+//	go test ./games -run '^$' -bench PremoveAfterBan -benchtime 3000x -count 3
+func BenchmarkPremoveAfterBan(b *testing.B) {
+	for _, premoved := range []bool{false, true} {
+		name := map[bool]string{false: "ban", true: "ban+premove"}[premoved]
+		b.Run(name, func(b *testing.B) {
+			svc := newService(store.NewMemory())
+			b.Cleanup(svc.Close)
+			ctx := context.Background()
+			white, black := issue(b, svc), issue(b, svc)
+			tc := games.TimeControl{Initial: 5 * time.Minute, Increment: 3 * time.Second}
+			must := func(err error) {
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+			lat := make([]time.Duration, 0, b.N)
+			for b.Loop() {
+				b.StopTimer()
+				id, code, _, err := svc.CreateInvite(ctx, white, rules.New(rules.BanChess{}), games.InviteSettings{Color: rules.White, Clock: &tc})
+				must(err)
+				_, err = svc.Join(ctx, id, black, code)
+				must(err)
+				for _, p := range []struct {
+					cred players.Credential
+					text string
+				}{{black, "b:e2e4"}, {white, "m:d2d4"}, {white, "b:e7e5"}, {black, "m:d7d5"}} {
+					must(svc.Play(ctx, id, p.cred, games.Input{Text: p.text}, nil))
+				}
+				if premoved {
+					_, err := svc.Premoves().Set(ctx, id, white, []string{"m:c2c4", "b:c7c5"}, nil)
+					must(err)
+				}
+				b.StartTimer()
+				t0 := time.Now()
+				must(svc.Play(ctx, id, black, games.Input{Text: "b:g1f3"}, nil))
+				lat = append(lat, time.Since(t0))
+			}
+			slices.Sort(lat)
+			b.ReportMetric(float64(lat[len(lat)/2].Microseconds()), "p50-µs")
+			b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds()), "p99-µs")
+		})
 	}
 }
