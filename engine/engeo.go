@@ -42,8 +42,10 @@ var enDirSteps = [8][2]int{{0, 1}, {0, -1}, {1, 0}, {-1, 0}, {1, 1}, {-1, 1}, {1
 type enGeometry struct {
 	ray     [enSquares][8][8]int8
 	rayLen  [enSquares][8]int8
+	raySet  [enSquares][8]enSet // the squares of each ray
 	knights [enSquares][]int8
 	adj     [enSquares][]int8
+	adjSet  [enSquares]enSet
 	zPiece  [2 * enKinds][enSquares]uint64
 	zSide   uint64
 	zCastle [16]uint64
@@ -65,9 +67,11 @@ func newENGeometry() *enGeometry {
 				}
 				g.ray[sq][d][g.rayLen[sq][d]] = int8(cur)
 				g.rayLen[sq][d]++
+				g.raySet[sq][d].add(cur)
 			}
 			if g.rayLen[sq][d] > 0 {
 				g.adj[sq] = append(g.adj[sq], g.ray[sq][d][0])
+				g.adjSet[sq].add(int(g.ray[sq][d][0]))
 			}
 		}
 		if sq >= 64 {
@@ -135,6 +139,34 @@ func enNext(sq, d int) (int, int) {
 	}
 	return -1, d
 }
+
+// enSet is a set of the 66 squares: chess's as a bitboard, x0 and x9 as
+// bits 0 and 1 of x.
+type enSet struct {
+	b Bitboard
+	x uint8
+}
+
+func (s *enSet) add(sq int) {
+	if sq < 64 {
+		s.b |= sqBB(sq)
+	} else {
+		s.x |= 1 << (sq - 64)
+	}
+}
+
+func (s *enSet) del(sq int) {
+	if sq < 64 {
+		s.b &^= sqBB(sq)
+	} else {
+		s.x &^= 1 << (sq - 64)
+	}
+}
+
+// meets reports whether s and t share a square.
+func (s enSet) meets(t enSet) bool { return s.b&t.b != 0 || s.x&t.x != 0 }
+
+func (s enSet) or(t enSet) enSet { return enSet{s.b | t.b, s.x | t.x} }
 
 // step returns the square one step from sq in direction d, or -1.
 func (g *enGeometry) step(sq, d int) int {

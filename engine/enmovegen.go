@@ -40,6 +40,56 @@ func (p *enPos) legal(buf []enMove) ([]enMove, int) {
 	return buf, checked
 }
 
+// legalCaptures appends the legal moves of the side to move, none of
+// whose kings is in check, that capture or promote to a queen: the moves a
+// quiescence search tries. It tests the legality of those moves alone (and
+// of another line to the same pair, which takes the pair when legal).
+func (p *enPos) legalCaptures(buf []enMove) []enMove {
+	first := len(buf)
+	buf = p.pseudo(buf)
+	n := first
+	for i := first; i < len(buf); i++ {
+		m := buf[i]
+		if !p.captures(m) && m.promo() != Queen+1 || !p.leavesNoCheck(m) {
+			continue
+		}
+		const pair = 1<<14 - 1 | 7<<21
+		dup := false
+		for j := i - 1; j >= first && buf[j].from() == m.from(); j-- {
+			if buf[j]&pair == m&pair && p.leavesNoCheck(buf[j]) {
+				dup = true
+				break
+			}
+		}
+		if !dup {
+			buf[n] = m
+			n++
+		}
+	}
+	return buf[:n]
+}
+
+// leavesNoCheck reports whether m leaves none of the mover's kings in
+// check.
+func (p *enPos) leavesNoCheck(m enMove) bool {
+	us := p.side
+	p.make(m)
+	after, _ := p.kingsInCheck(us)
+	p.unmake()
+	return after == 0
+}
+
+// captures reports whether m takes a piece.
+func (p *enPos) captures(m enMove) bool {
+	switch m.kind() {
+	case enEP:
+		return true
+	case enPlain, enDouble:
+		return m.over() != enNoOver || p.board[m.to()] != 0
+	}
+	return false
+}
+
 // duplicate reports whether a move with m's squares and promotion is listed
 // already (the moves of a piece are generated together).
 func (p *enPos) duplicate(moves []enMove, m enMove) bool {

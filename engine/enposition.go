@@ -77,6 +77,7 @@ var enCastleMask = func() [enSquares]int {
 type enPos struct {
 	board  [enSquares]uint8
 	count  [1 + 2*enKinds]int8
+	sets   [1 + 2*enKinds]enSet // where each piece stands
 	side   int
 	castle int
 	ep     int
@@ -228,11 +229,23 @@ func (p *enPos) copy() *enPos {
 func (p *enPos) put(pc uint8, s int) {
 	p.board[s] = pc
 	p.count[pc]++
+	p.sets[pc].add(s)
 }
 
 func (p *enPos) remove(s int) {
-	p.count[p.board[s]]--
+	pc := p.board[s]
+	p.count[pc]--
+	p.sets[pc].del(s)
 	p.board[s] = 0
+}
+
+// swap exchanges the pieces on a and b (an Auror and a king).
+func (p *enPos) swap(a, b int) {
+	pa, pb := p.board[a], p.board[b]
+	p.remove(a)
+	p.remove(b)
+	p.put(pb, a)
+	p.put(pa, b)
 }
 
 func (p *enPos) computeHash() uint64 {
@@ -292,11 +305,8 @@ func (p *enPos) influence(sq, c int) int {
 // penetrating, one step when stunted).
 func (p *enPos) attacked(sq, by int) bool {
 	b := &p.board
-	knight := enPiece(by, Knight)
-	for _, t := range enGeo.knights[sq] {
-		if b[t] == knight {
-			return true
-		}
+	if sq < 64 && tab.knight[sq]&p.sets[enPiece(by, Knight)].b != 0 || enGeo.adjSet[sq].meets(p.sets[enPiece(by, King)]) {
+		return true
 	}
 	pawn := enPiece(by, Pawn)
 	for _, d := range enPawnFrom[by] {
@@ -304,7 +314,12 @@ func (p *enPos) attacked(sq, by int) bool {
 			return true
 		}
 	}
+	queens := p.sets[enPiece(by, Queen)]
+	lines := [2]enSet{queens.or(p.sets[enPiece(by, Rook)]), queens.or(p.sets[enPiece(by, Bishop)])}
 	for d := range 8 {
+		if !enGeo.raySet[sq][d].meets(lines[d>>2]) {
+			continue // no line piece of by on this ray
+		}
 		ray := &enGeo.ray[sq][d]
 		blockers := 0
 		for k := range int(enGeo.rayLen[sq][d]) {
@@ -314,11 +329,7 @@ func (p *enPos) attacked(sq, by int) bool {
 				continue
 			}
 			if enColor(pc) == by {
-				kind := enKind(pc)
-				if k == 0 && kind == King {
-					return true
-				}
-				if enSlides(kind, d) {
+				if enSlides(enKind(pc), d) {
 					switch inf := p.influence(t, by); {
 					case inf < 0 && k == 0, inf == 0 && blockers == 0, inf > 0:
 						return true
@@ -335,12 +346,17 @@ func (p *enPos) attacked(sq, by int) bool {
 
 // kingsInCheck counts c's kings and how many of them are attacked.
 func (p *enPos) kingsInCheck(c int) (checked, kings int) {
-	king := enPiece(c, King)
-	n := int(p.count[king])
-	for s := 0; kings < n; s++ {
-		if p.board[s] == king {
+	set := p.sets[enPiece(c, King)]
+	for b := set.b; b != 0; b &= b - 1 {
+		kings++
+		if p.attacked(b.first(), c^1) {
+			checked++
+		}
+	}
+	for i := range 2 {
+		if set.x&(1<<i) != 0 {
 			kings++
-			if p.attacked(s, c^1) {
+			if p.attacked(enX0+i, c^1) {
 				checked++
 			}
 		}
@@ -364,7 +380,7 @@ func (p *enPos) make(m enMove) {
 	case enSwap:
 		a, k := p.board[from], p.board[to]
 		h ^= enGeo.zPiece[a-1][from] ^ enGeo.zPiece[k-1][to] ^ enGeo.zPiece[k-1][from] ^ enGeo.zPiece[a-1][to]
-		p.board[from], p.board[to] = k, a
+		p.swap(from, to)
 	case enInPlace:
 		pc, np := p.board[from], enPiece(us, m.promo()-1)
 		p.remove(from)
@@ -448,7 +464,7 @@ func (p *enPos) unmake() {
 	switch m.kind() {
 	case enPass:
 	case enSwap:
-		p.board[from], p.board[to] = p.board[to], p.board[from]
+		p.swap(from, to)
 	case enInPlace:
 		p.remove(from)
 		p.put(enPiece(us, Pawn), from)
