@@ -84,10 +84,31 @@ func TestAPIAnalysis(t *testing.T) {
 		{"/api/analysis?depth=0&fen=" + url.QueryEscape(rules.StartFEN), http.StatusBadRequest, "bad_depth"},
 		{"/api/analysis?fen=" + url.QueryEscape("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1 4"), http.StatusConflict, "game_over"},
 		{"/api/games/nosuchgame/analysis", http.StatusNotFound, "not_found"},
-		{"/api/analysis?variant=en&fen=" + url.QueryEscape(rules.New(rules.ENChess{}).FEN()), http.StatusBadRequest, "unsupported_variant"},
 	} {
 		a.fail(a.do(http.MethodGet, c.path, ""), c.status, c.code)
 	}
+
+	// EN-Chess: the engine analyses its positions too (a variant it does
+	// not play is refused: TestFourthVariant).
+	enStart := rules.New(enChess(t)).FEN()
+	obj = decodeAnalysis(t, a.do(http.MethodGet, "/api/analysis?variant=en&depth=2&fen="+url.QueryEscape(enStart), ""))
+	enLegal := map[string]bool{}
+	for _, l := range rules.New(enChess(t)).Legal() {
+		enLegal[l.String()] = true
+	}
+	if !enLegal[obj.Best] {
+		t.Errorf("EN-Chess analysis: best %s is not a legal move of its start", obj.Best)
+	}
+}
+
+// enChess is EN-Chess, looked up by its ID.
+func enChess(t *testing.T) rules.Variant {
+	t.Helper()
+	v, err := rules.VariantByID("en")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
 }
 
 // busyAnalyser refuses every search as a full pool does.
@@ -394,7 +415,7 @@ func TestPositionAnalysis(t *testing.T) {
 		{"bad FEN", "fen=" + url.QueryEscape("8/8/8 w - - 0 1") + "&v=ban", http.StatusBadRequest, "FEN"},
 		{"no kings", "fen=" + url.QueryEscape("8/8/8/8/8/8/8/8 w - - 0 1") + "&v=ban", http.StatusBadRequest, "king"},
 		{"no FEN", "v=ban", http.StatusBadRequest, "The FEN is empty"},
-		{"EN-Chess", "v=en&fen=" + url.QueryEscape(rules.New(rules.ENChess{}).FEN()), http.StatusBadRequest, "Ban Chess and Classic only"},
+		{"EN-Chess", "v=en&fen=" + url.QueryEscape(rules.New(enChess(t)).FEN()), http.StatusOK, "White plays"},
 		{"unknown variant", "v=shogi&fen=" + url.QueryEscape(rules.StartFEN), http.StatusBadRequest, "shogi"},
 		{"stalemate", "v=ban&fen=" + url.QueryEscape("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1 4"), http.StatusConflict, "The game is over"},
 	} {
@@ -412,7 +433,8 @@ func TestPositionAnalysis(t *testing.T) {
 				return
 			}
 			fen := text(d, "#analysis-fen")
-			q := url.Values{"fen": {fen}, "v": {map[bool]string{true: "classic", false: "ban"}[c.name == "Classic"]}}.Encode()
+			asked, _ := url.ParseQuery(c.query)
+			q := url.Values{"fen": {fen}, "v": {asked.Get("v")}}.Encode()
 			play := "/?" + q
 			if r.code != http.StatusOK { // a finished position: nothing left to play
 				play = ""
