@@ -163,6 +163,14 @@ func (s *enSet) del(sq int) {
 	}
 }
 
+// has reports whether sq is in s.
+func (s enSet) has(sq int) bool {
+	if sq < 64 {
+		return s.b&sqBB(sq) != 0
+	}
+	return s.x&(1<<(sq-64)) != 0
+}
+
 // meets reports whether s and t share a square.
 func (s enSet) meets(t enSet) bool { return s.b&t.b != 0 || s.x&t.x != 0 }
 

@@ -18,14 +18,17 @@ func (p *enPos) legal(buf []enMove) ([]enMove, int) {
 	checked, kings := p.kingsInCheck(us)
 	first := len(buf)
 	buf = p.pseudo(buf)
+	lines := p.kingLines(us)
 	n := first
 	for i := first; i < len(buf); i++ {
 		m := buf[i]
-		p.make(m)
-		after, _ := p.kingsInCheck(us)
-		p.unmake()
-		if checked == 0 && after > 0 || checked > 0 && after >= checked {
-			continue
+		if checked > 0 || !p.harmless(m, lines) {
+			p.make(m)
+			after, _ := p.kingsInCheck(us)
+			p.unmake()
+			if checked == 0 && after > 0 || checked > 0 && after >= checked {
+				continue
+			}
 		}
 		if p.duplicate(buf[first:n], m) {
 			continue
@@ -46,7 +49,7 @@ func (p *enPos) legal(buf []enMove) ([]enMove, int) {
 // of another line to the same pair, which takes the pair when legal).
 func (p *enPos) legalCaptures(buf []enMove) []enMove {
 	first := len(buf)
-	buf = p.pseudo(buf)
+	buf = p.pseudoCaptures(buf)
 	n := first
 	for i := first; i < len(buf); i++ {
 		m := buf[i]
@@ -69,6 +72,47 @@ func (p *enPos) legalCaptures(buf []enMove) []enMove {
 	return buf[:n]
 }
 
+// pseudoCaptures appends, of the moves of the side to move before the
+// check rule, those that may capture or promote to a queen: the captures of
+// pawns, knights and kings, pawns' promotions in place, and every move of
+// the line pieces (another line to a pair decides which move the pair is).
+// Aurors never capture.
+func (p *enPos) pseudoCaptures(buf []enMove) []enMove {
+	b := &p.board
+	us := p.side
+	for sq, pc := range b {
+		if pc == 0 || enColor(pc) != us {
+			continue
+		}
+		switch k := enKind(pc); k {
+		case Pawn:
+			last := 7
+			if us == Black {
+				last = 0
+			}
+			if sq>>3 == last {
+				buf = append(buf, newENMove(sq, sq, enNoOver, Queen+1, enInPlace))
+			}
+			buf = p.pawnCaptures(buf, sq)
+		case Knight:
+			for _, t := range enGeo.knights[sq] {
+				if q := b[t]; q != 0 && enColor(q) != us {
+					buf = append(buf, newENMove(sq, int(t), enNoOver, 0, enPlain))
+				}
+			}
+		case King:
+			for _, t := range enGeo.adj[sq] {
+				if q := b[t]; q != 0 && enColor(q) != us {
+					buf = append(buf, newENMove(sq, int(t), enNoOver, 0, enPlain))
+				}
+			}
+		case Bishop, Rook, Queen:
+			buf = p.lineMoves(buf, sq, k)
+		}
+	}
+	return buf
+}
+
 // leavesNoCheck reports whether m leaves none of the mover's kings in
 // check.
 func (p *enPos) leavesNoCheck(m enMove) bool {
@@ -88,6 +132,42 @@ func (p *enPos) captures(m enMove) bool {
 		return m.over() != enNoOver || p.board[m.to()] != 0
 	}
 	return false
+}
+
+// kingLines returns the squares on the lines from c's kings: the only
+// squares a piece leaving can open an attack on a king through.
+func (p *enPos) kingLines(c int) enSet {
+	var s enSet
+	king := enPiece(c, King)
+	for sq := range enSquares {
+		if p.board[sq] == king {
+			for d := range 8 {
+				s = s.or(enGeo.raySet[sq][d])
+			}
+		}
+	}
+	return s
+}
+
+// harmless reports whether m, by a side none of whose kings is in check,
+// cannot put one in check, so that legal need not play it to know: it is
+// not a king's or an Auror's move (an Auror leaving changes the influence
+// on enemy line pieces) nor a pawn becoming a king (one more king that may
+// stand attacked), takes nothing off another square (en passant, a piece
+// passed through), and leaves a square off every line from the mover's
+// kings. Placing a piece only blocks lines, and taking one where
+// it lands leaves the square taken, or weakens the enemy's pieces by the
+// Auror it takes.
+func (p *enPos) harmless(m enMove, lines enSet) bool {
+	switch m.kind() {
+	case enPlain, enDouble, enInPlace:
+	default:
+		return false
+	}
+	if k := enKind(p.board[m.from()]); k == King || k == Auror || m.over() != enNoOver || m.promo() == King+1 {
+		return false
+	}
+	return !lines.has(m.from())
 }
 
 // duplicate reports whether a move with m's squares and promotion is listed
@@ -194,9 +274,9 @@ func (p *enPos) lineMoves(buf []enMove, sq, k int) []enMove {
 func (p *enPos) pawnMoves(buf []enMove, sq int) []enMove {
 	b := &p.board
 	us := p.side
-	fwd, caps, home, last := enN, [2]int{enNE, enNW}, 1, 7
+	fwd, home, last := enN, 1, 7
 	if us == Black {
-		fwd, caps, home, last = enS, [2]int{enSE, enSW}, 6, 0
+		fwd, home, last = enS, 6, 0
 	}
 	add := func(to int, promos []int, kind int) {
 		for _, k := range promos {
@@ -218,14 +298,32 @@ func (p *enPos) pawnMoves(buf []enMove, sq int) []enMove {
 			add(two, enArrival[:1], enDouble)
 		}
 	}
+	return p.pawnCaptures(buf, sq)
+}
+
+// pawnCaptures appends the captures of the pawn on sq.
+func (p *enPos) pawnCaptures(buf []enMove, sq int) []enMove {
+	b := &p.board
+	us := p.side
+	caps, last := [2]int{enNE, enNW}, 7
+	if us == Black {
+		caps, last = [2]int{enSE, enSW}, 0
+	}
+	add := func(to int, promos []int, kind int) {
+		for _, k := range promos {
+			buf = append(buf, newENMove(sq, to, enNoOver, k, kind))
+		}
+	}
 	for _, d := range caps {
 		t := enGeo.step(sq, d)
 		switch {
 		case t < 0:
 		case b[t] != 0 && enColor(b[t]) != us && t >= 64:
 			add(t, enOntoX, enPlain)
+		case b[t] != 0 && enColor(b[t]) != us && t>>3 == last:
+			add(t, enArrival, enPlain)
 		case b[t] != 0 && enColor(b[t]) != us:
-			arrive(t, enPlain)
+			add(t, enArrival[:1], enPlain)
 		case t == p.ep && b[t] == 0:
 			add(t, enArrival[:1], enEP)
 		}

@@ -246,3 +246,29 @@ func TestENSearchIsMinimax(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkENSearch reports the EN search's speed in nodes a second, from
+// the start and from an open middlegame, at 300,000 nodes, as
+// BenchmarkSearch does for Ban Chess.
+func BenchmarkENSearch(b *testing.B) {
+	v := enVariant(b)
+	for _, c := range []struct{ name, fen string }{
+		{"start", rules.ENStartFEN},
+		{"middlegame", "r1bqk2r/pppp1ppp/2n2n2/4p3/1bB1P3/2N2N2/PPPP1PPP/R1BQK2R w KQkq - 4 4 Aa"},
+	} {
+		s := stateOf(b, c.fen, v)
+		b.Run(c.name, func(b *testing.B) {
+			var nodes int64
+			var elapsed time.Duration
+			for b.Loop() {
+				res, err := NewSearcher(16).Search(context.Background(), s, Limits{Nodes: 300_000})
+				if err != nil {
+					b.Fatal(err)
+				}
+				nodes += res.Nodes
+				elapsed += res.Time
+			}
+			b.ReportMetric(float64(nodes)/elapsed.Seconds(), "nodes/s")
+		})
+	}
+}
