@@ -274,7 +274,9 @@ func (w *enSearch) rootSearch(depth int) (int, enMove) {
 }
 
 // line turns the root's value and best move into a Line: the move, then
-// the table's moves while they are legal.
+// the table's moves while they are legal and the game goes on (no king
+// taken, no draw by material or the fifty-move rule, no position seen
+// before, which may be a repetition's).
 func (w *enSearch) line(v, depth int, best enMove) Line {
 	var l Line
 	switch {
@@ -286,12 +288,20 @@ func (w *enSearch) line(v, depth int, best enMove) Line {
 		l.Score = v
 	}
 	p := w.pos
+	seen := map[uint64]bool{}
+	for _, k := range w.keys {
+		seen[k] = true
+	}
 	l.PV = append(l.PV, enAction(best))
 	p.make(best)
 	made := 1
 	for ; made < depth+2; made++ {
+		if p.kingless() || p.insufficient() || p.half >= 100 || seen[p.hash] {
+			break
+		}
+		seen[p.hash] = true
 		m, _, _, _, ok := w.probe(p.hash)
-		if !ok || p.kingless() {
+		if !ok {
 			break
 		}
 		moves, _ := p.legal(nil)
