@@ -132,6 +132,21 @@ func TestAPIAnalysisBusy(t *testing.T) {
 // TestAnalysisPage checks the page the Analyse link answers, without
 // JavaScript: the best action for the side to act, drawn over the board,
 // a line, and the way back; a finished game's final position too.
+// TestAnalysisPageENChess: the analysis board of an EN-Chess game shows
+// the engine's best move, at the start and after Black's swap (x9e8).
+func TestAnalysisPageENChess(t *testing.T) {
+	a := newAnalysisAPI(t, engine.NewPool(1, 1, 1))
+	g := a.create(`{"variant":"en"}`)
+	for _, plies := range [][]string{nil, {"m:e2e4", "m:x9e8"}} {
+		a.play(g.ID, plies...)
+		r := a.do(http.MethodGet, "/g/"+g.ID+"/analysis", "")
+		d := parseBody(t, r)
+		if best := text(d, "#analysis-best"); r.code != http.StatusOK || !strings.HasPrefix(best, "White plays ") {
+			t.Errorf("after %v: status %d, best %q; want 200 with White's best move", plies, r.code, best)
+		}
+	}
+}
+
 func TestAnalysisPage(t *testing.T) {
 	a := newAnalysisAPI(t, engine.NewPool(1, 1, 1))
 	g := a.create(`{}`)
