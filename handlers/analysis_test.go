@@ -133,7 +133,8 @@ func TestAPIAnalysisBusy(t *testing.T) {
 // JavaScript: the best action for the side to act, drawn over the board,
 // a line, and the way back; a finished game's final position too.
 // TestAnalysisPageENChess: the analysis board of an EN-Chess game shows
-// the engine's best move, at the start and after Black's swap (x9e8).
+// the engine's best move, at the start and after Black's swap (x9e8), and
+// no link to the board editor, which does not edit its board.
 func TestAnalysisPageENChess(t *testing.T) {
 	a := newAnalysisAPI(t, engine.NewPool(1, 1, 1))
 	g := a.create(`{"variant":"en"}`)
@@ -143,6 +144,9 @@ func TestAnalysisPageENChess(t *testing.T) {
 		d := parseBody(t, r)
 		if best := text(d, "#analysis-best"); r.code != http.StatusOK || !strings.HasPrefix(best, "White plays ") {
 			t.Errorf("after %v: status %d, best %q; want 200 with White's best move", plies, r.code, best)
+		}
+		if d.Find("#analysis-edit").Length() != 0 {
+			t.Errorf("after %v: a link to the board editor, which does not edit EN-Chess's board", plies)
 		}
 	}
 }
@@ -454,8 +458,12 @@ func TestPositionAnalysis(t *testing.T) {
 			if r.code != http.StatusOK { // a finished position: nothing left to play
 				play = ""
 			}
+			edit := "/editor?" + q
+			if asked.Get("v") == "en" {
+				edit = "" // the editor does not edit EN-Chess's board
+			}
 			if d.Find("#steps").Length() != 0 || d.Find("#analysis-game").Length() != 0 ||
-				d.Find("#analysis-play").AttrOr("href", "") != play || d.Find("#analysis-edit").AttrOr("href", "") != "/editor?"+q {
+				d.Find("#analysis-play").AttrOr("href", "") != play || d.Find("#analysis-edit").AttrOr("href", "") != edit {
 				t.Errorf("links: steps %d, game %d, play %q, edit %q", d.Find("#steps").Length(), d.Find("#analysis-game").Length(),
 					d.Find("#analysis-play").AttrOr("href", ""), d.Find("#analysis-edit").AttrOr("href", ""))
 			}
