@@ -1,5 +1,8 @@
 package engine
 
+// enPairMask keeps of an enMove what names it: from, to and the promotion.
+const enPairMask enMove = 1<<14 - 1 | 7<<21
+
 // The promotions of EN-Chess's pawns, as kind+1 (0: it stays a pawn).
 var (
 	enArrival   = []int{0, King + 1, Auror + 1}                                           // reaching the last rank
@@ -56,10 +59,9 @@ func (p *enPos) legalCaptures(buf []enMove) []enMove {
 		if !p.captures(m) && m.promo() != Queen+1 || !p.leavesNoCheck(m) {
 			continue
 		}
-		const pair = 1<<14 - 1 | 7<<21
 		dup := false
 		for j := i - 1; j >= first && buf[j].from() == m.from(); j-- {
-			if buf[j]&pair == m&pair && p.leavesNoCheck(buf[j]) {
+			if buf[j]&enPairMask == m&enPairMask && p.leavesNoCheck(buf[j]) {
 				dup = true
 				break
 			}
@@ -173,9 +175,8 @@ func (p *enPos) harmless(m enMove, lines enSet) bool {
 // duplicate reports whether a move with m's squares and promotion is listed
 // already (the moves of a piece are generated together).
 func (p *enPos) duplicate(moves []enMove, m enMove) bool {
-	const pair = 1<<14 - 1 | 7<<21 // from, to and promotion
 	for i := len(moves) - 1; i >= 0 && moves[i].from() == m.from(); i-- {
-		if moves[i]&pair == m&pair {
+		if moves[i]&enPairMask == m&enPairMask {
 			return true
 		}
 	}

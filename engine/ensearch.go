@@ -52,8 +52,8 @@ type enSearch struct {
 	exact bool
 }
 
-// enEntry packs an EN table entry: the best move, the value, the depth and
-// the bound.
+// enPack packs an EN-Chess table entry: the best move, the value, the
+// depth and the bound; enUnpack reads one.
 func enPack(m enMove, score, depth, flag int) uint64 {
 	return uint64(m) | uint64(uint16(int16(score)))<<32 | uint64(uint8(int8(depth)))<<48 | uint64(flag)<<56
 }
