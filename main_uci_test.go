@@ -146,12 +146,13 @@ func checkInfo(t *testing.T, g *rules.Game, info []string) {
 
 // TestUCITranscript drives banchess uci as a GUI would: identification,
 // the variant, a ban then a move as the position requires, a mate by the
-// ban, bad input answered without harm, stop, quit.
+// ban, bad input answered without harm, stop, EN-Chess (its x squares,
+// swaps and a mate its Aurors make), quit.
 func TestUCITranscript(t *testing.T) {
 	e := startUCI(t)
 	e.send("uci")
 	hello := strings.Join(e.until("uciok"), "\n")
-	for _, want := range []string{"id name banchess", "option name UCI_Variant type combo default banchess var banchess var chess", "option name Threads", "option name Hash", "option name Skill Level", "option name MultiPV"} {
+	for _, want := range []string{"id name banchess", "option name UCI_Variant type combo default banchess var banchess var chess var enchess", "option name Threads", "option name Hash", "option name Skill Level", "option name MultiPV"} {
 		if !strings.Contains(hello, want) {
 			t.Errorf("the answer to uci has no %q:\n%s", want, hello)
 		}
@@ -192,7 +193,7 @@ func TestUCITranscript(t *testing.T) {
 		"position startpos moves e2e4 e2e4",
 		"position startpos moves e2",
 		"position sideways",
-		"setoption name UCI_Variant value enchess",
+		"setoption name UCI_Variant value crazyhouse",
 		"setoption name Threads value many",
 		"setoption name Colour value blue",
 		"setoption",
@@ -229,6 +230,34 @@ func TestUCITranscript(t *testing.T) {
 	e.send("stop")
 	if best, _ := e.bestmove(); len(best) != 4 {
 		t.Errorf("bestmove after stop: %q, want a ban", best)
+	}
+
+	// EN-Chess: every ply a move, x squares in coordinates (Black's Auror
+	// swapped with its king: x9e8), and the engine's answer a legal move.
+	e.send("setoption name UCI_Variant value enchess", "ucinewgame", "position startpos moves e2e4 x9e8 d2d4", "go depth 3")
+	en, err := rules.VariantByID("en")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g = rules.New(en)
+	play(t, g, "e2e4", "x9e8", "d2d4")
+	move, info = e.bestmove()
+	checkInfo(t, g, info)
+	play(t, g, move)
+	if g.ToMove() != rules.White {
+		t.Errorf("EN-Chess: after d4 the engine answered %s, not a move of Black's", move)
+	}
+	// The Auror and the queen come together: the queen checks h8 through
+	// g7, and no second piece can come between.
+	const auror = "6rk/6pp/8/8/8/8/8/Q1A3K1 w - - 0 1 --"
+	e.send("position fen "+auror, "go depth 3")
+	mate, info = e.bestmove()
+	if g, err = rules.FromFEN(auror, en); err != nil {
+		t.Fatal(err)
+	}
+	play(t, g, mate)
+	if g.Outcome().Status != rules.Checkmate || !strings.Contains(strings.Join(info, "\n"), "score mate 1 ") {
+		t.Errorf("EN-Chess mate: bestmove %s (%s) after %q; want a mate with score mate 1", mate, g.Outcome(), info)
 	}
 	e.send("quit")
 	done := make(chan error, 1)

@@ -17,6 +17,7 @@ import (
 	"github.com/banchess/banchess/players"
 	"github.com/banchess/banchess/review"
 	"github.com/banchess/banchess/rules"
+	"github.com/banchess/banchess/rules/rulestest"
 	"github.com/banchess/banchess/store"
 )
 
@@ -199,10 +200,10 @@ func TestReviewRefusals(t *testing.T) {
 	id := fromFEN(t, e, cred, backRank, "b:g1f1")
 	_, err = e.svc.Analysis.Review(e.ctx, id)
 	refused(t, "not asked for", err, errs.NotFound, "no_review")
-	en := e.createGame(cred, rules.New(rules.ENChess{}))
-	e.play(en, cred, "m:e2e4")
-	_, err = e.svc.Analysis.RequestReview(e.ctx, en, analysis.Requester{})
-	refused(t, "EN-Chess", err, errs.Invalid, "unsupported_variant")
+	other := e.createGame(cred, rules.New(rulestest.NoFifty{})) // a variant the engine does not play
+	e.play(other, cred, "b:e2e4")
+	_, err = e.svc.Analysis.RequestReview(e.ctx, other, analysis.Requester{})
+	refused(t, "Ban Chess without the fifty-move rule", err, errs.Invalid, "unsupported_variant")
 
 	// A game between two players is locked until it ends.
 	svc := testsite.New(store.NewMemory(), testsite.Config{Engine: newCountingEngine()})

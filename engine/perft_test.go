@@ -89,7 +89,7 @@ func BenchmarkPerft(b *testing.B) {
 }
 
 // rulesPerft is perft through package rules: Legal, Play and Undo.
-func rulesPerft(b *testing.B, g *rules.Game, depth int) uint64 {
+func rulesPerft(b testing.TB, g *rules.Game, depth int) uint64 {
 	legal := g.Legal()
 	if depth == 1 {
 		return uint64(len(legal))

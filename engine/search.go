@@ -81,12 +81,13 @@ type Result struct {
 // ErrNoAction is returned when the side to act has nothing to play.
 var ErrNoAction = errors.New("engine: the side to act has no legal action (the game is over)")
 
-// Searcher searches Ban Chess positions. It keeps a transposition table,
+// Searcher searches Ban Chess, Classic and EN-Chess positions. It keeps a transposition table,
 // shared by its threads, and each thread's move-ordering statistics
 // between searches; it is not safe for concurrent use.
 type Searcher struct {
-	tt      table
-	threads []*thread
+	tt        table
+	threads   []*thread
+	enThreads []*enThread // EN-Chess's
 	// mainNodes is the main thread's share of the last search's nodes:
 	// with a core a thread, the time to a depth goes with it.
 	mainNodes int64
@@ -119,6 +120,9 @@ func (e *Searcher) Clear() {
 	e.tt.clear()
 	for i := range e.threads {
 		e.threads[i] = newThread()
+	}
+	for i := range e.enThreads {
+		e.enThreads[i] = newENThread()
 	}
 }
 
@@ -168,6 +172,9 @@ func (e *Searcher) Search(ctx context.Context, s *State, lim Limits) (Result, er
 
 // Run is Search for a request: its root actions and reports too.
 func (e *Searcher) Run(ctx context.Context, s *State, req Request) (Result, error) {
+	if s.en != nil {
+		return e.runEN(ctx, s, req)
+	}
 	start := time.Now()
 	lim := req.Limits
 	legal := len(s.Legal())

@@ -84,14 +84,14 @@ func TestClassic(t *testing.T) {
 // TestOtherVariant checks that a variant the engine does not play is
 // refused, not searched.
 func TestOtherVariant(t *testing.T) {
-	g := rules.New(rules.ENChess{})
+	g := rules.New(rulestest.NoFifty{})
 	if _, err := FromGame(g); !errors.Is(err, ErrVariant) {
-		t.Errorf("EN-Chess: %v, want ErrVariant", err)
+		t.Errorf("%s: %v, want ErrVariant", g.Variant().Name(), err)
 	}
 }
 
-// TestSupports: the engine plays chess with or without bans under chess's
-// draw rules, nothing else.
+// TestSupports: the engine plays chess with or without bans and EN-Chess,
+// under chess's draw rules, nothing else.
 func TestSupports(t *testing.T) {
 	for _, tc := range []struct {
 		v    rules.Variant
@@ -99,7 +99,8 @@ func TestSupports(t *testing.T) {
 	}{
 		{rules.BanChess{}, true},
 		{rules.Classic{}, true},
-		{rules.ENChess{}, false},
+		{rules.ENChess{}, true},
+		{enWithBans{}, false},        // the EN search has no ban turns
 		{rulestest.NoFifty{}, false}, // its search would draw where the game goes on
 	} {
 		if got := Supports(tc.v); got != tc.want {
@@ -107,6 +108,12 @@ func TestSupports(t *testing.T) {
 		}
 	}
 }
+
+// enWithBans is EN-Chess with Ban Chess's bans, which the engine does not
+// play.
+type enWithBans struct{ rules.ENChess }
+
+func (enWithBans) HasBans() bool { return true }
 
 // scholar is the Scholar's mate position at Black's ban of White's fourth
 // move: the ban of f3–f7 stops Qxf7#, but not Bxf7+, whose one escape,

@@ -17,6 +17,7 @@ const noBan = -1
 // repetition rule).
 type State struct {
 	pos      *Position
+	en       *enPos // an EN-Chess game's position, pos being nil
 	bans     bool
 	banPhase bool
 	ban      int      // the pair (Move.Pair) the mover may not play, or noBan
@@ -27,15 +28,24 @@ type State struct {
 // (see Supports).
 var ErrVariant = errors.New("engine: it does not play this variant")
 
-// Supports reports whether the engine plays v: chess on chess's board,
-// promoting to a queen, rook, bishop or knight, drawn by threefold
-// repetition and the fifty-move rule (its search counts both), with Ban
-// Chess's bans or without bans. Ban Chess and Classic are such variants;
-// EN-Chess is not.
+// Supports reports whether the engine plays v, drawn by threefold
+// repetition and the fifty-move rule (its search counts both): chess on
+// chess's board, promoting to a queen, rook, bishop or knight, with Ban
+// Chess's bans or without bans (Ban Chess, Classic); or EN-Chess's board
+// and men without bans, its pawns promoting as EN-Chess's do, its sides
+// passing in partial checkmate (EN-Chess).
 func Supports(v rules.Variant) bool {
-	return v.Board() == rules.ChessBoard &&
-		slices.Equal(v.Promotions(), []rules.PieceKind{rules.Queen, rules.Rook, rules.Bishop, rules.Knight}) &&
-		v.ThreefoldRepetition() && v.FiftyMoveRule()
+	if !v.ThreefoldRepetition() || !v.FiftyMoveRule() {
+		return false
+	}
+	switch v.Board() {
+	case rules.ChessBoard:
+		return slices.Equal(v.Promotions(), []rules.PieceKind{rules.Queen, rules.Rook, rules.Bishop, rules.Knight})
+	case rules.ENBoard:
+		return !v.HasBans() && v.HasPasses() &&
+			slices.Equal(v.Promotions(), []rules.PieceKind{rules.Queen, rules.Rook, rules.Bishop, rules.Knight, rules.King, rules.Auror, rules.Pawn})
+	}
+	return false
 }
 
 // FromGame returns the state of g now. It replays g's plies from its start
@@ -43,6 +53,9 @@ func Supports(v rules.Variant) bool {
 func FromGame(g *rules.Game) (*State, error) {
 	if !Supports(g.Variant()) {
 		return nil, fmt.Errorf("%w: %s", ErrVariant, g.Variant().Name())
+	}
+	if g.Variant().Board() == rules.ENBoard {
+		return fromENGame(g)
 	}
 	pos, err := ParseFEN(g.StartFEN())
 	if err != nil {
@@ -69,6 +82,9 @@ func pairOf(p rules.Pair) int { return int(p.From) | int(p.To)<<6 }
 
 // play applies an action the game accepted.
 func (s *State) play(a rules.Action) error {
+	if s.en != nil {
+		return s.playEN(a)
+	}
 	if a.Phase == rules.PhaseBan {
 		s.ban, s.banPhase = pairOf(a.Pair()), false
 		return nil
@@ -116,6 +132,9 @@ func banAction(pair int) rules.Action {
 // ban ply, the moves the ban in force leaves at a move ply. It does not
 // know whether the game is over by a draw rule; package rules does.
 func (s *State) Legal() []rules.Action {
+	if s.en != nil {
+		return s.legalEN()
+	}
 	moves := s.pos.Legal(make([]Move, 0, 64))
 	var out []rules.Action
 	seen := map[int]bool{}

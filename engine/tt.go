@@ -52,12 +52,29 @@ func (t table) slot(key uint64) *ttSlot { return &t[key&uint64(len(t)-1)] }
 
 // probe returns the entry for key, if the table holds one.
 func (t table) probe(key uint64) (ttEntry, bool) {
-	s := t.slot(key)
-	d := s.data.Load()
-	if s.check.Load()^d != key {
+	d, ok := t.get(key)
+	if !ok {
 		return ttEntry{}, false
 	}
 	return unpack(d), true
+}
+
+// get returns the packed entry for key, if the table holds one (a chess
+// entry packs as ttEntry.pack, an EN-Chess one as enPack).
+func (t table) get(key uint64) (uint64, bool) {
+	s := t.slot(key)
+	d := s.data.Load()
+	if s.check.Load()^d != key {
+		return 0, false
+	}
+	return d, true
+}
+
+// put keeps the packed entry d for key.
+func (t table) put(key, d uint64) {
+	s := t.slot(key)
+	s.data.Store(d)
+	s.check.Store(key ^ d)
 }
 
 // store keeps an entry for key, unless the slot holds a deeper bound for
@@ -72,10 +89,7 @@ func (t table) store(key uint64, depth, score, flag, ply int, m1, m2 Move) {
 	} else if score < -mateMin {
 		score -= ply
 	}
-	d := ttEntry{m1: m1, m2: m2, score: int16(score), depth: int8(depth), flag: uint8(flag)}.pack()
-	s := t.slot(key)
-	s.data.Store(d)
-	s.check.Store(key ^ d)
+	t.put(key, ttEntry{m1: m1, m2: m2, score: int16(score), depth: int8(depth), flag: uint8(flag)}.pack())
 }
 
 // clear empties the table.

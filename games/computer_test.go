@@ -13,6 +13,7 @@ import (
 	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/players"
 	"github.com/banchess/banchess/rules"
+	"github.com/banchess/banchess/rules/rulestest"
 )
 
 // fakeEngine hands each search to the test, which answers it (or not).
@@ -241,7 +242,7 @@ func TestCreateBotRefuses(t *testing.T) {
 	}{
 		{"level 0", rules.New(rules.BanChess{}), 0},
 		{"level 9", rules.New(rules.BanChess{}), 9},
-		{"EN-Chess", rules.New(rules.ENChess{}), 3},
+		{"a variant the engine does not play", rules.New(rulestest.NoFifty{}), 3},
 	} {
 		if _, _, err := e.svc.CreateBot(e.ctx, cred, tc.g, games.BotSettings{Level: tc.level}); !errors.As(err, new(*errs.Error)) || errs.Of(err).Code != errs.Invalid {
 			t.Errorf("%s: %v, want Invalid", tc.name, err)

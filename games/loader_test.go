@@ -472,7 +472,7 @@ func TestWithVariants(t *testing.T) {
 		t.Errorf("a service without it: %v", err)
 	}
 	_, _, err = svc.CreateBot(context.Background(), issue(t, svc), g, games.BotSettings{Level: 1})
-	if e := errs.Of(err); e.Detail != "unsupported_variant" || e.Msg != "The computer plays Ban Chess and Classic only, not Ban Chess without the fifty-move rule." {
+	if e := errs.Of(err); e.Detail != "unsupported_variant" || e.Msg != "The computer plays Ban Chess, Classic and EN-Chess only, not Ban Chess without the fifty-move rule." {
 		t.Errorf("CreateBot: %v", err)
 	}
 }

@@ -84,10 +84,31 @@ func TestAPIAnalysis(t *testing.T) {
 		{"/api/analysis?depth=0&fen=" + url.QueryEscape(rules.StartFEN), http.StatusBadRequest, "bad_depth"},
 		{"/api/analysis?fen=" + url.QueryEscape("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1 4"), http.StatusConflict, "game_over"},
 		{"/api/games/nosuchgame/analysis", http.StatusNotFound, "not_found"},
-		{"/api/analysis?variant=en&fen=" + url.QueryEscape(rules.New(rules.ENChess{}).FEN()), http.StatusBadRequest, "unsupported_variant"},
 	} {
 		a.fail(a.do(http.MethodGet, c.path, ""), c.status, c.code)
 	}
+
+	// EN-Chess: the engine analyses its positions too (a variant it does
+	// not play is refused: TestFourthVariant).
+	enStart := rules.New(enChess(t)).FEN()
+	obj = decodeAnalysis(t, a.do(http.MethodGet, "/api/analysis?variant=en&depth=2&fen="+url.QueryEscape(enStart), ""))
+	enLegal := map[string]bool{}
+	for _, l := range rules.New(enChess(t)).Legal() {
+		enLegal[l.String()] = true
+	}
+	if !enLegal[obj.Best] {
+		t.Errorf("EN-Chess analysis: best %s is not a legal move of its start", obj.Best)
+	}
+}
+
+// enChess is EN-Chess, looked up by its ID.
+func enChess(t *testing.T) rules.Variant {
+	t.Helper()
+	v, err := rules.VariantByID("en")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
 }
 
 // busyAnalyser refuses every search as a full pool does.
@@ -111,6 +132,25 @@ func TestAPIAnalysisBusy(t *testing.T) {
 // TestAnalysisPage checks the page the Analyse link answers, without
 // JavaScript: the best action for the side to act, drawn over the board,
 // a line, and the way back; a finished game's final position too.
+// TestAnalysisPageENChess: the analysis board of an EN-Chess game shows
+// the engine's best move, at the start and after Black's swap (x9e8), and
+// no link to the board editor, which does not edit its board.
+func TestAnalysisPageENChess(t *testing.T) {
+	a := newAnalysisAPI(t, engine.NewPool(1, 1, 1))
+	g := a.create(`{"variant":"en"}`)
+	for _, plies := range [][]string{nil, {"m:e2e4", "m:x9e8"}} {
+		a.play(g.ID, plies...)
+		r := a.do(http.MethodGet, "/g/"+g.ID+"/analysis", "")
+		d := parseBody(t, r)
+		if best := text(d, "#analysis-best"); r.code != http.StatusOK || !strings.HasPrefix(best, "White plays ") {
+			t.Errorf("after %v: status %d, best %q; want 200 with White's best move", plies, r.code, best)
+		}
+		if d.Find("#analysis-edit").Length() != 0 {
+			t.Errorf("after %v: a link to the board editor, which does not edit EN-Chess's board", plies)
+		}
+	}
+}
+
 func TestAnalysisPage(t *testing.T) {
 	a := newAnalysisAPI(t, engine.NewPool(1, 1, 1))
 	g := a.create(`{}`)
@@ -394,7 +434,7 @@ func TestPositionAnalysis(t *testing.T) {
 		{"bad FEN", "fen=" + url.QueryEscape("8/8/8 w - - 0 1") + "&v=ban", http.StatusBadRequest, "FEN"},
 		{"no kings", "fen=" + url.QueryEscape("8/8/8/8/8/8/8/8 w - - 0 1") + "&v=ban", http.StatusBadRequest, "king"},
 		{"no FEN", "v=ban", http.StatusBadRequest, "The FEN is empty"},
-		{"EN-Chess", "v=en&fen=" + url.QueryEscape(rules.New(rules.ENChess{}).FEN()), http.StatusBadRequest, "Ban Chess and Classic only"},
+		{"EN-Chess", "v=en&fen=" + url.QueryEscape(rules.New(enChess(t)).FEN()), http.StatusOK, "White plays"},
 		{"unknown variant", "v=shogi&fen=" + url.QueryEscape(rules.StartFEN), http.StatusBadRequest, "shogi"},
 		{"stalemate", "v=ban&fen=" + url.QueryEscape("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1 4"), http.StatusConflict, "The game is over"},
 	} {
@@ -412,13 +452,18 @@ func TestPositionAnalysis(t *testing.T) {
 				return
 			}
 			fen := text(d, "#analysis-fen")
-			q := url.Values{"fen": {fen}, "v": {map[bool]string{true: "classic", false: "ban"}[c.name == "Classic"]}}.Encode()
+			asked, _ := url.ParseQuery(c.query)
+			q := url.Values{"fen": {fen}, "v": {asked.Get("v")}}.Encode()
 			play := "/?" + q
 			if r.code != http.StatusOK { // a finished position: nothing left to play
 				play = ""
 			}
+			edit := "/editor?" + q
+			if asked.Get("v") == "en" {
+				edit = "" // the editor does not edit EN-Chess's board
+			}
 			if d.Find("#steps").Length() != 0 || d.Find("#analysis-game").Length() != 0 ||
-				d.Find("#analysis-play").AttrOr("href", "") != play || d.Find("#analysis-edit").AttrOr("href", "") != "/editor?"+q {
+				d.Find("#analysis-play").AttrOr("href", "") != play || d.Find("#analysis-edit").AttrOr("href", "") != edit {
 				t.Errorf("links: steps %d, game %d, play %q, edit %q", d.Find("#steps").Length(), d.Find("#analysis-game").Length(),
 					d.Find("#analysis-play").AttrOr("href", ""), d.Find("#analysis-edit").AttrOr("href", ""))
 			}

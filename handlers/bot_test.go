@@ -3,6 +3,8 @@ package handlers
 import (
 	"context"
 	"net/http"
+	"net/url"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -11,8 +13,11 @@ import (
 
 	"github.com/banchess/banchess/analysis"
 	"github.com/banchess/banchess/engine"
+	"github.com/banchess/banchess/games"
+	"github.com/banchess/banchess/handlers/api"
 	"github.com/banchess/banchess/internal/testsite"
 	"github.com/banchess/banchess/rules"
+	"github.com/banchess/banchess/rules/rulestest"
 )
 
 // gatedEngine plays each position's first legal action once the test
@@ -101,13 +106,30 @@ func TestBotFormRefused(t *testing.T) {
 		{"level 0", vals("mode", "bot", "level", "0"), "not a level"},
 		{"level x", vals("mode", "bot", "level", "x"), "not a level"},
 		{"colour", vals("mode", "bot", "level", "3", "color", "green"), "not a colour"},
-		{"EN-Chess", vals("mode", "bot", "level", "3", "variant", "en"), "Ban Chess and Classic only"},
 	} {
 		r := c.do(http.MethodPost, "/new", tc.form, false)
 		if r.Code != http.StatusBadRequest || !strings.Contains(r.Body.String(), tc.want) {
 			t.Errorf("%s: %d, want 400 %q", tc.name, r.Code, tc.want)
 		}
 	}
+}
+
+// TestBotRefusesOtherVariant: a variant the engine does not play
+// (rulestest.NoFifty) is refused for a game against the computer, by the
+// form and the API, saying which it plays, and for an analysis.
+func TestBotRefusesOtherVariant(t *testing.T) {
+	svc := newServiceWith(nil, testsite.Config{Engine: engine.NewPool(1, 2, 1),
+		Games: []games.Option{games.WithLoader(games.NewLoader(games.DefaultLimits(), rulestest.Variants()...))}})
+	t.Cleanup(closer(svc))
+	e := echo.New()
+	New(svc, apiClock).Register(e)
+	r := newClientOn(t, e).do(http.MethodPost, "/new", vals("mode", "bot", "level", "3", "variant", "nofifty"), false)
+	if r.Code != http.StatusBadRequest || !strings.Contains(r.Body.String(), "Ban Chess, Classic and EN-Chess only") {
+		t.Errorf("the form: %d, want 400 naming the variants the computer plays", r.Code)
+	}
+	a := newAPIT(t, e)
+	a.fail(a.do(http.MethodPost, "/api/games", `{"bot":"white:3","variant":"nofifty"}`), http.StatusBadRequest, "unsupported_variant")
+	a.fail(a.do(http.MethodGet, "/api/analysis?variant=nofifty&fen="+url.QueryEscape("4k3/8/8/8/8/8/8/R3K3 w - - 0 1"), ""), http.StatusBadRequest, "unsupported_variant")
 }
 
 func TestAPIBotGame(t *testing.T) {
@@ -137,10 +159,42 @@ func TestAPIBotGame(t *testing.T) {
 		{`{"bot":{"color":["black"]}}`, "bad_json"},
 		{`{"bot":"black:3","mode":"invite"}`, "bad_mode"},
 		{`{"mode":"bot"}`, "bad_bot"},
-		{`{"bot":"white:3","variant":"en"}`, "unsupported_variant"},
 		{`{"bot":"white:3","clock":"soon"}`, "bad_clock"},
 	} {
 		a.fail(a.do(http.MethodPost, "/api/games", tc.body), http.StatusBadRequest, tc.code)
+	}
+}
+
+// TestAPIBotGameENChess: a game against the computer in EN-Chess. The
+// computer, White, moves first; after the human's swap of Auror and king
+// (x9e8) it answers again (the service plays the computer's moves through
+// the rules, so each is legal).
+func TestAPIBotGameENChess(t *testing.T) {
+	a := newAPIT(t, newBotServer(t, engine.NewPool(1, 2, 1)))
+	g := a.create(`{"bot":{"color":"white","level":3},"variant":"en"}`)
+	if g.Variant != "en" || g.Mode != "bot" || g.Bot == nil || g.Bot.Color != "white" {
+		t.Fatalf("variant %q mode %q bot %+v", g.Variant, g.Mode, g.Bot)
+	}
+	wait := func(ply int) api.Game {
+		t.Helper()
+		g := a.game(a.do(http.MethodGet, "/api/games/"+g.ID, ""), http.StatusOK)
+		for deadline := time.Now().Add(10 * time.Second); g.Ply != ply && time.Now().Before(deadline); {
+			time.Sleep(10 * time.Millisecond)
+			g = a.game(a.do(http.MethodGet, "/api/games/"+g.ID, ""), http.StatusOK)
+		}
+		if g.Ply != ply {
+			t.Fatalf("at ply %d, want %d: the computer did not move (log %v)", g.Ply, ply, g.Log)
+		}
+		return g
+	}
+	g = wait(2)
+	if len(g.Log) != 1 || g.Turn != "black" || !slices.Contains(g.Legal, "m:x9e8") {
+		t.Fatalf("after the computer's first move: log %v, turn %s, legal %v", g.Log, g.Turn, g.Legal)
+	}
+	a.play(g.ID, "m:x9e8")
+	g = wait(4)
+	if len(g.Log) != 3 || g.Log[1] != "A@e8" || g.Turn != "black" {
+		t.Errorf("after the swap: log %v, turn %s", g.Log, g.Turn)
 	}
 }
 

@@ -130,12 +130,28 @@ func TestAPIReview(t *testing.T) {
 	}
 }
 
+// TestAPIReviewENChess: an EN-Chess game is reviewed as the others are,
+// each of its moves (a swap among them) with the engine's best.
+func TestAPIReviewENChess(t *testing.T) {
+	a := newReviewAPI(t)
+	g := a.create(`{"variant":"en"}`)
+	a.play(g.ID, "m:e2e4", "m:x9e8", "m:d2d4")
+	a.review(a.do(http.MethodPost, "/api/games/"+g.ID+"/review", ""), http.StatusAccepted)
+	done := a.reviewDone(g.ID)
+	if len(done.Plies) != 3 || done.Plies[1].Action != "m:x9e8" || done.Plies[1].Color != "black" || done.White.Accuracy == nil || done.Black.Accuracy == nil {
+		t.Fatalf("done: %+v", done)
+	}
+	for _, p := range done.Plies {
+		if !strings.HasPrefix(p.Best, "m:") {
+			t.Errorf("ply %d: best %q, want a move", p.Ply, p.Best)
+		}
+	}
+}
+
 func TestAPIReviewRefused(t *testing.T) {
 	a := newReviewAPI(t)
 	fresh, played := a.create(`{}`), a.create(`{}`)
 	a.play(played.ID, "b:e2e4")
-	en := a.create(`{"variant":"en"}`)
-	a.play(en.ID, "m:e2e4")
 	for _, c := range []struct {
 		method, path string
 		status       int
@@ -146,7 +162,6 @@ func TestAPIReviewRefused(t *testing.T) {
 		{http.MethodGet, "/api/games/" + played.ID + "/review", http.StatusNotFound, "no_review"},
 		{http.MethodGet, "/api/games/" + fresh.ID + "/review", http.StatusConflict, "nothing_to_review"},
 		{http.MethodPost, "/api/games/" + fresh.ID + "/review", http.StatusConflict, "nothing_to_review"},
-		{http.MethodPost, "/api/games/" + en.ID + "/review", http.StatusBadRequest, "unsupported_variant"},
 		{http.MethodPut, "/api/games/" + fresh.ID + "/review", http.StatusMethodNotAllowed, "method_not_allowed"},
 	} {
 		a.fail(a.do(c.method, c.path, ""), c.status, c.code)

@@ -44,7 +44,7 @@ func TestFourthVariant(t *testing.T) {
 		{"new game", start, ".new-game button[name=variant]", all},
 		{"play a friend", start, ".invite-form:not(.bot-form) select[name=variant] option", all},
 		{"import", start, "#import select[name=variant] option", append([]string{""}, all...)},
-		{"play the computer", start, ".bot-form select[name=variant] option", []string{"ban", "classic"}},
+		{"play the computer", start, ".bot-form select[name=variant] option", []string{"ban", "classic", "en"}},
 		{"play from here", d, "#branch button[name=variant]", []string{"ban", "classic", "nofifty"}},
 	} {
 		if got := values(tc.d, tc.sel); !slices.Equal(got, tc.want) {

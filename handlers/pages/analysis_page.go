@@ -165,7 +165,7 @@ func (p *browse) analyseGame(c echo.Context, id string, panel bool, refused *err
 			if a.Message == "" {
 				a.PlayURL = templ.SafeURL("/?" + url.Values{"fen": {a.FEN}, "v": {at.variant.ID()}}.Encode())
 			}
-			a.EditURL = templ.SafeURL(views.EditURL(a.FEN, at.variant.ID()))
+			a.EditURL = editURL(a.FEN, at.variant)
 			a.AgainURL = templ.SafeURL(boardURL(id, at.start, b, len(b.moves)))
 			a.GameURL, a.GameLabel = templ.SafeURL(o.GameURL(id)), "Back to the game"
 		}
@@ -252,7 +252,16 @@ func analysisLinks(a *views.Analysis, id string, o views.Options, at gameAt) {
 	} else {
 		a.GameURL, a.GameLabel = templ.SafeURL(o.HistoryURL(id, at.ply-at.start)), "See this position in the game"
 	}
-	a.EditURL = templ.SafeURL(views.EditURL(a.FEN, at.variant.ID()))
+	a.EditURL = editURL(a.FEN, at.variant)
+}
+
+// editURL opens the board editor at fen, a position of v; "" (no link)
+// when the editor does not edit v's positions (EN-Chess's board).
+func editURL(fen string, v rules.Variant) templ.SafeURL {
+	if !editor.Edits(v) {
+		return ""
+	}
+	return templ.SafeURL(views.EditURL(fen, v.ID()))
 }
 
 // positionAnalysis answers the engine's analysis of a bare position (GET
@@ -290,7 +299,7 @@ func (p *browse) positionAnalysis(c echo.Context) error {
 	if a.Message == "" { // a finished position has nothing left to play
 		a.PlayURL = templ.SafeURL("/?" + url.Values{"fen": {a.FEN}, "v": {v}}.Encode())
 	}
-	a.EditURL = templ.SafeURL(views.EditURL(a.FEN, v))
+	a.EditURL = editURL(a.FEN, g.Variant())
 	a.AgainURL = templ.SafeURL(views.AnalysisURL(a.FEN, v))
 	return answerAnalysis(err, func(status int) error { return render(c, status, views.AnalysisPage(a, p.s.asset)) })
 }
