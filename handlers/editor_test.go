@@ -148,3 +148,26 @@ func TestEditorMove(t *testing.T) {
 		t.Errorf("moved: %q", editorFEN(d))
 	}
 }
+
+// TestEditOnlyChessBoards: a game's page links its position to the board
+// editor only in a variant the editor edits; an EN-Chess game's edit
+// address is refused (its x squares and Aurors would be lost), not sent
+// to a Ban Chess board.
+func TestEditOnlyChessBoards(t *testing.T) {
+	for _, tc := range []struct {
+		variant  string
+		editable bool
+	}{{"ban", true}, {"classic", true}, {"en", false}} {
+		t.Run(tc.variant, func(t *testing.T) {
+			c := newClient(t)
+			d := c.post("/new", vals("variant", tc.variant))
+			if got := d.Find("a#edit-position").Length() == 1; got != tc.editable {
+				t.Errorf("the edit link shown: %v, want %v", got, tc.editable)
+			}
+			rec := c.do(http.MethodGet, c.path("edit"), nil, false)
+			if want := map[bool]int{true: http.StatusSeeOther, false: http.StatusBadRequest}[tc.editable]; rec.Code != want {
+				t.Errorf("GET %s: %d, want %d (to %q)", c.path("edit"), rec.Code, want, rec.Header().Get("Location"))
+			}
+		})
+	}
+}

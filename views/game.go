@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/banchess/banchess/editor"
 	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/rules"
 )
@@ -17,6 +18,7 @@ type Game struct {
 	VariantID string // "ban"
 	RulesURL  string // its rules' page
 	Bans      bool   // the variant has bans: a ply may be a ban or a move
+	Editable  bool   // the board editor edits the variant's positions
 	Ply       int    // the ply to be played next
 	Phase     string // "ban", "move" or "over"
 	Actor     string // "White" or "Black": who acts now
@@ -348,5 +350,5 @@ func lastMoveIn(hist []rules.PlyInfo) *rules.Pair {
 // o, info, its variant and its ply.
 func gameOf(g *rules.Game, info Info, o Options) Game {
 	v := g.Variant()
-	return Game{Paths: pathsOf(info.ID), Opts: o, Info: info, Variant: v.Name(), VariantID: v.ID(), RulesURL: RulesURL(v), Bans: v.HasBans(), Ply: g.Ply(), Played: played(g)}
+	return Game{Paths: pathsOf(info.ID), Opts: o, Info: info, Variant: v.Name(), VariantID: v.ID(), RulesURL: RulesURL(v), Bans: v.HasBans(), Editable: editor.Edits(v), Ply: g.Ply(), Played: played(g)}
 }

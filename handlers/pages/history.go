@@ -9,6 +9,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/banchess/banchess/editor"
 	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/rules"
@@ -130,7 +131,8 @@ func noSuchPly(msg string) error {
 // (/g/{id}/history/{index}/edit). The page's link is the same after every
 // ply, so a ply's delta need not carry it.
 // While the engine may not analyse the game (games.Permissions.Analyse)
-// it refuses (403 analysis_locked): the editor analyses its position.
+// it refuses (403 analysis_locked): the editor analyses its position. A
+// variant the editor does not edit is refused (400).
 func (p *browse) editPosition(c echo.Context) error {
 	index := -1
 	if v := c.Param("index"); v != "" {
@@ -141,12 +143,16 @@ func (p *browse) editPosition(c echo.Context) error {
 		index = n
 	}
 	var fen, variant string
-	found, locked := true, false
+	found, locked, editable := true, false, true
 	err := p.s.games.View(c.Request().Context(), c.Param("id"), kit.Player(c), func(rec *games.Record, seats games.Seats) {
 		if locked = !rec.Permissions(seats).Analyse; locked {
 			return
 		}
 		g := rec.Game
+		if editable = editor.Edits(g.Variant()); !editable {
+			variant = g.Variant().Name()
+			return
+		}
 		variant, fen = g.Variant().ID(), g.FEN()
 		if index >= 0 {
 			fen, found = g.Record().FENAfter(index)
@@ -158,6 +164,8 @@ func (p *browse) editPosition(c echo.Context) error {
 	case locked:
 		return &errs.Error{Code: errs.Forbidden, Detail: errs.AnalysisLocked,
 			Msg: "This game is between two players: its positions open in the board editor, which analyses them, when it ends."}
+	case !editable:
+		return kit.Titled("Not in the editor", kit.Invalidf("The board editor sets up positions on a chess board: a %s position (its x squares, its Aurors) cannot be opened there.", variant))
 	case !found:
 		return noSuchPly("This game has no ply " + strconv.Itoa(index) + ".")
 	}
