@@ -253,6 +253,23 @@ var migrations = [...]migration{
 	// A failed attempt keeps the engine's answer to its wrong action, which
 	// the result page plays on the board after it (training.Attempt).
 	{"puzzle_attempts_refutation", `ALTER TABLE puzzle_attempts ADD COLUMN refutation TEXT NOT NULL DEFAULT ''; -- BCN, space-separated`},
+	// Each game's chat (package chat): its lines, numbered from 1 a game
+	// across its two rooms, and the players who turned chat off.
+	{"chat", `CREATE TABLE chat_lines (
+		game   TEXT NOT NULL,
+		seq    BIGINT NOT NULL, -- the line's number in its game, from 1
+		room   TEXT NOT NULL,   -- 'player' or 'spectator'
+		author TEXT NOT NULL,   -- the player's id
+		name   TEXT NOT NULL,   -- the player's name when they wrote it, '' for none
+		text   TEXT NOT NULL,
+		at     BIGINT NOT NULL, -- unix milliseconds
+		PRIMARY KEY (game, seq)
+	) WITHOUT ROWID;
+	CREATE INDEX chat_lines_author ON chat_lines(game, room, author, seq);
+	CREATE TABLE chat_settings (
+		player TEXT PRIMARY KEY,
+		off    BOOLEAN NOT NULL
+	) WITHOUT ROWID;`},
 }
 
 // SchemaVersion is the schema version this binary writes.
