@@ -280,8 +280,12 @@ func (s *Service) Since(ctx context.Context, id string, cred players.Credential,
 		return nil, after, nil
 	}
 	st, err := s.seat(ctx, id, cred)
-	if err != nil || !st.chat {
+	if err != nil {
 		return nil, after, err
+	}
+	if !st.chat {
+		s.learn(id, 0) // it never has a line
+		return nil, after, nil
 	}
 	if err := s.mayRead(ctx, st, st.room(), cred); err != nil {
 		if errs.Of(err).Detail == errs.ChatOff {

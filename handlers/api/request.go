@@ -42,6 +42,10 @@ type (
 	offerRequest struct {
 		Offer field[string] `json:"offer"`
 	}
+	chatRequest struct {
+		Text field[string] `json:"text"`
+		Room field[string] `json:"room"`
+	}
 	emptyRequest struct{}
 )
 
