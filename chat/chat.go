@@ -206,18 +206,22 @@ type seat struct {
 // seat reads game id for cred's viewer.
 func (s *Service) seat(ctx context.Context, id string, cred players.Credential) (seat, error) {
 	var st seat
-	err := s.games.View(ctx, id, cred, func(rec *games.Record, seats games.Seats) {
-		st = seat{
-			chat:   rec.Mode == games.Invite,
-			player: seats.Any(),
-			over:   rec.Game.Outcome().Over(),
-			named:  rec.Entrant(rules.White).Named() && rec.Entrant(rules.Black).Named(),
-		}
-	})
+	err := s.games.View(ctx, id, cred, func(rec *games.Record, seats games.Seats) { st = seatOf(rec, seats) })
 	if err != nil {
 		return seat{}, err
 	}
 	return st, nil
+}
+
+// seatOf is what the chat needs of the game rec holds, for a viewer
+// holding seats.
+func seatOf(rec *games.Record, seats games.Seats) seat {
+	return seat{
+		chat:   rec.Mode == games.Invite,
+		player: seats.Any(),
+		over:   rec.Game.Outcome().Over(),
+		named:  rec.Entrant(rules.White).Named() && rec.Entrant(rules.Black).Named(),
+	}
 }
 
 // room is the room of a viewer seated so.
@@ -232,8 +236,22 @@ func (st seat) room() Room {
 // anyone), with its latest lines and whether they may write.
 func (s *Service) Room(ctx context.Context, id string, cred players.Credential) (View, error) {
 	st, err := s.seat(ctx, id, cred)
-	if err != nil || !st.chat {
+	if err != nil {
 		return View{}, err
+	}
+	return s.room(ctx, id, st, cred)
+}
+
+// RoomOf is Room of the game rec holds, read already (a copy, as a
+// games.ViewFunc is given), for cred's viewer, who holds seats in it.
+func (s *Service) RoomOf(ctx context.Context, rec *games.Record, seats games.Seats, cred players.Credential) (View, error) {
+	return s.room(ctx, rec.ID, seatOf(rec, seats), cred)
+}
+
+// room is game id's room for cred's viewer, seated so.
+func (s *Service) room(ctx context.Context, id string, st seat, cred players.Credential) (View, error) {
+	if !st.chat {
+		return View{}, nil
 	}
 	v := View{Chat: true, Room: st.room()}
 	p, err := s.identify(ctx, cred)

@@ -111,6 +111,9 @@ type Account struct {
 	Error, NameValue string
 	// Done says what the last form did.
 	Done string
+	// Chat is the chat setting; nil where the server keeps no chat or
+	// the viewer is no player yet.
+	Chat *AccountChat
 }
 
 // Login is the sign-in page.

@@ -124,7 +124,7 @@ type Training interface {
 
 // Chat is the games' chat as the pages use it (chat.Service).
 type Chat interface {
-	Room(ctx context.Context, id string, cred players.Credential) (chat.View, error)
+	RoomOf(ctx context.Context, rec *games.Record, seats games.Seats, cred players.Credential) (chat.View, error)
 	Post(ctx context.Context, id string, cred players.Credential, room chat.Room, text string) (chat.Line, error)
 	Since(ctx context.Context, id string, cred players.Credential, after int64) ([]chat.Line, int64, error)
 	Off(ctx context.Context, cred players.Credential) (bool, error)
