@@ -494,15 +494,20 @@ func (s *Service) identify(ctx context.Context, cred players.Credential) (player
 }
 
 // Clean makes text a line: its spaces trimmed, every control character
-// and line break a space (a line is one line of plain text). It refuses
-// an empty line, one over MaxRunes and one that is not UTF-8.
+// and line break a space (a line is one line of plain text), and the
+// marks that reorder text (bidirectional overrides, which make a line
+// read otherwise than it is written) dropped. It refuses an empty line,
+// one over MaxRunes and one that is not UTF-8.
 func Clean(text string) (string, error) {
 	if !utf8.ValidString(text) {
 		return "", errs.Errorf(errs.Invalid, "The line is not text.").WithDetail(errs.ChatEmpty)
 	}
 	text = strings.TrimSpace(strings.Map(func(r rune) rune {
-		if unicode.IsControl(r) || r == '\u2028' || r == '\u2029' {
+		switch {
+		case unicode.IsControl(r) || r == '\u2028' || r == '\u2029':
 			return ' '
+		case unicode.Is(unicode.Bidi_Control, r):
+			return -1
 		}
 		return r
 	}, text))

@@ -176,6 +176,8 @@ func TestClean(t *testing.T) {
 		"<script>alert(1)</script>":     "<script>alert(1)</script>",
 		"see https://example.com/?a=<b": "see https://example.com/?a=<b",
 		"tab\there\u2028":               "tab here",
+		"gg \u202eevil\u202c":           "gg evil",
+		"👩\u200d💻 ok":                   "👩\u200d💻 ok",
 	} {
 		if got, err := chat.Clean(in); err != nil || got != want {
 			t.Errorf("Clean(%q) = %q, %v; want %q", in, got, err, want)
