@@ -27,6 +27,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/banchess/banchess/analysis"
+	"github.com/banchess/banchess/chat"
 	"github.com/banchess/banchess/computer"
 	"github.com/banchess/banchess/engine"
 	"github.com/banchess/banchess/engine/match"
@@ -233,10 +234,11 @@ func serve(ctx context.Context, args []string, out io.Writer, getenv func(string
 	defer an.Close()
 	// Pairing strangers: the lobby offers Ban Chess and classic chess.
 	lb := lobby.New(db, svc, svc.Loader(), pl, lobby.WithVariants(rules.BanChess{}.ID(), rules.Classic{}.ID()), lobby.WithLiveness(liveness))
+	talk := chat.New(db.Chat(), svc, pl, chat.WithWaker(feed.Wake))
 	if l, ok := db.(changeListener); ok {
 		// Other servers on the same database change games too: their
 		// watchers here hear of it.
-		go listen(ctx, l, feed, logger, lb.Notice, pl.Notice)
+		go listen(ctx, l, feed, logger, lb.Notice, pl.Notice, talk.Notice)
 	}
 	go lb.Run(ctx)
 	shipped, err := puzzles.Shipped()
@@ -244,7 +246,7 @@ func serve(ctx context.Context, args []string, out io.Writer, getenv func(string
 		return fmt.Errorf("the shipped puzzles: %w", err)
 	}
 	trainer := training.New(shipped, lessons.All(), db, training.WithAnalyser(pool))
-	h := handlers.New(handlers.Services{Games: svc, Players: pl, Lobby: lb, Analysis: an, Training: trainer}, nil,
+	h := handlers.New(handlers.Services{Games: svc, Players: pl, Lobby: lb, Analysis: an, Training: trainer, Chat: talk}, nil,
 		handlers.WithStreamLimits(stream.DefaultLimits()),
 		handlers.WithHealthCheck(db),
 		handlers.WithLimits(limits),
@@ -330,6 +332,7 @@ type gameStore interface {
 	lobby.Store
 	analysis.ReviewStore
 	training.Store
+	Chat() chat.Store
 	handlers.Pinger
 	Sweep(ctx context.Context) (int, error)
 	Close() error

@@ -108,6 +108,16 @@ const (
 	MissingScope       Detail = "missing_scope"       // Forbidden: the token is limited to scopes without the one needed
 	NotYourTurn        Detail = "not_your_turn"       // Invalid: lichess's API: a player of the game, out of turn
 	BotNotAllowed      Detail = "bot_not_allowed"     // Forbidden: a bot account where bots may not go (the pools), or an account that cannot become one
+	BadRoom            Detail = "bad_room"            // Invalid: not a chat room (player, spectator)
+	NoChat             Detail = "no_chat"             // Invalid: a game without chat (not between two players)
+	ChatRoom           Detail = "chat_room"           // Invalid: a chat room not the viewer's (players write in the players' room, others in the spectators')
+	ChatEmpty          Detail = "chat_empty"          // Invalid: an empty chat line (or not text)
+	ChatTooLong        Detail = "chat_too_long"       // Invalid: a chat line over chat.MaxRunes
+	ChatRepeated       Detail = "chat_repeated"       // Invalid: the same as the author's previous line in the room
+	ChatOff            Detail = "chat_off"            // Invalid: the player turned chat off
+	ChatClosed         Detail = "chat_closed"         // Invalid: the game is over: its chat is read-only
+	ChatAnonymous      Detail = "chat_anonymous"      // Invalid: an anonymous player at a game between two named players
+	ChatRate           Detail = "chat_rate"           // TooMany: chat lines over the player's rate (RetryAfter)
 )
 
 // Error is a refused request. Msg is a sentence for a person; Detail, when

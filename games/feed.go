@@ -162,6 +162,16 @@ func (f *Feed) Publish(id string, rev int64) {
 	f.mu.Unlock()
 }
 
+// Wake wakes the watchers of game id though the game did not change:
+// something shown with it did (its chat). Their revision stays.
+func (f *Feed) Wake(id string) {
+	f.mu.Lock()
+	if ws := f.watched[id]; ws != nil {
+		ws.wake()
+	}
+	f.mu.Unlock()
+}
+
 // PublishAll wakes every watcher of every game, whose revisions it
 // forgets: changes may have been missed (a store that reports other
 // servers' changes lost touch), so each game's watchers read it once.

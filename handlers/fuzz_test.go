@@ -22,6 +22,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/banchess/banchess/chat"
 	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/internal/testsite"
@@ -145,6 +146,29 @@ type fuzzStore struct {
 	*store.Memory // players and the lobby
 	recs          map[string]*games.Record
 	creates       int
+}
+
+// Chat is the chat of the store's memory as it stands: reset empties it
+// too.
+func (s *fuzzStore) Chat() chat.Store { return fuzzChat{s} }
+
+// fuzzChat is a fuzzStore's chat, its memory's of the moment.
+type fuzzChat struct{ s *fuzzStore }
+
+func (f fuzzChat) AddChatLine(ctx context.Context, l chat.Line) (chat.Line, error) {
+	return f.s.Memory.Chat().AddChatLine(ctx, l)
+}
+
+func (f fuzzChat) ChatLines(ctx context.Context, game string, room chat.Room, after int64, limit int) ([]chat.Line, int64, error) {
+	return f.s.Memory.Chat().ChatLines(ctx, game, room, after, limit)
+}
+
+func (f fuzzChat) ChatOff(ctx context.Context, player string) (bool, error) {
+	return f.s.Memory.Chat().ChatOff(ctx, player)
+}
+
+func (f fuzzChat) SetChatOff(ctx context.Context, player string, off bool) error {
+	return f.s.Memory.Chat().SetChatOff(ctx, player, off)
 }
 
 // reset empties the store but for the players of fuzzPlayer and

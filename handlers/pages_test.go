@@ -60,7 +60,7 @@ func plainService(st testsite.Store) Services {
 }
 
 func servicesOf(s testsite.Site) Services {
-	return Services{Games: s.Games, Players: s.Players, Lobby: s.Lobby, Analysis: s.Analysis}
+	return Services{Games: s.Games, Players: s.Players, Lobby: s.Lobby, Analysis: s.Analysis, Chat: s.Chat}
 }
 
 // withTraining serves the lessons and puzzles with tr.
@@ -181,6 +181,7 @@ func (c *client) request(method, target string, form url.Values, hx bool) *http.
 
 func (c *client) do(method, target string, form url.Values, hx bool) *httptest.ResponseRecorder {
 	c.t.Helper()
+	target, _, _ = strings.Cut(target, "#") // a browser keeps the fragment to itself
 	rec := httptest.NewRecorder()
 	c.e.ServeHTTP(rec, c.request(method, target, form, hx))
 	for _, ck := range rec.Result().Cookies() {

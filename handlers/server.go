@@ -24,6 +24,7 @@ import (
 
 	"github.com/banchess/banchess/analysis"
 	"github.com/banchess/banchess/boardimage"
+	"github.com/banchess/banchess/chat"
 	"github.com/banchess/banchess/engine"
 	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/lobby"
@@ -51,6 +52,9 @@ type Services struct {
 	// (/training), the puzzles' API and the puzzle of the day; nil: they
 	// are not served.
 	Training *training.Service
+	// Chat serves the games' rooms (the game page's chat panel, the
+	// chat API, the chat setting); nil: games have no chat.
+	Chat *chat.Service
 }
 
 // Server wires the front ends on the services: the pages (package
@@ -227,6 +231,9 @@ func (s *Server) pagesDeps() pages.Deps {
 	if s.svc.Training != nil { // a nil *training.Service is no Training
 		d.Training = s.svc.Training
 	}
+	if s.svc.Chat != nil {
+		d.Chat = s.svc.Chat
+	}
 	return d
 }
 
@@ -236,6 +243,9 @@ func (s *Server) apiDeps() api.Deps {
 		Analysis: s.svc.Analysis, Streams: s.streams, BaseURL: s.baseURL}
 	if s.svc.Training != nil { // a nil *training.Service is no Training
 		d.Training = s.svc.Training
+	}
+	if s.svc.Chat != nil {
+		d.Chat = s.svc.Chat
 	}
 	return d
 }

@@ -1,7 +1,8 @@
 // live.js — follows the game on the page live: a server-sent event stream
-// says when the game changed (event "change", its id the revision) and who
-// watches ("presence"); the page then asks for what changed, through htmx,
-// and swaps it in. EventSource reconnects by itself and sends the last
+// says when the game changed (event "change", its id the revision), who
+// watches ("presence") and each line said in the viewer's chat room
+// ("chat", added to the chat log); the page then asks for what changed,
+// through htmx, and swaps it in. EventSource reconnects by itself and sends the last
 // revision it heard, so a page that lost the connection catches up. Clocks
 // count down between updates. Without this file a waiting player's page
 // reloads itself (a <noscript> refresh) instead.
@@ -21,7 +22,10 @@
     sourceURL = url || "";
     rematchAtLoad = rematch();
     if (!url || !window.EventSource) return;
+    var log = document.getElementById("chat-log");
+    if (log) url += (url.indexOf("?") < 0 ? "?" : "&") + "chat=" + encodeURIComponent(log.dataset.after || "0");
     source = new EventSource(url);
+    source.addEventListener("chat", function (ev) { chatLine(JSON.parse(ev.data)); });
     source.addEventListener("change", function (ev) {
       if (Number(ev.lastEventId) > rev()) refresh();
     });
@@ -84,6 +88,39 @@
       sp.textContent = p.spectators === 1 ? "1 person watching" : p.spectators + " people watching";
     }
   }
+
+  // chatLine adds a line of the viewer's room to the chat log, once: a
+  // stream that reconnected says again the lines since the page loaded.
+  // The text is set as text: markup and links stay words.
+  function chatLine(l) {
+    var log = document.getElementById("chat-log");
+    if (!log || l.seq <= Number(log.dataset.after || 0)) return;
+    log.dataset.after = String(l.seq);
+    var atEnd = log.scrollTop + log.clientHeight >= log.scrollHeight - 4;
+    var li = document.createElement("li"), name = document.createElement("span"), text = document.createElement("span");
+    li.className = "chat-line";
+    li.dataset.seq = String(l.seq);
+    name.className = "chat-name";
+    name.textContent = l.name === null ? "Anonymous" : l.name;
+    text.className = "chat-text";
+    text.textContent = l.text;
+    li.appendChild(name);
+    li.appendChild(document.createTextNode(" "));
+    li.appendChild(text);
+    log.appendChild(li);
+    while (log.children.length > 200) log.removeChild(log.firstElementChild);
+    if (atEnd) log.scrollTop = log.scrollHeight;
+  }
+
+  // A line said through htmx (the chat form posts in place): once the
+  // server took it, the field is emptied for the next; the line itself
+  // comes back over the stream.
+  document.addEventListener("htmx:afterRequest", function (ev) {
+    var form = ev.detail.elt;
+    if (!form || form.id !== "chat-form" || !ev.detail.successful) return;
+    var input = document.getElementById("chat-text");
+    if (input) { input.value = ""; input.focus(); }
+  });
 
   // Clocks: each shows the time left when the page was rendered; the
   // running one counts down from the moment it appeared.

@@ -43,7 +43,8 @@ type Memory struct {
 	// claims are the games due that a sweep claimed, by id (see due.go).
 	claims map[string]dueClaim
 
-	memoryTraining // training's learners, puzzles and attempts
+	memoryTraining            // training's learners, puzzles and attempts
+	chat           memoryChat // the games' chat (Chat)
 }
 
 type entry struct {

@@ -257,6 +257,23 @@ var migrations = [...]migration{
 	// '' for none: not limited), and bot accounts (the Bot API's).
 	{"credential_scopes_bots", `ALTER TABLE credentials ADD COLUMN scopes TEXT NOT NULL DEFAULT '';
 	ALTER TABLE players ADD COLUMN bot BOOLEAN NOT NULL DEFAULT false;`},
+	// Each game's chat (package chat): its lines, numbered from 1 a game
+	// across its two rooms, and the players who turned chat off.
+	{"chat", `CREATE TABLE chat_lines (
+		game   TEXT NOT NULL,
+		seq    BIGINT NOT NULL, -- the line's number in its game, from 1
+		room   TEXT NOT NULL,   -- 'player' or 'spectator'
+		author TEXT NOT NULL,   -- the player's id
+		name   TEXT NOT NULL,   -- the player's name when they wrote it, '' for none
+		text   TEXT NOT NULL,
+		at     BIGINT NOT NULL, -- unix milliseconds
+		PRIMARY KEY (game, seq)
+	) WITHOUT ROWID;
+	CREATE INDEX chat_lines_author ON chat_lines(game, room, author, seq);
+	CREATE TABLE chat_settings (
+		player TEXT PRIMARY KEY,
+		off    BOOLEAN NOT NULL
+	) WITHOUT ROWID;`},
 }
 
 // SchemaVersion is the schema version this binary writes.

@@ -42,6 +42,9 @@ const (
 	WHERE game_id = ? AND owner = ? AND game_key = ?`
 	// sweepReviewsSQL removes the reviews of games no longer stored.
 	sweepReviewsSQL = `DELETE FROM reviews WHERE NOT EXISTS (SELECT 1 FROM games WHERE games.id = reviews.game_id)`
+	// sweepChatSQL removes the chat of the games removed: it is kept
+	// with its game.
+	sweepChatSQL = `DELETE FROM chat_lines WHERE NOT EXISTS (SELECT 1 FROM games WHERE games.id = chat_lines.game)`
 )
 
 // dollars numbers a query's placeholders as PostgreSQL does: $1, $2, …

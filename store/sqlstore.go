@@ -176,6 +176,9 @@ func (s *sqlStore) removeUntouched(ctx context.Context, cutoff int64) (int64, er
 	if _, err := s.gdb.exec(ctx, sweepReviewsSQL); err != nil {
 		return 0, fmt.Errorf("the reviews of removed games: %w", err)
 	}
+	if _, err := s.gdb.exec(ctx, sweepChatSQL); err != nil {
+		return 0, fmt.Errorf("the chat of removed games: %w", err)
+	}
 	return n, nil
 }
 

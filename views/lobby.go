@@ -115,6 +115,9 @@ type Account struct {
 	// the last form made (shown once), TokenScopes what it is limited to.
 	Scopes             []string
 	Token, TokenScopes string
+	// Chat is the chat setting; nil where the server keeps no chat or
+	// the viewer is no player yet.
+	Chat *AccountChat
 }
 
 // Login is the sign-in page.

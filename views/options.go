@@ -39,6 +39,10 @@ type Options struct {
 	// SeatTaken says the viewer opened an invite link whose seats were
 	// both taken.
 	SeatTaken bool
+
+	// ChatError says why a line the viewer wrote was refused, and
+	// ChatText what it said: the chat panel shows them.
+	ChatError, ChatText string
 }
 
 // ImportBox is what the import box shows again after an import that did
@@ -91,6 +95,9 @@ type Info struct {
 	ShareURL, PGN string
 	// Daily is the puzzle of the day, on a full page; nil for none.
 	Daily *DailyPuzzle
+	// Chat is the viewer's chat room, on a full page of a game that has
+	// one; nil for none.
+	Chat *Chat
 }
 
 // GameLink is one of the viewer's games in their list.

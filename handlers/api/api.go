@@ -31,6 +31,7 @@ type (
 	lobbyAPI    struct{ s *deps } // seeks, pools and the lobby's stream
 	puzzlesAPI  struct{ s *deps } // puzzles and attempts
 	analysisAPI struct{ s *deps } // the engine's analysis and reviews
+	chatAPI     struct{ s *deps } // the games' chat
 )
 
 // apiEndpoint is one of the API's routes: a method, a path, a handler.
@@ -42,8 +43,8 @@ type apiEndpoint struct {
 // Register adds the JSON API under g (mounted at /api).
 func Register(g *echo.Group, d Deps) {
 	s := &deps{kit: d.Kit, games: d.Kit.Games(), loader: d.Loader, players: d.Players, lobby: d.Lobby, analysis: d.Analysis,
-		training: d.Training, streams: d.Streams, baseURL: d.BaseURL}
-	gm, acc, lb, pz, an := &gamesAPI{s}, &accountsAPI{s}, &lobbyAPI{s}, &puzzlesAPI{s}, &analysisAPI{s}
+		training: d.Training, chat: d.Chat, streams: d.Streams, baseURL: d.BaseURL}
+	gm, acc, lb, pz, an, ch := &gamesAPI{s}, &accountsAPI{s}, &lobbyAPI{s}, &puzzlesAPI{s}, &analysisAPI{s}, &chatAPI{s}
 	// Use also routes every unknown path under /api through these, so its
 	// 404 is JSON too.
 	g.Use(s.kit.AnswerErrors, apiHeaders, kit.BodyLimit(kit.MaxBody), unescapeParams)
@@ -64,6 +65,8 @@ func Register(g *echo.Group, d Deps) {
 		{http.MethodGet, "/games/:id/premove", gm.premove},
 		{http.MethodPut, "/games/:id/premove", gm.setPremove},
 		{http.MethodDelete, "/games/:id/premove", gm.cancelPremove},
+		{http.MethodGet, "/games/:id/chat", ch.lines},
+		{http.MethodPost, "/games/:id/chat", ch.post},
 		{http.MethodGet, "/games/:id/analysis", an.gameAnalysis},
 		{http.MethodPost, "/games/:id/review", an.requestReview},
 		{http.MethodGet, "/games/:id/review", an.gameReview},

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/banchess/banchess/analysis"
+	"github.com/banchess/banchess/chat"
 	"github.com/banchess/banchess/engine"
 	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/handlers/kit"
@@ -83,6 +84,14 @@ type Training interface {
 	Attempt(ctx context.Context, player, id string, actions []rules.Action) (training.Result, error)
 }
 
+// Chat is the games' chat as the API uses it (chat.Service).
+type Chat interface {
+	Room(ctx context.Context, id string, cred players.Credential) (chat.View, error)
+	Lines(ctx context.Context, id string, cred players.Credential, room chat.Room, after int64) ([]chat.Line, int64, error)
+	Post(ctx context.Context, id string, cred players.Credential, room chat.Room, text string) (chat.Line, error)
+	Since(ctx context.Context, id string, cred players.Credential, after int64) ([]chat.Line, int64, error)
+}
+
 // Deps are what the API serves: the kit the front ends share, the
 // services, the live streams and the server's base URL.
 type Deps struct {
@@ -92,6 +101,7 @@ type Deps struct {
 	Lobby    Lobby
 	Analysis Analyst
 	Training Training // nil: the puzzles are not served
+	Chat     Chat     // nil: games have no chat
 	Streams  *stream.Server
 	BaseURL  string // scheme://host for the PGN's Site; "": the request's
 }
@@ -105,6 +115,7 @@ type deps struct {
 	lobby     Lobby
 	analysis  Analyst
 	training  Training
+	chat      Chat
 	streams   *stream.Server
 	encodings stream.Encodings // the API streams' events, shared by game
 	baseURL   string

@@ -98,7 +98,8 @@ func (a *gamesAPI) answerOffer(accept bool) echo.HandlerFunc {
 
 // events streams the game as server-sent events: the game object as it
 // stands first, then again after every change, each event's id its
-// revision. A client that reconnects with Last-Event-ID gets the game at
+// revision; and each line of the caller's chat room as an event "chat"
+// (those after ?chat=SEQ, by default every line kept, then each new one). A client that reconnects with Last-Event-ID gets the game at
 // once only if it changed since. The bearer token, if any, counts its
 // holder as connected to the game. The game's streams share each event's
 // data (see encodings): a change is encoded once however many watch.
@@ -128,5 +129,9 @@ func (a *gamesAPI) events(c echo.Context) error {
 		}
 		return r, []stream.Event{{ID: strconv.FormatInt(r, 10), Data: data}}, nil
 	}, Done: func() { a.s.encodings.Leave(enc) }}
-	return a.s.streams.Game(c, id, kit.Bearer(c), state, nil)
+	var ch stream.Chat
+	if a.s.chat != nil {
+		ch = a.s.chat
+	}
+	return a.s.streams.Game(c, id, kit.Bearer(c), state, stream.FollowChat(ch, id, kit.Bearer(c), stream.ChatAfter(c.QueryParam("chat"))))
 }

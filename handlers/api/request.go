@@ -45,6 +45,10 @@ type (
 	premoveRequest struct {
 		Actions field[[]string] `json:"actions"`
 	}
+	chatRequest struct {
+		Text field[string] `json:"text"`
+		Room field[string] `json:"room"`
+	}
 	emptyRequest struct{}
 )
 

@@ -36,6 +36,11 @@ func (p *accounts) account(c echo.Context) error {
 		return err
 	}
 	a := views.Account{Asset: p.s.asset, Name: pl.Name, Scopes: players.ScopeNames()}
+	if pl.ID != "" {
+		if a.Chat, err = p.accountChat(c); err != nil {
+			return err
+		}
+	}
 	switch c.QueryParam("done") {
 	case "named":
 		a.Done = "Your name is yours: sign in with it and your password on your other devices."

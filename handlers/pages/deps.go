@@ -10,6 +10,7 @@ import (
 
 	"github.com/banchess/banchess/analysis"
 	"github.com/banchess/banchess/boardimage"
+	"github.com/banchess/banchess/chat"
 	"github.com/banchess/banchess/engine"
 	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/handlers/kit"
@@ -123,6 +124,15 @@ type Training interface {
 	Review(ctx context.Context, player, id string, at, line int) (r training.Review, ok bool, err error)
 }
 
+// Chat is the games' chat as the pages use it (chat.Service).
+type Chat interface {
+	RoomOf(ctx context.Context, rec *games.Record, seats games.Seats, cred players.Credential) (chat.View, error)
+	Post(ctx context.Context, id string, cred players.Credential, room chat.Room, text string) (chat.Line, error)
+	Since(ctx context.Context, id string, cred players.Credential, after int64) ([]chat.Line, int64, error)
+	Off(ctx context.Context, cred players.Credential) (bool, error)
+	SetOff(ctx context.Context, cred players.Credential, off bool) error
+}
+
 // Deps are what the pages serve: the kit the front ends share, the
 // services, the live streams, the static files and the position images.
 type Deps struct {
@@ -132,6 +142,7 @@ type Deps struct {
 	Lobby    Lobby
 	Analysis Analyst
 	Training Training // nil: /learn and /training are not served
+	Chat     Chat     // nil: games have no chat
 	Streams  *stream.Server
 	Files    *StaticFiles
 	Images   *boardimage.Renderer // nil: /img answers 503
@@ -153,6 +164,7 @@ type deps struct {
 	lobby     Lobby
 	analysis  Analyst
 	training  Training
+	chat      Chat
 	streams   *stream.Server
 	files     *StaticFiles
 	images    *boardimage.Renderer
@@ -172,7 +184,7 @@ type Pages struct{ s *deps }
 // the API with the pages' error pages.
 func New(d Deps) *Pages {
 	s := &deps{kit: d.Kit, games: d.Kit.Games(), loader: d.Loader, players: d.Players, lobby: d.Lobby, analysis: d.Analysis,
-		training: d.Training, streams: d.Streams, files: d.Files, images: d.Images, asset: AssetVersion(), variants: d.Variants, log: d.Kit.Log(),
+		training: d.Training, chat: d.Chat, streams: d.Streams, files: d.Files, images: d.Images, asset: AssetVersion(), variants: d.Variants, log: d.Kit.Log(),
 		imageRate: ratelimit.New(d.ImagesPerSecond, float64(d.ImageBurst), d.Kit.Now)}
 	if s.files == nil {
 		s.files = NewStaticFiles()

@@ -262,8 +262,9 @@ func playerStrips(rec *games.Record, seats games.Seats, now time.Time, presence 
 }
 
 // events streams game id's changes to its page: event "change" (id: the
-// revision) when the game changed, and "presence" when who watches did
-// (once at the start).
+// revision) when the game changed, "presence" when who watches did
+// (once at the start), and "chat" for each line said in the viewer's
+// room after the one the query's "chat" names (the last its page shows).
 // The page then asks for what changed; a page that reconnects says the
 // revision it has (Last-Event-ID) and hears at once if it missed one.
 func (p *play) events(c echo.Context) error {
@@ -276,7 +277,11 @@ func (p *play) events(c echo.Context) error {
 	// A watch wakes for a change of the game as for one of who watches:
 	// say who watches only when that changed.
 	var said *games.Presence
-	presence := func(es *stream.Source) error {
+	chatLines := stream.FollowChat(p.s.chat, id, cred, stream.ChatAfter(c.QueryParam("chat")))
+	presence := func(ctx context.Context, es *stream.Source) error {
+		if err := chatLines(ctx, es); err != nil {
+			return err
+		}
 		pr := p.s.games.Presence(id)
 		if said != nil && *said == pr {
 			return nil

@@ -81,6 +81,7 @@ func (s *deps) pageRoutes(e *echo.Echo) {
 	e.POST("/g/:id/abort", c.onGame(pl.abort))
 	e.POST("/g/:id/hide", pl.hide)
 	pl.liveRoutes(e)
+	pl.chatRoutes(e)
 	get("/g/:id/delta", br.delta)
 	get("/g/:id/export", br.export)
 	get("/g/:id/history/:index", br.history)

@@ -71,6 +71,7 @@ func (p *core) respond(c echo.Context, id string, o views.Options, status int, f
 	if err := p.s.games.View(c.Request().Context(), id, kit.Player(c), a.view); err != nil {
 		return err
 	}
+	a.withChat()
 	return a.write(status)
 }
 
@@ -86,8 +87,10 @@ type answer struct {
 	shown    int                // the ply the page shows, for a delta (0: none)
 	list     []views.GameLink   // the browser's games, for a whole page
 	daily    *views.DailyPuzzle // the day's puzzle, for a whole page
-	m        views.Game         // the fragment or page
-	d        views.Delta        // the delta, when delta
+	rec      *games.Record      // the game read, for a whole page's chat
+	seats    games.Seats
+	m        views.Game  // the fragment or page
+	d        views.Delta // the delta, when delta
 	delta    bool
 	info     views.Info
 }
@@ -119,7 +122,26 @@ func (a *answer) view(rec *games.Record, seats games.Seats) {
 		}
 	}
 	a.info.Games, a.info.Daily = a.list, a.daily
+	a.rec, a.seats = rec, seats
 	a.m = views.NewGame(rec.Game, a.info, *o)
+}
+
+// withChat adds the viewer's chat room to a whole page view built, once
+// the game's lock is released: a page whose chat cannot be read is shown
+// without it.
+func (a *answer) withChat() {
+	if a.fragment || a.delta || a.rec == nil {
+		return
+	}
+	ch, err := a.p.chatPanel(a.c, a.rec, a.seats, kit.Player(a.c))
+	if err != nil {
+		a.p.s.kit.LogFailure(a.c, "reading a game's chat", err)
+		return
+	}
+	if ch != nil {
+		ch.Error, ch.Text = a.o.ChatError, a.o.ChatText
+	}
+	a.m.Info.Chat = ch
 }
 
 // write sends the answer view built, with status.

@@ -246,12 +246,13 @@ type State struct {
 // Game serves a server-sent event stream of game id to the viewer
 // holding cred: state's events at once (unless the client's Last-Event-ID
 // says it has that revision) and again whenever the revision changes;
-// between, a heartbeat. Presence changes call onPresence, which may send
+// between, a heartbeat. Every wake (a change of the game, of who watches
+// it, of its chat) calls onWake with the stream's context, which may send
 // events of its own. The stream ends when the client leaves, the server
 // shuts down, or a write fails. Where it can, it takes the connection
 // from the HTTP server and goes on without the handler (see detach), which
 // returns at once; else the handler serves it to its end.
-func (s *Server) Game(c echo.Context, id string, cred players.Credential, state State, onPresence func(*Source) error) error {
+func (s *Server) Game(c echo.Context, id string, cred players.Credential, state State, onWake func(context.Context, *Source) error) error {
 	end := func() {}
 	if state.Done != nil {
 		end = state.Done
@@ -281,7 +282,7 @@ func (s *Server) Game(c echo.Context, id string, cred players.Credential, state 
 		sent = last
 	}
 	s.serveEvents(c, sseFormat, finish, func(ctx context.Context, es *Source, beat <-chan time.Time) {
-		s.serveStream(ctx, es, w, s.revisionOf(id, w), state, onPresence, sent, beat)
+		s.serveStream(ctx, es, w, s.revisionOf(id, w), state, onWake, sent, beat)
 	})
 	return nil
 }
@@ -425,7 +426,7 @@ func (s *Server) serveEvents(c echo.Context, f *format, done func(), body func(c
 
 // serveStream sends a stream's events until it must end (see stream), and
 // a heartbeat at each beat (nil: the server's pings send them).
-func (s *Server) serveStream(ctx context.Context, es *Source, w *games.Watch, revision func(context.Context) (int64, error), state State, onPresence func(*Source) error, sent int64, beat <-chan time.Time) {
+func (s *Server) serveStream(ctx context.Context, es *Source, w *games.Watch, revision func(context.Context) (int64, error), state State, onWake func(context.Context, *Source) error, sent int64, beat <-chan time.Time) {
 	for {
 		rev, err := revision(ctx)
 		var evs []Event
@@ -446,7 +447,7 @@ func (s *Server) serveStream(ctx context.Context, es *Source, w *games.Watch, re
 			}
 			sent = rev
 		}
-		if !s.awaitChange(ctx, es, w.C(), beat, onPresence) {
+		if !s.awaitChange(ctx, es, w.C(), beat, onWake) {
 			return
 		}
 	}
@@ -473,7 +474,7 @@ func (s *Server) revisionOf(id string, w *games.Watch) func(ctx context.Context)
 // receives: true) or the stream must end (false): the client left, the
 // server shuts down, or a write failed. Meanwhile it sends heartbeats; a
 // wake calls onWake, if not nil, which may send events of its own.
-func (s *Server) awaitChange(ctx context.Context, es *Source, wake <-chan struct{}, beat <-chan time.Time, onWake func(*Source) error) bool {
+func (s *Server) awaitChange(ctx context.Context, es *Source, wake <-chan struct{}, beat <-chan time.Time, onWake func(context.Context, *Source) error) bool {
 	for {
 		select {
 		case <-ctx.Done():
@@ -486,7 +487,7 @@ func (s *Server) awaitChange(ctx context.Context, es *Source, wake <-chan struct
 				return false
 			}
 		case <-wake:
-			return onWake == nil || onWake(es) == nil
+			return onWake == nil || onWake(ctx, es) == nil
 		}
 	}
 }

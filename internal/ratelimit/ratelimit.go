@@ -138,3 +138,86 @@ func (l *Limiter) Len() int {
 	defer l.mu.Unlock()
 	return len(l.buckets)
 }
+
+// Window allows each key at most n events in any span of per: a sliding
+// window, exact where a token bucket lets through up to twice its room in
+// a span as long as it takes to fill. It keeps each key's last n events'
+// times, and drops a key once its events are all older than per. A nil
+// *Window limits nothing.
+type Window struct {
+	n   int
+	per time.Duration
+	now func() time.Time
+
+	mu     sync.Mutex
+	events map[string][]time.Time // each key's latest events, oldest first
+	swept  time.Time
+}
+
+// NewWindow returns a limiter of n events in any span of per, or nil when
+// n or per is not positive. now gives the time (nil: time.Now).
+func NewWindow(n int, per time.Duration, now func() time.Time) *Window {
+	if n <= 0 || per <= 0 {
+		return nil
+	}
+	if now == nil {
+		now = time.Now
+	}
+	return &Window{n: n, per: per, now: now, events: map[string][]time.Time{}, swept: now()}
+}
+
+// Take counts an event of key now and returns 0, or, when key has had n
+// events in the last span, counts nothing and returns how long until it
+// may have another.
+func (w *Window) Take(key string) time.Duration {
+	if w == nil {
+		return 0
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	now := w.now()
+	if now.Sub(w.swept) >= w.per {
+		for k, ev := range w.events {
+			if now.Sub(ev[len(ev)-1]) >= w.per {
+				delete(w.events, k)
+			}
+		}
+		w.swept = now
+	}
+	ev := w.events[key]
+	if len(ev) >= w.n {
+		if wait := ev[len(ev)-w.n].Add(w.per).Sub(now); wait > 0 {
+			return wait
+		}
+		ev = append(ev[:0], ev[len(ev)-w.n+1:]...)
+	}
+	w.events[key] = append(ev, now)
+	return 0
+}
+
+// Untake forgets key's latest event: one counted that did not happen.
+func (w *Window) Untake(key string) {
+	if w == nil {
+		return
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	ev := w.events[key]
+	switch len(ev) {
+	case 0:
+	case 1:
+		delete(w.events, key)
+	default:
+		w.events[key] = ev[:len(ev)-1]
+	}
+}
+
+// Keys counts the keys kept.
+func (w *Window) Keys() int {
+	if w == nil {
+		return 0
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return len(w.events)
+}

@@ -113,3 +113,46 @@ func TestCharge(t *testing.T) {
 		t.Errorf("after the sweep %d buckets, want b (in debt) and c", n)
 	}
 }
+
+// TestWindow: n events in any span of per, exactly; a refusal says how
+// long until the oldest counted leaves the span; Untake forgets the
+// latest; idle keys are dropped; nil limits nothing.
+func TestWindow(t *testing.T) {
+	now := time.Unix(1_000_000, 0)
+	w := NewWindow(3, 5*time.Second, func() time.Time { return now })
+	at := func(d time.Duration) { now = now.Add(d) }
+	for i := range 3 {
+		if wait := w.Take("a"); wait != 0 {
+			t.Fatalf("event %d waits %v", i, wait)
+		}
+		at(time.Second)
+	}
+	if wait := w.Take("a"); wait != 2*time.Second { // the first left at 5 s; it is 3 s
+		t.Errorf("a fourth in 5 s waits %v, want 2s", wait)
+	}
+	if wait := w.Take("b"); wait != 0 {
+		t.Errorf("another key waits %v", wait)
+	}
+	at(2 * time.Second) // 5 s after the first
+	if wait := w.Take("a"); wait != 0 {
+		t.Errorf("at 5 s: waits %v", wait)
+	}
+	if wait := w.Take("a"); wait != time.Second {
+		t.Errorf("then: waits %v, want 1s (the second event's span)", wait)
+	}
+	w.Untake("a")
+	at(time.Second)
+	if wait := w.Take("a"); wait != 0 {
+		t.Errorf("after an untaken event: waits %v", wait)
+	}
+	at(time.Hour)
+	w.Take("c")
+	if n := w.Keys(); n != 1 {
+		t.Errorf("%d keys kept after an hour, want 1", n)
+	}
+	var none *Window
+	if none.Take("a") != 0 || NewWindow(0, time.Second, nil) != nil || NewWindow(1, 0, nil) != nil {
+		t.Error("a nil window limits")
+	}
+	none.Untake("a")
+}

@@ -1,12 +1,13 @@
 // Package testsite wires the services together as main does, for the
 // tests of the front ends: games, the players who hold their seats, the
-// lobby, analysis and reviews, and the computer.
+// lobby, analysis and reviews, the games' chat, and the computer.
 package testsite
 
 import (
 	"time"
 
 	"github.com/banchess/banchess/analysis"
+	"github.com/banchess/banchess/chat"
 	"github.com/banchess/banchess/computer"
 	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/lobby"
@@ -23,6 +24,7 @@ type Store interface {
 	players.Store
 	lobby.Store
 	analysis.ReviewStore
+	Chat() chat.Store
 }
 
 // Engine analyses positions and plays the computer's plies
@@ -50,6 +52,7 @@ type Config struct {
 	Lobby    []lobby.Option
 	Analysis []analysis.Option
 	Computer []computer.Option
+	Chat     []chat.Option
 }
 
 // Site is the services wired together.
@@ -58,6 +61,9 @@ type Site struct {
 	Players  *players.Service
 	Lobby    *lobby.Service
 	Analysis *analysis.Service
+	Chat     *chat.Service
+	// Feed wakes the watchers of the games (games.WithFeed).
+	Feed *games.Feed
 }
 
 // Cheap is a password hasher of password.Default's format and checks at a
@@ -79,7 +85,8 @@ func New(st Store, c Config) Site {
 		c.Passwords = Cheap()
 	}
 	pl := players.New(st, append([]players.Option{players.WithClock(c.Now), players.WithPasswords(c.Passwords)}, c.Players...)...)
-	gopts := []games.Option{games.WithClock(c.Now)}
+	feed := games.NewFeed()
+	gopts := []games.Option{games.WithClock(c.Now), games.WithFeed(feed)}
 	var an analysis.Analyser
 	if c.Engine != nil {
 		gopts = append(gopts, games.WithComputer(computer.New(c.Engine, c.Computer...)))
@@ -95,6 +102,8 @@ func New(st Store, c Config) Site {
 		Players:  pl,
 		Lobby:    lobby.New(st, svc, svc.Loader(), pl, append(lopts, c.Lobby...)...),
 		Analysis: analysis.New(svc, svc.Loader(), st, an, append([]analysis.Option{analysis.WithClock(c.Now)}, c.Analysis...)...),
+		Chat:     chat.New(st.Chat(), svc, pl, append([]chat.Option{chat.WithClock(c.Now), chat.WithWaker(feed.Wake)}, c.Chat...)...),
+		Feed:     feed,
 	}
 }
 
