@@ -631,6 +631,21 @@
   document.addEventListener("htmx:afterSwap", settle); // in the swap's own task: no click lands between
   document.addEventListener("htmx:afterSettle", settle);
   document.addEventListener("htmx:load", settle);
+
+  // premove.js is fetched only by a page that takes premoves (a player's
+  // at a game between two players: #premove), the first time one shows:
+  // every other page is spared it.
+  var premovesLoaded = false;
+  function loadPremoves() {
+    if (premovesLoaded || !document.getElementById("premove")) return;
+    premovesLoaded = true;
+    var s = document.createElement("script");
+    s.src = "/static/premove.js?v=" + asset;
+    document.head.appendChild(s);
+  }
+  document.addEventListener("htmx:afterSettle", loadPremoves);
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", loadPremoves);
+  else loadPremoves();
   document.addEventListener("banchess:shown", followHistory); // steps.js showed another position in place
   window.addEventListener("resize", fit);
   settle();

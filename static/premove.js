@@ -1,4 +1,5 @@
-// premove.js — premoves and pre-bans at a game between two players.
+// premove.js — premoves and pre-bans at a game between two players
+// (board.js fetches it when a page first shows the player's #premove).
 // While the opponent acts, the board is read-only; with this file a click
 // (or a drag) from one of the player's own pieces to a square queues the
 // move to make when the turn comes, and then one from an opponent's piece
