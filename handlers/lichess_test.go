@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
@@ -612,4 +613,42 @@ func TestAccountPageMakesTokens(t *testing.T) {
 	if d := parse(t, rec); rec.Code != http.StatusBadRequest || !strings.Contains(text(d, "#account-error"), "Tick what the token may do") || d.Find("#new-token").Length() != 0 {
 		t.Errorf("no scope ticked: %d %q", rec.Code, text(d, "main"))
 	}
+}
+
+// TestLichessStreamAfterPremove: a premove queued (a change its opponent
+// must not see, which the shown revision leaves out) does not make the
+// game stream skip what follows: every ply after it comes as a gameState.
+func TestLichessStreamAfterPremove(t *testing.T) {
+	l := &lichessT{newLiveServer(t)}
+	ann, bob := l.account("Ann"), l.account("Bob")
+	annB, bobB := l.token("Ann", "board:play"), l.token("Bob", "board:play")
+	id := l.pair(ann, bob, "5+3", false)
+	s := l.open(annB, "/api/board/game/stream/"+id)
+	s.next() // gameFull
+	move := func(token, uci string, want int) {
+		t.Helper()
+		l.ok(token, "/api/board/game/"+id+"/move/"+uci)
+		s.until(fmt.Sprintf("the state after ply %d", want), func(o map[string]any) bool { return o["type"] == "gameState" && plies(o) == want })
+	}
+	move(bobB, "e2e4", 1)
+	move(annB, "d2d4", 2)
+	move(annB, "e7e5", 3)
+	req, err := http.NewRequest(http.MethodPut, l.url+"/api/games/"+id+"/premove", strings.NewReader(`{"actions":["m:c2c4","b:c7c5"]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", "Bearer "+ann)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		t.Fatalf("PUT premove: %d", res.StatusCode)
+	}
+	move(bobB, "d7d5", 4)
+	move(bobB, "g1f3", 7) // the premove's move and ban come with it
+	move(bobB, "g8f6", 8)
+	move(bobB, "b1c3", 9)
 }

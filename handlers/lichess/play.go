@@ -76,7 +76,7 @@ func (p *playAPI) stream(c echo.Context) error {
 		if err != nil {
 			return 0, nil, fmt.Errorf("encoding game %s: %w", id, err)
 		}
-		return rec.Revision, []stream.Event{{Data: data}}, nil
+		return rec.ShownRevision(), []stream.Event{{Data: data}}, nil
 	}}
 	return p.s.streams.GameLines(c, id, who.cred, state)
 }
