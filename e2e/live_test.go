@@ -234,29 +234,7 @@ func TestLiveGameInBrowsers(t *testing.T) {
 // its cookie.
 func TestLiveClockInBrowsers(t *testing.T) {
 	long(t)
-	svc := playground(t)
-	ctxs, base := browsersOn(t, 2, true, svc)
-	white, black := ctxs[0], ctxs[1]
-	cred, _, err := svc.Players.NewPlayer(context.Background(), players.Cookie)
-	if err != nil {
-		t.Fatal(err)
-	}
-	id, code, _, err := svc.Games.CreateInvite(context.Background(), cred, rules.New(rules.BanChess{}),
-		games.InviteSettings{Color: rules.White, Clock: &games.TimeControl{Initial: 6 * time.Second}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := chromedp.Do(white, chromedp.Navigate(base+"/")); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := chromedp.Call(white, network.SetCookie, network.SetCookieParams{Name: "banchess_player", Value: string(cred), URL: base}); err != nil {
-		t.Fatal(err)
-	}
-	if err := chromedp.Do(white, chromedp.Navigate(base+"/g/"+id), chromedp.WaitReady(`#game`)); err != nil {
-		t.Fatal(err)
-	}
-	join(t, black, base+"/g/"+id+"?invite="+code)
-	mark(t, white, black)
+	white, black, _ := clockedGame(t, games.TimeControl{Initial: 6 * time.Second})
 	for i, who := range []context.Context{black, white, white} {
 		if n, err := chromedp.Run(white, chromedp.Evaluate[int](`document.querySelectorAll('.clock[data-running="true"]').length`)); i < 2 && (err != nil || n != 0) {
 			t.Fatalf("before ply %d a clock runs on White's page (%d, %v)", i+1, n, err)
@@ -284,6 +262,37 @@ func TestLiveClockInBrowsers(t *testing.T) {
 			t.Errorf("%s's page shows Black's clock at %q (%v)", name, clock, err)
 		}
 	}
+}
+
+// clockedGame starts a Ban Chess game between two browsers on clock tc:
+// White's page (its creator's seat, set by cookie) and Black's (joined
+// by the invite), both marked (see mark). It answers the game's id.
+func clockedGame(t *testing.T, tc games.TimeControl) (white, black context.Context, id string) {
+	t.Helper()
+	svc := playground(t)
+	ctxs, base := browsersOn(t, 2, true, svc)
+	white, black = ctxs[0], ctxs[1]
+	cred, _, err := svc.Players.NewPlayer(context.Background(), players.Cookie)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, code, _, err := svc.Games.CreateInvite(context.Background(), cred, rules.New(rules.BanChess{}),
+		games.InviteSettings{Color: rules.White, Clock: &tc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(white, chromedp.Navigate(base+"/")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := chromedp.Call(white, network.SetCookie, network.SetCookieParams{Name: "banchess_player", Value: string(cred), URL: base}); err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(white, chromedp.Navigate(base+"/g/"+id), chromedp.WaitReady(`#game`)); err != nil {
+		t.Fatal(err)
+	}
+	join(t, black, base+"/g/"+id+"?invite="+code)
+	mark(t, white, black)
+	return white, black, id
 }
 
 // TestWaitingPageRefreshesWithoutJS: with JavaScript off, White's page

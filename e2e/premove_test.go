@@ -7,12 +7,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 
 	"github.com/banchess/banchess/games"
-	"github.com/banchess/banchess/players"
-	"github.com/banchess/banchess/rules"
 )
 
 // premoveDrawn reads how a square is drawn: its premove mark's colour
@@ -36,29 +33,7 @@ func premoveDrawn(ctx context.Context, name string) (string, error) {
 // is cancelled and White's page says why.
 func TestPremoveInBrowsers(t *testing.T) {
 	long(t)
-	svc := playground(t)
-	ctxs, base := browsersOn(t, 2, true, svc)
-	white, black := ctxs[0], ctxs[1]
-	cred, _, err := svc.Players.NewPlayer(context.Background(), players.Cookie)
-	if err != nil {
-		t.Fatal(err)
-	}
-	id, code, _, err := svc.Games.CreateInvite(context.Background(), cred, rules.New(rules.BanChess{}),
-		games.InviteSettings{Color: rules.White, Clock: &games.TimeControl{Initial: 5 * time.Minute}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := chromedp.Do(white, chromedp.Navigate(base+"/")); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := chromedp.Call(white, network.SetCookie, network.SetCookieParams{Name: "banchess_player", Value: string(cred), URL: base}); err != nil {
-		t.Fatal(err)
-	}
-	if err := chromedp.Do(white, chromedp.Navigate(base+"/g/"+id), chromedp.WaitReady(`#game`)); err != nil {
-		t.Fatal(err)
-	}
-	join(t, black, base+"/g/"+id+"?invite="+code)
-	mark(t, white, black)
+	white, black, _ := clockedGame(t, games.TimeControl{Initial: 5 * time.Minute})
 	for i, step := range []struct {
 		who    context.Context
 		action string
