@@ -40,7 +40,10 @@ func (s *sqlStore) ClaimDue(ctx context.Context, now, until time.Time, limit int
 	if limit <= 0 {
 		return nil, ctx.Err()
 	}
-	r, err := s.db.query(ctx, fmt.Sprintf(claimDueSQL, s.db.skipLocked()), now.UnixMilli(), until.UnixMilli(), limit)
+	// Game work: on PostgreSQL it holds a connection of the games' share, so
+	// a claim stuck behind a locked games table leaves the rest of the pool
+	// to players and the lobby.
+	r, err := s.gdb.query(ctx, fmt.Sprintf(claimDueSQL, s.gdb.skipLocked()), now.UnixMilli(), until.UnixMilli(), limit)
 	if err != nil {
 		return nil, fmt.Errorf("claiming the games due: %w", err)
 	}
