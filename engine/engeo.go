@@ -1,6 +1,6 @@
 package engine
 
-// EN-Chess's board (the rules' docs/en-chess.md, /work/shared/EN-CHESS.md):
+// EN-Chess's board (docs/en-chess.md):
 // the 64 squares and two x squares, x0 off the d1/e1 corner and x9 off
 // the d8/e8 corner, on which diagonals bend (a4 b3 c2 d1 x0 e1 f2 g3 h4 is
 // one line). Rays that bend and pieces that pass through one blocker do

@@ -15,7 +15,6 @@ import (
 
 	"github.com/banchess/banchess/handlers/kit"
 	"github.com/banchess/banchess/internal/connlimit"
-	"github.com/banchess/banchess/lobby"
 
 	"github.com/banchess/banchess/players"
 
@@ -296,84 +295,6 @@ func (es *Source) open() error {
 	return es.sink.write(es.fmt.open)
 }
 
-// GameLines serves game id to the viewer holding cred as NDJSON, as
-// lichess's game streams are: state's events (each one line) at once and
-// again whenever the game's revision changes, learnt from the games'
-// feed as Game's streams learn it; between, an empty line every
-// LinesHeartbeat. It ends as Game's streams do; a game that is gone or
-// unreadable ends it.
-func (s *Server) GameLines(c echo.Context, id string, cred players.Credential, state State) error {
-	end := func() {}
-	if state.Done != nil {
-		end = state.Done
-	}
-	release, err := s.streams.open(kit.ClientKey(c.RealIP()))
-	if err != nil {
-		end()
-		c.Response().Header().Set(echo.HeaderConnection, "close") // see Game
-		return err
-	}
-	w, err := s.games.Watch(c.Request().Context(), id, cred)
-	if err != nil {
-		release()
-		end()
-		return err
-	}
-	finish := func() {
-		w.Close()
-		release()
-		end()
-	}
-	s.serveEvents(c, ndjsonFormat, finish, func(ctx context.Context, es *Source, beat <-chan time.Time) {
-		s.serveStream(ctx, es, w, s.revisionOf(id, w), state, nil, -1, beat)
-	})
-	return nil
-}
-
-// Poll serves an NDJSON stream of what poll finds: its events at once and
-// then every period (each one line), and an empty line every
-// LinesHeartbeat while it finds nothing. It is for what no feed wakes a
-// stream for (a player's games starting and ending, lichess's stream of
-// events). A failure of poll ends the stream; done, if set, is called
-// when it has ended.
-func (s *Server) Poll(c echo.Context, period time.Duration, poll func(ctx context.Context) ([]Event, error), done func()) error {
-	if done == nil {
-		done = func() {}
-	}
-	release, err := s.streams.open(kit.ClientKey(c.RealIP()))
-	if err != nil {
-		done()
-		c.Response().Header().Set(echo.HeaderConnection, "close") // see Game
-		return err
-	}
-	finish := func() {
-		release()
-		done()
-	}
-	s.serveEvents(c, ndjsonFormat, finish, func(ctx context.Context, es *Source, beat <-chan time.Time) {
-		tick := time.NewTicker(period)
-		defer tick.Stop()
-		for {
-			evs, err := poll(ctx)
-			if err != nil || es.Send(evs...) != nil {
-				return
-			}
-			select {
-			case <-ctx.Done():
-				return
-			case <-s.streams.done:
-				return
-			case <-beat:
-				if es.sink.write(es.fmt.beat) != nil {
-					return
-				}
-			case <-tick.C:
-			}
-		}
-	})
-	return nil
-}
-
 // serveEvents answers c with an event stream (the headers, a first
 // comment) and serves it with body: where it can, on the connection taken
 // from the HTTP server and in a goroutine of its own, the handler
@@ -492,85 +413,11 @@ func (s *Server) awaitChange(ctx context.Context, es *Source, wake <-chan struct
 	}
 }
 
-// LobbyEvents turns the lobby as it stands into the events a stream sends:
-// those that say what changed since the last call.
-type LobbyEvents func(v lobby.View) []Event
-
-// Lobby serves the lobby as server-sent events to the viewer holding
-// cred (if any): changes (as changes says) whenever the lobby changes, and
-// a "paired" event (paired's) for each game the viewer's player is paired
-// into from since on. While it lasts, the player's seeks stay alive. It
-// ends when the client leaves, the server shuts down, or a write fails;
-// it is served as a game's stream is (see serveEvents).
-func (s *Server) Lobby(c echo.Context, cred players.Credential, since time.Time, changes LobbyEvents, paired func(lobby.Seek) Event) error {
-	release, err := s.streams.open(kit.ClientKey(c.RealIP()))
-	if err != nil {
-		c.Response().Header().Set(echo.HeaderConnection, "close") // see stream
-		return err
-	}
-	w, err := s.lobby.Watch(c.Request().Context(), cred)
-	if err != nil {
-		release()
-		return err
-	}
-	finish := func() {
-		w.Close()
-		release()
-	}
-	s.serveEvents(c, sseFormat, finish, func(ctx context.Context, es *Source, beat <-chan time.Time) {
-		s.serveLobby(ctx, es, w, beat, cred, since, changes, paired)
-	})
-	return nil
-}
-
-// serveLobby sends a lobby stream's events until it must end (see
-// lobbyStream), and a heartbeat at each beat (nil: the server's pings
-// send them).
-func (s *Server) serveLobby(ctx context.Context, es *Source, w *lobby.Watch, beat <-chan time.Time, cred players.Credential, since time.Time, changes LobbyEvents, paired func(lobby.Seek) Event) {
-	sent := map[string]bool{} // the games told of
-	for {
-		var evs []Event
-		if cred != "" && w.Paired() {
-			list, err := s.lobby.Pairings(ctx, cred, since)
-			if err != nil && ctx.Err() != nil {
-				return
-			}
-			for _, k := range list {
-				if !sent[k.Game] {
-					sent[k.Game] = true
-					evs = append(evs, paired(k))
-				}
-			}
-		}
-		v, err := s.lobby.View(ctx)
-		if err != nil && ctx.Err() != nil {
-			return
-		}
-		if err == nil {
-			evs = append(evs, changes(v)...)
-		}
-		if len(evs) > 0 && es.Send(evs...) != nil {
-			return
-		}
-		if !s.awaitChange(ctx, es, w.C(), beat, nil) {
-			return
-		}
-	}
-}
-
 // Games are what streams need of the games service: a game's watch, and a
 // read of its revision when the feed lost track.
 type Games interface {
 	Watch(ctx context.Context, id string, cred players.Credential) (*games.Watch, error)
 	View(ctx context.Context, id string, cred players.Credential, fn games.ViewFunc) error
-}
-
-// Lobby is what streams need of the lobby: its watch, its seeks, and the
-// pairings of a player.
-type Lobby interface {
-	Watch(ctx context.Context, cred players.Credential) (*lobby.Watch, error)
-	View(ctx context.Context) (lobby.View, error)
-	Pairings(ctx context.Context, cred players.Credential, since time.Time) ([]lobby.Seek, error)
 }
 
 // Server serves the streams of games' games and of lb, within l.
