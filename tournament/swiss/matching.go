@@ -24,7 +24,8 @@ type matcher struct {
 	n         int   // vertices; blossoms are numbered n..2n-1
 	endpoint  []int // endpoint p → its vertex
 	neighbend [][]int
-	mate      []int // vertex → the remote endpoint of its matched edge, or -1
+	adj       [][]nb // per vertex, its edges as neighbend has them, with their other vertex and weight
+	mate      []int  // vertex → the remote endpoint of its matched edge, or -1
 
 	label, labelend []int // per vertex or blossom: 0 none, 1 S, 2 T (5 a breadcrumb)
 	inblossom       []int // vertex → its top-level blossom
@@ -33,11 +34,20 @@ type matcher struct {
 	base            []int
 	endps           [][]int
 	bestedge        []int
+	bestslack       []int64 // bestedge's slack when bestgen is gen
+	bestgen         []int
+	gen             int // counts the changes of the duals
 	bestedges       [][]int
 	unused          []int
 	dual            []int64
 	allowed         []bool
 	queue           []int
+}
+
+// nb is an edge seen from one end: p the remote endpoint, to its vertex.
+type nb struct {
+	p, to int
+	w     int64
 }
 
 // maxWeightMatching returns mate: mate[v] is v's partner or -1.
@@ -52,10 +62,13 @@ func maxWeightMatching(n int, edges []edge, maxCardinality bool) []int {
 	}
 	m.endpoint = make([]int, 2*len(edges))
 	m.neighbend = make([][]int, n)
+	m.adj = make([][]nb, n)
 	for k, e := range edges {
 		m.endpoint[2*k], m.endpoint[2*k+1] = e.i, e.j
 		m.neighbend[e.i] = append(m.neighbend[e.i], 2*k+1)
 		m.neighbend[e.j] = append(m.neighbend[e.j], 2*k)
+		m.adj[e.i] = append(m.adj[e.i], nb{2*k + 1, e.j, e.w})
+		m.adj[e.j] = append(m.adj[e.j], nb{2 * k, e.i, e.w})
 	}
 	m.mate = filled(n, -1)
 	m.label = make([]int, 2*n)
@@ -66,6 +79,9 @@ func maxWeightMatching(n int, edges []edge, maxCardinality bool) []int {
 	m.base = filled(2*n, -1)
 	m.endps = make([][]int, 2*n)
 	m.bestedge = filled(2*n, -1)
+	m.bestslack = make([]int64, 2*n)
+	m.bestgen = make([]int, 2*n)
+	m.gen = 1
 	m.bestedges = make([][]int, 2*n)
 	m.dual = make([]int64, 2*n)
 	m.allowed = make([]bool, len(edges))
@@ -247,8 +263,8 @@ func (m *matcher) add(base, k int) {
 	m.bestedges[b] = best
 	m.bestedge[b] = -1
 	for _, k := range best {
-		if m.bestedge[b] == -1 || m.slack(k) < m.slack(m.bestedge[b]) {
-			m.bestedge[b] = k
+		if s := m.slack(k); m.bestedge[b] == -1 || s < m.bestSlack(b) {
+			m.setBest(b, k, s)
 		}
 	}
 }
@@ -429,15 +445,17 @@ func (m *matcher) stage(maxCardinality bool) bool {
 		for len(m.queue) > 0 {
 			v := m.queue[len(m.queue)-1]
 			m.queue = m.queue[:len(m.queue)-1]
-			for _, p := range m.neighbend[v] {
+			// Scanned in the order of m.adj[v], which holds the weights beside
+			// the neighbours: the edges themselves are out of the cache's reach.
+			for _, a := range m.adj[v] {
+				p, w := a.p, a.to
 				k := p / 2
-				w := m.endpoint[p]
 				if m.inblossom[v] == m.inblossom[w] {
 					continue
 				}
 				var kslack int64
 				if !m.allowed[k] {
-					kslack = m.slack(k)
+					kslack = m.dual[v] + m.dual[w] - 2*a.w
 					if kslack <= 0 {
 						m.allowed[k] = true
 					}
@@ -460,12 +478,12 @@ func (m *matcher) stage(maxCardinality bool) bool {
 					}
 				case m.label[m.inblossom[w]] == 1:
 					b := m.inblossom[v]
-					if m.bestedge[b] == -1 || kslack < m.slack(m.bestedge[b]) {
-						m.bestedge[b] = k
+					if m.bestedge[b] == -1 || kslack < m.bestSlack(b) {
+						m.setBest(b, k, kslack)
 					}
 				case m.label[w] == 0:
-					if m.bestedge[w] == -1 || kslack < m.slack(m.bestedge[w]) {
-						m.bestedge[w] = k
+					if m.bestedge[w] == -1 || kslack < m.bestSlack(w) {
+						m.setBest(w, k, kslack)
 					}
 				}
 			}
@@ -479,14 +497,14 @@ func (m *matcher) stage(maxCardinality bool) bool {
 		}
 		for v := range n {
 			if m.label[m.inblossom[v]] == 0 && m.bestedge[v] != -1 {
-				if d := m.slack(m.bestedge[v]); deltatype == -1 || d < delta {
+				if d := m.bestSlack(v); deltatype == -1 || d < delta {
 					delta, deltatype, deltaedge = d, 2, m.bestedge[v]
 				}
 			}
 		}
 		for b := range 2 * n {
 			if m.parent[b] == -1 && m.label[b] == 1 && m.bestedge[b] != -1 {
-				if d := m.slack(m.bestedge[b]) / 2; deltatype == -1 || d < delta {
+				if d := m.bestSlack(b) / 2; deltatype == -1 || d < delta {
 					delta, deltatype, deltaedge = d, 3, m.bestedge[b]
 				}
 			}
@@ -500,6 +518,7 @@ func (m *matcher) stage(maxCardinality bool) bool {
 			deltatype = 1
 			delta = max(0, minDual(m.dual[:n]))
 		}
+		m.gen++
 		for v := range n {
 			switch m.label[m.inblossom[v]] {
 			case 1:
@@ -535,6 +554,21 @@ func (m *matcher) stage(maxCardinality bool) bool {
 			m.expand(deltablossom, false)
 		}
 	}
+}
+
+// bestSlack is the slack of bestedge[x], computed once between changes
+// of the duals: the edges are too many to stay in the cache.
+func (m *matcher) bestSlack(x int) int64 {
+	if m.bestgen[x] != m.gen {
+		m.bestslack[x] = m.slack(m.bestedge[x])
+		m.bestgen[x] = m.gen
+	}
+	return m.bestslack[x]
+}
+
+// setBest makes k, whose slack is s, the best edge of x.
+func (m *matcher) setBest(x, k int, s int64) {
+	m.bestedge[x], m.bestslack[x], m.bestgen[x] = k, s, m.gen
 }
 
 func minDual(d []int64) int64 {
