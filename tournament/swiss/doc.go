@@ -45,8 +45,11 @@
 //     score + 1)²: players meet in their own score group when they can, a
 //     float goes as few groups down as it can, and the bye goes to the
 //     lowest score group;
-//  2. the colour preferences not granted, the strong ones counting more;
-//  3. the distance from the Dutch order: within a score group the top half
+//  2. the colour preferences not granted, then among those the strong
+//     ones;
+//  3. the floats repeated from the last round: a downfloat (meeting a
+//     lower score, or the bye) again counts 2, an upfloat again 1;
+//  4. the distance from the Dutch order: within a score group the top half
 //     meets the bottom half, first against first (S1 against S2); the
 //     player who floats down is the lowest of their group and meets the
 //     highest of the group below; the bye goes to the lowest-ranked of its
@@ -56,14 +59,16 @@
 // (Edmonds' blossom algorithm) over the whole field, with the bye as one
 // more vertex: a pairing is found whenever one exists, and it is the
 // cheapest by the order above, which the tests check against an
-// exhaustive search. What is not the Dutch system's: its criteria on
-// repeated floats in consecutive rounds, and its strict bracket-by-bracket
-// priorities (here a pairing's floats are weighed together, by their
-// squares).
+// exhaustive search. What is not the Dutch system's: its strict
+// bracket-by-bracket priorities (here a pairing's floats are weighed
+// together, by their squares: the top group's floats do not outrank the
+// lower ones'), and its float criteria for two rounds back.
 //
 // The boards come strongest first: the better player's score, the sum of
-// the scores, the better player's rank. About 15 ms pair 200 players at
-// round 7 and about 2 s 1,000 (BenchmarkPair; the matching is O(n³)).
+// the scores, the better player's rank. The matching is O(n³): pairing
+// round 7 takes tens of milliseconds for 200 players and seconds for
+// 1,000 (BenchmarkPair); the weights hold about 2,000 players, and Pair
+// refuses more than they hold with ErrInvalid.
 //
 // # Standings
 //

@@ -2,8 +2,6 @@ package swiss
 
 import (
 	"fmt"
-	"math"
-	"math/bits"
 	"slices"
 )
 
@@ -69,6 +67,7 @@ func prepare(players []Player, round int) (*field, error) {
 		}
 	}
 	order(all, active)
+	floats(all, round)
 	if len(active) == 0 {
 		return &field{}, nil
 	}
@@ -133,115 +132,4 @@ func allocate(a, b *state) (Color, bool) {
 		c = c.Other()
 	}
 	return NoColor, false
-}
-
-// field is the graph of legal pairings with their costs: vertex i is
-// active[i], vertex len(active) the bye when the count is odd.
-type field struct {
-	active   []*state
-	byID     map[string]*state
-	edges    []edge
-	low      int   // the lowest score among the active players
-	m1, m2   int64 // the weights of the score and colour components
-	maxScore int64 // the greatest score component of an edge
-}
-
-func (f *field) vertices() int {
-	if len(f.active)%2 == 1 {
-		return len(f.active) + 1
-	}
-	return len(f.active)
-}
-
-// newField builds the graph; a pairing's cost is, lexicographically, the
-// sum of its score component, then its colour component, then its rank
-// component (cost's doc says each), so that the weights of a maximum
-// matching's cheapest choice follow the rules' order of priorities.
-func newField(active []*state) (*field, error) {
-	n := int64(len(active))
-	f := &field{active: active, byID: map[string]*state{}, low: active[len(active)-1].points}
-	for _, s := range active {
-		f.byID[s.p.ID] = s
-	}
-	high := active[0].points
-	f.maxScore = int64(high-f.low+1) * int64(high-f.low+1)
-	// The rank component of a whole pairing is below n²+2n+1, its colour
-	// component below n(n+2)+1: the next component's unit is above them.
-	f.m2 = n*n + 2*n + 1
-	hi, m1 := bits.Mul64(uint64(n*(n+2)+1), uint64(f.m2))
-	hi2, top := bits.Mul64(uint64(f.maxScore+1), m1)
-	if hi != 0 || hi2 != 0 || top > math.MaxInt64/8 {
-		return nil, fmt.Errorf("%w: %d players and %d half-points between the first and the last are more than the pairing's weights can hold", ErrInvalid, n, high-f.low)
-	}
-	f.m1 = int64(m1)
-	limit := int64(top) // above any edge's cost
-	for i, a := range active {
-		for j := i + 1; j < len(active); j++ {
-			b := active[j]
-			if a.met[b.p.ID] {
-				continue
-			}
-			c, ok := allocate(a, b)
-			if !ok {
-				continue
-			}
-			f.edges = append(f.edges, edge{i, j, limit - f.cost(a, b, c)})
-		}
-		if len(active)%2 == 1 && !a.hadBye {
-			f.edges = append(f.edges, edge{i, len(active), limit - f.byeCost(a)})
-		}
-	}
-	return f, nil
-}
-
-// cost is the cost of a game between a (ranked higher, with colour c)
-// and b:
-//   - score: the square of the difference of their scores in half-points
-//     (floats are few and short: one float of two groups costs more than
-//     two of one);
-//   - colour: each player not given their colour preference counts n+1,
-//     and one more if the preference was strong;
-//   - rank: within a score group, how far b is from a's partner in the
-//     Dutch order (the group's top half against its bottom half, first
-//     with first); between groups, how far a is from its group's last
-//     place (the lowest-ranked player floats down) plus how far b is from
-//     its group's first (the floater meets the best of the group below).
-func (f *field) cost(a, b *state, c Color) int64 {
-	d := int64(a.points - b.points)
-	score := d * d
-	n := int64(len(f.active))
-	var colour int64
-	for _, x := range [2]struct {
-		s *state
-		c Color
-	}{{a, c}, {b, c.Other()}} {
-		if x.s.pref != NoColor && x.s.pref != x.c {
-			colour += n + 1
-			if x.s.strength >= 2 {
-				colour++
-			}
-		}
-	}
-	var rank int
-	if a.group == b.group {
-		rank = abs(b.pos - a.pos - a.size/2)
-	} else {
-		rank = a.size - 1 - a.pos + b.pos
-	}
-	return score*f.m1 + colour*f.m2 + int64(rank)
-}
-
-// byeCost is the cost of the bye for a: as a game against someone half a
-// point below the lowest score, and the lower a is in its group the
-// better.
-func (f *field) byeCost(a *state) int64 {
-	d := int64(a.points - f.low + 1)
-	return d*d*f.m1 + int64(a.size-1-a.pos)
-}
-
-func abs(x int) int {
-	if x < 0 {
-		return -x
-	}
-	return x
 }

@@ -130,6 +130,16 @@ func TestPairHandChecked(t *testing.T) {
 		// their preferences (both black), A–E and C–D meet them all.
 		want: []string{"E-A", "C-D"},
 	}, {
+		name:    "who floated last round does not float the same way again",
+		n:       6,
+		history: [][]string{{"A-D 1", "C-F 2", "E-B 0"}, {"F-A 0", "D-E 0", "B-C 0"}},
+		// C 4, A 3, B 2, E 2, D 1, F 0: every score its own group but B's
+		// and E's, and the score costs tie between C–A, D–B, E–F and
+		// C–E, A–B, D–F. A and D floated down in round 2, E and F up: the
+		// first repeats only F's upfloat, the second A's and D's
+		// downfloats and E's and F's upfloats.
+		want: []string{"C-A", "D-B", "E-F"},
+	}, {
 		name: "two players who both must have white do not meet",
 		n:    4,
 		// A and B had black twice: each must have white; C and D black.

@@ -172,6 +172,7 @@ type state struct {
 	group    int     // score group, from 0 (the highest)
 	pos      int     // place within the score group, from 0
 	size     int     // the score group's size
+	float    int     // the last round's float: +1 down, −1 up, 0 none
 }
 
 func newState(p *Player, round int) *state {
@@ -216,6 +217,35 @@ func newState(p *Player, round int) *state {
 		s.strength, s.pref = 1, s.last.Other()
 	}
 	return s
+}
+
+// floats notes each player's float in the round before `round`: down
+// when they met a lower score or scored without playing (the bye, a
+// forfeit won), up when they met a higher score.
+func floats(all []*state, round int) {
+	last := round - 2
+	if last < 0 {
+		return
+	}
+	before := make(map[string]int, len(all))
+	for _, s := range all {
+		for _, g := range s.p.Games[:min(last, len(s.p.Games))] {
+			before[s.p.ID] += g.Points
+		}
+	}
+	for _, s := range all {
+		if last >= len(s.p.Games) {
+			continue
+		}
+		switch g := s.p.Games[last]; {
+		case g.Kind == Bye || g.Kind == Forfeit && g.Points > 0:
+			s.float = 1
+		case g.Kind == Played && before[s.p.ID] > before[g.Opponent]:
+			s.float = 1
+		case g.Kind == Played && before[s.p.ID] < before[g.Opponent]:
+			s.float = -1
+		}
+	}
 }
 
 // allows reports whether c keeps the colour rules: never three of one
