@@ -4,8 +4,22 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"strconv"
 	"testing"
 )
+
+// seeds is how many events a property test simulates: n, fewer with
+// -short, SWISS_SEEDS if set (SWISS_SEEDS=3000 for the thousands).
+func seeds(n int) int {
+	if s, err := strconv.Atoi(os.Getenv("SWISS_SEEDS")); err == nil && s > 0 {
+		return s
+	}
+	if testing.Short() {
+		return n / 10
+	}
+	return n
+}
 
 // simulation runs random events: random results, late joiners, withdrawals.
 type simulation struct {
@@ -210,12 +224,8 @@ func weight(t *testing.T, f *field, r Round) int64 {
 // that a pairing exists exactly when Pair finds one, and that Pair's is
 // the cheapest.
 func TestPairProperties(t *testing.T) {
-	seeds := 400
-	if testing.Short() {
-		seeds = 60
-	}
 	exhaustive, rounds := 0, 0
-	for seed := range uint64(seeds) {
+	for seed := range uint64(seeds(400)) {
 		small := seed%2 == 0
 		n := 2 + int(seed*7919%59)
 		if small {
@@ -264,4 +274,21 @@ func TestPairProperties(t *testing.T) {
 		}
 	}
 	t.Logf("%d rounds paired, %d checked by exhaustive search", rounds, exhaustive)
+}
+
+// TestPairFiftyByNine: the shape, 50 players and 9 rounds, over
+// many seeds, with the same checks every round and no round left
+// unpaired.
+func TestPairFiftyByNine(t *testing.T) {
+	for seed := range uint64(seeds(300)) {
+		sim := newSimulation(1000+seed, 50)
+		for round := 1; round <= 9; round++ {
+			r, err := Pair(sim.players, round)
+			if err != nil {
+				t.Fatalf("seed %d round %d: %v", seed, round, err)
+			}
+			checkRound(t, sim.players, round, r)
+			sim.play(round, r)
+		}
+	}
 }
