@@ -43,7 +43,10 @@ func (f *field) vertices() int {
 // cost, whose components are weighed so that each counts for more than
 // all the later ones of a whole pairing can: a maximum matching's weight
 // then compares pairings by their components in order.
-func newField(active []*state) (*field, error) {
+//
+// With near ≥ 0 only games between scores at most near half-points apart
+// are edges (and every bye).
+func newField(active []*state, near int) (*field, error) {
 	f := &field{active: active, byID: map[string]*state{}, low: active[len(active)-1].points}
 	for _, s := range active {
 		f.byID[s.p.ID] = s
@@ -63,6 +66,9 @@ func newField(active []*state) (*field, error) {
 	for i, a := range active {
 		for j := i + 1; j < len(active); j++ {
 			b := active[j]
+			if near >= 0 && a.points-b.points > near {
+				break // the players are by score: the next are further
+			}
 			if a.met[b.p.ID] {
 				continue
 			}
@@ -165,6 +171,33 @@ func (f *field) byeCost(a *state) costs {
 	}
 	out[costRank] = int64(min(a.size-1-a.pos, rankCap))
 	return out
+}
+
+// perfect reports whether mate pairs every player (the bye included when
+// the count is odd).
+func (f *field) perfect(mate []int) bool {
+	for _, j := range mate {
+		if j == -1 {
+			return false
+		}
+	}
+	return true
+}
+
+// scoreOf is the score component of the pairing mate.
+func (f *field) scoreOf(mate []int) int {
+	total := 0
+	for i, a := range f.active {
+		switch j := mate[i]; {
+		case j == len(f.active):
+			d := a.points - f.low + 1
+			total += d * d
+		case j > i:
+			d := a.points - f.active[j].points
+			total += d * d
+		}
+	}
+	return total
 }
 
 func abs(x int) int {

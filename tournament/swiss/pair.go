@@ -22,11 +22,32 @@ type Round struct {
 // It fails with ErrInvalid for an inconsistent event and ErrNoPairing
 // when no pairing meets the absolute criteria.
 func Pair(players []Player, round int) (Round, error) {
-	f, err := prepare(players, round)
-	if err != nil || len(f.active) == 0 {
+	active, err := ranked(players, round)
+	if err != nil || len(active) == 0 {
 		return Round{}, err
 	}
-	mate := maxWeightMatching(f.vertices(), f.edges, true)
+	// First among the games of players at most `near` half-points apart
+	// (fewer edges, a faster matching): when that pairs everyone and its
+	// score component is below what any one game further apart costs,
+	// no pairing with such a game can be cheaper.
+	spread := active[0].points - active[len(active)-1].points
+	var f *field
+	var mate []int
+	if spread > near {
+		if f, err = newField(active, near); err != nil {
+			return Round{}, err
+		}
+		mate = maxWeightMatching(f.vertices(), f.edges, true)
+		if !f.perfect(mate) || f.scoreOf(mate) >= (near+1)*(near+1) {
+			f = nil
+		}
+	}
+	if f == nil {
+		if f, err = newField(active, -1); err != nil {
+			return Round{}, err
+		}
+		mate = maxWeightMatching(f.vertices(), f.edges, true)
+	}
 	out := Round{}
 	for i, s := range f.active {
 		j := mate[i]
@@ -51,9 +72,12 @@ func Pair(players []Player, round int) (Round, error) {
 	return out, nil
 }
 
-// prepare validates the event and builds the graph of the round's legal
-// games among the active players, ranked.
-func prepare(players []Player, round int) (*field, error) {
+// near is the score difference, in half-points, within which Pair looks
+// for a pairing first.
+const near = 2
+
+// ranked validates the event and returns its active players, ranked.
+func ranked(players []Player, round int) ([]*state, error) {
 	if err := validate(players, round); err != nil {
 		return nil, err
 	}
@@ -68,10 +92,16 @@ func prepare(players []Player, round int) (*field, error) {
 	}
 	order(all, active)
 	floats(all, round)
-	if len(active) == 0 {
-		return &field{}, nil
+	return active, nil
+}
+
+// prepare builds the graph of every legal game of the round.
+func prepare(players []Player, round int) (*field, error) {
+	active, err := ranked(players, round)
+	if err != nil || len(active) == 0 {
+		return &field{}, err
 	}
-	return newField(active)
+	return newField(active, -1)
 }
 
 // boardOrder puts the board whose better player scores more first, then
