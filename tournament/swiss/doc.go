@@ -59,10 +59,13 @@
 // (Edmonds' blossom algorithm) over the whole field, with the bye as one
 // more vertex: a pairing is found whenever one exists, and it is the
 // cheapest by the order above, which the tests check against an
-// exhaustive search. What is not the Dutch system's: its strict
+// exhaustive search. (Pair first tries the games between scores at most a
+// point apart, and keeps that pairing only when no pairing with a farther
+// game can be cheaper.) What is not the Dutch system's: its strict
 // bracket-by-bracket priorities (here a pairing's floats are weighed
 // together, by their squares: the top group's floats do not outrank the
-// lower ones'), and its float criteria for two rounds back.
+// lower ones'), its float criteria for two rounds back, and its
+// exceptions for the last round's top scorers.
 //
 // The boards come strongest first: the better player's score, the sum of
 // the scores, the better player's rank. The matching is O(n³): pairing

@@ -53,7 +53,7 @@ func Pair(players []Player, round int) (Round, error) {
 		j := mate[i]
 		switch {
 		case j == -1:
-			return Round{}, fmt.Errorf("%w: round %d: %s cannot be paired with anyone left (everyone met, colours or byes exhausted)", ErrNoPairing, round, s.p.ID)
+			return Round{}, fmt.Errorf("%w: round %d: no pairing of its %d players meets the rules (one left over: %s)", ErrNoPairing, round, len(f.active), s.p.ID)
 		case j == len(f.active):
 			out.Bye = s.p.ID
 		case i < j:

@@ -50,6 +50,10 @@ func record(t *testing.T, ps []Player, lines ...string) {
 			add(f[0], Game{Kind: Bye, Points: 2})
 		case f[1] == "absent":
 			add(f[0], Game{Kind: Absent})
+		case f[1] == "forfeit": // the first named wins, no game played
+			wb := strings.Split(f[0], "-")
+			add(wb[0], Game{Kind: Forfeit, Opponent: wb[1], Points: 2})
+			add(wb[1], Game{Kind: Forfeit, Opponent: wb[0]})
 		default:
 			wb := strings.Split(f[0], "-")
 			pts, err := strconv.Atoi(f[1])
@@ -129,6 +133,13 @@ func TestPairHandChecked(t *testing.T) {
 		// A (one win) floats to the zero group; A met C; A–D would cross
 		// their preferences (both black), A–E and C–D meet them all.
 		want: []string{"E-A", "C-D"},
+	}, {
+		name:    "a forfeit is a meeting without colours",
+		n:       4,
+		history: [][]string{{"A-B forfeit", "C-D 1"}},
+		// A (2) may not meet B again and floats to C, the first of the
+		// draws; A has no colour to alternate, C had white.
+		want: []string{"A-C", "D-B"},
 	}, {
 		name:    "who floated last round does not float the same way again",
 		n:       6,

@@ -41,7 +41,8 @@ func (s *simulation) join() {
 	s.next++
 }
 
-// play records round `round`'s results (random) in the histories.
+// play records round `round`'s results (random; now and then a forfeit,
+// whose loser withdraws) in the histories.
 func (s *simulation) play(round int, r Round) {
 	idx := map[string]int{}
 	for i := range s.players {
@@ -52,6 +53,16 @@ func (s *simulation) play(round int, r Round) {
 	}
 	add := func(id string, g Game) { s.players[idx[id]].Games = append(s.players[idx[id]].Games, g) }
 	for _, b := range r.Boards {
+		if s.rng.IntN(50) == 0 { // one side never started: it loses and is withdrawn
+			w, l := b.White, b.Black
+			if s.rng.IntN(2) == 0 {
+				w, l = l, w
+			}
+			add(w, Game{Kind: Forfeit, Opponent: l, Points: 2})
+			add(l, Game{Kind: Forfeit, Opponent: w})
+			s.players[idx[l]].Withdrawn = true
+			continue
+		}
 		pts := []int{0, 1, 2, 2}[s.rng.IntN(4)]
 		if s.rng.IntN(2) == 0 {
 			pts = 2 - pts
