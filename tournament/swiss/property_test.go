@@ -299,7 +299,7 @@ func weight(t *testing.T, f *field, r Round) int64 {
 // the cheapest.
 func TestPairProperties(t *testing.T) {
 	exhaustive, rounds, unpairable := 0, 0, 0
-	for seed := range uint64(seeds(400)) {
+	for seed := range uint64(seeds(250)) {
 		small := seed%2 == 0
 		n := 2 + int(seed*7919%59)
 		if small {
@@ -358,7 +358,7 @@ func TestPairProperties(t *testing.T) {
 // many seeds, with the same checks every round and no round left
 // unpaired.
 func TestPairFiftyByNine(t *testing.T) {
-	for seed := range uint64(seeds(300)) {
+	for seed := range uint64(seeds(120)) {
 		sim := newSimulation(1000+seed, 50)
 		for round := 1; round <= 9; round++ {
 			r, err := Pair(sim.players, round)
