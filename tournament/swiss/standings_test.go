@@ -2,6 +2,7 @@ package swiss
 
 import (
 	"errors"
+	"fmt"
 	"reflect"
 	"testing"
 )
@@ -71,4 +72,59 @@ func TestStandingsOrder(t *testing.T) {
 	if _, err := Standings([]Player{{ID: "A", Games: []Game{{Kind: Played, Opponent: "Z", Color: White}}}}); !errors.Is(err, ErrInvalid) {
 		t.Errorf("an unknown opponent: %v, want ErrInvalid", err)
 	}
+}
+
+// TestFivePlayersThreeRounds: the issue's Swiss of five players runs three
+// rounds, a different player on the bye each round, and ends in standings
+// with everyone's three rounds counted.
+func TestFivePlayersThreeRounds(t *testing.T) {
+	ps := players(5)
+	byes := map[string]bool{}
+	for round := 1; round <= 3; round++ {
+		r, err := Pair(ps, round)
+		if err != nil {
+			t.Fatalf("round %d: %v", round, err)
+		}
+		if r.Bye == "" || byes[r.Bye] || len(r.Boards) != 2 {
+			t.Fatalf("round %d: %v: want two boards and a new player on the bye", round, lines(r))
+		}
+		byes[r.Bye] = true
+		var ls []string
+		for _, b := range r.Boards {
+			ls = append(ls, b.White+"-"+b.Black+" 2") // white wins
+		}
+		record(t, ps, append(ls, r.Bye+" bye")...)
+	}
+	st, err := Standings(ps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	total := 0
+	for _, s := range st {
+		total += s.Points
+	}
+	if len(st) != 5 || total != 3*(2*2+2) {
+		t.Errorf("standings %+v: want five players and 18 half-points in all", st)
+	}
+}
+
+// ExampleStandings builds the histories from a store's rows: each round
+// padded with Absent up to its index, then the game or the bye.
+func ExampleStandings() {
+	ps := []Player{{ID: "ann", Rating: 1800}, {ID: "bob", Rating: 1700}, {ID: "cy", Rating: 1600}}
+	// Round 1: ann–bob 1–0, cy the bye. Round 2: cy–ann ½–½, bob the bye.
+	ps[0].Games = []Game{{Kind: Played, Opponent: "bob", Color: White, Points: 2}, {Kind: Played, Opponent: "cy", Color: Black, Points: 1}}
+	ps[1].Games = []Game{{Kind: Played, Opponent: "ann", Color: Black}, {Kind: Bye, Points: 2}}
+	ps[2].Games = []Game{{Kind: Bye, Points: 2}, {Kind: Played, Opponent: "ann", Color: White, Points: 1}}
+	st, _ := Standings(ps)
+	for _, s := range st {
+		fmt.Printf("%d %s %.1f (Buchholz %.1f, SB %.2f)\n", s.Rank, s.ID, float64(s.Points)/2, float64(s.Buchholz)/2, float64(s.SonnebornBerger)/4)
+	}
+	// cy's bye counts as a game against a cy of 1.5: Buchholz 1.5+1.5,
+	// ann's 1+1.5; SB: cy 1·1.5+½·1.5, ann 1·1+½·1.5, bob 1·1 (the bye).
+
+	// Output:
+	// 1 cy 1.5 (Buchholz 3.0, SB 2.25)
+	// 2 ann 1.5 (Buchholz 2.5, SB 1.75)
+	// 3 bob 1.0 (Buchholz 2.5, SB 1.00)
 }
