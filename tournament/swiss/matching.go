@@ -3,9 +3,9 @@ package swiss
 // A maximum-weight matching on a general graph by Edmonds' blossom
 // algorithm with dual variables (the primal-dual method, O(n³)), written
 // after Galil's survey "Efficient algorithms for finding maximum matching
-// in graphs" (1986). With maxCardinality it finds, among the matchings of
-// the largest size, one of the greatest weight: the pairing's way to pair
-// everyone it can and, among those pairings, the cheapest.
+// in graphs" (1986), in its maximum-cardinality form: among the matchings
+// of the largest size, one of the greatest weight: the pairing's way to
+// pair everyone it can and, among those pairings, the cheapest.
 //
 // Weights are integers; the duals stay integers because slacks are
 // computed against twice the weight.
@@ -51,7 +51,7 @@ type nb struct {
 }
 
 // maxWeightMatching returns mate: mate[v] is v's partner or -1.
-func maxWeightMatching(n int, edges []edge, maxCardinality bool) []int {
+func maxWeightMatching(n int, edges []edge) []int {
 	if n == 0 {
 		return nil
 	}
@@ -92,7 +92,7 @@ func maxWeightMatching(n int, edges []edge, maxCardinality bool) []int {
 		m.unused = append(m.unused, n+v)
 	}
 	for range n {
-		if !m.stage(maxCardinality) {
+		if !m.stage() {
 			break
 		}
 		// End of a stage: expand S-blossoms whose dual is zero.

@@ -2,7 +2,7 @@ package swiss
 
 // stage grows alternating trees from the single vertices until it
 // augments the matching (true) or no augmenting path remains (false).
-func (m *matcher) stage(maxCardinality bool) bool {
+func (m *matcher) stage() bool {
 	n := m.n
 	for i := range m.label {
 		m.label[i] = 0
@@ -70,10 +70,6 @@ func (m *matcher) stage(maxCardinality bool) bool {
 		// No augmenting path with the allowed edges: change the duals.
 		deltatype, deltaedge, deltablossom := -1, -1, -1
 		var delta int64
-		if !maxCardinality {
-			deltatype = 1
-			delta = minDual(m.dual[:n])
-		}
 		for v := range n {
 			if m.label[m.inblossom[v]] == 0 && m.bestedge[v] != -1 {
 				if d := m.bestSlack(v); deltatype == -1 || d < delta {

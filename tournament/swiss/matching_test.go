@@ -6,8 +6,8 @@ import (
 )
 
 // bruteMatching returns the best (size, weight) of any matching: the
-// greatest size first when maxCardinality, else the greatest weight.
-func bruteMatching(n int, edges []edge, maxCardinality bool) (int, int64) {
+// greatest size, then the greatest weight.
+func bruteMatching(n int, edges []edge) (int, int64) {
 	w := map[[2]int]int64{}
 	for _, e := range edges {
 		w[[2]int{e.i, e.j}] = e.w
@@ -21,11 +21,7 @@ func bruteMatching(n int, edges []edge, maxCardinality bool) (int, int64) {
 			v++
 		}
 		if v == n {
-			better := total > bestW
-			if maxCardinality {
-				better = size > bestSize || size == bestSize && total > bestW
-			}
-			if better {
+			if size > bestSize || size == bestSize && total > bestW {
 				bestSize, bestW = size, total
 			}
 			return
@@ -47,50 +43,54 @@ func bruteMatching(n int, edges []edge, maxCardinality bool) (int, int64) {
 
 // TestMatchingAgainstBruteForce: on thousands of small random graphs the
 // blossom algorithm finds a valid matching as good as the exhaustive
-// search's, with and without maxCardinality.
+// search's (the largest, then the heaviest), with small weights, negative
+// ones among them, and with weights as large as the pairing's.
 func TestMatchingAgainstBruteForce(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for trial := range 4000 {
 		n := 1 + rng.IntN(10)
 		density := rng.Float64()
+		wide := trial%4 == 0 // weights as large as the pairing's
 		var edges []edge
 		for i := range n {
 			for j := i + 1; j < n; j++ {
 				if rng.Float64() < density {
-					edges = append(edges, edge{i, j, int64(rng.IntN(30)) - 5})
+					w := int64(rng.IntN(30)) - 5
+					if wide {
+						w = 1e15 + rng.Int64N(1e15)
+					}
+					edges = append(edges, edge{i, j, w})
 				}
 			}
 		}
-		for _, card := range []bool{false, true} {
-			mate := maxWeightMatching(n, edges, card)
-			size, total := 0, int64(0)
-			for v, u := range mate {
-				if u == -1 {
-					continue
-				}
-				if mate[u] != v {
-					t.Fatalf("trial %d: mate not symmetric: %v", trial, mate)
-				}
-				found := false
-				for _, e := range edges {
-					if e.i == v && e.j == u || e.j == v && e.i == u {
-						found = true
-						if v < u {
-							total += e.w
-						}
+		mate := maxWeightMatching(n, edges)
+		size, total := 0, int64(0)
+		for v, u := range mate {
+			if u == -1 {
+				continue
+			}
+			if mate[u] != v {
+				t.Fatalf("trial %d: mate not symmetric: %v", trial, mate)
+			}
+			found := false
+			for _, e := range edges {
+				if e.i == v && e.j == u || e.j == v && e.i == u {
+					found = true
+					if v < u {
+						total += e.w
 					}
 				}
-				if !found {
-					t.Fatalf("trial %d: matched %d-%d without an edge", trial, v, u)
-				}
-				if v < u {
-					size++
-				}
 			}
-			wantSize, wantW := bruteMatching(n, edges, card)
-			if card && size != wantSize || total != wantW {
-				t.Fatalf("trial %d (n=%d card=%v): got size %d weight %d, want size %d weight %d; edges %v", trial, n, card, size, total, wantSize, wantW, edges)
+			if !found {
+				t.Fatalf("trial %d: matched %d-%d without an edge", trial, v, u)
 			}
+			if v < u {
+				size++
+			}
+		}
+		wantSize, wantW := bruteMatching(n, edges)
+		if size != wantSize || total != wantW {
+			t.Fatalf("trial %d (n=%d): got size %d weight %d, want size %d weight %d; edges %v", trial, n, size, total, wantSize, wantW, edges)
 		}
 	}
 }

@@ -37,7 +37,7 @@ func Pair(players []Player, round int) (Round, error) {
 		if f, err = newField(active, near); err != nil {
 			return Round{}, err
 		}
-		mate = maxWeightMatching(f.vertices(), f.edges, true)
+		mate = maxWeightMatching(f.vertices(), f.edges)
 		if !f.perfect(mate) || f.scoreOf(mate) >= (near+1)*(near+1) {
 			f = nil
 		}
@@ -46,7 +46,7 @@ func Pair(players []Player, round int) (Round, error) {
 		if f, err = newField(active, -1); err != nil {
 			return Round{}, err
 		}
-		mate = maxWeightMatching(f.vertices(), f.edges, true)
+		mate = maxWeightMatching(f.vertices(), f.edges)
 	}
 	out := Round{}
 	for i, s := range f.active {
