@@ -216,6 +216,12 @@ func TestPairRefusesInconsistentEvents(t *testing.T) {
 			ps[1].Games = []Game{{Kind: Played, Opponent: "A", Color: White}}
 			return ps
 		}},
+		{"a game worth a point and a half", 2, func() []Player {
+			ps := players(2)
+			ps[0].Games = []Game{{Kind: Played, Opponent: "B", Color: White, Points: 2}}
+			ps[1].Games = []Game{{Kind: Played, Opponent: "A", Color: Black, Points: 1}}
+			return ps
+		}},
 		{"three points", 2, func() []Player {
 			ps := players(2)
 			ps[0].Games = []Game{{Kind: Bye, Points: 3}}

@@ -44,7 +44,8 @@ type Kind int8
 
 // The kinds of a round.
 const (
-	// Played: a game against Opponent with Color; Points is its result.
+	// Played: a game against Opponent with Color; Points is its result
+	// (the two sides' add up to 2).
 	Played Kind = iota
 	// Bye: the pairing-allocated bye (see Round.Bye), Points 2.
 	Bye
@@ -151,6 +152,9 @@ func validGame(byID map[string]*Player, p *Player, r int, g Game) error {
 	}
 	if r >= len(o.Games) || o.Games[r].Opponent != p.ID || o.Games[r].Kind != g.Kind || o.Games[r].Color != g.Color.Other() {
 		return fmt.Errorf("%w: %s is against %s, whose round %d does not match", ErrInvalid, where, o.ID, r+1)
+	}
+	if g.Kind == Played && g.Points+o.Games[r].Points != 2 {
+		return fmt.Errorf("%w: %s against %s scores %d and %d half-points, not a game's 2", ErrInvalid, where, o.ID, g.Points, o.Games[r].Points)
 	}
 	return nil
 }
