@@ -45,12 +45,13 @@ type Kind int8
 // The kinds of a round.
 const (
 	// Played: a game against Opponent with Color; Points is its result
-	// (the two sides' add up to 2).
+	// (the two sides' Points add up to 2).
 	Played Kind = iota
 	// Bye: the pairing-allocated bye (see Round.Bye), Points 2.
 	Bye
 	// Absent: no game and no pairing: a round before the player joined, or
-	// one they sat out; Points 0 (it is not a pairing-allocated bye).
+	// one they sat out; Points 0, or 1 for a half-point bye the player
+	// asked for (it is not a pairing-allocated bye).
 	Absent
 	// Forfeit: paired with Opponent but the game was not played (one side
 	// did not start); it counts as a meeting but no colour, and as an
