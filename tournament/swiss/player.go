@@ -226,7 +226,7 @@ func newState(p *Player, round int) *state {
 
 // floats notes each player's float in the round before `round`: down
 // when they met a lower score or scored without playing (the bye, a
-// forfeit won), up when they met a higher score.
+// forfeit won, a half-point bye), up when they met a higher score.
 func floats(all []*state, round int) {
 	last := round - 2
 	if last < 0 {
@@ -243,7 +243,7 @@ func floats(all []*state, round int) {
 			continue
 		}
 		switch g := s.p.Games[last]; {
-		case g.Kind == Bye || g.Kind == Forfeit && g.Points > 0:
+		case g.Kind != Played && g.Points > 0:
 			s.float = 1
 		case g.Kind == Played && before[s.p.ID] > before[g.Opponent]:
 			s.float = 1
