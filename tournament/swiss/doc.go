@@ -26,8 +26,9 @@
 //     forfeit counts as a meeting); no player has one colour three times
 //     in a row, nor whites − blacks beyond ±2 (FIDE lets the last round's
 //     top scorers break these; this package never does); one bye when the
-//     count is odd, worth a win, at most once per player (Absent rounds are
-//     not byes). When no pairing meets them, Pair fails with ErrNoPairing.
+//     count is odd, worth a win, at most once per player, and not to one
+//     who won a game by forfeit (FIDE C.04.1.d; Absent rounds are not
+//     byes). When no pairing meets them, Pair fails with ErrNoPairing.
 //   - Colours (C.04.3 E): a player's preference is absolute (whites −
 //     blacks beyond ±1, or the same colour twice in the last two games),
 //     strong (±1) or mild (0: alternate); the pair's colours grant both

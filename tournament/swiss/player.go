@@ -165,7 +165,7 @@ type state struct {
 	p        *Player
 	points   int
 	met      map[string]bool
-	hadBye   bool
+	hadBye   bool    // had the pairing's bye, or won by forfeit: no bye now
 	colors   []Color // per round (index = round-1, this round excluded); NoColor unplayed
 	diff     int     // whites − blacks
 	last     Color   // the latest colour played, or NoColor
@@ -196,6 +196,8 @@ func newState(p *Player, round int) *state {
 			s.met[g.Opponent] = true
 		case Forfeit:
 			s.met[g.Opponent] = true
+			// A forfeit won is as good as a bye (FIDE C.04.1.d).
+			s.hadBye = s.hadBye || g.Points == 2
 		case Bye:
 			s.hadBye = true
 		}

@@ -158,7 +158,7 @@ func keepsColours(games []Game, c Color) bool {
 // legalExists reports, by exhaustive search straight from the rules and
 // the histories, whether the active players can be paired: no meeting
 // twice, colours kept (either way round), one bye when odd, to someone
-// who had none.
+// who had none and won no forfeit.
 func legalExists(ps []Player) bool {
 	var active []*Player
 	for i := range ps {
@@ -176,7 +176,7 @@ func legalExists(ps []Player) bool {
 	}
 	hadBye := func(a *Player) bool {
 		for _, g := range a.Games {
-			if g.Kind == Bye {
+			if g.Kind == Bye || g.Kind == Forfeit && g.Points == 2 {
 				return true
 			}
 		}
