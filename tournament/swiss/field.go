@@ -51,35 +51,35 @@ func newField(active []*state, near int) (*field, error) {
 	for _, s := range active {
 		f.byID[s.p.ID] = s
 	}
-	type costed struct {
-		i, j int
-		c    costs
+	// Every legal game (and bye) with its cost, passed to visit; twice,
+	// which is cheaper than keeping half a million costs between.
+	each := func(visit func(i, j int, c costs)) {
+		for i, a := range active {
+			for j := i + 1; j < len(active); j++ {
+				b := active[j]
+				if near >= 0 && a.points-b.points > near {
+					break // the players are by score: the next are further
+				}
+				if a.met[b.p.ID] {
+					continue
+				}
+				if c, ok := allocate(a, b); ok {
+					visit(i, j, f.cost(a, b, c))
+				}
+			}
+			if len(active)%2 == 1 && !a.hadBye {
+				visit(i, len(active), f.byeCost(a))
+			}
+		}
 	}
-	var all []costed
 	var top costs // each component's greatest value on an edge
-	note := func(i, j int, c costs) {
-		all = append(all, costed{i, j, c})
+	count := 0
+	each(func(_, _ int, c costs) {
+		count++
 		for k, x := range c {
 			top[k] = max(top[k], x)
 		}
-	}
-	for i, a := range active {
-		for j := i + 1; j < len(active); j++ {
-			b := active[j]
-			if near >= 0 && a.points-b.points > near {
-				break // the players are by score: the next are further
-			}
-			if a.met[b.p.ID] {
-				continue
-			}
-			if c, ok := allocate(a, b); ok {
-				note(i, j, f.cost(a, b, c))
-			}
-		}
-		if len(active)%2 == 1 && !a.hadBye {
-			note(i, len(active), f.byeCost(a))
-		}
-	}
+	})
 	// unit[k] exceeds what the components after k can add up to in a
 	// pairing of `games` games (the bye one of them); limit exceeds any
 	// edge's cost.
@@ -99,14 +99,14 @@ func newField(active []*state, near int) (*field, error) {
 		u = prod
 	}
 	limit := int64(u)
-	f.edges = make([]edge, len(all))
-	for x, e := range all {
+	f.edges = make([]edge, 0, count)
+	each(func(i, j int, c costs) {
 		cost := int64(0)
 		for k := range components {
-			cost += e.c[k] * unit[k]
+			cost += c[k] * unit[k]
 		}
-		f.edges[x] = edge{e.i, e.j, limit - cost}
-	}
+		f.edges = append(f.edges, edge{i, j, limit - cost})
+	})
 	return f, nil
 }
 

@@ -20,12 +20,11 @@ type edge struct {
 // i) and 2k+1 (its j); endpoint p's vertex is endpoint[p], and p^1 is the
 // other end of the same edge.
 type matcher struct {
-	edges     []edge
-	n         int   // vertices; blossoms are numbered n..2n-1
-	endpoint  []int // endpoint p → its vertex
-	neighbend [][]int
-	adj       [][]nb // per vertex, its edges as neighbend has them, with their other vertex and weight
-	mate      []int  // vertex → the remote endpoint of its matched edge, or -1
+	edges    []edge
+	n        int    // vertices; blossoms are numbered n..2n-1
+	endpoint []int  // endpoint p → its vertex
+	adj      [][]nb // per vertex, its edges: the remote endpoint, its vertex, the weight
+	mate     []int  // vertex → the remote endpoint of its matched edge, or -1
 
 	label, labelend []int // per vertex or blossom: 0 none, 1 S, 2 T (5 a breadcrumb)
 	inblossom       []int // vertex → its top-level blossom
@@ -61,12 +60,17 @@ func maxWeightMatching(n int, edges []edge) []int {
 		maxw = max(maxw, e.w)
 	}
 	m.endpoint = make([]int, 2*len(edges))
-	m.neighbend = make([][]int, n)
+	degree := make([]int, n)
+	for _, e := range edges {
+		degree[e.i]++
+		degree[e.j]++
+	}
 	m.adj = make([][]nb, n)
+	for v := range n {
+		m.adj[v] = make([]nb, 0, degree[v])
+	}
 	for k, e := range edges {
 		m.endpoint[2*k], m.endpoint[2*k+1] = e.i, e.j
-		m.neighbend[e.i] = append(m.neighbend[e.i], 2*k+1)
-		m.neighbend[e.j] = append(m.neighbend[e.j], 2*k)
 		m.adj[e.i] = append(m.adj[e.i], nb{2*k + 1, e.j, e.w})
 		m.adj[e.j] = append(m.adj[e.j], nb{2 * k, e.i, e.w})
 	}
@@ -229,9 +233,9 @@ func (m *matcher) add(base, k int) {
 		var lists [][]int
 		if m.bestedges[bv] == nil {
 			for _, v := range m.leaves(bv, nil) {
-				ks := make([]int, len(m.neighbend[v]))
-				for i, p := range m.neighbend[v] {
-					ks[i] = p / 2
+				ks := make([]int, len(m.adj[v]))
+				for i, a := range m.adj[v] {
+					ks[i] = a.p / 2
 				}
 				lists = append(lists, ks)
 			}
