@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"reflect"
+	"slices"
 	"strconv"
 	"testing"
 )
@@ -344,6 +346,13 @@ func TestPairProperties(t *testing.T) {
 				t.Fatalf("seed %d round %d: %v", seed, round, err)
 			}
 			checkRound(t, sim.players, round, r)
+			if round%3 == 0 { // the order the players come in changes nothing
+				shuffled := slices.Clone(sim.players)
+				sim.rng.Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
+				if again, err := Pair(shuffled, round); err != nil || !reflect.DeepEqual(again, r) {
+					t.Fatalf("seed %d round %d: the players shuffled pair as %v, %v; not %v", seed, round, lines(again), err, lines(r))
+				}
+			}
 			sim.play(round, r)
 			rounds++
 		}
