@@ -38,6 +38,7 @@ import (
 	"github.com/banchess/banchess/players"
 	"github.com/banchess/banchess/puzzles"
 	"github.com/banchess/banchess/puzzles/generate"
+	"github.com/banchess/banchess/relations"
 	"github.com/banchess/banchess/rules"
 	"github.com/banchess/banchess/store"
 	"github.com/banchess/banchess/terminal"
@@ -233,8 +234,11 @@ func serve(ctx context.Context, args []string, out io.Writer, getenv func(string
 	an := analysis.New(svc, svc.Loader(), db, pool)
 	defer an.Close()
 	// Pairing strangers: the lobby offers Ban Chess and classic chess.
-	lb := lobby.New(db, svc, svc.Loader(), pl, lobby.WithVariants(rules.BanChess{}.ID(), rules.Classic{}.ID()), lobby.WithLiveness(liveness))
-	talk := chat.New(db.Chat(), svc, pl, chat.WithWaker(feed.Wake))
+	blocks := relations.NewBlockList(db.Relations())
+	lb := lobby.New(db, svc, svc.Loader(), pl, lobby.WithVariants(rules.BanChess{}.ID(), rules.Classic{}.ID()), lobby.WithLiveness(liveness),
+		lobby.WithBlocks(blocks))
+	talk := chat.New(db.Chat(), svc, pl, chat.WithWaker(feed.Wake), chat.WithBlocks(blocks))
+	rel := relations.New(db.Relations(), pl, db, lb)
 	if l, ok := db.(changeListener); ok {
 		// Other servers on the same database change games too: their
 		// watchers here hear of it.
@@ -246,7 +250,7 @@ func serve(ctx context.Context, args []string, out io.Writer, getenv func(string
 		return fmt.Errorf("the shipped puzzles: %w", err)
 	}
 	trainer := training.New(shipped, lessons.All(), db, training.WithAnalyser(pool))
-	h := handlers.New(handlers.Services{Games: svc, Players: pl, Lobby: lb, Analysis: an, Training: trainer, Chat: talk}, nil,
+	h := handlers.New(handlers.Services{Games: svc, Players: pl, Lobby: lb, Analysis: an, Training: trainer, Chat: talk, Relations: rel}, nil,
 		handlers.WithStreamLimits(stream.DefaultLimits()),
 		handlers.WithHealthCheck(db),
 		handlers.WithLimits(limits),
@@ -333,6 +337,7 @@ type gameStore interface {
 	analysis.ReviewStore
 	training.Store
 	Chat() chat.Store
+	Relations() relations.Store
 	handlers.Pinger
 	Sweep(ctx context.Context) (int, error)
 	Close() error

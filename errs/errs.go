@@ -118,6 +118,9 @@ const (
 	ChatClosed         Detail = "chat_closed"         // Invalid: the game is over: its chat is read-only
 	ChatAnonymous      Detail = "chat_anonymous"      // Invalid: an anonymous player at a game between two named players
 	ChatRate           Detail = "chat_rate"           // TooMany: chat lines over the player's rate (RetryAfter)
+	SelfRelation       Detail = "self_relation"       // Invalid: following, blocking or reporting oneself
+	TooManyRelations   Detail = "too_many_relations"  // Conflict: over relations.MaxFollows or MaxBlocks
+	Blocked            Detail = "blocked"             // Forbidden: one of the two players blocks the other
 )
 
 // Error is a refused request. Msg is a sentence for a person; Detail, when

@@ -29,6 +29,7 @@ import (
 	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/lobby"
 	"github.com/banchess/banchess/players"
+	"github.com/banchess/banchess/relations"
 	"github.com/banchess/banchess/static"
 	"github.com/banchess/banchess/training"
 	"github.com/banchess/banchess/views"
@@ -55,6 +56,9 @@ type Services struct {
 	// Chat serves the games' rooms (the game page's chat panel, the
 	// chat API, the chat setting); nil: games have no chat.
 	Chat *chat.Service
+	// Relations serve follows and blocks (/following, the profiles'
+	// buttons, /api/rel); nil: they are not served.
+	Relations *relations.Service
 }
 
 // Server wires the front ends on the services: the pages (package
@@ -234,6 +238,9 @@ func (s *Server) pagesDeps() pages.Deps {
 	if s.svc.Chat != nil {
 		d.Chat = s.svc.Chat
 	}
+	if s.svc.Relations != nil {
+		d.Relations = s.svc.Relations
+	}
 	return d
 }
 
@@ -246,6 +253,9 @@ func (s *Server) apiDeps() api.Deps {
 	}
 	if s.svc.Chat != nil {
 		d.Chat = s.svc.Chat
+	}
+	if s.svc.Relations != nil {
+		d.Relations = s.svc.Relations
 	}
 	return d
 }

@@ -43,8 +43,9 @@ type Memory struct {
 	// claims are the games due that a sweep claimed, by id (see due.go).
 	claims map[string]dueClaim
 
-	memoryTraining            // training's learners, puzzles and attempts
-	chat           memoryChat // the games' chat (Chat)
+	memoryTraining                 // training's learners, puzzles and attempts
+	chat           memoryChat      // the games' chat (Chat)
+	relations      memoryRelations // follows and blocks (Relations)
 }
 
 type entry struct {

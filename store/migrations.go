@@ -274,6 +274,20 @@ var migrations = [...]migration{
 		player TEXT PRIMARY KEY,
 		off    BOOLEAN NOT NULL
 	) WITHOUT ROWID;`},
+	// Whom players follow and whom they block (package relations).
+	{"relations", `CREATE TABLE follows (
+		follower TEXT NOT NULL,   -- the players' ids
+		followed TEXT NOT NULL,
+		at       BIGINT NOT NULL, -- unix milliseconds
+		PRIMARY KEY (follower, followed)
+	) WITHOUT ROWID;
+	CREATE TABLE blocks (
+		blocker TEXT NOT NULL,   -- the players' ids
+		blocked TEXT NOT NULL,
+		at      BIGINT NOT NULL, -- unix milliseconds
+		PRIMARY KEY (blocker, blocked)
+	) WITHOUT ROWID;
+	CREATE INDEX blocks_blocked ON blocks(blocked, blocker);`},
 }
 
 // SchemaVersion is the schema version this binary writes.

@@ -134,6 +134,9 @@ type Profile struct {
 	Games               []PlayedRow
 	// Next is the next page of games, "" at the last.
 	Next string
+	// Relation is what the viewer chose about the player, nil when they
+	// choose nothing (not signed in with a name, or their own profile).
+	Relation *ProfileRelation
 }
 
 // RatingRow is a player's rating in one variant at one speed.

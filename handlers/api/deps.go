@@ -102,8 +102,10 @@ type Deps struct {
 	Analysis Analyst
 	Training Training // nil: the puzzles are not served
 	Chat     Chat     // nil: games have no chat
-	Streams  *stream.Server
-	BaseURL  string // scheme://host for the PGN's Site; "": the request's
+	// Relations serve /api/rel; nil: not served.
+	Relations Relations
+	Streams   *stream.Server
+	BaseURL   string // scheme://host for the PGN's Site; "": the request's
 }
 
 // deps are Deps as the API's handlers reach them.
@@ -116,6 +118,7 @@ type deps struct {
 	analysis  Analyst
 	training  Training
 	chat      Chat
+	relations Relations
 	streams   *stream.Server
 	encodings stream.Encodings // the API streams' events, shared by game
 	baseURL   string

@@ -143,9 +143,11 @@ type Deps struct {
 	Analysis Analyst
 	Training Training // nil: /learn and /training are not served
 	Chat     Chat     // nil: games have no chat
-	Streams  *stream.Server
-	Files    *StaticFiles
-	Images   *boardimage.Renderer // nil: /img answers 503
+	// Relations serve follows and blocks; nil: not served.
+	Relations Relations
+	Streams   *stream.Server
+	Files     *StaticFiles
+	Images    *boardimage.Renderer // nil: /img answers 503
 	// ImagesPerSecond and ImageBurst bound the images one client asks
 	// for; zero: no limit.
 	ImagesPerSecond float64
@@ -165,6 +167,7 @@ type deps struct {
 	analysis  Analyst
 	training  Training
 	chat      Chat
+	relations Relations
 	streams   *stream.Server
 	files     *StaticFiles
 	images    *boardimage.Renderer
@@ -184,7 +187,7 @@ type Pages struct{ s *deps }
 // the API with the pages' error pages.
 func New(d Deps) *Pages {
 	s := &deps{kit: d.Kit, games: d.Kit.Games(), loader: d.Loader, players: d.Players, lobby: d.Lobby, analysis: d.Analysis,
-		training: d.Training, chat: d.Chat, streams: d.Streams, files: d.Files, images: d.Images, asset: AssetVersion(), variants: d.Variants, log: d.Kit.Log(),
+		training: d.Training, chat: d.Chat, relations: d.Relations, streams: d.Streams, files: d.Files, images: d.Images, asset: AssetVersion(), variants: d.Variants, log: d.Kit.Log(),
 		imageRate: ratelimit.New(d.ImagesPerSecond, float64(d.ImageBurst), d.Kit.Now)}
 	if s.files == nil {
 		s.files = NewStaticFiles()

@@ -98,6 +98,7 @@ func (s *deps) pageRoutes(e *echo.Echo) {
 	rv.reviewRoutes(e, get)
 	acc.accountRoutes(e)
 	acc.profileRoutes(e)
+	(&people{s, c}).relationRoutes(e)
 	e.POST("/settings", acc.saveSettings)
 	lb.lobbyRoutes(e)
 	if s.training != nil {

@@ -13,6 +13,7 @@ import (
 	"github.com/banchess/banchess/lobby"
 	"github.com/banchess/banchess/password"
 	"github.com/banchess/banchess/players"
+	"github.com/banchess/banchess/relations"
 	"github.com/banchess/banchess/rules"
 	"github.com/banchess/banchess/store"
 )
@@ -25,6 +26,7 @@ type Store interface {
 	lobby.Store
 	analysis.ReviewStore
 	Chat() chat.Store
+	Relations() relations.Store
 }
 
 // Engine analyses positions and plays the computer's plies
@@ -62,6 +64,10 @@ type Site struct {
 	Lobby    *lobby.Service
 	Analysis *analysis.Service
 	Chat     *chat.Service
+	// Relations keeps follows and blocks.
+	Relations *relations.Service
+	// Blocks answer who blocks whom (as the lobby and the chat ask).
+	Blocks relations.BlockList
 	// Feed wakes the watchers of the games (games.WithFeed).
 	Feed *games.Feed
 }
@@ -93,17 +99,21 @@ func New(st Store, c Config) Site {
 		an = c.Engine
 	}
 	svc := games.New(st, pl, append(gopts, c.Games...)...)
-	lopts := []lobby.Option{lobby.WithClock(c.Now)}
+	blocks := relations.NewBlockList(st.Relations())
+	lopts := []lobby.Option{lobby.WithClock(c.Now), lobby.WithBlocks(blocks)}
 	if c.LobbyAsMain {
 		lopts = append(lopts, lobby.WithVariants(rules.BanChess{}.ID(), rules.Classic{}.ID()))
 	}
+	lb := lobby.New(st, svc, svc.Loader(), pl, append(lopts, c.Lobby...)...)
 	return Site{
-		Games:    svc,
-		Players:  pl,
-		Lobby:    lobby.New(st, svc, svc.Loader(), pl, append(lopts, c.Lobby...)...),
-		Analysis: analysis.New(svc, svc.Loader(), st, an, append([]analysis.Option{analysis.WithClock(c.Now)}, c.Analysis...)...),
-		Chat:     chat.New(st.Chat(), svc, pl, append([]chat.Option{chat.WithClock(c.Now), chat.WithWaker(feed.Wake)}, c.Chat...)...),
-		Feed:     feed,
+		Games:     svc,
+		Players:   pl,
+		Lobby:     lb,
+		Blocks:    blocks,
+		Relations: relations.New(st.Relations(), pl, st, lb, relations.WithClock(c.Now)),
+		Analysis:  analysis.New(svc, svc.Loader(), st, an, append([]analysis.Option{analysis.WithClock(c.Now)}, c.Analysis...)...),
+		Chat:      chat.New(st.Chat(), svc, pl, append([]chat.Option{chat.WithClock(c.Now), chat.WithWaker(feed.Wake), chat.WithBlocks(blocks)}, c.Chat...)...),
+		Feed:      feed,
 	}
 }
 
