@@ -226,7 +226,7 @@ func serve(ctx context.Context, args []string, out io.Writer, getenv func(string
 	e.HideBanner, e.HidePort = true, true
 	feed := games.NewFeed()
 	pool := engine.NewPool(*analysts, *analysisQueue, 32)
-	pl := players.New(db, players.WithSignupsPerHour(*signups))
+	pl := players.New(db, players.WithSignupsPerHour(*signups), players.WithSafety(db.Safety()))
 	svc := games.New(db, pl, games.WithFeed(feed), games.WithComputer(computer.New(pool, computer.WithTimePerPly(*botTime))),
 		games.WithClockSweep(sweepClocks))
 	defer svc.Close()
@@ -338,6 +338,7 @@ type gameStore interface {
 	training.Store
 	Chat() chat.Store
 	Relations() relations.Store
+	Safety() players.SafetyStore
 	handlers.Pinger
 	Sweep(ctx context.Context) (int, error)
 	Close() error

@@ -121,6 +121,8 @@ const (
 	SelfRelation       Detail = "self_relation"       // Invalid: following, blocking or reporting oneself
 	TooManyRelations   Detail = "too_many_relations"  // Conflict: over relations.MaxFollows or MaxBlocks
 	Blocked            Detail = "blocked"             // Forbidden: one of the two players blocks the other
+	BadRecovery        Detail = "bad_recovery"        // Unauthorized: the name or the recovery code is wrong, or the code was used
+	AccountClosed      Detail = "account_closed"      // Forbidden: the account was closed by a moderator
 )
 
 // Error is a refused request. Msg is a sentence for a person; Detail, when

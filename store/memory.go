@@ -46,6 +46,7 @@ type Memory struct {
 	memoryTraining                 // training's learners, puzzles and attempts
 	chat           memoryChat      // the games' chat (Chat)
 	relations      memoryRelations // follows and blocks (Relations)
+	safety         memorySafety    // recovery codes and closed accounts (Safety)
 }
 
 type entry struct {
@@ -57,6 +58,7 @@ type entry struct {
 func NewMemory() *Memory {
 	m := &Memory{games: make(map[string]*entry), reviews: make(map[string]analysis.StoredReview), claims: map[string]dueClaim{}}
 	m.accounts.init()
+	m.safety.a = &m.accounts
 	return m
 }
 

@@ -288,6 +288,17 @@ var migrations = [...]migration{
 		PRIMARY KEY (blocker, blocked)
 	) WITHOUT ROWID;
 	CREATE INDEX blocks_blocked ON blocks(blocked, blocker);`},
+	// Recovery codes (their hashes) and closed accounts (package players).
+	{"account_safety", `CREATE TABLE recovery_codes (
+		player TEXT NOT NULL, -- the player's id
+		id     TEXT NOT NULL, -- the code's first group, which tells a player's codes apart
+		hash   TEXT NOT NULL, -- the code's argon2id hash
+		PRIMARY KEY (player, id)
+	) WITHOUT ROWID;
+	CREATE TABLE closed_accounts (
+		player TEXT PRIMARY KEY, -- the player's id
+		at     BIGINT NOT NULL   -- unix milliseconds
+	) WITHOUT ROWID;`},
 }
 
 // SchemaVersion is the schema version this binary writes.

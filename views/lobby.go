@@ -118,6 +118,9 @@ type Account struct {
 	// Chat is the chat setting; nil where the server keeps no chat or
 	// the viewer is no player yet.
 	Chat *AccountChat
+	// Recovery are the viewer's recovery codes; nil where the server
+	// keeps none or the viewer has no name.
+	Recovery *AccountRecovery
 }
 
 // Login is the sign-in page.

@@ -75,6 +75,8 @@ func Register(g *echo.Group, d Deps) {
 		{http.MethodGet, "/account", acc.account},
 		{http.MethodPost, "/token", acc.newToken},
 		{http.MethodDelete, "/token", acc.dropToken},
+		{http.MethodPost, "/account/recovery-codes", acc.newRecoveryCodes},
+		{http.MethodPost, "/account/recover", acc.recover},
 		{http.MethodGet, "/players/:name", acc.playerPublic},
 		{http.MethodGet, "/seeks", lb.seeks},
 		{http.MethodPost, "/seeks", lb.addSeek},

@@ -55,6 +55,8 @@ type Players interface {
 	SignOut(ctx context.Context, cred players.Credential) error
 	Named(ctx context.Context, name string) (players.Player, error)
 	Standings(ctx context.Context, player string) ([]players.Standing, error)
+	NewRecoveryCodes(ctx context.Context, cred players.Credential) ([]string, error)
+	Recover(ctx context.Context, in players.RecoverIn) (players.SignedIn, error)
 }
 
 // Lobby is the lobby as the API uses it.

@@ -80,6 +80,9 @@ type Players interface {
 	PlayedGame(ctx context.Context, player, game string) (players.PlayedGame, bool, error)
 	Leaders(ctx context.Context, variant string, speed rating.Speed) ([]players.Leader, error)
 	IssueToken(ctx context.Context, cred players.Credential, scopes players.Scopes) (players.Credential, error)
+	NewRecoveryCodes(ctx context.Context, cred players.Credential) ([]string, error)
+	RecoveryCodesLeft(ctx context.Context, cred players.Credential) (int, error)
+	Recover(ctx context.Context, in players.RecoverIn) (players.SignedIn, error)
 }
 
 // Lobby is the lobby as the pages use it.

@@ -27,6 +27,7 @@ type Store interface {
 	analysis.ReviewStore
 	Chat() chat.Store
 	Relations() relations.Store
+	Safety() players.SafetyStore
 }
 
 // Engine analyses positions and plays the computer's plies
@@ -90,7 +91,7 @@ func New(st Store, c Config) Site {
 	if c.Passwords == nil {
 		c.Passwords = Cheap()
 	}
-	pl := players.New(st, append([]players.Option{players.WithClock(c.Now), players.WithPasswords(c.Passwords)}, c.Players...)...)
+	pl := players.New(st, append([]players.Option{players.WithClock(c.Now), players.WithPasswords(c.Passwords), players.WithSafety(st.Safety())}, c.Players...)...)
 	feed := games.NewFeed()
 	gopts := []games.Option{games.WithClock(c.Now), games.WithFeed(feed)}
 	var an analysis.Analyser
