@@ -109,6 +109,7 @@ type Service struct {
 	minute  *ratelimit.Window
 
 	blocks Blocks // nil: no one blocks anyone
+	mutes  Mutes  // nil: no one is muted
 
 	mu     sync.Mutex
 	latest map[string]int64 // each game's last line as this server knows it
@@ -242,6 +243,11 @@ func (s *Service) room(ctx context.Context, id string, st seat, cred players.Cre
 	}
 	if e := s.refusal(st, v.Room, p); e != nil {
 		v.Why = e.Msg
+	} else if err := s.muted(ctx, p.ID); err != nil {
+		if errs.Of(err).Detail != errs.ChatMuted {
+			return View{}, err
+		}
+		v.Why = errs.Of(err).Msg
 	} else {
 		v.Write = true
 	}
@@ -386,6 +392,9 @@ func (s *Service) Post(ctx context.Context, id string, cred players.Credential, 
 	}
 	if e := s.refusal(st, room, p); e != nil {
 		return Line{}, e
+	}
+	if err := s.muted(ctx, p.ID); err != nil {
+		return Line{}, err
 	}
 	if err := s.take(p.ID); err != nil {
 		return Line{}, err

@@ -123,6 +123,14 @@ const (
 	Blocked            Detail = "blocked"             // Forbidden: one of the two players blocks the other
 	BadRecovery        Detail = "bad_recovery"        // Unauthorized: the name or the recovery code is wrong, or the code was used
 	AccountClosed      Detail = "account_closed"      // Forbidden: the account was closed by a moderator
+	BadReason          Detail = "bad_reason"          // Invalid: a report's reason is not abuse, cheating or other
+	BadReportText      Detail = "bad_report_text"     // Invalid: a report's text, or a moderator's why, missing or over moderation.MaxText
+	TooManyReports     Detail = "too_many_reports"    // TooMany: the reporter has moderation.MaxOpenReports open
+	NoLine             Detail = "no_line"             // NotFound: no such chat line in the reporter's room
+	NoReport           Detail = "no_report"           // NotFound: no such report
+	NotModerator       Detail = "not_moderator"       // NotFound: a moderator's page or action asked by someone else (answered as an unknown page)
+	BadMute            Detail = "bad_mute"            // Invalid: a mute's length is not one of moderation.Mutes
+	ChatMuted          Detail = "chat_muted"          // Forbidden: a moderator muted the writer's chat for a while
 )
 
 // Error is a refused request. Msg is a sentence for a person; Detail, when

@@ -28,6 +28,7 @@ import (
 	"github.com/banchess/banchess/engine"
 	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/lobby"
+	"github.com/banchess/banchess/moderation"
 	"github.com/banchess/banchess/players"
 	"github.com/banchess/banchess/relations"
 	"github.com/banchess/banchess/static"
@@ -59,6 +60,9 @@ type Services struct {
 	// Relations serve follows and blocks (/following, the profiles'
 	// buttons, /api/rel); nil: they are not served.
 	Relations *relations.Service
+	// Moderation takes reports and serves the moderators (/report, /mod);
+	// nil: not served.
+	Moderation *moderation.Service
 }
 
 // Server wires the front ends on the services: the pages (package
@@ -240,6 +244,9 @@ func (s *Server) pagesDeps() pages.Deps {
 	}
 	if s.svc.Relations != nil {
 		d.Relations = s.svc.Relations
+	}
+	if s.svc.Moderation != nil {
+		d.Moderation = s.svc.Moderation
 	}
 	return d
 }

@@ -284,3 +284,31 @@ func parseCode(s string) string {
 		return r
 	}, s)
 }
+
+// SetClosed closes the account of the player of id (a moderator's
+// action: its games stay, it cannot sign in, and every credential of it
+// is revoked, on every server sharing the store), or reopens it.
+func (s *Service) SetClosed(ctx context.Context, id string, closed bool) error {
+	if s.safety == nil {
+		return errs.Errorf(errs.NotFound, "This server closes no accounts.")
+	}
+	if err := s.safety.SetClosed(ctx, id, closed, s.now()); err != nil {
+		return errs.FromStore(fmt.Errorf("closing an account: %w", err))
+	}
+	if closed {
+		s.Notice(NoticeSignedOut(id))
+	}
+	return nil
+}
+
+// Closed reports whether the account of the player of id is closed.
+func (s *Service) Closed(ctx context.Context, id string) (bool, error) {
+	if s.safety == nil {
+		return false, nil
+	}
+	closed, err := s.safety.Closed(ctx, id)
+	if err != nil {
+		return false, errs.FromStore(fmt.Errorf("reading whether an account is closed: %w", err))
+	}
+	return closed, nil
+}

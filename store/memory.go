@@ -43,10 +43,11 @@ type Memory struct {
 	// claims are the games due that a sweep claimed, by id (see due.go).
 	claims map[string]dueClaim
 
-	memoryTraining                 // training's learners, puzzles and attempts
-	chat           memoryChat      // the games' chat (Chat)
-	relations      memoryRelations // follows and blocks (Relations)
-	safety         memorySafety    // recovery codes and closed accounts (Safety)
+	memoryTraining                  // training's learners, puzzles and attempts
+	chat           memoryChat       // the games' chat (Chat)
+	relations      memoryRelations  // follows and blocks (Relations)
+	safety         memorySafety     // recovery codes and closed accounts (Safety)
+	moderation     memoryModeration // moderators, reports, mutes, the log (Moderation)
 }
 
 type entry struct {

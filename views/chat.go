@@ -33,6 +33,9 @@ type ChatLine struct {
 	Seq  int64
 	Name string // "Anonymous" for a player without a name
 	Text string
+	// ReportURL is where the viewer reports the line, "" where they
+	// cannot.
+	ReportURL string
 }
 
 // LastText writes Last for the page's stream.

@@ -140,6 +140,8 @@ type Profile struct {
 	// Relation is what the viewer chose about the player, nil when they
 	// choose nothing (not signed in with a name, or their own profile).
 	Relation *ProfileRelation
+	// Closed says a moderator closed the account.
+	Closed bool
 }
 
 // RatingRow is a player's rating in one variant at one speed.

@@ -2,6 +2,8 @@ package pages
 
 import (
 	"net/http"
+	"net/url"
+	"strconv"
 
 	"github.com/banchess/banchess/handlers/kit"
 
@@ -40,13 +42,31 @@ func (p *core) chatPanel(c echo.Context, rec *games.Record, seats games.Seats, c
 		out.Title = "Players' chat"
 	}
 	out.Lines = make([]views.ChatLine, len(v.Lines))
+	reporter := p.reporter(c, cred, len(v.Lines) > 0)
 	for i, l := range v.Lines {
 		out.Lines[i] = views.ChatLine{Seq: l.Seq, Name: l.Name, Text: l.Text}
 		if l.Name == "" {
 			out.Lines[i].Name = "Anonymous"
 		}
+		if reporter != "" && l.Author != reporter {
+			out.Lines[i].ReportURL = "/report?" + url.Values{"game": {id}, "room": {string(v.Room)}, "seq": {strconv.FormatInt(l.Seq, 10)}}.Encode()
+		}
 	}
 	return out, nil
+}
+
+// reporter is the id of cred's player when they may report chat lines (a
+// player with a name, on a server with moderation), else "". any says
+// there are lines to report: else it asks nothing.
+func (p *core) reporter(c echo.Context, cred players.Credential, any bool) string {
+	if !any || p.s.moderation == nil || cred == "" {
+		return ""
+	}
+	pl, err := p.s.players.Identify(c.Request().Context(), cred)
+	if err != nil || !pl.Named() {
+		return ""
+	}
+	return pl.ID
 }
 
 // say posts a line in the viewer's room of game id (the form's room and

@@ -11,6 +11,7 @@ import (
 	"github.com/banchess/banchess/computer"
 	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/lobby"
+	"github.com/banchess/banchess/moderation"
 	"github.com/banchess/banchess/password"
 	"github.com/banchess/banchess/players"
 	"github.com/banchess/banchess/relations"
@@ -28,6 +29,7 @@ type Store interface {
 	Chat() chat.Store
 	Relations() relations.Store
 	Safety() players.SafetyStore
+	Moderation() moderation.Store
 }
 
 // Engine analyses positions and plays the computer's plies
@@ -67,6 +69,8 @@ type Site struct {
 	Chat     *chat.Service
 	// Relations keeps follows and blocks.
 	Relations *relations.Service
+	// Moderation takes reports and serves the moderators.
+	Moderation *moderation.Service
 	// Blocks answer who blocks whom (as the lobby and the chat ask).
 	Blocks relations.BlockList
 	// Feed wakes the watchers of the games (games.WithFeed).
@@ -106,15 +110,18 @@ func New(st Store, c Config) Site {
 		lopts = append(lopts, lobby.WithVariants(rules.BanChess{}.ID(), rules.Classic{}.ID()))
 	}
 	lb := lobby.New(st, svc, svc.Loader(), pl, append(lopts, c.Lobby...)...)
+	talk := chat.New(st.Chat(), svc, pl, append([]chat.Option{chat.WithClock(c.Now), chat.WithWaker(feed.Wake), chat.WithBlocks(blocks),
+		chat.WithMutes(moderation.NewMuteList(st.Moderation(), c.Now))}, c.Chat...)...)
 	return Site{
-		Games:     svc,
-		Players:   pl,
-		Lobby:     lb,
-		Blocks:    blocks,
-		Relations: relations.New(st.Relations(), pl, st, lb, relations.WithClock(c.Now)),
-		Analysis:  analysis.New(svc, svc.Loader(), st, an, append([]analysis.Option{analysis.WithClock(c.Now)}, c.Analysis...)...),
-		Chat:      chat.New(st.Chat(), svc, pl, append([]chat.Option{chat.WithClock(c.Now), chat.WithWaker(feed.Wake), chat.WithBlocks(blocks)}, c.Chat...)...),
-		Feed:      feed,
+		Games:      svc,
+		Players:    pl,
+		Lobby:      lb,
+		Blocks:     blocks,
+		Relations:  relations.New(st.Relations(), pl, st, lb, relations.WithClock(c.Now)),
+		Analysis:   analysis.New(svc, svc.Loader(), st, an, append([]analysis.Option{analysis.WithClock(c.Now)}, c.Analysis...)...),
+		Chat:       talk,
+		Moderation: moderation.New(st.Moderation(), pl, talk, st.Chat(), moderation.WithClock(c.Now)),
+		Feed:       feed,
 	}
 }
 
