@@ -98,15 +98,24 @@ func TestReports(t *testing.T) {
 		{"an anonymous player", func() error { _, err := m.ReportPlayer(e.ctx, e.anon, "bob", "abuse", ""); return err }, errs.Forbidden, errs.NameNeeded},
 		{"no reason", func() error { _, err := m.ReportPlayer(e.ctx, e.ann, "bob", "", ""); return err }, errs.Invalid, errs.BadReason},
 		{"another reason", func() error { _, err := m.ReportPlayer(e.ctx, e.ann, "bob", "rude", ""); return err }, errs.Invalid, errs.BadReason},
-		{"a long text", func() error { _, err := m.ReportPlayer(e.ctx, e.ann, "bob", "abuse", strings.Repeat("x", 501)); return err }, errs.Invalid, errs.BadReportText},
+		{"a long text", func() error {
+			_, err := m.ReportPlayer(e.ctx, e.ann, "bob", "abuse", strings.Repeat("x", 501))
+			return err
+		}, errs.Invalid, errs.BadReportText},
 		{"oneself", func() error { _, err := m.ReportPlayer(e.ctx, e.ann, "ANN", "other", ""); return err }, errs.Invalid, errs.SelfRelation},
 		{"no such player", func() error { _, err := m.ReportPlayer(e.ctx, e.ann, "nobody", "other", ""); return err }, errs.NotFound, errs.NoPlayer},
-		{"no such line", func() error { _, err := m.ReportLine(e.ctx, e.ann, e.game, chat.PlayerRoom, 99, "abuse", ""); return err }, errs.NotFound, errs.NoLine},
+		{"no such line", func() error {
+			_, err := m.ReportLine(e.ctx, e.ann, e.game, chat.PlayerRoom, 99, "abuse", "")
+			return err
+		}, errs.NotFound, errs.NoLine},
 		{"a line of a room not theirs", func() error {
 			_, err := m.ReportLine(e.ctx, e.cat, e.game, chat.PlayerRoom, seq, "abuse", "")
 			return err
 		}, errs.Invalid, errs.ChatRoom},
-		{"one's own line", func() error { _, err := m.ReportLine(e.ctx, e.bob, e.game, chat.PlayerRoom, seq, "abuse", ""); return err }, errs.Invalid, errs.SelfRelation},
+		{"one's own line", func() error {
+			_, err := m.ReportLine(e.ctx, e.bob, e.game, chat.PlayerRoom, seq, "abuse", "")
+			return err
+		}, errs.Invalid, errs.SelfRelation},
 	} {
 		refusedAs(t, c.what, c.do(), c.code, c.detail)
 	}
