@@ -96,8 +96,14 @@ func TestModeration(t *testing.T) {
 	if !ok {
 		t.Fatalf("ann's chat has no report link: %s", text(d, "#chat"))
 	}
+	if log := d.Find("#chat-log"); log.AttrOr("data-report", "") != "/report?game="+game+"&room=player&seq=" || log.AttrOr("data-me", "") != "Ann" {
+		t.Errorf("the chat log tells live.js %q, %q", log.AttrOr("data-report", ""), log.AttrOr("data-me", ""))
+	}
 	if d := bob.get("/g/" + game); d.Find("a.chat-report").Length() != 0 {
 		t.Error("bob may report his own line")
+	}
+	if d := newClientOn(t, e).get("/g/" + game); d.Find("#chat-log[data-report]").Length() != 0 {
+		t.Error("a browser without a name is offered to report")
 	}
 	d = ann.get(href)
 	if text(d, "#reported-line") != "you are terrible" {

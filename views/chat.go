@@ -25,6 +25,10 @@ type Chat struct {
 	// Error says why the last line was refused (a page without
 	// JavaScript), and Text is what it said, to edit.
 	Error, Text string
+	// Report starts the address that reports a line of the room (its seq
+	// follows), "" where the viewer cannot report; Me is the viewer's
+	// name, whose own lines have no report link.
+	Report, Me string
 }
 
 // ChatLine is a line as the chat panel shows it: plain text, links

@@ -42,31 +42,34 @@ func (p *core) chatPanel(c echo.Context, rec *games.Record, seats games.Seats, c
 		out.Title = "Players' chat"
 	}
 	out.Lines = make([]views.ChatLine, len(v.Lines))
-	reporter := p.reporter(c, cred, len(v.Lines) > 0)
+	reporter := p.reporter(c, cred, v.Write || len(v.Lines) > 0)
+	if reporter.ID != "" {
+		out.Report, out.Me = "/report?"+url.Values{"game": {id}, "room": {string(v.Room)}}.Encode()+"&seq=", reporter.Name
+	}
 	for i, l := range v.Lines {
 		out.Lines[i] = views.ChatLine{Seq: l.Seq, Name: l.Name, Text: l.Text}
 		if l.Name == "" {
 			out.Lines[i].Name = "Anonymous"
 		}
-		if reporter != "" && l.Author != reporter {
-			out.Lines[i].ReportURL = "/report?" + url.Values{"game": {id}, "room": {string(v.Room)}, "seq": {strconv.FormatInt(l.Seq, 10)}}.Encode()
+		if reporter.ID != "" && l.Author != reporter.ID {
+			out.Lines[i].ReportURL = out.Report + strconv.FormatInt(l.Seq, 10)
 		}
 	}
 	return out, nil
 }
 
-// reporter is the id of cred's player when they may report chat lines (a
-// player with a name, on a server with moderation), else "". any says
-// there are lines to report: else it asks nothing.
-func (p *core) reporter(c echo.Context, cred players.Credential, any bool) string {
+// reporter is cred's player when they may report chat lines (a player
+// with a name, on a server with moderation), else no one. any says there
+// are or may be lines to report: else it asks nothing.
+func (p *core) reporter(c echo.Context, cred players.Credential, any bool) players.Player {
 	if !any || p.s.moderation == nil || cred == "" {
-		return ""
+		return players.Player{}
 	}
 	pl, err := p.s.players.Identify(c.Request().Context(), cred)
 	if err != nil || !pl.Named() {
-		return ""
+		return players.Player{}
 	}
-	return pl.ID
+	return pl
 }
 
 // say posts a line in the viewer's room of game id (the form's room and
