@@ -1,7 +1,15 @@
 package lobby_test
 
 import (
+	"context"
 	"testing"
+	"time"
+
+	"github.com/banchess/banchess/chat"
+	"github.com/banchess/banchess/games"
+	"github.com/banchess/banchess/moderation"
+	"github.com/banchess/banchess/players"
+	"github.com/banchess/banchess/rules"
 
 	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/internal/testsite"
@@ -83,6 +91,62 @@ func TestBlockedNeverPaired(t *testing.T) {
 					t.Errorf("another accepts the seek: %q, %v", game, err)
 				}
 			})
+		}
+	}
+}
+
+// TestTwoInstancesShareBlocksAndMutes: on two servers sharing PostgreSQL,
+// a block made on one keeps the pool on the other from pairing the two;
+// a mute made on one refuses the player's line on the other; an account
+// closed on one signs its credential out on the other.
+func TestTwoInstancesShareBlocksAndMutes(t *testing.T) {
+	two := instances(t)
+	ctx := context.Background()
+	ann, bob := register(t, two[0], "Ann"), register(t, two[0], "Bob")
+	register(t, two[0], "Warden")
+	if err := two[0].Relations.Block(ctx, ann, "bob"); err != nil {
+		t.Fatal(err)
+	}
+	if game, _, err := two[0].Lobby.JoinPool(ctx, ann, "5+3", ""); err != nil || game != "" {
+		t.Fatalf("ann joins: %q, %v", game, err)
+	}
+	if game, _, err := two[1].Lobby.JoinPool(ctx, bob, "5+3", ""); err != nil || game != "" {
+		t.Fatalf("bob, on the other server, was paired with ann into %q (%v)", game, err)
+	}
+
+	id, code, _, err := two[0].Games.CreateInvite(ctx, ann, rules.New(rules.BanChess{}), games.InviteSettings{Color: rules.White})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := two[1].Games.Join(ctx, id, bob, code); err != nil {
+		t.Fatal(err)
+	}
+	if err := two[0].Moderation.SetModerator(ctx, "Warden", true); err != nil {
+		t.Fatal(err)
+	}
+	warden, err := two[0].Players.Login(ctx, players.SignIn{Name: "Warden", Password: "password Warden", Kind: players.Cookie})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := two[0].Moderation.Do(ctx, warden.Credential, moderation.Act{Action: moderation.Mute, Player: "Bob", For: time.Hour, Why: "insults"}); err != nil {
+		t.Fatal(err)
+	}
+	_, err = two[1].Chat.Post(ctx, id, bob, chat.PlayerRoom, "hello")
+	refused(t, "a line muted on the other server", err, errs.Forbidden, string(errs.ChatMuted))
+
+	if p, err := two[1].Players.Identify(ctx, bob); err != nil || p.Name != "Bob" {
+		t.Fatalf("bob on the second server: %+v, %v", p, err)
+	}
+	if _, err := two[0].Moderation.Do(ctx, warden.Credential, moderation.Act{Action: moderation.Close, Player: "Bob", Why: "an engine"}); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		p, err := two[1].Players.Identify(ctx, bob)
+		if err == nil && p.ID == "" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("bob's credential still names %+v (%v) on the other server", p, err)
 		}
 	}
 }
