@@ -234,7 +234,8 @@ func serve(ctx context.Context, args []string, out io.Writer, getenv func(string
 	e.HideBanner, e.HidePort = true, true
 	feed := games.NewFeed()
 	pool := engine.NewPool(*analysts, *analysisQueue, 32)
-	pl := players.New(db, players.WithSignupsPerHour(*signups), players.WithSafety(db.Safety()))
+	blocks := relations.NewBlockList(db.Relations())
+	pl := players.New(db, players.WithSignupsPerHour(*signups), players.WithSafety(db.Safety()), players.WithBlocks(blocks))
 	svc := games.New(db, pl, games.WithFeed(feed), games.WithComputer(computer.New(pool, computer.WithTimePerPly(*botTime))),
 		games.WithClockSweep(sweepClocks))
 	defer svc.Close()
@@ -242,7 +243,6 @@ func serve(ctx context.Context, args []string, out io.Writer, getenv func(string
 	an := analysis.New(svc, svc.Loader(), db, pool)
 	defer an.Close()
 	// Pairing strangers: the lobby offers Ban Chess and classic chess.
-	blocks := relations.NewBlockList(db.Relations())
 	lb := lobby.New(db, svc, svc.Loader(), pl, lobby.WithVariants(rules.BanChess{}.ID(), rules.Classic{}.ID()), lobby.WithLiveness(liveness),
 		lobby.WithBlocks(blocks))
 	talk := chat.New(db.Chat(), svc, pl, chat.WithWaker(feed.Wake), chat.WithBlocks(blocks), chat.WithMutes(moderation.NewMuteList(db.Moderation(), nil)))

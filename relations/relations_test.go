@@ -169,8 +169,14 @@ func TestFollowing(t *testing.T) {
 	if err != nil || len(list2) != 1 || list2[0].Name != "bob" {
 		t.Errorf("ann blocks %+v, %v", list2, err)
 	}
+	if got, err := e.site.Players.Blocks(ctx, ids[e.bob], ids[e.ann]); err != nil || !got {
+		t.Errorf("players.Blocks before unblocking: %v, %v", got, err)
+	}
 	must(svc.Unblock(ctx, e.ann, "bob"))
 	if got, err := blocks.Blocks(ctx, ids[e.ann], ids[e.bob]); err != nil || got {
 		t.Errorf("after unblocking: %v, %v", got, err)
+	}
+	if got, err := e.site.Players.Blocks(ctx, ids[e.ann], ids[e.bob]); err != nil || got {
+		t.Errorf("players.Blocks after unblocking: %v, %v", got, err)
 	}
 }

@@ -95,7 +95,8 @@ func New(st Store, c Config) Site {
 	if c.Passwords == nil {
 		c.Passwords = Cheap()
 	}
-	pl := players.New(st, append([]players.Option{players.WithClock(c.Now), players.WithPasswords(c.Passwords), players.WithSafety(st.Safety())}, c.Players...)...)
+	pl := players.New(st, append([]players.Option{players.WithClock(c.Now), players.WithPasswords(c.Passwords), players.WithSafety(st.Safety()),
+		players.WithBlocks(relations.NewBlockList(st.Relations()))}, c.Players...)...)
 	feed := games.NewFeed()
 	gopts := []games.Option{games.WithClock(c.Now), games.WithFeed(feed)}
 	var an analysis.Analyser
