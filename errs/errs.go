@@ -131,6 +131,7 @@ const (
 	NotModerator       Detail = "not_moderator"       // NotFound: a moderator's page or action asked by someone else (answered as an unknown page)
 	BadMute            Detail = "bad_mute"            // Invalid: a mute's length is not one of moderation.Mutes
 	ChatMuted          Detail = "chat_muted"          // Forbidden: a moderator muted the writer's chat for a while
+	RecoveryCodesRate  Detail = "recovery_codes_rate" // TooMany: recovery codes made players.RecoveryCodeSets times in the hour (RetryAfter)
 )
 
 // Error is a refused request. Msg is a sentence for a person; Detail, when

@@ -17,6 +17,14 @@ import (
 // passwords are). Making new ones ends the old.
 const RecoveryCodes = 10
 
+// Making recovery codes costs RecoveryCodes hashes (about a second of a
+// core): a player makes them at most RecoveryCodeSets times in
+// RecoveryCodeWindow.
+const (
+	RecoveryCodeSets   = 5
+	RecoveryCodeWindow = time.Hour
+)
+
 // A recovery code is 16 letters and digits of RFC 4648's base32 in lower
 // case, written in four groups ("abcd-efgh-ijkl-mnop"): the first group
 // tells the player's codes apart (it is kept as it is), the other twelve
@@ -85,6 +93,18 @@ func (s *Service) NewRecoveryCodes(ctx context.Context, cred Credential) ([]stri
 		return nil, errs.Errorf(errs.Unauthorized, "Sign in first: recovery codes are a named player's.")
 	case !p.Named():
 		return nil, errs.Errorf(errs.Forbidden, "Choose a name and a password first: recovery codes give back a named account.").WithDetail(errs.NameNeeded)
+	}
+	now := s.now()
+	counter := Counter{Key: "recovery-codes:" + p.ID, Max: RecoveryCodeSets, Window: RecoveryCodeWindow}
+	refused, err := s.store.StartAttempt(ctx, Attempt{ID: newPlayerID(), At: now, Counters: []Counter{counter}})
+	if err != nil {
+		return nil, errs.FromStore(err)
+	}
+	if refused != nil {
+		wait := refused.Until[len(refused.Until)-counter.Max].Sub(now)
+		e := errs.Errorf(errs.TooMany, "You made recovery codes %d times in the last hour: try again in %d s.", RecoveryCodeSets, seconds(wait)).WithDetail(errs.RecoveryCodesRate)
+		e.RetryAfter = wait
+		return nil, e
 	}
 	codes := make([]string, 0, RecoveryCodes)
 	kept := make([]RecoveryCode, 0, RecoveryCodes)

@@ -116,6 +116,35 @@ func TestRecoveryCodes(t *testing.T) {
 	}
 }
 
+// TestRecoveryCodeSets: a player makes codes RecoveryCodeSets times an
+// hour; the next is refused, with when to try again, and keeps the codes.
+func TestRecoveryCodeSets(t *testing.T) {
+	e, clk, _ := newSafeEnv(t)
+	in, err := e.svc.Register(e.ctx, signUp("Ann", "old password"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var last []string
+	for range players.RecoveryCodeSets {
+		if last, err = e.svc.NewRecoveryCodes(e.ctx, in.Credential); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, err = e.svc.NewRecoveryCodes(e.ctx, in.Credential)
+	refused(t, "codes once too often", err, errs.TooMany, "recovery_codes_rate")
+	if e := errs.Of(err); e.RetryAfter <= 0 {
+		t.Errorf("no Retry-After: %+v", e)
+	}
+	back, err := e.svc.Recover(e.ctx, players.RecoverIn{Name: "Ann", Code: last[0], Password: "new password", Kind: players.Cookie})
+	if err != nil {
+		t.Fatalf("the last codes made: %v", err)
+	}
+	clk.advance(players.RecoveryCodeWindow)
+	if _, err := e.svc.NewRecoveryCodes(e.ctx, back.Credential); err != nil {
+		t.Errorf("an hour later: %v", err)
+	}
+}
+
 // TestRecoveryLimited: failed recoveries are counted with failed
 // sign-ins: past MaxFailedLogins for the name from an address, even the
 // right code is refused until the window passes.
