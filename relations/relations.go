@@ -62,6 +62,7 @@ type Players interface {
 	Identify(ctx context.Context, cred players.Credential) (players.Player, error)
 	Named(ctx context.Context, name string) (players.Player, error)
 	Player(ctx context.Context, id string) (players.Player, error)
+	Closed(ctx context.Context, id string) (bool, error)
 }
 
 // Games lists a player's games, the most recently changed first
@@ -117,6 +118,8 @@ type Followed struct {
 	// Playing is the game between two players they are playing now (not
 	// over, changed within PlayingWithin), "" for none.
 	Playing string
+	// Closed says a moderator closed their account.
+	Closed bool
 }
 
 // named returns cred's player, who must have a name to follow or block.
@@ -297,6 +300,9 @@ func (s *Service) Following(ctx context.Context, cred players.Credential) ([]Fol
 	for i, f := range list {
 		out[i] = Followed{ID: f.ID, Name: f.Name, Online: inLobby[f.ID]}
 		if err := s.seen(ctx, &out[i], now); err != nil {
+			return nil, err
+		}
+		if out[i].Closed, err = s.players.Closed(ctx, f.ID); err != nil {
 			return nil, err
 		}
 	}

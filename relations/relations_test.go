@@ -133,6 +133,9 @@ func TestFollowing(t *testing.T) {
 	list, err := svc.Following(ctx, e.ann)
 	must(err)
 	for _, f := range list {
+		if f.Closed {
+			t.Errorf("%s is closed", f.Name)
+		}
 		if f.Playing != id || !f.Online {
 			t.Errorf("%s: playing %q, online %v; want %s", f.Name, f.Playing, f.Online, id)
 		}
@@ -146,6 +149,16 @@ func TestFollowing(t *testing.T) {
 		}
 	}
 
+	bobID := func() string {
+		p, err := e.site.Players.Identify(ctx, e.bob)
+		must(err)
+		return p.ID
+	}()
+	must(e.site.Players.SetClosed(ctx, bobID, true))
+	if list, err := svc.Following(ctx, e.ann); err != nil || len(list) != 2 || list[1].Name != "bob" || !list[1].Closed || list[0].Closed {
+		t.Errorf("bob closed: %+v, %v", list, err)
+	}
+	must(e.site.Players.SetClosed(ctx, bobID, false))
 	must(svc.Block(ctx, e.ann, "bob"))
 	if got := names(); len(got) != 1 || got[0] != "cat" {
 		t.Errorf("ann blocked bob and follows %q", got)
@@ -156,6 +169,7 @@ func TestFollowing(t *testing.T) {
 		must(err)
 		ids[c] = p.ID
 	}
+	ids[e.bob] = bobID // his credential was signed out when his account was closed
 	blocks := e.site.Blocks
 	for _, c := range []struct {
 		a, b players.Credential

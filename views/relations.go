@@ -20,6 +20,8 @@ type FollowedRow struct {
 	Online bool
 	// Watch is the address of the game they play now, "" for none.
 	Watch string
+	// Closed says a moderator closed their account.
+	Closed bool
 }
 
 // RelationPath is the address of a form that acts on the player of name:

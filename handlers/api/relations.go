@@ -40,6 +40,8 @@ type RelatedPlayer struct {
 	Online   *bool  `json:"online,omitempty"`
 	// PlayingID is the game a followed player plays now, absent for none.
 	PlayingID string `json:"playingId,omitempty"`
+	// Closed says a moderator closed the account (lichess's "disabled").
+	Closed bool `json:"disabled,omitempty"`
 }
 
 // relationRoutes are the part's routes, on a server with relations.
@@ -79,7 +81,7 @@ func (a *relationsAPI) following(c echo.Context) error {
 	out := make([]RelatedPlayer, len(list))
 	for i, f := range list {
 		online := f.Online
-		out[i] = RelatedPlayer{ID: players.NameKey(f.Name), Username: f.Name, Online: &online, PlayingID: f.Playing}
+		out[i] = RelatedPlayer{ID: players.NameKey(f.Name), Username: f.Name, Online: &online, PlayingID: f.Playing, Closed: f.Closed}
 	}
 	return ndjson(c, out)
 }

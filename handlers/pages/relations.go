@@ -83,7 +83,7 @@ func (p *people) following(c echo.Context) error {
 	}
 	f := views.Following{Asset: p.s.asset}
 	for _, pl := range list {
-		row := views.FollowedRow{Name: pl.Name, Online: pl.Online}
+		row := views.FollowedRow{Name: pl.Name, Online: pl.Online, Closed: pl.Closed}
 		if pl.Playing != "" {
 			row.Watch = kit.GamePath(pl.Playing)
 		}
