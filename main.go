@@ -35,9 +35,11 @@ import (
 	"github.com/banchess/banchess/handlers"
 	"github.com/banchess/banchess/lessons"
 	"github.com/banchess/banchess/lobby"
+	"github.com/banchess/banchess/moderation"
 	"github.com/banchess/banchess/players"
 	"github.com/banchess/banchess/puzzles"
 	"github.com/banchess/banchess/puzzles/generate"
+	"github.com/banchess/banchess/relations"
 	"github.com/banchess/banchess/rules"
 	"github.com/banchess/banchess/store"
 	"github.com/banchess/banchess/terminal"
@@ -50,7 +52,8 @@ const usage = `usage: banchess [flags]          serve the playground (banchess -
        banchess play [flags]     play in the terminal (banchess play -h)
        banchess match [flags]    play engine levels against each other or Stockfish (banchess match -h)
        banchess uci              the engine over UCI on stdin and stdout
-       banchess puzzles generate [flags]  generate verified puzzles (banchess puzzles generate -h)`
+       banchess puzzles generate [flags]  generate verified puzzles (banchess puzzles generate -h)
+       banchess admin grant-mod|revoke-mod [--db DSN] NAME  make a player a moderator, or no longer one`
 
 func main() {
 	ctx, stop := signalContext()
@@ -79,6 +82,12 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	case "puzzles":
 		if err := puzzlesCommand(ctx, args[1:], stdout, stderr); err != nil {
 			fmt.Fprintln(stderr, "banchess puzzles:", err)
+			return 1
+		}
+		return 0
+	case "admin":
+		if err := adminCommand(ctx, args[1:], stdout, os.Getenv); err != nil {
+			fmt.Fprintln(stderr, "banchess admin:", err)
 			return 1
 		}
 		return 0
@@ -225,7 +234,8 @@ func serve(ctx context.Context, args []string, out io.Writer, getenv func(string
 	e.HideBanner, e.HidePort = true, true
 	feed := games.NewFeed()
 	pool := engine.NewPool(*analysts, *analysisQueue, 32)
-	pl := players.New(db, players.WithSignupsPerHour(*signups))
+	blocks := relations.NewBlockList(db.Relations())
+	pl := players.New(db, players.WithSignupsPerHour(*signups), players.WithSafety(db.Safety()), players.WithBlocks(blocks))
 	svc := games.New(db, pl, games.WithFeed(feed), games.WithComputer(computer.New(pool, computer.WithTimePerPly(*botTime))),
 		games.WithClockSweep(sweepClocks))
 	defer svc.Close()
@@ -233,8 +243,11 @@ func serve(ctx context.Context, args []string, out io.Writer, getenv func(string
 	an := analysis.New(svc, svc.Loader(), db, pool)
 	defer an.Close()
 	// Pairing strangers: the lobby offers Ban Chess and classic chess.
-	lb := lobby.New(db, svc, svc.Loader(), pl, lobby.WithVariants(rules.BanChess{}.ID(), rules.Classic{}.ID()), lobby.WithLiveness(liveness))
-	talk := chat.New(db.Chat(), svc, pl, chat.WithWaker(feed.Wake))
+	lb := lobby.New(db, svc, svc.Loader(), pl, lobby.WithVariants(rules.BanChess{}.ID(), rules.Classic{}.ID()), lobby.WithLiveness(liveness),
+		lobby.WithBlocks(blocks))
+	talk := chat.New(db.Chat(), svc, pl, chat.WithWaker(feed.Wake), chat.WithBlocks(blocks), chat.WithMutes(moderation.NewMuteList(db.Moderation(), nil)))
+	rel := relations.New(db.Relations(), pl, db, lb)
+	mods := moderation.New(db.Moderation(), pl, talk, db.Chat())
 	if l, ok := db.(changeListener); ok {
 		// Other servers on the same database change games too: their
 		// watchers here hear of it.
@@ -246,7 +259,7 @@ func serve(ctx context.Context, args []string, out io.Writer, getenv func(string
 		return fmt.Errorf("the shipped puzzles: %w", err)
 	}
 	trainer := training.New(shipped, lessons.All(), db, training.WithAnalyser(pool))
-	h := handlers.New(handlers.Services{Games: svc, Players: pl, Lobby: lb, Analysis: an, Training: trainer, Chat: talk}, nil,
+	h := handlers.New(handlers.Services{Games: svc, Players: pl, Lobby: lb, Analysis: an, Training: trainer, Chat: talk, Relations: rel, Moderation: mods}, nil,
 		handlers.WithStreamLimits(stream.DefaultLimits()),
 		handlers.WithHealthCheck(db),
 		handlers.WithLimits(limits),
@@ -333,6 +346,9 @@ type gameStore interface {
 	analysis.ReviewStore
 	training.Store
 	Chat() chat.Store
+	Relations() relations.Store
+	Safety() players.SafetyStore
+	Moderation() moderation.Store
 	handlers.Pinger
 	Sweep(ctx context.Context) (int, error)
 	Close() error

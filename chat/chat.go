@@ -12,12 +12,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
-	"strings"
+	"slices"
 	"sync"
 	"time"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/games"
@@ -91,40 +88,6 @@ type Store interface {
 	SetChatOff(ctx context.Context, player string, off bool) error
 }
 
-// noticeLine starts the notice a store sends the servers sharing it of a
-// line said (NoticeLine).
-const noticeLine = "chat:"
-
-// NoticeLine is the notice of line seq said at game: Notice wakes the
-// game's streams on every server.
-func NoticeLine(game string, seq int64) string {
-	return noticeLine + strconv.FormatInt(seq, 10) + ":" + game
-}
-
-// Notice hears a notice from the servers sharing the store: a line said
-// at a game (NoticeLine) wakes its streams here; "" (notices may have
-// been missed) forgets the games' last lines, read again when asked for.
-// Other notices are not the chat's.
-func (s *Service) Notice(n string) {
-	if n == "" {
-		s.mu.Lock()
-		clear(s.latest)
-		s.mu.Unlock()
-		return
-	}
-	rest, ok := strings.CutPrefix(n, noticeLine)
-	if !ok {
-		return
-	}
-	num, game, ok := strings.Cut(rest, ":")
-	seq, err := strconv.ParseInt(num, 10, 64)
-	if !ok || err != nil || game == "" {
-		return
-	}
-	s.learn(game, seq)
-	s.wake(game)
-}
-
 // Games reads games: who sits, whether it is over.
 type Games interface {
 	View(ctx context.Context, id string, cred players.Credential, fn games.ViewFunc) error
@@ -145,9 +108,23 @@ type Service struct {
 	burst   *ratelimit.Window
 	minute  *ratelimit.Window
 
+	blocks Blocks // nil: no one blocks anyone
+	mutes  Mutes  // nil: no one is muted
+
 	mu     sync.Mutex
 	latest map[string]int64 // each game's last line as this server knows it
 }
+
+// Blocks say whose lines are hidden from a reader (relations.BlockList).
+type Blocks interface {
+	// Hidden returns the players whose lines are hidden from player: those
+	// they block.
+	Hidden(ctx context.Context, player string) ([]string, error)
+}
+
+// WithBlocks hides from each reader the lines of the players they block,
+// in every read: the page's panel, the API and the streams.
+func WithBlocks(b Blocks) Option { return func(s *Service) { s.blocks = b } }
 
 // maxLatest bounds the games whose last line is remembered: past it they
 // are all forgotten, and read again from the store when asked for.
@@ -261,11 +238,16 @@ func (s *Service) room(ctx context.Context, id string, st seat, cred players.Cre
 	if v.Off, err = s.off(ctx, p.ID); err != nil || v.Off {
 		return v, err
 	}
-	if v.Lines, v.Last, err = s.lines(ctx, id, v.Room, 0); err != nil {
+	if v.Lines, v.Last, err = s.lines(ctx, id, v.Room, 0, p.ID); err != nil {
 		return View{}, err
 	}
 	if e := s.refusal(st, v.Room, p); e != nil {
 		v.Why = e.Msg
+	} else if err := s.muted(ctx, p.ID); err != nil {
+		if errs.Of(err).Detail != errs.ChatMuted {
+			return View{}, err
+		}
+		v.Why = errs.Of(err).Msg
 	} else {
 		v.Write = true
 	}
@@ -280,10 +262,11 @@ func (s *Service) Lines(ctx context.Context, id string, cred players.Credential,
 	if err != nil {
 		return nil, 0, err
 	}
-	if err := s.mayRead(ctx, st, room, cred); err != nil {
+	p, err := s.mayRead(ctx, st, room, cred)
+	if err != nil {
 		return nil, 0, err
 	}
-	return s.lines(ctx, id, room, after)
+	return s.lines(ctx, id, room, after, p.ID)
 }
 
 // Since returns what the stream of game id to cred's viewer, who has
@@ -305,44 +288,55 @@ func (s *Service) Since(ctx context.Context, id string, cred players.Credential,
 		s.learn(id, 0) // it never has a line
 		return nil, after, nil
 	}
-	if err := s.mayRead(ctx, st, st.room(), cred); err != nil {
+	p, err := s.mayRead(ctx, st, st.room(), cred)
+	if err != nil {
 		if errs.Of(err).Detail == errs.ChatOff {
 			return nil, after, nil // a viewer with chat off hears no lines
 		}
 		return nil, after, err
 	}
-	return s.lines(ctx, id, st.room(), after)
+	return s.lines(ctx, id, st.room(), after, p.ID)
 }
 
-// mayRead refuses a viewer a room not theirs, or when chat is off.
-func (s *Service) mayRead(ctx context.Context, st seat, room Room, cred players.Credential) error {
+// mayRead returns the viewer of cred, refusing them a room not theirs,
+// or when chat is off.
+func (s *Service) mayRead(ctx context.Context, st seat, room Room, cred players.Credential) (players.Player, error) {
 	if !st.chat {
-		return noChat()
+		return players.Player{}, noChat()
 	}
 	if room != st.room() {
-		return wrongRoom(st.room())
+		return players.Player{}, wrongRoom(st.room())
 	}
 	p, err := s.identify(ctx, cred)
 	if err != nil {
-		return err
+		return players.Player{}, err
 	}
 	off, err := s.off(ctx, p.ID)
 	if err != nil {
-		return err
+		return players.Player{}, err
 	}
 	if off {
-		return chatOff()
+		return players.Player{}, chatOff()
 	}
-	return nil
+	return p, nil
 }
 
-// lines reads a room's lines after after and notes the game's last.
-func (s *Service) lines(ctx context.Context, id string, room Room, after int64) ([]Line, int64, error) {
+// lines reads a room's lines after after for reader (a player's id, ""
+// for none), the lines of those they block left out, and notes the
+// game's last.
+func (s *Service) lines(ctx context.Context, id string, room Room, after int64, reader string) ([]Line, int64, error) {
 	lines, last, err := s.store.ChatLines(ctx, id, room, after, HistoryLines)
 	if err != nil {
 		return nil, 0, errs.FromStore(fmt.Errorf("reading game %s's chat: %w", id, err))
 	}
 	s.learn(id, last)
+	if s.blocks != nil && reader != "" && len(lines) > 0 {
+		hidden, err := s.blocks.Hidden(ctx, reader)
+		if err != nil {
+			return nil, 0, err
+		}
+		lines = slices.DeleteFunc(lines, func(l Line) bool { return slices.Contains(hidden, l.Author) })
+	}
 	return lines, max(last, after), nil
 }
 
@@ -398,6 +392,9 @@ func (s *Service) Post(ctx context.Context, id string, cred players.Credential, 
 	}
 	if e := s.refusal(st, room, p); e != nil {
 		return Line{}, e
+	}
+	if err := s.muted(ctx, p.ID); err != nil {
+		return Line{}, err
 	}
 	if err := s.take(p.ID); err != nil {
 		return Line{}, err
@@ -491,55 +488,4 @@ func (s *Service) identify(ctx context.Context, cred players.Credential) (player
 		return players.Player{}, fmt.Errorf("identifying a chat's reader: %w", err)
 	}
 	return p, nil
-}
-
-// Clean makes text a line: its spaces trimmed, every control character
-// and line break a space (a line is one line of plain text), and the
-// marks that reorder text (bidirectional overrides, which make a line
-// read otherwise than it is written) dropped. It refuses an empty line,
-// one over MaxRunes and one that is not UTF-8.
-func Clean(text string) (string, error) {
-	if !utf8.ValidString(text) {
-		return "", errs.Errorf(errs.Invalid, "The line is not text.").WithDetail(errs.ChatEmpty)
-	}
-	text = strings.TrimSpace(strings.Map(func(r rune) rune {
-		switch {
-		case unicode.IsControl(r) || r == '\u2028' || r == '\u2029':
-			return ' '
-		case unicode.Is(unicode.Bidi_Control, r):
-			return -1
-		}
-		return r
-	}, text))
-	switch n := utf8.RuneCountInString(text); {
-	case n == 0:
-		return "", errs.Errorf(errs.Invalid, "Write something first.").WithDetail(errs.ChatEmpty)
-	case n > MaxRunes:
-		return "", errs.Errorf(errs.Invalid, "A line is at most %d characters; this one has %d.", MaxRunes, n).WithDetail(errs.ChatTooLong)
-	}
-	return text, nil
-}
-
-func noChat() *errs.Error {
-	return errs.Errorf(errs.Invalid, "This game has no chat: only games between two players do.").WithDetail(errs.NoChat)
-}
-
-func chatOff() *errs.Error {
-	return errs.Errorf(errs.Invalid, "You turned chat off: turn it on on your account page to read and write.").WithDetail(errs.ChatOff)
-}
-
-func wrongRoom(yours Room) *errs.Error {
-	if yours == PlayerRoom {
-		return errs.Errorf(errs.Invalid, "You play this game: your room is the players'.").WithDetail(errs.ChatRoom)
-	}
-	return errs.Errorf(errs.Invalid, "You watch this game: your room is the spectators'.").WithDetail(errs.ChatRoom)
-}
-
-// truncate cuts s to n bytes at most, on a rune boundary.
-func truncate(s string, n int) string {
-	for len(s) > n {
-		_, size := utf8.DecodeLastRuneInString(s)
-		s = s[:len(s)-size]
-	}
-	return s
 }

@@ -118,6 +118,20 @@ const (
 	ChatClosed         Detail = "chat_closed"         // Invalid: the game is over: its chat is read-only
 	ChatAnonymous      Detail = "chat_anonymous"      // Invalid: an anonymous player at a game between two named players
 	ChatRate           Detail = "chat_rate"           // TooMany: chat lines over the player's rate (RetryAfter)
+	SelfRelation       Detail = "self_relation"       // Invalid: following, blocking or reporting oneself
+	TooManyRelations   Detail = "too_many_relations"  // Conflict: over relations.MaxFollows or MaxBlocks
+	Blocked            Detail = "blocked"             // Forbidden: one of the two players blocks the other
+	BadRecovery        Detail = "bad_recovery"        // Unauthorized: the name or the recovery code is wrong, or the code was used
+	AccountClosed      Detail = "account_closed"      // Forbidden: the account was closed by a moderator
+	BadReason          Detail = "bad_reason"          // Invalid: a report's reason is not abuse, cheating or other
+	BadReportText      Detail = "bad_report_text"     // Invalid: a report's text, or a moderator's why, missing or over moderation.MaxText
+	TooManyReports     Detail = "too_many_reports"    // TooMany: the reporter has moderation.MaxOpenReports open
+	NoLine             Detail = "no_line"             // NotFound: no such chat line in the reporter's room
+	NoReport           Detail = "no_report"           // NotFound: no such report
+	NotModerator       Detail = "not_moderator"       // NotFound: a moderator's page or action asked by someone else (answered as an unknown page)
+	BadMute            Detail = "bad_mute"            // Invalid: a mute's length is not one of moderation.Mutes
+	ChatMuted          Detail = "chat_muted"          // Forbidden: a moderator muted the writer's chat for a while
+	RecoveryCodesRate  Detail = "recovery_codes_rate" // TooMany: recovery codes made players.RecoveryCodeSets times in the hour (RetryAfter)
 )
 
 // Error is a refused request. Msg is a sentence for a person; Detail, when

@@ -26,7 +26,11 @@ const secret = "s3cret-horse-battery"
 // register names the browser's player through the account page.
 func (c *client) register(name string) {
 	c.t.Helper()
-	d := c.post("/account", vals("name", name, "password", secret))
+	rec := c.do(http.MethodPost, "/account", vals("name", name, "password", secret), false)
+	if rec.Code == http.StatusSeeOther {
+		rec = c.do(http.MethodGet, rec.Header().Get("Location"), nil, false)
+	}
+	d := parse(c.t, rec)
 	if got := d.Find("#account-name").AttrOr("data-name", ""); got != name {
 		c.t.Fatalf("after choosing %s the account page names %q: %s", name, got, errorText(d))
 	}

@@ -28,7 +28,9 @@ import (
 	"github.com/banchess/banchess/engine"
 	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/lobby"
+	"github.com/banchess/banchess/moderation"
 	"github.com/banchess/banchess/players"
+	"github.com/banchess/banchess/relations"
 	"github.com/banchess/banchess/static"
 	"github.com/banchess/banchess/training"
 	"github.com/banchess/banchess/views"
@@ -55,6 +57,12 @@ type Services struct {
 	// Chat serves the games' rooms (the game page's chat panel, the
 	// chat API, the chat setting); nil: games have no chat.
 	Chat *chat.Service
+	// Relations serve follows and blocks (/following, the profiles'
+	// buttons, /api/rel); nil: they are not served.
+	Relations *relations.Service
+	// Moderation takes reports and serves the moderators (/report, /mod);
+	// nil: not served.
+	Moderation *moderation.Service
 }
 
 // Server wires the front ends on the services: the pages (package
@@ -234,6 +242,12 @@ func (s *Server) pagesDeps() pages.Deps {
 	if s.svc.Chat != nil {
 		d.Chat = s.svc.Chat
 	}
+	if s.svc.Relations != nil {
+		d.Relations = s.svc.Relations
+	}
+	if s.svc.Moderation != nil {
+		d.Moderation = s.svc.Moderation
+	}
 	return d
 }
 
@@ -246,6 +260,9 @@ func (s *Server) apiDeps() api.Deps {
 	}
 	if s.svc.Chat != nil {
 		d.Chat = s.svc.Chat
+	}
+	if s.svc.Relations != nil {
+		d.Relations = s.svc.Relations
 	}
 	return d
 }

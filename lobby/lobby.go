@@ -83,6 +83,7 @@ type Service struct {
 	watchers watchers
 	live     Liveness    // Instance set
 	beating  atomic.Bool // this server has beaten: its seeks record it
+	blocks   Blocks      // nil: no one blocks anyone
 }
 
 // Option configures a Service.
@@ -95,6 +96,17 @@ func WithClock(now func() time.Time) Option { return func(s *Service) { s.now = 
 // WithVariants makes the lobby's seeks and pairings of the variants of
 // ids only; by default the lobby plays every variant games plays.
 func WithVariants(ids ...string) Option { return func(s *Service) { s.variants = ids } }
+
+// Blocks say whom a player is never paired with (relations.BlockList).
+type Blocks interface {
+	// Shunned returns the players player blocks or is blocked by.
+	Shunned(ctx context.Context, player string) ([]string, error)
+}
+
+// WithBlocks makes the lobby never pair two players one of whom blocks
+// the other: a pool passes over the other's seek, and accepting it is
+// refused (Forbidden, detail blocked).
+func WithBlocks(b Blocks) Option { return func(s *Service) { s.blocks = b } }
 
 // New returns the lobby kept in store, pairing players' into games' of
 // known's variants.

@@ -113,7 +113,11 @@ func (s *Service) JoinPool(ctx context.Context, cred players.Credential, pool, a
 		return "", Seek{}, err
 	}
 	wait.Rated, wait.Address = p.Named(), address
-	return s.pair(ctx, PairRequest{Taker: p.ID, Pool: pool, Wait: wait, Limits: seekLimits()})
+	avoid, err := s.shunned(ctx, p.ID)
+	if err != nil {
+		return "", Seek{}, err
+	}
+	return s.pair(ctx, PairRequest{Taker: p.ID, Pool: pool, Wait: wait, Limits: seekLimits(), Avoid: avoid})
 }
 
 // AcceptSeek accepts seek id for cred's player and returns the game it
@@ -124,14 +128,26 @@ func (s *Service) AcceptSeek(ctx context.Context, cred players.Credential, id st
 	if err != nil {
 		return "", err
 	}
-	game, _, err := s.pair(ctx, PairRequest{Taker: p.ID, Seek: id})
+	avoid, err := s.shunned(ctx, p.ID)
+	if err != nil {
+		return "", err
+	}
+	game, _, err := s.pair(ctx, PairRequest{Taker: p.ID, Seek: id, Avoid: avoid})
 	return game, err
+}
+
+// shunned returns the players player is never paired with.
+func (s *Service) shunned(ctx context.Context, player string) ([]string, error) {
+	if s.blocks == nil {
+		return nil, nil
+	}
+	return s.blocks.Shunned(ctx, player)
 }
 
 // pair has the store pair as req asks, and starts the game's clock.
 func (s *Service) pair(ctx context.Context, req PairRequest) (string, Seek, error) {
 	req.At = s.now()
-	req.Open, req.Game = s.window(req.At), s.pairedGame(req.At)
+	req.Open, req.Game = s.window(req.At), s.pairedGame(req.At, req.Avoid)
 	rec, k, err := s.store.Pair(ctx, req)
 	if err != nil {
 		return "", Seek{}, errs.FromStore(err)
@@ -147,11 +163,14 @@ func (s *Service) pair(ctx context.Context, req PairRequest) (string, Seek, erro
 
 // pairedGame builds the game of a pairing at now: maker and taker at their
 // sides (the maker's colour, or random), rated as the seek asks (a pool's
-// when both have a name).
-func (s *Service) pairedGame(now time.Time) func(Seek, games.Seated, games.Seated) (*games.Record, error) {
+// when both have a name); never a maker the taker avoids.
+func (s *Service) pairedGame(now time.Time, avoid []string) func(Seek, games.Seated, games.Seated) (*games.Record, error) {
 	return func(k Seek, maker, taker games.Seated) (*games.Record, error) {
-		if maker.Player.ID == taker.Player.ID {
+		switch {
+		case maker.Player.ID == taker.Player.ID:
 			return nil, errs.Errorf(errs.Conflict, "This is your own seek: wait for another player to accept it.").WithDetail(errs.OwnSeek)
+		case slices.Contains(avoid, maker.Player.ID):
+			return nil, errs.Errorf(errs.Forbidden, "One of you blocks the other: you cannot play each other.").WithDetail(errs.Blocked)
 		}
 		rated := k.Rated
 		switch {

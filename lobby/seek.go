@@ -130,6 +130,9 @@ type PairRequest struct {
 	Open   SeekWindow
 	At     time.Time
 	Game   func(seek Seek, maker, taker games.Seated) (*games.Record, error)
+	// Avoid are the players Taker is never paired with (blocks): a pool
+	// passes over their seeks.
+	Avoid []string
 }
 
 // SeekSettings are what a custom seek is made with, as a client gives

@@ -105,6 +105,9 @@ func (s *Service) Login(ctx context.Context, in SignIn) (SignedIn, error) {
 	if err := s.store.ForgetAttempt(ctx, attempt); err != nil {
 		return SignedIn{}, errs.FromStore(err)
 	}
+	if err := s.open(ctx, p.ID); err != nil {
+		return SignedIn{}, err
+	}
 	cred := NewCredential()
 	if err := s.store.Issue(ctx, Issued{Hash: cred.Hash(), Player: p.ID, Kind: in.Kind, Created: now, Scopes: in.Scopes}); err != nil {
 		return SignedIn{}, errs.FromStore(err)

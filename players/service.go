@@ -21,6 +21,8 @@ type Service struct {
 	passwords Passwords
 	creds     credentialCache
 	devices   deviceKey
+	safety    SafetyStore // nil: no recovery codes, no closed accounts
+	blocks    BlockQuery  // nil: no one blocks anyone
 	// signupsPerHour bounds the sign-ups from one address in an hour; 0:
 	// no bound.
 	signupsPerHour int

@@ -107,6 +107,15 @@
     li.appendChild(name);
     li.appendChild(document.createTextNode(" "));
     li.appendChild(text);
+    if (log.dataset.report && l.name !== log.dataset.me) {
+      var a = document.createElement("a");
+      a.className = "chat-report";
+      a.href = log.dataset.report + l.seq;
+      a.textContent = "report";
+      a.setAttribute("aria-label", "Report " + name.textContent + "'s line");
+      li.appendChild(document.createTextNode(" "));
+      li.appendChild(a);
+    }
     log.appendChild(li);
     while (log.children.length > 200) log.removeChild(log.firstElementChild);
     if (atEnd) log.scrollTop = log.scrollHeight;

@@ -43,8 +43,11 @@ type Memory struct {
 	// claims are the games due that a sweep claimed, by id (see due.go).
 	claims map[string]dueClaim
 
-	memoryTraining            // training's learners, puzzles and attempts
-	chat           memoryChat // the games' chat (Chat)
+	memoryTraining                  // training's learners, puzzles and attempts
+	chat           memoryChat       // the games' chat (Chat)
+	relations      memoryRelations  // follows and blocks (Relations)
+	safety         memorySafety     // recovery codes and closed accounts (Safety)
+	moderation     memoryModeration // moderators, reports, mutes, the log (Moderation)
 }
 
 type entry struct {
@@ -56,6 +59,7 @@ type entry struct {
 func NewMemory() *Memory {
 	m := &Memory{games: make(map[string]*entry), reviews: make(map[string]analysis.StoredReview), claims: map[string]dueClaim{}}
 	m.accounts.init()
+	m.safety.a = &m.accounts
 	return m
 }
 

@@ -144,7 +144,9 @@ func (m *Memory) Pair(ctx context.Context, req lobby.PairRequest) (*games.Record
 			return nil, lobby.Seek{}, seekGone()
 		}
 	} else {
-		waiting := a.openSeeks(req.Open, func(k lobby.Seek) bool { return k.Pool == req.Pool && k.Player != req.Taker })
+		waiting := a.openSeeks(req.Open, func(k lobby.Seek) bool {
+			return k.Pool == req.Pool && k.Player != req.Taker && !slices.Contains(req.Avoid, k.Player)
+		})
 		if len(waiting) == 0 {
 			k, err := a.wait(req)
 			return nil, k, err

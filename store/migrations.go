@@ -274,6 +274,71 @@ var migrations = [...]migration{
 		player TEXT PRIMARY KEY,
 		off    BOOLEAN NOT NULL
 	) WITHOUT ROWID;`},
+	// Whom players follow and whom they block (package relations).
+	{"relations", `CREATE TABLE follows (
+		follower TEXT NOT NULL,   -- the players' ids
+		followed TEXT NOT NULL,
+		at       BIGINT NOT NULL, -- unix milliseconds
+		PRIMARY KEY (follower, followed)
+	) WITHOUT ROWID;
+	CREATE TABLE blocks (
+		blocker TEXT NOT NULL,   -- the players' ids
+		blocked TEXT NOT NULL,
+		at      BIGINT NOT NULL, -- unix milliseconds
+		PRIMARY KEY (blocker, blocked)
+	) WITHOUT ROWID;
+	CREATE INDEX blocks_blocked ON blocks(blocked, blocker);`},
+	// Recovery codes (their hashes) and closed accounts (package players).
+	{"account_safety", `CREATE TABLE recovery_codes (
+		player TEXT NOT NULL, -- the player's id
+		id     TEXT NOT NULL, -- the code's first group, which tells a player's codes apart
+		hash   TEXT NOT NULL, -- the code's argon2id hash
+		PRIMARY KEY (player, id)
+	) WITHOUT ROWID;
+	CREATE TABLE closed_accounts (
+		player TEXT PRIMARY KEY, -- the player's id
+		at     BIGINT NOT NULL   -- unix milliseconds
+	) WITHOUT ROWID;`},
+	// Moderators, reports, chat mutes and the moderation log (package
+	// moderation).
+	{"moderation", `CREATE TABLE moderators (
+		player TEXT PRIMARY KEY, -- the player's id
+		since  BIGINT NOT NULL   -- unix milliseconds
+	) WITHOUT ROWID;
+	CREATE TABLE reports (
+		id            TEXT PRIMARY KEY,
+		reporter      TEXT NOT NULL, -- the players' ids, and their names then
+		reporter_name TEXT NOT NULL,
+		reported      TEXT NOT NULL,
+		reported_name TEXT NOT NULL,
+		reason        TEXT NOT NULL, -- 'abuse', 'cheating' or 'other'
+		text          TEXT NOT NULL,
+		game          TEXT NOT NULL, -- the chat line reported: '', '', 0 for a player
+		room          TEXT NOT NULL,
+		seq           BIGINT NOT NULL,
+		at            BIGINT NOT NULL, -- unix milliseconds
+		closed_at     BIGINT NOT NULL, -- unix milliseconds; 0 while open
+		outcome       TEXT NOT NULL    -- the action that closed it
+	) WITHOUT ROWID;
+	CREATE INDEX reports_open ON reports(closed_at, at);
+	CREATE INDEX reports_reporter ON reports(reporter, closed_at);
+	CREATE TABLE mutes (
+		player   TEXT PRIMARY KEY, -- the player's id
+		until_at BIGINT NOT NULL   -- unix milliseconds
+	) WITHOUT ROWID;
+	CREATE TABLE moderation_log (
+		id             TEXT PRIMARY KEY,
+		at             BIGINT NOT NULL, -- unix milliseconds
+		moderator      TEXT NOT NULL,   -- the moderator's id ('' for the server's command) and name
+		moderator_name TEXT NOT NULL,
+		action         TEXT NOT NULL,
+		player         TEXT NOT NULL,   -- the player acted on, and their name then
+		player_name    TEXT NOT NULL,
+		report         TEXT NOT NULL,   -- the report closed, '' for none
+		until_at       BIGINT NOT NULL, -- a mute's end, unix milliseconds; 0 for none
+		why            TEXT NOT NULL
+	) WITHOUT ROWID;
+	CREATE INDEX moderation_log_at ON moderation_log(at);`},
 }
 
 // SchemaVersion is the schema version this binary writes.

@@ -212,8 +212,14 @@ func (s sqlPlayers) pairedSeek(ctx context.Context, q querier, req lobby.PairReq
 	if err := s.db.lock(ctx, q, "pool:"+req.Pool); err != nil {
 		return lobby.Seek{}, err
 	}
-	return scanSeek(q.queryRow(ctx, `SELECT `+seekColumns+` FROM seeks WHERE pool = $1 AND player <> $2 AND `+openAt(3)+`
-		ORDER BY created_at, id LIMIT 1`+s.db.forUpdate(), append([]any{req.Pool, req.Taker}, open...)...))
+	args := append([]any{req.Pool, req.Taker}, open...)
+	avoid := ""
+	for _, p := range req.Avoid { // the players the taker blocks or is blocked by
+		args = append(args, p)
+		avoid += fmt.Sprintf(" AND player <> $%d", len(args))
+	}
+	return scanSeek(q.queryRow(ctx, `SELECT `+seekColumns+` FROM seeks WHERE pool = $1 AND player <> $2`+avoid+` AND `+openAt(3)+`
+		ORDER BY created_at, id LIMIT 1`+s.db.forUpdate(), args...))
 }
 
 // wait keeps req's taker waiting in its pool: their open seek there, kept

@@ -25,6 +25,10 @@ type Chat struct {
 	// Error says why the last line was refused (a page without
 	// JavaScript), and Text is what it said, to edit.
 	Error, Text string
+	// Report starts the address that reports a line of the room (its seq
+	// follows), "" where the viewer cannot report; Me is the viewer's
+	// name, whose own lines have no report link.
+	Report, Me string
 }
 
 // ChatLine is a line as the chat panel shows it: plain text, links
@@ -33,6 +37,9 @@ type ChatLine struct {
 	Seq  int64
 	Name string // "Anonymous" for a player without a name
 	Text string
+	// ReportURL is where the viewer reports the line, "" where they
+	// cannot.
+	ReportURL string
 }
 
 // LastText writes Last for the page's stream.

@@ -118,6 +118,9 @@ type Account struct {
 	// Chat is the chat setting; nil where the server keeps no chat or
 	// the viewer is no player yet.
 	Chat *AccountChat
+	// Recovery are the viewer's recovery codes; nil where the server
+	// keeps none or the viewer has no name.
+	Recovery *AccountRecovery
 }
 
 // Login is the sign-in page.
@@ -134,6 +137,11 @@ type Profile struct {
 	Games               []PlayedRow
 	// Next is the next page of games, "" at the last.
 	Next string
+	// Relation is what the viewer chose about the player, nil when they
+	// choose nothing (not signed in with a name, or their own profile).
+	Relation *ProfileRelation
+	// Closed says a moderator closed the account.
+	Closed bool
 }
 
 // RatingRow is a player's rating in one variant at one speed.

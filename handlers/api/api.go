@@ -43,7 +43,7 @@ type apiEndpoint struct {
 // Register adds the JSON API under g (mounted at /api).
 func Register(g *echo.Group, d Deps) {
 	s := &deps{kit: d.Kit, games: d.Kit.Games(), loader: d.Loader, players: d.Players, lobby: d.Lobby, analysis: d.Analysis,
-		training: d.Training, chat: d.Chat, streams: d.Streams, baseURL: d.BaseURL}
+		training: d.Training, chat: d.Chat, relations: d.Relations, streams: d.Streams, baseURL: d.BaseURL}
 	gm, acc, lb, pz, an, ch := &gamesAPI{s}, &accountsAPI{s}, &lobbyAPI{s}, &puzzlesAPI{s}, &analysisAPI{s}, &chatAPI{s}
 	// Use also routes every unknown path under /api through these, so its
 	// 404 is JSON too.
@@ -75,6 +75,8 @@ func Register(g *echo.Group, d Deps) {
 		{http.MethodGet, "/account", acc.account},
 		{http.MethodPost, "/token", acc.newToken},
 		{http.MethodDelete, "/token", acc.dropToken},
+		{http.MethodPost, "/account/recovery-codes", acc.newRecoveryCodes},
+		{http.MethodPost, "/account/recover", acc.recover},
 		{http.MethodGet, "/players/:name", acc.playerPublic},
 		{http.MethodGet, "/seeks", lb.seeks},
 		{http.MethodPost, "/seeks", lb.addSeek},
@@ -84,6 +86,7 @@ func Register(g *echo.Group, d Deps) {
 		{http.MethodGet, "/lobby/events", lb.lobbyEvents},
 	}
 	routes = append(routes, pz.puzzleRoutes()...)
+	routes = append(routes, (&relationsAPI{s}).relationRoutes()...)
 	for _, r := range routes {
 		g.Add(r.method, r.path, r.h)
 	}

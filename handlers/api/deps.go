@@ -55,6 +55,8 @@ type Players interface {
 	SignOut(ctx context.Context, cred players.Credential) error
 	Named(ctx context.Context, name string) (players.Player, error)
 	Standings(ctx context.Context, player string) ([]players.Standing, error)
+	NewRecoveryCodes(ctx context.Context, cred players.Credential) ([]string, error)
+	Recover(ctx context.Context, in players.RecoverIn) (players.SignedIn, error)
 }
 
 // Lobby is the lobby as the API uses it.
@@ -102,8 +104,10 @@ type Deps struct {
 	Analysis Analyst
 	Training Training // nil: the puzzles are not served
 	Chat     Chat     // nil: games have no chat
-	Streams  *stream.Server
-	BaseURL  string // scheme://host for the PGN's Site; "": the request's
+	// Relations serve /api/rel; nil: not served.
+	Relations Relations
+	Streams   *stream.Server
+	BaseURL   string // scheme://host for the PGN's Site; "": the request's
 }
 
 // deps are Deps as the API's handlers reach them.
@@ -116,6 +120,7 @@ type deps struct {
 	analysis  Analyst
 	training  Training
 	chat      Chat
+	relations Relations
 	streams   *stream.Server
 	encodings stream.Encodings // the API streams' events, shared by game
 	baseURL   string

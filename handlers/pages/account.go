@@ -26,6 +26,7 @@ func (p *accounts) accountRoutes(e *echo.Echo) {
 	e.POST("/login", p.login)
 	e.POST("/logout", p.logout(false))
 	e.POST("/logout/everywhere", p.logout(true))
+	p.recoveryRoutes(e)
 }
 
 // account shows the browser's player: the form that names them, or their
@@ -35,17 +36,17 @@ func (p *accounts) account(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	a := views.Account{Asset: p.s.asset, Name: pl.Name, Scopes: players.ScopeNames()}
-	if pl.ID != "" {
-		if a.Chat, err = p.accountChat(c); err != nil {
-			return err
-		}
+	a, err := p.accountView(c, pl)
+	if err != nil {
+		return err
 	}
 	switch c.QueryParam("done") {
 	case "named":
 		a.Done = "Your name is yours: sign in with it and your password on your other devices."
 	case "signed-in":
 		a.Done = "Signed in: your games and seats are here too."
+	case "recovered":
+		a.Done = "Your account is back, with your new password: every other device was signed out."
 	}
 	return render(c, http.StatusOK, views.AccountPage(a))
 }
@@ -73,7 +74,16 @@ func (p *accounts) register(c echo.Context) error {
 	}
 	p.s.kit.SetPlayer(c, in.Credential)
 	p.s.kit.SetDevice(c, in.Device)
-	return c.Redirect(http.StatusSeeOther, "/account?done=named")
+	// The account's first recovery codes, shown once with the page; on a
+	// server that keeps none, the page as before.
+	codes, err := p.s.players.NewRecoveryCodes(c.Request().Context(), in.Credential)
+	if err != nil && errs.Of(err).Code != errs.NotFound {
+		p.s.log.Error("making a new account's recovery codes", "player", in.Player.ID, "err", err)
+	}
+	if err != nil {
+		return c.Redirect(http.StatusSeeOther, "/account?done=named")
+	}
+	return p.showCodes(c, in.Player, "Your name is yours: sign in with it and your password on your other devices.", codes)
 }
 
 // newToken makes the signed-in player a bearer token limited to the

@@ -2,6 +2,8 @@ package pages
 
 import (
 	"net/http"
+	"net/url"
+	"strconv"
 
 	"github.com/banchess/banchess/handlers/kit"
 
@@ -40,13 +42,34 @@ func (p *core) chatPanel(c echo.Context, rec *games.Record, seats games.Seats, c
 		out.Title = "Players' chat"
 	}
 	out.Lines = make([]views.ChatLine, len(v.Lines))
+	reporter := p.reporter(c, cred, v.Write || len(v.Lines) > 0)
+	if reporter.ID != "" {
+		out.Report, out.Me = "/report?"+url.Values{"game": {id}, "room": {string(v.Room)}}.Encode()+"&seq=", reporter.Name
+	}
 	for i, l := range v.Lines {
 		out.Lines[i] = views.ChatLine{Seq: l.Seq, Name: l.Name, Text: l.Text}
 		if l.Name == "" {
 			out.Lines[i].Name = "Anonymous"
 		}
+		if reporter.ID != "" && l.Author != reporter.ID {
+			out.Lines[i].ReportURL = out.Report + strconv.FormatInt(l.Seq, 10)
+		}
 	}
 	return out, nil
+}
+
+// reporter is cred's player when they may report chat lines (a player
+// with a name, on a server with moderation), else no one. any says there
+// are or may be lines to report: else it asks nothing.
+func (p *core) reporter(c echo.Context, cred players.Credential, any bool) players.Player {
+	if !any || p.s.moderation == nil || cred == "" {
+		return players.Player{}
+	}
+	pl, err := p.s.players.Identify(c.Request().Context(), cred)
+	if err != nil || !pl.Named() {
+		return players.Player{}
+	}
+	return pl
 }
 
 // say posts a line in the viewer's room of game id (the form's room and

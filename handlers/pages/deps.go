@@ -80,6 +80,10 @@ type Players interface {
 	PlayedGame(ctx context.Context, player, game string) (players.PlayedGame, bool, error)
 	Leaders(ctx context.Context, variant string, speed rating.Speed) ([]players.Leader, error)
 	IssueToken(ctx context.Context, cred players.Credential, scopes players.Scopes) (players.Credential, error)
+	NewRecoveryCodes(ctx context.Context, cred players.Credential) ([]string, error)
+	RecoveryCodesLeft(ctx context.Context, cred players.Credential) (int, error)
+	Recover(ctx context.Context, in players.RecoverIn) (players.SignedIn, error)
+	Closed(ctx context.Context, id string) (bool, error)
 }
 
 // Lobby is the lobby as the pages use it.
@@ -129,6 +133,7 @@ type Chat interface {
 	RoomOf(ctx context.Context, rec *games.Record, seats games.Seats, cred players.Credential) (chat.View, error)
 	Post(ctx context.Context, id string, cred players.Credential, room chat.Room, text string) (chat.Line, error)
 	Since(ctx context.Context, id string, cred players.Credential, after int64) ([]chat.Line, int64, error)
+	Lines(ctx context.Context, id string, cred players.Credential, room chat.Room, after int64) ([]chat.Line, int64, error)
 	Off(ctx context.Context, cred players.Credential) (bool, error)
 	SetOff(ctx context.Context, cred players.Credential, off bool) error
 }
@@ -143,9 +148,13 @@ type Deps struct {
 	Analysis Analyst
 	Training Training // nil: /learn and /training are not served
 	Chat     Chat     // nil: games have no chat
-	Streams  *stream.Server
-	Files    *StaticFiles
-	Images   *boardimage.Renderer // nil: /img answers 503
+	// Relations serve follows and blocks; nil: not served.
+	Relations Relations
+	// Moderation serves reports and the moderators; nil: not served.
+	Moderation Moderation
+	Streams    *stream.Server
+	Files      *StaticFiles
+	Images     *boardimage.Renderer // nil: /img answers 503
 	// ImagesPerSecond and ImageBurst bound the images one client asks
 	// for; zero: no limit.
 	ImagesPerSecond float64
@@ -157,21 +166,23 @@ type Deps struct {
 
 // deps are Deps as the pages' handlers reach them.
 type deps struct {
-	kit       *kit.Kit
-	games     Games
-	loader    Loader
-	players   Players
-	lobby     Lobby
-	analysis  Analyst
-	training  Training
-	chat      Chat
-	streams   *stream.Server
-	files     *StaticFiles
-	images    *boardimage.Renderer
-	imageRate *ratelimit.Limiter // images asked for per client; nil: no limit
-	asset     string             // the static files' version, for cache busting
-	variants  []views.Variant
-	log       *slog.Logger
+	kit        *kit.Kit
+	games      Games
+	loader     Loader
+	players    Players
+	lobby      Lobby
+	analysis   Analyst
+	training   Training
+	chat       Chat
+	relations  Relations
+	moderation Moderation
+	streams    *stream.Server
+	files      *StaticFiles
+	images     *boardimage.Renderer
+	imageRate  *ratelimit.Limiter // images asked for per client; nil: no limit
+	asset      string             // the static files' version, for cache busting
+	variants   []views.Variant
+	log        *slog.Logger
 }
 
 func (d *deps) now() time.Time { return d.kit.Now() }
@@ -184,7 +195,7 @@ type Pages struct{ s *deps }
 // the API with the pages' error pages.
 func New(d Deps) *Pages {
 	s := &deps{kit: d.Kit, games: d.Kit.Games(), loader: d.Loader, players: d.Players, lobby: d.Lobby, analysis: d.Analysis,
-		training: d.Training, chat: d.Chat, streams: d.Streams, files: d.Files, images: d.Images, asset: AssetVersion(), variants: d.Variants, log: d.Kit.Log(),
+		training: d.Training, chat: d.Chat, relations: d.Relations, moderation: d.Moderation, streams: d.Streams, files: d.Files, images: d.Images, asset: AssetVersion(), variants: d.Variants, log: d.Kit.Log(),
 		imageRate: ratelimit.New(d.ImagesPerSecond, float64(d.ImageBurst), d.Kit.Now)}
 	if s.files == nil {
 		s.files = NewStaticFiles()

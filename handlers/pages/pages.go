@@ -98,6 +98,8 @@ func (s *deps) pageRoutes(e *echo.Echo) {
 	rv.reviewRoutes(e, get)
 	acc.accountRoutes(e)
 	acc.profileRoutes(e)
+	(&people{s, c}).relationRoutes(e)
+	(&guards{s, c}).moderationRoutes(e)
 	e.POST("/settings", acc.saveSettings)
 	lb.lobbyRoutes(e)
 	if s.training != nil {
@@ -248,8 +250,5 @@ func (p *core) boardInput(c echo.Context) (games.Input, error) {
 
 // notFound answers unknown paths: JSON under /api, a page elsewhere.
 func (p *site) notFound(c echo.Context) error {
-	if kit.IsAPI(c) {
-		return kit.APINotFound()
-	}
-	return kit.Titled("Page not found", &errs.Error{Code: errs.NotFound, Msg: "There is nothing at " + kit.TrimText(c.Request().URL.Path) + "."})
+	return unknownPage(c)
 }

@@ -11,8 +11,10 @@ import (
 	"github.com/banchess/banchess/computer"
 	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/lobby"
+	"github.com/banchess/banchess/moderation"
 	"github.com/banchess/banchess/password"
 	"github.com/banchess/banchess/players"
+	"github.com/banchess/banchess/relations"
 	"github.com/banchess/banchess/rules"
 	"github.com/banchess/banchess/store"
 )
@@ -25,6 +27,9 @@ type Store interface {
 	lobby.Store
 	analysis.ReviewStore
 	Chat() chat.Store
+	Relations() relations.Store
+	Safety() players.SafetyStore
+	Moderation() moderation.Store
 }
 
 // Engine analyses positions and plays the computer's plies
@@ -62,6 +67,12 @@ type Site struct {
 	Lobby    *lobby.Service
 	Analysis *analysis.Service
 	Chat     *chat.Service
+	// Relations keeps follows and blocks.
+	Relations *relations.Service
+	// Moderation takes reports and serves the moderators.
+	Moderation *moderation.Service
+	// Blocks answer who blocks whom (as the lobby and the chat ask).
+	Blocks relations.BlockList
 	// Feed wakes the watchers of the games (games.WithFeed).
 	Feed *games.Feed
 }
@@ -84,7 +95,8 @@ func New(st Store, c Config) Site {
 	if c.Passwords == nil {
 		c.Passwords = Cheap()
 	}
-	pl := players.New(st, append([]players.Option{players.WithClock(c.Now), players.WithPasswords(c.Passwords)}, c.Players...)...)
+	pl := players.New(st, append([]players.Option{players.WithClock(c.Now), players.WithPasswords(c.Passwords), players.WithSafety(st.Safety()),
+		players.WithBlocks(relations.NewBlockList(st.Relations()))}, c.Players...)...)
 	feed := games.NewFeed()
 	gopts := []games.Option{games.WithClock(c.Now), games.WithFeed(feed)}
 	var an analysis.Analyser
@@ -93,17 +105,24 @@ func New(st Store, c Config) Site {
 		an = c.Engine
 	}
 	svc := games.New(st, pl, append(gopts, c.Games...)...)
-	lopts := []lobby.Option{lobby.WithClock(c.Now)}
+	blocks := relations.NewBlockList(st.Relations())
+	lopts := []lobby.Option{lobby.WithClock(c.Now), lobby.WithBlocks(blocks)}
 	if c.LobbyAsMain {
 		lopts = append(lopts, lobby.WithVariants(rules.BanChess{}.ID(), rules.Classic{}.ID()))
 	}
+	lb := lobby.New(st, svc, svc.Loader(), pl, append(lopts, c.Lobby...)...)
+	talk := chat.New(st.Chat(), svc, pl, append([]chat.Option{chat.WithClock(c.Now), chat.WithWaker(feed.Wake), chat.WithBlocks(blocks),
+		chat.WithMutes(moderation.NewMuteList(st.Moderation(), c.Now))}, c.Chat...)...)
 	return Site{
-		Games:    svc,
-		Players:  pl,
-		Lobby:    lobby.New(st, svc, svc.Loader(), pl, append(lopts, c.Lobby...)...),
-		Analysis: analysis.New(svc, svc.Loader(), st, an, append([]analysis.Option{analysis.WithClock(c.Now)}, c.Analysis...)...),
-		Chat:     chat.New(st.Chat(), svc, pl, append([]chat.Option{chat.WithClock(c.Now), chat.WithWaker(feed.Wake)}, c.Chat...)...),
-		Feed:     feed,
+		Games:      svc,
+		Players:    pl,
+		Lobby:      lb,
+		Blocks:     blocks,
+		Relations:  relations.New(st.Relations(), pl, st, lb, relations.WithClock(c.Now)),
+		Analysis:   analysis.New(svc, svc.Loader(), st, an, append([]analysis.Option{analysis.WithClock(c.Now)}, c.Analysis...)...),
+		Chat:       talk,
+		Moderation: moderation.New(st.Moderation(), pl, talk, st.Chat(), moderation.WithClock(c.Now)),
+		Feed:       feed,
 	}
 }
 
