@@ -104,6 +104,8 @@ func (s *deps) pageRoutes(e *echo.Echo) {
 		tr.learnRoutes(e)
 		tr.trainingRoutes(e)
 	}
+	get("/language", st.languagePage)
+	e.POST("/language", st.chooseLanguage)
 	get("/rules", st.rulesPage)
 	get("/rules/en", st.rulesPage)
 	get("/static/*", st.static)

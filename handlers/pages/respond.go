@@ -16,6 +16,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/banchess/banchess/games"
+	"github.com/banchess/banchess/i18n"
 	"github.com/banchess/banchess/rules"
 	"github.com/banchess/banchess/views"
 )
@@ -46,12 +47,15 @@ func renderIn(c echo.Context, status int, t templ.Component, size int) error {
 		ctx = context.WithoutCancel(ctx)
 	}
 	ctx = views.WithLook(ctx, lookOf(c))
+	language := languageOf(c)
+	ctx = i18n.With(ctx, language)
 	if err := t.Render(ctx, &buf); err != nil {
 		return fmt.Errorf("render: %w", err)
 	}
 	h := c.Response().Header()
 	h.Set("Content-Length", strconv.Itoa(buf.Len()))
 	h.Set("Cache-Control", "no-store")
+	h.Set("Content-Language", language.Code)
 	h.Set("Vary", strings.Join(append(h.Values("Vary"), "HX-Request"), ", ")) // one line with the compressor's Accept-Encoding
 	return c.HTMLBlob(status, buf.Bytes())
 }
