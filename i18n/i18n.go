@@ -258,20 +258,31 @@ func (l *Language) Dir() string {
 // T is message id with its placeholders filled from args, name-value
 // pairs ("Name", value, …). A message the language lacks is the source's;
 // one the source lacks too is its id (the tests keep that from happening).
+// A nil *Language is the source.
 func (l *Language) T(id string, args ...any) string {
-	return l.text(id, plural.Other, args)
+	return l.orSource().text(id, plural.Other, args)
+}
+
+// orSource is l, or the built-in source language for nil: a nil
+// *Language speaks the source.
+func (l *Language) orSource() *Language {
+	if l == nil {
+		return Builtin().Source()
+	}
+	return l
 }
 
 // N is T for a count: the plural form that n takes in the language, with
 // {{.Count}} its number written as the language writes numbers.
 func (l *Language) N(id string, n int, args ...any) string {
+	l = l.orSource()
 	form := plural.Cardinal.MatchPlural(l.tag, abs(n), 0, 0, 0, 0)
 	return l.text(id, form, append(args, "Count", l.Number(n)))
 }
 
 // Number is n as the language writes it ("12,345", "12.345", "12 345").
 func (l *Language) Number(n int) string {
-	return l.numbers.Sprint(n)
+	return l.orSource().numbers.Sprint(n)
 }
 
 func abs(n int) int {

@@ -153,6 +153,7 @@ func (p *core) options(c echo.Context) (views.Options, error) {
 		return o, kit.BodyError(err, "The form could not be read: "+err.Error())
 	}
 	readSettings(c, &o)
+	o.Lang = languageOf(c)
 	f := c.Request().Form
 	o.Flip = f.Get("flip") == "1"
 	if v := f.Get("auto"); v == "0" || v == "1" {
