@@ -345,3 +345,33 @@ func From(ctx context.Context) *Language {
 	}
 	return Builtin().Source()
 }
+
+// formNames are CLDR's names of the plural forms, as scripts ask for them
+// (Intl.PluralRules).
+var formNames = map[plural.Form]string{plural.Zero: "zero", plural.One: "one", plural.Two: "two", plural.Few: "few", plural.Many: "many", plural.Other: "other"}
+
+// Forms is message id's text in each plural form the language has, by
+// CLDR's name of the form, its placeholders as written ({{.Count}}): for
+// a script that counts in the page (with Intl.PluralRules).
+func (l *Language) Forms(id string) map[string]string {
+	l = l.orSource()
+	m := l.messages[id]
+	if m == nil && l.fallback != nil {
+		return l.fallback.Forms(id)
+	}
+	out := map[string]string{}
+	if m == nil {
+		return out
+	}
+	for form, t := range m.forms {
+		var b strings.Builder
+		for i, part := range t {
+			if i%2 == 1 {
+				part = "{{." + part + "}}"
+			}
+			b.WriteString(part)
+		}
+		out[formNames[form]] = b.String()
+	}
+	return out
+}

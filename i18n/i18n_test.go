@@ -133,3 +133,14 @@ func TestBadCatalogs(t *testing.T) {
 		}
 	}
 }
+
+func TestForms(t *testing.T) {
+	c := testCatalogs(t)
+	got := c.Named("ru").Forms("games")
+	if len(got) != 4 || got["few"] != "{{.Count}} игры" || got["many"] != "{{.Count}} игр" {
+		t.Errorf("ru forms of games: %v", got)
+	}
+	if got := c.Named("de").Forms("games"); got["one"] != "{{.Count}} game" {
+		t.Errorf("de forms of games (the source's): %v", got)
+	}
+}

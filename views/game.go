@@ -150,7 +150,7 @@ func describeGame(g *rules.Game, info Info, o Options, last *rules.Pair) Game {
 	}
 	m.Board = board(&pos, bottom, banPtr, last, g.CheckedKings(&pos), g.Variant().Board().ExtraSquares())
 	m.Board.ReadOnly = !perm.Seats.Any() || !out.Over() && !perm.Play
-	m.Strips = strips(info.Players, &pos, bottom)
+	m.Strips = strips(o.language(), info.Players, &pos, bottom)
 	if _, ok := dests.of(o.Sel); !ok {
 		o.Sel, o.PromoTo = rules.NoSquare, rules.NoSquare
 		m.Opts = o
@@ -242,7 +242,7 @@ func NewHistoryView(g *rules.Game, index int, info Info, o Options) (Game, error
 	bottom := bottomSide(o, info.Perm.Seats, m.Over, g.Turn().Actor)
 	m.Board = board(&pos, bottom, ban, last, g.CheckedKings(&pos), g.Variant().Board().ExtraSquares())
 	m.Board.ReadOnly = true
-	m.Strips = strips(info.Players, &pos, bottom)
+	m.Strips = strips(o.language(), info.Players, &pos, bottom)
 	m.Preview = newPreview(info.Origin, gamePath(info.ID)+"/history/"+strconv.Itoa(index), caption, previewText(o.language(), g, info.Players), m.FEN, last, m.Board.Flipped)
 	return m, nil
 }

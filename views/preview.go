@@ -40,7 +40,7 @@ func gamePreview(g *rules.Game, m Game) *Preview {
 			free = rules.Black
 		}
 		title = invitationTitle(m.Opts.language(), m.Variant, t.TimeControl, free)
-		desc = invitationText(m.Opts.language(), m.Variant, playerOf(m.Info.Players, free.Other()).Display())
+		desc = invitationText(m.Opts.language(), m.Variant, playerOf(m.Opts.language(), m.Info.Players, free.Other()).Display())
 		flipped = free == rules.Black
 	}
 	return newPreview(m.Info.Origin, path, title, desc, m.FEN, lastMove(g), flipped)
@@ -73,7 +73,7 @@ func newPreview(origin, path, title, description, fen string, last *rules.Pair, 
 // previewText names the variant, the players and where the game stands:
 // "Ban Chess · Morphy vs Duke Karl · Checkmate — White wins, 1-0".
 func previewText(l *i18n.Language, g *rules.Game, players [2]Player) string {
-	parts := []string{g.Variant().Name(), playerOf(players, rules.White).Display() + " vs " + playerOf(players, rules.Black).Display()}
+	parts := []string{g.Variant().Name(), playerOf(l, players, rules.White).Display() + " vs " + playerOf(l, players, rules.Black).Display()}
 	if g.Outcome().Over() {
 		parts = append(parts, GameBanner(l, g))
 	} else {

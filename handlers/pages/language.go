@@ -9,6 +9,7 @@ import (
 
 	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/i18n"
+	"github.com/banchess/banchess/rules"
 	"github.com/banchess/banchess/views"
 )
 
@@ -16,6 +17,14 @@ import (
 // it the browser's Accept-Language decides. A preference, never a
 // credential.
 const LanguageCookie = "banchess_lang"
+
+// byColor is the message id for White or for Black.
+func byColor(c rules.Color, white, black string) string {
+	if c == rules.White {
+		return white
+	}
+	return black
+}
 
 // languageOf is the viewer's language: the one chosen, else the browser's.
 func languageOf(c echo.Context) *i18n.Language {
