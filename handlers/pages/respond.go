@@ -56,7 +56,7 @@ func renderIn(c echo.Context, status int, t templ.Component, size int) error {
 	h.Set("Content-Length", strconv.Itoa(buf.Len()))
 	h.Set("Cache-Control", "no-store")
 	h.Set("Content-Language", language.Code)
-	h.Set("Vary", strings.Join(append(h.Values("Vary"), "HX-Request"), ", ")) // one line with the compressor's Accept-Encoding
+	h.Set("Vary", strings.Join(append(h.Values("Vary"), "HX-Request", "Accept-Language"), ", ")) // one line with the compressor's Accept-Encoding
 	return c.HTMLBlob(status, buf.Bytes())
 }
 
