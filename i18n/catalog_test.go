@@ -78,7 +78,7 @@ func TestCatalogsComplete(t *testing.T) {
 // tr(ctx, "id" in views, .T("id" and .N("id" elsewhere, and the ids
 // for each side or phase, bySide(…, "id.w", "id.b") and byPhase(…).
 var (
-	askedKeys = regexp.MustCompile(`(?:\btr\(ctx, |\.T\(|\.N\()"([a-z][a-zA-Z0-9.]*)"|\bby(?:Side|Phase|Color)\([^)]*\)`)
+	askedKeys = regexp.MustCompile(`(?:\b(?:tr|rich)\(ctx, |\.T\(|\.N\()"([a-z][a-zA-Z0-9.]*)"|\bby(?:Side|Phase|Color)\([^)]*\)`)
 	literal   = regexp.MustCompile(`"([a-z][a-zA-Z0-9.]*)"`)
 )
 
