@@ -72,11 +72,22 @@
     if (again) { again = false; refresh(); }
   }
 
+  // counted is n in the words of el's plural forms (data-forms: CLDR's
+  // form names to texts with {{.Count}}), in the page's language.
+  function counted(el, n) {
+    var forms = {};
+    try { forms = JSON.parse(el.dataset.forms || "{}"); } catch (e) { /* keep none */ }
+    var lang = document.documentElement.lang || "en";
+    var form = window.Intl && Intl.PluralRules ? new Intl.PluralRules(lang).select(n) : (n === 1 ? "one" : "other");
+    var text = forms[form] || forms.other || "{{.Count}}";
+    return text.replace("{{.Count}}", n.toLocaleString(lang));
+  }
+
   function presence(p) {
     ["white", "black"].forEach(function (side) {
       var el = document.querySelector('[data-player="' + side + '"] .presence');
-      if (!el || el.title === "waiting for a player") return;
-      var said = p[side] ? "online" : "offline";
+      if (!el || el.dataset.seated !== "true") return;
+      var said = p[side] ? el.dataset.online : el.dataset.offline;
       el.dataset.connected = String(p[side]);
       el.title = said;
       var sr = el.querySelector(".sr-only");
@@ -85,7 +96,7 @@
     var sp = document.querySelector("[data-spectators]");
     if (sp) {
       sp.dataset.spectators = String(p.spectators);
-      sp.textContent = p.spectators === 1 ? "1 person watching" : p.spectators + " people watching";
+      sp.textContent = counted(sp, p.spectators);
     }
   }
 

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/banchess/banchess/i18n"
 	"github.com/banchess/banchess/rules"
 )
 
@@ -132,24 +133,24 @@ func (v *boardView) glyph(p rules.Piece) string {
 // numbered as on the web page.
 func (v *boardView) status(g *rules.Game) string {
 	if o := g.Outcome(); o.Over() {
-		return v.out.paint(bold, fmt.Sprintf("Ply %d · game over: %s · %s", g.Ply(), o, o.Result()))
+		return v.out.paint(bold, v.out.lang.T("term.plyOver", "Ply", g.Ply(), "Ending", outcome(v.out.lang, o), "Result", o.Result()))
 	}
-	parts := []string{fmt.Sprintf("Ply %d", g.Ply()), turnSentence(g.Turn())}
+	parts := []string{v.out.lang.T("term.ply", "Ply", g.Ply()), turnSentence(v.out.lang, g.Turn())}
 	if ban, ok := g.Ban(); ok {
-		parts = append(parts, ban.String()+" is banned")
+		parts = append(parts, v.out.lang.T("term.banned", "Ban", ban))
 	}
 	if g.InCheck() {
-		parts = append(parts, v.out.paint(red, g.ToMove().Name()+" is in check"))
+		parts = append(parts, v.out.paint(red, v.out.lang.T(sided(g.ToMove(), "term.inCheck.w", "term.inCheck.b"))))
 	}
 	return strings.Join(parts, " · ")
 }
 
 // historyLines numbers the game's moves, each ban written before the move it
 // restricted: " 1. b:e2e4 d4        b:e7e5 d5".
-func historyLines(g *rules.Game) []string {
+func historyLines(l *i18n.Language, g *rules.Game) []string {
 	hist, log := g.Record().History(), g.Record().Log()
 	if len(hist) == 0 {
-		return []string{fmt.Sprintf("Nothing played yet. Ply %d: %s.", g.Ply(), turnSentence(g.Turn()))}
+		return []string{l.T("term.nothingYet", "Ply", g.Ply(), "Turn", turnSentence(l, g.Turn()))}
 	}
 	type half struct {
 		number int

@@ -2,7 +2,6 @@ package terminal
 
 import (
 	"context"
-	"fmt"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -97,7 +96,7 @@ func (gm *game) played(g *rules.Game) {
 	if last.Phase == rules.PhaseBan {
 		gm.announceBan(g, actor, last.Pair())
 	} else {
-		gm.out.say("%s plays %s.", actor.Name(), lastLog(g))
+		gm.out.tell(sided(actor, "term.plays.w", "term.plays.b"), "Move", lastLog(g))
 	}
 	gm.afterPly(g)
 }
@@ -106,10 +105,10 @@ func (gm *game) played(g *rules.Game) {
 // SAN when it differs: "Black bans g1f3 (Nf3)."
 func (gm *game) announceBan(g *rules.Game, actor rules.Color, pair rules.Pair) {
 	if san, err := sanOfPair(g, pair); err == nil && san != pair.String() {
-		gm.out.say("%s bans %s (%s).", actor.Name(), pair, strings.TrimRight(san, "+#"))
+		gm.out.tell(sided(actor, "term.bansSAN.w", "term.bansSAN.b"), "Pair", pair, "SAN", strings.TrimRight(san, "+#"))
 		return
 	}
-	gm.out.say("%s bans %s.", actor.Name(), pair)
+	gm.out.tell(sided(actor, "term.bans.w", "term.bans.b"), "Pair", pair)
 }
 
 // lastLog returns the last entry of the action log.
@@ -132,8 +131,8 @@ func (gm *game) afterPly(g *rules.Game) {
 // announceEnd tells the result and reason of a game just ended.
 func (gm *game) announceEnd(g *rules.Game) {
 	o := g.Outcome()
-	gm.out.say("%s", gm.out.paint(bold, fmt.Sprintf("Game over: %s (%s).", sentenceCase(o.String()), o.Result())))
-	gm.out.say("Type undo to take back, new or load to play again, pgn or save FILE to keep the game, quit to leave.")
+	gm.out.say("%s", gm.out.paint(bold, gm.out.lang.T("term.over", "Ending", sentenceCase(outcome(gm.out.lang, o)), "Result", o.Result())))
+	gm.out.tell("term.afterEnd")
 }
 
 func sentenceCase(s string) string {
@@ -157,7 +156,7 @@ func (gm *game) load(ctx context.Context, text string) bool {
 		return false
 	}
 	return gm.replace(ctx, g, func(g *rules.Game) {
-		gm.out.say("Loaded a %s game.", g.Variant().Name())
+		gm.out.tell("term.loaded", "Variant", g.Variant().Name())
 		if note := chessGameNote(g); note != "" {
 			gm.out.say("%s", note)
 		}
@@ -186,7 +185,7 @@ func (gm *game) start(ctx context.Context, variant string) bool {
 		gm.out.refuse("%s", reason(err))
 		return false
 	}
-	return gm.replace(ctx, g, func(g *rules.Game) { gm.out.say("New %s game.", g.Variant().Name()) })
+	return gm.replace(ctx, g, func(g *rules.Game) { gm.out.tell("term.new", "Variant", g.Variant().Name()) })
 }
 
 // replace makes g the session's game, introduced by intro and shown. It
@@ -215,11 +214,11 @@ func (gm *game) undo(ctx context.Context) {
 		gm.out.refuse("%s", reason(err))
 		return
 	case undone.Declared.Over():
-		gm.out.say("Took back the end of the game.")
+		gm.out.tell("term.tookBackEnd")
 	case undone.Ply.Action.Phase == rules.PhaseBan:
-		gm.out.say("Took back the ban %s.", undone.Ply.Action.Coords())
+		gm.out.tell("term.tookBackBan", "Ban", undone.Ply.Action.Coords())
 	default:
-		gm.out.say("Took back the move %s.", undone.Ply.SAN)
+		gm.out.tell("term.tookBackMove", "Move", undone.Ply.SAN)
 	}
 	gm.out.print(board)
 }

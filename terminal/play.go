@@ -21,6 +21,7 @@ import (
 	"github.com/banchess/banchess/analysis"
 	"github.com/banchess/banchess/engine"
 	"github.com/banchess/banchess/games"
+	"github.com/banchess/banchess/i18n"
 	"github.com/banchess/banchess/players"
 	"github.com/banchess/banchess/rules"
 	"github.com/banchess/banchess/store"
@@ -32,6 +33,7 @@ type options struct {
 	interactive bool             // in is a terminal: prompt before reading, do not echo
 	edit        bool             // in and out are terminals: edit lines (history, arrows), ask at Ctrl-C
 	now         func() time.Time // the clock for the PGN Date tag
+	lang        string           // the environment's language (LC_ALL, LC_MESSAGES, LANG), as a BCP 47 tag
 }
 
 // Run plays games reading commands from in and writing to out until in ends
@@ -53,7 +55,27 @@ func detect(inTerminal, outTerminal bool, getenv func(string) string) options {
 		interactive: inTerminal,
 		edit:        inTerminal && outTerminal,
 		now:         time.Now,
+		lang:        posixLanguage(getenv),
 	}
+}
+
+// posixLanguage is the language the environment asks for, as POSIX says
+// (LC_ALL, then LC_MESSAGES, then LANG: "de_DE.UTF-8" is "de-DE"); ""
+// for none or the C locale.
+func posixLanguage(getenv func(string) string) string {
+	for _, name := range []string{"LC_ALL", "LC_MESSAGES", "LANG"} {
+		v := getenv(name)
+		if v == "" {
+			continue
+		}
+		v, _, _ = strings.Cut(v, ".")
+		v, _, _ = strings.Cut(v, "@")
+		if v == "C" || v == "POSIX" {
+			return ""
+		}
+		return strings.ReplaceAll(v, "_", "-")
+	}
+	return ""
 }
 
 // isTerminal reports whether v is an *os.File open on a character device.
@@ -73,6 +95,7 @@ type config struct {
 	unicode               bool
 	bot                   string // the computer's side: "", "white" or "black"
 	level                 int    // the computer's level, 1–8
+	lang                  string // --lang: the language to speak ("": the environment's)
 }
 
 // errReported marks an error the flag package has already written, with the
@@ -91,6 +114,7 @@ func parseFlags(args []string, errOut io.Writer, variants []rules.Variant) (conf
 	fs.BoolVar(&c.unicode, "unicode", false, "draw the pieces as Unicode figurines")
 	fs.StringVar(&c.bot, "bot", "", "the computer plays this `side` (white or black): its bans and moves")
 	fs.IntVar(&c.level, "level", 4, "the computer's `level`, 1 (weakest) to 8 (strongest, a second a ply)")
+	fs.StringVar(&c.lang, "lang", "", "the `language` to speak: "+languageChoices()+" (default: the environment's LANG)")
 	fs.Usage = func() {
 		fmt.Fprintln(errOut, "usage: banchess play [--fen FEN | --pgn FILE] [--variant "+variantIDs(variants, "|")+"] [--unicode] [--bot white|black] [--level 1-8]")
 		fmt.Fprintln(errOut, "Plays Ban Chess in the terminal, one command, ban or move a line; type help once started.")
@@ -111,10 +135,22 @@ func parseFlags(args []string, errOut io.Writer, variants []rules.Variant) (conf
 	if c.bot != "" && c.bot != "white" && c.bot != "black" {
 		return c, fmt.Errorf("--bot %q: give white or black", rules.Clip(c.bot))
 	}
+	if c.lang != "" && i18n.Builtin().Named(c.lang) == nil {
+		return c, fmt.Errorf("--lang %q: give %s", rules.Clip(c.lang), languageChoices())
+	}
 	if c.level < 1 || c.level > engine.Levels {
 		return c, fmt.Errorf("--level %d: give 1 to %d", c.level, engine.Levels)
 	}
 	return c, nil
+}
+
+// languageChoices lists the languages' codes: "en, de, es, fr, he or ru".
+func languageChoices() string {
+	var codes []string
+	for _, l := range i18n.Builtin().Languages() {
+		codes = append(codes, l.Code)
+	}
+	return strings.Join(codes[:len(codes)-1], ", ") + " or " + codes[len(codes)-1]
 }
 
 // variantIDs joins the IDs of variants with sep: "ban|classic|en".
@@ -267,7 +303,7 @@ func loop(ctx context.Context, s *session, in io.Reader, w *errWriter, errOut io
 		case ok && l.interrupt && (confirming || s.game.over(ctx)):
 			return 130
 		case ok && l.interrupt:
-			s.out.say("Quit this unfinished game? Type y to quit, anything else to play on.")
+			s.out.tell("term.quitAsk")
 			ed.ask("quit? (y/n) ")
 			confirming = true
 			continue
@@ -277,7 +313,7 @@ func loop(ctx context.Context, s *session, in io.Reader, w *errWriter, errOut io
 			if answer := strings.ToLower(strings.TrimSpace(l.text)); answer == "y" || answer == "yes" {
 				return 130
 			}
-			s.out.say("The game goes on.")
+			s.out.tell("term.goesOn")
 			continue
 		}
 		line := l.text

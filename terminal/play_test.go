@@ -374,9 +374,10 @@ func TestCancelStopsAWaitingSession(t *testing.T) {
 }
 
 // TestImportsOnlyTheCore checks that the package imports the standard
-// library, rules, the engine (the computer player's pool), and the games
-// service with its in-memory store only, and golang.org/x/term for the
-// line editor: nothing of the web side and no other module. Like every
+// library, rules, the engine (the computer player's pool), the games
+// service with its in-memory store, the catalogs of messages (i18n), and
+// golang.org/x/term for the line editor: nothing of the web side and no
+// other module. Like every
 // front end, it reaches rules and the store through games.
 func TestImportsOnlyTheCore(t *testing.T) {
 	allowed := []string{
@@ -384,6 +385,7 @@ func TestImportsOnlyTheCore(t *testing.T) {
 		"github.com/banchess/banchess/engine",
 		"github.com/banchess/banchess/errs",
 		"github.com/banchess/banchess/games",
+		"github.com/banchess/banchess/i18n",
 		"github.com/banchess/banchess/players",
 		"github.com/banchess/banchess/rules",
 		"github.com/banchess/banchess/store",
@@ -427,5 +429,46 @@ func TestStalemateByBan(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q\n%s", want, out)
 		}
+	}
+}
+
+// TestLanguage (issue 43): the terminal speaks the language --lang names,
+// else the environment's (LC_ALL, LC_MESSAGES, LANG, as POSIX orders
+// them); an unknown --lang is refused.
+func TestLanguage(t *testing.T) {
+	for _, tc := range []struct {
+		env  map[string]string
+		want string
+	}{
+		{map[string]string{}, ""},
+		{map[string]string{"LANG": "de_DE.UTF-8"}, "de-DE"},
+		{map[string]string{"LANG": "C.UTF-8"}, ""},
+		{map[string]string{"LANG": "de_DE.UTF-8", "LC_MESSAGES": "fr_FR"}, "fr-FR"},
+		{map[string]string{"LANG": "de_DE", "LC_MESSAGES": "fr_FR", "LC_ALL": "ru_RU.UTF-8@euro"}, "ru-RU"},
+		{map[string]string{"LC_ALL": "POSIX", "LANG": "de_DE"}, ""},
+	} {
+		if got := posixLanguage(func(k string) string { return tc.env[k] }); got != tc.want {
+			t.Errorf("%v: %q, want %q", tc.env, got, tc.want)
+		}
+	}
+	svc := newServices(nil)
+	var out, errOut bytes.Buffer
+	code := run(context.Background(), svc, []string{"--lang", "ru"}, strings.NewReader("e2e4\nmoves\nhelp\n"), &out, &errOut, options{now: time.Now, lang: "de-DE"})
+	for _, want := range []string{"Ban Chess в терминале.", "Чёрные запрещают e2e4 (e4).", "У белых 19 допустимых ходов (e2e4 запрещён):", "Полуход 2 · ходят белые · e2e4 запрещён", "  undo                 отменить последний запрет или ход"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("--lang ru: the transcript lacks %q:\n%s", want, out.String())
+		}
+	}
+	if code != 0 {
+		t.Errorf("exit %d: %s", code, errOut.String())
+	}
+	out.Reset()
+	run(context.Background(), svc, nil, strings.NewReader("draw\n"), &out, &errOut, options{now: time.Now, lang: "de-DE"})
+	if !strings.Contains(out.String(), "Partie beendet: Remis durch Einigung (1/2-1/2).") {
+		t.Errorf("LANG=de_DE: the transcript:\n%s", out.String())
+	}
+	errOut.Reset()
+	if code := run(context.Background(), svc, []string{"--lang", "xx"}, strings.NewReader(""), &out, &errOut, options{now: time.Now}); code != 2 || !strings.Contains(errOut.String(), `--lang "xx": give en, de, es, fr, he or ru`) {
+		t.Errorf("--lang xx: exit %d, %q", code, errOut.String())
 	}
 }

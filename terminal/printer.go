@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/banchess/banchess/i18n"
 )
 
 // ANSI styles, written only when the printer's colour is on.
@@ -17,7 +19,14 @@ const (
 // refusals and prompts.
 type printer struct {
 	w      io.Writer
-	colour bool // write ANSI styles (options.colour)
+	colour bool           // write ANSI styles (options.colour)
+	lang   *i18n.Language // the language it speaks
+}
+
+// tell writes message id of the printer's language, its placeholders
+// filled from args' name-value pairs, as a line of answer.
+func (p *printer) tell(id string, args ...any) {
+	fmt.Fprintln(p.w, p.lang.T(id, args...))
 }
 
 // say writes one line of answer.

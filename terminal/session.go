@@ -2,12 +2,12 @@ package terminal
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"os"
 	"strings"
 	"time"
 
+	"github.com/banchess/banchess/i18n"
 	"github.com/banchess/banchess/rules"
 )
 
@@ -29,7 +29,8 @@ type session struct {
 // newSession starts a conversation on svc as the flags in c ask (--unicode,
 // --bot, --level), with no game yet (see game.open).
 func newSession(svc services, out io.Writer, opts options, c config) *session {
-	p := &printer{w: out, colour: opts.colour}
+	// --lang names a language; the environment's is matched as a browser's is.
+	p := &printer{w: out, colour: opts.colour, lang: i18n.Builtin().Choose(c.lang, opts.lang)}
 	board := &boardView{out: p, unicode: c.unicode}
 	gm := &game{svc: svc.games, players: svc.players, out: p, board: board}
 	var side rules.Color // none without --bot
@@ -56,22 +57,22 @@ type command struct {
 // variable, so that no state is shared.
 func (s *session) commands() []command {
 	return []command{
-		{name: "board", help: "show the board", run: noArg(s.showBoard)},
-		{name: "moves", help: "list the legal actions now (bans or moves)", run: noArg(s.showMoves)},
-		{name: "history", help: "the game so far, each ban before the move it restricted", run: noArg(s.showHistory)},
-		{name: "fen", help: "the position as an extended FEN", run: noArg(s.showFEN)},
-		{name: "pgn", help: "the game as PGN", run: noArg(s.showPGN)},
-		{name: "save", args: "FILE", help: "write the game as PGN to FILE", run: s.save},
-		{name: "load", args: "FEN|PGN|FILE", help: "start from a FEN or PGN (alone: paste lines, end with an empty one)", run: s.load},
-		{name: "new", args: "[" + variantIDs(s.game.svc.Loader().Variants(), "|") + "]", help: "start a new game (of the same variant unless named)", run: s.newGame},
-		{name: "undo", help: "take back the last ban or move", run: noArg(s.game.undo)},
-		{name: "analyse", args: "[MS]", help: "the engine's best action, score and line (thinking MS milliseconds, 1000 by default)", run: s.computer.analyse},
-		{name: "go", help: "let the computer (--bot) act now", run: noArg(s.computer.playNow)},
-		{name: "flip", help: "turn the board round", run: noArg(s.flip)},
-		{name: "resign", help: "the player to act resigns", run: noArg(s.game.resign)},
-		{name: "draw", help: "end the game as a draw by agreement", run: noArg(s.game.draw)},
-		{name: "help", help: "this list", run: noArg(s.help)},
-		{name: "quit", help: "leave (also exit, or end of input)"},
+		{name: "board", help: s.out.lang.T("term.cmd.board"), run: noArg(s.showBoard)},
+		{name: "moves", help: s.out.lang.T("term.cmd.moves"), run: noArg(s.showMoves)},
+		{name: "history", help: s.out.lang.T("term.cmd.history"), run: noArg(s.showHistory)},
+		{name: "fen", help: s.out.lang.T("term.cmd.fen"), run: noArg(s.showFEN)},
+		{name: "pgn", help: s.out.lang.T("term.cmd.pgn"), run: noArg(s.showPGN)},
+		{name: "save", args: "FILE", help: s.out.lang.T("term.cmd.save"), run: s.save},
+		{name: "load", args: "FEN|PGN|FILE", help: s.out.lang.T("term.cmd.load"), run: s.load},
+		{name: "new", args: "[" + variantIDs(s.game.svc.Loader().Variants(), "|") + "]", help: s.out.lang.T("term.cmd.new"), run: s.newGame},
+		{name: "undo", help: s.out.lang.T("term.cmd.undo"), run: noArg(s.game.undo)},
+		{name: "analyse", args: "[MS]", help: s.out.lang.T("term.cmd.analyse"), run: s.computer.analyse},
+		{name: "go", help: s.out.lang.T("term.cmd.go"), run: noArg(s.computer.playNow)},
+		{name: "flip", help: s.out.lang.T("term.cmd.flip"), run: noArg(s.flip)},
+		{name: "resign", help: s.out.lang.T("term.cmd.resign"), run: noArg(s.game.resign)},
+		{name: "draw", help: s.out.lang.T("term.cmd.draw"), run: noArg(s.game.draw)},
+		{name: "help", help: s.out.lang.T("term.cmd.help"), run: noArg(s.help)},
+		{name: "quit", help: s.out.lang.T("term.cmd.quit")},
 	}
 }
 
@@ -125,7 +126,7 @@ func (s *session) handle(ctx context.Context, line string) bool {
 // welcome opens the session.
 func (s *session) welcome(ctx context.Context, note string) {
 	s.game.view(ctx, func(g *rules.Game) {
-		s.out.say("%s in the terminal. Type help for the commands, quit to leave.", g.Variant().Name())
+		s.out.tell("term.welcome", "Variant", g.Variant().Name())
 		if note != "" {
 			s.out.say("%s", note)
 		}
@@ -186,13 +187,13 @@ func (s *session) save(ctx context.Context, file string) {
 		s.out.refuse("could not save the game: %v", err)
 		return
 	}
-	s.out.say("Saved the game as PGN to %s.", file)
+	s.out.tell("term.saved", "File", file)
 }
 
 // showHistory writes the game so far, numbered by moves.
 func (s *session) showHistory(ctx context.Context) {
 	s.game.view(ctx, func(g *rules.Game) {
-		for _, line := range historyLines(g) {
+		for _, line := range historyLines(s.out.lang, g) {
 			s.out.say("%s", line)
 		}
 	})
@@ -205,16 +206,16 @@ func (s *session) showMoves(ctx context.Context) { s.game.view(ctx, s.showLegal)
 // SAN.
 func (s *session) showLegal(g *rules.Game) {
 	if o := g.Outcome(); o.Over() {
-		s.out.say("No legal actions: the game is over (%s).", o)
+		s.out.tell("term.noLegal", "Ending", outcome(s.out.lang, o))
 		return
 	}
 	legal := g.Legal()
 	t := g.Turn()
 	if t.Phase == rules.PhaseBan {
 		if len(legal) == 1 {
-			s.out.say("%s bans %s's only move, by its squares:", t.Actor.Name(), t.ToMove.Name())
+			s.out.tell(sided(t.Actor, "term.banOnly.w", "term.banOnly.b"))
 		} else {
-			s.out.say("%s bans one of %s's %d moves, by its squares:", t.Actor.Name(), t.ToMove.Name(), len(legal))
+			s.out.say("%s", s.out.lang.N(sided(t.Actor, "term.banOneOf.w", "term.banOneOf.b"), len(legal)))
 		}
 		coords := make([]string, len(legal))
 		for i, a := range legal {
@@ -223,12 +224,9 @@ func (s *session) showLegal(g *rules.Game) {
 		s.out.wrapped(coords)
 		return
 	}
-	head := fmt.Sprintf("%s has %d legal moves", t.Actor.Name(), len(legal))
-	if len(legal) == 1 {
-		head = fmt.Sprintf("%s has one legal move", t.Actor.Name())
-	}
+	head := s.out.lang.N(sided(t.Actor, "term.legalMoves.w", "term.legalMoves.b"), len(legal))
 	if ban, ok := g.Ban(); ok {
-		head += fmt.Sprintf(" (%s is banned)", ban)
+		head += " " + s.out.lang.T("term.legalBanned", "Ban", ban)
 	}
 	s.out.say("%s:", head)
 	s.out.wrapped(sans(g, legal))
@@ -239,7 +237,7 @@ func (s *session) showLegal(g *rules.Game) {
 func (s *session) load(ctx context.Context, arg string) {
 	if arg == "" {
 		s.paste.start()
-		s.out.say("Paste a FEN, or a PGN followed by an empty line.")
+		s.out.tell("term.paste")
 		return
 	}
 	text := arg
@@ -280,12 +278,9 @@ func (s *session) loadText(ctx context.Context, text string) {
 
 // help lists how to play and the commands, and says whose turn it is.
 func (s *session) help(ctx context.Context) {
-	s.out.say("Play by typing a ban or a move on its own line:")
-	s.out.say("  a ban:  a move of the side to be banned, by its squares or in SAN: e2e4 or e4 (or b:e2e4)")
-	s.out.say("  a move: SAN (Nf3, exd5, O-O or 0-0, e8=Q, + and # optional)")
-	s.out.say("          or squares (g1f3, e7e8q, m:g1f3)")
-	s.out.say("Before every move the opponent bans one of the mover's moves; Black bans first.")
-	s.out.say("Commands:")
+	for _, id := range []string{"term.help.intro", "term.help.ban", "term.help.move", "term.help.squares", "term.help.rule", "term.help.commands"} {
+		s.out.tell(id)
+	}
 	for _, c := range s.commands() {
 		name := c.name
 		if c.args != "" {
@@ -295,15 +290,65 @@ func (s *session) help(ctx context.Context) {
 	}
 	s.game.view(ctx, func(g *rules.Game) {
 		if !g.Outcome().Over() {
-			s.out.say("Now: %s.", turnSentence(g.Turn()))
+			s.out.tell("term.now", "Turn", turnSentence(s.out.lang, g.Turn()))
 		}
 	})
 }
 
 // turnSentence says who acts and what they do: "White bans a Black move".
-func turnSentence(t rules.Turn) string {
+func turnSentence(l *i18n.Language, t rules.Turn) string {
 	if t.Phase == rules.PhaseBan {
-		return fmt.Sprintf("%s bans a %s move", t.Actor.Name(), t.ToMove.Name())
+		return l.T(sided(t.Actor, "term.turn.ban.w", "term.turn.ban.b"))
 	}
-	return fmt.Sprintf("%s moves", t.Actor.Name())
+	return l.T(sided(t.Actor, "term.turn.move.w", "term.turn.move.b"))
+}
+
+// sided is the message id for White or for Black: each sentence that
+// names a side is written whole for each.
+func sided(c rules.Color, white, black string) string {
+	if c == rules.White {
+		return white
+	}
+	return black
+}
+
+// outcome says how a game ended, as a sentence's middle: "White won by
+// checkmate after a ban".
+func outcome(l *i18n.Language, o rules.Outcome) string {
+	switch o.Status {
+	case rules.Checkmate:
+		switch o.Reason {
+		case rules.KingCapture:
+			return l.T(sided(o.Winner, "outcome.kingCapture.w", "outcome.kingCapture.b"))
+		case rules.ByBan:
+			return l.T(sided(o.Winner, "outcome.mateByBan.w", "outcome.mateByBan.b"))
+		}
+		return l.T(sided(o.Winner, "outcome.mate.w", "outcome.mate.b"))
+	case rules.Stalemate:
+		if o.Reason == rules.ByBan {
+			return l.T("outcome.stalemateByBan")
+		}
+		return l.T("outcome.stalemate")
+	case rules.Draw:
+		switch o.Reason {
+		case rules.InsufficientMaterial:
+			return l.T("outcome.material")
+		case rules.ThreefoldRepetition:
+			return l.T("outcome.repetition")
+		case rules.FiftyMoveRule:
+			return l.T("outcome.fiftyMoves")
+		case rules.Agreement:
+			return l.T("outcome.agreement")
+		case rules.Timeout:
+			return l.T("outcome.timeoutDraw")
+		}
+		return l.T("outcome.draw")
+	case rules.Resigned:
+		return l.T(sided(o.Winner, "outcome.resigned.w", "outcome.resigned.b"))
+	case rules.TimeForfeit:
+		return l.T(sided(o.Winner, "outcome.onTime.w", "outcome.onTime.b"))
+	case rules.Aborted:
+		return l.T("outcome.aborted")
+	}
+	return o.String()
 }

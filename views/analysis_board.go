@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/banchess/banchess/games"
+	"github.com/banchess/banchess/i18n"
 	"github.com/banchess/banchess/rules"
 )
 
@@ -149,14 +150,14 @@ func EvalText(actor rules.Color, score, mate int) (short, words string) {
 
 // Where says where a position stands as the game's status does: "Move 2 ·
 // White to move", "Move 1 · Black bans a White move".
-func Where(g *rules.Game) string {
+func Where(l *i18n.Language, g *rules.Game) string {
 	pos := g.Position()
 	ban, ok := g.Ban()
 	var banned *rules.Pair
 	if ok {
 		banned = &ban
 	}
-	return statusLine(pos.Fullmove, g.Turn(), g.Outcome(), g.InCheck(), banned)
+	return statusLine(l, pos.Fullmove, g.Turn(), g.Outcome(), g.InCheck(), banned)
 }
 
 // PlyLine writes plies as the move list does, on one line, from a
@@ -164,7 +165,7 @@ func Where(g *rules.Game) string {
 // "1… ⊘e5 d5".
 func PlyLine(hist []rules.PlyInfo, fullmove int) string {
 	var b strings.Builder
-	for i, r := range rows(hist, 0, fullmove, -1) {
+	for i, r := range rows(i18n.Builtin().Source(), hist, 0, fullmove, -1) { // the titles are not shown
 		if i > 0 {
 			b.WriteByte(' ')
 		}

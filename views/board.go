@@ -1,10 +1,13 @@
 package views
 
 import (
+	"context"
+	"html"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/banchess/banchess/i18n"
 	"github.com/banchess/banchess/rules"
 )
 
@@ -44,8 +47,9 @@ const (
 // Name is the square's name: "e4".
 func (sq Square) Name() string { return sq.at.String() }
 
-// Label is the square's name and what stands on it: "e4, white pawn".
-func (sq Square) Label() string { return squareLabels[sq.at][sq.piece&31] }
+// Label is the square's name and what stands on it in the labels' language:
+// "e4, white pawn".
+func (sq Square) Label(labels *labelTable) string { return labels[sq.at][sq.piece&31] }
 
 // Piece is the code of the piece on it ("wP"), or "" for none.
 func (sq Square) Piece() string { return sq.piece.Code() }
@@ -100,7 +104,7 @@ type Promotion struct {
 type PromotionChoice struct {
 	Letter string // "q"
 	Piece  string // "wQ"
-	Name   string // "queen"
+	Name   string // the message naming the piece ("kind.queen")
 }
 
 // destSet is the destinations of one square at this ply, in the order of
@@ -277,18 +281,53 @@ func board(pos *rules.Position, bottom rules.Color, ban, last *rules.Pair, check
 	return b
 }
 
-// squareLabels are the squares' labels, "e4, white pawn" or "e4, empty",
-// by square and piece: read only (a board has 64, every page and delta).
-var squareLabels = func() (t [rules.X9 + 1][32]string) {
-	for s := range t {
-		for p := range t[s] {
-			if name := rules.Piece(p).String(); name != "" {
-				t[s][p] = rules.Square(s).String() + ", " + name
-			}
+// labelTable is a language's labels of the squares, "e4, white pawn" or
+// "e4, empty", by square and piece, escaped for HTML.
+type labelTable [rules.X9 + 1][32]string
+
+// pieceMessages name each piece, by its code, and an empty square ("").
+var pieceMessages = map[string]string{
+	"":   "piece.none",
+	"wP": "piece.wP", "wN": "piece.wN", "wB": "piece.wB", "wR": "piece.wR", "wQ": "piece.wQ", "wK": "piece.wK", "wA": "piece.wA",
+	"bP": "piece.bP", "bN": "piece.bN", "bB": "piece.bB", "bR": "piece.bR", "bQ": "piece.bQ", "bK": "piece.bK", "bA": "piece.bA",
+}
+
+// labelsIn is l's label table.
+func labelsIn(l *i18n.Language) *labelTable {
+	t := new(labelTable)
+	for p := range t[0] {
+		id, ok := pieceMessages[rules.Piece(p).Code()]
+		if !ok || (p != 0 && rules.Piece(p).Code() == "") {
+			continue
+		}
+		piece := l.T(id)
+		for s := range t {
+			t[s][p] = html.EscapeString(l.T("square.label", "Square", rules.Square(s).String(), "Piece", piece))
 		}
 	}
 	return t
+}
+
+// squareLabels are the label tables of the built-in languages, the
+// pseudo-locale's included: read only (a board has 64 labels, every page
+// and delta).
+var squareLabels = func() map[*i18n.Language]*labelTable {
+	c := i18n.Builtin()
+	m := map[*i18n.Language]*labelTable{}
+	for _, l := range append(c.Languages(), c.Named(i18n.Pseudo)) {
+		m[l] = labelsIn(l)
+	}
+	return m
 }()
+
+// labelsOf is the label table of the language ctx carries.
+func labelsOf(ctx context.Context) *labelTable {
+	l := i18n.From(ctx)
+	if t, ok := squareLabels[l]; ok {
+		return t
+	}
+	return labelsIn(l) // a language of another catalog: made for the page
+}
 
 func displaySquare(row, col int, flipped bool) rules.Square {
 	if flipped {
@@ -323,9 +362,9 @@ func promotion(g *rules.Game, from, to rules.Square, c rules.Color) *Promotion {
 		if !slices.Contains(kinds, k) {
 			continue
 		}
-		choice := PromotionChoice{Letter: strings.ToLower(string(k.Letter())), Piece: rules.NewPiece(c, k).Code(), Name: k.String()}
+		choice := PromotionChoice{Letter: strings.ToLower(string(k.Letter())), Piece: rules.NewPiece(c, k).Code(), Name: promotionNames[k]}
 		if k == 0 {
-			choice = PromotionChoice{Letter: "p", Piece: rules.NewPiece(c, rules.Pawn).Code(), Name: "pawn (stay)"}
+			choice = PromotionChoice{Letter: "p", Piece: rules.NewPiece(c, rules.Pawn).Code(), Name: "kind.stay"}
 		}
 		p.Choices = append(p.Choices, choice)
 	}
@@ -374,14 +413,20 @@ func promotionClass(p *Promotion) string {
 	return "col-" + strconv.Itoa(p.Col)
 }
 
+// promotionNames are the messages naming each piece a pawn may become.
+var promotionNames = map[rules.PieceKind]string{
+	rules.Queen: "kind.queen", rules.Rook: "kind.rook", rules.Bishop: "kind.bishop",
+	rules.Knight: "kind.knight", rules.King: "kind.king", rules.Auror: "kind.auror",
+}
+
 // boardLabel names the board for screen readers, with how to play it.
 func boardLabel(g Game) string {
-	side := "White"
+	bottom := rules.White
 	if g.Board.Flipped {
-		side = "Black"
+		bottom = rules.Black
 	}
 	if g.Board.ReadOnly {
-		return "Chessboard, " + side + " at the bottom"
+		return g.Opts.language().T(bySide(bottom, "board.label.w", "board.label.b"))
 	}
-	return "Chessboard, " + side + " at the bottom: arrow keys move between squares, Enter picks, Escape cancels"
+	return g.Opts.language().T(bySide(bottom, "board.label.play.w", "board.label.play.b"))
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/banchess/banchess/games"
+	"github.com/banchess/banchess/i18n"
 	"github.com/banchess/banchess/rules"
 )
 
@@ -18,7 +19,7 @@ func NewDrill(g *rules.Game, side rules.Color, play bool, site Site, o Options, 
 	m := describeGame(g, Info{Site: site, Perm: perm}, o, lastMove(g))
 	m.Paths = paths
 	m.Board.ReadOnly = !play
-	m.Status = drillStatus(g, side)
+	m.Status = drillStatus(o.language(), g, side)
 	if hint != "" {
 		m.Hint = hint
 	}
@@ -28,9 +29,9 @@ func NewDrill(g *rules.Game, side rules.Color, play bool, site Site, o Options, 
 // drillStatus says what the position asks of the viewer, who plays side:
 // "You are White: your ban", "You are Black: your move — e2–e4 is
 // banned", or how the game ended.
-func drillStatus(g *rules.Game, side rules.Color) string {
+func drillStatus(l *i18n.Language, g *rules.Game, side rules.Color) string {
 	if o := g.Outcome(); o.Over() {
-		return Banner(o)
+		return Banner(l, o)
 	}
 	t := g.Turn()
 	if t.Actor != side {

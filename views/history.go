@@ -1,8 +1,7 @@
 package views
 
 import (
-	"strconv"
-
+	"github.com/banchess/banchess/i18n"
 	"github.com/banchess/banchess/rules"
 )
 
@@ -26,8 +25,8 @@ type HistoryRow struct {
 
 // historyRows numbers the plies as moves, each ban before the move it
 // restricted; current marks the ply a history view shows (-1 for none).
-func historyRows(g *rules.Game, current int) []HistoryRow {
-	return rows(g.Record().History(), 0, g.StartPosition().Fullmove, current)
+func historyRows(l *i18n.Language, g *rules.Game, current int) []HistoryRow {
+	return rows(l, g.Record().History(), 0, g.StartPosition().Fullmove, current)
 }
 
 // markNow marks the last ply of the game page's history as the one shown
@@ -47,7 +46,7 @@ func markNow(r []HistoryRow) []HistoryRow {
 // rows is historyRows for the plies hist, the first of which is ply index
 // first+1 of the game (history indexes count from 1), played from a
 // position whose fullmove number is fullmove.
-func rows(hist []rules.PlyInfo, first, fullmove, current int) []HistoryRow {
+func rows(l *i18n.Language, hist []rules.PlyInfo, first, fullmove, current int) []HistoryRow {
 	if len(hist) == 0 {
 		return nil
 	}
@@ -66,7 +65,7 @@ func rows(hist []rules.PlyInfo, first, fullmove, current int) []HistoryRow {
 		}
 		index := first + i + 1
 		item := HistoryItem{Index: index, Ban: p.Action.Phase == rules.PhaseBan, Current: index == current}
-		item.Title = "Ply " + strconv.Itoa(p.Ply) + ": " + describe(p)
+		item.Title = plyTitle(l, p)
 		item.Comment = p.Comment
 		item.Text = p.SAN
 		if item.Ban && p.SAN == "" {

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/a-h/templ"
+
+	"github.com/banchess/banchess/i18n"
 )
 
 // The board's squares and the history's links are written here in Go
@@ -25,7 +27,8 @@ import (
 // Its name, label and piece come from tables (nothing a user wrote), so
 // they need no escaping; the asset version and the ply's URL are escaped.
 func square(sq Square, readOnly, placed bool, asset, plyURL string, oob bool) templ.Component {
-	return templ.ComponentFunc(func(_ context.Context, w io.Writer) error {
+	return templ.ComponentFunc(func(ctx context.Context, w io.Writer) error {
+		labels := labelsOf(ctx)
 		b := make([]byte, 0, 320)
 		name := sq.Name()
 		switch {
@@ -37,7 +40,7 @@ func square(sq Square, readOnly, placed bool, asset, plyURL string, oob bool) te
 			b = append(b, `" data-square="`...)
 			b = append(b, name...)
 			b = append(b, `" role="img" aria-label="`...)
-			b = append(b, sq.Label()...)
+			b = append(b, sq.Label(labels)...)
 			b = append(b, '"')
 			if oob {
 				b = append(b, ` hx-swap-oob="true"`...)
@@ -57,7 +60,7 @@ func square(sq Square, readOnly, placed bool, asset, plyURL string, oob bool) te
 			b = append(b, ` data-square="`...)
 			b = append(b, name...)
 			b = append(b, `" aria-label="`...)
-			b = append(b, sq.Label()...)
+			b = append(b, sq.Label(labels)...)
 			b = append(b, '"')
 			if oob {
 				b = append(b, ` hx-swap-oob="true"`...)
@@ -79,7 +82,7 @@ func square(sq Square, readOnly, placed bool, asset, plyURL string, oob bool) te
 				b = append(b, ` aria-pressed="true"`...)
 			}
 			b = append(b, ` aria-label="`...)
-			b = append(b, sq.Label()...)
+			b = append(b, sq.Label(labels)...)
 			b = append(b, '"')
 			if oob {
 				b = append(b, ` hx-swap-oob="true"`...)
@@ -96,14 +99,15 @@ func square(sq Square, readOnly, placed bool, asset, plyURL string, oob bool) te
 // viewSquare is a read-only square of a ViewBoard: as square writes one,
 // without an id (the page's own board has the ids).
 func viewSquare(sq Square, asset string) templ.Component {
-	return templ.ComponentFunc(func(_ context.Context, w io.Writer) error {
+	return templ.ComponentFunc(func(ctx context.Context, w io.Writer) error {
+		labels := labelsOf(ctx)
 		b := make([]byte, 0, 256)
 		b = append(b, `<div class="`...)
 		b = appendSquareClass(b, sq, true)
 		b = append(b, `" data-square="`...)
 		b = append(b, sq.Name()...)
 		b = append(b, `" role="img" aria-label="`...)
-		b = append(b, sq.Label()...)
+		b = append(b, sq.Label(labels)...)
 		b = append(b, `">`...)
 		b = appendSquareInner(b, sq, asset)
 		b = append(b, "</div>"...)
@@ -145,8 +149,8 @@ func appendSquareInner(b []byte, sq Square, asset string) []byte {
 // historyItem is one ply in the history list: a link to the board after
 // it, and its comment. query comes from historyQuery.
 func historyItem(it HistoryItem, query historyLinks) templ.Component {
-	return templ.ComponentFunc(func(_ context.Context, w io.Writer) error {
-		b := appendHistoryLink(make([]byte, 0, 256), it, query)
+	return templ.ComponentFunc(func(ctx context.Context, w io.Writer) error {
+		b := appendHistoryLink(make([]byte, 0, 256), it, query, i18n.From(ctx))
 		if it.Comment != "" {
 			b = append(b, `<span class="comment">`...)
 			b = appendEscaped(b, it.Comment)
@@ -158,7 +162,7 @@ func historyItem(it HistoryItem, query historyLinks) templ.Component {
 }
 
 // appendHistoryLink writes a history item's link.
-func appendHistoryLink(b []byte, it HistoryItem, query historyLinks) []byte {
+func appendHistoryLink(b []byte, it HistoryItem, query historyLinks, l *i18n.Language) []byte {
 	b = append(b, `<a`...)
 	b = attr(b, "href", string(historyURL(it.Index, query)))
 	b = attr(b, "class", historyClass(it))
@@ -169,7 +173,9 @@ func appendHistoryLink(b []byte, it HistoryItem, query historyLinks) []byte {
 	}
 	b = append(b, '>')
 	if it.Ban {
-		b = append(b, `<span class="sr-only">ban </span>`...) // its ⊘ is drawn by style.css
+		b = append(b, `<span class="sr-only">`...) // its ⊘ is drawn by style.css
+		b = appendEscaped(b, l.T("history.ban"))
+		b = append(b, ` </span>`...)
 	}
 	b = appendEscaped(b, it.Text)
 	b = appendMarks(b, it.Marks)

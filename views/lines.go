@@ -8,6 +8,7 @@ import (
 	"github.com/a-h/templ"
 
 	"github.com/banchess/banchess/games"
+	"github.com/banchess/banchess/i18n"
 	"github.com/banchess/banchess/rules"
 )
 
@@ -145,7 +146,7 @@ func (w linesWalk) line(path rules.Path) ([]LinePly, error) {
 // fullmove; first says it starts its line, and afterBan that the ply
 // before it was a ban of the same side's move (it opened the number).
 func linePly(p rules.PlyInfo, first, afterBan bool, fullmove int) LinePly {
-	lp := LinePly{Ban: p.Action.Phase == rules.PhaseBan, Title: "Ply " + strconv.Itoa(p.Ply) + ": " + describe(p)}
+	lp := LinePly{Ban: p.Action.Phase == rules.PhaseBan, Title: plyTitle(i18n.Builtin().Source(), p)}
 	switch {
 	case !lp.Ban:
 		lp.Text = p.SAN

@@ -16,7 +16,7 @@ type Look struct {
 type Choice struct{ ID, Name string }
 
 // BoardThemes are the board's colour themes, the default first.
-var BoardThemes = []Choice{{"green", "Green"}, {"brown", "Brown"}, {"blue", "Blue"}, {"grey", "Grey"}}
+var BoardThemes = []Choice{{"green", "theme.green"}, {"brown", "theme.brown"}, {"blue", "theme.blue"}, {"grey", "theme.grey"}}
 
 // PieceSets are the piece sets, the default first (their art and
 // licences: NOTICE).

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/banchess/banchess/i18n"
 	"github.com/banchess/banchess/rules"
 )
 
@@ -139,7 +140,7 @@ var pieceValues = [...]int{rules.Pawn: 1, rules.Knight: 3, rules.Bishop: 3, rule
 // page stays the same whichever side is at the bottom (a delta swaps each
 // by its id): the stylesheet places the top one above the board, and
 // marks the side to act from #status.
-func strips(players [2]Player, pos *rules.Position, bottom rules.Color) [2]Strip {
+func strips(l *i18n.Language, players [2]Player, pos *rules.Position, bottom rules.Color) [2]Strip {
 	var count [2][len(pieceValues)]int
 	for _, p := range pos.Board {
 		if p != rules.NoPiece && int(p.Kind()) < len(pieceValues) {
@@ -148,7 +149,7 @@ func strips(players [2]Player, pos *rules.Position, bottom rules.Color) [2]Strip
 	}
 	var out [2]Strip
 	for i, side := range []rules.Color{rules.White, rules.Black} {
-		s := Strip{Player: playerOf(players, side), Top: side != bottom}
+		s := Strip{Player: playerOf(l, players, side), Top: side != bottom}
 		mine, theirs := count[sideIndex(side)], count[sideIndex(side.Other())]
 		score := 0
 		for _, k := range []rules.PieceKind{rules.Queen, rules.Rook, rules.Bishop, rules.Knight, rules.Auror, rules.Pawn} {
@@ -165,11 +166,11 @@ func strips(players [2]Player, pos *rules.Position, bottom rules.Color) [2]Strip
 
 // playerOf is side's player among players (White's, then Black's), with
 // its side set.
-func playerOf(players [2]Player, side rules.Color) Player {
+func playerOf(l *i18n.Language, players [2]Player, side rules.Color) Player {
 	p := players[sideIndex(side)]
 	p.Side = side
 	if p.Name == "" {
-		p.Name = side.Name()
+		p.Name = l.T(bySide(side, "color.w", "color.b"))
 	}
 	return p
 }
@@ -183,7 +184,7 @@ func sideIndex(c rules.Color) int {
 
 // MaterialLabel says the strip's material in words, for screen readers:
 // "up a knight and 2 pawns, +5"; "" when even.
-func (s Strip) MaterialLabel() string {
+func (s Strip) MaterialLabel(l *i18n.Language) string {
 	if len(s.Captured) == 0 {
 		return ""
 	}
@@ -193,29 +194,29 @@ func (s Strip) MaterialLabel() string {
 		for j < len(s.Captured) && s.Captured[j] == s.Captured[i] {
 			j++
 		}
-		name := pieceKindName(s.Captured[i])
-		if n := j - i; n > 1 {
-			parts = append(parts, strconv.Itoa(n)+" "+name+"s")
-		} else {
-			parts = append(parts, "a "+name)
-		}
+		parts = append(parts, l.N(materialNames[pieceKind(s.Captured[i])], j-i))
 		i = j
 	}
-	out := "up " + strings.Join(parts, ", ")
 	if s.Ahead > 0 {
-		out += ", +" + strconv.Itoa(s.Ahead)
+		parts = append(parts, "+"+strconv.Itoa(s.Ahead))
 	}
-	return out
+	return l.T("material.up", "Pieces", strings.Join(parts, ", "))
 }
 
-// pieceKindName names the kind of a piece code: "bN" is a knight.
-func pieceKindName(code string) string {
+// materialNames are the messages counting pieces of each kind.
+var materialNames = map[rules.PieceKind]string{
+	rules.Pawn: "material.pawns", rules.Knight: "material.knights", rules.Bishop: "material.bishops",
+	rules.Rook: "material.rooks", rules.Queen: "material.queens", rules.King: "material.kings", rules.Auror: "material.aurors",
+}
+
+// pieceKind is the kind of a piece code: "bN" is a knight.
+func pieceKind(code string) rules.PieceKind {
 	for k := rules.Pawn; k <= rules.Auror; k++ {
 		if rules.NewPiece(rules.White, k).Code()[1:] == code[1:] {
-			return k.String()
+			return k
 		}
 	}
-	return "piece"
+	return rules.Pawn
 }
 
 // sameStrip reports whether two strips of one game's players show the
@@ -229,26 +230,30 @@ func stripID(side rules.Color) string { return "player-" + side.String() }
 
 // presenceText says whether the side's player is here: "online",
 // "offline", or "waiting for a player" while the seat is free.
-func presenceText(p Player) string {
+func presenceText(l *i18n.Language, p Player) string {
 	switch {
 	case !p.Seated:
-		return "waiting for a player"
+		return l.T("presence.waiting")
 	case p.Connected:
-		return "online"
+		return l.T("presence.online")
 	}
-	return "offline"
+	return l.T("presence.offline")
 }
 
 // ratingTitle explains a rating: "Rating 1500, provisional".
-func ratingTitle(p Player) string {
+func ratingTitle(l *i18n.Language, p Player) string {
 	if p.Provisional {
-		return "Rating " + p.RatingText() + ", provisional"
+		return l.T("strip.ratingProvisional", "Rating", p.Rating)
 	}
-	return "Rating " + p.RatingText()
+	return l.T("strip.rating", "Rating", p.Rating)
 }
 
 // firstActionText says how long the side to act has for its first action
 // (phase: "ban" or "move") before the game is aborted: "28 s to ban".
-func firstActionText(ms int64, phase string) string {
-	return strconv.FormatInt((ms+999)/1000, 10) + " s to " + phase
+func firstActionText(l *i18n.Language, ms int64, phase string) string {
+	seconds := strconv.FormatInt((ms+999)/1000, 10)
+	if phase == "ban" {
+		return l.T("strip.firstBan", "Seconds", seconds)
+	}
+	return l.T("strip.firstMove", "Seconds", seconds)
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/banchess/banchess/boardimage"
+	"github.com/banchess/banchess/i18n"
 	"github.com/banchess/banchess/rules"
 )
 
@@ -31,15 +32,15 @@ func gamePreview(g *rules.Game, m Game) *Preview {
 	if m.Over {
 		title = overTitle(m.Status, m.Banner)
 	}
-	desc := previewText(g, m.Info.Players)
+	desc := previewText(m.Opts.language(), g, m.Info.Players)
 	flipped := m.Board.Flipped
 	if t := m.Info.Table; t != nil && m.Opts.JoinCode != "" && m.Info.Perm.Join {
 		free := rules.White
 		if m.Info.Players[0].Seated {
 			free = rules.Black
 		}
-		title = invitationTitle(m.Variant, t.TimeControl, free)
-		desc = invitationText(m.Variant, playerOf(m.Info.Players, free.Other()).Display())
+		title = invitationTitle(m.Opts.language(), m.Variant, t.TimeControl, free)
+		desc = invitationText(m.Opts.language(), m.Variant, playerOf(m.Opts.language(), m.Info.Players, free.Other()).Display())
 		flipped = free == rules.Black
 	}
 	return newPreview(m.Info.Origin, path, title, desc, m.FEN, lastMove(g), flipped)
@@ -71,10 +72,10 @@ func newPreview(origin, path, title, description, fen string, last *rules.Pair, 
 
 // previewText names the variant, the players and where the game stands:
 // "Ban Chess · Morphy vs Duke Karl · Checkmate — White wins, 1-0".
-func previewText(g *rules.Game, players [2]Player) string {
-	parts := []string{g.Variant().Name(), playerOf(players, rules.White).Display() + " vs " + playerOf(players, rules.Black).Display()}
+func previewText(l *i18n.Language, g *rules.Game, players [2]Player) string {
+	parts := []string{g.Variant().Name(), playerOf(l, players, rules.White).Display() + " vs " + playerOf(l, players, rules.Black).Display()}
 	if g.Outcome().Over() {
-		parts = append(parts, GameBanner(g))
+		parts = append(parts, GameBanner(l, g))
 	} else {
 		parts = append(parts, "in play, move "+strconv.Itoa(g.Position().Fullmove))
 	}

@@ -12,7 +12,7 @@ import (
 type Diagram struct {
 	FEN     string // extended FEN: its seventh field's ban is drawn
 	Last    string // the last move drawn ("h5f7"), if any
-	Caption string
+	Caption string // the message that says what it shows
 	// Try is the FEN a new game starts from to try it ("": none).
 	Try string
 }
@@ -33,43 +33,44 @@ func (d Diagram) TryURL() string { return "/?" + url.Values{"fen": {d.Try}}.Enco
 var (
 	diagramBan = Diagram{
 		FEN:     "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 2:e2e4",
-		Caption: "Ply 1: Black bans e2–e4. White may play any other move (here e4 is the one it may not).",
+		Caption: "rules.diagram.ban",
 		Try:     rules.StartFEN,
 	}
 	diagramPromotion = Diagram{
 		FEN:     "k7/4P3/1K6/8/8/8/8/8 w - - 0 1 2:e7e8",
-		Caption: "One ban, e7–e8, removes all four promotions: White may play only its six king moves.",
+		Caption: "rules.diagram.promotion",
 	}
 	diagramCastling = Diagram{
 		FEN:     "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1 2:e1g1",
-		Caption: "The ban e1–g1 (the king's two squares) removes castling king-side; O-O-O stays legal.",
+		Caption: "rules.diagram.castling",
 	}
 	diagramEnPassant = Diagram{
 		FEN:     "7k/8/1b2p3/3pP3/4K3/r7/8/5q2 w - d6 0 1 2:e5d6",
-		Caption: "White is in check and its only move is exd6 en passant. Black bans e5–d6 (the capturing pawn's squares): checkmate by the ban.",
+		Caption: "rules.diagram.enPassant",
 	}
 	diagramMate = Diagram{
 		FEN:     "r1bqkbnr/pppp1Qpp/2n5/4p3/4P3/8/PPPP1PPP/RNB1KBNR b KQkq - 0 3 12:e8f7",
 		Last:    "h5f7",
-		Caption: "After Qxf7+ Black's only move is Kxf7, so White's only ban is e8–f7 — and it leaves Black in check with no move: checkmate by the ban, 1-0.",
+		Caption: "rules.diagram.mate",
 		Try:     "r1bqkbnr/pppp1Qpp/2n5/4p3/4P3/8/PPPP1PPP/RNB1KBNR b KQkq - 0 3 11",
 	}
 	diagramStalemate = Diagram{
 		FEN:     "4k3/8/8/8/7P/8/2q5/K7 w - - 0 1 2:h4h5",
-		Caption: "White's king has no square; its one move is h4–h5. Black must ban it, and White, not in check, has no move: stalemate by the ban, a draw.",
+		Caption: "rules.diagram.stalemate",
 		Try:     "4k3/8/8/8/7P/8/2q5/K7 w - - 0 1",
 	}
 )
 
-// PlyRow is one row of the rules page's table of the ply order.
+// PlyRow is one row of the rules page's table of the ply order: its plies,
+// and messages naming who acts, what they do and the side to move.
 type PlyRow struct{ Ply, Who, What, ToMove string }
 
 // plyOrder is the ply order (docs/rules.md §1.2).
 var plyOrder = []PlyRow{
-	{"1, 5, 9…", "Black", "bans a White move", "White"},
-	{"2, 6, 10…", "White", "moves", "White"},
-	{"3, 7, 11…", "White", "bans a Black move", "Black"},
-	{"4, 8, 12…", "Black", "moves", "Black"},
+	{"1, 5, 9…", "color.b", "rules.does.banWhite", "color.w"},
+	{"2, 6, 10…", "color.w", "rules.does.move", "color.w"},
+	{"3, 7, 11…", "color.w", "rules.does.banBlack", "color.b"},
+	{"4, 8, 12…", "color.b", "rules.does.move", "color.b"},
 }
 
 // enStartBoard is EN-Chess's start position, drawn as the game's page

@@ -4,6 +4,7 @@ import (
 	"github.com/a-h/templ"
 
 	"github.com/banchess/banchess/games"
+	"github.com/banchess/banchess/i18n"
 	"github.com/banchess/banchess/rules"
 )
 
@@ -67,12 +68,12 @@ func offerOf(o *games.Offers, kind games.Offer) *rules.Color {
 }
 
 // declinedText tells a player the opponent declined their offer of kind.
-func declinedText(kind games.Offer) string {
+func declinedText(l *i18n.Language, kind games.Offer) string {
 	switch kind {
 	case games.OfferTakeback:
-		return "Your opponent declined your takeback."
+		return l.T("offer.theyDeclined.takeback")
 	case games.OfferDraw:
-		return "Your opponent declined your draw offer."
+		return l.T("offer.theyDeclined.draw")
 	}
-	return "Your opponent declined the rematch."
+	return l.T("offer.theyDeclined.rematch")
 }

@@ -5,29 +5,47 @@ import (
 	"strings"
 
 	"github.com/banchess/banchess/games"
+	"github.com/banchess/banchess/i18n"
 	"github.com/banchess/banchess/rules"
 )
 
 // The words of the pages are written here (and in the .templ files), not
 // where the view models are worked out: the seam for a translation.
 
+// bySide is the id for White or for Black: each sentence that names a
+// side is written whole for each, as languages decline colours' names.
+func bySide(c rules.Color, white, black string) string {
+	if c == rules.White {
+		return white
+	}
+	return black
+}
+
+// byPhase is the id for a ban or for a move, of the side acting.
+func byPhase(t rules.Turn, banW, banB, moveW, moveB string) string {
+	if t.Phase == rules.PhaseBan {
+		return bySide(t.Actor, banW, banB)
+	}
+	return bySide(t.Actor, moveW, moveB)
+}
+
 // statusLine says where the game stands at move number move, whose turn
 // it is and, for a move, the ban in force (nil for none): "Move 2 ·
 // White to move — e2→e4 is banned", "Move 9 · Game over". (The ply's
 // number is in the page's data-ply and tooltips.)
-func statusLine(move int, turn rules.Turn, out rules.Outcome, inCheck bool, ban *rules.Pair) string {
+func statusLine(l *i18n.Language, move int, turn rules.Turn, out rules.Outcome, inCheck bool, ban *rules.Pair) string {
 	switch {
 	case out.Over():
-		return fmt.Sprintf("Move %d · Game over", move)
+		return l.T("status.over", "Move", move)
 	case turn.Phase == rules.PhaseBan:
-		return fmt.Sprintf("Move %d · %s bans a %s move", move, turn.Actor.Name(), turn.ToMove.Name())
+		return l.T(bySide(turn.Actor, "status.ban.w", "status.ban.b"), "Move", move)
 	}
-	s := fmt.Sprintf("Move %d · %s to move", move, turn.Actor.Name())
+	s := l.T(bySide(turn.Actor, "status.move.w", "status.move.b"), "Move", move)
 	if inCheck {
-		s += " (in check)"
+		s += " " + l.T("status.inCheck")
 	}
 	if ban != nil {
-		s += " — " + arrowPair(*ban) + " is banned"
+		s += " — " + l.T("status.banned", "Pair", arrowPair(*ban))
 	}
 	return s
 }
@@ -36,23 +54,20 @@ func statusLine(move int, turn rules.Turn, out rules.Outcome, inCheck bool, ban 
 // wait for the other side or for the computer (thinking, at level), or
 // browse a finished game; mustPass says their only move is EN-Chess's
 // pass.
-func hint(turn rules.Turn, out rules.Outcome, perm games.Permissions, thinking bool, level int, mustPass bool) string {
-	actor := turn.Actor.Name()
+func hint(l *i18n.Language, turn rules.Turn, out rules.Outcome, perm games.Permissions, thinking bool, level int, mustPass bool) string {
 	switch {
 	case mustPass:
-		return fmt.Sprintf("Partial checkmate: no move frees a king of %s in check, so %s passes.", actor, actor)
+		return l.T(bySide(turn.Actor, "hint.pass.w", "hint.pass.b"))
 	case out.Over() && !perm.Seats.Both():
-		return "Browse the history, or start a new game."
+		return l.T("hint.over.watch")
 	case out.Over():
-		return "Browse the history, undo, or start a new game."
+		return l.T("hint.over")
 	case thinking:
-		return fmt.Sprintf("The computer (level %d) is thinking…", level)
+		return l.T("hint.thinking", "Level", level)
 	case !perm.Play:
-		return fmt.Sprintf("Waiting for %s to %s.", actor, turn.Phase)
-	case turn.Phase == rules.PhaseBan:
-		return fmt.Sprintf("%s: pick one of %s's pieces, then the square it may not go to.", actor, turn.ToMove.Name())
+		return l.T(byPhase(turn, "hint.wait.ban.w", "hint.wait.ban.b", "hint.wait.move.w", "hint.wait.move.b"))
 	}
-	return fmt.Sprintf("%s: pick one of your pieces, then its destination.", actor)
+	return l.T(byPhase(turn, "hint.ban.w", "hint.ban.b", "hint.move.w", "hint.move.b"))
 }
 
 // overTitle is a finished game's title in its link preview: "Move 8 ·
@@ -62,115 +77,118 @@ func overTitle(status, banner string) string { return status + " · " + banner }
 // viewCaption says what a history view shows: the position after ply p,
 // of move number move ("Move 1 · White banned e5 (e7–e5)"), or the start
 // (p nil).
-func viewCaption(p *rules.PlyInfo, move int) string {
+func viewCaption(l *i18n.Language, p *rules.PlyInfo, move int) string {
 	if p == nil {
-		return "Start position"
+		return l.T("view.start")
 	}
-	return fmt.Sprintf("Move %d · %s", move, describe(*p))
+	return l.T("view.caption", "Move", move, "Ply", describe(l, *p))
 }
 
 // viewTitle is a history view's tab title: "Move 1 · White banned e5
 // (e7–e5) · ply 3 of 12 · Ban Chess".
-func viewTitle(caption string, index, plies int, variant string) string {
-	return fmt.Sprintf("%s · ply %d of %d · %s", caption, index, plies, variant)
+func viewTitle(l *i18n.Language, caption string, index, plies int, variant string) string {
+	return l.T("view.title", "Caption", caption, "Index", index, "Plies", plies, "Variant", variant)
 }
 
 // viewHint is what a history view says to do, in a game that goes on or
 // one that is over.
-func viewHint(over bool) string {
+func viewHint(l *i18n.Language, over bool) string {
 	if over {
-		return "A view of an earlier position of this finished game (Back to the game shows its end). To play on from here, start a new game from it (Play from here)."
+		return l.T("view.hint.over")
 	}
-	return "A view of an earlier position: the game itself goes on from its last ply (Back to the game). To play on from here, start a new game from it (Play from here)."
+	return l.T("view.hint")
 }
 
 // GameBanner describes how g ended: Banner, and for an ending by a ban,
 // the move it banned ("Checkmate by ban: Black's only move, Ke7, was
 // banned — White wins, 1-0").
-func GameBanner(g *rules.Game) string {
+func GameBanner(l *i18n.Language, g *rules.Game) string {
 	o := g.Outcome()
 	if o.Reason != rules.ByBan {
-		return Banner(o)
+		return Banner(l, o)
 	}
 	ban, ok := g.Ban()
 	if !ok {
-		return Banner(o)
+		return Banner(l, o)
 	}
 	san, err := g.Notation().BanSAN(ban)
 	if err != nil {
-		return Banner(o)
+		return Banner(l, o)
 	}
-	what := "Checkmate by ban"
-	end := " — " + o.Winner.Name() + " wins, " + o.Result()
 	if o.Status == rules.Stalemate {
-		what, end = "Stalemate by ban", " — draw, 1/2-1/2"
+		return l.T(bySide(g.ToMove(), "banner.stalemateByBan.w", "banner.stalemateByBan.b"), "SAN", san)
 	}
-	return fmt.Sprintf("%s: %s's only move, %s, was banned%s", what, g.ToMove().Name(), san, end)
+	return l.T(bySide(g.ToMove(), "banner.mateByBan.w", "banner.mateByBan.b"), "SAN", san, "Result", o.Result())
 }
 
 // Banner describes a finished game: "Checkmate by ban — White wins, 1-0".
-func Banner(o rules.Outcome) string {
+func Banner(l *i18n.Language, o rules.Outcome) string {
 	win := ""
 	if o.Winner != 0 {
-		win = fmt.Sprintf(" — %s wins, %s", o.Winner.Name(), o.Result())
+		win = " — " + l.T(bySide(o.Winner, "banner.wins.w", "banner.wins.b"), "Result", o.Result())
 	}
 	switch o.Status {
 	case rules.Checkmate:
 		switch o.Reason {
 		case rules.ByBan:
-			return "Checkmate by ban" + win
+			return l.T("banner.mateByBan") + win
 		case rules.KingCapture:
-			return "The last king captured" + win
+			return l.T("banner.kingCaptured") + win
 		}
-		return "Checkmate" + win
+		return l.T("banner.mate") + win
 	case rules.Stalemate:
 		if o.Reason == rules.ByBan {
-			return "Stalemate by ban — draw, 1/2-1/2"
+			return l.T("banner.stalemateByBan")
 		}
-		return "Stalemate — draw, 1/2-1/2"
+		return l.T("banner.stalemate")
 	case rules.Resigned:
-		return o.Winner.Other().Name() + " resigns" + win
+		return l.T(bySide(o.Winner.Other(), "banner.resigns.w", "banner.resigns.b")) + win
 	case rules.TimeForfeit:
-		return o.Winner.Other().Name() + " ran out of time" + win
+		return l.T(bySide(o.Winner.Other(), "banner.flag.w", "banner.flag.b")) + win
 	case rules.Aborted:
-		return "Game aborted: no result"
+		return l.T("banner.aborted")
 	case rules.Draw:
 		switch o.Reason {
 		case rules.ThreefoldRepetition:
-			return "Draw by threefold repetition, 1/2-1/2"
+			return l.T("banner.repetition")
 		case rules.FiftyMoveRule:
-			return "Draw by the fifty-move rule, 1/2-1/2"
+			return l.T("banner.fiftyMoves")
 		case rules.InsufficientMaterial:
-			return "Draw by insufficient material, 1/2-1/2"
+			return l.T("banner.material")
 		case rules.Agreement:
-			return "Draw by agreement, 1/2-1/2"
+			return l.T("banner.agreement")
 		case rules.Timeout:
-			return "Draw: time ran out, but the other side cannot mate, 1/2-1/2"
+			return l.T("banner.timeoutDraw")
 		}
-		return "Draw, 1/2-1/2"
+		return l.T("banner.draw")
 	}
 	return ""
 }
 
 // describe says what a ply did: "Black banned e4 (e2–e4)", "White
 // played d4".
-func describe(p rules.PlyInfo) string {
+func describe(l *i18n.Language, p rules.PlyInfo) string {
 	if p.Action.Phase == rules.PhaseBan {
 		if p.SAN == "" {
-			return p.Actor.Name() + " banned " + dashPair(p.Action.Pair())
+			return l.T(bySide(p.Actor, "ply.bannedPair.w", "ply.bannedPair.b"), "Pair", dashPair(p.Action.Pair()))
 		}
-		return p.Actor.Name() + " banned " + p.SAN + " (" + dashPair(p.Action.Pair()) + ")"
+		return l.T(bySide(p.Actor, "ply.banned.w", "ply.banned.b"), "SAN", p.SAN, "Pair", dashPair(p.Action.Pair()))
 	}
-	return p.Actor.Name() + " played " + p.SAN
+	return l.T(bySide(p.Actor, "ply.played.w", "ply.played.b"), "SAN", p.SAN)
+}
+
+// plyTitle is a ply's tooltip in move lists: "Ply 3: White played d4".
+func plyTitle(l *i18n.Language, p rules.PlyInfo) string {
+	return l.T("ply.title", "Ply", p.Ply, "Did", describe(l, p))
 }
 
 // announceLast says what the last ply of hist did, and how the game ended
 // (banner) if it has.
-func announceLast(hist []rules.PlyInfo, banner string) string {
+func announceLast(l *i18n.Language, hist []rules.PlyInfo, banner string) string {
 	if len(hist) == 0 {
 		return banner
 	}
-	s := describe(hist[len(hist)-1])
+	s := describe(l, hist[len(hist)-1])
 	if banner != "" {
 		s += ". " + banner
 	}
@@ -181,41 +199,40 @@ func announceLast(hist []rules.PlyInfo, banner string) string {
 // when the viewer's seat is to act (yours), or how the game ended ("Black
 // to ban · Ban Chess", "Your turn · White to move · Ban Chess",
 // "Checkmate · 1-0").
-func title(variant, actor, phase string, o rules.Outcome, yours bool) string {
+func title(l *i18n.Language, variant string, turn rules.Turn, o rules.Outcome, yours bool) string {
 	if !o.Over() {
-		t := actor + " to " + phase + " · " + variant
+		t := l.T(byPhase(turn, "title.ban.w", "title.ban.b", "title.move.w", "title.move.b"), "Variant", variant)
 		if yours {
-			t = "Your turn · " + t
+			t = l.T("title.yourTurn") + " · " + t
 		}
 		return t
 	}
-	end := "Draw"
+	end := l.T("title.draw")
 	switch o.Status {
 	case rules.Checkmate:
-		end = "Checkmate"
+		end = l.T("banner.mate")
 	case rules.Stalemate:
-		end = "Stalemate"
+		end = l.T("title.stalemate")
 	case rules.Resigned:
-		end = o.Winner.Other().Name() + " resigns"
+		end = l.T(bySide(o.Winner.Other(), "banner.resigns.w", "banner.resigns.b"))
 	case rules.Aborted:
-		return "Aborted · " + variant
+		return l.T("title.aborted", "Variant", variant)
 	}
-	return end + " · " + o.Result()
+	return l.T("title.over", "End", end, "Result", o.Result())
 }
 
 // invitationTitle is an invite link's preview title: "Invitation to Ban
 // Chess · 5+3 · you play Black" (tc "" for a game without a clock).
-func invitationTitle(variant, tc string, you rules.Color) string {
-	t := "Invitation to " + variant
+func invitationTitle(l *i18n.Language, variant, tc string, you rules.Color) string {
 	if tc != "" {
-		t += " · " + tc
+		tc = " · " + tc
 	}
-	return t + " · you play " + you.Name()
+	return l.T(bySide(you, "invite.title.w", "invite.title.b"), "Variant", variant, "Clock", tc)
 }
 
 // invitationText is an invite link's preview description.
-func invitationText(variant, host string) string {
-	return host + " invites you to a game of " + variant + ": open the link to take the free seat."
+func invitationText(l *i18n.Language, variant, host string) string {
+	return l.T("invite.text", "Host", host, "Variant", variant)
 }
 
 // soundOf names the sound of the last ply of hist: the end of the game,
@@ -238,8 +255,16 @@ func soundOf(hist []rules.PlyInfo, o rules.Outcome) string {
 	return "move"
 }
 
+// TookBackEnding announces an undone ending (a resignation, an agreed
+// draw).
+func TookBackEnding(l *i18n.Language, o rules.Outcome) string {
+	return l.T("ply.tookBack", "Ply", Banner(l, o))
+}
+
 // TookBack announces an undone ply.
-func TookBack(p rules.PlyInfo) string { return "Took back: " + describe(p) }
+func TookBack(l *i18n.Language, p rules.PlyInfo) string {
+	return l.T("ply.tookBack", "Ply", describe(l, p))
+}
 
 func dashPair(p rules.Pair) string { return p.From.String() + "–" + p.To.String() }
 
@@ -258,4 +283,30 @@ func ClockText(ms int64) string {
 		return fmt.Sprintf("%d:%02d:%02d", s/3600, s/60%60, s%60)
 	}
 	return fmt.Sprintf("%d:%02d", s/60, s%60)
+}
+
+// OfferNews says what an offer did, for the live announcement: the
+// ending an accepted draw made, a rematch or takeback accepted, an offer
+// made, or one the viewer declined.
+func OfferNews(l *i18n.Language, rec *games.Record, offer games.Offer, declined bool) string {
+	byOffer := func(draw, takeback, rematch string) string {
+		switch offer {
+		case games.OfferDraw:
+			return draw
+		case games.OfferTakeback:
+			return takeback
+		}
+		return rematch
+	}
+	switch {
+	case declined:
+		return l.T(byOffer("offer.declined.draw", "offer.declined.takeback", "offer.declined.rematch"))
+	case rec.Game.Outcome().Over() && offer == games.OfferDraw:
+		return GameBanner(l, rec.Game)
+	case offer == games.OfferRematch && rec.Rematch != "":
+		return l.T("offer.accepted.rematch")
+	case offer == games.OfferTakeback && rec.Offers.Takeback == 0:
+		return l.T("offer.accepted.takeback")
+	}
+	return l.T(byOffer("offer.made.draw", "offer.made.takeback", "offer.made.rematch"))
 }

@@ -22,7 +22,7 @@ func TestBanner(t *testing.T) {
 		{rules.Outcome{Status: rules.Draw, Reason: rules.Timeout}, "Draw: time ran out, but the other side cannot mate, 1/2-1/2"},
 		{rules.Outcome{}, ""},
 	} {
-		if got := Banner(tc.o); got != tc.want {
+		if got := Banner(nil, tc.o); got != tc.want {
 			t.Errorf("Banner(%v) = %q, want %q", tc.o, got, tc.want)
 		}
 	}

@@ -1,12 +1,12 @@
 package views
 
 import (
-	"fmt"
 	"math"
 	"net/url"
 	"strconv"
 	"strings"
 
+	"github.com/banchess/banchess/i18n"
 	"github.com/banchess/banchess/puzzles"
 	"github.com/banchess/banchess/rules"
 )
@@ -38,7 +38,7 @@ func Query(pairs ...string) string {
 type Trainer struct {
 	Board  Game
 	ID     string
-	Solver string // "White" or "Black"
+	Solver rules.Color
 	// Theme is the theme the viewer trains ("" for any).
 	Theme string
 	// Themes and PuzzleRating are shown once the attempt is over, or
@@ -115,69 +115,83 @@ func (t Trainer) ThemesText() string { return strings.Join(t.Themes, ", ") }
 
 // Title is the tab's title.
 func (t Trainer) Title() string {
+	l := t.Board.Opts.language()
 	if t.Result != nil {
 		if t.Result.Solved {
-			return "Solved · Puzzle " + t.ID + " · Ban Chess"
+			return l.T("puzzle.solvedTitle", "ID", t.ID)
 		}
-		return "Failed · Puzzle " + t.ID + " · Ban Chess"
+		return l.T("puzzle.failedTitle", "ID", t.ID)
 	}
-	return t.Solver + " to play · Puzzle " + t.ID + " · Ban Chess"
+	return l.T(bySide(t.Solver, "puzzle.toPlay.w", "puzzle.toPlay.b"), "ID", t.ID)
 }
 
 // DailyPuzzle is the puzzle of the day as a game's page links to it.
 type DailyPuzzle struct {
 	URL       string
 	Placement string // the position's placement, drawn small
-	Solver    string // "White"
+	Solver    rules.Color
 	Rating    string
 }
 
 // PuzzlePrompt says what the solver looks for at turn t: "Find the best
 // ban for White", "Find the best move for Black".
-func PuzzlePrompt(t rules.Turn) string {
-	return fmt.Sprintf("Find the best %s for %s.", t.Phase, t.Actor.Name())
+func PuzzlePrompt(l *i18n.Language, t rules.Turn) string {
+	return l.T(byPhase(t, "puzzle.prompt.ban.w", "puzzle.prompt.ban.b", "puzzle.prompt.move.w", "puzzle.prompt.move.b"))
 }
 
 // PuzzleGoal says what a puzzle of kind asks, shown before the solver
 // answers, as lichess shows a mate's theme: "Goal: checkmate in 2 of your
 // actions (a ban is one)."; "" for a kind it does not know.
-func PuzzleGoal(kind puzzles.Theme) string {
+func PuzzleGoal(l *i18n.Language, kind puzzles.Theme) string {
 	switch kind {
 	case puzzles.MateIn1:
-		return "Goal: checkmate in 1."
+		return l.T("puzzle.goal.mate1")
 	case puzzles.MateIn2:
-		return "Goal: checkmate in 2 of your actions (a ban is one)."
+		return l.T("puzzle.goal.mate2")
 	case puzzles.MateIn3:
-		return "Goal: checkmate in 3 of your actions (a ban is one)."
+		return l.T("puzzle.goal.mate3")
 	case puzzles.Material:
-		return "Goal: win material."
+		return l.T("puzzle.goal.material")
 	case puzzles.Defence:
-		return "Goal: hold on. Every other action lets the opponent force mate."
+		return l.T("puzzle.goal.defence")
 	}
 	return ""
 }
 
 // ThemeNamesOf are themes by their names for people (Theme.Name): "Mate
 // in 2", "Checkmate by ban".
-func ThemeNamesOf(ts []puzzles.Theme) []string {
+func ThemeNamesOf(l *i18n.Language, ts []puzzles.Theme) []string {
 	out := make([]string, len(ts))
 	for i, t := range ts {
-		out[i] = t.Name()
+		out[i] = ThemeName(l, t)
 	}
 	return out
 }
 
-// ResultStatus is the status line of a puzzle's page once the attempt is
-// over: no longer the solver's turn.
-func ResultStatus(solved bool) string {
-	if solved {
-		return "Puzzle solved"
-	}
-	return "Puzzle failed"
+// themeMessages name each theme.
+var themeMessages = map[puzzles.Theme]string{
+	puzzles.MateIn1: "theme.mateIn1", puzzles.MateIn2: "theme.mateIn2", puzzles.MateIn3: "theme.mateIn3",
+	puzzles.Material: "theme.material", puzzles.Defence: "theme.defence", puzzles.MateByBan: "theme.mateByBan",
+	puzzles.Promotion: "theme.promotion", puzzles.UnderPromotion: "theme.underPromotion",
+	puzzles.StalemateTrap: "theme.stalemateTrap", puzzles.Ban: "theme.ban",
 }
 
-// NotTheMove heads a failed attempt's result, as lichess says it.
-const NotTheMove = "That's not the move!"
+// ThemeName is a theme's name for people in l: "Mate in 2".
+func ThemeName(l *i18n.Language, t puzzles.Theme) string {
+	if id, ok := themeMessages[t]; ok {
+		return l.T(id)
+	}
+	return t.Name()
+}
+
+// ResultStatus is the status line of a puzzle's page once the attempt is
+// over: no longer the solver's turn.
+func ResultStatus(l *i18n.Language, solved bool) string {
+	if solved {
+		return l.T("puzzle.statusSolved")
+	}
+	return l.T("puzzle.statusFailed")
+}
 
 // FailureCaption says what the board shows after a wrong action, named
 // wrong: with more to come (its refutation, played next), "You played
@@ -185,19 +199,19 @@ const NotTheMove = "That's not the move!"
 // bans (pairs, "e7–e5"; after a wrong move the solver bans next): "You
 // played Nf3. Even after your best ban, e7–e5, Black answers Qxf2#.";
 // "You played the ban of e2–e4. White answers e4." ("" answer: none).
-func FailureCaption(wrong string, bans []string, answer string, opp rules.Color, more bool) string {
+func FailureCaption(l *i18n.Language, wrong string, bans []string, answer string, opp rules.Color, more bool) string {
 	if more {
-		return "You played " + wrong + "…"
+		return l.T("puzzle.youPlayedMore", "Action", wrong)
 	}
-	s := "You played " + wrong + "."
+	s := l.T("puzzle.youPlayed", "Action", wrong)
 	switch {
 	case answer == "" && len(bans) > 0:
-		s += " Then your best ban, " + strings.Join(bans, ", ") + ", ends the game."
+		s += " " + l.T("puzzle.thenBestBan", "Bans", strings.Join(bans, ", "))
 	case answer == "":
 	case len(bans) > 0:
-		s += fmt.Sprintf(" Even after your best ban, %s, %s answers %s.", strings.Join(bans, ", "), opp.Name(), answer)
+		s += " " + l.T(bySide(opp, "puzzle.evenAfter.w", "puzzle.evenAfter.b"), "Bans", strings.Join(bans, ", "), "Answer", answer)
 	default:
-		s += fmt.Sprintf(" %s answers %s.", opp.Name(), answer)
+		s += " " + l.T(bySide(opp, "puzzle.answers.w", "puzzle.answers.b"), "Answer", answer)
 	}
 	return s
 }
@@ -205,11 +219,11 @@ func FailureCaption(wrong string, bans []string, answer string, opp rules.Color,
 // PuzzleReplied says what the solver played last and what opp replied
 // since: "Right: Ra8+. Black replied Kh7, then banned e2–e4.";
 // "Right: Ra8+. Your ban now." when the solver acts again.
-func PuzzleReplied(mine string, opp rules.Color, replies []string) string {
+func PuzzleReplied(l *i18n.Language, mine string, opp rules.Color, replies []string) string {
 	if len(replies) == 0 {
-		return "Right: " + mine + ". Now your ban."
+		return l.T("puzzle.rightNowBan", "Action", mine)
 	}
-	return "Right: " + mine + ". " + opp.Name() + " replied " + strings.Join(replies, ", then ") + "."
+	return l.T(bySide(opp, "puzzle.replied.w", "puzzle.replied.b"), "Action", mine, "Replies", strings.Join(replies, ", "))
 }
 
 // RatingChange writes a rating's change: "+12", "−8", "±0".
@@ -225,18 +239,18 @@ func RatingChange(d float64) string {
 }
 
 // SolvedText praises a solution of n actions.
-func SolvedText(n int) string {
+func SolvedText(l *i18n.Language, n int) string {
 	if n == 1 {
-		return "One action, and it was the right one."
+		return l.T("puzzle.solvedOne")
 	}
-	return fmt.Sprintf("All %d of your actions were right.", n)
+	return l.N("puzzle.solvedAll", n)
 }
 
 // SolutionCaption says what the board shows of a solution of total plies:
 // the position after ply n of it (named name), or the puzzle's start.
-func SolutionCaption(n int, name string, total int) string {
+func SolutionCaption(l *i18n.Language, n int, name string, total int) string {
 	if n == 0 {
-		return "The puzzle's position: step through the solution below."
+		return l.T("puzzle.solutionStart")
 	}
-	return fmt.Sprintf("After ply %d of %d of the solution: %s.", n, total, name)
+	return l.T("puzzle.solutionAt", "N", n, "Total", total, "Name", name)
 }

@@ -22,7 +22,7 @@ func TestFailureCaption(t *testing.T) {
 		{[]string{"f6–f8"}, "Qd8+", "You played a4. Even after your best ban, f6–f8, White answers Qd8+.", false},
 		{[]string{"f6–f8"}, "", "You played a4. Then your best ban, f6–f8, ends the game.", false},
 	} {
-		if got := FailureCaption("a4", c.bans, c.answer, rules.White, c.more); got != c.want {
+		if got := FailureCaption(nil, "a4", c.bans, c.answer, rules.White, c.more); got != c.want {
 			t.Errorf("%v %q %v: %q, want %q", c.bans, c.answer, c.more, got, c.want)
 		}
 	}
@@ -32,11 +32,11 @@ func TestFailureCaption(t *testing.T) {
 // for they would give the answer away.
 func TestPuzzleGoal(t *testing.T) {
 	for _, th := range puzzles.AllThemes() {
-		if goal := PuzzleGoal(th); (goal != "") != th.IsKind() {
+		if goal := PuzzleGoal(nil, th); (goal != "") != th.IsKind() {
 			t.Errorf("%s: goal %q", th, goal)
 		}
 	}
-	if got := PuzzleGoal(puzzles.MateIn1); got != "Goal: checkmate in 1." {
+	if got := PuzzleGoal(nil, puzzles.MateIn1); got != "Goal: checkmate in 1." {
 		t.Errorf("mate in 1: %q", got)
 	}
 }

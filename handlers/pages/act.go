@@ -8,6 +8,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/banchess/banchess/games"
+	"github.com/banchess/banchess/i18n"
 	"github.com/banchess/banchess/rules"
 	"github.com/banchess/banchess/views"
 )
@@ -73,9 +74,9 @@ func (p *play) undo(c echo.Context, id string, o *views.Options) error {
 	return p.core.act(c, id, o, nil, func(then games.ViewFunc) error {
 		_, err := p.s.games.Undo(c.Request().Context(), id, kit.Player(c), func(u games.Undone, rec *games.Record, seats games.Seats) {
 			if u.Declared.Over() {
-				o.Announce = "Took back: " + views.Banner(u.Declared)
+				o.Announce = views.TookBackEnding(o.Lang, u.Declared)
 			} else {
-				o.Announce = views.TookBack(u.Ply)
+				o.Announce = views.TookBack(o.Lang, u.Ply)
 			}
 			if then != nil {
 				then(rec, seats)
@@ -114,12 +115,12 @@ func (p *play) draw(c echo.Context, id string, o *views.Options) error {
 
 // announce is a change's view that sets o's announcement to what news
 // says of the game after it.
-func announce(o *views.Options, news func(*games.Record) string) games.ViewFunc {
-	return func(rec *games.Record, _ games.Seats) { o.Announce = news(rec) }
+func announce(o *views.Options, news func(*i18n.Language, *games.Record) string) games.ViewFunc {
+	return func(rec *games.Record, _ games.Seats) { o.Announce = news(o.Lang, rec) }
 }
 
 // ending words how the game rec holds ended.
-func ending(rec *games.Record) string { return views.GameBanner(rec.Game) }
+func ending(l *i18n.Language, rec *games.Record) string { return views.GameBanner(l, rec.Game) }
 
 // hide removes the game from the browser's list, and goes back to the
 // page the form was on (a game's page, if that game is still there; else

@@ -19,6 +19,7 @@ import (
 	"github.com/banchess/banchess/engine"
 	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/games"
+	"github.com/banchess/banchess/i18n"
 	"github.com/banchess/banchess/rules"
 	"github.com/banchess/banchess/views"
 )
@@ -139,7 +140,7 @@ func (p *browse) analyseGame(c echo.Context, id string, panel bool, refused *err
 	default:
 		res, err = p.s.analysis.AnalysePosition(c.Request().Context(), at.fen, at.variant.ID(), analysis.Request{Budget: req.Budget})
 	}
-	a, err := describeAnalysis(at.fen, at.variant, res, err)
+	a, err := describeAnalysis(languageOf(c), at.fen, at.variant, res, err)
 	if err != nil && a.Message == "" {
 		return err
 	}
@@ -289,7 +290,7 @@ func (p *browse) positionAnalysis(c echo.Context) error {
 		return kit.Titled(refused, err)
 	}
 	res, err := p.s.analysis.AnalysePosition(c.Request().Context(), fen, variant, analysis.Request{})
-	a, err := describeAnalysis(g.FEN(), g.Variant(), res, err)
+	a, err := describeAnalysis(languageOf(c), g.FEN(), g.Variant(), res, err)
 	if err != nil && a.Message == "" {
 		return kit.Titled(refused, err)
 	}
@@ -308,7 +309,7 @@ func (p *browse) positionAnalysis(c echo.Context) error {
 // on the position fen of variant. A finished position (GameOver) is an
 // analysis with a message, returned with err; any other refusal is
 // returned alone.
-func describeAnalysis(fen string, variant rules.Variant, res engine.Result, err error) (views.Analysis, error) {
+func describeAnalysis(l *i18n.Language, fen string, variant rules.Variant, res engine.Result, err error) (views.Analysis, error) {
 	if err != nil && errs.Of(err).Code != errs.GameOver {
 		return views.Analysis{}, err
 	}
@@ -323,7 +324,7 @@ func describeAnalysis(fen string, variant rules.Variant, res engine.Result, err 
 		return a, err
 	}
 	actor := g.Turn().Actor
-	a.Where = views.Where(g)
+	a.Where = views.Where(l, g)
 	a.Eval, a.EvalWords = views.EvalText(actor, res.Score, res.Mate)
 	a.Depth, a.Nodes, a.MS = res.Depth, res.Nodes, res.Time.Milliseconds()
 	a.Arrow, a.WhiteShare = views.NewBestArrow(res.Best), views.EvalShare(actor, res.Score, res.Mate)

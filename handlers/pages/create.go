@@ -149,7 +149,7 @@ func (p *create) startPage(c echo.Context) error {
 // showStart renders the page that starts games with o's import box, at
 // status.
 func (p *create) showStart(c echo.Context, o views.Options, status int) error {
-	s := views.Start{Site: p.s.site(c), Opts: o, Games: p.s.gameLinks(c.Request().Context(), kit.Player(c), "")}
+	s := views.Start{Site: p.s.site(c), Opts: o, Games: p.s.gameLinks(c.Request().Context(), languageOf(c), kit.Player(c), "")}
 	return render(c, status, views.StartPage(s))
 }
 

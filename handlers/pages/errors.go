@@ -75,6 +75,6 @@ func (s *deps) stuck(c echo.Context, status int, title, msg string) error {
 	if kit.IsHX(c) {
 		return render(c, status, views.StuckMain(title, msg, info.Site))
 	}
-	info.Games = s.gameLinks(c.Request().Context(), kit.Player(c), c.Param("id"))
+	info.Games = s.gameLinks(c.Request().Context(), languageOf(c), kit.Player(c), c.Param("id"))
 	return render(c, status, views.StuckPage(title, msg, info))
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/games"
+	"github.com/banchess/banchess/i18n"
 	"github.com/banchess/banchess/players"
 	"github.com/banchess/banchess/views"
 )
@@ -51,7 +52,7 @@ func (p *create) index(c echo.Context) error {
 		h.Learn = "/learn"
 	}
 	if cred != "" {
-		if h.Last, h.More, err = p.lastGame(ctx, cred); err != nil {
+		if h.Last, h.More, err = p.lastGame(ctx, languageOf(c), cred); err != nil {
 			return err
 		}
 	}
@@ -64,7 +65,7 @@ func (p *create) index(c echo.Context) error {
 // game or one where nothing was played, nor one that cannot be read.
 // more says the player has other games in their list. The list ranks the
 // games; only those it ranks first are read, most often one.
-func (p *create) lastGame(ctx context.Context, cred players.Credential) (last *views.GameLink, more bool, err error) {
+func (p *create) lastGame(ctx context.Context, l *i18n.Language, cred players.Credential) (last *views.GameLink, more bool, err error) {
 	list, err := p.s.games.Games(ctx, cred, listSize)
 	if err != nil || len(list) == 0 {
 		return nil, false, err
@@ -83,7 +84,7 @@ func (p *create) lastGame(ctx context.Context, cred players.Credential) (last *v
 				return nil, false, err
 			}
 			if played {
-				link := p.s.gameLink(sum, me.ID)
+				link := p.s.gameLink(l, sum, me.ID)
 				link.Turn, link.Over = rank == yourTurn, rank == finished
 				return &link, len(list) > 1, nil
 			}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/games"
+	"github.com/banchess/banchess/i18n"
 	"github.com/banchess/banchess/rules"
 	"github.com/banchess/banchess/views"
 )
@@ -111,7 +112,7 @@ func (p *play) offer(c echo.Context, id string, o *views.Options) error {
 	if err != nil {
 		return err
 	}
-	news := func(rec *games.Record) string { return offerNews(rec, offer) }
+	news := func(l *i18n.Language, rec *games.Record) string { return views.OfferNews(l, rec, offer, false) }
 	ctx := c.Request().Context()
 	then, settle, err := p.s.kit.RematchAllowance(c, offer, p.s.kit.AcceptsOffer(ctx, id, kit.Player(c), offer), announce(o, news))
 	if err != nil {
@@ -140,12 +141,7 @@ func (p *play) answer(c echo.Context, id string, o *views.Options) error {
 	default:
 		return kit.Invalidf("%q is not an answer: use yes or no.", kit.TrimText(v))
 	}
-	news := func(rec *games.Record) string {
-		if accept {
-			return offerNews(rec, offer)
-		}
-		return "You declined the " + string(offer) + " offer"
-	}
+	news := func(l *i18n.Language, rec *games.Record) string { return views.OfferNews(l, rec, offer, !accept) }
 	then, settle, err := p.s.kit.RematchAllowance(c, offer, accept, announce(o, news))
 	if err != nil {
 		return err
@@ -164,20 +160,6 @@ func (p *play) answer(c echo.Context, id string, o *views.Options) error {
 		}
 	}
 	return p.core.done(c, id, *o)
-}
-
-// offerNews says what an offer did, for the live announcement.
-func offerNews(rec *games.Record, offer games.Offer) string {
-	if out := rec.Game.Outcome(); out.Over() && offer == games.OfferDraw {
-		return views.GameBanner(rec.Game)
-	}
-	switch {
-	case offer == games.OfferRematch && rec.Rematch != "":
-		return "Rematch accepted"
-	case offer == games.OfferTakeback && rec.Offers.Takeback == 0:
-		return "Takeback accepted"
-	}
-	return string(offer) + " offered"
 }
 
 // table describes a game between two players for the viewer holding

@@ -106,6 +106,8 @@ func (s *deps) pageRoutes(e *echo.Echo) {
 		tr.learnRoutes(e)
 		tr.trainingRoutes(e)
 	}
+	get("/language", st.languagePage)
+	e.POST("/language", st.chooseLanguage)
 	get("/rules", st.rulesPage)
 	get("/rules/en", st.rulesPage)
 	get("/static/*", st.static)
@@ -153,6 +155,7 @@ func (p *core) options(c echo.Context) (views.Options, error) {
 		return o, kit.BodyError(err, "The form could not be read: "+err.Error())
 	}
 	readSettings(c, &o)
+	o.Lang = languageOf(c)
 	f := c.Request().Form
 	o.Flip = f.Get("flip") == "1"
 	if v := f.Get("auto"); v == "0" || v == "1" {

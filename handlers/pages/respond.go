@@ -16,6 +16,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/banchess/banchess/games"
+	"github.com/banchess/banchess/i18n"
 	"github.com/banchess/banchess/rules"
 	"github.com/banchess/banchess/views"
 )
@@ -46,13 +47,16 @@ func renderIn(c echo.Context, status int, t templ.Component, size int) error {
 		ctx = context.WithoutCancel(ctx)
 	}
 	ctx = views.WithLook(ctx, lookOf(c))
+	language := languageOf(c)
+	ctx = i18n.With(ctx, language)
 	if err := t.Render(ctx, &buf); err != nil {
 		return fmt.Errorf("render: %w", err)
 	}
 	h := c.Response().Header()
 	h.Set("Content-Length", strconv.Itoa(buf.Len()))
 	h.Set("Cache-Control", "no-store")
-	h.Set("Vary", strings.Join(append(h.Values("Vary"), "HX-Request"), ", ")) // one line with the compressor's Accept-Encoding
+	h.Set("Content-Language", language.Code)
+	h.Set("Vary", strings.Join(append(h.Values("Vary"), "HX-Request", "Accept-Language"), ", ")) // one line with the compressor's Accept-Encoding
 	return c.HTMLBlob(status, buf.Bytes())
 }
 
@@ -102,7 +106,7 @@ func (p *core) answerFor(c echo.Context, id string, o *views.Options, fragment b
 	if fragment {
 		a.shown = pagePly(c)
 	} else {
-		a.list = p.s.gameLinks(c.Request().Context(), kit.Player(c), id)
+		a.list = p.s.gameLinks(c.Request().Context(), languageOf(c), kit.Player(c), id)
 		a.daily = p.s.dailyPuzzle(c.Request().Context())
 	}
 	return a
@@ -303,7 +307,7 @@ func (s *deps) site(c echo.Context) views.Site {
 
 // gameLinks lists the browser's games for its page; a failure to list
 // them is logged and leaves the list out rather than the game.
-func (s *deps) gameLinks(ctx context.Context, cred players.Credential, current string) []views.GameLink {
+func (s *deps) gameLinks(ctx context.Context, l *i18n.Language, cred players.Credential, current string) []views.GameLink {
 	list, err := s.games.Games(ctx, cred, listSize)
 	if err != nil {
 		s.log.ErrorContext(ctx, "listing the browser's games", "err", err)
@@ -316,11 +320,11 @@ func (s *deps) gameLinks(ctx context.Context, cred players.Credential, current s
 	}
 	holder := me.ID
 	for _, sum := range list {
-		link := s.gameLink(sum, holder)
+		link := s.gameLink(l, sum, holder)
 		if sum.ID == current {
 			// The page itself shows this game, and htmx plies do not
 			// reload the list: it would soon be out of date.
-			link.Current, link.Title, link.Status, link.Board = true, s.variantName(sum.Variant)+" · this game", "On the board above", ""
+			link.Current, link.Title, link.Status, link.Board = true, l.T("games.thisGame", "Variant", s.variantName(sum.Variant)), l.T("games.onBoard"), ""
 		}
 		links = append(links, link)
 	}
@@ -328,16 +332,16 @@ func (s *deps) gameLinks(ctx context.Context, cred players.Credential, current s
 }
 
 // gameLink describes game sum for a list of player holder's games.
-func (s *deps) gameLink(sum games.Summary, holder string) views.GameLink {
+func (s *deps) gameLink(l *i18n.Language, sum games.Summary, holder string) views.GameLink {
 	placement, fields, _ := strings.Cut(sum.FEN, " ")
 	return views.GameLink{
 		URL:      kit.GamePath(sum.ID),
 		HideURL:  kit.GamePath(sum.ID) + "/hide",
-		Title:    s.variantName(sum.Variant) + " · move " + fullmove(fields),
-		Status:   summaryStatus(sum),
+		Title:    l.T("games.title", "Variant", s.variantName(sum.Variant), "Move", fullmove(fields)),
+		Status:   summaryStatus(l, sum),
 		FEN:      sum.FEN,
 		Board:    placement,
-		Opponent: opponent(sum, holder),
+		Opponent: opponent(l, sum, holder),
 	}
 }
 
@@ -363,12 +367,12 @@ func fullmove(fields string) string {
 // opponent says whom a listed game of holder's is against: "vs
 // Computer · level 3", "vs Ann", "vs Anonymous", "waiting for a player", or "on
 // this device" for a game whose seats holder holds both.
-func opponent(s games.Summary, holder string) string {
+func opponent(l *i18n.Language, s games.Summary, holder string) string {
 	switch {
 	case s.Bot != nil:
-		return "vs Computer · level " + strconv.Itoa(s.Bot.Level)
+		return l.T("games.vsComputer", "Level", s.Bot.Level)
 	case s.Mode != games.Invite:
-		return "on this device"
+		return l.T("games.hotseat")
 	}
 	other, e := s.Black, s.BlackPlayer
 	if s.Black == holder {
@@ -376,24 +380,27 @@ func opponent(s games.Summary, holder string) string {
 	}
 	switch {
 	case other == "":
-		return "waiting for a player"
+		return l.T("presence.waiting")
 	case e.Named():
-		return "vs " + e.Name
+		return l.T("games.vs", "Name", e.Name)
 	}
-	return "vs Anonymous"
+	return l.T("games.vsAnonymous")
 }
 
 // summaryStatus says where a listed game stands: "White to ban", "1-0".
-func summaryStatus(s games.Summary) string {
+func summaryStatus(l *i18n.Language, s games.Summary) string {
 	switch {
 	case s.Phase == "over" && s.Result == "*":
-		return "Aborted"
+		return l.T("games.aborted")
 	case s.Phase == "over":
-		return "Finished, " + s.Result
+		return l.T("games.finished", "Result", s.Result)
 	}
 	c, err := rules.ParseColor(s.Actor)
 	if err != nil {
 		return ""
 	}
-	return c.Name() + " to " + s.Phase
+	if s.Phase == "ban" {
+		return l.T(byColor(c, "games.toBan.w", "games.toBan.b"))
+	}
+	return l.T(byColor(c, "games.toMove.w", "games.toMove.b"))
 }

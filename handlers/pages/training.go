@@ -15,6 +15,7 @@ import (
 
 	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/games"
+	"github.com/banchess/banchess/i18n"
 	"github.com/banchess/banchess/lessons"
 	"github.com/banchess/banchess/puzzles"
 	"github.com/banchess/banchess/rules"
@@ -237,16 +238,16 @@ func (p *trainer) showPuzzle(c echo.Context, at *puzzleAt, status int) error {
 // before the replies, which a page with scripts moves on from by itself.
 func (p *trainer) renderPuzzle(c echo.Context, at *puzzleAt, m training.Moment, pending string, status int) error {
 	t := p.trainerOf(at, m.Solver, m.Learner)
-	t.Prompt, t.Goal = views.PuzzlePrompt(m.Game.Turn()), views.PuzzleGoal(m.Kind)
+	t.Prompt, t.Goal = views.PuzzlePrompt(at.o.Lang, m.Game.Turn()), views.PuzzleGoal(at.o.Lang, m.Kind)
 	if mine, replies, ok := m.Replied(); ok {
 		names := make([]string, len(replies))
 		for i, r := range replies {
 			names[i] = r.Name()
 			if r.Action.Phase == rules.PhaseBan {
-				names[i] = "banned " + lessons.Pair(r.Action.Pair())
+				names[i] = at.o.Lang.T("puzzle.banned", "Pair", lessons.Pair(r.Action.Pair()))
 			}
 		}
-		t.Replied = views.PuzzleReplied(mine.Name(), m.Solver.Other(), names)
+		t.Replied = views.PuzzleReplied(at.o.Lang, mine.Name(), m.Solver.Other(), names)
 	}
 	t.Pending = pending
 	t.Board = views.NewDrill(m.Game, m.Solver, m.SolverActs(), p.s.site(c), at.o, puzzlePaths(at, m.At), waitHint(pending))
@@ -279,22 +280,22 @@ func puzzlePaths(at *puzzleAt, n int) views.Paths {
 // trainerOf is what every view of a puzzle shows besides its board: the
 // viewer's rating, the themes (when trained), the way on.
 func (p *trainer) trainerOf(at *puzzleAt, solver rules.Color, l training.Learner) views.Trainer {
-	t := views.Trainer{ID: at.id, Solver: solver.Name(), Theme: string(at.theme), Rating: ratingText(l.Rating)}
+	t := views.Trainer{ID: at.id, Solver: solver, Theme: string(at.theme), Rating: ratingText(l.Rating)}
 	t.Next = "/training"
 	if at.theme != "" {
 		t.Next += "/" + string(at.theme)
-		t.Themes = []string{at.theme.Name()}
+		t.Themes = []string{views.ThemeName(at.o.Lang, at.theme)}
 	}
-	t.ThemeLinks = p.themeLinks(at.theme)
+	t.ThemeLinks = p.themeLinks(at.o.Lang, at.theme)
 	return t
 }
 
 // themeLinks are the themes to train, each with its count.
-func (p *trainer) themeLinks(current puzzles.Theme) []views.ThemeLink {
+func (p *trainer) themeLinks(l *i18n.Language, current puzzles.Theme) []views.ThemeLink {
 	var out []views.ThemeLink
 	for _, t := range puzzles.AllThemes() {
 		if n := p.s.training.Count(t); n > 0 {
-			out = append(out, views.ThemeLink{Name: t.Name(), URL: "/training/" + string(t), Count: n, Current: t == current})
+			out = append(out, views.ThemeLink{Name: views.ThemeName(l, t), URL: "/training/" + string(t), Count: n, Current: t == current})
 		}
 	}
 	return out
@@ -335,13 +336,13 @@ func (p *trainer) puzzleResult(c echo.Context, at *puzzleAt) error {
 // steps when solution says so (see resultOf).
 func (p *trainer) renderResult(c echo.Context, at *puzzleAt, r training.Review, solution bool) error {
 	t := p.trainerOf(at, r.Solver, r.Learner)
-	t.Themes, t.PuzzleRating = views.ThemeNamesOf(r.Themes), strconv.Itoa(int(math.Round(r.Stats.Rating.Rating)))
+	t.Themes, t.PuzzleRating = views.ThemeNamesOf(at.o.Lang, r.Themes), strconv.Itoa(int(math.Round(r.Stats.Rating.Rating)))
 	t.Retry = views.TrainingPath(at.id, "theme", string(at.theme))
 	t.Result = resultOf(at, r, solution)
 	at.o.Sel, at.o.PromoTo = rules.NoSquare, rules.NoSquare
 	t.Board = views.NewDrill(r.Game, r.Solver, false, p.s.site(c), at.o, puzzlePaths(at, 0), t.Result.Caption)
 	// The attempt is over: nobody's turn, whatever the position shown.
-	t.Board.Status, t.Board.Title, t.Board.Phase = views.ResultStatus(r.Attempt.Solved), t.Title(), "over"
+	t.Board.Status, t.Board.Title, t.Board.Phase = views.ResultStatus(at.o.Lang, r.Attempt.Solved), t.Title(), "over"
 	return renderTrainer(c, t, http.StatusOK)
 }
 
@@ -358,7 +359,7 @@ func reasonText(reason string, failure []training.Ply) string {
 
 // failureCaption says what the board shows of failure, the wrong action
 // and its refutation, shown plies of it played.
-func failureCaption(failure []training.Ply, shown int, solver rules.Color) string {
+func failureCaption(l *i18n.Language, failure []training.Ply, shown int, solver rules.Color) string {
 	var bans []string
 	answer := ""
 	for _, pl := range failure[1:] {
@@ -366,12 +367,12 @@ func failureCaption(failure []training.Ply, shown int, solver rules.Color) strin
 		case pl.Mine:
 			bans = append(bans, lessons.Pair(pl.Action.Pair()))
 		case pl.Action.Phase == rules.PhaseBan:
-			answer = "with the ban of " + lessons.Pair(pl.Action.Pair())
+			answer = l.T("puzzle.ban", "Pair", lessons.Pair(pl.Action.Pair()))
 		default:
 			answer = pl.SAN
 		}
 	}
-	return views.FailureCaption(failure[0].Name(), bans, answer, solver.Other(), shown < len(failure))
+	return views.FailureCaption(l, failure[0].Name(), bans, answer, solver.Other(), shown < len(failure))
 }
 
 // resultOf describes the attempt r reviews for its page: a failed one
@@ -383,13 +384,13 @@ func resultOf(at *puzzleAt, r training.Review, solution bool) *views.TrainerResu
 		Before: ratingText(a.Before), After: ratingText(a.After), Change: views.RatingChange(a.After.Rating - a.Before.Rating),
 		ShowSteps: a.Solved || solution}
 	if a.Solved {
-		out.Text = views.SolvedText(len(a.Actions))
+		out.Text = views.SolvedText(at.o.Lang, len(a.Actions))
 	}
 	if !out.ShowSteps { // where it went wrong, the solution a click away
 		out.ViewSolution = at.resultURL("at", strconv.Itoa(min(r.Failed+1, len(r.Steps))))
-		out.Caption = "Where you went wrong."
+		out.Caption = at.o.Lang.T("puzzle.wentWrong")
 		if len(r.Failure) > 0 {
-			out.Caption = failureCaption(r.Failure, r.FailureShown, r.Solver)
+			out.Caption = failureCaption(at.o.Lang, r.Failure, r.FailureShown, r.Solver)
 		}
 		if r.FailureShown < len(r.Failure) {
 			out.Then = at.resultURL()
@@ -397,7 +398,7 @@ func resultOf(at *puzzleAt, r training.Review, solution bool) *views.TrainerResu
 		return out
 	}
 	out.Start = at.resultURL("at", "0")
-	out.Caption = views.SolutionCaption(0, "", len(r.Steps))
+	out.Caption = views.SolutionCaption(at.o.Lang, 0, "", len(r.Steps))
 	for i, st := range r.Steps {
 		name := st.Name()
 		if st.Action.Phase == rules.PhaseBan {
@@ -405,7 +406,7 @@ func resultOf(at *puzzleAt, r training.Review, solution bool) *views.TrainerResu
 		}
 		out.Steps = append(out.Steps, views.SolutionStep{Text: name, URL: at.resultURL("at", strconv.Itoa(i+1)), Mine: st.Mine, Current: i+1 == r.Shown})
 		if i+1 == r.Shown {
-			out.Caption = views.SolutionCaption(i+1, name, len(r.Steps))
+			out.Caption = views.SolutionCaption(at.o.Lang, i+1, name, len(r.Steps))
 		}
 	}
 	return out
@@ -425,6 +426,6 @@ func (s *deps) dailyPuzzle(ctx context.Context) *views.DailyPuzzle {
 		return nil
 	}
 	placement, _, _ := strings.Cut(pz.FEN, " ")
-	return &views.DailyPuzzle{URL: views.TrainingPath(pz.ID), Placement: placement, Solver: pz.Solver.Name(),
+	return &views.DailyPuzzle{URL: views.TrainingPath(pz.ID), Placement: placement, Solver: pz.Solver,
 		Rating: fmt.Sprint(int(math.Round(pz.Stats.Rating.Rating)))}
 }
