@@ -11,10 +11,17 @@ import (
 )
 
 // TimeControl is a clock's setting: each side's initial time and the
-// increment added when it finishes a move.
+// increment added when it finishes a move; or, at a correspondence game,
+// the days each side has for each of its turns (see Days).
 type TimeControl struct {
 	Initial   time.Duration `json:"initial"`
 	Increment time.Duration `json:"increment"`
+	// Days, at a correspondence game, is each side's time for each of its
+	// turns, in days: Initial is as long, Increment 0, and a side's time
+	// is reset to Initial once its turn is over (Clock.refill).
+	// UnlimitedDays is a correspondence game without a limit. 0 for a
+	// live clock.
+	Days int `json:"days,omitempty"`
 }
 
 // The bounds of a time control read from a client: whole minutes of
@@ -35,12 +42,15 @@ func ParseTimeControl(s string) (TimeControl, bool, error) {
 	if s == "" || s == "none" || s == "-" {
 		return TimeControl{}, false, nil
 	}
+	if tc, ok := parseDays(s); ok {
+		return tc, true, nil
+	}
 	min, inc, ok := strings.Cut(s, "+")
 	m, okM := smallUint(min)
 	i, okI := smallUint(inc)
 	if !ok || !okM || !okI || m < MinInitialMinutes || m > MaxInitialMinutes || i > MaxIncrementSeconds {
-		return TimeControl{}, false, (&errs.Error{Code: errs.Invalid, Msg: fmt.Sprintf("%q is not a clock: give whole minutes and whole seconds of increment, such as 5+3 (from %d+0 to %d+%d).",
-			rules.Clip(s), MinInitialMinutes, MaxInitialMinutes, MaxIncrementSeconds)}).WithDetail(errs.BadClock)
+		return TimeControl{}, false, (&errs.Error{Code: errs.Invalid, Msg: fmt.Sprintf("%q is not a clock: give whole minutes and whole seconds of increment, such as 5+3 (from %d+0 to %d+%d), or days a move: %s.",
+			rules.Clip(s), MinInitialMinutes, MaxInitialMinutes, MaxIncrementSeconds, strings.Join(DaysChoices(), ", "))}).WithDetail(errs.BadClock)
 	}
 	return TimeControl{Initial: time.Duration(m) * time.Minute, Increment: time.Duration(i) * time.Second}, true, nil
 }
@@ -61,13 +71,21 @@ func smallUint(s string) (int, bool) {
 	return n, true
 }
 
-// String writes the time control as "minutes+seconds".
+// String writes the time control as "minutes+seconds", or as
+// correspondence's days ("3d", "unlimited"): what ParseTimeControl reads.
 func (tc TimeControl) String() string {
+	if tc.Correspondence() {
+		return daysString(tc.Days)
+	}
 	return strconv.FormatFloat(tc.Initial.Minutes(), 'f', -1, 64) + "+" + strconv.Itoa(int(tc.Increment/time.Second))
 }
 
-// PGN writes the time control as PGN's TimeControl tag does: "300+3".
+// PGN writes the time control as PGN's TimeControl tag does: "300+3";
+// "-" for correspondence (as lichess writes it).
 func (tc TimeControl) PGN() string {
+	if tc.Correspondence() {
+		return "-"
+	}
 	return strconv.Itoa(int(tc.Initial/time.Second)) + "+" + strconv.Itoa(int(tc.Increment/time.Second))
 }
 
@@ -166,7 +184,7 @@ func (c *Clock) Left(side rules.Color, now time.Time) time.Duration {
 
 // Expired reports whether the running side's time is out at now.
 func (c *Clock) Expired(now time.Time) bool {
-	return c != nil && c.Running != 0 && c.Left(c.Running, now) <= 0
+	return c != nil && c.Running != 0 && c.Control.limited() && c.Left(c.Running, now) <= 0
 }
 
 // Idle reports whether, at now, the first action the clock waits for is
@@ -182,7 +200,7 @@ func (c *Clock) Idle(now time.Time) bool {
 // neither can happen (the clock stopped, not waiting for a first action).
 func (c *Clock) due() time.Time {
 	switch {
-	case c == nil:
+	case c == nil || !c.Control.limited():
 		return time.Time{}
 	case c.Running == rules.White:
 		return c.Since.Add(max(c.White, 0))
@@ -218,6 +236,20 @@ func (c *Clock) run(side rules.Color, now time.Time) {
 	c.Running = side
 	if side == 0 {
 		c.Since = time.Time{}
+	}
+}
+
+// refill gives the side whose time does not run the whole of a
+// correspondence game's Initial: its turn is over (see TimeControl.Days).
+func (c *Clock) refill() {
+	if c.Control.Days <= 0 {
+		return
+	}
+	switch c.Running {
+	case rules.White:
+		c.Black = c.Control.Initial
+	case rules.Black:
+		c.White = c.Control.Initial
 	}
 }
 

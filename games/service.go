@@ -380,6 +380,7 @@ func (s *Service) settle(rec *Record, before recordState, now time.Time) {
 				next = 0
 			}
 			c.run(next, now)
+			c.refill()
 		}
 	}
 	if c := rec.Clock; c != nil && rec.Mode == Invite {

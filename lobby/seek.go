@@ -54,7 +54,7 @@ type Seek struct {
 }
 
 // Speed is the class of the seek's clock.
-func (k Seek) Speed() rating.Speed { return rating.SpeedOf(k.Clock.Initial, k.Clock.Increment) }
+func (k Seek) Speed() rating.Speed { return k.Clock.Speed() }
 
 // SeekWindow says which seeks are open: not accepted, their maker seen
 // since AliveSince and made since CreatedSince, and their server alive:
