@@ -154,6 +154,8 @@ type Summary struct {
 	// WhitePlayer and BlackPlayer are the seats' players as the game
 	// recorded them (a game between two players).
 	WhitePlayer, BlackPlayer Entrant
+	// Clock is the game's clock (nil: none), as it stood at Updated.
+	Clock *Clock
 }
 
 // Summary describes the record for a list of games.
@@ -174,6 +176,11 @@ func (r *Record) Summary() Summary {
 		WhitePlayer: r.WhitePlayer,
 		BlackPlayer: r.BlackPlayer,
 	}
+	if r.Clock != nil {
+		c := *r.Clock
+		c.After = nil // not a list's to show
+		s.Clock = &c
+	}
 	if g.Outcome().Over() {
 		s.Phase = "over"
 	} else {
@@ -181,6 +188,23 @@ func (r *Record) Summary() Summary {
 		s.Actor, s.Phase = t.Actor.String(), t.Phase.String()
 	}
 	return s
+}
+
+// ToAct is whom the game awaits: at a game between two players in play,
+// both seats taken, the holder of the seat of the side to act, unless
+// they removed it from their list; "" otherwise. A store keeps it beside
+// the game, so that a page counts the games awaiting a player in one
+// indexed read (see TurnStore).
+func (r *Record) ToAct() string {
+	g := r.Game
+	if r.Mode != Invite || r.White == "" || r.Black == "" || g.Outcome().Over() {
+		return ""
+	}
+	side := g.Turn().Actor
+	if side == rules.White && r.WhiteHidden || side == rules.Black && r.BlackHidden {
+		return ""
+	}
+	return r.Holder(side)
 }
 
 // Due is when the game's clock would end it, as the record stands: its

@@ -155,6 +155,12 @@ func (s *saveScene) run() {
 	s.must(err)
 	rated := s.step("a rated pairing", s.must2(s.lobby.AcceptSeek(ctx, bob, seek.ID)))
 
+	// A correspondence game the lobby paired: days a move, the seek's
+	// days read back from the store.
+	corr, err := s.lobby.AddSeek(ctx, bob, lobby.SeekSettings{Clock: "3d", Color: "white"})
+	s.must(err)
+	s.step("a correspondence pairing", s.must2(s.lobby.AcceptSeek(ctx, ann, corr.ID)))
+
 	// A game against the computer.
 	bot, _, err := svc.CreateBot(ctx, ann, rules.New(rules.BanChess{}), games.BotSettings{Color: rules.White, Level: 3, Clock: &tc})
 	s.must(err)

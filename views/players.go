@@ -46,6 +46,9 @@ type ClockFace struct {
 	// FirstMS is, while the game waits for this side's first action, the
 	// milliseconds left for it before the game is aborted; -1 otherwise.
 	FirstMS int64
+	// Days says the clock is a correspondence game's (NewDaysClockFace):
+	// its times are in days and hours, and a page does not tick it.
+	Days bool
 }
 
 // NewClockFace is a clock showing ms left, running or not.
@@ -251,4 +254,13 @@ func ratingTitle(p Player) string {
 // (phase: "ban" or "move") before the game is aborted: "28 s to ban".
 func firstActionText(ms int64, phase string) string {
 	return strconv.FormatInt((ms+999)/1000, 10) + " s to " + phase
+}
+
+// firstActionTextOf is firstActionText, or at a correspondence game
+// (c.Days) the time in days and hours: "3 days to ban".
+func firstActionTextOf(c *ClockFace, phase string) string {
+	if c.Days {
+		return DaysText(c.FirstMS) + " to " + phase
+	}
+	return firstActionText(c.FirstMS, phase)
 }

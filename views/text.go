@@ -208,7 +208,7 @@ func title(variant, actor, phase string, o rules.Outcome, yours bool) string {
 func invitationTitle(variant, tc string, you rules.Color) string {
 	t := "Invitation to " + variant
 	if tc != "" {
-		t += " · " + tc
+		t += " · " + ControlLabel(tc)
 	}
 	return t + " · you play " + you.Name()
 }

@@ -251,8 +251,14 @@ func playerStrips(rec *games.Record, seats games.Seats, now time.Time, presence 
 			if side == rules.Black {
 				left = clock.Black
 			}
-			pl.Clock = views.NewClockFace(left.Milliseconds(), clock.Running == side)
-			if clock.Waiting && side == actor {
+			switch {
+			case clock.Control.Unlimited(): // no time to show
+			case clock.Control.Correspondence():
+				pl.Clock = views.NewDaysClockFace(left.Milliseconds(), clock.Running == side)
+			default:
+				pl.Clock = views.NewClockFace(left.Milliseconds(), clock.Running == side)
+			}
+			if clock.Waiting && side == actor && pl.Clock != nil {
 				pl.Clock.FirstMS = clock.First.Milliseconds()
 			}
 		}
