@@ -338,4 +338,5 @@ const (
 	TooManyImages  Detail = "too_many_images"  // TooMany: over the images a client may ask for
 	TooManyReads   Detail = "too_many_reads"   // TooMany: over the reads of games not in memory
 	ImagesBusy     Detail = "images_busy"      // Unavailable: as many images wait to be drawn as may
+	BadStatus      Detail = "bad_status"       // Invalid: not a status of games to list (ongoing)
 )

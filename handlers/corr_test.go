@@ -30,7 +30,7 @@ func TestCorrespondenceOnPages(t *testing.T) {
 		t.Errorf("the first action's time: %q", got)
 	}
 	for _, o := range []string{"1d", "14d", "unlimited"} {
-		if white.get("/new").Find(`select[name="clock"] option[value="` + o + `"]`).Length() != 1 {
+		if white.get("/new").Find(`select[name="clock"] option[value="`+o+`"]`).Length() != 1 {
 			t.Errorf("the friend's form offers no %s", o)
 		}
 	}

@@ -50,6 +50,7 @@ func Register(g *echo.Group, d Deps) {
 	g.Use(s.kit.AnswerErrors, apiHeaders, kit.BodyLimit(kit.MaxBody), unescapeParams)
 	routes := []apiEndpoint{
 		{http.MethodPost, "/games", gm.create},
+		{http.MethodGet, "/games", gm.ongoing},
 		{http.MethodGet, "/games/:id", gm.get},
 		{http.MethodPost, "/games/:id/actions", gm.action},
 		{http.MethodPost, "/games/:id/undo", gm.undo},
