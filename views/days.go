@@ -25,10 +25,10 @@ func ControlLabel(tc string) string {
 }
 
 // DaysText writes a correspondence clock's time left, coarsely, as it
-// need not tick: "3 days", "1 day 5 h", "5 h 12 min", "12 min", "under a
-// minute".
+// need not tick, in whole minutes rounded up (as ClockText rounds up its
+// seconds): "3 days", "1 day 5 h", "5 h 12 min", "12 min", "0 min".
 func DaysText(ms int64) string {
-	min := max(ms, 0) / 60_000
+	min := (max(ms, 0) + 59_999) / 60_000
 	h, d := min/60, min/60/24
 	switch {
 	case d >= 3:
@@ -39,10 +39,8 @@ func DaysText(ms int64) string {
 		return plural(strconv.FormatInt(d, 10), "day") + " " + strconv.FormatInt(h%24, 10) + " h"
 	case h >= 1:
 		return strconv.FormatInt(h, 10) + " h " + strconv.FormatInt(min%60, 10) + " min"
-	case min >= 1:
-		return strconv.FormatInt(min, 10) + " min"
 	}
-	return "under a minute"
+	return strconv.FormatInt(min, 10) + " min"
 }
 
 func plural(n, word string) string {
