@@ -2,11 +2,14 @@ package store
 
 import (
 	"context"
+	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/banchess/banchess/games"
+	"github.com/banchess/banchess/players"
 	"github.com/banchess/banchess/rules"
 )
 
@@ -98,5 +101,83 @@ func TestSQLiteTurnIndexes(t *testing.T) {
 	q := strings.ReplaceAll(ongoingSQL, "%s", "")
 	if plan := sqlitePlan(t, s, q, "ann", 10); strings.Contains(plan, "SCAN games") || !strings.Contains(plan, "games_white") {
 		t.Errorf("%s\nis planned as\n%s", q, plan)
+	}
+}
+
+// TestCorrespondenceAcrossRestart: a correspondence game whose side to
+// act runs out of its days while no server runs is decided at the right
+// moment by the server started afterwards, with no page open: not a
+// minute early, and at its sweep once due; the game it awaited its
+// player in no longer awaits them.
+func TestCorrespondenceAcrossRestart(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "games.db")
+	var mu sync.Mutex
+	now := epoch
+	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+	advance := func(d time.Duration) { mu.Lock(); now = now.Add(d); mu.Unlock() }
+	open := func() (*SQLite, *games.Service) {
+		s, err := OpenSQLite(ctx, path, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s, games.New(s, players.New(s, players.WithClock(clock)), games.WithClock(clock))
+	}
+	s, svc := open()
+	pl := players.New(s)
+	ann, _, err := pl.NewPlayer(ctx, players.Cookie)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bob, bobP, err := pl.NewPlayer(ctx, players.Cookie)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tc := games.DaysPerMove(2)
+	id, code, _, err := svc.CreateInvite(ctx, ann, rules.New(rules.BanChess{}), games.InviteSettings{Color: rules.White, Clock: &tc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svc.Join(ctx, id, bob, code); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []struct {
+		cred players.Credential
+		bcn  string
+	}{{bob, "b:e2e4"}, {ann, "m:d2d4"}, {ann, "b:d7d5"}} {
+		advance(time.Hour)
+		if err := svc.Play(ctx, id, p.cred, games.Input{Text: p.bcn}, nil); err != nil {
+			t.Fatalf("%s: %v", p.bcn, err)
+		}
+	}
+	due := clock().Add(2 * 24 * time.Hour) // Black's turn came now
+	svc.Close()
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	advance(2*24*time.Hour - time.Minute) // no server runs meanwhile
+	s, svc = open()
+	defer s.Close()
+	defer svc.Close()
+	if n, err := s.Awaiting(ctx, bobP.ID); n != 1 || err != nil {
+		t.Errorf("after the restart %d games await Black (%v), want 1", n, err)
+	}
+	if rec := viewRecord(t, s, id); !rec.Due().Equal(due) {
+		t.Errorf("the game is due at %v, want %v", rec.Due(), due)
+	}
+	if n, err := svc.Clocks().Sweep(ctx, s); n != 0 || err != nil {
+		t.Fatalf("a minute early the sweep ended %d games (%v)", n, err)
+	}
+	advance(2 * time.Minute)
+	if n, err := svc.Clocks().Sweep(ctx, s); n != 1 || err != nil {
+		t.Fatalf("once due the sweep ended %d games (%v), want 1", n, err)
+	}
+	rec := viewRecord(t, s, id)
+	if out := rec.Game.Outcome(); out.Status != rules.TimeForfeit || out.Winner != rules.White {
+		t.Errorf("the game ended %+v, want Black's flag fallen", out)
+	}
+	if n, err := s.Awaiting(ctx, bobP.ID); n != 0 || err != nil {
+		t.Errorf("after the flag %d games await Black (%v), want 0", n, err)
 	}
 }
