@@ -66,6 +66,7 @@ const (
 	BadOffer           Detail = "bad_offer"           // Invalid: not an offer
 	NotInvite          Detail = "not_invite"          // Invalid: offers at a game not between two players
 	BadPremove         Detail = "bad_premove"         // Invalid: a premove that is not a move (then a ban) of the player's own piece
+	BadForecast        Detail = "bad_forecast"        // Invalid: forecasts not allowed now (not correspondence, the player's turn), or a line not legal
 	NoOffer            Detail = "no_offer"            // Conflict: no such offer to answer
 	TooLateToAbort     Detail = "too_late_to_abort"   // Conflict: both sides have acted: the game can no longer be aborted
 	TooEarly           Detail = "too_early"           // Conflict: a side has yet to act: the game can be aborted, not resigned or drawn

@@ -76,6 +76,9 @@ type Table struct {
 	// Premoves are what each player queued to play when their turn
 	// comes (see Premove); each side's is shown to that side only.
 	Premoves PremoveQueues `json:"premoves,omitzero"`
+	// Forecasts are the lines each player of a correspondence game stored
+	// (see Forecast); each side's is shown to that side only.
+	Forecasts *Forecasts `json:"forecasts,omitempty"`
 }
 
 // Entrant returns the player of side's seat as the game records them.
@@ -234,5 +237,6 @@ func (r *Record) Clone() *Record {
 		b := *r.Bot
 		c.Bot = &b
 	}
+	c.Forecasts = r.Forecasts.clone()
 	return &c
 }
