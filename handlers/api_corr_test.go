@@ -79,3 +79,54 @@ func TestAPICorrespondence(t *testing.T) {
 		t.Errorf("Ann's games before any: %+v", l)
 	}
 }
+
+// TestAPIForecasts: White stores a forecast at a correspondence game while
+// Black is to act; Black cannot see it; Black's ban that follows it brings
+// White's reply in the same answer; the line is then gone. Every refusal
+// has its code.
+func TestAPIForecasts(t *testing.T) {
+	a := newAPI(t)
+	var created, joined struct{ ID, Token, InviteCode string }
+	a.decode(a.do(http.MethodPost, "/api/games", `{"mode":"invite","color":"white","clock":"3d"}`), http.StatusCreated, &created)
+	a.decode(a.doAs("", http.MethodPost, "/api/games/"+created.ID+"/join", `{"invite":"`+created.InviteCode+`"}`), http.StatusOK, &joined)
+	path := "/api/games/" + created.ID + "/forecasts"
+	var f api.Forecasts
+	a.decode(a.doAs(created.Token, http.MethodPost, path, `{"lines":[["b:e2e4","d4","b:e7e5"],["b:d2d4","m:e2e4"]]}`), http.StatusOK, &f)
+	if len(f.Lines) != 2 || f.Lines[0].Ply != 1 || len(f.Lines[0].Actions) != 3 || f.Lines[0].Actions[1] != "m:d2d4" {
+		t.Fatalf("the forecasts stored: %+v", f)
+	}
+	a.decode(a.doAs(joined.Token, http.MethodGet, path, ""), http.StatusOK, &f)
+	if len(f.Lines) != 0 {
+		t.Errorf("Black sees White's forecasts: %+v", f)
+	}
+	g := a.game(a.doAs(joined.Token, http.MethodPost, "/api/games/"+created.ID+"/actions", `{"action":"b:e2e4"}`), http.StatusOK)
+	if g.Ply != 4 || g.Turn != "black" {
+		t.Errorf("after Black's ban the game is at ply %d, %s to act; want White's forecast played", g.Ply, g.Turn)
+	}
+	a.decode(a.doAs(created.Token, http.MethodGet, path, ""), http.StatusOK, &f)
+	if len(f.Lines) != 0 {
+		t.Errorf("White's forecasts after use: %+v", f)
+	}
+	for _, c := range []struct {
+		token, body string
+		status      int
+		code        string
+	}{
+		{joined.Token, `{"lines":[["m:d7d5","b:c2c4","m:c2c3"]]}`, 400, "bad_forecast"}, // Black's own turn
+		{created.Token, `{"lines":[["m:d7d4","b:c2c4","m:c2c3"]]}`, 400, "bad_forecast"},
+		{created.Token, `{}`, 400, "bad_forecast"},
+		{created.Token, `{"lines":[["m:d7d5","b:c2c4","m:c2c3"]],"ply":3}`, 400, "unknown_field"},
+		{created.Token, `{"lines":"m:d7d5"}`, 400, "bad_json"},
+		{"", `{"lines":[]}`, 401, "unauthorized"},
+	} {
+		a.fail(a.doAs(c.token, http.MethodPut, path, c.body), c.status, c.code)
+	}
+	a.decode(a.doAs(created.Token, http.MethodPut, path, `{"lines":[["m:d7d5","b:c2c4","m:c2c3"]]}`), http.StatusOK, &f)
+	if len(f.Lines) != 1 || f.Lines[0].Ply != 4 {
+		t.Errorf("White's forecast at ply 4: %+v", f)
+	}
+	a.decode(a.doAs(created.Token, http.MethodPut, path, `{"lines":[]}`), http.StatusOK, &f)
+	if f.Lines == nil || len(f.Lines) != 0 {
+		t.Errorf("cleared: %+v", f)
+	}
+}
