@@ -94,3 +94,46 @@ func TestCorrespondenceSeekOnPages(t *testing.T) {
 		t.Errorf("the seek's clock: %q", got)
 	}
 }
+
+// TestForecastsOnPages: at a correspondence game, White's page offers a
+// forecast form while Black is to act; lines typed there (squares or
+// BCN) are stored, shown to White alone, and White's reply is played as
+// soon as Black's ban follows the line. A line not legal is refused on
+// the page and stores nothing. A live game's page has no such form.
+func TestForecastsOnPages(t *testing.T) {
+	e := newServer()
+	white, invite := inviteGame(t, e, "white", "3d")
+	black := newClientOn(t, e)
+	black.join(invite)
+	d := white.get(white.page())
+	if d.Find("form textarea#forecast-text").Length() != 1 || text(d, "#forecast-none") != "No forecast stored." {
+		t.Fatalf("White's page has no forecast form: %q", text(d, "#forecast"))
+	}
+	if black.get(white.page()).Find("form textarea#forecast-text").Length() != 0 {
+		t.Error("Black's page offers forecasts at Black's own turn")
+	}
+	rec := white.do(http.MethodPost, white.path("forecasts"), vals("lines", "b:e2e4 d2d4 e7e5\nb:c2c4 m:e2e4\n"), false)
+	if rec.Code != http.StatusSeeOther {
+		t.Fatalf("storing forecasts: %d %s", rec.Code, errorText(parse(t, rec)))
+	}
+	d = white.get(white.page())
+	if got := text(d, "#forecast-lines"); !strings.Contains(got, "b:e2e4 m:d2d4 b:e7e5") || !strings.Contains(got, "b:c2c4 m:e2e4") {
+		t.Errorf("White's lines: %q", got)
+	}
+	if strings.Contains(black.get(white.page()).Text(), "m:d2d4") {
+		t.Error("Black's page shows White's forecast")
+	}
+	bad := white.do(http.MethodPost, white.path("forecasts"), vals("lines", "b:e2e4 d2d5"), false)
+	if bad.Code != http.StatusBadRequest || !strings.Contains(errorText(parse(t, bad)), "not legal") {
+		t.Errorf("a line not legal: %d %q", bad.Code, errorText(parse(t, bad)))
+	}
+	black.post(white.path("ply"), vals("text", "b:e2e4"))
+	d = black.get(white.page())
+	if got := d.Find("#status").AttrOr("data-ply", ""); got != "4" {
+		t.Errorf("after Black's ban the game is at ply %q, want 4 (White's reply played)", got)
+	}
+	live, _ := inviteGame(t, e, "white", "5+3")
+	if live.get(live.page()).Find("#forecast").Length() != 0 {
+		t.Error("a live game's page offers forecasts")
+	}
+}

@@ -27,6 +27,7 @@ func (p *play) liveRoutes(e *echo.Echo) {
 	e.POST("/g/:id/offer", p.core.onGame(p.offer))
 	e.POST("/g/:id/answer", p.core.onGame(p.answer))
 	e.POST("/g/:id/premove", p.core.onGame(p.premove))
+	e.POST("/g/:id/forecasts", p.core.onGame(p.forecasts))
 }
 
 // inviteSettings reads the invite form: colour and clock.
@@ -210,6 +211,9 @@ func (p *core) table(c echo.Context, rec *games.Record, seats games.Seats, prese
 		q := rec.Premoves.Of(side)
 		t.Premove = views.Premove{URL: templ.SafeURL(kit.GamePath(rec.ID) + "/premove"), Side: side.String(),
 			Actions: q.Actions(), Text: q.Text(), Dropped: q.Dropped}
+	}
+	if side := seats.Side(); side != 0 && !rec.Game.Outcome().Over() && rec.Clock != nil && rec.Clock.Control.Correspondence() {
+		t.Forecast = forecastView(rec, side)
 	}
 	return t
 }
