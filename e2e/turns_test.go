@@ -16,7 +16,8 @@ import (
 // TestYourGamesInPlay: /games shows the correspondence game where it is
 // the player's turn first, before a game played more recently that awaits
 // the opponent, with its board, "Your turn" and the days left; the header
-// counts the one game awaiting the player.
+// counts the one game awaiting the player. /games and a correspondence
+// game's page with its forecast panel open pass axe-core's audit.
 func TestYourGamesInPlay(t *testing.T) {
 	long(t)
 	svc := playground(t)
@@ -78,9 +79,19 @@ func TestYourGamesInPlay(t *testing.T) {
 	if err != nil || count != "1" {
 		t.Errorf("the header counts %q (%v), want 1", count, err)
 	}
+	if v, err := audit(ctx, axeScript(t)); err != nil || len(v) > 0 {
+		t.Errorf("/games: %v %v", v, err)
+	}
 	// The first game's link opens it, where I ban.
 	if err := chromedp.Do(ctx, chromedp.Click(`#turns .turns-list li:first-child a`), chromedp.WaitVisible(`#status[data-phase="ban"]`)); err != nil {
 		t.Fatal(err)
+	}
+	// The other game, where they are to act, offers me forecasts.
+	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/g/"+theirs), chromedp.WaitReady(`#forecast summary`), chromedp.Click(`#forecast summary`)); err != nil {
+		t.Fatal(err)
+	}
+	if v, err := audit(ctx, axeScript(t)); err != nil || len(v) > 0 {
+		t.Errorf("a correspondence game's page: %v %v", v, err)
 	}
 	if len(*problems) > 0 {
 		t.Errorf("page problems: %v", *problems)

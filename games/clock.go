@@ -90,8 +90,9 @@ func (tc TimeControl) PGN() string {
 }
 
 // FirstActionWait is how long a side of a game between two players with a
-// clock may take over its first action: past it, the server aborts the
-// game (WithFirstActionWait sets another).
+// live clock may take over its first action: past it, the server aborts
+// the game (WithFirstActionWait sets another; correspondence gives a
+// turn's days).
 const FirstActionWait = 30 * time.Second
 
 // Clock is a game's clock, kept by the server. A side's time runs during
@@ -102,7 +103,11 @@ const FirstActionWait = 30 * time.Second
 // side has made its first action (Black's first ban and White's first
 // move in Ban Chess); until then each side has FirstActionWait for its
 // first action, from when its turn came (FirstBy). Against the computer
-// it runs from the start.
+// it runs from the start. At a correspondence game (TimeControl.Days) a
+// side's time is reset to a turn's days once its turn is over (the
+// opponent to act: in Ban Chess after its move and the ban that follows),
+// a first action may take as long, and an unlimited game's clock never
+// runs out.
 type Clock struct {
 	Control TimeControl `json:"control"`
 	// Awaiting are the seats whose players have not yet come to the game:
