@@ -18,17 +18,19 @@ import (
 const seekColumns = `id, player, name, rating, provisional, variant, initial_ms, increment_ms, color, rated, pool, created_at, alive_at, game, acceptor, accepted_at, instance, days`
 
 // openAt is the condition of an open seek, with the window's bounds as
-// parameters $n to $n+2 (openArgs): not accepted, its maker seen and it
-// made within the window, and its server alive (lobby.SeekWindow.Live):
-// it beat since the window's BeatSince, or the seek was kept alive since.
+// parameters $n to $n+3 (openArgs): not accepted, and either a
+// correspondence seek made since the window's DaysSince, or its maker
+// seen and it made within the window, and its server alive
+// (lobby.SeekWindow.Live): it beat since the window's BeatSince, or the
+// seek was kept alive since.
 func openAt(n int) string {
-	return fmt.Sprintf(`game = '' AND alive_at >= $%d AND created_at >= $%d AND (instance = '' OR alive_at >= $%d
-		OR EXISTS (SELECT 1 FROM instances WHERE instances.id = seeks.instance AND instances.beat_at >= $%[3]d))`, n, n+1, n+2)
+	return fmt.Sprintf(`game = '' AND (days <> 0 AND created_at >= $%[4]d OR days = 0 AND alive_at >= $%[1]d AND created_at >= $%[2]d AND (instance = '' OR alive_at >= $%[3]d
+		OR EXISTS (SELECT 1 FROM instances WHERE instances.id = seeks.instance AND instances.beat_at >= $%[3]d)))`, n, n+1, n+2, n+3)
 }
 
 // openArgs are openAt's parameters for w.
 func openArgs(w lobby.SeekWindow) []any {
-	return []any{ms(w.AliveSince), ms(w.CreatedSince), ms(w.BeatSince)}
+	return []any{ms(w.AliveSince), ms(w.CreatedSince), ms(w.BeatSince), ms(w.DaysSince)}
 }
 
 func scanSeek(sc scanner) (lobby.Seek, error) {
