@@ -66,6 +66,7 @@ const (
 	BadOffer           Detail = "bad_offer"           // Invalid: not an offer
 	NotInvite          Detail = "not_invite"          // Invalid: offers at a game not between two players
 	BadPremove         Detail = "bad_premove"         // Invalid: a premove that is not a move (then a ban) of the player's own piece
+	BadForecast        Detail = "bad_forecast"        // Invalid: forecasts not allowed now (not correspondence, the player's turn), or a line not legal
 	NoOffer            Detail = "no_offer"            // Conflict: no such offer to answer
 	TooLateToAbort     Detail = "too_late_to_abort"   // Conflict: both sides have acted: the game can no longer be aborted
 	TooEarly           Detail = "too_early"           // Conflict: a side has yet to act: the game can be aborted, not resigned or drawn
@@ -352,4 +353,5 @@ const (
 	TooManyImages  Detail = "too_many_images"  // TooMany: over the images a client may ask for
 	TooManyReads   Detail = "too_many_reads"   // TooMany: over the reads of games not in memory
 	ImagesBusy     Detail = "images_busy"      // Unavailable: as many images wait to be drawn as may
+	BadStatus      Detail = "bad_status"       // Invalid: not a status of games to list (ongoing)
 )

@@ -11,10 +11,17 @@ import (
 )
 
 // TimeControl is a clock's setting: each side's initial time and the
-// increment added when it finishes a move.
+// increment added when it finishes a move; or, at a correspondence game,
+// the days each side has for each of its turns (see Days).
 type TimeControl struct {
 	Initial   time.Duration `json:"initial"`
 	Increment time.Duration `json:"increment"`
+	// Days, at a correspondence game, is each side's time for each of its
+	// turns, in days: Initial is as long, Increment 0, and a side's time
+	// is reset to Initial once its turn is over (Clock.refill).
+	// UnlimitedDays is a correspondence game without a limit. 0 for a
+	// live clock.
+	Days int `json:"days,omitempty"`
 }
 
 // The bounds of a time control read from a client: whole minutes of
@@ -35,12 +42,15 @@ func ParseTimeControl(s string) (TimeControl, bool, error) {
 	if s == "" || s == "none" || s == "-" {
 		return TimeControl{}, false, nil
 	}
+	if tc, ok := parseDays(s); ok {
+		return tc, true, nil
+	}
 	min, inc, ok := strings.Cut(s, "+")
 	m, okM := smallUint(min)
 	i, okI := smallUint(inc)
 	if !ok || !okM || !okI || m < MinInitialMinutes || m > MaxInitialMinutes || i > MaxIncrementSeconds {
-		return TimeControl{}, false, (&errs.Error{Code: errs.Invalid, Msg: fmt.Sprintf("%q is not a clock: give whole minutes and whole seconds of increment, such as 5+3 (from %d+0 to %d+%d).",
-			rules.Clip(s), MinInitialMinutes, MaxInitialMinutes, MaxIncrementSeconds)}).WithDetail(errs.BadClock)
+		return TimeControl{}, false, (&errs.Error{Code: errs.Invalid, Msg: fmt.Sprintf("%q is not a clock: give whole minutes and whole seconds of increment, such as 5+3 (from %d+0 to %d+%d), or days a move: %s.",
+			rules.Clip(s), MinInitialMinutes, MaxInitialMinutes, MaxIncrementSeconds, strings.Join(DaysChoices(), ", "))}).WithDetail(errs.BadClock)
 	}
 	return TimeControl{Initial: time.Duration(m) * time.Minute, Increment: time.Duration(i) * time.Second}, true, nil
 }
@@ -61,19 +71,28 @@ func smallUint(s string) (int, bool) {
 	return n, true
 }
 
-// String writes the time control as "minutes+seconds".
+// String writes the time control as "minutes+seconds", or as
+// correspondence's days ("3d", "unlimited"): what ParseTimeControl reads.
 func (tc TimeControl) String() string {
+	if tc.Correspondence() {
+		return daysString(tc.Days)
+	}
 	return strconv.FormatFloat(tc.Initial.Minutes(), 'f', -1, 64) + "+" + strconv.Itoa(int(tc.Increment/time.Second))
 }
 
-// PGN writes the time control as PGN's TimeControl tag does: "300+3".
+// PGN writes the time control as PGN's TimeControl tag does: "300+3";
+// "-" for correspondence (as lichess writes it).
 func (tc TimeControl) PGN() string {
+	if tc.Correspondence() {
+		return "-"
+	}
 	return strconv.Itoa(int(tc.Initial/time.Second)) + "+" + strconv.Itoa(int(tc.Increment/time.Second))
 }
 
 // FirstActionWait is how long a side of a game between two players with a
-// clock may take over its first action: past it, the server aborts the
-// game (WithFirstActionWait sets another).
+// live clock may take over its first action: past it, the server aborts
+// the game (WithFirstActionWait sets another; correspondence gives a
+// turn's days).
 const FirstActionWait = 30 * time.Second
 
 // Clock is a game's clock, kept by the server. A side's time runs during
@@ -84,7 +103,11 @@ const FirstActionWait = 30 * time.Second
 // side has made its first action (Black's first ban and White's first
 // move in Ban Chess); until then each side has FirstActionWait for its
 // first action, from when its turn came (FirstBy). Against the computer
-// it runs from the start.
+// it runs from the start. At a correspondence game (TimeControl.Days) a
+// side's time is reset to a turn's days once its turn is over (the
+// opponent to act: in Ban Chess after its move and the ban that follows),
+// a first action may take as long, and an unlimited game's clock never
+// runs out.
 type Clock struct {
 	Control TimeControl `json:"control"`
 	// Awaiting are the seats whose players have not yet come to the game:
@@ -166,7 +189,7 @@ func (c *Clock) Left(side rules.Color, now time.Time) time.Duration {
 
 // Expired reports whether the running side's time is out at now.
 func (c *Clock) Expired(now time.Time) bool {
-	return c != nil && c.Running != 0 && c.Left(c.Running, now) <= 0
+	return c != nil && c.Running != 0 && c.Control.limited() && c.Left(c.Running, now) <= 0
 }
 
 // Idle reports whether, at now, the first action the clock waits for is
@@ -182,7 +205,7 @@ func (c *Clock) Idle(now time.Time) bool {
 // neither can happen (the clock stopped, not waiting for a first action).
 func (c *Clock) due() time.Time {
 	switch {
-	case c == nil:
+	case c == nil || !c.Control.limited():
 		return time.Time{}
 	case c.Running == rules.White:
 		return c.Since.Add(max(c.White, 0))
@@ -218,6 +241,20 @@ func (c *Clock) run(side rules.Color, now time.Time) {
 	c.Running = side
 	if side == 0 {
 		c.Since = time.Time{}
+	}
+}
+
+// refill gives the side whose time does not run the whole of a
+// correspondence game's Initial: its turn is over (see TimeControl.Days).
+func (c *Clock) refill() {
+	if c.Control.Days <= 0 {
+		return
+	}
+	switch c.Running {
+	case rules.White:
+		c.Black = c.Control.Initial
+	case rules.Black:
+		c.White = c.Control.Initial
 	}
 }
 

@@ -131,7 +131,7 @@ func (s *Service) computerTurn(id string, rec *Record, now time.Time, client str
 	}
 	ply := g.Ply()
 	t := &ComputerTurn{Game: cp, Ply: ply, Level: rec.Bot.Level, At: time.Now(), Client: client}
-	if c := rec.Clock; c != nil && c.Running == rec.Bot.Color {
+	if c := rec.Clock; c != nil && c.Running == rec.Bot.Color && !c.Control.Correspondence() { // days: the computer thinks as without a clock
 		t.Clock = &engine.Clock{Left: c.Left(rec.Bot.Color, now), Increment: c.Control.Increment, Overhead: computerOverhead}
 	}
 	t.Play = func(ctx context.Context, a rules.Action) error {

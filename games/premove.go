@@ -55,7 +55,8 @@ func (p Premove) Actions() []string {
 type PremoveQueues struct {
 	White Premove `json:"white,omitzero"`
 	Black Premove `json:"black,omitzero"`
-	// Secret counts the changes to the record that changed only a queue:
+	// Secret counts the changes to the record that changed only a queue
+	// (or a player's forecasts):
 	// Revision counts them (the store saves them), the revision shown to
 	// watchers does not (see Record.ShownRevision).
 	Secret int64 `json:"secret,omitempty"`
@@ -240,13 +241,13 @@ func playQueued(g *rules.Game, turn rules.Turn, text string) (reason string) {
 }
 
 // onlyPremoved reports whether the change from before, when rec's
-// premoves were premoves, changed only the premoves: no one else is told
-// of it.
-func (r *Record) onlyPremoved(before recordState, premoves PremoveQueues) bool {
-	if r.Premoves == premoves {
+// premoves were premoves and its forecasts forecasts, changed only those
+// (a player's secrets): no one else is told of it.
+func (r *Record) onlyPremoved(before recordState, premoves PremoveQueues, forecasts *Forecasts) bool {
+	if r.Premoves == premoves && r.Forecasts.equal(forecasts) {
 		return false
 	}
 	was := *r
-	was.Premoves = premoves
+	was.Premoves, was.Forecasts = premoves, forecasts
 	return was.state() == before
 }

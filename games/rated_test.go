@@ -24,6 +24,12 @@ type ratedTable struct {
 
 func newRatedTable(t *testing.T) *ratedTable {
 	t.Helper()
+	return newRatedTableOn(t, games.TimeControl{Initial: 5 * time.Minute, Increment: 3 * time.Second})
+}
+
+// newRatedTableOn is newRatedTable on the clock tc.
+func newRatedTableOn(t *testing.T, tc games.TimeControl) *ratedTable {
+	t.Helper()
 	clk := &manualClock{now: epoch}
 	m := store.NewMemory()
 	pl := players.New(m, players.WithClock(clk.Now), players.WithPasswords(password.NewHasher(password.Params{Memory: 64, Time: 1, Threads: 1}, 1)))
@@ -40,9 +46,8 @@ func newRatedTable(t *testing.T) *ratedTable {
 		t.Fatal(err)
 	}
 	rt.white, rt.ann, rt.black, rt.bob = ann.Credential, ann.Player, bob.Credential, bob.Player
-	tc := games.TimeControl{Initial: 5 * time.Minute, Increment: 3 * time.Second}
 	seated := func(p players.Player) games.Seated {
-		st, err := pl.Standing(ctx, p.ID, rules.BanChess{}.ID(), rating.SpeedOf(tc.Initial, tc.Increment))
+		st, err := pl.Standing(ctx, p.ID, rules.BanChess{}.ID(), tc.Speed())
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -76,6 +76,9 @@ type Table struct {
 	// Premoves are what each player queued to play when their turn
 	// comes (see Premove); each side's is shown to that side only.
 	Premoves PremoveQueues `json:"premoves,omitzero"`
+	// Forecasts are the lines each player of a correspondence game stored
+	// (see Forecast); each side's is shown to that side only.
+	Forecasts *Forecasts `json:"forecasts,omitempty"`
 }
 
 // Entrant returns the player of side's seat as the game records them.
@@ -154,6 +157,8 @@ type Summary struct {
 	// WhitePlayer and BlackPlayer are the seats' players as the game
 	// recorded them (a game between two players).
 	WhitePlayer, BlackPlayer Entrant
+	// Clock is the game's clock (nil: none), as it stood at Updated.
+	Clock *Clock
 }
 
 // Summary describes the record for a list of games.
@@ -174,6 +179,11 @@ func (r *Record) Summary() Summary {
 		WhitePlayer: r.WhitePlayer,
 		BlackPlayer: r.BlackPlayer,
 	}
+	if r.Clock != nil {
+		c := *r.Clock
+		c.After = nil // not a list's to show
+		s.Clock = &c
+	}
 	if g.Outcome().Over() {
 		s.Phase = "over"
 	} else {
@@ -181,6 +191,23 @@ func (r *Record) Summary() Summary {
 		s.Actor, s.Phase = t.Actor.String(), t.Phase.String()
 	}
 	return s
+}
+
+// ToAct is whom the game awaits: at a game between two players in play,
+// both seats taken, the holder of the seat of the side to act, unless
+// they removed it from their list; "" otherwise. A store keeps it beside
+// the game, so that a page counts the games awaiting a player in one
+// indexed read (see TurnStore).
+func (r *Record) ToAct() string {
+	g := r.Game
+	if r.Mode != Invite || r.White == "" || r.Black == "" || g.Outcome().Over() {
+		return ""
+	}
+	side := g.Turn().Actor
+	if side == rules.White && r.WhiteHidden || side == rules.Black && r.BlackHidden {
+		return ""
+	}
+	return r.Holder(side)
 }
 
 // Due is when the game's clock would end it, as the record stands: its
@@ -210,5 +237,6 @@ func (r *Record) Clone() *Record {
 		b := *r.Bot
 		c.Bot = &b
 	}
+	c.Forecasts = r.Forecasts.clone()
 	return &c
 }

@@ -132,7 +132,7 @@ func ResultOf(rec *Record) (Result, bool) {
 		Black:   ResultSide{Player: rec.Black, Name: rec.BlackPlayer.Name, Score: rating.Draw},
 	}
 	if rec.Clock != nil {
-		r.Speed = rating.SpeedOf(rec.Clock.Control.Initial, rec.Clock.Control.Increment)
+		r.Speed = rec.Clock.Control.Speed()
 	}
 	switch out.Winner {
 	case rules.White:

@@ -305,19 +305,20 @@ func (s *Service) update(ctx context.Context, id string, cred players.Credential
 	err = s.store.Update(ctx, id, func(rec *Record) error {
 		now := s.now()
 		seats := seatsOf(rec, holder)
-		before, premoves := rec.state(), rec.Premoves
+		before, premoves, forecasts := rec.state(), rec.Premoves, rec.Forecasts.clone()
 		if ended = endIfDue(rec, now); ended == nil {
 			if err := fn(rec, seats); err != nil {
 				return errs.Of(err)
 			}
 		}
 		if changed = rec.state() != before; changed {
-			quiet = rec.onlyPremoved(before, premoves)
+			quiet = rec.onlyPremoved(before, premoves, forecasts)
 			s.settle(rec, before, now)
 			if quiet {
 				rec.Premoves.Secret++ // counted, never shown
 			}
 			playPremoves(rec, func(before recordState) { s.settle(rec, before, now) })
+			playForecasts(rec, func(before recordState) { s.settle(rec, before, now) })
 		}
 		timer, rev = flagTimerOf(rec, now), rec.ShownRevision()
 		if changed {
@@ -380,6 +381,7 @@ func (s *Service) settle(rec *Record, before recordState, now time.Time) {
 				next = 0
 			}
 			c.run(next, now)
+			c.refill()
 		}
 	}
 	if c := rec.Clock; c != nil && rec.Mode == Invite {

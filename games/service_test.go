@@ -771,7 +771,7 @@ func TestRecordCloneSharesNothing(t *testing.T) {
 	if c.Game.Ply() != 1 || c.Clock.White != time.Minute || len(c.Clock.After) != 1 || c.Bot.Level != 3 || c.Offers.Draw != 0 {
 		t.Errorf("the clone changed with its record: ply %d, %+v, %+v, %+v", c.Game.Ply(), c.Clock, c.Bot, c.Offers)
 	}
-	copied := []string{"Record.Game", "Table.Clock", "Table.Bot", "Clock.After"}
+	copied := []string{"Record.Game", "Table.Clock", "Table.Bot", "Clock.After", "Table.Forecasts", "Forecasts.White", "Forecasts.Black"}
 	var walk func(name string, t reflect.Type)
 	seen := map[reflect.Type]bool{}
 	walk = func(name string, typ reflect.Type) {

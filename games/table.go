@@ -12,7 +12,6 @@ import (
 	"github.com/banchess/banchess/players"
 
 	"github.com/banchess/banchess/errs"
-	"github.com/banchess/banchess/rating"
 	"github.com/banchess/banchess/rules"
 )
 
@@ -204,7 +203,10 @@ func (c *Clock) pace(rec *Record, played bool, now time.Time, wait time.Duration
 		c.FirstBy = time.Time{}
 	default:
 		c.run(0, now)
-		if played || c.FirstBy.IsZero() {
+		switch wait = c.Control.firstWait(wait); {
+		case wait == 0: // unlimited: a first action is never overdue
+			c.FirstBy = time.Time{}
+		case played || c.FirstBy.IsZero():
 			c.FirstBy = now.Add(wait)
 		}
 	}
@@ -449,8 +451,7 @@ func (s *Service) entrant(ctx context.Context, holder string, rec *Record) Entra
 	if rec.Clock == nil {
 		return NewEntrant(p, nil)
 	}
-	tc := rec.Clock.Control
-	st, err := s.players.Standing(ctx, holder, rec.Game.Variant().ID(), rating.SpeedOf(tc.Initial, tc.Increment))
+	st, err := s.players.Standing(ctx, holder, rec.Game.Variant().ID(), rec.Clock.Control.Speed())
 	if err != nil {
 		return NewEntrant(p, nil)
 	}

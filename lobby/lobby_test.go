@@ -345,3 +345,50 @@ func TestSeeksEndWithTheirServer(t *testing.T) {
 		t.Errorf("joining the pool on the other: paired into %q (%v), want to wait", game, err)
 	}
 }
+
+// TestDaysSeekLifetime: a correspondence seek stays open with no lobby
+// page of its maker's and no server holding one, for DaysSeekLifetime at
+// most; accepted meanwhile, it starts a game of its days a move.
+func TestDaysSeekLifetime(t *testing.T) {
+	for name, open := range map[string]func(t *testing.T) testsite.Store{
+		"memory": func(*testing.T) testsite.Store { return store.NewMemory() },
+		"sqlite": func(t *testing.T) testsite.Store {
+			s, err := store.OpenSQLite(context.Background(), ":memory:", store.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { s.Close() })
+			return s
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			l := newLobby(t, open(t))
+			l.seek(l.ann, lobby.SeekSettings{Clock: "3d"}) // never in the lobby
+			live := l.seek(l.bob, lobby.SeekSettings{Clock: "5+3"})
+			l.clk.advance(lobby.SeekAbsence + time.Minute)
+			l.svc.Lobby.Sweep(l.ctx)
+			seeks := l.view().Seeks
+			if len(seeks) != 1 || seeks[0].Clock.Days != 3 || seeks[0].ID == live.ID {
+				t.Fatalf("open after its maker left: %+v, want the correspondence seek", seeks)
+			}
+			l.clk.advance(lobby.DaysSeekLifetime - lobby.SeekAbsence - 2*time.Minute)
+			l.svc.Lobby.Sweep(l.ctx)
+			if len(l.view().Seeks) != 1 {
+				t.Fatal("the correspondence seek ended before its lifetime")
+			}
+			game, err := l.svc.Lobby.AcceptSeek(l.ctx, l.bob, seeks[0].ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rec := l.record(game); rec.Clock == nil || rec.Clock.Control != games.DaysPerMove(3) {
+				t.Errorf("the game's clock: %+v", rec.Clock)
+			}
+			l.seek(l.ann, lobby.SeekSettings{Clock: "unlimited"})
+			l.clk.advance(lobby.DaysSeekLifetime + time.Second)
+			l.svc.Lobby.Sweep(l.ctx)
+			if n := len(l.view().Seeks); n != 0 {
+				t.Errorf("%d seeks open past the correspondence lifetime", n)
+			}
+		})
+	}
+}

@@ -54,24 +54,31 @@ type Seek struct {
 }
 
 // Speed is the class of the seek's clock.
-func (k Seek) Speed() rating.Speed { return rating.SpeedOf(k.Clock.Initial, k.Clock.Increment) }
+func (k Seek) Speed() rating.Speed { return k.Clock.Speed() }
 
 // SeekWindow says which seeks are open: not accepted, their maker seen
 // since AliveSince and made since CreatedSince, and their server alive:
 // it beat since BeatSince, or the seek was kept alive since (a server
 // beats first as it starts). A zero BeatSince asks nothing of servers.
-type SeekWindow struct{ AliveSince, CreatedSince, BeatSince time.Time }
+//
+// A correspondence seek (days a move) is open, wherever its maker is,
+// while made since DaysSince: its maker need not wait in the lobby.
+type SeekWindow struct{ AliveSince, CreatedSince, BeatSince, DaysSince time.Time }
 
 // Open reports whether k is open in the window by its own times; whether
 // its server is alive is the store's to say (see Live).
 func (w SeekWindow) Open(k Seek) bool {
+	if k.Clock.Correspondence() {
+		return k.Game == "" && !k.Created.Before(w.DaysSince)
+	}
 	return k.Game == "" && !k.Alive.Before(w.AliveSince) && !k.Created.Before(w.CreatedSince)
 }
 
 // Live reports whether k's server is alive in the window, that server
-// having last beat at beat (zero: never heard of).
+// having last beat at beat (zero: never heard of). A correspondence seek
+// needs none.
 func (w SeekWindow) Live(k Seek, beat time.Time) bool {
-	return k.Instance == "" || !k.Alive.Before(w.BeatSince) || !beat.Before(w.BeatSince)
+	return k.Instance == "" || k.Clock.Correspondence() || !k.Alive.Before(w.BeatSince) || !beat.Before(w.BeatSince)
 }
 
 // How long seeks live, and how the lobby keeps them.
@@ -81,6 +88,9 @@ const (
 	SeekAbsence = 30 * time.Second
 	// SeekLifetime is how long a seek stays at most.
 	SeekLifetime = 30 * time.Minute
+	// DaysSeekLifetime is how long a correspondence seek stays at most,
+	// its maker in the lobby or not.
+	DaysSeekLifetime = 7 * 24 * time.Hour
 	// MaxCustomSeeks bounds the custom seeks one player has open.
 	MaxCustomSeeks = 3
 	// MaxAddressSeeks bounds the seeks (custom and waiting in pools) open
@@ -167,7 +177,7 @@ func newSeekID() string {
 
 // window is the window of open seeks at now.
 func (s *Service) window(now time.Time) SeekWindow {
-	w := SeekWindow{AliveSince: now.Add(-SeekAbsence), CreatedSince: now.Add(-SeekLifetime)}
+	w := SeekWindow{AliveSince: now.Add(-SeekAbsence), CreatedSince: now.Add(-SeekLifetime), DaysSince: now.Add(-DaysSeekLifetime)}
 	if t := s.live.timeout(); t > 0 {
 		w.BeatSince = now.Add(-t)
 	}

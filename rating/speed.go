@@ -14,10 +14,12 @@ const (
 	Blitz     Speed = "blitz"
 	Rapid     Speed = "rapid"
 	Classical Speed = "classical"
+	// Correspondence is days a move (or unlimited), however many.
+	Correspondence Speed = "correspondence"
 )
 
 // Speeds lists every speed, fastest first.
-func Speeds() []Speed { return []Speed{Bullet, Blitz, Rapid, Classical} }
+func Speeds() []Speed { return []Speed{Bullet, Blitz, Rapid, Classical, Correspondence} }
 
 // SpeedOf classes a clock of initial time and increment by its estimated
 // duration for one side, initial + 40 × increment (as lichess does):
@@ -42,5 +44,5 @@ func ParseSpeed(s string) (Speed, error) {
 			return sp, nil
 		}
 	}
-	return "", fmt.Errorf("unknown speed %q: choose bullet, blitz, rapid or classical", s)
+	return "", fmt.Errorf("unknown speed %q: choose bullet, blitz, rapid, classical or correspondence", s)
 }

@@ -339,6 +339,16 @@ var migrations = [...]migration{
 		why            TEXT NOT NULL
 	) WITHOUT ROWID;
 	CREATE INDEX moderation_log_at ON moderation_log(at);`},
+	// Correspondence (games.TimeControl.Days): a seek's days a move (-1:
+	// unlimited; 0: a live clock), and whom each game awaits
+	// (games.Record.ToAct), which every page's header counts in one
+	// indexed read; the games in play are given theirs now.
+	{"correspondence", `ALTER TABLE seeks ADD COLUMN days BIGINT NOT NULL DEFAULT 0;
+	ALTER TABLE games ADD COLUMN to_act TEXT NOT NULL DEFAULT '';
+	UPDATE games SET to_act = CASE WHEN actor = 'white' AND NOT white_hidden THEN white
+		WHEN actor = 'black' AND NOT black_hidden THEN black ELSE '' END
+	WHERE mode = 'invite' AND phase <> 'over' AND white <> '' AND black <> '';
+	CREATE INDEX games_to_act ON games(to_act) WHERE to_act <> '';`},
 }
 
 // SchemaVersion is the schema version this binary writes.

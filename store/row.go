@@ -34,11 +34,13 @@ type row struct {
 	table string // games.Table as JSON; "" for none (a hot-seat game)
 
 	due int64 // unix milliseconds when its clock ends the game (games.Record.Due); 0 for never
+
+	toAct string // whom the game awaits (games.Record.ToAct); "" for no one
 }
 
 // columns are the row's columns in the order args and scanArgs use.
 const columns = `variant, start_fen, actions, declared, tags, from_chess, white, black, white_hidden, black_hidden, mode,
-	created_at, updated_at, fen, ply, actor, phase, result, table_state, due_at`
+	created_at, updated_at, fen, ply, actor, phase, result, table_state, due_at, to_act`
 
 // upsertSQL inserts a game's row, or updates the columns set, with the
 // placeholders ph makes of a parameter's number (SQLite's "?" or
@@ -63,7 +65,7 @@ func upsertSQL(ph string) string {
 	ON CONFLICT(id) DO UPDATE SET actions = excluded.actions, declared = excluded.declared,
 		tags = excluded.tags, updated_at = excluded.updated_at, fen = excluded.fen,
 		ply = excluded.ply, actor = excluded.actor, phase = excluded.phase, result = excluded.result,
-		table_state = excluded.table_state, due_at = excluded.due_at, revision = excluded.revision%s
+		table_state = excluded.table_state, due_at = excluded.due_at, to_act = excluded.to_act, revision = excluded.revision%s
 	WHERE games.revision = excluded.revision - 1`
 }
 
@@ -186,7 +188,10 @@ func scanSummary(scan func(dest ...any) error) (games.Summary, error) {
 		if err := json.Unmarshal([]byte(table), &t); err != nil {
 			return games.Summary{}, fmt.Errorf("decoding game %q's table: %w", trimID(sum.ID), err)
 		}
-		sum.Bot, sum.WhitePlayer, sum.BlackPlayer = t.Bot, t.WhitePlayer, t.BlackPlayer
+		sum.Bot, sum.WhitePlayer, sum.BlackPlayer, sum.Clock = t.Bot, t.WhitePlayer, t.BlackPlayer, t.Clock
+		if sum.Clock != nil {
+			sum.Clock.After = nil // as games.Record.Summary
+		}
 	}
 	return sum, nil
 }
@@ -194,13 +199,13 @@ func scanSummary(scan func(dest ...any) error) (games.Summary, error) {
 // args returns the row's values in the order of columns.
 func (r *row) args() []any {
 	return []any{r.variant, r.startFEN, r.actions, r.declared, r.tags, r.fromChess, r.white, r.black, r.whiteHidden, r.blackHidden, r.mode,
-		r.created, r.updated, r.fen, r.ply, r.actor, r.phase, r.result, r.table, r.due}
+		r.created, r.updated, r.fen, r.ply, r.actor, r.phase, r.result, r.table, r.due, r.toAct}
 }
 
 // scanArgs returns pointers to the row's fields in the order of columns.
 func (r *row) scanArgs() []any {
 	return []any{&r.variant, &r.startFEN, &r.actions, &r.declared, &r.tags, &r.fromChess, &r.white, &r.black, &r.whiteHidden, &r.blackHidden, &r.mode,
-		&r.created, &r.updated, &r.fen, &r.ply, &r.actor, &r.phase, &r.result, &r.table, &r.due}
+		&r.created, &r.updated, &r.fen, &r.ply, &r.actor, &r.phase, &r.result, &r.table, &r.due, &r.toAct}
 }
 
 // declaredNames are how a row writes a declared outcome.
@@ -237,6 +242,7 @@ func encodeRow(rec *games.Record) (row, error) {
 		phase:       sum.Phase,
 		result:      sum.Result,
 		due:         ms(rec.Due()),
+		toAct:       rec.ToAct(),
 	}
 	found := false
 	for name, o := range declaredNames {

@@ -155,6 +155,18 @@ func (s *saveScene) run() {
 	s.must(err)
 	rated := s.step("a rated pairing", s.must2(s.lobby.AcceptSeek(ctx, bob, seek.ID)))
 
+	// A correspondence game the lobby paired: days a move, the seek's
+	// days read back from the store.
+	corr, err := s.lobby.AddSeek(ctx, bob, lobby.SeekSettings{Clock: "3d", Color: "white"})
+	s.must(err)
+	daily := s.step("a correspondence pairing", s.must2(s.lobby.AcceptSeek(ctx, ann, corr.ID)))
+	s.must2(games.ForecastsOf(svc).Set(ctx, daily, bob, [][]string{{"b:e2e4", "m:d2d4"}, {"b:d2d4", "m:e2e4", "b:e7e5"}}))
+	s.step("forecasts", daily)
+	s.must(svc.Play(ctx, daily, ann, games.Input{Text: "b:e2e4"}, nil))
+	s.step("a forecast played", daily)
+	s.must2(games.ForecastsOf(svc).Set(ctx, daily, ann, [][]string{{"b:e7e5", "m:d7d5"}}))
+	s.step("Black's forecast", daily)
+
 	// A game against the computer.
 	bot, _, err := svc.CreateBot(ctx, ann, rules.New(rules.BanChess{}), games.BotSettings{Color: rules.White, Level: 3, Clock: &tc})
 	s.must(err)

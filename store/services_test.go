@@ -11,6 +11,7 @@ import (
 type fullStore interface {
 	games.Store
 	games.DueGames
+	games.TurnStore
 	players.Store
 	lobby.Store
 }

@@ -15,29 +15,32 @@ import (
 )
 
 // seekColumns are a seek's columns, in the order scanSeek reads them.
-const seekColumns = `id, player, name, rating, provisional, variant, initial_ms, increment_ms, color, rated, pool, created_at, alive_at, game, acceptor, accepted_at, instance`
+const seekColumns = `id, player, name, rating, provisional, variant, initial_ms, increment_ms, color, rated, pool, created_at, alive_at, game, acceptor, accepted_at, instance, days`
 
 // openAt is the condition of an open seek, with the window's bounds as
-// parameters $n to $n+2 (openArgs): not accepted, its maker seen and it
-// made within the window, and its server alive (lobby.SeekWindow.Live):
-// it beat since the window's BeatSince, or the seek was kept alive since.
+// parameters $n to $n+3 (openArgs): not accepted, and either a
+// correspondence seek made since the window's DaysSince, or its maker
+// seen and it made within the window, and its server alive
+// (lobby.SeekWindow.Live): it beat since the window's BeatSince, or the
+// seek was kept alive since.
 func openAt(n int) string {
-	return fmt.Sprintf(`game = '' AND alive_at >= $%d AND created_at >= $%d AND (instance = '' OR alive_at >= $%d
-		OR EXISTS (SELECT 1 FROM instances WHERE instances.id = seeks.instance AND instances.beat_at >= $%[3]d))`, n, n+1, n+2)
+	return fmt.Sprintf(`game = '' AND (days <> 0 AND created_at >= $%[4]d OR days = 0 AND alive_at >= $%[1]d AND created_at >= $%[2]d AND (instance = '' OR alive_at >= $%[3]d
+		OR EXISTS (SELECT 1 FROM instances WHERE instances.id = seeks.instance AND instances.beat_at >= $%[3]d)))`, n, n+1, n+2, n+3)
 }
 
 // openArgs are openAt's parameters for w.
 func openArgs(w lobby.SeekWindow) []any {
-	return []any{ms(w.AliveSince), ms(w.CreatedSince), ms(w.BeatSince)}
+	return []any{ms(w.AliveSince), ms(w.CreatedSince), ms(w.BeatSince), ms(w.DaysSince)}
 }
 
 func scanSeek(sc scanner) (lobby.Seek, error) {
 	var k lobby.Seek
 	var initial, increment, created, alive, accepted int64
 	var color string
+	var days int
 	err := sc.Scan(&k.ID, &k.Player, &k.Name, &k.Rating, &k.Provisional, &k.Variant, &initial, &increment, &color, &k.Rated, &k.Pool,
-		&created, &alive, &k.Game, &k.Acceptor, &accepted, &k.Instance)
-	k.Clock = games.TimeControl{Initial: time.Duration(initial) * time.Millisecond, Increment: time.Duration(increment) * time.Millisecond}
+		&created, &alive, &k.Game, &k.Acceptor, &accepted, &k.Instance, &days)
+	k.Clock = games.TimeControl{Initial: time.Duration(initial) * time.Millisecond, Increment: time.Duration(increment) * time.Millisecond, Days: days}
 	k.Color, _ = rules.ParseColor(color)
 	k.Created, k.Alive, k.Accepted = fromMS(created), fromMS(alive), fromMS(accepted)
 	return k, err
@@ -48,9 +51,9 @@ func insertSeek(ctx context.Context, q querier, k lobby.Seek) error {
 	if k.Color != 0 {
 		color = k.Color.String()
 	}
-	_, err := q.exec(ctx, `INSERT INTO seeks (`+seekColumns+`, address) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, '', '', 0, $14, $15)`,
+	_, err := q.exec(ctx, `INSERT INTO seeks (`+seekColumns+`, address) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, '', '', 0, $14, $15, $16)`,
 		k.ID, k.Player, k.Name, k.Rating, k.Provisional, k.Variant, k.Clock.Initial.Milliseconds(), k.Clock.Increment.Milliseconds(),
-		color, k.Rated, k.Pool, ms(k.Created), ms(k.Alive), k.Instance, k.Address)
+		color, k.Rated, k.Pool, ms(k.Created), ms(k.Alive), k.Instance, k.Clock.Days, k.Address)
 	return err
 }
 

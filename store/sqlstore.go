@@ -206,3 +206,45 @@ func (s *sqlStore) Stats(ctx context.Context) (stored, cached int, err error) {
 	}
 	return stored, s.cached(), nil
 }
+
+// The statements of games.TurnStore. The terms saying a seat or to_act
+// is not empty (the partial indexes' conditions) let SQLite use the
+// indexes.
+const (
+	// ongoingSQL lists holder $1's games in play against someone, up to
+	// $2, those awaiting it first (%s: see database.byteOrder).
+	ongoingSQL = `SELECT ` + summaryColumns + ` FROM games
+	WHERE (white = $1 AND white <> '' AND NOT white_hidden OR black = $1 AND black <> '' AND NOT black_hidden)
+		AND phase <> 'over' AND mode <> 'hotseat'
+	ORDER BY CASE WHEN to_act = $1 THEN 0 ELSE 1 END, updated_at DESC, id%s LIMIT $2`
+	awaitingSQL = `SELECT count(*) FROM games WHERE to_act = $1 AND to_act <> ''`
+)
+
+// Ongoing returns up to limit of holder's games in play against someone,
+// those awaiting it first (see games.TurnStore).
+func (s *sqlStore) Ongoing(ctx context.Context, holder string, limit int) ([]games.Summary, error) {
+	if holder == "" || limit <= 0 || !validText(holder) {
+		return nil, ctx.Err()
+	}
+	r, err := s.gdb.query(ctx, fmt.Sprintf(ongoingSQL, s.gdb.byteOrder()), holder, limit)
+	if err != nil {
+		return nil, fmt.Errorf("listing games in play: %w", err)
+	}
+	out, err := collect(r, func(sc scanner) (games.Summary, error) { return scanSummary(sc.Scan) })
+	if err != nil {
+		return nil, fmt.Errorf("listing games in play: %w", err)
+	}
+	return out, nil
+}
+
+// Awaiting counts the games awaiting holder (games.Record.ToAct).
+func (s *sqlStore) Awaiting(ctx context.Context, holder string) (int, error) {
+	if holder == "" || !validText(holder) {
+		return 0, ctx.Err()
+	}
+	var n int
+	if err := s.gdb.queryRow(ctx, awaitingSQL, holder).Scan(&n); err != nil {
+		return 0, fmt.Errorf("counting the games awaiting a player: %w", err)
+	}
+	return n, nil
+}

@@ -118,6 +118,9 @@ type GameLink struct {
 	// Turn says the viewer acts next in it; Over, that it has ended (the
 	// home page's last game says so).
 	Turn, Over bool
+	// Left is the time its side to act has left ("2 days", "4:59"), ""
+	// for none (no clock, or one that does not run).
+	Left string
 }
 
 // SizeMin and SizeStep bound the board size setting: SizeMin, SizeMin +

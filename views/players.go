@@ -47,6 +47,9 @@ type ClockFace struct {
 	// FirstMS is, while the game waits for this side's first action, the
 	// milliseconds left for it before the game is aborted; -1 otherwise.
 	FirstMS int64
+	// Days says the clock is a correspondence game's (NewDaysClockFace):
+	// its times are in days and hours, and a page does not tick it.
+	Days bool
 }
 
 // NewClockFace is a clock showing ms left, running or not.
@@ -256,4 +259,13 @@ func firstActionText(l *i18n.Language, ms int64, phase string) string {
 		return l.T("strip.firstBan", "Seconds", seconds)
 	}
 	return l.T("strip.firstMove", "Seconds", seconds)
+}
+
+// firstActionTextOf is firstActionText, or at a correspondence game
+// (c.Days) the time in days and hours: "3 days to ban".
+func firstActionTextOf(l *i18n.Language, c *ClockFace, phase string) string {
+	if c.Days {
+		return DaysText(c.FirstMS) + " to " + phase
+	}
+	return firstActionText(l, c.FirstMS, phase)
 }

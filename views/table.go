@@ -30,6 +30,19 @@ type Table struct {
 	OfferURL, AnswerURL templ.SafeURL
 	// Premove is the viewer's own premove, when they may queue one.
 	Premove Premove
+	// Forecast is the viewer's own forecasts, at a correspondence game
+	// they play.
+	Forecast Forecast
+}
+
+// Forecast is a player's forecast lines at a correspondence game, shown
+// to that player alone: each line's actions (BCN, space-separated), and
+// the form that stores them ("" when the viewer may not forecast); Open
+// says the opponent is to act, when lines may be stored.
+type Forecast struct {
+	URL   templ.SafeURL
+	Lines []string
+	Open  bool
 }
 
 // Premove is a player's premove at a game between two players, shown to

@@ -225,7 +225,7 @@ func title(l *i18n.Language, variant string, turn rules.Turn, o rules.Outcome, y
 // Chess · 5+3 · you play Black" (tc "" for a game without a clock).
 func invitationTitle(l *i18n.Language, variant, tc string, you rules.Color) string {
 	if tc != "" {
-		tc = " · " + tc
+		tc = " · " + ControlLabel(l, tc)
 	}
 	return l.T(bySide(you, "invite.title.w", "invite.title.b"), "Variant", variant, "Clock", tc)
 }

@@ -50,6 +50,7 @@ func Register(g *echo.Group, d Deps) {
 	g.Use(s.kit.AnswerErrors, apiHeaders, kit.BodyLimit(kit.MaxBody), unescapeParams)
 	routes := []apiEndpoint{
 		{http.MethodPost, "/games", gm.create},
+		{http.MethodGet, "/games", gm.ongoing},
 		{http.MethodGet, "/games/:id", gm.get},
 		{http.MethodPost, "/games/:id/actions", gm.action},
 		{http.MethodPost, "/games/:id/undo", gm.undo},
@@ -65,6 +66,9 @@ func Register(g *echo.Group, d Deps) {
 		{http.MethodGet, "/games/:id/premove", gm.premove},
 		{http.MethodPut, "/games/:id/premove", gm.setPremove},
 		{http.MethodDelete, "/games/:id/premove", gm.cancelPremove},
+		{http.MethodGet, "/games/:id/forecasts", gm.forecasts},
+		{http.MethodPut, "/games/:id/forecasts", gm.setForecasts},
+		{http.MethodPost, "/games/:id/forecasts", gm.setForecasts},
 		{http.MethodGet, "/games/:id/chat", ch.lines},
 		{http.MethodPost, "/games/:id/chat", ch.post},
 		{http.MethodGet, "/games/:id/analysis", an.gameAnalysis},

@@ -102,6 +102,15 @@ type clockJSON struct {
 	// first action before the game is aborted; null when the clock does
 	// not wait for one.
 	FirstAction *int64 `json:"firstAction"`
+	// Days is a correspondence game's days a move (each side's time is
+	// reset to them once its turn is over); Unlimited a correspondence
+	// game without a limit (its times are 0 and never run out). Both
+	// left out for a live clock.
+	Days      int  `json:"days,omitempty"`
+	Unlimited bool `json:"unlimited,omitempty"`
+	// Speed is the class of the control ratings are kept for: "bullet" …
+	// "classical", or "correspondence".
+	Speed string `json:"speed"`
 }
 
 // offersJSON are the offers pending: each the side that made it, or null.
@@ -147,7 +156,8 @@ func recordSubset(rec *games.Record, now time.Time, want fieldSet, tags ...rules
 	if rec.Clock != nil {
 		cv := rec.Clock.At(now)
 		obj.Clock = &clockJSON{White: cv.White.Milliseconds(), Black: cv.Black.Milliseconds(), Running: sideOrNull(cv.Running),
-			Initial: cv.Control.Initial.Milliseconds(), Increment: cv.Control.Increment.Milliseconds()}
+			Initial: cv.Control.Initial.Milliseconds(), Increment: cv.Control.Increment.Milliseconds(),
+			Days: max(cv.Control.Days, 0), Unlimited: cv.Control.Unlimited(), Speed: string(cv.Control.Speed())}
 		if cv.Waiting {
 			ms := cv.First.Milliseconds()
 			obj.Clock.FirstAction = &ms

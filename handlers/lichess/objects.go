@@ -8,7 +8,6 @@ import (
 	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/handlers/kit"
 	"github.com/banchess/banchess/players"
-	"github.com/banchess/banchess/rating"
 	"github.com/banchess/banchess/rules"
 )
 
@@ -171,7 +170,7 @@ func speedOf(rec *games.Record) string {
 	if rec.Clock == nil {
 		return "correspondence"
 	}
-	return string(rating.SpeedOf(rec.Clock.Control.Initial, rec.Clock.Control.Increment))
+	return string(rec.Clock.Control.Speed())
 }
 
 // perfOf is the name of the rating the game counts for: lichess's name of
@@ -209,7 +208,7 @@ func (s *deps) fullOf(rec *games.Record, now time.Time, titles map[string]string
 		Perf: perfName{perfOf(rec)}, Rated: rec.Rated, CreatedAt: rec.Created.UnixMilli(),
 		White: seatOf(rec, rules.White, titles), Black: seatOf(rec, rules.Black, titles),
 		InitialFen: g.StartFEN(), State: stateOf(rec, now)}
-	if rec.Clock != nil {
+	if rec.Clock != nil && !rec.Clock.Control.Correspondence() { // lichess's correspondence has no clock
 		f.Clock = &clockJSON{rec.Clock.Control.Initial.Milliseconds(), rec.Clock.Control.Increment.Milliseconds()}
 	}
 	if fresh, err := s.loader.NewGame(v.ID()); err == nil && fresh.StartFEN() == f.InitialFen {

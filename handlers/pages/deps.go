@@ -168,6 +168,7 @@ type Deps struct {
 type deps struct {
 	kit        *kit.Kit
 	games      Games
+	turns      Turns
 	loader     Loader
 	players    Players
 	lobby      Lobby
@@ -194,7 +195,7 @@ type Pages struct{ s *deps }
 // New returns the pages of d, and makes d's kit answer refusals outside
 // the API with the pages' error pages.
 func New(d Deps) *Pages {
-	s := &deps{kit: d.Kit, games: d.Kit.Games(), loader: d.Loader, players: d.Players, lobby: d.Lobby, analysis: d.Analysis,
+	s := &deps{kit: d.Kit, games: d.Kit.Games(), turns: games.TurnsOf(d.Kit.Games().Service), loader: d.Loader, players: d.Players, lobby: d.Lobby, analysis: d.Analysis,
 		training: d.Training, chat: d.Chat, relations: d.Relations, moderation: d.Moderation, streams: d.Streams, files: d.Files, images: d.Images, asset: AssetVersion(), variants: d.Variants, log: d.Kit.Log(),
 		imageRate: ratelimit.New(d.ImagesPerSecond, float64(d.ImageBurst), d.Kit.Now)}
 	if s.files == nil {

@@ -28,6 +28,7 @@ func (p *play) liveRoutes(e *echo.Echo) {
 	e.POST("/g/:id/offer", p.core.onGame(p.offer))
 	e.POST("/g/:id/answer", p.core.onGame(p.answer))
 	e.POST("/g/:id/premove", p.core.onGame(p.premove))
+	e.POST("/g/:id/forecasts", p.core.onGame(p.forecasts))
 }
 
 // inviteSettings reads the invite form: colour and clock.
@@ -193,6 +194,9 @@ func (p *core) table(c echo.Context, rec *games.Record, seats games.Seats, prese
 		t.Premove = views.Premove{URL: templ.SafeURL(kit.GamePath(rec.ID) + "/premove"), Side: side.String(),
 			Actions: q.Actions(), Text: q.Text(), Dropped: q.Dropped}
 	}
+	if side := seats.Side(); side != 0 && !rec.Game.Outcome().Over() && rec.Clock != nil && rec.Clock.Control.Correspondence() {
+		t.Forecast = forecastView(rec, side)
+	}
 	return t
 }
 
@@ -233,8 +237,14 @@ func playerStrips(rec *games.Record, seats games.Seats, now time.Time, presence 
 			if side == rules.Black {
 				left = clock.Black
 			}
-			pl.Clock = views.NewClockFace(left.Milliseconds(), clock.Running == side)
-			if clock.Waiting && side == actor {
+			switch {
+			case clock.Control.Unlimited(): // no time to show
+			case clock.Control.Correspondence():
+				pl.Clock = views.NewDaysClockFace(left.Milliseconds(), clock.Running == side)
+			default:
+				pl.Clock = views.NewClockFace(left.Milliseconds(), clock.Running == side)
+			}
+			if clock.Waiting && side == actor && pl.Clock != nil {
 				pl.Clock.FirstMS = clock.First.Milliseconds()
 			}
 		}

@@ -65,6 +65,7 @@ func (s *deps) pageRoutes(e *echo.Echo) {
 	c := &core{s: s}
 	pl, cr, br := &play{s, c}, &create{s, c}, &browse{s, c}
 	lb, acc, tr, rv, st := &lobbyPages{s, c}, &accounts{s, c}, &trainer{s, c}, &reviews{s, c}, &site{s, c}
+	e.Use(s.withAwaiting)
 	get := func(path string, h echo.HandlerFunc) { e.Match([]string{http.MethodGet, http.MethodHead}, path, h) }
 	get("/", cr.index)
 	e.POST("/new", cr.newGame)
@@ -110,6 +111,7 @@ func (s *deps) pageRoutes(e *echo.Echo) {
 	e.POST("/language", st.chooseLanguage)
 	get("/rules", st.rulesPage)
 	get("/rules/en", st.rulesPage)
+	get("/games", br.turnsPage)
 	get("/static/*", st.static)
 	get(kit.ImagePrefix+"*", st.image)
 	e.RouteNotFound("/*", st.notFound)
