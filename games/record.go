@@ -76,6 +76,9 @@ type Table struct {
 	// Premoves are what each player queued to play when their turn
 	// comes (see Premove); each side's is shown to that side only.
 	Premoves PremoveQueues `json:"premoves,omitzero"`
+	// Tournament is the id of the tournament the game was paired in; ""
+	// for none. Only a tournament's game may be berserked (Clocks.Berserk).
+	Tournament string `json:"tournament,omitempty"`
 }
 
 // Entrant returns the player of side's seat as the game records them.

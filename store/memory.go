@@ -45,6 +45,7 @@ type Memory struct {
 
 	memoryTraining            // training's learners, puzzles and attempts
 	chat           memoryChat // the games' chat (Chat)
+	tournaments    memoryTournaments
 }
 
 type entry struct {
