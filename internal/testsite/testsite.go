@@ -15,6 +15,7 @@ import (
 	"github.com/banchess/banchess/players"
 	"github.com/banchess/banchess/rules"
 	"github.com/banchess/banchess/store"
+	"github.com/banchess/banchess/tournament"
 )
 
 // Store is a store of everything the services keep (every store of
@@ -25,6 +26,7 @@ type Store interface {
 	lobby.Store
 	analysis.ReviewStore
 	Chat() chat.Store
+	Tournaments() tournament.Store
 }
 
 // Engine analyses positions and plays the computer's plies
@@ -53,6 +55,8 @@ type Config struct {
 	Analysis []analysis.Option
 	Computer []computer.Option
 	Chat     []chat.Option
+	// Tournament are the tournaments' options (no schedule by default).
+	Tournament []tournament.Option
 }
 
 // Site is the services wired together.
@@ -62,6 +66,8 @@ type Site struct {
 	Lobby    *lobby.Service
 	Analysis *analysis.Service
 	Chat     *chat.Service
+	// Tournaments run arenas; their Run is not started.
+	Tournaments *tournament.Service
 	// Feed wakes the watchers of the games (games.WithFeed).
 	Feed *games.Feed
 }
@@ -104,6 +110,8 @@ func New(st Store, c Config) Site {
 		Analysis: analysis.New(svc, svc.Loader(), st, an, append([]analysis.Option{analysis.WithClock(c.Now)}, c.Analysis...)...),
 		Chat:     chat.New(st.Chat(), svc, pl, append([]chat.Option{chat.WithClock(c.Now), chat.WithWaker(feed.Wake)}, c.Chat...)...),
 		Feed:     feed,
+		Tournaments: tournament.New(st.Tournaments(), st, svc, pl, svc.Loader(),
+			append([]tournament.Option{tournament.WithClock(c.Now), tournament.WithBerserk(svc.Clocks().Berserk)}, c.Tournament...)...),
 	}
 }
 
