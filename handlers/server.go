@@ -30,6 +30,7 @@ import (
 	"github.com/banchess/banchess/lobby"
 	"github.com/banchess/banchess/players"
 	"github.com/banchess/banchess/static"
+	"github.com/banchess/banchess/tournament"
 	"github.com/banchess/banchess/training"
 	"github.com/banchess/banchess/views"
 )
@@ -55,6 +56,9 @@ type Services struct {
 	// Chat serves the games' rooms (the game page's chat panel, the
 	// chat API, the chat setting); nil: games have no chat.
 	Chat *chat.Service
+	// Tournaments run arenas (/tournaments, the tournaments' API); nil:
+	// they are not served.
+	Tournaments *tournament.Service
 }
 
 // Server wires the front ends on the services: the pages (package
@@ -234,6 +238,9 @@ func (s *Server) pagesDeps() pages.Deps {
 	if s.svc.Chat != nil {
 		d.Chat = s.svc.Chat
 	}
+	if s.svc.Tournaments != nil {
+		d.Tournaments = s.svc.Tournaments
+	}
 	return d
 }
 
@@ -246,6 +253,9 @@ func (s *Server) apiDeps() api.Deps {
 	}
 	if s.svc.Chat != nil {
 		d.Chat = s.svc.Chat
+	}
+	if s.svc.Tournaments != nil {
+		d.Tournaments = s.svc.Tournaments
 	}
 	return d
 }

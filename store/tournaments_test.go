@@ -19,7 +19,10 @@ var tournamentStores = []struct {
 	name string
 	open func(t *testing.T) (a, b tournament.Store)
 }{
-	{"memory", func(*testing.T) (tournament.Store, tournament.Store) { m := NewMemory(); return m.Tournaments(), m.Tournaments() }},
+	{"memory", func(*testing.T) (tournament.Store, tournament.Store) {
+		m := NewMemory()
+		return m.Tournaments(), m.Tournaments()
+	}},
 	{"sqlite", func(t *testing.T) (tournament.Store, tournament.Store) {
 		s := openSQLite(t, ":memory:", Options{})
 		return s.Tournaments(), s.Tournaments()

@@ -134,6 +134,8 @@ type Profile struct {
 	Games               []PlayedRow
 	// Next is the next page of games, "" at the last.
 	Next string
+	// Tournaments are the latest tournaments the player finished.
+	Tournaments []TournamentResult
 }
 
 // RatingRow is a player's rating in one variant at one speed.

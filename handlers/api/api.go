@@ -43,7 +43,7 @@ type apiEndpoint struct {
 // Register adds the JSON API under g (mounted at /api).
 func Register(g *echo.Group, d Deps) {
 	s := &deps{kit: d.Kit, games: d.Kit.Games(), loader: d.Loader, players: d.Players, lobby: d.Lobby, analysis: d.Analysis,
-		training: d.Training, chat: d.Chat, streams: d.Streams, baseURL: d.BaseURL}
+		training: d.Training, chat: d.Chat, tournaments: d.Tournaments, streams: d.Streams, baseURL: d.BaseURL}
 	gm, acc, lb, pz, an, ch := &gamesAPI{s}, &accountsAPI{s}, &lobbyAPI{s}, &puzzlesAPI{s}, &analysisAPI{s}, &chatAPI{s}
 	// Use also routes every unknown path under /api through these, so its
 	// 404 is JSON too.
@@ -84,6 +84,7 @@ func Register(g *echo.Group, d Deps) {
 		{http.MethodGet, "/lobby/events", lb.lobbyEvents},
 	}
 	routes = append(routes, pz.puzzleRoutes()...)
+	routes = append(routes, (&tournamentsAPI{s}).tournamentRoutes()...)
 	for _, r := range routes {
 		g.Add(r.method, r.path, r.h)
 	}

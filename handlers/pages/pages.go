@@ -104,6 +104,9 @@ func (s *deps) pageRoutes(e *echo.Echo) {
 		tr.learnRoutes(e)
 		tr.trainingRoutes(e)
 	}
+	if s.tournaments != nil {
+		(&arenas{s, c}).tournamentRoutes(e)
+	}
 	get("/rules", st.rulesPage)
 	get("/rules/en", st.rulesPage)
 	get("/static/*", st.static)
