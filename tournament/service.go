@@ -156,7 +156,12 @@ func (s *Service) named(ctx context.Context, cred players.Credential, what strin
 	if err != nil {
 		return p, err
 	}
-	if !p.Named() {
+	switch {
+	case p.ID == "" && cred == "":
+		return p, errs.Errorf(errs.Unauthorized, "Tournaments need to know who is asking: send your credential.")
+	case p.ID == "":
+		return p, players.Unissued()
+	case !p.Named():
 		return p, errs.Errorf(errs.Forbidden, "Only players with a name %s: choose one on your account page first.", what).WithDetail(errs.NameNeeded)
 	}
 	return p, nil
