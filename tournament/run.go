@@ -79,13 +79,17 @@ func (s *Service) scheduled(ctx context.Context, now time.Time) error {
 		return nil
 	}
 	next := now.UTC().Truncate(sc.Every).Add(sc.Every)
+	if s.scheduledAt.Load() == next.UnixMilli() {
+		return nil // created already, by this server or another
+	}
 	t, err := s.settle(Settings{Kind: Arena, Name: sc.Name, Variant: sc.Variant, Clock: sc.Clock, Minutes: sc.Minutes, Rated: sc.Rated, Starts: next}, "", now)
 	if err != nil {
 		return fmt.Errorf("the schedule: %w", err)
 	}
 	t.ID = "s" + next.Format("200601021504")
 	err = s.store.CreateTournament(ctx, t)
-	if e := (*errs.Error)(nil); errors.As(err, &e) && e.Code == errs.Conflict {
+	if e := (*errs.Error)(nil); err == nil || errors.As(err, &e) && e.Code == errs.Conflict {
+		s.scheduledAt.Store(next.UnixMilli())
 		return nil
 	}
 	return err

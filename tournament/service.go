@@ -3,6 +3,7 @@ package tournament
 import (
 	"context"
 	"strings"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -27,6 +28,9 @@ type Service struct {
 	pairers  map[Kind]Pairer
 	schedule Schedule
 	berserk  func(ctx context.Context, game string, cred players.Credential) error
+	// scheduledAt is the start (unix ms) of the schedule's tournament
+	// last known created.
+	scheduledAt atomic.Int64
 }
 
 // Option configures a Service.
