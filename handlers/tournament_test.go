@@ -115,7 +115,10 @@ func TestTournamentPages(t *testing.T) {
 		t.Error("the page neither reloads itself without scripts nor asks for its standings with them")
 	}
 	page := "/tournament/" + id
-	d = ann.post(page+"/join", nil)
+	if rec := ann.do(http.MethodPost, page+"/join", nil, false); !strings.HasPrefix(rec.Header().Get("Location"), page+"?since=") {
+		t.Fatalf("joining: %d %q", rec.Code, rec.Header().Get("Location"))
+	}
+	d = ann.get(page)
 	if d.Find("#withdraw").Length() != 1 || d.Find("#standings tr[data-player=Ann]").Length() != 1 {
 		t.Fatalf("after joining: %s", errorText(d))
 	}
@@ -125,8 +128,15 @@ func TestTournamentPages(t *testing.T) {
 	}
 
 	s.tick()
+	// A page that follows Ann (since she joined: ?since=) goes to her game.
+	followed := ann.do(http.MethodGet, page+"?since=1", nil, false)
+	frag := ann.do(http.MethodGet, page+"/standings?since=1", nil, true)
+	later := ann.do(http.MethodGet, page+"?since=9999999999999", nil, false)
 	d = ann.get(page)
 	game := strings.TrimPrefix(d.Find("#your-game a").AttrOr("href", ""), "/g/")
+	if followed.Code != http.StatusSeeOther || followed.Header().Get("Location") != "/g/"+game || frag.Header().Get("HX-Redirect") != "/g/"+game || later.Code != http.StatusOK {
+		t.Errorf("following Ann: %d %q; htmx %q; a game before since: %d", followed.Code, followed.Header().Get("Location"), frag.Header().Get("HX-Redirect"), later.Code)
+	}
 	if game == "" || d.Find("#berserk").Length() != 1 {
 		t.Fatalf("paired, Ann's page has no game: %s", d.Find("#tournament-live").Text())
 	}
@@ -155,7 +165,7 @@ func TestTournamentPages(t *testing.T) {
 		t.Errorf("after withdrawing: %q", d.Find("#join").Text())
 	}
 	s.tick()
-	frag := ann.do(http.MethodGet, page+"/standings", nil, true)
+	frag = ann.do(http.MethodGet, page+"/standings", nil, true)
 	if frag.Code != http.StatusOK || strings.Contains(frag.Body.String(), "<html") {
 		t.Fatalf("the standings' fragment: %d", frag.Code)
 	}

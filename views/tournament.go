@@ -93,6 +93,11 @@ type TournamentPage struct {
 	// Live says the page follows the tournament (without scripts it
 	// reloads itself; with them its standings are asked for again).
 	Live bool
+	// Since (unix ms; 0: none) is when the page began following its
+	// player: a game they are paired into since sends the page to it
+	// (GoTo, its address).
+	Since int64
+	GoTo  string
 }
 
 // URL is the page's address.
@@ -100,12 +105,19 @@ func (t TournamentPage) URL() string { return TournamentPath(t.ID) }
 
 // PageURL is the address of page n of the standings.
 func (t TournamentPage) PageURL(n int) string {
-	return TournamentPath(t.ID) + "?page=" + strconv.Itoa(n)
+	return TournamentPath(t.ID) + "?page=" + strconv.Itoa(n) + t.sinceParam()
 }
 
 // StandingsURL is the address of the standings' fragment of the page.
 func (t TournamentPage) StandingsURL() string {
-	return TournamentPath(t.ID) + "/standings?page=" + strconv.Itoa(t.Page)
+	return TournamentPath(t.ID) + "/standings?page=" + strconv.Itoa(t.Page) + t.sinceParam()
+}
+
+func (t TournamentPage) sinceParam() string {
+	if t.Since == 0 {
+		return ""
+	}
+	return "&since=" + strconv.FormatInt(t.Since, 10)
 }
 
 // TournamentResult is a tournament a player finished, on their profile.

@@ -172,7 +172,13 @@ func (p *arenas) act(do func(ctx context.Context, id string, c echo.Context) err
 		}
 		err := do(c.Request().Context(), id, c)
 		if err == nil {
-			return c.Redirect(http.StatusSeeOther, views.TournamentPath(id))
+			to := views.TournamentPath(id)
+			if strings.HasSuffix(c.Path(), "/join") {
+				// The page, from now on, goes to each game the player is
+				// paired into.
+				to += "?since=" + strconv.FormatInt(p.s.now().UnixMilli(), 10)
+			}
+			return c.Redirect(http.StatusSeeOther, to)
 		}
 		if !kit.ShowAgain(err) {
 			return err
@@ -188,22 +194,40 @@ func (p *arenas) act(do func(ctx context.Context, id string, c echo.Context) err
 	}
 }
 
-// show shows tournament id.
+// show shows tournament id; a page that follows the player (?since=)
+// goes to the game they were paired into since.
 func (p *arenas) show(c echo.Context) error {
 	v, err := p.page(c, c.Param("id"))
 	if err != nil {
 		return kit.Titled("No such tournament", err)
 	}
+	if v.GoTo != "" {
+		return c.Redirect(http.StatusSeeOther, v.GoTo)
+	}
 	return render(c, http.StatusOK, views.TournamentShow(v))
 }
 
-// standings answers the part of tournament id's page that changes.
+// standings answers the part of tournament id's page that changes; htmx
+// goes to the game the player was paired into since the page's since.
 func (p *arenas) standings(c echo.Context) error {
 	v, err := p.page(c, c.Param("id"))
 	if err != nil {
 		return err
 	}
+	if v.GoTo != "" {
+		c.Response().Header().Set("HX-Redirect", v.GoTo)
+	}
 	return render(c, http.StatusOK, views.TournamentStandings(v))
+}
+
+// tournamentSince reads a tournament page's ?since= (unix ms): the page
+// goes to any game its player is paired into from then on. Zero: none.
+func tournamentSince(c echo.Context) int64 {
+	ms, err := strconv.ParseInt(c.QueryParam("since"), 10, 64)
+	if err != nil || ms < 0 {
+		return 0
+	}
+	return ms
 }
 
 // page describes tournament id for the request's viewer, with the page
@@ -227,6 +251,11 @@ func (p *arenas) page(c echo.Context, id string) (views.TournamentPage, error) {
 	for _, r := range rows {
 		if r.Player == me.ID && me.ID != "" {
 			v.Joined, v.Withdrawn, v.Game = true, r.Paused, r.Game
+		}
+	}
+	if v.Since = tournamentSince(c); v.Since != 0 && v.Game != "" {
+		if pr := t.Playing(me.ID); pr != nil && pr.Started.UnixMilli() >= v.Since {
+			v.GoTo = kit.GamePath(pr.Game)
 		}
 	}
 	if t.Status == tournament.Finished {
