@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
@@ -179,7 +180,7 @@ func TestTournamentPages(t *testing.T) {
 	if fd.Find("#your-game").Length() != 0 {
 		t.Error("Ann is shown a game though Bob withdrew")
 	}
-	if d := anon.get("/tournaments"); d.Find("[data-tournaments=now] [data-tournament="+id+"]").Length() != 1 {
+	if d := anon.get("/tournaments"); d.Find("[data-tournaments=now] [data-tournament='"+id+"']").Length() != 1 {
 		t.Error("the tournament is not listed as playing now")
 	}
 	// The end: the podium, and the result on the profile.
@@ -266,5 +267,49 @@ func TestTournamentAPI(t *testing.T) {
 	}
 	if r := a.do(http.MethodGet, "/api/tournaments/nope", ""); r.code != http.StatusNotFound || !strings.Contains(string(r.body), "no_tournament") {
 		t.Errorf("an unknown tournament: %d %s", r.code, r.body)
+	}
+}
+
+// TestTournamentStream: GET /api/tournaments/{id}/events sends the
+// standings at once and at each change, "paired" with the bearer's game
+// when the server pairs them, and "end" once the tournament finished.
+func TestTournamentStream(t *testing.T) {
+	site := testsite.New(store.NewMemory(), testsite.Config{})
+	svc := servicesOf(site)
+	svc.Tournaments = site.Tournaments
+	t.Cleanup(closer(svc))
+	e := echo.New()
+	srv := New(svc, nil)
+	srv.Register(e)
+	hs := httptest.NewServer(e)
+	t.Cleanup(func() { srv.CloseStreams(); hs.Close() })
+	l := &liveServer{t: t, s: srv, url: hs.URL}
+	var ann, bob api.Token
+	l.post("", "/api/account", `{"name":"Ann","password":"`+secret+`"}`, http.StatusCreated, &ann)
+	l.post("", "/api/account", `{"name":"Bob","password":"`+secret+`"}`, http.StatusCreated, &bob)
+	var tr api.Tournament
+	l.post(ann.Token, "/api/tournaments", `{"name":"Streamed","clock":"3+2","minutes":20}`, http.StatusCreated, &tr)
+	l.post(ann.Token, "/api/tournaments/"+tr.ID+"/join", "", http.StatusOK, nil)
+	st, res := l.openStream("/api/tournaments/"+tr.ID+"/events", "", ann.Token)
+	if st == nil {
+		t.Fatalf("the stream: %d", res.StatusCode)
+	}
+	if ev := st.next(); ev.name != "standings" || !strings.Contains(ev.data, `"name":"Ann"`) {
+		t.Fatalf("first event %+v", ev)
+	}
+	l.post(bob.Token, "/api/tournaments/"+tr.ID+"/join", "", http.StatusOK, nil)
+	if ev := st.next(); ev.name != "standings" || !strings.Contains(ev.data, `"name":"Bob"`) {
+		t.Fatalf("after Bob joined: %+v", ev)
+	}
+	if err := site.Tournaments.Tick(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	ev := st.next()
+	var paired struct{ Game, Tournament string }
+	if ev.name != "paired" || json.Unmarshal([]byte(ev.data), &paired) != nil || paired.Game == "" || paired.Tournament != tr.ID {
+		t.Fatalf("paired: %+v", ev)
+	}
+	if ev := st.next(); ev.name != "standings" || !strings.Contains(ev.data, paired.Game) {
+		t.Errorf("standings after the pairing: %+v", ev)
 	}
 }

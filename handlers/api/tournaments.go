@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"strconv"
 	"time"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/handlers/kit"
+	"github.com/banchess/banchess/handlers/stream"
 	"github.com/banchess/banchess/players"
 	"github.com/banchess/banchess/tournament"
 )
@@ -39,6 +41,7 @@ func (a *tournamentsAPI) tournamentRoutes() []apiEndpoint {
 		out = append(out,
 			apiEndpoint{http.MethodPost, base, a.create},
 			apiEndpoint{http.MethodGet, base + "/:id", a.get},
+			apiEndpoint{http.MethodGet, base + "/:id/events", a.events},
 			apiEndpoint{http.MethodPost, base + "/:id/join", a.join},
 			apiEndpoint{http.MethodPost, base + "/:id/withdraw", a.withdraw})
 	}
@@ -197,4 +200,48 @@ func (a *tournamentsAPI) berserk(c echo.Context) error {
 		return err
 	}
 	return c.JSON(http.StatusOK, map[string]bool{"ok": true})
+}
+
+// eventsEvery is how often a tournament's stream reads it again.
+const eventsEvery = time.Second
+
+// events streams a tournament: "standings" (the tournament with its
+// standings) at once and whenever it changes; with a bearer token,
+// "paired" ({"game","tournament"}) for each game the token's player is
+// paired into from the stream's start; "end" (the tournament) once it
+// finished, and the stream ends.
+func (a *tournamentsAPI) events(c echo.Context) error {
+	ctx := c.Request().Context()
+	id := c.Param("id")
+	t, err := a.s.tournaments.Tournament(ctx, id)
+	if err != nil {
+		return err
+	}
+	me, err := a.s.players.Identify(ctx, kit.Bearer(c))
+	if err != nil {
+		return err
+	}
+	rev := int64(-1)
+	told := map[string]bool{}
+	if pr := t.Playing(me.ID); pr != nil && me.ID != "" {
+		told[pr.Game] = true // paired before the stream began
+	}
+	return a.s.streams.Polled(c, eventsEvery, func(ctx context.Context) ([]stream.Event, bool) {
+		t, err := a.s.tournaments.Tournament(ctx, id)
+		if err != nil || t.Revision == rev {
+			return nil, false
+		}
+		rev = t.Revision
+		var evs []stream.Event
+		if pr := t.Playing(me.ID); pr != nil && me.ID != "" && !told[pr.Game] {
+			told[pr.Game] = true
+			data, _ := json.Marshal(map[string]string{"game": pr.Game, "tournament": t.ID})
+			evs = append(evs, stream.Event{Name: "paired", Data: data})
+		}
+		data, _ := json.Marshal(tournamentJSONOf(t, true))
+		if t.Status == tournament.Finished {
+			return append(evs, stream.Event{Name: "end", Data: data}), true
+		}
+		return append(evs, stream.Event{Name: "standings", Data: data}), false
+	})
 }
