@@ -187,8 +187,8 @@ func serve(ctx context.Context, args []string, out io.Writer, getenv func(string
 	if *beat <= 0 || *instanceTimeout < 0 || *instanceTimeout > 0 && *instanceTimeout < 2**beat {
 		return errors.New("--heartbeat must be more than 0, and --instance-timeout 0 (never) or at least twice --heartbeat")
 	}
-	if _, ok, err := games.ParseTimeControl(*arenaClock); *arenaEvery < 0 || *arenaEvery > 0 && (err != nil || !ok || *arenaMinutes < tournament.MinMinutes || *arenaMinutes > tournament.MaxMinutes) {
-		return errors.New("--arena-schedule must not be negative, --arena-clock must be a clock such as 3+2 and --arena-minutes from 20 to 180")
+	if _, ok, err := games.ParseTimeControl(*arenaClock); *arenaEvery < 0 || *arenaEvery > tournament.MaxAhead || *arenaEvery > 0 && (err != nil || !ok || *arenaMinutes < tournament.MinMinutes || *arenaMinutes > tournament.MaxMinutes) {
+		return errors.New("--arena-schedule must be from 0 to a week, --arena-clock must be a clock such as 3+2 and --arena-minutes from 20 to 180")
 	}
 	liveness := lobby.Liveness{Beat: *beat, Timeout: *instanceTimeout}
 	if *instanceTimeout == 0 {

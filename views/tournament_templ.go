@@ -1097,7 +1097,7 @@ func TournamentStandings(t TournamentPage) templ.Component {
 					return templ_7745c5c3_Err
 				}
 				if r.Fire {
-					templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 98, "<span class=\"fire\" title=\"on fire: two wins in a row\" aria-label=\"on fire\">🔥</span> ")
+					templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 98, "<span class=\"fire\" role=\"img\" title=\"on fire: two wins in a row\" aria-label=\"on fire\">🔥</span> ")
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
 					}
@@ -1222,7 +1222,7 @@ func TournamentStandings(t TournamentPage) templ.Component {
 						return templ_7745c5c3_Err
 					}
 					if m.Berserk {
-						templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 110, "⚔")
+						templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 110, "<span role=\"img\" aria-label=\"berserk\">⚔</span>")
 						if templ_7745c5c3_Err != nil {
 							return templ_7745c5c3_Err
 						}

@@ -110,7 +110,7 @@ func New(st Store, c Config) Site {
 		Analysis: analysis.New(svc, svc.Loader(), st, an, append([]analysis.Option{analysis.WithClock(c.Now)}, c.Analysis...)...),
 		Chat:     chat.New(st.Chat(), svc, pl, append([]chat.Option{chat.WithClock(c.Now), chat.WithWaker(feed.Wake)}, c.Chat...)...),
 		Feed:     feed,
-		Tournaments: tournament.New(st.Tournaments(), st, svc, pl, svc.Loader(),
+		Tournaments: tournament.New(storeTournaments{st}, st, svc, pl, svc.Loader(),
 			append([]tournament.Option{tournament.WithClock(c.Now), tournament.WithBerserk(svc.Clocks().Berserk)}, c.Tournament...)...),
 	}
 }
