@@ -1,6 +1,7 @@
 package tournament
 
 import (
+	"encoding/json"
 	"strconv"
 	"testing"
 	"time"
@@ -40,5 +41,21 @@ func BenchmarkPairWaiting(b *testing.B) {
 	t := bigArena(200, 20)
 	for b.Loop() {
 		ArenaPairer{}.Pair(Waiting(t))
+	}
+}
+
+// BenchmarkDecode: reading the stored JSON of 200 players after 20 games
+// each, as every read of a tournament does.
+func BenchmarkDecode(b *testing.B) {
+	data, err := json.Marshal(bigArena(200, 20))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		var t Tournament
+		if err := json.Unmarshal(data, &t); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

@@ -31,6 +31,7 @@ type Service struct {
 	// scheduledAt is the start (unix ms) of the schedule's tournament
 	// last known created.
 	scheduledAt atomic.Int64
+	reads       reads // the latest read of each tournament (ReadFor)
 }
 
 // Option configures a Service.
@@ -171,12 +172,17 @@ func (s *Service) named(ctx context.Context, cred players.Credential, what strin
 	return p, nil
 }
 
-// Tournament returns the tournament of id.
+// Tournament returns the tournament of id, as read within ReadFor.
 func (s *Service) Tournament(ctx context.Context, id string) (*Tournament, error) {
+	now := s.now()
+	if t, ok := s.reads.get(id, now); ok {
+		return t, nil
+	}
 	t, err := s.store.Tournament(ctx, id)
 	if err != nil {
 		return nil, errs.FromStore(err)
 	}
+	s.reads.put(t, now)
 	return t, nil
 }
 
@@ -287,6 +293,7 @@ func (s *Service) Results(ctx context.Context, player string, limit int) ([]Resu
 
 // update changes tournament id in the store.
 func (s *Service) update(ctx context.Context, id string, fn func(*Tournament) error) error {
+	defer s.reads.forget(id)
 	if err := s.store.UpdateTournament(ctx, id, fn); err != nil {
 		return errs.FromStore(err)
 	}

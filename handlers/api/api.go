@@ -84,7 +84,7 @@ func Register(g *echo.Group, d Deps) {
 		{http.MethodGet, "/lobby/events", lb.lobbyEvents},
 	}
 	routes = append(routes, pz.puzzleRoutes()...)
-	routes = append(routes, (&tournamentsAPI{s}).tournamentRoutes()...)
+	routes = append(routes, (&tournamentsAPI{s: s}).tournamentRoutes()...)
 	for _, r := range routes {
 		g.Add(r.method, r.path, r.h)
 	}

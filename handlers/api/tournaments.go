@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -28,7 +29,36 @@ type Tournaments interface {
 }
 
 // tournamentsAPI serves the tournaments.
-type tournamentsAPI struct{ s *deps }
+type tournamentsAPI struct {
+	s *deps
+	// encoded is each tournament's standings as its streams last sent
+	// them, shared by its streams: one encoding a change, not one a
+	// stream.
+	mu      sync.Mutex
+	encoded map[string]encodedTournament
+}
+
+// encodedTournament is a tournament's JSON with its standings at a
+// revision.
+type encodedTournament struct {
+	rev  int64
+	data []byte
+}
+
+// encode returns t's JSON with its standings, encoded once a revision.
+func (a *tournamentsAPI) encode(t *tournament.Tournament) []byte {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if e, ok := a.encoded[t.ID]; ok && e.rev == t.Revision {
+		return e.data
+	}
+	data, _ := json.Marshal(tournamentJSONOf(t, true))
+	if a.encoded == nil || len(a.encoded) > 1000 {
+		a.encoded = map[string]encodedTournament{}
+	}
+	a.encoded[t.ID] = encodedTournament{t.Revision, data}
+	return data
+}
 
 // tournamentRoutes are the tournaments' routes; none when the server runs
 // none. /tournament/{id} is /tournaments/{id} too.
@@ -238,7 +268,7 @@ func (a *tournamentsAPI) events(c echo.Context) error {
 			data, _ := json.Marshal(map[string]string{"game": pr.Game, "tournament": t.ID})
 			evs = append(evs, stream.Event{Name: "paired", Data: data})
 		}
-		data, _ := json.Marshal(tournamentJSONOf(t, true))
+		data := a.encode(t)
 		if t.Status == tournament.Finished {
 			return append(evs, stream.Event{Name: "end", Data: data}), true
 		}
