@@ -141,6 +141,9 @@ func TestTournamentPages(t *testing.T) {
 	if game == "" || d.Find("#berserk").Length() != 1 {
 		t.Fatalf("paired, Ann's page has no game: %s", d.Find("#tournament-live").Text())
 	}
+	if href := ann.get("/g/"+game).Find("#tournament-link").AttrOr("href", ""); href != page {
+		t.Errorf("the game's page links to %q, not to its tournament", href)
+	}
 	if rec := anon.do(http.MethodPost, page+"/berserk", vals("game", game), false); rec.Code != http.StatusForbidden {
 		t.Errorf("a stranger's berserk: %d", rec.Code)
 	}

@@ -29,6 +29,9 @@ type Table struct {
 	OfferURL, AnswerURL templ.SafeURL
 	// Premove is the viewer's own premove, when they may queue one.
 	Premove Premove
+	// TournamentURL is the page of the tournament that paired the game,
+	// "" for none.
+	TournamentURL string
 }
 
 // Premove is a player's premove at a game between two players, shown to

@@ -200,6 +200,9 @@ func (p *core) table(c echo.Context, rec *games.Record, seats games.Seats, prese
 	if rec.Rematch != "" {
 		t.RematchURL = kit.GamePath(rec.Rematch)
 	}
+	if rec.Tournament != "" {
+		t.TournamentURL = views.TournamentPath(rec.Tournament)
+	}
 	if rec.Clock != nil {
 		t.Clocked, t.TimeControl = true, rec.Clock.Control.String()
 	}
