@@ -141,13 +141,22 @@ func TestTournamentPages(t *testing.T) {
 	if game == "" || d.Find("#berserk").Length() != 1 {
 		t.Fatalf("paired, Ann's page has no game: %s", d.Find("#tournament-live").Text())
 	}
-	if href := ann.get("/g/"+game).Find("#tournament-link").AttrOr("href", ""); href != page {
+	gd := ann.get("/g/" + game)
+	if href := gd.Find("#tournament-link").AttrOr("href", ""); href != page {
 		t.Errorf("the game's page links to %q, not to its tournament", href)
+	}
+	if gd.Find("form[action='"+page+"/berserk'] #berserk-game").Length() != 1 {
+		t.Error("the game's page offers no berserk before the first action")
 	}
 	if rec := anon.do(http.MethodPost, page+"/berserk", vals("game", game), false); rec.Code != http.StatusForbidden {
 		t.Errorf("a stranger's berserk: %d", rec.Code)
 	}
-	ann.post(page+"/berserk", vals("game", game))
+	if d := ann.post(page+"/berserk", vals("game", game)); d.Find("main#game").Length() != 1 || d.Find("#berserk-game").Length() != 0 {
+		t.Error("berserk did not go back to the game, or offers it again")
+	}
+	if anon.get("/g/"+game).Find("#berserk-game").Length() != 0 {
+		t.Error("a watcher is offered berserk")
+	}
 	if rec := ann.do(http.MethodPost, page+"/berserk", vals("game", game), false); rec.Code != http.StatusConflict {
 		t.Errorf("berserk twice: %d", rec.Code)
 	}

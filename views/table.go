@@ -30,8 +30,9 @@ type Table struct {
 	// Premove is the viewer's own premove, when they may queue one.
 	Premove Premove
 	// TournamentURL is the page of the tournament that paired the game,
-	// "" for none.
-	TournamentURL string
+	// "" for none; BerserkURL the form that berserks it, while the viewer
+	// may (before their first action).
+	TournamentURL, BerserkURL string
 }
 
 // Premove is a player's premove at a game between two players, shown to

@@ -173,10 +173,13 @@ func (p *arenas) act(do func(ctx context.Context, id string, c echo.Context) err
 		err := do(c.Request().Context(), id, c)
 		if err == nil {
 			to := views.TournamentPath(id)
-			if strings.HasSuffix(c.Path(), "/join") {
+			switch {
+			case strings.HasSuffix(c.Path(), "/join"):
 				// The page, from now on, goes to each game the player is
 				// paired into.
 				to += "?since=" + strconv.FormatInt(p.s.now().UnixMilli(), 10)
+			case strings.HasSuffix(c.Path(), "/berserk"):
+				to = kit.GamePath(c.Request().Form.Get("game")) // to play it
 			}
 			return c.Redirect(http.StatusSeeOther, to)
 		}
