@@ -102,26 +102,28 @@ type Deps struct {
 	Analysis Analyst
 	Training Training // nil: the puzzles are not served
 	Chat     Chat     // nil: games have no chat
+	Streams  *stream.Server
+	BaseURL  string // scheme://host for the PGN's Site; "": the request's
+
 	// Tournaments run arenas; nil: the tournaments' routes are not served.
 	Tournaments Tournaments
-	Streams     *stream.Server
-	BaseURL     string // scheme://host for the PGN's Site; "": the request's
 }
 
 // deps are Deps as the API's handlers reach them.
 type deps struct {
-	kit         *kit.Kit
-	games       Games
-	loader      Loader
-	players     Players
-	lobby       Lobby
-	analysis    Analyst
-	training    Training
-	chat        Chat
+	kit       *kit.Kit
+	games     Games
+	loader    Loader
+	players   Players
+	lobby     Lobby
+	analysis  Analyst
+	training  Training
+	chat      Chat
+	streams   *stream.Server
+	encodings stream.Encodings // the API streams' events, shared by game
+	baseURL   string
+
 	tournaments Tournaments
-	streams     *stream.Server
-	encodings   stream.Encodings // the API streams' events, shared by game
-	baseURL     string
 }
 
 func (d *deps) now() time.Time { return d.kit.Now() }

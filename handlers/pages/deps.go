@@ -143,11 +143,9 @@ type Deps struct {
 	Analysis Analyst
 	Training Training // nil: /learn and /training are not served
 	Chat     Chat     // nil: games have no chat
-	// Tournaments run arenas; nil: /tournaments is not served.
-	Tournaments Tournaments
-	Streams     *stream.Server
-	Files       *StaticFiles
-	Images      *boardimage.Renderer // nil: /img answers 503
+	Streams  *stream.Server
+	Files    *StaticFiles
+	Images   *boardimage.Renderer // nil: /img answers 503
 	// ImagesPerSecond and ImageBurst bound the images one client asks
 	// for; zero: no limit.
 	ImagesPerSecond float64
@@ -155,26 +153,30 @@ type Deps struct {
 	// Variants are the variants the service plays, as the pages offer
 	// them.
 	Variants []views.Variant
+
+	// Tournaments run arenas; nil: /tournaments is not served.
+	Tournaments Tournaments
 }
 
 // deps are Deps as the pages' handlers reach them.
 type deps struct {
-	kit         *kit.Kit
-	games       Games
-	loader      Loader
-	players     Players
-	lobby       Lobby
-	analysis    Analyst
-	training    Training
-	chat        Chat
+	kit       *kit.Kit
+	games     Games
+	loader    Loader
+	players   Players
+	lobby     Lobby
+	analysis  Analyst
+	training  Training
+	chat      Chat
+	streams   *stream.Server
+	files     *StaticFiles
+	images    *boardimage.Renderer
+	imageRate *ratelimit.Limiter // images asked for per client; nil: no limit
+	asset     string             // the static files' version, for cache busting
+	variants  []views.Variant
+	log       *slog.Logger
+
 	tournaments Tournaments
-	streams     *stream.Server
-	files       *StaticFiles
-	images      *boardimage.Renderer
-	imageRate   *ratelimit.Limiter // images asked for per client; nil: no limit
-	asset       string             // the static files' version, for cache busting
-	variants    []views.Variant
-	log         *slog.Logger
 }
 
 func (d *deps) now() time.Time { return d.kit.Now() }
