@@ -119,6 +119,7 @@ func TestDependenciesFlowOneWay(t *testing.T) {
 		"chat":             {"lobby", "analysis", "computer", "training", "store", "handlers", "handlers/", "views"},
 		"relations":        {"chat", "analysis", "computer", "training", "store", "handlers", "handlers/", "views"},
 		"moderation":       {"lobby", "analysis", "computer", "training", "store", "handlers", "handlers/", "views"},
+		"tournament":       {"chat", "lobby", "analysis", "computer", "training", "store", "handlers", "handlers/", "views"},
 		"store":            {"handlers", "handlers/", "views", "computer"},
 		"views":            {"handlers", "handlers/", "store"},
 		"handlers/kit":     {"handlers", "handlers/pages", "handlers/api", "handlers/lichess", "handlers/stream", "store", "views"},

@@ -43,6 +43,7 @@ import (
 	"github.com/banchess/banchess/rules"
 	"github.com/banchess/banchess/store"
 	"github.com/banchess/banchess/terminal"
+	"github.com/banchess/banchess/tournament"
 	"github.com/banchess/banchess/training"
 	"github.com/banchess/banchess/uci"
 )
@@ -177,6 +178,9 @@ func serve(ctx context.Context, args []string, out io.Writer, getenv func(string
 	beat := fs.Duration("heartbeat", lobby.DefaultBeat, "how often this server records in the database that it is alive")
 	instanceTimeout := fs.Duration("instance-timeout", lobby.DefaultInstanceTimeout, "how long a server sharing the database may go without recording that it is alive before the lobby's seeks it held end (their makers' lobby pages were on it); 0: never, the seeks then lasting 30 s after their makers' last page")
 	signups := fs.Int("signups-per-hour", 5, "players one client address may sign up (name, with a password) in an hour, on every server sharing the database together; 0: no limit")
+	arenaEvery := fs.Duration("arena-schedule", time.Hour, "how often the server starts an arena of its own (a Ban Chess arena each hour by default, on the hour, UTC); 0: none")
+	arenaClock := fs.String("arena-clock", "3+2", "the clock of the scheduled arenas (minutes+seconds)")
+	arenaMinutes := fs.Int("arena-minutes", 57, "how long each scheduled arena lasts, in minutes (20–180)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil // the usage is printed: that is all -h asks
@@ -191,6 +195,9 @@ func serve(ctx context.Context, args []string, out io.Writer, getenv func(string
 	}
 	if *beat <= 0 || *instanceTimeout < 0 || *instanceTimeout > 0 && *instanceTimeout < 2**beat {
 		return errors.New("--heartbeat must be more than 0, and --instance-timeout 0 (never) or at least twice --heartbeat")
+	}
+	if _, ok, err := games.ParseTimeControl(*arenaClock); *arenaEvery < 0 || *arenaEvery > tournament.MaxAhead || *arenaEvery > 0 && (err != nil || !ok || *arenaMinutes < tournament.MinMinutes || *arenaMinutes > tournament.MaxMinutes) {
+		return errors.New("--arena-schedule must be from 0 to a week, --arena-clock must be a clock such as 3+2 and --arena-minutes from 20 to 180")
 	}
 	liveness := lobby.Liveness{Beat: *beat, Timeout: *instanceTimeout}
 	if *instanceTimeout == 0 {
@@ -254,12 +261,17 @@ func serve(ctx context.Context, args []string, out io.Writer, getenv func(string
 		go listen(ctx, l, feed, logger, lb.Notice, pl.Notice, talk.Notice)
 	}
 	go lb.Run(ctx)
+	// Arenas: each server runs the tournaments no other holds.
+	arenas := tournament.New(db.Tournaments(), db, svc, pl, svc.Loader(), tournament.WithBerserk(svc.Clocks().Berserk),
+		tournament.WithSchedule(tournament.Schedule{Every: *arenaEvery, Name: "Ban Chess arena", Variant: rules.BanChess{}.ID(),
+			Clock: *arenaClock, Minutes: *arenaMinutes, Rated: true}))
+	go arenas.Run(ctx, func(err error) { logger.Error("running the tournaments", "err", err) })
 	shipped, err := puzzles.Shipped()
 	if err != nil {
 		return fmt.Errorf("the shipped puzzles: %w", err)
 	}
 	trainer := training.New(shipped, lessons.All(), db, training.WithAnalyser(pool))
-	h := handlers.New(handlers.Services{Games: svc, Players: pl, Lobby: lb, Analysis: an, Training: trainer, Chat: talk, Relations: rel, Moderation: mods}, nil,
+	h := handlers.New(handlers.Services{Games: svc, Players: pl, Lobby: lb, Analysis: an, Training: trainer, Chat: talk, Relations: rel, Moderation: mods, Tournaments: arenas}, nil,
 		handlers.WithStreamLimits(stream.DefaultLimits()),
 		handlers.WithHealthCheck(db),
 		handlers.WithLimits(limits),
@@ -349,6 +361,7 @@ type gameStore interface {
 	Relations() relations.Store
 	Safety() players.SafetyStore
 	Moderation() moderation.Store
+	Tournaments() tournament.Store
 	handlers.Pinger
 	Sweep(ctx context.Context) (int, error)
 	Close() error

@@ -335,6 +335,9 @@ func TestServeFlags(t *testing.T) {
 		{[]string{"--cache-mb", "-1"}, "must not be negative"},
 		{[]string{"--db", "mysql://u:secret@h/db"}, `"mysql://…@h/db" is a URL but not a PostgreSQL one`},
 		{[]string{"--db", "postgres://h/db", "--fsync"}, "--fsync is for SQLite"},
+		{[]string{"--arena-clock", "fast"}, "--arena-clock"},
+		{[]string{"--arena-minutes", "5"}, "--arena-minutes"},
+		{[]string{"--arena-schedule", "-1h"}, "--arena-schedule"},
 	}
 	for _, tc := range tests {
 		var out bytes.Buffer

@@ -355,3 +355,15 @@ const (
 	ImagesBusy     Detail = "images_busy"      // Unavailable: as many images wait to be drawn as may
 	BadStatus      Detail = "bad_status"       // Invalid: not a status of games to list (ongoing)
 )
+
+// The details tournaments give (package tournament).
+const (
+	NoTournament      Detail = "no_tournament"       // NotFound: no tournament has this id
+	NotTournamentGame Detail = "not_tournament"      // Invalid: berserk at a game not paired in a tournament
+	BerserkLate       Detail = "berserk_late"        // Conflict: berserk after the player's first action, or twice
+	TournamentOver    Detail = "tournament_over"     // Conflict: joining or withdrawing once the tournament has ended
+	BadDuration       Detail = "bad_duration"        // Invalid: an arena's minutes outside 20–180
+	BadStart          Detail = "bad_start"           // Invalid: a start time not RFC 3339, in the past or over a week ahead
+	BadTournamentName Detail = "bad_tournament_name" // Invalid: a name empty or over 40 characters
+	BadKind           Detail = "bad_kind"            // Invalid: not a kind of tournament this server runs
+)

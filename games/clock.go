@@ -126,6 +126,9 @@ type Clock struct {
 	// After holds, by the number of plies played since the game's start,
 	// the time its actor had left after each ply (for PGN's %clk).
 	After map[int]time.Duration `json:"after,omitempty"`
+	// Berserk are the sides that halved their time before their first
+	// action, in a tournament's game: they get no increment.
+	Berserk Seats `json:"berserk,omitzero"`
 }
 
 // mark records that side had left what it has now after the first n plies,
@@ -260,6 +263,9 @@ func (c *Clock) refill() {
 
 // addIncrement gives side its increment, after a move.
 func (c *Clock) addIncrement(side rules.Color) {
+	if c.Berserk.Has(side) {
+		return
+	}
 	switch side {
 	case rules.White:
 		c.White += c.Control.Increment

@@ -79,6 +79,9 @@ type Table struct {
 	// Forecasts are the lines each player of a correspondence game stored
 	// (see Forecast); each side's is shown to that side only.
 	Forecasts *Forecasts `json:"forecasts,omitempty"`
+	// Tournament is the id of the tournament the game was paired in; ""
+	// for none. Only a tournament's game may be berserked (Clocks.Berserk).
+	Tournament string `json:"tournament,omitempty"`
 }
 
 // Entrant returns the player of side's seat as the game records them.

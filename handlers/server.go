@@ -32,6 +32,7 @@ import (
 	"github.com/banchess/banchess/players"
 	"github.com/banchess/banchess/relations"
 	"github.com/banchess/banchess/static"
+	"github.com/banchess/banchess/tournament"
 	"github.com/banchess/banchess/training"
 	"github.com/banchess/banchess/views"
 )
@@ -63,6 +64,9 @@ type Services struct {
 	// Moderation takes reports and serves the moderators (/report, /mod);
 	// nil: not served.
 	Moderation *moderation.Service
+	// Tournaments run arenas (/tournaments, the tournaments' API); nil:
+	// they are not served.
+	Tournaments *tournament.Service
 }
 
 // Server wires the front ends on the services: the pages (package
@@ -248,6 +252,9 @@ func (s *Server) pagesDeps() pages.Deps {
 	if s.svc.Moderation != nil {
 		d.Moderation = s.svc.Moderation
 	}
+	if s.svc.Tournaments != nil {
+		d.Tournaments = s.svc.Tournaments
+	}
 	return d
 }
 
@@ -263,6 +270,9 @@ func (s *Server) apiDeps() api.Deps {
 	}
 	if s.svc.Relations != nil {
 		d.Relations = s.svc.Relations
+	}
+	if s.svc.Tournaments != nil {
+		d.Tournaments = s.svc.Tournaments
 	}
 	return d
 }

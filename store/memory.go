@@ -48,6 +48,7 @@ type Memory struct {
 	relations      memoryRelations  // follows and blocks (Relations)
 	safety         memorySafety     // recovery codes and closed accounts (Safety)
 	moderation     memoryModeration // moderators, reports, mutes, the log (Moderation)
+	tournaments    memoryTournaments
 }
 
 type entry struct {

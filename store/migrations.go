@@ -349,6 +349,31 @@ var migrations = [...]migration{
 		WHEN actor = 'black' AND NOT black_hidden THEN black ELSE '' END
 	WHERE mode = 'invite' AND phase <> 'over' AND white <> '' AND black <> '';
 	CREATE INDEX games_to_act ON games(to_act) WHERE to_act <> '';`},
+	// Tournaments (package tournament): each a row, its state as JSON
+	// saved over its revision, with a claim on running it (lease_owner,
+	// until lease_until); and each player's place in those finished.
+	{"tournaments", `CREATE TABLE tournaments (
+		id          TEXT PRIMARY KEY,
+		kind        TEXT NOT NULL,
+		status      TEXT NOT NULL,   -- 'created', 'started', 'finished'
+		starts_at   BIGINT NOT NULL, -- unix milliseconds
+		ends_at     BIGINT NOT NULL,
+		revision    BIGINT NOT NULL,
+		lease_owner TEXT NOT NULL DEFAULT '',
+		lease_until BIGINT NOT NULL DEFAULT 0,
+		data        TEXT NOT NULL    -- tournament.Tournament as JSON
+	) WITHOUT ROWID;
+	CREATE INDEX tournaments_status ON tournaments(status, starts_at);
+	CREATE TABLE tournament_results (
+		player     TEXT NOT NULL,
+		tournament TEXT NOT NULL,
+		name       TEXT NOT NULL,   -- the tournament's
+		place      BIGINT NOT NULL,
+		score      BIGINT NOT NULL,
+		players    BIGINT NOT NULL,
+		ended_at   BIGINT NOT NULL, -- unix milliseconds
+		PRIMARY KEY (player, tournament)
+	) WITHOUT ROWID;`},
 }
 
 // SchemaVersion is the schema version this binary writes.

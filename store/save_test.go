@@ -166,6 +166,19 @@ func (s *saveScene) run() {
 	s.step("a forecast played", daily)
 	s.must2(games.ForecastsOf(svc).Set(ctx, daily, ann, [][]string{{"b:e7e5", "m:d7d5"}}))
 	s.step("Black's forecast", daily)
+	// A tournament's game, berserked.
+	pa, err := s.players.Identify(ctx, ann)
+	s.must(err)
+	pb, err := s.players.Identify(ctx, bob)
+	s.must(err)
+	arena, err := svc.PairedGame(rules.BanChess{}.ID(), tc, false, rules.White, games.Seated{Player: pa}, games.Seated{Player: pb}, s.clk.Now())
+	s.must(err)
+	arena.Tournament = "t1"
+	s.must(s.write.Create(ctx, arena))
+	s.step("a tournament's game", arena.ID)
+	s.must(svc.Clocks().Berserk(ctx, arena.ID, ann))
+	s.must(svc.Clocks().Berserk(ctx, arena.ID, bob))
+	s.step("berserk", arena.ID)
 
 	// A game against the computer.
 	bot, _, err := svc.CreateBot(ctx, ann, rules.New(rules.BanChess{}), games.BotSettings{Color: rules.White, Level: 3, Clock: &tc})

@@ -142,6 +142,8 @@ type Profile struct {
 	Relation *ProfileRelation
 	// Closed says a moderator closed the account.
 	Closed bool
+	// Tournaments are the latest tournaments the player finished.
+	Tournaments []TournamentResult
 }
 
 // RatingRow is a player's rating in one variant at one speed.

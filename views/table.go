@@ -33,6 +33,10 @@ type Table struct {
 	// Forecast is the viewer's own forecasts, at a correspondence game
 	// they play.
 	Forecast Forecast
+	// TournamentURL is the page of the tournament that paired the game,
+	// "" for none; BerserkURL the form that berserks it, while the viewer
+	// may (before their first action).
+	TournamentURL, BerserkURL string
 }
 
 // Forecast is a player's forecast lines at a correspondence game, shown

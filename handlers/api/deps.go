@@ -108,6 +108,9 @@ type Deps struct {
 	Relations Relations
 	Streams   *stream.Server
 	BaseURL   string // scheme://host for the PGN's Site; "": the request's
+
+	// Tournaments run arenas; nil: the tournaments' routes are not served.
+	Tournaments Tournaments
 }
 
 // deps are Deps as the API's handlers reach them.
@@ -124,6 +127,8 @@ type deps struct {
 	streams   *stream.Server
 	encodings stream.Encodings // the API streams' events, shared by game
 	baseURL   string
+
+	tournaments Tournaments
 }
 
 func (d *deps) now() time.Time { return d.kit.Now() }

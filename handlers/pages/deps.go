@@ -162,6 +162,9 @@ type Deps struct {
 	// Variants are the variants the service plays, as the pages offer
 	// them.
 	Variants []views.Variant
+
+	// Tournaments run arenas; nil: /tournaments is not served.
+	Tournaments Tournaments
 }
 
 // deps are Deps as the pages' handlers reach them.
@@ -184,6 +187,8 @@ type deps struct {
 	asset      string             // the static files' version, for cache busting
 	variants   []views.Variant
 	log        *slog.Logger
+
+	tournaments Tournaments
 }
 
 func (d *deps) now() time.Time { return d.kit.Now() }
@@ -196,7 +201,7 @@ type Pages struct{ s *deps }
 // the API with the pages' error pages.
 func New(d Deps) *Pages {
 	s := &deps{kit: d.Kit, games: d.Kit.Games(), turns: games.TurnsOf(d.Kit.Games().Service), loader: d.Loader, players: d.Players, lobby: d.Lobby, analysis: d.Analysis,
-		training: d.Training, chat: d.Chat, relations: d.Relations, moderation: d.Moderation, streams: d.Streams, files: d.Files, images: d.Images, asset: AssetVersion(), variants: d.Variants, log: d.Kit.Log(),
+		training: d.Training, chat: d.Chat, relations: d.Relations, moderation: d.Moderation, tournaments: d.Tournaments, streams: d.Streams, files: d.Files, images: d.Images, asset: AssetVersion(), variants: d.Variants, log: d.Kit.Log(),
 		imageRate: ratelimit.New(d.ImagesPerSecond, float64(d.ImageBurst), d.Kit.Now)}
 	if s.files == nil {
 		s.files = NewStaticFiles()

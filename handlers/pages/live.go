@@ -183,6 +183,12 @@ func (p *core) table(c echo.Context, rec *games.Record, seats games.Seats, prese
 	if rec.Rematch != "" {
 		t.RematchURL = kit.GamePath(rec.Rematch)
 	}
+	if rec.Tournament != "" {
+		t.TournamentURL = views.TournamentPath(rec.Tournament)
+		if games.MayBerserk(rec, seats) {
+			t.BerserkURL = t.TournamentURL + "/berserk"
+		}
+	}
 	if rec.Clock != nil {
 		t.Clocked, t.TimeControl = true, rec.Clock.Control.String()
 	}

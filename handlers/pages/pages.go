@@ -109,6 +109,9 @@ func (s *deps) pageRoutes(e *echo.Echo) {
 	}
 	get("/language", st.languagePage)
 	e.POST("/language", st.chooseLanguage)
+	if s.tournaments != nil {
+		(&arenas{s, c}).tournamentRoutes(e)
+	}
 	get("/rules", st.rulesPage)
 	get("/rules/en", st.rulesPage)
 	get("/games", br.turnsPage)

@@ -70,6 +70,9 @@ func (p *accounts) profile(c echo.Context) error {
 	for _, g := range list {
 		v.Games = append(v.Games, playedRow(g))
 	}
+	if v.Tournaments, err = p.s.tournamentResults(ctx, pl.ID); err != nil {
+		return err
+	}
 	return render(c, http.StatusOK, views.ProfilePage(v))
 }
 

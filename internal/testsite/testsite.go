@@ -17,6 +17,7 @@ import (
 	"github.com/banchess/banchess/relations"
 	"github.com/banchess/banchess/rules"
 	"github.com/banchess/banchess/store"
+	"github.com/banchess/banchess/tournament"
 )
 
 // Store is a store of everything the services keep (every store of
@@ -30,6 +31,7 @@ type Store interface {
 	Relations() relations.Store
 	Safety() players.SafetyStore
 	Moderation() moderation.Store
+	Tournaments() tournament.Store
 }
 
 // Engine analyses positions and plays the computer's plies
@@ -58,6 +60,8 @@ type Config struct {
 	Analysis []analysis.Option
 	Computer []computer.Option
 	Chat     []chat.Option
+	// Tournament are the tournaments' options (no schedule by default).
+	Tournament []tournament.Option
 }
 
 // Site is the services wired together.
@@ -73,6 +77,8 @@ type Site struct {
 	Moderation *moderation.Service
 	// Blocks answer who blocks whom (as the lobby and the chat ask).
 	Blocks relations.BlockList
+	// Tournaments run arenas; their Run is not started.
+	Tournaments *tournament.Service
 	// Feed wakes the watchers of the games (games.WithFeed).
 	Feed *games.Feed
 }
@@ -123,6 +129,8 @@ func New(st Store, c Config) Site {
 		Chat:       talk,
 		Moderation: moderation.New(st.Moderation(), pl, talk, st.Chat(), moderation.WithClock(c.Now)),
 		Feed:       feed,
+		Tournaments: tournament.New(storeTournaments{st}, st, svc, pl, svc.Loader(),
+			append([]tournament.Option{tournament.WithClock(c.Now), tournament.WithBerserk(svc.Clocks().Berserk)}, c.Tournament...)...),
 	}
 }
 

@@ -1,0 +1,196 @@
+// Package tournament runs tournaments: arenas (lichess's rules: players
+// join and leave at will, and each whose game ended is paired again at
+// once, scored with streaks and berserk) on the games service, with their
+// state in a Store that many servers share, one of them pairing each
+// tournament at a time (Service.Tick). A second format plugs in by its
+// Kind and a Pairer.
+package tournament
+
+import (
+	"context"
+	"time"
+
+	"github.com/banchess/banchess/games"
+	"github.com/banchess/banchess/players"
+	"github.com/banchess/banchess/rating"
+	"github.com/banchess/banchess/rules"
+)
+
+// Kind is a tournament's format.
+type Kind string
+
+// The formats: only arenas are run so far.
+const Arena Kind = "arena"
+
+// Status is where a tournament stands.
+type Status string
+
+// A tournament is created (waiting for its start), started, then
+// finished once its time is up and every game it paired has ended.
+const (
+	Created  Status = "created"
+	Started  Status = "started"
+	Finished Status = "finished"
+)
+
+// The bounds of an arena's duration, in minutes.
+const (
+	MinMinutes = 20
+	MaxMinutes = 180
+)
+
+// LastPairing is how long before its end an arena pairs no new game.
+const LastPairing = 30 * time.Second
+
+// Tournament is a tournament as the store keeps it: its settings, its
+// players and every game it paired. A store saves it whole, over the
+// revision it read (Store.UpdateTournament).
+type Tournament struct {
+	ID      string            `json:"id"`
+	Kind    Kind              `json:"kind"`
+	Name    string            `json:"name"`
+	Variant string            `json:"variant"`
+	Clock   games.TimeControl `json:"clock"`
+	Minutes int               `json:"minutes"`
+	Rated   bool              `json:"rated"`
+	Starts  time.Time         `json:"starts"`
+	Status  Status            `json:"status"`
+	// Creator is the id of the player who created it; "" for the
+	// server's schedule.
+	Creator  string    `json:"creator,omitempty"`
+	Players  []Player  `json:"players,omitempty"`
+	Pairings []Pairing `json:"pairings,omitempty"`
+	Revision int64     `json:"revision"`
+}
+
+// Ends is when the tournament's time is up.
+func (t *Tournament) Ends() time.Time { return t.Starts.Add(time.Duration(t.Minutes) * time.Minute) }
+
+// Speed is the rating speed of the tournament's games.
+func (t *Tournament) Speed() rating.Speed {
+	return rating.SpeedOf(t.Clock.Initial, t.Clock.Increment)
+}
+
+// Player is one who joined a tournament.
+type Player struct {
+	ID     string `json:"id"`
+	Name   string `json:"name"`
+	Rating int    `json:"rating"` // in the tournament's variant and speed when they joined
+	// Paused says they withdrew: they are paired no more until they join
+	// again. Their games count still.
+	Paused bool      `json:"paused,omitempty"`
+	Joined time.Time `json:"joined"`
+	// Free is when their last game ended (or they joined).
+	Free time.Time `json:"free"`
+}
+
+// Pairing is a game a tournament paired, and once it ended, its result.
+type Pairing struct {
+	Game         string      `json:"game"`
+	White        string      `json:"white"` // player ids
+	Black        string      `json:"black"`
+	WhiteRating  int         `json:"whiteRating,omitempty"`
+	BlackRating  int         `json:"blackRating,omitempty"`
+	Started      time.Time   `json:"started"`
+	Done         bool        `json:"done,omitempty"`
+	Aborted      bool        `json:"aborted,omitempty"` // ended before both played: it counts for no one
+	Idle         rules.Color `json:"idle,omitempty"`    // at an aborted game, the side that let its first action pass
+	Winner       rules.Color `json:"winner,omitempty"`
+	Moves        int         `json:"moves,omitempty"` // full moves played (bans not counted)
+	WhiteBerserk bool        `json:"whiteBerserk,omitempty"`
+	BlackBerserk bool        `json:"blackBerserk,omitempty"`
+}
+
+// Player returns the tournament's player of id, nil if none.
+func (t *Tournament) Player(id string) *Player {
+	for i := range t.Players {
+		if t.Players[i].ID == id {
+			return &t.Players[i]
+		}
+	}
+	return nil
+}
+
+// Playing returns the pairing id is playing now, nil if none.
+func (t *Tournament) Playing(id string) *Pairing {
+	for i := len(t.Pairings) - 1; i >= 0; i-- {
+		p := &t.Pairings[i]
+		if !p.Done && (p.White == id || p.Black == id) {
+			return p
+		}
+	}
+	return nil
+}
+
+// Running counts the pairings whose games have not ended.
+func (t *Tournament) Running() int {
+	n := 0
+	for _, p := range t.Pairings {
+		if !p.Done {
+			n++
+		}
+	}
+	return n
+}
+
+// Result is a player's place in a finished tournament, for their
+// profile.
+type Result struct {
+	Tournament string    `json:"tournament"`
+	Name       string    `json:"name"` // the tournament's
+	Player     string    `json:"player"`
+	Rank       int       `json:"rank"`
+	Score      int       `json:"score"`
+	Players    int       `json:"players"`
+	Ended      time.Time `json:"ended"`
+}
+
+// Store keeps tournaments, for many servers at once. An unknown id is an
+// *errs.Error of code NotFound.
+type Store interface {
+	// CreateTournament stores t under t.ID (a new id when ""); an id
+	// taken already is an *errs.Error of code Conflict.
+	CreateTournament(ctx context.Context, t *Tournament) error
+	// Tournament returns the tournament of id.
+	Tournament(ctx context.Context, id string) (*Tournament, error)
+	// UpdateTournament runs fn on the tournament of id as stored and
+	// saves what fn changed over the revision it read, adding one, again
+	// from a fresh read while another save came between; fn's error
+	// leaves it unchanged. The save that finishes it records each
+	// player's Result.
+	UpdateTournament(ctx context.Context, id string, fn func(*Tournament) error) error
+	// Tournaments returns up to limit tournaments of status: the created
+	// and started soonest first, the finished latest first.
+	Tournaments(ctx context.Context, status Status, limit int) ([]*Tournament, error)
+	// ClaimTournaments returns the ids of the tournaments not finished
+	// that start by now and that no other owner holds at now, and holds
+	// them for owner until until.
+	ClaimTournaments(ctx context.Context, owner string, now, until time.Time) ([]string, error)
+	// TournamentResults returns player's latest limit results.
+	TournamentResults(ctx context.Context, player string, limit int) ([]Result, error)
+}
+
+// GameStore is where the tournament's games are created and read.
+type GameStore interface {
+	Create(ctx context.Context, rec *games.Record) error
+	View(ctx context.Context, id string, fn func(*games.Record) error) error
+}
+
+// Games start the games a pairing makes (games.Service).
+type Games interface {
+	PairedGame(variant string, tc games.TimeControl, rated bool, side rules.Color, maker, taker games.Seated, now time.Time) (*games.Record, error)
+	Started(rec *games.Record, now time.Time)
+}
+
+// Players are who join (players.Service).
+type Players interface {
+	Identify(ctx context.Context, cred players.Credential) (players.Player, error)
+	Player(ctx context.Context, id string) (players.Player, error)
+	Standing(ctx context.Context, id, variant string, speed rating.Speed) (players.Standing, error)
+}
+
+// Variants are the variants tournaments may play (games.Loader).
+type Variants interface {
+	Variants() []rules.Variant
+	Variant(id string) (rules.Variant, error)
+}

@@ -1,0 +1,154 @@
+package views
+
+import (
+	"strconv"
+	"strings"
+)
+
+// TournamentPath is the address of tournament id's page.
+func TournamentPath(id string) string { return "/tournament/" + id }
+
+// TournamentRow is a tournament as a list shows it.
+type TournamentRow struct {
+	ID, Name, Variant, Clock string
+	Minutes, Players         int
+	Rated                    bool
+	// When says when it starts, ends or ended, in words ("starts 14:00
+	// UTC").
+	When string
+}
+
+// URL is the row's tournament's page.
+func (r TournamentRow) URL() string { return TournamentPath(r.ID) }
+
+// TournamentList is the tournaments' page: those playing now, those to
+// come, and the latest finished.
+type TournamentList struct {
+	Asset                   string
+	Now, Upcoming, Finished []TournamentRow
+	// Named says the viewer may create one.
+	Named bool
+}
+
+// TournamentForm is the form that creates a tournament.
+type TournamentForm struct {
+	Asset    string
+	Variants []Variant
+	Error    string
+	// The values shown: the last posted, or the defaults.
+	Name, Variant, Clock, Starts string
+	Minutes                      int
+	Rated, Named                 bool
+}
+
+// SheetMark is one game on a score sheet.
+type SheetMark struct {
+	Points        int
+	Fire, Berserk bool
+}
+
+// StandingRow is a player's row in a tournament's standings.
+type StandingRow struct {
+	Rank                  int
+	Name                  string
+	Rating, Score         int
+	Performance           int
+	Sheet                 []SheetMark
+	Fire, Withdrawn, Mine bool
+	// Game is the player's game on now, "" for none.
+	Game string
+}
+
+// SheetText writes the sheet as "2 4 4 0 1".
+func (r StandingRow) SheetText() string {
+	var b strings.Builder
+	for i, m := range r.Sheet {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(strconv.Itoa(m.Points))
+	}
+	return b.String()
+}
+
+// TournamentPage is a tournament's page: its settings, a countdown, the
+// viewer's place and game, the standings a page at a time, and the
+// podium once it finished.
+type TournamentPage struct {
+	Asset                    string
+	ID, Name, Variant, Clock string
+	Minutes                  int
+	Rated                    bool
+	Status                   string // created, started, finished
+	Starts, Ends             string // "14:00 UTC"
+	Countdown                string // "Starts in 4:12", "Ends in 12:30", "Finished"
+	CountdownAt              int64  // unix ms of what it counts to; 0 when finished
+	Named, Joined, Withdrawn bool   // the viewer's
+	Game                     string // the viewer's game on now, "" for none
+	Error                    string
+	Standings                []StandingRow
+	Podium                   []StandingRow
+	Page, Pages              int
+	Players                  int
+	// Live says the page follows the tournament (without scripts it
+	// reloads itself; with them its standings are asked for again).
+	Live bool
+	// Since (unix ms; 0: none) is when the page began following its
+	// player: a game they are paired into since sends the page to it
+	// (GoTo, its address).
+	Since int64
+	GoTo  string
+}
+
+// URL is the page's address.
+func (t TournamentPage) URL() string { return TournamentPath(t.ID) }
+
+// PageURL is the address of page n of the standings.
+func (t TournamentPage) PageURL(n int) string {
+	return TournamentPath(t.ID) + "?page=" + strconv.Itoa(n) + t.sinceParam()
+}
+
+// StandingsURL is the address of the standings' fragment of the page.
+func (t TournamentPage) StandingsURL() string {
+	return TournamentPath(t.ID) + "/standings?page=" + strconv.Itoa(t.Page) + t.sinceParam()
+}
+
+func (t TournamentPage) sinceParam() string {
+	if t.Since == 0 {
+		return ""
+	}
+	return "&since=" + strconv.FormatInt(t.Since, 10)
+}
+
+// TournamentResult is a tournament a player finished, on their profile.
+type TournamentResult struct {
+	ID, Name             string
+	Rank, Players, Score int
+	Date                 string
+}
+
+// URL is the result's tournament's page.
+func (r TournamentResult) URL() string { return TournamentPath(r.ID) }
+
+// playersText counts players in words.
+func playersText(n int) string {
+	if n == 1 {
+		return "1 player"
+	}
+	return strconv.Itoa(n) + " players"
+}
+
+// markTitle says what a mark on a score sheet was.
+func markTitle(m SheetMark) string {
+	s := strconv.Itoa(m.Points) + " points"
+	if m.Points == 1 {
+		s = "1 point"
+	}
+	if m.Fire {
+		s += ", on fire"
+	}
+	if m.Berserk {
+		s += ", berserk"
+	}
+	return s
+}
