@@ -339,3 +339,12 @@ const (
 	TooManyReads   Detail = "too_many_reads"   // TooMany: over the reads of games not in memory
 	ImagesBusy     Detail = "images_busy"      // Unavailable: as many images wait to be drawn as may
 )
+
+// The details challenges give.
+const (
+	ChallengeGone     Detail = "challenge_gone"      // NotFound: no such open challenge (accepted, declined, cancelled or expired)
+	OwnChallenge      Detail = "own_challenge"       // Invalid: challenging oneself
+	TooManyChallenges Detail = "too_many_challenges" // TooMany: the challenger has challenges.MaxOpen open
+	Blocked           Detail = "blocked"             // Forbidden: the player challenged does not take the challenger's challenges
+	BadReason         Detail = "bad_reason"          // Invalid: not one of lichess's reasons to decline
+)

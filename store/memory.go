@@ -45,6 +45,7 @@ type Memory struct {
 
 	memoryTraining            // training's learners, puzzles and attempts
 	chat           memoryChat // the games' chat (Chat)
+	challenges     memoryChallenges
 }
 
 type entry struct {
@@ -56,6 +57,7 @@ type entry struct {
 func NewMemory() *Memory {
 	m := &Memory{games: make(map[string]*entry), reviews: make(map[string]analysis.StoredReview), claims: map[string]dueClaim{}}
 	m.accounts.init()
+	m.challenges.m = m
 	return m
 }
 

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/banchess/banchess/analysis"
+	"github.com/banchess/banchess/challenges"
 	"github.com/banchess/banchess/chat"
 	"github.com/banchess/banchess/computer"
 	"github.com/banchess/banchess/games"
@@ -25,6 +26,7 @@ type Store interface {
 	lobby.Store
 	analysis.ReviewStore
 	Chat() chat.Store
+	Challenges() challenges.Store
 }
 
 // Engine analyses positions and plays the computer's plies
@@ -53,6 +55,8 @@ type Config struct {
 	Analysis []analysis.Option
 	Computer []computer.Option
 	Chat     []chat.Option
+	// Challenges are the challenges' options.
+	Challenges []challenges.Option
 }
 
 // Site is the services wired together.
@@ -62,6 +66,8 @@ type Site struct {
 	Lobby    *lobby.Service
 	Analysis *analysis.Service
 	Chat     *chat.Service
+	// Challenges are players' challenges to each other.
+	Challenges *challenges.Service
 	// Feed wakes the watchers of the games (games.WithFeed).
 	Feed *games.Feed
 }
@@ -103,7 +109,9 @@ func New(st Store, c Config) Site {
 		Lobby:    lobby.New(st, svc, svc.Loader(), pl, append(lopts, c.Lobby...)...),
 		Analysis: analysis.New(svc, svc.Loader(), st, an, append([]analysis.Option{analysis.WithClock(c.Now)}, c.Analysis...)...),
 		Chat:     chat.New(st.Chat(), svc, pl, append([]chat.Option{chat.WithClock(c.Now), chat.WithWaker(feed.Wake)}, c.Chat...)...),
-		Feed:     feed,
+		Challenges: challenges.New(st.Challenges(), svc, svc.Loader(), pl,
+			append([]challenges.Option{challenges.WithClock(c.Now)}, c.Challenges...)...),
+		Feed: feed,
 	}
 }
 
