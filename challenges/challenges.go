@@ -94,7 +94,7 @@ func (c Challenge) Speed() rating.Speed {
 
 // Open reports whether the challenge waits for an answer at now.
 func (c Challenge) Open(now time.Time) bool {
-	return c.Status == Created && now.Sub(c.Created) < Lifetime
+	return c.Status == Created && !c.Created.Before(now.Add(-Lifetime))
 }
 
 // StatusAt is the challenge's status at now: Expired once an open one

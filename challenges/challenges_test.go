@@ -222,7 +222,7 @@ func TestChallenges(t *testing.T) {
 			}
 
 			// A game without a clock, from a FEN; and an expired challenge.
-			fen := "4k3/8/8/8/8/8/4P3/4K3 b - - 0 1 1"
+			fen := "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1 1"
 			u, err := cs.Create(ctx, cred["Cat"], "Bob", challenges.Terms{FEN: fen, Color: "white"})
 			if err != nil {
 				t.Fatal(err)
@@ -237,7 +237,7 @@ func TestChallenges(t *testing.T) {
 				}
 			})
 			old, _ := cs.Create(ctx, cred["Ann"], "Cat", challenges.Terms{})
-			clk.advance(challenges.Lifetime)
+			clk.advance(challenges.Lifetime + time.Millisecond)
 			refused(t, "expired", second(cs.Accept(ctx, cred["Cat"], old.ID)), errs.NotFound, errs.ChallengeGone)
 			if got, _ := cs.Challenge(ctx, old.ID); got.StatusAt(clk.Now()) != challenges.Expired {
 				t.Fatalf("expired: %+v", got)
