@@ -27,6 +27,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/banchess/banchess/analysis"
+	"github.com/banchess/banchess/challenges"
 	"github.com/banchess/banchess/chat"
 	"github.com/banchess/banchess/computer"
 	"github.com/banchess/banchess/engine"
@@ -246,7 +247,8 @@ func serve(ctx context.Context, args []string, out io.Writer, getenv func(string
 		return fmt.Errorf("the shipped puzzles: %w", err)
 	}
 	trainer := training.New(shipped, lessons.All(), db, training.WithAnalyser(pool))
-	h := handlers.New(handlers.Services{Games: svc, Players: pl, Lobby: lb, Analysis: an, Training: trainer, Chat: talk}, nil,
+	ch := challenges.New(db.Challenges(), svc, svc.Loader(), pl)
+	h := handlers.New(handlers.Services{Games: svc, Players: pl, Lobby: lb, Analysis: an, Training: trainer, Chat: talk, Challenges: ch}, nil,
 		handlers.WithStreamLimits(stream.DefaultLimits()),
 		handlers.WithHealthCheck(db),
 		handlers.WithLimits(limits),
@@ -333,6 +335,7 @@ type gameStore interface {
 	analysis.ReviewStore
 	training.Store
 	Chat() chat.Store
+	Challenges() challenges.Store
 	handlers.Pinger
 	Sweep(ctx context.Context) (int, error)
 	Close() error

@@ -24,6 +24,7 @@ import (
 
 	"github.com/banchess/banchess/analysis"
 	"github.com/banchess/banchess/boardimage"
+	"github.com/banchess/banchess/challenges"
 	"github.com/banchess/banchess/chat"
 	"github.com/banchess/banchess/engine"
 	"github.com/banchess/banchess/games"
@@ -55,6 +56,9 @@ type Services struct {
 	// Chat serves the games' rooms (the game page's chat panel, the
 	// chat API, the chat setting); nil: games have no chat.
 	Chat *chat.Service
+	// Challenges serve players' challenges to each other (lichess's
+	// API, the profiles' challenge form, /challenges); nil: none.
+	Challenges *challenges.Service
 }
 
 // Server wires the front ends on the services: the pages (package
@@ -189,7 +193,11 @@ func (s *Server) Register(e *echo.Echo) {
 	s.pages.Register(e)
 	g := e.Group("/api")
 	api.Register(g, s.apiDeps())
-	lichess.Register(g, lichess.Deps{Kit: s.kit, Players: s.svc.Players, Loader: s.svc.Games.Loader(), Streams: s.streams})
+	ld := lichess.Deps{Kit: s.kit, Players: s.svc.Players, Loader: s.svc.Games.Loader(), Streams: s.streams}
+	if s.svc.Challenges != nil {
+		ld.Challenges = s.svc.Challenges
+	}
+	lichess.Register(g, ld)
 }
 
 // WarnHostLinks logs a warning when the server, without a base URL,

@@ -46,6 +46,8 @@ type Players interface {
 // (games.Loader).
 type Loader interface {
 	NewGame(variant string) (*rules.Game, error)
+	Variants() []rules.Variant
+	Variant(id string) (rules.Variant, error)
 }
 
 // Deps are what lichess's API serves: the kit the front ends share, the
@@ -55,6 +57,8 @@ type Deps struct {
 	Players Players
 	Loader  Loader
 	Streams *stream.Server
+	// Challenges serve lichess's challenges; nil: they are not served.
+	Challenges Challenges
 }
 
 // deps are Deps as the handlers reach them.
@@ -64,6 +68,8 @@ type deps struct {
 	players Players
 	loader  Loader
 	streams *stream.Server
+	// challenges are nil when not served.
+	challenges Challenges
 }
 
 // The API's parts, one for each capability.
@@ -94,10 +100,13 @@ func apis() []api {
 // package api's routes are on (and its middleware: errors answered as
 // JSON, no caching, the body limit).
 func Register(g *echo.Group, d Deps) {
-	s := &deps{kit: d.Kit, games: d.Kit.Games(), players: d.Players, loader: d.Loader, streams: d.Streams}
+	s := &deps{kit: d.Kit, games: d.Kit.Games(), players: d.Players, loader: d.Loader, streams: d.Streams, challenges: d.Challenges}
 	acc, ev := &accountAPI{s}, &eventsAPI{s}
 	g.POST("/bot/account/upgrade", acc.upgrade, lichessErrors)
 	g.GET("/stream/event", ev.events, lichessErrors)
+	if d.Challenges != nil {
+		(&challengesAPI{s}).register(g)
+	}
 	for _, kind := range apis() {
 		p := &playAPI{s: s, kind: kind}
 		base := "/" + kind.name + "/game"
