@@ -115,6 +115,7 @@ func TestDependenciesFlowOneWay(t *testing.T) {
 		"computer":         {"chat", "lobby", "analysis", "training", "store", "handlers", "handlers/", "views"},
 		"training":         {"chat", "lobby", "analysis", "computer", "store", "handlers", "handlers/", "views"},
 		"chat":             {"lobby", "analysis", "computer", "training", "store", "handlers", "handlers/", "views"},
+		"botclient":        {"chat", "games", "players", "lobby", "analysis", "computer", "training", "challenges", "store", "handlers", "handlers/", "views"},
 		"challenges":       {"chat", "lobby", "analysis", "computer", "training", "store", "handlers", "handlers/", "views"},
 		"store":            {"handlers", "handlers/", "views", "computer"},
 		"views":            {"handlers", "handlers/", "store"},

@@ -27,6 +27,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/banchess/banchess/analysis"
+	"github.com/banchess/banchess/botclient"
 	"github.com/banchess/banchess/challenges"
 	"github.com/banchess/banchess/chat"
 	"github.com/banchess/banchess/computer"
@@ -51,6 +52,7 @@ const usage = `usage: banchess [flags]          serve the playground (banchess -
        banchess play [flags]     play in the terminal (banchess play -h)
        banchess match [flags]    play engine levels against each other or Stockfish (banchess match -h)
        banchess uci              the engine over UCI on stdin and stdout
+       banchess bot [flags]      connect a UCI engine to a server through lichess's Bot API (banchess bot -h)
        banchess puzzles generate [flags]  generate verified puzzles (banchess puzzles generate -h)`
 
 func main() {
@@ -80,6 +82,15 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	case "puzzles":
 		if err := puzzlesCommand(ctx, args[1:], stdout, stderr); err != nil {
 			fmt.Fprintln(stderr, "banchess puzzles:", err)
+			return 1
+		}
+		return 0
+	case "bot":
+		if err := botclient.Command(ctx, args[1:], stderr); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return 0
+			}
+			fmt.Fprintln(stderr, "banchess bot:", err)
 			return 1
 		}
 		return 0
