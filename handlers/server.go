@@ -242,6 +242,9 @@ func (s *Server) pagesDeps() pages.Deps {
 	if s.svc.Chat != nil {
 		d.Chat = s.svc.Chat
 	}
+	if s.svc.Challenges != nil {
+		d.Challenges = s.svc.Challenges
+	}
 	return d
 }
 

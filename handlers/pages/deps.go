@@ -144,8 +144,10 @@ type Deps struct {
 	Training Training // nil: /learn and /training are not served
 	Chat     Chat     // nil: games have no chat
 	Streams  *stream.Server
-	Files    *StaticFiles
-	Images   *boardimage.Renderer // nil: /img answers 503
+	// Challenges serve players' challenges; nil: none.
+	Challenges Challenges
+	Files      *StaticFiles
+	Images     *boardimage.Renderer // nil: /img answers 503
 	// ImagesPerSecond and ImageBurst bound the images one client asks
 	// for; zero: no limit.
 	ImagesPerSecond float64
@@ -157,21 +159,22 @@ type Deps struct {
 
 // deps are Deps as the pages' handlers reach them.
 type deps struct {
-	kit       *kit.Kit
-	games     Games
-	loader    Loader
-	players   Players
-	lobby     Lobby
-	analysis  Analyst
-	training  Training
-	chat      Chat
-	streams   *stream.Server
-	files     *StaticFiles
-	images    *boardimage.Renderer
-	imageRate *ratelimit.Limiter // images asked for per client; nil: no limit
-	asset     string             // the static files' version, for cache busting
-	variants  []views.Variant
-	log       *slog.Logger
+	kit        *kit.Kit
+	games      Games
+	loader     Loader
+	players    Players
+	lobby      Lobby
+	analysis   Analyst
+	training   Training
+	chat       Chat
+	challenges Challenges // nil: none
+	streams    *stream.Server
+	files      *StaticFiles
+	images     *boardimage.Renderer
+	imageRate  *ratelimit.Limiter // images asked for per client; nil: no limit
+	asset      string             // the static files' version, for cache busting
+	variants   []views.Variant
+	log        *slog.Logger
 }
 
 func (d *deps) now() time.Time { return d.kit.Now() }
@@ -184,7 +187,7 @@ type Pages struct{ s *deps }
 // the API with the pages' error pages.
 func New(d Deps) *Pages {
 	s := &deps{kit: d.Kit, games: d.Kit.Games(), loader: d.Loader, players: d.Players, lobby: d.Lobby, analysis: d.Analysis,
-		training: d.Training, chat: d.Chat, streams: d.Streams, files: d.Files, images: d.Images, asset: AssetVersion(), variants: d.Variants, log: d.Kit.Log(),
+		training: d.Training, chat: d.Chat, challenges: d.Challenges, streams: d.Streams, files: d.Files, images: d.Images, asset: AssetVersion(), variants: d.Variants, log: d.Kit.Log(),
 		imageRate: ratelimit.New(d.ImagesPerSecond, float64(d.ImageBurst), d.Kit.Now)}
 	if s.files == nil {
 		s.files = NewStaticFiles()

@@ -52,6 +52,9 @@ func (p *accounts) profile(c echo.Context) error {
 		return err
 	}
 	v := views.Profile{Asset: p.s.asset, Name: pl.Name, Wins: pl.Wins, Losses: pl.Losses, Draws: pl.Draws}
+	if v.Challenge, err = p.s.challengeForm(c, pl); err != nil {
+		return err
+	}
 	for _, st := range standings {
 		v.Ratings = append(v.Ratings, views.RatingRow{Variant: variantName(st.Variant), Speed: string(st.Speed),
 			Rating: ratingText(st.Rating), Deviation: int(math.Round(st.Rating.Deviation)), Games: st.Games})
