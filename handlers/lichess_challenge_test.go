@@ -1,11 +1,15 @@
 package handlers
 
 import (
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/banchess/banchess/handlers/api"
 )
 
 // lichess's challenge object, as its documentation describes it.
@@ -194,4 +198,125 @@ func mustJSON(t *testing.T, v any) []byte {
 		t.Fatal(err)
 	}
 	return data
+}
+
+// TestLichessBoardSeek: POST /api/board/seek keeps its connection open
+// while the seek waits in the lobby; accepted, the server closes it and
+// the game starts on the stream of events; a connection closed first
+// cancels the seek; bad fields and bot accounts are refused.
+func TestLichessBoardSeek(t *testing.T) {
+	l := &lichessT{newLiveServer(t)}
+	l.account("Ann")
+	bob := l.account("Bob")
+	annB := l.token("Ann", "board:play")
+	l.account("Carl")
+	carlBot := l.token("Carl", "bot:play")
+	l.ok(carlBot, "/api/bot/account/upgrade")
+	for _, bad := range []struct {
+		token, form string
+		status      int
+	}{
+		{annB, "time=0&increment=0", http.StatusBadRequest},
+		{annB, "time=5", http.StatusBadRequest},
+		{annB, "time=5&increment=3&variant=atomic", http.StatusBadRequest},
+		{annB, "time=5&increment=3&color=green", http.StatusBadRequest},
+		{annB, "days=3", http.StatusBadRequest},
+		{carlBot, "time=5&increment=3", http.StatusForbidden},
+		{"", "time=5&increment=3", http.StatusUnauthorized},
+	} {
+		code, data := l.send(bad.token, http.MethodPost, "/api/board/seek", bad.form)
+		if code != bad.status {
+			t.Errorf("a seek of %q: %d, want %d: %s", bad.form, code, bad.status, data)
+			continue
+		}
+		conform(t, "a refused seek", data, lichessError)
+	}
+	var seeks []api.Seek
+	list := func() {
+		var page struct{ Seeks []api.Seek }
+		l.get(bob, "/api/seeks", &page)
+		seeks = page.Seeks
+	}
+	list()
+	if len(seeks) != 0 {
+		t.Fatalf("seeks after refusals: %+v", seeks)
+	}
+
+	// seek opens a board seek of Ann's, and answers when its connection
+	// ends.
+	seek := func(ctx context.Context) <-chan int {
+		ended := make(chan int, 1)
+		req, _ := http.NewRequestWithContext(ctx, http.MethodPost, l.url+"/api/board/seek", strings.NewReader("time=5&increment=3&variant=standard&color=white"))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		req.Header.Set("Authorization", "Bearer "+annB)
+		go func() {
+			res, err := http.DefaultClient.Do(req)
+			if err != nil {
+				ended <- 0
+				return
+			}
+			io.Copy(io.Discard, res.Body)
+			res.Body.Close()
+			ended <- res.StatusCode
+		}()
+		return ended
+	}
+	open := func() api.Seek {
+		t.Helper()
+		for deadline := time.Now().Add(eventWait); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+			if list(); len(seeks) == 1 {
+				return seeks[0]
+			}
+		}
+		t.Fatal("no seek open")
+		return api.Seek{}
+	}
+
+	// Closed first: the seek goes.
+	ctx, cancel := context.WithCancel(context.Background())
+	ended := seek(ctx)
+	if k := open(); k.Variant != "classic" || k.Clock != "5+3" {
+		t.Fatalf("the board seek: %+v", k)
+	}
+	cancel()
+	<-ended
+	for deadline := time.Now().Add(eventWait); ; time.Sleep(20 * time.Millisecond) {
+		if list(); len(seeks) == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the seek of a closed connection stays: %+v", seeks)
+		}
+	}
+
+	// Accepted: the connection ends and the game starts.
+	events := l.open(annB, "/api/stream/event")
+	ended = seek(context.Background())
+	k := open()
+	var p api.Paired
+	l.post(bob, "/api/seeks/"+k.ID+"/accept", "", http.StatusOK, &p)
+	select {
+	case code := <-ended:
+		if code != http.StatusOK {
+			t.Fatalf("the seek's connection: %d", code)
+		}
+	case <-time.After(eventWait):
+		t.Fatal("the seek's connection stays open after the pairing")
+	}
+	start, line := events.until("gameStart", func(o map[string]any) bool { return o["type"] == "gameStart" })
+	if g := start["game"].(map[string]any); g["gameId"] != p.Game || g["color"] != "white" {
+		t.Fatalf("gameStart: %s", line)
+	}
+}
+
+// get reads path as token into out, failing unless it is 200.
+func (l *lichessT) get(token, path string, out any) {
+	l.t.Helper()
+	code, data := l.call(token, http.MethodGet, path)
+	if code != http.StatusOK {
+		l.t.Fatalf("GET %s: %d %s", path, code, data)
+	}
+	if err := json.Unmarshal(data, out); err != nil {
+		l.t.Fatalf("GET %s: %v: %s", path, err, data)
+	}
 }

@@ -193,7 +193,7 @@ func (s *Server) Register(e *echo.Echo) {
 	s.pages.Register(e)
 	g := e.Group("/api")
 	api.Register(g, s.apiDeps())
-	ld := lichess.Deps{Kit: s.kit, Players: s.svc.Players, Loader: s.svc.Games.Loader(), Streams: s.streams}
+	ld := lichess.Deps{Kit: s.kit, Players: s.svc.Players, Loader: s.svc.Games.Loader(), Streams: s.streams, Lobby: s.svc.Lobby}
 	if s.svc.Challenges != nil {
 		ld.Challenges = s.svc.Challenges
 	}

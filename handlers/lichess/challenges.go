@@ -246,17 +246,12 @@ func (s *deps) terms(p url.Values) (challenges.Terms, error) {
 	}
 	t.Clock = games.TimeControl{Initial: limit, Increment: inc}
 	t.Color, t.FEN = p.Get("color"), p.Get("fen")
-	key := p.Get("variant")
-	if key == "" {
-		key = "banchess"
+	v, err := s.variantOf(p.Get("variant"))
+	if err != nil {
+		return t, err
 	}
-	for _, v := range s.loader.Variants() {
-		if kit.LichessVariantOf(v).Key == key || v.ID() == key {
-			t.Variant = v.ID()
-			return t, nil
-		}
-	}
-	return t, errs.Errorf(errs.Invalid, "%q is not a variant played here.", rules.Clip(key)).WithDetail(errs.BadVariant)
+	t.Variant = v.ID()
+	return t, nil
 }
 
 // create challenges the player of the path's name.

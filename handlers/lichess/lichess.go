@@ -59,6 +59,8 @@ type Deps struct {
 	Streams *stream.Server
 	// Challenges serve lichess's challenges; nil: they are not served.
 	Challenges Challenges
+	// Lobby takes the Board API's seeks; nil: they are not served.
+	Lobby Lobby
 }
 
 // deps are Deps as the handlers reach them.
@@ -68,8 +70,9 @@ type deps struct {
 	players Players
 	loader  Loader
 	streams *stream.Server
-	// challenges are nil when not served.
+	// challenges and lobby are nil when not served.
 	challenges Challenges
+	lobby      Lobby
 }
 
 // The API's parts, one for each capability.
@@ -100,12 +103,15 @@ func apis() []api {
 // package api's routes are on (and its middleware: errors answered as
 // JSON, no caching, the body limit).
 func Register(g *echo.Group, d Deps) {
-	s := &deps{kit: d.Kit, games: d.Kit.Games(), players: d.Players, loader: d.Loader, streams: d.Streams, challenges: d.Challenges}
+	s := &deps{kit: d.Kit, games: d.Kit.Games(), players: d.Players, loader: d.Loader, streams: d.Streams, challenges: d.Challenges, lobby: d.Lobby}
 	acc, ev := &accountAPI{s}, &eventsAPI{s}
 	g.POST("/bot/account/upgrade", acc.upgrade, lichessErrors)
 	g.GET("/stream/event", ev.events, lichessErrors)
 	if d.Challenges != nil {
 		(&challengesAPI{s}).register(g)
+	}
+	if d.Lobby != nil {
+		g.POST("/board/seek", (&seekAPI{s}).seek, lichessErrors)
 	}
 	for _, kind := range apis() {
 		p := &playAPI{s: s, kind: kind}
