@@ -320,3 +320,36 @@ func (l *lichessT) get(token, path string, out any) {
 		l.t.Fatalf("GET %s: %v: %s", path, err, data)
 	}
 }
+
+// TestLichessChatAndOpponentGone: a game's stream tells its player of
+// each chat line said after it opened (chatLine, posted by the other
+// player through lichess's chat route) and of the opponent leaving and
+// coming back (opponentGone).
+func TestLichessChatAndOpponentGone(t *testing.T) {
+	l := &lichessT{newLiveServer(t)}
+	ann, bob := l.account("Ann"), l.account("Bob")
+	annB, bobB := l.token("Ann", "board:play"), l.token("Bob", "board:play")
+	id := l.pair(ann, bob, "5+3", false)
+	s := l.open(annB, "/api/board/game/stream/"+id)
+	s.next() // gameFull
+	b := l.open(bobB, "/api/board/game/stream/"+id)
+	b.next()
+	if gone, line := s.until("opponentGone", func(o map[string]any) bool { return o["type"] == "opponentGone" }); gone["gone"] != false {
+		t.Fatalf("Bob came: %s", line)
+	}
+	if code, data := l.send(bobB, http.MethodPost, "/api/board/game/"+id+"/chat", "room=player&text=good+luck"); code != 200 {
+		t.Fatalf("chat: %d %s", code, data)
+	}
+	line, data := s.until("chatLine", func(o map[string]any) bool { return o["type"] == "chatLine" })
+	conform(t, "chatLine", data, schema{"type": "string", "room": "string", "username": "string", "text": "string"})
+	if line["room"] != "player" || line["username"] != "Bob" || line["text"] != "good luck" {
+		t.Fatalf("chatLine: %s", data)
+	}
+	if code, _ := l.send(bobB, http.MethodPost, "/api/board/game/"+id+"/chat", "room=lobby&text=hi"); code != http.StatusBadRequest {
+		t.Errorf("chat in no room: %d", code)
+	}
+	b.close()
+	if gone, line := s.until("opponentGone", func(o map[string]any) bool { return o["type"] == "opponentGone" }); gone["gone"] != true {
+		t.Fatalf("Bob left: %s", line)
+	}
+}

@@ -197,6 +197,9 @@ func (s *Server) Register(e *echo.Echo) {
 	if s.svc.Challenges != nil {
 		ld.Challenges = s.svc.Challenges
 	}
+	if s.svc.Chat != nil {
+		ld.Chat = s.svc.Chat
+	}
 	lichess.Register(g, ld)
 }
 

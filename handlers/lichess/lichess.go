@@ -32,6 +32,7 @@ type Games interface {
 	Abort(ctx context.Context, id string, cred players.Credential, then games.ViewFunc) error
 	MakeOffer(ctx context.Context, id string, cred players.Credential, offer games.Offer, then games.ViewFunc) error
 	AnswerOffer(ctx context.Context, id string, cred players.Credential, offer games.Offer, accept bool, then games.ViewFunc) error
+	Presence(id string) games.Presence
 }
 
 // Players is the players service as lichess's API uses it.
@@ -61,6 +62,8 @@ type Deps struct {
 	Challenges Challenges
 	// Lobby takes the Board API's seeks; nil: they are not served.
 	Lobby Lobby
+	// Chat is the games' chat (chatLine, the chat route); nil: none.
+	Chat Chat
 }
 
 // deps are Deps as the handlers reach them.
@@ -73,6 +76,7 @@ type deps struct {
 	// challenges and lobby are nil when not served.
 	challenges Challenges
 	lobby      Lobby
+	chat       Chat
 }
 
 // The API's parts, one for each capability.
@@ -103,7 +107,7 @@ func apis() []api {
 // package api's routes are on (and its middleware: errors answered as
 // JSON, no caching, the body limit).
 func Register(g *echo.Group, d Deps) {
-	s := &deps{kit: d.Kit, games: d.Kit.Games(), players: d.Players, loader: d.Loader, streams: d.Streams, challenges: d.Challenges, lobby: d.Lobby}
+	s := &deps{kit: d.Kit, games: d.Kit.Games(), players: d.Players, loader: d.Loader, streams: d.Streams, challenges: d.Challenges, lobby: d.Lobby, chat: d.Chat}
 	acc, ev := &accountAPI{s}, &eventsAPI{s}
 	g.POST("/bot/account/upgrade", acc.upgrade, lichessErrors)
 	g.GET("/stream/event", ev.events, lichessErrors)
@@ -121,6 +125,7 @@ func Register(g *echo.Group, d Deps) {
 		g.POST(base+"/:id/resign", p.resign, lichessErrors)
 		g.POST(base+"/:id/abort", p.abort, lichessErrors)
 		g.POST(base+"/:id/draw/:accept", p.answer(games.OfferDraw), lichessErrors)
+		g.POST(base+"/:id/chat", p.say, lichessErrors)
 		if !kind.bot { // lichess's Bot API takes no takebacks
 			g.POST(base+"/:id/takeback/:accept", p.answer(games.OfferTakeback), lichessErrors)
 		}
