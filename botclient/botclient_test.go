@@ -117,11 +117,50 @@ func (b *syncBuffer) String() string {
 	return b.b.String()
 }
 
+// dropping cuts the first game stream the bot reads after a few lines,
+// as a network would: the bot must open it again.
+type dropping struct {
+	once sync.Once
+	cut  chan struct{} // closed once a stream was cut
+}
+
+func (d *dropping) RoundTrip(req *http.Request) (*http.Response, error) {
+	res, err := http.DefaultTransport.RoundTrip(req)
+	if err == nil && strings.Contains(req.URL.Path, "/game/stream/") {
+		d.once.Do(func() { res.Body = &cutBody{ReadCloser: res.Body, lines: 4, cut: d.cut} })
+	}
+	return res, err
+}
+
+// cutBody ends its stream (EOF) after lines lines.
+type cutBody struct {
+	io.ReadCloser
+	lines int
+	cut   chan struct{}
+}
+
+func (b *cutBody) Read(p []byte) (int, error) {
+	if b.lines <= 0 {
+		return 0, io.EOF
+	}
+	n, err := b.ReadCloser.Read(p)
+	for i := range n {
+		if p[i] == '\n' {
+			if b.lines--; b.lines == 0 {
+				close(b.cut)
+				return i + 1, nil
+			}
+		}
+	}
+	return n, err
+}
+
 // TestBotPlaysAChallenge: "banchess bot" with our engine, on a bot
 // account, declines a challenge of a variant it was not told to accept,
 // accepts a Ban Chess challenge, plays its bans and moves as the game
-// asks while its opponent plays through the Board API, until the game
-// ends (the opponent resigns once the bot has played a dozen plies); it
+// asks while its opponent plays through the Board API, its game's stream
+// cut midway and opened again, until the game ends (by the bot's mate,
+// or the opponent resigns once the bot has played a dozen plies); it
 // logs the result and stops the game's engine.
 func TestBotPlaysAChallenge(t *testing.T) {
 	s := newServer(t)
@@ -131,8 +170,9 @@ func TestBotPlaysAChallenge(t *testing.T) {
 	}
 	var engines sync.WaitGroup
 	logs := &syncBuffer{}
+	drop := &dropping{cut: make(chan struct{})}
 	bot := botclient.New(botclient.Config{Server: s.url, Token: robo, Engine: inProcess(&engines), MoveTime: 20 * time.Millisecond,
-		Variants: []string{"banchess"}, Log: slog.New(slog.NewTextHandler(logs, nil))})
+		Variants: []string{"banchess"}, Log: slog.New(slog.NewTextHandler(logs, nil)), Client: &http.Client{Transport: drop}})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- bot.Run(ctx) }()
@@ -217,6 +257,9 @@ func TestBotPlaysAChallenge(t *testing.T) {
 			}
 		}
 		json.Unmarshal([]byte(line), &st)
+		if st.Type != "gameFull" && st.Type != "gameState" {
+			continue // chatLine, opponentGone
+		}
 		if st.State != nil {
 			st.Moves, st.Status = st.State.Moves, st.State.Status
 		}
@@ -259,6 +302,14 @@ func TestBotPlaysAChallenge(t *testing.T) {
 	}
 	await("the result logged", func() bool { return strings.Contains(logs.String(), "game over") && bot.Playing() == 0 })
 	engines.Wait() // the game's engine stopped
+	select {
+	case <-drop.cut:
+	default:
+		t.Fatal("the game's stream was never cut")
+	}
+	if !strings.Contains(logs.String(), "the game's stream dropped") {
+		t.Errorf("the cut stream is not in the log:\n%s", logs)
+	}
 	if !strings.Contains(logs.String(), "status="+status) {
 		t.Errorf("the result is not logged as %s:\n%s", status, logs)
 	}
