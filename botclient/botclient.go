@@ -46,6 +46,10 @@ type Config struct {
 	// MoveTime, when set, has the engine search each ply that long
 	// rather than by the game's clock.
 	MoveTime time.Duration
+	// Seek, when set ("3+2"), has a bot that is not playing seek a game
+	// at that clock in the server's lobby (POST /api/board/seek: a
+	// board account's, not a bot account's), again after each game.
+	Seek string
 	// Client sends the requests; nil is http.DefaultClient.
 	Client *http.Client
 	// Log gets a line for each challenge, game and result; nil: none.
@@ -104,6 +108,9 @@ func (b *Client) Run(ctx context.Context) error {
 		return fmt.Errorf("reading the account: %w", err)
 	}
 	b.c.Log.Info("connected", "server", b.c.Server, "account", b.me.Username, "api", b.api())
+	if b.c.Seek != "" {
+		b.wg.Go(func() { b.seeking(ctx) })
+	}
 	pause := time.Second
 	for ctx.Err() == nil {
 		start := time.Now()

@@ -314,3 +314,54 @@ func TestBotPlaysAChallenge(t *testing.T) {
 		t.Errorf("the result is not logged as %s:\n%s", status, logs)
 	}
 }
+
+// TestBotSeeks: with a clock to seek, a bot on an account that is not a
+// bot account seeks a game in the lobby when it plays none; accepted,
+// it plays the game (here aborted by its opponent at once), logs the
+// end, and seeks again.
+func TestBotSeeks(t *testing.T) {
+	s := newServer(t)
+	sam, ann := s.account("Sam"), s.account("Ann")
+	var engines sync.WaitGroup
+	logs := &syncBuffer{}
+	bot := botclient.New(botclient.Config{Server: s.url, Token: sam, Engine: inProcess(&engines), MoveTime: 20 * time.Millisecond,
+		Seek: "5+3", Log: slog.New(slog.NewTextHandler(logs, nil))})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- bot.Run(ctx) }()
+	defer func() {
+		cancel()
+		<-done
+		engines.Wait()
+	}()
+	seek := func() string {
+		t.Helper()
+		for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+			_, data := s.do(ann, http.MethodGet, "/api/seeks", "", "")
+			var page struct{ Seeks []struct{ ID, Clock, Variant string } }
+			json.Unmarshal(data, &page)
+			if len(page.Seeks) == 1 && page.Seeks[0].Clock == "5+3" && page.Seeks[0].Variant == "ban" {
+				return page.Seeks[0].ID
+			}
+		}
+		t.Fatalf("the bot's seek is not in the lobby; its log:\n%s", logs)
+		return ""
+	}
+	code, data := s.do(ann, http.MethodPost, "/api/seeks/"+seek()+"/accept", "", "")
+	var paired struct{ Game string }
+	if err := json.Unmarshal(data, &paired); code != 200 || err != nil {
+		t.Fatalf("accepting the bot's seek: %d %s", code, data)
+	}
+	for deadline := time.Now().Add(20 * time.Second); bot.Playing() == 0; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the bot does not play the game; its log:\n%s", logs)
+		}
+	}
+	if code, data := s.do(ann, http.MethodPost, "/api/board/game/"+paired.Game+"/abort", "", ""); code != 200 {
+		t.Fatalf("abort: %d %s", code, data)
+	}
+	seek() // again, once the game is over
+	if !strings.Contains(logs.String(), "status=aborted") {
+		t.Errorf("the aborted game is not in the log:\n%s", logs)
+	}
+}

@@ -23,6 +23,7 @@ func Command(ctx context.Context, args []string, logs io.Writer) error {
 	accept := fs.String("accept", "banchess,standard", "the variants whose challenges are accepted, by lichess's keys, comma-separated")
 	modes := fs.String("modes", "rated,casual", "the challenges accepted: rated, casual or both")
 	moveTime := fs.Duration("movetime", 0, "search each ply this long (0: by the game's clock)")
+	seek := fs.String("seek", "", "when playing no game, seek one at this clock (3+2) in the lobby, of the first --accept variant (an account that is not a bot)")
 	var options []string
 	fs.Func("engine-option", "a UCI option set on the engine, as Name=value (repeat it for more)", func(s string) error {
 		if !strings.Contains(s, "=") {
@@ -43,7 +44,7 @@ func Command(ctx context.Context, args []string, logs io.Writer) error {
 	if *token == "" {
 		return errors.New("no token: give --token or set BANCHESS_TOKEN")
 	}
-	c := Config{Server: *server, Token: *token, Engine: Exec(*command), MoveTime: *moveTime, Options: map[string]string{},
+	c := Config{Server: *server, Token: *token, Engine: Exec(*command), MoveTime: *moveTime, Seek: *seek, Options: map[string]string{},
 		Log: slog.New(slog.NewTextHandler(logs, nil))}
 	for _, o := range options {
 		name, value, _ := strings.Cut(o, "=")
