@@ -338,7 +338,9 @@ func TestBotSeeks(t *testing.T) {
 		t.Helper()
 		for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
 			_, data := s.do(ann, http.MethodGet, "/api/seeks", "", "")
-			var page struct{ Seeks []struct{ ID, Clock, Variant string } }
+			var page struct {
+				Seeks []struct{ ID, Clock, Variant string }
+			}
 			json.Unmarshal(data, &page)
 			if len(page.Seeks) == 1 && page.Seeks[0].Clock == "5+3" && page.Seeks[0].Variant == "ban" {
 				return page.Seeks[0].ID
