@@ -205,9 +205,6 @@ func (s *Service) Changed(ctx context.Context, player string, since time.Time) (
 	return list, nil
 }
 
-// Now is the service's time.
-func (s *Service) Now() time.Time { return s.now() }
-
 // Accept accepts challenge id for cred's player, its receiver, and
 // returns it with the game it started. A challenge is accepted once:
 // whoever comes later finds it gone (NotFound, "challenge_gone").

@@ -36,12 +36,18 @@ type Challenges interface {
 // challengesAPI serves lichess's challenges.
 type challengesAPI struct{ s *deps }
 
-// The scopes of the challenges' routes: lichess's challenge:write, and a
-// bot's bot:play (a bot answers its challenges with its one token).
-var (
-	challengeScopes = []players.Scope{players.ChallengeWrite, players.BotPlay}
-	readScopes      = []players.Scope{players.ChallengeWrite, players.BotPlay, players.BoardPlay}
-)
+// challengeScopes are the scopes that make and answer challenges:
+// lichess's challenge:write, and a bot's bot:play (a bot answers its
+// challenges with its one token).
+func challengeScopes() []players.Scope {
+	return []players.Scope{players.ChallengeWrite, players.BotPlay}
+}
+
+// readScopes are the scopes that list and cancel challenges: those, and
+// a board's.
+func readScopes() []players.Scope {
+	return []players.Scope{players.ChallengeWrite, players.BotPlay, players.BoardPlay}
+}
 
 // register adds the challenges' routes to g.
 func (a *challengesAPI) register(g *echo.Group) {
@@ -98,19 +104,21 @@ type perfJSON struct {
 	Name string `json:"name"`
 }
 
-// declineReasons are lichess's sentences for its reasons, by key.
-var declineReasons = map[string]string{
-	"generic":     "I'm not accepting challenges at the moment.",
-	"later":       "This is not the right time for me, please ask again later.",
-	"tooFast":     "This time control is too fast for me, please challenge again with a slower game.",
-	"tooSlow":     "This time control is too slow for me, please challenge again with a faster game.",
-	"timeControl": "I'm not accepting challenges with this time control.",
-	"rated":       "Please send me a rated challenge instead.",
-	"casual":      "Please send me a casual challenge instead.",
-	"standard":    "I'm not accepting variant challenges right now.",
-	"variant":     "I'm not willing to play this variant right now.",
-	"noBot":       "I'm not accepting challenges from bots.",
-	"onlyBot":     "I'm only accepting challenges from bots.",
+// declineReason is lichess's sentence for its reason key.
+func declineReason(key string) string {
+	return map[string]string{
+		"generic":     "I'm not accepting challenges at the moment.",
+		"later":       "This is not the right time for me, please ask again later.",
+		"tooFast":     "This time control is too fast for me, please challenge again with a slower game.",
+		"tooSlow":     "This time control is too slow for me, please challenge again with a faster game.",
+		"timeControl": "I'm not accepting challenges with this time control.",
+		"rated":       "Please send me a rated challenge instead.",
+		"casual":      "Please send me a casual challenge instead.",
+		"standard":    "I'm not accepting variant challenges right now.",
+		"variant":     "I'm not willing to play this variant right now.",
+		"noBot":       "I'm not accepting challenges from bots.",
+		"onlyBot":     "I'm only accepting challenges from bots.",
+	}[key]
 }
 
 // challengeOf is c as lichess shows it to viewer (its direction; none
@@ -143,7 +151,7 @@ func (s *deps) challengeOf(c challenges.Challenge, viewer, origin string, now ti
 		out.InitialFen = c.FEN
 	}
 	if c.Status == challenges.Declined {
-		out.DeclineReasonKey, out.DeclineReason = c.Reason, declineReasons[c.Reason]
+		out.DeclineReasonKey, out.DeclineReason = c.Reason, declineReason(c.Reason)
 	}
 	return out
 }
@@ -256,7 +264,7 @@ func (s *deps) terms(p url.Values) (challenges.Terms, error) {
 
 // create challenges the player of the path's name.
 func (a *challengesAPI) create(c echo.Context) error {
-	who, err := a.s.authorize(c, challengeScopes...)
+	who, err := a.s.authorize(c, challengeScopes()...)
 	if err != nil {
 		return err
 	}
@@ -277,7 +285,7 @@ func (a *challengesAPI) create(c echo.Context) error {
 
 // list answers the caller's open challenges, in and out.
 func (a *challengesAPI) list(c echo.Context) error {
-	who, err := a.s.authorize(c, readScopes...)
+	who, err := a.s.authorize(c, readScopes()...)
 	if err != nil {
 		return err
 	}
@@ -302,7 +310,7 @@ func (a *challengesAPI) list(c echo.Context) error {
 // accept accepts the path's challenge: the game starts (gameStart on both
 // players' streams of events).
 func (a *challengesAPI) accept(c echo.Context) error {
-	who, err := a.s.authorize(c, challengeScopes...)
+	who, err := a.s.authorize(c, challengeScopes()...)
 	if err != nil {
 		return err
 	}
@@ -315,7 +323,7 @@ func (a *challengesAPI) accept(c echo.Context) error {
 // decline declines the path's challenge, for the reason given (lichess's
 // key; none: generic).
 func (a *challengesAPI) decline(c echo.Context) error {
-	who, err := a.s.authorize(c, challengeScopes...)
+	who, err := a.s.authorize(c, challengeScopes()...)
 	if err != nil {
 		return err
 	}
@@ -331,7 +339,7 @@ func (a *challengesAPI) decline(c echo.Context) error {
 
 // cancel cancels the caller's challenge of the path.
 func (a *challengesAPI) cancel(c echo.Context) error {
-	who, err := a.s.authorize(c, readScopes...)
+	who, err := a.s.authorize(c, readScopes()...)
 	if err != nil {
 		return err
 	}
