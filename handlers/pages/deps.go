@@ -144,10 +144,8 @@ type Deps struct {
 	Training Training // nil: /learn and /training are not served
 	Chat     Chat     // nil: games have no chat
 	Streams  *stream.Server
-	// Challenges serve players' challenges; nil: none.
-	Challenges Challenges
-	Files      *StaticFiles
-	Images     *boardimage.Renderer // nil: /img answers 503
+	Files    *StaticFiles
+	Images   *boardimage.Renderer // nil: /img answers 503
 	// ImagesPerSecond and ImageBurst bound the images one client asks
 	// for; zero: no limit.
 	ImagesPerSecond float64
@@ -155,26 +153,30 @@ type Deps struct {
 	// Variants are the variants the service plays, as the pages offer
 	// them.
 	Variants []views.Variant
+
+	// Challenges serve players' challenges; nil: none.
+	Challenges Challenges
 }
 
 // deps are Deps as the pages' handlers reach them.
 type deps struct {
-	kit        *kit.Kit
-	games      Games
-	loader     Loader
-	players    Players
-	lobby      Lobby
-	analysis   Analyst
-	training   Training
-	chat       Chat
+	kit       *kit.Kit
+	games     Games
+	loader    Loader
+	players   Players
+	lobby     Lobby
+	analysis  Analyst
+	training  Training
+	chat      Chat
+	streams   *stream.Server
+	files     *StaticFiles
+	images    *boardimage.Renderer
+	imageRate *ratelimit.Limiter // images asked for per client; nil: no limit
+	asset     string             // the static files' version, for cache busting
+	variants  []views.Variant
+	log       *slog.Logger
+
 	challenges Challenges // nil: none
-	streams    *stream.Server
-	files      *StaticFiles
-	images     *boardimage.Renderer
-	imageRate  *ratelimit.Limiter // images asked for per client; nil: no limit
-	asset      string             // the static files' version, for cache busting
-	variants   []views.Variant
-	log        *slog.Logger
 }
 
 func (d *deps) now() time.Time { return d.kit.Now() }
@@ -187,8 +189,8 @@ type Pages struct{ s *deps }
 // the API with the pages' error pages.
 func New(d Deps) *Pages {
 	s := &deps{kit: d.Kit, games: d.Kit.Games(), loader: d.Loader, players: d.Players, lobby: d.Lobby, analysis: d.Analysis,
-		training: d.Training, chat: d.Chat, challenges: d.Challenges, streams: d.Streams, files: d.Files, images: d.Images, asset: AssetVersion(), variants: d.Variants, log: d.Kit.Log(),
-		imageRate: ratelimit.New(d.ImagesPerSecond, float64(d.ImageBurst), d.Kit.Now)}
+		training: d.Training, chat: d.Chat, streams: d.Streams, files: d.Files, images: d.Images, asset: AssetVersion(), variants: d.Variants, log: d.Kit.Log(),
+		imageRate: ratelimit.New(d.ImagesPerSecond, float64(d.ImageBurst), d.Kit.Now), challenges: d.Challenges}
 	if s.files == nil {
 		s.files = NewStaticFiles()
 	}
