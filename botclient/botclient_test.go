@@ -99,6 +99,11 @@ func inProcess(running *sync.WaitGroup) botclient.Starter {
 	}
 }
 
+// smallHash is the engine's options for the tests: a small hash table,
+// which ucinewgame clears (32 MiB by default: seconds under the race
+// detector).
+func smallHash() map[string]string { return map[string]string{"Hash": "1"} }
+
 // syncBuffer is a log kept for the test.
 type syncBuffer struct {
 	mu sync.Mutex
@@ -171,7 +176,7 @@ func TestBotPlaysAChallenge(t *testing.T) {
 	var engines sync.WaitGroup
 	logs := &syncBuffer{}
 	drop := &dropping{cut: make(chan struct{})}
-	bot := botclient.New(botclient.Config{Server: s.url, Token: robo, Engine: inProcess(&engines), MoveTime: 20 * time.Millisecond,
+	bot := botclient.New(botclient.Config{Server: s.url, Token: robo, Engine: inProcess(&engines), MoveTime: 20 * time.Millisecond, Options: smallHash(),
 		Variants: []string{"banchess"}, Log: slog.New(slog.NewTextHandler(logs, nil)), Client: &http.Client{Transport: drop}})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
@@ -324,7 +329,7 @@ func TestBotSeeks(t *testing.T) {
 	sam, ann := s.account("Sam"), s.account("Ann")
 	var engines sync.WaitGroup
 	logs := &syncBuffer{}
-	bot := botclient.New(botclient.Config{Server: s.url, Token: sam, Engine: inProcess(&engines), MoveTime: 20 * time.Millisecond,
+	bot := botclient.New(botclient.Config{Server: s.url, Token: sam, Engine: inProcess(&engines), MoveTime: 20 * time.Millisecond, Options: smallHash(),
 		Seek: "5+3", Log: slog.New(slog.NewTextHandler(logs, nil))})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)

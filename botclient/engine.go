@@ -160,9 +160,18 @@ func (e *engine) search(ctx context.Context, position, goArgs string, wait time.
 	return f[1], nil
 }
 
-// stop ends the engine.
+// stop ends the engine: "quit" (given a second to be read, by an
+// engine that may be busy), then its process's Stop.
 func (e *engine) stop() {
-	e.send("quit")
+	sent := make(chan struct{})
+	go func() {
+		defer close(sent)
+		e.send("quit")
+	}()
+	select {
+	case <-sent:
+	case <-time.After(time.Second):
+	}
 	if e.p.Stop != nil {
 		e.p.Stop()
 	}
