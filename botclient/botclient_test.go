@@ -302,9 +302,7 @@ func TestBotPlaysAChallenge(t *testing.T) {
 			t.Fatalf("POST %s: %d %s", path, code, data)
 		}
 	}
-	if status != "resign" && botPlies < 12 {
-		t.Logf("the game ended early: %s after %d of the bot's plies", status, botPlies)
-	}
+	t.Logf("the game ended: %s after %d of the bot's plies", status, botPlies)
 	await("the result logged", func() bool { return strings.Contains(logs.String(), "game over") && bot.Playing() == 0 })
 	engines.Wait() // the game's engine stopped
 	select {
