@@ -147,8 +147,8 @@ func (b *Client) event(ctx context.Context, line []byte) error {
 		b.answer(ctx, ev.Challenge)
 	case "gameStart":
 		b.start(ctx, ev.Game)
-	case "gameFinish":
-		b.c.Log.Info("game over", "game", ev.Game.GameID, "status", ev.Game.Status.Name, "winner", ev.Game.Winner)
+	case "gameFinish": // the game's own stream has told its end
+		b.c.Log.Debug("gameFinish", "game", ev.Game.GameID, "status", ev.Game.Status.Name, "winner", ev.Game.Winner)
 	}
 	return nil
 }
