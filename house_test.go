@@ -120,6 +120,8 @@ func TestDependenciesFlowOneWay(t *testing.T) {
 		"relations":        {"chat", "analysis", "computer", "training", "store", "handlers", "handlers/", "views"},
 		"moderation":       {"lobby", "analysis", "computer", "training", "store", "handlers", "handlers/", "views"},
 		"tournament":       {"chat", "lobby", "analysis", "computer", "training", "store", "handlers", "handlers/", "views"},
+		"botclient":        {"chat", "games", "players", "lobby", "analysis", "computer", "training", "challenges", "store", "handlers", "handlers/", "views"},
+		"challenges":       {"chat", "lobby", "analysis", "computer", "training", "store", "handlers", "handlers/", "views"},
 		"store":            {"handlers", "handlers/", "views", "computer"},
 		"views":            {"handlers", "handlers/", "store"},
 		"handlers/kit":     {"handlers", "handlers/pages", "handlers/api", "handlers/lichess", "handlers/stream", "store", "views"},

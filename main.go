@@ -27,6 +27,8 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/banchess/banchess/analysis"
+	"github.com/banchess/banchess/botclient"
+	"github.com/banchess/banchess/challenges"
 	"github.com/banchess/banchess/chat"
 	"github.com/banchess/banchess/computer"
 	"github.com/banchess/banchess/engine"
@@ -53,6 +55,7 @@ const usage = `usage: banchess [flags]          serve the playground (banchess -
        banchess play [flags]     play in the terminal (banchess play -h)
        banchess match [flags]    play engine levels against each other or Stockfish (banchess match -h)
        banchess uci              the engine over UCI on stdin and stdout
+       banchess bot [flags]      connect a UCI engine to a server through lichess's Bot API (banchess bot -h)
        banchess puzzles generate [flags]  generate verified puzzles (banchess puzzles generate -h)
        banchess admin grant-mod|revoke-mod [--db DSN] NAME  make a player a moderator, or no longer one`
 
@@ -89,6 +92,15 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	case "admin":
 		if err := adminCommand(ctx, args[1:], stdout, os.Getenv); err != nil {
 			fmt.Fprintln(stderr, "banchess admin:", err)
+			return 1
+		}
+		return 0
+	case "bot":
+		if err := botclient.Command(ctx, args[1:], stderr); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return 0
+			}
+			fmt.Fprintln(stderr, "banchess bot:", err)
 			return 1
 		}
 		return 0
@@ -247,7 +259,7 @@ func serve(ctx context.Context, args []string, out io.Writer, getenv func(string
 		games.WithClockSweep(sweepClocks))
 	defer svc.Close()
 	go svc.Clocks().Run(ctx, db, func(err error) { logger.Error("ending the games whose clocks are due", "err", err) })
-	an := analysis.New(svc, svc.Loader(), db, pool)
+	an := analysis.New(svc, svc.Loader(), db.Reviews(), pool)
 	defer an.Close()
 	// Pairing strangers: the lobby offers Ban Chess and classic chess.
 	lb := lobby.New(db, svc, svc.Loader(), pl, lobby.WithVariants(rules.BanChess{}.ID(), rules.Classic{}.ID()), lobby.WithLiveness(liveness),
@@ -271,7 +283,8 @@ func serve(ctx context.Context, args []string, out io.Writer, getenv func(string
 		return fmt.Errorf("the shipped puzzles: %w", err)
 	}
 	trainer := training.New(shipped, lessons.All(), db, training.WithAnalyser(pool))
-	h := handlers.New(handlers.Services{Games: svc, Players: pl, Lobby: lb, Analysis: an, Training: trainer, Chat: talk, Relations: rel, Moderation: mods, Tournaments: arenas}, nil,
+	ch := challenges.New(db.Challenges(), svc, svc.Loader(), pl, challenges.WithBlocker(pl))
+	h := handlers.New(handlers.Services{Games: svc, Players: pl, Lobby: lb, Analysis: an, Training: trainer, Chat: talk, Relations: rel, Moderation: mods, Tournaments: arenas, Challenges: ch}, nil,
 		handlers.WithStreamLimits(stream.DefaultLimits()),
 		handlers.WithHealthCheck(db),
 		handlers.WithLimits(limits),
@@ -355,13 +368,14 @@ type gameStore interface {
 	games.DueGames
 	players.Store
 	lobby.Store
-	analysis.ReviewStore
 	training.Store
 	Chat() chat.Store
 	Relations() relations.Store
 	Safety() players.SafetyStore
 	Moderation() moderation.Store
 	Tournaments() tournament.Store
+	Challenges() challenges.Store
+	Reviews() analysis.ReviewStore
 	handlers.Pinger
 	Sweep(ctx context.Context) (int, error)
 	Close() error

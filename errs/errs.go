@@ -121,10 +121,10 @@ const (
 	ChatRate           Detail = "chat_rate"           // TooMany: chat lines over the player's rate (RetryAfter)
 	SelfRelation       Detail = "self_relation"       // Invalid: following, blocking or reporting oneself
 	TooManyRelations   Detail = "too_many_relations"  // Conflict: over relations.MaxFollows or MaxBlocks
-	Blocked            Detail = "blocked"             // Forbidden: one of the two players blocks the other
+	Blocked            Detail = "blocked"             // Forbidden: one of the two players blocks the other (a seek, a challenge)
 	BadRecovery        Detail = "bad_recovery"        // Unauthorized: the name or the recovery code is wrong, or the code was used
 	AccountClosed      Detail = "account_closed"      // Forbidden: the account was closed by a moderator
-	BadReason          Detail = "bad_reason"          // Invalid: a report's reason is not abuse, cheating or other
+	BadReason          Detail = "bad_reason"          // Invalid: a report's reason is not abuse, cheating or other; a challenge's decline not one of lichess's reasons
 	BadReportText      Detail = "bad_report_text"     // Invalid: a report's text, or a moderator's why, missing or over moderation.MaxText
 	TooManyReports     Detail = "too_many_reports"    // TooMany: the reporter has moderation.MaxOpenReports open
 	NoLine             Detail = "no_line"             // NotFound: no such chat line in the reporter's room
@@ -366,4 +366,11 @@ const (
 	BadStart          Detail = "bad_start"           // Invalid: a start time not RFC 3339, in the past or over a week ahead
 	BadTournamentName Detail = "bad_tournament_name" // Invalid: a name empty or over 40 characters
 	BadKind           Detail = "bad_kind"            // Invalid: not a kind of tournament this server runs
+)
+
+// The details challenges give.
+const (
+	ChallengeGone     Detail = "challenge_gone"      // NotFound: no such open challenge (accepted, declined, cancelled or expired)
+	OwnChallenge      Detail = "own_challenge"       // Invalid: challenging oneself
+	TooManyChallenges Detail = "too_many_challenges" // TooMany: the challenger has challenges.MaxOpen open
 )

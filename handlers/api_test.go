@@ -411,6 +411,11 @@ func TestAPIErrorShape(t *testing.T) {
 		{"PUT", "/api/games/" + g.ID, "GET", 405, "method_not_allowed"},
 		{"GET", "/api/games/" + g.ID + "/actions", "POST", 405, "method_not_allowed"},
 		{"POST", "/api/games/" + g.ID + "/pgn", "GET", 405, "method_not_allowed"},
+		// lichess's routes too
+		{"GET", "/api/bot/game/" + g.ID + "/move/e2e4", "POST", 405, "method_not_allowed"},
+		{"POST", "/api/stream/event", "GET", 405, "method_not_allowed"},
+		{"GET", "/api/challenge/ann", "POST", 405, "method_not_allowed"},
+		{"DELETE", "/api/challenge/xyz/accept", "POST", 405, "method_not_allowed"},
 	} {
 		r := a.do(tc.method, tc.path, "")
 		a.fail(r, tc.status, tc.code)

@@ -24,6 +24,7 @@ import (
 
 	"github.com/banchess/banchess/analysis"
 	"github.com/banchess/banchess/boardimage"
+	"github.com/banchess/banchess/challenges"
 	"github.com/banchess/banchess/chat"
 	"github.com/banchess/banchess/engine"
 	"github.com/banchess/banchess/games"
@@ -67,6 +68,9 @@ type Services struct {
 	// Tournaments run arenas (/tournaments, the tournaments' API); nil:
 	// they are not served.
 	Tournaments *tournament.Service
+	// Challenges serve players' challenges to each other (lichess's
+	// API, the profiles' challenge form, /challenges); nil: none.
+	Challenges *challenges.Service
 }
 
 // Server wires the front ends on the services: the pages (package
@@ -201,7 +205,14 @@ func (s *Server) Register(e *echo.Echo) {
 	s.pages.Register(e)
 	g := e.Group("/api")
 	api.Register(g, s.apiDeps())
-	lichess.Register(g, lichess.Deps{Kit: s.kit, Players: s.svc.Players, Loader: s.svc.Games.Loader(), Streams: s.streams})
+	ld := lichess.Deps{Kit: s.kit, Players: s.svc.Players, Loader: s.svc.Games.Loader(), Streams: s.streams, Lobby: s.svc.Lobby}
+	if s.svc.Challenges != nil {
+		ld.Challenges = s.svc.Challenges
+	}
+	if s.svc.Chat != nil {
+		ld.Chat = s.svc.Chat
+	}
+	lichess.Register(g, ld)
 }
 
 // WarnHostLinks logs a warning when the server, without a base URL,
@@ -254,6 +265,9 @@ func (s *Server) pagesDeps() pages.Deps {
 	}
 	if s.svc.Tournaments != nil {
 		d.Tournaments = s.svc.Tournaments
+	}
+	if s.svc.Challenges != nil {
+		d.Challenges = s.svc.Challenges
 	}
 	return d
 }

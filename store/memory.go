@@ -49,6 +49,7 @@ type Memory struct {
 	safety         memorySafety     // recovery codes and closed accounts (Safety)
 	moderation     memoryModeration // moderators, reports, mutes, the log (Moderation)
 	tournaments    memoryTournaments
+	challenges     memoryChallenges
 }
 
 type entry struct {
@@ -61,6 +62,7 @@ func NewMemory() *Memory {
 	m := &Memory{games: make(map[string]*entry), reviews: make(map[string]analysis.StoredReview), claims: map[string]dueClaim{}}
 	m.accounts.init()
 	m.safety.a = &m.accounts
+	m.challenges.m = m
 	return m
 }
 
@@ -87,7 +89,7 @@ func (m *Memory) Create(ctx context.Context, rec *games.Record) error {
 // interleave. fn must leave the record unchanged when it returns an error.
 // A change that finishes a game between two players records its result.
 func (m *Memory) Update(ctx context.Context, id string, fn func(*games.Record) error) error {
-	return m.with(ctx, id, func(rec *games.Record) error {
+	return withGame(ctx, m, id, func(rec *games.Record) error {
 		over := rec.Game.Outcome().Over()
 		if err := fn(rec); err != nil {
 			return err
@@ -101,10 +103,10 @@ func (m *Memory) Update(ctx context.Context, id string, fn func(*games.Record) e
 
 // View runs fn on the record under its lock; fn must not change it.
 func (m *Memory) View(ctx context.Context, id string, fn func(*games.Record) error) error {
-	return m.with(ctx, id, fn)
+	return withGame(ctx, m, id, fn)
 }
 
-func (m *Memory) with(ctx context.Context, id string, fn func(*games.Record) error) error {
+func withGame(ctx context.Context, m *Memory, id string, fn func(*games.Record) error) error {
 	m.mu.RLock()
 	e := m.games[id]
 	m.mu.RUnlock()

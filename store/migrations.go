@@ -374,6 +374,23 @@ var migrations = [...]migration{
 		ended_at   BIGINT NOT NULL, -- unix milliseconds
 		PRIMARY KEY (player, tournament)
 	) WITHOUT ROWID;`},
+	// Challenges (package challenges): one player's to another, open
+	// while status is 'created'; what it asks for and how its players
+	// stood when it was made are its terms, as JSON.
+	{"challenges", `CREATE TABLE challenges (
+		id         TEXT PRIMARY KEY,
+		challenger TEXT NOT NULL, -- the players' ids
+		dest       TEXT NOT NULL,
+		status     TEXT NOT NULL, -- 'created', 'accepted', 'declined', 'canceled'
+		reason     TEXT NOT NULL DEFAULT '', -- a declined challenge's reason
+		game       TEXT NOT NULL DEFAULT '', -- the game an accepted one started
+		terms      TEXT NOT NULL, -- JSON: variant, clock, colour, rated, FEN, the players
+		created_at BIGINT NOT NULL, -- unix milliseconds
+		updated_at BIGINT NOT NULL
+	) WITHOUT ROWID;
+	CREATE INDEX challenges_challenger ON challenges(challenger, updated_at);
+	CREATE INDEX challenges_dest ON challenges(dest, updated_at);
+	CREATE INDEX challenges_updated ON challenges(updated_at);`},
 }
 
 // SchemaVersion is the schema version this binary writes.

@@ -20,7 +20,7 @@ import (
 
 // Every store keeps reviews.
 var (
-	_ analysis.ReviewStore = (*Memory)(nil)
+	_ analysis.ReviewStore = memoryReviews{}
 	_ analysis.ReviewStore = (*SQLite)(nil)
 	_ analysis.ReviewStore = (*Postgres)(nil)
 )
@@ -108,8 +108,21 @@ func (r reviewRow) saveArgs(id string) []any {
 	return []any{r.status, r.lease, r.place, r.positions, id, r.owner, r.key}
 }
 
+// memoryReviews are the reviews a Memory keeps (Memory.Reviews).
+type memoryReviews struct{ m *Memory }
+
+// Reviews are the games' reviews the memory keeps.
+func (m *Memory) Reviews() analysis.ReviewStore { return memoryReviews{m} }
+
+// Reviews are the games' reviews the database keeps.
+func (s *SQLite) Reviews() analysis.ReviewStore { return s }
+
+// Reviews are the games' reviews the database keeps.
+func (p *Postgres) Reviews() analysis.ReviewStore { return p }
+
 // LoadReview returns game id's review, if one is stored.
-func (m *Memory) LoadReview(ctx context.Context, id string) (analysis.StoredReview, bool, error) {
+func (r memoryReviews) LoadReview(ctx context.Context, id string) (analysis.StoredReview, bool, error) {
+	m := r.m
 	if err := ctx.Err(); err != nil {
 		return analysis.StoredReview{}, false, err
 	}
@@ -122,7 +135,8 @@ func (m *Memory) LoadReview(ctx context.Context, id string) (analysis.StoredRevi
 
 // ClaimReview stores rev unless the review stored for its game is of the
 // same game and done, or held by another owner whose lease runs past now.
-func (m *Memory) ClaimReview(ctx context.Context, rev analysis.StoredReview, now time.Time) (bool, error) {
+func (r memoryReviews) ClaimReview(ctx context.Context, rev analysis.StoredReview, now time.Time) (bool, error) {
+	m := r.m
 	if err := ctx.Err(); err != nil {
 		return false, err
 	}
@@ -139,7 +153,8 @@ func (m *Memory) ClaimReview(ctx context.Context, rev analysis.StoredReview, now
 
 // SaveReview rewrites rev if the review stored for its game is still
 // rev.Owner's and of rev.Key.
-func (m *Memory) SaveReview(ctx context.Context, rev analysis.StoredReview) (bool, error) {
+func (r memoryReviews) SaveReview(ctx context.Context, rev analysis.StoredReview) (bool, error) {
+	m := r.m
 	if err := ctx.Err(); err != nil {
 		return false, err
 	}

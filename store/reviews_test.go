@@ -22,7 +22,7 @@ func TestReviewStores(t *testing.T) {
 	for _, st := range stores {
 		t.Run(st.name, func(t *testing.T) {
 			gs := st.open(t)
-			s := gs.(analysis.ReviewStore)
+			s := gs.(interface{ Reviews() analysis.ReviewStore }).Reviews()
 			id := newGame(t, gs)
 			load := func() (analysis.StoredReview, bool) {
 				t.Helper()

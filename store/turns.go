@@ -18,7 +18,7 @@ var (
 // those awaiting it first (see games.TurnStore).
 func (m *Memory) Ongoing(ctx context.Context, holder string, limit int) ([]games.Summary, error) {
 	var awaiting, others []games.Summary
-	err := m.eachGame(ctx, func(rec *games.Record) {
+	err := eachGame(ctx, m, func(rec *games.Record) {
 		if holder == "" || !listed(rec, holder) || rec.Mode == games.HotSeat || rec.Game.Outcome().Over() {
 			return
 		}
@@ -40,7 +40,7 @@ func (m *Memory) Ongoing(ctx context.Context, holder string, limit int) ([]games
 // Awaiting counts the games awaiting holder (games.Record.ToAct).
 func (m *Memory) Awaiting(ctx context.Context, holder string) (int, error) {
 	n := 0
-	err := m.eachGame(ctx, func(rec *games.Record) {
+	err := eachGame(ctx, m, func(rec *games.Record) {
 		if holder != "" && rec.ToAct() == holder {
 			n++
 		}
@@ -49,7 +49,7 @@ func (m *Memory) Awaiting(ctx context.Context, holder string) (int, error) {
 }
 
 // eachGame runs fn on every game, each under its lock.
-func (m *Memory) eachGame(ctx context.Context, fn func(*games.Record)) error {
+func eachGame(ctx context.Context, m *Memory, fn func(*games.Record)) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}

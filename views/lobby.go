@@ -13,6 +13,8 @@ func ProfilePath(name string) string { return "/@/" + url.PathEscape(name) }
 // open now.
 type Lobby struct {
 	Asset string
+	// Incoming are the challenges the viewer received; nil: none shown.
+	Incoming *Challenges
 	// Variants are those a seek may be of.
 	Variants []Variant
 	// Named says the viewer has a name (and so may play rated games).
@@ -144,6 +146,9 @@ type Profile struct {
 	Closed bool
 	// Tournaments are the latest tournaments the player finished.
 	Tournaments []TournamentResult
+	// Challenge is the form to challenge the player; nil: not offered
+	// (the viewer's own profile, or no challenges).
+	Challenge *ChallengeForm
 }
 
 // RatingRow is a player's rating in one variant at one speed.

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -101,9 +102,11 @@ func Register(g *echo.Group, d Deps) {
 	notFound := func(c echo.Context) error {
 		path := strings.TrimPrefix(c.Request().URL.Path, "/api")
 		var allow []string
-		for _, r := range routes {
-			if pathMatches(r.path, path) {
-				allow = append(allow, r.method)
+		// Every route under /api, this package's and lichess's alike.
+		for _, r := range c.Echo().Routes() {
+			pattern, ok := strings.CutPrefix(r.Path, "/api/")
+			if ok && r.Method != echo.RouteNotFound && !slices.Contains(allow, r.Method) && pathMatches("/"+pattern, path) {
+				allow = append(allow, r.Method)
 			}
 		}
 		if len(allow) == 0 {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/banchess/banchess/challenges"
 	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/handlers/stream"
@@ -25,8 +26,9 @@ const eventsListed = 50
 
 // event is a line of the stream of events.
 type event struct {
-	Type string    `json:"type"` // "gameStart" or "gameFinish"
-	Game eventGame `json:"game"`
+	Type      string         `json:"type"` // "gameStart", "gameFinish", "challenge", "challengeCanceled" or "challengeDeclined"
+	Game      *eventGame     `json:"game,omitempty"`
+	Challenge *challengeJSON `json:"challenge,omitempty"`
 }
 
 // events streams the token's player's games as lichess's stream of
@@ -41,7 +43,12 @@ func (a *eventsAPI) events(c echo.Context) error {
 	}
 	started := map[string]bool{}  // the games told of as started
 	finished := map[string]bool{} // those told of as finished
+	told := a.s.challengeEvents(who.player.ID, a.s.kit.Origin(c))
 	poll := func(ctx context.Context) ([]stream.Event, error) {
+		out, err := told(ctx)
+		if err != nil {
+			return nil, err
+		}
 		list, err := a.s.games.Games(ctx, who.cred, eventsListed)
 		if err != nil && errs.Of(err).Code == errs.Unavailable && ctx.Err() == nil {
 			return nil, nil // the store was busy: look again next time
@@ -49,7 +56,6 @@ func (a *eventsAPI) events(c echo.Context) error {
 		if err != nil {
 			return nil, err
 		}
-		var out []stream.Event
 		for _, sum := range list {
 			side, ok := sideOf(sum, who.player.ID)
 			over := sum.Phase == "over"
@@ -85,7 +91,8 @@ func (a *eventsAPI) event(ctx context.Context, id string, side rules.Color) (eve
 	if err := a.s.games.View(ctx, id, "", func(r *games.Record, _ games.Seats) { rec = r }); err != nil {
 		return event{}, err
 	}
-	ev := event{Type: "gameStart", Game: a.s.eventGameOf(rec, side, a.s.kit.Now(), a.s.titlesOf(ctx, rec))}
+	g := a.s.eventGameOf(rec, side, a.s.kit.Now(), a.s.titlesOf(ctx, rec))
+	ev := event{Type: "gameStart", Game: &g}
 	if rec.Game.Outcome().Over() {
 		ev.Type = "gameFinish"
 	}
@@ -106,4 +113,54 @@ func sideOf(sum games.Summary, player string) (rules.Color, bool) {
 		return rules.Black, true
 	}
 	return 0, false
+}
+
+// challengeEvents returns what tells player's stream of events of their
+// challenges, each time it is called since the last: challenge for each
+// open one (those open when the stream opens first), challengeDeclined
+// and challengeCanceled when one is answered so (an accepted one is told
+// by its gameStart). Without challenges it tells nothing.
+func (s *deps) challengeEvents(player, origin string) func(context.Context) ([]stream.Event, error) {
+	if s.challenges == nil {
+		return func(context.Context) ([]stream.Event, error) { return nil, nil }
+	}
+	opened := s.kit.Now()
+	since := opened.Add(-challenges.Lifetime)
+	told := map[string]challenges.Status{} // the status each was told with
+	return func(ctx context.Context) ([]stream.Event, error) {
+		now := s.kit.Now()
+		list, err := s.challenges.Changed(ctx, player, since)
+		if err != nil && errs.Of(err).Code == errs.Unavailable && ctx.Err() == nil {
+			return nil, nil // the store was busy: look again next time
+		}
+		if err != nil {
+			return nil, err
+		}
+		since = now.Add(-2 * eventsPeriod) // what changed since, and a margin for clocks and commits
+		var out []stream.Event
+		for i := len(list) - 1; i >= 0; i-- { // the oldest first
+			c := list[i]
+			typ := ""
+			switch st := c.StatusAt(now); {
+			case told[c.ID] == st:
+			case st == challenges.Created:
+				typ = "challenge"
+			case st == challenges.Declined && !c.Updated.Before(opened):
+				typ = "challengeDeclined"
+			case st == challenges.Canceled && !c.Updated.Before(opened):
+				typ = "challengeCanceled"
+			}
+			told[c.ID] = c.StatusAt(now)
+			if typ == "" {
+				continue
+			}
+			cj := s.challengeOf(c, player, origin, now)
+			data, err := json.Marshal(event{Type: typ, Challenge: &cj})
+			if err != nil {
+				return nil, fmt.Errorf("encoding an event of challenge %s: %w", c.ID, err)
+			}
+			out = append(out, stream.Event{Data: data})
+		}
+		return out, nil
+	}
 }

@@ -32,6 +32,7 @@ type Games interface {
 	Abort(ctx context.Context, id string, cred players.Credential, then games.ViewFunc) error
 	MakeOffer(ctx context.Context, id string, cred players.Credential, offer games.Offer, then games.ViewFunc) error
 	AnswerOffer(ctx context.Context, id string, cred players.Credential, offer games.Offer, accept bool, then games.ViewFunc) error
+	Presence(id string) games.Presence
 }
 
 // Players is the players service as lichess's API uses it.
@@ -46,6 +47,8 @@ type Players interface {
 // (games.Loader).
 type Loader interface {
 	NewGame(variant string) (*rules.Game, error)
+	Variants() []rules.Variant
+	Variant(id string) (rules.Variant, error)
 }
 
 // Deps are what lichess's API serves: the kit the front ends share, the
@@ -55,6 +58,12 @@ type Deps struct {
 	Players Players
 	Loader  Loader
 	Streams *stream.Server
+	// Challenges serve lichess's challenges; nil: they are not served.
+	Challenges Challenges
+	// Lobby takes the Board API's seeks; nil: they are not served.
+	Lobby Lobby
+	// Chat is the games' chat (chatLine, the chat route); nil: none.
+	Chat Chat
 }
 
 // deps are Deps as the handlers reach them.
@@ -64,6 +73,10 @@ type deps struct {
 	players Players
 	loader  Loader
 	streams *stream.Server
+	// challenges and lobby are nil when not served.
+	challenges Challenges
+	lobby      Lobby
+	chat       Chat
 }
 
 // The API's parts, one for each capability.
@@ -94,10 +107,16 @@ func apis() []api {
 // package api's routes are on (and its middleware: errors answered as
 // JSON, no caching, the body limit).
 func Register(g *echo.Group, d Deps) {
-	s := &deps{kit: d.Kit, games: d.Kit.Games(), players: d.Players, loader: d.Loader, streams: d.Streams}
+	s := &deps{kit: d.Kit, games: d.Kit.Games(), players: d.Players, loader: d.Loader, streams: d.Streams, challenges: d.Challenges, lobby: d.Lobby, chat: d.Chat}
 	acc, ev := &accountAPI{s}, &eventsAPI{s}
 	g.POST("/bot/account/upgrade", acc.upgrade, lichessErrors)
 	g.GET("/stream/event", ev.events, lichessErrors)
+	if d.Challenges != nil {
+		(&challengesAPI{s}).register(g)
+	}
+	if d.Lobby != nil {
+		g.POST("/board/seek", (&seekAPI{s}).seek, lichessErrors)
+	}
 	for _, kind := range apis() {
 		p := &playAPI{s: s, kind: kind}
 		base := "/" + kind.name + "/game"
@@ -106,6 +125,7 @@ func Register(g *echo.Group, d Deps) {
 		g.POST(base+"/:id/resign", p.resign, lichessErrors)
 		g.POST(base+"/:id/abort", p.abort, lichessErrors)
 		g.POST(base+"/:id/draw/:accept", p.answer(games.OfferDraw), lichessErrors)
+		g.POST(base+"/:id/chat", p.say, lichessErrors)
 		if !kind.bot { // lichess's Bot API takes no takebacks
 			g.POST(base+"/:id/takeback/:accept", p.answer(games.OfferTakeback), lichessErrors)
 		}

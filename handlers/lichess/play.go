@@ -56,7 +56,12 @@ func (p *playAPI) stream(c echo.Context) error {
 		return err
 	}
 	id := c.Param("id")
-	if _, _, err := p.seat(c.Request().Context(), who, id); err != nil {
+	side, rec, err := p.seat(c.Request().Context(), who, id)
+	if err != nil {
+		return err
+	}
+	onWake, err := p.talk(c.Request().Context(), who, id, side, rec)
+	if err != nil {
 		return err
 	}
 	var titles map[string]string // read once, for gameFull
@@ -78,7 +83,7 @@ func (p *playAPI) stream(c echo.Context) error {
 		}
 		return rec.ShownRevision(), []stream.Event{{Data: data}}, nil
 	}}
-	return p.s.streams.GameLines(c, id, who.cred, state)
+	return p.s.streams.GameLines(c, id, who.cred, state, onWake)
 }
 
 // move plays the ban or the move the game asks for now, given in UCI

@@ -165,6 +165,8 @@ type Deps struct {
 
 	// Tournaments run arenas; nil: /tournaments is not served.
 	Tournaments Tournaments
+	// Challenges serve players' challenges; nil: none.
+	Challenges Challenges
 }
 
 // deps are Deps as the pages' handlers reach them.
@@ -189,6 +191,7 @@ type deps struct {
 	log        *slog.Logger
 
 	tournaments Tournaments
+	challenges  Challenges // nil: none
 }
 
 func (d *deps) now() time.Time { return d.kit.Now() }
@@ -202,7 +205,7 @@ type Pages struct{ s *deps }
 func New(d Deps) *Pages {
 	s := &deps{kit: d.Kit, games: d.Kit.Games(), turns: games.TurnsOf(d.Kit.Games().Service), loader: d.Loader, players: d.Players, lobby: d.Lobby, analysis: d.Analysis,
 		training: d.Training, chat: d.Chat, relations: d.Relations, moderation: d.Moderation, tournaments: d.Tournaments, streams: d.Streams, files: d.Files, images: d.Images, asset: AssetVersion(), variants: d.Variants, log: d.Kit.Log(),
-		imageRate: ratelimit.New(d.ImagesPerSecond, float64(d.ImageBurst), d.Kit.Now)}
+		imageRate: ratelimit.New(d.ImagesPerSecond, float64(d.ImageBurst), d.Kit.Now), challenges: d.Challenges}
 	if s.files == nil {
 		s.files = NewStaticFiles()
 	}

@@ -103,6 +103,9 @@ func (s *deps) pageRoutes(e *echo.Echo) {
 	(&guards{s, c}).moderationRoutes(e)
 	e.POST("/settings", acc.saveSettings)
 	lb.lobbyRoutes(e)
+	if s.challenges != nil {
+		(&challengePages{s, c}).challengeRoutes(e, get)
+	}
 	if s.training != nil {
 		tr.learnRoutes(e)
 		tr.trainingRoutes(e)

@@ -58,6 +58,9 @@ func (p *accounts) profile(c echo.Context) error {
 	if v.Closed, err = p.s.players.Closed(ctx, pl.ID); err != nil {
 		return err
 	}
+	if v.Challenge, err = p.s.challengeForm(c, pl); err != nil {
+		return err
+	}
 	for _, st := range standings {
 		v.Ratings = append(v.Ratings, views.RatingRow{Variant: variantName(st.Variant), Speed: string(st.Speed),
 			Rating: ratingText(st.Rating), Deviation: int(math.Round(st.Rating.Deviation)), Games: st.Games})

@@ -14,9 +14,11 @@ import (
 // lichess's game streams are: state's events (each one line) at once and
 // again whenever the game's revision changes, learnt from the games'
 // feed as Game's streams learn it; between, an empty line every
-// LinesHeartbeat. It ends as Game's streams do; a game that is gone or
-// unreadable ends it.
-func (s *Server) GameLines(c echo.Context, id string, cred players.Credential, state State) error {
+// LinesHeartbeat. Every wake (a change of the game, of who watches it,
+// of its chat) calls onWake, if not nil, which may send lines of its
+// own. It ends as Game's streams do; a game that is gone or unreadable
+// ends it.
+func (s *Server) GameLines(c echo.Context, id string, cred players.Credential, state State, onWake func(context.Context, *Source) error) error {
 	end := func() {}
 	if state.Done != nil {
 		end = state.Done
@@ -39,7 +41,7 @@ func (s *Server) GameLines(c echo.Context, id string, cred players.Credential, s
 		end()
 	}
 	s.serveEvents(c, ndjsonFormat, finish, func(ctx context.Context, es *Source, beat <-chan time.Time) {
-		s.serveStream(ctx, es, w, s.revisionOf(id, w), state, nil, -1, beat)
+		s.serveStream(ctx, es, w, s.revisionOf(id, w), state, onWake, -1, beat)
 	})
 	return nil
 }

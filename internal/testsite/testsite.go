@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/banchess/banchess/analysis"
+	"github.com/banchess/banchess/challenges"
 	"github.com/banchess/banchess/chat"
 	"github.com/banchess/banchess/computer"
 	"github.com/banchess/banchess/games"
@@ -26,12 +27,13 @@ type Store interface {
 	games.Store
 	players.Store
 	lobby.Store
-	analysis.ReviewStore
 	Chat() chat.Store
 	Relations() relations.Store
 	Safety() players.SafetyStore
 	Moderation() moderation.Store
 	Tournaments() tournament.Store
+	Challenges() challenges.Store
+	Reviews() analysis.ReviewStore
 }
 
 // Engine analyses positions and plays the computer's plies
@@ -62,6 +64,8 @@ type Config struct {
 	Chat     []chat.Option
 	// Tournament are the tournaments' options (no schedule by default).
 	Tournament []tournament.Option
+	// Challenges are the challenges' options.
+	Challenges []challenges.Option
 }
 
 // Site is the services wired together.
@@ -79,6 +83,8 @@ type Site struct {
 	Blocks relations.BlockList
 	// Tournaments run arenas; their Run is not started.
 	Tournaments *tournament.Service
+	// Challenges are players' challenges to each other.
+	Challenges *challenges.Service
 	// Feed wakes the watchers of the games (games.WithFeed).
 	Feed *games.Feed
 }
@@ -125,12 +131,14 @@ func New(st Store, c Config) Site {
 		Lobby:      lb,
 		Blocks:     blocks,
 		Relations:  relations.New(st.Relations(), pl, st, lb, relations.WithClock(c.Now)),
-		Analysis:   analysis.New(svc, svc.Loader(), st, an, append([]analysis.Option{analysis.WithClock(c.Now)}, c.Analysis...)...),
+		Analysis:   analysis.New(svc, svc.Loader(), st.Reviews(), an, append([]analysis.Option{analysis.WithClock(c.Now)}, c.Analysis...)...),
 		Chat:       talk,
 		Moderation: moderation.New(st.Moderation(), pl, talk, st.Chat(), moderation.WithClock(c.Now)),
 		Feed:       feed,
 		Tournaments: tournament.New(storeTournaments{st}, st, svc, pl, svc.Loader(),
 			append([]tournament.Option{tournament.WithClock(c.Now), tournament.WithBerserk(svc.Clocks().Berserk)}, c.Tournament...)...),
+		Challenges: challenges.New(st.Challenges(), svc, svc.Loader(), pl,
+			append([]challenges.Option{challenges.WithClock(c.Now), challenges.WithBlocker(pl)}, c.Challenges...)...),
 	}
 }
 
