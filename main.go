@@ -247,6 +247,10 @@ func serve(ctx context.Context, args []string, out io.Writer, getenv func(string
 		return err
 	}
 	defer db.Close()
+	// The background work (sweeps, the lobby, the tournaments) stops before
+	// the store closes, whichever way serving ends.
+	ctx, stop := context.WithCancel(ctx)
+	defer stop()
 	go sweep(ctx, db, time.Duration(ttl), logger)
 
 	e := echo.New()
