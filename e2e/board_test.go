@@ -481,7 +481,9 @@ func focusedSquare(ctx context.Context) string {
 // tabToBoard presses Tab until the board has the focus: it must take at
 // most ten (the brand link, the header's eight links, the board).
 func tabToBoard(ctx context.Context) error {
-	for range 12 {
+	// The skip link, the brand, the header's links and its language
+	// picker come first (a keyboard user can take the skip link instead).
+	for range 16 {
 		if err := chromedp.Do(ctx, chromedp.KeyEvent(kb.Tab)); err != nil {
 			return err
 		}
@@ -493,7 +495,7 @@ func tabToBoard(ctx context.Context) error {
 			return err
 		}
 	}
-	return fmt.Errorf("twelve Tabs did not reach the board")
+	return fmt.Errorf("sixteen Tabs did not reach the board")
 }
 
 // moveCursor presses arrows until the keyboard is on s (White at the

@@ -406,7 +406,7 @@ func TestAPIErrorShape(t *testing.T) {
 		{"GET", "/api/games/" + g.ID + "/moves", "", 404, "not_found"},
 		{"POST", "/api/games/" + g.ID + "/actions/1", "", 404, "not_found"},
 		{"GET", "/api/games/", "", 404, "not_found"},
-		{"DELETE", "/api/games", "POST, GET", 405, "method_not_allowed"},
+		{"DELETE", "/api/games", "GET, POST", 405, "method_not_allowed"},
 		{"DELETE", "/api/games/" + g.ID, "GET", 405, "method_not_allowed"},
 		{"PUT", "/api/games/" + g.ID, "GET", 405, "method_not_allowed"},
 		{"GET", "/api/games/" + g.ID + "/actions", "POST", 405, "method_not_allowed"},

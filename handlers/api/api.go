@@ -112,6 +112,7 @@ func Register(g *echo.Group, d Deps) {
 		if len(allow) == 0 {
 			return kit.APINotFound()
 		}
+		slices.Sort(allow) // Echo lists its routes in no fixed order
 		c.Response().Header().Set("Allow", strings.Join(allow, ", "))
 		return &errs.Error{Code: errs.MethodNotAllowed, Msg: fmt.Sprintf("This address takes %s, not %s.", strings.Join(allow, " or "), kit.TrimText(c.Request().Method))}
 	}
