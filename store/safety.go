@@ -28,6 +28,10 @@ type memorySafety struct {
 	a      *memoryPlayers
 	codes  map[string]map[string]string // hashes by code id, by player
 	closed map[string]time.Time         // closed accounts, by player
+	// links are the reset links, by hash; deleted the deleted accounts.
+	links   map[string]resetLink
+	deleted map[string]bool
+	m       *Memory // the games, chat, relations and training a deletion clears
 }
 
 // lock locks the players and returns the unlocking.
@@ -115,7 +119,9 @@ func (m *memorySafety) SetClosed(ctx context.Context, player string, closed bool
 	}
 	defer unlock()
 	if !closed {
-		delete(m.closed, player)
+		if !m.deleted[player] { // a deleted account stays closed
+			delete(m.closed, player)
+		}
 		return nil
 	}
 	if m.a.players[player] == nil {
@@ -213,7 +219,7 @@ func (s sqlSafety) Recover(ctx context.Context, r players.Recovery) (bool, error
 func (s sqlSafety) SetClosed(ctx context.Context, player string, closed bool, at time.Time) error {
 	err := s.db.inTx(ctx, func(q querier) error {
 		if !closed {
-			_, err := q.exec(ctx, `DELETE FROM closed_accounts WHERE player = $1`, player)
+			_, err := q.exec(ctx, `DELETE FROM closed_accounts WHERE player = $1 AND NOT deleted`, player)
 			return err
 		}
 		var one int

@@ -84,6 +84,9 @@ type Players interface {
 	RecoveryCodesLeft(ctx context.Context, cred players.Credential) (int, error)
 	Recover(ctx context.Context, in players.RecoverIn) (players.SignedIn, error)
 	Closed(ctx context.Context, id string) (bool, error)
+	ResetLinkPlayer(ctx context.Context, token string) (string, error)
+	ResetPassword(ctx context.Context, in players.ResetIn) (players.SignedIn, error)
+	DeleteAccount(ctx context.Context, cred players.Credential, password string) error
 }
 
 // Lobby is the lobby as the pages use it.
