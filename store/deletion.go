@@ -100,15 +100,7 @@ func (m *memorySafety) Delete(ctx context.Context, player string, at time.Time) 
 	}
 	st.mu.RUnlock()
 	for _, id := range ids {
-		err := withGame(ctx, st, id, func(rec *games.Record) error {
-			if rec.White == player && rec.WhitePlayer.Name != "" {
-				rec.WhitePlayer.Name = players.DeletedName
-			}
-			if rec.Black == player && rec.BlackPlayer.Name != "" {
-				rec.BlackPlayer.Name = players.DeletedName
-			}
-			return nil
-		})
+		err := withGame(ctx, st, id, func(rec *games.Record) error { renameDeleted(rec, player); return nil })
 		if err != nil {
 			return err
 		}
@@ -220,12 +212,28 @@ func (s sqlSafety) UseResetLink(ctx context.Context, r players.Recovery) (bool, 
 	return done, nil
 }
 
-// Delete deletes the player's account in one transaction: see
-// players.Service.DeleteAccount. The games keep the player's seat, their
-// recorded name replaced (names are letters, digits, _ and -: as JSON
-// they are written as they are).
+// Delete deletes the player's account: see
+// players.Service.DeleteAccount. First the games replace the player's
+// recorded name, each saved as any change is (through the store's cache
+// and its revisions), then the rest goes in one transaction.
 func (s sqlSafety) Delete(ctx context.Context, player string, at time.Time) error {
-	err := s.db.inTx(ctx, func(q querier) error {
+	r, err := s.gdb.query(ctx, `SELECT id FROM games WHERE white = $1 OR black = $1`, player)
+	var ids []string
+	if err == nil {
+		ids, err = collect(r, func(sc scanner) (string, error) {
+			var id string
+			return id, sc.Scan(&id)
+		})
+	}
+	if err != nil {
+		return wrapStore(err, "listing a deleted player's games")
+	}
+	for _, id := range ids {
+		if err := s.update(ctx, id, func(rec *games.Record) error { renameDeleted(rec, player); return nil }); err != nil {
+			return wrapStore(err, "replacing a deleted player's name")
+		}
+	}
+	err = s.db.inTx(ctx, func(q querier) error {
 		var name string
 		if err := q.queryRow(ctx, `SELECT name FROM players WHERE id = $1`, player).Scan(&name); errors.Is(err, errNoRows) {
 			return noSuchPlayer()
@@ -253,15 +261,6 @@ func (s sqlSafety) Delete(ctx context.Context, player string, at time.Time) erro
 			{`DELETE FROM puzzle_attempts WHERE player = $1`, []any{player}},
 			{`DELETE FROM seeks WHERE player = $1 AND game = ''`, []any{player}},
 		}
-		if name != "" {
-			for _, side := range []string{"white", "black"} {
-				was, now := `"`+side+`Player":{"name":"`+name+`"`, `"`+side+`Player":{"name":"`+players.DeletedName+`"`
-				steps = append(steps, struct {
-					sql  string
-					args []any
-				}{`UPDATE games SET table_state = replace(table_state, $2, $3) WHERE ` + side + ` = $1`, []any{player, was, now}})
-			}
-		}
 		for _, st := range steps {
 			if _, err := q.exec(ctx, st.sql, st.args...); err != nil {
 				return err
@@ -270,4 +269,14 @@ func (s sqlSafety) Delete(ctx context.Context, player string, at time.Time) erro
 		return s.db.notify(ctx, q, players.NoticeSignedOut(player))
 	})
 	return wrapStore(err, "deleting an account")
+}
+
+// renameDeleted replaces the recorded name of player, deleted, in rec.
+func renameDeleted(rec *games.Record, player string) {
+	if rec.White == player && rec.WhitePlayer.Name != "" {
+		rec.WhitePlayer.Name = players.DeletedName
+	}
+	if rec.Black == player && rec.BlackPlayer.Name != "" {
+		rec.BlackPlayer.Name = players.DeletedName
+	}
 }

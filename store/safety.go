@@ -5,6 +5,7 @@ import (
 	"errors"
 	"time"
 
+	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/players"
 )
 
@@ -19,7 +20,9 @@ var (
 func (m *Memory) Safety() players.SafetyStore { return &m.safety }
 
 // Safety returns the store's recovery codes and closed accounts.
-func (s *sqlStore) Safety() players.SafetyStore { return sqlSafety{db: s.db} }
+func (s *sqlStore) Safety() players.SafetyStore {
+	return sqlSafety{db: s.db, gdb: s.gdb, update: s.Update}
+}
 
 // memorySafety is the Memory store's recovery codes and closed accounts,
 // under its players' lock (a recovery changes a player's password and
@@ -149,6 +152,10 @@ func (m *memorySafety) Closed(ctx context.Context, player string) (bool, error) 
 // SQLite and PostgreSQL alike (the account_safety migration's tables).
 type sqlSafety struct {
 	db database
+	// gdb holds the games' rows; update changes a game as any save does
+	// (a deletion replaces the player's name in their games).
+	gdb    database
+	update func(ctx context.Context, id string, fn func(*games.Record) error) error
 }
 
 // SetRecoveryCodes replaces the player's recovery codes, in one

@@ -28,6 +28,7 @@ func (p *accounts) accountRoutes(e *echo.Echo) {
 	e.POST("/logout/everywhere", p.logout(true))
 	p.recoveryRoutes(e)
 	p.resetRoutes(e)
+	e.POST("/account/delete", p.deleteAccount)
 }
 
 // account shows the browser's player: the form that names them, or their

@@ -87,3 +87,30 @@ func (p *accounts) reset(c echo.Context) error {
 	p.s.kit.SetDevice(c, in.Device)
 	return c.Redirect(http.StatusSeeOther, "/account?done=recovered")
 }
+
+// deleteAccount deletes the browser's player's account once the form's
+// password is theirs, and forgets the browser's credential; refused, the
+// account page again with the reason.
+func (p *accounts) deleteAccount(c echo.Context) error {
+	f, err := p.core.form(c)
+	if err != nil {
+		return err
+	}
+	ctx, cred := c.Request().Context(), kit.Player(c)
+	if err := p.s.players.DeleteAccount(ctx, cred, f.Get("password")); err != nil {
+		return kit.Shown(err, func(status int, e *errs.Error) error {
+			pl, ierr := p.s.players.Identify(ctx, cred)
+			if ierr != nil {
+				return ierr
+			}
+			a, aerr := p.accountView(c, pl)
+			if aerr != nil {
+				return aerr
+			}
+			a.DeleteError = e.Msg
+			return render(c, status, views.AccountPage(a))
+		})
+	}
+	kit.DropPlayer(c)
+	return c.Redirect(http.StatusSeeOther, "/?deleted=1")
+}
