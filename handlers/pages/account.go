@@ -29,6 +29,7 @@ func (p *accounts) accountRoutes(e *echo.Echo) {
 	p.recoveryRoutes(e)
 	p.resetRoutes(e)
 	e.POST("/account/delete", p.deleteAccount)
+	p.exportRoutes(e)
 }
 
 // account shows the browser's player: the form that names them, or their

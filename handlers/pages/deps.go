@@ -129,6 +129,7 @@ type Training interface {
 	Look(ctx context.Context, player, id string, w training.Where) (training.Moment, error)
 	Play(ctx context.Context, player, id string, in games.Input) (training.Played, error)
 	Review(ctx context.Context, player, id string, at, line int) (r training.Review, ok bool, err error)
+	History(ctx context.Context, player string) ([]training.Attempt, error)
 }
 
 // Chat is the games' chat as the pages use it (chat.Service).
