@@ -109,3 +109,28 @@ func TestExport(t *testing.T) {
 		t.Errorf("the export without a cookie: %d", rec.Code)
 	}
 }
+
+// TestExportPuzzles: a puzzle solved is in the download's puzzle history.
+func TestExportPuzzles(t *testing.T) {
+	a := newAPIT(t, newTrainingServer(t, nil))
+	token := a.account("Pia")
+	var p struct {
+		ID       string
+		Solution []string
+	}
+	a.decode(a.doAs(token, http.MethodGet, "/api/puzzles/next", ""), http.StatusOK, &p)
+	a.decode(a.do(http.MethodGet, "/api/puzzles/"+p.ID, ""), http.StatusOK, &p)
+	actions, _ := json.Marshal(p.Solution)
+	if r := a.doAs(token, http.MethodPost, "/api/puzzles/"+p.ID+"/attempt", `{"actions":`+string(actions)+`}`); r.code != http.StatusOK {
+		t.Fatalf("the attempt: %d %s", r.code, r.body)
+	}
+	r := a.doAs(token, http.MethodGet, "/api/account/export", "")
+	var history []struct {
+		Puzzle  string
+		Solved  bool
+		Actions []string
+	}
+	if err := json.Unmarshal([]byte(unzip(t, r.body)["puzzles.json"]), &history); err != nil || len(history) != 1 || history[0].Puzzle != p.ID || !history[0].Solved {
+		t.Errorf("puzzles.json: %+v (%v)", history, err)
+	}
+}
