@@ -78,6 +78,9 @@ func TestDeleteAccount(t *testing.T) {
 			if !strings.Contains(after, `[White "deleted"]`) || !strings.Contains(after, `[Black "Bob"]`) || strings.Contains(after, "Ann") {
 				t.Errorf("the PGN after: %s", after)
 			}
+			if d := newClientOn(t, e).get("/@/Bob"); strings.Contains(text(d, "main"), "Ann") || !strings.Contains(text(d, "main"), "deleted") {
+				t.Errorf("Bob's profile after: %s", text(d, "main"))
+			}
 			room := a.chatRoom(bob, id, "?room=player")
 			if len(room.Lines) != 1 || room.Lines[0].Text != "have fun" {
 				t.Errorf("the chat after: %+v", room.Lines)
