@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"bytes"
 	"context"
 	"net/http"
 	"strings"
@@ -33,12 +34,12 @@ func (c *manualClock) add(d time.Duration) {
 
 // resetServer is a server on clock whose player Warden is a moderator,
 // Warden's browser, and Ann's, signed up.
-func resetServer(t *testing.T, clock *manualClock) (*echo.Echo, *client, *client) {
+func resetServer(t *testing.T, clock *manualClock, logs *bytes.Buffer) (*echo.Echo, *client, *client) {
 	t.Helper()
 	svc := newServiceWith(nil, testsite.Config{Now: clock.Now})
 	t.Cleanup(closer(svc))
 	e := echo.New()
-	New(svc, apiClock).Register(e)
+	New(svc, apiClock, WithLogger(jsonLogger(logs))).Register(e)
 	warden := newClientOn(t, e)
 	warden.register("Warden")
 	if err := svc.Moderation.SetModerator(context.Background(), "warden", true); err != nil {
@@ -69,9 +70,15 @@ func issueReset(t *testing.T, warden *client, name string) string {
 // anyone but a moderator /mod/reset is an unknown page.
 func TestResetLink(t *testing.T) {
 	clock := &manualClock{now: apiClock()}
-	e, warden, ann := resetServer(t, clock)
+	var logs bytes.Buffer
+	e, warden, ann := resetServer(t, clock, &logs)
 	path := issueReset(t, warden, "ann")
 	token := strings.TrimPrefix(path, "/reset/")
+	defer func() {
+		if strings.Contains(logs.String(), token) || !strings.Contains(logs.String(), "/reset/") {
+			t.Errorf("the request log holds the token, or no reset: %s", logs.String())
+		}
+	}()
 	if log := warden.get("/mod/log"); !strings.Contains(log.Text(), "reset-link") || strings.Contains(log.Text(), token) {
 		t.Errorf("the log: %q", log.Find("table").Text())
 	}

@@ -35,7 +35,7 @@ func (p *guards) issueResetLink(c echo.Context) error {
 		})
 	}
 	c.Response().Header().Set("Cache-Control", "no-store")
-	link := c.Scheme() + "://" + c.Request().Host + "/reset/" + token
+	link := p.s.kit.Origin(c) + "/reset/" + token
 	return p.renderMod(c, http.StatusOK, views.Mod{Done: "Reset link issued: written to the log.", ResetLink: link, ResetFor: e.PlayerName})
 }
 
