@@ -374,3 +374,9 @@ const (
 	OwnChallenge      Detail = "own_challenge"       // Invalid: challenging oneself
 	TooManyChallenges Detail = "too_many_challenges" // TooMany: the challenger has challenges.MaxOpen open
 )
+
+// The details of reset links and deleted accounts.
+const (
+	BadResetLink  Detail = "bad_reset_link" // NotFound: a reset link unknown, used already or expired
+	WrongPassword Detail = "wrong_password" // Forbidden: deleting an account with a password that is not its own
+)

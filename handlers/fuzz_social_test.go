@@ -79,6 +79,22 @@ func (f fuzzSafety) Closed(ctx context.Context, player string) (bool, error) {
 	return f.s.Memory.Safety().Closed(ctx, player)
 }
 
+func (f fuzzSafety) AddResetLink(ctx context.Context, player, hash string, expires time.Time) error {
+	return f.s.Memory.Safety().AddResetLink(ctx, player, hash, expires)
+}
+
+func (f fuzzSafety) ResetLink(ctx context.Context, hash string) (string, time.Time, bool, error) {
+	return f.s.Memory.Safety().ResetLink(ctx, hash)
+}
+
+func (f fuzzSafety) UseResetLink(ctx context.Context, r players.Recovery) (bool, error) {
+	return f.s.Memory.Safety().UseResetLink(ctx, r)
+}
+
+func (f fuzzSafety) Delete(ctx context.Context, player string, at time.Time) error {
+	return f.s.Memory.Safety().Delete(ctx, player, at)
+}
+
 // Moderation is the store's memory's of the moment.
 func (s *fuzzStore) Moderation() moderation.Store { return fuzzModeration{s} }
 

@@ -111,3 +111,31 @@ func (s *Service) SetModerator(ctx context.Context, name string, mod bool) error
 	}
 	return nil
 }
+
+// IssueResetLink makes a one-time reset link's token for the player named
+// name, for cred's moderator, and writes it to the log (never the
+// token, which only its hash outlives): a player who lost their recovery
+// codes sets a new password with it within players.ResetLinkTTL. It
+// refuses anyone else as an unknown page, and an action without a why.
+func (s *Service) IssueResetLink(ctx context.Context, cred players.Credential, name, why string) (string, Entry, error) {
+	mod, err := s.moderator(ctx, cred)
+	if err != nil {
+		return "", Entry{}, err
+	}
+	if why, err = cleanText(why, true, "a moderator's action"); err != nil {
+		return "", Entry{}, err
+	}
+	target, err := s.players.Named(ctx, name)
+	if err != nil {
+		return "", Entry{}, err
+	}
+	token, expires, err := s.players.NewResetLink(ctx, target.ID)
+	if err != nil {
+		return "", Entry{}, err
+	}
+	e := Entry{ID: newID(), At: s.now(), Moderator: mod.ID, ModeratorName: mod.Name, Action: Reset, Player: target.ID, PlayerName: target.Name, Until: expires, Why: why}
+	if err := s.store.AddEntry(ctx, e); err != nil {
+		return "", Entry{}, errs.FromStore(fmt.Errorf("writing the moderation log: %w", err))
+	}
+	return token, e, nil
+}

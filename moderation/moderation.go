@@ -91,6 +91,8 @@ const (
 	Dismiss Action = "dismiss"
 	Grant   Action = "grant-mod"
 	Revoke  Action = "revoke-mod"
+	// Reset is the issue of a one-time reset link (IssueResetLink).
+	Reset Action = "reset-link"
 )
 
 // Entry is a line of the moderation log.
@@ -185,6 +187,7 @@ type Players interface {
 	Player(ctx context.Context, id string) (players.Player, error)
 	SetClosed(ctx context.Context, id string, closed bool) error
 	Closed(ctx context.Context, id string) (bool, error)
+	NewResetLink(ctx context.Context, id string) (string, time.Time, error)
 }
 
 // Chat reads a game's chat lines as a reader may (chat.Service): a

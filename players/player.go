@@ -114,6 +114,7 @@ var reservedNames = [...]string{
 	"moderator", "mod", "staff", "support", "official", "owner",
 	"banchess", "server",
 	"anonymous", "computer", "engine", "nobody", "null", "undefined",
+	DeletedName,
 }
 
 // CheckName refuses a name that breaks the rules: 2 to 20 of A–Z, a–z,

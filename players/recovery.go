@@ -53,6 +53,18 @@ type SafetyStore interface {
 	SetClosed(ctx context.Context, player string, closed bool, at time.Time) error
 	// Closed reports whether the player's account is closed.
 	Closed(ctx context.Context, player string) (bool, error)
+	// AddResetLink keeps a moderator's reset link for player: the hash of
+	// its token, valid until expires.
+	AddResetLink(ctx context.Context, player, hash string, expires time.Time) error
+	// ResetLink returns the player of the reset link of hash and when it
+	// expires, and whether there is one (unused).
+	ResetLink(ctx context.Context, hash string) (player string, expires time.Time, ok bool, err error)
+	// UseResetLink is Recover with r.Code the hash of a reset link: it
+	// spends the link instead of a code.
+	UseResetLink(ctx context.Context, r Recovery) (bool, error)
+	// Delete deletes the player's account (see Service.DeleteAccount), in
+	// one step.
+	Delete(ctx context.Context, player string, at time.Time) error
 }
 
 // RecoveryCode is a recovery code as the store keeps it: its id (the

@@ -61,7 +61,7 @@ type entry struct {
 func NewMemory() *Memory {
 	m := &Memory{games: make(map[string]*entry), reviews: make(map[string]analysis.StoredReview), claims: map[string]dueClaim{}}
 	m.accounts.init()
-	m.safety.a = &m.accounts
+	m.safety.a, m.safety.m = &m.accounts, m
 	m.challenges.m = m
 	return m
 }

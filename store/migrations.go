@@ -391,6 +391,15 @@ var migrations = [...]migration{
 	CREATE INDEX challenges_challenger ON challenges(challenger, updated_at);
 	CREATE INDEX challenges_dest ON challenges(dest, updated_at);
 	CREATE INDEX challenges_updated ON challenges(updated_at);`},
+	// Moderators' one-time reset links (their SHA-256 hashes), and
+	// accounts their players deleted (players.SafetyStore).
+	{"reset_links_deleted", `CREATE TABLE reset_links (
+		hash       TEXT PRIMARY KEY, -- SHA-256 of the link's token
+		player     TEXT NOT NULL,
+		expires_at BIGINT NOT NULL   -- unix milliseconds
+	) WITHOUT ROWID;
+	CREATE INDEX reset_links_player ON reset_links(player);
+	ALTER TABLE closed_accounts ADD COLUMN deleted BOOLEAN NOT NULL DEFAULT false;`},
 }
 
 // SchemaVersion is the schema version this binary writes.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"time"
 
+	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/players"
 )
 
@@ -19,7 +20,9 @@ var (
 func (m *Memory) Safety() players.SafetyStore { return &m.safety }
 
 // Safety returns the store's recovery codes and closed accounts.
-func (s *sqlStore) Safety() players.SafetyStore { return sqlSafety{db: s.db} }
+func (s *sqlStore) Safety() players.SafetyStore {
+	return sqlSafety{db: s.db, gdb: s.gdb, update: s.Update}
+}
 
 // memorySafety is the Memory store's recovery codes and closed accounts,
 // under its players' lock (a recovery changes a player's password and
@@ -28,6 +31,10 @@ type memorySafety struct {
 	a      *memoryPlayers
 	codes  map[string]map[string]string // hashes by code id, by player
 	closed map[string]time.Time         // closed accounts, by player
+	// links are the reset links, by hash; deleted the deleted accounts.
+	links   map[string]resetLink
+	deleted map[string]bool
+	m       *Memory // the games, chat, relations and training a deletion clears
 }
 
 // lock locks the players and returns the unlocking.
@@ -115,7 +122,9 @@ func (m *memorySafety) SetClosed(ctx context.Context, player string, closed bool
 	}
 	defer unlock()
 	if !closed {
-		delete(m.closed, player)
+		if !m.deleted[player] { // a deleted account stays closed
+			delete(m.closed, player)
+		}
 		return nil
 	}
 	if m.a.players[player] == nil {
@@ -143,6 +152,10 @@ func (m *memorySafety) Closed(ctx context.Context, player string) (bool, error) 
 // SQLite and PostgreSQL alike (the account_safety migration's tables).
 type sqlSafety struct {
 	db database
+	// gdb holds the games' rows; update changes a game as any save does
+	// (a deletion replaces the player's name in their games).
+	gdb    database
+	update func(ctx context.Context, id string, fn func(*games.Record) error) error
 }
 
 // SetRecoveryCodes replaces the player's recovery codes, in one
@@ -213,7 +226,7 @@ func (s sqlSafety) Recover(ctx context.Context, r players.Recovery) (bool, error
 func (s sqlSafety) SetClosed(ctx context.Context, player string, closed bool, at time.Time) error {
 	err := s.db.inTx(ctx, func(q querier) error {
 		if !closed {
-			_, err := q.exec(ctx, `DELETE FROM closed_accounts WHERE player = $1`, player)
+			_, err := q.exec(ctx, `DELETE FROM closed_accounts WHERE player = $1 AND NOT deleted`, player)
 			return err
 		}
 		var one int

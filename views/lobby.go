@@ -123,6 +123,8 @@ type Account struct {
 	// Recovery are the viewer's recovery codes; nil where the server
 	// keeps none or the viewer has no name.
 	Recovery *AccountRecovery
+	// DeleteError says why the last deletion was refused.
+	DeleteError string
 }
 
 // Login is the sign-in page.

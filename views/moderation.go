@@ -22,6 +22,8 @@ type Mod struct {
 	Done  string
 	Error string
 	Mutes []ModMute
+	// ResetLink is a reset link just issued, for ResetFor (shown once).
+	ResetLink, ResetFor string
 }
 
 // ModMute is a length a player's chat may be muted for.

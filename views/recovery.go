@@ -12,3 +12,10 @@ type Recover struct {
 	Asset            string
 	Error, NameValue string
 }
+
+// Reset is the page of a moderator's reset link: Name is the player it
+// resets; Token the link's.
+type Reset struct {
+	Asset              string
+	Token, Name, Error string
+}

@@ -82,6 +82,7 @@ func Register(g *echo.Group, d Deps) {
 		{http.MethodDelete, "/token", acc.dropToken},
 		{http.MethodPost, "/account/recovery-codes", acc.newRecoveryCodes},
 		{http.MethodPost, "/account/recover", acc.recover},
+		{http.MethodPost, "/account/delete", acc.deleteAccount},
 		{http.MethodGet, "/players/:name", acc.playerPublic},
 		{http.MethodGet, "/seeks", lb.seeks},
 		{http.MethodPost, "/seeks", lb.addSeek},

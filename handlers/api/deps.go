@@ -57,6 +57,7 @@ type Players interface {
 	Standings(ctx context.Context, player string) ([]players.Standing, error)
 	NewRecoveryCodes(ctx context.Context, cred players.Credential) ([]string, error)
 	Recover(ctx context.Context, in players.RecoverIn) (players.SignedIn, error)
+	DeleteAccount(ctx context.Context, cred players.Credential, password string) error
 }
 
 // Lobby is the lobby as the API uses it.

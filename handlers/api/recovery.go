@@ -52,3 +52,21 @@ func (a *accountsAPI) recover(c echo.Context) error {
 	a.s.kit.SetDevice(c, in.Device)
 	return c.JSON(http.StatusCreated, Token{Token: string(in.Credential), Name: in.Player.Name})
 }
+
+// deleteRequest is the body of POST /api/account/delete.
+type deleteRequest struct {
+	Password field[string] `json:"password"`
+}
+
+// deleteAccount deletes the bearer's player's account once the body's
+// password is theirs (204): every credential of it stops working.
+func (a *accountsAPI) deleteAccount(c echo.Context) error {
+	var req deleteRequest
+	if err := readJSON(c, &req); err != nil {
+		return err
+	}
+	if err := a.s.players.DeleteAccount(c.Request().Context(), kit.Bearer(c), req.Password.val); err != nil {
+		return err
+	}
+	return c.NoContent(http.StatusNoContent)
+}

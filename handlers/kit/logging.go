@@ -116,8 +116,12 @@ func ShortID(id string) string {
 var gamePrefixes = []string{"/api/games/", "/g/"}
 
 // logPath is path as the log writes it: a game id under /api/games/ or
-// /g/ cut to its first characters, and the whole at most 200 characters.
+// /g/ cut to its first characters, a reset link's token left out, and the
+// whole at most 200 characters.
 func logPath(path string) string {
+	if strings.HasPrefix(path, "/reset/") {
+		return "/reset/…" // a reset link's token is a secret
+	}
 	for _, prefix := range gamePrefixes {
 		rest, ok := strings.CutPrefix(path, prefix)
 		if !ok {

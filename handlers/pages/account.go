@@ -27,6 +27,9 @@ func (p *accounts) accountRoutes(e *echo.Echo) {
 	e.POST("/logout", p.logout(false))
 	e.POST("/logout/everywhere", p.logout(true))
 	p.recoveryRoutes(e)
+	p.resetRoutes(e)
+	e.POST("/account/delete", p.deleteAccount)
+	p.exportRoutes(e)
 }
 
 // account shows the browser's player: the form that names them, or their

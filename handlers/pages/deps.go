@@ -84,6 +84,9 @@ type Players interface {
 	RecoveryCodesLeft(ctx context.Context, cred players.Credential) (int, error)
 	Recover(ctx context.Context, in players.RecoverIn) (players.SignedIn, error)
 	Closed(ctx context.Context, id string) (bool, error)
+	ResetLinkPlayer(ctx context.Context, token string) (string, error)
+	ResetPassword(ctx context.Context, in players.ResetIn) (players.SignedIn, error)
+	DeleteAccount(ctx context.Context, cred players.Credential, password string) error
 }
 
 // Lobby is the lobby as the pages use it.
@@ -126,6 +129,7 @@ type Training interface {
 	Look(ctx context.Context, player, id string, w training.Where) (training.Moment, error)
 	Play(ctx context.Context, player, id string, in games.Input) (training.Played, error)
 	Review(ctx context.Context, player, id string, at, line int) (r training.Review, ok bool, err error)
+	History(ctx context.Context, player string) ([]training.Attempt, error)
 }
 
 // Chat is the games' chat as the pages use it (chat.Service).

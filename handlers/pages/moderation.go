@@ -27,6 +27,7 @@ type Moderation interface {
 	OpenReports(ctx context.Context, cred players.Credential) ([]moderation.Case, error)
 	Log(ctx context.Context, cred players.Credential) ([]moderation.Entry, error)
 	Do(ctx context.Context, cred players.Credential, a moderation.Act) (moderation.Entry, error)
+	IssueResetLink(ctx context.Context, cred players.Credential, name, why string) (string, moderation.Entry, error)
 }
 
 // guards is the pages' part for reports and the moderators: /report,
@@ -48,6 +49,7 @@ func (p *guards) moderationRoutes(e *echo.Echo) {
 	get("/mod", p.mod)
 	get("/mod/log", p.modLog)
 	e.POST("/mod/act", p.act)
+	e.POST("/mod/reset", p.issueResetLink)
 }
 
 // reasons are the reasons the report form offers.
@@ -156,11 +158,16 @@ func (p *guards) mod(c echo.Context) error {
 
 // showMod renders /mod with done or an error message.
 func (p *guards) showMod(c echo.Context, status int, done, msg string) error {
+	return p.renderMod(c, status, views.Mod{Done: done, Error: msg})
+}
+
+// renderMod renders /mod with m's message or reset link.
+func (p *guards) renderMod(c echo.Context, status int, m views.Mod) error {
 	cases, err := p.s.moderation.OpenReports(c.Request().Context(), kit.Player(c))
 	if err != nil {
 		return guarded(c, err)
 	}
-	m := views.Mod{Asset: p.s.asset, Done: done, Error: msg}
+	m.Asset = p.s.asset
 	for _, d := range moderation.Mutes() {
 		m.Mutes = append(m.Mutes, views.ModMute{Value: d.String(), Label: muteLabel(d)})
 	}
