@@ -10,6 +10,7 @@ import (
 	"github.com/PuerkitoBio/goquery"
 
 	"github.com/banchess/banchess/games"
+	"github.com/banchess/banchess/handlers/api"
 	"github.com/banchess/banchess/players"
 	"github.com/banchess/banchess/rules"
 )
@@ -93,5 +94,39 @@ func TestSwissPages(t *testing.T) {
 	})
 	if total != 6 { // 3 games and 3 byes
 		t.Errorf("the scores add up to %v, want 6", total)
+	}
+}
+
+// TestSwissAPI: POST /api/tournaments creates a Swiss event; its object
+// has kind, rounds and round, and each standing its tiebreaks.
+func TestSwissAPI(t *testing.T) {
+	s := newArenaSite(t)
+	a := newAPIT(t, s.e)
+	ann, bob, cat := a.account("Ann"), a.account("Bob"), a.account("Cat")
+	var tr api.Tournament
+	a.decode(a.doAs(ann, http.MethodPost, "/api/tournaments", `{"kind":"swiss","name":"Bots' Swiss","clock":"3+2","rounds":7,"interval":60}`), http.StatusCreated, &tr)
+	if tr.Kind != "swiss" || tr.Rounds != 7 || tr.Round != 0 || tr.Interval != 60 || tr.Minutes != 0 {
+		t.Fatalf("created %+v", tr)
+	}
+	for _, tok := range []string{ann, bob, cat} {
+		a.decode(a.doAs(tok, http.MethodPost, "/api/tournaments/"+tr.ID+"/join", ""), http.StatusOK, &tr)
+	}
+	s.tick()
+	var got api.Tournament
+	a.decode(a.do(http.MethodGet, "/api/tournaments/"+tr.ID, ""), http.StatusOK, &got)
+	if got.Status != "started" || got.Round != 1 || len(got.Standings) != 3 {
+		t.Fatalf("started: %+v", got)
+	}
+	byes := 0
+	for _, r := range got.Standings {
+		if r.Buchholz == nil || r.SonnebornBerger == nil || r.Points == nil || len(r.Sheet) != 1 {
+			t.Fatalf("a standing without its tiebreaks: %+v", r)
+		}
+		if r.Game == nil && r.Sheet[0] == 2 && *r.Points == 1 {
+			byes++
+		}
+	}
+	if byes != 1 {
+		t.Errorf("%d byes in round 1 of 3 players: %+v", byes, got.Standings)
 	}
 }
