@@ -144,17 +144,3 @@ func swissEvent(t *testing.T, st testsite.Store) {
 }
 
 func TestSwissThroughTheService(t *testing.T) { swissEvent(t, store.NewMemory()) }
-
-func TestSwissSettingsRefused(t *testing.T) {
-	a := newArena(t, nil)
-	a.named("Ann")
-	for _, st := range []tournament.Settings{
-		{Kind: tournament.Swiss, Name: "S", Clock: "3+2", Rounds: 2},
-		{Kind: tournament.Swiss, Name: "S", Clock: "3+2", Rounds: 16},
-		{Kind: tournament.Swiss, Name: "S", Clock: "3+2", Rounds: 5, Interval: -1},
-	} {
-		if _, err := a.svc.Create(a.ctx, a.creds["Ann"], st); code(err) != errs.Invalid {
-			t.Errorf("%+v: %v", st, err)
-		}
-	}
-}
