@@ -298,12 +298,21 @@ func over() error {
 	return errs.Errorf(errs.Conflict, "The tournament is over.").WithDetail(errs.TournamentOver)
 }
 
-// Berserk halves cred's player's time at game, a tournament's, before
+// Berserk halves cred's player's time at game, an arena's, before
 // their first action (games.Clocks.Berserk); a berserk win of at least
 // BerserkMoves scores a point more.
 func (s *Service) Berserk(ctx context.Context, game string, cred players.Credential) error {
 	if s.berserk == nil {
 		return errs.Errorf(errs.Invalid, "Only a tournament's games may be berserked.").WithDetail(errs.NotTournamentGame)
+	}
+	var tid string
+	if err := s.games.View(ctx, game, func(rec *games.Record) error { tid = rec.Tournament; return nil }); err != nil {
+		return errs.FromStore(err)
+	}
+	if tid != "" {
+		if t, err := s.Tournament(ctx, tid); err == nil && t.Kind == Swiss {
+			return errs.Errorf(errs.Invalid, "Berserk is for arenas: a Swiss game is played on its full clock.").WithDetail(errs.NotTournamentGame)
+		}
 	}
 	return s.berserk(ctx, game, cred)
 }

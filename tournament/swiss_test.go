@@ -53,6 +53,11 @@ func swissEvent(t *testing.T, st testsite.Store) {
 		if tr = a.tick(); tr.Round != round {
 			t.Fatalf("round %d paired again while its games run: at %d", round, tr.Round)
 		}
+		if round == 1 {
+			if err := a.svc.Berserk(a.ctx, boards[0].Game, a.creds[a.ids[boards[0].White]]); code(err) != errs.Invalid {
+				t.Errorf("berserk at a Swiss game: %v", err)
+			}
+		}
 		for i, b := range boards {
 			w, bl := a.ids[b.White], a.ids[b.Black]
 			for _, pair := range [][2]string{{w, bl}, {bl, w}} {
