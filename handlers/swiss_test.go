@@ -61,6 +61,9 @@ func TestSwissPages(t *testing.T) {
 			t.Errorf("round %d: no link to the game, or berserk offered", round)
 		}
 		white, black := boards.Find("td").Eq(1).Text(), boards.Find("td").Eq(2).Text()
+		if gd := clients[white].get("/g/" + game); gd.Find("#tournament-link").Length() != 1 || gd.Find("#berserk-game").Length() != 0 {
+			t.Errorf("round %d: the game's page has no link to its event, or offers berserk", round)
+		}
 		cred := func(name string) players.Credential { return players.Credential(clients[name].player().Value) }
 		for _, err := range []error{
 			s.site.Games.Play(ctx, game, cred(black), games.Input{Text: "b:e2e4"}, nil),

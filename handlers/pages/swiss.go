@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/labstack/echo/v4"
+
 	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/handlers/kit"
 	"github.com/banchess/banchess/rules"
@@ -94,4 +96,14 @@ func swissRow(row *views.StandingRow, r tournament.Standing) {
 	if q := sb % 4; q != 0 {
 		row.SonnebornBerger += []string{"", ".25", ".5", ".75"}[q]
 	}
+}
+
+// swissGame reports whether tournament id is a Swiss event, whose games
+// are not berserked.
+func (p *core) swissGame(c echo.Context, id string) bool {
+	if p.s.tournaments == nil {
+		return false
+	}
+	t, err := p.s.tournaments.Tournament(c.Request().Context(), id)
+	return err == nil && t.Kind == tournament.Swiss
 }
