@@ -137,6 +137,13 @@ func swissEvent(t *testing.T, st testsite.Store) {
 			t.Errorf("%s: no Buchholz: %+v", r.Name, r)
 		}
 	}
+	for r, b := range tr.Byes {
+		for _, row := range rows {
+			if b != "" && row.Player == b && row.Sheet[r].Points != 2 {
+				t.Errorf("%s's bye in round %d scored %d half-points", row.Name, r+1, row.Sheet[r].Points)
+			}
+		}
+	}
 	other := last.White
 	if other == idle {
 		other = last.Black
