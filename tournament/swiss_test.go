@@ -156,3 +156,46 @@ func swissEvent(t *testing.T, st testsite.Store) {
 }
 
 func TestSwissThroughTheService(t *testing.T) { swissEvent(t, store.NewMemory()) }
+
+// TestSwissInterval: with an interval, the next round starts that long
+// after the round before did, though its games run on; their players sit
+// it out and score nothing for it.
+func TestSwissInterval(t *testing.T) {
+	a := newArena(t, nil)
+	a.named("Ann", "Bob", "Cat", "Dan", "Eve")
+	tr, err := a.svc.Create(a.ctx, a.creds["Ann"], tournament.Settings{Kind: tournament.Swiss, Name: "Timed", Clock: "3+2", Rounds: 3, Interval: 60})
+	a.must(err)
+	a.id = tr.ID
+	for _, n := range []string{"Ann", "Bob", "Cat", "Dan", "Eve"} {
+		a.must(a.svc.Join(a.ctx, tr.ID, a.creds[n]))
+	}
+	tr = a.tick()
+	boards := tournament.Boards(tr, 1)
+	if tr.Round != 1 || len(boards) != 2 {
+		t.Fatalf("round 1: %d boards", len(boards))
+	}
+	// The first board ends; the second runs on past the interval.
+	b := boards[0]
+	a.play(b.Game, 1, a.ids[b.White], a.ids[b.Black])
+	a.resign(b.Game, a.ids[b.Black])
+	a.clk.advance(30 * time.Second)
+	if tr = a.tick(); tr.Round != 1 {
+		t.Fatalf("round 2 paired before the interval: %d", tr.Round)
+	}
+	a.clk.advance(31 * time.Second)
+	tr = a.tick()
+	if tr.Round != 2 || len(tournament.Boards(tr, 2)) != 1 || tr.Byes[1] == "" {
+		t.Fatalf("after the interval: round %d, %d boards, bye %q", tr.Round, len(tournament.Boards(tr, 2)), tr.Byes)
+	}
+	busy := map[string]bool{boards[1].White: true, boards[1].Black: true}
+	for _, p := range tournament.Boards(tr, 2) {
+		if busy[p.White] || busy[p.Black] || busy[tr.Byes[1]] {
+			t.Errorf("a player still playing round 1 was paired in round 2: %+v", p)
+		}
+	}
+	for _, r := range tournament.Standings(tr) {
+		if busy[r.Player] && (len(r.Sheet) != 2 || r.Sheet[0].Points != 0 || r.Sheet[1].Points != 0 || r.Game != boards[1].Game) {
+			t.Errorf("%s, still playing round 1: %+v", r.Name, r)
+		}
+	}
+}

@@ -19,6 +19,9 @@ func (s *Service) swissRound(ctx context.Context, t *Tournament, now time.Time) 
 	}
 	round := t.Round + 1
 	rd, err := swiss.Pair(SwissPlayers(t, true), round)
+	if errors.Is(err, swiss.ErrNoPairing) && t.Running() > 0 {
+		return nil // the interval passed but too few are free: wait for the games
+	}
 	if errors.Is(err, swiss.ErrNoPairing) && t.Running() == 0 {
 		// No pairing meets the rules (few players left): the event ends.
 		return s.store.UpdateTournament(ctx, t.ID, func(t *Tournament) error {
@@ -77,8 +80,8 @@ func RoundDue(t *Tournament, now time.Time) bool {
 }
 
 // SwissPlayers returns t's players as package swiss sees them, each with
-// a history of t.Round rounds: a game played (a game running counts as
-// a draw so far), the bye (one point), a forfeit (a game aborted because
+// a history of t.Round rounds: a game played (a game running counts, when
+// busy, as a draw so far, else as nothing scored yet), the bye (one point), a forfeit (a game aborted because
 // one side let their first action pass: a loss for them, a win for the
 // other; a game lost to the server: nothing for either) or Absent (zero
 // points: a round before they joined, or one they sat out). A withdrawn
@@ -107,10 +110,10 @@ func SwissPlayers(t *Tournament, busy bool) []swiss.Player {
 		gw := swiss.Game{Kind: swiss.Played, Opponent: pr.Black, Color: swiss.White, Points: 1}
 		gb := swiss.Game{Kind: swiss.Played, Opponent: pr.White, Color: swiss.Black, Points: 1}
 		switch {
-		case !pr.Done:
-			if busy {
-				out[w].Withdrawn, out[b].Withdrawn = true, true
-			}
+		case !pr.Done && busy:
+			out[w].Withdrawn, out[b].Withdrawn = true, true
+		case !pr.Done: // nothing scored yet
+			gw, gb = swiss.Game{Kind: swiss.Forfeit, Opponent: pr.Black}, swiss.Game{Kind: swiss.Forfeit, Opponent: pr.White}
 		case pr.Aborted:
 			gw, gb = swiss.Game{Kind: swiss.Forfeit, Opponent: pr.Black}, swiss.Game{Kind: swiss.Forfeit, Opponent: pr.White}
 			switch pr.Idle {
