@@ -33,7 +33,7 @@ func TestSwissPages(t *testing.T) {
 	if d := parse(t, rec); rec.Code != http.StatusBadRequest || !strings.Contains(d.Find("#tournament-error").Text(), "3 to 15 rounds") {
 		t.Errorf("2 rounds: %d %q", rec.Code, d.Find("#tournament-error").Text())
 	}
-	d := ann.post("/tournaments/new", vals("kind", "swiss", "name", "Swiss", "clock", "3+2", "minutes", "45", "rounds", "3", "interval", "0"))
+	d := ann.post("/tournaments/new", vals("kind", "swiss", "name", "Swiss", "clock", "3+2", "minutes", "", "rounds", "3", "interval", "0"))
 	id := d.Find("main#tournament").AttrOr("data-tournament", "")
 	if id == "" || !strings.Contains(d.Find(".results").Text(), "Swiss") || !strings.Contains(d.Find(".results").Text(), "3 rounds") {
 		t.Fatalf("the new Swiss event's page: %s", errorText(d))

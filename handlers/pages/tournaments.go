@@ -157,6 +157,9 @@ func (p *arenas) create(c echo.Context) error {
 func tournamentSettings(minutes string, f views.TournamentForm) (tournament.Settings, error) {
 	st := tournament.Settings{Kind: tournament.Arena, Name: f.Name, Variant: f.Variant, Clock: f.Clock, Rated: f.Rated}
 	n, err := strconv.Atoi(strings.TrimSpace(minutes))
+	if err != nil && f.Kind == string(tournament.Swiss) {
+		n, err = 0, nil // a Swiss event has rounds instead
+	}
 	if err != nil {
 		return st, errs.Errorf(errs.Invalid, "%q is not a number of minutes.", kit.TrimText(minutes)).WithDetail(errs.BadDuration)
 	}
