@@ -366,6 +366,8 @@ const (
 	BadStart          Detail = "bad_start"           // Invalid: a start time not RFC 3339, in the past or over a week ahead
 	BadTournamentName Detail = "bad_tournament_name" // Invalid: a name empty or over 40 characters
 	BadKind           Detail = "bad_kind"            // Invalid: not a kind of tournament this server runs
+	BadRounds         Detail = "bad_rounds"          // Invalid: a Swiss tournament's rounds outside 3–15
+	BadInterval       Detail = "bad_interval"        // Invalid: a Swiss tournament's interval between rounds outside 0–3600 s
 )
 
 // The details challenges give.

@@ -228,10 +228,13 @@ func TestTournamentAPI(t *testing.T) {
 		{ann, `{"name":"X","clock":"3+2","minutes":10}`, http.StatusBadRequest, "bad_duration"},
 		{ann, `{"name":"X","clock":"3+2","minutes":"ten"}`, http.StatusBadRequest, "bad_duration"},
 		{ann, `{"name":"X","clock":"3+2","minutes":30,"startsAt":"soon"}`, http.StatusBadRequest, "bad_start"},
-		{ann, `{"name":"X","clock":"3+2","minutes":30,"kind":"swiss"}`, http.StatusBadRequest, "bad_kind"},
+		{ann, `{"name":"X","clock":"3+2","minutes":30,"kind":"knockout"}`, http.StatusBadRequest, "bad_kind"},
+		{ann, `{"name":"X","clock":"3+2","kind":"swiss","rounds":16}`, http.StatusBadRequest, "bad_rounds"},
+		{ann, `{"name":"X","clock":"3+2","kind":"swiss","rounds":"seven"}`, http.StatusBadRequest, "bad_rounds"},
+		{ann, `{"name":"X","clock":"3+2","kind":"swiss","rounds":5,"interval":-1}`, http.StatusBadRequest, "bad_interval"},
 		{ann, `{"name":"X","clock":"3+2","minutes":30,"variant":"nope"}`, http.StatusBadRequest, "bad_variant"},
 		{ann, `{"name":"","clock":"3+2","minutes":30}`, http.StatusBadRequest, "bad_tournament_name"},
-		{ann, `{"name":"X","clock":"3+2","minutes":30,"rounds":3}`, http.StatusBadRequest, "unknown_field"},
+		{ann, `{"name":"X","clock":"3+2","minutes":30,"laps":3}`, http.StatusBadRequest, "unknown_field"},
 	} {
 		r := a.doAs(bad.token, http.MethodPost, "/api/tournaments", bad.body)
 		var e struct{ Code string }

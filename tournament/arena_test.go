@@ -308,7 +308,11 @@ func TestArenaSettingsRefused(t *testing.T) {
 		{"in the past", func(s *tournament.Settings) { s.Starts = epoch.Add(-time.Hour) }, errs.BadStart},
 		{"too far ahead", func(s *tournament.Settings) { s.Starts = epoch.Add(8 * 24 * time.Hour) }, errs.BadStart},
 		{"a variant unknown", func(s *tournament.Settings) { s.Variant = "nope" }, errs.BadVariant},
-		{"a kind unknown", func(s *tournament.Settings) { s.Kind = "swiss" }, errs.BadKind},
+		{"a kind unknown", func(s *tournament.Settings) { s.Kind = "knockout" }, errs.BadKind},
+		{"a Swiss of 2 rounds", func(s *tournament.Settings) { s.Kind, s.Rounds = tournament.Swiss, 2 }, errs.BadRounds},
+		{"a Swiss of 16 rounds", func(s *tournament.Settings) { s.Kind, s.Rounds = tournament.Swiss, 16 }, errs.BadRounds},
+		{"a Swiss interval below 0", func(s *tournament.Settings) { s.Kind, s.Rounds, s.Interval = tournament.Swiss, 5, -1 }, errs.BadInterval},
+		{"a Swiss interval over an hour", func(s *tournament.Settings) { s.Kind, s.Rounds, s.Interval = tournament.Swiss, 5, 3601 }, errs.BadInterval},
 	} {
 		st := ok
 		c.change(&st)

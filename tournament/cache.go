@@ -60,6 +60,6 @@ func (r *reads) forget(id string) {
 // clone copies t so that neither copy's changes reach the other.
 func (t *Tournament) clone() *Tournament {
 	c := *t
-	c.Players, c.Pairings = slices.Clone(t.Players), slices.Clone(t.Pairings)
+	c.Players, c.Pairings, c.Byes = slices.Clone(t.Players), slices.Clone(t.Pairings), slices.Clone(t.Byes)
 	return &c
 }

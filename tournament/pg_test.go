@@ -3,6 +3,7 @@ package tournament_test
 import (
 	"context"
 	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/banchess/banchess/internal/testsite"
@@ -80,4 +81,28 @@ func TestArenaOnTwoServers(t *testing.T) {
 	if got := sheets(two, tr); len(got["Ann"])+len(got["Bob"])+len(got["Cat"])+len(got["Dan"]) != 4 {
 		t.Errorf("sheets %v", got)
 	}
+}
+
+// TestSwissOnSQL plays the Swiss event of TestSwissThroughTheService on
+// SQLite and PostgreSQL: the event's state round-trips through their JSON.
+func TestSwissOnSQL(t *testing.T) {
+	t.Run("sqlite", func(t *testing.T) {
+		s, err := store.OpenSQLite(context.Background(), filepath.Join(t.TempDir(), "t.db"), store.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		swissEvent(t, s)
+	})
+	t.Run("postgres", func(t *testing.T) {
+		if testing.Short() {
+			t.Skip("starts PostgreSQL")
+		}
+		p, err := store.OpenPostgres(context.Background(), pg.Server(t).Schema(t), store.PostgresOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { p.Close() })
+		swissEvent(t, p)
+	})
 }

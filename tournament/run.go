@@ -125,12 +125,15 @@ func (s *Service) step(ctx context.Context, id string) error {
 		if t.Status == Created && !now.Before(t.Starts) {
 			t.Status = Started
 		}
-		if t.Status == Started && !now.Before(t.Ends()) && t.Running() == 0 {
+		if t.Status == Started && t.Over(now) && t.Running() == 0 {
 			t.Status = Finished
 		}
 		after = t
 		return nil
 	})
+	if err == nil && after.Kind == Swiss && after.Status == Started {
+		return s.swissRound(ctx, after, now)
+	}
 	if err != nil || after.Status != Started || !MayPair(after, now) {
 		return err
 	}

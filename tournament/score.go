@@ -123,6 +123,10 @@ type Standing struct {
 	Sheet       []Mark `json:"sheet"`
 	Fire        bool   `json:"fire,omitempty"`
 	Paused      bool   `json:"withdrawn,omitempty"`
+	// A Swiss event's tiebreaks (Score is then in half-points): Buchholz
+	// in half-points, Sonneborn-Berger in quarter-points.
+	Buchholz        int `json:"buchholz,omitempty"`
+	SonnebornBerger int `json:"sonnebornBerger,omitempty"`
 	// Game is the game the player plays now, "" for none.
 	Game string `json:"game,omitempty"`
 	// Whites and Blacks count their games on each side; Last is the side
@@ -134,8 +138,12 @@ type Standing struct {
 }
 
 // Standings ranks t's players: by score, then performance, then who
-// joined first. Only games that ended and were not aborted count.
+// joined first. Only games that ended and were not aborted count. A
+// Swiss event's go by package swiss (swissStandings).
 func Standings(t *Tournament) []Standing {
+	if t.Kind == Swiss {
+		return swissStandings(t)
+	}
 	idx := map[string]int{}
 	rows := make([]Standing, len(t.Players))
 	outcomes := make([][]Outcome, len(t.Players))

@@ -86,9 +86,13 @@ type Settings struct {
 	Name    string    `json:"name"`
 	Variant string    `json:"variant"` // "" is the first variant
 	Clock   string    `json:"clock"`   // "3+2"
-	Minutes int       `json:"minutes"`
+	Minutes int       `json:"minutes"` // an arena's
 	Rated   bool      `json:"rated"`
 	Starts  time.Time `json:"startsAt"` // zero: now
+	// A Swiss event's rounds, and its interval between rounds in seconds
+	// (see Tournament.Interval).
+	Rounds   int `json:"rounds"`
+	Interval int `json:"interval"`
 }
 
 // MaxNameRunes bounds a tournament's name.
@@ -103,8 +107,8 @@ func (s *Service) settle(st Settings, creator string, now time.Time) (*Tournamen
 	if st.Kind == "" {
 		st.Kind = Arena
 	}
-	if _, ok := s.pairers[st.Kind]; !ok {
-		return nil, errs.Errorf(errs.Invalid, "%q is not a kind of tournament this server runs: it runs arenas.", rules.Clip(string(st.Kind))).WithDetail(errs.BadKind)
+	if _, ok := s.pairers[st.Kind]; !ok && st.Kind != Swiss {
+		return nil, errs.Errorf(errs.Invalid, "%q is not a kind of tournament this server runs: it runs arenas and Swiss events.", rules.Clip(string(st.Kind))).WithDetail(errs.BadKind)
 	}
 	name := strings.TrimSpace(st.Name)
 	if name == "" || utf8.RuneCountInString(name) > MaxNameRunes || !utf8.ValidString(name) {
@@ -125,8 +129,8 @@ func (s *Service) settle(st Settings, creator string, now time.Time) (*Tournamen
 	if !ok {
 		return nil, errs.Errorf(errs.Invalid, "A tournament needs a clock, such as 3+2.").WithDetail(errs.BadClock)
 	}
-	if st.Minutes < MinMinutes || st.Minutes > MaxMinutes {
-		return nil, errs.Errorf(errs.Invalid, "An arena lasts from %d to %d minutes, not %d.", MinMinutes, MaxMinutes, st.Minutes).WithDetail(errs.BadDuration)
+	if err := st.checkFormat(); err != nil {
+		return nil, err
 	}
 	starts := st.Starts
 	switch {
@@ -135,8 +139,30 @@ func (s *Service) settle(st Settings, creator string, now time.Time) (*Tournamen
 	case starts.Before(now.Add(-time.Minute)) || starts.After(now.Add(MaxAhead)):
 		return nil, errs.Errorf(errs.Invalid, "A tournament starts from now to a week ahead.").WithDetail(errs.BadStart)
 	}
-	return &Tournament{Kind: st.Kind, Name: name, Variant: v.ID(), Clock: tc, Minutes: st.Minutes, Rated: st.Rated,
-		Starts: starts.UTC().Truncate(time.Second), Status: Created, Creator: creator}, nil
+	t := &Tournament{Kind: st.Kind, Name: name, Variant: v.ID(), Clock: tc, Minutes: st.Minutes, Rated: st.Rated,
+		Starts: starts.UTC().Truncate(time.Second), Status: Created, Creator: creator}
+	if st.Kind == Swiss {
+		t.Minutes, t.Rounds, t.Interval = 0, st.Rounds, st.Interval
+	}
+	return t, nil
+}
+
+// checkFormat checks the settings of st's kind: an arena's minutes, a
+// Swiss event's rounds and interval.
+func (st Settings) checkFormat() error {
+	if st.Kind != Swiss {
+		if st.Minutes < MinMinutes || st.Minutes > MaxMinutes {
+			return errs.Errorf(errs.Invalid, "An arena lasts from %d to %d minutes, not %d.", MinMinutes, MaxMinutes, st.Minutes).WithDetail(errs.BadDuration)
+		}
+		return nil
+	}
+	if st.Rounds < MinRounds || st.Rounds > MaxRounds {
+		return errs.Errorf(errs.Invalid, "A Swiss tournament has from %d to %d rounds, not %d.", MinRounds, MaxRounds, st.Rounds).WithDetail(errs.BadRounds)
+	}
+	if st.Interval < 0 || st.Interval > MaxInterval {
+		return errs.Errorf(errs.Invalid, "A Swiss tournament's interval between rounds is from 0 to %d seconds, not %d.", MaxInterval, st.Interval).WithDetail(errs.BadInterval)
+	}
+	return nil
 }
 
 // Create creates a tournament by cred's player, who must have a name.
@@ -238,7 +264,7 @@ func (s *Service) Join(ctx context.Context, id string, cred players.Credential) 
 	now := s.now()
 	r := st.At(now)
 	return s.update(ctx, id, func(t *Tournament) error {
-		if t.Status == Finished || !now.Before(t.Ends()) {
+		if !t.Open(now) {
 			return over()
 		}
 		if pl := t.Player(p.ID); pl != nil {
@@ -272,12 +298,21 @@ func over() error {
 	return errs.Errorf(errs.Conflict, "The tournament is over.").WithDetail(errs.TournamentOver)
 }
 
-// Berserk halves cred's player's time at game, a tournament's, before
+// Berserk halves cred's player's time at game, an arena's, before
 // their first action (games.Clocks.Berserk); a berserk win of at least
 // BerserkMoves scores a point more.
 func (s *Service) Berserk(ctx context.Context, game string, cred players.Credential) error {
 	if s.berserk == nil {
 		return errs.Errorf(errs.Invalid, "Only a tournament's games may be berserked.").WithDetail(errs.NotTournamentGame)
+	}
+	var tid string
+	if err := s.games.View(ctx, game, func(rec *games.Record) error { tid = rec.Tournament; return nil }); err != nil {
+		return errs.FromStore(err)
+	}
+	if tid != "" {
+		if t, err := s.Tournament(ctx, tid); err == nil && t.Kind == Swiss {
+			return errs.Errorf(errs.Invalid, "Berserk is for arenas: a Swiss game is played on its full clock.").WithDetail(errs.NotTournamentGame)
+		}
 	}
 	return s.berserk(ctx, game, cred)
 }

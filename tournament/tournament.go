@@ -19,8 +19,12 @@ import (
 // Kind is a tournament's format.
 type Kind string
 
-// The formats: only arenas are run so far.
-const Arena Kind = "arena"
+// The formats: arenas (pairing players as they come free) and Swiss
+// events (a fixed number of rounds, package swiss).
+const (
+	Arena Kind = "arena"
+	Swiss Kind = "swiss"
+)
 
 // Status is where a tournament stands.
 type Status string
@@ -37,6 +41,14 @@ const (
 const (
 	MinMinutes = 20
 	MaxMinutes = 180
+)
+
+// The bounds of a Swiss event's rounds, and of its interval between
+// rounds in seconds.
+const (
+	MinRounds   = 3
+	MaxRounds   = 15
+	MaxInterval = 3600
 )
 
 // LastPairing is how long before its end an arena pairs no new game.
@@ -61,10 +73,37 @@ type Tournament struct {
 	Players  []Player  `json:"players,omitempty"`
 	Pairings []Pairing `json:"pairings,omitempty"`
 	Revision int64     `json:"revision"`
+	// A Swiss event's: its number of rounds, the longest wait in seconds
+	// between a round's start and the next's (0: until its games ended),
+	// the round paired last (0 before the first), when it started, and
+	// each round's bye (Byes[r-1], "" for none).
+	Rounds       int       `json:"rounds,omitempty"`
+	Interval     int       `json:"interval,omitempty"`
+	Round        int       `json:"round,omitempty"`
+	RoundStarted time.Time `json:"roundStarted,omitzero"`
+	Byes         []string  `json:"byes,omitempty"`
 }
 
 // Ends is when the tournament's time is up.
 func (t *Tournament) Ends() time.Time { return t.Starts.Add(time.Duration(t.Minutes) * time.Minute) }
+
+// Open reports whether players may join t at now: an arena before its
+// end, a Swiss event before its last round.
+func (t *Tournament) Open(now time.Time) bool {
+	if t.Kind == Swiss {
+		return t.Status != Finished && t.Round < t.Rounds
+	}
+	return t.Status != Finished && now.Before(t.Ends())
+}
+
+// Over reports whether t's play is over at now, but for games running:
+// an arena's time is up, a Swiss event's last round is paired.
+func (t *Tournament) Over(now time.Time) bool {
+	if t.Kind == Swiss {
+		return t.Round >= t.Rounds
+	}
+	return !now.Before(t.Ends())
+}
 
 // Speed is the rating speed of the tournament's games.
 func (t *Tournament) Speed() rating.Speed {
@@ -92,6 +131,7 @@ type Pairing struct {
 	WhiteRating  int         `json:"whiteRating,omitempty"`
 	BlackRating  int         `json:"blackRating,omitempty"`
 	Started      time.Time   `json:"started"`
+	Round        int         `json:"round,omitempty"` // a Swiss event's round, from 1
 	Done         bool        `json:"done,omitempty"`
 	Aborted      bool        `json:"aborted,omitempty"` // ended before both played: it counts for no one
 	Idle         rules.Color `json:"idle,omitempty"`    // at an aborted game, the side that let its first action pass

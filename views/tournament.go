@@ -13,6 +13,7 @@ type TournamentRow struct {
 	ID, Name, Variant, Clock string
 	Minutes, Players         int
 	Rated                    bool
+	Rounds                   int // a Swiss event's; 0 for an arena
 	// When says when it starts, ends or ended, in words ("starts 14:00
 	// UTC").
 	When string
@@ -39,6 +40,10 @@ type TournamentForm struct {
 	Name, Variant, Clock, Starts string
 	Minutes                      int
 	Rated, Named                 bool
+	// Kind is "arena" or "swiss"; Rounds and Interval (seconds) a Swiss
+	// event's.
+	Kind             string
+	Rounds, Interval int
 }
 
 // SheetMark is one game on a score sheet.
@@ -57,6 +62,9 @@ type StandingRow struct {
 	Fire, Withdrawn, Mine bool
 	// Game is the player's game on now, "" for none.
 	Game string
+	// A Swiss event's tiebreaks, in points ("3.5"); Score is then in
+	// half-points (Points writes it).
+	Buchholz, SonnebornBerger string
 }
 
 // SheetText writes the sheet as "2 4 4 0 1".
@@ -98,6 +106,8 @@ type TournamentPage struct {
 	// (GoTo, its address).
 	Since int64
 	GoTo  string
+	// Swiss is a Swiss event's round, its boards and its standings' kind.
+	Swiss *SwissRound
 }
 
 // URL is the page's address.

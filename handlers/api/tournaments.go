@@ -87,6 +87,9 @@ type tournamentRequest struct {
 	Minutes field[numeral] `json:"minutes"`
 	Rated   field[boolean] `json:"rated"`
 	Starts  field[string]  `json:"startsAt"`
+	// A Swiss event's.
+	Rounds   field[numeral] `json:"rounds"`
+	Interval field[numeral] `json:"interval"`
 }
 
 // Tournament is a tournament as the API writes it.
@@ -103,6 +106,11 @@ type Tournament struct {
 	EndsAt    string         `json:"endsAt"`
 	Players   int            `json:"players"`
 	Standings []StandingJSON `json:"standings,omitempty"`
+	// A Swiss event's: its rounds, the round paired last (0 before the
+	// first) and the interval between rounds in seconds; 0 for an arena.
+	Rounds   int `json:"rounds"`
+	Round    int `json:"round"`
+	Interval int `json:"interval"`
 }
 
 // StandingJSON is a row of a tournament's standings.
@@ -117,12 +125,17 @@ type StandingJSON struct {
 	Fire        bool    `json:"fire"`
 	Withdrawn   bool    `json:"withdrawn"`
 	Game        *string `json:"game"` // playing now; null for none
+	// A Swiss event's score and tiebreaks in points (score and sheet are
+	// then in half-points: 1 a draw, 2 a win or the bye).
+	Buchholz        *float64 `json:"buchholz,omitempty"`
+	SonnebornBerger *float64 `json:"sonnebornBerger,omitempty"`
+	Points          *float64 `json:"points,omitempty"`
 }
 
 func tournamentJSONOf(t *tournament.Tournament, standings bool) Tournament {
 	j := Tournament{ID: t.ID, Kind: string(t.Kind), Name: t.Name, Variant: t.Variant, Clock: t.Clock.String(), Minutes: t.Minutes,
 		Rated: t.Rated, Status: string(t.Status), StartsAt: t.Starts.UTC().Format(time.RFC3339), EndsAt: t.Ends().UTC().Format(time.RFC3339),
-		Players: len(t.Players)}
+		Players: len(t.Players), Rounds: t.Rounds, Round: t.Round, Interval: t.Interval}
 	if !standings {
 		return j
 	}
@@ -136,6 +149,10 @@ func tournamentJSONOf(t *tournament.Tournament, standings bool) Tournament {
 		if r.Game != "" {
 			g := r.Game
 			row.Game = &g
+		}
+		if t.Kind == tournament.Swiss {
+			pts, bh, sb := float64(r.Score)/2, float64(r.Buchholz)/2, float64(r.SonnebornBerger)/4
+			row.Points, row.Buchholz, row.SonnebornBerger = &pts, &bh, &sb
 		}
 		j.Standings = append(j.Standings, row)
 	}
@@ -179,6 +196,21 @@ func (a *tournamentsAPI) create(c echo.Context) error {
 			return errs.Errorf(errs.Invalid, "%q is not a number of minutes.", kit.TrimText(string(req.Minutes.val))).WithDetail(errs.BadDuration)
 		}
 		st.Minutes = n
+	}
+	for _, x := range []struct {
+		f      field[numeral]
+		to     *int
+		what   string
+		detail errs.Detail
+	}{{req.Rounds, &st.Rounds, "rounds", errs.BadRounds}, {req.Interval, &st.Interval, "seconds", errs.BadInterval}} {
+		if !x.f.ok {
+			continue
+		}
+		n, err := strconv.Atoi(string(x.f.val))
+		if err != nil {
+			return errs.Errorf(errs.Invalid, "%q is not a number of %s.", kit.TrimText(string(x.f.val)), x.what).WithDetail(x.detail)
+		}
+		*x.to = n
 	}
 	if req.Starts.ok {
 		at, err := time.Parse(time.RFC3339, req.Starts.val)

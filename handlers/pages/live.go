@@ -185,7 +185,7 @@ func (p *core) table(c echo.Context, rec *games.Record, seats games.Seats, prese
 	}
 	if rec.Tournament != "" {
 		t.TournamentURL = views.TournamentPath(rec.Tournament)
-		if games.MayBerserk(rec, seats) {
+		if games.MayBerserk(rec, seats) && !p.swissGame(c, rec.Tournament) {
 			t.BerserkURL = t.TournamentURL + "/berserk"
 		}
 	}

@@ -85,11 +85,15 @@ func (p *arenas) list(c echo.Context) error {
 }
 
 func tournamentRow(t *tournament.Tournament, now time.Time) views.TournamentRow {
-	r := views.TournamentRow{ID: t.ID, Name: t.Name, Variant: variantName(t.Variant), Clock: t.Clock.String(), Minutes: t.Minutes, Players: len(t.Players), Rated: t.Rated}
-	switch t.Status {
-	case tournament.Created:
+	r := views.TournamentRow{ID: t.ID, Name: t.Name, Variant: variantName(t.Variant), Clock: t.Clock.String(), Minutes: t.Minutes, Players: len(t.Players), Rated: t.Rated, Rounds: t.Rounds}
+	switch {
+	case t.Status == tournament.Created:
 		r.When = "starts " + clockTime(t.Starts, now)
-	case tournament.Started:
+	case t.Kind == tournament.Swiss && t.Status == tournament.Started:
+		r.When = fmt.Sprintf("round %d of %d", t.Round, t.Rounds)
+	case t.Kind == tournament.Swiss:
+		r.When = "finished"
+	case t.Status == tournament.Started:
 		r.When = "ends " + clockTime(t.Ends(), now)
 	default:
 		r.When = "ended " + clockTime(t.Ends(), now)
@@ -113,7 +117,8 @@ func (p *arenas) form(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	f := views.TournamentForm{Asset: p.s.asset, Variants: p.s.variants, Clock: "3+2", Minutes: 45, Rated: true, Named: me.Named()}
+	f := views.TournamentForm{Asset: p.s.asset, Variants: p.s.variants, Clock: "3+2", Minutes: 45, Rated: true, Named: me.Named(),
+		Kind: string(tournament.Arena), Rounds: 7}
 	if !me.Named() {
 		f.Error = "Tournaments are created by players with a name: choose one on your account page first."
 	}
@@ -128,8 +133,12 @@ func (p *arenas) create(c echo.Context) error {
 	}
 	form := c.Request().Form
 	f := views.TournamentForm{Asset: p.s.asset, Variants: p.s.variants, Name: form.Get("name"), Variant: form.Get("variant"),
-		Clock: form.Get("clock"), Starts: form.Get("starts"), Rated: form.Get("rated") == "1", Named: true}
+		Clock: form.Get("clock"), Starts: form.Get("starts"), Rated: form.Get("rated") == "1", Named: true, Kind: form.Get("kind")}
 	st, err := tournamentSettings(form.Get("minutes"), f)
+	if err == nil {
+		st, err = swissSettings(st, form)
+	}
+	f.Rounds, f.Interval = st.Rounds, st.Interval
 	if err == nil {
 		f.Minutes = st.Minutes
 		var t *tournament.Tournament
@@ -148,6 +157,9 @@ func (p *arenas) create(c echo.Context) error {
 func tournamentSettings(minutes string, f views.TournamentForm) (tournament.Settings, error) {
 	st := tournament.Settings{Kind: tournament.Arena, Name: f.Name, Variant: f.Variant, Clock: f.Clock, Rated: f.Rated}
 	n, err := strconv.Atoi(strings.TrimSpace(minutes))
+	if err != nil && f.Kind == string(tournament.Swiss) {
+		n, err = 0, nil // a Swiss event has rounds instead
+	}
 	if err != nil {
 		return st, errs.Errorf(errs.Invalid, "%q is not a number of minutes.", kit.TrimText(minutes)).WithDetail(errs.BadDuration)
 	}
@@ -251,6 +263,10 @@ func (p *arenas) page(c echo.Context, id string) (views.TournamentPage, error) {
 		Named: me.Named(), Players: len(t.Players), Live: t.Status != tournament.Finished}
 	v.Countdown, v.CountdownAt = countdown(t, now)
 	rows := tournament.Standings(t)
+	if t.Kind == tournament.Swiss {
+		v.Swiss = swissRound(t, now)
+		v.Countdown, v.CountdownAt = swissCountdown(t, now)
+	}
 	for _, r := range rows {
 		if r.Player == me.ID && me.ID != "" {
 			v.Joined, v.Withdrawn, v.Game = true, r.Paused, r.Game
@@ -271,6 +287,14 @@ func (p *arenas) page(c echo.Context, id string) (views.TournamentPage, error) {
 	from := (v.Page - 1) * StandingsPageSize
 	for _, r := range rows[from:min(len(rows), from+StandingsPageSize)] {
 		v.Standings = append(v.Standings, standingRow(r, me.ID))
+	}
+	if v.Swiss != nil {
+		for i := range v.Podium {
+			swissRow(&v.Podium[i], rows[i])
+		}
+		for i := range v.Standings {
+			swissRow(&v.Standings[i], rows[from+i])
+		}
 	}
 	return v, nil
 }
