@@ -374,3 +374,8 @@ const (
 	OwnChallenge      Detail = "own_challenge"       // Invalid: challenging oneself
 	TooManyChallenges Detail = "too_many_challenges" // TooMany: the challenger has challenges.MaxOpen open
 )
+
+// The details notifications give (package notify).
+const (
+	BadNotification Detail = "bad_notification" // Invalid: not a kind of notification, or ids not a list of at most 100
+)

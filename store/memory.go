@@ -9,6 +9,7 @@ import (
 	"crypto/rand"
 	"encoding/base64"
 	"fmt"
+	"github.com/banchess/banchess/notify"
 	"slices"
 	"sync"
 
@@ -50,6 +51,7 @@ type Memory struct {
 	moderation     memoryModeration // moderators, reports, mutes, the log (Moderation)
 	tournaments    memoryTournaments
 	challenges     memoryChallenges
+	notify         *notify.Memory // notifications (Notifications)
 }
 
 type entry struct {
@@ -63,6 +65,7 @@ func NewMemory() *Memory {
 	m.accounts.init()
 	m.safety.a = &m.accounts
 	m.challenges.m = m
+	m.notify = notify.NewMemory()
 	return m
 }
 

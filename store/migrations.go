@@ -391,6 +391,23 @@ var migrations = [...]migration{
 	CREATE INDEX challenges_challenger ON challenges(challenger, updated_at);
 	CREATE INDEX challenges_dest ON challenges(dest, updated_at);
 	CREATE INDEX challenges_updated ON challenges(updated_at);`},
+	// Notifications (package notify): each named player's last 100, and
+	// the kinds each turned off (a comma-separated list).
+	{"notifications", `CREATE TABLE notifications (
+		player     TEXT NOT NULL,
+		id         TEXT NOT NULL,
+		kind       TEXT NOT NULL,
+		text       TEXT NOT NULL,
+		link       TEXT NOT NULL,
+		created_at BIGINT NOT NULL, -- unix milliseconds
+		read_at    BIGINT NOT NULL DEFAULT 0, -- 0 while unread
+		PRIMARY KEY (player, id)
+	) WITHOUT ROWID;
+	CREATE INDEX notifications_unread ON notifications(player, read_at);
+	CREATE TABLE notify_settings (
+		player TEXT PRIMARY KEY,
+		off    TEXT NOT NULL
+	) WITHOUT ROWID;`},
 }
 
 // SchemaVersion is the schema version this binary writes.
