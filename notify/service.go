@@ -52,10 +52,10 @@ func (s *Service) Tell(ctx context.Context, player string, kind Kind, text, link
 	}
 	st, err := s.store.NotifySettings(ctx, player)
 	if err != nil || !st.Notifies(kind) {
-		return errs.FromStore(err)
+		return storeErr(err)
 	}
 	n := Notification{ID: newID(), Player: player, Kind: kind, Text: text, Link: link, Time: s.now()}
-	return errs.FromStore(s.store.AddNotification(ctx, n, Keep))
+	return storeErr(s.store.AddNotification(ctx, n, Keep))
 }
 
 // viewer is cred's player's id, "" for no named player.
@@ -94,7 +94,7 @@ func (s *Service) Inbox(ctx context.Context, cred players.Credential) (Inbox, er
 	}
 	list, err := s.store.Notifications(ctx, id, Keep)
 	if err != nil {
-		return Inbox{}, errs.FromStore(err)
+		return Inbox{}, storeErr(err)
 	}
 	in := Inbox{Notifications: list}
 	if in.Notifications == nil {
@@ -116,7 +116,7 @@ func (s *Service) Unread(ctx context.Context, cred players.Credential) (int, err
 		return 0, err
 	}
 	n, err := s.store.UnreadNotifications(ctx, id)
-	return n, errs.FromStore(err)
+	return n, storeErr(err)
 }
 
 // MarkRead marks cred's player's notifications of ids read, all of them
@@ -129,7 +129,7 @@ func (s *Service) MarkRead(ctx context.Context, cred players.Credential, ids []s
 	if ids != nil && (len(ids) == 0 || len(ids) > MaxIDs) {
 		return errs.Errorf(errs.Invalid, "Give from 1 to %d ids to mark read, or none to mark all.", MaxIDs).WithDetail(errs.BadNotification)
 	}
-	return errs.FromStore(s.store.MarkNotificationsRead(ctx, id, ids))
+	return storeErr(s.store.MarkNotificationsRead(ctx, id, ids))
 }
 
 // Settings returns cred's player's settings.
@@ -139,7 +139,7 @@ func (s *Service) Settings(ctx context.Context, cred players.Credential) (Settin
 		return Settings{}, err
 	}
 	st, err := s.store.NotifySettings(ctx, id)
-	return st, errs.FromStore(err)
+	return st, storeErr(err)
 }
 
 // SetSettings turns on exactly the kinds on for cred's player, refusing
@@ -160,5 +160,13 @@ func (s *Service) SetSettings(ctx context.Context, cred players.Credential, on [
 			st.Off = append(st.Off, k)
 		}
 	}
-	return errs.FromStore(s.store.SetNotifySettings(ctx, id, st))
+	return storeErr(s.store.SetNotifySettings(ctx, id, st))
+}
+
+// storeErr is a store's failure as a refusal, nil for none.
+func storeErr(err error) error {
+	if err == nil {
+		return nil
+	}
+	return errs.FromStore(err)
 }
