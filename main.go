@@ -290,7 +290,7 @@ func serve(ctx context.Context, args []string, out io.Writer, getenv func(string
 	trainer := training.New(shipped, lessons.All(), db, training.WithAnalyser(pool))
 	ch := challenges.New(db.Challenges(), svc, svc.Loader(), pl, challenges.WithBlocker(pl),
 		challenges.WithNotices(func(ctx context.Context, c challenges.Challenge) { logNotify(ctx, logger, inbox.Challenge(ctx, c)) }))
-	h := handlers.New(handlers.Services{Games: svc, Players: pl, Lobby: lb, Analysis: an, Training: trainer, Chat: talk, Relations: rel, Moderation: mods, Tournaments: arenas, Challenges: ch}, nil,
+	h := handlers.New(handlers.Services{Games: svc, Players: pl, Lobby: lb, Analysis: an, Training: trainer, Chat: talk, Relations: rel, Moderation: mods, Tournaments: arenas, Challenges: ch, Notify: inbox}, nil,
 		handlers.WithStreamLimits(stream.DefaultLimits()),
 		handlers.WithHealthCheck(db),
 		handlers.WithLimits(limits),

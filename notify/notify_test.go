@@ -100,13 +100,13 @@ func TestChallengeAndSettings(t *testing.T) {
 	if st, _ := s.Settings(ctx, "b"); st.Notifies(Challenge) || !st.Notifies(YourTurn) {
 		t.Errorf("settings %+v", st)
 	}
-	if n, _ := s.Unread(ctx, "b"); n != 1 {
+	if n, _, _ := s.Unread(ctx, "b"); n != 1 {
 		t.Errorf("unread %d, want 1", n)
 	}
 	if err := s.MarkRead(ctx, "b", nil); err != nil {
 		t.Fatal(err)
 	}
-	if n, _ := s.Unread(ctx, "b"); n != 0 {
+	if n, _, _ := s.Unread(ctx, "b"); n != 0 {
 		t.Errorf("unread %d after marking all read", n)
 	}
 }
@@ -132,7 +132,7 @@ func TestRefusals(t *testing.T) {
 	if st, _ := s.Settings(ctx, "w"); len(st.Off) != 0 {
 		t.Errorf("a refused setting changed them: %+v", st)
 	}
-	if n, err := s.Unread(ctx, "anon"); n != 0 || err != nil {
-		t.Errorf("an unnamed player's count: %d, %v", n, err)
+	if n, ok, err := s.Unread(ctx, "anon"); n != 0 || ok || err != nil {
+		t.Errorf("an unnamed player's count: %d, %v, %v", n, ok, err)
 	}
 }

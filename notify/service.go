@@ -108,15 +108,16 @@ func (s *Service) Inbox(ctx context.Context, cred players.Credential) (Inbox, er
 	return in, nil
 }
 
-// Unread counts cred's player's unread notifications: 0 for no named
-// player. One indexed count, for every page's header.
-func (s *Service) Unread(ctx context.Context, cred players.Credential) (int, error) {
+// Unread counts cred's player's unread notifications, and says whether
+// cred's is a named player (false: no bell to show). One indexed count,
+// for every page's header.
+func (s *Service) Unread(ctx context.Context, cred players.Credential) (int, bool, error) {
 	id, err := s.viewer(ctx, cred)
 	if err != nil || id == "" {
-		return 0, err
+		return 0, false, err
 	}
 	n, err := s.store.UnreadNotifications(ctx, id)
-	return n, storeErr(err)
+	return n, true, storeErr(err)
 }
 
 // MarkRead marks cred's player's notifications of ids read, all of them
