@@ -6,8 +6,9 @@
 // own notification while any page of the site is open.
 (function () {
   "use strict";
+  if (window.banchessNotify) return; // once, though htmx swaps pages in
+  window.banchessNotify = true;
   var KEY = "banchess-notify", SEEN = "banchess-notified";
-  var base = document.title.replace(/^\(\d+\) /, "");
   function on() {
     try { return localStorage.getItem(KEY) === "on" && window.Notification && Notification.permission === "granted"; } catch (e) { return false; }
   }
@@ -20,12 +21,12 @@
       bell.textContent = String(n.unread);
       bell.hidden = n.unread === 0;
     }
-    document.title = (n.unread > 0 ? "(" + n.unread + ") " : "") + base;
+    document.title = (n.unread > 0 ? "(" + n.unread + ") " : "") + document.title.replace(/^\(\d+\) /, "");
     if (!on()) return;
-    var old = seen(), now = [];
+    var first = localStorage.getItem(SEEN) === null, old = seen(), now = [];
     (n.notifications || []).forEach(function (x) {
       now.push(x.id);
-      if (x.kind !== "yourTurn" || old.indexOf(x.id) >= 0) return;
+      if (first || x.kind !== "yourTurn" || old.indexOf(x.id) >= 0) return;
       var note = new Notification("Ban Chess", { body: x.text, tag: x.id });
       note.onclick = function () { window.focus(); location.href = x.link; };
     });
@@ -45,6 +46,7 @@
       if (on()) status.textContent = "On in this browser.";
       btn.addEventListener("click", function () {
         Notification.requestPermission().then(function (p) {
+          if (p === "granted") poll();
           try { localStorage.setItem(KEY, p === "granted" ? "on" : "off"); } catch (e) {}
           status.textContent = p === "granted" ? "On in this browser." : "Your browser refused: notifications stay off.";
         });
