@@ -42,6 +42,10 @@ func TestInboxPages(t *testing.T) {
 	if got := bell(white); got != "0" {
 		t.Fatalf("Ann's bell before anything: %q", got)
 	}
+	src := white.get("/rules").Find(`script[src*="notify.js"]`).AttrOr("src", "")
+	if rec := white.do(http.MethodGet, src, nil, false); rec.Code != http.StatusOK || !strings.Contains(rec.Header().Get("Content-Type"), "javascript") {
+		t.Errorf("GET %s: %d %s", src, rec.Code, rec.Header().Get("Content-Type"))
+	}
 
 	// Black bans: White's turn. White is told, Black is not.
 	black.post(white.path("ply"), vals("text", "b:e2e4"))
