@@ -10,8 +10,10 @@ import (
 	"github.com/banchess/banchess/notify"
 )
 
-// TestInboxPages: a correspondence move notifies the opponent, not the
-// mover; a challenge notifies its receiver; the bell counts them for
+// TestInboxPages: a correspondence turn notifies the opponent once it
+// passes to them, not the mover; a forecast played tells its author, and
+// the player it answered that it is their turn; a challenge notifies its
+// receiver; the bell counts them for
 // named players only (none for others), the inbox lists them and marks
 // one and all read by plain forms; the settings turn a kind off; the
 // script's poll answers JSON; bad input is refused.
@@ -64,21 +66,45 @@ func TestInboxPages(t *testing.T) {
 		t.Errorf("the bell's name: %q", got)
 	}
 
+	// Ann's turn (a move, then a ban) tells Bob once it passes to him.
+	white.post(white.path("ply"), vals("text", "m:d2d4"))
+	if got := bell(black); got != "0" {
+		t.Errorf("Bob told in the middle of Ann's turn: %q", got)
+	}
+	white.post(white.path("ply"), vals("text", "b:e7e5"))
+	if got := bell(black); got != "1" {
+		t.Errorf("Bob's bell after Ann's turn: %q", got)
+	}
+	// Ann's forecast answers Bob's turn: Ann is told it was played, Bob
+	// that it is his turn again.
+	if rec := white.do(http.MethodPost, white.path("forecasts"), vals("lines", "m:d7d5 b:c2c4 m:g1f3 b:c8g4"), false); rec.Code != http.StatusSeeOther {
+		t.Fatalf("storing a forecast: %d %s", rec.Code, errorText(parse(t, rec)))
+	}
+	black.post(white.path("ply"), vals("text", "m:d7d5"))
+	black.post(white.path("ply"), vals("text", "b:c2c4"))
+	if got := bell(black); got != "2" {
+		t.Errorf("Bob's bell after Ann's forecast replied: %q", got)
+	}
+	if got := white.get("/inbox").Find(".inbox-list li").First().AttrOr("data-kind", ""); got != string(notify.ForecastUsed) {
+		t.Errorf("Ann's newest notification: %q", got)
+	}
+	white.post("/inbox/read", nil)
+
 	// A challenge notifies its receiver.
 	black.post("/challenges/new", vals("dest", "Ann", "variant", "classic"))
 	rec := white.do(http.MethodGet, "/inbox/poll", nil, false)
 	var in notify.Inbox
-	if rec.Code != http.StatusOK || json.Unmarshal(rec.Body.Bytes(), &in) != nil || in.Unread != 2 || len(in.Notifications) != 2 || in.Notifications[0].Kind != notify.Challenge {
+	if rec.Code != http.StatusOK || json.Unmarshal(rec.Body.Bytes(), &in) != nil || in.Unread != 1 || len(in.Notifications) != 1 || in.Notifications[0].Kind != notify.Challenge {
 		t.Fatalf("Ann's poll: %d %s", rec.Code, rec.Body)
 	}
 
-	// Marked read: one, then all.
+	// Marked read: one (all were above).
 	white.post("/inbox/read", vals("id", in.Notifications[0].ID))
-	if got := bell(white); got != "1" {
-		t.Errorf("after marking one read: %q", got)
+	if got := bell(white); got != "0" {
+		t.Errorf("after marking it read: %q", got)
 	}
 	d = white.post("/inbox/read", nil)
-	if got := bell(white); got != "0" || d.Find(".inbox-list li.unread").Length() != 0 || d.Find(".inbox-list li").Length() != 2 {
+	if got := bell(white); got != "0" || d.Find(".inbox-list li.unread").Length() != 0 || d.Find(".inbox-list li").Length() != 3 {
 		t.Errorf("after marking all read: %q, %q", got, text(d, "#inbox"))
 	}
 

@@ -16,7 +16,8 @@ func (s *Service) Game(ctx context.Context, c games.Change) error {
 	link := "/g/" + c.ID
 	var all []error
 	tell := func(player string, k Kind, text string) {
-		if player != "" && player != c.By {
+		// A forecast's reply is the opponent's action, not the player's.
+		if player != "" && (player != c.By || k == YourTurn && c.Forecast != "") {
 			all = append(all, s.Tell(ctx, player, k, text, link))
 		}
 	}

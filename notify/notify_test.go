@@ -9,6 +9,7 @@ import (
 	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/players"
+	"github.com/banchess/banchess/tournament"
 )
 
 // named are players by id; "anon" has no name. Credentials are ids.
@@ -52,6 +53,7 @@ func TestGameChanges(t *testing.T) {
 		{"an end tells the other player", games.Change{By: "b", Ended: true}, []Kind{GameEnded}, nil},
 		{"an end by the clock tells both", games.Change{Ended: true}, []Kind{GameEnded}, []Kind{GameEnded}},
 		{"a forecast played tells its author, not of their turn", games.Change{By: "w", Turn: "b", Forecast: "b", Correspondence: true}, nil, []Kind{ForecastUsed}},
+		{"a forecast's reply to the mover tells them it is their turn", games.Change{By: "b", Turn: "b", Forecast: "w", Correspondence: true}, []Kind{ForecastUsed}, []Kind{YourTurn}},
 		{"an unnamed player is told nothing", games.Change{By: "w", Turn: "anon", Correspondence: true}, nil, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -134,5 +136,21 @@ func TestRefusals(t *testing.T) {
 	}
 	if n, ok, err := s.Unread(ctx, "anon"); n != 0 || ok || err != nil {
 		t.Errorf("an unnamed player's count: %d, %v, %v", n, ok, err)
+	}
+}
+
+// TestTournamentStarting: a tournament starting tells its players, not
+// those who withdrew.
+func TestTournamentStarting(t *testing.T) {
+	s := newService()
+	tr := &tournament.Tournament{ID: "t1", Name: "Arena", Players: []tournament.Player{{ID: "w"}, {ID: "b", Paused: true}}}
+	if err := s.Tournament(context.Background(), tr); err != nil {
+		t.Fatal(err)
+	}
+	if got := kinds(t, s, "w"); !slices.Equal(got, []Kind{TournamentStarting}) {
+		t.Errorf("a player told %v", got)
+	}
+	if got := kinds(t, s, "b"); got != nil {
+		t.Errorf("a player who withdrew told %v", got)
 	}
 }
