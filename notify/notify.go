@@ -28,8 +28,8 @@ const (
 	ForecastUsed       Kind = "forecastUsed"
 )
 
-// Kinds are every kind, in the order the settings list them.
-var Kinds = []Kind{YourTurn, GameEnded, Challenge, TournamentStarting, ForecastUsed}
+// Kinds returns every kind, in the order the settings list them.
+func Kinds() []Kind { return []Kind{YourTurn, GameEnded, Challenge, TournamentStarting, ForecastUsed} }
 
 // Notification is one thing a player is told.
 type Notification struct {
@@ -63,7 +63,7 @@ func (s Settings) String() string {
 func ParseSettings(s string) Settings {
 	var out Settings
 	for _, p := range strings.Split(s, ",") {
-		if k := Kind(p); slices.Contains(Kinds, k) && !slices.Contains(out.Off, k) {
+		if k := Kind(p); slices.Contains(Kinds(), k) && !slices.Contains(out.Off, k) {
 			out.Off = append(out.Off, k)
 		}
 	}

@@ -151,12 +151,12 @@ func (s *Service) SetSettings(ctx context.Context, cred players.Credential, on [
 		return err
 	}
 	for _, k := range on {
-		if !slices.Contains(Kinds, Kind(k)) {
+		if !slices.Contains(Kinds(), Kind(k)) {
 			return badKind(k)
 		}
 	}
 	var st Settings
-	for _, k := range Kinds {
+	for _, k := range Kinds() {
 		if !slices.Contains(on, string(k)) {
 			st.Off = append(st.Off, k)
 		}

@@ -37,13 +37,21 @@ func (p *inboxPages) inboxRoutes(e *echo.Echo, get func(string, echo.HandlerFunc
 	e.POST("/inbox/settings", p.settings)
 }
 
-// kindLabels name the kinds of notification on the settings form.
-var kindLabels = map[notify.Kind]string{
-	notify.YourTurn:           "My turn in a game of days a move",
-	notify.GameEnded:          "A game of mine ended",
-	notify.Challenge:          "A challenge to me",
-	notify.TournamentStarting: "A tournament I joined starting",
-	notify.ForecastUsed:       "My forecast played",
+// kindLabel names a kind of notification on the settings form.
+func kindLabel(k notify.Kind) string {
+	switch k {
+	case notify.YourTurn:
+		return "My turn in a game of days a move"
+	case notify.GameEnded:
+		return "A game of mine ended"
+	case notify.Challenge:
+		return "A challenge to me"
+	case notify.TournamentStarting:
+		return "A tournament I joined starting"
+	case notify.ForecastUsed:
+		return "My forecast played"
+	}
+	return string(k)
 }
 
 // page lists the viewer's notifications and their settings.
@@ -62,8 +70,8 @@ func (p *inboxPages) page(c echo.Context) error {
 		v.Notices = append(v.Notices, views.Notice{ID: n.ID, Kind: string(n.Kind), Text: n.Text, Link: n.Link,
 			Time: n.Time.UTC().Format("2 Jan 2006 15:04 UTC"), Read: n.Read})
 	}
-	for _, k := range notify.Kinds {
-		v.Kinds = append(v.Kinds, views.NoticeKind{ID: string(k), Label: kindLabels[k], On: st.Notifies(k)})
+	for _, k := range notify.Kinds() {
+		v.Kinds = append(v.Kinds, views.NoticeKind{ID: string(k), Label: kindLabel(k), On: st.Notifies(k)})
 	}
 	return render(c, http.StatusOK, views.InboxPage(v))
 }
