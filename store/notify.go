@@ -67,13 +67,17 @@ func (s sqlNotify) Notifications(ctx context.Context, player string, limit int) 
 	})
 }
 
+// unreadSQL counts a player's unread notifications, on the index
+// notifications_unread alone.
+const unreadSQL = `SELECT count(*) FROM notifications WHERE player = $1 AND read_at = 0`
+
 // UnreadNotifications counts player's unread: one indexed count.
 func (s sqlNotify) UnreadNotifications(ctx context.Context, player string) (int, error) {
 	if !validText(player) {
 		return 0, nil
 	}
 	var n int
-	err := s.db.queryRow(ctx, `SELECT count(*) FROM notifications WHERE player = $1 AND read_at = 0`, player).Scan(&n)
+	err := s.db.queryRow(ctx, unreadSQL, player).Scan(&n)
 	return n, wrapStore(err, "counting notifications")
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -91,6 +92,14 @@ func TestNotifyStores(t *testing.T) {
 				t.Errorf("settings %+v, %v; want %+v", got, err, want)
 			}
 		})
+	}
+}
+
+// TestUnreadCountIndexed: the header's count reads the index alone.
+func TestUnreadCountIndexed(t *testing.T) {
+	s := openSQLite(t, ":memory:", Options{})
+	if plan := sqlitePlan(t, s, strings.ReplaceAll(unreadSQL, "$1", "?"), "ann"); !strings.Contains(plan, "COVERING INDEX notifications_unread") {
+		t.Errorf("%s\nis planned as\n%s", unreadSQL, plan)
 	}
 }
 
