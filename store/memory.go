@@ -9,7 +9,6 @@ import (
 	"crypto/rand"
 	"encoding/base64"
 	"fmt"
-	"github.com/banchess/banchess/notify"
 	"slices"
 	"sync"
 
@@ -17,6 +16,7 @@ import (
 
 	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/games"
+	"github.com/banchess/banchess/notify"
 )
 
 // notFound is the error for an id that names no game.

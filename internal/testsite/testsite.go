@@ -5,7 +5,6 @@ package testsite
 
 import (
 	"context"
-
 	"time"
 
 	"github.com/banchess/banchess/analysis"
