@@ -122,6 +122,7 @@ func TestDependenciesFlowOneWay(t *testing.T) {
 		"tournament":       {"chat", "lobby", "analysis", "computer", "training", "store", "handlers", "handlers/", "views"},
 		"botclient":        {"chat", "games", "players", "lobby", "analysis", "computer", "training", "challenges", "store", "handlers", "handlers/", "views"},
 		"challenges":       {"chat", "lobby", "analysis", "computer", "training", "store", "handlers", "handlers/", "views"},
+		"notify":           {"chat", "lobby", "analysis", "computer", "training", "store", "handlers", "handlers/", "views"},
 		"store":            {"handlers", "handlers/", "views", "computer"},
 		"views":            {"handlers", "handlers/", "store"},
 		"handlers/kit":     {"handlers", "handlers/pages", "handlers/api", "handlers/lichess", "handlers/stream", "store", "views"},

@@ -38,6 +38,7 @@ import (
 	"github.com/banchess/banchess/lessons"
 	"github.com/banchess/banchess/lobby"
 	"github.com/banchess/banchess/moderation"
+	"github.com/banchess/banchess/notify"
 	"github.com/banchess/banchess/players"
 	"github.com/banchess/banchess/puzzles"
 	"github.com/banchess/banchess/puzzles/generate"
@@ -259,8 +260,11 @@ func serve(ctx context.Context, args []string, out io.Writer, getenv func(string
 	pool := engine.NewPool(*analysts, *analysisQueue, 32)
 	blocks := relations.NewBlockList(db.Relations())
 	pl := players.New(db, players.WithSignupsPerHour(*signups), players.WithSafety(db.Safety()), players.WithBlocks(blocks))
+	inbox := notify.New(store.Notifications(db), pl)
 	svc := games.New(db, pl, games.WithFeed(feed), games.WithComputer(computer.New(pool, computer.WithTimePerPly(*botTime))),
-		games.WithClockSweep(sweepClocks))
+		games.WithClockSweep(sweepClocks), games.WithChanges(func(ctx context.Context, c games.Change) {
+			logNotify(ctx, logger, inbox.Game(ctx, c))
+		}))
 	defer svc.Close()
 	go svc.Clocks().Run(ctx, db, func(err error) { logger.Error("ending the games whose clocks are due", "err", err) })
 	an := analysis.New(svc, svc.Loader(), db.Reviews(), pool)
@@ -279,6 +283,7 @@ func serve(ctx context.Context, args []string, out io.Writer, getenv func(string
 	go lb.Run(ctx)
 	// Arenas: each server runs the tournaments no other holds.
 	arenas := tournament.New(db.Tournaments(), db, svc, pl, svc.Loader(), tournament.WithBerserk(svc.Clocks().Berserk),
+		tournament.WithStarted(func(ctx context.Context, t *tournament.Tournament) { logNotify(ctx, logger, inbox.Tournament(ctx, t)) }),
 		tournament.WithSchedule(tournament.Schedule{Every: *arenaEvery, Name: "Ban Chess arena", Variant: rules.BanChess{}.ID(),
 			Clock: *arenaClock, Minutes: *arenaMinutes, Rated: true}))
 	go arenas.Run(ctx, func(err error) { logger.Error("running the tournaments", "err", err) })
@@ -287,8 +292,9 @@ func serve(ctx context.Context, args []string, out io.Writer, getenv func(string
 		return fmt.Errorf("the shipped puzzles: %w", err)
 	}
 	trainer := training.New(shipped, lessons.All(), db, training.WithAnalyser(pool))
-	ch := challenges.New(db.Challenges(), svc, svc.Loader(), pl, challenges.WithBlocker(pl))
-	h := handlers.New(handlers.Services{Games: svc, Players: pl, Lobby: lb, Analysis: an, Training: trainer, Chat: talk, Relations: rel, Moderation: mods, Tournaments: arenas, Challenges: ch}, nil,
+	ch := challenges.New(db.Challenges(), svc, svc.Loader(), pl, challenges.WithBlocker(pl),
+		challenges.WithNotices(func(ctx context.Context, c challenges.Challenge) { logNotify(ctx, logger, inbox.Challenge(ctx, c)) }))
+	h := handlers.New(handlers.Services{Games: svc, Players: pl, Lobby: lb, Analysis: an, Training: trainer, Chat: talk, Relations: rel, Moderation: mods, Tournaments: arenas, Challenges: ch, Notify: inbox}, nil,
 		handlers.WithStreamLimits(stream.DefaultLimits()),
 		handlers.WithHealthCheck(db),
 		handlers.WithLimits(limits),
@@ -323,6 +329,14 @@ func serve(ctx context.Context, args []string, out io.Writer, getenv func(string
 	}
 	h.CloseStreams() // the streams that took over their connections end before the store closes
 	return nil
+}
+
+// logNotify logs a notification that could not be stored: the event it
+// tells of happened all the same.
+func logNotify(ctx context.Context, logger *slog.Logger, err error) {
+	if err != nil {
+		logger.ErrorContext(ctx, "notifying a player", "err", err)
+	}
 }
 
 // defaultConnsPerIP is --conns-per-ip's default: a client address may

@@ -17,7 +17,8 @@ type Service struct {
 	games   Games
 	loader  Loader
 	players Players
-	blocker Blocker // nil: no one is blocked
+	blocker Blocker                          // nil: no one is blocked
+	notices func(context.Context, Challenge) // nil: no one listens
 	now     func() time.Time
 }
 
@@ -31,6 +32,12 @@ func WithClock(now func() time.Time) Option { return func(s *Service) { s.now = 
 // WithBlocker makes the service ask b whether a player refuses another's
 // challenges.
 func WithBlocker(b Blocker) Option { return func(s *Service) { s.blocker = b } }
+
+// WithNotices makes the service tell fn of every challenge made, once
+// stored (notifications listen so).
+func WithNotices(fn func(context.Context, Challenge)) Option {
+	return func(s *Service) { s.notices = fn }
+}
 
 // New returns the challenges kept in store, whose games g starts.
 func New(store Store, g Games, loader Loader, p Players, opts ...Option) *Service {
@@ -127,6 +134,9 @@ func (s *Service) Create(ctx context.Context, cred players.Credential, dest stri
 	}
 	if err := s.store.AddChallenge(ctx, c, now.Add(-Lifetime), MaxOpen); err != nil {
 		return Challenge{}, errs.FromStore(err)
+	}
+	if s.notices != nil {
+		s.notices(context.WithoutCancel(ctx), c)
 	}
 	return c, nil
 }

@@ -112,7 +112,7 @@ func browserThrough(t testing.TB, js bool, svc testsite.Site, through func(http.
 		t.Fatal(err)
 	}
 	trainer := training.New(shipped, lessons.All(), store.NewMemory(), training.WithAnalyser(engine.NewPool(1, 2, 4)))
-	handlers.New(handlers.Services{Games: svc.Games, Players: svc.Players, Lobby: svc.Lobby, Analysis: svc.Analysis, Training: trainer, Chat: svc.Chat, Relations: svc.Relations, Tournaments: svc.Tournaments, Challenges: svc.Challenges}, nil, handlers.WithStaticFiles(assets)).Register(e)
+	handlers.New(handlers.Services{Games: svc.Games, Players: svc.Players, Lobby: svc.Lobby, Analysis: svc.Analysis, Training: trainer, Chat: svc.Chat, Relations: svc.Relations, Tournaments: svc.Tournaments, Challenges: svc.Challenges, Notify: svc.Notify}, nil, handlers.WithStaticFiles(assets)).Register(e)
 	var h http.Handler = e
 	if through != nil {
 		h = through(e)

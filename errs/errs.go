@@ -382,3 +382,8 @@ const (
 	BadResetLink  Detail = "bad_reset_link" // NotFound: a reset link unknown, used already or expired
 	WrongPassword Detail = "wrong_password" // Forbidden: deleting an account with a password that is not its own
 )
+
+// The details notifications give (package notify).
+const (
+	BadNotification Detail = "bad_notification" // Invalid: not a kind of notification, or ids not a list of at most 100
+)

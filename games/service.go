@@ -101,6 +101,7 @@ type Service struct {
 	sweep     ClockSweep // how Clocks look for games due
 	computer  Computer   // nil: no games against the computer
 	players   Players
+	changes   Changes // nil: no one listens (WithChanges)
 }
 
 // Option configures a Service.
@@ -302,6 +303,7 @@ func (s *Service) update(ctx context.Context, id string, cred players.Credential
 	var view *Record
 	var viewSeats Seats
 	quiet := false
+	var change *Change
 	err = s.store.Update(ctx, id, func(rec *Record) error {
 		now := s.now()
 		seats := seatsOf(rec, holder)
@@ -318,7 +320,14 @@ func (s *Service) update(ctx context.Context, id string, cred players.Credential
 				rec.Premoves.Secret++ // counted, never shown
 			}
 			playPremoves(rec, func(before recordState) { s.settle(rec, before, now) })
+			forecaster, ply := rec.Holder(rec.Game.Turn().Actor), rec.Game.Ply()
 			playForecasts(rec, func(before recordState) { s.settle(rec, before, now) })
+			if rec.Game.Ply() == ply {
+				forecaster = ""
+			}
+			if s.changes != nil && !quiet {
+				change = changeOf(id, holder, rec, before, forecaster)
+			}
 		}
 		timer, rev = flagTimerOf(rec, now), rec.ShownRevision()
 		if changed {
@@ -340,6 +349,9 @@ func (s *Service) update(ctx context.Context, id string, cred players.Credential
 		s.publish(id, rev)
 		s.timers.set(id, timer, s.checkClock)
 		s.tellComputer(id, turn)
+		if change != nil {
+			s.changes(context.WithoutCancel(ctx), *change)
+		}
 	}
 	return ended
 }

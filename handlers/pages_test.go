@@ -60,7 +60,7 @@ func plainService(st testsite.Store) Services {
 }
 
 func servicesOf(s testsite.Site) Services {
-	return Services{Games: s.Games, Players: s.Players, Lobby: s.Lobby, Analysis: s.Analysis, Chat: s.Chat, Relations: s.Relations, Moderation: s.Moderation, Challenges: s.Challenges}
+	return Services{Games: s.Games, Players: s.Players, Lobby: s.Lobby, Analysis: s.Analysis, Chat: s.Chat, Relations: s.Relations, Moderation: s.Moderation, Challenges: s.Challenges, Notify: s.Notify}
 }
 
 // withTraining serves the lessons and puzzles with tr.

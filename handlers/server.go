@@ -30,6 +30,7 @@ import (
 	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/lobby"
 	"github.com/banchess/banchess/moderation"
+	"github.com/banchess/banchess/notify"
 	"github.com/banchess/banchess/players"
 	"github.com/banchess/banchess/relations"
 	"github.com/banchess/banchess/static"
@@ -71,6 +72,9 @@ type Services struct {
 	// Challenges serve players' challenges to each other (lichess's
 	// API, the profiles' challenge form, /challenges); nil: none.
 	Challenges *challenges.Service
+	// Notify keeps named players' notifications (/inbox, the bell,
+	// /api/notifications); nil: none.
+	Notify *notify.Service
 }
 
 // Server wires the front ends on the services: the pages (package
@@ -269,6 +273,9 @@ func (s *Server) pagesDeps() pages.Deps {
 	if s.svc.Challenges != nil {
 		d.Challenges = s.svc.Challenges
 	}
+	if s.svc.Notify != nil {
+		d.Notify = s.svc.Notify
+	}
 	return d
 }
 
@@ -287,6 +294,9 @@ func (s *Server) apiDeps() api.Deps {
 	}
 	if s.svc.Tournaments != nil {
 		d.Tournaments = s.svc.Tournaments
+	}
+	if s.svc.Notify != nil {
+		d.Notify = s.svc.Notify
 	}
 	return d
 }

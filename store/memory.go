@@ -16,6 +16,7 @@ import (
 
 	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/games"
+	"github.com/banchess/banchess/notify"
 )
 
 // notFound is the error for an id that names no game.
@@ -50,6 +51,7 @@ type Memory struct {
 	moderation     memoryModeration // moderators, reports, mutes, the log (Moderation)
 	tournaments    memoryTournaments
 	challenges     memoryChallenges
+	notify         *notify.Memory // notifications (Notifications)
 }
 
 type entry struct {
@@ -63,6 +65,7 @@ func NewMemory() *Memory {
 	m.accounts.init()
 	m.safety.a, m.safety.m = &m.accounts, m
 	m.challenges.m = m
+	m.notify = notify.NewMemory()
 	return m
 }
 

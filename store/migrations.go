@@ -400,6 +400,23 @@ var migrations = [...]migration{
 	) WITHOUT ROWID;
 	CREATE INDEX reset_links_player ON reset_links(player);
 	ALTER TABLE closed_accounts ADD COLUMN deleted BOOLEAN NOT NULL DEFAULT false;`},
+	// Notifications (package notify): each named player's last 100, and
+	// the kinds each turned off (a comma-separated list).
+	{"notifications", `CREATE TABLE notifications (
+		player     TEXT NOT NULL,
+		id         TEXT NOT NULL,
+		kind       TEXT NOT NULL,
+		text       TEXT NOT NULL,
+		link       TEXT NOT NULL,
+		created_at BIGINT NOT NULL, -- unix milliseconds
+		read_at    BIGINT NOT NULL DEFAULT 0, -- 0 while unread
+		PRIMARY KEY (player, id)
+	) WITHOUT ROWID;
+	CREATE INDEX notifications_unread ON notifications(player, read_at);
+	CREATE TABLE notify_settings (
+		player TEXT PRIMARY KEY,
+		off    TEXT NOT NULL
+	) WITHOUT ROWID;`},
 }
 
 // SchemaVersion is the schema version this binary writes.

@@ -115,6 +115,7 @@ func (s *Service) step(ctx context.Context, id string) error {
 	}
 	now := s.now()
 	var after *Tournament
+	started := false
 	err = s.store.UpdateTournament(ctx, id, func(t *Tournament) error {
 		for i, p := range t.Pairings {
 			if r, ok := ended[p.Game]; ok && !p.Done {
@@ -122,7 +123,7 @@ func (s *Service) step(ctx context.Context, id string) error {
 				s.freed(t, r, now)
 			}
 		}
-		if t.Status == Created && !now.Before(t.Starts) {
+		if started = t.Status == Created && !now.Before(t.Starts); started {
 			t.Status = Started
 		}
 		if t.Status == Started && t.Over(now) && t.Running() == 0 {
@@ -131,6 +132,9 @@ func (s *Service) step(ctx context.Context, id string) error {
 		after = t
 		return nil
 	})
+	if err == nil && started && s.started != nil {
+		s.started(ctx, after)
+	}
 	if err == nil && after.Kind == Swiss && after.Status == Started {
 		return s.swissRound(ctx, after, now)
 	}

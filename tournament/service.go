@@ -28,6 +28,7 @@ type Service struct {
 	pairers  map[Kind]Pairer
 	schedule Schedule
 	berserk  func(ctx context.Context, game string, cred players.Credential) error
+	started  func(ctx context.Context, t *Tournament) // nil: no one listens
 	// scheduledAt is the start (unix ms) of the schedule's tournament
 	// last known created.
 	scheduledAt atomic.Int64
@@ -49,6 +50,12 @@ func WithPairer(kind Kind, p Pairer) Option { return func(s *Service) { s.pairer
 
 // WithSchedule makes the server create tournaments of its own (Schedule).
 func WithSchedule(sc Schedule) Option { return func(s *Service) { s.schedule = sc } }
+
+// WithStarted makes the tick tell fn of each tournament it starts
+// (notifications listen so).
+func WithStarted(fn func(ctx context.Context, t *Tournament)) Option {
+	return func(s *Service) { s.started = fn }
+}
 
 // WithBerserk makes Berserk call fn (games.Clocks.Berserk).
 func WithBerserk(fn func(ctx context.Context, game string, cred players.Credential) error) Option {

@@ -45,6 +45,7 @@ type apiEndpoint struct {
 func Register(g *echo.Group, d Deps) {
 	s := &deps{kit: d.Kit, games: d.Kit.Games(), loader: d.Loader, players: d.Players, lobby: d.Lobby, analysis: d.Analysis,
 		training: d.Training, chat: d.Chat, relations: d.Relations, tournaments: d.Tournaments, streams: d.Streams, baseURL: d.BaseURL}
+	s.inbox = d.Notify
 	gm, acc, lb, pz, an, ch := &gamesAPI{s}, &accountsAPI{s}, &lobbyAPI{s}, &puzzlesAPI{s}, &analysisAPI{s}, &chatAPI{s}
 	// Use also routes every unknown path under /api through these, so its
 	// 404 is JSON too.
@@ -94,6 +95,7 @@ func Register(g *echo.Group, d Deps) {
 	routes = append(routes, pz.puzzleRoutes()...)
 	routes = append(routes, (&relationsAPI{s}).relationRoutes()...)
 	routes = append(routes, (&tournamentsAPI{s: s}).tournamentRoutes()...)
+	routes = append(routes, (&notificationsAPI{s}).notificationRoutes()...)
 	for _, r := range routes {
 		g.Add(r.method, r.path, r.h)
 	}

@@ -112,6 +112,8 @@ type Deps struct {
 
 	// Tournaments run arenas; nil: the tournaments' routes are not served.
 	Tournaments Tournaments
+	// Notify keeps named players' notifications; nil: not served.
+	Notify Inbox
 }
 
 // deps are Deps as the API's handlers reach them.
@@ -130,6 +132,7 @@ type deps struct {
 	baseURL   string
 
 	tournaments Tournaments
+	inbox       Inbox // nil: no notifications
 }
 
 func (d *deps) now() time.Time { return d.kit.Now() }

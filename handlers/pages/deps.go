@@ -171,6 +171,9 @@ type Deps struct {
 	Tournaments Tournaments
 	// Challenges serve players' challenges; nil: none.
 	Challenges Challenges
+	// Notify keeps named players' notifications (/inbox, the header's
+	// bell); nil: none.
+	Notify Inbox
 }
 
 // deps are Deps as the pages' handlers reach them.
@@ -196,6 +199,7 @@ type deps struct {
 
 	tournaments Tournaments
 	challenges  Challenges // nil: none
+	inbox       Inbox      // nil: no inbox
 }
 
 func (d *deps) now() time.Time { return d.kit.Now() }
@@ -210,6 +214,7 @@ func New(d Deps) *Pages {
 	s := &deps{kit: d.Kit, games: d.Kit.Games(), turns: games.TurnsOf(d.Kit.Games().Service), loader: d.Loader, players: d.Players, lobby: d.Lobby, analysis: d.Analysis,
 		training: d.Training, chat: d.Chat, relations: d.Relations, moderation: d.Moderation, tournaments: d.Tournaments, streams: d.Streams, files: d.Files, images: d.Images, asset: AssetVersion(), variants: d.Variants, log: d.Kit.Log(),
 		imageRate: ratelimit.New(d.ImagesPerSecond, float64(d.ImageBurst), d.Kit.Now), challenges: d.Challenges}
+	s.inbox = d.Notify
 	if s.files == nil {
 		s.files = NewStaticFiles()
 	}

@@ -66,6 +66,7 @@ func (s *deps) pageRoutes(e *echo.Echo) {
 	pl, cr, br := &play{s, c}, &create{s, c}, &browse{s, c}
 	lb, acc, tr, rv, st := &lobbyPages{s, c}, &accounts{s, c}, &trainer{s, c}, &reviews{s, c}, &site{s, c}
 	e.Use(s.withAwaiting)
+	e.Use(s.withBell)
 	get := func(path string, h echo.HandlerFunc) { e.Match([]string{http.MethodGet, http.MethodHead}, path, h) }
 	get("/", cr.index)
 	e.POST("/new", cr.newGame)
@@ -118,6 +119,9 @@ func (s *deps) pageRoutes(e *echo.Echo) {
 	get("/rules", st.rulesPage)
 	get("/rules/en", st.rulesPage)
 	get("/games", br.turnsPage)
+	if s.inbox != nil {
+		(&inboxPages{s, c}).inboxRoutes(e, get)
+	}
 	get("/static/*", st.static)
 	get(kit.ImagePrefix+"*", st.image)
 	e.RouteNotFound("/*", st.notFound)

@@ -4,6 +4,7 @@
 package testsite
 
 import (
+	"context"
 	"time"
 
 	"github.com/banchess/banchess/analysis"
@@ -13,6 +14,7 @@ import (
 	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/lobby"
 	"github.com/banchess/banchess/moderation"
+	"github.com/banchess/banchess/notify"
 	"github.com/banchess/banchess/password"
 	"github.com/banchess/banchess/players"
 	"github.com/banchess/banchess/relations"
@@ -87,6 +89,8 @@ type Site struct {
 	Challenges *challenges.Service
 	// Feed wakes the watchers of the games (games.WithFeed).
 	Feed *games.Feed
+	// Notify keeps named players' notifications, fed as main feeds them.
+	Notify *notify.Service
 }
 
 // Cheap is a password hasher of password.Default's format and checks at a
@@ -110,7 +114,13 @@ func New(st Store, c Config) Site {
 	pl := players.New(st, append([]players.Option{players.WithClock(c.Now), players.WithPasswords(c.Passwords), players.WithSafety(st.Safety()),
 		players.WithBlocks(relations.NewBlockList(st.Relations()))}, c.Players...)...)
 	feed := games.NewFeed()
-	gopts := []games.Option{games.WithClock(c.Now), games.WithFeed(feed)}
+	ns := store.Notifications(st)
+	if ns == nil {
+		ns = notify.NewMemory()
+	}
+	inbox := notify.New(ns, pl, notify.WithClock(c.Now))
+	gopts := []games.Option{games.WithClock(c.Now), games.WithFeed(feed),
+		games.WithChanges(func(ctx context.Context, ch games.Change) { _ = inbox.Game(ctx, ch) })}
 	var an analysis.Analyser
 	if c.Engine != nil {
 		gopts = append(gopts, games.WithComputer(computer.New(c.Engine, c.Computer...)))
@@ -135,10 +145,13 @@ func New(st Store, c Config) Site {
 		Chat:       talk,
 		Moderation: moderation.New(st.Moderation(), pl, talk, st.Chat(), moderation.WithClock(c.Now)),
 		Feed:       feed,
+		Notify:     inbox,
 		Tournaments: tournament.New(storeTournaments{st}, st, svc, pl, svc.Loader(),
-			append([]tournament.Option{tournament.WithClock(c.Now), tournament.WithBerserk(svc.Clocks().Berserk)}, c.Tournament...)...),
+			append([]tournament.Option{tournament.WithClock(c.Now), tournament.WithBerserk(svc.Clocks().Berserk),
+				tournament.WithStarted(func(ctx context.Context, t *tournament.Tournament) { _ = inbox.Tournament(ctx, t) })}, c.Tournament...)...),
 		Challenges: challenges.New(st.Challenges(), svc, svc.Loader(), pl,
-			append([]challenges.Option{challenges.WithClock(c.Now), challenges.WithBlocker(pl)}, c.Challenges...)...),
+			append([]challenges.Option{challenges.WithClock(c.Now), challenges.WithBlocker(pl),
+				challenges.WithNotices(func(ctx context.Context, ch challenges.Challenge) { _ = inbox.Challenge(ctx, ch) })}, c.Challenges...)...),
 	}
 }
 
