@@ -89,7 +89,7 @@ func (c Challenge) Speed() rating.Speed {
 	if !c.Timed() {
 		return rating.Classical
 	}
-	return rating.SpeedOf(c.Clock.Initial, c.Clock.Increment)
+	return c.Clock.Speed() // correspondence for days a move
 }
 
 // Open reports whether the challenge waits for an answer at now.

@@ -150,6 +150,7 @@ func TestChallenges(t *testing.T) {
 				{"rated without a clock", cred["Ann"], "Bob", challenges.Terms{Rated: true}, errs.Invalid, errs.BadClock},
 				{"a clock too long", cred["Ann"], "Bob", challenges.Terms{Clock: games.TimeControl{Initial: 1000 * time.Minute}}, errs.Invalid, errs.BadClock},
 				{"increment alone", cred["Ann"], "Bob", challenges.Terms{Clock: games.TimeControl{Increment: time.Second}}, errs.Invalid, errs.BadClock},
+				{"days not offered", cred["Ann"], "Bob", challenges.Terms{Clock: games.DaysPerMove(4)}, errs.Invalid, errs.BadClock},
 				{"bad FEN", cred["Ann"], "Bob", challenges.Terms{FEN: "not a fen"}, errs.Invalid, errs.BadFEN},
 				{"blocked", cred["Cat"], "Ann", challenges.Terms{}, errs.Forbidden, errs.Blocked},
 			}
@@ -234,6 +235,20 @@ func TestChallenges(t *testing.T) {
 			s.Games.View(ctx, got.Game, "", func(r *games.Record, _ games.Seats) {
 				if r.Clock != nil || r.White != cat.ID || r.Game.FEN() != u.FEN {
 					t.Errorf("the game without a clock: clock %+v white %s FEN %s (%s)", r.Clock, r.White, r.Game.FEN(), u.FEN)
+				}
+			})
+			// Days a move: a rated correspondence game.
+			daily, err := cs.Create(ctx, cred["Cat"], "Bob", challenges.Terms{Clock: games.DaysPerMove(3), Rated: true})
+			if err != nil || daily.Speed() != "correspondence" {
+				t.Fatalf("a correspondence challenge: %+v %v", daily, err)
+			}
+			got, err = cs.Accept(ctx, cred["Bob"], daily.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s.Games.View(ctx, got.Game, "", func(r *games.Record, _ games.Seats) {
+				if r.Clock == nil || r.Clock.Control != games.DaysPerMove(3) || !r.Rated {
+					t.Errorf("the correspondence game: clock %+v rated %v", r.Clock, r.Rated)
 				}
 			})
 			old, _ := cs.Create(ctx, cred["Ann"], "Cat", challenges.Terms{})

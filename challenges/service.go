@@ -101,7 +101,12 @@ func (s *Service) Create(ctx context.Context, cred players.Credential, dest stri
 	default:
 		return Challenge{}, errs.Errorf(errs.Invalid, "%q is not a colour to play: use white, black or random.", rules.Clip(t.Color)).WithDetail(errs.BadColor)
 	}
-	if t.Clock.Initial < 0 || t.Clock.Increment < 0 || t.Clock.Initial == 0 && t.Clock.Increment > 0 ||
+	if t.Clock.Correspondence() {
+		// Days a move: only the controls games offers (games.DaysChoices).
+		if tc, _, err := games.ParseTimeControl(t.Clock.String()); err != nil || tc != t.Clock {
+			return Challenge{}, errs.Errorf(errs.Invalid, "Not a correspondence control: give one of %v days a move, or unlimited.", games.CorrespondenceDays()).WithDetail(errs.BadClock)
+		}
+	} else if t.Clock.Initial < 0 || t.Clock.Increment < 0 || t.Clock.Initial == 0 && t.Clock.Increment > 0 ||
 		t.Clock.Initial > games.MaxInitialMinutes*time.Minute || t.Clock.Increment > games.MaxIncrementSeconds*time.Second {
 		return Challenge{}, errs.Errorf(errs.Invalid, "Not a clock: give from %d to %d minutes and up to %d seconds of increment, or no clock.",
 			games.MinInitialMinutes, games.MaxInitialMinutes, games.MaxIncrementSeconds).WithDetail(errs.BadClock)

@@ -20,7 +20,7 @@ var (
 		"declineReason": "string?", "declineReasonKey": "string?"}
 	lichessChallengeUser = schema{"id": "string", "name": "string", "rating": "number?", "title": "string|null?",
 		"provisional": "boolean?", "online": "boolean?"}
-	lichessTimeControl = schema{"type": "string", "limit": "number?", "increment": "number?", "show": "string?"}
+	lichessTimeControl = schema{"type": "string", "limit": "number?", "increment": "number?", "show": "string?", "daysPerTurn": "number?"}
 	lichessChallenges  = schema{"in": "array", "out": "array"}
 )
 
@@ -95,20 +95,21 @@ func TestLichessChallenges(t *testing.T) {
 		token, name, form string
 		status            int
 	}{
-		{annB, "Bob", "", http.StatusForbidden},                      // a token without challenge:write
-		{"", "Bob", "", http.StatusUnauthorized},                     // no token
-		{annW, "Nobody", "", http.StatusNotFound},                    // no such player
-		{annW, "Ann", "", http.StatusBadRequest},                     // oneself
-		{annW, "Bob", "variant=atomic", http.StatusBadRequest},       // an unknown variant
-		{annW, "Bob", "color=green", http.StatusBadRequest},          // not a colour
-		{annW, "Bob", "rated=maybe", http.StatusBadRequest},          // not a boolean
-		{annW, "Bob", "clock.limit=90", http.StatusBadRequest},       // not whole minutes
-		{annW, "Bob", "clock.limit=-60", http.StatusBadRequest},      // negative
-		{annW, "Bob", "days=3", http.StatusBadRequest},               // correspondence
-		{annW, "Bob", "rated=true", http.StatusBadRequest},           // rated without a clock
-		{annW, "Bob", "fen=not+a+fen", http.StatusBadRequest},        // a bad FEN
-		{annW, "Bob", "clock.limit=600000", http.StatusBadRequest},   // too long
-		{annW, "Bob", "clock.increment=9999", http.StatusBadRequest}, // too long
+		{annB, "Bob", "", http.StatusForbidden},                        // a token without challenge:write
+		{"", "Bob", "", http.StatusUnauthorized},                       // no token
+		{annW, "Nobody", "", http.StatusNotFound},                      // no such player
+		{annW, "Ann", "", http.StatusBadRequest},                       // oneself
+		{annW, "Bob", "variant=atomic", http.StatusBadRequest},         // an unknown variant
+		{annW, "Bob", "color=green", http.StatusBadRequest},            // not a colour
+		{annW, "Bob", "rated=maybe", http.StatusBadRequest},            // not a boolean
+		{annW, "Bob", "clock.limit=90", http.StatusBadRequest},         // not whole minutes
+		{annW, "Bob", "clock.limit=-60", http.StatusBadRequest},        // negative
+		{annW, "Bob", "days=4", http.StatusBadRequest},                 // not one of the days offered
+		{annW, "Bob", "days=3&clock.limit=300", http.StatusBadRequest}, // days and a clock
+		{annW, "Bob", "rated=true", http.StatusBadRequest},             // rated without a clock
+		{annW, "Bob", "fen=not+a+fen", http.StatusBadRequest},          // a bad FEN
+		{annW, "Bob", "clock.limit=600000", http.StatusBadRequest},     // too long
+		{annW, "Bob", "clock.increment=9999", http.StatusBadRequest},   // too long
 	} {
 		code, data := l.send(bad.token, http.MethodPost, "/api/challenge/"+bad.name, bad.form)
 		if code != bad.status {
@@ -121,6 +122,19 @@ func TestLichessChallenges(t *testing.T) {
 	if obj := conform(t, "GET /api/challenge", data, lichessChallenges); code != 200 || len(obj["in"].([]any)) != 0 {
 		t.Fatalf("Bob's challenges after refusals: %d %s", code, data)
 	}
+
+	// Days a move: a correspondence challenge, rated, as lichess shows it.
+	corr := l.challenge(annW, "Bob", "days=3&rated=true")
+	if tc := corr["timeControl"].(map[string]any); corr["speed"] != "correspondence" || tc["type"] != "correspondence" || tc["daysPerTurn"] != float64(3) {
+		t.Fatalf("a correspondence challenge: %v", corr)
+	}
+	challengeEvent(t, bobEvents, "challenge")
+	challengeEvent(t, annEvents, "challenge")
+	if code, data := l.call(annW, http.MethodPost, "/api/challenge/"+corr["id"].(string)+"/cancel"); code != 200 {
+		t.Fatalf("cancelling the correspondence challenge: %d %s", code, data)
+	}
+	challengeEvent(t, bobEvents, "challengeCanceled")
+	challengeEvent(t, annEvents, "challengeCanceled")
 
 	// Declined, with a reason.
 	c := l.challenge(annW, "Bob", "variant=standard&clock.limit=180&clock.increment=2&color=white")

@@ -27,6 +27,7 @@ type challengeTerms struct {
 	Variant    string          `json:"variant"`
 	Initial    int64           `json:"initial,omitempty"`   // milliseconds
 	Increment  int64           `json:"increment,omitempty"` // milliseconds
+	Days       int             `json:"days,omitempty"`      // days a move (games.TimeControl.Days)
 	Color      string          `json:"color,omitempty"`     // the challenger's; "" random
 	Rated      bool            `json:"rated,omitempty"`
 	FEN        string          `json:"fen,omitempty"`
@@ -47,7 +48,7 @@ func scanChallenge(sc scanner) (challenges.Challenge, error) {
 	}
 	c.Status, c.Created, c.Updated = challenges.Status(status), fromMS(created), fromMS(updated)
 	c.Challenger, c.Dest, c.Variant, c.Rated, c.FEN = t.Challenger, t.Dest, t.Variant, t.Rated, t.FEN
-	c.Clock = games.TimeControl{Initial: time.Duration(t.Initial) * time.Millisecond, Increment: time.Duration(t.Increment) * time.Millisecond}
+	c.Clock = games.TimeControl{Initial: time.Duration(t.Initial) * time.Millisecond, Increment: time.Duration(t.Increment) * time.Millisecond, Days: t.Days}
 	c.Color, _ = rules.ParseColor(t.Color)
 	return c, nil
 }
@@ -55,7 +56,7 @@ func scanChallenge(sc scanner) (challenges.Challenge, error) {
 // AddChallenge stores c within limit (see challenges.Store).
 func (s sqlChallenges) AddChallenge(ctx context.Context, c challenges.Challenge, openSince time.Time, limit int) error {
 	t := challengeTerms{Challenger: c.Challenger, Dest: c.Dest, Variant: c.Variant, Initial: c.Clock.Initial.Milliseconds(),
-		Increment: c.Clock.Increment.Milliseconds(), Rated: c.Rated, FEN: c.FEN}
+		Increment: c.Clock.Increment.Milliseconds(), Days: c.Clock.Days, Rated: c.Rated, FEN: c.FEN}
 	if c.Color != 0 {
 		t.Color = c.Color.String()
 	}

@@ -89,13 +89,14 @@ type challengeUser struct {
 	Online      bool    `json:"online"`
 }
 
-// timeControlJSON is a challenge's clock: {"type":"clock",…} or
-// {"type":"unlimited"}.
+// timeControlJSON is a challenge's clock: {"type":"clock",…},
+// {"type":"correspondence","daysPerTurn":3} or {"type":"unlimited"}.
 type timeControlJSON struct {
-	Type      string `json:"type"`
-	Limit     int64  `json:"limit,omitempty"`     // seconds
-	Increment *int64 `json:"increment,omitempty"` // seconds
-	Show      string `json:"show,omitempty"`
+	Type        string `json:"type"`
+	Limit       int64  `json:"limit,omitempty"`     // seconds
+	Increment   *int64 `json:"increment,omitempty"` // seconds
+	Show        string `json:"show,omitempty"`
+	DaysPerTurn int    `json:"daysPerTurn,omitempty"`
 }
 
 // perfJSON names a challenge's rating.
@@ -132,10 +133,15 @@ func (s *deps) challengeOf(c challenges.Challenge, viewer, origin string, now ti
 		out.Variant = kit.LichessVariantOf(v)
 		out.Perf = perfJSON{Name: v.Name()}
 	}
-	if c.Timed() {
+	switch {
+	case c.Clock.Unlimited():
+		out.TimeControl = timeControlJSON{Type: "unlimited"}
+	case c.Clock.Correspondence():
+		out.TimeControl = timeControlJSON{Type: "correspondence", DaysPerTurn: c.Clock.Days}
+	case c.Timed():
 		inc := int64(c.Clock.Increment / time.Second)
 		out.TimeControl = timeControlJSON{Type: "clock", Limit: int64(c.Clock.Initial / time.Second), Increment: &inc, Show: c.Clock.String()}
-	} else {
+	default:
 		out.TimeControl, out.Speed = timeControlJSON{Type: "unlimited"}, "correspondence"
 	}
 	if c.Color != 0 {
@@ -227,7 +233,8 @@ func seconds(p url.Values, name string, most int) (time.Duration, error) {
 }
 
 // terms reads a challenge's terms from lichess's fields: rated,
-// clock.limit and clock.increment (seconds; neither: no clock), color,
+// clock.limit and clock.increment (seconds; neither: no clock) or days
+// (a correspondence game), color,
 // variant (lichess's key: banchess, standard…), fen.
 func (s *deps) terms(p url.Values) (challenges.Terms, error) {
 	var t challenges.Terms
@@ -238,8 +245,15 @@ func (s *deps) terms(p url.Values) (challenges.Terms, error) {
 	default:
 		return t, errs.Errorf(errs.Invalid, "rated must be true or false, not %q.", rules.Clip(r)).WithDetail(errs.BadRated)
 	}
-	if p.Get("days") != "" {
-		return t, errs.Errorf(errs.Invalid, "Correspondence challenges (days) are not served here yet: give clock.limit and clock.increment, or neither for a game without a clock.").WithDetail(errs.BadClock)
+	if d := p.Get("days"); d != "" {
+		// Correspondence: days a move, as lichess's days field (one of
+		// games.CorrespondenceDays), and no clock fields with it.
+		tc, _, err := games.ParseTimeControl(d + "d")
+		if err != nil || !tc.Correspondence() || p.Has("clock.limit") || p.Has("clock.increment") {
+			return t, errs.Errorf(errs.Invalid, "days must be one of %v (and no clock.limit with it), not %q.", games.CorrespondenceDays(), rules.Clip(d)).WithDetail(errs.BadClock)
+		}
+		t.Clock = tc
+		return s.termsRest(p, t)
 	}
 	limit, err := seconds(p, "clock.limit", games.MaxInitialMinutes*60)
 	if err != nil {
@@ -253,6 +267,11 @@ func (s *deps) terms(p url.Values) (challenges.Terms, error) {
 		return t, errs.Errorf(errs.Invalid, "clock.limit must be whole minutes here (60, 180, 300…), not %s.", limit).WithDetail(errs.BadClock)
 	}
 	t.Clock = games.TimeControl{Initial: limit, Increment: inc}
+	return s.termsRest(p, t)
+}
+
+// termsRest reads the terms besides the clock: color, variant, fen.
+func (s *deps) termsRest(p url.Values, t challenges.Terms) (challenges.Terms, error) {
 	t.Color, t.FEN = p.Get("color"), p.Get("fen")
 	v, err := s.variantOf(p.Get("variant"))
 	if err != nil {

@@ -36,9 +36,9 @@ type challengePages struct {
 }
 
 // challengeClocks are the clocks a profile's challenge form offers, ""
-// (none) first.
+// (none) first, then live clocks, then days a move.
 func challengeClocks() []string {
-	return []string{"", "1+0", "3+0", "3+2", "5+0", "5+3", "10+0", "10+5", "15+10", "30+0", "30+20"}
+	return append([]string{"", "1+0", "3+0", "3+2", "5+0", "5+3", "10+0", "10+5", "15+10", "30+0", "30+20"}, games.DaysChoices()...)
 }
 
 // challengeRoutes adds the challenges' pages and forms.
