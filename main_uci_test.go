@@ -157,7 +157,9 @@ func TestUCITranscript(t *testing.T) {
 			t.Errorf("the answer to uci has no %q:\n%s", want, hello)
 		}
 	}
-	e.send("setoption name UCI_Variant value banchess", "isready")
+	// A small hash: each ucinewgame clears it, which under the race
+	// detector, beside the other packages' tests, took most of a 30 s wait.
+	e.send("setoption name Hash value 1", "setoption name UCI_Variant value banchess", "isready")
 	e.until("readyok")
 
 	// After Black's ban of e2–e4 and White's d4, White bans one of Black's moves.
