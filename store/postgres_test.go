@@ -161,7 +161,11 @@ func TestPostgresRacers(t *testing.T) {
 // is cut it says so (id "") and goes on hearing; it ends with its context.
 func TestPostgresListen(t *testing.T) {
 	url := pg.Server(t).Schema(t)
-	a, b := openPostgres(t, PostgresOptions{}, url), openPostgres(t, PostgresOptions{}, url)
+	// Its subject is the listening, not a busy pool: opening may wait for a
+	// connection as long as a loaded machine needs (CI's race run, beside
+	// the browser tests, took over the default second once).
+	opts := PostgresOptions{ConnWait: 10 * time.Second}
+	a, b := openPostgres(t, opts, url), openPostgres(t, opts, url)
 	type note struct {
 		id  string
 		rev int64
