@@ -426,7 +426,7 @@ func boardLabel(g Game) string {
 		bottom = rules.Black
 	}
 	if g.Board.ReadOnly {
-		return g.Opts.language().T(bySide(bottom, "board.label.w", "board.label.b"))
+		return g.Opts.Lang.T(bySide(bottom, "board.label.w", "board.label.b"))
 	}
-	return g.Opts.language().T(bySide(bottom, "board.label.play.w", "board.label.play.b"))
+	return g.Opts.Lang.T(bySide(bottom, "board.label.play.w", "board.label.play.b"))
 }

@@ -900,7 +900,7 @@ type confirmation struct {
 // resignation is the resign form's confirmation: for the side the viewer
 // plays.
 func resignation(g Game) confirmation {
-	l := g.Opts.language()
+	l := g.Opts.Lang
 	return confirmation{ID: "resign", Label: l.T("game.resign"), Question: l.T(bySide(g.Info.Perm.Side, "game.resign.question.w", "game.resign.question.b")), Yes: l.T("game.resign.yes"), Allowed: g.Info.Perm.Resign, Action: g.Paths.Resign, Side: g.Info.Perm.Side.String()}
 }
 

@@ -109,12 +109,12 @@ func NewDelta(g *rules.Game, shown int, info Info, o Options) (d Delta, ok bool)
 	if k > 0 {
 		wasPos = tail[k-1-first].Position
 	}
-	wasStrips := strips(o.language(), info.Players, &wasPos, bottomSide(o, info.Perm.Seats, false, tail[k-first].Actor))
+	wasStrips := strips(o.Lang, info.Players, &wasPos, bottomSide(o, info.Perm.Seats, false, tail[k-first].Actor))
 	for i, s := range d.Game.Strips {
 		d.Strips[i] = s.Clock != nil || s.Presence || !sameStrip(s, wasStrips[i])
 	}
 
-	all := markNow(rows(o.language(), tail, first, fullmove, -1))
+	all := markNow(rows(o.Lang, tail, first, fullmove, -1))
 	if k == 0 {
 		d.WholeHistory, d.Game.History = true, all
 		return d, true

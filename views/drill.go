@@ -19,7 +19,7 @@ func NewDrill(g *rules.Game, side rules.Color, play bool, site Site, o Options, 
 	m := describeGame(g, Info{Site: site, Perm: perm}, o, lastMove(g))
 	m.Paths = paths
 	m.Board.ReadOnly = !play
-	m.Status = drillStatus(o.language(), g, side)
+	m.Status = drillStatus(o.Lang, g, side)
 	if hint != "" {
 		m.Hint = hint
 	}

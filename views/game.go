@@ -85,7 +85,7 @@ type HistoryView struct {
 // now with o.
 func NewGame(g *rules.Game, info Info, o Options) Game {
 	m := describeGame(g, info, o, lastMove(g))
-	m.History = markNow(historyRows(o.language(), g, -1))
+	m.History = markNow(historyRows(o.Lang, g, -1))
 	m.Preview = gamePreview(g, m)
 	return m
 }
@@ -119,27 +119,27 @@ func describeGame(g *rules.Game, info Info, o Options, last *rules.Pair) Game {
 	switch {
 	case out.Over():
 		m.Phase = "over"
-		m.Banner = GameBanner(o.language(), g)
+		m.Banner = GameBanner(o.Lang, g)
 	case turn.Phase == rules.PhaseBan:
 		m.Phase = "ban"
 	default:
 		m.Phase = "move"
 	}
 	if m.Announce == "" {
-		m.Announce = announceLast(o.language(), recent, m.Banner)
+		m.Announce = announceLast(o.Lang, recent, m.Banner)
 	}
 	var banned *rules.Pair
 	if hasBan {
 		banned = &ban
 	}
 	pos := g.Position()
-	m.Status = statusLine(o.language(), pos.Fullmove, turn, out, g.InCheck(), banned)
-	m.Title = title(o.language(), m.Variant, turn, out, perm.Play && !perm.Seats.Both())
+	m.Status = statusLine(o.Lang, pos.Fullmove, turn, out, g.InCheck(), banned)
+	m.Title = title(o.Lang, m.Variant, turn, out, perm.Play && !perm.Seats.Both())
 	m.Sound = soundOf(recent, out)
 
 	dests := pickable(g, perm)
 	m.MustPass = dests.pass
-	m.Hint = hint(o.language(), turn, out, perm, m.Thinking, level, m.MustPass)
+	m.Hint = hint(o.Lang, turn, out, perm, m.Thinking, level, m.MustPass)
 	bottom := bottomSide(o, perm.Seats, out.Over(), turn.Actor)
 	var banPtr *rules.Pair
 	if last, ok := g.LastAction(); ok && last.Phase == rules.PhaseBan {
@@ -150,7 +150,7 @@ func describeGame(g *rules.Game, info Info, o Options, last *rules.Pair) Game {
 	}
 	m.Board = board(&pos, bottom, banPtr, last, g.CheckedKings(&pos), g.Variant().Board().ExtraSquares())
 	m.Board.ReadOnly = !perm.Seats.Any() || !out.Over() && !perm.Play
-	m.Strips = strips(o.language(), info.Players, &pos, bottom)
+	m.Strips = strips(o.Lang, info.Players, &pos, bottom)
 	if _, ok := dests.of(o.Sel); !ok {
 		o.Sel, o.PromoTo = rules.NoSquare, rules.NoSquare
 		m.Opts = o
@@ -217,7 +217,7 @@ func NewHistoryView(g *rules.Game, index int, info Info, o Options) (Game, error
 	}
 	m := gameOf(g, info, o)
 	m.Phase = "view"
-	m.History = historyRows(o.language(), g, index)
+	m.History = historyRows(o.Lang, g, index)
 	m.Steps = stepsAt(info.ID, o, index, len(hist))
 	m.Over = g.Outcome().Over()
 	m.ShownPly = index
@@ -234,16 +234,16 @@ func NewHistoryView(g *rules.Game, index int, info Info, o Options) (Game, error
 	} else {
 		m.FEN = shown.FEN()
 	}
-	caption := viewCaption(o.language(), shown, moveNumberOf(g, hist, index))
+	caption := viewCaption(o.Lang, shown, moveNumberOf(g, hist, index))
 	m.Status = caption
-	m.Title = viewTitle(o.language(), caption, index, len(hist), m.Variant)
-	m.Hint = viewHint(o.language(), m.Over)
+	m.Title = viewTitle(o.Lang, caption, index, len(hist), m.Variant)
+	m.Hint = viewHint(o.Lang, m.Over)
 	m.View = &HistoryView{Index: index, Last: len(hist), Caption: caption, Ply: g.StartPly() + index}
 	bottom := bottomSide(o, info.Perm.Seats, m.Over, g.Turn().Actor)
 	m.Board = board(&pos, bottom, ban, last, g.CheckedKings(&pos), g.Variant().Board().ExtraSquares())
 	m.Board.ReadOnly = true
-	m.Strips = strips(o.language(), info.Players, &pos, bottom)
-	m.Preview = newPreview(info.Origin, gamePath(info.ID)+"/history/"+strconv.Itoa(index), caption, previewText(o.language(), g, info.Players), m.FEN, last, m.Board.Flipped)
+	m.Strips = strips(o.Lang, info.Players, &pos, bottom)
+	m.Preview = newPreview(info.Origin, gamePath(info.ID)+"/history/"+strconv.Itoa(index), caption, previewText(o.Lang, g, info.Players), m.FEN, last, m.Board.Flipped)
 	return m, nil
 }
 

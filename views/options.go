@@ -21,7 +21,8 @@ type Options struct {
 	NoPremoves bool
 	Size       int  // the board's size in percent of the largest that fits (SizeMin–100; 0 is 100)
 	Look       Look // the board's colours and pieces
-	// Lang is the viewer's language (nil: the source language).
+	// Lang is the viewer's language (nil: the source language, as a nil
+	// *i18n.Language speaks it).
 	Lang *i18n.Language
 
 	// Sel is the square picked on the board (NoSquare for none); PromoTo,
@@ -129,14 +130,6 @@ const (
 	SizeMin  = 50
 	SizeStep = 5
 )
-
-// language is the viewer's language.
-func (o Options) language() *i18n.Language {
-	if o.Lang != nil {
-		return o.Lang
-	}
-	return i18n.Builtin().Source()
-}
 
 // BoardSize returns o's board size in percent: 100 unless a valid smaller
 // size was chosen.

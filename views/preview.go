@@ -32,15 +32,15 @@ func gamePreview(g *rules.Game, m Game) *Preview {
 	if m.Over {
 		title = overTitle(m.Status, m.Banner)
 	}
-	desc := previewText(m.Opts.language(), g, m.Info.Players)
+	desc := previewText(m.Opts.Lang, g, m.Info.Players)
 	flipped := m.Board.Flipped
 	if t := m.Info.Table; t != nil && m.Opts.JoinCode != "" && m.Info.Perm.Join {
 		free := rules.White
 		if m.Info.Players[0].Seated {
 			free = rules.Black
 		}
-		title = invitationTitle(m.Opts.language(), m.Variant, t.TimeControl, free)
-		desc = invitationText(m.Opts.language(), m.Variant, playerOf(m.Opts.language(), m.Info.Players, free.Other()).Display())
+		title = invitationTitle(m.Opts.Lang, m.Variant, t.TimeControl, free)
+		desc = invitationText(m.Opts.Lang, m.Variant, playerOf(m.Opts.Lang, m.Info.Players, free.Other()).Display())
 		flipped = free == rules.Black
 	}
 	return newPreview(m.Info.Origin, path, title, desc, m.FEN, lastMove(g), flipped)

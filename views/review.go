@@ -100,7 +100,7 @@ func NewReviewView(g *rules.Game, id string, o Options, st analysis.ReviewState,
 	for i, p := range st.Plies {
 		rp := ReviewPly{Index: i + 1, URL: link(i + 1), Marks: marksOf(p), Eval: p.Eval.String()}
 		if i < len(hist) {
-			rp.Said = plyTitle(o.language(), hist[i])
+			rp.Said = plyTitle(o.Lang, hist[i])
 		}
 		if len(rp.Marks) > 0 || i+1 == shown {
 			rp.Best, rp.Line = bestLine(g, i, p.Line)

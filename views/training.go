@@ -115,7 +115,7 @@ func (t Trainer) ThemesText() string { return strings.Join(t.Themes, ", ") }
 
 // Title is the tab's title.
 func (t Trainer) Title() string {
-	l := t.Board.Opts.language()
+	l := t.Board.Opts.Lang
 	if t.Result != nil {
 		if t.Result.Solved {
 			return l.T("puzzle.solvedTitle", "ID", t.ID)

@@ -27,13 +27,22 @@ func byColor(c rules.Color, white, black string) string {
 }
 
 // languageOf is the viewer's language: the one chosen, else the browser's.
+// It is worked out once a request: the options and the render ask.
 func languageOf(c echo.Context) *i18n.Language {
+	if l, ok := c.Get(languageKey).(*i18n.Language); ok {
+		return l
+	}
 	chosen := ""
 	if ck, err := c.Cookie(LanguageCookie); err == nil {
 		chosen = ck.Value
 	}
-	return i18n.Builtin().Choose(chosen, c.Request().Header.Get("Accept-Language"))
+	l := i18n.Builtin().Choose(chosen, c.Request().Header.Get("Accept-Language"))
+	c.Set(languageKey, l)
+	return l
 }
+
+// languageKey keeps a request's language in its echo.Context.
+const languageKey = "banchess.language"
 
 // languagePage answers GET /language: the languages, one button each.
 func (p *site) languagePage(c echo.Context) error {
