@@ -302,8 +302,10 @@ func TestWaitingPageRefreshesWithoutJS(t *testing.T) {
 	ctxs, _ := friends(t, 2, false, "")
 	white, black := ctxs[0], ctxs[1]
 	const refresh = `meta[http-equiv="refresh"]`
-	if n, err := chromedp.Run(white, chromedp.Evaluate[int](fmt.Sprintf(`document.querySelectorAll(%q).length`, refresh))); err != nil || n != 1 {
-		t.Fatalf("White's page, waiting for Black, has %d refresh (%v)", n, err)
+	// White's page reloads every few seconds, so it is looked for, not
+	// counted once: a count taken mid-reload sees an empty document.
+	if err := waitFor(white, refresh, 3*time.Second+liveWait); err != nil {
+		t.Fatalf("White's page, waiting for Black, has no refresh: %v", err)
 	}
 	if n, err := chromedp.Run(black, chromedp.Evaluate[int](fmt.Sprintf(`document.querySelectorAll(%q).length`, refresh))); err != nil || n != 0 {
 		t.Errorf("Black's page, Black to play, has %d refresh (%v)", n, err)
