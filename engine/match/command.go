@@ -27,10 +27,20 @@ func Command(ctx context.Context, args []string, out io.Writer) error {
 	perPly := fs.Duration("per-ply", 200*time.Millisecond, "time per ply of level 8, Stockfish and UCI engines (without -clock)")
 	clock := fs.String("clock", "", "a clock for each side, minutes+seconds of increment (such as 1+0); the engines keep their time, and the match reports the time they took a ply")
 	sfPath := fs.String("stockfish", "/usr/games/stockfish", "Stockfish binary")
+	sprt := fs.String("sprt", "", "elo0,elo1: stop once a sequential test accepts either that the first player is elo0 stronger or elo1 stronger (logistic Elo, as fishtest's SPRT[elo0, elo1]); -games is then the most to play")
+	alpha := fs.Float64("alpha", 0.05, "the SPRT's chance of accepting elo1 when elo0 holds")
+	beta := fs.Float64("beta", 0.05, "the SPRT's chance of accepting elo0 when elo1 holds")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	m := &Match{Games: *games, OpeningPlies: *plies, Seed: *seed, Log: out}
+	if *sprt != "" {
+		t, err := parseSPRT(*sprt, *alpha, *beta)
+		if err != nil {
+			return err
+		}
+		m.SPRT = &t
+	}
 	if *clock != "" {
 		var err error
 		if m.Clock.Initial, m.Clock.Increment, err = parseClock(*clock); err != nil {
@@ -83,13 +93,20 @@ func Command(ctx context.Context, args []string, out io.Writer) error {
 		return err
 	}
 	start := time.Now()
-	sc, times, err := m.Run(ctx)
+	res, err := m.Run(ctx)
 	if err != nil {
 		return err
 	}
+	sc := res.Score
 	fmt.Fprintf(out, "%s vs %s: %s over %d games in %v; Elo %s\n", m.A.Name(), m.B.Name(), sc, sc.Games(), time.Since(start).Round(time.Second), sc.Elo())
-	if times != nil {
-		fmt.Fprintln(out, times)
+	if m.SPRT != nil {
+		fmt.Fprintf(out, "SPRT: %s, %s\n", res.Verdict, m.SPRT.Status(sc))
+	}
+	if res.Won.Games > 0 {
+		fmt.Fprintln(out, res.Won)
+	}
+	if res.Times != nil {
+		fmt.Fprintln(out, res.Times)
 	}
 	for _, p := range []Player{m.A, m.B} {
 		if u, ok := p.(*UCI); ok && len(u.Outside) > 0 {
@@ -108,4 +125,19 @@ func parseClock(s string) (initial, increment time.Duration, err error) {
 		return 0, 0, fmt.Errorf("-clock %q: give minutes+seconds, such as 1+0", s)
 	}
 	return time.Duration(mins * float64(time.Minute)), time.Duration(secs * float64(time.Second)), nil
+}
+
+// parseSPRT reads "elo0,elo1".
+func parseSPRT(s string, alpha, beta float64) (SPRT, error) {
+	lo, hi, ok := strings.Cut(s, ",")
+	elo0, err0 := strconv.ParseFloat(strings.TrimSpace(lo), 64)
+	elo1, err1 := strconv.ParseFloat(strings.TrimSpace(hi), 64)
+	if !ok || err0 != nil || err1 != nil {
+		return SPRT{}, fmt.Errorf("-sprt %q: give elo0,elo1, such as 0,10", s)
+	}
+	t := SPRT{Elo0: elo0, Elo1: elo1, Alpha: alpha, Beta: beta}
+	if err := t.Valid(); err != nil {
+		return SPRT{}, fmt.Errorf("-sprt %q: %w", s, err)
+	}
+	return t, nil
 }

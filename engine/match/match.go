@@ -37,10 +37,12 @@ type Clocks struct {
 
 // Engine is the engine playing at a level, on Threads threads.
 type Engine struct {
-	Level   int
-	PerPly  time.Duration // level 8's time a ply without a clock
-	Threads int
-	s       *engine.Searcher
+	Level    int
+	PerPly   time.Duration // level 8's time a ply without a clock
+	Threads  int
+	s        *engine.Searcher
+	last     engine.Result // the last search's
+	searched bool          // whether last is a search's
 }
 
 // NewEngine returns the engine player at level n with its own
@@ -90,7 +92,13 @@ func (e *Engine) search(ctx context.Context, g *rules.Game, lim engine.Limits) (
 	}
 	lim.Threads = e.Threads
 	res, err := e.s.Search(ctx, st, lim)
+	e.last, e.searched = res, err == nil
 	return res.Best, err
+}
+
+// Evaluation implements Evaluator.
+func (e *Engine) Evaluation() (cp, mate int, ok bool) {
+	return e.last.Score, e.last.Mate, e.searched
 }
 
 // maxPlies ends a game as a draw when it gets this long.
@@ -138,6 +146,46 @@ type Match struct {
 	Clock struct{ Initial, Increment time.Duration }
 	// Log, when set, is told each game.
 	Log io.Writer
+	// SPRT, when set, stops the match once it accepts either hypothesis
+	// (checked after each pair of games); Games is then the most to play.
+	SPRT *SPRT
+}
+
+// Result is what a match found.
+type Result struct {
+	Score Score // A's
+	// Times are the plies' times on a clock (nil without one).
+	Times *Times
+	// Verdict is the SPRT's, when the match ran one.
+	Verdict Verdict
+	// Won counts the games a player's own search judged won (see Won).
+	Won Won
+}
+
+// Won counts, over a match, the games in which a player's search saw
+// itself WonAt or more ahead (or mating) at one of its plies, and how
+// those games ended for that player: the engine must convert such
+// positions, not draw them by repetition or the fifty-move rule. Only
+// players that report their evaluation (Evaluator) are counted.
+type Won struct {
+	Games, Drawn, Lost int
+}
+
+// WonAt is the evaluation, in centipawns for the side to act, from which
+// a position counts as won.
+const WonAt = 500
+
+// String writes "12 games seen won (+5 or a mate): 11 won, 1 drawn, 0 lost".
+func (w Won) String() string {
+	return fmt.Sprintf("%d games seen won (+%d or a mate) by a player's search: %d won, %d drawn, %d lost",
+		w.Games, WonAt/100, w.Games-w.Drawn-w.Lost, w.Drawn, w.Lost)
+}
+
+// Evaluator is a player that reports its last search's evaluation, in
+// centipawns for the side it acted for, and mate as plies to mate
+// (positive when it mates, 0 for none).
+type Evaluator interface {
+	Evaluation() (cp, mate int, ok bool)
 }
 
 // Times are the time each ply took on a clock, and the least time a side
@@ -148,45 +196,68 @@ type Times struct {
 	Flags   int // games lost on time
 }
 
-// Run plays the match and returns A's score, and on a clock the times.
-func (m *Match) Run(ctx context.Context) (Score, *Times, error) {
-	var sc Score
-	var times *Times
+// Run plays the match.
+func (m *Match) Run(ctx context.Context) (Result, error) {
+	var res Result
 	if m.Clock.Initial > 0 {
-		times = &Times{MinLeft: m.Clock.Initial}
+		res.Times = &Times{MinLeft: m.Clock.Initial}
 	}
 	for i := 0; i < m.Games; i++ {
 		g, err := opening(m.OpeningPlies, m.Seed+uint64(i/2))
 		if err != nil {
-			return sc, times, err
+			return res, err
 		}
 		white, black := m.A, m.B
-		if i%2 == 1 {
-			white, black = m.B, m.A
-		}
-		var c *onClock
-		if times != nil {
-			c = &onClock{Clocks: Clocks{White: m.Clock.Initial, Black: m.Clock.Initial, Increment: m.Clock.Increment}, times: times}
-		}
-		o, err := play(ctx, g, white, black, c)
-		if err != nil {
-			return sc, times, fmt.Errorf("game %d: %w", i+1, err)
-		}
 		aColor := rules.White
 		if i%2 == 1 {
-			aColor = rules.Black
+			white, black, aColor = m.B, m.A, rules.Black
 		}
-		sc.add(o, aColor)
+		var c *onClock
+		if res.Times != nil {
+			c = &onClock{Clocks: Clocks{White: m.Clock.Initial, Black: m.Clock.Initial, Increment: m.Clock.Increment}, times: res.Times}
+		}
+		var seen [3]bool // by colour: a player's search saw its side won
+		o, err := play(ctx, g, white, black, c, func(side rules.Color, p Player) {
+			if e, ok := p.(Evaluator); ok {
+				if cp, mate, ok := e.Evaluation(); ok && (mate > 0 || mate == 0 && cp >= WonAt) {
+					seen[side] = true
+				}
+			}
+		})
+		if err != nil {
+			return res, fmt.Errorf("game %d: %w", i+1, err)
+		}
+		res.Score.add(o, aColor)
+		for _, side := range []rules.Color{rules.White, rules.Black} {
+			if !seen[side] {
+				continue
+			}
+			res.Won.Games++
+			switch o.Winner {
+			case 0:
+				res.Won.Drawn++
+			case side.Other():
+				res.Won.Lost++
+			}
+		}
 		if m.Log != nil {
-			clocks := ""
+			clocks, sprt := "", ""
 			if c != nil {
 				clocks = fmt.Sprintf(" (clocks %v, %v)", c.White.Round(time.Millisecond), c.Black.Round(time.Millisecond))
 			}
-			fmt.Fprintf(m.Log, "game %d: %s (white) – %s (black): %s %s after %d plies%s; %s %s\n",
-				i+1, white.Name(), black.Name(), o.Result(), o, g.Ply()-1, clocks, m.A.Name(), sc)
+			if m.SPRT != nil {
+				sprt = "; " + m.SPRT.Status(res.Score)
+			}
+			fmt.Fprintf(m.Log, "game %d: %s (white) – %s (black): %s %s after %d plies%s; %s %s%s\n",
+				i+1, white.Name(), black.Name(), o.Result(), o, g.Ply()-1, clocks, m.A.Name(), res.Score, sprt)
+		}
+		if m.SPRT != nil && i%2 == 1 {
+			if res.Verdict = m.SPRT.Decide(res.Score); res.Verdict != Undecided {
+				break
+			}
 		}
 	}
-	return sc, times, nil
+	return res, nil
 }
 
 // opening plays n random legal actions from the start.
@@ -211,7 +282,7 @@ func opening(n int, seed uint64) (*rules.Game, error) {
 
 // Play plays g to its end (or maxPlies, a draw) and returns the outcome.
 func Play(ctx context.Context, g *rules.Game, white, black Player) (rules.Outcome, error) {
-	return play(ctx, g, white, black, nil)
+	return play(ctx, g, white, black, nil, nil)
 }
 
 // onClock is a game's clocks, and the match's record of the time its
@@ -221,8 +292,9 @@ type onClock struct {
 	times *Times
 }
 
-// play is Play, on clock c when it is not nil.
-func play(ctx context.Context, g *rules.Game, white, black Player, c *onClock) (rules.Outcome, error) {
+// play is Play, on clock c when it is not nil, telling acted (when not
+// nil) each player that acted and its side.
+func play(ctx context.Context, g *rules.Game, white, black Player, c *onClock, acted func(rules.Color, Player)) (rules.Outcome, error) {
 	for !g.Outcome().Over() {
 		if err := ctx.Err(); err != nil {
 			return rules.Outcome{}, err
@@ -243,6 +315,9 @@ func play(ctx context.Context, g *rules.Game, white, black Player, c *onClock) (
 		}
 		if err != nil {
 			return rules.Outcome{}, fmt.Errorf("%s at ply %d (%s): %w", p.Name(), g.Ply(), g.FEN(), err)
+		}
+		if acted != nil {
+			acted(side, p)
 		}
 		if g.Outcome().Over() { // flagged
 			break

@@ -217,7 +217,8 @@ func TestRun(t *testing.T) {
 	a, b := level(2), level(1)
 	const games, openingPlies, seed = 4, 4, 7
 	var log strings.Builder
-	sc, times, err := (&Match{A: a, B: b, Games: games, OpeningPlies: openingPlies, Seed: seed, Log: &log}).Run(context.Background())
+	res, err := (&Match{A: a, B: b, Games: games, OpeningPlies: openingPlies, Seed: seed, Log: &log}).Run(context.Background())
+	sc, times := res.Score, res.Times
 	if err != nil || times != nil {
 		t.Fatalf("%v, times %v", err, times)
 	}
@@ -310,7 +311,8 @@ func TestClockMatch(t *testing.T) {
 	}
 	m := &Match{A: a, B: b, Games: 2, OpeningPlies: 4, Seed: 1}
 	m.Clock.Initial = 20 * time.Second
-	sc, times, err := m.Run(t.Context())
+	res, err := m.Run(t.Context())
+	sc, times := res.Score, res.Times
 	if err != nil || sc.Games() != 2 {
 		t.Fatalf("%v, %v", sc, err)
 	}
@@ -318,7 +320,7 @@ func TestClockMatch(t *testing.T) {
 		t.Errorf("times: %v", times)
 	}
 	sf, _ := fakeStockfish(t, false)
-	if _, _, err := (&Match{A: a, B: sf, Games: 1, Clock: m.Clock}).Run(t.Context()); err == nil || !strings.Contains(err.Error(), "cannot play on a clock") {
+	if _, err := (&Match{A: a, B: sf, Games: 1, Clock: m.Clock}).Run(t.Context()); err == nil || !strings.Contains(err.Error(), "cannot play on a clock") {
 		t.Errorf("Stockfish on a clock: %v", err)
 	}
 }

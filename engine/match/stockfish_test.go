@@ -160,10 +160,11 @@ func TestStockfishMatch(t *testing.T) {
 		t.Fatal(err)
 	}
 	var log strings.Builder
-	sc, _, err := (&Match{A: e, B: sf, Games: 2, OpeningPlies: 2, Seed: 1, Log: &log}).Run(context.Background())
+	res, err := (&Match{A: e, B: sf, Games: 2, OpeningPlies: 2, Seed: 1, Log: &log}).Run(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
+	sc := res.Score
 	if sc.Games() != 2 || strings.Count(log.String(), "stockfish-rule (black)") != 1 {
 		t.Errorf("%v after\n%s", sc, log.String())
 	}
@@ -186,6 +187,10 @@ func TestCommand(t *testing.T) {
 		{"-a 9 -b 1", "level 9", true},
 		{"-a 1 -b stockfish -stockfish " + filepath.Join(t.TempDir(), "none"), "starting", true},
 		{"-a 1 -b 2 -nope", "flag provided but not defined", true},
+		{"-a 2 -b 1 -games 2 -opening 2 -sprt -400,-200", "SPRT: undecided, LLR 0.00", false}, // a sweep says nothing of the variance
+		{"-a 2 -b 1 -sprt 10,0", "give elo0 < elo1", true},
+		{"-a 2 -b 1 -sprt 10", "give elo0,elo1", true},
+		{"-a 2 -b 1 -sprt 0,10 -alpha 0.7", "error rates", true},
 	} {
 		var out strings.Builder
 		err := Command(context.Background(), strings.Fields(tt.args), &out)

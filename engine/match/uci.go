@@ -24,6 +24,9 @@ type UCI struct {
 	// search time its last info line gave: reading the game, the pipes,
 	// waiting to be scheduled.
 	Outside Durations
+	// cp, mate and scored are the last search's score (see Evaluation).
+	cp, mate int
+	scored   bool
 }
 
 // NewUCI starts the engine path with args, selects Ban Chess and sets
@@ -66,6 +69,7 @@ func (u *UCI) think(g *rules.Game, params string) (rules.Action, error) {
 		}
 	}
 	start := time.Now()
+	u.scored = false
 	u.send(b.String())
 	u.send("go " + params)
 	var searched time.Duration
@@ -81,6 +85,7 @@ func (u *UCI) think(g *rules.Game, params string) (rules.Action, error) {
 					searched = time.Duration(ms) * time.Millisecond
 				}
 			}
+			u.readScore(f)
 		}
 	}
 	if !strings.HasPrefix(line, "bestmove") {
@@ -99,3 +104,26 @@ func (u *UCI) think(g *rules.Game, params string) (rules.Action, error) {
 	}
 	return rules.ParseAction("m:" + f[1])
 }
+
+// readScore notes an info line's "score cp N" or "score mate N" (mate in
+// moves, as UCI counts; kept as its sign's plies are not needed).
+func (u *UCI) readScore(f []string) {
+	i := slices.Index(f, "score")
+	if i < 0 || i+2 >= len(f) {
+		return
+	}
+	n, err := strconv.Atoi(f[i+2])
+	if err != nil {
+		return
+	}
+	switch f[i+1] {
+	case "cp":
+		u.cp, u.mate, u.scored = n, 0, true
+	case "mate":
+		u.cp, u.mate, u.scored = 0, n, true
+	}
+}
+
+// Evaluation implements Evaluator: the score of the last search's last
+// info line that had one.
+func (u *UCI) Evaluation() (cp, mate int, ok bool) { return u.cp, u.mate, u.scored }

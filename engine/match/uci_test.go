@@ -23,13 +23,14 @@ func TestUCIPlayer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sc, _, err := (&Match{A: u, B: e, Games: 2, OpeningPlies: 2, Seed: 3}).Run(context.Background())
-	if err != nil || sc.Games() != 2 {
+	res, err := (&Match{A: u, B: e, Games: 2, OpeningPlies: 2, Seed: 3}).Run(context.Background())
+	if sc := res.Score; err != nil || sc.Games() != 2 {
 		t.Fatalf("without a clock: %v, %v", sc, err)
 	}
 	m := &Match{A: u, B: e, Games: 2, OpeningPlies: 2, Seed: 4}
 	m.Clock.Initial = 2 * time.Second
-	sc, times, err := m.Run(context.Background())
+	res, err = m.Run(context.Background())
+	sc, times := res.Score, res.Times
 	if err != nil || sc.Games() != 2 || len(times.Plies) == 0 {
 		t.Fatalf("on a clock: %v, %v, %v", sc, times, err)
 	}
