@@ -608,10 +608,15 @@
   document.addEventListener("htmx:afterRequest", function (ev) {
     if (shown && ev.detail.elt === board()) unshow();
   });
-  document.addEventListener("htmx:beforeRequest", function () {
+  // The focus goes back to the board after a swap if it was there when a
+  // request left or when any answer (one's own, or a refresh the game's
+  // stream asked for) is swapped in: a swap removes the square it was on.
+  function boardHasFocus() {
     var a = document.activeElement;
-    refocus = refocus || !!(a && a.closest && a.closest("#board, #promotion, .promo-layer"));
-  });
+    return !!(a && a.closest && a.closest("#board, #promotion, .promo-layer"));
+  }
+  document.addEventListener("htmx:beforeRequest", function () { refocus = refocus || boardHasFocus(); });
+  document.addEventListener("htmx:beforeSwap", function (ev) { if (ev.detail.shouldSwap) refocus = refocus || boardHasFocus(); });
   // An answer describes the page without what is the page's own until
   // then (only what changed is swapped; docs/fragments.md): the piece
   // picked, a refusal or notice, the promotion picker go before it lands.
