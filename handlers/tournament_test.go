@@ -14,6 +14,7 @@ import (
 
 	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/handlers/api"
+	"github.com/banchess/banchess/handlers/stream"
 	"github.com/banchess/banchess/internal/testsite"
 	"github.com/banchess/banchess/players"
 	"github.com/banchess/banchess/rules"
@@ -326,5 +327,82 @@ func TestTournamentStream(t *testing.T) {
 	}
 	if ev := st.next(); ev.name != "standings" || !strings.Contains(ev.data, paired.Game) {
 		t.Errorf("standings after the pairing: %+v", ev)
+	}
+}
+
+// TestTournamentPairedOnLobbyStream: a bot learns of its tournament games
+// on its lobby stream, as of its lobby games: "paired" with the game and
+// the tournament, once, and only for its own player.
+func TestTournamentPairedOnLobbyStream(t *testing.T) {
+	site := testsite.New(store.NewMemory(), testsite.Config{})
+	svc := servicesOf(site)
+	svc.Tournaments = site.Tournaments
+	t.Cleanup(closer(svc))
+	e := echo.New()
+	srv := New(svc, nil)
+	srv.Register(e)
+	hs := httptest.NewServer(e)
+	t.Cleanup(func() { srv.CloseStreams(); hs.Close() })
+	l := &liveServer{t: t, s: srv, url: hs.URL}
+	var ann, bob, cid api.Token
+	for _, p := range []struct {
+		name string
+		tok  *api.Token
+	}{{"Ann", &ann}, {"Bob", &bob}, {"Cid", &cid}} {
+		l.post("", "/api/account", `{"name":"`+p.name+`","password":"`+secret+`"}`, http.StatusCreated, p.tok)
+	}
+	var tr api.Tournament
+	l.post(ann.Token, "/api/tournaments", `{"name":"By the lobby","clock":"3+2","minutes":20}`, http.StatusCreated, &tr)
+	l.post(ann.Token, "/api/tournaments/"+tr.ID+"/join", "", http.StatusOK, nil)
+	l.post(bob.Token, "/api/tournaments/"+tr.ID+"/join", "", http.StatusOK, nil)
+	bobs, res := l.openStream("/api/lobby/events", "", bob.Token)
+	if bobs == nil {
+		t.Fatalf("Bob's lobby stream: %d", res.StatusCode)
+	}
+	cids, res := l.openStream("/api/lobby/events", "", cid.Token)
+	if cids == nil {
+		t.Fatalf("Cid's lobby stream: %d", res.StatusCode)
+	}
+	if err := site.Tournaments.Tick(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	var paired struct{ Game, Tournament string }
+	for ev := bobs.next(); ; ev = bobs.next() {
+		if ev.name != "paired" {
+			continue
+		}
+		if json.Unmarshal([]byte(ev.data), &paired) != nil || paired.Game == "" || paired.Tournament != tr.ID {
+			t.Fatalf("paired: %+v", ev)
+		}
+		break
+	}
+	res, err := http.Get(hs.URL + "/api/games/" + paired.Game)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var g api.Game
+	err = json.NewDecoder(res.Body).Decode(&g)
+	res.Body.Close()
+	if err != nil || g.Status != "ongoing" || g.Players.White.Name == nil || g.Players.Black.Name == nil {
+		t.Errorf("Bob's game: %v %+v", err, g)
+	}
+	// Nothing more for Bob within two polls, and nothing for Cid, who
+	// plays in no tournament.
+	deadline := time.After(2*stream.PollEvery + 200*time.Millisecond)
+	for {
+		select {
+		case ev := <-bobs.events:
+			if ev.name == "paired" {
+				t.Errorf("Bob told twice: %+v", ev)
+			}
+			continue
+		case ev := <-cids.events:
+			if ev.name == "paired" {
+				t.Errorf("Cid told of a game: %+v", ev)
+			}
+			continue
+		case <-deadline:
+		}
+		break
 	}
 }

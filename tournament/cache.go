@@ -63,3 +63,25 @@ func (t *Tournament) clone() *Tournament {
 	c.Players, c.Pairings, c.Byes = slices.Clone(t.Players), slices.Clone(t.Pairings), slices.Clone(t.Byes)
 	return &c
 }
+
+// with calls fn with the read of tournament id within ReadFor of now,
+// without copying it (fn must not keep or change it); false if there is
+// none.
+func (r *reads) with(id string, now time.Time, fn func(*Tournament)) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	c, ok := r.last[id]
+	if !ok || now.Sub(c.at) >= ReadFor || now.Before(c.at) {
+		return false
+	}
+	fn(c.t)
+	return true
+}
+
+// startedList keeps the latest list of the started tournaments, for
+// ReadFor: every player's lobby stream asks for it each second.
+type startedList struct {
+	mu  sync.Mutex
+	ids []string
+	at  time.Time
+}

@@ -32,7 +32,8 @@ type Service struct {
 	// scheduledAt is the start (unix ms) of the schedule's tournament
 	// last known created.
 	scheduledAt atomic.Int64
-	reads       reads // the latest read of each tournament (ReadFor)
+	reads       reads       // the latest read of each tournament (ReadFor)
+	startedNow  startedList // the latest list of the started (ReadFor)
 }
 
 // Option configures a Service.

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
 	"strconv"
@@ -196,7 +197,43 @@ func (a *lobbyAPI) lobbyEvents(c echo.Context) error {
 		data, _ := json.Marshal(map[string]string{"game": k.Game, "seek": k.ID})
 		return stream.Event{Name: "paired", Data: data}
 	}
-	return a.s.streams.Lobby(c, kit.Bearer(c), kit.LobbySince(c, a.s.now()), changes, paired)
+	since := kit.LobbySince(c, a.s.now())
+	polled, err := a.tournamentPairings(c, since)
+	if err != nil {
+		return err
+	}
+	return a.s.streams.Lobby(c, kit.Bearer(c), since, changes, paired, polled)
+}
+
+// tournamentPairings returns what tells a bearer's lobby stream of the
+// games tournaments pair its player into from since on: "paired"
+// ({"game","tournament"}), as the tournament's own stream does; nil when
+// there is no bearer or no tournaments.
+func (a *lobbyAPI) tournamentPairings(c echo.Context, since time.Time) (func(context.Context) []stream.Event, error) {
+	cred := kit.Bearer(c)
+	if cred == "" || a.s.tournaments == nil {
+		return nil, nil
+	}
+	me, err := a.s.players.Identify(c.Request().Context(), cred)
+	if err != nil || me.ID == "" {
+		return nil, err
+	}
+	told := map[string]bool{}
+	return func(ctx context.Context) []stream.Event {
+		list, err := a.s.tournaments.Paired(ctx, me.ID, since)
+		if err != nil {
+			return nil // the store was busy: look again next time
+		}
+		var evs []stream.Event
+		for _, p := range list {
+			if !told[p.Game] {
+				told[p.Game] = true
+				data, _ := json.Marshal(p)
+				evs = append(evs, stream.Event{Name: "paired", Data: data})
+			}
+		}
+		return evs
+	}, nil
 }
 
 // poolsJSON writes how many wait in each pool: {"3+2":0,"5+3":1,…}.

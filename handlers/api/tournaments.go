@@ -26,6 +26,7 @@ type Tournaments interface {
 	Join(ctx context.Context, id string, cred players.Credential) error
 	Withdraw(ctx context.Context, id string, cred players.Credential) error
 	Berserk(ctx context.Context, game string, cred players.Credential) error
+	Paired(ctx context.Context, player string, since time.Time) ([]tournament.Paired, error)
 }
 
 // tournamentsAPI serves the tournaments.

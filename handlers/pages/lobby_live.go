@@ -31,7 +31,7 @@ func (p *lobbyPages) lobbyEvents(c echo.Context) error {
 		data, _ := json.Marshal(map[string]string{"url": kit.GamePath(k.Game)})
 		return stream.Event{Name: "paired", Data: data}
 	}
-	return p.s.streams.Lobby(c, kit.Player(c), kit.LobbySince(c, p.s.now()), changes, paired)
+	return p.s.streams.Lobby(c, kit.Player(c), kit.LobbySince(c, p.s.now()), changes, paired, nil)
 }
 
 // lobbyKey sums up what a lobby page lists — the open seeks and how many

@@ -20,8 +20,10 @@ type LobbyEvents func(v lobby.View) []Event
 // a "paired" event (paired's) for each game the viewer's player is paired
 // into from since on. While it lasts, the player's seeks stay alive. It
 // ends when the client leaves, the server shuts down, or a write fails;
-// it is served as a game's stream is (see serveEvents).
-func (s *Server) Lobby(c echo.Context, cred players.Credential, since time.Time, changes LobbyEvents, paired func(lobby.Seek) Event) error {
+// it is served as a game's stream is (see serveEvents). polled, when not
+// nil, is asked every PollEvery for events of its own (a program's
+// tournament pairings): no feed wakes the stream for them.
+func (s *Server) Lobby(c echo.Context, cred players.Credential, since time.Time, changes LobbyEvents, paired func(lobby.Seek) Event, polled func(context.Context) []Event) error {
 	release, err := s.streams.open(kit.ClientKey(c.RealIP()))
 	if err != nil {
 		c.Response().Header().Set(echo.HeaderConnection, "close") // see stream
@@ -37,7 +39,7 @@ func (s *Server) Lobby(c echo.Context, cred players.Credential, since time.Time,
 		release()
 	}
 	s.serveEvents(c, sseFormat, finish, func(ctx context.Context, es *Source, beat <-chan time.Time) {
-		s.serveLobby(ctx, es, w, beat, cred, since, changes, paired)
+		s.serveLobby(ctx, es, w, beat, cred, since, changes, paired, polled)
 	})
 	return nil
 }
@@ -45,10 +47,17 @@ func (s *Server) Lobby(c echo.Context, cred players.Credential, since time.Time,
 // serveLobby sends a lobby stream's events until it must end (see
 // lobbyStream), and a heartbeat at each beat (nil: the server's pings
 // send them).
-func (s *Server) serveLobby(ctx context.Context, es *Source, w *lobby.Watch, beat <-chan time.Time, cred players.Credential, since time.Time, changes LobbyEvents, paired func(lobby.Seek) Event) {
+func (s *Server) serveLobby(ctx context.Context, es *Source, w *lobby.Watch, beat <-chan time.Time, cred players.Credential, since time.Time, changes LobbyEvents, paired func(lobby.Seek) Event, polled func(context.Context) []Event) {
 	sent := map[string]bool{} // the games told of
+	wake := w.C()
+	if polled != nil {
+		wake = everyOrOn(ctx, w.C(), PollEvery)
+	}
 	for {
 		var evs []Event
+		if polled != nil {
+			evs = append(evs, polled(ctx)...)
+		}
 		if cred != "" && w.Paired() {
 			list, err := s.lobby.Pairings(ctx, cred, since)
 			if err != nil && ctx.Err() != nil {
@@ -71,7 +80,7 @@ func (s *Server) serveLobby(ctx context.Context, es *Source, w *lobby.Watch, bea
 		if len(evs) > 0 && es.Send(evs...) != nil {
 			return
 		}
-		if !s.awaitChange(ctx, es, w.C(), beat, nil) {
+		if !s.awaitChange(ctx, es, wake, beat, nil) {
 			return
 		}
 	}
@@ -83,4 +92,30 @@ type Lobby interface {
 	Watch(ctx context.Context, cred players.Credential) (*lobby.Watch, error)
 	View(ctx context.Context) (lobby.View, error)
 	Pairings(ctx context.Context, cred players.Credential, since time.Time) ([]lobby.Seek, error)
+}
+
+// PollEvery is how often a lobby stream asks its polled events.
+const PollEvery = time.Second
+
+// everyOrOn returns a channel that is signalled when on is and every
+// period, until ctx ends.
+func everyOrOn(ctx context.Context, on <-chan struct{}, period time.Duration) <-chan struct{} {
+	out := make(chan struct{}, 1)
+	go func() {
+		t := time.NewTicker(period)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-on:
+			case <-t.C:
+			}
+			select {
+			case out <- struct{}{}:
+			default:
+			}
+		}
+	}()
+	return out
 }
