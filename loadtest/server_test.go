@@ -99,7 +99,7 @@ func inProcess(st testsite.Store) *server {
 
 // services are s's services as the handlers take them.
 func services(s testsite.Site) handlers.Services {
-	return handlers.Services{Games: s.Games, Players: s.Players, Lobby: s.Lobby, Analysis: s.Analysis}
+	return handlers.Services{Games: s.Games, Players: s.Players, Lobby: s.Lobby, Analysis: s.Analysis, Tournaments: s.Tournaments}
 }
 
 // direct is a RoundTripper that hands each request to a handler.

@@ -1,0 +1,198 @@
+package loadtest
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"net/http"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/banchess/banchess/internal/testsite"
+	"github.com/banchess/banchess/password"
+	"github.com/banchess/banchess/tournament"
+)
+
+// BenchmarkArena is an arena under load: LOAD_ARENA_PLAYERS bots with
+// names (default 200) join one arena through the API (POST
+// /api/tournaments, POST /api/tournaments/{id}/join), learn of each
+// pairing on their lobby stream ("paired" {"game","tournament"}), and play
+// each game as a short one: random legal actions, each bot following the
+// game's stream for its turn, until LOAD_ARENA_PLIES plies (default 20),
+// when the side to act resigns. The server runs the tournament as main
+// does (tournament.Service.Run, a tick a second). One iteration is one
+// game. It reports games, plies and pairings a second, the latency of a
+// ply, the pairing delay (from a bot seeing its game end to its lobby
+// stream telling it of the next), errors and the CPU per game:
+//
+//	go test ./loadtest -run '^$' -bench Arena -benchtime 2000x
+func BenchmarkArena(b *testing.B) {
+	n := envInt(b, "LOAD_ARENA_PLAYERS", 200)
+	if n < 2 {
+		b.Fatal("LOAD_ARENA_PLAYERS: want at least two players")
+	}
+	r := arenaLoad(b, openStore(b, storeKind()), n, envInt(b, "LOAD_ARENA_PLIES", 20), b.N, nil, b.ResetTimer)
+	b.StopTimer()
+	ms := func(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+	secs := r.elapsed.Seconds()
+	b.ReportMetric(float64(r.games)/secs, "games/s")
+	b.ReportMetric(float64(r.plies)/secs, "plies/s")
+	b.ReportMetric(float64(len(r.pairing))/secs, "pairings/s")
+	b.ReportMetric(ms(quantile(r.pairing, 0.5)), "pair-p50-ms")
+	b.ReportMetric(ms(quantile(r.pairing, 0.99)), "pair-p99-ms")
+	b.ReportMetric(ms(quantile(r.ply, 0.5)), "ply-p50-ms")
+	b.ReportMetric(ms(quantile(r.ply, 0.99)), "ply-p99-ms")
+	b.ReportMetric(float64(r.errors), "errors")
+	if r.cpu > 0 {
+		b.ReportMetric(r.cpu.Seconds()/secs, "cores")
+		b.ReportMetric(float64(r.cpu.Microseconds())/float64(max(1, r.games)), "cpu-µs/game")
+	}
+	if r.errors > 0 {
+		b.Logf("%d errors; the first: %v", r.errors, r.first)
+	}
+}
+
+// TestArenaLoadShort runs the arena scenario small, with a fast tick:
+// eight bots, sixteen games of eight plies, with no error, each game
+// learnt of on the lobby stream and counted in the standings.
+func TestArenaLoadShort(t *testing.T) {
+	st := openStore(t, "sqlite")
+	r := arenaLoad(t, st, 8, 8, 16, []tournament.Option{tournament.WithTick(100*time.Millisecond, 10*time.Second)}, nil)
+	if r.errors > 0 || r.games < 16 || len(r.pairing) < 16 || r.plies < 16*8 {
+		t.Fatalf("%d games, %d pairings, %d plies, %d errors; the first: %v", r.games, len(r.pairing), r.plies, r.errors, r.first)
+	}
+	if r.scored < r.games {
+		t.Errorf("the standings count %d games, %d were played", r.scored, r.games)
+	}
+}
+
+// arenaResult is what a run of the arena scenario measured.
+type arenaResult struct {
+	lobbyResult
+	scored int // games the standings count at the end
+}
+
+// arenaLoad serves st, names n bots, has them join one arena and play
+// games of maxPlies plies until total games have ended. opts configure
+// the tournaments; start, when not nil, is called just before the clock
+// starts.
+func arenaLoad(tb testing.TB, st testsite.Store, n, maxPlies, total int, opts []tournament.Option, start func()) arenaResult {
+	tb.Helper()
+	cheap := password.NewHasher(password.Params{Memory: 64, Time: 1, Threads: 1}, 2)
+	svc := testsite.New(st, testsite.Config{Passwords: cheap, Tournament: opts})
+	tb.Cleanup(svc.Close)
+	srv := serve(tb, svc, 4*n)
+	ctx, cancel := context.WithCancel(context.Background())
+	tb.Cleanup(cancel)
+	client := &http.Client{Transport: srv.transport}
+	bots := make([]*lobbyPlayer, n)
+	for i := range bots {
+		p := &lobbyPlayer{name: fmt.Sprintf("arena%d", i), base: srv.url, client: client, rng: rand.New(rand.NewPCG(uint64(i), 5)),
+			maxPlies: maxPlies, paired: make(chan string, 16), known: map[string]bool{}}
+		if err := p.register(); err != nil {
+			tb.Fatal(err)
+		}
+		if err := p.follow(ctx); err != nil {
+			tb.Fatal(err)
+		}
+		bots[i] = p
+	}
+	var arena struct{ ID string }
+	if _, err := bots[0].call(ctx, http.MethodPost, "/api/tournaments", `{"name":"Load arena","clock":"5+3","minutes":180}`, &arena); err != nil {
+		tb.Fatal(err)
+	}
+	var ended atomic.Int64
+	done := make(chan struct{})
+	var once sync.Once
+	finish := func() {
+		if ended.Add(1) >= int64(total) {
+			once.Do(func() { close(done) })
+		}
+	}
+	runCtx, stop := context.WithCancel(ctx)
+	if start != nil {
+		start()
+	}
+	cpu0 := cpuTime()
+	t0 := time.Now()
+	go svc.Tournaments.Run(runCtx, nil)
+	var wg sync.WaitGroup
+	for _, p := range bots {
+		wg.Go(func() { p.arenaLoop(runCtx, arena.ID, finish) })
+	}
+	select {
+	case <-done:
+	case <-time.After(10 * time.Minute):
+		tb.Errorf("only %d of %d games ended in 10 minutes", ended.Load(), total)
+	}
+	elapsed := time.Since(t0)
+	cpu := cpuTime() - cpu0
+	stop()
+	wg.Wait()
+	var r arenaResult
+	r.elapsed, r.cpu, r.games = elapsed, cpu, int(ended.Load())
+	for _, p := range bots {
+		r.plies += p.plies
+		r.errors += p.errors
+		r.pairing = append(r.pairing, p.pairing...)
+		r.ply = append(r.ply, p.ply...)
+		if r.first == nil {
+			r.first = p.first
+		}
+	}
+	slices.Sort(r.pairing)
+	slices.Sort(r.ply)
+	// The games that ended are recorded at the next tick.
+	for deadline := time.Now().Add(5 * time.Second); ; {
+		if err := svc.Tournaments.Tick(ctx); err != nil {
+			tb.Error(err)
+		}
+		t, err := svc.Tournaments.Tournament(ctx, arena.ID)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		r.scored = 0
+		for _, pr := range t.Pairings {
+			if pr.Done {
+				r.scored++
+			}
+		}
+		if r.scored >= r.games || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	return r
+}
+
+// arenaLoop joins the arena and plays each game it is paired into until
+// ctx ends; finish is called at the end of each game the bot had White
+// in. The pairing delay runs from joining, or from the end of its last
+// game, to its lobby stream telling it of the next.
+func (p *lobbyPlayer) arenaLoop(ctx context.Context, arena string, finish func()) {
+	if _, err := p.call(ctx, http.MethodPost, "/api/tournaments/"+arena+"/join", "", nil); err != nil {
+		p.fail(err)
+		return
+	}
+	free := time.Now()
+	for {
+		var game string
+		select {
+		case <-ctx.Done():
+			return
+		case game = <-p.paired:
+		}
+		if p.known[game] {
+			continue
+		}
+		p.known[game] = true
+		p.pairing = append(p.pairing, time.Since(free))
+		if err := p.play(ctx, game, finish); err != nil && ctx.Err() == nil {
+			p.fail(err)
+		}
+		free = time.Now()
+	}
+}
