@@ -194,6 +194,7 @@ func serve(ctx context.Context, args []string, out io.Writer, getenv func(string
 	arenaEvery := fs.Duration("arena-schedule", time.Hour, "how often the server starts an arena of its own (a Ban Chess arena each hour by default, on the hour, UTC); 0: none")
 	arenaClock := fs.String("arena-clock", "3+2", "the clock of the scheduled arenas (minutes+seconds)")
 	arenaMinutes := fs.Int("arena-minutes", 57, "how long each scheduled arena lasts, in minutes (20–180)")
+	tournamentLease := fs.Duration("tournament-lease", tournament.DefaultLease, "how long a server's claim on running a tournament lasts: another server takes over a tournament this long after its server died (1s–10m)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil // the usage is printed: that is all -h asks
@@ -208,6 +209,9 @@ func serve(ctx context.Context, args []string, out io.Writer, getenv func(string
 	}
 	if *beat <= 0 || *instanceTimeout < 0 || *instanceTimeout > 0 && *instanceTimeout < 2**beat {
 		return errors.New("--heartbeat must be more than 0, and --instance-timeout 0 (never) or at least twice --heartbeat")
+	}
+	if *tournamentLease < time.Second || *tournamentLease > 10*time.Minute {
+		return fmt.Errorf("--tournament-lease %v: want 1s to 10m", *tournamentLease)
 	}
 	if _, ok, err := games.ParseTimeControl(*arenaClock); *arenaEvery < 0 || *arenaEvery > tournament.MaxAhead || *arenaEvery > 0 && (err != nil || !ok || *arenaMinutes < tournament.MinMinutes || *arenaMinutes > tournament.MaxMinutes) {
 		return errors.New("--arena-schedule must be from 0 to a week, --arena-clock must be a clock such as 3+2 and --arena-minutes from 20 to 180")
@@ -285,7 +289,8 @@ func serve(ctx context.Context, args []string, out io.Writer, getenv func(string
 	arenas := tournament.New(db.Tournaments(), db, svc, pl, svc.Loader(), tournament.WithBerserk(svc.Clocks().Berserk),
 		tournament.WithStarted(func(ctx context.Context, t *tournament.Tournament) { logNotify(ctx, logger, inbox.Tournament(ctx, t)) }),
 		tournament.WithSchedule(tournament.Schedule{Every: *arenaEvery, Name: "Ban Chess arena", Variant: rules.BanChess{}.ID(),
-			Clock: *arenaClock, Minutes: *arenaMinutes, Rated: true}))
+			Clock: *arenaClock, Minutes: *arenaMinutes, Rated: true}),
+		tournament.WithTick(tournament.DefaultTick, *tournamentLease))
 	go arenas.Run(ctx, func(err error) { logger.Error("running the tournaments", "err", err) })
 	shipped, err := puzzles.Shipped()
 	if err != nil {
