@@ -279,18 +279,18 @@ func serve(ctx context.Context, args []string, out io.Writer, getenv func(string
 	talk := chat.New(db.Chat(), svc, pl, chat.WithWaker(feed.Wake), chat.WithBlocks(blocks), chat.WithMutes(moderation.NewMuteList(db.Moderation(), nil)))
 	rel := relations.New(db.Relations(), pl, db, lb)
 	mods := moderation.New(db.Moderation(), pl, talk, db.Chat())
-	if l, ok := db.(changeListener); ok {
-		// Other servers on the same database change games too: their
-		// watchers here hear of it.
-		go listen(ctx, l, feed, logger, lb.Notice, pl.Notice, talk.Notice)
-	}
-	go lb.Run(ctx)
 	// Arenas: each server runs the tournaments no other holds.
 	arenas := tournament.New(db.Tournaments(), db, svc, pl, svc.Loader(), tournament.WithBerserk(svc.Clocks().Berserk),
 		tournament.WithStarted(func(ctx context.Context, t *tournament.Tournament) { logNotify(ctx, logger, inbox.Tournament(ctx, t)) }),
 		tournament.WithSchedule(tournament.Schedule{Every: *arenaEvery, Name: "Ban Chess arena", Variant: rules.BanChess{}.ID(),
 			Clock: *arenaClock, Minutes: *arenaMinutes, Rated: true}),
 		tournament.WithTick(tournament.DefaultTick, *tournamentLease))
+	if l, ok := db.(changeListener); ok {
+		// Other servers on the same database change games too: their
+		// watchers here hear of it.
+		go listen(ctx, l, feed, logger, lb.Notice, pl.Notice, talk.Notice, arenas.Notice)
+	}
+	go lb.Run(ctx)
 	go arenas.Run(ctx, func(err error) { logger.Error("running the tournaments", "err", err) })
 	shipped, err := puzzles.Shipped()
 	if err != nil {

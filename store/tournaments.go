@@ -210,7 +210,8 @@ func (s sqlTournaments) CreateTournament(ctx context.Context, t *tournament.Tour
 	case n == 0:
 		return tournamentTaken()
 	}
-	return nil
+	// Outside a transaction: the row is there when the notice is heard.
+	return wrapStore(s.db.notify(ctx, s.db, tournament.NoticeTournament(t.ID)), "telling the servers of a tournament")
 }
 
 // Tournament returns the tournament of id.
@@ -266,7 +267,7 @@ func (s sqlTournaments) UpdateTournament(ctx context.Context, id string, fn func
 					return err
 				}
 			}
-			return nil
+			return s.db.notify(ctx, q, tournament.NoticeTournament(id))
 		})
 		if !errors.Is(err, errTournamentStale) {
 			return wrapStore(err, "saving a tournament")

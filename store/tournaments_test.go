@@ -136,3 +136,58 @@ func isCode(err error, c errs.Code) bool {
 	var e *errs.Error
 	return errors.As(err, &e) && e.Code == c
 }
+
+// TestTournamentNotices: on PostgreSQL, making a tournament and each
+// update of it tell every server sharing the database
+// (tournament.NoticeTournament), heard by another store's listener.
+func TestTournamentNotices(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts PostgreSQL")
+	}
+	url := pg.Server(t).Schema(t)
+	opts := PostgresOptions{ConnWait: 10 * time.Second}
+	a, b := openPostgres(t, opts, url), openPostgres(t, opts, url)
+	notices := make(chan string, 100)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go a.Listen(ctx, func(string, int64) {}, func(n string) { notices <- n })
+	hear := func(want string) bool {
+		t.Helper()
+		timeout := time.After(10 * time.Second)
+		for {
+			select {
+			case n := <-notices:
+				if n == want {
+					return true
+				}
+			case <-timeout:
+				return false
+			}
+		}
+	}
+	at := time.UnixMilli(1_800_000_000_000).UTC()
+	// The listener listens once it hears a tournament made after it began.
+	var id string
+	for deadline := time.Now().Add(10 * time.Second); id == "" && time.Now().Before(deadline); {
+		tr := &tournament.Tournament{Kind: tournament.Arena, Name: "Heard", Minutes: 30, Starts: at, Status: tournament.Created}
+		if err := b.Tournaments().CreateTournament(ctx, tr); err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case n := <-notices:
+			if n == tournament.NoticeTournament(tr.ID) {
+				id = tr.ID
+			}
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+	if id == "" {
+		t.Fatal("the listener never heard a tournament made")
+	}
+	if err := b.Tournaments().UpdateTournament(ctx, id, func(t *tournament.Tournament) error { t.Name = "Renamed"; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if !hear(tournament.NoticeTournament(id)) {
+		t.Errorf("no notice of the update of %s", id)
+	}
+}

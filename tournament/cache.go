@@ -78,10 +78,24 @@ func (r *reads) with(id string, now time.Time, fn func(*Tournament)) bool {
 	return true
 }
 
+// forgetAll drops every read: changes may have been missed.
+func (r *reads) forgetAll() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	clear(r.last)
+}
+
 // startedList keeps the latest list of the started tournaments, for
 // ReadFor: every player's lobby stream asks for it each second.
 type startedList struct {
 	mu  sync.Mutex
 	ids []string
 	at  time.Time
+}
+
+// forget drops the list: a tournament may have started or finished.
+func (l *startedList) forget() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.ids, l.at = nil, time.Time{}
 }

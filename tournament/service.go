@@ -34,6 +34,7 @@ type Service struct {
 	scheduledAt atomic.Int64
 	reads       reads       // the latest read of each tournament (ReadFor)
 	startedNow  startedList // the latest list of the started (ReadFor)
+	changes     changes     // what streams wait on (Changed)
 }
 
 // Option configures a Service.
@@ -85,6 +86,7 @@ func New(store Store, gs GameStore, g Games, p Players, v Variants, opts ...Opti
 	for _, o := range opts {
 		o(s)
 	}
+	s.store = noticing{Store: store, changed: s.changed}
 	return s
 }
 

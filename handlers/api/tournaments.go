@@ -27,6 +27,8 @@ type Tournaments interface {
 	Withdraw(ctx context.Context, id string, cred players.Credential) error
 	Berserk(ctx context.Context, game string, cred players.Credential) error
 	Paired(ctx context.Context, player string, since time.Time) ([]tournament.Paired, error)
+	// Changed returns a channel closed at tournament id's next change.
+	Changed(id string) <-chan struct{}
 }
 
 // tournamentsAPI serves the tournaments.
@@ -265,8 +267,10 @@ func (a *tournamentsAPI) berserk(c echo.Context) error {
 	return c.JSON(http.StatusOK, map[string]bool{"ok": true})
 }
 
-// eventsEvery is how often a tournament's stream reads it again.
-const eventsEvery = time.Second
+// eventsEvery is how often a tournament's stream reads it again when no
+// change woke it (Changed): a change on another server without notices
+// (SQLite's servers share no notices; PostgreSQL's NOTIFY wakes them).
+const eventsEvery = 5 * time.Second
 
 // events streams a tournament: "standings" (the tournament with its
 // standings) at once and whenever it changes; with a bearer token,
@@ -289,7 +293,8 @@ func (a *tournamentsAPI) events(c echo.Context) error {
 	if pr := t.Playing(me.ID); pr != nil && me.ID != "" {
 		told[pr.Game] = true // paired before the stream began
 	}
-	return a.s.streams.Polled(c, eventsEvery, func(ctx context.Context) ([]stream.Event, bool) {
+	changed := func() <-chan struct{} { return a.s.tournaments.Changed(id) }
+	return a.s.streams.Polled(c, eventsEvery, changed, func(ctx context.Context) ([]stream.Event, bool) {
 		t, err := a.s.tournaments.Tournament(ctx, id)
 		if err != nil || t.Revision == rev {
 			return nil, false

@@ -9,12 +9,14 @@ import (
 	"github.com/banchess/banchess/handlers/kit"
 )
 
-// Polled serves server-sent events that next makes, asked at once and
-// then every every: for a thing whose changes reach no feed, read again
-// (a tournament's standings). It ends when next says so (done, after its
-// events), the client leaves, the server shuts down, or a write fails;
-// it counts among the client's streams as a game's stream does.
-func (s *Server) Polled(c echo.Context, every time.Duration, next func(ctx context.Context) (evs []Event, done bool)) error {
+// Polled serves server-sent events that next makes, asked at once, then
+// whenever changed's channel closes (nil: never), and every every in any
+// case: for a thing whose changes reach no feed of games (a tournament's
+// standings). changed is asked again after each close. It ends when next
+// says so (done, after its events), the client leaves, the server shuts
+// down, or a write fails; it counts among the client's streams as a
+// game's stream does.
+func (s *Server) Polled(c echo.Context, every time.Duration, changed func() <-chan struct{}, next func(ctx context.Context) (evs []Event, done bool)) error {
 	release, err := s.streams.open(kit.ClientKey(c.RealIP()))
 	if err != nil {
 		c.Response().Header().Set(echo.HeaderConnection, "close") // see stream
@@ -28,14 +30,19 @@ func (s *Server) Polled(c echo.Context, every time.Duration, next func(ctx conte
 		defer cancel()
 		go func() {
 			for {
+				var ch <-chan struct{}
+				if changed != nil {
+					ch = changed()
+				}
 				select {
 				case <-ctx.Done():
 					return
 				case <-t.C:
-					select {
-					case wake <- struct{}{}:
-					default:
-					}
+				case <-ch:
+				}
+				select {
+				case wake <- struct{}{}:
+				default:
 				}
 			}
 		}()
