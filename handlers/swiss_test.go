@@ -98,6 +98,15 @@ func TestSwissPages(t *testing.T) {
 	if total != 6 { // 3 games and 3 byes
 		t.Errorf("the scores add up to %v, want 6", total)
 	}
+	// Each player's profile shows the event's score in points, as the
+	// standings do (a Swiss score is kept in half-points).
+	rows.Each(func(_ int, r *goquery.Selection) {
+		name, want := r.AttrOr("data-player", ""), r.AttrOr("data-score", "")
+		got := ann.get("/@/" + name).Find(".tournament-results li[data-tournament='" + id + "'] .game-status").Text()
+		if !strings.HasPrefix(got, want+" points") {
+			t.Errorf("%s's profile says %q of the event, want %s points", name, got, want)
+		}
+	})
 }
 
 // TestSwissAPI: POST /api/tournaments creates a Swiss event; its object

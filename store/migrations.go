@@ -417,6 +417,9 @@ var migrations = [...]migration{
 		player TEXT PRIMARY KEY,
 		off    TEXT NOT NULL
 	) WITHOUT ROWID;`},
+	// A tournament result's kind: a Swiss event's score is in
+	// half-points, an arena's in points.
+	{"tournament_result_kind", `ALTER TABLE tournament_results ADD COLUMN kind TEXT NOT NULL DEFAULT 'arena';`},
 }
 
 // SchemaVersion is the schema version this binary writes.

@@ -177,6 +177,7 @@ func (t *Tournament) Running() int {
 // profile.
 type Result struct {
 	Tournament string    `json:"tournament"`
+	Kind       Kind      `json:"kind"` // Score is in half-points for a Swiss event
 	Name       string    `json:"name"` // the tournament's
 	Player     string    `json:"player"`
 	Rank       int       `json:"rank"`

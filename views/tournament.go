@@ -134,7 +134,16 @@ func (t TournamentPage) sinceParam() string {
 type TournamentResult struct {
 	ID, Name             string
 	Rank, Players, Score int
+	Swiss                bool // Score is in half-points
 	Date                 string
+}
+
+// Points writes the result's score in points.
+func (r TournamentResult) Points() string {
+	if r.Swiss {
+		return Halves(r.Score)
+	}
+	return strconv.Itoa(r.Score)
 }
 
 // URL is the result's tournament's page.

@@ -342,7 +342,7 @@ func (s *deps) tournamentResults(ctx context.Context, player string) ([]views.To
 	}
 	var out []views.TournamentResult
 	for _, r := range list {
-		out = append(out, views.TournamentResult{ID: r.Tournament, Name: r.Name, Rank: r.Rank, Players: r.Players, Score: r.Score, Date: r.Ended.UTC().Format("Jan 2, 2006")})
+		out = append(out, views.TournamentResult{ID: r.Tournament, Name: r.Name, Rank: r.Rank, Players: r.Players, Score: r.Score, Swiss: r.Kind == tournament.Swiss, Date: r.Ended.UTC().Format("Jan 2, 2006")})
 	}
 	return out, nil
 }
