@@ -27,7 +27,7 @@ func Command(ctx context.Context, args []string, out io.Writer) error {
 	perPly := fs.Duration("per-ply", 200*time.Millisecond, "time per ply of level 8, Stockfish and UCI engines (without -clock)")
 	clock := fs.String("clock", "", "a clock for each side, minutes+seconds of increment (such as 1+0); the engines keep their time, and the match reports the time they took a ply")
 	sfPath := fs.String("stockfish", "/usr/games/stockfish", "Stockfish binary")
-	sprt := fs.String("sprt", "", "elo0,elo1: stop once a sequential test accepts either that the first player is elo0 stronger or elo1 stronger (logistic Elo, as fishtest's SPRT[elo0, elo1]); -games is then the most to play")
+	sprt := fs.String("sprt", "", "elo0,elo1: stop once a sequential test accepts either that the first player is elo0 stronger or elo1 stronger (logistic Elo, as fishtest's SPRT[elo0, elo1]); -games is then the most to play, and it decides from the 40th game on")
 	alpha := fs.Float64("alpha", 0.05, "the SPRT's chance of accepting elo1 when elo0 holds")
 	beta := fs.Float64("beta", 0.05, "the SPRT's chance of accepting elo0 when elo1 holds")
 	if err := fs.Parse(args); err != nil {

@@ -35,12 +35,12 @@ func TestSPRTLLR(t *testing.T) {
 
 // TestSPRTErrorRates runs the test on simulated matches of known strength:
 // where H0 holds it must seldom accept H1, and the reverse, at about the
-// error rates asked for.
+// error rates asked for: with fishtest's narrow bounds and many draws, and
+// with wide ones and few draws (Ban Chess's games), where the first games
+// alone would mislead it (MinGames).
 func TestSPRTErrorRates(t *testing.T) {
-	s := SPRT{Elo0: 0, Elo1: 40, Alpha: 0.05, Beta: 0.05}
 	r := rand.New(rand.NewPCG(1, 2))
-	simulate := func(elo float64) Verdict {
-		const draws = 0.3
+	simulate := func(s SPRT, elo, draws float64) Verdict {
 		win := expected(elo) - draws/2 // a game's expected score is expected(elo)
 		var sc Score
 		for sc.Games() < 100000 {
@@ -61,26 +61,31 @@ func TestSPRTErrorRates(t *testing.T) {
 		return Undecided
 	}
 	const runs = 300
+	narrow, wide := SPRT{Elo0: 0, Elo1: 40, Alpha: 0.05, Beta: 0.05}, SPRT{Elo0: 0, Elo1: 100, Alpha: 0.05, Beta: 0.05}
 	for _, tt := range []struct {
-		elo   float64
-		wrong Verdict
-	}{{0, AcceptH1}, {40, AcceptH0}, {-30, AcceptH1}, {80, AcceptH0}} {
+		sprt       SPRT
+		elo, draws float64
+		wrong      Verdict
+	}{
+		{narrow, 0, 0.3, AcceptH1}, {narrow, 40, 0.3, AcceptH0}, {narrow, -30, 0.3, AcceptH1}, {narrow, 80, 0.3, AcceptH0},
+		{wide, 0, 0.05, AcceptH1}, {wide, 100, 0.05, AcceptH0}, {wide, 0, 0, AcceptH1},
+	} {
 		n := 0
 		for range runs {
-			if simulate(tt.elo) == tt.wrong {
+			if simulate(tt.sprt, tt.elo, tt.draws) == tt.wrong {
 				n++
 			}
 		}
 		rate := float64(n) / runs
-		t.Logf("at a true %+g Elo, %s in %.1f%% of matches", tt.elo, tt.wrong, 100*rate)
+		t.Logf("[%g, %g], %.0f%% draws, at a true %+g Elo: %s in %.1f%% of matches", tt.sprt.Elo0, tt.sprt.Elo1, 100*tt.draws, tt.elo, tt.wrong, 100*rate)
 		if rate > 0.09 {
-			t.Errorf("at a true %+g Elo, %s in %.0f%% of matches; want about 5%% at most", tt.elo, tt.wrong, 100*rate)
+			t.Errorf("[%g, %g], %.0f%% draws, at a true %+g Elo: %s in %.0f%% of matches; want about 5%% at most", tt.sprt.Elo0, tt.sprt.Elo1, 100*tt.draws, tt.elo, tt.wrong, 100*rate)
 		}
 	}
 }
 
 // TestSPRTStopsTheMatch: a match whose SPRT is decided early stops after
-// a whole pair of games, with the verdict; level 2 is surely stronger than
+// a whole pair of games, not before MinGames, with the verdict; level 2 is surely stronger than
 // 200 Elo below level 1, let alone 400.
 func TestSPRTStopsTheMatch(t *testing.T) {
 	a, err := NewEngine(2, 0, 1)
@@ -91,12 +96,12 @@ func TestSPRTStopsTheMatch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := &Match{A: a, B: b, Games: 40, OpeningPlies: 4, Seed: 7, SPRT: &SPRT{Elo0: -400, Elo1: -200, Alpha: 0.05, Beta: 0.05}}
+	m := &Match{A: a, B: b, Games: MinGames + 20, OpeningPlies: 4, Seed: 7, SPRT: &SPRT{Elo0: -400, Elo1: -200, Alpha: 0.05, Beta: 0.05}}
 	res, err := m.Run(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := res.Score.Games(); res.Verdict != AcceptH1 || n >= 40 || n%2 != 0 {
+	if n := res.Score.Games(); res.Verdict != AcceptH1 || n < MinGames || n >= m.Games || n%2 != 0 {
 		t.Errorf("%v after %d games (%v), want H1 accepted early after whole pairs", res.Verdict, n, res.Score)
 	}
 }
