@@ -11,6 +11,7 @@ import (
 	"github.com/PuerkitoBio/goquery"
 	"golang.org/x/net/html"
 
+	"github.com/banchess/banchess/handlers/kit"
 	"github.com/banchess/banchess/handlers/pages"
 	"github.com/banchess/banchess/i18n"
 )
@@ -212,5 +213,44 @@ func BenchmarkPageInLanguages(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// TestNotationSetting (issue 43): the move list writes moves with the
+// viewer's language's piece letters (Sf3 in German), with English
+// letters or figurines as the settings choose (kept in the settings
+// cookie, without JavaScript through the form); the PGN keeps English SAN.
+func TestNotationSetting(t *testing.T) {
+	c := newClient(t)
+	c.start()
+	c.post("/import", url.Values{"text": {classic(t, "opera.pgn")}, "game": {c.id}})
+	game := c.id
+	history := func(accept string) string {
+		t.Helper()
+		return text(parse(t, c.navigate(kit.GamePath(game), "Accept-Language", accept)), "#history")
+	}
+	for _, tc := range []struct {
+		accept, notation, has, hasNot string
+	}{
+		{"en", "", "Nf3", "Sf3"},
+		{"de", "", "Sf3", "Nf3"},
+		{"es", "", "Cf3", "Nf3"},
+		{"ru", "", "Кf3", "Nf3"},
+		{"de", "en", "Nf3", "Sf3"},
+		{"de", "fig", "♘f3", "Sf3"},
+		{"en", "fig", "♘f3", "Nf3"},
+		{"de", "", "Sf3", "♘f3"}, // back to the language's letters
+	} {
+		c.post("/settings", url.Values{"notation": {tc.notation}, "back": {game}})
+		if h := history(tc.accept); !strings.Contains(h, tc.has) || strings.Contains(h, tc.hasNot) {
+			t.Errorf("%s, notation %q: the move list %q, want %s and no %s", tc.accept, tc.notation, h, tc.has, tc.hasNot)
+		}
+	}
+	c.post("/settings", url.Values{"notation": {"fig"}, "back": {game}})
+	if d := parse(t, c.navigate(kit.GamePath(game), "Accept-Language", "de")); d.Find(`select[name=notation] option[value=fig][selected]`).Length() != 1 {
+		t.Error("the settings do not show the notation chosen")
+	}
+	if pgn := c.do(http.MethodGet, kit.GamePath(game)+"/pgn", nil, false).Body.String(); !strings.Contains(pgn, "Nf3") || strings.Contains(pgn, "♘") {
+		t.Errorf("the PGN left English SAN: %q", pgn)
 	}
 }

@@ -579,6 +579,10 @@
     var s = ev.target.dataset && ev.target.dataset.setting;
     if (s === "sound") saveSetting("sound", ev.target.checked ? "1" : "0");
     if (s === "premoves") saveSetting("premoves", ev.target.checked ? "1" : "0"); // premove.js reads it
+    if (s === "notation") { // the server writes the moves: the page is asked for again
+      saveSetting("notation", ev.target.value);
+      location.reload();
+    }
     if (s === "size") {
       setSize(ev.target.value);
       fit();

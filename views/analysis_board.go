@@ -165,7 +165,7 @@ func Where(l *i18n.Language, g *rules.Game) string {
 // "1… ⊘e5 d5".
 func PlyLine(hist []rules.PlyInfo, fullmove int) string {
 	var b strings.Builder
-	for i, r := range rows(i18n.Builtin().Source(), hist, 0, fullmove, -1) { // the titles are not shown
+	for i, r := range rows(i18n.Builtin().Source(), NotationEnglish, hist, 0, fullmove, -1) { // the titles are not shown
 		if i > 0 {
 			b.WriteByte(' ')
 		}

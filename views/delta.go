@@ -114,7 +114,7 @@ func NewDelta(g *rules.Game, shown int, info Info, o Options) (d Delta, ok bool)
 		d.Strips[i] = s.Clock != nil || s.Presence || !sameStrip(s, wasStrips[i])
 	}
 
-	all := markNow(rows(o.Lang, tail, first, fullmove, -1))
+	all := markNow(rows(o.Lang, o.Notation, tail, first, fullmove, -1))
 	if k == 0 {
 		d.WholeHistory, d.Game.History = true, all
 		return d, true

@@ -85,7 +85,7 @@ type HistoryView struct {
 // now with o.
 func NewGame(g *rules.Game, info Info, o Options) Game {
 	m := describeGame(g, info, o, lastMove(g))
-	m.History = markNow(historyRows(o.Lang, g, -1))
+	m.History = markNow(historyRows(o.Lang, o.Notation, g, -1))
 	m.Preview = gamePreview(g, m)
 	return m
 }
@@ -217,7 +217,7 @@ func NewHistoryView(g *rules.Game, index int, info Info, o Options) (Game, error
 	}
 	m := gameOf(g, info, o)
 	m.Phase = "view"
-	m.History = historyRows(o.Lang, g, index)
+	m.History = historyRows(o.Lang, o.Notation, g, index)
 	m.Steps = stepsAt(info.ID, o, index, len(hist))
 	m.Over = g.Outcome().Over()
 	m.ShownPly = index

@@ -25,8 +25,8 @@ type HistoryRow struct {
 
 // historyRows numbers the plies as moves, each ban before the move it
 // restricted; current marks the ply a history view shows (-1 for none).
-func historyRows(l *i18n.Language, g *rules.Game, current int) []HistoryRow {
-	return rows(l, g.Record().History(), 0, g.StartPosition().Fullmove, current)
+func historyRows(l *i18n.Language, n Notation, g *rules.Game, current int) []HistoryRow {
+	return rows(l, n, g.Record().History(), 0, g.StartPosition().Fullmove, current)
 }
 
 // markNow marks the last ply of the game page's history as the one shown
@@ -46,7 +46,7 @@ func markNow(r []HistoryRow) []HistoryRow {
 // rows is historyRows for the plies hist, the first of which is ply index
 // first+1 of the game (history indexes count from 1), played from a
 // position whose fullmove number is fullmove.
-func rows(l *i18n.Language, hist []rules.PlyInfo, first, fullmove, current int) []HistoryRow {
+func rows(l *i18n.Language, n Notation, hist []rules.PlyInfo, first, fullmove, current int) []HistoryRow {
 	if len(hist) == 0 {
 		return nil
 	}
@@ -67,7 +67,7 @@ func rows(l *i18n.Language, hist []rules.PlyInfo, first, fullmove, current int) 
 		item := HistoryItem{Index: index, Ban: p.Action.Phase == rules.PhaseBan, Current: index == current}
 		item.Title = plyTitle(l, p)
 		item.Comment = p.Comment
-		item.Text = p.SAN
+		item.Text = moveText(l, n, p.SAN)
 		if item.Ban && p.SAN == "" {
 			item.Text = dashPair(p.Action.Pair())
 		}

@@ -12,7 +12,7 @@ func TestHistoryRowsPutBansBeforeTheirMoves(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rows := historyRows(nil, g, -1)
+	rows := historyRows(nil, NotationLetters, g, -1)
 	if len(rows) != 2 || rows[0].Number != 1 || rows[1].Number != 2 {
 		t.Fatalf("rows %+v", rows)
 	}
@@ -33,7 +33,7 @@ func TestHistoryRowsPutBansBeforeTheirMoves(t *testing.T) {
 	if err := g.PlayText("b:e8d8"); err != nil {
 		t.Fatal(err)
 	}
-	rows = historyRows(nil, g, -1)
+	rows = historyRows(nil, NotationLetters, g, -1)
 	if len(rows) != 1 || rows[0].Number != 7 || len(rows[0].White) != 0 || len(rows[0].Black) != 1 {
 		t.Errorf("rows %+v", rows)
 	}

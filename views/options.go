@@ -24,6 +24,8 @@ type Options struct {
 	// Lang is the viewer's language (nil: the source language, as a nil
 	// *i18n.Language speaks it).
 	Lang *i18n.Language
+	// Notation is how the move lists write moves.
+	Notation Notation
 
 	// Sel is the square picked on the board (NoSquare for none); PromoTo,
 	// with Sel, asks for the promotion picker.

@@ -54,6 +54,9 @@ func applySettings(v url.Values, o *views.Options) {
 	if vals := v["pieces"]; len(vals) > 0 {
 		o.Look.Pieces = vals[len(vals)-1]
 	}
+	if vals := v["notation"]; len(vals) > 0 {
+		o.Notation = views.Notation(vals[len(vals)-1]).Valid()
+	}
 	o.Look = o.Look.Valid()
 	if vals := v["size"]; len(vals) > 0 {
 		if n, err := strconv.Atoi(vals[len(vals)-1]); err == nil {
@@ -72,6 +75,9 @@ func (s *deps) writeSettings(c echo.Context, o views.Options) {
 	v.Set("sound", boolDigit(!o.Mute))
 	v.Set("premoves", boolDigit(!o.NoPremoves))
 	v.Set("size", strconv.Itoa(o.BoardSize()))
+	if o.Notation != views.NotationLetters {
+		v.Set("notation", string(o.Notation))
+	}
 	c.SetCookie(&http.Cookie{
 		Name:     SettingsCookie,
 		Value:    v.Encode(),
