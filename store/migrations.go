@@ -417,6 +417,30 @@ var migrations = [...]migration{
 		player TEXT PRIMARY KEY,
 		off    TEXT NOT NULL
 	) WITHOUT ROWID;`},
+	// The runs of Puzzle Streak and Puzzle Storm (package training):
+	// their puzzles are a function of the seed, their progress is here;
+	// and the players' best scores of each kind, ever (day '') and by
+	// UTC date.
+	{"training_runs", `CREATE TABLE training_runs (
+		id      TEXT PRIMARY KEY,
+		player  TEXT NOT NULL,
+		kind    TEXT NOT NULL,    -- 'streak' or 'storm'
+		seed    BIGINT NOT NULL,
+		started BIGINT NOT NULL,  -- unix milliseconds, the server's
+		pos     BIGINT NOT NULL,  -- the puzzle at hand
+		score   BIGINT NOT NULL,  -- puzzles solved
+		combo   BIGINT NOT NULL,
+		bonus   BIGINT NOT NULL,  -- ms added to Storm's clock (less penalties)
+		skipped BOOLEAN NOT NULL,
+		ended   BOOLEAN NOT NULL
+	) WITHOUT ROWID;
+	CREATE TABLE training_bests (
+		player TEXT NOT NULL,
+		kind   TEXT NOT NULL,
+		day    TEXT NOT NULL, -- 2006-01-02, '' for ever
+		best   BIGINT NOT NULL,
+		PRIMARY KEY (player, kind, day)
+	) WITHOUT ROWID;`},
 }
 
 // SchemaVersion is the schema version this binary writes.

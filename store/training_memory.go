@@ -24,6 +24,8 @@ type memoryTraining struct {
 	learners map[string]training.Learner
 	puzzles  map[string]training.PuzzleStats
 	attempts map[[2]string]training.Attempt // by player and puzzle
+	runs     map[string]training.Run        // Streak's and Storm's, by id
+	bests    map[bestKey]int                // best scores of runs
 }
 
 // Learner returns what is kept of player.

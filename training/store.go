@@ -36,6 +36,9 @@ type Store interface {
 	// attempt is kept unrated, the ratings as they are. It returns the
 	// attempt as kept: Rated, and the ratings before and after.
 	RecordAttempt(ctx context.Context, a Attempt, start PuzzleStats, rate RateFunc) (Attempt, error)
+	// RunStore keeps the runs of Puzzle Streak and Puzzle Storm and the
+	// best scores.
+	RunStore
 }
 
 // RateFunc works out the new ratings of a player and a puzzle after one
