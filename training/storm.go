@@ -3,6 +3,7 @@ package training
 import (
 	"context"
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/banchess/banchess/errs"
@@ -205,7 +206,7 @@ func (rs *Runs) StormResult(ctx context.Context, player, id string, results []Ru
 			return Storm{}, 0, err
 		}
 	}
-	replayed, n := replayStorm(r, results, verdicts, rights, -1)
+	replayed, n := replayStorm(r, results, verdicts, rights, math.MaxInt64)
 	if late := elapsed - (replayed.Clock() + StormGrace).Milliseconds(); late > 0 {
 		replayed, n = replayStorm(r, results, verdicts, rights, replayed.Clock().Milliseconds()-late)
 	}
@@ -218,11 +219,11 @@ func (rs *Runs) StormResult(ctx context.Context, player, id string, results []Ru
 
 // replayStorm plays judged results on run r's clock, stopping at the
 // first answered after the clock's end or after cutoff (ms from the
-// start; below 0, none), or that leaves its puzzle unsolved without a
+// start), or that leaves its puzzle unsolved without a
 // wrong action; it returns the run after them and how many counted.
 func replayStorm(r Run, results []RunResult, verdicts []puzzles.Verdict, rights []int, cutoff int64) (Run, int) {
 	for i, res := range results {
-		if res.At > r.Clock().Milliseconds() || cutoff >= 0 && res.At > cutoff {
+		if res.At > min(r.Clock().Milliseconds(), cutoff) {
 			return r, i
 		}
 		if verdicts[i].Correct && !verdicts[i].Solved {
