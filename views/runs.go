@@ -34,7 +34,6 @@ type Run struct {
 	Error string
 }
 
-
 // RemainingText is Storm's clock as it starts: m:ss.
 func (r Run) RemainingText() string {
 	s := max(r.RemainingMS, 0) / 1000
