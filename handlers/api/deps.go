@@ -85,6 +85,8 @@ type Training interface {
 	Daily(ctx context.Context) (training.Puzzle, error)
 	Puzzle(ctx context.Context, id string) (training.Puzzle, error)
 	Attempt(ctx context.Context, player, id string, actions []rules.Action) (training.Result, error)
+	// Runs is Puzzle Streak and Puzzle Storm.
+	Runs() *training.Runs
 }
 
 // Chat is the games' chat as the API uses it (chat.Service).
