@@ -441,6 +441,19 @@ var migrations = [...]migration{
 		best   BIGINT NOT NULL,
 		PRIMARY KEY (player, kind, day)
 	) WITHOUT ROWID;`},
+	// Each player's rated attempt at each puzzle (their first), kept
+	// apart from puzzle_attempts, whose row a later try replaces: the
+	// themes page's solved share and rating change. Filled from the
+	// rated attempts still standing.
+	{"puzzle_firsts", `CREATE TABLE puzzle_firsts (
+		player        TEXT NOT NULL,
+		puzzle        TEXT COLLATE "C" NOT NULL,
+		solved        BOOLEAN NOT NULL,
+		rating_change DOUBLE PRECISION NOT NULL,
+		PRIMARY KEY (player, puzzle)
+	) WITHOUT ROWID;
+	INSERT INTO puzzle_firsts (player, puzzle, solved, rating_change)
+		SELECT player, puzzle, solved, after_rating - before_rating FROM puzzle_attempts WHERE rated;`},
 }
 
 // SchemaVersion is the schema version this binary writes.

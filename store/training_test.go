@@ -178,3 +178,36 @@ func TestRunStores(t *testing.T) {
 		})
 	}
 }
+
+// TestFirstAttempts: the rated attempt at each puzzle is kept as it was,
+// whatever later tries of it say.
+func TestFirstAttempts(t *testing.T) {
+	for _, st := range trainingStores {
+		t.Run(st.name, func(t *testing.T) {
+			s := st.open(t)
+			ctx := context.Background()
+			at := time.UnixMilli(1_700_000_000_000)
+			pz2 := puzzleStart
+			pz2.ID = "pz2"
+			for _, a := range []training.Attempt{
+				{Player: "ann", Puzzle: "pz1", At: at, Solved: true, FailedAt: -1, Actions: []string{"b:e2e4"}},
+				{Player: "ann", Puzzle: "pz1", At: at, FailedAt: 0, Actions: []string{"b:d2d4"}},
+				{Player: "ann", Puzzle: "pz2", At: at, FailedAt: 0, Actions: []string{"b:d2d4"}},
+				{Player: "bob", Puzzle: "pz2", At: at, Solved: true, FailedAt: -1, Actions: []string{"b:e2e4"}},
+			} {
+				start := puzzleStart
+				if a.Puzzle == "pz2" {
+					start = pz2
+				}
+				if _, err := s.RecordAttempt(ctx, a, start, plusOne); err != nil {
+					t.Fatal(err)
+				}
+			}
+			got, err := s.FirstAttempts(ctx, "ann")
+			want := []training.FirstAttempt{{Puzzle: "pz1", Solved: true, Change: 1}, {Puzzle: "pz2", Change: 1}}
+			if err != nil || !slices.Equal(got, want) {
+				t.Errorf("FirstAttempts(ann) = %+v, %v; want %+v", got, err, want)
+			}
+		})
+	}
+}

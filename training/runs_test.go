@@ -3,12 +3,14 @@ package training_test
 import (
 	"context"
 	"errors"
+	"slices"
 	"testing"
 	"time"
 
 	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/puzzles"
+	"github.com/banchess/banchess/rules"
 	"github.com/banchess/banchess/training"
 )
 
@@ -265,5 +267,54 @@ func TestStormResult(t *testing.T) {
 	st, counted, err = rs.StormResult(ctx, "ann", late.ID, []training.RunResult{{Puzzle: ps[0].ID, Actions: bcnOf(t, ps[0]), At: 1000}})
 	if err != nil || counted != 0 || st.Run.Score != 0 {
 		t.Fatalf("a result 7 minutes late: %+v, counted %d, %v; want capped to nothing", st.Run, counted, err)
+	}
+}
+
+// TestThemesAndDifficulty: the themes count their puzzles and the
+// player's first attempts (a retry changes nothing); a harder difficulty
+// chooses a puzzle nearer the rating plus 300.
+func TestThemesAndDifficulty(t *testing.T) {
+	svc, _, set := newService(t)
+	ctx := context.Background()
+	p := find(t, set, func(p puzzles.Puzzle) bool { return p.Kind() != puzzles.MateIn1 && len(p.Themes) >= 1 })
+	if _, err := svc.Attempt(ctx, "ann", p.ID, solverActions(p)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svc.Attempt(ctx, "ann", p.ID, []rules.Action{wrongFirst(t, p)}); err != nil {
+		t.Fatal(err)
+	}
+	ts, err := svc.Themes(ctx, "ann")
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, th := range ts {
+		if th.Count != set.Count(th.Theme) {
+			t.Errorf("%s: %d puzzles, the set has %d", th.Theme, th.Count, set.Count(th.Theme))
+		}
+		if th.Theme == p.Themes[0] {
+			found = true
+			if th.Tried != 1 || th.Solved != 1 || th.Change <= 0 || th.SolvedShare() != 1 {
+				t.Errorf("%s after one solved (and a retry failed): %+v", th.Theme, th)
+			}
+		} else if !slices.Contains(p.Themes, th.Theme) && th.Tried != 0 {
+			t.Errorf("%s: %+v", th.Theme, th)
+		}
+	}
+	if !found {
+		t.Errorf("theme %s not listed", p.Themes[0])
+	}
+	for _, d := range training.Difficulties() {
+		q, err := svc.NextAt(ctx, "bob", "", d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, _ := set.Near(1500+d.Offset(), "", nil)
+		if q.ID != want.ID {
+			t.Errorf("%s: puzzle %s (%d), want %s (%d)", d, q.ID, q.Rating, want.ID, want.Rating)
+		}
+	}
+	if _, err := training.ParseDifficulty("hardest"); detailOf(err) != training.BadDifficulty {
+		t.Errorf("a bad difficulty: %v", err)
 	}
 }
