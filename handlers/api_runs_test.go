@@ -131,4 +131,12 @@ func TestAPIRuns(t *testing.T) {
 		t.Errorf("the storm's result: %+v", out)
 	}
 	a.fail(a.doAs(token, http.MethodPost, "/api/storm", body), http.StatusConflict, "run_over")
+
+	a.fail(a.doAs(token, http.MethodGet, "/api/puzzles/next?difficulty=hardest", ""), http.StatusBadRequest, "bad_difficulty")
+	var easy, hard puzzleObj
+	decodeStrict(t, a.doAs(token, http.MethodGet, "/api/puzzles/next?difficulty=easier", ""), &easy)
+	decodeStrict(t, a.doAs(token, http.MethodGet, "/api/puzzles/next?difficulty=harder", ""), &hard)
+	if easy.Rating >= 1300 || hard.Rating <= 1700 {
+		t.Errorf("easier %d, harder %d, at a rating of 1500", easy.Rating, hard.Rating)
+	}
 }

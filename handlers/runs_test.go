@@ -191,3 +191,51 @@ func TestStormPages(t *testing.T) {
 		t.Errorf("the end: %q %q", d.Find("#result").Text(), d.Find("#run-best").Text())
 	}
 }
+
+// TestThemesPage: every theme with its puzzles; a solved puzzle shows
+// in its themes' rows (one attempt, 100%, the rating's gain); the
+// difficulty form keeps the choice, which /training applies (a bad one
+// is refused and changes nothing); the trainer links to the page.
+func TestThemesPage(t *testing.T) {
+	e, tr, _ := newRunServer(t)
+	c := newClientOn(t, e)
+	d := c.get("/training/themes")
+	rows := d.Find("#theme-table tbody tr")
+	if rows.Length() < 5 || !strings.Contains(rows.First().Find("th a").AttrOr("href", ""), "/training/") {
+		t.Fatalf("%d themes: %q", rows.Length(), rows.Text())
+	}
+	p := shippedWhere(t, banThenMove)
+	d = c.post("/training/"+p.ID+"/play", boardInputOf(t, p.Solution[0], startPly(t, p)))
+	d = c.post("/training/"+p.ID+"/play", boardInputOf(t, p.Solution[3], startPly(t, p)+3))
+	if d.Find("#result.right").Length() != 1 {
+		t.Fatal("not solved")
+	}
+	if d.Find("#all-themes").AttrOr("href", "") != "/training/themes" {
+		t.Error("the trainer does not link to the themes")
+	}
+	d = c.get("/training/themes")
+	name := d.Find("#theme-table tbody th a[href='/training/" + string(p.Themes[0]) + "']")
+	cells := name.Closest("tr").Find("td")
+	if cells.Eq(1).Text() != "1" || cells.Eq(2).Text() != "100%" || !strings.HasPrefix(cells.Eq(3).Text(), "+") {
+		t.Errorf("the row of %s after one solved: %q", p.Themes[0], cells.Text())
+	}
+	if v, _ := d.Find("#difficulty-form input[checked]").Attr("value"); v != "normal" {
+		t.Errorf("difficulty %q at first", v)
+	}
+	rec := c.do(http.MethodPost, "/training/difficulty", url.Values{"difficulty": {"hardest"}}, false)
+	if rec.Code != http.StatusBadRequest || c.jar["puzzle_difficulty"] != nil {
+		t.Errorf("a bad difficulty: %d", rec.Code)
+	}
+	d = c.post("/training/difficulty", url.Values{"difficulty": {"harder"}})
+	if v, _ := d.Find("#difficulty-form input[checked]").Attr("value"); v != "harder" {
+		t.Errorf("difficulty %q after choosing harder", v)
+	}
+	rec = c.do(http.MethodGet, "/training", nil, false)
+	loc := rec.Header().Get("Location")
+	id := strings.TrimPrefix(loc, "/training/")
+	id, _, _ = strings.Cut(id, "?")
+	pz, err := tr.Puzzle(context.Background(), id)
+	if err != nil || pz.Rating < 1600 {
+		t.Errorf("harder: %q (rating %d), want one near the rating + 300", loc, pz.Rating)
+	}
+}

@@ -132,6 +132,8 @@ type Training interface {
 	History(ctx context.Context, player string) ([]training.Attempt, error)
 	// Runs is Puzzle Streak and Puzzle Storm.
 	Runs() *training.Runs
+	NextAt(ctx context.Context, player string, t puzzles.Theme, d training.Difficulty) (training.Puzzle, error)
+	Themes(ctx context.Context, player string) ([]training.ThemeStats, error)
 }
 
 // Chat is the games' chat as the pages use it (chat.Service).

@@ -111,6 +111,7 @@ func (s *deps) pageRoutes(e *echo.Echo) {
 		tr.learnRoutes(e)
 		tr.trainingRoutes(e)
 		(&runPages{s, c}).runRoutes(e, get)
+		(&themePages{s, c}).themeRoutes(e, get)
 	}
 	get("/language", st.languagePage)
 	e.POST("/language", st.chooseLanguage)
