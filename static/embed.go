@@ -7,5 +7,5 @@ import "embed"
 
 // FS holds every asset, at the paths the pages link under /static/.
 //
-//go:embed style.css board.js live.js lobby.js steps.js analysis.js editor.js premove.js notify.js htmx.min.js htmx.LICENSE pieces/*.svg pieces/LICENSE.cm-chessboard pieces/dejavu/*.svg pieces/dejavu/LICENSE sounds/*.wav
+//go:embed style.css board.js live.js lobby.js steps.js analysis.js editor.js premove.js storm.js notify.js htmx.min.js htmx.LICENSE pieces/*.svg pieces/LICENSE.cm-chessboard pieces/dejavu/*.svg pieces/dejavu/LICENSE sounds/*.wav
 var FS embed.FS

@@ -420,6 +420,43 @@ var migrations = [...]migration{
 	// A tournament result's kind: a Swiss event's score is in
 	// half-points, an arena's in points.
 	{"tournament_result_kind", `ALTER TABLE tournament_results ADD COLUMN kind TEXT NOT NULL DEFAULT 'arena';`},
+	// The runs of Puzzle Streak and Puzzle Storm (package training):
+	// their puzzles are a function of the seed, their progress is here;
+	// and the players' best scores of each kind, ever (day '') and by
+	// UTC date.
+	{"training_runs", `CREATE TABLE training_runs (
+		id      TEXT PRIMARY KEY,
+		player  TEXT NOT NULL,
+		kind    TEXT NOT NULL,    -- 'streak' or 'storm'
+		seed    BIGINT NOT NULL,
+		started BIGINT NOT NULL,  -- unix milliseconds, the server's
+		pos     BIGINT NOT NULL,  -- the puzzle at hand
+		score   BIGINT NOT NULL,  -- puzzles solved
+		combo   BIGINT NOT NULL,
+		bonus   BIGINT NOT NULL,  -- ms added to Storm's clock (less penalties)
+		skipped BOOLEAN NOT NULL,
+		ended   BOOLEAN NOT NULL
+	) WITHOUT ROWID;
+	CREATE TABLE training_bests (
+		player TEXT NOT NULL,
+		kind   TEXT NOT NULL,
+		day    TEXT NOT NULL, -- 2006-01-02, '' for ever
+		best   BIGINT NOT NULL,
+		PRIMARY KEY (player, kind, day)
+	) WITHOUT ROWID;`},
+	// Each player's rated attempt at each puzzle (their first), kept
+	// apart from puzzle_attempts, whose row a later try replaces: the
+	// themes page's solved share and rating change. Filled from the
+	// rated attempts still standing.
+	{"puzzle_firsts", `CREATE TABLE puzzle_firsts (
+		player        TEXT NOT NULL,
+		puzzle        TEXT COLLATE "C" NOT NULL,
+		solved        BOOLEAN NOT NULL,
+		rating_change DOUBLE PRECISION NOT NULL,
+		PRIMARY KEY (player, puzzle)
+	) WITHOUT ROWID;
+	INSERT INTO puzzle_firsts (player, puzzle, solved, rating_change)
+		SELECT player, puzzle, solved, after_rating - before_rating FROM puzzle_attempts WHERE rated;`},
 }
 
 // SchemaVersion is the schema version this binary writes.

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -23,7 +24,10 @@ type memoryTraining struct {
 	mu       sync.Mutex
 	learners map[string]training.Learner
 	puzzles  map[string]training.PuzzleStats
-	attempts map[[2]string]training.Attempt // by player and puzzle
+	attempts map[[2]string]training.Attempt      // by player and puzzle
+	firsts   map[[2]string]training.FirstAttempt // the rated attempts, by player and puzzle
+	runs     map[string]training.Run             // Streak's and Storm's, by id
+	bests    map[bestKey]int                     // best scores of runs
 }
 
 // Learner returns what is kept of player.
@@ -104,6 +108,23 @@ func (m *memoryTraining) Attempted(ctx context.Context, player string) ([]string
 	return out, nil
 }
 
+// FirstAttempts lists player's rated attempts, by puzzle.
+func (m *memoryTraining) FirstAttempts(ctx context.Context, player string) ([]training.FirstAttempt, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var out []training.FirstAttempt
+	for k, f := range m.firsts {
+		if k[0] == player {
+			out = append(out, f)
+		}
+	}
+	slices.SortFunc(out, func(a, b training.FirstAttempt) int { return strings.Compare(a.Puzzle, b.Puzzle) })
+	return out, nil
+}
+
 // LastAttempt returns player's last finished attempt at puzzle.
 func (m *memoryTraining) LastAttempt(ctx context.Context, player, puzzle string) (training.Attempt, bool, error) {
 	if err := ctx.Err(); err != nil {
@@ -141,6 +162,10 @@ func (m *memoryTraining) RecordAttempt(ctx context.Context, a training.Attempt, 
 			m.puzzles = map[string]training.PuzzleStats{}
 		}
 		m.puzzles[a.Puzzle] = p
+		if m.firsts == nil {
+			m.firsts = map[[2]string]training.FirstAttempt{}
+		}
+		m.firsts[key] = training.FirstAttempt{Puzzle: a.Puzzle, Solved: a.Solved, Change: a.After.Rating - a.Before.Rating}
 	}
 	if m.attempts == nil {
 		m.attempts = map[[2]string]training.Attempt{}

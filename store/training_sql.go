@@ -99,6 +99,24 @@ func (s sqlTraining) Attempted(ctx context.Context, player string) ([]string, er
 	return out, wrapStore(r.Err(), "listing attempts")
 }
 
+// FirstAttempts lists player's rated attempts, by puzzle.
+func (s sqlTraining) FirstAttempts(ctx context.Context, player string) ([]training.FirstAttempt, error) {
+	r, err := s.db.query(ctx, `SELECT puzzle, solved, rating_change FROM puzzle_firsts WHERE player = $1 ORDER BY puzzle`, player)
+	if err != nil {
+		return nil, wrapStore(err, "listing rated attempts")
+	}
+	defer r.Close()
+	var out []training.FirstAttempt
+	for r.Next() {
+		var f training.FirstAttempt
+		if err := r.Scan(&f.Puzzle, &f.Solved, &f.Change); err != nil {
+			return nil, wrapStore(err, "listing rated attempts")
+		}
+		out = append(out, f)
+	}
+	return out, wrapStore(r.Err(), "listing rated attempts")
+}
+
 // attemptColumns are an attempt's row but its key.
 const attemptColumns = `at, solved, failed_at, actions, reason, rated, before_rating, before_deviation, after_rating, after_deviation, puzzle_before, puzzle_after, refutation`
 
@@ -155,6 +173,10 @@ func (s sqlTraining) RecordAttempt(ctx context.Context, a training.Attempt, star
 		}
 		if a.Rated {
 			if err := saveRatings(ctx, q, l, p); err != nil {
+				return err
+			}
+			if _, err := q.exec(ctx, `INSERT INTO puzzle_firsts (player, puzzle, solved, rating_change) VALUES ($1, $2, $3, $4)
+				ON CONFLICT (player, puzzle) DO NOTHING`, a.Player, a.Puzzle, a.Solved, a.After.Rating-a.Before.Rating); err != nil {
 				return err
 			}
 		}

@@ -126,3 +126,88 @@ func TestTrainingStores(t *testing.T) {
 		})
 	}
 }
+
+// TestRunStores: a run is kept and replaced whole by its id (its start
+// kept); a best score is kept where it beats the best, ever and by day,
+// each player's and kind's apart.
+func TestRunStores(t *testing.T) {
+	for _, st := range trainingStores {
+		t.Run(st.name, func(t *testing.T) {
+			s := st.open(t)
+			ctx := context.Background()
+			if _, ok, err := s.Run(ctx, "nope"); err != nil || ok {
+				t.Fatalf("Run(nope) = %v, %v; want none", ok, err)
+			}
+			r := training.Run{ID: "r1", Player: "ann", Kind: training.StormRun, Seed: -42, Started: time.UnixMilli(1_700_000_000_123)}
+			if err := s.SaveRun(ctx, r); err != nil {
+				t.Fatal(err)
+			}
+			r.Pos, r.Score, r.Combo, r.BonusMS, r.Skipped, r.Over = 3, 2, 7, -7000, true, true
+			if err := s.SaveRun(ctx, r); err != nil {
+				t.Fatal(err)
+			}
+			got, ok, err := s.Run(ctx, "r1")
+			if err != nil || !ok || !got.Started.Equal(r.Started) {
+				t.Fatalf("Run = %+v, %v, %v", got, ok, err)
+			}
+			got.Started = r.Started
+			if got != r {
+				t.Errorf("Run = %+v, want %+v", got, r)
+			}
+			for _, sc := range []struct {
+				day   string
+				score int
+			}{{"2026-12-02", 5}, {"2026-12-03", 3}, {"2026-12-03", 4}, {"2026-12-03", 2}} {
+				if err := s.RecordScore(ctx, "ann", training.StormRun, sc.day, sc.score); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := s.RecordScore(ctx, "bob", training.StormRun, "2026-12-03", 9); err != nil {
+				t.Fatal(err)
+			}
+			if err := s.RecordScore(ctx, "ann", training.StreakRun, "2026-12-03", 11); err != nil {
+				t.Fatal(err)
+			}
+			b, err := s.Bests(ctx, "ann", training.StormRun, "2026-12-03")
+			if err != nil || b != (training.Bests{Best: 5, Today: 4}) {
+				t.Errorf("Bests(ann, storm) = %+v, %v; want 5 ever, 4 today", b, err)
+			}
+			if b, err := s.Bests(ctx, "cy", training.StormRun, "2026-12-03"); err != nil || b != (training.Bests{}) {
+				t.Errorf("Bests(cy) = %+v, %v; want none", b, err)
+			}
+		})
+	}
+}
+
+// TestFirstAttempts: the rated attempt at each puzzle is kept as it was,
+// whatever later tries of it say.
+func TestFirstAttempts(t *testing.T) {
+	for _, st := range trainingStores {
+		t.Run(st.name, func(t *testing.T) {
+			s := st.open(t)
+			ctx := context.Background()
+			at := time.UnixMilli(1_700_000_000_000)
+			pz2 := puzzleStart
+			pz2.ID = "pz2"
+			for _, a := range []training.Attempt{
+				{Player: "ann", Puzzle: "pz1", At: at, Solved: true, FailedAt: -1, Actions: []string{"b:e2e4"}},
+				{Player: "ann", Puzzle: "pz1", At: at, FailedAt: 0, Actions: []string{"b:d2d4"}},
+				{Player: "ann", Puzzle: "pz2", At: at, FailedAt: 0, Actions: []string{"b:d2d4"}},
+				{Player: "bob", Puzzle: "pz2", At: at, Solved: true, FailedAt: -1, Actions: []string{"b:e2e4"}},
+			} {
+				start := puzzleStart
+				if a.Puzzle == "pz2" {
+					start = pz2
+				}
+				if _, err := s.RecordAttempt(ctx, a, start, plusOne); err != nil {
+					t.Fatal(err)
+				}
+			}
+			got, err := s.FirstAttempts(ctx, "ann")
+			want := []training.FirstAttempt{{Puzzle: "pz1", Solved: true, Change: 1}, {Puzzle: "pz2", Change: 1}}
+			if err != nil || !slices.Equal(got, want) {
+				t.Errorf("FirstAttempts(ann) = %+v, %v; want %+v", got, err, want)
+			}
+		})
+	}
+}

@@ -111,6 +111,12 @@ func ParseTheme(text string) (puzzles.Theme, error) {
 // nearest their rating among those they have not attempted (among all,
 // once they have attempted every one).
 func (s *Service) Next(ctx context.Context, player string, t puzzles.Theme) (Puzzle, error) {
+	return s.NextAt(ctx, player, t, Normal)
+}
+
+// NextAt returns a puzzle for player, of theme t ("" for any), as Next
+// does but nearest their rating moved by difficulty d.
+func (s *Service) NextAt(ctx context.Context, player string, t puzzles.Theme, d Difficulty) (Puzzle, error) {
 	if t != "" && s.set.Count(t) == 0 || s.set.Len() == 0 {
 		return Puzzle{}, refused(errs.NotFound, NoPuzzle, "There is no puzzle of this theme.")
 	}
@@ -129,7 +135,7 @@ func (s *Service) Next(ctx context.Context, player string, t puzzles.Theme) (Puz
 		_, found := slices.BinarySearch(done, p.ID)
 		return found
 	}
-	r := int(math.Round(l.Rating.Rating))
+	r := int(math.Round(l.Rating.Rating)) + d.Offset()
 	p, ok := s.set.Near(r, t, seen)
 	if !ok {
 		p, _ = s.set.Near(r, t, nil)

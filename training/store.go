@@ -36,6 +36,13 @@ type Store interface {
 	// attempt is kept unrated, the ratings as they are. It returns the
 	// attempt as kept: Rated, and the ratings before and after.
 	RecordAttempt(ctx context.Context, a Attempt, start PuzzleStats, rate RateFunc) (Attempt, error)
+	// FirstAttempts lists player's first finished attempt at each
+	// puzzle they were rated on: solved or not, and the rating it
+	// changed.
+	FirstAttempts(ctx context.Context, player string) ([]FirstAttempt, error)
+	// RunStore keeps the runs of Puzzle Streak and Puzzle Storm and the
+	// best scores.
+	RunStore
 }
 
 // RateFunc works out the new ratings of a player and a puzzle after one
@@ -97,4 +104,12 @@ type Attempt struct {
 	Rated                     bool
 	Before, After             rating.Rating
 	PuzzleBefore, PuzzleAfter rating.Rating
+}
+
+// FirstAttempt is a player's first finished attempt at a puzzle, the one
+// that rated them: solved or not, and what it changed their rating by.
+type FirstAttempt struct {
+	Puzzle string
+	Solved bool
+	Change float64
 }

@@ -93,6 +93,7 @@ func Register(g *echo.Group, d Deps) {
 		{http.MethodGet, "/lobby/events", lb.lobbyEvents},
 	}
 	routes = append(routes, pz.puzzleRoutes()...)
+	routes = append(routes, (&runsAPI{pz}).runRoutes()...)
 	routes = append(routes, (&relationsAPI{s}).relationRoutes()...)
 	routes = append(routes, (&tournamentsAPI{s: s}).tournamentRoutes()...)
 	routes = append(routes, (&notificationsAPI{s}).notificationRoutes()...)

@@ -85,6 +85,9 @@ type Training interface {
 	Daily(ctx context.Context) (training.Puzzle, error)
 	Puzzle(ctx context.Context, id string) (training.Puzzle, error)
 	Attempt(ctx context.Context, player, id string, actions []rules.Action) (training.Result, error)
+	NextAt(ctx context.Context, player string, t puzzles.Theme, d training.Difficulty) (training.Puzzle, error)
+	// Runs is Puzzle Streak and Puzzle Storm.
+	Runs() *training.Runs
 }
 
 // Chat is the games' chat as the API uses it (chat.Service).

@@ -64,10 +64,14 @@ func (a *puzzlesAPI) apiLearner(c echo.Context) (string, error) {
 	return a.s.kit.Learner(c)
 }
 
-// nextPuzzle answers a puzzle near the player's rating, of ?theme= when
-// given, without its solution.
+// nextPuzzle answers a puzzle near the player's rating (moved by
+// ?difficulty=), of ?theme= when given, without its solution.
 func (a *puzzlesAPI) nextPuzzle(c echo.Context) error {
 	t, err := training.ParseTheme(c.QueryParam("theme"))
+	if err != nil {
+		return err
+	}
+	d, err := training.ParseDifficulty(c.QueryParam("difficulty"))
 	if err != nil {
 		return err
 	}
@@ -75,7 +79,7 @@ func (a *puzzlesAPI) nextPuzzle(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	p, err := a.s.training.Next(c.Request().Context(), id, t)
+	p, err := a.s.training.NextAt(c.Request().Context(), id, t, d)
 	if err != nil {
 		return err
 	}

@@ -130,6 +130,10 @@ type Training interface {
 	Play(ctx context.Context, player, id string, in games.Input) (training.Played, error)
 	Review(ctx context.Context, player, id string, at, line int) (r training.Review, ok bool, err error)
 	History(ctx context.Context, player string) ([]training.Attempt, error)
+	// Runs is Puzzle Streak and Puzzle Storm.
+	Runs() *training.Runs
+	NextAt(ctx context.Context, player string, t puzzles.Theme, d training.Difficulty) (training.Puzzle, error)
+	Themes(ctx context.Context, player string) ([]training.ThemeStats, error)
 }
 
 // Chat is the games' chat as the pages use it (chat.Service).

@@ -110,6 +110,8 @@ func (s *deps) pageRoutes(e *echo.Echo) {
 	if s.training != nil {
 		tr.learnRoutes(e)
 		tr.trainingRoutes(e)
+		(&runPages{s, c}).runRoutes(e, get)
+		(&themePages{s, c}).themeRoutes(e, get)
 	}
 	get("/language", st.languagePage)
 	e.POST("/language", st.chooseLanguage)

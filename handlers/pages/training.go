@@ -44,7 +44,7 @@ func (p *trainer) nextOf(c echo.Context, t puzzles.Theme) error {
 	if err != nil {
 		return err
 	}
-	pz, err := p.s.training.Next(c.Request().Context(), id, t)
+	pz, err := p.s.training.NextAt(c.Request().Context(), id, t, difficultyOf(c))
 	if err != nil {
 		return kit.Titled("No puzzle", err)
 	}
