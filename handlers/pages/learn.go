@@ -210,14 +210,14 @@ func (p *trainer) renderStep(c echo.Context, at *stepAt, st training.Step, statu
 	switch v := st.Verdict; {
 	case v != nil && v.Right:
 		m.Feedback = &views.Feedback{Right: true, Played: v.Played, Text: v.Text}
-		m.Board = views.NewDrill(st.Game, st.Side, false, p.s.site(c), at.o, paths, "Well done.")
+		m.Board = views.NewDrill(st.Game, st.Side, false, p.s.site(c), at.o, paths, at.o.Lang.T("lesson.wellDone"))
 		m.Retry = here
-		m.Next, m.NextLabel = "/learn", "Back to the lessons"
+		m.Next, m.Last = "/learn", true
 		if next := st.Next(); next >= 0 {
-			m.Next, m.NextLabel = views.LearnPath(ls.ID, next), "Next step"
+			m.Next, m.Last = views.LearnPath(ls.ID, next), false
 		}
 	case v != nil:
-		m.Feedback = &views.Feedback{Played: v.Played, Text: v.Text + " Try again."}
+		m.Feedback = &views.Feedback{Played: v.Played, Text: v.Text}
 		fallthrough
 	default:
 		m.Board = views.NewDrill(st.Game, st.Side, true, p.s.site(c), at.o, paths, "")
