@@ -2,9 +2,11 @@ package handlers
 
 import (
 	"net/http"
+	"net/url"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/PuerkitoBio/goquery"
 
@@ -134,5 +136,42 @@ func TestLessonInEachLanguage(t *testing.T) {
 	d = c.post("/training/"+p.ID+"/play", boardInputOf(t, wrong.String(), startPly(t, p)))
 	if got := text(d, "#result"); !strings.Contains(strings.ToLower(got), "matt") || strings.Contains(got, "mate") {
 		t.Errorf("de: a failed puzzle's reason %q", got)
+	}
+}
+
+// TestPseudoLocaleReview (issue 43): in the pseudo-locale a game's review
+// view — before a review, and done, at the end and at a marked ply, with
+// its graph, marks, better lines and summary — shows no text that came
+// from outside the catalogs; in Russian its labels are Russian.
+func TestPseudoLocaleReview(t *testing.T) {
+	c := newReviewClient(t)
+	c.start()
+	c.post("/import", url.Values{"text": {`[FEN "` + backRankFEN + `"]
+
+1. {banning: g1f1} f3 *`}})
+	c.jar[pages.LanguageCookie] = &http.Cookie{Name: pages.LanguageCookie, Value: i18n.Pseudo}
+	check := func(d *goquery.Document, what string) {
+		t.Helper()
+		for _, s := range untranslatedTexts(d, c.id) {
+			t.Errorf("%s shows %q, which no catalog gave", what, s)
+		}
+	}
+	view := c.get(c.path("review"))
+	check(view, "the review view before a review")
+	d := c.post(view.Find("form#review-request").AttrOr("action", ""), url.Values{})
+	for deadline := time.Now().Add(time.Minute); d.Find("#review-panel").AttrOr("data-status", "") != "done"; {
+		if time.Now().After(deadline) {
+			t.Fatal("the review did not finish")
+		}
+		time.Sleep(20 * time.Millisecond)
+		d = c.get(c.path("review"))
+	}
+	check(d, "the review view at the game's end")
+	check(c.get(c.path("review")+"/2"), "the review view at a marked ply")
+	c.jar[pages.LanguageCookie] = &http.Cookie{Name: pages.LanguageCookie, Value: "ru"}
+	d = c.get(c.path("review") + "/2")
+	if got := text(d, "#review-status") + " " + text(d, "#review-summary") + " " + d.Find("#history .mark-banmate").AttrOr("title", ""); !strings.Contains(got, "Разобрано движком") ||
+		!strings.Contains(got, "Точность") || !strings.Contains(got, "мат запретом") {
+		t.Errorf("ru: the review %q", got)
 	}
 }

@@ -280,6 +280,15 @@ func (l *Language) N(id string, n int, args ...any) string {
 	return l.text(id, form, append(args, "Count", l.Number(n)))
 }
 
+// Ordinal is N for a rank ("2nd in line"): the form that n takes among
+// the language's ordinals (CLDR's, English's one 1st, two 2nd, few 3rd,
+// other 4th), with {{.Count}} its number.
+func (l *Language) Ordinal(id string, n int, args ...any) string {
+	l = l.orSource()
+	form := plural.Ordinal.MatchPlural(l.tag, abs(n), 0, 0, 0, 0)
+	return l.text(id, form, append(args, "Count", l.Number(n)))
+}
+
 // Number is n as the language writes it ("12,345", "12.345", "12 345").
 func (l *Language) Number(n int) string {
 	return l.orSource().numbers.Sprint(n)

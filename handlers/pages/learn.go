@@ -59,7 +59,7 @@ func (p *trainer) lesson(c echo.Context) error {
 	ls, n, err := p.s.training.Resume(c.Request().Context(), id, c.Param("lesson"))
 	if err != nil {
 		if errs.Of(err).Detail == training.NoLesson {
-			return kit.Titled("No such lesson", err)
+			return kit.Titled(languageOf(c).T("lesson.noSuch"), err)
 		}
 		return err
 	}
@@ -82,11 +82,11 @@ func (p *trainer) onStep(h func(c echo.Context, at *stepAt) error) echo.HandlerF
 	return func(c echo.Context) error {
 		n, err := strconv.Atoi(c.Param("step"))
 		if err != nil || n < 1 {
-			return kit.Titled("No such lesson", &errs.Error{Code: errs.NotFound, Detail: training.NoLesson, Msg: "Steps are numbered from 1."})
+			return kit.Titled(languageOf(c).T("lesson.noSuch"), &errs.Error{Code: errs.NotFound, Detail: training.NoLesson, Msg: "Steps are numbered from 1."})
 		}
 		at := &stepAt{n: n - 1}
 		if at.lesson, err = p.s.training.Lesson(c.Param("lesson"), at.n); err != nil {
-			return kit.Titled("No such lesson", err)
+			return kit.Titled(languageOf(c).T("lesson.noSuch"), err)
 		}
 		if at.o, err = p.core.options(c); err == nil {
 			err = h(c, at)

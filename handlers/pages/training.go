@@ -46,7 +46,7 @@ func (p *trainer) nextOf(c echo.Context, t puzzles.Theme) error {
 	}
 	pz, err := p.s.training.Next(c.Request().Context(), id, t)
 	if err != nil {
-		return kit.Titled("No puzzle", err)
+		return kit.Titled(languageOf(c).T("train.noPuzzle"), err)
 	}
 	return c.Redirect(http.StatusSeeOther, views.TrainingPath(pz.ID, "theme", string(t)))
 }
@@ -75,7 +75,7 @@ func (p *trainer) onPuzzle(h func(c echo.Context, at *puzzleAt) error) echo.Hand
 	return func(c echo.Context) error {
 		at := &puzzleAt{id: c.Param("key")}
 		if err := p.s.training.Known(at.id); err != nil {
-			return kit.Titled("No such puzzle", err)
+			return kit.Titled(languageOf(c).T("train.noSuchPuzzle"), err)
 		}
 		var err error
 		at.o, err = p.core.options(c)
