@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/banchess/banchess/handlers/pages"
 	"github.com/banchess/banchess/i18n"
+	"github.com/banchess/banchess/puzzles"
 )
 
 // notation matches what moves and squares are written in, the same in
@@ -87,6 +89,30 @@ func TestPseudoLocaleDrills(t *testing.T) {
 	}
 	for _, s := range untranslatedTexts(d, p.ID) {
 		t.Errorf("a failed puzzle shows %q, which no catalog gave", s)
+	}
+	for i := range len(p.Solution) + 1 { // the solution, step by step
+		path := "/training/" + p.ID + "/result?at=" + strconv.Itoa(i)
+		for _, s := range untranslatedTexts(c.get(path), p.ID) {
+			t.Errorf("%s shows %q, which no catalog gave", path, s)
+		}
+	}
+	// A theme's puzzle, solved: a right ban and the replies, then the
+	// result.
+	solved := shippedWhere(t, banThenMove)
+	ply := startPly(t, solved)
+	pages := []*goquery.Document{
+		c.get("/training/" + string(puzzles.MateByBan)),
+		c.post("/training/"+solved.ID+"/play", boardInputOf(t, solved.Solution[0], ply)),
+		c.post("/training/"+solved.ID+"/play", boardInputOf(t, solved.Solution[3], ply+3)),
+	}
+	if pages[2].Find("#result.right").Length() == 0 {
+		t.Error("the puzzle was not solved")
+	}
+	for i, d := range pages {
+		id, _, _ := strings.Cut(strings.TrimPrefix(d.Find("#board").AttrOr("action", ""), "/training/"), "/")
+		for _, s := range untranslatedTexts(d, id) {
+			t.Errorf("a puzzle's page (%d) shows %q, which no catalog gave", i, s)
+		}
 	}
 }
 
