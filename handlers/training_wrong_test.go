@@ -172,7 +172,7 @@ func TestWrongPuzzleAnswerWithoutScripts(t *testing.T) {
 	if strings.TrimSpace(status) != "Puzzle failed" || strings.Contains(strings.ToLower(status), "your") {
 		t.Errorf("the status after the puzzle ended: %q", status)
 	}
-	if !strings.HasPrefix(hint, "You played "+lessons.Name(mustStart(t, p), wrong)) || !strings.Contains(hint, "Even after your best ban") {
+	if !strings.HasPrefix(hint, "You played "+lessons.Name(mustStart(t, p), wrong).String()) || !strings.Contains(hint, "Even after your best ban") {
 		t.Errorf("the caption: %q", hint)
 	}
 	if d.Find(".solution-steps").Length() != 0 {

@@ -75,10 +75,11 @@ func TestCatalogsComplete(t *testing.T) {
 }
 
 // askedKeys matches the ids of messages as the code asks for them:
-// tr(ctx, "id" in views, .T("id" and .N("id" elsewhere, and the ids
+// tr(ctx, "id" in views, .T("id" and .N("id" elsewhere, i18n.Msg("id"
+// and i18n.Counted("id" in services, and the ids
 // for each side or phase, bySide(…, "id.w", "id.b") and byPhase(…).
 var (
-	askedKeys = regexp.MustCompile(`(?:\b(?:tr|rich)\(ctx, |\.T\(|\.N\()"([a-z][a-zA-Z0-9.]*)"|\bby(?:Side|Phase|Color)\([^)]*\)`)
+	askedKeys = regexp.MustCompile(`(?:\b(?:tr|rich)\(ctx, |\.T\(|\.N\(|\bi18n\.(?:Msg|Counted)\()"([a-z][a-zA-Z0-9.]*)"|\bby(?:Side|Phase|Color)\([^)]*\)`)
 	literal   = regexp.MustCompile(`"([a-z][a-zA-Z0-9.]*)"`)
 )
 

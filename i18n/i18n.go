@@ -280,6 +280,15 @@ func (l *Language) N(id string, n int, args ...any) string {
 	return l.text(id, form, append(args, "Count", l.Number(n)))
 }
 
+// Ordinal is N for a rank ("2nd in line"): the form that n takes among
+// the language's ordinals (CLDR's, English's one 1st, two 2nd, few 3rd,
+// other 4th), with {{.Count}} its number.
+func (l *Language) Ordinal(id string, n int, args ...any) string {
+	l = l.orSource()
+	form := plural.Ordinal.MatchPlural(l.tag, abs(n), 0, 0, 0, 0)
+	return l.text(id, form, append(args, "Count", l.Number(n)))
+}
+
 // Number is n as the language writes it ("12,345", "12.345", "12 345").
 func (l *Language) Number(n int) string {
 	return l.orSource().numbers.Sprint(n)
@@ -374,4 +383,53 @@ func (l *Language) Forms(id string) map[string]string {
 		out[formNames[form]] = b.String()
 	}
 	return out
+}
+
+// Message is a text a service words for a view to translate: a message's
+// id and its placeholders' values, name-value pairs ("Name", value, …).
+// A value that is itself a Message is translated in the same language.
+// A counted message (Counted) takes the plural form of its Count, as N.
+// The zero Message says nothing.
+type Message struct {
+	ID string
+	// Text, when ID is "", is said as it is in every language: notation
+	// ("Nf3", "e2–e4").
+	Text   string
+	Args   []any
+	Plural bool
+	Count  int
+}
+
+// Msg is message id with its placeholders' values, args' name-value
+// pairs.
+func Msg(id string, args ...any) Message { return Message{ID: id, Args: args} }
+
+// Counted is Msg for a count: the plural form that n takes, as N.
+func Counted(id string, n int, args ...any) Message {
+	return Message{ID: id, Args: args, Plural: true, Count: n}
+}
+
+// Verbatim is text said as it is in every language: notation.
+func Verbatim(text string) Message { return Message{Text: text} }
+
+// IsZero says m says nothing.
+func (m Message) IsZero() bool { return m.ID == "" && m.Text == "" }
+
+// Say is m in the language: its text, its placeholders filled, messages
+// among them translated too. A nil *Language is the source.
+func (l *Language) Say(m Message) string {
+	if m.ID == "" {
+		return m.Text
+	}
+	args := make([]any, len(m.Args))
+	for i, a := range m.Args {
+		if inner, ok := a.(Message); ok {
+			a = l.Say(inner)
+		}
+		args[i] = a
+	}
+	if m.Plural {
+		return l.N(m.ID, m.Count, args...)
+	}
+	return l.T(m.ID, args...)
 }

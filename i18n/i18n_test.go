@@ -2,6 +2,7 @@ package i18n
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -142,5 +143,38 @@ func TestForms(t *testing.T) {
 	}
 	if got := c.Named("de").Forms("games"); got["one"] != "{{.Count}} game" {
 		t.Errorf("de forms of games (the source's): %v", got)
+	}
+}
+
+// TestMessage: a message says its text in each language, with messages
+// among its values said in that language too, its plural form by its
+// count; kept as JSON and read back, it says the same.
+func TestMessage(t *testing.T) {
+	c := Builtin()
+	de := c.Named("de")
+	m := Msg("lesson.goal.notMate", "Action", Msg("lesson.banOfStart", "Pair", "e2–e4"), "WaysOut", Counted("lesson.ways.few", 2, "Pairs", Msg("lesson.list", "Names", "e8–d8", "Last", "e8–f8")))
+	en := m.String()
+	if en != "The ban of e2–e4 does not checkmate: your opponent has 2 ways out (e8–d8 and e8–f8): a ban takes away only one." {
+		t.Errorf("in English: %q", en)
+	}
+	if got := de.Say(m); got == en || strings.Contains(got, "{{") || strings.Contains(got, "lesson.") {
+		t.Errorf("in German: %q", got)
+	}
+	data, err := json.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back Message
+	if err := json.Unmarshal(data, &back); err != nil {
+		t.Fatal(err)
+	}
+	if back.String() != en || de.Say(back) != de.Say(m) {
+		t.Errorf("read back from %s: %q", data, back.String())
+	}
+	if Verbatim("Nf3").String() != "Nf3" || (Message{}).String() != "" || !(Message{}).IsZero() {
+		t.Error("a verbatim or empty message")
+	}
+	if got := Counted("lesson.goal.loses", 1, "Action", Verbatim("Nf3")).String(); got != "After Nf3, best play loses you 1 pawn." {
+		t.Errorf("counted: %q", got)
 	}
 }

@@ -1,8 +1,9 @@
 package lessons
 
 import (
-	"fmt"
 	"slices"
+
+	"github.com/banchess/banchess/i18n"
 
 	"github.com/banchess/banchess/puzzles"
 	"github.com/banchess/banchess/rules"
@@ -12,41 +13,41 @@ import (
 // game at the step (it may play and take back, and leaves it as it was)
 // and a legal action, and says why not when it does not.
 type Goal interface {
-	Check(g *rules.Game, a rules.Action) (ok bool, why string)
+	Check(g *rules.Game, a rules.Action) (ok bool, why i18n.Message)
 }
 
 // Exact is reached by the step's own answers only: "ban e2–e4". Hint
 // says what to do instead of any other action.
 type Exact struct {
 	Answers []string // BCN
-	Hint    string
+	Hint    i18n.Message
 }
 
 // Check reports whether a is one of the answers.
-func (e Exact) Check(g *rules.Game, a rules.Action) (bool, string) {
+func (e Exact) Check(g *rules.Game, a rules.Action) (bool, i18n.Message) {
 	if slices.Contains(e.Answers, a.String()) {
-		return true, ""
+		return true, i18n.Message{}
 	}
-	return false, "That is not the one this step asks for. " + e.Hint
+	return false, i18n.Msg("lesson.goal.notThisOne", "Hint", e.Hint)
 }
 
 // Mate is reached by an action that checkmates at once.
 type Mate struct{}
 
 // Check reports whether a checkmates.
-func (Mate) Check(g *rules.Game, a rules.Action) (bool, string) {
+func (Mate) Check(g *rules.Game, a rules.Action) (bool, i18n.Message) {
 	me := g.Turn().Actor
 	name := Name(g, a)
 	g.Play(a)
 	defer g.Undo()
 	o := g.Outcome()
 	if o.Status == rules.Checkmate && o.Winner == me {
-		return true, ""
+		return true, i18n.Message{}
 	}
 	if o.Over() {
-		return false, fmt.Sprintf("%s ends the game, but not in your win: %s.", capital(name), o)
+		return false, i18n.Msg("lesson.goal.endsNotWin", "Action", capital(name), "End", Ending(o))
 	}
-	return false, fmt.Sprintf("%s does not checkmate: %s", capital(name), waysOut(g))
+	return false, i18n.Msg("lesson.goal.notMate", "Action", capital(name), "WaysOut", waysOut(g))
 }
 
 // OneWayOut is reached by a move that checks and leaves the opponent one
@@ -54,21 +55,21 @@ func (Mate) Check(g *rules.Game, a rules.Action) (bool, string) {
 type OneWayOut struct{}
 
 // Check reports whether a leaves the opponent in check with one pair.
-func (OneWayOut) Check(g *rules.Game, a rules.Action) (bool, string) {
+func (OneWayOut) Check(g *rules.Game, a rules.Action) (bool, i18n.Message) {
 	name := Name(g, a)
 	g.Play(a)
 	defer g.Undo()
 	if o := g.Outcome(); o.Over() {
-		return false, fmt.Sprintf("%s ends the game at once: %s.", capital(name), o)
+		return false, i18n.Msg("lesson.goal.endsAtOnce", "Action", capital(name), "End", Ending(o))
 	}
 	pairs := pairsOf(g.Legal())
 	switch {
 	case !g.InCheck():
-		return false, fmt.Sprintf("%s is not check: the opponent may play any of %d moves, and your ban takes away one.", capital(name), len(pairs))
+		return false, i18n.Counted("lesson.goal.noCheck", len(pairs), "Action", capital(name))
 	case len(pairs) > 1:
-		return false, fmt.Sprintf("%s is check, but %s", capital(name), waysOut(g))
+		return false, i18n.Msg("lesson.goal.checkButWays", "Action", capital(name), "WaysOut", waysOut(g))
 	}
-	return true, ""
+	return true, i18n.Message{}
 }
 
 // NoStalemate is reached by a move after which the ban the mover must
@@ -77,19 +78,18 @@ func (OneWayOut) Check(g *rules.Game, a rules.Action) (bool, string) {
 type NoStalemate struct{}
 
 // Check reports whether a keeps the game going with a win still possible.
-func (NoStalemate) Check(g *rules.Game, a rules.Action) (bool, string) {
+func (NoStalemate) Check(g *rules.Game, a rules.Action) (bool, i18n.Message) {
 	name := Name(g, a)
 	g.Play(a)
 	defer g.Undo()
 	if o := g.Outcome(); o.Over() {
-		return false, fmt.Sprintf("%s ends the game: %s.", capital(name), o)
+		return false, i18n.Msg("lesson.goal.ends", "Action", capital(name), "End", Ending(o))
 	}
 	pairs := pairsOf(g.Legal())
 	if !g.InCheck() && len(pairs) == 1 {
-		return false, fmt.Sprintf("%s leaves %s one move, %s, and not in check: your ban must take it, and that is stalemate — a draw.",
-			capital(name), g.ToMove().Name(), Pair(pairs[0]))
+		return false, i18n.Msg("lesson.goal.stalemates", "Action", capital(name), "Pair", Pair(pairs[0]))
 	}
-	return true, ""
+	return true, i18n.Message{}
 }
 
 // SafeFromMate is reached by an action after which the opponent cannot
@@ -97,11 +97,11 @@ func (NoStalemate) Check(g *rules.Game, a rules.Action) (bool, string) {
 // puzzles.Prover). Threat says what happens otherwise.
 type SafeFromMate struct {
 	Plies  int
-	Threat string
+	Threat i18n.Message
 }
 
 // Check reports whether the opponent has no forced mate after a.
-func (s SafeFromMate) Check(g *rules.Game, a rules.Action) (bool, string) {
+func (s SafeFromMate) Check(g *rules.Game, a rules.Action) (bool, i18n.Message) {
 	me := g.Turn().Actor
 	name := Name(g, a)
 	g.Play(a)
@@ -109,12 +109,12 @@ func (s SafeFromMate) Check(g *rules.Game, a rules.Action) (bool, string) {
 	var pr puzzles.Prover
 	n, mates, err := pr.Distance(g, me.Other(), s.Plies)
 	if err != nil {
-		return false, fmt.Sprintf("%s could not be checked: %v.", capital(name), err)
+		return false, i18n.Msg("lesson.goal.unchecked", "Action", capital(name), "Err", err.Error())
 	}
 	if mates {
-		return false, fmt.Sprintf("After %s, %s forces checkmate within %d plies. %s", name, me.Other().Name(), n, s.Threat)
+		return false, i18n.Counted("lesson.goal.forcesMate", n, "Action", name, "Threat", s.Threat)
 	}
-	return true, ""
+	return true, i18n.Message{}
 }
 
 // WinsMaterial is reached by an action after which the learner is at
@@ -126,7 +126,7 @@ type WinsMaterial struct {
 }
 
 // Check reports whether a wins the material.
-func (w WinsMaterial) Check(g *rules.Game, a rules.Action) (bool, string) {
+func (w WinsMaterial) Check(g *rules.Game, a rules.Action) (bool, i18n.Message) {
 	me := g.Turn().Actor
 	before := puzzles.MaterialBalance(g.Position(), me)
 	name := Name(g, a)
@@ -135,22 +135,22 @@ func (w WinsMaterial) Check(g *rules.Game, a rules.Action) (bool, string) {
 	v := bestBalance(g, me, w.Plies)
 	switch v {
 	case mateWorth:
-		return true, ""
+		return true, i18n.Message{}
 	case -mateWorth:
-		return false, fmt.Sprintf("After %s, best play gets you mated.", name)
+		return false, i18n.Msg("lesson.goal.getsMated", "Action", name)
 	case drawWorth:
-		return false, fmt.Sprintf("After %s, best play ends in a draw.", name)
+		return false, i18n.Msg("lesson.goal.drawn", "Action", name)
 	}
 	got := v - before
 	switch {
 	case got >= w.Gain:
-		return true, ""
+		return true, i18n.Message{}
 	case got < 0:
-		return false, fmt.Sprintf("After %s, best play loses you %s.", name, pawns(-got))
+		return false, i18n.Counted("lesson.goal.loses", -got, "Action", name)
 	case got == 0:
-		return false, fmt.Sprintf("After %s, best play wins nothing: the material stays even.", name)
+		return false, i18n.Msg("lesson.goal.even", "Action", name)
 	}
-	return false, fmt.Sprintf("After %s, best play wins only %s.", name, pawns(got))
+	return false, i18n.Counted("lesson.goal.winsOnly", got, "Action", name)
 }
 
 // Promotes is reached by a move that promotes a pawn to Piece (any piece
@@ -158,32 +158,34 @@ func (w WinsMaterial) Check(g *rules.Game, a rules.Action) (bool, string) {
 type Promotes struct{ Piece rules.PieceKind }
 
 // Check reports whether a promotes as asked.
-func (p Promotes) Check(g *rules.Game, a rules.Action) (bool, string) {
+func (p Promotes) Check(g *rules.Game, a rules.Action) (bool, i18n.Message) {
 	switch {
 	case a.Phase != rules.PhaseMove || a.Promotion == 0:
-		return false, fmt.Sprintf("%s does not promote a pawn.", capital(Name(g, a)))
+		return false, i18n.Msg("lesson.goal.noPromotion", "Action", capital(Name(g, a)))
+	case p.Piece == rules.Queen && a.Promotion != p.Piece:
+		return false, i18n.Msg("lesson.goal.notQueen", "Action", capital(Name(g, a)))
 	case p.Piece != 0 && a.Promotion != p.Piece:
-		return false, fmt.Sprintf("%s promotes to a %s; a %s is stronger here.", capital(Name(g, a)), a.Promotion, p.Piece)
+		return false, i18n.Msg("lesson.goal.otherPiece", "Action", capital(Name(g, a)))
 	}
-	return true, ""
+	return true, i18n.Message{}
 }
 
 // Draws is reached by an action that ends the game drawn for Reason.
 type Draws struct{ Reason rules.Reason }
 
 // Check reports whether a ends the game drawn for the reason.
-func (d Draws) Check(g *rules.Game, a rules.Action) (bool, string) {
+func (d Draws) Check(g *rules.Game, a rules.Action) (bool, i18n.Message) {
 	name := Name(g, a)
 	g.Play(a)
 	defer g.Undo()
 	o := g.Outcome()
 	if o.Over() && o.Winner == 0 && o.Reason == d.Reason {
-		return true, ""
+		return true, i18n.Message{}
 	}
 	if o.Over() {
-		return false, fmt.Sprintf("%s ends the game, but %s.", capital(name), o)
+		return false, i18n.Msg("lesson.goal.drawnOther", "Action", capital(name), "End", Ending(o))
 	}
-	return false, fmt.Sprintf("After %s the game goes on.", name)
+	return false, i18n.Msg("lesson.goal.goesOn", "Action", name)
 }
 
 // ResetsFifty is reached by a move after which the game goes on with the
@@ -191,17 +193,17 @@ func (d Draws) Check(g *rules.Game, a rules.Action) (bool, string) {
 type ResetsFifty struct{}
 
 // Check reports whether a resets the fifty-move count.
-func (ResetsFifty) Check(g *rules.Game, a rules.Action) (bool, string) {
+func (ResetsFifty) Check(g *rules.Game, a rules.Action) (bool, i18n.Message) {
 	name := Name(g, a)
 	g.Play(a)
 	defer g.Undo()
 	if o := g.Outcome(); o.Over() {
-		return false, fmt.Sprintf("%s ends the game: %s.", capital(name), o)
+		return false, i18n.Msg("lesson.goal.ends", "Action", capital(name), "End", Ending(o))
 	}
 	if pos := g.Position(); pos.HalfmoveClock != 0 {
-		return false, fmt.Sprintf("%s is neither a capture nor a pawn move, so the count goes on.", capital(name))
+		return false, i18n.Msg("lesson.goal.noReset", "Action", capital(name))
 	}
-	return true, ""
+	return true, i18n.Message{}
 }
 
 // pairsOf returns the distinct pairs of legal actions, in their order.
@@ -215,10 +217,10 @@ func pairsOf(legal []rules.Action) []rules.Pair {
 	return out
 }
 
-// waysOut says how many pairs the side to move at g has, naming a few.
-func waysOut(g *rules.Game) string {
+// waysOut says how many pairs the side to move at g, the learner's
+// opponent, has, naming a few.
+func waysOut(g *rules.Game) i18n.Message {
 	pairs := pairsOf(g.Legal())
-	side := g.ToMove().Name()
 	var names []string
 	for _, p := range pairs {
 		if len(names) == 3 {
@@ -228,13 +230,47 @@ func waysOut(g *rules.Game) string {
 	}
 	switch len(pairs) {
 	case 0:
-		return side + " has no move."
+		return i18n.Msg("lesson.ways.none")
 	case 1:
-		return side + " has one way out, " + names[0] + "."
+		return i18n.Msg("lesson.ways.one", "Pair", names[0])
 	case 2, 3:
-		return fmt.Sprintf("%s has %d ways out (%s): a ban takes away only one.", side, len(pairs), list(names))
+		return i18n.Counted("lesson.ways.few", len(pairs), "Pairs", list(names))
 	}
-	return fmt.Sprintf("%s has %d moves (%s, …): a ban takes away only one.", side, len(pairs), list(names))
+	return i18n.Counted("lesson.ways.many", len(pairs), "Pairs", list(names))
+}
+
+// Ending says how the game ended, o: "Checkmate — White wins, 1-0",
+// "Stalemate by ban — draw, 1/2-1/2" (the game pages' banners).
+func Ending(o rules.Outcome) i18n.Message {
+	switch o.Status {
+	case rules.Checkmate:
+		end := i18n.Msg("banner.mate")
+		switch o.Reason {
+		case rules.ByBan:
+			end = i18n.Msg("banner.mateByBan")
+		case rules.KingCapture:
+			end = i18n.Msg("banner.kingCaptured")
+		}
+		wins := i18n.Msg("banner.wins.b", "Result", o.Result())
+		if o.Winner == rules.White {
+			wins = i18n.Msg("banner.wins.w", "Result", o.Result())
+		}
+		return i18n.Msg("lesson.end.won", "End", end, "Wins", wins)
+	case rules.Stalemate:
+		if o.Reason == rules.ByBan {
+			return i18n.Msg("banner.stalemateByBan")
+		}
+		return i18n.Msg("banner.stalemate")
+	}
+	switch o.Reason {
+	case rules.ThreefoldRepetition:
+		return i18n.Msg("banner.repetition")
+	case rules.FiftyMoveRule:
+		return i18n.Msg("banner.fiftyMoves")
+	case rules.InsufficientMaterial:
+		return i18n.Msg("banner.material")
+	}
+	return i18n.Msg("banner.draw")
 }
 
 // mateWorth and drawWorth are what a mate (for the learner; less for
@@ -288,20 +324,13 @@ func balance(g *rules.Game, me rules.Color, plies, alpha, beta int) int {
 	return best
 }
 
-// pawns writes an amount of material: "1 pawn", "3 pawns".
-func pawns(n int) string {
-	if n == 1 {
-		return "1 pawn"
+// capital is name said at the start of a sentence: "The ban of e2–e4"
+// (a move's SAN stays as it is).
+func capital(name i18n.Message) i18n.Message {
+	if name.ID == "lesson.banOf" {
+		name.ID = "lesson.banOfStart"
 	}
-	return fmt.Sprintf("%d pawns", n)
-}
-
-// capital makes the first letter of s upper case.
-func capital(s string) string {
-	if s == "" || s[0] < 'a' || s[0] > 'z' {
-		return s
-	}
-	return string(s[0]-'a'+'A') + s[1:]
+	return name
 }
 
 // AllOf is reached by an action that reaches every one of its goals; the
@@ -309,13 +338,13 @@ func capital(s string) string {
 type AllOf []Goal
 
 // Check reports whether a reaches every goal.
-func (all AllOf) Check(g *rules.Game, a rules.Action) (bool, string) {
+func (all AllOf) Check(g *rules.Game, a rules.Action) (bool, i18n.Message) {
 	for _, goal := range all {
 		if ok, why := goal.Check(g, a); !ok {
 			return false, why
 		}
 	}
-	return true, ""
+	return true, i18n.Message{}
 }
 
 // AnyOf is reached by an action that reaches one of its goals; the last
@@ -323,12 +352,12 @@ func (all AllOf) Check(g *rules.Game, a rules.Action) (bool, string) {
 type AnyOf []Goal
 
 // Check reports whether a reaches one of the goals.
-func (any AnyOf) Check(g *rules.Game, a rules.Action) (bool, string) {
-	why := ""
+func (any AnyOf) Check(g *rules.Game, a rules.Action) (bool, i18n.Message) {
+	var why i18n.Message
 	for _, goal := range any {
 		ok, w := goal.Check(g, a)
 		if ok {
-			return true, ""
+			return true, i18n.Message{}
 		}
 		why = w
 	}

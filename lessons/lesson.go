@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/banchess/banchess/i18n"
 	"github.com/banchess/banchess/rules"
 )
 
@@ -18,8 +19,8 @@ type Lesson struct {
 	// ID names the lesson in addresses (/learn/{ID}) and in the progress
 	// a learner keeps.
 	ID      string
-	Title   string
-	Summary string // one sentence: what the lesson teaches
+	Title   i18n.Message
+	Summary i18n.Message // one sentence: what the lesson teaches
 	Steps   []Step
 }
 
@@ -32,7 +33,7 @@ type Step struct {
 	// shown as what happened (a repetition needs them); usually none.
 	Before []string
 	// Prompt is the explanation and the task, shown before.
-	Prompt string
+	Prompt i18n.Message
 	// Goal decides what is right.
 	Goal Goal
 	// Answers are the actions (BCN) that reach the goal: all of them,
@@ -40,7 +41,7 @@ type Step struct {
 	Answers []string
 	Many    bool
 	// Right explains, after a right answer, why it is right.
-	Right string
+	Right i18n.Message
 	// Mistakes are wrong actions with their own feedback: why not.
 	Mistakes []Mistake
 }
@@ -48,7 +49,7 @@ type Step struct {
 // Mistake is a wrong action and why it is wrong.
 type Mistake struct {
 	Action string // BCN
-	Why    string
+	Why    i18n.Message
 }
 
 // Start returns a game at the step's position: FEN, then Before played.
@@ -70,9 +71,9 @@ type Verdict struct {
 	Right bool
 	// Played names the action as a player reads it: "Ra8+", "the ban of
 	// g8–h7".
-	Played string
+	Played i18n.Message
 	// Text is the feedback: why it is right, or why not.
-	Text string
+	Text i18n.Message
 	// After is the game after the action (nil when it was refused by the
 	// rules).
 	After *rules.Game
@@ -107,28 +108,31 @@ func (s Step) Judge(a rules.Action) (Verdict, error) {
 
 // Name names action a at g as a player reads it: a move in SAN ("Nf3"),
 // a ban by its squares ("the ban of e2–e4").
-func Name(g *rules.Game, a rules.Action) string {
+func Name(g *rules.Game, a rules.Action) i18n.Message {
 	if a.Phase == rules.PhaseBan {
-		return "the ban of " + Pair(a.Pair())
+		return BanOf(a.Pair())
 	}
 	if san, err := g.Notation().MoveSAN(a); err == nil {
-		return san
+		return i18n.Verbatim(san)
 	}
-	return a.Coords()
+	return i18n.Verbatim(a.Coords())
 }
+
+// BanOf names the ban of pair p: "the ban of e2–e4".
+func BanOf(p rules.Pair) i18n.Message { return i18n.Msg("lesson.banOf", "Pair", Pair(p)) }
 
 // Pair writes a pair of squares as the pages do: "e2–e4".
 func Pair(p rules.Pair) string { return p.From.String() + "–" + p.To.String() }
 
 // list joins names: "a", "a and b", "a, b and c".
-func list(names []string) string {
+func list(names []string) i18n.Message {
 	switch len(names) {
 	case 0:
-		return ""
+		return i18n.Verbatim("")
 	case 1:
-		return names[0]
+		return i18n.Verbatim(names[0])
 	}
-	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+	return i18n.Msg("lesson.list", "Names", strings.Join(names[:len(names)-1], ", "), "Last", names[len(names)-1])
 }
 
 // ByID returns the lesson with this id.

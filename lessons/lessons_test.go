@@ -1,12 +1,29 @@
 package lessons
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/banchess/banchess/i18n"
 	"github.com/banchess/banchess/rules"
 )
+
+// unsaid matches what a text shows of a message no catalog has: its id,
+// or a placeholder left unfilled.
+var unsaid = regexp.MustCompile(`\b(?:lesson|banner)\.[a-zA-Z0-9.]+|\{\{`)
+
+// sayable checks m says something in every language, every message and
+// placeholder in it found.
+func sayable(t *testing.T, m i18n.Message) {
+	t.Helper()
+	for _, l := range i18n.Builtin().Languages() {
+		if s := l.Say(m); s == "" || unsaid.MatchString(s) {
+			t.Errorf("%s in %s: %q", m.ID, l.Code, s)
+		}
+	}
+}
 
 // TestLessons replays every step of every lesson through the rules: the
 // position loads and waits for the learner; the answers it names are
@@ -24,7 +41,7 @@ func TestLessons(t *testing.T) {
 			t.Errorf("two lessons have the id %q", l.ID)
 		}
 		ids[l.ID] = true
-		if l.Title == "" || l.Summary == "" || len(l.Steps) < 2 {
+		if l.Title.IsZero() || l.Summary.IsZero() || len(l.Steps) < 2 {
 			t.Errorf("lesson %s: a title, a summary and at least two steps, please", l.ID)
 		}
 		for i, s := range l.Steps {
@@ -41,9 +58,11 @@ func checkStep(t *testing.T, s Step) {
 	if o := g.Outcome(); o.Over() {
 		t.Fatalf("the game is over before the step: %s", o)
 	}
-	if s.Prompt == "" || s.Right == "" {
+	if s.Prompt.IsZero() || s.Right.IsZero() {
 		t.Error("a step needs a prompt and a reason it is right")
 	}
+	sayable(t, s.Prompt)
+	sayable(t, s.Right)
 	var reach []string
 	wrong := 0
 	for _, a := range g.Legal() {
@@ -55,9 +74,10 @@ func checkStep(t *testing.T, s Step) {
 			reach = append(reach, a.String())
 		} else {
 			wrong++
-			if v.Text == "" {
+			if v.Text.IsZero() {
 				t.Errorf("%s is wrong without a reason", a)
 			}
+			sayable(t, v.Text)
 		}
 	}
 	slices.Sort(reach)
@@ -87,8 +107,8 @@ func checkStep(t *testing.T, s Step) {
 			t.Errorf("mistake %s is not legal: %v", m.Action, err)
 		case v.Right:
 			t.Errorf("mistake %s is right", m.Action)
-		case v.Text != m.Why:
-			t.Errorf("mistake %s gets %q, not its own feedback", m.Action, v.Text)
+		case v.Text.ID != m.Why.ID:
+			t.Errorf("mistake %s gets %q, not its own feedback", m.Action, v.Text.ID)
 		}
 		if ok, _ := s.Goal.Check(g, a); ok {
 			t.Errorf("mistake %s reaches the goal", m.Action)

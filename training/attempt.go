@@ -7,6 +7,7 @@ import (
 
 	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/games"
+	"github.com/banchess/banchess/i18n"
 	"github.com/banchess/banchess/puzzles"
 	"github.com/banchess/banchess/rating"
 	"github.com/banchess/banchess/rules"
@@ -23,7 +24,7 @@ type Result struct {
 	// Reason says, for a wrong action, why not; Refutation is the
 	// engine's answer to it, as a board shows it after the wrong action
 	// (see Attempt.Refutation), nil when the engine gave none.
-	Reason     string
+	Reason     i18n.Message
 	Refutation []rules.Action
 	// Attempt is the attempt as kept once it finished (solved or failed)
 	// for a player; nil otherwise.
@@ -165,7 +166,7 @@ func (s *Service) judged(ctx context.Context, player string, pz puzzles.Puzzle, 
 	if res.Learner, err = s.learner(ctx, player); err != nil || !res.Done() || player == "" {
 		return res, err
 	}
-	a := Attempt{Player: player, Puzzle: p.ID, At: s.now(), Solved: v.Solved, FailedAt: v.FailedAt, Actions: bcn(actions), Reason: res.Reason, Refutation: bcn(res.Refutation)}
+	a := Attempt{Player: player, Puzzle: p.ID, At: s.now(), Solved: v.Solved, FailedAt: v.FailedAt, Actions: bcn(actions), Reason: encodeReason(res.Reason), Refutation: bcn(res.Refutation)}
 	kept, err := s.store.RecordAttempt(ctx, a, startStats(pz), rate(v.Solved, a.At))
 	if err != nil {
 		return Result{}, errs.Internalf(err, "keeping an attempt at puzzle %s", p.ID)

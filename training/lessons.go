@@ -18,7 +18,7 @@ func (s *Service) Lesson(id string, n int) (lessons.Lesson, error) {
 			continue
 		}
 		if n < 0 || n >= len(l.Steps) {
-			return l, refused(errs.NotFound, NoLesson, fmt.Sprintf("The lesson “%s” has steps 1 to %d.", l.Title, len(l.Steps)))
+			return l, refused(errs.NotFound, NoLesson, fmt.Sprintf("The lesson “%s” has steps 1 to %d.", l.Title.String(), len(l.Steps)))
 		}
 		return l, nil
 	}

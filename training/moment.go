@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/banchess/banchess/errs"
+	"github.com/banchess/banchess/i18n"
 	"github.com/banchess/banchess/lessons"
 	"github.com/banchess/banchess/puzzles"
 	"github.com/banchess/banchess/rules"
@@ -53,11 +54,11 @@ type Ply struct {
 
 // Name names the ply as a player reads it, as lessons.Name does: a move
 // in SAN, a ban by its squares ("the ban of g8–h7").
-func (p Ply) Name() string {
+func (p Ply) Name() i18n.Message {
 	if p.Action.Phase == rules.PhaseBan {
-		return "the ban of " + lessons.Pair(p.Action.Pair())
+		return lessons.BanOf(p.Action.Pair())
 	}
-	return p.SAN
+	return i18n.Verbatim(p.SAN)
 }
 
 // Moment is a puzzle at a moment of its solution, as a player sees it:

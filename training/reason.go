@@ -2,6 +2,7 @@ package training
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/banchess/banchess/engine"
 	"github.com/banchess/banchess/errs"
+	"github.com/banchess/banchess/i18n"
 	"github.com/banchess/banchess/lessons"
 	"github.com/banchess/banchess/puzzles"
 	"github.com/banchess/banchess/rules"
@@ -30,27 +32,69 @@ const proofPlies = 5
 // the engine's when the service has one and it answers, else a proof over
 // the rules. With the engine's line comes the refutation a board shows
 // after the wrong action (see refutation); nil without. It leaves g as it
-// was.
-func (s *Service) reason(ctx context.Context, p Puzzle, g *rules.Game, wrong rules.Action) (string, []rules.Action) {
+// was. A reason names the wrong action and says why (reason.notThis, its
+// Action and Why), but for a puzzle already solved or a refusal.
+func (s *Service) reason(ctx context.Context, p Puzzle, g *rules.Game, wrong rules.Action) (i18n.Message, []rules.Action) {
 	if g.Outcome().Over() {
-		return "The puzzle was already solved: there is nothing more to play.", nil
+		return i18n.Msg("reason.solvedAlready"), nil
 	}
 	name := lessons.Name(g, wrong)
 	if err := g.Play(wrong); err != nil {
-		return "Not this: " + errs.Of(err).Msg, nil
+		return i18n.Verbatim(errs.Of(err).Msg), nil // the rules' refusals speak English
 	}
 	defer g.Undo()
 	if o := g.Outcome(); o.Over() {
-		return fmt.Sprintf("Not this: %s. It ends the game, %s.", name, o), nil
+		return notThis(name, i18n.Msg("reason.endsGame", "End", lessons.Ending(o))), nil
 	}
-	why, answer := "", []rules.Action(nil)
+	var why i18n.Message
+	var answer []rules.Action
 	if s.analyser != nil {
 		why, answer = s.engineReason(ctx, g, p)
 	}
-	if why == "" {
+	if why.IsZero() {
 		why = proofReason(g, p)
 	}
-	return fmt.Sprintf("Not this: %s. %s", name, why), answer
+	return notThis(name, why), answer
+}
+
+// notThis is the reason the wrong action, named name, fails: why.
+func notThis(name, why i18n.Message) i18n.Message {
+	return i18n.Msg("reason.notThis", "Action", name, "Why", why)
+}
+
+// WhyNot is what a reason says after the wrong action's name (its Why),
+// the whole reason when it has none.
+func WhyNot(reason i18n.Message) i18n.Message {
+	if why, ok := reason.Arg("Why").(i18n.Message); ok && reason.ID == "reason.notThis" {
+		return why
+	}
+	return reason
+}
+
+// encodeReason writes a reason to be kept with an attempt (and said in
+// the language of whoever reads it).
+func encodeReason(m i18n.Message) string {
+	if m.IsZero() {
+		return ""
+	}
+	data, err := json.Marshal(m)
+	if err != nil { // a reason's values are strings, numbers and messages
+		return m.String()
+	}
+	return string(data)
+}
+
+// Why is the reason the attempt failed ("" said when solved): as kept
+// (a message written as JSON), or, kept before reasons were messages, its
+// English text as it stands.
+func (a Attempt) Why() i18n.Message {
+	if strings.HasPrefix(a.Reason, "{") {
+		var m i18n.Message
+		if err := json.Unmarshal([]byte(a.Reason), &m); err == nil {
+			return m
+		}
+	}
+	return i18n.Verbatim(a.Reason)
 }
 
 // refutation is the start of line, the engine's best play from g just
@@ -80,21 +124,30 @@ func refutation(g *rules.Game, line []rules.Action, solver rules.Color) []rules.
 }
 
 // engineReason is the engine's line from g, after the wrong action, and
-// what it comes to for the solver, with its refutation; "" when the
+// what it comes to for the solver, with its refutation; nothing when the
 // engine does not answer.
-func (s *Service) engineReason(ctx context.Context, g *rules.Game, p Puzzle) (string, []rules.Action) {
+func (s *Service) engineReason(ctx context.Context, g *rules.Game, p Puzzle) (i18n.Message, []rules.Action) {
 	res, err := s.analyser.Analyse(ctx, g, reasonLimits)
 	if err != nil || len(res.PV) == 0 {
-		return "", nil
+		return i18n.Message{}, nil
 	}
 	return lineReason(g, p, res), refutation(g, res.PV, p.Solver)
 }
 
+// bySide is the id for White or for Black: a sentence that names a side
+// is written whole for each.
+func bySide(c rules.Color, white, black string) string {
+	if c == rules.White {
+		return white
+	}
+	return black
+}
+
 // lineReason says what the engine's result res from g, after the wrong
 // action, comes to for the solver.
-func lineReason(g *rules.Game, p Puzzle, res engine.Result) string {
+func lineReason(g *rules.Game, p Puzzle, res engine.Result) i18n.Message {
 	solver, opp := p.Solver, p.Solver.Other()
-	line := "Best play: " + names(g, res.PV, reasonLine)
+	line := i18n.Msg("reason.bestPlay", "Line", names(g, res.PV, reasonLine))
 	actor := g.Turn().Actor
 	if res.Mate != 0 {
 		mater, plies := actor, res.Mate
@@ -102,59 +155,59 @@ func lineReason(g *rules.Game, p Puzzle, res engine.Result) string {
 			mater, plies = actor.Other(), -plies
 		}
 		if mater == opp {
-			return fmt.Sprintf("%s, and %s mates in %d plies.", line, opp.Name(), plies)
+			return i18n.Counted(bySide(opp, "reason.mates.w", "reason.mates.b"), plies, "Line", line)
 		}
-		return fmt.Sprintf("%s: %s still mates, but only in %d plies — the puzzle's way is faster.", line, solver.Name(), plies)
+		return i18n.Counted(bySide(solver, "reason.slower.w", "reason.slower.b"), plies, "Line", line)
 	}
 	score := res.Score
 	if actor != solver {
 		score = -score
 	}
-	eval := fmt.Sprintf("%s %+.1f", solver.Name(), float64(score)/100)
+	eval := i18n.Msg(bySide(solver, "reason.eval.w", "reason.eval.b"), "Score", fmt.Sprintf("%+.1f", float64(score)/100))
 	switch {
 	case p.Kind() == puzzles.Defence:
-		return fmt.Sprintf("%s: %s holds no longer (the engine: %s).", line, solver.Name(), eval)
+		return i18n.Msg(bySide(solver, "reason.holdsNoLonger.w", "reason.holdsNoLonger.b"), "Line", line, "Eval", eval)
 	case p.Kind() == puzzles.Material:
-		return fmt.Sprintf("%s, and %s wins no material that way (the engine: %s).", line, solver.Name(), eval)
+		return i18n.Msg(bySide(solver, "reason.noMaterial.w", "reason.noMaterial.b"), "Line", line, "Eval", eval)
 	}
-	return fmt.Sprintf("%s, and there is no mate (the engine: %s).", line, eval)
+	return i18n.Msg("reason.noMate", "Line", line, "Eval", eval)
 }
 
 // proofReason says, by the rules alone, what the wrong action at g gives
 // away: the mate (proved within proofPlies plies), or the material.
-func proofReason(g *rules.Game, p Puzzle) string {
+func proofReason(g *rules.Game, p Puzzle) i18n.Message {
 	var pr puzzles.Prover
 	pr.Budget = 2_000_000
 	solver, opp := p.Solver, p.Solver.Other()
 	switch p.Kind() {
 	case puzzles.Defence:
 		if n, ok, err := pr.Distance(g, opp, proofPlies); err == nil && ok {
-			return fmt.Sprintf("%s then forces mate within %d plies.", opp.Name(), n)
+			return i18n.Counted(bySide(opp, "reason.forcesMate.w", "reason.forcesMate.b"), n)
 		}
-		return "It does not hold the position as the solution does."
+		return i18n.Msg("reason.notHeld")
 	case puzzles.Material:
-		return "It does not win the material: the opponent keeps it."
+		return i18n.Msg("reason.materialKept")
 	}
 	if n, ok, err := pr.Distance(g, solver, proofPlies); err == nil && ok {
-		return fmt.Sprintf("%s still mates, but only within %d plies — the puzzle's way is faster.", solver.Name(), n)
+		return i18n.Counted(bySide(solver, "reason.slowerProof.w", "reason.slowerProof.b"), n)
 	}
-	return fmt.Sprintf("After it %s can no longer force mate within %d plies.", solver.Name(), proofPlies)
+	return i18n.Counted(bySide(solver, "reason.noForce.w", "reason.noForce.b"), proofPlies)
 }
 
 // names says who does what in up to n actions of line played from g
 // ("Black bans e2–e4, White plays Nf3") and leaves g as it was.
-func names(g *rules.Game, line []rules.Action, n int) string {
-	var out []string
+func names(g *rules.Game, line []rules.Action, n int) i18n.Message {
+	var out []i18n.Message
 	played := 0
 	for _, a := range line {
 		if len(out) == n {
-			out = append(out, "…")
+			out = append(out, i18n.Verbatim("…"))
 			break
 		}
-		actor := g.Turn().Actor.Name()
-		name := actor + " plays " + lessons.Name(g, a)
+		actor := g.Turn().Actor
+		name := i18n.Msg(bySide(actor, "reason.plays.w", "reason.plays.b"), "Action", lessons.Name(g, a))
 		if a.Phase == rules.PhaseBan {
-			name = actor + " bans " + lessons.Pair(a.Pair())
+			name = i18n.Msg(bySide(actor, "reason.bans.w", "reason.bans.b"), "Pair", lessons.Pair(a.Pair()))
 		}
 		if g.Play(a) != nil {
 			break
@@ -165,5 +218,12 @@ func names(g *rules.Game, line []rules.Action, n int) string {
 	for ; played > 0; played-- {
 		g.Undo()
 	}
-	return strings.Join(out, ", ")
+	if len(out) == 0 {
+		return i18n.Verbatim("")
+	}
+	joined := out[len(out)-1]
+	for i := len(out) - 2; i >= 0; i-- {
+		joined = i18n.Msg("reason.then", "First", out[i], "Next", joined)
+	}
+	return joined
 }

@@ -91,7 +91,9 @@ type Attempt struct {
 	FailedAt int
 	// Actions are the solver's actions, in BCN.
 	Actions []string
-	// Reason says why the wrong action fails ("" when solved).
+	// Reason says why the wrong action fails ("" when solved): a message
+	// written as JSON (see Why), or English text kept before reasons were
+	// messages.
 	Reason string
 	// Refutation is how the engine answered the wrong action, in BCN:
 	// its plies after it up to and including the opponent's first (after

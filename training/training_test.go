@@ -122,11 +122,11 @@ func TestAttempt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Verdict.Correct || res.Verdict.FailedAt != 0 || !strings.HasPrefix(res.Reason, "Not this: ") {
+	if res.Verdict.Correct || res.Verdict.FailedAt != 0 || !strings.HasPrefix(res.Reason.String(), "Not this: ") {
 		t.Errorf("a wrong action: %+v", res.Verdict)
 	}
 	a := res.Attempt
-	if a == nil || !a.Rated || a.After.Rating >= a.Before.Rating || a.PuzzleAfter.Rating <= a.PuzzleBefore.Rating || a.Reason != res.Reason {
+	if a == nil || !a.Rated || a.After.Rating >= a.Before.Rating || a.PuzzleAfter.Rating <= a.PuzzleBefore.Rating || a.Why().String() != res.Reason.String() {
 		t.Fatalf("a wrong action's attempt: %+v", a)
 	}
 	stats, _, _ := st.PuzzleStats(ctx, p.ID)
@@ -182,8 +182,8 @@ func TestAttemptPastAMateOfItsOwn(t *testing.T) {
 	}
 	after, _ := rules.ParseAction("b:h8g8")
 	res, err = svc.Attempt(ctx, "", trap.ID, []rules.Action{mate, after})
-	if err != nil || res.Verdict.FailedAt != 1 || res.Reason != "The puzzle was already solved: there is nothing more to play." {
-		t.Errorf("an action after it: %+v %q %v", res.Verdict, res.Reason, err)
+	if err != nil || res.Verdict.FailedAt != 1 || res.Reason.String() != "The puzzle was already solved: there is nothing more to play." {
+		t.Errorf("an action after it: %+v %q %v", res.Verdict, res.Reason.String(), err)
 	}
 }
 
@@ -369,8 +369,8 @@ func TestPlyNames(t *testing.T) {
 		}
 		g, _ := p.Start()
 		for _, ply := range m.Played {
-			if want := lessons.Name(g, ply.Action); ply.Name() != want {
-				t.Errorf("puzzle %s: %q, want %q", p.ID, ply.Name(), want)
+			if want := lessons.Name(g, ply.Action).String(); ply.Name().String() != want {
+				t.Errorf("puzzle %s: %q, want %q", p.ID, ply.Name().String(), want)
 			}
 			g.Play(ply.Action)
 		}
@@ -387,7 +387,7 @@ func TestTryStep(t *testing.T) {
 		t.Fatalf("b:e2e4: %+v %v", res.Verdict, err)
 	}
 	res, err = svc.TryStep(ctx, "ann", "ply-order", 1, games.Input{Text: "Nf3"})
-	if err != nil || res.Verdict.Right || res.Verdict.Text == "" {
+	if err != nil || res.Verdict.Right || res.Verdict.Text.IsZero() {
 		t.Fatalf("Nf3 at step 2: %+v %v", res.Verdict, err)
 	}
 	l, _ := st.Learner(ctx, "ann")
@@ -431,7 +431,7 @@ func TestAnswerRemembered(t *testing.T) {
 			t.Fatalf("%s at %s/%d again: %v", tc.action, tc.lesson, tc.step+1, err)
 		}
 		v, w := first.Verdict, again.Verdict
-		if v.Right != tc.right || w.Right != tc.right || v.Text != w.Text || v.Played != w.Played {
+		if v.Right != tc.right || w.Right != tc.right || v.Text.String() != w.Text.String() || v.Played.String() != w.Played.String() {
 			t.Errorf("%s at %s/%d: %+v, then %+v", tc.action, tc.lesson, tc.step+1, v, w)
 		}
 		if again.Game == first.Game || again.Game.FEN() != first.Game.FEN() {
@@ -505,16 +505,16 @@ func TestReasons(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(res.Reason, "Best play: ") || !strings.Contains(res.Reason, "there is no mate") {
-		t.Errorf("with the engine: %q", res.Reason)
+	if !strings.Contains(res.Reason.String(), "Best play: ") || !strings.Contains(res.Reason.String(), "there is no mate") {
+		t.Errorf("with the engine: %q", res.Reason.String())
 	}
 	busy, _, _ := newService(t, training.WithAnalyser(fakeEngine{err: errors.New("busy")}))
 	res, err = busy.Attempt(ctx, "", p.ID, []rules.Action{wrong})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(res.Reason, "mate") || strings.Contains(res.Reason, "Best play") {
-		t.Errorf("without the engine: %q", res.Reason)
+	if !strings.Contains(res.Reason.String(), "mate") || strings.Contains(res.Reason.String(), "Best play") {
+		t.Errorf("without the engine: %q", res.Reason.String())
 	}
 }
 

@@ -1,8 +1,6 @@
 package views
 
 import (
-	"fmt"
-
 	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/i18n"
 	"github.com/banchess/banchess/rules"
@@ -27,7 +25,7 @@ func NewDrill(g *rules.Game, side rules.Color, play bool, site Site, o Options, 
 }
 
 // drillStatus says what the position asks of the viewer, who plays side:
-// "You are White: your ban", "You are Black: your move — e2–e4 is
+// "You are White: your ban", "You are Black: your move — e2→e4 is
 // banned", or how the game ended.
 func drillStatus(l *i18n.Language, g *rules.Game, side rules.Color) string {
 	if o := g.Outcome(); o.Over() {
@@ -35,17 +33,17 @@ func drillStatus(l *i18n.Language, g *rules.Game, side rules.Color) string {
 	}
 	t := g.Turn()
 	if t.Actor != side {
-		return fmt.Sprintf("You are %s: %s to %s", side.Name(), t.Actor.Name(), t.Phase)
+		return l.T(byPhase(rules.Turn{Actor: side, Phase: t.Phase}, "train.status.waitBan.w", "train.status.waitBan.b", "train.status.waitMove.w", "train.status.waitMove.b"))
 	}
 	if t.Phase == rules.PhaseBan {
-		return fmt.Sprintf("You are %s: ban one of %s's moves", side.Name(), t.ToMove.Name())
+		return l.T(bySide(side, "train.status.ban.w", "train.status.ban.b"))
 	}
-	s := fmt.Sprintf("You are %s: your move", side.Name())
+	s := l.T(bySide(side, "train.status.move.w", "train.status.move.b"))
 	if g.InCheck() {
-		s += " (in check)"
+		s += " " + l.T("status.inCheck")
 	}
 	if ban, ok := g.Ban(); ok {
-		s += " — " + arrowPair(ban) + " is banned"
+		s += " — " + l.T("status.banned", "Pair", arrowPair(ban))
 	}
 	return s
 }

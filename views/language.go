@@ -18,6 +18,9 @@ func tr(ctx context.Context, id string, args ...any) string {
 	return i18n.From(ctx).T(id, args...)
 }
 
+// say is m in the viewer's language.
+func say(ctx context.Context, m i18n.Message) string { return i18n.From(ctx).Say(m) }
+
 // lang is the viewer's language.
 func lang(ctx context.Context) *i18n.Language { return i18n.From(ctx) }
 

@@ -1,8 +1,9 @@
 package views
 
 import (
-	"fmt"
 	"strconv"
+
+	"github.com/banchess/banchess/i18n"
 )
 
 // LearnPath is the address of step n (from 0) of lesson id, or of the
@@ -24,33 +25,35 @@ type LessonList struct {
 
 // LessonLink is one lesson as /learn lists it.
 type LessonLink struct {
-	URL, Title, Summary string
-	Done, Steps         int // steps done, steps in all
+	URL            string
+	Title, Summary i18n.Message
+	Done, Steps    int // steps done, steps in all
 }
 
-// Progress says how far the viewer is: "2 of 4 steps", "Done".
-func (l LessonLink) Progress() string {
+// progress says how far the viewer is: "2 of 4 steps", "Done".
+func (l LessonLink) progress(lang *i18n.Language) string {
 	if l.Done == l.Steps {
-		return "Done"
+		return lang.T("lesson.progress.done")
 	}
-	return fmt.Sprintf("%d of %d steps", l.Done, l.Steps)
+	return lang.N("lesson.progress", l.Steps, "Done", l.Done)
 }
 
 // LessonStep is one step of a lesson: its board, what it asks, and the
 // feedback on the learner's answer.
 type LessonStep struct {
 	Board   Game
-	Lesson  string // the lesson's title
-	Summary string
+	Lesson  i18n.Message // the lesson's title
+	Summary i18n.Message
 	Index   int // the step, from 0
-	Prompt  string
+	Prompt  i18n.Message
 	// Steps are the lesson's steps, for the list beside the board.
 	Steps []StepLink
 	// Feedback is the judgement of the answer just given; nil before one.
 	Feedback *Feedback
 	// Next leads on after a right answer: the next step, or the lessons
-	// when this was the last; Retry shows the step again.
-	Next, NextLabel, Retry string
+	// when this was the last (Last); Retry shows the step again.
+	Next, Retry string
+	Last        bool
 }
 
 // StepLink is one step in a lesson's list of steps.
@@ -63,23 +66,25 @@ type StepLink struct {
 // Feedback is what the learner is told of an answer.
 type Feedback struct {
 	Right  bool
-	Played string // "Ra8+", "the ban of e2–e4"
-	Text   string
+	Played i18n.Message // "Ra8+", "the ban of e2–e4"
+	Text   i18n.Message
 }
 
-// Title is the tab's title.
-func (s LessonStep) Title() string {
-	return fmt.Sprintf("%s · step %d of %d · Learn Ban Chess", s.Lesson, s.Index+1, len(s.Steps))
+// title is the tab's title: "Checkmate by a ban · step 2 of 4 · Learn
+// Ban Chess".
+func (s LessonStep) title(l *i18n.Language) string {
+	return l.N("lesson.step.title", len(s.Steps), "Lesson", l.Say(s.Lesson), "N", s.Index+1)
 }
 
-// Heading is the step's heading: "Step 2 of 4".
-func (s LessonStep) Heading() string { return fmt.Sprintf("Step %d of %d", s.Index+1, len(s.Steps)) }
+// heading is the step's heading: "Step 2 of 4".
+func (s LessonStep) heading(l *i18n.Language) string {
+	return l.N("lesson.step.heading", len(s.Steps), "N", s.Index+1)
+}
 
-// stepLabel names step i of n in the list: "Step 2, done".
-func stepLabel(i int, l StepLink) string {
-	label := "Step " + strconv.Itoa(i+1)
-	if l.Done {
-		label += ", done"
+// stepLabel names step i in the list: "Step 2", "Step 2, done".
+func stepLabel(l *i18n.Language, i int, st StepLink) string {
+	if st.Done {
+		return l.T("lesson.step.labelDone", "N", i+1)
 	}
-	return label
+	return l.T("lesson.step.label", "N", i+1)
 }

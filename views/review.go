@@ -3,9 +3,9 @@ package views
 import (
 	"fmt"
 	"strconv"
-	"strings"
 
 	"github.com/banchess/banchess/analysis"
+	"github.com/banchess/banchess/i18n"
 
 	"github.com/a-h/templ"
 
@@ -98,7 +98,7 @@ func NewReviewView(g *rules.Game, id string, o Options, st analysis.ReviewState,
 	link := func(i int) templ.SafeURL { return templ.SafeURL(o.ReviewURL(id, i)) }
 	plies := make([]ReviewPly, len(st.Plies))
 	for i, p := range st.Plies {
-		rp := ReviewPly{Index: i + 1, URL: link(i + 1), Marks: marksOf(p), Eval: p.Eval.String()}
+		rp := ReviewPly{Index: i + 1, URL: link(i + 1), Marks: marksOf(o.Lang, p), Eval: p.Eval.String()}
 		if i < len(hist) {
 			rp.Said = plyTitle(o.Lang, hist[i])
 		}
@@ -122,11 +122,11 @@ func NewReviewView(g *rules.Game, id string, o Options, st analysis.ReviewState,
 		}
 		label := func(i int) string {
 			if i == 0 {
-				return "The start: " + evals[0].String()
+				return o.Lang.T("review.graph.start", "Eval", evals[0].String())
 			}
-			s := plies[i-1].Said + ": " + plies[i-1].Eval
+			s := o.Lang.T("review.graph.point", "Ply", plies[i-1].Said, "Eval", plies[i-1].Eval)
 			for _, m := range plies[i-1].Marks {
-				s += ", " + strings.ToLower(m.Title)
+				s += ", " + m.Title
 			}
 			return s
 		}
@@ -138,31 +138,31 @@ func NewReviewView(g *rules.Game, id string, o Options, st analysis.ReviewState,
 		}
 		v.Graph = NewEvalGraph(evals, shown, link, label, kind)
 	}
-	v.White, v.Black = reviewSide(rules.White, st.White), reviewSide(rules.Black, st.Black)
+	v.White, v.Black = reviewSide(o.Lang, rules.White, st.White), reviewSide(o.Lang, rules.Black, st.Black)
 	return v
 }
 
 // marksOf gives a reviewed ply's marks: its class's, then its labels'.
-func marksOf(p review.Ply) []ReviewMark {
+func marksOf(l *i18n.Language, p review.Ply) []ReviewMark {
 	var out []ReviewMark
 	switch p.Class {
 	case review.Inaccuracy:
-		out = append(out, ReviewMark{"?!", "inaccuracy", "Inaccuracy"})
+		out = append(out, ReviewMark{"?!", "inaccuracy", l.T("review.mark.inaccuracy")})
 	case review.Mistake:
-		out = append(out, ReviewMark{"?", "mistake", "Mistake"})
+		out = append(out, ReviewMark{"?", "mistake", l.T("review.mark.mistake")})
 	case review.Blunder:
-		out = append(out, ReviewMark{"??", "blunder", "Blunder"})
+		out = append(out, ReviewMark{"??", "blunder", l.T("review.mark.blunder")})
 	}
-	for _, l := range p.Labels {
-		switch l {
+	for _, label := range p.Labels {
+		switch label {
 		case review.MissedMateByBan:
-			out = append(out, ReviewMark{"⊘#", "banmate", "Missed a mate by ban"})
+			out = append(out, ReviewMark{"⊘#", "banmate", l.T("review.mark.missedMateByBan")})
 		case review.AllowedMateByBan:
-			out = append(out, ReviewMark{"⊘#", "banmate", "Allowed a mate by ban"})
+			out = append(out, ReviewMark{"⊘#", "banmate", l.T("review.mark.allowedMateByBan")})
 		case review.MissedMate:
-			out = append(out, ReviewMark{"#", "mate", "Missed a mate"})
+			out = append(out, ReviewMark{"#", "mate", l.T("review.mark.missedMate")})
 		case review.AllowedMate:
-			out = append(out, ReviewMark{"#", "mate", "Allowed a mate"})
+			out = append(out, ReviewMark{"#", "mate", l.T("review.mark.allowedMate")})
 		}
 	}
 	return out
@@ -200,19 +200,19 @@ func bestLine(g *rules.Game, i int, line []string) (best, text string) {
 }
 
 // reviewSide words one side's summary.
-func reviewSide(c rules.Color, s review.Side) ReviewSide {
-	out := ReviewSide{Name: c.Name(), Accuracy: "–"}
+func reviewSide(l *i18n.Language, c rules.Color, s review.Side) ReviewSide {
+	out := ReviewSide{Name: l.T(bySide(c, "color.w", "color.b")), Accuracy: "–"}
 	if s.Accuracy != nil {
-		out.Accuracy = fmt.Sprintf("%.1f%%", *s.Accuracy)
+		out.Accuracy = l.T("review.percent", "Percent", fmt.Sprintf("%.1f", *s.Accuracy))
 	}
 	out.Counts = []ReviewCount{
-		{"Inaccuracies", "?!", "inaccuracy", s.Inaccuracies},
-		{"Mistakes", "?", "mistake", s.Mistakes},
-		{"Blunders", "??", "blunder", s.Blunders},
-		{"Mates by ban missed", "⊘#", "banmate", s.MissedMatesByBan},
-		{"Mates by ban allowed", "⊘#", "banmate", s.AllowedMatesByBan},
-		{"Mates missed", "#", "mate", s.MissedMates},
-		{"Mates allowed", "#", "mate", s.AllowedMates},
+		{l.T("review.count.inaccuracies"), "?!", "inaccuracy", s.Inaccuracies},
+		{l.T("review.count.mistakes"), "?", "mistake", s.Mistakes},
+		{l.T("review.count.blunders"), "??", "blunder", s.Blunders},
+		{l.T("review.count.missedMatesByBan"), "⊘#", "banmate", s.MissedMatesByBan},
+		{l.T("review.count.allowedMatesByBan"), "⊘#", "banmate", s.AllowedMatesByBan},
+		{l.T("review.count.missedMates"), "#", "mate", s.MissedMates},
+		{l.T("review.count.allowedMates"), "#", "mate", s.AllowedMates},
 	}
 	return out
 }
@@ -246,32 +246,17 @@ func (v ReviewView) Waiting() bool {
 	return v.Status == analysis.ReviewQueued || v.Status == analysis.ReviewRunning
 }
 
-// StatusText says where the review stands.
-func (v ReviewView) StatusText() string {
+// statusText says where the review stands, in l.
+func (v ReviewView) statusText(l *i18n.Language) string {
 	switch v.Status {
 	case analysis.ReviewQueued:
-		return fmt.Sprintf("Review queued: %s in line, %d%% done.", ordinal(v.Place), v.Percent)
+		return l.Ordinal("review.queued", v.Place, "Percent", v.Percent)
 	case analysis.ReviewRunning:
-		return fmt.Sprintf("Reviewing: %d%% of the positions evaluated.", v.Percent)
+		return l.T("review.running", "Percent", v.Percent)
 	case analysis.ReviewDone:
-		return "Reviewed by the engine."
+		return l.T("review.done")
 	}
-	return "This game has no review yet."
-}
-
-// ordinal writes n as "1st", "2nd", "3rd", "4th"…
-func ordinal(n int) string {
-	suffix := "th"
-	switch {
-	case n%100 >= 11 && n%100 <= 13:
-	case n%10 == 1:
-		suffix = "st"
-	case n%10 == 2:
-		suffix = "nd"
-	case n%10 == 3:
-		suffix = "rd"
-	}
-	return strconv.Itoa(n) + suffix
+	return l.T("review.none")
 }
 
 // appendMarks writes a ply's review marks in the history list: each glyph
@@ -289,4 +274,19 @@ func appendMarks(b []byte, marks []ReviewMark) []byte {
 		b = append(b, "</span></span>"...)
 	}
 	return b
+}
+
+// ordinal writes n as "1st", "2nd", "3rd", "4th"…
+func ordinal(n int) string {
+	suffix := "th"
+	switch {
+	case n%100 >= 11 && n%100 <= 13:
+	case n%10 == 1:
+		suffix = "st"
+	case n%10 == 2:
+		suffix = "nd"
+	case n%10 == 3:
+		suffix = "rd"
+	}
+	return strconv.Itoa(n) + suffix
 }

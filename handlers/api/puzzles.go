@@ -158,7 +158,7 @@ func (a *puzzlesAPI) attempt(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	out := attemptJSON{Correct: res.Verdict.Correct, Solved: res.Verdict.Solved, Reason: res.Reason,
+	out := attemptJSON{Correct: res.Verdict.Correct, Solved: res.Verdict.Solved, Reason: res.Reason.String(),
 		Refutation: bcn(res.Refutation), Solution: res.Puzzle.Solution, PuzzleRating: int(math.Round(res.Puzzle.Stats.Rating.Rating))}
 	if !res.Verdict.Correct {
 		out.FailedAt = &res.Verdict.FailedAt

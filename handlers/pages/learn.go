@@ -59,7 +59,7 @@ func (p *trainer) lesson(c echo.Context) error {
 	ls, n, err := p.s.training.Resume(c.Request().Context(), id, c.Param("lesson"))
 	if err != nil {
 		if errs.Of(err).Detail == training.NoLesson {
-			return kit.Titled("No such lesson", err)
+			return kit.Titled(languageOf(c).T("lesson.noSuch"), err)
 		}
 		return err
 	}
@@ -82,11 +82,11 @@ func (p *trainer) onStep(h func(c echo.Context, at *stepAt) error) echo.HandlerF
 	return func(c echo.Context) error {
 		n, err := strconv.Atoi(c.Param("step"))
 		if err != nil || n < 1 {
-			return kit.Titled("No such lesson", &errs.Error{Code: errs.NotFound, Detail: training.NoLesson, Msg: "Steps are numbered from 1."})
+			return kit.Titled(languageOf(c).T("lesson.noSuch"), &errs.Error{Code: errs.NotFound, Detail: training.NoLesson, Msg: "Steps are numbered from 1."})
 		}
 		at := &stepAt{n: n - 1}
 		if at.lesson, err = p.s.training.Lesson(c.Param("lesson"), at.n); err != nil {
-			return kit.Titled("No such lesson", err)
+			return kit.Titled(languageOf(c).T("lesson.noSuch"), err)
 		}
 		if at.o, err = p.core.options(c); err == nil {
 			err = h(c, at)
@@ -210,14 +210,14 @@ func (p *trainer) renderStep(c echo.Context, at *stepAt, st training.Step, statu
 	switch v := st.Verdict; {
 	case v != nil && v.Right:
 		m.Feedback = &views.Feedback{Right: true, Played: v.Played, Text: v.Text}
-		m.Board = views.NewDrill(st.Game, st.Side, false, p.s.site(c), at.o, paths, "Well done.")
+		m.Board = views.NewDrill(st.Game, st.Side, false, p.s.site(c), at.o, paths, at.o.Lang.T("lesson.wellDone"))
 		m.Retry = here
-		m.Next, m.NextLabel = "/learn", "Back to the lessons"
+		m.Next, m.Last = "/learn", true
 		if next := st.Next(); next >= 0 {
-			m.Next, m.NextLabel = views.LearnPath(ls.ID, next), "Next step"
+			m.Next, m.Last = views.LearnPath(ls.ID, next), false
 		}
 	case v != nil:
-		m.Feedback = &views.Feedback{Played: v.Played, Text: v.Text + " Try again."}
+		m.Feedback = &views.Feedback{Played: v.Played, Text: v.Text}
 		fallthrough
 	default:
 		m.Board = views.NewDrill(st.Game, st.Side, true, p.s.site(c), at.o, paths, "")

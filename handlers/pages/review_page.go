@@ -37,7 +37,7 @@ func (p *reviews) reviewPage(c echo.Context) error {
 	index := -1
 	if v := c.Param("index"); v != "" {
 		if index, err = strconv.Atoi(v); err != nil || index < 0 {
-			return kit.Titled("No such ply", kit.Invalidf("%q is not a ply number.", kit.TrimText(v)))
+			return kit.Titled(o.Lang.T("review.noSuchPly"), kit.Invalidf("%q is not a ply number.", kit.TrimText(v)))
 		}
 	}
 	return p.showReview(c, c.Param("id"), index, o, http.StatusOK, "")
@@ -85,7 +85,7 @@ func (p *reviews) showReview(c echo.Context, id string, index int, o views.Optio
 	case viewErr != nil:
 		return noSuchPly(errs.Sentence(viewErr.Error()))
 	}
-	m.Title = "Review · " + m.Title
+	m.Title = o.Lang.T("review.tabTitle", "Title", m.Title)
 	if kit.IsHX(c) { // a step or the panel asking again: the main element
 		return render(c, status, views.Fragment(m))
 	}

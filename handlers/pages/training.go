@@ -46,7 +46,7 @@ func (p *trainer) nextOf(c echo.Context, t puzzles.Theme) error {
 	}
 	pz, err := p.s.training.NextAt(c.Request().Context(), id, t, difficultyOf(c))
 	if err != nil {
-		return kit.Titled("No puzzle", err)
+		return kit.Titled(languageOf(c).T("train.noPuzzle"), err)
 	}
 	return c.Redirect(http.StatusSeeOther, views.TrainingPath(pz.ID, "theme", string(t)))
 }
@@ -75,7 +75,7 @@ func (p *trainer) onPuzzle(h func(c echo.Context, at *puzzleAt) error) echo.Hand
 	return func(c echo.Context) error {
 		at := &puzzleAt{id: c.Param("key")}
 		if err := p.s.training.Known(at.id); err != nil {
-			return kit.Titled("No such puzzle", err)
+			return kit.Titled(languageOf(c).T("train.noSuchPuzzle"), err)
 		}
 		var err error
 		at.o, err = p.core.options(c)
@@ -242,15 +242,15 @@ func (p *trainer) renderPuzzle(c echo.Context, at *puzzleAt, m training.Moment, 
 	if mine, replies, ok := m.Replied(); ok {
 		names := make([]string, len(replies))
 		for i, r := range replies {
-			names[i] = r.Name()
+			names[i] = at.o.Lang.Say(r.Name())
 			if r.Action.Phase == rules.PhaseBan {
 				names[i] = at.o.Lang.T("puzzle.banned", "Pair", lessons.Pair(r.Action.Pair()))
 			}
 		}
-		t.Replied = views.PuzzleReplied(at.o.Lang, mine.Name(), m.Solver.Other(), names)
+		t.Replied = views.PuzzleReplied(at.o.Lang, at.o.Lang.Say(mine.Name()), m.Solver.Other(), names)
 	}
 	t.Pending = pending
-	t.Board = views.NewDrill(m.Game, m.Solver, m.SolverActs(), p.s.site(c), at.o, puzzlePaths(at, m.At), waitHint(pending))
+	t.Board = views.NewDrill(m.Game, m.Solver, m.SolverActs(), p.s.site(c), at.o, puzzlePaths(at, m.At), waitHint(at.o.Lang, pending))
 	return renderTrainer(c, t, status)
 }
 
@@ -263,11 +263,11 @@ func renderTrainer(c echo.Context, t views.Trainer, status int) error {
 }
 
 // waitHint is the hint while the replies are pending: what the page does.
-func waitHint(pending string) string {
+func waitHint(l *i18n.Language, pending string) string {
 	if pending == "" {
 		return ""
 	}
-	return "Right! The reply comes…"
+	return l.T("train.replyComes")
 }
 
 // puzzlePaths are the addresses the puzzle's board posts to, at moment n.
@@ -346,15 +346,18 @@ func (p *trainer) renderResult(c echo.Context, at *puzzleAt, r training.Review, 
 	return renderTrainer(c, t, http.StatusOK)
 }
 
-// reasonText is a failed attempt's reason under "That's not the move!":
-// without the "Not this: " it starts with, nor the wrong action's name
-// after it when the board shows that action (failure).
-func reasonText(reason string, failure []training.Ply) string {
-	text := strings.TrimPrefix(reason, "Not this: ")
+// reasonText is a failed attempt's reason under "That's not the move!",
+// in l: without the wrong action's name when the board shows that action
+// (failure).
+func reasonText(l *i18n.Language, a training.Attempt, failure []training.Ply) string {
+	why := a.Why()
 	if len(failure) > 0 {
-		text = strings.TrimPrefix(text, failure[0].Name()+". ")
+		return l.Say(training.WhyNot(why))
 	}
-	return text
+	if why.ID == "reason.notThis" {
+		return l.T("reason.actionWhy", "Action", l.Say(why.Arg("Action").(i18n.Message)), "Why", l.Say(training.WhyNot(why)))
+	}
+	return strings.TrimPrefix(l.Say(why), "Not this: ") // kept in English before reasons were messages
 }
 
 // failureCaption says what the board shows of failure, the wrong action
@@ -372,7 +375,7 @@ func failureCaption(l *i18n.Language, failure []training.Ply, shown int, solver 
 			answer = pl.SAN
 		}
 	}
-	return views.FailureCaption(l, failure[0].Name(), bans, answer, solver.Other(), shown < len(failure))
+	return views.FailureCaption(l, l.Say(failure[0].Name()), bans, answer, solver.Other(), shown < len(failure))
 }
 
 // resultOf describes the attempt r reviews for its page: a failed one
@@ -380,7 +383,7 @@ func failureCaption(l *i18n.Language, failure []training.Ply, shown int, solver 
 // (shown once solved).
 func resultOf(at *puzzleAt, r training.Review, solution bool) *views.TrainerResult {
 	a := r.Attempt
-	out := &views.TrainerResult{Solved: a.Solved, Text: reasonText(a.Reason, r.Failure), Rated: a.Rated,
+	out := &views.TrainerResult{Solved: a.Solved, Text: reasonText(at.o.Lang, a, r.Failure), Rated: a.Rated,
 		Before: ratingText(a.Before), After: ratingText(a.After), Change: views.RatingChange(a.After.Rating - a.Before.Rating),
 		ShowSteps: a.Solved || solution}
 	if a.Solved {
@@ -400,7 +403,7 @@ func resultOf(at *puzzleAt, r training.Review, solution bool) *views.TrainerResu
 	out.Start = at.resultURL("at", "0")
 	out.Caption = views.SolutionCaption(at.o.Lang, 0, "", len(r.Steps))
 	for i, st := range r.Steps {
-		name := st.Name()
+		name := at.o.Lang.Say(st.Name())
 		if st.Action.Phase == rules.PhaseBan {
 			name = "⊘ " + lessons.Pair(st.Action.Pair())
 		}
