@@ -76,7 +76,13 @@ type Challenge struct {
 	// Reason is a declined challenge's reason (one of Reasons).
 	Reason string
 	// Game is the game an accepted challenge started.
-	Game             string
+	Game string
+	// Anyone says c is an open challenge (lichess's): to no one in
+	// particular, accepted by anyone with its link (its Dest is none
+	// until then, and then its acceptor); Name is its creator's words
+	// for it ("" for none).
+	Anyone           bool
+	Name             string
 	Created, Updated time.Time
 }
 
@@ -133,6 +139,9 @@ type Store interface {
 // Dest at At, if open (made since OpenSince): Game builds the game from
 // the challenge and both players (its refusal changes nothing), which the
 // store creates, and the challenge records it.
+//
+// An open challenge (Challenge.Anyone) is accepted by any player Dest
+// but its challenger, and records Dest as its receiver.
 type AcceptRequest struct {
 	ID, Dest      string
 	OpenSince, At time.Time

@@ -3,7 +3,10 @@ package challenges
 import (
 	"context"
 	"slices"
+	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/games"
@@ -89,11 +92,74 @@ func (s *Service) Create(ctx context.Context, cred players.Credential, dest stri
 	if d.ID == p.ID {
 		return Challenge{}, errs.Errorf(errs.Invalid, "You cannot challenge yourself.").WithDetail(errs.OwnChallenge)
 	}
+	c, err := s.terms(t)
+	if err != nil {
+		return Challenge{}, err
+	}
+	if err := s.blocked(ctx, p.ID, d.ID); err != nil {
+		return Challenge{}, err
+	}
+	if c, err = s.add(ctx, p, &d, c); err != nil {
+		return Challenge{}, err
+	}
+	if s.notices != nil {
+		s.notices(context.WithoutCancel(ctx), c)
+	}
+	return c, nil
+}
+
+// MaxName bounds an open challenge's name, in bytes.
+const MaxName = 100
+
+// CreateOpen has cred's player make an open challenge on terms, named
+// name: to no one in particular, which anyone with its link accepts
+// (lichess's open challenge). It is never rated.
+func (s *Service) CreateOpen(ctx context.Context, cred players.Credential, t Terms, name string) (Challenge, error) {
+	p, err := s.caller(ctx, cred)
+	if err != nil {
+		return Challenge{}, err
+	}
+	if t.Rated {
+		return Challenge{}, errs.Errorf(errs.Invalid, "An open challenge is casual: anyone may accept it.").WithDetail(errs.BadRated)
+	}
+	name = strings.TrimSpace(name)
+	if len(name) > MaxName || !utf8.ValidString(name) || strings.ContainsFunc(name, unicode.IsControl) {
+		return Challenge{}, errs.Errorf(errs.Invalid, "A challenge's name is a line of up to %d bytes.", MaxName).WithDetail(errs.BadName)
+	}
+	c, err := s.terms(t)
+	if err != nil {
+		return Challenge{}, err
+	}
+	c.Anyone, c.Name = true, name
+	return s.add(ctx, p, nil, c)
+}
+
+// add stores challenge c of p to d (nil: to anyone), made now.
+func (s *Service) add(ctx context.Context, p players.Player, d *players.Player, c Challenge) (Challenge, error) {
+	now := s.now()
+	c.ID, c.Status, c.Created, c.Updated = newID(), Created, now, now
+	var err error
+	if c.Challenger, err = s.side(ctx, p, c); err != nil {
+		return Challenge{}, err
+	}
+	if d != nil {
+		if c.Dest, err = s.side(ctx, *d, c); err != nil {
+			return Challenge{}, err
+		}
+	}
+	if err := s.store.AddChallenge(ctx, c, now.Add(-Lifetime), MaxOpen); err != nil {
+		return Challenge{}, errs.FromStore(err)
+	}
+	return c, nil
+}
+
+// terms checks t and returns the challenge it asks for.
+func (s *Service) terms(t Terms) (Challenge, error) {
 	v, err := s.loader.Variant(t.Variant)
 	if err != nil {
 		return Challenge{}, err
 	}
-	c := Challenge{ID: newID(), Variant: v.ID(), Clock: t.Clock, Rated: t.Rated, Status: Created}
+	c := Challenge{Variant: v.ID(), Clock: t.Clock, Rated: t.Rated}
 	switch t.Color {
 	case "", "random":
 	case "white", "black":
@@ -125,23 +191,6 @@ func (s *Service) Create(ctx context.Context, cred players.Credential, dest stri
 		if fen := g.FEN(); fen != rules.New(v).FEN() {
 			c.FEN = fen
 		}
-	}
-	if err := s.blocked(ctx, p.ID, d.ID); err != nil {
-		return Challenge{}, err
-	}
-	now := s.now()
-	c.Created, c.Updated = now, now
-	if c.Challenger, err = s.side(ctx, p, c); err != nil {
-		return Challenge{}, err
-	}
-	if c.Dest, err = s.side(ctx, d, c); err != nil {
-		return Challenge{}, err
-	}
-	if err := s.store.AddChallenge(ctx, c, now.Add(-Lifetime), MaxOpen); err != nil {
-		return Challenge{}, errs.FromStore(err)
-	}
-	if s.notices != nil {
-		s.notices(context.WithoutCancel(ctx), c)
 	}
 	return c, nil
 }
@@ -224,12 +273,54 @@ func (s *Service) Changed(ctx context.Context, player string, since time.Time) (
 // returns it with the game it started. A challenge is accepted once:
 // whoever comes later finds it gone (NotFound, "challenge_gone").
 func (s *Service) Accept(ctx context.Context, cred players.Credential, id string) (Challenge, error) {
-	p, err := s.caller(ctx, cred)
+	return s.AcceptAs(ctx, cred, id, "")
+}
+
+// AcceptAs accepts challenge id for cred's player, as Accept does; an
+// open challenge (Challenge.Anyone) is accepted so by any player but its
+// challenger, with or without a name, as color ("white" or "black": the
+// acceptor's side, which its challenger's colour must leave them; "" or
+// "random": as the challenge says).
+func (s *Service) AcceptAs(ctx context.Context, cred players.Credential, id, color string) (Challenge, error) {
+	c, err := s.store.Challenge(ctx, id)
 	if err != nil {
+		return Challenge{}, errs.FromStore(err)
+	}
+	var p players.Player
+	if c.Anyone {
+		p, err = s.players.Identify(ctx, cred)
+		switch {
+		case err != nil:
+			return Challenge{}, err
+		case p.ID == "" && cred == "":
+			return Challenge{}, errs.Errorf(errs.Unauthorized, "Accepting a challenge needs to know who you are: open its link again.")
+		case p.ID == "":
+			return Challenge{}, players.Unissued()
+		case p.ID == c.Challenger.ID:
+			return Challenge{}, errs.Errorf(errs.Invalid, "This challenge is yours: share its link, and whoever opens it plays you.").WithDetail(errs.OwnChallenge)
+		}
+	} else if p, err = s.caller(ctx, cred); err != nil {
 		return Challenge{}, err
 	}
+	side := c.Color
+	switch color {
+	case "", "random":
+	case "white", "black":
+		mine, _ := rules.ParseColor(color)
+		if c.Color == mine {
+			return Challenge{}, errs.Errorf(errs.Invalid, "Its challenger plays %s: accept it as %s.", mine, mine.Other()).WithDetail(errs.BadColor)
+		}
+		side = mine.Other()
+	default:
+		return Challenge{}, errs.Errorf(errs.Invalid, "%q is not a colour to play: use white, black or random.", rules.Clip(color)).WithDetail(errs.BadColor)
+	}
 	now := s.now()
-	rec, c, err := s.store.AcceptChallenge(ctx, AcceptRequest{ID: id, Dest: p.ID, OpenSince: now.Add(-Lifetime), At: now, Game: s.game(ctx, now)})
+	build := s.game(ctx, now)
+	rec, c, err := s.store.AcceptChallenge(ctx, AcceptRequest{ID: id, Dest: p.ID, OpenSince: now.Add(-Lifetime), At: now,
+		Game: func(c Challenge, challenger, dest games.Seated) (*games.Record, error) {
+			c.Color = side
+			return build(c, challenger, dest)
+		}})
 	if err != nil {
 		return Challenge{}, errs.FromStore(err)
 	}

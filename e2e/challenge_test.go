@@ -9,22 +9,23 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// challengeWait bounds how long a challenge takes to show on its
-// receiver's lobby (read again every 5 s) and an acceptance to take the
-// challenger's page (read again every 3 s) to the game.
+// challengeWait bounds how long a challenge takes to show in the banner
+// of its receiver's page (read again every 2 s) and an acceptance to take
+// the challenger's page (read again every 3 s) to the game.
 const challengeWait = 8 * time.Second
 
 // TestChallengeFromProfile: Ann challenges Bob from his profile (Ban
-// Chess, 3+2, White); the challenge shows on the lobby Bob has open,
-// without a reload; he accepts it and is in the game, and Ann's
-// challenges page follows her there; she plays White, he Black.
+// Chess, 3+2, White); the challenge shows, drawn, in the banner under the
+// header of the home page Bob has open, within a few seconds and without
+// a reload; he accepts it and is in the game, and Ann's challenges page
+// follows her there; she plays White, he Black.
 func TestChallengeFromProfile(t *testing.T) {
 	long(t)
 	ctxs, base := browsers(t, 2, true)
 	ann, bob := ctxs[0], ctxs[1]
 	chooseName(t, ann, base, "Ann")
 	chooseName(t, bob, base, "Bob")
-	if err := chromedp.Do(bob, chromedp.Navigate(base+"/lobby"), chromedp.WaitVisible(`#make-seek`)); err != nil {
+	if err := chromedp.Do(bob, chromedp.Navigate(base+"/"), chromedp.WaitReady(`#challenge-banner`)); err != nil {
 		t.Fatal(err)
 	}
 	mark(t, bob) // the challenge must come live, not by a reload
@@ -39,17 +40,24 @@ func TestChallengeFromProfile(t *testing.T) {
 	if err != nil {
 		t.Fatalf("challenging from the profile: %v", err)
 	}
+	made := time.Now()
 	row, err := chromedp.Run(ann, chromedp.Evaluate[string](`document.querySelector(".challenges-out li").textContent`))
 	if err != nil || !strings.Contains(row, "Bob") || !strings.Contains(row, "3+2") || !strings.Contains(row, "you play white") {
 		t.Errorf("Ann's challenge reads %q (%v)", row, err)
 	}
-	if err := present(bob, `#incoming-challenges .accept-challenge`, challengeWait); err != nil {
-		t.Fatalf("the challenge did not show on Bob's lobby: %v", err)
+	if err := present(bob, `#challenge-banner .accept-challenge`, challengeWait); err != nil {
+		t.Fatalf("the challenge did not show on Bob's home page: %v", err)
 	}
+	t.Logf("the banner showed %v after the challenge", time.Since(made).Round(100*time.Millisecond))
 	if !marked(bob) {
-		t.Error("Bob's lobby reloaded to show the challenge")
+		t.Error("Bob's home page reloaded to show the challenge")
 	}
-	if err := clickNow(bob, `#incoming-challenges .accept-challenge`); err != nil {
+	banner, err := chromedp.Run(bob, chromedp.Evaluate[string](`(() => { const b = document.querySelector("#challenge-banner"), r = b.getBoundingClientRect(),
+		h = document.querySelector("header").getBoundingClientRect(); return r.height > 20 && r.width > 100 && r.top >= h.bottom - 1 ? b.innerText : "hidden"; })()`))
+	if err != nil || !strings.Contains(banner, "Ann") || !strings.Contains(banner, "3+2") || !strings.Contains(banner, "you play Black") {
+		t.Errorf("Bob's banner draws %q (%v)", banner, err)
+	}
+	if err := clickNow(bob, `#challenge-banner .accept-challenge`); err != nil {
 		t.Fatal(err)
 	}
 	for _, p := range []struct {

@@ -70,7 +70,7 @@ func TestChallengePages(t *testing.T) {
 		t.Errorf("Bob's lobby does not show Ann's challenge")
 	}
 	if hx := parse(t, bob.do(http.MethodGet, "/challenges/incoming", nil, true)); hx.Find(".challenges-in li").Length() != 1 {
-		t.Errorf("the lobby's incoming fragment does not show Ann's challenge")
+		t.Errorf("the incoming fragment does not show Ann's challenge")
 	}
 	id := row.AttrOr("data-challenge", "")
 	d = bob.post("/challenges/"+id+"/decline", vals("reason", "later"))

@@ -98,12 +98,15 @@ func (s *memoryChallenges) ChallengesOf(ctx context.Context, player string, sinc
 }
 
 // open returns open challenge id, if player may answer it (as its
-// receiver, or its challenger with byChallenger); s.mu is held.
-func (s *memoryChallenges) open(id, player string, byChallenger bool, openSince time.Time) (challenges.Challenge, error) {
+// receiver, or its challenger with byChallenger, or anyone but its
+// challenger accepting an open challenge with accepting); s.mu is held.
+func (s *memoryChallenges) open(id, player string, byChallenger, accepting bool, openSince time.Time) (challenges.Challenge, error) {
 	c, ok := s.byID[id]
 	who := c.Dest.ID
 	if byChallenger {
 		who = c.Challenger.ID
+	} else if accepting && c.Anyone && c.Challenger.ID != player {
+		who = player
 	}
 	if !ok || c.Status != challenges.Created || c.Created.Before(openSince) || who != player {
 		return challenges.Challenge{}, challengeGone()
@@ -118,14 +121,17 @@ func (s *memoryChallenges) AcceptChallenge(ctx context.Context, req challenges.A
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	c, err := s.open(req.ID, req.Dest, false, req.OpenSince)
+	c, err := s.open(req.ID, req.Dest, false, true, req.OpenSince)
 	if err != nil {
 		return nil, challenges.Challenge{}, err
 	}
 	a := &s.m.accounts
 	a.mu.Lock()
-	from, to := a.seatedIn(c.Challenger.ID, c.Variant, c.Speed()), a.seatedIn(c.Dest.ID, c.Variant, c.Speed())
+	from, to := a.seatedIn(c.Challenger.ID, c.Variant, c.Speed()), a.seatedIn(req.Dest, c.Variant, c.Speed())
 	a.mu.Unlock()
+	if c.Anyone {
+		c.Dest = acceptorSide(to, c.Created)
+	}
 	rec, err := req.Game(c, from, to)
 	if err != nil {
 		return nil, challenges.Challenge{}, err
@@ -146,7 +152,7 @@ func (s *memoryChallenges) EndChallenge(ctx context.Context, id, player string, 
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	c, err := s.open(id, player, status == challenges.Canceled, openSince)
+	c, err := s.open(id, player, status == challenges.Canceled, false, openSince)
 	if err != nil {
 		return challenges.Challenge{}, err
 	}
@@ -163,4 +169,12 @@ func (a *memoryPlayers) seatedIn(id, variant string, speed rating.Speed) games.S
 		p = *pp
 	}
 	return games.Seated{Player: p, Standing: a.standing(id, variant, speed)}
+}
+
+// acceptorSide is the player who accepted an open challenge, as it shows
+// them: as they stood when it was made.
+func acceptorSide(p games.Seated, made time.Time) challenges.Side {
+	r := p.Standing.At(made)
+	e := games.NewEntrant(p.Player, &r)
+	return challenges.Side{ID: p.Player.ID, Name: p.Player.Name, Rating: e.Rating, Provisional: e.Provisional, Bot: p.Player.Bot}
 }

@@ -31,6 +31,22 @@ type challengeTerms struct {
 	Color      string          `json:"color,omitempty"`     // the challenger's; "" random
 	Rated      bool            `json:"rated,omitempty"`
 	FEN        string          `json:"fen,omitempty"`
+	Anyone     bool            `json:"anyone,omitempty"` // an open challenge (challenges.Challenge.Anyone)
+	Name       string          `json:"name,omitempty"`
+}
+
+// termsOf is c's terms column.
+func termsOf(c challenges.Challenge) (string, error) {
+	t := challengeTerms{Challenger: c.Challenger, Dest: c.Dest, Variant: c.Variant, Initial: c.Clock.Initial.Milliseconds(),
+		Increment: c.Clock.Increment.Milliseconds(), Days: c.Clock.Days, Rated: c.Rated, FEN: c.FEN, Anyone: c.Anyone, Name: c.Name}
+	if c.Color != 0 {
+		t.Color = c.Color.String()
+	}
+	terms, err := json.Marshal(t)
+	if err != nil {
+		return "", fmt.Errorf("encoding challenge %s's terms: %w", c.ID, err)
+	}
+	return string(terms), nil
 }
 
 const challengeColumns = `id, status, reason, game, terms, created_at, updated_at`
@@ -47,7 +63,7 @@ func scanChallenge(sc scanner) (challenges.Challenge, error) {
 		return c, fmt.Errorf("challenge %s's terms: %w", c.ID, err)
 	}
 	c.Status, c.Created, c.Updated = challenges.Status(status), fromMS(created), fromMS(updated)
-	c.Challenger, c.Dest, c.Variant, c.Rated, c.FEN = t.Challenger, t.Dest, t.Variant, t.Rated, t.FEN
+	c.Challenger, c.Dest, c.Variant, c.Rated, c.FEN, c.Anyone, c.Name = t.Challenger, t.Dest, t.Variant, t.Rated, t.FEN, t.Anyone, t.Name
 	c.Clock = games.TimeControl{Initial: time.Duration(t.Initial) * time.Millisecond, Increment: time.Duration(t.Increment) * time.Millisecond, Days: t.Days}
 	c.Color, _ = rules.ParseColor(t.Color)
 	return c, nil
@@ -55,12 +71,7 @@ func scanChallenge(sc scanner) (challenges.Challenge, error) {
 
 // AddChallenge stores c within limit (see challenges.Store).
 func (s sqlChallenges) AddChallenge(ctx context.Context, c challenges.Challenge, openSince time.Time, limit int) error {
-	t := challengeTerms{Challenger: c.Challenger, Dest: c.Dest, Variant: c.Variant, Initial: c.Clock.Initial.Milliseconds(),
-		Increment: c.Clock.Increment.Milliseconds(), Days: c.Clock.Days, Rated: c.Rated, FEN: c.FEN}
-	if c.Color != 0 {
-		t.Color = c.Color.String()
-	}
-	terms, err := json.Marshal(t)
+	terms, err := termsOf(c)
 	if err != nil {
 		return err
 	}
@@ -120,16 +131,20 @@ func (s sqlChallenges) ChallengesOf(ctx context.Context, player string, since ti
 }
 
 // open reads, locked, open challenge id, if player may answer it (as
-// its receiver, or its challenger with byChallenger).
-func (s sqlChallenges) open(ctx context.Context, q querier, id, player string, byChallenger bool, openSince time.Time) (challenges.Challenge, error) {
-	who := "dest"
-	if byChallenger {
-		who = "challenger"
+// its receiver, or its challenger with byChallenger, or anyone but its
+// challenger accepting an open challenge with accepting).
+func (s sqlChallenges) open(ctx context.Context, q querier, id, player string, byChallenger, accepting bool, openSince time.Time) (challenges.Challenge, error) {
+	who := "dest = $2"
+	switch {
+	case byChallenger:
+		who = "challenger = $2"
+	case accepting: // an open challenge's dest is ''
+		who = "(dest = $2 OR dest = '' AND challenger <> $2)"
 	}
 	if !validText(id) || !validText(player) {
 		return challenges.Challenge{}, challengeGone()
 	}
-	c, err := scanChallenge(q.queryRow(ctx, `SELECT `+challengeColumns+` FROM challenges WHERE id = $1 AND `+who+` = $2
+	c, err := scanChallenge(q.queryRow(ctx, `SELECT `+challengeColumns+` FROM challenges WHERE id = $1 AND `+who+`
 		AND status = 'created' AND created_at >= $3`+s.db.forUpdate(), id, player, ms(openSince)))
 	if errors.Is(err, errNoRows) {
 		return c, challengeGone()
@@ -154,16 +169,26 @@ func (s sqlChallenges) AcceptChallenge(ctx context.Context, req challenges.Accep
 	var c challenges.Challenge
 	err := s.db.inTx(ctx, func(q querier) error {
 		var err error
-		if c, err = s.open(ctx, q, req.ID, req.Dest, false, req.OpenSince); err != nil {
+		if c, err = s.open(ctx, q, req.ID, req.Dest, false, true, req.OpenSince); err != nil {
 			return err
 		}
 		from, err := seatedIn(ctx, q, c.Challenger.ID, c.Variant, c.Speed())
 		if err != nil {
 			return err
 		}
-		to, err := seatedIn(ctx, q, c.Dest.ID, c.Variant, c.Speed())
+		to, err := seatedIn(ctx, q, req.Dest, c.Variant, c.Speed())
 		if err != nil {
 			return err
+		}
+		if c.Anyone { // its acceptor is its receiver from now on
+			c.Dest = acceptorSide(to, c.Created)
+			terms, err := termsOf(c)
+			if err != nil {
+				return err
+			}
+			if _, err := q.exec(ctx, `UPDATE challenges SET dest = $2, terms = $3 WHERE id = $1`, c.ID, c.Dest.ID, terms); err != nil {
+				return err
+			}
 		}
 		if rec, err = req.Game(c, from, to); err != nil {
 			return err
@@ -191,7 +216,7 @@ func (s sqlChallenges) EndChallenge(ctx context.Context, id, player string, stat
 	var c challenges.Challenge
 	err := s.db.inTx(ctx, func(q querier) error {
 		var err error
-		if c, err = s.open(ctx, q, id, player, status == challenges.Canceled, openSince); err != nil {
+		if c, err = s.open(ctx, q, id, player, status == challenges.Canceled, false, openSince); err != nil {
 			return err
 		}
 		c.Status, c.Reason, c.Updated = status, reason, at

@@ -13,8 +13,6 @@ func ProfilePath(name string) string { return "/@/" + url.PathEscape(name) }
 // open now.
 type Lobby struct {
 	Asset string
-	// Incoming are the challenges the viewer received; nil: none shown.
-	Incoming *Challenges
 	// Variants are those a seek may be of.
 	Variants []Variant
 	// Named says the viewer has a name (and so may play rated games).

@@ -26,6 +26,7 @@ import (
 // (challenges.Service).
 type Challenges interface {
 	Create(ctx context.Context, cred players.Credential, dest string, t challenges.Terms) (challenges.Challenge, error)
+	CreateOpen(ctx context.Context, cred players.Credential, t challenges.Terms, name string) (challenges.Challenge, error)
 	List(ctx context.Context, cred players.Credential) (challenges.Lists, error)
 	Accept(ctx context.Context, cred players.Credential, id string) (challenges.Challenge, error)
 	Decline(ctx context.Context, cred players.Credential, id, reason string) (challenges.Challenge, error)
@@ -52,6 +53,7 @@ func readScopes() []players.Scope {
 // register adds the challenges' routes to g.
 func (a *challengesAPI) register(g *echo.Group) {
 	g.GET("/challenge", a.list, lichessErrors)
+	g.POST("/challenge/open", a.open, lichessErrors)
 	g.POST("/challenge/:username", a.create, lichessErrors)
 	g.POST("/challenge/:id/accept", a.accept, lichessErrors)
 	g.POST("/challenge/:id/decline", a.decline, lichessErrors)
@@ -64,7 +66,7 @@ type challengeJSON struct {
 	URL              string             `json:"url"`
 	Status           string             `json:"status"`
 	Challenger       challengeUser      `json:"challenger"`
-	DestUser         challengeUser      `json:"destUser"`
+	DestUser         *challengeUser     `json:"destUser"` // null: an open challenge not yet accepted
 	Variant          kit.LichessVariant `json:"variant"`
 	Rated            bool               `json:"rated"`
 	Speed            string             `json:"speed"`
@@ -77,6 +79,12 @@ type challengeJSON struct {
 	DeclineReason    string             `json:"declineReason,omitempty"`
 	DeclineReasonKey string             `json:"declineReasonKey,omitempty"`
 	GameID           string             `json:"gameId,omitempty"` // ours: the game an accepted challenge started
+	// An open challenge's: its name, {} (lichess's open), and the links
+	// that accept it as White and as Black.
+	Name     string    `json:"name,omitempty"`
+	Open     *struct{} `json:"open,omitempty"`
+	URLWhite string    `json:"urlWhite,omitempty"`
+	URLBlack string    `json:"urlBlack,omitempty"`
 }
 
 // challengeUser is a player as a challenge shows them.
@@ -127,8 +135,16 @@ func declineReason(key string) string {
 func (s *deps) challengeOf(c challenges.Challenge, viewer, origin string, now time.Time) challengeJSON {
 	v, err := s.loader.Variant(c.Variant)
 	out := challengeJSON{ID: c.ID, URL: origin + "/challenges#" + c.ID, Status: string(c.StatusAt(now)),
-		Challenger: userOf(c.Challenger), DestUser: userOf(c.Dest), Rated: c.Rated, Speed: string(c.Speed()),
+		Challenger: userOf(c.Challenger), Rated: c.Rated, Speed: string(c.Speed()),
 		Color: "random", FinalColor: "random", GameID: c.Game}
+	if c.Dest.ID != "" {
+		d := userOf(c.Dest)
+		out.DestUser = &d
+	}
+	if c.Anyone {
+		out.URL, out.Name, out.Open = origin+"/challenges/"+c.ID, c.Name, &struct{}{}
+		out.URLWhite, out.URLBlack = out.URL+"?color=white", out.URL+"?color=black"
+	}
 	if err == nil {
 		out.Variant = kit.LichessVariantOf(v)
 		out.Perf = perfJSON{Name: v.Name()}
@@ -296,6 +312,29 @@ func (a *challengesAPI) create(c echo.Context) error {
 		return err
 	}
 	ch, err := a.s.challenges.Create(c.Request().Context(), who.cred, c.Param("username"), t)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, a.s.challengeOf(ch, who.player.ID, a.s.kit.Origin(c), a.s.kit.Now()))
+}
+
+// open makes the caller's open challenge (lichess's): to no one in
+// particular, on the terms given (never rated) and named by name; the
+// answer's url, urlWhite and urlBlack are the links that accept it.
+func (a *challengesAPI) open(c echo.Context) error {
+	who, err := a.s.authorize(c, challengeScopes()...)
+	if err != nil {
+		return err
+	}
+	p, err := params(c)
+	if err != nil {
+		return err
+	}
+	t, err := a.s.terms(p)
+	if err != nil {
+		return err
+	}
+	ch, err := a.s.challenges.CreateOpen(c.Request().Context(), who.cred, t, p.Get("name"))
 	if err != nil {
 		return err
 	}

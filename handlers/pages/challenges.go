@@ -102,7 +102,7 @@ func challengeRow(ch challenges.Challenge, other challenges.Side, side rules.Col
 	} else {
 		r.Terms += " · casual"
 	}
-	return r
+	return bannerRow(r, ch)
 }
 
 // page shows the browser's player's challenges; one of theirs accepted
@@ -130,15 +130,6 @@ func (p *challengePages) list(c echo.Context) error {
 		return c.NoContent(http.StatusNoContent)
 	}
 	return render(c, http.StatusOK, views.ChallengeLists(v))
-}
-
-// incoming is the challenges received, as the lobby's page shows them.
-func (p *challengePages) incoming(c echo.Context) error {
-	v, _, err := p.view(c, p.s.now())
-	if err != nil {
-		return err
-	}
-	return render(c, http.StatusOK, views.IncomingChallenges(v))
 }
 
 // create challenges the player the form names with its terms, and shows
@@ -181,6 +172,9 @@ func (p *challengePages) decline(c echo.Context) error {
 	if _, err := p.s.challenges.Decline(c.Request().Context(), kit.Player(c), c.Param("id"), f.Get("reason")); err != nil {
 		return p.refused(c, err)
 	}
+	if f.Get("banner") != "" {
+		return p.declined(c, f.Get("back"))
+	}
 	return c.Redirect(http.StatusSeeOther, "/challenges")
 }
 
@@ -217,21 +211,4 @@ func (s *deps) challengeForm(c echo.Context, pl players.Player) (*views.Challeng
 		return nil, err
 	}
 	return &views.ChallengeForm{Dest: pl.Name, Variants: s.variants, Clocks: challengeClocks(), Named: true}, nil
-}
-
-// incomingOf is the challenges cred's player me received, as the
-// lobby shows them; nil when not shown.
-func (s *deps) incomingOf(ctx context.Context, cred players.Credential, me players.Player) (*views.Challenges, error) {
-	if s.challenges == nil || !me.Named() {
-		return nil, nil
-	}
-	l, err := s.challenges.List(ctx, cred)
-	if err != nil {
-		return nil, err
-	}
-	v := &views.Challenges{Asset: s.asset, Named: true}
-	for _, ch := range l.In {
-		v.In = append(v.In, challengeRow(ch, ch.Challenger, ch.Color.Other()))
-	}
-	return v, nil
 }

@@ -63,13 +63,6 @@ func (p *lobbyPages) lobby(c echo.Context) error {
 		return err
 	}
 	l.Choice = seekChoiceOf(c)
-	me, err := p.s.players.Identify(ctx, cred)
-	if err != nil {
-		return err
-	}
-	if l.Incoming, err = p.s.incomingOf(ctx, cred, me); err != nil {
-		return err
-	}
 	if l.Waiting {
 		if err := p.s.lobby.Touch(ctx, cred); err != nil {
 			return err

@@ -67,6 +67,7 @@ func (s *deps) pageRoutes(e *echo.Echo) {
 	lb, acc, tr, rv, st := &lobbyPages{s, c}, &accounts{s, c}, &trainer{s, c}, &reviews{s, c}, &site{s, c}
 	e.Use(s.withAwaiting)
 	e.Use(s.withBell)
+	e.Use(withIncoming(s))
 	get := func(path string, h echo.HandlerFunc) { e.Match([]string{http.MethodGet, http.MethodHead}, path, h) }
 	get("/", cr.index)
 	e.POST("/new", cr.newGame)

@@ -1,0 +1,94 @@
+package handlers
+
+import (
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+)
+
+// TestChallengeBanner: a challenge shows under the header of every page
+// of its receiver (home, a profile, the rules, the lobby), in a live
+// region, and on no page of anyone else; the fragment htmx reads again
+// answers 204 while the challenges it shows stand; a decline from the
+// banner, with a reason, comes back to the page it was on (plain) or
+// answers the banner anew (htmx), and never goes to another site.
+func TestChallengeBanner(t *testing.T) {
+	e := newServer()
+	ann, bob, cat, anon := newClientOn(t, e), newClientOn(t, e), newClientOn(t, e), newClientOn(t, e)
+	ann.register("Ann")
+	bob.register("Bob")
+	cat.register("Cat")
+	anon.get("/")
+
+	if d := bob.get("/"); d.Find("#challenge-banner li").Length() != 0 || d.Find("#challenge-banner[aria-live]").Length() != 1 {
+		t.Fatalf("Bob's home before any challenge: %q", d.Find("#challenge-banner").Text())
+	}
+	if anon.get("/").Find("#challenge-banner").Length() != 0 {
+		t.Errorf("a player without a name gets the banner")
+	}
+	ann.post("/challenges/new", vals("dest", "Bob", "clock", "3+2", "color", "white"))
+
+	for _, page := range []string{"/", "/@/Cat", "/rules", "/lobby", "/players"} {
+		d := bob.get(page)
+		b := d.Find("header + #challenge-banner[role=region][aria-live=polite]")
+		row := b.Find("#incoming-challenges li[data-challenge]")
+		if row.Length() != 1 || !strings.Contains(row.Text(), "Ann") || !strings.Contains(row.Text(), "3+2") || !strings.Contains(row.Text(), "you play Black") {
+			t.Fatalf("Bob's %s: banner %q", page, b.Text())
+		}
+		if row.Find(`form[method=post] button.accept-challenge`).Length() != 1 || row.Find(`select[name=reason] option[value=later]`).Length() != 1 {
+			t.Errorf("Bob's %s: the banner lacks its forms", page)
+		}
+		if back := row.Find(`input[name=back]`).AttrOr("value", ""); back != page {
+			t.Errorf("Bob's %s: the decline comes back to %q", page, back)
+		}
+	}
+	for who, c := range map[string]*client{"Ann": ann, "Cat": cat, "anon": anon} {
+		if n := c.get("/").Find("#incoming-challenges li").Length(); n != 0 {
+			t.Errorf("%s's home shows %d challenges for Bob", who, n)
+		}
+	}
+	if bob.get("/challenges").Find("#challenge-banner").Length() != 0 {
+		t.Errorf("the challenges page, which lists them, carries the banner too")
+	}
+
+	// The fragment: 204 while the same challenges stand.
+	row := bob.get("/").Find("#incoming-challenges li")
+	id := row.AttrOr("data-challenge", "")
+	poll := bob.get("/").Find("#incoming-challenges").AttrOr("hx-get", "")
+	if !strings.Contains(poll, "have="+id) {
+		t.Fatalf("the banner reads itself again from %q", poll)
+	}
+	if rec := bob.do(http.MethodGet, poll, nil, true); rec.Code != http.StatusNoContent {
+		t.Errorf("polling an unchanged banner: %d", rec.Code)
+	}
+	if rec := bob.do(http.MethodGet, "/challenges/incoming?have=&back=/", nil, true); rec.Code != http.StatusOK || !strings.Contains(rec.Body.String(), id) {
+		t.Errorf("polling a banner that lacks the challenge: %d", rec.Code)
+	}
+
+	// Declined from the banner, plainly: back to the page, with the reason.
+	rec := bob.do(http.MethodPost, "/challenges/"+id+"/decline", vals("reason", "tooFast", "banner", "1", "back", "/rules"), false)
+	if rec.Code != http.StatusSeeOther || rec.Header().Get("Location") != "/rules" {
+		t.Fatalf("declining from the banner: %d %q", rec.Code, rec.Header().Get("Location"))
+	}
+	if bob.get("/rules").Find("#incoming-challenges li").Length() != 0 {
+		t.Errorf("a declined challenge still in the banner")
+	}
+
+	// Declined with htmx: the banner anew; a foreign back is not followed.
+	ann.post("/challenges/new", vals("dest", "Bob"))
+	id = bob.get("/").Find("#incoming-challenges li").AttrOr("data-challenge", "")
+	d := bob.hxPost("/challenges/"+id+"/decline", vals("reason", "variant", "banner", "1", "back", "/"))
+	if d.Find("#incoming-challenges").Length() != 1 || d.Find("#incoming-challenges li").Length() != 0 {
+		t.Errorf("the htmx decline answers %q", d.Text())
+	}
+	ann.post("/challenges/new", vals("dest", "Bob"))
+	id = bob.get("/").Find("#incoming-challenges li").AttrOr("data-challenge", "")
+	for _, bad := range []string{"https://evil.example/", "//evil.example/", "/\\evil.example"} {
+		if rec := bob.do(http.MethodPost, "/challenges/"+id+"/decline", url.Values{"banner": {"1"}, "back": {bad}}, false); rec.Code == http.StatusSeeOther && rec.Header().Get("Location") != "/" {
+			t.Errorf("a decline coming back to %q goes to %q", bad, rec.Header().Get("Location"))
+		}
+		ann.post("/challenges/new", vals("dest", "Bob"))
+		id = bob.get("/").Find("#incoming-challenges li").AttrOr("data-challenge", "")
+	}
+}
