@@ -107,6 +107,18 @@ const maxPlies = 400
 // Score is a match's result for player A.
 type Score struct {
 	Wins, Draws, Losses int
+	// Pairs counts the pairs of games played from one opening by A's
+	// points in them: 0, ½, 1, 1½ or 2 (the SPRT's pentanomial model).
+	Pairs [5]int
+}
+
+// pairs returns the number of pairs counted.
+func (s Score) pairs() int {
+	n := 0
+	for _, c := range s.Pairs {
+		n += c
+	}
+	return n
 }
 
 // Points returns A's points: a win 1, a draw ½.
@@ -202,6 +214,7 @@ func (m *Match) Run(ctx context.Context) (Result, error) {
 	if m.Clock.Initial > 0 {
 		res.Times = &Times{MinLeft: m.Clock.Initial}
 	}
+	pairStart := 0.0 // A's points before the pair under way
 	for i := 0; i < m.Games; i++ {
 		g, err := opening(m.OpeningPlies, m.Seed+uint64(i/2))
 		if err != nil {
@@ -227,7 +240,13 @@ func (m *Match) Run(ctx context.Context) (Result, error) {
 		if err != nil {
 			return res, fmt.Errorf("game %d: %w", i+1, err)
 		}
+		before := res.Score.Points()
 		res.Score.add(o, aColor)
+		if i%2 == 1 { // a pair's second game: A's points in the two
+			res.Score.Pairs[int(2*(res.Score.Points()-pairStart))]++
+		} else {
+			pairStart = before
+		}
 		for _, side := range []rules.Color{rules.White, rules.Black} {
 			if !seen[side] {
 				continue

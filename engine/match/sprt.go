@@ -44,20 +44,36 @@ func (s SPRT) Bounds() (lower, upper float64) {
 }
 
 // LLR returns the log-likelihood ratio of H1 to H0 after sc, by the normal
-// approximation of the games' results (wins, draws and losses weighed by
-// their observed variance), which is fishtest's trinomial GSPRT: LLR =
-// n (s1 − s0)(2 s̄ − s0 − s1) / (2 σ²), where s0 and s1 are the expected
-// scores at Elo0 and Elo1, s̄ the mean score a game and σ² its variance.
-// While every game has ended alike the variance is 0 and says nothing:
-// the ratio is then 0 (a sweep plays on to the match's last game).
+// approximation of the results weighed by their observed variance, as
+// fishtest's GSPRT: LLR = n (s1 − s0)(2 s̄ − s0 − s1) / (2 σ²), where s0
+// and s1 are the expected scores a game at Elo0 and Elo1, s̄ the mean
+// score a game and σ² the variance of a sample's mean score a game.
+// Once sc counts pairs of games (the match plays each opening twice,
+// colours swapped), a sample is a pair, its score one of 0, ¼, ½, ¾, 1
+// a game — fishtest's pentanomial model: the two games of an opening are
+// not independent, and their variance is the pairs' — else a game, its
+// score a win, a draw or a loss (the trinomial model). While every sample
+// has ended alike the variance is 0 and says nothing: the ratio is then 0
+// (a sweep plays on to the match's last game).
 func (s SPRT) LLR(sc Score) float64 {
-	n := float64(sc.Games())
+	scores := []float64{1, 0.5, 0}
+	counts := []int{sc.Wins, sc.Draws, sc.Losses}
+	if sc.pairs() > 0 {
+		scores = []float64{0, 0.25, 0.5, 0.75, 1}
+		counts = sc.Pairs[:]
+	}
+	n, sum := 0.0, 0.0
+	for i, c := range counts {
+		n += float64(c)
+		sum += float64(c) * scores[i]
+	}
 	if n == 0 {
 		return 0
 	}
-	w, d, l := float64(sc.Wins)/n, float64(sc.Draws)/n, float64(sc.Losses)/n
-	mean := w + d/2
-	variance := w*(1-mean)*(1-mean) + d*(0.5-mean)*(0.5-mean) + l*mean*mean
+	mean, variance := sum/n, 0.0
+	for i, c := range counts {
+		variance += float64(c) / n * (scores[i] - mean) * (scores[i] - mean)
+	}
 	if variance <= 0 {
 		return 0
 	}

@@ -22,6 +22,9 @@ func TestSPRTLLR(t *testing.T) {
 		{SPRT{0, 10, 0.05, 0.05}, Score{Wins: 20, Draws: 20, Losses: 60}, -1.8629},
 		{SPRT{0, 10, 0.05, 0.05}, Score{}, 0},
 		{SPRT{0, 10, 0.05, 0.05}, Score{Wins: 9}, 0}, // all alike: no variance to judge by
+		// Pairs: the pentanomial model, whatever the games' counts.
+		{SPRT{0, 10, 0.05, 0.05}, Score{Wins: 60, Draws: 20, Losses: 40, Pairs: [5]int{3, 10, 30, 12, 5}}, 0.2763},
+		{SPRT{0, 10, 0.05, 0.05}, Score{Wins: 20, Losses: 20, Pairs: [5]int{0, 0, 20, 0, 0}}, 0}, // every pair split
 	} {
 		if got := tt.sprt.LLR(tt.sc); math.Abs(got-tt.want) > 0.001 {
 			t.Errorf("%v after %v: LLR %.4f, want %.4f", tt.sprt, tt.sc, got, tt.want)
@@ -44,16 +47,20 @@ func TestSPRTErrorRates(t *testing.T) {
 		win := expected(elo) - draws/2 // a game's expected score is expected(elo)
 		var sc Score
 		for sc.Games() < 100000 {
+			pair := 0
 			for range 2 {
 				switch x := r.Float64(); {
 				case x < win:
 					sc.Wins++
+					pair += 2
 				case x < win+draws:
 					sc.Draws++
+					pair++
 				default:
 					sc.Losses++
 				}
 			}
+			sc.Pairs[pair]++
 			if v := s.Decide(sc); v != Undecided {
 				return v
 			}
@@ -100,6 +107,13 @@ func TestSPRTStopsTheMatch(t *testing.T) {
 	res, err := m.Run(context.Background())
 	if err != nil {
 		t.Fatal(err)
+	}
+	points := 0.0
+	for k, c := range res.Score.Pairs {
+		points += float64(k*c) / 2
+	}
+	if res.Score.pairs() != res.Score.Games()/2 || points != res.Score.Points() {
+		t.Errorf("pairs %v (%d) for %v", res.Score.Pairs, res.Score.pairs(), res.Score)
 	}
 	if n := res.Score.Games(); res.Verdict != AcceptH1 || n < MinGames || n >= m.Games || n%2 != 0 {
 		t.Errorf("%v after %d games (%v), want H1 accepted early after whole pairs", res.Verdict, n, res.Score)
