@@ -268,8 +268,8 @@ func TestRun(t *testing.T) {
 	if first, second := a.games[0].BCN()[:openingPlies], a.games[2].BCN()[:openingPlies]; slices.Equal(first, second) {
 		t.Errorf("the two pairs of games opened alike: %v", first)
 	}
-	if sc != tally {
-		t.Errorf("Run scored %v, the games %v", sc, tally)
+	if sc.Wins != tally.Wins || sc.Draws != tally.Draws || sc.Losses != tally.Losses || sc.pairs() != 2 {
+		t.Errorf("Run scored %v (pairs %v), the games %v", sc, sc.Pairs, tally)
 	}
 	// Level 2 blunders less than level 1 (noise 100 against 300): these
 	// games replay alike on every machine, and it wins more of them.
