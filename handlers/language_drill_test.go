@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"regexp"
 	"strconv"
@@ -199,5 +200,28 @@ func TestPseudoLocaleReview(t *testing.T) {
 	if got := text(d, "#review-status") + " " + text(d, "#review-summary") + " " + d.Find("#history .mark-banmate").AttrOr("title", ""); !strings.Contains(got, "Разобрано движком") ||
 		!strings.Contains(got, "Точность") || !strings.Contains(got, "мат запретом") {
 		t.Errorf("ru: the review %q", got)
+	}
+}
+
+// BenchmarkLessonInLanguages serves a lesson's step with the feedback on
+// a wrong answer (a goal's explanation, messages within messages) in each
+// language: issue 43 asks that a page in any language cost within 5% of
+// English.
+func BenchmarkLessonInLanguages(b *testing.B) {
+	t := &testing.T{}
+	c := newClientOn(t, newTrainingServer(t, nil))
+	const path = "/learn/mate-by-ban/2?played=m:a1a2"
+	for _, l := range append(i18n.Builtin().Languages(), i18n.Builtin().Named(i18n.Pseudo)) {
+		b.Run(l.Code, func(b *testing.B) {
+			c.jar[pages.LanguageCookie] = &http.Cookie{Name: pages.LanguageCookie, Value: l.Code}
+			b.ReportAllocs()
+			for b.Loop() {
+				rec := httptest.NewRecorder()
+				c.e.ServeHTTP(rec, c.request(http.MethodGet, path, nil, false))
+				if rec.Code != http.StatusOK {
+					b.Fatal(rec.Code)
+				}
+			}
+		})
 	}
 }
