@@ -126,9 +126,9 @@ func TestLessonInEachLanguage(t *testing.T) {
 		accept, title, prompt, status, wrong string
 	}{
 		{"en", "Who bans, who moves", "Ban Chess starts with a ban", "You are Black: ban one of White's moves", "That is not the one this step asks for."},
-		{"es-ES", "Quién prohíbe, quién mueve", "Ban Chess empieza con una prohibición", "Juegas con negras: prohíbe una jugada de las blancas", "No es la que pide este paso."},
-		{"de-DE,de;q=0.9", "Wer verbietet, wer zieht", "Ban Chess beginnt mit einem Verbot", "Du spielst Schwarz: Verbiete einen Zug von Weiß", "Das ist nicht die, nach der dieser Schritt fragt."},
-		{"fr", "Qui interdit, qui joue", "Ban Chess commence par une interdiction", "Vous avez les Noirs : interdisez un coup des Blancs", "Ce n'est pas celle que demande cette étape."},
+		{"es-ES", "Quién prohíbe, quién mueve", "Ban Chess empieza con una prohibición", "Juegas con negras: prohíbe una jugada de las blancas", "No es lo que pide este paso."},
+		{"de-DE,de;q=0.9", "Wer verbietet, wer zieht", "Ban Chess beginnt mit einem Verbot", "Du spielst Schwarz: Verbiete einen Zug von Weiß", "Das ist nicht das, wonach dieser Schritt fragt."},
+		{"fr", "Qui interdit, qui joue", "Ban Chess commence par une interdiction", "Vous avez les Noirs : interdisez un coup des Blancs", "Ce n'est pas ce que demande cette étape."},
 		{"ru", "Кто запрещает, кто ходит", "Ban Chess начинается с запрета", "Вы играете чёрными: запретите один из ходов белых", "Этот шаг просит другое."},
 		{"he-IL", "מי אוסר, מי מזיז", "Ban Chess מתחיל באיסור", "אתה השחור: אסור את אחד ממסעי הלבן", "זה לא מה שהשלב הזה מבקש."},
 	} {
