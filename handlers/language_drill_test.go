@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"regexp"
 	"strconv"
@@ -125,9 +126,9 @@ func TestLessonInEachLanguage(t *testing.T) {
 		accept, title, prompt, status, wrong string
 	}{
 		{"en", "Who bans, who moves", "Ban Chess starts with a ban", "You are Black: ban one of White's moves", "That is not the one this step asks for."},
-		{"es-ES", "Quién prohíbe, quién mueve", "Ban Chess empieza con una prohibición", "Juegas con negras: prohíbe una jugada de las blancas", "No es la que pide este paso."},
-		{"de-DE,de;q=0.9", "Wer verbietet, wer zieht", "Ban Chess beginnt mit einem Verbot", "Du spielst Schwarz: Verbiete einen Zug von Weiß", "Das ist nicht die, nach der dieser Schritt fragt."},
-		{"fr", "Qui interdit, qui joue", "Ban Chess commence par une interdiction", "Vous avez les Noirs : interdisez un coup des Blancs", "Ce n'est pas celle que demande cette étape."},
+		{"es-ES", "Quién prohíbe, quién mueve", "Ban Chess empieza con una prohibición", "Juegas con negras: prohíbe una jugada de las blancas", "No es lo que pide este paso."},
+		{"de-DE,de;q=0.9", "Wer verbietet, wer zieht", "Ban Chess beginnt mit einem Verbot", "Du spielst Schwarz: Verbiete einen Zug von Weiß", "Das ist nicht das, wonach dieser Schritt fragt."},
+		{"fr", "Qui interdit, qui joue", "Ban Chess commence par une interdiction", "Vous avez les Noirs : interdisez un coup des Blancs", "Ce n'est pas ce que demande cette étape."},
 		{"ru", "Кто запрещает, кто ходит", "Ban Chess начинается с запрета", "Вы играете чёрными: запретите один из ходов белых", "Этот шаг просит другое."},
 		{"he-IL", "מי אוסר, מי מזיז", "Ban Chess מתחיל באיסור", "אתה השחור: אסור את אחד ממסעי הלבן", "זה לא מה שהשלב הזה מבקש."},
 	} {
@@ -199,5 +200,28 @@ func TestPseudoLocaleReview(t *testing.T) {
 	if got := text(d, "#review-status") + " " + text(d, "#review-summary") + " " + d.Find("#history .mark-banmate").AttrOr("title", ""); !strings.Contains(got, "Разобрано движком") ||
 		!strings.Contains(got, "Точность") || !strings.Contains(got, "мат запретом") {
 		t.Errorf("ru: the review %q", got)
+	}
+}
+
+// BenchmarkLessonInLanguages serves a lesson's step with the feedback on
+// a wrong answer (a goal's explanation, messages within messages) in each
+// language: issue 43 asks that a page in any language cost within 5% of
+// English.
+func BenchmarkLessonInLanguages(b *testing.B) {
+	t := &testing.T{}
+	c := newClientOn(t, newTrainingServer(t, nil))
+	const path = "/learn/mate-by-ban/2?played=m:a1a2"
+	for _, l := range append(i18n.Builtin().Languages(), i18n.Builtin().Named(i18n.Pseudo)) {
+		b.Run(l.Code, func(b *testing.B) {
+			c.jar[pages.LanguageCookie] = &http.Cookie{Name: pages.LanguageCookie, Value: l.Code}
+			b.ReportAllocs()
+			for b.Loop() {
+				rec := httptest.NewRecorder()
+				c.e.ServeHTTP(rec, c.request(http.MethodGet, path, nil, false))
+				if rec.Code != http.StatusOK {
+					b.Fatal(rec.Code)
+				}
+			}
+		})
 	}
 }

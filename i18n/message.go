@@ -6,6 +6,55 @@ import (
 	"math"
 )
 
+// Message is a text a service words for a view to translate: a message's
+// id and its placeholders' values, name-value pairs ("Name", value, …).
+// A value that is itself a Message is translated in the same language.
+// A counted message (Counted) takes the plural form of its Count, as N.
+// The zero Message says nothing.
+type Message struct {
+	ID string
+	// Text, when ID is "", is said as it is in every language: notation
+	// ("Nf3", "e2–e4").
+	Text   string
+	Args   []any
+	Plural bool
+	Count  int
+}
+
+// Msg is message id with its placeholders' values, args' name-value
+// pairs.
+func Msg(id string, args ...any) Message { return Message{ID: id, Args: args} }
+
+// Counted is Msg for a count: the plural form that n takes, as N.
+func Counted(id string, n int, args ...any) Message {
+	return Message{ID: id, Args: args, Plural: true, Count: n}
+}
+
+// Verbatim is text said as it is in every language: notation.
+func Verbatim(text string) Message { return Message{Text: text} }
+
+// IsZero says m says nothing.
+func (m Message) IsZero() bool { return m.ID == "" && m.Text == "" }
+
+// Say is m in the language: its text, its placeholders filled, messages
+// among them translated too. A nil *Language is the source.
+func (l *Language) Say(m Message) string {
+	if m.ID == "" {
+		return m.Text
+	}
+	args := make([]any, len(m.Args))
+	for i, a := range m.Args {
+		if inner, ok := a.(Message); ok {
+			a = l.Say(inner)
+		}
+		args[i] = a
+	}
+	if m.Plural {
+		return l.N(m.ID, m.Count, args...)
+	}
+	return l.T(m.ID, args...)
+}
+
 // String is m in the source language (for logs, tests and the JSON API,
 // which speaks English).
 func (m Message) String() string { return (*Language)(nil).Say(m) }

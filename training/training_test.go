@@ -11,6 +11,7 @@ import (
 	"github.com/banchess/banchess/engine"
 	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/games"
+	"github.com/banchess/banchess/i18n"
 	"github.com/banchess/banchess/lessons"
 	"github.com/banchess/banchess/puzzles"
 	"github.com/banchess/banchess/rules"
@@ -646,4 +647,36 @@ func puzzlesBCN(as []rules.Action) []string {
 		out[i] = a.String()
 	}
 	return out
+}
+
+// TestAttemptWhy: a failed attempt keeps its reason as a message, read
+// back from the store and said in whatever language reads it; a reason
+// kept in English before reasons were messages is shown as it stands.
+func TestAttemptWhy(t *testing.T) {
+	ctx := context.Background()
+	svc, st, set := newService(t)
+	p := set.All()[0]
+	res, err := svc.Attempt(ctx, "ann", p.ID, []rules.Action{wrongFirst(t, p)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	kept, ok, err := st.LastAttempt(ctx, "ann", p.ID)
+	if err != nil || !ok {
+		t.Fatalf("no attempt kept: %v", err)
+	}
+	why := kept.Why()
+	de := i18n.Builtin().Named("de")
+	if why.ID != "reason.notThis" || why.String() != res.Reason.String() || de.Say(why) == why.String() || !strings.HasPrefix(de.Say(why), "Nicht das: ") {
+		t.Errorf("the reason kept: %q, in German %q", why.String(), de.Say(why))
+	}
+	if got := training.WhyNot(why); got.IsZero() || strings.HasPrefix(got.String(), "Not this") {
+		t.Errorf("why not, without the action: %q", got.String())
+	}
+	old := training.Attempt{Reason: "Not this: Nf3. It does not win the material: the opponent keeps it."}
+	if got := old.Why().String(); got != old.Reason || de.Say(old.Why()) != old.Reason {
+		t.Errorf("a reason kept in English: %q", got)
+	}
+	if (training.Attempt{}).Why().String() != "" {
+		t.Error("a solved attempt has a reason")
+	}
 }
