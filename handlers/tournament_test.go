@@ -406,3 +406,52 @@ func TestTournamentPairedOnLobbyStream(t *testing.T) {
 		break
 	}
 }
+
+// TestNotificationsOnLobbyStream (issue 39): a bot's lobby stream tells
+// it of each notification it gets while the stream is open
+// ("notification", as GET /api/notifications lists them), once.
+func TestNotificationsOnLobbyStream(t *testing.T) {
+	site := testsite.New(store.NewMemory(), testsite.Config{})
+	svc := servicesOf(site)
+	t.Cleanup(closer(svc))
+	e := echo.New()
+	srv := New(svc, nil)
+	srv.Register(e)
+	hs := httptest.NewServer(e)
+	t.Cleanup(func() { srv.CloseStreams(); hs.Close() })
+	l := &liveServer{t: t, s: srv, url: hs.URL}
+	var ann, bob api.Token
+	l.post("", "/api/account", `{"name":"Ann","password":"`+secret+`"}`, http.StatusCreated, &ann)
+	l.post("", "/api/account", `{"name":"Bob","password":"`+secret+`"}`, http.StatusCreated, &bob)
+	st, res := l.openStream("/api/lobby/events", "", ann.Token)
+	if st == nil {
+		t.Fatalf("Ann's lobby stream: %d", res.StatusCode)
+	}
+	req, _ := http.NewRequest(http.MethodPost, hs.URL+"/api/challenge/Ann", strings.NewReader("clock.limit=300&clock.increment=3"))
+	req.Header.Set("Authorization", "Bearer "+bob.Token)
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	if res, err := http.DefaultClient.Do(req); err != nil || res.StatusCode != http.StatusOK {
+		t.Fatalf("Bob's challenge: %v %v", res, err)
+	}
+	deadline := time.After(7 * stream.PollEvery) // notifications are read every 5 polls
+	seen := 0
+	for {
+		select {
+		case ev := <-st.events:
+			if ev.name != "notification" {
+				continue
+			}
+			var n struct{ Kind, Text, Link string }
+			if err := json.Unmarshal([]byte(ev.data), &n); err != nil || n.Kind != "challenge" || !strings.Contains(n.Text, "Bob") || n.Link == "" {
+				t.Errorf("notification %s (%v)", ev.data, err)
+			}
+			seen++
+			continue
+		case <-deadline:
+		}
+		break
+	}
+	if seen != 1 {
+		t.Errorf("Ann was told of %d notifications, want the challenge once", seen)
+	}
+}

@@ -198,11 +198,63 @@ func (a *lobbyAPI) lobbyEvents(c echo.Context) error {
 		return stream.Event{Name: "paired", Data: data}
 	}
 	since := kit.LobbySince(c, a.s.now())
-	polled, err := a.tournamentPairings(c, since)
+	pairings, err := a.tournamentPairings(c, since)
 	if err != nil {
 		return err
 	}
+	notes := a.notifications(c, since)
+	var polled func(context.Context) []stream.Event
+	if pairings != nil || notes != nil {
+		polled = func(ctx context.Context) []stream.Event {
+			var evs []stream.Event
+			if pairings != nil {
+				evs = pairings(ctx)
+			}
+			if notes != nil {
+				evs = append(evs, notes(ctx)...)
+			}
+			return evs
+		}
+	}
 	return a.s.streams.Lobby(c, kit.Bearer(c), since, changes, paired, polled)
+}
+
+// notesEvery is how many of the stream's polls pass between two reads
+// of the player's notifications: every 5 s.
+const notesEvery = 5
+
+// notifications returns what tells a bearer's lobby stream of the
+// notifications its player gets from since on: "notification" (a
+// notification object, as GET /api/notifications lists them), read
+// every notesEvery polls; nil when there is no bearer or no inbox.
+func (a *lobbyAPI) notifications(c echo.Context, since time.Time) func(context.Context) []stream.Event {
+	cred := kit.Bearer(c)
+	if cred == "" || a.s.inbox == nil {
+		return nil
+	}
+	told := map[string]bool{}
+	polls := 0
+	return func(ctx context.Context) []stream.Event {
+		polls++
+		if polls%notesEvery != 1 {
+			return nil
+		}
+		in, err := a.s.inbox.Inbox(ctx, cred)
+		if err != nil {
+			return nil // no name, or the store was busy: nothing to tell now
+		}
+		var evs []stream.Event
+		for i := len(in.Notifications) - 1; i >= 0; i-- { // oldest first
+			n := in.Notifications[i]
+			if told[n.ID] || n.Time.Before(since) {
+				continue
+			}
+			told[n.ID] = true
+			data, _ := json.Marshal(n)
+			evs = append(evs, stream.Event{Name: "notification", Data: data})
+		}
+		return evs
+	}
 }
 
 // tournamentPairings returns what tells a bearer's lobby stream of the
