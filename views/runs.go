@@ -28,6 +28,8 @@ type Run struct {
 	// Prompt and Goal say what to find; Last is the page of the puzzle
 	// that ended the run, to see its solution.
 	Prompt, Goal, Last string
+	// PuzzleID is the puzzle at hand's id ("" for none).
+	PuzzleID string
 	// Title is the page's heading; Rules says how a run goes.
 	Title, Rules string
 	// Error is a refusal shown on a page without a board.

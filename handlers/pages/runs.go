@@ -312,7 +312,7 @@ func (p *runPages) show(c echo.Context, at *runAt, status int) error {
 	base := runBase(at.kind) + "/" + at.id
 	paths := views.Paths{Select: templ.SafeURL(base + "/select"), Ply: templ.SafeURL(base + "/play"), Page: templ.SafeURL(at.url(m.At))}
 	b := views.NewDrill(m.Game, m.Solver, m.SolverActs(), p.s.site(c), at.o, paths, "")
-	v.Board = &b
+	v.Board, v.PuzzleID = &b, st.puzzle.ID
 	return p.render(c, v, status)
 }
 
