@@ -126,7 +126,7 @@ func RunMain(r Run) templ.Component {
 				return templ_7745c5c3_Err
 			}
 		} else {
-			var templ_7745c5c3_Var6 = []any{"run-page", "run-" + r.Kind}
+			var templ_7745c5c3_Var6 = []any{"learn-page", "run-page", "run-" + r.Kind}
 			templ_7745c5c3_Err = templ.RenderCSSItems(ctx, templ_7745c5c3_Buffer, templ_7745c5c3_Var6...)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
