@@ -205,7 +205,7 @@ func TestThemesPage(t *testing.T) {
 		t.Fatalf("%d themes: %q", rows.Length(), rows.Text())
 	}
 	p := shippedWhere(t, banThenMove)
-	d = c.post("/training/"+p.ID+"/play", boardInputOf(t, p.Solution[0], startPly(t, p)))
+	c.post("/training/"+p.ID+"/play", boardInputOf(t, p.Solution[0], startPly(t, p)))
 	d = c.post("/training/"+p.ID+"/play", boardInputOf(t, p.Solution[3], startPly(t, p)+3))
 	if d.Find("#result.right").Length() != 1 {
 		t.Fatal("not solved")
