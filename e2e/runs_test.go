@@ -83,13 +83,18 @@ func wrongFirst(t *testing.T, p puzzles.Puzzle) rules.Action {
 	return rules.Action{}
 }
 
-// TestStreakInBrowser: a streak started by its button shows its first
-// puzzle drawn on the board; solved by clicks, the score says 1 and the
-// next puzzle comes; a wrong click ends the run, which says so, with the
-// best streak, and offers another.
+// TestStreakInBrowser: with scripts and without (plain forms), a streak
+// started by its button shows its first puzzle drawn on the board;
+// solved by clicks, the score says 1 and the next puzzle comes; a wrong
+// click ends the run, which says so, with the best streak, and offers
+// another.
 func TestStreakInBrowser(t *testing.T) {
 	long(t)
-	ctx, base, problems := browser(t, true)
+	withAndWithoutJS(t, testStreakInBrowser)
+}
+
+func testStreakInBrowser(t *testing.T, js bool) {
+	ctx, base, problems := browser(t, js)
 	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/training/streak"), chromedp.Click(`#run-start`), chromedp.WaitVisible(`#run-panel[data-puzzle]`)); err != nil {
 		t.Fatal(err)
 	}
@@ -123,7 +128,9 @@ func TestStreakInBrowser(t *testing.T) {
 	if err := chromedp.Do(ctx, chromedp.WaitVisible(`#run-start`)); err != nil {
 		t.Error("no way to play again")
 	}
-	screenshot(t, ctx, "streak.png", 1280, 800)
+	if js {
+		screenshot(t, ctx, "streak.png", 1280, 800)
+	}
 	if len(*problems) > 0 {
 		t.Errorf("the page reported problems: %q", *problems)
 	}

@@ -123,6 +123,14 @@ func TestStreakPages(t *testing.T) {
 		t.Errorf("after the first puzzle: %q", got)
 	}
 
+	if href, _ := d.Find("#board").Attr("action"); href != base+"/select?p="+ps[1].ID {
+		t.Errorf("the board posts to %q", href)
+	}
+	g0, _ := ps[0].Start()
+	again := c.do(http.MethodPost, base+"/play?p="+ps[0].ID, boardInputOf(t, ps[0].Solution[0], g0.Ply()), false)
+	if again.Code != http.StatusConflict || !strings.Contains(errorText(parse(t, again)), "moved on") || parse(t, again).Find("#run-panel").AttrOr("data-puzzle", "") != ps[1].ID {
+		t.Errorf("a form of the puzzle before, sent again: %d %q", again.Code, errorText(parse(t, again)))
+	}
 	rec := c.do(http.MethodPost, base+"/play", url.Values{"from": {"z9"}, "to": {"e4"}}, false)
 	if rec.Code != http.StatusBadRequest || !strings.Contains(errorText(parse(t, rec)), "is not a square") {
 		t.Errorf("bad input: %d %q", rec.Code, errorText(parse(t, rec)))

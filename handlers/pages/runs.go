@@ -148,7 +148,7 @@ func (p *runPages) onRun(k training.RunKind, h func(c echo.Context, at *runAt) e
 		}
 		return kit.Shown(err, func(status int, e *errs.Error) error {
 			at.o.Error = e.Msg
-			if e.Detail == training.BadStep {
+			if e.Detail == training.BadStep || e.Detail == training.MovedOn { // from the puzzle at hand's start
 				at.where = training.Where{}
 			}
 			return p.show(c, at, status)
@@ -217,11 +217,11 @@ func (p *runPages) playRun(c echo.Context, at *runAt) error {
 	var j training.Judged
 	if at.kind == training.StormRun {
 		var sp training.StormPlayed
-		sp, err = rs.StormPlay(ctx, at.player, at.id, in)
+		sp, err = rs.StormPlay(ctx, at.player, at.id, c.QueryParam("p"), in)
 		j = sp.Judged
 	} else {
 		var sp training.StreakPlayed
-		sp, err = rs.StreakPlay(ctx, at.player, at.id, in)
+		sp, err = rs.StreakPlay(ctx, at.player, at.id, c.QueryParam("p"), in)
 		j = sp.Judged
 	}
 	if in.Text == "" && games.IsPromotionNeeded(err) {
@@ -310,7 +310,10 @@ func (p *runPages) show(c echo.Context, at *runAt, status int) error {
 	}
 	v.Prompt, v.Goal = views.PuzzlePrompt(at.o.Lang, m.Game.Turn()), views.PuzzleGoal(at.o.Lang, m.Kind)
 	base := runBase(at.kind) + "/" + at.id
-	paths := views.Paths{Select: templ.SafeURL(base + "/select"), Ply: templ.SafeURL(base + "/play"), Page: templ.SafeURL(at.url(m.At))}
+	// The board's forms name the puzzle they were made at: one sent again
+	// after the run moved on is refused, not judged at the next puzzle.
+	q := views.Query("p", st.puzzle.ID)
+	paths := views.Paths{Select: templ.SafeURL(base + "/select" + q), Ply: templ.SafeURL(base + "/play" + q), Page: templ.SafeURL(at.url(m.At))}
 	b := views.NewDrill(m.Game, m.Solver, m.SolverActs(), p.s.site(c), at.o, paths, "")
 	v.Board, v.PuzzleID = &b, st.puzzle.ID
 	return p.render(c, v, status)
