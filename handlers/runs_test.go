@@ -191,7 +191,7 @@ func TestStormPages(t *testing.T) {
 	}
 	wrong, ply := wrongAction(t, ps[1])
 	d = c.hxPost(base+"/play", boardInputOf(t, wrong, ply))
-	if ms, _ := d.Find("#storm-clock").Attr("data-remaining"); ms != "170000" || !strings.Contains(d.Find("#run-score").Text(), "Combo: 0") {
+	if ms, _ := d.Find("#storm-clock").Attr("data-remaining"); ms != "170000" || !strings.Contains(d.Find("#run-score").Text(), "Combo: 0") || d.Find("#feedback.wrong").Text() != "Wrong: 10 seconds off the clock." {
 		t.Errorf("after a wrong action: %q, %q", ms, d.Find("#run-score").Text())
 	}
 	d = c.post(base+"/end", url.Values{})

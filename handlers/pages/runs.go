@@ -54,7 +54,7 @@ type runAt struct {
 	player string
 	where  training.Where
 	o      views.Options
-	right  bool // the last action was right
+	said   string // the last action was "right" or "wrong" ("": neither said)
 }
 
 // url is the run's page at moment n, with query pairs.
@@ -180,7 +180,10 @@ func (p *runPages) runPage(c echo.Context, at *runAt) error {
 	if at.o.PromoTo, err = square(c, "to", true); err != nil {
 		return err
 	}
-	at.right = c.QueryParam("right") != ""
+	switch c.QueryParam("last") {
+	case "right", "wrong":
+		at.said = c.QueryParam("last")
+	}
 	return p.show(c, at, http.StatusOK)
 }
 
@@ -234,22 +237,23 @@ func (p *runPages) playRun(c echo.Context, at *runAt) error {
 	if err != nil {
 		return err
 	}
-	return p.moveOn(c, at, max(j.Next, 0), j.Verdict.Correct)
+	said := "right"
+	if !j.Verdict.Correct {
+		said = "wrong"
+	}
+	return p.moveOn(c, at, max(j.Next, 0), said)
 }
 
 // moveOn sends the browser to the run at moment n after an action,
-// saying the action was right (for htmx, the page there, its address
-// pushed).
-func (p *runPages) moveOn(c echo.Context, at *runAt, n int, right bool) error {
-	u := at.url(n)
-	if right {
-		u = at.url(n, "right", "1")
-	}
+// saying what the action was (said: "right", "wrong" or "") (for htmx,
+// the page there, its address pushed).
+func (p *runPages) moveOn(c echo.Context, at *runAt, n int, said string) error {
+	u := at.url(n, "last", said)
 	if !kit.IsHX(c) {
 		return c.Redirect(http.StatusSeeOther, u)
 	}
 	c.Response().Header().Set("HX-Push-Url", u)
-	at.where, at.right = training.Where{Moment: n}, right
+	at.where, at.said = training.Where{Moment: n}, said
 	at.o.Sel, at.o.PromoTo = views.NoSelection().Sel, views.NoSelection().PromoTo
 	return p.show(c, at, http.StatusOK)
 }
@@ -259,7 +263,7 @@ func (p *runPages) skip(c echo.Context, at *runAt) error {
 	if _, err := p.s.training.Runs().StreakSkip(c.Request().Context(), at.player, at.id); err != nil {
 		return err
 	}
-	return p.moveOn(c, at, 0, false)
+	return p.moveOn(c, at, 0, "")
 }
 
 // end ends the storm (the clock ran out on the page, or the player
@@ -268,7 +272,7 @@ func (p *runPages) end(c echo.Context, at *runAt) error {
 	if _, err := p.s.training.Runs().StormEnd(c.Request().Context(), at.player, at.id); err != nil {
 		return err
 	}
-	return p.moveOn(c, at, 0, false)
+	return p.moveOn(c, at, 0, "")
 }
 
 // show renders the run: its puzzle at hand at the request's moment when
@@ -280,7 +284,7 @@ func (p *runPages) show(c echo.Context, at *runAt, status int) error {
 		return err
 	}
 	v := p.view(at.kind, at.o, st)
-	v.InRun, v.Right = true, at.right
+	v.InRun, v.Right, v.Wrong = true, at.said == "right", at.said == "wrong"
 	v.Start = runBase(at.kind)
 	if at.kind == training.StreakRun && !st.run.Skipped {
 		v.Skip = runBase(at.kind) + "/" + at.id + "/skip"
