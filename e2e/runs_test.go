@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 
 	"github.com/banchess/banchess/puzzles"
@@ -174,5 +175,44 @@ func TestStormInBrowser(t *testing.T) {
 	screenshot(t, ctx, "storm.png", 1280, 800)
 	if len(*problems) > 0 {
 		t.Errorf("the page reported problems: %q", *problems)
+	}
+}
+
+// TestRunsAccessibility audits the themes page, Streak's start page, a
+// streak's puzzle, a storm's puzzle and a storm over with axe-core,
+// light and dark.
+func TestRunsAccessibility(t *testing.T) {
+	long(t)
+	script := axeScript(t)
+	for _, scheme := range []string{"light", "dark"} {
+		t.Run(scheme, func(t *testing.T) {
+			ctx, base, _ := browser(t, true)
+			if _, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+				Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}}}); err != nil {
+				t.Fatal(err)
+			}
+			for _, c := range []struct {
+				name  string
+				act   chromedp.Action[chromedp.Void]
+				ready string
+			}{
+				{"the themes", chromedp.Navigate(base + "/training/themes"), `#theme-table`},
+				{"the streak's start", chromedp.Navigate(base + "/training/streak"), `#run-start`},
+				{"a streak's puzzle", chromedp.Click(`#run-start`), `#run-panel[data-puzzle]`},
+				{"a storm's puzzle", chromedp.Steps(chromedp.Navigate(base+"/storm"), chromedp.WaitVisible(`#run-start`), chromedp.Click(`#run-start`)), `#storm-clock`},
+				{"a storm over", chromedp.Click(`#run-end`), `#result`},
+			} {
+				if err := chromedp.Do(ctx, c.act, chromedp.WaitVisible(c.ready)); err != nil {
+					t.Fatalf("%s: %v", c.name, err)
+				}
+				v, err := audit(ctx, script)
+				if err != nil {
+					t.Fatalf("%s: %v", c.name, err)
+				}
+				for _, s := range v {
+					t.Errorf("%s: %s", c.name, s)
+				}
+			}
+		})
 	}
 }
