@@ -123,6 +123,14 @@ func TestStreakPages(t *testing.T) {
 		t.Errorf("after the first puzzle: %q", got)
 	}
 
+	if href, _ := d.Find("#board").Attr("action"); href != base+"/select?p="+ps[1].ID {
+		t.Errorf("the board posts to %q", href)
+	}
+	g0, _ := ps[0].Start()
+	again := c.do(http.MethodPost, base+"/play?p="+ps[0].ID, boardInputOf(t, ps[0].Solution[0], g0.Ply()), false)
+	if again.Code != http.StatusConflict || !strings.Contains(errorText(parse(t, again)), "moved on") || parse(t, again).Find("#run-panel").AttrOr("data-puzzle", "") != ps[1].ID {
+		t.Errorf("a form of the puzzle before, sent again: %d %q", again.Code, errorText(parse(t, again)))
+	}
 	rec := c.do(http.MethodPost, base+"/play", url.Values{"from": {"z9"}, "to": {"e4"}}, false)
 	if rec.Code != http.StatusBadRequest || !strings.Contains(errorText(parse(t, rec)), "is not a square") {
 		t.Errorf("bad input: %d %q", rec.Code, errorText(parse(t, rec)))
@@ -183,7 +191,7 @@ func TestStormPages(t *testing.T) {
 	}
 	wrong, ply := wrongAction(t, ps[1])
 	d = c.hxPost(base+"/play", boardInputOf(t, wrong, ply))
-	if ms, _ := d.Find("#storm-clock").Attr("data-remaining"); ms != "170000" || !strings.Contains(d.Find("#run-score").Text(), "Combo: 0") {
+	if ms, _ := d.Find("#storm-clock").Attr("data-remaining"); ms != "170000" || !strings.Contains(d.Find("#run-score").Text(), "Combo: 0") || d.Find("#feedback.wrong").Text() != "Wrong: 10 seconds off the clock." {
 		t.Errorf("after a wrong action: %q, %q", ms, d.Find("#run-score").Text())
 	}
 	d = c.post(base+"/end", url.Values{})
@@ -205,7 +213,7 @@ func TestThemesPage(t *testing.T) {
 		t.Fatalf("%d themes: %q", rows.Length(), rows.Text())
 	}
 	p := shippedWhere(t, banThenMove)
-	d = c.post("/training/"+p.ID+"/play", boardInputOf(t, p.Solution[0], startPly(t, p)))
+	c.post("/training/"+p.ID+"/play", boardInputOf(t, p.Solution[0], startPly(t, p)))
 	d = c.post("/training/"+p.ID+"/play", boardInputOf(t, p.Solution[3], startPly(t, p)+3))
 	if d.Find("#result.right").Length() != 1 {
 		t.Fatal("not solved")

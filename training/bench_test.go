@@ -7,6 +7,7 @@ import (
 	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/puzzles"
 	"github.com/banchess/banchess/rules"
+	"github.com/banchess/banchess/training"
 )
 
 // BenchmarkAttemptWrong judges a wrong first action at a mate puzzle and
@@ -56,6 +57,23 @@ func BenchmarkNext(b *testing.B) {
 	for b.Loop() {
 		if _, err := svc.Next(ctx, "ann", ""); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkRunPuzzles draws a storm run's 150 puzzles from its seed, as
+// every request on a run does (a run keeps its seed, not its puzzles).
+func BenchmarkRunPuzzles(b *testing.B) {
+	svc, _, _ := newService(b)
+	rs := svc.Runs()
+	r, err := rs.Start(context.Background(), "ann", training.StormRun)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if len(rs.Puzzles(r)) != training.StormLength {
+			b.Fatal("short")
 		}
 	}
 }

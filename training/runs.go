@@ -21,6 +21,7 @@ const (
 	RunOver    errs.Detail = "run_over"    // Conflict: the run has ended
 	NoSkip     errs.Detail = "no_skip"     // Conflict: the streak's one skip is used
 	BadResults errs.Detail = "bad_results" // Invalid: a run's results do not follow its puzzles, or their times cannot be
+	MovedOn    errs.Detail = "moved_on"    // Conflict: an action made at a puzzle the run has left
 )
 
 // RunKind names a kind of run.
@@ -186,6 +187,16 @@ func (rs *Runs) Current(ctx context.Context, r Run) (p Puzzle, ok bool, err erro
 	}
 	p, err = rs.s.withStats(ctx, ps[r.Pos])
 	return p, err == nil, err
+}
+
+// atHand refuses an action made at puzzle seen ("": not said) when
+// the run's puzzle at hand is another: a form sent again, or from
+// another tab, after the run moved on.
+func atHand(ps []puzzles.Puzzle, r Run, seen string) error {
+	if seen != "" && (r.Pos >= len(ps) || ps[r.Pos].ID != seen) {
+		return refused(errs.Conflict, MovedOn, "The run has moved on from this puzzle: here is where it stands.")
+	}
+	return nil
 }
 
 // Judged is one action of a run played on its page.

@@ -105,13 +105,16 @@ func TestStreak(t *testing.T) {
 		t.Errorf("a streak runs from %d to %d", ps[0].Rating, ps[len(ps)-1].Rating)
 	}
 	play := func(g games.Input) (training.Judged, error) {
-		sp, err := rs.StreakPlay(ctx, "ann", r.ID, g)
+		sp, err := rs.StreakPlay(ctx, "ann", r.ID, "", g)
 		return sp.Judged, err
 	}
 	playAll(t, ps[0], play)
 	st, err := rs.Streak(ctx, "ann", r.ID)
 	if err != nil || st.Run.Score != 1 || st.Run.Pos != 1 || st.Puzzle == nil || st.Puzzle.ID != ps[1].ID {
 		t.Fatalf("after one solved: %+v, %v", st, err)
+	}
+	if _, err := rs.StreakPlay(ctx, "ann", r.ID, ps[0].ID, wrongIn(t, ps[1])); detailOf(err) != training.MovedOn {
+		t.Fatalf("an action made at the puzzle before: %v", err)
 	}
 	if st, err = rs.StreakSkip(ctx, "ann", r.ID); err != nil || st.Run.Pos != 2 || st.Run.Score != 1 || !st.Run.Skipped {
 		t.Fatalf("skip: %+v, %v", st.Run, err)
@@ -122,18 +125,18 @@ func TestStreak(t *testing.T) {
 	if _, err := rs.Streak(ctx, "bob", r.ID); detailOf(err) != training.NoRun {
 		t.Fatalf("bob reads ann's run: %v", err)
 	}
-	sp, err := rs.StreakPlay(ctx, "ann", r.ID, wrongIn(t, ps[2]))
+	sp, err := rs.StreakPlay(ctx, "ann", r.ID, "", wrongIn(t, ps[2]))
 	if err != nil || sp.Verdict.Correct || !sp.Streak.Run.Over || sp.Streak.Run.Score != 1 || sp.Streak.Bests.Best != 1 {
 		t.Fatalf("a wrong action: %+v, %v", sp.Streak, err)
 	}
-	if _, err := rs.StreakPlay(ctx, "ann", r.ID, wrongIn(t, ps[2])); detailOf(err) != training.RunOver {
+	if _, err := rs.StreakPlay(ctx, "ann", r.ID, "", wrongIn(t, ps[2])); detailOf(err) != training.RunOver {
 		t.Fatalf("playing a run over: %v", err)
 	}
 	r2, err := rs.Start(ctx, "ann", training.StreakRun)
 	if err != nil {
 		t.Fatal(err)
 	}
-	sp, err = rs.StreakPlay(ctx, "ann", r2.ID, wrongIn(t, rs.Puzzles(r2)[0]))
+	sp, err = rs.StreakPlay(ctx, "ann", r2.ID, "", wrongIn(t, rs.Puzzles(r2)[0]))
 	if err != nil || !sp.Streak.Run.Over || sp.Streak.Run.Score != 0 || sp.Streak.Bests.Best != 1 {
 		t.Fatalf("a worse run: %+v, %v", sp.Streak, err)
 	}
@@ -200,7 +203,7 @@ func TestStorm(t *testing.T) {
 	}
 	ps := rs.Puzzles(r)
 	play := func(g games.Input) (training.Judged, error) {
-		sp, err := rs.StormPlay(ctx, "ann", r.ID, g)
+		sp, err := rs.StormPlay(ctx, "ann", r.ID, "", g)
 		return sp.Judged, err
 	}
 	combo, k := 0, 0
@@ -216,16 +219,16 @@ func TestStorm(t *testing.T) {
 		t.Errorf("remaining %v at the start", st.Remaining)
 	}
 	*clock = clock.Add(time.Minute)
-	sp, err := rs.StormPlay(ctx, "ann", r.ID, wrongIn(t, ps[k]))
+	sp, err := rs.StormPlay(ctx, "ann", r.ID, "", wrongIn(t, ps[k]))
 	if err != nil || sp.Storm.Run.Combo != 0 || sp.Storm.Run.BonusMS != -7000 || sp.Storm.Run.Pos != k+1 || sp.Storm.Remaining != 2*time.Minute-7*time.Second {
 		t.Fatalf("a wrong action: %+v (remaining %v), %v", sp.Storm.Run, sp.Storm.Remaining, err)
 	}
 	*clock = now.Add(3*time.Minute - 7*time.Second + training.StormGrace + time.Millisecond)
-	sp, err = rs.StormPlay(ctx, "ann", r.ID, wrongIn(t, ps[k+1]))
+	sp, err = rs.StormPlay(ctx, "ann", r.ID, "", wrongIn(t, ps[k+1]))
 	if err != nil || !sp.Late || !sp.Storm.Run.Over || sp.Storm.Run.Score != k || sp.Storm.Bests != (training.Bests{Best: k, Today: k}) {
 		t.Fatalf("an action too late: %+v, %v", sp, err)
 	}
-	if _, err := rs.StormPlay(ctx, "ann", r.ID, wrongIn(t, ps[k+1])); detailOf(err) != training.RunOver {
+	if _, err := rs.StormPlay(ctx, "ann", r.ID, "", wrongIn(t, ps[k+1])); detailOf(err) != training.RunOver {
 		t.Fatalf("playing a run over: %v", err)
 	}
 }

@@ -102,15 +102,18 @@ type StormPlayed struct {
 	Late bool
 }
 
-// StormPlay judges in, an action at the storm's puzzle at hand, at the
-// server's time: after the clock's end (and StormGrace) it is not
-// judged and the run ends.
-func (rs *Runs) StormPlay(ctx context.Context, player, id string, in games.Input) (StormPlayed, error) {
+// StormPlay judges in, an action at the storm's puzzle at hand made at
+// puzzle seen (see StreakPlay), at the server's time: after the clock's
+// end (and StormGrace) it is not judged and the run ends.
+func (rs *Runs) StormPlay(ctx context.Context, player, id, seen string, in games.Input) (StormPlayed, error) {
 	r, err := rs.open(ctx, player, StormRun, id)
 	if err != nil {
 		return StormPlayed{}, err
 	}
 	ps := rs.Puzzles(r)
+	if err := atHand(ps, r, seen); err != nil && r.Remaining(rs.s.now()) >= -StormGrace {
+		return StormPlayed{}, err
+	}
 	if r.Remaining(rs.s.now()) < -StormGrace || r.Pos >= len(ps) {
 		if err := rs.end(ctx, &r); err != nil {
 			return StormPlayed{}, err

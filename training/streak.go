@@ -65,14 +65,18 @@ type StreakPlayed struct {
 }
 
 // StreakPlay judges in, an action at the streak's puzzle at hand (see
-// Service.Play for the moment it is made at): a right one that solves
-// the puzzle moves the run on, a wrong one ends it.
-func (rs *Runs) StreakPlay(ctx context.Context, player, id string, in games.Input) (StreakPlayed, error) {
+// Service.Play for the moment it is made at), made at puzzle seen (""
+// for any: refused as MovedOn when it is not the one at hand): a right
+// one that solves the puzzle moves the run on, a wrong one ends it.
+func (rs *Runs) StreakPlay(ctx context.Context, player, id, seen string, in games.Input) (StreakPlayed, error) {
 	r, err := rs.open(ctx, player, StreakRun, id)
 	if err != nil {
 		return StreakPlayed{}, err
 	}
 	ps := rs.Puzzles(r)
+	if err := atHand(ps, r, seen); err != nil {
+		return StreakPlayed{}, err
+	}
 	if r.Pos >= len(ps) {
 		return StreakPlayed{}, rs.endOver(ctx, &r)
 	}

@@ -23,11 +23,14 @@ type Run struct {
 	// the run.
 	Start, Skip, End string
 	// Right says the last action was right (the puzzle goes on, or the
-	// next came); Won that a streak solved every puzzle.
-	Right, Won bool
+	// next came), Wrong that it was wrong (Storm: the next came); Won
+	// that a streak solved every puzzle.
+	Right, Wrong, Won bool
 	// Prompt and Goal say what to find; Last is the page of the puzzle
 	// that ended the run, to see its solution.
 	Prompt, Goal, Last string
+	// PuzzleID is the puzzle at hand's id ("" for none).
+	PuzzleID string
 	// Title is the page's heading; Rules says how a run goes.
 	Title, Rules string
 	// Error is a refusal shown on a page without a board.

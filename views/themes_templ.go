@@ -42,7 +42,7 @@ func ThemesPage(t Themes) templ.Component {
 				}()
 			}
 			ctx = templ.InitializeContext(ctx)
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 1, "<main id=\"themes\" class=\"themes-page\"><section class=\"panel\" aria-labelledby=\"themes-heading\"><h1 id=\"themes-heading\">")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 1, "<main id=\"themes\" class=\"learn-page themes-page\"><section class=\"panel\" aria-labelledby=\"themes-heading\"><h1 id=\"themes-heading\">")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

@@ -54,7 +54,7 @@ type runAt struct {
 	player string
 	where  training.Where
 	o      views.Options
-	right  bool // the last action was right
+	said   string // the last action was "right" or "wrong" ("": neither said)
 }
 
 // url is the run's page at moment n, with query pairs.
@@ -148,7 +148,7 @@ func (p *runPages) onRun(k training.RunKind, h func(c echo.Context, at *runAt) e
 		}
 		return kit.Shown(err, func(status int, e *errs.Error) error {
 			at.o.Error = e.Msg
-			if e.Detail == training.BadStep {
+			if e.Detail == training.BadStep || e.Detail == training.MovedOn { // from the puzzle at hand's start
 				at.where = training.Where{}
 			}
 			return p.show(c, at, status)
@@ -180,7 +180,10 @@ func (p *runPages) runPage(c echo.Context, at *runAt) error {
 	if at.o.PromoTo, err = square(c, "to", true); err != nil {
 		return err
 	}
-	at.right = c.QueryParam("right") != ""
+	switch c.QueryParam("last") {
+	case "right", "wrong":
+		at.said = c.QueryParam("last")
+	}
 	return p.show(c, at, http.StatusOK)
 }
 
@@ -217,11 +220,11 @@ func (p *runPages) playRun(c echo.Context, at *runAt) error {
 	var j training.Judged
 	if at.kind == training.StormRun {
 		var sp training.StormPlayed
-		sp, err = rs.StormPlay(ctx, at.player, at.id, in)
+		sp, err = rs.StormPlay(ctx, at.player, at.id, c.QueryParam("p"), in)
 		j = sp.Judged
 	} else {
 		var sp training.StreakPlayed
-		sp, err = rs.StreakPlay(ctx, at.player, at.id, in)
+		sp, err = rs.StreakPlay(ctx, at.player, at.id, c.QueryParam("p"), in)
 		j = sp.Judged
 	}
 	if in.Text == "" && games.IsPromotionNeeded(err) {
@@ -234,22 +237,23 @@ func (p *runPages) playRun(c echo.Context, at *runAt) error {
 	if err != nil {
 		return err
 	}
-	return p.moveOn(c, at, max(j.Next, 0), j.Verdict.Correct)
+	said := "right"
+	if !j.Verdict.Correct {
+		said = "wrong"
+	}
+	return p.moveOn(c, at, max(j.Next, 0), said)
 }
 
 // moveOn sends the browser to the run at moment n after an action,
-// saying the action was right (for htmx, the page there, its address
-// pushed).
-func (p *runPages) moveOn(c echo.Context, at *runAt, n int, right bool) error {
-	u := at.url(n)
-	if right {
-		u = at.url(n, "right", "1")
-	}
+// saying what the action was (said: "right", "wrong" or "") (for htmx,
+// the page there, its address pushed).
+func (p *runPages) moveOn(c echo.Context, at *runAt, n int, said string) error {
+	u := at.url(n, "last", said)
 	if !kit.IsHX(c) {
 		return c.Redirect(http.StatusSeeOther, u)
 	}
 	c.Response().Header().Set("HX-Push-Url", u)
-	at.where, at.right = training.Where{Moment: n}, right
+	at.where, at.said = training.Where{Moment: n}, said
 	at.o.Sel, at.o.PromoTo = views.NoSelection().Sel, views.NoSelection().PromoTo
 	return p.show(c, at, http.StatusOK)
 }
@@ -259,7 +263,7 @@ func (p *runPages) skip(c echo.Context, at *runAt) error {
 	if _, err := p.s.training.Runs().StreakSkip(c.Request().Context(), at.player, at.id); err != nil {
 		return err
 	}
-	return p.moveOn(c, at, 0, false)
+	return p.moveOn(c, at, 0, "")
 }
 
 // end ends the storm (the clock ran out on the page, or the player
@@ -268,7 +272,7 @@ func (p *runPages) end(c echo.Context, at *runAt) error {
 	if _, err := p.s.training.Runs().StormEnd(c.Request().Context(), at.player, at.id); err != nil {
 		return err
 	}
-	return p.moveOn(c, at, 0, false)
+	return p.moveOn(c, at, 0, "")
 }
 
 // show renders the run: its puzzle at hand at the request's moment when
@@ -280,7 +284,7 @@ func (p *runPages) show(c echo.Context, at *runAt, status int) error {
 		return err
 	}
 	v := p.view(at.kind, at.o, st)
-	v.InRun, v.Right = true, at.right
+	v.InRun, v.Right, v.Wrong = true, at.said == "right", at.said == "wrong"
 	v.Start = runBase(at.kind)
 	if at.kind == training.StreakRun && !st.run.Skipped {
 		v.Skip = runBase(at.kind) + "/" + at.id + "/skip"
@@ -310,9 +314,12 @@ func (p *runPages) show(c echo.Context, at *runAt, status int) error {
 	}
 	v.Prompt, v.Goal = views.PuzzlePrompt(at.o.Lang, m.Game.Turn()), views.PuzzleGoal(at.o.Lang, m.Kind)
 	base := runBase(at.kind) + "/" + at.id
-	paths := views.Paths{Select: templ.SafeURL(base + "/select"), Ply: templ.SafeURL(base + "/play"), Page: templ.SafeURL(at.url(m.At))}
+	// The board's forms name the puzzle they were made at: one sent again
+	// after the run moved on is refused, not judged at the next puzzle.
+	q := views.Query("p", st.puzzle.ID)
+	paths := views.Paths{Select: templ.SafeURL(base + "/select" + q), Ply: templ.SafeURL(base + "/play" + q), Page: templ.SafeURL(at.url(m.At))}
 	b := views.NewDrill(m.Game, m.Solver, m.SolverActs(), p.s.site(c), at.o, paths, "")
-	v.Board = &b
+	v.Board, v.PuzzleID = &b, st.puzzle.ID
 	return p.render(c, v, status)
 }
 
