@@ -60,8 +60,12 @@ func TestForecastsOnAnalysisBoard(t *testing.T) {
 	if rows.Length() != 2 || !strings.Contains(rows.Eq(0).Text(), "b:e2e4 m:d2d4") || !strings.Contains(rows.Eq(1).Text(), "b:c2c4 m:e2e4") {
 		t.Fatalf("White's stored forecasts: %q", text(d, "#forecast-board"))
 	}
-	if got := text(white.get(white.page()), "#forecast-lines"); !strings.Contains(got, "b:e2e4 m:d2d4") {
+	gp := white.get(white.page())
+	if got := text(gp, "#forecast-lines"); !strings.Contains(got, "b:e2e4 m:d2d4") {
 		t.Errorf("the game's page lists %q", got)
+	}
+	if href := gp.Find("a#forecast-on-board").AttrOr("href", ""); !strings.HasPrefix(href, board) {
+		t.Errorf("the game's forecasts lead to the board at %q", href)
 	}
 	for _, c := range []*client{black, watcher} {
 		if rec := c.do(http.MethodGet, board, nil, false); strings.Contains(rec.Body.String(), "m:d2d4") {

@@ -31,7 +31,8 @@ func (p *play) forecasts(c echo.Context, id string, o *views.Options) error {
 // forecastView is side's forecasts at rec, for its player's page: each
 // line's actions from the position now (what storing it again takes).
 func forecastView(rec *games.Record, side rules.Color) views.Forecast {
-	f := views.Forecast{URL: templ.SafeURL(kit.GamePath(rec.ID) + "/forecasts"), Open: rec.Game.Turn().Actor != side}
+	f := views.Forecast{URL: templ.SafeURL(kit.GamePath(rec.ID) + "/forecasts"), Board: templ.SafeURL(kit.GamePath(rec.ID) + "/analysis#forecast-board"),
+		Open: rec.Game.Turn().Actor != side}
 	for _, l := range rec.Forecasts.Of(side) {
 		if n := rec.Game.Ply() - l.Ply; n >= 0 && n < len(l.Actions) {
 			f.Lines = append(f.Lines, strings.Join(l.Actions[n:], " "))
