@@ -18,6 +18,8 @@ type Challenges struct {
 	List string
 	// Error is a refusal to show.
 	Error string
+	// Open is the form that makes an open challenge; nil: none.
+	Open *OpenForm
 }
 
 // Waiting says the viewer waits for an answer: the page without scripts
@@ -40,6 +42,9 @@ type ChallengeRow struct {
 	// banner to say in the viewer's language.
 	Variant, Clock string
 	Rated          bool
+	// Link is an open challenge's link, to share ("" for a challenge
+	// to a player).
+	Link string
 }
 
 // ChallengeForm is the form on a profile to challenge its player.

@@ -44,7 +44,10 @@ type Table struct {
 // the form that stores them ("" when the viewer may not forecast); Open
 // says the opponent is to act, when lines may be stored.
 type Forecast struct {
-	URL   templ.SafeURL
+	URL templ.SafeURL
+	// Board is the game's analysis board, where lines are played and
+	// saved as forecasts.
+	Board templ.SafeURL
 	Lines []string
 	Open  bool
 }

@@ -93,13 +93,15 @@ func (p *browse) analyseGame(c echo.Context, id string, panel bool, refused *err
 	var steps views.Steps
 	var shown views.Game
 	var locked, plyErr error
-	final := false // the main line's last position of a finished game
+	final := false     // the main line's last position of a finished game
+	forecasts := false // a player's board for forecasts, at a game in play: no engine
 	if err := p.s.games.View(c.Request().Context(), id, kit.Player(c), func(rec *games.Record, seats games.Seats) {
 		g := rec.Game
 		if b, plyErr = readSpot(c.Request().Form, g.StartPly(), g.Ply()); plyErr != nil {
 			return
 		}
 		locked = rec.MayAnalyse()
+		forecasts = locked != nil && !panel && forecastsFrom(rec, seats, b)
 		if b.main && len(b.moves) == 0 {
 			if at, plyErr = positionAt(g, g.StartPly()+b.N); plyErr != nil || panel {
 				return
@@ -133,6 +135,8 @@ func (p *browse) analyseGame(c echo.Context, id string, panel bool, refused *err
 	}
 	var res engine.Result
 	switch {
+	case forecasts:
+		err = errs.Errorf(errs.GameOver, "The engine looks at this game once it ends: here, plan your forecasts.")
 	case b.main && len(b.moves) == 0 && !final:
 		res, err = p.s.analysis.AnalyseGame(c.Request().Context(), id, req)
 	case locked != nil:
@@ -148,9 +152,10 @@ func (p *browse) analyseGame(c echo.Context, id string, panel bool, refused *err
 	if panel {
 		return answerAnalysis(err, func(status int) error { return render(c, status, views.AnalysisPanel(a)) })
 	}
-	if err != nil { // a position the game ended in: shown with its result
-		a.Message, err = "The game ends in this position: the engine has no line to show.", nil
+	if err != nil && !forecasts { // a position the game ended in: shown with its result
+		a.Message = "The game ends in this position: the engine has no line to show."
 	}
+	err = nil
 	return answerAnalysis(err, func(status int) error {
 		a.Lines, a.Game = lines, &shown
 		turned := b

@@ -21,6 +21,9 @@ import (
 // (challenges.Service).
 type Challenges interface {
 	Create(ctx context.Context, cred players.Credential, dest string, t challenges.Terms) (challenges.Challenge, error)
+	CreateOpen(ctx context.Context, cred players.Credential, t challenges.Terms, name string) (challenges.Challenge, error)
+	Challenge(ctx context.Context, id string) (challenges.Challenge, error)
+	AcceptAs(ctx context.Context, cred players.Credential, id, color string) (challenges.Challenge, error)
 	List(ctx context.Context, cred players.Credential) (challenges.Lists, error)
 	Accept(ctx context.Context, cred players.Credential, id string) (challenges.Challenge, error)
 	Decline(ctx context.Context, cred players.Credential, id, reason string) (challenges.Challenge, error)
@@ -46,7 +49,9 @@ func (p *challengePages) challengeRoutes(e *echo.Echo, get func(string, echo.Han
 	get("/challenges", p.page)
 	get("/challenges/list", p.list)
 	get("/challenges/incoming", p.incoming)
+	get("/challenges/:id", p.openPage)
 	e.POST("/challenges/new", p.create)
+	e.POST("/challenges/open", p.createOpen)
 	e.POST("/challenges/:id/accept", p.accept)
 	e.POST("/challenges/:id/decline", p.decline)
 	e.POST("/challenges/:id/cancel", p.cancel)
@@ -62,6 +67,7 @@ func (p *challengePages) view(c echo.Context, since time.Time) (views.Challenges
 		return v, "", err
 	}
 	v.Named = true
+	v.Open = &views.OpenForm{Variants: p.s.variants, Clocks: challengeClocks()}
 	changed, err := p.s.challenges.Changed(ctx, me.ID, since)
 	if err != nil {
 		return v, "", err
@@ -79,7 +85,11 @@ func (p *challengePages) view(c echo.Context, since time.Time) (views.Challenges
 		v.In = append(v.In, challengeRow(ch, ch.Challenger, ch.Color.Other()))
 	}
 	for _, ch := range l.Out {
-		v.Out = append(v.Out, challengeRow(ch, ch.Dest, ch.Color))
+		r := challengeRow(ch, ch.Dest, ch.Color)
+		if ch.Anyone {
+			r.Link = openPath(ch.ID)
+		}
+		v.Out = append(v.Out, r)
 	}
 	return v, "", nil
 }
@@ -154,11 +164,16 @@ func (p *challengePages) create(c echo.Context) error {
 	return c.Redirect(http.StatusSeeOther, "/challenges?since="+strconv.FormatInt(since.UnixMilli(), 10))
 }
 
-// accept accepts the path's challenge and goes to its game.
+// accept accepts the path's challenge (an open one as the form's
+// color) and goes to its game.
 func (p *challengePages) accept(c echo.Context) error {
-	ch, err := p.s.challenges.Accept(c.Request().Context(), kit.Player(c), c.Param("id"))
+	f, err := p.core.form(c)
 	if err != nil {
-		return p.refused(c, err)
+		return err
+	}
+	ch, err := p.s.challenges.AcceptAs(c.Request().Context(), kit.Player(c), c.Param("id"), f.Get("color"))
+	if err != nil {
+		return p.refusedOpen(c, err)
 	}
 	return c.Redirect(http.StatusSeeOther, kit.GamePath(ch.Game))
 }

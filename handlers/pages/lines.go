@@ -172,9 +172,13 @@ func lineBoard(rec *games.Record, perm games.Permissions, b boardSpot, acts []ru
 	}
 	lb := &views.LineBoard{Lines: ls, Line: views.LineParam(b.Line), At: strconv.Itoa(b.N), Moves: strings.Join(b.moves, ","),
 		Flip: b.flip, Kept: perm.Seats.Any()}
-	// Where the game stands, a ply is the game's own (games.FindOnLine).
+	// Where the game stands, a ply is the game's own (games.FindOnLine);
+	// but for a player forecasting while the opponent is to act, whose
+	// line stays in the page till saved.
+	lb.Forecast = forecastBoard(rec, perm.Seats, b, ls.Pending)
 	now := len(b.Line) == 0 && len(b.moves) == 0 && b.N == len(g.Actions()) && !g.Outcome().Over()
-	if perm.Analyse && !over && !now {
+	fromNow := len(b.Line) == 0 && b.N == len(g.Actions()) // the forecasts' lines, at a game in play
+	if !over && (perm.Analyse && !now || lb.Forecast != nil && fromNow) {
 		lb.Play = templ.SafeURL(kit.GamePath(rec.ID) + "/lines/play")
 	}
 	if perm.Analyse && perm.Seats.Any() && len(b.Line) > 0 && len(b.moves) == 0 {
@@ -245,9 +249,10 @@ func (p *browse) playLine(c echo.Context) error {
 		if b, err = readSpot(f, start, g.Ply()); err != nil {
 			return
 		}
-		if err = rec.MayAnalyse(); err != nil {
+		if err = rec.MayAnalyse(); err != nil && !forecastsFrom(rec, seats, b) {
 			return
 		}
+		err = nil
 		if from.Valid() && f.Get("promotion") == "" {
 			if promote, err = promotes(g, b, from, to); err != nil || promote {
 				return
@@ -259,7 +264,7 @@ func (p *browse) playLine(c echo.Context) error {
 		if keep = seats.Any() && len(b.moves) == 0 && !end; keep {
 			return // the service plays it, under its own lock
 		}
-		b, err = pageLine(g, b, text)
+		b, err = pageLine(g, b, text, forecastsFrom(rec, seats, b))
 	})
 	switch {
 	case verr != nil:
@@ -352,13 +357,13 @@ func (p *browse) selectLine(c echo.Context) error {
 
 // pageLine plays text on g's analysis board at b for a viewer whose line
 // stays in the page: into the game's own lines where they hold it, else
-// on b's moves.
-func pageLine(g *rules.Game, b boardSpot, text string) (boardSpot, error) {
+// on b's moves (from the position now too, for forecasts).
+func pageLine(g *rules.Game, b boardSpot, text string, forecasts bool) (boardSpot, error) {
 	f, _, err := spotGame(g, b)
 	if err != nil {
 		return b, err
 	}
-	if len(b.moves) == 0 {
+	if len(b.moves) == 0 && !forecasts {
 		a, next, found, err := games.FindOnLine(g, b.Spot, text)
 		switch {
 		case err != nil:

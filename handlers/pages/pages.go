@@ -93,6 +93,7 @@ func (s *deps) pageRoutes(e *echo.Echo) {
 	get("/g/:id/edit", br.editPosition)
 	get("/g/:id/history/:index/edit", br.editPosition)
 	get("/g/:id/view/:index", br.view)
+	(&forecastPages{s, c}).forecastRoutes(e)
 	e.POST("/g/:id/lines/play", br.playLine)
 	e.POST("/g/:id/lines/select", br.selectLine)
 	e.POST("/g/:id/lines/promote", br.promoteLine)
