@@ -199,3 +199,55 @@ func TestSwissInterval(t *testing.T) {
 		}
 	}
 }
+
+// TestSwissOfFive: the small event, five players over three
+// rounds: each round pairs four and gives the fifth a bye of one point,
+// never the same player twice; no two meet twice; the standings add up
+// (three games and a bye a round) and rank by score.
+func TestSwissOfFive(t *testing.T) {
+	a := newArena(t, store.NewMemory())
+	names := []string{"Ann", "Bob", "Cat", "Dan", "Eve"}
+	a.named(names...)
+	tr, err := a.svc.Create(a.ctx, a.creds["Ann"], tournament.Settings{Kind: tournament.Swiss, Name: "Five", Clock: "3+2", Rounds: 3, Starts: epoch.Add(time.Minute)})
+	a.must(err)
+	a.id = tr.ID
+	for _, n := range names {
+		a.must(a.svc.Join(a.ctx, tr.ID, a.creds[n]))
+	}
+	a.clk.advance(time.Minute)
+	met, byes := map[[2]string]bool{}, map[string]bool{}
+	for round := 1; round <= 3; round++ {
+		tr = a.tick()
+		boards := tournament.Boards(tr, round)
+		bye := a.ids[tr.Byes[round-1]]
+		if tr.Round != round || len(boards) != 2 || bye == "" || byes[bye] {
+			t.Fatalf("round %d: %d boards, bye %q (byes so far %v)", round, len(boards), bye, byes)
+		}
+		byes[bye] = true
+		for _, b := range boards {
+			w, bl := a.ids[b.White], a.ids[b.Black]
+			if met[[2]string{w, bl}] || w == bye || bl == bye {
+				t.Errorf("round %d: %s–%s (bye %s) met before or took the bye", round, w, bl, bye)
+			}
+			met[[2]string{w, bl}], met[[2]string{bl, w}] = true, true
+			a.play(b.Game, 1, w, bl)
+			a.resign(b.Game, bl) // White wins
+		}
+		a.clk.advance(time.Second)
+	}
+	tr = a.tick()
+	if tr.Status != tournament.Finished {
+		t.Fatalf("after three rounds: %s", tr.Status)
+	}
+	rows := tournament.Standings(tr)
+	total := 0
+	for i, r := range rows {
+		total += r.Score
+		if len(r.Sheet) != 3 || i > 0 && rows[i-1].Score < r.Score {
+			t.Errorf("row %d: %+v", i, r)
+		}
+	}
+	if total != 3*(2*2+2) { // half-points: two wins and a bye a round
+		t.Errorf("the scores add up to %d half-points, want %d", total, 3*(2*2+2))
+	}
+}
