@@ -24,6 +24,16 @@ type Streak struct {
 	Length int // the run's puzzles
 }
 
+// Won reports whether the run is over with every puzzle passed, and each
+// solved but the one skipped.
+func (s Streak) Won() bool {
+	skipped := 0
+	if s.Run.Skipped {
+		skipped = 1
+	}
+	return s.Run.Over && s.Run.Pos >= s.Length && s.Run.Score == s.Length-skipped
+}
+
 // Streak returns player's streak run id.
 func (rs *Runs) Streak(ctx context.Context, player, id string) (Streak, error) {
 	r, err := rs.Run(ctx, player, StreakRun, id)
