@@ -355,3 +355,31 @@ func TestRunActionsAtOnce(t *testing.T) {
 		t.Errorf("%d judged; the run %+v, %v", judged, st.Run, err)
 	}
 }
+
+// TestCarryBests: signing in carries the browser's best streak to the
+// account where it beats the account's, and never lowers it.
+func TestCarryBests(t *testing.T) {
+	svc, _, _ := newService(t)
+	rs, ctx := svc.Runs(), context.Background()
+	r, err := rs.Start(ctx, "browser", training.StreakRun)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps := rs.Puzzles(r)
+	playAll(t, ps[0], func(g games.Input) (training.Judged, error) {
+		sp, err := rs.StreakPlay(ctx, "browser", r.ID, "", g)
+		return sp.Judged, err
+	})
+	if _, err := rs.StreakPlay(ctx, "browser", r.ID, "", wrongIn(t, ps[1])); err != nil {
+		t.Fatal(err)
+	}
+	if err := svc.CarrySteps(ctx, "browser", "account"); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := rs.Bests(ctx, "account", training.StreakRun); err != nil || b != (training.Bests{Best: 1, Today: 1}) {
+		t.Errorf("the account's bests: %+v, %v", b, err)
+	}
+	if b, _ := rs.Bests(ctx, "account", training.StormRun); b != (training.Bests{}) {
+		t.Errorf("the account's storm: %+v", b)
+	}
+}
