@@ -437,6 +437,7 @@ var migrations = [...]migration{
 		skipped BOOLEAN NOT NULL,
 		ended   BOOLEAN NOT NULL
 	) WITHOUT ROWID;
+	CREATE INDEX training_runs_started ON training_runs(started); -- the sweep's
 	CREATE TABLE training_bests (
 		player TEXT NOT NULL,
 		kind   TEXT NOT NULL,

@@ -234,8 +234,9 @@ func TestPostgresAcceptRacers(t *testing.T) {
 
 // TestSweepPlayers: a sweep removes the anonymous players older than the
 // TTL who hold no seat, with their credentials; not a named player, one
-// holding a seat, one who has done a lesson step, or one made within the
-// TTL.
+// holding a seat, one who has done a lesson step, one with a best
+// streak, or one made within the TTL; and Streak's and Storm's runs
+// started before the TTL.
 func TestSweepPlayers(t *testing.T) {
 	for _, name := range []string{"sqlite", "postgres"} {
 		t.Run(name, func(t *testing.T) {
@@ -265,10 +266,26 @@ func TestSweepPlayers(t *testing.T) {
 			if err := st.(training.Store).CompleteStep(ctx, learner, "ply-order", 0, clk.Now()); err != nil {
 				t.Fatal(err)
 			}
+			oldRun := training.Run{ID: "old-run", Player: "p-gone", Kind: training.StormRun, Started: clk.Now().Add(-ttl - time.Hour)}
+			newRun := training.Run{ID: "new-run", Player: "p-new", Kind: training.StormRun, Started: clk.Now()}
+			for _, r := range []training.Run{oldRun, newRun} {
+				if err := st.(training.Store).SaveRun(ctx, r); err != nil {
+					t.Fatal(err)
+				}
+			}
+			streaker := addPlayer(t, st, "p-streaker", "")
+			if err := st.(training.Store).RecordScore(ctx, streaker, training.StreakRun, "2026-12-03", 4); err != nil {
+				t.Fatal(err)
+			}
 			if _, err := st.Sweep(ctx); err != nil {
 				t.Fatal(err)
 			}
-			for id, kept := range map[string]bool{gone: false, seated: true, named: true, "p-new": true, learner: true} {
+			for id, kept := range map[string]bool{oldRun.ID: false, newRun.ID: true} {
+				if _, ok, err := st.(training.Store).Run(ctx, id); err != nil || ok != kept {
+					t.Errorf("run %s: kept %v, %v; want %v", id, ok, err, kept)
+				}
+			}
+			for id, kept := range map[string]bool{gone: false, seated: true, named: true, "p-new": true, learner: true, streaker: true} {
 				p, _ := st.CredentialPlayer(ctx, "cred-"+id)
 				_, err := st.Player(ctx, id)
 				if (p == id) != kept || (err == nil) != kept {

@@ -628,19 +628,22 @@ func saveStanding(ctx context.Context, q querier, player string, st players.Stan
 }
 
 // forgottenPlayers are the anonymous players made before $1 (unix ms)
-// who hold no seat in any game and have done no lesson step and no rated
-// puzzle: nothing they did is kept, and no one can see them.
+// who hold no seat in any game and have done no lesson step, no rated
+// puzzle and no scored streak or storm: nothing they did is kept, and no
+// one can see them.
 const forgottenPlayers = `SELECT id FROM players p WHERE p.name = '' AND p.created_at < $1
 	AND NOT EXISTS (SELECT 1 FROM games WHERE white = p.id AND white <> '')
 	AND NOT EXISTS (SELECT 1 FROM games WHERE black = p.id AND black <> '')
 	AND NOT EXISTS (SELECT 1 FROM learners WHERE player = p.id)
-	AND NOT EXISTS (SELECT 1 FROM lesson_steps WHERE player = p.id)`
+	AND NOT EXISTS (SELECT 1 FROM lesson_steps WHERE player = p.id)
+	AND NOT EXISTS (SELECT 1 FROM training_bests WHERE player = p.id AND best > 0)`
 
 // sweepPlayers removes the anonymous players made before cutoff who hold
 // no seat in any game (theirs were swept, or they never had one), with
 // their credentials and lists of games: every visitor is a player, and
 // the games' TTL would otherwise leave them all behind. A credential of
-// one presented later is a new visitor's.
+// one presented later is a new visitor's. Streak's and Storm's runs
+// started before cutoff go too.
 func (s sqlPlayers) sweepPlayers(ctx context.Context, cutoff time.Time) error {
 	err := s.db.inTx(ctx, func(q querier) error {
 		for _, table := range []string{"credentials", "played"} {
@@ -648,7 +651,11 @@ func (s sqlPlayers) sweepPlayers(ctx context.Context, cutoff time.Time) error {
 				return err
 			}
 		}
-		_, err := q.exec(ctx, `DELETE FROM players WHERE id IN (`+forgottenPlayers+`)`, ms(cutoff))
+		if _, err := q.exec(ctx, `DELETE FROM players WHERE id IN (`+forgottenPlayers+`)`, ms(cutoff)); err != nil {
+			return err
+		}
+		// Streak's and Storm's runs as old: long over (their bests are kept).
+		_, err := q.exec(ctx, `DELETE FROM training_runs WHERE started < $1`, ms(cutoff))
 		return err
 	})
 	return wrapStore(err, "sweeping players")

@@ -32,6 +32,33 @@ func (m *memoryTraining) SaveRun(ctx context.Context, r training.Run) error {
 	return nil
 }
 
+// UpdateRun keeps r's progress where the run kept still has was's.
+func (m *memoryTraining) UpdateRun(ctx context.Context, r, was training.Run) (bool, error) {
+	if err := ctx.Err(); err != nil {
+		return false, err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	kept, ok := m.runs[r.ID]
+	if !ok || progress(kept) != progress(was) {
+		return false, nil
+	}
+	kept.Pos, kept.Score, kept.Combo, kept.BonusMS, kept.Skipped, kept.Over = r.Pos, r.Score, r.Combo, r.BonusMS, r.Skipped, r.Over
+	m.runs[r.ID] = kept
+	return true, nil
+}
+
+// progress is what UpdateRun compares of a run.
+func progress(r training.Run) [6]int64 {
+	b := func(v bool) int64 {
+		if v {
+			return 1
+		}
+		return 0
+	}
+	return [6]int64{int64(r.Pos), int64(r.Score), int64(r.Combo), r.BonusMS, b(r.Skipped), b(r.Over)}
+}
+
 // Run returns the run with this id.
 func (m *memoryTraining) Run(ctx context.Context, id string) (training.Run, bool, error) {
 	if err := ctx.Err(); err != nil {
@@ -80,6 +107,17 @@ func (s sqlTraining) SaveRun(ctx context.Context, r training.Run) error {
 			skipped = excluded.skipped, ended = excluded.ended`,
 		r.ID, r.Player, string(r.Kind), r.Seed, ms(r.Started), r.Pos, r.Score, r.Combo, r.BonusMS, r.Skipped, r.Over)
 	return wrapStore(err, "keeping a run")
+}
+
+// UpdateRun keeps r's progress where the run kept still has was's.
+func (s sqlTraining) UpdateRun(ctx context.Context, r, was training.Run) (bool, error) {
+	n, err := s.db.exec(ctx, `UPDATE training_runs SET pos = $2, score = $3, combo = $4, bonus = $5, skipped = $6, ended = $7
+		WHERE id = $1 AND pos = $8 AND score = $9 AND combo = $10 AND bonus = $11 AND skipped = $12 AND ended = $13`,
+		r.ID, r.Pos, r.Score, r.Combo, r.BonusMS, r.Skipped, r.Over, was.Pos, was.Score, was.Combo, was.BonusMS, was.Skipped, was.Over)
+	if err != nil {
+		return false, wrapStore(err, "keeping a run")
+	}
+	return n == 1, nil
 }
 
 // Run returns the run with this id.

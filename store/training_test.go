@@ -146,6 +146,12 @@ func TestRunStores(t *testing.T) {
 			if err := s.SaveRun(ctx, r); err != nil {
 				t.Fatal(err)
 			}
+			was := r
+			was.Pos, r.Pos, r.Score = 2, 4, 3 // read when the run was at its second puzzle
+			if ok, err := s.UpdateRun(ctx, r, was); err != nil || ok {
+				t.Fatalf("UpdateRun from a stale run = %v, %v; want refused", ok, err)
+			}
+			r.Pos, r.Score, r.Combo, r.BonusMS, r.Skipped, r.Over = 3, 2, 7, -7000, true, true
 			got, ok, err := s.Run(ctx, "r1")
 			if err != nil || !ok || !got.Started.Equal(r.Started) {
 				t.Fatalf("Run = %+v, %v, %v", got, ok, err)
@@ -153,6 +159,13 @@ func TestRunStores(t *testing.T) {
 			got.Started = r.Started
 			if got != r {
 				t.Errorf("Run = %+v, want %+v", got, r)
+			}
+			was, r.Pos, r.Score, r.Combo, r.BonusMS, r.Skipped, r.Over = r, 4, 3, 0, 3000, false, false
+			if ok, err := s.UpdateRun(ctx, r, was); err != nil || !ok {
+				t.Fatalf("UpdateRun = %v, %v", ok, err)
+			}
+			if got, _, _ := s.Run(ctx, "r1"); got.Pos != 4 || got.Score != 3 || got.BonusMS != 3000 || got.Over || got.Seed != -42 {
+				t.Errorf("after UpdateRun: %+v", got)
 			}
 			for _, sc := range []struct {
 				day   string

@@ -202,8 +202,9 @@ func (s *Service) answer(st *Step, a rules.Action) error {
 
 // CarrySteps adds the lesson steps player from has done to player to's:
 // a browser that took lessons before signing in keeps them in the
-// account it signs in to. The puzzle rating stays the account's: it was
-// earned by the account's attempts.
+// account it signs in to; and so its best streak and storm (ever and
+// today), where they beat the account's. The puzzle rating stays the
+// account's: it was earned by the account's attempts.
 func (s *Service) CarrySteps(ctx context.Context, from, to string) error {
 	if from == "" || to == "" || from == to {
 		return nil
@@ -216,6 +217,30 @@ func (s *Service) CarrySteps(ctx context.Context, from, to string) error {
 		for _, n := range steps {
 			if err := s.store.CompleteStep(ctx, to, lesson, n, s.now()); err != nil {
 				return errs.Internalf(err, "keeping lesson progress")
+			}
+		}
+	}
+	return s.carryBests(ctx, from, to)
+}
+
+// carryBests keeps player from's best runs as player to's where they
+// beat them: ever, and today's.
+func (s *Service) carryBests(ctx context.Context, from, to string) error {
+	today := day(s.now())
+	for _, k := range []RunKind{StreakRun, StormRun} {
+		b, err := s.store.Bests(ctx, from, k, today)
+		if err != nil {
+			return errs.Internalf(err, "reading best scores")
+		}
+		for _, d := range []struct {
+			day   string
+			score int
+		}{{"", b.Best}, {today, b.Today}} {
+			if d.score == 0 {
+				continue
+			}
+			if err := s.store.RecordScore(ctx, to, k, d.day, d.score); err != nil {
+				return errs.Internalf(err, "keeping a best score")
 			}
 		}
 	}

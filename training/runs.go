@@ -64,6 +64,10 @@ type Bests struct{ Best, Today int }
 type RunStore interface {
 	// SaveRun keeps r, replacing the run with its id.
 	SaveRun(ctx context.Context, r Run) error
+	// UpdateRun keeps r's progress (Pos, Score, Combo, BonusMS,
+	// Skipped, Over) where the run kept still has was's; ok is false
+	// when another request changed it first (nothing is changed).
+	UpdateRun(ctx context.Context, r, was Run) (ok bool, err error)
 	// Run returns the run with this id; ok is false for none.
 	Run(ctx context.Context, id string) (r Run, ok bool, err error)
 	// RecordScore keeps score as player's best of kind, ever and on day
@@ -157,10 +161,11 @@ func (rs *Runs) Bests(ctx context.Context, player string, kind RunKind) (Bests, 
 // day is the UTC date of t, as bests are kept by.
 func day(t time.Time) string { return t.UTC().Format(time.DateOnly) }
 
-// end ends run r with its score, kept as player's best where it is.
-func (rs *Runs) end(ctx context.Context, r *Run) error {
+// end ends run r, which was was when read, with its score, kept as
+// player's best where it is.
+func (rs *Runs) end(ctx context.Context, was Run, r *Run) error {
 	r.Over = true
-	if err := rs.save(ctx, *r); err != nil {
+	if err := rs.save(ctx, was, *r); err != nil {
 		return err
 	}
 	if r.Player == "" {
@@ -172,9 +177,16 @@ func (rs *Runs) end(ctx context.Context, r *Run) error {
 	return nil
 }
 
-func (rs *Runs) save(ctx context.Context, r Run) error {
-	if err := rs.s.store.SaveRun(ctx, r); err != nil {
+// save keeps r, which was was when read: refused (Conflict) when
+// another request changed the run first, so that two actions sent at once
+// are never both judged at the same moment of the run.
+func (rs *Runs) save(ctx context.Context, was, r Run) error {
+	ok, err := rs.s.store.UpdateRun(ctx, r, was)
+	if err != nil {
 		return errs.Internalf(err, "keeping a run")
+	}
+	if !ok {
+		return refused(errs.Conflict, MovedOn, "The run changed meanwhile (an action sent twice?): here is where it stands.")
 	}
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -319,5 +320,66 @@ func TestThemesAndDifficulty(t *testing.T) {
 	}
 	if _, err := training.ParseDifficulty("hardest"); detailOf(err) != training.BadDifficulty {
 		t.Errorf("a bad difficulty: %v", err)
+	}
+}
+
+// TestRunActionsAtOnce: actions sent at once at the same puzzle are
+// judged one at a time: one is judged, the others are refused as the run
+// moved on (none of its penalty lost, none judged at the next puzzle).
+func TestRunActionsAtOnce(t *testing.T) {
+	rs, _, _ := runService(t)
+	ctx := context.Background()
+	r, err := rs.Start(ctx, "ann", training.StormRun)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := rs.Puzzles(r)[0]
+	in := wrongIn(t, p)
+	var wg sync.WaitGroup
+	errs := make([]error, 8)
+	for i := range errs {
+		wg.Go(func() { _, errs[i] = rs.StormPlay(ctx, "ann", r.ID, p.ID, in) })
+	}
+	wg.Wait()
+	judged := 0
+	for _, err := range errs {
+		switch {
+		case err == nil:
+			judged++
+		case detailOf(err) != training.MovedOn:
+			t.Errorf("an action: %v", err)
+		}
+	}
+	st, err := rs.Storm(ctx, "ann", r.ID)
+	if err != nil || judged != 1 || st.Run.Pos != 1 || st.Run.BonusMS != -10000 {
+		t.Errorf("%d judged; the run %+v, %v", judged, st.Run, err)
+	}
+}
+
+// TestCarryBests: signing in carries the browser's best streak to the
+// account where it beats the account's, and never lowers it.
+func TestCarryBests(t *testing.T) {
+	svc, _, _ := newService(t)
+	rs, ctx := svc.Runs(), context.Background()
+	r, err := rs.Start(ctx, "browser", training.StreakRun)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps := rs.Puzzles(r)
+	playAll(t, ps[0], func(g games.Input) (training.Judged, error) {
+		sp, err := rs.StreakPlay(ctx, "browser", r.ID, "", g)
+		return sp.Judged, err
+	})
+	if _, err := rs.StreakPlay(ctx, "browser", r.ID, "", wrongIn(t, ps[1])); err != nil {
+		t.Fatal(err)
+	}
+	if err := svc.CarrySteps(ctx, "browser", "account"); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := rs.Bests(ctx, "account", training.StreakRun); err != nil || b != (training.Bests{Best: 1, Today: 1}) {
+		t.Errorf("the account's bests: %+v, %v", b, err)
+	}
+	if b, _ := rs.Bests(ctx, "account", training.StormRun); b != (training.Bests{}) {
+		t.Errorf("the account's storm: %+v", b)
 	}
 }

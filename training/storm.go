@@ -66,8 +66,9 @@ func (rs *Runs) Storm(ctx context.Context, player, id string) (Storm, error) {
 	if err != nil {
 		return Storm{}, err
 	}
+	was := r
 	if !r.Over && r.Remaining(rs.s.now()) < -StormGrace {
-		if err := rs.end(ctx, &r); err != nil {
+		if err := rs.end(ctx, was, &r); err != nil {
 			return Storm{}, err
 		}
 	}
@@ -110,12 +111,13 @@ func (rs *Runs) StormPlay(ctx context.Context, player, id, seen string, in games
 	if err != nil {
 		return StormPlayed{}, err
 	}
+	was := r
 	ps := rs.Puzzles(r)
 	if err := atHand(ps, r, seen); err != nil && r.Remaining(rs.s.now()) >= -StormGrace {
 		return StormPlayed{}, err
 	}
 	if r.Remaining(rs.s.now()) < -StormGrace || r.Pos >= len(ps) {
-		if err := rs.end(ctx, &r); err != nil {
+		if err := rs.end(ctx, was, &r); err != nil {
 			return StormPlayed{}, err
 		}
 		st, err := rs.stormOf(ctx, r)
@@ -131,9 +133,9 @@ func (rs *Runs) StormPlay(ctx context.Context, player, id, seen string, in games
 	}
 	stormStep(&r, j.Verdict, right)
 	if r.Pos >= len(ps) || r.Remaining(rs.s.now()) <= 0 {
-		err = rs.end(ctx, &r)
+		err = rs.end(ctx, was, &r)
 	} else {
-		err = rs.save(ctx, r)
+		err = rs.save(ctx, was, r)
 	}
 	if err != nil {
 		return StormPlayed{}, err
@@ -169,8 +171,9 @@ func (rs *Runs) StormEnd(ctx context.Context, player, id string) (Storm, error) 
 	if err != nil {
 		return Storm{}, err
 	}
+	was := r
 	if !r.Over {
-		if err := rs.end(ctx, &r); err != nil {
+		if err := rs.end(ctx, was, &r); err != nil {
 			return Storm{}, err
 		}
 	}
@@ -191,6 +194,7 @@ func (rs *Runs) StormResult(ctx context.Context, player, id string, results []Ru
 	if err != nil {
 		return Storm{}, 0, err
 	}
+	was := r
 	if err := checkResults(results, rs.Puzzles(r), r.Pos, false); err != nil {
 		return Storm{}, 0, err
 	}
@@ -213,7 +217,7 @@ func (rs *Runs) StormResult(ctx context.Context, player, id string, results []Ru
 	if late := elapsed - (replayed.Clock() + StormGrace).Milliseconds(); late > 0 {
 		replayed, n = replayStorm(r, results, verdicts, rights, replayed.Clock().Milliseconds()-late)
 	}
-	if err := rs.end(ctx, &replayed); err != nil {
+	if err := rs.end(ctx, was, &replayed); err != nil {
 		return Storm{}, 0, err
 	}
 	st, err = rs.stormOf(ctx, replayed)

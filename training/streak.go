@@ -24,6 +24,16 @@ type Streak struct {
 	Length int // the run's puzzles
 }
 
+// Won reports whether the run is over with every puzzle passed, and each
+// solved but the one skipped.
+func (s Streak) Won() bool {
+	skipped := 0
+	if s.Run.Skipped {
+		skipped = 1
+	}
+	return s.Run.Over && s.Run.Pos >= s.Length && s.Run.Score == s.Length-skipped
+}
+
 // Streak returns player's streak run id.
 func (rs *Runs) Streak(ctx context.Context, player, id string) (Streak, error) {
 	r, err := rs.Run(ctx, player, StreakRun, id)
@@ -73,18 +83,19 @@ func (rs *Runs) StreakPlay(ctx context.Context, player, id, seen string, in game
 	if err != nil {
 		return StreakPlayed{}, err
 	}
+	was := r
 	ps := rs.Puzzles(r)
 	if err := atHand(ps, r, seen); err != nil {
 		return StreakPlayed{}, err
 	}
 	if r.Pos >= len(ps) {
-		return StreakPlayed{}, rs.endOver(ctx, &r)
+		return StreakPlayed{}, rs.endOver(ctx, was, &r)
 	}
 	j, err := rs.s.judge(ps[r.Pos].ID, in)
 	if err != nil {
 		return StreakPlayed{}, err
 	}
-	if err := rs.streakStep(ctx, &r, j.Verdict.Correct, j.Verdict.Solved, len(ps)); err != nil {
+	if err := rs.streakStep(ctx, was, &r, j.Verdict.Correct, j.Verdict.Solved, len(ps)); err != nil {
 		return StreakPlayed{}, err
 	}
 	st, err := rs.streakOf(ctx, r)
@@ -92,8 +103,8 @@ func (rs *Runs) StreakPlay(ctx context.Context, player, id, seen string, in game
 }
 
 // endOver ends a run that has no puzzle left and refuses the action.
-func (rs *Runs) endOver(ctx context.Context, r *Run) error {
-	if err := rs.end(ctx, r); err != nil {
+func (rs *Runs) endOver(ctx context.Context, was Run, r *Run) error {
+	if err := rs.end(ctx, was, r); err != nil {
 		return err
 	}
 	return refused(errs.Conflict, RunOver, "This run is over: start a new one.")
@@ -101,17 +112,17 @@ func (rs *Runs) endOver(ctx context.Context, r *Run) error {
 
 // streakStep moves r on after a judged action: solved, the next puzzle
 // (the run won after the last); wrong, the end.
-func (rs *Runs) streakStep(ctx context.Context, r *Run, correct, solved bool, length int) error {
+func (rs *Runs) streakStep(ctx context.Context, was Run, r *Run, correct, solved bool, length int) error {
 	switch {
 	case !correct:
-		return rs.end(ctx, r)
+		return rs.end(ctx, was, r)
 	case solved:
 		r.Pos++
 		r.Score++
 		if r.Pos >= length {
-			return rs.end(ctx, r)
+			return rs.end(ctx, was, r)
 		}
-		return rs.save(ctx, *r)
+		return rs.save(ctx, was, *r)
 	}
 	return nil
 }
@@ -122,15 +133,16 @@ func (rs *Runs) StreakSkip(ctx context.Context, player, id string) (Streak, erro
 	if err != nil {
 		return Streak{}, err
 	}
+	was := r
 	if r.Skipped {
 		return Streak{}, refused(errs.Conflict, NoSkip, "You have used this run's skip.")
 	}
 	r.Skipped = true
 	r.Pos++
 	if r.Pos >= len(rs.Puzzles(r)) {
-		err = rs.end(ctx, &r)
+		err = rs.end(ctx, was, &r)
 	} else {
-		err = rs.save(ctx, r)
+		err = rs.save(ctx, was, r)
 	}
 	if err != nil {
 		return Streak{}, err
@@ -147,6 +159,7 @@ func (rs *Runs) StreakResult(ctx context.Context, player, id string, results []R
 	if err != nil {
 		return Streak{}, err
 	}
+	was := r
 	if err := checkResults(results, rs.Puzzles(r), r.Pos, !r.Skipped); err != nil {
 		return Streak{}, err
 	}
@@ -166,7 +179,7 @@ func (rs *Runs) StreakResult(ctx context.Context, player, id string, results []R
 		r.Pos++
 		r.Score++
 	}
-	if err := rs.end(ctx, &r); err != nil {
+	if err := rs.end(ctx, was, &r); err != nil {
 		return Streak{}, err
 	}
 	return rs.streakOf(ctx, r)

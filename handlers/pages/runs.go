@@ -76,18 +76,11 @@ type runState struct {
 }
 
 func streakState(s training.Streak) runState {
-	return runState{run: s.Run, puzzle: s.Puzzle, bests: s.Bests, won: s.Run.Over && s.Run.Pos >= s.Length && s.Run.Score == s.Length-boolInt(s.Run.Skipped)}
+	return runState{run: s.Run, puzzle: s.Puzzle, bests: s.Bests, won: s.Won()}
 }
 
 func stormState(s training.Storm) runState {
 	return runState{run: s.Run, puzzle: s.Puzzle, bests: s.Bests, remaining: s.Remaining}
-}
-
-func boolInt(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 // startPage shows how a run goes, the viewer's bests and a button to
