@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"strings"
 	"testing"
@@ -62,12 +63,16 @@ func TestChallengeBanner(t *testing.T) {
 	if rec := bob.do(http.MethodGet, poll, nil, true); rec.Code != http.StatusNoContent {
 		t.Errorf("polling an unchanged banner: %d", rec.Code)
 	}
-	if rec := bob.do(http.MethodGet, "/challenges/incoming?have=&back=/", nil, true); rec.Code != http.StatusOK || !strings.Contains(rec.Body.String(), id) {
-		t.Errorf("polling a banner that lacks the challenge: %d", rec.Code)
+	req := bob.request(http.MethodGet, "/challenges/incoming?have=", nil, true)
+	req.Header.Set("HX-Current-URL", "http://example.com/rules?x=1")
+	rec := httptest.NewRecorder()
+	e.ServeHTTP(rec, req)
+	if d := parse(t, rec); rec.Code != http.StatusOK || d.Find("li[data-challenge="+id+"]").Length() != 1 || d.Find("input[name=back]").AttrOr("value", "") != "/rules?x=1" {
+		t.Errorf("polling a banner that lacks the challenge: %d %s", rec.Code, rec.Body)
 	}
 
 	// Declined from the banner, plainly: back to the page, with the reason.
-	rec := bob.do(http.MethodPost, "/challenges/"+id+"/decline", vals("reason", "tooFast", "banner", "1", "back", "/rules"), false)
+	rec = bob.do(http.MethodPost, "/challenges/"+id+"/decline", vals("reason", "tooFast", "banner", "1", "back", "/rules"), false)
 	if rec.Code != http.StatusSeeOther || rec.Header().Get("Location") != "/rules" {
 		t.Fatalf("declining from the banner: %d %q", rec.Code, rec.Header().Get("Location"))
 	}

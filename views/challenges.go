@@ -94,7 +94,7 @@ func (in Incoming) Have() string {
 
 // poll is the address the banner is read again from.
 func (in Incoming) poll() string {
-	return "/challenges/incoming?have=" + url.QueryEscape(in.Have()) + "&back=" + url.QueryEscape(in.Back)
+	return "/challenges/incoming?have=" + url.QueryEscape(in.Have()) // the page it is on: htmx's HX-Current-URL
 }
 
 // incomingKey keys, in a request's context, how to read the viewer's
