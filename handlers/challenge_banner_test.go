@@ -6,6 +6,8 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+
+	"github.com/PuerkitoBio/goquery"
 )
 
 // TestChallengeBanner: a challenge shows under the header of every page
@@ -13,7 +15,8 @@ import (
 // region, and on no page of anyone else; the fragment htmx reads again
 // answers 204 while the challenges it shows stand; a decline from the
 // banner, with a reason, comes back to the page it was on (plain) or
-// answers the banner anew (htmx), and never goes to another site.
+// answers the banner anew (htmx), and never goes to another site; the challenger's waiting page says it
+// was declined, and why.
 func TestChallengeBanner(t *testing.T) {
 	e := newServer()
 	ann, bob, cat, anon := newClientOn(t, e), newClientOn(t, e), newClientOn(t, e), newClientOn(t, e)
@@ -28,7 +31,8 @@ func TestChallengeBanner(t *testing.T) {
 	if anon.get("/").Find("#challenge-banner").Length() != 0 {
 		t.Errorf("a player without a name gets the banner")
 	}
-	ann.post("/challenges/new", vals("dest", "Bob", "clock", "3+2", "color", "white"))
+	waiting := ann.do(http.MethodPost, "/challenges/new", vals("dest", "Bob", "clock", "3+2", "color", "white"), false).Header().Get("Location")
+	list := ann.get(waiting).Find("#challenge-lists").AttrOr("hx-get", "")
 
 	for _, page := range []string{"/", "/@/Cat", "/rules", "/lobby", "/players"} {
 		d := bob.get(page)
@@ -78,6 +82,12 @@ func TestChallengeBanner(t *testing.T) {
 	}
 	if bob.get("/rules").Find("#incoming-challenges li").Length() != 0 {
 		t.Errorf("a declined challenge still in the banner")
+	}
+	// Its challenger's waiting page (htmx's list, and the page) says so.
+	for _, d := range []*goquery.Document{parse(t, ann.do(http.MethodGet, list, nil, true)), ann.get(waiting)} {
+		if got := text(d, ".challenge-declined"); got != "Bob declined your challenge: Too fast" {
+			t.Errorf("Ann's list after the decline: %q", got)
+		}
 	}
 
 	// Declined with htmx: the banner anew; a foreign back is not followed.
