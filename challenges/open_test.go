@@ -21,7 +21,7 @@ func TestOpenChallenges(t *testing.T) {
 		t.Run(st.name, func(t *testing.T) {
 			ctx := context.Background()
 			clk := &clock{now: time.Date(2026, 12, 2, 12, 0, 0, 0, time.UTC)}
-			s, cred := site(t, st.open(t), clk, blockList{}, "Ann", "Bob")
+			s, cred := site(t, st.open(t), clk, nil, "Ann", "Bob") // the players' own block lists, read from the store
 			cs := s.Challenges
 			ann, _ := s.Players.Identify(ctx, cred["Ann"])
 			guest, _ := s.Players.Identify(ctx, cred[""])

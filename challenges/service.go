@@ -314,8 +314,13 @@ func (s *Service) AcceptAs(ctx context.Context, cred players.Credential, id, col
 	default:
 		return Challenge{}, errs.Errorf(errs.Invalid, "%q is not a colour to play: use white, black or random.", rules.Clip(color)).WithDetail(errs.BadColor)
 	}
+	// Blocks are read before the store's transaction, which holds the
+	// one connection an SQLite store has.
+	if err := s.blocked(ctx, c.Challenger.ID, p.ID); err != nil {
+		return Challenge{}, err
+	}
 	now := s.now()
-	build := s.game(ctx, now)
+	build := s.game(now)
 	rec, c, err := s.store.AcceptChallenge(ctx, AcceptRequest{ID: id, Dest: p.ID, OpenSince: now.Add(-Lifetime), At: now,
 		Game: func(c Challenge, challenger, dest games.Seated) (*games.Record, error) {
 			c.Color = side
@@ -329,11 +334,8 @@ func (s *Service) AcceptAs(ctx context.Context, cred players.Credential, id, col
 }
 
 // game builds the game of an accepted challenge at now.
-func (s *Service) game(ctx context.Context, now time.Time) func(Challenge, games.Seated, games.Seated) (*games.Record, error) {
+func (s *Service) game(now time.Time) func(Challenge, games.Seated, games.Seated) (*games.Record, error) {
 	return func(c Challenge, challenger, dest games.Seated) (*games.Record, error) {
-		if err := s.blocked(ctx, c.Challenger.ID, c.Dest.ID); err != nil {
-			return nil, err
-		}
 		rec, err := s.games.PairedGame(c.Variant, c.Clock, c.Rated, c.Color, challenger, dest, now)
 		if err != nil {
 			return nil, errs.Internalf(err, "starting challenge %s", c.ID)

@@ -2,9 +2,12 @@ package handlers
 
 import (
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"strings"
 	"testing"
+
+	"github.com/PuerkitoBio/goquery"
 )
 
 // TestChallengeBanner: a challenge shows under the header of every page
@@ -12,7 +15,8 @@ import (
 // region, and on no page of anyone else; the fragment htmx reads again
 // answers 204 while the challenges it shows stand; a decline from the
 // banner, with a reason, comes back to the page it was on (plain) or
-// answers the banner anew (htmx), and never goes to another site.
+// answers the banner anew (htmx), and never goes to another site; the challenger's waiting page says it
+// was declined, and why.
 func TestChallengeBanner(t *testing.T) {
 	e := newServer()
 	ann, bob, cat, anon := newClientOn(t, e), newClientOn(t, e), newClientOn(t, e), newClientOn(t, e)
@@ -27,7 +31,8 @@ func TestChallengeBanner(t *testing.T) {
 	if anon.get("/").Find("#challenge-banner").Length() != 0 {
 		t.Errorf("a player without a name gets the banner")
 	}
-	ann.post("/challenges/new", vals("dest", "Bob", "clock", "3+2", "color", "white"))
+	waiting := ann.do(http.MethodPost, "/challenges/new", vals("dest", "Bob", "clock", "3+2", "color", "white"), false).Header().Get("Location")
+	list := ann.get(waiting).Find("#challenge-lists").AttrOr("hx-get", "")
 
 	for _, page := range []string{"/", "/@/Cat", "/rules", "/lobby", "/players"} {
 		d := bob.get(page)
@@ -62,17 +67,27 @@ func TestChallengeBanner(t *testing.T) {
 	if rec := bob.do(http.MethodGet, poll, nil, true); rec.Code != http.StatusNoContent {
 		t.Errorf("polling an unchanged banner: %d", rec.Code)
 	}
-	if rec := bob.do(http.MethodGet, "/challenges/incoming?have=&back=/", nil, true); rec.Code != http.StatusOK || !strings.Contains(rec.Body.String(), id) {
-		t.Errorf("polling a banner that lacks the challenge: %d", rec.Code)
+	req := bob.request(http.MethodGet, "/challenges/incoming?have=", nil, true)
+	req.Header.Set("HX-Current-URL", "http://example.com/rules?x=1")
+	rec := httptest.NewRecorder()
+	e.ServeHTTP(rec, req)
+	if d := parse(t, rec); rec.Code != http.StatusOK || d.Find("li[data-challenge="+id+"]").Length() != 1 || d.Find("input[name=back]").AttrOr("value", "") != "/rules?x=1" {
+		t.Errorf("polling a banner that lacks the challenge: %d %s", rec.Code, rec.Body)
 	}
 
 	// Declined from the banner, plainly: back to the page, with the reason.
-	rec := bob.do(http.MethodPost, "/challenges/"+id+"/decline", vals("reason", "tooFast", "banner", "1", "back", "/rules"), false)
+	rec = bob.do(http.MethodPost, "/challenges/"+id+"/decline", vals("reason", "tooFast", "banner", "1", "back", "/rules"), false)
 	if rec.Code != http.StatusSeeOther || rec.Header().Get("Location") != "/rules" {
 		t.Fatalf("declining from the banner: %d %q", rec.Code, rec.Header().Get("Location"))
 	}
 	if bob.get("/rules").Find("#incoming-challenges li").Length() != 0 {
 		t.Errorf("a declined challenge still in the banner")
+	}
+	// Its challenger's waiting page (htmx's list, and the page) says so.
+	for _, d := range []*goquery.Document{parse(t, ann.do(http.MethodGet, list, nil, true)), ann.get(waiting)} {
+		if got := text(d, ".challenge-declined"); got != "Bob declined your challenge: Too fast" {
+			t.Errorf("Ann's list after the decline: %q", got)
+		}
 	}
 
 	// Declined with htmx: the banner anew; a foreign back is not followed.

@@ -37,7 +37,13 @@ func TestOpenChallengePages(t *testing.T) {
 	}
 	list := d.Find("#challenge-lists").AttrOr("hx-get", "")
 
+	if rec := ann.do(http.MethodGet, path, nil, true); rec.Code != http.StatusNoContent {
+		t.Errorf("the link's page read again by its maker before: %d", rec.Code)
+	}
 	mine := ann.get(path)
+	if !refreshes(mine) {
+		t.Errorf("the maker's page of the link does not reload itself without scripts")
+	}
 	if mine.Find("#open-challenge-accept").Length() != 0 || !strings.HasSuffix(mine.Find("#open-link-black").AttrOr("value", ""), path+"?color=black") ||
 		!strings.Contains(mine.Find("main").Text(), "Lunch game") {
 		t.Errorf("the challenge's page to its maker: %q", mine.Find("main").Text())
@@ -64,6 +70,9 @@ func TestOpenChallengePages(t *testing.T) {
 	}
 	if rec := ann.do(http.MethodGet, list, nil, true); rec.Header().Get("HX-Redirect") != "/g/"+game {
 		t.Errorf("Ann's list after the acceptance: %d, HX-Redirect %q", rec.Code, rec.Header().Get("HX-Redirect"))
+	}
+	if rec := ann.do(http.MethodGet, path, nil, true); rec.Header().Get("HX-Redirect") != "/g/"+game {
+		t.Errorf("the link's page read again by its maker after: %d, HX-Redirect %q", rec.Code, rec.Header().Get("HX-Redirect"))
 	}
 	if rec := guest.do(http.MethodGet, path, nil, false); rec.Code != http.StatusSeeOther || gameOf(rec.Header().Get("Location")) != game {
 		t.Errorf("the link to its acceptor after: %d %q", rec.Code, rec.Header().Get("Location"))

@@ -20,6 +20,21 @@ type Challenges struct {
 	Error string
 	// Open is the form that makes an open challenge; nil: none.
 	Open *OpenForm
+	// Declined are the viewer's challenges declined since the page was
+	// opened, each with its Reason (lichess's key).
+	Declined []ChallengeRow
+}
+
+// challengeDeclinedText says that r was declined, and why, in the viewer's
+// language.
+func challengeDeclinedText(ctx context.Context, r ChallengeRow) string {
+	reason := "challenge.reason.generic"
+	for _, d := range DeclineReasons() {
+		if d[0] == r.Reason {
+			reason = d[1]
+		}
+	}
+	return tr(ctx, "challenge.declined", "Name", r.Name, "Reason", tr(ctx, reason))
 }
 
 // Waiting says the viewer waits for an answer: the page without scripts
@@ -45,6 +60,8 @@ type ChallengeRow struct {
 	// Link is an open challenge's link, to share ("" for a challenge
 	// to a player).
 	Link string
+	// Reason is a declined challenge's reason (lichess's key).
+	Reason string
 }
 
 // ChallengeForm is the form on a profile to challenge its player.
@@ -94,7 +111,7 @@ func (in Incoming) Have() string {
 
 // poll is the address the banner is read again from.
 func (in Incoming) poll() string {
-	return "/challenges/incoming?have=" + url.QueryEscape(in.Have()) + "&back=" + url.QueryEscape(in.Back)
+	return "/challenges/incoming?have=" + url.QueryEscape(in.Have()) // the page it is on: htmx's HX-Current-URL
 }
 
 // incomingKey keys, in a request's context, how to read the viewer's

@@ -73,12 +73,22 @@ func localPath(back string) string {
 	return back
 }
 
+// currentPage is the page an htmx request comes from (its
+// HX-Current-URL), as a path of this site; "/" for none.
+func currentPage(c echo.Context) string {
+	u, err := url.Parse(c.Request().Header.Get("HX-Current-URL"))
+	if err != nil || u.Path == "" {
+		return "/"
+	}
+	return localPath(u.RequestURI())
+}
+
 // incoming is the banner of the challenges received, as htmx reads it
 // again: "no change" (204, which htmx does not swap) while the
 // challenges the page shows (the query's have) stand.
 func (p *challengePages) incoming(c echo.Context) error {
 	ctx := c.Request().Context()
-	in := &views.Incoming{Back: localPath(c.QueryParam("back"))}
+	in := &views.Incoming{Back: currentPage(c)}
 	if cred := kit.Player(c); cred != "" {
 		got, err := incomingBanner(ctx, p.s, cred, in.Back)
 		if err != nil {

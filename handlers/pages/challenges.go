@@ -73,8 +73,16 @@ func (p *challengePages) view(c echo.Context, since time.Time) (views.Challenges
 		return v, "", err
 	}
 	for _, ch := range changed {
-		if ch.Status == challenges.Accepted && ch.Challenger.ID == me.ID && !ch.Updated.Before(since) {
+		if ch.Challenger.ID != me.ID || ch.Updated.Before(since) {
+			continue
+		}
+		switch ch.Status {
+		case challenges.Accepted:
 			return v, ch.Game, nil
+		case challenges.Declined:
+			r := challengeRow(ch, ch.Dest, ch.Color)
+			r.Reason = ch.Reason
+			v.Declined = append(v.Declined, r)
 		}
 	}
 	l, err := p.s.challenges.List(ctx, kit.Player(c))

@@ -48,8 +48,14 @@ func (p *challengePages) openPage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if v.Game != "" {
+	switch {
+	case v.Game != "" && kit.IsHX(c): // its maker's page, read again
+		c.Response().Header().Set("HX-Redirect", kit.GamePath(v.Game))
+		return c.NoContent(http.StatusNoContent)
+	case v.Game != "":
 		return c.Redirect(http.StatusSeeOther, kit.GamePath(v.Game))
+	case kit.IsHX(c):
+		return c.NoContent(http.StatusNoContent)
 	}
 	return render(c, http.StatusOK, views.OpenChallengePage(v))
 }
