@@ -3,7 +3,6 @@ package handlers
 import (
 	"context"
 	"net/http"
-	"net/url"
 	"strings"
 	"testing"
 
@@ -59,8 +58,6 @@ func TestModPagesUnknownToOthers(t *testing.T) {
 				// server has (the page names the path).
 				want = c.do(r.method, "/nowhere"+r.path, vals("action", "close", "player", "Warden", "why", "x"), false)
 				body = strings.ReplaceAll(want.Body.String(), "/nowhere"+r.path, r.path)
-				// Its challenge banner names the page to come back to.
-				body = strings.ReplaceAll(body, url.QueryEscape("/nowhere"+r.path), url.QueryEscape(r.path))
 			}
 			if got.Code != want.Code || got.Body.String() != body || got.Header().Get("Content-Type") != want.Header().Get("Content-Type") {
 				t.Errorf("%s %s for %s: %d %q, want the unknown page's %d %q", r.method, r.path, name, got.Code, got.Body.String(), want.Code, want.Body.String())
