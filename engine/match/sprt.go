@@ -13,6 +13,9 @@ import (
 type SPRT struct {
 	Elo0, Elo1  float64
 	Alpha, Beta float64
+	// MinGames is how many games it sees before it may decide; 0 is
+	// DefaultMinGames.
+	MinGames int
 }
 
 // Verdict is where an SPRT stands.
@@ -81,16 +84,20 @@ func (s SPRT) LLR(sc Score) float64 {
 	return n * (s1 - s0) * (2*mean - s0 - s1) / (2 * variance)
 }
 
-// MinGames is how many games an SPRT sees before it may decide. The
+// DefaultMinGames is how many games an SPRT sees before it may decide. The
 // ratio's normal approximation is overconfident on a few games with few
 // draws, as Ban Chess's are: simulated at [0, 100] with 5% draws and equal
 // players, deciding from the first pair accepted H1 in 10.8% of matches
 // (α was 5%), from the 40th game in 4.5% (TestSPRTErrorRates).
-const MinGames = 40
+const DefaultMinGames = 40
 
 // Decide returns the verdict after sc: Undecided before MinGames.
 func (s SPRT) Decide(sc Score) Verdict {
-	if sc.Games() < MinGames {
+	least := s.MinGames
+	if least == 0 {
+		least = DefaultMinGames
+	}
+	if sc.Games() < least {
 		return Undecided
 	}
 	llr := s.LLR(sc)

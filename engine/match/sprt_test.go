@@ -17,20 +17,20 @@ func TestSPRTLLR(t *testing.T) {
 		sc   Score
 		want float64
 	}{
-		{SPRT{0, 10, 0.05, 0.05}, Score{Wins: 60, Draws: 20, Losses: 20}, 1.7337},
-		{SPRT{-5, 5, 0.05, 0.05}, Score{Wins: 30, Draws: 50, Losses: 20}, 0.5874},
-		{SPRT{0, 10, 0.05, 0.05}, Score{Wins: 20, Draws: 20, Losses: 60}, -1.8629},
-		{SPRT{0, 10, 0.05, 0.05}, Score{}, 0},
-		{SPRT{0, 10, 0.05, 0.05}, Score{Wins: 9}, 0}, // all alike: no variance to judge by
+		{SPRT{Elo0: 0, Elo1: 10, Alpha: 0.05, Beta: 0.05}, Score{Wins: 60, Draws: 20, Losses: 20}, 1.7337},
+		{SPRT{Elo0: -5, Elo1: 5, Alpha: 0.05, Beta: 0.05}, Score{Wins: 30, Draws: 50, Losses: 20}, 0.5874},
+		{SPRT{Elo0: 0, Elo1: 10, Alpha: 0.05, Beta: 0.05}, Score{Wins: 20, Draws: 20, Losses: 60}, -1.8629},
+		{SPRT{Elo0: 0, Elo1: 10, Alpha: 0.05, Beta: 0.05}, Score{}, 0},
+		{SPRT{Elo0: 0, Elo1: 10, Alpha: 0.05, Beta: 0.05}, Score{Wins: 9}, 0}, // all alike: no variance to judge by
 		// Pairs: the pentanomial model, whatever the games' counts.
-		{SPRT{0, 10, 0.05, 0.05}, Score{Wins: 60, Draws: 20, Losses: 40, Pairs: [5]int{3, 10, 30, 12, 5}}, 0.2763},
-		{SPRT{0, 10, 0.05, 0.05}, Score{Wins: 20, Losses: 20, Pairs: [5]int{0, 0, 20, 0, 0}}, 0}, // every pair split
+		{SPRT{Elo0: 0, Elo1: 10, Alpha: 0.05, Beta: 0.05}, Score{Wins: 60, Draws: 20, Losses: 40, Pairs: [5]int{3, 10, 30, 12, 5}}, 0.2763},
+		{SPRT{Elo0: 0, Elo1: 10, Alpha: 0.05, Beta: 0.05}, Score{Wins: 20, Losses: 20, Pairs: [5]int{0, 0, 20, 0, 0}}, 0}, // every pair split
 	} {
 		if got := tt.sprt.LLR(tt.sc); math.Abs(got-tt.want) > 0.001 {
 			t.Errorf("%v after %v: LLR %.4f, want %.4f", tt.sprt, tt.sc, got, tt.want)
 		}
 	}
-	lower, upper := SPRT{0, 10, 0.05, 0.05}.Bounds()
+	lower, upper := SPRT{Elo0: 0, Elo1: 10, Alpha: 0.05, Beta: 0.05}.Bounds()
 	if math.Abs(lower+2.944) > 0.001 || math.Abs(upper-2.944) > 0.001 {
 		t.Errorf("bounds (%.3f, %.3f), want ±2.944", lower, upper)
 	}
@@ -40,7 +40,7 @@ func TestSPRTLLR(t *testing.T) {
 // where H0 holds it must seldom accept H1, and the reverse, at about the
 // error rates asked for: with fishtest's narrow bounds and many draws, and
 // with wide ones and few draws (Ban Chess's games), where the first games
-// alone would mislead it (MinGames).
+// alone would mislead it (DefaultMinGames).
 func TestSPRTErrorRates(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	simulate := func(s SPRT, elo, draws float64) Verdict {
@@ -92,7 +92,7 @@ func TestSPRTErrorRates(t *testing.T) {
 }
 
 // TestSPRTStopsTheMatch: a match whose SPRT is decided early stops after
-// a whole pair of games, not before MinGames, with the verdict; level 2 is surely stronger than
+// a whole pair of games, not before its MinGames, with the verdict; level 2 is surely stronger than
 // 200 Elo below level 1, let alone 400.
 func TestSPRTStopsTheMatch(t *testing.T) {
 	a, err := NewEngine(2, 0, 1)
@@ -103,7 +103,7 @@ func TestSPRTStopsTheMatch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := &Match{A: a, B: b, Games: MinGames + 20, OpeningPlies: 4, Seed: 7, SPRT: &SPRT{Elo0: -400, Elo1: -200, Alpha: 0.05, Beta: 0.05}}
+	m := &Match{A: a, B: b, Games: 20, OpeningPlies: 4, Seed: 7, SPRT: &SPRT{Elo0: -400, Elo1: -200, Alpha: 0.05, Beta: 0.05, MinGames: 6}}
 	res, err := m.Run(context.Background())
 	if err != nil {
 		t.Fatal(err)
@@ -115,7 +115,7 @@ func TestSPRTStopsTheMatch(t *testing.T) {
 	if res.Score.pairs() != res.Score.Games()/2 || points != res.Score.Points() {
 		t.Errorf("pairs %v (%d) for %v", res.Score.Pairs, res.Score.pairs(), res.Score)
 	}
-	if n := res.Score.Games(); res.Verdict != AcceptH1 || n < MinGames || n >= m.Games || n%2 != 0 {
+	if n := res.Score.Games(); res.Verdict != AcceptH1 || n < m.SPRT.MinGames || n >= m.Games || n%2 != 0 {
 		t.Errorf("%v after %d games (%v), want H1 accepted early after whole pairs", res.Verdict, n, res.Score)
 	}
 }
