@@ -9,6 +9,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/games"
@@ -53,6 +54,19 @@ func TestPostgresGameShare(t *testing.T) {
 	}
 
 	ctx := context.Background()
+	// Both of the pool's connections made now: what is timed below is the
+	// wait for a free one, not the making of one (slow on a loaded machine).
+	var held2 []*pgxpool.Conn
+	for range 2 {
+		c, err := p.pool.Acquire(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		held2 = append(held2, c)
+	}
+	for _, c := range held2 {
+		c.Release()
+	}
 	conn, err := pgx.Connect(ctx, url) // the test's own, outside the pool
 	if err != nil {
 		t.Fatal(err)

@@ -180,7 +180,10 @@ func TestPostgresPlayerIndexes(t *testing.T) {
 // seek gone. Twenty joining a pool at once make ten games.
 func TestPostgresAcceptRacers(t *testing.T) {
 	url := pg.Server(t).Schema(t)
-	stores := []*Postgres{openPostgres(t, PostgresOptions{}, url), openPostgres(t, PostgresOptions{}, url)}
+	// Its subject is the race, not a busy pool: twenty at once may wait
+	// for a connection as long as a loaded machine needs.
+	opts := PostgresOptions{ConnWait: 10 * time.Second}
+	stores := []*Postgres{openPostgres(t, opts, url), openPostgres(t, opts, url)}
 	ctx := context.Background()
 	open := lobby.SeekWindow{AliveSince: epoch.Add(-time.Minute), CreatedSince: epoch.Add(-time.Hour)}
 	maker := addPlayer(t, stores[0], "p-maker", "Maker")
