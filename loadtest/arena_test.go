@@ -36,23 +36,7 @@ func BenchmarkArena(b *testing.B) {
 	}
 	r := arenaLoad(b, openStore(b, storeKind()), n, envInt(b, "LOAD_ARENA_PLIES", 20), b.N, nil, b.ResetTimer)
 	b.StopTimer()
-	ms := func(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
-	secs := r.elapsed.Seconds()
-	b.ReportMetric(float64(r.games)/secs, "games/s")
-	b.ReportMetric(float64(r.plies)/secs, "plies/s")
-	b.ReportMetric(float64(len(r.pairing))/secs, "pairings/s")
-	b.ReportMetric(ms(quantile(r.pairing, 0.5)), "pair-p50-ms")
-	b.ReportMetric(ms(quantile(r.pairing, 0.99)), "pair-p99-ms")
-	b.ReportMetric(ms(quantile(r.ply, 0.5)), "ply-p50-ms")
-	b.ReportMetric(ms(quantile(r.ply, 0.99)), "ply-p99-ms")
-	b.ReportMetric(float64(r.errors), "errors")
-	if r.cpu > 0 {
-		b.ReportMetric(r.cpu.Seconds()/secs, "cores")
-		b.ReportMetric(float64(r.cpu.Microseconds())/float64(max(1, r.games)), "cpu-µs/game")
-	}
-	if r.errors > 0 {
-		b.Logf("%d errors; the first: %v", r.errors, r.first)
-	}
+	r.report(b)
 }
 
 // TestArenaLoadShort runs the arena scenario small, with a fast tick:

@@ -41,6 +41,11 @@ func BenchmarkLobby(b *testing.B) {
 	}
 	r := lobbyLoad(b, openStore(b, storeKind()), n, envInt(b, "LOAD_LOBBY_PLIES", 20), b.N, b.ResetTimer)
 	b.StopTimer()
+	r.report(b)
+}
+
+// report reports r's figures as b's metrics.
+func (r lobbyResult) report(b *testing.B) {
 	ms := func(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
 	secs := r.elapsed.Seconds()
 	b.ReportMetric(float64(r.games)/secs, "games/s")
