@@ -37,7 +37,7 @@ func (p *accounts) profile(c echo.Context) error {
 	ctx := c.Request().Context()
 	pl, err := p.s.players.Named(ctx, c.Param("name"))
 	if err != nil {
-		return kit.Titled("No such player", err)
+		return kit.Titled(languageOf(c).T("error.title.noPlayer"), err)
 	}
 	before, err := playedCursor(c.QueryParam("before"))
 	if err != nil {

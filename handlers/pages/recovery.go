@@ -69,7 +69,7 @@ func (p *accounts) newRecoveryCodes(c echo.Context) error {
 	}
 	codes, err := p.s.players.NewRecoveryCodes(ctx, kit.Player(c))
 	if err != nil {
-		return kit.Titled("Recovery codes", err)
+		return kit.Titled(languageOf(c).T("error.title.recoveryCodes"), err)
 	}
 	return p.showCodes(c, pl, "New recovery codes: the old ones no longer work.", codes)
 }
