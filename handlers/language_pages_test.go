@@ -9,15 +9,32 @@ import (
 )
 
 // TestPseudoLocaleNamedPages (issue 43): the pages of a player with a
-// name (the inbox and its settings) show, in the pseudo-locale, no text
+// name (the inbox and its settings, their profile, the top players) show, in the pseudo-locale, no text
 // that came from outside the catalogs.
 func TestPseudoLocaleNamedPages(t *testing.T) {
 	c := newClient(t)
 	c.register("Ann")
 	c.jar[pages.LanguageCookie] = &http.Cookie{Name: pages.LanguageCookie, Value: i18n.Pseudo}
-	for _, path := range []string{"/inbox", "/inbox?saved=1", "/lobby", "/games"} {
-		for _, s := range untranslatedTexts(c.get(path)) {
+	for _, path := range []string{"/inbox", "/inbox?saved=1", "/lobby", "/games", "/players", "/@/Ann"} {
+		for _, s := range untranslatedTexts(c.get(path), "Ann") {
 			t.Errorf("%s shows %q, which no catalog gave", path, s)
+		}
+	}
+}
+
+// TestProfileInLanguage: a profile and the top players are said in the
+// browser's language.
+func TestProfileInLanguage(t *testing.T) {
+	c := newClient(t)
+	c.register("Ann")
+	for _, tc := range []struct{ path, accept, sel, want string }{
+		{"/@/Ann", "de", "#played-title", "Partien"},
+		{"/@/Ann", "ru", ".results", "0 побед · 0 поражений · 0 ничьих"},
+		{"/players", "fr", "h1", "Meilleurs joueurs"},
+		{"/players", "he", "h1", "השחקנים המובילים"},
+	} {
+		if got := text(parse(t, c.navigate(tc.path, "Accept-Language", tc.accept)), tc.sel); got != tc.want {
+			t.Errorf("%s in %s: %s says %q, want %q", tc.path, tc.accept, tc.sel, got, tc.want)
 		}
 	}
 }

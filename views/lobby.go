@@ -168,13 +168,13 @@ type PlayedRow struct {
 	Board    string // the final placement, for MiniBoard
 	Opponent string // "" for an anonymous player
 	Color    string // the player's, "white" or "black"
-	Result   string // "Won", "Lost", "Drawn"
+	Result   string // "Won with black against Ann", in the viewer's language
 	Ending   string // "White won by checkmate after a ban"
 	Variant  string
 	Speed    string // "blitz", "" without a clock
 	Rated    bool
 	Change   string // "+162" for a rated game
-	Date     string // "2026-11-22"
+	Date     string // "22 Nov 2026", in the viewer's language
 }
 
 // Leaders is the list of the highest rated players of a variant, by
