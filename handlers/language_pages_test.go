@@ -15,8 +15,9 @@ func TestPseudoLocaleNamedPages(t *testing.T) {
 	c := newClient(t)
 	c.register("Ann")
 	c.jar[pages.LanguageCookie] = &http.Cookie{Name: pages.LanguageCookie, Value: i18n.Pseudo}
-	for _, path := range []string{"/inbox", "/inbox?saved=1", "/lobby", "/games", "/players", "/@/Ann"} {
-		for _, s := range untranslatedTexts(c.get(path), "Ann") {
+	// A token's scopes are names, the same in every language.
+	for _, path := range []string{"/inbox", "/inbox?saved=1", "/lobby", "/games", "/players", "/@/Ann", "/account"} {
+		for _, s := range untranslatedTexts(c.get(path), "Ann", "bot:play", "board:play", "challenge:write") {
 			t.Errorf("%s shows %q, which no catalog gave", path, s)
 		}
 	}
