@@ -16,7 +16,7 @@ func TestPseudoLocaleNamedPages(t *testing.T) {
 	c.register("Ann")
 	c.jar[pages.LanguageCookie] = &http.Cookie{Name: pages.LanguageCookie, Value: i18n.Pseudo}
 	// A token's scopes are names, the same in every language.
-	for _, path := range []string{"/inbox", "/inbox?saved=1", "/lobby", "/games", "/players", "/@/Ann", "/account"} {
+	for _, path := range []string{"/inbox", "/inbox?saved=1", "/lobby", "/games", "/players", "/@/Ann", "/account", "/account?done=named", "/account?done=signed-in", "/account?done=recovered"} {
 		for _, s := range untranslatedTexts(c.get(path), "Ann", "bot:play", "board:play", "challenge:write") {
 			t.Errorf("%s shows %q, which no catalog gave", path, s)
 		}

@@ -71,7 +71,7 @@ func (p *accounts) newRecoveryCodes(c echo.Context) error {
 	if err != nil {
 		return kit.Titled(languageOf(c).T("error.title.recoveryCodes"), err)
 	}
-	return p.showCodes(c, pl, "New recovery codes: the old ones no longer work.", codes)
+	return p.showCodes(c, pl, languageOf(c).T("account.done.newCodes"), codes)
 }
 
 func (p *accounts) recoverPage(c echo.Context) error {
