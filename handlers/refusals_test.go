@@ -1,7 +1,9 @@
 package handlers
 
 import (
+	"encoding/json"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -72,5 +74,20 @@ func TestPseudoLocaleErrorPage(t *testing.T) {
 		for _, s := range untranslatedTexts(parse(t, rec)) {
 			t.Errorf("%s shows %q, which no catalog gave", path, s)
 		}
+	}
+}
+
+// TestAPIRefusalStaysEnglish: the JSON API words its refusals in English
+// whatever language the browser asks for.
+func TestAPIRefusalStaysEnglish(t *testing.T) {
+	c := newClient(t)
+	c.jar[pages.LanguageCookie] = &http.Cookie{Name: pages.LanguageCookie, Value: "de"}
+	req := c.request(http.MethodGet, "/api/games/zzzzzzzzzzzz", nil, false)
+	req.Header.Set("Accept-Language", "de")
+	rec := httptest.NewRecorder()
+	c.e.ServeHTTP(rec, req)
+	var body struct{ Error, Code string }
+	if err := json.Unmarshal(rec.Body.Bytes(), &body); err != nil || rec.Code != http.StatusNotFound || body.Code == "" || !asciiWord.MatchString(body.Error) || strings.ContainsAny(body.Error, "äöüß") || strings.Contains(body.Error, "gibt es") {
+		t.Errorf("GET /api/games/… in German: %d %s, want an English 404", rec.Code, rec.Body.String())
 	}
 }
