@@ -91,3 +91,23 @@ func TestAPIRefusalStaysEnglish(t *testing.T) {
 		t.Errorf("GET /api/games/… in German: %d %s, want an English 404", rec.Code, rec.Body.String())
 	}
 }
+
+// TestLoginRefusalsInLanguage: the sign-in page's refusals in French: a
+// wrong password, then too many failures with how long to wait.
+func TestLoginRefusalsInLanguage(t *testing.T) {
+	e := newServer()
+	newClientOn(t, e).register("Ann")
+	c := newClientOn(t, e)
+	c.jar[pages.LanguageCookie] = &http.Cookie{Name: pages.LanguageCookie, Value: "fr"}
+	for i := range 5 {
+		rec := c.do(http.MethodPost, "/login", vals("name", "Ann", "password", "wrong password "+string(rune('a'+i))), false)
+		if got := text(parse(t, rec), "#account-error"); rec.Code != http.StatusUnauthorized || got != "Le nom ou le mot de passe est incorrect." {
+			t.Fatalf("failed login %d: %d %q", i+1, rec.Code, got)
+		}
+	}
+	rec := c.do(http.MethodPost, "/login", vals("name", "Ann", "password", secret), false)
+	got := text(parse(t, rec), "#account-error")
+	if rec.Code != http.StatusTooManyRequests || !strings.HasPrefix(got, "Trop de connexions échouées. Réessayez dans ") || got != "Trop de connexions échouées. Réessayez dans 15 minutes." {
+		t.Errorf("the sixth login: %d %q, want the wait in French", rec.Code, got)
+	}
+}

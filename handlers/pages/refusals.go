@@ -2,6 +2,7 @@ package pages
 
 import (
 	"math"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -32,9 +33,18 @@ func refusalText(l *i18n.Language, e *errs.Error) string {
 	}
 	msg := l.T(id)
 	if e.RetryAfter > 0 && e.Code == errs.TooMany {
-		msg += " " + l.N("error.retryAfter", int(math.Ceil(e.RetryAfter.Seconds())))
+		msg += " " + waitText(l, e.RetryAfter)
 	}
 	return msg
+}
+
+// waitText says how long to wait before trying again: in seconds up to
+// two minutes, else in whole minutes, rounded up.
+func waitText(l *i18n.Language, wait time.Duration) string {
+	if wait <= 2*time.Minute {
+		return l.N("error.retryAfter", int(math.Ceil(wait.Seconds())))
+	}
+	return l.N("error.retryAfterMinutes", int(math.Ceil(wait.Minutes())))
 }
 
 // refusalOf is err, a request's failure, said in the viewer's language:
