@@ -111,3 +111,15 @@ func TestLoginRefusalsInLanguage(t *testing.T) {
 		t.Errorf("the sixth login: %d %q, want the wait in French", rec.Code, got)
 	}
 }
+
+// TestLobbyRefusalInLanguage: the lobby shows its refusals in the
+// viewer's language (a pool that is not one, in German).
+func TestLobbyRefusalInLanguage(t *testing.T) {
+	c := newClient(t)
+	c.jar[pages.LanguageCookie] = &http.Cookie{Name: pages.LanguageCookie, Value: "de"}
+	c.get("/lobby")
+	rec := c.do(http.MethodPost, "/lobby/pool", vals("pool", "7+7"), false)
+	if got := text(parse(t, rec), "#lobby-error"); rec.Code != http.StatusBadRequest || got != "Das ist keine der Schnellpaarungen der Lobby." {
+		t.Errorf("a pool that is not one: %d %q", rec.Code, got)
+	}
+}
