@@ -387,3 +387,8 @@ const (
 const (
 	BadNotification Detail = "bad_notification" // Invalid: not a kind of notification, or ids not a list of at most 100
 )
+
+// The details of the language picker.
+const (
+	BadLanguage Detail = "bad_language" // Invalid: not a language the site speaks
+)

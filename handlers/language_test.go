@@ -87,8 +87,8 @@ func TestLanguageChosen(t *testing.T) {
 	}
 	for _, bad := range []string{"", "xx", "de-DE'><script>", strings.Repeat("a", 300)} {
 		rec := choose(bad, "")
-		if rec.Code != http.StatusBadRequest || !strings.Contains(rec.Body.String(), "no language") {
-			t.Errorf("choosing %q: %d, want 400 saying so", bad, rec.Code)
+		if rec.Code != http.StatusBadRequest || !strings.Contains(rec.Body.String(), "Такого языка здесь нет") {
+			t.Errorf("choosing %q: %d, want 400 saying so in Russian, the language in use", bad, rec.Code)
 		}
 		if c.jar[pages.LanguageCookie].Value != "ru" {
 			t.Errorf("choosing %q changed the cookie to %q", bad, c.jar[pages.LanguageCookie].Value)
@@ -102,7 +102,7 @@ func TestLanguageChosen(t *testing.T) {
 
 // translatedPages are the pages whose every word comes from a catalog (issue
 // 43 grows this list to every page and fragment).
-var translatedPages = []string{"/", "/language", "/new", "/rules"}
+var translatedPages = []string{"/", "/language", "/new", "/rules", "/lobby", "/games", "/login", "/account", "/recover"}
 
 // fenLike matches a FEN.
 var fenLike = regexp.MustCompile(`^[1-8pnbrqkaPNBRQKA/]+ [wb] `)

@@ -30,27 +30,22 @@ func ControlLabel(l *i18n.Language, tc string) string {
 // DaysText writes a correspondence clock's time left, coarsely, as it
 // need not tick, in whole minutes rounded up (as ClockText rounds up its
 // seconds): "3 days", "1 day 5 h", "5 h 12 min", "12 min", "0 min".
-func DaysText(ms int64) string {
+func DaysText(ms int64) string { return DaysTextIn(nil, ms) }
+
+// DaysTextIn is DaysText in language l (nil: the source, English), days
+// counted by the language's plural forms.
+func DaysTextIn(l *i18n.Language, ms int64) string {
 	min := (max(ms, 0) + 59_999) / 60_000
 	h, d := min/60, min/60/24
 	switch {
-	case d >= 3:
-		return plural(strconv.FormatInt(d, 10), "day")
-	case d >= 1 && h%24 == 0:
-		return plural(strconv.FormatInt(d, 10), "day")
+	case d >= 3, d >= 1 && h%24 == 0:
+		return l.N("date.left.days", int(d))
 	case d >= 1:
-		return plural(strconv.FormatInt(d, 10), "day") + " " + strconv.FormatInt(h%24, 10) + " h"
+		return l.N("date.left.daysHours", int(d), "Hours", l.Number(int(h%24)))
 	case h >= 1:
-		return strconv.FormatInt(h, 10) + " h " + strconv.FormatInt(min%60, 10) + " min"
+		return l.T("date.left.hoursMinutes", "Hours", l.Number(int(h)), "Minutes", l.Number(int(min%60)))
 	}
-	return strconv.FormatInt(min, 10) + " min"
-}
-
-func plural(n, word string) string {
-	if n == "1" {
-		return n + " " + word
-	}
-	return n + " " + word + "s"
+	return l.T("date.left.minutes", "Minutes", l.Number(int(min)))
 }
 
 // NewDaysClockFace is a correspondence game's clock showing ms left: in

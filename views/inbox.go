@@ -2,7 +2,6 @@ package views
 
 import (
 	"context"
-	"strconv"
 
 	"github.com/banchess/banchess/i18n"
 )
@@ -42,8 +41,11 @@ func bellLabel(l *i18n.Language, n int) string {
 
 // Notice is one notification as the inbox lists it.
 type Notice struct {
-	ID, Kind, Text, Link, Time string
-	Read                       bool
+	ID, Kind, Text, Link string
+	// Time is when it came, as the viewer's language writes it; When is
+	// the same in RFC 3339, for <time datetime>.
+	Time, When string
+	Read       bool
 }
 
 // NoticeKind is a kind of notification and whether it notifies.
@@ -62,9 +64,9 @@ type Inbox struct {
 }
 
 // inboxTitle is the inbox page's title, with the unread count first.
-func inboxTitle(n int) string {
+func inboxTitle(l *i18n.Language, n int) string {
 	if n > 0 {
-		return "(" + strconv.Itoa(n) + ") Notifications · Ban Chess"
+		return "(" + l.Number(n) + ") " + l.T("inbox.pageTitle")
 	}
-	return "Notifications · Ban Chess"
+	return l.T("inbox.pageTitle")
 }

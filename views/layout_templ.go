@@ -1078,7 +1078,7 @@ func ErrorPage(title, message, asset string) templ.Component {
 			}
 			return nil
 		})
-		templ_7745c5c3_Err = Layout(title+" · Ban Chess playground", asset, "", false, nil).Render(templ.WithChildren(ctx, templ_7745c5c3_Var64), templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = Layout(tr(ctx, "error.pageTitle", "Title", title), asset, "", false, nil).Render(templ.WithChildren(ctx, templ_7745c5c3_Var64), templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

@@ -1,7 +1,10 @@
 package views
 
 import (
+	"context"
+
 	"github.com/a-h/templ"
+	"github.com/banchess/banchess/i18n"
 	"net/url"
 	"strconv"
 )
@@ -94,8 +97,8 @@ func (l Lobby) SeekPageURL(n int) templ.SafeURL {
 
 // SeekCountText says which seeks a page shows when there are several
 // pages: "seeks 51–100 of 230".
-func (l Lobby) SeekCountText() string {
-	return "Seeks " + strconv.Itoa(l.SeekFrom) + "–" + strconv.Itoa(l.SeekFrom+len(l.Seeks)-1) + " of " + strconv.Itoa(l.SeekTotal) + ", nearest your rating first"
+func (l Lobby) SeekCountText(lang *i18n.Language) string {
+	return lang.T("lobby.seekCount", "From", lang.Number(l.SeekFrom), "To", lang.Number(l.SeekFrom+len(l.Seeks)-1), "Total", lang.Number(l.SeekTotal))
 }
 
 // SinceText writes Since for the page's address and its stream.
@@ -165,13 +168,13 @@ type PlayedRow struct {
 	Board    string // the final placement, for MiniBoard
 	Opponent string // "" for an anonymous player
 	Color    string // the player's, "white" or "black"
-	Result   string // "Won", "Lost", "Drawn"
+	Result   string // "Won with black against Ann", in the viewer's language
 	Ending   string // "White won by checkmate after a ban"
 	Variant  string
 	Speed    string // "blitz", "" without a clock
 	Rated    bool
 	Change   string // "+162" for a rated game
-	Date     string // "2026-11-22"
+	Date     string // "22 Nov 2026", in the viewer's language
 }
 
 // Leaders is the list of the highest rated players of a variant, by
@@ -201,20 +204,46 @@ type LeaderRow struct {
 }
 
 // seekName is how a player is named in lists: their name, or Anonymous.
-func seekName(name string) string {
+func seekName(ctx context.Context, name string) string {
 	if name == "" {
-		return "Anonymous"
+		return tr(ctx, "players.anonymous")
 	}
 	return name
 }
 
 // waitingText says how many wait in a pool.
-func waitingText(n int) string {
-	switch n {
-	case 0:
-		return "no one waiting"
-	case 1:
-		return "1 waiting"
+func waitingText(l *i18n.Language, n int) string {
+	if n == 0 {
+		return l.T("lobby.noneWaiting")
 	}
-	return strconv.Itoa(n) + " waiting"
+	return l.N("lobby.waiting", n)
+}
+
+// speedText names a speed of play (rating.Speed's words).
+func speedText(l *i18n.Language, speed string) string {
+	switch speed {
+	case "bullet":
+		return l.T("lobby.speed.bullet")
+	case "blitz":
+		return l.T("lobby.speed.blitz")
+	case "rapid":
+		return l.T("lobby.speed.rapid")
+	case "classical":
+		return l.T("lobby.speed.classical")
+	case "correspondence":
+		return l.T("lobby.speed.correspondence")
+	}
+	return speed
+}
+
+// seekColorText says the colour a seek's maker plays (white, black or
+// random).
+func seekColorText(l *i18n.Language, color string) string {
+	switch color {
+	case "white":
+		return l.T("lobby.plays.white")
+	case "black":
+		return l.T("lobby.plays.black")
+	}
+	return l.T("lobby.plays.random")
 }

@@ -4,7 +4,6 @@ import (
 	"github.com/banchess/banchess/i18n"
 
 	"context"
-	"strconv"
 	"strings"
 )
 
@@ -38,11 +37,11 @@ func awaitingText(l *i18n.Language, n int) string {
 
 // turnsTitle is the title of the page of the viewer's games: the count
 // first, so that a tab says it.
-func turnsTitle(n int) string {
+func turnsTitle(l *i18n.Language, n int) string {
 	if n > 0 {
-		return "(" + strconv.Itoa(n) + ") Your games · Ban Chess"
+		return "(" + l.Number(n) + ") " + l.T("games.pageTitle")
 	}
-	return "Your games · Ban Chess"
+	return l.T("games.pageTitle")
 }
 
 // ID is the game's id, from its URL ("/g/{id}").

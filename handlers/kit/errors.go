@@ -84,6 +84,11 @@ func (k *Kit) WriteError(c echo.Context, err error) error {
 		}
 		return c.JSON(st, body)
 	}
+	if k.errorWords != nil {
+		said := *e
+		said.Msg = k.errorWords(c, e)
+		e = &said
+	}
 	var pe *PageError
 	errors.As(err, &pe)
 	if pe != nil && pe.show != nil {

@@ -54,6 +54,9 @@ type Kit struct {
 	// errorPage renders a refusal outside the API as a page (see
 	// WithErrorPage); nil: a plain text answer.
 	errorPage ErrorPage
+	// errorWords says a refusal outside the API in the viewer's language
+	// (see SetErrorWords); nil: its English message.
+	errorWords ErrorWords
 
 	failedMu sync.Mutex
 	failed   map[string]bool // games whose read failure was logged
@@ -106,6 +109,14 @@ func New(svc *games.Service, players Players, c Config) *Kit {
 
 // SetErrorPage makes refusals outside the API answered by page.
 func (k *Kit) SetErrorPage(page ErrorPage) { k.errorPage = page }
+
+// ErrorWords is refusal e's message in the language of request c's
+// viewer (the English message when no translation has it).
+type ErrorWords func(c echo.Context, e *errs.Error) string
+
+// SetErrorWords makes refusals outside the API worded by words: the one
+// place a refusal shown to people is translated (the API's stay English).
+func (k *Kit) SetErrorWords(words ErrorWords) { k.errorWords = words }
 
 // Games returns the games service as the front ends read it: reads give
 // up after the game wait.

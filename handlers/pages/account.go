@@ -45,11 +45,11 @@ func (p *accounts) account(c echo.Context) error {
 	}
 	switch c.QueryParam("done") {
 	case "named":
-		a.Done = "Your name is yours: sign in with it and your password on your other devices."
+		a.Done = languageOf(c).T("account.done.named")
 	case "signed-in":
-		a.Done = "Signed in: your games and seats are here too."
+		a.Done = languageOf(c).T("account.done.signedIn")
 	case "recovered":
-		a.Done = "Your account is back, with your new password: every other device was signed out."
+		a.Done = languageOf(c).T("account.done.recovered")
 	}
 	return render(c, http.StatusOK, views.AccountPage(a))
 }
@@ -86,7 +86,7 @@ func (p *accounts) register(c echo.Context) error {
 	if err != nil {
 		return c.Redirect(http.StatusSeeOther, "/account?done=named")
 	}
-	return p.showCodes(c, in.Player, "Your name is yours: sign in with it and your password on your other devices.", codes)
+	return p.showCodes(c, in.Player, languageOf(c).T("account.done.named"), codes)
 }
 
 // newToken makes the signed-in player a bearer token limited to the

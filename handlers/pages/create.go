@@ -37,7 +37,7 @@ func (p *create) open(c echo.Context) error {
 	}
 	g, err := p.s.loader.FromLink(c.QueryParams())
 	if err != nil {
-		return kit.Titled("This link does not open a game", err)
+		return kit.Titled(languageOf(c).T("error.title.badLink"), err)
 	}
 	id, err := p.create(c, g)
 	if err != nil {

@@ -223,6 +223,7 @@ func New(d Deps) *Pages {
 		s.files = NewStaticFiles()
 	}
 	d.Kit.SetErrorPage(s.errorPage)
+	d.Kit.SetErrorWords(sayRefusal)
 	return &Pages{s: s}
 }
 

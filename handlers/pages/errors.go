@@ -13,16 +13,17 @@ import (
 // one that offers ways on for the server's own failure (stuck), else one
 // that explains it under title ("" for the refusal's own).
 func (s *deps) errorPage(c echo.Context, status int, e *errs.Error, title string) error {
+	l := languageOf(c)
 	msg, own := e.Msg, title != ""
 	switch {
 	case e.Code == errs.Internal:
-		return s.stuck(c, status, errorTitle(e), msg)
+		return s.stuck(c, status, l.T(errorTitle(e)), msg)
 	case own:
 	case e.Code == errs.NotFound && e.Detail == "":
-		msg = "There is no game at this address: it may have been removed after a long time unplayed."
+		msg = l.T("error.noGame")
 	}
 	if !own {
-		title = errorTitle(e)
+		title = l.T(errorTitle(e))
 	}
 	if kit.IsHX(c) {
 		return render(c, status, views.ErrorMain(title, msg))
@@ -30,38 +31,39 @@ func (s *deps) errorPage(c echo.Context, status int, e *errs.Error, title string
 	return render(c, status, views.ErrorPage(title, msg, s.asset))
 }
 
-// errorTitle heads the page that explains a refusal.
+// errorTitle is the message id of the title of the page that explains a
+// refusal.
 func errorTitle(e *errs.Error) string {
 	switch e.Detail {
 	case errs.NoPlayer:
-		return "No such player"
+		return "error.title.noPlayer"
 	case errs.SeekGone:
-		return "This seek is gone"
+		return "error.title.seekGone"
 	case errs.BadLogin:
-		return "Sign-in failed"
+		return "error.title.badLogin"
 	case errs.NameNeeded:
-		return "A name is needed"
+		return "error.title.nameNeeded"
 	}
 	switch e.Code {
 	case errs.NotFound:
-		return "No such game"
+		return "error.title.notFound"
 	case errs.Unauthorized, errs.Forbidden:
-		return "Only the players can do this"
+		return "error.title.onlyPlayers"
 	case errs.TooMany:
-		return "Too many requests"
+		return "error.title.tooMany"
 	case errs.TooLarge:
-		return "Request too large"
+		return "error.title.tooLarge"
 	case errs.Timeout:
-		return "Request timed out"
+		return "error.title.timeout"
 	case errs.Unavailable:
-		return "Server busy"
+		return "error.title.unavailable"
 	case errs.Internal:
 		if e.Detail == errs.Unreadable {
-			return "This game could not be read"
+			return "error.title.unreadable"
 		}
-		return "Something went wrong"
+		return "error.title.internal"
 	}
-	return "This request was refused"
+	return "error.title.refused"
 }
 
 // stuck answers a request the server failed (a game it could not read, a

@@ -100,7 +100,7 @@ func (p *browse) plyOptions(c echo.Context) (views.Options, int, error) {
 	}
 	index, err := strconv.Atoi(c.Param("index"))
 	if err != nil {
-		return o, 0, kit.Titled("No such ply", kit.Invalidf("%q is not a ply number.", kit.TrimText(c.Param("index"))))
+		return o, 0, kit.Titled(languageOf(c).T("error.title.noPly"), kit.Invalidf("%q is not a ply number.", kit.TrimText(c.Param("index"))))
 	}
 	return o, index, nil
 }
@@ -116,14 +116,14 @@ func (p *core) historyAt(c echo.Context, id string, index int, o views.Options) 
 	case err != nil:
 		return m, err
 	case viewErr != nil:
-		return m, noSuchPly(errs.Sentence(viewErr.Error()))
+		return m, noSuchPly(c, errs.Sentence(viewErr.Error()))
 	}
 	return m, nil
 }
 
 // noSuchPly refuses a ply a game does not have.
-func noSuchPly(msg string) error {
-	return kit.Titled("No such ply", &errs.Error{Code: errs.NotFound, Msg: msg})
+func noSuchPly(c echo.Context, msg string) error {
+	return kit.Titled(languageOf(c).T("error.title.noPly"), &errs.Error{Code: errs.NotFound, Msg: msg})
 }
 
 // editPosition opens in the board editor the position that game id's page
@@ -138,7 +138,7 @@ func (p *browse) editPosition(c echo.Context) error {
 	if v := c.Param("index"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 0 {
-			return kit.Titled("No such ply", kit.Invalidf("%q is not a ply number.", kit.TrimText(v)))
+			return kit.Titled(languageOf(c).T("error.title.noPly"), kit.Invalidf("%q is not a ply number.", kit.TrimText(v)))
 		}
 		index = n
 	}
@@ -165,9 +165,9 @@ func (p *browse) editPosition(c echo.Context) error {
 		return &errs.Error{Code: errs.Forbidden, Detail: errs.AnalysisLocked,
 			Msg: "This game is between two players: its positions open in the board editor, which analyses them, when it ends."}
 	case !editable:
-		return kit.Titled("Not in the editor", kit.Invalidf("The board editor sets up positions on a chess board: a %s position (its x squares, its Aurors) cannot be opened there.", variant))
+		return kit.Titled(languageOf(c).T("error.title.notInEditor"), kit.Invalidf("The board editor sets up positions on a chess board: a %s position (its x squares, its Aurors) cannot be opened there.", variant))
 	case !found:
-		return noSuchPly("This game has no ply " + strconv.Itoa(index) + ".")
+		return noSuchPly(c, "This game has no ply "+strconv.Itoa(index)+".")
 	}
 	return c.Redirect(http.StatusSeeOther, views.EditURL(fen, variant))
 }

@@ -23,7 +23,7 @@ import (
 func (p *site) image(c echo.Context) error {
 	const noImage = "No such image"
 	if p.s.images == nil {
-		return kit.Titled("No images", &errs.Error{Code: errs.Unavailable, Msg: "This server draws no images."})
+		return kit.Titled(languageOf(c).T("error.title.noImages"), &errs.Error{Code: errs.Unavailable, Msg: "This server draws no images."})
 	}
 	name := strings.TrimPrefix(c.Request().URL.Path, kit.ImagePrefix)
 	fen, ext, ok := cutExt(name)

@@ -5,10 +5,12 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
 	"github.com/banchess/banchess/handlers/kit"
+	"github.com/banchess/banchess/i18n"
 	"github.com/banchess/banchess/notify"
 	"github.com/banchess/banchess/players"
 	"github.com/banchess/banchess/views"
@@ -38,18 +40,18 @@ func (p *inboxPages) inboxRoutes(e *echo.Echo, get func(string, echo.HandlerFunc
 }
 
 // kindLabel names a kind of notification on the settings form.
-func kindLabel(k notify.Kind) string {
+func kindLabel(l *i18n.Language, k notify.Kind) string {
 	switch k {
 	case notify.YourTurn:
-		return "My turn in a game of days a move"
+		return l.T("inbox.kind.yourTurn")
 	case notify.GameEnded:
-		return "A game of mine ended"
+		return l.T("inbox.kind.gameEnded")
 	case notify.Challenge:
-		return "A challenge to me"
+		return l.T("inbox.kind.challenge")
 	case notify.TournamentStarting:
-		return "A tournament I joined starting"
+		return l.T("inbox.kind.tournamentStarting")
 	case notify.ForecastUsed:
-		return "My forecast played"
+		return l.T("inbox.kind.forecastUsed")
 	}
 	return string(k)
 }
@@ -68,10 +70,10 @@ func (p *inboxPages) page(c echo.Context) error {
 	v := views.Inbox{Site: p.s.site(c), Unread: in.Unread, Saved: c.QueryParam("saved") == "1"}
 	for _, n := range in.Notifications {
 		v.Notices = append(v.Notices, views.Notice{ID: n.ID, Kind: string(n.Kind), Text: n.Text, Link: n.Link,
-			Time: n.Time.UTC().Format("2 Jan 2006 15:04 UTC"), Read: n.Read})
+			Time: views.DateTimeText(languageOf(c), n.Time), When: n.Time.UTC().Format(time.RFC3339), Read: n.Read})
 	}
 	for _, k := range notify.Kinds() {
-		v.Kinds = append(v.Kinds, views.NoticeKind{ID: string(k), Label: kindLabel(k), On: st.Notifies(k)})
+		v.Kinds = append(v.Kinds, views.NoticeKind{ID: string(k), Label: kindLabel(languageOf(c), k), On: st.Notifies(k)})
 	}
 	return render(c, http.StatusOK, views.InboxPage(v))
 }

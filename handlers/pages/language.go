@@ -59,7 +59,7 @@ func (p *site) chooseLanguage(c echo.Context) error {
 	code := c.FormValue("lang")
 	l := i18n.Builtin().Named(code)
 	if l == nil {
-		return errs.Errorf(errs.Invalid, "There is no language %q here: choose one of the list.", code)
+		return errs.Errorf(errs.Invalid, "There is no language %q here: choose one of the list.", code).WithDetail(errs.BadLanguage)
 	}
 	c.SetCookie(&http.Cookie{
 		Name:     LanguageCookie,

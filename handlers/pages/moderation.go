@@ -139,7 +139,7 @@ func unknownPage(c echo.Context) error {
 	if kit.IsAPI(c) {
 		return kit.APINotFound()
 	}
-	return kit.Titled("Page not found", &errs.Error{Code: errs.NotFound, Msg: "There is nothing at " + kit.TrimText(c.Request().URL.Path) + "."})
+	return kit.Titled(languageOf(c).T("error.title.pageNotFound"), &errs.Error{Code: errs.NotFound, Msg: "There is nothing at " + kit.TrimText(c.Request().URL.Path) + "."})
 }
 
 // guarded answers err, a moderator's page's refusal: as an unknown page

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/banchess/banchess/handlers/kit"
+	"github.com/banchess/banchess/i18n"
 
 	"github.com/banchess/banchess/players"
 
@@ -37,7 +38,7 @@ func (p *accounts) profile(c echo.Context) error {
 	ctx := c.Request().Context()
 	pl, err := p.s.players.Named(ctx, c.Param("name"))
 	if err != nil {
-		return kit.Titled("No such player", err)
+		return kit.Titled(languageOf(c).T("error.title.noPlayer"), err)
 	}
 	before, err := playedCursor(c.QueryParam("before"))
 	if err != nil {
@@ -71,7 +72,7 @@ func (p *accounts) profile(c echo.Context) error {
 		v.Next = views.ProfilePath(pl.Name) + "?before=" + strconv.FormatInt(last.Ended.UnixMilli(), 10) + "." + last.Game
 	}
 	for _, g := range list {
-		v.Games = append(v.Games, playedRow(g))
+		v.Games = append(v.Games, playedRow(languageOf(c), g))
 	}
 	if v.Tournaments, err = p.s.tournamentResults(ctx, pl.ID); err != nil {
 		return err
@@ -100,17 +101,21 @@ func ratingText(r rating.Rating) string {
 }
 
 // playedRow describes a finished game in a profile's list.
-func playedRow(g players.PlayedGame) views.PlayedRow {
+func playedRow(l *i18n.Language, g players.PlayedGame) views.PlayedRow {
 	row := views.PlayedRow{URL: kit.GamePath(g.Game), Opponent: g.Opponent, Color: g.Color.String(), Ending: g.Ending,
-		Variant: variantName(g.Variant), Speed: string(g.Speed), Rated: g.Rated, Date: g.Ended.UTC().Format("2006-01-02")}
+		Variant: variantName(g.Variant), Speed: string(g.Speed), Rated: g.Rated, Date: views.DateText(l, g.Ended)}
 	row.Board, _, _ = strings.Cut(g.FEN, " ")
+	opponent := g.Opponent
+	if opponent == "" {
+		opponent = l.T("players.anonymous")
+	}
 	switch g.Score {
 	case rating.Win:
-		row.Result = "Won"
+		row.Result = l.T(byColor(g.Color, "profile.won.w", "profile.won.b"), "Opponent", opponent)
 	case rating.Loss:
-		row.Result = "Lost"
+		row.Result = l.T(byColor(g.Color, "profile.lost.w", "profile.lost.b"), "Opponent", opponent)
 	default:
-		row.Result = "Drawn"
+		row.Result = l.T(byColor(g.Color, "profile.drawn.w", "profile.drawn.b"), "Opponent", opponent)
 	}
 	if g.Rated {
 		row.Change = strconv.FormatFloat(math.Round(g.After-g.Before), 'f', 0, 64)

@@ -69,9 +69,9 @@ func (p *accounts) newRecoveryCodes(c echo.Context) error {
 	}
 	codes, err := p.s.players.NewRecoveryCodes(ctx, kit.Player(c))
 	if err != nil {
-		return kit.Titled("Recovery codes", err)
+		return kit.Titled(languageOf(c).T("error.title.recoveryCodes"), err)
 	}
-	return p.showCodes(c, pl, "New recovery codes: the old ones no longer work.", codes)
+	return p.showCodes(c, pl, languageOf(c).T("account.done.newCodes"), codes)
 }
 
 func (p *accounts) recoverPage(c echo.Context) error {

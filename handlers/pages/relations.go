@@ -59,7 +59,7 @@ func (p *people) relate(act func(context.Context, players.Credential, string) er
 		}
 		name := c.Param("name")
 		if err := act(c.Request().Context(), kit.Player(c), name); err != nil {
-			return kit.Titled("Not done", err)
+			return kit.Titled(languageOf(c).T("error.title.notDone"), err)
 		}
 		back := views.ProfilePath(name)
 		if c.Request().PostForm.Get("back") == "following" {
@@ -75,7 +75,7 @@ func (p *people) following(c echo.Context) error {
 	ctx, cred := c.Request().Context(), kit.Player(c)
 	list, err := p.s.relations.Following(ctx, cred)
 	if err != nil {
-		return kit.Titled("Following", err)
+		return kit.Titled(languageOf(c).T("error.title.following"), err)
 	}
 	blocked, err := p.s.relations.Blocking(ctx, cred)
 	if err != nil {

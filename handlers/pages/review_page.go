@@ -56,7 +56,7 @@ func (p *reviews) showReview(c echo.Context, id string, index int, o views.Optio
 		return err
 	default: // why the game has none: locked, nothing to review, another variant
 		if msg == "" {
-			msg = e.Msg
+			msg = sayRefusal(c, e)
 		}
 	}
 	var m views.Game
@@ -83,7 +83,7 @@ func (p *reviews) showReview(c echo.Context, id string, index int, o views.Optio
 	case err != nil:
 		return err
 	case viewErr != nil:
-		return noSuchPly(errs.Sentence(viewErr.Error()))
+		return noSuchPly(c, errs.Sentence(viewErr.Error()))
 	}
 	m.Title = o.Lang.T("review.tabTitle", "Title", m.Title)
 	if kit.IsHX(c) { // a step or the panel asking again: the main element

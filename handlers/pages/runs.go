@@ -133,7 +133,7 @@ func (p *runPages) onRun(k training.RunKind, h func(c echo.Context, at *runAt) e
 			return err
 		}
 		if _, err := p.state(c, at); err != nil {
-			return kit.Titled("No such run", err)
+			return kit.Titled(languageOf(c).T("error.title.noRun"), err)
 		}
 		err = h(c, at)
 		if err == nil || !kit.ShowAgain(err) {

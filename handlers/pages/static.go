@@ -170,7 +170,7 @@ func accepts(header, coding string) bool {
 func (p *site) static(c echo.Context) error {
 	f := p.s.files.get(c.Param("*"))
 	if f == nil {
-		return kit.Titled("Not found", &errs.Error{Code: errs.NotFound, Msg: "There is no such file."})
+		return kit.Titled(languageOf(c).T("error.title.pageNotFound"), &errs.Error{Code: errs.NotFound, Msg: "There is no such file."})
 	}
 	h := c.Response().Header()
 	if c.QueryParam("v") == p.s.asset {

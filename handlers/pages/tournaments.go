@@ -214,7 +214,7 @@ func (p *arenas) act(do func(ctx context.Context, id string, c echo.Context) err
 func (p *arenas) show(c echo.Context) error {
 	v, err := p.page(c, c.Param("id"))
 	if err != nil {
-		return kit.Titled("No such tournament", err)
+		return kit.Titled(languageOf(c).T("error.title.noTournament"), err)
 	}
 	if v.GoTo != "" {
 		return c.Redirect(http.StatusSeeOther, v.GoTo)

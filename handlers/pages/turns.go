@@ -2,6 +2,7 @@ package pages
 
 import (
 	"context"
+	"github.com/banchess/banchess/i18n"
 	"net/http"
 	"strings"
 	"sync"
@@ -46,7 +47,7 @@ func (p *browse) turnsPage(c echo.Context) error {
 	for _, sum := range list {
 		link := p.s.gameLink(languageOf(c), sum, holder)
 		link.Turn = lastRank(sum, holder) == yourTurn
-		link.Left = timeLeft(sum, now)
+		link.Left = timeLeft(languageOf(c), sum, now)
 		if link.Turn {
 			t.Awaiting++
 		}
@@ -57,25 +58,25 @@ func (p *browse) turnsPage(c echo.Context) error {
 
 // timeLeft is the time game sum's side to act has left at now, as its
 // clock shows it ("2 days", "4:59"); "" when no clock runs for it.
-func timeLeft(sum games.Summary, now time.Time) string {
+func timeLeft(l *i18n.Language, sum games.Summary, now time.Time) string {
 	c := sum.Clock
 	side, err := rules.ParseColor(sum.Actor)
 	if c == nil || err != nil || c.Control.Unlimited() {
 		return ""
 	}
 	if left, ok := c.FirstActionLeft(now); ok {
-		return leftText(c.Control, left.Milliseconds())
+		return leftText(l, c.Control, left.Milliseconds())
 	}
 	if c.Running != side {
 		return ""
 	}
-	return leftText(c.Control, c.Left(side, now).Milliseconds())
+	return leftText(l, c.Control, c.Left(side, now).Milliseconds())
 }
 
 // leftText writes ms left on a clock of tc as its face does.
-func leftText(tc games.TimeControl, ms int64) string {
+func leftText(l *i18n.Language, tc games.TimeControl, ms int64) string {
 	if tc.Correspondence() {
-		return views.DaysText(ms)
+		return views.DaysTextIn(l, ms)
 	}
 	return views.ClockText(ms)
 }
