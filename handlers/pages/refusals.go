@@ -47,12 +47,6 @@ func waitText(l *i18n.Language, wait time.Duration) string {
 	return l.N("error.retryAfterMinutes", int(math.Ceil(wait.Minutes())))
 }
 
-// refusalOf is err, a request's failure, said in the viewer's language:
-// for the pages that show a failure in their own way.
-func refusalOf(c echo.Context, err error) string {
-	return sayRefusal(c, errs.Of(err))
-}
-
 // detailMessage is the message id of a refusal's detail, "" for none.
 func detailMessage(d errs.Detail) string {
 	switch d {
