@@ -45,9 +45,8 @@ func (w *plyWire) listen(ev any) {
 	}
 }
 
-// TestPlyOnTheWireInChromium plays 120 random plies (80 under the race
-// detector: the median is the same, 1,951 B; 160 took over the test's 90 s
-// on a loaded machine) of a game through the
+// TestPlyOnTheWireInChromium plays 160 random plies (80 under the race
+// detector: the median is the same, 1,951 B) of a game through the
 // page in Chromium (clicking squares, as a player does: each ply an htmx
 // POST answered by its delta) and reads what each ply's answer cost on
 // the wire from DevTools, headers included: 1,952 B at the median when
@@ -72,7 +71,7 @@ func TestPlyOnTheWireInChromium(t *testing.T) {
 	}
 	g := rules.New(rules.BanChess{})
 	rng := rand.New(rand.NewPCG(29, 0))
-	plies := 120
+	plies := 160
 	if race.Enabled {
 		plies = 80 // the detector slows each ply's answer, not what it costs on the wire
 	}
