@@ -185,20 +185,27 @@ func TestLobbyRatedGameInBrowsers(t *testing.T) {
 func TestLobbyPoolInBrowsers(t *testing.T) {
 	long(t)
 	ctxs, base := browsers(t, 3, true)
-	for i, ctx := range ctxs {
-		err := chromedp.Do(ctx, chromedp.Navigate(base+"/lobby"), chromedp.WaitVisible(`#make-seek`))
+	press := func(i int) {
+		t.Helper()
+		err := chromedp.Do(ctxs[i], chromedp.Navigate(base+"/lobby"), chromedp.WaitVisible(`#make-seek`))
 		if err == nil {
-			err = clickNow(ctx, `button[data-pool="3+2"]`)
+			err = clickNow(ctxs[i], `button[data-pool="3+2"]`)
 		}
 		if err != nil {
 			t.Fatalf("browser %d pressing 3+2: %v", i, err)
 		}
-		if i == 0 {
-			if err := present(ctx, `form[data-pool="3+2"][data-waiting="true"]`, gameWait); err != nil {
-				t.Fatalf("the first is not waiting: %v", err)
-			}
-		}
 	}
+	press(0)
+	if err := present(ctxs[0], `form[data-pool="3+2"][data-waiting="true"]`, gameWait); err != nil {
+		t.Fatalf("the first is not waiting: %v", err)
+	}
+	// The third opens the lobby while the first waits, and presses once the
+	// first two are paired: a press at the moment of the pairing can land
+	// on the pools' form as the live lobby swaps it away.
+	if err := chromedp.Do(ctxs[2], chromedp.Navigate(base+"/lobby"), chromedp.WaitVisible(`#make-seek`)); err != nil {
+		t.Fatal(err)
+	}
+	press(1)
 	var at [3]string
 	for i := range 2 {
 		if err := waitFor(ctxs[i], `#game .strip.you[data-player]`, gameWait); err != nil {
@@ -208,6 +215,9 @@ func TestLobbyPoolInBrowsers(t *testing.T) {
 	}
 	if pathOf(t, at[0]) != pathOf(t, at[1]) || side(t, ctxs[0]) == side(t, ctxs[1]) {
 		t.Errorf("the first two are at %s (%s) and %s (%s)", at[0], side(t, ctxs[0]), at[1], side(t, ctxs[1]))
+	}
+	if err := clickNow(ctxs[2], `button[data-pool="3+2"]`); err != nil {
+		t.Fatalf("the third pressing 3+2: %v", err)
 	}
 	if err := present(ctxs[2], `form[data-pool="3+2"][data-waiting="true"]`, gameWait); err != nil {
 		t.Errorf("the third does not wait: %v", err)
