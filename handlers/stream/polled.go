@@ -12,7 +12,7 @@ import (
 // Polled serves server-sent events that next makes, asked at once, then
 // whenever changed's channel closes (nil: never), and every every in any
 // case: for a thing whose changes reach no feed of games (a tournament's
-// standings). changed is asked again after each close. It ends when next
+// standings). changed is asked before each call of next. It ends when next
 // says so (done, after its events), the client leaves, the server shuts
 // down, or a write fails; it counts among the client's streams as a
 // game's stream does.
@@ -23,35 +23,20 @@ func (s *Server) Polled(c echo.Context, every time.Duration, changed func() <-ch
 		return err
 	}
 	s.serveEvents(c, sseFormat, release, func(ctx context.Context, es *Source, beat <-chan time.Time) {
-		wake := make(chan struct{}, 1)
 		t := time.NewTicker(every)
 		defer t.Stop()
-		ctx, cancel := context.WithCancel(ctx)
-		defer cancel()
-		go func() {
-			for {
-				var ch <-chan struct{}
-				if changed != nil {
-					ch = changed()
-				}
-				select {
-				case <-ctx.Done():
-					return
-				case <-t.C:
-				case <-ch:
-				}
-				select {
-				case wake <- struct{}{}:
-				default:
-				}
-			}
-		}()
 		for {
+			// The channel is taken before next reads, so that a change
+			// made while it reads closes it: none is missed.
+			var wake <-chan struct{}
+			if changed != nil {
+				wake = changed()
+			}
 			evs, done := next(ctx)
 			if len(evs) > 0 && es.Send(evs...) != nil || done {
 				return
 			}
-			if !s.awaitChange(ctx, es, wake, beat, nil) {
+			if !s.awaitChangeOrTick(ctx, es, wake, t.C, beat, nil) {
 				return
 			}
 		}

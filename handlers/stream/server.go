@@ -396,6 +396,11 @@ func (s *Server) revisionOf(id string, w *games.Watch) func(ctx context.Context)
 // server shuts down, or a write failed. Meanwhile it sends heartbeats; a
 // wake calls onWake, if not nil, which may send events of its own.
 func (s *Server) awaitChange(ctx context.Context, es *Source, wake <-chan struct{}, beat <-chan time.Time, onWake func(context.Context, *Source) error) bool {
+	return s.awaitChangeOrTick(ctx, es, wake, nil, beat, onWake)
+}
+
+// awaitChangeOrTick is awaitChange woken by tick too.
+func (s *Server) awaitChangeOrTick(ctx context.Context, es *Source, wake <-chan struct{}, tick <-chan time.Time, beat <-chan time.Time, onWake func(context.Context, *Source) error) bool {
 	for {
 		select {
 		case <-ctx.Done():
@@ -408,6 +413,8 @@ func (s *Server) awaitChange(ctx context.Context, es *Source, wake <-chan struct
 				return false
 			}
 		case <-wake:
+			return onWake == nil || onWake(ctx, es) == nil
+		case <-tick:
 			return onWake == nil || onWake(ctx, es) == nil
 		}
 	}
