@@ -290,16 +290,7 @@ func TestTournamentAPI(t *testing.T) {
 // standings at once and at each change, "paired" with the bearer's game
 // when the server pairs them, and "end" once the tournament finished.
 func TestTournamentStream(t *testing.T) {
-	site := testsite.New(store.NewMemory(), testsite.Config{})
-	svc := servicesOf(site)
-	svc.Tournaments = site.Tournaments
-	t.Cleanup(closer(svc))
-	e := echo.New()
-	srv := New(svc, nil)
-	srv.Register(e)
-	hs := httptest.NewServer(e)
-	t.Cleanup(func() { srv.CloseStreams(); hs.Close() })
-	l := &liveServer{t: t, s: srv, url: hs.URL}
+	l, site, _ := liveTournaments(t)
 	var ann, bob api.Token
 	l.post("", "/api/account", `{"name":"Ann","password":"`+secret+`"}`, http.StatusCreated, &ann)
 	l.post("", "/api/account", `{"name":"Bob","password":"`+secret+`"}`, http.StatusCreated, &bob)
@@ -339,16 +330,7 @@ func TestTournamentStream(t *testing.T) {
 // on its lobby stream, as of its lobby games: "paired" with the game and
 // the tournament, once, and only for its own player.
 func TestTournamentPairedOnLobbyStream(t *testing.T) {
-	site := testsite.New(store.NewMemory(), testsite.Config{})
-	svc := servicesOf(site)
-	svc.Tournaments = site.Tournaments
-	t.Cleanup(closer(svc))
-	e := echo.New()
-	srv := New(svc, nil)
-	srv.Register(e)
-	hs := httptest.NewServer(e)
-	t.Cleanup(func() { srv.CloseStreams(); hs.Close() })
-	l := &liveServer{t: t, s: srv, url: hs.URL}
+	l, site, hs := liveTournaments(t)
 	var ann, bob, cid api.Token
 	for _, p := range []struct {
 		name string
@@ -416,15 +398,7 @@ func TestTournamentPairedOnLobbyStream(t *testing.T) {
 // it of each notification it gets while the stream is open
 // ("notification", as GET /api/notifications lists them), once.
 func TestNotificationsOnLobbyStream(t *testing.T) {
-	site := testsite.New(store.NewMemory(), testsite.Config{})
-	svc := servicesOf(site)
-	t.Cleanup(closer(svc))
-	e := echo.New()
-	srv := New(svc, nil)
-	srv.Register(e)
-	hs := httptest.NewServer(e)
-	t.Cleanup(func() { srv.CloseStreams(); hs.Close() })
-	l := &liveServer{t: t, s: srv, url: hs.URL}
+	l, _, hs := liveTournaments(t)
 	var ann, bob api.Token
 	l.post("", "/api/account", `{"name":"Ann","password":"`+secret+`"}`, http.StatusCreated, &ann)
 	l.post("", "/api/account", `{"name":"Bob","password":"`+secret+`"}`, http.StatusCreated, &bob)
@@ -459,4 +433,19 @@ func TestNotificationsOnLobbyStream(t *testing.T) {
 	if seen != 1 {
 		t.Errorf("Ann was told of %d notifications, want the challenge once", seen)
 	}
+}
+
+// liveTournaments serves a site with tournaments over HTTP, for the tests
+// of its streams: the client, the site and the server.
+func liveTournaments(t *testing.T) (*liveServer, testsite.Site, *httptest.Server) {
+	site := testsite.New(store.NewMemory(), testsite.Config{})
+	svc := servicesOf(site)
+	svc.Tournaments = site.Tournaments
+	t.Cleanup(closer(svc))
+	e := echo.New()
+	srv := New(svc, nil)
+	srv.Register(e)
+	hs := httptest.NewServer(e)
+	t.Cleanup(func() { srv.CloseStreams(); hs.Close() })
+	return &liveServer{t: t, s: srv, url: hs.URL}, site, hs
 }

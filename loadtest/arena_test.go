@@ -2,12 +2,7 @@ package loadtest
 
 import (
 	"context"
-	"fmt"
-	"math/rand/v2"
 	"net/http"
-	"slices"
-	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -71,64 +66,13 @@ func arenaLoad(tb testing.TB, st testsite.Store, n, maxPlies, total int, opts []
 	srv := serve(tb, svc, 4*n)
 	ctx, cancel := context.WithCancel(context.Background())
 	tb.Cleanup(cancel)
-	client := &http.Client{Transport: srv.transport}
-	bots := make([]*lobbyPlayer, n)
-	for i := range bots {
-		p := &lobbyPlayer{name: fmt.Sprintf("arena%d", i), base: srv.url, client: client, rng: rand.New(rand.NewPCG(uint64(i), 5)),
-			maxPlies: maxPlies, paired: make(chan string, 16), known: map[string]bool{}}
-		if err := p.register(); err != nil {
-			tb.Fatal(err)
-		}
-		if err := p.follow(ctx); err != nil {
-			tb.Fatal(err)
-		}
-		bots[i] = p
-	}
+	bots := newPlayers(tb, ctx, srv, "arena", 5, n, maxPlies)
 	var arena struct{ ID string }
 	if _, err := bots[0].call(ctx, http.MethodPost, "/api/tournaments", `{"name":"Load arena","clock":"5+3","minutes":180}`, &arena); err != nil {
 		tb.Fatal(err)
 	}
-	var ended atomic.Int64
-	done := make(chan struct{})
-	var once sync.Once
-	finish := func() {
-		if ended.Add(1) >= int64(total) {
-			once.Do(func() { close(done) })
-		}
-	}
-	runCtx, stop := context.WithCancel(ctx)
-	if start != nil {
-		start()
-	}
-	cpu0 := cpuTime()
-	t0 := time.Now()
-	go svc.Tournaments.Run(runCtx, nil)
-	var wg sync.WaitGroup
-	for _, p := range bots {
-		wg.Go(func() { p.arenaLoop(runCtx, arena.ID, finish) })
-	}
-	select {
-	case <-done:
-	case <-time.After(10 * time.Minute):
-		tb.Errorf("only %d of %d games ended in 10 minutes", ended.Load(), total)
-	}
-	elapsed := time.Since(t0)
-	cpu := cpuTime() - cpu0
-	stop()
-	wg.Wait()
-	var r arenaResult
-	r.elapsed, r.cpu, r.games = elapsed, cpu, int(ended.Load())
-	for _, p := range bots {
-		r.plies += p.plies
-		r.errors += p.errors
-		r.pairing = append(r.pairing, p.pairing...)
-		r.ply = append(r.ply, p.ply...)
-		if r.first == nil {
-			r.first = p.first
-		}
-	}
-	slices.Sort(r.pairing)
-	slices.Sort(r.ply)
+	r := arenaResult{lobbyResult: runPlayers(tb, ctx, bots, total, start, func(ctx context.Context) { go svc.Tournaments.Run(ctx, nil) },
+		func(ctx context.Context, p *lobbyPlayer, finish func()) { p.arenaLoop(ctx, arena.ID, finish) })}
 	// The games that ended are recorded at the next tick.
 	for deadline := time.Now().Add(5 * time.Second); ; {
 		if err := svc.Tournaments.Tick(ctx); err != nil {

@@ -103,10 +103,19 @@ func lobbyLoad(tb testing.TB, st testsite.Store, n, maxPlies, total int, start f
 	ctx, cancel := context.WithCancel(context.Background())
 	tb.Cleanup(cancel)
 	go svc.Lobby.Run(ctx)
+	players := newPlayers(tb, ctx, srv, "load", 3, n, maxPlies)
+	return runPlayers(tb, ctx, players, total, start, nil, func(ctx context.Context, p *lobbyPlayer, finish func()) { p.loop(ctx, finish) })
+}
+
+// newPlayers names n players on srv (name prefix and a number; their
+// random actions seeded by stream and the number), each following its
+// lobby stream until ctx ends.
+func newPlayers(tb testing.TB, ctx context.Context, srv *server, prefix string, stream uint64, n, maxPlies int) []*lobbyPlayer {
+	tb.Helper()
 	client := &http.Client{Transport: srv.transport}
 	players := make([]*lobbyPlayer, n)
 	for i := range players {
-		p := &lobbyPlayer{name: fmt.Sprintf("load%d", i), base: srv.url, client: client, rng: rand.New(rand.NewPCG(uint64(i), 3)),
+		p := &lobbyPlayer{name: fmt.Sprintf("%s%d", prefix, i), base: srv.url, client: client, rng: rand.New(rand.NewPCG(uint64(i), stream)),
 			maxPlies: maxPlies, paired: make(chan string, 16), known: map[string]bool{}}
 		if err := p.register(); err != nil {
 			tb.Fatal(err)
@@ -116,6 +125,16 @@ func lobbyLoad(tb testing.TB, st testsite.Store, n, maxPlies, total int, start f
 		}
 		players[i] = p
 	}
+	return players
+}
+
+// runPlayers has each player play (given a finish to call at the end of
+// each game it had White in) until total games have ended, and returns
+// what they measured. start, when not nil, is called just before the
+// clock starts, and begin, when not nil, just after, with the run's
+// context.
+func runPlayers(tb testing.TB, ctx context.Context, players []*lobbyPlayer, total int, start func(), begin func(context.Context), play func(ctx context.Context, p *lobbyPlayer, finish func())) lobbyResult {
+	tb.Helper()
 	var ended atomic.Int64
 	done := make(chan struct{})
 	var once sync.Once
@@ -130,9 +149,12 @@ func lobbyLoad(tb testing.TB, st testsite.Store, n, maxPlies, total int, start f
 	}
 	cpu0 := cpuTime()
 	t0 := time.Now()
+	if begin != nil {
+		begin(runCtx)
+	}
 	var wg sync.WaitGroup
 	for _, p := range players {
-		wg.Go(func() { p.loop(runCtx, finish) })
+		wg.Go(func() { play(runCtx, p, finish) })
 	}
 	select {
 	case <-done:

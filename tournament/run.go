@@ -97,7 +97,6 @@ func (s *Service) scheduled(ctx context.Context, now time.Time) error {
 
 // step runs tournament id once (see Tick).
 func (s *Service) step(ctx context.Context, id string) error {
-	defer s.reads.forget(id)
 	t, err := s.store.Tournament(ctx, id)
 	if err != nil {
 		return err

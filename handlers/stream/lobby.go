@@ -49,9 +49,11 @@ func (s *Server) Lobby(c echo.Context, cred players.Credential, since time.Time,
 // send them).
 func (s *Server) serveLobby(ctx context.Context, es *Source, w *lobby.Watch, beat <-chan time.Time, cred players.Credential, since time.Time, changes LobbyEvents, paired func(lobby.Seek) Event, polled func(context.Context) []Event) {
 	sent := map[string]bool{} // the games told of
-	wake := w.C()
+	var tick <-chan time.Time
 	if polled != nil {
-		wake = everyOrOn(ctx, w.C(), PollEvery)
+		t := time.NewTicker(PollEvery)
+		defer t.Stop()
+		tick = t.C
 	}
 	for {
 		var evs []Event
@@ -80,7 +82,7 @@ func (s *Server) serveLobby(ctx context.Context, es *Source, w *lobby.Watch, bea
 		if len(evs) > 0 && es.Send(evs...) != nil {
 			return
 		}
-		if !s.awaitChange(ctx, es, wake, beat, nil) {
+		if !s.awaitChangeOrTick(ctx, es, w.C(), tick, beat, nil) {
 			return
 		}
 	}
@@ -96,26 +98,3 @@ type Lobby interface {
 
 // PollEvery is how often a lobby stream asks its polled events.
 const PollEvery = time.Second
-
-// everyOrOn returns a channel that is signalled when on is and every
-// period, until ctx ends.
-func everyOrOn(ctx context.Context, on <-chan struct{}, period time.Duration) <-chan struct{} {
-	out := make(chan struct{}, 1)
-	go func() {
-		t := time.NewTicker(period)
-		defer t.Stop()
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case <-on:
-			case <-t.C:
-			}
-			select {
-			case out <- struct{}{}:
-			default:
-			}
-		}
-	}()
-	return out
-}
