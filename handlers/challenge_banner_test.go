@@ -71,7 +71,7 @@ func TestChallengeBanner(t *testing.T) {
 	req.Header.Set("HX-Current-URL", "http://example.com/rules?x=1")
 	rec := httptest.NewRecorder()
 	e.ServeHTTP(rec, req)
-	if d := parse(t, rec); rec.Code != http.StatusOK || d.Find("li[data-challenge="+id+"]").Length() != 1 || d.Find("input[name=back]").AttrOr("value", "") != "/rules?x=1" {
+	if d := parse(t, rec); rec.Code != http.StatusOK || d.Find(`li[data-challenge="`+id+`"]`).Length() != 1 || d.Find("input[name=back]").AttrOr("value", "") != "/rules?x=1" {
 		t.Errorf("polling a banner that lacks the challenge: %d %s", rec.Code, rec.Body)
 	}
 
