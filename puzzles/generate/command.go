@@ -8,6 +8,9 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/banchess/banchess/puzzles"
 )
@@ -31,6 +34,8 @@ func Command(ctx context.Context, args []string, stdout, log io.Writer, open Ope
 	out := fs.String("out", "-", "where to write the puzzles (JSON lines); - for standard output")
 	workers := fs.Int("workers", runtime.NumCPU(), "games examined at once; the output does not depend on it")
 	quiet := fs.Bool("quiet", false, "no progress lines")
+	source := fs.String("source", SourceSelfPlay, "where the self-play games start: selfplay (the initial position) or endgames (random legal endgame-like positions made for the rare themes)")
+	minimums := fs.String("min", "", "minimums by theme, as mateIn1=150,promotion=150: the run goes on past --count until each is met, keeping only puzzles an unmet minimum wants once --count is met")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil
@@ -43,7 +48,14 @@ func Command(ctx context.Context, args []string, stdout, log io.Writer, open Ope
 	if *count <= 0 || *workers <= 0 {
 		return errors.New("--count and --workers must be at least 1")
 	}
-	opt := Options{Count: *count, Seed: *seed, Workers: *workers, Limits: DefaultLimits}
+	if !slices.Contains(Sources(), *source) {
+		return fmt.Errorf("--source %q: choose one of %v", *source, Sources())
+	}
+	mins, err := parseMin(*minimums)
+	if err != nil {
+		return err
+	}
+	opt := Options{Count: *count, Seed: *seed, Workers: *workers, Limits: DefaultLimits, Source: *source, Min: mins}
 	if !*quiet {
 		opt.Progress = log
 	}
@@ -78,6 +90,27 @@ func Command(ctx context.Context, args []string, stdout, log io.Writer, open Ope
 		stats.Report(log, len(ps))
 	}
 	return err
+}
+
+// parseMin reads --min: theme=n pairs separated by commas.
+func parseMin(text string) (map[puzzles.Theme]int, error) {
+	mins := map[puzzles.Theme]int{}
+	if text == "" {
+		return mins, nil
+	}
+	for _, part := range strings.Split(text, ",") {
+		name, n, ok := strings.Cut(part, "=")
+		v, err := strconv.Atoi(n)
+		if !ok || err != nil || v < 0 {
+			return nil, fmt.Errorf("--min %q: want theme=number", part)
+		}
+		t := puzzles.Theme(name)
+		if !slices.Contains(puzzles.AllThemes(), t) {
+			return nil, fmt.Errorf("--min: %q is not a theme (%v)", name, puzzles.AllThemes())
+		}
+		mins[t] = v
+	}
+	return mins, nil
 }
 
 // output opens where the puzzles go: a file (created anew) or, for "-",

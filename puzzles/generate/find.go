@@ -332,6 +332,21 @@ func (b *builder) mate(top rules.Action) ([]rules.Action, puzzles.Theme, error) 
 	case winners[0] != top:
 		return nil, "", &rejection{reason: "the proof and the search disagree", detail: fmt.Sprintf("%s mates, the search plays %s", winners[0], top)}
 	}
+	if plies == 1 {
+		// A mate in one claims that no other first action ends the game
+		// at once (Describe): a stalemate or a draw in one is no puzzle's
+		// alternative.
+		for _, a := range b.g.Legal() {
+			if err := b.g.Play(a); err != nil {
+				return nil, "", err
+			}
+			o := b.g.Outcome()
+			b.g.Undo()
+			if a != winners[0] && o.Over() {
+				return nil, "", &rejection{reason: "another first action ends the game at once", detail: fmt.Sprintf("%s: %s", a, o)}
+			}
+		}
+	}
 	if err := b.play(winners[0]); err != nil {
 		return nil, "", err
 	}

@@ -27,6 +27,10 @@ type Played struct {
 	Name    string // where it came from, for messages
 	Start   string // extended FEN; "" for the initial position
 	Actions []string
+	// Sharp says the game starts from a made position whose first two
+	// moments may need a defence: they are screened for one as if the
+	// game had gone on to mate the side to act.
+	Sharp bool
 }
 
 // Options configure a run.
@@ -38,6 +42,13 @@ type Options struct {
 	// MaxLevel is the strongest engine level of the self-play games, 1 to
 	// 7 (0: DefaultMaxLevel).
 	MaxLevel int
+	// Source is where the self-play games start: SourceSelfPlay (also
+	// "") or SourceEndgames.
+	Source string
+	// Min are minimums by theme: the run goes on past Count until each is
+	// met, and once Count is met keeps only puzzles of a theme whose
+	// minimum is not.
+	Min map[puzzles.Theme]int
 	// Played are games to examine before the self-play games, in order
 	// (games from a store).
 	Played []Played
@@ -61,6 +72,7 @@ type Stats struct {
 	Candidates map[string]int // positions the screen proposed, by kind
 	Rejected   map[string]int // candidates that failed, by the stage and reason
 	Duplicates int            // puzzles found again at a position already taken
+	Unwanted   int            // puzzles passed over once Count was met: no unmet minimum wanted them
 	Puzzles    map[string]int // puzzles kept, by kind
 	Nodes      int64          // engine positions searched to find and check puzzles
 	PlayNodes  int64          // engine positions searched to play the self-play games
@@ -76,6 +88,7 @@ func (s *Stats) add(o Stats) {
 	s.Games += o.Games
 	s.Positions += o.Positions
 	s.Duplicates += o.Duplicates
+	s.Unwanted += o.Unwanted
 	s.Nodes += o.Nodes
 	s.PlayNodes += o.PlayNodes
 	s.ProofNodes += o.ProofNodes
@@ -99,6 +112,9 @@ func (s Stats) Report(w io.Writer, kept int) {
 	}
 	fmt.Fprintf(w, "%d puzzles from %d games: %d positions screened, %d candidates, %d rejected (%.0f%%), %d duplicates\n",
 		kept, s.Games, s.Positions, cand, rej, 100*float64(rej)/float64(max(cand, 1)), s.Duplicates)
+	if s.Unwanted > 0 {
+		fmt.Fprintf(w, "  %d puzzles passed over once the count was met (no unmet minimum)\n", s.Unwanted)
+	}
 	for _, k := range slices.Sorted(maps.Keys(s.Candidates)) {
 		fmt.Fprintf(w, "  candidates %-10s %6d   kept %6d\n", k, s.Candidates[k], s.Puzzles[k])
 	}
@@ -137,6 +153,9 @@ func Run(ctx context.Context, opt Options) ([]puzzles.Puzzle, Stats, error) {
 	maxGames := opt.MaxGames
 	if maxGames <= 0 {
 		maxGames = 200 * opt.Count
+		for _, n := range opt.Min {
+			maxGames += 200 * n
+		}
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -171,7 +190,27 @@ func Run(ctx context.Context, opt Options) ([]puzzles.Puzzle, Stats, error) {
 	var out []puzzles.Puzzle
 	seen := map[string]bool{}
 	pending := map[int]result{}
-	for next := 0; len(out) < opt.Count && next < maxGames; {
+	have := map[puzzles.Theme]int{}
+	wanted := func(p puzzles.Puzzle) bool {
+		for _, t := range p.Themes {
+			if have[t] < opt.Min[t] {
+				return true
+			}
+		}
+		return false
+	}
+	done := func() bool {
+		if len(out) < opt.Count {
+			return false
+		}
+		for t, n := range opt.Min {
+			if have[t] < n {
+				return false
+			}
+		}
+		return true
+	}
+	for next := 0; !done() && next < maxGames; {
 		var r result
 		select {
 		case r = <-results:
@@ -180,7 +219,7 @@ func Run(ctx context.Context, opt Options) ([]puzzles.Puzzle, Stats, error) {
 			return out, stats, ctx.Err()
 		}
 		pending[r.index] = r
-		for ; len(out) < opt.Count; next++ {
+		for ; !done(); next++ {
 			r, ok := pending[next]
 			if !ok {
 				break
@@ -191,8 +230,12 @@ func Run(ctx context.Context, opt Options) ([]puzzles.Puzzle, Stats, error) {
 			}
 			stats.add(r.stats)
 			for _, p := range r.puzzles {
-				if len(out) == opt.Count {
+				if done() {
 					break
+				}
+				if len(out) >= opt.Count && !wanted(p) {
+					stats.Unwanted++
+					continue
 				}
 				if seen[p.ID] {
 					stats.Duplicates++
@@ -200,6 +243,9 @@ func Run(ctx context.Context, opt Options) ([]puzzles.Puzzle, Stats, error) {
 				}
 				seen[p.ID] = true
 				out = append(out, p)
+				for _, t := range p.Themes {
+					have[t]++
+				}
 				stats.Puzzles[kindName(p.Kind())]++
 				if opt.Found != nil {
 					if err := opt.Found(p); err != nil {
@@ -213,8 +259,8 @@ func Run(ctx context.Context, opt Options) ([]puzzles.Puzzle, Stats, error) {
 		}
 	}
 	stats.Elapsed = time.Since(start)
-	if len(out) < opt.Count {
-		return out, stats, fmt.Errorf("generate: found %d puzzles in %d games, not %d", len(out), maxGames, opt.Count)
+	if !done() {
+		return out, stats, fmt.Errorf("generate: found %d puzzles in %d games (by theme %v), not %d with the minimums %v", len(out), maxGames, have, opt.Count, opt.Min)
 	}
 	return out, stats, nil
 }
@@ -235,6 +281,12 @@ func examineGame(ctx context.Context, opt Options, i int) result {
 	from := 0
 	if i < len(opt.Played) {
 		played = opt.Played[i]
+	} else if opt.Source == SourceEndgames {
+		var err error
+		if played, err = endgamePlay(ctx, opt.Seed, i-len(opt.Played), opt.MaxLevel, &res.stats.PlayNodes); err != nil {
+			res.err = err
+			return res
+		}
 	} else {
 		var err error
 		if played, from, err = selfPlay(ctx, opt.Seed, i-len(opt.Played), opt.MaxLevel, &res.stats.PlayNodes); err != nil {
@@ -273,7 +325,8 @@ func (f *finder) game(played Played, from int) ([]puzzles.Puzzle, error) {
 		if err != nil {
 			return nil, err
 		}
-		h := hints{matedSoon: end.Status == rules.Checkmate && end.Winner != now.Turn().Actor && len(actions)-k <= matedSoonPlies}
+		h := hints{matedSoon: end.Status == rules.Checkmate && end.Winner != now.Turn().Actor && len(actions)-k <= matedSoonPlies ||
+			played.Sharp && k < from+2}
 		for j := k - 1; j >= 0; j-- {
 			if actions[j].Phase == rules.PhaseMove {
 				before, err := at(j)

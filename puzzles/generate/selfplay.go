@@ -49,29 +49,38 @@ func selfPlay(ctx context.Context, seed uint64, n, maxLevel int, nodes *int64) (
 			}
 		}
 	}
+	if err := playOut(ctx, g, levels, maxSelfPlayPly, nodes); err != nil {
+		return Played{}, 0, fmt.Errorf("generate: self-play %d: %w", n, err)
+	}
+	name := fmt.Sprintf("self-play %d (seed %d, levels %d–%d)", n, seed, levels[0], levels[1])
+	return Played{Name: name, Start: g.StartFEN(), Actions: g.BCN()}, plies, nil
+}
+
+// playOut plays g on with the engine, White at levels[0] and Black at
+// levels[1], to its end or maxPly; nodes adds up what its searches visit.
+func playOut(ctx context.Context, g *rules.Game, levels [2]int, maxPly int, nodes *int64) error {
 	searchers := [2]*engine.Searcher{engine.NewSearcher(ttMB), engine.NewSearcher(ttMB)}
-	for !g.Outcome().Over() && g.Ply() <= maxSelfPlayPly {
+	for !g.Outcome().Over() && g.Ply() <= maxPly {
 		side := 0
 		if g.Turn().Actor == rules.Black {
 			side = 1
 		}
 		lim, err := engine.Level(levels[side], 0)
 		if err != nil {
-			return Played{}, 0, err
+			return err
 		}
 		st, err := engine.FromGame(g)
 		if err != nil {
-			return Played{}, 0, err
+			return err
 		}
 		res, err := searchers[side].Search(ctx, st, lim)
 		*nodes += res.Nodes
 		if err != nil {
-			return Played{}, 0, err
+			return err
 		}
 		if err := g.Play(res.Best); err != nil {
-			return Played{}, 0, fmt.Errorf("generate: self-play %d at %s: %w", n, g.FEN(), err)
+			return fmt.Errorf("at %s: %w", g.FEN(), err)
 		}
 	}
-	name := fmt.Sprintf("self-play %d (seed %d, levels %d–%d)", n, seed, levels[0], levels[1])
-	return Played{Name: name, Start: g.StartFEN(), Actions: g.BCN()}, plies, nil
+	return nil
 }
