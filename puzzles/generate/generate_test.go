@@ -3,6 +3,7 @@ package generate
 import (
 	"bytes"
 	"context"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -172,7 +173,7 @@ func TestLog2x16(t *testing.T) {
 }
 
 func TestCommandFlags(t *testing.T) {
-	for _, args := range [][]string{{"--count", "0"}, {"--workers", "0"}, {"extra"}, {"--db", "x.db"}} {
+	for _, args := range [][]string{{"--count", "0"}, {"--workers", "0"}, {"extra"}, {"--db", "x.db"}, {"--source", "x"}, {"--min", "nope=1"}, {"--min", "mateIn1"}, {"--min", "mateIn1=-1"}} {
 		var out bytes.Buffer
 		if err := Command(context.Background(), args, &out, &out, nil); err == nil {
 			t.Errorf("%q: no error", args)
@@ -204,4 +205,94 @@ func BenchmarkGenerate(b *testing.B) {
 	b.ReportMetric(float64(stats.Positions)/float64(b.N), "positions/puzzle")
 	b.ReportMetric(100*float64(rejected)/float64(max(candidates, 1)), "%rejected")
 	b.ReportMetric(float64(stats.Nodes+stats.PlayNodes)/float64(b.N), "nodes/puzzle")
+}
+
+// TestRunEndgamesWithMinimums checks the endgame source and the minimums:
+// a run goes on past its count until each minimum is met, keeping only
+// puzzles a minimum wants once the count is met; its output is the same
+// on 1 and on 2 workers; every puzzle passes Verify.
+func TestRunEndgamesWithMinimums(t *testing.T) {
+	opt := Options{Count: 2, Seed: 3, Workers: 1, Limits: cheap, MaxLevel: 2, Source: SourceEndgames,
+		Min: map[puzzles.Theme]int{puzzles.MateIn1: 2, puzzles.Promotion: 1}}
+	one, stats := runBytes(t, opt)
+	opt.Workers = 2
+	if two, _ := runBytes(t, opt); !bytes.Equal(one, two) {
+		t.Fatalf("1 worker:\n%s2 workers:\n%s", one, two)
+	}
+	ps, err := puzzles.Read(bytes.NewReader(one))
+	if err != nil {
+		t.Fatal(err)
+	}
+	count := map[puzzles.Theme]int{}
+	for i, p := range ps {
+		if err := puzzles.Verify(p); err != nil {
+			t.Error(err)
+		}
+		if i >= opt.Count && !slices.Contains(p.Themes, puzzles.MateIn1) && !slices.Contains(p.Themes, puzzles.Promotion) {
+			t.Errorf("puzzle %d, %v, is past the count and serves no minimum", i+1, p.Themes)
+		}
+		for _, th := range p.Themes {
+			count[th]++
+		}
+	}
+	if len(ps) < opt.Count || count[puzzles.MateIn1] < 2 || count[puzzles.Promotion] < 1 {
+		t.Errorf("%d puzzles, by theme %v: the count or a minimum is not met", len(ps), count)
+	}
+	if !strings.Contains(ps[0].FEN, " - - ") || stats.Games == 0 {
+		t.Errorf("first puzzle %s; %d games", ps[0].FEN, stats.Games)
+	}
+}
+
+// TestEndgamePositions checks that every kind of made position is legal
+// (the side not to move not in check, the game not over, two actions or
+// more) and a function of the random stream, and that the kinds aimed at
+// a mate in one, a defence or an underpromotion have what they aim at.
+func TestEndgamePositions(t *testing.T) {
+	for _, kind := range endgameKinds {
+		t.Run(kind, func(t *testing.T) {
+			made := func() []string {
+				r := rand.New(rand.NewPCG(5, 6))
+				var fens []string
+				for tries := 0; len(fens) < 5 && tries < 20000; tries++ {
+					if g := endgamePosition(r, kind); g != nil {
+						fens = append(fens, g.FEN())
+					}
+				}
+				return fens
+			}
+			fens := made()
+			if len(fens) < 5 || !slices.Equal(fens, made()) {
+				t.Fatalf("%d positions, or not the same twice: %v", len(fens), fens)
+			}
+			for _, fen := range fens {
+				g, err := rules.FromFEN(fen, puzzles.Variant())
+				if err != nil || g.Outcome().Over() || len(g.Legal()) < 2 {
+					t.Errorf("%s: %v, %s, %d actions", fen, err, g.Outcome(), len(g.Legal()))
+					continue
+				}
+				mates := 0
+				for _, a := range g.Legal() {
+					g.Play(a)
+					if g.Outcome().Status == rules.Checkmate {
+						mates++
+					}
+					g.Undo()
+				}
+				switch kind {
+				case "mateMove":
+					if g.Turn().Phase != rules.PhaseMove || mates != 1 {
+						t.Errorf("%s: %d mates at once, want 1 at a move ply", fen, mates)
+					}
+				case "backRank", "edgeMate", "stalemate", "promotion", "remnant":
+					if g.Turn().Phase != rules.PhaseBan {
+						t.Errorf("%s: not at a ban ply", fen)
+					}
+				case "underPromo":
+					if g.Turn().Phase != rules.PhaseMove {
+						t.Errorf("%s: not at a move ply", fen)
+					}
+				}
+			}
+		})
+	}
 }
