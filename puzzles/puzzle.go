@@ -7,7 +7,7 @@
 // selections a trainer needs (Set). docs/puzzles.md explains them.
 package puzzles
 
-//go:generate go run github.com/banchess/banchess puzzles generate --count 2000 --seed 1 --out puzzles.jsonl
+//go:generate sh make_puzzles.sh
 
 import (
 	"bufio"
