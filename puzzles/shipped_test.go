@@ -14,10 +14,34 @@ func shippedSet(t *testing.T) *Set {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.Len() < 2000 {
-		t.Fatalf("%d puzzles shipped, want 2,000 or more", s.Len())
+	if s.Len() < shippedAtLeast {
+		t.Fatalf("%d puzzles shipped, want %d or more", s.Len(), shippedAtLeast)
 	}
 	return s
+}
+
+// What the shipped set must hold (issue 42): this many puzzles, and at
+// least so many of each of the rarer themes.
+const shippedAtLeast = 6000
+
+var shippedMinimums = map[Theme]int{
+	MateIn1:        150,
+	Promotion:      150,
+	UnderPromotion: 30,
+	StalemateTrap:  60,
+	Defence:        200,
+}
+
+// TestShippedMinimums checks that the shipped set keeps the minimum of
+// every theme that has one (puzzles/make_puzzles.sh asks the generator
+// for them).
+func TestShippedMinimums(t *testing.T) {
+	s := shippedSet(t)
+	for th, n := range shippedMinimums {
+		if got := s.Count(th); got < n {
+			t.Errorf("%d puzzles of theme %s shipped, want %d or more", got, th, n)
+		}
+	}
 }
 
 // TestShipped replays every shipped puzzle's solution through package
