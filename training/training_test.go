@@ -296,7 +296,8 @@ func TestPlay(t *testing.T) {
 func TestLook(t *testing.T) {
 	svc, _, set := newService(t)
 	ctx := context.Background()
-	p := find(t, set, func(p puzzles.Puzzle) bool { return len(p.Solution) >= 4 })
+	// A solution from a ban: its moment 1 is the opponent's.
+	p := find(t, set, func(p puzzles.Puzzle) bool { return len(p.Solution) >= 4 && strings.HasPrefix(p.Solution[0], "b:") })
 	g, _ := p.Start()
 	m, err := svc.Look(ctx, "ann", p.ID, training.Where{})
 	if err != nil || !m.SolverActs() || m.At != 0 || len(m.Played) != 0 || m.Ahead != 0 || m.Learner.Rating.Rating != 1500 {
