@@ -1,0 +1,155 @@
+package handlers
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/PuerkitoBio/goquery"
+
+	"github.com/banchess/banchess/games"
+	"github.com/banchess/banchess/handlers/pages"
+	"github.com/banchess/banchess/i18n"
+	"github.com/banchess/banchess/players"
+	"github.com/banchess/banchess/rules"
+)
+
+// pseudo sets c's language to the pseudo-locale.
+func pseudo(c *client) *client {
+	c.jar[pages.LanguageCookie] = &http.Cookie{Name: pages.LanguageCookie, Value: i18n.Pseudo}
+	return c
+}
+
+// TestPseudoLocaleTournaments (issue 43): the tournaments' pages in the
+// pseudo-locale show no text that came from outside the catalogs: the
+// list (now, upcoming, finished), the form and its refusals, an arena's
+// page before, during (a game on fire and berserked, a withdrawal) and
+// after (the podium), its standings' fragment, a Swiss event's round with
+// its boards and bye, a tournament game's page, and the results on a
+// profile.
+func TestPseudoLocaleTournaments(t *testing.T) {
+	s := newArenaSite(t)
+	names := []string{"Ann", "Bob", "Cat"}
+	cs := map[string]*client{}
+	for _, n := range names {
+		cs[n] = pseudo(newClientOn(t, s.e))
+		cs[n].register(n)
+	}
+	ann, bob := cs["Ann"], cs["Bob"]
+	anon := pseudo(newClientOn(t, s.e))
+	ids := append([]string{"Evening arena", "Later arena", "Swiss event", "Bots"}, names...)
+	check := func(c *client, path string, htmx bool) {
+		t.Helper()
+		d := parse(t, c.do(http.MethodGet, path, nil, htmx))
+		for _, s := range untranslatedTexts(d, ids...) {
+			if !strings.HasPrefix(s, "<meta http-equiv=") { // a <noscript>'s refresh, read as text
+				t.Errorf("%s shows %q, which no catalog gave", path, s)
+			}
+		}
+	}
+	// checkParts checks the parts of a page that sel selects (the rest
+	// of the page is another's).
+	checkParts := func(c *client, path, sel string, want int) {
+		t.Helper()
+		parts := c.get(path).Find(sel)
+		if parts.Length() != want {
+			t.Errorf("%s has %d of %s, want %d", path, parts.Length(), sel, want)
+		}
+		parts.Each(func(_ int, p *goquery.Selection) {
+			for _, s := range untranslatedTexts(goquery.NewDocumentFromNode(p.Nodes[0]), ids...) {
+				t.Errorf("%s: %s shows %q, which no catalog gave", path, sel, s)
+			}
+		})
+	}
+
+	// The form, and a refusal shown on it.
+	check(ann, "/tournaments/new", false)
+	check(anon, "/tournaments/new", false)
+	for _, bad := range [][2]string{{"rounds", "2"}, {"minutes", "5"}, {"starts", "tomorrow"}, {"name", ""}} {
+		form := vals("kind", "arena", "name", "Evening arena", "clock", "3+2", "minutes", "30", "rounds", "7")
+		if bad[0] == "rounds" {
+			form.Set("kind", "swiss")
+		}
+		form.Set(bad[0], bad[1])
+		rec := ann.do(http.MethodPost, "/tournaments/new", form, false)
+		d := parse(t, rec)
+		if rec.Code != http.StatusBadRequest || d.Find("#tournament-error").Text() == "" {
+			t.Errorf("%s=%q: %d, no refusal shown", bad[0], bad[1], rec.Code)
+		}
+		for _, s := range untranslatedTexts(d, ids...) {
+			t.Errorf("the form refusing %s=%q shows %q, which no catalog gave", bad[0], bad[1], s)
+		}
+	}
+
+	// An arena: before, during and after.
+	d := ann.post("/tournaments/new", vals("name", "Evening arena", "clock", "3+2", "minutes", "30", "rated", "1"))
+	id := d.Find("main#tournament").AttrOr("data-tournament", "")
+	if id == "" {
+		t.Fatalf("no arena made: %s", errorText(d))
+	}
+	later := ann.post("/tournaments/new", vals("name", "Later arena", "clock", "3+2", "minutes", "30", "starts", s.clock().UTC().Add(48*time.Hour).Format("2006-01-02T15:04")))
+	laterID := later.Find("main#tournament").AttrOr("data-tournament", "")
+	page := "/tournament/" + id
+	check(anon, page, false)
+	check(anon, "/tournament/"+laterID, false)
+	ann.post(page+"/join", nil)
+	bob.post(page+"/join", nil)
+	check(anon, "/tournaments", false)
+	s.tick()
+	game := ann.get(page).Find("#your-game a").AttrOr("href", "")
+	if game == "" {
+		t.Fatal("Ann has no game in the arena")
+	}
+	check(ann, page, false)
+	checkParts(ann, game, "#berserk-game, #tournament-link", 2)
+	ctx := context.Background()
+	cred := func(c *client) players.Credential { return players.Credential(c.player().Value) }
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	gid := game[len("/g/"):]
+	ann.post(page+"/berserk", vals("game", gid))
+	must(s.site.Games.Play(ctx, gid, cred(bob), games.Input{Text: "b:e2e4"}, nil))
+	must(s.site.Games.Play(ctx, gid, cred(ann), games.Input{Text: "d4"}, nil))
+	must(s.site.Games.Resign(ctx, gid, cred(bob), rules.Black, nil))
+	bob.post(page+"/withdraw", nil)
+	s.tick()
+	check(ann, page, false)
+	check(bob, page, false)
+	check(ann, page+"/standings", true)
+	// A refusal on the tournament's page: berserk after the game ended.
+	rec := ann.do(http.MethodPost, page+"/berserk", vals("game", "nope"), false)
+	if d := parse(t, rec); d.Find("#tournament-error").Length() == 1 {
+		for _, s := range untranslatedTexts(d, ids...) {
+			t.Errorf("a refused berserk shows %q, which no catalog gave", s)
+		}
+	}
+	s.advance(31 * time.Minute)
+	s.tick()
+	check(anon, page, false)
+	check(anon, "/tournaments", false)
+	checkParts(anon, "/@/Ann", ".tournament-results", 1)
+
+	// A Swiss event of three: a round with a board and a bye.
+	d = ann.post("/tournaments/new", vals("kind", "swiss", "name", "Swiss event", "clock", "3+2", "rounds", "3", "interval", "0"))
+	sid := d.Find("main#tournament").AttrOr("data-tournament", "")
+	if sid == "" {
+		t.Fatalf("no Swiss event made: %s", errorText(d))
+	}
+	check(anon, "/tournament/"+sid, false)
+	for _, n := range names {
+		cs[n].post("/tournament/"+sid+"/join", nil)
+	}
+	s.tick()
+	if ann.get("/tournament/"+sid).Find("#boards tbody tr").Length() != 1 {
+		t.Fatal("the Swiss round has no board")
+	}
+	check(ann, "/tournament/"+sid, false)
+	check(anon, "/tournament/"+sid+"/standings", true)
+	check(anon, "/tournaments", false)
+}
