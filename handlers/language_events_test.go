@@ -22,6 +22,41 @@ func pseudo(c *client) *client {
 	return c
 }
 
+// pseudoCheck fails t if c's page at path (an htmx fragment when htmx)
+// shows, in the pseudo-locale, a text no catalog gave; ids are names
+// and words the same in every language.
+func pseudoCheck(t *testing.T, c *client, path string, htmx bool, ids ...string) {
+	t.Helper()
+	rec := c.do(http.MethodGet, path, nil, htmx)
+	if rec.Code >= 300 {
+		t.Errorf("%s: %d", path, rec.Code)
+	}
+	pseudoCheckDoc(t, path, parse(t, rec), ids...)
+}
+
+// pseudoCheckDoc fails t for each text of d that no catalog gave.
+func pseudoCheckDoc(t *testing.T, what string, d *goquery.Document, ids ...string) {
+	t.Helper()
+	for _, s := range untranslatedTexts(d, ids...) {
+		if !strings.HasPrefix(s, "<meta http-equiv=") { // a <noscript>'s refresh, read as text
+			t.Errorf("%s shows %q, which no catalog gave", what, s)
+		}
+	}
+}
+
+// pseudoCheckParts is pseudoCheck for the want parts of the page that
+// sel selects (the rest of the page is another's).
+func pseudoCheckParts(t *testing.T, c *client, path, sel string, want int, ids ...string) {
+	t.Helper()
+	parts := c.get(path).Find(sel)
+	if parts.Length() != want {
+		t.Errorf("%s has %d of %s, want %d", path, parts.Length(), sel, want)
+	}
+	parts.Each(func(_ int, p *goquery.Selection) {
+		pseudoCheckDoc(t, path+" "+sel, goquery.NewDocumentFromNode(p.Nodes[0]), ids...)
+	})
+}
+
 // TestPseudoLocaleTournaments (issue 43): the tournaments' pages in the
 // pseudo-locale show no text that came from outside the catalogs: the
 // list (now, upcoming, finished), the form and its refusals, an arena's
@@ -40,28 +75,10 @@ func TestPseudoLocaleTournaments(t *testing.T) {
 	ann, bob := cs["Ann"], cs["Bob"]
 	anon := pseudo(newClientOn(t, s.e))
 	ids := append([]string{"Evening arena", "Later arena", "Swiss event", "Bots"}, names...)
-	check := func(c *client, path string, htmx bool) {
-		t.Helper()
-		d := parse(t, c.do(http.MethodGet, path, nil, htmx))
-		for _, s := range untranslatedTexts(d, ids...) {
-			if !strings.HasPrefix(s, "<meta http-equiv=") { // a <noscript>'s refresh, read as text
-				t.Errorf("%s shows %q, which no catalog gave", path, s)
-			}
-		}
-	}
-	// checkParts checks the parts of a page that sel selects (the rest
-	// of the page is another's).
+	check := func(c *client, path string, htmx bool) { t.Helper(); pseudoCheck(t, c, path, htmx, ids...) }
 	checkParts := func(c *client, path, sel string, want int) {
 		t.Helper()
-		parts := c.get(path).Find(sel)
-		if parts.Length() != want {
-			t.Errorf("%s has %d of %s, want %d", path, parts.Length(), sel, want)
-		}
-		parts.Each(func(_ int, p *goquery.Selection) {
-			for _, s := range untranslatedTexts(goquery.NewDocumentFromNode(p.Nodes[0]), ids...) {
-				t.Errorf("%s: %s shows %q, which no catalog gave", path, sel, s)
-			}
-		})
+		pseudoCheckParts(t, c, path, sel, want, ids...)
 	}
 
 	// The form, and a refusal shown on it.
@@ -78,9 +95,7 @@ func TestPseudoLocaleTournaments(t *testing.T) {
 		if rec.Code != http.StatusBadRequest || d.Find("#tournament-error").Text() == "" {
 			t.Errorf("%s=%q: %d, no refusal shown", bad[0], bad[1], rec.Code)
 		}
-		for _, s := range untranslatedTexts(d, ids...) {
-			t.Errorf("the form refusing %s=%q shows %q, which no catalog gave", bad[0], bad[1], s)
-		}
+		pseudoCheckDoc(t, "the form refusing "+bad[0]+"="+bad[1], d, ids...)
 	}
 
 	// An arena: before, during and after.
@@ -124,11 +139,7 @@ func TestPseudoLocaleTournaments(t *testing.T) {
 	check(ann, page+"/standings", true)
 	// A refusal on the tournament's page: berserk after the game ended.
 	rec := ann.do(http.MethodPost, page+"/berserk", vals("game", "nope"), false)
-	if d := parse(t, rec); d.Find("#tournament-error").Length() == 1 {
-		for _, s := range untranslatedTexts(d, ids...) {
-			t.Errorf("a refused berserk shows %q, which no catalog gave", s)
-		}
-	}
+	pseudoCheckDoc(t, "a refused berserk", parse(t, rec), ids...)
 	s.advance(31 * time.Minute)
 	s.tick()
 	check(anon, page, false)
@@ -152,4 +163,51 @@ func TestPseudoLocaleTournaments(t *testing.T) {
 	check(ann, "/tournament/"+sid, false)
 	check(anon, "/tournament/"+sid+"/standings", true)
 	check(anon, "/tournaments", false)
+}
+
+// TestPseudoLocaleChallenges (issue 43): the challenges' pages in the
+// pseudo-locale show no text that came from outside the catalogs: the
+// page to a player without a name, the form on a profile (its clocks of
+// days a move too), both players' lists and their fragments, the banner,
+// a declined challenge's sentence, an open challenge's page to its maker
+// and to another, and a refusal.
+func TestPseudoLocaleChallenges(t *testing.T) {
+	e := newServer()
+	ann, bob, anon := pseudo(newClientOn(t, e)), pseudo(newClientOn(t, e)), pseudo(newClientOn(t, e))
+	ann.register("Ann")
+	bob.register("Bob")
+	ids := []string{"Ann", "Bob", "Coffee game"}
+	pseudoCheck(t, anon, "/challenges", false, ids...)
+	pseudoCheckParts(t, ann, "/@/Bob", "section[aria-labelledby=challenge-title]", 1, ids...)
+	if ann.get("/@/Bob").Find("#challenge-clock option[value='3d']").Length() != 1 {
+		t.Error("the challenge form offers no 3 days a move")
+	}
+	rec := ann.do(http.MethodPost, "/challenges/new", vals("dest", "Bob", "variant", "classic", "clock", "3d", "color", "white"), false)
+	waiting := rec.Header().Get("Location")
+	if rec.Code != http.StatusSeeOther || !strings.HasPrefix(waiting, "/challenges?since=") {
+		t.Fatalf("challenging Bob: %d %q", rec.Code, waiting)
+	}
+	ann.post("/challenges/open", vals("variant", "classic", "clock", "5+3", "color", "black", "name", "Coffee game"))
+	for _, p := range []struct {
+		c    *client
+		path string
+		htmx bool
+	}{{ann, "/challenges", false}, {ann, "/challenges/list", true}, {bob, "/challenges", false}, {bob, "/challenges/list", true}, {bob, "/challenges/incoming", true}, {bob, "/lobby", false}} {
+		pseudoCheck(t, p.c, p.path, p.htmx, ids...)
+	}
+	open := ann.get("/challenges").Find(".open-challenge-link").AttrOr("href", "")
+	if open == "" {
+		t.Fatal("Ann's open challenge has no link")
+	}
+	pseudoCheck(t, ann, open, false, ids...)
+	pseudoCheck(t, anon, open, false, ids...)
+	id := bob.get("/challenges").Find(".challenges-in li").AttrOr("data-challenge", "")
+	bob.post("/challenges/"+id+"/decline", vals("reason", "tooFast"))
+	d := ann.get(waiting)
+	if d.Find(".challenge-declined").Length() != 1 {
+		t.Error("Ann's page does not say her challenge was declined")
+	}
+	pseudoCheckDoc(t, waiting, d, ids...)
+	pseudoCheckDoc(t, "a refused challenge", parse(t, ann.do(http.MethodPost, "/challenges/new", vals("dest", "Bob", "clock", "9+x"), false)), ids...)
+	pseudoCheckDoc(t, "a gone challenge", parse(t, bob.do(http.MethodPost, "/challenges/"+id+"/accept", nil, false)), ids...)
 }
