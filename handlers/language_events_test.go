@@ -211,3 +211,54 @@ func TestPseudoLocaleChallenges(t *testing.T) {
 	pseudoCheckDoc(t, "a refused challenge", parse(t, ann.do(http.MethodPost, "/challenges/new", vals("dest", "Bob", "clock", "9+x"), false)), ids...)
 	pseudoCheckDoc(t, "a gone challenge", parse(t, bob.do(http.MethodPost, "/challenges/"+id+"/accept", nil, false)), ids...)
 }
+
+// TestPseudoLocaleCorrespondence (issue 43): a correspondence game in the
+// pseudo-locale shows no text that came from outside the catalogs: the
+// days a move offered by the new game's form, the lobby's seek form and
+// a seek of days, the game's page to each player (the clocks in days, the
+// time for the first action, the forecasts' form and lines, and while
+// the opponent acts) and /games.
+func TestPseudoLocaleCorrespondence(t *testing.T) {
+	e := newServer()
+	white, invite := inviteGame(t, e, "white", "3d")
+	pseudo(white)
+	black := pseudo(newClientOn(t, e))
+	black.join(invite)
+	// The game page's chat and the names of players without one are not
+	// the correspondence's: they are left out.
+	game := func(c *client) {
+		t.Helper()
+		rec := c.do(http.MethodGet, white.page(), nil, false)
+		d := parse(t, rec)
+		if rec.Code != http.StatusOK || d.Find(".clock.days").Length() != 2 {
+			t.Fatalf("the game's page: %d, %d clocks in days", rec.Code, d.Find(".clock.days").Length())
+		}
+		d.Find("#chat, .player-name").Remove()
+		pseudoCheckDoc(t, "the game's page", d)
+	}
+	for _, p := range []struct {
+		c    *client
+		path string
+	}{{white, "/new"}, {white, "/lobby"}, {white, "/games"}, {black, "/games"}} {
+		pseudoCheck(t, p.c, p.path, false)
+	}
+	game(white)
+	game(black)
+	if black.get(white.page()).Find(".clock.days").Length() != 2 || white.get(white.page()).Find("form textarea#forecast-text").Length() != 1 {
+		t.Fatal("the game's page has no clocks in days, or no forecast form")
+	}
+	white.post(white.path("forecasts"), vals("lines", "b:e2e4 d2d4 e7e5"))
+	if white.get(white.page()).Find("#forecast-lines li").Length() != 1 {
+		t.Error("White's forecast is not shown")
+	}
+	game(white)
+	refused := parse(t, white.do(http.MethodPost, white.path("forecasts"), vals("lines", "b:e2e4 d2d5"), false))
+	refused.Find("#chat, .player-name").Remove()
+	pseudoCheckDoc(t, "a forecast refused", refused)
+	black.post(white.path("ply"), vals("text", "b:c2c4"))
+	game(white)
+	game(black)
+	ann := pseudo(newClientOn(t, e))
+	ann.get(ann.lobbyWait("/lobby/seek", map[string]string{"clock": "5d", "color": "white"}))
+	pseudoCheck(t, black, "/lobby", false)
+}
