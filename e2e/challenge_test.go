@@ -42,7 +42,7 @@ func TestChallengeFromProfile(t *testing.T) {
 	}
 	made := time.Now()
 	row, err := chromedp.Run(ann, chromedp.Evaluate[string](`document.querySelector(".challenges-out li").textContent`))
-	if err != nil || !strings.Contains(row, "Bob") || !strings.Contains(row, "3+2") || !strings.Contains(row, "you play white") {
+	if err != nil || !strings.Contains(row, "Bob") || !strings.Contains(row, "3+2") || !strings.Contains(row, "you play White") {
 		t.Errorf("Ann's challenge reads %q (%v)", row, err)
 	}
 	if err := present(bob, `#challenge-banner .accept-challenge`, challengeWait); err != nil {

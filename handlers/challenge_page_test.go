@@ -63,7 +63,7 @@ func TestChallengePages(t *testing.T) {
 	}
 	d = bob.get("/challenges")
 	row := d.Find(".challenges-in li")
-	if row.Length() != 1 || !strings.Contains(row.Text(), "Ann") || !strings.Contains(row.Text(), "you play black") {
+	if row.Length() != 1 || !strings.Contains(row.Text(), "Ann") || !strings.Contains(row.Text(), "you play Black") {
 		t.Fatalf("Bob's challenges: %s", d.Find("#challenges").Text())
 	}
 	if bob.get("/lobby").Find("#incoming-challenges .challenges-in li").Length() != 1 {

@@ -167,7 +167,7 @@ func visibleTexts(d *goquery.Document) []string {
 			}
 			for _, a := range n.Attr {
 				switch a.Key {
-				case "aria-label", "title", "alt", "placeholder":
+				case "aria-label", "title", "alt", "placeholder", "label":
 					if s := strings.TrimSpace(a.Val); s != "" {
 						out = append(out, s)
 					}

@@ -48,8 +48,6 @@ type ChallengeRow struct {
 	// variant and speed ("1500?"), Bot whether they are a bot account.
 	Name, Rating string
 	Bot          bool
-	// Terms say what the challenge asks for: "Ban Chess · 5+3 · rated".
-	Terms string
 	// Color is the viewer's side: "white", "black" or "random".
 	Color string
 	// Variant is the variant's name, Clock the clock ("5+3", "3d"; ""
@@ -72,13 +70,6 @@ type ChallengeForm struct {
 	Clocks []string
 	// Named says the viewer may play rated games.
 	Named bool
-}
-
-// Reasons are the reasons a player declines a challenge with, lichess's
-// keys and their words.
-func Reasons() [][2]string {
-	return [][2]string{{"generic", "Not now"}, {"later", "Later, please"}, {"tooFast", "Too fast"}, {"tooSlow", "Too slow"},
-		{"rated", "Rated, please"}, {"casual", "Casual, please"}, {"variant", "Not this variant"}}
 }
 
 // Incoming is the banner of the challenges the viewer received, shown
@@ -145,7 +136,7 @@ func DeclineReasons() [][2]string {
 // bannerTerms says what r asks for in the viewer's language: "Ban Chess
 // · 5+3 · rated · you play White".
 func bannerTerms(ctx context.Context, r ChallengeRow) string {
-	clock := r.Clock
+	clock := ControlLabel(lang(ctx), r.Clock)
 	if clock == "" {
 		clock = tr(ctx, "challenge.banner.noClock")
 	}

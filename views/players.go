@@ -265,7 +265,10 @@ func firstActionText(l *i18n.Language, ms int64, phase string) string {
 // (c.Days) the time in days and hours: "3 days to ban".
 func firstActionTextOf(l *i18n.Language, c *ClockFace, phase string) string {
 	if c.Days {
-		return DaysText(c.FirstMS) + " to " + phase
+		if phase == "ban" {
+			return l.T("corr.firstBan", "Left", DaysTextIn(l, c.FirstMS))
+		}
+		return l.T("corr.firstMove", "Left", DaysTextIn(l, c.FirstMS))
 	}
 	return firstActionText(l, c.FirstMS, phase)
 }

@@ -275,18 +275,3 @@ func appendMarks(b []byte, marks []ReviewMark) []byte {
 	}
 	return b
 }
-
-// ordinal writes n as "1st", "2nd", "3rd", "4th"…
-func ordinal(n int) string {
-	suffix := "th"
-	switch {
-	case n%100 >= 11 && n%100 <= 13:
-	case n%10 == 1:
-		suffix = "st"
-	case n%10 == 2:
-		suffix = "nd"
-	case n%10 == 3:
-		suffix = "rd"
-	}
-	return strconv.Itoa(n) + suffix
-}

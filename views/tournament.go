@@ -1,6 +1,7 @@
 package views
 
 import (
+	"context"
 	"strconv"
 	"strings"
 )
@@ -149,25 +150,36 @@ func (r TournamentResult) Points() string {
 // URL is the result's tournament's page.
 func (r TournamentResult) URL() string { return TournamentPath(r.ID) }
 
-// playersText counts players in words.
-func playersText(n int) string {
-	if n == 1 {
-		return "1 player"
+// ratedText is "rated" or "casual" in the viewer's language.
+func ratedText(ctx context.Context, rated bool) string {
+	if rated {
+		return tr(ctx, "challenge.banner.rated")
 	}
-	return strconv.Itoa(n) + " players"
+	return tr(ctx, "challenge.banner.casual")
+}
+
+// pointsText counts a score in points in the viewer's language: a
+// Swiss event's score is in half-points ("2.5 points").
+func pointsText(ctx context.Context, score int, swiss bool) string {
+	l := lang(ctx)
+	switch {
+	case !swiss:
+		return l.N("tourney.points", score)
+	case score%2 == 0:
+		return l.N("tourney.points", score/2)
+	}
+	// A fraction takes the language's "other" form.
+	return l.T("tourney.points", "Count", Halves(score))
 }
 
 // markTitle says what a mark on a score sheet was.
-func markTitle(m SheetMark) string {
-	s := strconv.Itoa(m.Points) + " points"
-	if m.Points == 1 {
-		s = "1 point"
-	}
+func markTitle(ctx context.Context, m SheetMark) string {
+	s := lang(ctx).N("tourney.points", m.Points)
 	if m.Fire {
-		s += ", on fire"
+		s += ", " + tr(ctx, "tourney.mark.fire")
 	}
 	if m.Berserk {
-		s += ", berserk"
+		s += ", " + tr(ctx, "tourney.mark.berserk")
 	}
 	return s
 }

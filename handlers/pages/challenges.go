@@ -109,17 +109,6 @@ func challengeRow(ch challenges.Challenge, other challenges.Side, side rules.Col
 	if ch.Color != 0 {
 		r.Color = side.String()
 	}
-	r.Terms = variantName(ch.Variant) + " · "
-	if ch.Timed() {
-		r.Terms += ch.Clock.String()
-	} else {
-		r.Terms += "no clock"
-	}
-	if ch.Rated {
-		r.Terms += " · rated"
-	} else {
-		r.Terms += " · casual"
-	}
 	return bannerRow(r, ch)
 }
 

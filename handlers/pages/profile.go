@@ -74,7 +74,7 @@ func (p *accounts) profile(c echo.Context) error {
 	for _, g := range list {
 		v.Games = append(v.Games, playedRow(languageOf(c), g))
 	}
-	if v.Tournaments, err = p.s.tournamentResults(ctx, pl.ID); err != nil {
+	if v.Tournaments, err = p.s.tournamentResults(ctx, languageOf(c), pl.ID); err != nil {
 		return err
 	}
 	return render(c, http.StatusOK, views.ProfilePage(v))

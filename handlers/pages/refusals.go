@@ -168,6 +168,20 @@ func detailMessage(d errs.Detail) string {
 		return "error.noTournament"
 	case errs.TournamentOver:
 		return "error.tournamentOver"
+	case errs.BadTournamentName:
+		return "error.badTournamentName"
+	case errs.BadKind:
+		return "error.badKind"
+	case errs.BadDuration:
+		return "error.badDuration"
+	case errs.BadStart:
+		return "error.badStart"
+	case errs.BadRounds:
+		return "error.badRounds"
+	case errs.BadInterval:
+		return "error.badInterval"
+	case errs.NotTournamentGame:
+		return "error.notTournamentGame"
 	case errs.ChatEmpty:
 		return "error.chatEmpty"
 	case errs.ChatTooLong:

@@ -1,7 +1,6 @@
 package pages
 
 import (
-	"fmt"
 	"net/url"
 	"strconv"
 	"strings"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/handlers/kit"
+	"github.com/banchess/banchess/i18n"
 	"github.com/banchess/banchess/rules"
 	"github.com/banchess/banchess/tournament"
 	"github.com/banchess/banchess/views"
@@ -75,17 +75,17 @@ func swissRound(t *tournament.Tournament, now time.Time) *views.SwissRound {
 	return r
 }
 
-// swissCountdown says what a Swiss event waits for at now.
-func swissCountdown(t *tournament.Tournament, now time.Time) (string, int64) {
+// swissCountdown says in l what a Swiss event waits for at now.
+func swissCountdown(l *i18n.Language, t *tournament.Tournament, now time.Time) (string, int64) {
 	switch {
 	case t.Status == tournament.Finished:
-		return "Finished", 0
+		return l.T("tourney.countdown.finished"), 0
 	case now.Before(t.Starts):
-		return countdown(t, now)
+		return countdown(l, t, now)
 	case t.Round == 0:
-		return "Waiting for two players to pair round 1", 0
+		return l.T("tourney.countdown.pairing"), 0
 	}
-	return fmt.Sprintf("Round %d of %d", t.Round, t.Rounds), 0
+	return l.T("tourney.round", "Round", l.Number(t.Round), "Rounds", l.Number(t.Rounds)), 0
 }
 
 // swissRow writes a Swiss standing's tiebreaks into row.

@@ -12,6 +12,7 @@ import (
 
 	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/handlers/kit"
+	"github.com/banchess/banchess/i18n"
 	"github.com/banchess/banchess/players"
 	"github.com/banchess/banchess/tournament"
 	"github.com/banchess/banchess/views"
@@ -71,44 +72,45 @@ func (p *arenas) list(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	now := p.s.now()
+	now, lang := p.s.now(), languageOf(c)
 	v := views.TournamentList{Asset: p.s.asset, Named: me.Named()}
 	for _, x := range []struct {
 		from []*tournament.Tournament
 		to   *[]views.TournamentRow
 	}{{l.Now, &v.Now}, {l.Upcoming, &v.Upcoming}, {l.Finished, &v.Finished}} {
 		for _, t := range x.from {
-			*x.to = append(*x.to, tournamentRow(t, now))
+			*x.to = append(*x.to, tournamentRow(lang, t, now))
 		}
 	}
 	return render(c, http.StatusOK, views.TournamentsPage(v))
 }
 
-func tournamentRow(t *tournament.Tournament, now time.Time) views.TournamentRow {
+// tournamentRow is t as a list shows it, in l.
+func tournamentRow(l *i18n.Language, t *tournament.Tournament, now time.Time) views.TournamentRow {
 	r := views.TournamentRow{ID: t.ID, Name: t.Name, Variant: variantName(t.Variant), Clock: t.Clock.String(), Minutes: t.Minutes, Players: len(t.Players), Rated: t.Rated, Rounds: t.Rounds}
 	switch {
 	case t.Status == tournament.Created:
-		r.When = "starts " + clockTime(t.Starts, now)
+		r.When = l.T("tourney.when.starts", "Time", clockTime(l, t.Starts, now))
 	case t.Kind == tournament.Swiss && t.Status == tournament.Started:
-		r.When = fmt.Sprintf("round %d of %d", t.Round, t.Rounds)
+		r.When = l.T("tourney.when.round", "Round", l.Number(t.Round), "Rounds", l.Number(t.Rounds))
 	case t.Kind == tournament.Swiss:
-		r.When = "finished"
+		r.When = l.T("tourney.when.finished")
 	case t.Status == tournament.Started:
-		r.When = "ends " + clockTime(t.Ends(), now)
+		r.When = l.T("tourney.when.ends", "Time", clockTime(l, t.Ends(), now))
 	default:
-		r.When = "ended " + clockTime(t.Ends(), now)
+		r.When = l.T("tourney.when.ended", "Time", clockTime(l, t.Ends(), now))
 	}
 	return r
 }
 
-// clockTime writes t in UTC: its time of day, with its date unless it is
-// now's.
-func clockTime(t, now time.Time) string {
+// clockTime writes t in UTC as l writes times: its time of day, with its
+// date unless it is now's.
+func clockTime(l *i18n.Language, t, now time.Time) string {
 	t, now = t.UTC(), now.UTC()
 	if t.YearDay() == now.YearDay() && t.Year() == now.Year() {
-		return t.Format("15:04 UTC")
+		return l.T("tourney.time", "Time", t.Format("15:04"))
 	}
-	return t.Format("Jan 2, 15:04 UTC")
+	return views.DateTimeText(l, t)
 }
 
 // form shows the form that creates a tournament, with its defaults.
@@ -120,7 +122,7 @@ func (p *arenas) form(c echo.Context) error {
 	f := views.TournamentForm{Asset: p.s.asset, Variants: p.s.variants, Clock: "3+2", Minutes: 45, Rated: true, Named: me.Named(),
 		Kind: string(tournament.Arena), Rounds: 7}
 	if !me.Named() {
-		f.Error = "Tournaments are created by players with a name: choose one on your account page first."
+		f.Error = languageOf(c).T("tourney.new.namedOnly")
 	}
 	return render(c, http.StatusOK, views.TournamentNewPage(f))
 }
@@ -257,15 +259,15 @@ func (p *arenas) page(c echo.Context, id string) (views.TournamentPage, error) {
 	if err != nil {
 		return views.TournamentPage{}, err
 	}
-	now := p.s.now()
+	now, l := p.s.now(), languageOf(c)
 	v := views.TournamentPage{Asset: p.s.asset, ID: t.ID, Name: t.Name, Variant: variantName(t.Variant), Clock: t.Clock.String(),
-		Minutes: t.Minutes, Rated: t.Rated, Status: string(t.Status), Starts: clockTime(t.Starts, now), Ends: clockTime(t.Ends(), now),
+		Minutes: t.Minutes, Rated: t.Rated, Status: string(t.Status), Starts: clockTime(l, t.Starts, now), Ends: clockTime(l, t.Ends(), now),
 		Named: me.Named(), Players: len(t.Players), Live: t.Status != tournament.Finished}
-	v.Countdown, v.CountdownAt = countdown(t, now)
+	v.Countdown, v.CountdownAt = countdown(l, t, now)
 	rows := tournament.Standings(t)
 	if t.Kind == tournament.Swiss {
 		v.Swiss = swissRound(t, now)
-		v.Countdown, v.CountdownAt = swissCountdown(t, now)
+		v.Countdown, v.CountdownAt = swissCountdown(l, t, now)
 	}
 	for _, r := range rows {
 		if r.Player == me.ID && me.ID != "" {
@@ -308,9 +310,9 @@ func standingRow(r tournament.Standing, me string) views.StandingRow {
 	return row
 }
 
-// countdown says what t waits for at now, and when that comes (unix ms;
-// 0 for nothing).
-func countdown(t *tournament.Tournament, now time.Time) (string, int64) {
+// countdown says in l what t waits for at now, and when that comes (unix
+// ms; 0 for nothing).
+func countdown(l *i18n.Language, t *tournament.Tournament, now time.Time) (string, int64) {
 	left := func(to time.Time) string {
 		d := max(0, to.Sub(now).Round(time.Second))
 		h, m, s := int(d.Hours()), int(d.Minutes())%60, int(d.Seconds())%60
@@ -321,18 +323,19 @@ func countdown(t *tournament.Tournament, now time.Time) (string, int64) {
 	}
 	switch {
 	case t.Status == tournament.Finished:
-		return "Finished", 0
+		return l.T("tourney.countdown.finished"), 0
 	case now.Before(t.Starts):
-		return "Starts in " + left(t.Starts), t.Starts.UnixMilli()
+		return l.T("tourney.countdown.starts", "Left", left(t.Starts)), t.Starts.UnixMilli()
 	case now.Before(t.Ends()):
-		return "Ends in " + left(t.Ends()), t.Ends().UnixMilli()
+		return l.T("tourney.countdown.ends", "Left", left(t.Ends())), t.Ends().UnixMilli()
 	}
-	return "Time is up: the last games are being played", 0
+	return l.T("tourney.countdown.timeUp"), 0
 }
 
 // tournamentResults are player's latest finished tournaments for their
-// profile; none when the server runs no tournaments.
-func (s *deps) tournamentResults(ctx context.Context, player string) ([]views.TournamentResult, error) {
+// profile, their dates written in l; none when the server runs no
+// tournaments.
+func (s *deps) tournamentResults(ctx context.Context, l *i18n.Language, player string) ([]views.TournamentResult, error) {
 	if s.tournaments == nil {
 		return nil, nil
 	}
@@ -342,7 +345,7 @@ func (s *deps) tournamentResults(ctx context.Context, player string) ([]views.To
 	}
 	var out []views.TournamentResult
 	for _, r := range list {
-		out = append(out, views.TournamentResult{ID: r.Tournament, Name: r.Name, Rank: r.Rank, Players: r.Players, Score: r.Score, Swiss: r.Kind == tournament.Swiss, Date: r.Ended.UTC().Format("Jan 2, 2006")})
+		out = append(out, views.TournamentResult{ID: r.Tournament, Name: r.Name, Rank: r.Rank, Players: r.Players, Score: r.Score, Swiss: r.Kind == tournament.Swiss, Date: views.DateText(l, r.Ended)})
 	}
 	return out, nil
 }
