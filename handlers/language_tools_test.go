@@ -3,6 +3,7 @@ package handlers
 import (
 	"net/http"
 	"net/url"
+	"strings"
 	"testing"
 
 	"github.com/labstack/echo/v4"
@@ -32,9 +33,20 @@ func TestPseudoLocaleTools(t *testing.T) {
 		"/g/" + id + "/analysis?ply=1",
 		"/g/" + id + "/analysis?panel=1",
 		"/analysis?fen=" + fen,
+		"/editor",
+		"/editor?fen=" + url.QueryEscape("8/8/8/8/8/8/8/8 w - - 0 1"),
+		"/editor?board=x",
 	} {
-		for _, s := range untranslatedTexts(c.get(path)) {
+		d := c.get(path)
+		for _, s := range untranslatedTexts(d) {
 			t.Errorf("%s shows %q, which no catalog gave", path, s)
 		}
+		if strings.HasPrefix(path, "/editor?") && text(d, "#editor-error") == "" {
+			t.Errorf("%s says nothing of why its position cannot be played", path)
+		}
+	}
+	// The game page's live panel says its notes in the viewer's language.
+	if note := c.get("/g/"+id).Find("#analysis-panel").AttrOr("data-note-busy", ""); !strings.HasPrefix(note, "[!!") {
+		t.Errorf("the live panel's note when the engine is busy is %q", note)
 	}
 }
