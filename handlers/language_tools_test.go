@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/PuerkitoBio/goquery"
 	"github.com/labstack/echo/v4"
 
 	"github.com/banchess/banchess/engine"
@@ -49,4 +50,59 @@ func TestPseudoLocaleTools(t *testing.T) {
 	if note := c.get("/g/"+id).Find("#analysis-panel").AttrOr("data-note-busy", ""); !strings.HasPrefix(note, "[!!") {
 		t.Errorf("the live panel's note when the engine is busy is %q", note)
 	}
+}
+
+// TestPseudoLocaleModeration (issue 43): in the pseudo-locale the report
+// forms (of a chat line and of a player, and their thanks), the
+// moderators' page (two open reports, after an action, with a reset link
+// just issued, and a refusal) and the moderation log show no text that
+// came from outside the catalogs: only the players' names and words.
+func TestPseudoLocaleModeration(t *testing.T) {
+	e, warden := modServer(t) // Warden made a moderator by the service admin grant-mod uses
+	ann, invite := inviteGame(t, e, "white", "")
+	ann.register("Ann")
+	game := ann.id
+	bob := newClientOn(t, e)
+	bob.register("Bob")
+	if rec := bob.join(invite); rec.Code != http.StatusSeeOther {
+		t.Fatalf("join: %d", rec.Code)
+	}
+	if rec := bob.do(http.MethodPost, "/g/"+game+"/chat", vals("room", "player", "text", "you are terrible"), false); rec.Code != http.StatusSeeOther {
+		t.Fatalf("bob's line: %d", rec.Code)
+	}
+	for _, c := range []*client{ann, warden} {
+		c.jar[pages.LanguageCookie] = &http.Cookie{Name: pages.LanguageCookie, Value: i18n.Pseudo}
+	}
+	words := []string{"Ann", "Bob", "Warden", "you are terrible", "insults", "rude", "spam", "banchess admin grant-mod"}
+	check := func(c *client, path string, d *goquery.Document) {
+		t.Helper()
+		for _, s := range untranslatedTexts(d, words...) {
+			t.Errorf("%s shows %q, which no catalog gave", path, s)
+		}
+	}
+	line := "/report?game=" + game + "&room=player&seq=1"
+	for _, path := range []string{line, "/report?player=Bob", "/report?sent=1"} {
+		check(ann, path, ann.get(path))
+	}
+	ann.post("/report", vals("game", game, "room", "player", "seq", "1", "reason", "abuse", "text", "insults"))
+	ann.post("/report", vals("player", "Bob", "reason", "cheating"))
+	rec := ann.do(http.MethodPost, "/report", vals("player", "Bob", "reason", "rude"), false)
+	check(ann, "a refused report", parse(t, rec))
+	check(warden, "/mod", warden.get("/mod"))
+	d := warden.post("/mod/act", vals("action", "mute", "player", "Bob", "for", "15m0s", "why", "spam"))
+	if d.Find("#mod-done").Length() != 1 {
+		t.Fatalf("after a mute: %s", text(d, "main"))
+	}
+	check(warden, "/mod?done=mute", d)
+	rec = warden.do(http.MethodPost, "/mod/act", vals("action", "mute", "player", "Bob", "for", "2h0m0s", "why", "spam"), false)
+	check(warden, "a refused mute", parse(t, rec))
+	d = parse(t, warden.do(http.MethodPost, "/mod/reset", vals("player", "Bob", "why", "spam"), false))
+	link := text(d, "#reset-link code")
+	if link == "" {
+		t.Fatalf("no reset link: %s", text(d, "main"))
+	}
+	for _, s := range untranslatedTexts(d, append(words, link)...) {
+		t.Errorf("/mod/reset shows %q, which no catalog gave", s)
+	}
+	check(warden, "/mod/log", warden.get("/mod/log"))
 }
