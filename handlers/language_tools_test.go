@@ -106,3 +106,45 @@ func TestPseudoLocaleModeration(t *testing.T) {
 	}
 	check(warden, "/mod/log", warden.get("/mod/log"))
 }
+
+// TestPseudoLocaleSocial (issue 43): in the pseudo-locale a game's chat
+// (a line of the other player, its report link, the form, a refusal),
+// a profile's follow and block buttons and the following page show no
+// text that came from outside the catalogs.
+func TestPseudoLocaleSocial(t *testing.T) {
+	e, _ := modServer(t)
+	ann, invite := inviteGame(t, e, "white", "")
+	ann.register("Ann")
+	game := ann.id
+	bob := newClientOn(t, e)
+	bob.register("Bob")
+	if rec := bob.join(invite); rec.Code != http.StatusSeeOther {
+		t.Fatalf("join: %d", rec.Code)
+	}
+	if rec := bob.do(http.MethodPost, "/g/"+game+"/chat", vals("room", "player", "text", "good luck"), false); rec.Code != http.StatusSeeOther {
+		t.Fatalf("bob's line: %d", rec.Code)
+	}
+	carl := newClientOn(t, e)
+	carl.register("Carl")
+	ann.jar[pages.LanguageCookie] = &http.Cookie{Name: pages.LanguageCookie, Value: i18n.Pseudo}
+	ann.post("/@/Bob/follow", nil)
+	ann.post("/@/Carl/block", nil)
+	words := []string{"Ann", "Bob", "Carl", "good luck", "Anonymous"} // the last: the players' strips of an invited game (another part's)
+	check := func(path string, d *goquery.Document) {
+		t.Helper()
+		for _, s := range untranslatedTexts(d, words...) {
+			if !strings.HasPrefix(s, "<meta") { // a noscript element's markup, read as text
+				t.Errorf("%s shows %q, which no catalog gave", path, s)
+			}
+		}
+	}
+	for _, path := range []string{"/g/" + game, "/following"} {
+		check(path, ann.get(path))
+	}
+	// A profile's buttons (its challenge form is another part's).
+	for _, path := range []string{"/@/Bob", "/@/Carl"} {
+		check(path, goquery.NewDocumentFromNode(ann.get(path).Find("#relation").Nodes[0]))
+	}
+	rec := ann.do(http.MethodPost, "/g/"+game+"/chat", vals("room", "player", "text", strings.Repeat("a", 141)), false)
+	check("a refused chat line", parse(t, rec))
+}
