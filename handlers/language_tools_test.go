@@ -19,7 +19,7 @@ import (
 // TestPseudoLocaleTools (issue 43): in the pseudo-locale the analysis of
 // a game (at a ply, on a line of its own, in the live panel) and of a
 // bare position, and the board editor show no text that came from
-// outside the catalogs.
+// outside the catalogs, in the text nor in the page's description.
 func TestPseudoLocaleTools(t *testing.T) {
 	e := echo.New()
 	New(newServiceWith(nil, testsite.Config{Engine: engine.NewPool(1, 1, 1)}), apiClock).Register(e)
@@ -39,7 +39,7 @@ func TestPseudoLocaleTools(t *testing.T) {
 		"/editor?board=x",
 	} {
 		d := c.get(path)
-		for _, s := range untranslatedTexts(d) {
+		for _, s := range append(untranslatedTexts(d), untranslatedMeta(d)...) {
 			t.Errorf("%s shows %q, which no catalog gave", path, s)
 		}
 		if strings.HasPrefix(path, "/editor?") && text(d, "#editor-error") == "" {
@@ -76,7 +76,7 @@ func TestPseudoLocaleModeration(t *testing.T) {
 	words := []string{"Ann", "Bob", "Warden", "you are terrible", "insults", "rude", "spam", "banchess admin grant-mod"}
 	check := func(c *client, path string, d *goquery.Document) {
 		t.Helper()
-		for _, s := range untranslatedTexts(d, words...) {
+		for _, s := range append(untranslatedTexts(d, words...), untranslatedMeta(d, words...)...) {
 			t.Errorf("%s shows %q, which no catalog gave", path, s)
 		}
 	}
@@ -132,7 +132,7 @@ func TestPseudoLocaleSocial(t *testing.T) {
 	words := []string{"Ann", "Bob", "Carl", "good luck", "Anonymous"} // the last: the players' strips of an invited game (another part's)
 	check := func(path string, d *goquery.Document) {
 		t.Helper()
-		for _, s := range untranslatedTexts(d, words...) {
+		for _, s := range append(untranslatedTexts(d, words...), untranslatedMeta(d, words...)...) {
 			if !strings.HasPrefix(s, "<meta") { // a noscript element's markup, read as text
 				t.Errorf("%s shows %q, which no catalog gave", path, s)
 			}
@@ -147,4 +147,68 @@ func TestPseudoLocaleSocial(t *testing.T) {
 	}
 	rec := ann.do(http.MethodPost, "/g/"+game+"/chat", vals("room", "player", "text", strings.Repeat("a", 141)), false)
 	check("a refused chat line", parse(t, rec))
+}
+
+// previewKeys are the meta tags whose words people read: a page's
+// description and its link preview's.
+var previewKeys = []string{"description", "og:site_name", "og:title", "og:description", "og:image:alt", "twitter:title", "twitter:description", "twitter:image:alt"}
+
+// untranslatedMeta are d's description and link preview texts that came
+// from no catalog (as untranslatedTexts, with ids the same in every
+// language).
+func untranslatedMeta(d *goquery.Document, ids ...string) []string {
+	var out []string
+	for _, key := range previewKeys {
+		s := meta(d, key)
+		if s == "" {
+			continue
+		}
+		rest := notation.ReplaceAllString(s, "")
+		for _, w := range append(untranslated(), ids...) {
+			rest = strings.ReplaceAll(rest, w, "")
+		}
+		if asciiWord.MatchString(rest) {
+			out = append(out, key+": "+s)
+		}
+	}
+	return out
+}
+
+// TestPseudoLocalePreviews (issue 43): every page's description, and a
+// game's and a history view's link preview (title, description, the
+// image's text), are said in the viewer's language: in the pseudo-locale
+// no word came from outside the catalogs; a German browser reads German;
+// a crawler, which sends no Accept-Language, reads English.
+func TestPseudoLocalePreviews(t *testing.T) {
+	e := newServerOn(nil, WithBaseURL("https://chess.example.com"))
+	c := newClientOn(t, e)
+	c.host = "chess.example.com"
+	c.jar[pages.LanguageCookie] = &http.Cookie{Name: pages.LanguageCookie, Value: i18n.Pseudo}
+	c.start()
+	c.post(c.path("ply"), vals("text", "b:d2d4"))
+	c.post(c.path("ply"), vals("text", "e2e4"))
+	game := c.page()
+	for _, path := range append([]string{game, game + "/history/2", "/editor"}, translatedPages...) {
+		d := c.get(path)
+		if meta(d, "description") == "" {
+			t.Errorf("%s has no description", path)
+		}
+		for _, s := range untranslatedMeta(d) {
+			t.Errorf("%s describes itself with %q, which no catalog gave", path, s)
+		}
+	}
+	if d := c.get(game); meta(d, "og:title") == "" || meta(d, "og:image:alt") == "" {
+		t.Errorf("the game page has no preview: og:title %q", meta(d, "og:title"))
+	}
+	browser := newClientOn(t, e)
+	browser.host = "chess.example.com"
+	for _, tc := range []struct{ accept, want string }{
+		{"de", "Ban Chess · Weiß gegen Schwarz · läuft, Zug 1"},
+		{"", "Ban Chess · White vs Black · in play, move 1"},
+	} {
+		d := parse(t, browser.navigate(game, "Accept-Language", tc.accept))
+		if got := meta(d, "og:description"); got != tc.want || meta(d, "description") != tc.want {
+			t.Errorf("Accept-Language %q: og:description %q, description %q, want %q", tc.accept, got, meta(d, "description"), tc.want)
+		}
+	}
 }
