@@ -46,6 +46,21 @@ func TestPseudoLocaleTools(t *testing.T) {
 			t.Errorf("%s says nothing of why its position cannot be played", path)
 		}
 	}
+	// A finished game's last position, where the game ended by the
+	// rules: its result and no engine line.
+	mate := newClientOn(t, e)
+	mate.jar[pages.LanguageCookie] = &http.Cookie{Name: pages.LanguageCookie, Value: i18n.Pseudo}
+	mate.start()
+	for _, p := range []string{"b:d2d4", "f2f3", "b:d7d6", "e7e5", "b:a2a3", "g2g4", "b:a7a6", "d8h4"} {
+		mate.post(mate.path("ply"), vals("text", p))
+	}
+	d := mate.get("/g/" + mate.id + "/analysis")
+	if text(d, "#analysis-message") == "" {
+		t.Errorf("the mated game's analysis says nothing of its end: %s", text(d, "main"))
+	}
+	for _, s := range append(untranslatedTexts(d), untranslatedMeta(d)...) {
+		t.Errorf("a mated game's analysis shows %q, which no catalog gave", s)
+	}
 	// The game page's live panel says its notes in the viewer's language.
 	if note := c.get("/g/"+id).Find("#analysis-panel").AttrOr("data-note-busy", ""); !strings.HasPrefix(note, "[!!") {
 		t.Errorf("the live panel's note when the engine is busy is %q", note)
