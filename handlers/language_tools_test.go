@@ -227,3 +227,24 @@ func TestPseudoLocalePreviews(t *testing.T) {
 		}
 	}
 }
+
+// TestToolsInLanguage: the board editor, the following page and the
+// moderators' page are said in the browser's language.
+func TestToolsInLanguage(t *testing.T) {
+	e, warden := modServer(t)
+	for _, tc := range []struct{ path, accept, sel, want string }{
+		{"/editor", "de", "#status", "Brett-Editor"},
+		{"/editor", "he", "#editor-clear", "ניקוי"},
+		{"/following", "fr", "h1", "Abonnements"},
+		{"/mod", "ru", "h1", "Открытые жалобы"},
+		{"/mod/log", "es", "h1", "Registro de moderación"},
+	} {
+		c := warden
+		if tc.path == "/editor" {
+			c = newClientOn(t, e)
+		}
+		if got := text(parse(t, c.navigate(tc.path, "Accept-Language", tc.accept)), tc.sel); got != tc.want {
+			t.Errorf("%s in %s: %s says %q, want %q", tc.path, tc.accept, tc.sel, got, tc.want)
+		}
+	}
+}
