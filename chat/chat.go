@@ -167,9 +167,12 @@ type View struct {
 	Last  int64
 	// Off says the viewer turned chat off: they see no room.
 	Off bool
-	// Write says the viewer may write now; else Why says why not.
-	Write bool
-	Why   string
+	// Write says the viewer may write now; else Why says why not, and
+	// Refused is that refusal (its code and detail, for a page to say it
+	// in the viewer's language).
+	Write   bool
+	Why     string
+	Refused *errs.Error
 }
 
 // seat is what the service needs of a game and a viewer.
@@ -242,12 +245,12 @@ func (s *Service) room(ctx context.Context, id string, st seat, cred players.Cre
 		return View{}, err
 	}
 	if e := s.refusal(st, v.Room, p); e != nil {
-		v.Why = e.Msg
+		v.Why, v.Refused = e.Msg, e
 	} else if err := s.muted(ctx, p.ID); err != nil {
 		if errs.Of(err).Detail != errs.ChatMuted {
 			return View{}, err
 		}
-		v.Why = errs.Of(err).Msg
+		v.Why, v.Refused = errs.Of(err).Msg, errs.Of(err)
 	} else {
 		v.Write = true
 	}

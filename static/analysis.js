@@ -80,7 +80,7 @@
       stop();
       wanted = "";
       arrow(null);
-      note("This game is between two players: its analysis opens when it ends.");
+      note(said("locked", "This game is between two players: its analysis opens when it ends."));
       return;
     }
     var key = position(toggle);
@@ -88,7 +88,7 @@
       stop();
       wanted = "";
       arrow(null);
-      note("The game is over: there is nothing to analyse.");
+      note(said("over", "The game is over: there is nothing to analyse."));
       return;
     }
     if (key !== wanted) { // a new position: ask for it once the board rests
@@ -96,7 +96,7 @@
       stop();
       if (answers.has(key)) { show(answers.get(key), true); return; }
       arrow(null);
-      note("Analysing…", true);
+      note(said("waiting", "Analysing…"), true);
       timer = setTimeout(function () { load(key); }, WAIT);
       return;
     }
@@ -104,7 +104,7 @@
     if (answers.has(key)) {
       if (!$("analysis-result")) show(answers.get(key), false); else draw($("analysis-result"));
     } else if ($("analysis-body") && !$("analysis-body").firstChild) {
-      note("Analysing…", true);
+      note(said("waiting", "Analysing…"), true);
       if (!ctrl) { // no answer on its way (the last one failed): ask again
         clearTimeout(timer);
         timer = setTimeout(function () { load(key); }, WAIT);
@@ -120,7 +120,7 @@
         if (ctrl !== c || wanted !== key) return; // a newer position was asked for
         ctrl = null;
         if (r.status === 429) {
-          note("The engine is busy with other analyses; trying again in a moment…", true);
+          note(said("busy", "The engine is busy with other analyses; trying again in a moment…"), true);
           timer = setTimeout(function () { if (wanted === key) load(key); }, RETRY);
           return;
         }
@@ -130,7 +130,7 @@
     }).catch(function () {
       if (ctrl !== c) return; // aborted for a newer position
       ctrl = null;
-      note("The analysis could not be fetched: check the connection, then step or toggle to try again.");
+      note(said("failed", "The analysis could not be fetched: check the connection, then step or toggle to try again."));
     });
   }
 
@@ -151,6 +151,14 @@
     draw(r);
     var said = $("analysis-said");
     if (say && said && r) said.textContent = r.dataset.said || "";
+  }
+
+  // said is the panel's note named key (its data-note-key, in the
+  // viewer's language), else fallback.
+  function said(key, fallback) {
+    var panel = $("analysis-panel");
+    var s = panel && panel.getAttribute("data-note-" + key);
+    return s || fallback;
   }
 
   function note(msg, busy) {

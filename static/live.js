@@ -112,7 +112,7 @@
     li.className = "chat-line";
     li.dataset.seq = String(l.seq);
     name.className = "chat-name";
-    name.textContent = l.name === null ? "Anonymous" : l.name;
+    name.textContent = l.name === null ? (log.dataset.anonymous || "Anonymous") : l.name;
     text.className = "chat-text";
     text.textContent = l.text;
     li.appendChild(name);
@@ -122,8 +122,8 @@
       var a = document.createElement("a");
       a.className = "chat-report";
       a.href = log.dataset.report + l.seq;
-      a.textContent = "report";
-      a.setAttribute("aria-label", "Report " + name.textContent + "'s line");
+      a.textContent = log.dataset.reportText || "report"; // said in the page's language
+      a.setAttribute("aria-label", (log.dataset.reportLabel || "Report {name}'s line").replace("{name}", name.textContent));
       li.appendChild(document.createTextNode(" "));
       li.appendChild(a);
     }

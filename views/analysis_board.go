@@ -71,14 +71,14 @@ func NewAnalysisGame(g *rules.Game, site Site, players [2]Player, seats games.Se
 	m := describeGame(g, Info{Site: site, Perm: perm, Players: players}, o, lastMove(g))
 	m.Paths = paths
 	m.Board.ReadOnly = !play
-	m.Title = "Analysis · " + m.Status + " · Ban Chess playground"
+	m.Title = o.Lang.T("analysis.pageTitle", "Where", m.Status)
 	switch {
 	case m.Over:
-		m.Hint = "The game ends in this position: step back, or pick another ply of the list."
+		m.Hint = o.Lang.T("analysis.hint.over")
 	case !play:
-		m.Hint = "The engine's view of this position."
+		m.Hint = o.Lang.T("analysis.hint.view")
 	default:
-		m.Hint += " Each ply you play goes on the line shown."
+		m.Hint += " " + o.Lang.T("analysis.hint.play")
 	}
 	return m
 }
@@ -118,9 +118,9 @@ func Count(n int64) string {
 // EvalText writes an evaluation, score in centipawns (or mate in plies,
 // 0 for none) for actor, the side to act, from White's side: "+0.30"
 // (good for White), "-1.20", "#3" (White mates in 3 plies), "#-2" (Black
-// mates in 2); and in words ("White mates in 3 plies", "+0.30: White is
+// mates in 2); and in words, in l ("White mates in 3 plies", "+0.30: White is
 // better").
-func EvalText(actor rules.Color, score, mate int) (short, words string) {
+func EvalText(l *i18n.Language, actor rules.Color, score, mate int) (short, words string) {
 	if mate != 0 {
 		winner, n := actor, mate
 		if mate < 0 {
@@ -130,7 +130,10 @@ func EvalText(actor rules.Color, score, mate int) (short, words string) {
 		if winner == rules.Black {
 			short = "#-" + strconv.Itoa(n)
 		}
-		return short, winner.Name() + " mates in " + strconv.Itoa(n) + " plies"
+		if winner == rules.White {
+			return short, l.N("analysis.mates.w", n)
+		}
+		return short, l.N("analysis.mates.b", n)
 	}
 	if actor == rules.Black {
 		score = -score
@@ -139,11 +142,11 @@ func EvalText(actor rules.Color, score, mate int) (short, words string) {
 	switch {
 	case score > 0:
 		short = "+" + short
-		words = "White is better"
+		words = l.T("analysis.better.w")
 	case score < 0:
-		words = "Black is better"
+		words = l.T("analysis.better.b")
 	default:
-		short, words = "0.00", "level"
+		short, words = "0.00", l.T("analysis.level")
 	}
 	return short, words
 }

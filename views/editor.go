@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/banchess/banchess/editor"
+	"github.com/banchess/banchess/i18n"
 	"github.com/banchess/banchess/rules"
 )
 
@@ -38,10 +39,10 @@ type CastleRight struct {
 	On            bool
 }
 
-// NewEditor describes the editor at state s, offering those of variants
+// NewEditor describes, in l, the editor at state s, offering those of variants
 // (the server's, VariantsOf) it edits; problem is why its position cannot
 // be played ("" when it can), in the import's words.
-func NewEditor(s editor.State, problem, asset string, variants []Variant) Editor {
+func NewEditor(l *i18n.Language, s editor.State, problem, asset string, variants []Variant) Editor {
 	e := Editor{Asset: asset, State: s, FEN: s.FEN(), Error: problem}
 	for _, v := range variants {
 		if editor.Edits(v.rules) {
@@ -59,13 +60,13 @@ func NewEditor(s editor.State, problem, asset string, variants []Variant) Editor
 	}
 	e.Board = board(&pos, bottom, ban, nil, nil, nil)
 	for _, code := range editor.Palette() {
-		item := PaletteItem{Code: code, Label: "eraser", Selected: code == s.Pick}
-		if p, ok := editor.PieceOf(code); ok {
-			item.Label = p.String()
+		item := PaletteItem{Code: code, Label: l.T("editor.eraser"), Selected: code == s.Pick}
+		if _, ok := editor.PieceOf(code); ok {
+			item.Label = l.T(pieceMessages[code])
 		}
 		e.Palette = append(e.Palette, item)
 	}
-	for _, r := range []struct{ l, label string }{{"K", "White O-O"}, {"Q", "White O-O-O"}, {"k", "Black O-O"}, {"q", "Black O-O-O"}} {
+	for _, r := range []struct{ l, label string }{{"K", l.T("editor.castle.K")}, {"Q", l.T("editor.castle.Q")}, {"k", l.T("editor.castle.k")}, {"q", l.T("editor.castle.q")}} {
 		e.Castle = append(e.Castle, CastleRight{Letter: r.l, Label: r.label, On: strings.Contains(s.Castling, r.l)})
 	}
 	if problem == "" {

@@ -243,7 +243,7 @@ func NewHistoryView(g *rules.Game, index int, info Info, o Options) (Game, error
 	m.Board = board(&pos, bottom, ban, last, g.CheckedKings(&pos), g.Variant().Board().ExtraSquares())
 	m.Board.ReadOnly = true
 	m.Strips = strips(o.Lang, info.Players, &pos, bottom)
-	m.Preview = newPreview(info.Origin, gamePath(info.ID)+"/history/"+strconv.Itoa(index), caption, previewText(o.Lang, g, info.Players), m.FEN, last, m.Board.Flipped)
+	m.Preview = newPreview(o.Lang, info.Origin, gamePath(info.ID)+"/history/"+strconv.Itoa(index), caption, previewText(o.Lang, g, info.Players), m.FEN, last, m.Board.Flipped)
 	return m, nil
 }
 

@@ -47,17 +47,17 @@ func LineParam(p rules.Path) string {
 	return strings.Join(steps, ",")
 }
 
-// NewLines lists g's lines with the spot at marked current, and pending,
+// NewLines lists, in l, g's lines with the spot at marked current, and pending,
 // the viewer's actions played on from current that the game does not
 // keep; url gives the address of a spot with the first k of pending
 // played on from it.
-func NewLines(g *rules.Game, current games.Spot, pending []rules.Action, url func(s games.Spot, k int) templ.SafeURL) (Lines, error) {
+func NewLines(l *i18n.Language, g *rules.Game, current games.Spot, pending []rules.Action, url func(s games.Spot, k int) templ.SafeURL) (Lines, error) {
 	f, err := g.Variations().GameAt(current.Line, current.N)
 	if err != nil {
 		return Lines{}, err
 	}
-	w := linesWalk{g: g, current: current, url: url, pending: len(pending) > 0}
-	ls := Lines{Start: LinePly{Text: "Start", Title: "The start", URL: url(games.Spot{}, 0), Current: len(current.Line) == 0 && current.N == 0 && len(pending) == 0}}
+	w := linesWalk{l: l, g: g, current: current, url: url, pending: len(pending) > 0}
+	ls := Lines{Start: LinePly{Text: l.T("nav.first"), Title: l.T("view.start"), URL: url(games.Spot{}, 0), Current: len(current.Line) == 0 && current.N == 0 && len(pending) == 0}}
 	if ls.Main, err = w.line(nil); err != nil {
 		return Lines{}, err
 	}
@@ -74,7 +74,7 @@ func NewLines(g *rules.Game, current games.Spot, pending []rules.Action, url fun
 		hist := f.Record().History()
 		afterBan := false
 		for k, p := range hist[len(hist)-len(pending):] {
-			lp := linePly(p, k == 0, afterBan, before)
+			lp := linePly(l, p, k == 0, afterBan, before)
 			afterBan = opensTurn(p)
 			lp.URL, lp.Current = url(current, k+1), k+1 == len(pending)
 			before = p.Position.Fullmove
@@ -86,6 +86,7 @@ func NewLines(g *rules.Game, current games.Spot, pending []rules.Action, url fun
 
 // linesWalk lists the lines of a game.
 type linesWalk struct {
+	l       *i18n.Language
 	g       *rules.Game
 	current games.Spot
 	pending bool // the viewer's own line goes on from current
@@ -116,7 +117,7 @@ func (w linesWalk) line(path rules.Path) ([]LinePly, error) {
 	out := make([]LinePly, 0, length)
 	afterBan := false
 	for j, p := range hist {
-		lp := linePly(p, j == 0, afterBan, fullmove)
+		lp := linePly(w.l, p, j == 0, afterBan, fullmove)
 		afterBan = opensTurn(p)
 		fullmove = p.Position.Fullmove
 		at := games.Spot{Line: path, N: j + 1}
@@ -145,8 +146,8 @@ func (w linesWalk) line(path rules.Path) ([]LinePly, error) {
 // linePly words ply p, played from a position whose move number is
 // fullmove; first says it starts its line, and afterBan that the ply
 // before it was a ban of the same side's move (it opened the number).
-func linePly(p rules.PlyInfo, first, afterBan bool, fullmove int) LinePly {
-	lp := LinePly{Ban: p.Action.Phase == rules.PhaseBan, Title: plyTitle(i18n.Builtin().Source(), p)}
+func linePly(l *i18n.Language, p rules.PlyInfo, first, afterBan bool, fullmove int) LinePly {
+	lp := LinePly{Ban: p.Action.Phase == rules.PhaseBan, Title: plyTitle(l, p)}
 	switch {
 	case !lp.Ban:
 		lp.Text = p.SAN

@@ -10,6 +10,7 @@ import (
 	"github.com/a-h/templ"
 
 	"github.com/banchess/banchess/games"
+	"github.com/banchess/banchess/i18n"
 	"github.com/banchess/banchess/rules"
 )
 
@@ -28,7 +29,7 @@ func TestLines(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ls, err := NewLines(g, nested, []rules.Action{e6}, spotURL)
+	ls, err := NewLines(i18n.Builtin().Source(), g, nested, []rules.Action{e6}, spotURL)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +53,7 @@ func TestLines(t *testing.T) {
 	if n := strings.Count(b.String(), `aria-current="step"`); n != 1 {
 		t.Errorf("%d current plies", n)
 	}
-	if _, err := NewLines(g, games.Spot{Line: rules.Path{{After: 3, Index: 0}}}, nil, spotURL); err == nil {
+	if _, err := NewLines(i18n.Builtin().Source(), g, games.Spot{Line: rules.Path{{After: 3, Index: 0}}}, nil, spotURL); err == nil {
 		t.Error("a spot on no line was listed")
 	}
 }

@@ -43,13 +43,13 @@ func gamePreview(g *rules.Game, m Game) *Preview {
 		desc = invitationText(m.Opts.Lang, m.Variant, playerOf(m.Opts.Lang, m.Info.Players, free.Other()).Display())
 		flipped = free == rules.Black
 	}
-	return newPreview(m.Info.Origin, path, title, desc, m.FEN, lastMove(g), flipped)
+	return newPreview(m.Opts.Lang, m.Info.Origin, path, title, desc, m.FEN, lastMove(g), flipped)
 }
 
-// newPreview describes the page at path (under origin) showing fen, with
+// newPreview describes, in l, the page at path (under origin) showing fen, with
 // title and description, and last as the last move (nil for none). It
 // returns nil without an origin: a preview needs absolute URLs.
-func newPreview(origin, path, title, description, fen string, last *rules.Pair, flipped bool) *Preview {
+func newPreview(l *i18n.Language, origin, path, title, description, fen string, last *rules.Pair, flipped bool) *Preview {
 	if origin == "" {
 		return nil
 	}
@@ -65,7 +65,7 @@ func newPreview(origin, path, title, description, fen string, last *rules.Pair, 
 		Description: description,
 		Image:       img,
 		URL:         origin + path,
-		ImageAlt:    "The board: " + title,
+		ImageAlt:    l.T("preview.imageAlt", "Title", title),
 		ImageSize:   strconv.Itoa(PreviewSize),
 	}
 }
@@ -73,11 +73,11 @@ func newPreview(origin, path, title, description, fen string, last *rules.Pair, 
 // previewText names the variant, the players and where the game stands:
 // "Ban Chess · Morphy vs Duke Karl · Checkmate — White wins, 1-0".
 func previewText(l *i18n.Language, g *rules.Game, players [2]Player) string {
-	parts := []string{g.Variant().Name(), playerOf(l, players, rules.White).Display() + " vs " + playerOf(l, players, rules.Black).Display()}
+	parts := []string{g.Variant().Name(), l.T("preview.vs", "White", playerOf(l, players, rules.White).Display(), "Black", playerOf(l, players, rules.Black).Display())}
 	if g.Outcome().Over() {
 		parts = append(parts, GameBanner(l, g))
 	} else {
-		parts = append(parts, "in play, move "+strconv.Itoa(g.Position().Fullmove))
+		parts = append(parts, l.T("preview.inPlay", "Move", g.Position().Fullmove))
 	}
 	return strings.Join(parts, " · ")
 }

@@ -2,7 +2,6 @@ package pages
 
 import (
 	"errors"
-	"fmt"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -55,12 +54,12 @@ func (p *browse) analysisPage(c echo.Context) error {
 		return err
 	}
 	return kit.Shown(err, func(status int, e *errs.Error) error {
-		msg := e.Msg
+		msg := sayRefusal(c, e)
 		switch e.Code {
 		case errs.Internal:
-			msg = "The analysis failed on the server."
+			msg = languageOf(c).T("analysis.failed")
 		case errs.NotFound:
-			msg = "There is no game at this address."
+			msg = languageOf(c).T("analysis.noGame")
 		}
 		return render(c, status, views.AnalysisPanel(views.Analysis{Message: msg}))
 	})
@@ -115,7 +114,7 @@ func (p *browse) analyseGame(c echo.Context, id string, panel bool, refused *err
 		if !b.main || len(b.moves) > 0 {
 			at = gameAt{fen: f.FEN(), variant: g.Variant(), ply: f.Ply(), start: g.StartPly(), now: g.Ply()}
 		}
-		lines, plyErr = lineBoard(rec, rec.Permissions(seats), b, acts, f.Outcome().Over())
+		lines, plyErr = lineBoard(languageOf(c), rec, rec.Permissions(seats), b, acts, f.Outcome().Over())
 		if plyErr != nil {
 			return
 		}
@@ -144,16 +143,20 @@ func (p *browse) analyseGame(c echo.Context, id string, panel bool, refused *err
 	default:
 		res, err = p.s.analysis.AnalysePosition(c.Request().Context(), at.fen, at.variant.ID(), analysis.Request{Budget: req.Budget})
 	}
-	a, err := describeAnalysis(languageOf(c), at.fen, at.variant, res, err)
+	l := languageOf(c)
+	a, err := describeAnalysis(l, at.fen, at.variant, res, err)
 	if err != nil && a.Message == "" {
 		return err
+	}
+	if forecasts {
+		a.Message = l.T("analysis.forecastsFirst")
 	}
 	a.Ply = strconv.Itoa(at.ply)
 	if panel {
 		return answerAnalysis(err, func(status int) error { return render(c, status, views.AnalysisPanel(a)) })
 	}
 	if err != nil && !forecasts { // a position the game ended in: shown with its result
-		a.Message = "The game ends in this position: the engine has no line to show."
+		a.Message = l.T("analysis.ended")
 	}
 	err = nil
 	return answerAnalysis(err, func(status int) error {
@@ -162,10 +165,10 @@ func (p *browse) analyseGame(c echo.Context, id string, panel bool, refused *err
 		turned.flip = !b.flip
 		a.FlipURL = templ.SafeURL(boardURL(id, at.start, turned, len(b.moves)))
 		if refused != nil {
-			lines.Error, status = refused.Msg, kit.Status(refused.Code)
+			lines.Error, status = sayRefusal(c, refused), kit.Status(refused.Code)
 		}
 		if b.main && len(b.moves) == 0 {
-			analysisLinks(&a, id, o, at)
+			analysisLinks(l, &a, id, o, at)
 		} else {
 			a.Steps = steps
 			if a.Message == "" {
@@ -173,7 +176,7 @@ func (p *browse) analyseGame(c echo.Context, id string, panel bool, refused *err
 			}
 			a.EditURL = editURL(a.FEN, at.variant)
 			a.AgainURL = templ.SafeURL(boardURL(id, at.start, b, len(b.moves)))
-			a.GameURL, a.GameLabel = templ.SafeURL(o.GameURL(id)), "Back to the game"
+			a.GameURL, a.GameLabel = templ.SafeURL(o.GameURL(id)), l.T("analysis.backToGame")
 		}
 		if kit.IsHX(c) { // the board's own forms: the page's main, at the address it shows
 			if refused == nil {
@@ -232,7 +235,7 @@ func positionAt(g *rules.Game, ply int) (gameAt, error) {
 
 // analysisLinks sets the ways on from a game's analysis at.ply: the
 // analyses of the plies around it, and the position in the game.
-func analysisLinks(a *views.Analysis, id string, o views.Options, at gameAt) {
+func analysisLinks(l *i18n.Language, a *views.Analysis, id string, o views.Options, at gameAt) {
 	link := func(ply int) templ.SafeURL {
 		q := url.Values{}
 		if ply != at.now {
@@ -254,9 +257,9 @@ func analysisLinks(a *views.Analysis, id string, o views.Options, at gameAt) {
 	}
 	a.AgainURL = link(at.ply)
 	if at.ply == at.now {
-		a.GameURL, a.GameLabel = templ.SafeURL(o.GameURL(id)), "Back to the game"
+		a.GameURL, a.GameLabel = templ.SafeURL(o.GameURL(id)), l.T("analysis.backToGame")
 	} else {
-		a.GameURL, a.GameLabel = templ.SafeURL(o.HistoryURL(id, at.ply-at.start)), "See this position in the game"
+		a.GameURL, a.GameLabel = templ.SafeURL(o.HistoryURL(id, at.ply-at.start)), l.T("analysis.seeInGame")
 	}
 	a.EditURL = editURL(a.FEN, at.variant)
 }
@@ -280,7 +283,7 @@ func (p *browse) positionAnalysis(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	const refused = "This position cannot be analysed"
+	refused := languageOf(c).T("analysis.refused")
 	q := c.QueryParams()
 	if q.Get("fen") == "" && q.Has("board") {
 		s, err := editor.FromQuery(q, p.s.loader.Variants())
@@ -325,16 +328,16 @@ func describeAnalysis(l *i18n.Language, fen string, variant rules.Variant, res e
 	pos := g.Position()
 	a := views.Analysis{FEN: fen}
 	if err != nil {
-		a.Message = errs.Of(err).Msg
+		a.Message = refusalText(l, errs.Of(err))
 		return a, err
 	}
 	actor := g.Turn().Actor
 	a.Where = views.Where(l, g)
-	a.Eval, a.EvalWords = views.EvalText(actor, res.Score, res.Mate)
+	a.Eval, a.EvalWords = views.EvalText(l, actor, res.Score, res.Mate)
 	a.Depth, a.Nodes, a.MS = res.Depth, res.Nodes, res.Time.Milliseconds()
 	a.Arrow, a.WhiteShare = views.NewBestArrow(res.Best), views.EvalShare(actor, res.Score, res.Mate)
 	if len(res.PV) > 0 {
-		a.Best = actionSentence(g, res.PV[0])
+		a.Best = actionSentence(l, g, res.PV[0])
 	}
 	start := g.Ply()
 	for _, act := range res.PV { // the line, played on a copy of the position
@@ -346,18 +349,20 @@ func describeAnalysis(l *i18n.Language, fen string, variant rules.Variant, res e
 	return a, nil
 }
 
-// actionSentence words an action about to be played in g as the move list
+// actionSentence words, in l, an action about to be played in g as the move list
 // writes it: "Black bans e4", "White plays Nf3".
-func actionSentence(g *rules.Game, a rules.Action) string {
-	actor := g.Turn().Actor.Name()
+func actionSentence(l *i18n.Language, g *rules.Game, a rules.Action) string {
+	white := g.Turn().Actor == rules.White
+	id := map[bool]string{true: "reason.plays.w", false: "reason.plays.b"}[white]
 	if a.Phase == rules.PhaseBan {
+		id = map[bool]string{true: "reason.bans.w", false: "reason.bans.b"}[white]
 		if san, err := g.Notation().BanSAN(a.Pair()); err == nil {
-			return fmt.Sprintf("%s bans %s", actor, san)
+			return l.T(id, "Pair", san)
 		}
-		return fmt.Sprintf("%s bans %s", actor, a.Coords())
+		return l.T(id, "Pair", a.Coords())
 	}
 	if san, err := g.Notation().MoveSAN(a); err == nil {
-		return fmt.Sprintf("%s plays %s", actor, san)
+		return l.T(id, "Action", san)
 	}
-	return fmt.Sprintf("%s plays %s", actor, a.Coords())
+	return l.T(id, "Action", a.Coords())
 }

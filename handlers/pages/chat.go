@@ -36,23 +36,27 @@ func (p *core) chatPanel(c echo.Context, rec *games.Record, seats games.Seats, c
 	if err != nil || !v.Chat {
 		return nil, err
 	}
-	out := &views.Chat{Room: string(v.Room), Title: "Spectators' chat", Last: v.Last, Write: v.Write, Why: v.Why, Off: v.Off,
+	l := languageOf(c)
+	out := &views.Chat{Room: string(v.Room), Title: l.T("mod.chat.spectators"), Last: v.Last, Write: v.Write, Why: v.Why, Off: v.Off,
 		PostURL: templ.SafeURL(kit.GamePath(id) + "/chat")}
+	if v.Refused != nil {
+		out.Why = refusalText(l, v.Refused)
+	}
 	if v.Room == chat.PlayerRoom {
-		out.Title = "Players' chat"
+		out.Title = l.T("mod.chat.players")
 	}
 	out.Lines = make([]views.ChatLine, len(v.Lines))
 	reporter := p.reporter(c, cred, v.Write || len(v.Lines) > 0)
 	if reporter.ID != "" {
 		out.Report, out.Me = "/report?"+url.Values{"game": {id}, "room": {string(v.Room)}}.Encode()+"&seq=", reporter.Name
 	}
-	for i, l := range v.Lines {
-		out.Lines[i] = views.ChatLine{Seq: l.Seq, Name: l.Name, Text: l.Text}
-		if l.Name == "" {
-			out.Lines[i].Name = "Anonymous"
+	for i, ln := range v.Lines {
+		out.Lines[i] = views.ChatLine{Seq: ln.Seq, Name: ln.Name, Text: ln.Text}
+		if ln.Name == "" {
+			out.Lines[i].Name = l.T("players.anonymous")
 		}
-		if reporter.ID != "" && l.Author != reporter.ID {
-			out.Lines[i].ReportURL = out.Report + strconv.FormatInt(l.Seq, 10)
+		if reporter.ID != "" && ln.Author != reporter.ID {
+			out.Lines[i].ReportURL = out.Report + strconv.FormatInt(ln.Seq, 10)
 		}
 	}
 	return out, nil
@@ -105,11 +109,11 @@ func (p *play) say(c echo.Context) error {
 		return err
 	case kit.IsHX(c):
 		return kit.Shown(err, func(status int, e *errs.Error) error {
-			return renderIn(c, status, views.ChatError(e.Msg), 256)
+			return renderIn(c, status, views.ChatError(sayRefusal(c, e)), 256)
 		})
 	}
 	return kit.Shown(err, func(status int, e *errs.Error) error {
-		o.ChatError, o.ChatText = e.Msg, text
+		o.ChatError, o.ChatText = sayRefusal(c, e), text
 		return p.core.show(c, id, o, status)
 	})
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/banchess/banchess/editor"
 	"github.com/banchess/banchess/errs"
+	"github.com/banchess/banchess/i18n"
 	"github.com/banchess/banchess/rules"
 	"github.com/banchess/banchess/views"
 )
@@ -43,13 +44,17 @@ func (p *create) editorPage(c echo.Context) error {
 	if readErr == nil && len(q) > 0 && q.Encode() != s.Query().Encode() && !kit.IsHX(c) {
 		return c.Redirect(http.StatusSeeOther, canonical)
 	}
+	l := languageOf(c)
 	problem := ""
 	if readErr != nil {
 		problem = errs.Sentence("The position cannot be read: " + readErr.Error())
+		if l.Code != i18n.Builtin().Source().Code { // the reader's English reason, for English alone
+			problem = l.T("editor.unreadable")
+		}
 	} else if _, err := p.s.loader.FromFEN(s.FEN(), s.Variant.ID()); err != nil {
-		problem = errs.Of(err).Msg
+		problem = refusalText(l, errs.Of(err))
 	}
-	m := views.NewEditor(s, problem, p.s.asset, p.s.variants)
+	m := views.NewEditor(l, s, problem, p.s.asset, p.s.variants)
 	if kit.IsHX(c) {
 		c.Response().Header().Set("HX-Push-Url", canonical)
 		return render(c, http.StatusOK, views.EditorMain(m))

@@ -13,6 +13,7 @@ import (
 
 	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/games"
+	"github.com/banchess/banchess/i18n"
 	"github.com/banchess/banchess/rules"
 	"github.com/banchess/banchess/views"
 )
@@ -159,14 +160,14 @@ func spotGame(g *rules.Game, b boardSpot) (*rules.Game, []rules.Action, error) {
 	return f, acts, nil
 }
 
-// lineBoard lays out the analysis board of rec's game at b for a viewer
+// lineBoard lays out, in l, the analysis board of rec's game at b for a viewer
 // with perm: its lines, and the forms that play on them.
-func lineBoard(rec *games.Record, perm games.Permissions, b boardSpot, acts []rules.Action, over bool) (*views.LineBoard, error) {
+func lineBoard(l *i18n.Language, rec *games.Record, perm games.Permissions, b boardSpot, acts []rules.Action, over bool) (*views.LineBoard, error) {
 	g := rec.Game
 	url := func(s games.Spot, k int) templ.SafeURL {
 		return templ.SafeURL(boardURL(rec.ID, g.StartPly(), boardSpot{Spot: s, moves: b.moves, flip: b.flip}, k))
 	}
-	ls, err := views.NewLines(g, b.Spot, acts, url)
+	ls, err := views.NewLines(l, g, b.Spot, acts, url)
 	if err != nil {
 		return nil, errs.Of(err)
 	}

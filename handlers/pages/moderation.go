@@ -13,6 +13,7 @@ import (
 
 	"github.com/banchess/banchess/chat"
 	"github.com/banchess/banchess/errs"
+	"github.com/banchess/banchess/i18n"
 	"github.com/banchess/banchess/moderation"
 	"github.com/banchess/banchess/players"
 	"github.com/banchess/banchess/views"
@@ -126,7 +127,7 @@ func (p *guards) report(c echo.Context) error {
 	}
 	if err != nil {
 		return kit.Shown(err, func(status int, e *errs.Error) error {
-			f.Error = e.Msg
+			f.Error = sayRefusal(c, e)
 			return render(c, status, views.ReportPage(f))
 		})
 	}
@@ -153,7 +154,7 @@ func guarded(c echo.Context, err error) error {
 
 // mod lists the open reports, newest first, to a moderator.
 func (p *guards) mod(c echo.Context) error {
-	return p.showMod(c, http.StatusOK, modDone(c.QueryParam("done")), "")
+	return p.showMod(c, http.StatusOK, modDone(languageOf(c), c.QueryParam("done")), "")
 }
 
 // showMod renders /mod with done or an error message.
@@ -168,23 +169,24 @@ func (p *guards) renderMod(c echo.Context, status int, m views.Mod) error {
 		return guarded(c, err)
 	}
 	m.Asset = p.s.asset
+	l := languageOf(c)
 	for _, d := range moderation.Mutes() {
-		m.Mutes = append(m.Mutes, views.ModMute{Value: d.String(), Label: muteLabel(d)})
+		m.Mutes = append(m.Mutes, views.ModMute{Value: d.String(), Label: muteLabel(l, d)})
 	}
 	for _, k := range cases {
 		mc := views.ModCase{ID: k.ID, Reporter: k.ReporterName, Reported: k.ReportedName, Reason: string(k.Reason), Text: k.Text,
-			At: stamp(k.At), Closed: k.Closed}
+			At: stamp(l, k.At), Closed: k.Closed}
 		if !k.MutedUntil.IsZero() {
-			mc.MutedUntil = stamp(k.MutedUntil)
+			mc.MutedUntil = stamp(l, k.MutedUntil)
 		}
 		if k.Game != "" {
 			mc.Game = kit.GamePath(k.Game)
-			for _, l := range k.Context {
-				name := l.Name
+			for _, ln := range k.Context {
+				name := ln.Name
 				if name == "" {
-					name = "Anonymous"
+					name = l.T("mod.anonymous")
 				}
-				mc.Context = append(mc.Context, views.ModLine{Name: name, Text: l.Text, Reported: l.Seq == k.Seq})
+				mc.Context = append(mc.Context, views.ModLine{Name: name, Text: ln.Text, Reported: ln.Seq == k.Seq})
 			}
 		}
 		m.Cases = append(m.Cases, mc)
@@ -192,34 +194,34 @@ func (p *guards) renderMod(c echo.Context, status int, m views.Mod) error {
 	return render(c, status, views.ModPage(m))
 }
 
-// modDone says what the last action did, by the word /mod/act sent.
-func modDone(done string) string {
+// modDone says in l what the last action did, by the word /mod/act sent.
+func modDone(l *i18n.Language, done string) string {
 	switch moderation.Action(done) {
 	case moderation.Mute:
-		return "Muted: written to the log."
+		return l.T("mod.done.mute")
 	case moderation.Close:
-		return "The account is closed: written to the log."
+		return l.T("mod.done.close")
 	case moderation.Reopen:
-		return "The account is open again: written to the log."
+		return l.T("mod.done.reopen")
 	case moderation.Dismiss:
-		return "Dismissed: written to the log."
+		return l.T("mod.done.dismiss")
 	}
 	return ""
 }
 
-// muteLabel names a mute's length.
-func muteLabel(d time.Duration) string {
+// muteLabel names a mute's length in l.
+func muteLabel(l *i18n.Language, d time.Duration) string {
 	switch {
 	case d >= 24*time.Hour:
-		return strconv.Itoa(int(d.Hours()/24)) + " day"
+		return l.N("mod.mute.days", int(d.Hours()/24))
 	case d >= time.Hour:
-		return strconv.Itoa(int(d.Hours())) + " hour"
+		return l.N("mod.mute.hours", int(d.Hours()))
 	}
-	return strconv.Itoa(int(d.Minutes())) + " minutes"
+	return l.N("mod.mute.minutes", int(d.Minutes()))
 }
 
-// stamp writes a time for the moderators.
-func stamp(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 UTC") }
+// stamp writes a time for the moderators, as l writes dates (in UTC).
+func stamp(l *i18n.Language, t time.Time) string { return views.DateTimeText(l, t) }
 
 // modLog shows the moderation log to a moderator.
 func (p *guards) modLog(c echo.Context) error {
@@ -227,11 +229,15 @@ func (p *guards) modLog(c echo.Context) error {
 	if err != nil {
 		return guarded(c, err)
 	}
+	lang := languageOf(c)
 	l := views.ModLog{Asset: p.s.asset}
 	for _, e := range list {
-		me := views.ModEntry{At: stamp(e.At), Moderator: e.ModeratorName, Action: string(e.Action), Player: e.PlayerName, Report: e.Report, Why: e.Why}
+		me := views.ModEntry{At: stamp(lang, e.At), Moderator: e.ModeratorName, Action: string(e.Action), Player: e.PlayerName, Report: e.Report, Why: e.Why}
+		if e.Moderator == "" { // the server's own action (banchess admin)
+			me.Moderator = lang.T("mod.server")
+		}
 		if !e.Until.IsZero() {
-			me.Until = stamp(e.Until)
+			me.Until = stamp(lang, e.Until)
 		}
 		l.Entries = append(l.Entries, me)
 	}
@@ -263,7 +269,7 @@ func (p *guards) act(c echo.Context) error {
 	}
 	if _, err := p.s.moderation.Do(ctx, cred, a); err != nil {
 		return kit.Shown(guarded(c, err), func(status int, e *errs.Error) error {
-			return p.showMod(c, status, "", e.Msg)
+			return p.showMod(c, status, "", sayRefusal(c, e))
 		})
 	}
 	return c.Redirect(http.StatusSeeOther, "/mod?done="+url.QueryEscape(string(a.Action)))

@@ -36,7 +36,7 @@ func (p *guards) issueResetLink(c echo.Context) error {
 	}
 	c.Response().Header().Set("Cache-Control", "no-store")
 	link := p.s.kit.Origin(c) + "/reset/" + token
-	return p.renderMod(c, http.StatusOK, views.Mod{Done: "Reset link issued: written to the log.", ResetLink: link, ResetFor: e.PlayerName})
+	return p.renderMod(c, http.StatusOK, views.Mod{Done: languageOf(c).T("mod.done.reset"), ResetLink: link, ResetFor: e.PlayerName})
 }
 
 // resetRoutes adds the pages of the moderators' reset links.
