@@ -3,6 +3,7 @@ package handlers
 import (
 	"encoding/json"
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/banchess/banchess/handlers/pages"
@@ -50,5 +51,30 @@ func TestNotificationInLanguage(t *testing.T) {
 	white.jar[pages.LanguageCookie] = &http.Cookie{Name: pages.LanguageCookie, Value: i18n.Pseudo}
 	for _, s := range untranslatedTexts(white.get("/inbox"), "Ann", white.id) {
 		t.Errorf("/inbox shows %q, which no catalog gave", s)
+	}
+}
+
+// TestProfileEndingInLanguage (issue 43): a finished game's ending in a
+// profile's list, stored as English text, is said in the viewer's
+// language, and the pseudo-locale's profile shows it from the catalog.
+func TestProfileEndingInLanguage(t *testing.T) {
+	e := newServer()
+	a := newAPIT(t, e)
+	ann, bob := a.account("Ann"), a.account("Bob")
+	a.ratedGame(ann, bob, "5+3") // Ann (White) resigns
+	c := newClientOn(t, e)
+	for _, tc := range []struct{ accept, want string }{
+		{"en", "Black won: White resigned"},
+		{"de", "Schwarz gewann: Weiß gab auf"},
+		{"ru", "чёрные победили: белые сдались"},
+	} {
+		d := parse(t, c.navigate("/@/Bob", "Accept-Language", tc.accept))
+		if got := strings.Join(strings.Fields(text(d, "li[data-played]")), " "); !strings.Contains(got, tc.want) {
+			t.Errorf("Bob's game in %s reads %q, want it to say %q", tc.accept, got, tc.want)
+		}
+	}
+	c.jar[pages.LanguageCookie] = &http.Cookie{Name: pages.LanguageCookie, Value: i18n.Pseudo}
+	for _, s := range untranslatedTexts(c.get("/@/Bob"), "Ann", "Bob") {
+		t.Errorf("/@/Bob shows %q, which no catalog gave", s)
 	}
 }
