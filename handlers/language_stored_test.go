@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/banchess/banchess/handlers/kit"
 	"github.com/banchess/banchess/handlers/pages"
 	"github.com/banchess/banchess/i18n"
 )
@@ -23,14 +24,17 @@ func TestNotificationInLanguage(t *testing.T) {
 		t.Fatalf("joining: %d", rec.Code)
 	}
 	black.post(white.path("ply"), vals("text", "b:e2e4")) // White's turn: Ann is told
-	for _, tc := range []struct{ accept, want string }{
-		{"en", "It is your turn in game " + white.id + "."},
-		{"de", "Du bist in der Partie " + white.id + " am Zug."},
-		{"ru", "Ваш ход в партии " + white.id + "."},
+	for _, tc := range []struct{ accept, want, ago string }{
+		{"en", "It is your turn in game " + white.id + ".", "just now"},
+		{"de", "Du bist in der Partie " + white.id + " am Zug.", "gerade eben"},
+		{"ru", "Ваш ход в партии " + white.id + ".", "только что"},
 	} {
 		d := parse(t, white.navigate("/inbox", "Accept-Language", tc.accept))
 		if got := text(d, ".inbox-list li a"); got != tc.want {
 			t.Errorf("the inbox in %s says %q, want %q", tc.accept, got, tc.want)
+		}
+		if got := text(d, ".inbox-list li time"); got != tc.ago {
+			t.Errorf("the inbox in %s dates it %q, want %q", tc.accept, got, tc.ago)
 		}
 		rec := white.navigate("/inbox/poll", "Accept-Language", tc.accept)
 		var in struct {
@@ -76,5 +80,30 @@ func TestProfileEndingInLanguage(t *testing.T) {
 	c.jar[pages.LanguageCookie] = &http.Cookie{Name: pages.LanguageCookie, Value: i18n.Pseudo}
 	for _, s := range untranslatedTexts(c.get("/@/Bob"), "Ann", "Bob") {
 		t.Errorf("/@/Bob shows %q, which no catalog gave", s)
+	}
+}
+
+// TestCorrespondenceStripInLanguage (issue 43): a correspondence game's
+// clock and the time left for the first ban are said in the viewer's
+// language.
+func TestCorrespondenceStripInLanguage(t *testing.T) {
+	e := newServer()
+	white, invite := inviteGame(t, e, "white", "3d")
+	black := newClientOn(t, e)
+	if rec := black.join(invite); rec.Code != http.StatusSeeOther {
+		t.Fatalf("joining: %d", rec.Code)
+	}
+	for _, tc := range []struct{ accept, clock, first string }{
+		{"en", "3 days", "3 days to ban"},
+		{"de", "3 Tage", "3 Tage zum Verbieten"},
+		{"ru", "3 дня", "3 дня на запрет"},
+	} {
+		d := parse(t, white.navigate(kit.GamePath(white.id), "Accept-Language", tc.accept))
+		if got := text(d, `[data-player="white"] .clock.days`); got != tc.clock {
+			t.Errorf("White's clock in %s: %q, want %q", tc.accept, got, tc.clock)
+		}
+		if got := text(d, ".first-action"); got != tc.first {
+			t.Errorf("the first ban's time in %s: %q, want %q", tc.accept, got, tc.first)
+		}
 	}
 }

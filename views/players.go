@@ -265,7 +265,11 @@ func firstActionText(l *i18n.Language, ms int64, phase string) string {
 // (c.Days) the time in days and hours: "3 days to ban".
 func firstActionTextOf(l *i18n.Language, c *ClockFace, phase string) string {
 	if c.Days {
-		return DaysText(c.FirstMS) + " to " + phase
+		left := DaysTextIn(l, c.FirstMS)
+		if phase == "ban" {
+			return l.T("ago.toBan", "Left", left)
+		}
+		return l.T("ago.toMove", "Left", left)
 	}
 	return firstActionText(l, c.FirstMS, phase)
 }

@@ -477,9 +477,9 @@ func playerStrip(g Game, s Strip, oob bool) templ.Component {
 					return templ_7745c5c3_Err
 				}
 				var templ_7745c5c3_Var30 string
-				templ_7745c5c3_Var30, templ_7745c5c3_Err = templ.JoinStringErrs(s.Side.Name() + "'s time for this turn")
+				templ_7745c5c3_Var30, templ_7745c5c3_Err = templ.JoinStringErrs(tr(ctx, bySide(s.Side, "strip.clock.w", "strip.clock.b")))
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/strip.templ`, Line: 54, Col: 139}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/strip.templ`, Line: 54, Col: 157}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var30))
 				if templ_7745c5c3_Err != nil {
@@ -490,9 +490,9 @@ func playerStrip(g Game, s Strip, oob bool) templ.Component {
 					return templ_7745c5c3_Err
 				}
 				var templ_7745c5c3_Var31 string
-				templ_7745c5c3_Var31, templ_7745c5c3_Err = templ.JoinStringErrs(c.Text)
+				templ_7745c5c3_Var31, templ_7745c5c3_Err = templ.JoinStringErrs(DaysTextIn(lang(ctx), c.MS))
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/strip.templ`, Line: 54, Col: 150}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/strip.templ`, Line: 54, Col: 189}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var31))
 				if templ_7745c5c3_Err != nil {

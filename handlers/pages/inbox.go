@@ -68,10 +68,10 @@ func (p *inboxPages) page(c echo.Context) error {
 		return err
 	}
 	v := views.Inbox{Site: p.s.site(c), Unread: in.Unread, Saved: c.QueryParam("saved") == "1"}
-	l := languageOf(c)
+	l, now := languageOf(c), p.s.now()
 	for _, n := range in.Notifications {
 		v.Notices = append(v.Notices, views.Notice{ID: n.ID, Kind: string(n.Kind), Text: n.Say(l), Link: n.Link,
-			Time: views.DateTimeText(l, n.Time), When: n.Time.UTC().Format(time.RFC3339), Read: n.Read})
+			Time: views.DateTimeText(l, n.Time), Ago: views.AgoText(l, n.Time, now), When: n.Time.UTC().Format(time.RFC3339), Read: n.Read})
 	}
 	for _, k := range notify.Kinds() {
 		v.Kinds = append(v.Kinds, views.NoticeKind{ID: string(k), Label: kindLabel(languageOf(c), k), On: st.Notifies(k)})
