@@ -46,7 +46,7 @@ type Notice struct {
 	// how long ago (AgoText); When is the same in RFC 3339, for <time
 	// datetime>.
 	Time, Ago, When string
-	Read       bool
+	Read            bool
 }
 
 // NoticeKind is a kind of notification and whether it notifies.
