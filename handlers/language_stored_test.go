@@ -3,8 +3,10 @@ package handlers
 import (
 	"encoding/json"
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/banchess/banchess/handlers/kit"
 	"github.com/banchess/banchess/handlers/pages"
@@ -104,6 +106,39 @@ func TestCorrespondenceStripInLanguage(t *testing.T) {
 		}
 		if got := text(d, ".first-action"); got != tc.first {
 			t.Errorf("the first ban's time in %s: %q, want %q", tc.accept, got, tc.first)
+		}
+	}
+}
+
+// TestReviewLineLetters (issue 43): a review's better line is written
+// with the viewer's piece letters (German's by default in German), or
+// English letters or figurines as the settings choose.
+func TestReviewLineLetters(t *testing.T) {
+	c := newReviewClient(t)
+	c.start()
+	c.post("/import", url.Values{"text": {`[FEN "` + backRankFEN + `"]
+
+1. {banning: g1f1} f3 *`}})
+	d := c.post(c.get(c.path("review")).Find("form#review-request").AttrOr("action", ""), url.Values{})
+	for deadline := time.Now().Add(time.Minute); d.Find("#review-panel").AttrOr("data-status", "") != "done"; {
+		if time.Now().After(deadline) {
+			t.Fatal("the review did not finish")
+		}
+		time.Sleep(20 * time.Millisecond)
+		d = c.get(c.path("review"))
+	}
+	for _, tc := range []struct{ lang, notation, want string }{
+		{"en", "", "1. Ra8+"},
+		{"de", "", "1. Ta8+"},
+		{"ru", "", "1. Лa8+"},
+		{"de", "en", "1. Ra8+"},
+		{"de", "fig", "1. ♖a8+"},
+	} {
+		c.jar[pages.LanguageCookie] = &http.Cookie{Name: pages.LanguageCookie, Value: tc.lang}
+		c.jar[pages.SettingsCookie] = &http.Cookie{Name: pages.SettingsCookie, Value: "notation=" + tc.notation}
+		d := c.get(c.path("review"))
+		if best := text(d, "#review-marked [data-ply='2'] .review-best"); !strings.Contains(best, tc.want) {
+			t.Errorf("%s, notation %q: the better line %q, want %q in it", tc.lang, tc.notation, best, tc.want)
 		}
 	}
 }
