@@ -28,6 +28,8 @@ func TestLessonsInLanguages(t *testing.T) {
 		"fr": {"Échec et mat par une interdiction", "deux issues"},
 		"es": {"Jaque mate por prohibición", "dos salidas"},
 	}
+	// The move, with the language's piece letters (notation.letters).
+	queenTakes := map[string]string{"he": "מהxf7+", "de": "Dxf7+", "ru": "Фxf7+", "fr": "Dxf7+", "es": "Dxf7+"}
 	for _, lang := range []string{"he", "de", "ru", "fr", "es"} {
 		if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 720), chromedp.Navigate(base+"/"),
 			chromedp.Click(`.lang-picker summary`), chromedp.Click(`.lang-picker button[value="`+lang+`"]`),
@@ -56,7 +58,7 @@ func TestLessonsInLanguages(t *testing.T) {
 			if wantDir := map[bool]string{true: "rtl", false: "ltr"}[lang == "he"]; got.Dir != wantDir {
 				t.Errorf("%s: dir %q, want %s", lang, got.Dir, wantDir)
 			}
-			if !strings.Contains(got.Title, want[lang][0]) || !strings.Contains(got.Feedback, want[lang][1]) || !strings.Contains(got.Feedback, "Qxf7+") {
+			if !strings.Contains(got.Title, want[lang][0]) || !strings.Contains(got.Feedback, want[lang][1]) || !strings.Contains(got.Feedback, queenTakes[lang]) {
 				t.Errorf("%s: the title %q and the feedback %q, want %q and %q", lang, got.Title, got.Feedback, want[lang][0], want[lang][1])
 			}
 			if got.PromptHeight < 10 || got.Status == "" || strings.Contains(got.Prompt+got.Status, "You are") {

@@ -147,13 +147,13 @@ func TestLessonInEachLanguage(t *testing.T) {
 			t.Errorf("%s: the feedback on a wrong ban %q, want %q and d2–d4", tc.accept, got, tc.wrong)
 		}
 	}
-	// The list, and a goal's explanation with a count, in Russian.
+	// The list, and a goal's explanation with a count, in Russian, its move with Russian piece letters.
 	d := parse(t, c.navigate("/learn", "Accept-Language", "ru"))
 	if got := d.Find(".lesson-progress").First().Text(); got != "0 из 4 шагов" {
 		t.Errorf("ru: the progress %q", got)
 	}
 	d = parse(t, c.navigate("/learn/mate-by-ban/2?played=m:a1a2", "Accept-Language", "ru"))
-	if got := text(d, "#feedback"); !strings.Contains(got, "не шах") || !strings.Contains(got, "Ra2") {
+	if got := text(d, "#feedback"); !strings.Contains(got, "не шах") || !strings.Contains(got, "Лa2") {
 		t.Errorf("ru: the feedback on a quiet move %q", got)
 	}
 	// A wrong puzzle action's reason, in German.

@@ -48,6 +48,26 @@ type Language struct {
 	messages map[string]*entry
 	fallback *Language // the source language; nil for the source itself
 	numbers  *message.Printer
+	// moves writes a move given in English SAN as the reader writes
+	// moves (WithMoves); nil: as it is.
+	moves func(san string) string
+}
+
+// WithMoves is l writing the moves its messages carry (Move) with
+// write, which is given English SAN: the reader's piece letters or
+// figurines.
+func (l *Language) WithMoves(write func(san string) string) *Language {
+	c := *l.orSource()
+	c.moves = write
+	return &c
+}
+
+// WriteMove is san (English SAN) as l's reader writes moves (WithMoves).
+func (l *Language) WriteMove(san string) string {
+	if l == nil || l.moves == nil {
+		return san
+	}
+	return l.moves(san)
 }
 
 // entry is a message: its text in each plural form it has.

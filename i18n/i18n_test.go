@@ -178,3 +178,28 @@ func TestMessage(t *testing.T) {
 		t.Errorf("counted: %q", got)
 	}
 }
+
+// TestMoveMessage: a move is said as the language writes moves
+// (WithMoves), as it is without a writer, and keeps being a move once
+// stored as JSON.
+func TestMoveMessage(t *testing.T) {
+	m := Msg("lesson.goal.loses", "Action", Move("Nf3"))
+	l := Builtin().Source().WithMoves(func(san string) string { return "<" + san + ">" })
+	if got := l.Say(Move("Nf3")); got != "<Nf3>" {
+		t.Errorf("a move said with a writer: %q", got)
+	}
+	if got := Builtin().Source().Say(Move("Nf3")); got != "Nf3" {
+		t.Errorf("a move said without one: %q", got)
+	}
+	data, err := json.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back Message
+	if err := json.Unmarshal(data, &back); err != nil {
+		t.Fatal(err)
+	}
+	if inner, ok := back.Arg("Action").(Message); !ok || !inner.Move || l.Say(inner) != "<Nf3>" {
+		t.Errorf("read back from %s: %+v", data, back)
+	}
+}

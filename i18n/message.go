@@ -15,7 +15,10 @@ type Message struct {
 	ID string
 	// Text, when ID is "", is said as it is in every language: notation
 	// ("Nf3", "e2–e4").
-	Text   string
+	Text string
+	// Move says Text is a move in English SAN ("Nf3"), written as the
+	// reader writes moves (Language.WriteMove): their piece letters.
+	Move   bool
 	Args   []any
 	Plural bool
 	Count  int
@@ -33,6 +36,10 @@ func Counted(id string, n int, args ...any) Message {
 // Verbatim is text said as it is in every language: notation.
 func Verbatim(text string) Message { return Message{Text: text} }
 
+// Move is a move in English SAN ("Nf3", "exd8=Q+"), said with the piece
+// letters the reader writes moves with (Language.WithMoves).
+func Move(san string) Message { return Message{Text: san, Move: true} }
+
 // IsZero says m says nothing.
 func (m Message) IsZero() bool { return m.ID == "" && m.Text == "" }
 
@@ -40,6 +47,9 @@ func (m Message) IsZero() bool { return m.ID == "" && m.Text == "" }
 // among them translated too. A nil *Language is the source.
 func (l *Language) Say(m Message) string {
 	if m.ID == "" {
+		if m.Move {
+			return l.WriteMove(m.Text)
+		}
 		return m.Text
 	}
 	args := make([]any, len(m.Args))
@@ -75,6 +85,7 @@ func (m Message) Arg(name string) any {
 type messageJSON struct {
 	ID     string                     `json:"id,omitempty"`
 	Text   string                     `json:"text,omitempty"`
+	Move   bool                       `json:"move,omitempty"`
 	Args   map[string]json.RawMessage `json:"args,omitempty"`
 	Plural bool                       `json:"plural,omitempty"`
 	Count  int                        `json:"n,omitempty"`
@@ -82,7 +93,7 @@ type messageJSON struct {
 
 // MarshalJSON writes m with its arguments by name.
 func (m Message) MarshalJSON() ([]byte, error) {
-	out := messageJSON{ID: m.ID, Text: m.Text, Plural: m.Plural, Count: m.Count}
+	out := messageJSON{ID: m.ID, Text: m.Text, Move: m.Move, Plural: m.Plural, Count: m.Count}
 	for i := 0; i+1 < len(m.Args); i += 2 {
 		name, ok := m.Args[i].(string)
 		if !ok {
@@ -112,7 +123,7 @@ func (m *Message) UnmarshalJSON(data []byte) error {
 	if err := json.Unmarshal(data, &in); err != nil {
 		return fmt.Errorf("a message: %w", err)
 	}
-	*m = Message{ID: in.ID, Text: in.Text, Plural: in.Plural, Count: in.Count}
+	*m = Message{ID: in.ID, Text: in.Text, Move: in.Move, Plural: in.Plural, Count: in.Count}
 	for name, raw := range in.Args {
 		var v any
 		if len(raw) > 0 && raw[0] == '{' {

@@ -113,7 +113,7 @@ func Name(g *rules.Game, a rules.Action) i18n.Message {
 		return BanOf(a.Pair())
 	}
 	if san, err := g.Notation().MoveSAN(a); err == nil {
-		return i18n.Verbatim(san)
+		return i18n.Move(san)
 	}
 	return i18n.Verbatim(a.Coords())
 }

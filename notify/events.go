@@ -6,6 +6,7 @@ import (
 
 	"github.com/banchess/banchess/challenges"
 	"github.com/banchess/banchess/games"
+	"github.com/banchess/banchess/i18n"
 	"github.com/banchess/banchess/tournament"
 )
 
@@ -15,21 +16,21 @@ import (
 func (s *Service) Game(ctx context.Context, c games.Change) error {
 	link := "/g/" + c.ID
 	var all []error
-	tell := func(player string, k Kind, text string) {
+	tell := func(player string, k Kind, msg i18n.Message) {
 		// A forecast's reply is the opponent's action, not the player's.
 		if player != "" && (player != c.By || k == YourTurn && c.Forecast != "") {
-			all = append(all, s.Tell(ctx, player, k, text, link))
+			all = append(all, s.Tell(ctx, player, k, msg, link))
 		}
 	}
 	if c.Forecast != "" {
-		tell(c.Forecast, ForecastUsed, "Your forecast was played in game "+c.ID+".")
+		tell(c.Forecast, ForecastUsed, i18n.Msg("notice.forecastUsed", "Game", c.ID))
 	}
 	switch {
 	case c.Ended:
-		tell(c.White, GameEnded, "Your game "+c.ID+" has ended.")
-		tell(c.Black, GameEnded, "Your game "+c.ID+" has ended.")
+		tell(c.White, GameEnded, i18n.Msg("notice.gameEnded", "Game", c.ID))
+		tell(c.Black, GameEnded, i18n.Msg("notice.gameEnded", "Game", c.ID))
 	case c.Turn != "" && c.Correspondence && c.Turn != c.Forecast:
-		tell(c.Turn, YourTurn, "It is your turn in game "+c.ID+".")
+		tell(c.Turn, YourTurn, i18n.Msg("notice.yourTurn", "Game", c.ID))
 	}
 	return errors.Join(all...)
 }
@@ -39,7 +40,7 @@ func (s *Service) Challenge(ctx context.Context, c challenges.Challenge) error {
 	if c.Status != challenges.Created || c.Dest.ID == c.Challenger.ID {
 		return nil
 	}
-	return s.Tell(ctx, c.Dest.ID, Challenge, c.Challenger.Name+" challenges you.", "/challenges")
+	return s.Tell(ctx, c.Dest.ID, Challenge, i18n.Msg("notice.challenge", "Name", c.Challenger.Name), "/challenges")
 }
 
 // Tournament tells the players of a tournament that it starts
@@ -50,7 +51,7 @@ func (s *Service) Tournament(ctx context.Context, t *tournament.Tournament) erro
 		if p.Paused {
 			continue
 		}
-		all = append(all, s.Tell(ctx, p.ID, TournamentStarting, t.Name+" is starting.", "/tournament/"+t.ID))
+		all = append(all, s.Tell(ctx, p.ID, TournamentStarting, i18n.Msg("notice.tournamentStarting", "Name", t.Name), "/tournament/"+t.ID))
 	}
 	return errors.Join(all...)
 }

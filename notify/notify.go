@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/banchess/banchess/errs"
+	"github.com/banchess/banchess/i18n"
 )
 
 // Kind is what a notification is about.
@@ -33,13 +34,25 @@ func Kinds() []Kind { return []Kind{YourTurn, GameEnded, Challenge, TournamentSt
 
 // Notification is one thing a player is told.
 type Notification struct {
-	ID     string    `json:"id"`
-	Player string    `json:"-"` // whose: a player's id
-	Kind   Kind      `json:"kind"`
-	Text   string    `json:"text"`
-	Link   string    `json:"link"` // a path on the site
-	Time   time.Time `json:"time"`
-	Read   bool      `json:"read"`
+	ID     string `json:"id"`
+	Player string `json:"-"` // whose: a player's id
+	Kind   Kind   `json:"kind"`
+	Text   string `json:"text"` // in English
+	// Message is the text as a message, said in the reader's language
+	// (Say); zero for a notification stored before messages were kept.
+	Message i18n.Message `json:"message,omitzero"`
+	Link    string       `json:"link"` // a path on the site
+	Time    time.Time    `json:"time"`
+	Read    bool         `json:"read"`
+}
+
+// Say is the notification's text in l: its message, or the text it was
+// stored with when it kept none.
+func (n Notification) Say(l *i18n.Language) string {
+	if n.Message.IsZero() {
+		return n.Text
+	}
+	return l.Say(n.Message)
 }
 
 // Settings say which kinds a player is not told of.

@@ -8,6 +8,7 @@ import (
 	"github.com/banchess/banchess/challenges"
 	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/games"
+	"github.com/banchess/banchess/i18n"
 	"github.com/banchess/banchess/players"
 	"github.com/banchess/banchess/tournament"
 )
@@ -152,5 +153,27 @@ func TestTournamentStarting(t *testing.T) {
 	}
 	if got := kinds(t, s, "b"); got != nil {
 		t.Errorf("a player who withdrew told %v", got)
+	}
+}
+
+// TestNotificationMessages: a notification keeps its text as a message,
+// said in the reader's language; its text is the English; one stored
+// without a message says its text.
+func TestNotificationMessages(t *testing.T) {
+	s := newService()
+	if err := s.Game(context.Background(), games.Change{ID: "g1", By: "w", Turn: "b", Correspondence: true}); err != nil {
+		t.Fatal(err)
+	}
+	in, err := s.Inbox(context.Background(), players.Credential("b"))
+	if err != nil || len(in.Notifications) != 1 {
+		t.Fatalf("inbox %+v, %v", in, err)
+	}
+	n := in.Notifications[0]
+	de := i18n.Builtin().Named("de")
+	if n.Text != "It is your turn in game g1." || n.Say(de) != "Du bist in der Partie g1 am Zug." {
+		t.Errorf("text %q, in German %q", n.Text, n.Say(de))
+	}
+	if old := (Notification{Text: "Old text."}); old.Say(de) != "Old text." {
+		t.Errorf("a notification without a message says %q", old.Say(de))
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/banchess/banchess/errs"
+	"github.com/banchess/banchess/i18n"
 	"github.com/banchess/banchess/players"
 )
 
@@ -39,10 +40,11 @@ func New(store Store, p Players, opts ...Option) *Service {
 	return s
 }
 
-// Tell notifies player (an id) of kind, with text and a link, unless the
+// Tell notifies player (an id) of kind, with msg (said in the reader's
+// language; kept in English as the text too) and a link, unless the
 // player has no name or turned kind off. Failures are returned for the
 // caller to log: an event never fails for its notification.
-func (s *Service) Tell(ctx context.Context, player string, kind Kind, text, link string) error {
+func (s *Service) Tell(ctx context.Context, player string, kind Kind, msg i18n.Message, link string) error {
 	if player == "" {
 		return nil
 	}
@@ -54,7 +56,7 @@ func (s *Service) Tell(ctx context.Context, player string, kind Kind, text, link
 	if err != nil || !st.Notifies(kind) {
 		return storeErr(err)
 	}
-	n := Notification{ID: newID(), Player: player, Kind: kind, Text: text, Link: link, Time: s.now()}
+	n := Notification{ID: newID(), Player: player, Kind: kind, Text: msg.String(), Message: msg, Link: link, Time: s.now()}
 	return storeErr(s.store.AddNotification(ctx, n, Keep))
 }
 

@@ -125,3 +125,19 @@ func (o Outcome) String() string {
 	}
 	return "in progress"
 }
+
+// ParseOutcome reads the outcome String described ("White won by
+// checkmate after a ban"): a text stored before its codes were, said
+// again in another language. False for a text String never writes.
+func ParseOutcome(s string) (Outcome, bool) {
+	for st := Checkmate; st <= Aborted; st++ {
+		for r := NoReason; r <= Abort; r++ {
+			for _, w := range [...]Color{0, White, Black} {
+				if o := (Outcome{Status: st, Reason: r, Winner: w}); o.String() == s {
+					return o, true
+				}
+			}
+		}
+	}
+	return Outcome{}, false
+}

@@ -458,6 +458,10 @@ var migrations = [...]migration{
 	) WITHOUT ROWID;
 	INSERT INTO puzzle_firsts (player, puzzle, solved, rating_change)
 		SELECT player, puzzle, solved, after_rating - before_rating FROM puzzle_attempts WHERE rated;`},
+	// A notification's text as a message (i18n.Message as JSON), said in
+	// the reader's language; '' for the rows stored before, which keep
+	// their English text.
+	{"notification_messages", `ALTER TABLE notifications ADD COLUMN message TEXT NOT NULL DEFAULT '';`},
 }
 
 // SchemaVersion is the schema version this binary writes.

@@ -2,10 +2,12 @@ package store
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
 
+	"github.com/banchess/banchess/i18n"
 	"github.com/banchess/banchess/notify"
 )
 
@@ -35,9 +37,13 @@ type sqlNotify struct {
 
 // AddNotification stores n and keeps its player's keep newest.
 func (s sqlNotify) AddNotification(ctx context.Context, n notify.Notification, keep int) error {
-	err := s.db.inTx(ctx, func(q querier) error {
-		if _, err := q.exec(ctx, `INSERT INTO notifications (player, id, kind, text, link, created_at, read_at) VALUES ($1, $2, $3, $4, $5, $6, 0)`,
-			n.Player, n.ID, string(n.Kind), n.Text, n.Link, ms(n.Time)); err != nil {
+	msg, err := messageJSON(n.Message)
+	if err != nil {
+		return fmt.Errorf("adding a notification: %w", err)
+	}
+	err = s.db.inTx(ctx, func(q querier) error {
+		if _, err := q.exec(ctx, `INSERT INTO notifications (player, id, kind, text, message, link, created_at, read_at) VALUES ($1, $2, $3, $4, $5, $6, $7, 0)`,
+			n.Player, n.ID, string(n.Kind), n.Text, msg, n.Link, ms(n.Time)); err != nil {
 			return err
 		}
 		_, err := q.exec(ctx, `DELETE FROM notifications WHERE player = $1 AND id NOT IN (
@@ -52,19 +58,38 @@ func (s sqlNotify) Notifications(ctx context.Context, player string, limit int) 
 	if !validText(player) {
 		return nil, nil
 	}
-	r, err := s.db.query(ctx, `SELECT id, kind, text, link, created_at, read_at FROM notifications WHERE player = $1
+	r, err := s.db.query(ctx, `SELECT id, kind, text, message, link, created_at, read_at FROM notifications WHERE player = $1
 		ORDER BY created_at DESC, id DESC LIMIT $2`, player, limit)
 	if err != nil {
 		return nil, fmt.Errorf("listing notifications: %w", err)
 	}
 	return collect(r, func(sc scanner) (notify.Notification, error) {
 		n := notify.Notification{Player: player}
-		var kind string
+		var kind, msg string
 		var created, read int64
-		err := sc.Scan(&n.ID, &kind, &n.Text, &n.Link, &created, &read)
+		if err := sc.Scan(&n.ID, &kind, &n.Text, &msg, &n.Link, &created, &read); err != nil {
+			return n, err
+		}
 		n.Kind, n.Time, n.Read = notify.Kind(kind), fromMS(created), read != 0
-		return n, err
+		if msg != "" {
+			if err := json.Unmarshal([]byte(msg), &n.Message); err != nil {
+				return n, fmt.Errorf("notification %s's message: %w", n.ID, err)
+			}
+		}
+		return n, nil
 	})
+}
+
+// messageJSON is m as the message column keeps it: JSON, ” for none.
+func messageJSON(m i18n.Message) (string, error) {
+	if m.IsZero() {
+		return "", nil
+	}
+	data, err := json.Marshal(m)
+	if err != nil {
+		return "", fmt.Errorf("a notification's message: %w", err)
+	}
+	return string(data), nil
 }
 
 // unreadSQL counts a player's unread notifications, on the index

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/banchess/banchess/i18n"
 	"github.com/banchess/banchess/notify"
 )
 
@@ -42,7 +43,7 @@ func TestNotifyStores(t *testing.T) {
 			s, ctx := st.open(t), context.Background()
 			at := time.UnixMilli(1_800_000_000_000).UTC()
 			for i := range 5 {
-				n := notify.Notification{ID: fmt.Sprintf("n%d", i), Player: "p1", Kind: notify.YourTurn, Text: "t", Link: "/g/x", Time: at.Add(time.Duration(i) * time.Second)}
+				n := notify.Notification{ID: fmt.Sprintf("n%d", i), Player: "p1", Kind: notify.YourTurn, Text: "t", Message: i18n.Msg("notice.yourTurn", "Game", "x"), Link: "/g/x", Time: at.Add(time.Duration(i) * time.Second)}
 				if err := s.AddNotification(ctx, n, 3); err != nil {
 					t.Fatal(err)
 				}
@@ -60,6 +61,12 @@ func TestNotifyStores(t *testing.T) {
 			}
 			if list[0].Kind != notify.YourTurn || list[0].Link != "/g/x" || !list[0].Time.Equal(at.Add(4*time.Second)) || list[0].Read {
 				t.Errorf("read back %+v", list[0])
+			}
+			if m := list[0].Message; m.ID != "notice.yourTurn" || m.Arg("Game") != "x" {
+				t.Errorf("read back the message %+v", m)
+			}
+			if o, err := s.Notifications(ctx, "p2", 1); err != nil || len(o) != 1 || !o[0].Message.IsZero() {
+				t.Errorf("a notification without a message read back as %+v, %v", o, err)
 			}
 			count := func(want int) {
 				t.Helper()

@@ -58,7 +58,7 @@ func (p Ply) Name() i18n.Message {
 	if p.Action.Phase == rules.PhaseBan {
 		return lessons.BanOf(p.Action.Pair())
 	}
-	return i18n.Verbatim(p.SAN)
+	return i18n.Move(p.SAN)
 }
 
 // Moment is a puzzle at a moment of its solution, as a player sees it:

@@ -42,10 +42,11 @@ func bellLabel(l *i18n.Language, n int) string {
 // Notice is one notification as the inbox lists it.
 type Notice struct {
 	ID, Kind, Text, Link string
-	// Time is when it came, as the viewer's language writes it; When is
-	// the same in RFC 3339, for <time datetime>.
-	Time, When string
-	Read       bool
+	// Time is when it came, as the viewer's language writes it; Ago is
+	// how long ago (AgoText); When is the same in RFC 3339, for <time
+	// datetime>.
+	Time, Ago, When string
+	Read            bool
 }
 
 // NoticeKind is a kind of notification and whether it notifies.

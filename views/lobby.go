@@ -169,7 +169,7 @@ type PlayedRow struct {
 	Opponent string // "" for an anonymous player
 	Color    string // the player's, "white" or "black"
 	Result   string // "Won with black against Ann", in the viewer's language
-	Ending   string // "White won by checkmate after a ban"
+	Ending   string // "White won by checkmate after a ban", in the viewer's language
 	Variant  string
 	Speed    string // "blitz", "" without a clock
 	Rated    bool

@@ -1,6 +1,7 @@
 package views
 
 import (
+	"regexp"
 	"strings"
 
 	"github.com/banchess/banchess/i18n"
@@ -44,6 +45,10 @@ func notationChoices() []notationChoice {
 	}
 }
 
+// sanWord matches a move in SAN that names a piece: "Nf3", "Qxd8+",
+// "exd8=Q#".
+var sanWord = regexp.MustCompile(`^(?:[KQRBN][a-h]?[0-9]?x?[a-hx][0-9]|[a-h](?:x[a-h])?[0-9]=[KQRBN])[+#]?$`)
+
 // figurines are the pieces K, Q, R, B, N as Unicode chess symbols.
 var figurines = [5]string{"♔", "♕", "♖", "♗", "♘"}
 
@@ -76,4 +81,33 @@ func moveText(l *i18n.Language, n Notation, san string) string {
 		b.WriteByte(c)
 	}
 	return b.String()
+}
+
+// WithNotation is l writing the moves of its messages (i18n.Move) and
+// lines (WriteLine) in notation n: the language's letters, English ones
+// or figurines, as the move list does.
+func WithNotation(l *i18n.Language, n Notation) *i18n.Language {
+	if n.Valid() == NotationEnglish {
+		return l.WithMoves(nil)
+	}
+	return l.WithMoves(func(san string) string { return moveText(l, n, san) })
+}
+
+// WriteLine is line (plies as PlyLine writes them, in English SAN: "1.
+// ⊘e4 d4 2. ⊘Nf3 c4") with its moves written as l writes moves
+// (WithNotation); move numbers and squares stay.
+func WriteLine(l *i18n.Language, line string) string {
+	words := strings.Split(line, " ")
+	for i, w := range words {
+		san, ban := strings.CutPrefix(w, "⊘")
+		if !sanWord.MatchString(san) {
+			continue // a number, a square, a word
+		}
+		w = l.WriteMove(san)
+		if ban {
+			w = "⊘" + w
+		}
+		words[i] = w
+	}
+	return strings.Join(words, " ")
 }

@@ -68,9 +68,10 @@ func (p *inboxPages) page(c echo.Context) error {
 		return err
 	}
 	v := views.Inbox{Site: p.s.site(c), Unread: in.Unread, Saved: c.QueryParam("saved") == "1"}
+	l, now := languageOf(c), p.s.now()
 	for _, n := range in.Notifications {
-		v.Notices = append(v.Notices, views.Notice{ID: n.ID, Kind: string(n.Kind), Text: n.Text, Link: n.Link,
-			Time: views.DateTimeText(languageOf(c), n.Time), When: n.Time.UTC().Format(time.RFC3339), Read: n.Read})
+		v.Notices = append(v.Notices, views.Notice{ID: n.ID, Kind: string(n.Kind), Text: n.Say(l), Link: n.Link,
+			Time: views.DateTimeText(l, n.Time), Ago: views.AgoText(l, n.Time, now), When: n.Time.UTC().Format(time.RFC3339), Read: n.Read})
 	}
 	for _, k := range notify.Kinds() {
 		v.Kinds = append(v.Kinds, views.NoticeKind{ID: string(k), Label: kindLabel(languageOf(c), k), On: st.Notifies(k)})
@@ -79,15 +80,18 @@ func (p *inboxPages) page(c echo.Context) error {
 }
 
 // poll answers notify.js: the unread count and the unread notifications,
-// as GET /api/notifications does (JSON, for the page's cookie).
+// as GET /api/notifications does (JSON, for the page's cookie), their
+// texts in the reader's language.
 func (p *inboxPages) poll(c echo.Context) error {
 	in, err := p.s.inbox.Inbox(c.Request().Context(), kit.Player(c))
 	if err != nil {
 		return err
 	}
 	unread := make([]notify.Notification, 0, in.Unread)
+	l := languageOf(c)
 	for _, n := range in.Notifications {
 		if !n.Read {
+			n.Text = n.Say(l)
 			unread = append(unread, n)
 		}
 	}

@@ -36,7 +36,9 @@ func languageOf(c echo.Context) *i18n.Language {
 	if ck, err := c.Cookie(LanguageCookie); err == nil {
 		chosen = ck.Value
 	}
-	l := i18n.Builtin().Choose(chosen, c.Request().Header.Get("Accept-Language"))
+	var o views.Options
+	readSettings(c, &o) // moves in messages and lines, as the move list writes them
+	l := views.WithNotation(i18n.Builtin().Choose(chosen, c.Request().Header.Get("Accept-Language")), o.Notation)
 	c.Set(languageKey, l)
 	return l
 }

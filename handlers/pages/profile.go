@@ -102,7 +102,7 @@ func ratingText(r rating.Rating) string {
 
 // playedRow describes a finished game in a profile's list.
 func playedRow(l *i18n.Language, g players.PlayedGame) views.PlayedRow {
-	row := views.PlayedRow{URL: kit.GamePath(g.Game), Opponent: g.Opponent, Color: g.Color.String(), Ending: g.Ending,
+	row := views.PlayedRow{URL: kit.GamePath(g.Game), Opponent: g.Opponent, Color: g.Color.String(), Ending: views.StoredEndingText(l, g.Ending),
 		Variant: variantName(g.Variant), Speed: string(g.Speed), Rated: g.Rated, Date: views.DateText(l, g.Ended)}
 	row.Board, _, _ = strings.Cut(g.FEN, " ")
 	opponent := g.Opponent

@@ -372,7 +372,7 @@ func failureCaption(l *i18n.Language, failure []training.Ply, shown int, solver 
 		case pl.Action.Phase == rules.PhaseBan:
 			answer = l.T("puzzle.ban", "Pair", lessons.Pair(pl.Action.Pair()))
 		default:
-			answer = pl.SAN
+			answer = l.WriteMove(pl.SAN) // the refutation, in the viewer's letters
 		}
 	}
 	return views.FailureCaption(l, l.Say(failure[0].Name()), bans, answer, solver.Other(), shown < len(failure))
