@@ -41,7 +41,7 @@ func (f from) post(path, body string) apiResp {
 }
 
 // TestAnalysisShareAmongClients: one client firing 100 analyses at once
-// gets one searched and the rest refused (429 analysis_running, with
+// gets one searched at a time and the rest refused (429 analysis_running, with
 // Retry-After), while a second client's analysis and a third's game
 // against the computer are answered.
 func TestAnalysisShareAmongClients(t *testing.T) {
@@ -50,10 +50,12 @@ func TestAnalysisShareAmongClients(t *testing.T) {
 	start := "/api/analysis?fen=" + url.QueryEscape(rules.StartFEN)
 
 	const n = 100 // issue 30: one client firing 100 analyses at once
+	const each = 1500 * time.Millisecond
 	var wg sync.WaitGroup
 	answers := make([]apiResp, n)
+	began := time.Now()
 	for i := range answers {
-		wg.Go(func() { answers[i] = flood.get(start + "&ms=1500") })
+		wg.Go(func() { answers[i] = flood.get(start + "&ms=" + strconv.Itoa(int(each.Milliseconds()))) })
 	}
 	g := player.post("/api/games", `{"bot":{"color":"black","level":1}}`)
 	if g.code != http.StatusCreated {
@@ -62,6 +64,7 @@ func TestAnalysisShareAmongClients(t *testing.T) {
 	game := a.game(g, http.StatusCreated)
 	mine := other.get(start + "&ms=200")
 	wg.Wait()
+	took := time.Since(began)
 	if mine.code != http.StatusOK {
 		t.Errorf("the other client's analysis: %d %s", mine.code, mine.body)
 	}
@@ -78,8 +81,11 @@ func TestAnalysisShareAmongClients(t *testing.T) {
 			}
 		}
 	}
-	if searched != 1 {
-		t.Errorf("%d of the flood's %d analyses searched, want 1", searched, n)
+	// One at a time: on a loaded machine a goroutine of the flood may
+	// send only after the first search ended, and be searched in its
+	// turn; never two at once, so each searched one took its own 1.5 s.
+	if searched < 1 || time.Duration(searched)*each > took {
+		t.Errorf("%d of the flood's %d analyses searched in %v, want 1 (or one at a time)", searched, n, took)
 	}
 	deadline := time.Now().Add(5 * time.Second)
 	for game.Ply != 2 && time.Now().Before(deadline) {
