@@ -51,15 +51,28 @@ type Language struct {
 	// moves writes a move given in English SAN as the reader writes
 	// moves (WithMoves); nil: as it is.
 	moves func(san string) string
+	// origin is the language WithMoves made l from; nil: l is its own.
+	origin *Language
 }
 
 // WithMoves is l writing the moves its messages carry (Move) with
 // write, which is given English SAN: the reader's piece letters or
 // figurines.
 func (l *Language) WithMoves(write func(san string) string) *Language {
-	c := *l.orSource()
-	c.moves = write
+	l = l.orSource()
+	c := *l
+	c.moves, c.origin = write, l.Origin()
 	return &c
+}
+
+// Origin is the language l was made from by WithMoves, l itself if it
+// was not: a key for what depends on l's messages alone, not on how it
+// writes moves (each request's language is a copy of its catalog's).
+func (l *Language) Origin() *Language {
+	if l != nil && l.origin != nil {
+		return l.origin
+	}
+	return l
 }
 
 // WriteMove is san (English SAN) as l's reader writes moves (WithMoves).

@@ -323,7 +323,7 @@ var squareLabels = func() map[*i18n.Language]*labelTable {
 // labelsOf is the label table of the language ctx carries.
 func labelsOf(ctx context.Context) *labelTable {
 	l := i18n.From(ctx)
-	if t, ok := squareLabels[l]; ok {
+	if t, ok := squareLabels[l.Origin()]; ok {
 		return t
 	}
 	return labelsIn(l) // a language of another catalog: made for the page

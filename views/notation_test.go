@@ -1,6 +1,7 @@
 package views
 
 import (
+	"context"
 	"testing"
 
 	"github.com/banchess/banchess/i18n"
@@ -35,6 +36,26 @@ func TestMoveText(t *testing.T) {
 		l := cat.Named(tt.lang)
 		if got := moveText(l, tt.n, tt.san); got != tt.want {
 			t.Errorf("%s, %q: %s written %q, want %q", tt.lang, tt.n, tt.san, got, tt.want)
+		}
+	}
+}
+
+// TestSquareLabelsKeptPerLanguage: a request's language is its catalog's
+// language with the reader's notation (WithNotation), a new value each
+// request; the board's 64 square labels are still the ones made once for
+// the catalog's language, not made again for each page (they were, and
+// a page took fifty times as long).
+func TestSquareLabelsKeptPerLanguage(t *testing.T) {
+	for _, base := range append(i18n.Builtin().Languages(), i18n.Builtin().Named(i18n.Pseudo)) {
+		for _, n := range []Notation{NotationLetters, NotationEnglish, NotationFigurines} {
+			l := WithNotation(base, n)
+			if l == base {
+				t.Fatalf("%s %q: WithNotation gave the catalog's language itself; the test needs a request's copy", base.Code, n)
+			}
+			got, want := labelsOf(i18n.With(context.Background(), l)), squareLabels[base]
+			if want == nil || got != want {
+				t.Errorf("%s %q: the square labels were made again for the page", base.Code, n)
+			}
 		}
 	}
 }
