@@ -194,7 +194,7 @@ func (p *browse) analyseGame(c echo.Context, id string, panel bool, refused *err
 // so, its forms posting the spot back (line and at, never ply: the
 // board's own ply field is the position's).
 func (p *browse) spotBoard(c echo.Context, rec *games.Record, seats games.Seats, f *rules.Game, o views.Options, b boardSpot, play bool) views.Game {
-	players := playerStrips(rec, seats, p.s.now(), games.Presence{})
+	players := playerStrips(languageOf(c), rec, seats, p.s.now(), games.Presence{})
 	for i := range players {
 		players[i].Clock, players[i].Presence = nil, false
 	}
