@@ -36,7 +36,7 @@ func TestScheduledArenaInLanguage(t *testing.T) {
 		{"de", "Ban-Chess-Arena"},
 		{"ru", "Арена Ban Chess"},
 	} {
-		if got := text(parse(t, ann.navigate("/tournaments", "Accept-Language", tc.accept)), "[data-tournament="+arena.ID+"] .game-title"); got != tc.want {
+		if got := text(parse(t, ann.navigate("/tournaments", "Accept-Language", tc.accept)), `[data-tournament="`+arena.ID+`"] .game-title`); got != tc.want {
 			t.Errorf("the list in %s: %q, want %q", tc.accept, got, tc.want)
 		}
 		if got := text(parse(t, ann.navigate(page, "Accept-Language", tc.accept)), "h1"); got != tc.want {
@@ -46,7 +46,7 @@ func TestScheduledArenaInLanguage(t *testing.T) {
 			t.Errorf("Ann's notification in %s does not name %q: %q", tc.accept, tc.want, got)
 		}
 	}
-	pseudoCheckParts(t, pseudo(newClientOn(t, s.e)), "/tournaments", "[data-tournament="+arena.ID+"] .game-title", 1)
+	pseudoCheckParts(t, pseudo(newClientOn(t, s.e)), "/tournaments", `[data-tournament="`+arena.ID+`"] .game-title`, 1)
 	s.advance(21 * time.Minute)
 	s.tick()
 	s.advance(10 * time.Minute)

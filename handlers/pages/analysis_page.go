@@ -288,7 +288,8 @@ func (p *browse) positionAnalysis(c echo.Context) error {
 	if q.Get("fen") == "" && q.Has("board") {
 		s, err := editor.FromQuery(q, p.s.loader.Variants())
 		if err != nil {
-			return kit.Titled(refused, kit.Invalidf("%s", errs.Sentence("The position cannot be read: "+err.Error())))
+			// A bad FEN with its cause: other languages say the editor's reason (positionReason).
+			return kit.Titled(refused, &errs.Error{Code: errs.Invalid, Detail: errs.BadFEN, Msg: errs.Sentence("The position cannot be read: " + err.Error()), Err: err})
 		}
 		return c.Redirect(http.StatusSeeOther, views.AnalysisURL(s.FEN(), s.Variant.ID()))
 	}
