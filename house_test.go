@@ -109,6 +109,7 @@ func TestDependenciesFlowOneWay(t *testing.T) {
 		"rules":            {""}, // nothing of the module
 		"tournament/swiss": {""},
 		"i18n":             {""},
+		"ruletext":         {"chat", "games", "players", "lobby", "analysis", "computer", "training", "store", "handlers", "handlers/", "views", "terminal"},
 		"errs":             {"chat", "games", "players", "lobby", "analysis", "computer", "training", "store", "handlers/", "views"},
 		"games":            {"chat", "players/", "lobby", "analysis", "computer", "training", "store", "handlers", "handlers/", "views"},
 		"players":          {"chat", "games", "lobby", "analysis", "computer", "training", "store", "handlers", "handlers/", "views"},

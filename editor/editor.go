@@ -5,7 +5,6 @@
 package editor
 
 import (
-	"fmt"
 	"net/url"
 	"slices"
 	"strings"
@@ -49,7 +48,7 @@ func FromFEN(fen string, v rules.Variant) (State, error) {
 	s := State{Variant: v, Act: "ban", Pick: "wP"}
 	f := strings.Fields(fen)
 	if len(f) == 0 {
-		return Start(v), fmt.Errorf("the FEN is empty")
+		return Start(v), readErrorf(ReadEmpty, 0, "", "the FEN is empty")
 	}
 	b, err := parsePlacement(f[0])
 	if err != nil {
@@ -125,7 +124,7 @@ func FromQuery(q url.Values, variants []rules.Variant) (State, error) {
 	}
 	s.Flip = q.Get("flip") == "1"
 	if _, err := rules.ParsePair(s.Ban); s.Variant.HasBans() && s.Act == "move" && s.Ban != "" && err != nil {
-		return s, fmt.Errorf("the ban in force: %w", err)
+		return s, readErrorf(ReadBan, 0, rules.Clip(s.Ban), "the ban in force: %v", err)
 	}
 	return s, nil
 }
@@ -307,7 +306,7 @@ func parsePlacement(field string) (rules.Board, error) {
 	var b rules.Board
 	ranks := strings.Split(field, "/")
 	if len(ranks) != 8 {
-		return b, fmt.Errorf("the placement %q has %d ranks; it needs 8 separated by /", rules.Clip(field), len(ranks))
+		return b, readErrorf(ReadRanks, 0, "", "the placement %q has %d ranks; it needs 8 separated by /", rules.Clip(field), len(ranks))
 	}
 	for i, row := range ranks {
 		rank, file := 7-i, 0
@@ -318,17 +317,17 @@ func parsePlacement(field string) (rules.Board, error) {
 				continue
 			}
 			if file > 7 {
-				return b, fmt.Errorf("rank %d (%q) covers more than 8 squares", rank+1, rules.Clip(row))
+				return b, readErrorf(ReadWide, rank+1, "", "rank %d (%q) covers more than 8 squares", rank+1, rules.Clip(row))
 			}
 			p, ok := pieceOfLetter(c)
 			if !ok {
-				return b, fmt.Errorf("%q on rank %d is not a piece letter (use PNBRQK, lower case for Black) or a count 1–8", string(c), rank+1)
+				return b, readErrorf(ReadLetter, rank+1, string(c), "%q on rank %d is not a piece letter (use PNBRQK, lower case for Black) or a count 1–8", string(c), rank+1)
 			}
 			b[rules.SquareAt(file, rank)] = p
 			file++
 		}
 		if file > 8 {
-			return b, fmt.Errorf("rank %d (%q) covers more than 8 squares", rank+1, rules.Clip(row))
+			return b, readErrorf(ReadWide, rank+1, "", "rank %d (%q) covers more than 8 squares", rank+1, rules.Clip(row))
 		}
 	}
 	return b, nil

@@ -1,6 +1,8 @@
 package editor
 
 import (
+	"errors"
+	"net/url"
 	"strings"
 	"testing"
 
@@ -108,5 +110,28 @@ func TestVariants(t *testing.T) {
 	q.Set("ban", "zz")
 	if s, err := FromQuery(q, rules.Variants()); err == nil || s.Ban != "zz" || strings.Contains(s.FEN(), "zz") {
 		t.Errorf("a ban of no squares: %v, %q", err, s.FEN())
+	}
+}
+
+// TestReadReasons: what the editor cannot read says why as a reason (and
+// the rank and text it is about), for the pages to say in a language.
+func TestReadReasons(t *testing.T) {
+	for _, tc := range []struct {
+		query  url.Values
+		reason ReadReason
+		rank   int
+		text   string
+	}{
+		{url.Values{"fen": {" "}}, ReadEmpty, 0, ""},
+		{url.Values{"board": {"x"}}, ReadRanks, 0, ""},
+		{url.Values{"fen": {"8/8/8/8/8/8/8/44p w - - 0 1"}}, ReadWide, 1, ""},
+		{url.Values{"board": {"8/8/8/8/8/8/8/7z"}}, ReadLetter, 1, "z"},
+		{url.Values{"board": {"8/8/8/8/8/8/8/8"}, "act": {"move"}, "ban": {"zz"}}, ReadBan, 0, "zz"},
+	} {
+		_, err := FromQuery(tc.query, rules.Variants())
+		var re *ReadError
+		if !errors.As(err, &re) || re.Reason != tc.reason || re.Rank != tc.rank || re.Text != tc.text || re.Error() == "" {
+			t.Errorf("%v: %#v, want %s at rank %d, %q", tc.query, err, tc.reason, tc.rank, tc.text)
+		}
 	}
 }

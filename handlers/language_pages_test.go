@@ -39,3 +39,20 @@ func TestProfileInLanguage(t *testing.T) {
 		}
 	}
 }
+
+// TestENRulesInLanguage: the EN-Chess rules page is said in the
+// browser's language, its notation as it is.
+func TestENRulesInLanguage(t *testing.T) {
+	c := newClient(t)
+	for _, tc := range []struct{ accept, sel, want string }{
+		{"de", "h1", "Die Regeln von EN-Chess"},
+		{"ru", "h2", "Доска"},
+		{"fr", ".lead a", "Règles de Ban Chess"},
+		{"es", "code", "a4 b3 c2 d1 x0 e1 f2 g3 h4"},
+		{"he", "figcaption", "הפתיחה: x9 מעל הפינה d8/e8, \u200fx0 מתחת ל־d1/e1, ועל כל אחת אאורור."},
+	} {
+		if got := text(parse(t, c.navigate("/rules/en", "Accept-Language", tc.accept)), tc.sel); got != tc.want {
+			t.Errorf("/rules/en in %s: %s says %q, want %q", tc.accept, tc.sel, got, tc.want)
+		}
+	}
+}

@@ -102,7 +102,7 @@ func TestLanguageChosen(t *testing.T) {
 
 // translatedPages are the pages whose every word comes from a catalog (issue
 // 43 grows this list to every page and fragment).
-var translatedPages = []string{"/", "/language", "/new", "/rules", "/lobby", "/games", "/login", "/account", "/recover"}
+var translatedPages = []string{"/", "/language", "/new", "/rules", "/rules/en", "/lobby", "/games", "/login", "/account", "/recover"}
 
 // fenLike matches a FEN.
 var fenLike = regexp.MustCompile(`^[1-8pnbrqkaPNBRQKA/]+ [wb] `)

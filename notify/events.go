@@ -51,7 +51,7 @@ func (s *Service) Tournament(ctx context.Context, t *tournament.Tournament) erro
 		if p.Paused {
 			continue
 		}
-		all = append(all, s.Tell(ctx, p.ID, TournamentStarting, i18n.Msg("notice.tournamentStarting", "Name", t.Name), "/tournament/"+t.ID))
+		all = append(all, s.Tell(ctx, p.ID, TournamentStarting, i18n.Msg("notice.tournamentStarting", "Name", t.Title()), "/tournament/"+t.ID))
 	}
 	return errors.Join(all...)
 }

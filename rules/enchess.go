@@ -89,11 +89,11 @@ func (ENChess) readFEN(fields []string) (Position, int, Pair, bool, error) {
 		}
 		switch {
 		case count[c][King] == 0:
-			return pos, 0, Pair{}, false, fenErrorf("placement", "%s has no king; each side needs at least one", c.Name())
+			return pos, 0, Pair{}, false, fenRulef("placement", FENKings, "", "%s has no king; each side needs at least one", c.Name())
 		case count[c][Pawn] > 8:
-			return pos, 0, Pair{}, false, fenErrorf("placement", "%s has %d pawns; at most 8 are possible", c.Name(), count[c][Pawn])
+			return pos, 0, Pair{}, false, fenRulef("placement", FENPawns, "", "%s has %d pawns; at most 8 are possible", c.Name(), count[c][Pawn])
 		case total > 17:
-			return pos, 0, Pair{}, false, fenErrorf("placement", "%s has %d pieces; at most 17 are possible", c.Name(), total)
+			return pos, 0, Pair{}, false, fenRulef("placement", FENPieces, "", "%s has %d pieces; at most 17 are possible", c.Name(), total)
 		}
 	}
 	return pos, Classic{}.firstPly(pos.ToMove, pos.Fullmove), Pair{}, false, nil

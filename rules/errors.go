@@ -79,13 +79,41 @@ func bannedf(action, format string, args ...any) error {
 // FENError says which field of a FEN is wrong and how.
 type FENError struct {
 	Field string // "placement", "side to move", "castling", "en passant", "halfmove clock", "fullmove number", "ply", "ban", or "position"
+	// Reason names the rule of positions the FEN breaks, for front ends
+	// that say it in other words (a language of their own); "" where a
+	// field is not written as FEN writes it.
+	Reason FENReason
+	// Where is the square or pair Reason is about ("e1": a pawn's, an en
+	// passant square; "e2e4": the ban), "" for none.
+	Where string
 	msg   string
 }
 
 func (e *FENError) Error() string { return "FEN " + e.Field + ": " + e.msg }
 
+// FENReason is a rule of positions that a FEN breaks (FENError.Reason).
+type FENReason string
+
+// The rules of positions a FEN may break.
+const (
+	FENKings     FENReason = "kings"     // a side has not exactly one king
+	FENPawns     FENReason = "pawns"     // a side has more than 8 pawns
+	FENPieces    FENReason = "pieces"    // a side has more pieces than a game can
+	FENPawnRank  FENReason = "pawnRank"  // a pawn stands where no pawn can (Where)
+	FENCheck     FENReason = "check"     // the side that just moved is in check
+	FENCastling  FENReason = "castling"  // a castling right whose king or rook is not at home
+	FENEnPassant FENReason = "enPassant" // an en passant square no pawn just passed (Where)
+	FENBan       FENReason = "ban"       // the ban in force matches no legal move (Where)
+)
+
 func fenErrorf(field, format string, args ...any) error {
 	return &FENError{Field: field, msg: fmt.Sprintf(format, args...)}
+}
+
+// fenRulef is fenErrorf for a FEN that breaks a rule of positions: reason,
+// about the square where ("" for none).
+func fenRulef(field string, reason FENReason, where, format string, args ...any) error {
+	return &FENError{Field: field, Reason: reason, Where: where, msg: fmt.Sprintf(format, args...)}
 }
 
 // PGNError locates a problem in PGN movetext: the move number, the side and

@@ -81,7 +81,7 @@ func FromFEN(fen string, v Variant) (*Game, error) {
 	}
 	g.moves = g.mover.moves()
 	if hasBan && !g.moves.has(ban) {
-		return nil, fenErrorf("ban", "%s matches no legal move of %s", ban, pos.ToMove.Name())
+		return nil, fenRulef("ban", FENBan, ban.String(), "%s matches no legal move of %s", ban, pos.ToMove.Name())
 	}
 	g.outcome = g.adjudicate(!hasBan)
 	return g, nil

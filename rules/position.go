@@ -275,7 +275,7 @@ func readChessFEN(fields []string, ext func(string, Color, int) (int, Pair, bool
 		return pos, 0, Pair{}, false, err
 	}
 	if pos.Board.attacked(pos.KingSquare(pos.ToMove.Other()), pos.ToMove) {
-		return pos, 0, Pair{}, false, fenErrorf("position", "%s is in check but it is %s's turn to move", pos.ToMove.Other().Name(), pos.ToMove.Name())
+		return pos, 0, Pair{}, false, fenRulef("position", FENCheck, "", "%s is in check but it is %s's turn to move", pos.ToMove.Other().Name(), pos.ToMove.Name())
 	}
 	pos.inCheck = pos.Board.attacked(pos.KingSquare(pos.ToMove), pos.ToMove.Other())
 	field := ""
@@ -373,10 +373,10 @@ func parsePlacement(b *Board, s string, en bool) error {
 				color = Black
 			}
 			if en && k == Pawn && (color == White && rank == 0 || color == Black && rank == 7) {
-				return fenErrorf("placement", "a %s pawn stands on %s, its own first rank, where no pawn can be", color, SquareAt(file, rank))
+				return fenRulef("placement", FENPawnRank, SquareAt(file, rank).String(), "a %s pawn stands on %s, its own first rank, where no pawn can be", color, SquareAt(file, rank))
 			}
 			if !en && k == Pawn && (rank == 0 || rank == 7) {
-				return fenErrorf("placement", "a %s pawn stands on %s; pawns cannot be on the first or last rank", color, SquareAt(file, rank))
+				return fenRulef("placement", FENPawnRank, SquareAt(file, rank).String(), "a %s pawn stands on %s; pawns cannot be on the first or last rank", color, SquareAt(file, rank))
 			}
 			b[SquareAt(file, rank)] = NewPiece(color, k)
 			count[color][k]++
@@ -392,17 +392,17 @@ func parsePlacement(b *Board, s string, en bool) error {
 	for _, c := range []Color{White, Black} {
 		kings := count[c][King]
 		if kings != 1 {
-			return fenErrorf("placement", "%s has %d kings; each side needs exactly one", c.Name(), kings)
+			return fenRulef("placement", FENKings, "", "%s has %d kings; each side needs exactly one", c.Name(), kings)
 		}
 		if count[c][Pawn] > 8 {
-			return fenErrorf("placement", "%s has %d pawns; at most 8 are possible", c.Name(), count[c][Pawn])
+			return fenRulef("placement", FENPawns, "", "%s has %d pawns; at most 8 are possible", c.Name(), count[c][Pawn])
 		}
 		total := 0
 		for _, n := range count[c] {
 			total += n
 		}
 		if total > 16 {
-			return fenErrorf("placement", "%s has %d pieces; at most 16 are possible", c.Name(), total)
+			return fenRulef("placement", FENPieces, "", "%s has %d pieces; at most 16 are possible", c.Name(), total)
 		}
 	}
 	return nil
@@ -428,10 +428,10 @@ func (p *Position) parseCastling(s string) error {
 		}
 		color := h.piece.Color()
 		if p.Board[h.king] != NewPiece(color, King) {
-			return fenErrorf("castling", "%q needs the %s king on %s", string(c), color, h.king)
+			return fenRulef("castling", FENCastling, "", "%q needs the %s king on %s", string(c), color, h.king)
 		}
 		if p.Board[h.rook] != h.piece {
-			return fenErrorf("castling", "%q needs a %s rook on %s", string(c), color, h.rook)
+			return fenRulef("castling", FENCastling, "", "%q needs a %s rook on %s", string(c), color, h.rook)
 		}
 		p.Castling |= h.right
 	}
@@ -453,12 +453,12 @@ func (p *Position) parseEnPassant(s string) error {
 		wantRank, dir = 5, -1
 	}
 	if sq.Rank() != wantRank {
-		return fenErrorf("en passant", "%s is impossible: with %s to move the square must be on rank %d", s, p.ToMove.Name(), wantRank+1)
+		return fenRulef("en passant", FENEnPassant, s, "%s is impossible: with %s to move the square must be on rank %d", s, p.ToMove.Name(), wantRank+1)
 	}
 	pawn := SquareAt(sq.File(), wantRank+dir)
 	origin := SquareAt(sq.File(), wantRank-dir)
 	if p.Board[pawn] != NewPiece(mover, Pawn) || p.Board[sq] != NoPiece || p.Board[origin] != NoPiece {
-		return fenErrorf("en passant", "%s is impossible: it needs a %s pawn on %s that just came from %s", s, mover, pawn, origin)
+		return fenRulef("en passant", FENEnPassant, s, "%s is impossible: it needs a %s pawn on %s that just came from %s", s, mover, pawn, origin)
 	}
 	p.EnPassant = sq
 	return nil

@@ -43,12 +43,13 @@
     var status = document.getElementById("notify-browser-status");
     if (box && btn && window.Notification) {
       box.hidden = false;
-      if (on()) status.textContent = "On in this browser.";
+      // Its words are the page's, in the reader's language.
+      if (on()) status.textContent = status.dataset.on;
       btn.addEventListener("click", function () {
         Notification.requestPermission().then(function (p) {
           if (p === "granted") poll();
           try { localStorage.setItem(KEY, p === "granted" ? "on" : "off"); } catch (e) {}
-          status.textContent = p === "granted" ? "On in this browser." : "Your browser refused: notifications stay off.";
+          status.textContent = p === "granted" ? status.dataset.on : status.dataset.refused;
         });
       });
     }

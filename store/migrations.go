@@ -462,6 +462,13 @@ var migrations = [...]migration{
 	// the reader's language; '' for the rows stored before, which keep
 	// their English text.
 	{"notification_messages", `ALTER TABLE notifications ADD COLUMN message TEXT NOT NULL DEFAULT '';`},
+	// A tournament result's mark that the server's schedule made the
+	// tournament (tournament.Result.Scheduled), whose name pages say in
+	// the reader's language; the results stored before get it from their
+	// tournament, whose state names no creator when the schedule made it.
+	{"tournament_result_scheduled", `ALTER TABLE tournament_results ADD COLUMN scheduled BOOLEAN NOT NULL DEFAULT false;
+	UPDATE tournament_results SET scheduled = (1 = 1) WHERE tournament IN
+		(SELECT id FROM tournaments WHERE data NOT LIKE '%"creator":%');`},
 }
 
 // SchemaVersion is the schema version this binary writes.

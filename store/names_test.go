@@ -2,15 +2,12 @@ package store
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
-
-	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/password"
@@ -85,21 +82,13 @@ func TestSkeletonMigration(t *testing.T) {
 		{"p-bob", "B0b_rn-vv", 1000}, {"p-anon", "", 1000}, {"p-anon2", "", 1000}, {"p-kill", "KIl1|", 1000},
 		{"p-b-will", "Will", 1000}, {"p-a-will", "VVill", 1000}, // as old as each other: the lesser id holds the skeleton
 	}
-	before := -1
-	for i, m := range migrations {
-		if m.name == "players_name_skeleton" {
-			before = i
-		}
-	}
-	if before < 0 {
-		t.Fatal("no migration players_name_skeleton")
-	}
+	n := migrationIndex(t, "players_name_skeleton")
 	hash := password.NewHasher(password.Params{Memory: 64, Time: 1, Threads: 1}, 2)
 	pwHash, err := hash.Hash(context.Background(), "correct horse")
 	if err != nil {
 		t.Fatal(err)
 	}
-	insert := func(exec func(q string, args ...any) error) {
+	insert := func(exec execer) {
 		t.Helper()
 		for _, p := range names {
 			key := any(nil)
@@ -141,22 +130,7 @@ func TestSkeletonMigration(t *testing.T) {
 		}
 	}
 	t.Run("sqlite", func(t *testing.T) {
-		path := filepath.Join(t.TempDir(), "games.db")
-		db, err := sql.Open("sqlite", path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, m := range migrations[:before] {
-			if _, err := db.Exec(sqliteDDL(m.sql)); err != nil {
-				t.Fatalf("%s: %v", m.name, err)
-			}
-		}
-		insert(func(q string, args ...any) error { _, err := db.Exec(q, args...); return err })
-		if _, err := db.Exec(fmt.Sprintf("PRAGMA user_version = %d", before)); err != nil {
-			t.Fatal(err)
-		}
-		db.Close()
-		st := openSQLite(t, path, Options{})
+		st := sqliteFrom(t, n, insert)
 		check(t, st, func() map[string]*string {
 			r, err := st.db.Query(`SELECT id, name_skeleton FROM players`)
 			if err != nil {
@@ -166,26 +140,9 @@ func TestSkeletonMigration(t *testing.T) {
 		})
 	})
 	t.Run("postgres", func(t *testing.T) {
-		url := pg.Server(t).Schema(t)
-		ctx := context.Background()
-		pool, err := pgxpool.New(ctx, url)
-		if err != nil {
-			t.Fatal(err)
-		}
-		steps := []string{`CREATE TABLE schema_version (version INTEGER NOT NULL)`, fmt.Sprintf(`INSERT INTO schema_version VALUES (%d)`, before)}
-		for _, m := range migrations[:before] {
-			steps = append(steps, postgresDDL(m.sql))
-		}
-		for _, q := range steps {
-			if _, err := pool.Exec(ctx, q); err != nil {
-				t.Fatal(err)
-			}
-		}
-		insert(func(q string, args ...any) error { _, err := pool.Exec(ctx, q, args...); return err })
-		pool.Close()
-		st := openPostgres(t, PostgresOptions{}, url)
+		st := postgresFrom(t, n, insert)
 		check(t, st, func() map[string]*string {
-			r, err := st.pool.Query(ctx, `SELECT id, name_skeleton FROM players`)
+			r, err := st.pool.Query(context.Background(), `SELECT id, name_skeleton FROM players`)
 			if err != nil {
 				t.Fatal(err)
 			}

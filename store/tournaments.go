@@ -46,7 +46,7 @@ func finishing(before tournament.Status, after *tournament.Tournament, now time.
 	rows := tournament.Standings(after)
 	out := make([]tournament.Result, len(rows))
 	for i, r := range rows {
-		out[i] = tournament.Result{Tournament: after.ID, Kind: after.Kind, Name: after.Name, Player: r.Player, Rank: r.Rank, Score: r.Score, Players: len(rows), Ended: now}
+		out[i] = tournament.Result{Tournament: after.ID, Kind: after.Kind, Name: after.Name, Scheduled: after.Scheduled(), Player: r.Player, Rank: r.Rank, Score: r.Score, Players: len(rows), Ended: now}
 	}
 	return out
 }
@@ -261,9 +261,9 @@ func (s sqlTournaments) UpdateTournament(ctx context.Context, id string, fn func
 				return errTournamentStale
 			}
 			for _, r := range finishing(before, t, time.Now()) {
-				if _, err := q.exec(ctx, `INSERT INTO tournament_results (player, tournament, name, place, score, players, ended_at, kind)
-					VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (player, tournament) DO NOTHING`,
-					r.Player, r.Tournament, r.Name, r.Rank, r.Score, r.Players, ms(r.Ended), string(r.Kind)); err != nil {
+				if _, err := q.exec(ctx, `INSERT INTO tournament_results (player, tournament, name, place, score, players, ended_at, kind, scheduled)
+					VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (player, tournament) DO NOTHING`,
+					r.Player, r.Tournament, r.Name, r.Rank, r.Score, r.Players, ms(r.Ended), string(r.Kind), r.Scheduled); err != nil {
 					return err
 				}
 			}
@@ -318,7 +318,7 @@ func (s sqlTournaments) ClaimTournaments(ctx context.Context, owner string, now,
 
 // TournamentResults returns player's latest limit results.
 func (s sqlTournaments) TournamentResults(ctx context.Context, player string, limit int) ([]tournament.Result, error) {
-	r, err := s.db.query(ctx, `SELECT tournament, name, place, score, players, ended_at, kind FROM tournament_results
+	r, err := s.db.query(ctx, `SELECT tournament, name, place, score, players, ended_at, kind, scheduled FROM tournament_results
 		WHERE player = $1 ORDER BY ended_at DESC, tournament LIMIT $2`, player, limit)
 	if err != nil {
 		return nil, wrapStore(err, "reading tournament results")
@@ -327,7 +327,7 @@ func (s sqlTournaments) TournamentResults(ctx context.Context, player string, li
 		res := tournament.Result{Player: player}
 		var ended int64
 		var kind string
-		err := sc.Scan(&res.Tournament, &res.Name, &res.Rank, &res.Score, &res.Players, &ended, &kind)
+		err := sc.Scan(&res.Tournament, &res.Name, &res.Rank, &res.Score, &res.Players, &ended, &kind, &res.Scheduled)
 		res.Ended, res.Kind = fromMS(ended), tournament.Kind(kind)
 		return res, err
 	})

@@ -119,7 +119,7 @@ func TestTournamentStores(t *testing.T) {
 				t.Errorf("finished: %+v", l)
 			}
 			res, err := a.TournamentResults(ctx, "c", 5)
-			if err != nil || len(res) != 1 || res[0].Rank != 1 || res[0].Score != 2 || res[0].Players != 8 || res[0].Name != "Arena" || res[0].Kind != tournament.Arena {
+			if err != nil || len(res) != 1 || res[0].Rank != 1 || res[0].Score != 2 || res[0].Players != 8 || res[0].Name != "Arena" || res[0].Kind != tournament.Arena || !res[0].Scheduled {
 				t.Errorf("c's results: %+v, %v", res, err)
 			}
 			if res, _ := a.TournamentResults(ctx, "a", 5); len(res) != 1 || res[0].Rank != 8 && res[0].Rank < 2 {

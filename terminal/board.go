@@ -7,6 +7,7 @@ import (
 
 	"github.com/banchess/banchess/i18n"
 	"github.com/banchess/banchess/rules"
+	"github.com/banchess/banchess/ruletext"
 )
 
 // boardView draws the board of a game as text, with the status line
@@ -133,7 +134,7 @@ func (v *boardView) glyph(p rules.Piece) string {
 // numbered as on the web page.
 func (v *boardView) status(g *rules.Game) string {
 	if o := g.Outcome(); o.Over() {
-		return v.out.paint(bold, v.out.lang.T("term.plyOver", "Ply", g.Ply(), "Ending", outcome(v.out.lang, o), "Result", o.Result()))
+		return v.out.paint(bold, v.out.lang.T("term.plyOver", "Ply", g.Ply(), "Ending", ruletext.Ending(v.out.lang, o), "Result", o.Result()))
 	}
 	parts := []string{v.out.lang.T("term.ply", "Ply", g.Ply()), turnSentence(v.out.lang, g.Turn())}
 	if ban, ok := g.Ban(); ok {

@@ -10,6 +10,7 @@ import (
 	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/players"
 	"github.com/banchess/banchess/rules"
+	"github.com/banchess/banchess/ruletext"
 )
 
 // game is the session's current game and what the player does to it. It
@@ -131,7 +132,7 @@ func (gm *game) afterPly(g *rules.Game) {
 // announceEnd tells the result and reason of a game just ended.
 func (gm *game) announceEnd(g *rules.Game) {
 	o := g.Outcome()
-	gm.out.say("%s", gm.out.paint(bold, gm.out.lang.T("term.over", "Ending", sentenceCase(outcome(gm.out.lang, o)), "Result", o.Result())))
+	gm.out.say("%s", gm.out.paint(bold, gm.out.lang.T("term.over", "Ending", sentenceCase(ruletext.Ending(gm.out.lang, o)), "Result", o.Result())))
 	gm.out.tell("term.afterEnd")
 }
 

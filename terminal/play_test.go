@@ -375,8 +375,8 @@ func TestCancelStopsAWaitingSession(t *testing.T) {
 
 // TestImportsOnlyTheCore checks that the package imports the standard
 // library, rules, the engine (the computer player's pool), the games
-// service with its in-memory store, the catalogs of messages (i18n), and
-// golang.org/x/term for the line editor: nothing of the web side and no
+// service with its in-memory store, the catalogs of messages (i18n) and
+// the rules' things said in them (ruletext), and golang.org/x/term for the line editor: nothing of the web side and no
 // other module. Like every
 // front end, it reaches rules and the store through games.
 func TestImportsOnlyTheCore(t *testing.T) {
@@ -388,6 +388,7 @@ func TestImportsOnlyTheCore(t *testing.T) {
 		"github.com/banchess/banchess/i18n",
 		"github.com/banchess/banchess/players",
 		"github.com/banchess/banchess/rules",
+		"github.com/banchess/banchess/ruletext",
 		"github.com/banchess/banchess/store",
 		"golang.org/x/term",
 	}

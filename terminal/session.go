@@ -9,6 +9,7 @@ import (
 
 	"github.com/banchess/banchess/i18n"
 	"github.com/banchess/banchess/rules"
+	"github.com/banchess/banchess/ruletext"
 )
 
 // session is one player's conversation. It reads their lines and hands
@@ -206,7 +207,7 @@ func (s *session) showMoves(ctx context.Context) { s.game.view(ctx, s.showLegal)
 // SAN.
 func (s *session) showLegal(g *rules.Game) {
 	if o := g.Outcome(); o.Over() {
-		s.out.tell("term.noLegal", "Ending", outcome(s.out.lang, o))
+		s.out.tell("term.noLegal", "Ending", ruletext.Ending(s.out.lang, o))
 		return
 	}
 	legal := g.Legal()
@@ -310,45 +311,4 @@ func sided(c rules.Color, white, black string) string {
 		return white
 	}
 	return black
-}
-
-// outcome says how a game ended, as a sentence's middle: "White won by
-// checkmate after a ban".
-func outcome(l *i18n.Language, o rules.Outcome) string {
-	switch o.Status {
-	case rules.Checkmate:
-		switch o.Reason {
-		case rules.KingCapture:
-			return l.T(sided(o.Winner, "outcome.kingCapture.w", "outcome.kingCapture.b"))
-		case rules.ByBan:
-			return l.T(sided(o.Winner, "outcome.mateByBan.w", "outcome.mateByBan.b"))
-		}
-		return l.T(sided(o.Winner, "outcome.mate.w", "outcome.mate.b"))
-	case rules.Stalemate:
-		if o.Reason == rules.ByBan {
-			return l.T("outcome.stalemateByBan")
-		}
-		return l.T("outcome.stalemate")
-	case rules.Draw:
-		switch o.Reason {
-		case rules.InsufficientMaterial:
-			return l.T("outcome.material")
-		case rules.ThreefoldRepetition:
-			return l.T("outcome.repetition")
-		case rules.FiftyMoveRule:
-			return l.T("outcome.fiftyMoves")
-		case rules.Agreement:
-			return l.T("outcome.agreement")
-		case rules.Timeout:
-			return l.T("outcome.timeoutDraw")
-		}
-		return l.T("outcome.draw")
-	case rules.Resigned:
-		return l.T(sided(o.Winner, "outcome.resigned.w", "outcome.resigned.b"))
-	case rules.TimeForfeit:
-		return l.T(sided(o.Winner, "outcome.onTime.w", "outcome.onTime.b"))
-	case rules.Aborted:
-		return l.T("outcome.aborted")
-	}
-	return o.String()
 }

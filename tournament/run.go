@@ -15,7 +15,9 @@ import (
 
 // Schedule is the tournaments the server creates of its own: one
 // starting at every multiple of Every (UTC), created an Every ahead.
-// Every zero: none.
+// Every zero: none. Name is the name stored with each (the JSON API's);
+// pages say the schedule's arenas' name in the reader's language
+// (Tournament.Title).
 type Schedule struct {
 	Every   time.Duration
 	Name    string

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/banchess/banchess/games"
+	"github.com/banchess/banchess/i18n"
 	"github.com/banchess/banchess/players"
 	"github.com/banchess/banchess/rating"
 	"github.com/banchess/banchess/rules"
@@ -82,6 +83,24 @@ type Tournament struct {
 	Round        int       `json:"round,omitempty"`
 	RoundStarted time.Time `json:"roundStarted,omitzero"`
 	Byes         []string  `json:"byes,omitempty"`
+}
+
+// Scheduled reports whether the server's schedule created t (Schedule),
+// not a player: its stored Name is the schedule's English one.
+func (t *Tournament) Scheduled() bool { return t.Creator == "" }
+
+// Title is t's name as pages say it: a name a player typed as typed, the
+// schedule's said in the reader's language (the stored Name stays the
+// English one, which the JSON API sends).
+func (t *Tournament) Title() i18n.Message { return title(t.Name, t.Scheduled()) }
+
+// title is a tournament's name as pages say it: name, or, made by the
+// server's schedule, the message that names the schedule's arenas.
+func title(name string, scheduled bool) i18n.Message {
+	if scheduled {
+		return i18n.Msg("sched.arena")
+	}
+	return i18n.Verbatim(name)
 }
 
 // Ends is when the tournament's time is up.
@@ -176,15 +195,21 @@ func (t *Tournament) Running() int {
 // Result is a player's place in a finished tournament, for their
 // profile.
 type Result struct {
-	Tournament string    `json:"tournament"`
-	Kind       Kind      `json:"kind"` // Score is in half-points for a Swiss event
-	Name       string    `json:"name"` // the tournament's
-	Player     string    `json:"player"`
-	Rank       int       `json:"rank"`
-	Score      int       `json:"score"`
-	Players    int       `json:"players"`
-	Ended      time.Time `json:"ended"`
+	Tournament string `json:"tournament"`
+	Kind       Kind   `json:"kind"` // Score is in half-points for a Swiss event
+	Name       string `json:"name"` // the tournament's
+	// Scheduled says the server's schedule made the tournament
+	// (Tournament.Scheduled): its name is said in the reader's language.
+	Scheduled bool      `json:"scheduled,omitempty"`
+	Player    string    `json:"player"`
+	Rank      int       `json:"rank"`
+	Score     int       `json:"score"`
+	Players   int       `json:"players"`
+	Ended     time.Time `json:"ended"`
 }
+
+// Title is the tournament's name as pages say it (Tournament.Title).
+func (r Result) Title() i18n.Message { return title(r.Name, r.Scheduled) }
 
 // Store keeps tournaments, for many servers at once. An unknown id is an
 // *errs.Error of code NotFound.

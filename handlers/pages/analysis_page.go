@@ -194,7 +194,7 @@ func (p *browse) analyseGame(c echo.Context, id string, panel bool, refused *err
 // so, its forms posting the spot back (line and at, never ply: the
 // board's own ply field is the position's).
 func (p *browse) spotBoard(c echo.Context, rec *games.Record, seats games.Seats, f *rules.Game, o views.Options, b boardSpot, play bool) views.Game {
-	players := playerStrips(rec, seats, p.s.now(), games.Presence{})
+	players := playerStrips(languageOf(c), rec, seats, p.s.now(), games.Presence{})
 	for i := range players {
 		players[i].Clock, players[i].Presence = nil, false
 	}
@@ -288,7 +288,8 @@ func (p *browse) positionAnalysis(c echo.Context) error {
 	if q.Get("fen") == "" && q.Has("board") {
 		s, err := editor.FromQuery(q, p.s.loader.Variants())
 		if err != nil {
-			return kit.Titled(refused, kit.Invalidf("%s", errs.Sentence("The position cannot be read: "+err.Error())))
+			// A bad FEN with its cause: other languages say the editor's reason (positionReason).
+			return kit.Titled(refused, &errs.Error{Code: errs.Invalid, Detail: errs.BadFEN, Msg: errs.Sentence("The position cannot be read: " + err.Error()), Err: err})
 		}
 		return c.Redirect(http.StatusSeeOther, views.AnalysisURL(s.FEN(), s.Variant.ID()))
 	}

@@ -48,8 +48,11 @@ func (p *create) editorPage(c echo.Context) error {
 	problem := ""
 	if readErr != nil {
 		problem = errs.Sentence("The position cannot be read: " + readErr.Error())
-		if l.Code != i18n.Builtin().Source().Code { // the reader's English reason, for English alone
+		if l.Code != i18n.Builtin().Source().Code { // English keeps the editor's own sentence
 			problem = l.T("editor.unreadable")
+			if why := positionReason(l, readErr); why != "" {
+				problem += " " + why
+			}
 		}
 	} else if _, err := p.s.loader.FromFEN(s.FEN(), s.Variant.ID()); err != nil {
 		problem = refusalText(l, errs.Of(err))

@@ -210,8 +210,9 @@ func (p *core) table(c echo.Context, rec *games.Record, seats games.Seats, prese
 // viewer holding seats, as the strips show them at now: the computer and
 // its level, a player of a game between two players (and whether they
 // are online), an imported game's tags, or at one board the sides'
-// names; and each side's clock.
-func playerStrips(rec *games.Record, seats games.Seats, now time.Time, presence games.Presence) [2]views.Player {
+// names; and each side's clock. The names it words itself ("Anonymous",
+// "Waiting for a player", "Computer · level 3") are said in l.
+func playerStrips(l *i18n.Language, rec *games.Record, seats games.Seats, now time.Time, presence games.Presence) [2]views.Player {
 	tags := [2]views.SideNames{}
 	tags[0], tags[1] = views.TagNames(rec.Game)
 	var clock games.ClockView
@@ -224,19 +225,19 @@ func playerStrips(rec *games.Record, seats games.Seats, now time.Time, presence 
 		pl := views.Player{Side: side, Name: tags[i].Name, Title: tags[i].Title, Rating: tags[i].Rating}
 		switch {
 		case rec.Bot != nil && rec.Bot.Color == side:
-			pl = views.Player{Side: side, Name: "Computer · level " + strconv.Itoa(rec.Bot.Level)}
+			pl = views.Player{Side: side, Name: l.T("seat.computer", "Level", rec.Bot.Level)}
 		case rec.Mode == games.Invite:
 			e := rec.Entrant(side)
 			pl = views.Player{Side: side, Name: e.Name, Profile: e.Named(), Rating: e.Rating, Provisional: e.Provisional, You: seats.Has(side), Presence: true, Seated: rec.Holder(side) != ""}
 			pl.Connected = side == rules.White && presence.White || side == rules.Black && presence.Black
 			switch {
 			case !pl.Seated:
-				pl.Name = "Waiting for a player"
+				pl.Name = l.T("seat.waiting")
 			case pl.Name == "":
-				pl.Name = "Anonymous"
+				pl.Name = l.T("players.anonymous")
 			}
 		case rec.Mode == games.BotGame:
-			pl = views.Player{Side: side, Name: "Anonymous", You: seats.Has(side)}
+			pl = views.Player{Side: side, Name: l.T("players.anonymous"), You: seats.Has(side)}
 		}
 		if rec.Clock != nil {
 			left := clock.White

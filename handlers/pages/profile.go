@@ -17,6 +17,7 @@ import (
 	"github.com/banchess/banchess/errs"
 	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/rating"
+	"github.com/banchess/banchess/ruletext"
 	"github.com/banchess/banchess/views"
 )
 
@@ -102,7 +103,7 @@ func ratingText(r rating.Rating) string {
 
 // playedRow describes a finished game in a profile's list.
 func playedRow(l *i18n.Language, g players.PlayedGame) views.PlayedRow {
-	row := views.PlayedRow{URL: kit.GamePath(g.Game), Opponent: g.Opponent, Color: g.Color.String(), Ending: views.StoredEndingText(l, g.Ending),
+	row := views.PlayedRow{URL: kit.GamePath(g.Game), Opponent: g.Opponent, Color: g.Color.String(), Ending: ruletext.StoredEnding(l, g.Ending),
 		Variant: variantName(g.Variant), Speed: string(g.Speed), Rated: g.Rated, Date: views.DateText(l, g.Ended)}
 	row.Board, _, _ = strings.Cut(g.FEN, " ")
 	opponent := g.Opponent

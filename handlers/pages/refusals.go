@@ -17,7 +17,8 @@ func sayRefusal(c echo.Context, e *errs.Error) string {
 }
 
 // refusalText is refusal e said in l: the message of its detail, else
-// of its code, and how long to wait when it says. English, the source,
+// of its code, then which rule an unreadable position breaks
+// (positionReason) and how long to wait when it says. English, the source,
 // keeps the service's own sentence, which may name what was refused;
 // a refusal no message says keeps it too.
 func refusalText(l *i18n.Language, e *errs.Error) string {
@@ -32,6 +33,9 @@ func refusalText(l *i18n.Language, e *errs.Error) string {
 		return e.Msg
 	}
 	msg := l.T(id)
+	if why := positionReason(l, e); why != "" && e.Detail == errs.BadFEN { // which rule the position breaks
+		msg += " " + why
+	}
 	if e.RetryAfter > 0 && e.Code == errs.TooMany {
 		msg += " " + waitText(l, e.RetryAfter)
 	}

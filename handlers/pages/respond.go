@@ -203,7 +203,7 @@ func (p *core) gameInfo(c echo.Context, rec *games.Record, seats games.Seats, o 
 		ID:       rec.ID,
 		Revision: rec.ShownRevision(),
 		Perm:     rec.Permissions(seats),
-		Players:  p.withRatingDiffs(c, rec, playerStrips(rec, seats, p.s.now(), presence)),
+		Players:  p.withRatingDiffs(c, rec, playerStrips(languageOf(c), rec, seats, p.s.now(), presence)),
 		Table:    p.table(c, rec, seats, presence),
 		Bot:      rec.Bot,
 	}

@@ -87,7 +87,7 @@ func (p *arenas) list(c echo.Context) error {
 
 // tournamentRow is t as a list shows it, in l.
 func tournamentRow(l *i18n.Language, t *tournament.Tournament, now time.Time) views.TournamentRow {
-	r := views.TournamentRow{ID: t.ID, Name: t.Name, Variant: variantName(t.Variant), Clock: t.Clock.String(), Minutes: t.Minutes, Players: len(t.Players), Rated: t.Rated, Rounds: t.Rounds}
+	r := views.TournamentRow{ID: t.ID, Name: l.Say(t.Title()), Variant: variantName(t.Variant), Clock: t.Clock.String(), Minutes: t.Minutes, Players: len(t.Players), Rated: t.Rated, Rounds: t.Rounds}
 	switch {
 	case t.Status == tournament.Created:
 		r.When = l.T("tourney.when.starts", "Time", clockTime(l, t.Starts, now))
@@ -260,7 +260,7 @@ func (p *arenas) page(c echo.Context, id string) (views.TournamentPage, error) {
 		return views.TournamentPage{}, err
 	}
 	now, l := p.s.now(), languageOf(c)
-	v := views.TournamentPage{Asset: p.s.asset, ID: t.ID, Name: t.Name, Variant: variantName(t.Variant), Clock: t.Clock.String(),
+	v := views.TournamentPage{Asset: p.s.asset, ID: t.ID, Name: l.Say(t.Title()), Variant: variantName(t.Variant), Clock: t.Clock.String(),
 		Minutes: t.Minutes, Rated: t.Rated, Status: string(t.Status), Starts: clockTime(l, t.Starts, now), Ends: clockTime(l, t.Ends(), now),
 		Named: me.Named(), Players: len(t.Players), Live: t.Status != tournament.Finished}
 	v.Countdown, v.CountdownAt = countdown(l, t, now)
@@ -345,7 +345,7 @@ func (s *deps) tournamentResults(ctx context.Context, l *i18n.Language, player s
 	}
 	var out []views.TournamentResult
 	for _, r := range list {
-		out = append(out, views.TournamentResult{ID: r.Tournament, Name: r.Name, Rank: r.Rank, Players: r.Players, Score: r.Score, Swiss: r.Kind == tournament.Swiss, Date: views.DateText(l, r.Ended)})
+		out = append(out, views.TournamentResult{ID: r.Tournament, Name: l.Say(r.Title()), Rank: r.Rank, Players: r.Players, Score: r.Score, Swiss: r.Kind == tournament.Swiss, Date: views.DateText(l, r.Ended)})
 	}
 	return out, nil
 }

@@ -1,13 +1,17 @@
-package views
+// Package ruletext says the rules' things in a language: how a game
+// ended, for every front end that tells people (the pages, banchess
+// play). It sits beside i18n, which knows no package of the project, and
+// over rules.
+package ruletext
 
 import (
 	"github.com/banchess/banchess/i18n"
 	"github.com/banchess/banchess/rules"
 )
 
-// EndingText says how a game ended, as a sentence's middle, in l: "White
-// won by checkmate after a ban", "Weiß gewann durch Matt".
-func EndingText(l *i18n.Language, o rules.Outcome) string {
+// Ending says how a game ended, as a sentence's middle, in l: "White won
+// by checkmate after a ban", "Weiß gewann durch Matt".
+func Ending(l *i18n.Language, o rules.Outcome) string {
 	switch o.Status {
 	case rules.Checkmate:
 		switch o.Reason {
@@ -46,12 +50,20 @@ func EndingText(l *i18n.Language, o rules.Outcome) string {
 	return o.String()
 }
 
-// StoredEndingText says in l an ending stored as its English text
+// StoredEnding says in l an ending stored as its English text
 // (rules.Outcome.String, as a player's list of games keeps it); a text
 // it does not know is said as it is.
-func StoredEndingText(l *i18n.Language, ending string) string {
+func StoredEnding(l *i18n.Language, ending string) string {
 	if o, ok := rules.ParseOutcome(ending); ok {
-		return EndingText(l, o)
+		return Ending(l, o)
 	}
 	return ending
+}
+
+// bySide is the message id for side c: white's or black's.
+func bySide(c rules.Color, white, black string) string {
+	if c == rules.White {
+		return white
+	}
+	return black
 }
