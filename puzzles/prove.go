@@ -66,7 +66,7 @@ func (pr *Prover) Mates(g *rules.Game, side rules.Color, plies int) (bool, error
 	}
 	pr.pos, pr.used, pr.limit = p, 0, pr.Budget
 	if pr.Total > 0 {
-		left := max(pr.Total-pr.Nodes, 1)
+		left := max(pr.Total-pr.Nodes, 1) // a call may visit one position
 		if pr.limit == 0 || left < pr.limit {
 			pr.limit = left
 		}

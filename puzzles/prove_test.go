@@ -169,3 +169,24 @@ func TestProverBudget(t *testing.T) {
 		t.Errorf("counted %d nodes", pr.Nodes)
 	}
 }
+
+// TestProverTotal checks that the positions of all calls are bounded
+// together: a call past the total says so (the search unwinds, visiting
+// a few more), and one after it may visit a single position.
+func TestProverTotal(t *testing.T) {
+	kiwipete := game(t, "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
+	pr := Prover{Total: 100}
+	if _, err := pr.Mates(kiwipete, rules.White, 1); err != nil {
+		t.Fatalf("a proof of one ply: %v", err)
+	}
+	first := pr.Nodes
+	if _, err := pr.Mates(kiwipete, rules.White, 5); err != ErrBudget {
+		t.Fatalf("error %v, want ErrBudget", err)
+	}
+	if pr.Nodes <= 100 || pr.Nodes > 200 {
+		t.Errorf("counted %d nodes (%d in the first call), want a few past the total", pr.Nodes, first)
+	}
+	if _, err := pr.Mates(kiwipete, rules.White, 5); err != ErrBudget {
+		t.Errorf("past the total: error %v, want ErrBudget", err)
+	}
+}
