@@ -30,6 +30,7 @@ var shippedMinimums = map[Theme]int{
 	UnderPromotion: 30,
 	StalemateTrap:  60,
 	Defence:        200,
+	Long:           300,
 }
 
 // TestShippedMinimums checks that the shipped set keeps the minimum of
@@ -66,7 +67,7 @@ func TestShipped(t *testing.T) {
 			t.Error(err)
 		}
 	}
-	for _, kind := range []Theme{MateIn1, MateIn2, MateIn3, Material, MateByBan, Ban} {
+	for _, kind := range []Theme{MateIn1, MateIn2, MateIn3, MateIn4, Material, MateByBan, Ban, Long} {
 		if s.Count(kind) == 0 {
 			t.Errorf("no puzzle of theme %s", kind)
 		}
