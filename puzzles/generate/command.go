@@ -56,6 +56,10 @@ func Command(ctx context.Context, args []string, stdout, log io.Writer, open Ope
 	if err != nil {
 		return err
 	}
+	if (mins[puzzles.Long] > 0 || mins[puzzles.MateIn4] > 0) && !*long {
+		// Without --long no puzzle is long: the run would never meet it.
+		return errors.New("--min long or mateIn4: only a run with --long finds them")
+	}
 	opt := Options{Count: *count, Seed: *seed, Workers: *workers, Limits: DefaultLimits, Source: *source, Min: mins}
 	if *long {
 		opt.Limits = LongLimits

@@ -173,7 +173,7 @@ func TestLog2x16(t *testing.T) {
 }
 
 func TestCommandFlags(t *testing.T) {
-	for _, args := range [][]string{{"--count", "0"}, {"--workers", "0"}, {"extra"}, {"--db", "x.db"}, {"--source", "x"}, {"--min", "nope=1"}, {"--min", "mateIn1"}, {"--min", "mateIn1=-1"}} {
+	for _, args := range [][]string{{"--count", "0"}, {"--workers", "0"}, {"extra"}, {"--db", "x.db"}, {"--source", "x"}, {"--min", "nope=1"}, {"--min", "mateIn1"}, {"--min", "mateIn1=-1"}, {"--min", "long=1"}, {"--min", "mateIn4=1"}} {
 		var out bytes.Buffer
 		if err := Command(context.Background(), args, &out, &out, nil); err == nil {
 			t.Errorf("%q: no error", args)
