@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/labstack/echo/v4"
+
+	"github.com/banchess/banchess/puzzles"
 )
 
 // unzip reads the files of a zip.
@@ -116,11 +118,12 @@ func TestExportPuzzles(t *testing.T) {
 	token := a.account("Pia")
 	var p struct {
 		ID       string
+		FEN      string
 		Solution []string
 	}
 	a.decode(a.doAs(token, http.MethodGet, "/api/puzzles/next", ""), http.StatusOK, &p)
 	a.decode(a.do(http.MethodGet, "/api/puzzles/"+p.ID, ""), http.StatusOK, &p)
-	actions, _ := json.Marshal(p.Solution)
+	actions, _ := json.Marshal(solverActions(t, puzzles.Puzzle{FEN: p.FEN, Solution: p.Solution}))
 	if r := a.doAs(token, http.MethodPost, "/api/puzzles/"+p.ID+"/attempt", `{"actions":`+string(actions)+`}`); r.code != http.StatusOK {
 		t.Fatalf("the attempt: %d %s", r.code, r.body)
 	}
@@ -133,4 +136,29 @@ func TestExportPuzzles(t *testing.T) {
 	if err := json.Unmarshal([]byte(unzip(t, r.body)["puzzles.json"]), &history); err != nil || len(history) != 1 || history[0].Puzzle != p.ID || !history[0].Solved {
 		t.Errorf("puzzles.json: %+v (%v)", history, err)
 	}
+}
+
+// solverActions are the solver's actions of p's solution, without the
+// replies: what an attempt gives.
+func solverActions(t *testing.T, p puzzles.Puzzle) []string {
+	t.Helper()
+	g, err := p.Start()
+	if err != nil {
+		t.Fatal(err)
+	}
+	line, err := p.Line()
+	if err != nil {
+		t.Fatal(err)
+	}
+	solver := g.Turn().Actor
+	var mine []string
+	for _, a := range line {
+		if g.Turn().Actor == solver {
+			mine = append(mine, a.String())
+		}
+		if err := g.Play(a); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return mine
 }

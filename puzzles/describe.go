@@ -22,8 +22,8 @@ const (
 // kind first, then every other theme the checks find, in a fixed order.
 //
 // What each kind claims:
-//   - MateIn1, MateIn2, MateIn3: the solution ends in checkmate by the
-//     solver, on its first, second or third action; for MateIn1, no other
+//   - MateIn1, MateIn2, MateIn3, MateIn4: the solution ends in checkmate
+//     by the solver, on its first, second, third or fourth action; for MateIn1, no other
 //     first action ends the game at once.
 //   - Material: the game goes on, the line ends with the solver's action,
 //     and the solver's material less the opponent's has grown by at least
@@ -34,7 +34,8 @@ const (
 // UnderPromotion when a solver's move promotes (to a knight, bishop or rook
 // for UnderPromotion); StalemateTrap when another first action stalemates,
 // at once or by the one ban the solver then has; Ban when the solution
-// starts with a ban.
+// starts with a ban; Long when a mate or a material line has
+// LongActions solver actions or more.
 func Describe(fen string, solution []string, kind Theme) ([]Theme, error) {
 	g, err := rules.FromFEN(fen, Variant())
 	if err != nil {
@@ -79,7 +80,7 @@ func Describe(fen string, solution []string, kind Theme) ([]Theme, error) {
 	}
 	o := g.Outcome()
 	switch kind {
-	case MateIn1, MateIn2, MateIn3:
+	case MateIn1, MateIn2, MateIn3, MateIn4:
 		want, _ := MateTheme(solverActions)
 		if o.Status != rules.Checkmate || o.Winner != solver {
 			return nil, fmt.Errorf("the solution ends %s, not in checkmate by %s", o, solver.Name())
@@ -88,6 +89,7 @@ func Describe(fen string, solution []string, kind Theme) ([]Theme, error) {
 			return nil, fmt.Errorf("the mate comes with the solver's action %d, not as %s says", solverActions, kind)
 		}
 		traits[MateByBan] = last.Phase == rules.PhaseBan
+		traits[Long] = solverActions >= LongActions
 	case Material:
 		if o.Over() {
 			return nil, fmt.Errorf("the solution ends the game (%s)", o)
@@ -98,6 +100,7 @@ func Describe(fen string, solution []string, kind Theme) ([]Theme, error) {
 		if gain := MaterialBalance(g.Position(), solver) - before; gain < MaterialGain {
 			return nil, fmt.Errorf("the solution wins %d pawns of material, fewer than %d", gain, MaterialGain)
 		}
+		traits[Long] = solverActions >= LongActions
 	case Defence:
 		if o.Over() {
 			return nil, fmt.Errorf("the solution ends the game (%s)", o)

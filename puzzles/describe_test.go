@@ -24,6 +24,12 @@ const (
 	// White's pawn promotes; Black's on a4 keeps mating material on the
 	// board whatever it promotes to.
 	promote = "8/4P1k1/8/8/p7/8/8/4K3 w - - 0 1 2"
+	// White mates with its fourth action, the ban of the last way out:
+	// Qb6+ Kxb6 banned, Kc8; Qc7+, Kxc7 banned.
+	queenMate4 = "8/1k4P1/8/8/8/4Q3/K7/8 w - - 13 10 38:g7g8"
+	// White wins a rook in four actions: Kg6, the ban of Rf7, Rd3, then
+	// d8=Q and the ban of Rxd8.
+	rookWon4 = "1R6/3P1P2/8/p1k2KP1/8/5r2/8/8 w - - 13 27 106:f5e6+"
 )
 
 func TestDescribe(t *testing.T) {
@@ -41,6 +47,11 @@ func TestDescribe(t *testing.T) {
 		{"material", queens, []string{"m:d2d5"}, Material, []Theme{Material}, ""},
 		{"promotion", promote, []string{"m:e7e8q"}, Material, []Theme{Material, Promotion}, ""},
 		{"defence", queens, []string{"m:d2d5"}, Defence, []Theme{Defence}, ""},
+		{"mate in four", queenMate4, []string{"m:e3b6", "b:b7b6", "m:b7c8", "b:g7g8", "m:b6c7", "b:c8c7"}, MateIn4, []Theme{MateIn4, MateByBan, Long}, ""},
+		{"a long material line", rookWon4, []string{"m:f5g6", "b:f3f7", "m:f3d3", "b:f7f8", "m:d7d8q", "b:d3d8"}, Material, []Theme{Material, Promotion, Long}, ""},
+		{"a short material line is not long", rookWon4, []string{"m:f5g6", "b:f3f7", "m:f3d3", "b:f7f8", "m:d7d8q"}, Material, []Theme{Material, Promotion}, ""},
+		{"mate in four counted as three", queenMate4, []string{"m:e3b6", "b:b7b6", "m:b7c8", "b:g7g8", "m:b6c7", "b:c8c7"}, MateIn3, nil, "the solver's action 4"},
+		{"long is a trait", queenMate4, []string{"m:e3b6"}, Long, nil, "not a kind"},
 
 		{"another mate in one", twoRooks, []string{"m:a1a8"}, MateIn1, nil, "another first action, m:b1b8, ends the game"},
 		{"a stalemate in one", queenMate, []string{"m:b1h1"}, MateIn1, nil, "ends the game at once too"},

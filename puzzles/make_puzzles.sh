@@ -18,6 +18,10 @@ $gen puzzles generate --quiet --workers "$workers" --count 2000 --seed 1 --out "
 $gen puzzles generate --quiet --workers "$workers" --source endgames --seed 1 --count 4100 \
 	--min mateIn1=150,promotion=150,underPromotion=30,stalemateTrap=60,defence=200 \
 	--out "$tmp/2-endgames-seed1.jsonl"
+# 3. Games from made endgames again, seeking long puzzles (mates in four,
+#    material lines of four solver actions) until 300 are kept.
+$gen puzzles generate --quiet --workers "$workers" --source endgames --seed 2 --long --count 300 \
+	--min long=300 --out "$tmp/3-long-seed2.jsonl"
 
 cat "$tmp"/*.jsonl | awk -F'"' '!seen[$4]++' > puzzles.jsonl.new
 mv puzzles.jsonl.new puzzles.jsonl

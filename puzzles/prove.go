@@ -28,6 +28,9 @@ type Prover struct {
 	// Budget bounds the positions one call may visit (0: no bound); past
 	// it the call returns ErrBudget.
 	Budget int64
+	// Total bounds the positions visited over all calls (Nodes; 0: no
+	// bound); past it a call returns ErrBudget.
+	Total int64
 	// Nodes counts the positions visited, over all calls.
 	Nodes int64
 
@@ -35,6 +38,7 @@ type Prover struct {
 	side     int // the engine's colour to move in pos
 	attacker int
 	used     int64
+	limit    int64 // the positions this call may visit (0: no bound)
 	bufs     [][]engine.Move
 }
 
@@ -60,7 +64,13 @@ func (pr *Prover) Mates(g *rules.Game, side rules.Color, plies int) (bool, error
 	if err != nil {
 		return false, err
 	}
-	pr.pos, pr.used = p, 0
+	pr.pos, pr.used, pr.limit = p, 0, pr.Budget
+	if pr.Total > 0 {
+		left := max(pr.Total-pr.Nodes, 1) // a call may visit one position
+		if pr.limit == 0 || left < pr.limit {
+			pr.limit = left
+		}
+	}
 	pr.side = colourIndex(g.ToMove())
 	pr.attacker = colourIndex(side)
 	if len(pr.bufs) < MaxPlies+2 {
@@ -78,7 +88,7 @@ func (pr *Prover) Mates(g *rules.Game, side rules.Color, plies int) (bool, error
 		ok = pr.moveTurn(plies, 0, pair)
 	}
 	pr.Nodes += pr.used
-	if pr.Budget > 0 && pr.used > pr.Budget {
+	if pr.limit > 0 && pr.used > pr.limit {
 		return false, ErrBudget
 	}
 	return ok, nil
@@ -108,7 +118,7 @@ func colourIndex(c rules.Color) int {
 // call then unwinds with false; Mates reports ErrBudget).
 func (pr *Prover) spent() bool {
 	pr.used++
-	return pr.Budget > 0 && pr.used > pr.Budget
+	return pr.limit > 0 && pr.used > pr.limit
 }
 
 // legal fills the buffer of depth d with the mover's legal moves.

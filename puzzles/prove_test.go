@@ -169,3 +169,71 @@ func TestProverBudget(t *testing.T) {
 		t.Errorf("counted %d nodes", pr.Nodes)
 	}
 }
+
+// TestProverTotal checks that the positions of all calls are bounded
+// together: a call past the total says so (the search unwinds, visiting
+// a few more), and one after it may visit a single position.
+func TestProverTotal(t *testing.T) {
+	kiwipete := game(t, "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
+	pr := Prover{Total: 100}
+	if _, err := pr.Mates(kiwipete, rules.White, 1); err != nil {
+		t.Fatalf("a proof of one ply: %v", err)
+	}
+	first := pr.Nodes
+	if _, err := pr.Mates(kiwipete, rules.White, 5); err != ErrBudget {
+		t.Fatalf("error %v, want ErrBudget", err)
+	}
+	if pr.Nodes <= 100 || pr.Nodes > 200 {
+		t.Errorf("counted %d nodes (%d in the first call), want a few past the total", pr.Nodes, first)
+	}
+	if _, err := pr.Mates(kiwipete, rules.White, 5); err != ErrBudget {
+		t.Errorf("past the total: error %v, want ErrBudget", err)
+	}
+}
+
+// BenchmarkProveMateIn4 proves the shipped mates in four again, as the
+// generator proved them: the shortest mate (six or eight plies), then
+// that no other first action mates within MaxPlies. An op is one puzzle;
+// it reports the prover's positions a puzzle.
+func BenchmarkProveMateIn4(b *testing.B) {
+	s, err := Shipped()
+	if err != nil {
+		b.Fatal(err)
+	}
+	ps := s.WithTheme(MateIn4)
+	if len(ps) == 0 {
+		b.Skip("no mate in four shipped")
+	}
+	var pr Prover
+	b.ResetTimer()
+	for i := range b.N {
+		p := ps[i%len(ps)]
+		g, err := p.Start()
+		if err != nil {
+			b.Fatal(err)
+		}
+		solver := g.Turn().Actor
+		if n, found, err := pr.Distance(g, solver, len(p.Solution)); err != nil || !found || n != len(p.Solution) {
+			b.Fatalf("puzzle %s: mate in %d plies (%v, %v)", p.ID, n, found, err)
+		}
+		line, err := p.Line()
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, a := range g.Legal() {
+			if a == line[0] {
+				continue
+			}
+			if err := g.Play(a); err != nil {
+				b.Fatal(err)
+			}
+			if mates, err := pr.Mates(g, solver, min(len(p.Solution)+3, MaxPlies)-1); err != nil || mates {
+				b.Fatalf("puzzle %s: %s mates too (%v)", p.ID, a, err)
+			}
+			if err := g.Undo(); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.ReportMetric(float64(pr.Nodes)/float64(b.N), "positions/puzzle")
+}

@@ -37,6 +37,9 @@ const (
 	MateIn1 Theme = "mateIn1"
 	MateIn2 Theme = "mateIn2"
 	MateIn3 Theme = "mateIn3"
+	// MateIn4: the solver mates with its fourth action, within eight
+	// plies (six from a move ply, eight from a ban ply).
+	MateIn4 Theme = "mateIn4"
 	// Material: the solver wins at least three pawns of material (pawn 1,
 	// knight and bishop 3, rook 5, queen 9).
 	Material Theme = "material"
@@ -55,11 +58,17 @@ const (
 	StalemateTrap Theme = "stalemateTrap"
 	// Ban: the solution starts with a ban.
 	Ban Theme = "ban"
+	// Long: the solver acts LongActions times or more in the solution
+	// (a mate or a material line).
+	Long Theme = "long"
 )
+
+// LongActions is the least number of solver actions of a Long puzzle.
+const LongActions = 4
 
 // themeOrder is every theme, kinds first, in the order a puzzle lists
 // them; read only.
-var themeOrder = []Theme{MateIn1, MateIn2, MateIn3, Material, Defence, MateByBan, Promotion, UnderPromotion, StalemateTrap, Ban}
+var themeOrder = []Theme{MateIn1, MateIn2, MateIn3, MateIn4, Material, Defence, MateByBan, Promotion, UnderPromotion, StalemateTrap, Ban, Long}
 
 // AllThemes returns every theme, kinds first.
 func AllThemes() []Theme { return append([]Theme(nil), themeOrder...) }
@@ -76,6 +85,8 @@ func (t Theme) Name() string {
 		return "Mate in 2"
 	case MateIn3:
 		return "Mate in 3"
+	case MateIn4:
+		return "Mate in 4"
 	case Material:
 		return "Winning material"
 	case Defence:
@@ -90,6 +101,8 @@ func (t Theme) Name() string {
 		return "Stalemate trap"
 	case Ban:
 		return "The ban first"
+	case Long:
+		return "Long puzzle"
 	}
 	return string(t)
 }
@@ -97,7 +110,7 @@ func (t Theme) Name() string {
 // IsKind reports whether t is a kind of puzzle rather than a trait.
 func (t Theme) IsKind() bool {
 	switch t {
-	case MateIn1, MateIn2, MateIn3, Material, Defence:
+	case MateIn1, MateIn2, MateIn3, MateIn4, Material, Defence:
 		return true
 	}
 	return false
@@ -122,6 +135,8 @@ func MateTheme(n int) (Theme, bool) {
 		return MateIn2, true
 	case 3:
 		return MateIn3, true
+	case 4:
+		return MateIn4, true
 	}
 	return "", false
 }

@@ -30,6 +30,7 @@ var shippedMinimums = map[Theme]int{
 	UnderPromotion: 30,
 	StalemateTrap:  60,
 	Defence:        200,
+	Long:           300,
 }
 
 // TestShippedMinimums checks that the shipped set keeps the minimum of
@@ -66,7 +67,7 @@ func TestShipped(t *testing.T) {
 			t.Error(err)
 		}
 	}
-	for _, kind := range []Theme{MateIn1, MateIn2, MateIn3, Material, MateByBan, Ban} {
+	for _, kind := range []Theme{MateIn1, MateIn2, MateIn3, MateIn4, Material, MateByBan, Ban, Long} {
 		if s.Count(kind) == 0 {
 			t.Errorf("no puzzle of theme %s", kind)
 		}
@@ -128,7 +129,12 @@ func TestShippedProofs(t *testing.T) {
 					claim = "the opponent forces no mate within 5 plies after it"
 				}
 			} else if a != line[0] {
+				// Mates in four were proven at the long horizon (eight
+				// plies), the others at five.
 				within := min(len(p.Solution)+3, 5)
+				if kind == MateIn4 {
+					within = min(len(p.Solution)+3, MaxPlies)
+				}
 				mates, err := pr.Mates(g, solver, within-1)
 				if err != nil {
 					t.Fatal(err)

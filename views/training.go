@@ -150,6 +150,8 @@ func PuzzleGoal(l *i18n.Language, kind puzzles.Theme) string {
 		return l.T("puzzle.goal.mate2")
 	case puzzles.MateIn3:
 		return l.T("puzzle.goal.mate3")
+	case puzzles.MateIn4:
+		return l.T("plong.goalMate4")
 	case puzzles.Material:
 		return l.T("puzzle.goal.material")
 	case puzzles.Defence:
@@ -174,6 +176,7 @@ var themeMessages = map[puzzles.Theme]string{
 	puzzles.Material: "theme.material", puzzles.Defence: "theme.defence", puzzles.MateByBan: "theme.mateByBan",
 	puzzles.Promotion: "theme.promotion", puzzles.UnderPromotion: "theme.underPromotion",
 	puzzles.StalemateTrap: "theme.stalemateTrap", puzzles.Ban: "theme.ban",
+	puzzles.MateIn4: "theme.mateIn4", puzzles.Long: "theme.long",
 }
 
 // ThemeName is a theme's name for people in l: "Mate in 2".

@@ -36,6 +36,7 @@ func Command(ctx context.Context, args []string, stdout, log io.Writer, open Ope
 	quiet := fs.Bool("quiet", false, "no progress lines")
 	source := fs.String("source", SourceSelfPlay, "where the self-play games start: selfplay (the initial position) or endgames (random legal endgame-like positions made for the rare themes)")
 	minimums := fs.String("min", "", "minimums by theme, as mateIn1=150,promotion=150: the run goes on past --count until each is met, keeping only puzzles an unmet minimum wants once --count is met")
+	long := fs.Bool("long", false, "seek long puzzles too: mates in four (within 8 plies) and material lines of 4 solver actions, with a deeper screen (LongLimits)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil
@@ -55,7 +56,14 @@ func Command(ctx context.Context, args []string, stdout, log io.Writer, open Ope
 	if err != nil {
 		return err
 	}
+	if (mins[puzzles.Long] > 0 || mins[puzzles.MateIn4] > 0) && !*long {
+		// Without --long no puzzle is long: the run would never meet it.
+		return errors.New("--min long or mateIn4: only a run with --long finds them")
+	}
 	opt := Options{Count: *count, Seed: *seed, Workers: *workers, Limits: DefaultLimits, Source: *source, Min: mins}
+	if *long {
+		opt.Limits = LongLimits
+	}
 	if !*quiet {
 		opt.Progress = log
 	}

@@ -16,7 +16,8 @@ import (
 // The generator's thresholds (docs/puzzles.md).
 const (
 	// mateHorizon is the longest mate a puzzle shows, in plies, and the
-	// horizon of the proofs that no other first action mates too soon.
+	// horizon of the proofs that no other first action mates too soon
+	// (Limits.MateHorizon may raise it).
 	mateHorizon = 5
 	// mateMargin: every other first action's mate, if any, comes at least
 	// this many plies after the solution's.
@@ -35,7 +36,8 @@ const (
 	// lostCP: a defence must leave the solver no worse than this.
 	lostCP = -300
 	// maxSolverActions bounds a material line: the solver acts at most
-	// this many times, as in the longest mate.
+	// this many times, as in the longest mate (Limits.SolverActions may
+	// raise it).
 	maxSolverActions = 3
 	// maxAhead: a side already this far ahead in material wins more with
 	// most actions; no material puzzle starts there.
@@ -51,6 +53,32 @@ type Limits struct {
 	Screen, Deep engine.Limits
 	ProofBudget  int64 // positions one proof over explicit bans may visit
 	RateNodes    int64 // nodes of each search that rates a puzzle
+	// MateHorizon is the longest mate a puzzle may show, in plies, and
+	// the horizon of the proofs (0: mateHorizon, 5; at most
+	// puzzles.MaxPlies).
+	MateHorizon int
+	// SolverActions bounds a material line's solver actions (0:
+	// maxSolverActions, 3).
+	SolverActions int
+	// ProofTotal bounds the positions all the proofs of one candidate
+	// may visit (0: no bound); past it the candidate is rejected.
+	ProofTotal int64
+}
+
+// horizon is the longest mate a puzzle may show, in plies.
+func (l Limits) horizon() int {
+	if l.MateHorizon > 0 {
+		return min(l.MateHorizon, puzzles.MaxPlies)
+	}
+	return mateHorizon
+}
+
+// solverActions is the most solver actions of a material line.
+func (l Limits) solverActions() int {
+	if l.SolverActions > 0 {
+		return l.SolverActions
+	}
+	return maxSolverActions
 }
 
 // DefaultLimits are the limits the shipped puzzles were made with.
@@ -59,6 +87,20 @@ var DefaultLimits = Limits{
 	Deep:        engine.Limits{Nodes: 60_000},
 	ProofBudget: 3_000_000,
 	RateNodes:   50_000,
+}
+
+// LongLimits are the limits of a run that seeks long puzzles (--long):
+// mates in four (within eight plies) and material lines of four solver
+// actions, the screen a move deeper, the proofs of a candidate bounded
+// together.
+var LongLimits = Limits{
+	Screen:        engine.Limits{Depth: 4, Nodes: 30_000},
+	Deep:          engine.Limits{Nodes: 60_000},
+	ProofBudget:   3_000_000,
+	RateNodes:     50_000,
+	MateHorizon:   puzzles.MaxPlies,
+	SolverActions: puzzles.LongActions,
+	ProofTotal:    12_000_000,
 }
 
 // rejection is why a candidate is not a puzzle: a reason the figures
@@ -126,7 +168,7 @@ func (f *finder) examine(g *rules.Game, h hints) (*puzzles.Puzzle, error) {
 	if h.before != nil {
 		base = max(base, 100*puzzles.MaterialBalance(*h.before, solver))
 	}
-	kind := classify(valueOf(r), base, h.matedSoon)
+	kind := classify(valueOf(r), base, h.matedSoon, f.lim.horizon())
 	if kind == "" {
 		return nil, nil
 	}
@@ -155,9 +197,9 @@ func (f *finder) examine(g *rules.Game, h hints) (*puzzles.Puzzle, error) {
 
 // classify returns the kind of puzzle a first look suggests, "" for none;
 // "mate" stands for the three mates until a proof tells which.
-func classify(v value, base int, matedSoon bool) puzzles.Theme {
+func classify(v value, base int, matedSoon bool, horizon int) puzzles.Theme {
 	switch {
-	case v.mates(mateHorizon):
+	case v.mates(horizon):
 		return "mate"
 	case v.mate == 0 && v.cp >= base+gainCP && base <= maxAhead:
 		return puzzles.Material
@@ -168,11 +210,11 @@ func classify(v value, base int, matedSoon bool) puzzles.Theme {
 }
 
 // qualify checks the best and second-best values of a position against
-// what a puzzle of kind needs.
-func qualify(kind puzzles.Theme, best, second value, base int) error {
+// what a puzzle of kind needs, a mate within horizon plies.
+func qualify(kind puzzles.Theme, best, second value, base, horizon int) error {
 	switch kind {
 	case "mate":
-		if !best.mates(mateHorizon) {
+		if !best.mates(horizon) {
 			return reject("no mate within the horizon")
 		}
 	case puzzles.Material:
@@ -220,7 +262,7 @@ func (f *finder) verify(g *rules.Game, screen *analyst, base int, kind puzzles.T
 	if err != nil {
 		return nil, err
 	}
-	if err := qualify(kind, best, second, base); err != nil {
+	if err := qualify(kind, best, second, base, f.lim.horizon()); err != nil {
 		return nil, err
 	}
 	deep := newAnalyst(f.ctx, f.lim.Deep)
@@ -229,12 +271,13 @@ func (f *finder) verify(g *rules.Game, screen *analyst, base int, kind puzzles.T
 	if err != nil {
 		return nil, err
 	}
-	if err := qualify(kind, best, second, base); err != nil {
+	if err := qualify(kind, best, second, base, f.lim.horizon()); err != nil {
 		return nil, err
 	}
-	pr := &puzzles.Prover{Budget: f.lim.ProofBudget}
+	pr := &puzzles.Prover{Budget: f.lim.ProofBudget, Total: f.lim.ProofTotal}
 	defer func() { f.stats.ProofNodes += pr.Nodes }()
-	b := &builder{g: g, deep: deep, pr: pr, solver: g.Turn().Actor, start: g.FEN()}
+	b := &builder{g: g, deep: deep, pr: pr, solver: g.Turn().Actor, start: g.FEN(),
+		horizon: f.lim.horizon(), actions: f.lim.solverActions()}
 	var line []rules.Action
 	switch kind {
 	case "mate":
@@ -277,6 +320,9 @@ type builder struct {
 	start  string
 	line   []rules.Action
 	mine   int // the solver's actions in line
+	// horizon is the longest mate, in plies; actions the most solver
+	// actions of a material line.
+	horizon, actions int
 }
 
 func (b *builder) play(a rules.Action) error {
@@ -308,7 +354,7 @@ func (b *builder) rewind() {
 // first in BCN order).
 func (b *builder) mate(top rules.Action) ([]rules.Action, puzzles.Theme, error) {
 	defer b.rewind()
-	plies, found, err := b.pr.Distance(b.g, b.solver, mateHorizon)
+	plies, found, err := b.pr.Distance(b.g, b.solver, b.horizon)
 	if err != nil {
 		return nil, "", err
 	}
@@ -316,7 +362,7 @@ func (b *builder) mate(top rules.Action) ([]rules.Action, puzzles.Theme, error) 
 		return nil, "", reject("the proof finds no mate within the horizon")
 	}
 	var winners []rules.Action
-	within := min(plies+mateMargin-1, mateHorizon)
+	within := min(plies+mateMargin-1, b.horizon)
 	for _, a := range b.g.Legal() {
 		ok, err := b.matesAfter(a, within-1)
 		if err != nil {
@@ -370,7 +416,7 @@ func (b *builder) mate(top rules.Action) ([]rules.Action, puzzles.Theme, error) 
 	}
 	kind, ok := puzzles.MateTheme(b.mine)
 	if !ok {
-		return nil, "", &rejection{reason: "the mate takes more than 3 solver actions", detail: fmt.Sprint(b.mine)}
+		return nil, "", &rejection{reason: "the mate takes more than 4 solver actions", detail: fmt.Sprint(b.mine)}
 	}
 	return slices.Clone(b.line), kind, nil
 }

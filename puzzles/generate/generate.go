@@ -268,7 +268,7 @@ func Run(ctx context.Context, opt Options) ([]puzzles.Puzzle, Stats, error) {
 // kindName groups the three mates as "mate", as the screen does.
 func kindName(t puzzles.Theme) string {
 	switch t {
-	case puzzles.MateIn1, puzzles.MateIn2, puzzles.MateIn3:
+	case puzzles.MateIn1, puzzles.MateIn2, puzzles.MateIn3, puzzles.MateIn4:
 		return "mate"
 	}
 	return string(t)

@@ -173,7 +173,7 @@ func TestLog2x16(t *testing.T) {
 }
 
 func TestCommandFlags(t *testing.T) {
-	for _, args := range [][]string{{"--count", "0"}, {"--workers", "0"}, {"extra"}, {"--db", "x.db"}, {"--source", "x"}, {"--min", "nope=1"}, {"--min", "mateIn1"}, {"--min", "mateIn1=-1"}} {
+	for _, args := range [][]string{{"--count", "0"}, {"--workers", "0"}, {"extra"}, {"--db", "x.db"}, {"--source", "x"}, {"--min", "nope=1"}, {"--min", "mateIn1"}, {"--min", "mateIn1=-1"}, {"--min", "long=1"}, {"--min", "mateIn4=1"}} {
 		var out bytes.Buffer
 		if err := Command(context.Background(), args, &out, &out, nil); err == nil {
 			t.Errorf("%q: no error", args)
@@ -241,6 +241,69 @@ func TestRunEndgamesWithMinimums(t *testing.T) {
 	if !strings.Contains(ps[0].FEN, " - - ") || stats.Games == 0 {
 		t.Errorf("first puzzle %s; %d games", ps[0].FEN, stats.Games)
 	}
+}
+
+// TestRunLong checks a run that seeks long puzzles (--long): its mates
+// may take four solver actions, its minimum of long puzzles is met, its
+// output is the same on 1 and on 2 workers, and every puzzle passes
+// Verify, a long one having LongActions solver actions or more.
+func TestRunLong(t *testing.T) {
+	lim := cheap
+	lim.Screen = engine.Limits{Depth: 4, Nodes: 8_000}
+	lim.MateHorizon, lim.SolverActions, lim.ProofTotal = puzzles.MaxPlies, puzzles.LongActions, 2_000_000
+	opt := Options{Count: 1, Seed: 2, Workers: 1, Limits: lim, MaxLevel: 2, Source: SourceEndgames,
+		Min: map[puzzles.Theme]int{puzzles.Long: 2}}
+	one, _ := runBytes(t, opt)
+	opt.Workers = 2
+	if two, _ := runBytes(t, opt); !bytes.Equal(one, two) {
+		t.Fatalf("1 worker:\n%s2 workers:\n%s", one, two)
+	}
+	ps, err := puzzles.Read(bytes.NewReader(one))
+	if err != nil {
+		t.Fatal(err)
+	}
+	long := 0
+	for i, p := range ps {
+		if err := puzzles.Verify(p); err != nil {
+			t.Error(err)
+		}
+		mine, ok := solverActions(p)
+		switch {
+		case !ok:
+			t.Errorf("puzzle %s: no start", p.ID)
+		case slices.Contains(p.Themes, puzzles.Long) != (mine >= puzzles.LongActions):
+			t.Errorf("puzzle %s: %d solver actions, themes %v", p.ID, mine, p.Themes)
+		case slices.Contains(p.Themes, puzzles.Long):
+			long++
+		case i >= opt.Count:
+			t.Errorf("puzzle %d, %v, is past the count and not long", i+1, p.Themes)
+		}
+	}
+	if long < 2 {
+		t.Errorf("%d long puzzles of %d", long, len(ps))
+	}
+}
+
+// solverActions counts the solver's actions in p's solution.
+func solverActions(p puzzles.Puzzle) (int, bool) {
+	g, err := p.Start()
+	if err != nil {
+		return 0, false
+	}
+	line, err := p.Line()
+	if err != nil {
+		return 0, false
+	}
+	solver, n := g.Turn().Actor, 0
+	for _, a := range line {
+		if g.Turn().Actor == solver {
+			n++
+		}
+		if err := g.Play(a); err != nil {
+			return 0, false
+		}
+	}
+	return n, true
 }
 
 // TestEndgamePositions checks that every kind of made position is legal

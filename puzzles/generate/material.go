@@ -9,8 +9,8 @@ import (
 
 // material builds a material line: the solver's actions (each worth
 // marginCP more than any other) and the opponent's best replies, until
-// the solver has won the material and keeps it, within maxSolverActions
-// of the solver's.
+// the solver has won the material and keeps it, within b.actions of the
+// solver's.
 func (b *builder) material(top rules.Action, base int) ([]rules.Action, error) {
 	defer b.rewind()
 	target := base + gainCP
@@ -35,7 +35,7 @@ func (b *builder) material(top rules.Action, base int) ([]rules.Action, error) {
 			}
 			continue
 		}
-		if b.mine == maxSolverActions {
+		if b.mine == b.actions {
 			return nil, reject("the material is not won within the line")
 		}
 		next, v1, v2, err := b.deep.best2(b.g)
