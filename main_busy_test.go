@@ -174,9 +174,12 @@ func TestBusyDatabase(t *testing.T) {
 	wg.Wait()
 	release()
 	t.Logf("a locked table: the profile %+v, the seeks %+v; the game reads %+v", profile, seeks, games)
+	// At once: not behind the game reads, which hold their connections
+	// for the game wait. (Within 1 s on a quiet machine; 1.7 s was seen
+	// under the race detector with the machine's load at 14.)
 	for name, a := range map[string]answer{"profile": profile, "seeks": seeks} {
-		if a.status != http.StatusOK || a.took > time.Second {
-			t.Errorf("the %s with the games table locked: %+v, want 200 within 1 s", name, a)
+		if a.status != http.StatusOK || a.took > gameWait/2 {
+			t.Errorf("the %s with the games table locked: %+v, want 200 within %v", name, a, gameWait/2)
 		}
 	}
 	for i, a := range games {
