@@ -261,3 +261,6 @@ func (p *Position) insufficient() bool {
 	const light Bitboard = 0x55aa55aa55aa55aa
 	return knights == 0 && (bishops&light == 0 || bishops&^light == 0)
 }
+
+// Occupied reports whether a piece stands on square sq (a1 = 0 … h8 = 63).
+func (p *Position) Occupied(sq int) bool { return (p.occ[0]|p.occ[1])&sqBB(sq) != 0 }
