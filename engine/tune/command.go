@@ -58,6 +58,7 @@ func fitCommand(args []string, out io.Writer) error {
 	var cfg FitConfig
 	fs.IntVar(&cfg.Iterations, "iterations", 500, "Adam's iterations")
 	fs.Float64Var(&cfg.Rate, "rate", 1, "Adam's step, centipawns")
+	fs.Float64Var(&cfg.L2, "l2", 1e-7, "penalty on the squared distance from the current weights, loss per centipawn²")
 	k := fs.Float64("k", 0, "the sigmoid's scale (0: fitted to the current weights)")
 	path := fs.String("out", "engine/eval_weights.go", "Go file the weights are written to")
 	if err := fs.Parse(args); err != nil {
@@ -80,7 +81,7 @@ func fitCommand(args []string, out io.Writer) error {
 		*k = d.FitK(w)
 	}
 	fmt.Fprintf(out, "%d positions; k %.3f; loss of the current weights %.6f (held out %.6f)\n",
-		d.Len(), *k, d.Loss(w, *k, heldOut, 0), d.heldOutLoss(w, *k))
+		d.Len(), *k, d.Loss(w, *k, false), d.heldOutLoss(w, *k))
 	cfg.Log = out
 	w = d.Fit(w, *k, cfg)
 	f, err := os.Create(*path)

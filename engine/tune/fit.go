@@ -86,11 +86,11 @@ func (w *Weights) eval(s *sample) float64 {
 func sigmoid(v, k float64) float64 { return 1 / (1 + math.Exp(-k*v/400)) }
 
 // Loss is the mean squared error of the results' prediction by w at
-// scale k over the samples i with i%every != skip (every 0: all).
-func (d *Data) Loss(w Weights, k float64, every, skip int) float64 {
+// scale k, over the samples fitted (all of them when all is true).
+func (d *Data) Loss(w Weights, k float64, all bool) float64 {
 	sum, n := 0.0, 0
 	for i := range d.samples {
-		if every > 0 && i%every == skip {
+		if !all && held(i) {
 			continue
 		}
 		s := &d.samples[i]
@@ -101,15 +101,20 @@ func (d *Data) Loss(w Weights, k float64, every, skip int) float64 {
 	return sum / float64(max(n, 1))
 }
 
-// heldOut is every which sample is kept out of the fit to check it.
-const heldOut = 10
+// heldOut is every which block of blockLen samples is kept out of the
+// fit to check it: blocks, as a game's positions follow one another and
+// resemble each other.
+const heldOut, blockLen = 10, 256
+
+// held reports whether sample i is held out.
+func held(i int) bool { return (i/blockLen)%heldOut == 0 }
 
 // FitK returns the scale k at which w predicts the results best.
 func (d *Data) FitK(w Weights) float64 {
 	lo, hi := 0.1, 5.0
 	for range 40 { // golden-section search
 		a, b := lo+(hi-lo)*0.382, lo+(hi-lo)*0.618
-		if d.Loss(w, a, 0, 0) < d.Loss(w, b, 0, 0) {
+		if d.Loss(w, a, true) < d.Loss(w, b, true) {
 			hi = b
 		} else {
 			lo = a
@@ -122,6 +127,10 @@ func (d *Data) FitK(w Weights) float64 {
 type FitConfig struct {
 	Iterations int
 	Rate       float64 // Adam's step, in centipawns
+	// L2 weighs the penalty L2 · Σ (w − w₀)², w₀ the starting weights, in
+	// loss per centipawn²: it keeps weights the data say little about
+	// near where they were.
+	L2 float64
 	Log        io.Writer
 }
 
@@ -131,11 +140,12 @@ func (d *Data) Fit(w Weights, k float64, cfg FitConfig) Weights {
 	const n = engine.NumEvalTerms
 	var m, v [2 * n]float64
 	const b1, b2, eps = 0.9, 0.999, 1e-8
+	w0 := w
 	for it := 1; it <= cfg.Iterations; it++ {
 		var grad [2 * n]float64
 		count := 0
 		for i := range d.samples {
-			if i%heldOut == 0 {
+			if held(i) {
 				continue
 			}
 			s := &d.samples[i]
@@ -152,6 +162,11 @@ func (d *Data) Fit(w Weights, k float64, cfg FitConfig) Weights {
 		}
 		for j := range grad {
 			g := grad[j] / float64(max(count, 1))
+			if j < n {
+				g += 2 * cfg.L2 * (w.MG[j] - w0.MG[j])
+			} else {
+				g += 2 * cfg.L2 * (w.EG[j-n] - w0.EG[j-n])
+			}
 			m[j] = b1*m[j] + (1-b1)*g
 			v[j] = b2*v[j] + (1-b2)*g*g
 			step := cfg.Rate * (m[j] / (1 - math.Pow(b1, float64(it)))) / (math.Sqrt(v[j]/(1-math.Pow(b2, float64(it)))) + eps)
@@ -163,7 +178,7 @@ func (d *Data) Fit(w Weights, k float64, cfg FitConfig) Weights {
 		}
 		if cfg.Log != nil && (it%50 == 0 || it == cfg.Iterations) {
 			fmt.Fprintf(cfg.Log, "iteration %d: loss %.6f, held out %.6f\n", it,
-				d.Loss(w, k, heldOut, 0), d.heldOutLoss(w, k))
+				d.Loss(w, k, false), d.heldOutLoss(w, k))
 		}
 	}
 	return w
@@ -172,7 +187,10 @@ func (d *Data) Fit(w Weights, k float64, cfg FitConfig) Weights {
 // heldOutLoss is the loss over the held-out samples only.
 func (d *Data) heldOutLoss(w Weights, k float64) float64 {
 	sum, n := 0.0, 0
-	for i := 0; i < len(d.samples); i += heldOut {
+	for i := range d.samples {
+		if !held(i) {
+			continue
+		}
 		s := &d.samples[i]
 		e := s.result - sigmoid(w.eval(s), k)
 		sum += e * e

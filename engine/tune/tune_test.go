@@ -31,8 +31,8 @@ func TestGenerateAndFit(t *testing.T) {
 	}
 	w := Current()
 	k := d.FitK(w)
-	before := d.Loss(w, k, heldOut, 0)
-	after := d.Loss(d.Fit(w, k, FitConfig{Iterations: 50, Rate: 2}), k, heldOut, 0)
+	before := d.Loss(w, k, false)
+	after := d.Loss(d.Fit(w, k, FitConfig{Iterations: 50, Rate: 2}), k, false)
 	if after >= before {
 		t.Errorf("loss %.5f before the fit, %.5f after", before, after)
 	}
