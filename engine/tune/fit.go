@@ -90,7 +90,7 @@ func sigmoid(v, k float64) float64 { return 1 / (1 + math.Exp(-k*v/400)) }
 func (d *Data) Loss(w Weights, k float64, all bool) float64 {
 	sum, n := 0.0, 0
 	for i := range d.samples {
-		if !all && held(i) {
+		if !all && d.held(i) {
 			continue
 		}
 		s := &d.samples[i]
@@ -106,8 +106,11 @@ func (d *Data) Loss(w Weights, k float64, all bool) float64 {
 // resemble each other.
 const heldOut, blockLen = 10, 256
 
-// held reports whether sample i is held out.
-func held(i int) bool { return (i/blockLen)%heldOut == 0 }
+// held reports whether sample i is held out (none are from fewer than
+// heldOut blocks).
+func (d *Data) held(i int) bool {
+	return len(d.samples) >= heldOut*blockLen && (i/blockLen)%heldOut == 0
+}
 
 // FitK returns the scale k at which w predicts the results best.
 func (d *Data) FitK(w Weights) float64 {
@@ -130,8 +133,8 @@ type FitConfig struct {
 	// L2 weighs the penalty L2 · Σ (w − w₀)², w₀ the starting weights, in
 	// loss per centipawn²: it keeps weights the data say little about
 	// near where they were.
-	L2 float64
-	Log        io.Writer
+	L2  float64
+	Log io.Writer
 }
 
 // Fit minimises the loss at scale k from w by full-batch Adam over the
@@ -145,7 +148,7 @@ func (d *Data) Fit(w Weights, k float64, cfg FitConfig) Weights {
 		var grad [2 * n]float64
 		count := 0
 		for i := range d.samples {
-			if held(i) {
+			if d.held(i) {
 				continue
 			}
 			s := &d.samples[i]
@@ -188,7 +191,7 @@ func (d *Data) Fit(w Weights, k float64, cfg FitConfig) Weights {
 func (d *Data) heldOutLoss(w Weights, k float64) float64 {
 	sum, n := 0.0, 0
 	for i := range d.samples {
-		if !held(i) {
+		if !d.held(i) {
 			continue
 		}
 		s := &d.samples[i]
