@@ -1,6 +1,7 @@
 package tune
 
 import (
+	"compress/gzip"
 	"context"
 	"flag"
 	"fmt"
@@ -54,11 +55,12 @@ func genCommand(ctx context.Context, args []string, out io.Writer) error {
 func fitCommand(args []string, out io.Writer) error {
 	fs := flag.NewFlagSet("banchess tune fit", flag.ContinueOnError)
 	fs.SetOutput(out)
-	in := fs.String("in", "positions.txt", "files of positions, comma-separated")
+	in := fs.String("in", "positions.txt", "files of positions, comma-separated (gzipped when named .gz)")
 	var cfg FitConfig
 	fs.IntVar(&cfg.Iterations, "iterations", 500, "Adam's iterations")
 	fs.Float64Var(&cfg.Rate, "rate", 1, "Adam's step, centipawns")
 	fs.Float64Var(&cfg.L2, "l2", 1e-7, "penalty on the squared distance from the current weights, loss per centipawn²")
+	start := fs.String("start", "hand", "weights to start from and stay near: hand (the hand-set ones, tune.HandSet) or current (engine/eval_weights.go's)")
 	k := fs.Float64("k", 0, "the sigmoid's scale (0: fitted to the current weights)")
 	path := fs.String("out", "engine/eval_weights.go", "Go file the weights are written to")
 	if err := fs.Parse(args); err != nil {
@@ -70,17 +72,27 @@ func fitCommand(args []string, out io.Writer) error {
 		if err != nil {
 			return fmt.Errorf("tune: %w", err)
 		}
-		err = d.Read(f)
+		var r io.Reader = f
+		if strings.HasSuffix(name, ".gz") {
+			if r, err = gzip.NewReader(f); err != nil {
+				f.Close()
+				return fmt.Errorf("tune: %s: %w", name, err)
+			}
+		}
+		err = d.Read(r)
 		f.Close()
 		if err != nil {
 			return err
 		}
 	}
-	w := Current()
+	w := HandSet()
+	if *start == "current" {
+		w = Current()
+	}
 	if *k == 0 {
 		*k = d.FitK(w)
 	}
-	fmt.Fprintf(out, "%d positions; k %.3f; loss of the current weights %.6f (held out %.6f)\n",
+	fmt.Fprintf(out, "%d positions; k %.3f; loss of the starting weights %.6f (held out %.6f)\n",
 		d.Len(), *k, d.Loss(w, *k, false), d.heldOutLoss(w, *k))
 	cfg.Log = out
 	w = d.Fit(w, *k, cfg)

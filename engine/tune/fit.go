@@ -3,6 +3,7 @@ package tune
 import (
 	"bufio"
 	"fmt"
+	"go/format"
 	"io"
 	"math"
 	"strconv"
@@ -220,8 +221,11 @@ func WriteGo(out io.Writer, w Weights, cmd string) error {
 		}
 		b.WriteString("}\n\n")
 	}
-	_, err := io.WriteString(out, strings.TrimSuffix(b.String(), "\n"))
+	src, err := format.Source([]byte(b.String()))
 	if err != nil {
+		return fmt.Errorf("tune: formatting weights: %w", err)
+	}
+	if _, err := out.Write(src); err != nil {
 		return fmt.Errorf("tune: writing weights: %w", err)
 	}
 	return nil
