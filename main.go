@@ -33,6 +33,7 @@ import (
 	"github.com/banchess/banchess/computer"
 	"github.com/banchess/banchess/engine"
 	"github.com/banchess/banchess/engine/match"
+	"github.com/banchess/banchess/engine/tune"
 	"github.com/banchess/banchess/games"
 	"github.com/banchess/banchess/handlers"
 	"github.com/banchess/banchess/lessons"
@@ -55,6 +56,7 @@ import (
 const usage = `usage: banchess [flags]          serve the playground (banchess -h lists the flags)
        banchess play [flags]     play in the terminal (banchess play -h)
        banchess match [flags]    play engine levels against each other or Stockfish (banchess match -h)
+       banchess tune gen|fit [flags]  tune the engine's evaluation by self-play (docs/engine.md)
        banchess uci              the engine over UCI on stdin and stdout
        banchess bot [flags]      connect a UCI engine to a server through lichess's Bot API (banchess bot -h)
        banchess puzzles generate [flags]  generate verified puzzles (banchess puzzles generate -h)
@@ -81,6 +83,12 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	case "match":
 		if err := match.Command(ctx, args[1:], stdout); err != nil {
 			fmt.Fprintln(stderr, "banchess match:", err)
+			return 1
+		}
+		return 0
+	case "tune":
+		if err := tune.Command(ctx, args[1:], stdout); err != nil {
+			fmt.Fprintln(stderr, "banchess tune:", err)
 			return 1
 		}
 		return 0

@@ -25,6 +25,7 @@ func Command(ctx context.Context, args []string, out io.Writer) error {
 	plies := fs.Int("opening", 4, "random plies that make each opening")
 	seed := fs.Uint64("seed", 1, "seed of the openings")
 	perPly := fs.Duration("per-ply", 200*time.Millisecond, "time per ply of level 8, Stockfish and UCI engines (without -clock)")
+	nodes := fs.Int64("nodes", 0, "nodes a ply of UCI engines (go nodes) instead of -per-ply: node-bound, such matches replay the same way on any machine")
 	clock := fs.String("clock", "", "a clock for each side, minutes+seconds of increment (such as 1+0); the engines keep their time, and the match reports the time they took a ply")
 	sfPath := fs.String("stockfish", "/usr/games/stockfish", "Stockfish binary")
 	sprt := fs.String("sprt", "", "elo0,elo1: stop once a sequential test accepts either that the first player is elo0 stronger or elo1 stronger (logistic Elo, as fishtest's SPRT[elo0, elo1]); -games is then the most to play, and it decides from the 40th game on")
@@ -76,6 +77,7 @@ func Command(ctx context.Context, args []string, out io.Writer) error {
 			if err != nil {
 				return nil, err
 			}
+			u.Nodes = *nodes
 			closers = append(closers, u)
 			return u, nil
 		}

@@ -459,3 +459,7 @@ func (e Elo) String() string {
 	}
 	return fmt.Sprintf("%+.0f (95%%: %+.0f to %+.0f)", e.Diff, e.Low, e.High)
 }
+
+// Opening returns a game of n random legal actions from the start, seeded
+// by seed, as a match's openings are made (the tuner's self-play uses it).
+func Opening(n int, seed uint64) (*rules.Game, error) { return opening(n, seed) }

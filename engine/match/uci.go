@@ -19,6 +19,9 @@ import (
 type UCI struct {
 	Label  string
 	PerPly time.Duration // time a ply without a clock (go movetime)
+	// Nodes, when not 0, bounds each ply by nodes instead of PerPly (go
+	// nodes): such a match replays the same way on any machine.
+	Nodes int64
 	*conn
 	// Outside is, for each ply, the time the engine took beyond the
 	// search time its last info line gave: reading the game, the pipes,
@@ -48,6 +51,9 @@ func (u *UCI) Name() string { return u.Label }
 
 // Act implements Player.
 func (u *UCI) Act(_ context.Context, g *rules.Game) (rules.Action, error) {
+	if u.Nodes > 0 {
+		return u.think(g, fmt.Sprintf("nodes %d", u.Nodes))
+	}
 	return u.think(g, fmt.Sprintf("movetime %d", u.PerPly.Milliseconds()))
 }
 

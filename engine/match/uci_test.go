@@ -3,6 +3,8 @@ package match
 import (
 	"context"
 	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -36,5 +38,34 @@ func TestUCIPlayer(t *testing.T) {
 	}
 	if len(u.Outside) == 0 {
 		t.Error("no time beyond the search was recorded")
+	}
+}
+
+// TestUCINodes: with Nodes set, a UCI player is asked for "go nodes N"
+// instead of a time (banchess match -nodes).
+func TestUCINodes(t *testing.T) {
+	log := filepath.Join(t.TempDir(), "log")
+	t.Setenv(fakeUCI, "1")
+	t.Setenv(fakeUCILog, log)
+	t.Setenv(fakeUCIReply, "bestmove e2e4")
+	u, err := NewUCI("fake", os.Args[0], nil, 20*time.Millisecond)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer u.Close()
+	u.Nodes = 1234
+	g, err := Opening(0, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, err := u.Act(context.Background(), g); err != nil || a.Coords() != "e2e4" {
+		t.Fatalf("act: %v, %v", a, err)
+	}
+	b, err := os.ReadFile(log) // the fake logs a line before it answers
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), "\ngo nodes 1234\n") {
+		t.Errorf("sent:\n%s", b)
 	}
 }
