@@ -37,7 +37,8 @@ type costPage struct{ name, path string }
 // with JavaScript on and off, and logs the medians of what Chromium spent
 // on it (CDP Performance.getMetrics: task, script, layout and style time,
 // layouts and style recalcs, and the DOM's nodes; and the time to
-// DOMContentLoaded). It asserts only bounds that cannot flake: no page
+// DOMContentLoaded; idle/s: the task time of the second after, the page's
+// timers). It asserts only bounds that cannot flake: no page
 // holds more than 20,000 nodes nor lays out more than 60 times on load.
 //
 //	go test ./e2e -run TestPageCostInBrowser -v            # 3 loads a page
@@ -90,9 +91,9 @@ func TestPageCostInBrowser(t *testing.T) {
 					}
 				}
 				m := medianCost(costs)
-				fmt.Fprintf(&table, "%-16s %7.0f %7.1f %7.1f %7.1f %7.1f %6.0f %6.0f %6.0f %6.0f\n", pg.name, m["dcl"],
+				fmt.Fprintf(&table, "%-16s %7.0f %7.1f %7.1f %7.1f %7.1f %6.0f %6.0f %6.0f %6.0f %7.2f\n", pg.name, m["dcl"],
 					m["TaskDuration"]*1000, m["ScriptDuration"]*1000, m["LayoutDuration"]*1000, m["RecalcStyleDuration"]*1000,
-					m["LayoutCount"], m["RecalcStyleCount"], m["Nodes"], m["elements"])
+					m["LayoutCount"], m["RecalcStyleCount"], m["Nodes"], m["elements"], m["idle"]*1000)
 				if m["Nodes"] > 20000 {
 					t.Errorf("%s holds %.0f nodes (more than 20,000)", pg.name, m["Nodes"])
 				}
@@ -137,6 +138,16 @@ func loadCost(ctx context.Context, base, path string) (pageCost, error) {
 		elements = -1
 	}
 	c["elements"] = elements
+	// What the page costs while nobody touches it: its timers' and
+	// frames' work over the next second.
+	if err := chromedp.Do(ctx, chromedp.Sleep(time.Second)); err != nil {
+		return nil, err
+	}
+	idle, err := metricsNow(ctx)
+	if err != nil {
+		return nil, err
+	}
+	c["idle"] = idle["TaskDuration"] - after["TaskDuration"]
 	dcl, err := chromedp.Run(ctx, chromedp.Evaluate[float64](`(performance.getEntriesByType("navigation")[0] || {}).domContentLoadedEventEnd || -1`))
 	if err != nil {
 		dcl = -1
