@@ -42,13 +42,12 @@ type costPage struct{ name, path string }
 // timers). It asserts only bounds that cannot flake: no page
 // holds more than 20,000 nodes nor lays out more than 60 times on load.
 //
-//	go test ./e2e -run TestPageCostInBrowser -v            # 3 loads a page
-//	PAGECOST_RUNS=9 go test ./e2e -run TestPageCostInBrowser -v
+//	PAGECOST_RUNS=3 go test ./e2e -run TestPageCostInBrowser -v
 func TestPageCostInBrowser(t *testing.T) {
 	long(t)
-	runs := 3
-	if n, err := strconv.Atoi(os.Getenv("PAGECOST_RUNS")); err == nil && n > 0 {
-		runs = n
+	runs, err := strconv.Atoi(os.Getenv("PAGECOST_RUNS"))
+	if err != nil || runs < 1 {
+		t.Skip("a probe of about four minutes, not part of the suite: PAGECOST_RUNS=3 runs it")
 	}
 	p := shipped(t, func(p puzzles.Puzzle) bool { return true })
 	pages := []costPage{
