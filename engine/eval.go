@@ -1,9 +1,5 @@
 package engine
 
-// Piece values in centipawns, by kind, for move ordering and pruning (the
-// evaluation's material is in its weights, eval_weights.go).
-var pieceValue = [6]int{100, 320, 330, 500, 900, 0}
-
 // The evaluation's terms. Each is counted for White minus Black (see
 // Position.EvalTerms) and weighed twice: in the middlegame and in the
 // endgame (evalMG, evalEG), blended by the phase. A term of the king's
