@@ -30,15 +30,26 @@ func untranslatedTexts(d *goquery.Document, ids ...string) []string {
 		if fenLike.MatchString(s) {
 			continue
 		}
-		rest := notation.ReplaceAllString(s, "")
-		for _, w := range append(untranslated(), ids...) {
-			rest = strings.ReplaceAll(rest, w, "")
-		}
-		if asciiWord.MatchString(rest) {
+		if fromNoCatalog(s, ids) {
 			out = append(out, s)
 		}
 	}
 	return out
+}
+
+// fromNoCatalog says s has a plain-ASCII word that is none of ids, no
+// move or square, and none of the words every language leaves as they
+// are. The ids go first: a random id may hold what looks like a move
+// ("c6aV2…"), which taken out first would leave the id unknown.
+func fromNoCatalog(s string, ids []string) bool {
+	for _, id := range ids {
+		s = strings.ReplaceAll(s, id, "")
+	}
+	s = notation.ReplaceAllString(s, "")
+	for _, w := range untranslated() {
+		s = strings.ReplaceAll(s, w, "")
+	}
+	return asciiWord.MatchString(s)
 }
 
 // TestPseudoLocaleDrills (issue 43): in the pseudo-locale the lessons'
@@ -223,5 +234,19 @@ func BenchmarkLessonInLanguages(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// TestFromNoCatalogTakesIDsFirst: a game id that begins like a move
+// ("c6…") is still known as the id (it was not, a flake of one id in
+// some dozens), and a plain word is still found.
+func TestFromNoCatalogTakesIDsFirst(t *testing.T) {
+	const id = "c6aV2IDzm8kvsd644iVbCQ"
+	s := "[!! Îţ îš ýöûŕ ţûŕñ îñ ĝàɱé " + id + ".~~~ !!]"
+	if fromNoCatalog(s, []string{id}) {
+		t.Errorf("%q: the id was taken for a word from no catalog", s)
+	}
+	if !fromNoCatalog(s, nil) || !fromNoCatalog("[!! Îţ îš your turn !!]", []string{id}) {
+		t.Error("a plain word went unseen")
 	}
 }

@@ -178,11 +178,7 @@ func untranslatedMeta(d *goquery.Document, ids ...string) []string {
 		if s == "" {
 			continue
 		}
-		rest := notation.ReplaceAllString(s, "")
-		for _, w := range append(untranslated(), ids...) {
-			rest = strings.ReplaceAll(rest, w, "")
-		}
-		if asciiWord.MatchString(rest) {
+		if fromNoCatalog(s, ids) {
 			out = append(out, key+": "+s)
 		}
 	}
