@@ -182,10 +182,7 @@ func play(ctx context.Context, ply int, action string) error {
 		chromedp.WaitVisible(to + `.dest`),
 		chromedp.Click(to),
 	}
-	if a.Promotion != 0 {
-		p := fmt.Sprintf(`#promotion [data-promotion="%c"]`, a.Promotion.Letter()+'a'-'A')
-		steps = append(steps, chromedp.WaitVisible(p), chromedp.Click(p))
-	}
+	steps = append(steps, promote(a)...)
 	steps = append(steps, chromedp.WaitReady(fmt.Sprintf(`#status[data-ply="%d"]`, ply+1)))
 	if err := chromedp.Do(ctx, steps...); err != nil {
 		return fmt.Errorf("ply %d %s: %w", ply, action, err)

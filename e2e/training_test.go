@@ -325,7 +325,18 @@ func TestLessonInBrowser(t *testing.T) {
 // clickAction clicks a ban's or a move's two squares.
 func clickAction(ctx context.Context, a rules.Action) error {
 	from, to := sqSel(a.From.String()), sqSel(a.To.String())
-	return chromedp.Do(ctx, chromedp.Click(from), chromedp.WaitVisible(to+`.dest`), chromedp.Click(to))
+	steps := append([]chromedp.Action[chromedp.Void]{chromedp.Click(from), chromedp.WaitVisible(to + `.dest`), chromedp.Click(to)}, promote(a)...)
+	return chromedp.Do(ctx, steps...)
+}
+
+// promote is the clicks that choose a's promotion piece in the board's
+// chooser, none when a promotes nothing.
+func promote(a rules.Action) []chromedp.Action[chromedp.Void] {
+	if a.Promotion == 0 {
+		return nil
+	}
+	p := fmt.Sprintf(`#promotion [data-promotion="%c"]`, a.Promotion.Letter()+'a'-'A')
+	return []chromedp.Action[chromedp.Void]{chromedp.WaitVisible(p), chromedp.Click(p)}
 }
 
 // TestTrainingAccessibility audits the lessons' list, a lesson's step
