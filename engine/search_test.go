@@ -248,3 +248,12 @@ func BenchmarkThreads(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkClear measures forgetting a 16 MiB table between games (self-play
+// and UCI's ucinewgame do it every game).
+func BenchmarkClear(b *testing.B) {
+	s := NewSearcher(16)
+	for b.Loop() {
+		s.Clear()
+	}
+}
