@@ -95,7 +95,8 @@ func (t table) store(key uint64, depth, score, flag, ply int, m1, m2 Move) {
 // clear empties the table.
 func (t table) clear() {
 	// No search runs (Clear's contract), so the slots need no atomic
-	// stores: zeroing them at once is some forty times faster (BenchmarkClear), and far more
-	// under the race detector, which gives each atomic word its own state.
+	// stores: zeroing them at once is some forty times faster
+	// (BenchmarkClear), and far more under the race detector, which gives
+	// each atomic word its own state.
 	clear(t)
 }
