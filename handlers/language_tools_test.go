@@ -74,16 +74,9 @@ func TestPseudoLocaleTools(t *testing.T) {
 // came from outside the catalogs: only the players' names and words.
 func TestPseudoLocaleModeration(t *testing.T) {
 	e, warden := modServer(t) // Warden made a moderator by the service admin grant-mod uses
-	ann, invite := inviteGame(t, e, "white", "")
-	ann.register("Ann")
-	game := ann.id
-	bob := newClientOn(t, e)
-	bob.register("Bob")
-	if rec := bob.join(invite); rec.Code != http.StatusSeeOther {
-		t.Fatalf("join: %d", rec.Code)
-	}
-	if rec := bob.do(http.MethodPost, "/g/"+game+"/chat", vals("room", "player", "text", "you are terrible"), false); rec.Code != http.StatusSeeOther {
-		t.Fatalf("bob's line: %d", rec.Code)
+	ann, bob, game := namedGame(t, e)
+	if code := bob.say(game, "you are terrible"); code != http.StatusSeeOther {
+		t.Fatalf("bob's line: %d", code)
 	}
 	for _, c := range []*client{ann, warden} {
 		c.jar[pages.LanguageCookie] = &http.Cookie{Name: pages.LanguageCookie, Value: i18n.Pseudo}
@@ -128,16 +121,9 @@ func TestPseudoLocaleModeration(t *testing.T) {
 // text that came from outside the catalogs.
 func TestPseudoLocaleSocial(t *testing.T) {
 	e, _ := modServer(t)
-	ann, invite := inviteGame(t, e, "white", "")
-	ann.register("Ann")
-	game := ann.id
-	bob := newClientOn(t, e)
-	bob.register("Bob")
-	if rec := bob.join(invite); rec.Code != http.StatusSeeOther {
-		t.Fatalf("join: %d", rec.Code)
-	}
-	if rec := bob.do(http.MethodPost, "/g/"+game+"/chat", vals("room", "player", "text", "good luck"), false); rec.Code != http.StatusSeeOther {
-		t.Fatalf("bob's line: %d", rec.Code)
+	ann, bob, game := namedGame(t, e)
+	if code := bob.say(game, "good luck"); code != http.StatusSeeOther {
+		t.Fatalf("bob's line: %d", code)
 	}
 	carl := newClientOn(t, e)
 	carl.register("Carl")

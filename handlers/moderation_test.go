@@ -72,6 +72,28 @@ func TestModPagesUnknownToOthers(t *testing.T) {
 	}
 }
 
+// namedGame starts a game on e between two named players: Ann, who
+// invites and plays White, and Bob, who joins. It returns their clients
+// and the game's id.
+func namedGame(t *testing.T, e *echo.Echo) (ann, bob *client, game string) {
+	t.Helper()
+	ann, invite := inviteGame(t, e, "white", "")
+	ann.register("Ann")
+	bob = newClientOn(t, e)
+	bob.register("Bob")
+	if rec := bob.join(invite); rec.Code != http.StatusSeeOther {
+		t.Fatalf("join: %d", rec.Code)
+	}
+	return ann, bob, ann.id
+}
+
+// say posts line to the players' chat of game and returns the answer's
+// status.
+func (c *client) say(game, line string) int {
+	c.t.Helper()
+	return c.do(http.MethodPost, "/g/"+game+"/chat", vals("room", "player", "text", line), false).Code
+}
+
 // TestModeration: Ann reports Bob's chat line from the game page's chat
 // and Bob from his profile; the moderator sees both, newest first, the
 // line in context; mutes Bob (his lines are refused), closes his account
@@ -80,23 +102,12 @@ func TestModPagesUnknownToOthers(t *testing.T) {
 // log says who did what, when and why.
 func TestModeration(t *testing.T) {
 	e, warden := modServer(t)
-	ann, invite := inviteGame(t, e, "white", "")
-	ann.register("Ann")
-	game := ann.id
-	bob := newClientOn(t, e)
-	bob.register("Bob")
-	if rec := bob.join(invite); rec.Code != http.StatusSeeOther {
-		t.Fatalf("join: %d", rec.Code)
-	}
+	ann, bob, game := namedGame(t, e)
 	a := newAPIT(t, e)
 	var tok api.Token
 	a.decode(a.do(http.MethodPost, "/api/token", `{"name":"Bob","password":"`+secret+`"}`), http.StatusCreated, &tok)
 	bobToken := tok.Token
-	say := func(c *client, line string) int {
-		t.Helper()
-		return c.do(http.MethodPost, "/g/"+game+"/chat", vals("room", "player", "text", line), false).Code
-	}
-	if code := say(bob, "you are terrible"); code != http.StatusSeeOther {
+	if code := bob.say(game, "you are terrible"); code != http.StatusSeeOther {
 		t.Fatalf("bob's line: %d", code)
 	}
 	d := ann.get("/g/" + game)
@@ -152,7 +163,7 @@ func TestModeration(t *testing.T) {
 	if d.Find("#mod-done").Length() != 1 || d.Find("section.report-case").Length() != 1 {
 		t.Errorf("after muting: %s", text(d, "main"))
 	}
-	if code := say(bob, "still here"); code != http.StatusForbidden {
+	if code := bob.say(game, "still here"); code != http.StatusForbidden {
 		t.Errorf("a muted player's line: %d", code)
 	}
 	if d := bob.get("/g/" + game); !strings.Contains(text(d, "#chat-closed"), "muted") {
