@@ -298,7 +298,10 @@
     window.htmx.ajax("GET", more.dataset.url, { target: "#export-more", swap: "outerHTML" });
   }
 
-  // initBoard sets the Tab stop, and the focus back (final: last chance).
+  // initBoard sets the Tab stop, and the focus back (final: last chance,
+  // unless the board's own ply is still on its way: its squares are
+  // disabled until it lands, hx-disabled-elt, so the focus cannot go back
+  // before, and that answer's end is the last chance).
   function initBoard(final) {
     var form = board();
     var picker = document.querySelector("#promotion button");
@@ -315,7 +318,7 @@
     var cur = (cursor && squareOf(form, cursor)) || form.querySelector("button.selected") ||
       (lastTo && squareOf(form, lastTo)) || (first && squareOf(form, first.split(":")[0])) || all[0];
     setCursor(form, cur, refocus && !picker);
-    if (final || picker || document.activeElement === cur) refocus = false;
+    if ((final && !form.classList.contains("htmx-request")) || picker || document.activeElement === cur) refocus = false;
   }
 
   function sound(status) {
