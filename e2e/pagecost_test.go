@@ -13,6 +13,7 @@ import (
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/heapprofiler"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/performance"
 	"github.com/chromedp/chromedp"
 
@@ -180,4 +181,38 @@ func medianCost(costs []pageCost) pageCost {
 		m[name] = xs[len(xs)/2]
 	}
 	return m
+}
+
+// countIntervals records, before any page script runs, the period of every
+// setInterval the page starts.
+const countIntervals = `window.intervalsStarted = [];
+(() => {
+	const start = window.setInterval;
+	window.setInterval = function (f, ms) { window.intervalsStarted.push(ms); return start.apply(this, arguments); };
+})();`
+
+// TestNoTimerWithoutClocks: a page without a running clock starts no
+// periodic timer (live.js ticked every 100 ms on every page; clocks
+// still tick, TestLiveClockInBrowsers).
+func TestNoTimerWithoutClocks(t *testing.T) {
+	long(t)
+	ctx, base, problems := browser(t, true)
+	if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: countIntervals}); err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range []string{"/", "/rules", "/learn/ply-order/1", "/tournaments"} {
+		if err := chromedp.Do(ctx, chromedp.Navigate(base+path), chromedp.Sleep(300*time.Millisecond)); err != nil {
+			t.Fatal(err)
+		}
+		started, err := chromedp.Run(ctx, chromedp.Evaluate[[]float64](`window.intervalsStarted`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(started) > 0 {
+			t.Errorf("%s started timers every %v ms", path, started)
+		}
+	}
+	if len(*problems) > 0 {
+		t.Errorf("the pages reported: %v", *problems)
+	}
 }

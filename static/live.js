@@ -153,20 +153,33 @@
     if (m >= 60) return Math.floor(m / 60) + ":" + String(m % 60).padStart(2, "0") + ":" + String(s % 60).padStart(2, "0");
     return m + ":" + String(s % 60).padStart(2, "0");
   }
+  // The clocks tick only while a page shows one counting: a page without
+  // (most of them) keeps no timer waking it ten times a second.
+  var RUNNING = '[data-clock][data-running="true"], [data-first-ms]';
+  var ticking = null;
   function tick() {
-    var now = performance.now();
+    var now = performance.now(), counting = 0;
     document.querySelectorAll('[data-clock][data-running="true"]').forEach(function (el) {
       if (!seen.has(el)) seen.set(el, now);
       var left = Number(el.dataset.ms) - (now - seen.get(el));
       el.textContent = clockText(left);
       el.classList.toggle("low", left < 20000);
+      counting++;
     });
     // The time left for a side's first action, before the game is aborted.
     document.querySelectorAll("[data-first-ms]").forEach(function (el) {
       if (!seen.has(el)) seen.set(el, now);
       var left = Math.max(0, Number(el.dataset.firstMs) - (now - seen.get(el)));
       el.textContent = el.textContent.replace(/^\d+/, String(Math.ceil(left / 1000)));
+      counting++;
     });
+    if (!counting && ticking !== null) {
+      clearInterval(ticking);
+      ticking = null;
+    }
+  }
+  function startClocks() {
+    if (ticking === null && document.querySelector(RUNNING)) ticking = setInterval(tick, 100);
   }
 
   // A delta applies to the page at the ply it was made from (its
@@ -198,11 +211,16 @@
   document.addEventListener("DOMContentLoaded", function () {
     watch();
     follow();
-    setInterval(tick, 100);
+    startClocks();
   });
-  document.addEventListener("htmx:load", watch);
+  document.addEventListener("htmx:load", function () {
+    watch();
+    startClocks();
+  });
   document.addEventListener("htmx:afterSettle", function () {
     watch();
     follow();
+    startClocks();
   });
+  document.addEventListener("banchess:shown", startClocks); // steps.js showed another position in place
 })();
