@@ -737,6 +737,12 @@ func FuzzAPI(f *testing.F) {
 			if ct != "application/x-chess-pgn" || !bytes.Contains(r.body, []byte("[Result ")) {
 				t.Fatalf("the PGN answers %q: %s", ct, r.body)
 			}
+		case method == http.MethodGet && path == "/api/games":
+			// The bearer's games in play, not one game.
+			var list api.OngoingGames
+			if err := json.Unmarshal(r.body, &list); err != nil || list.Games == nil || !strings.HasPrefix(ct, "application/json") {
+				t.Fatalf("%d with %q, not the bearer's games (%v): %s", r.code, ct, err, r.body)
+			}
 		default:
 			var g api.Created
 			if err := json.Unmarshal(r.body, &g); err != nil || g.ID == "" || !slices.Contains([]string{"ban", "classic"}, g.Variant) {
