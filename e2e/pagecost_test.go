@@ -65,7 +65,7 @@ func TestPageCostInBrowser(t *testing.T) {
 	}
 	for _, js := range []bool{true, false} {
 		var table strings.Builder
-		fmt.Fprintf(&table, "\n%-16s %7s %7s %7s %7s %7s %6s %6s %6s %6s\n", "page", "dcl-ms", "task", "script", "layout", "style", "lays", "recalc", "nodes", "elems")
+		fmt.Fprintf(&table, "\n%-16s %7s %7s %7s %7s %7s %6s %6s %6s %6s %7s\n", "page", "dcl-ms", "task", "script", "layout", "style", "lays", "recalc", "nodes", "elems", "idle/s")
 		for _, pg := range pages {
 			t.Run(map[bool]string{true: "js", false: "nojs"}[js]+"/"+pg.name, func(t *testing.T) {
 				ctx, base, problems := browser(t, js)

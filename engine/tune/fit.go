@@ -62,13 +62,24 @@ func (d *Data) Read(r io.Reader) error {
 type Weights struct{ MG, EG [engine.NumEvalTerms]float64 }
 
 // Current returns the engine's weights.
-func Current() Weights {
-	mg, eg := engine.EvalWeights()
+func Current() Weights { return weightsOf(engine.EvalWeights()) }
+
+// weightsOf returns the whole-centipawn weights mg and eg as Weights.
+func weightsOf(mg, eg [engine.NumEvalTerms]int) Weights {
 	var w Weights
 	for i := range mg {
 		w.MG[i], w.EG[i] = float64(mg[i]), float64(eg[i])
 	}
 	return w
+}
+
+// at is weight j of w: the middlegame's for j < NumEvalTerms, then the
+// endgame's.
+func (w *Weights) at(j int) *float64 {
+	if j < engine.NumEvalTerms {
+		return &w.MG[j]
+	}
+	return &w.EG[j-engine.NumEvalTerms]
 }
 
 // eval is the evaluation for White of s under w.
@@ -89,9 +100,18 @@ func sigmoid(v, k float64) float64 { return 1 / (1 + math.Exp(-k*v/400)) }
 // Loss is the mean squared error of the results' prediction by w at
 // scale k, over the samples fitted (all of them when all is true).
 func (d *Data) Loss(w Weights, k float64, all bool) float64 {
+	return d.loss(w, k, func(i int) bool { return all || !d.held(i) })
+}
+
+// heldOutLoss is the loss over the held-out samples only.
+func (d *Data) heldOutLoss(w Weights, k float64) float64 { return d.loss(w, k, d.held) }
+
+// loss is the mean squared error of the results' prediction by w at
+// scale k, over the samples i for which in(i).
+func (d *Data) loss(w Weights, k float64, in func(i int) bool) float64 {
 	sum, n := 0.0, 0
 	for i := range d.samples {
-		if !all && d.held(i) {
+		if !in(i) {
 			continue
 		}
 		s := &d.samples[i]
@@ -165,20 +185,10 @@ func (d *Data) Fit(w Weights, k float64, cfg FitConfig) Weights {
 			count++
 		}
 		for j := range grad {
-			g := grad[j] / float64(max(count, 1))
-			if j < n {
-				g += 2 * cfg.L2 * (w.MG[j] - w0.MG[j])
-			} else {
-				g += 2 * cfg.L2 * (w.EG[j-n] - w0.EG[j-n])
-			}
+			g := grad[j]/float64(max(count, 1)) + 2*cfg.L2*(*w.at(j)-*w0.at(j))
 			m[j] = b1*m[j] + (1-b1)*g
 			v[j] = b2*v[j] + (1-b2)*g*g
-			step := cfg.Rate * (m[j] / (1 - math.Pow(b1, float64(it)))) / (math.Sqrt(v[j]/(1-math.Pow(b2, float64(it)))) + eps)
-			if j < n {
-				w.MG[j] -= step
-			} else {
-				w.EG[j-n] -= step
-			}
+			*w.at(j) -= cfg.Rate * (m[j] / (1 - math.Pow(b1, float64(it)))) / (math.Sqrt(v[j]/(1-math.Pow(b2, float64(it)))) + eps)
 		}
 		if cfg.Log != nil && (it%50 == 0 || it == cfg.Iterations) {
 			fmt.Fprintf(cfg.Log, "iteration %d: loss %.6f, held out %.6f\n", it,
@@ -186,21 +196,6 @@ func (d *Data) Fit(w Weights, k float64, cfg FitConfig) Weights {
 		}
 	}
 	return w
-}
-
-// heldOutLoss is the loss over the held-out samples only.
-func (d *Data) heldOutLoss(w Weights, k float64) float64 {
-	sum, n := 0.0, 0
-	for i := range d.samples {
-		if !d.held(i) {
-			continue
-		}
-		s := &d.samples[i]
-		e := s.result - sigmoid(w.eval(s), k)
-		sum += e * e
-		n++
-	}
-	return sum / float64(max(n, 1))
 }
 
 // WriteGo writes w, rounded, as engine/eval_weights.go, saying how it was

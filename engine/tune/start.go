@@ -19,9 +19,5 @@ func HandSet() Weights {
 		0, 0, 0, 0, 0, -8,
 		0, 0, 0, 0, 0, 0,
 		0, 0, 0, 0, 0, 0, 0, 0, 10}
-	var w Weights
-	for i := range mg {
-		w.MG[i], w.EG[i] = float64(mg[i]), float64(eg[i])
-	}
-	return w
+	return weightsOf(mg, eg)
 }
